@@ -1,0 +1,20 @@
+# Sourced by scripts/*.sh: make sure .venv exists and holds this checkout's chronoqa[dev], then activate it.
+# Reinstalls when pyproject.toml changes. CHRONOQA_VENV overrides the folder.
+venv="${CHRONOQA_VENV:-.venv}"
+stamp="$venv/.chronoqa-installed"
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "creating $venv ..." >&2
+  python3 -m venv "$venv"
+fi
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "installing chronoqa[dev,dense] into $venv (first use or pyproject.toml changed) ..." >&2
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  # torch first, pinned: the CPU build; an unpinned torch pulls a multi-GB CUDA build.
+  "$venv/bin/python" -m pip install -q "torch==2.13.0"
+  "$venv/bin/python" -m pip install -q -e ".[dev,dense]"
+  echo "$want" > "$stamp"
+fi
+# shellcheck disable=SC1091
+source "$venv/bin/activate"
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1

@@ -1,0 +1,140 @@
+r"""Atomic, deterministic file output and streaming JSONL input.
+
+Every file chronoqa writes goes through :func:`atomic_write` (write to a temporary file in the same
+folder, fsync, rename), so a killed run never leaves a half-written file under its final name.
+JSON is written with sorted-free, fixed key order (the records' own), ``ensure_ascii=False`` and
+``\\n`` line ends, so the same records give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from chronoqa.errors import DataError
+
+__all__ = [
+    "atomic_write",
+    "dumps",
+    "read_json",
+    "read_jsonl",
+    "sha256_bytes",
+    "sha256_file",
+    "write_json",
+    "write_jsonl",
+    "write_text",
+]
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path``; on success rename it over ``path``, else remove it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def dumps(obj: Any) -> str:
+    """Compact, deterministic JSON for one record."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write a text file atomically."""
+    with atomic_write(path) as fh:
+        fh.write(text)
+
+
+def write_json(path: str | Path, obj: Any) -> None:
+    """Write pretty, deterministic JSON atomically (keys sorted, 2-space indent, final newline)."""
+    with atomic_write(path) as fh:
+        fh.write(json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True, allow_nan=False))
+        fh.write("\n")
+
+
+def write_jsonl(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
+    """Write one JSON object per line atomically; returns the number of lines."""
+    n = 0
+    with atomic_write(path) as fh:
+        for rec in records:
+            fh.write(dumps(rec))
+            fh.write("\n")
+            n += 1
+    return n
+
+
+def read_json(path: str | Path) -> Any:
+    """Read a JSON file; a syntax error names the file, line and column."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            str(path),
+            exc.lineno,
+            "(json)",
+            exc.doc[exc.pos : exc.pos + 40],
+            f"valid JSON ({exc.msg})",
+            "repair or regenerate the file",
+        ) from None
+
+
+def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Stream the objects of a JSONL file; a bad line raises :class:`DataError` naming it."""
+    path = Path(path)
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(
+                    str(path),
+                    lineno,
+                    "(json)",
+                    line[:80].rstrip(),
+                    f"one JSON object per line ({exc.msg})",
+                    "repair or regenerate the file",
+                ) from None
+            if not isinstance(obj, dict):
+                raise DataError(
+                    str(path),
+                    lineno,
+                    "(json)",
+                    line[:80].rstrip(),
+                    "a JSON object",
+                    "each line must be one {...} record",
+                )
+            yield obj
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Hex sha256 of bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file, streamed."""
+    h = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()

@@ -1,0 +1,120 @@
+"""A benchmark release folder: the one output format of both builders (KG and table).
+
+Layout::
+
+    benchmark.jsonl              one Question per line (TempBench field names + chronoqa's)
+    functional_negatives.jsonl   {"id", "dist_functional", "stale_functional"} per question
+    corpus.jsonl                 one Doc per line: every fact verbalised once, stable doc ids
+    qrels                        TREC qrels: "qid 0 doc_id 1" for each S* fact (relevance = time-valid gold)
+    manifest.json                config, seed, toolkit version, source checksums, counts
+    DATACARD.md                  composition tables, splits, functional rates, known limitations
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.io import atomic_write, read_json, read_jsonl, write_json, write_jsonl, write_text
+from chronoqa.records import Doc, Question
+
+__all__ = [
+    "BENCHMARK_FILE",
+    "CORPUS_FILE",
+    "DATACARD_FILE",
+    "FLAGS_FILE",
+    "MANIFEST_FILE",
+    "QRELS_FILE",
+    "FunctionalFlags",
+    "Release",
+    "load_release",
+    "write_qrels",
+    "write_release",
+]
+
+BENCHMARK_FILE = "benchmark.jsonl"
+FLAGS_FILE = "functional_negatives.jsonl"
+CORPUS_FILE = "corpus.jsonl"
+QRELS_FILE = "qrels"
+MANIFEST_FILE = "manifest.json"
+DATACARD_FILE = "DATACARD.md"
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionalFlags:
+    """Whether a question's negatives genuinely differ from its gold (TempBench's flags)."""
+
+    id: str
+    dist_functional: bool
+    stale_functional: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"id": self.id, "dist_functional": self.dist_functional, "stale_functional": self.stale_functional}
+
+
+@dataclass(frozen=True)
+class Release:
+    """A loaded release folder."""
+
+    path: Path
+    questions: Sequence[Question]
+    corpus: Sequence[Doc]
+    flags: Mapping[str, FunctionalFlags]
+    manifest: Mapping[str, Any] = field(default_factory=dict)
+
+    def split(self, name: str) -> list[Question]:
+        """Questions of one split (``train``, ``dev``, ``test``)."""
+        return [q for q in self.questions if q.split == name]
+
+
+def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:
+    """TREC qrels: every S* doc of every question is relevant (grade 1)."""
+    with atomic_write(path) as fh:
+        for q in questions:
+            seen: set[str] = set()
+            for t in q.S_star:
+                if t.doc_id and t.doc_id not in seen:
+                    seen.add(t.doc_id)
+                    fh.write(f"{q.id} 0 {t.doc_id} 1\n")
+
+
+def write_release(
+    out_dir: str | Path,
+    questions: Sequence[Question],
+    corpus: Iterable[Doc],
+    flags: Iterable[FunctionalFlags],
+    manifest: Mapping[str, Any],
+    datacard: str,
+) -> Path:
+    """Write a whole release folder atomically file by file; returns its path."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out / BENCHMARK_FILE, (q.to_dict() for q in questions))
+    write_jsonl(out / FLAGS_FILE, (f.to_dict() for f in flags))
+    write_jsonl(out / CORPUS_FILE, (d.to_dict() for d in corpus))
+    write_qrels(out / QRELS_FILE, questions)
+    write_text(out / DATACARD_FILE, datacard)
+    write_json(out / MANIFEST_FILE, dict(manifest))  # last: its presence marks a complete release
+    return out
+
+
+def load_release(path: str | Path) -> Release:
+    """Load a release folder written by :func:`write_release` (manifest optional for foreign data)."""
+    p = Path(path)
+    bench = p / BENCHMARK_FILE
+    if not bench.exists():
+        raise ChronoqaError(
+            f"{p} is not a benchmark release: {BENCHMARK_FILE} is missing (build one with `chronoqa build`)"
+        )
+    questions = [Question.from_dict(d) for d in read_jsonl(bench)]
+    corpus = [Doc.from_dict(d) for d in read_jsonl(p / CORPUS_FILE)] if (p / CORPUS_FILE).exists() else []
+    flags: dict[str, FunctionalFlags] = {}
+    if (p / FLAGS_FILE).exists():
+        for d in read_jsonl(p / FLAGS_FILE):
+            flags[str(d["id"])] = FunctionalFlags(str(d["id"]), bool(d["dist_functional"]), bool(d["stale_functional"]))
+    manifest = read_json(p / MANIFEST_FILE) if (p / MANIFEST_FILE).exists() else {}
+    return Release(p, questions, corpus, flags, manifest)
