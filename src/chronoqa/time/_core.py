@@ -1,4 +1,4 @@
-"""The one time module: every parse and comparison of a time in chronoqa happens here.
+"""The time model: points with granularity, closed validity intervals, validity, Allen relations.
 
 Conventions, stated once and derived everywhere else:
 

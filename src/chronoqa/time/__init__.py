@@ -1,0 +1,44 @@
+"""The one time package: every parse and comparison of a time in chronoqa happens here.
+
+``chronoqa.time._core`` holds the time model (points, intervals, validity, Allen relations) and its
+conventions; ``chronoqa.time.text`` finds time expressions in free text (questions, explanations).
+Nothing outside this package parses dates or builds ``datetime`` objects.
+"""
+
+from __future__ import annotations
+
+from chronoqa.time._core import (
+    Allen,
+    Granularity,
+    Interval,
+    TimeParseError,
+    TimePoint,
+    ValidityMode,
+    allen_of_spans,
+    civil_from_days,
+    days_from_civil,
+    days_in_month,
+    is_leap_year,
+    parse_time,
+    point_relation,
+    relate,
+    valid_at,
+)
+
+__all__ = [
+    "Allen",
+    "Granularity",
+    "Interval",
+    "TimeParseError",
+    "TimePoint",
+    "ValidityMode",
+    "allen_of_spans",
+    "civil_from_days",
+    "days_from_civil",
+    "days_in_month",
+    "is_leap_year",
+    "parse_time",
+    "point_relation",
+    "relate",
+    "valid_at",
+]
