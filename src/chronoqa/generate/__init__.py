@@ -1,0 +1,1 @@
+"""Benchmark builders: ``generate.kg`` (TempBench-style, from a TKG) and ``generate.table`` (TDBench-style)."""

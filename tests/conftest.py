@@ -1,0 +1,27 @@
+"""Shared test fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    """The local data mirror named by CHRONOQA_MIRROR; tests that need real data skip without it."""
+    value = os.environ.get("CHRONOQA_MIRROR")
+    if not value:
+        pytest.skip("CHRONOQA_MIRROR is not set (CI sets it to ../shared/data)")
+    path = Path(value)
+    if not path.is_dir():
+        pytest.fail(f"CHRONOQA_MIRROR={value!r} is not a folder")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every test's download cache out of the user's real cache folder."""
+    if "CHRONOQA_CACHE" not in os.environ:
+        monkeypatch.setenv("CHRONOQA_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
