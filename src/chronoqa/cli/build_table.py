@@ -1,9 +1,125 @@
-"""``chronoqa build table``: command-line front of the builder (filled in by its issue)."""
+"""``chronoqa build table``: command-line front of the table builder (:mod:`chronoqa.generate.table`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+__all__ = ["register"]
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``build`` group."""
+    app.command("table")(build_table)
+
+
+def build_table(
+    tables: Annotated[list[Path] | None, typer.Argument(help="Temporal table files (.csv/.tsv/.parquet).")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Release folder to write.")] = Path("table-benchmark"),
+    tfd: Annotated[
+        list[str] | None,
+        typer.Option(help="Named TFD 'Country,Role->Name' (all tables with these columns) or 'table:X->Y'."),
+    ] = None,
+    join: Annotated[
+        list[str] | None, typer.Option(help="Temporal join 'events.csv:facts.csv' (implicit-time 2/3-hop questions).")
+    ] = None,
+    alias: Annotated[
+        list[str] | None, typer.Option(help="Join value alias 'Great Britain=United Kingdom' (events → facts).")
+    ] = None,
+    dataset: Annotated[
+        list[str] | None, typer.Option(help="A named TKG viewed as a table (subject, relation -> object): yago11k.")
+    ] = None,
+    as_of: Annotated[str, typer.Option(help="Fixed 'now': open ends are closed here (never the wall clock).")] = (
+        "2026-01-01"
+    ),
+    seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
+    per_cell: Annotated[int, typer.Option(help="Exact quota per relation × cardinality cell and TFD.")] = 10,
+    threshold: Annotated[float, typer.Option(help="Violation rate allowed for a discovered (approximate) TFD.")] = 0.1,
+    phrases: Annotated[Path | None, typer.Option(help="Phrase file (JSON) overriding the question phrases.")] = None,
+    granularity: Annotated[
+        list[str] | None, typer.Option(help="Override the detected granularity: 'table=year'.")
+    ] = None,
+    on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
+) -> None:
+    """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
+    from chronoqa.errors import ChronoqaError, check_policy
+    from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
+    from chronoqa.generate.table import write_table_build as write
+    from chronoqa.generate.table.yago import GRAPH_TFD, graph_as_table, graph_phrases
+    from chronoqa.io import sha256_file
+    from chronoqa.records import TemporalTable
+    from chronoqa.sources.tables import read_table
+
+    try:
+        policy = check_policy(on_bad_row)
+        loaded: dict[str, TemporalTable] = {}
+        sources: dict[str, dict[str, str]] = {}
+
+        def load(path: Path) -> str:
+            name = path.stem
+            if name not in loaded:
+                if not path.exists():
+                    raise ChronoqaError(f"{path}: no such table file")
+                loaded[name] = read_table(path, name=name, on_bad_row=policy)
+                sources[name] = {"path": str(path), "sha256": sha256_file(path)}
+            return name
+
+        main = [load(p) for p in tables or []]
+        joins = []
+        aliases = dict(_pair(a, "=", "--alias") for a in alias or [])
+        for spec in join or []:
+            left, right = _pair(spec, ":", "--join")
+            joins.append(JoinSpec(load(Path(left)), load(Path(right)), aliases=aliases))
+            if Path(right).stem not in main:
+                main.append(Path(right).stem)
+        book = PhraseBook.load(phrases)
+        for name in dataset or []:
+            from chronoqa.datasets import load_graph
+
+            loaded[name] = graph_as_table(load_graph(name), name=name)
+            sources[name] = {"dataset": name}
+            main.append(name)
+            gp = graph_phrases()
+            book = PhraseBook({**gp.tfds, **book.tfds}, dict(book.facts), dict(book.joins))
+        datasets = list(dataset or [])
+        if not main and not joins:
+            raise ChronoqaError("give at least one table file, --join or --dataset")
+        named: dict[str, list[str]] = {}
+        for t in tfd or []:
+            target, text = t.split(":", 1) if ":" in t.split("->")[0] else ("", t)
+            for name, table in loaded.items():
+                cols = [c.strip() for c in text.replace("->", ",").split(",")]
+                if (target and target == name) or (not target and all(c in table.columns for c in cols)):
+                    named.setdefault(name, []).append(text)
+        for name in datasets:
+            named.setdefault(name, [GRAPH_TFD])
+        config = TableBuildConfig(
+            as_of=as_of,
+            seed=seed,
+            per_cell=per_cell,
+            tfds=named,
+            threshold=threshold,
+            granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
+            joins=joins,
+            build_tables=main,
+        )
+        build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
+        write(build, str(out))
+    except ChronoqaError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"wrote {len(build.questions)} questions and {len(build.corpus)} documents to {out}")
+    for src, rows in sorted(build.counts().items()):
+        cells = sum(1 for r in rows.values() for v in r.values() if v)
+        typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")
+
+
+def _pair(text: str, sep: str, option: str) -> tuple[str, str]:
+    from chronoqa.errors import ChronoqaError
+
+    if sep not in text:
+        raise ChronoqaError(f"{option} {text!r}: expected 'A{sep}B'")
+    a, b = text.rsplit(sep, 1) if sep == ":" else text.split(sep, 1)
+    return a.strip(), b.strip()

@@ -1,9 +1,145 @@
-"""``chronoqa evaluate``: command-line front of the library (filled in by its issue)."""
+"""``chronoqa evaluate``: score a run and/or answers against a release; print a table, write metrics JSON.
+
+A thin layer over :func:`chronoqa.score.evaluate.evaluate`; only the printed table rounds.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from chronoqa.errors import ChronoqaError
+
+__all__ = ["register", "render"]
+
+
+def _fmt(v: Any) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+def _ci(d: Mapping[str, Any]) -> str:
+    if d.get("ci_low") is None:
+        return "–"
+    return f"[{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+
+
+def _block_table(title: str, block: Mapping[str, Any]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for col in ("slice", "metric", "value", "95% CI", "n"):
+        table.add_column(col, justify="left" if col in ("slice", "metric") else "right")
+    slices: list[tuple[str, Mapping[str, Any]]] = []
+    if "all" in block:
+        slices.append(("all", block["all"]))
+    for group in ("by_complexity", "by_operator"):
+        for name, res in (block.get(group) or {}).items():
+            slices.append((f"{name}", res))
+    for label, res in slices:
+        first = True
+        small = " (small)" if res.get("small_slice") else ""
+        for metric, d in res.items():
+            if not isinstance(d, Mapping):
+                continue
+            table.add_row(
+                f"{label}{small} (n={res['n_questions']})" if first else "",
+                metric,
+                _fmt(d["value"]),
+                _ci(d),
+                str(d["n"]),
+            )
+            first = False
+        table.add_section()
+    return table
+
+
+def _compare_table(cmp: Mapping[str, Any]) -> Table:
+    table = Table(title=f"paired comparison: A = {cmp['a']}, B = {cmp['b']} (all questions)", title_justify="left")
+    for col in ("metric", "A", "B", "A − B", "95% CI", "p", "q (BH)", "McNemar p"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for metric, block in cmp["paired"].items():
+        r = block["all"]
+        table.add_row(
+            metric,
+            _fmt(r["a"]),
+            _fmt(r["b"]),
+            _fmt(r["diff"]),
+            _ci(r),
+            _fmt(r["p_value"]),
+            _fmt(r["q_value_bh"]),
+            _fmt(r.get("mcnemar_p")),
+        )
+    return table
+
+
+def render(metrics: Mapping[str, Any], console: Console) -> None:
+    """Print the metrics of :func:`chronoqa.score.evaluate.evaluate` as rich tables (rounded to 3 places)."""
+    console.print(
+        f"[bold]{metrics['n_questions']} questions[/bold], seed {metrics['seed']}, "
+        f"{metrics['n_bootstrap']} bootstrap resamples, functional_only={metrics['functional_only']}"
+    )
+    titles = {"retrieval": "retrieval evidence and ranking", "answers": "answer accuracy", "time_accuracy": "time"}
+    for key, title in titles.items():
+        if key in metrics:
+            console.print(_block_table(title, metrics[key]))
+    if "compare" in metrics:
+        console.print(_compare_table(metrics["compare"]))
+    for w in metrics.get("warnings", []):
+        console.print(f"[yellow]warning:[/yellow] {w}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+
+    @app.command("evaluate")
+    def evaluate_cmd(
+        bench: Annotated[Path, typer.Option("--bench", help="Benchmark release folder.")],
+        run: Annotated[Path | None, typer.Option("--run", help="Run file (<name>.run.jsonl).")] = None,
+        answers: Annotated[Path | None, typer.Option("--answers", help="answers.jsonl to score.")] = None,
+        functional_only: Annotated[
+            bool, typer.Option("--functional-only", help="Only questions whose stale negative is functional.")
+        ] = False,
+        compare: Annotated[Path | None, typer.Option("--compare", help="A second run to compare with --run.")] = None,
+        out: Annotated[Path, typer.Option("--out", help="Metrics JSON to write.")] = Path("metrics.json"),
+        seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and permutation tests.")] = 0,
+        bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap / permutation resamples.")] = 1000,
+        min_slice: Annotated[int, typer.Option("--min-slice", help="Warn on slices smaller than this.")] = 30,
+        measure: Annotated[
+            list[str] | None, typer.Option("--measure", help="Ranking measure, repeatable (default R@10, nDCG@10, MRR).")
+        ] = None,
+        split: Annotated[str | None, typer.Option("--split", help="Score one split only (train/dev/test).")] = None,
+        answer_rule: Annotated[str, typer.Option("--answer-rule", help="Set answers: 'all' or '3_of_many'.")] = "all",
+    ) -> None:
+        """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
+        from chronoqa.io import write_json
+        from chronoqa.score.evaluate import DEFAULT_RANKING, evaluate
+
+        if run is None and answers is None:
+            raise typer.BadParameter("give --run, --answers or both")
+        if answer_rule not in ("all", "3_of_many"):
+            raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
+        console = Console()
+        try:
+            result = evaluate(
+                bench,
+                run=run,
+                answers=answers,
+                functional_only=functional_only,
+                compare=compare,
+                seed=seed,
+                n_bootstrap=bootstrap,
+                min_slice=min_slice,
+                measures=tuple(measure) if measure else DEFAULT_RANKING,
+                answer_rule=answer_rule,  # type: ignore[arg-type]
+                split=split,
+            )
+        except (ChronoqaError, ValueError) as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(1) from None
+        metrics = result.to_dict()
+        write_json(out, metrics)
+        render(metrics, console)
+        console.print(f"metrics written to {out}")

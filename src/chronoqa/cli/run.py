@@ -1,9 +1,162 @@
-"""``chronoqa run``: command-line front of the library (filled in by its issue)."""
+"""``chronoqa run`` (the whole pipeline in one command) and ``chronoqa answer`` (one answer stage).
+
+Thin layers over :func:`chronoqa.pipeline.run.run_pipeline` and :func:`chronoqa.answer.answer_release`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from chronoqa.errors import ChronoqaError
+
+__all__ = ["register"]
+
+
+class _RichProgress:
+    """One progress bar per stage; skipped stages are listed as such."""
+
+    def __init__(self, progress: Progress, console: Console) -> None:
+        self.progress, self.console = progress, console
+        self.tasks: dict[str, Any] = {}
+
+    def start(self, stage: str, total: int | None) -> Callable[[int], None]:
+        task = self.progress.add_task(stage, total=total)
+        self.tasks[stage] = task
+        return lambda n: self.progress.advance(task, n)
+
+    def finish(self, stage: str, result: Any) -> None:
+        task = self.tasks.get(stage)
+        if result.skipped:
+            self.progress.add_task(f"{stage} [dim](unchanged, skipped)[/dim]", total=1, completed=1)
+        elif task is not None:
+            total = self.progress.tasks[task].total
+            self.progress.update(task, completed=total if total is not None else 1, total=total or 1)
+        else:
+            self.progress.add_task(stage, total=1, completed=1)
+
+
+def _print_summary(console: Console, summary: dict[str, Any]) -> None:
+    from chronoqa.report import summary_table
+
+    rh, rr, ah, ar = summary_table(summary)
+    for title, header, rows in (
+        ("Retrieval (value [95% CI]; controls marked)", rh, rr),
+        ("Answers (A answer accuracy, T time accuracy, AT both)", ah, ar),
+    ):
+        table = Table(title=title, title_justify="left")
+        for i, h in enumerate(header):
+            table.add_column(h, justify="left" if i == 0 else "right")
+        for row in rows:
+            table.add_row(*row, style="dim" if "(control" in row[0] else None)
+        console.print(table)
+    for w in summary.get("warnings", []):
+        console.print(f"[yellow]warning:[/yellow] {w}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app."""
+    """Add ``run`` and ``answer`` to the root app."""
+
+    @app.command("run")
+    def run_cmd(
+        dataset: Annotated[str | None, typer.Argument(help="Dataset name (default yago11k).")] = None,
+        config: Annotated[Path | None, typer.Option("--config", "-c", help="TOML config file.")] = None,
+        files: Annotated[str | None, typer.Option(help="Your facts: a HyTE folder or a CSV/TSV/Parquet file.")] = None,
+        bench: Annotated[str | None, typer.Option(help="A ready benchmark release folder (skips build).")] = None,
+        out: Annotated[str | None, typer.Option("--out", "-o", help="Run folder (default runs/<name>).")] = None,
+        seed: Annotated[int | None, typer.Option(help="Seed of every random choice.")] = None,
+        n_questions: Annotated[int | None, typer.Option(help="Questions to build (default 2000).")] = None,
+        split: Annotated[str | None, typer.Option(help="Split answered and scored (default test).")] = None,
+        retrievers: Annotated[str | None, typer.Option(help="Comma-separated retriever specs.")] = None,
+        controls: Annotated[str | None, typer.Option(help="Comma-separated controls ('' for none).")] = None,
+        k: Annotated[int | None, typer.Option(help="Facts retrieved per question (default 10).")] = None,
+        baselines: Annotated[str | None, typer.Option(help="Offline answerers (default extractive,prior).")] = None,
+        llm: Annotated[
+            str | None, typer.Option(help="LLM answerer, e.g. 'llm(model=m,base_url=http://127.0.0.1:8080/v1)'.")
+        ] = None,
+        llm_run: Annotated[str | None, typer.Option(help="Run whose facts the rag@1 prompt shows.")] = None,
+        limit: Annotated[int | None, typer.Option(help="Answer only the first N questions (0: all).")] = None,
+        n_bootstrap: Annotated[int | None, typer.Option(help="Bootstrap resamples for CIs.")] = None,
+        force: Annotated[bool, typer.Option(help="Recompute every stage.")] = False,
+    ) -> None:
+        """Fetch → build → retrieve (every reference retriever) → answer → evaluate → report, resumably."""
+        from chronoqa.pipeline.config import load_config
+        from chronoqa.pipeline.run import run_pipeline
+
+        console = Console(stderr=True)
+        try:
+            cfg = load_config(
+                config,
+                dataset=dataset,
+                files=files,
+                bench=bench,
+                out=out,
+                seed=seed,
+                split=split,
+                retrievers=retrievers,
+                controls=controls,
+                k=k,
+                baselines=baselines,
+                llm=llm,
+                llm_run=llm_run,
+                limit=limit,
+                n_bootstrap=n_bootstrap,
+                build=None if n_questions is None else {"n_questions": n_questions},
+            )
+            with Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+            ) as bars:
+                result = run_pipeline(cfg, progress=_RichProgress(bars, console), force=force)
+        except ChronoqaError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+        _print_summary(Console(), dict(result.summary))
+        console.print(f"run folder: {result.run_dir}\nreport: {result.report_html}\nsummary: {result.report_md}")
+
+    @app.command("answer")
+    def answer_cmd(
+        bench: Annotated[Path, typer.Option(help="Benchmark release folder.")],
+        out: Annotated[Path, typer.Option(help="Output folder for answers.jsonl + answers.meta.json.")],
+        answerer: Annotated[str, typer.Option(help="extractive, prior, fake(...) or llm(model=...,base_url=...).")],
+        run: Annotated[Path | None, typer.Option(help="Run file (*.run.jsonl) for answerers that read facts.")] = None,
+        split: Annotated[str, typer.Option(help="Split to answer ('all' for every question).")] = "test",
+        cache: Annotated[Path | None, typer.Option(help="LLM response cache folder (default <out>/cache).")] = None,
+        limit: Annotated[int | None, typer.Option(help="Answer only the first N questions.")] = None,
+    ) -> None:
+        """Answer a benchmark's questions with one answerer; writes answers.jsonl and answers.meta.json."""
+        from chronoqa.answer import answer_release, make_answerer
+        from chronoqa.release import load_release
+
+        console = Console(stderr=True)
+        try:
+            a = make_answerer(answerer)
+            rel = load_release(bench)
+            n = sum(1 for q in rel.questions if split in ("all", q.split))
+            with Progress(
+                TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
+            ) as bars:
+                task = bars.add_task("answer", total=min(n, limit) if limit else n)
+                s = answer_release(
+                    rel,
+                    a,
+                    out,
+                    run=run,
+                    split=split,
+                    cache_dir=cache or (out / "cache"),
+                    progress=lambda k: bars.advance(task, k),
+                    limit=limit,
+                )
+        except ChronoqaError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+        typer.echo(f"{s.n} answers ({', '.join(f'{k} {v}' for k, v in s.by_status.items())}) → {out / 'answers.jsonl'}")

@@ -24,11 +24,14 @@ from chronoqa.time._core import (
     relate,
     valid_at,
 )
+from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
 __all__ = [
+    "MENTION_KINDS",
     "Allen",
     "Granularity",
     "Interval",
+    "TimeMention",
     "TimeParseError",
     "TimePoint",
     "ValidityMode",
@@ -36,6 +39,7 @@ __all__ = [
     "civil_from_days",
     "days_from_civil",
     "days_in_month",
+    "extract_times",
     "is_leap_year",
     "parse_time",
     "point_relation",

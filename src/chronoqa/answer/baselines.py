@@ -1,0 +1,353 @@
+"""Answerers that need no LLM, so every user gets numbers offline.
+
+* :class:`ExtractiveReader` (``extractive``): answers from the retrieved facts using the question
+  TEXT only (never the logical form or the gold): it finds the entities the question mentions and the
+  relations it names, follows matching retrieved facts from a mentioned entity (several hops if the
+  question names several relations), prefers facts valid at the time the question mentions, and
+  returns the entity at the end of the chain, or a date for "when" questions.
+* :class:`PriorAnswerer` (``prior``): the most frequent answer, in the TRAIN split, among questions of
+  the same template asking about the same relation. It sees no entity and no time, so a good score
+  on a slice means that slice is answerable by a shortcut; the report flags it.
+* :class:`FakeAnswerer` (``fake``): deterministic test double: answers the gold for a hash-chosen
+  fraction of questions, a wrong string for the others, and an error for another fraction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chronoqa.answer.base import AnswerContext, AnswerRecord, Evidence
+from chronoqa.answer.prompts import relation_phrase
+from chronoqa.records import Question
+from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time, valid_at
+
+__all__ = ["ExtractiveReader", "FakeAnswerer", "PriorAnswerer", "question_times"]
+
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+_STOP = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "by",
+        "with",
+        "from",
+        "is",
+        "was",
+        "were",
+        "be",
+        "been",
+        "did",
+        "do",
+        "does",
+        "has",
+        "had",
+        "have",
+        "who",
+        "whom",
+        "what",
+        "which",
+        "when",
+        "where",
+        "how",
+        "whose",
+        "that",
+        "this",
+        "these",
+        "those",
+        "and",
+        "or",
+        "as",
+        "it",
+        "its",
+        "his",
+        "her",
+        "their",
+        "he",
+        "she",
+        "they",
+        "s",
+    }
+)
+_WHEN = re.compile(r"^\s*(when\b|in\s+(which|what)\s+year\b|(which|what)\s+year\b|since\s+when\b)", re.IGNORECASE)
+_END_WORDS = frozenset({"end", "ended", "stop", "stopped", "leave", "left", "until", "last", "finish", "finished"})
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return " ".join(_TOKEN.findall(text.lower().replace("_", " ")))
+
+
+def _stem(tok: str) -> str:
+    """A crude, deterministic stem: strip a common suffix, keep at most 5 characters."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(tok) > len(suffix) + 2 and tok.endswith(suffix):
+            tok = tok[: -len(suffix)]
+            break
+    return tok[:5]
+
+
+def _content_stems(text: str) -> set[str]:
+    return {_stem(t) for t in _norm(text).split() if t not in _STOP}
+
+
+def _label_text(label: str) -> str:
+    """An entity label as it would be written: ``<Getafe_CF>`` → ``getafe cf``."""
+    return _norm(label.strip("<>"))
+
+
+def question_times(text: str) -> list[TimePoint]:
+    """Time points a question mentions (via :func:`chronoqa.time.text.extract_times`)."""
+    try:
+        from chronoqa.time.text import extract_times
+    except ImportError:  # the time-text module is optional for this reader
+        return []
+    out: list[TimePoint] = []
+    for found in extract_times(text):
+        out.extend(_points_of(found))
+    return out
+
+
+def _points_of(found: Any) -> list[TimePoint]:
+    if isinstance(found, TimePoint):
+        return [found]
+    if isinstance(found, Interval):
+        return [p for p in (found.start, found.end) if p is not None]
+    for attr in ("interval", "span"):
+        v = getattr(found, attr, None)
+        if isinstance(v, Interval):
+            return _points_of(v)
+    for attr in ("point", "time", "value", "start", "end"):
+        v = getattr(found, attr, None)
+        if isinstance(v, TimePoint):
+            return [v]
+    return []
+
+
+@dataclass(frozen=True)
+class _Hit:
+    rank: int
+    s: str
+    r: str
+    o: str
+    t_start: str | None
+    t_end: str | None
+    s_norm: str
+    o_norm: str
+    interval: Interval | None
+
+
+def _hits(evidence: Sequence[Evidence]) -> list[_Hit]:
+    out = []
+    for i, e in enumerate(evidence):
+        try:
+            iv: Interval | None = Interval(parse_time(e.get("t_start")), parse_time(e.get("t_end")))
+        except TimeParseError:
+            iv = None
+        s, o = str(e.get("s", "")), str(e.get("o", ""))
+        out.append(
+            _Hit(i, s, str(e.get("r", "")), o, e.get("t_start"), e.get("t_end"), _label_text(s), _label_text(o), iv)
+        )
+    return out
+
+
+def _mentioned(label_norm: str, q_norm: str) -> bool:
+    return bool(label_norm) and f" {label_norm} " in f" {q_norm} "
+
+
+class ExtractiveReader:
+    """Answers from retrieved facts by matching the question's entity mentions and relation phrases."""
+
+    uses_evidence = True
+
+    def __init__(self, max_hops: int = 3) -> None:
+        self.max_hops = max_hops
+        self.spec = "extractive"
+
+    def meta(self) -> dict[str, Any]:
+        """Parameters."""
+        return {"max_hops": self.max_hops, "reads": "question text and retrieved facts only"}
+
+    def answer(
+        self, questions: Sequence[Question], evidence: Mapping[str, Sequence[Evidence]], context: AnswerContext
+    ) -> Iterator[AnswerRecord]:
+        """One record per question."""
+        for q in questions:
+            yield self.answer_one(q.id, q.question, evidence.get(q.id, ()), q.as_of)
+            if context.progress is not None:
+                context.progress(1)
+
+    def answer_one(self, qid: str, text: str, evidence: Sequence[Evidence], as_of: str | None = None) -> AnswerRecord:
+        """Answer one question from its text and retrieved facts."""
+        hits = _hits(evidence)
+        if not hits:
+            return AnswerRecord(qid, self.spec, "abstain", None, "no facts retrieved")
+        q_norm = _norm(text)
+        q_stems = _content_stems(text)
+        times = question_times(text)
+        as_of_t = parse_time(as_of) if as_of else None
+
+        def rel_score(h: _Hit) -> float:
+            stems = _content_stems(relation_phrase(h.r))
+            return len(stems & q_stems) / len(stems) if stems else 0.0
+
+        def time_ok(h: _Hit) -> bool:
+            if not times or h.interval is None:
+                return True
+            try:
+                return any(valid_at(h.interval, t, as_of=as_of_t) for t in times)
+            except (ValueError, TypeError):
+                return True
+
+        is_when = bool(_WHEN.match(text))
+        mentioned = {h.s_norm for h in hits if _mentioned(h.s_norm, q_norm)}
+        mentioned |= {h.o_norm for h in hits if _mentioned(h.o_norm, q_norm)}
+        # relations the question names (among those retrieved), strongest first
+        rel_scores = {h.r: rel_score(h) for h in hits}
+        named = {r for r, sc in rel_scores.items() if sc >= 0.5}
+
+        frontier = set(mentioned)
+        used_rel: set[str] = set()
+        chain: list[tuple[_Hit, str]] = []  # (fact, end reached)
+        for _ in range(self.max_hops):
+            options: list[tuple[tuple[float, float, float, float, float, float], _Hit, str]] = []
+            for h in hits:
+                for here, there, there_norm in ((h.s_norm, h.o, h.o_norm), (h.o_norm, h.s, h.s_norm)):
+                    if here not in frontier or not here:
+                        continue
+                    if chain and h is chain[-1][0]:
+                        continue
+                    key = (
+                        # entity questions: lead to something the question does not name; "when" questions:
+                        # the fact linking two names the question mentions
+                        float((there_norm in mentioned) == is_when),
+                        float(h.r in named and h.r not in used_rel),
+                        rel_scores[h.r],
+                        float(time_ok(h)),
+                        float(here == h.s_norm),  # forward direction first
+                        -float(h.rank),
+                    )
+                    options.append((key, h, there))
+            if not options:
+                break
+            options.sort(key=lambda x: x[0], reverse=True)
+            key, best, there = options[0]
+            if chain and not (key[1] > 0 and key[0] > 0):
+                break  # further hops only along another relation the question names
+            chain.append((best, there))
+            used_rel.add(best.r)
+            frontier = {_label_text(there)}
+            if not (named - used_rel):
+                break
+        if not chain:
+            # nothing mentioned: the best-ranked fact along a named relation, valid at the question time
+            cands = sorted(hits, key=lambda h: (-rel_scores[h.r], -float(time_ok(h)), h.rank))
+            best = cands[0]
+            chain = [(best, best.o)]
+        last, end = chain[-1]
+        period = f"{last.t_start or '?'}–{last.t_end or ('ongoing' if last.t_start else '?')}"
+        expl = "; ".join(f"{h.s} {relation_phrase(h.r)} {h.o} ({h.t_start or '?'}–{h.t_end or '?'})" for h, _ in chain)
+        if is_when:
+            words = set(q_norm.split())
+            t = last.t_end if (words & _END_WORDS and last.t_end) else (last.t_start or last.t_end)
+            if t is None:
+                return AnswerRecord(qid, self.spec, "abstain", None, f"no date on {expl}")
+            return AnswerRecord(qid, self.spec, "ok", t, f"{expl}; period {period}")
+        return AnswerRecord(qid, self.spec, "ok", end, expl)
+
+
+def _prior_key(q: Question) -> tuple[str, str]:
+    """Template and asked-about relation (the last hop's relation, which the question text names)."""
+    rel = ""
+    if q.S_star:
+        last = q.S_star[-1]
+        rel = last.r_id or last.r
+    return (q.template_id or q.operator, rel)
+
+
+class PriorAnswerer:
+    """Most frequent training answer for the question's template and relation (a shortcut audit)."""
+
+    uses_evidence = False
+
+    def __init__(self) -> None:
+        self.spec = "prior"
+
+    def meta(self) -> dict[str, Any]:
+        """Parameters."""
+        return {"key": "template_id + last-hop relation; fallback template_id, then answer_type", "split": "train"}
+
+    @staticmethod
+    def _table(train: Sequence[Question]) -> dict[tuple[str, ...], str]:
+        counts: dict[tuple[str, ...], Counter[str]] = defaultdict(Counter)
+        for q in train:
+            tpl, rel = _prior_key(q)
+            for key in ((tpl, rel), (tpl,), (q.answer_type,)):
+                counts[key].update(q.answers)
+        # most frequent, ties broken by the label (deterministic)
+        return {k: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for k, c in counts.items() if c}
+
+    def answer(
+        self, questions: Sequence[Question], evidence: Mapping[str, Sequence[Evidence]], context: AnswerContext
+    ) -> Iterator[AnswerRecord]:
+        """One record per question; abstains when the training split has nothing for its key."""
+        table = self._table(context.train)
+        for q in questions:
+            tpl, rel = _prior_key(q)
+            for key, how in (((tpl, rel), "template+relation"), ((tpl,), "template"), ((q.answer_type,), "type")):
+                if key in table:
+                    rec = AnswerRecord(q.id, self.spec, "ok", table[key], f"most frequent train answer by {how}")
+                    break
+            else:
+                rec = AnswerRecord(q.id, self.spec, "abstain", None, "no training question of this kind")
+            yield rec
+            if context.progress is not None:
+                context.progress(1)
+
+
+class FakeAnswerer:
+    """Deterministic test double: gold for a hash-chosen share, wrong otherwise, errors for another share."""
+
+    uses_evidence = False
+
+    def __init__(self, correct: float = 0.5, error: float = 0.0, seed: int = 0) -> None:
+        if not (0 <= correct <= 1 and 0 <= error <= 1):
+            raise ValueError("fake answerer: correct and error must lie in [0, 1]")
+        self.correct, self.error, self.seed = correct, error, seed
+        self.spec = f"fake(correct={correct},error={error},seed={seed})"
+
+    def meta(self) -> dict[str, Any]:
+        """Parameters."""
+        return {"correct": self.correct, "error": self.error, "seed": self.seed}
+
+    def _u(self, qid: str, salt: str) -> float:
+        d = hashlib.sha256(f"{self.seed}:{salt}:{qid}".encode()).digest()
+        return int.from_bytes(d[:8], "big") / 2**64
+
+    def answer(
+        self, questions: Sequence[Question], evidence: Mapping[str, Sequence[Evidence]], context: AnswerContext
+    ) -> Iterator[AnswerRecord]:
+        """One record per question."""
+        for q in questions:
+            if self._u(q.id, "error") < self.error:
+                yield AnswerRecord(q.id, self.spec, "error", None, None, "fake failure", None)
+            elif q.answers and self._u(q.id, "correct") < self.correct:
+                gold = "; ".join(q.answers)
+                yield AnswerRecord(q.id, self.spec, "ok", gold, f"fake: gold answer {gold}", None, f"Answer: {gold}")
+            else:
+                yield AnswerRecord(q.id, self.spec, "ok", "zzz-wrong", "fake: wrong answer", None, "Answer: zzz-wrong")
+            if context.progress is not None:
+                context.progress(1)

@@ -1,0 +1,259 @@
+"""A client for any OpenAI-compatible chat endpoint (OpenAI, vLLM, llama.cpp server, Ollama).
+
+* ``httpx`` is imported lazily: without it, building a client raises an error that says
+  ``pip install chronoqa[llm]``.
+* Bounded concurrency: :meth:`ChatClient.chat_many` runs at most ``concurrency`` requests at once
+  (a thread pool) and returns results in input order.
+* Timeouts and retries: 429, 5xx, timeouts and network errors are retried up to ``max_retries`` times
+  with exponential backoff plus jitter. The jitter comes from a ``random.Random`` seeded from
+  ``(seed, request key, attempt)``, so the schedule is reproducible and independent of thread timing.
+  A ``Retry-After`` header (seconds) is honoured up to ``backoff_max``.
+* A call that still fails returns a :class:`ChatResult` with ``ok=False`` and the error text; it never
+  raises, so callers record the failure instead of dropping the question.
+* With a :class:`~chronoqa.answer.cache.ResponseCache`, successful responses are stored on disk and a
+  repeated request is answered from the cache without any HTTP call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from chronoqa.answer.cache import ResponseCache, request_key
+from chronoqa.errors import ChronoqaError
+
+__all__ = ["ChatClient", "ChatResult", "ClientConfig", "LLMDependencyError", "Message"]
+
+Message = Mapping[str, str]
+
+_RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+class LLMDependencyError(ChronoqaError, ImportError):
+    """The optional ``httpx`` dependency is missing."""
+
+
+def _require_httpx() -> Any:
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - exercised only without the extra
+        raise LLMDependencyError(
+            "The LLM client needs httpx, which is not installed. Fix: pip install 'chronoqa[llm]'"
+        ) from None
+    return httpx
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """Where and how to call the endpoint.
+
+    ``base_url`` is the OpenAI-style root (``http://127.0.0.1:8080/v1``); the client posts to
+    ``{base_url}/chat/completions``. ``api_key_env`` names the environment variable holding the key
+    (empty or unset: no ``Authorization`` header, fine for local servers). ``parameters`` are sent
+    with every request (``temperature``, ``max_tokens``, ``seed``...) and are part of the cache key.
+    """
+
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 60.0
+    max_retries: int = 4
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 30.0
+    concurrency: int = 4
+    seed: int = 0
+    parameters: Mapping[str, Any] = field(default_factory=lambda: {"temperature": 0.0, "max_tokens": 128})
+
+    def __post_init__(self) -> None:
+        if not self.base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url {self.base_url!r}: expected an http(s) URL such as http://127.0.0.1:8080/v1")
+        if self.concurrency < 1:
+            raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
+        if self.max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+
+    def public_dict(self) -> dict[str, Any]:
+        """JSON form for manifests (never includes the key itself, only the variable's name)."""
+        return {
+            "base_url": self.base_url,
+            "model": self.model,
+            "api_key_env": self.api_key_env,
+            "timeout_s": self.timeout_s,
+            "max_retries": self.max_retries,
+            "backoff_base_s": self.backoff_base_s,
+            "backoff_max_s": self.backoff_max_s,
+            "concurrency": self.concurrency,
+            "seed": self.seed,
+            "parameters": dict(sorted(self.parameters.items())),
+        }
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    """Outcome of one chat request: the text on success, else the last error; plus bookkeeping."""
+
+    ok: bool
+    text: str | None
+    error: str | None
+    attempts: int
+    cached: bool
+    key: str
+
+
+class _Counters:
+    """Thread-safe call counters."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.http_calls = 0
+        self.cache_hits = 0
+
+    def add(self, *, http: int = 0, hits: int = 0) -> None:
+        with self._lock:
+            self.http_calls += http
+            self.cache_hits += hits
+
+
+class ChatClient:
+    """OpenAI-compatible chat-completions client with retries, bounded concurrency and a response cache.
+
+    ``sleep`` is injectable so tests can observe the backoff schedule without waiting.
+    """
+
+    def __init__(
+        self,
+        config: ClientConfig,
+        cache: ResponseCache | None = None,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        transport: Any = None,
+    ) -> None:
+        httpx = _require_httpx()
+        self.config = config
+        self.cache = cache
+        self._sleep = sleep
+        self._httpx = httpx
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(config.api_key_env, "") if config.api_key_env else ""
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        self._http = httpx.Client(
+            base_url=config.base_url.rstrip("/"),
+            headers=headers,
+            timeout=httpx.Timeout(config.timeout_s),
+            transport=transport,
+            limits=httpx.Limits(max_connections=config.concurrency, max_keepalive_connections=config.concurrency),
+        )
+        self.counters = _Counters()
+
+    def close(self) -> None:
+        """Close the HTTP connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> ChatClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def http_calls(self) -> int:
+        """How many HTTP requests were sent (retries included)."""
+        return self.counters.http_calls
+
+    def backoff(self, key: str, attempt: int, retry_after: float | None = None) -> float:
+        """Seconds to wait before retry ``attempt`` (1-based): ``base * 2**(attempt-1)`` plus seeded jitter."""
+        c = self.config
+        digest = hashlib.sha256(f"{c.seed}:{key}:{attempt}".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        delay = min(c.backoff_max_s, c.backoff_base_s * (2 ** (attempt - 1)))
+        delay = delay * (0.5 + rng.random() / 2)  # "equal jitter": between half and all of the step
+        if retry_after is not None:
+            delay = max(delay, min(retry_after, c.backoff_max_s))
+        return delay
+
+    def chat(self, messages: Sequence[Message]) -> ChatResult:
+        """Send one chat request (or answer it from the cache); never raises on endpoint failures."""
+        c = self.config
+        payload: dict[str, Any] = {"model": c.model, "messages": [dict(m) for m in messages]}
+        payload.update(c.parameters)
+        key = request_key(c.model, messages, c.parameters)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.counters.add(hits=1)
+                return ChatResult(True, hit, None, 0, True, key)
+        httpx = self._httpx
+        error = "no attempt made"
+        for attempt in range(1, c.max_retries + 2):
+            retry_after: float | None = None
+            self.counters.add(http=1)
+            try:
+                resp = self._http.post("/chat/completions", json=payload)
+            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                error = f"{type(exc).__name__}: {exc}"
+            else:
+                if resp.status_code == 200:
+                    try:
+                        text = _content_of(resp.json())
+                    except (ValueError, KeyError, IndexError, TypeError) as exc:
+                        error = f"malformed response: {exc}: {resp.text[:200]!r}"
+                        return ChatResult(False, None, error, attempt, False, key)
+                    if self.cache is not None:
+                        self.cache.put(key, text, {"model": c.model, "messages": payload["messages"]})
+                    return ChatResult(True, text, None, attempt, False, key)
+                error = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                if resp.status_code not in _RETRY_STATUS:
+                    return ChatResult(False, None, error, attempt, False, key)
+                retry_after = _retry_after(resp.headers.get("retry-after"))
+            if attempt <= c.max_retries:
+                self._sleep(self.backoff(key, attempt, retry_after))
+        return ChatResult(
+            False, None, f"gave up after {c.max_retries + 1} attempts: {error}", c.max_retries + 1, False, key
+        )
+
+    def chat_many(
+        self, batch: Sequence[Sequence[Message]], *, on_done: Callable[[int, ChatResult], None] | None = None
+    ) -> list[ChatResult]:
+        """Run many requests with at most ``concurrency`` in flight; results in input order.
+
+        ``on_done(i, result)`` is called (from worker threads) as each request finishes, e.g. for a
+        progress bar.
+        """
+
+        def one(i: int) -> ChatResult:
+            res = self.chat(batch[i])
+            if on_done is not None:
+                on_done(i, res)
+            return res
+
+        if self.config.concurrency == 1:
+            return [one(i) for i in range(len(batch))]
+        with ThreadPoolExecutor(max_workers=self.config.concurrency) as pool:
+            return list(pool.map(one, range(len(batch))))
+
+
+def _content_of(body: Any) -> str:
+    content = body["choices"][0]["message"]["content"]
+    if content is None:
+        return ""
+    if not isinstance(content, str):
+        raise TypeError(f"message content is {type(content).__name__}, expected a string")
+    return content
+
+
+def _retry_after(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        secs = float(value)
+    except ValueError:
+        return None  # an HTTP date: not parsed here (no date parsing outside chronoqa.time)
+    return secs if secs >= 0 else None

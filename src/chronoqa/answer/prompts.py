@@ -1,0 +1,183 @@
+"""Named, versioned prompt protocols, and the parser of their answers.
+
+A protocol turns a :class:`~chronoqa.records.Question` (and, for RAG, the retrieved facts) into chat
+messages. Each is registered as ``name@version``; a protocol's text never changes under the same
+version, so cached responses and published numbers stay comparable.
+
+* ``closed_book@1``: the question alone.
+* ``rag@1``: the question plus the retrieved facts as a list, each with its validity period:
+  ``(2003–2009)``, ``(2003)`` for a point fact, ``(since 2014, ongoing as of 2024-01-01)`` for an open
+  end, ``(until 2009)`` for an unknown start.
+
+Both ask for ``Answer: ...`` and ``Explanation: ...`` (a short justification citing dates, which
+time accuracy scores). The question time is shown as a tag only where ``question.render_time`` is
+true: interval questions' ``t_query`` IS their answer (TempBench's documented leak), so it is never
+shown for them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from chronoqa.errors import UnknownNameError
+from chronoqa.records import Question
+
+__all__ = [
+    "PROTOCOLS",
+    "ParsedAnswer",
+    "PromptProtocol",
+    "get_protocol",
+    "parse_response",
+    "relation_phrase",
+    "render_fact",
+    "validity_period",
+]
+
+Evidence = Mapping[str, Any]
+
+_SYSTEM = (
+    "You answer questions about facts that are true at specific times. "
+    "Reply in exactly this format, with nothing else:\n"
+    "Answer: <the answer only: a name, a value or a date>\n"
+    "Explanation: <one short sentence that cites the dates supporting the answer>\n"
+    "If several answers are correct, separate them with '; '. "
+    "If you do not know, write 'Answer: unknown'."
+)
+
+
+def relation_phrase(label: str) -> str:
+    """A relation label as words: ``playsFor`` → ``plays for``, ``member_of`` → ``member of``."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", label.replace("_", " "))
+    return " ".join(words.split()).lower() if words != words.upper() else " ".join(words.split())
+
+
+def validity_period(t_start: str | None, t_end: str | None, as_of: str | None) -> str:
+    """The validity of a fact in words, in parentheses (en dash between years)."""
+    if t_start is not None and t_end is not None:
+        return f"({t_start})" if t_start == t_end else f"({t_start}–{t_end})"
+    if t_start is not None:
+        return f"(since {t_start}, ongoing as of {as_of})" if as_of else f"(since {t_start}, no end recorded)"
+    if t_end is not None:
+        return f"(until {t_end}, start unknown)"
+    return "(dates unknown)"
+
+
+def render_fact(fact: Evidence, as_of: str | None) -> str:
+    """One retrieved fact as a list item: ``Ronaldo plays for Real Madrid (2009–2018)``."""
+    s, r, o = str(fact.get("s", "")), relation_phrase(str(fact.get("r", ""))), str(fact.get("o", ""))
+    return f"{s} {r} {o} {validity_period(fact.get('t_start'), fact.get('t_end'), as_of)}"
+
+
+def _time_line(q: Question) -> list[str]:
+    return [f"Question time: {q.t_query}"] if q.render_time and q.t_query else []
+
+
+def _closed_book_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+    user = "\n".join([*_time_line(q), f"Question: {q.question}"])
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+
+
+def _rag_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+    facts = [f"- {render_fact(f, q.as_of)}" for f in evidence[:k]] or ["- (no facts retrieved)"]
+    user = "\n".join(
+        [
+            "Facts (each with the period in which it holds):",
+            *facts,
+            "",
+            "Use the facts that hold at the time the question asks about.",
+            *_time_line(q),
+            f"Question: {q.question}",
+        ]
+    )
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+
+
+@dataclass(frozen=True)
+class PromptProtocol:
+    """A named, versioned prompt template; ``uses_evidence`` says whether it shows retrieved facts."""
+
+    name: str
+    version: int
+    uses_evidence: bool
+    builder: Callable[[Question, Sequence[Evidence], int], list[dict[str, str]]]
+
+    @property
+    def id(self) -> str:
+        """``name@version``."""
+        return f"{self.name}@{self.version}"
+
+    def messages(self, question: Question, evidence: Sequence[Evidence] = (), k: int = 10) -> list[dict[str, str]]:
+        """Chat messages for one question; ``k`` caps the facts shown."""
+        return self.builder(question, evidence if self.uses_evidence else (), k)
+
+
+PROTOCOLS: Mapping[str, PromptProtocol] = {
+    p.id: p
+    for p in (
+        PromptProtocol("closed_book", 1, False, _closed_book_v1),
+        PromptProtocol("rag", 1, True, _rag_v1),
+    )
+}
+
+
+def get_protocol(spec: str) -> PromptProtocol:
+    """Look up ``name@version`` (a bare name means its latest version); typos get a suggestion."""
+    if spec in PROTOCOLS:
+        return PROTOCOLS[spec]
+    versions = sorted((p for p in PROTOCOLS.values() if p.name == spec), key=lambda p: p.version)
+    if versions:
+        return versions[-1]
+    raise UnknownNameError("prompt protocol", spec, list(PROTOCOLS) + sorted({p.name for p in PROTOCOLS.values()}))
+
+
+_ABSTAIN = re.compile(
+    r"^\s*(unknown|i\s+do\s*n[o']?t\s+know|not\s+sure|cannot\s+(be\s+)?determined?|n/?a)\s*\.?\s*$", re.IGNORECASE
+)
+_ANSWER = re.compile(r"^\s*\**\s*answer\s*\**\s*[:：]\s*\**\s*(.*)$", re.IGNORECASE)
+_EXPL = re.compile(r"^\s*\**\s*explanation\s*\**\s*[:：]\s*\**\s*(.*)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    """An answer pulled out of free text; ``status`` is ``ok`` or ``abstain``."""
+
+    status: str
+    answer: str | None
+    explanation: str | None
+
+
+def parse_response(text: str) -> ParsedAnswer:
+    """Read ``Answer: ...`` / ``Explanation: ...`` from a model's reply.
+
+    Lenient with real free text: markdown bold, any case, the explanation running over several
+    lines. Without an ``Answer:`` line the first non-empty line is the answer and the rest the
+    explanation. ``unknown``/``I don't know`` is an abstention.
+    """
+    lines = text.strip().splitlines()
+    answer: str | None = None
+    expl: list[str] = []
+    in_expl = False
+    for line in lines:
+        m_a, m_e = _ANSWER.match(line), _EXPL.match(line)
+        if m_a and answer is None:
+            answer, in_expl = m_a.group(1).strip(), False
+        elif m_e:
+            in_expl = True
+            expl.append(m_e.group(1).strip())
+        elif in_expl and line.strip():
+            expl.append(line.strip())
+    if answer is None:
+        rest = [ln.strip() for ln in lines if ln.strip()]
+        if not rest:
+            return ParsedAnswer("abstain", None, None)
+        answer = rest[0]
+        if not expl:
+            expl = rest[1:]
+    answer = answer.strip().strip("*").strip()
+    explanation = " ".join(e for e in expl if e) or None
+    if not answer or _ABSTAIN.match(answer):
+        return ParsedAnswer("abstain", None, explanation)
+    return ParsedAnswer("ok", answer, explanation)

@@ -1,0 +1,61 @@
+"""Wikidata12k (HyTE; Leblay & Chekol 2018): Wikidata Q-ids and P-ids, year granularity.
+
+The English labels of its 24 relations are not upstream: they ship inside chronoqa as
+``wikidata12k_relation_labels.tsv`` (hand-typed Wikidata property labels) and the loader uses them.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from chronoqa.datasets._spec import DatasetSpec, RemoteFile
+from chronoqa.errors import BadRowPolicy
+from chronoqa.records import TemporalGraph
+from chronoqa.sources.hyte import read_hyte, read_relation_labels
+from chronoqa.time import TimePoint
+
+__all__ = ["SPEC", "load", "relation_labels"]
+
+_BASE = "https://raw.githubusercontent.com/Tan-Hexiang/Temporal_KGC/419ee05fed2b31ec799769f6b2d77a1c41bb72f6/data/wikidata12k/"
+_SUMS = (
+    ("temporal", "d4b31e9c46cb503f6f976c43ee796264e41835d6d7f6293d12d3a0eacdef78db"),
+    ("entities.dict", "8d64f52770c99a4c5b07ef70306af861f2786ac30400581c6aec53556e8bf7ca"),
+    ("relations.dict", "30132991199853e14646ec17a378efe3f160ba0d5d8af3114d6abdf35e879138"),
+    ("train.txt", "5b4c3b709c3ef22f6356c7ae061c28b354be2d58b282c8a78eab90972d5c92f2"),
+    ("valid.txt", "5049fa0046f4eef45f73e775d082ff735edff7284f26887b6cb4facbf6381ed7"),
+    ("test.txt", "312caa11abd4d8b3a7d9daae4d1560efd4fcfe426c8e667fa1b591cf218a3878"),
+)
+
+
+def relation_labels() -> dict[str, str]:
+    """The packaged English labels of Wikidata12k's 24 P-ids."""
+    ref = resources.files("chronoqa.datasets").joinpath("wikidata12k_relation_labels.tsv")
+    with resources.as_file(ref) as path:
+        return read_relation_labels(path)
+
+
+def load(folder: Path, *, on_bad_row: BadRowPolicy = "skip", as_of: TimePoint | None = None) -> TemporalGraph:
+    """Read the fetched folder (all of ``temporal``; reversed intervals kept and counted)."""
+    return read_hyte(
+        folder,
+        name="wikidata12k",
+        on_bad_row=on_bad_row,
+        on_reversed="keep",
+        as_of=as_of,
+        relation_labels=relation_labels(),
+    )
+
+
+SPEC = DatasetSpec(
+    name="wikidata12k",
+    description="Wikidata12k (HyTE): 40,621 facts over 12,554 Q-ids and 24 P-ids; year granularity",
+    files=tuple(RemoteFile(n, _BASE + n, h) for n, h in _SUMS),
+    licence="CC0 1.0 (Wikidata content)",
+    citation=(
+        "Leblay, Chekol. Deriving Validity Time in Knowledge Graph. WWW 2018 Companion; "
+        "Dasgupta, Ray, Talukdar. HyTE. EMNLP 2018. Files: Tan-Hexiang/Temporal_KGC @ 419ee05."
+    ),
+    loader=load,
+    homepage="https://github.com/Tan-Hexiang/Temporal_KGC",
+)

@@ -1,0 +1,442 @@
+"""``build_kg_benchmark``: a TempBench-style release from any temporal knowledge graph.
+
+Pipeline: resolve phrases → (per-year expansion) → index → fill the operator × hop cells with
+verified drafts (seeded, deduplicated, leak-checked) → words → negatives and flags → splits →
+audit → manifest and data card. Nothing here reads the wall clock; the same graph, config and seed
+give byte-identical release folders.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
+from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
+from chronoqa.generate.kg.datacard import render_datacard
+from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, effective_interval, expand_years
+from chronoqa.generate.kg.negatives import functional_flags, select_negatives
+from chronoqa.generate.kg.operators import GENERATORS, Draft, GenContext
+from chronoqa.generate.kg.phrases import (
+    DEFAULT_PHRASE_TABLES,
+    MissingPhrasesError,
+    PhraseTable,
+    RelationPhrases,
+    load_phrase_table,
+)
+from chronoqa.generate.kg.templates import Renderer, render
+from chronoqa.generate.splits import assign_splits
+from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, complexity_of
+from chronoqa.release import FunctionalFlags, write_release
+from chronoqa.time import TimePoint, valid_at
+
+__all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_phrases"]
+
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass
+class KGBuild:
+    """The result of a build: questions, flags, the corpus (streamed on demand), manifest and data card."""
+
+    questions: list[Question]
+    flags: list[FunctionalFlags]
+    corpus_factory: Callable[[], Iterator[Doc]]
+    manifest: dict[str, Any]
+    datacard: str
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def corpus(self) -> Iterator[Doc]:
+        """Stream the corpus documents (every fact once)."""
+        return self.corpus_factory()
+
+    def write(self, out_dir: str | Path) -> Path:
+        """Write the release folder through :func:`chronoqa.release.write_release`."""
+        return write_release(out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard)
+
+
+def resolve_phrases(
+    graph: TemporalGraph, phrases: PhraseTable | str | Path | None, *, generic: bool
+) -> tuple[dict[str, RelationPhrases], list[str], str]:
+    """Phrases for every relation of the graph: ``(relation id → phrases, generic-fallback ids, table source)``.
+
+    With ``phrases=None`` the shipped table named like the graph is used, else the first shipped table
+    that covers every relation.
+    """
+    rels = sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
+    if phrases is not None:
+        table = phrases if isinstance(phrases, PhraseTable) else load_phrase_table(phrases)
+        out, fb = table.resolve(rels, generic=generic)
+        return out, fb, table.source
+    names = [graph.name] if graph.name in DEFAULT_PHRASE_TABLES else []
+    names += [n for n in DEFAULT_PHRASE_TABLES if n not in names]
+    first_error: MissingPhrasesError | None = None
+    for name in names:
+        table = load_phrase_table(name)
+        try:
+            out, fb = table.resolve(rels, generic=False)
+            return out, fb, table.source
+        except MissingPhrasesError as exc:
+            first_error = first_error or exc
+    if generic:
+        table = load_phrase_table(names[0])
+        out, fb = table.resolve(rels, generic=True)
+        return out, fb, table.source
+    assert first_error is not None
+    raise first_error
+
+
+def _word_re(text: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(text) + r"(?!\w)", re.IGNORECASE)
+
+
+def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[str]:
+    """Answer strings found in the question text (word boundaries, any case); for times, the year too."""
+    found = []
+    for a in answers:
+        needles = [a]
+        if answer_is_time:
+            tp = TimePoint.parse(a)
+            if tp is not None:
+                needles += [str(tp.year), f"{1 - tp.year} BC" if tp.year <= 0 else str(tp.year)]
+        for n in dict.fromkeys(needles):
+            if n.strip() and _word_re(n).search(question):
+                found.append(n)
+    return found
+
+
+@dataclass
+class _Cell:
+    operator: str
+    hops: int
+    weight: float
+    quota: int = 0
+    budget: int = 0
+    attempts: int = 0
+    drafts: list[tuple[Draft, str, str]] = field(default_factory=list)  # draft, template id, text
+    rejected: Counter[str] = field(default_factory=Counter)
+    gave_up: bool = False
+    initial_quota: int = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.gave_up or (self.attempts >= self.budget and len(self.drafts) < self.quota)
+
+    @property
+    def name(self) -> str:
+        return f"{self.operator}/{self.hops}"
+
+
+def _quotas(weights: Sequence[float], total: int) -> list[int]:
+    s = sum(weights)
+    if s <= 0 or total <= 0:
+        return [0] * len(weights)
+    raw = [w / s * total for w in weights]
+    base = [int(x) for x in raw]
+    rest = total - sum(base)
+    order = sorted(range(len(raw)), key=lambda i: (-(raw[i] - base[i]), i))
+    for i in order[:rest]:
+        base[i] += 1
+    return base
+
+
+def _logical_key(d: Draft) -> tuple[Any, ...]:
+    return (d.operator, d.variant, d.anchor, tuple((h.rel, h.forward) for h in d.hops), d.t, d.ref_fid, d.hops[-1].dst)
+
+
+def build_kg_benchmark(
+    graph: TemporalGraph,
+    config: KGBuildConfig | None = None,
+    *,
+    phrases: PhraseTable | str | Path | None = None,
+    entity_labels: Mapping[str, str] | None = None,
+    sources: Mapping[str, Any] | None = None,
+    progress: ProgressFn | None = None,
+) -> KGBuild:
+    """Build a KG benchmark from ``graph``.
+
+    Args:
+        graph: The temporal KG (any loader).
+        config: Build configuration (defaults: 10,000 questions, year granularity, seed 0).
+        phrases: A phrase table, a TOML path or a shipped table name; ``None`` picks the shipped one.
+        entity_labels: Extra entity labels (id → label), overriding the graph's (e.g. Wikidata Q-id labels).
+        sources: Provenance for the manifest (e.g. file checksums of the input).
+        progress: Called as ``progress(done, total)`` while questions are generated.
+
+    Returns:
+        The :class:`KGBuild`; call ``.write(out_dir)`` to write the release folder.
+
+    Raises:
+        MissingPhrasesError: A relation of the graph has no phrases (and ``generic_phrases`` is off).
+        ChronoqaError: The build-time audit found a leaking or invalid question.
+    """
+    cfg = config or KGBuildConfig()
+    g = cfg.granularity_enum
+    as_of = cfg.as_of_point
+    phr, fallback, phr_source = resolve_phrases(graph, phrases, generic=cfg.generic_phrases)
+    is_event = {rid: p.is_event for rid, p in phr.items()}
+    extra_labels = dict(entity_labels or {})
+
+    def label(e: str) -> str:
+        return extra_labels.get(e) or graph.entity_label(e)
+
+    if cfg.expand_years:
+        facts, doc_ids = expand_years(graph.facts, is_event, as_of)
+    else:
+        facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
+    idx = GraphIndex.build(facts, is_event, g, as_of)
+    t_max = as_of.lo(g) - 1
+    tab = idx.table
+    ok = ~idx.reversed_mask
+    seedable = [int(i) for i in ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0]]
+    timed = [int(i) for i in ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]]
+    ctx = GenContext(idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable, timed)
+    rd = Renderer(idx, phr, label, g)
+
+    # -- cells and quotas ----------------------------------------------------------------------
+    op_w = dict(cfg.operator_weights)
+    cells: list[_Cell] = []
+    for op in OPERATORS:
+        if op not in cfg.operators:
+            continue
+        for k in range(1, cfg.max_hops + 1):
+            hw = cfg.hop_weights[min(k, 3) - 1] / (1 if k < 3 else cfg.max_hops - 2)
+            cells.append(_Cell(op, k, op_w.get(op, 0.0) * hw))
+    for c, q in zip(cells, _quotas([c.weight for c in cells], cfg.n_questions), strict=True):
+        c.quota = c.initial_quota = q
+        c.budget = q * cfg.attempts_per_question
+    rngs = {c.name: random.Random(f"{cfg.seed}|{c.operator}|{c.hops}") for c in cells}
+    seen_keys: set[tuple[Any, ...]] = set()
+    seen_text: set[str] = set()
+    done = 0
+
+    def fill(cell: _Cell) -> None:
+        nonlocal done
+        rng = rngs[cell.name]
+        gen = GENERATORS[cell.operator]
+        while len(cell.drafts) < cell.quota and cell.attempts < cell.budget:
+            cell.attempts += 1
+            d = gen(ctx, rng, cell.hops)
+            if d is None:
+                cell.rejected["no unique chain"] += 1
+                continue
+            key = _logical_key(d)
+            if key in seen_keys:
+                cell.rejected["duplicate logical form"] += 1
+                continue
+            tid, text = render(rd, d, rng)
+            answers = _answer_strings(d, idx, label, g)
+            if leaks(text, answers, d.answer_is_time):
+                cell.rejected["answer in text"] += 1
+                continue
+            norm = text.casefold()
+            if norm in seen_text:
+                cell.rejected["duplicate text"] += 1
+                continue
+            seen_keys.add(key)
+            seen_text.add(norm)
+            cell.drafts.append((d, tid, text))
+            done += 1
+            if progress is not None:
+                progress(done, cfg.n_questions)
+
+    for c in cells:
+        fill(c)
+    for _ in range(6):  # give the quota of exhausted cells to the others
+        deficit = sum(c.quota - len(c.drafts) for c in cells if c.exhausted)
+        open_cells = [c for c in cells if not c.exhausted and c.weight > 0]
+        if deficit <= 0 or not open_cells:
+            break
+        for c in cells:
+            if c.exhausted:
+                c.gave_up = True
+                c.quota = len(c.drafts)
+        for c, extra in zip(open_cells, _quotas([c.weight for c in open_cells], deficit), strict=True):
+            c.quota += extra
+            c.budget += extra * cfg.attempts_per_question
+        for c in open_cells:
+            fill(c)
+
+    # -- questions -------------------------------------------------------------------------------
+    drafts = [x for c in cells for x in c.drafts]
+    triples = {}
+
+    def triple(fid: int) -> Any:
+        t = triples.get(fid)
+        if t is None:
+            t = triples[fid] = fact_triple(facts[fid], doc_ids[fid], label, graph.relation_label)
+        return t
+
+    by_cell = Counter((d.operator, complexity_of(d.n_hops)) for d, _, _ in drafts)
+    fine = all(by_cell[(op, cx)] >= 10 for op in cfg.operators for cx in COMPLEXITIES[: min(cfg.max_hops, 3)])
+
+    def stratum(x: tuple[Draft, str, str]) -> Any:
+        cx = complexity_of(x[0].n_hops)
+        return (cx, x[0].operator) if fine else cx
+
+    def group(x: tuple[Draft, str, str]) -> Any:
+        d = x[0]
+        return (d.anchor, tuple((h.rel, h.forward) for h in d.hops), d.t)
+
+    splits = assign_splits(drafts, strata=stratum, group=group, seed=cfg.seed, ratios=cfg.split_ratios)
+    questions: list[Question] = []
+    flags: list[FunctionalFlags] = []
+    for i, ((d, tid, text), split) in enumerate(zip(drafts, splits, strict=True)):
+        qid = f"{graph.name}-{i:06d}"
+        gold = [h.fid for h in d.hops] + list(d.extra_fids)
+        dist, stale = select_negatives(idx, gold, d.t, cfg.max_negatives)
+        fd, fs = functional_flags(idx, gold, dist, stale, d.t)
+        t_iso = TimePoint.from_unit(d.t, g).isoformat()
+        answers = _answer_strings(d, idx, label, g)
+        answer_ids = [t_iso] if d.answer_is_time else [idx.ent_names[a] for a in d.answers]
+        time_refs: list[dict[str, str]] = []
+        if d.ref_fid >= 0:
+            ref = facts[d.ref_fid]
+            which, tp = ("reference_end", ref.end) if d.variant == "next" and ref.end is not None else ("reference_start", ref.start)
+            if tp is not None:
+                time_refs.append({"which": which, "value": tp.isoformat()})
+        if d.operator in ("interval", "sequence"):
+            time_refs.append({"which": "end" if d.variant == "end" else "start", "value": t_iso})
+        lf = {
+            "operator": d.operator,
+            "variant": d.variant,
+            "anchor": idx.ent_names[d.anchor],
+            "path": [{"r": idx.rel_names[h.rel], "dir": "fwd" if h.forward else "inv"} for h in d.hops],
+            "t_query": t_iso,
+            "static_prefix": d.static_prefix,
+            "reference_fact": facts[d.ref_fid].id if d.ref_fid >= 0 else None,
+            "offset": d.offset,
+            "final_other": idx.ent_names[d.hops[-1].dst] if d.operator == "interval" else None,
+        }
+        questions.append(
+            Question(
+                id=qid,
+                split=split,
+                question=text,
+                t_query=t_iso,
+                S_star=tuple(triple(f) for f in gold),
+                S_dist=tuple(triple(f) for f in dist),
+                S_stale=tuple(triple(f) for f in stale),
+                S_anchor=(triple(d.ref_fid),) if d.ref_fid >= 0 else (),
+                source="kg",
+                operator=d.operator,
+                hops=d.n_hops,
+                answers=tuple(answers),
+                answer_ids=tuple(answer_ids),
+                answer_type="time" if d.answer_is_time else "entity",
+                cardinality="multiple" if len(d.answers) > 1 else "unique",
+                template_id=tid,
+                render_time=d.operator == "point_in_time",
+                granularity=str(g),
+                as_of=as_of.isoformat(),
+                time_refs=tuple(time_refs),
+                logical_form=lf,
+            )
+        )
+        flags.append(FunctionalFlags(qid, fd, fs))
+
+    audit = _audit(questions, [[h.fid for h in d.hops] + list(d.extra_fids) for d, _, _ in drafts], facts, is_event, as_of)
+    if audit["leaks"] or audit["invalid_gold"]:
+        raise ChronoqaError(
+            f"build audit failed: {audit['leaks']} question(s) contain their answer, {audit['invalid_gold']} "
+            f"have an S* fact not valid at t_query (first: {audit['examples'][:3]})"
+        )
+
+    # -- manifest and data card --------------------------------------------------------------------
+    n = len(questions)
+    rates = {
+        "dist_functional": round(sum(f.dist_functional for f in flags) / n, 4) if n else 0.0,
+        "stale_functional": round(sum(f.stale_functional for f in flags) / n, 4) if n else 0.0,
+    }
+    composition = {
+        op: {cx: by_cell[(op, cx)] for cx in COMPLEXITIES} for op in OPERATORS if op in cfg.operators
+    }
+    split_counts = {s: sum(1 for q in questions if q.split == s) for s in ("train", "dev", "test")}
+    cell_info = {
+        c.name: {
+            "quota": c.quota,
+            "initial_quota": c.initial_quota,
+            "made": len(c.drafts),
+            "attempts": c.attempts,
+            "exhausted": c.exhausted,
+            "rejected": dict(sorted(c.rejected.items())),
+        }
+        for c in cells
+    }
+    from chronoqa import __version__
+
+    manifest: dict[str, Any] = {
+        "toolkit": "chronoqa",
+        "version": __version__,
+        "builder": "kg",
+        "dataset": graph.name,
+        "seed": cfg.seed,
+        "config": cfg.to_dict(),
+        "sources": dict(sources or {}),
+        "phrases": {"source": phr_source, "generic_fallback": fallback},
+        "entity_labels": {
+            "from_graph": len(graph.entity_labels),
+            "extra": len(extra_labels),
+            "entities": len(idx.ent_names),
+        },
+        "counts": {
+            "questions": n,
+            "corpus_docs": len(facts),
+            "graph_facts": len(graph.facts),
+            "expanded_facts": len(facts) if cfg.expand_years else None,
+            "reversed_facts_ignored": int(idx.reversed_mask.sum()),
+            "composition": composition,
+            "splits": split_counts,
+            "by_template": dict(sorted(Counter(q.template_id for q in questions).items())),
+            "multi_answer": sum(1 for q in questions if q.cardinality == "multiple"),
+        },
+        "functional_rates": rates,
+        "audit": {"leaks": audit["leaks"], "invalid_gold": audit["invalid_gold"]},
+        "cells": cell_info,
+        "splits_stratified_by": "complexity x operator" if fine else "complexity",
+        "load_report": graph.report.to_dict() if graph.report is not None else None,
+    }
+    datacard = render_datacard(manifest, questions)
+
+    def corpus() -> Iterator[Doc]:
+        return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of)
+
+    return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info})
+
+
+def _answer_strings(d: Draft, idx: GraphIndex, label: Callable[[str], str], g: Any) -> list[str]:
+    if d.answer_is_time:
+        return [TimePoint.from_unit(d.answers[0], g).isoformat()]
+    return [label(idx.ent_names[a]) for a in d.answers]
+
+
+def _audit(
+    questions: Sequence[Question],
+    gold: Sequence[Sequence[int]],
+    facts: Sequence[Fact],
+    is_event: Mapping[str, bool],
+    as_of: TimePoint,
+) -> dict[str, Any]:
+    """Leak audit and S* validity re-check with :func:`chronoqa.time.valid_at` (mode ``certain``)."""
+    n_leak = n_invalid = 0
+    examples: list[str] = []
+    for q, positions in zip(questions, gold, strict=True):
+        if leaks(q.question, q.answers, q.answer_type == "time"):
+            n_leak += 1
+            examples.append(f"{q.id}: leak")
+        tq = q.t_query_point
+        assert tq is not None
+        for pos, t in zip(positions, q.S_star, strict=True):
+            f = facts[pos]
+            iv = effective_interval(f, is_event.get(f.r, False))
+            if not valid_at(iv, tq, tq.granularity, as_of=as_of, mode="certain"):
+                n_invalid += 1
+                examples.append(f"{q.id}: S* fact {t.fact_id} not valid at {q.t_query}")
+                break
+    return {"leaks": n_leak, "invalid_gold": n_invalid, "examples": examples}

@@ -1,0 +1,109 @@
+"""Configuration of the KG benchmark builder: one frozen dataclass, recorded whole in the manifest."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from chronoqa.errors import UnknownNameError
+from chronoqa.time import Granularity, TimePoint, parse_time
+
+__all__ = ["DEFAULT_AS_OF", "OPERATORS", "KGBuildConfig"]
+
+OPERATORS = ("point_in_time", "before_after", "interval", "sequence")
+DEFAULT_AS_OF = "2026-01-01"
+
+
+@dataclass(frozen=True)
+class KGBuildConfig:
+    """Everything that decides what the KG builder produces (same config + seed + graph → same bytes).
+
+    Attributes:
+        seed: Seed of every random choice (a ``random.Random(seed)`` instance is passed around).
+        n_questions: Target number of questions (spread over the operator × complexity cells by
+            ``operator_weights`` × ``hop_weights``; a cell the graph cannot fill gives its rest to the others).
+        operators: Operators to generate (subset of ``point_in_time``, ``before_after``, ``interval``,
+            ``sequence``).
+        max_hops: Longest chain (1..4); chains of 3 or more hops form the ``3+-hop`` cell.
+        granularity: Question granularity (``year``, ``month`` or ``day``); ``t_query`` is written at it.
+        expand_years: Per-year mode: expand every interval fact into one point fact per year (needs
+            ``granularity == "year"``).
+        as_of: The explicit "now": an open-ended state holds until this date; no question asks about a
+            time at or after its unit.
+        keep_multi_answer: Keep point-in-time / before-after questions whose final answer set has more
+            than one value (labelled ``cardinality = "multiple"``) instead of dropping them.
+        split_ratios: train/dev/test shares.
+        operator_weights: Share of each operator in ``n_questions``.
+        hop_weights: Share of 1-hop, 2-hop and 3+-hop chains.
+        max_negatives: Cap on the size of ``S_dist`` and of ``S_stale`` per question.
+        attempts_per_question: Rejection-sampling budget per wanted question and cell.
+        generic_phrases: Phrase relations missing from the phrase table with a generic fallback
+            ("the <label> of X") instead of failing; the fallback relations are listed in the data card.
+    """
+
+    seed: int = 0
+    n_questions: int = 10_000
+    operators: tuple[str, ...] = OPERATORS
+    max_hops: int = 3
+    granularity: str = "year"
+    expand_years: bool = False
+    as_of: str = DEFAULT_AS_OF
+    keep_multi_answer: bool = False
+    split_ratios: tuple[float, float, float] = (0.7, 0.1, 0.2)
+    operator_weights: tuple[tuple[str, float], ...] = field(
+        default=(("point_in_time", 0.3), ("before_after", 0.25), ("interval", 0.2), ("sequence", 0.25))
+    )
+    hop_weights: tuple[float, float, float] = (0.4, 0.4, 0.2)
+    max_negatives: int = 5
+    attempts_per_question: int = 30
+    generic_phrases: bool = False
+
+    def __post_init__(self) -> None:
+        for op in self.operators:
+            if op not in OPERATORS:
+                raise UnknownNameError("operator", op, OPERATORS)
+        if not self.operators:
+            raise ValueError("operators must name at least one operator")
+        if self.n_questions < 0:
+            raise ValueError(f"n_questions must be >= 0, got {self.n_questions}")
+        if not 1 <= self.max_hops <= 4:
+            raise ValueError(f"max_hops must be in 1..4, got {self.max_hops}")
+        Granularity.parse(self.granularity)
+        if self.expand_years and self.granularity_enum is not Granularity.YEAR:
+            raise ValueError("expand_years needs granularity 'year' (one point fact per year)")
+        if parse_time(self.as_of, field="as_of") is None:
+            raise ValueError(f"as_of must be a date, got {self.as_of!r}")
+        if len(self.split_ratios) != 3 or any(r < 0 for r in self.split_ratios) or sum(self.split_ratios) <= 0:
+            raise ValueError(f"split_ratios must be 3 non-negative numbers with a positive sum: {self.split_ratios}")
+        for name, w in self.operator_weights:
+            if name not in OPERATORS:
+                raise UnknownNameError("operator", name, OPERATORS)
+            if w < 0:
+                raise ValueError(f"operator weight of {name} must be >= 0, got {w}")
+        if len(self.hop_weights) != 3 or any(w < 0 for w in self.hop_weights):
+            raise ValueError(f"hop_weights must be 3 non-negative numbers: {self.hop_weights}")
+        if self.max_negatives < 0:
+            raise ValueError(f"max_negatives must be >= 0, got {self.max_negatives}")
+        if self.attempts_per_question < 1:
+            raise ValueError(f"attempts_per_question must be >= 1, got {self.attempts_per_question}")
+
+    @property
+    def granularity_enum(self) -> Granularity:
+        """The question granularity as an enum."""
+        return Granularity.parse(self.granularity)
+
+    @property
+    def as_of_point(self) -> TimePoint:
+        """``as_of`` parsed."""
+        tp = parse_time(self.as_of, field="as_of")
+        assert tp is not None
+        return tp
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (recorded in the manifest)."""
+        d = asdict(self)
+        d["operators"] = list(self.operators)
+        d["split_ratios"] = list(self.split_ratios)
+        d["hop_weights"] = list(self.hop_weights)
+        d["operator_weights"] = {k: v for k, v in self.operator_weights}
+        return d

@@ -1,0 +1,121 @@
+"""The data card (``DATACARD.md``) of a KG release: composition, splits, functional rates, limitations."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chronoqa.records import COMPLEXITIES, Question
+
+__all__ = ["composition_table", "render_datacard"]
+
+_OP_NAMES = {
+    "point_in_time": "Point-in-time",
+    "before_after": "Before/after",
+    "interval": "Interval",
+    "sequence": "Sequence",
+}
+
+
+def composition_table(composition: Mapping[str, Mapping[str, int]]) -> str:
+    """TempBench's operator × complexity table (Markdown), with totals."""
+    lines = ["| Operator | 1-hop | 2-hop | 3+-hop | Total |", "|---|---:|---:|---:|---:|"]
+    col = dict.fromkeys(COMPLEXITIES, 0)
+    for op, row in composition.items():
+        total = sum(row.get(cx, 0) for cx in COMPLEXITIES)
+        for cx in COMPLEXITIES:
+            col[cx] += row.get(cx, 0)
+        cells = " | ".join(f"{row.get(cx, 0):,}" for cx in COMPLEXITIES)
+        lines.append(f"| {_OP_NAMES.get(op, op)} | {cells} | {total:,} |")
+    lines.append(f"| Total | {' | '.join(f'{col[cx]:,}' for cx in COMPLEXITIES)} | {sum(col.values()):,} |")
+    return "\n".join(lines)
+
+
+def _thin_cells(manifest: Mapping[str, Any]) -> list[str]:
+    out = []
+    for name, info in manifest["cells"].items():
+        if info["exhausted"]:
+            top = sorted(info["rejected"].items(), key=lambda kv: -kv[1])[:2]
+            why = ", ".join(f"{k}: {v:,}" for k, v in top)
+            out.append(
+                f"- `{name}` hops: {info['made']:,} of its quota after {info['attempts']:,} draws "
+                f"(rejections: {why}); its remaining quota went to the other cells."
+            )
+    return out
+
+
+def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) -> str:
+    """Markdown data card of a KG release."""
+    cfg = manifest["config"]
+    counts = manifest["counts"]
+    rates = manifest["functional_rates"]
+    n = counts["questions"]
+    labels = manifest["entity_labels"]
+    lines = [
+        f"# Data card: {manifest['dataset']} temporal QA benchmark (chronoqa {manifest['version']}, KG builder)",
+        "",
+        f"{n:,} questions generated from the temporal knowledge graph `{manifest['dataset']}` "
+        f"({counts['graph_facts']:,} facts), seed {manifest['seed']}, granularity `{cfg['granularity']}`, "
+        f"as_of `{cfg['as_of']}`{', per-year expansion (one point fact per year)' if cfg['expand_years'] else ''}.",
+        "Every question carries its gold chain `S_star` (each fact certainly valid at `t_query`), typed negatives "
+        "`S_dist` / `S_stale` from the graph, and `S_anchor` (facts needed only to resolve the time). Every answer "
+        "was verified unique over the whole graph (facts that might hold at `t_query` count).",
+        "",
+        "## Composition (operator × hop complexity)",
+        "",
+        composition_table(counts["composition"]),
+        "",
+        "## Splits",
+        "",
+        "| split | questions |",
+        "|---|---:|",
+        *[f"| {k} | {v:,} |" for k, v in counts["splits"].items()],
+        "",
+        f"Stratified by {manifest['splits_stratified_by']}; no anchor + relation path + t_query group is split.",
+        "",
+        "## Functional negatives",
+        "",
+        f"- `dist_functional`: {rates['dist_functional']:.1%} of questions (TempBench: 71.5%)",
+        f"- `stale_functional`: {rates['stale_functional']:.1%} of questions (TempBench: 81.3%)",
+        "",
+        "Restrict negative-dependent analysis to the functional subset (`functional_negatives.jsonl`).",
+        "",
+        "## Thin cells",
+        "",
+        *(_thin_cells(manifest) or ["- none: every cell met its quota."]),
+        "",
+        "## Known limitations",
+        "",
+        "- Interval questions have `render_time = false`: their `t_query` is the answer (TempBench's leak); "
+        "before/after and sequence questions also have `render_time = false` (the system must resolve the time). "
+        "A prompt that shows a time tag must honour `render_time`.",
+        "- Open-ended states are read as ongoing as of `as_of`; the source data often lacks end dates "
+        "(e.g. a player's last club), so such answers are true to the data, not necessarily to the world.",
+        "- Events without an end happen at their start only; reversed intervals (start after end: "
+        f"{counts['reversed_facts_ignored']:,} here) are ignored: never gold, never negatives, never counted.",
+        "- Surface forms come from a small set of templates per operator with relation-specific phrasing: "
+        "linguistic diversity is low by construction.",
+        "- Labels and answers are generated automatically; no human validated them.",
+    ]
+    if labels["from_graph"] == 0 and labels["extra"] == 0:
+        lines.append(
+            "- The graph has no entity labels: questions show entity ids (e.g. Wikidata Q-ids). Pass an "
+            "entity-label TSV (`--labels`) to get readable questions."
+        )
+    if manifest["phrases"]["generic_fallback"]:
+        lines.append(
+            "- These relations used the generic fallback phrasing (kind `state`): "
+            + ", ".join(f"`{r}`" for r in manifest["phrases"]["generic_fallback"])
+        )
+    if counts.get("multi_answer"):
+        lines.append(f"- {counts['multi_answer']:,} questions are multi-answer (`cardinality = multiple`).")
+    lines += ["", "## Example questions", ""]
+    shown: set[str] = set()
+    for q in questions:
+        if q.operator in shown:
+            continue
+        shown.add(q.operator)
+        lines.append(f"- ({q.operator}, {q.complexity}) {q.question} → {', '.join(q.answers)} (t_query {q.t_query})")
+    lines += ["", "## Files", "", "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
+              "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics).", ""]
+    return "\n".join(lines)

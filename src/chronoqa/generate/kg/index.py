@@ -1,0 +1,188 @@
+"""Compact index of a temporal graph at the question granularity, built once per build.
+
+* Entities and relations are interned to integers.
+* Each fact gets integer unit bounds at the question granularity: the *possible* span (units where the
+  fact might hold: unknown start = since forever) and the *certain* span (units where it surely holds:
+  never for an unknown start), following :func:`chronoqa.time.valid_at`, with the state/event reading
+  of the phrase table applied first: an event without an end happens at its start; an open-ended
+  state holds until ``as_of``.
+* Reversed facts (start after end) are valid nowhere and are left out of the adjacency: they are never
+  gold, never negatives and never count for uniqueness (they still get a corpus document).
+* Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
+  incoming (entity = object), each row holding the fact id, relation, other endpoint and the bounds,
+  so a neighbourhood is one slice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chronoqa.records import Fact
+from chronoqa.time import Granularity, Interval, TimePoint
+
+__all__ = ["NEG", "NONE", "POS", "Col", "GraphIndex", "effective_interval", "expand_years"]
+
+NEG = -(2**31) + 2
+POS = 2**31 - 2
+NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
+
+
+class Col:
+    """Column numbers of the per-fact table and of the adjacency rows."""
+
+    S, R, O, PLO, PHI, CLO, CHI, SU, EU = range(9)  # per-fact table
+    FID, AR, OTHER, APLO, APHI, ACLO, ACHI, ASU, AEU = range(9)  # adjacency rows
+
+
+def effective_interval(fact: Fact, is_event: bool) -> Interval:
+    """The validity interval under the state/event reading: an event without an end happens at its start."""
+    if is_event and fact.end is None and fact.start is not None:
+        return Interval(fact.start, fact.start)
+    return Interval(fact.start, fact.end)
+
+
+def expand_years(facts: Sequence[Fact], is_event: Mapping[str, bool], as_of: TimePoint) -> tuple[list[Fact], list[str]]:
+    """Per-year mode: one point fact per year of every interval fact (as TGB builds smallpedia).
+
+    Facts with an unknown start, reversed facts and point facts stay as they are; an open-ended state
+    covers the years ``start..as_of.year``. Returns the new facts (ids renumbered 0..n-1 in order of
+    (original fact, year)) and their doc ids (``F<orig>`` or ``F<orig>-<year>``).
+    """
+    out: list[Fact] = []
+    docs: list[str] = []
+    for f in facts:
+        iv = effective_interval(f, is_event.get(f.r, False))
+        start, end = iv.start, iv.end
+        if end is None and start is not None and not is_event.get(f.r, False):
+            end = TimePoint(as_of.year)
+        if start is None or end is None or start.year > end.year or start.year == end.year:
+            out.append(f._replace(id=len(out)))
+            docs.append(f"F{f.id}")
+            continue
+        for y in range(start.year, end.year + 1):
+            out.append(Fact(len(out), f.s, f.r, f.o, TimePoint(y), TimePoint(y), f.line))
+            docs.append(f"F{f.id}-{y}")
+    return out, docs
+
+
+@dataclass
+class GraphIndex:
+    """Integer tables over the facts (see the module docstring)."""
+
+    granularity: Granularity
+    as_of: TimePoint
+    facts: Sequence[Fact]
+    ent_names: list[str]
+    ent_id: dict[str, int]
+    rel_names: list[str]
+    rel_id: dict[str, int]
+    rel_event: list[bool]
+    table: np.ndarray  # (n, 9) int32, columns Col.S..Col.EU
+    reversed_mask: np.ndarray  # (n,) bool
+    out_keys: np.ndarray  # (m,) int64 sorted: subject * n_rel + relation
+    out_rows: np.ndarray  # (m, 9) int32, columns Col.FID..Col.AEU
+    in_keys: np.ndarray
+    in_rows: np.ndarray
+
+    @classmethod
+    def build(
+        cls, facts: Sequence[Fact], is_event: Mapping[str, bool], granularity: Granularity, as_of: TimePoint
+    ) -> GraphIndex:
+        """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts)."""
+        g = granularity
+        ent_id: dict[str, int] = {}
+        rel_id: dict[str, int] = {}
+        n = len(facts)
+        table = np.empty((n, 9), dtype=np.int32)
+        rev = np.zeros(n, dtype=bool)
+        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
+        memo: dict[TimePoint, tuple[int, int, int]] = {}
+
+        def units(p: TimePoint) -> tuple[int, int, int]:
+            u = memo.get(p)
+            if u is None:
+                u = (p.lo(g), p.hi(g), p.lo(g) if p.granularity >= g else NONE)
+                memo[p] = u
+            return u
+
+        for i, f in enumerate(facts):
+            s = ent_id.setdefault(f.s, len(ent_id))
+            o = ent_id.setdefault(f.o, len(ent_id))
+            r = rel_id.setdefault(f.r, len(rel_id))
+            ev = is_event.get(f.r, False)
+            start = f.start
+            end = f.end if f.end is not None or not ev else f.start
+            su = eu = NONE
+            if start is not None:
+                plo, clo, su = units(start)[0], units(start)[1], units(start)[2]
+            else:
+                plo, clo = NEG, POS
+            if end is not None:
+                e_lo, e_hi, _ = units(end)
+                phi, chi = e_hi, e_lo
+                if f.end is not None:
+                    eu = units(f.end)[2] if f.end.granularity >= g else NONE
+            else:
+                phi, chi = as_hi, as_lo
+            if start is not None and f.end is not None and units(start)[0] > units(f.end)[1]:
+                rev[i] = True
+                plo, phi, clo, chi = POS, NEG, POS, NEG
+            if clo == POS:
+                chi = NEG
+            table[i] = (s, r, o, plo, phi, clo, chi, su, eu)
+        ent_names = [""] * len(ent_id)
+        for k, v in ent_id.items():
+            ent_names[v] = k
+        rel_names = [""] * len(rel_id)
+        for k, v in rel_id.items():
+            rel_names[v] = k
+        rel_event = [bool(is_event.get(name, False)) for name in rel_names]
+        n_rel = max(len(rel_names), 1)
+        keep = np.flatnonzero(~rev)
+        fid = keep.astype(np.int32)
+        t = table[keep]
+
+        def adjacency(ent_col: int, other_col: int) -> tuple[np.ndarray, np.ndarray]:
+            keys = t[:, ent_col].astype(np.int64) * n_rel + t[:, Col.R]
+            order = np.lexsort((fid, keys))
+            rows = np.empty((len(keep), 9), dtype=np.int32)
+            rows[:, Col.FID] = fid[order]
+            rows[:, Col.AR] = t[order, Col.R]
+            rows[:, Col.OTHER] = t[order, other_col]
+            rows[:, Col.APLO :] = t[order, Col.PLO :]
+            return keys[order], rows
+
+        out_keys, out_rows = adjacency(Col.S, Col.O)
+        in_keys, in_rows = adjacency(Col.O, Col.S)
+        return cls(
+            g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
+            out_keys, out_rows, in_keys, in_rows,
+        )  # fmt: skip
+
+    # -- lookups ----------------------------------------------------------------------------------
+    @property
+    def n_rel(self) -> int:
+        """Number of relations (at least 1)."""
+        return max(len(self.rel_names), 1)
+
+    def fact_row(self, fid: int) -> list[int]:
+        """The per-fact table row of one fact."""
+        return self.table[fid].tolist()  # type: ignore[no-any-return]
+
+    def group(self, entity: int, relation: int, forward: bool) -> list[list[int]]:
+        """Adjacency rows of the (non-reversed) facts with ``entity`` as subject (forward) or object."""
+        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
+        k = entity * self.n_rel + relation
+        a = int(np.searchsorted(keys, k, "left"))
+        b = int(np.searchsorted(keys, k, "right"))
+        return rows[a:b].tolist()  # type: ignore[no-any-return]
+
+    def incident(self, entity: int, forward: bool) -> list[list[int]]:
+        """All adjacency rows of ``entity`` in one direction, sorted by relation then fact id."""
+        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
+        a = int(np.searchsorted(keys, entity * self.n_rel, "left"))
+        b = int(np.searchsorted(keys, (entity + 1) * self.n_rel, "left"))
+        return rows[a:b].tolist()  # type: ignore[no-any-return]

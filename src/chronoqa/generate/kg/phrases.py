@@ -1,0 +1,183 @@
+"""Phrase tables: per relation, its kind (state or event) and the English used in questions and corpus docs.
+
+A phrase table is a TOML file with one ``[relations.<key>]`` table per relation, where ``<key>`` is the
+relation id (``P54``, ``<playsFor>``) or its label (``playsFor``). The fields are documented in the
+shipped defaults (``chronoqa/generate/phrases/yago11k.toml``). Placeholders are ``{s}`` and ``{o}``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from chronoqa.errors import ChronoqaError, UnknownNameError
+
+__all__ = [
+    "DEFAULT_PHRASE_TABLES",
+    "MissingPhrasesError",
+    "PhraseTable",
+    "RelationPhrases",
+    "fill",
+    "generic_phrases",
+    "load_phrase_table",
+]
+
+Kind = Literal["state", "event"]
+DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
+_REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
+_OPTIONAL = ("answer_type", "end_clause", "ask_end")
+_PLACEHOLDER = re.compile(r"\{([so])\}")
+
+
+class MissingPhrasesError(ChronoqaError):
+    """Relations of the graph that the phrase table does not cover (the message says how to add them)."""
+
+
+def fill(template: str, *, s: str, o: str) -> str:
+    """Replace ``{s}`` and ``{o}`` in one pass (labels containing braces stay intact)."""
+    return _PLACEHOLDER.sub(lambda m: s if m.group(1) == "s" else o, template)
+
+
+@dataclass(frozen=True, slots=True)
+class RelationPhrases:
+    """The English of one relation (see the module docstring for the fields)."""
+
+    key: str
+    kind: Kind
+    ask_object: str
+    ask_subject: str
+    object_of: str
+    subject_of: str
+    statement: str
+    start_clause: str
+    ask_start: str
+    answer_type: str = "entity"
+    end_clause: str | None = None
+    ask_end: str | None = None
+    generic: bool = False
+
+    @property
+    def is_event(self) -> bool:
+        """True for an event relation."""
+        return self.kind == "event"
+
+
+def generic_phrases(key: str, label: str, kind: Kind = "state") -> RelationPhrases:
+    """The documented generic fallback phrasing of a relation with no phrase-table entry."""
+    return RelationPhrases(
+        key=key,
+        kind=kind,
+        ask_object=f"what was the {label} of {{s}}",
+        ask_subject=f"what had {{o}} as its {label}",
+        object_of=f"the {label} of {{s}}",
+        subject_of=f"the entity whose {label} was {{o}}",
+        statement=f"the {label} of {{s}} was {{o}}",
+        start_clause=f"{{o}} became the {label} of {{s}}",
+        ask_start=f"did {{o}} become the {label} of {{s}}",
+        end_clause=f"{{o}} ceased to be the {label} of {{s}}",
+        ask_end=f"did {{o}} cease to be the {label} of {{s}}",
+        generic=True,
+    )
+
+
+@dataclass(frozen=True)
+class PhraseTable:
+    """Relation key → phrases; look up by relation id first, then by label."""
+
+    source: str
+    relations: Mapping[str, RelationPhrases]
+
+    def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
+        """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
+        return self.relations.get(relation_id) or self.relations.get(label)
+
+    def resolve(
+        self, relations: Iterable[tuple[str, str]], *, generic: bool = False
+    ) -> tuple[dict[str, RelationPhrases], list[str]]:
+        """Phrases for every ``(relation_id, label)``; returns them and the ids that used the generic fallback.
+
+        Raises:
+            MissingPhrasesError: When a relation has no entry and ``generic`` is false.
+        """
+        out: dict[str, RelationPhrases] = {}
+        fallback: list[str] = []
+        missing: list[str] = []
+        for rid, label in sorted(relations):
+            p = self.lookup(rid, label)
+            if p is None:
+                if generic:
+                    out[rid] = generic_phrases(rid, label)
+                    fallback.append(rid)
+                else:
+                    missing.append(rid if rid == label else f"{rid} ({label})")
+                continue
+            out[rid] = p
+        if missing:
+            raise MissingPhrasesError(
+                f"The phrase table {self.source} has no entry for {len(missing)} relation(s) of the graph: "
+                f"{', '.join(missing)}. Add a [relations.<id or label>] table for each to a copy of the file "
+                f"(fields: {', '.join(_REQUIRED)}; optional {', '.join(_OPTIONAL)}) and pass it with --phrases, "
+                "or pass --generic-phrases to use the generic fallback phrasing ('the <label> of X', kind state)."
+            )
+        return out, fallback
+
+
+def load_phrase_table(source: str | Path) -> PhraseTable:
+    """Load a phrase table: a shipped default by name (``yago11k``, ``wikidata12k``) or a TOML file path."""
+    if isinstance(source, str) and source in DEFAULT_PHRASE_TABLES:
+        text = resources.files("chronoqa.generate.phrases").joinpath(f"{source}.toml").read_text(encoding="utf-8")
+        name = f"<default {source}>"
+    else:
+        path = Path(source)
+        if not path.is_file():
+            if isinstance(source, str) and "/" not in source and not source.endswith(".toml"):
+                raise UnknownNameError("phrase table", source, DEFAULT_PHRASE_TABLES)
+            raise FileNotFoundError(f"{path}: phrase table not found (give a TOML file or one of {DEFAULT_PHRASE_TABLES})")
+        text = path.read_text(encoding="utf-8")
+        name = str(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ChronoqaError(f"{name}: not valid TOML ({exc}); fix the file") from None
+    rels = data.get("relations")
+    if not isinstance(rels, dict) or not rels:
+        raise ChronoqaError(f"{name}: expected [relations.<id>] tables, found none")
+    out: dict[str, RelationPhrases] = {}
+    for key in sorted(rels):
+        entry = rels[key]
+        if not isinstance(entry, dict):
+            raise ChronoqaError(f"{name}: relations.{key} must be a table")
+        missing = [f for f in _REQUIRED if not isinstance(entry.get(f), str) or not entry[f].strip()]
+        if missing:
+            raise ChronoqaError(f"{name}: relations.{key} lacks the field(s) {', '.join(missing)}; add them")
+        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL))
+        if unknown:
+            raise ChronoqaError(
+                f"{name}: relations.{key} has unknown field(s) {', '.join(unknown)}; "
+                f"known: {', '.join(_REQUIRED + _OPTIONAL)}"
+            )
+        kind = entry["kind"]
+        if kind not in ("state", "event"):
+            raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
+        if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
+            raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+        out[key] = RelationPhrases(
+            key=key,
+            kind=kind,
+            ask_object=entry["ask_object"],
+            ask_subject=entry["ask_subject"],
+            object_of=entry["object_of"],
+            subject_of=entry["subject_of"],
+            statement=entry["statement"],
+            start_clause=entry["start_clause"],
+            ask_start=entry["ask_start"],
+            answer_type=entry.get("answer_type", "entity"),
+            end_clause=entry.get("end_clause"),
+            ask_end=entry.get("ask_end"),
+        )
+    return PhraseTable(name, out)

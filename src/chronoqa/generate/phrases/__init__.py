@@ -1,0 +1,1 @@
+"""Default phrase tables of the KG builder (package data): one TOML file per dataset."""

@@ -1,0 +1,257 @@
+"""A :class:`~chronoqa.records.TemporalTable` loaded into DuckDB at the data's true granularity.
+
+Every row becomes one record of the DuckDB table: the attribute columns (text), ``_row`` (the row
+index in the source table), ``_start``/``_end`` (ISO text at the comparison granularity, ``_end``
+NULL for an open end) and ``_lo``/``_hi``: the closed *unit* bounds of the validity interval at the
+comparison granularity (years, months since year 0, or days since 1970-01-01; see
+:mod:`chronoqa.time`). An open end is closed at the build's fixed ``as_of`` date, so SQL compares
+integers at the data's granularity and never reads the wall clock.
+
+The comparison granularity is detected (:func:`detect_granularity`): day-level dates that are nearly
+all January 1st are year placeholders (TDBench's sports and organizations tables), and comparing them
+at day level would invent false answers and false ``none`` labels; such tables are compared at YEAR
+level, and the finding is reported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from chronoqa.records import TemporalTable
+from chronoqa.time import Granularity, Interval, TimePoint
+
+__all__ = [
+    "NOTE_REVERSED",
+    "NOTE_START_AFTER_AS_OF",
+    "NOTE_UNKNOWN_START",
+    "GranularityReport",
+    "TableStore",
+    "detect_granularity",
+    "format_unit",
+    "quote_ident",
+    "sql_literal",
+    "unit_iso",
+]
+
+NOTE_UNKNOWN_START = "rows without a start date (no Allen relation is defined): left out of the store"
+NOTE_REVERSED = "rows whose start lies after their end at the comparison granularity: left out of the store"
+NOTE_START_AFTER_AS_OF = "rows starting after as_of: left out of the store"
+
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GranularityReport:
+    """What the dates of a table really resolve to, and why."""
+
+    printed: str
+    granularity: str
+    endpoints: int
+    jan1_share: float
+    first_of_month_share: float
+    reason: str
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form."""
+        return {
+            "printed": self.printed,
+            "granularity": self.granularity,
+            "endpoints": self.endpoints,
+            "jan1_share": round(self.jan1_share, 4),
+            "first_of_month_share": round(self.first_of_month_share, 4),
+            "reason": self.reason,
+        }
+
+
+def detect_granularity(table: TemporalTable, *, placeholder_share: float = 0.5) -> GranularityReport:
+    """The granularity the table's dates really carry.
+
+    The coarsest granularity any known endpoint is printed at is the starting point (mixed tables
+    such as YAGO11k, whose years and days sit side by side, are compared at the coarsest level).
+    Day-level dates of which at least ``placeholder_share`` fall on January 1st are year placeholders
+    (a real date is January 1st one time in 365), and dates that are all the 1st of a month are months.
+    """
+    points = [p for iv in table.intervals for p in (iv.start, iv.end) if p is not None]
+    if not points:
+        return GranularityReport("year", "year", 0, 0.0, 0.0, "no known dates: year")
+    coarsest = min(p.granularity for p in points)
+    printed = max(p.granularity for p in points)
+    days = [p for p in points if p.granularity is Granularity.DAY]
+    jan1 = sum(1 for p in days if p.month == 1 and p.day == 1) / len(days) if days else 0.0
+    first = sum(1 for p in days if p.day == 1) / len(days) if days else 0.0
+    g: Granularity
+    if coarsest is not Granularity.DAY:
+        g, reason = coarsest, f"some dates are printed at {coarsest} level only: compared at {coarsest} level"
+    elif jan1 >= placeholder_share:
+        g = Granularity.YEAR
+        reason = f"{jan1:.0%} of the day-level dates are January 1st: year placeholders, compared at year level"
+    elif first == 1.0:
+        g, reason = Granularity.MONTH, "every day-level date is the 1st of its month: compared at month level"
+    else:
+        g, reason = Granularity.DAY, "real day-level dates: compared at day level"
+    return GranularityReport(str(printed), str(g), len(points), jan1, first, reason)
+
+
+def unit_iso(unit: int, granularity: Granularity) -> str:
+    """ISO text of one unit (``2004``, ``2004-03``, ``2004-03-07``)."""
+    return TimePoint.from_unit(unit, granularity).isoformat()
+
+
+def format_unit(unit: int, granularity: Granularity) -> str:
+    """Readable form of one unit for questions: ``2004``, ``March 2004``, ``7 March 2004``."""
+    p = TimePoint.from_unit(unit, granularity)
+    year = str(p.year) if p.year > 0 else f"{1 - p.year} BC"
+    if granularity is Granularity.YEAR or p.month is None:
+        return year
+    if granularity is Granularity.MONTH or p.day is None:
+        return f"{_MONTHS[p.month - 1]} {year}"
+    return f"{p.day} {_MONTHS[p.month - 1]} {year}"
+
+
+def quote_ident(name: str) -> str:
+    """A SQL identifier, double-quoted (works in DuckDB and SQLite)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def sql_literal(value: str | int | None) -> str:
+    """A SQL literal: integers as is, text single-quoted, ``None`` as NULL."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, int):
+        return str(value)
+    return "'" + value.replace("'", "''") + "'"
+
+
+@dataclass
+class TableStore:
+    """One temporal table in an in-memory DuckDB database, plus the same data as numpy arrays.
+
+    Use :meth:`build`. ``rows`` holds the row indices (into ``table.rows``) that were stored;
+    ``lo``/``hi``/``open_end`` are aligned with ``rows``. ``notes`` counts rows left out and why.
+    """
+
+    table: TemporalTable
+    sql_name: str
+    granularity: Granularity
+    as_of: TimePoint
+    con: duckdb.DuckDBPyConnection
+    rows: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    open_end: np.ndarray
+    notes: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def build(
+        cls,
+        table: TemporalTable,
+        *,
+        as_of: TimePoint,
+        granularity: Granularity | None = None,
+        sql_name: str | None = None,
+        con: duckdb.DuckDBPyConnection | None = None,
+    ) -> TableStore:
+        """Load ``table`` (rows without a defined interval are counted in ``notes`` and left out)."""
+        g = granularity if granularity is not None else Granularity.parse(detect_granularity(table).granularity)
+        name = sql_name or table.name
+        notes: Counter[str] = Counter()
+        asof_unit = as_of.hi(g)
+        keep: list[int] = []
+        los: list[int] = []
+        his: list[int] = []
+        opens: list[bool] = []
+        for i, iv in enumerate(table.intervals):
+            lo_hi = _bounds(iv, g, asof_unit)
+            if lo_hi is None:
+                notes[NOTE_UNKNOWN_START] += 1
+                continue
+            lo, hi = lo_hi
+            if lo > asof_unit:
+                notes[NOTE_START_AFTER_AS_OF] += 1
+                continue
+            if lo > hi:
+                notes[NOTE_REVERSED] += 1
+                continue
+            keep.append(i)
+            los.append(lo)
+            his.append(hi)
+            opens.append(iv.end is None)
+        rows = np.asarray(keep, dtype=np.int64)
+        lo_a = np.asarray(los, dtype=np.int64)
+        hi_a = np.asarray(his, dtype=np.int64)
+        open_a = np.asarray(opens, dtype=bool)
+        arrays: dict[str, pa.Array] = {"_row": pa.array(rows)}
+        for j, col in enumerate(table.columns):
+            arrays[col] = pa.array([table.rows[i][j] for i in keep], type=pa.string())
+        arrays["_start"] = pa.array([unit_iso(int(u), g) for u in lo_a], type=pa.string())
+        arrays["_end"] = pa.array(
+            [None if o else unit_iso(int(u), g) for u, o in zip(hi_a, open_a, strict=True)], type=pa.string()
+        )
+        arrays["_lo"] = pa.array(lo_a)
+        arrays["_hi"] = pa.array(hi_a)
+        arrow = pa.table(arrays)
+        conn = con if con is not None else duckdb.connect(":memory:")
+        conn.register("_arrow_src", arrow)
+        conn.execute(f"CREATE OR REPLACE TABLE {quote_ident(name)} AS SELECT * FROM _arrow_src")
+        conn.unregister("_arrow_src")
+        return cls(table, name, g, as_of, conn, rows, lo_a, hi_a, open_a, notes)
+
+    @property
+    def asof_unit(self) -> int:
+        """The unit of ``as_of`` at the comparison granularity (where open ends are closed)."""
+        return self.as_of.hi(self.granularity)
+
+    def values(self, column: str) -> list[str | None]:
+        """The stored rows' values of one attribute column (aligned with ``rows``)."""
+        j = self.table.columns.index(column)
+        return [self.table.rows[int(i)][j] for i in self.rows]
+
+    def query(self, sql: str) -> list[tuple[Any, ...]]:
+        """Run one query and fetch every row."""
+        return self.con.execute(sql).fetchall()
+
+    def row_iso(self, row: int) -> tuple[str, str | None]:
+        """Start and end (``None`` when open) of a source row at the comparison granularity."""
+        iv = self.table.intervals[row]
+        assert iv.start is not None
+        start = iv.start.truncate(self.granularity).isoformat()
+        end = None if iv.end is None else iv.end.truncate(self.granularity).isoformat()
+        return start, end
+
+
+def _bounds(iv: Interval, g: Granularity, asof_unit: int) -> tuple[int, int] | None:
+    if iv.start is None:
+        return None
+    lo = iv.start.lo(g)
+    hi = asof_unit if iv.end is None else iv.end.hi(g)
+    return lo, hi
+
+
+def key_index(store: TableStore, columns: Sequence[str]) -> dict[tuple[str | None, ...], list[int]]:
+    """Positions (into ``store.rows``) of the stored rows per value of ``columns``, in row order."""
+    idx = [store.table.columns.index(c) for c in columns]
+    out: dict[tuple[str | None, ...], list[int]] = {}
+    for pos, i in enumerate(store.rows):
+        row = store.table.rows[int(i)]
+        out.setdefault(tuple(row[j] for j in idx), []).append(pos)
+    return out

@@ -1,0 +1,1 @@
+"""Resumable stage runner and the one-command pipeline `chronoqa run`."""

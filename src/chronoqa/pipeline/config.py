@@ -1,0 +1,222 @@
+"""The configuration of ``chronoqa run``: defaults, a TOML file, then command-line flags.
+
+File format (every key optional; flags override the file, the file overrides the defaults)::
+
+    dataset = "yago11k"            # a registered dataset name, or:
+    # files = "my_graph.tsv"       # your own facts: a HyTE folder or a CSV/TSV/Parquet of quintuples
+    # bench = "my_release/"        # or a ready benchmark release folder (skips fetch and build)
+    out = "runs/yago11k"
+    seed = 0
+    split = "test"                 # the split answered and scored
+
+    [build]                        # any field of chronoqa.generate.kg.KGBuildConfig
+    n_questions = 2000
+
+    [retrieve]
+    retrievers = ["bm25", "bm25_temporal", "graph", "dense", "hybrid(bm25,dense)"]
+    controls = ["oracle", "stale_only", "dist_only", "random", "empty"]
+    k = 10
+
+    [answer]
+    baselines = ["extractive", "prior"]
+    reader_runs = []               # runs the extractive reader reads; empty: every run
+    llm = ""                       # e.g. "llm(model=qwen2.5:0.5b,base_url=http://127.0.0.1:11434/v1)"
+    protocols = ["closed_book@1", "rag@1"]
+    llm_run = "bm25"               # the run whose facts rag@1 shows
+    limit = 0                      # answer only the first N questions (0: all)
+
+    [evaluate]
+    n_bootstrap = 1000
+    min_slice = 30
+
+The run folder records the effective configuration as ``config.toml`` (re-runnable with
+``--config``) and ``config.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from chronoqa.errors import ChronoqaError, UnknownNameError
+
+__all__ = [
+    "DEFAULT_CONTROLS",
+    "DEFAULT_RETRIEVERS",
+    "RunConfig",
+    "dump_toml",
+    "load_config",
+]
+
+DEFAULT_RETRIEVERS = ("bm25", "bm25_temporal", "graph", "dense", "hybrid(bm25,dense)")
+DEFAULT_CONTROLS = ("oracle", "stale_only", "dist_only", "random", "empty")
+
+_SECTIONS: Mapping[str, tuple[str, ...]] = {
+    "retrieve": ("retrievers", "controls", "k"),
+    "answer": ("baselines", "reader_runs", "llm", "protocols", "llm_run", "limit"),
+    "evaluate": ("n_bootstrap", "min_slice"),
+}
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Every setting of a pipeline run (see the module docstring for the file format)."""
+
+    dataset: str = "yago11k"
+    files: str = ""
+    bench: str = ""
+    out: str = ""
+    seed: int = 0
+    split: str = "test"
+    build: Mapping[str, Any] = field(default_factory=lambda: {"n_questions": 2000})
+    retrievers: tuple[str, ...] = DEFAULT_RETRIEVERS
+    controls: tuple[str, ...] = DEFAULT_CONTROLS
+    k: int = 10
+    baselines: tuple[str, ...] = ("extractive", "prior")
+    reader_runs: tuple[str, ...] = ()
+    llm: str = ""
+    protocols: tuple[str, ...] = ("closed_book@1", "rag@1")
+    llm_run: str = "bm25"
+    limit: int = 0
+    n_bootstrap: int = 1000
+    min_slice: int = 30
+
+    def __post_init__(self) -> None:
+        if self.files and self.bench:
+            raise ChronoqaError("give either files (your facts) or bench (a ready release), not both")
+        if self.k < 1:
+            raise ChronoqaError(f"k must be >= 1, got {self.k}")
+        if self.limit < 0:
+            raise ChronoqaError(f"limit must be >= 0 (0: all questions), got {self.limit}")
+
+    @property
+    def source_name(self) -> str:
+        """Short name of what is benchmarked (for the default run folder)."""
+        if self.bench:
+            return Path(self.bench).name or "bench"
+        if self.files:
+            return Path(self.files).stem or "files"
+        return self.dataset
+
+    @property
+    def out_dir(self) -> Path:
+        """The run folder."""
+        return Path(self.out or f"runs/{self.source_name}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, sectioned like the TOML file."""
+        flat = {f.name: getattr(self, f.name) for f in fields(self)}
+        out: dict[str, Any] = {}
+        for k, v in flat.items():
+            if any(k in keys for keys in _SECTIONS.values()) or k == "build":
+                continue
+            out[k] = v
+        out["build"] = dict(sorted(self.build.items()))
+        for section, keys in _SECTIONS.items():
+            out[section] = {k: list(flat[k]) if isinstance(flat[k], tuple) else flat[k] for k in keys}
+        return json.loads(json.dumps(out))
+
+
+def _flatten(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
+    known = {f.name for f in fields(RunConfig)}
+    flat: dict[str, Any] = {}
+    for key, value in doc.items():
+        if key in _SECTIONS:
+            if not isinstance(value, Mapping):
+                raise ChronoqaError(f"{source}: [{key}] must be a table")
+            for k, v in value.items():
+                if k not in _SECTIONS[key]:
+                    raise UnknownNameError(f"key in [{key}] of {source}", k, _SECTIONS[key])
+                flat[k] = v
+        elif key == "build":
+            if not isinstance(value, Mapping):
+                raise ChronoqaError(f"{source}: [build] must be a table")
+            flat["build"] = dict(value)
+        elif key in known and not any(key in keys for keys in _SECTIONS.values()):
+            flat[key] = value
+        else:
+            raise UnknownNameError(f"key of {source}", key, [*sorted(known - {"build"}), *_SECTIONS, "build"])
+    return flat
+
+
+def load_config(path: str | Path | None = None, **overrides: Any) -> RunConfig:
+    """Defaults, updated by the TOML file at ``path`` (if any), updated by ``overrides`` (``None`` = unset)."""
+    values: dict[str, Any] = {}
+    if path is not None:
+        p = Path(path)
+        try:
+            doc = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ChronoqaError(f"config file {p} does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ChronoqaError(f"{p}: not valid TOML ({exc}). Fix the file; see `chronoqa run --help`") from None
+        values.update(_flatten(doc, str(p)))
+    for k, v in overrides.items():
+        if v is None:
+            continue
+        if k == "build" and isinstance(v, Mapping):
+            values["build"] = {**values.get("build", RunConfig().build), **v}
+        else:
+            values[k] = v
+    types = {f.name: f for f in fields(RunConfig)}
+    for k, v in list(values.items()):
+        if k not in types:
+            raise UnknownNameError("run setting", k, types)
+        default = getattr(RunConfig(), k)
+        if isinstance(default, tuple):
+            if isinstance(v, str):
+                v = [x.strip() for x in _split_top(v) if x.strip()]
+            values[k] = tuple(str(x) for x in v)
+        elif isinstance(default, (bool, int)):
+            values[k] = int(v)
+        elif isinstance(default, str):
+            values[k] = str(v)
+    try:
+        return dataclasses.replace(RunConfig(), **values)
+    except TypeError as exc:
+        raise ChronoqaError(f"run configuration: {exc}") from None
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas outside parentheses: ``"bm25,hybrid(bm25,dense)"`` → two specs."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return out
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + "}"
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def dump_toml(doc: Mapping[str, Any]) -> str:
+    """A TOML text of a two-level document (top-level keys, then one table per mapping value)."""
+    lines = [f"{k} = {_toml_value(v)}" for k, v in doc.items() if not isinstance(v, Mapping)]
+    for k, v in doc.items():
+        if isinstance(v, Mapping):
+            lines += ["", f"[{k}]", *(f"{kk} = {_toml_value(vv)}" for kk, vv in v.items())]
+    return "\n".join(lines) + "\n"

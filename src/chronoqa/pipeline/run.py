@@ -1,0 +1,393 @@
+"""``chronoqa run``: data → benchmark → retrieval → answers → scores → report, in one resumable command.
+
+Stages (each a folder of the run directory, see :mod:`chronoqa.pipeline.stages`)::
+
+    fetch                 the dataset's files, checksum-verified (recorded, not copied)
+    build                 the benchmark release folder (chronoqa.generate.kg)
+    retrieve-<spec>       one run file per retriever and control
+    answer-<answerer>     answers.jsonl per answerer (the extractive reader once per run it reads)
+    evaluate              metrics JSON per run and per answer file (chronoqa.score.evaluate)
+    report                report.html (self-contained) + report.md + summary.json
+
+A stage whose inputs and config are unchanged is skipped, so rerunning a killed or finished run only
+computes what is missing. LLM responses are cached in ``<run>/cache/`` (outside the stage folders) so
+a killed LLM stage resumes without re-asking finished questions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.io import read_json, sha256_file, write_json, write_text
+from chronoqa.pipeline.config import RunConfig, dump_toml
+from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
+
+__all__ = ["PipelineResult", "Progress", "run_pipeline", "stage_name"]
+
+
+class Progress(Protocol):
+    """What the pipeline reports progress to (the CLI passes a rich progress display)."""
+
+    def start(self, stage: str, total: int | None) -> Callable[[int], None]:
+        """A stage starts; returns a callback advancing its bar by n units."""
+        ...
+
+    def finish(self, stage: str, result: StageResult) -> None:
+        """A stage finished (or was skipped)."""
+        ...
+
+
+class _Quiet:
+    def start(self, stage: str, total: int | None) -> Callable[[int], None]:
+        return lambda n: None
+
+    def finish(self, stage: str, result: StageResult) -> None:
+        pass
+
+
+def stage_name(kind: str, spec: str) -> str:
+    """A folder-safe stage name: ``retrieve-hybrid(bm25,dense)`` stays readable, slashes and spaces go."""
+    safe = re.sub(r"[^A-Za-z0-9_.,=+@()-]+", "_", spec)
+    return f"{kind}-{safe}"
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    """Where everything went, and what each stage did."""
+
+    run_dir: Path
+    stages: Sequence[StageResult]
+    summary: Mapping[str, Any]
+    report_html: Path
+    report_md: Path
+    warnings: Sequence[str] = field(default_factory=tuple)
+
+
+def _release_file_digest(release: Path) -> str:
+    return sha256_file(release / "benchmark.jsonl")
+
+
+# --------------------------------------------------------------------------------------------------
+# Stage functions
+# --------------------------------------------------------------------------------------------------
+
+
+def _fetch_stage(cfg: RunConfig) -> Callable[[Path], Mapping[str, Any]]:
+    def fn(out: Path) -> Mapping[str, Any]:
+        if cfg.files:
+            src = Path(cfg.files)
+            if not src.exists():
+                raise ChronoqaError(f"--files {src}: no such file or folder")
+            files = sorted(p for p in (src.rglob("*") if src.is_dir() else [src]) if p.is_file())
+            info = {"source": "files", "path": str(src.resolve()), "files": {}}
+        else:
+            from chronoqa.datasets import fetch, get_spec
+
+            folder = fetch(cfg.dataset)
+            spec = get_spec(cfg.dataset)
+            info = {"source": "dataset", "dataset": cfg.dataset, "path": str(folder.resolve()), "files": {}}
+            files = sorted(folder / f.name for f in spec.files)
+            info["licence"] = spec.licence
+            info["citation"] = spec.citation
+        info["files"] = {p.name: sha256_file(p) for p in files}
+        write_json(out / "fetch.json", info)
+        return {"n_files": len(files)}
+
+    return fn
+
+
+def _load_graph(cfg: RunConfig, fetch_dir: Path) -> Any:
+    info = read_json(fetch_dir / "fetch.json")
+    if info["source"] == "dataset":
+        from chronoqa.datasets import load_graph
+
+        return load_graph(cfg.dataset)
+    src = Path(info["path"])
+    if src.is_dir():
+        from chronoqa.sources.hyte import read_hyte
+
+        return read_hyte(src, on_bad_row="skip", on_reversed="keep")
+    from chronoqa.sources.quintuples import read_quintuples
+
+    return read_quintuples(src, on_bad_row="skip", on_reversed="keep")
+
+
+def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+
+        graph = _load_graph(cfg, fetch_dir)
+        build_cfg = KGBuildConfig(**{"seed": cfg.seed, **_tuples(cfg.build)})
+        tick = progress.start("build", build_cfg.n_questions)
+        done = [0]
+
+        def on_progress(n_done: int, total: int) -> None:
+            tick(max(0, n_done - done[0]))
+            done[0] = max(done[0], n_done)
+
+        fetch_info = read_json(fetch_dir / "fetch.json")
+        kg = build_kg_benchmark(graph, build_cfg, sources=fetch_info, progress=on_progress)
+        kg.write(out)
+        return {"n_questions": len(kg.questions)}
+
+    return fn
+
+
+def _tuples(d: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, list):
+            out[k] = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+        elif isinstance(v, Mapping):
+            out[k] = tuple((kk, vv) for kk, vv in v.items())
+        else:
+            out[k] = v
+    return out
+
+
+def _retrieve_stage(
+    release: Path, spec: str, k: int, split: str, progress: Progress, name: str
+) -> Callable[[Path], Mapping[str, Any]]:
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.retrieve import run_retrieval
+
+        state: dict[str, Any] = {"tick": None, "done": 0}
+
+        def on_progress(_spec: str, done: int, total: int) -> None:
+            if state["tick"] is None:
+                state["tick"] = progress.start(name, total)
+            state["tick"](done - state["done"])
+            state["done"] = done
+
+        (res,) = run_retrieval(release, [spec], out, k=k, split=split, reuse=False, progress=on_progress)
+        if state["tick"] is None:
+            progress.start(name, 1)(1)
+        return {"spec": res.spec, "file": res.path.name, "control": res.control, "n_questions": res.n_questions}
+
+    return fn
+
+
+def _run_file(stage_dir: Path) -> Path:
+    files = sorted(stage_dir.glob("*.run.jsonl"))
+    if len(files) != 1:
+        raise ChronoqaError(f"{stage_dir}: expected one *.run.jsonl, found {len(files)}")
+    return files[0]
+
+
+def _answer_stage(
+    release: Path, spec: str, run_file: Path | None, split: str, limit: int, cache: Path, progress: Progress, name: str
+) -> Callable[[Path], Mapping[str, Any]]:
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.answer import answer_release, make_answerer
+        from chronoqa.release import load_release
+
+        rel = load_release(release)
+        n = sum(1 for q in rel.questions if q.split == split)
+        tick = progress.start(name, min(n, limit) if limit else n)
+        s = answer_release(
+            rel,
+            make_answerer(spec),
+            out,
+            run=run_file,
+            split=split,
+            cache_dir=cache,
+            progress=tick,
+            limit=limit or None,
+        )
+        return {"n": s.n, "by_status": dict(s.by_status)}
+
+    return fn
+
+
+def _evaluate_stage(
+    cfg: RunConfig, release: Path, runs: Mapping[str, Path], answers: Mapping[str, Path], progress: Progress
+) -> Callable[[Path], Mapping[str, Any]]:
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.score.evaluate import evaluate
+
+        tick = progress.start("evaluate", len(runs) + len(answers))
+        for name, run in sorted(runs.items()):
+            res = evaluate(
+                release, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
+            )
+            write_json(out / "retrieval" / f"{name}.json", res.to_dict())
+            tick(1)
+        for name, ans in sorted(answers.items()):
+            res = evaluate(
+                release,
+                answers=ans,
+                split=cfg.split,
+                seed=cfg.seed,
+                n_bootstrap=cfg.n_bootstrap,
+                min_slice=cfg.min_slice,
+            )
+            d = res.to_dict()
+            d["answer_meta"] = read_json(ans.parent / "answers.meta.json")
+            write_json(out / "answers" / f"{name}.json", d)
+            tick(1)
+        return {"n_runs": len(runs), "n_answer_files": len(answers)}
+
+    return fn
+
+
+def _report_stage(
+    cfg: RunConfig, release: Path, eval_dir: Path, run_dir: Path, progress: Progress
+) -> Callable[[Path], Mapping[str, Any]]:
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.report import build_summary, render_html, render_markdown
+
+        tick = progress.start("report", 1)
+        summary = build_summary(release, eval_dir, config=cfg.to_dict(), run_dir=run_dir)
+        write_json(out / "summary.json", summary)
+        write_text(out / "report.md", render_markdown(summary))
+        write_text(out / "report.html", render_html(summary))
+        tick(1)
+        return {"n_warnings": len(summary.get("warnings", []))}
+
+    return fn
+
+
+# --------------------------------------------------------------------------------------------------
+# The pipeline
+# --------------------------------------------------------------------------------------------------
+
+
+def _answer_plan(cfg: RunConfig, run_names: Sequence[str]) -> list[tuple[str, str, str | None]]:
+    """(stage name, answerer spec, run name or None) for every answer stage."""
+    from chronoqa.answer import make_answerer
+
+    plan: list[tuple[str, str, str | None]] = []
+    for spec in cfg.baselines:
+        answerer = make_answerer(spec)  # validates the spec early
+        if answerer.uses_evidence:
+            wanted = list(cfg.reader_runs) or list(run_names)
+            for r in wanted:
+                if r not in run_names:
+                    raise ChronoqaError(f"answer.reader_runs names {r!r}, which is not a run of this pipeline")
+                plan.append((stage_name("answer", f"{spec}@{r}"), spec, r))
+        else:
+            plan.append((stage_name("answer", spec), spec, None))
+    if cfg.llm:
+        base = cfg.llm.strip()
+        for proto in cfg.protocols:
+            spec = _with_protocol(base, proto)
+            answerer = make_answerer(spec)
+            if answerer.uses_evidence:
+                if cfg.llm_run not in run_names:
+                    raise ChronoqaError(f"answer.llm_run {cfg.llm_run!r} is not a run of this pipeline")
+                plan.append((stage_name("answer", f"llm-{proto}@{cfg.llm_run}"), spec, cfg.llm_run))
+            else:
+                plan.append((stage_name("answer", f"llm-{proto}"), spec, None))
+    return plan
+
+
+def _with_protocol(spec: str, proto: str) -> str:
+    spec = re.sub(r",?\s*protocol=[^,)]*", "", spec)
+    if spec.endswith(")"):
+        return spec[:-1] + ("," if not spec.endswith("(") else "") + f"protocol={proto})"
+    return f"{spec}(protocol={proto})"
+
+
+def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: bool = False) -> PipelineResult:
+    """Run (or resume) every stage of a run; returns where the report and summary are."""
+    prog = progress or _Quiet()
+    run_dir = cfg.out_dir
+    runner = StageRunner(run_dir, force=force)
+    write_json(run_dir / "config.json", cfg.to_dict())
+    write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))
+    results: list[StageResult] = []
+
+    def do(stage: Stage) -> StageResult:
+        res = runner.run(stage)
+        prog.finish(stage.name, res)
+        results.append(res)
+        return res
+
+    if cfg.bench:
+        release = Path(cfg.bench)
+        if not (release / "benchmark.jsonl").exists():
+            raise ChronoqaError(f"--bench {release}: not a benchmark release folder (no benchmark.jsonl)")
+    else:
+        fetch = do(Stage("fetch", _fetch_stage(cfg), {}, {"dataset": cfg.dataset, "files": cfg.files}))
+        build = do(
+            Stage(
+                "build",
+                _build_stage(cfg, fetch.path, prog),
+                {"fetch": fetch.path / "fetch.json"},
+                {"seed": cfg.seed, "build": dict(cfg.build)},
+            )
+        )
+        release = build.path
+
+    bench_inputs = {"benchmark": release / "benchmark.jsonl", "corpus": release / "corpus.jsonl"}
+    runs: dict[str, Path] = {}
+    for spec in [*cfg.retrievers, *cfg.controls]:
+        res = do(
+            Stage(
+                stage_name("retrieve", spec),
+                _retrieve_stage(release, spec, cfg.k, cfg.split, prog, stage_name("retrieve", spec)),
+                bench_inputs,
+                {"spec": spec, "k": cfg.k, "split": cfg.split},
+            )
+        )
+        runs[spec] = _run_file(res.path)
+
+    answers: dict[str, Path] = {}
+    cache = run_dir / "cache"
+    for name, spec, run_name in _answer_plan(cfg, list(runs)):
+        run_file = runs[run_name] if run_name else None
+        inputs = dict(bench_inputs)
+        if run_file is not None:
+            inputs["run"] = run_file
+        res = do(
+            Stage(
+                name,
+                _answer_stage(release, spec, run_file, cfg.split, cfg.limit, cache, prog, name),
+                inputs,
+                {"answerer": spec, "run": run_name, "split": cfg.split, "limit": cfg.limit},
+            )
+        )
+        answers[name.removeprefix("answer-")] = res.path / "answers.jsonl"
+
+    ev_inputs: dict[str, Path] = dict(bench_inputs)
+    ev_inputs.update({f"run:{k}": v for k, v in runs.items()})
+    ev_inputs.update({f"answers:{k}": v for k, v in answers.items()})
+    ev = do(
+        Stage(
+            "evaluate",
+            _evaluate_stage(cfg, release, runs, answers, prog),
+            ev_inputs,
+            {"split": cfg.split, "seed": cfg.seed, "n_bootstrap": cfg.n_bootstrap, "min_slice": cfg.min_slice},
+        )
+    )
+    rep = do(
+        Stage(
+            "report",
+            _report_stage(cfg, release, ev.path, run_dir, prog),
+            {"evaluate": ev.path, **bench_inputs},
+            {"config": cfg.to_dict(), "report_version": 1},
+        )
+    )
+    summary = read_json(rep.path / "summary.json")
+    manifest = {
+        "config": cfg.to_dict(),
+        "release": str(release),
+        "stages": [
+            {"name": r.name, "skipped": r.skipped, "seconds": round(r.seconds, 3), "path": r.path.name} for r in results
+        ],
+    }
+    write_json(run_dir / "run.json", manifest)
+    return PipelineResult(
+        run_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
+    )
+
+
+def config_json(cfg: RunConfig) -> str:
+    """The effective configuration as pretty JSON."""
+    return json.dumps(cfg.to_dict(), indent=2, sort_keys=True)

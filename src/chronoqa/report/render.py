@@ -1,0 +1,319 @@
+"""Render a run summary as Markdown and as one self-contained HTML page (inline CSS and SVG, no JS, no network)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
+
+_RET_COLS = (("R@10", "R@10"), ("nDCG@10", "nDCG@10"), ("MRR", "MRR"), ("TRP_macro", "TRP"), ("CCR", "CCR"))
+_ANS_COLS = (("A", "A"), ("T", "T"), ("AT", "AT"), ("abstain_rate", "abstain"), ("error_rate", "error"))
+
+
+def fmt_ci(m: Mapping[str, Any] | None, digits: int = 3) -> str:
+    """``0.412 [0.380, 0.445]``; ``–`` when undefined."""
+    if not m or m.get("value") is None:
+        return "–"
+    v = f"{m['value']:.{digits}f}"
+    if m.get("lo") is None or m.get("hi") is None:
+        return v
+    return f"{v} [{m['lo']:.{digits}f}, {m['hi']:.{digits}f}]"
+
+
+def _ret_name(row: Mapping[str, Any]) -> str:
+    return f"{row['spec']} (control)" if row["control"] else str(row["spec"])
+
+
+def _ans_name(row: Mapping[str, Any]) -> str:
+    name = str(row["answerer"])
+    if row.get("run"):
+        name += f" @ {row['run']}" + (" (control run)" if row.get("run_control") else "")
+    return name
+
+
+def summary_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
+    """(retrieval header, rows, answer header, rows) with CI strings: the CLI prints these."""
+    rh = ["retriever", *(label for _, label in _RET_COLS)]
+    rr = [[_ret_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _RET_COLS)] for r in summary["retrieval"]]
+    ah = ["answerer", *(label for _, label in _ANS_COLS)]
+    ar = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _ANS_COLS)] for r in summary["answers"]]
+    return rh, rr, ah, ar
+
+
+# --------------------------------------------------------------------------------------------------
+# Markdown
+# --------------------------------------------------------------------------------------------------
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    return out
+
+
+def _composition_rows(comp: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    comps = list(comp["complexities"])
+    header = ["operator", *comps, "total"]
+    rows = []
+    for op in comp["operators"]:
+        cells = [comp["cells"][op].get(c, 0) for c in comps]
+        rows.append([op, *(f"{x:,}" for x in cells), f"{sum(cells):,}"])
+    totals = [sum(comp["cells"][op].get(c, 0) for op in comp["operators"]) for c in comps]
+    rows.append(["total", *(f"{x:,}" for x in totals), f"{sum(totals):,}"])
+    return header, rows
+
+
+def _slice_rows(rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> tuple[list[str], list[list[str]]] | None:
+    keys: list[tuple[str, str]] = []
+    for r in rows:
+        for group in ("by_operator", "by_complexity"):
+            for name in r["slices"].get(group) or {}:
+                if (group, name) not in keys:
+                    keys.append((group, name))
+    if not keys:
+        return None
+    header = ["", *(f"{name}" for _, name in keys)]
+    body = []
+    for r in rows:
+        cells = []
+        for group, name in keys:
+            s = (r["slices"].get(group) or {}).get(name)
+            if s is None:
+                cells.append("–")
+                continue
+            text = fmt_ci(s.get(metric), 2)
+            cells.append(text + (" *" if s.get("small") else ""))
+        body.append([namer(r), *cells])
+    return header, body
+
+
+def render_markdown(summary: Mapping[str, Any]) -> str:
+    """The Markdown summary."""
+    comp = summary["composition"]
+    out = [f"# chronoqa run: {comp['name']}", ""]
+    out += [
+        f"{comp['n_questions']:,} questions ({', '.join(f'{k} {v:,}' for k, v in comp['by_split'].items())}); "
+        f"scored split: **{comp['split']}** ({comp['n_scored']:,} questions); corpus: {comp['n_docs']:,} facts; "
+        f"as of {comp.get('as_of') or '–'}.",
+        "",
+        "## Composition (operator × complexity, all splits)",
+        "",
+    ]
+    out += _md_table(*_composition_rows(comp))
+    rh, rr, ah, ar = summary_table(summary)
+    out += ["", "## Retrieval (95% bootstrap CIs; controls are sanity checks, not systems)", ""]
+    out += _md_table(rh, rr)
+    out += ["", "## Answers (A: answer accuracy; T: explanation cites the right dates; AT: both)", ""]
+    out += _md_table(ah, ar)
+    for title, rows, metric, namer in (
+        ("Retrieval CCR by slice", summary["retrieval"], "CCR", _ret_name),
+        ("Answer accuracy by slice", summary["answers"], "A", _ans_name),
+    ):
+        t = _slice_rows(rows, metric, namer)
+        if t:
+            out += ["", f"## {title} (* = small slice, wide CI)", ""]
+            out += _md_table(*t)
+    out += ["", "## Warnings", ""]
+    out += [f"- {w}" for w in summary["warnings"]] or ["- none"]
+    out += ["", "## Run manifest", ""]
+    stages = summary["manifest"].get("stages") or []
+    out += _md_table(
+        ["stage", "seconds", "fingerprint"], [[s["name"], f"{s['seconds']}", s["fingerprint"][:12]] for s in stages]
+    )
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------------------------------
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;
+color:#1d232a;padding:0 1rem;line-height:1.45}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #e3e7ec;
+padding-bottom:.2rem}.sub{color:#5b6570}
+table{border-collapse:collapse;margin:.6rem 0;font-size:.88rem}
+th,td{padding:.3rem .6rem;border-bottom:1px solid #e3e7ec;text-align:right;white-space:nowrap}
+th{background:#f4f6f8;font-weight:600}td:first-child,th:first-child{text-align:left}
+tr.control td{color:#6b7480;background:#fafbfc}tr.control td:first-child{font-style:italic}
+.ci{color:#7a848f;font-size:.8em}.small{color:#b06a00}
+.warn{background:#fff6e5;border-left:4px solid #f0a000;padding:.5rem .8rem;margin:.3rem 0}
+.ok{background:#eef8ee;border-left:4px solid #3a9a3a;padding:.5rem .8rem}
+.cards{display:flex;gap:1rem;flex-wrap:wrap}.card{background:#f4f6f8;border-radius:6px;padding:.6rem 1rem}
+.card b{display:block;font-size:1.3rem}svg text{font-family:inherit}
+details{margin:.5rem 0}pre{background:#f4f6f8;padding:.6rem;overflow:auto;font-size:.8rem}
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def _cell(m: Mapping[str, Any] | None) -> str:
+    if not m or m.get("value") is None:
+        return "<td>–</td>"
+    ci = ""
+    if m.get("lo") is not None and m.get("hi") is not None:
+        ci = f' <span class="ci">[{m["lo"]:.3f}, {m["hi"]:.3f}]</span>'
+    return f"<td>{m['value']:.3f}{ci}</td>"
+
+
+def _html_table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join(f'<tr class="{cls}">{"".join(cells)}</tr>' for cls, cells in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]]) -> str:
+    """A horizontal bar chart with CI whiskers (inline SVG)."""
+    items = [(n, m, c) for n, m, c in items if m and m.get("value") is not None]
+    if not items:
+        return ""
+    label_w, bar_w, row_h = 260, 420, 22
+    h = row_h * len(items) + 30
+    parts = [f'<svg width="{label_w + bar_w + 80}" height="{h}" role="img" aria-label="{_e(title)}">']
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        x = label_w + tick * bar_w
+        parts.append(f'<line x1="{x}" y1="4" x2="{x}" y2="{h - 22}" stroke="#e3e7ec"/>')
+        parts.append(f'<text x="{x}" y="{h - 8}" font-size="10" text-anchor="middle" fill="#7a848f">{tick:g}</text>')
+    for i, (name, m, control) in enumerate(items):
+        assert m is not None
+        y = 6 + i * row_h
+        v = max(0.0, min(1.0, float(m["value"])))
+        color = "#b8c0c8" if control else "#3b6fb6"
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end" fill="#1d232a">{_e(name)}</text>'
+        )
+        parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{v * bar_w:.1f}" height="{row_h - 8}" fill="{color}"/>')
+        if m.get("lo") is not None and m.get("hi") is not None:
+            lo, hi = (label_w + max(0.0, min(1.0, float(m[k]))) * bar_w for k in ("lo", "hi"))
+            yc = y + row_h / 2 - 2
+            parts.append(f'<line x1="{lo:.1f}" y1="{yc}" x2="{hi:.1f}" y2="{yc}" stroke="#1d232a" stroke-width="1.2"/>')
+            for xx in (lo, hi):
+                parts.append(f'<line x1="{xx:.1f}" y1="{yc - 4}" x2="{xx:.1f}" y2="{yc + 4}" stroke="#1d232a"/>')
+        parts.append(f'<text x="{label_w + v * bar_w + 6}" y="{y + 12}" font-size="10" fill="#5b6570">{v:.3f}</text>')
+    parts.append("</svg>")
+    return f"<h3>{_e(title)}</h3>" + "".join(parts)
+
+
+def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> str:
+    t = _slice_rows(rows, metric, namer)
+    if not t:
+        return ""
+    header, body = t
+    html_rows = []
+    for r, cells in zip(rows, body, strict=True):
+        tds = [f"<td>{_e(cells[0])}</td>"]
+        for c in cells[1:]:
+            cls = ' class="small"' if c.endswith("*") else ""
+            tds.append(f"<td{cls}>{_e(c)}</td>")
+        html_rows.append(("control" if r.get("control") or r.get("run_control") else "", tds))
+    return f"<h3>{_e(title)}</h3>" + _html_table(header, html_rows)
+
+
+def render_html(summary: Mapping[str, Any]) -> str:
+    """One self-contained HTML page (inline CSS and SVG; no scripts, fonts or images from anywhere)."""
+    comp = summary["composition"]
+    title = f"chronoqa run: {comp['name']}"
+    p: list[str] = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        f'<div class="sub">scored split <b>{_e(comp["split"])}</b> · as of {_e(comp.get("as_of") or "–")}</div>',
+        '<div class="cards">',
+        f'<div class="card"><b>{comp["n_questions"]:,}</b>questions</div>',
+        f'<div class="card"><b>{comp["n_scored"]:,}</b>scored ({_e(comp["split"])})</div>',
+        f'<div class="card"><b>{comp["n_docs"]:,}</b>corpus facts</div>',
+        f'<div class="card"><b>{len(summary["retrieval"])}</b>runs</div>',
+        f'<div class="card"><b>{len(summary["answers"])}</b>answer files</div>',
+        "</div>",
+    ]
+    warns = summary["warnings"]
+    p.append("<h2>Warnings</h2>")
+    p += [f'<div class="warn">{_e(w)}</div>' for w in warns] or ['<div class="ok">No warnings.</div>']
+
+    p.append("<h2>Composition</h2>")
+    header, rows = _composition_rows(comp)
+    p.append(_html_table(header, [("", [f"<td>{_e(c)}</td>" for c in row]) for row in rows]))
+    extra = [
+        ("split", comp["by_split"]),
+        ("answer type", comp["by_answer_type"]),
+        ("cardinality", comp["by_cardinality"]),
+    ]
+    p.append(
+        "<p>"
+        + " · ".join(f"<b>{_e(k)}</b>: " + ", ".join(f"{_e(a)} {b:,}" for a, b in v.items()) for k, v in extra)
+        + f" · <b>time tag hidden</b> (interval questions): {comp['time_tag_hidden']:,}"
+        + f" · <b>functional negatives</b>: dist {comp['functional']['dist']:,}, stale {comp['functional']['stale']:,}"
+        + f" of {comp['functional']['n']:,}</p>"
+    )
+
+    p.append("<h2>Retrieval</h2>")
+    p.append(
+        '<p class="sub">95% question-level bootstrap CIs. Grey italic rows are controls: oracle returns the gold, '
+        "stale_only / dist_only the negatives, random and empty nothing useful. They check the metrics.</p>"
+    )
+    ret_rows = [
+        (
+            "control" if r["control"] else "",
+            [f"<td>{_e(_ret_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in _RET_COLS)],
+        )
+        for r in summary["retrieval"]
+    ]
+    p.append(_html_table(["retriever", *(lbl for _, lbl in _RET_COLS)], ret_rows))
+    p.append(
+        _bars(
+            "CCR (complete chain of time-valid gold facts)",
+            [(_ret_name(r), r["metrics"].get("CCR"), r["control"]) for r in summary["retrieval"]],
+        )
+    )
+    p.append(_slice_html("CCR by operator and complexity", summary["retrieval"], "CCR", _ret_name))
+
+    p.append("<h2>Answers</h2>")
+    p.append(
+        '<p class="sub">A: answer accuracy; T: the explanation cites the gold dates; AT: both. Failed calls count '
+        "as wrong. <i>prior</i> answers from training-split statistics without reading anything.</p>"
+    )
+    ans_rows = [
+        (
+            "control" if r.get("run_control") else "",
+            [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in _ANS_COLS)],
+        )
+        for r in summary["answers"]
+    ]
+    p.append(_html_table(["answerer", *(lbl for _, lbl in _ANS_COLS)], ans_rows))
+    p.append(
+        _bars(
+            "Answer accuracy A",
+            [(_ans_name(r), r["metrics"].get("A"), bool(r.get("run_control"))) for r in summary["answers"]],
+        )
+    )
+    p.append(_slice_html("A by operator and complexity", summary["answers"], "A", _ans_name))
+
+    p.append("<h2>Run manifest</h2>")
+    stages = summary["manifest"].get("stages") or []
+    p.append(
+        _html_table(
+            ["stage", "seconds", "fingerprint"],
+            [
+                (
+                    "",
+                    [
+                        f"<td>{_e(s['name'])}</td>",
+                        f"<td>{_e(s['seconds'])}</td>",
+                        f"<td><code>{_e(str(s['fingerprint'])[:16])}</code></td>",
+                    ],
+                )
+                for s in stages
+            ],
+        )
+    )
+    import json
+
+    cfg = json.dumps(summary["manifest"].get("config") or {}, indent=2, sort_keys=True)
+    p.append(f"<details><summary>Effective configuration</summary><pre>{_e(cfg)}</pre></details>")
+    p.append("</body></html>")
+    return "\n".join(p) + "\n"

@@ -1,0 +1,201 @@
+"""Collect a run's results into one JSON-able summary (what the HTML and Markdown reports render).
+
+The summary holds: the benchmark's composition; one row per retriever run (controls marked) with
+its retrieval metrics and 95% CIs, overall and by operator and complexity; one row per answer file
+with answer accuracy (A), time accuracy (T, AT) and outcome rates; warnings (small slices, a
+question-only prior that scores well on a slice, controls that misbehave); and the run manifest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chronoqa.io import read_json
+from chronoqa.records import COMPLEXITIES
+from chronoqa.release import load_release
+
+__all__ = [
+    "ANSWER_METRICS",
+    "PRIOR_WARN_CI_LOW",
+    "RETRIEVAL_METRICS",
+    "build_summary",
+]
+
+RETRIEVAL_METRICS = ("R@10", "nDCG@10", "MRR", "TRP_macro", "CCR", "coverage", "stale_hit_rate")
+ANSWER_METRICS = ("A", "abstain_rate", "error_rate", "outdated_rate")
+TIME_METRICS = ("T", "AT")
+PRIOR_WARN_CI_LOW = 0.2
+"""The prior is flagged on a slice whose accuracy's 95% CI lower bound reaches this value."""
+
+
+def _ci(block: Mapping[str, Any] | None, metric: str) -> dict[str, Any] | None:
+    if not block or metric not in block:
+        return None
+    m = block[metric]
+    return {"value": m.get("value"), "lo": m.get("ci_low"), "hi": m.get("ci_high"), "n": m.get("n")}
+
+
+def _slices(block: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for group in ("by_operator", "by_complexity"):
+        for name, sub in (block.get(group) or {}).items():
+            out.setdefault(group, {})[name] = {
+                "n_questions": sub.get("n_questions"),
+                "small": bool(sub.get("small_slice")),
+                **{m: _ci(sub, m) for m in metrics},
+            }
+    return out
+
+
+def _composition(release: Path, split: str) -> dict[str, Any]:
+    rel = load_release(release)
+    qs = rel.questions
+    ops = sorted({q.operator for q in qs})
+    comps = [c for c in COMPLEXITIES if any(q.complexity == c for q in qs)]
+    cells = Counter((q.operator, q.complexity) for q in qs)
+    scored = [q for q in qs if split in ("all", q.split)]
+    return {
+        "name": str(rel.manifest.get("name", release.name)) if rel.manifest else release.name,
+        "n_questions": len(qs),
+        "n_scored": len(scored),
+        "split": split,
+        "n_docs": len(rel.corpus),
+        "by_split": dict(sorted(Counter(q.split for q in qs).items())),
+        "operators": ops,
+        "complexities": comps,
+        "cells": {op: {c: cells.get((op, c), 0) for c in comps} for op in ops},
+        "by_answer_type": dict(sorted(Counter(q.answer_type for q in qs).items())),
+        "by_cardinality": dict(sorted(Counter(q.cardinality for q in qs).items())),
+        "time_tag_hidden": sum(1 for q in qs if not q.render_time),
+        "functional": {
+            "dist": sum(1 for f in rel.flags.values() if f.dist_functional),
+            "stale": sum(1 for f in rel.flags.values() if f.stale_functional),
+            "n": len(rel.flags),
+        },
+        "as_of": next((q.as_of for q in qs if q.as_of), None),
+    }
+
+
+def _retrieval_rows(eval_dir: Path) -> list[dict[str, Any]]:
+    rows = []
+    for p in sorted((eval_dir / "retrieval").glob("*.json")):
+        d = read_json(p)
+        meta = (d.get("run") or {}).get("meta") or {}
+        block = d.get("retrieval") or {}
+        rows.append(
+            {
+                "name": p.stem,
+                "spec": meta.get("spec", p.stem),
+                "control": bool(meta.get("control", False)),
+                "n_questions": d.get("n_questions"),
+                "metrics": {m: _ci(block.get("all"), m) for m in RETRIEVAL_METRICS},
+                "slices": _slices(block, ("R@10", "CCR", "TRP_macro")),
+                "warnings": d.get("warnings", []),
+            }
+        )
+    rows.sort(key=lambda r: (r["control"], r["name"]))
+    return rows
+
+
+def _answer_rows(eval_dir: Path) -> list[dict[str, Any]]:
+    rows = []
+    for p in sorted((eval_dir / "answers").glob("*.json")):
+        d = read_json(p)
+        meta = d.get("answer_meta") or {}
+        ans, tim = d.get("answers") or {}, d.get("time_accuracy") or {}
+        run = meta.get("run") or {}
+        rows.append(
+            {
+                "name": p.stem,
+                "answerer": meta.get("answerer", p.stem),
+                "run": run.get("spec") if run else None,
+                "run_control": bool(run.get("control", False)) if run else False,
+                "protocol": (meta.get("protocol") or {}).get("id"),
+                "model": meta.get("model"),
+                "by_status": meta.get("by_status", {}),
+                "metrics": {
+                    **{m: _ci(ans.get("all"), m) for m in ANSWER_METRICS},
+                    **{m: _ci(tim.get("all"), m) for m in TIME_METRICS},
+                },
+                "n_time_refs_missing": tim.get("n_no_refs"),
+                "slices": _slices(ans, ("A",)),
+                "warnings": d.get("warnings", []),
+            }
+        )
+    rows.sort(key=lambda r: (r["answerer"] != "prior", r["name"]))
+    return rows
+
+
+def _warnings(retrieval: list[dict[str, Any]], answers: list[dict[str, Any]], min_slice: int) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    for row in retrieval + answers:
+        for w in row["warnings"]:
+            if "slice" in w:
+                # the same small slice recurs for every run: report it once
+                key = w.split(" slice ", 1)[-1]
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(f"small slice: {key}")
+            else:
+                out.append(f"{row['name']}: {w}")
+    for row in answers:
+        if row["answerer"] != "prior":
+            continue
+        a = row["metrics"].get("A") or {}
+        if a.get("lo") is not None and a["lo"] >= PRIOR_WARN_CI_LOW:
+            out.append(
+                f"question-only prior scores A={a['value']:.3f} [{a['lo']:.3f}, {a['hi']:.3f}] overall: "
+                "the benchmark is partly answerable without evidence"
+            )
+        for group, slices in row["slices"].items():
+            for name, s in slices.items():
+                sa = s.get("A") or {}
+                n = s.get("n_questions") or 0
+                if n >= min_slice and sa.get("lo") is not None and sa["lo"] >= PRIOR_WARN_CI_LOW:
+                    out.append(
+                        f"strong question-only prior on {group.removeprefix('by_')}={name}: the prior scores "
+                        f"A={sa['value']:.3f} [{sa['lo']:.3f}, {sa['hi']:.3f}] (n={n}) without reading any evidence; "
+                        "read this slice's answer accuracy as partly a shortcut"
+                    )
+    for row in retrieval:
+        ccr = (row["metrics"].get("CCR") or {}).get("value")
+        if ccr is None:
+            continue
+        if row["spec"].startswith("oracle") and ccr < 0.99:
+            out.append(f"control oracle has CCR {ccr:.3f} < 1: some gold facts are missing from the corpus")
+        if row["spec"].startswith(("stale_only", "dist_only", "empty", "random")) and ccr > 0.05:
+            out.append(f"control {row['spec']} has CCR {ccr:.3f} > 0.05: negatives may not be functional")
+    return out
+
+
+def build_summary(
+    release: str | Path,
+    eval_dir: str | Path,
+    *,
+    config: Mapping[str, Any] | None = None,
+    run_dir: str | Path | None = None,
+) -> dict[str, Any]:
+    """The summary of a run: composition, retrieval rows, answer rows, warnings, manifest."""
+    cfg = dict(config or {})
+    split = str(cfg.get("split", "test"))
+    min_slice = int((cfg.get("evaluate") or {}).get("min_slice", 30))
+    retrieval = _retrieval_rows(Path(eval_dir))
+    answers = _answer_rows(Path(eval_dir))
+    stages = []
+    if run_dir is not None:
+        for p in sorted(Path(run_dir).glob("*/stage.json")):
+            m = read_json(p)
+            stages.append({"name": m.get("name"), "seconds": m.get("seconds"), "fingerprint": m.get("fingerprint")})
+    return {
+        "format": 1,
+        "composition": _composition(Path(release), split),
+        "retrieval": retrieval,
+        "answers": answers,
+        "warnings": _warnings(retrieval, answers, min_slice),
+        "manifest": {"config": cfg, "stages": stages},
+    }

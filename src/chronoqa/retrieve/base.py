@@ -1,0 +1,141 @@
+"""The retrieval protocol: what a retriever sees (a query as a user poses it) and what it returns.
+
+A retriever never receives a :class:`~chronoqa.records.Question`: only a :class:`RetrievalQuery`
+with the question's text and, where ``render_time`` allows, its time tag. The gold (``S_star``), the
+negatives, the answers and an interval question's ``t_query`` are out of its reach by construction.
+Controls (``oracle``, ``stale_only``, ``dist_only``) are the exception on purpose: they are built
+with the questions and are marked ``control=True`` everywhere they appear.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple, Protocol
+
+import numpy as np
+
+from chronoqa.records import Doc, Question
+from chronoqa.time import Interval, TimeParseError, parse_time
+
+__all__ = [
+    "Corpus",
+    "Hit",
+    "RetrievalQuery",
+    "Retriever",
+    "cache_root",
+    "query_from_question",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalQuery:
+    """A question as a user would pose it: id, text, and the time tag only when it may be shown."""
+
+    qid: str
+    text: str
+    time_tag: str | None = None
+
+
+def query_from_question(q: Question) -> RetrievalQuery:
+    """The query a retriever may see: ``time_tag`` is ``q.t_query`` only when ``q.render_time`` is true."""
+    return RetrievalQuery(q.id, q.question, q.t_query if q.render_time else None)
+
+
+class Hit(NamedTuple):
+    """One retrieved corpus document: its position in the corpus and its score (higher is better)."""
+
+    pos: int
+    score: float
+
+
+class Retriever(Protocol):
+    """Anything that ranks corpus documents for queries."""
+
+    control: bool
+
+    def retrieve(self, queries: Sequence[RetrievalQuery], k: int) -> list[list[Hit]]:
+        """Top-``k`` hits per query, best first (ties broken by corpus order)."""
+        ...
+
+
+def cache_root() -> Path:
+    """Folder for indexes and embeddings: ``$CHRONOQA_CACHE`` or the user cache folder."""
+    value = os.environ.get("CHRONOQA_CACHE")
+    if value:
+        return Path(value)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("chronoqa"))
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The documents a benchmark's retrievers search, with the checksum that keys every cache."""
+
+    docs: Sequence[Doc]
+    sha256: str
+    cache_dir: Path = field(default_factory=cache_root)
+    _intervals: list[Interval | None] = field(default_factory=list, repr=False, compare=False)
+    _by_id: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _days: list[np.ndarray] = field(default_factory=list, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def interval(self, i: int) -> Interval | None:
+        """Validity interval of document ``i`` (``None`` when its times do not parse); parsed once."""
+        if not self._intervals:
+            self._intervals.extend(_parse_interval(d) for d in self.docs)
+        return self._intervals[i]
+
+    def index_of(self, doc_id: str) -> int | None:
+        """Corpus position of a document id."""
+        if not self._by_id:
+            self._by_id.update((d.doc_id, i) for i, d in enumerate(self.docs))
+        return self._by_id.get(doc_id)
+
+    def day_bounds(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per document: first day, last day, and an "odd" flag.
+
+        The first day is ``-inf`` for an unknown start, the last day ``+inf`` for an open end; odd
+        documents have times that do not parse or are reversed (check those with
+        :func:`chronoqa.time.valid_at` one by one).
+        """
+        if not self._days:
+            n = len(self.docs)
+            lo = np.full(n, -np.inf)
+            hi = np.full(n, np.inf)
+            odd = np.zeros(n, dtype=bool)
+            for i in range(n):
+                iv = self.interval(i)
+                if iv is None:
+                    odd[i] = True
+                    continue
+                if iv.start is not None:
+                    lo[i] = iv.start.first_day()
+                if iv.end is not None:
+                    hi[i] = iv.end.last_day()
+                odd[i] = lo[i] > hi[i]
+            self._days.extend((lo, hi, odd))
+        return self._days[0], self._days[1], self._days[2]
+
+    def texts(self) -> list[str]:
+        """The document texts, in corpus order."""
+        return [d.text for d in self.docs]
+
+
+def _parse_interval(d: Doc) -> Interval | None:
+    try:
+        return Interval(parse_time(d.t_start), parse_time(d.t_end))
+    except TimeParseError:
+        return None
+
+
+def top_k(scores: Mapping[int, float] | Sequence[tuple[int, float]], k: int) -> list[Hit]:
+    """Best ``k`` (index, score) pairs: score descending, then corpus order (deterministic)."""
+    items = scores.items() if isinstance(scores, Mapping) else scores
+    ranked = sorted(items, key=lambda p: (-p[1], p[0]))
+    return [Hit(i, float(s)) for i, s in ranked[:k]]

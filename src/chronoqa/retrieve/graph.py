@@ -1,0 +1,148 @@
+"""``graph``: TempBench's retriever family: entity linking, breadth-first expansion, BM25 + time ranking.
+
+1. **Link**: the question's words are matched against a dictionary of the corpus' entity labels
+   (subjects and objects of the facts), case-insensitively, greedily taking the longest label at each
+   position (labels of stop words or digits only are not entities).
+2. **Expand**: breadth-first over the corpus facts from the linked entities, up to ``hops`` (≤ 3)
+   facts away; entities with more than ``max_degree`` facts are not expanded beyond the first hop, and
+   expansion stops after ``max_visit`` facts (in a fixed order, so the result is deterministic).
+3. **Rank** the visited facts by ``bm25 / max_bm25 + time_weight * valid + hop_weight / hop``, where
+   ``valid`` says whether the fact may hold at the time the question names (time tag when shown, or
+   times parsed from its text; see :func:`chronoqa.retrieve.lexical.query_intervals`).
+
+A question in which no entity is linked falls back to plain BM25 over the whole corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from chronoqa.retrieve.base import Hit, RetrievalQuery
+from chronoqa.retrieve.lexical import BM25Index, _lexical_text, query_intervals, validity_mask
+
+__all__ = ["EntityLinker", "GraphRetriever"]
+
+_WORD_RE: Final = re.compile(r"\w+")
+
+
+class EntityLinker:
+    """Longest-match linking of label word sequences to entity ids."""
+
+    def __init__(self, pairs: Sequence[tuple[str, str]], stopwords: frozenset[str], max_len: int = 12) -> None:
+        table: dict[tuple[str, ...], set[str]] = {}
+        for label, entity in pairs:
+            key = tuple(_WORD_RE.findall(label.lower()))
+            if not key or len(key) > max_len or all(w in stopwords or w.isdigit() for w in key):
+                continue
+            table.setdefault(key, set()).add(entity)
+        self._table = {k: tuple(sorted(v)) for k, v in table.items()}
+        self.max_len = max((len(k) for k in self._table), default=0)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def link(self, text: str) -> list[str]:
+        """Entity ids mentioned in ``text`` (longest match first at each position), sorted, unique."""
+        words = _WORD_RE.findall(text.lower())
+        found: set[str] = set()
+        i = 0
+        while i < len(words):
+            for n in range(min(self.max_len, len(words) - i), 0, -1):
+                hit = self._table.get(tuple(words[i : i + n]))
+                if hit is not None:
+                    found.update(hit)
+                    i += n
+                    break
+            else:
+                i += 1
+        return sorted(found)
+
+
+class GraphRetriever:
+    """``graph``: link, expand by BFS, rank by BM25 and temporal validity."""
+
+    control = False
+
+    def __init__(
+        self,
+        index: BM25Index,
+        *,
+        hops: int = 3,
+        time_weight: float = 1.0,
+        hop_weight: float = 0.5,
+        max_degree: int = 500,
+        max_visit: int = 5000,
+    ) -> None:
+        if not 1 <= hops <= 3:
+            raise ValueError(f"graph hops={hops}: expected 1, 2 or 3")
+        self.index = index
+        self.hops, self.time_weight, self.hop_weight = hops, time_weight, hop_weight
+        self.max_degree, self.max_visit = max_degree, max_visit
+        docs = index.corpus.docs
+        pairs: list[tuple[str, str]] = []
+        adj: dict[str, list[int]] = {}
+        ends: list[tuple[str, str]] = []
+        for i, d in enumerate(docs):
+            s_id, o_id = d.s_id or d.s, d.o_id or d.o
+            pairs.append((d.s, s_id))
+            pairs.append((d.o, o_id))
+            ends.append((s_id, o_id))
+            adj.setdefault(s_id, []).append(i)
+            if o_id != s_id:
+                adj.setdefault(o_id, []).append(i)
+        self._adj = adj
+        self._ends = ends
+        self.linker = EntityLinker(pairs, index.tokenize._stop)
+
+    def retrieve(self, queries: Sequence[RetrievalQuery], k: int) -> list[list[Hit]]:
+        """Top-``k`` visited facts per query."""
+        return [self._one(q, k) for q in queries]
+
+    def expand(self, seeds: Sequence[str]) -> dict[int, int]:
+        """Facts reached from ``seeds``: document index → hop (1 = touches a seed)."""
+        visited: dict[int, int] = {}
+        seen = set(seeds)
+        frontier = sorted(seen)
+        for hop in range(1, self.hops + 1):
+            nxt: set[str] = set()
+            for e in frontier:
+                facts = self._adj.get(e, ())
+                if hop > 1 and len(facts) > self.max_degree:
+                    continue
+                for i in facts:
+                    if i in visited:
+                        continue
+                    visited[i] = hop
+                    for other in self._ends[i]:
+                        if other not in seen:
+                            seen.add(other)
+                            nxt.add(other)
+                    if len(visited) >= self.max_visit:
+                        return visited
+            frontier = sorted(nxt)
+            if not frontier:
+                break
+        return visited
+
+    def _one(self, q: RetrievalQuery, k: int) -> list[Hit]:
+        if k <= 0:
+            return []
+        text = _lexical_text(q)
+        seeds = self.linker.link(q.text)
+        visited = self.expand(seeds) if seeds else {}
+        if not visited:
+            return self.index.search(text, k)
+        idx = np.fromiter(visited.keys(), dtype=np.int64, count=len(visited))
+        hop = np.fromiter(visited.values(), dtype=np.float64, count=len(visited))
+        bm = self.index.scores(text)[idx].astype(np.float64)
+        top = float(bm.max()) if bm.size else 0.0
+        score = (bm / top if top > 0 else bm) + self.hop_weight / hop
+        times = query_intervals(q)
+        if times:
+            score += self.time_weight * validity_mask(self.index.corpus, idx, times)
+        order = np.lexsort((idx, -score))[:k]
+        return [Hit(int(idx[j]), float(score[j])) for j in order]

@@ -1,0 +1,19 @@
+"""Scoring: retrieval evidence, ranking measures, answer and time accuracy, statistics.
+
+TRP, CCR, coverage and negative-aware rates; every number is reported with its bootstrap CI.
+
+* :mod:`chronoqa.score.tempbench` — TempBench's drop-in ``score_question`` / ``aggregate``.
+* :mod:`chronoqa.score.evidence` — the definitions behind them (identity, validity, TRP, CCR).
+* :mod:`chronoqa.score.measures` — R@k, P@k, nDCG@k, MRR, TRP, CCR as parseable measure specs.
+* :mod:`chronoqa.score.answers`, :mod:`chronoqa.score.time_accuracy` — A, T, AT, A − AT, outdated.
+* :mod:`chronoqa.score.stats` — bootstrap CIs, paired tests, McNemar, Benjamini–Hochberg.
+* :mod:`chronoqa.score.evaluate` — :func:`evaluate`, the library entry of ``chronoqa evaluate``.
+"""
+
+from __future__ import annotations
+
+from chronoqa.score.evaluate import EvaluationResult, evaluate
+from chronoqa.score.measures import Measure
+from chronoqa.score.tempbench import aggregate, score_question
+
+__all__ = ["EvaluationResult", "Measure", "aggregate", "evaluate", "score_question"]

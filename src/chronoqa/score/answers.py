@@ -1,0 +1,246 @@
+"""Answer accuracy: normalisation, aliases, set-valued answers, empty gold sets, abstention, outdated answers.
+
+Rules (see ``docs/metrics.md``):
+
+* Normalisation: Unicode NFKD with accents dropped, case-folded, punctuation to spaces, the articles
+  *a*, *an*, *the* dropped, whitespace collapsed. Matching is **whole-string equality of normalised
+  forms**, never substring search: "legal" does not match "illegal", "5" does not match "25".
+* Aliases: each gold answer matches its label and every alias given for its label or its id
+  (:func:`aliases_from_corpus` collects every label the corpus uses for an entity id).
+* Set-valued answers: a predicted answer that does not match a gold item as a whole is split on
+  commas, semicolons, new lines, "and", "&" and "/". Rule ``"all"`` (default): every gold item must be
+  named and nothing else; rule ``"3_of_many"`` (TDBench): at least ``min(3, |gold|)`` gold items and
+  nothing else.
+* Time answers (``answer_type == "time"``) are compared as times at the question's granularity (or the
+  gold's own, when coarser): the predicted times are found with :func:`chronoqa.time.text.extract_times`
+  (a range contributes both ends), or :func:`chronoqa.time.parse_time` for a bare ISO value.
+* An empty gold set is answered by "none", "no answer", "nobody", "nothing" (and the like).
+* Outcomes: ``correct``; ``outdated`` (a time-alignment question answered with an earlier holder);
+  ``abstain`` (status ``abstain`` or an answer like "unsure" / "I don't know"); ``error`` (status
+  ``error``: scored wrong, never dropped); ``missing`` (no answer line: scored wrong); ``wrong``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal, NamedTuple
+
+from chronoqa.answer.base import AnswerRecord
+from chronoqa.errors import UnknownNameError
+from chronoqa.records import Doc, Question
+from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
+from chronoqa.time.text import extract_times
+
+__all__ = [
+    "ABSTAIN_ANSWERS",
+    "NONE_ANSWERS",
+    "OUTCOMES",
+    "AnswerOutcome",
+    "SetRule",
+    "aliases_from_corpus",
+    "is_abstention",
+    "normalize_answer",
+    "score_answer",
+    "split_answer",
+]
+
+SetRule = Literal["all", "3_of_many"]
+OUTCOMES = ("correct", "wrong", "outdated", "abstain", "error", "missing")
+_ARTICLES = frozenset({"a", "an", "the"})
+_PUNCT = re.compile(r"[^\w\s]|_")
+_SPLIT = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b)\s*", re.IGNORECASE)
+
+
+def normalize_answer(text: str) -> str:
+    """Case-, accent-, punctuation- and article-insensitive form of an answer string."""
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
+    t = _PUNCT.sub(" ", t)
+    return " ".join(w for w in t.split() if w not in _ARTICLES)
+
+
+NONE_ANSWERS = frozenset(
+    normalize_answer(x)
+    for x in ("none", "no answer", "nobody", "no one", "nothing", "n/a", "no such", "there is none", "empty set")
+)
+ABSTAIN_ANSWERS = frozenset(
+    normalize_answer(x)
+    for x in (
+        "unsure",
+        "not sure",
+        "i'm not sure",
+        "i am not sure",
+        "i don't know",
+        "i do not know",
+        "don't know",
+        "unknown",
+        "cannot determine",
+        "cannot be determined",
+        "can't determine",
+        "no idea",
+        "i cannot answer",
+        "insufficient information",
+        "not enough information",
+    )
+)
+
+
+def is_abstention(text: str | None) -> bool:
+    """True for an empty answer or one like "unsure" / "I don't know"."""
+    return text is None or not text.strip() or normalize_answer(text) in ABSTAIN_ANSWERS
+
+
+def split_answer(text: str) -> list[str]:
+    """Parts of a list answer ("A, B and C" → ["A", "B", "C"]); empty parts dropped."""
+    return [p for p in (x.strip() for x in _SPLIT.split(text)) if p]
+
+
+def aliases_from_corpus(corpus: Iterable[Doc]) -> dict[str, tuple[str, ...]]:
+    """Every label the corpus uses for each entity id (subjects and objects), sorted."""
+    out: dict[str, set[str]] = {}
+    for d in corpus:
+        for eid, label in ((d.s_id, d.s), (d.o_id, d.o)):
+            if eid:
+                out.setdefault(eid, set()).add(label)
+    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+
+
+class AnswerOutcome(NamedTuple):
+    """How one answer scored. ``correct`` is the A of TDBench; ``outcome`` one of :data:`OUTCOMES`."""
+
+    qid: str
+    outcome: str
+    correct: bool
+    n_gold: int
+    n_gold_named: int
+    n_extra: int
+
+
+def _time_points(text: str) -> list[TimePoint]:
+    pts: list[TimePoint] = []
+    try:
+        p = parse_time(text.strip())
+    except TimeParseError:
+        p = None
+    if p is not None:
+        return [p]
+    for m in extract_times(text):
+        iv = m.interval
+        for end in (iv.start, iv.end):
+            if end is not None and end not in pts:
+                pts.append(end)
+    return pts
+
+
+def _same_time(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
+    ge = min(g, gold.granularity)
+    if pred.granularity < ge:  # too coarse to name the gold time
+        return False
+    return pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
+
+
+def _gold_names(q: Question, aliases: Mapping[str, Sequence[str]] | None) -> list[frozenset[str]]:
+    out = []
+    for i, label in enumerate(q.answers):
+        names = {label}
+        if aliases:
+            names.update(aliases.get(label, ()))
+            if i < len(q.answer_ids):
+                names.update(aliases.get(q.answer_ids[i], ()))
+        out.append(frozenset(normalize_answer(n) for n in names))
+    return out
+
+
+def _match_entities(text: str, gold: list[frozenset[str]]) -> tuple[set[int], int]:
+    whole = normalize_answer(text)
+    hit = {i for i, names in enumerate(gold) if whole in names}
+    if hit:
+        return hit, 0
+    matched: set[int] = set()
+    extra = 0
+    for part in split_answer(text):
+        np_ = normalize_answer(part)
+        if not np_:
+            continue
+        idx = {i for i, names in enumerate(gold) if np_ in names}
+        if idx:
+            matched |= idx
+        else:
+            extra += 1
+    return matched, extra
+
+
+def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tuple[set[int], int]:
+    matched: set[int] = set()
+    extra = 0
+    for p in _time_points(text):
+        idx = {i for i, gt in enumerate(gold) if gt is not None and _same_time(p, gt, g)}
+        if idx:
+            matched |= idx
+        else:
+            extra += 1
+    return matched, extra
+
+
+def _set_ok(n_gold: int, matched: int, extra: int, rule: SetRule) -> bool:
+    if extra or n_gold == 0:
+        return False
+    if rule == "all":
+        return matched == n_gold
+    if rule == "3_of_many":
+        return matched >= min(3, n_gold)
+    raise UnknownNameError("set rule", str(rule), ("all", "3_of_many"))
+
+
+def score_answer(
+    q: Question,
+    record: AnswerRecord | None,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    rule: SetRule = "all",
+) -> AnswerOutcome:
+    """Score one answer record against a question's gold answers (``record=None``: no answer given)."""
+    if rule not in ("all", "3_of_many"):
+        raise UnknownNameError("set rule", str(rule), ("all", "3_of_many"))
+    n_gold = len(q.answers)
+    if record is None:
+        return AnswerOutcome(q.id, "missing", False, n_gold, 0, 0)
+    if record.status == "error":
+        return AnswerOutcome(q.id, "error", False, n_gold, 0, 0)
+    text = record.answer
+    if record.status == "abstain" or text is None or not text.strip():
+        return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
+    if n_gold == 0:
+        ok = normalize_answer(text) in NONE_ANSWERS
+        if ok:
+            return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
+        return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
+    g = Granularity.parse(q.granularity or "year")
+    if q.answer_type == "time":
+        gold_t = [_safe_time(a) for a in q.answers]
+        matched, extra = _match_times(text, gold_t, g)
+    else:
+        matched, extra = _match_entities(text, _gold_names(q, aliases))
+    if _set_ok(n_gold, len(matched), extra, rule):
+        return AnswerOutcome(q.id, "correct", True, n_gold, len(matched), extra)
+    if is_abstention(text):
+        return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
+    if q.operator == "time_alignment" and q.outdated_answers:
+        old = [frozenset({normalize_answer(a)}) for a in q.outdated_answers]
+        if q.answer_type == "time":
+            hit_old, _ = _match_times(text, [_safe_time(a) for a in q.outdated_answers], g)
+        else:
+            hit_old, _ = _match_entities(text, old)
+        if hit_old:
+            return AnswerOutcome(q.id, "outdated", False, n_gold, len(matched), extra)
+    return AnswerOutcome(q.id, "wrong", False, n_gold, len(matched), extra)
+
+
+def _safe_time(value: str) -> TimePoint | None:
+    try:
+        return parse_time(value)
+    except TimeParseError:
+        pts = _time_points(value)
+        return pts[0] if len(pts) == 1 else None

@@ -1,0 +1,351 @@
+"""The library entry of ``chronoqa evaluate``: every metric, every slice, with statistics by default.
+
+:func:`evaluate` scores a run (retrieval evidence and ranking measures), answers (answer accuracy,
+time accuracy) or both against a release, and optionally compares the run with a second run. Every
+metric is a ratio metric (see :mod:`chronoqa.score.stats`) reported with a seeded question-level
+bootstrap 95% CI, overall and per slice (complexity, operator). Nothing is rounded in the result;
+only printing rounds. Inputs are never modified.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from chronoqa.answer.base import AnswerRecord
+from chronoqa.errors import ChronoqaError
+from chronoqa.io import sha256_file
+from chronoqa.records import COMPLEXITIES, Question
+from chronoqa.release import BENCHMARK_FILE, Release, load_release
+from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
+from chronoqa.score.evidence import EvidenceRow, PreparedQuestion, prepare_question, retrieved_keys, score_evidence
+from chronoqa.score.measures import Measure, parse_measures
+from chronoqa.score.runs import Run, load_answers, load_run
+from chronoqa.score.stats import CI, benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
+from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
+from chronoqa.time import ValidityMode
+
+__all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
+
+DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR")
+
+Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
+"""Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
+
+
+@dataclass(frozen=True)
+class EvaluationResult:
+    """Everything :func:`evaluate` computed. ``to_dict()`` is the metrics JSON (unrounded)."""
+
+    data: Mapping[str, Any]
+    evidence_rows: tuple[EvidenceRow, ...] = ()
+    answer_outcomes: tuple[AnswerOutcome, ...] = ()
+    time_rows: tuple[TimeRow, ...] = ()
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the metrics (safe to modify)."""
+        return copy.deepcopy(dict(self.data))
+
+
+def select_questions(release: Release, functional_only: bool | str = False) -> list[Question]:
+    """The questions scored: all, or those whose negatives are functional.
+
+    ``functional_only``: ``False`` (all), ``True`` or ``"stale"`` (stale negative functional, the seed
+    README's restriction), ``"dist"``, or ``"both"``.
+    """
+    if functional_only is False or functional_only is None:
+        return list(release.questions)
+    mode = "stale" if functional_only is True else str(functional_only)
+    if mode not in ("stale", "dist", "both"):
+        raise ChronoqaError(f"functional_only={functional_only!r}: expected False, True, 'stale', 'dist' or 'both'")
+    if not release.flags:
+        raise ChronoqaError(
+            f"{release.path}: no functional_negatives.jsonl, so --functional-only cannot restrict the questions"
+        )
+    out = []
+    for q in release.questions:
+        f = release.flags.get(q.id)
+        if f is None:
+            continue
+        ok = {
+            "stale": f.stale_functional,
+            "dist": f.dist_functional,
+            "both": f.stale_functional and f.dist_functional,
+        }[mode]
+        if ok:
+            out.append(q)
+    return out
+
+
+def _f(values: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
+    num = np.fromiter((0.0 if v is None else float(v) for v in values), dtype=np.float64, count=len(values))
+    den = np.fromiter((0.0 if v is None else 1.0 for v in values), dtype=np.float64, count=len(values))
+    return num, den
+
+
+def _run_metrics(
+    qs: Sequence[Question],
+    prepared: Sequence[PreparedQuestion],
+    run: Run,
+    measures: Sequence[Measure],
+) -> tuple[Metrics, list[EvidenceRow]]:
+    rows: list[EvidenceRow] = []
+    ranking: dict[str, list[float | None]] = {str(m): [] for m in measures}
+    for q, pq in zip(qs, prepared, strict=True):
+        keys = retrieved_keys(run.hits.get(q.id, ()))
+        rows.append(score_evidence(pq, keys))
+        for m in measures:
+            ranking[str(m)].append(m(pq, keys))
+    n = len(rows)
+    ones = np.ones(n)
+    covered = np.fromiter((r.n_retrieved > 0 for r in rows), dtype=np.float64, count=n)
+    metrics: Metrics = {
+        "coverage": (covered, ones),
+        "TRP_macro": (np.fromiter((r.TRP or 0.0 for r in rows), dtype=np.float64, count=n), covered),
+        "CCR": (np.fromiter((r.CCR for r in rows), dtype=np.float64, count=n), ones),
+        "stale_hit_rate": _f([None if r.stale_hit is None else float(r.stale_hit) for r in rows]),
+        "dist_hit_rate": _f([None if r.dist_hit is None else float(r.dist_hit) for r in rows]),
+        "wrong_reason_rate": _f([None if r.wrong_reason is None else float(r.wrong_reason) for r in rows]),
+    }
+    for name, vals in ranking.items():
+        metrics[name] = _f(vals)
+    return metrics, rows
+
+
+def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeRow]) -> tuple[Metrics, Metrics]:
+    n = len(outcomes)
+    ones = np.ones(n)
+    ans: Metrics = {"A": (np.fromiter((o.correct for o in outcomes), dtype=np.float64, count=n), ones)}
+    for name in OUTCOMES[1:]:
+        ans[f"{name}_rate"] = (np.fromiter((o.outcome == name for o in outcomes), dtype=np.float64, count=n), ones)
+    has_t = np.fromiter((t.T is not None for t in time_rows), dtype=np.float64, count=n)
+    a = np.fromiter((t.A for t in time_rows), dtype=np.float64, count=n)
+    tt = np.fromiter((bool(t.T) for t in time_rows), dtype=np.float64, count=n)
+    tim: Metrics = {
+        "A": (a * has_t, has_t),
+        "T": (tt * has_t, has_t),
+        "AT": (a * tt * has_t, has_t),
+        "A_minus_AT": (a * (1 - tt) * has_t, has_t),
+    }
+    judged = np.fromiter((t.judge is not None and t.T is not None for t in time_rows), dtype=np.float64, count=n)
+    if judged.any():
+        agree = np.fromiter((t.judge is not None and t.judge == t.T for t in time_rows), dtype=np.float64, count=n)
+        jt = np.fromiter((bool(t.judge) for t in time_rows), dtype=np.float64, count=n)
+        tim["judge_T"] = (jt * judged, judged)
+        tim["judge_agreement"] = (agree * judged, judged)
+    return ans, tim
+
+
+def _slices(qs: Sequence[Question]) -> list[tuple[str, str, np.ndarray]]:
+    """(group, name, index array): all, by complexity (fixed order), by operator (sorted)."""
+    out: list[tuple[str, str, np.ndarray]] = [("all", "all", np.arange(len(qs)))]
+    comp = [q.complexity for q in qs]
+    ops = [q.operator for q in qs]
+    present_c = set(comp)
+    for c in [c for c in COMPLEXITIES if c in present_c] + sorted(present_c.difference(COMPLEXITIES)):
+        out.append(("by_complexity", c, np.array([i for i, x in enumerate(comp) if x == c], dtype=np.int64)))
+    for o in sorted(set(ops)):
+        out.append(("by_operator", o, np.array([i for i, x in enumerate(ops) if x == o], dtype=np.int64)))
+    return out
+
+
+def _ci_dict(ci: CI) -> dict[str, Any]:
+    return {"value": ci.value, "ci_low": ci.lo, "ci_high": ci.hi, "n": ci.n}
+
+
+def _block(
+    metrics: Metrics,
+    slices: Sequence[tuple[str, str, np.ndarray]],
+    *,
+    seed: int,
+    n_boot: int,
+    min_slice: int,
+    tag: str,
+    warnings: list[str],
+) -> dict[str, Any]:
+    names = list(metrics)
+    out: dict[str, Any] = {}
+    if not names:
+        return out
+    nums = np.stack([metrics[k][0] for k in names])
+    dens = np.stack([metrics[k][1] for k in names])
+    for group, name, idx in slices:
+        cis = bootstrap_cis(nums[:, idx], dens[:, idx], n_boot=n_boot, rng=rng_for(seed, f"{tag}:{group}:{name}"))
+        res: dict[str, Any] = {k: _ci_dict(ci) for k, ci in zip(names, cis, strict=True)}
+        res["n_questions"] = len(idx)
+        if len(idx) < min_slice:
+            res["small_slice"] = True
+            if group != "all":
+                warnings.append(
+                    f"{tag} slice {group}={name} has {len(idx)} questions (< {min_slice}): its CIs are wide"
+                )
+        if group == "all":
+            out["all"] = res
+        else:
+            out.setdefault(group, {})[name] = res
+    return out
+
+
+def _compare(
+    a: Metrics,
+    b: Metrics,
+    slices: Sequence[tuple[str, str, np.ndarray]],
+    *,
+    seed: int,
+    n_boot: int,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for metric in a:
+        na, da = a[metric]
+        nb, db = b[metric]
+        rows: list[tuple[str, str, dict[str, Any]]] = []
+        for group, name, idx in slices:
+            pr = paired_test(na[idx], da[idx], nb[idx], db[idx], n_resamples=n_boot, seed=seed, name=f"{metric}:{name}")
+            row: dict[str, Any] = {
+                "a": pr.a, "b": pr.b, "diff": pr.diff, "ci_low": pr.lo, "ci_high": pr.hi,
+                "p_value": pr.p_value, "n": pr.n, "test": pr.test,
+            }  # fmt: skip
+            binary = bool(np.all(np.isin(na[idx], (0.0, 1.0))) and np.all(np.isin(nb[idx], (0.0, 1.0))))
+            if metric == "CCR" and binary:
+                mc = mcnemar(na[idx] > 0.5, nb[idx] > 0.5)
+                row["mcnemar_p"] = mc.p_value
+            rows.append((group, name, row))
+        qs = benjamini_hochberg([r["p_value"] for _, _, r in rows])
+        block: dict[str, Any] = {}
+        for (group, name, row), q in zip(rows, qs, strict=True):
+            row["q_value_bh"] = q
+            if group == "all":
+                block["all"] = row
+            else:
+                block.setdefault(group, {})[name] = row
+        out[metric] = block
+    return out
+
+
+def _as_run(run: Run | str | Path | None) -> Run | None:
+    if run is None or isinstance(run, Run):
+        return run
+    return load_run(run)
+
+
+def _check_run(run: Run, qids: set[str], release: Release, warnings: list[str]) -> None:
+    unknown = sorted(set(run.hits) - {q.id for q in release.questions})
+    if unknown:
+        raise ChronoqaError(
+            f"run {run.name!r} has {len(unknown)} question ids that are not in {release.path} "
+            f"(first: {unknown[0]!r}): it was made for another benchmark; re-run retrieval on this release"
+        )
+    missing = len(qids - set(run.hits))
+    if missing:
+        warnings.append(f"run {run.name!r} has no line for {missing} questions: scored as empty retrievals")
+    bench_sha = run.meta.get("benchmark_sha256")
+    bench = Path(release.path) / BENCHMARK_FILE
+    if bench_sha and bench.exists() and bench_sha != sha256_file(bench):
+        warnings.append(f"run {run.name!r} was made against a different benchmark.jsonl (sha256 differs)")
+
+
+def evaluate(
+    release: Release | str | Path,
+    run: Run | str | Path | None = None,
+    answers: Mapping[str, AnswerRecord] | str | Path | None = None,
+    *,
+    functional_only: bool | str = False,
+    compare: Run | str | Path | None = None,
+    seed: int = 0,
+    n_bootstrap: int = 1000,
+    min_slice: int = 30,
+    measures: Sequence[str | Measure] = DEFAULT_RANKING,
+    validity_mode: ValidityMode = "certain",
+    answer_rule: SetRule = "all",
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    judge: Judge | None = None,
+    split: str | None = None,
+) -> EvaluationResult:
+    """Score a run and/or answers against a release; see ``docs/metrics.md`` for every definition.
+
+    ``compare`` is a second run compared with ``run`` question by question (paired permutation test
+    and paired bootstrap CI per metric and slice, McNemar for CCR, Benjamini–Hochberg across slices).
+    ``aliases`` default to every label the release corpus uses for an entity id. ``judge`` is an
+    optional LLM judge of time accuracy; its agreement with the deterministic check is reported.
+    """
+    rel = release if isinstance(release, Release) else load_release(release)
+    qs = select_questions(rel, functional_only)
+    if split is not None:
+        qs = [q for q in qs if q.split == split]
+    warnings: list[str] = []
+    slices = _slices(qs)
+    data: dict[str, Any] = {
+        "n_questions": len(qs),
+        "functional_only": functional_only,
+        "split": split,
+        "seed": seed,
+        "n_bootstrap": n_bootstrap,
+        "confidence": 0.95,
+        "min_slice": min_slice,
+        "validity_mode": validity_mode,
+    }
+    r_main, r_cmp = _as_run(run), _as_run(compare)
+    if r_cmp is not None and r_main is None:
+        raise ChronoqaError("compare needs a run to compare with: give run= as well")
+    ev_rows: list[EvidenceRow] = []
+    if r_main is not None:
+        qids = {q.id for q in qs}
+        _check_run(r_main, qids, rel, warnings)
+        prepared = [prepare_question(q, rel.flags.get(q.id), mode=validity_mode) for q in qs]
+        n_empty_gold = sum(1 for pq in prepared if not pq.gold)
+        if n_empty_gold:
+            warnings.append(f"{n_empty_gold} questions have an empty S*: they score CCR 0")
+        ms = parse_measures(measures)
+        met, ev_rows = _run_metrics(qs, prepared, r_main, ms)
+        data["run"] = {"name": r_main.name, "meta": dict(r_main.meta)}
+        data["retrieval"] = _block(
+            met, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="retrieval", warnings=warnings
+        )
+        if r_cmp is not None:
+            _check_run(r_cmp, qids, rel, warnings)
+            met_b, _ = _run_metrics(qs, prepared, r_cmp, ms)
+            data["compare"] = {
+                "a": r_main.name,
+                "b": r_cmp.name,
+                "b_retrieval": _block(
+                    met_b, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare", warnings=[]
+                ),
+                "paired": _compare(met, met_b, slices, seed=seed, n_boot=n_bootstrap),
+            }
+    outcomes: list[AnswerOutcome] = []
+    trows: list[TimeRow] = []
+    if answers is not None:
+        recs = answers if isinstance(answers, Mapping) else load_answers(answers)
+        qids = {q.id for q in qs}
+        unknown = sorted(set(recs) - {q.id for q in rel.questions})
+        if unknown:
+            raise ChronoqaError(
+                f"answers name {len(unknown)} question ids not in {rel.path} (first: {unknown[0]!r}): "
+                "they were made for another benchmark"
+            )
+        missing = len(qids - set(recs))
+        if missing:
+            warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
+        al = aliases if aliases is not None else aliases_from_corpus(rel.corpus)
+        for q in qs:
+            rec = recs.get(q.id)
+            o = score_answer(q, rec, aliases=al, rule=answer_rule)
+            outcomes.append(o)
+            trows.append(score_time(q, rec, o.correct, judge=judge))
+        ans, tim = _answer_metrics(outcomes, trows)
+        data["answers"] = _block(
+            ans, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="answers", warnings=warnings
+        )
+        data["time_accuracy"] = _block(
+            tim, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="time", warnings=[]
+        )
+        data["time_accuracy"]["n_no_refs"] = sum(1 for t in trows if t.T is None)
+        data["answer_rule"] = answer_rule
+    data["warnings"] = list(warnings)
+    return EvaluationResult(data, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))

@@ -1,0 +1,88 @@
+"""Drop-in replacement for TempBench's ``tempbench_eval``: ``score_question`` and ``aggregate``.
+
+The seed README's quickstart runs unchanged against this module::
+
+    from chronoqa.score.tempbench import score_question, aggregate
+
+    rows = [score_question(q, my_retriever(q["question"], q["t_query"])) for q in test]
+    print(aggregate(rows))
+    # {'n_questions': ..., 'coverage': ..., 'TRP_macro': ..., 'CCR': ..., 'by_complexity': {...}, 'by_operator': {...}}
+
+``q`` is a TempBench dict (``id``, ``t_query`` such as ``1994.0``, ``S_star``, ``complexity`` or
+``hops``, ``operator``) or a :class:`chronoqa.records.Question`; ``retrieved`` holds dicts with
+s/r/o/t_start/t_end or 5-tuples. Definitions are in :mod:`chronoqa.score.evidence`. Nothing is
+rounded; nothing is truncated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from chronoqa.records import COMPLEXITIES, Question
+from chronoqa.release import FunctionalFlags
+from chronoqa.score.evidence import EvidenceRow, prepare_question, retrieved_keys, score_evidence
+from chronoqa.time import ValidityMode
+
+__all__ = ["aggregate", "score_question"]
+
+
+def score_question(
+    q: Question | Mapping[str, Any],
+    retrieved: Iterable[Any] | None,
+    *,
+    flags: FunctionalFlags | Mapping[str, Any] | None = None,
+    mode: ValidityMode = "certain",
+) -> dict[str, Any]:
+    """Score one question's retrieved triples; returns a row for :func:`aggregate`.
+
+    Row keys: ``id``, ``complexity``, ``operator``, ``n_retrieved`` (distinct triples), ``n_gold``,
+    ``n_valid_hits``, ``TRP`` (``None`` when nothing was retrieved), ``CCR`` (0.0 or 1.0),
+    ``stale_hit``/``dist_hit``/``wrong_reason`` (``None`` where undefined). ``retrieved=None``
+    is an empty retrieval. The inputs are not modified.
+    """
+    pq = prepare_question(q, flags, mode=mode)
+    return score_evidence(pq, retrieved_keys(retrieved or ())).to_dict()
+
+
+def _get(row: Mapping[str, Any] | EvidenceRow, key: str) -> Any:
+    return getattr(row, key) if isinstance(row, EvidenceRow) else row.get(key)
+
+
+def _summary(rows: list[Mapping[str, Any] | EvidenceRow]) -> dict[str, Any]:
+    n = len(rows)
+    trps = [t for t in (_get(r, "TRP") for r in rows) if t is not None]
+    out: dict[str, Any] = {
+        "n_questions": n,
+        "coverage": (len(trps) / n) if n else None,
+        "TRP_macro": (sum(trps) / len(trps)) if trps else None,
+        "CCR": (sum(float(_get(r, "CCR")) for r in rows) / n) if n else None,
+    }
+    for name in ("stale_hit", "dist_hit", "wrong_reason"):
+        vals = [bool(v) for v in (_get(r, name) for r in rows) if v is not None]
+        out[f"{name}_rate"] = (sum(vals) / len(vals)) if vals else None
+    return out
+
+
+def _order(keys: Iterable[str], preferred: tuple[str, ...] = ()) -> list[str]:
+    ks = set(keys)
+    return [k for k in preferred if k in ks] + sorted(ks.difference(preferred))
+
+
+def aggregate(rows: Iterable[Mapping[str, Any] | EvidenceRow]) -> dict[str, Any]:
+    """TempBench's aggregate: ``n_questions``, ``coverage``, ``TRP_macro``, ``CCR``, ``by_complexity``, ``by_operator``.
+
+    TRP_macro averages over questions that retrieved anything (``None`` when none did); CCR and
+    coverage average over all questions. Also reports the negative-aware rates
+    (``stale_hit_rate``, ``dist_hit_rate``, ``wrong_reason_rate``, ``None`` where undefined).
+    """
+    rows = list(rows)
+    by_c: dict[str, list[Mapping[str, Any] | EvidenceRow]] = {}
+    by_o: dict[str, list[Mapping[str, Any] | EvidenceRow]] = {}
+    for r in rows:
+        by_c.setdefault(str(_get(r, "complexity")), []).append(r)
+        by_o.setdefault(str(_get(r, "operator")), []).append(r)
+    out = _summary(rows)
+    out["by_complexity"] = {c: _summary(by_c[c]) for c in _order(by_c, COMPLEXITIES)}
+    out["by_operator"] = {o: _summary(by_o[o]) for o in _order(by_o)}
+    return out

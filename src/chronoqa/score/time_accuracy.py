@@ -1,0 +1,127 @@
+"""Time accuracy (TDBench's T): whether an explanation cites the gold time references.
+
+Gold time references of a question, in this order of preference:
+
+1. ``Question.time_refs`` (table questions: TDBench's rule), each ``{"which": "start"|"end", "value": ISO}``.
+2. Time answers (``operator == "interval"`` or ``answer_type == "time"``): each answer that reads as a
+   time, either end.
+3. When neither gives a reference, the S* facts that carry the answer (subject or object equals a
+   gold answer label or id; all of S* when none does): a point fact gives its time (either end), an
+   interval fact its known start (``which="start"``) and end (``which="end"``). Duplicates are dropped.
+
+The explanation's times are found with :func:`chronoqa.time.text.extract_times` (the one
+deterministic parser). A reference is cited when a mention's matching end (its start for ``start``,
+its end for ``end``, either for ``any``; a point is both) names the same time at the question's
+granularity (the reference's own when coarser); a mention coarser than that does not cite it. **T**
+is 1 when every reference is cited. Questions without any reference have no T and are left out of the
+time-accuracy block (counted as ``n_no_refs``). A, T, AT (both) and A − AT are computed over the same
+questions, as TDBench does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from chronoqa.answer.base import AnswerRecord
+from chronoqa.records import Question
+from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
+from chronoqa.time.text import extract_times
+
+__all__ = ["Judge", "TimeRef", "TimeRow", "cites", "gold_time_refs", "score_time"]
+
+Judge = Callable[[Question, AnswerRecord], "bool | None"]
+"""An optional LLM judge: returns whether the explanation's times are right (``None``: no verdict)."""
+
+
+class TimeRef(NamedTuple):
+    """A gold time reference: which end of the fact (``start``, ``end`` or ``any``) and the time."""
+
+    which: str
+    value: TimePoint
+
+
+class TimeRow(NamedTuple):
+    """Per-question time accuracy: ``T`` is ``None`` when the question has no time reference."""
+
+    qid: str
+    A: bool
+    T: bool | None
+    n_refs: int
+    n_cited: int
+    judge: bool | None = None
+
+
+def _pt(value: object) -> TimePoint | None:
+    try:
+        return parse_time(value)
+    except TimeParseError:
+        return None
+
+
+def gold_time_refs(q: Question) -> tuple[TimeRef, ...]:
+    """The time references an explanation of ``q`` must cite (rules in the module docstring)."""
+    refs: list[TimeRef] = []
+    if q.time_refs:
+        for r in q.time_refs:
+            p = _pt(r.get("value"))
+            which = str(r.get("which", "any"))
+            if p is not None:
+                refs.append(TimeRef(which if which in ("start", "end") else "any", p))
+    elif q.operator == "interval" or q.answer_type == "time":
+        for a in q.answers:
+            p = _pt(a)
+            if p is not None:
+                refs.append(TimeRef("any", p))
+    if not refs:
+        names = set(q.answers) | set(q.answer_ids)
+        facts = [t for t in q.S_star if names & {t.s, t.o, t.s_id, t.o_id}] or list(q.S_star)
+        for t in facts:
+            s, e = _pt(t.t_start), _pt(t.t_end)
+            if s is not None and s == e:
+                refs.append(TimeRef("any", s))
+                continue
+            if s is not None:
+                refs.append(TimeRef("start", s))
+            if e is not None:
+                refs.append(TimeRef("end", e))
+    return tuple(dict.fromkeys(refs))
+
+
+def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
+    ge = min(g, gold.granularity)
+    return pred.granularity >= ge and pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
+
+
+def cites(text: str | None, refs: Sequence[TimeRef], granularity: Granularity) -> int:
+    """How many of ``refs`` the text cites (see the module docstring)."""
+    if not text or not refs:
+        return 0
+    mentions = extract_times(text)
+    n = 0
+    for ref in refs:
+        for m in mentions:
+            iv = m.interval
+            ends = {"start": (iv.start,), "end": (iv.end,)}.get(ref.which, (iv.start, iv.end))
+            if any(p is not None and _same(p, ref.value, granularity) for p in ends):
+                n += 1
+                break
+    return n
+
+
+def score_time(
+    q: Question,
+    record: AnswerRecord | None,
+    answer_correct: bool,
+    *,
+    judge: Judge | None = None,
+) -> TimeRow:
+    """Time accuracy of one answer's explanation (``record=None``: nothing cited)."""
+    refs = gold_time_refs(q)
+    verdict = judge(q, record) if (judge is not None and record is not None) else None
+    if not refs:
+        return TimeRow(q.id, answer_correct, None, 0, 0, verdict)
+    g = Granularity.parse(q.granularity or "year")
+    text = None if record is None or record.status == "error" else record.explanation
+    n = cites(text, refs, g)
+    return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)

@@ -1,0 +1,238 @@
+"""Shared machinery of the readers: UTF-8 line reading, time cells, the fact builder, bad-row policies.
+
+Every reader turns a file into rows and hands each row to a :class:`FactBuilder`, which parses the two
+time cells (through :mod:`chronoqa.time`, the only place that parses times), applies the bad-row
+policies and counts what it saw in a :class:`~chronoqa.errors.LoadReport`. Defined behaviours:
+
+* **Reversed interval** (start after end at the coarser granularity of its two ends): policy
+  ``on_reversed``: ``"raise"`` (a :class:`~chronoqa.errors.DataError`), ``"skip"`` (skipped and
+  counted), ``"keep"`` (kept as is and counted; :func:`chronoqa.time.valid_at` treats it as valid
+  nowhere) or ``"swap"`` (ends exchanged, counted).
+* **Duplicate fact** (identical ``s, r, o, start, end`` of an earlier row): policy ``on_duplicate``:
+  ``"keep"`` (default: kept and counted in the report's notes) or ``"drop"`` (skipped and counted).
+* **Impossible date** (``1994-13``, ``1994-02-30``) or any unreadable time: a bad row.
+* **A time after** ``as_of`` (when ``as_of`` is given): a bad row (the fact cannot be known yet).
+* **Non-UTF-8 bytes**: a bad row whose error names the line and the byte offset in the file.
+* **Wrong column count**, **unknown ids**: bad rows.
+
+Bad rows follow ``on_bad_row``: ``"raise"`` (default for user files) or ``"skip"`` (skipped, counted
+by reason, never silent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Literal
+
+from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.records import Fact
+from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
+
+__all__ = [
+    "TIME_EXPECTED",
+    "DuplicatePolicy",
+    "FactBuilder",
+    "ReversedPolicy",
+    "TimeCells",
+    "check_reversed_policy",
+    "iter_text_lines",
+]
+
+ReversedPolicy = Literal["keep", "swap", "skip", "raise"]
+DuplicatePolicy = Literal["keep", "drop"]
+
+TIME_EXPECTED = "a time: YYYY, YYYY-MM, YYYY-MM-DD, YYYY_MM_DD, -405, 1994.0, or an unknown marker (None, empty, NaN)"
+
+NOTE_REVERSED_KEPT = "reversed intervals kept (start after end; valid nowhere)"
+NOTE_REVERSED_SWAPPED = "reversed intervals swapped (start and end exchanged)"
+NOTE_DUPLICATES = "duplicate facts kept (identical s, r, o, start, end of an earlier row)"
+NOTE_BLANK = "blank lines ignored"
+
+
+def check_reversed_policy(policy: str) -> ReversedPolicy:
+    """Validate an ``on_reversed`` policy name."""
+    if policy not in ("keep", "swap", "skip", "raise"):
+        raise ValueError(f"Unknown on_reversed policy {policy!r}: expected 'keep', 'swap', 'skip' or 'raise'")
+    return policy  # type: ignore[return-value]
+
+
+def iter_text_lines(
+    path: Path | IO[bytes], report: LoadReport, policy: BadRowPolicy, *, label: str | None = None
+) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` of a UTF-8 file, line ends stripped, 1-based.
+
+    A line that is not valid UTF-8 raises :class:`DataError` naming the line and the byte offset of
+    the first bad byte in the file (policy ``raise``) or is skipped and counted (``skip``). A UTF-8
+    byte-order mark at the start of the file is dropped.
+    """
+    if isinstance(path, Path):
+        with path.open("rb") as fh:
+            yield from iter_text_lines(fh, report, policy, label=label or str(path))
+        return
+    name = label or str(getattr(path, "name", "<stream>"))
+    offset = 0
+    for lineno, raw in enumerate(path, 1):
+        start = offset
+        offset += len(raw)
+        if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+            start += 3
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad = raw[exc.start : exc.end]
+            report.rows_read += 1
+            report.handle(
+                DataError(
+                    name,
+                    lineno,
+                    "(bytes)",
+                    f"{bad!r} at byte offset {start + exc.start}",
+                    "UTF-8 text",
+                    "re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8), "
+                    "or load with on_bad_row='skip' to skip and count such lines",
+                ),
+                policy,
+            )
+            continue
+        yield lineno, text.rstrip("\r\n")
+
+
+class TimeCells:
+    """Parses time cells with a per-reader cache (few distinct strings repeat over many rows)."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self._cache: dict[str, TimePoint | None] = {}
+
+    def parse(self, value: str, line: int, field: str) -> TimePoint | None:
+        """Parse one cell; a bad value raises :class:`DataError` naming file, line and field."""
+        try:
+            return self._cache[value]
+        except KeyError:
+            pass
+        try:
+            point = parse_time(value)
+        except TimeParseError as exc:
+            raise DataError(
+                self.file,
+                line,
+                field,
+                value,
+                f"{TIME_EXPECTED} ({exc})",
+                "correct the date (months 1..12, days within the month), or load with on_bad_row='skip'",
+            ) from None
+        self._cache[value] = point
+        return point
+
+    def parse_value(self, value: object, line: int, field: str) -> TimePoint | None:
+        """Parse a non-string cell (a Parquet number or ``None``); errors as :meth:`parse`."""
+        try:
+            return parse_time(value)
+        except TimeParseError as exc:
+            raise DataError(
+                self.file,
+                line,
+                field,
+                value,
+                f"{TIME_EXPECTED} ({exc})",
+                "correct the value, or load with on_bad_row='skip'",
+            ) from None
+
+
+class FactBuilder:
+    """Turns parsed rows into :class:`Fact` records, applying every policy and counting in ``report``."""
+
+    def __init__(
+        self,
+        report: LoadReport,
+        *,
+        on_bad_row: BadRowPolicy = "raise",
+        on_reversed: ReversedPolicy = "raise",
+        on_duplicate: DuplicatePolicy = "keep",
+        as_of: TimePoint | None = None,
+    ) -> None:
+        self.report = report
+        self.on_bad_row = check_policy(on_bad_row)
+        self.on_reversed = check_reversed_policy(on_reversed)
+        if on_duplicate not in ("keep", "drop"):
+            raise ValueError(f"Unknown on_duplicate policy {on_duplicate!r}: expected 'keep' or 'drop'")
+        self.on_duplicate = on_duplicate
+        self.as_of = as_of
+        self.facts: list[Fact] = []
+        self._seen: set[tuple[str, str, str, TimePoint | None, TimePoint | None]] = set()
+        self._after_as_of: dict[TimePoint, bool] = {}
+
+    def bad(self, error: DataError) -> None:
+        """Handle a bad row under ``on_bad_row``."""
+        self.report.handle(error, self.on_bad_row)
+
+    def _is_after_as_of(self, t: TimePoint) -> bool:
+        assert self.as_of is not None
+        hit = self._after_as_of.get(t)
+        if hit is None:
+            hit = t.first_day() > self.as_of.last_day()
+            self._after_as_of[t] = hit
+        return hit
+
+    def add(
+        self,
+        fact_id: int,
+        file: str,
+        line: int,
+        s: str,
+        r: str,
+        o: str,
+        start: TimePoint | None,
+        end: TimePoint | None,
+        start_field: str = "start",
+        end_field: str = "end",
+    ) -> None:
+        """Check one row's times and add its fact (or raise / skip as the policies say)."""
+        if self.as_of is not None:
+            for field, t in ((start_field, start), (end_field, end)):
+                if t is not None and self._is_after_as_of(t):
+                    self.bad(
+                        DataError(
+                            file,
+                            line,
+                            field,
+                            t.isoformat(),
+                            f"a time no later than as_of={self.as_of.isoformat()}",
+                            "correct the year, load with a later as_of, or load with on_bad_row='skip'",
+                        )
+                    )
+                    return
+        if start is not None and end is not None and Interval(start, end).is_reversed():
+            if self.on_reversed == "raise":
+                raise DataError(
+                    file,
+                    line,
+                    end_field,
+                    f"{start.isoformat()} .. {end.isoformat()}",
+                    "an end no earlier than the start",
+                    "correct the interval, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
+                )
+            if self.on_reversed == "skip":
+                self.report.skip(
+                    SkippedRow(file, line, end_field, f"{start.isoformat()} .. {end.isoformat()}", "reversed interval")
+                )
+                return
+            if self.on_reversed == "swap":
+                start, end = end, start
+                self.report.notes[NOTE_REVERSED_SWAPPED] += 1
+            else:
+                self.report.notes[NOTE_REVERSED_KEPT] += 1
+        key = (s, r, o, start, end)
+        if key in self._seen:
+            if self.on_duplicate == "drop":
+                self.report.skip(
+                    SkippedRow(file, line, "(row)", f"{s} {r} {o}", "duplicate fact (identical s, r, o, start, end)")
+                )
+                return
+            self.report.notes[NOTE_DUPLICATES] += 1
+        else:
+            self._seen.add(key)
+        self.facts.append(Fact(fact_id, s, r, o, start, end, line))
+        self.report.rows_loaded += 1

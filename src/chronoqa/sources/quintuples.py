@@ -1,0 +1,166 @@
+"""Generic quintuples ``(s, r, o, start, end)`` from CSV, TSV or Parquet, with a column mapping.
+
+``columns`` maps each role to a column name: required roles ``s``, ``r``, ``o``, ``start``, ``end``;
+optional ``s_label``, ``r_label``, ``o_label``. Roles not mapped are looked up by common names (any
+case): ``s``/``subject``/``head``/``s_id``, ``r``/``relation``/``predicate``/``relation_type``/``r_id``,
+``o``/``object``/``tail``/``o_id``, ``start``/``t_start``/``start_date``/``valid_from``/``begin``/``from``,
+``end``/``t_end``/``end_date``/``valid_to``/``to``, and ``<role>`` for the labels. ``Fact.id`` is the
+0-based data-row index; ``Fact.line`` the file line (Parquet: row index + 2, as if exported with a
+header). Bad rows and policies: see :mod:`chronoqa.sources._common`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from chronoqa.errors import BadRowPolicy, DataError, LoadReport
+from chronoqa.records import TemporalGraph
+from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, ReversedPolicy, TimeCells
+from chronoqa.sources.tables import _cell, iter_records
+from chronoqa.time import TimePoint
+
+__all__ = ["QUINTUPLE_ALIASES", "REQUIRED_ROLES", "read_quintuples", "resolve_columns"]
+
+REQUIRED_ROLES = ("s", "r", "o", "start", "end")
+LABEL_ROLES = ("s_label", "r_label", "o_label")
+QUINTUPLE_ALIASES: Mapping[str, tuple[str, ...]] = {
+    "s": ("s", "subject", "head", "s_id", "subject_id"),
+    "r": ("r", "relation", "predicate", "relation_type", "r_id", "rel"),
+    "o": ("o", "object", "tail", "o_id", "object_id"),
+    "start": ("start", "t_start", "start_date", "valid_from", "begin", "from"),
+    "end": ("end", "t_end", "end_date", "valid_to", "to"),
+    "s_label": ("s_label", "subject_label", "head_label"),
+    "r_label": ("r_label", "relation_label", "predicate_label"),
+    "o_label": ("o_label", "object_label", "tail_label"),
+}
+NOTE_LABEL_CONFLICT = "conflicting labels for one id (the first was kept)"
+
+
+def resolve_columns(header: list[str], columns: Mapping[str, str] | None, file: str) -> dict[str, int]:
+    """Column index of every role (required ones must resolve; labels are optional)."""
+    columns = dict(columns or {})
+    unknown = sorted(set(columns) - set(REQUIRED_ROLES) - set(LABEL_ROLES))
+    if unknown:
+        from chronoqa.errors import UnknownNameError
+
+        raise UnknownNameError("quintuple role", unknown[0], (*REQUIRED_ROLES, *LABEL_ROLES))
+    lower = [h.strip().lower() for h in header]
+    out: dict[str, int] = {}
+    for role in (*REQUIRED_ROLES, *LABEL_ROLES):
+        if role in columns:
+            want = columns[role]
+            if want in header:
+                out[role] = header.index(want)
+            elif want.lower() in lower:
+                out[role] = lower.index(want.lower())
+            else:
+                raise DataError(file, 1, "(header)", ",".join(header), f"a column {want!r} for role {role!r}")
+            continue
+        hit = next((lower.index(a) for a in QUINTUPLE_ALIASES[role] if a in lower), None)
+        if hit is not None:
+            out[role] = hit
+        elif role in REQUIRED_ROLES:
+            raise DataError(
+                file,
+                1,
+                "(header)",
+                ",".join(header),
+                f"a column for role {role!r} (one of {', '.join(QUINTUPLE_ALIASES[role])}, any case)",
+                f"pass columns={{{role!r}: '<column name>'}}",
+            )
+    return out
+
+
+def read_quintuples(
+    path: str | Path,
+    *,
+    columns: Mapping[str, str] | None = None,
+    name: str | None = None,
+    on_bad_row: BadRowPolicy = "raise",
+    on_reversed: ReversedPolicy = "raise",
+    on_duplicate: DuplicatePolicy = "keep",
+    as_of: TimePoint | None = None,
+) -> TemporalGraph:
+    """Read a quintuple file (``.csv``, ``.tsv``, ``.parquet``) into a :class:`TemporalGraph`."""
+    path = Path(path)
+    label = str(path)
+    report = LoadReport(label)
+    builder = FactBuilder(
+        report, on_bad_row=on_bad_row, on_reversed=on_reversed, on_duplicate=on_duplicate, as_of=as_of
+    )
+    records = iter_records(path, report, builder.on_bad_row)
+    first = next(records, None)
+    if first is None:
+        raise DataError(label, 1, "(header)", "", "a header row", "the file is empty")
+    header = [str(h) for h in first[1]]
+    idx = resolve_columns(header, columns, label)
+    cells = TimeCells(label)
+    ent_labels: dict[str, str] = {}
+    rel_labels: dict[str, str] = {}
+    row_index = 0
+    for lineno, values in records:
+        if not values or (len(values) == 1 and _cell(values[0]) is None):
+            report.notes[NOTE_BLANK] += 1
+            continue
+        fact_id = row_index
+        row_index += 1
+        report.rows_read += 1
+        if len(values) != len(header):
+            builder.bad(
+                DataError(
+                    label,
+                    lineno,
+                    "(row)",
+                    ",".join("" if v is None else str(v) for v in values)[:80],
+                    f"{len(header)} fields as in the header (found {len(values)})",
+                )
+            )
+            continue
+        ids: list[str] = []
+        for role in ("s", "r", "o"):
+            v = _cell(values[idx[role]])
+            if v is None:
+                builder.bad(DataError(label, lineno, header[idx[role]], "", f"a non-empty {role} id"))
+                break
+            ids.append(v.strip())
+        if len(ids) != 3:
+            continue
+        try:
+            start = _time(cells, values[idx["start"]], lineno, header[idx["start"]])
+            end = _time(cells, values[idx["end"]], lineno, header[idx["end"]])
+        except DataError as exc:
+            builder.bad(exc)
+            continue
+        n_before = len(builder.facts)
+        builder.add(
+            fact_id, label, lineno, ids[0], ids[1], ids[2], start, end, header[idx["start"]], header[idx["end"]]
+        )
+        if len(builder.facts) == n_before:
+            continue
+        for role, target, key in (
+            ("s_label", ent_labels, ids[0]),
+            ("o_label", ent_labels, ids[2]),
+            ("r_label", rel_labels, ids[1]),
+        ):
+            if role in idx:
+                lab = _cell(values[idx[role]])
+                if lab is None:
+                    continue
+                old = target.setdefault(key, lab)
+                if old != lab:
+                    report.notes[NOTE_LABEL_CONFLICT] += 1
+    return TemporalGraph(
+        name=name or path.stem,
+        facts=tuple(builder.facts),
+        entity_labels=dict(sorted(ent_labels.items())),
+        relation_labels=dict(sorted(rel_labels.items())),
+        report=report,
+    )
+
+
+def _time(cells: TimeCells, value: Any, line: int, field: str) -> TimePoint | None:
+    if isinstance(value, str):
+        return cells.parse(value, line, field)
+    return cells.parse_value(value, line, field)

@@ -1,0 +1,266 @@
+"""Temporal tables (TDBench style): arbitrary attribute columns plus a start and an end column.
+
+A table stays a table (it is not forced into triples): :class:`~chronoqa.records.TemporalTable` keeps
+the attribute columns (every column except the start and end columns, in file order) as strings
+(``None`` for an empty cell or ``nan``) and each row's validity :class:`~chronoqa.time.Interval`.
+
+The start/end columns are found by name, case-insensitively, trying in order ``start``/``end``,
+``start_date``/``end_date``, ``valid_from``/``valid_to``, ``from``/``to``, ``begin``/``end``; pass
+``start_column``/``end_column`` to choose others. Formats: ``.csv``, ``.tsv`` (UTF-8, header row) and
+``.parquet``. Bad rows and policies: see :mod:`chronoqa.sources._common`.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.records import TemporalTable
+from chronoqa.sources._common import (
+    NOTE_BLANK,
+    NOTE_REVERSED_KEPT,
+    NOTE_REVERSED_SWAPPED,
+    ReversedPolicy,
+    TimeCells,
+    check_reversed_policy,
+    iter_text_lines,
+)
+from chronoqa.time import Interval, TimePoint
+
+__all__ = ["END_NAMES", "START_END_NAMES", "detect_time_columns", "iter_records", "read_table"]
+
+START_END_NAMES: tuple[tuple[str, str], ...] = (
+    ("start", "end"),
+    ("start_date", "end_date"),
+    ("valid_from", "valid_to"),
+    ("from", "to"),
+    ("begin", "end"),
+)
+END_NAMES = tuple(e for _, e in START_END_NAMES)
+NOTE_DUPLICATE_ROWS = "duplicate rows kept (identical attributes and interval of an earlier row)"
+_MISSING = frozenset({"", "nan", "NaN", "NAN", "None", "null", "NULL"})
+
+
+def detect_time_columns(
+    header: Sequence[str], start_column: str | None = None, end_column: str | None = None, *, file: str = ""
+) -> tuple[int, int]:
+    """Indices of the start and end columns in ``header`` (auto-detected by name unless given)."""
+    lower = [h.strip().lower() for h in header]
+
+    def find(name: str, role: str) -> int:
+        if name in header:
+            return list(header).index(name)
+        if name.lower() in lower:
+            return lower.index(name.lower())
+        raise DataError(
+            file, 1, "(header)", ",".join(header), f"a {role} column named {name!r}", f"pass {role}_column= a column"
+        )
+
+    if start_column is not None or end_column is not None:
+        if start_column is None or end_column is None:
+            si, ei = _auto(lower, header, file)
+            return (find(start_column, "start") if start_column else si, find(end_column, "end") if end_column else ei)
+        return find(start_column, "start"), find(end_column, "end")
+    return _auto(lower, header, file)
+
+
+def _auto(lower: list[str], header: Sequence[str], file: str) -> tuple[int, int]:
+    for s, e in START_END_NAMES:
+        if s in lower and e in lower:
+            return lower.index(s), lower.index(e)
+    names = ", ".join(f"{s}/{e}" for s, e in START_END_NAMES)
+    raise DataError(
+        file,
+        1,
+        "(header)",
+        ",".join(header),
+        f"a start and an end column named one of {names} (any case)",
+        "rename the columns or pass start_column= and end_column=",
+    )
+
+
+def _cell(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        return repr(value)
+    text = str(value)
+    return None if text.strip() in _MISSING else text
+
+
+def iter_records(path: Path, report: LoadReport, policy: BadRowPolicy) -> Iterator[tuple[int, list[Any]]]:
+    """Yield ``(line, values)`` of a CSV/TSV/Parquet file; the header is the first record (line 1).
+
+    CSV lines are 1-based physical lines (a record spanning lines reports its first line); Parquet
+    rows report ``row index + 2`` so that numbering matches a CSV export with a header.
+    """
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path)
+        cols = []
+        for col in table.columns:
+            if pa.types.is_date(col.type):
+                col = col.cast(pa.string())
+            cols.append(col.to_pylist())
+        yield 1, list(table.column_names)
+        for i in range(table.num_rows):
+            yield i + 2, [c[i] for c in cols]
+        return
+    if suffix not in (".csv", ".tsv", ".txt"):
+        raise ValueError(f"{path}: unknown table format {suffix!r}: expected .csv, .tsv or .parquet")
+    delimiter = "\t" if suffix == ".tsv" else ","
+    state = {"first": 0}
+
+    def lines() -> Iterator[str]:
+        for lineno, text in iter_text_lines(path, report, policy):
+            if not state["first"]:
+                state["first"] = lineno
+            yield text + "\n"
+
+    reader = csv.reader(lines(), delimiter=delimiter)
+    while True:
+        state["first"] = 0
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            report.rows_read += 1
+            report.handle(DataError(str(path), state["first"], "(row)", "", f"valid CSV ({exc})"), policy)
+            continue
+        yield state["first"], row
+
+
+def read_table(
+    path: str | Path,
+    *,
+    name: str | None = None,
+    start_column: str | None = None,
+    end_column: str | None = None,
+    on_bad_row: BadRowPolicy = "raise",
+    on_reversed: ReversedPolicy = "raise",
+    as_of: TimePoint | None = None,
+) -> TemporalTable:
+    """Read a temporal table (CSV/TSV/Parquet) into a :class:`TemporalTable` (see the module docstring)."""
+    path = Path(path)
+    policy = check_policy(on_bad_row)
+    check_reversed_policy(on_reversed)
+    label = str(path)
+    report = LoadReport(label)
+    records = iter_records(path, report, policy)
+    try:
+        _, header_values = next(records)
+    except StopIteration:
+        raise DataError(label, 1, "(header)", "", "a header row", "the file is empty") from None
+    header = [str(h) for h in header_values]
+    si, ei = detect_time_columns(header, start_column, end_column, file=label)
+    attr_idx = [i for i in range(len(header)) if i not in (si, ei)]
+    cells = TimeCells(label)
+    rows: list[tuple[str | None, ...]] = []
+    intervals: list[Interval] = []
+    lines: list[int] = []
+    seen: set[tuple[tuple[str | None, ...], Interval]] = set()
+    dups: Counter[str] = Counter()
+    for lineno, values in records:
+        if not values or (len(values) == 1 and _cell(values[0]) is None):
+            report.notes[NOTE_BLANK] += 1
+            continue
+        report.rows_read += 1
+        if len(values) != len(header):
+            report.handle(
+                DataError(
+                    label,
+                    lineno,
+                    "(row)",
+                    ",".join("" if v is None else str(v) for v in values)[:80],
+                    f"{len(header)} fields as in the header (found {len(values)})",
+                    "repair the row (quote values that contain the delimiter), or load with on_bad_row='skip'",
+                ),
+                policy,
+            )
+            continue
+        try:
+            start = _parse_cell(cells, values[si], lineno, header[si])
+            end = _parse_cell(cells, values[ei], lineno, header[ei])
+        except DataError as exc:
+            report.handle(exc, policy)
+            continue
+        if as_of is not None:
+            late = next(
+                (
+                    (header[i], t)
+                    for i, t in ((si, start), (ei, end))
+                    if t is not None and t.first_day() > as_of.last_day()
+                ),
+                None,
+            )
+            if late is not None:
+                report.handle(
+                    DataError(
+                        label,
+                        lineno,
+                        late[0],
+                        late[1].isoformat(),
+                        f"a time no later than as_of={as_of.isoformat()}",
+                        "correct the date, load with a later as_of, or load with on_bad_row='skip'",
+                    ),
+                    policy,
+                )
+                continue
+        interval = Interval(start, end)
+        if interval.is_reversed():
+            shown = f"{start} .. {end}"
+            if on_reversed == "raise":
+                raise DataError(
+                    label,
+                    lineno,
+                    header[ei],
+                    shown,
+                    "an end no earlier than the start",
+                    "correct the row, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
+                )
+            if on_reversed == "skip":
+                report.skip(SkippedRow(label, lineno, header[ei], shown, "reversed interval"))
+                continue
+            if on_reversed == "swap":
+                interval = Interval(end, start)
+                report.notes[NOTE_REVERSED_SWAPPED] += 1
+            else:
+                report.notes[NOTE_REVERSED_KEPT] += 1
+        row = tuple(_cell(values[i]) for i in attr_idx)
+        key = (row, interval)
+        if key in seen:
+            dups[NOTE_DUPLICATE_ROWS] += 1
+        seen.add(key)
+        rows.append(row)
+        intervals.append(interval)
+        lines.append(lineno)
+        report.rows_loaded += 1
+    report.notes.update(dups)
+    return TemporalTable(
+        name=name or path.stem,
+        columns=tuple(header[i] for i in attr_idx),
+        rows=tuple(rows),
+        intervals=tuple(intervals),
+        lines=tuple(lines),
+        start_column=header[si],
+        end_column=header[ei],
+        report=report,
+    )
+
+
+def _parse_cell(cells: TimeCells, value: Any, line: int, field: str) -> TimePoint | None:
+    """Parse a time cell: strings through the cache, Parquet numbers (``1994``, ``1994.0``, NaN) as they are."""
+    if isinstance(value, str):
+        return cells.parse(value, line, field)
+    return cells.parse_value(value, line, field)

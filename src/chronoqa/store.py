@@ -1,0 +1,333 @@
+"""A temporal fact store on embedded DuckDB: one facts table plus label tables, cached on disk.
+
+Tables::
+
+    facts(id BIGINT, s VARCHAR, r VARCHAR, o VARCHAR,
+          t_start VARCHAR, t_end VARCHAR,              -- ISO at the fact's own granularity, NULL = unknown/open
+          start_lo BIGINT, start_hi BIGINT,            -- first/last day (days since 1970-01-01) the start covers
+          end_lo BIGINT, end_hi BIGINT,                -- same for the end; NULL when unknown / open
+          granularity VARCHAR,                         -- 'year' | 'month' | 'day' (coarsest known end), NULL: no time
+          reversed BOOLEAN,                            -- start after end (valid nowhere)
+          line BIGINT)                                 -- 1-based source line
+    entities(id VARCHAR, label VARCHAR)                -- every entity of the facts or the labels (label = id when none)
+    relations(id VARCHAR, label VARCHAR, facts BIGINT)
+    meta(key VARCHAR, value VARCHAR)                   -- name, schema version, cache key
+
+Day numbers make every time comparison an integer comparison: a fact is *possibly* valid on day ``d``
+when ``(start_lo IS NULL OR start_lo <= d) AND (end_hi IS NULL OR d <= end_hi) AND NOT reversed``.
+Loading goes through Arrow (no row-by-row inserts). :meth:`FactStore.cached` builds a store once per
+cache key (e.g. the source files' checksums) into a DuckDB file and reopens it read-only afterwards.
+
+DuckDB 2.x: results are always fully consumed (:meth:`FactStore.execute` returns a list), so the
+connection is never left busy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import duckdb
+
+from chronoqa.records import TemporalGraph
+from chronoqa.time import Granularity, TimePoint
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from chronoqa.sources.synthetic import SyntheticFacts
+
+__all__ = ["SCHEMA_VERSION", "FactStore", "cache_key", "graph_to_arrow"]
+
+SCHEMA_VERSION = "1"
+
+
+def cache_key(*parts: object) -> str:
+    """A stable hex key from JSON-able parts (source checksums, options, schema version)."""
+    blob = json.dumps([SCHEMA_VERSION, *parts], sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
+    """The ``facts``, ``entities`` and ``relations`` tables of ``graph`` as Arrow tables."""
+    import pyarrow as pa
+
+    # keyed by id(): readers share one TimePoint object per distinct time string, and every point
+    # stays alive inside ``graph`` while this runs, so ids cannot be reused; hashing a frozen
+    # dataclass a million times is the slow part otherwise
+    cache: dict[int, tuple[int, int, str, int, tuple[int, int, int], tuple[int, int, int]]] = {}
+
+    def info(t: TimePoint) -> tuple[int, int, str, int, tuple[int, int, int], tuple[int, int, int]]:
+        # first day, last day, ISO, granularity, and first/last day of its year- and month-level unit
+        hit = cache.get(id(t))
+        if hit is None:
+            year = TimePoint(t.year)
+            month = t.truncate(Granularity.MONTH)
+            firsts = (year.first_day(), month.first_day(), t.first_day())
+            lasts = (year.last_day(), month.last_day(), t.last_day())
+            hit = (t.first_day(), t.last_day(), t.isoformat(), int(t.granularity), firsts, lasts)
+            cache[id(t)] = hit
+        return hit
+
+    n = len(graph.facts)
+    if n:
+        ids, ss, rs, os_, starts, ends, lines = (list(c) for c in zip(*graph.facts, strict=True))
+    else:
+        ids, ss, rs, os_, starts, ends, lines = [], [], [], [], [], [], []
+    s_info = [None if t is None else info(t) for t in starts]
+    e_info = [None if t is None else info(t) for t in ends]
+    slo = [None if x is None else x[0] for x in s_info]
+    shi = [None if x is None else x[1] for x in s_info]
+    t_start = [None if x is None else x[2] for x in s_info]
+    elo = [None if x is None else x[0] for x in e_info]
+    ehi = [None if x is None else x[1] for x in e_info]
+    t_end = [None if x is None else x[2] for x in e_info]
+    names = ("", "year", "month", "day")
+    gran: list[str | None] = []
+    rev: list[bool] = []
+    for a, b in zip(s_info, e_info, strict=True):
+        if a is None or b is None:
+            known = a or b
+            gran.append(None if known is None else names[known[3]])
+            rev.append(False)
+            continue
+        g = min(a[3], b[3])
+        gran.append(names[g])
+        # Interval.is_reversed at the coarser granularity: start's unit begins after end's unit ends
+        rev.append(a[4][g - 1] > b[5][g - 1])
+    rel_count = Counter(rs)
+    entities = set(ss) | set(os_)
+    facts = pa.table(
+        {
+            "id": pa.array(ids, pa.int64()),
+            "s": pa.array(ss, pa.string()),
+            "r": pa.array(rs, pa.string()),
+            "o": pa.array(os_, pa.string()),
+            "t_start": pa.array(t_start, pa.string()),
+            "t_end": pa.array(t_end, pa.string()),
+            "start_lo": pa.array(slo, pa.int64()),
+            "start_hi": pa.array(shi, pa.int64()),
+            "end_lo": pa.array(elo, pa.int64()),
+            "end_hi": pa.array(ehi, pa.int64()),
+            "granularity": pa.array(gran, pa.string()),
+            "reversed": pa.array(rev, pa.bool_()),
+            "line": pa.array(lines, pa.int64()),
+        }
+    )
+    ents = sorted(entities | set(graph.entity_labels))
+    entity_table = pa.table(
+        {"id": pa.array(ents, pa.string()), "label": pa.array([graph.entity_label(e) for e in ents], pa.string())}
+    )
+    rels = sorted(set(rel_count) | set(graph.relation_labels))
+    relation_table = pa.table(
+        {
+            "id": pa.array(rels, pa.string()),
+            "label": pa.array([graph.relation_label(r) for r in rels], pa.string()),
+            "facts": pa.array([rel_count.get(r, 0) for r in rels], pa.int64()),
+        }
+    )
+    return facts, entity_table, relation_table
+
+
+class FactStore:
+    """A DuckDB connection holding the fact tables (see the module docstring). Use as a context manager."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: Path | None = None) -> None:
+        self._con = con
+        self.path = path
+
+    # -- construction -----------------------------------------------------------------------------
+    @classmethod
+    def from_graph(cls, graph: TemporalGraph, path: str | Path | None = None, *, key: str = "") -> FactStore:
+        """Build a store from a graph, in memory (``path=None``) or into a new DuckDB file."""
+        facts, entities, relations = graph_to_arrow(graph)
+        return cls._build(facts, entities, relations, graph.name, path, key)
+
+    @classmethod
+    def from_synthetic(
+        cls, data: SyntheticFacts, path: str | Path | None = None, *, name: str = "synthetic"
+    ) -> FactStore:
+        """Build a store straight from synthetic column arrays (vectorised; no Python loop over facts)."""
+        import numpy as np
+        import pyarrow as pa
+
+        from chronoqa.time import days_from_civil
+
+        def day_numbers(y: np.ndarray, m: np.ndarray, d: np.ndarray, last: bool) -> np.ndarray:
+            y = y.astype(np.int64)
+            mm = np.where(m > 0, m, 12 if last else 1).astype(np.int64)
+            # days_from_civil, vectorised (same formula as chronoqa.time)
+            dd_first = np.where(d > 0, d, 1).astype(np.int64)
+            yy = y - (mm <= 2)
+            era = np.floor_divide(yy, 400)
+            yoe = yy - era * 400
+            mp = (mm + 9) % 12
+            doe_base = yoe * 365 + yoe // 4 - yoe // 100
+            if last:
+                # last day of the year/month when the day is not stated
+                month_len = _month_lengths(y, mm)
+                dd = np.where(d > 0, d, month_len).astype(np.int64)
+            else:
+                dd = dd_first
+            doy = (153 * mp + 2) // 5 + dd - 1
+            out = era * 146097 + doe_base + doy - 719468
+            assert days_from_civil(2000, 1, 1) == 10957
+            return out
+
+        arrays = data.to_arrow()
+        slo = day_numbers(data.start_year, data.start_month, data.start_day, False)
+        shi = day_numbers(data.start_year, data.start_month, data.start_day, True)
+        elo = day_numbers(data.end_year, data.end_month, data.end_day, False)
+        ehi = day_numbers(data.end_year, data.end_month, data.end_day, True)
+        both = data.has_start & data.has_end
+        gran_code = np.minimum(
+            np.where(data.has_start, np.where(data.start_day > 0, 3, 1), 9),
+            np.where(data.has_end, np.where(data.end_day > 0, 3, 1), 9),
+        )
+        gran = pa.array(np.array(["", "year", "month", "day"], dtype=object)[gran_code], pa.string())
+        n = len(data)
+        facts = pa.table(
+            {
+                "id": pa.array(np.arange(n, dtype=np.int64)),
+                "s": arrays["s"],
+                "r": arrays["r"],
+                "o": arrays["o"],
+                "t_start": arrays["start"],
+                "t_end": arrays["end"],
+                "start_lo": pa.array(slo, mask=~data.has_start),
+                "start_hi": pa.array(shi, mask=~data.has_start),
+                "end_lo": pa.array(elo, mask=~data.has_end),
+                "end_hi": pa.array(ehi, mask=~data.has_end),
+                "granularity": gran,
+                "reversed": pa.array(both & (slo > ehi)),
+                "line": pa.array(np.arange(1, n + 1, dtype=np.int64)),
+            }
+        )
+        ent_ids = np.arange(data.n_entities)
+        entities = pa.table({"id": data._names(ent_ids, "E"), "label": data._names(ent_ids, "E")})
+        rel_ids = np.arange(data.n_relations)
+        counts = np.bincount(data.r, minlength=data.n_relations).astype(np.int64)
+        relations = pa.table({"id": data._names(rel_ids, "R"), "label": data._names(rel_ids, "R"), "facts": counts})
+        return cls._build(facts, entities, relations, name, path, "")
+
+    @classmethod
+    def _build(
+        cls,
+        facts: pa.Table,
+        entities: pa.Table,
+        relations: pa.Table,
+        name: str,
+        path: str | Path | None,
+        key: str,
+    ) -> FactStore:
+        if path is not None and Path(path).exists():
+            raise FileExistsError(f"{path}: a store already exists there (delete it, or open it with FactStore.open)")
+        con = duckdb.connect(":memory:" if path is None else str(path))
+        try:
+            for table_name, table in (("facts", facts), ("entities", entities), ("relations", relations)):
+                con.register("_incoming", table)
+                con.execute(f"CREATE TABLE {table_name} AS SELECT * FROM _incoming")
+                con.unregister("_incoming")
+            con.execute("CREATE TABLE meta(key VARCHAR, value VARCHAR)")
+            con.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [["name", name], ["schema_version", SCHEMA_VERSION], ["cache_key", key]],
+            )
+            con.execute("CHECKPOINT")
+        except BaseException:
+            con.close()
+            raise
+        return cls(con, None if path is None else Path(path))
+
+    @classmethod
+    def open(cls, path: str | Path, *, read_only: bool = True) -> FactStore:
+        """Open an existing store file (read-only by default, so several processes can share it)."""
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such store file")
+        return cls(duckdb.connect(str(path), read_only=read_only), path)
+
+    @classmethod
+    def cached(
+        cls,
+        name: str,
+        key: str,
+        graph: Callable[[], TemporalGraph],
+        *,
+        folder: str | Path | None = None,
+    ) -> FactStore:
+        """Open the cached store of ``name`` for ``key``, building it from ``graph()`` on first use.
+
+        The file is ``<folder>/<name>-<key[:16]>.duckdb`` (default folder: ``<cache>/stores``); it is
+        built under a temporary name and renamed into place, so a killed build leaves no broken store.
+        """
+        if folder is None:
+            from chronoqa.datasets import cache_dir
+
+            folder = cache_dir() / "stores"
+        folder = Path(folder)
+        path = folder / f"{name}-{key[:16]}.duckdb"
+        if path.is_file():
+            return cls.open(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        os.close(fd)
+        os.unlink(tmp)
+        try:
+            cls.from_graph(graph(), tmp, key=key).close()
+            os.replace(tmp, path)
+        finally:
+            for leftover in (tmp, tmp + ".wal"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(leftover)
+        return cls.open(path)
+
+    # -- queries ----------------------------------------------------------------------------------
+    def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run SQL and return every row (fully consumed)."""
+        return self._con.execute(sql, params).fetchall() if params is not None else self._con.execute(sql).fetchall()
+
+    def arrow(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pa.Table:
+        """Run SQL and return the result as an Arrow table (fully consumed)."""
+        return self._con.sql(sql, params=params).to_arrow_table()
+
+    def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> Any:
+        """Run SQL returning one value."""
+        rows = self.execute(sql, params)
+        return rows[0][0] if rows else None
+
+    @property
+    def name(self) -> str:
+        """The dataset name recorded at build time."""
+        return str(self.scalar("SELECT value FROM meta WHERE key = 'name'"))
+
+    def __len__(self) -> int:
+        return int(self.scalar("SELECT count(*) FROM facts"))
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._con.close()
+
+    def __enter__(self) -> FactStore:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def _month_lengths(year: Any, month: Any) -> Any:
+    import numpy as np
+
+    base = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)[month]
+    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
+    return base + ((month == 2) & leap)

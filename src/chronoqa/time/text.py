@@ -1,0 +1,609 @@
+"""Find time expressions in free text: questions, LLM explanations, documents.
+
+:func:`extract_times` is deterministic and conservative: it reports a mention only when the string
+is unambiguously a time. What it reads (examples, each a :class:`TimeMention`):
+
+===================================  ==========  ==========================================
+text                                 kind        interval
+===================================  ==========  ==========================================
+``1994``, ``in 1994``, ``1994 AD``   point       [1994, 1994] (year)
+``March 1994``, ``1994-03``          point       [1994-03, 1994-03] (month)
+``the 5th of March 1994``,           point       [1994-03-05, 1994-03-05] (day)
+``March 5, 1994``, ``5 March 1994``,
+``1994-03-05``
+``the 1990s``, ``mid-1990s``         decade      [1990, 1999]
+``the 19th century``                 century     [1801, 1900]
+``between 1994 and 1998``,           range       [1994, 1998]
+``from 1994 to 1998``, ``1994–1998``,
+``1994-98``, ``1994/95``
+``since March 2014``, ``after 2001`` since       [2014-03, open] / [2001, open]
+``until 2001``, ``before 2001``      until       [unknown, 2001]
+===================================  ==========  ==========================================
+
+``after`` and ``before`` exclude their bound; the interval still carries the bound itself and the
+mention records ``exclusive=True`` (use :meth:`TimeMention.strict_interval` for the shifted one).
+
+Deliberately *not* dates: a month without a year (``May``), numbers that are not years in context
+(``5 goals``, ``25``, ``3-hop``, ``1,500``, ``$2000``, ``2000 people``), abbreviated years (``'94``,
+``the '90s``), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year
+right after a capitalised word that is not a month or a time preposition is read as part of a title),
+numeric dates with an ambiguous day/month order (``05/03/1994``); an impossible date
+(``February 30, 1994``) keeps only its year. Bare years are 4 digits in 1000..2100; other years need an era (``44 BC``,
+``AD 800``). ``n BC`` is year ``-n``, the way Wikidata and YAGO write BC years, so ``405 BC``
+compares equal to the data's ``-405``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from chronoqa.time._core import Interval, TimeParseError, TimePoint
+
+__all__ = ["MENTION_KINDS", "TimeMention", "extract_times"]
+
+MENTION_KINDS: Final = ("point", "range", "decade", "century", "since", "until")
+
+_MIN_BARE_YEAR: Final = 1000
+_MAX_BARE_YEAR: Final = 2100
+
+
+@dataclass(frozen=True, slots=True)
+class TimeMention:
+    """One time expression found in a text.
+
+    ``begin``/``end`` are character offsets (``text == source[begin:end]``); ``kind`` is one of
+    :data:`MENTION_KINDS`; ``exclusive`` is true for ``before``/``after``, whose bound is not itself
+    included (the ``interval`` keeps the bound as written).
+    """
+
+    text: str
+    begin: int
+    end: int
+    interval: Interval
+    kind: str
+    exclusive: bool = False
+
+    def strict_interval(self) -> Interval:
+        """The interval with an exclusive bound moved one unit inward (``before 2001`` → [?, 2000])."""
+        if not self.exclusive:
+            return self.interval
+        start, end = self.interval.start, self.interval.end
+        if self.kind == "until" and end is not None:
+            return Interval(start, end.shift(-1))
+        if self.kind == "since" and start is not None:
+            return Interval(start.shift(1), end)
+        return self.interval
+
+
+# --------------------------------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------------------------------
+
+_MONTHS: Final = {
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
+}
+_ORDINAL_WORDS: Final = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "twenty-first": 21,
+    "twenty first": 21,
+}
+# Words after a number that make it a count or a measure, not a year.
+_COUNT_WORDS: Final = frozenset(
+    [
+        "people",
+        "persons",
+        "person",
+        "men",
+        "women",
+        "children",
+        "goals",
+        "goal",
+        "points",
+        "point",
+        "votes",
+        "vote",
+        "units",
+        "copies",
+        "km",
+        "kilometres",
+        "kilometers",
+        "miles",
+        "mile",
+        "m",
+        "ft",
+        "feet",
+        "metres",
+        "meters",
+        "meter",
+        "metre",
+        "kg",
+        "tons",
+        "tonnes",
+        "dollars",
+        "dollar",
+        "euros",
+        "euro",
+        "pounds",
+        "words",
+        "pages",
+        "games",
+        "matches",
+        "times",
+        "members",
+        "employees",
+        "students",
+        "soldiers",
+        "troops",
+        "seats",
+        "runs",
+        "wickets",
+        "yards",
+        "hops",
+        "hop",
+        "percent",
+        "per",
+        "cent",
+        "inhabitants",
+        "residents",
+        "km2",
+        "sq",
+        "square",
+        "acres",
+        "hectares",
+        "calories",
+        "mph",
+        "kph",
+        "rpm",
+        "bytes",
+        "mb",
+        "gb",
+        "episodes",
+        "songs",
+        "albums",
+        "tracks",
+        "items",
+        "cars",
+        "ships",
+        "planes",
+        "aircraft",
+        "deaths",
+        "casualties",
+        "cases",
+        "victims",
+    ]
+)
+# Words before a number that make it an identifier or an amount, not a year.
+_NUMBER_WORDS: Final = frozenset(
+    [
+        "number",
+        "no",
+        "no.",
+        "num",
+        "room",
+        "page",
+        "pages",
+        "pp",
+        "pp.",
+        "p.",
+        "flight",
+        "route",
+        "highway",
+        "version",
+        "v",
+        "v.",
+        "model",
+        "episode",
+        "chapter",
+        "article",
+        "section",
+        "rule",
+        "item",
+        "code",
+        "score",
+        "total",
+        "top",
+        "rank",
+        "ranked",
+        "apollo",
+        "boeing",
+        "airbus",
+    ]
+)
+# Capitalised words that may directly precede a year without making it part of a title.
+_TITLE_OK: Final = frozenset(
+    [
+        "in",
+        "since",
+        "until",
+        "till",
+        "before",
+        "after",
+        "from",
+        "between",
+        "during",
+        "by",
+        "of",
+        "on",
+        "at",
+        "to",
+        "and",
+        "or",
+        "circa",
+        "around",
+        "about",
+        "summer",
+        "winter",
+        "spring",
+        "autumn",
+        "fall",
+        "early",
+        "late",
+        "mid",
+        "year",
+        "years",
+        "the",
+        "end",
+        "beginning",
+        "start",
+        "middle",
+        "ad",
+        "ce",
+        "a.d.",
+        "as",
+        "until,",
+        "since,",
+        "than",
+        "through",
+    ]
+)
+
+_MONTH_RE: Final = (
+    r"(?P<{name}>January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+_ERA_RE: Final = r"(?:\s*(?P<era>B\.?C\.?E?\.?|BCE|A\.?D\.?|CE)(?![\w]))?"
+_ORD_SUFFIX: Final = r"(?:st|nd|rd|th)?"
+
+
+def _month_re(name: str) -> str:
+    return _MONTH_RE.format(name=name)
+
+
+_FLAGS: Final = re.IGNORECASE
+
+_ISO_DAY_RE: Final = re.compile(r"(?P<y>\d{4})(?P<sep>[-/])(?P<m>\d{2})(?P=sep)(?P<d>\d{2})(?![\d/-])")
+_ISO_MONTH_RE: Final = re.compile(r"(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])(?![\d/-])")
+_SHORT_RANGE_RE: Final = re.compile(r"(?P<y>\d{4})\s?(?P<sep>[-–—/])\s?(?P<e>\d{2})(?![\d/-])")
+_DAY_MONTH_YEAR_RE: Final = re.compile(
+    r"(?:the\s+)?(?P<d>\d{1,2})" + _ORD_SUFFIX + r"(?:\s+of)?\s+" + _month_re("mon") + r",?\s+(?P<y>\d{1,4})" + _ERA_RE,
+    _FLAGS,
+)
+_MONTH_DAY_YEAR_RE: Final = re.compile(
+    _month_re("mon") + r"\s+(?:the\s+)?(?P<d>\d{1,2})" + _ORD_SUFFIX + r",?\s+(?P<y>\d{1,4})" + _ERA_RE,
+    _FLAGS,
+)
+_MONTH_YEAR_RE: Final = re.compile(_month_re("mon") + r",?\s+(?:of\s+)?(?P<y>\d{1,4})" + _ERA_RE, _FLAGS)
+_CENTURY_RE: Final = re.compile(
+    r"(?:the\s+)?(?P<n>\d{1,2}(?:st|nd|rd|th)|"
+    + "|".join(sorted((re.escape(w) for w in _ORDINAL_WORDS), key=len, reverse=True))
+    + r")[\s-]+century"
+    + _ERA_RE,
+    _FLAGS,
+)
+_DECADE_RE: Final = re.compile(r"(?:the\s+)?(?:(?:early|mid|late)[\s-]?)?(?P<y>\d{3}0)[’']?s(?!\w)", _FLAGS)
+_ERA_PREFIX_RE: Final = re.compile(r"(?P<era>A\.?D\.?)\s*(?P<y>\d{1,4})(?![\d\w])")
+_YEAR_ERA_RE: Final = re.compile(r"(?P<y>\d{1,4})\s*(?P<era>B\.?C\.?E?\.?|BCE|A\.?D\.?|CE)(?!\w)")
+_BARE_YEAR_RE: Final = re.compile(r"(?P<y>\d{4})(?:\.0(?!\d))?")
+
+_DAY_OR_MONTH_BEFORE_RE: Final = re.compile(r"(?<!\d)\d{1,2}/$")
+_DAY_OR_MONTH_AFTER_RE: Final = re.compile(r"/\d{1,2}(?!\d)")
+_WORD_BEFORE_RE: Final = re.compile(r"([\w.#$€£]+)\s+$")
+_WORD_AFTER_RE: Final = re.compile(r"\s+([A-Za-z%][\w%]*)")
+
+
+# --------------------------------------------------------------------------------------------------
+# Atomic mentions
+# --------------------------------------------------------------------------------------------------
+
+
+def _era_year(digits: str, era: str | None, *, bare_ok: bool) -> int | None:
+    """The (data-convention) year of ``digits`` with an optional era, or None if implausible."""
+    year = int(digits)
+    if era is None:
+        if not bare_ok or not (len(digits) == 4 and _MIN_BARE_YEAR <= year <= _MAX_BARE_YEAR):
+            return None
+        return year
+    if year == 0:
+        return None
+    if era.lower().startswith("b"):
+        return -year
+    return year
+
+
+def _point(y: int, m: int | None = None, d: int | None = None) -> TimePoint | None:
+    try:
+        return TimePoint(y, m, d)
+    except TimeParseError:
+        return None
+
+
+def _number_context_ok(text: str, begin: int, end: int) -> bool:
+    """False when the digits at ``text[begin:end]`` read as a count, amount, identifier or title."""
+    before = text[begin - 1] if begin > 0 else ""
+    after = text[end] if end < len(text) else ""
+    if before and (before.isalnum() or before in "$€£#%_'’"):
+        return False
+    if before in ".,:" and begin > 1 and text[begin - 2].isdigit():
+        return False
+    if before == "/" and _DAY_OR_MONTH_BEFORE_RE.search(text, max(0, begin - 4), begin):
+        return False
+    if after == "/" and _DAY_OR_MONTH_AFTER_RE.match(text, end):
+        return False
+    if before in "-‐" and begin > 1 and text[begin - 2].isalpha():
+        return text[max(0, begin - 4) : begin - 1].lower() == "mid"
+    if after and (after.isalnum() or after in "%_$€£'’"):
+        return False
+    if after in ".,:" and end + 1 < len(text) and text[end + 1].isdigit():
+        return False
+    m = _WORD_AFTER_RE.match(text, end)
+    if m and m.group(1).lower() in _COUNT_WORDS:
+        return False
+    m = _WORD_BEFORE_RE.search(text, max(0, begin - 40), begin)
+    if m:
+        word = m.group(1)
+        low = word.lower()
+        if low in _NUMBER_WORDS or word[-1:] in "$€£#":
+            return False
+        if word[:1].isupper() and low.rstrip(",") not in _TITLE_OK and low.rstrip(".") not in _MONTHS:
+            return False
+    return True
+
+
+_Handler = Callable[[re.Match[str], str], tuple[Interval, str] | None]
+
+
+def _h_iso_day(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    p = _point(y, int(m["m"]), int(m["d"]))
+    return (Interval.point(p), "point") if p else None
+
+
+def _h_iso_month(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    p = _point(y, int(m["m"]))
+    return (Interval.point(p), "point") if p else None
+
+
+def _h_short_range(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    e = (y // 100) * 100 + int(m["e"])
+    if e <= y:
+        e += 100  # 1999/00 wraps into the next century, but only across a short span
+        if e - y > 10:
+            return None
+    return Interval(TimePoint(y), TimePoint(e)), "range"
+
+
+def _h_day_month_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = _era_year(m["y"], m["era"], bare_ok=True)
+    if y is None:
+        return None
+    p = _point(y, _MONTHS[m["mon"].lower()], int(m["d"]))
+    return (Interval.point(p), "point") if p else None
+
+
+def _h_month_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = _era_year(m["y"], m["era"], bare_ok=True)
+    if y is None:
+        return None
+    p = _point(y, _MONTHS[m["mon"].lower()])
+    return (Interval.point(p), "point") if p else None
+
+
+def _h_century(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    raw = m["n"].lower()
+    n = _ORDINAL_WORDS.get(raw)
+    if n is None:
+        n = int(raw[:-2])
+    if not 1 <= n <= 21:
+        return None
+    era = m["era"]
+    if era is not None and era.lower().startswith("b"):
+        return Interval(TimePoint(-100 * n), TimePoint(-100 * (n - 1) - 1)), "century"
+    return Interval(TimePoint(100 * (n - 1) + 1), TimePoint(100 * n)), "century"
+
+
+def _h_decade(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    return Interval(TimePoint(y), TimePoint(y + 9)), "decade"
+
+
+def _h_era_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = _era_year(m["y"], m["era"], bare_ok=False)
+    return (Interval.point(TimePoint(y)), "point") if y is not None else None
+
+
+def _h_bare_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = _era_year(m["y"], None, bare_ok=True)
+    if y is None or not _number_context_ok(text, m.start(), m.end()):
+        return None
+    return Interval.point(TimePoint(y)), "point"
+
+
+# Tried in this order at each word start; the first that matches and validates wins.
+_ATOMS: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
+    (_ISO_DAY_RE, _h_iso_day),
+    (_ISO_MONTH_RE, _h_iso_month),
+    (_SHORT_RANGE_RE, _h_short_range),
+    (_DAY_MONTH_YEAR_RE, _h_day_month_year),
+    (_MONTH_DAY_YEAR_RE, _h_day_month_year),
+    (_MONTH_YEAR_RE, _h_month_year),
+    (_CENTURY_RE, _h_century),
+    (_DECADE_RE, _h_decade),
+    (_ERA_PREFIX_RE, _h_era_year),
+    (_YEAR_ERA_RE, _h_era_year),
+    (_BARE_YEAR_RE, _h_bare_year),
+)
+_WORD_START_RE: Final = re.compile(r"(?<![\w])[\w]")
+
+
+def _edges_ok(text: str, begin: int, end: int) -> bool:
+    """A compound match must not be glued to letters/digits on either side."""
+    if begin > 0 and (text[begin - 1].isalnum() or text[begin - 1] in "_-/$€£#"):
+        return False
+    return not (end < len(text) and (text[end].isalnum() or text[end] == "_"))
+
+
+def _atoms(text: str) -> list[TimeMention]:
+    out: list[TimeMention] = []
+    pos = 0
+    for start in _WORD_START_RE.finditer(text):
+        i = start.start()
+        if i < pos:
+            continue
+        for pattern, handler in _ATOMS:
+            m = pattern.match(text, i)
+            if m is None:
+                continue
+            if handler is not _h_bare_year and not _edges_ok(text, m.start(), m.end()):
+                continue
+            got = handler(m, text)
+            if got is None:
+                continue
+            interval, kind = got
+            out.append(TimeMention(m.group(0), m.start(), m.end(), interval, kind))
+            pos = m.end()
+            break
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Ranges and open bounds
+# --------------------------------------------------------------------------------------------------
+
+_RANGE_GAP_RE: Final = re.compile(r"\s*(?:[-–—]|to|until|till|through|thru)\s*$|\s*(?P<and>and)\s+$", _FLAGS)
+_RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+$", _FLAGS)
+_BOUND_PREFIX_RE: Final = re.compile(
+    r"(?:^|(?<=\W))(?P<w>since|from|after|until|till|up\s+to|up\s+until|through|before|prior\s+to|"
+    r"no\s+later\s+than|no\s+earlier\s+than)\s+$",
+    _FLAGS,
+)
+_BOUND_KIND: Final = {
+    "since": ("since", False),
+    "from": ("since", False),
+    "noearlierthan": ("since", False),
+    "after": ("since", True),
+    "until": ("until", False),
+    "till": ("until", False),
+    "upto": ("until", False),
+    "upuntil": ("until", False),
+    "through": ("until", False),
+    "nolaterthan": ("until", False),
+    "before": ("until", True),
+    "priorto": ("until", True),
+}
+
+
+def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
+    """``a`` and ``b`` joined as one range when the text between them (and before ``a``) says so."""
+    gap = _RANGE_GAP_RE.match(text, a.end, b.begin)
+    if gap is None or gap.end() != b.begin:
+        return None
+    prefix = _RANGE_PREFIX_RE.search(text, max(0, a.begin - 12), a.begin)
+    if gap["and"] is not None and (prefix is None or prefix["w"].lower() != "between"):
+        return None
+    start, end = a.interval.start, b.interval.end
+    if start is None or end is None:
+        return None
+    g = min(start.granularity, end.granularity)
+    if start.lo(g) > end.hi(g):
+        return None
+    begin = prefix.start("w") if prefix is not None else a.begin
+    return TimeMention(text[begin : b.end], begin, b.end, Interval(start, end), "range")
+
+
+def _with_bound(text: str, m: TimeMention) -> TimeMention:
+    """``since``/``until``/``before``/``after`` in front of a mention opens one side of it."""
+    if m.kind == "range":
+        return m
+    prefix = _BOUND_PREFIX_RE.search(text, max(0, m.begin - 20), m.begin)
+    if prefix is None:
+        return m
+    key = re.sub(r"\s+", "", prefix["w"].lower())
+    kind, exclusive = _BOUND_KIND[key]
+    interval = Interval(m.interval.start, None) if kind == "since" else Interval(None, m.interval.end)
+    begin = prefix.start("w")
+    return TimeMention(text[begin : m.end], begin, m.end, interval, kind, exclusive)
+
+
+def extract_times(text: str) -> list[TimeMention]:
+    """All time expressions in ``text``, in order of position, non-overlapping.
+
+    See the module docstring for what is read and what is deliberately left alone.
+    """
+    atoms = _atoms(text)
+    out: list[TimeMention] = []
+    i = 0
+    while i < len(atoms):
+        if i + 1 < len(atoms):
+            joined = _as_range(text, atoms[i], atoms[i + 1])
+            if joined is not None:
+                out.append(joined)
+                i += 2
+                continue
+        out.append(_with_bound(text, atoms[i]))
+        i += 1
+    return out

@@ -1,0 +1,92 @@
+"""A scriptable fake OpenAI-compatible chat server (stdlib http.server in a thread) for tests."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = tuple[int, str, dict[str, str]]  # status, body text (the message content on 200), headers
+
+
+class FakeOpenAI:
+    """Serves POST /v1/chat/completions. ``script(n, payload)`` decides the n-th reply (0-based).
+
+    A reply status of 200 wraps the text as an OpenAI chat completion; ``"sleep:<s>"`` as text with
+    status 0 makes the server wait ``s`` seconds before answering 200 "late" (to trigger timeouts).
+    """
+
+    def __init__(self, script: Callable[[int, dict[str, Any]], Reply]) -> None:
+        self.script = script
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.max_in_flight = 0
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                n_bytes = int(self.headers.get("Content-Length", "0"))
+                payload = json.loads(self.rfile.read(n_bytes))
+                with outer.lock:
+                    n = len(outer.requests)
+                    outer.requests.append(payload)
+                    outer.in_flight += 1
+                    outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
+                try:
+                    status, text, headers = outer.script(n, payload)
+                    if status == 0 and text.startswith("sleep:"):
+                        time.sleep(float(text.split(":", 1)[1]))
+                        status, text = 200, "Answer: late"
+                    time.sleep(0.01)
+                    if status == 200:
+                        body = json.dumps(
+                            {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}]}
+                        ).encode()
+                    else:
+                        body = json.dumps({"error": text}).encode()
+                    try:
+                        self.send_response(status)
+                        for k, v in headers.items():
+                            self.send_header(k, v)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                finally:
+                    with outer.lock:
+                        outer.in_flight -= 1
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> FakeOpenAI:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def echo_gold(answer_of: Callable[[dict[str, Any]], str]) -> Callable[[int, dict[str, Any]], Reply]:
+    """A script that always answers 200 with ``Answer: <answer_of(payload)>``."""
+
+    def script(n: int, payload: dict[str, Any]) -> Reply:
+        return 200, f"Answer: {answer_of(payload)}\nExplanation: it held in 2001.", {}
+
+    return script

@@ -1,0 +1,305 @@
+"""INDEPENDENT checker of KG benchmark questions.
+
+Written apart from the builder: it imports nothing from ``chronoqa.generate``. It reads the phrase
+table's ``kind`` fields itself (plain ``tomllib``), keeps the graph as plain Python lists and dicts of
+facts, decides validity with :func:`chronoqa.time.valid_at` alone, and recomputes every answer set
+by brute force from the question's logical form over all facts of the graph. Semantics checked (the
+documented ones, ``docs/kg-builder.md``):
+
+* an event without an end happens at its start; an open-ended state holds until ``as_of``;
+* reversed facts (start after end) are valid nowhere and ignored;
+* S* facts are *certainly* valid at ``t_query``; answer sets count every fact *possibly* valid.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from chronoqa.records import Fact, Question, TemporalGraph, Triple
+from chronoqa.time import Granularity, Interval, TimePoint, parse_time, valid_at
+
+PHRASES = Path(__file__).resolve().parents[1] / "src" / "chronoqa" / "generate" / "phrases"
+
+
+def kinds_from_toml(path: Path, graph: TemporalGraph) -> dict[str, str]:
+    """Relation id -> "state"/"event", read straight from a phrase TOML (by id, else by label)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))["relations"]
+    out = {}
+    for r in {f.r for f in graph.facts}:
+        entry = data.get(r) or data.get(graph.relation_label(r))
+        assert entry is not None, f"no phrase entry for {r}"
+        out[r] = entry["kind"]
+    return out
+
+
+class Checker:
+    """Brute-force verifier over all facts of a graph."""
+
+    def __init__(
+        self,
+        graph: TemporalGraph,
+        kinds: Mapping[str, str],
+        granularity: str = "year",
+        as_of: str = "2026-01-01",
+        labels: Mapping[str, str] | None = None,
+    ) -> None:
+        self.graph = graph
+        self.kinds = kinds
+        self.g = Granularity.parse(granularity)
+        asof = parse_time(as_of)
+        assert asof is not None
+        self.as_of: TimePoint = asof
+        self.labels = dict(labels or {})
+        self.by_id: dict[int, Fact] = {f.id: f for f in graph.facts}
+        self.good: list[Fact] = [f for f in graph.facts if not self._reversed(f)]
+        # plain lists of facts touching each entity (a convenience: every answer set below is still
+        # computed by scanning *all* facts of that entity, never a sample)
+        self.touching: dict[str, list[Fact]] = defaultdict(list)
+        for f in self.good:
+            self.touching[f.s].append(f)
+            if f.o != f.s:
+                self.touching[f.o].append(f)
+
+    # -- semantics ---------------------------------------------------------------------------------
+    def interval(self, f: Fact) -> Interval:
+        if self.kinds[f.r] == "event" and f.end is None and f.start is not None:
+            return Interval(f.start, f.start)
+        return Interval(f.start, f.end)
+
+    def _reversed(self, f: Fact) -> bool:
+        return f.start is not None and f.end is not None and f.start.lo(self.g) > f.end.hi(self.g)
+
+    def possible(self, f: Fact, t: TimePoint) -> bool:
+        return valid_at(self.interval(f), t, self.g, as_of=self.as_of, mode="possible")
+
+    def certain(self, f: Fact, t: TimePoint) -> bool:
+        return valid_at(self.interval(f), t, self.g, as_of=self.as_of, mode="certain")
+
+    def label(self, e: str) -> str:
+        return self.labels.get(e) or self.graph.entity_label(e)
+
+    def neighbours(self, e: str, r: str, fwd: bool) -> list[tuple[Fact, str]]:
+        out = []
+        for f in self.touching.get(e, ()):
+            if f.r != r:
+                continue
+            if fwd and f.s == e:
+                out.append((f, f.o))
+            elif not fwd and f.o == e:
+                out.append((f, f.s))
+        return out
+
+    def unit_iso(self, p: TimePoint | None) -> str | None:
+        if p is None or p.granularity < self.g:
+            return None
+        return TimePoint.from_unit(p.lo(self.g), self.g).isoformat()
+
+    # -- checks ------------------------------------------------------------------------------------
+    def check_triple(self, t: Triple, errs: list[str], where: str) -> Fact | None:
+        f = self.by_id.get(t.fact_id)
+        if f is None:
+            errs.append(f"{where}: fact {t.fact_id} is not in the graph")
+            return None
+        if (t.s_id, t.r_id, t.o_id) != (f.s, f.r, f.o):
+            errs.append(f"{where}: ids {(t.s_id, t.r_id, t.o_id)} differ from fact {f}")
+        if t.s != self.label(f.s) or t.o != self.label(f.o) or t.r != self.graph.relation_label(f.r):
+            errs.append(f"{where}: labels {(t.s, t.r, t.o)} differ from the fact's")
+        ts = None if f.start is None else f.start.isoformat()
+        te = None if f.end is None else f.end.isoformat()
+        if (t.t_start, t.t_end) != (ts, te):
+            errs.append(f"{where}: times {(t.t_start, t.t_end)} differ from the fact's {(ts, te)}")
+        if t.doc_id != f"F{f.id}":
+            errs.append(f"{where}: doc id {t.doc_id} is not F{f.id}")
+        return f
+
+    def check(self, q: Question, flags: tuple[bool, bool] | None = None) -> list[str]:
+        errs: list[str] = []
+        lf = q.logical_form
+        tq = parse_time(q.t_query)
+        if tq is None:
+            return [f"{q.id}: no t_query"]
+        if parse_time(q.as_of) != self.as_of or q.granularity != str(self.g):
+            errs.append(f"{q.id}: as_of/granularity differ from the build's")
+        star = [self.check_triple(t, errs, f"{q.id} S*") for t in q.S_star]
+        if errs or any(f is None for f in star):
+            return errs
+        facts: list[Fact] = [f for f in star if f is not None]
+        path = lf["path"]
+        chain = facts[: len(path)]
+        # 1. S* is a valid chain from the anchor along the path
+        cur = lf["anchor"]
+        nodes = [cur]
+        for step, f in zip(path, chain, strict=True):
+            fwd = step["dir"] == "fwd"
+            if f.r != step["r"] or (f.s if fwd else f.o) != cur:
+                errs.append(f"{q.id}: S* fact {f.id} does not continue the chain at {cur} over {step}")
+                return errs
+            cur = f.o if fwd else f.s
+            nodes.append(cur)
+        # 2. every S* fact certainly valid at t_query
+        for f in facts:
+            if not self.certain(f, tq):
+                errs.append(f"{q.id}: S* fact {f.id} {f.interval} not valid at {q.t_query}")
+        # 3. answers recomputed over the whole graph
+        op = q.operator
+        if op in ("point_in_time", "before_after"):
+            current = {lf["anchor"]}
+            for i, step in enumerate(path):
+                nxt = set()
+                for e in current:
+                    for f, other in self.neighbours(e, step["r"], step["dir"] == "fwd"):
+                        if self.possible(f, tq):
+                            nxt.add(other)
+                if i < len(path) - 1 and nxt != {nodes[i + 1]}:
+                    errs.append(f"{q.id}: hop {i + 1} is not unique at {q.t_query}: {sorted(nxt)[:5]}")
+                    return errs
+                current = nxt
+            if current != set(q.answer_ids):
+                errs.append(f"{q.id}: answer set {sorted(current)[:5]} != {list(q.answer_ids)}")
+            if q.cardinality == "unique" and len(current) != 1:
+                errs.append(f"{q.id}: labelled unique with {len(current)} answers")
+            if nodes[-1] not in current:
+                errs.append(f"{q.id}: chain end {nodes[-1]} is not an answer")
+            if op == "before_after":
+                self._check_reference(q, tq, errs)
+            elif q.S_anchor:
+                errs.append(f"{q.id}: point_in_time with S_anchor")
+        elif op in ("interval", "sequence"):
+            for i in range(len(path) - 1):
+                step = path[i]
+                others = {o for _, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")}
+                if others != {nodes[i + 1]}:
+                    errs.append(f"{q.id}: static hop {i + 1} is not unique: {sorted(others)[:5]}")
+                    return errs
+            e, last = nodes[-2], path[-1]
+            fwd = last["dir"] == "fwd"
+            if op == "interval":
+                matches = [f for f, o in self.neighbours(e, last["r"], fwd) if o == lf["final_other"]]
+                if len(matches) != 1:
+                    errs.append(f"{q.id}: {len(matches)} facts for the asked triple")
+                    return errs
+                f = matches[0]
+                want = self.unit_iso(f.end if lf["variant"] == "end" else f.start)
+                if want is None or [want] != list(q.answers) or want != q.t_query:
+                    errs.append(f"{q.id}: interval answer {q.answers} / t_query {q.t_query} != {want}")
+                if f.id != facts[-1].id:
+                    errs.append(f"{q.id}: S* final fact is not the asked fact")
+            else:
+                self._check_sequence(q, e, last["r"], fwd, lf, facts, errs)
+        else:
+            errs.append(f"{q.id}: unknown operator {op}")
+        # 4. negatives and flags
+        star_ids = {f.id for f in facts}
+        gold_sr = {(f.s, f.r) for f in facts}
+        gold_sro = {(f.s, f.r, f.o) for f in facts}
+        dist_ok = []
+        for t in q.S_dist:
+            f = self.check_triple(t, errs, f"{q.id} S_dist")
+            dist_ok.append(
+                f is not None
+                and f.id not in star_ids
+                and (f.s, f.r) in gold_sr
+                and any((f.s, f.r) == (g.s, g.r) and f.o != g.o for g in facts)
+            )
+        stale_ok = []
+        for t in q.S_stale:
+            f = self.check_triple(t, errs, f"{q.id} S_stale")
+            stale_ok.append(
+                f is not None and f.id not in star_ids and (f.s, f.r, f.o) in gold_sro and not self.possible(f, tq)
+            )
+        if not all(dist_ok):
+            errs.append(f"{q.id}: an S_dist fact breaks its definition")
+        if not all(stale_ok):
+            errs.append(f"{q.id}: an S_stale fact breaks its definition")
+        if flags is not None:
+            want = (bool(dist_ok) and all(dist_ok), bool(stale_ok) and all(stale_ok))
+            if tuple(flags) != want:
+                errs.append(f"{q.id}: flags {flags} != {want}")
+        # 5. leaks and render_time
+        for a in q.answers:
+            needles = [a]
+            if q.answer_type == "time":
+                p = parse_time(a)
+                assert p is not None
+                needles.append(str(p.year))
+            for n in needles:
+                if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", q.question, re.IGNORECASE):
+                    errs.append(f"{q.id}: question text contains its answer {n!r}")
+        if q.render_time != (op == "point_in_time"):
+            errs.append(f"{q.id}: render_time {q.render_time} for {op}")
+        return errs
+
+    def _check_reference(self, q: Question, tq: TimePoint, errs: list[str]) -> None:
+        lf = q.logical_form
+        ref = self.by_id.get(lf["reference_fact"])
+        if ref is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != ref.id:
+            errs.append(f"{q.id}: S_anchor is not the reference fact")
+            return
+        same = [f for f in self.good if (f.s, f.r, f.o) == (ref.s, ref.r, ref.o)]
+        if len(same) != 1:
+            errs.append(f"{q.id}: reference event is ambiguous ({len(same)} facts)")
+        if lf["anchor"] not in (ref.s, ref.o):
+            errs.append(f"{q.id}: the reference fact is not the anchor's")
+        if ref.start is None or ref.start.lo(self.g) + lf["offset"] != tq.lo(self.g) or lf["offset"] not in (-1, 1):
+            errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start} {lf['offset']:+d}")
+
+    def _check_sequence(
+        self, q: Question, e: str, r: str, fwd: bool, lf: Mapping[str, object], facts: Sequence[Fact], errs: list[str]
+    ) -> None:
+        timeline = self.neighbours(e, r, fwd)
+        starts = [self.unit_iso(f.start) for f, _ in timeline]
+        if len(timeline) < 2 or any(s is None for s in starts):
+            errs.append(f"{q.id}: timeline has {len(timeline)} facts or an unknown start")
+            return
+
+        def su(f: Fact) -> int:
+            assert f.start is not None
+            return f.start.lo(self.g)
+
+        variant = lf["variant"]
+        if variant in ("first", "last"):
+            best = (min if variant == "first" else max)(su(f) for f, _ in timeline)
+            cands = [(f, o) for f, o in timeline if su(f) == best]
+        else:
+            y = self.by_id.get(lf["reference_fact"])  # type: ignore[arg-type]
+            if y is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != y.id:
+                errs.append(f"{q.id}: S_anchor is not the sequence reference fact")
+                return
+            y_other = y.o if fwd else y.s
+            if sum(1 for _, o in timeline if o == y_other) != 1 or all(f.id != y.id for f, _ in timeline):
+                errs.append(f"{q.id}: the sequence reference is ambiguous or outside the timeline")
+                return
+            if self.kinds[r] == "event":
+                after = [(f, o) for f, o in timeline if su(f) > su(y)]
+            else:
+                if y.end is None or y.end.granularity < self.g:
+                    errs.append(f"{q.id}: state reference without an end")
+                    return
+                y_end = y.end.lo(self.g)
+                after = [(f, o) for f, o in timeline if su(f) >= y_end and su(f) > su(y)]
+            if not after:
+                errs.append(f"{q.id}: nothing after the reference")
+                return
+            best = min(su(f) for f, _ in after)
+            cands = [(f, o) for f, o in after if su(f) == best]
+        if len(cands) != 1:
+            errs.append(f"{q.id}: sequence answer is not unique ({len(cands)} facts)")
+            return
+        f, o = cands[0]
+        if [o] != list(q.answer_ids) or f.id != facts[-1].id:
+            errs.append(f"{q.id}: sequence answer {o} / fact {f.id} != {q.answer_ids} / {facts[-1].id}")
+        if self.unit_iso(f.start) != q.t_query:
+            errs.append(f"{q.id}: sequence t_query {q.t_query} != answer start {f.start}")
+
+
+def check_all(
+    checker: Checker, questions: Sequence[Question], flags: Mapping[str, tuple[bool, bool]] | None = None
+) -> list[str]:
+    errs: list[str] = []
+    for q in questions:
+        errs += checker.check(q, None if flags is None else flags[q.id])
+    return errs

@@ -1,0 +1,104 @@
+"""Independent oracle for table-builder tests: calendar units and the 13 Allen relations from endpoints.
+
+Written from scratch for the tests (stdlib ``datetime.date`` ordinals as the calendar, plain
+comparisons of endpoints for the relations); it never calls ``chronoqa.time`` or the builder's code.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import sqlite3
+from collections.abc import Sequence
+
+# Allen relations of closed unit spans a=[a0,a1], b=[b0,b1], read half-open [x0, x1+1).
+BRUTE = {
+    "before": lambda a0, a1, b0, b1: a1 + 1 < b0,
+    "after": lambda a0, a1, b0, b1: b1 + 1 < a0,
+    "meets": lambda a0, a1, b0, b1: a1 + 1 == b0,
+    "met-by": lambda a0, a1, b0, b1: b1 + 1 == a0,
+    "overlaps": lambda a0, a1, b0, b1: a0 < b0 <= a1 < b1,
+    "overlapped-by": lambda a0, a1, b0, b1: b0 < a0 <= b1 < a1,
+    "starts": lambda a0, a1, b0, b1: a0 == b0 and a1 < b1,
+    "started-by": lambda a0, a1, b0, b1: a0 == b0 and a1 > b1,
+    "during": lambda a0, a1, b0, b1: b0 < a0 and a1 < b1,
+    "contains": lambda a0, a1, b0, b1: a0 < b0 and b1 < a1,
+    "finishes": lambda a0, a1, b0, b1: a1 == b1 and a0 > b0,
+    "finished-by": lambda a0, a1, b0, b1: a1 == b1 and a0 < b0,
+    "equals": lambda a0, a1, b0, b1: a0 == b0 and a1 == b1,
+}
+
+TDBENCH_TIME_REFS = {
+    "after": {"start"},
+    "met-by": {"start"},
+    "started-by": {"start"},
+    "before": {"end"},
+    "meets": {"end"},
+    "finished-by": {"end"},
+}
+
+
+def parse_iso(text: str) -> tuple[int, int | None, int | None]:
+    m = re.fullmatch(r"(-?\d+)(?:-(\d\d))?(?:-(\d\d))?", text.strip())
+    assert m, text
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None, int(m.group(3)) if m.group(3) else None
+
+
+def unit(text: str, g: str, side: str) -> int:
+    """First ('lo') or last ('hi') unit of granularity g covered by an ISO date."""
+    y, m, d = parse_iso(text)
+    if g == "year":
+        return y
+    if g == "month":
+        if m is None:
+            m = 1 if side == "lo" else 12
+        return y * 12 + m - 1
+    if m is None:
+        m, d = (1, 1) if side == "lo" else (12, 31)
+    if d is None:
+        if side == "lo":
+            d = 1
+        else:
+            nxt = datetime.date(y + (m == 12), m % 12 + 1, 1)
+            return nxt.toordinal() - 1
+    return datetime.date(y, m, d).toordinal()
+
+
+def span(start: str, end: str | None, g: str, as_of: str) -> tuple[int, int]:
+    return unit(start, g, "lo"), unit(end if end else as_of, g, "hi")
+
+
+def sqlite_rows(
+    name: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[str | None]],
+    spans: Sequence[tuple[int, int] | None],
+    sql_duckdb: str,
+    *,
+    unit_shift: int = 0,
+) -> list[tuple[object, ...]]:
+    """Run a DuckDB query transpiled to SQLite on an SQLite copy built from the oracle's own units.
+
+    ``unit_shift`` converts the oracle's day ordinals into the builder's day numbers (the query's
+    literals): both count consecutive days, so only the origin differs.
+    """
+    import sqlglot
+
+    con = sqlite3.connect(":memory:")
+    cols = ", ".join(f'"{c}" TEXT' for c in columns)
+    con.execute(f'CREATE TABLE "{name}" (_row INTEGER, {cols}, _lo INTEGER, _hi INTEGER)')
+    for i, (row, sp) in enumerate(zip(rows, spans, strict=True)):
+        if sp is None:
+            continue
+        con.execute(
+            f'INSERT INTO "{name}" VALUES ({", ".join("?" * (len(columns) + 3))})',
+            (i, *row, sp[0] + unit_shift, sp[1] + unit_shift),
+        )
+    sql = sqlglot.transpile(sql_duckdb, read="duckdb", write="sqlite")[0]
+    out = con.execute(sql).fetchall()
+    con.close()
+    return out
+
+
+# days between 0001-01-01 (ordinal 1) and 1970-01-01 in the builder's day numbering
+EPOCH_SHIFT = -datetime.date(1970, 1, 1).toordinal()

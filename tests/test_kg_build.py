@@ -1,0 +1,305 @@
+"""KG builder: hand-worked small graphs, the independent checker, determinism, negatives, splits, phrases."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+from kg_checker import PHRASES, Checker, check_all, kinds_from_toml
+
+from chronoqa.errors import UnknownNameError
+from chronoqa.generate.kg import KGBuildConfig, MissingPhrasesError, build_kg_benchmark, load_phrase_table
+from chronoqa.records import Fact, Question, TemporalGraph, Triple
+from chronoqa.release import load_release
+from chronoqa.time import TimePoint
+
+
+def tp(y: int | None) -> TimePoint | None:
+    return None if y is None else TimePoint(y)
+
+
+def fact(i: int, s: str, r: str, o: str, a: int | None, b: int | None) -> Fact:
+    return Fact(i, f"<{s}>", f"<{r}>", f"<{o}>", tp(a), tp(b), i + 1)
+
+
+def labels_of(facts: list[Fact]) -> dict[str, str]:
+    return {e: e.strip("<>").replace("_", " ") for f in facts for e in (f.s, f.o)}
+
+
+def rel_labels(facts: list[Fact]) -> dict[str, str]:
+    return {f.r: f.r.strip("<>") for f in facts}
+
+
+# A hand-made YAGO-like graph. Worked by hand:
+#   Ann playsFor Reds [2000, 2004], then Blues [2005, 2008]; Ann isMarriedTo Bob [2001, open];
+#   Bob worksAt Uni [1999, 2003]; Ann and Cid both won the Prize in 2003 (an ambiguous event year);
+#   Ann won the Medal in 1998 (an event: only in 1998); Dan playsFor Reds [1990, 1995].
+#   Eve playsFor Reds 2010 (start only: a state, ongoing as of as_of); Fay bad fact: start after end.
+HAND = [
+    fact(0, "Ann", "playsFor", "Reds", 2000, 2004),
+    fact(1, "Ann", "playsFor", "Blues", 2005, 2008),
+    fact(2, "Ann", "isMarriedTo", "Bob", 2001, None),
+    fact(3, "Bob", "worksAt", "Uni", 1999, 2003),
+    fact(4, "Ann", "hasWonPrize", "Prize", 2003, None),
+    fact(5, "Cid", "hasWonPrize", "Prize", 2003, None),
+    fact(6, "Ann", "hasWonPrize", "Medal", 1998, None),
+    fact(7, "Dan", "playsFor", "Reds", 1990, 1995),
+    fact(8, "Eve", "playsFor", "Reds", 2010, None),
+    fact(9, "Fay", "playsFor", "Reds", 2009, 2001),
+    fact(10, "Ann", "wasBornIn", "Town", 1975, None),
+]
+
+
+def hand_graph() -> TemporalGraph:
+    return TemporalGraph("hand", HAND, labels_of(HAND), rel_labels(HAND))
+
+
+def hand_build(**kw: object) -> tuple[TemporalGraph, list[Question], dict[str, tuple[bool, bool]]]:
+    g = hand_graph()
+    cfg = KGBuildConfig(**{"n_questions": 400, "seed": 3, **kw})  # type: ignore[arg-type]
+    b = build_kg_benchmark(g, cfg, phrases="yago11k")
+    return g, b.questions, {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
+
+
+def test_hand_graph_answers_match_hand_worked_values() -> None:
+    g, qs, flags = hand_build()
+    assert qs, "the hand graph allows questions"
+    pit = [q for q in qs if q.operator == "point_in_time" and q.hops == 1]
+    assert pit
+    for q in pit:
+        lf = q.logical_form
+        t = int(q.t_query or 0)
+        step = lf["path"][0]
+        if lf["anchor"] == "<Ann>" and step == {"r": "<playsFor>", "dir": "fwd"}:
+            assert q.answer_ids == (("<Reds>",) if 2000 <= t <= 2004 else ("<Blues>",))
+            assert 2000 <= t <= 2008
+        if lf["anchor"] == "<Ann>" and step == {"r": "<hasWonPrize>", "dir": "fwd"}:
+            # events happen at their start only: 1998 -> Medal, 2003 -> Prize; never another year
+            assert (t, q.answer_ids) in {(1998, ("<Medal>",)), (2003, ("<Prize>",))}
+        if step["r"] == "<hasWonPrize>" and step["dir"] == "inv":
+            assert lf["anchor"] != "<Prize>" or t != 2003, "two winners of the Prize in 2003: ambiguous"
+        if lf["anchor"] == "<Reds>" and step["dir"] == "inv":
+            # who played for Reds: Dan 1990-1995, Ann 2000-2004, Eve 2010-2025 (open end = ongoing)
+            want = "<Dan>" if t <= 1995 else "<Ann>" if t <= 2004 else "<Eve>"
+            assert q.answer_ids == (want,)
+            assert 1990 <= t <= 1995 or 2000 <= t <= 2004 or 2010 <= t <= 2025
+        for tr in q.S_star:
+            assert tr.s_id != "<Fay>", "a reversed fact is never gold"
+    # the reversed fact never appears anywhere
+    for q in qs:
+        for tr in (*q.S_star, *q.S_dist, *q.S_stale, *q.S_anchor):
+            assert tr.fact_id != 9
+
+
+def test_hand_graph_two_hop_and_interval_examples() -> None:
+    g, qs, _ = hand_build()
+    texts = {q.question: q for q in qs}
+    # 2-hop at 2002: Ann's spouse is Bob (unique), Bob works at Uni (until 2003)
+    two = [q for q in qs if q.operator == "point_in_time" and q.hops == 2 and q.answer_ids == ("<Uni>",)]
+    for q in two:
+        assert 2001 <= int(q.t_query or 0) <= 2003
+        assert [t.fact_id for t in q.S_star] == [2, 3]
+    # interval: Ann joined Blues in 2005 (the only Ann-playsFor-Blues fact)
+    iv = [q for q in qs if q.operator == "interval" and q.hops == 1 and q.logical_form["final_other"] == "<Blues>"]
+    for q in iv:
+        assert q.answers == (("2008",) if q.logical_form["variant"] == "end" else ("2005",))
+        assert not q.render_time
+        assert "2005" not in q.question and "2008" not in q.question
+    # sequence: Ann's first team is Reds, last is Blues
+    for q in qs:
+        if q.operator == "sequence" and q.hops == 1 and q.logical_form["anchor"] == "<Ann>":
+            if q.logical_form["path"][0]["r"] == "<playsFor>":
+                want = {"first": "<Reds>", "last": "<Blues>", "next": "<Blues>"}[q.logical_form["variant"]]
+                assert q.answer_ids == (want,)
+    assert texts
+
+
+def test_hand_graph_passes_independent_checker() -> None:
+    g, qs, flags = hand_build()
+    errs = check_all(Checker(g, kinds_from_toml(PHRASES / "yago11k.toml", g)), qs, flags)
+    assert errs == []
+
+
+def test_multi_answer_is_dropped_by_default_and_kept_on_request() -> None:
+    _, qs, _ = hand_build()
+    assert all(q.cardinality == "unique" for q in qs)
+    g, qs2, flags = hand_build(keep_multi_answer=True)
+    multi = [q for q in qs2 if q.cardinality == "multiple"]
+    assert multi, "Prize in 2003 has two winners"
+    for q in multi:
+        if q.logical_form["anchor"] == "<Prize>" and q.hops == 1:
+            assert set(q.answer_ids) == {"<Ann>", "<Cid>"}
+    assert check_all(Checker(g, kinds_from_toml(PHRASES / "yago11k.toml", g)), qs2, flags) == []
+
+
+def random_graph(n: int, seed: int) -> TemporalGraph:
+    rng = random.Random(seed)
+    rels = ["playsFor", "isMarriedTo", "hasWonPrize", "worksAt", "owns", "created"]
+    facts = []
+    for i in range(n):
+        r = rng.choice(rels)
+        s = f"P{rng.randrange(n // 4)}"
+        o = f"O{rng.randrange(n // 6)}" if r != "isMarriedTo" else f"P{rng.randrange(n // 4)}"
+        a = rng.randrange(1950, 2020) if rng.random() > 0.05 else None
+        b = None if rng.random() < 0.3 or a is None else a + rng.randrange(0, 12)
+        facts.append(fact(i, s, r, o, a, b))
+    for j in range(n // 20):  # repeated periods of the same triple: stale negatives
+        f = facts[rng.randrange(n)]
+        if f.start is not None:
+            facts.append(fact(len(facts), f.s[1:-1], f.r[1:-1], f.o[1:-1], f.start.year + 20, f.start.year + 22))
+    return TemporalGraph("rand", facts, labels_of(facts), rel_labels(facts))
+
+
+def test_random_graph_passes_checker_all_cells() -> None:
+    g = random_graph(3000, 5)
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=1500, seed=1), phrases="yago11k")
+    flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
+    assert len(b.questions) == 1500
+    assert check_all(Checker(g, kinds_from_toml(PHRASES / "yago11k.toml", g)), b.questions, flags) == []
+    cells = {(q.operator, q.complexity) for q in b.questions}
+    assert {op for op, _ in cells} == {"point_in_time", "before_after", "interval", "sequence"}
+    assert any(q.S_stale for q in b.questions)
+
+
+def _mutate_check(g: TemporalGraph, q: Question, flags: tuple[bool, bool]) -> list[str]:
+    return Checker(g, kinds_from_toml(PHRASES / "yago11k.toml", g)).check(q, flags)
+
+
+def test_checker_catches_broken_questions() -> None:
+    g, qs, flags = hand_build()
+    q = next(q for q in qs if q.operator == "point_in_time" and q.hops == 1)
+    f = flags[q.id]
+    assert _mutate_check(g, q, f) == []
+    from dataclasses import replace
+
+    wrong = "<Town>" if q.answer_ids != ("<Town>",) else "<Reds>"
+    assert _mutate_check(g, replace(q, answer_ids=(wrong,)), f)
+    assert _mutate_check(g, replace(q, t_query="1900"), f)
+    assert _mutate_check(g, replace(q, question=q.question + " " + q.answers[0]), f)
+    assert _mutate_check(g, replace(q, render_time=False), f)
+    assert _mutate_check(g, q, (not f[0], f[1]))
+    bogus = Triple("x", "y", "z", None, None, "<Ann>", "<playsFor>", "<Reds>", 0, "F0")
+    assert _mutate_check(g, replace(q, S_stale=(bogus,)), f)
+    # an ambiguous question: who won the Prize in 2003 (Ann and Cid)
+    amb = replace(
+        q,
+        logical_form={**q.logical_form, "anchor": "<Prize>", "path": [{"r": "<hasWonPrize>", "dir": "inv"}]},
+        t_query="2003",
+        S_star=(Triple("Ann", "hasWonPrize", "Prize", "2003", None, "<Ann>", "<hasWonPrize>", "<Prize>", 4, "F4"),),
+        answer_ids=("<Ann>",),
+        answers=("Ann",),
+    )
+    assert any("answer set" in e for e in _mutate_check(g, amb, f))
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_byte_identical_release(tmp_path: Path) -> None:
+    g = random_graph(1500, 9)
+    cfg = KGBuildConfig(n_questions=600, seed=4)
+    a = build_kg_benchmark(g, cfg, phrases="yago11k").write(tmp_path / "a")
+    b = build_kg_benchmark(g, cfg, phrases="yago11k").write(tmp_path / "b")
+    ha, hb = _hashes(a), _hashes(b)
+    assert set(ha) == {"benchmark.jsonl", "functional_negatives.jsonl", "corpus.jsonl", "qrels", "manifest.json", "DATACARD.md"}
+    assert ha == hb
+    c = build_kg_benchmark(g, KGBuildConfig(n_questions=600, seed=5), phrases="yago11k").write(tmp_path / "c")
+    assert _hashes(c)["benchmark.jsonl"] != ha["benchmark.jsonl"]
+
+
+def test_release_is_readable_by_tempbench_quickstart(tmp_path: Path) -> None:
+    g = random_graph(1500, 2)
+    build = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=0), phrases="yago11k")
+    out = build.write(tmp_path / "rel")
+    # TempBench's quickstart, standard library only
+    test = [json.loads(line) for line in open(out / "benchmark.jsonl", encoding="utf-8")]
+    test = [q for q in test if q["split"] == "test"]
+    assert test
+    q = test[0]
+    assert isinstance(q["question"], str) and q["t_query"]
+    for key in ("S_star", "S_dist", "S_stale"):
+        for t in q[key]:
+            assert {"s", "r", "o", "t_start", "t_end"} <= set(t)
+    flags = {json.loads(line)["id"]: json.loads(line) for line in open(out / "functional_negatives.jsonl", encoding="utf-8")}
+    assert set(flags) == {q["id"] for q in [json.loads(x) for x in open(out / "benchmark.jsonl", encoding="utf-8")]}
+    rel = load_release(out)
+    assert len(rel.corpus) == len(g.facts)
+    assert len({d.doc_id for d in rel.corpus}) == len(g.facts)
+    qrels = (out / "qrels").read_text().splitlines()
+    assert len(qrels) == sum(len({t.doc_id for t in q.S_star}) for q in rel.questions)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["counts"]["questions"] == 300 and manifest["seed"] == 0
+    assert "| Operator | 1-hop | 2-hop | 3+-hop | Total |" in (out / "DATACARD.md").read_text()
+
+
+def test_splits_never_separate_groups_and_follow_ratios() -> None:
+    g = random_graph(3000, 7)
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=1500, seed=2), phrases="yago11k")
+    seen: dict[tuple[str, str, str | None], str] = {}
+    for q in b.questions:
+        key = (q.logical_form["anchor"], json.dumps(q.logical_form["path"]), q.t_query)
+        assert seen.setdefault(key, q.split) == q.split
+    n = len(b.questions)
+    share = {s: sum(q.split == s for q in b.questions) / n for s in ("train", "dev", "test")}
+    assert abs(share["train"] - 0.7) < 0.03 and abs(share["dev"] - 0.1) < 0.03 and abs(share["test"] - 0.2) < 0.03
+
+
+def test_expand_years_builds_point_facts_and_stale_negatives() -> None:
+    g = hand_graph()
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=200, seed=1, expand_years=True), phrases="yago11k")
+    docs = {d.doc_id: d for d in b.corpus()}
+    # Ann playsFor Reds 2000-2004 -> 5 yearly facts; Ann isMarriedTo Bob 2001-open -> 2001..2026
+    assert [k for k in docs if k.startswith("F0-")] == [f"F0-{y}" for y in range(2000, 2005)]
+    assert len([k for k in docs if k.startswith("F2-")]) == 2026 - 2001 + 1
+    assert "F9" in docs and "F4" in docs  # reversed and point facts stay single
+    for q in b.questions:
+        for t in q.S_star:
+            assert t.t_start == t.t_end or t.t_end is None or t.t_start is None
+        for t in q.S_stale:
+            assert t.t_start != q.t_query
+    assert any(q.S_stale for q in b.questions)
+
+
+def test_missing_phrases_is_a_clear_error(tmp_path: Path) -> None:
+    facts = [*HAND, fact(11, "Ann", "likes", "Tea", 2000, None)]
+    g = TemporalGraph("x", facts, labels_of(facts), rel_labels(facts))
+    with pytest.raises(MissingPhrasesError, match=r"<likes> \(likes\).*--phrases"):
+        build_kg_benchmark(g, KGBuildConfig(n_questions=10), phrases="yago11k")
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=50, generic_phrases=True), phrases="yago11k")
+    assert b.manifest["phrases"]["generic_fallback"] == ["<likes>"]
+    custom = tmp_path / "p.toml"
+    custom.write_text(
+        (PHRASES / "yago11k.toml").read_text()
+        + '\n[relations.likes]\nkind = "state"\nask_object = "what did {s} like"\nask_subject = "who liked {o}"\n'
+        'object_of = "the thing {s} liked"\nsubject_of = "the fan of {o}"\nstatement = "{s} liked {o}"\n'
+        'start_clause = "{s} started liking {o}"\nend_clause = "{s} stopped liking {o}"\n'
+        'ask_start = "did {s} start liking {o}"\nask_end = "did {s} stop liking {o}"\n'
+    )
+    b2 = build_kg_benchmark(g, KGBuildConfig(n_questions=50), phrases=custom)
+    assert b2.manifest["phrases"]["generic_fallback"] == []
+    with pytest.raises(UnknownNameError):
+        load_phrase_table("yago11")
+
+
+def test_default_phrase_tables_cover_the_datasets() -> None:
+    yago = load_phrase_table("yago11k")
+    assert set(yago.relations) == {
+        "playsFor", "wasBornIn", "hasWonPrize", "isMarriedTo", "created",
+        "diedIn", "isAffiliatedTo", "owns", "graduatedFrom", "worksAt",
+    }  # fmt: skip
+    wd = load_phrase_table("wikidata12k")
+    assert len(wd.relations) == 24
+    assert yago.relations["hasWonPrize"].kind == "event" and yago.relations["playsFor"].kind == "state"
+
+
+def test_bad_config_is_rejected() -> None:
+    with pytest.raises(UnknownNameError):
+        KGBuildConfig(operators=("point_in_tim",))
+    with pytest.raises(ValueError):
+        KGBuildConfig(expand_years=True, granularity="month")
+    with pytest.raises(ValueError):
+        KGBuildConfig(max_hops=0)

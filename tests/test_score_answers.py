@@ -1,0 +1,159 @@
+"""Answer accuracy and time accuracy on hand-written answers and explanations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chronoqa.answer.base import AnswerRecord
+from chronoqa.records import Doc, Question, Triple
+from chronoqa.score.answers import aliases_from_corpus, is_abstention, normalize_answer, score_answer, split_answer
+from chronoqa.score.time_accuracy import TimeRef, gold_time_refs, score_time
+from chronoqa.time import TimePoint
+
+
+def q(**kw: Any) -> Question:
+    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": "2000", "S_star": ()}
+    base.update(kw)
+    return Question(**base)
+
+
+def ok(answer: str | None, explanation: str | None = None) -> AnswerRecord:
+    return AnswerRecord("q", "test", "ok", answer, explanation)
+
+
+def outcome(question: Question, answer: str | None, **kw: Any) -> str:
+    return score_answer(question, ok(answer), **kw).outcome
+
+
+def test_normalisation() -> None:
+    assert normalize_answer("  The Café-Müller, Inc.  ") == "cafe muller inc"
+    assert normalize_answer("A Tale of Two Cities") == "tale of two cities"
+    assert normalize_answer("F.C.") == "f c"
+    assert normalize_answer("São Paulo") == "sao paulo"
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        ("legal", "illegal", "wrong"),
+        ("illegal", "legal", "wrong"),
+        ("5", "25", "wrong"),
+        ("25", "5", "wrong"),
+        ("Getafe CF", "getafe cf", "correct"),
+        ("Getafe CF", "Getafe", "wrong"),
+        ("FC Barcelona", "FC Barcelona B", "wrong"),
+        ("Atlético Madrid", "the atletico madrid.", "correct"),
+        ("Procter and Gamble", "Procter & Gamble", "wrong"),  # '&' is not 'and' (no guessing)
+        ("Procter and Gamble", "procter and gamble", "correct"),  # whole match before splitting on 'and'
+    ],
+)
+def test_no_substring_traps(gold: str, pred: str, expected: str) -> None:
+    assert outcome(q(answers=(gold,)), pred) == expected
+
+
+def test_aliases_from_labels() -> None:
+    corpus = [
+        Doc("d1", "x", "Bob", "r", "New York City", None, None, s_id="Q1", o_id="Q60"),
+        Doc("d2", "x", "Al", "r", "NYC", None, None, s_id="Q2", o_id="Q60"),
+    ]
+    al = aliases_from_corpus(corpus)
+    assert al["Q60"] == ("NYC", "New York City")
+    question = q(answers=("New York City",), answer_ids=("Q60",))
+    assert outcome(question, "NYC", aliases=al) == "correct"
+    assert outcome(question, "NYC") == "wrong"  # without aliases
+
+
+def test_set_valued_answers() -> None:
+    question = q(answers=("Alice", "Bob", "Carol", "Dan"), cardinality="multiple")
+    assert outcome(question, "Dan, Carol, Bob and Alice") == "correct"
+    assert outcome(question, "Alice; Bob; Carol") == "wrong"  # 'all' needs every one
+    assert outcome(question, "Alice; Bob; Carol", rule="3_of_many") == "correct"
+    assert outcome(question, "Alice, Bob", rule="3_of_many") == "wrong"
+    assert outcome(question, "Alice, Bob, Carol, Eve", rule="3_of_many") == "wrong"  # a wrong extra name
+    assert split_answer("A, B and C / D") == ["A", "B", "C", "D"]
+    two = q(answers=("Alice", "Bob"))
+    assert outcome(two, "Bob & Alice", rule="3_of_many") == "correct"  # min(3, 2) = 2
+
+
+def test_empty_gold_none_answers_and_abstention() -> None:
+    none_q = q(answers=(), cardinality="none")
+    assert outcome(none_q, "None") == "correct"
+    assert outcome(none_q, "No answer.") == "correct"
+    assert outcome(none_q, "nobody") == "correct"
+    assert outcome(none_q, "Alice") == "wrong"
+    assert outcome(q(answers=("Alice",)), "none") == "wrong"
+    assert outcome(q(answers=("Alice",)), "I don't know") == "abstain"
+    assert outcome(q(answers=("Alice",)), "Unsure.") == "abstain"
+    assert is_abstention("") and not is_abstention("Alice")
+    rec = AnswerRecord("q", "t", "abstain", None)
+    assert score_answer(q(answers=("Alice",)), rec).outcome == "abstain"
+    err = AnswerRecord("q", "t", "error", None, error="timeout")
+    res = score_answer(q(answers=("Alice",)), err)
+    assert res.outcome == "error" and res.correct is False
+    assert score_answer(q(answers=("Alice",)), None).outcome == "missing"
+
+
+def test_outdated_answers_on_time_alignment() -> None:
+    question = q(answers=("Carol",), operator="time_alignment", outdated_answers=("Alice", "Bob"))
+    assert outcome(question, "Carol") == "correct"
+    assert outcome(question, "Bob") == "outdated"
+    assert outcome(question, "Zed") == "wrong"
+    # only time-alignment questions have 'outdated'
+    assert outcome(q(answers=("Carol",), outdated_answers=("Bob",)), "Bob") == "wrong"
+
+
+def test_time_answers_at_granularity() -> None:
+    month = q(answers=("2014-03",), answer_type="time", granularity="month", operator="interval")
+    assert outcome(month, "March 2014") == "correct"
+    assert outcome(month, "2014-03-17") == "correct"  # finer than needed: truncated
+    assert outcome(month, "2014") == "wrong"  # too coarse to name the month
+    assert outcome(month, "April 2014") == "wrong"
+    year = q(answers=("1994",), answer_type="time")
+    assert outcome(year, "in 1994") == "correct"
+    assert outcome(year, "1995") == "wrong"
+    assert outcome(year, "in 1994 or 1995") == "wrong"  # a wrong extra time
+    both = q(answers=("1994", "1998"), answer_type="time")
+    assert outcome(both, "from 1994 to 1998") == "correct"
+
+
+def test_gold_time_refs_rules() -> None:
+    table_q = q(time_refs=({"which": "start", "value": "2014-03"},), granularity="month", source="table")
+    assert gold_time_refs(table_q) == (TimeRef("start", TimePoint(2014, 3)),)
+    interval_q = q(operator="interval", answers=("1994",), answer_type="time")
+    assert gold_time_refs(interval_q) == (TimeRef("any", TimePoint(1994)),)
+    chain = (Triple("A", "r", "B", "1990", "1990"), Triple("B", "r2", "C", "1994", "1999"))
+    kg_q = q(answers=("C",), S_star=chain)  # only the fact carrying the answer
+    assert gold_time_refs(kg_q) == (TimeRef("start", TimePoint(1994)), TimeRef("end", TimePoint(1999)))
+    kg_all = q(answers=("Z",), S_star=chain)  # no fact carries the answer: all of S*
+    assert len(gold_time_refs(kg_all)) == 3
+
+
+def test_time_accuracy_on_explanations() -> None:
+    table_q = q(
+        answers=("Alice",),
+        time_refs=({"which": "start", "value": "2014-03"}, {"which": "end", "value": "2016"}),
+        granularity="month",
+    )
+
+    def t_of(expl: str | None) -> bool | None:
+        return score_time(table_q, ok("Alice", expl), True).T
+
+    # The end reference is year-precise (2016), so "2016" and "December 2016" both cite it.
+    assert t_of("Alice has been CEO since March 2014 and left in 2016.") is True
+    assert t_of("Alice was CEO from March 2014 to December 2016.") is True
+    assert t_of("Alice was CEO from 2014 to 2016.") is False  # 2014 is too coarse for the month-precise start
+    assert t_of("Alice was CEO from April 2014 to 2016.") is False  # wrong start month
+    assert t_of("Alice became CEO in March 2014.") is False  # the end is not cited
+    kg_year = q(answers=("C",), S_star=(Triple("B", "r2", "C", "1994", "1998"),))
+    row = score_time(kg_year, ok("C", "B held C from 1994 to 1998."), True)
+    assert (row.A, row.T, row.n_refs, row.n_cited) == (True, True, 2, 2)
+    row = score_time(kg_year, ok("C", "B held C since 1994."), True)
+    assert (row.T, row.n_cited) == (False, 1)
+    row = score_time(kg_year, ok("C", "B held C until 1998, having started in 1995."), False)
+    assert (row.A, row.T, row.n_cited) == (False, False, 1)
+    assert score_time(kg_year, ok("C", None), True).T is False
+    assert score_time(q(answers=("x",)), ok("x", "in 1994"), True).T is None  # no references: undefined
+    judged = score_time(kg_year, ok("C", "from 1994 to 1998"), True, judge=lambda _q, _r: False)
+    assert judged.T is True and judged.judge is False

@@ -1,0 +1,169 @@
+"""``evaluate`` and ``chronoqa evaluate`` end to end on a tiny release written here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from chronoqa.cli import app
+from chronoqa.errors import ChronoqaError
+from chronoqa.records import Doc, Question, Triple
+from chronoqa.release import FunctionalFlags, load_release, write_release
+from chronoqa.score.evaluate import evaluate
+
+
+def T(s: str, r: str, o: str, ts: str | None, te: str | None) -> Triple:
+    return Triple(s, r, o, ts, te, doc_id=f"{s}-{r}-{o}-{ts}")
+
+
+QUESTIONS = [
+    Question("q1", "test", "In 1994 ...?", "1994", (T("A", "r1", "B", "1994", "1994"), T("B", "r2", "C", "1994", "1994")),
+             S_dist=(T("A", "r1", "D", "1994", "1994"),), S_stale=(T("A", "r1", "B", "1990", "1990"),), hops=2,
+             answers=("C",)),
+    Question("q2", "test", "?", "2000", (T("E", "r3", "F", "1999", "2001"),), operator="interval", answers=("F",)),
+    Question("q3", "test", "?", "2005", (T("G", "r4", "H", "2005", "2005"),), S_stale=(T("G", "r4", "H", "2003", "2003"),),
+             answers=("H",)),
+    Question("q4", "test", "?", "2010", (T("I", "r5", "J", "2010", "2010"),), operator="before_after", answers=("J",)),
+]  # fmt: skip
+FLAGS = [
+    FunctionalFlags("q1", True, True),
+    FunctionalFlags("q2", True, True),
+    FunctionalFlags("q3", True, False),  # q3's stale negative is not functional
+    FunctionalFlags("q4", True, True),
+]
+
+
+def hit(t: Triple, rank: int) -> dict[str, Any]:
+    return {"doc_id": t.doc_id, "rank": rank, "score": 10.0 - rank, "s": t.s, "r": t.r, "o": t.o,
+            "t_start": t.t_start, "t_end": t.t_end}  # fmt: skip
+
+
+@pytest.fixture
+def bench(tmp_path: Path) -> Path:
+    corpus = [
+        Doc(t.doc_id, f"{t.s} {t.r} {t.o}", t.s, t.r, t.o, t.t_start, t.t_end)
+        for q in QUESTIONS
+        for t in (*q.S_star, *q.S_dist, *q.S_stale)
+    ]
+    return write_release(tmp_path / "bench", QUESTIONS, corpus, FLAGS, {"name": "tiny"}, "# tiny\n")
+
+
+def write_run(path: Path, hits: dict[str, list[Triple]], meta: dict[str, Any] | None = None) -> Path:
+    with path.open("w", encoding="utf-8") as fh:
+        for qid, ts in hits.items():
+            fh.write(json.dumps({"qid": qid, "hits": [hit(t, i + 1) for i, t in enumerate(ts)]}) + "\n")
+    if meta is not None:
+        path.with_name(path.name.replace(".jsonl", ".meta.json")).write_text(json.dumps(meta))
+    return path
+
+
+def main_run(tmp_path: Path) -> Path:
+    q1, q2, q3, _ = QUESTIONS
+    return write_run(
+        tmp_path / "sys.run.jsonl",
+        {"q1": [*q1.S_star, *q1.S_dist], "q2": list(q2.S_star), "q3": list(q3.S_stale)},  # q4: no line
+        {"spec": "sys", "control": False},
+    )
+
+
+def test_evaluate_hand_worked(bench: Path, tmp_path: Path) -> None:
+    res = evaluate(bench, run=main_run(tmp_path), n_bootstrap=200, min_slice=2)
+    d = res.to_dict()
+    allr = d["retrieval"]["all"]
+    assert d["n_questions"] == 4 and allr["n_questions"] == 4
+    assert allr["coverage"]["value"] == 0.75
+    assert allr["TRP_macro"]["value"] == pytest.approx((2 / 3 + 1 + 0) / 3)
+    assert allr["TRP_macro"]["n"] == 3  # q4 retrieved nothing: TRP undefined, excluded
+    assert allr["CCR"]["value"] == 0.5
+    # R@10: q1 2/2, q2 1/1, q3 0/1, q4 0 (no results -> 0, not dropped) = 2/4.
+    assert allr["R@10"]["value"] == 0.5 and allr["R@10"]["n"] == 4
+    assert allr["MRR"]["value"] == 0.5
+    # stale hit: q1 (functional, not hit); q3 is non-functional so undefined -> 0/1
+    assert allr["stale_hit_rate"]["value"] == 0.0 and allr["stale_hit_rate"]["n"] == 1
+    assert allr["dist_hit_rate"]["value"] == 1.0  # q1 retrieved its distractor
+    for m in allr.values():
+        if isinstance(m, dict) and m["value"] is not None and m["ci_low"] is not None:
+            assert m["ci_low"] <= m["value"] <= m["ci_high"]
+    assert d["retrieval"]["by_complexity"]["2-hop"]["CCR"]["value"] == 1.0
+    assert set(d["retrieval"]["by_operator"]) == {"before_after", "interval", "point_in_time"}
+    assert any("no line for 1 questions" in w for w in d["warnings"])
+    assert any("(< 2)" in w for w in d["warnings"])  # 1-question slices are flagged
+    assert [r.id for r in res.evidence_rows] == ["q1", "q2", "q3", "q4"]
+
+
+def test_functional_only_and_trap(bench: Path, tmp_path: Path) -> None:
+    stale_run = write_run(tmp_path / "stale.run.jsonl", {q.id: list(q.S_stale) for q in QUESTIONS if q.S_stale})
+    res = evaluate(bench, run=stale_run, functional_only=True, n_bootstrap=50)
+    d = res.to_dict()
+    assert d["n_questions"] == 3  # q3 dropped: stale not functional
+    assert d["retrieval"]["all"]["TRP_macro"]["value"] == 0.0 and d["retrieval"]["all"]["CCR"]["value"] == 0.0
+
+
+def test_compare_oracle_and_empty(bench: Path, tmp_path: Path) -> None:
+    oracle = write_run(tmp_path / "oracle.run.jsonl", {q.id: list(q.S_star) for q in QUESTIONS}, {"spec": "oracle"})
+    empty = write_run(tmp_path / "empty.run.jsonl", {q.id: [] for q in QUESTIONS}, {"spec": "empty"})
+    d = evaluate(bench, run=oracle, compare=empty, n_bootstrap=200).to_dict()
+    assert d["retrieval"]["all"]["CCR"]["value"] == 1.0
+    b = d["compare"]["b_retrieval"]["all"]
+    assert b["coverage"]["value"] == 0.0 and b["CCR"]["value"] == 0.0 and b["TRP_macro"]["value"] is None
+    ccr = d["compare"]["paired"]["CCR"]["all"]
+    assert ccr["diff"] == 1.0 and ccr["mcnemar_p"] == pytest.approx(2 * 0.5**4)
+    assert ccr["q_value_bh"] is not None and ccr["q_value_bh"] >= ccr["p_value"]
+    assert d["compare"]["paired"]["TRP_macro"]["all"]["p_value"] is None  # undefined for the empty run
+
+
+def test_answers_and_time(bench: Path, tmp_path: Path) -> None:
+    path = tmp_path / "answers.jsonl"
+    lines = [
+        {"qid": "q1", "answerer": "x", "status": "ok", "answer": "C", "explanation": "A r1 B in 1994; B r2 C in 1994."},
+        {"qid": "q2", "answerer": "x", "status": "ok", "answer": "F", "explanation": "no dates"},
+        {"qid": "q3", "answerer": "x", "status": "error", "answer": None, "error": "timeout"},
+        # q4: no line -> missing, scored wrong
+    ]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    d = evaluate(bench, answers=path, n_bootstrap=100).to_dict()
+    a = d["answers"]["all"]
+    assert a["A"]["value"] == 0.5 and a["A"]["n"] == 4
+    assert a["error_rate"]["value"] == 0.25 and a["missing_rate"]["value"] == 0.25
+    t = d["time_accuracy"]["all"]
+    # refs: q1 {1994}, q2 {1999 start, 2001 end}, q3 {2005}, q4 {2010}; only q1 cites its ref.
+    assert t["T"]["value"] == 0.25 and t["AT"]["value"] == 0.25 and t["A_minus_AT"]["value"] == 0.25
+
+
+def test_bad_run_is_rejected(bench: Path, tmp_path: Path) -> None:
+    bad = write_run(tmp_path / "bad.run.jsonl", {"nope": []})
+    with pytest.raises(ChronoqaError, match="another benchmark"):
+        evaluate(bench, run=bad)
+    broken = tmp_path / "broken.run.jsonl"
+    broken.write_text('{"qid": "q1", "hits": [{"s": "A"}]}\n')
+    with pytest.raises(ChronoqaError, match=r"broken.run.jsonl:1: field 'hits\[0\]'"):
+        evaluate(bench, run=broken)
+
+
+def test_inputs_not_mutated(bench: Path, tmp_path: Path) -> None:
+    rel = load_release(bench)
+    before = [q.to_dict() for q in rel.questions]
+    evaluate(rel, run=main_run(tmp_path), n_bootstrap=20)
+    assert [q.to_dict() for q in rel.questions] == before
+
+
+def test_cli_writes_deterministic_metrics(bench: Path, tmp_path: Path) -> None:
+    run = main_run(tmp_path)
+    runner = CliRunner()
+    outs = []
+    for i in range(2):
+        out = tmp_path / f"m{i}.json"
+        res = runner.invoke(
+            app, ["evaluate", "--bench", str(bench), "--run", str(run), "--out", str(out), "--bootstrap", "100"]
+        )
+        assert res.exit_code == 0, res.output
+        assert "TRP_macro" in res.output and "95% CI" in res.output
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    assert json.loads(outs[0])["retrieval"]["all"]["CCR"]["value"] == 0.5
+    bad = runner.invoke(app, ["evaluate", "--bench", str(tmp_path / "missing"), "--run", str(run)])
+    assert bad.exit_code == 1 and "not a benchmark release" in bad.output
