@@ -37,6 +37,7 @@ import numpy as np
 
 from chronoqa.records import Doc
 from chronoqa.retrieve.base import Corpus, RetrievalQuery
+from chronoqa.retrieve.runs import paused_gc
 
 RESULTS = Path(__file__).parent / "results" / "retrieve.json"
 RELATIONS = [
@@ -138,19 +139,20 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
     rss_corpus = rss_mb()
     corpus = Corpus(docs, f"{args.corpus}-{len(docs)}-{args.seed}".ljust(64, "0"), Path(args.cache))
     ctx = BuildContext(corpus)
-    t1 = time.perf_counter()
-    retriever = REGISTRY.build(args.spec, ctx)
-    t_build = time.perf_counter() - t1
-    rss_built = rss_mb()
-    t2 = time.perf_counter()
-    retriever = REGISTRY.build(args.spec, BuildContext(corpus))  # warm: index loaded from the cache
-    t_load = time.perf_counter() - t2
-    retriever.retrieve(queries[:5], args.k)  # warm-up
-    t3 = time.perf_counter()
-    hits = []
-    for start in range(0, len(queries), 256):
-        hits.extend(retriever.retrieve(queries[start : start + 256], args.k))
-    t_query = time.perf_counter() - t3
+    with paused_gc():  # as run_retrieval does
+        t1 = time.perf_counter()
+        retriever = REGISTRY.build(args.spec, ctx)
+        t_build = time.perf_counter() - t1
+        rss_built = rss_mb()
+        t2 = time.perf_counter()
+        retriever = REGISTRY.build(args.spec, BuildContext(corpus))  # warm: index loaded from the cache
+        t_load = time.perf_counter() - t2
+        retriever.retrieve(queries[:5], args.k)  # warm-up
+        t3, c3 = time.perf_counter(), time.process_time()
+        hits = []
+        for start in range(0, len(queries), 256):
+            hits.extend(retriever.retrieve(queries[start : start + 256], args.k))
+        t_query, c_query = time.perf_counter() - t3, time.process_time() - c3
     return {
         "spec": args.spec,
         "corpus": args.corpus if not args.wikidata_bench else f"release:{args.wikidata_bench}",
@@ -162,6 +164,9 @@ def phase(args: argparse.Namespace) -> dict[str, Any]:
         "load_cached_s": round(t_load, 2),
         "query_s": round(t_query, 3),
         "queries_per_s": round(len(queries) / t_query, 1),
+        "cpu_ms_per_query": round(1000 * c_query / len(queries), 3),
+        "queries_per_cpu_s": round(len(queries) / c_query, 1),
+        "load_average_1m": round(os.getloadavg()[0], 2),
         "mean_hits": round(sum(len(h) for h in hits) / max(1, len(hits)), 1),
         "rss_after_corpus_mb": round(rss_corpus, 1),
         "rss_peak_mb": round(rss_mb(), 1),
@@ -218,12 +223,14 @@ def main() -> None:
                 cmd += ["--wikidata-bench", args.wikidata_bench]
             if opts.get("dense"):
                 cmd += ["--limit-docs", str(args.dense_docs)]
-            out = subprocess.run(cmd, check=True, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+            out = subprocess.run(
+                cmd, check=True, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}
+            )
             row = {"title": title, **json.loads(out.stdout.strip().splitlines()[-1])}
         rows.append(row)
         print(
             f"{title:38s} docs={row['n_docs']:>8,} build={row['build_s']:>7.1f}s load={row['load_cached_s']:>5.2f}s "
-            f"q/s={row['queries_per_s']:>8.1f} peak_rss={row['rss_peak_mb']:>7.0f}MB "
+            f"q/s={row['queries_per_s']:>8.1f} (cpu {row['queries_per_cpu_s']:>7.1f}) peak_rss={row['rss_peak_mb']:>7.0f}MB "
             f"index≈{row['index_mem_mb_approx']:>6.0f}MB disk={row['index_disk_mb']:>6.1f}MB",
             flush=True,
         )

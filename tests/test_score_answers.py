@@ -121,6 +121,8 @@ def test_time_answers_at_granularity() -> None:
 def test_gold_time_refs_rules() -> None:
     table_q = q(time_refs=({"which": "start", "value": "2014-03"},), granularity="month", source="table")
     assert gold_time_refs(table_q) == (TimeRef("start", TimePoint(2014, 3)),)
+    kg_ref = q(time_refs=({"which": "reference_start", "value": "1931"}, {"which": "when", "value": "1940"}))
+    assert gold_time_refs(kg_ref) == (TimeRef("start", TimePoint(1931)), TimeRef("any", TimePoint(1940)))
     interval_q = q(operator="interval", answers=("1994",), answer_type="time")
     assert gold_time_refs(interval_q) == (TimeRef("any", TimePoint(1994)),)
     chain = (Triple("A", "r", "B", "1990", "1990"), Triple("B", "r2", "C", "1994", "1999"))

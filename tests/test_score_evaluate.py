@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from chronoqa.answer.base import AnswerRecord
 from chronoqa.cli import app
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Doc, Question, Triple
@@ -21,14 +22,29 @@ def T(s: str, r: str, o: str, ts: str | None, te: str | None) -> Triple:
 
 
 QUESTIONS = [
-    Question("q1", "test", "In 1994 ...?", "1994", (T("A", "r1", "B", "1994", "1994"), T("B", "r2", "C", "1994", "1994")),
-             S_dist=(T("A", "r1", "D", "1994", "1994"),), S_stale=(T("A", "r1", "B", "1990", "1990"),), hops=2,
-             answers=("C",)),
+    Question(
+        "q1",
+        "test",
+        "In 1994 ...?",
+        "1994",
+        (T("A", "r1", "B", "1994", "1994"), T("B", "r2", "C", "1994", "1994")),
+        S_dist=(T("A", "r1", "D", "1994", "1994"),),
+        S_stale=(T("A", "r1", "B", "1990", "1990"),),
+        hops=2,
+        answers=("C",),
+    ),
     Question("q2", "test", "?", "2000", (T("E", "r3", "F", "1999", "2001"),), operator="interval", answers=("F",)),
-    Question("q3", "test", "?", "2005", (T("G", "r4", "H", "2005", "2005"),), S_stale=(T("G", "r4", "H", "2003", "2003"),),
-             answers=("H",)),
+    Question(
+        "q3",
+        "test",
+        "?",
+        "2005",
+        (T("G", "r4", "H", "2005", "2005"),),
+        S_stale=(T("G", "r4", "H", "2003", "2003"),),
+        answers=("H",),
+    ),
     Question("q4", "test", "?", "2010", (T("I", "r5", "J", "2010", "2010"),), operator="before_after", answers=("J",)),
-]  # fmt: skip
+]
 FLAGS = [
     FunctionalFlags("q1", True, True),
     FunctionalFlags("q2", True, True),
@@ -38,8 +54,16 @@ FLAGS = [
 
 
 def hit(t: Triple, rank: int) -> dict[str, Any]:
-    return {"doc_id": t.doc_id, "rank": rank, "score": 10.0 - rank, "s": t.s, "r": t.r, "o": t.o,
-            "t_start": t.t_start, "t_end": t.t_end}  # fmt: skip
+    return {
+        "doc_id": t.doc_id,
+        "rank": rank,
+        "score": 10.0 - rank,
+        "s": t.s,
+        "r": t.r,
+        "o": t.o,
+        "t_start": t.t_start,
+        "t_end": t.t_end,
+    }
 
 
 @pytest.fixture
@@ -167,3 +191,42 @@ def test_cli_writes_deterministic_metrics(bench: Path, tmp_path: Path) -> None:
     assert json.loads(outs[0])["retrieval"]["all"]["CCR"]["value"] == 0.5
     bad = runner.invoke(app, ["evaluate", "--bench", str(tmp_path / "missing"), "--run", str(run)])
     assert bad.exit_code == 1 and "not a benchmark release" in bad.output
+
+
+def test_judge_agreement_reported(bench: Path) -> None:
+    answers = {q.id: AnswerRecord(q.id, "x", "ok", q.answers[0], f"It held in {q.t_query}.") for q in QUESTIONS}
+    # The deterministic check: q1, q3, q4 cite their single year; q2 (1999-2001 interval) does not.
+    d = evaluate(bench, answers=answers, judge=lambda q, r: True, n_bootstrap=50).to_dict()
+    t = d["time_accuracy"]["all"]
+    assert t["T"]["value"] == 0.75
+    assert t["judge_T"]["value"] == 1.0 and t["judge_agreement"]["value"] == 0.75
+
+
+def test_cli_compare_and_functional_only(bench: Path, tmp_path: Path) -> None:
+    oracle = write_run(tmp_path / "oracle.run.jsonl", {q.id: list(q.S_star) for q in QUESTIONS}, {"spec": "oracle"})
+    out = tmp_path / "cmp.json"
+    res = CliRunner().invoke(
+        app,
+        [
+            "evaluate",
+            "--bench",
+            str(bench),
+            "--run",
+            str(oracle),
+            "--compare",
+            str(main_run(tmp_path)),
+            "--functional-only",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "50",
+            "--seed",
+            "3",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert "paired comparison" in res.output
+    d = json.loads(out.read_text())
+    assert d["n_questions"] == 3 and d["compare"]["a"] == "oracle" and d["compare"]["b"] == "sys"
+    # functional subset q1, q2, q4: the system completes q1 and q2 (CCR 2/3), the oracle all three
+    assert d["compare"]["paired"]["CCR"]["all"]["diff"] == pytest.approx(1.0 - 2 / 3)

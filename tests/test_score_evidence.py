@@ -22,25 +22,49 @@ def tb(s: str, r: str, o: str, ts: Any, te: Any) -> dict[str, Any]:
 
 # Four TempBench-format questions (float years, as TempBench ships them).
 Q1 = {
-    "id": "q1", "split": "test", "question": "In 1994 ...?", "t_query": 1994.0, "complexity": "2-hop",
+    "id": "q1",
+    "split": "test",
+    "question": "In 1994 ...?",
+    "t_query": 1994.0,
+    "complexity": "2-hop",
     "operator": "point_in_time",
     "S_star": [tb("A", "r1", "B", 1994.0, 1994.0), tb("B", "r2", "C", 1994.0, 1994.0)],
     "S_dist": [tb("A", "r1", "D", 1994.0, 1994.0)],
     "S_stale": [tb("A", "r1", "B", 1990.0, 1990.0)],
-}  # fmt: skip
+}
 Q2 = {
-    "id": "q2", "split": "test", "question": "...", "t_query": 2000.0, "complexity": "1-hop", "operator": "interval",
-    "S_star": [tb("E", "r3", "F", 1999.0, 2001.0)], "S_dist": [], "S_stale": [],
-}  # fmt: skip
+    "id": "q2",
+    "split": "test",
+    "question": "...",
+    "t_query": 2000.0,
+    "complexity": "1-hop",
+    "operator": "interval",
+    "S_star": [tb("E", "r3", "F", 1999.0, 2001.0)],
+    "S_dist": [],
+    "S_stale": [],
+}
 Q3 = {
-    "id": "q3", "split": "test", "question": "...", "t_query": 2005.0, "complexity": "1-hop",
-    "operator": "point_in_time", "S_star": [tb("G", "r4", "H", 2005.0, 2005.0)], "S_dist": [],
+    "id": "q3",
+    "split": "test",
+    "question": "...",
+    "t_query": 2005.0,
+    "complexity": "1-hop",
+    "operator": "point_in_time",
+    "S_star": [tb("G", "r4", "H", 2005.0, 2005.0)],
+    "S_dist": [],
     "S_stale": [tb("G", "r4", "H", 2003.0, 2003.0)],
-}  # fmt: skip
+}
 Q4 = {
-    "id": "q4", "split": "test", "question": "...", "t_query": 2010.0, "complexity": "1-hop",
-    "operator": "before_after", "S_star": [tb("I", "r5", "J", 2010.0, 2010.0)], "S_dist": [], "S_stale": [],
-}  # fmt: skip
+    "id": "q4",
+    "split": "test",
+    "question": "...",
+    "t_query": 2010.0,
+    "complexity": "1-hop",
+    "operator": "before_after",
+    "S_star": [tb("I", "r5", "J", 2010.0, 2010.0)],
+    "S_dist": [],
+    "S_stale": [],
+}
 
 RETRIEVED = {
     # 3 distinct triples (ints, strings and a tuple mixed), 2 of them time-valid gold -> TRP 2/3, CCR 1, dist hit.
@@ -96,9 +120,13 @@ def test_time_validity_is_part_of_trp_and_ccr() -> None:
     assert (row["TRP"], row["CCR"]) == (0.0, 0.0)
     # An open end is valid up to the question's as_of; an unknown start is never *certainly* valid.
     qq = Question(
-        id="y", split="test", question="?", t_query="2015", S_star=(Triple("X", "r", "Y", "2010", None),),
+        id="y",
+        split="test",
+        question="?",
+        t_query="2015",
+        S_star=(Triple("X", "r", "Y", "2010", None),),
         as_of="2020-01-01",
-    )  # fmt: skip
+    )
     assert score_question(qq, [("X", "r", "Y", "2010", None)])["CCR"] == 1.0
     q_late = {"id": "z", "t_query": "2021", "as_of": "2020", "S_star": [tb("X", "r", "Y", "2010", None)]}
     assert score_question(q_late, [tb("X", "r", "Y", "2010", None)])["TRP"] == 0.0
@@ -141,10 +169,19 @@ def _trap_questions() -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
         functional = i % 2 == 0
         gold = tb(f"S{i}", "r", f"O{i}", 2000.0 + i, 2000.0 + i)
         stale = tb(f"S{i}", "r", f"O{i}", 1990.0 + i, 1990.0 + i) if functional else dict(gold)
-        qs.append({
-            "id": f"t{i}", "split": "test", "question": f"In {2000 + i}, ...?", "t_query": 2000.0 + i,
-            "complexity": "1-hop", "operator": "point_in_time", "S_star": [gold], "S_dist": [], "S_stale": [stale],
-        })  # fmt: skip
+        qs.append(
+            {
+                "id": f"t{i}",
+                "split": "test",
+                "question": f"In {2000 + i}, ...?",
+                "t_query": 2000.0 + i,
+                "complexity": "1-hop",
+                "operator": "point_in_time",
+                "S_star": [gold],
+                "S_dist": [],
+                "S_stale": [stale],
+            }
+        )
         flags[f"t{i}"] = {"id": f"t{i}", "dist_functional": True, "stale_functional": functional}
     return qs, flags
 
@@ -228,7 +265,13 @@ YEARS = st.integers(1990, 1996)
 @st.composite
 def triple_st(draw: st.DrawFn) -> tuple[str, str, str, int, int]:
     a, b = draw(YEARS), draw(YEARS)
-    return (draw(st.sampled_from("abc")), draw(st.sampled_from("rs")), draw(st.sampled_from("xyz")), min(a, b), max(a, b))
+    return (
+        draw(st.sampled_from("abc")),
+        draw(st.sampled_from("rs")),
+        draw(st.sampled_from("xyz")),
+        min(a, b),
+        max(a, b),
+    )
 
 
 @st.composite

@@ -78,7 +78,14 @@ def test_agrees_with_ir_measures() -> None:
         ours[q["id"]] = retrieved_keys([t(i) for i in ranking])
     measures = [ir_measures.parse_measure(m) for m in ("nDCG@10", "R@10", "RR@10", "RR", "P@5", "nDCG@5")]
     theirs = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
-    mine_names = {"nDCG@10": "nDCG@10", "R@10": "R@10", "RR@10": "MRR@10", "RR": "MRR", "P@5": "P@5", "nDCG@5": "nDCG@5"}
+    mine_names = {
+        "nDCG@10": "nDCG@10",
+        "R@10": "R@10",
+        "RR@10": "MRR@10",
+        "RR": "MRR",
+        "P@5": "P@5",
+        "nDCG@5": "nDCG@5",
+    }
     assert len(theirs) == 40 * len(measures)
     for (qid, name), value in theirs.items():
         assert compute(mine_names[name], prepared[qid], ours[qid]) == pytest.approx(value, abs=1e-9), (qid, name)

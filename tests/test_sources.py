@@ -7,6 +7,7 @@ mirrored files, never from the readers themselves.
 from __future__ import annotations
 
 import csv
+import itertools
 import re
 import zipfile
 from collections import Counter
@@ -480,7 +481,7 @@ def test_synthetic_shape() -> None:
             periods.setdefault((f.s, f.r, f.o), []).append((f.start, f.end))
     multi = [sorted(p, key=lambda iv: iv[0].sort_key()) for p in periods.values() if len(p) > 1]
     assert len(multi) > 0.03 * 20_000
-    disjoint = sum(all(x[1].last_day() < y[0].first_day() for x, y in zip(p, p[1:], strict=False)) for p in multi)
+    disjoint = sum(all(x[1].last_day() < y[0].first_day() for x, y in itertools.pairwise(p)) for p in multi)
     assert disjoint > 0.9 * len(multi)
 
 
@@ -533,3 +534,48 @@ def test_parse_time_used_for_cells_matches_regex_reading() -> None:
         assert m is not None
         y, mo, d = (int(x) if x else None for x in m.groups())
         assert parse_time(cell) == TimePoint(y, mo, d)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------------------------
+# the vectorised HyTE path gives exactly what the line-by-line path gives
+# --------------------------------------------------------------------------------------------------
+
+
+def _same(a: TemporalGraph, b: TemporalGraph) -> None:
+    assert a.facts == b.facts
+    assert a.report is not None and b.report is not None
+    assert a.report.to_dict() == b.report.to_dict()
+    assert (a.entity_labels, a.relation_labels) == (b.entity_labels, b.relation_labels)
+
+
+@pytest.mark.parametrize("on_duplicate", ["keep", "drop"])
+def test_hyte_fast_path_equals_slow_path_on_synthetic(tmp_path: Path, on_duplicate: str) -> None:
+    generate(n_facts=5000, seed=4, n_entities=30, n_relations=2).write_hyte(tmp_path / "h")  # many duplicates
+    fast = read_hyte(tmp_path / "h", on_duplicate=on_duplicate)  # type: ignore[arg-type]
+    slow = read_hyte(tmp_path / "h", on_duplicate=on_duplicate, fast=False)  # type: ignore[arg-type]
+    _same(fast, slow)
+    assert fast.report is not None and (fast.report.notes or fast.report.skipped)
+
+
+def test_hyte_fast_path_falls_back_on_bad_rows(tmp_path: Path) -> None:
+    rows = ["1\t0\t0\t1990\t1995", "", "1\t0\t2\t2012\t2010", "1\t0\t0\t1994_13_01\tNone", "9\t0\t0\t1990\t1991"]
+    folder = make_hyte(tmp_path / "kg", rows)
+    for kwargs in ({"on_reversed": "skip"}, {"on_reversed": "keep"}, {"on_reversed": "swap"}):
+        _same(
+            read_hyte(folder, on_bad_row="skip", **kwargs), read_hyte(folder, on_bad_row="skip", fast=False, **kwargs)
+        )  # type: ignore[arg-type]
+    (folder / "train.txt").write_text("1\t0\t0\t1990\t1995\n", encoding="utf-8")
+    (folder / "test.txt").write_text("1\t0\t0\t1990\t1995\n2\t1\t0\t2000\t2001\n", encoding="utf-8")
+    files = ("train.txt", "test.txt")
+    _same(read_hyte(folder, files=files), read_hyte(folder, files=files, fast=False))
+    as_of = TimePoint(2000)
+    _same(
+        read_hyte(folder, files=files, as_of=as_of, on_bad_row="skip"),
+        read_hyte(folder, files=files, as_of=as_of, on_bad_row="skip", fast=False),
+    )
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
+def test_hyte_fast_path_equals_slow_path_on_real_data(mirror: Path, name: str) -> None:
+    _same(read_hyte(mirror / name, on_reversed="keep"), read_hyte(mirror / name, on_reversed="keep", fast=False))

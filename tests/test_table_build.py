@@ -307,6 +307,6 @@ def test_cli_build_table(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert (out / "manifest.json").exists() and (out / "qrels").exists()
     res = CliRunner().invoke(app, ["build", "table", str(csv), "--out", str(out), "--tfd", "Contry,Role->Name"])
-    assert res.exit_code == 0  # a TFD whose columns match no table is ignored for that table...
+    assert res.exit_code == 2 and "Did you mean Country" in res.output
     res = CliRunner().invoke(app, ["build", "table", str(csv), "--out", str(out), "--tfd", "leaders:Contry,Role->Name"])
     assert res.exit_code == 2 and "Did you mean Country" in res.output

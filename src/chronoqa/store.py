@@ -58,51 +58,46 @@ def cache_key(*parts: object) -> str:
 
 def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
     """The ``facts``, ``entities`` and ``relations`` tables of ``graph`` as Arrow tables."""
+    import numpy as np
     import pyarrow as pa
-
-    # keyed by id(): readers share one TimePoint object per distinct time string, and every point
-    # stays alive inside ``graph`` while this runs, so ids cannot be reused; hashing a frozen
-    # dataclass a million times is the slow part otherwise
-    cache: dict[int, tuple[int, int, str, int, tuple[int, int, int], tuple[int, int, int]]] = {}
-
-    def info(t: TimePoint) -> tuple[int, int, str, int, tuple[int, int, int], tuple[int, int, int]]:
-        # first day, last day, ISO, granularity, and first/last day of its year- and month-level unit
-        hit = cache.get(id(t))
-        if hit is None:
-            year = TimePoint(t.year)
-            month = t.truncate(Granularity.MONTH)
-            firsts = (year.first_day(), month.first_day(), t.first_day())
-            lasts = (year.last_day(), month.last_day(), t.last_day())
-            hit = (t.first_day(), t.last_day(), t.isoformat(), int(t.granularity), firsts, lasts)
-            cache[id(t)] = hit
-        return hit
 
     n = len(graph.facts)
     if n:
         ids, ss, rs, os_, starts, ends, lines = (list(c) for c in zip(*graph.facts, strict=True))
     else:
         ids, ss, rs, os_, starts, ends, lines = [], [], [], [], [], [], []
-    s_info = [None if t is None else info(t) for t in starts]
-    e_info = [None if t is None else info(t) for t in ends]
-    slo = [None if x is None else x[0] for x in s_info]
-    shi = [None if x is None else x[1] for x in s_info]
-    t_start = [None if x is None else x[2] for x in s_info]
-    elo = [None if x is None else x[0] for x in e_info]
-    ehi = [None if x is None else x[1] for x in e_info]
-    t_end = [None if x is None else x[2] for x in e_info]
-    names = ("", "year", "month", "day")
-    gran: list[str | None] = []
-    rev: list[bool] = []
-    for a, b in zip(s_info, e_info, strict=True):
-        if a is None or b is None:
-            known = a or b
-            gran.append(None if known is None else names[known[3]])
-            rev.append(False)
-            continue
-        g = min(a[3], b[3])
-        gran.append(names[g])
-        # Interval.is_reversed at the coarser granularity: start's unit begins after end's unit ends
-        rev.append(a[4][g - 1] > b[5][g - 1])
+    # Distinct point objects, keyed by id(): readers share one TimePoint per distinct time string and
+    # every point stays alive inside ``graph`` while this runs, so ids are not reused; this avoids
+    # hashing a frozen dataclass per fact. Code 0 stands for "no time".
+    by_id: dict[int, TimePoint] = {id(t): t for t in (*starts, *ends) if t is not None}
+    code_of = {k: i for i, k in enumerate(by_id, 1)}
+    points = list(by_id.values())
+    m = len(points) + 1
+    first = np.zeros(m, np.int64)
+    last = np.zeros(m, np.int64)
+    level_first = np.zeros((m, 3), np.int64)  # first day of the point's year, month, own unit
+    level_last = np.zeros((m, 3), np.int64)
+    gran_code = np.zeros(m, np.int64)
+    iso = np.empty(m, dtype=object)
+    for i, t in enumerate(points, 1):
+        year, month = TimePoint(t.year), t.truncate(Granularity.MONTH)
+        first[i], last[i], iso[i], gran_code[i] = t.first_day(), t.last_day(), t.isoformat(), int(t.granularity)
+        level_first[i] = (year.first_day(), month.first_day(), first[i])
+        level_last[i] = (year.last_day(), month.last_day(), last[i])
+    sc = np.array([0 if t is None else code_of[id(t)] for t in starts], dtype=np.int64)
+    ec = np.array([0 if t is None else code_of[id(t)] for t in ends], dtype=np.int64)
+    has_s, has_e = sc > 0, ec > 0
+    sg, eg = gran_code[sc], gran_code[ec]
+    g = np.where(has_s & has_e, np.minimum(sg, eg), np.maximum(sg, eg))
+    level = (g - 1).clip(0, 2)
+    # Interval.is_reversed at the coarser granularity: the start's unit begins after the end's unit ends
+    rev = has_s & has_e & (level_first[sc, level] > level_last[ec, level])
+    gran_names = np.array([None, "year", "month", "day"], dtype=object)
+    slo, shi, elo, ehi = (
+        pa.array(arr, mask=~mask)
+        for arr, mask in ((first[sc], has_s), (last[sc], has_s), (first[ec], has_e), (last[ec], has_e))
+    )
+    t_start, t_end, gran = iso[sc], iso[ec], gran_names[g]
     rel_count = Counter(rs)
     entities = set(ss) | set(os_)
     facts = pa.table(
@@ -113,10 +108,10 @@ def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
             "o": pa.array(os_, pa.string()),
             "t_start": pa.array(t_start, pa.string()),
             "t_end": pa.array(t_end, pa.string()),
-            "start_lo": pa.array(slo, pa.int64()),
-            "start_hi": pa.array(shi, pa.int64()),
-            "end_lo": pa.array(elo, pa.int64()),
-            "end_hi": pa.array(ehi, pa.int64()),
+            "start_lo": slo,
+            "start_hi": shi,
+            "end_lo": elo,
+            "end_hi": ehi,
             "granularity": pa.array(gran, pa.string()),
             "reversed": pa.array(rev, pa.bool_()),
             "line": pa.array(lines, pa.int64()),

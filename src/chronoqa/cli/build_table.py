@@ -31,9 +31,10 @@ def build_table(
     dataset: Annotated[
         list[str] | None, typer.Option(help="A named TKG viewed as a table (subject, relation -> object): yago11k.")
     ] = None,
-    as_of: Annotated[str, typer.Option(help="Fixed 'now': open ends are closed here (never the wall clock).")] = (
-        "2026-01-01"
-    ),
+    as_of: Annotated[
+        str,
+        typer.Option(help="Fixed 'now' (open ends close here), e.g. 2025-01-01; 'data' = the latest date in the data."),
+    ] = "data",
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     per_cell: Annotated[int, typer.Option(help="Exact quota per relation × cardinality cell and TFD.")] = 10,
     threshold: Annotated[float, typer.Option(help="Violation rate allowed for a discovered (approximate) TFD.")] = 0.1,
@@ -44,7 +45,7 @@ def build_table(
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
-    from chronoqa.errors import ChronoqaError, check_policy
+    from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
     from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
     from chronoqa.generate.table import write_table_build as write
     from chronoqa.generate.table.yago import GRAPH_TFD, graph_as_table, graph_phrases
@@ -81,18 +82,27 @@ def build_table(
             loaded[name] = graph_as_table(load_graph(name), name=name)
             sources[name] = {"dataset": name}
             main.append(name)
-            gp = graph_phrases()
-            book = PhraseBook({**gp.tfds, **book.tfds}, dict(book.facts), dict(book.joins))
+            gp = graph_phrases(name)
+            book = PhraseBook({**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins))
         datasets = list(dataset or [])
         if not main and not joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")
         named: dict[str, list[str]] = {}
         for t in tfd or []:
             target, text = t.split(":", 1) if ":" in t.split("->")[0] else ("", t)
-            for name, table in loaded.items():
-                cols = [c.strip() for c in text.replace("->", ",").split(",")]
-                if (target and target == name) or (not target and all(c in table.columns for c in cols)):
-                    named.setdefault(name, []).append(text)
+            cols = [c.strip() for c in text.replace("->", ",").split(",")]
+            hits = [
+                name
+                for name, table in loaded.items()
+                if (target and target == name) or (not target and all(c in table.columns for c in cols))
+            ]
+            if not hits and target:
+                raise UnknownNameError("table", target, loaded)
+            if not hits:
+                known = sorted({c for table in loaded.values() for c in table.columns})
+                raise UnknownNameError("column", next((c for c in cols if c not in known), cols[0]), known)
+            for name in hits:
+                named.setdefault(name, []).append(text)
         for name in datasets:
             named.setdefault(name, [GRAPH_TFD])
         config = TableBuildConfig(

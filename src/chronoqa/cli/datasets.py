@@ -64,13 +64,24 @@ def info(
         str | None, typer.Option("--as-of", help="Treat times after this date as bad rows (skipped, counted).")
     ] = None,
     top: Annotated[int, typer.Option(help="How many relations to list.")] = 10,
+    sha256: Annotated[
+        str | None, typer.Option("--sha256", help="Checksum to require of a file registered without one.")
+    ] = None,
+    allow_unverified: Annotated[
+        bool, typer.Option("--allow-unverified", help="Accept a file registered without a checksum, unverified.")
+    ] = False,
 ) -> None:
     """Summarise a dataset: counts, time range, granularity mix, interval shapes, top relations."""
     console = Console(stderr=True)
     try:
         with console.status(f"loading {name} ...") as status:
             result = ds.info(
-                name, as_of=parse_time(as_of, field="--as-of"), top=top, progress=lambda m: status.update(m + " ...")
+                name,
+                as_of=parse_time(as_of, field="--as-of"),
+                top=top,
+                progress=lambda m: status.update(m + " ..."),
+                sha256=sha256,
+                allow_unverified=allow_unverified,
             )
     except ChronoqaError as exc:
         raise typer.BadParameter(str(exc), param_hint="NAME") from None

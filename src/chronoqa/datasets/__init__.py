@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from chronoqa.datasets import tkgl_smallpedia, wikidata12k, yago11k
-from chronoqa.datasets._fetch import cache_dir, dataset_folder, fetch, mirror_dir, verify_file
+from chronoqa.datasets._fetch import cache_dir, dataset_folder, fetch, fetch_spec, mirror_dir, verify_file
 from chronoqa.datasets._info import DatasetInfo, GraphStats, graph_stats
 from chronoqa.datasets._spec import DatasetSpec, GraphLoader, RemoteFile
 from chronoqa.errors import BadRowPolicy, UnknownNameError
@@ -38,6 +38,7 @@ __all__ = [
     "cache_dir",
     "dataset_folder",
     "fetch",
+    "fetch_spec",
     "get_spec",
     "graph_stats",
     "info",
@@ -80,12 +81,14 @@ def info(
     as_of: TimePoint | None = None,
     top: int = 10,
     progress: Callable[[str], None] | None = None,
+    sha256: str | None = None,
+    allow_unverified: bool = False,
 ) -> DatasetInfo:
-    """Summary of a named dataset (fetches and loads it)."""
+    """Summary of a named dataset (fetches and loads it; see :func:`fetch` for the checksum options)."""
     spec = get_spec(name)
     if progress:
         progress(f"fetching {name}")
-    folder = fetch(name)
+    folder = fetch(name, sha256=sha256, allow_unverified=allow_unverified)
     if progress:
         progress(f"loading {name}")
     graph = spec.loader(folder, on_bad_row="skip", as_of=as_of)

@@ -15,7 +15,7 @@ from chronoqa.io import atomic_write, sha256_file
 if TYPE_CHECKING:
     from chronoqa.datasets._spec import DatasetSpec, RemoteFile
 
-__all__ = ["cache_dir", "dataset_folder", "download", "fetch", "mirror_dir", "verify_file"]
+__all__ = ["cache_dir", "dataset_folder", "download", "fetch", "fetch_spec", "mirror_dir", "verify_file"]
 
 ProgressFn = Callable[[str, int, int | None], None]
 
@@ -111,7 +111,17 @@ def fetch(
     """
     from chronoqa.datasets import get_spec
 
-    spec: DatasetSpec = get_spec(name)
+    return fetch_spec(get_spec(name), sha256=sha256, allow_unverified=allow_unverified, progress=progress)
+
+
+def fetch_spec(
+    spec: DatasetSpec,
+    *,
+    sha256: str | None = None,
+    allow_unverified: bool = False,
+    progress: ProgressFn | None = None,
+) -> Path:
+    """:func:`fetch` for a spec that need not be registered (tests, user-described datasets)."""
     mirror = mirror_dir()
     if mirror is not None:
         folder = mirror / spec.name

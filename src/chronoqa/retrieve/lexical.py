@@ -68,6 +68,8 @@ class BM25Index:
         self.built = False
         self._model: Any = None
         self._vocab: dict[str, int] = {}
+        self._buf: np.ndarray | None = None
+        self._slot: np.ndarray = np.zeros(0, dtype=np.int64)
         if self.n_docs:
             self._model = self._load_or_build()
             self._vocab = self._model.vocab_dict
@@ -118,25 +120,55 @@ class BM25Index:
         return out
 
     def search(self, text: str, k: int) -> list[Hit]:
-        """Top-``k`` documents with a positive score, best first, ties by corpus order."""
+        """Top-``k`` documents with a positive score, best first, ties by corpus order.
+
+        Touches only the postings of the query's tokens (never the whole corpus): scores accumulate in
+        a per-index buffer that is reset afterwards, so one index must not be searched from several
+        threads at once.
+        """
         if k <= 0 or not self.n_docs:
             return []
-        return top_k_array(self.scores(text), k)
+        tids = self.token_ids(text)
+        if not tids:
+            return []
+        if self._buf is None:
+            self._buf = np.zeros(self.n_docs, dtype=np.float32)
+            self._slot = np.zeros(self.n_docs, dtype=np.int64)
+        buf, slot = self._buf, self._slot
+        parts = []
+        for tid in tids:
+            s, e = int(self._indptr[tid]), int(self._indptr[tid + 1])
+            docs = np.asarray(self._indices[s:e])
+            buf[docs] += self._data[s:e]
+            parts.append(docs)
+        cand = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        if len(parts) > 1:  # keep each document once: the last write to its slot wins
+            order = np.arange(cand.size)
+            slot[cand] = order
+            cand = cand[slot[cand] == order]
+        vals = buf[cand]
+        buf[cand] = 0.0
+        positive = vals > 0
+        return top_k_pairs(cand[positive], vals[positive], k)
 
 
 def top_k_array(scores: np.ndarray, k: int) -> list[Hit]:
     """Top-``k`` positive entries of a score array: score descending, then index ascending."""
     nz = np.flatnonzero(scores > 0)
-    if nz.size == 0:
+    return top_k_pairs(nz, scores[nz], k)
+
+
+def top_k_pairs(nz: np.ndarray, vals: np.ndarray, k: int) -> list[Hit]:
+    """Top-``k`` of (document index, score) arrays: score descending, then index ascending."""
+    if nz.size == 0 or k <= 0:
         return []
-    vals = scores[nz]
     if nz.size > k:
         # keep everything tied with the k-th best so that ties are broken by index, not by partition order
-        kth = np.partition(vals, nz.size - k)[nz.size - k]
+        kth = -np.partition(-vals, k - 1)[k - 1]  # (partitioning near the front is fast with many ties)
         keep = vals >= kth
         nz, vals = nz[keep], vals[keep]
     order = np.lexsort((nz, -vals))[:k]
-    return [Hit(int(nz[i]), float(vals[i])) for i in order]
+    return [Hit(i, s) for i, s in zip(nz[order].tolist(), vals[order].astype(np.float64).tolist(), strict=True)]
 
 
 def _lexical_text(q: RetrievalQuery) -> str:

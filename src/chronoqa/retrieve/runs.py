@@ -18,6 +18,8 @@ toolkit version, ``k`` and split.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import re
 import time
@@ -41,6 +43,7 @@ __all__ = [
     "RunResult",
     "gold_recall",
     "load_corpus",
+    "paused_gc",
     "read_run",
     "run_name",
     "run_paths",
@@ -200,6 +203,22 @@ def _toolkit_version() -> str:
     return __version__
 
 
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector (restored afterwards).
+
+    Retrieval allocates many small, acyclic objects while millions of corpus objects are alive, so
+    full collections would repeatedly walk the whole corpus for nothing (a 2-3x slowdown on 1M facts).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _lines(corpus: Corpus, qids: Sequence[str], hits: Sequence[Sequence[Hit]]) -> list[RunLine]:
     out = []
     for qid, row in zip(qids, hits, strict=True):
@@ -272,13 +291,14 @@ def run_retrieval(
                 results.append(RunResult(spec_text, name, jsonl, control, True, len(queries), 0.0, read_run(jsonl)))
                 continue
         t0 = time.perf_counter()
-        retriever = registry.build(spec, ctx)
-        t1 = time.perf_counter()
         hits: list[list[Hit]] = []
-        for start in range(0, len(queries), batch_size):
-            hits.extend(retriever.retrieve(queries[start : start + batch_size], k))
-            if progress is not None:
-                progress(spec_text, len(hits), len(queries))
+        with paused_gc():
+            retriever = registry.build(spec, ctx)
+            t1 = time.perf_counter()
+            for start in range(0, len(queries), batch_size):
+                hits.extend(retriever.retrieve(queries[start : start + batch_size], k))
+                if progress is not None:
+                    progress(spec_text, len(hits), len(queries))
         t2 = time.perf_counter()
         lines = _lines(corpus, qids, hits)
         meta = {

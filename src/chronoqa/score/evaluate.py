@@ -19,13 +19,22 @@ import numpy as np
 
 from chronoqa.answer.base import AnswerRecord
 from chronoqa.errors import ChronoqaError
-from chronoqa.io import sha256_file
+from chronoqa.io import read_json, sha256_file
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
-from chronoqa.score.evidence import EvidenceRow, PreparedQuestion, prepare_question, retrieved_keys, score_evidence
+from chronoqa.score.evidence import EvidenceRow
+from chronoqa.score.fast import (
+    GoldColumns,
+    HitColumns,
+    RunScores,
+    gold_columns,
+    hits_from_file,
+    hits_from_run,
+    score_run,
+)
 from chronoqa.score.measures import Measure, parse_measures
-from chronoqa.score.runs import Run, load_answers, load_run
+from chronoqa.score.runs import Run, load_answers, load_run, meta_path
 from chronoqa.score.stats import CI, benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 from chronoqa.time import ValidityMode
@@ -90,32 +99,49 @@ def _f(values: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _run_metrics(
-    qs: Sequence[Question],
-    prepared: Sequence[PreparedQuestion],
-    run: Run,
-    measures: Sequence[Measure],
+    gold: GoldColumns, hits: HitColumns, question_ids: Sequence[str], measures: Sequence[Measure]
 ) -> tuple[Metrics, list[EvidenceRow]]:
-    rows: list[EvidenceRow] = []
-    ranking: dict[str, list[float | None]] = {str(m): [] for m in measures}
-    for q, pq in zip(qs, prepared, strict=True):
-        keys = retrieved_keys(run.hits.get(q.id, ()))
-        rows.append(score_evidence(pq, keys))
-        for m in measures:
-            ranking[str(m)].append(m(pq, keys))
-    n = len(rows)
+    sc = score_run(gold, hits, measures)
+    n = gold.n_questions
     ones = np.ones(n)
-    covered = np.fromiter((r.n_retrieved > 0 for r in rows), dtype=np.float64, count=n)
+    stale_def = sc.stale_defined.astype(np.float64)
+    dist_def = sc.dist_defined.astype(np.float64)
     metrics: Metrics = {
-        "coverage": (covered, ones),
-        "TRP_macro": (np.fromiter((r.TRP or 0.0 for r in rows), dtype=np.float64, count=n), covered),
-        "CCR": (np.fromiter((r.CCR for r in rows), dtype=np.float64, count=n), ones),
-        "stale_hit_rate": _f([None if r.stale_hit is None else float(r.stale_hit) for r in rows]),
-        "dist_hit_rate": _f([None if r.dist_hit is None else float(r.dist_hit) for r in rows]),
-        "wrong_reason_rate": _f([None if r.wrong_reason is None else float(r.wrong_reason) for r in rows]),
+        "coverage": (sc.covered, ones),
+        "TRP_macro": sc.trp,
+        "CCR": (sc.ccr, ones),
+        "stale_hit_rate": (sc.stale_hit * stale_def, stale_def),
+        "dist_hit_rate": (sc.dist_hit * dist_def, dist_def),
+        "wrong_reason_rate": sc.wrong_reason,
     }
-    for name, vals in ranking.items():
-        metrics[name] = _f(vals)
-    return metrics, rows
+    metrics.update(sc.measures)
+    return metrics, _rows(gold, sc, question_ids)
+
+
+def _rows(gold: GoldColumns, sc: RunScores, question_ids: Sequence[str]) -> list[EvidenceRow]:
+    trp_num, trp_den = sc.trp
+    wr_num, wr_den = sc.wrong_reason
+    cols = zip(
+        question_ids,
+        sc.n_retrieved.tolist(),
+        sc.n_gold.tolist(),
+        sc.n_valid_hits.tolist(),
+        trp_num.tolist(),
+        trp_den.tolist(),
+        sc.ccr.tolist(),
+        sc.stale_hit.tolist(),
+        sc.stale_defined.tolist(),
+        sc.dist_hit.tolist(),
+        sc.dist_defined.tolist(),
+        wr_num.tolist(),
+        wr_den.tolist(),
+        strict=True,
+    )
+    return [
+        EvidenceRow(qid, "", "", nr, ng, nh, t if td else None, c, sh if sd else None, dh if dd else None,
+                    bool(w) if wd else None)
+        for qid, nr, ng, nh, t, td, c, sh, sd, dh, dd, w, wd in cols
+    ]  # fmt: skip
 
 
 def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeRow]) -> tuple[Metrics, Metrics]:
@@ -228,26 +254,42 @@ def _compare(
     return out
 
 
-def _as_run(run: Run | str | Path | None) -> Run | None:
-    if run is None or isinstance(run, Run):
-        return run
-    return load_run(run)
-
-
-def _check_run(run: Run, qids: set[str], release: Release, warnings: list[str]) -> None:
-    unknown = sorted(set(run.hits) - {q.id for q in release.questions})
-    if unknown:
-        raise ChronoqaError(
-            f"run {run.name!r} has {len(unknown)} question ids that are not in {release.path} "
-            f"(first: {unknown[0]!r}): it was made for another benchmark; re-run retrieval on this release"
-        )
-    missing = len(qids - set(run.hits))
+def _load_run(
+    run: Run | str | Path, qs: Sequence[Question], release: Release, warnings: list[str]
+) -> tuple[str, dict[str, Any], HitColumns]:
+    """Name, meta and hit columns of a run (a file is read by pyarrow when it can be)."""
+    known = {q.id for q in release.questions}
+    hits: HitColumns | None = None
+    if not isinstance(run, Run):
+        path = Path(run)
+        if not path.exists():
+            raise ChronoqaError(f"run file {path} does not exist (write one with `chronoqa retrieve`)")
+        hits = hits_from_file(path, qs, known)
+        if hits is not None:
+            mp = meta_path(path)
+            meta = read_json(mp) if mp.exists() else {}
+            meta = meta if isinstance(meta, dict) else {}
+            name = str(meta.get("spec", path.name.split(".run")[0]))
+        else:
+            run = load_run(path)
+    if isinstance(run, Run):
+        name, meta = run.name, dict(run.meta)
+        unknown = sorted(set(run.hits) - known)
+        if unknown:
+            raise ChronoqaError(
+                f"run {name!r} has {len(unknown)} question ids that are not in {release.path} "
+                f"(first: {unknown[0]!r}): it was made for another benchmark; re-run retrieval on this release"
+            )
+        hits = hits_from_run(run, qs)
+    assert hits is not None
+    missing = len({q.id for q in qs} - set(hits.line_qids))
     if missing:
-        warnings.append(f"run {run.name!r} has no line for {missing} questions: scored as empty retrievals")
-    bench_sha = run.meta.get("benchmark_sha256")
+        warnings.append(f"run {name!r} has no line for {missing} questions: scored as empty retrievals")
+    bench_sha = meta.get("benchmark_sha256")
     bench = Path(release.path) / BENCHMARK_FILE
     if bench_sha and bench.exists() and bench_sha != sha256_file(bench):
-        warnings.append(f"run {run.name!r} was made against a different benchmark.jsonl (sha256 differs)")
+        warnings.append(f"run {name!r} was made against a different benchmark.jsonl (sha256 differs)")
+    return name, meta, hits
 
 
 def evaluate(
@@ -290,29 +332,29 @@ def evaluate(
         "min_slice": min_slice,
         "validity_mode": validity_mode,
     }
-    r_main, r_cmp = _as_run(run), _as_run(compare)
-    if r_cmp is not None and r_main is None:
+    if compare is not None and run is None:
         raise ChronoqaError("compare needs a run to compare with: give run= as well")
     ev_rows: list[EvidenceRow] = []
-    if r_main is not None:
-        qids = {q.id for q in qs}
-        _check_run(r_main, qids, rel, warnings)
-        prepared = [prepare_question(q, rel.flags.get(q.id), mode=validity_mode) for q in qs]
-        n_empty_gold = sum(1 for pq in prepared if not pq.gold)
+    if run is not None:
+        name, meta, hits = _load_run(run, qs, rel, warnings)
+        gold = gold_columns(qs, rel.flags, mode=validity_mode)
+        n_empty_gold = sum(1 for q in qs if not q.S_star)
         if n_empty_gold:
             warnings.append(f"{n_empty_gold} questions have an empty S*: they score CCR 0")
         ms = parse_measures(measures)
-        met, ev_rows = _run_metrics(qs, prepared, r_main, ms)
-        data["run"] = {"name": r_main.name, "meta": dict(r_main.meta)}
+        ids = [q.id for q in qs]
+        met, ev_rows = _run_metrics(gold, hits, ids, ms)
+        ev_rows = [r._replace(complexity=q.complexity, operator=q.operator) for r, q in zip(ev_rows, qs, strict=True)]
+        data["run"] = {"name": name, "meta": meta}
         data["retrieval"] = _block(
             met, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="retrieval", warnings=warnings
         )
-        if r_cmp is not None:
-            _check_run(r_cmp, qids, rel, warnings)
-            met_b, _ = _run_metrics(qs, prepared, r_cmp, ms)
+        if compare is not None:
+            name_b, _, hits_b = _load_run(compare, qs, rel, warnings)
+            met_b, _ = _run_metrics(gold, hits_b, ids, ms)
             data["compare"] = {
-                "a": r_main.name,
-                "b": r_cmp.name,
+                "a": name,
+                "b": name_b,
                 "b_retrieval": _block(
                     met_b, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare", warnings=[]
                 ),

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
-from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
 from chronoqa.release import FunctionalFlags
 from chronoqa.score.evidence import _valid, norm_time, triple_key
@@ -29,7 +29,16 @@ from chronoqa.score.measures import Measure
 from chronoqa.score.runs import Run
 from chronoqa.time import Granularity, ValidityMode
 
-__all__ = ["GoldColumns", "HitColumns", "RunScores", "gold_columns", "hits_from_file", "hits_from_run", "score_run"]
+__all__ = [
+    "GoldColumns",
+    "HitColumns",
+    "RunScores",
+    "gold_columns",
+    "hits_from_arrays",
+    "hits_from_file",
+    "hits_from_run",
+    "score_run",
+]
 
 _SEP = "\x1f"
 _NULL = "\x00"
@@ -66,6 +75,26 @@ def _norm_time_array(arr: pa.Array) -> pa.Array:
     return mapped.take(pc.index_in(arr, value_set=uniq))
 
 
+def _isin(a: np.ndarray, b: np.ndarray, *, b_sorted: bool = False) -> np.ndarray:
+    """``numpy.isin`` for int64 codes by sorting and binary search (faster than the hash-based default)."""
+    if b.size == 0 or a.size == 0:
+        return np.zeros(a.size, dtype=bool)
+    bs = b if b_sorted else np.sort(b)
+    idx = np.searchsorted(bs, a)
+    np.minimum(idx, bs.size - 1, out=idx)
+    return bs[idx] == a
+
+
+def _unique_first(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values of ``a`` and the index of each one's first occurrence."""
+    order = np.argsort(a, kind="stable")
+    xs = a[order]
+    first = np.ones(xs.size, dtype=bool)
+    if xs.size > 1:
+        np.not_equal(xs[1:], xs[:-1], out=first[1:])
+    return xs[first], order[first]
+
+
 @dataclass(frozen=True)
 class GoldColumns:
     """S*, S_stale and S_dist of a question list as columns (question index, key, validity)."""
@@ -89,42 +118,40 @@ def gold_columns(
     mode: ValidityMode = "certain",
 ) -> GoldColumns:
     """Flatten the questions' S* (with time validity) and negatives (defined only when functional)."""
-    cols: dict[str, tuple[list[int], list[str], list[str], list[str], list[str | None], list[str | None]]] = {
-        k: ([], [], [], [], [], []) for k in ("S_star", "S_stale", "S_dist")
-    }
-    valid: list[bool] = []
     n = len(questions)
+    gq: list[int] = []
+    gk: list[str] = []
+    valid: list[bool] = []
+    negs: dict[str, tuple[list[int], list[str]]] = {"S_stale": ([], []), "S_dist": ([], [])}
     stale_def = np.zeros(n, dtype=bool)
     dist_def = np.zeros(n, dtype=bool)
+    grans = {str(g): g for g in Granularity}
     for qi, q in enumerate(questions):
         tq = norm_time(q.t_query)
-        g = Granularity.parse(q.granularity or "year")
+        g = grans.get(q.granularity) or Granularity.parse(q.granularity or "year")
         as_of = norm_time(q.as_of)
-        f = flags.get(q.id) if flags else None
-        stale_def[qi] = bool(q.S_stale) and (f is None or f.stale_functional)
-        dist_def[qi] = bool(q.S_dist) and (f is None or f.dist_functional)
-        for name, items in (("S_star", q.S_star), ("S_stale", q.S_stale), ("S_dist", q.S_dist)):
-            qq, ss, rr, oo, tss, tes = cols[name]
-            for t in items:
-                s, r, o, ts, te = triple_key(t)
-                qq.append(qi)
-                ss.append(s)
-                rr.append(r)
-                oo.append(o)
-                tss.append(ts)
-                tes.append(te)
-                if name == "S_star":
-                    valid.append(True if tq is None else _valid(ts, te, tq, g, as_of, mode))
+        for t in q.S_star:
+            s, r, o, ts, te = triple_key(t)
+            gq.append(qi)
+            gk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
+            valid.append(True if tq is None else _valid(ts, te, tq, g, as_of, mode))
+        if q.S_stale or q.S_dist:
+            f = flags.get(q.id) if flags else None
+            stale_def[qi] = bool(q.S_stale) and (f is None or f.stale_functional)
+            dist_def[qi] = bool(q.S_dist) and (f is None or f.dist_functional)
+            for name, items in (("S_stale", q.S_stale), ("S_dist", q.S_dist)):
+                nq_, nk = negs[name]
+                for t in items:
+                    s, r, o, ts, te = triple_key(t)
+                    nq_.append(qi)
+                    nk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
 
-    def keys(name: str) -> tuple[np.ndarray, pa.Array]:
-        qq, ss, rr, oo, tss, tes = cols[name]
-        arrs = [pa.array(x, type=pa.string()) for x in (ss, rr, oo, tss, tes)]
-        return np.asarray(qq, dtype=np.int64), _keys(*arrs)
+    def cols(qq: list[int], kk: list[str]) -> tuple[np.ndarray, pa.Array]:
+        return np.asarray(qq, dtype=np.int64), pa.array(kk, type=pa.string())
 
-    gq, gk = keys("S_star")
-    sq, sk = keys("S_stale")
-    dq, dk = keys("S_dist")
-    return GoldColumns(n, gq, gk, np.asarray(valid, dtype=bool), sq, sk, dq, dk, stale_def, dist_def)
+    sq, sk = cols(*negs["S_stale"])
+    dq, dk = cols(*negs["S_dist"])
+    return GoldColumns(n, *cols(gq, gk), np.asarray(valid, dtype=bool), sq, sk, dq, dk, stale_def, dist_def)
 
 
 @dataclass(frozen=True)
@@ -133,6 +160,7 @@ class HitColumns:
 
     q: np.ndarray
     keys: pa.Array
+    line_qids: tuple[str, ...] = ()
 
 
 def _order(q: np.ndarray, rank: np.ndarray) -> np.ndarray:
@@ -142,19 +170,21 @@ def _order(q: np.ndarray, rank: np.ndarray) -> np.ndarray:
 def hits_from_run(run: Run, questions: Sequence[Question]) -> HitColumns:
     """Columns of an in-memory run (hits as dicts or 5-tuples, in rank order), for ``questions``."""
     qq: list[int] = []
-    parts: tuple[list[str | None], ...] = ([], [], [], [], [])
+    kk: list[str] = []
     for qi, q in enumerate(questions):
         for h in run.hits.get(q.id, ()):
-            k = triple_key(h)
+            s, r, o, ts, te = triple_key(h)
             qq.append(qi)
-            for col, v in zip(parts, k, strict=True):
-                col.append(v)
-    arrs = [pa.array(x, type=pa.string()) for x in parts]
-    return HitColumns(np.asarray(qq, dtype=np.int64), _keys(*arrs))
+            kk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
+    return HitColumns(np.asarray(qq, dtype=np.int64), pa.array(kk, type=pa.string()), tuple(run.hits))
 
 
 def hits_from_file(path: str | Path, questions: Sequence[Question], known_ids: Iterable[str]) -> HitColumns | None:
-    """Columns of a run file read by pyarrow's JSON reader; ``None`` when its times are not all strings.
+    """Columns of a run file read by pyarrow's JSON reader.
+
+    Returns ``None`` when the file needs the line-by-line reader (:func:`chronoqa.score.runs.load_run`):
+    times that are not all strings, bad JSON, a missing field or a repeated question id (that reader
+    then names the bad line).
 
     Raises :class:`ChronoqaError` when the run names question ids not in ``known_ids`` (another
     benchmark). Hits of known questions that are not in ``questions`` (filtered out) are dropped.
@@ -167,40 +197,54 @@ def hits_from_file(path: str | Path, questions: Sequence[Question], known_ids: I
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
     qids = table.column("qid").combine_chunks()
-    if qids.null_count:
-        raise DataError(str(p), 0, "qid", None, "a question id on every line", "regenerate the run")
-    known = pa.array(sorted(set(known_ids)), type=pa.string())
+    if qids.null_count or len(pc.unique(qids)) != len(qids):
+        return None  # the line-by-line reader names the bad line
+    known = pa.array(list(known_ids), type=pa.string())
     unknown = pc.filter(qids, pc.invert(pc.is_in(qids, value_set=known)))
     if len(unknown):
         raise ChronoqaError(
             f"run {p} has {len(unknown)} question ids that are not in the benchmark (first: {unknown[0]!r}): "
             "it was made for another benchmark; re-run retrieval on this release"
         )
-    if len(pc.unique(qids)) != len(qids):
-        raise DataError(str(p), 0, "qid", "(repeated)", "one line per question", "remove the duplicate lines")
     hits = table.column("hits").combine_chunks()
     line_qi = pc.index_in(qids, value_set=pa.array([q.id for q in questions], type=pa.string()))
     parent = pc.list_parent_indices(hits).to_numpy()
     flat = pc.list_flatten(hits)
-    for name in ("s", "r", "o"):
-        if flat.field(name).null_count:
-            raise DataError(str(p), 0, f"hits[].{name}", None, "s, r and o on every hit", "regenerate the run")
+    if any(flat.field(name).null_count for name in ("s", "r", "o")):
+        return None
     qi = pc.take(line_qi, pa.array(parent, type=pa.int64()))
     keep = pc.is_valid(qi)
     flat = pc.filter(flat, keep)
     qarr = pc.filter(qi, keep).to_numpy(zero_copy_only=False).astype(np.int64)
-    rank_col = flat.field("rank")
-    rank = pc.fill_null(rank_col, np.inf).to_numpy(zero_copy_only=False)
-    order = _order(qarr, rank)
+    rank = pc.fill_null(flat.field("rank"), np.inf).to_numpy(zero_copy_only=False)
+    cols = [flat.field(k) for k in ("s", "r", "o", "t_start", "t_end")]
+    return hits_from_arrays(qarr, *cols, rank=rank, line_qids=tuple(qids.to_pylist()))
+
+
+def hits_from_arrays(
+    q: np.ndarray,
+    s: pa.Array,
+    r: pa.Array,
+    o: pa.Array,
+    t_start: pa.Array,
+    t_end: pa.Array,
+    *,
+    rank: np.ndarray | None = None,
+    line_qids: tuple[str, ...] = (),
+) -> HitColumns:
+    """Hit columns from arrays: question index per hit, s/r/o strings, raw time strings, optional rank.
+
+    Times are normalised (each distinct value parsed once); hits are ordered by question, then rank
+    (array order when ``rank`` is ``None``, ties kept in array order).
+    """
+    qarr = np.asarray(q, dtype=np.int64)
+    rk = np.zeros(qarr.size) if rank is None else np.asarray(rank, dtype=np.float64)
+    order = _order(qarr, rk)
     idx = pa.array(order, type=pa.int64())
     keys = _keys(
-        flat.field("s").take(idx),
-        flat.field("r").take(idx),
-        flat.field("o").take(idx),
-        _norm_time_array(flat.field("t_start")).take(idx),
-        _norm_time_array(flat.field("t_end")).take(idx),
+        s.take(idx), r.take(idx), o.take(idx), _norm_time_array(t_start).take(idx), _norm_time_array(t_end).take(idx)
     )
-    return HitColumns(qarr[order], keys)
+    return HitColumns(qarr[order], keys, line_qids)
 
 
 @dataclass(frozen=True)
@@ -297,7 +341,7 @@ def _f_trp(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[
 def _f_ccr(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
     if k is None:
         return sc.ccr.astype(np.float64), np.ones(ctx.nq)
-    found = np.isin(ctx.gp_u, ctx.hp[ctx.pos < k])
+    found = _isin(ctx.gp_u, ctx.hp[ctx.pos < k])
     n_found = np.bincount(ctx.gp_u // ctx.n_keys, weights=found.astype(np.float64), minlength=ctx.nq)[: ctx.nq]
     ok = (sc.n_gold > 0) & sc.gold_all_valid & (n_found == sc.n_gold)
     return ok.astype(np.float64), np.ones(ctx.nq)
@@ -325,7 +369,7 @@ def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] =
     dp = gold.dist_q * n_keys + ids[a + b : a + b + c]
     hp_all = hits.q * n_keys + ids[a + b + c :]
 
-    gp_u, g_first = np.unique(gp, return_index=True)
+    gp_u, g_first = _unique_first(gp)
     g_valid_u = gold.gold_valid[g_first]
     gq_u = gp_u // n_keys
     n_gold = np.bincount(gq_u, minlength=nq)[:nq]
@@ -333,23 +377,23 @@ def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] =
     valid_pairs = gp_u[g_valid_u]
 
     # de-duplicate hits by identity within a question, keeping the first (best-ranked) occurrence
-    _, h_first = np.unique(hp_all, return_index=True)
+    hp_sorted, h_first = _unique_first(hp_all)
     keep = np.zeros(hp_all.size, dtype=bool)
     keep[h_first] = True
     hp = hp_all[keep]
     hq = hits.q[keep]
     starts = np.searchsorted(hq, hq, side="left")
     pos = np.arange(hq.size) - starts
-    rel = np.isin(hp, valid_pairs)
+    rel = _isin(hp, valid_pairs, b_sorted=True)
     n_ret = np.bincount(hq, minlength=nq)[:nq]
     n_hits = np.bincount(hq, weights=rel.astype(np.float64), minlength=nq)[:nq].astype(np.int64)
-    found = np.isin(gp_u, hp)
+    found = _isin(gp_u, hp_sorted, b_sorted=True)
     n_found = np.bincount(gq_u, weights=found.astype(np.float64), minlength=nq)[:nq].astype(np.int64)
     ccr = ((n_gold > 0) & (n_valid_gold == n_gold) & (n_found == n_gold)).astype(np.float64)
 
     def neg_hits(pairs: np.ndarray) -> np.ndarray:
-        pairs = pairs[~np.isin(pairs, gp_u)]
-        hit_pairs = pairs[np.isin(pairs, hp)]
+        pairs = pairs[~_isin(pairs, gp_u, b_sorted=True)]
+        hit_pairs = pairs[_isin(pairs, hp_sorted, b_sorted=True)]
         return np.bincount(hit_pairs // n_keys, minlength=nq)[:nq] > 0
 
     sc = RunScores(

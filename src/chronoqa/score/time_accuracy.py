@@ -2,7 +2,9 @@
 
 Gold time references of a question, in this order of preference:
 
-1. ``Question.time_refs`` (table questions: TDBench's rule), each ``{"which": "start"|"end", "value": ISO}``.
+1. ``Question.time_refs`` (TDBench's rule), each ``{"which": "start"|"end", "value": ISO}``; a ``which``
+   ending in ``start``/``end`` (the KG builder's ``reference_start``) is read as that end, any other as
+   either end.
 2. Time answers (``operator == "interval"`` or ``answer_type == "time"``): each answer that reads as a
    time, either end.
 3. When neither gives a reference, the S* facts that carry the answer (subject or object equals a
@@ -59,15 +61,24 @@ def _pt(value: object) -> TimePoint | None:
         return None
 
 
+def _which(name: str) -> str:
+    """``start``/``end`` (also ``reference_start``/``reference_end`` and the like), else ``any``."""
+    key = name.strip().lower()
+    if key.endswith("start"):
+        return "start"
+    if key.endswith("end"):
+        return "end"
+    return "any"
+
+
 def gold_time_refs(q: Question) -> tuple[TimeRef, ...]:
     """The time references an explanation of ``q`` must cite (rules in the module docstring)."""
     refs: list[TimeRef] = []
     if q.time_refs:
         for r in q.time_refs:
             p = _pt(r.get("value"))
-            which = str(r.get("which", "any"))
             if p is not None:
-                refs.append(TimeRef(which if which in ("start", "end") else "any", p))
+                refs.append(TimeRef(_which(str(r.get("which", "any"))), p))
     elif q.operator == "interval" or q.answer_type == "time":
         for a in q.answers:
             p = _pt(a)

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, NamedTuple
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import Fact
-from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
+from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 
 __all__ = [
     "TIME_EXPECTED",
@@ -161,20 +161,30 @@ class FactBuilder:
         self.on_duplicate = on_duplicate
         self.as_of = as_of
         self.facts: list[Fact] = []
-        self._seen: set[tuple[str, str, str, TimePoint | None, TimePoint | None]] = set()
-        self._after_as_of: dict[TimePoint, bool] = {}
+        self._seen: set[tuple[str, str, str, str | None, str | None]] = set()
+        self._infos: dict[int, _PointInfo] = {}
+        self._as_of_last = None if as_of is None else as_of.last_day()
 
     def bad(self, error: DataError) -> None:
         """Handle a bad row under ``on_bad_row``."""
         self.report.handle(error, self.on_bad_row)
 
-    def _is_after_as_of(self, t: TimePoint) -> bool:
-        assert self.as_of is not None
-        hit = self._after_as_of.get(t)
-        if hit is None:
-            hit = t.first_day() > self.as_of.last_day()
-            self._after_as_of[t] = hit
-        return hit
+    def _info(self, t: TimePoint) -> _PointInfo:
+        # keyed by id(): the entry holds the point itself, so the id cannot be reused while the
+        # builder lives; this avoids hashing a frozen dataclass for every cell of every row
+        info = self._infos.get(id(t))
+        if info is None:
+            g = int(t.granularity)
+            year, month = TimePoint(t.year), t.truncate(Granularity.MONTH)
+            info = _PointInfo(
+                t,
+                t.isoformat(),
+                g,
+                (year.first_day(), month.first_day(), t.first_day()),
+                (year.last_day(), month.last_day(), t.last_day()),
+            )
+            self._infos[id(t)] = info
+        return info
 
     def add(
         self,
@@ -190,41 +200,46 @@ class FactBuilder:
         end_field: str = "end",
     ) -> None:
         """Check one row's times and add its fact (or raise / skip as the policies say)."""
-        if self.as_of is not None:
-            for field, t in ((start_field, start), (end_field, end)):
-                if t is not None and self._is_after_as_of(t):
+        si = None if start is None else self._info(start)
+        ei = None if end is None else self._info(end)
+        if self._as_of_last is not None:
+            for field, info in ((start_field, si), (end_field, ei)):
+                if info is not None and info.firsts[2] > self._as_of_last:
+                    assert self.as_of is not None
                     self.bad(
                         DataError(
                             file,
                             line,
                             field,
-                            t.isoformat(),
+                            info.iso,
                             f"a time no later than as_of={self.as_of.isoformat()}",
                             "correct the year, load with a later as_of, or load with on_bad_row='skip'",
                         )
                     )
                     return
-        if start is not None and end is not None and Interval(start, end).is_reversed():
-            if self.on_reversed == "raise":
-                raise DataError(
-                    file,
-                    line,
-                    end_field,
-                    f"{start.isoformat()} .. {end.isoformat()}",
-                    "an end no earlier than the start",
-                    "correct the interval, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
-                )
-            if self.on_reversed == "skip":
-                self.report.skip(
-                    SkippedRow(file, line, end_field, f"{start.isoformat()} .. {end.isoformat()}", "reversed interval")
-                )
-                return
-            if self.on_reversed == "swap":
-                start, end = end, start
-                self.report.notes[NOTE_REVERSED_SWAPPED] += 1
-            else:
-                self.report.notes[NOTE_REVERSED_KEPT] += 1
-        key = (s, r, o, start, end)
+        # Interval.is_reversed: at the coarser granularity, the start's unit begins after the end's unit ends
+        if si is not None and ei is not None:
+            g = min(si.g, ei.g) - 1
+            if si.firsts[g] > ei.lasts[g]:
+                shown = f"{si.iso} .. {ei.iso}"
+                if self.on_reversed == "raise":
+                    raise DataError(
+                        file,
+                        line,
+                        end_field,
+                        shown,
+                        "an end no earlier than the start",
+                        "correct the interval, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
+                    )
+                if self.on_reversed == "skip":
+                    self.report.skip(SkippedRow(file, line, end_field, shown, "reversed interval"))
+                    return
+                if self.on_reversed == "swap":
+                    start, end, si, ei = end, start, ei, si
+                    self.report.notes[NOTE_REVERSED_SWAPPED] += 1
+                else:
+                    self.report.notes[NOTE_REVERSED_KEPT] += 1
+        key = (s, r, o, None if si is None else si.iso, None if ei is None else ei.iso)
         if key in self._seen:
             if self.on_duplicate == "drop":
                 self.report.skip(
@@ -236,3 +251,11 @@ class FactBuilder:
             self._seen.add(key)
         self.facts.append(Fact(fact_id, s, r, o, start, end, line))
         self.report.rows_loaded += 1
+
+
+class _PointInfo(NamedTuple):
+    point: TimePoint
+    iso: str
+    g: int
+    firsts: tuple[int, int, int]  # first day of the point's year, month and own unit
+    lasts: tuple[int, int, int]  # last day of the same

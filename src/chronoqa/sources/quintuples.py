@@ -18,7 +18,7 @@ from typing import Any
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
 from chronoqa.records import TemporalGraph
 from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, ReversedPolicy, TimeCells
-from chronoqa.sources.tables import _cell, iter_records
+from chronoqa.sources.tables import cell_text, iter_records
 from chronoqa.time import TimePoint
 
 __all__ = ["QUINTUPLE_ALIASES", "REQUIRED_ROLES", "read_quintuples", "resolve_columns"]
@@ -101,7 +101,7 @@ def read_quintuples(
     rel_labels: dict[str, str] = {}
     row_index = 0
     for lineno, values in records:
-        if not values or (len(values) == 1 and _cell(values[0]) is None):
+        if not values or (len(values) == 1 and cell_text(values[0]) is None):
             report.notes[NOTE_BLANK] += 1
             continue
         fact_id = row_index
@@ -120,7 +120,7 @@ def read_quintuples(
             continue
         ids: list[str] = []
         for role in ("s", "r", "o"):
-            v = _cell(values[idx[role]])
+            v = cell_text(values[idx[role]])
             if v is None:
                 builder.bad(DataError(label, lineno, header[idx[role]], "", f"a non-empty {role} id"))
                 break
@@ -145,7 +145,7 @@ def read_quintuples(
             ("r_label", rel_labels, ids[1]),
         ):
             if role in idx:
-                lab = _cell(values[idx[role]])
+                lab = cell_text(values[idx[role]])
                 if lab is None:
                     continue
                 old = target.setdefault(key, lab)

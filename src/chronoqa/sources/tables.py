@@ -32,7 +32,7 @@ from chronoqa.sources._common import (
 )
 from chronoqa.time import Interval, TimePoint
 
-__all__ = ["END_NAMES", "START_END_NAMES", "detect_time_columns", "iter_records", "read_table"]
+__all__ = ["END_NAMES", "START_END_NAMES", "cell_text", "detect_time_columns", "iter_records", "read_table"]
 
 START_END_NAMES: tuple[tuple[str, str], ...] = (
     ("start", "end"),
@@ -84,7 +84,8 @@ def _auto(lower: list[str], header: Sequence[str], file: str) -> tuple[int, int]
     )
 
 
-def _cell(value: Any) -> str | None:
+def cell_text(value: Any) -> str | None:
+    """An attribute cell as text: ``None`` for a missing value (empty, ``nan``, ``None``, ``null``)."""
     if value is None:
         return None
     if isinstance(value, float):
@@ -172,7 +173,7 @@ def read_table(
     seen: set[tuple[tuple[str | None, ...], Interval]] = set()
     dups: Counter[str] = Counter()
     for lineno, values in records:
-        if not values or (len(values) == 1 and _cell(values[0]) is None):
+        if not values or (len(values) == 1 and cell_text(values[0]) is None):
             report.notes[NOTE_BLANK] += 1
             continue
         report.rows_read += 1
@@ -237,7 +238,7 @@ def read_table(
                 report.notes[NOTE_REVERSED_SWAPPED] += 1
             else:
                 report.notes[NOTE_REVERSED_KEPT] += 1
-        row = tuple(_cell(values[i]) for i in attr_idx)
+        row = tuple(cell_text(values[i]) for i in attr_idx)
         key = (row, interval)
         if key in seen:
             dups[NOTE_DUPLICATE_ROWS] += 1

@@ -86,6 +86,7 @@ class GraphIndex:
     out_rows: np.ndarray  # (m, 9) int32, columns Col.FID..Col.AEU
     in_keys: np.ndarray
     in_rows: np.ndarray
+    triple_count: np.ndarray  # (n,) int32: non-reversed facts sharing this fact's (s, r, o); 0 if reversed
 
     @classmethod
     def build(
@@ -157,9 +158,15 @@ class GraphIndex:
 
         out_keys, out_rows = adjacency(Col.S, Col.O)
         in_keys, in_rows = adjacency(Col.O, Col.S)
+        triple_count = np.zeros(n, dtype=np.int32)
+        if len(keep):
+            n_ent = max(len(ent_names), 1)
+            tkey = (t[:, Col.S].astype(np.int64) * n_rel + t[:, Col.R]) * n_ent + t[:, Col.O]
+            _, inverse, counts = np.unique(tkey, return_inverse=True, return_counts=True)
+            triple_count[keep] = counts[inverse]
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_rows, in_keys, in_rows,
+            out_keys, out_rows, in_keys, in_rows, triple_count,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -171,6 +178,31 @@ class GraphIndex:
     def fact_row(self, fid: int) -> list[int]:
         """The per-fact table row of one fact."""
         return self.table[fid].tolist()  # type: ignore[no-any-return]
+
+    def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
+        """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
+        keys = self.out_keys if forward else self.in_keys
+        k = entity * self.n_rel + relation
+        return int(np.searchsorted(keys, k, "left")), int(np.searchsorted(keys, k, "right"))
+
+    def bounds(self, entity: int, forward: bool) -> tuple[int, int]:
+        """Slice ``[a, b)`` of the adjacency table holding all rows of ``entity`` in one direction."""
+        keys = self.out_keys if forward else self.in_keys
+        k = entity * self.n_rel
+        return int(np.searchsorted(keys, k, "left")), int(np.searchsorted(keys, k + self.n_rel, "left"))
+
+    def rows(self, forward: bool, a: int, b: int) -> list[list[int]]:
+        """Adjacency rows ``[a, b)`` of one direction as Python lists."""
+        return (self.out_rows if forward else self.in_rows)[a:b].tolist()  # type: ignore[no-any-return]
+
+    def rows_at(self, forward: bool, positions: np.ndarray) -> list[list[int]]:
+        """Adjacency rows at the given positions."""
+        return (self.out_rows if forward else self.in_rows)[positions].tolist()  # type: ignore[no-any-return]
+
+    def group_size(self, entity: int, relation: int, forward: bool) -> int:
+        """Number of rows of a group."""
+        a, b = self.group_bounds(entity, relation, forward)
+        return b - a
 
     def group(self, entity: int, relation: int, forward: bool) -> list[list[int]]:
         """Adjacency rows of the (non-reversed) facts with ``entity`` as subject (forward) or object."""

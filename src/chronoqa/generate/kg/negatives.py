@@ -12,42 +12,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from chronoqa.generate.kg.index import NEG, POS, Col, GraphIndex
 
 __all__ = ["functional_flags", "select_negatives"]
 
 
-def _distance(row: list[int], t: int) -> int:
-    lo, hi = row[Col.APLO], row[Col.APHI]
-    if lo <= t <= hi:
-        return 0
-    d = []
-    if lo not in (NEG, POS):
-        d.append(abs(lo - t))
-    if hi not in (NEG, POS):
-        d.append(abs(hi - t))
-    return min(d) if d else POS
-
-
 def select_negatives(idx: GraphIndex, gold: Sequence[int], t: int, cap: int) -> tuple[list[int], list[int]]:
-    """``(S_dist, S_stale)`` fact ids for the gold facts ``gold`` at unit ``t``."""
-    gold_set = set(gold)
-    dist: dict[int, list[int]] = {}
-    stale: dict[int, list[int]] = {}
+    """``(S_dist, S_stale)`` fact ids for the gold facts ``gold`` at unit ``t`` (vectorised per (s, r) group)."""
+    gold_arr = np.array(sorted(set(gold)), dtype=np.int64)
+    dist: dict[int, int] = {}
+    stale: dict[int, int] = {}
     for fid in gold:
         s, r, o = idx.fact_row(fid)[:3]
-        for row in idx.group(s, r, True):
-            f = row[Col.FID]
-            if f in gold_set:
-                continue
-            if row[Col.OTHER] != o:
-                dist.setdefault(f, row)
-            elif not row[Col.APLO] <= t <= row[Col.APHI]:
-                stale.setdefault(f, row)
+        a, b = idx.group_bounds(s, r, True)
+        rows = idx.out_rows[a:b]
+        fids = rows[:, Col.FID].astype(np.int64)
+        lo = rows[:, Col.APLO].astype(np.int64)
+        hi = rows[:, Col.APHI].astype(np.int64)
+        not_gold = ~np.isin(fids, gold_arr)
+        valid = (lo <= t) & (t <= hi)
+        d_lo = np.where(lo == NEG, POS, np.abs(lo - t))
+        d_hi = np.where(hi == POS, POS, np.abs(hi - t))
+        dist_t = np.where(valid, 0, np.minimum(d_lo, d_hi))
+        other = rows[:, Col.OTHER]
+        for mask, target in ((not_gold & (other != o), dist), (not_gold & (other == o) & ~valid, stale)):
+            sel = np.flatnonzero(mask)
+            if len(sel) > cap:
+                order = np.lexsort((fids[sel], dist_t[sel]))[:cap]
+                sel = sel[order]
+            for i in sel.tolist():
+                target.setdefault(int(fids[i]), int(dist_t[i]))
 
-    def pick(rows: dict[int, list[int]]) -> list[int]:
-        ranked = sorted(rows, key=lambda f: (_distance(rows[f], t), f))
-        return sorted(ranked[:cap])
+    def pick(found: dict[int, int]) -> list[int]:
+        return sorted(sorted(found, key=lambda f: (found[f], f))[:cap])
 
     return pick(dist), pick(stale)
 

@@ -34,9 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
 
+import numpy as np
+
 from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 
-__all__ = ["GENERATORS", "Draft", "GenContext", "Hop", "static_options", "step_options"]
+__all__ = ["GENERATORS", "HUB_CAP", "Draft", "GenContext", "Hop", "incident_sample", "static_options"]
+
+HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never unique in practice)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,79 +96,35 @@ def _possible(row: list[int], t: int) -> bool:
     return row[Col.APLO] <= t <= row[Col.APHI]
 
 
-def step_options(
-    idx: GraphIndex, e: int, t: int, visited: set[int], exclude: set[int], *, final: bool = False, multi: bool = False
-) -> list[tuple[Hop, tuple[int, ...], tuple[int, ...]]]:
-    """Time-dependent hops out of ``e`` at ``t``: ``(hop, answer entities, extra answer facts)`` per option.
-
-    A group (relation, direction) qualifies when its possibly-valid endpoints are one entity (or, for a
-    final hop with ``multi``, several entities, each with a certainly valid fact) not yet visited.
-    """
-    out: list[tuple[Hop, tuple[int, ...], tuple[int, ...]]] = []
-    for forward in (True, False):
-        rows = idx.incident(e, forward)
-        for r, grp_iter in groupby(rows, key=lambda row: row[Col.AR]):
-            grp = list(grp_iter)
-            possible = sorted({row[Col.OTHER] for row in grp if _possible(row, t)})
-            if not possible or (len(possible) > 1 and not (final and multi)):
-                continue
-            if any(x in visited or x == e for x in possible):
-                continue
-            chosen: list[list[int]] = []
-            for x in possible:
-                cert = [row for row in grp if row[Col.OTHER] == x and _certain(row, t) and row[Col.FID] not in exclude]
-                if not cert:
-                    break
-                chosen.append(cert[0])
-            else:
-                first = chosen[0]
-                hop = Hop(first[Col.FID], r, forward, e, first[Col.OTHER])
-                out.append((hop, tuple(possible), tuple(c[Col.FID] for c in chosen[1:])))
-    return out
+def incident_sample(idx: GraphIndex, e: int, rng: random.Random, cap: int = HUB_CAP) -> list[tuple[bool, list[int]]]:
+    """``(forward, row)`` for the rows of ``e`` in both directions; a random ``cap`` of them for a hub."""
+    (a1, b1), (a2, b2) = idx.bounds(e, True), idx.bounds(e, False)
+    n1, n2 = b1 - a1, b2 - a2
+    if n1 + n2 <= cap:
+        return [(True, r) for r in idx.rows(True, a1, b1)] + [(False, r) for r in idx.rows(False, a2, b2)]
+    picks = sorted(rng.sample(range(n1 + n2), cap))
+    fw = np.array([p + a1 for p in picks if p < n1], dtype=np.int64)
+    bw = np.array([p - n1 + a2 for p in picks if p >= n1], dtype=np.int64)
+    return [(True, r) for r in idx.rows_at(True, fw)] + [(False, r) for r in idx.rows_at(False, bw)]
 
 
 def static_options(idx: GraphIndex, c: int, t: int, visited: set[int], rng: random.Random, limit: int = 40) -> list[Hop]:
     """Static hops *into* ``c`` (``a → c``) whose fact is certainly valid at ``t`` (checked on at most ``limit`` rows)."""
     cands: list[tuple[bool, list[int]]] = []
-    for forward in (True, False):  # forward: the hop a → c follows a fact (a, r, c), so c is the object
-        for row in idx.incident(c, not forward):
-            if row[Col.OTHER] not in visited and row[Col.OTHER] != c and _certain(row, t):
-                cands.append((forward, row))
+    # forward: the hop a → c follows a fact (a, r, c), so c is the object (an incoming row of c)
+    for into_forward, row in incident_sample(idx, c, rng):
+        if row[Col.OTHER] not in visited and row[Col.OTHER] != c and _certain(row, t):
+            cands.append((not into_forward, row))
     rng.shuffle(cands)
     out: list[Hop] = []
     for forward, row in cands[:limit]:
         a, r = row[Col.OTHER], row[Col.AR]
+        if idx.group_size(a, r, forward) > HUB_CAP:
+            continue
         others = {x[Col.OTHER] for x in idx.group(a, r, forward)}
         if others == {c}:
             out.append(Hop(row[Col.FID], r, forward, a, c))
     return out
-
-
-def _walk(
-    ctx: GenContext, rng: random.Random, anchor: int, t: int, k: int, visited: set[int], exclude: set[int]
-) -> tuple[tuple[Hop, ...], tuple[int, ...], tuple[int, ...]] | None:
-    """Depth-first search for k time-dependent hops from ``anchor`` (random order, bounded expansions)."""
-    budget = [24]
-
-    def dfs(cur: int, depth: int, seen: set[int]) -> list[tuple[Hop, tuple[int, ...], tuple[int, ...]]] | None:
-        if budget[0] <= 0:
-            return None
-        budget[0] -= 1
-        final = depth == k - 1
-        opts = step_options(ctx.index, cur, t, seen, exclude, final=final, multi=ctx.keep_multi)
-        rng.shuffle(opts)
-        for opt in opts:
-            if final:
-                return [opt]
-            rest = dfs(opt[0].dst, depth + 1, seen | {opt[0].dst})
-            if rest is not None:
-                return [opt, *rest]
-        return None
-
-    found = dfs(anchor, 0, set(visited) | {anchor})
-    if found is None:
-        return None
-    return tuple(o[0] for o in found), found[-1][1], found[-1][2]
 
 
 def _static_prefix(
@@ -193,42 +153,92 @@ def _static_prefix(
 
 
 def _triple_unique(idx: GraphIndex, fid: int) -> bool:
-    s, r, o = idx.fact_row(fid)[:3]
-    return sum(1 for row in idx.group(s, r, True) if row[Col.OTHER] == o) == 1
+    return bool(idx.triple_count[fid] == 1)
+
+
+Spans = list[tuple[int, int]]
+
+
+def _subtract(spans: Spans, lo: int, hi: int) -> Spans:
+    out: Spans = []
+    for a, b in spans:
+        if hi < a or lo > b:
+            out.append((a, b))
+            continue
+        if a < lo:
+            out.append((a, lo - 1))
+        if hi < b:
+            out.append((hi + 1, b))
+    return out
+
+
+def _intersect(spans: Spans, lo: int, hi: int) -> Spans:
+    return [(max(a, lo), min(b, hi)) for a, b in spans if max(a, lo) <= min(b, hi)]
+
+
+def _pick_unit(spans: Spans, rng: random.Random) -> int:
+    total = sum(b - a + 1 for a, b in spans)
+    k = rng.randrange(total)
+    for a, b in spans:
+        if k <= b - a:
+            return a + k
+        k -= b - a + 1
+    raise AssertionError("unreachable")
 
 
 def _aligned_chain(
-    ctx: GenContext, rng: random.Random, anchor: int, k: int, lo: int, hi: int, fanout: int = 6
-) -> tuple[list[Hop], int, int] | None:
-    """A chain of k facts from ``anchor`` whose certain spans share a unit in ``[lo, hi]`` (no uniqueness yet)."""
-    idx = ctx.index
-    budget = [30]
+    ctx: GenContext, rng: random.Random, anchor: int, k: int, lo: int, hi: int, fanout: int = 8
+) -> tuple[list[Hop], Spans] | None:
+    """A chain of k facts from ``anchor`` with the units where every hop is unique and certain.
 
-    def dfs(cur: int, depth: int, lo: int, hi: int, seen: set[int]) -> tuple[list[Hop], int, int] | None:
+    Each hop keeps the units of ``[lo, hi]`` where its fact is certainly valid and no fact of the same
+    (entity, relation, direction) group towards another endpoint is possibly valid; the chain's units
+    are the intersection (with ``keep_multi`` the final hop keeps its certain span only: the answer
+    set is verified afterwards).
+    """
+    idx = ctx.index
+    budget = [20 * k]
+
+    def dfs(cur: int, depth: int, spans: Spans, seen: set[int]) -> tuple[list[Hop], Spans] | None:
         if depth == k:
-            return [], lo, hi
+            return [], spans
         if budget[0] <= 0:
             return None
         budget[0] -= 1
-        rows = [(True, row) for row in idx.incident(cur, True)] + [(False, row) for row in idx.incident(cur, False)]
+        final = depth == k - 1
+        rows = incident_sample(idx, cur, rng)
+        groups: dict[tuple[bool, int], list[list[int]]] = {}
+        for forward, row in rows:
+            groups.setdefault((forward, row[Col.AR]), []).append(row)
+        if len(rows) >= HUB_CAP:  # sampled: fetch the full groups (skipping giant ones)
+            for fw, r in list(groups):
+                groups[(fw, r)] = idx.group(cur, r, fw) if idx.group_size(cur, r, fw) <= HUB_CAP else []
         rng.shuffle(rows)
         tried = 0
         for forward, row in rows:
             other = row[Col.OTHER]
             if other in seen or other == cur:
                 continue
-            nlo, nhi = max(lo, row[Col.ACLO]), min(hi, row[Col.ACHI])
-            if nlo > nhi:
+            win = _intersect(spans, row[Col.ACLO], row[Col.ACHI])
+            if not groups[(forward, row[Col.AR])]:
+                continue
+            if not (final and ctx.keep_multi):
+                for x in groups[(forward, row[Col.AR])]:
+                    if not win:
+                        break
+                    if x[Col.OTHER] != other:
+                        win = _subtract(win, x[Col.APLO], x[Col.APHI])
+            if not win:
                 continue
             tried += 1
-            rest = dfs(other, depth + 1, nlo, nhi, seen | {other})
+            rest = dfs(other, depth + 1, win, seen | {other})
             if rest is not None:
-                return [Hop(row[Col.FID], row[Col.AR], forward, cur, other), *rest[0]], rest[1], rest[2]
+                return [Hop(row[Col.FID], row[Col.AR], forward, cur, other), *rest[0]], rest[1]
             if tried >= fanout:
                 break
         return None
 
-    return dfs(anchor, 0, lo, hi, {anchor})
+    return dfs(anchor, 0, [(lo, hi)], {anchor})
 
 
 def _unique_at(
@@ -270,9 +280,9 @@ def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | No
     chain = _aligned_chain(ctx, rng, anchor, k, ctx.t_min, ctx.t_max)
     if chain is None:
         return None
-    hops, lo, hi = chain
+    hops, spans = chain
     for _ in range(3):
-        t = rng.randint(lo, hi)
+        t = _pick_unit(spans, rng)
         ok = _unique_at(ctx, hops, t)
         if ok is not None:
             return Draft("point_in_time", "plain", anchor, tuple(hops), t, ok[0], False, ok[1])
@@ -280,22 +290,39 @@ def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | No
 
 
 def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """before_after: an unambiguous reference fact of the anchor, ``t`` = its start ± 1, then k hops."""
-    if not ctx.timed:
+    """before_after: a chain as for point_in_time, then ``t`` = start ± 1 of an unambiguous reference fact of the anchor."""
+    if not ctx.seedable:
         return None
-    gid = ctx.timed[rng.randrange(len(ctx.timed))]
-    row = ctx.index.fact_row(gid)
-    offset = 1 if rng.random() < 0.5 else -1
-    t = row[Col.SU] + offset
-    if not ctx.t_min <= t <= ctx.t_max or not _triple_unique(ctx.index, gid):
+    idx = ctx.index
+    row = idx.fact_row(ctx.seedable[rng.randrange(len(ctx.seedable))])
+    anchor = row[Col.S] if rng.random() < 0.5 else row[Col.O]
+    chain = _aligned_chain(ctx, rng, anchor, k, ctx.t_min, ctx.t_max)
+    if chain is None:
         return None
-    anchor, other = (row[Col.S], row[Col.O]) if rng.random() < 0.5 else (row[Col.O], row[Col.S])
-    walked = _walk(ctx, rng, anchor, t, k, {other}, {gid})
-    if walked is None:
-        return None
-    hops, answers, extra = walked
-    variant = "after" if offset > 0 else "before"
-    return Draft("before_after", variant, anchor, hops, t, answers, False, extra, ref_fid=gid, offset=offset)
+    hops, spans = chain
+    used = {h.fid for h in hops}
+    nodes = {anchor} | {h.dst for h in hops}
+    refs: list[tuple[int, int]] = []
+    for _, ref in incident_sample(idx, anchor, rng):
+        if ref[Col.FID] in used or ref[Col.ASU] == NONE or ref[Col.OTHER] in nodes:
+            continue
+        if not _triple_unique(idx, ref[Col.FID]):
+            continue
+        for off in (-1, 1):
+            u = ref[Col.ASU] + off
+            if any(a <= u <= b for a, b in spans):
+                refs.append((ref[Col.FID], off))
+    rng.shuffle(refs)
+    for gid, off in refs[:4]:
+        t = idx.fact_row(gid)[Col.SU] + off
+        ok = _unique_at(ctx, hops, t)
+        if ok is None:
+            continue
+        return Draft(
+            "before_after", "after" if off > 0 else "before", anchor, tuple(hops), t, ok[0], False, ok[1],
+            ref_fid=gid, offset=off,
+        )  # fmt: skip
+    return None
 
 
 def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
@@ -331,6 +358,8 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     forward = rng.random() < 0.5
     e = row[Col.S] if forward else row[Col.O]
     r = row[Col.R]
+    if idx.group_size(e, r, forward) > HUB_CAP:
+        return None
     timeline = idx.group(e, r, forward)
     if len(timeline) < 2 or any(x[Col.ASU] == NONE for x in timeline):
         return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from chronoqa.generate.table.allen import RELATIONS, TIME_REFS, RelationSpec
 from chronoqa.generate.table.build import (
+    AS_OF_DATA,
     CARDINALITIES,
     DEFAULT_AS_OF,
     JoinSpec,
@@ -14,6 +15,7 @@ from chronoqa.generate.table.build import (
     TableBuildConfig,
     build_table_benchmark,
     cardinality_of,
+    latest_date,
     write_table_build,
 )
 from chronoqa.generate.table.join import JoinDiff, JoinResult, compare_joined, temporal_join
@@ -23,6 +25,7 @@ from chronoqa.generate.table.verbalise import ParaphraseReport, PhraseBook, para
 from chronoqa.generate.table.yago import graph_as_table
 
 __all__ = [
+    "AS_OF_DATA",
     "CARDINALITIES",
     "DEFAULT_AS_OF",
     "RELATIONS",
@@ -46,6 +49,7 @@ __all__ = [
     "detect_granularity",
     "discover_tfds",
     "graph_as_table",
+    "latest_date",
     "paraphrase_questions",
     "select_tfds",
     "temporal_join",

@@ -186,8 +186,8 @@ def reference_for(
 
 
 def random_reference(lo: int, hi: int, *, last: int, window: int, rng: random.Random) -> tuple[int, int] | None:
-    """A random reference near the span ``[lo, hi]`` (used to find ``none`` questions)."""
-    b0 = _pick(rng, lo - window, min(hi + window, last))
+    """A random reference starting inside the documented span ``[lo, hi]`` of a key (finds ``none`` questions)."""
+    b0 = _pick(rng, lo, min(hi, last))
     if b0 is None:
         return None
     b1 = _pick(rng, b0, min(b0 + window, last))

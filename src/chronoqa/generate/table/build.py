@@ -48,9 +48,10 @@ from chronoqa.generate.table.verbalise import (
 )
 from chronoqa.records import Doc, Question, TemporalTable, Triple
 from chronoqa.release import FunctionalFlags, write_release
-from chronoqa.time import Allen, Granularity, parse_time
+from chronoqa.time import Allen, Granularity, TimePoint, parse_time
 
 __all__ = [
+    "AS_OF_DATA",
     "CARDINALITIES",
     "DEFAULT_AS_OF",
     "JoinSpec",
@@ -58,11 +59,14 @@ __all__ = [
     "TableBuildConfig",
     "build_table_benchmark",
     "cardinality_of",
+    "latest_date",
     "write_table_build",
 ]
 
 CARDINALITIES = ("none", "unique", "multiple")
-DEFAULT_AS_OF = "2026-01-01"
+#: ``as_of`` value meaning "the latest date found in the input tables" (their snapshot date).
+AS_OF_DATA = "data"
+DEFAULT_AS_OF = AS_OF_DATA
 #: Reference window (in units of the comparison granularity) around a seed row.
 WINDOWS = {Granularity.YEAR: 6, Granularity.MONTH: 48, Granularity.DAY: 1460}
 
@@ -86,7 +90,9 @@ class JoinSpec:
 class TableBuildConfig:
     """Everything that decides a table build (recorded in the manifest).
 
-    ``tfds`` maps a table name to TFDs named by the user (``"Country,Role->Name"``); when a table has
+    ``as_of`` is the fixed "now" (open ends are closed there, references lie before it); the default
+    ``"data"`` takes the latest date found in the input tables (their snapshot date), never the
+    wall clock. ``tfds`` maps a table name to TFDs named by the user (``"Country,Role->Name"``); when a table has
     none, TFDs are discovered (``max_lhs``, ``threshold``, ``min_changing_*``). ``per_cell`` is the exact
     quota of each relation × cardinality cell per TFD (and of each cardinality of the time-alignment
     and join questions). ``build_tables`` limits which tables get single-table questions (default:
@@ -104,7 +110,7 @@ class TableBuildConfig:
     granularity: Mapping[str, str] = field(default_factory=dict)
     joins: Sequence[JoinSpec] = ()
     build_tables: Sequence[str] | None = None
-    max_seed_rows: int = 20000
+    max_seed_rows: int = 5000
     random_refs_per_seed: int = 1
     ratios: tuple[float, float, float] = (0.7, 0.1, 0.2)
     alignment: bool = True
@@ -189,8 +195,16 @@ class _TFDContext:
             if row[self.y_idx] is None or any(v is None for v in xs):
                 continue
             groups.setdefault(xs, []).append(pos)
-        self.keys = {tuple(str(x) for x in k): np.asarray(v, dtype=np.int64) for k, v in groups.items()}
+        # only keys whose value changes over time make time-sensitive questions
+        self.keys = {
+            tuple(str(x) for x in k): np.asarray(v, dtype=np.int64)
+            for k, v in groups.items()
+            if len({store.table.rows[int(store.rows[p])][self.y_idx] for p in v}) > 1
+        }
         self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
+        ys = [store.table.rows[int(store.rows[p])][self.y_idx] for v in self.keys.values() for p in v]
+        # a right-hand side with few distinct values (Legal/Illegal) is a value, not an entity
+        self.answer_type = "value" if len(set(ys)) <= max(10, len(ys) // 20) and len(ys) > 40 else "entity"
 
     def y(self, pos: int) -> str:
         v = self.store.table.rows[int(self.store.rows[pos])][self.y_idx]
@@ -240,16 +254,23 @@ def _evaluate(ctx: _TFDContext, key: tuple[str, ...], relation: Allen, b0: int, 
     return tuple(int(p) for p in pos[np.asarray(mask, dtype=bool)])
 
 
-def _allen_candidates(ctx: _TFDContext, config: TableBuildConfig, rng: random.Random) -> Iterator[_Candidate]:
+def _allen_candidates(
+    ctx: _TFDContext, config: TableBuildConfig, rng: random.Random, open_relations: Callable[[], set[Allen]]
+) -> Iterator[_Candidate]:
     store = ctx.store
     last = store.asof_unit - 1
     window = WINDOWS[store.granularity]
     seeds = [(k, int(p)) for k in sorted(ctx.keys) for p in ctx.keys[k]]
     rng.shuffle(seeds)
     for key, pos in seeds[: config.max_seed_rows]:
+        wanted = open_relations()
+        if not wanted:
+            return
         a0, a1 = int(store.lo[pos]), int(store.hi[pos])
         refs: list[tuple[Allen | None, tuple[int, int]]] = []
         for rel in Allen:
+            if rel not in wanted:
+                continue
             ref = RELATIONS[rel].build(a0, a1, last, window, rng)
             if ref is not None:
                 refs.append((rel, ref))
@@ -260,7 +281,7 @@ def _allen_candidates(ctx: _TFDContext, config: TableBuildConfig, rng: random.Ra
             if ref is not None:
                 refs.append((None, ref))
         for rel_or_none, (b0, b1) in refs:
-            for rel in Allen if rel_or_none is None else (rel_or_none,):
+            for rel in [r for r in Allen if r in wanted] if rel_or_none is None else (rel_or_none,):
                 matched = _evaluate(ctx, key, rel, b0, b1)
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield _Candidate(rel, key, b0, b1, matched, answers)
@@ -319,7 +340,7 @@ def _allen_question(ctx: _TFDContext, cand: _Candidate, config: TableBuildConfig
         hops=1,
         answers=answers,
         answer_ids=answers,
-        answer_type="entity" if ctx.phrases.wh.lower().startswith("who") else "value",
+        answer_type=ctx.answer_type,
         cardinality=cardinality_of(len(answers)),
         template_id=f"table/allen/{cand.relation.value}",
         render_time=False,
@@ -348,7 +369,11 @@ def _allen_questions(ctx: _TFDContext, config: TableBuildConfig) -> list[Questio
     chosen: list[_Candidate] = []
     full_at = len(Allen) * len(CARDINALITIES)
     full = 0
-    for cand in _allen_candidates(ctx, config, rng):
+
+    def open_relations() -> set[Allen]:
+        return {r for r in Allen if any(filled[(r, c)] < quota for c in CARDINALITIES)}
+
+    for cand in _allen_candidates(ctx, config, rng, open_relations):
         cell = (cand.relation, cardinality_of(len(cand.answers)))
         if filled[cell] >= quota:
             continue
@@ -413,7 +438,7 @@ def _alignment_questions(ctx: _TFDContext, config: TableBuildConfig) -> list[Que
                 hops=1,
                 answers=answers,
                 answer_ids=answers,
-                answer_type="entity" if ctx.phrases.wh.lower().startswith("who") else "value",
+                answer_type=ctx.answer_type,
                 cardinality=card,
                 template_id="table/time_alignment",
                 render_time=True,
@@ -450,12 +475,15 @@ def _event_ids(table: TemporalTable, exclude: Sequence[str]) -> tuple[list[str],
         return all(v is not None for t in vals for v in t) and len(set(vals)) == len(vals)
 
     singles = [c for c in cols if unique([c])]
+    distinct = {c: len({r[table.columns.index(c)] for r in table.rows}) for c in cols}
     pairs = [
         (a, b)
         for n, a in enumerate(cols)
         for b in cols[n + 1 :]
         if a not in singles and b not in singles and unique([a, b])
     ]
+    # prefer the most categorical pair (edition + season over edition + city)
+    pairs.sort(key=lambda p: (distinct[p[0]] * distinct[p[1]], cols.index(p[0]), cols.index(p[1])))
     return singles, pairs
 
 
@@ -492,8 +520,16 @@ def _join_questions(
     right_on = [join.right.columns.index(c) for c in join.on]
     # every right-hand key value a shared value ever has (e.g. every role the host country has had)
     combos: dict[tuple[str | None, ...], set[tuple[str | None, ...]]] = {}
-    for r in join.right.rows:
-        combos.setdefault(tuple(r[k] for k in right_on), set()).add(tuple(r[k] for k in right_idx))
+    coverage: dict[tuple[tuple[str | None, ...], tuple[str | None, ...]], tuple[int, int]] = {}
+    for pos, ri in enumerate(right_store.rows.tolist()):
+        r = join.right.rows[ri]
+        shared_v, rest_v = tuple(r[k] for k in right_on), tuple(r[k] for k in right_idx)
+        combos.setdefault(shared_v, set()).add(rest_v)
+        lo, hi = int(right_store.lo[pos]), int(right_store.hi[pos])
+        old = coverage.get((shared_v, rest_v), (lo, hi))
+        coverage[(shared_v, rest_v)] = (min(old[0], lo), max(old[1], hi))
+    g_join = store.granularity
+    left_iv = join.left.intervals
     out: list[Question] = []
     reports: list[TFDReport] = []
     for event_cols, hops in plans:
@@ -509,8 +545,18 @@ def _join_questions(
             lrow = join.left.rows[li]
             ev = tuple(lrow[join.left.columns.index(c)] for c in event_cols)
             shared = tuple(lrow[join.left.columns.index(c)] for c in join.on)
+            ev_iv = left_iv[li]
+            if ev_iv.start is None:
+                continue
+            ev_lo = ev_iv.start.lo(g_join)
+            ev_hi = ev_iv.end.hi(g_join) if ev_iv.end is not None else store.asof_unit
             for combo in sorted(combos.get(shared, set()), key=repr):
                 if any(v is None for v in (*ev, *combo)):
+                    continue
+                # only events inside the documented span of the key (else "none" only means "not recorded")
+                cov_lo, cov_hi = coverage[(shared, combo)]
+                rg_ = right_store.granularity
+                if ev_lo < _convert(cov_lo, rg_, g_join, "lo") or ev_hi > _convert(cov_hi, rg_, g_join, "hi"):
                     continue
                 values = {c: str(v) for c, v in zip((*event_cols, *rest), (*ev, *combo), strict=True)}
                 where = " AND ".join(f"{quote_ident(c)} = {sql_literal(values[c])}" for c in tfd.lhs)
@@ -529,6 +575,12 @@ def _join_questions(
                 filled[card] += 1
                 out.append(_join_question(ctx, values, [int(r[0]) for r in result], answers, sql, li))
     return out, reports
+
+
+def _convert(u: int, src: Granularity, dst: Granularity, side: str) -> int:
+    """A unit of ``src`` as the first/last unit of ``dst`` it covers."""
+    p = TimePoint.from_unit(u, src)
+    return p.lo(dst) if side == "lo" else p.hi(dst)
 
 
 def _join_question(
@@ -664,11 +716,11 @@ def _corpus(stores: Sequence[TableStore], phrases: PhraseBook) -> list[Doc]:
     for store in stores:
         t = store.table
         g = store.granularity
-        for i in store.rows.tolist():
+        for pos, i in enumerate(store.rows.tolist()):
             row = t.rows[i]
             start, end = store.row_iso(i)
-            s_txt = _readable(start, g)
-            when = f"from {s_txt} to {_readable(end, g)}" if end is not None else f"since {s_txt}"
+            s_txt = format_unit(int(store.lo[pos]), g)
+            when = f"from {s_txt} to {format_unit(int(store.hi[pos]), g)}" if end is not None else f"since {s_txt}"
             text = f"{phrases.fact(t.name, t.columns, row)} ({when})."
             values = [v for v in row if v is not None]
             docs.append(
@@ -690,11 +742,12 @@ def _report_dict(table: TemporalTable) -> dict[str, object] | None:
     return None if table.report is None else table.report.to_dict()
 
 
-def _readable(iso: str | None, g: Granularity) -> str:
-    p = parse_time(iso)
-    if p is None:
-        return "an unknown date"
-    return format_unit(p.lo(g), g)
+def latest_date(tables: Sequence[TemporalTable]) -> TimePoint:
+    """The last day of the latest known date in ``tables``: the data's snapshot date, used as ``as_of``."""
+    days = [p.last_day() for t in tables for iv in t.intervals for p in (iv.start, iv.end) if p is not None]
+    if not days:
+        raise ChronoqaError("no table has a known date: give as_of explicitly")
+    return TimePoint.from_unit(max(days), Granularity.DAY)
 
 
 def build_table_benchmark(
@@ -715,9 +768,15 @@ def build_table_benchmark(
 
     cfg = config or TableBuildConfig()
     book = phrases or PhraseBook()
-    as_of = parse_time(cfg.as_of, field="as_of")
-    if as_of is None:
-        raise ChronoqaError(f"as_of {cfg.as_of!r} is not a date: expected e.g. {DEFAULT_AS_OF}")
+    as_of_source = "latest date in the input tables" if cfg.as_of == AS_OF_DATA else "given"
+    if cfg.as_of == AS_OF_DATA:
+        as_of = latest_date(tables)
+        cfg = replace(cfg, as_of=as_of.isoformat())
+    else:
+        parsed = parse_time(cfg.as_of, field="as_of")
+        if parsed is None:
+            raise ChronoqaError(f"as_of {cfg.as_of!r} is not a date: expected e.g. 2025-01-01, or {AS_OF_DATA!r}")
+        as_of = parsed
     names = [t.name for t in tables]
     dup = sorted(n for n, c in Counter(names).items() if c > 1)
     if dup:
@@ -818,6 +877,7 @@ def build_table_benchmark(
         "config": cfg.to_dict(),
         "seed": cfg.seed,
         "as_of": cfg.as_of,
+        "as_of_source": as_of_source,
         "sources": {k: dict(v) for k, v in sorted((sources or {}).items())},
         "tables": {
             n: {

@@ -18,6 +18,7 @@ paraphrase callable and rejects (and counts) any paraphrase that loses a key val
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -62,6 +63,7 @@ CLAUSES: dict[Allen, str] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def column_label(column: str) -> str:
     """A column name as words: ``Organization_name`` → ``organization name``."""
     return column.replace("_", " ").strip().lower()

@@ -69,8 +69,8 @@ def graph_as_table(graph: TemporalGraph, *, start_only: StartOnly = "drop", name
     )
 
 
-def graph_phrases() -> PhraseBook:
-    """Readable phrases for a graph viewed as a table."""
+def graph_phrases(name: str = "yago11k") -> PhraseBook:
+    """Readable phrases for a graph viewed as a table named ``name``."""
     return PhraseBook(
         tfds={
             GRAPH_TFD: {
@@ -80,5 +80,5 @@ def graph_phrases() -> PhraseBook:
                 "period": "period",
             }
         },
-        facts={},
+        facts={name: "{subject} {relation} {object}"},
     )

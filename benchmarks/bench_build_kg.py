@@ -1,0 +1,119 @@
+"""Build time and peak memory of the KG benchmark builder (``build_kg_benchmark`` + writing the release).
+
+Cases, each in a fresh subprocess (peak resident memory = ``VmHWM`` of that process):
+
+* YAGO11k and Wikidata12k through the mirror (needs CHRONOQA_MIRROR), default config (10,000 questions);
+* synthetic graphs (``chronoqa.sources.synthetic``, seed 0) of 100k, 1M and 10M facts with a fixed number
+  of questions (``--synthetic-questions``, default 2,000), generic phrasing (their relations have no
+  phrase table): cost should grow no worse than linearly in facts.
+
+Timings are split into load (reading / generating the graph), build (index + questions + negatives +
+audit) and write (release folder, corpus included). Run: ``python benchmarks/bench_build_kg.py
+[--sizes 100000,1000000,10000000] [--skip-real]``; results go to ``benchmarks/results/build_kg.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "build_kg.json"
+
+
+def _peak_mb() -> float:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def run_case(kind: str, arg: str, n_questions: int) -> dict[str, Any]:
+    from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+
+    base = _rss_mb()
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    if kind == "dataset":
+        from chronoqa.datasets import load_graph
+
+        graph = load_graph(arg)
+        cfg = KGBuildConfig(n_questions=n_questions)
+    else:
+        from chronoqa.sources.synthetic import generate
+
+        graph = generate(n_facts=int(arg), seed=0).to_graph(f"synthetic{arg}")
+        cfg = KGBuildConfig(n_questions=n_questions, generic_phrases=True)
+    t1 = time.perf_counter()
+    build = build_kg_benchmark(graph, cfg)
+    t2 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        build.write(Path(tmp) / "release")
+    t3 = time.perf_counter()
+    m = build.manifest
+    return {
+        "case": arg if kind == "dataset" else f"synthetic-{int(arg):,}",
+        "facts": len(graph.facts),
+        "questions": m["counts"]["questions"],
+        "load_s": round(t1 - t0, 2),
+        "build_s": round(t2 - t1, 2),
+        "write_s": round(t3 - t2, 2),
+        "total_s": round(t3 - t0, 2),
+        "cpu_s": round(time.process_time() - cpu0, 2),
+        "peak_rss_mb": round(_peak_mb(), 1),
+        "rss_growth_mb": round(_peak_mb() - base, 1),
+        "composition": m["counts"]["composition"],
+        "functional_rates": m["functional_rates"],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="100000,1000000,10000000")
+    ap.add_argument("--synthetic-questions", type=int, default=2000)
+    ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--child", nargs=3, metavar=("KIND", "ARG", "N"))
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(run_case(args.child[0], args.child[1], int(args.child[2]))))
+        return
+    cases: list[tuple[str, str, int]] = []
+    if not args.skip_real and os.environ.get("CHRONOQA_MIRROR"):
+        cases += [("dataset", "yago11k", 10_000), ("dataset", "wikidata12k", 10_000)]
+    cases += [("synthetic", s, args.synthetic_questions) for s in args.sizes.split(",") if s]
+    results = []
+    for kind, arg, n in cases:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child", kind, arg, str(n)], capture_output=True, text=True, check=False
+        )
+        if proc.returncode != 0:
+            res = {"case": arg, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
+        else:
+            res = json.loads(proc.stdout.strip().splitlines()[-1])
+        results.append(res)
+        print(json.dumps({k: v for k, v in res.items() if k != "composition"}), flush=True)
+    out = {
+        "benchmark": "build_kg",
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg": os.getloadavg()},
+        "results": results,
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
