@@ -42,7 +42,8 @@ def synthetic(rows: int, seed: int) -> TemporalTable:
             out_rows.append((f"C{k // 4}", f"R{k % 4}", f"P{i}"))
             intervals.append(Interval(s, e))
             day = end + int(gaps[i])
-    return TemporalTable("synthetic", ("Country", "Role", "Name"), out_rows, intervals, list(range(2, rows + 2)), "", "")
+    lines = list(range(2, rows + 2))
+    return TemporalTable("synthetic", ("Country", "Role", "Name"), out_rows, intervals, lines, "Start", "End")
 
 
 def main() -> None:

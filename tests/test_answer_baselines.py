@@ -137,3 +137,19 @@ def test_failed_llm_answers_score_as_wrong(tmp_path: Path) -> None:
     for rec in read_answers(tmp_path / "ans"):
         outcome = score.score_answer(qs[rec.qid], rec)
         assert outcome.outcome == "error" and not outcome.correct
+
+
+def test_answer_cli(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from chronoqa.cli import app
+
+    rel, run = write_fixture(tmp_path)
+    out = tmp_path / "cli"
+    res = CliRunner().invoke(
+        app, ["answer", "--bench", str(rel), "--run", str(run), "--answerer", "extractive", "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    assert [r.answer for r in read_answers(out)] == ["Blue FC", "Red Arena", "2005", "Lyon"]
+    bad = CliRunner().invoke(app, ["answer", "--bench", str(rel), "--answerer", "extractve", "--out", str(out)])
+    assert bad.exit_code == 2 and "Did you mean extractive" in bad.output

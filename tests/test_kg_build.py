@@ -8,13 +8,13 @@ import random
 from pathlib import Path
 
 import pytest
-from kg_checker import PHRASES, Checker, check_all, kinds_from_toml
 
 from chronoqa.errors import UnknownNameError
 from chronoqa.generate.kg import KGBuildConfig, MissingPhrasesError, build_kg_benchmark, load_phrase_table
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
 from chronoqa.release import load_release
 from chronoqa.time import TimePoint
+from kg_checker import PHRASES, Checker, check_all, kinds_from_toml
 
 
 def tp(y: int | None) -> TimePoint | None:
@@ -65,7 +65,7 @@ def hand_build(**kw: object) -> tuple[TemporalGraph, list[Question], dict[str, t
 
 
 def test_hand_graph_answers_match_hand_worked_values() -> None:
-    g, qs, flags = hand_build()
+    _, qs, _ = hand_build()
     assert qs, "the hand graph allows questions"
     pit = [q for q in qs if q.operator == "point_in_time" and q.hops == 1]
     assert pit
@@ -95,7 +95,7 @@ def test_hand_graph_answers_match_hand_worked_values() -> None:
 
 
 def test_hand_graph_two_hop_and_interval_examples() -> None:
-    g, qs, _ = hand_build()
+    _, qs, _ = hand_build()
     texts = {q.question: q for q in qs}
     # 2-hop at 2002: Ann's spouse is Bob (unique), Bob works at Uni (until 2003)
     two = [q for q in qs if q.operator == "point_in_time" and q.hops == 2 and q.answer_ids == ("<Uni>",)]
@@ -110,10 +110,10 @@ def test_hand_graph_two_hop_and_interval_examples() -> None:
         assert "2005" not in q.question and "2008" not in q.question
     # sequence: Ann's first team is Reds, last is Blues
     for q in qs:
-        if q.operator == "sequence" and q.hops == 1 and q.logical_form["anchor"] == "<Ann>":
-            if q.logical_form["path"][0]["r"] == "<playsFor>":
-                want = {"first": "<Reds>", "last": "<Blues>", "next": "<Blues>"}[q.logical_form["variant"]]
-                assert q.answer_ids == (want,)
+        lf = q.logical_form
+        if q.operator == "sequence" and q.hops == 1 and lf["anchor"] == "<Ann>" and lf["path"][0]["r"] == "<playsFor>":
+            want = {"first": "<Reds>", "last": "<Blues>", "next": "<Blues>"}[lf["variant"]]
+            assert q.answer_ids == (want,)
     assert texts
 
 
@@ -146,7 +146,7 @@ def random_graph(n: int, seed: int) -> TemporalGraph:
         a = rng.randrange(1950, 2020) if rng.random() > 0.05 else None
         b = None if rng.random() < 0.3 or a is None else a + rng.randrange(0, 12)
         facts.append(fact(i, s, r, o, a, b))
-    for j in range(n // 20):  # repeated periods of the same triple: stale negatives
+    for _ in range(n // 20):  # repeated periods of the same triple: stale negatives
         f = facts[rng.randrange(n)]
         if f.start is not None:
             facts.append(fact(len(facts), f.s[1:-1], f.r[1:-1], f.o[1:-1], f.start.year + 20, f.start.year + 22))
@@ -205,7 +205,14 @@ def test_byte_identical_release(tmp_path: Path) -> None:
     a = build_kg_benchmark(g, cfg, phrases="yago11k").write(tmp_path / "a")
     b = build_kg_benchmark(g, cfg, phrases="yago11k").write(tmp_path / "b")
     ha, hb = _hashes(a), _hashes(b)
-    assert set(ha) == {"benchmark.jsonl", "functional_negatives.jsonl", "corpus.jsonl", "qrels", "manifest.json", "DATACARD.md"}
+    assert set(ha) == {
+        "benchmark.jsonl",
+        "functional_negatives.jsonl",
+        "corpus.jsonl",
+        "qrels",
+        "manifest.json",
+        "DATACARD.md",
+    }
     assert ha == hb
     c = build_kg_benchmark(g, KGBuildConfig(n_questions=600, seed=5), phrases="yago11k").write(tmp_path / "c")
     assert _hashes(c)["benchmark.jsonl"] != ha["benchmark.jsonl"]
@@ -216,7 +223,9 @@ def test_release_is_readable_by_tempbench_quickstart(tmp_path: Path) -> None:
     build = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=0), phrases="yago11k")
     out = build.write(tmp_path / "rel")
     # TempBench's quickstart, standard library only
-    test = [json.loads(line) for line in open(out / "benchmark.jsonl", encoding="utf-8")]
+    with open(out / "benchmark.jsonl", encoding="utf-8") as fh:
+        test = [json.loads(line) for line in fh]
+    all_ids = {q["id"] for q in test}
     test = [q for q in test if q["split"] == "test"]
     assert test
     q = test[0]
@@ -224,8 +233,9 @@ def test_release_is_readable_by_tempbench_quickstart(tmp_path: Path) -> None:
     for key in ("S_star", "S_dist", "S_stale"):
         for t in q[key]:
             assert {"s", "r", "o", "t_start", "t_end"} <= set(t)
-    flags = {json.loads(line)["id"]: json.loads(line) for line in open(out / "functional_negatives.jsonl", encoding="utf-8")}
-    assert set(flags) == {q["id"] for q in [json.loads(x) for x in open(out / "benchmark.jsonl", encoding="utf-8")]}
+    with open(out / "functional_negatives.jsonl", encoding="utf-8") as fh:
+        flags = {json.loads(line)["id"]: json.loads(line) for line in fh}
+    assert set(flags) == all_ids
     rel = load_release(out)
     assert len(rel.corpus) == len(g.facts)
     assert len({d.doc_id for d in rel.corpus}) == len(g.facts)
@@ -303,3 +313,25 @@ def test_bad_config_is_rejected() -> None:
         KGBuildConfig(expand_years=True, granularity="month")
     with pytest.raises(ValueError):
         KGBuildConfig(max_hops=0)
+
+
+def test_cli_build_kg_from_hyte_folder(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from chronoqa.cli import app
+    from chronoqa.sources.hyte import write_hyte
+
+    g = random_graph(1200, 4)
+    write_hyte(g, tmp_path / "in")
+    labels = tmp_path / "labels.tsv"
+    labels.write_text("id\tlabel\n<P1>\tPerson One\n", encoding="utf-8")
+    args = ["build", "kg", "--input", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--n-questions", "150"]
+    res = CliRunner().invoke(app, [*args, "--phrases", "yago11k", "--labels", str(labels), "--seed", "3"])
+    assert res.exit_code == 0, res.output
+    assert "Point-in-time" in res.output
+    rel = load_release(tmp_path / "out")
+    assert len(rel.questions) == 150
+    assert rel.manifest["sources"]["format"] == "hyte" and rel.manifest["sources"]["labels"]["file"] == "labels.tsv"
+    assert any("Person One" in d.text for d in rel.corpus)
+    bad = CliRunner().invoke(app, ["build", "kg", "--out", str(tmp_path / "x")])
+    assert bad.exit_code != 0

@@ -6,10 +6,10 @@ import random
 from pathlib import Path
 
 import pytest
-from kg_checker import PHRASES, Checker, check_all, kinds_from_toml
 
 from chronoqa.generate.kg import KGBuild, KGBuildConfig, build_kg_benchmark
 from chronoqa.records import COMPLEXITIES, TemporalGraph
+from kg_checker import PHRASES, Checker, check_all, kinds_from_toml
 
 pytestmark = [pytest.mark.mirror, pytest.mark.slow]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from answer_fixtures import write_fixture
-from fake_openai import FakeOpenAI, Reply
 
+from answer_fixtures import write_fixture
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, read_jsonl, sha256_file
 from chronoqa.pipeline.config import dump_toml, load_config
 from chronoqa.pipeline.run import run_pipeline
+from fake_openai import FakeOpenAI, Reply
 
 pytest.importorskip("bm25s")
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 from pathlib import Path
 
 import numpy as np
 import pytest
+
 from retrieve_fixtures import docs
 
 pytestmark = [
@@ -32,8 +34,8 @@ def test_default_model_loads_offline_and_caches(tmp_path: Path, monkeypatch: pyt
     r = DenseRetriever(corpus)
     assert r.built and r.cache_path.exists()
     (hits,) = r.retrieve([RetrievalQuery("q", "Where was Zinedine Zidane born?")], 3)
-    assert [h.pos for h in hits][0] == 8  # "Zinedine Zidane born in Marseille"
-    assert all(a.score >= b.score for a, b in zip(hits, hits[1:], strict=False))
+    assert next(h.pos for h in hits) == 8  # "Zinedine Zidane born in Marseille"
+    assert all(a.score >= b.score for a, b in itertools.pairwise(hits))
     # exact search: the scores are the cosine similarities computed here independently
     q = r.encode(["Where was Zinedine Zidane born?"])[0]
     d = r.encode([corpus.docs[hits[0].pos].text])[0]
@@ -44,9 +46,8 @@ def test_default_model_loads_offline_and_caches(tmp_path: Path, monkeypatch: pyt
 
 
 def test_poisoning_changes_nothing_for_dense_and_hybrid(tmp_path: Path) -> None:
-    from retrieve_fixtures import poisoned, questions, write_bench
-
     from chronoqa.retrieve import run_retrieval
+    from retrieve_fixtures import poisoned, questions, write_bench
 
     clean = write_bench(tmp_path / "clean")
     dirty = write_bench(tmp_path / "dirty", poisoned(questions()))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from pathlib import Path
 
 import pytest
-from retrieve_fixtures import docs, poisoned, questions, write_bench
 
 from chronoqa.release import load_release
 from chronoqa.retrieve import REGISTRY, query_from_question, read_run, run_retrieval
+from retrieve_fixtures import docs, poisoned, questions, write_bench
 
 GOLD_READERS = {"oracle", "stale_only", "dist_only"}
 HAS_DENSE = importlib.util.find_spec("sentence_transformers") is not None
@@ -39,7 +40,7 @@ def test_query_hides_the_time_of_interval_questions() -> None:
     assert query_from_question(qs["q1"]).time_tag == "2010"
     q4 = query_from_question(qs["q4"])
     assert q4.time_tag is None and q4.text == qs["q4"].question
-    assert set(vars(q4) if hasattr(q4, "__dict__") else q4.__slots__) == {"qid", "text", "time_tag"}  # type: ignore[attr-defined]
+    assert [f.name for f in dataclasses.fields(q4)] == ["qid", "text", "time_tag"]
 
 
 @pytest.mark.parametrize("spec", non_gold_specs())

@@ -6,16 +6,18 @@ import json
 from pathlib import Path
 
 import pytest
-from retrieve_fixtures import questions, write_bench
 from typer.testing import CliRunner
 
 from chronoqa.errors import DataError
 from chronoqa.retrieve import RunHit, RunLine, read_run, run_paths, run_retrieval, write_run
+from retrieve_fixtures import questions, write_bench
 
 
 def test_write_read_roundtrip(tmp_path: Path) -> None:
     lines = [
-        RunLine("q1", (RunHit("d1", 1, 2.5, "A", "r", "B", "1994", None), RunHit("d2", 2, 0.5, "C", "r", "D", None, None))),
+        RunLine(
+            "q1", (RunHit("d1", 1, 2.5, "A", "r", "B", "1994", None), RunHit("d2", 2, 0.5, "C", "r", "D", None, None))
+        ),
         RunLine("q2", ()),
     ]
     meta = {"spec": "bm25(k1=0.9,b=0.4)", "control": False, "k": 2}
@@ -23,7 +25,7 @@ def test_write_read_roundtrip(tmp_path: Path) -> None:
     run = read_run(path)
     assert run.lines == tuple(lines)
     assert run.name == "bm25(k1=0.9,b=0.4)" and not run.control
-    assert [list(item) for item in run][0][0] == "q1"
+    assert next(list(item) for item in run)[0] == "q1"
     first = json.loads(path.read_text().splitlines()[0])
     assert list(first) == ["qid", "hits"]
     assert list(first["hits"][0]) == ["doc_id", "rank", "score", "s", "r", "o", "t_start", "t_end"]
@@ -59,8 +61,8 @@ def test_ir_measures_reads_the_trec_run(tmp_path: Path) -> None:
                 got = {h.doc_id for h in res.run.as_dict()[q.id][:10]}
                 per_q.append(len(gold & got) / len(gold))
         assert agg[ir_measures.R @ 10] == pytest.approx(sum(per_q) / len(per_q))
-    assert ir_measures.calc_aggregate([ir_measures.R @ 10], qrels, ir_measures.read_trec_run(
-        str(run_paths(tmp_path / "runs", oracle.name)[1]))
+    assert ir_measures.calc_aggregate(
+        [ir_measures.R @ 10], qrels, ir_measures.read_trec_run(str(run_paths(tmp_path / "runs", oracle.name)[1]))
     )[ir_measures.R @ 10] == pytest.approx(1.0)
 
 

@@ -68,7 +68,7 @@ def specs(depth: int = 2) -> st.SearchStrategy[RetrieverSpec]:
     return st.builds(RetrieverSpec, names, st.lists(specs(depth - 1), max_size=2).map(tuple), params)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(specs())
 def test_roundtrip_property(spec: RetrieverSpec) -> None:
     text = str(spec)

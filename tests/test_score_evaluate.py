@@ -230,3 +230,25 @@ def test_cli_compare_and_functional_only(bench: Path, tmp_path: Path) -> None:
     assert d["n_questions"] == 3 and d["compare"]["a"] == "oracle" and d["compare"]["b"] == "sys"
     # functional subset q1, q2, q4: the system completes q1 and q2 (CCR 2/3), the oracle all three
     assert d["compare"]["paired"]["CCR"]["all"]["diff"] == pytest.approx(1.0 - 2 / 3)
+
+
+def test_compare_answers(bench: Path, tmp_path: Path) -> None:
+    good = [AnswerRecord(q.id, "good", "ok", q.answers[0], f"in {q.t_query}") for q in QUESTIONS]
+    bad = [AnswerRecord(q.id, "bad", "ok", "nobody", None) for q in QUESTIONS]
+    d = evaluate(bench, answers=good, compare_answers=bad, n_bootstrap=100).to_dict()
+    a = d["compare_answers"]["paired"]["A"]["all"]
+    # 4 discordant pairs, all in favour of A: exact McNemar p = 2 * 0.5**4
+    assert (a["a"], a["b"], a["diff"]) == (1.0, 0.0, 1.0) and a["mcnemar_p"] == pytest.approx(2 * 0.5**4)
+    t = d["compare_answers"]["paired"]["T"]["all"]
+    assert (t["a"], t["b"]) == (0.75, 0.0)  # q2's 1999-2001 interval is not cited by "in 2000"
+    assert d["compare_answers"]["b_answers"]["all"]["wrong_rate"]["value"] == 1.0
+    path_a, path_b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    path_a.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in good))
+    path_b.write_text("".join(json.dumps(r.to_dict()) + "\n" for r in bad))
+    res = CliRunner().invoke(
+        app,
+        ["evaluate", "--bench", str(bench), "--answers", str(path_a), "--compare-answers", str(path_b), "--out",
+         str(tmp_path / "m.json"), "--bootstrap", "50"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "paired comparison of answers" in res.output

@@ -13,7 +13,8 @@ import pytest
 from chronoqa.records import Question, Triple
 from chronoqa.release import FunctionalFlags
 from chronoqa.score.evidence import prepare_question, retrieved_keys, score_evidence
-from chronoqa.score.fast import gold_columns, hits_from_file, hits_from_run, score_run
+from chronoqa.score.fast import FAST_MEASURES, gold_columns, hits_from_file, hits_from_run, score_run
+from chronoqa.score.measures import MEASURES as MEASURE_REGISTRY
 from chronoqa.score.measures import Measure
 from chronoqa.score.runs import Run
 
@@ -117,3 +118,7 @@ def test_file_reader_falls_back_on_numeric_times(tmp_path: Path) -> None:
         json.dumps({"qid": "q0", "hits": [{"s": "a", "r": "r", "o": "b", "t_start": 1994.0, "t_end": 1994}]}) + "\n"
     )
     assert hits_from_file(path, qs, ["q0"]) is None  # the line reader handles TempBench float years
+
+
+def test_every_measure_has_both_implementations() -> None:
+    assert set(FAST_MEASURES) == set(MEASURE_REGISTRY)

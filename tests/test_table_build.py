@@ -281,6 +281,9 @@ def test_release_is_byte_identical(tmp_path: Path) -> None:
     for out in ("a", "b"):
         b = build_table_benchmark([t], TableBuildConfig(seed=3, per_cell=3, tfds={"det": ["Country,Role->Name"]}))
         write_table_build(b, str(tmp_path / out))
+    ids = [d.doc_id for d in b.corpus]
+    assert len(set(ids)) == len(ids)
+    assert all(t.doc_id in set(ids) for q in b.questions for t in (*q.S_star, *q.S_stale, *q.S_dist))
     files = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert "benchmark.jsonl" in files and "DATACARD.md" in files
     for f in files:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from chronoqa.records import TemporalGraph
+from chronoqa.sources._common import gc_paused
 from chronoqa.time import Granularity, TimePoint
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ def cache_key(*parts: object) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+@gc_paused()
 def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
     """The ``facts``, ``entities`` and ``relations`` tables of ``graph`` as Arrow tables."""
     import numpy as np

@@ -56,8 +56,8 @@ def _block_table(title: str, block: Mapping[str, Any]) -> Table:
     return table
 
 
-def _compare_table(cmp: Mapping[str, Any]) -> Table:
-    table = Table(title=f"paired comparison: A = {cmp['a']}, B = {cmp['b']} (all questions)", title_justify="left")
+def _compare_table(cmp: Mapping[str, Any], title: str) -> Table:
+    table = Table(title=title, title_justify="left")
     for col in ("metric", "A", "B", "A − B", "95% CI", "p", "q (BH)", "McNemar p"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for metric, block in cmp["paired"].items():
@@ -86,7 +86,14 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         if key in metrics:
             console.print(_block_table(title, metrics[key]))
     if "compare" in metrics:
-        console.print(_compare_table(metrics["compare"]))
+        cmp = metrics["compare"]
+        console.print(_compare_table(cmp, f"paired comparison of runs: A = {cmp['a']}, B = {cmp['b']} (all questions)"))
+    if "compare_answers" in metrics:
+        console.print(
+            _compare_table(
+                metrics["compare_answers"], "paired comparison of answers: A = --answers, B = --compare-answers"
+            )
+        )
     for w in metrics.get("warnings", []):
         console.print(f"[yellow]warning:[/yellow] {w}")
 
@@ -103,6 +110,9 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--functional-only", help="Only questions whose stale negative is functional.")
         ] = False,
         compare: Annotated[Path | None, typer.Option("--compare", help="A second run to compare with --run.")] = None,
+        compare_answers: Annotated[
+            Path | None, typer.Option("--compare-answers", help="A second answers.jsonl to compare with --answers.")
+        ] = None,
         out: Annotated[Path, typer.Option("--out", help="Metrics JSON to write.")] = Path("metrics.json"),
         seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and permutation tests.")] = 0,
         bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap / permutation resamples.")] = 1000,
@@ -129,6 +139,7 @@ def register(app: typer.Typer) -> None:
                 answers=answers,
                 functional_only=functional_only,
                 compare=compare,
+                compare_answers=compare_answers,
                 seed=seed,
                 n_bootstrap=bootstrap,
                 min_slice=min_slice,

@@ -120,7 +120,8 @@ def register(app: typer.Typer) -> None:
         except ChronoqaError as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
-        _print_summary(Console(), dict(result.summary))
+        out_console = Console()
+        _print_summary(Console(width=max(out_console.width, 150)), dict(result.summary))
         console.print(f"run folder: {result.run_dir}\nreport: {result.report_html}\nsummary: {result.report_md}")
 
     @app.command("answer")

@@ -51,6 +51,7 @@ def assign_splits(
 
     Raises:
         ValueError: On bad ratios or names.
+
     """
     if len(ratios) != len(names):
         raise ValueError(f"ratios {ratios} and names {names} must have the same length")

@@ -123,7 +123,10 @@ def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callabl
         from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
         graph = _load_graph(cfg, fetch_dir)
-        build_cfg = KGBuildConfig(**{"seed": cfg.seed, **_tuples(cfg.build)})
+        defaults: dict[str, Any] = {"seed": cfg.seed}
+        if cfg.files:  # a user's relations have no shipped phrases: phrase them generically unless told otherwise
+            defaults["generic_phrases"] = True
+        build_cfg = KGBuildConfig(**{**defaults, **_tuples(cfg.build)})
         tick = progress.start("build", build_cfg.n_questions)
         done = [0]
 
@@ -243,7 +246,7 @@ def _report_stage(
         from chronoqa.report import build_summary, render_html, render_markdown
 
         tick = progress.start("report", 1)
-        summary = build_summary(release, eval_dir, config=cfg.to_dict(), run_dir=run_dir)
+        summary = build_summary(release, eval_dir, config=cfg.to_dict(), run_dir=run_dir, title=cfg.source_name)
         write_json(out / "summary.json", summary)
         write_text(out / "report.md", render_markdown(summary))
         write_text(out / "report.html", render_html(summary))

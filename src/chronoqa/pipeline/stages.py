@@ -3,7 +3,7 @@
 A :class:`Stage` is a name, its inputs (files or folders), its config (JSON-able) and a function
 that writes the stage's files into a folder it is given. :class:`StageRunner` runs it so that:
 
-* **Skip when unchanged.** The stage's *fingerprint* is the sha256 of its config and of the content
+* **Skip when unchanged.** The stage's *fingerprint* is the sha256 of its config, the toolkit version and the content
   of every input (a folder's content: its files' relative paths and sha256s, without stage
   manifests). A stage whose folder holds a manifest with the same fingerprint, and whose output
   files all still have the sha256 the manifest recorded, is skipped.
@@ -12,6 +12,7 @@ that writes the stage's files into a folder it is given. :class:`StageRunner` ru
   only then is the folder renamed into place. A run killed at any moment leaves either the old
   complete folder, the new complete folder, or no folder: never a half-written stage under its final
   name. Leftover temporary folders of a killed run are removed at the next start.
+  Code changes within one toolkit version are not detected: rerun with ``force=True`` (``--force``).
 * **Resumable.** Rerunning the same run recomputes only stages that never finished (or whose inputs or
   config changed); long stages can keep their own resumable state (e.g. the LLM response cache)
   outside their folder.
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chronoqa import __version__
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_bytes, sha256_file, write_json
 
@@ -133,7 +135,7 @@ class StageRunner:
         """Run a stage unless it is current; returns where its files are."""
         digests = {k: digest_path(Path(v)) for k, v in sorted(stage.inputs.items())}
         config = json.loads(json.dumps(dict(stage.config), sort_keys=True, default=str))
-        fp = fingerprint(config, digests)
+        fp = fingerprint({"config": config, "toolkit": __version__}, digests)
         final = self.path(stage.name)
         if not self.force and self.is_current(stage, fp):
             m = self.manifest(stage.name) or {}

@@ -143,7 +143,8 @@ tr.control td{color:#6b7480;background:#fafbfc}tr.control td:first-child{font-st
 .ok{background:#eef8ee;border-left:4px solid #3a9a3a;padding:.5rem .8rem}
 .cards{display:flex;gap:1rem;flex-wrap:wrap}.card{background:#f4f6f8;border-radius:6px;padding:.6rem 1rem}
 .card b{display:block;font-size:1.3rem}svg text{font-family:inherit}
-details{margin:.5rem 0}pre{background:#f4f6f8;padding:.6rem;overflow:auto;font-size:.8rem}
+.scroll{overflow-x:auto;max-width:100%}details{margin:.5rem 0}
+pre{background:#f4f6f8;padding:.6rem;overflow:auto;font-size:.8rem}
 """
 
 
@@ -163,7 +164,7 @@ def _cell(m: Mapping[str, Any] | None) -> str:
 def _html_table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = "".join(f'<tr class="{cls}">{"".join(cells)}</tr>' for cls, cells in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]]) -> str:
@@ -193,7 +194,9 @@ def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]
             parts.append(f'<line x1="{lo:.1f}" y1="{yc}" x2="{hi:.1f}" y2="{yc}" stroke="#1d232a" stroke-width="1.2"/>')
             for xx in (lo, hi):
                 parts.append(f'<line x1="{xx:.1f}" y1="{yc - 4}" x2="{xx:.1f}" y2="{yc + 4}" stroke="#1d232a"/>')
-        parts.append(f'<text x="{label_w + v * bar_w + 6}" y="{y + 12}" font-size="10" fill="#5b6570">{v:.3f}</text>')
+        end = max(v, float(m["hi"]) if m.get("hi") is not None else v)
+        tx = label_w + end * bar_w + 6
+        parts.append(f'<text x="{tx:.1f}" y="{y + 12}" font-size="10" fill="#5b6570">{v:.3f}</text>')
     parts.append("</svg>")
     return f"<h3>{_e(title)}</h3>" + "".join(parts)
 
@@ -246,7 +249,7 @@ def render_html(summary: Mapping[str, Any]) -> str:
     p.append(
         "<p>"
         + " · ".join(f"<b>{_e(k)}</b>: " + ", ".join(f"{_e(a)} {b:,}" for a, b in v.items()) for k, v in extra)
-        + f" · <b>time tag hidden</b> (interval questions): {comp['time_tag_hidden']:,}"
+        + f" · <b>time tag hidden</b> (render_time false): {comp['time_tag_hidden']:,}"
         + f" · <b>functional negatives</b>: dist {comp['functional']['dist']:,}, stale {comp['functional']['stale']:,}"
         + f" of {comp['functional']['n']:,}</p>"
     )

@@ -50,7 +50,7 @@ def _slices(block: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, dict[
     return out
 
 
-def _composition(release: Path, split: str) -> dict[str, Any]:
+def _composition(release: Path, split: str, title: str | None) -> dict[str, Any]:
     rel = load_release(release)
     qs = rel.questions
     ops = sorted({q.operator for q in qs})
@@ -58,7 +58,7 @@ def _composition(release: Path, split: str) -> dict[str, Any]:
     cells = Counter((q.operator, q.complexity) for q in qs)
     scored = [q for q in qs if split in ("all", q.split)]
     return {
-        "name": str(rel.manifest.get("name", release.name)) if rel.manifest else release.name,
+        "name": title or str(rel.manifest.get("name") or release.name),
         "n_questions": len(qs),
         "n_scored": len(scored),
         "split": split,
@@ -179,6 +179,7 @@ def build_summary(
     *,
     config: Mapping[str, Any] | None = None,
     run_dir: str | Path | None = None,
+    title: str | None = None,
 ) -> dict[str, Any]:
     """The summary of a run: composition, retrieval rows, answer rows, warnings, manifest."""
     cfg = dict(config or {})
@@ -188,12 +189,18 @@ def build_summary(
     answers = _answer_rows(Path(eval_dir))
     stages = []
     if run_dir is not None:
-        for p in sorted(Path(run_dir).glob("*/stage.json")):
+        order = ("fetch", "build", "retrieve-", "answer-", "evaluate", "report")
+
+        def rank(p: Path) -> tuple[int, str]:
+            name = p.parent.name
+            return (next((i for i, pre in enumerate(order) if name.startswith(pre)), len(order)), name)
+
+        for p in sorted(Path(run_dir).glob("*/stage.json"), key=rank):
             m = read_json(p)
             stages.append({"name": m.get("name"), "seconds": m.get("seconds"), "fingerprint": m.get("fingerprint")})
     return {
         "format": 1,
-        "composition": _composition(Path(release), split),
+        "composition": _composition(Path(release), split, title),
         "retrieval": retrieval,
         "answers": answers,
         "warnings": _warnings(retrieval, answers, min_slice),

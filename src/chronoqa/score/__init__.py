@@ -7,13 +7,13 @@ TRP, CCR, coverage and negative-aware rates; every number is reported with its b
 * :mod:`chronoqa.score.measures` — R@k, P@k, nDCG@k, MRR, TRP, CCR as parseable measure specs.
 * :mod:`chronoqa.score.answers`, :mod:`chronoqa.score.time_accuracy` — A, T, AT, A − AT, outdated.
 * :mod:`chronoqa.score.stats` — bootstrap CIs, paired tests, McNemar, Benjamini–Hochberg.
-* :mod:`chronoqa.score.evaluate` — :func:`evaluate`, the library entry of ``chronoqa evaluate``.
+* :mod:`chronoqa.score.evaluate` — ``evaluate``, the library entry of ``chronoqa evaluate`` (import it
+  from there: ``from chronoqa.score.evaluate import evaluate``).
 """
 
 from __future__ import annotations
 
-from chronoqa.score.evaluate import EvaluationResult, evaluate
 from chronoqa.score.measures import Measure
 from chronoqa.score.tempbench import aggregate, score_question
 
-__all__ = ["EvaluationResult", "Measure", "aggregate", "evaluate", "score_question"]
+__all__ = ["Measure", "aggregate", "score_question"]

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from chronoqa.answer.base import AnswerRecord
-from chronoqa.errors import ChronoqaError
+from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.release import BENCHMARK_FILE, Release, load_release
@@ -42,6 +42,7 @@ from chronoqa.time import ValidityMode
 __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
 
 DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR")
+_BINARY = frozenset({"CCR", "coverage", "A", "T", "AT"})  # per-question 0/1 outcomes: McNemar applies
 
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
 """Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
@@ -72,7 +73,7 @@ def select_questions(release: Release, functional_only: bool | str = False) -> l
         return list(release.questions)
     mode = "stale" if functional_only is True else str(functional_only)
     if mode not in ("stale", "dist", "both"):
-        raise ChronoqaError(f"functional_only={functional_only!r}: expected False, True, 'stale', 'dist' or 'both'")
+        raise UnknownNameError("functional restriction", mode, ("stale", "dist", "both"))
     if not release.flags:
         raise ChronoqaError(
             f"{release.path}: no functional_negatives.jsonl, so --functional-only cannot restrict the questions"
@@ -237,9 +238,9 @@ def _compare(
                 "a": pr.a, "b": pr.b, "diff": pr.diff, "ci_low": pr.lo, "ci_high": pr.hi,
                 "p_value": pr.p_value, "n": pr.n, "test": pr.test,
             }  # fmt: skip
-            binary = bool(np.all(np.isin(na[idx], (0.0, 1.0))) and np.all(np.isin(nb[idx], (0.0, 1.0))))
-            if metric == "CCR" and binary:
-                mc = mcnemar(na[idx] > 0.5, nb[idx] > 0.5)
+            if metric in _BINARY:  # McNemar on the questions where both outcomes are defined
+                both = (da[idx] > 0) & (db[idx] > 0)
+                mc = mcnemar(na[idx][both] > 0.5, nb[idx][both] > 0.5)
                 row["mcnemar_p"] = mc.p_value
             rows.append((group, name, row))
         qs = benjamini_hochberg([r["p_value"] for _, _, r in rows])
@@ -252,6 +253,45 @@ def _compare(
                 block.setdefault(group, {})[name] = row
         out[metric] = block
     return out
+
+
+def _time_only(tim: Metrics) -> Metrics:
+    """Time-accuracy metrics without their ``A`` (the answer block's ``A`` covers every question)."""
+    return {k: v for k, v in tim.items() if k != "A"}
+
+
+def _score_answers(
+    answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path,
+    qs: Sequence[Question],
+    rel: Release,
+    warnings: list[str],
+    *,
+    aliases: Mapping[str, Sequence[str]],
+    rule: SetRule,
+    judge: Judge | None,
+) -> tuple[list[AnswerOutcome], list[TimeRow]]:
+    if isinstance(answers, Mapping):
+        recs: Mapping[str, AnswerRecord] = answers
+    elif isinstance(answers, (str, Path)):
+        recs = load_answers(answers)
+    else:
+        recs = {r.qid: r for r in answers}
+    unknown = sorted(set(recs) - {q.id for q in rel.questions})
+    if unknown:
+        raise ChronoqaError(
+            f"answers name {len(unknown)} question ids not in {rel.path} (first: {unknown[0]!r}): "
+            "they were made for another benchmark"
+        )
+    missing = len({q.id for q in qs} - set(recs))
+    if missing:
+        warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
+    outcomes, trows = [], []
+    for q in qs:
+        rec = recs.get(q.id)
+        o = score_answer(q, rec, aliases=aliases, rule=rule)
+        outcomes.append(o)
+        trows.append(score_time(q, rec, o.correct, judge=judge))
+    return outcomes, trows
 
 
 def _load_run(
@@ -295,10 +335,11 @@ def _load_run(
 def evaluate(
     release: Release | str | Path,
     run: Run | str | Path | None = None,
-    answers: Mapping[str, AnswerRecord] | str | Path | None = None,
+    answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path | None = None,
     *,
     functional_only: bool | str = False,
     compare: Run | str | Path | None = None,
+    compare_answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path | None = None,
     seed: int = 0,
     n_bootstrap: int = 1000,
     min_slice: int = 30,
@@ -312,15 +353,20 @@ def evaluate(
     """Score a run and/or answers against a release; see ``docs/metrics.md`` for every definition.
 
     ``compare`` is a second run compared with ``run`` question by question (paired permutation test
-    and paired bootstrap CI per metric and slice, McNemar for CCR, Benjamini–Hochberg across slices).
+    and paired bootstrap CI per metric and slice, McNemar for binary outcomes such as CCR, Benjamini–Hochberg
+    across slices); ``compare_answers`` does the same for a second answer file (A, T, AT: McNemar applies).
     ``aliases`` default to every label the release corpus uses for an entity id. ``judge`` is an
     optional LLM judge of time accuracy; its agreement with the deterministic check is reported.
     """
     rel = release if isinstance(release, Release) else load_release(release)
     qs = select_questions(rel, functional_only)
+    warnings: list[str] = []
+    if functional_only not in (False, None):
+        no_flags = sum(1 for q in rel.questions if q.id not in rel.flags)
+        if no_flags:
+            warnings.append(f"{no_flags} questions have no functional-negative flags: not in the functional subset")
     if split is not None:
         qs = [q for q in qs if q.split == split]
-    warnings: list[str] = []
     slices = _slices(qs)
     data: dict[str, Any] = {
         "n_questions": len(qs),
@@ -362,24 +408,12 @@ def evaluate(
             }
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
+    if compare_answers is not None and answers is None:
+        raise ChronoqaError("compare_answers needs answers to compare with: give answers= as well")
     if answers is not None:
-        recs = answers if isinstance(answers, Mapping) else load_answers(answers)
-        qids = {q.id for q in qs}
-        unknown = sorted(set(recs) - {q.id for q in rel.questions})
-        if unknown:
-            raise ChronoqaError(
-                f"answers name {len(unknown)} question ids not in {rel.path} (first: {unknown[0]!r}): "
-                "they were made for another benchmark"
-            )
-        missing = len(qids - set(recs))
-        if missing:
-            warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
         al = aliases if aliases is not None else aliases_from_corpus(rel.corpus)
-        for q in qs:
-            rec = recs.get(q.id)
-            o = score_answer(q, rec, aliases=al, rule=answer_rule)
-            outcomes.append(o)
-            trows.append(score_time(q, rec, o.correct, judge=judge))
+        kw: dict[str, Any] = {"aliases": al, "rule": answer_rule, "judge": judge}
+        outcomes, trows = _score_answers(answers, qs, rel, warnings, **kw)
         ans, tim = _answer_metrics(outcomes, trows)
         data["answers"] = _block(
             ans, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="answers", warnings=warnings
@@ -389,5 +423,16 @@ def evaluate(
         )
         data["time_accuracy"]["n_no_refs"] = sum(1 for t in trows if t.T is None)
         data["answer_rule"] = answer_rule
+        if compare_answers is not None:
+            out_b, trows_b = _score_answers(compare_answers, qs, rel, warnings, **kw)
+            ans_b, tim_b = _answer_metrics(out_b, trows_b)
+            both_a, both_b = {**ans, **_time_only(tim)}, {**ans_b, **_time_only(tim_b)}
+            data["compare_answers"] = {
+                "b_answers": _block(
+                    ans_b, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare_answers",
+                    warnings=[],
+                ),
+                "paired": _compare(both_a, both_b, slices, seed=seed, n_boot=n_bootstrap),
+            }  # fmt: skip
     data["warnings"] = list(warnings)
     return EvaluationResult(data, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))

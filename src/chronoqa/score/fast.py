@@ -12,6 +12,7 @@ reference implementation; tests check that both give the same numbers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -260,7 +261,7 @@ class RunScores:
     stale_defined: np.ndarray
     dist_hit: np.ndarray
     dist_defined: np.ndarray
-    measures: dict[str, tuple[np.ndarray, np.ndarray]]
+    measures: Mapping[str, tuple[np.ndarray, np.ndarray]]
 
     @property
     def covered(self) -> np.ndarray:
@@ -401,6 +402,5 @@ def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] =
         gold.dist_defined, {},
     )  # fmt: skip
     ctx = _Ctx(nq, hq, hp, pos, rel, gp_u, n_keys)
-    for m in measures:
-        sc.measures[str(m)] = FAST_MEASURES[m.name](ctx, sc, n_valid_gold, m.cutoff)
-    return sc
+    values = {str(m): FAST_MEASURES[m.name](ctx, sc, n_valid_gold, m.cutoff) for m in measures}
+    return dataclasses.replace(sc, measures=values)

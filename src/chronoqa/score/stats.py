@@ -84,6 +84,22 @@ def _draws(n: int, n_boot: int, rng: np.random.Generator) -> list[np.ndarray]:
     return out
 
 
+def _resampled_sums(w: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """Column sums of ``w`` (n × c) over ``n_boot`` question resamples, as an (n_boot × c) array.
+
+    Each resample's multiplicities are counted with one ``bincount`` and multiplied in with a fixed-order
+    ``einsum`` (no BLAS), so results do not depend on the thread count.
+    """
+    n = w.shape[0]
+    out = []
+    for idx in _draws(n, n_boot, rng):
+        b = idx.shape[0]
+        flat = (np.arange(b, dtype=np.int64)[:, None] * n + idx).ravel()
+        counts = np.bincount(flat, minlength=b * n).reshape(b, n).astype(np.float64)
+        out.append(np.einsum("bn,nc->bc", counts, w, optimize=False))
+    return np.concatenate(out, axis=0)
+
+
 def bootstrap_cis(
     nums: np.ndarray,
     dens: np.ndarray,
@@ -106,12 +122,8 @@ def bootstrap_cis(
     ns = [int(np.sum(dens[j] > 0)) for j in range(m)]
     if n == 0 or n_boot <= 0:
         return [CI(points[j], None, None, ns[j]) for j in range(m)]
-    sn_parts, sd_parts = [], []
-    for idx in _draws(n, n_boot, rng):
-        sn_parts.append(np.stack([nums[j][idx].sum(axis=1) for j in range(m)]))
-        sd_parts.append(np.stack([dens[j][idx].sum(axis=1) for j in range(m)]))
-    sn = np.concatenate(sn_parts, axis=1)
-    sd = np.concatenate(sd_parts, axis=1)
+    sums = _resampled_sums(np.vstack([nums, dens]).T, n_boot, rng)  # (n_boot, 2m)
+    sn, sd = sums[:, :m].T, sums[:, m:].T
     alpha = (1.0 - level) / 2.0
     out = []
     for j in range(m):
@@ -179,13 +191,9 @@ def paired_test(
         total += int(ok.sum())
     p = (1 + ge) / (1 + total)
     brng = rng_for(seed, "pboot:" + name)
-    diffs_b = []
-    for idx in _draws(n, n_resamples, brng):
-        sa_n, sa_d = na[idx].sum(axis=1), da[idx].sum(axis=1)
-        sb_n, sb_d = nb[idx].sum(axis=1), db[idx].sum(axis=1)
-        ok = (sa_d > 0) & (sb_d > 0)
-        diffs_b.append(sa_n[ok] / sa_d[ok] - sb_n[ok] / sb_d[ok])
-    d = np.concatenate(diffs_b) if diffs_b else np.empty(0)
+    sums = _resampled_sums(np.stack([na, da, nb, db], axis=1), n_resamples, brng)
+    ok = (sums[:, 1] > 0) & (sums[:, 3] > 0)
+    d = sums[ok, 0] / sums[ok, 1] - sums[ok, 2] / sums[ok, 3]
     alpha = (1.0 - level) / 2.0
     lo, hi = (float(x) for x in np.quantile(d, [alpha, 1.0 - alpha])) if d.size else (None, None)
     return PairedResult(a, b, obs, lo, hi, float(min(1.0, p)), n, "paired permutation + paired bootstrap CI")

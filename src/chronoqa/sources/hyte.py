@@ -30,6 +30,7 @@ from chronoqa.sources._common import (
     FactBuilder,
     ReversedPolicy,
     TimeCells,
+    gc_paused,
     iter_text_lines,
 )
 from chronoqa.time import TimePoint
@@ -138,7 +139,32 @@ def read_hyte(
     reversed interval under a policy other than ``keep``, a time after ``as_of``) the file is read
     again line by line, so errors and reports are exactly those of ``fast=False``.
     """
-    folder = Path(folder)
+    with gc_paused():
+        return _read_hyte(
+            Path(folder),
+            name=name,
+            on_bad_row=on_bad_row,
+            on_reversed=on_reversed,
+            on_duplicate=on_duplicate,
+            as_of=as_of,
+            files=files,
+            relation_labels=relation_labels,
+            fast=fast,
+        )
+
+
+def _read_hyte(
+    folder: Path,
+    *,
+    name: str | None,
+    on_bad_row: BadRowPolicy,
+    on_reversed: ReversedPolicy,
+    on_duplicate: DuplicatePolicy,
+    as_of: TimePoint | None,
+    files: Sequence[str],
+    relation_labels: str | Path | Mapping[str, str] | None,
+    fast: bool,
+) -> TemporalGraph:
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: not a folder (expected a HyTE folder with temporal, entities.dict, ...)")
     entities = read_dict(folder / "entities.dict")

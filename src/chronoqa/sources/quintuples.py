@@ -17,7 +17,7 @@ from typing import Any
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
 from chronoqa.records import TemporalGraph
-from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, ReversedPolicy, TimeCells
+from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, ReversedPolicy, TimeCells, gc_paused
 from chronoqa.sources.tables import cell_text, iter_records
 from chronoqa.time import TimePoint
 
@@ -73,6 +73,7 @@ def resolve_columns(header: list[str], columns: Mapping[str, str] | None, file: 
     return out
 
 
+@gc_paused()
 def read_quintuples(
     path: str | Path,
     *,

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from chronoqa.records import Fact, TemporalGraph
+from chronoqa.sources._common import gc_paused
 from chronoqa.time import TimePoint
 
 if TYPE_CHECKING:
@@ -244,6 +245,7 @@ class SyntheticFacts:
             pacsv.write_csv(table, fh, pacsv.WriteOptions(include_header=False, quoting_style="none"))
         return int(ts.shape[0])
 
+    @gc_paused()
     def to_graph(self, name: str = "synthetic") -> TemporalGraph:
         """The facts as a :class:`TemporalGraph` (ids ``E<i>``/``R<i>``, no labels; line = row + 1)."""
         cache: dict[tuple[int, int, int], TimePoint] = {}

@@ -21,7 +21,7 @@ from typing import IO
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
 from chronoqa.io import atomic_write
 from chronoqa.records import TemporalGraph
-from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, TimeCells, iter_text_lines
+from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, TimeCells, gc_paused, iter_text_lines
 from chronoqa.time import Granularity, TimePoint
 
 __all__ = ["TGB_COLUMNS", "TgbWriteSummary", "expand_years", "read_tgb", "write_tgb_edgelist"]
@@ -47,6 +47,7 @@ def _zip_member(zf: zipfile.ZipFile, path: Path) -> str:
     )
 
 
+@gc_paused()
 def read_tgb(
     path: str | Path,
     *,

@@ -32,7 +32,7 @@ from chronoqa.generate.kg.phrases import (
 )
 from chronoqa.generate.kg.templates import Renderer, render
 from chronoqa.generate.splits import assign_splits
-from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, complexity_of
+from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
 from chronoqa.release import FunctionalFlags, write_release
 from chronoqa.time import TimePoint, valid_at
 
@@ -175,6 +175,7 @@ def build_kg_benchmark(
     Raises:
         MissingPhrasesError: A relation of the graph has no phrases (and ``generic_phrases`` is off).
         ChronoqaError: The build-time audit found a leaking or invalid question.
+
     """
     cfg = config or KGBuildConfig()
     g = cfg.granularity_enum
@@ -265,9 +266,9 @@ def build_kg_benchmark(
 
     # -- questions -------------------------------------------------------------------------------
     drafts = [x for c in cells for x in c.drafts]
-    triples = {}
+    triples: dict[int, Triple] = {}
 
-    def triple(fid: int) -> Any:
+    def triple(fid: int) -> Triple:
         t = triples.get(fid)
         if t is None:
             t = triples[fid] = fact_triple(facts[fid], doc_ids[fid], label, graph.relation_label)
@@ -298,7 +299,11 @@ def build_kg_benchmark(
         time_refs: list[dict[str, str]] = []
         if d.ref_fid >= 0:
             ref = facts[d.ref_fid]
-            which, tp = ("reference_end", ref.end) if d.variant == "next" and ref.end is not None else ("reference_start", ref.start)
+            which, tp = (
+                ("reference_end", ref.end)
+                if d.variant == "next" and ref.end is not None
+                else ("reference_start", ref.start)
+            )
             if tp is not None:
                 time_refs.append({"which": which, "value": tp.isoformat()})
         if d.operator in ("interval", "sequence"):
@@ -341,7 +346,9 @@ def build_kg_benchmark(
         )
         flags.append(FunctionalFlags(qid, fd, fs))
 
-    audit = _audit(questions, [[h.fid for h in d.hops] + list(d.extra_fids) for d, _, _ in drafts], facts, is_event, as_of)
+    audit = _audit(
+        questions, [[h.fid for h in d.hops] + list(d.extra_fids) for d, _, _ in drafts], facts, is_event, as_of
+    )
     if audit["leaks"] or audit["invalid_gold"]:
         raise ChronoqaError(
             f"build audit failed: {audit['leaks']} question(s) contain their answer, {audit['invalid_gold']} "
@@ -354,9 +361,7 @@ def build_kg_benchmark(
         "dist_functional": round(sum(f.dist_functional for f in flags) / n, 4) if n else 0.0,
         "stale_functional": round(sum(f.stale_functional for f in flags) / n, 4) if n else 0.0,
     }
-    composition = {
-        op: {cx: by_cell[(op, cx)] for cx in COMPLEXITIES} for op in OPERATORS if op in cfg.operators
-    }
+    composition = {op: {cx: by_cell[(op, cx)] for cx in COMPLEXITIES} for op in OPERATORS if op in cfg.operators}
     split_counts = {s: sum(1 for q in questions if q.split == s) for s in ("train", "dev", "test")}
     cell_info = {
         c.name: {

@@ -39,6 +39,7 @@ class KGBuildConfig:
         attempts_per_question: Rejection-sampling budget per wanted question and cell.
         generic_phrases: Phrase relations missing from the phrase table with a generic fallback
             ("the <label> of X") instead of failing; the fallback relations are listed in the data card.
+
     """
 
     seed: int = 0

@@ -16,7 +16,7 @@ def _time_phrase(fact: Fact, is_event: bool, as_of: TimePoint) -> str:
     s, e = fact.start, fact.end
     if s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
         return f" (recorded from {render_time_text(s)} to {render_time_text(e)}: start after end, invalid)"
-    if s is not None and (e is None and is_event or e == s):
+    if s is not None and ((e is None and is_event) or e == s):
         return f" in {render_time_text(s)}"
     if s is not None and e is not None:
         return f" from {render_time_text(s)} to {render_time_text(e)}"
@@ -34,9 +34,7 @@ def verbalise(fact: Fact, phrases: RelationPhrases, labels: Callable[[str], str]
     return text[:1].upper() + text[1:]
 
 
-def fact_triple(
-    fact: Fact, doc_id: str, labels: Callable[[str], str], rel_label: Callable[[str], str]
-) -> Triple:
+def fact_triple(fact: Fact, doc_id: str, labels: Callable[[str], str], rel_label: Callable[[str], str]) -> Triple:
     """The fact as a question triple (labels, ISO times, ids)."""
     return Triple(
         labels(fact.s), rel_label(fact.r), labels(fact.o), time_str(fact.start), time_str(fact.end),

@@ -116,6 +116,12 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
             continue
         shown.add(q.operator)
         lines.append(f"- ({q.operator}, {q.complexity}) {q.question} → {', '.join(q.answers)} (t_query {q.t_query})")
-    lines += ["", "## Files", "", "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
-              "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics).", ""]
+    lines += [
+        "",
+        "## Files",
+        "",
+        "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
+        "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics).",
+        "",
+    ]
     return "\n".join(lines)

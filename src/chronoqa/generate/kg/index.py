@@ -33,7 +33,7 @@ NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
 class Col:
     """Column numbers of the per-fact table and of the adjacency rows."""
 
-    S, R, O, PLO, PHI, CLO, CHI, SU, EU = range(9)  # per-fact table
+    S, R, O, PLO, PHI, CLO, CHI, SU, EU = range(9)  # per-fact table  # noqa: E741
     FID, AR, OTHER, APLO, APHI, ACLO, ACHI, ASU, AEU = range(9)  # adjacency rows
 
 
@@ -177,7 +177,7 @@ class GraphIndex:
 
     def fact_row(self, fid: int) -> list[int]:
         """The per-fact table row of one fact."""
-        return self.table[fid].tolist()  # type: ignore[no-any-return]
+        return self.table[fid].tolist()
 
     def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
@@ -193,11 +193,11 @@ class GraphIndex:
 
     def rows(self, forward: bool, a: int, b: int) -> list[list[int]]:
         """Adjacency rows ``[a, b)`` of one direction as Python lists."""
-        return (self.out_rows if forward else self.in_rows)[a:b].tolist()  # type: ignore[no-any-return]
+        return (self.out_rows if forward else self.in_rows)[a:b].tolist()
 
     def rows_at(self, forward: bool, positions: np.ndarray) -> list[list[int]]:
         """Adjacency rows at the given positions."""
-        return (self.out_rows if forward else self.in_rows)[positions].tolist()  # type: ignore[no-any-return]
+        return (self.out_rows if forward else self.in_rows)[positions].tolist()
 
     def group_size(self, entity: int, relation: int, forward: bool) -> int:
         """Number of rows of a group."""
@@ -210,11 +210,11 @@ class GraphIndex:
         k = entity * self.n_rel + relation
         a = int(np.searchsorted(keys, k, "left"))
         b = int(np.searchsorted(keys, k, "right"))
-        return rows[a:b].tolist()  # type: ignore[no-any-return]
+        return rows[a:b].tolist()
 
     def incident(self, entity: int, forward: bool) -> list[list[int]]:
         """All adjacency rows of ``entity`` in one direction, sorted by relation then fact id."""
         keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
         a = int(np.searchsorted(keys, entity * self.n_rel, "left"))
         b = int(np.searchsorted(keys, (entity + 1) * self.n_rel, "left"))
-        return rows[a:b].tolist()  # type: ignore[no-any-return]
+        return rows[a:b].tolist()

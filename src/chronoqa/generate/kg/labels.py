@@ -10,7 +10,7 @@ __all__ = ["read_entity_labels"]
 
 
 def read_entity_labels(path: str | Path) -> dict[str, str]:
-    """Read ``id<TAB>label`` lines (an optional ``id<TAB>label`` header is skipped); bad lines raise :class:`DataError`."""
+    """Read ``id<TAB>label`` lines (an optional header is skipped); bad lines raise :class:`DataError`."""
     path = Path(path)
     out: dict[str, str] = {}
     with path.open(encoding="utf-8") as fh:
@@ -28,6 +28,8 @@ def read_entity_labels(path: str | Path) -> dict[str, str]:
                 )  # fmt: skip
             key = parts[0].strip()
             if key in out:
-                raise DataError(str(path), lineno, "id", key, "an id not listed on an earlier line", "remove the duplicate")
+                raise DataError(
+                    str(path), lineno, "id", key, "an id not listed on an earlier line", "remove the duplicate"
+                )
             out[key] = parts[1].strip()
     return out

@@ -59,7 +59,7 @@ def functional_flags(
     gold_rows = [idx.fact_row(g) for g in gold]
 
     def dist_ok(f: int) -> bool:
-        s, r, o, plo, phi = idx.fact_row(f)[:5]
+        s, r, o = idx.fact_row(f)[:3]
         if f in gold_set or idx.reversed_mask[f]:
             return False
         return any(g[0] == s and g[1] == r and g[2] != o for g in gold_rows)

@@ -32,7 +32,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import groupby
 
 import numpy as np
 
@@ -108,8 +107,10 @@ def incident_sample(idx: GraphIndex, e: int, rng: random.Random, cap: int = HUB_
     return [(True, r) for r in idx.rows_at(True, fw)] + [(False, r) for r in idx.rows_at(False, bw)]
 
 
-def static_options(idx: GraphIndex, c: int, t: int, visited: set[int], rng: random.Random, limit: int = 40) -> list[Hop]:
-    """Static hops *into* ``c`` (``a → c``) whose fact is certainly valid at ``t`` (checked on at most ``limit`` rows)."""
+def static_options(
+    idx: GraphIndex, c: int, t: int, visited: set[int], rng: random.Random, limit: int = 40
+) -> list[Hop]:
+    """Static hops *into* ``c`` (``a → c``), fact certainly valid at ``t`` (at most ``limit`` rows checked)."""
     cands: list[tuple[bool, list[int]]] = []
     # forward: the hop a → c follows a fact (a, r, c), so c is the object (an incoming row of c)
     for into_forward, row in incident_sample(idx, c, rng):
@@ -241,9 +242,7 @@ def _aligned_chain(
     return dfs(anchor, 0, [(lo, hi)], {anchor})
 
 
-def _unique_at(
-    ctx: GenContext, hops: list[Hop], t: int
-) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Check every hop is unique at ``t`` (final hop: several answers allowed with ``keep_multi``)."""
     answers: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
@@ -290,7 +289,7 @@ def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | No
 
 
 def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """before_after: a chain as for point_in_time, then ``t`` = start ± 1 of an unambiguous reference fact of the anchor."""
+    """before_after: a point_in_time chain; ``t`` = start ± 1 of an unambiguous reference fact of the anchor."""
     if not ctx.seedable:
         return None
     idx = ctx.index
@@ -400,7 +399,9 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     anchor, prefix = pre
     final = Hop(ans[Col.FID], r, forward, e, ans[Col.OTHER])
-    return Draft("sequence", variant, anchor, (*prefix, final), t, (ans[Col.OTHER],), False, ref_fid=ref, static_prefix=True)
+    return Draft(
+        "sequence", variant, anchor, (*prefix, final), t, (ans[Col.OTHER],), False, ref_fid=ref, static_prefix=True
+    )
 
 
 GENERATORS: dict[str, Callable[[GenContext, random.Random, int], Draft | None]] = {

@@ -103,6 +103,7 @@ class PhraseTable:
 
         Raises:
             MissingPhrasesError: When a relation has no entry and ``generic`` is false.
+
         """
         out: dict[str, RelationPhrases] = {}
         fallback: list[str] = []
@@ -137,7 +138,9 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         if not path.is_file():
             if isinstance(source, str) and "/" not in source and not source.endswith(".toml"):
                 raise UnknownNameError("phrase table", source, DEFAULT_PHRASE_TABLES)
-            raise FileNotFoundError(f"{path}: phrase table not found (give a TOML file or one of {DEFAULT_PHRASE_TABLES})")
+            raise FileNotFoundError(
+                f"{path}: phrase table not found (give a TOML file or one of {DEFAULT_PHRASE_TABLES})"
+            )
         text = path.read_text(encoding="utf-8")
         name = str(path)
     try:

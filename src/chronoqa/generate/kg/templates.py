@@ -80,7 +80,7 @@ class Renderer:
         return fill(p.ask_object, s=cur, o="") if last.forward else fill(p.ask_subject, s="", o=cur)
 
     def fact_clause(self, fid: int, which: str, *, subject_text: str | None = None, side_entity: int = -1) -> str:
-        """``start_clause``/``end_clause``/``ask_start``/``ask_end`` of a fact; ``side_entity`` is worded as ``subject_text``."""
+        """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
         row = self.index.fact_row(fid)
         s, r, o = row[0], row[1], row[2]
         p = self.rel(r)
@@ -130,7 +130,9 @@ def _seq(rd: Renderer, d: Draft) -> str:
         last = d.hops[-1]
         e_text = rd.noun(d.hops[:-1], d.anchor)
         ev = rd.rel(last.rel).is_event
-        clause = rd.fact_clause(d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src)
+        clause = rd.fact_clause(
+            d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src
+        )
         return f"After {clause}, {rd.ask(d)} next?"
     return f"{_cap(rd.ask(d))} {d.variant}?"
 
@@ -140,7 +142,9 @@ def _seq_alt(rd: Renderer, d: Draft) -> str:
         last = d.hops[-1]
         e_text = rd.noun(d.hops[:-1], d.anchor)
         ev = rd.rel(last.rel).is_event
-        clause = rd.fact_clause(d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src)
+        clause = rd.fact_clause(
+            d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src
+        )
         return f"{_cap(rd.ask(d))} next, after {clause}?"
     tail = "before any other" if d.variant == "first" else "most recently"
     return f"{_cap(rd.ask(d))} {tail}?"

@@ -712,30 +712,45 @@ def _with_role(kept: TFDReport, candidates: Sequence[TFDReport]) -> TFDReport:
 
 
 def _corpus(stores: Sequence[TableStore], phrases: PhraseBook) -> list[Doc]:
-    docs: list[Doc] = []
-    for store in stores:
-        t = store.table
-        g = store.granularity
-        for pos, i in enumerate(store.rows.tolist()):
-            row = t.rows[i]
-            start, end = store.row_iso(i)
-            s_txt = format_unit(int(store.lo[pos]), g)
-            when = f"from {s_txt} to {format_unit(int(store.hi[pos]), g)}" if end is not None else f"since {s_txt}"
-            text = f"{phrases.fact(t.name, t.columns, row)} ({when})."
-            values = [v for v in row if v is not None]
-            docs.append(
-                Doc(
-                    doc_id=_doc_id(t.name, t.lines[i]),
-                    text=text,
-                    s=values[0] if values else "",
-                    r=" | ".join(t.columns[1:-1]) if len(t.columns) > 2 else "",
-                    o=values[-1] if values else "",
-                    t_start=start,
-                    t_end=end,
-                    fact_id=i,
-                )
-            )
-    return docs
+    return [d for store in stores for d in _store_docs(store, phrases)]
+
+
+def _store_docs(store: TableStore, phrases: PhraseBook) -> Iterator[Doc]:
+    """Every stored row verbalised once (dates memoised per build: many rows share them)."""
+    t = store.table
+    g = store.granularity
+    readable: dict[int, str] = {}
+    iso: dict[int, str] = {}
+
+    def text_of(u: int) -> str:
+        if u not in readable:
+            readable[u] = format_unit(u, g)
+        return readable[u]
+
+    def iso_of(p: TimePoint, u: int) -> str:
+        if p.granularity < g:  # coarser than the comparison granularity (an override): keep its own precision
+            return p.isoformat()
+        if u not in iso:
+            iso[u] = unit_iso(u, g)
+        return iso[u]
+
+    for lo, hi, i in zip(store.lo.tolist(), store.hi.tolist(), store.rows.tolist(), strict=True):
+        row = t.rows[i]
+        iv = t.intervals[i]
+        assert iv.start is not None
+        end = None if iv.end is None else iso_of(iv.end, hi)
+        when = f"from {text_of(lo)} to {text_of(hi)}" if end is not None else f"since {text_of(lo)}"
+        values = [v for v in row if v is not None]
+        yield Doc(
+            doc_id=_doc_id(t.name, t.lines[i]),
+            text=f"{phrases.fact(t.name, t.columns, row)} ({when}).",
+            s=values[0] if values else "",
+            r=" | ".join(t.columns[1:-1]) if len(t.columns) > 2 else "",
+            o=values[-1] if values else "",
+            t_start=iso_of(iv.start, lo),
+            t_end=end,
+            fact_id=i,
+        )
 
 
 def _report_dict(table: TemporalTable) -> dict[str, object] | None:

@@ -203,9 +203,16 @@ class TableStore:
         arrays: dict[str, pa.Array] = {"_row": pa.array(rows)}
         for j, col in enumerate(table.columns):
             arrays[col] = pa.array([table.rows[i][j] for i in keep], type=pa.string())
-        arrays["_start"] = pa.array([unit_iso(int(u), g) for u in lo_a], type=pa.string())
+        iso: dict[int, str] = {}
+
+        def iso_of(u: int) -> str:
+            if u not in iso:
+                iso[u] = unit_iso(u, g)
+            return iso[u]
+
+        arrays["_start"] = pa.array([iso_of(u) for u in lo_a.tolist()], type=pa.string())
         arrays["_end"] = pa.array(
-            [None if o else unit_iso(int(u), g) for u, o in zip(hi_a, open_a, strict=True)], type=pa.string()
+            [None if o else iso_of(u) for u, o in zip(hi_a.tolist(), open_a.tolist(), strict=True)], type=pa.string()
         )
         arrays["_lo"] = pa.array(lo_a)
         arrays["_hi"] = pa.array(hi_a)

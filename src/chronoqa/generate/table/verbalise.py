@@ -139,10 +139,9 @@ class PhraseBook:
 
     def fact(self, table: str, columns: Sequence[str], values: Sequence[str | None]) -> str:
         """One corpus sentence for a row (without its dates)."""
-        known = {c: v for c, v in zip(columns, values, strict=True) if v is not None}
         if table in self.facts:
             return render(self.facts[table], {c: v or "" for c, v in zip(columns, values, strict=True)})
-        return "; ".join(f"{column_label(c)}: {v}" for c, v in known.items())
+        return "; ".join(f"{column_label(c)}: {v}" for c, v in zip(columns, values, strict=True) if v is not None)
 
 
 def _default_phrases(lhs: Sequence[str], rhs: str) -> TFDPhrases:

