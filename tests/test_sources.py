@@ -16,16 +16,18 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chronoqa.errors import DataError, UnknownNameError
-from chronoqa.records import TemporalGraph
+from chronoqa.records import Fact, TemporalGraph
 from chronoqa.sources import FORMATS, get_format, read
 from chronoqa.sources.hyte import read_hyte, write_hyte
 from chronoqa.sources.quintuples import read_quintuples
 from chronoqa.sources.synthetic import SyntheticConfig, generate
 from chronoqa.sources.tables import read_table
 from chronoqa.sources.tgb import read_tgb, write_tgb_edgelist
-from chronoqa.time import Granularity, TimePoint, parse_time
+from chronoqa.time import Granularity, Interval, TimePoint, parse_time
 
 
 def make_hyte(folder: Path, rows: list[str] | bytes, *, labels: bool = False) -> Path:
@@ -579,3 +581,78 @@ def test_hyte_fast_path_falls_back_on_bad_rows(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
 def test_hyte_fast_path_equals_slow_path_on_real_data(mirror: Path, name: str) -> None:
     _same(read_hyte(mirror / name, on_reversed="keep"), read_hyte(mirror / name, on_reversed="keep", fast=False))
+
+
+def test_table_non_utf8_and_blank_lines(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    head, bad = b"Name,Start,End\n", b"Caf\xe9,2001,2002\n"
+    path.write_bytes(head + b"A,2001,2003\n" + bad + b"\nB,2004,\n")
+    with pytest.raises(DataError) as exc:
+        read_table(path)
+    offset = len(head) + len(b"A,2001,2003\n") + bad.index(b"\xe9")
+    assert exc.value.line == 3 and f"byte offset {offset}" in str(exc.value)
+    t = read_table(path, on_bad_row="skip")
+    assert t.column("Name") == ["A", "B"] and t.lines == (2, 5)
+    assert t.report is not None and len(t.report.skipped) == 1 and sum(t.report.notes.values()) == 1
+
+
+time_points = st.one_of(
+    st.none(),
+    st.builds(TimePoint, st.integers(-500, 2100)),
+    st.builds(TimePoint, st.integers(1, 2100), st.integers(1, 12)),
+    st.builds(TimePoint, st.integers(1, 2100), st.integers(1, 12), st.integers(1, 28)),
+)
+names = st.sampled_from(["<A_b>", "<C_(d)>", "Q1", "Q22", "e"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(names, st.sampled_from(["<r>", "P1"]), names, time_points, time_points), max_size=25))
+def test_hyte_write_read_round_trip_property(
+    rows: list[tuple[str, str, str, TimePoint | None, TimePoint | None]],
+) -> None:
+    import tempfile
+
+    graph = TemporalGraph("g", tuple(Fact(i, *row, i + 1) for i, row in enumerate(rows)))
+    with tempfile.TemporaryDirectory() as tmp:
+        write_hyte(graph, tmp)
+        for fast in (True, False):
+            back = read_hyte(tmp, on_reversed="keep", fast=fast)
+            assert [(f.s, f.r, f.o, f.start, f.end) for f in back.facts] == list(rows)
+            n_rev = sum(1 for *_, a, b in rows if a is not None and b is not None and Interval(a, b).is_reversed())
+            assert (
+                back.report is not None
+                and sum(v for k, v in back.report.notes.items() if k.startswith("reversed")) == n_rev
+            )
+
+
+def _same_q(path: Path, **kwargs: object) -> TemporalGraph:
+    fast = read_quintuples(path, **kwargs)  # type: ignore[arg-type]
+    slow = read_quintuples(path, fast=False, **kwargs)  # type: ignore[arg-type]
+    _same(fast, slow)
+    return fast
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet"])
+def test_quintuples_fast_path_equals_slow_path(tmp_path: Path, suffix: str) -> None:
+    data = generate(n_facts=4000, seed=8, n_entities=40, n_relations=3)
+    data.write_quintuples(tmp_path / f"q{suffix}")
+    g = _same_q(tmp_path / f"q{suffix}")
+    assert g.report is not None and g.report.notes  # duplicates were counted
+    _same_q(tmp_path / f"q{suffix}", on_duplicate="drop")
+    _same_q(tmp_path / f"q{suffix}", as_of=TimePoint(1990), on_bad_row="skip")
+
+
+def test_quintuples_fast_path_with_labels_and_bad_rows(tmp_path: Path) -> None:
+    path = tmp_path / "q.csv"
+    path.write_text(
+        "s,r,o,start,end,s_label\nQ1,P1,Q2,1990,1995,Alice\nQ1,P1,Q3,1996,,Alicia\n Q4 ,P2,Q1,,2001-02,\n",
+        encoding="utf-8",
+    )
+    g = _same_q(path)
+    assert g.entity_labels == {"Q1": "Alice"} and g.facts[2].s == "Q4"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("s,r,o,start,end\nQ1,P1,Q2,1990,1995\nQ1,,Q2,1990,1995\nQ1,P1,Q2,2012,2010\n\n", encoding="utf-8")
+    _same_q(bad, on_bad_row="skip", on_reversed="keep")
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_text('s,r,o,start,end\n"Q1",P1,"Q,2",1990,1995\n', encoding="utf-8")
+    assert _same_q(quoted).facts[0].o == "Q,2"

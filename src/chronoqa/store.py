@@ -52,8 +52,13 @@ SCHEMA_VERSION = "1"
 
 
 def cache_key(*parts: object) -> str:
-    """A stable hex key from JSON-able parts (source checksums, options, schema version)."""
-    blob = json.dumps([SCHEMA_VERSION, *parts], sort_keys=True, default=str, separators=(",", ":"))
+    """A stable hex key from JSON-able parts plus the store schema and toolkit versions.
+
+    The toolkit version is part of the key, so a release that changes a reader rebuilds its stores.
+    """
+    from chronoqa import __version__
+
+    blob = json.dumps([SCHEMA_VERSION, __version__, *parts], sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 
 

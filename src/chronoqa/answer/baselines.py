@@ -213,6 +213,8 @@ class ExtractiveReader:
                 return True
 
         is_when = bool(_WHEN.match(text))
+        cue = _order_cue(q_norm)
+        is_who = bool(re.match(r"^(who|whom)\b", q_norm))
         mentioned = {h.s_norm for h in hits if _mentioned(h.s_norm, q_norm)}
         mentioned |= {h.o_norm for h in hits if _mentioned(h.o_norm, q_norm)}
         # relations the question names (among those retrieved), strongest first
@@ -220,7 +222,14 @@ class ExtractiveReader:
         named = {r for r, sc in rel_scores.items() if sc >= 0.5}
 
         frontier = set(mentioned)
-        used_rel: set[str] = set()
+        used_rel: Counter[str] = Counter()
+        q_tokens = [_stem(t) for t in q_norm.split() if t not in _STOP]
+        # how often the question names each relation (twice: a chain through the same relation)
+        mentions = {r: max(1, sum(1 for t in q_tokens if t in _content_stems(relation_phrase(r)))) for r in named}
+
+        def fresh(r: str) -> bool:
+            return r in named and used_rel[r] < mentions[r]
+
         chain: list[tuple[_Hit, str]] = []  # (fact, end reached)
         for _ in range(self.max_hops):
             options: list[tuple[tuple[float, float, float, float, float, float], _Hit, str]] = []
@@ -234,10 +243,11 @@ class ExtractiveReader:
                         # entity questions: lead to something the question does not name; "when" questions:
                         # the fact linking two names the question mentions
                         float((there_norm in mentioned) == is_when),
-                        float(h.r in named and h.r not in used_rel),
+                        float(fresh(h.r)),
                         rel_scores[h.r],
                         float(time_ok(h)),
-                        float(here == h.s_norm),  # forward direction first
+                        # "who" asks for a subject (people are subjects); other questions for an object
+                        float((here == h.o_norm) if is_who else (here == h.s_norm)),
                         -float(h.rank),
                     )
                     options.append((key, h, there))
@@ -245,12 +255,14 @@ class ExtractiveReader:
                 break
             options.sort(key=lambda x: x[0], reverse=True)
             key, best, there = options[0]
+            if cue is not None:
+                best, there = _order_by_cue(cue, [(h, t) for k, h, t in options if k[:5] == key[:5]], hits, mentioned)
             if chain and not (key[1] > 0 and key[0] > 0):
                 break  # further hops only along another relation the question names
             chain.append((best, there))
-            used_rel.add(best.r)
+            used_rel[best.r] += 1
             frontier = {_label_text(there)}
-            if not (named - used_rel):
+            if not any(fresh(r) for r in named):
                 break
         if not chain:
             # nothing mentioned: the best-ranked fact along a named relation, valid at the question time
@@ -267,6 +279,49 @@ class ExtractiveReader:
                 return AnswerRecord(qid, self.spec, "abstain", None, f"no date on {expl}")
             return AnswerRecord(qid, self.spec, "ok", t, f"{expl}; period {period}")
         return AnswerRecord(qid, self.spec, "ok", end, expl)
+
+
+_LAST = re.compile(r"\b(last|most recent(ly)?|latest)\b")
+_FIRST = re.compile(r"\b(first|before any other|earliest)\b")
+_NEXT = re.compile(r"\b(next|after)\b")
+_PREV = re.compile(r"\b(previous(ly)?|before)\b")
+
+
+def _order_cue(q_norm: str) -> str | None:
+    """Which end of a timeline the question asks for: ``last``, ``first``, ``next`` or ``prev`` (or none)."""
+    for name, pat in (("last", _LAST), ("first", _FIRST), ("next", _NEXT), ("prev", _PREV)):
+        if pat.search(q_norm):
+            return name
+    return None
+
+
+def _start_key(h: _Hit) -> int:
+    iv = h.interval
+    if iv is None or iv.start is None:
+        return -(10**9)
+    return iv.start.first_day()
+
+
+def _order_by_cue(
+    cue: str, cands: list[tuple[_Hit, str]], hits: Sequence[_Hit], mentioned: set[str]
+) -> tuple[_Hit, str]:
+    """Among equally relevant candidate facts, pick by the question's order cue (by start date)."""
+    if len(cands) == 1:
+        return cands[0]
+    if cue == "last":
+        return max(cands, key=lambda c: (_start_key(c[0]), -c[0].rank))
+    if cue == "first":
+        return min(cands, key=lambda c: (_start_key(c[0]), c[0].rank))
+    # next/prev: relative to a reference fact the question names (both of its ends mentioned)
+    refs = [h for h in hits if h.s_norm in mentioned and h.o_norm in mentioned and h.s_norm != h.o_norm]
+    if not refs:
+        return cands[0]
+    ref = _start_key(min(refs, key=lambda h: h.rank))
+    if cue == "next":
+        later = [c for c in cands if _start_key(c[0]) > ref]
+        return min(later, key=lambda c: (_start_key(c[0]), c[0].rank)) if later else cands[0]
+    earlier = [c for c in cands if _start_key(c[0]) < ref]
+    return max(earlier, key=lambda c: (_start_key(c[0]), -c[0].rank)) if earlier else cands[0]
 
 
 def _prior_key(q: Question) -> tuple[str, str]:

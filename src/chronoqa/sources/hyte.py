@@ -20,16 +20,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow
-from chronoqa.records import Fact, TemporalGraph
+from chronoqa.errors import BadRowPolicy, DataError, LoadReport
+from chronoqa.records import TemporalGraph
 from chronoqa.sources._common import (
     NOTE_BLANK,
-    NOTE_DUPLICATES,
-    NOTE_REVERSED_KEPT,
     DuplicatePolicy,
     FactBuilder,
     ReversedPolicy,
     TimeCells,
+    bulk_add,
     gc_paused,
     iter_text_lines,
 )
@@ -300,20 +299,18 @@ def _read_fast(
     last_file: bool = False,
 ) -> int | None:
     """Vectorised read of one clean fact file; ``None`` (nothing recorded) when the slow path must run."""
-    import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.csv as pacsv
 
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf") or b"\r" in data:
         return None
     n_lines = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
-    names = ["s", "r", "o", "start", "end"]
+    names = ("s", "r", "o", "start", "end")
     try:
         table = pacsv.read_csv(
             pa.BufferReader(data),
-            read_options=pacsv.ReadOptions(column_names=names),
+            read_options=pacsv.ReadOptions(column_names=list(names)),
             parse_options=pacsv.ParseOptions(
                 delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False
             ),
@@ -329,83 +326,7 @@ def _read_fast(
     if n != n_lines:
         return None
 
-    def encode(column: str) -> tuple[list[str], np.ndarray]:
-        enc = pc.dictionary_encode(table.column(column)).combine_chunks()
-        return enc.dictionary.to_pylist(), enc.indices.to_numpy(zero_copy_only=False)
-
-    id_cols: list[list[str]] = []
-    key_codes: list[np.ndarray] = []  # per row: codes that identify (s, r, o, start, end) by value
-    for column, table_ in (("s", entities), ("r", relations), ("o", entities)):
-        uniques, codes = encode(column)
-        mapped = [table_.get(u) for u in uniques]
-        if any(m is None for m in mapped):
-            return None
-        id_cols.append(np.array(mapped, dtype=object)[codes].tolist())
-        canon: dict[str | None, int] = {}
-        key_codes.append(np.array([canon.setdefault(m, len(canon)) for m in mapped], dtype=np.int64)[codes])
-    points: list[list[TimePoint | None]] = []
-    isos: list[list[str | None]] = []
-    has: list[np.ndarray] = []
-    gran: list[np.ndarray] = []
-    firsts: list[np.ndarray] = []
-    lasts: list[np.ndarray] = []
-    for column in ("start", "end"):
-        uniques, codes = encode(column)
-        try:
-            parsed = [cells.parse(u, 0, column) for u in uniques]
-        except DataError:
-            return None
-        infos = [None if p is None else builder._info(p) for p in parsed]
-        canon_t: dict[str | None, int] = {}
-        iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in infos]
-        key_codes.append(np.array(iso_codes, dtype=np.int64)[codes])
-        points.append(np.array([*parsed, None], dtype=object)[codes].tolist())
-        isos.append(np.array([None if i is None else i.iso for i in infos] + [None], dtype=object)[codes].tolist())
-        has.append(np.array([i is not None for i in infos], dtype=bool)[codes])
-        gran.append(np.array([0 if i is None else i.g for i in infos], dtype=np.int64)[codes])
-        firsts.append(
-            np.array([(0, 0, 0) if i is None else i.firsts for i in infos], dtype=np.int64).reshape(-1, 3)[codes]
-        )
-        lasts.append(
-            np.array([(0, 0, 0) if i is None else i.lasts for i in infos], dtype=np.int64).reshape(-1, 3)[codes]
-        )
-    if builder._as_of_last is not None:
-        for h, f in zip(has, firsts, strict=True):
-            if bool(np.any(h & (f[:, 2] > builder._as_of_last))):
-                return None
-    both = has[0] & has[1]
-    level = (np.minimum(gran[0], gran[1]) - 1).clip(0, 2)[:, None]
-    reversed_ = both & (
-        np.take_along_axis(firsts[0], level, axis=1)[:, 0] > np.take_along_axis(lasts[1], level, axis=1)[:, 0]
-    )
-    n_reversed = int(reversed_.sum())
-    if n_reversed and builder.on_reversed != "keep":
+    ids = (entities.get, relations.get, entities.get)
+    if not bulk_add(builder, cells, label, table, names, ids, first_id, 1, last_file=last_file):
         return None
-    report = builder.report
-    report.rows_read += n
-    if n_reversed:
-        report.notes[NOTE_REVERSED_KEPT] += n_reversed
-    seen, facts, drop = builder._seen, builder.facts, builder.on_duplicate == "drop"
-    if last_file and not seen and not drop:
-        # nothing to compare with before or after this file: count duplicates in Arrow, build in bulk
-        keys = pa.table({f"k{j}": pa.array(k) for j, k in enumerate(key_codes)})
-        dups = n - keys.group_by(keys.column_names).aggregate([]).num_rows
-        facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, range(1, n + 1)))
-        report.rows_loaded += n
-    else:
-        dups = 0
-        for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
-            key = (s, r, o, si, ei)
-            if key in seen:
-                if drop:
-                    reason = "duplicate fact (identical s, r, o, start, end)"
-                    report.skip(SkippedRow(label, i + 1, "(row)", f"{s} {r} {o}", reason))
-                    continue
-                dups += 1
-            else:
-                seen.add(key)
-            facts.append(Fact(first_id + i, s, r, o, sp, ep, i + 1))
-            report.rows_loaded += 1
-    if dups:
-        report.notes[NOTE_DUPLICATES] += dups
     return n

@@ -13,13 +13,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
 from chronoqa.records import TemporalGraph
-from chronoqa.sources._common import NOTE_BLANK, DuplicatePolicy, FactBuilder, ReversedPolicy, TimeCells, gc_paused
+from chronoqa.sources._common import (
+    NOTE_BLANK,
+    DuplicatePolicy,
+    FactBuilder,
+    ReversedPolicy,
+    TimeCells,
+    bulk_add,
+    gc_paused,
+)
 from chronoqa.sources.tables import cell_text, iter_records
 from chronoqa.time import TimePoint
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 __all__ = ["QUINTUPLE_ALIASES", "REQUIRED_ROLES", "read_quintuples", "resolve_columns"]
 
@@ -83,14 +94,25 @@ def read_quintuples(
     on_reversed: ReversedPolicy = "raise",
     on_duplicate: DuplicatePolicy = "keep",
     as_of: TimePoint | None = None,
+    fast: bool = True,
 ) -> TemporalGraph:
-    """Read a quintuple file (``.csv``, ``.tsv``, ``.parquet``) into a :class:`TemporalGraph`."""
+    """Read a quintuple file (``.csv``, ``.tsv``, ``.parquet``) into a :class:`TemporalGraph`.
+
+    ``fast=True`` reads a clean file through Arrow in bulk (each distinct id and time resolved once)
+    and falls back to the row-by-row reader at the first row that needs it (quotes in a CSV, a bad
+    or unknown value, a reversed interval under a policy other than ``keep``, ...), so the result is
+    always that of ``fast=False``.
+    """
     path = Path(path)
     label = str(path)
     report = LoadReport(label)
     builder = FactBuilder(
         report, on_bad_row=on_bad_row, on_reversed=on_reversed, on_duplicate=on_duplicate, as_of=as_of
     )
+    if fast:
+        graph = _read_fast(path, label, columns, builder, name or path.stem)
+        if graph is not None:
+            return graph
     records = iter_records(path, report, builder.on_bad_row)
     first = next(records, None)
     if first is None:
@@ -165,3 +187,105 @@ def _time(cells: TimeCells, value: Any, line: int, field: str) -> TimePoint | No
     if isinstance(value, str):
         return cells.parse(value, line, field)
     return cells.parse_value(value, line, field)
+
+
+def _clean_id(value: str) -> str | None:
+    """An id cell as the slow path reads it (stripped), or ``None`` when it is missing."""
+    return None if cell_text(value) is None else value.strip()
+
+
+def _arrow_table(path: Path) -> pa.Table | None:
+    """The file as an Arrow table when the bulk path can read it exactly like the row reader, else ``None``."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    suffix = path.suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return pq.read_table(path)
+    if suffix not in (".csv", ".tsv", ".txt"):
+        return None
+    data = path.read_bytes()
+    # quotes, CR line ends and a byte-order mark change how lines map to rows: leave them to the row reader
+    if not data or b'"' in data or b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
+        return None
+    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    try:
+        header = pacsv.read_csv(
+            pa.BufferReader(data.split(b"\n", 1)[0] + b"\n"),
+            parse_options=pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",", quote_char=False),
+        ).column_names
+        table = pacsv.read_csv(
+            pa.BufferReader(data),
+            parse_options=pacsv.ParseOptions(
+                delimiter="\t" if suffix == ".tsv" else ",", quote_char=False, ignore_empty_lines=False
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types=dict.fromkeys(header, pa.string()),
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None
+    return table if table.num_rows == n_lines - 1 else None
+
+
+def _read_fast(
+    path: Path, label: str, columns: Mapping[str, str] | None, builder: FactBuilder, name: str
+) -> TemporalGraph | None:
+    table = _arrow_table(path)
+    if table is None or table.num_rows == 0:
+        return None
+    header = list(table.column_names)
+    if len(set(header)) != len(header):
+        return None
+    idx = resolve_columns(header, columns, label)
+    has_labels = any(role in idx for role in LABEL_ROLES)
+    if has_labels and builder.on_duplicate != "keep":
+        return None  # labels come from loaded rows only; with dropped duplicates leave it to the row reader
+    cols = tuple(header[idx[role]] for role in REQUIRED_ROLES)
+    if any(table.column(c).null_count for c in cols[:3]) or any(
+        str(table.column(c).type) not in ("string", "large_string") for c in cols[:3]
+    ):
+        return None
+    n_before = len(builder.facts)
+    ok = bulk_add(
+        builder,
+        TimeCells(label),
+        label,
+        table,
+        cols,
+        (_clean_id, _clean_id, _clean_id),
+        0,
+        2,
+        last_file=True,
+    )
+    if not ok:
+        return None
+    ent_labels: dict[str, str] = {}
+    rel_labels: dict[str, str] = {}
+    if has_labels:
+        facts = builder.facts[n_before:]
+        for role, target, attr in (
+            ("s_label", ent_labels, "s"),
+            ("o_label", ent_labels, "o"),
+            ("r_label", rel_labels, "r"),
+        ):
+            if role not in idx:
+                continue
+            values = table.column(header[idx[role]]).to_pylist()
+            for f, raw in zip(facts, values, strict=True):
+                lab = cell_text(raw)
+                if lab is None:
+                    continue
+                old = target.setdefault(getattr(f, attr), lab)
+                if old != lab:
+                    builder.report.notes[NOTE_LABEL_CONFLICT] += 1
+    return TemporalGraph(
+        name=name,
+        facts=tuple(builder.facts),
+        entity_labels=dict(sorted(ent_labels.items())),
+        relation_labels=dict(sorted(rel_labels.items())),
+        report=builder.report,
+    )

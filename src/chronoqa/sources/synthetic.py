@@ -71,13 +71,22 @@ class SyntheticConfig:
 
 
 def _zipf_draw(rng: np.random.Generator, n_items: int, size: int, exponent: float) -> np.ndarray:
-    weights = 1.0 / np.arange(1, n_items + 1, dtype=np.float64) ** exponent
-    cdf = np.cumsum(weights)
-    cdf /= cdf[-1]
-    ranks = np.searchsorted(cdf, rng.random(size), side="right")
-    np.minimum(ranks, n_items - 1, out=ranks)
-    perm = rng.permutation(n_items)
-    return perm[ranks].astype(np.int32)
+    """Draw ``size`` item ids with weights about ``1 / rank ** exponent`` over permuted ids.
+
+    Ranks come from the inverse CDF of the continuous power law on ``[1, n_items + 1)`` (O(size),
+    no table lookups, so 10M draws stay fast); the permutation spreads the hubs over the id range.
+    """
+    u = rng.random(size)
+    top = float(n_items + 1)
+    if abs(exponent - 1.0) < 1e-12:
+        x = np.power(top, u)
+    else:
+        k = 1.0 - exponent
+        x = np.power(1.0 + u * (top**k - 1.0), 1.0 / k)
+    ranks = np.minimum(x.astype(np.int64) - 1, n_items - 1)
+    np.maximum(ranks, 0, out=ranks)
+    perm = rng.permutation(n_items).astype(np.int32)
+    return perm[ranks]
 
 
 @dataclass(frozen=True)

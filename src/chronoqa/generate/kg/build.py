@@ -122,6 +122,7 @@ class _Cell:
     drafts: list[tuple[Draft, str, str]] = field(default_factory=list)  # draft, template id, text
     rejected: Counter[str] = field(default_factory=Counter)
     gave_up: bool = False
+    last_success: int = 0
     initial_quota: int = 0
 
     @property
@@ -222,6 +223,9 @@ def build_kg_benchmark(
         rng = rngs[cell.name]
         gen = GENERATORS[cell.operator]
         while len(cell.drafts) < cell.quota and cell.attempts < cell.budget:
+            if cell.attempts - cell.last_success >= cfg.stall_attempts:
+                cell.gave_up = True
+                break
             cell.attempts += 1
             d = gen(ctx, rng, cell.hops)
             if d is None:
@@ -243,6 +247,7 @@ def build_kg_benchmark(
             seen_keys.add(key)
             seen_text.add(norm)
             cell.drafts.append((d, tid, text))
+            cell.last_success = cell.attempts
             done += 1
             if progress is not None:
                 progress(done, cfg.n_questions)

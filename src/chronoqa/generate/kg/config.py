@@ -37,6 +37,8 @@ class KGBuildConfig:
         hop_weights: Share of 1-hop, 2-hop and 3+-hop chains.
         max_negatives: Cap on the size of ``S_dist`` and of ``S_stale`` per question.
         attempts_per_question: Rejection-sampling budget per wanted question and cell.
+        stall_attempts: A cell that draws this many candidates in a row without a new question gives up
+            (its quota goes to the other cells).
         generic_phrases: Phrase relations missing from the phrase table with a generic fallback
             ("the <label> of X") instead of failing; the fallback relations are listed in the data card.
 
@@ -57,6 +59,7 @@ class KGBuildConfig:
     hop_weights: tuple[float, float, float] = (0.4, 0.4, 0.2)
     max_negatives: int = 5
     attempts_per_question: int = 30
+    stall_attempts: int = 3000
     generic_phrases: bool = False
 
     def __post_init__(self) -> None:
@@ -85,6 +88,8 @@ class KGBuildConfig:
             raise ValueError(f"hop_weights must be 3 non-negative numbers: {self.hop_weights}")
         if self.max_negatives < 0:
             raise ValueError(f"max_negatives must be >= 0, got {self.max_negatives}")
+        if self.stall_attempts < 1:
+            raise ValueError(f"stall_attempts must be >= 1, got {self.stall_attempts}")
         if self.attempts_per_question < 1:
             raise ValueError(f"attempts_per_question must be >= 1, got {self.attempts_per_question}")
 

@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+from typing import Any
+
+from chronoqa.report import render_html, render_markdown, summary_table
+from chronoqa.report.summary import _warnings
+
+
+def _m(v: float, lo: float, hi: float, n: int = 100) -> dict[str, Any]:
+    return {"value": v, "lo": lo, "hi": hi, "n": n}
+
+
+def _summary() -> dict[str, Any]:
+    prior = {
+        "name": "prior",
+        "answerer": "prior",
+        "run": None,
+        "metrics": {"A": _m(0.25, 0.21, 0.30), "T": None},
+        "slices": {
+            "by_operator": {
+                "interval": {"n_questions": 80, "small": False, "A": _m(0.6, 0.5, 0.7, 80)},
+                "sequence": {"n_questions": 90, "small": False, "A": _m(0.1, 0.05, 0.16, 90)},
+                "tiny": {"n_questions": 5, "small": True, "A": _m(1.0, 1.0, 1.0, 5)},
+            }
+        },
+        "warnings": ["answers slice by_operator=tiny has 5 questions (< 30): its CIs are wide"],
+    }
+    oracle = {
+        "name": "oracle",
+        "spec": "oracle",
+        "control": True,
+        "metrics": {"CCR": _m(0.9, 0.85, 0.95)},
+        "slices": {},
+        "warnings": ["retrieval slice by_operator=tiny has 5 questions (< 30): its CIs are wide"],
+    }
+    stale = {"name": "stale_only", "spec": "stale_only", "control": True, "metrics": {"CCR": _m(0.2, 0.1, 0.3)},
+             "slices": {}, "warnings": []}  # fmt: skip
+    bm25 = {"name": "x", "spec": "<script>alert(1)</script>", "control": False, "metrics": {"CCR": _m(0.5, 0.4, 0.6)},
+            "slices": {}, "warnings": []}  # fmt: skip
+    return {
+        "composition": {
+            "name": "t",
+            "n_questions": 10,
+            "n_scored": 5,
+            "split": "test",
+            "n_docs": 3,
+            "by_split": {"test": 5},
+            "operators": ["interval"],
+            "complexities": ["1-hop"],
+            "cells": {"interval": {"1-hop": 10}},
+            "by_answer_type": {"time": 10},
+            "by_cardinality": {"unique": 10},
+            "time_tag_hidden": 10,
+            "functional": {"dist": 1, "stale": 1, "n": 10},
+            "as_of": "2026-01-01",
+        },
+        "retrieval": [bm25, oracle, stale],
+        "answers": [prior],
+        "warnings": [],
+        "manifest": {"config": {}, "stages": [{"name": "build", "seconds": 1.0, "fingerprint": "ab" * 32}]},
+    }
+
+
+def test_warnings_flag_strong_prior_small_slices_and_controls() -> None:
+    s = _summary()
+    w = _warnings(s["retrieval"], s["answers"], min_slice=30)
+    text = "\n".join(w)
+    assert "strong question-only prior on operator=interval" in text
+    assert "operator=sequence" not in text  # CI low 0.05 < 0.2
+    assert "prior on operator=tiny" not in text  # too small to trust, reported as a small slice instead
+    assert "question-only prior scores A=0.250" in text  # overall CI low 0.21 >= 0.2
+    assert sum("small slice: by_operator=tiny" in x for x in w) == 1  # the same slice once, not per run
+    assert "control oracle has CCR 0.900 < 1" in text
+    assert "control stale_only has CCR 0.200 > 0.05" in text
+
+
+def test_html_is_self_contained_and_escaped() -> None:
+    s = _summary()
+    s["warnings"] = ["w <b>1</b>"]
+    page = render_html(s)
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    assert "src=" not in page and "http" not in page and "<link" not in page
+    assert "w &lt;b&gt;1&lt;/b&gt;" in page
+    md = render_markdown(s)
+    assert "| oracle (control) |" in md and "0.900 [0.850, 0.950]" in md
+    rh, rr, _, ar = summary_table(s)
+    assert rh[0] == "retriever" and rr[1][0] == "oracle (control)" and ar[0][1] == "0.250 [0.210, 0.300]"
