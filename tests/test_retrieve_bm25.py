@@ -70,13 +70,16 @@ def test_scores_match_independent_bm25(tmp_path: Path, k1: float, b: float) -> N
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=q)
 
 
-def test_search_orders_by_score_then_corpus_order(tmp_path: Path) -> None:
+@pytest.mark.parametrize("query", [*QUERIES, "Lionel Messi plays"])
+def test_search_orders_by_score_then_corpus_order(tmp_path: Path, query: str) -> None:
     index = BM25Index(corpus(tmp_path))
-    want = reference_bm25(TEXTS, "Lionel Messi plays", 1.5, 0.75)
+    want = reference_bm25(TEXTS, query, 1.5, 0.75)
     expected = sorted((i for i, s in enumerate(want) if s > 0), key=lambda i: (-want[i], i))
-    assert [h.pos for h in index.search("Lionel Messi plays", 10)] == expected
-    assert [h.pos for h in index.search("Lionel Messi plays", 1)] == expected[:1]
-    assert index.search("zzzz", 5) == []
+    for k in (1, 2, 10):
+        hits = index.search(query, k)
+        assert [h.pos for h in hits] == expected[:k]
+        np.testing.assert_allclose([h.score for h in hits], [want[i] for i in expected[:k]], rtol=1e-5)
+    assert index.search(query, 10) == index.search(query, 10)  # the shared buffer is reset after each search
 
 
 def test_ties_are_broken_by_corpus_order(tmp_path: Path) -> None:

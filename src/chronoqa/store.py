@@ -13,8 +13,13 @@ Tables::
     relations(id VARCHAR, label VARCHAR, facts BIGINT)
     meta(key VARCHAR, value VARCHAR)                   -- name, schema version, cache key
 
-Day numbers make every time comparison an integer comparison: a fact is *possibly* valid on day ``d``
-when ``(start_lo IS NULL OR start_lo <= d) AND (end_hi IS NULL OR d <= end_hi) AND NOT reversed``.
+Day numbers make every time comparison an integer comparison. A fact is *possibly* valid at a time
+point ``t`` (at ``t``'s own granularity, as :func:`chronoqa.time.valid_at` says) when
+``(start_lo IS NULL OR start_lo <= t_last) AND (end_hi IS NULL OR t_first <= end_hi) AND NOT reversed``
+with ``t_first``/``t_last`` the first/last day ``t`` covers (the tests check this against ``valid_at``
+on YAGO11k). One corner differs: ``reversed`` is judged at the fact's own granularity, while
+``valid_at`` judges it at the query's, so a fact stated ``2016-12 .. 2016-03`` is excluded here but
+counts as possibly valid in the year 2016 there (no such fact in YAGO11k or Wikidata12k).
 Loading goes through Arrow (no row-by-row inserts). :meth:`FactStore.cached` builds a store once per
 cache key (e.g. the source files' checksums) into a DuckDB file and reopens it read-only afterwards.
 

@@ -117,6 +117,7 @@ class OnnxEncoder:
         self._tok.enable_truncation(max_length=max_length)
         self._tok.enable_padding()
         opts = ort.SessionOptions()
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")  # polite on shared machines
         if threads:
             opts.intra_op_num_threads = threads
         self._session: Any = ort.InferenceSession(str(onnx_file), opts, providers=["CPUExecutionProvider"])

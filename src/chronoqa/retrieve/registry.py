@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question
@@ -19,6 +20,8 @@ from chronoqa.retrieve.lexical import BM25Index, BM25Retriever, TemporalBM25Retr
 from chronoqa.retrieve.spec import RetrieverSpec, SpecError, SpecValue
 
 __all__ = ["REGISTRY", "BuildContext", "Registry", "RetrieverInfo", "build_retriever"]
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -30,14 +33,17 @@ class BuildContext:
 
     corpus: Corpus
     questions: Mapping[str, Question] = field(default_factory=dict)
-    _bm25: dict[tuple[float, float], BM25Index] = field(default_factory=dict, repr=False)
+    _shared: dict[tuple[object, ...], object] = field(default_factory=dict, repr=False)
+
+    def shared(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
+        """One object per key for this session (indexes, models): made on first use."""
+        if key not in self._shared:
+            self._shared[key] = make()
+        return self._shared[key]  # type: ignore[return-value]
 
     def bm25(self, k1: float, b: float) -> BM25Index:
-        """The (cached) BM25 index with these parameters."""
-        key = (k1, b)
-        if key not in self._bm25:
-            self._bm25[key] = BM25Index(self.corpus, k1=k1, b=b)
-        return self._bm25[key]
+        """The (shared) BM25 index with these parameters."""
+        return self.shared(("bm25", k1, b), lambda: BM25Index(self.corpus, k1=k1, b=b))
 
 
 Params = dict[str, SpecValue]

@@ -59,7 +59,7 @@ class KGBuildConfig:
     hop_weights: tuple[float, float, float] = (0.4, 0.4, 0.2)
     max_negatives: int = 5
     attempts_per_question: int = 30
-    stall_attempts: int = 3000
+    stall_attempts: int = 10_000
     generic_phrases: bool = False
 
     def __post_init__(self) -> None:
