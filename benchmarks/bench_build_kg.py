@@ -95,7 +95,9 @@ def main() -> None:
     if not args.skip_real and os.environ.get("CHRONOQA_MIRROR"):
         cases += [("dataset", "yago11k", 10_000), ("dataset", "wikidata12k", 10_000)]
     cases += [("synthetic", s, args.synthetic_questions) for s in args.sizes.split(",") if s]
-    results = []
+    previous: list[dict[str, Any]] = []
+    if RESULTS.exists():
+        previous = json.loads(RESULTS.read_text(encoding="utf-8")).get("results", [])
     for kind, arg, n in cases:
         proc = subprocess.run(
             [sys.executable, __file__, "--child", kind, arg, str(n)], capture_output=True, text=True, check=False
@@ -104,15 +106,16 @@ def main() -> None:
             res = {"case": arg, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
         else:
             res = json.loads(proc.stdout.strip().splitlines()[-1])
-        results.append(res)
         print(json.dumps({k: v for k, v in res.items() if k != "composition"}), flush=True)
-    out = {
-        "benchmark": "build_kg",
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg": os.getloadavg()},
-        "results": results,
-    }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        # merge by case name and write after every case, so a long run keeps what it measured
+        previous = [r for r in previous if r.get("case") != res["case"]] + [res]
+        out = {
+            "benchmark": "build_kg",
+            "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg": os.getloadavg()},
+            "results": previous,
+        }
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -188,6 +188,7 @@ PLAN: list[tuple[str, str, dict[str, Any]]] = [
     ("graph on wikidata12k", "wikidata", {"spec": "graph"}),
     ("hybrid(bm25,graph) on wikidata12k", "wikidata", {"spec": "hybrid(bm25,graph)"}),
     ("dense on wikidata12k (subset)", "wikidata", {"spec": "dense", "dense": True}),
+    ("dense(backend=onnx) on wikidata12k (subset)", "wikidata", {"spec": "dense(backend=onnx)", "dense": True}),
 ]
 
 
@@ -230,7 +231,7 @@ def main() -> None:
             row = {"title": title, **json.loads(out.stdout.strip().splitlines()[-1])}
         rows.append(row)
         print(
-            f"{title:38s} docs={row['n_docs']:>8,} build={row['build_s']:>7.1f}s load={row['load_cached_s']:>5.2f}s "
+            f"{title:44s} docs={row['n_docs']:>8,} build={row['build_s']:>7.1f}s load={row['load_cached_s']:>5.2f}s "
             f"q/s={row['queries_per_s']:>8.1f} (cpu {row['queries_per_cpu_s']:>7.1f}) "
             f"peak_rss={row['rss_peak_mb']:>7.0f}MB index≈{row['index_mem_mb_approx']:>6.0f}MB "
             f"disk={row['index_disk_mb']:>6.1f}MB",

@@ -29,6 +29,7 @@ from chronoqa.release import FunctionalFlags, write_release
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
 REQUIRE = os.environ.get("CHRONOQA_REQUIRE_LLM") == "1"
+N_KILL = 24  # questions of the kill-and-resume test
 
 
 def _missing(what: str) -> None:
@@ -95,7 +96,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _release(root: Path, n: int = 12) -> tuple[Path, Path]:
     """``n`` point-in-time questions over the fixture world (gold computed by hand: the team of that year)."""
-    teams = {y: ("Red FC" if y <= 2004 else "Blue FC" if y <= 2009 else "Green FC") for y in range(2001, 2020)}
+    teams = {y: ("Red FC" if y <= 2004 else "Blue FC" if y <= 2009 else "Green FC") for y in range(2001, 2031)}
     idx = {"Red FC": 0, "Blue FC": 1, "Green FC": 2}
     qs = []
     for i, y in enumerate(range(2001, 2001 + n)):
@@ -141,24 +142,24 @@ def test_answer_stage_real_llm_cache_and_scoring(server: str, tmp_path: Path) ->
 
 
 def test_answer_stage_killed_midway_resumes(server: str, tmp_path: Path) -> None:
-    rel, run = _release(tmp_path, n=12)
+    rel, run = _release(tmp_path, n=N_KILL)
     out, cache = tmp_path / "ans", tmp_path / "cache"
     cmd = [sys.executable, "-c", "from chronoqa.cli import main; main()", "answer", "--bench", str(rel),
            "--run", str(run), "--answerer", _spec(server, concurrency=1), "--out", str(out),
            "--cache", str(cache)]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
-    while len(list(cache.glob("*/*.json"))) < 3:
+    while len(list(cache.glob("llm/*/*.json"))) < 3:
         assert proc.poll() is None, "the answer stage finished before it could be killed"
         assert time.monotonic() < deadline, "no response cached within 300 s"
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    cached = len(list(cache.glob("*/*.json")))
-    assert 3 <= cached < 12
+    cached = len(list(cache.glob("llm/*/*.json")))
+    assert 3 <= cached < N_KILL
     assert not (out / "answers.jsonl").exists()  # written atomically at the end, never half
     subprocess.run(cmd, check=True, timeout=600, capture_output=True)
     meta = read_json(out / "answers.meta.json")
     assert meta["calls"]["cache_hits"] == cached
-    assert meta["calls"]["http_calls"] == 12 - cached
-    assert [r.qid for r in read_answers(out)] == [f"q{i:02d}" for i in range(12)]
+    assert meta["calls"]["http_calls"] == N_KILL - cached
+    assert [r.qid for r in read_answers(out)] == [f"q{i:02d}" for i in range(N_KILL)]

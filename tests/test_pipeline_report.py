@@ -33,7 +33,8 @@ def _summary() -> dict[str, Any]:
         "slices": {},
         "warnings": ["retrieval slice by_operator=tiny has 5 questions (< 30): its CIs are wide"],
     }
-    stale = {"name": "stale_only", "spec": "stale_only", "control": True, "metrics": {"CCR": _m(0.2, 0.1, 0.3)},
+    stale = {"name": "stale_only", "spec": "stale_only", "control": True,
+             "metrics": {"CCR": _m(0.2, 0.1, 0.3), "coverage": _m(0.0, 0.0, 0.0)},
              "slices": {}, "warnings": []}  # fmt: skip
     bm25 = {"name": "x", "spec": "<script>alert(1)</script>", "control": False, "metrics": {"CCR": _m(0.5, 0.4, 0.6)},
             "slices": {}, "warnings": []}  # fmt: skip
@@ -72,6 +73,7 @@ def test_warnings_flag_strong_prior_small_slices_and_controls() -> None:
     assert sum("small slice: by_operator=tiny" in x for x in w) == 1  # the same slice once, not per run
     assert "control oracle has CCR 0.900 < 1" in text
     assert "control stale_only has CCR 0.200 > 0.05" in text
+    assert "control stale_only retrieved nothing for any question" in text
 
 
 def test_html_is_self_contained_and_escaped() -> None:

@@ -87,3 +87,10 @@ def test_onnx_backend_matches_torch(tmp_path: Path) -> None:
     assert hits[0].pos == 8
     torch_r = DenseRetriever(corpus)  # another backend: another cache file
     assert torch_r.built and torch_r.cache_path != r.cache_path
+    # through the registry: the parameter reaches the retriever, and one session shares one model
+    from chronoqa.retrieve.registry import REGISTRY, BuildContext
+
+    ctx = BuildContext(corpus)
+    built = REGISTRY.build("dense(backend=onnx)", ctx)
+    assert isinstance(built, DenseRetriever) and isinstance(built._encoder, OnnxEncoder)
+    assert REGISTRY.build("dense(backend=onnx)", ctx) is built

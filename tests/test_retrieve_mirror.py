@@ -44,13 +44,13 @@ def setup(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Corpu
     return corpus, probes
 
 
-@pytest.mark.parametrize(("spec", "floor"), [("bm25", 0.5), ("bm25_temporal", 0.5), ("graph", 0.6)])
-def test_known_item_in_top_10(setup: tuple[Corpus, list[tuple[RetrievalQuery, int]]], spec: str, floor: float) -> None:
+@pytest.mark.parametrize("spec", ["bm25", "bm25_temporal", "graph", "hybrid(bm25,graph)"])
+def test_known_item_in_top_10(setup: tuple[Corpus, list[tuple[RetrievalQuery, int]]], spec: str) -> None:
     corpus, probes = setup
     r = REGISTRY.build(spec, BuildContext(corpus))
     hits = r.retrieve([q for q, _ in probes], 10)
     found = sum(i in {h.pos for h in row} for (_, i), row in zip(probes, hits, strict=True))
-    assert found / len(probes) >= floor
+    assert found / len(probes) >= 0.9  # measured: 0.985 for each (a few facts share their exact wording)
 
 
 def test_temporal_filter_keeps_only_valid_facts(setup: tuple[Corpus, list[tuple[RetrievalQuery, int]]]) -> None:

@@ -163,6 +163,12 @@ def _warnings(retrieval: list[dict[str, Any]], answers: list[dict[str, Any]], mi
                         "read this slice's answer accuracy as partly a shortcut"
                     )
     for row in retrieval:
+        cov = (row["metrics"].get("coverage") or {}).get("value")
+        if row["spec"].startswith(("stale_only", "dist_only")) and cov == 0:
+            out.append(
+                f"control {row['spec']} retrieved nothing for any question: no scored question has such negatives "
+                "(e.g. the data has no same-(s,r,o) facts in other periods), so they test nothing here"
+            )
         ccr = (row["metrics"].get("CCR") or {}).get("value")
         if ccr is None:
             continue

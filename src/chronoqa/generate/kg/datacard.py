@@ -84,6 +84,12 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "",
         *(_thin_cells(manifest) or ["- none: every cell met its quota."]),
         "",
+        "Why cells run thin: every `S_star` fact must be valid at `t_query`, and events (births, deaths, prizes) "
+        "are valid only in their own unit, so chains through events need same-year coincidences; every hop must "
+        "be unique (intermediate hops at `t_query`; interval/sequence prefixes over the whole graph), which rules "
+        "out inverse hops into popular entities. Long chains that satisfy both are structurally rare, as in "
+        "TempBench's 3+-hop column.",
+        "",
         "## Known limitations",
         "",
         "- Interval questions have `render_time = false`: their `t_query` is the answer (TempBench's leak); "

@@ -37,7 +37,16 @@ import numpy as np
 
 from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 
-__all__ = ["GENERATORS", "HUB_CAP", "Draft", "GenContext", "Hop", "incident_sample", "static_options"]
+__all__ = [
+    "GENERATORS",
+    "HUB_CAP",
+    "Draft",
+    "GenContext",
+    "Hop",
+    "build_chain_pool",
+    "incident_sample",
+    "static_options",
+]
 
 HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never unique in practice)
 
@@ -75,6 +84,9 @@ class Draft:
         return len(self.hops)
 
 
+Spans = list[tuple[int, int]]
+
+
 @dataclass
 class GenContext:
     """What a generator needs: the index, the unit range of ``t``, the multi-answer policy, seed facts."""
@@ -85,6 +97,7 @@ class GenContext:
     keep_multi: bool
     seedable: list[int]  # facts with a non-empty certain span inside [t_min, t_max]
     timed: list[int]  # facts with a start known at the granularity (non-reversed)
+    pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]] | None = None  # k -> every time-unique chain
 
 
 def _certain(row: list[int], t: int) -> bool:
@@ -155,9 +168,6 @@ def _static_prefix(
 
 def _triple_unique(idx: GraphIndex, fid: int) -> bool:
     return bool(idx.triple_count[fid] == 1)
-
-
-Spans = list[tuple[int, int]]
 
 
 def _subtract(spans: Spans, lo: int, hi: int) -> Spans:
@@ -270,8 +280,71 @@ def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...
     return answers, extra
 
 
-def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """point_in_time: a chain of k facts with overlapping certain spans; ``t`` drawn in the overlap; verified."""
+def build_chain_pool(
+    idx: GraphIndex, t_min: int, t_max: int, ks: range, cap: int = 200_000
+) -> dict[int, list[tuple[tuple[Hop, ...], Spans]]]:
+    """Every chain of k facts (k in ``ks``, distinct entities) with the units where each hop is unique and certain.
+
+    Exhaustive, so only used on graphs small enough (see ``KGBuildConfig.exhaustive_max_facts``); at most
+    ``cap`` chains per k, in a deterministic order.
+    """
+    hop_table: list[list[tuple[Hop, Spans]]] = []
+    for e in range(len(idx.ent_names)):
+        groups: dict[tuple[bool, int], list[list[int]]] = {}
+        for forward in (True, False):
+            a, b = idx.bounds(e, forward)
+            for row in idx.rows(forward, a, b):
+                groups.setdefault((forward, row[Col.AR]), []).append(row)
+        out: list[tuple[Hop, Spans]] = []
+        for (forward, r), grp in groups.items():
+            if len(grp) > HUB_CAP:
+                continue
+            for row in grp:
+                if row[Col.OTHER] == e:
+                    continue
+                win = _intersect([(t_min, t_max)], row[Col.ACLO], row[Col.ACHI])
+                for x in grp:
+                    if not win:
+                        break
+                    if x[Col.OTHER] != row[Col.OTHER]:
+                        win = _subtract(win, x[Col.APLO], x[Col.APHI])
+                if win:
+                    out.append((Hop(row[Col.FID], r, forward, e, row[Col.OTHER]), win))
+        hop_table.append(out)
+    pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]] = {k: [] for k in ks}
+    kmax = max(ks, default=0)
+
+    def extend(chain: list[Hop], spans: Spans, seen: set[int]) -> None:
+        k = len(chain)
+        if k in pool:
+            if len(pool[k]) >= cap:
+                return
+            pool[k].append((tuple(chain), spans))
+        if k >= kmax:
+            return
+        for hop, win in hop_table[chain[-1].dst]:
+            if hop.dst in seen:
+                continue
+            both: Spans = []
+            for lo, hi in win:
+                both += _intersect(spans, lo, hi)
+            if both:
+                extend([*chain, hop], both, seen | {hop.dst})
+
+    for e, hops in enumerate(hop_table):
+        for hop, win in hops:
+            extend([hop], win, {e, hop.dst})
+    return pool
+
+
+def _draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[Hop], Spans] | None:
+    """A chain of k hops: from the exhaustive pool when there is one, else by the bounded search."""
+    if ctx.pool is not None and k in ctx.pool and not ctx.keep_multi:
+        chains = ctx.pool[k]
+        if not chains:
+            return None
+        hops_t, spans = chains[rng.randrange(len(chains))]
+        return hops_t[0].src, list(hops_t), spans
     if not ctx.seedable:
         return None
     row = ctx.index.fact_row(ctx.seedable[rng.randrange(len(ctx.seedable))])
@@ -279,7 +352,15 @@ def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | No
     chain = _aligned_chain(ctx, rng, anchor, k, ctx.t_min, ctx.t_max)
     if chain is None:
         return None
-    hops, spans = chain
+    return anchor, chain[0], chain[1]
+
+
+def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
+    """point_in_time: a chain of k facts with overlapping certain spans; ``t`` drawn in the overlap; verified."""
+    drawn = _draw_chain(ctx, rng, k)
+    if drawn is None:
+        return None
+    anchor, hops, spans = drawn
     for _ in range(3):
         t = _pick_unit(spans, rng)
         ok = _unique_at(ctx, hops, t)
@@ -290,15 +371,11 @@ def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | No
 
 def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """before_after: a point_in_time chain; ``t`` = start ± 1 of an unambiguous reference fact of the anchor."""
-    if not ctx.seedable:
-        return None
     idx = ctx.index
-    row = idx.fact_row(ctx.seedable[rng.randrange(len(ctx.seedable))])
-    anchor = row[Col.S] if rng.random() < 0.5 else row[Col.O]
-    chain = _aligned_chain(ctx, rng, anchor, k, ctx.t_min, ctx.t_max)
-    if chain is None:
+    drawn = _draw_chain(ctx, rng, k)
+    if drawn is None:
         return None
-    hops, spans = chain
+    anchor, hops, spans = drawn
     used = {h.fid for h in hops}
     nodes = {anchor} | {h.dst for h in hops}
     refs: list[tuple[int, int]] = []
