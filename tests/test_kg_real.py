@@ -64,3 +64,16 @@ def test_wikidata_stale_negatives_exist(wikidata: tuple[TemporalGraph, KGBuild])
     rates = b.manifest["functional_rates"]
     assert rates["stale_functional"] > 0.05
     assert rates["dist_functional"] > 0.3
+
+
+def test_real_release_is_byte_identical(mirror: Path, tmp_path: Path) -> None:
+    import hashlib
+
+    g = _load(mirror, "wikidata12k")
+    cfg = KGBuildConfig(n_questions=1500, seed=11)
+    outs = [build_kg_benchmark(g, cfg).write(tmp_path / name) for name in ("a", "b")]
+    hashes = [
+        {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir()) if p.is_file()}
+        for out in outs
+    ]
+    assert len(hashes[0]) == 6 and hashes[0] == hashes[1]

@@ -58,7 +58,7 @@ def _summary() -> dict[str, Any]:
         "retrieval": [bm25, oracle, stale],
         "answers": [prior],
         "warnings": [],
-        "manifest": {"config": {}, "stages": [{"name": "build", "seconds": 1.0, "fingerprint": "ab" * 32}]},
+        "manifest": {"config": {}, "stages": [{"name": "build", "files": 6, "fingerprint": "ab" * 32}]},
     }
 
 

@@ -191,3 +191,40 @@ def test_kill_pipeline_midway_and_rerun(tmp_path: Path) -> None:
             assert sha256_file(m.parent / rel_path) == digest
     recs = list(read_jsonl(out / "answer-llm-closed_book@1" / "answers.jsonl"))
     assert [r["status"] for r in recs] == ["ok"] * 4
+
+
+def test_pipeline_is_deterministic(tmp_path: Path) -> None:
+    rel, _ = write_fixture(tmp_path)
+    outs = []
+    for name in ("a", "b"):
+        cfg = load_config(None, bench=str(rel), out=str(tmp_path / name), retrievers="bm25",
+                          controls="oracle,random", n_bootstrap=50)  # fmt: skip
+        run_pipeline(cfg)
+        outs.append(tmp_path / name)
+    files = sorted(
+        p.relative_to(outs[0]) for p in outs[0].rglob("*") if p.is_file() and p.name not in ("stage.json", "run.json")
+    )
+    assert any(f.name == "report.html" for f in files) and any(f.name == "answers.jsonl" for f in files)
+    for f in files:
+        if f.name.startswith("config."):
+            continue  # names the run folder
+        a, b = (outs[0] / f).read_bytes(), (outs[1] / f).read_bytes()
+        if f.suffix == ".json" and a != b:
+            # run metadata carries retrieval timings (wall clock); everything else must be identical
+            a, b = (json.dumps(_drop_timing(json.loads(x))) for x in (a, b))
+        assert a == b, f
+    # stage fingerprints do not depend on the run folder either (report: its input, the evaluate folder,
+    # carries the runs' timings, so it legitimately differs)
+    for m in outs[0].glob("*/stage.json"):
+        if m.parent.name == "report":
+            continue
+        other = outs[1] / m.parent.name / "stage.json"
+        assert read_json(m)["fingerprint"] == read_json(other)["fingerprint"], m.parent.name
+
+
+def _drop_timing(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _drop_timing(v) for k, v in x.items() if k != "timing"}
+    if isinstance(x, list):
+        return [_drop_timing(v) for v in x]
+    return x

@@ -92,6 +92,8 @@ def test_unknown_and_mistyped_parameters() -> None:
     with pytest.raises(SpecError, match="takes no sub-retrievers"):
         REGISTRY.resolve_params(parse_spec("bm25(dense)"))
     assert REGISTRY.resolve_params(parse_spec("bm25(k1=1)"))["k1"] == 1.0
+    with pytest.raises(UnknownNameError, match="Did you mean graph"):
+        REGISTRY.resolve_params(parse_spec("hybrid(bm25,grahp)"))
 
 
 def test_registry_marks_controls() -> None:

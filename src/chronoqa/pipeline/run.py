@@ -16,7 +16,6 @@ a killed LLM stage resumes without re-asking finished questions.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -67,10 +66,6 @@ class PipelineResult:
     report_html: Path
     report_md: Path
     warnings: Sequence[str] = field(default_factory=tuple)
-
-
-def _release_file_digest(release: Path) -> str:
-    return sha256_file(release / "benchmark.jsonl")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -246,7 +241,7 @@ def _report_stage(
         from chronoqa.report import build_summary, render_html, render_markdown
 
         tick = progress.start("report", 1)
-        summary = build_summary(release, eval_dir, config=cfg.to_dict(), run_dir=run_dir, title=cfg.source_name)
+        summary = build_summary(release, eval_dir, config=_portable(cfg), run_dir=run_dir, title=cfg.source_name)
         write_json(out / "summary.json", summary)
         write_text(out / "report.md", render_markdown(summary))
         write_text(out / "report.html", render_html(summary))
@@ -259,6 +254,11 @@ def _report_stage(
 # --------------------------------------------------------------------------------------------------
 # The pipeline
 # --------------------------------------------------------------------------------------------------
+
+
+def _portable(cfg: RunConfig) -> dict[str, Any]:
+    """The config without the run folder's path: the report is the same wherever the run folder lives."""
+    return {k: v for k, v in cfg.to_dict().items() if k != "out"}
 
 
 def _answer_plan(cfg: RunConfig, run_names: Sequence[str]) -> list[tuple[str, str, str | None]]:
@@ -374,7 +374,7 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
             "report",
             _report_stage(cfg, release, ev.path, run_dir, prog),
             {"evaluate": ev.path, **bench_inputs},
-            {"config": cfg.to_dict(), "report_version": 1},
+            {"config": _portable(cfg), "report_version": 1},
         )
     )
     summary = read_json(rep.path / "summary.json")
@@ -389,8 +389,3 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
     return PipelineResult(
         run_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
     )
-
-
-def config_json(cfg: RunConfig) -> str:
-    """The effective configuration as pretty JSON."""
-    return json.dumps(cfg.to_dict(), indent=2, sort_keys=True)

@@ -120,7 +120,7 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
     out += ["", "## Run manifest", ""]
     stages = summary["manifest"].get("stages") or []
     out += _md_table(
-        ["stage", "seconds", "fingerprint"], [[s["name"], f"{s['seconds']}", s["fingerprint"][:12]] for s in stages]
+        ["stage", "files", "fingerprint"], [[s["name"], f"{s['files']}", s["fingerprint"][:12]] for s in stages]
     )
     return "\n".join(out) + "\n"
 
@@ -300,13 +300,13 @@ def render_html(summary: Mapping[str, Any]) -> str:
     stages = summary["manifest"].get("stages") or []
     p.append(
         _html_table(
-            ["stage", "seconds", "fingerprint"],
+            ["stage", "files", "fingerprint"],
             [
                 (
                     "",
                     [
                         f"<td>{_e(s['name'])}</td>",
-                        f"<td>{_e(s['seconds'])}</td>",
+                        f"<td>{_e(s['files'])}</td>",
                         f"<td><code>{_e(str(s['fingerprint'])[:16])}</code></td>",
                     ],
                 )

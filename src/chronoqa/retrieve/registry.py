@@ -95,6 +95,8 @@ class Registry:
         info = self.info(spec.name)
         if spec.args and not info.takes_members:
             raise SpecError(f"retriever {spec.name!r} takes no sub-retrievers: {spec}")
+        for member in spec.args:  # members are checked too, so typos fail before anything is built
+            self.resolve_params(member)
         params: Params = dict(info.defaults)
         for key, value in spec.params:
             if key not in info.defaults:

@@ -3,22 +3,15 @@
 :func:`extract_times` is deterministic and conservative: it reports a mention only when the string
 is unambiguously a time. What it reads (examples, each a :class:`TimeMention`):
 
-===================================  ==========  ==========================================
-text                                 kind        interval
-===================================  ==========  ==========================================
-``1994``, ``in 1994``, ``1994 AD``   point       [1994, 1994] (year)
-``March 1994``, ``1994-03``          point       [1994-03, 1994-03] (month)
-``the 5th of March 1994``,           point       [1994-03-05, 1994-03-05] (day)
-``March 5, 1994``, ``5 March 1994``,
-``1994-03-05``
-``the 1990s``, ``mid-1990s``         decade      [1990, 1999]
-``the 19th century``                 century     [1801, 1900]
-``between 1994 and 1998``,           range       [1994, 1998]
-``from 1994 to 1998``, ``1994–1998``,
-``1994-98``, ``1994/95``
-``since March 2014``, ``after 2001`` since       [2014-03, open] / [2001, open]
-``until 2001``, ``before 2001``      until       [unknown, 2001]
-===================================  ==========  ==========================================
+* ``point``: ``1994``, ``in 1994``, ``1994 AD`` → [1994, 1994] (year); ``March 1994``, ``1994-03`` →
+  the month; ``the 5th of March 1994``, ``March 5, 1994``, ``5 March 1994``, ``1994-03-05`` → the day.
+* ``decade``: ``the 1990s``, ``mid-1990s`` → [1990, 1999].
+* ``century``: ``the 19th century`` → [1801, 1900]; ``the 5th century BC`` → [-500, -401].
+* ``range``: ``between 1994 and 1998``, ``from 1994 to 1998``, ``1994–1998``, ``1994-98``,
+  ``1994/95``, ``2020-2021`` → [start of the first, end of the second].
+* ``since``: ``since March 2014`` → [2014-03, open]; ``after 2001`` → [2001, open];
+  ``2009–present``, ``from 2009 to now`` → [2009, open].
+* ``until``: ``until 2001``, ``before 2001`` → [unknown, 2001].
 
 ``after`` and ``before`` exclude their bound; the interval still carries the bound itself and the
 mention records ``exclusive=True`` (use :meth:`TimeMention.strict_interval` for the shifted one).
@@ -589,6 +582,21 @@ def _with_bound(text: str, m: TimeMention) -> TimeMention:
     return TimeMention(text[begin : m.end], begin, m.end, interval, kind, exclusive)
 
 
+_PRESENT_RE: Final = re.compile(r"\s*(?:[-–—]|to|until|till|through)\s*(?:the\s+)?(?:present|now|today)(?!\w)", _FLAGS)
+
+
+def _to_present(text: str, m: TimeMention) -> TimeMention | None:
+    """``2009–present``, ``from 2009 to now``: open-ended from ``m`` on (kind ``since``)."""
+    if m.kind == "range":
+        return None
+    tail = _PRESENT_RE.match(text, m.end)
+    if tail is None:
+        return None
+    prefix = _RANGE_PREFIX_RE.search(text, max(0, m.begin - 12), m.begin)
+    begin = prefix.start("w") if prefix is not None and prefix["w"].lower() == "from" else m.begin
+    return TimeMention(text[begin : tail.end()], begin, tail.end(), Interval(m.interval.start, None), "since")
+
+
 def extract_times(text: str) -> list[TimeMention]:
     """All time expressions in ``text``, in order of position, non-overlapping.
 
@@ -604,6 +612,6 @@ def extract_times(text: str) -> list[TimeMention]:
                 out.append(joined)
                 i += 2
                 continue
-        out.append(_with_bound(text, atoms[i]))
+        out.append(_to_present(text, atoms[i]) or _with_bound(text, atoms[i]))
         i += 1
     return out

@@ -22,7 +22,7 @@ from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
 from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, effective_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
-from chronoqa.generate.kg.operators import GENERATORS, Draft, GenContext, build_chain_pool
+from chronoqa.generate.kg.operators import GENERATORS, Draft, GenContext, build_chain_pool, build_static_into
 from chronoqa.generate.kg.phrases import (
     DEFAULT_PHRASE_TABLES,
     MissingPhrasesError,
@@ -198,10 +198,12 @@ def build_kg_benchmark(
     ok = ~idx.reversed_mask
     seedable = [int(i) for i in ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0]]
     timed = [int(i) for i in ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]]
-    pool = None
-    if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2 and not cfg.keep_multi_answer:
-        pool = build_chain_pool(idx, NEG + 1, t_max, range(2, cfg.max_hops + 1))
-    ctx = GenContext(idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable, timed, pool)
+    pool = static_into = None
+    if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
+        static_into = build_static_into(idx)
+        if not cfg.keep_multi_answer:
+            pool = build_chain_pool(idx, NEG + 1, t_max, range(2, cfg.max_hops + 1))
+    ctx = GenContext(idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable, timed, pool, static_into)
     rd = Renderer(idx, phr, label, g)
 
     # -- cells and quotas ----------------------------------------------------------------------

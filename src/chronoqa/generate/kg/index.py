@@ -45,24 +45,25 @@ def effective_interval(fact: Fact, is_event: bool) -> Interval:
 
 
 def expand_years(facts: Sequence[Fact], is_event: Mapping[str, bool], as_of: TimePoint) -> tuple[list[Fact], list[str]]:
-    """Per-year mode: one point fact per year of every interval fact (as TGB builds smallpedia).
+    """Per-year mode: one point fact per year of every interval fact, as TGB builds tkgl-smallpedia.
 
-    Facts with an unknown start, reversed facts and point facts stay as they are; an open-ended state
-    covers the years ``start..as_of.year``. Returns the new facts (ids renumbered 0..n-1 in order of
-    (original fact, year)) and their doc ids (``F<orig>`` or ``F<orig>-<year>``).
+    A fact with both ends known becomes one point fact per year of ``start.year..end.year``; a fact
+    with a start only becomes one point fact at its start year (TGB's single edge: the open end is
+    not expanded, ``as_of`` is unused); facts with an unknown start and reversed facts stay as they
+    are. Returns the new facts (ids renumbered 0..n-1 in order of (original fact, year)) and their doc
+    ids (``F<orig>`` for a fact kept whole, ``F<orig>-<year>`` for an expanded one).
     """
+    del is_event, as_of  # the expansion is the same for states and events (TGB's)
     out: list[Fact] = []
     docs: list[str] = []
     for f in facts:
-        iv = effective_interval(f, is_event.get(f.r, False))
-        start, end = iv.start, iv.end
-        if end is None and start is not None and not is_event.get(f.r, False):
-            end = TimePoint(as_of.year)
-        if start is None or end is None or start.year > end.year or start.year == end.year:
+        start, end = f.start, f.end
+        if start is None or (end is not None and start.year > end.year):
             out.append(f._replace(id=len(out)))
             docs.append(f"F{f.id}")
             continue
-        for y in range(start.year, end.year + 1):
+        last = start.year if end is None else end.year
+        for y in range(start.year, last + 1):
             out.append(Fact(len(out), f.s, f.r, f.o, TimePoint(y), TimePoint(y), f.line))
             docs.append(f"F{f.id}-{y}")
     return out, docs

@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import groupby
 
 import numpy as np
 
@@ -44,6 +45,7 @@ __all__ = [
     "GenContext",
     "Hop",
     "build_chain_pool",
+    "build_static_into",
     "incident_sample",
     "static_options",
 ]
@@ -98,6 +100,7 @@ class GenContext:
     seedable: list[int]  # facts with a non-empty certain span inside [t_min, t_max]
     timed: list[int]  # facts with a start known at the granularity (non-reversed)
     pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]] | None = None  # k -> every time-unique chain
+    static_into: list[list[tuple[Hop, int, int]]] | None = None  # entity -> every static hop into it
 
 
 def _certain(row: list[int], t: int) -> bool:
@@ -147,13 +150,20 @@ def _static_prefix(
     """``k`` static hops ending at ``end`` (depth-first, bounded); returns (anchor, hops in chain order)."""
     budget = [12]
 
+    def options(cur: int, seen: set[int]) -> list[Hop]:
+        if ctx.static_into is None:
+            return static_options(ctx.index, cur, t, seen, rng)
+        opts = [h for h, lo, hi in ctx.static_into[cur] if lo <= t <= hi and h.src not in seen]
+        rng.shuffle(opts)
+        return opts
+
     def dfs(cur: int, depth: int, seen: set[int]) -> list[Hop] | None:
         if depth == k:
             return []
         if budget[0] <= 0:
             return None
         budget[0] -= 1
-        for hop in static_options(ctx.index, cur, t, seen, rng):
+        for hop in options(cur, seen):
             rest = dfs(hop.src, depth + 1, seen | {hop.src})
             if rest is not None:
                 return [hop, *rest]
@@ -335,6 +345,22 @@ def build_chain_pool(
         for hop, win in hops:
             extend([hop], win, {e, hop.dst})
     return pool
+
+
+def build_static_into(idx: GraphIndex) -> list[list[tuple[Hop, int, int]]]:
+    """Per entity ``x``, every static hop ``a → x`` (``(a, r, dir)`` leads to ``x`` only) with its certain span."""
+    into: list[list[tuple[Hop, int, int]]] = [[] for _ in idx.ent_names]
+    for a in range(len(idx.ent_names)):
+        for forward in (True, False):
+            lo, hi = idx.bounds(a, forward)
+            for r, grp_iter in groupby(idx.rows(forward, lo, hi), key=lambda row: row[Col.AR]):
+                grp = list(grp_iter)
+                x = grp[0][Col.OTHER]
+                if x == a or any(row[Col.OTHER] != x for row in grp):
+                    continue
+                for row in grp:
+                    into[x].append((Hop(row[Col.FID], r, forward, a, x), row[Col.ACLO], row[Col.ACHI]))
+    return into
 
 
 def _draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[Hop], Spans] | None:
