@@ -6,7 +6,10 @@ facts, decides validity with :func:`chronoqa.time.valid_at` alone, and recompute
 by brute force from the question's logical form over all facts of the graph. Semantics checked (the
 documented ones, ``docs/kg-builder.md``):
 
-* an event without an end happens at its start; an open-ended state holds until ``as_of``;
+* an event without an end happens at its start; an open-ended state (start, no end) is possibly valid
+  until ``as_of``; it is certainly valid until ``as_of`` under the ``ongoing`` open-end reading and only
+  in its start unit under the ``unknown`` reading (the reading is taken from the release's manifest,
+  :func:`open_end_of`);
 * reversed facts (start after end) are valid nowhere and ignored;
 * S* facts are *certainly* valid at ``t_query``; answer sets count every fact *possibly* valid.
 """
@@ -36,6 +39,16 @@ def kinds_from_toml(path: Path, graph: TemporalGraph) -> dict[str, str]:
     return out
 
 
+def open_end_of(manifest: Mapping[str, object]) -> str:
+    """The open-end reading a release declares (``manifest["open_end"]["reading"]``); ``ongoing`` if absent."""
+    entry = manifest.get("open_end")
+    if isinstance(entry, Mapping):
+        reading = entry.get("reading")
+        assert reading in ("ongoing", "unknown"), f"bad open_end reading {reading!r}"
+        return str(reading)
+    return "ongoing"
+
+
 class Checker:
     """Brute-force verifier over all facts of a graph."""
 
@@ -46,7 +59,10 @@ class Checker:
         granularity: str = "year",
         as_of: str = "2026-01-01",
         labels: Mapping[str, str] | None = None,
+        open_end: str = "ongoing",
     ) -> None:
+        assert open_end in ("ongoing", "unknown")
+        self.open_end = open_end
         self.graph = graph
         self.kinds = kinds
         self.g = Granularity.parse(granularity)
@@ -77,7 +93,11 @@ class Checker:
         return valid_at(self.interval(f), t, self.g, as_of=self.as_of, mode="possible")
 
     def certain(self, f: Fact, t: TimePoint) -> bool:
-        return valid_at(self.interval(f), t, self.g, as_of=self.as_of, mode="certain")
+        iv = self.interval(f)
+        if self.open_end == "unknown" and self.kinds[f.r] == "state" and f.start is not None and f.end is None:
+            # no end recorded: nothing is asserted after the start unit
+            iv = Interval(f.start, f.start)
+        return valid_at(iv, t, self.g, as_of=self.as_of, mode="certain")
 
     def label(self, e: str) -> str:
         return self.labels.get(e) or self.graph.entity_label(e)
@@ -229,6 +249,17 @@ class Checker:
             for n in needles:
                 if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", q.question, re.IGNORECASE):
                     errs.append(f"{q.id}: question text contains its answer {n!r}")
+        # 6. time_refs contract: which in {start, end}, of in {answer, anchor}, values at the fact's ends
+        for tr in q.time_refs:
+            if tr.get("which") not in ("start", "end") or tr.get("of") not in ("answer", "anchor"):
+                errs.append(f"{q.id}: bad time_refs entry {tr}")
+            elif tr["of"] == "anchor":
+                ref = self.by_id.get(lf["reference_fact"]) if lf.get("reference_fact") is not None else None
+                p = None if ref is None else (ref.start if tr["which"] == "start" else ref.end)
+                if p is None or p.isoformat() != tr["value"]:
+                    errs.append(f"{q.id}: anchor time_ref {tr} is not the reference fact's {tr['which']}")
+            elif tr["value"] != q.t_query:
+                errs.append(f"{q.id}: answer time_ref {tr} != t_query {q.t_query}")
         if q.render_time != (op == "point_in_time"):
             errs.append(f"{q.id}: render_time {q.render_time} for {op}")
         return errs

@@ -45,6 +45,14 @@ def build_kg_command(
     keep_multi_answer: Annotated[bool, typer.Option(help="Keep multi-answer questions, labelled.")] = False,
     generic_phrases: Annotated[bool, typer.Option(help="Generic phrasing for relations without phrases.")] = False,
     max_hops: Annotated[int, typer.Option(help="Longest chain (1-4).")] = 3,
+    open_end: Annotated[
+        str | None,
+        typer.Option(
+            "--open-end",
+            help="Reading of a state with a start and no end: 'ongoing' (holds until --as-of) or 'unknown' "
+            "(certain only in its start unit). Default: the phrase table's (yago11k unknown, wikidata12k ongoing).",
+        ),
+    ] = None,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from rich.console import Console
@@ -69,6 +77,7 @@ def build_kg_command(
         keep_multi_answer=keep_multi_answer,
         generic_phrases=generic_phrases,
         max_hops=max_hops,
+        open_end=open_end,
     )
     t0 = time.perf_counter()
     as_of_point = parse_time(as_of, field="as_of")
@@ -122,7 +131,8 @@ def build_kg_command(
     rates = build.manifest["functional_rates"]
     console.print(
         f"splits {counts['splits']} · dist_functional {rates['dist_functional']:.1%} · "
-        f"stale_functional {rates['stale_functional']:.1%} · leaks {build.manifest['audit']['leaks']} · "
+        f"stale_functional {rates['stale_functional']:.1%} · "
+        f"open end {build.manifest['open_end']['reading']} · leaks {build.manifest['audit']['leaks']} · "
         f"load {t_load:.1f}s · total {elapsed:.1f}s"
     )
 

@@ -2,9 +2,11 @@
 
 Gold time references of a question, in this order of preference:
 
-1. ``Question.time_refs`` (TDBench's rule), each ``{"which": "start"|"end", "value": ISO}``; a ``which``
-   ending in ``start``/``end`` (the KG builder's ``reference_start``) is read as that end, any other as
-   either end.
+1. ``Question.time_refs`` (TDBench's rule), each ``{"which": "start"|"end", "value": ISO}``, optionally
+   with ``"of": "answer"|"anchor"`` (the KG builder's: the answer fact's time, or the time of the
+   reference fact the question is anchored on); every entry must be cited, whatever its ``of``. A
+   ``which`` ending in ``start``/``end`` (``reference_start`` in releases written before the contract)
+   is read as that end, any other as either end.
 2. Time answers (``operator == "interval"`` or ``answer_type == "time"``): each answer that reads as a
    time, either end.
 3. When neither gives a reference, the S* facts that carry the answer (subject or object equals a

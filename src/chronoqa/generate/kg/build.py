@@ -20,7 +20,7 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
-from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, effective_interval, expand_years
+from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import GENERATORS, Draft, GenContext, build_chain_pool, build_static_into
 from chronoqa.generate.kg.phrases import (
@@ -36,7 +36,7 @@ from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, T
 from chronoqa.release import FunctionalFlags, write_release
 from chronoqa.time import TimePoint, valid_at
 
-__all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_phrases"]
+__all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_open_end", "resolve_phrases"]
 
 ProgressFn = Callable[[int, int], None]
 
@@ -69,11 +69,18 @@ def resolve_phrases(
     With ``phrases=None`` the shipped table named like the graph is used, else the first shipped table
     that covers every relation.
     """
+    out, fb, table = _resolve_table(graph, phrases, generic=generic)
+    return out, fb, table.source
+
+
+def _resolve_table(
+    graph: TemporalGraph, phrases: PhraseTable | str | Path | None, *, generic: bool
+) -> tuple[dict[str, RelationPhrases], list[str], PhraseTable]:
     rels = sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
     if phrases is not None:
         table = phrases if isinstance(phrases, PhraseTable) else load_phrase_table(phrases)
         out, fb = table.resolve(rels, generic=generic)
-        return out, fb, table.source
+        return out, fb, table
     names = [graph.name] if graph.name in DEFAULT_PHRASE_TABLES else []
     names += [n for n in DEFAULT_PHRASE_TABLES if n not in names]
     first_error: MissingPhrasesError | None = None
@@ -81,15 +88,24 @@ def resolve_phrases(
         table = load_phrase_table(name)
         try:
             out, fb = table.resolve(rels, generic=False)
-            return out, fb, table.source
+            return out, fb, table
         except MissingPhrasesError as exc:
             first_error = first_error or exc
     if generic:
         table = load_phrase_table(names[0])
         out, fb = table.resolve(rels, generic=True)
-        return out, fb, table.source
+        return out, fb, table
     assert first_error is not None
     raise first_error
+
+
+def resolve_open_end(config: KGBuildConfig, table: PhraseTable) -> tuple[str, str]:
+    """The open-end reading of a build and who declared it: ``(reading, "config" | "phrase table" | "default")``."""
+    if config.open_end is not None:
+        return config.open_end, "config"
+    if table.open_end is not None:
+        return table.open_end, "phrase table"
+    return "ongoing", "default"
 
 
 def _word_re(text: str) -> re.Pattern[str]:
@@ -181,7 +197,9 @@ def build_kg_benchmark(
     cfg = config or KGBuildConfig()
     g = cfg.granularity_enum
     as_of = cfg.as_of_point
-    phr, fallback, phr_source = resolve_phrases(graph, phrases, generic=cfg.generic_phrases)
+    phr, fallback, phr_table = _resolve_table(graph, phrases, generic=cfg.generic_phrases)
+    phr_source = phr_table.source
+    open_end, open_end_by = resolve_open_end(cfg, phr_table)
     is_event = {rid: p.is_event for rid, p in phr.items()}
     extra_labels = dict(entity_labels or {})
 
@@ -192,7 +210,7 @@ def build_kg_benchmark(
         facts, doc_ids = expand_years(graph.facts, is_event, as_of)
     else:
         facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
-    idx = GraphIndex.build(facts, is_event, g, as_of)
+    idx = GraphIndex.build(facts, is_event, g, as_of, open_end)
     t_max = as_of.lo(g) - 1
     tab = idx.table
     ok = ~idx.reversed_mask
@@ -309,15 +327,11 @@ def build_kg_benchmark(
         time_refs: list[dict[str, str]] = []
         if d.ref_fid >= 0:
             ref = facts[d.ref_fid]
-            which, tp = (
-                ("reference_end", ref.end)
-                if d.variant == "next" and ref.end is not None
-                else ("reference_start", ref.start)
-            )
+            which, tp = ("end", ref.end) if d.variant == "next" and ref.end is not None else ("start", ref.start)
             if tp is not None:
-                time_refs.append({"which": which, "value": tp.isoformat()})
+                time_refs.append({"which": which, "value": tp.isoformat(), "of": "anchor"})
         if d.operator in ("interval", "sequence"):
-            time_refs.append({"which": "end" if d.variant == "end" else "start", "value": t_iso})
+            time_refs.append({"which": "end" if d.variant == "end" else "start", "value": t_iso, "of": "answer"})
         lf = {
             "operator": d.operator,
             "variant": d.variant,
@@ -357,8 +371,9 @@ def build_kg_benchmark(
         flags.append(FunctionalFlags(qid, fd, fs))
 
     audit = _audit(
-        questions, [[h.fid for h in d.hops] + list(d.extra_fids) for d, _, _ in drafts], facts, is_event, as_of
-    )
+        questions, [[h.fid for h in d.hops] + list(d.extra_fids) for d, _, _ in drafts], facts, is_event, as_of,
+        open_end,
+    )  # fmt: skip
     if audit["leaks"] or audit["invalid_gold"]:
         raise ChronoqaError(
             f"build audit failed: {audit['leaks']} question(s) contain their answer, {audit['invalid_gold']} "
@@ -395,6 +410,7 @@ def build_kg_benchmark(
         "config": cfg.to_dict(),
         "sources": dict(sources or {}),
         "phrases": {"source": phr_source, "generic_fallback": fallback},
+        "open_end": {"reading": open_end, "declared_by": open_end_by},
         "entity_labels": {
             "from_graph": len(graph.entity_labels),
             "extra": len(extra_labels),
@@ -420,7 +436,7 @@ def build_kg_benchmark(
     datacard = render_datacard(manifest, questions)
 
     def corpus() -> Iterator[Doc]:
-        return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of)
+        return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end)
 
     return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info})
 
@@ -437,6 +453,7 @@ def _audit(
     facts: Sequence[Fact],
     is_event: Mapping[str, bool],
     as_of: TimePoint,
+    open_end: str,
 ) -> dict[str, Any]:
     """Leak audit and S* validity re-check with :func:`chronoqa.time.valid_at` (mode ``certain``)."""
     n_leak = n_invalid = 0
@@ -449,7 +466,7 @@ def _audit(
         assert tq is not None
         for pos, t in zip(positions, q.S_star, strict=True):
             f = facts[pos]
-            iv = effective_interval(f, is_event.get(f.r, False))
+            iv = certain_interval(f, is_event.get(f.r, False), open_end)
             if not valid_at(iv, tq, tq.granularity, as_of=as_of, mode="certain"):
                 n_invalid += 1
                 examples.append(f"{q.id}: S* fact {t.fact_id} not valid at {q.t_query}")

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chronoqa.errors import UnknownNameError
+from chronoqa.generate.kg.phrases import OPEN_END_READINGS
 from chronoqa.time import Granularity, TimePoint, parse_time
 
 __all__ = ["DEFAULT_AS_OF", "OPERATORS", "KGBuildConfig"]
@@ -43,6 +44,9 @@ class KGBuildConfig:
             (its quota goes to the other cells).
         generic_phrases: Phrase relations missing from the phrase table with a generic fallback
             ("the <label> of X") instead of failing; the fallback relations are listed in the data card.
+        open_end: Reading of a state with a start and no end: ``"ongoing"`` (holds until ``as_of``, certainly),
+            ``"unknown"`` (possibly valid from its start until ``as_of``, certainly only in its start unit), or
+            ``None`` for the phrase table's declared ``open_end`` (``ongoing`` when it declares none).
 
     """
 
@@ -64,6 +68,7 @@ class KGBuildConfig:
     stall_attempts: int = 10_000
     exhaustive_max_facts: int = 500_000
     generic_phrases: bool = False
+    open_end: str | None = None
 
     def __post_init__(self) -> None:
         for op in self.operators:
@@ -71,6 +76,8 @@ class KGBuildConfig:
                 raise UnknownNameError("operator", op, OPERATORS)
         if not self.operators:
             raise ValueError("operators must name at least one operator")
+        if self.open_end is not None and self.open_end not in OPEN_END_READINGS:
+            raise UnknownNameError("open_end reading", self.open_end, OPEN_END_READINGS)
         if self.n_questions < 0:
             raise ValueError(f"n_questions must be >= 0, got {self.n_questions}")
         if not 1 <= self.max_hops <= 4:

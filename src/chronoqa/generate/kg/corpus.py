@@ -12,7 +12,7 @@ from chronoqa.time import TimePoint
 __all__ = ["fact_triple", "iter_corpus", "verbalise"]
 
 
-def _time_phrase(fact: Fact, is_event: bool, as_of: TimePoint) -> str:
+def _time_phrase(fact: Fact, is_event: bool, as_of: TimePoint, open_end: str = "ongoing") -> str:
     s, e = fact.start, fact.end
     if s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
         return f" (recorded from {render_time_text(s)} to {render_time_text(e)}: start after end, invalid)"
@@ -21,16 +21,20 @@ def _time_phrase(fact: Fact, is_event: bool, as_of: TimePoint) -> str:
     if s is not None and e is not None:
         return f" from {render_time_text(s)} to {render_time_text(e)}"
     if s is not None:
-        return f" from {render_time_text(s)} on (no end recorded; ongoing as of {as_of.isoformat()})"
+        if open_end == "unknown":
+            return f" from {render_time_text(s)} (end not recorded)"
+        return f" from {render_time_text(s)}, ongoing as of {as_of.isoformat()}"
     if e is not None:
         return f" until {render_time_text(e)} (start unknown)"
     return " (time unknown)"
 
 
-def verbalise(fact: Fact, phrases: RelationPhrases, labels: Callable[[str], str], as_of: TimePoint) -> str:
-    """One sentence stating the fact and its validity."""
+def verbalise(
+    fact: Fact, phrases: RelationPhrases, labels: Callable[[str], str], as_of: TimePoint, open_end: str = "ongoing"
+) -> str:
+    """One sentence stating the fact and its validity (an open-ended state per the ``open_end`` reading)."""
     body = fill(phrases.statement, s=labels(fact.s), o=labels(fact.o))
-    text = body + _time_phrase(fact, phrases.is_event, as_of) + "."
+    text = body + _time_phrase(fact, phrases.is_event, as_of, open_end) + "."
     return text[:1].upper() + text[1:]
 
 
@@ -49,11 +53,12 @@ def iter_corpus(
     labels: Callable[[str], str],
     rel_label: Callable[[str], str],
     as_of: TimePoint,
+    open_end: str = "ongoing",
 ) -> Iterator[Doc]:
     """Stream the corpus documents in fact order."""
     for fact, doc_id in zip(facts, doc_ids, strict=True):
         t = fact_triple(fact, doc_id, labels, rel_label)
         yield Doc(
-            doc_id, verbalise(fact, phrases[fact.r], labels, as_of), t.s, t.r, t.o, t.t_start, t.t_end,
+            doc_id, verbalise(fact, phrases[fact.r], labels, as_of, open_end), t.s, t.r, t.o, t.t_start, t.t_end,
             fact.s, fact.r, fact.o, fact.id,
         )  # fmt: skip

@@ -95,8 +95,17 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "- Interval questions have `render_time = false`: their `t_query` is the answer (TempBench's leak); "
         "before/after and sequence questions also have `render_time = false` (the system must resolve the time). "
         "A prompt that shows a time tag must honour `render_time`.",
-        "- Open-ended states are read as ongoing as of `as_of`; the source data often lacks end dates "
-        "(e.g. a player's last club), so such answers are true to the data, not necessarily to the world.",
+        (
+            "- Open-ended states (a start, no end) are read as **ongoing** as of `as_of` (declared by "
+            f"{manifest['open_end']['declared_by']}): certainly valid from their start until `as_of`; the source "
+            "data often lacks end dates (e.g. a player's last club), so such answers are true to the data, not "
+            "necessarily to the world."
+            if manifest["open_end"]["reading"] == "ongoing"
+            else "- Open-ended states (a start, no end) are read as **unknown end** (declared by "
+            f"{manifest['open_end']['declared_by']}): the data records no end and does not assert the state goes "
+            "on, so such a fact is possibly valid from its start until `as_of` (it counts against answer "
+            "uniqueness there) but certainly valid, and so gold, only in its start unit."
+        ),
         "- Events without an end happen at their start only; reversed intervals (start after end: "
         f"{counts['reversed_facts_ignored']:,} here) are ignored: never gold, never negatives, never counted.",
         "- Surface forms come from a small set of templates per operator with relation-specific phrasing: "

@@ -5,7 +5,8 @@
   fact might hold: unknown start = since forever) and the *certain* span (units where it surely holds:
   never for an unknown start), following :func:`chronoqa.time.valid_at`, with the state/event reading
   of the phrase table applied first: an event without an end happens at its start; an open-ended
-  state holds until ``as_of``.
+  state (start, no end) is possibly valid until ``as_of``, and certainly valid until ``as_of`` under the
+  ``ongoing`` reading but only in its start unit under the ``unknown`` reading (see :func:`certain_interval`).
 * Reversed facts (start after end) are valid nowhere and are left out of the adjacency: they are never
   gold, never negatives and never count for uniqueness (they still get a corpus document).
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
@@ -23,7 +24,7 @@ import numpy as np
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, Interval, TimePoint
 
-__all__ = ["NEG", "NONE", "POS", "Col", "GraphIndex", "effective_interval", "expand_years"]
+__all__ = ["NEG", "NONE", "POS", "Col", "GraphIndex", "certain_interval", "effective_interval", "expand_years"]
 
 NEG = -(2**31) + 2
 POS = 2**31 - 2
@@ -42,6 +43,18 @@ def effective_interval(fact: Fact, is_event: bool) -> Interval:
     if is_event and fact.end is None and fact.start is not None:
         return Interval(fact.start, fact.start)
     return Interval(fact.start, fact.end)
+
+
+def certain_interval(fact: Fact, is_event: bool, open_end: str = "ongoing") -> Interval:
+    """The interval over which the fact is *certainly* valid (read with ``valid_at(..., mode="certain")``).
+
+    As :func:`effective_interval`, except that under the ``unknown`` open-end reading a state with a start
+    and no end is certain only in its start unit (``[start, start]``): the data records no end, so
+    nothing after the start is asserted.
+    """
+    if open_end == "unknown" and not is_event and fact.end is None and fact.start is not None:
+        return Interval(fact.start, fact.start)
+    return effective_interval(fact, is_event)
 
 
 def expand_years(facts: Sequence[Fact], is_event: Mapping[str, bool], as_of: TimePoint) -> tuple[list[Fact], list[str]]:
@@ -88,12 +101,21 @@ class GraphIndex:
     in_keys: np.ndarray
     in_rows: np.ndarray
     triple_count: np.ndarray  # (n,) int32: non-reversed facts sharing this fact's (s, r, o); 0 if reversed
+    open_end: str = "ongoing"
 
     @classmethod
     def build(
-        cls, facts: Sequence[Fact], is_event: Mapping[str, bool], granularity: Granularity, as_of: TimePoint
+        cls,
+        facts: Sequence[Fact],
+        is_event: Mapping[str, bool],
+        granularity: Granularity,
+        as_of: TimePoint,
+        open_end: str = "ongoing",
     ) -> GraphIndex:
-        """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts)."""
+        """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts).
+
+        ``open_end`` is the reading of a state with a start and no end (``ongoing`` or ``unknown``).
+        """
         g = granularity
         ent_id: dict[str, int] = {}
         rel_id: dict[str, int] = {}
@@ -129,6 +151,8 @@ class GraphIndex:
                     eu = units(f.end)[2] if f.end.granularity >= g else NONE
             else:
                 phi, chi = as_hi, as_lo
+                if open_end == "unknown" and start is not None:  # certain in the start unit only
+                    chi = units(start)[0]
             if start is not None and f.end is not None and units(start)[0] > units(f.end)[1]:
                 rev[i] = True
                 plo, phi, clo, chi = POS, NEG, POS, NEG
@@ -167,7 +191,7 @@ class GraphIndex:
             triple_count[keep] = counts[inverse]
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_rows, in_keys, in_rows, triple_count,
+            out_keys, out_rows, in_keys, in_rows, triple_count, open_end,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------

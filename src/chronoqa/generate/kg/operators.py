@@ -24,7 +24,10 @@ Definitions (``t`` is a unit at the question granularity; "possible"/"certain" a
   ``last`` = the only fact with the largest start, ``next`` after a reference fact ``y`` (the only fact
   of the timeline with its other endpoint) = the only fact with the smallest start among those with
   start > start(y) (events) or start >= end(y) and start > start(y) (states, ``y`` with a known end).
-  ``t`` = the answer fact's start; ``y`` goes to ``S_anchor``.
+  ``t`` = the answer fact's start; ``y`` goes to ``S_anchor``. ``first``/``last`` over an inverse
+  timeline (asking for the subject: "who was born in X first?") needs at most
+  :data:`SEQ_INVERSE_FIRST_LAST_CAP` facts in it: over a larger open class (everyone born in a city)
+  the graph's partial list makes "first"/"last" read oddly and mean little.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 __all__ = [
     "GENERATORS",
     "HUB_CAP",
+    "SEQ_INVERSE_FIRST_LAST_CAP",
     "Draft",
     "GenContext",
     "Hop",
@@ -51,6 +55,11 @@ __all__ = [
 ]
 
 HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never unique in practice)
+# "first"/"last" over an inverse timeline ("who was born in X first?") ranks an open class of subjects
+# that the graph lists only in part: asked only when that timeline has at most this many facts
+SEQ_INVERSE_FIRST_LAST_CAP = 10
+# interval / sequence chains of 2+ hops: redraws per attempt for an entity with a static hop into it
+SEQ_SEED_TRIES = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,9 +440,16 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """interval: the only fact of its (s, r, o) gives the answer time; k-1 static hops lead to it."""
     if not ctx.timed:
         return None
-    fid = ctx.timed[rng.randrange(len(ctx.timed))]
     idx = ctx.index
-    row = idx.fact_row(fid)
+    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_into is not None else 1):
+        fid = ctx.timed[rng.randrange(len(ctx.timed))]
+        row = idx.fact_row(fid)
+        forward = rng.random() < 0.5  # the chain reaches the subject (forward final hop) or the object
+        e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
+        if ctx.static_into is None or k == 1 or ctx.static_into[e]:
+            break  # a k-hop chain needs a static hop into e: redraw (within this attempt) until e has one
+    else:
+        return None
     r = row[Col.R]
     use_end = not idx.rel_event[r] and row[Col.EU] != NONE and rng.random() < 0.4
     t = row[Col.EU] if use_end else row[Col.SU]
@@ -441,8 +457,6 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     if not _triple_unique(idx, fid):
         return None
-    forward = rng.random() < 0.5  # the chain reaches the subject (forward final hop) or the object
-    e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
     pre = _static_prefix(ctx, rng, e, t, k - 1, {other})
     if pre is None:
         return None
@@ -456,9 +470,14 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if not ctx.timed:
         return None
     idx = ctx.index
-    row = idx.fact_row(ctx.timed[rng.randrange(len(ctx.timed))])
-    forward = rng.random() < 0.5
-    e = row[Col.S] if forward else row[Col.O]
+    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_into is not None else 1):
+        row = idx.fact_row(ctx.timed[rng.randrange(len(ctx.timed))])
+        forward = rng.random() < 0.5
+        e = row[Col.S] if forward else row[Col.O]
+        if ctx.static_into is None or k == 1 or ctx.static_into[e]:
+            break  # a k-hop chain needs a static hop into e: redraw (within this attempt) until e has one
+    else:
+        return None
     r = row[Col.R]
     if idx.group_size(e, r, forward) > HUB_CAP:
         return None
@@ -466,6 +485,8 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if len(timeline) < 2 or any(x[Col.ASU] == NONE for x in timeline):
         return None
     variant = ("first", "last", "next")[rng.randrange(3)]
+    if variant != "next" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
+        return None
     ref = -1
     visited: set[int] = set()
     if variant in ("first", "last"):

@@ -19,6 +19,7 @@ from chronoqa.errors import ChronoqaError, UnknownNameError
 
 __all__ = [
     "DEFAULT_PHRASE_TABLES",
+    "OPEN_END_READINGS",
     "MissingPhrasesError",
     "PhraseTable",
     "RelationPhrases",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 Kind = Literal["state", "event"]
+OPEN_END_READINGS = ("ongoing", "unknown")
 DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
 _OPTIONAL = ("answer_type", "end_clause", "ask_end")
@@ -87,10 +89,17 @@ def generic_phrases(key: str, label: str, kind: Kind = "state") -> RelationPhras
 
 @dataclass(frozen=True)
 class PhraseTable:
-    """Relation key → phrases; look up by relation id first, then by label."""
+    """Relation key → phrases; look up by relation id first, then by label.
+
+    ``open_end`` is the dataset's declared reading of a state with a start and no end (top-level TOML key
+    ``open_end``): ``"ongoing"`` (the state goes on until ``as_of``; Wikidata leaves the end empty for
+    current states) or ``"unknown"`` (no end was recorded; YAGO asserts nothing after the start), or
+    ``None`` when the table declares none (the builder then reads ``"ongoing"``).
+    """
 
     source: str
     relations: Mapping[str, RelationPhrases]
+    open_end: str | None = None
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -147,6 +156,11 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ChronoqaError(f"{name}: not valid TOML ({exc}); fix the file") from None
+    open_end = data.get("open_end")
+    if open_end is not None and open_end not in OPEN_END_READINGS:
+        raise ChronoqaError(
+            f"{name}: open_end = {open_end!r}: expected one of {', '.join(map(repr, OPEN_END_READINGS))}; fix the file"
+        )
     rels = data.get("relations")
     if not isinstance(rels, dict) or not rels:
         raise ChronoqaError(f"{name}: expected [relations.<id>] tables, found none")
@@ -183,4 +197,4 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
         )
-    return PhraseTable(name, out)
+    return PhraseTable(name, out, open_end)

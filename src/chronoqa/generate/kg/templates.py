@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from chronoqa.generate.kg.articles import definite
 from chronoqa.generate.kg.index import GraphIndex
 from chronoqa.generate.kg.operators import Draft, Hop
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
@@ -49,8 +50,8 @@ class Renderer:
     granularity: Granularity
 
     def ent(self, e: int) -> str:
-        """Label of an interned entity."""
-        return self.labels(self.index.ent_names[e])
+        """Label of an interned entity as it reads in a question ("the United States": :mod:`.articles`)."""
+        return definite(self.labels(self.index.ent_names[e]))
 
     def rel(self, r: int) -> RelationPhrases:
         """Phrases of an interned relation."""
@@ -139,13 +140,11 @@ def _seq(rd: Renderer, d: Draft) -> str:
 
 def _seq_alt(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        last = d.hops[-1]
-        e_text = rd.noun(d.hops[:-1], d.anchor)
-        ev = rd.rel(last.rel).is_event
-        clause = rd.fact_clause(
-            d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src
-        )
-        return f"{_cap(rd.ask(d))} next, after {clause}?"
+        # "Who won the William Allan Award next after Elizabeth F. Neufeld?": the reference is named by
+        # its other endpoint only (the only fact of the timeline with it), without repeating the clause
+        row = rd.index.fact_row(d.ref_fid)
+        other = row[2] if d.hops[-1].forward else row[0]
+        return f"{_cap(rd.ask(d))} next after {rd.ent(other)}?"
     tail = "before any other" if d.variant == "first" else "most recently"
     return f"{_cap(rd.ask(d))} {tail}?"
 

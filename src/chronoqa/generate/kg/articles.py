@@ -1,0 +1,57 @@
+"""The definite article before entity labels in question text ("born in the United States").
+
+Entity labels are printed bare in answers and corpus documents; inside a question they get "the" when
+the label names something English writes with the article. The rule is deliberately small and
+label-based (no lexicon, no model), documented in ``docs/kg-builder.md``:
+
+* never for a label that already starts with "the", or for a Wikidata Q-id;
+* a label starting with "United ", "Republic of", "Kingdom of", "University of", "Academy of",
+  "Order of", "College of", "Institute of", "State of", "Commonwealth of";
+* a label containing the word "national" and ending in "team" (national football teams);
+* a label whose head word is a prize, body or country-like noun: the label with a trailing
+  parenthesis removed, cut before its first " in ", " for " or " of ", ends in one of
+  :data:`HEAD_WORDS` ("Nobel Prize in Literature", "Timoshenko Medal", "Democratic Party (United
+  States)", "Czech Republic", "Soviet Union").
+* a few plural country names (:data:`PLURAL_PLACES`: "Netherlands", "Philippines", ...).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["HEAD_WORDS", "PLURAL_PLACES", "PREFIXES", "definite", "wants_the"]
+
+PREFIXES = (
+    "United ", "Republic of", "Kingdom of", "University of", "Academy of", "Order of", "College of",
+    "Institute of", "State of", "Commonwealth of",
+)  # fmt: skip
+HEAD_WORDS = frozenset(
+    {
+        "Prize", "Award", "Medal", "Trophy", "Cup", "Fellowship", "Lectureship", "Party", "Academy", "Society",
+        "Institute", "Foundation", "Orchestra", "Army", "Navy", "Museum", "Republic", "Union", "Kingdom",
+        "Emirates", "Islands", "Team", "Order",
+    }
+)  # fmt: skip
+PLURAL_PLACES = frozenset({"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Comoros", "Seychelles"})
+_PAREN = re.compile(r"\s*\([^()]*\)\s*$")
+_CUT = re.compile(r" (?:in|for|of) ")
+_QID = re.compile(r"^Q\d+$")
+
+
+def wants_the(label: str) -> bool:
+    """True when the label reads with "the" in running text (the rule in the module docstring)."""
+    text = label.strip()
+    if not text or text.lower().startswith("the ") or _QID.match(text):
+        return False
+    if text in PLURAL_PLACES or text.startswith(PREFIXES):
+        return True
+    words = text.split()
+    if "national" in (w.lower() for w in words) and words[-1].lower() == "team":
+        return True
+    head = _CUT.split(_PAREN.sub("", text), maxsplit=1)[0].split()
+    return bool(head) and head[-1] in HEAD_WORDS
+
+
+def definite(label: str) -> str:
+    """``label`` with "the " in front when :func:`wants_the` says so."""
+    return f"the {label}" if wants_the(label) else label
