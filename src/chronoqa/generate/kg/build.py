@@ -22,7 +22,14 @@ from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
 from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
-from chronoqa.generate.kg.operators import GENERATORS, Draft, GenContext, build_chain_pool, build_static_into
+from chronoqa.generate.kg.operators import (
+    GENERATORS,
+    Draft,
+    GenContext,
+    build_chain_pool,
+    build_static_into,
+    static_depths,
+)
 from chronoqa.generate.kg.phrases import (
     DEFAULT_PHRASE_TABLES,
     MissingPhrasesError,
@@ -221,7 +228,8 @@ def build_kg_benchmark(
         static_into = build_static_into(idx)
         if not cfg.keep_multi_answer:
             pool = build_chain_pool(idx, NEG + 1, t_max, range(2, cfg.max_hops + 1))
-    ctx = GenContext(idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable, timed, pool, static_into)
+    depths = static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None
+    ctx = GenContext(idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable, timed, pool, static_into, depths)
     rd = Renderer(idx, phr, label, g)
 
     # -- cells and quotas ----------------------------------------------------------------------

@@ -51,6 +51,7 @@ __all__ = [
     "build_chain_pool",
     "build_static_into",
     "incident_sample",
+    "static_depths",
     "static_options",
 ]
 
@@ -110,6 +111,7 @@ class GenContext:
     timed: list[int]  # facts with a start known at the granularity (non-reversed)
     pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]] | None = None  # k -> every time-unique chain
     static_into: list[list[tuple[Hop, int, int]]] | None = None  # entity -> every static hop into it
+    static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
 
 
 def _certain(row: list[int], t: int) -> bool:
@@ -372,6 +374,14 @@ def build_static_into(idx: GraphIndex) -> list[list[tuple[Hop, int, int]]]:
     return into
 
 
+def static_depths(static_into: list[list[tuple[Hop, int, int]]], cap: int) -> list[int]:
+    """Per entity, the longest chain (at most ``cap``) of static hops ending at it, ignoring time and repeats."""
+    depth = [0] * len(static_into)
+    for _ in range(cap):
+        depth = [min(cap, max((1 + depth[h.src] for h, _, _ in into), default=0)) for into in static_into]
+    return depth
+
+
 def _draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[Hop], Spans] | None:
     """A chain of k hops: from the exhaustive pool when there is one, else by the bounded search."""
     if ctx.pool is not None and k in ctx.pool and not ctx.keep_multi:
@@ -441,13 +451,13 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if not ctx.timed:
         return None
     idx = ctx.index
-    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_into is not None else 1):
+    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is not None else 1):
         fid = ctx.timed[rng.randrange(len(ctx.timed))]
         row = idx.fact_row(fid)
         forward = rng.random() < 0.5  # the chain reaches the subject (forward final hop) or the object
         e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
-        if ctx.static_into is None or k == 1 or ctx.static_into[e]:
-            break  # a k-hop chain needs a static hop into e: redraw (within this attempt) until e has one
+        if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
+            break  # a k-hop chain needs k-1 static hops into e: redraw (within this attempt) until e has them
     else:
         return None
     r = row[Col.R]
@@ -470,12 +480,12 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if not ctx.timed:
         return None
     idx = ctx.index
-    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_into is not None else 1):
+    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is not None else 1):
         row = idx.fact_row(ctx.timed[rng.randrange(len(ctx.timed))])
         forward = rng.random() < 0.5
         e = row[Col.S] if forward else row[Col.O]
-        if ctx.static_into is None or k == 1 or ctx.static_into[e]:
-            break  # a k-hop chain needs a static hop into e: redraw (within this attempt) until e has one
+        if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
+            break  # a k-hop chain needs k-1 static hops into e: redraw (within this attempt) until e has them
     else:
         return None
     r = row[Col.R]

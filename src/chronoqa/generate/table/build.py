@@ -11,6 +11,11 @@ discover TFDs (or take the named ones), and for each kept TFD generate
 
 Joins add implicit-time 2-hop and 3-hop questions over the temporal natural join. Every gold set is
 re-checked against a numpy evaluation of the relation; a disagreement is an error, never a label.
+
+Triple identity: every stored row has ONE canonical :class:`~chronoqa.records.Triple`
+(:func:`row_triple`, from the table's primary TFD, :func:`primary_tfd`); the row's corpus ``Doc`` and
+every question triple naming that row (``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``, join rows)
+are built from it, so ``corpus[t.doc_id].triple() == t`` for every question triple ``t``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ __all__ = [
     "build_table_benchmark",
     "cardinality_of",
     "latest_date",
+    "primary_tfd",
+    "row_triple",
     "write_table_build",
 ]
 
@@ -182,8 +189,9 @@ class _Candidate:
 class _TFDContext:
     """One TFD on one store: key index, column positions, phrases."""
 
-    def __init__(self, store: TableStore, tfd: TFD, phrases: PhraseBook) -> None:
+    def __init__(self, store: TableStore, tfd: TFD, phrases: PhraseBook, primary: TFD | None = None) -> None:
         self.store, self.tfd = store, tfd
+        self.primary = tfd if primary is None else primary  # the table's primary TFD: canonical row triples
         cols = store.table.columns
         self.x_idx = [cols.index(c) for c in tfd.lhs]
         self.y_idx = cols.index(tfd.rhs)
@@ -222,21 +230,48 @@ class _TFDContext:
     def subject(self, key: Sequence[str]) -> str:
         return render(self.phrases.subject, dict(zip(self.tfd.lhs, key, strict=True)))
 
+    def triple(self, pos: int) -> Triple:
+        """The canonical triple of the stored row at ``pos`` (the same as its corpus document's)."""
+        return row_triple(self.store, int(self.store.rows[pos]), self.primary)
 
-def _triple(store: TableStore, ctx: _TFDContext, pos: int, subject: str) -> Triple:
-    i = int(store.rows[pos])
+
+def primary_tfd(kept: Sequence[TFD]) -> TFD | None:
+    """The TFD that gives a table's canonical row triples: the first kept one, ``None`` when none is kept.
+
+    Kept TFDs come in a fixed order (named ones in the order given; discovered ones by left-hand side
+    size, then name), so the choice is deterministic. Questions of the primary TFD have ``o`` = answer.
+    """
+    return kept[0] if kept else None
+
+
+def row_triple(store: TableStore, i: int, tfd: TFD | None) -> Triple:
+    """The ONE canonical triple of source row ``i`` of ``store``'s table.
+
+    With a TFD ``X ->T Y``: ``s`` = the ``X`` values joined by ``", "`` (``"Germany, President"``),
+    ``r`` = the label of ``Y``'s column, ``o`` = the ``Y`` value; ``s_id`` = the raw ``X`` values joined
+    by ``" | "``, ``r_id`` = ``Y``'s column name, ``o_id`` = the ``Y`` value. Without one (``tfd=None``):
+    the generic triple, ``X`` = every attribute column but the last, ``Y`` = the last attribute column.
+    Times are ISO at the store's comparison granularity (never finer than printed; ``t_end`` ``None`` for
+    an open end). The corpus document of the row and every question triple naming it use this function.
+    """
+    t = store.table
+    cols = t.columns
+    xs, y = (tfd.lhs, tfd.rhs) if tfd is not None else (cols[:-1], cols[-1])
+    row = t.rows[i]
+    x_vals = [row[cols.index(c)] for c in xs]
+    y_val = row[cols.index(y)] or ""
     start, end = store.row_iso(i)
     return Triple(
-        s=subject,
-        r=column_label(ctx.tfd.rhs),
-        o=ctx.y(pos),
+        s=", ".join(v for v in x_vals if v),
+        r=column_label(y),
+        o=y_val,
         t_start=start,
         t_end=end,
-        s_id=" | ".join(str(store.table.rows[i][j]) for j in ctx.x_idx),
-        r_id=ctx.tfd.rhs,
-        o_id=ctx.y(pos),
+        s_id=" | ".join("" if v is None else v for v in x_vals),
+        r_id=y,
+        o_id=y_val,
         fact_id=i,
-        doc_id=_doc_id(store.table.name, store.table.lines[i]),
+        doc_id=_doc_id(t.name, t.lines[i]),
     )
 
 
@@ -301,10 +336,10 @@ def _allen_question(ctx: _TFDContext, cand: _Candidate, config: TableBuildConfig
     subject = ctx.subject(cand.key)
     gold_pos = [pos_of[r] for r in gold]
     answers = tuple(sorted({ctx.y(p) for p in gold_pos}))
-    star = tuple(_triple(store, ctx, p, subject) for p in gold_pos)
+    star = tuple(ctx.triple(p) for p in gold_pos)
     others = [p for p in ctx.keys[cand.key].tolist() if p not in set(gold_pos)]
-    stale = tuple(_triple(store, ctx, p, subject) for p in others if ctx.y(p) in answers)
-    dist = tuple(_triple(store, ctx, p, subject) for p in others if ctx.y(p) not in answers)
+    stale = tuple(ctx.triple(p) for p in others if ctx.y(p) in answers)
+    dist = tuple(ctx.triple(p) for p in others if ctx.y(p) not in answers)
     dates = {
         "b0": format_unit(cand.b0, g),
         "b1": format_unit(cand.b1, g),
@@ -321,11 +356,11 @@ def _allen_question(ctx: _TFDContext, cand: _Candidate, config: TableBuildConfig
     used += ["b1"] if "{at_b1}" in CLAUSES[cand.relation] else []
     must_keep = [*cand.key, *sorted({dates[u] for u in used})]
     refs = []
-    for t in star:
+    for p, t in zip(gold_pos, star, strict=True):
         for which in TIME_REFS[cand.relation]:
             value = t.t_start if which == "start" else t.t_end
             if value is not None:
-                refs.append({"which": which, "value": value, "answer": t.o})
+                refs.append({"which": which, "value": value, "answer": ctx.y(p)})
     return Question(
         id=_qid(f"{store.table.name}-{cand.relation.value}", sql),
         split="",
@@ -419,7 +454,7 @@ def _alignment_questions(ctx: _TFDContext, config: TableBuildConfig) -> list[Que
             raise ChronoqaError(f"internal check failed: {sql} returned rows {gold}")
         filled[card] += 1
         subject = ctx.subject(key)
-        star = tuple(_triple(store, ctx, p, subject) for p in matched)
+        star = tuple(ctx.triple(p) for p in matched)
         others = [int(p) for p in pos if int(p) not in set(matched)]
         outdated = tuple(sorted({ctx.y(p) for p in others} - set(answers)))
         asof_text = format_unit(unit, g)
@@ -430,8 +465,8 @@ def _alignment_questions(ctx: _TFDContext, config: TableBuildConfig) -> list[Que
                 question=f"As of {asof_text}, {ctx.phrases.wh_now[0].lower()}{ctx.phrases.wh_now[1:]} {subject}?",
                 t_query=unit_iso(unit, g),
                 S_star=star,
-                S_dist=tuple(_triple(store, ctx, p, subject) for p in others if ctx.y(p) not in answers),
-                S_stale=tuple(_triple(store, ctx, p, subject) for p in others if ctx.y(p) in answers),
+                S_dist=tuple(ctx.triple(p) for p in others if ctx.y(p) not in answers),
+                S_stale=tuple(ctx.triple(p) for p in others if ctx.y(p) in answers),
                 source="table",
                 operator="time_alignment",
                 allen=None,
@@ -444,7 +479,10 @@ def _alignment_questions(ctx: _TFDContext, config: TableBuildConfig) -> list[Que
                 render_time=True,
                 granularity=str(g),
                 as_of=config.as_of,
-                time_refs=tuple({"which": "start", "value": t.t_start or "", "answer": t.o} for t in star),
+                time_refs=tuple(
+                    {"which": "start", "value": t.t_start or "", "answer": ctx.y(p)}
+                    for p, t in zip(matched, star, strict=True)
+                ),
                 outdated_answers=outdated,
                 sql=sql,
                 reference={"start": unit_iso(unit, g), "end": unit_iso(unit, g)},
@@ -498,17 +536,25 @@ class _JoinContext:
     hops: int
     phrases: PhraseBook
     config: TableBuildConfig
+    left_store: TableStore
+    primary: Mapping[str, TFD | None]
 
 
 def _join_questions(
     join: JoinResult,
     right_tfd: TFD,
     store: TableStore,
-    right_store: TableStore,
+    sides: tuple[TableStore, TableStore],
+    primary: Mapping[str, TFD | None],
     phrases: PhraseBook,
     config: TableBuildConfig,
 ) -> tuple[list[Question], list[TFDReport]]:
-    """Implicit-time questions over the joined table: 2-hop (event id) and 3-hop (two event columns)."""
+    """Implicit-time questions over the joined table: 2-hop (event id) and 3-hop (two event columns).
+
+    ``sides`` are the (left, right) source stores; ``primary`` maps a table name to its primary TFD
+    (the question triples are the source rows' canonical triples, :func:`row_triple`).
+    """
+    left_store, right_store = sides
     singles, pairs = _event_ids(join.left, join.on)
     rest = tuple(c for c in right_tfd.lhs if c not in join.on)
     plans: list[tuple[tuple[str, ...], int]] = []
@@ -535,7 +581,7 @@ def _join_questions(
     for event_cols, hops in plans:
         tfd = TFD((*event_cols, *rest), right_tfd.rhs)
         reports.append(check_tfd(store, tfd))
-        ctx = _JoinContext(join, store, right_store, tfd, rest, event_cols, hops, phrases, config)
+        ctx = _JoinContext(join, store, right_store, tfd, rest, event_cols, hops, phrases, config, left_store, primary)
         rng = random.Random(f"{config.seed}:{store.table.name}:{tfd}:join")
         lefts = list(range(len(join.left.rows)))
         rng.shuffle(lefts)
@@ -602,42 +648,18 @@ def _join_question(
         text = f"{base.wh} the {role} of the {shared} of {event}, at the time of that event?"
     g = ctx.store.granularity
     star: list[Triple] = []
-    s_lbl = " | ".join(values[c] for c in rest)
-    rg = ctx.right_store.granularity
+    ys: list[str] = []
+    right_primary = ctx.primary.get(join.right.name)
     for jr in rows:
         li, ri = join.pairs[jr]
         if li != event_row:
             raise ChronoqaError(f"internal check failed: {sql} returned a row of another event")
-        y = join.right.rows[ri][join.right.columns.index(tfd.rhs)] or ""
-        riv = join.right.intervals[ri]
-        star.append(
-            Triple(
-                s=s_lbl,
-                r=column_label(tfd.rhs),
-                o=y,
-                t_start=None if riv.start is None else riv.start.truncate(rg).isoformat(),
-                t_end=None if riv.end is None else riv.end.truncate(rg).isoformat(),
-                s_id=s_lbl,
-                r_id=tfd.rhs,
-                o_id=y,
-                fact_id=ri,
-                doc_id=_doc_id(join.right.name, join.right.lines[ri]),
-            )
-        )
-    liv = join.left.intervals[event_row]
-    lrow = join.left.rows[event_row]
-    anchor = Triple(
-        s=" ".join(values[c] for c in event_cols),
-        r=" and ".join(column_label(c) for c in join.on),
-        o=" | ".join(str(lrow[join.left.columns.index(c)]) for c in join.on),
-        t_start=None if liv.start is None else liv.start.truncate(g).isoformat(),
-        t_end=None if liv.end is None else liv.end.truncate(g).isoformat(),
-        fact_id=event_row,
-        doc_id=_doc_id(join.left.name, join.left.lines[event_row]),
-    )
+        ys.append(join.right.rows[ri][join.right.columns.index(tfd.rhs)] or "")
+        star.append(row_triple(ctx.right_store, ri, right_primary))
+    anchor = row_triple(ctx.left_store, event_row, ctx.primary.get(join.left.name))
     refs = [
-        {"which": which, "value": value, "answer": t.o}
-        for t in star
+        {"which": which, "value": value, "answer": y}
+        for y, t in zip(ys, star, strict=True)
         for which, value in (("start", t.t_start), ("end", t.t_end))
         if value is not None
     ]
@@ -711,45 +733,39 @@ def _with_role(kept: TFDReport, candidates: Sequence[TFDReport]) -> TFDReport:
     return kept
 
 
-def _corpus(stores: Sequence[TableStore], phrases: PhraseBook) -> list[Doc]:
-    return [d for store in stores for d in _store_docs(store, phrases)]
+def _corpus(stores: Sequence[TableStore], phrases: PhraseBook, primary: Mapping[str, TFD | None]) -> list[Doc]:
+    return [d for store in stores for d in _store_docs(store, phrases, primary.get(store.table.name))]
 
 
-def _store_docs(store: TableStore, phrases: PhraseBook) -> Iterator[Doc]:
-    """Every stored row verbalised once (dates memoised per build: many rows share them)."""
+def _store_docs(store: TableStore, phrases: PhraseBook, tfd: TFD | None) -> Iterator[Doc]:
+    """Every stored row verbalised once; its s/r/o/times/ids are the row's canonical triple (:func:`row_triple`).
+
+    Readable dates are memoised per build (many rows share them).
+    """
     t = store.table
     g = store.granularity
     readable: dict[int, str] = {}
-    iso: dict[int, str] = {}
 
     def text_of(u: int) -> str:
         if u not in readable:
             readable[u] = format_unit(u, g)
         return readable[u]
 
-    def iso_of(p: TimePoint, u: int) -> str:
-        if p.granularity < g:  # coarser than the comparison granularity (an override): keep its own precision
-            return p.isoformat()
-        if u not in iso:
-            iso[u] = unit_iso(u, g)
-        return iso[u]
-
     for lo, hi, i in zip(store.lo.tolist(), store.hi.tolist(), store.rows.tolist(), strict=True):
-        row = t.rows[i]
-        iv = t.intervals[i]
-        assert iv.start is not None
-        end = None if iv.end is None else iso_of(iv.end, hi)
-        when = f"from {text_of(lo)} to {text_of(hi)}" if end is not None else f"since {text_of(lo)}"
-        values = [v for v in row if v is not None]
+        tr = row_triple(store, i, tfd)
+        when = f"from {text_of(lo)} to {text_of(hi)}" if tr.t_end is not None else f"since {text_of(lo)}"
         yield Doc(
-            doc_id=_doc_id(t.name, t.lines[i]),
-            text=f"{phrases.fact(t.name, t.columns, row)} ({when}).",
-            s=values[0] if values else "",
-            r=" | ".join(t.columns[1:-1]) if len(t.columns) > 2 else "",
-            o=values[-1] if values else "",
-            t_start=iso_of(iv.start, lo),
-            t_end=end,
-            fact_id=i,
+            doc_id=tr.doc_id,
+            text=f"{phrases.fact(t.name, t.columns, t.rows[i])} ({when}).",
+            s=tr.s,
+            r=tr.r,
+            o=tr.o,
+            t_start=tr.t_start,
+            t_end=tr.t_end,
+            s_id=tr.s_id,
+            r_id=tr.r_id,
+            o_id=tr.o_id,
+            fact_id=tr.fact_id,
         )
 
 
@@ -836,10 +852,12 @@ def build_table_benchmark(
         if n not in to_build:
             continue
         for tfd in kept_by_table[n]:
-            ctx = _TFDContext(stores[n], tfd, book)
+            ctx = _TFDContext(stores[n], tfd, book, primary_tfd(kept_by_table[n]))
             questions.extend(_allen_questions(ctx, cfg))
             if cfg.alignment:
                 questions.extend(_alignment_questions(ctx, cfg))
+    # one canonical triple per row, shared by its corpus document and every question naming it
+    primary = {n: primary_tfd(kept_by_table.get(n, [])) for n in names}
     joins: list[JoinResult] = []
     join_manifest = []
     for spec in cfg.joins:
@@ -858,7 +876,7 @@ def build_table_benchmark(
         usable = [t for t in kept_by_table.get(spec.right, []) if set(jr.on) <= set(t.lhs)]
         join_reports: list[TFDReport] = []
         for rtfd in usable:
-            qs, reps = _join_questions(jr, rtfd, jstore, rs, book, cfg)
+            qs, reps = _join_questions(jr, rtfd, jstore, (ls, rs), primary, book, cfg)
             questions.extend(qs)
             join_reports.extend(reps)
         join_manifest.append(
@@ -883,7 +901,7 @@ def build_table_benchmark(
         ratios=cfg.ratios,
     )
     questions = [replace(q, split=s) for q, s in zip(questions, splits, strict=True)]
-    corpus = _corpus(list(stores.values()), book)
+    corpus = _corpus(list(stores.values()), book, primary)
     flags = tuple(FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in questions)
     build = TableBuild(tuple(questions), tuple(corpus), flags, {}, "", tfd_reports, tuple(joins))
     counts = build.counts()
