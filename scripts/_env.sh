@@ -8,11 +8,11 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "installing chronoqa[dev,dense] into $venv (first use or pyproject.toml changed) ..." >&2
+  echo "installing chronoqa[dev,dense,onnx] into $venv (first use or pyproject.toml changed) ..." >&2
   "$venv/bin/python" -m pip install -q --upgrade pip
   # torch first, pinned: the CPU build; an unpinned torch pulls a multi-GB CUDA build.
   "$venv/bin/python" -m pip install -q "torch==2.13.0"
-  "$venv/bin/python" -m pip install -q -e ".[dev,dense]"
+  "$venv/bin/python" -m pip install -q -e ".[dev,dense,onnx]"
   echo "$want" > "$stamp"
 fi
 # shellcheck disable=SC1091
@@ -23,5 +23,5 @@ export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 if [ "${CHRONOQA_LLM_SERVER:-0}" = "1" ] && ! python -c "import llama_cpp" 2>/dev/null; then
   echo "installing chronoqa[llm-server] into $venv (compiles llama.cpp, about 5 minutes) ..." >&2
   CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DGGML_AVX512=OFF" \
-    python -m pip install -q -e ".[dev,dense,llm-server]"
+    python -m pip install -q -e ".[dev,dense,onnx,llm-server]"
 fi

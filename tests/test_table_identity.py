@@ -148,7 +148,7 @@ def test_fixture_identity_primary_tfd_generic_rows_and_join(tmp_path: Path) -> N
 def oracle_rows(rel: Release) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
     """Score an oracle retriever (hits = the S* documents) and a distractor one (hits = the S_dist documents)."""
     docs = {d.doc_id: d for d in rel.corpus}
-    flags = {f.id: f for f in rel.flags}
+    flags = rel.flags
     gold = [q for q in rel.questions if q.S_star]
     oracle = [score_question(q, [docs[t.doc_id].triple() for t in q.S_star], flags=flags.get(q.id)) for q in gold]
     with_dist = [q for q in gold if q.S_dist]
