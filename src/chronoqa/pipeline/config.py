@@ -10,7 +10,7 @@ File format (every key optional; flags override the file, the file overrides the
     split = "test"                 # the split answered and scored
 
     [build]                        # any field of chronoqa.generate.kg.KGBuildConfig
-    n_questions = 2000
+    n_questions = 10000            # the builder's default; the split below is what is retrieved, answered, scored
 
     [retrieve]
     retrievers = ["bm25", "bm25_temporal", "graph", "dense", "hybrid(bm25,dense)"]
@@ -73,7 +73,7 @@ class RunConfig:
     out: str = ""
     seed: int = 0
     split: str = "test"
-    build: Mapping[str, Any] = field(default_factory=lambda: {"n_questions": 2000})
+    build: Mapping[str, Any] = field(default_factory=dict)
     retrievers: tuple[str, ...] = DEFAULT_RETRIEVERS
     controls: tuple[str, ...] = DEFAULT_CONTROLS
     k: int = 10
