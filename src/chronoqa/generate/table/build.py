@@ -769,6 +769,22 @@ def _store_docs(store: TableStore, phrases: PhraseBook, tfd: TFD | None) -> Iter
         )
 
 
+def _check_identity(questions: Sequence[Question], corpus: Sequence[Doc]) -> None:
+    """Every question triple must be its corpus document's triple (the identity scoring relies on)."""
+    docs = {d.doc_id: d for d in corpus}
+    for q in questions:
+        for name in ("S_star", "S_dist", "S_stale", "S_anchor"):
+            for t in getattr(q, name):
+                d = docs.get(t.doc_id)
+                if d is None:
+                    raise ChronoqaError(
+                        f"question {q.id}: {name} names row {t.doc_id}, which is not in the corpus (left out of the "
+                        "store: no start, reversed, or starting after as_of); fix the row or pass a later as_of"
+                    )
+                if d.triple() != t:
+                    raise ChronoqaError(f"internal check failed: question {q.id} {name} {t} differs from {d.triple()}")
+
+
 def _report_dict(table: TemporalTable) -> dict[str, object] | None:
     return None if table.report is None else table.report.to_dict()
 
@@ -902,6 +918,7 @@ def build_table_benchmark(
     )
     questions = [replace(q, split=s) for q, s in zip(questions, splits, strict=True)]
     corpus = _corpus(list(stores.values()), book, primary)
+    _check_identity(questions, corpus)
     flags = tuple(FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in questions)
     build = TableBuild(tuple(questions), tuple(corpus), flags, {}, "", tfd_reports, tuple(joins))
     counts = build.counts()
