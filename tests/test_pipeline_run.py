@@ -228,3 +228,33 @@ def _drop_timing(x: Any) -> Any:
     if isinstance(x, list):
         return [_drop_timing(v) for v in x]
     return x
+
+
+@pytest.mark.mirror
+@pytest.mark.slow
+def test_pipeline_build_equals_cli_build_on_yago11k(tmp_path: Path, mirror: Path) -> None:
+    """The main job builds exactly what `chronoqa build kg` builds (same reading of the data, same as_of)."""
+    from typer.testing import CliRunner
+
+    from chronoqa.cli import app
+
+    cli_out = tmp_path / "cli"
+    result = CliRunner().invoke(
+        app, ["build", "kg", "--dataset", "yago11k", "--n-questions", "300", "--out", str(cli_out)]
+    )
+    assert result.exit_code == 0, result.output
+    cfg = load_config(
+        None,
+        dataset="yago11k",
+        out=str(tmp_path / "run"),
+        build={"n_questions": 300},
+        retrievers="bm25",
+        controls="oracle",
+        baselines="prior",
+        n_bootstrap=20,
+    )
+    run_pipeline(cfg)
+    for name in ("benchmark.jsonl", "corpus.jsonl", "functional_negatives.jsonl", "qrels"):
+        assert sha256_file(tmp_path / "run" / "build" / name) == sha256_file(cli_out / name), name
+    manifest = read_json(tmp_path / "run" / "build" / "manifest.json")
+    assert manifest["load_report"]["rows_skipped"] == 5  # the five YAGO11k years after as_of (2029 .. 2844)

@@ -26,6 +26,7 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
 from chronoqa.pipeline.config import RunConfig, dump_toml
 from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
+from chronoqa.time import TimePoint
 
 __all__ = ["PipelineResult", "Progress", "run_pipeline", "stage_name"]
 
@@ -97,31 +98,32 @@ def _fetch_stage(cfg: RunConfig) -> Callable[[Path], Mapping[str, Any]]:
     return fn
 
 
-def _load_graph(cfg: RunConfig, fetch_dir: Path) -> Any:
+def _load_graph(cfg: RunConfig, fetch_dir: Path, as_of: TimePoint) -> Any:
+    """The graph to build from, read exactly as ``chronoqa build kg`` reads it (same ``as_of``)."""
     info = read_json(fetch_dir / "fetch.json")
     if info["source"] == "dataset":
         from chronoqa.datasets import load_graph
 
-        return load_graph(cfg.dataset)
+        return load_graph(cfg.dataset, as_of=as_of)
     src = Path(info["path"])
     if src.is_dir():
         from chronoqa.sources.hyte import read_hyte
 
-        return read_hyte(src, on_bad_row="skip", on_reversed="keep")
+        return read_hyte(src, on_bad_row="skip", on_reversed="keep", as_of=as_of)
     from chronoqa.sources.quintuples import read_quintuples
 
-    return read_quintuples(src, on_bad_row="skip", on_reversed="keep")
+    return read_quintuples(src, on_bad_row="skip", on_reversed="keep", as_of=as_of)
 
 
 def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
-        graph = _load_graph(cfg, fetch_dir)
         defaults: dict[str, Any] = {"seed": cfg.seed}
         if cfg.files:  # a user's relations have no shipped phrases: phrase them generically unless told otherwise
             defaults["generic_phrases"] = True
         build_cfg = KGBuildConfig(**{**defaults, **_tuples(cfg.build)})
+        graph = _load_graph(cfg, fetch_dir, build_cfg.as_of_point)
         tick = progress.start("build", build_cfg.n_questions)
         done = [0]
 

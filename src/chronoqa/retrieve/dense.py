@@ -73,6 +73,9 @@ class TorchEncoder:
             raise ChronoqaError(
                 "the dense retriever needs sentence-transformers and torch: pip install 'chronoqa[dense]'"
             ) from None
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # "Loading weights" bars would interleave with chronoqa's own progress
         self._model: Any = SentenceTransformer(resolve_model(model), device=device, local_files_only=offline)
 
     def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
