@@ -71,7 +71,9 @@ def register(app: typer.Typer) -> None:
         bench: Annotated[str | None, typer.Option(help="A ready benchmark release folder (skips build).")] = None,
         out: Annotated[str | None, typer.Option("--out", "-o", help="Run folder (default runs/<name>).")] = None,
         seed: Annotated[int | None, typer.Option(help="Seed of every random choice.")] = None,
-        n_questions: Annotated[int | None, typer.Option(help="Questions to build (default: the builder's 10,000).")] = None,
+        n_questions: Annotated[
+            int | None, typer.Option(help="Questions to build (default: the builder's 10,000).")
+        ] = None,
         split: Annotated[str | None, typer.Option(help="Split answered and scored (default test).")] = None,
         retrievers: Annotated[str | None, typer.Option(help="Comma-separated retriever specs.")] = None,
         controls: Annotated[str | None, typer.Option(help="Comma-separated controls ('' for none).")] = None,
