@@ -252,3 +252,24 @@ def test_compare_answers(bench: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     assert "paired comparison of answers" in res.output
+
+
+def test_questions_without_evidence_leave_retrieval_denominators(tmp_path: Path) -> None:
+    # A table question of cardinality "none" has an empty S*: nothing to retrieve. The oracle still
+    # scores CCR 1 over the questions with evidence, the "none" question is counted, and answers keep it.
+    none_q = Question("q5", "test", "Who was X during 1990?", "1990", (), answers=(), cardinality="none")
+    qs = [*QUESTIONS, none_q]
+    corpus = [
+        Doc(t.doc_id, f"{t.s} {t.r} {t.o}", t.s, t.r, t.o, t.t_start, t.t_end)
+        for q in QUESTIONS
+        for t in (*q.S_star, *q.S_dist, *q.S_stale)
+    ]
+    rel = write_release(tmp_path / "bench5", qs, corpus, [*FLAGS, FunctionalFlags("q5", False, False)], {}, "#\n")
+    oracle = write_run(tmp_path / "oracle.run.jsonl", {q.id: list(q.S_star) for q in qs})
+    answers = [AnswerRecord(q.id, "t", "ok", q.answers[0] if q.answers else "none", None, None, None) for q in qs]
+    d = evaluate(rel, run=oracle, answers=answers, n_bootstrap=50).to_dict()
+    assert d["n_questions"] == 5 and d["n_evidence_questions"] == 4 and d["n_no_gold_evidence"] == 1
+    assert d["retrieval"]["all"]["n_questions"] == 4
+    assert d["retrieval"]["all"]["CCR"]["value"] == 1.0 and d["retrieval"]["all"]["R@10"]["value"] == 1.0
+    assert any("empty S*" in w for w in d["warnings"])
+    assert d["answers"]["all"]["A"]["value"] == 1.0 and d["answers"]["all"]["A"]["n"] == 5

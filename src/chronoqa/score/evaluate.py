@@ -382,29 +382,40 @@ def evaluate(
         raise ChronoqaError("compare needs a run to compare with: give run= as well")
     ev_rows: list[EvidenceRow] = []
     if run is not None:
-        name, meta, hits = _load_run(run, qs, rel, warnings)
-        gold = gold_columns(qs, rel.flags, mode=validity_mode)
-        n_empty_gold = sum(1 for q in qs if not q.S_star)
-        if n_empty_gold:
-            warnings.append(f"{n_empty_gold} questions have an empty S*: they score CCR 0")
+        # Retrieval evidence is defined for questions that have evidence: a question whose gold set is
+        # empty (a table question of cardinality "none") has no S* to retrieve, so it is left out of every
+        # retrieval denominator by definition, and counted (answers still score it).
+        ev_qs = [q for q in qs if q.S_star]
+        data["n_evidence_questions"] = len(ev_qs)
+        data["n_no_gold_evidence"] = len(qs) - len(ev_qs)
+        if len(ev_qs) < len(qs):
+            warnings.append(
+                f"{len(qs) - len(ev_qs)} questions have an empty S* (no evidence to retrieve, e.g. cardinality "
+                "'none'): retrieval metrics leave them out; answer metrics keep them"
+            )
+        ev_slices = _slices(ev_qs)
+        name, meta, hits = _load_run(run, ev_qs, rel, warnings)
+        gold = gold_columns(ev_qs, rel.flags, mode=validity_mode)
         ms = parse_measures(measures)
-        ids = [q.id for q in qs]
+        ids = [q.id for q in ev_qs]
         met, ev_rows = _run_metrics(gold, hits, ids, ms)
-        ev_rows = [r._replace(complexity=q.complexity, operator=q.operator) for r, q in zip(ev_rows, qs, strict=True)]
+        ev_rows = [
+            r._replace(complexity=q.complexity, operator=q.operator) for r, q in zip(ev_rows, ev_qs, strict=True)
+        ]
         data["run"] = {"name": name, "meta": meta}
         data["retrieval"] = _block(
-            met, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="retrieval", warnings=warnings
+            met, ev_slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="retrieval", warnings=warnings
         )
         if compare is not None:
-            name_b, _, hits_b = _load_run(compare, qs, rel, warnings)
+            name_b, _, hits_b = _load_run(compare, ev_qs, rel, warnings)
             met_b, _ = _run_metrics(gold, hits_b, ids, ms)
             data["compare"] = {
                 "a": name,
                 "b": name_b,
                 "b_retrieval": _block(
-                    met_b, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare", warnings=[]
+                    met_b, ev_slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare", warnings=[]
                 ),
-                "paired": _compare(met, met_b, slices, seed=seed, n_boot=n_bootstrap),
+                "paired": _compare(met, met_b, ev_slices, seed=seed, n_boot=n_bootstrap),
             }
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
