@@ -10,7 +10,9 @@ documented ones, ``docs/kg-builder.md``):
   until ``as_of``; it is certainly valid until ``as_of`` under the ``ongoing`` open-end reading and only
   in its start unit under the ``unknown`` reading (the reading is taken from the release's manifest,
   :func:`open_end_of`);
-* reversed facts (start after end) are valid nowhere and ignored;
+* reversed facts (start after end) are valid nowhere and ignored; so are facts with a non-year date (a
+  start or end year that the release's recorded ``not_years`` setting lists for the fact's relation,
+  :func:`not_years_of`), and no S*, S_dist, S_stale or S_anchor triple may be such an ignored fact;
 * S* facts are *certainly* valid at ``t_query``; answer sets count every fact *possibly* valid.
 """
 
@@ -49,6 +51,20 @@ def open_end_of(manifest: Mapping[str, object]) -> str:
     return "ongoing"
 
 
+def not_years_of(manifest: Mapping[str, object]) -> dict[str, set[int]]:
+    """The non-year setting a release records (``manifest["not_years"]["years"]``: relation id -> years)."""
+    entry = manifest.get("not_years")
+    if not isinstance(entry, Mapping):
+        return {}
+    years = entry.get("years")
+    assert isinstance(years, Mapping), f"bad not_years record {entry!r}"
+    out: dict[str, set[int]] = {}
+    for r, ys in years.items():
+        assert isinstance(ys, list) and all(isinstance(y, int) for y in ys), f"bad not_years entry {r}: {ys!r}"
+        out[str(r)] = set(ys)
+    return out
+
+
 class Checker:
     """Brute-force verifier over all facts of a graph."""
 
@@ -60,9 +76,11 @@ class Checker:
         as_of: str = "2026-01-01",
         labels: Mapping[str, str] | None = None,
         open_end: str = "ongoing",
+        not_years: Mapping[str, set[int]] | None = None,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
         self.open_end = open_end
+        self.not_years = {r: set(ys) for r, ys in (not_years or {}).items()}
         self.graph = graph
         self.kinds = kinds
         self.g = Granularity.parse(granularity)
@@ -71,7 +89,7 @@ class Checker:
         self.as_of: TimePoint = asof
         self.labels = dict(labels or {})
         self.by_id: dict[int, Fact] = {f.id: f for f in graph.facts}
-        self.good: list[Fact] = [f for f in graph.facts if not self._reversed(f)]
+        self.good: list[Fact] = [f for f in graph.facts if not self.ignored(f)]
         # plain lists of facts touching each entity (a convenience: every answer set below is still
         # computed by scanning *all* facts of that entity, never a sample)
         self.touching: dict[str, list[Fact]] = defaultdict(list)
@@ -88,6 +106,15 @@ class Checker:
 
     def _reversed(self, f: Fact) -> bool:
         return f.start is not None and f.end is not None and f.start.lo(self.g) > f.end.hi(self.g)
+
+    def non_year(self, f: Fact) -> bool:
+        """A start or end year listed as not a year for the fact's relation."""
+        listed = self.not_years.get(f.r, set())
+        return (f.start is not None and f.start.year in listed) or (f.end is not None and f.end.year in listed)
+
+    def ignored(self, f: Fact) -> bool:
+        """Valid nowhere: reversed, or with a non-year date."""
+        return self._reversed(f) or self.non_year(f)
 
     def possible(self, f: Fact, t: TimePoint) -> bool:
         return valid_at(self.interval(f), t, self.g, as_of=self.as_of, mode="possible")
@@ -134,6 +161,8 @@ class Checker:
             errs.append(f"{where}: times {(t.t_start, t.t_end)} differ from the fact's {(ts, te)}")
         if t.doc_id != f"F{f.id}":
             errs.append(f"{where}: doc id {t.doc_id} is not F{f.id}")
+        if self.ignored(f):
+            errs.append(f"{where}: fact {f.id} {f.interval} is reversed or has a non-year date (valid nowhere)")
         return f
 
     def check(self, q: Question, flags: tuple[bool, bool] | None = None) -> list[str]:
@@ -212,6 +241,8 @@ class Checker:
                 self._check_sequence(q, e, last["r"], fwd, lf, facts, errs)
         else:
             errs.append(f"{q.id}: unknown operator {op}")
+        for t in q.S_anchor:
+            self.check_triple(t, errs, f"{q.id} S_anchor")
         # 4. negatives and flags
         star_ids = {f.id for f in facts}
         gold_sr = {(f.s, f.r) for f in facts}

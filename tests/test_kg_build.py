@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from chronoqa.errors import UnknownNameError
+from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg import KGBuildConfig, MissingPhrasesError, build_kg_benchmark, load_phrase_table
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
 from chronoqa.release import load_release
 from chronoqa.time import TimePoint
-from kg_checker import PHRASES, Checker, check_all, kinds_from_toml, open_end_of
+from kg_checker import PHRASES, Checker, check_all, kinds_from_toml, not_years_of, open_end_of
 
 
 def tp(y: int | None) -> TimePoint | None:
@@ -415,8 +415,6 @@ def test_open_end_is_declared_by_phrase_table_config_and_recorded(tmp_path: Path
     bad.write_text(
         'open_end = "forever"\n' + (PHRASES / "yago11k.toml").read_text().replace('open_end = "unknown"', "")
     )
-    from chronoqa.errors import ChronoqaError
-
     with pytest.raises(ChronoqaError, match="open_end"):
         load_phrase_table(bad)
 
@@ -529,3 +527,99 @@ def test_static_depths_by_hand() -> None:
     table = [[], [into(0, 1)], [into(1, 2), into(4, 2)], [into(2, 3)], [], []]
     assert static_depths(table, 2) == [0, 1, 2, 2, 0, 0]
     assert static_depths(table, 3) == [0, 1, 2, 3, 0, 0]
+
+
+# Non-year dates (issue 3 follow-up), worked by hand on the HAND graph plus:
+#   Gov owns Rail "100" (an ownership percentage read as a year), Gov owns Bank 1990..100 (its end is the
+#   percentage; read as years it would be reversed), Gov owns Mill 1980 (a real year), Studio created
+#   Game "360" (Xbox 360) and Film 2001. Only facts 11, 12 and 14 have a listed year: 3 non-year facts.
+NON_YEAR = [
+    *HAND,
+    fact(11, "Gov", "owns", "Rail", 100, None),
+    fact(12, "Gov", "owns", "Bank", 1990, 100),
+    fact(13, "Gov", "owns", "Mill", 1980, None),
+    fact(14, "Studio", "created", "Game", 360, None),
+    fact(15, "Studio", "created", "Film", 2001, None),
+]
+NON_YEAR_FIDS = {11, 12, 14}
+
+
+def non_year_graph() -> TemporalGraph:
+    return TemporalGraph("nonyear", NON_YEAR, labels_of(NON_YEAR), rel_labels(NON_YEAR))
+
+
+def _uses_fact(q: Question, fids: set[int]) -> bool:
+    return any(t.fact_id in fids for part in (q.S_star, q.S_dist, q.S_stale, q.S_anchor) for t in part)
+
+
+def test_phrase_table_declares_non_years_for_yago_only() -> None:
+    assert dict(load_phrase_table("yago11k").not_years) == {"<created>": (360,), "<owns>": (100,)}
+    assert dict(load_phrase_table("wikidata12k").not_years) == {}
+
+
+def test_non_year_dates_are_valid_nowhere_but_stay_in_the_corpus() -> None:
+    g = non_year_graph()
+    # disabled: the listed years do produce questions (so the default build below has something to drop)
+    off = build_kg_benchmark(g, KGBuildConfig(n_questions=400, seed=5, not_years={}), phrases="yago11k")
+    assert off.manifest["not_years"] == {"years": {}, "declared_by": "config", "facts": 0}
+    assert any(q.t_query in ("0100", "0360") for q in off.questions)
+    assert any(_uses_fact(q, NON_YEAR_FIDS) for q in off.questions)
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=400, seed=5), phrases="yago11k")
+    assert b.manifest["not_years"] == {
+        "years": {"<created>": [360], "<owns>": [100]},
+        "declared_by": "phrase table",
+        "facts": 3,
+    }
+    counts = b.manifest["counts"]
+    assert counts["non_year_facts_ignored"] == 3
+    assert counts["reversed_facts_ignored"] == 1  # Fay's fact only; Gov owns Bank 1990..100 counts as non-year
+    assert "Facts with non-year dates: 3." in b.datacard
+    assert b.questions
+    for q in b.questions:
+        assert not _uses_fact(q, NON_YEAR_FIDS), q
+        assert q.t_query not in ("0100", "0360")
+        assert not {"0100", "0360"} & set(q.answers)
+    # the real-year facts of the same relations are still usable
+    assert any(_uses_fact(q, {13, 15}) for q in b.questions)
+    docs = {d.doc_id: d.text for d in b.corpus()}
+    assert len(docs) == len(NON_YEAR)
+    assert docs["F11"].endswith("(date recorded as 100, not a valid year).")
+    assert docs["F12"].endswith("(dates recorded as 1990 to 0100; 100 is not a valid year).")
+    assert docs["F14"].endswith("(date recorded as 360, not a valid year).")
+    assert "not a valid year" not in docs["F13"] + docs["F15"]
+    # the independent checker applies the same rule from the manifest ...
+    kinds = kinds_from_toml(PHRASES / "yago11k.toml", g)
+    flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
+    checker = Checker(g, kinds, open_end=open_end_of(b.manifest), not_years=not_years_of(b.manifest))
+    assert check_all(checker, b.questions, flags) == []
+    # ... and rejects the questions of the disabled build that use a non-year fact
+    strict = Checker(g, kinds, open_end=open_end_of(off.manifest), not_years=not_years_of(b.manifest))
+    bad = [q for q in off.questions if _uses_fact(q, NON_YEAR_FIDS)]
+    assert all(strict.check(q) for q in bad)
+
+
+def test_non_years_override_by_label_and_determinism(tmp_path: Path) -> None:
+    g = non_year_graph()
+    cfg = KGBuildConfig(n_questions=300, seed=2, not_years={"created": [360]})
+    b = build_kg_benchmark(g, cfg, phrases="yago11k")
+    assert b.manifest["not_years"] == {"years": {"<created>": [360]}, "declared_by": "config", "facts": 1}
+    assert b.manifest["config"]["not_years"] == {"created": [360]}
+    assert not any(_uses_fact(q, {14}) for q in b.questions)
+    outs = [build_kg_benchmark(g, cfg, phrases="yago11k").write(tmp_path / n) for n in ("a", "b")]
+    for name in ("benchmark.jsonl", "corpus.jsonl", "manifest.json", "DATACARD.md"):
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes()
+    with pytest.raises(ChronoqaError, match="not_years"):
+        KGBuildConfig(not_years={"<owns>": ["100"]})  # type: ignore[list-item]
+    bad = tmp_path / "p.toml"
+    bad.write_text((PHRASES / "yago11k.toml").read_text().replace('"<owns>" = [100]', '"<owns>" = 100'))
+    with pytest.raises(ChronoqaError, match="not_years"):
+        load_phrase_table(bad)
+
+
+def test_expand_years_keeps_non_year_facts_whole() -> None:
+    b = build_kg_benchmark(non_year_graph(), KGBuildConfig(n_questions=100, seed=1, expand_years=True), phrases="yago11k")
+    docs = [d.doc_id for d in b.corpus()]
+    # Gov owns Bank 1990..100 is neither expanded nor (read as 100) stretched over 1,891 years
+    assert {"F11", "F12", "F14"} <= set(docs)
+    assert not any(d.startswith(("F11-", "F12-", "F14-")) for d in docs)
+    assert b.manifest["counts"]["non_year_facts_ignored"] == 3

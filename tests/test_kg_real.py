@@ -9,7 +9,7 @@ import pytest
 
 from chronoqa.generate.kg import KGBuild, KGBuildConfig, build_kg_benchmark
 from chronoqa.records import COMPLEXITIES, TemporalGraph
-from kg_checker import PHRASES, Checker, check_all, kinds_from_toml, open_end_of
+from kg_checker import PHRASES, Checker, check_all, kinds_from_toml, not_years_of, open_end_of
 
 pytestmark = [pytest.mark.mirror, pytest.mark.slow]
 
@@ -41,7 +41,12 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "ongoing"}[g.name]
     assert b.manifest["open_end"] == {"reading": want_reading, "declared_by": "phrase table"}
-    checker = Checker(g, kinds_from_toml(PHRASES / f"{g.name}.toml", g), open_end=open_end_of(b.manifest))
+    checker = Checker(
+        g,
+        kinds_from_toml(PHRASES / f"{g.name}.toml", g),
+        open_end=open_end_of(b.manifest),
+        not_years=not_years_of(b.manifest),
+    )
     errs = check_all(checker, b.questions, flags)
     assert errs == [], errs[:10]
     comp = b.manifest["counts"]["composition"]
@@ -74,6 +79,40 @@ def test_yago_open_ended_states_are_gold_only_in_their_start_year(yago: tuple[Te
     assert n_open > 0
     docs = [d.text for d in b.corpus() if d.text.endswith("(end not recorded).")]
     assert len(docs) > 1000
+
+
+def test_yago_non_year_dates_are_never_used(yago: tuple[TemporalGraph, KGBuild]) -> None:
+    # YAGO11k dates 24 <created> facts "360" (Xbox 360) and 115 <owns> facts "100" (a percentage)
+    g, b = yago
+    bad = {"<created>": 360, "<owns>": 100}
+    listed = {
+        f.id
+        for f in g.facts
+        if f.r in bad and any(p is not None and p.year == bad[f.r] for p in (f.start, f.end))
+    }
+    assert len(listed) == 139
+    assert b.manifest["not_years"] == {
+        "years": {"<created>": [360], "<owns>": [100]},
+        "declared_by": "phrase table",
+        "facts": 139,
+    }
+    assert b.manifest["counts"]["non_year_facts_ignored"] == 139
+    assert "Facts with non-year dates: 139." in b.datacard
+    for q in b.questions:
+        assert q.t_query not in ("0100", "0360"), q.question
+        assert not {"0100", "0360"} & set(q.answers), q.question
+        for part in (q.S_star, q.S_dist, q.S_stale, q.S_anchor):
+            for t in part:
+                assert t.fact_id not in listed, (q.id, q.question, t)
+                if t.r_id in bad:
+                    assert bad[t.r_id] not in {int(x[:4]) for x in (t.t_start, t.t_end) if x and x[0] != "-"}
+    texts = [d.text for d in b.corpus() if d.fact_id in listed]
+    assert len(texts) == 139 and all("not a valid year" in x for x in texts)
+
+
+def test_wikidata_declares_no_non_years(wikidata: tuple[TemporalGraph, KGBuild]) -> None:
+    _, b = wikidata
+    assert b.manifest["not_years"] == {"years": {}, "declared_by": "default", "facts": 0}
 
 
 def test_wikidata_stale_negatives_exist(wikidata: tuple[TemporalGraph, KGBuild]) -> None:

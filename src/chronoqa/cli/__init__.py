@@ -5,9 +5,14 @@ Each module below defines ``register(app)``, which adds its commands or sub-apps
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
+from typer.exceptions import TyperException
 
 from chronoqa.cli import build, datasets, evaluate, retrieve, run
+from chronoqa.errors import ChronoqaError
 
 __all__ = ["app", "main"]
 
@@ -33,5 +38,27 @@ for _module in (datasets, build, retrieve, evaluate, run):
 
 
 def main() -> None:
-    """Entry point of the ``chronoqa`` script."""
-    app()
+    """Entry point of the ``chronoqa`` script.
+
+    Errors about the user's input (bad data, a missing file, an invalid setting) print one clear line and
+    exit with status 2 instead of a traceback; ``CHRONOQA_DEBUG=1`` shows the traceback.
+    """
+    try:
+        code = app(standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("Aborted.", err=True)
+        sys.exit(1)
+    except TyperException as exc:  # usage errors: bad option, bad parameter
+        show = getattr(exc, "show", None)
+        if show is None:
+            raise
+        show()
+        sys.exit(getattr(exc, "exit_code", 2))
+    except (ChronoqaError, FileNotFoundError, NotADirectoryError, ValueError) as exc:
+        if os.environ.get("CHRONOQA_DEBUG"):
+            raise
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

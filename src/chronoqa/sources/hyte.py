@@ -166,6 +166,13 @@ def _read_hyte(
 ) -> TemporalGraph:
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: not a folder (expected a HyTE folder with temporal, entities.dict, ...)")
+    missing = [name for name in ("entities.dict", "relations.dict", *files) if not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"{folder}: not a HyTE folder: missing {', '.join(missing)}. Expected 'temporal' "
+            "(s_id<TAB>r_id<TAB>o_id<TAB>start<TAB>end per line), 'entities.dict' and 'relations.dict' "
+            "(int_id<TAB>name); for other layouts use --format (see `chronoqa build kg --help`)"
+        )
     entities = read_dict(folder / "entities.dict")
     relations = read_dict(folder / "relations.dict")
     report = LoadReport(str(folder))

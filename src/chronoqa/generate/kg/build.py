@@ -43,7 +43,7 @@ from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, T
 from chronoqa.release import FunctionalFlags, write_release
 from chronoqa.time import TimePoint, valid_at
 
-__all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_open_end", "resolve_phrases"]
+__all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resolve_open_end", "resolve_phrases"]
 
 ProgressFn = Callable[[int, int], None]
 
@@ -113,6 +113,29 @@ def resolve_open_end(config: KGBuildConfig, table: PhraseTable) -> tuple[str, st
     if table.open_end is not None:
         return table.open_end, "phrase table"
     return "ongoing", "default"
+
+
+def resolve_not_years(
+    config: KGBuildConfig, table: PhraseTable, relations: Sequence[tuple[str, str]]
+) -> tuple[dict[str, list[int]], str]:
+    """The build's non-year setting per relation id of the graph, and who declared it.
+
+    ``relations`` are the graph's ``(relation id, label)`` pairs; a declared key matches a relation by id,
+    else by label (as phrase-table entries do). Returns ``(relation id → sorted years, "config" |
+    "phrase table" | "default")``; relations with no listed year are left out.
+    """
+    if config.not_years is not None:
+        declared, by = config.not_years, "config"
+    elif table.not_years:
+        declared, by = table.not_years, "phrase table"
+    else:
+        declared, by = {}, "default"
+    out: dict[str, list[int]] = {}
+    for rid, label in sorted(relations):
+        years = declared.get(rid) or declared.get(label)
+        if years:
+            out[rid] = sorted(set(years))
+    return out, by
 
 
 def _word_re(text: str) -> re.Pattern[str]:
@@ -207,6 +230,10 @@ def build_kg_benchmark(
     phr, fallback, phr_table = _resolve_table(graph, phrases, generic=cfg.generic_phrases)
     phr_source = phr_table.source
     open_end, open_end_by = resolve_open_end(cfg, phr_table)
+    not_years, not_years_by = resolve_not_years(
+        cfg, phr_table, sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
+    )
+    bad_years = {r: frozenset(ys) for r, ys in not_years.items()}
     is_event = {rid: p.is_event for rid, p in phr.items()}
     extra_labels = dict(entity_labels or {})
 
@@ -214,13 +241,13 @@ def build_kg_benchmark(
         return extra_labels.get(e) or graph.entity_label(e)
 
     if cfg.expand_years:
-        facts, doc_ids = expand_years(graph.facts, is_event, as_of)
+        facts, doc_ids = expand_years(graph.facts, is_event, as_of, bad_years)
     else:
         facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
-    idx = GraphIndex.build(facts, is_event, g, as_of, open_end)
+    idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years)
     t_max = as_of.lo(g) - 1
     tab = idx.table
-    ok = ~idx.reversed_mask
+    ok = ~idx.ignored_mask
     seedable = [int(i) for i in ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0]]
     timed = [int(i) for i in ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]]
     pool = static_into = None
@@ -407,6 +434,9 @@ def build_kg_benchmark(
         }
         for c in cells
     }
+    non_year = idx.not_year_mask
+    assert non_year is not None  # set by GraphIndex.__post_init__
+    n_non_year = int(non_year.sum())
     from chronoqa import __version__
 
     manifest: dict[str, Any] = {
@@ -419,6 +449,7 @@ def build_kg_benchmark(
         "sources": dict(sources or {}),
         "phrases": {"source": phr_source, "generic_fallback": fallback},
         "open_end": {"reading": open_end, "declared_by": open_end_by},
+        "not_years": {"years": not_years, "declared_by": not_years_by, "facts": n_non_year},
         "entity_labels": {
             "from_graph": len(graph.entity_labels),
             "extra": len(extra_labels),
@@ -429,7 +460,8 @@ def build_kg_benchmark(
             "corpus_docs": len(facts),
             "graph_facts": len(graph.facts),
             "expanded_facts": len(facts) if cfg.expand_years else None,
-            "reversed_facts_ignored": int(idx.reversed_mask.sum()),
+            "reversed_facts_ignored": int((idx.reversed_mask & ~non_year).sum()),
+            "non_year_facts_ignored": n_non_year,
             "composition": composition,
             "splits": split_counts,
             "by_template": dict(sorted(Counter(q.template_id for q in questions).items())),
@@ -444,7 +476,7 @@ def build_kg_benchmark(
     datacard = render_datacard(manifest, questions)
 
     def corpus() -> Iterator[Doc]:
-        return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end)
+        return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
     return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info})
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chronoqa.errors import UnknownNameError
-from chronoqa.generate.kg.phrases import OPEN_END_READINGS
+from chronoqa.generate.kg.phrases import OPEN_END_READINGS, parse_not_years
 from chronoqa.time import Granularity, TimePoint, parse_time
 
 __all__ = ["DEFAULT_AS_OF", "OPERATORS", "KGBuildConfig"]
@@ -47,6 +48,9 @@ class KGBuildConfig:
         open_end: Reading of a state with a start and no end: ``"ongoing"`` (holds until ``as_of``, certainly),
             ``"unknown"`` (possibly valid from its start until ``as_of``, certainly only in its start unit), or
             ``None`` for the phrase table's declared ``open_end`` (``ongoing`` when it declares none).
+        not_years: Data-quality override of the phrase table's ``[not_years]``: relation id or label → years
+            that are not years (a fact of that relation starting or ending in one is valid nowhere but stays in
+            the corpus); ``None`` uses the phrase table's declaration, an empty mapping disables it.
 
     """
 
@@ -69,8 +73,11 @@ class KGBuildConfig:
     exhaustive_max_facts: int = 500_000
     generic_phrases: bool = False
     open_end: str | None = None
+    not_years: Mapping[str, Sequence[int]] | None = None
 
     def __post_init__(self) -> None:
+        if self.not_years is not None:
+            object.__setattr__(self, "not_years", parse_not_years(self.not_years, "KGBuildConfig.not_years"))
         for op in self.operators:
             if op not in OPERATORS:
                 raise UnknownNameError("operator", op, OPERATORS)
@@ -122,4 +129,5 @@ class KGBuildConfig:
         d["split_ratios"] = list(self.split_ratios)
         d["hop_weights"] = list(self.hop_weights)
         d["operator_weights"] = {k: v for k, v in self.operator_weights}
+        d["not_years"] = None if self.not_years is None else {k: list(v) for k, v in self.not_years.items()}
         return d

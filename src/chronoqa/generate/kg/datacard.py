@@ -44,6 +44,16 @@ def _thin_cells(manifest: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _non_year_line(manifest: Mapping[str, Any]) -> str:
+    nyr = manifest.get("not_years") or {"years": {}, "declared_by": "default", "facts": 0}
+    years = "; ".join(f"`{r}`: {', '.join(map(str, ys))}" for r, ys in nyr["years"].items()) or "none declared"
+    return (
+        f"- Facts with non-year dates: {nyr['facts']:,}. Numbers the source's extraction read as years, declared "
+        f"per relation by {nyr['declared_by']} ({years}); such facts are kept in the corpus (their text says the "
+        "date is not a valid year) but are valid nowhere: never gold, never negatives, never counted."
+    )
+
+
 def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) -> str:
     """Markdown data card of a KG release."""
     cfg = manifest["config"]
@@ -108,6 +118,7 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         ),
         "- Events without an end happen at their start only; reversed intervals (start after end: "
         f"{counts['reversed_facts_ignored']:,} here) are ignored: never gold, never negatives, never counted.",
+        _non_year_line(manifest),
         "- Surface forms come from a small set of templates per operator with relation-specific phrasing: "
         "linguistic diversity is low by construction.",
         "- Labels and answers are generated automatically; no human validated them.",

@@ -9,6 +9,8 @@
   ``ongoing`` reading but only in its start unit under the ``unknown`` reading (see :func:`certain_interval`).
 * Reversed facts (start after end) are valid nowhere and are left out of the adjacency: they are never
   gold, never negatives and never count for uniqueness (they still get a corpus document).
+* So are facts with a *non-year date*: a start or end year that the build's ``not_years`` setting lists
+  for the fact's relation (numbers the source's extraction read as years, see :func:`has_non_year`).
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
   incoming (entity = object), each row holding the fact id, relation, other endpoint and the bounds,
   so a neighbourhood is one slice.
@@ -16,15 +18,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, Interval, TimePoint
 
-__all__ = ["NEG", "NONE", "POS", "Col", "GraphIndex", "certain_interval", "effective_interval", "expand_years"]
+__all__ = ["NEG", "NONE", "POS", "Col", "GraphIndex", "certain_interval", "effective_interval", "expand_years", "has_non_year"]
 
 NEG = -(2**31) + 2
 POS = 2**31 - 2
@@ -57,21 +59,37 @@ def certain_interval(fact: Fact, is_event: bool, open_end: str = "ongoing") -> I
     return effective_interval(fact, is_event)
 
 
-def expand_years(facts: Sequence[Fact], is_event: Mapping[str, bool], as_of: TimePoint) -> tuple[list[Fact], list[str]]:
+def has_non_year(fact: Fact, not_years: Mapping[str, Collection[int]] | None) -> bool:
+    """True when the fact's start or end year is listed in ``not_years`` (relation id → years) for its relation."""
+    if not not_years:
+        return False
+    bad = not_years.get(fact.r)
+    if not bad:
+        return False
+    return any(p is not None and p.year in bad for p in (fact.start, fact.end))
+
+
+def expand_years(
+    facts: Sequence[Fact],
+    is_event: Mapping[str, bool],
+    as_of: TimePoint,
+    not_years: Mapping[str, Collection[int]] | None = None,
+) -> tuple[list[Fact], list[str]]:
     """Per-year mode: one point fact per year of every interval fact, as TGB builds tkgl-smallpedia.
 
     A fact with both ends known becomes one point fact per year of ``start.year..end.year``; a fact
     with a start only becomes one point fact at its start year (TGB's single edge: the open end is
-    not expanded, ``as_of`` is unused); facts with an unknown start and reversed facts stay as they
-    are. Returns the new facts (ids renumbered 0..n-1 in order of (original fact, year)) and their doc
-    ids (``F<orig>`` for a fact kept whole, ``F<orig>-<year>`` for an expanded one).
+    not expanded, ``as_of`` is unused); facts with an unknown start, reversed facts and facts with a
+    non-year date (:func:`has_non_year` under ``not_years``) stay as they are. Returns the new facts (ids
+    renumbered 0..n-1 in order of (original fact, year)) and their doc ids (``F<orig>`` for a fact kept
+    whole, ``F<orig>-<year>`` for an expanded one).
     """
     del is_event, as_of  # the expansion is the same for states and events (TGB's)
     out: list[Fact] = []
     docs: list[str] = []
     for f in facts:
         start, end = f.start, f.end
-        if start is None or (end is not None and start.year > end.year):
+        if start is None or (end is not None and start.year > end.year) or has_non_year(f, not_years):
             out.append(f._replace(id=len(out)))
             docs.append(f"F{f.id}")
             continue
@@ -100,8 +118,16 @@ class GraphIndex:
     out_rows: np.ndarray  # (m, 9) int32, columns Col.FID..Col.AEU
     in_keys: np.ndarray
     in_rows: np.ndarray
-    triple_count: np.ndarray  # (n,) int32: non-reversed facts sharing this fact's (s, r, o); 0 if reversed
+    triple_count: np.ndarray  # (n,) int32: kept facts sharing this fact's (s, r, o); 0 if ignored
     open_end: str = "ongoing"
+    not_year_mask: np.ndarray | None = None  # (n,) bool: facts with a non-year date (None: none)
+    ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
+
+    def __post_init__(self) -> None:
+        """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
+        if self.not_year_mask is None:
+            self.not_year_mask = np.zeros(len(self.reversed_mask), dtype=bool)
+        self.ignored_mask = self.reversed_mask | self.not_year_mask
 
     @classmethod
     def build(
@@ -111,10 +137,12 @@ class GraphIndex:
         granularity: Granularity,
         as_of: TimePoint,
         open_end: str = "ongoing",
+        not_years: Mapping[str, Collection[int]] | None = None,
     ) -> GraphIndex:
         """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts).
 
-        ``open_end`` is the reading of a state with a start and no end (``ongoing`` or ``unknown``).
+        ``open_end`` is the reading of a state with a start and no end (``ongoing`` or ``unknown``);
+        ``not_years`` (relation id → years) marks facts with a non-year date, which are valid nowhere.
         """
         g = granularity
         ent_id: dict[str, int] = {}
@@ -122,6 +150,7 @@ class GraphIndex:
         n = len(facts)
         table = np.empty((n, 9), dtype=np.int32)
         rev = np.zeros(n, dtype=bool)
+        nyr = np.zeros(n, dtype=bool)
         as_lo, as_hi = as_of.lo(g), as_of.hi(g)
         memo: dict[TimePoint, tuple[int, int, int]] = {}
 
@@ -156,6 +185,9 @@ class GraphIndex:
             if start is not None and f.end is not None and units(start)[0] > units(f.end)[1]:
                 rev[i] = True
                 plo, phi, clo, chi = POS, NEG, POS, NEG
+            if has_non_year(f, not_years):
+                nyr[i] = True
+                plo, phi, clo, chi = POS, NEG, POS, NEG
             if clo == POS:
                 chi = NEG
             table[i] = (s, r, o, plo, phi, clo, chi, su, eu)
@@ -167,7 +199,7 @@ class GraphIndex:
             rel_names[v] = k
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
         n_rel = max(len(rel_names), 1)
-        keep = np.flatnonzero(~rev)
+        keep = np.flatnonzero(~(rev | nyr))
         fid = keep.astype(np.int32)
         t = table[keep]
 
@@ -191,7 +223,7 @@ class GraphIndex:
             triple_count[keep] = counts[inverse]
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_rows, in_keys, in_rows, triple_count, open_end,
+            out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -230,7 +262,7 @@ class GraphIndex:
         return b - a
 
     def group(self, entity: int, relation: int, forward: bool) -> list[list[int]]:
-        """Adjacency rows of the (non-reversed) facts with ``entity`` as subject (forward) or object."""
+        """Adjacency rows of the (non-ignored) facts with ``entity`` as subject (forward) or object."""
         keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
         k = entity * self.n_rel + relation
         a = int(np.searchsorted(keys, k, "left"))

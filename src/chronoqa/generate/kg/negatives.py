@@ -60,13 +60,13 @@ def functional_flags(
 
     def dist_ok(f: int) -> bool:
         s, r, o = idx.fact_row(f)[:3]
-        if f in gold_set or idx.reversed_mask[f]:
+        if f in gold_set or idx.ignored_mask[f]:
             return False
         return any(g[0] == s and g[1] == r and g[2] != o for g in gold_rows)
 
     def stale_ok(f: int) -> bool:
         s, r, o, plo, phi = idx.fact_row(f)[:5]
-        if f in gold_set or idx.reversed_mask[f] or plo <= t <= phi:
+        if f in gold_set or idx.ignored_mask[f] or plo <= t <= phi:
             return False
         return any(g[0] == s and g[1] == r and g[2] == o for g in gold_rows)
 

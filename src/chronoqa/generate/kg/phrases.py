@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Literal
@@ -26,6 +26,7 @@ __all__ = [
     "fill",
     "generic_phrases",
     "load_phrase_table",
+    "parse_not_years",
 ]
 
 Kind = Literal["state", "event"]
@@ -95,11 +96,18 @@ class PhraseTable:
     ``open_end``): ``"ongoing"`` (the state goes on until ``as_of``; Wikidata leaves the end empty for
     current states) or ``"unknown"`` (no end was recorded; YAGO asserts nothing after the start), or
     ``None`` when the table declares none (the builder then reads ``"ongoing"``).
+
+    ``not_years`` is the declared data-quality setting (top-level TOML table ``[not_years]``): relation id
+    or label → years that the source's extraction read from numbers that are not years (YAGO11k's
+    ``<created>`` facts dated 360, from "Xbox 360"; ``<owns>`` facts dated 100, an ownership percentage).
+    A fact of that relation with its start or end in one of those years is valid nowhere (like a reversed
+    fact) but is still a corpus document. Empty when the table declares none.
     """
 
     source: str
     relations: Mapping[str, RelationPhrases]
     open_end: str | None = None
+    not_years: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -161,6 +169,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         raise ChronoqaError(
             f"{name}: open_end = {open_end!r}: expected one of {', '.join(map(repr, OPEN_END_READINGS))}; fix the file"
         )
+    not_years = parse_not_years(data.get("not_years", {}), f"{name}: not_years")
     rels = data.get("relations")
     if not isinstance(rels, dict) or not rels:
         raise ChronoqaError(f"{name}: expected [relations.<id>] tables, found none")
@@ -197,4 +206,30 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
         )
-    return PhraseTable(name, out, open_end)
+    return PhraseTable(name, out, open_end, not_years)
+
+
+def parse_not_years(value: object, where: str) -> dict[str, tuple[int, ...]]:
+    """Validate a ``not_years`` setting (relation id or label → list of integer years); sorted, deduplicated.
+
+    Raises:
+        ChronoqaError: When it is not a mapping from a relation key to a list of integers (``where`` names it).
+
+    """
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(f"{where} must be a table of relation id or label = [years], got {value!r}; fix it")
+    out: dict[str, tuple[int, ...]] = {}
+    for key in sorted(value):
+        years = value[key]
+        if (
+            not isinstance(key, str)
+            or not key.strip()
+            or not isinstance(years, list | tuple)
+            or not all(isinstance(y, int) and not isinstance(y, bool) for y in years)
+        ):
+            raise ChronoqaError(
+                f"{where}: entry {key!r} = {years!r}: expected a relation id or label mapped to a list of integer "
+                'years (e.g. "<owns>" = [100]); fix it'
+            )
+        out[key] = tuple(sorted(set(years)))
+    return out
