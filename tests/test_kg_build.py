@@ -617,9 +617,27 @@ def test_non_years_override_by_label_and_determinism(tmp_path: Path) -> None:
 
 
 def test_expand_years_keeps_non_year_facts_whole() -> None:
-    b = build_kg_benchmark(non_year_graph(), KGBuildConfig(n_questions=100, seed=1, expand_years=True), phrases="yago11k")
+    b = build_kg_benchmark(
+        non_year_graph(), KGBuildConfig(n_questions=100, seed=1, expand_years=True), phrases="yago11k"
+    )
     docs = [d.doc_id for d in b.corpus()]
     # Gov owns Bank 1990..100 is neither expanded nor (read as 100) stretched over 1,891 years
     assert {"F11", "F12", "F14"} <= set(docs)
     assert not any(d.startswith(("F11-", "F12-", "F14-")) for d in docs)
     assert b.manifest["counts"]["non_year_facts_ignored"] == 3
+
+
+def test_cli_ignore_not_years_flag(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from chronoqa.cli import app
+    from chronoqa.sources.hyte import write_hyte
+
+    write_hyte(non_year_graph(), tmp_path / "in")
+    args = ["build", "kg", "--input", str(tmp_path / "in"), "--n-questions", "60", "--phrases", "yago11k"]
+    res = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "a")])
+    assert res.exit_code == 0, res.output
+    assert load_release(tmp_path / "a").manifest["not_years"]["facts"] == 3
+    res = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "b"), "--ignore-not-years"])
+    assert res.exit_code == 0, res.output
+    assert load_release(tmp_path / "b").manifest["not_years"] == {"years": {}, "declared_by": "config", "facts": 0}

@@ -86,9 +86,7 @@ def test_yago_non_year_dates_are_never_used(yago: tuple[TemporalGraph, KGBuild])
     g, b = yago
     bad = {"<created>": 360, "<owns>": 100}
     listed = {
-        f.id
-        for f in g.facts
-        if f.r in bad and any(p is not None and p.year == bad[f.r] for p in (f.start, f.end))
+        f.id for f in g.facts if f.r in bad and any(p is not None and p.year == bad[f.r] for p in (f.start, f.end))
     }
     assert len(listed) == 139
     assert b.manifest["not_years"] == {

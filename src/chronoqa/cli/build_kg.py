@@ -53,6 +53,14 @@ def build_kg_command(
             "(certain only in its start unit). Default: the phrase table's (yago11k unknown, wikidata12k ongoing).",
         ),
     ] = None,
+    ignore_not_years: Annotated[
+        bool,
+        typer.Option(
+            "--ignore-not-years",
+            help="Disable the phrase table's [not_years] data-quality setting (numbers read as years, e.g. "
+            "yago11k's 'Xbox 360' and ownership '100'): facts dated in them are then used like any other.",
+        ),
+    ] = False,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from rich.console import Console
@@ -78,6 +86,7 @@ def build_kg_command(
         generic_phrases=generic_phrases,
         max_hops=max_hops,
         open_end=open_end,
+        not_years={} if ignore_not_years else None,
     )
     t0 = time.perf_counter()
     as_of_point = parse_time(as_of, field="as_of")
@@ -132,7 +141,8 @@ def build_kg_command(
     console.print(
         f"splits {counts['splits']} · dist_functional {rates['dist_functional']:.1%} · "
         f"stale_functional {rates['stale_functional']:.1%} · "
-        f"open end {build.manifest['open_end']['reading']} · leaks {build.manifest['audit']['leaks']} · "
+        f"open end {build.manifest['open_end']['reading']} · "
+        f"non-year facts {build.manifest['not_years']['facts']:,} · leaks {build.manifest['audit']['leaks']} · "
         f"load {t_load:.1f}s · total {elapsed:.1f}s"
     )
 

@@ -81,6 +81,6 @@ def iter_corpus(
     for fact, doc_id in zip(facts, doc_ids, strict=True):
         t = fact_triple(fact, doc_id, labels, rel_label)
         yield Doc(
-            doc_id, verbalise(fact, phrases[fact.r], labels, as_of, open_end, bad.get(fact.r, ())), t.s, t.r, t.o, t.t_start, t.t_end,
-            fact.s, fact.r, fact.o, fact.id,
+            doc_id, verbalise(fact, phrases[fact.r], labels, as_of, open_end, bad.get(fact.r, ())),
+            t.s, t.r, t.o, t.t_start, t.t_end, fact.s, fact.r, fact.o, fact.id,
         )  # fmt: skip

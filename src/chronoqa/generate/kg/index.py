@@ -26,7 +26,17 @@ import numpy as np
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, Interval, TimePoint
 
-__all__ = ["NEG", "NONE", "POS", "Col", "GraphIndex", "certain_interval", "effective_interval", "expand_years", "has_non_year"]
+__all__ = [
+    "NEG",
+    "NONE",
+    "POS",
+    "Col",
+    "GraphIndex",
+    "certain_interval",
+    "effective_interval",
+    "expand_years",
+    "has_non_year",
+]
 
 NEG = -(2**31) + 2
 POS = 2**31 - 2
