@@ -25,7 +25,7 @@ from chronoqa.report import summary_table
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dataset", default="yago11k")
-    ap.add_argument("--n-questions", type=int, default=2000)
+    ap.add_argument("--n-questions", type=int, default=10000, help="questions built (the builder's default)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="chronoqa-bench-run-") as tmp:
         os.environ["CHRONOQA_CACHE"] = str(Path(tmp) / "cache")  # cold caches: embeddings built as on a first run
