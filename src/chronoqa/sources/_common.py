@@ -21,12 +21,11 @@ by reason, never silent).
 
 from __future__ import annotations
 
-import contextlib
-import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
+from chronoqa._gc import gc_paused
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
@@ -55,23 +54,6 @@ NOTE_REVERSED_KEPT = "reversed intervals kept (start after end; valid nowhere)"
 NOTE_REVERSED_SWAPPED = "reversed intervals swapped (start and end exchanged)"
 NOTE_DUPLICATES = "duplicate facts kept (identical s, r, o, start, end of an earlier row)"
 NOTE_BLANK = "blank lines ignored"
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building millions of small acyclic records.
-
-    Readers allocate one tuple per fact and never make cycles; without the pause, CPython's
-    collector rescans the growing heap again and again (it doubles the load time of 1M facts). The
-    collector's previous state is restored on exit, also on error.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def check_reversed_policy(policy: str) -> ReversedPolicy:
