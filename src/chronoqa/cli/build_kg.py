@@ -64,9 +64,9 @@ def build_kg_command(
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
+    from chronoqa.cli._ui import task_progress
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import _OP_NAMES
     from chronoqa.generate.kg.labels import read_entity_labels
@@ -111,9 +111,7 @@ def build_kg_command(
 
         sources["labels"] = {"file": labels.name, "sha256": sha256_file(labels)}
     t_load = time.perf_counter() - t0
-    with Progress(
-        TextColumn("[bold]questions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
-    ) as bar:
+    with task_progress(console, label="[bold]questions") as bar:
         task = bar.add_task("build", total=n_questions)
         build = build_kg_benchmark(
             graph,

@@ -11,9 +11,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import TaskID
 from rich.table import Table
 
+from chronoqa.cli._ui import task_progress
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["register"]
@@ -49,14 +50,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("give --bench, --out and at least one --retriever (or --list)")
         try:
             release = load_release(bench)
-            with Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            ) as bar:
+            with task_progress(console, transient=True) as bar:
                 tasks: dict[str, TaskID] = {}
 
                 def progress(spec: str, done: int, total: int) -> None:

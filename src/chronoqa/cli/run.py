@@ -11,9 +11,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
+from chronoqa.cli._ui import task_progress
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["register"]
@@ -111,13 +112,7 @@ def register(app: typer.Typer) -> None:
                 n_bootstrap=n_bootstrap,
                 build=None if n_questions is None else {"n_questions": n_questions},
             )
-            with Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-            ) as bars:
+            with task_progress(console) as bars:
                 result = run_pipeline(cfg, progress=_RichProgress(bars, console), force=force)
         except ChronoqaError as exc:
             console.print(f"[red]error:[/red] {exc}")
@@ -145,9 +140,7 @@ def register(app: typer.Typer) -> None:
             a = make_answerer(answerer)
             rel = load_release(bench)
             n = sum(1 for q in rel.questions if split in ("all", q.split))
-            with Progress(
-                TextColumn("answering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console
-            ) as bars:
+            with task_progress(console, label="answering") as bars:
                 task = bars.add_task("answer", total=min(n, limit) if limit else n)
                 s = answer_release(
                     rel,
