@@ -6,6 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests: no per-example deadline (CI machines are shared and slow at times) and a derandomised
+# search, so a CI run is reproducible; explore more locally with --hypothesis-seed or a profile of your own.
+settings.register_profile("chronoqa", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "chronoqa"))
 
 
 @pytest.fixture(scope="session")
