@@ -39,6 +39,17 @@ class FakeOpenAI:
                     outer.requests.append(payload)
                     outer.in_flight += 1
                     outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
+                released = False
+
+                def release() -> None:
+                    # Count the request as finished BEFORE its response leaves: a client may send its
+                    # next request as soon as it reads this one, before the handler thread returns.
+                    nonlocal released
+                    if not released:
+                        released = True
+                        with outer.lock:
+                            outer.in_flight -= 1
+
                 try:
                     status, text, headers = outer.script(n, payload)
                     if status == 0 and text.startswith("sleep:"):
@@ -51,6 +62,7 @@ class FakeOpenAI:
                         ).encode()
                     else:
                         body = json.dumps({"error": text}).encode()
+                    release()
                     try:
                         self.send_response(status)
                         for k, v in headers.items():
@@ -62,8 +74,7 @@ class FakeOpenAI:
                     except (BrokenPipeError, ConnectionResetError):
                         pass
                 finally:
-                    with outer.lock:
-                        outer.in_flight -= 1
+                    release()
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
