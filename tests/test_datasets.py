@@ -270,3 +270,14 @@ def test_cli_info_yago11k(mirror: Path) -> None:
     assert res.exit_code == 0 and "20,506" in res.output and "playsFor" in res.output
     res = runner.invoke(app, ["datasets", "fetch", "yago11k", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["folder"].endswith("yago11k")
+
+
+@pytest.mark.mirror
+def test_packaged_wikidata_labels_cover_the_data_and_agree_with_the_mirror(mirror: Path) -> None:
+    from chronoqa.datasets.wikidata12k import relation_labels
+
+    labels = relation_labels()
+    used = {line.split("\t")[1] for line in (mirror / "wikidata12k" / "relations.dict").read_text().splitlines()}
+    assert set(labels) == used  # every P-id of the data has a label, and no label is for another property
+    lines = (mirror / "wikidata12k" / "relation_labels.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    assert labels == dict(line.split("\t", 1) for line in lines)

@@ -1,18 +1,17 @@
 """Wikidata12k (HyTE; Leblay & Chekol 2018): Wikidata Q-ids and P-ids, year granularity.
 
-The English labels of its 24 relations are not upstream: they ship inside chronoqa as
-``wikidata12k_relation_labels.tsv`` (hand-typed Wikidata property labels) and the loader uses them.
+The English labels of its 24 relations are not upstream: they are Wikidata's property labels (CC0),
+stated below as data, and the loader uses them.
 """
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from chronoqa.datasets._spec import DatasetSpec, RemoteFile
 from chronoqa.errors import BadRowPolicy
 from chronoqa.records import TemporalGraph
-from chronoqa.sources.hyte import read_hyte, read_relation_labels
+from chronoqa.sources.hyte import read_hyte
 from chronoqa.time import TimePoint
 
 __all__ = ["SPEC", "load", "relation_labels"]
@@ -28,11 +27,38 @@ _SUMS = (
 )
 
 
+# Wikidata's English labels of the 24 properties Wikidata12k uses.
+_RELATION_LABELS = {
+    "P17": "country",
+    "P26": "spouse",
+    "P27": "country of citizenship",
+    "P31": "instance of",
+    "P39": "position held",
+    "P54": "member of sports team",
+    "P6": "head of government",
+    "P69": "educated at",
+    "P102": "member of political party",
+    "P108": "employer",
+    "P131": "located in the administrative territorial entity",
+    "P150": "contains the administrative territorial entity",
+    "P166": "award received",
+    "P190": "twinned administrative body",
+    "P463": "member of",
+    "P512": "academic degree",
+    "P551": "residence",
+    "P579": "IMA status and/or rank",
+    "P793": "significant event",
+    "P1346": "winner",
+    "P1376": "capital of",
+    "P1411": "nominated for",
+    "P1435": "heritage designation",
+    "P2962": "title of chess person",
+}
+
+
 def relation_labels() -> dict[str, str]:
-    """The packaged English labels of Wikidata12k's 24 P-ids."""
-    ref = resources.files("chronoqa.datasets").joinpath("wikidata12k_relation_labels.tsv")
-    with resources.as_file(ref) as path:
-        return read_relation_labels(path)
+    """The English labels of Wikidata12k's 24 P-ids."""
+    return dict(_RELATION_LABELS)
 
 
 def load(folder: Path, *, on_bad_row: BadRowPolicy = "skip", as_of: TimePoint | None = None) -> TemporalGraph:
