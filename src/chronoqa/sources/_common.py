@@ -118,33 +118,21 @@ class TimeCells:
             return self._cache[value]
         except KeyError:
             pass
-        try:
-            point = parse_time(value)
-        except TimeParseError as exc:
-            raise DataError(
-                self.file,
-                line,
-                field,
-                value,
-                f"{TIME_EXPECTED} ({exc})",
-                "correct the date (months 1..12, days within the month), or load with on_bad_row='skip'",
-            ) from None
+        point = self._convert(
+            value, line, field, "correct the date (months 1..12, days within the month), or load with on_bad_row='skip'"
+        )
         self._cache[value] = point
         return point
 
     def parse_value(self, value: object, line: int, field: str) -> TimePoint | None:
         """Parse a non-string cell (a Parquet number or ``None``); errors as :meth:`parse`."""
+        return self._convert(value, line, field, "correct the value, or load with on_bad_row='skip'")
+
+    def _convert(self, value: object, line: int, field: str, fix: str) -> TimePoint | None:
         try:
             return parse_time(value)
         except TimeParseError as exc:
-            raise DataError(
-                self.file,
-                line,
-                field,
-                value,
-                f"{TIME_EXPECTED} ({exc})",
-                "correct the value, or load with on_bad_row='skip'",
-            ) from None
+            raise DataError(self.file, line, field, value, f"{TIME_EXPECTED} ({exc})", fix) from None
 
 
 class FactBuilder:
