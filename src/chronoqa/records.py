@@ -214,6 +214,8 @@ class Question:
       "value": "2014-03"}]``; ``outdated_answers``: earlier holders, for time-alignment questions.
     * ``granularity``, ``as_of``, ``sql``, ``reference`` (table questions' reference interval),
       ``logical_form`` (anchor, relation path, t_query: for dedup and audits).
+    * ``assumes_complete``: the gold holds only if the data is complete (first ever, before any, an
+      unbounded window, a "none" answer): a closed-world question, counted in the data card.
     """
 
     id: str
@@ -241,6 +243,7 @@ class Question:
     sql: str | None = None
     reference: Mapping[str, str | None] | None = None
     logical_form: Mapping[str, Any] = field(default_factory=dict)
+    assumes_complete: bool = False
 
     @property
     def complexity(self) -> str:
@@ -281,6 +284,7 @@ class Question:
             "sql": self.sql,
             "reference": None if self.reference is None else dict(self.reference),
             "logical_form": dict(self.logical_form),
+            "assumes_complete": self.assumes_complete,
         }
 
     @classmethod
@@ -320,6 +324,7 @@ class Question:
             sql=d.get("sql"),
             reference=d.get("reference"),
             logical_form=d.get("logical_form") or {},
+            assumes_complete=bool(d.get("assumes_complete", False)),
         )
 
 
