@@ -42,11 +42,13 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from chronoqa._gc import gc_paused
+from chronoqa.paths import cache_dir
 from chronoqa.records import TemporalGraph
-from chronoqa.sources._common import gc_paused
 from chronoqa.time import Granularity, TimePoint
 
 if TYPE_CHECKING:
+    import numpy as np
     import pyarrow as pa
 
     from chronoqa.sources.synthetic import SyntheticFacts
@@ -166,34 +168,9 @@ class FactStore:
         import numpy as np
         import pyarrow as pa
 
-        from chronoqa.time import days_from_civil
-
-        def day_numbers(y: np.ndarray, m: np.ndarray, d: np.ndarray, last: bool) -> np.ndarray:
-            y = y.astype(np.int64)
-            mm = np.where(m > 0, m, 12 if last else 1).astype(np.int64)
-            # days_from_civil, vectorised (same formula as chronoqa.time)
-            dd_first = np.where(d > 0, d, 1).astype(np.int64)
-            yy = y - (mm <= 2)
-            era = np.floor_divide(yy, 400)
-            yoe = yy - era * 400
-            mp = (mm + 9) % 12
-            doe_base = yoe * 365 + yoe // 4 - yoe // 100
-            if last:
-                # last day of the year/month when the day is not stated
-                month_len = _month_lengths(y, mm)
-                dd = np.where(d > 0, d, month_len).astype(np.int64)
-            else:
-                dd = dd_first
-            doy = (153 * mp + 2) // 5 + dd - 1
-            out = era * 146097 + doe_base + doy - 719468
-            assert days_from_civil(2000, 1, 1) == 10957
-            return out
-
         arrays = data.to_arrow()
-        slo = day_numbers(data.start_year, data.start_month, data.start_day, False)
-        shi = day_numbers(data.start_year, data.start_month, data.start_day, True)
-        elo = day_numbers(data.end_year, data.end_month, data.end_day, False)
-        ehi = day_numbers(data.end_year, data.end_month, data.end_day, True)
+        slo, shi = _day_spans(data.start_year, data.start_month, data.start_day)
+        elo, ehi = _day_spans(data.end_year, data.end_month, data.end_day)
         both = data.has_start & data.has_end
         gran_code = np.minimum(
             np.where(data.has_start, np.where(data.start_day > 0, 3, 1), 9),
@@ -277,8 +254,6 @@ class FactStore:
         built under a temporary name and renamed into place, so a killed build leaves no broken store.
         """
         if folder is None:
-            from chronoqa.datasets import cache_dir
-
             folder = cache_dir() / "stores"
         folder = Path(folder)
         path = folder / f"{name}-{key[:16]}.duckdb"
@@ -332,9 +307,23 @@ class FactStore:
         self.close()
 
 
-def _month_lengths(year: Any, month: Any) -> Any:
+def _day_spans(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """First and last day number of each ``(year, month, day)`` unit (``0`` = month or day not stated).
+
+    The calendar lives in :mod:`chronoqa.time` only: each distinct date is converted once by
+    :meth:`chronoqa.time.TimePoint.first_day` / ``last_day`` and mapped back to the rows.
+    """
     import numpy as np
 
-    base = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], dtype=np.int64)[month]
-    leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-    return base + ((month == 2) & leap)
+    dates = np.stack([year, month, day], axis=1).astype(np.int64)
+    if dates.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    uniq, inverse = np.unique(dates, axis=0, return_inverse=True)
+    first = np.empty(len(uniq), dtype=np.int64)
+    last = np.empty(len(uniq), dtype=np.int64)
+    for i, (y, m, d) in enumerate(uniq.tolist()):
+        point = TimePoint(y, m or None, d or None)
+        first[i], last[i] = point.first_day(), point.last_day()
+    inverse = inverse.reshape(-1)
+    return first[inverse], last[inverse]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from chronoqa.errors import ChecksumError, ChronoqaError
 from chronoqa.io import atomic_write, sha256_file
+from chronoqa.paths import cache_dir, mirror_dir
 
 if TYPE_CHECKING:
     from chronoqa.datasets._spec import DatasetSpec, RemoteFile
@@ -18,22 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["cache_dir", "dataset_folder", "download", "fetch", "fetch_spec", "mirror_dir", "verify_file"]
 
 ProgressFn = Callable[[str, int, int | None], None]
-
-
-def cache_dir() -> Path:
-    """The cache folder: ``$CHRONOQA_CACHE``, else ``platformdirs.user_cache_dir("chronoqa")``."""
-    value = os.environ.get("CHRONOQA_CACHE")
-    if value:
-        return Path(value)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("chronoqa"))
-
-
-def mirror_dir() -> Path | None:
-    """The folder named by ``$CHRONOQA_MIRROR``, or ``None``."""
-    value = os.environ.get("CHRONOQA_MIRROR")
-    return Path(value) if value else None
 
 
 def dataset_folder(name: str) -> Path:

@@ -9,7 +9,6 @@ with the questions and are marked ``control=True`` everywhere they appear.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
+from chronoqa.paths import cache_dir
 from chronoqa.records import Doc, Question
 from chronoqa.time import Interval, TimeParseError, parse_time
 
@@ -25,7 +25,6 @@ __all__ = [
     "Hit",
     "RetrievalQuery",
     "Retriever",
-    "cache_root",
     "query_from_question",
 ]
 
@@ -61,23 +60,13 @@ class Retriever(Protocol):
         ...
 
 
-def cache_root() -> Path:
-    """Folder for indexes and embeddings: ``$CHRONOQA_CACHE`` or the user cache folder."""
-    value = os.environ.get("CHRONOQA_CACHE")
-    if value:
-        return Path(value)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("chronoqa"))
-
-
 @dataclass(frozen=True)
 class Corpus:
     """The documents a benchmark's retrievers search, with the checksum that keys every cache."""
 
     docs: Sequence[Doc]
     sha256: str
-    cache_dir: Path = field(default_factory=cache_root)
+    cache_dir: Path = field(default_factory=cache_dir)
     _intervals: list[Interval | None] = field(default_factory=list, repr=False, compare=False)
     _by_id: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _days: list[np.ndarray] = field(default_factory=list, repr=False, compare=False)

@@ -1,0 +1,32 @@
+"""The folders chronoqa reads and writes outside a run: the cache and the data mirror (a leaf module).
+
+* :func:`cache_dir`: ``$CHRONOQA_CACHE``, else ``platformdirs.user_cache_dir("chronoqa")``. Downloads
+  (``datasets/``), fact stores (``stores/``) and retrieval indexes (``bm25/``, ``dense/``) live under it.
+* :func:`mirror_dir`: the folder named by ``$CHRONOQA_MIRROR`` (a local copy of the public data), or
+  ``None``.
+
+Environment variables are read on every call (never cached), so tests and callers may change them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["cache_dir", "mirror_dir"]
+
+
+def cache_dir() -> Path:
+    """The cache folder: ``$CHRONOQA_CACHE``, else ``platformdirs.user_cache_dir("chronoqa")``."""
+    value = os.environ.get("CHRONOQA_CACHE")
+    if value:
+        return Path(value)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("chronoqa"))
+
+
+def mirror_dir() -> Path | None:
+    """The folder named by ``$CHRONOQA_MIRROR``, or ``None``."""
+    value = os.environ.get("CHRONOQA_MIRROR")
+    return Path(value) if value else None
