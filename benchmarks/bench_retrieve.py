@@ -112,7 +112,7 @@ def wikidata_queries(docs: list[Doc], n: int, seed: int) -> list[RetrievalQuery]
 
 
 def release_corpus(path: Path, n: int) -> tuple[list[Doc], list[RetrievalQuery]]:
-    from chronoqa.release import load_release
+    from chronoqa.artifacts.release import load_release
     from chronoqa.retrieve import query_from_question
 
     rel = load_release(path)

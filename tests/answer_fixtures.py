@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.io import write_jsonl
 from chronoqa.records import Doc, Question, Triple
-from chronoqa.release import FunctionalFlags, write_release
 
 FACTS = [
     # doc_id, s, r, o, start, end

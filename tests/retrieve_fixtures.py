@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.records import Doc, Question, Triple
-from chronoqa.release import FunctionalFlags, write_release
 
 # (doc_id, s, s_id, r, o, o_id, start, end)
 FACTS: list[tuple[str, str, str, str, str, str, str | None, str | None]] = [

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from chronoqa.artifacts.release import load_release
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg import KGBuildConfig, MissingPhrasesError, build_kg_benchmark, load_phrase_table
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
-from chronoqa.release import load_release
 from chronoqa.time import TimePoint
 from kg_checker import PHRASES, Checker, check_all, kinds_from_toml, not_years_of, open_end_of
 

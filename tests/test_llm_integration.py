@@ -22,9 +22,9 @@ import pytest
 
 from answer_fixtures import doc, hit, triple
 from chronoqa.answer import answer_release, make_answerer, read_answers
+from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.io import read_json, write_jsonl
 from chronoqa.records import Question
-from chronoqa.release import FunctionalFlags, write_release
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chronoqa.release import load_release
+from chronoqa.artifacts.release import load_release
 from chronoqa.retrieve import REGISTRY, query_from_question, read_run, run_retrieval
 from retrieve_fixtures import docs, poisoned, questions, write_bench
 

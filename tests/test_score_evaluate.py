@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from chronoqa.answer.base import AnswerRecord
+from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
 from chronoqa.cli import app
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Doc, Question, Triple
-from chronoqa.release import FunctionalFlags, load_release, write_release
 from chronoqa.score.evaluate import evaluate
 
 

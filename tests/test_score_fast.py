@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.records import Question, Triple
-from chronoqa.release import FunctionalFlags
 from chronoqa.score.evidence import prepare_question, retrieved_keys, score_evidence
 from chronoqa.score.fast import FAST_MEASURES, gold_columns, hits_from_file, hits_from_run, score_run
 from chronoqa.score.measures import MEASURES as MEASURE_REGISTRY

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from chronoqa.artifacts.release import Release, load_release
 from chronoqa.generate.table import JoinSpec, TableBuild, TableBuildConfig, build_table_benchmark, write_table_build
 from chronoqa.records import Doc, Question, TemporalTable, Triple
-from chronoqa.release import Release, load_release
 from chronoqa.score.tempbench import aggregate, score_question
 from chronoqa.time import Interval
 

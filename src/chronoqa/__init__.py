@@ -8,9 +8,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from chronoqa.artifacts.release import Release, load_release, write_release
 from chronoqa.errors import ChecksumError, ChronoqaError, DataError, LoadReport, SkippedRow, UnknownNameError
 from chronoqa.records import Doc, Fact, Question, TemporalGraph, TemporalTable, Triple
-from chronoqa.release import Release, load_release, write_release
 from chronoqa.time import Allen, Granularity, Interval, TimePoint, parse_time, relate, valid_at
 
 __version__ = "0.1.0"

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.answer.base import AnswerContext, Answerer, AnswerRecord, Evidence
+from chronoqa.artifacts.release import Release, load_release
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, read_jsonl, sha256_file, write_json, write_jsonl
-from chronoqa.release import Release, load_release
 
 __all__ = ["ANSWERS_FILE", "ANSWERS_META_FILE", "AnswerSummary", "answer_release", "load_hits", "read_answers"]
 

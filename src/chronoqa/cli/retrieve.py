@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
         list_: Annotated[bool, typer.Option("--list", help="List the registered retrievers and exit.")] = False,
     ) -> None:
         """Run retrievers (bm25, bm25_temporal, graph, dense, hybrid, controls) and write run files."""
-        from chronoqa.release import load_release
+        from chronoqa.artifacts.release import load_release
         from chronoqa.retrieve import gold_recall, run_retrieval
 
         console = Console()

@@ -133,7 +133,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Answer a benchmark's questions with one answerer; writes answers.jsonl and answers.meta.json."""
         from chronoqa.answer import answer_release, make_answerer
-        from chronoqa.release import load_release
+        from chronoqa.artifacts.release import load_release
 
         console = Console(stderr=True)
         try:

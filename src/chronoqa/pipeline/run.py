@@ -185,7 +185,7 @@ def _answer_stage(
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.answer import answer_release, make_answerer
-        from chronoqa.release import load_release
+        from chronoqa.artifacts.release import load_release
 
         rel = load_release(release)
         n = sum(1 for q in rel.questions if q.split == split)

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from chronoqa.artifacts.release import load_release
 from chronoqa.io import read_json
 from chronoqa.records import COMPLEXITIES
-from chronoqa.release import load_release
 
 __all__ = [
     "ANSWER_METRICS",

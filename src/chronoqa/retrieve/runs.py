@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from chronoqa._gc import gc_paused
+from chronoqa.artifacts.release import BENCHMARK_FILE, CORPUS_FILE, Release, load_release
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.io import atomic_write, dumps, read_json, read_jsonl, sha256_file, write_json
 from chronoqa.records import Question
-from chronoqa.release import BENCHMARK_FILE, CORPUS_FILE, Release, load_release
 from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery, query_from_question
 from chronoqa.retrieve.registry import REGISTRY, BuildContext, Registry
 from chronoqa.retrieve.spec import RetrieverSpec

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from chronoqa.answer.base import AnswerRecord
+from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file
 from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.evidence import EvidenceRow
 from chronoqa.score.fast import (

@@ -31,9 +31,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question, Triple, complexity_of
-from chronoqa.release import FunctionalFlags
 from chronoqa.time import Granularity, Interval, TimePoint, ValidityMode, parse_time, valid_at
 
 __all__ = [

@@ -22,9 +22,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
+from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
-from chronoqa.release import FunctionalFlags
 from chronoqa.score.evidence import _valid, norm_time, triple_key
 from chronoqa.score.measures import Measure
 from chronoqa.score.runs import Run

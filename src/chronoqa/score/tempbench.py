@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.release import FunctionalFlags
 from chronoqa.score.evidence import EvidenceRow, prepare_question, retrieved_keys, score_evidence
 from chronoqa.time import ValidityMode
 

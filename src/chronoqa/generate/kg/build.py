@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
@@ -40,7 +41,6 @@ from chronoqa.generate.kg.phrases import (
 from chronoqa.generate.kg.templates import Renderer, render
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
-from chronoqa.release import FunctionalFlags, write_release
 from chronoqa.time import TimePoint, valid_at
 
 __all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resolve_open_end", "resolve_phrases"]
@@ -64,7 +64,7 @@ class KGBuild:
         return self.corpus_factory()
 
     def write(self, out_dir: str | Path) -> Path:
-        """Write the release folder through :func:`chronoqa.release.write_release`."""
+        """Write the release folder through :func:`chronoqa.artifacts.release.write_release`."""
         return write_release(out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard)
 
 

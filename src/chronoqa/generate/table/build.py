@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.splits import assign_splits
 from chronoqa.generate.table.allen import RELATIONS, TIME_REFS, random_reference
@@ -52,7 +53,6 @@ from chronoqa.generate.table.verbalise import (
     render,
 )
 from chronoqa.records import Doc, Question, TemporalTable, Triple
-from chronoqa.release import FunctionalFlags, write_release
 from chronoqa.time import Allen, Granularity, TimePoint, parse_time
 
 __all__ = [
