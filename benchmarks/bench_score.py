@@ -5,8 +5,8 @@ distractor negative) and a k=10 run per question are generated here with a seede
 held as columns (untimed). Timed: flattening the questions' gold (``gold_columns``), building the
 hit columns (``hits_from_arrays``: time normalisation, identity keys) and ``score_run`` (TRP, CCR,
 coverage, stale/distractor hits, R@10, nDCG@10, MRR) with the overall sums. Reported separately:
-reading the same run from a ``.run.jsonl`` file (``hits_from_file``) and, for reference, the
-per-question scorer extrapolated from a sample.
+reading the same run from a ``.run.jsonl`` file (``read_run(path, columnar=True)`` then
+``hits_from_run``) and, for reference, the per-question scorer extrapolated from a sample.
 Prints the timings and writes ``benchmarks/results/score.json``.
 
 Run: ``python benchmarks/bench_score.py [--n 100000] [--k 10]``.
@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from chronoqa.artifacts.runs import read_run
 from chronoqa.io import write_json
 from chronoqa.records import Question, Triple
 from chronoqa.score.evidence import prepare_question, retrieved_keys, score_evidence
-from chronoqa.score.fast import gold_columns, hits_from_arrays, hits_from_file, score_run
+from chronoqa.score.fast import gold_columns, hits_from_arrays, hits_from_run, score_run
 from chronoqa.score.measures import Measure
 from chronoqa.score.stats import bootstrap_cis, rng_for
 
@@ -133,9 +134,10 @@ def main() -> None:
         path = Path(tmp) / "synthetic.run.jsonl"
         write_run_file(path, questions, run, args.k)
         t0 = time.perf_counter()
-        from_file = hits_from_file(path, questions, [q.id for q in questions])
+        columnar = read_run(path, columnar=True)
+        from_file = hits_from_run(columnar, questions)
         t_read = time.perf_counter() - t0
-    assert from_file is not None
+    assert columnar.columns is not None
     assert np.array_equal(score_run(gold, from_file).ccr, sc.ccr)
 
     sample = min(args.reference_sample, args.n)

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from chronoqa.artifacts.release import FunctionalFlags
+from chronoqa.artifacts.runs import Run, read_run
 from chronoqa.records import Question, Triple
 from chronoqa.score.evidence import prepare_question, retrieved_keys, score_evidence
-from chronoqa.score.fast import FAST_MEASURES, gold_columns, hits_from_file, hits_from_run, score_run
+from chronoqa.score.fast import FAST_MEASURES, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import MEASURES as MEASURE_REGISTRY
 from chronoqa.score.measures import Measure
-from chronoqa.score.runs import Run
 
 MEASURES = tuple(
     Measure.parse(m)
@@ -60,7 +60,7 @@ def make_case(seed: int, n: int = 120) -> tuple[list[Question], dict[str, Functi
                 (rng.choice(pool) if pool and rng.random() < 0.5 else rand_triple(rng)).to_dict()
                 for _ in range(rng.randint(0, 12))
             ]
-    return qs, flags, Run("r", hits)
+    return qs, flags, Run.from_mapping("r", hits)
 
 
 def reference(qs: list[Question], flags: dict[str, FunctionalFlags], run: Run) -> dict[str, list[Any]]:
@@ -93,12 +93,14 @@ def test_columnar_equals_reference(seed: int, tmp_path: Path) -> None:
     with path.open("w") as fh:
         for qid, hs in run.hits.items():
             # shuffle file order but keep ranks: the reader must sort by rank
-            ranked = [{**h, "rank": j + 1, "doc_id": "d"} for j, h in enumerate(hs)]
+            ranked = [{**h.to_dict(), "rank": j + 1, "doc_id": "d"} for j, h in enumerate(hs)]
             random.Random(seed).shuffle(ranked)
             fh.write(json.dumps({"qid": qid, "hits": ranked}) + "\n")
-    from_file = hits_from_file(path, qs, [q.id for q in qs])
-    assert from_file is not None
-    for hits in (hits_from_run(run, qs), from_file):
+    columnar = read_run(path, columnar=True)
+    assert columnar.columns is not None  # read by pyarrow, not line by line
+    lines = read_run(path)
+    assert lines.columns is None and lines.lines == columnar.lines
+    for hits in (hits_from_run(run, qs), hits_from_run(columnar, qs), hits_from_run(lines, qs)):
         sc = score_run(gold, hits, MEASURES)
         assert sc.n_retrieved.tolist() == ref["n"]
         assert as_optional(*sc.trp) == pytest.approx(ref["trp"])
@@ -117,7 +119,11 @@ def test_file_reader_falls_back_on_numeric_times(tmp_path: Path) -> None:
     path.write_text(
         json.dumps({"qid": "q0", "hits": [{"s": "a", "r": "r", "o": "b", "t_start": 1994.0, "t_end": 1994}]}) + "\n"
     )
-    assert hits_from_file(path, qs, ["q0"]) is None  # the line reader handles TempBench float years
+    run = read_run(path, columnar=True)
+    assert run.columns is None  # the line reader handles TempBench float years
+    assert run.lines[0].hits[0].t_start == 1994.0
+    sc = score_run(gold_columns(qs), hits_from_run(run, qs))
+    assert sc.ccr.tolist() == [1.0]
 
 
 def test_every_measure_has_both_implementations() -> None:

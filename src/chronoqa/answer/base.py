@@ -1,4 +1,4 @@
-"""The answer record and the answerer interface shared by baselines and the LLM answerer."""
+"""The answerer interface shared by baselines and the LLM answerer (the record: :mod:`chronoqa.artifacts.answers`)."""
 
 from __future__ import annotations
 
@@ -6,56 +6,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from chronoqa.artifacts.answers import STATUSES, AnswerRecord
 from chronoqa.records import Question
 
 __all__ = ["STATUSES", "AnswerContext", "AnswerRecord", "Answerer", "Evidence"]
 
 Evidence = Mapping[str, Any]
 """One retrieved fact as it appears in a run file hit: ``s``, ``r``, ``o``, ``t_start``, ``t_end``, ``doc_id``..."""
-
-STATUSES = ("ok", "error", "abstain")
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerRecord:
-    """One line of ``answers.jsonl``: exactly one per question, failures included (status ``error``)."""
-
-    qid: str
-    answerer: str
-    status: str
-    answer: str | None
-    explanation: str | None = None
-    error: str | None = None
-    raw: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"answer status {self.status!r}: expected one of {', '.join(STATUSES)}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (fixed key order)."""
-        return {
-            "qid": self.qid,
-            "answerer": self.answerer,
-            "status": self.status,
-            "answer": self.answer,
-            "explanation": self.explanation,
-            "error": self.error,
-            "raw": self.raw,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> AnswerRecord:
-        """Read the JSON form."""
-        return cls(
-            qid=str(d["qid"]),
-            answerer=str(d["answerer"]),
-            status=str(d["status"]),
-            answer=d.get("answer"),
-            explanation=d.get("explanation"),
-            error=d.get("error"),
-            raw=d.get("raw"),
-        )
 
 
 @dataclass(frozen=True)

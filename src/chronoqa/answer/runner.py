@@ -1,46 +1,33 @@
-"""The answer stage: a release (+ a run file) + an answerer → ``answers.jsonl`` + ``answers.meta.json``.
+"""The answer stage: a release (+ a run) + an answerer -> an answer folder (``answers.jsonl`` + meta).
 
-``answers.jsonl`` has exactly one line per question of the split, in benchmark order::
-
-    {"qid", "answerer", "status": "ok"|"error"|"abstain", "answer", "explanation", "error", "raw"}
-
-Failed calls are lines with status ``error`` (the scorer counts them wrong), never missing lines.
-``answers.meta.json`` records the answerer spec and parameters (protocol name and version, model), the
-run file it read (with its spec and sha256) and the counts by status.
+The files and their one reader and writer live in :mod:`chronoqa.artifacts.answers`: exactly one line
+per question of the split, in benchmark order; failed calls are lines with status ``error``, never
+missing lines. ``answers.meta.json`` records the answerer spec and parameters (protocol name and
+version, model), the run file it read (with its spec and sha256) and the counts by status.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from chronoqa.answer.base import AnswerContext, Answerer, AnswerRecord, Evidence
+from chronoqa.artifacts.answers import ANSWERS_FILE, ANSWERS_META_FILE, read_answers, write_answers
 from chronoqa.artifacts.release import Release, load_release
+from chronoqa.artifacts.runs import RunSource, meta_path, read_run
 from chronoqa.errors import ChronoqaError
-from chronoqa.io import read_json, read_jsonl, sha256_file, write_json, write_jsonl
+from chronoqa.io import read_json, sha256_file
+from chronoqa.records import Doc
 
 __all__ = ["ANSWERS_FILE", "ANSWERS_META_FILE", "AnswerSummary", "answer_release", "load_hits", "read_answers"]
 
-ANSWERS_FILE = "answers.jsonl"
-ANSWERS_META_FILE = "answers.meta.json"
 
-
-def load_hits(run_path: str | Path) -> dict[str, list[Evidence]]:
-    """Retrieved facts per question id from a run file, in rank order (read by the scorer's own reader)."""
-    from chronoqa.score.runs import load_run
-
-    return {qid: [dict(h) for h in hits] for qid, hits in load_run(run_path).hits.items()}
-
-
-def read_answers(path: str | Path) -> list[AnswerRecord]:
-    """Read an ``answers.jsonl`` file (or the folder holding one)."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / ANSWERS_FILE
-    return [AnswerRecord.from_dict(d) for d in read_jsonl(p)]
+def load_hits(run: RunSource, docs: Iterable[Doc] | None = None) -> dict[str, list[Evidence]]:
+    """Retrieved facts per question id from a run of any shape, in rank order (read by the one run reader)."""
+    return {line.qid: [h.to_dict() for h in line.hits] for line in read_run(run, docs=docs)}
 
 
 @dataclass(frozen=True)
@@ -75,9 +62,7 @@ def answer_release(
         questions = questions[:limit]
     if answerer.uses_evidence and run is None:
         raise ChronoqaError(f"answerer {answerer.spec!r} reads retrieved facts: pass a run file (--run)")
-    from chronoqa.score.runs import meta_path
-
-    evidence = load_hits(run) if (run is not None and answerer.uses_evidence) else {}
+    evidence = load_hits(run, rel.corpus) if (run is not None and answerer.uses_evidence) else {}
     context = AnswerContext(
         train=rel.split("train"), cache_dir=None if cache_dir is None else str(cache_dir), progress=progress
     )
@@ -107,6 +92,5 @@ def answer_release(
         "n_questions": len(records),
         "by_status": {s: counts.get(s, 0) for s in ("ok", "abstain", "error")},
     }
-    write_jsonl(out / ANSWERS_FILE, (r.to_dict() for r in records))
-    write_json(out / ANSWERS_META_FILE, meta)
+    write_answers(out, records, meta)
     return AnswerSummary(out, len(records), meta["by_status"], meta)

@@ -6,8 +6,9 @@
   from and print to the same string.
 * Registry (:mod:`chronoqa.retrieve.registry`): ``bm25``, ``bm25_temporal``, ``graph``, ``dense``,
   ``hybrid`` and the controls ``oracle``, ``stale_only``, ``dist_only``, ``random``, ``empty``.
-* Run files (:mod:`chronoqa.retrieve.runs`): JSONL + TREC + meta, :func:`read_run`, :func:`write_run`,
-  :func:`run_retrieval` (reuses identical saved runs).
+* Running (:mod:`chronoqa.retrieve.runs`): :func:`run_retrieval` (reuses identical saved runs); the run
+  files themselves (JSONL + TREC + meta, :func:`read_run`, :func:`write_run`) are
+  :mod:`chronoqa.artifacts.runs`, re-exported here.
 """
 
 from __future__ import annotations

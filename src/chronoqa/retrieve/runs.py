@@ -1,19 +1,9 @@
-"""Run files, and running a retriever over a benchmark release (with reuse of identical runs).
+"""Running a retriever over a benchmark release, with reuse of identical runs.
 
-For a run named ``NAME`` three files are written, atomically:
-
-* ``NAME.run.jsonl``: one line per question, every question of the (split of the) benchmark, in
-  benchmark order: ``{"qid": str, "hits": [{"doc_id", "rank" (1-based), "score", "s", "r", "o",
-  "t_start", "t_end"}, ...]}``; ``hits`` is empty when nothing was retrieved.
-* ``NAME.run.trec``: the TREC run format ``qid Q0 docid rank score tag`` (ir_measures, ranx and
-  trec_eval read it). Scores are strictly ordered within a question by construction of the
-  retrievers' tie-breaking (score, then corpus order) except for exact ties, where TREC tools may
-  reorder; ``rank`` in the JSONL file is authoritative.
-* ``NAME.run.meta.json``: ``spec``, ``control``, ``corpus_sha256``, ``benchmark_sha256``,
-  ``toolkit_version``, ``k``, ``n_questions``, ``timing`` (seconds), plus ``split`` and ``params``.
-
-``run_retrieval`` reuses a saved run when its meta file records the same spec, corpus, benchmark,
-toolkit version, ``k`` and split.
+The run files (``NAME.run.jsonl``, ``NAME.run.trec``, ``NAME.run.meta.json``), their record type
+:class:`~chronoqa.artifacts.runs.Run` and their one reader live in :mod:`chronoqa.artifacts.runs`
+(re-exported here). ``run_retrieval`` reuses a saved run when its meta file records the same spec,
+corpus, benchmark, toolkit version, ``k`` and split.
 """
 
 from __future__ import annotations
@@ -21,15 +11,15 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from chronoqa._gc import gc_paused
 from chronoqa.artifacts.release import BENCHMARK_FILE, CORPUS_FILE, Release, load_release
-from chronoqa.errors import ChronoqaError, DataError
-from chronoqa.io import atomic_write, dumps, read_json, read_jsonl, sha256_file, write_json
+from chronoqa.artifacts.runs import Run, RunHit, RunLine, read_run, run_paths, write_run
+from chronoqa.errors import ChronoqaError
+from chronoqa.io import read_json, sha256_file
 from chronoqa.records import Question
 from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery, query_from_question
 from chronoqa.retrieve.registry import REGISTRY, BuildContext, Registry
@@ -50,54 +40,6 @@ __all__ = [
 ]
 
 
-class RunHit(NamedTuple):
-    """One hit of a run line."""
-
-    doc_id: str
-    rank: int
-    score: float
-    s: str
-    r: str
-    o: str
-    t_start: str | None
-    t_end: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (fixed key order)."""
-        return self._asdict()
-
-
-class RunLine(NamedTuple):
-    """One question's hits, in rank order."""
-
-    qid: str
-    hits: tuple[RunHit, ...]
-
-
-@dataclass(frozen=True)
-class Run:
-    """A loaded run: lines in file order (iterate for ``(qid, hits)`` pairs) and its meta data."""
-
-    name: str
-    lines: tuple[RunLine, ...]
-    meta: Mapping[str, Any] = field(default_factory=dict)
-
-    def __iter__(self) -> Iterator[RunLine]:
-        return iter(self.lines)
-
-    def __len__(self) -> int:
-        return len(self.lines)
-
-    def as_dict(self) -> dict[str, tuple[RunHit, ...]]:
-        """Question id → hits."""
-        return {line.qid: line.hits for line in self.lines}
-
-    @property
-    def control(self) -> bool:
-        """Whether the run comes from a control retriever."""
-        return bool(self.meta.get("control", False))
-
-
 def run_name(spec: str | RetrieverSpec) -> str:
     """A file-system-safe name for a spec: ``bm25`` stays ``bm25``; parameters add a short hash."""
     text = str(RetrieverSpec.parse(spec))
@@ -105,80 +47,6 @@ def run_name(spec: str | RetrieverSpec) -> str:
     if safe == text:
         return safe
     return f"{safe[:80]}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
-
-
-def run_paths(out_dir: str | Path, name: str) -> tuple[Path, Path, Path]:
-    """``(jsonl, trec, meta)`` paths of run ``name`` in ``out_dir``."""
-    d = Path(out_dir)
-    return d / f"{name}.run.jsonl", d / f"{name}.run.trec", d / f"{name}.run.meta.json"
-
-
-def write_run(out_dir: str | Path, name: str, lines: Sequence[RunLine], meta: Mapping[str, Any]) -> Path:
-    """Write ``NAME.run.jsonl``, ``NAME.run.trec`` and ``NAME.run.meta.json``; returns the JSONL path."""
-    jsonl, trec, meta_file = run_paths(out_dir, name)
-    tag = re.sub(r"\s+", "_", name) or "run"
-    with atomic_write(jsonl) as fh:
-        for line in lines:
-            fh.write(dumps({"qid": line.qid, "hits": [h.to_dict() for h in line.hits]}))
-            fh.write("\n")
-    with atomic_write(trec) as fh:
-        for line in lines:
-            for h in line.hits:
-                fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {h.score!r} {tag}\n")
-    write_json(meta_file, dict(meta))  # last: a meta file marks a complete run
-    return jsonl
-
-
-def read_run(path: str | Path) -> Run:
-    """Read a run written by :func:`write_run` (``NAME.run.jsonl``, or its folder + name via the meta).
-
-    Bad lines raise :class:`chronoqa.errors.DataError` naming the file, line and field.
-    """
-    p = Path(path)
-    if not p.exists():
-        raise DataError(str(p), 0, "(file)", str(p), "an existing run file", "write one with `chronoqa retrieve`")
-    lines: list[RunLine] = []
-    seen: set[str] = set()
-    for lineno, obj in enumerate(read_jsonl(p), 1):
-        qid = obj.get("qid")
-        if not isinstance(qid, str) or not qid:
-            raise DataError(str(p), lineno, "qid", qid, "a non-empty question id", "regenerate the run")
-        if qid in seen:
-            raise DataError(str(p), lineno, "qid", qid, "one line per question", "remove the duplicate line")
-        seen.add(qid)
-        raw = obj.get("hits")
-        if not isinstance(raw, list):
-            raise DataError(str(p), lineno, "hits", raw, "a list of hits", "regenerate the run")
-        hits = []
-        for j, h in enumerate(raw):
-            try:
-                hits.append(
-                    RunHit(
-                        str(h["doc_id"]),
-                        int(h["rank"]),
-                        float(h["score"]),
-                        str(h["s"]),
-                        str(h["r"]),
-                        str(h["o"]),
-                        h.get("t_start"),
-                        h.get("t_end"),
-                    )
-                )
-            except (KeyError, TypeError, ValueError) as exc:
-                raise DataError(
-                    str(p),
-                    lineno,
-                    f"hits[{j}]",
-                    str(h)[:80],
-                    "a hit with doc_id, rank, score, s, r, o, t_start, t_end",
-                    f"regenerate the run ({exc!r})",
-                ) from None
-        hits.sort(key=lambda h: h.rank)
-        lines.append(RunLine(qid, tuple(hits)))
-    meta_file = p.with_name(p.name.removesuffix(".jsonl") + ".meta.json")
-    meta = read_json(meta_file) if meta_file.exists() else {}
-    name = p.name.removesuffix(".run.jsonl")
-    return Run(str(meta.get("spec", name)), tuple(lines), meta)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
-from chronoqa.answer.base import AnswerRecord
+from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time

@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from chronoqa.answer.base import AnswerRecord
+from chronoqa.artifacts.answers import AnswerRecord, read_answers
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
+from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
-from chronoqa.io import read_json, sha256_file
+from chronoqa.io import sha256_file
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.evidence import EvidenceRow
@@ -29,12 +30,10 @@ from chronoqa.score.fast import (
     HitColumns,
     RunScores,
     gold_columns,
-    hits_from_file,
     hits_from_run,
     score_run,
 )
 from chronoqa.score.measures import Measure, parse_measures
-from chronoqa.score.runs import Run, load_answers, load_run, meta_path
 from chronoqa.score.stats import CI, benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 from chronoqa.time import ValidityMode
@@ -273,7 +272,7 @@ def _score_answers(
     if isinstance(answers, Mapping):
         recs: Mapping[str, AnswerRecord] = answers
     elif isinstance(answers, (str, Path)):
-        recs = load_answers(answers)
+        recs = {r.qid: r for r in read_answers(answers)}
     else:
         recs = {r.qid: r for r in answers}
     unknown = sorted(set(recs) - {q.id for q in rel.questions})
@@ -295,33 +294,19 @@ def _score_answers(
 
 
 def _load_run(
-    run: Run | str | Path, qs: Sequence[Question], release: Release, warnings: list[str]
+    run: RunSource, qs: Sequence[Question], release: Release, warnings: list[str]
 ) -> tuple[str, dict[str, Any], HitColumns]:
-    """Name, meta and hit columns of a run (a file is read by pyarrow when it can be)."""
+    """Name, meta and hit columns of a run of any shape (a run file is read into Arrow columns when it can be)."""
+    loaded = read_run(run, docs=release.corpus, columnar=True)
+    name, meta = loaded.name, dict(loaded.meta)
     known = {q.id for q in release.questions}
-    hits: HitColumns | None = None
-    if not isinstance(run, Run):
-        path = Path(run)
-        if not path.exists():
-            raise ChronoqaError(f"run file {path} does not exist (write one with `chronoqa retrieve`)")
-        hits = hits_from_file(path, qs, known)
-        if hits is not None:
-            mp = meta_path(path)
-            meta = read_json(mp) if mp.exists() else {}
-            meta = meta if isinstance(meta, dict) else {}
-            name = str(meta.get("spec", path.name.split(".run")[0]))
-        else:
-            run = load_run(path)
-    if isinstance(run, Run):
-        name, meta = run.name, dict(run.meta)
-        unknown = sorted(set(run.hits) - known)
-        if unknown:
-            raise ChronoqaError(
-                f"run {name!r} has {len(unknown)} question ids that are not in {release.path} "
-                f"(first: {unknown[0]!r}): it was made for another benchmark; re-run retrieval on this release"
-            )
-        hits = hits_from_run(run, qs)
-    assert hits is not None
+    unknown = sorted(set(loaded.qids) - known)
+    if unknown:
+        raise ChronoqaError(
+            f"run {name!r} has {len(unknown)} question ids that are not in {release.path} "
+            f"(first: {unknown[0]!r}): it was made for another benchmark; re-run retrieval on this release"
+        )
+    hits = hits_from_run(loaded, qs)
     missing = len({q.id for q in qs} - set(hits.line_qids))
     if missing:
         warnings.append(f"run {name!r} has no line for {missing} questions: scored as empty retrievals")
@@ -334,11 +319,11 @@ def _load_run(
 
 def evaluate(
     release: Release | str | Path,
-    run: Run | str | Path | None = None,
+    run: RunSource | None = None,
     answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path | None = None,
     *,
     functional_only: bool | str = False,
-    compare: Run | str | Path | None = None,
+    compare: RunSource | None = None,
     compare_answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path | None = None,
     seed: int = 0,
     n_bootstrap: int = 1000,

@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from chronoqa.artifacts.release import FunctionalFlags
+from chronoqa.artifacts.runs import RunHit
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question, Triple, complexity_of
 from chronoqa.time import Granularity, Interval, TimePoint, ValidityMode, parse_time, valid_at
@@ -44,6 +45,7 @@ __all__ = [
     "prepare_question",
     "retrieved_keys",
     "score_evidence",
+    "time_valid",
     "triple_key",
 ]
 
@@ -68,6 +70,8 @@ def triple_key(item: Any) -> TripleKey:
     if cls is dict and "s" in item and "r" in item and "o" in item:  # fast path: JSON hits and TempBench dicts
         g = item.get
         return (str(g("s")), str(g("r")), str(g("o")), norm_time(g("t_start")), norm_time(g("t_end")))
+    if cls is RunHit:
+        return (item.s, item.r, item.o, norm_time(item.t_start), norm_time(item.t_end))
     if cls is tuple and len(item) == 5:
         return (str(item[0]), str(item[1]), str(item[2]), norm_time(item[3]), norm_time(item[4]))
     if isinstance(item, Triple):
@@ -112,7 +116,7 @@ class PreparedQuestion(NamedTuple):
 
 
 @lru_cache(maxsize=1 << 16)
-def _valid(
+def time_valid(
     t_start: str | None,
     t_end: str | None,
     t_query: str,
@@ -120,6 +124,7 @@ def _valid(
     as_of: str | None,
     mode: ValidityMode,
 ) -> bool:
+    """Whether a triple with these (normalised) times holds at ``t_query`` (memoised :func:`valid_at`)."""
     tq = parse_time(t_query)
     if tq is None:
         return True
@@ -155,7 +160,7 @@ def prepare_question(
     g = _GRANULARITIES.get(field("granularity", None) or "year") or Granularity.parse(str(field("granularity")))
     as_of = norm_time(field("as_of"))
     gold = tuple(dict.fromkeys(triple_key(t) for t in field("S_star", ()) or ()))
-    valid = frozenset(gold) if tq is None else frozenset(k for k in gold if _valid(k[3], k[4], tq, g, as_of, mode))
+    valid = frozenset(gold) if tq is None else frozenset(k for k in gold if time_valid(k[3], k[4], tq, g, as_of, mode))
     gold_set = frozenset(gold)
 
     def negatives(key: str, flag_name: str) -> frozenset[TripleKey] | None:

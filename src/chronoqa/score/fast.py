@@ -13,21 +13,18 @@ reference implementation; tests check that both give the same numbers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.json as pj
 
 from chronoqa.artifacts.release import FunctionalFlags
-from chronoqa.errors import ChronoqaError
+from chronoqa.artifacts.runs import Run
 from chronoqa.records import Question
-from chronoqa.score.evidence import _valid, norm_time, triple_key
+from chronoqa.score.evidence import norm_time, time_valid, triple_key
 from chronoqa.score.measures import Measure
-from chronoqa.score.runs import Run
 from chronoqa.time import Granularity, ValidityMode
 
 __all__ = [
@@ -36,33 +33,12 @@ __all__ = [
     "RunScores",
     "gold_columns",
     "hits_from_arrays",
-    "hits_from_file",
     "hits_from_run",
     "score_run",
 ]
 
 _SEP = "\x1f"
 _NULL = "\x00"
-_RUN_SCHEMA = pa.schema(
-    [
-        ("qid", pa.string()),
-        (
-            "hits",
-            pa.list_(
-                pa.struct(
-                    [
-                        ("rank", pa.float64()),
-                        ("s", pa.string()),
-                        ("r", pa.string()),
-                        ("o", pa.string()),
-                        ("t_start", pa.string()),
-                        ("t_end", pa.string()),
-                    ]
-                )
-            ),
-        ),
-    ]
-)
 
 
 def _keys(s: pa.Array, r: pa.Array, o: pa.Array, ts: pa.Array, te: pa.Array) -> pa.Array:
@@ -135,7 +111,7 @@ def gold_columns(
             s, r, o, ts, te = triple_key(t)
             gq.append(qi)
             gk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
-            valid.append(True if tq is None else _valid(ts, te, tq, g, as_of, mode))
+            valid.append(True if tq is None else time_valid(ts, te, tq, g, as_of, mode))
         if q.S_stale or q.S_dist:
             f = flags.get(q.id) if flags else None
             stale_def[qi] = bool(q.S_stale) and (f is None or f.stale_functional)
@@ -169,57 +145,44 @@ def _order(q: np.ndarray, rank: np.ndarray) -> np.ndarray:
 
 
 def hits_from_run(run: Run, questions: Sequence[Question]) -> HitColumns:
-    """Columns of an in-memory run (hits as dicts or 5-tuples, in rank order), for ``questions``."""
-    qq: list[int] = []
-    kk: list[str] = []
-    for qi, q in enumerate(questions):
-        for h in run.hits.get(q.id, ()):
-            s, r, o, ts, te = triple_key(h)
-            qq.append(qi)
-            kk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
-    return HitColumns(np.asarray(qq, dtype=np.int64), pa.array(kk, type=pa.string()), tuple(run.hits))
+    """Columns of a run's hits for ``questions`` (hits of other question ids are left out).
 
-
-def hits_from_file(path: str | Path, questions: Sequence[Question], known_ids: Iterable[str]) -> HitColumns | None:
-    """Columns of a run file read by pyarrow's JSON reader.
-
-    Returns ``None`` when the file needs the line-by-line reader (:func:`chronoqa.score.runs.load_run`):
-    times that are not all strings, bad JSON, a missing field or a repeated question id (that reader
-    then names the bad line).
-
-    Raises :class:`ChronoqaError` when the run names question ids not in ``known_ids`` (another
-    benchmark). Hits of known questions that are not in ``questions`` (filtered out) are dropped.
+    A run read with ``read_run(..., columnar=True)`` is flattened in Arrow without building a Python
+    object per hit; any other run is walked line by line.
     """
-    p = Path(path)
-    try:
-        table = pj.read_json(
-            p, parse_options=pj.ParseOptions(explicit_schema=_RUN_SCHEMA, unexpected_field_behavior="ignore")
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
+    table = run.columns
+    if table is None:
+        qi_of = {q.id: qi for qi, q in enumerate(questions)}
+        qq: list[int] = []
+        kk: list[str] = []
+        for line in run.lines:
+            qi = qi_of.get(line.qid)
+            if qi is None:
+                continue
+            for h in line.hits:
+                s, r, o, ts, te = triple_key(h)
+                qq.append(qi)
+                kk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
+        # lines are in rank order already: keep each question's hits in that order
+        order = np.argsort(np.asarray(qq, dtype=np.int64), kind="stable")
+        keys = pa.array(kk, type=pa.string()).take(pa.array(order, type=pa.int64()))
+        return HitColumns(np.asarray(qq, dtype=np.int64)[order], keys, run.qids)
     qids = table.column("qid").combine_chunks()
-    if qids.null_count or len(pc.unique(qids)) != len(qids):
-        return None  # the line-by-line reader names the bad line
-    known = pa.array(list(known_ids), type=pa.string())
-    unknown = pc.filter(qids, pc.invert(pc.is_in(qids, value_set=known)))
-    if len(unknown):
-        raise ChronoqaError(
-            f"run {p} has {len(unknown)} question ids that are not in the benchmark (first: {unknown[0]!r}): "
-            "it was made for another benchmark; re-run retrieval on this release"
-        )
     hits = table.column("hits").combine_chunks()
     line_qi = pc.index_in(qids, value_set=pa.array([q.id for q in questions], type=pa.string()))
     parent = pc.list_parent_indices(hits).to_numpy()
     flat = pc.list_flatten(hits)
-    if any(flat.field(name).null_count for name in ("s", "r", "o")):
-        return None
     qi = pc.take(line_qi, pa.array(parent, type=pa.int64()))
     keep = pc.is_valid(qi)
+    # a missing rank is the hit's position in its list (as the line reader reads it)
+    offsets = hits.offsets.to_numpy()
+    position = np.arange(len(flat), dtype=np.float64) - offsets[parent] + 1
+    rank = pc.fill_null(flat.field("rank"), pa.array(position)).to_numpy(zero_copy_only=False)
     flat = pc.filter(flat, keep)
+    keep_np = keep.to_numpy(zero_copy_only=False)
     qarr = pc.filter(qi, keep).to_numpy(zero_copy_only=False).astype(np.int64)
-    rank = pc.fill_null(flat.field("rank"), np.inf).to_numpy(zero_copy_only=False)
     cols = [flat.field(k) for k in ("s", "r", "o", "t_start", "t_end")]
-    return hits_from_arrays(qarr, *cols, rank=rank, line_qids=tuple(qids.to_pylist()))
+    return hits_from_arrays(qarr, *cols, rank=rank[keep_np], line_qids=run.qids)
 
 
 def hits_from_arrays(

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from chronoqa.answer.base import AnswerRecord
+from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
