@@ -3,6 +3,7 @@
 * :mod:`chronoqa.artifacts.release`: a benchmark release folder (what both builders write, every stage reads).
 * :mod:`chronoqa.artifacts.runs`: run files (what retrieval writes; answer and evaluate read), one :class:`Run`.
 * :mod:`chronoqa.artifacts.answers`: answer folders (what the answer stage writes; evaluate reads).
+* :mod:`chronoqa.artifacts.metrics`: the evaluate folder (what evaluate writes; the report reads).
 
 This package imports only the floors below it (:mod:`chronoqa.time`, :mod:`chronoqa.records`,
 :mod:`chronoqa.errors`, :mod:`chronoqa.io`, :mod:`chronoqa.paths`); every stage imports it, and no stage
@@ -12,20 +13,25 @@ imports another stage for a file format.
 from __future__ import annotations
 
 from chronoqa.artifacts.answers import AnswerRecord, read_answers, write_answers
+from chronoqa.artifacts.metrics import MetricsFolder, MetricsRecord, read_metrics, write_metrics
 from chronoqa.artifacts.release import FunctionalFlags, Release, load_release, write_release
 from chronoqa.artifacts.runs import Run, RunHit, RunLine, read_run, write_run
 
 __all__ = [
     "AnswerRecord",
     "FunctionalFlags",
+    "MetricsFolder",
+    "MetricsRecord",
     "Release",
     "Run",
     "RunHit",
     "RunLine",
     "load_release",
     "read_answers",
+    "read_metrics",
     "read_run",
     "write_answers",
+    "write_metrics",
     "write_release",
     "write_run",
 ]

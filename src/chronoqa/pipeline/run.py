@@ -209,6 +209,8 @@ def _evaluate_stage(
     cfg: RunConfig, release: Path, runs: Mapping[str, Path], answers: Mapping[str, Path], progress: Progress
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.artifacts.answers import read_answers_meta
+        from chronoqa.artifacts.metrics import MetricsRecord, write_metrics
         from chronoqa.score.evaluate import evaluate
 
         tick = progress.start("evaluate", len(runs) + len(answers))
@@ -216,7 +218,7 @@ def _evaluate_stage(
             res = evaluate(
                 release, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
             )
-            write_json(out / "retrieval" / f"{name}.json", res.to_dict())
+            write_metrics(out, "retrieval", MetricsRecord(name, res.to_dict()))
             tick(1)
         for name, ans in sorted(answers.items()):
             res = evaluate(
@@ -227,9 +229,7 @@ def _evaluate_stage(
                 n_bootstrap=cfg.n_bootstrap,
                 min_slice=cfg.min_slice,
             )
-            d = res.to_dict()
-            d["answer_meta"] = read_json(ans.parent / "answers.meta.json")
-            write_json(out / "answers" / f"{name}.json", d)
+            write_metrics(out, "answers", MetricsRecord(name, res.to_dict(), read_answers_meta(ans)))
             tick(1)
         return {"n_runs": len(runs), "n_answer_files": len(answers)}
 

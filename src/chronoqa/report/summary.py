@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from chronoqa.artifacts.metrics import MetricsFolder, read_metrics
 from chronoqa.artifacts.release import load_release
 from chronoqa.io import read_json
 from chronoqa.records import COMPLEXITIES
@@ -79,38 +80,35 @@ def _composition(release: Path, split: str, title: str | None) -> dict[str, Any]
     }
 
 
-def _retrieval_rows(eval_dir: Path) -> list[dict[str, Any]]:
+def _retrieval_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
     rows = []
-    for p in sorted((eval_dir / "retrieval").glob("*.json")):
-        d = read_json(p)
-        meta = (d.get("run") or {}).get("meta") or {}
-        block = d.get("retrieval") or {}
+    for rec in metrics.retrieval:
+        block = rec.block("retrieval")
         rows.append(
             {
-                "name": p.stem,
-                "spec": meta.get("spec", p.stem),
-                "control": bool(meta.get("control", False)),
-                "n_questions": d.get("n_questions"),
+                "name": rec.name,
+                "spec": rec.spec,
+                "control": rec.control,
+                "n_questions": rec.n_questions,
                 "metrics": {m: _ci(block.get("all"), m) for m in RETRIEVAL_METRICS},
                 "slices": _slices(block, ("R@10", "CCR", "TRP_macro")),
-                "warnings": d.get("warnings", []),
+                "warnings": list(rec.warnings),
             }
         )
     rows.sort(key=lambda r: (r["control"], r["name"]))
     return rows
 
 
-def _answer_rows(eval_dir: Path) -> list[dict[str, Any]]:
+def _answer_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
     rows = []
-    for p in sorted((eval_dir / "answers").glob("*.json")):
-        d = read_json(p)
-        meta = d.get("answer_meta") or {}
-        ans, tim = d.get("answers") or {}, d.get("time_accuracy") or {}
+    for rec in metrics.answers:
+        meta = rec.answer_meta or {}
+        ans, tim = rec.block("answers"), rec.block("time_accuracy")
         run = meta.get("run") or {}
         rows.append(
             {
-                "name": p.stem,
-                "answerer": meta.get("answerer", p.stem),
+                "name": rec.name,
+                "answerer": meta.get("answerer", rec.name),
                 "run": run.get("spec") if run else None,
                 "run_control": bool(run.get("control", False)) if run else False,
                 "protocol": (meta.get("protocol") or {}).get("id"),
@@ -122,7 +120,7 @@ def _answer_rows(eval_dir: Path) -> list[dict[str, Any]]:
                 },
                 "n_time_refs_missing": tim.get("n_no_refs"),
                 "slices": _slices(ans, ("A",)),
-                "warnings": d.get("warnings", []),
+                "warnings": list(rec.warnings),
             }
         )
     rows.sort(key=lambda r: (r["answerer"] != "prior", r["name"]))
@@ -181,18 +179,22 @@ def _warnings(retrieval: list[dict[str, Any]], answers: list[dict[str, Any]], mi
 
 def build_summary(
     release: str | Path,
-    eval_dir: str | Path,
+    metrics: str | Path | MetricsFolder,
     *,
     config: Mapping[str, Any] | None = None,
     run_dir: str | Path | None = None,
     title: str | None = None,
 ) -> dict[str, Any]:
-    """The summary of a run: composition, retrieval rows, answer rows, warnings, manifest."""
+    """The summary of a run: composition, retrieval rows, answer rows, warnings, manifest.
+
+    ``metrics`` is an evaluate folder (:mod:`chronoqa.artifacts.metrics`), as a path or read.
+    """
     cfg = dict(config or {})
     split = str(cfg.get("split", "test"))
     min_slice = int((cfg.get("evaluate") or {}).get("min_slice", 30))
-    retrieval = _retrieval_rows(Path(eval_dir))
-    answers = _answer_rows(Path(eval_dir))
+    folder = metrics if isinstance(metrics, MetricsFolder) else read_metrics(metrics)
+    retrieval = _retrieval_rows(folder)
+    answers = _answer_rows(folder)
     stages = []
     if run_dir is not None:
         order = ("fetch", "build", "retrieve-", "answer-", "evaluate", "report")
