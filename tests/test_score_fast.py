@@ -12,11 +12,12 @@ import pytest
 
 from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.artifacts.runs import Run, read_run
+from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.records import Question, Triple
 from chronoqa.score.evidence import prepare_question, retrieved_keys, score_evidence
-from chronoqa.score.fast import FAST_MEASURES, gold_columns, hits_from_run, score_run
+from chronoqa.score.fast import gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import MEASURES as MEASURE_REGISTRY
-from chronoqa.score.measures import Measure
+from chronoqa.score.measures import Measure, MeasureProvider, provider, provider_names
 
 MEASURES = tuple(
     Measure.parse(m)
@@ -126,5 +127,12 @@ def test_file_reader_falls_back_on_numeric_times(tmp_path: Path) -> None:
     assert sc.ccr.tolist() == [1.0]
 
 
-def test_every_measure_has_both_implementations() -> None:
-    assert set(FAST_MEASURES) == set(MEASURE_REGISTRY)
+def test_one_registry_two_providers_that_declare_what_they_support() -> None:
+    assert provider_names() == ["columnar", "reference"]
+    for name in provider_names():
+        assert provider(name).supports == set(MEASURE_REGISTRY), name  # both implement every measure
+    with pytest.raises(UnknownNameError, match="Did you mean columnar"):
+        provider("columnr")
+    partial = MeasureProvider("partial", {"R": provider("reference").implementations["R"]})
+    with pytest.raises(ChronoqaError, match="not supported by the partial provider"):
+        partial.implementation(Measure.parse("nDCG@10"))

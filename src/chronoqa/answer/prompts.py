@@ -24,6 +24,7 @@ from typing import Any
 
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question
+from chronoqa.spec import NameTable, Spec, SpecError
 
 __all__ = [
     "PROTOCOLS",
@@ -114,21 +115,27 @@ class PromptProtocol:
         return self.builder(question, evidence if self.uses_evidence else (), k)
 
 
-PROTOCOLS: Mapping[str, PromptProtocol] = {
-    p.id: p
-    for p in (
-        PromptProtocol("closed_book", 1, False, _closed_book_v1),
-        PromptProtocol("rag", 1, True, _rag_v1),
-    )
-}
+PROTOCOLS: NameTable[PromptProtocol] = NameTable(
+    "prompt protocol",
+    (
+        (p.id, p)
+        for p in (
+            PromptProtocol("closed_book", 1, False, _closed_book_v1),
+            PromptProtocol("rag", 1, True, _rag_v1),
+        )
+    ),
+)
 
 
 def get_protocol(spec: str) -> PromptProtocol:
     """Look up ``name@version`` (a bare name means its latest version); typos get a suggestion."""
-    if spec in PROTOCOLS:
-        return PROTOCOLS[spec]
-    versions = sorted((p for p in PROTOCOLS.values() if p.name == spec), key=lambda p: p.version)
-    if versions:
+    parsed = Spec.parse(spec)
+    if parsed.args or parsed.params:
+        raise SpecError(f"prompt protocol {spec!r}: expected name@version, e.g. rag@1")
+    if parsed.at is not None and str(parsed) in PROTOCOLS:
+        return PROTOCOLS[str(parsed)]
+    versions = sorted((p for p in PROTOCOLS.values() if p.name == parsed.name), key=lambda p: p.version)
+    if parsed.at is None and versions:
         return versions[-1]
     raise UnknownNameError("prompt protocol", spec, list(PROTOCOLS) + sorted({p.name for p in PROTOCOLS.values()}))
 

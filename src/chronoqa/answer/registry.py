@@ -1,57 +1,40 @@
 """Answerers by spec string: ``extractive``, ``prior``, ``fake(correct=0.5)``, ``llm(model=...,base_url=...)``.
 
-A spec is ``name`` or ``name(key=value,...)``; values are numbers or bare strings (URLs included).
-Unknown names and unknown parameters raise :class:`~chronoqa.errors.UnknownNameError` with a
-"Did you mean ...?" suggestion.
+Specs are written in chronoqa's one spec grammar (:mod:`chronoqa.spec`): ``name`` or
+``name(key=value,...)``; values are numbers, ``true``/``false``, bare words (URLs and model names
+included) or double-quoted strings (``llm(model="a,b")``). Unknown names and unknown parameters raise
+:class:`~chronoqa.errors.UnknownNameError` with a "Did you mean ...?" suggestion.
 """
 
 from __future__ import annotations
 
 import inspect
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from chronoqa.answer.base import Answerer
 from chronoqa.answer.baselines import ExtractiveReader, FakeAnswerer, PriorAnswerer
 from chronoqa.answer.client import ClientConfig
 from chronoqa.answer.llm import LLMAnswerer
-from chronoqa.errors import ChronoqaError, UnknownNameError
+from chronoqa.errors import ChronoqaError
+from chronoqa.spec import NameTable, Spec, SpecError, check_params
 
 __all__ = ["ANSWERERS", "BASELINES", "make_answerer", "parse_spec"]
 
-_SPEC = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+
+def _answerer_spec(text: str | Spec) -> Spec:
+    spec = Spec.parse(text)
+    if spec.args or spec.at is not None:
+        raise SpecError(
+            f"answerer spec {str(spec)!r}: expected name or name(key=value,...), e.g. llm(model=gpt-4o-mini)"
+        )
+    return spec
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"llm(model=m,k=5)"`` → ``("llm", {"model": "m", "k": 5})``."""
-    m = _SPEC.match(spec)
-    if not m:
-        raise ChronoqaError(
-            f"answerer spec {spec!r}: expected name or name(key=value,...), e.g. llm(model=gpt-4o-mini)"
-        )
-    name, body = m.group(1), m.group(2)
-    kwargs: dict[str, Any] = {}
-    if body and body.strip():
-        for part in body.split(","):
-            if "=" not in part:
-                raise ChronoqaError(f"answerer spec {spec!r}: argument {part.strip()!r} is not key=value")
-            k, v = (x.strip() for x in part.split("=", 1))
-            kwargs[k] = _value(v)
-    return name, kwargs
-
-
-def _value(v: str) -> Any:
-    if len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
-        return v[1:-1]
-    for cast in (int, float):
-        try:
-            return cast(v)
-        except ValueError:
-            pass
-    if v.lower() in ("true", "false"):
-        return v.lower() == "true"
-    return v
+    """``"llm(model=m,k=5)"`` -> ``("llm", {"model": "m", "k": 5})`` (one grammar: :mod:`chronoqa.spec`)."""
+    parsed = _answerer_spec(spec)
+    return parsed.name, parsed.param_dict
 
 
 def _llm(
@@ -78,15 +61,14 @@ def _llm(
         seed=seed,
         parameters=params,
     )
-    return LLMAnswerer(config, protocol=protocol, k=k, spec=f"llm(model={model},protocol={protocol})")
+    shown = Spec("llm", params=(("model", model), ("protocol", protocol)))
+    return LLMAnswerer(config, protocol=protocol, k=k, spec=str(shown))
 
 
-ANSWERERS: Mapping[str, Callable[..., Answerer]] = {
-    "extractive": ExtractiveReader,
-    "prior": PriorAnswerer,
-    "fake": FakeAnswerer,
-    "llm": _llm,
-}
+ANSWERERS: NameTable[Callable[..., Answerer]] = NameTable(
+    "answerer",
+    (("extractive", ExtractiveReader), ("prior", PriorAnswerer), ("fake", FakeAnswerer), ("llm", _llm)),
+)
 """Every answerer factory by name."""
 
 BASELINES = ("extractive", "prior")
@@ -95,15 +77,11 @@ BASELINES = ("extractive", "prior")
 
 def make_answerer(spec: str) -> Answerer:
     """Build an answerer from its spec string."""
-    name, kwargs = parse_spec(spec)
-    if name not in ANSWERERS:
-        raise UnknownNameError("answerer", name, ANSWERERS)
-    factory = ANSWERERS[name]
-    params = inspect.signature(factory).parameters
-    for k in kwargs:
-        if k not in params:
-            raise UnknownNameError(f"parameter of answerer {name!r}", k, params)
-    if name == "llm" and "model" not in kwargs:
+    parsed = _answerer_spec(spec)
+    factory = ANSWERERS[parsed.name]
+    check_params(f"answerer {parsed.name!r}", parsed, inspect.signature(factory).parameters)
+    kwargs = parsed.param_dict
+    if parsed.name == "llm" and "model" not in kwargs:
         raise ChronoqaError("answerer llm(...) needs model=..., e.g. llm(model=gpt-4o-mini,base_url=https://...)")
     try:
         return factory(**kwargs)

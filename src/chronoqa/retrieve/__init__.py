@@ -28,7 +28,7 @@ from chronoqa.retrieve.runs import (
     run_retrieval,
     write_run,
 )
-from chronoqa.retrieve.spec import RetrieverSpec, SpecError, parse_spec
+from chronoqa.spec import RetrieverSpec, SpecError, parse_spec
 
 __all__ = [
     "REGISTRY",

@@ -12,12 +12,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question
 from chronoqa.retrieve.base import Corpus, Retriever
 from chronoqa.retrieve.controls import EmptyRetriever, GoldControl, HybridRetriever, RandomRetriever
 from chronoqa.retrieve.lexical import BM25Index, BM25Retriever, TemporalBM25Retriever
-from chronoqa.retrieve.spec import RetrieverSpec, SpecError, SpecValue
+from chronoqa.spec import NameTable, RetrieverSpec, SpecError, SpecValue, check_params
 
 __all__ = ["REGISTRY", "BuildContext", "Registry", "RetrieverInfo", "build_retriever"]
 
@@ -66,24 +65,19 @@ class Registry:
     """Name → :class:`RetrieverInfo`."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, RetrieverInfo] = {}
+        self._entries: NameTable[RetrieverInfo] = NameTable("retriever")
 
     def register(self, info: RetrieverInfo) -> None:
         """Add a retriever (a name may be registered once)."""
-        if info.name in self._entries:
-            raise ValueError(f"retriever {info.name!r} is already registered")
-        self._entries[info.name] = info
+        self._entries.register(info.name, info)
 
     def names(self) -> list[str]:
         """Registered names, sorted."""
-        return sorted(self._entries)
+        return self._entries.names()
 
     def info(self, name: str) -> RetrieverInfo:
         """The entry of ``name``; a typo raises :class:`UnknownNameError` with the closest name."""
-        try:
-            return self._entries[name]
-        except KeyError:
-            raise UnknownNameError("retriever", name, self._entries) from None
+        return self._entries[name]
 
     def is_control(self, spec: str | RetrieverSpec) -> bool:
         """Whether a spec is (or fuses) a control."""
@@ -97,10 +91,11 @@ class Registry:
             raise SpecError(f"retriever {spec.name!r} takes no sub-retrievers: {spec}")
         for member in spec.args:  # members are checked too, so typos fail before anything is built
             self.resolve_params(member)
+        if spec.at is not None:
+            raise SpecError(f"retriever {spec.name!r} takes no '@' number: {spec}")
+        check_params(spec.name, spec, info.defaults)
         params: Params = dict(info.defaults)
         for key, value in spec.params:
-            if key not in info.defaults:
-                raise UnknownNameError(f"parameter of {spec.name}", key, info.defaults)
             params[key] = _coerce(spec.name, key, value, info.defaults[key])
         return params
 

@@ -23,7 +23,7 @@ from chronoqa.io import read_json, sha256_file
 from chronoqa.records import Question
 from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery, query_from_question
 from chronoqa.retrieve.registry import REGISTRY, BuildContext, Registry
-from chronoqa.retrieve.spec import RetrieverSpec
+from chronoqa.spec import RetrieverSpec
 
 __all__ = [
     "Run",

@@ -24,10 +24,11 @@ from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.artifacts.runs import Run
 from chronoqa.records import Question
 from chronoqa.score.evidence import norm_time, time_valid, triple_key
-from chronoqa.score.measures import Measure
+from chronoqa.score.measures import Measure, MeasureProvider
 from chronoqa.time import Granularity, ValidityMode
 
 __all__ = [
+    "COLUMNAR",
     "GoldColumns",
     "HitColumns",
     "RunScores",
@@ -311,14 +312,10 @@ def _f_ccr(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[
     return ok.astype(np.float64), np.ones(ctx.nq)
 
 
-FAST_MEASURES: dict[str, FastMeasure] = {
-    "R": _f_recall,
-    "P": _f_precision,
-    "nDCG": _f_ndcg,
-    "MRR": _f_mrr,
-    "TRP": _f_trp,
-    "CCR": _f_ccr,
-}
+COLUMNAR = MeasureProvider(
+    "columnar", {"R": _f_recall, "P": _f_precision, "nDCG": _f_ndcg, "MRR": _f_mrr, "TRP": _f_trp, "CCR": _f_ccr}
+)
+"""The columnar measure provider (see :mod:`chronoqa.score.measures`): whole runs as arrays."""
 
 
 def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] = ()) -> RunScores:
@@ -365,5 +362,6 @@ def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] =
         gold.dist_defined, {},
     )  # fmt: skip
     ctx = _Ctx(nq, hq, hp, pos, rel, gp_u, n_keys)
-    values = {str(m): FAST_MEASURES[m.name](ctx, sc, n_valid_gold, m.cutoff) for m in measures}
+    impls: list[FastMeasure] = [COLUMNAR.implementation(m) for m in measures]
+    values = {str(m): fn(ctx, sc, n_valid_gold, m.cutoff) for m, fn in zip(measures, impls, strict=True)}
     return dataclasses.replace(sc, measures=values)

