@@ -3,38 +3,29 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from chronoqa.errors import UnknownNameError
-
 __all__ = ["register"]
-
-
-def _read_hyte(folder: Path, as_of: Any) -> Any:
-    from chronoqa.sources.hyte import read_hyte
-
-    return read_hyte(folder, on_bad_row="skip", on_reversed="keep", as_of=as_of)
-
-
-# --format name -> reader(folder, as_of) -> TemporalGraph
-FORMATS: dict[str, Callable[[Path, Any], Any]] = {"hyte": _read_hyte}
 
 
 def _folder_checksums(folder: Path) -> dict[str, str]:
     from chronoqa.io import sha256_file
 
+    if folder.is_file():
+        return {folder.name: sha256_file(folder)}
     return {p.name: sha256_file(p) for p in sorted(folder.iterdir()) if p.is_file()}
 
 
 def build_kg_command(
     out: Annotated[Path, typer.Option("--out", help="Release folder to write.")],
     dataset: Annotated[str | None, typer.Option(help="Named dataset: yago11k or wikidata12k.")] = None,
-    input_folder: Annotated[Path | None, typer.Option("--input", help="A TKG folder to read instead.")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="Format of --input (hyte).")] = "hyte",
+    input_folder: Annotated[Path | None, typer.Option("--input", help="A TKG folder or file to read instead.")] = None,
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="Format of --input: hyte, tgb or quintuples (default: detected).")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     n_questions: Annotated[int, typer.Option(help="Number of questions.")] = 10_000,
     granularity: Annotated[str, typer.Option(help="Question granularity: year, month or day.")] = "year",
@@ -101,9 +92,10 @@ def build_kg_command(
             sources = {"dataset": dataset, "sha256": None, "note": f"checksums unavailable: {exc}"}
     else:
         assert input_folder is not None
-        if fmt not in FORMATS:
-            raise UnknownNameError("input format", fmt, FORMATS)
-        graph = FORMATS[fmt](input_folder, as_of_point)
+        from chronoqa.sources import detect_format, read_graph
+
+        fmt = fmt or detect_format(input_folder)
+        graph = read_graph(input_folder, fmt, on_bad_row="skip", on_reversed="keep", as_of=as_of_point)
         sources = {"input": input_folder.name, "format": fmt, "sha256": _folder_checksums(input_folder)}
     extra = read_entity_labels(labels) if labels is not None else None
     if labels is not None:

@@ -105,14 +105,9 @@ def _load_graph(cfg: RunConfig, fetch_dir: Path, as_of: TimePoint) -> Any:
         from chronoqa.datasets import load_graph
 
         return load_graph(cfg.dataset, as_of=as_of)
-    src = Path(info["path"])
-    if src.is_dir():
-        from chronoqa.sources.hyte import read_hyte
+    from chronoqa.sources import read_graph
 
-        return read_hyte(src, on_bad_row="skip", on_reversed="keep", as_of=as_of)
-    from chronoqa.sources.quintuples import read_quintuples
-
-    return read_quintuples(src, on_bad_row="skip", on_reversed="keep", as_of=as_of)
+    return read_graph(Path(info["path"]), on_bad_row="skip", on_reversed="keep", as_of=as_of)
 
 
 def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:

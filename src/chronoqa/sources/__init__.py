@@ -9,6 +9,11 @@ quintuples :func:`~chronoqa.sources.quintuples.read_quintuples`  CSV/TSV/Parquet
 table      :func:`~chronoqa.sources.tables.read_table`    temporal table (TDBench style), not triples
 ========== ============================================== ==========================================
 
+:func:`read_graph` is the one place that chooses a graph reader: by name, or detected from the path
+(a folder is ``hyte``, a ``.zip`` or a CSV with TGB's header ``ts,head,tail,relation_type`` is ``tgb``,
+any other file ``quintuples``); ``chronoqa build kg --input`` and ``chronoqa run --files`` both go
+through it.
+
 Bad rows follow one policy everywhere (see :mod:`chronoqa.sources._common`); errors name the file,
 line, field, value, what was expected and the fix. :mod:`chronoqa.sources.synthetic` writes a
 deterministic synthetic TKG in the graph formats.
@@ -16,6 +21,7 @@ deterministic synthetic TKG in the graph formats.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +38,10 @@ from chronoqa.sources.tgb import read_tgb, write_tgb_edgelist
 __all__ = [
     "FORMATS",
     "Format",
+    "detect_format",
     "get_format",
     "read",
+    "read_graph",
     "read_hyte",
     "read_quintuples",
     "read_table",
@@ -81,3 +89,36 @@ def get_format(name: str) -> Format:
 def read(path: str | Path, format: str, **options: Any) -> TemporalGraph | TemporalTable:
     """Read ``path`` with the reader of ``format`` (options go to the reader)."""
     return get_format(format).reader(path, **options)
+
+
+_TGB_HEADER = ("ts", "head", "tail", "relation_type")
+
+
+def detect_format(path: str | Path) -> str:
+    """The graph format of ``path``: ``hyte`` (a folder), ``tgb`` (a zip or TGB's CSV header) or ``quintuples``."""
+    p = Path(path)
+    if p.is_dir():
+        return "hyte"
+    if p.suffix.lower() == ".zip":
+        return "tgb"
+    if p.suffix.lower() == ".csv" and p.is_file():
+        with p.open("rb") as fh:
+            first = fh.readline().decode("utf-8", "replace").lstrip("\ufeff").strip()
+        if tuple(c.strip() for c in first.split(",")) == _TGB_HEADER:
+            return "tgb"
+    return "quintuples"
+
+
+def read_graph(path: str | Path, format: str | None = None, **options: Any) -> TemporalGraph:
+    """Read a temporal graph with the reader of ``format`` (detected from the path when ``None``).
+
+    Options go to the reader; one that the chosen reader does not take (``on_reversed`` for ``tgb``,
+    whose yearly points cannot be reversed) is left out.
+    """
+    fmt = get_format(detect_format(path) if format is None else format)
+    if fmt.returns != "graph":
+        raise UnknownNameError("graph format", fmt.name, [n for n, f in FORMATS.items() if f.returns == "graph"])
+    accepted = inspect.signature(fmt.reader).parameters
+    graph = fmt.reader(path, **{k: v for k, v in options.items() if k in accepted})
+    assert isinstance(graph, TemporalGraph)
+    return graph

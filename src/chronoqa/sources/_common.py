@@ -11,7 +11,9 @@ policies and counts what it saw in a :class:`~chronoqa.errors.LoadReport`. Defin
 * **Duplicate fact** (identical ``s, r, o, start, end`` of an earlier row): policy ``on_duplicate``:
   ``"keep"`` (default: kept and counted in the report's notes) or ``"drop"`` (skipped and counted).
 * **Impossible date** (``1994-13``, ``1994-02-30``) or any unreadable time: a bad row.
-* **A time after** ``as_of`` (when ``as_of`` is given): a bad row (the fact cannot be known yet).
+* **A start after** ``as_of`` (when ``as_of`` is given): the fact is not yet true, so it is skipped and
+  counted (reason ``starts after as_of=...: not yet true``) under either bad-row policy. A fact that only
+  *ends* after ``as_of`` holds through ``as_of`` and is kept as stated.
 * **Non-UTF-8 bytes**: a bad row whose error names the line and the byte offset in the file.
 * **Wrong column count**, **unknown ids**: bad rows.
 
@@ -54,6 +56,9 @@ NOTE_REVERSED_KEPT = "reversed intervals kept (start after end; valid nowhere)"
 NOTE_REVERSED_SWAPPED = "reversed intervals swapped (start and end exchanged)"
 NOTE_DUPLICATES = "duplicate facts kept (identical s, r, o, start, end of an earlier row)"
 NOTE_BLANK = "blank lines ignored"
+DUPLICATE_REASON = "duplicate fact (identical s, r, o, start, end)"
+
+TimeRule = Literal["ok", "not_yet", "reversed"]
 
 
 def check_reversed_policy(policy: str) -> ReversedPolicy:
@@ -196,55 +201,68 @@ class FactBuilder:
         """Check one row's times and add its fact (or raise / skip as the policies say)."""
         si = None if start is None else self._info(start)
         ei = None if end is None else self._info(end)
-        if self._as_of_last is not None:
-            for field, info in ((start_field, si), (end_field, ei)):
-                if info is not None and info.firsts[2] > self._as_of_last:
-                    assert self.as_of is not None
-                    self.bad(
-                        DataError(
-                            file,
-                            line,
-                            field,
-                            info.iso,
-                            f"a time no later than as_of={self.as_of.isoformat()}",
-                            "correct the year, load with a later as_of, or load with on_bad_row='skip'",
-                        )
-                    )
-                    return
-        # Interval.is_reversed: at the coarser granularity, the start's unit begins after the end's unit ends
+        verdict = self.time_rule(si, ei)
+        if verdict == "not_yet":
+            assert si is not None
+            self.skip_not_yet(file, line, start_field, si.iso)
+            return
+        if verdict == "reversed":
+            assert si is not None and ei is not None
+            shown = f"{si.iso} .. {ei.iso}"
+            if self.on_reversed == "raise":
+                raise DataError(
+                    file,
+                    line,
+                    end_field,
+                    shown,
+                    "an end no earlier than the start",
+                    "correct the interval, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
+                )
+            if self.on_reversed == "skip":
+                self.report.skip(SkippedRow(file, line, end_field, shown, "reversed interval"))
+                return
+            if self.on_reversed == "swap":
+                start, end, si, ei = end, start, ei, si
+                self.report.notes[NOTE_REVERSED_SWAPPED] += 1
+            else:
+                self.report.notes[NOTE_REVERSED_KEPT] += 1
+        key = (s, r, o, None if si is None else si.iso, None if ei is None else ei.iso)
+        if self.admit(key, file, line):
+            self.facts.append(Fact(fact_id, s, r, o, start, end, line))
+            self.report.rows_loaded += 1
+
+    def time_rule(self, si: _PointInfo | None, ei: _PointInfo | None) -> TimeRule:
+        """The time rule of one row, the one implementation both paths use.
+
+        ``"not_yet"``: the fact starts after ``as_of`` (its start's first day is after as_of's last day),
+        so it is not yet true; a fact that only *ends* after ``as_of`` holds through it and is ``"ok"``.
+        ``"reversed"``: at the coarser granularity of its two ends, the start's unit begins after the
+        end's unit ends (:meth:`chronoqa.time.Interval.is_reversed`).
+        """
+        if si is not None and self._as_of_last is not None and si.firsts[2] > self._as_of_last:
+            return "not_yet"
         if si is not None and ei is not None:
             g = min(si.g, ei.g) - 1
             if si.firsts[g] > ei.lasts[g]:
-                shown = f"{si.iso} .. {ei.iso}"
-                if self.on_reversed == "raise":
-                    raise DataError(
-                        file,
-                        line,
-                        end_field,
-                        shown,
-                        "an end no earlier than the start",
-                        "correct the interval, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
-                    )
-                if self.on_reversed == "skip":
-                    self.report.skip(SkippedRow(file, line, end_field, shown, "reversed interval"))
-                    return
-                if self.on_reversed == "swap":
-                    start, end, si, ei = end, start, ei, si
-                    self.report.notes[NOTE_REVERSED_SWAPPED] += 1
-                else:
-                    self.report.notes[NOTE_REVERSED_KEPT] += 1
-        key = (s, r, o, None if si is None else si.iso, None if ei is None else ei.iso)
+                return "reversed"
+        return "ok"
+
+    def skip_not_yet(self, file: str, line: int, field: str, shown: str) -> None:
+        """Skip and count a fact that starts after ``as_of`` (under either bad-row policy: it is not bad data)."""
+        assert self.as_of is not None
+        reason = f"starts after as_of={self.as_of.isoformat()}: not yet true"
+        self.report.skip(SkippedRow(file, line, field, shown, reason))
+
+    def admit(self, key: tuple[str, str, str, str | None, str | None], file: str, line: int) -> bool:
+        """The duplicate rule: whether a row with identity ``key`` is added (a drop is skipped and counted)."""
         if key in self._seen:
             if self.on_duplicate == "drop":
-                self.report.skip(
-                    SkippedRow(file, line, "(row)", f"{s} {r} {o}", "duplicate fact (identical s, r, o, start, end)")
-                )
-                return
+                self.report.skip(SkippedRow(file, line, "(row)", " ".join(key[:3]), DUPLICATE_REASON))
+                return False
             self.report.notes[NOTE_DUPLICATES] += 1
         else:
             self._seen.add(key)
-        self.facts.append(Fact(fact_id, s, r, o, start, end, line))
-        self.report.rows_loaded += 1
+        return True
 
 
 class _PointInfo(NamedTuple):
@@ -303,10 +321,8 @@ def bulk_add(
         key_codes.append(np.array([canon.setdefault(m, len(canon)) for m in mapped], dtype=np.int64)[codes])
     points: list[list[TimePoint | None]] = []
     iso_parts: list[tuple[np.ndarray, np.ndarray]] = []  # (distinct ISO strings, row codes)
-    has: list[np.ndarray] = []
-    gran: list[np.ndarray] = []
-    firsts: list[np.ndarray] = []
-    lasts: list[np.ndarray] = []
+    infos: list[list[_PointInfo | None]] = []  # per time column: info of each distinct value
+    time_codes: list[np.ndarray] = []
     for column in columns[3:]:
         uniques, codes = encode(column)
         try:
@@ -315,30 +331,22 @@ def bulk_add(
             ]
         except DataError:
             return False
-        infos = [None if p is None else builder._info(p) for p in parsed]
+        col_infos = [None if p is None else builder._info(p) for p in parsed]
         canon_t: dict[str | None, int] = {}
-        iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in infos]
+        iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in col_infos]
         key_codes.append(np.array(iso_codes, dtype=np.int64)[codes])
         points.append(np.array(parsed, dtype=object)[codes].tolist())
-        iso_parts.append((np.array([None if i is None else i.iso for i in infos], dtype=object), codes))
-        has.append(np.array([i is not None for i in infos], dtype=bool)[codes])
-        gran.append(np.array([0 if i is None else i.g for i in infos], dtype=np.int64)[codes])
-        firsts.append(
-            np.array([(0, 0, 0) if i is None else i.firsts for i in infos], dtype=np.int64).reshape(-1, 3)[codes]
-        )
-        lasts.append(
-            np.array([(0, 0, 0) if i is None else i.lasts for i in infos], dtype=np.int64).reshape(-1, 3)[codes]
-        )
-    if builder._as_of_last is not None:
-        for h, f in zip(has, firsts, strict=True):
-            if bool(np.any(h & (f[:, 2] > builder._as_of_last))):
-                return False
-    both = has[0] & has[1]
-    level = (np.minimum(gran[0], gran[1]) - 1).clip(0, 2)[:, None]
-    reversed_ = both & (
-        np.take_along_axis(firsts[0], level, axis=1)[:, 0] > np.take_along_axis(lasts[1], level, axis=1)[:, 0]
-    )
-    n_reversed = int(reversed_.sum())
+        iso_parts.append((np.array([None if i is None else i.iso for i in col_infos], dtype=object), codes))
+        infos.append(col_infos)
+        time_codes.append(codes.astype(np.int64))
+    # the time rule, judged once per distinct (start, end) pair by the builder's own rule
+    n_end = len(infos[1])
+    pairs, inverse = np.unique(time_codes[0] * n_end + time_codes[1], return_inverse=True)
+    verdicts = np.array([builder.time_rule(infos[0][p // n_end], infos[1][p % n_end]) for p in pairs.tolist()])
+    row_verdict = verdicts[inverse.reshape(-1)] if n else np.array([], dtype=str)
+    if bool(np.any(row_verdict == "not_yet")):
+        return False
+    n_reversed = int(np.sum(row_verdict == "reversed"))
     if n_reversed and builder.on_reversed != "keep":
         return False
     report = builder.report
@@ -357,17 +365,9 @@ def bulk_add(
         dups = 0
         isos = [uniq[codes].tolist() for uniq, codes in iso_parts]
         for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
-            key = (s, r, o, si, ei)
-            if key in seen:
-                if drop:
-                    reason = "duplicate fact (identical s, r, o, start, end)"
-                    report.skip(SkippedRow(label, i + line_offset, "(row)", f"{s} {r} {o}", reason))
-                    continue
-                dups += 1
-            else:
-                seen.add(key)
-            facts.append(Fact(first_id + i, s, r, o, sp, ep, i + line_offset))
-            report.rows_loaded += 1
+            if builder.admit((s, r, o, si, ei), label, i + line_offset):
+                facts.append(Fact(first_id + i, s, r, o, sp, ep, i + line_offset))
+                report.rows_loaded += 1
     if dups:
         report.notes[NOTE_DUPLICATES] += dups
     return True

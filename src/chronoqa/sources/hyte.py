@@ -135,7 +135,7 @@ def read_hyte(
 
     ``fast=True`` reads a clean file with a vectorised path (Arrow's CSV reader, each distinct id and
     time string looked up once); at the first sign of trouble (a bad line, an unknown id or time, a
-    reversed interval under a policy other than ``keep``, a time after ``as_of``) the file is read
+    reversed interval under a policy other than ``keep``, a start after ``as_of``) the file is read
     again line by line, so errors and reports are exactly those of ``fast=False``.
     """
     with gc_paused():
