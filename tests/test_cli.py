@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from retrieve_fixtures import write_bench
+
 
 def _chronoqa(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     code = "import sys; from chronoqa.cli import main; sys.argv = ['chronoqa', *sys.argv[1:]]; main()"
@@ -41,3 +43,14 @@ def test_bad_date_in_a_table_names_file_line_and_field(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [("--help",), ("version",)])
 def test_ok_commands_exit_zero(args: tuple[str, ...]) -> None:
     assert _chronoqa(*args).returncode == 0
+
+
+def test_evaluate_user_errors_exit_2_on_stderr(tmp_path: Path) -> None:
+    bench = write_bench(tmp_path / "b")
+    res = _chronoqa("evaluate", "--bench", str(bench), "--run", str(tmp_path / "missing.run.jsonl"))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "missing.run.jsonl" in res.stderr and "an existing run file" in res.stderr
+    run = tmp_path / "x.run.jsonl"
+    run.write_text('{"qid": "q1", "hits": []}\n')
+    res = _chronoqa("evaluate", "--bench", str(bench), "--run", str(run), "--measure", "nDGC@10")
+    assert res.returncode == 2 and "Did you mean nDCG?" in res.stderr and "Traceback" not in res.stderr

@@ -59,7 +59,7 @@ def build_kg_command(
 
     from chronoqa.cli._ui import task_progress
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
-    from chronoqa.generate.kg.datacard import _OP_NAMES
+    from chronoqa.generate.kg.datacard import OPERATOR_NAMES
     from chronoqa.generate.kg.labels import read_entity_labels
     from chronoqa.records import COMPLEXITIES
     from chronoqa.time import parse_time
@@ -124,7 +124,7 @@ def build_kg_command(
     for op, row in counts["composition"].items():
         for cx in COMPLEXITIES:
             col[cx] += row[cx]
-        table.add_row(_OP_NAMES.get(op, op), *(f"{row[cx]:,}" for cx in COMPLEXITIES), f"{sum(row.values()):,}")
+        table.add_row(OPERATOR_NAMES.get(op, op), *(f"{row[cx]:,}" for cx in COMPLEXITIES), f"{sum(row.values()):,}")
     table.add_row("Total", *(f"{col[cx]:,}" for cx in COMPLEXITIES), f"{sum(col.values()):,}", style="bold")
     console.print(table)
     rates = build.manifest["functional_rates"]

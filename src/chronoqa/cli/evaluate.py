@@ -13,8 +13,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chronoqa.errors import ChronoqaError
-
 __all__ = ["register", "render"]
 
 
@@ -132,24 +130,21 @@ def register(app: typer.Typer) -> None:
         if answer_rule not in ("all", "3_of_many"):
             raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
         console = Console()
-        try:
-            result = evaluate(
-                bench,
-                run=run,
-                answers=answers,
-                functional_only=functional_only,
-                compare=compare,
-                compare_answers=compare_answers,
-                seed=seed,
-                n_bootstrap=bootstrap,
-                min_slice=min_slice,
-                measures=tuple(measure) if measure else DEFAULT_RANKING,
-                answer_rule=answer_rule,  # type: ignore[arg-type]
-                split=split,
-            )
-        except (ChronoqaError, ValueError) as exc:
-            console.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(1) from None
+        # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
+        result = evaluate(
+            bench,
+            run=run,
+            answers=answers,
+            functional_only=functional_only,
+            compare=compare,
+            compare_answers=compare_answers,
+            seed=seed,
+            n_bootstrap=bootstrap,
+            min_slice=min_slice,
+            measures=tuple(measure) if measure else DEFAULT_RANKING,
+            answer_rule=answer_rule,  # type: ignore[arg-type]
+            split=split,
+        )
         metrics = result.to_dict()
         write_json(out, metrics)
         render(metrics, console)

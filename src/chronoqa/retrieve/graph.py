@@ -22,7 +22,7 @@ from typing import Final
 import numpy as np
 
 from chronoqa.retrieve.base import Hit, RetrievalQuery
-from chronoqa.retrieve.lexical import BM25Index, _lexical_text, query_intervals, validity_mask
+from chronoqa.retrieve.lexical import BM25Index, lexical_text, query_intervals, validity_mask
 
 __all__ = ["EntityLinker", "GraphRetriever"]
 
@@ -131,7 +131,7 @@ class GraphRetriever:
     def _one(self, q: RetrievalQuery, k: int) -> list[Hit]:
         if k <= 0:
             return []
-        text = _lexical_text(q)
+        text = lexical_text(q)
         seeds = self.linker.link(q.text)
         visited = self.expand(seeds) if seeds else {}
         if not visited:

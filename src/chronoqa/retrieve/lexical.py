@@ -32,6 +32,7 @@ __all__ = [
     "BM25Retriever",
     "TemporalBM25Retriever",
     "Tokenizer",
+    "lexical_text",
     "query_intervals",
     "valid_within",
     "validity_mask",
@@ -171,7 +172,7 @@ def top_k_pairs(nz: np.ndarray, vals: np.ndarray, k: int) -> list[Hit]:
     return [Hit(i, s) for i, s in zip(nz[order].tolist(), vals[order].astype(np.float64).tolist(), strict=True)]
 
 
-def _lexical_text(q: RetrievalQuery) -> str:
+def lexical_text(q: RetrievalQuery) -> str:
     """What lexical retrievers match: the question text plus the time tag when it may be shown."""
     return q.text if q.time_tag is None else f"{q.text} {q.time_tag}"
 
@@ -186,7 +187,7 @@ class BM25Retriever:
 
     def retrieve(self, queries: Sequence[RetrievalQuery], k: int) -> list[list[Hit]]:
         """Top-``k`` documents per query."""
-        return [self.index.search(_lexical_text(q), k) for q in queries]
+        return [self.index.search(lexical_text(q), k) for q in queries]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -271,7 +272,7 @@ class TemporalBM25Retriever:
 
     def _one(self, q: RetrievalQuery, k: int) -> list[Hit]:
         times = query_intervals(q)
-        cands = self.index.search(_lexical_text(q), max(k, self.depth) if times else k)
+        cands = self.index.search(lexical_text(q), max(k, self.depth) if times else k)
         if not times or not cands:
             return cands[:k]
         idx = np.fromiter((h.pos for h in cands), dtype=np.int64, count=len(cands))

@@ -7,9 +7,9 @@ from typing import Any
 
 from chronoqa.records import COMPLEXITIES, Question
 
-__all__ = ["composition_table", "render_datacard"]
+__all__ = ["OPERATOR_NAMES", "composition_table", "render_datacard"]
 
-_OP_NAMES = {
+OPERATOR_NAMES: dict[str, str] = {
     "point_in_time": "Point-in-time",
     "before_after": "Before/after",
     "interval": "Interval",
@@ -26,7 +26,7 @@ def composition_table(composition: Mapping[str, Mapping[str, int]]) -> str:
         for cx in COMPLEXITIES:
             col[cx] += row.get(cx, 0)
         cells = " | ".join(f"{row.get(cx, 0):,}" for cx in COMPLEXITIES)
-        lines.append(f"| {_OP_NAMES.get(op, op)} | {cells} | {total:,} |")
+        lines.append(f"| {OPERATOR_NAMES.get(op, op)} | {cells} | {total:,} |")
     lines.append(f"| Total | {' | '.join(f'{col[cx]:,}' for cx in COMPLEXITIES)} | {sum(col.values()):,} |")
     return "\n".join(lines)
 
