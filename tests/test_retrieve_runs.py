@@ -122,3 +122,36 @@ def test_cli_retrieve_end_to_end(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "Did you mean bm25" in bad.output
     listing = runner.invoke(app, ["retrieve", "--list"])
     assert listing.exit_code == 0 and "bm25_temporal" in listing.output
+
+
+def test_one_reader_for_every_run_shape(tmp_path: Path) -> None:
+    from chronoqa.artifacts.release import load_release
+    from chronoqa.artifacts.runs import Run
+    from chronoqa.errors import ChronoqaError
+
+    bench = write_bench(tmp_path / "b")
+    (oracle,) = run_retrieval(bench, ["oracle"], tmp_path / "runs", k=10)
+    jsonl, trec, _ = run_paths(tmp_path / "runs", oracle.name)
+    corpus = load_release(bench).corpus
+    from_jsonl = read_run(jsonl)
+    from_trec = read_run(trec, docs=corpus)  # the TREC file names documents: the corpus gives their triples
+    assert from_trec.name == from_jsonl.name == "oracle"  # both find the same meta file
+    assert [(line.qid, [(h.doc_id, h.rank, h.s, h.o, h.t_start) for h in line.hits]) for line in from_trec] == [
+        (line.qid, [(h.doc_id, h.rank, h.s, h.o, h.t_start) for h in line.hits]) for line in from_jsonl if line.hits
+    ]  # TREC has no line for an empty retrieval
+    with pytest.raises(ChronoqaError, match=r"pass docs=release\.corpus"):
+        read_run(trec)
+    # the columnar read is an option of the same reader, and gives the same lines
+    assert read_run(jsonl, columnar=True).lines == from_jsonl.lines
+    # in-memory triples (Triple, dicts, 5-tuples), in rank order; a Run passes through
+    by_q = {q.id: list(q.S_star) for q in questions()}
+    mixed = {"q1": [("A", "r", "B", 1994.0, None), {"s": "C", "r": "r", "o": "D"}]}
+    assert read_run(by_q).as_dict()["q1"][0].s == questions()[0].S_star[0].s
+    assert [h.rank for h in read_run(mixed).lines[0].hits] == [1, 2]
+    assert read_run(from_jsonl) is from_jsonl and isinstance(from_jsonl, Run)
+    # lenient where the scorer was: no doc_id, score or rank, float times, file order breaks rank ties
+    lenient = tmp_path / "tb.run.jsonl"
+    raw = [{"s": "A", "r": "r", "o": "B", "t_start": 1994.0}, {"s": "C", "r": "r", "o": "D", "rank": 1}]
+    lenient.write_text(json.dumps({"qid": "q1", "hits": raw}) + "\n")
+    hits = read_run(lenient).lines[0].hits
+    assert [(h.s, h.rank, h.doc_id, h.t_start) for h in hits] == [("A", 1, "", 1994.0), ("C", 1, "", None)]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
 from chronoqa.pipeline.config import RunConfig, dump_toml
@@ -353,7 +354,7 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
                 {"answerer": spec, "run": run_name, "split": cfg.split, "limit": cfg.limit},
             )
         )
-        answers[name.removeprefix("answer-")] = res.path / "answers.jsonl"
+        answers[name.removeprefix("answer-")] = res.path / ANSWERS_FILE
 
     ev_inputs: dict[str, Path] = dict(bench_inputs)
     ev_inputs.update({f"run:{k}": v for k, v in runs.items()})
