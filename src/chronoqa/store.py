@@ -315,14 +315,14 @@ def _day_spans(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[np
     """
     import numpy as np
 
-    dates = np.stack([year, month, day], axis=1).astype(np.int64)
-    if dates.size == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    uniq, inverse = np.unique(dates, axis=0, return_inverse=True)
+    # one int64 code per date (month < 13, day < 32), so np.unique works on a flat array
+    code = year.astype(np.int64) * 416 + month.astype(np.int64) * 32 + day.astype(np.int64)
+    uniq, inverse = np.unique(code, return_inverse=True)
     first = np.empty(len(uniq), dtype=np.int64)
     last = np.empty(len(uniq), dtype=np.int64)
-    for i, (y, m, d) in enumerate(uniq.tolist()):
+    for i, c in enumerate(uniq.tolist()):
+        y, rest = divmod(c, 416)
+        m, d = divmod(rest, 32)
         point = TimePoint(y, m or None, d or None)
         first[i], last[i] = point.first_day(), point.last_day()
     inverse = inverse.reshape(-1)
