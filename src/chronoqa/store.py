@@ -45,7 +45,7 @@ import duckdb
 from chronoqa._gc import gc_paused
 from chronoqa.paths import cache_dir
 from chronoqa.records import TemporalGraph
-from chronoqa.time import Granularity, TimePoint
+from chronoqa.time import Interval, TimePoint
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,23 +89,26 @@ def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
     m = len(points) + 1
     first = np.zeros(m, np.int64)
     last = np.zeros(m, np.int64)
-    level_first = np.zeros((m, 3), np.int64)  # first day of the point's year, month, own unit
-    level_last = np.zeros((m, 3), np.int64)
     gran_code = np.zeros(m, np.int64)
     iso = np.empty(m, dtype=object)
     for i, t in enumerate(points, 1):
-        year, month = TimePoint(t.year), t.truncate(Granularity.MONTH)
         first[i], last[i], iso[i], gran_code[i] = t.first_day(), t.last_day(), t.isoformat(), int(t.granularity)
-        level_first[i] = (year.first_day(), month.first_day(), first[i])
-        level_last[i] = (year.last_day(), month.last_day(), last[i])
     sc = np.array([0 if t is None else code_of[id(t)] for t in starts], dtype=np.int64)
     ec = np.array([0 if t is None else code_of[id(t)] for t in ends], dtype=np.int64)
     has_s, has_e = sc > 0, ec > 0
     sg, eg = gran_code[sc], gran_code[ec]
     g = np.where(has_s & has_e, np.minimum(sg, eg), np.maximum(sg, eg))
-    level = (g - 1).clip(0, 2)
-    # Interval.is_reversed at the coarser granularity: the start's unit begins after the end's unit ends
-    rev = has_s & has_e & (level_first[sc, level] > level_last[ec, level])
+    # Interval.is_reversed (the time package's rule), judged once per distinct (start, end) pair
+    pairs, inverse = np.unique(sc * m + ec, return_inverse=True)
+    starts_of, ends_of = (x.tolist() for x in divmod(pairs, m))
+    pair_rev = np.array(
+        [
+            bool(a and b) and Interval(points[a - 1], points[b - 1]).is_reversed()
+            for a, b in zip(starts_of, ends_of, strict=True)
+        ],
+        dtype=bool,
+    )
+    rev = pair_rev[inverse.reshape(-1)] if n else np.zeros(0, dtype=bool)
     gran_names = np.array([None, "year", "month", "day"], dtype=object)
     slo, shi, elo, ehi = (
         pa.array(arr, mask=~mask)

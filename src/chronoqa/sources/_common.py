@@ -30,7 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 from chronoqa._gc import gc_paused
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import Fact
-from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
+from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -173,15 +173,7 @@ class FactBuilder:
         # builder lives; this avoids hashing a frozen dataclass for every cell of every row
         info = self._infos.get(id(t))
         if info is None:
-            g = int(t.granularity)
-            year, month = TimePoint(t.year), t.truncate(Granularity.MONTH)
-            info = _PointInfo(
-                t,
-                t.isoformat(),
-                g,
-                (year.first_day(), month.first_day(), t.first_day()),
-                (year.last_day(), month.last_day(), t.last_day()),
-            )
+            info = _PointInfo(t, t.isoformat(), t.first_day())
             self._infos[id(t)] = info
         return info
 
@@ -236,15 +228,13 @@ class FactBuilder:
 
         ``"not_yet"``: the fact starts after ``as_of`` (its start's first day is after as_of's last day),
         so it is not yet true; a fact that only *ends* after ``as_of`` holds through it and is ``"ok"``.
-        ``"reversed"``: at the coarser granularity of its two ends, the start's unit begins after the
-        end's unit ends (:meth:`chronoqa.time.Interval.is_reversed`).
+        ``"reversed"``: :meth:`chronoqa.time.Interval.is_reversed` (at the coarser granularity of its two
+        ends, the start's unit begins after the end's unit ends).
         """
-        if si is not None and self._as_of_last is not None and si.firsts[2] > self._as_of_last:
+        if si is not None and self._as_of_last is not None and si.first_day > self._as_of_last:
             return "not_yet"
-        if si is not None and ei is not None:
-            g = min(si.g, ei.g) - 1
-            if si.firsts[g] > ei.lasts[g]:
-                return "reversed"
+        if si is not None and ei is not None and Interval(si.point, ei.point).is_reversed():
+            return "reversed"
         return "ok"
 
     def skip_not_yet(self, file: str, line: int, field: str, shown: str) -> None:
@@ -268,9 +258,7 @@ class FactBuilder:
 class _PointInfo(NamedTuple):
     point: TimePoint
     iso: str
-    g: int
-    firsts: tuple[int, int, int]  # first day of the point's year, month and own unit
-    lasts: tuple[int, int, int]  # last day of the same
+    first_day: int
 
 
 def bulk_add(
