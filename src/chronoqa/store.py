@@ -199,10 +199,10 @@ class FactStore:
             }
         )
         ent_ids = np.arange(data.n_entities)
-        entities = pa.table({"id": data._names(ent_ids, "E"), "label": data._names(ent_ids, "E")})
+        entities = pa.table({"id": data.names(ent_ids, "E"), "label": data.names(ent_ids, "E")})
         rel_ids = np.arange(data.n_relations)
         counts = np.bincount(data.r, minlength=data.n_relations).astype(np.int64)
-        relations = pa.table({"id": data._names(rel_ids, "R"), "label": data._names(rel_ids, "R"), "facts": counts})
+        relations = pa.table({"id": data.names(rel_ids, "R"), "label": data.names(rel_ids, "R"), "facts": counts})
         return cls._build(facts, entities, relations, name, path, "")
 
     @classmethod

@@ -96,7 +96,7 @@ class GraphRetriever:
                 adj.setdefault(o_id, []).append(i)
         self._adj = adj
         self._ends = ends
-        self.linker = EntityLinker(pairs, index.tokenize._stop)
+        self.linker = EntityLinker(pairs, index.tokenize.stopwords)
 
     def retrieve(self, queries: Sequence[RetrievalQuery], k: int) -> list[list[Hit]]:
         """Top-``k`` visited facts per query."""

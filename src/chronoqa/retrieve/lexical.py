@@ -52,6 +52,11 @@ class Tokenizer:
         self._stemmer = Stemmer.Stemmer("english")
         self._stop = frozenset(STOPWORDS_EN)
 
+    @property
+    def stopwords(self) -> frozenset[str]:
+        """The words left out of every token list."""
+        return self._stop
+
     def __call__(self, text: str) -> list[str]:
         """Tokens of ``text``, in order."""
         words = [w for w in _TOKEN_RE.findall(text.lower()) if w not in self._stop]

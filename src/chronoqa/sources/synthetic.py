@@ -149,7 +149,8 @@ class SyntheticFacts:
         text = pc.if_else(pa.array(has), text, pa.scalar(None, pa.string()))
         return text if missing is None else pc.fill_null(text, missing)
 
-    def _names(self, ids: np.ndarray, prefix: str) -> pa.Array:
+    def names(self, ids: np.ndarray, prefix: str) -> pa.Array:
+        """The names of entity or relation ids: ``prefix`` + the id (``E12``, ``R3``)."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -161,9 +162,9 @@ class SyntheticFacts:
 
         return pa.table(
             {
-                "s": self._names(self.s, "E"),
-                "r": self._names(self.r, "R"),
-                "o": self._names(self.o, "E"),
+                "s": self.names(self.s, "E"),
+                "r": self.names(self.r, "R"),
+                "o": self.names(self.o, "E"),
                 "start": self._time_strings("start", "-", None),
                 "end": self._time_strings("end", "-", None),
             }
@@ -205,7 +206,7 @@ class SyntheticFacts:
         rel = np.arange(self.n_relations, dtype=np.int64)
         for name, ids, prefix in (("entities.dict", ent, "E"), ("relations.dict", rel, "R")):
             with atomic_write(folder / name, "wb") as fh:
-                pacsv.write_csv(pa.table({"id": ids, "name": self._names(ids, prefix)}), fh, opts)
+                pacsv.write_csv(pa.table({"id": ids, "name": self.names(ids, prefix)}), fh, opts)
         table = pa.table(
             {
                 "s": pa.array(self.s),
@@ -244,9 +245,9 @@ class SyntheticFacts:
         table = pa.table(
             {
                 "ts": pa.array(ts),
-                "head": self._names(head, "E"),
-                "tail": self._names(tail, "E"),
-                "relation_type": self._names(rel, "R"),
+                "head": self.names(head, "E"),
+                "tail": self.names(tail, "E"),
+                "relation_type": self.names(rel, "R"),
             }
         )
         with atomic_write(path, "wb") as fh:
