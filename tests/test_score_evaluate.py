@@ -190,7 +190,8 @@ def test_cli_writes_deterministic_metrics(bench: Path, tmp_path: Path) -> None:
     assert outs[0] == outs[1]
     assert json.loads(outs[0])["retrieval"]["all"]["CCR"]["value"] == 0.5
     bad = runner.invoke(app, ["evaluate", "--bench", str(tmp_path / "missing"), "--run", str(run)])
-    assert bad.exit_code == 1 and "not a benchmark release" in bad.output
+    # the error reaches chronoqa.cli.main, which prints one stderr line and exits 2 (tests/test_cli.py)
+    assert isinstance(bad.exception, ChronoqaError) and "not a benchmark release" in str(bad.exception)
 
 
 def test_judge_agreement_reported(bench: Path) -> None:
