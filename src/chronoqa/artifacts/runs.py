@@ -301,9 +301,14 @@ def _read_jsonl(p: Path) -> list[RunLine]:
                 raise DataError(
                     str(p), lineno, f"hits[{j}]", str(h)[:80], "a hit with a numeric rank and score", f"{exc}"
                 ) from None
-        order = sorted(range(len(hits)), key=lambda j: (hits[j].rank, j))
-        lines.append(RunLine(qid, tuple(hits[j] for j in order)))
+        lines.append(_ranked(qid, hits))
     return lines
+
+
+def _ranked(qid: str, hits: Sequence[RunHit]) -> RunLine:
+    """A line with its hits in rank order (file order breaks ties)."""
+    order = sorted(range(len(hits)), key=lambda j: (hits[j].rank, j))
+    return RunLine(qid, tuple(hits[j] for j in order))
 
 
 def _read_trec(p: Path, docs: Iterable[Doc] | None) -> list[RunLine]:
@@ -333,11 +338,7 @@ def _read_trec(p: Path, docs: Iterable[Doc] | None) -> list[RunLine]:
         per_q.setdefault(qid, []).append(
             RunHit(doc_id, int(rank) if rank.is_integer() else rank, score, d.s, d.r, d.o, d.t_start, d.t_end)
         )
-    lines = []
-    for qid, hits in per_q.items():
-        order = sorted(range(len(hits)), key=lambda j: (hits[j].rank, j))
-        lines.append(RunLine(qid, tuple(hits[j] for j in order)))
-    return lines
+    return [_ranked(qid, hits) for qid, hits in per_q.items()]
 
 
 def _run_schema() -> pa.Schema:
@@ -385,7 +386,7 @@ def _lines_of_columns(table: pa.Table) -> tuple[RunLine, ...]:
         hits = [
             RunHit(
                 h["doc_id"] or "",
-                int(h["rank"]) if h["rank"] is not None and float(h["rank"]).is_integer() else (h["rank"] or j + 1),
+                j + 1 if h["rank"] is None else (int(h["rank"]) if float(h["rank"]).is_integer() else h["rank"]),
                 h["score"] or 0.0,
                 h["s"],
                 h["r"],
@@ -395,6 +396,5 @@ def _lines_of_columns(table: pa.Table) -> tuple[RunLine, ...]:
             )
             for j, h in enumerate(row["hits"])
         ]
-        order = sorted(range(len(hits)), key=lambda j: (hits[j].rank, j))
-        lines.append(RunLine(row["qid"], tuple(hits[j] for j in order)))
+        lines.append(_ranked(row["qid"], hits))
     return tuple(lines)
