@@ -41,7 +41,7 @@ from chronoqa.generate.kg.templates import Renderer, render
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
 from chronoqa.release import FunctionalFlags, write_release
-from chronoqa.time import TimePoint, valid_at
+from chronoqa.time import TimePoint, render_year, valid_at
 
 __all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resolve_open_end", "resolve_phrases"]
 
@@ -150,7 +150,7 @@ def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[s
         if answer_is_time:
             tp = TimePoint.parse(a)
             if tp is not None:
-                needles += [str(tp.year), f"{1 - tp.year} BC" if tp.year <= 0 else str(tp.year)]
+                needles += [str(tp.year), render_year(tp.year)]
         for n in dict.fromkeys(needles):
             if n.strip() and _word_re(n).search(question):
                 found.append(n)
