@@ -216,7 +216,8 @@ def test_olympic_join_against_tdbench(mirror: Path) -> None:
 @pytest.mark.slow
 def test_yago11k_as_table(mirror: Path) -> None:
     from chronoqa.datasets import load_graph
-    from chronoqa.generate.table.yago import GRAPH_TFD, graph_as_table, graph_phrases
+    from chronoqa.generate.table.verbalise import graph_phrases
+    from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
 
     graph = load_graph("yago11k")
     table = graph_as_table(graph)

@@ -47,10 +47,10 @@ def build_table(
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
     from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
-    from chronoqa.generate.table import write_table_build as write
-    from chronoqa.generate.table.yago import GRAPH_TFD, graph_as_table, graph_phrases
+    from chronoqa.generate.table.verbalise import graph_phrases
     from chronoqa.io import sha256_file
     from chronoqa.records import TemporalTable
+    from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
     from chronoqa.sources.tables import read_table
 
     try:
@@ -116,12 +116,13 @@ def build_table(
             build_tables=main,
         )
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
-        write(build, str(out))
+        build.write(out)
     except ChronoqaError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"wrote {len(build.questions)} questions and {len(build.corpus)} documents to {out}")
-    for src, rows in sorted(build.counts().items()):
+    counts = build.manifest["counts"]
+    typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {out}")
+    for src, rows in sorted(build.manifest["cells"].items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
         typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")
 

@@ -38,9 +38,10 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.templates import Renderer, render
+from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
-from chronoqa.release import FunctionalFlags, write_release
+from chronoqa.release import FunctionalFlags
 from chronoqa.time import TimePoint, render_year, valid_at
 
 __all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resolve_open_end", "resolve_phrases"]
@@ -48,24 +49,8 @@ __all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resol
 ProgressFn = Callable[[int, int], None]
 
 
-@dataclass
-class KGBuild:
-    """The result of a build: questions, flags, the corpus (streamed on demand), manifest and data card."""
-
-    questions: list[Question]
-    flags: list[FunctionalFlags]
-    corpus_factory: Callable[[], Iterator[Doc]]
-    manifest: dict[str, Any]
-    datacard: str
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def corpus(self) -> Iterator[Doc]:
-        """Stream the corpus documents (every fact once)."""
-        return self.corpus_factory()
-
-    def write(self, out_dir: str | Path) -> Path:
-        """Write the release folder through :func:`chronoqa.release.write_release`."""
-        return write_release(out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard)
+#: The KG builder's name for the result every builder returns.
+KGBuild = BuildResult
 
 
 def resolve_phrases(

@@ -28,6 +28,7 @@ from typing import Any
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json
 from chronoqa.records import Question
+from chronoqa.sources.graph_table import GRAPH_TFD
 from chronoqa.time import Allen
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "PhraseBook",
     "TFDPhrases",
     "column_label",
+    "graph_phrases",
     "ordinal",
     "paraphrase_questions",
     "render",
@@ -218,3 +220,18 @@ def paraphrase_questions(
         lf["template_question"] = q.question
         out.append(replace(q, question=text.strip(), logical_form=lf))
     return out, report
+
+
+def graph_phrases(name: str = "yago11k") -> PhraseBook:
+    """Readable phrases for a graph viewed as a table named ``name``."""
+    return PhraseBook(
+        tfds={
+            GRAPH_TFD: {
+                "subject": "the one that {subject} {relation}",
+                "wh": "What was",
+                "wh_now": "What is",
+                "period": "period",
+            }
+        },
+        facts={name: "{subject} {relation} {object}"},
+    )
