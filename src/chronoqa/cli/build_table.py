@@ -47,11 +47,10 @@ def build_table(
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
     from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
+    from chronoqa.generate.table.build import read_table_files
     from chronoqa.generate.table.verbalise import graph_phrases
-    from chronoqa.io import sha256_file
     from chronoqa.records import TemporalTable
     from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
-    from chronoqa.sources.tables import read_table
 
     try:
         policy = check_policy(on_bad_row)
@@ -59,13 +58,11 @@ def build_table(
         sources: dict[str, dict[str, str]] = {}
 
         def load(path: Path) -> str:
-            name = path.stem
-            if name not in loaded:
-                if not path.exists():
-                    raise ChronoqaError(f"{path}: no such table file")
-                loaded[name] = read_table(path, name=name, on_bad_row=policy)
-                sources[name] = {"path": str(path), "sha256": sha256_file(path)}
-            return name
+            if path.stem not in loaded:
+                (table,), info = read_table_files([path], on_bad_row=policy)
+                loaded[table.name] = table
+                sources.update(info)
+            return path.stem
 
         main = [load(p) for p in tables or []]
         joins = []

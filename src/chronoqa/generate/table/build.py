@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from chronoqa.errors import ChronoqaError, UnknownNameError
+from chronoqa.errors import BadRowPolicy, ChronoqaError, UnknownNameError
 from chronoqa.generate.result import BuildResult, manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.generate.table.config import AS_OF_DATA, TableBuildConfig, latest_date
@@ -34,14 +35,42 @@ from chronoqa.generate.table.verbalise import (
     column_label,
     paraphrase_questions,
 )
+from chronoqa.io import sha256_file
 from chronoqa.records import Question, TemporalTable
 from chronoqa.release import FunctionalFlags
+from chronoqa.sources.tables import read_table
 from chronoqa.time import Granularity, parse_time
 
-__all__ = ["TableBuild", "build_table_benchmark"]
+__all__ = ["TableBuild", "build_table_benchmark", "read_table_files"]
 
 #: The table builder's name for the result every builder returns.
 TableBuild = BuildResult
+
+
+def read_table_files(
+    paths: Sequence[str | Path], *, on_bad_row: BadRowPolicy = "raise"
+) -> tuple[list[TemporalTable], dict[str, dict[str, str]]]:
+    """Read table files (each named by its file stem; a path given twice is read once) and their sources.
+
+    Returns ``(tables, sources)``, ``sources`` mapping a table name to ``{"path", "sha256"}`` for the
+    manifest. Two different files with the same stem are an error (table names must differ).
+    """
+    tables: dict[str, TemporalTable] = {}
+    sources: dict[str, dict[str, str]] = {}
+    for raw in paths:
+        path = Path(raw)
+        name = path.stem
+        if name in sources:
+            if Path(sources[name]["path"]) != path:
+                raise ChronoqaError(
+                    f"{path} and {sources[name]['path']} would both be table {name!r}: rename one of the files"
+                )
+            continue
+        if not path.exists():
+            raise ChronoqaError(f"{path}: no such table file")
+        tables[name] = read_table(path, name=name, on_bad_row=on_bad_row)
+        sources[name] = {"path": str(path), "sha256": sha256_file(path)}
+    return list(tables.values()), sources
 
 
 def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
