@@ -102,3 +102,51 @@ def sqlite_rows(
 
 # days between 0001-01-01 (ordinal 1) and 1970-01-01 in the builder's day numbering
 EPOCH_SHIFT = -datetime.date(1970, 1, 1).toordinal()
+
+
+# -- validity in the world (issue 10): bounded windows, closed-world marks, grammatical number --------
+
+#: before/after are asked in their bounded form: "the last ... whose term ended before T" keeps the rows
+#: ending latest among those ending before T; "the first ... whose term began after T" those starting first.
+BOUNDED = {"before": "last", "after": "first"}
+
+
+def mentioned_span(relation: str, b0: int, b1: int) -> tuple[int, int]:
+    """The units a question's condition is about: the day before b0 for before/meets, after b1 for after/met-by."""
+    if relation in ("before", "meets"):
+        return b0 - 1, b0 - 1
+    if relation in ("after", "met-by"):
+        return b1 + 1, b1 + 1
+    return b0, b1
+
+
+def bounded_gold(relation: str, rows: Sequence[tuple[int, int, int]]) -> set[int]:
+    """Row ids of the gold among ``rows`` = (id, a0, a1) standing in ``relation``: the bounded form's pick."""
+    if not rows:
+        return set()
+    if BOUNDED.get(relation) == "last":
+        m = max(a1 for _, _, a1 in rows)
+        return {i for i, _, a1 in rows if a1 == m}
+    if BOUNDED.get(relation) == "first":
+        m = min(a0 for _, a0, _ in rows)
+        return {i for i, a0, _ in rows if a0 == m}
+    return {i for i, _, _ in rows}
+
+
+def validity_findings(text: str, relation: str, cardinality: str, assumes_complete: bool, form: object) -> list[str]:
+    """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them."""
+    out = []
+    if assumes_complete != (cardinality == "none"):
+        out.append(f"assumes_complete={assumes_complete} on a {cardinality} question")
+    if relation in BOUNDED and form != BOUNDED[relation]:
+        out.append(f"{relation} question not in its bounded form ({form!r})")
+    if relation in BOUNDED and cardinality == "none":  # "the last ... before T" with none: the table starts too late
+        out.append(f"bounded {relation} question with no answer: {text}")
+    if relation in BOUNDED and f"the {BOUNDED[relation]} " not in text:
+        out.append(f"{relation} question without 'the {BOUNDED[relation]}': {text}")
+    head = text.split(", ", 1)[1] if text.startswith("As of") else text
+    words = head.lower().split()[:2]
+    plural = len(words) > 1 and words[1] in ("were", "are")
+    if plural != (cardinality == "multiple"):
+        out.append(f"grammatical number does not follow the answer count ({cardinality}): {text}")
+    return out

@@ -41,7 +41,7 @@ def test_run_tables_builds_the_cli_release_and_scores_it(tmp_path: Path) -> None
         controls="oracle,empty",
         baselines="extractive",
         n_bootstrap=20,
-        build={"per_cell": 2, "tfds": {"leaders": ["Country,Role->Name"]}},
+        build={"per_cell": 3, "tfds": {"leaders": ["Country,Role->Name"]}},
     )
     res = run_pipeline(cfg)
     names = [s.name for s in res.stages]
@@ -49,7 +49,7 @@ def test_run_tables_builds_the_cli_release_and_scores_it(tmp_path: Path) -> None
     # the pipeline's release is byte-identical to `chronoqa build table` with the same settings
     out = tmp_path / "cli"
     cli = CliRunner().invoke(
-        app, ["build", "table", str(csv), "--out", str(out), "--tfd", "Country,Role->Name", "--per-cell", "2"]
+        app, ["build", "table", str(csv), "--out", str(out), "--tfd", "Country,Role->Name", "--per-cell", "3"]
     )
     assert cli.exit_code == 0, cli.output
     built = tmp_path / "run" / "build"

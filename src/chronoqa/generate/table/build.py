@@ -41,7 +41,7 @@ from chronoqa.release import FunctionalFlags
 from chronoqa.sources.tables import read_table
 from chronoqa.time import Granularity, parse_time
 
-__all__ = ["TableBuild", "build_table_benchmark", "read_table_files"]
+__all__ = ["TableBuild", "build_table_benchmark", "cap_none", "read_table_files"]
 
 #: The table builder's name for the result every builder returns.
 TableBuild = BuildResult
@@ -71,6 +71,34 @@ def read_table_files(
         tables[name] = read_table(path, name=name, on_bad_row=on_bad_row)
         sources[name] = {"path": str(path), "sha256": sha256_file(path)}
     return list(tables.values()), sources
+
+
+def cap_none(questions: Sequence[Question], max_share: float) -> tuple[list[Question], int]:
+    """Keep at most ``max_share`` of ``none`` questions: ``(kept questions in order, number dropped)``.
+
+    The kept ``none`` questions are taken round-robin over their cells (table, TFD, relation or operator),
+    each cell in generation order, so every cell keeps its first ones.
+    """
+    nones = [i for i, q in enumerate(questions) if q.cardinality == "none"]
+    others = len(questions) - len(nones)
+    allowed = int(max_share * others / (1 - max_share)) if max_share < 1 else len(nones)
+    if len(nones) <= allowed:
+        return list(questions), 0
+    cells: dict[tuple[str, str, str], list[int]] = {}
+    for i in nones:
+        q = questions[i]
+        cells.setdefault(
+            (str(q.logical_form.get("table")), str(q.logical_form.get("tfd")), q.allen or q.operator), []
+        ).append(i)
+    keep: set[int] = set()
+    rank = 0
+    while len(keep) < allowed:
+        for cell in cells.values():
+            if rank < len(cell) and len(keep) < allowed:
+                keep.add(cell[rank])
+        rank += 1
+    kept = [q for i, q in enumerate(questions) if q.cardinality != "none" or i in keep]
+    return kept, len(questions) - len(kept)
 
 
 def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
@@ -215,6 +243,7 @@ def build_table_benchmark(
                 "tfds": [r.to_dict() for r in join_reports],
             }
         )
+    questions, none_dropped = cap_none(questions, cfg.max_none_share)
     para_report: ParaphraseReport | None = None
     if paraphrase is not None:
         questions, para_report = paraphrase_questions(questions, paraphrase)
@@ -238,6 +267,7 @@ def build_table_benchmark(
         questions=questions,
         corpus_docs=len(corpus),
     )
+    manifest["counts"]["assumes_complete"] = sum(1 for q in questions if q.assumes_complete)
     manifest |= {
         "as_of": cfg.as_of,
         "as_of_source": as_of_source,
@@ -254,6 +284,14 @@ def build_table_benchmark(
         "tfds": tfd_manifest,
         "joins": join_manifest,
         "cells": question_counts(questions),
+        "closed_world": {
+            "assumes_complete": sum(1 for q in questions if q.assumes_complete),
+            "why": "a 'none' answer holds only if the table lists every row of the key (closed world); no "
+            "question asks about a time outside its key's coverage, and before/after are asked in their "
+            "bounded form (the last ... before, the first ... after)",
+            "max_none_share": cfg.max_none_share,
+            "none_dropped": none_dropped,
+        },
         "paraphrase": None if para_report is None else para_report.to_dict(),
     }
     docs = tuple(corpus)

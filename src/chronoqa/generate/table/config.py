@@ -54,7 +54,9 @@ class TableBuildConfig:
     none, TFDs are discovered (``max_lhs``, ``threshold``, ``min_changing_*``). ``per_cell`` is the exact
     quota of each relation × cardinality cell per TFD (and of each cardinality of the time-alignment
     and join questions). ``build_tables`` limits which tables get single-table questions (default:
-    all tables that are not only the event side of a join).
+    all tables that are not only the event side of a join). ``max_none_share`` caps the share of ``none``
+    questions in the release (each presumes the table complete): the surplus is dropped, round-robin over
+    the cells, and counted in the manifest.
     """
 
     as_of: str = DEFAULT_AS_OF
@@ -72,6 +74,7 @@ class TableBuildConfig:
     random_refs_per_seed: int = 1
     ratios: tuple[float, float, float] = (0.7, 0.1, 0.2)
     alignment: bool = True
+    max_none_share: float = 0.25
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the manifest."""
@@ -94,6 +97,7 @@ class TableBuildConfig:
             "random_refs_per_seed": self.random_refs_per_seed,
             "ratios": list(self.ratios),
             "alignment": self.alignment,
+            "max_none_share": self.max_none_share,
         }
 
 

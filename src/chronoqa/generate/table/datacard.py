@@ -57,6 +57,18 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             c = rows[rel]
             lines.append(f"| {rel} | {c['none']} | {c['unique']} | {c['multiple']} | {sum(c.values())} |")
         lines.append("")
+    cw = manifest["closed_world"]
+    lines += [
+        "## Closed-world questions",
+        "",
+        f"{cw['assumes_complete']} questions are marked `assumes_complete` (their gold holds only if the table is "
+        f"complete for the key): every `none` answer. {cw['none_dropped']} further `none` questions were dropped to "
+        f"keep their share at most {cw['max_none_share']:.0%}. No question asks about a time outside its key's "
+        "coverage (from its first row to its last known end); before/after are asked in their bounded form "
+        '("the last ... whose term ended before T", "the first ... whose term began after T"), which the table '
+        "answers wherever it covers T.",
+        "",
+    ]
     lines += ["## TFDs used", ""]
     for n, t in manifest["tfds"].items():
         for k in t["kept"]:
@@ -72,7 +84,8 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "",
         "- Questions come from deterministic templates; a paraphrase step is optional and rejected when it loses "
         "a key value or a date.",
-        "- `none` questions presuppose an answer that does not exist in the data; the data may be incomplete.",
+        "- `none` questions (marked `assumes_complete`) presuppose that the table lists every row of the key "
+        "inside its coverage; the data may be incomplete.",
         "- Rows without a start date, with start after end, or starting after as_of are left out (counted above).",
         "",
     ]

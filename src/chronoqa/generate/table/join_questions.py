@@ -18,7 +18,7 @@ from chronoqa.generate.table.join import JoinResult
 from chronoqa.generate.table.store import TableStore, quote_ident, sql_literal
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import PhraseBook, column_label, render
+from chronoqa.generate.table.verbalise import PhraseBook, column_label, plural_noun, plural_question, render
 from chronoqa.records import Question, TemporalTable, Triple
 from chronoqa.time import Granularity, TimePoint
 
@@ -155,10 +155,14 @@ def _join_question(
     ctx: _JoinContext, values: dict[str, str], rows: list[int], answers: tuple[str, ...], sql: str, event_row: int
 ) -> Question:
     join, tfd, event_cols, rest = ctx.join, ctx.tfd, ctx.event_cols, ctx.rest
+    plural = len(answers) > 1
     base = ctx.phrases.for_tfd((*join.on, *rest), tfd.rhs)
     key = ",".join(event_cols)
-    if key in ctx.phrases.joins:
-        text = render(ctx.phrases.joins[key], values)
+    if plural and f"{key}:plural" in ctx.phrases.joins:
+        text = render(ctx.phrases.joins[f"{key}:plural"], values)
+    elif key in ctx.phrases.joins:
+        template = ctx.phrases.joins[key]
+        text = render(plural_question(template) if plural else template, values)
     else:
         event = (
             values[event_cols[0]]
@@ -167,7 +171,10 @@ def _join_question(
         )
         role = " ".join(values[c] for c in rest) or column_label(tfd.rhs)
         shared = " and ".join(column_label(c) for c in join.on)
-        text = f"{base.wh} the {role} of the {shared} of {event}, at the time of that event?"
+        wh = base.number(plural).wh
+        text = (
+            f"{wh} the {plural_noun(role) if plural else role} of the {shared} of {event}, at the time of that event?"
+        )
     g = ctx.store.granularity
     star: list[Triple] = []
     ys: list[str] = []
@@ -214,4 +221,5 @@ def _join_question(
             "relation": "temporal_join",
             "must_keep": [values[c] for c in tfd.lhs],
         },
+        assumes_complete=not answers,
     )

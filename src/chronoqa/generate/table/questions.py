@@ -17,12 +17,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from chronoqa.errors import ChronoqaError
-from chronoqa.generate.table.allen import RELATIONS, TIME_REFS, random_reference
+from chronoqa.generate.table.allen import (
+    BOUNDED,
+    RELATIONS,
+    TIME_REFS,
+    asked_span,
+    bounded_mask,
+    bounded_sql,
+    random_reference,
+)
 from chronoqa.generate.table.config import CARDINALITIES, WINDOWS, TableBuildConfig, cardinality_of
 from chronoqa.generate.table.store import TableStore, format_unit, quote_ident, sql_literal, unit_iso
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import CLAUSES, PhraseBook, render
+from chronoqa.generate.table.verbalise import CLAUSES, PhraseBook, bounded_subject, render
 from chronoqa.records import Question, Triple
 from chronoqa.time import Allen, Granularity
 
@@ -64,6 +72,8 @@ class TFDContext:
             for k, v in groups.items()
             if len({store.table.rows[int(store.rows[p])][self.y_idx] for p in v}) > 1
         }
+        # a key's coverage: from its first row to its last known end (open ends closed at as_of)
+        self.coverage = {k: (int(store.lo[v].min()), int(store.hi[v].max())) for k, v in self.keys.items()}
         self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
         ys = [store.table.rows[int(store.rows[p])][self.y_idx] for v in self.keys.values() for p in v]
         # a right-hand side with few distinct values (Legal/Illegal) is a value, not an entity
@@ -79,15 +89,20 @@ class TFDContext:
         """SQL condition selecting ``key``."""
         return " AND ".join(f"{quote_ident(c)} = {sql_literal(v)}" for c, v in zip(self.tfd.lhs, key, strict=True))
 
+    def condition(self, key: Sequence[str], relation: Allen, b0: int, b1: int) -> str:
+        """The SQL condition of ``relation`` against ``[b0, b1]`` (bounded form for before/after)."""
+        scope = f"FROM {quote_ident(self.store.sql_name)} WHERE {self.where_key(key)}"
+        return bounded_sql(relation, RELATIONS[relation].condition(b0, b1), scope)
+
     def sql(self, key: Sequence[str], condition: str) -> str:
         """The question query: the gold rows of ``key`` under ``condition``."""
         t = quote_ident(self.store.sql_name)
         y = quote_ident(self.tfd.rhs)
         return f"SELECT _row, {y} FROM {t} WHERE {self.where_key(key)} AND {condition} ORDER BY _row"
 
-    def subject(self, key: Sequence[str]) -> str:
-        """The phrase naming ``key`` ("the President of Germany")."""
-        return render(self.phrases.subject, dict(zip(self.tfd.lhs, key, strict=True)))
+    def subject(self, key: Sequence[str], *, plural: bool = False) -> str:
+        """The phrase naming ``key`` ("the President of Germany"; plural: "the Presidents of Germany")."""
+        return render(self.phrases.number(plural).subject, dict(zip(self.tfd.lhs, key, strict=True)))
 
     def triple(self, pos: int) -> Triple:
         """The canonical triple of the stored row at ``pos`` (the same as its corpus document's)."""
@@ -96,8 +111,9 @@ class TFDContext:
 
 def _evaluate(ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int) -> tuple[int, ...]:
     pos = ctx.keys[key]
-    mask = RELATIONS[relation].predicate(ctx.store.lo[pos], ctx.store.hi[pos], b0, b1)
-    return tuple(int(p) for p in pos[np.asarray(mask, dtype=bool)])
+    lo, hi = ctx.store.lo[pos], ctx.store.hi[pos]
+    mask = bounded_mask(relation, lo, hi, np.asarray(RELATIONS[relation].predicate(lo, hi, b0, b1), dtype=bool))
+    return tuple(int(p) for p in pos[mask])
 
 
 def _allen_candidates(
@@ -120,15 +136,19 @@ def _allen_candidates(
             ref = RELATIONS[rel].build(a0, a1, last, window, rng)
             if ref is not None:
                 refs.append((rel, ref))
-        key_pos = ctx.keys[key]
-        klo, khi = int(store.lo[key_pos].min()), int(store.hi[key_pos].max())
+        klo, khi = ctx.coverage[key]
         for _ in range(config.random_refs_per_seed):
             ref = random_reference(klo, khi, last=last, window=window, rng=rng)
             if ref is not None:
                 refs.append((None, ref))
         for rel_or_none, (b0, b1) in refs:
             for rel in [r for r in Allen if r in wanted] if rel_or_none is None else (rel_or_none,):
+                asked = asked_span(rel, b0, b1)
+                if asked[0] < klo or asked[1] > khi:  # the world may hold rows the table does not
+                    continue
                 matched = _evaluate(ctx, key, rel, b0, b1)
+                if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
+                    continue
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
 
@@ -136,17 +156,21 @@ def _allen_candidates(
 def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) -> Question:
     store = ctx.store
     g = store.granularity
-    cond = RELATIONS[cand.relation].condition(cand.b0, cand.b1)
-    sql = ctx.sql(cand.key, cond)
+    sql = ctx.sql(cand.key, ctx.condition(cand.key, cand.relation, cand.b0, cand.b1))
     result = store.query(sql)
     gold = tuple(int(r[0]) for r in result)
     expected = tuple(int(store.rows[p]) for p in cand.matched)
     if gold != expected:  # the SQL and the relation definition must agree
         raise ChronoqaError(f"internal check failed: {sql} returned rows {gold}, the relation gives {expected}")
     pos_of = {int(store.rows[p]): p for p in ctx.keys[cand.key]}
-    subject = ctx.subject(cand.key)
     gold_pos = [pos_of[r] for r in gold]
     answers = tuple(sorted({ctx.y(p) for p in gold_pos}))
+    plural = len(answers) > 1
+    phrases = ctx.phrases.number(plural)
+    subject = ctx.subject(cand.key, plural=plural)
+    form = BOUNDED.get(cand.relation)
+    if form is not None:
+        subject = bounded_subject(subject, form)
     star = tuple(ctx.triple(p) for p in gold_pos)
     others = [p for p in ctx.keys[cand.key].tolist() if p not in set(gold_pos)]
     stale = tuple(ctx.triple(p) for p in others if ctx.y(p) in answers)
@@ -160,8 +184,8 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
     prep = "on" if g is Granularity.DAY else "in"
     dates["at_b0"] = f"{prep} {dates['b0']}"
     dates["at_b1"] = f"{prep} {dates['b1']}"
-    clause = CLAUSES[cand.relation].format(p=ctx.phrases.period, **dates)
-    text = f"{ctx.phrases.wh} {subject} {clause}?"
+    clause = CLAUSES[cand.relation].format(p=phrases.period, **dates)
+    text = f"{phrases.wh} {subject} {clause}?"
     used = [name for name in ("b0", "b1", "b0_minus", "b1_plus") if "{" + name + "}" in CLAUSES[cand.relation]]
     used += ["b0"] if "{at_b0}" in CLAUSES[cand.relation] else []
     used += ["b1"] if "{at_b1}" in CLAUSES[cand.relation] else []
@@ -188,7 +212,7 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
         answer_ids=answers,
         answer_type=ctx.answer_type,
         cardinality=cardinality_of(len(answers)),
-        template_id=f"table/allen/{cand.relation.value}",
+        template_id=f"table/allen/{cand.relation.value}" + (f".{form}" if form else ""),
         render_time=False,
         granularity=str(g),
         as_of=config.as_of,
@@ -202,7 +226,9 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
             "relation": cand.relation.value,
             "reference_units": [cand.b0, cand.b1],
             "must_keep": must_keep,
+            **({"form": form} if form else {}),
         },
+        assumes_complete=not answers,
     )
 
 
@@ -224,7 +250,7 @@ def allen_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Question]
         cell = (cand.relation, cardinality_of(len(cand.answers)))
         if filled[cell] >= quota:
             continue
-        sql = ctx.sql(cand.key, RELATIONS[cand.relation].condition(cand.b0, cand.b1))
+        sql = ctx.sql(cand.key, ctx.condition(cand.key, cand.relation, cand.b0, cand.b1))
         # identical queries, and queries asking the same thing of the same key with the same gold rows
         sig = (cand.key, cand.relation, cand.matched, cand.answers)
         if sql in seen_sql or (cand.matched and sig in seen):
@@ -266,7 +292,8 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
         if gold != tuple(int(store.rows[p]) for p in matched):
             raise ChronoqaError(f"internal check failed: {sql} returned rows {gold}")
         filled[card] += 1
-        subject = ctx.subject(key)
+        subject = ctx.subject(key, plural=len(answers) > 1)
+        wh_now = ctx.phrases.number(len(answers) > 1).wh_now
         star = tuple(ctx.triple(p) for p in matched)
         others = [int(p) for p in pos if int(p) not in set(matched)]
         outdated = tuple(sorted({ctx.y(p) for p in others} - set(answers)))
@@ -275,7 +302,7 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
             Question(
                 id=question_id(f"{store.table.name}-now", sql),
                 split="",
-                question=f"As of {asof_text}, {ctx.phrases.wh_now[0].lower()}{ctx.phrases.wh_now[1:]} {subject}?",
+                question=f"As of {asof_text}, {wh_now[0].lower()}{wh_now[1:]} {subject}?",
                 t_query=unit_iso(unit, g),
                 S_star=star,
                 S_dist=tuple(ctx.triple(p) for p in others if ctx.y(p) not in answers),
@@ -306,6 +333,7 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
                     "relation": "time_alignment",
                     "must_keep": [*key, asof_text],
                 },
+                assumes_complete=not answers,
             )
         )
     return out
