@@ -323,6 +323,23 @@ def test_both_builders_return_one_result_type_with_one_manifest_schema(tmp_path:
         check_manifest(broken)
 
 
+def test_a_build_with_no_question_says_why(tmp_path: Path) -> None:
+    from chronoqa.cli import app
+
+    # every key holds one value for ever: no TFD whose value changes, so no time-sensitive question
+    still = table("still", ("Country", "Capital"), [("A", "a"), ("B", "b"), ("C", "c")], [("1990", None)] * 3)
+    with pytest.raises(ChronoqaError, match=r"no question.*still.*no usable TFD"):
+        build_table_benchmark([still], TableBuildConfig())
+    # every row left out (start after as_of)
+    late = table("late", ("Country", "Role", "Name"), [("A", "P", "x"), ("A", "P", "y")], [("2030", None)] * 2)
+    with pytest.raises(ChronoqaError, match=r"no question.*late.*all 2 rows were left out"):
+        build_table_benchmark([late], TableBuildConfig(as_of="2026-01-01", tfds={"late": ["Country,Role->Name"]}))
+    csv = tmp_path / "still.csv"
+    csv.write_text("Country,Capital,Start,End\nA,a,1990,\nB,b,1990,\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["build", "table", str(csv), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "no usable TFD" in " ".join(res.output.split())
+
+
 def test_cli_build_table(tmp_path: Path) -> None:
     from chronoqa.cli import app
 

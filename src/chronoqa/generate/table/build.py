@@ -101,6 +101,42 @@ def cap_none(questions: Sequence[Question], max_share: float) -> tuple[list[Ques
     return kept, len(questions) - len(kept)
 
 
+def _why_no_questions(
+    names: Sequence[str],
+    stores: Mapping[str, TableStore],
+    reports: Mapping[str, Sequence[TFDReport]],
+    kept: Mapping[str, Sequence[TFD]],
+    cfg: TableBuildConfig,
+) -> str:
+    """One line per table saying why it gave no question, and what to try."""
+    why = []
+    for n in names:
+        store = stores[n]
+        total = len(store.table)
+        if len(store.rows) == 0:
+            notes = "; ".join(f"{k}: {v}" for k, v in sorted(store.notes.items()))
+            why.append(f"{n}: all {total} rows were left out ({notes or 'no rows'})")
+            continue
+        if not kept.get(n):
+            changing = [r for r in reports.get(n, ()) if r.changing_keys > 0]
+            if not changing:
+                why.append(
+                    f"{n}: no usable TFD: no column's value changes over time for any key (each key holds one "
+                    "value), so there is nothing time-sensitive to ask"
+                )
+                continue
+            best = min(changing, key=lambda r: (r.violation_rate, -r.changing_share, str(r.tfd)))
+            why.append(
+                f"{n}: no usable TFD: the best candidate {best.tfd} has violation rate {best.violation_rate:.2f} "
+                f"(allowed {cfg.threshold}) and changes for {best.changing_keys} of {best.keys} keys (needed "
+                f"{cfg.min_changing_keys} and {cfg.min_changing_share:.0%}); name one with --tfd 'X->Y' or raise "
+                "--threshold"
+            )
+            continue
+        why.append(f"{n}: TFDs {', '.join(map(str, kept[n]))} found no reference inside a key's coverage")
+    return "no question could be made: " + "; ".join(why or ["no table to build questions from"])
+
+
 def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
     """(kept reports, all candidate reports) for one table."""
     if named:
@@ -244,6 +280,8 @@ def build_table_benchmark(
             }
         )
     questions, none_dropped = cap_none(questions, cfg.max_none_share)
+    if not questions:
+        raise ChronoqaError(_why_no_questions(to_build, stores, tfd_reports, kept_by_table, cfg))
     para_report: ParaphraseReport | None = None
     if paraphrase is not None:
         questions, para_report = paraphrase_questions(questions, paraphrase)
