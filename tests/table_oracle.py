@@ -136,7 +136,8 @@ def bounded_gold(relation: str, rows: Sequence[tuple[int, int, int]]) -> set[int
 def validity_findings(text: str, relation: str, cardinality: str, assumes_complete: bool, form: object) -> list[str]:
     """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them."""
     out = []
-    if assumes_complete != (cardinality == "none"):
+    closed = cardinality == "none" or relation == "status_set"  # a set over keys presumes every key is listed
+    if assumes_complete != closed:
         out.append(f"assumes_complete={assumes_complete} on a {cardinality} question")
     if relation in BOUNDED and form != BOUNDED[relation]:
         out.append(f"{relation} question not in its bounded form ({form!r})")
@@ -146,7 +147,55 @@ def validity_findings(text: str, relation: str, cardinality: str, assumes_comple
         out.append(f"{relation} question without 'the {BOUNDED[relation]}': {text}")
     head = text.split(", ", 1)[1] if text.startswith("As of") else text
     words = head.lower().split()[:2]
-    plural = len(words) > 1 and words[1] in ("were", "are")
-    if plural != (cardinality == "multiple"):
+    verb = words[1] if len(words) > 1 and words[0] in ("who", "what") else ""
+    plural = verb in ("were", "are")
+    if verb in ("was", "is", "were", "are") and plural != (cardinality == "multiple"):
         out.append(f"grammatical number does not follow the answer count ({cardinality}): {text}")
     return out
+
+
+# -- status and event families, from the raw rows (dicts of a CSV file) ------------------------------
+
+
+def _year(text: str) -> int:
+    return parse_iso(text)[0]
+
+
+def _open(end: str | None) -> bool:
+    return end is None or end.strip() in ("", "nan")
+
+
+def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of: str) -> set[str]:
+    """The answers of a status or event question recomputed from the raw rows (years only)."""
+    cols = lf.get("columns", [])
+    if q_operator == "status_since":
+        key = dict(zip(cols, lf["key"], strict=True))
+        hits = [r for r in rows if all(r[c] == v for c, v in key.items()) and r["Start"]]
+        live = [r for r in hits if _open(r["End"]) or _year(r["End"]) >= _year(as_of)]
+        return {str(_year(r["Start"])) for r in live}
+    if q_operator == "status_set":
+        cat, st, ent = cols
+        y0, y1 = lf["window"]
+        return {
+            r[ent]
+            for r in rows
+            if r[cat] == lf["key"][0]
+            and r[st] == lf["key"][1]
+            and r["Start"]
+            and y0 <= _year(r["Start"]) <= y1
+            and not re.search(r", | / |; ", r[ent])
+        }
+    if q_operator == "event_when":
+        key = dict(zip(cols, lf["key"], strict=True))
+        return {str(_year(r["Start"])) for r in rows if all(r[c] == v for c, v in key.items())}
+    if q_operator == "event_in":
+        k, y, year = lf["column"], lf["target"], lf["year"]
+        out = set()
+        for r in rows:
+            if r[k] != lf["key"][0] or not r["Start"] or not r[y]:
+                continue
+            end = _year(r["Start"]) if _open(r["End"]) else _year(r["End"])
+            if _year(r["Start"]) <= year <= end:
+                out.add(r[y])
+        return out
+    raise AssertionError(q_operator)

@@ -43,6 +43,9 @@ def build_table(
         list[str] | None, typer.Option(help="Override the detected granularity: 'table=year'.")
     ] = None,
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
+    kind: Annotated[
+        list[str] | None, typer.Option(help="Declare a table's kind: 'table=role|status|event' (default: detected).")
+    ] = None,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
@@ -80,7 +83,7 @@ def build_table(
             sources[name] = {"dataset": name}
             main.append(name)
             gp = graph_phrases(name)
-            book = PhraseBook({**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins))
+            book = PhraseBook({**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), dict(book.tables))
         datasets = list(dataset or [])
         if not main and not joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")
@@ -111,6 +114,7 @@ def build_table(
             granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
             joins=joins,
             build_tables=main,
+            kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
         )
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
         build.write(out)

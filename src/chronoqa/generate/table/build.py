@@ -22,8 +22,10 @@ from chronoqa.generate.splits import assign_splits
 from chronoqa.generate.table.config import AS_OF_DATA, TableBuildConfig, latest_date
 from chronoqa.generate.table.corpus import table_corpus
 from chronoqa.generate.table.datacard import question_counts, render_datacard
+from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
+from chronoqa.generate.table.kinds import TableKind, table_kind
 from chronoqa.generate.table.questions import TFDContext, alignment_questions, allen_questions
 from chronoqa.generate.table.store import TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
@@ -107,6 +109,7 @@ def _why_no_questions(
     reports: Mapping[str, Sequence[TFDReport]],
     kept: Mapping[str, Sequence[TFD]],
     cfg: TableBuildConfig,
+    kinds: Mapping[str, TableKind],
 ) -> str:
     """One line per table saying why it gave no question, and what to try."""
     why = []
@@ -116,6 +119,14 @@ def _why_no_questions(
         if len(store.rows) == 0:
             notes = "; ".join(f"{k}: {v}" for k, v in sorted(store.notes.items()))
             why.append(f"{n}: all {total} rows were left out ({notes or 'no rows'})")
+            continue
+        kind = kinds.get(n)
+        if kind is not None and kind.kind != "role":
+            why.append(
+                f"{n}: a {kind.kind} table ({kind.why}) whose columns allow no {kind.kind} question (key "
+                f"{list(kind.key) or 'none'}, state {kind.state}, category {kind.category}, entity {kind.entity}); "
+                "declare another kind with --kind, or name a TFD with --tfd"
+            )
             continue
         if not kept.get(n):
             changing = [r for r in reports.get(n, ()) if r.changing_keys > 0]
@@ -227,8 +238,21 @@ def build_table_benchmark(
     tfd_reports: dict[str, tuple[TFDReport, ...]] = {}
     tfd_manifest: dict[str, Any] = {}
     kept_by_table: dict[str, list[TFD]] = {}
+    kinds: dict[str, TableKind] = {}
     for n in names:
         if n not in to_build and n not in {j.right for j in cfg.joins}:
+            continue
+        named = bool(cfg.tfds.get(n)) or n in {j.right for j in cfg.joins}
+        if named and n not in cfg.kinds:
+            kinds[n] = TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
+        else:
+            kinds[n] = table_kind(by_name[n], cfg.kinds.get(n))
+        if kinds[n].kind != "role":
+            tfd_reports[n] = ()
+            kept_by_table[n] = []
+            tfd_manifest[n] = {"named": [], "kept": [], "candidates": [], "not_used": f"a {kinds[n].kind} table"}
+            family = status_questions if kinds[n].kind == "status" else event_questions
+            questions.extend(family(stores[n], kinds[n], book, None, cfg))
             continue
         kept, candidates = _tfd_reports(stores[n], cfg.tfds.get(n, ()), cfg)
         tfd_reports[n] = tuple(candidates)
@@ -281,7 +305,7 @@ def build_table_benchmark(
         )
     questions, none_dropped = cap_none(questions, cfg.max_none_share)
     if not questions:
-        raise ChronoqaError(_why_no_questions(to_build, stores, tfd_reports, kept_by_table, cfg))
+        raise ChronoqaError(_why_no_questions(to_build, stores, tfd_reports, kept_by_table, cfg, kinds))
     para_report: ParaphraseReport | None = None
     if paraphrase is not None:
         questions, para_report = paraphrase_questions(questions, paraphrase)
@@ -316,6 +340,7 @@ def build_table_benchmark(
                 "granularity": gran_reports[n].to_dict() | {"used": str(stores[n].granularity)},
                 "left_out": dict(sorted(stores[n].notes.items())),
                 "load_report": _report_dict(by_name[n]),
+                "kind": kinds[n].to_dict() if n in kinds else None,
             }
             for n in names
         },

@@ -56,7 +56,8 @@ class TableBuildConfig:
     and join questions). ``build_tables`` limits which tables get single-table questions (default:
     all tables that are not only the event side of a join). ``max_none_share`` caps the share of ``none``
     questions in the release (each presumes the table complete): the surplus is dropped, round-robin over
-    the cells, and counted in the manifest.
+    the cells, and counted in the manifest. ``kinds`` declares a table's kind (``role``, ``status``,
+    ``event``: :mod:`chronoqa.generate.table.kinds`); undeclared kinds are detected from the data.
     """
 
     as_of: str = DEFAULT_AS_OF
@@ -75,6 +76,7 @@ class TableBuildConfig:
     ratios: tuple[float, float, float] = (0.7, 0.1, 0.2)
     alignment: bool = True
     max_none_share: float = 0.25
+    kinds: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the manifest."""
@@ -98,6 +100,7 @@ class TableBuildConfig:
             "ratios": list(self.ratios),
             "alignment": self.alignment,
             "max_none_share": self.max_none_share,
+            "kinds": dict(sorted(self.kinds.items())),
         }
 
 

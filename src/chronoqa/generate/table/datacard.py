@@ -42,12 +42,14 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "",
         "## Tables",
         "",
-        "| table | rows | stored | granularity used | why |",
-        "|---|---|---|---|---|",
+        "| table | rows | stored | granularity used | why | kind | why |",
+        "|---|---|---|---|---|---|---|",
     ]
     for n, t in manifest["tables"].items():
+        kind = t.get("kind") or {"kind": "-", "why": "not built (event side of a join)"}
         lines.append(
-            f"| {n} | {t['rows']} | {t['stored_rows']} | {t['granularity']['used']} | {t['granularity']['reason']} |"
+            f"| {n} | {t['rows']} | {t['stored_rows']} | {t['granularity']['used']} | {t['granularity']['reason']} "
+            f"| {kind['kind']} | {kind['why']} |"
         )
     lines += ["", "## Relation × cardinality", ""]
     for src, rows in sorted(counts.items()):

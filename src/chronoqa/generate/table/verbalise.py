@@ -13,6 +13,10 @@ subject reads "the {Role} of {Country}". A phrase file (JSON) overrides any of i
                "Game_edition,Season": "Who was the {Role} of the host country during the
                                        {Game_edition:ordinal} {Season} Olympic Games?"}}
 
+Status and event tables (:mod:`.families`) take their question templates from ``"tables": {"legal": {"since":
+..., "set": ..., "when": ..., "in:<column>": ...}}``, filled with the row's columns (``{Law_type:lower}``) and the
+family's fields (``{from}``, ``{to}``, ``{year}``).
+
 Several answers are asked in the plural ("Who were the Prime Ministers of ... whose terms ..."): the
 ``*_plural`` entries, derived when not given (:func:`plural_template`, :func:`plural_verb`). Questions never
 name the table or "the database". :func:`paraphrase_questions` runs an optional
@@ -128,6 +132,8 @@ class _Formatter(string.Formatter):
             return ordinal(value)
         if format_spec == "plural":
             return plural_noun(str(value))
+        if format_spec == "lower":
+            return str(value).lower()
         return str(super().format_field(value, format_spec))
 
 
@@ -223,6 +229,7 @@ class PhraseBook:
     tfds: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     facts: Mapping[str, str] = field(default_factory=dict)
     joins: Mapping[str, str] = field(default_factory=dict)
+    tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str | Path | None) -> PhraseBook:
@@ -230,9 +237,16 @@ class PhraseBook:
         if path is None:
             return cls()
         data = read_json(path)
-        if not isinstance(data, dict) or not set(data) <= {"tfds", "facts", "joins"}:
-            raise ChronoqaError(f"{path}: a phrase file is a JSON object with keys 'tfds', 'facts' and/or 'joins'")
-        return cls(dict(data.get("tfds", {})), dict(data.get("facts", {})), dict(data.get("joins", {})))
+        if not isinstance(data, dict) or not set(data) <= {"tfds", "facts", "joins", "tables"}:
+            raise ChronoqaError(
+                f"{path}: a phrase file is a JSON object with keys 'tfds', 'facts', 'joins' and/or 'tables'"
+            )
+        return cls(
+            dict(data.get("tfds", {})),
+            dict(data.get("facts", {})),
+            dict(data.get("joins", {})),
+            dict(data.get("tables", {})),
+        )
 
     def for_tfd(self, lhs: Sequence[str], rhs: str) -> TFDPhrases:
         """Phrases for ``lhs -> rhs`` (file entries win over defaults)."""
