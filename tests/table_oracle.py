@@ -190,12 +190,15 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
         return {str(_year(r["Start"])) for r in rows if all(r[c] == v for c, v in key.items())}
     if q_operator == "event_in":
         k, y, year = lf["column"], lf["target"], lf["year"]
-        out = set()
+        cells = [r[y] for r in rows if r[y]]
+        delimited = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
+        hits = []
         for r in rows:
             if r[k] != lf["key"][0] or not r["Start"] or not r[y]:
                 continue
             end = _year(r["Start"]) if _open(r["End"]) else _year(r["End"])
             if _year(r["Start"]) <= year <= end:
-                out.add(r[y])
-        return out
+                hits.append(r[y])
+        assert len(hits) == 1, "event_in asks about one row"
+        return {v.strip() for v in re.split(r", | / |; ", hits[0])} if delimited else {hits[0]}
     raise AssertionError(q_operator)

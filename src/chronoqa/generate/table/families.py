@@ -16,8 +16,9 @@ so an open-ended event row is read as the point at its start):
 * ``event_when``: "In which year were the 26th Summer Olympics held?": the event named by the fewest
   columns that identify it, none of which spells its year (``Athens 1896`` would give the answer away).
 * ``event_in``: "Which city hosted the Winter Olympics in 1964?" / "Who directed *Abigail* released in
-  2024?": a recurring value and a year pick the rows of that year; the value must have several answers
-  over time (the time disambiguates).
+  2024?": a recurring value and a year pick the one row of that year (two films *Marco* in 2024: no
+  question); the value must have several answers over time (the time disambiguates). A cell of a
+  delimited column ("Chris Buck, Jennifer Lee") is split into its values.
 
 Every gold set is the result of the question's DuckDB query, re-checked against a plain Python
 evaluation over the stored rows (a disagreement is an error). Phrases come from the table's phrase
@@ -35,7 +36,14 @@ from collections.abc import Sequence
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.table.config import TableBuildConfig, cardinality_of
-from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, is_multi_value, unique_columns
+from chronoqa.generate.table.kinds import (
+    MULTI_VALUE_RE,
+    TableKind,
+    has_delimited_values,
+    is_multi_value,
+    split_cell,
+    unique_columns,
+)
 from chronoqa.generate.table.store import TableStore, quote_ident, sql_literal
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
@@ -235,7 +243,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             if made >= rows.config.per_cell:
                 break
             y0 = rng.choice(years)
-            y1 = y0 + rng.choice((2, 4, 9))
+            y1 = min(y0 + rng.choice((2, 4, 9)), rows.year(store.asof_unit))  # never past as_of
             lo, hi = _year_unit_range(y0, g)[0], _year_unit_range(y1, g)[1]
             matched = [p for p in members if lo <= int(store.lo[p]) <= hi]
             if not matched or len(matched) == len(members):  # the window must change the answer
@@ -357,6 +365,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
     store, g = rows.store, rows.g
     name = store.table.name
     counts = {c: rows.values_of(c) for c in usable}
+    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
     recurring = [c for c in usable if any(n > 1 for n in counts[c].values())]
     phrased = [c for c in recurring if f"in:{c}" in book.tables.get(name, {})]
     recurring = phrased or recurring  # a phrase file naming some columns asks about those only
@@ -392,7 +401,9 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
             if sql in seen:
                 continue
             got = rows.run(sql, matched)
-            answers = tuple(sorted({str(r[1]) for r in got}))
+            if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
+                continue
+            answers = tuple(sorted(set(split_cell(str(got[0][1]), delimited[y]))))
             card = cardinality_of(len(answers))
             if filled[card] >= rows.config.per_cell:
                 continue

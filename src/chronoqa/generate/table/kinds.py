@@ -28,7 +28,17 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.records import TemporalTable
 from chronoqa.time import Interval
 
-__all__ = ["KINDS", "MULTI_VALUE_RE", "TableKind", "detect_kind", "is_multi_value", "table_kind", "unique_columns"]
+__all__ = [
+    "KINDS",
+    "MULTI_VALUE_RE",
+    "TableKind",
+    "detect_kind",
+    "has_delimited_values",
+    "is_multi_value",
+    "split_cell",
+    "table_kind",
+    "unique_columns",
+]
 
 KINDS: Final = ("role", "status", "event")
 _MAX_STATE_VALUES: Final = 10
@@ -92,6 +102,17 @@ def unique_columns(table: TemporalTable, columns: Sequence[str], *, max_size: in
         if found:
             return tuple(min(found, key=lambda f: f[0])[1])
     return ()
+
+
+def has_delimited_values(values: Sequence[str | None]) -> bool:
+    """A column some of whose cells hold several values (at least 5 % hold a delimiter: co-directors)."""
+    vals = [v for v in values if v is not None]
+    return bool(vals) and sum(1 for v in vals if MULTI_VALUE_RE.search(v)) >= 0.05 * len(vals)
+
+
+def split_cell(value: str, delimited: bool) -> list[str]:
+    """The values of one cell: split on the delimiters when its column is delimited, else the cell itself."""
+    return [v.strip() for v in MULTI_VALUE_RE.split(value) if v.strip()] if delimited else [value]
 
 
 def is_multi_value(values: Sequence[str | None]) -> bool:
