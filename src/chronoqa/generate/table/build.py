@@ -239,6 +239,7 @@ def build_table_benchmark(
     tfd_manifest: dict[str, Any] = {}
     kept_by_table: dict[str, list[TFD]] = {}
     kinds: dict[str, TableKind] = {}
+    family_candidates: dict[str, dict[str, int]] = {}
     for n in names:
         if n not in to_build and n not in {j.right for j in cfg.joins}:
             continue
@@ -252,7 +253,8 @@ def build_table_benchmark(
             kept_by_table[n] = []
             tfd_manifest[n] = {"named": [], "kept": [], "candidates": [], "not_used": f"a {kinds[n].kind} table"}
             family = status_questions if kinds[n].kind == "status" else event_questions
-            questions.extend(family(stores[n], kinds[n], book, None, cfg))
+            made, family_candidates[n] = family(stores[n], kinds[n], book, None, cfg)
+            questions.extend(made)
             continue
         kept, candidates = _tfd_reports(stores[n], cfg.tfds.get(n, ()), cfg)
         tfd_reports[n] = tuple(candidates)
@@ -341,6 +343,7 @@ def build_table_benchmark(
                 "left_out": dict(sorted(stores[n].notes.items())),
                 "load_report": _report_dict(by_name[n]),
                 "kind": kinds[n].to_dict() if n in kinds else None,
+                "family_candidates": family_candidates.get(n),
             }
             for n in names
         },

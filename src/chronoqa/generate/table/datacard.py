@@ -59,6 +59,13 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             c = rows[rel]
             lines.append(f"| {rel} | {c['none']} | {c['unique']} | {c['multiple']} | {sum(c.values())} |")
         lines.append("")
+    fams = {n: t["family_candidates"] for n, t in manifest["tables"].items() if t.get("family_candidates")}
+    if fams:
+        lines += ["## Status and event families: questions made of the candidates the data allows", ""]
+        for n, cands in fams.items():
+            made = {r.split(":")[0]: sum(c.values()) for r, c in counts.get(n, {}).items()}
+            lines += [f"- {n}: " + ", ".join(f"{f} {made.get(f, 0)} of {c}" for f, c in cands.items())]
+        lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
     cw = manifest["closed_world"]
     lines += [
         "## Closed-world questions",

@@ -65,6 +65,7 @@ class _Rows:
         self.g = store.granularity
         self.pos = list(range(len(store.rows)))
         self.cols = store.table.columns
+        self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
 
     def v(self, pos: int, col: str) -> str | None:
         return self.store.table.rows[int(self.store.rows[pos])][self.cols.index(col)]
@@ -141,12 +142,15 @@ def _phrase(book: PhraseBook, table: str, family: str, default: str) -> str:
 
 def status_questions(
     store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
-) -> list[Question]:
-    """``status_since`` and ``status_set`` questions of one status table (quota ``per_cell`` per family × category)."""
+) -> tuple[list[Question], dict[str, int]]:
+    """``status_since`` and ``status_set`` questions of one status table, and per family the candidates.
+
+    Quotas: ``per_cell`` per family and category (``status_set``: per category and state).
+    """
     rows = _Rows(store, primary, config)
     out = _since(rows, kind, book) if kind.key else []
     out += _sets(rows, kind, book)
-    return out
+    return out, dict(sorted(rows.candidates.items()))
 
 
 def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
@@ -163,6 +167,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     template = _phrase(book, name, "since", default)
     now = store.asof_unit
     live = [p for p in rows.pos if int(store.lo[p]) <= now <= int(store.hi[p]) and store.open_end[p]]
+    rows.candidates["status_since"] += len(live)
     rng = random.Random(f"{rows.config.seed}:{name}:since")
     rng.shuffle(live)
     filled: Counter[str] = Counter()
@@ -238,6 +243,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         years = sorted({rows.year(int(store.lo[p])) for p in members})
         if len(years) < 2:
             continue
+        rows.candidates["status_set"] += len(years)  # one window per start year, at least
         made = 0
         for _ in range(8 * rows.config.per_cell):
             if made >= rows.config.per_cell:
@@ -302,14 +308,29 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
 
 def event_questions(
     store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
-) -> list[Question]:
-    """``event_when`` and ``event_in`` questions of one event table."""
+) -> tuple[list[Question], dict[str, int]]:
+    """``event_when`` and ``event_in`` questions of one event table, and per family the candidates.
+
+    Quotas: ``3 × per_cell`` ``event_when`` questions; ``per_cell`` ``event_in`` per column and cardinality.
+    """
     rows = _Rows(store, primary, config)
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not _multi(rows, c)]
-    ids = unique_columns(store.table, usable)
+    ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     out = _when(rows, ids, book) if ids else []
     out += _in_year(rows, usable, book)
-    return out
+    return out, dict(sorted(rows.candidates.items()))
+
+
+def _nearly_unique(rows: _Rows, usable: Sequence[str]) -> tuple[str, ...]:
+    """Two columns that identify all but at most 2 % of the rows (the rows they do not identify are skipped)."""
+    best: tuple[int, tuple[str, ...]] | None = None
+    for i, a in enumerate(usable):
+        for b in usable[i + 1 :]:
+            vals = Counter((rows.v(p, a), rows.v(p, b)) for p in rows.pos)
+            clash = sum(n for n in vals.values() if n > 1)
+            if clash <= 0.02 * len(rows.pos) and (best is None or clash < best[0]):
+                best = (clash, (a, b))
+    return best[1] if best else ()
 
 
 def _end_unit(rows: _Rows, p: int) -> int:
@@ -325,7 +346,9 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
     name = store.table.name
     default = "In which year did the event with " + " and ".join(f"{column_label(c)} {{{c}}}" for c in ids) + " happen?"
     template = _phrase(book, name, "when", default)
-    order = list(rows.pos)
+    ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
+    order = [p for p in rows.pos if ident[tuple(rows.v(p, c) for c in ids)] == 1]
+    rows.candidates["event_when"] += len(order)
     random.Random(f"{rows.config.seed}:{name}:when").shuffle(order)
     out = []
     for p in order[: rows.config.per_cell * 3]:
@@ -389,6 +412,9 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
             for p in ps
         ]
         random.Random(f"{rows.config.seed}:{name}:in:{k}").shuffle(cands)
+        rows.candidates["event_in"] += sum(
+            1 for kv, year in cands if sum(1 for p in by_k[kv] if rows.year(int(store.lo[p])) == year) == 1
+        )
         filled: Counter[str] = Counter()
         seen: set[str] = set()
         for kv, year in cands:
