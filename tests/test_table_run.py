@@ -78,3 +78,24 @@ def test_cli_run_tables_user_error_exits_2(tmp_path: Path) -> None:
 
     res = CliRunner().invoke(app, ["run", "--tables", str(tmp_path / "nope.csv"), "--out", str(tmp_path / "r")])
     assert res.exit_code == 2 and "no such table file" in " ".join(res.output.split())
+
+
+def test_run_tables_on_a_status_table(tmp_path: Path) -> None:
+    from test_table_kinds import LAWS
+
+    path = tmp_path / "laws.csv"
+    path.write_text(LAWS, encoding="utf-8")
+    cfg = load_config(
+        None,
+        tables=[str(path)],
+        out=str(tmp_path / "run"),
+        retrievers="bm25",
+        controls="oracle",
+        baselines="extractive,prior",
+        n_bootstrap=20,
+        build={"per_cell": 5, "as_of": "2025-01-01"},
+    )
+    res = run_pipeline(cfg)
+    specs = {r["spec"]: r for r in res.summary["retrieval"]}
+    assert specs["oracle"]["metrics"]["CCR"]["value"] == 1.0
+    assert {r["name"] for r in res.summary["answers"]} >= {"prior", "extractive@bm25", "extractive@oracle"}
