@@ -142,6 +142,13 @@ def test_tdbench_audit_finds_nothing(real_build) -> None:  # type: ignore[no-unt
     assert 0 < n_none <= 0.25 * len(build.questions)
     assert build.manifest["counts"]["assumes_complete"] == n_none
     assert all(q.assumes_complete == (q.cardinality == "none") for q in build.questions)
+    # "none" questions do not repeat one window of one key over several relations
+    windows = Counter(
+        (q.logical_form.get("table"), tuple(q.logical_form["key"]), str(q.reference))
+        for q in build.questions
+        if q.cardinality == "none"
+    )
+    assert max(windows.values()) == 1, windows.most_common(3)
     assert build.manifest["tables"]["dyknow_sports"]["granularity"]["used"] == "year"
     assert build.manifest["tables"]["dyknow_organizations"]["granularity"]["used"] == "year"
     assert build.manifest["tables"]["dyknow_leaders"]["granularity"]["used"] == "day"

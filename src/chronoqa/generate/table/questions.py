@@ -142,7 +142,9 @@ def _allen_candidates(
             if ref is not None:
                 refs.append((None, ref))
         for rel_or_none, (b0, b1) in refs:
-            for rel in [r for r in Allen if r in wanted] if rel_or_none is None else (rel_or_none,):
+            # a random reference is asked one relation (drawn), so "none" questions do not repeat one window
+            open_rels = [r for r in Allen if r in wanted]
+            for rel in (open_rels[rng.randrange(len(open_rels))],) if rel_or_none is None else (rel_or_none,):
                 asked = asked_span(rel, b0, b1)
                 if asked[0] < klo or asked[1] > khi:  # the world may hold rows the table does not
                     continue
