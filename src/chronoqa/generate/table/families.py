@@ -398,7 +398,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
         if not targets:
             continue
         y = max(targets, key=lambda c: (len(counts[c]), -usable.index(c)))
-        default = f"What was the {column_label(y)} of the {column_label(k)} {{{k}}} event in {{year}}?"
+        default = f"What was the {column_label(y)} of the {{{k}}} event in {{year}}?"
         template = _phrase(book, name, f"in:{k}", default)
         by_k: dict[str, list[int]] = {}
         for p in rows.pos:
