@@ -102,3 +102,103 @@ def sqlite_rows(
 
 # days between 0001-01-01 (ordinal 1) and 1970-01-01 in the builder's day numbering
 EPOCH_SHIFT = -datetime.date(1970, 1, 1).toordinal()
+
+
+# -- validity in the world (issue 10): bounded windows, closed-world marks, grammatical number --------
+
+#: before/after are asked in their bounded form: "the last ... whose term ended before T" keeps the rows
+#: ending latest among those ending before T; "the first ... whose term began after T" those starting first.
+BOUNDED = {"before": "last", "after": "first"}
+
+
+def mentioned_span(relation: str, b0: int, b1: int) -> tuple[int, int]:
+    """The units a question's condition is about: the day before b0 for before/meets, after b1 for after/met-by."""
+    if relation in ("before", "meets"):
+        return b0 - 1, b0 - 1
+    if relation in ("after", "met-by"):
+        return b1 + 1, b1 + 1
+    return b0, b1
+
+
+def bounded_gold(relation: str, rows: Sequence[tuple[int, int, int]]) -> set[int]:
+    """Row ids of the gold among ``rows`` = (id, a0, a1) standing in ``relation``: the bounded form's pick."""
+    if not rows:
+        return set()
+    if BOUNDED.get(relation) == "last":
+        m = max(a1 for _, _, a1 in rows)
+        return {i for i, _, a1 in rows if a1 == m}
+    if BOUNDED.get(relation) == "first":
+        m = min(a0 for _, a0, _ in rows)
+        return {i for i, a0, _ in rows if a0 == m}
+    return {i for i, _, _ in rows}
+
+
+def validity_findings(text: str, relation: str, cardinality: str, assumes_complete: bool, form: object) -> list[str]:
+    """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them."""
+    out = []
+    closed = cardinality == "none" or relation == "status_set"  # a set over keys presumes every key is listed
+    if assumes_complete != closed:
+        out.append(f"assumes_complete={assumes_complete} on a {cardinality} question")
+    if relation in BOUNDED and form != BOUNDED[relation]:
+        out.append(f"{relation} question not in its bounded form ({form!r})")
+    if relation in BOUNDED and cardinality == "none":  # "the last ... before T" with none: the table starts too late
+        out.append(f"bounded {relation} question with no answer: {text}")
+    if relation in BOUNDED and f"the {BOUNDED[relation]} " not in text:
+        out.append(f"{relation} question without 'the {BOUNDED[relation]}': {text}")
+    head = text.split(", ", 1)[1] if text.startswith("As of") else text
+    words = head.lower().split()[:2]
+    verb = words[1] if len(words) > 1 and words[0] in ("who", "what") else ""
+    plural = verb in ("were", "are")
+    if verb in ("was", "is", "were", "are") and plural != (cardinality == "multiple"):
+        out.append(f"grammatical number does not follow the answer count ({cardinality}): {text}")
+    return out
+
+
+# -- status and event families, from the raw rows (dicts of a CSV file) ------------------------------
+
+
+def _year(text: str) -> int:
+    return parse_iso(text)[0]
+
+
+def _open(end: str | None) -> bool:
+    return end is None or end.strip() in ("", "nan")
+
+
+def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of: str) -> set[str]:
+    """The answers of a status or event question recomputed from the raw rows (years only)."""
+    cols = lf.get("columns", [])
+    if q_operator == "status_since":
+        key = dict(zip(cols, lf["key"], strict=True))
+        hits = [r for r in rows if all(r[c] == v for c, v in key.items()) and r["Start"]]
+        live = [r for r in hits if _open(r["End"]) or _year(r["End"]) >= _year(as_of)]
+        return {str(_year(r["Start"])) for r in live}
+    if q_operator == "status_set":
+        cat, st, ent = cols
+        y0, y1 = lf["window"]
+        return {
+            r[ent]
+            for r in rows
+            if r[cat] == lf["key"][0]
+            and r[st] == lf["key"][1]
+            and r["Start"]
+            and y0 <= _year(r["Start"]) <= y1
+            and not re.search(r", | / |; ", r[ent])
+        }
+    if q_operator == "event_when":
+        key = dict(zip(cols, lf["key"], strict=True))
+        return {str(_year(r["Start"])) for r in rows if all(r[c] == v for c, v in key.items())}
+    if q_operator == "event_in":
+        k, y, year = lf["column"], lf["target"], lf["year"]
+        cells = [r[y] for r in rows if r[y]]
+        delimited = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
+        hits = []
+        for r in rows:
+            if r[k] != lf["key"][0] or not r["Start"] or not r[y]:
+                continue
+            end = _year(r["Start"]) if _open(r["End"]) else _year(r["End"])
+            if _year(r["Start"]) <= year <= end:
+                hits.append(r[y])
+        assert len(hits) == 1, "event_in asks about one row"
+        return {v.strip() for v in re.split(r", | / |; ", hits[0])} if delimited else {hits[0]}
+    raise AssertionError(q_operator)

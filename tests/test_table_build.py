@@ -23,7 +23,6 @@ from chronoqa.generate.table import (
     paraphrase_questions,
     select_tfds,
     temporal_join,
-    write_table_build,
 )
 from chronoqa.records import TemporalTable
 from chronoqa.time import Allen, Granularity, Interval, TimePoint, parse_time
@@ -245,9 +244,13 @@ def test_phrases_and_no_table_name(tmp_path: Path) -> None:
         phrases=PhraseBook.load(pf),
     )
     allen = [q for q in build.questions if q.operator == "allen"]
-    assert allen and all(q.question.startswith("Who was the P") and "tenure" in q.question for q in allen)
+    assert allen and all(
+        q.question.startswith(("Who was the P", "Who was the last P", "Who was the first P", "Who were the Ps"))
+        for q in allen
+    )
+    assert all("tenure" in q.question for q in allen)
     assert all("database" not in q.question.lower() and " t " not in q.question for q in build.questions)
-    assert any(d.text.startswith("a1 was the P of A") for d in build.corpus)
+    assert any(d.text.startswith("a1 was the P of A") for d in build.corpus())
 
 
 def test_paraphrase_hook_rejects_lost_values() -> None:
@@ -280,8 +283,8 @@ def test_release_is_byte_identical(tmp_path: Path) -> None:
     t = table("det", ("Country", "Role", "Name"), rows, spans)
     for out in ("a", "b"):
         b = build_table_benchmark([t], TableBuildConfig(seed=3, per_cell=3, tfds={"det": ["Country,Role->Name"]}))
-        write_table_build(b, str(tmp_path / out))
-    ids = [d.doc_id for d in b.corpus]
+        b.write(tmp_path / out)
+    ids = [d.doc_id for d in b.corpus()]
     assert len(set(ids)) == len(ids)
     assert all(t.doc_id in set(ids) for q in b.questions for t in (*q.S_star, *q.S_stale, *q.S_dist))
     files = sorted(p.name for p in (tmp_path / "a").iterdir())
@@ -289,8 +292,52 @@ def test_release_is_byte_identical(tmp_path: Path) -> None:
     for f in files:
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
     other = build_table_benchmark([t], TableBuildConfig(seed=4, per_cell=3, tfds={"det": ["Country,Role->Name"]}))
-    write_table_build(other, str(tmp_path / "c"))
+    other.write(tmp_path / "c")
     assert (tmp_path / "c" / "benchmark.jsonl").read_bytes() != (tmp_path / "a" / "benchmark.jsonl").read_bytes()
+
+
+def test_both_builders_return_one_result_type_with_one_manifest_schema(tmp_path: Path) -> None:
+    from chronoqa.artifacts.release import load_release
+    from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+    from chronoqa.generate.result import MANIFEST_COUNT_KEYS, MANIFEST_KEYS, BuildResult, check_manifest
+    from chronoqa.records import Fact, TemporalGraph
+
+    facts = [
+        Fact(i, f"<{s}>", "<playsFor>", f"<{o}>", TimePoint(a), TimePoint(b), i + 1)
+        for i, (s, o, a, b) in enumerate([("Ann", "Reds", 2000, 2004), ("Ann", "Blues", 2005, 2008)])
+    ]
+    graph = TemporalGraph("g", facts, {e: e.strip("<>") for f in facts for e in (f.s, f.o)}, {"<playsFor>": "playsFor"})
+    kg = build_kg_benchmark(graph, KGBuildConfig(n_questions=20, seed=1), phrases="yago11k")
+    tb = build_table_benchmark([tfd_table()], TableBuildConfig(per_cell=2, tfds={"t": ["Country,Role->Name"]}))
+    assert type(kg) is type(tb) is BuildResult
+    for name, build in (("kg", kg), ("table", tb)):
+        m = load_release(build.write(tmp_path / name)).manifest
+        assert m["builder"] == name and all(k in m for k in MANIFEST_KEYS)
+        assert all(k in m["counts"] for k in MANIFEST_COUNT_KEYS)
+        assert m["counts"]["questions"] == len(build.questions)
+        assert m["counts"]["corpus_docs"] == sum(1 for _ in build.corpus())
+        assert sum(m["counts"]["splits"].values()) == len(build.questions)
+    broken = dict(tb.manifest)
+    del broken["seed"]
+    with pytest.raises(ChronoqaError, match="lacks seed"):
+        check_manifest(broken)
+
+
+def test_a_build_with_no_question_says_why(tmp_path: Path) -> None:
+    from chronoqa.cli import app
+
+    # every key holds one value for ever: no TFD whose value changes, so no time-sensitive question
+    still = table("still", ("Country", "Capital"), [("A", "a"), ("B", "b"), ("C", "c")], [("1990", None)] * 3)
+    with pytest.raises(ChronoqaError, match=r"no question.*still.*no usable TFD"):
+        build_table_benchmark([still], TableBuildConfig())
+    # every row left out (start after as_of)
+    late = table("late", ("Country", "Role", "Name"), [("A", "P", "x"), ("A", "P", "y")], [("2030", None)] * 2)
+    with pytest.raises(ChronoqaError, match=r"no question.*late.*all 2 rows were left out"):
+        build_table_benchmark([late], TableBuildConfig(as_of="2026-01-01", tfds={"late": ["Country,Role->Name"]}))
+    csv = tmp_path / "still.csv"
+    csv.write_text("Country,Capital,Start,End\nA,a,1990,\nB,b,1990,\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["build", "table", str(csv), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "no usable TFD" in " ".join(res.output.split())
 
 
 def test_cli_build_table(tmp_path: Path) -> None:

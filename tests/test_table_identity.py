@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from chronoqa.artifacts.release import Release, load_release
-from chronoqa.generate.table import JoinSpec, TableBuild, TableBuildConfig, build_table_benchmark, write_table_build
+from chronoqa.generate.table import JoinSpec, TableBuild, TableBuildConfig, build_table_benchmark
 from chronoqa.records import Doc, Question, TemporalTable, Triple
 from chronoqa.score.tempbench import aggregate, score_question
 from chronoqa.time import Interval
@@ -68,7 +68,7 @@ def events() -> TemporalTable:
 
 
 def release_of(build: TableBuild, out: Path) -> Release:
-    write_table_build(build, str(out))
+    build.write(out)
     return load_release(out)
 
 

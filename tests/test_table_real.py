@@ -22,7 +22,17 @@ from chronoqa.generate.table import (
 from chronoqa.records import Question
 from chronoqa.sources.tables import read_table
 from chronoqa.time import Granularity, parse_time
-from table_oracle import BRUTE, EPOCH_SHIFT, TDBENCH_TIME_REFS, span, sqlite_rows, unit
+from table_oracle import (
+    BRUTE,
+    EPOCH_SHIFT,
+    TDBENCH_TIME_REFS,
+    bounded_gold,
+    mentioned_span,
+    span,
+    sqlite_rows,
+    unit,
+    validity_findings,
+)
 
 pytestmark = pytest.mark.mirror
 AS_OF = "2026-01-01"
@@ -58,18 +68,26 @@ def audit(q: Question, rows: list[dict[str, str]], lhs: tuple[str, ...], rhs: st
     numbers = {int(n) - shift for n in re.findall(r"(?:<|>|<=|>=|=)\s*(-?\d+)", q.sql.split("WHERE", 1)[1])}
     if not numbers <= {b0, b1, b0 - 1, b1 + 1}:
         findings.append(f"SQL bounds {sorted(numbers)} disagree with the reference {q.reference}")
-    if len(re.findall(r"_lo|_hi", q.sql)) != {"before": 1, "after": 1, "meets": 1, "met-by": 1}.get(str(q.allen), 2) + (
+    if len(re.findall(r"_lo|_hi", q.sql)) != {"before": 4, "after": 4, "meets": 1, "met-by": 1}.get(str(q.allen), 2) + (
         1 if q.allen in ("overlaps", "overlapped-by") else 0
     ):
         findings.append("wrong number of endpoint conditions")
     key = tuple(q.logical_form["key"])
-    truth = set()
-    for r in rows:
+    key_rows = []
+    for i, r in enumerate(rows):
         if tuple(r[c] for c in lhs) != key or not r["Start"]:
             continue
         a0, a1 = span(r["Start"], r["End"] or None, g, AS_OF)
-        if a0 <= a1 and BRUTE[str(q.allen)](a0, a1, b0, b1):
-            truth.add(r[rhs])
+        if a0 <= a1:
+            key_rows.append((i, a0, a1))
+    matching = [(i, a0, a1) for i, a0, a1 in key_rows if BRUTE[str(q.allen)](a0, a1, b0, b1)]
+    truth = {rows[i][rhs] for i in bounded_gold(str(q.allen), matching)}
+    lo, hi = mentioned_span(str(q.allen), b0, b1)
+    if not min(a0 for _, a0, _ in key_rows) <= lo <= hi <= max(a1 for _, _, a1 in key_rows):
+        findings.append("the reference window reaches outside the key's coverage")
+    findings += validity_findings(
+        q.question, str(q.allen), q.cardinality, q.assumes_complete, q.logical_form.get("form")
+    )
     if truth != set(q.answers):
         findings.append(f"gold {sorted(q.answers)} but the relation gives {sorted(truth)}")
     card = "none" if not truth else "unique" if len(truth) == 1 else "multiple"
@@ -107,6 +125,10 @@ def test_tdbench_audit_finds_nothing(real_build) -> None:  # type: ignore[no-unt
                 n += 1
                 for f in audit(q, rows, lhs, rhs):
                     findings[f"{name}: {f}"] += 1
+    for q in build.questions:  # time alignment and join questions: closed-world marks and grammatical number
+        if q.operator != "allen":
+            for f in validity_findings(q.question, q.operator, q.cardinality, q.assumes_complete, None):
+                findings[f"{q.operator}: {f}"] += 1
     assert n > 400
     assert not findings, findings.most_common(10)
     # no duplicates, exact quotas, all 13 relations per table with unique and none
@@ -115,7 +137,18 @@ def test_tdbench_audit_finds_nothing(real_build) -> None:  # type: ignore[no-unt
         cells = Counter((q.allen, q.cardinality) for q in build.questions if q.logical_form.get("table") == name)
         assert max(cells.values()) <= 6
         for rel in BRUTE:
-            assert cells[(rel, "unique")] == 6 and cells[(rel, "none")] == 6, (name, rel)
+            assert cells[(rel, "unique")] == 6, (name, rel)
+    n_none = sum(1 for q in build.questions if q.cardinality == "none")
+    assert 0 < n_none <= 0.25 * len(build.questions)
+    assert build.manifest["counts"]["assumes_complete"] == n_none
+    assert all(q.assumes_complete == (q.cardinality == "none") for q in build.questions)
+    # "none" questions do not repeat one window of one key over several relations
+    windows = Counter(
+        (q.logical_form.get("table"), tuple(q.logical_form["key"]), str(q.reference))
+        for q in build.questions
+        if q.cardinality == "none"
+    )
+    assert max(windows.values()) == 1, windows.most_common(3)
     assert build.manifest["tables"]["dyknow_sports"]["granularity"]["used"] == "year"
     assert build.manifest["tables"]["dyknow_organizations"]["granularity"]["used"] == "year"
     assert build.manifest["tables"]["dyknow_leaders"]["granularity"]["used"] == "day"
@@ -216,7 +249,8 @@ def test_olympic_join_against_tdbench(mirror: Path) -> None:
 @pytest.mark.slow
 def test_yago11k_as_table(mirror: Path) -> None:
     from chronoqa.datasets import load_graph
-    from chronoqa.generate.table.yago import GRAPH_TFD, graph_as_table, graph_phrases
+    from chronoqa.generate.table.verbalise import graph_phrases
+    from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
 
     graph = load_graph("yago11k")
     table = graph_as_table(graph)
@@ -225,7 +259,8 @@ def test_yago11k_as_table(mirror: Path) -> None:
     )
     cells = Counter((q.allen, q.cardinality) for q in build.questions)
     for rel in BRUTE:
-        assert cells[(rel, "unique")] == 4 and cells[(rel, "none")] == 4, rel
+        assert cells[(rel, "unique")] == 4, rel
+    assert 0 < sum(1 for q in build.questions if q.cardinality == "none") <= 0.25 * len(build.questions)
     spans = {}
     for i, iv in enumerate(table.intervals):
         assert iv.start is not None and iv.end is not None
@@ -234,9 +269,11 @@ def test_yago11k_as_table(mirror: Path) -> None:
         assert q.granularity == "year" and q.reference is not None
         b0, b1 = int(str(q.reference["start"])), int(str(q.reference["end"]))
         key = tuple(q.logical_form["key"])
-        truth = {
-            i
-            for i, r in enumerate(table.rows)
-            if r[:2] == key and spans[i][0] <= spans[i][1] and BRUTE[str(q.allen)](*spans[i], b0, b1)
-        }
-        assert truth == {t.fact_id for t in q.S_star}, q.question
+        key_rows = [(i, *spans[i]) for i, r in enumerate(table.rows) if r[:2] == key and spans[i][0] <= spans[i][1]]
+        matching = [(i, a0, a1) for i, a0, a1 in key_rows if BRUTE[str(q.allen)](a0, a1, b0, b1)]
+        assert bounded_gold(str(q.allen), matching) == {t.fact_id for t in q.S_star}, q.question
+        lo, hi = mentioned_span(str(q.allen), b0, b1)
+        assert min(r[1] for r in key_rows) <= lo <= hi <= max(r[2] for r in key_rows), q.question
+        assert not validity_findings(
+            q.question, str(q.allen), q.cardinality, q.assumes_complete, q.logical_form.get("form")
+        )

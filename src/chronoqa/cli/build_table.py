@@ -43,15 +43,17 @@ def build_table(
         list[str] | None, typer.Option(help="Override the detected granularity: 'table=year'.")
     ] = None,
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
+    kind: Annotated[
+        list[str] | None, typer.Option(help="Declare a table's kind: 'table=role|status|event' (default: detected).")
+    ] = None,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
     from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
-    from chronoqa.generate.table import write_table_build as write
-    from chronoqa.generate.table.yago import GRAPH_TFD, graph_as_table, graph_phrases
-    from chronoqa.io import sha256_file
+    from chronoqa.generate.table.build import read_table_files
+    from chronoqa.generate.table.verbalise import graph_phrases
     from chronoqa.records import TemporalTable
-    from chronoqa.sources.tables import read_table
+    from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
 
     try:
         policy = check_policy(on_bad_row)
@@ -59,13 +61,11 @@ def build_table(
         sources: dict[str, dict[str, str]] = {}
 
         def load(path: Path) -> str:
-            name = path.stem
-            if name not in loaded:
-                if not path.exists():
-                    raise ChronoqaError(f"{path}: no such table file")
-                loaded[name] = read_table(path, name=name, on_bad_row=policy)
-                sources[name] = {"path": str(path), "sha256": sha256_file(path)}
-            return name
+            if path.stem not in loaded:
+                (table,), info = read_table_files([path], on_bad_row=policy)
+                loaded[table.name] = table
+                sources.update(info)
+            return path.stem
 
         main = [load(p) for p in tables or []]
         joins = []
@@ -83,7 +83,7 @@ def build_table(
             sources[name] = {"dataset": name}
             main.append(name)
             gp = graph_phrases(name)
-            book = PhraseBook({**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins))
+            book = PhraseBook({**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), dict(book.tables))
         datasets = list(dataset or [])
         if not main and not joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")
@@ -114,14 +114,16 @@ def build_table(
             granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
             joins=joins,
             build_tables=main,
+            kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
         )
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
-        write(build, str(out))
+        build.write(out)
     except ChronoqaError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    typer.echo(f"wrote {len(build.questions)} questions and {len(build.corpus)} documents to {out}")
-    for src, rows in sorted(build.counts().items()):
+    counts = build.manifest["counts"]
+    typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {out}")
+    for src, rows in sorted(build.manifest["cells"].items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
         typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")
 

@@ -70,6 +70,9 @@ def register(app: typer.Typer) -> None:
         config: Annotated[Path | None, typer.Option("--config", "-c", help="TOML config file.")] = None,
         files: Annotated[str | None, typer.Option(help="Your facts: a HyTE folder or a CSV/TSV/Parquet file.")] = None,
         bench: Annotated[str | None, typer.Option(help="A ready benchmark release folder (skips build).")] = None,
+        tables: Annotated[
+            list[str] | None, typer.Option("--tables", help="Temporal table files: builds a table benchmark.")
+        ] = None,
         out: Annotated[str | None, typer.Option("--out", "-o", help="Run folder (default runs/<name>).")] = None,
         seed: Annotated[int | None, typer.Option(help="Seed of every random choice.")] = None,
         n_questions: Annotated[
@@ -99,6 +102,7 @@ def register(app: typer.Typer) -> None:
                 dataset=dataset,
                 files=files,
                 bench=bench,
+                tables=tables,
                 out=out,
                 seed=seed,
                 split=split,

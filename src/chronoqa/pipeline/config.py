@@ -5,11 +5,13 @@ File format (every key optional; flags override the file, the file overrides the
     dataset = "yago11k"            # a registered dataset name, or:
     # files = "my_graph.tsv"       # your own facts: a HyTE folder or a CSV/TSV/Parquet of quintuples
     # bench = "my_release/"        # or a ready benchmark release folder (skips fetch and build)
+    # tables = ["legal.csv"]       # or temporal tables (TDBench style): a table benchmark is built
     out = "runs/yago11k"
     seed = 0
     split = "test"                 # the split answered and scored
 
     [build]                        # any field of chronoqa.generate.kg.KGBuildConfig
+                                   # (with tables: of chronoqa.generate.table.TableBuildConfig)
     n_questions = 10000            # the builder's default; the split below is what is retrieved, answered, scored
 
     [retrieve]
@@ -70,6 +72,7 @@ class RunConfig:
     dataset: str = "yago11k"
     files: str = ""
     bench: str = ""
+    tables: tuple[str, ...] = ()
     out: str = ""
     seed: int = 0
     split: str = "test"
@@ -89,6 +92,8 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.files and self.bench:
             raise ChronoqaError("give either files (your facts) or bench (a ready release), not both")
+        if self.tables and (self.files or self.bench):
+            raise ChronoqaError("give either tables (temporal tables) or files / bench, not both")
         if self.k < 1:
             raise ChronoqaError(f"k must be >= 1, got {self.k}")
         if self.limit < 0:
@@ -101,6 +106,8 @@ class RunConfig:
             return Path(self.bench).name or "bench"
         if self.files:
             return Path(self.files).stem or "files"
+        if self.tables:
+            return "+".join(Path(t).stem for t in self.tables) or "tables"
         return self.dataset
 
     @property

@@ -3,7 +3,7 @@
 Stages (each a folder of the run directory, see :mod:`chronoqa.pipeline.stages`)::
 
     fetch                 the dataset's files, checksum-verified (recorded, not copied)
-    build                 the benchmark release folder (chronoqa.generate.kg)
+    build                 the benchmark release folder (chronoqa.generate.kg; with tables, chronoqa.generate.table)
     retrieve-<spec>       one run file per retriever and control
     answer-<answerer>     answers.jsonl per answerer (the extractive reader once per run it reads)
     evaluate              metrics JSON per run and per answer file (chronoqa.score.evaluate)
@@ -16,6 +16,7 @@ a killed LLM stage resumes without re-asking finished questions.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chronoqa.artifacts.answers import ANSWERS_FILE
-from chronoqa.errors import ChronoqaError
+from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
 from chronoqa.pipeline.config import RunConfig, dump_toml
 from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
@@ -77,6 +78,14 @@ class PipelineResult:
 
 def _fetch_stage(cfg: RunConfig) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
+        if cfg.tables:
+            missing = [t for t in cfg.tables if not Path(t).is_file()]
+            if missing:
+                raise ChronoqaError(f"--tables {missing[0]}: no such table file")
+            info: dict[str, Any] = {"source": "tables", "paths": [str(Path(t).resolve()) for t in cfg.tables]}
+            info["files"] = {Path(t).name: sha256_file(Path(t)) for t in cfg.tables}
+            write_json(out / "fetch.json", info)
+            return {"n_files": len(cfg.tables)}
         if cfg.files:
             src = Path(cfg.files)
             if not src.exists():
@@ -111,7 +120,32 @@ def _load_graph(cfg: RunConfig, fetch_dir: Path, as_of: TimePoint) -> Any:
     return read_graph(Path(info["path"]), on_bad_row="skip", on_reversed="keep", as_of=as_of)
 
 
+def _table_build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:
+    """The build stage for ``tables``: a table benchmark (``[build]`` holds TableBuildConfig fields)."""
+
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
+        from chronoqa.generate.table.build import read_table_files
+
+        known = {f.name for f in dataclasses.fields(TableBuildConfig)}
+        for key in cfg.build:
+            if key not in known:
+                raise UnknownNameError("[build] setting of a table build", key, sorted(known))
+        build_cfg = TableBuildConfig(**{"seed": cfg.seed, **cfg.build})
+        tick = progress.start("build", 1)
+        tables, sources = read_table_files(read_json(fetch_dir / "fetch.json")["paths"])
+        build = build_table_benchmark(tables, build_cfg, sources=sources)
+        build.write(out)
+        tick(1)
+        return {"n_questions": len(build.questions)}
+
+    return fn
+
+
 def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:
+    if cfg.tables:
+        return _table_build_stage(cfg, fetch_dir, progress)
+
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
@@ -315,7 +349,10 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
         if not (release / "benchmark.jsonl").exists():
             raise ChronoqaError(f"--bench {release}: not a benchmark release folder (no benchmark.jsonl)")
     else:
-        fetch = do(Stage("fetch", _fetch_stage(cfg), {}, {"dataset": cfg.dataset, "files": cfg.files}))
+        fetch_key: dict[str, Any] = {"dataset": cfg.dataset, "files": cfg.files}
+        if cfg.tables:
+            fetch_key["tables"] = list(cfg.tables)
+        fetch = do(Stage("fetch", _fetch_stage(cfg), {}, fetch_key))
         build = do(
             Stage(
                 "build",

@@ -1,7 +1,9 @@
 """The one time package: every parse and comparison of a time in chronoqa happens here.
 
 ``chronoqa.time._core`` holds the time model (points, intervals, validity, Allen relations) and its
-conventions; ``chronoqa.time.text`` finds time expressions in free text (questions, explanations).
+conventions; ``chronoqa.time.render`` writes a point as English (the one renderer every builder uses) and
+``chronoqa.time.text`` finds time expressions in free text (questions, explanations), reading that English
+back as the same point.
 Nothing outside this package parses dates or builds ``datetime`` objects.
 """
 
@@ -24,10 +26,12 @@ from chronoqa.time._core import (
     relate,
     valid_at,
 )
+from chronoqa.time.render import MONTH_NAMES, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
 __all__ = [
     "MENTION_KINDS",
+    "MONTH_NAMES",
     "Allen",
     "Granularity",
     "Interval",
@@ -44,5 +48,8 @@ __all__ = [
     "parse_time",
     "point_relation",
     "relate",
+    "render_time",
+    "render_unit",
+    "render_year",
     "valid_at",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chronoqa.artifacts.release import FunctionalFlags, write_release
+from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
@@ -39,33 +39,18 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.templates import Renderer, render
+from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
-from chronoqa.time import TimePoint, valid_at
+from chronoqa.time import TimePoint, render_year, valid_at
 
 __all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resolve_open_end", "resolve_phrases"]
 
 ProgressFn = Callable[[int, int], None]
 
 
-@dataclass
-class KGBuild:
-    """The result of a build: questions, flags, the corpus (streamed on demand), manifest and data card."""
-
-    questions: list[Question]
-    flags: list[FunctionalFlags]
-    corpus_factory: Callable[[], Iterator[Doc]]
-    manifest: dict[str, Any]
-    datacard: str
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def corpus(self) -> Iterator[Doc]:
-        """Stream the corpus documents (every fact once)."""
-        return self.corpus_factory()
-
-    def write(self, out_dir: str | Path) -> Path:
-        """Write the release folder through :func:`chronoqa.artifacts.release.write_release`."""
-        return write_release(out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard)
+#: The KG builder's name for the result every builder returns.
+KGBuild = BuildResult
 
 
 def resolve_phrases(
@@ -150,7 +135,7 @@ def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[s
         if answer_is_time:
             tp = TimePoint.parse(a)
             if tp is not None:
-                needles += [str(tp.year), f"{1 - tp.year} BC" if tp.year <= 0 else str(tp.year)]
+                needles += [str(tp.year), render_year(tp.year)]
         for n in dict.fromkeys(needles):
             if n.strip() and _word_re(n).search(question):
                 found.append(n)

@@ -16,7 +16,7 @@ from chronoqa.generate.kg.articles import definite
 from chronoqa.generate.kg.index import GraphIndex
 from chronoqa.generate.kg.operators import Draft, Hop
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
-from chronoqa.time import Granularity, TimePoint
+from chronoqa.time import Granularity, TimePoint, render_time
 
 __all__ = ["TEMPLATES", "Renderer", "render_time_text"]
 
@@ -27,13 +27,8 @@ _MONTHS = (
 
 
 def render_time_text(t: TimePoint) -> str:
-    """English form of a time point: ``1994``, ``March 1994``, ``7 March 1994``, ``405 BC``."""
-    year = f"{1 - t.year} BC" if t.year <= 0 else str(t.year)
-    if t.month is None:
-        return year
-    if t.day is None:
-        return f"{_MONTHS[t.month - 1]} {year}"
-    return f"{t.day} {_MONTHS[t.month - 1]} {year}"
+    """English form of a time point (``1994``, ``7 March 1994``, ``405 BC``): :func:`chronoqa.time.render_time`."""
+    return render_time(t)
 
 
 def _cap(text: str) -> str:

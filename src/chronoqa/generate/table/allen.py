@@ -7,6 +7,12 @@ relation is one condition on the two spans, written once here and used three way
 and as the constraint the reference construction satisfies. Every reference lies strictly before
 the ``as_of`` unit, so an open-ended row (closed at ``as_of``) can only stand in relations that say
 the row *continues after* the reference: it never "ends" inside or before it.
+
+Validity in the world: ``before`` and ``after`` scan an unbounded past or future ("every term that ended
+before 1993"), whose gold holds only if the table reaches back to the beginning of time. They are asked in
+their *bounded* form (:data:`BOUNDED`): "the last ... whose term ended before T" (of the rows ending before
+T, those ending latest) and "the first ... whose term began after T". The units a question is about
+(:func:`asked_span`) must lie inside the key's coverage, from its first row to its last known end.
 """
 
 from __future__ import annotations
@@ -19,7 +25,17 @@ import numpy as np
 
 from chronoqa.time import Allen
 
-__all__ = ["RELATIONS", "TIME_REFS", "RelationSpec", "random_reference", "reference_for"]
+__all__ = [
+    "BOUNDED",
+    "RELATIONS",
+    "TIME_REFS",
+    "RelationSpec",
+    "asked_span",
+    "bounded_mask",
+    "bounded_sql",
+    "random_reference",
+    "reference_for",
+]
 
 Predicate = Callable[[np.ndarray, np.ndarray, int, int], np.ndarray]
 Builder = Callable[[int, int, int, int, random.Random], tuple[int, int] | None]
@@ -192,3 +208,39 @@ def random_reference(lo: int, hi: int, *, last: int, window: int, rng: random.Ra
         return None
     b1 = _pick(rng, b0, min(b0 + window, last))
     return None if b1 is None else (b0, b1)
+
+
+#: Relations asked in a bounded form: ``last`` (latest end among the matching rows), ``first`` (earliest start).
+BOUNDED: dict[Allen, str] = {Allen.BEFORE: "last", Allen.AFTER: "first"}
+
+
+def asked_span(relation: Allen, b0: int, b1: int) -> tuple[int, int]:
+    """The units a question is about: the unit before ``b0`` (before, meets), after ``b1`` (after, met-by)."""
+    if relation in (Allen.BEFORE, Allen.MEETS):
+        return b0 - 1, b0 - 1
+    if relation in (Allen.AFTER, Allen.MET_BY):
+        return b1 + 1, b1 + 1
+    return b0, b1
+
+
+def bounded_mask(relation: Allen, lo: np.ndarray, hi: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``mask`` narrowed to the bounded form's pick (the latest-ending / earliest-starting matching rows)."""
+    form = BOUNDED.get(relation)
+    if form is None or not mask.any():
+        return mask
+    if form == "last":
+        return mask & (hi == hi[mask].max())
+    return mask & (lo == lo[mask].min())
+
+
+def bounded_sql(relation: Allen, condition: str, scope: str) -> str:
+    """The SQL condition of the bounded form (``condition`` itself for the other relations).
+
+    ``condition`` plus: the row's end (last) or start (first) is the extreme among the rows of ``scope`` (a
+    ``FROM ... WHERE ...`` clause selecting the key's rows) that satisfy ``condition``.
+    """
+    form = BOUNDED.get(relation)
+    if form is None:
+        return condition
+    col, agg = ("_hi", "MAX") if form == "last" else ("_lo", "MIN")
+    return f"{condition} AND {col} = (SELECT {agg}({col}) {scope} AND {condition})"

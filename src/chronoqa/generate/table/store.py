@@ -25,7 +25,7 @@ import numpy as np
 import pyarrow as pa
 
 from chronoqa.records import TemporalTable
-from chronoqa.time import Granularity, Interval, TimePoint
+from chronoqa.time import Granularity, Interval, TimePoint, render_unit
 
 __all__ = [
     "NOTE_REVERSED",
@@ -43,21 +43,6 @@ __all__ = [
 NOTE_UNKNOWN_START = "rows without a start date (no Allen relation is defined): left out of the store"
 NOTE_REVERSED = "rows whose start lies after their end at the comparison granularity: left out of the store"
 NOTE_START_AFTER_AS_OF = "rows starting after as_of: left out of the store"
-
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +103,8 @@ def unit_iso(unit: int, granularity: Granularity) -> str:
 
 
 def format_unit(unit: int, granularity: Granularity) -> str:
-    """Readable form of one unit for questions: ``2004``, ``March 2004``, ``7 March 2004``."""
-    p = TimePoint.from_unit(unit, granularity)
-    year = str(p.year) if p.year > 0 else f"{1 - p.year} BC"
-    if granularity is Granularity.YEAR or p.month is None:
-        return year
-    if granularity is Granularity.MONTH or p.day is None:
-        return f"{_MONTHS[p.month - 1]} {year}"
-    return f"{p.day} {_MONTHS[p.month - 1]} {year}"
+    """Readable form of one unit for questions (``2004``, ``7 March 2004``): :func:`chronoqa.time.render_unit`."""
+    return render_unit(unit, granularity)
 
 
 def quote_ident(name: str) -> str:

@@ -6,19 +6,27 @@ readable defaults: when the answer column is a person (``Name``, ``Person``...) 
 subject reads "the {Role} of {Country}". A phrase file (JSON) overrides any of it per TFD::
 
     {"tfds": {"Country,Role->Name": {"subject": "the {Role} of {Country}", "wh": "Who was",
-                                     "wh_now": "Who is", "period": "term"}},
+                                     "wh_now": "Who is", "period": "term",
+                                     "subject_plural": "the {Role:plural} of {Country}"}},
      "facts": {"dyknow_leaders": "{Name} was the {Role} of {Country}"},
      "joins": {"Game_name": "Who was the {Role} of the host country during the {Game_name} Games?",
                "Game_edition,Season": "Who was the {Role} of the host country during the
                                        {Game_edition:ordinal} {Season} Olympic Games?"}}
 
-Questions never name the table or "the database". :func:`paraphrase_questions` runs an optional
+Status and event tables (:mod:`.families`) take their question templates from ``"tables": {"legal": {"since":
+..., "set": ..., "when": ..., "in:<column>": ...}}``, filled with the row's columns (``{Law_type:lower}``) and the
+family's fields (``{from}``, ``{to}``, ``{year}``).
+
+Several answers are asked in the plural ("Who were the Prime Ministers of ... whose terms ..."): the
+``*_plural`` entries, derived when not given (:func:`plural_template`, :func:`plural_verb`). Questions never
+name the table or "the database". :func:`paraphrase_questions` runs an optional
 paraphrase callable and rejects (and counts) any paraphrase that loses a key value or a date.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -28,6 +36,7 @@ from typing import Any
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json
 from chronoqa.records import Question
+from chronoqa.sources.graph_table import GRAPH_TFD
 from chronoqa.time import Allen
 
 __all__ = [
@@ -36,9 +45,15 @@ __all__ = [
     "ParaphraseReport",
     "PhraseBook",
     "TFDPhrases",
+    "bounded_subject",
     "column_label",
+    "graph_phrases",
     "ordinal",
     "paraphrase_questions",
+    "plural_noun",
+    "plural_question",
+    "plural_template",
+    "plural_verb",
     "render",
 ]
 
@@ -76,12 +91,49 @@ def ordinal(n: int | str) -> str:
     return f"{k}{suffix}"
 
 
+_IRREGULAR_PLURALS = {"person": "people", "child": "children"}
+_HEAD_STOPS = frozenset({"of", "that", "who", "which", "whose", "for", "in", "at"})
+
+
+def plural_noun(phrase: str) -> str:
+    """English plural of a noun phrase's head (its last word): ``Prime Minister`` → ``Prime Ministers``.
+
+    A phrase with ``of`` pluralises the word before it (``head of state`` → ``heads of state``); a word
+    already ending in ``s`` is left alone (``Games``).
+    """
+    words = phrase.split(" ")
+    at = words.index("of") - 1 if "of" in words[1:] else len(words) - 1
+    w = words[at]
+    low = w.lower()
+    if not w or not w[-1:].isalpha() or (low.endswith("s") and not low.endswith(("ss", "us"))):
+        return phrase
+    if "-" in w and low.endswith("-general"):  # Secretary-General → Secretaries-General
+        first, rest = w.split("-", 1)
+        words[at] = f"{plural_noun(first)}-{rest}"
+    elif low in _IRREGULAR_PLURALS:
+        p = _IRREGULAR_PLURALS[low]
+        words[at] = p.capitalize() if w[:1].isupper() else p
+    elif low.endswith("man") and low not in ("human", "german", "roman", "ottoman"):
+        words[at] = w[:-3] + w[-3:].replace("an", "en")
+    elif low.endswith(("ss", "sh", "x", "z", "us")) or (low.endswith("ch") and not low.endswith("arch")):
+        words[at] = w + "es"
+    elif low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        words[at] = w[:-1] + "ies"
+    else:
+        words[at] = w + "s"
+    return " ".join(words)
+
+
 class _Formatter(string.Formatter):
-    """``str.format`` plus the ``ordinal`` format spec (``{Game_edition:ordinal}``)."""
+    """``str.format`` plus the format specs ``ordinal`` (``{Game_edition:ordinal}``) and ``plural``."""
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "ordinal":
             return ordinal(value)
+        if format_spec == "plural":
+            return plural_noun(str(value))
+        if format_spec == "lower":
+            return str(value).lower()
         return str(super().format_field(value, format_spec))
 
 
@@ -100,12 +152,74 @@ def render(template: str, values: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class TFDPhrases:
-    """How questions about one TFD read."""
+    """How questions about one TFD read, in the singular and (``*_plural``) for several answers."""
 
     subject: str
     wh: str
     wh_now: str
     period: str
+    subject_plural: str = ""
+    wh_plural: str = ""
+    wh_now_plural: str = ""
+    period_plural: str = ""
+
+    def number(self, plural: bool) -> TFDPhrases:
+        """These phrases in the singular, or in the plural (the ``*_plural`` fields moved into place)."""
+        if not plural:
+            return self
+        return TFDPhrases(
+            self.subject_plural or self.subject,
+            self.wh_plural or self.wh,
+            self.wh_now_plural or self.wh_now,
+            self.period_plural or self.period,
+        )
+
+
+def plural_template(template: str) -> str:
+    """A subject template in the plural: its head noun (a ``{Field}`` or a word) gets ``:plural``/``-s``.
+
+    The head is the last word of the template's leading noun (before ``of``, ``that``, ``who``...):
+    ``the {Role} of {Country}`` → ``the {Role:plural} of {Country}``; ``the team of {Name}`` → ``the teams of
+    {Name}``; ``the one that {subject} {relation}`` → ``the ones that {subject} {relation}``. A template
+    whose head cannot be found is returned unchanged.
+    """
+    words = template.split(" ")
+    at = -1
+    for i, w in enumerate(words):
+        if w.lower() in _HEAD_STOPS and i > 0:
+            break
+        at = i
+        if w.startswith("{"):
+            break
+    if at < 0 or (at == 0 and words[0].lower() == "the"):
+        return template
+    w = words[at]
+    m = re.fullmatch(r"\{(\w+)\}(.*)", w)
+    words[at] = f"{{{m.group(1)}:plural}}{m.group(2)}" if m else plural_noun(w)
+    return " ".join(words)
+
+
+def plural_verb(wh: str) -> str:
+    """``Who was`` → ``Who were``; ``What is`` → ``What are``."""
+    return re.sub(r"\b(was|is)$", lambda m: "were" if m.group(1) == "was" else "are", wh)
+
+
+def plural_question(template: str) -> str:
+    """A question template in the plural: ``Who was the {Role} of ...`` → ``Who were the {Role:plural} of ...``.
+
+    Templates that do not start with ``Who was`` / ``What was`` / ``Who is`` / ``What is`` are returned unchanged.
+    """
+    m = re.match(r"(Who|What) (was|is) ", template)
+    if m is None:
+        return template
+    return f"{plural_verb(m.group(0).rstrip())} {plural_template(template[m.end() :])}"
+
+
+def bounded_subject(subject: str, form: str) -> str:
+    """``the Prime Minister of Sweden`` → ``the last Prime Minister of Sweden`` (``form``: last / first)."""
+    if subject.startswith("the "):
+        return f"the {form} {subject[4:]}"
+    return f"the {form} of {subject}"
 
 
 @dataclass(frozen=True)
@@ -115,6 +229,7 @@ class PhraseBook:
     tfds: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     facts: Mapping[str, str] = field(default_factory=dict)
     joins: Mapping[str, str] = field(default_factory=dict)
+    tables: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: str | Path | None) -> PhraseBook:
@@ -122,19 +237,32 @@ class PhraseBook:
         if path is None:
             return cls()
         data = read_json(path)
-        if not isinstance(data, dict) or not set(data) <= {"tfds", "facts", "joins"}:
-            raise ChronoqaError(f"{path}: a phrase file is a JSON object with keys 'tfds', 'facts' and/or 'joins'")
-        return cls(dict(data.get("tfds", {})), dict(data.get("facts", {})), dict(data.get("joins", {})))
+        if not isinstance(data, dict) or not set(data) <= {"tfds", "facts", "joins", "tables"}:
+            raise ChronoqaError(
+                f"{path}: a phrase file is a JSON object with keys 'tfds', 'facts', 'joins' and/or 'tables'"
+            )
+        return cls(
+            dict(data.get("tfds", {})),
+            dict(data.get("facts", {})),
+            dict(data.get("joins", {})),
+            dict(data.get("tables", {})),
+        )
 
     def for_tfd(self, lhs: Sequence[str], rhs: str) -> TFDPhrases:
         """Phrases for ``lhs -> rhs`` (file entries win over defaults)."""
         default = _default_phrases(lhs, rhs)
         over = self.tfds.get(f"{','.join(lhs)}->{rhs}", {})
+        subject = over.get("subject", default.subject)
+        wh, wh_now, period = (over.get(k, getattr(default, k)) for k in ("wh", "wh_now", "period"))
         return TFDPhrases(
-            subject=over.get("subject", default.subject),
-            wh=over.get("wh", default.wh),
-            wh_now=over.get("wh_now", default.wh_now),
-            period=over.get("period", default.period),
+            subject=subject,
+            wh=wh,
+            wh_now=wh_now,
+            period=period,
+            subject_plural=over.get("subject_plural", plural_template(subject)),
+            wh_plural=over.get("wh_plural", plural_verb(wh)),
+            wh_now_plural=over.get("wh_now_plural", plural_verb(wh_now)),
+            period_plural=over.get("period_plural", plural_noun(period)),
         )
 
     def fact(self, table: str, columns: Sequence[str], values: Sequence[str | None]) -> str:
@@ -218,3 +346,18 @@ def paraphrase_questions(
         lf["template_question"] = q.question
         out.append(replace(q, question=text.strip(), logical_form=lf))
     return out, report
+
+
+def graph_phrases(name: str = "yago11k") -> PhraseBook:
+    """Readable phrases for a graph viewed as a table named ``name``."""
+    return PhraseBook(
+        tfds={
+            GRAPH_TFD: {
+                "subject": "the one that {subject} {relation}",
+                "wh": "What was",
+                "wh_now": "What is",
+                "period": "period",
+            }
+        },
+        facts={name: "{subject} {relation} {object}"},
+    )

@@ -3,7 +3,8 @@
 The TFD ``subject, relation ->T object`` then asks "what did X play for / who was X married to, whose
 period ...". A fact with a start and no end is *not* ongoing in YAGO11k (the end is simply unknown),
 so by default such facts are left out (``start_only="drop"``, counted); ``"point"`` reads them as
-point facts and ``"open"`` as ongoing until ``as_of``.
+point facts and ``"open"`` as ongoing until ``as_of``. The table builder's phrases for such a table are
+:func:`chronoqa.generate.table.verbalise.graph_phrases`.
 """
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ from collections import Counter
 from typing import Literal
 
 from chronoqa.errors import LoadReport
-from chronoqa.generate.table.verbalise import PhraseBook
 from chronoqa.records import TemporalGraph, TemporalTable
 from chronoqa.time import Interval
 
-__all__ = ["GRAPH_COLUMNS", "GRAPH_TFD", "graph_as_table", "graph_phrases", "relation_words"]
+__all__ = ["GRAPH_COLUMNS", "GRAPH_TFD", "NOTE_NO_START", "NOTE_START_ONLY", "graph_as_table", "relation_words"]
 
 GRAPH_COLUMNS = ("subject", "relation", "object")
 #: The TFD a graph viewed as a table is built from.
@@ -66,19 +66,4 @@ def graph_as_table(graph: TemporalGraph, *, start_only: StartOnly = "drop", name
         start_column="start",
         end_column="end",
         report=report,
-    )
-
-
-def graph_phrases(name: str = "yago11k") -> PhraseBook:
-    """Readable phrases for a graph viewed as a table named ``name``."""
-    return PhraseBook(
-        tfds={
-            GRAPH_TFD: {
-                "subject": "the one that {subject} {relation}",
-                "wh": "What was",
-                "wh_now": "What is",
-                "period": "period",
-            }
-        },
-        facts={name: "{subject} {relation} {object}"},
     )

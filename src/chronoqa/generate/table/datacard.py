@@ -1,0 +1,101 @@
+"""The data card of a table release (``DATACARD.md``) and its per-source question counts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from chronoqa.generate.table.config import CARDINALITIES
+from chronoqa.records import Question
+from chronoqa.time import Allen
+
+__all__ = ["question_counts", "render_datacard"]
+
+
+def question_counts(questions: Sequence[Question]) -> dict[str, dict[str, dict[str, int]]]:
+    """Per source: (relation or operator) → cardinality → count."""
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for q in questions:
+        src = str(q.logical_form.get("table", ""))
+        row = q.allen if q.operator == "allen" and q.allen else f"{q.operator}:{q.hops}-hop"
+        if q.operator == "time_alignment":
+            row = "time_alignment"
+        cell = out.setdefault(src, {}).setdefault(row, dict.fromkeys(CARDINALITIES, 0))
+        cell[q.cardinality] += 1
+    return out
+
+
+def render_datacard(manifest: Mapping[str, Any]) -> str:
+    """The data card of a table release, from its manifest (:func:`chronoqa.generate.result.check_manifest`)."""
+    counts = manifest["cells"]
+    lines = [
+        "# Data card: table benchmark (chronoqa build table)",
+        "",
+        f"Questions: {manifest['counts']['questions']}; corpus documents: {manifest['counts']['corpus_docs']}; "
+        f"as_of: {manifest['as_of']}; "
+        f"seed: {manifest['seed']}.",
+        "",
+        "Gold answers are the rows returned by each question's DuckDB query; every gold set was re-checked "
+        "against an independent evaluation of the Allen relation over all rows of the key. Intervals are closed "
+        "over units of the table's granularity and read half-open for Allen relations; open ends are closed at "
+        "as_of; references always lie before as_of.",
+        "",
+        "## Tables",
+        "",
+        "| table | rows | stored | granularity used | why | kind | why |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for n, t in manifest["tables"].items():
+        kind = t.get("kind") or {"kind": "-", "why": "not built (event side of a join)"}
+        lines.append(
+            f"| {n} | {t['rows']} | {t['stored_rows']} | {t['granularity']['used']} | {t['granularity']['reason']} "
+            f"| {kind['kind']} | {kind['why']} |"
+        )
+    lines += ["", "## Relation × cardinality", ""]
+    for src, rows in sorted(counts.items()):
+        lines += [f"### {src}", "", "| relation | none | unique | multiple | total |", "|---|---|---|---|---|"]
+        order = [r.value for r in Allen]
+        for rel in sorted(rows, key=lambda r: (order.index(r) if r in order else 99, r)):
+            c = rows[rel]
+            lines.append(f"| {rel} | {c['none']} | {c['unique']} | {c['multiple']} | {sum(c.values())} |")
+        lines.append("")
+    fams = {n: t["family_candidates"] for n, t in manifest["tables"].items() if t.get("family_candidates")}
+    if fams:
+        lines += ["## Status and event families: questions made of the candidates the data allows", ""]
+        for n, cands in fams.items():
+            made = {r.split(":")[0]: sum(c.values()) for r, c in counts.get(n, {}).items()}
+            lines += [f"- {n}: " + ", ".join(f"{f} {made.get(f, 0)} of {c}" for f, c in cands.items())]
+        lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
+    cw = manifest["closed_world"]
+    lines += [
+        "## Closed-world questions",
+        "",
+        f"{cw['assumes_complete']} questions are marked `assumes_complete` (their gold holds only if the table is "
+        f"complete for the key): every `none` answer. {cw['none_dropped']} further `none` questions were dropped to "
+        f"keep their share at most {cw['max_none_share']:.0%}. No question asks about a time outside its key's "
+        "coverage (from its first row to its last known end); before/after are asked in their bounded form "
+        '("the last ... whose term ended before T", "the first ... whose term began after T"), which the table '
+        "answers wherever it covers T.",
+        "",
+    ]
+    lines += ["## TFDs used", ""]
+    for n, t in manifest["tfds"].items():
+        for k in t["kept"]:
+            lines.append(
+                f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
+                f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
+            )
+    lines += ["", "## Splits", ""]
+    lines += [f"- {k}: {v}" for k, v in manifest["counts"]["splits"].items()]
+    lines += [
+        "",
+        "## Known limitations",
+        "",
+        "- Questions come from deterministic templates; a paraphrase step is optional and rejected when it loses "
+        "a key value or a date.",
+        "- `none` questions (marked `assumes_complete`) presuppose that the table lists every row of the key "
+        "inside its coverage; the data may be incomplete.",
+        "- Rows without a start date, with start after end, or starting after as_of are left out (counted above).",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,472 @@
+"""Question families of status and event tables (see :mod:`.kinds`), each a SQL query whose rows are the gold.
+
+Status tables (the state of a key since a date):
+
+* ``status_since``: "Since which year has same-sex marriage been legal in Argentina?": the start of the
+  key's row valid at ``as_of`` (answer: a time).
+* ``status_set``: "Which countries made same-sex marriage legal between 2010 and 2015?": the keys of one
+  category whose state began inside the window (answer: a set, scored with TDBench's 3-of-many rule when
+  it has more than three members, all-of otherwise: ``logical_form["scoring"]``). The window must leave
+  out some keys of that category and state (the time matters). The gold presumes the table lists every
+  key (closed world): ``assumes_complete``.
+
+Event tables (things that happen at a date or over a short span; an open end means "no end recorded",
+so an open-ended event row is read as the point at its start):
+
+* ``event_when``: "In which year were the 26th Summer Olympics held?": the event named by the fewest
+  columns that identify it, none of which spells its year (``Athens 1896`` would give the answer away).
+* ``event_in``: "Which city hosted the Winter Olympics in 1964?" / "Who directed *Abigail* released in
+  2024?": a recurring value and a year pick the one row of that year (two films *Marco* in 2024: no
+  question); the value must have several answers over time (the time disambiguates). A cell of a
+  delimited column ("Chris Buck, Jennifer Lee") is split into its values.
+
+Every gold set is the result of the question's DuckDB query, re-checked against a plain Python
+evaluation over the stored rows (a disagreement is an error). Phrases come from the table's phrase
+entry (``{"tables": {"legal": {"since": ..., "set": ...}, "olympic": {"when": ..., "in:Season": ...}}}``;
+a table with ``in:<column>`` entries is asked ``event_in`` questions about those columns only) or from the
+column names.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.generate.table.config import TableBuildConfig, cardinality_of
+from chronoqa.generate.table.kinds import (
+    MULTI_VALUE_RE,
+    TableKind,
+    has_delimited_values,
+    is_multi_value,
+    split_cell,
+    unique_columns,
+)
+from chronoqa.generate.table.store import TableStore, quote_ident, sql_literal
+from chronoqa.generate.table.tfd import TFD
+from chronoqa.generate.table.triples import question_id, row_triple
+from chronoqa.generate.table.verbalise import PhraseBook, column_label, plural_noun, plural_question, render
+from chronoqa.records import Question, Triple
+from chronoqa.time import Granularity, TimePoint, render_time
+
+__all__ = ["FAMILIES", "event_questions", "status_questions"]
+
+FAMILIES = ("status_since", "status_set", "event_when", "event_in")
+_YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+
+
+class _Rows:
+    """The stored rows of one table: values by column, unit spans, canonical triples, SQL helpers."""
+
+    def __init__(self, store: TableStore, primary: TFD | None, config: TableBuildConfig) -> None:
+        self.store, self.primary, self.config = store, primary, config
+        self.g = store.granularity
+        self.pos = list(range(len(store.rows)))
+        self.cols = store.table.columns
+        self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
+
+    def v(self, pos: int, col: str) -> str | None:
+        return self.store.table.rows[int(self.store.rows[pos])][self.cols.index(col)]
+
+    def row(self, pos: int) -> int:
+        return int(self.store.rows[pos])
+
+    def year(self, unit: int) -> int:
+        return TimePoint.from_unit(unit, self.g).year
+
+    def triple(self, pos: int) -> Triple:
+        return row_triple(self.store, self.row(pos), self.primary)
+
+    def where(self, values: dict[str, str]) -> str:
+        return " AND ".join(f"{quote_ident(c)} = {sql_literal(v)}" for c, v in values.items())
+
+    def run(self, sql: str, expected: Sequence[int]) -> list[tuple[object, ...]]:
+        """Execute ``sql``; its row ids must be the Python evaluation's (``expected`` positions)."""
+        got = self.store.query(sql)
+        if sorted(int(str(r[0])) for r in got) != sorted(self.row(p) for p in expected):
+            raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
+        return got
+
+    def values_of(self, col: str) -> Counter[str]:
+        return Counter(v for p in self.pos if (v := self.v(p, col)) is not None)
+
+    def question(self, **kw: object) -> Question:
+        """A table question with the fields every family shares."""
+        base: dict[str, object] = {
+            "split": "",
+            "t_query": None,
+            "source": "table",
+            "allen": None,
+            "hops": 1,
+            "render_time": False,
+            "granularity": str(self.g),
+            "as_of": self.config.as_of,
+        }
+        return Question(**{**base, **kw})  # type: ignore[arg-type]
+
+
+def _year_unit_range(year: int, g: Granularity) -> tuple[int, int]:
+    p = TimePoint(year)
+    return p.lo(g), p.hi(g)
+
+
+def _spells_year(rows: _Rows, col: str) -> bool:
+    """True when some row's value in ``col`` contains that row's start year (``Athens 1896``, ``2024``)."""
+    for p in rows.pos:
+        v = rows.v(p, col)
+        if v is not None and str(rows.year(int(rows.store.lo[p]))) in _YEAR_RE.findall(v):
+            return True
+    return False
+
+
+def _measure(rows: _Rows, col: str) -> bool:
+    """A numeric measure (``popularity``): every value a number with a decimal point."""
+    vals = [rows.v(p, col) for p in rows.pos]
+    return all(v is not None and re.fullmatch(r"-?\d+\.\d+", v) for v in vals)
+
+
+def _multi(rows: _Rows, col: str) -> bool:
+    return is_multi_value([rows.v(p, col) for p in rows.pos])
+
+
+def _phrase(book: PhraseBook, table: str, family: str, default: str) -> str:
+    return str(book.tables.get(table, {}).get(family, default))
+
+
+# --------------------------------------------------------------------------------------------------
+# Status tables
+# --------------------------------------------------------------------------------------------------
+
+
+def status_questions(
+    store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
+) -> tuple[list[Question], dict[str, int]]:
+    """``status_since`` and ``status_set`` questions of one status table, and per family the candidates.
+
+    Quotas: ``per_cell`` per family and category (``status_set``: per category and state).
+    """
+    rows = _Rows(store, primary, config)
+    out = _since(rows, kind, book) if kind.key else []
+    out += _sets(rows, kind, book)
+    return out, dict(sorted(rows.candidates.items()))
+
+
+def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
+    assert kind.state is not None
+    store = rows.store
+    name = store.table.name
+    k0 = kind.key[0]
+    rest = kind.key[1:]
+    default = (
+        f"Since which year has the {column_label(kind.state)} of {{{k0}}}"
+        + (" (" + ", ".join("{" + c + "}" for c in rest) + ")" if rest else "")
+        + f" been {{{kind.state}}}?"
+    )
+    template = _phrase(book, name, "since", default)
+    now = store.asof_unit
+    live = [p for p in rows.pos if int(store.lo[p]) <= now <= int(store.hi[p]) and store.open_end[p]]
+    rows.candidates["status_since"] += len(live)
+    rng = random.Random(f"{rows.config.seed}:{name}:since")
+    rng.shuffle(live)
+    filled: Counter[str] = Counter()
+    out = []
+    seen: set[str] = set()
+    for p in live:
+        cat = rows.v(p, kind.category) if kind.category else ""
+        if filled[str(cat)] >= rows.config.per_cell:
+            continue
+        key = {c: rows.v(p, c) or "" for c in kind.key}
+        matched = [q for q in rows.pos if all(rows.v(q, c) == v for c, v in key.items())]
+        matched = [q for q in matched if int(store.lo[q]) <= now <= int(store.hi[q])]
+        sql = (
+            f"SELECT _row, _start FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} "
+            f"AND _lo <= {now} AND _hi >= {now} ORDER BY _row"
+        )
+        if sql in seen:
+            continue
+        got = rows.run(sql, matched)
+        answers = tuple(sorted({str(r[1]) for r in got}))
+        if len(answers) != 1:
+            continue
+        seen.add(sql)
+        filled[str(cat)] += 1
+        values = {c: rows.v(p, c) or "" for c in rows.cols}
+        star = tuple(rows.triple(q) for q in matched)
+        out.append(
+            rows.question(
+                id=question_id(f"{name}-since", sql),
+                question=render(template, values),
+                S_star=star,
+                operator="status_since",
+                answers=answers,
+                answer_ids=answers,
+                answer_type="time",
+                cardinality="unique",
+                template_id="table/status/since",
+                time_refs=tuple({"which": "start", "value": a, "answer": a} for a in answers),
+                sql=sql,
+                logical_form={
+                    "table": name,
+                    "kind": "status",
+                    "key": [key[c] for c in kind.key],
+                    "relation": "status_since",
+                    "columns": list(kind.key),
+                    "must_keep": [key[c] for c in kind.key],
+                },
+            )
+        )
+    return out
+
+
+def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
+    if kind.category is None or kind.entity is None or kind.state is None:
+        return []
+    store, g = rows.store, rows.g
+    name = store.table.name
+    ent, cat, st = kind.entity, kind.category, kind.state
+    default = (
+        f"Which {plural_noun(column_label(ent))} had {column_label(cat)} {{{cat}}} with {column_label(st)} "
+        f"{{{st}}} starting between {{from}} and {{to}}?"
+    )
+    template = _phrase(book, name, "set", default)
+    groups: dict[tuple[str, str], list[int]] = {}
+    for p in rows.pos:
+        c, s, e = rows.v(p, cat), rows.v(p, st), rows.v(p, ent)
+        if c is not None and s is not None and e is not None and not MULTI_VALUE_RE.search(e):
+            groups.setdefault((c, s), []).append(p)
+    rng = random.Random(f"{rows.config.seed}:{name}:set")
+    out = []
+    seen: set[str] = set()
+    for (c, s), members in sorted(groups.items()):
+        years = sorted({rows.year(int(store.lo[p])) for p in members})
+        if len(years) < 2:
+            continue
+        rows.candidates["status_set"] += len(years)  # one window per start year, at least
+        made = 0
+        for _ in range(8 * rows.config.per_cell):
+            if made >= rows.config.per_cell:
+                break
+            y0 = rng.choice(years)
+            y1 = min(y0 + rng.choice((2, 4, 9)), rows.year(store.asof_unit))  # never past as_of
+            lo, hi = _year_unit_range(y0, g)[0], _year_unit_range(y1, g)[1]
+            matched = [p for p in members if lo <= int(store.lo[p]) <= hi]
+            if not matched or len(matched) == len(members):  # the window must change the answer
+                continue
+            sql = (
+                f"SELECT _row, {quote_ident(ent)} FROM {quote_ident(store.sql_name)} WHERE "
+                f"{rows.where({cat: c, st: s})} AND _lo >= {lo} AND _lo <= {hi} ORDER BY _row"
+            )
+            sql_all = sql  # the entity filter (no multi-value cells) is applied below, on the SQL's rows
+            if sql in seen:
+                continue
+            got = [r for r in store.query(sql_all) if not MULTI_VALUE_RE.search(str(r[1]))]
+            if sorted(int(str(r[0])) for r in got) != sorted(rows.row(p) for p in matched):
+                raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
+            seen.add(sql)
+            made += 1
+            answers = tuple(sorted({str(r[1]) for r in got}))
+            values = {cat: c, st: s, "from": str(y0), "to": str(y1)}
+            out.append(
+                rows.question(
+                    id=question_id(f"{name}-set", sql),
+                    question=render(template, values),
+                    S_star=tuple(rows.triple(p) for p in matched),
+                    operator="status_set",
+                    answers=answers,
+                    answer_ids=answers,
+                    answer_type="entity",
+                    cardinality=cardinality_of(len(answers)),
+                    template_id="table/status/set",
+                    time_refs=tuple(
+                        {"which": "start", "value": rows.triple(p).t_start or "", "answer": rows.v(p, ent) or ""}
+                        for p in matched
+                    ),
+                    sql=sql,
+                    reference={"start": str(y0), "end": str(y1)},
+                    logical_form={
+                        "table": name,
+                        "kind": "status",
+                        "key": [c, s],
+                        "relation": "status_set",
+                        "columns": [cat, st, ent],
+                        "window": [y0, y1],
+                        "scoring": "3-of" if len(answers) > 3 else "all-of",
+                        "must_keep": [c, str(y0), str(y1)],
+                    },
+                    assumes_complete=True,
+                )
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Event tables
+# --------------------------------------------------------------------------------------------------
+
+
+def event_questions(
+    store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
+) -> tuple[list[Question], dict[str, int]]:
+    """``event_when`` and ``event_in`` questions of one event table, and per family the candidates.
+
+    Quotas: ``3 × per_cell`` ``event_when`` questions; ``per_cell`` ``event_in`` per column and cardinality.
+    """
+    rows = _Rows(store, primary, config)
+    usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not _multi(rows, c)]
+    ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
+    out = _when(rows, ids, book) if ids else []
+    out += _in_year(rows, usable, book)
+    return out, dict(sorted(rows.candidates.items()))
+
+
+def _nearly_unique(rows: _Rows, usable: Sequence[str]) -> tuple[str, ...]:
+    """Two columns that identify all but at most 2 % of the rows (the rows they do not identify are skipped)."""
+    best: tuple[int, tuple[str, ...]] | None = None
+    for i, a in enumerate(usable):
+        for b in usable[i + 1 :]:
+            vals = Counter((rows.v(p, a), rows.v(p, b)) for p in rows.pos)
+            clash = sum(n for n in vals.values() if n > 1)
+            if clash <= 0.02 * len(rows.pos) and (best is None or clash < best[0]):
+                best = (clash, (a, b))
+    return best[1] if best else ()
+
+
+def _end_unit(rows: _Rows, p: int) -> int:
+    """An event's last unit: its end, or its start when no end is recorded (an open end is no duration)."""
+    return int(rows.store.lo[p]) if rows.store.open_end[p] else int(rows.store.hi[p])
+
+
+_END_SQL = "CASE WHEN _end IS NULL THEN _lo ELSE _hi END"
+
+
+def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]:
+    store = rows.store
+    name = store.table.name
+    default = "In which year did the event with " + " and ".join(f"{column_label(c)} {{{c}}}" for c in ids) + " happen?"
+    template = _phrase(book, name, "when", default)
+    ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
+    order = [p for p in rows.pos if ident[tuple(rows.v(p, c) for c in ids)] == 1]
+    rows.candidates["event_when"] += len(order)
+    random.Random(f"{rows.config.seed}:{name}:when").shuffle(order)
+    out = []
+    for p in order[: rows.config.per_cell * 3]:
+        key = {c: rows.v(p, c) or "" for c in ids}
+        sql = f"SELECT _row, _lo, {_END_SQL} FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} ORDER BY _row"
+        got = rows.run(sql, [p])
+        y0 = rows.year(int(str(got[0][1])))
+        answers = (str(y0),)
+        t = rows.triple(p)
+        out.append(
+            rows.question(
+                id=question_id(f"{name}-when", sql),
+                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols}),
+                S_star=(t,),
+                operator="event_when",
+                answers=(str(y0),),
+                answer_ids=(str(y0),),
+                answer_type="time",
+                cardinality="unique",
+                template_id="table/event/when",
+                time_refs=({"which": "start", "value": t.t_start or "", "answer": answers[0]},),
+                sql=sql,
+                logical_form={
+                    "table": name,
+                    "kind": "event",
+                    "key": list(key.values()),
+                    "relation": "event_when",
+                    "columns": list(ids),
+                    "must_keep": list(key.values()),
+                },
+            )
+        )
+    return out
+
+
+def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Question]:
+    store, g = rows.store, rows.g
+    name = store.table.name
+    counts = {c: rows.values_of(c) for c in usable}
+    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
+    recurring = [c for c in usable if any(n > 1 for n in counts[c].values())]
+    phrased = [c for c in recurring if f"in:{c}" in book.tables.get(name, {})]
+    recurring = phrased or recurring  # a phrase file naming some columns asks about those only
+    out = []
+    for k in recurring:
+        targets = [c for c in usable if c != k and len(counts[c]) > len(counts[k])]
+        if not targets:
+            continue
+        y = max(targets, key=lambda c: (len(counts[c]), -usable.index(c)))
+        default = f"What was the {column_label(y)} of the {{{k}}} event in {{year}}?"
+        template = _phrase(book, name, f"in:{k}", default)
+        by_k: dict[str, list[int]] = {}
+        for p in rows.pos:
+            kv, yv = rows.v(p, k), rows.v(p, y)
+            if kv is not None and yv is not None:
+                by_k.setdefault(kv, []).append(p)
+        cands = [
+            (kv, rows.year(int(store.lo[p])))
+            for kv, ps in sorted(by_k.items())
+            if len({rows.v(q, y) for q in ps}) > 1  # the value alone has several answers: the year is needed
+            for p in ps
+        ]
+        random.Random(f"{rows.config.seed}:{name}:in:{k}").shuffle(cands)
+        rows.candidates["event_in"] += sum(
+            1 for kv, year in cands if sum(1 for p in by_k[kv] if rows.year(int(store.lo[p])) == year) == 1
+        )
+        filled: Counter[str] = Counter()
+        seen: set[str] = set()
+        for kv, year in cands:
+            lo, hi = _year_unit_range(year, g)
+            matched = [p for p in by_k[kv] if int(store.lo[p]) <= hi and _end_unit(rows, p) >= lo]
+            sql = (
+                f"SELECT _row, {quote_ident(y)} FROM {quote_ident(store.sql_name)} WHERE {rows.where({k: kv})} "
+                f"AND _lo <= {hi} AND {_END_SQL} >= {lo} AND {quote_ident(y)} IS NOT NULL ORDER BY _row"
+            )
+            if sql in seen:
+                continue
+            got = rows.run(sql, matched)
+            if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
+                continue
+            answers = tuple(sorted(set(split_cell(str(got[0][1]), delimited[y]))))
+            card = cardinality_of(len(answers))
+            if filled[card] >= rows.config.per_cell:
+                continue
+            seen.add(sql)
+            filled[card] += 1
+            others = [p for p in by_k[kv] if p not in matched]
+            year_text = render_time(TimePoint(year))
+            out.append(
+                rows.question(
+                    id=question_id(f"{name}-in", sql),
+                    question=render(
+                        plural_question(template) if len(answers) > 1 else template, {k: kv, "year": year_text}
+                    ),
+                    S_star=tuple(rows.triple(p) for p in matched),
+                    S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
+                    operator="event_in",
+                    answers=answers,
+                    answer_ids=answers,
+                    answer_type="entity",
+                    cardinality=card,
+                    template_id=f"table/event/in/{k}",
+                    time_refs=tuple(
+                        {"which": "start", "value": rows.triple(p).t_start or "", "answer": rows.v(p, y) or ""}
+                        for p in matched
+                    ),
+                    sql=sql,
+                    reference={"start": str(year), "end": str(year)},
+                    logical_form={
+                        "table": name,
+                        "kind": "event",
+                        "key": [kv],
+                        "relation": "event_in",
+                        "column": k,
+                        "target": y,
+                        "year": year,
+                        "must_keep": [kv, year_text],
+                    },
+                )
+            )
+    return out

@@ -1,0 +1,341 @@
+"""Single-table questions: the 13 Allen relations against a reference, and time alignment.
+
+For each seed row (seeded shuffle) and each relation a reference ``[b0, b1]`` is built for which the
+relation holds with the seed row, plus random references near the key's history (which yield ``none``
+questions); the question's DuckDB query is executed and its rows are the gold, re-checked against a
+numpy evaluation of the relation (a disagreement is an error, never a label). Each relation ×
+cardinality cell has its own exact quota; identical queries are dropped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.generate.table.allen import (
+    BOUNDED,
+    RELATIONS,
+    TIME_REFS,
+    asked_span,
+    bounded_mask,
+    bounded_sql,
+    random_reference,
+)
+from chronoqa.generate.table.config import CARDINALITIES, WINDOWS, TableBuildConfig, cardinality_of
+from chronoqa.generate.table.store import TableStore, format_unit, quote_ident, sql_literal, unit_iso
+from chronoqa.generate.table.tfd import TFD
+from chronoqa.generate.table.triples import question_id, row_triple
+from chronoqa.generate.table.verbalise import CLAUSES, PhraseBook, bounded_subject, render
+from chronoqa.records import Question, Triple
+from chronoqa.time import Allen, Granularity
+
+__all__ = ["Candidate", "TFDContext", "alignment_questions", "allen_questions"]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A reference for one relation on one key, with the rows it matches (positions into ``store.rows``)."""
+
+    relation: Allen
+    key: tuple[str, ...]
+    b0: int
+    b1: int
+    matched: tuple[int, ...]  # positions into store.rows
+    answers: tuple[str, ...]
+
+
+class TFDContext:
+    """One TFD on one store: key index (only keys whose value changes), column positions, phrases."""
+
+    def __init__(self, store: TableStore, tfd: TFD, phrases: PhraseBook, primary: TFD | None = None) -> None:
+        self.store, self.tfd = store, tfd
+        self.primary = tfd if primary is None else primary  # the table's primary TFD: canonical row triples
+        cols = store.table.columns
+        self.x_idx = [cols.index(c) for c in tfd.lhs]
+        self.y_idx = cols.index(tfd.rhs)
+        self.keys: dict[tuple[str, ...], np.ndarray] = {}
+        groups: dict[tuple[str | None, ...], list[int]] = {}
+        for pos, i in enumerate(store.rows.tolist()):
+            row = store.table.rows[i]
+            xs = tuple(row[j] for j in self.x_idx)
+            if row[self.y_idx] is None or any(v is None for v in xs):
+                continue
+            groups.setdefault(xs, []).append(pos)
+        # only keys whose value changes over time make time-sensitive questions
+        self.keys = {
+            tuple(str(x) for x in k): np.asarray(v, dtype=np.int64)
+            for k, v in groups.items()
+            if len({store.table.rows[int(store.rows[p])][self.y_idx] for p in v}) > 1
+        }
+        # a key's coverage: from its first row to its last known end (open ends closed at as_of)
+        self.coverage = {k: (int(store.lo[v].min()), int(store.hi[v].max())) for k, v in self.keys.items()}
+        self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
+        ys = [store.table.rows[int(store.rows[p])][self.y_idx] for v in self.keys.values() for p in v]
+        # a right-hand side with few distinct values (Legal/Illegal) is a value, not an entity
+        self.answer_type = "value" if len(set(ys)) <= max(10, len(ys) // 20) and len(ys) > 40 else "entity"
+
+    def y(self, pos: int) -> str:
+        """The right-hand value of the stored row at ``pos``."""
+        v = self.store.table.rows[int(self.store.rows[pos])][self.y_idx]
+        assert v is not None
+        return v
+
+    def where_key(self, key: Sequence[str]) -> str:
+        """SQL condition selecting ``key``."""
+        return " AND ".join(f"{quote_ident(c)} = {sql_literal(v)}" for c, v in zip(self.tfd.lhs, key, strict=True))
+
+    def condition(self, key: Sequence[str], relation: Allen, b0: int, b1: int) -> str:
+        """The SQL condition of ``relation`` against ``[b0, b1]`` (bounded form for before/after)."""
+        scope = f"FROM {quote_ident(self.store.sql_name)} WHERE {self.where_key(key)}"
+        return bounded_sql(relation, RELATIONS[relation].condition(b0, b1), scope)
+
+    def sql(self, key: Sequence[str], condition: str) -> str:
+        """The question query: the gold rows of ``key`` under ``condition``."""
+        t = quote_ident(self.store.sql_name)
+        y = quote_ident(self.tfd.rhs)
+        return f"SELECT _row, {y} FROM {t} WHERE {self.where_key(key)} AND {condition} ORDER BY _row"
+
+    def subject(self, key: Sequence[str], *, plural: bool = False) -> str:
+        """The phrase naming ``key`` ("the President of Germany"; plural: "the Presidents of Germany")."""
+        return render(self.phrases.number(plural).subject, dict(zip(self.tfd.lhs, key, strict=True)))
+
+    def triple(self, pos: int) -> Triple:
+        """The canonical triple of the stored row at ``pos`` (the same as its corpus document's)."""
+        return row_triple(self.store, int(self.store.rows[pos]), self.primary)
+
+
+def _evaluate(ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int) -> tuple[int, ...]:
+    pos = ctx.keys[key]
+    lo, hi = ctx.store.lo[pos], ctx.store.hi[pos]
+    mask = bounded_mask(relation, lo, hi, np.asarray(RELATIONS[relation].predicate(lo, hi, b0, b1), dtype=bool))
+    return tuple(int(p) for p in pos[mask])
+
+
+def _allen_candidates(
+    ctx: TFDContext, config: TableBuildConfig, rng: random.Random, open_relations: Callable[[], set[Allen]]
+) -> Iterator[Candidate]:
+    store = ctx.store
+    last = store.asof_unit - 1
+    window = WINDOWS[store.granularity]
+    seeds = [(k, int(p)) for k in sorted(ctx.keys) for p in ctx.keys[k]]
+    rng.shuffle(seeds)
+    for key, pos in seeds[: config.max_seed_rows]:
+        wanted = open_relations()
+        if not wanted:
+            return
+        a0, a1 = int(store.lo[pos]), int(store.hi[pos])
+        refs: list[tuple[Allen | None, tuple[int, int]]] = []
+        for rel in Allen:
+            if rel not in wanted:
+                continue
+            ref = RELATIONS[rel].build(a0, a1, last, window, rng)
+            if ref is not None:
+                refs.append((rel, ref))
+        klo, khi = ctx.coverage[key]
+        for _ in range(config.random_refs_per_seed):
+            ref = random_reference(klo, khi, last=last, window=window, rng=rng)
+            if ref is not None:
+                refs.append((None, ref))
+        for rel_or_none, (b0, b1) in refs:
+            # a random reference is asked one relation (drawn), so "none" questions do not repeat one window
+            open_rels = [r for r in Allen if r in wanted]
+            for rel in (open_rels[rng.randrange(len(open_rels))],) if rel_or_none is None else (rel_or_none,):
+                asked = asked_span(rel, b0, b1)
+                if asked[0] < klo or asked[1] > khi:  # the world may hold rows the table does not
+                    continue
+                matched = _evaluate(ctx, key, rel, b0, b1)
+                if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
+                    continue
+                answers = tuple(sorted({ctx.y(p) for p in matched}))
+                yield Candidate(rel, key, b0, b1, matched, answers)
+
+
+def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) -> Question:
+    store = ctx.store
+    g = store.granularity
+    sql = ctx.sql(cand.key, ctx.condition(cand.key, cand.relation, cand.b0, cand.b1))
+    result = store.query(sql)
+    gold = tuple(int(r[0]) for r in result)
+    expected = tuple(int(store.rows[p]) for p in cand.matched)
+    if gold != expected:  # the SQL and the relation definition must agree
+        raise ChronoqaError(f"internal check failed: {sql} returned rows {gold}, the relation gives {expected}")
+    pos_of = {int(store.rows[p]): p for p in ctx.keys[cand.key]}
+    gold_pos = [pos_of[r] for r in gold]
+    answers = tuple(sorted({ctx.y(p) for p in gold_pos}))
+    plural = len(answers) > 1
+    phrases = ctx.phrases.number(plural)
+    subject = ctx.subject(cand.key, plural=plural)
+    form = BOUNDED.get(cand.relation)
+    if form is not None:
+        subject = bounded_subject(subject, form)
+    star = tuple(ctx.triple(p) for p in gold_pos)
+    others = [p for p in ctx.keys[cand.key].tolist() if p not in set(gold_pos)]
+    stale = tuple(ctx.triple(p) for p in others if ctx.y(p) in answers)
+    dist = tuple(ctx.triple(p) for p in others if ctx.y(p) not in answers)
+    dates = {
+        "b0": format_unit(cand.b0, g),
+        "b1": format_unit(cand.b1, g),
+        "b0_minus": format_unit(cand.b0 - 1, g),
+        "b1_plus": format_unit(cand.b1 + 1, g),
+    }
+    prep = "on" if g is Granularity.DAY else "in"
+    dates["at_b0"] = f"{prep} {dates['b0']}"
+    dates["at_b1"] = f"{prep} {dates['b1']}"
+    clause = CLAUSES[cand.relation].format(p=phrases.period, **dates)
+    text = f"{phrases.wh} {subject} {clause}?"
+    used = [name for name in ("b0", "b1", "b0_minus", "b1_plus") if "{" + name + "}" in CLAUSES[cand.relation]]
+    used += ["b0"] if "{at_b0}" in CLAUSES[cand.relation] else []
+    used += ["b1"] if "{at_b1}" in CLAUSES[cand.relation] else []
+    must_keep = [*cand.key, *sorted({dates[u] for u in used})]
+    refs = []
+    for p, t in zip(gold_pos, star, strict=True):
+        for which in TIME_REFS[cand.relation]:
+            value = t.t_start if which == "start" else t.t_end
+            if value is not None:
+                refs.append({"which": which, "value": value, "answer": ctx.y(p)})
+    return Question(
+        id=question_id(f"{store.table.name}-{cand.relation.value}", sql),
+        split="",
+        question=text,
+        t_query=None,
+        S_star=star,
+        S_dist=dist,
+        S_stale=stale,
+        source="table",
+        operator="allen",
+        allen=cand.relation.value,
+        hops=1,
+        answers=answers,
+        answer_ids=answers,
+        answer_type=ctx.answer_type,
+        cardinality=cardinality_of(len(answers)),
+        template_id=f"table/allen/{cand.relation.value}" + (f".{form}" if form else ""),
+        render_time=False,
+        granularity=str(g),
+        as_of=config.as_of,
+        time_refs=tuple(refs),
+        sql=sql,
+        reference={"start": unit_iso(cand.b0, g), "end": unit_iso(cand.b1, g)},
+        logical_form={
+            "table": store.table.name,
+            "tfd": str(ctx.tfd),
+            "key": list(cand.key),
+            "relation": cand.relation.value,
+            "reference_units": [cand.b0, cand.b1],
+            "must_keep": must_keep,
+            **({"form": form} if form else {}),
+        },
+        assumes_complete=not answers,
+    )
+
+
+def allen_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Question]:
+    """Allen-relation questions of one TFD, with an exact quota per relation × cardinality cell."""
+    rng = random.Random(f"{config.seed}:{ctx.store.table.name}:{ctx.tfd}")
+    quota = config.per_cell
+    filled: Counter[tuple[Allen, str]] = Counter()
+    seen: set[tuple[tuple[str, ...], Allen, tuple[int, ...], tuple[str, ...]]] = set()
+    seen_sql: set[str] = set()
+    chosen: list[Candidate] = []
+    full_at = len(Allen) * len(CARDINALITIES)
+    full = 0
+
+    def open_relations() -> set[Allen]:
+        return {r for r in Allen if any(filled[(r, c)] < quota for c in CARDINALITIES)}
+
+    for cand in _allen_candidates(ctx, config, rng, open_relations):
+        cell = (cand.relation, cardinality_of(len(cand.answers)))
+        if filled[cell] >= quota:
+            continue
+        sql = ctx.sql(cand.key, ctx.condition(cand.key, cand.relation, cand.b0, cand.b1))
+        # identical queries, and queries asking the same thing of the same key with the same gold rows
+        sig = (cand.key, cand.relation, cand.matched, cand.answers)
+        if sql in seen_sql or (cand.matched and sig in seen):
+            continue
+        seen_sql.add(sql)
+        seen.add(sig)
+        chosen.append(cand)
+        filled[cell] += 1
+        if filled[cell] == quota:
+            full += 1
+            if full == full_at:
+                break
+    return [_allen_question(ctx, c, config) for c in chosen]
+
+
+def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Question]:
+    """Time-alignment questions ("As of {as_of}, who is ...") for keys whose latest row is open-ended."""
+    store = ctx.store
+    g = store.granularity
+    unit = store.asof_unit
+    rng = random.Random(f"{config.seed}:{store.table.name}:{ctx.tfd}:now")
+    keys = sorted(ctx.keys)
+    rng.shuffle(keys)
+    filled: Counter[str] = Counter()
+    out = []
+    for key in keys:
+        pos = ctx.keys[key]
+        latest = pos[np.lexsort((store.hi[pos], store.lo[pos]))[-1]]
+        if not store.open_end[latest]:
+            continue
+        mask = (store.lo[pos] <= unit) & (store.hi[pos] >= unit)
+        matched = [int(p) for p in pos[mask]]
+        answers = tuple(sorted({ctx.y(p) for p in matched}))
+        card = cardinality_of(len(answers))
+        if filled[card] >= config.per_cell:
+            continue
+        sql = ctx.sql(key, f"_lo <= {unit} AND _hi >= {unit}")
+        gold = tuple(int(r[0]) for r in store.query(sql))
+        if gold != tuple(int(store.rows[p]) for p in matched):
+            raise ChronoqaError(f"internal check failed: {sql} returned rows {gold}")
+        filled[card] += 1
+        subject = ctx.subject(key, plural=len(answers) > 1)
+        wh_now = ctx.phrases.number(len(answers) > 1).wh_now
+        star = tuple(ctx.triple(p) for p in matched)
+        others = [int(p) for p in pos if int(p) not in set(matched)]
+        outdated = tuple(sorted({ctx.y(p) for p in others} - set(answers)))
+        asof_text = format_unit(unit, g)
+        out.append(
+            Question(
+                id=question_id(f"{store.table.name}-now", sql),
+                split="",
+                question=f"As of {asof_text}, {wh_now[0].lower()}{wh_now[1:]} {subject}?",
+                t_query=unit_iso(unit, g),
+                S_star=star,
+                S_dist=tuple(ctx.triple(p) for p in others if ctx.y(p) not in answers),
+                S_stale=tuple(ctx.triple(p) for p in others if ctx.y(p) in answers),
+                source="table",
+                operator="time_alignment",
+                allen=None,
+                hops=1,
+                answers=answers,
+                answer_ids=answers,
+                answer_type=ctx.answer_type,
+                cardinality=card,
+                template_id="table/time_alignment",
+                render_time=True,
+                granularity=str(g),
+                as_of=config.as_of,
+                time_refs=tuple(
+                    {"which": "start", "value": t.t_start or "", "answer": ctx.y(p)}
+                    for p, t in zip(matched, star, strict=True)
+                ),
+                outdated_answers=outdated,
+                sql=sql,
+                reference={"start": unit_iso(unit, g), "end": unit_iso(unit, g)},
+                logical_form={
+                    "table": store.table.name,
+                    "tfd": str(ctx.tfd),
+                    "key": list(key),
+                    "relation": "time_alignment",
+                    "must_keep": [*key, asof_text],
+                },
+                assumes_complete=not answers,
+            )
+        )
+    return out

@@ -1,0 +1,87 @@
+"""Row identity: the ONE canonical triple of every stored row, shared by the corpus and the questions.
+
+Scoring (TempBench's TRP/CCR) and the retrievers identify a fact by ``(s, r, o, t_start, t_end)``. Every
+stored row has exactly one canonical :class:`~chronoqa.records.Triple` (:func:`row_triple`, from the
+table's primary TFD, :func:`primary_tfd`); the row's corpus ``Doc`` and every question triple naming that
+row (``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``, join rows) are built from it, so
+``corpus[t.doc_id].triple() == t`` for every question triple ``t`` (:func:`check_identity`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.generate.table.store import TableStore
+from chronoqa.generate.table.tfd import TFD
+from chronoqa.generate.table.verbalise import column_label
+from chronoqa.records import Doc, Question, Triple
+
+__all__ = ["check_identity", "doc_id", "primary_tfd", "question_id", "row_triple"]
+
+
+def primary_tfd(kept: Sequence[TFD]) -> TFD | None:
+    """The TFD that gives a table's canonical row triples: the first kept one, ``None`` when none is kept.
+
+    Kept TFDs come in a fixed order (named ones in the order given; discovered ones by left-hand side
+    size, then name), so the choice is deterministic. Questions of the primary TFD have ``o`` = answer.
+    """
+    return kept[0] if kept else None
+
+
+def row_triple(store: TableStore, i: int, tfd: TFD | None) -> Triple:
+    """The ONE canonical triple of source row ``i`` of ``store``'s table.
+
+    With a TFD ``X ->T Y``: ``s`` = the ``X`` values joined by ``", "`` (``"Germany, President"``),
+    ``r`` = the label of ``Y``'s column, ``o`` = the ``Y`` value; ``s_id`` = the raw ``X`` values joined
+    by ``" | "``, ``r_id`` = ``Y``'s column name, ``o_id`` = the ``Y`` value. Without one (``tfd=None``):
+    the generic triple, ``X`` = every attribute column but the last, ``Y`` = the last attribute column.
+    Times are ISO at the store's comparison granularity (never finer than printed; ``t_end`` ``None`` for
+    an open end). The corpus document of the row and every question triple naming it use this function.
+    """
+    t = store.table
+    cols = t.columns
+    xs, y = (tfd.lhs, tfd.rhs) if tfd is not None else (cols[:-1], cols[-1])
+    row = t.rows[i]
+    x_vals = [row[cols.index(c)] for c in xs]
+    y_val = row[cols.index(y)] or ""
+    start, end = store.row_iso(i)
+    return Triple(
+        s=", ".join(v for v in x_vals if v),
+        r=column_label(y),
+        o=y_val,
+        t_start=start,
+        t_end=end,
+        s_id=" | ".join("" if v is None else v for v in x_vals),
+        r_id=y,
+        o_id=y_val,
+        fact_id=i,
+        doc_id=doc_id(t.name, t.lines[i]),
+    )
+
+
+def doc_id(table: str, line: int) -> str:
+    """The corpus document id of a source row: ``table:line``."""
+    return f"{table}:{line}"
+
+
+def question_id(prefix: str, sql: str) -> str:
+    """A question's id: ``prefix`` and a hash of its SQL (the same query always gets the same id)."""
+    return f"{prefix}-{hashlib.sha256(sql.encode('utf-8')).hexdigest()[:12]}"
+
+
+def check_identity(questions: Sequence[Question], corpus: Sequence[Doc]) -> None:
+    """Every question triple must be its corpus document's triple (the identity scoring relies on)."""
+    docs = {d.doc_id: d for d in corpus}
+    for q in questions:
+        for name in ("S_star", "S_dist", "S_stale", "S_anchor"):
+            for t in getattr(q, name):
+                d = docs.get(t.doc_id)
+                if d is None:
+                    raise ChronoqaError(
+                        f"question {q.id}: {name} names row {t.doc_id}, which is not in the corpus (left out of the "
+                        "store: no start, reversed, or starting after as_of); fix the row or pass a later as_of"
+                    )
+                if d.triple() != t:
+                    raise ChronoqaError(f"internal check failed: question {q.id} {name} {t} differs from {d.triple()}")

@@ -1,0 +1,153 @@
+"""Table kinds (role / status / event) and the status and event question families, against a brute force."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from chronoqa.errors import ChronoqaError, UnknownNameError
+from chronoqa.generate.table import PhraseBook, TableBuildConfig, build_table_benchmark
+from chronoqa.generate.table.kinds import detect_kind
+from chronoqa.sources.tables import read_table
+from table_oracle import family_gold, validity_findings
+
+FIXTURES = Path(__file__).parent / "fixtures"
+AS_OF = "2025-01-01"
+
+# A status table worked by hand: the legality of three laws in five countries, each since a year.
+LAWS = """Country,Law_type,Legality,Start,End
+Aland,Marriage,Legal,2010,
+Aland,Adoption,Legal,2012,
+Aland,Union,Legal,2001,
+Borduria,Marriage,Illegal,1990,
+Borduria,Adoption,Legal,2015,
+Borduria,Union,Legal,2005,
+Carpania,Marriage,Legal,2013,
+Carpania,Adoption,Illegal,1995,
+Carpania,Union,Legal,2011,
+Dorvia,Marriage,Legal,2019,
+Dorvia,Adoption,Legal,2019,
+Dorvia,Union,Illegal,1980,
+Estoria,Marriage,Legal,2022,
+Estoria,Adoption,Legal,2010,
+Estoria,Union,Legal,2016,
+"""
+
+# An event table worked by hand: Games editions (two seasons; a city hosts twice).
+GAMES = """Edition,Season,City,Game_name,Start,End
+1,Summer,Athens,Athens 1990,1990-07-01,1990-07-15
+1,Winter,Oslo,Oslo 1990,1990-02-01,1990-02-10
+2,Summer,Paris,Paris 1994,1994-07-01,1994-07-15
+2,Winter,Lahti,Lahti 1994,1994-02-01,1994-02-10
+3,Summer,Athens,Athens 1998,1998-07-01,1998-07-15
+3,Winter,Oslo,Oslo 1998,1998-02-01,1998-02-10
+4,Summer,Rome,Rome 2002,2002-07-01,2002-07-15
+4,Winter,Davos,Davos 2002,2002-02-01,2002-02-10
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / f"{name}.csv"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _rows(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def _check(build_questions: list, rows: list[dict[str, str]]) -> Counter[str]:  # type: ignore[type-arg]
+    ops: Counter[str] = Counter()
+    for q in build_questions:
+        ops[q.operator] += 1
+        assert set(q.answers) == family_gold(q.operator, dict(q.logical_form), rows, AS_OF), q.question
+        assert not validity_findings(q.question, q.operator, q.cardinality, q.assumes_complete, None), q.question
+        assert {t.fact_id for t in q.S_star}, q.question
+    return ops
+
+
+def test_status_table_by_hand(tmp_path: Path) -> None:
+    table = read_table(_write(tmp_path, "laws", LAWS))
+    kind = detect_kind(table)
+    assert (kind.kind, kind.state, kind.category, kind.entity, kind.key) == (
+        "status",
+        "Legality",
+        "Law_type",
+        "Country",
+        ("Country", "Law_type"),
+    )
+    build = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=5))
+    ops = _check(list(build.questions), _rows(LAWS))
+    assert ops["status_since"] == 15 and ops["status_set"] > 0  # all 15 keys are open-ended: 5 per law type
+    since = {tuple(q.logical_form["key"]): q.answers for q in build.questions if q.operator == "status_since"}
+    assert since[("Aland", "Marriage")] == ("2010",) and since[("Dorvia", "Union")] == ("1980",)
+    for q in build.questions:
+        if q.operator == "status_set":
+            lf = q.logical_form
+            every = {r["Country"] for r in _rows(LAWS) if [r["Law_type"], r["Legality"]] == lf["key"]}
+            assert set(q.answers) < every  # the window leaves some countries out: the time matters
+            assert q.logical_form["scoring"] == ("3-of" if len(q.answers) > 3 else "all-of")
+            assert q.assumes_complete
+    assert build.manifest["tables"]["laws"]["kind"]["kind"] == "status"
+    assert "| status |" in build.datacard
+
+
+def test_event_table_by_hand(tmp_path: Path) -> None:
+    table = read_table(_write(tmp_path, "games", GAMES))
+    assert detect_kind(table).kind == "event"
+    build = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=4))
+    ops = _check(list(build.questions), _rows(GAMES))
+    assert ops["event_when"] > 0 and ops["event_in"] > 0
+    assert not any(q.operator == "allen" for q in build.questions)  # no spurious TFD (City -> Season ...) is used
+    for q in build.questions:
+        if q.operator == "event_when":
+            assert q.logical_form["columns"] == ["Edition", "Season"]  # Game_name spells the year: never the id
+            assert not any(y in q.question for y in ("1990", "1994", "1998", "2002"))
+        if q.operator == "event_in":
+            k, year = q.logical_form["column"], q.logical_form["year"]
+            values = {r[q.logical_form["target"]] for r in _rows(GAMES) if r[k] == q.logical_form["key"][0]}
+            assert len(values) > 1 and str(year) in q.question  # the year disambiguates
+
+
+def test_declared_kinds(tmp_path: Path) -> None:
+    from chronoqa.cli import app
+
+    games = read_table(_write(tmp_path, "games", GAMES))
+    with pytest.raises(ChronoqaError, match=r"games: a status table \(declared status\) whose columns allow no"):
+        build_table_benchmark([games], TableBuildConfig(as_of=AS_OF, kinds={"games": "status"}))
+    with pytest.raises(UnknownNameError, match="table kind"):
+        build_table_benchmark([games], TableBuildConfig(as_of=AS_OF, kinds={"games": "evnt"}))
+    role = build_table_benchmark(
+        [games], TableBuildConfig(as_of=AS_OF, kinds={"games": "role"}, tfds={"games": ["Season->City"]})
+    )
+    assert {q.operator for q in role.questions} <= {"allen", "time_alignment"}
+    assert role.manifest["tables"]["games"]["kind"]["declared_by"] == "config"
+    csv_path = _write(tmp_path, "laws", LAWS)
+    out = tmp_path / "rel"
+    res = CliRunner().invoke(app, ["build", "table", str(csv_path), "--out", str(out), "--kind", "laws=status"])
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / "manifest.json").read_text())["tables"]["laws"]["kind"]["kind"] == "status"
+
+
+TDBENCH = {"legal": "status", "environ": "status", "olympic": "event", "movie": "event"}
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("name", sorted(TDBENCH))
+def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
+    path = mirror / "tdbench" / f"{name}.csv"
+    table = read_table(path)
+    assert detect_kind(table).kind == TDBENCH[name]
+    book = PhraseBook.load(FIXTURES / "tdbench_phrases.json")
+    build = build_table_benchmark([table], TableBuildConfig(per_cell=10), phrases=book)
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    ops = _check(list(build.questions), rows)
+    assert sum(ops.values()) >= 20
+    assert all("{" not in q.question for q in build.questions)
