@@ -69,8 +69,8 @@ def build_kg_command(
     from chronoqa.cli._ui import task_progress
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import _OP_NAMES
-    from chronoqa.generate.kg.labels import read_entity_labels
     from chronoqa.records import COMPLEXITIES
+    from chronoqa.sources.labels import read_entity_labels
     from chronoqa.time import parse_time
 
     console = Console(stderr=True)
