@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 import re
-
-import numpy as np
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
@@ -635,8 +635,10 @@ def build_kg_benchmark(
 
 
 def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
-    """Chain seeds ``(fact, anchor is the subject)`` whose first hop is a ``one`` direction; and those of them
-    whose (anchor, relation) group has several values over time (where a 1-hop question's time can matter).
+    """Chain seeds ``(fact, anchor is the subject)`` whose first hop is a ``one`` direction, and their subset.
+
+    The subset holds the seeds whose (anchor, relation) group has several values over time (where a 1-hop
+    question's time can matter).
     """
     n_rel = idx.n_rel
 
