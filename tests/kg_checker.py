@@ -461,6 +461,28 @@ class Checker:
                 out[f.id] = "century_outlier"
         return out
 
+    def cspan(self, f: Fact) -> tuple[int, int] | None:
+        """Units where the fact is certainly valid (``None``: nowhere), by the open-end reading."""
+        if f.start is None or f.id in self.implausible:
+            return None
+        lo = f.start.hi(self.g)  # a partial start is certain from the last unit it may stand for
+        if f.end is not None:
+            hi = f.end.lo(self.g)
+        elif self.kinds[f.r] == "event" or self.open_end == "unknown":
+            hi = f.start.lo(self.g)
+        else:
+            hi = self.as_of.lo(self.g)
+        return (lo, hi) if lo <= hi else None
+
+    def overlapping(self, e: str, r: str, fwd: bool) -> bool:
+        """Two distinct values of (e, r, dir) certainly valid together for two units or more."""
+        nb = [(self.cspan(f), x) for f, x in self.neighbours(e, r, fwd)]
+        for i, (p, x) in enumerate(nb):
+            for q, y in nb[i + 1 :]:
+                if x != y and p is not None and q is not None and min(p[1], q[1]) - max(p[0], q[0]) >= 1:
+                    return True
+        return False
+
     def follow(self, start: set[str], steps: Sequence[Mapping[str, str]], t: TimePoint | None) -> set[str]:
         cur = set(start)
         for step in steps:
@@ -481,12 +503,14 @@ class Checker:
         tq = parse_time(q.t_query)
         assert tq is not None
         entity_hops = range(len(path) - 1 if op == "interval" else len(path))
-        for i in entity_hops:
-            if not self.one(path[i]["r"], path[i]["dir"] == "fwd"):
-                out.append(("open-class hop", f"{q.id}: hop {i + 1} {path[i]} is a 'many' direction: {q.question}"))
         chain_nodes = [lf["anchor"]]
         for t in q.S_star[: len(path)]:
             chain_nodes.append(t.o_id if chain_nodes[-1] == t.s_id else t.s_id)
+        for i in entity_hops:
+            if not self.one(path[i]["r"], path[i]["dir"] == "fwd"):
+                out.append(("open-class hop", f"{q.id}: hop {i + 1} {path[i]} is a 'many' direction: {q.question}"))
+            elif self.overlapping(chain_nodes[i], path[i]["r"], path[i]["dir"] == "fwd"):
+                out.append(("open-class hop", f"{q.id}: hop {i + 1}: {chain_nodes[i]} holds two values at once"))
         gold = set(q.answer_ids)
         if op in ("point_in_time", "before_after"):
             if self.follow({lf["anchor"]}, path, None) == gold:

@@ -53,6 +53,14 @@ def build_kg_command(
             "(certain only in its start unit). Default: the phrase table's (yago11k unknown, wikidata12k ongoing).",
         ),
     ] = None,
+    allow_ids: Annotated[
+        bool,
+        typer.Option(
+            "--allow-ids",
+            help="Build even when entities have no readable label (their raw ids then appear in questions and the "
+            "corpus); by default such a build fails naming the ids.",
+        ),
+    ] = False,
     ignore_not_years: Annotated[
         bool,
         typer.Option(
@@ -87,6 +95,7 @@ def build_kg_command(
         max_hops=max_hops,
         open_end=open_end,
         not_years={} if ignore_not_years else None,
+        allow_ids=allow_ids,
     )
     t0 = time.perf_counter()
     as_of_point = parse_time(as_of, field="as_of")

@@ -143,6 +143,7 @@ class GraphIndex:
     rel_one: list[tuple[bool, bool]] = field(default_factory=list)  # relation -> (forward one, inverse one)
     rel_symmetric: list[bool] = field(default_factory=list)
     ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
+    _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -209,6 +210,48 @@ class GraphIndex:
         """True when the direction has one value at a time in the world (an answer hop may use it)."""
         fw, inv = self.rel_one[relation]
         return fw if forward else inv
+
+    def one_at(self, entity: int, relation: int, forward: bool) -> bool:
+        """:meth:`one`, and the entity's own values of the group are never certain together for two units or more.
+
+        A player listed with a club and a national youth team over the same years shows that, for this
+        entity, the direction holds several values at once: none of its values is asked for alone.
+        """
+        if not self.one(relation, forward):
+            return False
+        if self._overlapping is None:
+            self._overlapping = (self._overlap_keys(True), self._overlap_keys(False))
+        key = entity * self.n_rel + relation
+        return key not in self._overlapping[0 if forward or self.rel_symmetric[relation] else 1]
+
+    def _overlap_keys(self, forward: bool) -> frozenset[int]:
+        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
+        out: set[int] = set()
+        if not len(keys):
+            return frozenset()
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        ends = np.r_[starts[1:], len(keys)]
+        big = np.flatnonzero(ends - starts > 1)
+        for i in big.tolist():
+            grp = rows[starts[i] : ends[i]]
+            if len(set(grp[:, Col.OTHER].tolist())) < 2:
+                continue
+            certain = grp[grp[:, Col.ACLO] <= grp[:, Col.ACHI]]
+            spans = sorted(
+                zip(
+                    certain[:, Col.ACLO].tolist(),
+                    certain[:, Col.ACHI].tolist(),
+                    certain[:, Col.OTHER].tolist(),
+                    strict=True,
+                )
+            )
+            if any(
+                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
+                for j, a in enumerate(spans)
+                for b in spans[j + 1 :]
+            ):
+                out.add(int(keys[starts[i]]))
+        return frozenset(out)
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""

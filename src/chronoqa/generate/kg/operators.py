@@ -256,7 +256,7 @@ def _aligned_chain(
         tried = 0
         for forward, row in rows:
             other = row[Col.OTHER]
-            if other in seen or other == cur or not idx.one(row[Col.AR], forward):
+            if other in seen or other == cur or not idx.one_at(cur, row[Col.AR], forward):
                 continue
             win = _intersect(spans, row[Col.ACLO], row[Col.ACHI])
             if not groups[(forward, row[Col.AR])]:
@@ -325,7 +325,7 @@ def build_chain_pool(
                 groups.setdefault((forward, row[Col.AR]), []).append(row)
         out: list[tuple[Hop, Spans]] = []
         for (forward, r), grp in groups.items():
-            if len(grp) > HUB_CAP or not idx.one(r, forward):
+            if len(grp) > HUB_CAP or not idx.one_at(e, r, forward):
                 continue
             for row in grp:
                 if row[Col.OTHER] == e:
@@ -514,7 +514,7 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     else:
         return None
     r = row[Col.R]
-    if not idx.one(r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
+    if not idx.one_at(e, r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
         return None  # a "many" timeline ("who played for X first?") ranks an open class
     timeline = idx.group(e, r, forward)
     if len(timeline) < 2 or any(x[Col.ASU] == NONE for x in timeline):

@@ -111,9 +111,10 @@ class Renderer:
         last = d.hops[-1]
         cur = self.noun(d.hops[:-1], d.anchor)
         p = self.rel(last.rel)
+        phrase = cur.startswith("the ")  # a noun phrase or a label read with "the"
         if last.forward:
-            return fill(drop_appositive(p.ask_object, "s") if len(d.hops) > 1 else p.ask_object, s=cur, o="")
-        return fill(drop_appositive(p.ask_subject, "o") if len(d.hops) > 1 else p.ask_subject, s="", o=cur)
+            return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
+        return fill(drop_appositive(p.ask_subject, "o") if phrase else p.ask_subject, s="", o=cur)
 
     def fact_clause(self, fid: int, which: str, *, subject_text: str | None = None, side_entity: int = -1) -> str:
         """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
@@ -121,10 +122,11 @@ class Renderer:
         s, r, o = row[0], row[1], row[2]
         p = self.rel(r)
         tmpl = getattr(p, which) or p.start_clause
-        if subject_text is not None and side_entity in (s, o):
-            tmpl = drop_appositive(tmpl, "s" if side_entity == s else "o")
         s_txt = subject_text if side_entity == s and subject_text is not None else self.ent(s)
         o_txt = subject_text if side_entity == o and subject_text is not None and side_entity != s else self.ent(o)
+        for slot, text in (("s", s_txt), ("o", o_txt)):
+            if text.startswith("the "):  # "part of the country the Soviet Union" reads "part of the Soviet Union"
+                tmpl = drop_appositive(tmpl, slot)
         return fill(tmpl, s=s_txt, o=o_txt)
 
 
