@@ -256,7 +256,10 @@ def _aligned_chain(
         tried = 0
         for forward, row in rows:
             other = row[Col.OTHER]
-            if other in seen or other == cur or not idx.one_at(cur, row[Col.AR], forward):
+            multi_ok = final and ctx.keep_multi  # several answers asked for: the entity's overlap is the point
+            if other in seen or other == cur:
+                continue
+            if not (idx.one(row[Col.AR], forward) if multi_ok else idx.one_at(cur, row[Col.AR], forward)):
                 continue
             win = _intersect(spans, row[Col.ACLO], row[Col.ACHI])
             if not groups[(forward, row[Col.AR])]:
