@@ -454,7 +454,7 @@ class Checker:
             verdicts = []
             for e in {f.s, f.o}:
                 others = [y for g in self.touching[e] if g.id != f.id and (y := first_year(g)) is not None]
-                if len(others) >= 2:
+                if len(others) >= 3:
                     med = statistics.median(others)
                     verdicts.append(any(abs(y - med) > CENTURIES for y in years))
             if verdicts and all(verdicts):

@@ -11,7 +11,7 @@ recorded):
 * ``before_birth`` / ``after_death``: the fact starts before the birth year or after the death year of
   one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
 * ``century_outlier``: a date of the fact lies more than :data:`CENTURY_GAP` years from the median year
-  of the *other* facts of each of its entities that has at least two other dated facts ("In 427, who
+  of the *other* facts of each of its entities that has at least three other dated facts ("In 427, who
   owned Green Bay Packers?"); an entity with a long history (Rome) keeps its old facts, because the
   other endpoint's facts date them.
 
@@ -74,7 +74,7 @@ def implausible_facts(
         """True/False: the fact's years are far from / near the median of e's other facts; None: too few."""
         lst = per_entity.get(e, [])
         n = len(lst) - 1
-        if n < 2:
+        if n < 3:
             return None
         i = bisect.bisect_left(lst, own)  # the fact's own entry, removed from the list
         k = n // 2
