@@ -67,7 +67,7 @@ def declarations_from_toml(path: Path, graph: TemporalGraph) -> dict[str, dict[s
     return out
 
 
-RAW_ID = re.compile(r"\b[QP]\d+\b")
+RAW_ID = re.compile(r"(?<![\w-])[QP]\d+(?![\w-])")
 CENTURIES = 300  # the documented century-outlier distance (docs/kg-builder.md)
 
 
@@ -131,6 +131,7 @@ class Checker:
             if f.o != f.s:
                 self.touching[f.o].append(f)
         self.implausible: dict[int, str] = self._find_implausible() if self.decl else {}
+        self._triples: Counter[tuple[object, ...]] | None = None  # canonical (s, r, o) -> facts, on first use
 
     @classmethod
     def from_table(cls, graph: TemporalGraph, path: Path, **kw: object) -> Checker:
@@ -348,9 +349,11 @@ class Checker:
         if ref is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != ref.id:
             errs.append(f"{q.id}: S_anchor is not the reference fact")
             return
-        same = [f for f in self.good if self.canon(f)[:3] == self.canon(ref)[:3]]
-        if len(same) != 1:
-            errs.append(f"{q.id}: reference event is ambiguous ({len(same)} facts)")
+        if self._triples is None:
+            self._triples = Counter(self.canon(f)[:3] for f in self.good)
+        same = self._triples[self.canon(ref)[:3]]
+        if same != 1:
+            errs.append(f"{q.id}: reference event is ambiguous ({same} facts)")
         if lf["anchor"] not in (ref.s, ref.o):
             errs.append(f"{q.id}: the reference fact is not the anchor's")
         if ref.start is None or ref.start.lo(self.g) + lf["offset"] != tq.lo(self.g) or lf["offset"] not in (-1, 1):
@@ -457,8 +460,14 @@ class Checker:
                 if len(others) >= 3:
                     med = statistics.median(others)
                     verdicts.append(any(abs(y - med) > CENTURIES for y in years))
+                elif others and min(years) < 1000:  # AD 1-999 far from each of one or two other facts
+                    verdicts.append(all(abs(y - o) > CENTURIES for y in years for o in others))
             if verdicts and all(verdicts):
                 out[f.id] = "century_outlier"
+            elif not verdicts and min(years) < 1000:
+                rel_years = [y for g in self.good if g.r == f.r and (y := first_year(g)) is not None]
+                if abs(min(years) - statistics.median(rel_years)) > CENTURIES:
+                    out[f.id] = "century_outlier"
         return out
 
     def cspan(self, f: Fact) -> tuple[int, int] | None:

@@ -572,7 +572,7 @@ def build_kg_benchmark(
         cell_quality[c.name] = {
             "questions": len(ds),
             "time_free_multi_share": round(sum(1 for x in tf if x > 1) / len(tf), 4) if tf else None,
-            "top_answer": idx.ent_names[top[0][0]] if top else None,
+            "top_answer": label(idx.ent_names[top[0][0]]) if top else None,
             "top_answer_share": round(top[0][1] / len(ds), 4) if top else None,
             "assumes_complete": sum(1 for d in ds if d.assumes_complete),
         }

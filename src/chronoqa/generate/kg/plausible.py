@@ -13,7 +13,10 @@ recorded):
 * ``century_outlier``: a date of the fact lies more than :data:`CENTURY_GAP` years from the median year
   of the *other* facts of each of its entities that has at least three other dated facts ("In 427, who
   owned Green Bay Packers?"); an entity with a long history (Rome) keeps its old facts, because the
-  other endpoint's facts date them.
+  other endpoint's facts date them. An entity with only one or two other dated facts gives a verdict only
+  on a year before :data:`EARLY` (AD 1-999) that lies more than :data:`CENTURY_GAP` years from all of them;
+  where no other fact dates either entity, such an early year is judged against the median year of the
+  relation's facts (YAGO11k's "Sho Sakurai created Believe" in AD 100).
 
 Implausible facts are never gold, anchors, references or negatives; they still count against answer
 uniqueness (conservative), stay in the corpus, and are counted by reason and listed in the manifest.
@@ -23,6 +26,7 @@ Facts already valid nowhere (reversed, non-year dates) are not re-examined.
 from __future__ import annotations
 
 import bisect
+import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
@@ -30,9 +34,10 @@ from chronoqa.generate.kg.phrases import RelationPhrases
 from chronoqa.records import Fact
 from chronoqa.time import TimePoint
 
-__all__ = ["CENTURY_GAP", "REASONS", "implausible_facts"]
+__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "implausible_facts"]
 
 CENTURY_GAP = 300
+EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = ("event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier")
 
 
@@ -52,6 +57,7 @@ def implausible_facts(
     births: dict[str, int] = {}
     deaths: dict[str, int] = {}
     per_entity: dict[str, list[int]] = defaultdict(list)  # entity -> sorted representative years
+    per_relation: dict[str, list[int]] = defaultdict(list)
     for i, f in enumerate(facts):
         if ignored[i]:
             continue
@@ -64,24 +70,30 @@ def implausible_facts(
         elif role == "death" and f.start is not None:
             deaths[f.s] = max(deaths.get(f.s, f.start.year), f.start.year)
         rep = ys[0]
+        per_relation[f.r].append(rep)
         per_entity[f.s].append(rep)
         if f.o != f.s:
             per_entity[f.o].append(rep)
     for ys in per_entity.values():
         ys.sort()
+    rel_median = {r: statistics.median(ys) for r, ys in per_relation.items()}
 
     def off(e: str, own: int, ys: list[int]) -> bool | None:
-        """True/False: the fact's years are far from / near the median of e's other facts; None: too few."""
+        """True/False: the fact's years are far from / near e's other facts; None: e has too few to tell."""
         lst = per_entity.get(e, [])
         n = len(lst) - 1
-        if n < 3:
+        if n < 1:
             return None
         i = bisect.bisect_left(lst, own)  # the fact's own entry, removed from the list
-        k = n // 2
 
         def kth(j: int) -> int:
             return lst[j] if j < i else lst[j + 1]
 
+        if n < 3:  # too few for a median: only an early year (AD 1-999) far from every other fact counts
+            if min(ys) >= EARLY:
+                return None
+            return all(abs(y - kth(j)) > CENTURY_GAP for y in ys for j in range(n))
+        k = n // 2
         med = kth(k) if n % 2 else (kth(k - 1) + kth(k)) / 2
         return any(abs(y - med) > CENTURY_GAP for y in ys)
 
@@ -112,4 +124,6 @@ def implausible_facts(
             verdicts = [v for v in (off(f.s, ys[0], ys), off(f.o, ys[0], ys) if f.o != f.s else None) if v is not None]
             if verdicts and all(verdicts):
                 out[i] = "century_outlier"
+            elif not verdicts and min(ys) < EARLY and abs(min(ys) - rel_median[f.r]) > CENTURY_GAP:
+                out[i] = "century_outlier"  # no other fact dates the entities: the relation's own years do
     return out
