@@ -589,11 +589,14 @@ def test_phrase_table_declares_non_years_for_yago_only() -> None:
 
 def test_non_year_dates_are_valid_nowhere_but_stay_in_the_corpus() -> None:
     g = non_year_graph()
-    # disabled: the listed years do produce questions (so the default build below has something to drop)
+    # disabled: the data-driven plausibility rule still finds the early years (AD 100 and 360 on entities
+    # whose other facts are modern) and keeps them out of the questions, counted as implausible
     off = build_kg_benchmark(g, KGBuildConfig(n_questions=400, seed=5, not_years={}), phrases="yago11k")
     assert off.manifest["not_years"] == {"years": {}, "declared_by": "config", "facts": 0}
-    assert any(q.t_query in ("0100", "0360") for q in off.questions)
-    assert any(_uses_fact(q, NON_YEAR_FIDS) for q in off.questions)
+    found = {x["fact"]: x["reason"] for x in off.manifest["implausible_dates"]["facts"]}
+    assert found == {11: "century_outlier", 14: "century_outlier"}  # fact 12 (1990 to 100) is reversed
+    assert not any(q.t_query in ("0100", "0360") for q in off.questions)
+    assert not any(_uses_fact(q, {11, 14}) for q in off.questions)
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=400, seed=5), phrases="yago11k")
     assert b.manifest["not_years"] == {
         "years": {"<created>": [360], "<owns>": [100]},
