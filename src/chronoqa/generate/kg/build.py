@@ -60,9 +60,6 @@ __all__ = [
 ]
 
 MAX_NESTING = 2  # noun phrases nest at most this deep ("the team the spouse of X played for")
-# a cell that the graph can fill takes over the quota of exhausted cells up to this multiple of its own
-# (so that a thin graph gives fewer questions rather than a release made of one easy cell)
-MAX_QUOTA_GROWTH = 2
 FILL_CHUNK = 25  # cells are filled round robin, this many questions at a time
 
 ProgressFn = Callable[[int, int], None]
@@ -426,7 +423,7 @@ def build_kg_benchmark(
                 c.quota = len(c.drafts)
         grown = False
         for c, extra in zip(open_cells, _quotas([c.weight for c in open_cells], deficit), strict=True):
-            extra = min(extra, max(MAX_QUOTA_GROWTH * c.initial_quota - c.quota, 0))
+            extra = min(extra, max(int(cfg.max_quota_growth * c.initial_quota) - c.quota, 0))
             grown = grown or extra > 0
             c.quota += extra
             c.budget += extra * cfg.attempts_per_question
