@@ -14,13 +14,28 @@ documented ones, ``docs/kg-builder.md``):
   start or end year that the release's recorded ``not_years`` setting lists for the fact's relation,
   :func:`not_years_of`), and no S*, S_dist, S_stale or S_anchor triple may be such an ignored fact;
 * S* facts are *certainly* valid at ``t_query``; answer sets count every fact *possibly* valid.
+
+World validity (:meth:`Checker.world_errors`, :func:`release_errors`), from the phrase table's own
+declarations (``objects_at_once`` / ``subjects_at_once``, ``symmetric``, ``max_years``, ``role``):
+
+* every hop that yields an entity (all hops of point_in_time / before_after, the static prefix of interval
+  and sequence, the final hop of sequence) goes in a ``one`` direction (no open class);
+* the time matters: the same path over facts valid at any time gives another answer set (sequence: the
+  timeline has two or more distinct values);
+* every hop matters: skipping an intermediate hop (going on from its source) gives another answer set; for
+  interval, the named entity's own facts of the relation do not already pin the asked time;
+* no raw id (``Q123``) in the text or the answers; first/last questions are marked ``assumes_complete``;
+* no S*, S_anchor or negative fact has an implausible date, recomputed here by brute force;
+* across a release: no two questions share a gold chain (symmetric facts read as one) and answer set, no
+  test S* equals a train S*, and no entity answers more than 2% of an operator x hop cell of 50 or more.
 """
 
 from __future__ import annotations
 
 import re
+import statistics
 import tomllib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -39,6 +54,21 @@ def kinds_from_toml(path: Path, graph: TemporalGraph) -> dict[str, str]:
         assert entry is not None, f"no phrase entry for {r}"
         out[r] = entry["kind"]
     return out
+
+
+def declarations_from_toml(path: Path, graph: TemporalGraph) -> dict[str, dict[str, object]]:
+    """Relation id -> its phrase-table entry (plus ``default_max_years``), read straight from the TOML."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = {}
+    for r in {f.r for f in graph.facts}:
+        entry = data["relations"].get(r) or data["relations"].get(graph.relation_label(r))
+        assert entry is not None, f"no phrase entry for {r}"
+        out[r] = {**entry, "default_max_years": data.get("default_max_years", 100)}
+    return out
+
+
+RAW_ID = re.compile(r"(?<![\w-])[QP]\d+(?![\w-])")
+CENTURIES = 300  # the documented century-outlier distance (docs/kg-builder.md)
 
 
 def open_end_of(manifest: Mapping[str, object]) -> str:
@@ -77,8 +107,11 @@ class Checker:
         labels: Mapping[str, str] | None = None,
         open_end: str = "ongoing",
         not_years: Mapping[str, set[int]] | None = None,
+        decl: Mapping[str, Mapping[str, object]] | None = None,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
+        self.decl = dict(decl or {})
+        self.symmetric = {r for r, d in self.decl.items() if d.get("symmetric")}
         self.open_end = open_end
         self.not_years = {r: set(ys) for r, ys in (not_years or {}).items()}
         self.graph = graph
@@ -97,6 +130,13 @@ class Checker:
             self.touching[f.s].append(f)
             if f.o != f.s:
                 self.touching[f.o].append(f)
+        self.implausible: dict[int, str] = self._find_implausible() if self.decl else {}
+        self._triples: Counter[tuple[object, ...]] | None = None  # canonical (s, r, o) -> facts, on first use
+
+    @classmethod
+    def from_table(cls, graph: TemporalGraph, path: Path, **kw: object) -> Checker:
+        """A checker with the kinds and world declarations of the phrase TOML at ``path``."""
+        return cls(graph, kinds_from_toml(path, graph), decl=declarations_from_toml(path, graph), **kw)  # type: ignore[arg-type]
 
     # -- semantics ---------------------------------------------------------------------------------
     def interval(self, f: Fact) -> Interval:
@@ -131,10 +171,14 @@ class Checker:
 
     def neighbours(self, e: str, r: str, fwd: bool) -> list[tuple[Fact, str]]:
         out = []
+        sym = r in self.symmetric
         for f in self.touching.get(e, ()):
             if f.r != r:
                 continue
-            if fwd and f.s == e:
+            if sym:  # read the same both ways; traversed forward only
+                if fwd:
+                    out.append((f, f.o if f.s == e else f.s))
+            elif fwd and f.s == e:
                 out.append((f, f.o))
             elif not fwd and f.o == e:
                 out.append((f, f.s))
@@ -184,6 +228,10 @@ class Checker:
         nodes = [cur]
         for step, f in zip(path, chain, strict=True):
             fwd = step["dir"] == "fwd"
+            if f.r in self.symmetric and fwd and cur in (f.s, f.o):
+                cur = f.o if f.s == cur else f.s
+                nodes.append(cur)
+                continue
             if f.r != step["r"] or (f.s if fwd else f.o) != cur:
                 errs.append(f"{q.id}: S* fact {f.id} does not continue the chain at {cur} over {step}")
                 return errs
@@ -301,9 +349,11 @@ class Checker:
         if ref is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != ref.id:
             errs.append(f"{q.id}: S_anchor is not the reference fact")
             return
-        same = [f for f in self.good if (f.s, f.r, f.o) == (ref.s, ref.r, ref.o)]
-        if len(same) != 1:
-            errs.append(f"{q.id}: reference event is ambiguous ({len(same)} facts)")
+        if self._triples is None:
+            self._triples = Counter(self.canon(f)[:3] for f in self.good)
+        same = self._triples[self.canon(ref)[:3]]
+        if same != 1:
+            errs.append(f"{q.id}: reference event is ambiguous ({same} facts)")
         if lf["anchor"] not in (ref.s, ref.o):
             errs.append(f"{q.id}: the reference fact is not the anchor's")
         if ref.start is None or ref.start.lo(self.g) + lf["offset"] != tq.lo(self.g) or lf["offset"] not in (-1, 1):
@@ -331,7 +381,7 @@ class Checker:
             if y is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != y.id:
                 errs.append(f"{q.id}: S_anchor is not the sequence reference fact")
                 return
-            y_other = y.o if fwd else y.s
+            y_other = (y.o if y.s == e else y.s) if r in self.symmetric else (y.o if fwd else y.s)
             if sum(1 for _, o in timeline if o == y_other) != 1 or all(f.id != y.id for f, _ in timeline):
                 errs.append(f"{q.id}: the sequence reference is ambiguous or outside the timeline")
                 return
@@ -356,6 +406,194 @@ class Checker:
             errs.append(f"{q.id}: sequence answer {o} / fact {f.id} != {q.answer_ids} / {facts[-1].id}")
         if self.unit_iso(f.start) != q.t_query:
             errs.append(f"{q.id}: sequence t_query {q.t_query} != answer start {f.start}")
+
+    # -- world validity ----------------------------------------------------------------------------
+    def canon(self, f: Fact) -> tuple[object, ...]:
+        """(s, r, o, start, end) with a symmetric fact's endpoints in sorted order."""
+        s, o = (min(f.s, f.o), max(f.s, f.o)) if f.r in self.symmetric else (f.s, f.o)
+        return (s, f.r, o, f.start, f.end)
+
+    def one(self, r: str, fwd: bool) -> bool:
+        d = self.decl[r]
+        return d.get("objects_at_once" if fwd or r in self.symmetric else "subjects_at_once") == "one"
+
+    def _find_implausible(self) -> dict[int, str]:
+        """Brute force, from the declarations: fact id -> reason (the rules of docs/kg-builder.md)."""
+        births: dict[str, int] = {}
+        deaths: dict[str, int] = {}
+        for f in self.good:
+            role = self.decl[f.r].get("role")
+            if role == "birth" and f.start is not None:
+                births[f.s] = min(births.get(f.s, 10**9), f.start.year)
+            if role == "death" and f.start is not None:
+                deaths[f.s] = max(deaths.get(f.s, -(10**9)), f.start.year)
+
+        def first_year(f: Fact) -> int | None:
+            return f.start.year if f.start is not None else (f.end.year if f.end is not None else None)
+
+        out: dict[int, str] = {}
+        for f in self.good:
+            d = self.decl[f.r]
+            event = d["kind"] == "event"
+            if event and f.start is not None and f.end is not None and f.end.year > f.start.year:
+                out[f.id] = "event_over_years"
+                continue
+            if not event and self.open_end == "ongoing" and f.start is not None and f.end is None:
+                limit = d.get("max_years", d["default_max_years"])
+                assert isinstance(limit, int)
+                if self.as_of.year - f.start.year > limit:
+                    out[f.id] = "open_end_too_long"
+                    continue
+            if d.get("role") is None and f.start is not None:
+                if any(f.start.year < births.get(e, -(10**9)) for e in (f.s, f.o)):
+                    out[f.id] = "before_birth"
+                    continue
+                if any(f.start.year > deaths.get(e, 10**9) for e in (f.s, f.o)):
+                    out[f.id] = "after_death"
+                    continue
+            years = [p.year for p in (f.start, f.end) if p is not None]
+            if not years:
+                continue
+            verdicts = []
+            for e in {f.s, f.o}:
+                others = [y for g in self.touching[e] if g.id != f.id and (y := first_year(g)) is not None]
+                if len(others) >= 3:
+                    med = statistics.median(others)
+                    verdicts.append(any(abs(y - med) > CENTURIES for y in years))
+                elif others and min(years) < 1000:  # AD 1-999 far from each of one or two other facts
+                    verdicts.append(all(abs(y - o) > CENTURIES for y in years for o in others))
+            if verdicts and all(verdicts):
+                out[f.id] = "century_outlier"
+            elif not verdicts and min(years) < 1000:
+                rel_years = [y for g in self.good if g.r == f.r and (y := first_year(g)) is not None]
+                if abs(min(years) - statistics.median(rel_years)) > CENTURIES:
+                    out[f.id] = "century_outlier"
+        return out
+
+    def cspan(self, f: Fact) -> tuple[int, int] | None:
+        """Units where the fact is certainly valid (``None``: nowhere), by the open-end reading."""
+        if f.start is None or f.id in self.implausible:
+            return None
+        lo = f.start.hi(self.g)  # a partial start is certain from the last unit it may stand for
+        if f.end is not None:
+            hi = f.end.lo(self.g)
+        elif self.kinds[f.r] == "event" or self.open_end == "unknown":
+            hi = f.start.lo(self.g)
+        else:
+            hi = self.as_of.lo(self.g)
+        return (lo, hi) if lo <= hi else None
+
+    def overlapping(self, e: str, r: str, fwd: bool) -> bool:
+        """Two distinct values of (e, r, dir) certainly valid together for two units or more."""
+        nb = [(self.cspan(f), x) for f, x in self.neighbours(e, r, fwd)]
+        for i, (p, x) in enumerate(nb):
+            for q, y in nb[i + 1 :]:
+                if x != y and p is not None and q is not None and min(p[1], q[1]) - max(p[0], q[0]) >= 1:
+                    return True
+        return False
+
+    def follow(self, start: set[str], steps: Sequence[Mapping[str, str]], t: TimePoint | None) -> set[str]:
+        cur = set(start)
+        for step in steps:
+            nxt = set()
+            for e in cur:
+                for f, other in self.neighbours(e, step["r"], step["dir"] == "fwd"):
+                    if t is None or self.possible(f, t):
+                        nxt.add(other)
+            cur = nxt
+        return cur
+
+    def world_errors(self, q: Question) -> list[tuple[str, str]]:
+        """``(category, message)`` for each way ``q`` is not valid in the world (see the module docstring)."""
+        out: list[tuple[str, str]] = []
+        lf = q.logical_form
+        path = lf["path"]
+        op = q.operator
+        tq = parse_time(q.t_query)
+        assert tq is not None
+        entity_hops = range(len(path) - 1 if op == "interval" else len(path))
+        chain_nodes = [lf["anchor"]]
+        for t in q.S_star[: len(path)]:
+            chain_nodes.append(t.o_id if chain_nodes[-1] == t.s_id else t.s_id)
+        for i in entity_hops:
+            if not self.one(path[i]["r"], path[i]["dir"] == "fwd"):
+                out.append(("open-class hop", f"{q.id}: hop {i + 1} {path[i]} is a 'many' direction: {q.question}"))
+            elif self.overlapping(chain_nodes[i], path[i]["r"], path[i]["dir"] == "fwd"):
+                out.append(("open-class hop", f"{q.id}: hop {i + 1}: {chain_nodes[i]} holds two values at once"))
+        gold = set(q.answer_ids)
+        if op in ("point_in_time", "before_after"):
+            if self.follow({lf["anchor"]}, path, None) == gold:
+                out.append(("time-insensitive", f"{q.id}: the time-free path gives the gold: {q.question}"))
+            for i in range(len(path) - 1):
+                if self.follow({chain_nodes[i]}, path[i + 1 :], tq) == gold:
+                    out.append(("redundant hop", f"{q.id}: skipping hop {i + 1} gives the gold: {q.question}"))
+        elif op == "interval" and len(path) > 1:
+            final = self.by_id[q.S_star[len(path) - 1].fact_id]
+            other = lf["final_other"]
+            r = final.r
+            side = "fwd" if r in self.symmetric or final.s == other else "inv"
+            which = "end" if lf["variant"] == "end" else "start"
+            times = {
+                self.unit_iso(f.end if which == "end" else f.start) for f, _ in self.neighbours(other, r, side == "fwd")
+            }
+            if times == {q.t_query}:
+                out.append(("redundant hop", f"{q.id}: {other}'s own facts already give the time: {q.question}"))
+        elif op == "sequence":
+            e = chain_nodes[-2]
+            values = {o for _, o in self.neighbours(e, path[-1]["r"], path[-1]["dir"] == "fwd")}
+            if len(values) < 2:
+                out.append(("time-insensitive", f"{q.id}: one value over all time: {q.question}"))
+            if q.assumes_complete != (lf["variant"] in ("first", "last")):
+                out.append(("assumes_complete", f"{q.id}: assumes_complete {q.assumes_complete} for {lf['variant']}"))
+        if op != "sequence" and q.assumes_complete:
+            out.append(("assumes_complete", f"{q.id}: marked assumes_complete"))
+        for text in (q.question, *q.answers):
+            if RAW_ID.search(text):
+                out.append(("raw id", f"{q.id}: raw id in {text!r}"))
+        for part in (q.S_star, q.S_anchor, q.S_dist, q.S_stale):
+            for t in part:
+                if t.fact_id in self.implausible:
+                    out.append(("implausible gold", f"{q.id}: fact {t.fact_id} ({self.implausible[t.fact_id]})"))
+        return out
+
+
+def release_errors(checker: Checker, questions: Sequence[Question]) -> list[tuple[str, str]]:
+    """Duplicates, split overlap by gold chain and the answer-prior shortcut, over a whole release."""
+    out: list[tuple[str, str]] = []
+    seen: dict[tuple[object, ...], str] = {}
+    chains: dict[str, set[frozenset[tuple[object, ...]]]] = defaultdict(set)
+    for q in questions:
+        chain = frozenset(checker.canon(checker.by_id[t.fact_id]) for t in q.S_star)
+        key = (chain, tuple(sorted(q.answer_ids)))
+        if key in seen:
+            out.append(("duplicate", f"{q.id} repeats {seen[key]}: {q.question}"))
+        seen[key] = q.id
+        chains[q.split].add(chain)
+    for c in chains["test"] & chains["train"]:
+        out.append(("split overlap", f"a test S* is a train S*: {sorted(map(str, c))[:2]}"))
+    cells: dict[tuple[str, int], Counter[str]] = defaultdict(Counter)
+    sizes: Counter[tuple[str, int]] = Counter()
+    for q in questions:
+        cell = (q.operator, min(q.hops, 3))
+        sizes[cell] += 1
+        if q.answer_type == "entity":
+            cells[cell].update(q.answer_ids)
+    for cell, counts in cells.items():
+        top, n = counts.most_common(1)[0]
+        if sizes[cell] >= 50 and n > 0.02 * sizes[cell]:
+            out.append(("answer prior", f"{cell}: {top} answers {n} of {sizes[cell]}"))
+    return out
+
+
+def world_report(checker: Checker, questions: Sequence[Question]) -> dict[str, list[str]]:
+    """Category -> messages, for every question's :meth:`Checker.world_errors` and the release checks."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for q in questions:
+        for cat, msg in checker.world_errors(q):
+            out[cat].append(msg)
+    for cat, msg in release_errors(checker, questions):
+        out[cat].append(msg)
+    return dict(out)
 
 
 def check_all(

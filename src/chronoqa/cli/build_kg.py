@@ -44,6 +44,14 @@ def build_kg_command(
             "(certain only in its start unit). Default: the phrase table's (yago11k unknown, wikidata12k ongoing).",
         ),
     ] = None,
+    allow_ids: Annotated[
+        bool,
+        typer.Option(
+            "--allow-ids",
+            help="Build even when entities have no readable label (their raw ids then appear in questions and the "
+            "corpus); by default such a build fails naming the ids.",
+        ),
+    ] = False,
     ignore_not_years: Annotated[
         bool,
         typer.Option(
@@ -60,8 +68,8 @@ def build_kg_command(
     from chronoqa.cli._ui import task_progress
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import OPERATOR_NAMES
-    from chronoqa.generate.kg.labels import read_entity_labels
     from chronoqa.records import COMPLEXITIES
+    from chronoqa.sources.labels import read_entity_labels
     from chronoqa.time import parse_time
 
     console = Console(stderr=True)
@@ -78,6 +86,7 @@ def build_kg_command(
         max_hops=max_hops,
         open_end=open_end,
         not_years={} if ignore_not_years else None,
+        allow_ids=allow_ids,
     )
     t0 = time.perf_counter()
     as_of_point = parse_time(as_of, field="as_of")

@@ -2,19 +2,30 @@
 
 The English labels of its 24 relations are not upstream: they are Wikidata's property labels (CC0),
 stated below as data, and the loader uses them.
+
+English entity labels are a named resource of the dataset: ``entity2name.txt`` (and
+``relation2name.txt``), Wikidata's labels (CC0) from ``Hong0126/kg-TKGC-Project`` @ ``8f1ad32``, fetched
+and checksum-verified with the graph, and read by :func:`load` by default. The file's quirks are
+handled by :func:`chronoqa.sources.labels.read_entity_labels` (``&amp;``, U+200E format characters,
+Q4440472 listed twice, once with its id as its label). Its one blank label, ``Q29051963``, is the
+spouse Erich Maria Remarque married twice (1925-1930 and 1938-1957), Ilse Jutta Zambona; that label is
+stated below as data (:data:`LABEL_FIXES`), taken from the record of Remarque's marriages, not from
+the file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from chronoqa.datasets._spec import DatasetSpec, RemoteFile
 from chronoqa.errors import BadRowPolicy
 from chronoqa.records import TemporalGraph
 from chronoqa.sources.hyte import read_hyte
+from chronoqa.sources.labels import read_entity_labels
 from chronoqa.time import TimePoint
 
-__all__ = ["SPEC", "load", "relation_labels"]
+__all__ = ["ENTITY_LABELS_FILE", "LABEL_FIXES", "SPEC", "load", "relation_labels"]
 
 _BASE = "https://raw.githubusercontent.com/Tan-Hexiang/Temporal_KGC/419ee05fed2b31ec799769f6b2d77a1c41bb72f6/data/wikidata12k/"
 _SUMS = (
@@ -25,6 +36,24 @@ _SUMS = (
     ("valid.txt", "5049fa0046f4eef45f73e775d082ff735edff7284f26887b6cb4facbf6381ed7"),
     ("test.txt", "312caa11abd4d8b3a7d9daae4d1560efd4fcfe426c8e667fa1b591cf218a3878"),
 )
+_LABELS_BASE = (
+    "https://raw.githubusercontent.com/Hong0126/kg-TKGC-Project/8f1ad320b5bc6955b0abdd70db87857dd508201e/data/"
+)
+ENTITY_LABELS_FILE = "entity2name.txt"
+_LABEL_FILES = (
+    (
+        ENTITY_LABELS_FILE,
+        "ind-WIKIDATA12k/entity2name.txt",
+        "2eb2b2eac0bb169a03789dce04649fc3b1853d25fee1f16a569ebe561a3d81ba",
+    ),
+    (
+        "relation2name.txt",
+        "WIKIDATA12k/relation2name.txt",
+        "427be5be156b3629c18c3b5ead298f433bc8bfb1334e62b61178bd107a06dec2",
+    ),
+)
+# labels the label file leaves blank (see the module docstring)
+LABEL_FIXES = {"Q29051963": "Ilse Jutta Zambona"}
 
 
 # Wikidata's English labels of the 24 properties Wikidata12k uses.
@@ -62,8 +91,12 @@ def relation_labels() -> dict[str, str]:
 
 
 def load(folder: Path, *, on_bad_row: BadRowPolicy = "skip", as_of: TimePoint | None = None) -> TemporalGraph:
-    """Read the fetched folder (all of ``temporal``; reversed intervals kept and counted)."""
-    return read_hyte(
+    """Read the fetched folder (all of ``temporal``; reversed intervals kept and counted), with English labels.
+
+    Entity labels come from ``entity2name.txt`` in the folder when it is there (plus :data:`LABEL_FIXES`);
+    without it the Q-ids are their own labels (and a KG build then names them as missing).
+    """
+    graph = read_hyte(
         folder,
         name="wikidata12k",
         on_bad_row=on_bad_row,
@@ -71,16 +104,25 @@ def load(folder: Path, *, on_bad_row: BadRowPolicy = "skip", as_of: TimePoint | 
         as_of=as_of,
         relation_labels=relation_labels(),
     )
+    path = Path(folder) / ENTITY_LABELS_FILE
+    if not path.is_file():
+        return graph
+    labels = {**LABEL_FIXES, **read_entity_labels(path)}
+    return dataclasses.replace(graph, entity_labels={**graph.entity_labels, **labels})
 
 
 SPEC = DatasetSpec(
     name="wikidata12k",
     description="Wikidata12k (HyTE): 40,621 facts over 12,554 Q-ids and 24 P-ids; year granularity",
-    files=tuple(RemoteFile(n, _BASE + n, h) for n, h in _SUMS),
+    files=(
+        *(RemoteFile(n, _BASE + n, h) for n, h in _SUMS),
+        *(RemoteFile(n, _LABELS_BASE + up, h) for n, up, h in _LABEL_FILES),
+    ),
     licence="CC0 1.0 (Wikidata content)",
     citation=(
         "Leblay, Chekol. Deriving Validity Time in Knowledge Graph. WWW 2018 Companion; "
-        "Dasgupta, Ray, Talukdar. HyTE. EMNLP 2018. Files: Tan-Hexiang/Temporal_KGC @ 419ee05."
+        "Dasgupta, Ray, Talukdar. HyTE. EMNLP 2018. Files: Tan-Hexiang/Temporal_KGC @ 419ee05; "
+        "English labels (Wikidata, CC0): Hong0126/kg-TKGC-Project @ 8f1ad32."
     ),
     loader=load,
     homepage="https://github.com/Tan-Hexiang/Temporal_KGC",

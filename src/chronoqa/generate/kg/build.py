@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
@@ -25,6 +27,7 @@ from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, certain_inter
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import (
     GENERATORS,
+    TIME_FREE_CAP,
     Draft,
     GenContext,
     build_chain_pool,
@@ -38,13 +41,27 @@ from chronoqa.generate.kg.phrases import (
     RelationPhrases,
     load_phrase_table,
 )
-from chronoqa.generate.kg.templates import Renderer, render
+from chronoqa.generate.kg.plausible import REASONS, implausible_facts
+from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
+from chronoqa.sources.labels import is_raw_id
 from chronoqa.time import TimePoint, render_year, valid_at
 
-__all__ = ["KGBuild", "build_kg_benchmark", "leaks", "resolve_not_years", "resolve_open_end", "resolve_phrases"]
+__all__ = [
+    "MAX_NESTING",
+    "KGBuild",
+    "build_kg_benchmark",
+    "leaks",
+    "resolve_cardinality",
+    "resolve_not_years",
+    "resolve_open_end",
+    "resolve_phrases",
+]
+
+MAX_NESTING = 2  # noun phrases nest at most this deep ("the team the spouse of X played for")
+FILL_CHUNK = 25  # cells are filled round robin, this many questions at a time
 
 ProgressFn = Callable[[int, int], None]
 
@@ -178,6 +195,32 @@ def _quotas(weights: Sequence[float], total: int) -> list[int]:
     return base
 
 
+def resolve_cardinality(
+    phr: Mapping[str, RelationPhrases], idx: GraphIndex
+) -> tuple[dict[str, tuple[bool, bool]], dict[str, dict[str, str]]]:
+    """Per relation id, ``(forward is one, inverse is one)``, declared by the phrase table or inferred from the data.
+
+    Returns the setting and its record for the manifest (relation id → ``{"objects_at_once": ...,
+    "subjects_at_once": ..., "declared_by": "phrase table" | "inferred"}``). A direction the table does not
+    declare is inferred with :meth:`GraphIndex.infer_one`.
+    """
+    out: dict[str, tuple[bool, bool]] = {}
+    record: dict[str, dict[str, str]] = {}
+    for rid in sorted(phr):
+        p = phr[rid]
+        r = idx.rel_id.get(rid)
+        declared = (p.objects_at_once, p.subjects_at_once)
+        vals = []
+        for forward, v in zip((True, False), declared, strict=True):
+            if v is None:
+                v = "one" if r is not None and idx.infer_one(r, forward) else "many"
+            vals.append(v)
+        out[rid] = (vals[0] == "one", vals[1] == "one")
+        by = "phrase table" if None not in declared else ("inferred" if declared == (None, None) else "partly inferred")
+        record[rid] = {"objects_at_once": vals[0], "subjects_at_once": vals[1], "declared_by": by}
+    return out, record
+
+
 def _logical_key(d: Draft) -> tuple[Any, ...]:
     return (d.operator, d.variant, d.anchor, tuple((h.rel, h.forward) for h in d.hops), d.t, d.ref_fid, d.hops[-1].dst)
 
@@ -229,11 +272,27 @@ def build_kg_benchmark(
         facts, doc_ids = expand_years(graph.facts, is_event, as_of, bad_years)
     else:
         facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
-    idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years)
+    symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
+    idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
+    cardinality, card_record = resolve_cardinality(phr, idx)
+    idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
+    raw = sorted(e for e in idx.ent_names if is_raw_id(label(e)) or not label(e).strip())
+    if raw and not cfg.allow_ids:
+        shown = ", ".join(raw[:20]) + (f" and {len(raw) - 20:,} more" if len(raw) > 20 else "")
+        raise ChronoqaError(
+            f"{len(raw):,} entit{'y has' if len(raw) == 1 else 'ies have'} no readable label (their raw id would "
+            f"appear in questions and the corpus): {shown}. Give labels (--labels FILE with id<TAB>label lines; "
+            "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
+            "(KGBuildConfig(allow_ids=True)) to build with the ids."
+        )
+    implausible = implausible_facts(
+        facts, phr, idx.ignored_mask.tolist(), as_of, open_end, phr_table.default_max_years
+    )  # fmt: skip
+    idx.mark_implausible(sorted(implausible))
     t_max = as_of.lo(g) - 1
     tab = idx.table
     ok = ~idx.ignored_mask
-    seedable = [int(i) for i in ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0]]
+    seedable = _seeds(idx, ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0])
     timed = [int(i) for i in ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]]
     pool = static_into = None
     if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
@@ -241,7 +300,9 @@ def build_kg_benchmark(
         if not cfg.keep_multi_answer:
             pool = build_chain_pool(idx, NEG + 1, t_max, range(2, cfg.max_hops + 1))
     depths = static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None
-    ctx = GenContext(idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable, timed, pool, static_into, depths)
+    ctx = GenContext(
+        idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable[0], timed, pool, static_into, depths, seedable[1]
+    )  # fmt: skip
     rd = Renderer(idx, phr, label, g)
 
     # -- cells and quotas ----------------------------------------------------------------------
@@ -259,13 +320,37 @@ def build_kg_benchmark(
     rngs = {c.name: random.Random(f"{cfg.seed}|{c.operator}|{c.hops}") for c in cells}
     seen_keys: set[tuple[Any, ...]] = set()
     seen_text: set[str] = set()
+    seen_gold: set[tuple[Any, ...]] = set()
+    answer_counts: dict[str, Counter[int]] = {c.name: Counter() for c in cells}
     done = 0
 
-    def fill(cell: _Cell) -> None:
+    def canonical(fid: int) -> tuple[Any, ...]:
+        f = facts[fid]
+        s, o = (min(f.s, f.o), max(f.s, f.o)) if f.r in symmetric else (f.s, f.o)
+        return (s, f.r, o, f.start, f.end)
+
+    def gold_key(d: Draft) -> tuple[Any, ...]:
+        chain = tuple(sorted({canonical(h.fid) for h in d.hops} | {canonical(x) for x in d.extra_fids}, key=repr))
+        return (chain, d.answer_is_time, tuple(sorted(d.answers)))
+
+    def answer_cap(cell: _Cell) -> int:
+        return max(1, int(cfg.max_answer_share * max(cell.initial_quota, cell.quota)))
+
+    def fill_all(todo: Sequence[_Cell]) -> None:
+        # round robin in chunks: cells that compete for the same chains (a 1-hop chain can be one
+        # point-in-time or one before/after question, never both) share them in proportion
+        while True:
+            busy = [c for c in todo if len(c.drafts) < c.quota and not c.exhausted]
+            if not busy:
+                return
+            for c in busy:
+                fill(c, len(c.drafts) + FILL_CHUNK)
+
+    def fill(cell: _Cell, target: int) -> None:
         nonlocal done
         rng = rngs[cell.name]
         gen = GENERATORS[cell.operator]
-        while len(cell.drafts) < cell.quota and cell.attempts < cell.budget:
+        while len(cell.drafts) < min(cell.quota, target) and cell.attempts < cell.budget:
             if cell.attempts - cell.last_success >= cfg.stall_attempts:
                 cell.gave_up = True
                 break
@@ -278,25 +363,40 @@ def build_kg_benchmark(
             if key in seen_keys:
                 cell.rejected["duplicate logical form"] += 1
                 continue
+            gk = gold_key(d)
+            if gk in seen_gold:
+                cell.rejected["duplicate gold chain and answer"] += 1
+                continue
+            if max(len(d.hops) - 1, 0) > MAX_NESTING:
+                cell.rejected["noun phrase nested too deep"] += 1
+                continue
+            if not d.answer_is_time and any(answer_counts[cell.name][a] >= answer_cap(cell) for a in d.answers):
+                cell.rejected["answer-prior cap"] += 1
+                continue
             tid, text = render(rd, d, rng)
             answers = _answer_strings(d, idx, label, g)
-            if leaks(text, answers, d.answer_is_time):
+            if leaks(text, answers + [short_label(a) for a in answers], d.answer_is_time):
                 cell.rejected["answer in text"] += 1
+                continue
+            if garbled(text):
+                cell.rejected["garbled text"] += 1
                 continue
             norm = text.casefold()
             if norm in seen_text:
                 cell.rejected["duplicate text"] += 1
                 continue
             seen_keys.add(key)
+            seen_gold.add(gk)
             seen_text.add(norm)
+            if not d.answer_is_time:
+                answer_counts[cell.name].update(d.answers)
             cell.drafts.append((d, tid, text))
             cell.last_success = cell.attempts
             done += 1
             if progress is not None:
                 progress(done, cfg.n_questions)
 
-    for c in cells:
-        fill(c)
+    fill_all(cells)
     for _ in range(6):  # give the quota of exhausted cells to the others
         deficit = sum(c.quota - len(c.drafts) for c in cells if c.exhausted)
         open_cells = [c for c in cells if not c.exhausted and c.weight > 0]
@@ -306,11 +406,31 @@ def build_kg_benchmark(
             if c.exhausted:
                 c.gave_up = True
                 c.quota = len(c.drafts)
+        grown = False
         for c, extra in zip(open_cells, _quotas([c.weight for c in open_cells], deficit), strict=True):
+            extra = min(extra, max(int(cfg.max_quota_growth * c.initial_quota) - c.quota, 0))
+            grown = grown or extra > 0
             c.quota += extra
             c.budget += extra * cfg.attempts_per_question
-        for c in open_cells:
-            fill(c)
+        if not grown:
+            break
+        fill_all(open_cells)
+    for c in cells:  # the answer-prior cap, on the cell's final size
+        while True:
+            cap = max(1, int(cfg.max_answer_share * len(c.drafts)))
+            seen_answers: Counter[int] = Counter()
+            kept = []
+            for x in c.drafts:
+                d = x[0]
+                if not d.answer_is_time and any(seen_answers[a] >= cap for a in d.answers):
+                    continue
+                if not d.answer_is_time:
+                    seen_answers.update(d.answers)
+                kept.append(x)
+            if len(kept) == len(c.drafts):
+                break
+            c.rejected["answer-prior cap"] += len(c.drafts) - len(kept)
+            c.drafts = kept
 
     # -- questions -------------------------------------------------------------------------------
     drafts = [x for c in cells for x in c.drafts]
@@ -330,8 +450,9 @@ def build_kg_benchmark(
         return (cx, x[0].operator) if fine else cx
 
     def group(x: tuple[Draft, str, str]) -> Any:
+        # by gold chain: no test question shares its S* with a train question
         d = x[0]
-        return (d.anchor, tuple((h.rel, h.forward) for h in d.hops), d.t)
+        return tuple(sorted({canonical(h.fid) for h in d.hops} | {canonical(f) for f in d.extra_fids}, key=repr))
 
     splits = assign_splits(drafts, strata=stratum, group=group, seed=cfg.seed, ratios=cfg.split_ratios)
     questions: list[Question] = []
@@ -386,6 +507,7 @@ def build_kg_benchmark(
                 as_of=as_of.isoformat(),
                 time_refs=tuple(time_refs),
                 logical_form=lf,
+                assumes_complete=d.assumes_complete,
             )
         )
         flags.append(FunctionalFlags(qid, fd, fs))
@@ -422,6 +544,20 @@ def build_kg_benchmark(
     non_year = idx.not_year_mask
     assert non_year is not None  # set by GraphIndex.__post_init__
     n_non_year = int(non_year.sum())
+    by_reason = Counter(implausible.values())
+    cell_quality: dict[str, dict[str, Any]] = {}
+    for c in cells:
+        ds = [x[0] for x in c.drafts]
+        tf = [d.time_free for d in ds if d.time_free >= 0]
+        ent_answers = Counter(a for d in ds if not d.answer_is_time for a in d.answers)
+        top = ent_answers.most_common(1)
+        cell_quality[c.name] = {
+            "questions": len(ds),
+            "time_free_multi_share": round(sum(1 for x in tf if x > 1) / len(tf), 4) if tf else None,
+            "top_answer": label(idx.ent_names[top[0][0]]) if top else None,
+            "top_answer_share": round(top[0][1] / len(ds), 4) if top else None,
+            "assumes_complete": sum(1 for d in ds if d.assumes_complete),
+        }
     from chronoqa import __version__
 
     manifest: dict[str, Any] = {
@@ -435,6 +571,19 @@ def build_kg_benchmark(
         "phrases": {"source": phr_source, "generic_fallback": fallback},
         "open_end": {"reading": open_end, "declared_by": open_end_by},
         "not_years": {"years": not_years, "declared_by": not_years_by, "facts": n_non_year},
+        "cardinality": card_record,
+        "symmetric": symmetric,
+        "implausible_dates": {
+            "by_reason": {r: by_reason[r] for r in REASONS},
+            "facts": [
+                {"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())
+            ],
+        },
+        "quality": {
+            "per_cell": cell_quality,
+            "assumes_complete": sum(1 for q in questions if q.assumes_complete),
+            "time_free_cap": TIME_FREE_CAP,
+        },
         "entity_labels": {
             "from_graph": len(graph.entity_labels),
             "extra": len(extra_labels),
@@ -446,6 +595,7 @@ def build_kg_benchmark(
             "graph_facts": len(graph.facts),
             "expanded_facts": len(facts) if cfg.expand_years else None,
             "reversed_facts_ignored": int((idx.reversed_mask & ~non_year).sum()),
+            "implausible_facts": len(implausible),
             "non_year_facts_ignored": n_non_year,
             "composition": composition,
             "splits": split_counts,
@@ -464,6 +614,44 @@ def build_kg_benchmark(
         return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
     return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info})
+
+
+def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+    """Chain seeds ``(fact, anchor is the subject)`` whose first hop is a ``one`` direction, and their subset.
+
+    The subset holds the seeds whose (anchor, relation) group has several values over time (where a 1-hop
+    question's time can matter).
+    """
+    n_rel = idx.n_rel
+
+    def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        pairs = np.unique(np.stack([keys, rows[:, Col.OTHER].astype(np.int64)], axis=1), axis=0)
+        k, c = np.unique(pairs[:, 0], return_counts=True) if len(pairs) else (np.zeros(0, np.int64), None)
+        return k[c > 1] if c is not None else k
+
+    multi_out = multi_keys(idx.out_keys, idx.out_rows)
+    multi_in = multi_keys(idx.in_keys, idx.in_rows)
+    tab = idx.table[fids]
+    r = tab[:, Col.R]
+    sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
+    one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
+    one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
+    s_key = tab[:, Col.S].astype(np.int64) * n_rel + r
+    o_key = tab[:, Col.O].astype(np.int64) * n_rel + r
+    subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
+    obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
+    subj_multi = np.isin(s_key, multi_out)
+    obj_multi = np.where(sym, np.isin(o_key, multi_out), np.isin(o_key, multi_in))
+    all_seeds: list[tuple[int, bool]] = []
+    multi: list[tuple[int, bool]] = []
+    for fid, a, b, am, bm in zip(fids.tolist(), subj_ok.tolist(), obj_ok.tolist(), subj_multi.tolist(),
+                                 obj_multi.tolist(), strict=True):  # fmt: skip
+        for side, ok_side, m in ((True, a, am), (False, b, bm)):
+            if ok_side:
+                all_seeds.append((int(fid), side))
+                if m:
+                    multi.append((int(fid), side))
+    return all_seeds, multi
 
 
 def _answer_strings(d: Draft, idx: GraphIndex, label: Callable[[str], str], g: Any) -> list[str]:

@@ -51,6 +51,12 @@ class KGBuildConfig:
         not_years: Data-quality override of the phrase table's ``[not_years]``: relation id or label → years
             that are not years (a fact of that relation starting or ending in one is valid nowhere but stays in
             the corpus); ``None`` uses the phrase table's declaration, an empty mapping disables it.
+        allow_ids: Build even when entities have no readable label (their raw ids, such as ``Q77545``,
+            then appear in questions and the corpus); by default such a build fails naming the ids.
+        max_answer_share: The most one entity may be the answer of, as a share of an operator × hop cell's
+            quota (the answer-prior shortcut); at least one question per answer is always allowed.
+        max_quota_growth: A cell takes over the quota of cells the graph cannot fill up to this multiple of its
+            own quota, so that a thin graph gives fewer questions rather than a release made of one easy cell.
 
     """
 
@@ -69,11 +75,14 @@ class KGBuildConfig:
     hop_weights: tuple[float, float, float] = (0.4, 0.4, 0.2)
     max_negatives: int = 5
     attempts_per_question: int = 30
-    stall_attempts: int = 10_000
+    stall_attempts: int = 3_000
     exhaustive_max_facts: int = 500_000
     generic_phrases: bool = False
     open_end: str | None = None
     not_years: Mapping[str, Sequence[int]] | None = None
+    allow_ids: bool = False
+    max_answer_share: float = 0.02
+    max_quota_growth: float = 2.0
 
     def __post_init__(self) -> None:
         if self.not_years is not None:
@@ -107,6 +116,10 @@ class KGBuildConfig:
             raise ValueError(f"max_negatives must be >= 0, got {self.max_negatives}")
         if self.stall_attempts < 1:
             raise ValueError(f"stall_attempts must be >= 1, got {self.stall_attempts}")
+        if self.max_quota_growth < 1:
+            raise ValueError(f"max_quota_growth must be >= 1, got {self.max_quota_growth}")
+        if not 0 < self.max_answer_share <= 1:
+            raise ValueError(f"max_answer_share must be in (0, 1], got {self.max_answer_share}")
         if self.attempts_per_question < 1:
             raise ValueError(f"attempts_per_question must be >= 1, got {self.attempts_per_question}")
 

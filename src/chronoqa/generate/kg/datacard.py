@@ -54,6 +54,52 @@ def _non_year_line(manifest: Mapping[str, Any]) -> str:
     )
 
 
+def _world_section(manifest: Mapping[str, Any]) -> list[str]:
+    """Validity in the world: declarations, implausible dates, closed-world questions, per-cell quality."""
+    card = manifest.get("cardinality") or {}
+    imp = manifest.get("implausible_dates") or {"by_reason": {}, "facts": []}
+    quality = manifest.get("quality") or {"per_cell": {}, "assumes_complete": 0}
+    lines = [
+        "## Validity in the world",
+        "",
+        "Each relation direction is `one` (one value at a time in the world) or `many` (an open class: the "
+        "people born in a city, the players of a club). Only `one` directions are asked for or used to describe "
+        "an entity, and not for an entity whose own values overlap in the data (a club and a national team in the "
+        "same years). The time must change the answer (the time-free path gives another answer set), every hop "
+        "must be needed, and no two questions share a gold chain and answer.",
+        "",
+        "| relation | objects at once | subjects at once | declared by |",
+        "|---|---|---|---|",
+        *[
+            f"| `{r}` | {c['objects_at_once']} | {c['subjects_at_once']} | {c['declared_by']} |"
+            for r, c in sorted(card.items())
+        ],
+        "",
+        f"- Symmetric relations (a fact and its mirror are one fact): "
+        f"{', '.join(f'`{r}`' for r in manifest.get('symmetric', [])) or 'none'}.",
+        f"- Implausible dates, detected from the data ({len(imp['facts']):,} facts; never gold, references or "
+        "negatives, still counted against uniqueness, listed in `manifest.json`): "
+        + (", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in imp["by_reason"].items()) or "none")
+        + ".",
+        f"- Questions that assume the graph is complete (`assumes_complete`: first / last ever): "
+        f"{quality['assumes_complete']:,}.",
+        "",
+        "| cell | questions | time-free reading has >1 answer | most frequent answer | its share |",
+        "|---|---:|---:|---|---:|",
+    ]
+    for name, info in quality["per_cell"].items():
+        tf = "n/a" if info["time_free_multi_share"] is None else f"{info['time_free_multi_share']:.0%}"
+        share = "n/a" if info["top_answer_share"] is None else f"{info['top_answer_share']:.1%}"
+        lines.append(f"| `{name}` | {info['questions']:,} | {tf} | {info['top_answer'] or 'n/a'} | {share} |")
+    lines += [
+        "",
+        "No entity answers more than 2% of a cell (`max_answer_share`), except in cells of fewer than 50 "
+        "questions, where one question per answer is the floor. Interval questions answer with a time (n/a).",
+        "",
+    ]
+    return lines
+
+
 def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) -> str:
     """Markdown data card of a KG release."""
     cfg = manifest["config"]
@@ -81,7 +127,8 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "|---|---:|",
         *[f"| {k} | {v:,} |" for k, v in counts["splits"].items()],
         "",
-        f"Stratified by {manifest['splits_stratified_by']}; no anchor + relation path + t_query group is split.",
+        f"Stratified by {manifest['splits_stratified_by']}; split by gold chain: no test question shares its "
+        "`S_star` with a train question.",
         "",
         "## Functional negatives",
         "",
@@ -90,6 +137,7 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "",
         "Restrict negative-dependent analysis to the functional subset (`functional_negatives.jsonl`).",
         "",
+        *_world_section(manifest),
         "## Thin cells",
         "",
         *(_thin_cells(manifest) or ["- none: every cell met its quota."]),
@@ -119,7 +167,7 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "- Events without an end happen at their start only; reversed intervals (start after end: "
         f"{counts['reversed_facts_ignored']:,} here) are ignored: never gold, never negatives, never counted.",
         _non_year_line(manifest),
-        "- Surface forms come from a small set of templates per operator with relation-specific phrasing: "
+        "- Surface forms come from four or more templates per operator with relation-specific phrasing: "
         "linguistic diversity is low by construction.",
         "- Labels and answers are generated automatically; no human validated them.",
     ]
@@ -147,7 +195,8 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "## Files",
         "",
         "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
-        "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics).",
+        "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics, the relation declarations, "
+        "and every implausible fact with its reason under `implausible_dates`).",
         "",
     ]
     return "\n".join(lines)

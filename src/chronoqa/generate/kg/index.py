@@ -11,6 +11,14 @@
   gold, never negatives and never count for uniqueness (they still get a corpus document).
 * So are facts with a *non-year date*: a start or end year that the build's ``not_years`` setting lists
   for the fact's relation (numbers the source's extraction read as years, see :func:`has_non_year`).
+* *Implausible* facts (see :mod:`chronoqa.generate.kg.plausible`) keep their possible span, so they
+  still count against answer uniqueness (conservative), but get an empty certain span: they are never
+  gold, never a reference fact and never a negative.
+* A *symmetric* relation (marriage, twinning) is traversed forward only: each of its facts appears in
+  the outgoing table of both endpoints and in no incoming table, and a fact and its mirror share one
+  (s, r, o) triple count.
+* Each relation direction is ``one`` or ``many`` in the world (:attr:`GraphIndex.rel_one`); only a ``one``
+  direction may be an answer hop or an intermediate description.
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
   incoming (entity = object), each row holding the fact id, relation, other endpoint and the bounds,
   so a neighbourhood is one slice.
@@ -131,13 +139,124 @@ class GraphIndex:
     triple_count: np.ndarray  # (n,) int32: kept facts sharing this fact's (s, r, o); 0 if ignored
     open_end: str = "ongoing"
     not_year_mask: np.ndarray | None = None  # (n,) bool: facts with a non-year date (None: none)
+    implausible_mask: np.ndarray | None = None  # (n,) bool: implausible dates (counted, never gold)
+    rel_one: list[tuple[bool, bool]] = field(default_factory=list)  # relation -> (forward one, inverse one)
+    rel_symmetric: list[bool] = field(default_factory=list)
     ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
+    _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
         if self.not_year_mask is None:
             self.not_year_mask = np.zeros(len(self.reversed_mask), dtype=bool)
+        if self.implausible_mask is None:
+            self.implausible_mask = np.zeros(len(self.reversed_mask), dtype=bool)
+        if not self.rel_one:
+            self.rel_one = [(True, True)] * len(self.rel_names)
+        if not self.rel_symmetric:
+            self.rel_symmetric = [False] * len(self.rel_names)
         self.ignored_mask = self.reversed_mask | self.not_year_mask
+
+    def infer_one(self, relation: int, forward: bool, overlap_share: float = 0.05, mean_values: float = 3.0) -> bool:
+        """Infer from the data whether a direction has one value at a time (for relations nobody declared).
+
+        ``one`` when (a) at most ``overlap_share`` of the (entity, relation, direction) groups with two or
+        more distinct values hold two of them at once for more than one unit, and (b) an entity has on
+        average at most ``mean_values`` distinct values over all time (a class such as "the people born
+        in X" grows without bound and reads as ``many`` even where the graph holds one per year).
+        Conservative: an unsure direction reads ``many``.
+        """
+        keys, rows = (self.out_keys, self.out_rows) if forward or self.rel_symmetric[relation] else (
+            self.in_keys, self.in_rows
+        )  # fmt: skip
+        sel = rows[(keys % self.n_rel) == relation]
+        if not len(sel):
+            return True
+        ents = (keys[(keys % self.n_rel) == relation] // self.n_rel).tolist()
+        groups: dict[int, list[list[int]]] = {}
+        for e, row in zip(ents, sel.tolist(), strict=True):
+            groups.setdefault(e, []).append(row)
+        multi = overlapping = n_values = 0
+        for grp in groups.values():
+            values = {row[Col.OTHER] for row in grp}
+            n_values += len(values)
+            if len(values) < 2:
+                continue
+            multi += 1
+            spans = sorted((row[Col.APLO], row[Col.APHI], row[Col.OTHER]) for row in grp)
+            if any(
+                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
+                for i, a in enumerate(spans)
+                for b in spans[i + 1 : i + 20]
+            ):
+                overlapping += 1
+        return overlapping <= overlap_share * max(multi, 1) and n_values <= mean_values * len(groups)
+
+    def mark_implausible(self, positions: Collection[int]) -> None:
+        """Give the facts at ``positions`` an empty certain span (never gold); their possible span still counts."""
+        assert self.implausible_mask is not None
+        if not positions:
+            return
+        sel = np.fromiter(positions, dtype=np.int64)
+        self.implausible_mask[sel] = True
+        self.table[sel, Col.CLO] = POS
+        self.table[sel, Col.CHI] = NEG
+        for rows in (self.out_rows, self.in_rows):
+            hit = self.implausible_mask[rows[:, Col.FID]]
+            rows[hit, Col.ACLO] = POS
+            rows[hit, Col.ACHI] = NEG
+
+    def one(self, relation: int, forward: bool) -> bool:
+        """True when the direction has one value at a time in the world (an answer hop may use it)."""
+        fw, inv = self.rel_one[relation]
+        return fw if forward else inv
+
+    def one_at(self, entity: int, relation: int, forward: bool) -> bool:
+        """:meth:`one`, and the entity's own values of the group are never certain together for two units or more.
+
+        A player listed with a club and a national youth team over the same years shows that, for this
+        entity, the direction holds several values at once: none of its values is asked for alone.
+        """
+        if not self.one(relation, forward):
+            return False
+        if self._overlapping is None:
+            self._overlapping = (self._overlap_keys(True), self._overlap_keys(False))
+        key = entity * self.n_rel + relation
+        return key not in self._overlapping[0 if forward or self.rel_symmetric[relation] else 1]
+
+    def _overlap_keys(self, forward: bool) -> frozenset[int]:
+        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
+        out: set[int] = set()
+        if not len(keys):
+            return frozenset()
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        ends = np.r_[starts[1:], len(keys)]
+        big = np.flatnonzero(ends - starts > 1)
+        for i in big.tolist():
+            grp = rows[starts[i] : ends[i]]
+            if len(set(grp[:, Col.OTHER].tolist())) < 2:
+                continue
+            certain = grp[grp[:, Col.ACLO] <= grp[:, Col.ACHI]]
+            spans = sorted(
+                zip(
+                    certain[:, Col.ACLO].tolist(),
+                    certain[:, Col.ACHI].tolist(),
+                    certain[:, Col.OTHER].tolist(),
+                    strict=True,
+                )
+            )
+            if any(
+                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
+                for j, a in enumerate(spans)
+                for b in spans[j + 1 :]
+            ):
+                out.add(int(keys[starts[i]]))
+        return frozenset(out)
+
+    def usable(self, fid: int) -> bool:
+        """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
+        assert self.implausible_mask is not None
+        return not (self.ignored_mask[fid] or self.implausible_mask[fid])
 
     @classmethod
     def build(
@@ -148,11 +267,16 @@ class GraphIndex:
         as_of: TimePoint,
         open_end: str = "ongoing",
         not_years: Mapping[str, Collection[int]] | None = None,
+        *,
+        cardinality: Mapping[str, tuple[bool, bool]] | None = None,
+        symmetric: Collection[str] = (),
     ) -> GraphIndex:
         """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts).
 
         ``open_end`` is the reading of a state with a start and no end (``ongoing`` or ``unknown``);
-        ``not_years`` (relation id → years) marks facts with a non-year date, which are valid nowhere.
+        ``not_years`` (relation id → years) marks facts with a non-year date, which are valid nowhere;
+        ``cardinality`` maps a relation id to ``(forward is one, inverse is one)`` (default: both one);
+        ``symmetric`` names the symmetric relation ids.
         """
         g = granularity
         ent_id: dict[str, int] = {}
@@ -201,6 +325,7 @@ class GraphIndex:
             if clo == POS:
                 chi = NEG
             table[i] = (s, r, o, plo, phi, clo, chi, su, eu)
+        imp = np.zeros(n, dtype=bool)
         ent_names = [""] * len(ent_id)
         for k, v in ent_id.items():
             ent_names[v] = k
@@ -208,32 +333,48 @@ class GraphIndex:
         for k, v in rel_id.items():
             rel_names[v] = k
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
+        card = cardinality or {}
+        rel_one = [card.get(name, (True, True)) for name in rel_names]
+        sym_names = set(symmetric)
+        rel_sym = [name in sym_names for name in rel_names]
         n_rel = max(len(rel_names), 1)
         keep = np.flatnonzero(~(rev | nyr))
         fid = keep.astype(np.int32)
         t = table[keep]
+        sym_rows = np.array(rel_sym, dtype=bool)[t[:, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
 
-        def adjacency(ent_col: int, other_col: int) -> tuple[np.ndarray, np.ndarray]:
-            keys = t[:, ent_col].astype(np.int64) * n_rel + t[:, Col.R]
-            order = np.lexsort((fid, keys))
-            rows = np.empty((len(keep), 9), dtype=np.int32)
-            rows[:, Col.FID] = fid[order]
-            rows[:, Col.AR] = t[order, Col.R]
-            rows[:, Col.OTHER] = t[order, other_col]
-            rows[:, Col.APLO :] = t[order, Col.PLO :]
+        def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
+            ent, other, ids, tt = t[:, ent_col], t[:, other_col], fid, t
+            if mirror:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
+                ent = np.concatenate([ent, t[sym_rows, other_col]])
+                other = np.concatenate([other, t[sym_rows, ent_col]])
+                ids = np.concatenate([fid, fid[sym_rows]])
+                tt = np.concatenate([t, t[sym_rows]])
+            else:  # symmetric facts have no incoming rows
+                ent, other, ids, tt = ent[~sym_rows], other[~sym_rows], fid[~sym_rows], t[~sym_rows]
+            keys = ent.astype(np.int64) * n_rel + tt[:, Col.R]
+            order = np.lexsort((ids, keys))
+            rows = np.empty((len(ids), 9), dtype=np.int32)
+            rows[:, Col.FID] = ids[order]
+            rows[:, Col.AR] = tt[order, Col.R]
+            rows[:, Col.OTHER] = other[order]
+            rows[:, Col.APLO :] = tt[order, Col.PLO :]
             return keys[order], rows
 
-        out_keys, out_rows = adjacency(Col.S, Col.O)
-        in_keys, in_rows = adjacency(Col.O, Col.S)
+        out_keys, out_rows = adjacency(Col.S, Col.O, True)
+        in_keys, in_rows = adjacency(Col.O, Col.S, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
-            tkey = (t[:, Col.S].astype(np.int64) * n_rel + t[:, Col.R]) * n_ent + t[:, Col.O]
+            a, b = t[:, Col.S].astype(np.int64), t[:, Col.O].astype(np.int64)
+            lo = np.where(sym_rows, np.minimum(a, b), a)
+            hi = np.where(sym_rows, np.maximum(a, b), b)
+            tkey = (lo * n_rel + t[:, Col.R]) * n_ent + hi
             _, inverse, counts = np.unique(tkey, return_inverse=True, return_counts=True)
             triple_count[keep] = counts[inverse]
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr,
+            out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr, imp, rel_one, rel_sym,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------

@@ -28,6 +28,10 @@ def select_negatives(idx: GraphIndex, gold: Sequence[int], t: int, cap: int) -> 
         s, r, o = idx.fact_row(fid)[:3]
         a, b = idx.group_bounds(s, r, True)
         rows = idx.out_rows[a:b]
+        # stored with this subject (a symmetric relation's mirrored rows are not) and usable (not implausible)
+        assert idx.implausible_mask is not None
+        fid_all = rows[:, Col.FID]
+        rows = rows[(idx.table[fid_all, Col.S] == s) & ~idx.implausible_mask[fid_all]]
         fids = rows[:, Col.FID].astype(np.int64)
         lo = rows[:, Col.APLO].astype(np.int64)
         hi = rows[:, Col.APHI].astype(np.int64)
@@ -60,13 +64,13 @@ def functional_flags(
 
     def dist_ok(f: int) -> bool:
         s, r, o = idx.fact_row(f)[:3]
-        if f in gold_set or idx.ignored_mask[f]:
+        if f in gold_set or not idx.usable(f):
             return False
         return any(g[0] == s and g[1] == r and g[2] != o for g in gold_rows)
 
     def stale_ok(f: int) -> bool:
         s, r, o, plo, phi = idx.fact_row(f)[:5]
-        if f in gold_set or idx.ignored_mask[f] or plo <= t <= phi:
+        if f in gold_set or not idx.usable(f) or plo <= t <= phi:
             return False
         return any(g[0] == s and g[1] == r and g[2] == o for g in gold_rows)
 

@@ -61,6 +61,8 @@ HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never
 SEQ_INVERSE_FIRST_LAST_CAP = 10
 # interval / sequence chains of 2+ hops: redraws per attempt for an entity with a static hop into it
 SEQ_SEED_TRIES = 16
+# the time-free reading of a path stops counting answers beyond this many
+TIME_FREE_CAP = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,8 @@ class Draft:
     ref_fid: int = -1  # S_anchor fact
     offset: int = 0  # before_after: -1 / +1
     static_prefix: bool = False
+    time_free: int = -1  # answers of the time-free reading (TIME_FREE_CAP: at least that many; -1: n/a)
+    assumes_complete: bool = False  # the gold holds only if the graph is complete (first / last ever)
 
     @property
     def n_hops(self) -> int:
@@ -107,11 +111,12 @@ class GenContext:
     t_min: int
     t_max: int
     keep_multi: bool
-    seedable: list[int]  # facts with a non-empty certain span inside [t_min, t_max]
+    seedable: list[tuple[int, bool]]  # (fact, anchor is subject): certain inside [t_min, t_max], first hop one
     timed: list[int]  # facts with a start known at the granularity (non-reversed)
     pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]] | None = None  # k -> every time-unique chain
     static_into: list[list[tuple[Hop, int, int]]] | None = None  # entity -> every static hop into it
     static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
+    seed_multi: list[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
 
 
 def _certain(row: list[int], t: int) -> bool:
@@ -139,10 +144,12 @@ def static_options(
 ) -> list[Hop]:
     """Static hops *into* ``c`` (``a → c``), fact certainly valid at ``t`` (at most ``limit`` rows checked)."""
     cands: list[tuple[bool, list[int]]] = []
-    # forward: the hop a → c follows a fact (a, r, c), so c is the object (an incoming row of c)
+    # forward: the hop a → c follows a fact (a, r, c), so c is the object (an incoming row of c);
+    # a symmetric relation's rows are all outgoing, and it is traversed forward
     for into_forward, row in incident_sample(idx, c, rng):
-        if row[Col.OTHER] not in visited and row[Col.OTHER] != c and _certain(row, t):
-            cands.append((not into_forward, row))
+        fw = True if idx.rel_symmetric[row[Col.AR]] else not into_forward
+        if row[Col.OTHER] not in visited and row[Col.OTHER] != c and _certain(row, t) and idx.one(row[Col.AR], fw):
+            cands.append((fw, row))
     rng.shuffle(cands)
     out: list[Hop] = []
     for forward, row in cands[:limit]:
@@ -249,7 +256,10 @@ def _aligned_chain(
         tried = 0
         for forward, row in rows:
             other = row[Col.OTHER]
+            multi_ok = final and ctx.keep_multi  # several answers asked for: the entity's overlap is the point
             if other in seen or other == cur:
+                continue
+            if not (idx.one(row[Col.AR], forward) if multi_ok else idx.one_at(cur, row[Col.AR], forward)):
                 continue
             win = _intersect(spans, row[Col.ACLO], row[Col.ACHI])
             if not groups[(forward, row[Col.AR])]:
@@ -318,7 +328,7 @@ def build_chain_pool(
                 groups.setdefault((forward, row[Col.AR]), []).append(row)
         out: list[tuple[Hop, Spans]] = []
         for (forward, r), grp in groups.items():
-            if len(grp) > HUB_CAP:
+            if len(grp) > HUB_CAP or not idx.one_at(e, r, forward):
                 continue
             for row in grp:
                 if row[Col.OTHER] == e:
@@ -366,6 +376,8 @@ def build_static_into(idx: GraphIndex) -> list[list[tuple[Hop, int, int]]]:
             lo, hi = idx.bounds(a, forward)
             for r, grp_iter in groupby(idx.rows(forward, lo, hi), key=lambda row: row[Col.AR]):
                 grp = list(grp_iter)
+                if not idx.one(r, forward):
+                    continue
                 x = grp[0][Col.OTHER]
                 if x == a or any(row[Col.OTHER] != x for row in grp):
                     continue
@@ -390,10 +402,12 @@ def _draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[
             return None
         hops_t, spans = chains[rng.randrange(len(chains))]
         return hops_t[0].src, list(hops_t), spans
-    if not ctx.seedable:
+    seeds = ctx.seed_multi if k == 1 and ctx.seed_multi is not None else ctx.seedable
+    if not seeds:
         return None
-    row = ctx.index.fact_row(ctx.seedable[rng.randrange(len(ctx.seedable))])
-    anchor = row[Col.S] if rng.random() < 0.5 else row[Col.O]
+    fid, subject = seeds[rng.randrange(len(seeds))]
+    row = ctx.index.fact_row(fid)
+    anchor = row[Col.S] if subject else row[Col.O]
     chain = _aligned_chain(ctx, rng, anchor, k, ctx.t_min, ctx.t_max)
     if chain is None:
         return None
@@ -409,8 +423,11 @@ def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | No
     for _ in range(3):
         t = _pick_unit(spans, rng)
         ok = _unique_at(ctx, hops, t)
-        if ok is not None:
-            return Draft("point_in_time", "plain", anchor, tuple(hops), t, ok[0], False, ok[1])
+        if ok is None:
+            continue
+        tf = _world_valid(ctx.index, anchor, hops, t, ok[0])
+        if tf is not None:
+            return Draft("point_in_time", "plain", anchor, tuple(hops), t, ok[0], False, ok[1], time_free=tf)
     return None
 
 
@@ -425,7 +442,7 @@ def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | Non
     nodes = {anchor} | {h.dst for h in hops}
     refs: list[tuple[int, int]] = []
     for _, ref in incident_sample(idx, anchor, rng):
-        if ref[Col.FID] in used or ref[Col.ASU] == NONE or ref[Col.OTHER] in nodes:
+        if ref[Col.FID] in used or ref[Col.ASU] == NONE or ref[Col.OTHER] in nodes or not idx.usable(ref[Col.FID]):
             continue
         if not _triple_unique(idx, ref[Col.FID]):
             continue
@@ -439,9 +456,12 @@ def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | Non
         ok = _unique_at(ctx, hops, t)
         if ok is None:
             continue
+        tf = _world_valid(idx, anchor, hops, t, ok[0])
+        if tf is None:
+            continue
         return Draft(
             "before_after", "after" if off > 0 else "before", anchor, tuple(hops), t, ok[0], False, ok[1],
-            ref_fid=gid, offset=off,
+            ref_fid=gid, offset=off, time_free=tf,
         )  # fmt: skip
     return None
 
@@ -456,6 +476,7 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         row = idx.fact_row(fid)
         forward = rng.random() < 0.5  # the chain reaches the subject (forward final hop) or the object
         e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
+        forward = forward or idx.rel_symmetric[row[Col.R]]  # a symmetric relation is traversed forward
         if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
             break  # a k-hop chain needs k-1 static hops into e: redraw (within this attempt) until e has them
     else:
@@ -467,11 +488,17 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     if not _triple_unique(idx, fid):
         return None
+    if k > 1 and _times_of(idx, {other}, r, not forward or idx.rel_symmetric[r], e, use_end, any_partner=True) == {t}:
+        return None  # the named entity alone gives the answer: the description of e is not needed
     pre = _static_prefix(ctx, rng, e, t, k - 1, {other})
     if pre is None:
         return None
     anchor, prefix = pre
     final = Hop(fid, r, forward, e, other)
+    for i in range(1, len(prefix)):  # skipping prefix hop i-1 must change the answer
+        ents = _follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None)
+        if ents is not None and _times_of(idx, ents, r, forward, other, use_end) == {t}:
+            return None
     return Draft("interval", "end" if use_end else "start", anchor, (*prefix, final), t, (t,), True, static_prefix=True)
 
 
@@ -484,16 +511,20 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         row = idx.fact_row(ctx.timed[rng.randrange(len(ctx.timed))])
         forward = rng.random() < 0.5
         e = row[Col.S] if forward else row[Col.O]
+        forward = forward or idx.rel_symmetric[row[Col.R]]
         if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
             break  # a k-hop chain needs k-1 static hops into e: redraw (within this attempt) until e has them
     else:
         return None
     r = row[Col.R]
-    if idx.group_size(e, r, forward) > HUB_CAP:
-        return None
+    if not idx.one_at(e, r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
+        return None  # a "many" timeline ("who played for X first?") ranks an open class
     timeline = idx.group(e, r, forward)
     if len(timeline) < 2 or any(x[Col.ASU] == NONE for x in timeline):
         return None
+    distinct = len({x[Col.OTHER] for x in timeline})
+    if distinct < 2:
+        return None  # one value over all time: the order is not needed
     variant = ("first", "last", "next")[rng.randrange(3)]
     if variant != "next" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
         return None
@@ -506,7 +537,7 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         counts: dict[int, int] = {}
         for x in timeline:
             counts[x[Col.OTHER]] = counts.get(x[Col.OTHER], 0) + 1
-        refs = [x for x in timeline if counts[x[Col.OTHER]] == 1]
+        refs = [x for x in timeline if counts[x[Col.OTHER]] == 1 and idx.usable(x[Col.FID])]
         if not refs:
             return None
         y = refs[rng.randrange(len(refs))]
@@ -532,10 +563,67 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if pre is None:
         return None
     anchor, prefix = pre
+    for i in range(1, len(prefix) + 1):  # skipping prefix hop i-1 must not lead to e again
+        if _follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None) == {e}:
+            return None
     final = Hop(ans[Col.FID], r, forward, e, ans[Col.OTHER])
     return Draft(
-        "sequence", variant, anchor, (*prefix, final), t, (ans[Col.OTHER],), False, ref_fid=ref, static_prefix=True
-    )
+        "sequence", variant, anchor, (*prefix, final), t, (ans[Col.OTHER],), False, ref_fid=ref, static_prefix=True,
+        time_free=distinct, assumes_complete=variant != "next",
+    )  # fmt: skip
+
+
+def _follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: int | None) -> set[int] | None:
+    """Entities reached from ``start`` along ``steps`` over facts possibly valid at ``t`` (any time: ``None``).
+
+    Returns ``None`` when a frontier grows beyond :data:`TIME_FREE_CAP` (too many to list).
+    """
+    cur = set(start)
+    for r, forward in steps:
+        nxt: set[int] = set()
+        for e in sorted(cur):
+            a, b = idx.group_bounds(e, r, forward)
+            if b - a > TIME_FREE_CAP:
+                return None
+            for row in idx.rows(forward, a, b):
+                if t is None or _possible(row, t):
+                    nxt.add(row[Col.OTHER])
+        if len(nxt) > TIME_FREE_CAP:
+            return None
+        cur = nxt
+    return cur
+
+
+def _times_of(
+    idx: GraphIndex, ents: set[int], r: int, forward: bool, other: int, use_end: bool, *, any_partner: bool = False
+) -> set[int]:
+    """Start (or end) units of the facts ``(e, r, dir, x)``, ``e`` in ``ents``, ``x == other`` unless ``any_partner``.
+
+    A fact without the asked time at the granularity gives ``NONE`` (an unknown time, never equal to a unit).
+    """
+    out: set[int] = set()
+    for e in sorted(ents):
+        for row in idx.group(e, r, forward):
+            if any_partner or row[Col.OTHER] == other:
+                out.add(row[Col.AEU] if use_end else row[Col.ASU])
+    return out
+
+
+def _world_valid(idx: GraphIndex, anchor: int, hops: list[Hop], t: int, answers: tuple[int, ...]) -> int | None:
+    """The time and every hop must matter; returns the time-free answer count, or ``None`` when one does not.
+
+    * The time-free reading (the same path over facts valid at any time) must give another answer set.
+    * Skipping any intermediate hop (going on from its source entity) must give another answer set.
+    """
+    want = set(answers)
+    steps = [(h.rel, h.forward) for h in hops]
+    free = _follow(idx, {anchor}, steps, None)
+    if free == want:
+        return None
+    for i in range(len(hops) - 1):
+        if _follow(idx, {hops[i].src}, steps[i + 1 :], t) == want:
+            return None
+    return TIME_FREE_CAP if free is None else len(free)
 
 
 GENERATORS: dict[str, Callable[[GenContext, random.Random, int], Draft | None]] = {

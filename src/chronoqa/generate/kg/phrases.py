@@ -3,6 +3,20 @@
 A phrase table is a TOML file with one ``[relations.<key>]`` table per relation, where ``<key>`` is the
 relation id (``P54``, ``<playsFor>``) or its label (``playsFor``). The fields are documented in the
 shipped defaults (``chronoqa/generate/phrases/yago11k.toml``). Placeholders are ``{s}`` and ``{o}``.
+
+Besides the English, each entry declares how the relation behaves *in the world* (not only in the graph):
+
+* ``objects_at_once`` / ``subjects_at_once``: ``"one"`` or ``"many"``, how many objects one subject has
+  at one time (forward direction) and how many subjects one object has at one time (inverse direction).
+  A ``many`` direction ("the people born in X", "the players of a club") is never asked for as a single
+  answer and never used as an intermediate description.
+* ``symmetric``: ``true`` for a relation that reads the same both ways (marriage, twinning): a fact and
+  its mirror are one fact, and the relation is only traversed forward.
+* ``max_years``: the longest plausible duration of an open-ended state (top-level ``default_max_years``,
+  else :data:`DEFAULT_MAX_YEARS`); a state with a start and no end, read as ongoing, that would still hold
+  at ``as_of`` after longer than this is implausible.
+* ``role``: ``"birth"`` or ``"death"`` for the relations that date a subject's life (facts of the subject
+  before its birth or after its death are implausible).
 """
 
 from __future__ import annotations
@@ -18,6 +32,8 @@ from typing import Literal
 from chronoqa.errors import ChronoqaError, UnknownNameError
 
 __all__ = [
+    "CARDINALITIES",
+    "DEFAULT_MAX_YEARS",
     "DEFAULT_PHRASE_TABLES",
     "OPEN_END_READINGS",
     "MissingPhrasesError",
@@ -34,6 +50,11 @@ OPEN_END_READINGS = ("ongoing", "unknown")
 DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
 _OPTIONAL = ("answer_type", "end_clause", "ask_end")
+# world-validity declarations (strings / bool / int, see the module docstring)
+_DECLARED = ("objects_at_once", "subjects_at_once", "symmetric", "max_years", "role")
+CARDINALITIES = ("one", "many")
+ROLES = ("birth", "death")
+DEFAULT_MAX_YEARS = 100
 _PLACEHOLDER = re.compile(r"\{([so])\}")
 
 
@@ -63,6 +84,11 @@ class RelationPhrases:
     end_clause: str | None = None
     ask_end: str | None = None
     generic: bool = False
+    objects_at_once: str | None = None  # "one" | "many"; None: not declared (inferred from the data)
+    subjects_at_once: str | None = None
+    symmetric: bool = False
+    max_years: int | None = None  # None: the table's default
+    role: str | None = None  # "birth" | "death" | None
 
     @property
     def is_event(self) -> bool:
@@ -108,6 +134,7 @@ class PhraseTable:
     relations: Mapping[str, RelationPhrases]
     open_end: str | None = None
     not_years: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    default_max_years: int = DEFAULT_MAX_YEARS
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -181,12 +208,13 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         missing = [f for f in _REQUIRED if not isinstance(entry.get(f), str) or not entry[f].strip()]
         if missing:
             raise ChronoqaError(f"{name}: relations.{key} lacks the field(s) {', '.join(missing)}; add them")
-        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL))
+        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL) - set(_DECLARED))
         if unknown:
             raise ChronoqaError(
                 f"{name}: relations.{key} has unknown field(s) {', '.join(unknown)}; "
-                f"known: {', '.join(_REQUIRED + _OPTIONAL)}"
+                f"known: {', '.join(_REQUIRED + _OPTIONAL + _DECLARED)}"
             )
+        _check_declared(name, key, entry)
         kind = entry["kind"]
         if kind not in ("state", "event"):
             raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
@@ -205,8 +233,32 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             answer_type=entry.get("answer_type", "entity"),
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
+            objects_at_once=entry.get("objects_at_once"),
+            subjects_at_once=entry.get("subjects_at_once"),
+            symmetric=bool(entry.get("symmetric", False)),
+            max_years=entry.get("max_years"),
+            role=entry.get("role"),
         )
-    return PhraseTable(name, out, open_end, not_years)
+    default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
+    if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
+        raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
+    return PhraseTable(name, out, open_end, not_years, default_max)
+
+
+def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
+    """Validate the world-validity fields of one entry (see the module docstring)."""
+    for f in ("objects_at_once", "subjects_at_once"):
+        v = entry.get(f)
+        if v is not None and v not in CARDINALITIES:
+            raise ChronoqaError(f"{name}: relations.{key}.{f} = {v!r}: expected 'one' or 'many'; fix the file")
+    if not isinstance(entry.get("symmetric", False), bool):
+        raise ChronoqaError(f"{name}: relations.{key}.symmetric must be true or false")
+    m = entry.get("max_years")
+    if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 1):
+        raise ChronoqaError(f"{name}: relations.{key}.max_years = {m!r}: expected a positive integer of years")
+    role = entry.get("role")
+    if role is not None and role not in ROLES:
+        raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
 
 
 def parse_not_years(value: object, where: str) -> dict[str, tuple[int, ...]]:

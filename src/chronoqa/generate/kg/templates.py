@@ -4,13 +4,21 @@ Templates are registered per operator (:data:`TEMPLATES`: template id → render
 its template id. Relation phrasing comes from the phrase table; the chain is read from the anchor:
 a forward hop over ``r`` turns the entity phrase ``X`` into ``object_of(X)`` ("the team X played
 for"), an inverse hop into ``subject_of(X)`` ("the owner of X").
+
+Every operator has at least four templates; a template that does not suit a relation (``During 1994``
+for an event) is not drawn for it. Entity labels lose their Wikipedia disambiguator ("Stephen Maher
+(footballer)" reads "Stephen Maher") unless two entities of the same question or answer set would then
+read the same. A question whose answer set has several members is phrased in the plural ("Who were
+... ?"). :func:`garbled` rejects compositions such as "in in" or "the the".
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chronoqa.generate.kg.articles import definite
 from chronoqa.generate.kg.index import GraphIndex
@@ -18,7 +26,30 @@ from chronoqa.generate.kg.operators import Draft, Hop
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.time import Granularity, TimePoint, render_time
 
-__all__ = ["TEMPLATES", "Renderer", "render_time_text"]
+__all__ = ["TEMPLATES", "Renderer", "drop_appositive", "garbled", "render_time_text", "short_label"]
+
+_DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
+_REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
+
+
+def drop_appositive(template: str, slot: str) -> str:
+    """The template with the type word before a final ``{slot}`` removed ("left the party {o}" → "left {o}").
+
+    Used when the slot receives a noun phrase: "left the party the political party of X" is garbled.
+    """
+    return re.sub(r"\bthe [a-zA-Z ]+? \{" + slot + r"\}$", "{" + slot + "}", template)
+
+
+def short_label(label: str) -> str:
+    """``label`` without a trailing Wikipedia disambiguator: ``Stephen Maher (footballer)`` → ``Stephen Maher``."""
+    short = _DISAMBIGUATOR.sub("", label)
+    return short if short.strip() else label
+
+
+def garbled(text: str) -> bool:
+    """True for a composition that no one would write: a doubled function word ("located in in 1990")."""
+    return bool(_REPEAT.search(text))
+
 
 _MONTHS = (
     "January", "February", "March", "April", "May", "June",
@@ -43,10 +74,12 @@ class Renderer:
     phrases: Mapping[str, RelationPhrases]  # relation id -> phrases
     labels: Callable[[str], str]  # entity id -> label
     granularity: Granularity
+    keep_full: frozenset[int] = field(default_factory=frozenset)  # entities that keep their disambiguator
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": :mod:`.articles`)."""
-        return definite(self.labels(self.index.ent_names[e]))
+        label = self.labels(self.index.ent_names[e])
+        return definite(label if e in self.keep_full else short_label(label))
 
     def rel(self, r: int) -> RelationPhrases:
         """Phrases of an interned relation."""
@@ -73,7 +106,10 @@ class Renderer:
         last = d.hops[-1]
         cur = self.noun(d.hops[:-1], d.anchor)
         p = self.rel(last.rel)
-        return fill(p.ask_object, s=cur, o="") if last.forward else fill(p.ask_subject, s="", o=cur)
+        phrase = cur.startswith("the ")  # a noun phrase or a label read with "the"
+        if last.forward:
+            return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
+        return fill(drop_appositive(p.ask_subject, "o") if phrase else p.ask_subject, s="", o=cur)
 
     def fact_clause(self, fid: int, which: str, *, subject_text: str | None = None, side_entity: int = -1) -> str:
         """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
@@ -83,15 +119,30 @@ class Renderer:
         tmpl = getattr(p, which) or p.start_clause
         s_txt = subject_text if side_entity == s and subject_text is not None else self.ent(s)
         o_txt = subject_text if side_entity == o and subject_text is not None and side_entity != s else self.ent(o)
+        for slot, text in (("s", s_txt), ("o", o_txt)):
+            if text.startswith("the "):  # "part of the country the Soviet Union" reads "part of the Soviet Union"
+                tmpl = drop_appositive(tmpl, slot)
         return fill(tmpl, s=s_txt, o=o_txt)
 
 
+def _on(rd: Renderer) -> str:
+    return "On" if rd.granularity is Granularity.DAY else "In"
+
+
 def _pit_in(rd: Renderer, d: Draft) -> str:
-    return f"In {rd.when(d.t)}, {rd.ask(d)}?"
+    return f"{_on(rd)} {rd.when(d.t)}, {rd.ask(d)}?"
 
 
 def _pit_trailing(rd: Renderer, d: Draft) -> str:
-    return f"{_cap(rd.ask(d))} in {rd.when(d.t)}?"
+    return f"{_cap(rd.ask(d))} {_on(rd).lower()} {rd.when(d.t)}?"
+
+
+def _pit_as_of(rd: Renderer, d: Draft) -> str:
+    return f"As of {rd.when(d.t)}, {rd.ask(d)}?"
+
+
+def _pit_during(rd: Renderer, d: Draft) -> str:
+    return f"{_cap(rd.ask(d))} during {rd.when(d.t)}?"
 
 
 def _ba_clause(rd: Renderer, d: Draft) -> str:
@@ -104,6 +155,16 @@ def _ba_lead(rd: Renderer, d: Draft) -> str:
 
 def _ba_trailing(rd: Renderer, d: Draft) -> str:
     return f"{_cap(rd.ask(d))} in {_ba_clause(rd, d)}?"
+
+
+def _ba_one(rd: Renderer, d: Draft) -> str:
+    side = "after" if d.offset > 0 else "before"
+    return f"One {rd.unit_word()} {side} {rd.fact_clause(d.ref_fid, 'start_clause')}, {rd.ask(d)}?"
+
+
+def _ba_trailing_one(rd: Renderer, d: Draft) -> str:
+    side = "after" if d.offset > 0 else "before"
+    return f"{_cap(rd.ask(d))} one {rd.unit_word()} {side} {rd.fact_clause(d.ref_fid, 'start_clause')}?"
 
 
 def _iv_ask(rd: Renderer, d: Draft) -> str:
@@ -119,6 +180,14 @@ def _iv_which(rd: Renderer, d: Draft) -> str:
 
 def _iv_when(rd: Renderer, d: Draft) -> str:
     return f"When {_iv_ask(rd, d)}?"
+
+
+def _iv_what(rd: Renderer, d: Draft) -> str:
+    return f"What {rd.unit_word()} {_iv_ask(rd, d)}?"
+
+
+def _iv_in_what(rd: Renderer, d: Draft) -> str:
+    return f"In what {rd.unit_word()} {_iv_ask(rd, d)}?"
 
 
 def _seq(rd: Renderer, d: Draft) -> str:
@@ -144,16 +213,55 @@ def _seq_alt(rd: Renderer, d: Draft) -> str:
     return f"{_cap(rd.ask(d))} {tail}?"
 
 
+def _seq_lead(rd: Renderer, d: Draft) -> str:
+    if d.variant == "next":
+        last = d.hops[-1]
+        e_text = rd.noun(d.hops[:-1], d.anchor)
+        ev = rd.rel(last.rel).is_event
+        clause = rd.fact_clause(
+            d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src
+        )
+        return f"{_cap(rd.ask(d))} immediately after {clause}?"
+    lead = "At first" if d.variant == "first" else "Most recently"
+    return f"{lead}, {rd.ask(d)}?"
+
+
+def _seq_earliest(rd: Renderer, d: Draft) -> str:
+    if d.variant == "next":
+        row = rd.index.fact_row(d.ref_fid)
+        other = row[2] if row[0] == d.hops[-1].src else row[0]
+        return f"After {rd.ent(other)}, {rd.ask(d)} next?"
+    tail = "first of all" if d.variant == "first" else "last of all"
+    return f"{_cap(rd.ask(d))} {tail}?"
+
+
+def _state_only(rd: Renderer, d: Draft) -> bool:
+    return not rd.rel(d.hops[-1].rel).is_event
+
+
 # template id -> (operator, renderer)
 TEMPLATES: dict[str, tuple[str, Callable[[Renderer, Draft], str]]] = {
     "pit.in": ("point_in_time", _pit_in),
     "pit.trailing": ("point_in_time", _pit_trailing),
+    "pit.as_of": ("point_in_time", _pit_as_of),
+    "pit.during": ("point_in_time", _pit_during),
     "ba.lead": ("before_after", _ba_lead),
     "ba.trailing": ("before_after", _ba_trailing),
+    "ba.one": ("before_after", _ba_one),
+    "ba.trailing_one": ("before_after", _ba_trailing_one),
     "iv.which": ("interval", _iv_which),
     "iv.when": ("interval", _iv_when),
+    "iv.what": ("interval", _iv_what),
+    "iv.in_what": ("interval", _iv_in_what),
     "seq.plain": ("sequence", _seq),
     "seq.alt": ("sequence", _seq_alt),
+    "seq.lead": ("sequence", _seq_lead),
+    "seq.earliest": ("sequence", _seq_earliest),
+}
+# templates that suit only some relations: template id -> test on (renderer, draft)
+_SUITS: dict[str, Callable[[Renderer, Draft], bool]] = {
+    "pit.as_of": _state_only,  # "As of 1994, where was X born?" reads wrong for an event
+    "pit.during": _state_only,
 }
 
 
@@ -162,8 +270,56 @@ def templates_for(operator: str) -> list[str]:
     return [tid for tid, (op, _) in TEMPLATES.items() if op == operator]
 
 
+_PLURAL = (
+    (re.compile(r"^who was "), "who were "),
+    (re.compile(r"^what was "), "what were "),
+    (re.compile(r"^which ([a-z]+) (did|was) "), None),
+)
+
+
+def _plural_ask(text: str) -> str:
+    """The question clause for several answers: "who were", "which teams did"."""
+    for pat, sub in _PLURAL:
+        m = pat.match(text)
+        if m is None:
+            continue
+        if sub is not None:
+            return sub + text[m.end() :]
+        noun, verb = m.group(1), m.group(2)
+        plural = noun if noun.endswith("s") else (noun[:-1] + "ies" if noun.endswith("y") else noun + "s")
+        return f"which {plural} {'were' if verb == 'was' else verb} " + text[m.end() :]
+    return text
+
+
+def _draft_entities(rd: Renderer, d: Draft) -> set[int]:
+    ents = {d.anchor} | {h.dst for h in d.hops} | {h.src for h in d.hops}
+    if d.ref_fid >= 0:
+        row = rd.index.fact_row(d.ref_fid)
+        ents |= {row[0], row[2]}
+    if not d.answer_is_time:
+        ents |= set(d.answers)
+    return ents
+
+
 def render(rd: Renderer, d: Draft, rng: random.Random) -> tuple[str, str]:
-    """Pick a template of the draft's operator with ``rng``; returns ``(template_id, text)``."""
-    ids = templates_for(d.operator)
+    """Pick a template of the draft's operator (one that suits its relation) with ``rng``; returns ``(id, text)``."""
+    by_short: dict[str, set[int]] = {}
+    for e in _draft_entities(rd, d):
+        by_short.setdefault(short_label(rd.labels(rd.index.ent_names[e])).casefold(), set()).add(e)
+    clash = frozenset(e for group in by_short.values() if len(group) > 1 for e in group)
+    if clash:
+        rd = dataclasses.replace(rd, keep_full=clash)
+    if len(d.answers) > 1 and not d.answer_is_time:
+        rd = _PluralRenderer(rd.index, rd.phrases, rd.labels, rd.granularity, rd.keep_full)
+    ids = [tid for tid in templates_for(d.operator) if tid not in _SUITS or _SUITS[tid](rd, d)]
     tid = ids[rng.randrange(len(ids))]
     return tid, TEMPLATES[tid][1](rd, d)
+
+
+@dataclass(frozen=True)
+class _PluralRenderer(Renderer):
+    """A renderer whose question clause asks for several answers."""
+
+    def ask(self, d: Draft) -> str:
+        """The plural question clause."""
+        return _plural_ask(super().ask(d))

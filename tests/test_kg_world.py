@@ -1,0 +1,282 @@
+"""KG builder: questions valid in the world (issue 10), on hand-worked graphs, checked independently."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+from chronoqa.generate.kg.templates import TEMPLATES, drop_appositive, garbled, short_label, templates_for
+from chronoqa.records import Fact, Question, TemporalGraph
+from chronoqa.sources.labels import is_raw_id, read_entity_labels
+from kg_checker import PHRASES, Checker, check_all, open_end_of, world_report
+from test_kg_build import fact, labels_of, rel_labels
+
+YAGO = PHRASES / "yago11k.toml"
+
+
+def graph(name: str, facts: list[Fact]) -> TemporalGraph:
+    return TemporalGraph(name, facts, labels_of(facts), rel_labels(facts))
+
+
+def build(g: TemporalGraph, **kw: object) -> tuple[list[Question], dict[str, object]]:
+    cfg = KGBuildConfig(**{"n_questions": 300, "seed": 1, "max_answer_share": 1.0, **kw})  # type: ignore[arg-type]
+    b = build_kg_benchmark(g, cfg, phrases=kw.pop("phrases", "yago11k") if "phrases" in kw else "yago11k")
+    flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
+    checker = Checker.from_table(g, YAGO, open_end=open_end_of(b.manifest))
+    assert check_all(checker, b.questions, flags) == []
+    assert world_report(checker, b.questions) == {}
+    return b.questions, b.manifest
+
+
+# Worked by hand: Ann was born in Town (one birth: the year changes nothing); Ann played for Reds
+# [2000, 2004] and Blues [2005, 2008] (one team at a time: the year matters); Dan played for Reds
+# [1990, 1995] ("who played for Reds?" is an open class in the world: never asked); Ann won a Prize in
+# 2003 ("which prize did Ann win?" is a "many" direction: never asked).
+WORLD = [
+    fact(0, "Ann", "wasBornIn", "Town", 1975, None),
+    fact(1, "Ann", "playsFor", "Reds", 2000, 2004),
+    fact(2, "Ann", "playsFor", "Blues", 2005, 2008),
+    fact(3, "Dan", "playsFor", "Reds", 1990, 1995),
+    fact(4, "Ann", "hasWonPrize", "Prize", 2003, None),
+]
+
+
+def test_only_one_directions_and_time_sensitive_questions() -> None:
+    qs, manifest = build(graph("world", WORLD), open_end="ongoing")
+    assert qs
+    assert manifest["cardinality"]["<playsFor>"] == {
+        "objects_at_once": "one",
+        "subjects_at_once": "many",
+        "declared_by": "phrase table",
+    }
+    for q in qs:
+        path = q.logical_form["path"]
+        if q.operator in ("point_in_time", "before_after", "sequence"):
+            assert path[-1] == {"r": "<playsFor>", "dir": "fwd"}, q.question  # the only one direction with a time
+            assert q.answer_ids in (("<Reds>",), ("<Blues>",))
+        if q.operator == "point_in_time":
+            t = int(q.t_query or 0)
+            assert q.answer_ids == (("<Reds>",) if 2000 <= t <= 2004 else ("<Blues>",))
+    # interval questions may ask when Ann was born (the time is the answer), never who was born
+    assert any(q.operator == "interval" and q.S_star[-1].r_id == "<wasBornIn>" for q in qs)
+
+
+def test_redundant_description_is_not_asked() -> None:
+    # "In which year was Adonis born in the place where Plath died?": Adonis has one birth, so naming the
+    # place changes nothing. With Cy born in London too, "the place where Plath died" is still redundant
+    # for Cy's own (only) birth: no 2-hop interval question is asked about a birth.
+    facts = [
+        fact(0, "Plath", "diedIn", "London", 1963, None),
+        fact(1, "Adonis", "wasBornIn", "London", 1963, None),
+        fact(2, "Cy", "wasBornIn", "London", 1970, None),
+        fact(3, "Plath", "wasBornIn", "Boston", 1932, None),
+    ]
+    qs, _ = build(graph("adonis", facts))
+    assert not [q for q in qs if q.operator == "interval" and q.hops == 2]
+
+
+def test_symmetric_relation_is_one_fact() -> None:
+    # Kim and Lee's marriage is stored in both directions; Kim later married Max
+    facts = [
+        fact(0, "Kim", "isMarriedTo", "Lee", 1990, 2000),
+        fact(1, "Lee", "isMarriedTo", "Kim", 1990, 2000),
+        fact(2, "Kim", "isMarriedTo", "Max", 2002, 2010),
+        fact(3, "Lee", "isMarriedTo", "Ola", 2003, 2012),
+    ]
+    qs, manifest = build(graph("sym", facts))
+    assert manifest["symmetric"] == ["<isMarriedTo>"]
+    for q in qs:
+        assert all(step["dir"] == "fwd" for step in q.logical_form["path"])  # traversed forward only
+        if q.operator == "point_in_time" and q.logical_form["anchor"] == "<Kim>":
+            t = int(q.t_query or 0)
+            assert q.answer_ids == (("<Lee>",) if t <= 2000 else ("<Max>",))
+        if q.operator == "point_in_time" and q.logical_form["anchor"] == "<Lee>":
+            t = int(q.t_query or 0)
+            assert q.answer_ids == (("<Kim>",) if t <= 2000 else ("<Ola>",))
+    # the marriage is one fact: "Kim married Lee" is never a unique reference while stored twice... and
+    # no two questions ask for the same gold chain and answer (fact 0 and its mirror are one chain)
+    chains = [
+        (frozenset((min(t.s_id, t.o_id), max(t.s_id, t.o_id), t.t_start) for t in q.S_star), q.answer_ids) for q in qs
+    ]
+    assert len(chains) == len(set(chains))
+
+
+# Worked by hand, implausible dates (reasons in the order the builder checks them):
+IMPLAUSIBLE = [
+    fact(0, "Zed", "wasBornIn", "Town", 1980, None),
+    fact(1, "Zed", "diedIn", "Town", 2000, None),
+    fact(2, "Zed", "playsFor", "Reds", 1970, 1975),  # before_birth
+    fact(3, "Zed", "playsFor", "Blues", 2005, 2006),  # after_death
+    fact(4, "Zed", "hasWonPrize", "Medal", 1990, 1995),  # event_over_years
+    fact(5, "Old", "playsFor", "Reds", 1900, None),  # open_end_too_long (playsFor max_years 30, ongoing)
+    fact(6, "Own", "owns", "Packers", 427, 430),  # century_outlier: Own's and Packers' other facts are modern
+    fact(7, "Own", "owns", "Bank", 1990, 2000),
+    fact(8, "Own", "owns", "Mill", 1995, 2005),
+    fact(9, "Own", "owns", "Farm", 2001, 2003),
+    fact(10, "Al", "playsFor", "Packers", 1920, 1925),
+    fact(11, "Bo", "playsFor", "Packers", 1950, 1955),
+    fact(12, "Cy", "playsFor", "Packers", 1970, 1975),
+    fact(13, "Al", "playsFor", "Reds", 1926, 1930),
+    fact(14, "Bo", "playsFor", "Blues", 1956, 1960),
+]
+WANT = {2: "before_birth", 3: "after_death", 4: "event_over_years", 5: "open_end_too_long", 6: "century_outlier"}
+
+
+def test_implausible_dates_are_found_counted_and_never_gold() -> None:
+    g = graph("odd", IMPLAUSIBLE)
+    qs, manifest = build(g, open_end="ongoing")
+    listed = {x["fact"]: x["reason"] for x in manifest["implausible_dates"]["facts"]}
+    assert listed == WANT
+    assert manifest["implausible_dates"]["by_reason"] == {
+        "event_over_years": 1,
+        "open_end_too_long": 1,
+        "before_birth": 1,
+        "after_death": 1,
+        "century_outlier": 1,
+    }
+    assert Checker.from_table(g, YAGO, open_end="ongoing").implausible == WANT  # the second implementation
+    for q in qs:
+        for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale):
+            assert t.fact_id not in WANT, (q.question, t)
+    # still counted against uniqueness: Old "plays for" Reds until as_of, so Reds' players are never asked
+    # (they are a "many" direction anyway) and Old's team is never asked in 1926-1930 alongside Al's
+
+
+def test_facts_ending_after_as_of_count_against_uniqueness(tmp_path: Path) -> None:
+    # Land is led by Ada [2010, 2015] and Cal [2016, 2027] (beyond as_of 2023: it holds through as_of);
+    # Ben led it for 2019 alone. Cal's term counts in 2019, so "Who led Land in 2019?" is never asked:
+    # Ben is never an answer. (The graph is built directly; the loader keeps such facts, issue 10.)
+    table = tmp_path / "leads.toml"
+    table.write_text(
+        """[relations.leads]
+kind = "state"
+objects_at_once = "one"
+subjects_at_once = "many"
+ask_object = "who led {s}"
+ask_subject = "what did {o} lead"
+object_of = "the leader of {s}"
+subject_of = "the place led by {o}"
+statement = "{o} led {s}"
+start_clause = "{o} took office in {s}"
+end_clause = "{o} left office in {s}"
+ask_start = "did {o} take office in {s}"
+ask_end = "did {o} leave office in {s}"
+""",
+        encoding="utf-8",
+    )
+    facts = [
+        fact(0, "Land", "leads", "Ada", 2010, 2015),
+        fact(1, "Land", "leads", "Cal", 2016, 2027),
+        fact(2, "Land", "leads", "Ben", 2019, 2019),
+    ]
+    g = graph("leaders", facts)
+    seen = set()
+    for seed in range(6):
+        b = build_kg_benchmark(g, KGBuildConfig(n_questions=60, seed=seed, as_of="2023-01-01"), phrases=table)
+        for q in b.questions:
+            if q.operator in ("point_in_time", "before_after"):
+                assert "<Ben>" not in q.answer_ids, q.question
+                assert q.t_query != "2019"
+                seen.add((q.t_query, q.answer_ids))
+    assert ("2021", ("<Cal>",)) in seen or ("2022", ("<Cal>",)) in seen or ("2020", ("<Cal>",)) in seen
+
+
+def test_first_and_last_are_marked_assumes_complete() -> None:
+    # (sequence only: a 1-hop gold chain and answer serves one question, and point-in-time would take it)
+    qs, manifest = build(graph("world", WORLD), open_end="ongoing", operators=("sequence",))
+    seq = [q for q in qs if q.operator == "sequence"]
+    assert seq
+    for q in seq:
+        assert q.assumes_complete == (q.logical_form["variant"] in ("first", "last"))
+    assert all(not q.assumes_complete for q in qs if q.operator != "sequence")
+    assert manifest["quality"]["assumes_complete"] == sum(q.assumes_complete for q in qs)
+
+
+def test_raw_ids_fail_the_build_unless_allowed() -> None:
+    facts = [
+        Fact(0, "Q1", "P54", "Q2", None, None, 1),
+        Fact(1, "Q1", "P54", "Q3", None, None, 2),
+    ]
+    g = TemporalGraph("ids", facts, {"Q1": "Ann"}, {"P54": "member of sports team"})
+    with pytest.raises(ChronoqaError, match=r"2 entities have no readable label.*Q2, Q3.*--allow-ids"):
+        build_kg_benchmark(g, KGBuildConfig(n_questions=10), phrases="wikidata12k")
+    build_kg_benchmark(g, KGBuildConfig(n_questions=10, allow_ids=True), phrases="wikidata12k")
+
+
+def test_cli_names_missing_labels_with_exit_2(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from chronoqa.cli import app
+    from chronoqa.sources.hyte import write_hyte
+
+    facts = [Fact(0, "Q1", "P54", "Q2", None, None, 1)]
+    write_hyte(TemporalGraph("ids", facts, {}, {}), tmp_path / "in")
+    (tmp_path / "in" / "relation_labels.tsv").write_text("P54\tmember of sports team\n", encoding="utf-8")
+    args = ["build", "kg", "--input", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--phrases", "wikidata12k"]
+    res = CliRunner().invoke(app, args)
+    assert isinstance(res.exception, ChronoqaError) and "Q1, Q2" in str(res.exception)
+    assert "--allow-ids" in str(res.exception)  # the entry point prints it as one line, exit status 2
+    assert CliRunner().invoke(app, [*args, "--allow-ids"]).exit_code == 0
+
+
+def test_label_file_quirks(tmp_path: Path) -> None:
+    p = tmp_path / "entity2name.txt"
+    p.write_text("Q1\tQ1\nQ2\tR&amp;B Award\u200e\nQ3\t \nQ1\tStaromajnskoje\nQ4\t  Plain  \n", encoding="utf-8")
+    assert read_entity_labels(p) == {"Q1": "Staromajnskoje", "Q2": "R&B Award", "Q4": "Plain"}
+    p.write_text("Q1\tOne\nQ1\tTwo\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"entity2name.txt:2: field 'label'"):
+        read_entity_labels(p)
+    assert is_raw_id("Q77545") and is_raw_id("P39") and not is_raw_id("Queen") and not is_raw_id("Q-Tip")
+
+
+def test_disambiguators_dropped_unless_two_would_read_the_same() -> None:
+    assert short_label("Stephen Maher (footballer)") == "Stephen Maher" and short_label("(x)") == "(x)"
+    facts = [
+        fact(0, "John_Smith_(footballer)", "isMarriedTo", "John_Smith_(actor)", 1990, 1995),
+        fact(1, "John_Smith_(footballer)", "isMarriedTo", "Ana_(singer)", 2000, 2005),
+        fact(2, "Ana_(singer)", "playsFor", "Reds", 2001, 2003),
+        fact(3, "Ana_(singer)", "playsFor", "Blues", 2004, 2008),
+    ]
+    qs, _ = build(graph("names", facts), open_end="ongoing")
+    assert qs
+    for q in qs:
+        ents = {t.s_id for t in q.S_star} | {t.o_id for t in q.S_star} | {t.s_id for t in q.S_anchor}
+        both_smiths = {"<John_Smith_(footballer)>", "<John_Smith_(actor)>"} <= ents | set(q.answer_ids)
+        if both_smiths:
+            assert "John Smith (footballer)" in q.question, q.question
+        assert "(singer)" not in q.question, q.question
+        if "<John_Smith_(footballer)>" in ents and not both_smiths:
+            assert "(footballer)" not in q.question, q.question
+
+
+def test_templates_and_compositions() -> None:
+    for op in ("point_in_time", "before_after", "interval", "sequence"):
+        assert len(templates_for(op)) >= 4
+    assert len(TEMPLATES) >= 16
+    assert garbled("In which administrative unit was X located in in 1990?")
+    assert not garbled("Which team did the spouse of X play for in 1990?")
+    assert drop_appositive("{s} left the party {o}", "o") == "{s} left {o}"
+    assert drop_appositive("the team {s} played for", "s") == "the team {s} played for"
+
+
+def test_generic_relations_get_inferred_cardinality() -> None:
+    # "heads": each org has one head at a time (values do not overlap) -> one; each person heads several
+    # orgs at once -> many
+    facts = [
+        fact(0, "Org1", "heads", "Ann", 2000, 2004),
+        fact(1, "Org1", "heads", "Bob", 2005, 2009),
+        fact(2, "Org2", "heads", "Ann", 2001, 2006),
+        fact(3, "Org2", "heads", "Cid", 2007, 2010),
+        fact(4, "Org3", "heads", "Ann", 2002, 2008),
+    ]
+    g = graph("generic", facts)
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=40, generic_phrases=True), phrases="yago11k")
+    assert b.manifest["cardinality"]["<heads>"] == {
+        "objects_at_once": "one",
+        "subjects_at_once": "many",
+        "declared_by": "inferred",
+    }
+    assert "inferred" in b.datacard
