@@ -30,7 +30,9 @@ def tiny_graph() -> chronoqa.TemporalGraph:
         b = None if rng.random() < 0.3 else a + rng.randrange(0, 12)
         end = None if b is None else chronoqa.TimePoint(b)
         facts.append(chronoqa.Fact(i, s, f"<{r}>", o, chronoqa.TimePoint(a), end, i + 1))
-    labels = {e: e.strip("<>") for f in facts for e in (f.s, f.o)}
+    # readable names ("Person 7", "Thing 3"): a bare "P7" reads as a raw Wikidata id and fails the build
+    names = {"P": "Person", "O": "Thing"}
+    labels = {e: f"{names[e[1]]} {e[2:-1]}" for f in facts for e in (f.s, f.o)}
     return chronoqa.TemporalGraph("tiny", facts, labels, {f"<{r}>": r for r in rels})
 
 
