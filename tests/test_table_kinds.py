@@ -151,3 +151,14 @@ def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
     ops = _check(list(build.questions), rows)
     assert sum(ops.values()) >= 20
     assert all("{" not in q.question for q in build.questions)
+
+
+def test_status_and_event_releases_are_byte_identical(tmp_path: Path) -> None:
+    for name, text in (("laws", LAWS), ("games", GAMES)):
+        table = read_table(_write(tmp_path, name, text))
+        for out in ("a", "b"):
+            build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=3, seed=5)).write(
+                tmp_path / out / name
+            )
+        for f in sorted(p.name for p in (tmp_path / "a" / name).iterdir()):
+            assert (tmp_path / "a" / name / f).read_bytes() == (tmp_path / "b" / name / f).read_bytes(), (name, f)
