@@ -136,7 +136,8 @@ def bounded_gold(relation: str, rows: Sequence[tuple[int, int, int]]) -> set[int
 def validity_findings(text: str, relation: str, cardinality: str, assumes_complete: bool, form: object) -> list[str]:
     """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them."""
     out = []
-    closed = cardinality == "none" or relation == "status_set"  # a set over keys presumes every key is listed
+    # a set over keys presumes every key is listed; "first"/"most recent" event presumes every event is
+    closed = cardinality == "none" or relation in ("status_set", "event_order")
     if assumes_complete != closed:
         out.append(f"assumes_complete={assumes_complete} on a {cardinality} question")
     if relation in BOUNDED and form != BOUNDED[relation]:
@@ -201,4 +202,15 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
                 hits.append(r[y])
         assert len(hits) == 1, "event_in asks about one row"
         return {v.strip() for v in re.split(r", | / |; ", hits[0])} if delimited else {hits[0]}
+    if q_operator == "event_order":
+        k, y, value = lf["column"], lf["target"], lf["key"][0]
+        cells = [r[k] for r in rows if r[k]]
+        split = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
+        hits = [
+            r
+            for r in rows
+            if r[y] and r["Start"] and value in ([v.strip() for v in re.split(r", | / |; ", r[k])] if split else [r[k]])
+        ]
+        edge = (min if lf["form"] == "first" else max)(parse_iso(r["Start"]) for r in hits)
+        return {r[y] for r in hits if parse_iso(r["Start"]) == edge}
     raise AssertionError(q_operator)

@@ -123,7 +123,8 @@ def _why_no_questions(
         kind = kinds.get(n)
         if kind is not None and kind.kind != "role":
             why.append(
-                f"{n}: a {kind.kind} table ({kind.why}) whose columns allow no {kind.kind} question (key "
+                f"{n}: {'an' if kind.kind == 'event' else 'a'} {kind.kind} table ({kind.why}) whose columns allow "
+                f"no {kind.kind} question (key "
                 f"{list(kind.key) or 'none'}, state {kind.state}, category {kind.category}, entity {kind.entity}); "
                 "declare another kind with --kind, or name a TFD with --tfd"
             )
@@ -251,7 +252,12 @@ def build_table_benchmark(
         if kinds[n].kind != "role":
             tfd_reports[n] = ()
             kept_by_table[n] = []
-            tfd_manifest[n] = {"named": [], "kept": [], "candidates": [], "not_used": f"a {kinds[n].kind} table"}
+            tfd_manifest[n] = {
+                "named": [],
+                "kept": [],
+                "candidates": [],
+                "not_used": f"TFDs are not used on {kinds[n].kind} tables",
+            }
             family = status_questions if kinds[n].kind == "status" else event_questions
             made, family_candidates[n] = family(stores[n], kinds[n], book, None, cfg)
             questions.extend(made)

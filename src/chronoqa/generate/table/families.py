@@ -15,6 +15,11 @@ so an open-ended event row is read as the point at its start):
 
 * ``event_when``: "In which year were the 26th Summer Olympics held?": the event named by the fewest
   columns that identify it, none of which spells its year (``Athens 1896`` would give the answer away).
+* ``event_order``: "Which film directed by Sam Raimi was released first?" (or most recently): among the
+  rows of a recurring value (a delimited cell counts for each of its values), the one with the earliest
+  (latest) start; asked only when that start is held by one row and the value's rows name several answers
+  (the order is needed). "First" and "most recent" presume the table lists every row of the value:
+  ``assumes_complete``.
 * ``event_in``: "Which city hosted the Winter Olympics in 1964?" / "Who directed *Abigail* released in
   2024?": a recurring value and a year pick the one row of that year (two films *Marco* in 2024: no
   question); the value must have several answers over time (the time disambiguates). A cell of a
@@ -53,7 +58,7 @@ from chronoqa.time import Granularity, TimePoint, render_time
 
 __all__ = ["FAMILIES", "event_questions", "status_questions"]
 
-FAMILIES = ("status_since", "status_set", "event_when", "event_in")
+FAMILIES = ("status_since", "status_set", "event_when", "event_in", "event_order")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
@@ -135,6 +140,21 @@ def _phrase(book: PhraseBook, table: str, family: str, default: str) -> str:
     return str(book.tables.get(table, {}).get(family, default))
 
 
+def _answer_column(rows: _Rows, book: PhraseBook, family: str, default: str) -> str:
+    """The answer column of a family: the phrase file's ``answer:<family>`` entry, else ``default``.
+
+    For data whose best name column is damaged (TDBench's ``olympic.csv`` cuts ``City`` to its first word:
+    ``Salt``, ``Los``, ``St.``), a phrase file names another (``"answer:order": "Game_name"``).
+    """
+    col = str(book.tables.get(rows.store.table.name, {}).get(f"answer:{family}", default))
+    if col not in rows.cols:
+        raise ChronoqaError(
+            f"phrase file: table {rows.store.table.name!r} entry 'answer:{family}' names column {col!r}, "
+            f"which the table does not have (columns: {', '.join(rows.cols)}); name one of them"
+        )
+    return col
+
+
 # --------------------------------------------------------------------------------------------------
 # Status tables
 # --------------------------------------------------------------------------------------------------
@@ -145,7 +165,9 @@ def status_questions(
 ) -> tuple[list[Question], dict[str, int]]:
     """``status_since`` and ``status_set`` questions of one status table, and per family the candidates.
 
-    Quotas: ``per_cell`` per family and category (``status_set``: per category and state).
+    Quotas (a table of a hundred rows should give a hundred questions): ``2 × per_cell`` ``status_since``
+    per category, ``2 × per_cell`` ``status_set`` per category and state, ``2 × per_cell`` ``status_at``
+    per category.
     """
     rows = _Rows(store, primary, config)
     out = _since(rows, kind, book) if kind.key else []
@@ -175,7 +197,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     seen: set[str] = set()
     for p in live:
         cat = rows.v(p, kind.category) if kind.category else ""
-        if filled[str(cat)] >= rows.config.per_cell:
+        if filled[str(cat)] >= 2 * rows.config.per_cell:
             continue
         key = {c: rows.v(p, c) or "" for c in kind.key}
         matched = [q for q in rows.pos if all(rows.v(q, c) == v for c, v in key.items())]
@@ -245,8 +267,8 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             continue
         rows.candidates["status_set"] += len(years)  # one window per start year, at least
         made = 0
-        for _ in range(8 * rows.config.per_cell):
-            if made >= rows.config.per_cell:
+        for _ in range(16 * rows.config.per_cell):
+            if made >= 2 * rows.config.per_cell:
                 break
             y0 = rng.choice(years)
             y1 = min(y0 + rng.choice((2, 4, 9)), rows.year(store.asof_unit))  # never past as_of
@@ -311,13 +333,16 @@ def event_questions(
 ) -> tuple[list[Question], dict[str, int]]:
     """``event_when`` and ``event_in`` questions of one event table, and per family the candidates.
 
-    Quotas: ``3 × per_cell`` ``event_when`` questions; ``per_cell`` ``event_in`` per column and cardinality.
+    Quotas (a table of fifty rows should give a hundred questions): ``5 × per_cell`` ``event_when``
+    questions; ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of one cardinality);
+    ``per_cell`` ``event_order`` per column and form (first, most recent).
     """
     rows = _Rows(store, primary, config)
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not _multi(rows, c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     out = _when(rows, ids, book) if ids else []
     out += _in_year(rows, usable, book)
+    out += _order(rows, usable, book)
     return out, dict(sorted(rows.candidates.items()))
 
 
@@ -351,7 +376,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
     rows.candidates["event_when"] += len(order)
     random.Random(f"{rows.config.seed}:{name}:when").shuffle(order)
     out = []
-    for p in order[: rows.config.per_cell * 3]:
+    for p in order[: rows.config.per_cell * 5]:
         key = {c: rows.v(p, c) or "" for c in ids}
         sql = f"SELECT _row, _lo, {_END_SQL} FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} ORDER BY _row"
         got = rows.run(sql, [p])
@@ -397,7 +422,9 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
         targets = [c for c in usable if c != k and len(counts[c]) > len(counts[k])]
         if not targets:
             continue
-        y = max(targets, key=lambda c: (len(counts[c]), -usable.index(c)))
+        y = _answer_column(rows, book, f"in:{k}", max(targets, key=lambda c: (len(counts[c]), -usable.index(c))))
+        if y not in delimited:
+            delimited[y] = has_delimited_values([rows.v(p, y) for p in rows.pos])
         default = f"What was the {column_label(y)} of the {{{k}}} event in {{year}}?"
         template = _phrase(book, name, f"in:{k}", default)
         by_k: dict[str, list[int]] = {}
@@ -431,7 +458,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                 continue
             answers = tuple(sorted(set(split_cell(str(got[0][1]), delimited[y]))))
             card = cardinality_of(len(answers))
-            if filled[card] >= rows.config.per_cell:
+            if filled[card] >= 3 * rows.config.per_cell or sum(filled.values()) >= 4 * rows.config.per_cell:
                 continue
             seen.add(sql)
             filled[card] += 1
@@ -470,3 +497,99 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                 )
             )
     return out
+
+
+_ORDER_DEFAULTS = {
+    "first": "Which {answer} with {key_label} {{{key}}} came first?",
+    "last": "Which {answer} with {key_label} {{{key}}} came most recently?",
+}
+
+
+def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Question]:
+    """``event_order`` questions: the first (most recent) row of a recurring value, by start."""
+    store = rows.store
+    name = store.table.name
+    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
+    counts = {c: rows.values_of(c) for c in usable}
+    answer_cols = [c for c in usable if not delimited[c]]
+    if not answer_cols:
+        return []
+    ans = max(answer_cols, key=lambda c: (len(counts[c]), -usable.index(c)))  # the most specific name column
+    ans = _answer_column(rows, book, "order", ans)
+    members: dict[str, dict[str, list[int]]] = {}
+    for k in usable:
+        if k == ans:
+            continue
+        by_v = members.setdefault(k, {})
+        for p in rows.pos:
+            kv, av = rows.v(p, k), rows.v(p, ans)
+            if kv is not None and av is not None:
+                for v in split_cell(kv, delimited[k]):
+                    by_v.setdefault(v, []).append(p)
+    phrases = book.tables.get(name, {})
+    phrased = [k for k in members if f"first:{k}" in phrases or f"last:{k}" in phrases]
+    out: list[Question] = []
+    for k in phrased or sorted(members, key=usable.index):
+        for form, pick in (("first", min), ("last", max)):
+            default = _ORDER_DEFAULTS[form].format(answer=column_label(ans), key_label=column_label(k), key=k)
+            template = _phrase(book, name, f"{form}:{k}", default)
+            cands = []
+            for kv, ps in sorted(members[k].items()):
+                if len(ps) < 2 or len({rows.v(p, ans) for p in ps}) < 2:  # one answer without the order: no question
+                    continue
+                edge = pick(int(store.lo[p]) for p in ps)
+                top = [p for p in ps if int(store.lo[p]) == edge]
+                if len(top) == 1:  # a tie at the table's granularity has no single first
+                    cands.append((kv, top[0], ps))
+            rows.candidates["event_order"] += len(cands)
+            random.Random(f"{rows.config.seed}:{name}:{form}:{k}").shuffle(cands)
+            agg = "MIN" if form == "first" else "MAX"
+            for kv, p, ps in cands[: rows.config.per_cell]:
+                cond = _member_sql(k, kv, delimited[k])
+                t = quote_ident(store.sql_name)
+                sql = (
+                    f"SELECT _row, {quote_ident(ans)} FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL "
+                    f"AND _lo = (SELECT {agg}(_lo) FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL) "
+                    "ORDER BY _row"
+                )
+                got = rows.run(sql, [p])
+                answers = (str(got[0][1]),)
+                tp = rows.triple(p)
+                values = {c: rows.v(p, c) or "" for c in rows.cols} | {k: kv}
+                out.append(
+                    rows.question(
+                        id=question_id(f"{name}-{form}", sql),
+                        question=render(template, values),
+                        S_star=(tp,),
+                        S_dist=tuple(rows.triple(q) for q in ps if q != p),
+                        operator="event_order",
+                        answers=answers,
+                        answer_ids=answers,
+                        answer_type="entity",
+                        cardinality="unique",
+                        template_id=f"table/event/{form}/{k}",
+                        time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
+                        sql=sql,
+                        logical_form={
+                            "table": name,
+                            "kind": "event",
+                            "key": [kv],
+                            "relation": "event_order",
+                            "form": form,
+                            "column": k,
+                            "target": ans,
+                            "must_keep": [kv],
+                        },
+                        assumes_complete=True,
+                    )
+                )
+    return out
+
+
+def _member_sql(column: str, value: str, delimited: bool) -> str:
+    """SQL: ``column`` is ``value``, or (a delimited column) one of its cell's values is."""
+    col = quote_ident(column)
+    if not delimited:
+        return f"{col} = {sql_literal(value)}"
+    cells = f"regexp_split_to_array(trim({col}), {sql_literal(MULTI_VALUE_RE.pattern)})"
+    return f"list_contains({cells}, {sql_literal(value)})"
