@@ -47,12 +47,21 @@ def test_normalisation() -> None:
         ("Getafe CF", "Getafe", "wrong"),
         ("FC Barcelona", "FC Barcelona B", "wrong"),
         ("Atlético Madrid", "the atletico madrid.", "correct"),
-        ("Procter and Gamble", "Procter & Gamble", "wrong"),  # '&' is not 'and' (no guessing)
         ("Procter and Gamble", "procter and gamble", "correct"),  # whole match before splitting on 'and'
     ],
 )
 def test_no_substring_traps(gold: str, pred: str, expected: str) -> None:
     assert outcome(q(answers=(gold,)), pred) == expected
+    assert outcome(q(answers=(gold,)), pred, mode="strict") == expected
+
+
+def test_strict_keeps_the_whole_string_rule() -> None:
+    gold = q(answers=("Procter and Gamble",))
+    assert outcome(gold, "Procter & Gamble", mode="strict") == "wrong"  # '&' is not 'and' (no guessing)
+    assert outcome(gold, "Procter & Gamble") == "correct"  # careful: '&' reads as 'and' inside a name
+    koehler = q(answers=("Horst Köhler",))
+    assert outcome(koehler, "It was Horst Köhler.", mode="strict") == "wrong"
+    assert outcome(koehler, "It was Horst Köhler.") == "correct"
 
 
 def test_aliases_from_labels() -> None:

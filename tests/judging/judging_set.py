@@ -21,6 +21,8 @@ class Item:
     n: int
     question: Question
     candidates: tuple[str, ...]
+    group: tuple[str, ...]
+    others: tuple[str, ...]
     record: AnswerRecord
     label: bool
     why: str
@@ -33,12 +35,12 @@ def _rows(name: str) -> Iterator[dict[str, Any]]:
                 yield json.loads(line)
 
 
-def contexts() -> dict[str, tuple[Question, tuple[str, ...]]]:
-    """Every context by id: the question and the candidate names the release knows."""
+def contexts() -> dict[str, tuple[Question, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+    """Every context by id: the question, its candidates, its group and the other entities the release knows."""
     out = {}
     for d in _rows("contexts.jsonl"):
         q = Question.from_dict({"split": "test", "t_query": None, **d})
-        out[d["id"]] = (q, tuple(d["candidates"]))
+        out[d["id"]] = (q, tuple(d["candidates"]), tuple(d["group"]), tuple(d["others"]))
     return out
 
 
@@ -47,9 +49,9 @@ def items(kind: str) -> list[Item]:
     ctx = contexts()
     out = []
     for d in _rows(f"{kind}.jsonl"):
-        q, cands = ctx[d["ctx"]]
+        q, cands, group, others = ctx[d["ctx"]]
         rec = AnswerRecord(q.id, "judging-set", "ok", d["answer"], d.get("explanation"))
-        out.append(Item(int(d["n"]), q, cands, rec, bool(d["label"]), str(d.get("why", ""))))
+        out.append(Item(int(d["n"]), q, cands, group, others, rec, bool(d["label"]), str(d.get("why", ""))))
     return out
 
 
