@@ -241,10 +241,7 @@ def _positions(
             # he, she, they: the person named last; him, them: not the subject of their own sentence;
             # it, its: the thing named last
             word = text[p.begin : p.end].lower()
-            if word in _THING_PRONOUNS:
-                ref = last_thing
-            else:
-                ref = before_sentence if word in ("him", "them") else last
+            ref = last_thing if word in _THING_PRONOUNS else (before_sentence if word in ("him", "them") else last)
             resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
         else:
             resolved.append(p)
