@@ -124,7 +124,10 @@ def aliases_from_corpus(corpus: Iterable[Doc]) -> dict[str, tuple[str, ...]]:
 
 
 class AnswerOutcome(NamedTuple):
-    """How one answer scored. ``correct`` is the A of TDBench; ``outcome`` one of :data:`OUTCOMES`."""
+    """How one answer scored. ``correct`` is the A of TDBench; ``outcome`` one of :data:`OUTCOMES`.
+
+    ``strict``: the whole-string rule's verdict, where the caller computed it (``evaluate`` does).
+    """
 
     qid: str
     outcome: str
@@ -132,6 +135,7 @@ class AnswerOutcome(NamedTuple):
     n_gold: int
     n_gold_named: int
     n_extra: int
+    strict: bool | None = None
 
 
 def _time_points(text: str) -> list[TimePoint]:

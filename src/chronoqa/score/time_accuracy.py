@@ -51,7 +51,10 @@ class TimeRef(NamedTuple):
 
 
 class TimeRow(NamedTuple):
-    """Per-question time accuracy: ``T`` is ``None`` when the question has no time reference."""
+    """Per-question time accuracy: ``T`` is ``None`` when the question has no time reference.
+
+    ``judge``: an optional judge's verdict; ``T_strict``: the strict rule's, where the caller computed it.
+    """
 
     qid: str
     A: bool
@@ -59,6 +62,7 @@ class TimeRow(NamedTuple):
     n_refs: int
     n_cited: int
     judge: bool | None = None
+    T_strict: bool | None = None
 
 
 def _pt(value: object) -> TimePoint | None:
