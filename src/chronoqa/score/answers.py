@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
 from chronoqa.answer.base import AnswerRecord
@@ -69,6 +70,7 @@ _PUNCT = re.compile(r"[^\w\s]|_")
 _SPLIT = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b)\s*", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_answer(text: str) -> str:
     """Case-, accent-, punctuation- and article-insensitive form of an answer string."""
     t = unicodedata.normalize("NFKD", text)
@@ -331,7 +333,7 @@ def _gold_index(
     """An index of the gold answers over the candidates, and each gold item's keys in it."""
     base = candidates if isinstance(candidates, NameIndex) or candidates is None else None
     cand_labels = () if candidates is None or isinstance(candidates, NameIndex) else tuple(candidates)
-    if context is not None:
+    if context is not None and base is None:  # a prebuilt candidate index already holds the context
         cand_labels = tuple(dict.fromkeys((*cand_labels, *context)))
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []

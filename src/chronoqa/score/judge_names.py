@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_left
+from functools import lru_cache
 from typing import Final, NamedTuple
 
 __all__ = ["KOREAN_SURNAMES", "NameIndex", "NameMention", "Token", "close", "fold", "person_like", "tokens"]
@@ -199,6 +201,7 @@ KOREAN_SURNAMES: Final = frozenset(
 )
 
 
+@lru_cache(maxsize=1 << 18)
 def fold(text: str) -> str:
     """One comparison key for the spellings of a word: case, accents, transliterations and separators folded."""
     t = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
@@ -221,10 +224,13 @@ def tokens(text: str) -> list[Token]:
     """The words of ``text`` (apostrophes and hyphens inside a word kept with it), folded."""
     out = []
     for m in _TOKEN_RE.finditer(text):
-        word = _POSSESSIVE.sub("", m.group(0))
+        word = m.group(0)
+        if word[-1] in "s'’":
+            word = _POSSESSIVE.sub("", word)
         key = "and" if word == "&" else fold(word)
         if key:
-            out.append(Token(key, m.start(), m.end()))
+            b, e = m.span()
+            out.append(Token(key, b, e))
     return out
 
 
@@ -259,6 +265,7 @@ def _strip_qualifiers(label: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def person_like(label: str) -> bool:
     """Whether a label looks like a person's name (two or more words, none of an organisation or place)."""
     base = _strip_qualifiers(label)
@@ -352,6 +359,18 @@ def _forms_of(labels: Iterable[str]) -> tuple[set[str], set[str]]:
     strong: set[str] = set()
     weak: set[str] = set()
     for label in labels:
+        s, w, _ = _label_forms(label)
+        strong |= s
+        weak |= w
+    return strong, weak - strong
+
+
+@lru_cache(maxsize=1 << 17)
+def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Strong forms, weak forms and words of one label (cached: labels repeat across questions)."""
+    strong: set[str] = set()
+    weak: set[str] = set()
+    for label in (label,):
         words = [t.key for t in tokens(label)]
         if not words:
             continue
@@ -367,7 +386,19 @@ def _forms_of(labels: Iterable[str]) -> tuple[set[str], set[str]]:
         base = [t.key for t in base_toks]
         compound = bool(base_toks) and "-" in (shorts[0] if shorts else label)[base_toks[-1].begin : base_toks[-1].end]
         weak.update("".join(f) for f in _person_forms(base, compound) if "".join(f) not in _COMMON_WORDS)
-    return strong, weak - strong
+    label_words = frozenset(t.key for t in tokens(label))
+    return frozenset(strong), frozenset(weak - strong), label_words
+
+
+@lru_cache(maxsize=1 << 12)
+def _rival_forms(rivals: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Every form of the rivals' labels → the labels having it (cached: a context recurs)."""
+    taken: dict[str, set[str]] = {}
+    for label in rivals:
+        r_strong, r_weak, _ = _label_forms(label)
+        for f in r_strong | r_weak:
+            taken.setdefault(f, set()).add(label)
+    return {f: frozenset(v) for f, v in taken.items()}
 
 
 class NameIndex:
@@ -393,36 +424,32 @@ class NameIndex:
         for key, labels in entities.items():
             labels = tuple(labels)
             s_forms, w_forms = _forms_of(labels)
-            words = {t.key for label in labels for t in tokens(label)}
-            for f in w_forms:
-                self._words.setdefault(f, set()).update(words)
+            if w_forms:
+                words: set[str] = set()
+                for label in labels:
+                    words |= _label_forms(label)[2]
+                for f in w_forms:
+                    self._words.setdefault(f, set()).update(words)
             for f in s_forms:
                 strong.setdefault(f, set()).add(key)
             for f in w_forms:
                 weak.setdefault(f, set()).add(key)
-        taken: dict[str, set[str]] | None = None
-        if rivals is not None:
-            taken = {}
-            for label in rivals:
-                r_strong, r_weak = _forms_of((label,))
-                for f in r_strong | r_weak:
-                    taken.setdefault(f, set()).add(label)
+        taken = None if rivals is None else _rival_forms(tuple(rivals))
         self._forms: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in strong.items()}
         self._short: set[str] = set()
         for form, keys in weak.items():
             if form in self._forms:
                 continue
             if taken is not None:
-                if taken.get(form, set()) - keys:  # a rival of the question's context has it too
+                if taken.get(form, frozenset()) - keys:  # a rival of the question's context has it too
                     continue
             elif len(keys) != 1 or (base is not None and base.owners(form)):
                 continue
             self._forms[form] = frozenset(keys)  # a shorter form no other entity shares
             self._short.add(form)
-        self._prefixes: set[str] = set()
-        for form in self._forms:
-            for i in range(1, len(form) + 1):
-                self._prefixes.add(form[:i])
+        self._sorted = sorted(self._forms)
+        self._heads = {f[:3] for f in self._forms}  # a quick reject before the sorted search
+        self._starts = {f[:k] for f in self._forms for k in (1, 2, 3)}
 
     def is_short(self, form: str) -> bool:
         """Whether ``form`` is a shorter form (here or in the base index)."""
@@ -477,14 +504,26 @@ class NameIndex:
         return here | self.base.owners(form)
 
     def _has_prefix(self, s: str) -> bool:
-        return s in self._prefixes or (self.base is not None and self.base._has_prefix(s))
+        if len(s) < 3 or s[:3] in self._heads:
+            i = bisect_left(self._sorted, s)
+            if i < len(self._sorted) and self._sorted[i].startswith(s):
+                return True
+        return self.base is not None and self.base._has_prefix(s)
 
     def find(self, text: str, toks: Sequence[Token] | None = None) -> list[NameMention]:
         """Every mention in ``text``, left to right, longest first at each word, non-overlapping."""
         toks = tokens(text) if toks is None else toks
         out: list[NameMention] = []
         i, n = 0, len(toks)
+        chain = [self]
+        while chain[-1].base is not None:
+            chain.append(chain[-1].base)
+        starts = [ix._starts for ix in chain]
         while i < n:
+            head = toks[i].key[:3]
+            if not any(head in st for st in starts):  # no form starts like this word
+                i += 1
+                continue
             best: tuple[int, frozenset[str], str] | None = None
             s = ""
             j = i

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
@@ -170,17 +171,18 @@ class _Pos:
     person: bool = True
 
 
-def _role_words(text: str) -> list[tuple[int, str]]:
-    """(offset, role) of every cue word in ``text``."""
+_PHRASES: Final = re.compile(
+    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|in\s+office|became\s+a\s+member"
+)
+_WORD: Final = re.compile(r"[a-z_]+")
+
+
+@lru_cache(maxsize=1 << 16)
+def _role_words(text: str) -> tuple[tuple[int, str], ...]:
+    """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
+    low = _PHRASES.sub(lambda m: re.sub(r"\s+", "_", m.group(0)), text.lower())
     out = []
-    low = text.lower()
-    low = re.sub(r"took\s+over", "took_over", low)
-    low = re.sub(r"took\s+office", "took_office", low)
-    low = re.sub(r"out\s+of\s+office", "out_of_office", low)
-    low = re.sub(r"came\s+to\s+power", "came_to_power", low)
-    low = re.sub(r"in\s+office", "in_office", low)
-    low = re.sub(r"became\s+a\s+member", "became_a_member", low)
-    for m in re.finditer(r"[a-z_]+", low):
+    for m in _WORD.finditer(low):
         w = m.group(0)
         if w in _START:
             out.append((m.start(), "start"))
@@ -190,7 +192,7 @@ def _role_words(text: str) -> list[tuple[int, str]]:
             out.append((m.start(), "point"))
         elif w in _NONE:
             out.append((m.start(), "none"))
-    return out
+    return tuple(out)
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
@@ -287,7 +289,7 @@ def attribute(
     sentences = _sentences(text)
     positions = _positions(text, toks, index.find(text, toks), owners, [b for b, _ in sentences])
     out: list[Attribution] = []
-    all_dates = extract_times(text)
+    all_dates = extract_times(text)  # read once; offsets are the text's
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -295,14 +297,14 @@ def attribute(
         role, other_term = _role(d, text[: d.begin], text[d.end :], "none")
         return [] if other_term else _readings(d, role, frozenset({0}), False, d.begin)
     for s_begin, s_end in sentences:
-        dates = [m for m in extract_times(text[s_begin:s_end])]
-        listed = _listed(text[s_begin:s_end], dates)
+        dates = [m for m in all_dates if s_begin <= m.begin < s_end]
+        listed = _listed(text, dates)
         prev_owner: _Pos | None = None
         prev_role = "none"
         prev_end = s_begin
         for di, d in enumerate(dates):
-            d_begin, d_end = s_begin + d.begin, s_begin + d.end
-            nxt = s_begin + dates[di + 1].begin if di + 1 < len(dates) else s_end
+            d_begin, d_end = d.begin, d.end
+            nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
             before = [p for p in positions if prev_end <= p.begin and p.end <= d_begin]
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
             span_before = text[prev_end:d_begin]

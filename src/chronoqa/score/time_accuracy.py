@@ -25,6 +25,7 @@ questions, as TDBench does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from chronoqa.answer.base import AnswerRecord
@@ -66,6 +67,16 @@ class TimeRow(NamedTuple):
 
 
 def _pt(value: object) -> TimePoint | None:
+    if isinstance(value, str):
+        return _pt_str(value)
+    try:
+        return parse_time(value)
+    except TimeParseError:
+        return None
+
+
+@lru_cache(maxsize=1 << 16)
+def _pt_str(value: str) -> TimePoint | None:
     try:
         return parse_time(value)
     except TimeParseError:
@@ -137,7 +148,9 @@ def _fact_ref(t: Triple, table: bool) -> FactRef:
     return FactRef(ents, event)
 
 
-def ref_facts(q: Question) -> tuple[list[FactRef], list[tuple[str, TimePoint, int]]]:
+def ref_facts(
+    q: Question, refs: Sequence[TimeRef] | None = None
+) -> tuple[list[FactRef], list[tuple[str, TimePoint, int]]]:
     """The facts a question's references are about and each reference as ``(which, value, fact index)``.
 
     Table questions: one fact per gold answer (its term), a reference belongs to the answer it names.
@@ -146,7 +159,7 @@ def ref_facts(q: Question) -> tuple[list[FactRef], list[tuple[str, TimePoint, in
     time answer). ``facts[0]`` is the answer's fact.
     """
     table = q.source == "table" or any("answer" in r for r in q.time_refs)
-    refs = gold_time_refs(q)
+    refs = gold_time_refs(q) if refs is None else refs
     if table:
         facts = [FactRef((a,)) for a in q.answers]
         out = []
@@ -211,7 +224,7 @@ def score_time(
     if mode == "strict":
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
-    facts, fact_refs = ref_facts(q)
+    facts, fact_refs = ref_facts(q, refs)
     readings = attribute(text or "", facts, entities)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     return TimeRow(q.id, answer_correct, n == len(fact_refs) and not contradicted, len(fact_refs), n, verdict)

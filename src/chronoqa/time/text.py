@@ -574,7 +574,12 @@ _ATOMS: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     (_YEAR_ERA_RE, _h_era_year),
     (_BARE_YEAR_RE, _h_bare_year),
 )
-_WORD_START_RE: Final = re.compile(r"(?<![\w])[\w]")
+_WORD_START_RE: Final = re.compile(r"(?<![\w])\w+")
+# Words a time expression can start with when it does not start with a digit (a fast pre-check: every
+# pattern of _ATOMS starts with a digit or one of these).
+_STARTERS: Final = frozenset(
+    {*_MONTHS, *(w.split()[0].split("-")[0] for w in _DAY_WORDS), "the", "early", "mid", "late", "ad", "a"}
+)
 
 
 def _edges_ok(text: str, begin: int, end: int) -> bool:
@@ -590,6 +595,9 @@ def _atoms(text: str) -> list[TimeMention]:
     for start in _WORD_START_RE.finditer(text):
         i = start.start()
         if i < pos:
+            continue
+        word = start.group(0)
+        if not word[0].isdigit() and word.lower() not in _STARTERS:
             continue
         for pattern, handler in _ATOMS:
             m = pattern.match(text, i)
