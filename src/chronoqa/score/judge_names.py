@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
 from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Final, NamedTuple
 
@@ -368,26 +368,25 @@ def _forms_of(labels: Iterable[str]) -> tuple[set[str], set[str]]:
 @lru_cache(maxsize=1 << 17)
 def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """Strong forms, weak forms and words of one label (cached: labels repeat across questions)."""
-    strong: set[str] = set()
+    toks = tokens(label)
+    words = [t.key for t in toks]
+    if not words:
+        return frozenset(), frozenset(), frozenset()
+    strong = {"".join(words)}
+    if len(words) == 2:
+        strong.add(words[1] + words[0])
     weak: set[str] = set()
-    for label in (label,):
-        words = [t.key for t in tokens(label)]
-        if not words:
-            continue
-        strong.add("".join(words))
-        if len(words) == 2:
-            strong.add(words[1] + words[0])
-        shorts = _strip_qualifiers(label)
-        for short in shorts:
-            sw = [t.key for t in tokens(short)]
-            if sw:
-                weak.add("".join(sw))
-        base_toks = tokens(shorts[0]) if shorts else tokens(label)
-        base = [t.key for t in base_toks]
-        compound = bool(base_toks) and "-" in (shorts[0] if shorts else label)[base_toks[-1].begin : base_toks[-1].end]
-        weak.update("".join(f) for f in _person_forms(base, compound) if "".join(f) not in _COMMON_WORDS)
-    label_words = frozenset(t.key for t in tokens(label))
-    return frozenset(strong), frozenset(weak - strong), label_words
+    shorts = _strip_qualifiers(label)
+    for short in shorts:
+        sw = [t.key for t in tokens(short)]
+        if sw:
+            weak.add("".join(sw))
+    base_text = shorts[0] if shorts else label
+    base_toks = tokens(base_text) if shorts else toks
+    base = [t.key for t in base_toks]
+    compound = bool(base_toks) and "-" in base_text[base_toks[-1].begin : base_toks[-1].end]
+    weak.update("".join(f) for f in _person_forms(base, compound) if "".join(f) not in _COMMON_WORDS)
+    return frozenset(strong), frozenset(weak - strong), frozenset(words)
 
 
 @lru_cache(maxsize=1 << 12)
