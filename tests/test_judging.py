@@ -18,7 +18,7 @@ EXPLANATIONS = items("explanations")
 
 
 def careful_a(it: Item) -> bool:
-    return score_answer(it.question, it.record, candidates=it.candidates, context=it.group).correct
+    return score_answer(it.question, it.record, candidates=it.candidates, context=it.group, known=it.others).correct
 
 
 def careful_t(it: Item) -> bool | None:

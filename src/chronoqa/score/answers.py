@@ -225,6 +225,7 @@ def score_answer(
     mode: JudgeMode = "careful",
     candidates: Iterable[str] | NameIndex | None = None,
     context: Iterable[str] | None = None,
+    known: Iterable[str] | NameIndex | None = None,
 ) -> AnswerOutcome:
     """Score one answer record against a question's gold answers (``record=None``: no answer given).
 
@@ -233,7 +234,8 @@ def score_answer(
     are labels or ids); without them, only gold names and list shape decide. ``context`` are the labels
     of the question's own context (the other holders of the same role, the other players of the same
     club): a gold answer is named by its surname only where none of them shares it (default: none of
-    the candidates).
+    the candidates). ``known`` are the other entities the corpus knows: a longer name of one of them
+    ("CNN Center" for the gold "CNN") names that entity, not the gold, and is no rival answer either.
     """
     if rule not in ("all", "3_of_many"):
         raise UnknownNameError("set rule", str(rule), ("all", "3_of_many"))
@@ -257,7 +259,7 @@ def score_answer(
         gold_t = [_safe_time(a) for a in q.answers]
         matched, extra = _match_times(text, gold_t, g)
     elif mode == "careful":
-        matched, extra = _careful_entities(q, text, aliases, candidates, context)
+        matched, extra = _careful_entities(q, text, aliases, candidates, context, known)
     else:
         matched, extra = _match_entities(text, _gold_names(q, aliases))
     if mode == "careful" and _hedged(text):
@@ -329,12 +331,15 @@ def _gold_index(
     aliases: Mapping[str, Sequence[str]] | None,
     candidates: Iterable[str] | NameIndex | None,
     context: Iterable[str] | None,
-) -> tuple[NameIndex, list[frozenset[str]]]:
-    """An index of the gold answers over the candidates, and each gold item's keys in it."""
+    known: Iterable[str] | NameIndex | None = None,
+) -> tuple[NameIndex, list[frozenset[str]], frozenset[str]]:
+    """An index of the gold answers over the candidates, each gold item's keys, and the candidates' keys."""
     base = candidates if isinstance(candidates, NameIndex) or candidates is None else None
     cand_labels = () if candidates is None or isinstance(candidates, NameIndex) else tuple(candidates)
     if context is not None and base is None:  # a prebuilt candidate index already holds the context
         cand_labels = tuple(dict.fromkeys((*cand_labels, *context)))
+    if base is None and known is not None:
+        base = known if isinstance(known, NameIndex) else NameIndex({k: (k,) for k in known})
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []
     for i, label in enumerate(q.answers):
@@ -354,7 +359,8 @@ def _gold_index(
         if normalize_answer(c) not in gold_labels:
             entities[c] = (c,)
     rivals = None if context is None else [c for c in context if normalize_answer(c) not in gold_labels]
-    return NameIndex(entities, base=base, rivals=rivals), keys
+    cand_keys = frozenset(cand_labels) | (candidates.keys() if isinstance(candidates, NameIndex) else frozenset())
+    return NameIndex(entities, base=base, rivals=rivals), keys, cand_keys
 
 
 def _careful_entities(
@@ -363,8 +369,9 @@ def _careful_entities(
     aliases: Mapping[str, Sequence[str]] | None,
     candidates: Iterable[str] | NameIndex | None,
     context: Iterable[str] | None,
+    known: Iterable[str] | NameIndex | None = None,
 ) -> tuple[set[int], int]:
-    index, gold_keys = _gold_index(q, aliases, candidates, context)
+    index, gold_keys, cand_keys = _gold_index(q, aliases, candidates, context, known)
     toks = tokens(text)
     mentions = index.find(text, toks)
     matched: set[int] = set()
@@ -377,6 +384,8 @@ def _careful_entities(
             if not m.negated:
                 matched |= gi
             continue
+        if not m.keys & cand_keys:
+            continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
         if m.negated or _after_context(toks, m):
             continue

@@ -75,8 +75,9 @@ class CorpusEntities:
         r, side, other = where
         slot = (r, side)
         index = self._slot_index.get(slot)
-        if index is None:
-            index = NameIndex({label: (label,) for label in sorted(self._slots.get(slot, ()))})
+        if index is None:  # the slot's candidates over every entity the corpus knows
+            labels = sorted(self._slots.get(slot, ()))
+            index = NameIndex({label: (label,) for label in labels}, base=self.time_entities())
             self._slot_index[slot] = index
         group = self._groups.get((r, side, other), set()) | extra
         gold = set(q.answers)

@@ -7,7 +7,7 @@ them, token by token, never inside a longer word ("Köhlerei" names nobody). A l
   ß/ss, ł/l, ı/i): :func:`fold` maps each spelling to one key;
 * with apostrophes and hyphens missing, doubled or turned into spaces ("D'Alema", "DAlema",
   "D Alema"; "Jae-in", "Jaein", "Jae in"): tokens are compared with their separators squashed out;
-* in the order "Surname, Given" for a two-word label;
+* in the order "Surname, Given" for a two-word person-like label;
 * by a shorter form, when no other entity of the index has the same one: the label without a
   parenthetical or comma qualifier ("Henry Eyring (chemist)" → "Henry Eyring", "Burbank, California" →
   "Burbank"), and for a person-like label its surname (the last word; the first for Korean names such
@@ -373,7 +373,7 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     if not words:
         return frozenset(), frozenset(), frozenset()
     strong = {"".join(words)}
-    if len(words) == 2:
+    if len(words) == 2 and _person_forms(words):  # "Köhler, Horst"; not "Prize Rumford"
         strong.add(words[1] + words[0])
     weak: set[str] = set()
     shorts = _strip_qualifiers(label)
@@ -386,6 +386,8 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     base = [t.key for t in base_toks]
     compound = bool(base_toks) and "-" in base_text[base_toks[-1].begin : base_toks[-1].end]
     weak.update("".join(f) for f in _person_forms(base, compound) if "".join(f) not in _COMMON_WORDS)
+    # a shorter form of digits only ("2012 (1982 album)" -> "2012") would read years as names
+    weak = {f for f in weak if not f.isdigit()}
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
 
 
@@ -417,6 +419,7 @@ class NameIndex:
         rivals: Iterable[str] | None = None,
     ) -> None:
         self.base = base
+        self._keys = frozenset(entities)
         strong: dict[str, set[str]] = {}
         weak: dict[str, set[str]] = {}
         self._words: dict[str, set[str]] = {}
@@ -454,6 +457,10 @@ class NameIndex:
         """Whether ``form`` is a shorter form (here or in the base index)."""
         return form in self._short or (self.base is not None and form not in self._forms and self.base.is_short(form))
 
+    def keys(self) -> frozenset[str]:
+        """The entity keys of this index (not of its base)."""
+        return self._keys
+
     def label_words(self, form: str) -> set[str]:
         """The words of the labels a shorter form stands for."""
         here = self._words.get(form, set())
@@ -473,8 +480,9 @@ class NameIndex:
             run = []
             while 0 <= k < len(toks):
                 a, b = (toks[k], toks[k + 1]) if step == -1 else (toks[k - 1], toks[k])
-                if text[a.end : b.begin].strip() != "" or not text[toks[k].begin].isupper():
-                    break
+                gap = text[a.end : b.begin].strip()
+                if (gap != "" and not (gap == "." and len(a.key) <= 2)) or not text[toks[k].begin].isupper():
+                    break  # "Charles A. Beard": the initial's period keeps the run going
                 run.append(toks[k].key)
                 k += step
             names = [w for w in run if w not in _TITLES]

@@ -134,16 +134,23 @@ _ACTIVE_SUCCESSION: Final = re.compile(
 _PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
-_SENTENCE: Final = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])|;\s*|\n+")
+# A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
+# "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
+_SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
 _OTHER: Final = -1
 
 
 @dataclass(frozen=True)
 class FactRef:
-    """One fact a question's time references are about: its entities and whether it is an event."""
+    """One fact a question's time references are about.
+
+    ``entities``: its labels; ``event``: one point in time (born, died, won); ``open_end``: its end is
+    unknown (a start-only fact: "plays for ... from 1995").
+    """
 
     entities: tuple[str, ...]
     event: bool = False
+    open_end: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,10 +202,13 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-def _sentences(text: str) -> list[tuple[int, int]]:
+def _sentences(text: str, names: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Sentence spans; never a break inside a name ("Aiiieeeee! An Anthology ...")."""
     out = []
     pos = 0
     for m in _SENTENCE.finditer(text):
+        if any(b < m.start() < e for b, e in names):
+            continue
         out.append((pos, m.start()))
         pos = m.end()
     out.append((pos, len(text)))
@@ -286,8 +296,9 @@ def attribute(
     index = NameIndex(ents, base=base, rivals=())
     toks = tokens(text)
     owners = {k: frozenset(v) for k, v in owner_of.items()}
-    sentences = _sentences(text)
-    positions = _positions(text, toks, index.find(text, toks), owners, [b for b, _ in sentences])
+    mentions = index.find(text, toks)
+    sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
+    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
     out: list[Attribution] = []
     all_dates = extract_times(text)  # read once; offsets are the text's
     if not positions and len(all_dates) == 1:
@@ -296,6 +307,13 @@ def attribute(
         d = all_dates[0]
         role, other_term = _role(d, text[: d.begin], text[d.end :], "none")
         return [] if other_term else _readings(d, role, frozenset({0}), False, d.begin)
+    named_spans = [(p.begin, p.end) for p in positions if not p.pronoun and not text[p.begin : p.end].isdigit()]
+    # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
+    chars = list(text)
+    for nb, ne in named_spans:
+        chars[nb:ne] = " " * (ne - nb)
+    masked = "".join(chars)
+    all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -307,11 +325,11 @@ def attribute(
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
             before = [p for p in positions if prev_end <= p.begin and p.end <= d_begin]
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
-            span_before = text[prev_end:d_begin]
-            span_after = text[d_end:nxt]
+            span_before = masked[prev_end:d_begin]
+            span_after = masked[d_end:nxt]
             # nearest before; else the previous date's owner when the clause's verb precedes the date
             # ("... and resigned on D, when B took office"); else the next named ("in D he was ...")
-            cue_before = bool(_role_words(text[prev_end:d_begin]))
+            cue_before = bool(_role_words(span_before))
             owner = _pick(list(reversed(before))) or (prev_owner if cue_before else None) or _pick(after)
             owner = owner or prev_owner
             if owner is None or di in listed:
@@ -453,9 +471,13 @@ def judge_refs(
     n = 0
     contradicted = False
     for which, value, fi in refs:
-        event = facts[fi].event if 0 <= fi < len(facts) else False
-        ok_roles = {"start", "end", "point", "none"} if (which == "any" or event) else {which}
-        strict_roles = {"start", "end", "point"} if (which == "any" or event) else {which}
+        fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
+        if which == "any" or fact.event:
+            ok_roles, strict_roles = {"start", "end", "point", "none"}, {"start", "end", "point"}
+        elif which == "start" and fact.open_end:  # "won in 1990", "(1995–?)": the start of a start-only fact
+            ok_roles, strict_roles = {"start", "point", "none"}, {"start"}
+        else:
+            ok_roles, strict_roles = {which}, {which}
         mine = [r for r in readings if fi in r.facts]
         if any(r.role in ok_roles and _same(r.value, value, granularity) for r in mine):
             n += 1

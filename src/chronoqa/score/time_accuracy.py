@@ -144,8 +144,8 @@ def cites(text: str | None, refs: Sequence[TimeRef], granularity: Granularity) -
 
 def _fact_ref(t: Triple, table: bool) -> FactRef:
     ents = (t.o,) if table else tuple(e for e in dict.fromkeys((t.s, t.o)) if e)
-    event = not table and (t.t_end is None or t.t_end == t.t_start)
-    return FactRef(ents, event)
+    event = not table and t.t_start is not None and t.t_end == t.t_start
+    return FactRef(ents, event, open_end=t.t_end is None)
 
 
 def ref_facts(
@@ -179,7 +179,8 @@ def ref_facts(
     if q.S_anchor:
         anchor_i = len(facts)
         ents = tuple(dict.fromkeys(e for t in q.S_anchor for e in (t.s, t.o) if e))
-        facts.append(FactRef(ents, all(t.t_end is None or t.t_end == t.t_start for t in q.S_anchor)))
+        event = all(t.t_start is not None and t.t_end == t.t_start for t in q.S_anchor)
+        facts.append(FactRef(ents, event, open_end=all(t.t_end is None for t in q.S_anchor)))
     if not facts:  # no S*: the answer itself is what the dates are about
         facts = [FactRef(tuple(q.answers))]
     out = []
