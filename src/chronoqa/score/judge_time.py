@@ -282,20 +282,11 @@ def attribute(
     """
     if not text:
         return []
-    owner_of: dict[str, set[int]] = {}
-    ents: dict[str, tuple[str, ...]] = {}
-    for i, f in enumerate(facts):
-        for e in f.entities:
-            owner_of.setdefault(e, set()).add(i)
-            ents[e] = (e,)
     if others is None or isinstance(others, NameIndex):
-        base = others
+        index, owners = _fact_index(tuple(facts), others)
     else:
-        base = NameIndex({o: (o,) for o in others if o not in ents})
-    # The question's own entities first: a surname names them where none of them shares it.
-    index = NameIndex(ents, base=base, rivals=())
+        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
-    owners = {k: frozenset(v) for k, v in owner_of.items()}
     mentions = index.find(text, toks)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
@@ -376,6 +367,24 @@ def _also(
         if cues and cues[0][1] in ("start", "end"):
             out.append((p.facts - {_OTHER}, cues[0][1]))
     return [(f, r) for f, r in out if f]
+
+
+@lru_cache(maxsize=1 << 8)
+def _labels_index(labels: tuple[str, ...]) -> NameIndex:
+    return NameIndex({o: (o,) for o in labels})
+
+
+@lru_cache(maxsize=1 << 12)
+def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[NameIndex, dict[str, frozenset[int]]]:
+    """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners."""
+    owner_of: dict[str, set[int]] = {}
+    ents: dict[str, tuple[str, ...]] = {}
+    for i, f in enumerate(facts):
+        for e in f.entities:
+            owner_of.setdefault(e, set()).add(i)
+            ents[e] = (e,)
+    index = NameIndex(ents, base=base, rivals=())
+    return index, {k: frozenset(v) for k, v in owner_of.items()}
 
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
