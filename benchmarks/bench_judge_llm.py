@@ -24,10 +24,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chronoqa.io import write_json  # noqa: E402
-from chronoqa.score.judge import make_judge  # noqa: E402
-from chronoqa.score.time_accuracy import score_time  # noqa: E402
-from judging.judging_set import agreement, items  # noqa: E402
+from chronoqa.io import write_json
+from chronoqa.score.judge import make_judge
+from chronoqa.score.time_accuracy import score_time
+from judging.judging_set import agreement, items
 
 
 def _gguf() -> Path:
@@ -77,7 +77,8 @@ def main() -> None:
             def det(it: Any) -> bool | None:
                 return score_time(it.question, it.record, True, entities=it.candidates + it.group + it.others).T
 
-            same = sum(1 for it in rows if judge(it.question, it.record) is not None and judge(it.question, it.record) == det(it))  # fmt: skip
+            verdicts = [(judge(it.question, it.record), det(it)) for it in rows]
+            same = sum(1 for v, d in verdicts if v is not None and v == d)
             out[kind] = {"n": got.n, "agree": got.agree, "rate": got.rate, "false_accepts": len(got.false_accepts),
                          "false_rejects": len(got.false_rejects), "no_verdict": len(got.no_verdict),
                          "agree_with_deterministic": same, "seconds": secs}  # fmt: skip
