@@ -388,7 +388,7 @@ def _build_gold_index(
         if normalize_answer(c) not in gold_labels:
             entities[c] = (c,)
     rivals = None if context is None else [c for c in context if normalize_answer(c) not in gold_labels]
-    cand_keys = frozenset(cand_labels) | (candidates.keys() if isinstance(candidates, NameIndex) else frozenset())
+    cand_keys = frozenset(cand_labels)
     return NameIndex(entities, base=base, rivals=rivals), keys, cand_keys
 
 
@@ -413,7 +413,8 @@ def _careful_entities(
             if not m.negated:
                 matched |= gi
             continue
-        if not m.keys & cand_keys:
+        slot = candidates.keys() if isinstance(candidates, NameIndex) else frozenset()
+        if not (m.keys & cand_keys or m.keys & slot):
             continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
         if m.negated or _after_context(toks, m):

@@ -526,6 +526,8 @@ class NameIndex:
         while chain[-1].base is not None:
             chain.append(chain[-1].base)
         starts = [ix._starts for ix in chain]
+        levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
+        empty: frozenset[str] = frozenset()
         while i < n:
             head = toks[i].key[:3]
             if not any(head in st for st in starts):  # no form starts like this word
@@ -536,9 +538,19 @@ class NameIndex:
             j = i
             while j < n:
                 s += toks[j].key
-                if not self._has_prefix(s):
+                prefix = False
+                keys = empty
+                for heads, ordered, forms in levels:  # the chain, flat: this index, then its bases
+                    if len(s) >= 3 and s[:3] not in heads:
+                        continue
+                    k = bisect_left(ordered, s)
+                    if k < len(ordered) and ordered[k].startswith(s):
+                        prefix = True
+                        got = forms.get(s)
+                        if got:
+                            keys = keys | got
+                if not prefix:
                     break
-                keys = self.owners(s)
                 if keys and (not self.is_short(s) or self._short_ok(text, toks, i, j, s)):
                     best = (j, keys, s)
                 j += 1
