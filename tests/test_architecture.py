@@ -27,7 +27,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sources", "store", "datasets"),
     ("generate",),
     ("retrieve", "answer", "score"),
-    ("report",),
+    ("report", "judge"),  # judge: the optional LLM judge uses the answer client and the score refs
     ("pipeline",),
     ("cli",),
     ("chronoqa",),  # the top package: re-exports the public API (lazily)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from chronoqa.answer.base import AnswerRecord
+from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
 from chronoqa.cli import app
 from chronoqa.errors import ChronoqaError

@@ -75,6 +75,33 @@ CASES: list[tuple[str, list[tuple[str, Interval, str, bool]]]] = [
         "1998-1994",
         [("1998", iv(Y(1998), Y(1998)), "point", False), ("1994", iv(Y(1994), Y(1994)), "point", False)],
     ),
+    # ordinal words, numeric day forms, abbreviated months, a shared year (issue 12)
+    ("on the tenth of May, 2022", [("the tenth of May, 2022", iv(Y(2022, 5, 10), Y(2022, 5, 10)), "point", False)]),
+    (
+        "the thirty-first of May 2010",
+        [("the thirty-first of May 2010", iv(Y(2010, 5, 31), Y(2010, 5, 31)), "point", False)],
+    ),
+    ("May the tenth, 2022", [("May the tenth, 2022", iv(Y(2022, 5, 10), Y(2022, 5, 10)), "point", False)]),
+    ("on 30.06.1994", [("30.06.1994", iv(Y(1994, 6, 30), Y(1994, 6, 30)), "point", False)]),
+    ("on 1.7.2004", [("1.7.2004", iv(Y(2004, 7, 1), Y(2004, 7, 1)), "point", False)]),
+    ("on 17/02/2012", [("17/02/2012", iv(Y(2012, 2, 17), Y(2012, 2, 17)), "point", False)]),
+    ("on 05/31/2010", [("05/31/2010", iv(Y(2010, 5, 31), Y(2010, 5, 31)), "point", False)]),
+    ("on 12/12/1996", [("12/12/1996", iv(Y(1996, 12, 12), Y(1996, 12, 12)), "point", False)]),
+    ("03/04/2014", []),
+    ("version 3.10.2004", []),
+    ("1 Jul. 2004", [("1 Jul. 2004", iv(Y(2004, 7, 1), Y(2004, 7, 1)), "point", False)]),
+    (
+        "from 24 February to 5 March 2004",
+        [("24 February to 5 March 2004", iv(Y(2004, 2, 24), Y(2004, 3, 5)), "range", False)],
+    ),
+    (
+        "20 December to 5 January 2000",
+        [("20 December to 5 January 2000", iv(Y(1999, 12, 20), Y(2000, 1, 5)), "range", False)],
+    ),
+    ("01.07.2004 to 31.05.2010", [("01.07.2004 to 31.05.2010", iv(Y(2004, 7, 1), Y(2010, 5, 31)), "range", False)]),
+    ("in summer 2004", [("2004", iv(Y(2004), Y(2004)), "point", False)]),
+    ("411 B.C.", [("411 B.C.", iv(Y(-411), Y(-411)), "point", False)]),
+    ("405 BC", [("405 BC", iv(Y(-405), Y(-405)), "point", False)]),
     # an impossible day keeps its year only
     ("February 30, 1994", [("1994", iv(Y(1994), Y(1994)), "point", False)]),
     # ambiguous / adversarial: nothing

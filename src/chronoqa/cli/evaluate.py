@@ -120,6 +120,13 @@ def register(app: typer.Typer) -> None:
         ] = None,
         split: Annotated[str | None, typer.Option("--split", help="Score one split only (train/dev/test).")] = None,
         answer_rule: Annotated[str, typer.Option("--answer-rule", help="Set answers: 'all' or '3_of_many'.")] = "all",
+        judge: Annotated[
+            str | None,
+            typer.Option("--judge", help="LLM judge of time accuracy, e.g. 'llm(model=m,base_url=http://...)'."),
+        ] = None,
+        judge_cache: Annotated[
+            Path | None, typer.Option("--judge-cache", help="Cache folder of the judge (default: beside --out).")
+        ] = None,
     ) -> None:
         """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
         from chronoqa.io import write_json
@@ -131,6 +138,11 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
         console = Console()
         # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
+        llm_judge = None
+        if judge:
+            from chronoqa.judge import make_judge
+
+            llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
         result = evaluate(
             bench,
             run=run,
@@ -144,6 +156,7 @@ def register(app: typer.Typer) -> None:
             measures=tuple(measure) if measure else DEFAULT_RANKING,
             answer_rule=answer_rule,  # type: ignore[arg-type]
             split=split,
+            judge=llm_judge,
         )
         metrics = result.to_dict()
         write_json(out, metrics)

@@ -9,7 +9,14 @@ from typing import Any
 __all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
 
 _RET_COLS = (("R@10", "R@10"), ("nDCG@10", "nDCG@10"), ("MRR", "MRR"), ("TRP_macro", "TRP"), ("CCR", "CCR"))
-_ANS_COLS = (("A", "A"), ("T", "T"), ("AT", "AT"), ("abstain_rate", "abstain"), ("error_rate", "error"))
+_ANS_COLS = (
+    ("A", "A"),
+    ("A_strict", "A strict"),
+    ("T", "T"),
+    ("AT", "AT"),
+    ("abstain_rate", "abstain"),
+    ("error_rate", "error"),
+)
 
 
 def fmt_ci(m: Mapping[str, Any] | None, digits: int = 3) -> str:

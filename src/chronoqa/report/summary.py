@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 RETRIEVAL_METRICS = ("R@10", "nDCG@10", "MRR", "TRP_macro", "CCR", "coverage", "stale_hit_rate")
-ANSWER_METRICS = ("A", "abstain_rate", "error_rate", "outdated_rate")
+ANSWER_METRICS = ("A", "A_strict", "abstain_rate", "error_rate", "outdated_rate")
 TIME_METRICS = ("T", "AT")
 PRIOR_WARN_CI_LOW = 0.2
 """The prior is flagged on a slice whose accuracy's 95% CI lower bound reaches this value."""

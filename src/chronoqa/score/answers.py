@@ -1,6 +1,19 @@
 """Answer accuracy: normalisation, aliases, set-valued answers, empty gold sets, abstention, outdated answers.
 
-Rules (see ``docs/metrics.md``):
+Two rules, both reported by ``evaluate``:
+
+* ``mode="careful"`` (the default): what a careful judge accepts. The gold answer may be named inside a
+  short answer sentence, with a title or role, with a parenthetical, in a common transliteration, with
+  apostrophes or hyphens missing, surname first, or by a shorter form (surname, label without its
+  qualifier) that no other candidate shares (:mod:`chronoqa.score.judge_names`). The answer is wrong
+  when it also names another candidate (one of ``candidates``: the entities of the answer's slot in the
+  release corpus) other than as context ("who succeeded Rau"), when it hedges ("maybe", "probably",
+  "A or B"), when the gold is only named under a negation ("not Köhler"), when a list leaves a gold
+  item out (rule ``all``) or adds a name that is no gold, and when the gold appears only inside a
+  longer word ("Köhlerei"). An empty gold set is answered by a sentence that starts like "no one".
+* ``mode="strict"``: the whole-string rule below, kept unchanged.
+
+Strict rules:
 
 * Normalisation: Unicode NFKD with accents dropped, case-folded, punctuation to spaces, the articles
   *a*, *an*, *the* dropped, whitespace collapsed. Matching is **whole-string equality of normalised
@@ -25,11 +38,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal, NamedTuple
+from functools import lru_cache
+from typing import Final, Literal, NamedTuple
 
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
+from chronoqa.score.judge_names import NameIndex, NameMention, Token, tokens
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
 
@@ -38,6 +53,7 @@ __all__ = [
     "NONE_ANSWERS",
     "OUTCOMES",
     "AnswerOutcome",
+    "JudgeMode",
     "SetRule",
     "aliases_from_corpus",
     "is_abstention",
@@ -47,12 +63,14 @@ __all__ = [
 ]
 
 SetRule = Literal["all", "3_of_many"]
+JudgeMode = Literal["careful", "strict"]
 OUTCOMES = ("correct", "wrong", "outdated", "abstain", "error", "missing")
 _ARTICLES = frozenset({"a", "an", "the"})
 _PUNCT = re.compile(r"[^\w\s]|_")
 _SPLIT = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b)\s*", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_answer(text: str) -> str:
     """Case-, accent-, punctuation- and article-insensitive form of an answer string."""
     t = unicodedata.normalize("NFKD", text)
@@ -108,7 +126,10 @@ def aliases_from_corpus(corpus: Iterable[Doc]) -> dict[str, tuple[str, ...]]:
 
 
 class AnswerOutcome(NamedTuple):
-    """How one answer scored. ``correct`` is the A of TDBench; ``outcome`` one of :data:`OUTCOMES`."""
+    """How one answer scored. ``correct`` is the A of TDBench; ``outcome`` one of :data:`OUTCOMES`.
+
+    ``strict``: the whole-string rule's verdict, where the caller computed it (``evaluate`` does).
+    """
 
     qid: str
     outcome: str
@@ -116,6 +137,7 @@ class AnswerOutcome(NamedTuple):
     n_gold: int
     n_gold_named: int
     n_extra: int
+    strict: bool | None = None
 
 
 def _time_points(text: str) -> list[TimePoint]:
@@ -200,10 +222,25 @@ def score_answer(
     *,
     aliases: Mapping[str, Sequence[str]] | None = None,
     rule: SetRule = "all",
+    mode: JudgeMode = "careful",
+    candidates: Iterable[str] | NameIndex | None = None,
+    context: Iterable[str] | None = None,
+    known: Iterable[str] | NameIndex | None = None,
 ) -> AnswerOutcome:
-    """Score one answer record against a question's gold answers (``record=None``: no answer given)."""
+    """Score one answer record against a question's gold answers (``record=None``: no answer given).
+
+    ``mode`` is ``careful`` (default) or ``strict`` (rules in the module docstring). ``candidates`` are
+    the other entities an answer may wrongly name (labels, or a prebuilt :class:`NameIndex` whose keys
+    are labels or ids); without them, only gold names and list shape decide. ``context`` are the labels
+    of the question's own context (the other holders of the same role, the other players of the same
+    club): a gold answer is named by its surname only where none of them shares it (default: none of
+    the candidates). ``known`` are the other entities the corpus knows: a longer name of one of them
+    ("CNN Center" for the gold "CNN") names that entity, not the gold, and is no rival answer either.
+    """
     if rule not in ("all", "3_of_many"):
         raise UnknownNameError("set rule", str(rule), ("all", "3_of_many"))
+    if mode not in ("careful", "strict"):
+        raise UnknownNameError("judging mode", str(mode), ("careful", "strict"))
     n_gold = len(q.answers)
     if record is None:
         return AnswerOutcome(q.id, "missing", False, n_gold, 0, 0)
@@ -213,7 +250,7 @@ def score_answer(
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if n_gold == 0:
-        ok = normalize_answer(text) in NONE_ANSWERS
+        ok = normalize_answer(text) in NONE_ANSWERS or (mode == "careful" and _says_none(text, candidates))
         if ok:
             return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
         return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
@@ -221,8 +258,12 @@ def score_answer(
     if q.answer_type == "time":
         gold_t = [_safe_time(a) for a in q.answers]
         matched, extra = _match_times(text, gold_t, g)
+    elif mode == "careful":
+        matched, extra = _careful_entities(q, text, aliases, candidates, context, known)
     else:
         matched, extra = _match_entities(text, _gold_names(q, aliases))
+    if mode == "careful" and _hedged(text):
+        extra = max(extra, 1)
     if _set_ok(n_gold, len(matched), extra, rule):
         return AnswerOutcome(q.id, "correct", True, n_gold, len(matched), extra)
     if is_abstention(text):
@@ -231,6 +272,9 @@ def score_answer(
         old = [frozenset({normalize_answer(a)}) for a in q.outdated_answers]
         if q.answer_type == "time":
             hit_old, _ = _match_times(text, [_safe_time(a) for a in q.outdated_answers], g)
+        elif mode == "careful":
+            idx = NameIndex({str(i): (a,) for i, a in enumerate(q.outdated_answers)})
+            hit_old = {int(k) for m in idx.find(text) if not m.negated for k in m.keys}
         else:
             hit_old, _ = _match_entities(text, old)
         if hit_old:
@@ -244,3 +288,163 @@ def _safe_time(value: str) -> TimePoint | None:
     except TimeParseError:
         pts = _time_points(value)
         return pts[0] if len(pts) == 1 else None
+
+
+# --------------------------------------------------------------------------------------------------
+# Careful judging of entity answers
+# --------------------------------------------------------------------------------------------------
+
+_HEDGES: Final = frozenset(
+    {"maybe", "perhaps", "possibly", "probably", "likely", "unsure", "uncertain", "either", "guess", "might"}
+)
+# Words right before another candidate that make it context, not a second answer ("who succeeded Rau").
+_CONTEXT: Final = frozenset(
+    {"succeeded", "succeeding", "successor", "predecessor", "preceded", "replacing", "replaced", "following",
+     "after", "than", "instead", "rather"}
+)  # fmt: skip
+_NONE_START: Final = tuple(
+    tuple(normalize_answer(x).split())
+    for x in ("none", "no one", "nobody", "nothing", "no answer", "no such", "there is no", "there was no",
+              "there were no", "there is none", "not a single")
+)  # fmt: skip
+_FILLER: Final = frozenset({"both", "respectively", "etc", "and", "all", "them", "others"})
+_LIST_SPLIT: Final = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+
+def _hedged(text: str) -> bool:
+    words = normalize_answer(text).split()
+    return any(w in _HEDGES for w in words)
+
+
+def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
+    words = tuple(normalize_answer(text).split())
+    if not any(words[: len(p)] == p for p in _NONE_START):
+        return False
+    if candidates is None:
+        return True
+    idx = candidates if isinstance(candidates, NameIndex) else NameIndex({c: (c,) for c in candidates})
+    return not any(not m.negated for m in idx.find(text))
+
+
+_GOLD_CACHE: dict[tuple[object, ...], tuple[object, tuple[NameIndex, list[frozenset[str]], frozenset[str]]]] = {}
+_GOLD_CACHE_MAX = 4096
+
+
+def _gold_index(
+    q: Question,
+    aliases: Mapping[str, Sequence[str]] | None,
+    candidates: Iterable[str] | NameIndex | None,
+    context: Iterable[str] | None,
+    known: Iterable[str] | NameIndex | None = None,
+) -> tuple[NameIndex, list[frozenset[str]], frozenset[str]]:
+    """An index of the gold answers over the candidates, each gold item's keys, and the candidates' keys.
+
+    Cached for prebuilt candidate indexes (the evaluation path, where answers recur): the key holds
+    the index, the aliases' identity (the cached value keeps them alive) and the context.
+    """
+    if isinstance(candidates, NameIndex) and (known is None or isinstance(known, NameIndex)):
+        ctx = None if context is None else tuple(context)
+        key = (q.answers, q.answer_ids, candidates, known, id(aliases), ctx)
+        hit = _GOLD_CACHE.get(key)
+        if hit is not None and hit[0] is aliases:
+            return hit[1]
+        built = _build_gold_index(q, aliases, candidates, ctx, known)
+        if len(_GOLD_CACHE) >= _GOLD_CACHE_MAX:
+            _GOLD_CACHE.clear()
+        _GOLD_CACHE[key] = (aliases, built)
+        return built
+    return _build_gold_index(q, aliases, candidates, context, known)
+
+
+def _build_gold_index(
+    q: Question,
+    aliases: Mapping[str, Sequence[str]] | None,
+    candidates: Iterable[str] | NameIndex | None,
+    context: Iterable[str] | None,
+    known: Iterable[str] | NameIndex | None = None,
+) -> tuple[NameIndex, list[frozenset[str]], frozenset[str]]:
+    base = candidates if isinstance(candidates, NameIndex) or candidates is None else None
+    cand_labels = () if candidates is None or isinstance(candidates, NameIndex) else tuple(candidates)
+    if context is not None and base is None:  # a prebuilt candidate index already holds the context
+        cand_labels = tuple(dict.fromkeys((*cand_labels, *context)))
+    if base is None and known is not None:
+        base = known if isinstance(known, NameIndex) else NameIndex({k: (k,) for k in known})
+    gold: dict[str, tuple[str, ...]] = {}
+    keys: list[frozenset[str]] = []
+    for i, label in enumerate(q.answers):
+        names = {label}
+        own = {label}
+        if aliases:
+            names.update(aliases.get(label, ()))
+            if i < len(q.answer_ids):
+                names.update(aliases.get(q.answer_ids[i], ()))
+        if i < len(q.answer_ids) and q.answer_ids[i]:
+            own.add(q.answer_ids[i])
+        gold[f"\0gold:{i}"] = tuple(sorted(names))
+        keys.append(frozenset({f"\0gold:{i}", *own, *names}))
+    gold_labels = {normalize_answer(n) for names in gold.values() for n in names}
+    entities: dict[str, tuple[str, ...]] = dict(gold)
+    for c in cand_labels:
+        if normalize_answer(c) not in gold_labels:
+            entities[c] = (c,)
+    rivals = None if context is None else [c for c in context if normalize_answer(c) not in gold_labels]
+    cand_keys = frozenset(cand_labels)
+    return NameIndex(entities, base=base, rivals=rivals), keys, cand_keys
+
+
+def _careful_entities(
+    q: Question,
+    text: str,
+    aliases: Mapping[str, Sequence[str]] | None,
+    candidates: Iterable[str] | NameIndex | None,
+    context: Iterable[str] | None,
+    known: Iterable[str] | NameIndex | None = None,
+) -> tuple[set[int], int]:
+    index, gold_keys, cand_keys = _gold_index(q, aliases, candidates, context, known)
+    toks = tokens(text)
+    mentions = index.find(text, toks)
+    matched: set[int] = set()
+    extra = 0
+    n_named = 0
+    for m in mentions:
+        gi = {i for i, ks in enumerate(gold_keys) if m.keys & ks}
+        if gi:
+            n_named += 1
+            if not m.negated:
+                matched |= gi
+            continue
+        slot = candidates.keys() if isinstance(candidates, NameIndex) else frozenset()
+        if not (m.keys & cand_keys or m.keys & slot):
+            continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
+        n_named += 1
+        if m.negated or _after_context(toks, m):
+            continue
+        extra += 1
+    if n_named >= 2 or len(q.answers) > 1:
+        extra += _unknown_list_items(text, index)
+    if n_named >= 2 and any(t.key == "or" for t in toks):
+        extra = max(extra, 1)  # "A or B": a hedge
+    return matched, extra
+
+
+def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
+    return any(toks[k].key in _CONTEXT for k in range(max(0, m.first - 3), m.first))
+
+
+def _unknown_list_items(text: str, index: NameIndex) -> int:
+    """Items of a list answer that name no known entity but look like a name ("Ibrahim Mahlab")."""
+    body = re.sub(r"\([^)]*\)", " ", text)
+    parts = [p.strip(" .:!\"'*") for p in _LIST_SPLIT.split(body)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2:
+        return 0
+    n = 0
+    for part in parts:
+        if index.find(part):
+            continue
+        words = part.split()
+        if not 1 <= len(words) <= 4 or any(w.lower() in _FILLER for w in words):
+            continue
+        if all(w[:1].isupper() for w in words):
+            n += 1
+    return n

@@ -24,6 +24,7 @@ from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import sha256_file
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
+from chronoqa.score.candidates import CorpusEntities
 from chronoqa.score.evidence import EvidenceRow
 from chronoqa.score.fast import (
     GoldColumns,
@@ -148,6 +149,8 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
     n = len(outcomes)
     ones = np.ones(n)
     ans: Metrics = {"A": (np.fromiter((o.correct for o in outcomes), dtype=np.float64, count=n), ones)}
+    if any(o.strict is not None for o in outcomes):  # the whole-string rule, reported beside the careful one
+        ans["A_strict"] = (np.fromiter((bool(o.strict) for o in outcomes), dtype=np.float64, count=n), ones)
     for name in OUTCOMES[1:]:
         ans[f"{name}_rate"] = (np.fromiter((o.outcome == name for o in outcomes), dtype=np.float64, count=n), ones)
     has_t = np.fromiter((t.T is not None for t in time_rows), dtype=np.float64, count=n)
@@ -159,6 +162,9 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         "AT": (a * tt * has_t, has_t),
         "A_minus_AT": (a * (1 - tt) * has_t, has_t),
     }
+    if any(t.T_strict is not None for t in time_rows):
+        ts = np.fromiter((bool(t.T_strict) for t in time_rows), dtype=np.float64, count=n)
+        tim["T_strict"] = (ts * has_t, has_t)
     judged = np.fromiter((t.judge is not None and t.T is not None for t in time_rows), dtype=np.float64, count=n)
     if judged.any():
         agree = np.fromiter((t.judge is not None and t.judge == t.T for t in time_rows), dtype=np.float64, count=n)
@@ -285,11 +291,18 @@ def _score_answers(
     if missing:
         warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
     outcomes, trows = [], []
+    ents = CorpusEntities(rel.corpus)
+    prepare = getattr(judge, "prepare", None)
+    if prepare is not None:  # an LLM judge sends its requests concurrently, once
+        prepare([(q, recs[q.id]) for q in qs if q.id in recs])
     for q in qs:
         rec = recs.get(q.id)
-        o = score_answer(q, rec, aliases=aliases, rule=rule)
-        outcomes.append(o)
-        trows.append(score_time(q, rec, o.correct, judge=judge))
+        o = score_answer(q, rec, aliases=aliases, rule=rule, **ents.answer_kwargs(q))
+        strict = score_answer(q, rec, aliases=aliases, rule=rule, mode="strict")
+        outcomes.append(o._replace(strict=strict.correct))
+        row = score_time(q, rec, o.correct, judge=judge, entities=ents.time_entities())
+        loose = score_time(q, rec, o.correct, mode="strict")
+        trows.append(row._replace(T_strict=loose.T))
     return outcomes, trows
 
 
@@ -418,6 +431,9 @@ def evaluate(
             tim, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="time", warnings=[]
         )
         data["time_accuracy"]["n_no_refs"] = sum(1 for t in trows if t.T is None)
+        judge_meta = getattr(judge, "meta", None)
+        if judge_meta is not None:
+            data["judge"] = judge_meta()
         data["answer_rule"] = answer_rule
         if compare_answers is not None:
             out_b, trows_b = _score_answers(compare_answers, qs, rel, warnings, **kw)

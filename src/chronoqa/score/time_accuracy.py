@@ -24,15 +24,21 @@ questions, as TDBench does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import Literal, NamedTuple
 
 from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Question
+from chronoqa.errors import UnknownNameError
+from chronoqa.records import Question, Triple
+from chronoqa.score.judge_names import NameIndex
+from chronoqa.score.judge_time import FactRef, attribute, judge_refs
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
 
-__all__ = ["Judge", "TimeRef", "TimeRow", "cites", "gold_time_refs", "score_time"]
+__all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
+
+TimeMode = Literal["careful", "strict"]
 
 Judge = Callable[[Question, AnswerRecord], "bool | None"]
 """An optional LLM judge: returns whether the explanation's times are right (``None``: no verdict)."""
@@ -46,7 +52,10 @@ class TimeRef(NamedTuple):
 
 
 class TimeRow(NamedTuple):
-    """Per-question time accuracy: ``T`` is ``None`` when the question has no time reference."""
+    """Per-question time accuracy: ``T`` is ``None`` when the question has no time reference.
+
+    ``judge``: an optional judge's verdict; ``T_strict``: the strict rule's, where the caller computed it.
+    """
 
     qid: str
     A: bool
@@ -54,9 +63,20 @@ class TimeRow(NamedTuple):
     n_refs: int
     n_cited: int
     judge: bool | None = None
+    T_strict: bool | None = None
 
 
 def _pt(value: object) -> TimePoint | None:
+    if isinstance(value, str):
+        return _pt_str(value)
+    try:
+        return parse_time(value)
+    except TimeParseError:
+        return None
+
+
+@lru_cache(maxsize=1 << 16)
+def _pt_str(value: str) -> TimePoint | None:
     try:
         return parse_time(value)
     except TimeParseError:
@@ -122,19 +142,90 @@ def cites(text: str | None, refs: Sequence[TimeRef], granularity: Granularity) -
     return n
 
 
+def _fact_ref(t: Triple, table: bool) -> FactRef:
+    ents = (t.o,) if table else tuple(e for e in dict.fromkeys((t.s, t.o)) if e)
+    event = not table and t.t_start is not None and t.t_end == t.t_start
+    return FactRef(ents, event, open_end=t.t_end is None)
+
+
+def ref_facts(
+    q: Question, refs: Sequence[TimeRef] | None = None
+) -> tuple[list[FactRef], list[tuple[str, TimePoint, int]]]:
+    """The facts a question's references are about and each reference as ``(which, value, fact index)``.
+
+    Table questions: one fact per gold answer (its term), a reference belongs to the answer it names.
+    KG questions: every S* fact and the anchor fact; a reference ``of`` the anchor belongs to the
+    anchor fact, any other to the answer's fact (the S* fact carrying the answer; the last hop for a
+    time answer). ``facts[0]`` is the answer's fact.
+    """
+    table = q.source == "table" or any("answer" in r for r in q.time_refs)
+    refs = gold_time_refs(q) if refs is None else refs
+    if table:
+        facts = [FactRef((a,)) for a in q.answers]
+        out = []
+        for r, ref in zip(_valid_refs(q), refs, strict=False):
+            who = str(r.get("answer", q.answers[0] if q.answers else ""))
+            out.append((ref.which, ref.value, q.answers.index(who) if who in q.answers else 0))
+        if not q.time_refs:
+            out = [(ref.which, ref.value, 0) for ref in refs]
+        return facts, out
+    names = set(q.answers) | set(q.answer_ids)
+    star = list(q.S_star)
+    carrying = [i for i, t in enumerate(star) if names & {t.s, t.o, t.s_id, t.o_id}]
+    answer_i = carrying[0] if carrying else len(star) - 1
+    order = [answer_i] + [i for i in range(len(star)) if i != answer_i] if star else []
+    facts = [_fact_ref(star[i], False) for i in order]
+    anchor_i = None
+    if q.S_anchor:
+        anchor_i = len(facts)
+        ents = tuple(dict.fromkeys(e for t in q.S_anchor for e in (t.s, t.o) if e))
+        event = all(t.t_start is not None and t.t_end == t.t_start for t in q.S_anchor)
+        facts.append(FactRef(ents, event, open_end=all(t.t_end is None for t in q.S_anchor)))
+    if not facts:  # no S*: the answer itself is what the dates are about
+        facts = [FactRef(tuple(q.answers))]
+    out = []
+    if q.time_refs:
+        for r, ref in zip(_valid_refs(q), refs, strict=False):
+            of = str(r.get("of", "answer"))
+            out.append((ref.which, ref.value, anchor_i if of == "anchor" and anchor_i is not None else 0))
+    else:
+        out = [(ref.which, ref.value, 0) for ref in refs]
+    return facts, out
+
+
+def _valid_refs(q: Question) -> list[dict[str, str]]:
+    return [dict(r) for r in q.time_refs if _pt(r.get("value")) is not None]
+
+
 def score_time(
     q: Question,
     record: AnswerRecord | None,
     answer_correct: bool,
     *,
     judge: Judge | None = None,
+    mode: TimeMode = "careful",
+    entities: NameIndex | Iterable[str] | None = None,
 ) -> TimeRow:
-    """Time accuracy of one answer's explanation (``record=None``: nothing cited)."""
+    """Time accuracy of one answer's explanation (``record=None``: nothing cited).
+
+    ``mode="careful"`` (default) attributes each date to a fact and an end
+    (:mod:`chronoqa.score.judge_time`): T is 1 when every reference is stated for its fact at its end
+    and nothing stated for that fact at that end contradicts it. ``entities`` are the other entities
+    the release knows (labels or a :class:`NameIndex`), whose dates do not count. ``mode="strict"`` is
+    the earlier rule: every reference appears somewhere in the text.
+    """
+    if mode not in ("careful", "strict"):
+        raise UnknownNameError("time judging mode", str(mode), ("careful", "strict"))
     refs = gold_time_refs(q)
     verdict = judge(q, record) if (judge is not None and record is not None) else None
     if not refs:
         return TimeRow(q.id, answer_correct, None, 0, 0, verdict)
     g = Granularity.parse(q.granularity or "year")
     text = None if record is None or record.status == "error" else record.explanation
-    n = cites(text, refs, g)
-    return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
+    if mode == "strict":
+        n = cites(text, refs, g)
+        return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
+    facts, fact_refs = ref_facts(q, refs)
+    readings = attribute(text or "", facts, entities)
+    n, contradicted = judge_refs(readings, fact_refs, facts, g)
+    return TimeRow(q.id, answer_correct, n == len(fact_refs) and not contradicted, len(fact_refs), n, verdict)

@@ -4,11 +4,16 @@
 is unambiguously a time. What it reads (examples, each a :class:`TimeMention`):
 
 * ``point``: ``1994``, ``in 1994``, ``1994 AD`` → [1994, 1994] (year); ``March 1994``, ``1994-03`` →
-  the month; ``the 5th of March 1994``, ``March 5, 1994``, ``5 March 1994``, ``1994-03-05`` → the day.
+  the month; ``the 5th of March 1994``, ``March 5, 1994``, ``5 March 1994``, ``1994-03-05``,
+  ``the fifth of March, 1994``, ``March the fifth, 1994``, ``5 Mar. 1994`` → the day. Numeric day forms:
+  dotted ones are day-first (``05.03.1994``, the order every locale that writes dots uses); slashed ones
+  are read only where the order is certain (``17/02/2012`` day-first, ``05/31/2010`` month-first,
+  ``12/12/1996``), never guessed. A season (``summer 2004``) is its year.
 * ``decade``: ``the 1990s``, ``mid-1990s`` → [1990, 1999].
 * ``century``: ``the 19th century`` → [1801, 1900]; ``the 5th century BC`` → [-500, -401].
 * ``range``: ``between 1994 and 1998``, ``from 1994 to 1998``, ``1994–1998``, ``1994-98``,
-  ``1994/95``, ``2020-2021`` → [start of the first, end of the second].
+  ``1994/95``, ``2020-2021`` → [start of the first, end of the second]; ``24 February to 5 March 2004``
+  (the year written once) → [2004-02-24, 2004-03-05].
 * ``since``: ``since March 2014`` → [2014-03, open]; ``after 2001`` → [2001, open];
   ``2009–present``, ``from 2009 to now`` → [2009, open].
 * ``until``: ``until 2001``, ``before 2001`` → [unknown, 2001].
@@ -20,7 +25,7 @@ Deliberately *not* dates: a month without a year (``May``), numbers that are not
 (``5 goals``, ``25``, ``3-hop``, ``1,500``, ``$2000``, ``2000 people``), abbreviated years (``'94``,
 ``the '90s``), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year
 right after a capitalised word that is not a month or a time preposition is read as part of a title),
-numeric dates with an ambiguous day/month order (``05/03/1994``); an impossible date
+slashed dates with an ambiguous day/month order (``05/03/1994``); an impossible date
 (``February 30, 1994``) keeps only its year. Bare years are 4 digits in 1000..2100; other years need an era (``44 BC``,
 ``AD 800``). ``n BC`` is year ``-n``, the way Wikidata and YAGO write BC years, so ``405 BC``
 compares equal to the data's ``-405``.
@@ -124,6 +129,15 @@ _ORDINAL_WORDS: Final = {
     "twentieth": 20,
     "twenty-first": 21,
     "twenty first": 21,
+}
+# Days written as ordinal words ("the tenth of May, 2022"): the century ordinals and 22..31.
+_UNITS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+_DAY_WORDS: Final = {
+    **_ORDINAL_WORDS,
+    **{f"twenty{sep}{unit}": 20 + n for n, unit in enumerate(_UNITS, 1) for sep in ("-", " ")},
+    "thirtieth": 30,
+    "thirty-first": 31,
+    "thirty first": 31,
 }
 # Words after a number that make it a count or a measure, not a year.
 _COUNT_WORDS: Final = frozenset(
@@ -308,18 +322,49 @@ def _month_re(name: str) -> str:
 
 
 _FLAGS: Final = re.IGNORECASE
+_DAY_RE: Final = (
+    r"(?P<{name}>\d{{1,2}}|" + "|".join(sorted((re.escape(w) for w in _DAY_WORDS), key=len, reverse=True)) + r")"
+)
+
+
+def _day_re(name: str) -> str:
+    return _DAY_RE.format(name=name)
+
+
+def _day(text: str) -> int:
+    """The day number of ``12`` or ``twelfth``."""
+    low = text.lower()
+    return _DAY_WORDS[low] if low in _DAY_WORDS else int(low)
+
 
 _ISO_DAY_RE: Final = re.compile(r"(?P<y>\d{4})(?P<sep>[-/])(?P<m>\d{2})(?P=sep)(?P<d>\d{2})(?![\d/-])")
 _ISO_MONTH_RE: Final = re.compile(r"(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])(?![\d/-])")
 _SHORT_RANGE_RE: Final = re.compile(r"(?P<y>\d{4})\s?(?P<sep>[-–—/])\s?(?P<e>\d{2})(?![\d/-])")
 _DAY_MONTH_YEAR_RE: Final = re.compile(
-    r"(?:the\s+)?(?P<d>\d{1,2})" + _ORD_SUFFIX + r"(?:\s+of)?\s+" + _month_re("mon") + r",?\s+(?P<y>\d{1,4})" + _ERA_RE,
+    r"(?:the\s+)?"
+    + _day_re("d")
+    + _ORD_SUFFIX
+    + r"(?:\s+of)?\s+"
+    + _month_re("mon")
+    + r",?\s+(?P<y>\d{1,4})"
+    + _ERA_RE,
     _FLAGS,
 )
 _MONTH_DAY_YEAR_RE: Final = re.compile(
-    _month_re("mon") + r"\s+(?:the\s+)?(?P<d>\d{1,2})" + _ORD_SUFFIX + r",?\s+(?P<y>\d{1,4})" + _ERA_RE,
+    _month_re("mon") + r"\s+(?:the\s+)?" + _day_re("d") + _ORD_SUFFIX + r",?\s+(?P<y>\d{1,4})" + _ERA_RE,
     _FLAGS,
 )
+# Numeric day forms: dotted ones are day-first (30.06.1994); slashed ones are read only where the order is
+# certain (17/02/2012, 05/31/2010, 12/12/1996), never guessed (03/04/2014 is no mention).
+_DOTTED_RE: Final = re.compile(r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4})(?![\d.]\d)")
+_SLASHED_RE: Final = re.compile(r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})(?![\d/])")
+# A day and month whose year comes with the second end: "from 24 February to 5 March 2004".
+_PARTIAL_RANGE_RE: Final = re.compile(
+    r"(?:the\s+)?" + _day_re("d1") + _ORD_SUFFIX + r"(?:\s+of)?\s+" + _month_re("m1")
+    + r"\s*(?:[-–—]|to|until|till|through)\s*(?:the\s+)?" + _day_re("d2") + _ORD_SUFFIX + r"(?:\s+of)?\s+"
+    + _month_re("m2") + r",?\s+(?P<y>\d{4})",
+    _FLAGS,
+)  # fmt: skip
 _MONTH_YEAR_RE: Final = re.compile(_month_re("mon") + r",?\s+(?:of\s+)?(?P<y>\d{1,4})" + _ERA_RE, _FLAGS)
 _CENTURY_RE: Final = re.compile(
     r"(?:the\s+)?(?P<n>\d{1,2}(?:st|nd|rd|th)|"
@@ -432,8 +477,44 @@ def _h_day_month_year(m: re.Match[str], text: str) -> tuple[Interval, str] | Non
     y = _era_year(m["y"], m["era"], bare_ok=True)
     if y is None:
         return None
-    p = _point(y, _MONTHS[m["mon"].lower()], int(m["d"]))
+    p = _point(y, _MONTHS[m["mon"].lower()], _day(m["d"]))
     return (Interval.point(p), "point") if p else None
+
+
+def _h_dotted(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    word = _WORD_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
+    if word and word.group(1).lower() in _NUMBER_WORDS:  # version 3.10.2004
+        return None
+    p = _point(y, int(m["m"]), int(m["d"]))
+    return (Interval.point(p), "point") if p else None
+
+
+def _h_slashed(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y, a, b = int(m["y"]), int(m["a"]), int(m["b"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    if a == b or (a > 12 and b <= 12):
+        p = _point(y, b, a)
+    elif b > 12 and a <= 12:
+        p = _point(y, a, b)
+    else:
+        return None  # 03/04/2014: day-month order unknown
+    return (Interval.point(p), "point") if p else None
+
+
+def _h_partial_range(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    m1, m2 = _MONTHS[m["m1"].lower()], _MONTHS[m["m2"].lower()]
+    end = _point(y, m2, _day(m["d2"]))
+    start = _point(y if m1 <= m2 else y - 1, m1, _day(m["d1"]))
+    if start is None or end is None or start.first_day() > end.last_day():
+        return None
+    return Interval(start, end), "range"
 
 
 def _h_month_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
@@ -478,7 +559,10 @@ def _h_bare_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
 
 # Tried in this order at each word start; the first that matches and validates wins.
 _ATOMS: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
+    (_PARTIAL_RANGE_RE, _h_partial_range),
     (_ISO_DAY_RE, _h_iso_day),
+    (_DOTTED_RE, _h_dotted),
+    (_SLASHED_RE, _h_slashed),
     (_ISO_MONTH_RE, _h_iso_month),
     (_SHORT_RANGE_RE, _h_short_range),
     (_DAY_MONTH_YEAR_RE, _h_day_month_year),
@@ -490,7 +574,12 @@ _ATOMS: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     (_YEAR_ERA_RE, _h_era_year),
     (_BARE_YEAR_RE, _h_bare_year),
 )
-_WORD_START_RE: Final = re.compile(r"(?<![\w])[\w]")
+_WORD_START_RE: Final = re.compile(r"(?<![\w])\w+")
+# Words a time expression can start with when it does not start with a digit (a fast pre-check: every
+# pattern of _ATOMS starts with a digit or one of these).
+_STARTERS: Final = frozenset(
+    {*_MONTHS, *(w.split()[0].split("-")[0] for w in _DAY_WORDS), "the", "early", "mid", "late", "ad", "a"}
+)
 
 
 def _edges_ok(text: str, begin: int, end: int) -> bool:
@@ -506,6 +595,9 @@ def _atoms(text: str) -> list[TimeMention]:
     for start in _WORD_START_RE.finditer(text):
         i = start.start()
         if i < pos:
+            continue
+        word = start.group(0)
+        if not word[0].isdigit() and word.lower() not in _STARTERS:
             continue
         for pattern, handler in _ATOMS:
             m = pattern.match(text, i)

@@ -1,0 +1,567 @@
+"""Find the entities a free-text answer or explanation names: the name matching careful judging rests on.
+
+A :class:`NameIndex` holds entities (a key and one or more labels each) and finds where a text names
+them, token by token, never inside a longer word ("Köhlerei" names nobody). A label matches:
+
+* whatever the case, accents and common transliterations (ö/oe/o, ü/ue/u, ä/ae/a, ø/oe/o, æ/ae,
+  ß/ss, ł/l, ı/i): :func:`fold` maps each spelling to one key;
+* with apostrophes and hyphens missing, doubled or turned into spaces ("D'Alema", "DAlema",
+  "D Alema"; "Jae-in", "Jaein", "Jae in"): tokens are compared with their separators squashed out;
+* in the order "Surname, Given" for a two-word person-like label;
+* by a shorter form, when no other entity of the index has the same one: the label without a
+  parenthetical or comma qualifier ("Henry Eyring (chemist)" → "Henry Eyring", "Burbank, California" →
+  "Burbank"), and for a person-like label its surname (the last word; the first for Korean names such
+  as "Moon Jae-in") and its last two words ("Tayyip Erdoğan").
+
+A mention directly followed by a single letter, a roman numeral or a small number ("FC Barcelona B",
+"Cars 2") names some other entity and is dropped. A mention within three words after a negation
+("not", "never", "neither", "nor", "n't") is marked ``negated``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Final, NamedTuple
+
+__all__ = ["KOREAN_SURNAMES", "NameIndex", "NameMention", "Token", "close", "fold", "person_like", "tokens"]
+
+_TRANSLIT: Final = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "ae", "Ö": "oe", "Ü": "ue", "ø": "oe", "Ø": "oe", "æ": "ae", "Æ": "ae",
+     "œ": "oe", "Œ": "oe", "ß": "ss", "ł": "l", "Ł": "l", "ı": "i", "đ": "d", "Đ": "d", "þ": "th", "Þ": "th"}
+)  # fmt: skip
+_DIGRAPHS: Final = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+_SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
+_TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
+_POSSESSIVE: Final = re.compile(r"['’]s?$")
+_MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
+_NEGATIONS: Final = frozenset({"not", "never", "neither", "nor", "isnt", "wasnt", "werent", "arent", "no"})
+_DISCRIMINATOR: Final = re.compile(r"^(?:[a-z]|ii|iii|iv|vi|vii|viii|ix|x|jr|sr|\d{1,2})$")
+# Words that make a label an organisation, a place or a title rather than a person's name: such labels
+# get no surname form ("Getafe CF" is not named by "CF", "Spain national ... team" not by "team").
+_NOT_PERSON: Final = frozenset(
+    [
+        "fc",
+        "cf",
+        "ac",
+        "sc",
+        "cd",
+        "ud",
+        "rcd",
+        "club",
+        "football",
+        "soccer",
+        "team",
+        "national",
+        "united",
+        "city",
+        "university",
+        "college",
+        "school",
+        "institute",
+        "academy",
+        "company",
+        "corporation",
+        "inc",
+        "ltd",
+        "party",
+        "award",
+        "prize",
+        "medal",
+        "order",
+        "society",
+        "league",
+        "cup",
+        "of",
+        "the",
+        "de",
+        "del",
+        "la",
+        "le",
+        "railway",
+        "station",
+        "county",
+        "state",
+        "republic",
+        "kingdom",
+        "river",
+        "lake",
+        "mount",
+        "film",
+        "album",
+        "song",
+        "series",
+        "show",
+        "game",
+        "novel",
+        "album",
+        "band",
+        "orchestra",
+        "church",
+        "cathedral",
+        "museum",
+        "hospital",
+        "airport",
+        "bank",
+        "group",
+        "records",
+        "studios",
+        "pictures",
+        "association",
+        "federation",
+        "council",
+        "committee",
+        "ministry",
+        "department",
+        "army",
+        "navy",
+        "air",
+        "force",
+        "office",
+        "people",
+        "democratic",
+        "socialist",
+        "liberal",
+        "communist",
+        "conservative",
+        "labour",
+        "labor",
+        "front",
+        "movement",
+        "union",
+        "alliance",
+    ]
+)
+# Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
+_COMMON_WORDS: Final = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "will",
+        "long",
+        "king",
+        "young",
+        "little",
+        "brown",
+        "white",
+        "black",
+        "green",
+        "love",
+        "bush",
+        "rice",
+        "price",
+    ]
+)
+KOREAN_SURNAMES: Final = frozenset(
+    [
+        "kim",
+        "lee",
+        "park",
+        "choi",
+        "jung",
+        "kang",
+        "cho",
+        "yoon",
+        "jang",
+        "lim",
+        "han",
+        "oh",
+        "seo",
+        "shin",
+        "kwon",
+        "hwang",
+        "ahn",
+        "song",
+        "yoo",
+        "hong",
+        "moon",
+        "roh",
+        "chun",
+    ]
+)
+
+
+@lru_cache(maxsize=1 << 18)
+def fold(text: str) -> str:
+    """One comparison key for the spellings of a word: case, accents, transliterations and separators folded."""
+    t = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
+    t = "".join(c for c in t if not unicodedata.combining(c)).casefold().translate(_TRANSLIT)
+    t = _SEPARATORS.sub("", t)
+    for a, b in _DIGRAPHS:
+        t = t.replace(a, b)
+    return t
+
+
+class Token(NamedTuple):
+    """A word of a text: its folded key and character offsets."""
+
+    key: str
+    begin: int
+    end: int
+
+
+def tokens(text: str) -> list[Token]:
+    """The words of ``text`` (apostrophes and hyphens inside a word kept with it), folded."""
+    out = []
+    for m in _TOKEN_RE.finditer(text):
+        word = m.group(0)
+        if word[-1] in "s'’":
+            word = _POSSESSIVE.sub("", word)
+        key = "and" if word == "&" else fold(word)
+        if key:
+            b, e = m.span()
+            out.append(Token(key, b, e))
+    return out
+
+
+class NameMention(NamedTuple):
+    """Where a text names entities: token and character spans, the entity keys, whether negated.
+
+    ``short`` is true when the text used a shorter form (surname, label without qualifier).
+    """
+
+    keys: frozenset[str]
+    first: int
+    last: int
+    begin: int
+    end: int
+    negated: bool
+    short: bool = False
+
+
+def _strip_qualifiers(label: str) -> list[str]:
+    """Shorter forms of a label: without a parenthetical, a comma qualifier or an " in ..." field."""
+    out = []
+    base = re.sub(r"\s*\([^)]*\)\s*", " ", label).strip()
+    if base and base != label:
+        out.append(base)
+    if "," in base:
+        head = base.split(",", 1)[0].strip()
+        if head:
+            out.append(head)
+    m = re.match(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S", base)
+    if m:
+        out.append(m.group(1))  # "Wolf Prize in Chemistry" -> "Wolf Prize"
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def person_like(label: str) -> bool:
+    """Whether a label looks like a person's name (two or more words, none of an organisation or place)."""
+    base = _strip_qualifiers(label)
+    words = [t.key for t in tokens(base[0] if base else label)]
+    return bool(_person_forms(words))
+
+
+def close(a: str, b: str) -> bool:
+    """Equal, or at most one edit per three letters apart (a transliteration: Moustafa / Mostafa)."""
+    if a == b:
+        return True
+    budget = min(len(a), len(b)) // 3
+    if budget == 0 or abs(len(a) - len(b)) > budget:
+        return False
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1] <= budget
+
+
+_TITLES: Final = frozenset(
+    [
+        "president",
+        "prime",
+        "minister",
+        "chancellor",
+        "federal",
+        "king",
+        "queen",
+        "prince",
+        "princess",
+        "emperor",
+        "sultan",
+        "sheikh",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "sir",
+        "dame",
+        "lord",
+        "general",
+        "premier",
+        "governor",
+        "mayor",
+        "senator",
+        "bundesprasident",
+        "it",
+        "was",
+        "the",
+        "is",
+        "answer",
+        "dato",
+        "seri",
+        "tun",
+        "tan",
+        "his",
+        "her",
+        "excellency",
+        "acting",
+        "interim",
+        "former",
+        "late",
+    ]
+)
+
+
+def _person_forms(words: Sequence[str], compound_last: bool = False) -> list[tuple[str, ...]]:
+    """Surname and last-two-word forms of a person-like label (folded words).
+
+    ``compound_last``: the last word is a hyphenated maternal surname (Spanish "Eduardo Frei Ruiz-Tagle"),
+    so the paternal surname before it is a surname form too ("Frei", "Eduardo Frei").
+    """
+    if len(words) < 2 or any(w in _NOT_PERSON or w.isdigit() for w in words):
+        return []
+    forms: list[tuple[str, ...]] = []
+    korean = words[0] in KOREAN_SURNAMES and (len(words) == 3 or len(words) == 2)
+    forms.append((words[0],) if korean else (words[-1],))
+    if len(words) >= 3 and not korean:
+        forms.append(tuple(words[-2:]))
+        if compound_last:
+            forms += [(words[-2],), (words[0], words[-2])]
+    return [f for f in forms if len("".join(f)) >= 3]
+
+
+def _forms_of(labels: Iterable[str]) -> tuple[set[str], set[str]]:
+    """The full (strong) and shorter (weak) squashed forms of an entity's labels."""
+    strong: set[str] = set()
+    weak: set[str] = set()
+    for label in labels:
+        s, w, _ = _label_forms(label)
+        strong |= s
+        weak |= w
+    return strong, weak - strong
+
+
+@lru_cache(maxsize=1 << 17)
+def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Strong forms, weak forms and words of one label (cached: labels repeat across questions)."""
+    toks = tokens(label)
+    words = [t.key for t in toks]
+    if not words:
+        return frozenset(), frozenset(), frozenset()
+    strong = {"".join(words)}
+    if len(words) == 2 and _person_forms(words):  # "Köhler, Horst"; not "Prize Rumford"
+        strong.add(words[1] + words[0])
+    weak: set[str] = set()
+    shorts = _strip_qualifiers(label)
+    for short in shorts:
+        sw = [t.key for t in tokens(short)]
+        if sw:
+            weak.add("".join(sw))
+    base_text = shorts[0] if shorts else label
+    base_toks = tokens(base_text) if shorts else toks
+    base = [t.key for t in base_toks]
+    compound = bool(base_toks) and "-" in base_text[base_toks[-1].begin : base_toks[-1].end]
+    weak.update("".join(f) for f in _person_forms(base, compound) if "".join(f) not in _COMMON_WORDS)
+    # a shorter form of digits only ("2012 (1982 album)" -> "2012") would read years as names
+    weak = {f for f in weak if not f.isdigit()}
+    return frozenset(strong), frozenset(weak - strong), frozenset(words)
+
+
+@lru_cache(maxsize=1 << 12)
+def _rival_forms(rivals: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Every form of the rivals' labels → the labels having it (cached: a context recurs)."""
+    taken: dict[str, set[str]] = {}
+    for label in rivals:
+        r_strong, r_weak, _ = _label_forms(label)
+        for f in r_strong | r_weak:
+            taken.setdefault(f, set()).add(label)
+    return {f: frozenset(v) for f, v in taken.items()}
+
+
+class NameIndex:
+    """Entities (key → labels) and the forms a text may name them by; see the module docstring.
+
+    A shorter form is kept only when no other entity of the index (nor of ``rivals``, labels of the
+    question's context, when given; else of ``base``) has the same form. ``base`` is a larger index
+    searched as well (the candidates of a release), so that a small per-question index of the gold
+    answers can sit on top of it.
+    """
+
+    def __init__(
+        self,
+        entities: Mapping[str, Iterable[str]],
+        *,
+        base: NameIndex | None = None,
+        rivals: Iterable[str] | None = None,
+    ) -> None:
+        self.base = base
+        self._keys = frozenset(entities)
+        strong: dict[str, set[str]] = {}
+        weak: dict[str, set[str]] = {}
+        self._words: dict[str, set[str]] = {}
+        for key, labels in entities.items():
+            labels = tuple(labels)
+            s_forms, w_forms = _forms_of(labels)
+            if w_forms:
+                words: set[str] = set()
+                for label in labels:
+                    words |= _label_forms(label)[2]
+                for f in w_forms:
+                    self._words.setdefault(f, set()).update(words)
+            for f in s_forms:
+                strong.setdefault(f, set()).add(key)
+            for f in w_forms:
+                weak.setdefault(f, set()).add(key)
+        taken = None if rivals is None else _rival_forms(tuple(rivals))
+        self._forms: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in strong.items()}
+        self._short: set[str] = set()
+        for form, keys in weak.items():
+            if form in self._forms:
+                continue
+            if taken is not None:
+                if taken.get(form, frozenset()) - keys:  # a rival of the question's context has it too
+                    continue
+            elif len(keys) != 1 or (base is not None and base.owners(form)):
+                continue
+            self._forms[form] = frozenset(keys)  # a shorter form no other entity shares
+            self._short.add(form)
+        self._sorted = sorted(self._forms)
+        self._heads = {f[:3] for f in self._forms}  # a quick reject before the sorted search
+        self._starts = {f[:k] for f in self._forms for k in (1, 2, 3)}
+
+    def is_short(self, form: str) -> bool:
+        """Whether ``form`` is a shorter form (here or in the base index)."""
+        return form in self._short or (self.base is not None and form not in self._forms and self.base.is_short(form))
+
+    def keys(self) -> frozenset[str]:
+        """The entity keys of this index (not of its base)."""
+        return self._keys
+
+    def label_words(self, form: str) -> set[str]:
+        """The words of the labels a shorter form stands for."""
+        here = self._words.get(form, set())
+        return here | self.base.label_words(form) if self.base is not None else here
+
+    def _short_ok(self, text: str, toks: Sequence[Token], i: int, last: int, form: str) -> bool:
+        """A shorter form counts only capitalised and not next to a capitalised word of another name.
+
+        "born" is not Max Born; "Ted Hughes" is not Helen Hughes; "Park Chung-hee" is not Park Geun-hye;
+        "Javier Gerardo Milei" and "President Köhler" are fine.
+        """
+        first = text[toks[i].begin]
+        if first.islower() and any(c.isupper() for c in text):
+            return False
+        own = self.label_words(form)
+        for k, step in ((i - 1, -1), (last + 1, 1)):
+            run = []
+            while 0 <= k < len(toks):
+                a, b = (toks[k], toks[k + 1]) if step == -1 else (toks[k - 1], toks[k])
+                gap = text[a.end : b.begin].strip()
+                if (gap != "" and not (gap == "." and len(a.key) <= 2)) or not text[toks[k].begin].isupper():
+                    break  # "Charles A. Beard": the initial's period keeps the run going
+                run.append(toks[k].key)
+                k += step
+            names = [w for w in run if w not in _TITLES]
+            if names and not any(close(w, o) for w in names for o in own):
+                return False
+        return True
+
+    @staticmethod
+    def _discriminated(text: str, toks: Sequence[Token], last: int) -> bool:
+        """Whether the word right after a mention makes it another entity (a letter, numeral, number)."""
+        nxt = toks[last + 1]
+        if not _DISCRIMINATOR.match(nxt.key) or text[toks[last].end : nxt.begin].strip() != "":
+            return False
+        if nxt.key.isdigit():  # "Köhler 30.06.2004", "Rau 1 July 2004" are dates, not "Cars 2"
+            if re.match(r"[./\-–]\d", text[nxt.end : nxt.end + 2]):
+                return False
+            if last + 2 < len(toks) and toks[last + 2].key[:3] in _MONTH_PREFIXES:
+                return False
+        return True
+
+    def owners(self, form: str) -> frozenset[str]:
+        """The entity keys a squashed, folded form names (empty when none)."""
+        here = self._forms.get(form, frozenset())
+        if self.base is None:
+            return here
+        return here | self.base.owners(form)
+
+    def _has_prefix(self, s: str) -> bool:
+        if len(s) < 3 or s[:3] in self._heads:
+            i = bisect_left(self._sorted, s)
+            if i < len(self._sorted) and self._sorted[i].startswith(s):
+                return True
+        return self.base is not None and self.base._has_prefix(s)
+
+    def find(self, text: str, toks: Sequence[Token] | None = None) -> list[NameMention]:
+        """Every mention in ``text``, left to right, longest first at each word, non-overlapping."""
+        toks = tokens(text) if toks is None else toks
+        out: list[NameMention] = []
+        i, n = 0, len(toks)
+        chain = [self]
+        while chain[-1].base is not None:
+            chain.append(chain[-1].base)
+        starts = [ix._starts for ix in chain]
+        levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
+        empty: frozenset[str] = frozenset()
+        while i < n:
+            head = toks[i].key[:3]
+            if not any(head in st for st in starts):  # no form starts like this word
+                i += 1
+                continue
+            best: tuple[int, frozenset[str], str] | None = None
+            s = ""
+            j = i
+            while j < n:
+                s += toks[j].key
+                prefix = False
+                keys = empty
+                for heads, ordered, forms in levels:  # the chain, flat: this index, then its bases
+                    if len(s) >= 3 and s[:3] not in heads:
+                        continue
+                    k = bisect_left(ordered, s)
+                    if k < len(ordered) and ordered[k].startswith(s):
+                        prefix = True
+                        got = forms.get(s)
+                        if got:
+                            keys = keys | got
+                if not prefix:
+                    break
+                if keys and (not self.is_short(s) or self._short_ok(text, toks, i, j, s)):
+                    best = (j, keys, s)
+                j += 1
+            if best is None:
+                i += 1
+                continue
+            last, keys, form = best
+            if last + 1 < n and self._discriminated(text, toks, last):  # "FC Barcelona B", "Cars 2"
+                i = last + 2
+                continue
+            neg = any(toks[k].key in _NEGATIONS for k in range(max(0, i - 3), i))
+            out.append(NameMention(keys, i, last, toks[i].begin, toks[last].end, neg, self.is_short(form)))
+            i = last + 1
+        return out

@@ -1,0 +1,498 @@
+"""Attribute the dates of an explanation to facts and ends: the reading careful time accuracy rests on.
+
+An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given an **owner** and a
+**role** from the sentence around them:
+
+* Owner: the entity named nearest before the date in its clause (the text back to the previous date
+  or the start of the sentence), else the first one named after it; a pronoun (he, she, his, her,
+  they...) stands for the entity named last (the answer when none was); "his successor", "his
+  predecessor" stand for someone else. Where the clause names an entity of one fact only, that fact
+  owns the date; where it names only entities several facts share (the subject of both the answer
+  fact and the anchor fact), the date may cite either but contradicts neither. A date in a clause
+  that names nobody belongs to the owner of the previous date of the same sentence; a list of dates
+  with no owner at all ("Relevant dates: ...") is attributed to nothing.
+* Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
+  start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
+  "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
+  "created" → the point of an event). A clause with no cue keeps the role of the previous date of the
+  same sentence. "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
+  as a citation only, X's end; "X succeeded Y on D" the reverse. ``before`` / ``after`` bound a time
+  without stating it; "as of", "first served", "previously" mark a date that is not the fact's.
+* Decades and centuries are too coarse to cite anything; a season is its year.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
+from chronoqa.time import Granularity, TimePoint
+from chronoqa.time.text import TimeMention, extract_times
+
+__all__ = ["Attribution", "FactRef", "attribute", "judge_refs"]
+
+_START: Final = frozenset(
+    [
+        "took_office",
+        "sworn",
+        "inaugurated",
+        "became",
+        "become",
+        "assumed",
+        "appointed",
+        "elected",
+        "began",
+        "begun",
+        "begin",
+        "started",
+        "start",
+        "starting",
+        "joined",
+        "join",
+        "signed",
+        "entered",
+        "acceded",
+        "returned",
+        "beginning",
+        "commenced",
+        "took_over",
+        "came_to_power",
+        "became_a_member",
+        "joining",
+        "signing",
+    ]
+)
+_END: Final = frozenset(
+    [
+        "left",
+        "leave",
+        "leaving",
+        "resigned",
+        "resign",
+        "resignation",
+        "stepped",
+        "ended",
+        "ends",
+        "end",
+        "removed",
+        "deposed",
+        "dismissed",
+        "retired",
+        "departed",
+        "quit",
+        "expired",
+        "until",
+        "till",
+        "through",
+        "ending",
+        "finished",
+        "lost",
+        "ousted",
+        "out_of_office",
+    ]
+)
+_EVENT: Final = frozenset(
+    [
+        "born",
+        "died",
+        "dies",
+        "death",
+        "won",
+        "win",
+        "wins",
+        "received",
+        "receive",
+        "awarded",
+        "award",
+        "created",
+        "create",
+        "wrote",
+        "written",
+        "published",
+        "released",
+        "performed",
+        "founded",
+        "acquired",
+        "acquire",
+        "passed",
+        "graduated",
+        "married",
+    ]
+)
+_NONE: Final = frozenset({"during", "served", "serving", "in_office"})
+_OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former")
+_PASSIVE_SUCCESSION: Final = re.compile(
+    r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+over\s+to|gave\s+way\s+to)\b", re.IGNORECASE
+)
+_ACTIVE_SUCCESSION: Final = re.compile(
+    r"\b(?:succeeded|succeeding|replaced|replacing|took\s+over\s+from)\b", re.IGNORECASE
+)
+_PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
+_THING_PRONOUNS: Final = frozenset({"it", "its"})
+_OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
+# A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
+# "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
+_SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
+_OTHER: Final = -1
+
+
+@dataclass(frozen=True)
+class FactRef:
+    """One fact a question's time references are about.
+
+    ``entities``: its labels; ``event``: one point in time (born, died, won); ``open_end``: its end is
+    unknown (a start-only fact: "plays for ... from 1995").
+    """
+
+    entities: tuple[str, ...]
+    event: bool = False
+    open_end: bool = False
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """One date of the text read as ``role`` (``start``/``end``/``point``/``none``) of facts ``facts``.
+
+    ``firm`` is false where the reading may cite but must not contradict (a shared subject, a
+    succession's inferred end).
+    """
+
+    value: TimePoint
+    role: str
+    facts: frozenset[int]
+    firm: bool
+    begin: int
+
+
+@dataclass
+class _Pos:
+    begin: int
+    end: int
+    facts: frozenset[int]  # fact indices; {_OTHER} for someone else; empty for a pronoun
+    distinctive: bool
+    pronoun: bool
+    person: bool = True
+
+
+_PHRASES: Final = re.compile(
+    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|in\s+office|became\s+a\s+member"
+)
+_WORD: Final = re.compile(r"[a-z_]+")
+
+
+@lru_cache(maxsize=1 << 16)
+def _role_words(text: str) -> tuple[tuple[int, str], ...]:
+    """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
+    low = _PHRASES.sub(lambda m: re.sub(r"\s+", "_", m.group(0)), text.lower())
+    out = []
+    for m in _WORD.finditer(low):
+        w = m.group(0)
+        if w in _START:
+            out.append((m.start(), "start"))
+        elif w in _END:
+            out.append((m.start(), "end"))
+        elif w in _EVENT:
+            out.append((m.start(), "point"))
+        elif w in _NONE:
+            out.append((m.start(), "none"))
+    return tuple(out)
+
+
+def _sentences(text: str, names: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Sentence spans; never a break inside a name ("Aiiieeeee! An Anthology ...")."""
+    out = []
+    pos = 0
+    for m in _SENTENCE.finditer(text):
+        if any(b < m.start() < e for b, e in names):
+            continue
+        out.append((pos, m.start()))
+        pos = m.end()
+    out.append((pos, len(text)))
+    return out
+
+
+def _positions(
+    text: str,
+    toks: Sequence[Token],
+    mentions: Sequence[NameMention],
+    owner_of: Mapping[str, frozenset[int]],
+    starts: Sequence[int],
+) -> list[_Pos]:
+    out: list[_Pos] = []
+    for m in mentions:
+        facts: set[int] = set()
+        for k in m.keys:
+            facts |= owner_of.get(k, frozenset({_OTHER}))
+        if len(facts) > 1 and _OTHER in facts:
+            facts.discard(_OTHER)
+        person = any(person_like(k) for k in m.keys)
+        out.append(_Pos(m.begin, m.end, frozenset(facts), len(facts) == 1, False, person))
+    taken = {(p.begin, p.end) for p in out}
+    for t in toks:
+        if (t.begin, t.end) in taken:
+            continue
+        if t.key in _PRONOUNS:
+            out.append(_Pos(t.begin, t.end, frozenset(), True, True))
+        elif t.key in _OTHERS:
+            out.append(_Pos(t.begin, t.end, frozenset({_OTHER}), True, False))
+    out.sort(key=lambda p: p.begin)
+    last: frozenset[int] = frozenset({0})  # before anything is named, a pronoun is the answer
+    last_thing: frozenset[int] = frozenset({0})
+    before_sentence = last
+    resolved = []
+    sentence = -1
+    for p in out:
+        while sentence + 1 < len(starts) and starts[sentence + 1] <= p.begin:
+            sentence += 1
+            before_sentence = last
+        if p.pronoun:
+            # he, she, they: the person named last; him, them: not the subject of their own sentence;
+            # it, its: the thing named last
+            word = text[p.begin : p.end].lower()
+            ref = last_thing if word in _THING_PRONOUNS else (before_sentence if word in ("him", "them") else last)
+            resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
+        else:
+            resolved.append(p)
+            if p.facts and p.person:
+                last = p.facts
+            elif p.facts:
+                last_thing = p.facts
+    return resolved
+
+
+def _pick(cands: Sequence[_Pos]) -> _Pos | None:
+    """The nearest distinctive position, else the nearest shared one."""
+    for p in cands:
+        if p.distinctive:
+            return p
+    return cands[0] if cands else None
+
+
+def attribute(
+    text: str, facts: Sequence[FactRef], others: NameIndex | Iterable[str] | None = None
+) -> list[Attribution]:
+    """Every date of ``text`` with the facts and the end it is stated for (see the module docstring).
+
+    ``facts[0]`` is the fact a pronoun refers to when nothing was named before it (the answer's).
+    ``others`` are the other entities the release knows (a :class:`NameIndex` or labels).
+    """
+    if not text:
+        return []
+    if others is None or isinstance(others, NameIndex):
+        index, owners = _fact_index(tuple(facts), others)
+    else:
+        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
+    toks = tokens(text)
+    mentions = index.find(text, toks)
+    sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
+    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
+    out: list[Attribution] = []
+    all_dates = extract_times(text)  # read once; offsets are the text's
+    if not positions and len(all_dates) == 1:
+        # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
+        # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
+        d = all_dates[0]
+        role, other_term = _role(d, text[: d.begin], text[d.end :], "none")
+        return [] if other_term else _readings(d, role, frozenset({0}), False, d.begin)
+    named_spans = [(p.begin, p.end) for p in positions if not p.pronoun and not text[p.begin : p.end].isdigit()]
+    # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
+    chars = list(text)
+    for nb, ne in named_spans:
+        chars[nb:ne] = " " * (ne - nb)
+    masked = "".join(chars)
+    all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
+    for s_begin, s_end in sentences:
+        dates = [m for m in all_dates if s_begin <= m.begin < s_end]
+        listed = _listed(text, dates)
+        prev_owner: _Pos | None = None
+        prev_role = "none"
+        prev_end = s_begin
+        for di, d in enumerate(dates):
+            d_begin, d_end = d.begin, d.end
+            nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
+            before = [p for p in positions if prev_end <= p.begin and p.end <= d_begin]
+            after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
+            span_before = masked[prev_end:d_begin]
+            span_after = masked[d_end:nxt]
+            # nearest before; else the previous date's owner when the clause's verb precedes the date
+            # ("... and resigned on D, when B took office"); else the next named ("in D he was ...")
+            cue_before = bool(_role_words(span_before))
+            owner = _pick(list(reversed(before))) or (prev_owner if cue_before else None) or _pick(after)
+            owner = owner or prev_owner
+            if owner is None or di in listed:
+                prev_end = d_end
+                continue  # nobody named, or a bare list of dates: attributes nothing
+            role, other_term = _role(d, span_before, span_after, prev_role)
+            facts_of = frozenset() if other_term else owner.facts - {_OTHER}
+            firm = owner.distinctive
+            out.extend(_readings(d, role, facts_of, firm, d_begin))
+            out.extend(_succession(text, d, d_begin, before, positions, prev_end))
+            if not other_term:
+                for also_facts, also_role in _also(text, owner, before, after, span_after):
+                    out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
+            prev_owner, prev_role, prev_end = owner, role, d_end
+    return out
+
+
+def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
+    """Indices of dates in a bare list ("1992, 2000, 2002", "in 2010 and 2011"): no clause of their own."""
+    out: set[int] = set()
+    for i in range(len(dates) - 1):
+        if dates[i].kind != "point" or dates[i + 1].kind != "point":
+            continue
+        gap = sentence[dates[i].end : dates[i + 1].begin]
+        if re.fullmatch(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?", gap):
+            out |= {i, i + 1}
+    return out
+
+
+def _also(
+    text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], span_after: str
+) -> list[tuple[frozenset[int], str]]:
+    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"."""
+    out: list[tuple[frozenset[int], str]] = []
+    rev = list(reversed(before))
+    if owner in rev:
+        k = rev.index(owner)
+        if k + 1 < len(rev) and re.fullmatch(r"\s*(?:,|and|&)\s*", text[rev[k + 1].end : owner.begin]):
+            out.append((rev[k + 1].facts - {_OTHER}, ""))
+    m = re.match(r"\s*,?\s*(?:when|as|after|and)\s+", span_after)
+    if m and after:
+        p = after[0]
+        cues = _role_words(text[p.end : p.end + 40])
+        if cues and cues[0][1] in ("start", "end"):
+            out.append((p.facts - {_OTHER}, cues[0][1]))
+    return [(f, r) for f, r in out if f]
+
+
+@lru_cache(maxsize=1 << 8)
+def _labels_index(labels: tuple[str, ...]) -> NameIndex:
+    return NameIndex({o: (o,) for o in labels})
+
+
+@lru_cache(maxsize=1 << 12)
+def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[NameIndex, dict[str, frozenset[int]]]:
+    """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners."""
+    owner_of: dict[str, set[int]] = {}
+    ents: dict[str, tuple[str, ...]] = {}
+    for i, f in enumerate(facts):
+        for e in f.entities:
+            owner_of.setdefault(e, set()).add(i)
+            ents[e] = (e,)
+    index = NameIndex(ents, base=base, rivals=())
+    return index, {k: frozenset(v) for k, v in owner_of.items()}
+
+
+def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
+    """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
+    low = before.lower()
+    other_term = any(w in low for w in _OTHER_TERM) or re.search(r"\bas\s+of\s*$", low) is not None
+    if d.kind == "range":
+        return "range", other_term
+    if d.kind == "since":
+        return ("none" if d.exclusive else "start"), other_term
+    if d.kind == "until":
+        return ("none" if d.exclusive else "end"), other_term
+    cues = _role_words(before)
+    if cues:
+        return cues[-1][1], other_term
+    cues = _role_words(after)
+    if cues:
+        return cues[0][1], other_term
+    return prev if prev != "range" else "none", other_term
+
+
+def _readings(d: TimeMention, role: str, facts: frozenset[int], firm: bool, begin: int) -> list[Attribution]:
+    if d.kind in ("decade", "century") or not facts:
+        return []
+    iv = d.interval
+    if role == "range":
+        out = []
+        if iv.start is not None:
+            out.append(Attribution(iv.start, "start", facts, firm, begin))
+        if iv.end is not None:
+            out.append(Attribution(iv.end, "end", facts, firm, begin))
+        return out
+    p = iv.start if iv.start is not None else iv.end
+    return [] if p is None else [Attribution(p, role, facts, firm, begin)]
+
+
+def _succession(
+    text: str,
+    d: TimeMention,
+    d_begin: int,
+    before: Sequence[_Pos],
+    positions: Sequence[_Pos],
+    clause_begin: int,
+) -> list[Attribution]:
+    """The inferred other end of a handover ("X was succeeded by Y on D": D is X's end too)."""
+    if d.kind != "point" or d.interval.start is None:
+        return []
+    span = text[clause_begin:d_begin]
+    passive = list(_PASSIVE_SUCCESSION.finditer(span))
+    active = list(_ACTIVE_SUCCESSION.finditer(span))
+    cue = passive[-1] if passive else (active[-1] if active else None)
+    if cue is None:
+        return []
+    at = clause_begin + cue.start()
+    earlier = [p for p in positions if p.end <= at]
+    prior = _pick(list(reversed(earlier))) if earlier else None
+    after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
+    if prior is None or not after_cue:
+        return []
+    out = []
+    facts = prior.facts - {_OTHER}
+    if facts:
+        out.append(Attribution(d.interval.start, "end" if passive else "start", facts, False, d_begin))
+    if not passive:  # "X succeeded Y on D", "X replaced him on D": the date is Y's end as well
+        later = after_cue[-1].facts - {_OTHER}
+        if later:
+            out.append(Attribution(d.interval.start, "end", later, False, d_begin))
+    return out
+
+
+def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
+    ge = min(g, gold.granularity)
+    return pred.granularity >= ge and pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
+
+
+def _differs(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
+    c = min(g, gold.granularity, pred.granularity)
+    return pred.lo(c) != gold.lo(c) or pred.hi(c) != gold.hi(c)
+
+
+def judge_refs(
+    readings: Sequence[Attribution],
+    refs: Sequence[tuple[str, TimePoint, int]],
+    facts: Sequence[FactRef],
+    granularity: Granularity,
+) -> tuple[int, bool]:
+    """How many ``(which, value, fact)`` references are stated, and whether any stated one is contradicted.
+
+    A reference is stated by a reading of its fact at its end (``any``: any end; an event fact: its
+    point, start or an unmarked date); a firm reading of its fact at that end with another value
+    contradicts it. The active-succession swap ("X succeeded Y on D") is handled by ``attribute``.
+    """
+    n = 0
+    contradicted = False
+    for which, value, fi in refs:
+        fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
+        if which == "any" or fact.event:
+            ok_roles, strict_roles = {"start", "end", "point", "none"}, {"start", "end", "point"}
+        elif which == "start" and fact.open_end:  # "won in 1990", "(1995–?)": the start of a start-only fact
+            ok_roles, strict_roles = {"start", "point", "none"}, {"start"}
+        else:
+            ok_roles, strict_roles = {which}, {which}
+        mine = [r for r in readings if fi in r.facts]
+        if any(r.role in ok_roles and _same(r.value, value, granularity) for r in mine):
+            n += 1
+        if any(
+            r.firm and r.role in strict_roles and len(r.facts) == 1 and _differs(r.value, value, granularity)
+            for r in mine
+        ):
+            contradicted = True
+    return n, contradicted

@@ -1,0 +1,75 @@
+"""The LLM judge of time accuracy through the answering client and its cache (a fake OpenAI server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.errors import ChronoqaError, UnknownNameError
+from chronoqa.judge import judge_messages, make_judge, parse_verdict
+from chronoqa.records import Doc, Question, Triple
+from chronoqa.score.candidates import CorpusEntities
+from fake_openai import FakeOpenAI, Reply
+
+Q = Question("q1", "test", "Who was the president of Germany on 1 May 2008?", None, (), source="table",
+             answers=("Horst Köhler",), granularity="day",
+             time_refs=({"which": "start", "value": "2004-07-01", "answer": "Horst Köhler"},))  # fmt: skip
+REC = AnswerRecord("q1", "x", "ok", "Horst Köhler", "He took office on 1 July 2004.")
+
+
+def test_verdicts_are_parsed_conservatively() -> None:
+    assert parse_verdict("Yes") is True and parse_verdict(" yes, the date is right") is True
+    assert parse_verdict("No.") is False and parse_verdict("Incorrect") is False
+    assert parse_verdict("Maybe") is None and parse_verdict("") is None and parse_verdict(None) is None
+
+
+def test_messages_state_the_protocol() -> None:
+    msgs = judge_messages(Q, REC)
+    assert msgs[0]["role"] == "system" and "Yes or No" in msgs[0]["content"]
+    assert "start of Horst Köhler: 2004-07-01" in msgs[1]["content"]
+    assert "He took office on 1 July 2004." in msgs[1]["content"]
+
+
+def test_judge_calls_once_and_caches(tmp_path: Path) -> None:
+    def script(n: int, payload: dict[str, Any]) -> Reply:
+        assert payload["max_tokens"] == 8 and payload["temperature"] == 0.0
+        return 200, "Yes", {}
+
+    with FakeOpenAI(script) as srv:
+        judge = make_judge(f"llm(model=m,base_url={srv.base_url},concurrency=1)", tmp_path / "cache")
+        assert judge(Q, REC) is True
+        assert judge(Q, REC) is True  # remembered
+        again = make_judge(f"llm(model=m,base_url={srv.base_url})", tmp_path / "cache")
+        again.prepare([(Q, REC)])
+        assert again(Q, REC) is True
+        assert len(srv.requests) == 1  # the second judge read the cache
+        assert again.meta()["calls"]["cache_hits"] == 1
+
+
+def test_failures_give_no_verdict(tmp_path: Path) -> None:
+    with FakeOpenAI(lambda n, p: (400, "bad", {})) as srv:
+        judge = make_judge(f"llm(model=m,base_url={srv.base_url},retries=0)", tmp_path)
+        assert judge(Q, REC) is None
+        assert judge.meta()["calls"]["errors"] == 1
+
+
+def test_bad_specs() -> None:
+    with pytest.raises(UnknownNameError):
+        make_judge("gpt(model=x)")
+    with pytest.raises(ChronoqaError, match="needs model"):
+        make_judge("llm(base_url=http://x)")
+    with pytest.raises(UnknownNameError):
+        make_judge("llm(model=m,colour=red)")
+
+
+def test_corpus_entities_give_slot_candidates_and_context() -> None:
+    rows = [("Germany", "Horst Köhler"), ("Germany", "Johannes Rau"), ("Israel", "Chaim Herzog")]
+    docs = [Doc(f"d{i}", "", f"{c}, president", "name", n, None, None) for i, (c, n) in enumerate(rows)]
+    q = Question("q", "test", "?", None, (Triple("Germany, president", "name", "Horst Köhler", None, None),),
+                 answers=("Horst Köhler",))  # fmt: skip
+    kw = CorpusEntities(docs).answer_kwargs(q)
+    assert kw["context"] == ["Johannes Rau"]
+    assert {"Johannes Rau", "Chaim Herzog", "Horst Köhler"} <= set(kw["candidates"].keys())
