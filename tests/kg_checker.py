@@ -24,7 +24,8 @@ declarations (``objects_at_once`` / ``subjects_at_once``, ``symmetric``, ``max_y
   timeline has two or more distinct values);
 * every hop matters: skipping an intermediate hop (going on from its source) gives another answer set; for
   interval, the named entity's own facts of the relation do not already pin the asked time;
-* no raw id (``Q123``) in the text or the answers; first/last questions are marked ``assumes_complete``;
+* no raw id (``Q123``) in the text or the answers, no doubled function word, no noun phrase nested over two
+  deep; first/last questions are marked ``assumes_complete``;
 * no S*, S_anchor or negative fact has an implausible date, recomputed here by brute force;
 * across a release: no two questions share a gold chain (symmetric facts read as one) and answer set, no
   test S* equals a train S*, and no entity answers more than 2% of an operator x hop cell of 50 or more.
@@ -68,6 +69,7 @@ def declarations_from_toml(path: Path, graph: TemporalGraph) -> dict[str, dict[s
 
 
 RAW_ID = re.compile(r"(?<![\w-])[QP]\d+(?![\w-])")
+DOUBLED = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
 CENTURIES = 300  # the documented century-outlier distance (docs/kg-builder.md)
 
 
@@ -550,6 +552,8 @@ class Checker:
         for text in (q.question, *q.answers):
             if RAW_ID.search(text):
                 out.append(("raw id", f"{q.id}: raw id in {text!r}"))
+        if DOUBLED.search(q.question) or len(path) > 3:
+            out.append(("garbled", f"{q.id}: doubled word or noun phrase nested over two deep: {q.question}"))
         for part in (q.S_star, q.S_anchor, q.S_dist, q.S_stale):
             for t in part:
                 if t.fact_id in self.implausible:

@@ -298,7 +298,13 @@ def build_kg_benchmark(
     if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
         static_into = build_static_into(idx)
         if not cfg.keep_multi_answer:
-            pool = build_chain_pool(idx, NEG + 1, t_max, range(2, cfg.max_hops + 1))
+            pool = build_chain_pool(idx, NEG + 1, t_max, range(1, cfg.max_hops + 1))
+            # 1-hop chains whose time can matter: the (anchor, relation) group has several values over time
+            pool[1] = [
+                c
+                for c in pool[1]
+                if len({row[Col.OTHER] for row in idx.group(c[0][0].src, c[0][0].rel, c[0][0].forward)}) > 1
+            ]
     depths = static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None
     ctx = GenContext(
         idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable[0], timed, pool, static_into, depths, seedable[1]

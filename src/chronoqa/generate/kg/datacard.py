@@ -145,8 +145,12 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "Why cells run thin: every `S_star` fact must be valid at `t_query`, and events (births, deaths, prizes) "
         "are valid only in their own unit, so chains through events need same-year coincidences; every hop must "
         "be unique (intermediate hops at `t_query`; interval/sequence prefixes over the whole graph), which rules "
-        "out inverse hops into popular entities. Long chains that satisfy both are structurally rare, as in "
-        "TempBench's 3+-hop column.",
+        "out inverse hops into popular entities. Validity in the world thins them further: only `one` "
+        "directions are asked (see the table above), the time must change the answer (a birth or death never "
+        "needs its year), every hop must be needed, and a gold chain and answer serve one question only. Long "
+        "chains that satisfy all of this are structurally rare, as in TempBench's 3+-hop column. A cell that "
+        "can be filled takes over the quota of the others up to `max_quota_growth` times its own, so the "
+        "release may hold fewer questions than asked for.",
         "",
         "## Known limitations",
         "",

@@ -520,8 +520,8 @@ def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if not idx.one_at(e, r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
         return None  # a "many" timeline ("who played for X first?") ranks an open class
     timeline = idx.group(e, r, forward)
-    if len(timeline) < 2 or any(x[Col.ASU] == NONE for x in timeline):
-        return None
+    if len(timeline) < 2 or any(x[Col.ASU] == NONE or x[Col.OTHER] == e for x in timeline):
+        return None  # an unknown start, or a self-loop ("the Cossack Hetmanate was part of itself")
     distinct = len({x[Col.OTHER] for x in timeline})
     if distinct < 2:
         return None  # one value over all time: the order is not needed
