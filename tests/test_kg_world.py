@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from chronoqa.artifacts.release import IMPLAUSIBLE_FILE
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.templates import TEMPLATES, drop_appositive, garbled, short_label, templates_for
@@ -28,7 +30,7 @@ def build(g: TemporalGraph, **kw: object) -> tuple[list[Question], dict[str, obj
     checker = Checker.from_table(g, YAGO, open_end=open_end_of(b.manifest))
     assert check_all(checker, b.questions, flags) == []
     assert world_report(checker, b.questions) == {}
-    return b.questions, b.manifest
+    return b.questions, {**b.manifest, "implausible_facts": b.implausible}
 
 
 # Worked by hand: Ann was born in Town (one birth: the year changes nothing); Ann played for Reds
@@ -128,7 +130,7 @@ WANT = {2: "before_birth", 3: "after_death", 4: "event_over_years", 5: "open_end
 def test_implausible_dates_are_found_counted_and_never_gold() -> None:
     g = graph("odd", IMPLAUSIBLE)
     qs, manifest = build(g, open_end="ongoing")
-    listed = {x["fact"]: x["reason"] for x in manifest["implausible_dates"]["facts"]}
+    listed = {x["fact"]: x["reason"] for x in manifest["implausible_facts"]}
     assert listed == WANT
     assert manifest["implausible_dates"]["by_reason"] == {
         "event_over_years": 1,
@@ -143,6 +145,18 @@ def test_implausible_dates_are_found_counted_and_never_gold() -> None:
             assert t.fact_id not in WANT, (q.question, t)
     # still counted against uniqueness: Old "plays for" Reds until as_of, so Reds' players are never asked
     # (they are a "many" direction anyway) and Old's team is never asked in 1926-1930 alongside Al's
+
+
+def test_implausible_facts_are_listed_in_a_file_of_the_release(tmp_path: Path) -> None:
+    g = graph("odd", IMPLAUSIBLE)
+    cfg = KGBuildConfig(n_questions=300, seed=1, max_answer_share=1.0, open_end="ongoing")
+    out = build_kg_benchmark(g, cfg, phrases="yago11k").write(tmp_path / "rel")
+    rows = [json.loads(line) for line in (out / IMPLAUSIBLE_FILE).read_text(encoding="utf-8").splitlines()]
+    assert {r["fact"]: r["reason"] for r in rows} == WANT
+    assert all(r["doc"] == f"F{r['fact']}" for r in rows)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["implausible_dates"]["file"] == IMPLAUSIBLE_FILE
+    assert sum(manifest["implausible_dates"]["by_reason"].values()) == len(WANT)
 
 
 def test_facts_ending_after_as_of_count_against_uniqueness(tmp_path: Path) -> None:

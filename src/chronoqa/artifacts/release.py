@@ -8,6 +8,8 @@ Layout::
     qrels                        TREC qrels: "qid 0 doc_id 1" for each S* fact (relevance = time-valid gold)
     manifest.json                config, seed, toolkit version, source checksums, counts
     DATACARD.md                  composition tables, splits, functional rates, known limitations
+    implausible_facts.jsonl      KG releases: {"fact", "doc", "reason"} for each fact whose date is implausible
+                                 (never gold, anchor or negative; still counted against uniqueness)
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "CORPUS_FILE",
     "DATACARD_FILE",
     "FLAGS_FILE",
+    "IMPLAUSIBLE_FILE",
     "MANIFEST_FILE",
     "QRELS_FILE",
     "FunctionalFlags",
@@ -41,6 +44,7 @@ CORPUS_FILE = "corpus.jsonl"
 QRELS_FILE = "qrels"
 MANIFEST_FILE = "manifest.json"
 DATACARD_FILE = "DATACARD.md"
+IMPLAUSIBLE_FILE = "implausible_facts.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +93,13 @@ def write_release(
     flags: Iterable[FunctionalFlags],
     manifest: Mapping[str, Any],
     datacard: str,
+    implausible: Iterable[Mapping[str, Any]] | None = None,
 ) -> Path:
-    """Write a whole release folder atomically file by file; returns its path."""
+    """Write a whole release folder atomically file by file; returns its path.
+
+    ``implausible`` (the KG builder's facts with implausible dates, with their reasons) is written to
+    :data:`IMPLAUSIBLE_FILE` when given.
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / BENCHMARK_FILE, (q.to_dict() for q in questions))
@@ -98,6 +107,8 @@ def write_release(
     write_jsonl(out / CORPUS_FILE, (d.to_dict() for d in corpus))
     write_qrels(out / QRELS_FILE, questions)
     write_text(out / DATACARD_FILE, datacard)
+    if implausible is not None:
+        write_jsonl(out / IMPLAUSIBLE_FILE, (dict(x) for x in implausible))
     write_json(out / MANIFEST_FILE, dict(manifest))  # last: its presence marks a complete release
     return out
 

@@ -97,7 +97,8 @@ class BuildResult:
     """The result of a build: questions, flags, the corpus (streamed on demand), manifest and data card.
 
     ``stats`` holds builder-specific details that are not written (the KG builder's cell statistics, the
-    table builder's TFD reports and joins).
+    table builder's TFD reports and joins). ``implausible`` (KG builds) lists the facts whose dates are
+    implausible, with their reasons; it is written to ``implausible_facts.jsonl``.
     """
 
     questions: list[Question]
@@ -106,6 +107,7 @@ class BuildResult:
     manifest: dict[str, Any]
     datacard: str
     stats: dict[str, Any] = field(default_factory=dict)
+    implausible: list[dict[str, Any]] | None = None
 
     def corpus(self) -> Iterator[Doc]:
         """Stream the corpus documents (every fact or row once)."""
@@ -114,4 +116,6 @@ class BuildResult:
     def write(self, out_dir: str | Path) -> Path:
         """Write the release through :func:`chronoqa.artifacts.release.write_release`; the manifest is checked first."""
         check_manifest(self.manifest)
-        return write_release(out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard)
+        return write_release(
+            out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard, self.implausible
+        )

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from chronoqa.artifacts.release import FunctionalFlags
+from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
@@ -579,12 +579,7 @@ def build_kg_benchmark(
         "not_years": {"years": not_years, "declared_by": not_years_by, "facts": n_non_year},
         "cardinality": card_record,
         "symmetric": symmetric,
-        "implausible_dates": {
-            "by_reason": {r: by_reason[r] for r in REASONS},
-            "facts": [
-                {"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())
-            ],
-        },
+        "implausible_dates": {"by_reason": {r: by_reason[r] for r in REASONS}, "file": IMPLAUSIBLE_FILE},
         "quality": {
             "per_cell": cell_quality,
             "assumes_complete": sum(1 for q in questions if q.assumes_complete),
@@ -619,7 +614,8 @@ def build_kg_benchmark(
     def corpus() -> Iterator[Doc]:
         return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
-    return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info})
+    listed = [{"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())]
+    return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed)
 
 
 def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:

@@ -57,7 +57,7 @@ def _non_year_line(manifest: Mapping[str, Any]) -> str:
 def _world_section(manifest: Mapping[str, Any]) -> list[str]:
     """Validity in the world: declarations, implausible dates, closed-world questions, per-cell quality."""
     card = manifest.get("cardinality") or {}
-    imp = manifest.get("implausible_dates") or {"by_reason": {}, "facts": []}
+    imp = manifest.get("implausible_dates") or {"by_reason": {}}
     quality = manifest.get("quality") or {"per_cell": {}, "assumes_complete": 0}
     lines = [
         "## Validity in the world",
@@ -77,8 +77,8 @@ def _world_section(manifest: Mapping[str, Any]) -> list[str]:
         "",
         f"- Symmetric relations (a fact and its mirror are one fact): "
         f"{', '.join(f'`{r}`' for r in manifest.get('symmetric', [])) or 'none'}.",
-        f"- Implausible dates, detected from the data ({len(imp['facts']):,} facts; never gold, references or "
-        "negatives, still counted against uniqueness, listed in `manifest.json`): "
+        f"- Implausible dates, detected from the data ({sum(imp['by_reason'].values()):,} facts; never gold, "
+        "references or negatives, still counted against uniqueness, listed in `implausible_facts.jsonl`): "
         + (", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in imp["by_reason"].items()) or "none")
         + ".",
         f"- Questions that assume the graph is complete (`assumes_complete`: first / last ever): "
@@ -200,7 +200,8 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "",
         "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
         "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics, the relation declarations, "
-        "and every implausible fact with its reason under `implausible_dates`).",
+        "and the implausible-date counts by reason under `implausible_dates`), `implausible_facts.jsonl` (every "
+        "fact whose date is implausible, with its reason).",
         "",
     ]
     return "\n".join(lines)
