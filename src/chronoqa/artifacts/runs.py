@@ -10,7 +10,11 @@ For a run named ``NAME`` three files are written, atomically (:func:`write_run`)
   retrievers' tie-breaking (score, then corpus order) except for exact ties, where TREC tools may
   reorder; ``rank`` in the JSONL file is authoritative.
 * ``NAME.run.meta.json``: ``spec``, ``control``, ``corpus_sha256``, ``benchmark_sha256``,
-  ``toolkit_version``, ``k``, ``n_questions``, ``timing`` (seconds), plus ``split`` and ``params``.
+  ``toolkit_version``, ``k``, ``n_questions``, plus ``split`` and ``params``: a function of the inputs
+  and the spec, so two identical runs write identical bytes.
+* ``NAME.run.timing.json`` (:func:`timing_path`, :func:`read_timing`): the wall-clock timings
+  ``build_s``, ``retrieve_s`` (seconds) and ``queries_per_s``, the one file of a run that differs
+  between two identical runs; nothing that is scored or reported reads it.
 
 :func:`read_run` is the one reader of every run shape a user may hold:
 
@@ -51,7 +55,9 @@ __all__ = [
     "RunSource",
     "meta_path",
     "read_run",
+    "read_timing",
     "run_paths",
+    "timing_path",
     "write_run",
 ]
 
@@ -190,8 +196,31 @@ def meta_path(run_path: str | Path) -> Path:
     return p.with_name(name + ".meta.json")
 
 
-def write_run(out_dir: str | Path, name: str, lines: Sequence[RunLine], meta: Mapping[str, Any]) -> Path:
-    """Write ``NAME.run.jsonl``, ``NAME.run.trec`` and ``NAME.run.meta.json``; returns the JSONL path."""
+def timing_path(run_path: str | Path) -> Path:
+    """``x.run.jsonl`` (or ``x.run.trec``) -> ``x.run.timing.json``: the run's wall-clock timings."""
+    meta = meta_path(run_path)
+    return meta.with_name(meta.name.removesuffix(".meta.json") + ".timing.json")
+
+
+def read_timing(run_path: str | Path) -> dict[str, Any]:
+    """The timings recorded beside a run file (empty when there are none)."""
+    p = timing_path(run_path)
+    data = read_json(p) if p.is_file() else {}
+    return dict(data) if isinstance(data, Mapping) else {}
+
+
+def write_run(
+    out_dir: str | Path,
+    name: str,
+    lines: Sequence[RunLine],
+    meta: Mapping[str, Any],
+    timing: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write a run's files; returns the JSONL path.
+
+    ``NAME.run.jsonl``, ``NAME.run.trec``, ``NAME.run.meta.json`` and, when ``timing`` is given,
+    ``NAME.run.timing.json``.
+    """
     jsonl, trec, meta_file = run_paths(out_dir, name)
     tag = re.sub(r"\s+", "_", name) or "run"
     with atomic_write(jsonl) as fh:
@@ -202,6 +231,8 @@ def write_run(out_dir: str | Path, name: str, lines: Sequence[RunLine], meta: Ma
         for line in lines:
             for h in line.hits:
                 fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {h.score!r} {tag}\n")
+    if timing is not None:
+        write_json(timing_path(jsonl), dict(timing))
     write_json(meta_file, dict(meta))  # last: a meta file marks a complete run
     return jsonl
 

@@ -54,9 +54,9 @@ def build_kg_command(
     ] = False,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
-    from rich.console import Console
     from rich.table import Table
 
+    from chronoqa.cli import _ui
     from chronoqa.cli._ui import task_progress
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import OPERATOR_NAMES
@@ -64,7 +64,7 @@ def build_kg_command(
     from chronoqa.records import COMPLEXITIES
     from chronoqa.time import parse_time
 
-    console = Console(stderr=True)
+    console = _ui.console(stderr=True)
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
     config = KGBuildConfig(
@@ -103,7 +103,7 @@ def build_kg_command(
 
         sources["labels"] = {"file": labels.name, "sha256": sha256_file(labels)}
     t_load = time.perf_counter() - t0
-    with task_progress(console, label="[bold]questions") as bar:
+    with task_progress(console, label="questions") as bar:
         task = bar.add_task("build", total=n_questions)
         build = build_kg_benchmark(
             graph,

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from chronoqa.cli import _ui
+
 __all__ = ["register"]
 
 
@@ -118,8 +120,7 @@ def build_table(
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
         write(build, str(out))
     except ChronoqaError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        _ui.fail(exc)
     typer.echo(f"wrote {len(build.questions)} questions and {len(build.corpus)} documents to {out}")
     for src, rows in sorted(build.counts().items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)

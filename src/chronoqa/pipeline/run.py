@@ -9,6 +9,12 @@ Stages (each a folder of the run directory, see :mod:`chronoqa.pipeline.stages`)
     evaluate              metrics JSON per run and per answer file (chronoqa.score.evaluate)
     report                report.html (self-contained) + report.md + summary.json
 
+Two identical runs write byte-identical files, except the wall-clock timings, which live in files of
+their own: ``timings.json`` of the run folder says what the last invocation did, per stage its seconds
+and whether it was skipped as unchanged, and holds the retrieval timings of the runs it computed (each
+retriever's ``*.run.timing.json``, moved out of its stage folder). A resumed run therefore ends with
+the same files as an uninterrupted one.
+
 A stage whose inputs and config are unchanged is skipped, so rerunning a killed or finished run only
 computes what is missing. LLM responses are cached in ``<run>/cache/`` (outside the stage folders) so
 a killed LLM stage resumes without re-asking finished questions.
@@ -26,10 +32,13 @@ from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
 from chronoqa.pipeline.config import RunConfig, dump_toml
+from chronoqa.pipeline.lock import RunLock
 from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
 from chronoqa.time import TimePoint
 
-__all__ = ["PipelineResult", "Progress", "run_pipeline", "stage_name"]
+__all__ = ["TIMINGS_FILE", "PipelineResult", "Progress", "run_pipeline", "stage_name"]
+
+TIMINGS_FILE = "timings.json"
 
 
 class Progress(Protocol):
@@ -148,9 +157,10 @@ def _tuples(d: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _retrieve_stage(
-    release: Path, spec: str, k: int, split: str, progress: Progress, name: str
+    release: Path, spec: str, k: int, split: str, progress: Progress, name: str, timings: dict[str, Any]
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.artifacts.runs import read_timing, timing_path
         from chronoqa.retrieve import run_retrieval
 
         state: dict[str, Any] = {"tick": None, "done": 0}
@@ -164,6 +174,8 @@ def _retrieve_stage(
         (res,) = run_retrieval(release, [spec], out, k=k, split=split, reuse=False, progress=on_progress)
         if state["tick"] is None:
             progress.start(name, 1)(1)
+        timings[name] = read_timing(res.path)  # wall clock: into the run's timings.json, not the stage folder
+        timing_path(res.path).unlink(missing_ok=True)
         return {"spec": res.spec, "file": res.path.name, "control": res.control, "n_questions": res.n_questions}
 
     return fn
@@ -295,11 +307,24 @@ def _with_protocol(spec: str, proto: str) -> str:
     return f"{spec}(protocol={proto})"
 
 
-def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: bool = False) -> PipelineResult:
-    """Run (or resume) every stage of a run; returns where the report and summary are."""
-    prog = progress or _Quiet()
+def run_pipeline(
+    cfg: RunConfig, *, progress: Progress | None = None, force: bool = False, wait: bool = False
+) -> PipelineResult:
+    """Run (or resume) every stage of a run; returns where the report and summary are.
+
+    The run holds the run folder's lock (:class:`~chronoqa.pipeline.lock.RunLock`) from before it
+    touches any file until it returns: a second run on the same folder raises
+    :class:`~chronoqa.pipeline.lock.RunLockedError` at once, or waits for the lock with ``wait=True``.
+    """
+    with RunLock(cfg.out_dir, wait=wait):
+        return _run_locked(cfg, progress or _Quiet(), force)
+
+
+def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
+    if cfg.bench and not (Path(cfg.bench) / "benchmark.jsonl").is_file():  # before any file is written
+        raise ChronoqaError(f"--bench {cfg.bench}: not a benchmark release folder (no benchmark.jsonl)")
     run_dir = cfg.out_dir
-    runner = StageRunner(run_dir, force=force)
+    runner = StageRunner(run_dir, force=force)  # removes a dead run's temporary folders: only under the lock
     write_json(run_dir / "config.json", cfg.to_dict())
     write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))
     results: list[StageResult] = []
@@ -312,8 +337,6 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
 
     if cfg.bench:
         release = Path(cfg.bench)
-        if not (release / "benchmark.jsonl").exists():
-            raise ChronoqaError(f"--bench {release}: not a benchmark release folder (no benchmark.jsonl)")
     else:
         fetch = do(Stage("fetch", _fetch_stage(cfg), {}, {"dataset": cfg.dataset, "files": cfg.files}))
         build = do(
@@ -328,11 +351,12 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
 
     bench_inputs = {"benchmark": release / "benchmark.jsonl", "corpus": release / "corpus.jsonl"}
     runs: dict[str, Path] = {}
+    retrieval_timings: dict[str, Any] = {}
     for spec in [*cfg.retrievers, *cfg.controls]:
         res = do(
             Stage(
                 stage_name("retrieve", spec),
-                _retrieve_stage(release, spec, cfg.k, cfg.split, prog, stage_name("retrieve", spec)),
+                _retrieve_stage(release, spec, cfg.k, cfg.split, prog, stage_name("retrieve", spec), retrieval_timings),
                 bench_inputs,
                 {"spec": spec, "k": cfg.k, "split": cfg.split},
             )
@@ -378,12 +402,15 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
     summary = read_json(rep.path / "summary.json")
     manifest = {
         "config": cfg.to_dict(),
-        "release": str(release),
-        "stages": [
-            {"name": r.name, "skipped": r.skipped, "seconds": round(r.seconds, 3), "path": r.path.name} for r in results
-        ],
+        "release": runner.relative(release),
+        "stages": [{"name": r.name, "path": r.path.name} for r in results],
     }
     write_json(run_dir / "run.json", manifest)
+    timings = {
+        "stages": {r.name: {"seconds": round(r.seconds, 3), "skipped": r.skipped} for r in results},
+        "retrieval": retrieval_timings,
+    }
+    write_json(run_dir / TIMINGS_FILE, timings)
     return PipelineResult(
         run_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
     )
