@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chronoqa.errors import ChronoqaError, DataError
-from chronoqa.io import atomic_write, dumps, read_json, read_jsonl, write_json
+from chronoqa.io import atomic_write, dumps, read_json, read_jsonl, read_text, write_json
 from chronoqa.records import Doc, Triple
 
 if TYPE_CHECKING:
@@ -350,7 +350,7 @@ def _read_trec(p: Path, docs: Iterable[Doc] | None) -> list[RunLine]:
         )
     by_id = {d.doc_id: d for d in docs}
     per_q: dict[str, list[RunHit]] = {}
-    for lineno, text in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, text in enumerate(read_text(p).splitlines(), 1):
         parts = text.split()
         if not parts:
             continue

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.errors import ChronoqaError, UnknownNameError
+from chronoqa.io import read_text
 
 __all__ = [
     "DEFAULT_CONTROLS",
@@ -150,7 +151,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> RunConfig:
     if path is not None:
         p = Path(path)
         try:
-            doc = tomllib.loads(p.read_text(encoding="utf-8"))
+            doc = tomllib.loads(read_text(p))
         except FileNotFoundError:
             raise ChronoqaError(f"config file {p} does not exist") from None
         except tomllib.TOMLDecodeError as exc:

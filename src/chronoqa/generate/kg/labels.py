@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import closing
 from pathlib import Path
 
 from chronoqa.errors import DataError
+from chronoqa.io import text_lines
 
 __all__ = ["read_entity_labels"]
 
@@ -13,8 +15,8 @@ def read_entity_labels(path: str | Path) -> dict[str, str]:
     """Read ``id<TAB>label`` lines (an optional header is skipped); bad lines raise :class:`DataError`."""
     path = Path(path)
     out: dict[str, str] = {}
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with closing(text_lines(path)) as lines:  # bytes that are not UTF-8: a DataError naming the line
+        for lineno, line in lines:
             text = line.rstrip("\n").rstrip("\r")
             if not text.strip():
                 continue
