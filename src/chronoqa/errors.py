@@ -79,7 +79,10 @@ class UnknownNameError(ChronoqaError, KeyError):
         known = sorted(known)
         hint = did_you_mean(name, known)
         msg = f"Unknown {kind} {name!r}."
-        msg += f" Did you mean {hint}?" if hint else f" Known: {', '.join(known)}."
+        if hint:
+            msg += f" Did you mean {hint}?"
+        shown = ", ".join(known[:30]) + (f", ... ({len(known)} in all)" if len(known) > 30 else "")
+        msg += f" Known: {shown}." if known else " None is known."
         self.kind, self.name, self.known = kind, name, tuple(known)
         super().__init__(msg)
 

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
-from chronoqa.pipeline.config import RunConfig, dump_toml
+from chronoqa.pipeline.config import RunConfig, build_kwargs, dump_toml
 from chronoqa.pipeline.lock import RunLock
 from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
 from chronoqa.time import TimePoint
@@ -127,7 +127,7 @@ def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callabl
         defaults: dict[str, Any] = {"seed": cfg.seed}
         if cfg.files:  # a user's relations have no shipped phrases: phrase them generically unless told otherwise
             defaults["generic_phrases"] = True
-        build_cfg = KGBuildConfig(**{**defaults, **_tuples(cfg.build)})
+        build_cfg = KGBuildConfig(**{**defaults, **build_kwargs(cfg.build)})
         graph = _load_graph(cfg, fetch_dir, build_cfg.as_of_point)
         tick = progress.start("build", build_cfg.n_questions)
         done = [0]
@@ -142,18 +142,6 @@ def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callabl
         return {"n_questions": len(kg.questions)}
 
     return fn
-
-
-def _tuples(d: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in d.items():
-        if isinstance(v, list):
-            out[k] = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-        elif isinstance(v, Mapping):
-            out[k] = tuple((kk, vv) for kk, vv in v.items())
-        else:
-            out[k] = v
-    return out
 
 
 def _retrieve_stage(
