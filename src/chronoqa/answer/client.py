@@ -74,6 +74,10 @@ class ClientConfig:
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url {self.base_url!r}: expected an http(s) URL such as http://127.0.0.1:8080/v1")
+        if not self.model.strip():
+            raise ValueError("model must name a model, got an empty name (e.g. model=gpt-4o-mini)")
+        if not self.timeout_s > 0:
+            raise ValueError(f"timeout must be > 0 seconds, got {self.timeout_s}")
         if self.concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
         if self.max_retries < 0:

@@ -311,7 +311,12 @@ def run_pipeline(
 def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
     if cfg.bench and not (Path(cfg.bench) / "benchmark.jsonl").is_file():  # before any file is written
         raise ChronoqaError(f"--bench {cfg.bench}: not a benchmark release folder (no benchmark.jsonl)")
-    _answer_plan(cfg, [*cfg.retrievers, *cfg.controls])  # a bad answerer spec fails before any stage runs
+    from chronoqa.retrieve.registry import REGISTRY
+    from chronoqa.spec import RetrieverSpec
+
+    for spec in [*cfg.retrievers, *cfg.controls]:  # a bad spec fails before any stage runs
+        REGISTRY.resolve_params(RetrieverSpec.parse(spec))
+    _answer_plan(cfg, [*cfg.retrievers, *cfg.controls])
     run_dir = cfg.out_dir
     runner = StageRunner(run_dir, force=force)  # removes a dead run's temporary folders: only under the lock
     write_json(run_dir / "config.json", cfg.to_dict())
