@@ -22,6 +22,7 @@ from chronoqa.errors import DataError
 __all__ = [
     "atomic_write",
     "dumps",
+    "numbered_jsonl",
     "read_json",
     "read_jsonl",
     "read_text",
@@ -139,6 +140,12 @@ def read_json(path: str | Path) -> Any:
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
     """Stream the objects of a JSONL file; a bad line raises :class:`DataError` naming it."""
+    for _, obj in numbered_jsonl(path):
+        yield obj
+
+
+def numbered_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Stream ``(line number, object)`` of a JSONL file (blank lines skipped but counted)."""
     path = Path(path)
     for lineno, line in text_lines(path):
         if not line.strip():
@@ -163,7 +170,7 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
                 "a JSON object",
                 "each line must be one {...} record",
             )
-        yield obj
+        yield lineno, obj
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -12,13 +12,16 @@ Layout::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chronoqa.errors import ChronoqaError
-from chronoqa.io import atomic_write, read_json, read_jsonl, write_json, write_jsonl, write_text
+from pydantic import BaseModel
+
+from chronoqa.artifacts.schema import DocRow, FlagsRow, QuestionRow, check_row
+from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.io import atomic_write, numbered_jsonl, read_json, write_json, write_jsonl, write_text
 from chronoqa.records import Doc, Question
 
 __all__ = [
@@ -110,11 +113,30 @@ def load_release(path: str | Path) -> Release:
         raise ChronoqaError(
             f"{p} is not a benchmark release: {BENCHMARK_FILE} is missing (build one with `chronoqa build`)"
         )
-    questions = [Question.from_dict(d) for d in read_jsonl(bench)]
-    corpus = [Doc.from_dict(d) for d in read_jsonl(p / CORPUS_FILE)] if (p / CORPUS_FILE).exists() else []
+    questions = [Question.from_dict(d) for d in _rows(bench, QuestionRow, "id")]
+    corpus = [Doc.from_dict(d) for d in _rows(p / CORPUS_FILE, DocRow, "doc_id")] if (p / CORPUS_FILE).exists() else []
     flags: dict[str, FunctionalFlags] = {}
     if (p / FLAGS_FILE).exists():
-        for d in read_jsonl(p / FLAGS_FILE):
-            flags[str(d["id"])] = FunctionalFlags(str(d["id"]), bool(d["dist_functional"]), bool(d["stale_functional"]))
+        for d in _rows(p / FLAGS_FILE, FlagsRow, "id"):
+            flags[d["id"]] = FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
     manifest = read_json(p / MANIFEST_FILE) if (p / MANIFEST_FILE).exists() else {}
     return Release(p, questions, corpus, flags, manifest)
+
+
+def _rows(path: Path, schema: type[BaseModel], key: str) -> Iterator[dict[str, Any]]:
+    """The lines of a release file, each checked against its schema; a repeated ``key`` is an error."""
+    seen: dict[str, int] = {}
+    for lineno, row in numbered_jsonl(path):
+        check_row(schema, row, str(path), lineno)
+        value = row[key]
+        if value in seen:
+            raise DataError(
+                str(path),
+                lineno,
+                key,
+                value,
+                f"an {key} no earlier line has (line {seen[value]} has it)",
+                "give every record its own id, or remove the duplicate line",
+            )
+        seen[value] = lineno
+        yield row

@@ -67,6 +67,8 @@ def build_kg_command(
     console = _ui.console(stderr=True)
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
+    if out.exists() and not out.is_dir():
+        raise typer.BadParameter(f"{out} is a file, not a folder: give a new or existing folder", param_hint="--out")
     config = KGBuildConfig(
         seed=seed,
         n_questions=n_questions,
