@@ -96,3 +96,41 @@ def test_cli_arguments_naming_the_wrong_kind_of_path(tmp_path: Path) -> None:
     res = _chronoqa("build", "kg", "--input", str(tmp_path), "--out", str(a_file))
     assert res.returncode == 2 and "is a file, not a folder" in res.stderr and "Traceback" not in res.stderr
     assert a_file.read_text(encoding="utf-8") == "x"
+
+
+def _rewrite_hits(src: Path, dst: Path, **changes: str) -> Path:
+    out = []
+    for line in src.read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        for j, h in enumerate(rec["hits"]):
+            h.update({k: v.format(j=j, qid=rec["qid"]) for k, v in changes.items()})
+        out.append(json.dumps(rec))
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return dst
+
+
+def test_a_hit_is_its_doc_id_not_its_text(tmp_path: Path) -> None:
+    rel, run = write_fixture(tmp_path)
+    real = evaluate(rel, run=run, n_bootstrap=0).to_dict()["retrieval"]
+    assert 0 < real["all"]["R@10"]["value"] < 1  # a non-trivial run
+    # the issue's case: every doc_id bogus, the triples' text intact, scored like the real run; now an error
+    bogus = _rewrite_hits(run, tmp_path / "bogus" / "x.run.jsonl", doc_id="zz-{qid}-{j}")
+    with pytest.raises(DataError) as exc:
+        evaluate(rel, run=bogus, n_bootstrap=0)
+    assert (exc.value.line, exc.value.field, exc.value.value) == (1, "hits[0].doc_id", "zz-q1-0")
+    # real doc ids with garbled text: scored as the documents they name
+    garbled = _rewrite_hits(run, tmp_path / "garbled" / "x.run.jsonl", s="nobody", o="nothing", t_start="1066")
+    assert evaluate(rel, run=garbled, n_bootstrap=0).to_dict()["retrieval"] == real
+
+
+def test_run_lines_without_hits(tmp_path: Path) -> None:
+    rel, run = write_fixture(tmp_path)
+    lines = run.read_text(encoding="utf-8").splitlines()
+    for bad, field in (({"qid": "q1", "hits": None}, "hits"), ({"qid": "q1", "hits": [{"doc_id": "d1"}]}, "hits[0]")):
+        p = tmp_path / "bad" / "x.run.jsonl"
+        p.parent.mkdir(exist_ok=True)
+        p.write_text("\n".join([json.dumps(bad), *lines[1:]]) + "\n", encoding="utf-8")
+        with pytest.raises(DataError) as exc:
+            evaluate(rel, run=p, n_bootstrap=0)
+        assert (exc.value.line, exc.value.field) == (1, field)
