@@ -44,6 +44,9 @@ def build_kg_command(
             "(certain only in its start unit). Default: the phrase table's (yago11k unknown, wikidata12k ongoing).",
         ),
     ] = None,
+    on_bad_row: Annotated[
+        str, typer.Option(help="Bad rows of --input: 'raise' (stop at the first) or 'skip' (skip and count).")
+    ] = "raise",
     ignore_not_years: Annotated[
         bool,
         typer.Option(
@@ -58,6 +61,7 @@ def build_kg_command(
 
     from chronoqa.cli import _ui
     from chronoqa.cli._ui import task_progress
+    from chronoqa.errors import check_policy
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import OPERATOR_NAMES
     from chronoqa.generate.kg.labels import read_entity_labels
@@ -97,7 +101,8 @@ def build_kg_command(
         from chronoqa.sources import detect_format, read_graph
 
         fmt = fmt or detect_format(input_folder)
-        graph = read_graph(input_folder, fmt, on_bad_row="skip", on_reversed="keep", as_of=as_of_point)
+        policy = check_policy(on_bad_row)
+        graph = read_graph(input_folder, fmt, on_bad_row=policy, on_reversed="keep", as_of=as_of_point)
         sources = {"input": input_folder.name, "format": fmt, "sha256": _folder_checksums(input_folder)}
     extra = read_entity_labels(labels) if labels is not None else None
     if labels is not None:
@@ -115,7 +120,19 @@ def build_kg_command(
             sources=sources,
             progress=lambda done, total: bar.update(task, completed=done),
         )
+    if not build.questions:
+        rep = graph.report
+        why = f", {len(rep.skipped)} rows skipped {rep.skipped_by_reason()}" if rep and rep.skipped else ""
+        _ui.fail(
+            f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
+            "--on-bad-row raise to stop at the first bad row. Nothing was written"
+        )
     folder = build.write(out)
+    if graph.report is not None and graph.report.skipped:
+        rep = graph.report
+        console.print(
+            f"skipped {len(rep.skipped)} bad rows of the input (counted, not loaded): {rep.skipped_by_reason()}"
+        )
     elapsed = time.perf_counter() - t0
     counts = build.manifest["counts"]
     table = Table(title=f"{graph.name}: {counts['questions']:,} questions → {folder}")
