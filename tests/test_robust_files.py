@@ -134,3 +134,10 @@ def test_run_lines_without_hits(tmp_path: Path) -> None:
         with pytest.raises(DataError) as exc:
             evaluate(rel, run=p, n_bootstrap=0)
         assert (exc.value.line, exc.value.field) == (1, field)
+
+
+def test_an_impossible_date_names_file_and_line(tmp_path: Path) -> None:
+    rel, _ = write_fixture(tmp_path)
+    _edit_line(rel / "benchmark.jsonl", 2, t_query="2001-02-30")
+    with pytest.raises(DataError, match=r"benchmark\.jsonl:2: .*day 30 of 2001-02 is impossible"):
+        load_release(rel)

@@ -12,10 +12,10 @@ Layout::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -37,6 +37,8 @@ __all__ = [
     "write_qrels",
     "write_release",
 ]
+
+T = TypeVar("T")
 
 BENCHMARK_FILE = "benchmark.jsonl"
 FLAGS_FILE = "functional_negatives.jsonl"
@@ -113,18 +115,25 @@ def load_release(path: str | Path) -> Release:
         raise ChronoqaError(
             f"{p} is not a benchmark release: {BENCHMARK_FILE} is missing (build one with `chronoqa build`)"
         )
-    questions = [Question.from_dict(d) for d in _rows(bench, QuestionRow, "id")]
-    corpus = [Doc.from_dict(d) for d in _rows(p / CORPUS_FILE, DocRow, "doc_id")] if (p / CORPUS_FILE).exists() else []
+    questions = list(_rows(bench, QuestionRow, "id", Question.from_dict))
+    corpus = list(_rows(p / CORPUS_FILE, DocRow, "doc_id", Doc.from_dict)) if (p / CORPUS_FILE).exists() else []
     flags: dict[str, FunctionalFlags] = {}
     if (p / FLAGS_FILE).exists():
-        for d in _rows(p / FLAGS_FILE, FlagsRow, "id"):
-            flags[d["id"]] = FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
+        for f in _rows(p / FLAGS_FILE, FlagsRow, "id", _flags):
+            flags[f.id] = f
     manifest = read_json(p / MANIFEST_FILE) if (p / MANIFEST_FILE).exists() else {}
     return Release(p, questions, corpus, flags, manifest)
 
 
-def _rows(path: Path, schema: type[BaseModel], key: str) -> Iterator[dict[str, Any]]:
-    """The lines of a release file, each checked against its schema; a repeated ``key`` is an error."""
+def _flags(d: Mapping[str, Any]) -> FunctionalFlags:
+    return FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
+
+
+def _rows(path: Path, schema: type[BaseModel], key: str, make: Callable[[Mapping[str, Any]], T]) -> Iterator[T]:
+    """The records of a release file, each line checked against its schema.
+
+    A repeated ``key`` is an error, and so is a value the record rejects (an impossible date).
+    """
     seen: dict[str, int] = {}
     for lineno, row in numbered_jsonl(path):
         check_row(schema, row, str(path), lineno)
@@ -139,4 +148,9 @@ def _rows(path: Path, schema: type[BaseModel], key: str) -> Iterator[dict[str, A
                 "give every record its own id, or remove the duplicate line",
             )
         seen[value] = lineno
-        yield row
+        try:
+            yield make(row)
+        except ValueError as exc:  # TimeParseError names the field and the value
+            raise DataError(
+                str(path), lineno, "(record)", value, f"valid values ({exc})", "correct the field"
+            ) from None
