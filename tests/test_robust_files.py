@@ -141,3 +141,22 @@ def test_an_impossible_date_names_file_and_line(tmp_path: Path) -> None:
     _edit_line(rel / "benchmark.jsonl", 2, t_query="2001-02-30")
     with pytest.raises(DataError, match=r"benchmark\.jsonl:2: .*day 30 of 2001-02 is impossible"):
         load_release(rel)
+
+
+def test_a_huge_bad_value_is_echoed_clipped(tmp_path: Path) -> None:
+    from chronoqa.errors import MAX_ECHO, LoadReport
+    from chronoqa.sources import read_graph
+
+    kg = tmp_path / "kg"
+    kg.mkdir()
+    (kg / "entities.dict").write_text("0\tA\n1\tB\n", encoding="utf-8")
+    (kg / "relations.dict").write_text("0\tr\n", encoding="utf-8")
+    huge = "9" * 1_000_000
+    (kg / "temporal").write_text(f"0\t0\t1\t{huge}\t2004\n0\t0\t1\t2001\t2004\n", encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        read_graph(kg)
+    assert len(str(exc.value)) < 4 * MAX_ECHO + 400 and "1,000,000 characters" in str(exc.value)
+    g = read_graph(kg, on_bad_row="skip")
+    report = g.report
+    assert isinstance(report, LoadReport) and len(report.skipped) == 1
+    assert len(json.dumps(report.to_dict())) < 3 * MAX_ECHO + 1000
