@@ -160,3 +160,12 @@ def test_a_huge_bad_value_is_echoed_clipped(tmp_path: Path) -> None:
     report = g.report
     assert isinstance(report, LoadReport) and len(report.skipped) == 1
     assert len(json.dumps(report.to_dict())) < 3 * MAX_ECHO + 1000
+
+
+def test_a_repeated_table_column_is_an_error(tmp_path: Path) -> None:
+    from chronoqa.sources.tables import read_table
+
+    t = tmp_path / "t.csv"
+    t.write_text("Country,Role,Role,Start,End\nItaly,President,President,1999,2006\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"t\.csv:1: field '\(header\)' = 'Role': expected column names"):
+        read_table(t)
