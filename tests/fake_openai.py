@@ -16,7 +16,8 @@ class FakeOpenAI:
     """Serves POST /v1/chat/completions. ``script(n, payload)`` decides the n-th reply (0-based).
 
     A reply status of 200 wraps the text as an OpenAI chat completion; ``"sleep:<s>"`` as text with
-    status 0 makes the server wait ``s`` seconds before answering 200 "late" (to trigger timeouts).
+    status 0 makes the server wait ``s`` seconds before answering 200 "late" (to trigger timeouts);
+    ``"drip:<s>"`` sends the headers at once, then the body one byte every ``s`` seconds (a slow drip).
     """
 
     def __init__(self, script: Callable[[int, dict[str, Any]], Reply]) -> None:
@@ -55,6 +56,10 @@ class FakeOpenAI:
                     if status == 0 and text.startswith("sleep:"):
                         time.sleep(float(text.split(":", 1)[1]))
                         status, text = 200, "Answer: late"
+                    if status == 0 and text.startswith("drip:"):  # headers at once, then one body byte per step
+                        release()
+                        self._drip(float(text.split(":", 1)[1]))
+                        return
                     time.sleep(0.01)
                     if status == 200:
                         body = json.dumps(
@@ -75,6 +80,21 @@ class FakeOpenAI:
                         pass
                 finally:
                     release()
+
+            def _drip(self, step: float) -> None:
+                body = json.dumps({"choices": [{"index": 0, "message": {"content": "Answer: drip"}}]}).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.flush()
+                    for i in range(len(body)):
+                        self.wfile.write(body[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(step)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
+    "MAX_ECHO",
     "BadRowPolicy",
     "ChecksumError",
     "ChronoqaError",
@@ -22,6 +23,7 @@ __all__ = [
     "SkippedRow",
     "UnknownNameError",
     "check_policy",
+    "clip",
     "did_you_mean",
 ]
 
@@ -59,13 +61,25 @@ class DataError(ChronoqaError, ValueError):
         fix: str = "fix the row, or load with on_bad_row='skip' to skip and count such rows",
     ) -> None:
         self.file, self.line, self.field, self.value = file, line, field, value
-        self.expected, self.fix = expected, fix
-        shown = value if isinstance(value, str) else repr(value)
+        self.expected, self.fix = clip(expected, 2 * MAX_ECHO), fix  # an expectation may quote the value
+        expected = self.expected
+        shown = clip(value if isinstance(value, str) else repr(value))
         super().__init__(f"{file}:{line}: field {field!r} = {shown!r}: expected {expected}. Fix: {fix}")
 
     def as_skipped(self) -> SkippedRow:
-        """The same problem as a skipped-row record."""
-        return SkippedRow(self.file, self.line, self.field, str(self.value), self.expected)
+        """The same problem as a skipped-row record (the value clipped, as manifests echo it)."""
+        return SkippedRow(self.file, self.line, self.field, clip(str(self.value)), self.expected)
+
+
+MAX_ECHO = 200
+"""The most characters of a bad value an error message or a manifest repeats."""
+
+
+def clip(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was when cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 class ChecksumError(ChronoqaError):
@@ -79,7 +93,10 @@ class UnknownNameError(ChronoqaError, KeyError):
         known = sorted(known)
         hint = did_you_mean(name, known)
         msg = f"Unknown {kind} {name!r}."
-        msg += f" Did you mean {hint}?" if hint else f" Known: {', '.join(known)}."
+        if hint:
+            msg += f" Did you mean {hint}?"
+        shown = ", ".join(known[:30]) + (f", ... ({len(known)} in all)" if len(known) > 30 else "")
+        msg += f" Known: {shown}." if known else " None is known."
         self.kind, self.name, self.known = kind, name, tuple(known)
         super().__init__(msg)
 

@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,10 +22,13 @@ from chronoqa.errors import DataError
 __all__ = [
     "atomic_write",
     "dumps",
+    "numbered_jsonl",
     "read_json",
     "read_jsonl",
+    "read_text",
     "sha256_bytes",
     "sha256_file",
+    "text_lines",
     "write_json",
     "write_jsonl",
     "write_text",
@@ -81,11 +84,49 @@ def write_jsonl(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
     return n
 
 
+def _not_utf8(path: Path, line: int, bad: bytes, offset: int) -> DataError:
+    return DataError(
+        str(path),
+        line,
+        "(bytes)",
+        f"{bad!r} at byte offset {offset}",
+        "UTF-8 text",
+        "re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8 FILE)",
+    )
+
+
+def read_text(path: str | Path) -> str:
+    """Read a UTF-8 text file; bytes that are not UTF-8 raise :class:`DataError` naming the file and line."""
+    path = Path(path)
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise _not_utf8(path, line, data[exc.start : exc.end], exc.start) from None
+
+
+def text_lines(path: str | Path) -> Generator[tuple[int, str], None, None]:
+    """Stream ``(line number, line)`` of a UTF-8 file (1-based, line end kept).
+
+    Bytes that are not UTF-8 raise :class:`DataError` naming the file and line.
+    """
+    path = Path(path)
+    offset = 0
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                yield lineno, raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise _not_utf8(path, lineno, raw[exc.start : exc.end], offset + exc.start) from None
+            offset += len(raw)
+
+
 def read_json(path: str | Path) -> Any:
     """Read a JSON file; a syntax error names the file, line and column."""
     path = Path(path)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise DataError(
             str(path),
@@ -99,32 +140,37 @@ def read_json(path: str | Path) -> Any:
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
     """Stream the objects of a JSONL file; a bad line raises :class:`DataError` naming it."""
+    for _, obj in numbered_jsonl(path):
+        yield obj
+
+
+def numbered_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Stream ``(line number, object)`` of a JSONL file (blank lines skipped but counted)."""
     path = Path(path)
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(
-                    str(path),
-                    lineno,
-                    "(json)",
-                    line[:80].rstrip(),
-                    f"one JSON object per line ({exc.msg})",
-                    "repair or regenerate the file",
-                ) from None
-            if not isinstance(obj, dict):
-                raise DataError(
-                    str(path),
-                    lineno,
-                    "(json)",
-                    line[:80].rstrip(),
-                    "a JSON object",
-                    "each line must be one {...} record",
-                )
-            yield obj
+    for lineno, line in text_lines(path):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(
+                str(path),
+                lineno,
+                "(json)",
+                line[:80].rstrip(),
+                f"one JSON object per line ({exc.msg})",
+                "repair or regenerate the file",
+            ) from None
+        if not isinstance(obj, dict):
+            raise DataError(
+                str(path),
+                lineno,
+                "(json)",
+                line[:80].rstrip(),
+                "a JSON object",
+                "each line must be one {...} record",
+            )
+        yield lineno, obj
 
 
 def sha256_bytes(data: bytes) -> str:

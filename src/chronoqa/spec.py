@@ -18,7 +18,8 @@ as written.
 
 :class:`NameTable` is the one registry helper: a read-only mapping from name to entry whose failed
 lookups raise :class:`~chronoqa.errors.UnknownNameError` with a "Did you mean ...?" suggestion, and
-:func:`check_params` does the same for a spec's keyword parameters.
+:func:`check_params` does the same for a spec's keyword parameters. :class:`Bound` declares the range of a
+parameter's value and :func:`check_bounds` checks a spec's values against the declared ranges.
 """
 
 from __future__ import annotations
@@ -31,7 +32,17 @@ from typing import Final, Generic, TypeVar
 
 from chronoqa.errors import ChronoqaError, UnknownNameError
 
-__all__ = ["NameTable", "RetrieverSpec", "Spec", "SpecError", "SpecValue", "check_params", "parse_spec"]
+__all__ = [
+    "Bound",
+    "NameTable",
+    "RetrieverSpec",
+    "Spec",
+    "SpecError",
+    "SpecValue",
+    "check_bounds",
+    "check_params",
+    "parse_spec",
+]
 
 SpecValue = bool | int | float | str
 
@@ -262,3 +273,44 @@ def check_params(what: str, spec: Spec, allowed: Iterable[str]) -> None:
     for key, _ in spec.params:
         if key not in known:
             raise UnknownNameError(f"parameter of {what}", key, known)
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """The allowed range of one parameter.
+
+    Numbers lie within ``[lo, hi]`` (``lo`` excluded when ``lo_open``); strings are not blank.
+    """
+
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+
+    def describe(self) -> str:
+        """The range in words: ``>= 0``, ``> 0``, ``in [0, 1]``."""
+        if self.lo is not None and self.hi is not None:
+            return f"in {'(' if self.lo_open else '['}{self.lo:g}, {self.hi:g}]"
+        if self.lo is not None:
+            return f"{'>' if self.lo_open else '>='} {self.lo:g}"
+        return f"<= {self.hi:g}" if self.hi is not None else "any value"
+
+    def admits(self, value: SpecValue) -> bool:
+        """Whether ``value`` is in range (a string: when it is not blank; a bool: always)."""
+        if isinstance(value, bool):
+            return True
+        if isinstance(value, str):
+            return bool(value.strip())
+        if value != value:  # NaN
+            return False
+        if self.lo is not None and (value <= self.lo if self.lo_open else value < self.lo):
+            return False
+        return self.hi is None or value <= self.hi
+
+
+def check_bounds(what: str, values: Mapping[str, SpecValue], bounds: Mapping[str, Bound]) -> None:
+    """Raise :class:`SpecError` for the first value outside its declared :class:`Bound` (keys without one pass)."""
+    for key, value in values.items():
+        bound = bounds.get(key)
+        if bound is not None and not bound.admits(value):
+            want = "a non-empty value" if isinstance(value, str) else f"a value {bound.describe()}"
+            raise SpecError(f"{what}: {key}={value!r} is out of range: expected {want}")

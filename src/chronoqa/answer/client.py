@@ -4,6 +4,10 @@
   ``pip install chronoqa[llm]``.
 * Bounded concurrency: :meth:`ChatClient.chat_many` runs at most ``concurrency`` requests at once
   (a thread pool) and returns results in input order.
+* A deadline per request: ``timeout_s`` bounds connecting, each read, and the whole response body (read
+  until ``timeout_s`` after the request started), so a server dripping bytes cannot hold a request open.
+* An API key about to travel over plain ``http://`` to a host other than this machine raises an
+  :class:`InsecureKeyWarning` (the request is still made: a LAN server may be intended).
 * Timeouts and retries: 429, 5xx, timeouts and network errors are retried up to ``max_retries`` times
   with exponential backoff plus jitter. The jitter comes from a ``random.Random`` seeded from
   ``(seed, request key, attempt)``, so the schedule is reproducible and independent of thread timing.
@@ -17,19 +21,23 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
+import json
 import os
 import random
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from chronoqa.answer.cache import ResponseCache, request_key
 from chronoqa.errors import ChronoqaError
 
-__all__ = ["ChatClient", "ChatResult", "ClientConfig", "LLMDependencyError", "Message"]
+__all__ = ["ChatClient", "ChatResult", "ClientConfig", "InsecureKeyWarning", "LLMDependencyError", "Message"]
 
 Message = Mapping[str, str]
 
@@ -38,6 +46,28 @@ _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 class LLMDependencyError(ChronoqaError, ImportError):
     """The optional ``httpx`` dependency is missing."""
+
+
+class InsecureKeyWarning(UserWarning):
+    """An API key is about to be sent over plain http to a host that is not this machine."""
+
+
+class _DeadlineExceeded(Exception):
+    """A request ran past its total deadline."""
+
+
+def _plain_http_to_another_host(base_url: str) -> bool:
+    """True for an ``http://`` URL whose host is not a loopback name or address."""
+    parts = urlsplit(base_url)
+    if parts.scheme != "http":
+        return False
+    host = (parts.hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True
 
 
 def _require_httpx() -> Any:
@@ -74,6 +104,10 @@ class ClientConfig:
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url {self.base_url!r}: expected an http(s) URL such as http://127.0.0.1:8080/v1")
+        if not self.model.strip():
+            raise ValueError("model must name a model, got an empty name (e.g. model=gpt-4o-mini)")
+        if not self.timeout_s > 0:
+            raise ValueError(f"timeout must be > 0 seconds, got {self.timeout_s}")
         if self.concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
         if self.max_retries < 0:
@@ -143,6 +177,13 @@ class ChatClient:
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(config.api_key_env, "") if config.api_key_env else ""
         if key:
+            if _plain_http_to_another_host(config.base_url):
+                warnings.warn(
+                    f"the API key in ${config.api_key_env} will be sent unencrypted over plain http to "
+                    f"{config.base_url}: use https, a loopback address, or api_key_env= (no key) for that server",
+                    InsecureKeyWarning,
+                    stacklevel=2,
+                )
             headers["Authorization"] = f"Bearer {key}"
         self._http = httpx.Client(
             base_url=config.base_url.rstrip("/"),
@@ -196,28 +237,46 @@ class ChatClient:
             retry_after: float | None = None
             self.counters.add(http=1)
             try:
-                resp = self._http.post("/chat/completions", json=payload)
-            except (httpx.TimeoutException, httpx.TransportError) as exc:
+                status, resp_headers, body = self._post(payload)
+            except (httpx.TimeoutException, httpx.TransportError, _DeadlineExceeded) as exc:
                 error = f"{type(exc).__name__}: {exc}"
             else:
-                if resp.status_code == 200:
+                body_text = body.decode("utf-8", "replace")
+                if status == 200:
                     try:
-                        text = _content_of(resp.json())
+                        text = _content_of(json.loads(body_text))
                     except (ValueError, KeyError, IndexError, TypeError) as exc:
-                        error = f"malformed response: {exc}: {resp.text[:200]!r}"
+                        error = f"malformed response: {exc}: {body_text[:200]!r}"
                         return ChatResult(False, None, error, attempt, False, key)
                     if self.cache is not None:
                         self.cache.put(key, text, {"model": c.model, "messages": payload["messages"]})
                     return ChatResult(True, text, None, attempt, False, key)
-                error = f"HTTP {resp.status_code}: {resp.text[:200]}"
-                if resp.status_code not in _RETRY_STATUS:
+                error = f"HTTP {status}: {body_text[:200]}"
+                if status not in _RETRY_STATUS:
                     return ChatResult(False, None, error, attempt, False, key)
-                retry_after = _retry_after(resp.headers.get("retry-after"))
+                retry_after = _retry_after(resp_headers.get("retry-after"))
             if attempt <= c.max_retries:
                 self._sleep(self.backoff(key, attempt, retry_after))
         return ChatResult(
             False, None, f"gave up after {c.max_retries + 1} attempts: {error}", c.max_retries + 1, False, key
         )
+
+    def _post(self, payload: Mapping[str, Any]) -> tuple[int, Mapping[str, str], bytes]:
+        """One POST with a deadline on the whole exchange.
+
+        ``timeout_s`` bounds connecting and each read, and the body is read only until ``timeout_s`` after
+        the request started: a server that drips its answer byte by byte is cut off at the deadline (within
+        one more read) instead of holding the request open.
+        """
+        limit = self.config.timeout_s
+        deadline = time.monotonic() + limit
+        with self._http.stream("POST", "/chat/completions", json=payload) as resp:
+            chunks: list[bytes] = []
+            for chunk in resp.iter_bytes():
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise _DeadlineExceeded(f"no complete response within the {limit:g} s request deadline")
+            return resp.status_code, resp.headers, b"".join(chunks)
 
     def chat_many(
         self, batch: Sequence[Sequence[Message]], *, on_done: Callable[[int, ChatResult], None] | None = None

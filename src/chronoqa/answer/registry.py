@@ -17,7 +17,7 @@ from chronoqa.answer.baselines import ExtractiveReader, FakeAnswerer, PriorAnswe
 from chronoqa.answer.client import ClientConfig
 from chronoqa.answer.llm import LLMAnswerer
 from chronoqa.errors import ChronoqaError
-from chronoqa.spec import NameTable, Spec, SpecError, check_params
+from chronoqa.spec import Bound, NameTable, Spec, SpecError, check_bounds, check_params
 
 __all__ = ["ANSWERERS", "BASELINES", "make_answerer", "parse_spec"]
 
@@ -37,6 +37,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return parsed.name, parsed.param_dict
 
 
+_LLM = {"model": Bound(), "k": Bound(1), "max_tokens": Bound(1), "temperature": Bound(0, 2)}
+
+
 def _llm(
     model: str,
     base_url: str = "http://127.0.0.1:8080/v1",
@@ -50,6 +53,7 @@ def _llm(
     max_tokens: int = 128,
     seed: int = 0,
 ) -> LLMAnswerer:
+    check_bounds("answerer llm", {"model": model, "k": k, "max_tokens": max_tokens, "temperature": temperature}, _LLM)
     params: dict[str, Any] = {"temperature": temperature, "max_tokens": max_tokens, "seed": seed}
     config = ClientConfig(
         base_url=base_url,

@@ -14,13 +14,16 @@ Layout::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from chronoqa.errors import ChronoqaError
-from chronoqa.io import atomic_write, read_json, read_jsonl, write_json, write_jsonl, write_text
+from pydantic import BaseModel
+
+from chronoqa.artifacts.schema import DocRow, FlagsRow, QuestionRow, check_row
+from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.io import atomic_write, numbered_jsonl, read_json, write_json, write_jsonl, write_text
 from chronoqa.records import Doc, Question
 
 __all__ = [
@@ -37,6 +40,8 @@ __all__ = [
     "write_qrels",
     "write_release",
 ]
+
+T = TypeVar("T")
 
 BENCHMARK_FILE = "benchmark.jsonl"
 FLAGS_FILE = "functional_negatives.jsonl"
@@ -121,11 +126,42 @@ def load_release(path: str | Path) -> Release:
         raise ChronoqaError(
             f"{p} is not a benchmark release: {BENCHMARK_FILE} is missing (build one with `chronoqa build`)"
         )
-    questions = [Question.from_dict(d) for d in read_jsonl(bench)]
-    corpus = [Doc.from_dict(d) for d in read_jsonl(p / CORPUS_FILE)] if (p / CORPUS_FILE).exists() else []
+    questions = list(_rows(bench, QuestionRow, "id", Question.from_dict))
+    corpus = list(_rows(p / CORPUS_FILE, DocRow, "doc_id", Doc.from_dict)) if (p / CORPUS_FILE).exists() else []
     flags: dict[str, FunctionalFlags] = {}
     if (p / FLAGS_FILE).exists():
-        for d in read_jsonl(p / FLAGS_FILE):
-            flags[str(d["id"])] = FunctionalFlags(str(d["id"]), bool(d["dist_functional"]), bool(d["stale_functional"]))
+        for f in _rows(p / FLAGS_FILE, FlagsRow, "id", _flags):
+            flags[f.id] = f
     manifest = read_json(p / MANIFEST_FILE) if (p / MANIFEST_FILE).exists() else {}
     return Release(p, questions, corpus, flags, manifest)
+
+
+def _flags(d: Mapping[str, Any]) -> FunctionalFlags:
+    return FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
+
+
+def _rows(path: Path, schema: type[BaseModel], key: str, make: Callable[[Mapping[str, Any]], T]) -> Iterator[T]:
+    """The records of a release file, each line checked against its schema.
+
+    A repeated ``key`` is an error, and so is a value the record rejects (an impossible date).
+    """
+    seen: dict[str, int] = {}
+    for lineno, row in numbered_jsonl(path):
+        check_row(schema, row, str(path), lineno)
+        value = row[key]
+        if value in seen:
+            raise DataError(
+                str(path),
+                lineno,
+                key,
+                value,
+                f"an {key} no earlier line has (line {seen[value]} has it)",
+                "give every record its own id, or remove the duplicate line",
+            )
+        seen[value] = lineno
+        try:
+            yield make(row)
+        except ValueError as exc:  # TimeParseError names the field and the value
+            raise DataError(
+                str(path), lineno, "(record)", value, f"valid values ({exc})", "correct the field"
+            ) from None

@@ -10,7 +10,11 @@ For a run named ``NAME`` three files are written, atomically (:func:`write_run`)
   retrievers' tie-breaking (score, then corpus order) except for exact ties, where TREC tools may
   reorder; ``rank`` in the JSONL file is authoritative.
 * ``NAME.run.meta.json``: ``spec``, ``control``, ``corpus_sha256``, ``benchmark_sha256``,
-  ``toolkit_version``, ``k``, ``n_questions``, ``timing`` (seconds), plus ``split`` and ``params``.
+  ``toolkit_version``, ``k``, ``n_questions``, plus ``split`` and ``params``: a function of the inputs
+  and the spec, so two identical runs write identical bytes.
+* ``NAME.run.timing.json`` (:func:`timing_path`, :func:`read_timing`): the wall-clock timings
+  ``build_s``, ``retrieve_s`` (seconds) and ``queries_per_s``, the one file of a run that differs
+  between two identical runs; nothing that is scored or reported reads it.
 
 :func:`read_run` is the one reader of every run shape a user may hold:
 
@@ -19,7 +23,10 @@ For a run named ``NAME`` three files are written, atomically (:func:`write_run`)
   :func:`chronoqa.time.parse_time` reads (TempBench's ``1994.0``); hits are ordered by ``rank``, file
   order breaking ties. ``columnar=True`` reads it with pyarrow's JSON reader instead and keeps the
   columns (:attr:`Run.columns`, what the columnar scorer uses), falling back to the line reader when
-  the file needs it (that reader then names the bad line);
+  the file needs it (that reader then names the bad line). Given ``docs`` (the release corpus), a hit's
+  identity is its ``doc_id``: a hit naming one carries that document's fact whatever text it embeds, and
+  a ``doc_id`` the corpus does not have is a :class:`~chronoqa.errors.DataError` naming the line (a hit
+  without a ``doc_id`` is matched by its triple, as TempBench's runs are);
 * a TREC run file (any other name): ``qid Q0 docid rank score [tag]``; the triples come from
   ``docs`` (the release corpus), which such a file needs;
 * a mapping ``question id -> triples`` held in memory (:class:`~chronoqa.records.Triple`, dicts with
@@ -38,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chronoqa.errors import ChronoqaError, DataError
-from chronoqa.io import atomic_write, dumps, read_json, read_jsonl, write_json
+from chronoqa.io import atomic_write, dumps, numbered_jsonl, read_json, read_text, write_json
 from chronoqa.records import Doc, Triple
 
 if TYPE_CHECKING:
@@ -51,7 +58,9 @@ __all__ = [
     "RunSource",
     "meta_path",
     "read_run",
+    "read_timing",
     "run_paths",
+    "timing_path",
     "write_run",
 ]
 
@@ -190,8 +199,31 @@ def meta_path(run_path: str | Path) -> Path:
     return p.with_name(name + ".meta.json")
 
 
-def write_run(out_dir: str | Path, name: str, lines: Sequence[RunLine], meta: Mapping[str, Any]) -> Path:
-    """Write ``NAME.run.jsonl``, ``NAME.run.trec`` and ``NAME.run.meta.json``; returns the JSONL path."""
+def timing_path(run_path: str | Path) -> Path:
+    """``x.run.jsonl`` (or ``x.run.trec``) -> ``x.run.timing.json``: the run's wall-clock timings."""
+    meta = meta_path(run_path)
+    return meta.with_name(meta.name.removesuffix(".meta.json") + ".timing.json")
+
+
+def read_timing(run_path: str | Path) -> dict[str, Any]:
+    """The timings recorded beside a run file (empty when there are none)."""
+    p = timing_path(run_path)
+    data = read_json(p) if p.is_file() else {}
+    return dict(data) if isinstance(data, Mapping) else {}
+
+
+def write_run(
+    out_dir: str | Path,
+    name: str,
+    lines: Sequence[RunLine],
+    meta: Mapping[str, Any],
+    timing: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write a run's files; returns the JSONL path.
+
+    ``NAME.run.jsonl``, ``NAME.run.trec``, ``NAME.run.meta.json`` and, when ``timing`` is given,
+    ``NAME.run.timing.json``.
+    """
     jsonl, trec, meta_file = run_paths(out_dir, name)
     tag = re.sub(r"\s+", "_", name) or "run"
     with atomic_write(jsonl) as fh:
@@ -202,6 +234,8 @@ def write_run(out_dir: str | Path, name: str, lines: Sequence[RunLine], meta: Ma
         for line in lines:
             for h in line.hits:
                 fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {h.score!r} {tag}\n")
+    if timing is not None:
+        write_json(timing_path(jsonl), dict(timing))
     write_json(meta_file, dict(meta))  # last: a meta file marks a complete run
     return jsonl
 
@@ -228,11 +262,49 @@ def read_run(
     run_name = name or str(meta.get("spec", stem))
     if not _is_jsonl(p):
         return Run(run_name, _read_trec(p, docs), meta)
+    by_id = None if docs is None else {d.doc_id: d for d in docs}
     if columnar:
         table = _read_columns(p)
+        if table is not None and by_id is not None:
+            table = _resolve_columns(table, by_id)
         if table is not None:
             return Run(run_name, meta=meta, columns=table)
-    return Run(run_name, _read_jsonl(p), meta)
+    return Run(run_name, _read_jsonl(p, by_id), meta)
+
+
+def _resolved(hit: RunHit, doc: Doc) -> RunHit:
+    """A hit whose fact is its document's: a hit's identity is its doc id, never its text."""
+    return hit._replace(s=doc.s, r=doc.r, o=doc.o, t_start=doc.t_start, t_end=doc.t_end)
+
+
+def _resolve_columns(table: pa.Table, by_id: Mapping[str, Doc]) -> pa.Table | None:
+    """The columns with every hit that names a doc id carrying that document's fact.
+
+    ``None`` when a doc id is not in the corpus (the line reader then names the line).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    hits = table.column("hits").combine_chunks()
+    flat = pc.list_flatten(hits)
+    doc_ids = flat.field("doc_id")
+    ids = list(by_id)
+    idx = pc.index_in(doc_ids, value_set=pa.array(ids, type=pa.string()))
+    named = pc.and_(pc.is_valid(doc_ids), pc.not_equal(doc_ids, ""))
+    named = pc.fill_null(named, False)
+    if pc.any(pc.and_(named, pc.is_null(idx))).as_py():
+        return None
+    take = pc.fill_null(idx, 0)
+    fields = []
+    for name in [flat.type.field(i).name for i in range(flat.type.num_fields)]:
+        col = flat.field(name)
+        if name in ("s", "r", "o", "t_start", "t_end") and ids:
+            corpus = pa.array([getattr(by_id[i], name) for i in ids], type=col.type)
+            col = pc.if_else(named, pc.take(corpus, take), col)
+        fields.append((name, col))
+    struct = pa.StructArray.from_arrays([c for _, c in fields], names=[n for n, _ in fields])
+    new_hits = pa.ListArray.from_arrays(hits.offsets, struct)
+    return table.set_column(table.schema.get_field_index("hits"), "hits", new_hits)
 
 
 def _is_jsonl(p: Path) -> bool:
@@ -278,10 +350,10 @@ def _rank_of(value: Any) -> int | float:
     return value
 
 
-def _read_jsonl(p: Path) -> list[RunLine]:
+def _read_jsonl(p: Path, by_id: Mapping[str, Doc] | None = None) -> list[RunLine]:
     lines: list[RunLine] = []
     seen: set[str] = set()
-    for lineno, obj in enumerate(read_jsonl(p), 1):
+    for lineno, obj in numbered_jsonl(p):
         qid = obj.get("qid")
         if not isinstance(qid, str) or not qid:
             raise DataError(str(p), lineno, "qid", qid, "a non-empty question id string", "regenerate the run")
@@ -296,11 +368,24 @@ def _read_jsonl(p: Path) -> list[RunLine]:
             if not isinstance(h, dict) or not all(k in h for k in ("s", "r", "o")):
                 raise DataError(str(p), lineno, f"hits[{j}]", h, "a hit with s, r, o, t_start, t_end", "regenerate")
             try:
-                hits.append(_hit_of(h, j))
+                hit = _hit_of(h, j)
             except (TypeError, ValueError) as exc:
                 raise DataError(
                     str(p), lineno, f"hits[{j}]", str(h)[:80], "a hit with a numeric rank and score", f"{exc}"
                 ) from None
+            if by_id is not None and hit.doc_id:
+                doc = by_id.get(hit.doc_id)
+                if doc is None:
+                    raise DataError(
+                        str(p),
+                        lineno,
+                        f"hits[{j}].doc_id",
+                        hit.doc_id,
+                        "a doc_id of the release corpus (a hit is its document: its text is not matched)",
+                        "re-run retrieval against this release's corpus",
+                    )
+                hit = _resolved(hit, doc)
+            hits.append(hit)
         lines.append(_ranked(qid, hits))
     return lines
 
@@ -319,7 +404,7 @@ def _read_trec(p: Path, docs: Iterable[Doc] | None) -> list[RunLine]:
         )
     by_id = {d.doc_id: d for d in docs}
     per_q: dict[str, list[RunHit]] = {}
-    for lineno, text in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, text in enumerate(read_text(p).splitlines(), 1):
         parts = text.split()
         if not parts:
             continue

@@ -12,6 +12,7 @@ import typer
 from typer.exceptions import TyperException
 
 from chronoqa.cli import build, datasets, evaluate, retrieve, run
+from chronoqa.cli._ui import EXIT_USER_ERROR, print_error
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["app", "main"]
@@ -56,9 +57,9 @@ def main() -> None:
             raise
         show()
         sys.exit(getattr(exc, "exit_code", 2))
-    except (ChronoqaError, FileNotFoundError, NotADirectoryError, ValueError) as exc:
+    except (ChronoqaError, OSError, ValueError) as exc:  # OSError: a path that is missing, a folder, unreadable
         if os.environ.get("CHRONOQA_DEBUG"):
             raise
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        print_error(exc)
+        sys.exit(EXIT_USER_ERROR)
     sys.exit(code if isinstance(code, int) else 0)

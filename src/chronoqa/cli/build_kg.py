@@ -52,6 +52,9 @@ def build_kg_command(
             "corpus); by default such a build fails naming the ids.",
         ),
     ] = False,
+    on_bad_row: Annotated[
+        str, typer.Option(help="Bad rows of --input: 'raise' (stop at the first) or 'skip' (skip and count).")
+    ] = "raise",
     ignore_not_years: Annotated[
         bool,
         typer.Option(
@@ -62,19 +65,22 @@ def build_kg_command(
     ] = False,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
-    from rich.console import Console
     from rich.table import Table
 
+    from chronoqa.cli import _ui
     from chronoqa.cli._ui import task_progress
+    from chronoqa.errors import check_policy
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import OPERATOR_NAMES
     from chronoqa.records import COMPLEXITIES
     from chronoqa.sources.labels import read_entity_labels
     from chronoqa.time import parse_time
 
-    console = Console(stderr=True)
+    console = _ui.console(stderr=True)
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
+    if out.exists() and not out.is_dir():
+        raise typer.BadParameter(f"{out} is a file, not a folder: give a new or existing folder", param_hint="--out")
     config = KGBuildConfig(
         seed=seed,
         n_questions=n_questions,
@@ -104,7 +110,8 @@ def build_kg_command(
         from chronoqa.sources import detect_format, read_graph
 
         fmt = fmt or detect_format(input_folder)
-        graph = read_graph(input_folder, fmt, on_bad_row="skip", on_reversed="keep", as_of=as_of_point)
+        policy = check_policy(on_bad_row)
+        graph = read_graph(input_folder, fmt, on_bad_row=policy, on_reversed="keep", as_of=as_of_point)
         sources = {"input": input_folder.name, "format": fmt, "sha256": _folder_checksums(input_folder)}
     extra = read_entity_labels(labels) if labels is not None else None
     if labels is not None:
@@ -112,7 +119,7 @@ def build_kg_command(
 
         sources["labels"] = {"file": labels.name, "sha256": sha256_file(labels)}
     t_load = time.perf_counter() - t0
-    with task_progress(console, label="[bold]questions") as bar:
+    with task_progress(console, label="questions") as bar:
         task = bar.add_task("build", total=n_questions)
         build = build_kg_benchmark(
             graph,
@@ -122,7 +129,19 @@ def build_kg_command(
             sources=sources,
             progress=lambda done, total: bar.update(task, completed=done),
         )
+    if not build.questions:
+        rep = graph.report
+        why = f", {len(rep.skipped)} rows skipped {rep.skipped_by_reason()}" if rep and rep.skipped else ""
+        _ui.fail(
+            f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
+            "--on-bad-row raise to stop at the first bad row. Nothing was written"
+        )
     folder = build.write(out)
+    if graph.report is not None and graph.report.skipped:
+        rep = graph.report
+        console.print(
+            f"skipped {len(rep.skipped)} bad rows of the input (counted, not loaded): {rep.skipped_by_reason()}"
+        )
     elapsed = time.perf_counter() - t0
     counts = build.manifest["counts"]
     table = Table(title=f"{graph.name}: {counts['questions']:,} questions → {folder}")

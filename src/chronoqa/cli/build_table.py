@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from chronoqa.cli import _ui
+
 __all__ = ["register"]
 
 
@@ -119,8 +121,7 @@ def build_table(
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
         build.write(out)
     except ChronoqaError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        _ui.fail(exc)
     counts = build.manifest["counts"]
     typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {out}")
     for src, rows in sorted(build.manifest["cells"].items()):

@@ -6,11 +6,11 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
 from rich.table import Table
 
 from chronoqa import datasets as ds
+from chronoqa.cli import _ui
 from chronoqa.errors import ChronoqaError
 from chronoqa.time import parse_time
 
@@ -54,7 +54,7 @@ def list_datasets(
         table.add_row(
             str(r["name"]), str(r["format"]), str(r["status"]), "yes" if r["verified"] else "no", str(r["description"])
         )
-    Console().print(table)
+    _ui.console().print(table)
 
 
 def info(
@@ -72,7 +72,7 @@ def info(
     ] = False,
 ) -> None:
     """Summarise a dataset: counts, time range, granularity mix, interval shapes, top relations."""
-    console = Console(stderr=True)
+    console = _ui.console(stderr=True)
     try:
         with console.status(f"loading {name} ...") as status:
             result = ds.info(
@@ -89,7 +89,7 @@ def info(
     if as_json:
         typer.echo(json.dumps(d, indent=2, ensure_ascii=False))
         return
-    out = Console()
+    out = _ui.console()
     head = Table(title=f"{result.spec.name}: {result.spec.description}", show_header=False)
     head.add_column("field", style="bold")
     head.add_column("value")

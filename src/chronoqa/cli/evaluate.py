@@ -13,6 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from chronoqa.cli import _ui
+
 __all__ = ["register", "render"]
 
 
@@ -76,7 +78,7 @@ def _compare_table(cmp: Mapping[str, Any], title: str) -> Table:
 def render(metrics: Mapping[str, Any], console: Console) -> None:
     """Print the metrics of :func:`chronoqa.score.evaluate.evaluate` as rich tables (rounded to 3 places)."""
     console.print(
-        f"[bold]{metrics['n_questions']} questions[/bold], seed {metrics['seed']}, "
+        f"{metrics['n_questions']} questions, seed {metrics['seed']}, "
         f"{metrics['n_bootstrap']} bootstrap resamples, functional_only={metrics['functional_only']}"
     )
     titles = {"retrieval": "retrieval evidence and ranking", "answers": "answer accuracy", "time_accuracy": "time"}
@@ -93,7 +95,7 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
             )
         )
     for w in metrics.get("warnings", []):
-        console.print(f"[yellow]warning:[/yellow] {w}")
+        _ui.warn(console, w)
 
 
 def register(app: typer.Typer) -> None:
@@ -136,7 +138,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("give --run, --answers or both")
         if answer_rule not in ("all", "3_of_many"):
             raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
-        console = Console()
+        console = _ui.console()
         # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
         llm_judge = None
         if judge:

@@ -14,6 +14,8 @@ from rich.console import Console
 from rich.progress import TaskID
 from rich.table import Table
 
+from chronoqa.artifacts.runs import read_timing
+from chronoqa.cli import _ui
 from chronoqa.cli._ui import task_progress
 from chronoqa.errors import ChronoqaError
 
@@ -42,7 +44,7 @@ def register(app: typer.Typer) -> None:
         from chronoqa.artifacts.release import load_release
         from chronoqa.retrieve import gold_recall, run_retrieval
 
-        console = Console()
+        console = _ui.console()
         if list_:
             _print_registry(console)
             return
@@ -62,8 +64,7 @@ def register(app: typer.Typer) -> None:
                     release, retriever, out, k=k, split=split, reuse=not no_reuse, progress=progress
                 )
         except (ChronoqaError, ValueError) as exc:
-            console.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2) from None
+            _ui.fail(exc)
         questions = list(release.questions) if split is None else release.split(split)
         table = Table(title=f"retrieval runs → {out}", title_justify="left")
         for col in ("retriever", "control", "questions", "mean hits", "R@10 S*", "seconds", "q/s", "reused", "file"):
@@ -71,7 +72,7 @@ def register(app: typer.Typer) -> None:
         for r in results:
             mean_hits = sum(len(line.hits) for line in r.run) / max(1, len(r.run))
             rec = gold_recall(r.run, questions, 10)
-            qps = r.run.meta.get("timing", {}).get("queries_per_s")
+            qps = read_timing(r.path).get("queries_per_s")
             table.add_row(
                 r.spec,
                 "yes" if r.control else "",

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from chronoqa.cli import _ui
 from chronoqa.cli._ui import task_progress
 from chronoqa.errors import ChronoqaError
 
@@ -35,7 +36,7 @@ class _RichProgress:
     def finish(self, stage: str, result: Any) -> None:
         task = self.tasks.get(stage)
         if result.skipped:
-            self.progress.add_task(f"{stage} [dim](unchanged, skipped)[/dim]", total=1, completed=1)
+            self.progress.add_task(f"{stage} (unchanged, skipped)", total=1, completed=1)
         elif task is not None:
             total = self.progress.tasks[task].total
             self.progress.update(task, completed=total if total is not None else 1, total=total or 1)
@@ -58,7 +59,7 @@ def _print_summary(console: Console, summary: dict[str, Any]) -> None:
             table.add_row(*row, style="dim" if "(control" in row[0] else None)
         console.print(table)
     for w in summary.get("warnings", []):
-        console.print(f"[yellow]warning:[/yellow] {w}")
+        _ui.warn(console, w)
 
 
 def register(app: typer.Typer) -> None:
@@ -90,12 +91,15 @@ def register(app: typer.Typer) -> None:
         limit: Annotated[int | None, typer.Option(help="Answer only the first N questions (0: all).")] = None,
         n_bootstrap: Annotated[int | None, typer.Option(help="Bootstrap resamples for CIs.")] = None,
         force: Annotated[bool, typer.Option(help="Recompute every stage.")] = False,
+        wait: Annotated[
+            bool, typer.Option(help="Wait while another run holds the run folder (default: fail at once).")
+        ] = False,
     ) -> None:
         """Fetch → build → retrieve (every reference retriever) → answer → evaluate → report, resumably."""
         from chronoqa.pipeline.config import load_config
         from chronoqa.pipeline.run import run_pipeline
 
-        console = Console(stderr=True)
+        console = _ui.console(stderr=True)
         try:
             cfg = load_config(
                 config,
@@ -117,12 +121,11 @@ def register(app: typer.Typer) -> None:
                 build=None if n_questions is None else {"n_questions": n_questions},
             )
             with task_progress(console) as bars:
-                result = run_pipeline(cfg, progress=_RichProgress(bars, console), force=force)
+                result = run_pipeline(cfg, progress=_RichProgress(bars, console), force=force, wait=wait)
         except ChronoqaError as exc:
-            console.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2) from None
-        out_console = Console()
-        _print_summary(Console(width=max(out_console.width, 150)), dict(result.summary))
+            _ui.fail(exc)
+        out_console = _ui.console()
+        _print_summary(_ui.console(width=max(out_console.width, 150)), dict(result.summary))
         console.print(f"run folder: {result.run_dir}\nreport: {result.report_html}\nsummary: {result.report_md}")
 
     @app.command("answer")
@@ -139,7 +142,7 @@ def register(app: typer.Typer) -> None:
         from chronoqa.answer import answer_release, make_answerer
         from chronoqa.artifacts.release import load_release
 
-        console = Console(stderr=True)
+        console = _ui.console(stderr=True)
         try:
             a = make_answerer(answerer)
             rel = load_release(bench)
@@ -157,6 +160,5 @@ def register(app: typer.Typer) -> None:
                     limit=limit,
                 )
         except ChronoqaError as exc:
-            console.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2) from None
+            _ui.fail(exc)
         typer.echo(f"{s.n} answers ({', '.join(f'{k} {v}' for k, v in s.by_status.items())}) → {out / 'answers.jsonl'}")

@@ -40,17 +40,22 @@ from __future__ import annotations
 import dataclasses
 import json
 import tomllib
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
 from chronoqa.errors import ChronoqaError, UnknownNameError
+from chronoqa.io import read_text
 
 __all__ = [
     "DEFAULT_CONTROLS",
     "DEFAULT_RETRIEVERS",
     "RunConfig",
+    "build_kwargs",
     "dump_toml",
     "load_config",
 ]
@@ -98,6 +103,10 @@ class RunConfig:
             raise ChronoqaError(f"k must be >= 1, got {self.k}")
         if self.limit < 0:
             raise ChronoqaError(f"limit must be >= 0 (0: all questions), got {self.limit}")
+        if self.n_bootstrap < 0:
+            raise ChronoqaError(f"n_bootstrap must be >= 0 (0: no confidence intervals), got {self.n_bootstrap}")
+        if self.min_slice < 0:
+            raise ChronoqaError(f"min_slice must be >= 0, got {self.min_slice}")
 
     @property
     def source_name(self) -> str:
@@ -157,7 +166,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> RunConfig:
     if path is not None:
         p = Path(path)
         try:
-            doc = tomllib.loads(p.read_text(encoding="utf-8"))
+            doc = tomllib.loads(read_text(p))
         except FileNotFoundError:
             raise ChronoqaError(f"config file {p} does not exist") from None
         except tomllib.TOMLDecodeError as exc:
@@ -171,22 +180,72 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> RunConfig:
         else:
             values[k] = v
     types = {f.name: f for f in fields(RunConfig)}
+    source = str(path) if path is not None else "the command line"
     for k, v in list(values.items()):
         if k not in types:
             raise UnknownNameError("run setting", k, types)
-        default = getattr(RunConfig(), k)
-        if isinstance(default, tuple):
-            if isinstance(v, str):
+        if isinstance(getattr(RunConfig(), k), tuple):
+            if isinstance(v, str):  # a flag's comma-separated list
                 v = [x.strip() for x in _split_top(v) if x.strip()]
-            values[k] = tuple(str(x) for x in v)
-        elif isinstance(default, (bool, int)):
-            values[k] = int(v)
-        elif isinstance(default, str):
-            values[k] = str(v)
+            values[k] = tuple(v) if isinstance(v, list) else v
+    _check(RunConfig, values, source, "")
+    _check_build(values.get("build", {}), source)
+    return dataclasses.replace(RunConfig(), **values)
+
+
+def _schema(cls: type) -> type[BaseModel]:
+    """The declared schema of a config dataclass: its fields' types, checked strictly, no other key."""
+    hints = typing.get_type_hints(cls)
+    spec: dict[str, Any] = {f.name: (hints[f.name], None) for f in fields(cls)}
+    model: type[BaseModel] = create_model(
+        f"{cls.__name__}Schema", __config__=ConfigDict(strict=True, extra="forbid"), **spec
+    )
+    return model
+
+
+def _check(cls: type, values: Mapping[str, Any], source: str, section: str) -> None:
+    """Raise a :class:`ChronoqaError` naming the key, the value and the expected type of a bad setting."""
     try:
-        return dataclasses.replace(RunConfig(), **values)
-    except TypeError as exc:
-        raise ChronoqaError(f"run configuration: {exc}") from None
+        _schema(cls).model_validate(dict(values))
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        where = f"[{section}] {loc}" if section else loc
+        shown = repr(err.get("input"))
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ChronoqaError(
+            f"{source}: setting {where} = {shown}: {err['msg'].lower()}. Fix the value (see `chronoqa run --help`)"
+        ) from None
+
+
+def _check_build(build: Mapping[str, Any], source: str) -> None:
+    """``[build]`` keys must be fields of :class:`chronoqa.generate.kg.KGBuildConfig`, with their types."""
+    from chronoqa.generate.kg import KGBuildConfig
+
+    known = [f.name for f in fields(KGBuildConfig)]
+    for key in build:
+        if key not in known:
+            raise UnknownNameError(f"key in [build] of {source}", key, known)
+    kwargs = build_kwargs(build)
+    # tables (operator_weights, not_years) become (key, value) pairs the builder itself checks
+    _check(KGBuildConfig, {k: v for k, v in kwargs.items() if not isinstance(build[k], Mapping)}, source, "build")
+    try:
+        KGBuildConfig(**kwargs)
+    except (ChronoqaError, ValueError, TypeError) as exc:
+        raise ChronoqaError(f"{source}: [build]: {exc}") from None
+
+
+def build_kwargs(build: Mapping[str, Any]) -> dict[str, Any]:
+    """``[build]`` as :class:`~chronoqa.generate.kg.KGBuildConfig` keywords: arrays as tuples, tables as pairs."""
+    out: dict[str, Any] = {}
+    for k, v in build.items():
+        if isinstance(v, list):
+            out[k] = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+        elif isinstance(v, Mapping):
+            out[k] = tuple((kk, vv) for kk, vv in v.items())
+        else:
+            out[k] = v
+    return out
 
 
 def _split_top(text: str) -> list[str]:

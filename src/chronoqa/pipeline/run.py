@@ -9,6 +9,12 @@ Stages (each a folder of the run directory, see :mod:`chronoqa.pipeline.stages`)
     evaluate              metrics JSON per run and per answer file (chronoqa.score.evaluate)
     report                report.html (self-contained) + report.md + summary.json
 
+Two identical runs write byte-identical files, except the wall-clock timings, which live in files of
+their own: ``timings.json`` of the run folder says what the last invocation did, per stage its seconds
+and whether it was skipped as unchanged, and holds the retrieval timings of the runs it computed (each
+retriever's ``*.run.timing.json``, moved out of its stage folder). A resumed run therefore ends with
+the same files as an uninterrupted one.
+
 A stage whose inputs and config are unchanged is skipped, so rerunning a killed or finished run only
 computes what is missing. LLM responses are cached in ``<run>/cache/`` (outside the stage folders) so
 a killed LLM stage resumes without re-asking finished questions.
@@ -26,11 +32,14 @@ from typing import Any, Protocol
 from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
-from chronoqa.pipeline.config import RunConfig, dump_toml
+from chronoqa.pipeline.config import RunConfig, build_kwargs, dump_toml
+from chronoqa.pipeline.lock import RunLock
 from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
 from chronoqa.time import TimePoint
 
-__all__ = ["PipelineResult", "Progress", "run_pipeline", "stage_name"]
+__all__ = ["TIMINGS_FILE", "PipelineResult", "Progress", "run_pipeline", "stage_name"]
+
+TIMINGS_FILE = "timings.json"
 
 
 class Progress(Protocol):
@@ -152,7 +161,7 @@ def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callabl
         defaults: dict[str, Any] = {"seed": cfg.seed}
         if cfg.files:  # a user's relations have no shipped phrases: phrase them generically unless told otherwise
             defaults["generic_phrases"] = True
-        build_cfg = KGBuildConfig(**{**defaults, **_tuples(cfg.build)})
+        build_cfg = KGBuildConfig(**{**defaults, **build_kwargs(cfg.build)})
         graph = _load_graph(cfg, fetch_dir, build_cfg.as_of_point)
         tick = progress.start("build", build_cfg.n_questions)
         done = [0]
@@ -169,22 +178,11 @@ def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callabl
     return fn
 
 
-def _tuples(d: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in d.items():
-        if isinstance(v, list):
-            out[k] = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-        elif isinstance(v, Mapping):
-            out[k] = tuple((kk, vv) for kk, vv in v.items())
-        else:
-            out[k] = v
-    return out
-
-
 def _retrieve_stage(
-    release: Path, spec: str, k: int, split: str, progress: Progress, name: str
+    release: Path, spec: str, k: int, split: str, progress: Progress, name: str, timings: dict[str, Any]
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.artifacts.runs import read_timing, timing_path
         from chronoqa.retrieve import run_retrieval
 
         state: dict[str, Any] = {"tick": None, "done": 0}
@@ -198,6 +196,8 @@ def _retrieve_stage(
         (res,) = run_retrieval(release, [spec], out, k=k, split=split, reuse=False, progress=on_progress)
         if state["tick"] is None:
             progress.start(name, 1)(1)
+        timings[name] = read_timing(res.path)  # wall clock: into the run's timings.json, not the stage folder
+        timing_path(res.path).unlink(missing_ok=True)
         return {"spec": res.spec, "file": res.path.name, "control": res.control, "n_questions": res.n_questions}
 
     return fn
@@ -329,11 +329,30 @@ def _with_protocol(spec: str, proto: str) -> str:
     return f"{spec}(protocol={proto})"
 
 
-def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: bool = False) -> PipelineResult:
-    """Run (or resume) every stage of a run; returns where the report and summary are."""
-    prog = progress or _Quiet()
+def run_pipeline(
+    cfg: RunConfig, *, progress: Progress | None = None, force: bool = False, wait: bool = False
+) -> PipelineResult:
+    """Run (or resume) every stage of a run; returns where the report and summary are.
+
+    The run holds the run folder's lock (:class:`~chronoqa.pipeline.lock.RunLock`) from before it
+    touches any file until it returns: a second run on the same folder raises
+    :class:`~chronoqa.pipeline.lock.RunLockedError` at once, or waits for the lock with ``wait=True``.
+    """
+    with RunLock(cfg.out_dir, wait=wait):
+        return _run_locked(cfg, progress or _Quiet(), force)
+
+
+def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
+    if cfg.bench and not (Path(cfg.bench) / "benchmark.jsonl").is_file():  # before any file is written
+        raise ChronoqaError(f"--bench {cfg.bench}: not a benchmark release folder (no benchmark.jsonl)")
+    from chronoqa.retrieve.registry import REGISTRY
+    from chronoqa.spec import RetrieverSpec
+
+    for spec in [*cfg.retrievers, *cfg.controls]:  # a bad spec fails before any stage runs
+        REGISTRY.resolve_params(RetrieverSpec.parse(spec))
+    _answer_plan(cfg, [*cfg.retrievers, *cfg.controls])
     run_dir = cfg.out_dir
-    runner = StageRunner(run_dir, force=force)
+    runner = StageRunner(run_dir, force=force)  # removes a dead run's temporary folders: only under the lock
     write_json(run_dir / "config.json", cfg.to_dict())
     write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))
     results: list[StageResult] = []
@@ -346,8 +365,6 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
 
     if cfg.bench:
         release = Path(cfg.bench)
-        if not (release / "benchmark.jsonl").exists():
-            raise ChronoqaError(f"--bench {release}: not a benchmark release folder (no benchmark.jsonl)")
     else:
         fetch_key: dict[str, Any] = {"dataset": cfg.dataset, "files": cfg.files}
         if cfg.tables:
@@ -365,11 +382,12 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
 
     bench_inputs = {"benchmark": release / "benchmark.jsonl", "corpus": release / "corpus.jsonl"}
     runs: dict[str, Path] = {}
+    retrieval_timings: dict[str, Any] = {}
     for spec in [*cfg.retrievers, *cfg.controls]:
         res = do(
             Stage(
                 stage_name("retrieve", spec),
-                _retrieve_stage(release, spec, cfg.k, cfg.split, prog, stage_name("retrieve", spec)),
+                _retrieve_stage(release, spec, cfg.k, cfg.split, prog, stage_name("retrieve", spec), retrieval_timings),
                 bench_inputs,
                 {"spec": spec, "k": cfg.k, "split": cfg.split},
             )
@@ -415,12 +433,15 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
     summary = read_json(rep.path / "summary.json")
     manifest = {
         "config": cfg.to_dict(),
-        "release": str(release),
-        "stages": [
-            {"name": r.name, "skipped": r.skipped, "seconds": round(r.seconds, 3), "path": r.path.name} for r in results
-        ],
+        "release": runner.relative(release),
+        "stages": [{"name": r.name, "path": r.path.name} for r in results],
     }
     write_json(run_dir / "run.json", manifest)
+    timings = {
+        "stages": {r.name: {"seconds": round(r.seconds, 3), "skipped": r.skipped} for r in results},
+        "retrieval": retrieval_timings,
+    }
+    write_json(run_dir / TIMINGS_FILE, timings)
     return PipelineResult(
         run_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
     )

@@ -8,10 +8,12 @@ that writes the stage's files into a folder it is given. :class:`StageRunner` ru
   manifests). A stage whose folder holds a manifest with the same fingerprint, and whose output
   files all still have the sha256 the manifest recorded, is skipped.
 * **Atomic.** The function writes into a hidden temporary folder beside the final one; the manifest
-  ``stage.json`` (fingerprint, input digests, config, output sha256s, seconds) is written last, and
+  ``stage.json`` (fingerprint, input paths relative to the run folder and their digests, config, output
+  sha256s; no wall-clock time, so identical runs write identical manifests) is written last, and
   only then is the folder renamed into place. A run killed at any moment leaves either the old
   complete folder, the new complete folder, or no folder: never a half-written stage under its final
-  name. Leftover temporary folders of a killed run are removed at the next start.
+  name. Leftover temporary folders of a killed run are removed at the next start (``chronoqa run``
+  does so only under its run lock, :mod:`chronoqa.pipeline.lock`).
   Code changes within one toolkit version are not detected: rerun with ``force=True`` (``--force``).
 * **Resumable.** Rerunning the same run recomputes only stages that never finished (or whose inputs or
   config changed); long stages can keep their own resumable state (e.g. the LLM response cache)
@@ -112,6 +114,10 @@ class StageRunner:
             if p.is_dir() and p.name.startswith((_TMP_PREFIX, _OLD_PREFIX)):
                 shutil.rmtree(p, ignore_errors=True)
 
+    def relative(self, path: str | Path) -> str:
+        """``path`` as a manifest records it: relative to the run folder (POSIX separators)."""
+        return Path(os.path.relpath(Path(path).absolute(), self.run_dir.absolute())).as_posix()
+
     def path(self, name: str) -> Path:
         """The final folder of stage ``name``."""
         return self.run_dir / name
@@ -153,9 +159,8 @@ class StageRunner:
                 "name": stage.name,
                 "fingerprint": fp,
                 "config": config,
-                "inputs": {k: {"path": str(stage.inputs[k]), "sha256": d} for k, d in digests.items()},
+                "inputs": {k: {"path": self.relative(stage.inputs[k]), "sha256": d} for k, d in digests.items()},
                 "outputs": _outputs(tmp),
-                "seconds": round(seconds, 3),
                 "summary": summary,
             }
             write_json(tmp / STAGE_MANIFEST, manifest)  # last: marks the folder complete

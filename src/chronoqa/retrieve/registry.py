@@ -16,7 +16,7 @@ from chronoqa.records import Question
 from chronoqa.retrieve.base import Corpus, Retriever
 from chronoqa.retrieve.controls import EmptyRetriever, GoldControl, HybridRetriever, RandomRetriever
 from chronoqa.retrieve.lexical import BM25Index, BM25Retriever, TemporalBM25Retriever
-from chronoqa.spec import NameTable, RetrieverSpec, SpecError, SpecValue, check_params
+from chronoqa.spec import Bound, NameTable, RetrieverSpec, SpecError, SpecValue, check_bounds, check_params
 
 __all__ = ["REGISTRY", "BuildContext", "Registry", "RetrieverInfo", "build_retriever"]
 
@@ -97,6 +97,7 @@ class Registry:
         params: Params = dict(info.defaults)
         for key, value in spec.params:
             params[key] = _coerce(spec.name, key, value, info.defaults[key])
+        check_bounds(f"retriever {spec}", params, _BOUNDS)
         return params
 
     def build(self, spec: str | RetrieverSpec, ctx: BuildContext) -> Retriever:
@@ -201,6 +202,22 @@ def _empty(spec: RetrieverSpec, p: Params, ctx: BuildContext, reg: Registry) -> 
 
 
 _BM25_DEFAULTS: dict[str, SpecValue] = {"k1": 1.5, "b": 0.75}
+
+_BOUNDS: dict[str, Bound] = {
+    "k1": Bound(0),
+    "b": Bound(0, 1),
+    "weight": Bound(0),
+    "depth": Bound(1),
+    "hops": Bound(1),
+    "time_weight": Bound(0),
+    "hop_weight": Bound(0),
+    "max_degree": Bound(1),
+    "max_visit": Bound(1),
+    "model": Bound(),
+    "batch_size": Bound(1),
+    "k": Bound(0, lo_open=True),
+}
+"""The range of every retriever parameter, by name (one meaning per name across retrievers)."""
 
 REGISTRY = Registry()
 for _info in (

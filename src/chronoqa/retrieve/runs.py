@@ -155,13 +155,13 @@ def run_retrieval(
             **want,
             "control": control,
             "params": registry.resolve_params(spec),
-            "timing": {
-                "build_s": round(t1 - t0, 4),
-                "retrieve_s": round(t2 - t1, 4),
-                "queries_per_s": round(len(queries) / (t2 - t1), 2) if t2 > t1 else None,
-            },
         }
-        path = write_run(out_dir, name, lines, meta)
+        timing = {
+            "build_s": round(t1 - t0, 4),
+            "retrieve_s": round(t2 - t1, 4),
+            "queries_per_s": round(len(queries) / (t2 - t1), 2) if t2 > t1 else None,
+        }
+        path = write_run(out_dir, name, lines, meta, timing)
         results.append(
             RunResult(spec_text, name, path, control, False, len(queries), t2 - t0, Run(spec_text, tuple(lines), meta))
         )

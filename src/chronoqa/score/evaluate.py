@@ -356,7 +356,11 @@ def evaluate(
     ``aliases`` default to every label the release corpus uses for an entity id. ``judge`` is an
     optional LLM judge of time accuracy; its agreement with the deterministic check is reported.
     """
+    if n_bootstrap < 0:
+        raise ChronoqaError(f"n_bootstrap must be >= 0 (0: no confidence intervals), got {n_bootstrap}")
     rel = release if isinstance(release, Release) else load_release(release)
+    if split is not None and split not in {q.split for q in rel.questions}:
+        raise UnknownNameError("split", split, {q.split for q in rel.questions})
     qs = select_questions(rel, functional_only)
     warnings: list[str] = []
     if functional_only not in (False, None):

@@ -12,9 +12,11 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from contextlib import closing
 from pathlib import Path
 
 from chronoqa.errors import DataError
+from chronoqa.io import text_lines
 
 __all__ = ["clean_label", "is_raw_id", "read_entity_labels"]
 
@@ -44,8 +46,8 @@ def read_entity_labels(path: str | Path) -> dict[str, str]:
     path = Path(path)
     out: dict[str, str] = {}
     first_line: dict[str, int] = {}
-    with path.open(encoding="utf-8", newline="") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with closing(text_lines(path)) as lines:  # bytes that are not UTF-8: a DataError naming the line
+        for lineno, line in lines:
             text = line.rstrip("\n").rstrip("\r")
             if not text.strip():
                 continue

@@ -164,6 +164,16 @@ def read_table(
     except StopIteration:
         raise DataError(label, 1, "(header)", "", "a header row", "the file is empty") from None
     header = [str(h) for h in header_values]
+    repeated = sorted({h for h in header if header.count(h) > 1})
+    if repeated:
+        raise DataError(
+            label,
+            1,
+            "(header)",
+            repeated[0],
+            "column names that each appear once",
+            "rename or drop the repeated column",
+        )
     si, ei = detect_time_columns(header, start_column, end_column, file=label)
     attr_idx = [i for i in range(len(header)) if i not in (si, ei)]
     cells = TimeCells(label)
