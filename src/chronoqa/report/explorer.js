@@ -6,7 +6,7 @@
   var blob = document.getElementById("cq-data");
   if (!blob) { return; }
   var D = JSON.parse(blob.textContent);
-  var SYS = D.systems, QS = D.questions, PAGE = 50;
+  var SYS = D.systems, QS = D.questions, PAGE = 25;
   var SETS = ["S_star", "S_dist", "S_stale", "S_anchor"];
   var SET_LABEL = { S_star: "S*", S_dist: "S_dist", S_stale: "S_stale", S_anchor: "S_anchor" };
   var RET = [], ANS = [];
@@ -103,7 +103,7 @@
 
   function cell(v) {
     if (v === null || v === undefined) { return '<td class="na">–</td>'; }
-    return v ? '<td class="ok">✓</td>' : '<td class="bad">✗</td>';
+    return v ? '<td class="v-ok">✓</td>' : '<td class="v-bad">✗</td>';
   }
   function draw() {
     var rows = state.rows, n = rows.length, pages = Math.max(1, Math.ceil(n / PAGE));
@@ -235,5 +235,6 @@
   window.addEventListener("hashchange", route);
   apply();
   route();
+  if (window.performance && performance.mark) { performance.mark("cq-ready"); }
   document.body.setAttribute("data-explorer", "ready");
 })();
