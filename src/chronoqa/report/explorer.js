@@ -137,7 +137,7 @@
     function x(d) { return labelW + (d - lo) / (hi - lo) * plotW; }
     var top = 34, h = top + facts.length * rowH + 30, w = labelW + plotW + 20 + colW * ret.length;
     var p = ['<svg id="cq-timeline" width="' + w + '" height="' + h + '" role="img" aria-label="timeline of the question facts">'];
-    p.push('<defs><marker id="cq-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" orient="auto">' +
+    p.push('<defs><marker id="cq-arrow" viewBox="0 0 10 10" refX="2" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto">' +
       '<path d="M0,0L10,5L0,10z" fill="#555"/></marker></defs>');
     p.push('<rect x="' + labelW + '" y="' + (top - 6) + '" width="' + plotW + '" height="' + (facts.length * rowH + 8) + '" fill="#fafbfc" stroke="#e3e7ec"/>');
     ret.forEach(function (i, c) {
