@@ -8,6 +8,7 @@ report and by ``benchmarks/bench_report.py``.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -68,7 +69,7 @@ class Browser:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             close_fds=False,
-            preexec_fn=wire,  # noqa: PLW1509 (the pipe transport needs fds 3 and 4; no threads here)
+            preexec_fn=wire,  # the pipe transport needs fds 3 and 4 in the child
         )
         os.close(to_chrome_r)
         os.close(from_chrome_w)
@@ -79,8 +80,8 @@ class Browser:
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             self.call(f"{domain}.enable", session=True)
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=True)  # fmt: skip
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        self.call("Emulation.setDeviceMetricsOverride", metrics, session=True)
 
     # -------------------------------------------------------------------------------- protocol
     def _read_message(self, deadline: float) -> dict[str, Any]:
@@ -102,7 +103,8 @@ class Browser:
             d = p.get("exceptionDetails") or {}
             self.errors.append(f"exception: {(d.get('exception') or {}).get('description') or d.get('text')}")
         elif method == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-            self.errors.append("console.error: " + " ".join(str(a.get("value", a.get("description"))) for a in p["args"]))
+            args = " ".join(str(a.get("value", a.get("description"))) for a in p["args"])
+            self.errors.append(f"console.error: {args}")
         elif method == "Log.entryAdded" and (p.get("entry") or {}).get("level") == "error":
             self.errors.append(f"log: {p['entry'].get('text')} {p['entry'].get('url', '')}")
 
@@ -128,7 +130,8 @@ class Browser:
         """Evaluate ``expression`` in the page and return its value (JSON-able)."""
         res = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
         if "exceptionDetails" in res:
-            raise BrowserError(f"{expression[:60]}...: {res['exceptionDetails'].get('exception', {}).get('description')}")
+            why = res["exceptionDetails"].get("exception", {}).get("description")
+            raise BrowserError(f"{expression[:60]}...: {why}")
         return (res.get("result") or {}).get("value")
 
     def open(self, path: Path, *, ready: str, timeout: float | None = None) -> float:
@@ -152,8 +155,8 @@ class Browser:
         if box is None:
             raise BrowserError(f"nothing matches {selector!r}")
         for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent",
-                      {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}, session=True)  # fmt: skip
+            event = {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}
+            self.call("Input.dispatchMouseEvent", event, session=True)
 
     def screenshot(self, out: Path, selector: str | None = None) -> Path:
         """A PNG of the page, or of the box around ``selector`` (document coordinates)."""
@@ -170,20 +173,16 @@ class Browser:
 
     def close(self) -> None:
         """Quit the browser."""
-        try:
+        with contextlib.suppress(BrowserError, OSError):
             self.call("Browser.close")
-        except (BrowserError, OSError):
-            pass
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
         for fd in (self._to_chrome, self._from_chrome):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
         self._profile.cleanup()
 
     def __enter__(self) -> Browser:

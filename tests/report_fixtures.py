@@ -1,4 +1,4 @@
-"""A hand-written evaluate folder over the football fixture: verdicts whose fails, heatmaps and tests are worked by hand.
+"""A hand-written evaluate folder over the football fixture: its fails, heatmaps and tests are worked by hand.
 
 Retrieval (CCR per q1..q4): bm25 1 0 1 0, graph 1 1 0 0, dense 0 0 0 0, oracle (control) 1 1 1 1.
 Answers (A per q1..q4): extractive@bm25 0 0 1 0. Only q4 is wrong for every non-control system.
@@ -46,7 +46,7 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
         "answers",
         "extractive@bm25",
         [
-            {"qid": q, "outcome": "correct" if a else "wrong", "A": a, "T": t, "answer": answers[q], "explanation": None}
+            {"qid": q, "outcome": "correct" if a else "wrong", "A": a, "T": t, "answer": answers[q]}
             for q, a, t in zip(TEST_IDS, A, T, strict=True)
         ],
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from answer_fixtures import RUN, FACTS, doc, questions, write_fixture
+from answer_fixtures import FACTS, RUN, doc, questions, write_fixture
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.metrics import read_metrics, read_verdicts, write_verdicts
 from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
@@ -22,7 +22,7 @@ from chronoqa.report.verdicts import answer_verdicts, retrieval_verdicts
 from chronoqa.score.evaluate import evaluate
 from report_fixtures import write_eval_folder
 
-EVIL = '</script><img src=x onerror=alert(1)><script>alert(2)</script>'
+EVIL = "</script><img src=x onerror=alert(1)><script>alert(2)</script>"
 
 
 def test_retrieval_verdicts_mark_the_rank_of_each_own_fact(tmp_path: Path) -> None:

@@ -21,8 +21,10 @@ EXPLORER_CSS = """
 .plots{display:flex;flex-wrap:wrap;gap:1rem 2rem}.controls{display:flex;flex-wrap:wrap;gap:.4rem .8rem;
 align-items:center;margin:.5rem 0}.controls label{font-size:.8rem;color:#5b6570}.controls select,.controls input{
 font:inherit;font-size:.85rem;max-width:16rem}#cq-search{width:18rem}
-#cq-list td,#cq-list th,table.verdicts td,table.verdicts th{text-align:left}#cq-list td.qtext{white-space:normal;text-align:left;min-width:22rem;max-width:36rem}#cq-list tbody tr{cursor:pointer}
-#cq-list tbody tr:hover{background:#f0f4fa}#cq-list tr.sel{background:#e2ebf7}td.v-ok{color:#2e7d32}td.v-bad{color:#c0392b}
+#cq-list td,#cq-list th,table.verdicts td,table.verdicts th{text-align:left}
+#cq-list td.qtext{white-space:normal;text-align:left;min-width:22rem;max-width:36rem}#cq-list tbody tr{cursor:pointer}
+#cq-list tbody tr:hover{background:#f0f4fa}#cq-list tr.sel{background:#e2ebf7}
+td.v-ok{color:#2e7d32}td.v-bad{color:#c0392b}
 td.na{color:#b8c0c8}#cq-view{border:1px solid #e3e7ec;border-radius:6px;padding:.2rem 1rem 1rem;margin-top:1rem}
 .qbig{font-size:1.05rem}.fact-S_star{stroke:#2e7d32}.fact-S_dist{stroke:#e08a00}.fact-S_stale{stroke:#8e44ad}
 .fact-S_anchor{stroke:#7a848f}.sw{display:inline-block;width:.9rem;height:.5rem;margin:0 .2rem 0 .6rem}
@@ -130,7 +132,7 @@ def _explorer_controls(ex: Mapping[str, Any]) -> str:
         '<option value="relation">relation</option><option value="-_wrong">most systems wrong</option></select></label>'
     )
     return (
-        '<section id="cq-explorer"><h2>Question explorer</h2>' 
+        '<section id="cq-explorer"><h2>Question explorer</h2>'
         '<p class="sub">Every scored question. Filter, search (id, text, gold, relation), click a row to see its '
         "verdicts and timeline. ✓/✗: the main metric of each non-control system.</p>"
         f'<div class="controls"><input id="cq-search" type="search" placeholder="search">{selects}{sort}</div>'
