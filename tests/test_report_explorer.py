@@ -164,3 +164,22 @@ def test_pipeline_writes_verdicts_and_an_explorer_report(tmp_path: Path) -> None
     assert [q["id"] for q in json.loads(blob.group(1))["questions"]] == ["q1", "q2", "q3", "q4"]
     assert "Fails everywhere" in res.report_md.read_text(encoding="utf-8")
     assert read_json(res.run_dir / "report" / "summary.json")["composition"]["n_scored"] == 4
+
+
+def test_kg_datacard_escapes_labels(tmp_path: Path) -> None:
+    import random
+
+    import chronoqa
+
+    rng = random.Random(5)
+    facts = []
+    for i in range(300):
+        s, o = f"<P{rng.randrange(40)}>", f"<O{rng.randrange(30)}>"
+        a = rng.randrange(1960, 2015)
+        facts.append(chronoqa.Fact(i, s, "<playsFor>", o, chronoqa.TimePoint(a), chronoqa.TimePoint(a + 3), i + 1))
+    labels = {e: e.strip("<>") + EVIL for f in facts for e in (f.s, f.o)}
+    graph = chronoqa.TemporalGraph("evil", facts, labels, {"<playsFor>": "playsFor"})
+    build = chronoqa.build_kg_benchmark(graph, chronoqa.KGBuildConfig(n_questions=20, seed=0), phrases="yago11k")
+    card = (build.write(tmp_path / "release") / "DATACARD.md").read_text(encoding="utf-8")
+    assert "Example questions" in card and "onerror=alert(1)" in card  # the labels are shown ...
+    assert "<img" not in card and "<script" not in card  # ... as text

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
+from chronoqa.io import md_escape
 from chronoqa.report.plots import heatmap_svg, significance_svg
 
 __all__ = ["EXPLORER_CSS", "embed_json", "explorer_html", "explorer_markdown", "md_escape"]
@@ -31,11 +32,6 @@ td.na{color:#b8c0c8}#cq-view{border:1px solid #e3e7ec;border-radius:6px;padding:
 .sw.S_star{background:#2e7d32}.sw.S_dist{background:#e08a00}.sw.S_stale{background:#8e44ad}.sw.S_anchor{background:#7a848f}
 table.verdicts td:last-child{white-space:normal;text-align:left;max-width:40rem}
 """
-
-
-def md_escape(text: Any) -> str:
-    """Data text made inert in Markdown: HTML special characters as entities, ``|`` and backticks escaped."""
-    return html.escape(str(text), quote=False).replace("|", "\\|").replace("`", "\\`").replace("\n", " ")
 
 
 def embed_json(obj: Any) -> str:
