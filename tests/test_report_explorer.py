@@ -87,8 +87,9 @@ def test_explorer_fails_heatmap_and_significance_are_the_hand_worked_ones(tmp_pa
     # the facts are on a day axis: q1's S* d2 is 2005-2009, its S_dist d1 2001-2004 (1970-01-01 = day 0)
     q1 = ex["questions"][0]
     assert q1["facts"][0][:1] == [0] and q1["facts"][1][:1] == [1]
-    assert q1["facts"][0][2] == 12784 and q1["facts"][0][3] == 14609  # 2005-01-01, 2009-12-31
-    assert q1["facts"][0][4:] == ["2005", "2009"]
+    assert q1["facts"][0][1:4] == ["Ann Lee", "playsFor", "Blue FC"]
+    assert q1["facts"][0][4] == 12784 and q1["facts"][0][5] == 14609  # 2005-01-01, 2009-12-31
+    assert q1["facts"][0][6:] == ["2005", "2009"]
     q4 = ex["questions"][3]
     assert q4["ret"][0] == [0, None, False, 3, []] and q4["ans"][0][0] == 0
 
@@ -100,8 +101,8 @@ def test_open_ends_and_unknown_starts_are_kept_as_null(tmp_path: Path) -> None:
     write_release(rel_dir, [q], [doc(i) for i in range(len(FACTS))], [FunctionalFlags("qo", True, True)], {}, "")
     ex = build_explorer(rel_dir, tmp_path / "no-evaluate")
     (f0, f1) = ex["questions"][0]["facts"]
-    assert f0[3] is None and f0[5] is None and f0[4] == "2010"
-    assert f1[2] is None and f1[4] is None
+    assert f0[5] is None and f0[7] is None and f0[6] == "2010"
+    assert f1[4] is None and f1[6] is None
 
 
 def test_embedded_json_cannot_break_out_of_its_script(tmp_path: Path) -> None:
@@ -161,7 +162,9 @@ def test_pipeline_writes_verdicts_and_an_explorer_report(tmp_path: Path) -> None
     page = res.report_html.read_text(encoding="utf-8")
     blob = re.search(r'<script type="application/json" id="cq-data">(.*?)</script>', page, re.S)
     assert blob is not None
-    assert [q["id"] for q in json.loads(blob.group(1))["questions"]] == ["q1", "q2", "q3", "q4"]
+    packed = json.loads(blob.group(1))
+    assert packed["q"]["id"] == ["q1", "q2", "q3", "q4"]
+    assert [packed["strs"][i] for i in packed["q"]["gold"][1]] == ["Red Arena"]  # q2's gold, through the table
     assert "Fails everywhere" in res.report_md.read_text(encoding="utf-8")
     assert read_json(res.run_dir / "report" / "summary.json")["composition"]["n_scored"] == 4
 

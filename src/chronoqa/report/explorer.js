@@ -6,7 +6,7 @@
   var blob = document.getElementById("cq-data");
   if (!blob) { return; }
   var D = JSON.parse(blob.textContent);
-  var SYS = D.systems, QS = D.questions, PAGE = 25;
+  var SYS = D.systems, QS = unpack(D), PAGE = 25;
   var SETS = ["S_star", "S_dist", "S_stale", "S_anchor"];
   var SET_LABEL = { S_star: "S*", S_dist: "S_dist", S_stale: "S_stale", S_anchor: "S_anchor" };
   var RET = [], ANS = [];
@@ -15,6 +15,33 @@
   QS.forEach(function (q, i) { byId[q.id] = i; });
   var state = { page: 0, rows: [], open: null };
 
+  // the blob is columns over one string table (chronoqa.report.explorer.pack_explorer): rebuild the records
+  function unpack(d) {
+    var S = d.strs, c = d.q, out = [];
+    function s(i) { return i < 0 ? null : S[i]; }
+    function tri(x) { return x < 0 ? null : !!x; }
+    for (var i = 0; i < c.id.length; i++) {
+      var facts = [], fl = c.facts[i];
+      for (var j = 0; j < fl.length; j += 8) {
+        facts.push([fl[j], s(fl[j + 1]) + " · " + s(fl[j + 2]) + " · " + s(fl[j + 3]), fl[j + 4], fl[j + 5], s(fl[j + 6]), s(fl[j + 7])]);
+      }
+      var tq = c.tq[i];
+      out.push({
+        id: c.id[i], text: c.text[i], split: s(c.split[i]), operator: s(c.operator[i]), hops: c.hops[i],
+        relation: s(c.relation[i]), cardinality: s(c.cardinality[i]), allen: s(c.allen[i]) || "",
+        assumes_complete: !!c.ac[i], template: s(c.template[i]), t_query: tq ? [tq[0], tq[1], s(tq[2])] : null,
+        gold: c.gold[i].map(s), facts: facts,
+        ret: c.ret[i].map(function (v) {
+          if (!v.length) { return null; }
+          var marks = [];
+          for (var k = 4; k < v.length; k += 2) { marks.push([v[k], v[k + 1]]); }
+          return [v[0], tri(v[1]), tri(v[2]), v[3], marks];
+        }),
+        ans: c.ans[i].map(function (v) { return v.length ? [v[0], v[1] < 0 ? null : v[1], s(v[2]), s(v[3])] : null; })
+      });
+    }
+    return out;
+  }
   function esc(s) {
     return String(s === null || s === undefined ? "" : s).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];

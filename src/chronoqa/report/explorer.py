@@ -5,8 +5,9 @@ wrote (:func:`chronoqa.artifacts.metrics.read_verdicts`) into one JSON-able mapp
 
 * ``systems``: every scored run (``kind`` ``"ret"``, metric CCR) and answer folder (``kind`` ``"ans"``,
   metrics A and T), controls marked;
-* ``questions``: one compact record per scored question (keys in :data:`QUESTION_KEYS`) with its facts
-  placed on a day axis (times are turned into day numbers and labels here, by :mod:`chronoqa.time`, so the
+* ``questions``: one record per scored question (keys in :data:`QUESTION_KEYS`) with its facts
+  (``[set index, s, r, o, start day, end day, start label, end label]``, ``None`` for an unknown start or
+  an open end) placed on a day axis (times are turned into day numbers and labels here, by :mod:`chronoqa.time`, so the
   page's script only draws) and, per system, its verdict;
 * ``fails``: questions every non-control system got wrong, grouped by template and relation;
 * ``heat``: CCR / A per operator x hops cell per system; ``grid``: table benchmarks' relation x cardinality;
@@ -27,7 +28,7 @@ from chronoqa.report.verdicts import FACT_SETS, question_facts
 from chronoqa.score.stats import benjamini_hochberg, mcnemar
 from chronoqa.time import TimeParseError, parse_time
 
-__all__ = ["QUESTION_KEYS", "build_explorer", "question_relation"]
+__all__ = ["QUESTION_KEYS", "build_explorer", "pack_explorer", "question_relation"]
 
 QUESTION_KEYS = (
     *("id", "split", "text", "operator", "hops", "complexity", "relation", "cardinality", "allen"),
@@ -69,7 +70,9 @@ def _question(q: Question) -> dict[str, Any]:
     facts = [
         [
             FACT_SETS.index(kind),
-            f"{t.s} · {t.r} · {t.o}",
+            t.s,
+            t.r,
+            t.o,
             _day(t.t_start, last=False),
             _day(t.t_end, last=True),
             _label(t.t_start),
@@ -261,3 +264,50 @@ def _table_composition(
         "time_alignment": n_align,
         "n": len(qs),
     }
+
+
+def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
+    """What the page embeds: the systems and the questions as columns over one string table.
+
+    Repeated strings (labels, relations, answers, outcomes, date labels) are indices into ``strs`` (-1: none);
+    a fact is 8 numbers; a run's verdict is ``[CCR, stale, dist, n_retrieved, fact, rank, fact, rank, ...]``
+    and an answer folder's ``[A, T, outcome, answer]`` (-1: undefined; ``[]``: not scored). The page's
+    script unpacks it into the records of :func:`build_explorer` (about 2.5x smaller than plain records).
+    """
+    strs: list[str] = []
+    index: dict[str, int] = {}
+
+    def s(x: Any) -> int:
+        if x is None:
+            return -1
+        k = str(x)
+        if k not in index:
+            index[k] = len(strs)
+            strs.append(k)
+        return index[k]
+
+    def tri(x: Any) -> int:
+        return -1 if x is None else int(x)
+
+    cols: dict[str, list[Any]] = {
+        k: [] for k in ("id", "text", "split", "operator", "hops", "relation", "cardinality", "allen", "ac",
+                        "template", "tq", "gold", "facts", "ret", "ans")
+    }  # fmt: skip
+    for q in ex["questions"]:
+        cols["id"].append(q["id"])
+        cols["text"].append(q["text"])
+        for k in ("split", "operator", "relation", "cardinality", "allen", "template"):
+            cols[k].append(s(q[k]))
+        cols["hops"].append(q["hops"])
+        cols["ac"].append(int(q["assumes_complete"]))
+        tq = q["t_query"]
+        cols["tq"].append(None if tq is None else [tq[0], tq[1], s(tq[2])])
+        cols["gold"].append([s(g) for g in q["gold"]])
+        cols["facts"].append(
+            [x for f in q["facts"] for x in (f[0], s(f[1]), s(f[2]), s(f[3]), f[4], f[5], s(f[6]), s(f[7]))]
+        )
+        cols["ret"].append(
+            [[] if v is None else [v[0], tri(v[1]), tri(v[2]), v[3], *(x for m in v[4] for x in m)] for v in q["ret"]]
+        )
+        cols["ans"].append([[] if v is None else [v[0], tri(v[1]), s(v[2]), s(v[3])] for v in q["ans"]])
+    return {"systems": ex["systems"], "strs": strs, "q": cols}

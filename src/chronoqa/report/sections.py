@@ -12,6 +12,7 @@ from importlib.resources import files
 from typing import Any
 
 from chronoqa.io import md_escape
+from chronoqa.report.explorer import pack_explorer
 from chronoqa.report.plots import heatmap_svg, significance_svg
 
 __all__ = ["EXPLORER_CSS", "embed_json", "explorer_html", "explorer_markdown", "md_escape"]
@@ -148,7 +149,7 @@ def explorer_html(ex: Mapping[str, Any]) -> str:
         parts.append(_table_html(ex["table"]))
     parts.append(_fails_html(ex["fails"]))
     parts.append(_explorer_controls(ex))
-    parts.append(f'<script type="application/json" id="cq-data">{embed_json(ex)}</script>')
+    parts.append(f'<script type="application/json" id="cq-data">{embed_json(pack_explorer(ex))}</script>')
     parts.append(f"<script>{script}</script>")
     return "\n".join(parts)
 
