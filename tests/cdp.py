@@ -134,15 +134,19 @@ class Browser:
             raise BrowserError(f"{expression[:60]}...: {why}")
         return (res.get("result") or {}).get("value")
 
+    def wait_for(self, condition: str, timeout: float | None = None) -> None:
+        """Poll until ``condition`` (a JS expression) is true in the page."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while not self.js(f"!!({condition})"):
+            if time.monotonic() > deadline:
+                raise BrowserError(f"not true in time: {condition}")
+            time.sleep(0.02)
+
     def open(self, path: Path, *, ready: str, timeout: float | None = None) -> float:
         """Load a file and wait until ``ready`` (a JS expression) is true; returns the seconds it took."""
         t0 = time.monotonic()
         self.call("Page.navigate", {"url": path.resolve().as_uri()}, session=True)
-        deadline = t0 + (timeout or self.timeout)
-        while not self.js(f"!!({ready})"):
-            if time.monotonic() > deadline:
-                raise BrowserError(f"page {path} not ready ({ready}) in time")
-            time.sleep(0.02)
+        self.wait_for(ready, timeout)
         return time.monotonic() - t0
 
     def click(self, selector: str) -> None:

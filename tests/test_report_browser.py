@@ -64,7 +64,7 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
         assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == ["q2", "q4"]
         # open q2 with the mouse: its timeline has one bar per S* fact and the retrievers' rank marks
         b.click("#cq-rows tr[data-qid='q2'] td.qtext")
-        b.js("new Promise(r => setTimeout(r, 50))")
+        b.wait_for("document.getElementById('cq-timeline') !== null")  # the hash change is handled async
         assert b.js("location.hash") == "#q=q2"
         assert b.js("document.querySelectorAll('#cq-timeline .fact-S_star').length") == n_star("q2") == 2
         n_marks = sum(len(m["q2"]) for m in MARKS.values())

@@ -33,11 +33,15 @@
         gold: c.gold[i].map(s), facts: facts,
         ret: c.ret[i].map(function (v) {
           if (!v.length) { return null; }
-          var marks = [];
-          for (var k = 4; k < v.length; k += 2) { marks.push([v[k], v[k + 1]]); }
-          return [v[0], tri(v[1]), tri(v[2]), v[3], marks];
+          var marks = [], code = v[0];
+          for (var k = 2; k < v.length; k += 2) { marks.push([v[k], v[k + 1]]); }
+          return [code % 2, tri(Math.floor(code / 2) % 3 - 1), tri(Math.floor(code / 6) - 1), v[1], marks];
         }),
-        ans: c.ans[i].map(function (v) { return v.length ? [v[0], v[1] < 0 ? null : v[1], s(v[2]), s(v[3])] : null; })
+        ans: c.ans[i].map(function (v) {
+          if (!v.length) { return null; }
+          var t = Math.floor(v[0] / 2) - 1;
+          return [v[0] % 2, t < 0 ? null : t, s(v[1]), s(v[2])];
+        })
       });
     }
     return out;

@@ -266,12 +266,17 @@ def _table_composition(
     }
 
 
+def _code(ccr: int, stale: int, dist: int) -> int:
+    return ccr + 2 * (stale + 1) + 6 * (dist + 1)
+
+
 def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
     """What the page embeds: the systems and the questions as columns over one string table.
 
     Repeated strings (labels, relations, answers, outcomes, date labels) are indices into ``strs`` (-1: none);
-    a fact is 8 numbers; a run's verdict is ``[CCR, stale, dist, n_retrieved, fact, rank, fact, rank, ...]``
-    and an answer folder's ``[A, T, outcome, answer]`` (-1: undefined; ``[]``: not scored). The page's
+    a fact is 8 numbers; a run's verdict is ``[code, n_retrieved, fact, rank, fact, rank, ...]`` with
+    ``code = CCR + 2 * (stale + 1) + 6 * (dist + 1)`` (stale, dist: -1 undefined, 0, 1) and an answer
+    folder's ``[A + 2 * (T + 1), outcome, answer]`` (T -1: undefined; ``[]``: not scored). The page's
     script unpacks it into the records of :func:`build_explorer` (about 2.5x smaller than plain records).
     """
     strs: list[str] = []
@@ -307,7 +312,12 @@ def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
             [x for f in q["facts"] for x in (f[0], s(f[1]), s(f[2]), s(f[3]), f[4], f[5], s(f[6]), s(f[7]))]
         )
         cols["ret"].append(
-            [[] if v is None else [v[0], tri(v[1]), tri(v[2]), v[3], *(x for m in v[4] for x in m)] for v in q["ret"]]
+            [
+                []
+                if v is None
+                else [v[0] + 2 * (tri(v[1]) + 1) + 6 * (tri(v[2]) + 1), v[3], *(x for m in v[4] for x in m)]
+                for v in q["ret"]
+            ]
         )
-        cols["ans"].append([[] if v is None else [v[0], tri(v[1]), s(v[2]), s(v[3])] for v in q["ans"]])
+        cols["ans"].append([[] if v is None else [v[0] + 2 * (tri(v[1]) + 1), s(v[2]), s(v[3])] for v in q["ans"]])
     return {"systems": ex["systems"], "strs": strs, "q": cols}
