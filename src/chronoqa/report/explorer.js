@@ -257,6 +257,7 @@
   ["f-split", "f-operator", "f-hops", "f-relation", "f-cardinality", "f-allen", "f-ac", "f-verdict", "cq-sort"].forEach(function (id) {
     $(id).addEventListener("change", apply);
   });
+  $("cq-size").addEventListener("change", function () { PAGE = +$("cq-size").value; state.page = 0; draw(); });
   $("cq-prev").addEventListener("click", function () { state.page--; draw(); });
   $("cq-next").addEventListener("click", function () { state.page++; draw(); });
   $("cq-rows").addEventListener("click", function (ev) {

@@ -127,6 +127,8 @@ def _explorer_controls(ex: Mapping[str, Any]) -> str:
         '<label>sort <select id="cq-sort"><option value="">benchmark order</option><option value="id">id</option>'
         '<option value="operator">operator</option><option value="hops">hops</option>'
         '<option value="relation">relation</option><option value="-_wrong">most systems wrong</option></select></label>'
+        '<label>per page <select id="cq-size"><option>10</option><option selected>25</option><option>100</option>'
+        "</select></label>"
     )
     return (
         '<section id="cq-explorer"><h2>Question explorer</h2>'
