@@ -18,6 +18,7 @@ from chronoqa.report.plots import heatmap_svg, significance_svg
 __all__ = ["EXPLORER_CSS", "embed_json", "explorer_html", "explorer_markdown", "md_escape"]
 
 _FAIL_IDS_SHOWN = 12
+_FAIL_GROUPS_SHOWN = 20
 
 EXPLORER_CSS = """
 .plots{display:flex;flex-wrap:wrap;gap:1rem 2rem}.controls{display:flex;flex-wrap:wrap;gap:.4rem .8rem;
@@ -31,6 +32,8 @@ td.na{color:#b8c0c8}#cq-view{border:1px solid #e3e7ec;border-radius:6px;padding:
 .qbig{font-size:1.05rem}.fact-S_star{stroke:#2e7d32}.fact-S_dist{stroke:#e08a00}.fact-S_stale{stroke:#8e44ad}
 .fact-S_anchor{stroke:#7a848f}.sw{display:inline-block;width:.9rem;height:.5rem;margin:0 .2rem 0 .6rem}
 .sw.S_star{background:#2e7d32}.sw.S_dist{background:#e08a00}.sw.S_stale{background:#8e44ad}.sw.S_anchor{background:#7a848f}
+#fails td,#fails th,#fails-more td,#fails-more th{text-align:left}
+#fails td.ids,#fails-more td.ids{white-space:normal;min-width:24rem;font-size:.8rem}
 table.verdicts td:last-child{white-space:normal;text-align:left;max-width:40rem}
 """
 
@@ -99,10 +102,19 @@ def _fails_html(f: Mapping[str, Any]) -> str:
             f"<tr><td>{_e(g['template'])}</td><td>{_e(g['relation'])}</td><td>{g['n']:,}</td><td>{g['of']:,}</td>"
             f'<td>{g["n"] / g["of"]:.0%}</td><td class="ids">{ids}{more}</td></tr>'
         )
+    head = (
+        "<thead><tr><th>template</th><th>relation</th><th>fail</th><th>of</th><th>share</th><th>questions</th></tr>"
+        "</thead>"
+    )
     if rows:
         p.append(
-            '<div class="scroll"><table id="fails"><thead><tr><th>template</th><th>relation</th><th>fail</th>'
-            "<th>of</th><th>share</th><th>questions</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>"
+            f'<div class="scroll"><table id="fails">{head}<tbody>{"".join(rows[:_FAIL_GROUPS_SHOWN])}</tbody></table></div>'
+        )
+    if len(rows) > _FAIL_GROUPS_SHOWN:
+        p.append(
+            f"<details><summary>{len(rows) - _FAIL_GROUPS_SHOWN} smaller groups</summary>"
+            f'<div class="scroll"><table id="fails-more">{head}<tbody>{"".join(rows[_FAIL_GROUPS_SHOWN:])}</tbody>'
+            "</table></div></details>"
         )
     return "".join(p)
 
