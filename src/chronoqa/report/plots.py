@@ -69,8 +69,8 @@ def significance_svg(block: Mapping[str, Any], *, cell: int = 64) -> str:
     k = len(names)
     label_w = max(90, min(220, 7 * max(len(n) for n in names)))
     top = 22 + label_w // 2
-    w, h = label_w + cell * k + 10, top + cell * k + 10
     title = f"{block['metric']}: row − column (BH-adjusted McNemar q)"
+    w, h = max(label_w + cell * k + 10, 7 * len(title)), top + cell * k + 10
     p = [f'<svg class="sigmatrix" width="{w}" height="{h}" role="img" aria-label="{_e(title)}">']
     p.append(f'<text x="0" y="13" font-size="12" font-weight="600">{_e(title)}</text>')
     for j, n in enumerate(names):
@@ -99,7 +99,7 @@ def significance_svg(block: Mapping[str, Any], *, cell: int = 64) -> str:
             sig = q is not None and q < _ALPHA
             fill = ("#3a9a3a" if diff > 0 else "#c0392b") if sig else "#e3e7ec"
             ink = "#fff" if sig else "#1d232a"
-            qtxt = "–" if q is None else (f"{q:.0e}" if q < 0.001 else f"{q:.3f}")
+            qtxt = "–" if q is None else ("<1e-300" if q == 0 else f"{q:.0e}" if q < 0.001 else f"{q:.3f}")
             p.append(f'<rect x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" fill="{fill}" class="pair"/>')
             p.append(
                 f'<text x="{x + cell / 2 - 1:.0f}" y="{y + 26}" font-size="11" text-anchor="middle" fill="{ink}" '

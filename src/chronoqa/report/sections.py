@@ -107,9 +107,8 @@ def _fails_html(f: Mapping[str, Any]) -> str:
         "</thead>"
     )
     if rows:
-        p.append(
-            f'<div class="scroll"><table id="fails">{head}<tbody>{"".join(rows[:_FAIL_GROUPS_SHOWN])}</tbody></table></div>'
-        )
+        top = "".join(rows[:_FAIL_GROUPS_SHOWN])
+        p.append(f'<div class="scroll"><table id="fails">{head}<tbody>{top}</tbody></table></div>')
     if len(rows) > _FAIL_GROUPS_SHOWN:
         p.append(
             f"<details><summary>{len(rows) - _FAIL_GROUPS_SHOWN} smaller groups</summary>"
