@@ -186,3 +186,39 @@ def test_kg_datacard_escapes_labels(tmp_path: Path) -> None:
     card = (build.write(tmp_path / "release") / "DATACARD.md").read_text(encoding="utf-8")
     assert "Example questions" in card and "onerror=alert(1)" in card  # the labels are shown ...
     assert "<img" not in card and "<script" not in card  # ... as text
+
+
+def test_table_benchmark_gets_its_composition(tmp_path: Path) -> None:
+    import random
+    from collections import Counter
+
+    from chronoqa.generate.table import TableBuildConfig, build_table_benchmark, write_table_build
+    from chronoqa.records import TemporalTable
+    from chronoqa.time import Interval
+
+    rng = random.Random(5)
+    rows = [("K" + str(rng.randint(0, 5)), "R", f"n{i}") for i in range(60)]
+    spans = []
+    for _ in rows:
+        y = rng.randint(1950, 2020)
+        spans.append(Interval.parse(f"{y}-{rng.randint(1, 12):02d}-01", f"{y + rng.randint(0, 6)}-06-15"))
+    t = TemporalTable("det", ("Country", "Role", "Name"), rows, spans, list(range(2, 62)), "Start", "End")
+    b = build_table_benchmark([t], TableBuildConfig(seed=3, per_cell=3, tfds={"det": ["Country,Role->Name"]}))
+    write_table_build(b, str(tmp_path / "rel"))
+    test_qs = list(b.questions)
+    assert len({q.allen for q in test_qs}) > 3
+    ex = build_explorer(tmp_path / "rel", tmp_path / "no-evaluate", split="all")  # no verdicts: unscored
+    tbl = ex["table"]
+    assert tbl is not None and tbl["n"] == len(test_qs)
+    want = Counter((q.allen or q.logical_form["relation"], q.cardinality) for q in test_qs)
+    got = {
+        (r, c): tbl["counts"]["count"][i][j]
+        for i, r in enumerate(tbl["counts"]["rows"])
+        for j, c in enumerate(tbl["counts"]["cols"])
+        if tbl["counts"]["count"][i][j]
+    }
+    assert got == dict(want)
+    assert tbl["tfds"] == {"Country,Role->Name": sum(1 for q in test_qs if q.logical_form.get("tfd"))}
+    assert tbl["time_alignment"] == sum(1 for q in test_qs if q.operator == "time_alignment")
+    page = render_html(build_summary(tmp_path / "rel", tmp_path / "no-evaluate"), ex)
+    assert "Table benchmark composition" in page and "questions: relation x cardinality" in page

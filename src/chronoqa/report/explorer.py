@@ -148,7 +148,10 @@ def build_explorer(release: str | Path, eval_dir: str | Path, *, split: str = "t
         systems.append({"kind": "ans", "name": rec.name, "control": control, "metrics": ["A", "T"]})
         verdicts.append({r["qid"]: r for r in read_verdicts(eval_dir, "answers", rec.name)})
     scored = set().union(*(v.keys() for v in verdicts)) if verdicts else set()
-    qs_src = [q for q in rel.questions if q.id in scored] if scored else [q for q in rel.questions if q.split == split]
+    if scored:  # the questions evaluate scored, in release order
+        qs_src = [q for q in rel.questions if q.id in scored]
+    else:  # nothing scored yet: the split (``all``: every question), unscored
+        qs_src = [q for q in rel.questions if split in ("all", q.split)]
     ret_idx = [i for i, s in enumerate(systems) if s["kind"] == "ret"]
     ans_idx = [i for i, s in enumerate(systems) if s["kind"] == "ans"]
     questions = []

@@ -27,9 +27,17 @@ def _color(v: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def heatmap_svg(title: str, grid: Mapping[str, Any], *, cell_w: int = 74, cell_h: int = 34) -> str:
-    """A heatmap of ``grid`` (``rows``, ``cols``, ``value`` and ``n`` matrices): each cell's value and n."""
+def heatmap_svg(
+    title: str, grid: Mapping[str, Any], *, counts: bool = False, cell_w: int = 74, cell_h: int = 34
+) -> str:
+    """A heatmap of ``grid`` (``rows``, ``cols``, ``value`` and ``n`` matrices): each cell's value and n.
+
+    ``counts=True`` draws the ``n`` matrix itself (shade: share of the largest cell), e.g. question counts.
+    """
     rows, cols = list(grid["rows"]), list(grid["cols"])
+    if counts:
+        top = max((n for row in grid["n"] for n in row), default=0) or 1
+        grid = dict(grid, value=[[n / top if n else None for n in row] for row in grid["n"]])
     label_w = max(90, min(240, 7 * max((len(str(r)) for r in rows), default=4)))
     w, h = label_w + cell_w * len(cols) + 10, 40 + cell_h * len(rows)
     p = [f'<svg class="heatmap" width="{w}" height="{h}" role="img" aria-label="{_e(title)}">']
@@ -51,14 +59,16 @@ def heatmap_svg(title: str, grid: Mapping[str, Any], *, cell_w: int = 74, cell_h
             p.append(f'<rect x="{x}" y="{y}" width="{cell_w - 2}" height="{cell_h - 2}" fill="{fill}" class="cell"/>')
             if v is not None:
                 ink = "#fff" if v > 0.6 else "#1d232a"
+                shown = f"{n:,}" if counts else f"{float(v):.2f}"
                 p.append(
                     f'<text x="{x + cell_w / 2 - 1:.0f}" y="{y + 14}" font-size="11" text-anchor="middle" '
-                    f'fill="{ink}">{float(v):.2f}</text>'
+                    f'fill="{ink}">{shown}</text>'
                 )
-            p.append(
-                f'<text x="{x + cell_w / 2 - 1:.0f}" y="{y + 27}" font-size="9" text-anchor="middle" '
-                f'fill="{"#fff" if v is not None and v > 0.6 else "#7a848f"}">n={n}</text>'
-            )
+            if not counts or not n:
+                p.append(
+                    f'<text x="{x + cell_w / 2 - 1:.0f}" y="{y + 27}" font-size="9" text-anchor="middle" '
+                    f'fill="{"#fff" if v is not None and v > 0.6 else "#7a848f"}">n={n}</text>'
+                )
     p.append("</svg>")
     return "".join(p)
 

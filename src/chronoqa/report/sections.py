@@ -80,8 +80,8 @@ def _table_html(t: Mapping[str, Any]) -> str:
         "<b>tables</b>: " + (", ".join(f"{_e(k)} ({v:,})" for k, v in t["tables"].items()) or "–") + "</p>"
     )
     counts = t["counts"]
-    grid = dict(counts, value=[[None for _ in r] for r in counts["count"]], n=counts["count"])
-    p.append('<div class="plots">' + heatmap_svg("questions: relation x cardinality", grid))
+    grid = dict(counts, n=counts["count"])
+    p.append('<div class="plots">' + heatmap_svg("questions: relation x cardinality", grid, counts=True))
     p += [heatmap_svg(f"{g['system']}: A", g) for g in t["grids"]]
     p.append("</div>")
     return "".join(p)
