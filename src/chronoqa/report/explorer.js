@@ -30,7 +30,7 @@
         id: c.id[i], text: c.text[i], split: s(c.split[i]), operator: s(c.operator[i]), hops: c.hops[i],
         relation: s(c.relation[i]), cardinality: s(c.cardinality[i]), allen: s(c.allen[i]) || "",
         assumes_complete: !!c.ac[i], template: s(c.template[i]), t_query: tq ? [tq[0], tq[1], s(tq[2])] : null,
-        gold: c.gold[i].map(s), facts: facts,
+        gold: c.gold[i].map(s), refs: c.refs[i].map(s), facts: facts,
         ret: c.ret[i].map(function (v) {
           if (!v.length) { return null; }
           var marks = [], code = v[0];
@@ -228,6 +228,7 @@
     p.push('<p class="qbig">' + esc(q.text) + "</p>");
     p.push("<p><b>gold</b>: " + (q.gold.length ? q.gold.map(esc).join(" | ") : "<i>none</i>") +
       (q.t_query ? " · <b>t_query</b> " + esc(q.t_query[2]) : "") + ' · <span class="sub">template ' + esc(q.template) + "</span></p>");
+    if (q.refs.length) { p.push('<p class="sub">dates an explanation must cite (T): ' + q.refs.map(esc).join(", ") + "</p>"); }
     p.push('<div class="scroll">' + timeline(q) + "</div>");
     p.push('<p class="sub legend"><span class="sw S_star"></span>S* <span class="sw S_dist"></span>S_dist <span class="sw S_stale"></span>S_stale ' +
       '<span class="sw S_anchor"></span>S_anchor · red band: t_query · dashed: unknown start · arrow: open end · blue dots: the rank at which each retriever returned the fact</p>');

@@ -32,7 +32,7 @@ __all__ = ["QUESTION_KEYS", "build_explorer", "pack_explorer", "question_relatio
 
 QUESTION_KEYS = (
     *("id", "split", "text", "operator", "hops", "complexity", "relation", "cardinality", "allen"),
-    *("assumes_complete", "template", "t_query", "gold", "facts", "ret", "ans"),
+    *("assumes_complete", "template", "t_query", "gold", "time_refs", "facts", "ret", "ans"),
 )
 """The keys of one explorer question record."""
 
@@ -97,6 +97,7 @@ def _question(q: Question) -> dict[str, Any]:
         "template": q.template_id,
         "t_query": tq,
         "gold": list(q.answers),
+        "time_refs": [f"{r.get('which', 'any')} {r.get('value')}" for r in q.time_refs],
         "facts": facts,
     }
 
@@ -299,7 +300,7 @@ def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
 
     cols: dict[str, list[Any]] = {
         k: [] for k in ("id", "text", "split", "operator", "hops", "relation", "cardinality", "allen", "ac",
-                        "template", "tq", "gold", "facts", "ret", "ans")
+                        "template", "tq", "gold", "refs", "facts", "ret", "ans")
     }  # fmt: skip
     for q in ex["questions"]:
         cols["id"].append(q["id"])
@@ -311,6 +312,7 @@ def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
         tq = q["t_query"]
         cols["tq"].append(None if tq is None else [tq[0], tq[1], s(tq[2])])
         cols["gold"].append([s(g) for g in q["gold"]])
+        cols["refs"].append([s(r) for r in q["time_refs"]])
         cols["facts"].append(
             [x for f in q["facts"] for x in (f[0], s(f[1]), s(f[2]), s(f[3]), f[4], f[5], s(f[6]), s(f[7]))]
         )
