@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import html
 import json
 import os
 import tempfile
@@ -22,6 +23,7 @@ from chronoqa.errors import DataError
 __all__ = [
     "atomic_write",
     "dumps",
+    "md_escape",
     "numbered_jsonl",
     "read_json",
     "read_jsonl",
@@ -58,6 +60,14 @@ def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
 def dumps(obj: Any) -> str:
     """Compact, deterministic JSON for one record."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def md_escape(text: Any) -> str:
+    """Data text made inert in Markdown (reports, data cards): labels such as ``<img onerror=...>`` show as text.
+
+    HTML special characters become entities, ``|`` and backticks are escaped, newlines become spaces.
+    """
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("`", "\\`").replace("\n", " ")
 
 
 def write_text(path: str | Path, text: str) -> None:

@@ -4,6 +4,8 @@ Layout (what the pipeline's evaluate stage writes and the report reads)::
 
     retrieval/<name>.json   the metrics of one run: ``chronoqa.score.evaluate.evaluate(...).to_dict()``
     answers/<name>.json     the metrics of one answer folder, plus ``"answer_meta"``: its ``answers.meta.json``
+    <kind>/<name>.verdicts.jsonl   one line per scored question: how that run or answer folder scored it
+                                   (what the report's question explorer shows; see :func:`write_verdicts`)
 
 A metrics file is :class:`MetricsRecord` (its name is the file stem); the folder is
 :class:`MetricsFolder`. Files are written with :func:`chronoqa.io.write_json` (sorted, stable bytes).
@@ -11,17 +13,29 @@ A metrics file is :class:`MetricsRecord` (its name is the file stem); the folder
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from chronoqa.io import read_json, write_json
+from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
 
-__all__ = ["METRICS_KINDS", "MetricsFolder", "MetricsKind", "MetricsRecord", "read_metrics", "write_metrics"]
+__all__ = [
+    "METRICS_KINDS",
+    "VERDICTS_SUFFIX",
+    "MetricsFolder",
+    "MetricsKind",
+    "MetricsRecord",
+    "read_metrics",
+    "read_verdicts",
+    "write_metrics",
+    "write_verdicts",
+]
 
 MetricsKind = Literal["retrieval", "answers"]
 METRICS_KINDS: tuple[MetricsKind, ...] = ("retrieval", "answers")
+VERDICTS_SUFFIX = ".verdicts.jsonl"
+"""The per-question verdicts beside a metrics file (``<name>.verdicts.jsonl``; never matched by ``*.json``)."""
 
 
 @dataclass(frozen=True)
@@ -95,9 +109,7 @@ class MetricsFolder:
 
 def write_metrics(folder: str | Path, kind: MetricsKind, record: MetricsRecord) -> Path:
     """Write one metrics file (``<folder>/<kind>/<name>.json``); returns its path."""
-    if kind not in METRICS_KINDS:
-        raise ValueError(f"metrics kind {kind!r}: expected one of {', '.join(METRICS_KINDS)}")
-    path = Path(folder) / kind / f"{record.name}.json"
+    path = _kind_dir(folder, kind) / f"{record.name}.json"
     write_json(path, record.to_dict())
     return path
 
@@ -109,3 +121,27 @@ def read_metrics(folder: str | Path) -> MetricsFolder:
     for kind in METRICS_KINDS:
         kinds[kind] = tuple(MetricsRecord.from_dict(p.stem, read_json(p)) for p in sorted((root / kind).glob("*.json")))
     return MetricsFolder(kinds["retrieval"], kinds["answers"])
+
+
+def _kind_dir(folder: str | Path, kind: MetricsKind) -> Path:
+    if kind not in METRICS_KINDS:
+        raise ValueError(f"metrics kind {kind!r}: expected one of {', '.join(METRICS_KINDS)}")
+    return Path(folder) / kind
+
+
+def write_verdicts(folder: str | Path, kind: MetricsKind, name: str, rows: Iterable[Mapping[str, Any]]) -> Path:
+    """Write one run's or answer folder's per-question verdicts (``<folder>/<kind>/<name>.verdicts.jsonl``).
+
+    Each row is a JSON object with at least ``qid``. Retrieval rows (``chronoqa.report.verdicts``) carry
+    ``CCR``, ``stale_hit``, ``dist_hit``, ``n_retrieved`` and ``marks`` (the ranks at which the question's
+    S*/negative facts were returned); answer rows carry ``outcome``, ``A``, ``T`` and the ``answer`` text.
+    """
+    path = _kind_dir(folder, kind) / f"{name}{VERDICTS_SUFFIX}"
+    write_jsonl(path, rows)
+    return path
+
+
+def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[dict[str, Any]]:
+    """One metrics file's per-question verdicts, in file order (empty when the folder has none for it)."""
+    path = _kind_dir(folder, kind) / f"{name}{VERDICTS_SUFFIX}"
+    return list(read_jsonl(path)) if path.exists() else []

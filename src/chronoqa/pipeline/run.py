@@ -240,19 +240,23 @@ def _evaluate_stage(
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.answers import read_answers_meta
-        from chronoqa.artifacts.metrics import MetricsRecord, write_metrics
+        from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
+        from chronoqa.artifacts.release import load_release
+        from chronoqa.report.verdicts import answer_verdicts, retrieval_verdicts
         from chronoqa.score.evaluate import evaluate
 
         tick = progress.start("evaluate", len(runs) + len(answers))
+        rel = load_release(release)
         for name, run in sorted(runs.items()):
             res = evaluate(
-                release, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
+                rel, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
             )
             write_metrics(out, "retrieval", MetricsRecord(name, res.to_dict()))
+            write_verdicts(out, "retrieval", name, retrieval_verdicts(res, run, rel))
             tick(1)
         for name, ans in sorted(answers.items()):
             res = evaluate(
-                release,
+                rel,
                 answers=ans,
                 split=cfg.split,
                 seed=cfg.seed,
@@ -260,6 +264,7 @@ def _evaluate_stage(
                 min_slice=cfg.min_slice,
             )
             write_metrics(out, "answers", MetricsRecord(name, res.to_dict(), read_answers_meta(ans)))
+            write_verdicts(out, "answers", name, answer_verdicts(res, ans))
             tick(1)
         return {"n_runs": len(runs), "n_answer_files": len(answers)}
 
@@ -270,13 +275,14 @@ def _report_stage(
     cfg: RunConfig, release: Path, eval_dir: Path, run_dir: Path, progress: Progress
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
-        from chronoqa.report import build_summary, render_html, render_markdown
+        from chronoqa.report import build_explorer, build_summary, render_html, render_markdown
 
         tick = progress.start("report", 1)
         summary = build_summary(release, eval_dir, config=_portable(cfg), run_dir=run_dir, title=cfg.source_name)
+        explorer = build_explorer(release, eval_dir, split=cfg.split)
         write_json(out / "summary.json", summary)
-        write_text(out / "report.md", render_markdown(summary))
-        write_text(out / "report.html", render_html(summary))
+        write_text(out / "report.md", render_markdown(summary, explorer))
+        write_text(out / "report.html", render_html(summary, explorer))
         tick(1)
         return {"n_warnings": len(summary.get("warnings", []))}
 
@@ -419,7 +425,13 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
             "evaluate",
             _evaluate_stage(cfg, release, runs, answers, prog),
             ev_inputs,
-            {"split": cfg.split, "seed": cfg.seed, "n_bootstrap": cfg.n_bootstrap, "min_slice": cfg.min_slice},
+            {
+                "split": cfg.split,
+                "seed": cfg.seed,
+                "n_bootstrap": cfg.n_bootstrap,
+                "min_slice": cfg.min_slice,
+                "verdicts": 1,
+            },
         )
     )
     rep = do(
@@ -427,7 +439,7 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
             "report",
             _report_stage(cfg, release, ev.path, run_dir, prog),
             {"evaluate": ev.path, **bench_inputs},
-            {"config": _portable(cfg), "report_version": 1},
+            {"config": _portable(cfg), "report_version": 2},
         )
     )
     summary = read_json(rep.path / "summary.json")

@@ -1,10 +1,16 @@
-"""Render a run summary as Markdown and as one self-contained HTML page (inline CSS and SVG, no JS, no network)."""
+"""Render a run summary as Markdown and as one self-contained HTML page (inline CSS, SVG and JS, no network).
+
+With the explorer data (:func:`chronoqa.report.explorer.build_explorer`) the page also carries the plots,
+the "fails everywhere" view and the question explorer (:mod:`chronoqa.report.sections`).
+"""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from chronoqa.report.sections import EXPLORER_CSS, explorer_html, explorer_markdown, md_escape
 
 __all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
 
@@ -56,7 +62,7 @@ def summary_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    out += ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
     return out
 
 
@@ -96,10 +102,10 @@ def _slice_rows(rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> t
     return header, body
 
 
-def render_markdown(summary: Mapping[str, Any]) -> str:
-    """The Markdown summary."""
+def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
+    """The Markdown summary (every data text escaped); with ``explorer``, also the fails-everywhere table."""
     comp = summary["composition"]
-    out = [f"# chronoqa run: {comp['name']}", ""]
+    out = [f"# chronoqa run: {md_escape(comp['name'])}", ""]
     out += [
         f"{comp['n_questions']:,} questions ({', '.join(f'{k} {v:,}' for k, v in comp['by_split'].items())}); "
         f"scored split: **{comp['split']}** ({comp['n_scored']:,} questions); corpus: {comp['n_docs']:,} facts; "
@@ -122,8 +128,10 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
         if t:
             out += ["", f"## {title} (* = small slice, wide CI)", ""]
             out += _md_table(*t)
+    if explorer is not None:
+        out += explorer_markdown(explorer)
     out += ["", "## Warnings", ""]
-    out += [f"- {w}" for w in summary["warnings"]] or ["- none"]
+    out += [f"- {md_escape(w)}" for w in summary["warnings"]] or ["- none"]
     out += ["", "## Run manifest", ""]
     stages = summary["manifest"].get("stages") or []
     out += _md_table(
@@ -223,14 +231,14 @@ def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, name
     return f"<h3>{_e(title)}</h3>" + _html_table(header, html_rows)
 
 
-def render_html(summary: Mapping[str, Any]) -> str:
-    """One self-contained HTML page (inline CSS and SVG; no scripts, fonts or images from anywhere)."""
+def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
+    """One self-contained HTML page (inline CSS, SVG and, with ``explorer``, the explorer's script; nothing fetched)."""
     comp = summary["composition"]
     title = f"chronoqa run: {comp['name']}"
     p: list[str] = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{_e(title)}</title><style>{_CSS}{EXPLORER_CSS if explorer is not None else ''}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         f'<div class="sub">scored split <b>{_e(comp["split"])}</b> · as of {_e(comp.get("as_of") or "–")}</div>',
         '<div class="cards">',
@@ -303,6 +311,8 @@ def render_html(summary: Mapping[str, Any]) -> str:
     )
     p.append(_slice_html("A by operator and complexity", summary["answers"], "A", _ans_name))
 
+    if explorer is not None:
+        p.append(explorer_html(explorer))
     p.append("<h2>Run manifest</h2>")
     stages = summary["manifest"].get("stages") or []
     p.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.io import md_escape
 from chronoqa.records import COMPLEXITIES, Question
 
 __all__ = ["OPERATOR_NAMES", "composition_table", "render_datacard"]
@@ -193,7 +194,8 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         if q.operator in shown:
             continue
         shown.add(q.operator)
-        lines.append(f"- ({q.operator}, {q.complexity}) {q.question} → {', '.join(q.answers)} (t_query {q.t_query})")
+        answers = md_escape(", ".join(q.answers))
+        lines.append(f"- ({q.operator}, {q.complexity}) {md_escape(q.question)} → {answers} (t_query {q.t_query})")
     lines += [
         "",
         "## Files",

@@ -1,0 +1,273 @@
+// chronoqa report: the question explorer. Reads the JSON blob in #cq-data (written by chronoqa.report),
+// filters, sorts and pages the scored questions, and draws one question's timeline as inline SVG.
+// No network, no libraries. Every data string is inserted escaped (esc) or as textContent.
+(function () {
+  "use strict";
+  var blob = document.getElementById("cq-data");
+  if (!blob) { return; }
+  var D = JSON.parse(blob.textContent);
+  var SYS = D.systems, QS = unpack(D), PAGE = 25;
+  var SETS = ["S_star", "S_dist", "S_stale", "S_anchor"];
+  var SET_LABEL = { S_star: "S*", S_dist: "S_dist", S_stale: "S_stale", S_anchor: "S_anchor" };
+  var RET = [], ANS = [];
+  SYS.forEach(function (s, i) { (s.kind === "ret" ? RET : ANS).push(i); });
+  var byId = {};
+  QS.forEach(function (q, i) { byId[q.id] = i; });
+  var state = { page: 0, rows: [], open: null };
+
+  // the blob is columns over one string table (chronoqa.report.explorer.pack_explorer): rebuild the records
+  function unpack(d) {
+    var S = d.strs, c = d.q, out = [];
+    function s(i) { return i < 0 ? null : S[i]; }
+    function tri(x) { return x < 0 ? null : !!x; }
+    for (var i = 0; i < c.id.length; i++) {
+      var facts = [], fl = c.facts[i];
+      for (var j = 0; j < fl.length; j += 8) {
+        facts.push([fl[j], s(fl[j + 1]) + " · " + s(fl[j + 2]) + " · " + s(fl[j + 3]), fl[j + 4], fl[j + 5], s(fl[j + 6]), s(fl[j + 7])]);
+      }
+      var tq = c.tq[i];
+      out.push({
+        id: c.id[i], text: c.text[i], split: s(c.split[i]), operator: s(c.operator[i]), hops: c.hops[i],
+        relation: s(c.relation[i]), cardinality: s(c.cardinality[i]), allen: s(c.allen[i]) || "",
+        assumes_complete: !!c.ac[i], template: s(c.template[i]), t_query: tq ? [tq[0], tq[1], s(tq[2])] : null,
+        gold: c.gold[i].map(s), refs: c.refs[i].map(s), facts: facts,
+        ret: c.ret[i].map(function (v) {
+          if (!v.length) { return null; }
+          var marks = [], code = v[0];
+          for (var k = 2; k < v.length; k += 2) { marks.push([v[k], v[k + 1]]); }
+          return [code % 2, tri(Math.floor(code / 2) % 3 - 1), tri(Math.floor(code / 6) - 1), v[1], marks];
+        }),
+        ans: c.ans[i].map(function (v) {
+          if (!v.length) { return null; }
+          var t = Math.floor(v[0] / 2) - 1;
+          return [v[0] % 2, t < 0 ? null : t, s(v[1]), s(v[2])];
+        })
+      });
+    }
+    return out;
+  }
+  function esc(s) {
+    return String(s === null || s === undefined ? "" : s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+  function $(id) { return document.getElementById(id); }
+  // value of system i's metric on question q: 1 right, 0 wrong, null not scored / undefined
+  function verdict(q, i, metric) {
+    var s = SYS[i];
+    var v = s.kind === "ret" ? q.ret[RET.indexOf(i)] : q.ans[ANS.indexOf(i)];
+    if (!v) { return null; }
+    if (metric === "T") { return v[1]; }
+    return v[0];
+  }
+  function nWrong(q) {
+    var n = 0;
+    SYS.forEach(function (s, i) { if (!s.control && verdict(q, i, s.metrics[0]) === 0) { n++; } });
+    return n;
+  }
+  QS.forEach(function (q) { q._wrong = nWrong(q); q._hay = (q.id + " " + q.text + " " + q.gold.join(" ") + " " + q.relation).toLowerCase(); });
+
+  function fill(id, values) {
+    var el = $(id), seen = {}, opts = ['<option value="">all</option>'];
+    values.forEach(function (v) {
+      var k = String(v);
+      if (!seen[k]) { seen[k] = 1; opts.push('<option value="' + esc(k) + '">' + esc(k) + "</option>"); }
+    });
+    el.innerHTML = opts.join("");
+  }
+  function uniq(key) {
+    return QS.map(function (q) { return q[key]; }).sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+  }
+  fill("f-split", uniq("split"));
+  fill("f-operator", uniq("operator"));
+  fill("f-hops", uniq("hops"));
+  fill("f-relation", uniq("relation"));
+  fill("f-cardinality", uniq("cardinality"));
+  fill("f-allen", uniq("allen").filter(function (a) { return a !== ""; }));
+  fill("f-ac", [true, false]);
+  var vopts = ['<option value="">any</option>'];
+  SYS.forEach(function (s, i) {
+    s.metrics.forEach(function (m) {
+      ["wrong", "right"].forEach(function (w) {
+        vopts.push('<option value="' + w + ":" + i + ":" + m + '">' + w + " for " + esc(s.name) + " (" + m + ")" +
+          (s.control ? " [control]" : "") + "</option>");
+      });
+    });
+  });
+  $("f-verdict").innerHTML = vopts.join("");
+
+  function apply() {
+    var text = $("cq-search").value.trim().toLowerCase();
+    var f = {};
+    ["split", "operator", "hops", "relation", "cardinality", "allen", "ac"].forEach(function (k) { f[k] = $("f-" + k).value; });
+    var vf = $("f-verdict").value.split(":");
+    var rows = [];
+    for (var i = 0; i < QS.length; i++) {
+      var q = QS[i];
+      if (text && q._hay.indexOf(text) < 0) { continue; }
+      if (f.split && q.split !== f.split) { continue; }
+      if (f.operator && q.operator !== f.operator) { continue; }
+      if (f.hops && String(q.hops) !== f.hops) { continue; }
+      if (f.relation && q.relation !== f.relation) { continue; }
+      if (f.cardinality && q.cardinality !== f.cardinality) { continue; }
+      if (f.allen && q.allen !== f.allen) { continue; }
+      if (f.ac && String(q.assumes_complete) !== f.ac) { continue; }
+      if (vf.length === 3) {
+        var v = verdict(q, +vf[1], vf[2]);
+        if (v === null || v === undefined || (vf[0] === "wrong") !== (v === 0)) { continue; }
+      }
+      rows.push(i);
+    }
+    var key = $("cq-sort").value;
+    if (key) {
+      var desc = key.charAt(0) === "-", k = desc ? key.slice(1) : key;
+      rows.sort(function (a, b) {
+        var x = QS[a][k], y = QS[b][k];
+        var c = x < y ? -1 : x > y ? 1 : a - b;
+        return desc ? -c : c;
+      });
+    }
+    state.rows = rows;
+    state.page = 0;
+    draw();
+  }
+
+  function cell(v) {
+    if (v === null || v === undefined) { return '<td class="na">–</td>'; }
+    return v ? '<td class="v-ok">✓</td>' : '<td class="v-bad">✗</td>';
+  }
+  function draw() {
+    var rows = state.rows, n = rows.length, pages = Math.max(1, Math.ceil(n / PAGE));
+    if (state.page >= pages) { state.page = pages - 1; }
+    var start = state.page * PAGE, out = [];
+    for (var j = start; j < Math.min(n, start + PAGE); j++) {
+      var q = QS[rows[j]];
+      var tds = ['<td><a href="#q=' + encodeURIComponent(q.id) + '">' + esc(q.id) + "</a></td>",
+        '<td class="qtext">' + esc(q.text) + "</td>", "<td>" + esc(q.operator) + "</td>", "<td>" + esc(q.hops) + "</td>",
+        "<td>" + esc(q.relation) + "</td>", "<td>" + esc(q.cardinality) + "</td>"];
+      SYS.forEach(function (s, i) { if (!s.control) { tds.push(cell(verdict(q, i, s.metrics[0]))); } });
+      out.push('<tr data-qid="' + esc(q.id) + '"' + (state.open === q.id ? ' class="sel"' : "") + ">" + tds.join("") + "</tr>");
+    }
+    $("cq-rows").innerHTML = out.join("");
+    $("cq-count").textContent = n + " of " + QS.length + " questions";
+    $("cq-page").textContent = "page " + (state.page + 1) + " / " + pages;
+    $("cq-prev").disabled = state.page === 0;
+    $("cq-next").disabled = state.page >= pages - 1;
+  }
+
+  // ------------------------------------------------------------------ the question view and its timeline
+  function timeline(q) {
+    var facts = q.facts, rowH = 22, labelW = 300, plotW = 430, colW = 64;
+    var ret = RET.filter(function (i) { return !SYS[i].control; }).concat(RET.filter(function (i) { return SYS[i].control; }));
+    var days = [];
+    facts.forEach(function (f) { if (f[2] !== null) { days.push(f[2]); } if (f[3] !== null) { days.push(f[3]); } });
+    if (q.t_query) { days.push(q.t_query[0]); days.push(q.t_query[1]); }
+    var lo = days.length ? Math.min.apply(null, days) : 0, hi = days.length ? Math.max.apply(null, days) : 1;
+    var pad = Math.max(180, (hi - lo) * 0.08);
+    lo -= pad; hi += pad;
+    function x(d) { return labelW + (d - lo) / (hi - lo) * plotW; }
+    var top = 34, h = top + facts.length * rowH + 30, w = labelW + plotW + 20 + colW * ret.length;
+    var p = ['<svg id="cq-timeline" width="' + w + '" height="' + h + '" role="img" aria-label="timeline of the question facts">'];
+    p.push('<defs><marker id="cq-arrow" viewBox="0 0 10 10" refX="2" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto">' +
+      '<path d="M0,0L10,5L0,10z" fill="#555"/></marker></defs>');
+    p.push('<rect x="' + labelW + '" y="' + (top - 6) + '" width="' + plotW + '" height="' + (facts.length * rowH + 8) + '" fill="#fafbfc" stroke="#e3e7ec"/>');
+    ret.forEach(function (i, c) {
+      var cx = labelW + plotW + 20 + c * colW + colW / 2;
+      p.push('<text x="' + cx + '" y="' + (top - 12) + '" font-size="10" text-anchor="middle" class="syscol">' + esc(SYS[i].name.slice(0, 12)) + "</text>");
+    });
+    if (q.t_query && q.t_query[0] !== null) {
+      var x0 = x(q.t_query[0]), x1 = x(q.t_query[1]);
+      p.push('<rect class="tq" x="' + x0.toFixed(1) + '" y="' + (top - 6) + '" width="' + Math.max(1.5, x1 - x0).toFixed(1) +
+        '" height="' + (facts.length * rowH + 8) + '" fill="#d62728" fill-opacity=".25"/>');
+      p.push('<text x="' + x0.toFixed(1) + '" y="' + (top - 12) + '" font-size="10" fill="#d62728" text-anchor="middle">t_query ' + esc(q.t_query[2]) + "</text>");
+    }
+    facts.forEach(function (f, r) {
+      var set = SETS[f[0]], y = top + r * rowH, yc = y + rowH / 2 - 2;
+      var lbl = SET_LABEL[set] + "  " + f[1];
+      p.push('<text x="4" y="' + (yc + 4) + '" font-size="11" class="lbl-' + set + '"><title>' + esc(lbl) + "</title>" + esc(lbl.length > 46 ? lbl.slice(0, 45) + "…" : lbl) + "</text>");
+      var a = f[2] === null ? labelW : x(f[2]), b = f[3] === null ? labelW + plotW : x(f[3]);
+      var cls = "fact fact-" + set + (f[2] === null ? " unknown-start" : "") + (f[3] === null ? " open-end" : "");
+      p.push('<line class="' + cls + '" x1="' + a.toFixed(1) + '" y1="' + yc + '" x2="' + Math.max(a + 2, b).toFixed(1) + '" y2="' + yc +
+        '" stroke-width="8"' + (f[2] === null ? ' stroke-dasharray="3 3"' : "") + (f[3] === null ? ' marker-end="url(#cq-arrow)"' : "") +
+        '><title>' + esc((f[4] || "unknown start") + " – " + (f[5] || "open end")) + "</title></line>");
+      if (f[2] === null) { p.push('<text x="' + (a + 2) + '" y="' + (yc - 6) + '" font-size="9" fill="#555">? start</text>'); }
+      if (f[3] === null) { p.push('<text x="' + (b - 30) + '" y="' + (yc - 6) + '" font-size="9" fill="#555">open →</text>'); }
+      ret.forEach(function (i, c) {
+        var v = q.ret[RET.indexOf(i)], cx = labelW + plotW + 20 + c * colW + colW / 2;
+        if (!v) { return; }
+        v[4].forEach(function (m) {
+          if (m[0] !== r) { return; }
+          p.push('<g class="mark" data-system="' + esc(SYS[i].name) + '"><circle cx="' + cx + '" cy="' + yc + '" r="8" fill="#3b6fb6"/>' +
+            '<text x="' + cx + '" y="' + (yc + 3.5) + '" font-size="10" text-anchor="middle" fill="#fff">' + esc(m[1]) + "</text></g>");
+        });
+      });
+    });
+    var ticks = [];
+    facts.forEach(function (f) { if (f[2] !== null) { ticks.push([f[2], f[4]]); } if (f[3] !== null) { ticks.push([f[3], f[5]]); } });
+    ticks.sort(function (a, b) { return a[0] - b[0]; });
+    var lastX = -1e9, ya = top + facts.length * rowH + 16;
+    ticks.forEach(function (t) {
+      var tx = x(t[0]);
+      if (tx - lastX < 42) { return; }
+      lastX = tx;
+      p.push('<line x1="' + tx.toFixed(1) + '" y1="' + (ya - 12) + '" x2="' + tx.toFixed(1) + '" y2="' + (ya - 8) + '" stroke="#7a848f"/>');
+      p.push('<text x="' + tx.toFixed(1) + '" y="' + ya + '" font-size="9" text-anchor="middle" fill="#5b6570">' + esc(t[1]) + "</text>");
+    });
+    p.push("</svg>");
+    return p.join("");
+  }
+
+  function openQuestion(id) {
+    var i = byId[id];
+    var view = $("cq-view");
+    if (i === undefined) { view.innerHTML = '<p class="sub">No scored question ' + esc(id) + ".</p>"; return; }
+    var q = QS[i];
+    state.open = q.id;
+    var p = ["<h3>" + esc(q.id) + ' <span class="sub">' + esc(q.split) + " · " + esc(q.operator) + " · " + esc(q.hops) + "-hop · " +
+      esc(q.relation) + " · " + esc(q.cardinality) + (q.allen ? " · " + esc(q.allen) : "") + (q.assumes_complete ? " · assumes complete" : "") + "</span></h3>"];
+    p.push('<p class="qbig">' + esc(q.text) + "</p>");
+    p.push("<p><b>gold</b>: " + (q.gold.length ? q.gold.map(esc).join(" | ") : "<i>none</i>") +
+      (q.t_query ? " · <b>t_query</b> " + esc(q.t_query[2]) : "") + ' · <span class="sub">template ' + esc(q.template) + "</span></p>");
+    if (q.refs.length) { p.push('<p class="sub">dates an explanation must cite (T): ' + q.refs.map(esc).join(", ") + "</p>"); }
+    p.push('<div class="scroll">' + timeline(q) + "</div>");
+    p.push('<p class="sub legend"><span class="sw S_star"></span>S* <span class="sw S_dist"></span>S_dist <span class="sw S_stale"></span>S_stale ' +
+      '<span class="sw S_anchor"></span>S_anchor · red band: t_query · dashed: unknown start · arrow: open end · blue dots: the rank at which each retriever returned the fact</p>');
+    var rows = [];
+    RET.forEach(function (si, k) {
+      var v = q.ret[k];
+      rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>retrieval</td>" +
+        (v ? cell(v[0]) + "<td>–</td><td>" + esc(v[3]) + " facts; own facts at rank " + esc(v[4].map(function (m) { return m[1]; }).join(", ") || "none") +
+          (v[1] ? "; stale fact retrieved" : "") + (v[2] ? "; distractor retrieved" : "") + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
+    });
+    ANS.forEach(function (si, k) {
+      var v = q.ans[k];
+      rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>answer</td>" +
+        (v ? cell(v[0]) + cell(v[1]) + "<td>" + esc(v[2]) + ": " + esc(v[3] === null ? "(no answer)" : v[3]) + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
+    });
+    p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th>A / CCR</th><th>T</th><th>answered / returned</th></tr></thead><tbody>' +
+      rows.join("") + "</tbody></table>");
+    view.innerHTML = p.join("");
+    draw();
+  }
+
+  function route() {
+    var m = /^#q=(.*)$/.exec(location.hash);
+    if (m) { openQuestion(decodeURIComponent(m[1])); }
+  }
+  ["cq-search"].forEach(function (id) { $(id).addEventListener("input", apply); });
+  ["f-split", "f-operator", "f-hops", "f-relation", "f-cardinality", "f-allen", "f-ac", "f-verdict", "cq-sort"].forEach(function (id) {
+    $(id).addEventListener("change", apply);
+  });
+  $("cq-size").addEventListener("change", function () { PAGE = +$("cq-size").value; state.page = 0; draw(); });
+  $("cq-prev").addEventListener("click", function () { state.page--; draw(); });
+  $("cq-next").addEventListener("click", function () { state.page++; draw(); });
+  $("cq-rows").addEventListener("click", function (ev) {
+    var tr = ev.target.closest("tr");
+    if (tr && ev.target.tagName !== "A") { location.hash = "q=" + encodeURIComponent(tr.getAttribute("data-qid")); }
+  });
+  window.addEventListener("hashchange", route);
+  apply();
+  route();
+  if (window.performance && performance.mark) { performance.mark("cq-ready"); }
+  document.body.setAttribute("data-explorer", "ready");
+})();

@@ -1,0 +1,189 @@
+"""The report's explorer-backed sections in HTML and Markdown: plots, table composition, fails everywhere, explorer.
+
+The explorer is its controls, the embedded JSON (:func:`embed_json`) and the inline script that draws it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping
+from importlib.resources import files
+from typing import Any
+
+from chronoqa.io import md_escape
+from chronoqa.report.explorer import pack_explorer
+from chronoqa.report.plots import heatmap_svg, significance_svg
+
+__all__ = ["EXPLORER_CSS", "embed_json", "explorer_html", "explorer_markdown", "md_escape"]
+
+_FAIL_IDS_SHOWN = 12
+_FAIL_GROUPS_SHOWN = 20
+
+EXPLORER_CSS = """
+.plots{display:flex;flex-wrap:wrap;gap:1rem 2rem}.controls{display:flex;flex-wrap:wrap;gap:.4rem .8rem;
+align-items:center;margin:.5rem 0}.controls label{font-size:.8rem;color:#5b6570}.controls select,.controls input{
+font:inherit;font-size:.85rem;max-width:16rem}#cq-search{width:18rem}
+#cq-list td,#cq-list th,table.verdicts td,table.verdicts th{text-align:left}
+#cq-list td.qtext{white-space:normal;text-align:left;min-width:22rem;max-width:36rem}#cq-list tbody tr{cursor:pointer}
+#cq-list tbody tr:hover{background:#f0f4fa}#cq-list tr.sel{background:#e2ebf7}
+td.v-ok{color:#2e7d32}td.v-bad{color:#c0392b}
+td.na{color:#b8c0c8}#cq-view{border:1px solid #e3e7ec;border-radius:6px;padding:.2rem 1rem 1rem;margin-top:1rem}
+.qbig{font-size:1.05rem}.fact-S_star{stroke:#2e7d32}.fact-S_dist{stroke:#e08a00}.fact-S_stale{stroke:#8e44ad}
+.fact-S_anchor{stroke:#7a848f}.sw{display:inline-block;width:.9rem;height:.5rem;margin:0 .2rem 0 .6rem}
+.sw.S_star{background:#2e7d32}.sw.S_dist{background:#e08a00}.sw.S_stale{background:#8e44ad}.sw.S_anchor{background:#7a848f}
+#fails td,#fails th,#fails-more td,#fails-more th{text-align:left}
+#fails td.ids,#fails-more td.ids{white-space:normal;min-width:24rem;font-size:.8rem}
+table.verdicts td:last-child{white-space:normal;text-align:left;max-width:40rem}
+"""
+
+
+def embed_json(obj: Any) -> str:
+    """Compact JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>``, ``&``, U+2028/9."""
+    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        s = s.replace(a, b)
+    return s
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x))
+
+
+def _plots_html(ex: Mapping[str, Any]) -> str:
+    p = ["<h2>Plots</h2>"]
+    if ex["heat"]:
+        p.append(
+            '<p class="sub">Per system: the main metric (CCR for runs, A for answers) in each operator x hops '
+            "cell, with the cell's n.</p>"
+        )
+        p.append('<div class="plots">')
+        p += [heatmap_svg(f"{h['system']}: {h['metric']}", h) for h in ex["heat"]]
+        p.append("</div>")
+    for block in ex["significance"]:
+        kind = "runs" if block["kind"] == "ret" else "answer folders"
+        p.append(f"<h3>Significance between {kind} ({_e(block['metric'])})</h3>")
+        p.append(
+            '<p class="sub">Paired exact McNemar tests on the questions both scored, Benjamini–Hochberg adjusted over '
+            "the pairs; coloured where q &lt; 0.05 (green: the row system is better).</p>"
+        )
+        p.append(significance_svg(block))
+    return "".join(p)
+
+
+def _table_html(t: Mapping[str, Any]) -> str:
+    p = ["<h2>Table benchmark composition</h2>"]
+    share = t["time_alignment"] / t["n"] if t["n"] else 0.0
+    p.append(
+        f"<p><b>time alignment</b>: {t['time_alignment']:,} of {t['n']:,} scored questions ({share:.1%}) · "
+        "<b>TFDs used</b>: " + (", ".join(f"{_e(k)} ({v:,})" for k, v in t["tfds"].items()) or "–") + " · "
+        "<b>tables</b>: " + (", ".join(f"{_e(k)} ({v:,})" for k, v in t["tables"].items()) or "–") + "</p>"
+    )
+    counts = t["counts"]
+    grid = dict(counts, n=counts["count"])
+    p.append('<div class="plots">' + heatmap_svg("questions: relation x cardinality", grid, counts=True))
+    p += [heatmap_svg(f"{g['system']}: A", g) for g in t["grids"]]
+    p.append("</div>")
+    return "".join(p)
+
+
+def _fails_html(f: Mapping[str, Any]) -> str:
+    p = ["<h2>Fails everywhere</h2>"]
+    p.append(
+        f'<p class="sub" id="fails-summary">{f["n"]:,} of {f["n_questions"]:,} scored questions are wrong for every '
+        "non-control system (CCR for runs, A for answers): the likeliest broken ones. By template and relation; "
+        "click an id to open it below.</p>"
+    )
+    rows = []
+    for g in f["groups"]:
+        ids = ", ".join(f'<a href="#q={_e(i)}">{_e(i)}</a>' for i in g["ids"][:_FAIL_IDS_SHOWN])
+        more = f" … +{len(g['ids']) - _FAIL_IDS_SHOWN}" if len(g["ids"]) > _FAIL_IDS_SHOWN else ""
+        rows.append(
+            f"<tr><td>{_e(g['template'])}</td><td>{_e(g['relation'])}</td><td>{g['n']:,}</td><td>{g['of']:,}</td>"
+            f'<td>{g["n"] / g["of"]:.0%}</td><td class="ids">{ids}{more}</td></tr>'
+        )
+    head = (
+        "<thead><tr><th>template</th><th>relation</th><th>fail</th><th>of</th><th>share</th><th>questions</th></tr>"
+        "</thead>"
+    )
+    if rows:
+        top = "".join(rows[:_FAIL_GROUPS_SHOWN])
+        p.append(f'<div class="scroll"><table id="fails">{head}<tbody>{top}</tbody></table></div>')
+    if len(rows) > _FAIL_GROUPS_SHOWN:
+        p.append(
+            f"<details><summary>{len(rows) - _FAIL_GROUPS_SHOWN} smaller groups</summary>"
+            f'<div class="scroll"><table id="fails-more">{head}<tbody>{"".join(rows[_FAIL_GROUPS_SHOWN:])}</tbody>'
+            "</table></div></details>"
+        )
+    return "".join(p)
+
+
+def _explorer_controls(ex: Mapping[str, Any]) -> str:
+    real = [s for s in ex["systems"] if not s["control"]]
+    heads = "".join(f"<th>{_e(s['name'])}</th>" for s in real)
+    selects = "".join(
+        f'<label>{label} <select id="f-{key}"></select></label>'
+        for key, label in (
+            ("split", "split"),
+            ("operator", "operator"),
+            ("hops", "hops"),
+            ("relation", "relation"),
+            ("cardinality", "cardinality"),
+            ("allen", "Allen"),
+            ("ac", "assumes complete"),
+            ("verdict", "verdict"),
+        )
+    )
+    sort = (
+        '<label>sort <select id="cq-sort"><option value="">benchmark order</option><option value="id">id</option>'
+        '<option value="operator">operator</option><option value="hops">hops</option>'
+        '<option value="relation">relation</option><option value="-_wrong">most systems wrong</option></select></label>'
+        '<label>per page <select id="cq-size"><option>10</option><option selected>25</option><option>100</option>'
+        "</select></label>"
+    )
+    return (
+        '<section id="cq-explorer"><h2>Question explorer</h2>'
+        '<p class="sub">Every scored question. Filter, search (id, text, gold, relation), click a row to see its '
+        "verdicts and timeline. ✓/✗: the main metric of each non-control system.</p>"
+        f'<div class="controls"><input id="cq-search" type="search" placeholder="search">{selects}{sort}</div>'
+        '<div class="controls"><button id="cq-prev">‹ prev</button><span id="cq-page"></span>'
+        '<button id="cq-next">next ›</button><b id="cq-count"></b></div>'
+        '<div class="scroll"><table id="cq-list"><thead><tr><th>id</th><th>question</th><th>operator</th><th>hops</th>'
+        f'<th>relation</th><th>cardinality</th>{heads}</tr></thead><tbody id="cq-rows"></tbody></table></div>'
+        '<div id="cq-view"><p class="sub">Click a question to open it.</p></div></section>'
+    )
+
+
+def explorer_html(ex: Mapping[str, Any]) -> str:
+    """The plots, table composition, fails-everywhere and explorer sections (with data and script) as HTML."""
+    script = files("chronoqa.report").joinpath("explorer.js").read_text(encoding="utf-8")
+    parts = [_plots_html(ex)]
+    if ex.get("table"):
+        parts.append(_table_html(ex["table"]))
+    parts.append(_fails_html(ex["fails"]))
+    parts.append(_explorer_controls(ex))
+    parts.append(f'<script type="application/json" id="cq-data">{embed_json(pack_explorer(ex))}</script>')
+    parts.append(f"<script>{script}</script>")
+    return "\n".join(parts)
+
+
+def explorer_markdown(ex: Mapping[str, Any]) -> list[str]:
+    """The fails-everywhere section of the Markdown twin (data text escaped)."""
+    f = ex["fails"]
+    out = [
+        "",
+        "## Fails everywhere",
+        "",
+        f"{f['n']:,} of {f['n_questions']:,} scored questions are wrong for every non-control system "
+        "(CCR for runs, A for answers).",
+        "",
+    ]
+    if f["groups"]:
+        out += ["| template | relation | fail | of | questions |", "|---|---|---|---|---|"]
+        for g in f["groups"]:
+            ids = ", ".join(md_escape(i) for i in g["ids"][:_FAIL_IDS_SHOWN])
+            more = f" … +{len(g['ids']) - _FAIL_IDS_SHOWN}" if len(g["ids"]) > _FAIL_IDS_SHOWN else ""
+            out.append(
+                f"| {md_escape(g['template'])} | {md_escape(g['relation'])} | {g['n']} | {g['of']} | {ids}{more} |"
+            )
+    return out

@@ -1,0 +1,58 @@
+"""A hand-written evaluate folder over the football fixture: its fails, heatmaps and tests are worked by hand.
+
+Retrieval (CCR per q1..q4): bm25 1 0 1 0, graph 1 1 0 0, dense 0 0 0 0, oracle (control) 1 1 1 1.
+Answers (A per q1..q4): extractive@bm25 0 0 1 0. Only q4 is wrong for every non-control system.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from answer_fixtures import questions, write_fixture
+from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
+
+TEST_IDS = ("q1", "q2", "q3", "q4")
+CCR = {"bm25": (1, 0, 1, 0), "graph": (1, 1, 0, 0), "dense": (0, 0, 0, 0), "oracle": (1, 1, 1, 1)}
+A = (0, 0, 1, 0)
+T = (0, None, 1, 0)
+# [fact index, rank]: fact order is S*, S_dist, S_stale, S_anchor (q1: S* d2, S_dist d1; q2: S* d1, d4)
+MARKS: dict[str, dict[str, list[list[int]]]] = {
+    "bm25": {"q1": [[1, 1], [0, 2]], "q2": [[1, 1], [0, 2]], "q3": [[0, 2]], "q4": []},
+    "graph": {"q1": [[0, 1]], "q2": [[0, 1], [1, 3]], "q3": [], "q4": []},
+    "dense": {"q1": [[1, 4]], "q2": [], "q3": [], "q4": []},
+    "oracle": {"q1": [[0, 1]], "q2": [[0, 1], [1, 2]], "q3": [[0, 1]], "q4": [[0, 1]]},
+}
+
+
+def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path, Path]:
+    """Write the football release (unless given) and the hand-written evaluate folder; returns both."""
+    rel = release if release is not None else write_fixture(root)[0]
+    ev = root / "evaluate"
+    for name, ccr in CCR.items():
+        meta = {"spec": name, "control": name == "oracle"}
+        write_metrics(ev, "retrieval", MetricsRecord(name, {"n_questions": 4, "run": {"name": name, "meta": meta}}))
+        rows: list[dict[str, Any]] = [
+            {"qid": q, "CCR": c, "stale_hit": None, "dist_hit": q == "q1" and name != "oracle", "n_retrieved": 3,
+             "marks": MARKS[name][q]}
+            for q, c in zip(TEST_IDS, ccr, strict=True)
+        ]  # fmt: skip
+        write_verdicts(ev, "retrieval", name, rows)
+    ans_meta = {"answerer": "extractive", "run": {"spec": "bm25", "control": False}}
+    write_metrics(ev, "answers", MetricsRecord("extractive@bm25", {"n_questions": 4}, ans_meta))
+    answers = {"q1": "Red FC", "q2": None, "q3": "2005", "q4": "Paris"}
+    write_verdicts(
+        ev,
+        "answers",
+        "extractive@bm25",
+        [
+            {"qid": q, "outcome": "correct" if a else "wrong", "A": a, "T": t, "answer": answers[q]}
+            for q, a, t in zip(TEST_IDS, A, T, strict=True)
+        ],
+    )
+    return rel, ev
+
+
+def n_star(qid: str) -> int:
+    """S* size of a fixture question (from the hand-written questions, not from the report)."""
+    return next(len(q.S_star) for q in questions() if q.id == qid)

@@ -1,0 +1,78 @@
+"""The report as a person uses it: headless Chromium opens report.html from disk, filters, clicks, reads the DOM.
+
+Needs Debian's ``chromium`` (``.ci/run`` installs it). Outside CI the test skips with a message where it is
+absent; in CI (``CI=true``) a missing browser fails. Expected counts come from the hand-written verdicts of
+``report_fixtures`` (bm25 CCR 1 0 1 0; one operator ``interval`` question; q2 has two S* facts).
+The screenshot of the explorer with a question open is saved under pytest's tmp folder, or at
+``$CHRONOQA_SCREENSHOT`` when set (how ``docs/report-explorer.png`` is refreshed).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from cdp import Browser, find_chromium
+from chronoqa.io import write_text
+from chronoqa.report import build_explorer, build_summary, render_html
+from report_fixtures import CCR, MARKS, n_star, write_eval_folder
+
+READY = "document.body && document.body.getAttribute('data-explorer') === 'ready'"
+ROWS = "document.querySelectorAll('#cq-rows tr').length"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    exe = find_chromium()
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("chromium is not installed: .ci/run installs it (apt-get install -y chromium)")
+        pytest.skip("chromium not found: `apt-get install -y chromium` to run the report's browser test")
+    return exe
+
+
+def _select(b: Browser, sel_id: str, value: str) -> int:
+    n: int = b.js(
+        f"(function(){{var s=document.getElementById('{sel_id}');s.value={value!r};"
+        f"s.dispatchEvent(new Event('change'));return {ROWS};}})()"
+    )
+    return n
+
+
+def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path, chromium: str) -> None:
+    rel, ev = write_eval_folder(tmp_path)
+    page = tmp_path / "report.html"
+    write_text(page, render_html(build_summary(rel, ev), build_explorer(rel, ev)))
+    with Browser(chromium) as b:
+        b.open(page, ready=READY)
+        # tables and plots render
+        assert b.js(ROWS) == 4
+        assert b.js("document.getElementById('cq-count').textContent") == "4 of 4 questions"
+        assert b.js("document.querySelectorAll('svg.heatmap').length") == 4  # bm25, dense, graph, extractive@bm25
+        assert b.js("document.querySelectorAll('svg.sigmatrix rect.pair').length") == 6  # 3 systems: 3 x 2 cells
+        assert b.js("document.querySelectorAll('#fails tbody tr').length") == 1
+        # filter by operator, then by "wrong for bm25"
+        assert _select(b, "f-operator", "interval") == 1
+        assert _select(b, "f-operator", "") == 4
+        bm25 = b.js("Array.from(document.getElementById('f-verdict').options).map(o => o.textContent)"
+                    ".indexOf('wrong for bm25 (CCR)')")  # fmt: skip
+        assert bm25 > 0
+        value = b.js(f"document.getElementById('f-verdict').options[{bm25}].value")
+        assert _select(b, "f-verdict", value) == CCR["bm25"].count(0) == 2
+        assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == ["q2", "q4"]
+        # open q2 with the mouse: its timeline has one bar per S* fact and the retrievers' rank marks
+        b.click("#cq-rows tr[data-qid='q2'] td.qtext")
+        b.wait_for("document.getElementById('cq-timeline') !== null")  # the hash change is handled async
+        assert b.js("location.hash") == "#q=q2"
+        assert b.js("document.querySelectorAll('#cq-timeline .fact-S_star').length") == n_star("q2") == 2
+        n_marks = sum(len(m["q2"]) for m in MARKS.values())
+        assert b.js("document.querySelectorAll('#cq-timeline g.mark').length") == n_marks
+        assert b.js("document.querySelector('#cq-timeline rect.tq') !== null")  # t_query drawn
+        assert "Red Arena" in b.js("document.getElementById('cq-view').textContent")
+        b.js("document.getElementById('cq-explorer').scrollIntoView()")
+        shot = Path(os.environ.get("CHRONOQA_SCREENSHOT") or tmp_path / "report-explorer.png")
+        b.screenshot(shot, "#cq-explorer")
+        assert shot.stat().st_size > 10_000
+        assert b.errors == []
