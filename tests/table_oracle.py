@@ -174,6 +174,16 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
         hits = [r for r in rows if all(r[c] == v for c, v in key.items()) and r["Start"]]
         live = [r for r in hits if _open(r["End"]) or _year(r["End"]) >= _year(as_of)]
         return {str(_year(r["Start"])) for r in live}
+    if q_operator == "status_at":
+        key = dict(zip(cols, lf["key"], strict=True))
+        year = lf["year"]
+        return {
+            r[lf["state"]]
+            for r in rows
+            if all(r[c] == v for c, v in key.items())
+            and r["Start"]
+            and _year(r["Start"]) <= year <= (_year(as_of) if _open(r["End"]) else _year(r["End"]))
+        }
     if q_operator == "status_set":
         cat, st, ent = cols
         y0, y1 = lf["window"]

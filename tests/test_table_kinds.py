@@ -98,6 +98,29 @@ def test_status_table_by_hand(tmp_path: Path) -> None:
     assert "| status |" in build.datacard
 
 
+# The same laws with a history for two keys: Borduria made marriage legal in 2017, Dorvia unions in 2004.
+HISTORY = LAWS.replace(
+    "Borduria,Marriage,Illegal,1990,\n", "Borduria,Marriage,Illegal,1990,2016\nBorduria,Marriage,Legal,2017,\n"
+).replace("Dorvia,Union,Illegal,1980,\n", "Dorvia,Union,Illegal,1980,2003\nDorvia,Union,Legal,2004,\n")
+
+
+def test_status_at_by_hand(tmp_path: Path) -> None:
+    assert HISTORY.count("\n") == LAWS.count("\n") + 2
+    switch = {("Borduria", "Marriage"): 2017, ("Dorvia", "Union"): 2004}  # worked by hand from HISTORY
+    build = build_table_benchmark([read_table(_write(tmp_path, "laws", HISTORY))], TableBuildConfig(as_of=AS_OF))
+    ops = _check(list(build.questions), _rows(HISTORY))
+    assert ops["status_at"] > 10
+    for q in build.questions:
+        if q.operator == "status_at":
+            key, year = tuple(q.logical_form["key"]), q.logical_form["year"]
+            assert q.answers == (("Legal",) if year >= switch[key] else ("Illegal",)), q.question
+            assert str(year) in q.question and not q.assumes_complete
+    # one row per key: no status_at question, and the data card says why with the counts
+    plain = build_table_benchmark([read_table(_write(tmp_path, "laws", LAWS))], TableBuildConfig(as_of=AS_OF))
+    assert not any(q.operator == "status_at" for q in plain.questions)
+    assert "laws, status_at: 15 keys in 15 rows, 0 with more than one row" in plain.datacard
+
+
 def test_event_table_by_hand(tmp_path: Path) -> None:
     table = read_table(_write(tmp_path, "games", GAMES))
     assert detect_kind(table).kind == "event"

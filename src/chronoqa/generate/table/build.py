@@ -241,6 +241,7 @@ def build_table_benchmark(
     kept_by_table: dict[str, list[TFD]] = {}
     kinds: dict[str, TableKind] = {}
     family_candidates: dict[str, dict[str, int]] = {}
+    family_notes: dict[str, dict[str, str]] = {}
     for n in names:
         if n not in to_build and n not in {j.right for j in cfg.joins}:
             continue
@@ -259,7 +260,7 @@ def build_table_benchmark(
                 "not_used": f"TFDs are not used on {kinds[n].kind} tables",
             }
             family = status_questions if kinds[n].kind == "status" else event_questions
-            made, family_candidates[n] = family(stores[n], kinds[n], book, None, cfg)
+            made, family_candidates[n], family_notes[n] = family(stores[n], kinds[n], book, None, cfg)
             questions.extend(made)
             continue
         kept, candidates = _tfd_reports(stores[n], cfg.tfds.get(n, ()), cfg)
@@ -350,6 +351,7 @@ def build_table_benchmark(
                 "load_report": _report_dict(by_name[n]),
                 "kind": kinds[n].to_dict() if n in kinds else None,
                 "family_candidates": family_candidates.get(n),
+                "family_notes": family_notes.get(n),
             }
             for n in names
         },

@@ -66,6 +66,11 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             made = {r.split(":")[0]: sum(c.values()) for r, c in counts.get(n, {}).items()}
             lines += [f"- {n}: " + ", ".join(f"{f} {made.get(f, 0)} of {c}" for f, c in cands.items())]
         lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
+        notes = [(n, f, why) for n, t in manifest["tables"].items() for f, why in (t.get("family_notes") or {}).items()]
+        if notes:
+            lines += ["Families the data holds no question of:", ""]
+            lines += [f"- {n}, {f}: {why}" for n, f, why in notes]
+            lines.append("")
     cw = manifest["closed_world"]
     lines += [
         "## Closed-world questions",

@@ -4,6 +4,10 @@ Status tables (the state of a key since a date):
 
 * ``status_since``: "Since which year has same-sex marriage been legal in Argentina?": the start of the
   key's row valid at ``as_of`` (answer: a time).
+* ``status_at``: "What was the legality of same-sex marriage in Aland in 2005?": the state of a key at a
+  year its history covers, asked only where the key has rows of several states (the time changes the
+  answer) and one row holds the whole year (no handover that year). A table with one row per key holds
+  no such question; the data card says so, with the counts.
 * ``status_set``: "Which countries made same-sex marriage legal between 2010 and 2015?": the keys of one
   category whose state began inside the window (answer: a set, scored with TDBench's 3-of-many rule when
   it has more than three members, all-of otherwise: ``logical_form["scoring"]``). The window must leave
@@ -58,7 +62,7 @@ from chronoqa.time import Granularity, TimePoint, render_time
 
 __all__ = ["FAMILIES", "event_questions", "status_questions"]
 
-FAMILIES = ("status_since", "status_set", "event_when", "event_in", "event_order")
+FAMILIES = ("status_since", "status_at", "status_set", "event_when", "event_in", "event_order")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
@@ -71,6 +75,7 @@ class _Rows:
         self.pos = list(range(len(store.rows)))
         self.cols = store.table.columns
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
+        self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
 
     def v(self, pos: int, col: str) -> str | None:
         return self.store.table.rows[int(self.store.rows[pos])][self.cols.index(col)]
@@ -162,17 +167,20 @@ def _answer_column(rows: _Rows, book: PhraseBook, family: str, default: str) -> 
 
 def status_questions(
     store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
-) -> tuple[list[Question], dict[str, int]]:
-    """``status_since`` and ``status_set`` questions of one status table, and per family the candidates.
+) -> tuple[list[Question], dict[str, int], dict[str, str]]:
+    """``status_since``, ``status_at`` and ``status_set`` questions of one status table.
+
+    Also returns per family the candidates (questions the data allows before quotas) and, for a family the
+    data allows none of, why.
 
     Quotas (a table of a hundred rows should give a hundred questions): ``2 × per_cell`` ``status_since``
     per category, ``2 × per_cell`` ``status_set`` per category and state, ``2 × per_cell`` ``status_at``
     per category.
     """
     rows = _Rows(store, primary, config)
-    out = _since(rows, kind, book) if kind.key else []
+    out = _since(rows, kind, book) + _at(rows, kind, book) if kind.key else []
     out += _sets(rows, kind, book)
-    return out, dict(sorted(rows.candidates.items()))
+    return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
 
 
 def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
@@ -236,6 +244,88 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
                     "relation": "status_since",
                     "columns": list(kind.key),
                     "must_keep": [key[c] for c in kind.key],
+                },
+            )
+        )
+    return out
+
+
+def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
+    """``status_at``: the state of a key in a year inside its history, where the history has several states."""
+    assert kind.state is not None
+    store, g = rows.store, rows.g
+    name, st = store.table.name, kind.state
+    k0, rest = kind.key[0], kind.key[1:]
+    default = (
+        f"What was the {column_label(st)} of {{{k0}}}"
+        + (" (" + ", ".join("{" + c + "}" for c in rest) + ")" if rest else "")
+        + " in {year}?"
+    )
+    template = _phrase(book, name, "at", default)
+    by_key: dict[tuple[str, ...], list[int]] = {}
+    for p in rows.pos:
+        by_key.setdefault(tuple(rows.v(p, c) or "" for c in kind.key), []).append(p)
+    cands: list[tuple[tuple[str, ...], int, int]] = []  # (key, year, the one row holding it)
+    for key, ps in sorted(by_key.items()):
+        if len({rows.v(p, st) for p in ps}) < 2:  # one state over the key's history: the time changes nothing
+            continue
+        for y in range(rows.year(min(int(store.lo[p]) for p in ps)), rows.year(store.asof_unit) + 1):
+            lo, hi = _year_unit_range(y, g)
+            inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
+            if len(inside) == 1 and int(store.lo[inside[0]]) <= lo and int(store.hi[inside[0]]) >= hi:
+                cands.append((key, y, inside[0]))
+    rows.candidates["status_at"] += len(cands)
+    if not cands:
+        several = sum(1 for ps in by_key.values() if len(ps) > 1)
+        rows.notes["status_at"] = (
+            f"{len(by_key)} keys in {len(rows.pos)} rows, {several} with more than one row, none with two states: "
+            "the state at any time the table covers is the state since the key's start (asked as status_since)"
+        )
+        return []
+    rng = random.Random(f"{rows.config.seed}:{name}:at")
+    rng.shuffle(cands)
+    filled: Counter[str] = Counter()
+    out = []
+    for key_t, y, p in cands:
+        cat = str(rows.v(p, kind.category) if kind.category else "")
+        if filled[cat] >= 2 * rows.config.per_cell:
+            continue
+        key = dict(zip(kind.key, key_t, strict=True))
+        lo, hi = _year_unit_range(y, g)
+        sql = (
+            f"SELECT _row, {quote_ident(st)} FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} "
+            f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
+        )
+        got = rows.run(sql, [p])
+        filled[cat] += 1
+        answers = (str(got[0][1]),)
+        year_text = render_time(TimePoint(y))
+        others = [q for q in by_key[key_t] if rows.v(q, st) != answers[0]]
+        tp = rows.triple(p)
+        out.append(
+            rows.question(
+                id=question_id(f"{name}-at", sql),
+                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols} | {"year": year_text}),
+                S_star=(tp,),
+                S_dist=tuple(rows.triple(q) for q in others),
+                operator="status_at",
+                answers=answers,
+                answer_ids=answers,
+                answer_type="entity",
+                cardinality="unique",
+                template_id="table/status/at",
+                time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
+                sql=sql,
+                reference={"start": str(y), "end": str(y)},
+                logical_form={
+                    "table": name,
+                    "kind": "status",
+                    "key": list(key_t),
+                    "relation": "status_at",
+                    "columns": list(kind.key),
+                    "state": st,
+                    "year": y,
+                    "must_keep": [*key_t, year_text],
                 },
             )
         )
@@ -330,8 +420,10 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
 
 def event_questions(
     store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
-) -> tuple[list[Question], dict[str, int]]:
-    """``event_when`` and ``event_in`` questions of one event table, and per family the candidates.
+) -> tuple[list[Question], dict[str, int], dict[str, str]]:
+    """``event_when``, ``event_in`` and ``event_order`` questions of one event table.
+
+    Also returns per family the candidates and, for a family the data allows none of, why.
 
     Quotas (a table of fifty rows should give a hundred questions): ``5 × per_cell`` ``event_when``
     questions; ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of one cardinality);
@@ -343,7 +435,7 @@ def event_questions(
     out = _when(rows, ids, book) if ids else []
     out += _in_year(rows, usable, book)
     out += _order(rows, usable, book)
-    return out, dict(sorted(rows.candidates.items()))
+    return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
 
 
 def _nearly_unique(rows: _Rows, usable: Sequence[str]) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ otherwise role. The kind, the columns it uses and why are recorded in the manife
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections import Counter
@@ -52,7 +53,8 @@ MULTI_VALUE_RE: Final = re.compile(r", | / |; ")
 class TableKind:
     """A table's kind, the columns its questions use, and why it was chosen.
 
-    ``key``: the fewest columns that identify a row (status and event tables); ``state``: the status
+    ``key``: the fewest columns that identify a row (status and event tables; on a status table whose keys
+    have a history, the fewest that identify its open-ended rows, one per key); ``state``: the status
     column; ``category``: a categorical column (few values, recurring) that groups keys; ``entity``: the
     column named in set answers ("which countries").
     """
@@ -143,7 +145,11 @@ def _columns_for(table: TemporalTable, kind: str, why: str, declared_by: str) ->
         ),
         None,
     )
-    return TableKind(kind, why, declared_by, unique_columns(table, rest), state, category, entity)
+    key = unique_columns(table, rest)
+    if not key and kind == "status":  # a key with a history (illegal, then legal): one open row per key
+        current = [i for i, iv in enumerate(table.intervals) if iv.end is None]
+        key = unique_columns(dataclasses.replace(table, rows=[table.rows[i] for i in current]), rest)
+    return TableKind(kind, why, declared_by, key, state, category, entity)
 
 
 def _days(iv: Interval) -> int:
