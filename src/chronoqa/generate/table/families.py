@@ -290,10 +290,10 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         cat = str(rows.v(p, kind.category) if kind.category else "")
         if filled[cat] >= 2 * rows.config.per_cell:
             continue
-        key = dict(zip(kind.key, key_t, strict=True))
+        where = dict(zip(kind.key, key_t, strict=True))
         lo, hi = _year_unit_range(y, g)
         sql = (
-            f"SELECT _row, {quote_ident(st)} FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} "
+            f"SELECT _row, {quote_ident(st)} FROM {quote_ident(store.sql_name)} WHERE {rows.where(where)} "
             f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
         )
         got = rows.run(sql, [p])
