@@ -68,6 +68,31 @@ def span(start: str, end: str | None, g: str, as_of: str) -> tuple[int, int]:
     return unit(start, g, "lo"), unit(end if end else as_of, g, "hi")
 
 
+def handovers_as_meets(
+    keys: Sequence[object], spans: Sequence[tuple[int, int] | None], open_end: Sequence[bool]
+) -> tuple[list[tuple[int, int] | None], int]:
+    """The declared reading of coarse same-unit handovers, brute force over all pairs of rows of a key.
+
+    A closed row [a0, a1] (a0 < a1) whose key has another row starting at a1 is read as [a0, a1 - 1]
+    (a row whose start is after its end is no row: it is left out of the table).
+    Returns the new spans and the number of (row, next row) pairs read so.
+    """
+    out = list(spans)
+    pairs = 0
+    for i, sp in enumerate(spans):
+        if sp is None or open_end[i] or sp[0] >= sp[1]:
+            continue
+        n = sum(
+            1
+            for j, sq in enumerate(spans)
+            if j != i and sq is not None and sq[0] <= sq[1] and keys[j] == keys[i] and sq[0] == sp[1]
+        )
+        if n:
+            pairs += n
+            out[i] = (sp[0], sp[1] - 1)
+    return out, pairs
+
+
 def sqlite_rows(
     name: str,
     columns: Sequence[str],

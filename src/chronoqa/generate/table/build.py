@@ -182,6 +182,28 @@ def _with_role(kept: TFDReport, candidates: Sequence[TFDReport]) -> TFDReport:
     return kept
 
 
+def _read_handovers(store: TableStore, tfd: TFD, config: TableBuildConfig) -> dict[str, object]:
+    """Apply the declared reading of same-unit handovers along the primary TFD's key, and record it."""
+    coarse = store.granularity != Granularity.DAY
+    if config.handovers == "meets" and coarse:
+        pairs, rows = store.read_handovers_as_meets(tfd.lhs)
+        why = "a row ending in the unit where the next row of its key begins is read as meeting it"
+    else:
+        pairs, rows = 0, 0
+        why = (
+            "declared overlap: rows sharing their change unit overlap"
+            if config.handovers == "overlap"
+            else "day granularity: a same-day handover shares the day (overlaps)"
+        )
+    return {
+        "reading": config.handovers if coarse else "overlap",
+        "key": list(tfd.lhs),
+        "pairs": pairs,
+        "rows": rows,
+        "why": why,
+    }
+
+
 def _report_dict(table: TemporalTable) -> dict[str, object] | None:
     return None if table.report is None else table.report.to_dict()
 
@@ -242,6 +264,7 @@ def build_table_benchmark(
     kinds: dict[str, TableKind] = {}
     family_candidates: dict[str, dict[str, int]] = {}
     family_notes: dict[str, dict[str, str]] = {}
+    handovers: dict[str, dict[str, object]] = {}
     for n in names:
         if n not in to_build and n not in {j.right for j in cfg.joins}:
             continue
@@ -273,6 +296,9 @@ def build_table_benchmark(
                 {k: v for k, v in r.to_dict().items() if k != "examples"} for r in candidates if r.changing_keys > 0
             ],
         }
+        main = primary_tfd(kept_by_table[n])
+        if main is not None:
+            handovers[n] = _read_handovers(stores[n], main, cfg)
         if n not in to_build:
             continue
         for tfd in kept_by_table[n]:
@@ -352,6 +378,7 @@ def build_table_benchmark(
                 "kind": kinds[n].to_dict() if n in kinds else None,
                 "family_candidates": family_candidates.get(n),
                 "family_notes": family_notes.get(n),
+                "handovers": handovers.get(n),
             }
             for n in names
         },

@@ -90,6 +90,14 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
                 f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
                 f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
             )
+    read = [(n, t["handovers"]) for n, t in manifest["tables"].items() if t.get("handovers")]
+    if read:
+        lines += ["", "Same-unit handovers (one row ends in the unit where the next row of its key begins):", ""]
+        lines += [
+            f"- {n}: read as `{h['reading']}` along {', '.join(h['key'])}: {h['pairs']} pairs ({h['rows']} rows "
+            f"end one unit earlier); {h['why']} (`--handovers overlap` keeps them overlapping)"
+            for n, h in read
+        ]
     lines += ["", "## Splits", ""]
     lines += [f"- {k}: {v}" for k, v in manifest["counts"]["splits"].items()]
     lines += [

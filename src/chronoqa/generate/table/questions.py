@@ -124,6 +124,7 @@ def _allen_candidates(
     window = WINDOWS[store.granularity]
     seeds = [(k, int(p)) for k in sorted(ctx.keys) for p in ctx.keys[k]]
     rng.shuffle(seeds)
+    drawn: set[tuple[object, int, int]] = set()  # random windows per key: none asked twice (two seeds of a key)
     for key, pos in seeds[: config.max_seed_rows]:
         wanted = open_relations()
         if not wanted:
@@ -139,7 +140,8 @@ def _allen_candidates(
         klo, khi = ctx.coverage[key]
         for _ in range(config.random_refs_per_seed):
             ref = random_reference(klo, khi, last=last, window=window, rng=rng)
-            if ref is not None:
+            if ref is not None and (key, *ref) not in drawn:
+                drawn.add((key, *ref))
                 refs.append((None, ref))
         for rel_or_none, (b0, b1) in refs:
             # a random reference is asked one relation (drawn), so "none" questions do not repeat one window
