@@ -191,8 +191,24 @@ def _open(end: str | None) -> bool:
     return end is None or end.strip() in ("", "nan")
 
 
-def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of: str) -> set[str]:
-    """The answers of a status or event question recomputed from the raw rows (years only)."""
+def family_gold(
+    q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of: str, delimiters: dict[str, str] | None = None
+) -> set[str]:
+    """The answers of a status or event question recomputed from the raw rows (years only).
+
+    ``delimiters``: column -> a declared delimiter (the other columns split on ', ', ' / ', '; ').
+    """
+    declared = delimiters or {}
+
+    def pieces(cell: str, col: str) -> list[str]:
+        if col in declared:
+            return [v.strip() for v in cell.split(declared[col]) if v.strip()]
+        return [v.strip() for v in re.split(r", | / |; ", cell)]
+
+    def delimited(col: str) -> bool:
+        cells = [r[col] for r in rows if r[col]]
+        return col in declared or sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
+
     cols = lf.get("columns", [])
     if q_operator == "status_since":
         key = dict(zip(cols, lf["key"], strict=True))
@@ -226,8 +242,6 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
         return {str(_year(r["Start"])) for r in rows if all(r[c] == v for c, v in key.items())}
     if q_operator == "event_in":
         k, y, year = lf["column"], lf["target"], lf["year"]
-        cells = [r[y] for r in rows if r[y]]
-        delimited = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
         hits = []
         for r in rows:
             if r[k] != lf["key"][0] or not r["Start"] or not r[y]:
@@ -236,16 +250,11 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
             if _year(r["Start"]) <= year <= end:
                 hits.append(r[y])
         assert len(hits) == 1, "event_in asks about one row"
-        return {v.strip() for v in re.split(r", | / |; ", hits[0])} if delimited else {hits[0]}
+        return set(pieces(hits[0], y)) if delimited(y) else {hits[0]}
     if q_operator == "event_order":
         k, y, value = lf["column"], lf["target"], lf["key"][0]
-        cells = [r[k] for r in rows if r[k]]
-        split = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
-        hits = [
-            r
-            for r in rows
-            if r[y] and r["Start"] and value in ([v.strip() for v in re.split(r", | / |; ", r[k])] if split else [r[k]])
-        ]
+        split = delimited(k)
+        hits = [r for r in rows if r[y] and r["Start"] and value in (pieces(r[k], k) if split else [r[k]])]
         edge = (min if lf["form"] == "first" else max)(parse_iso(r["Start"]) for r in hits)
         return {r[y] for r in hits if parse_iso(r["Start"]) == edge}
     raise AssertionError(q_operator)

@@ -240,6 +240,12 @@ def build_table_benchmark(
     if dup:
         raise ChronoqaError(f"two input tables are both named {dup[0]!r}: give them different names")
     by_name = {t.name: t for t in tables}
+    for spec in cfg.delimiters:  # --delimiter table.column=...: both must exist
+        tname, _, col = spec.partition(".")
+        if tname not in by_name:
+            raise UnknownNameError("table (in a delimiter)", tname, sorted(by_name))
+        if col not in by_name[tname].columns:
+            raise UnknownNameError(f"column of {tname} (in a delimiter)", col, by_name[tname].columns)
     con = duckdb.connect(":memory:")
     stores: dict[str, TableStore] = {}
     gran_reports = {}

@@ -46,8 +46,9 @@ from collections.abc import Sequence
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.table.config import TableBuildConfig, cardinality_of
 from chronoqa.generate.table.kinds import (
-    MULTI_VALUE_RE,
+    NO_DELIMITER,
     TableKind,
+    delimiter_pattern,
     has_delimited_values,
     is_multi_value,
     split_cell,
@@ -76,6 +77,36 @@ class _Rows:
         self.cols = store.table.columns
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
+        name = store.table.name
+        self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
+        self._delimited: dict[str, bool] = {}
+
+    def pattern(self, col: str) -> re.Pattern[str]:
+        """The pattern that splits ``col``'s cells (declared, else detected)."""
+        d = self.declared.get(col)
+        return delimiter_pattern(None if d == NO_DELIMITER else d)
+
+    def delimited(self, col: str) -> bool:
+        """``col``'s cells are split into values: declared, or at least 5 % of its cells hold a delimiter."""
+        if col not in self._delimited:
+            d = self.declared.get(col)
+            vals = [self.v(p, col) for p in self.pos]
+            self._delimited[col] = d != NO_DELIMITER and (d is not None or has_delimited_values(vals))
+        return self._delimited[col]
+
+    def multi(self, col: str) -> bool:
+        """A multi-value column (at least 30 % of its cells hold its delimiter): never a name or an answer."""
+        if self.declared.get(col) == NO_DELIMITER:
+            return False
+        return is_multi_value([self.v(p, col) for p in self.pos], self.pattern(col))
+
+    def split(self, value: str, col: str) -> list[str]:
+        """The values of one cell of ``col``."""
+        return split_cell(value, self.delimited(col), self.pattern(col))
+
+    def several(self, value: str, col: str) -> bool:
+        """One cell of ``col`` holds several values (with its column's delimiter)."""
+        return self.declared.get(col) != NO_DELIMITER and bool(self.pattern(col).search(value))
 
     def v(self, pos: int, col: str) -> str | None:
         return self.store.table.rows[int(self.store.rows[pos])][self.cols.index(col)]
@@ -135,10 +166,6 @@ def _measure(rows: _Rows, col: str) -> bool:
     """A numeric measure (``popularity``): every value a number with a decimal point."""
     vals = [rows.v(p, col) for p in rows.pos]
     return all(v is not None and re.fullmatch(r"-?\d+\.\d+", v) for v in vals)
-
-
-def _multi(rows: _Rows, col: str) -> bool:
-    return is_multi_value([rows.v(p, col) for p in rows.pos])
 
 
 def _phrase(book: PhraseBook, table: str, family: str, default: str) -> str:
@@ -346,7 +373,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     groups: dict[tuple[str, str], list[int]] = {}
     for p in rows.pos:
         c, s, e = rows.v(p, cat), rows.v(p, st), rows.v(p, ent)
-        if c is not None and s is not None and e is not None and not MULTI_VALUE_RE.search(e):
+        if c is not None and s is not None and e is not None and not rows.several(e, ent):
             groups.setdefault((c, s), []).append(p)
     rng = random.Random(f"{rows.config.seed}:{name}:set")
     out = []
@@ -373,7 +400,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             sql_all = sql  # the entity filter (no multi-value cells) is applied below, on the SQL's rows
             if sql in seen:
                 continue
-            got = [r for r in store.query(sql_all) if not MULTI_VALUE_RE.search(str(r[1]))]
+            got = [r for r in store.query(sql_all) if not rows.several(str(r[1]), ent)]
             if sorted(int(str(r[0])) for r in got) != sorted(rows.row(p) for p in matched):
                 raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
             seen.add(sql)
@@ -430,7 +457,7 @@ def event_questions(
     ``per_cell`` ``event_order`` per column and form (first, most recent).
     """
     rows = _Rows(store, primary, config)
-    usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not _multi(rows, c)]
+    usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     out = _when(rows, ids, book) if ids else []
     out += _in_year(rows, usable, book)
@@ -505,7 +532,6 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
     store, g = rows.store, rows.g
     name = store.table.name
     counts = {c: rows.values_of(c) for c in usable}
-    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
     recurring = [c for c in usable if any(n > 1 for n in counts[c].values())]
     phrased = [c for c in recurring if f"in:{c}" in book.tables.get(name, {})]
     recurring = phrased or recurring  # a phrase file naming some columns asks about those only
@@ -515,8 +541,6 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
         if not targets:
             continue
         y = _answer_column(rows, book, f"in:{k}", max(targets, key=lambda c: (len(counts[c]), -usable.index(c))))
-        if y not in delimited:
-            delimited[y] = has_delimited_values([rows.v(p, y) for p in rows.pos])
         default = f"What was the {column_label(y)} of the {{{k}}} event in {{year}}?"
         template = _phrase(book, name, f"in:{k}", default)
         by_k: dict[str, list[int]] = {}
@@ -548,7 +572,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
             got = rows.run(sql, matched)
             if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
                 continue
-            answers = tuple(sorted(set(split_cell(str(got[0][1]), delimited[y]))))
+            answers = tuple(sorted(set(rows.split(str(got[0][1]), y))))
             card = cardinality_of(len(answers))
             if filled[card] >= 3 * rows.config.per_cell or sum(filled.values()) >= 4 * rows.config.per_cell:
                 continue
@@ -601,9 +625,8 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
     """``event_order`` questions: the first (most recent) row of a recurring value, by start."""
     store = rows.store
     name = store.table.name
-    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
     counts = {c: rows.values_of(c) for c in usable}
-    answer_cols = [c for c in usable if not delimited[c]]
+    answer_cols = [c for c in usable if not rows.delimited(c)]
     if not answer_cols:
         return []
     ans = max(answer_cols, key=lambda c: (len(counts[c]), -usable.index(c)))  # the most specific name column
@@ -616,7 +639,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
         for p in rows.pos:
             kv, av = rows.v(p, k), rows.v(p, ans)
             if kv is not None and av is not None:
-                for v in split_cell(kv, delimited[k]):
+                for v in rows.split(kv, k):
                     by_v.setdefault(v, []).append(p)
     phrases = book.tables.get(name, {})
     phrased = [k for k in members if f"first:{k}" in phrases or f"last:{k}" in phrases]
@@ -637,7 +660,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
             random.Random(f"{rows.config.seed}:{name}:{form}:{k}").shuffle(cands)
             agg = "MIN" if form == "first" else "MAX"
             for kv, p, ps in cands[: rows.config.per_cell]:
-                cond = _member_sql(k, kv, delimited[k])
+                cond = _member_sql(k, kv, rows.pattern(k) if rows.delimited(k) else None)
                 t = quote_ident(store.sql_name)
                 sql = (
                     f"SELECT _row, {quote_ident(ans)} FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL "
@@ -678,10 +701,10 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
     return out
 
 
-def _member_sql(column: str, value: str, delimited: bool) -> str:
-    """SQL: ``column`` is ``value``, or (a delimited column) one of its cell's values is."""
+def _member_sql(column: str, value: str, pattern: re.Pattern[str] | None) -> str:
+    """SQL: ``column`` is ``value``, or (a delimited column: its ``pattern``) one of its cell's values is."""
     col = quote_ident(column)
-    if not delimited:
+    if pattern is None:
         return f"{col} = {sql_literal(value)}"
-    cells = f"regexp_split_to_array(trim({col}), {sql_literal(MULTI_VALUE_RE.pattern)})"
+    cells = f"regexp_split_to_array(trim({col}), {sql_literal(pattern.pattern)})"
     return f"list_contains({cells}, {sql_literal(value)})"

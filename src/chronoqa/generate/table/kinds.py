@@ -32,7 +32,9 @@ from chronoqa.time import Interval
 __all__ = [
     "KINDS",
     "MULTI_VALUE_RE",
+    "NO_DELIMITER",
     "TableKind",
+    "delimiter_pattern",
     "detect_kind",
     "has_delimited_values",
     "is_multi_value",
@@ -45,8 +47,10 @@ KINDS: Final = ("role", "status", "event")
 _MAX_STATE_VALUES: Final = 10
 _MAX_CATEGORY_VALUES: Final = 40
 _SHORT_DAYS: Final = 366
-#: The delimiters of a multi-value cell ("Melissa Barrera, Dan Stevens", "Afghanistan / Azerbaijan").
+#: The delimiters of a multi-value cell ("Melissa Barrera, Dan Stevens", "Afghanistan / Azerbaijan"), unless
+#: declared per column (``TableBuildConfig.delimiters``, ``--delimiter table.column=' & '``; ``none``: no split).
 MULTI_VALUE_RE: Final = re.compile(r", | / |; ")
+NO_DELIMITER: Final = "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,21 +110,26 @@ def unique_columns(table: TemporalTable, columns: Sequence[str], *, max_size: in
     return ()
 
 
-def has_delimited_values(values: Sequence[str | None]) -> bool:
+def delimiter_pattern(declared: str | None) -> re.Pattern[str]:
+    """The pattern that splits a cell: a declared delimiter (as typed), else the detected ones."""
+    return MULTI_VALUE_RE if declared is None else re.compile(re.escape(declared))
+
+
+def has_delimited_values(values: Sequence[str | None], pattern: re.Pattern[str] = MULTI_VALUE_RE) -> bool:
     """A column some of whose cells hold several values (at least 5 % hold a delimiter: co-directors)."""
     vals = [v for v in values if v is not None]
-    return bool(vals) and sum(1 for v in vals if MULTI_VALUE_RE.search(v)) >= 0.05 * len(vals)
+    return bool(vals) and sum(1 for v in vals if pattern.search(v)) >= 0.05 * len(vals)
 
 
-def split_cell(value: str, delimited: bool) -> list[str]:
+def split_cell(value: str, delimited: bool, pattern: re.Pattern[str] = MULTI_VALUE_RE) -> list[str]:
     """The values of one cell: split on the delimiters when its column is delimited, else the cell itself."""
-    return [v.strip() for v in MULTI_VALUE_RE.split(value) if v.strip()] if delimited else [value]
+    return [v.strip() for v in pattern.split(value) if v.strip()] if delimited else [value]
 
 
-def is_multi_value(values: Sequence[str | None]) -> bool:
+def is_multi_value(values: Sequence[str | None], pattern: re.Pattern[str] = MULTI_VALUE_RE) -> bool:
     """A multi-value column (cast lists, member states): at least 30 % of its values hold a delimiter."""
     vals = [v for v in values if v is not None]
-    return bool(vals) and sum(1 for v in vals if MULTI_VALUE_RE.search(v)) >= 0.3 * len(vals)
+    return bool(vals) and sum(1 for v in vals if pattern.search(v)) >= 0.3 * len(vals)
 
 
 def _state_column(counts: dict[str, Counter[str | None]]) -> str | None:
