@@ -240,8 +240,8 @@ def build_table_benchmark(
     if dup:
         raise ChronoqaError(f"two input tables are both named {dup[0]!r}: give them different names")
     by_name = {t.name: t for t in tables}
-    for spec in cfg.delimiters:  # --delimiter table.column=...: both must exist
-        tname, _, col = spec.partition(".")
+    for delim in cfg.delimiters:  # --delimiter table.column=...: both must exist
+        tname, _, col = delim.partition(".")
         if tname not in by_name:
             raise UnknownNameError("table (in a delimiter)", tname, sorted(by_name))
         if col not in by_name[tname].columns:
