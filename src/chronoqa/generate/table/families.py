@@ -57,7 +57,14 @@ from chronoqa.generate.table.kinds import (
 from chronoqa.generate.table.store import TableStore, quote_ident, sql_literal
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import PhraseBook, column_label, plural_noun, plural_question, render
+from chronoqa.generate.table.verbalise import (
+    PhraseBook,
+    column_label,
+    person_column,
+    plural_noun,
+    plural_question,
+    render,
+)
 from chronoqa.records import Question, Triple
 from chronoqa.time import Granularity, TimePoint, render_time
 
@@ -488,7 +495,12 @@ _END_SQL = "CASE WHEN _end IS NULL THEN _lo ELSE _hi END"
 def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]:
     store = rows.store
     name = store.table.name
-    default = "In which year did the event with " + " and ".join(f"{column_label(c)} {{{c}}}" for c in ids) + " happen?"
+    noun = _event_noun(rows)
+    default = (
+        f"In which year did the {noun} with "
+        + " and ".join(f"{_label(c, noun)} {{{c}}}" for c in ids)
+        + " take place?"
+    )
     template = _phrase(book, name, "when", default)
     ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
     order = [p for p in rows.pos if ident[tuple(rows.v(p, c) for c in ids)] == 1]
@@ -541,7 +553,10 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
         if not targets:
             continue
         y = _answer_column(rows, book, f"in:{k}", max(targets, key=lambda c: (len(counts[c]), -usable.index(c))))
-        default = f"What was the {column_label(y)} of the {{{k}}} event in {{year}}?"
+        if f"in:{k}" not in book.tables.get(name, {}) and _numeric(rows, k):
+            continue  # "the 9 game of 1956": a number names no event without a phrase file
+        wh = "Who" if person_column(y) else "What"
+        default = f"{wh} was the {_label(y, _event_noun(rows))} of {_event_phrase(rows, k, counts[k])}?"
         template = _phrase(book, name, f"in:{k}", default)
         by_k: dict[str, list[int]] = {}
         for p in rows.pos:
@@ -616,9 +631,38 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
 
 
 _ORDER_DEFAULTS = {
-    "first": "Which {answer} with {key_label} {{{key}}} came first?",
-    "last": "Which {answer} with {key_label} {{{key}}} came most recently?",
+    "first": "Of the {nouns} with {key_label} {{{key}}}, which {answer} came first?",
+    "last": "Of the {nouns} with {key_label} {{{key}}}, which {answer} came most recently?",
 }
+
+
+def _event_noun(rows: _Rows) -> str:
+    """What one row of an event table is, from its column names: a prefix two columns share (``Game_edition``,
+    ``Game_name``: ``game``), else ``event``."""
+    prefixes = Counter(c.split("_", 1)[0].lower() for c in rows.cols if "_" in c)
+    shared = sorted(p for p, n in prefixes.items() if n >= 2)
+    return shared[0] if shared else "event"
+
+
+def _label(col: str, noun: str) -> str:
+    """A column's label without the event noun it starts with (``Game_edition`` of a game: ``edition``)."""
+    label = column_label(col)
+    return label[len(noun) + 1 :] if label.startswith(noun + " ") else label
+
+
+def _numeric(rows: _Rows, col: str) -> bool:
+    return all(v is None or v.isdigit() for v in (rows.v(p, col) for p in rows.pos))
+
+
+def _event_phrase(rows: _Rows, k: str, counts: Counter[str]) -> str:
+    """The noun phrase naming one event by a value of ``k`` and its year, as English reads it.
+
+    A name-like column (more than 40 distinct values: a title) gives ``{Title} ({year})``; a category
+    gives ``the {year} {Season} game`` (the noun from the column names, :func:`_event_noun`).
+    """
+    if len(counts) > 40:
+        return f"{{{k}}} ({{year}})"
+    return f"the {{year}} {{{k}}} {_event_noun(rows)}"
 
 
 def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Question]:
@@ -644,9 +688,12 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
     phrases = book.tables.get(name, {})
     phrased = [k for k in members if f"first:{k}" in phrases or f"last:{k}" in phrases]
     out: list[Question] = []
-    for k in phrased or sorted(members, key=usable.index):
+    for k in phrased or [k for k in sorted(members, key=usable.index) if not _numeric(rows, k)]:
         for form, pick in (("first", min), ("last", max)):
-            default = _ORDER_DEFAULTS[form].format(answer=column_label(ans), key_label=column_label(k), key=k)
+            noun = _event_noun(rows)
+            default = _ORDER_DEFAULTS[form].format(
+                nouns=plural_noun(noun), answer=_label(ans, noun), key_label=_label(k, noun), key=k
+            )
             template = _phrase(book, name, f"{form}:{k}", default)
             cands = []
             for kv, ps in sorted(members[k].items()):
