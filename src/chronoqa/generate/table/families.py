@@ -497,9 +497,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
     name = store.table.name
     noun = _event_noun(rows)
     default = (
-        f"In which year did the {noun} with "
-        + " and ".join(f"{_label(c, noun)} {{{c}}}" for c in ids)
-        + " take place?"
+        f"In which year did the {noun} with " + " and ".join(f"{_label(c, noun)} {{{c}}}" for c in ids) + " take place?"
     )
     template = _phrase(book, name, "when", default)
     ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
@@ -637,8 +635,10 @@ _ORDER_DEFAULTS = {
 
 
 def _event_noun(rows: _Rows) -> str:
-    """What one row of an event table is, from its column names: a prefix two columns share (``Game_edition``,
-    ``Game_name``: ``game``), else ``event``."""
+    """What one row of an event table is, from its column names.
+
+    A prefix two columns share (``Game_edition``, ``Game_name``: ``game``), else ``event``.
+    """
     prefixes = Counter(c.split("_", 1)[0].lower() for c in rows.cols if "_" in c)
     shared = sorted(p for p, n in prefixes.items() if n >= 2)
     return shared[0] if shared else "event"
