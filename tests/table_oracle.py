@@ -201,13 +201,17 @@ def family_gold(
     declared = delimiters or {}
 
     def pieces(cell: str, col: str) -> list[str]:
+        if declared.get(col) == "none":
+            return [cell]
         if col in declared:
             return [v.strip() for v in cell.split(declared[col]) if v.strip()]
         return [v.strip() for v in re.split(r", | / |; ", cell)]
 
     def delimited(col: str) -> bool:
         cells = [r[col] for r in rows if r[col]]
-        return col in declared or sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
+        if col in declared:
+            return declared[col] != "none"
+        return sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
 
     cols = lf.get("columns", [])
     if q_operator == "status_since":
@@ -235,7 +239,7 @@ def family_gold(
             and r[st] == lf["key"][1]
             and r["Start"]
             and y0 <= _year(r["Start"]) <= y1
-            and not re.search(r", | / |; ", r[ent])
+            and len(pieces(r[ent], ent)) == 1
         }
     if q_operator == "event_when":
         key = dict(zip(cols, lf["key"], strict=True))

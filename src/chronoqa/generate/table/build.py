@@ -25,7 +25,7 @@ from chronoqa.generate.table.datacard import question_counts, render_datacard
 from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
-from chronoqa.generate.table.kinds import TableKind, table_kind
+from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, table_kind
 from chronoqa.generate.table.questions import TFDContext, alignment_questions, allen_questions
 from chronoqa.generate.table.store import TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
@@ -122,11 +122,19 @@ def _why_no_questions(
             continue
         kind = kinds.get(n)
         if kind is not None and kind.kind != "role":
+            declared = {c.split(".", 1)[1]: d for c, d in cfg.delimiters.items() if c.split(".", 1)[0] == n}
+            multi = [c for c in store.table.columns if column_is_multi_value(store.table, c, declared)]
+            hint = (
+                f"; read as lists of values (never a name or an answer): {', '.join(multi)}: if one holds names "
+                f"with commas, declare --delimiter {n}.{min(multi, key=lambda c: _delimited_share(store, c))}=none"
+                if multi
+                else ""
+            )
             why.append(
                 f"{n}: {'an' if kind.kind == 'event' else 'a'} {kind.kind} table ({kind.why}) whose columns allow "
                 f"no {kind.kind} question (key "
-                f"{list(kind.key) or 'none'}, state {kind.state}, category {kind.category}, entity {kind.entity}); "
-                "declare another kind with --kind, or name a TFD with --tfd"
+                f"{list(kind.key) or 'none'}, state {kind.state}, category {kind.category}, entity {kind.entity})"
+                f"{hint}; declare another kind with --kind, or name a TFD with --tfd"
             )
             continue
         if not kept.get(n):
@@ -147,6 +155,11 @@ def _why_no_questions(
             continue
         why.append(f"{n}: TFDs {', '.join(map(str, kept[n]))} found no reference inside a key's coverage")
     return "no question could be made: " + "; ".join(why or ["no table to build questions from"])
+
+
+def _delimited_share(store: TableStore, column: str) -> float:
+    vals = [v for v in store.table.column(column) if v is not None]
+    return sum(1 for v in vals if MULTI_VALUE_RE.search(v)) / max(1, len(vals))
 
 
 def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
@@ -278,7 +291,8 @@ def build_table_benchmark(
         if named and n not in cfg.kinds:
             kinds[n] = TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
         else:
-            kinds[n] = table_kind(by_name[n], cfg.kinds.get(n))
+            declared = {c.split(".", 1)[1]: d for c, d in cfg.delimiters.items() if c.split(".", 1)[0] == n}
+            kinds[n] = table_kind(by_name[n], cfg.kinds.get(n), declared)
         if kinds[n].kind != "role":
             tfd_reports[n] = ()
             kept_by_table[n] = []
