@@ -262,3 +262,21 @@ def test_culture_names_with_commas_are_named_in_the_error(mirror: Path) -> None:
     table = read_table(mirror / "tdbench" / "culture.csv")
     with pytest.raises(ChronoqaError, match=r"declare --delimiter culture\.Heritage_element=none"):
         build_table_benchmark([table], TableBuildConfig(per_cell=10))
+
+
+@pytest.mark.mirror
+def test_sports_tfd_named_by_the_phrase_file(mirror: Path) -> None:
+    """A player holds a club and a national team at once: Name->Team is 'many', named by the phrase file."""
+    table = read_table(mirror / "tdbench" / "dyknow_sports.csv")
+    with pytest.raises(ChronoqaError, match="no usable TFD"):
+        build_table_benchmark([table], TableBuildConfig(per_cell=10))
+    book = PhraseBook.load(FIXTURES / "tdbench_phrases.json")
+    build = build_table_benchmark([table], TableBuildConfig(per_cell=10), phrases=book)
+    assert len(build.questions) >= 100
+    assert build.manifest["config"]["tfds"] == {"dyknow_sports": ["Name->Team"]}
+    kept = build.manifest["tfds"]["dyknow_sports"]["kept"][0]
+    assert kept["tfd"] == "Name->Team" and kept["violations"] > 0  # stated in the data card with the counts
+    assert f"`Name->Team` — 125 rows, 25 keys, 25 keys change over time, {kept['violations']} violating" in (
+        build.datacard
+    )
+    assert any(q.cardinality == "multiple" for q in build.questions)  # club and national team at once

@@ -239,6 +239,15 @@ def build_table_benchmark(
 
     cfg = config or TableBuildConfig()
     book = phrases or PhraseBook()
+    # a phrase file may name a table's TFD ({"tables": {"dyknow_sports": {"tfd": "Name->Team"}}}): a fact of the
+    # data a person knows (a player's teams), used unless the config names TFDs for that table
+    from_book = {
+        t.name: [str(book.tables[t.name]["tfd"])]
+        for t in tables
+        if "tfd" in book.tables.get(t.name, {}) and not cfg.tfds.get(t.name)
+    }
+    if from_book:
+        cfg = replace(cfg, tfds={**cfg.tfds, **from_book})
     as_of_source = "latest date in the input tables" if cfg.as_of == AS_OF_DATA else "given"
     if cfg.as_of == AS_OF_DATA:
         as_of = latest_date(tables)
