@@ -147,7 +147,7 @@ def test_event_table_by_hand(tmp_path: Path) -> None:
     # default phrasing from the column names reads as English (no phrase file)
     texts = {q.question for q in build.questions}
     assert "What was the city of the 1998 Summer event?" in texts
-    assert "Of the events with season Winter, which city came most recently?" in texts
+    assert "As of 1 January 2025, of the events with season Winter, which city came most recently?" in texts
     assert not any(q.logical_form.get("column") == "Edition" for q in build.questions if q.operator == "event_in")
     assert not any(q.operator == "allen" for q in build.questions)  # no spurious TFD (City -> Season ...) is used
     for q in build.questions:

@@ -66,7 +66,7 @@ from chronoqa.generate.table.verbalise import (
     render,
 )
 from chronoqa.records import Question, Triple
-from chronoqa.time import Granularity, TimePoint, render_time
+from chronoqa.time import Granularity, TimePoint, parse_time, render_time
 
 __all__ = ["FAMILIES", "event_questions", "status_questions"]
 
@@ -87,6 +87,8 @@ class _Rows:
         name = store.table.name
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
+        as_of = parse_time(config.as_of, field="as_of")
+        self.as_of_text = render_time(as_of) if as_of is not None else config.as_of  # "13 December 2024"
 
     def pattern(self, col: str) -> re.Pattern[str]:
         """The pattern that splits ``col``'s cells (declared, else detected)."""
@@ -597,7 +599,9 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                 rows.question(
                     id=question_id(f"{name}-in", sql),
                     question=render(
-                        plural_question(template) if len(answers) > 1 else template, {k: kv, "year": year_text}
+                        plural_question(template) if len(answers) > 1 else template,
+                        # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
+                        {c: rows.v(matched[0], c) or "" for c in rows.cols if c != y} | {k: kv, "year": year_text},
                     ),
                     S_star=tuple(rows.triple(p) for p in matched),
                     S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
@@ -630,7 +634,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
 
 _ORDER_DEFAULTS = {
     "first": "Of the {nouns} with {key_label} {{{key}}}, which {answer} came first?",
-    "last": "Of the {nouns} with {key_label} {{{key}}}, which {answer} came most recently?",
+    "last": "As of {{as_of}}, of the {nouns} with {key_label} {{{key}}}, which {answer} came most recently?",
 }
 
 
@@ -717,7 +721,9 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 got = rows.run(sql, [p])
                 answers = (str(got[0][1]),)
                 tp = rows.triple(p)
-                values = {c: rows.v(p, c) or "" for c in rows.cols} | {k: kv}
+                # a phrase file may word it with the answer row's other columns ("the {Role} of {Country}"); the
+                # default names the key only (another column may spell the answer: City "Salt" of "Salt Lake City")
+                values = {c: rows.v(p, c) or "" for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
                 out.append(
                     rows.question(
                         id=question_id(f"{name}-{form}", sql),
