@@ -224,7 +224,14 @@ def test_declared_kinds(tmp_path: Path) -> None:
     assert json.loads((out / "manifest.json").read_text())["tables"]["laws"]["kind"]["kind"] == "status"
 
 
-TDBENCH = {"legal": "status", "environ": "status", "olympic": "event", "movie": "event", "culture": "status"}
+TDBENCH = {
+    "legal": "status",
+    "environ": "status",
+    "olympic": "event",
+    "movie": "event",
+    "culture": "status",
+    "olympic_dyknow_leaders": "event",
+}
 #: culture's element names hold commas ("Date palm, knowledge, skills, traditions and practices"): not lists
 DELIMITERS = {"culture": {"Heritage_element": "none"}}
 
