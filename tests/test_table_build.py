@@ -137,13 +137,11 @@ def test_year_placeholder_handovers_read_as_meets(tmp_path: Path) -> None:
     assert day.read_handovers_as_meets(("Name",)) == (0, 0)  # a same-day handover shares the day
     cfg = {"as_of": "2026-01-01", "tfds": {"cr": ["Name->Team"]}, "threshold": 1.0}
     meets = build_table_benchmark([t], TableBuildConfig(**cfg))  # type: ignore[arg-type]
-    assert meets.manifest["tables"]["cr"]["handovers"] | {"why": ""} == {
-        "reading": "meets",
-        "key": ["Name"],
-        "pairs": 3,
-        "rows": 2,
-        "why": "",
-    }
+    h = meets.manifest["tables"]["cr"]["handovers"]
+    assert (h["reading"], h["key"], h["pairs"], h["rows"]) == ("meets", ["Name"], 3, 2)
+    for q in meets.questions:  # a moved row's end is never stated exactly ("and ended in 2008": it was 2009)
+        if q.allen in ("finishes", "finished-by", "equals"):
+            assert all(t.t_end in (None, q.reference["end"]) for t in q.S_star), q.question
     assert "cr: read as `meets` along Name: 3 pairs (2 rows" in meets.datacard
     kept = build_table_benchmark([t], TableBuildConfig(**cfg, handovers="overlap"))  # type: ignore[arg-type]
     assert kept.manifest["tables"]["cr"]["handovers"]["pairs"] == 0

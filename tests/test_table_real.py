@@ -103,6 +103,10 @@ def audit(q: Question, rows: list[dict[str, str]], lhs: tuple[str, ...], rhs: st
     card = "none" if not truth else "unique" if len(truth) == 1 else "multiple"
     if card != q.cardinality:
         findings.append(f"label {q.cardinality}, truth {card}")
+    if q.allen in ("finishes", "finished-by", "equals"):  # "and ended in T": T is each gold row's end in the data
+        ends = {rows[i]["End"][:4] for i in bounded_gold(str(q.allen), matching) if rows[i]["End"]}
+        if g == "year" and not ends <= {str(q.reference["end"])}:
+            findings.append(f"an end stated as {q.reference['end']}, the data says {sorted(ends)}")
     wanted = TDBENCH_TIME_REFS.get(str(q.allen), {"start", "end"})
     if not {r["which"] for r in q.time_refs} <= wanted:
         findings.append("time_refs break TDBench's rule")

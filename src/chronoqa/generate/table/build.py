@@ -335,6 +335,8 @@ def build_table_benchmark(
             questions.extend(allen_questions(ctx, cfg))
             if cfg.alignment:
                 questions.extend(alignment_questions(ctx, cfg))
+        if n in handovers:
+            handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
     # one canonical triple per row, shared by its corpus document and every question naming it
     primary = {n: primary_tfd(kept_by_table.get(n, [])) for n in names}
     joins: list[JoinResult] = []

@@ -95,7 +95,9 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         lines += ["", "Same-unit handovers (one row ends in the unit where the next row of its key begins):", ""]
         lines += [
             f"- {n}: read as `{h['reading']}` along {', '.join(h['key'])}: {h['pairs']} pairs ({h['rows']} rows "
-            f"end one unit earlier); {h['why']} (`--handovers overlap` keeps them overlapping)"
+            f"end one unit earlier); {h['why']} (`--handovers overlap` keeps them overlapping); "
+            f"{h.get('end_questions_skipped', 0)} candidate questions stating such a row's end exactly "
+            "(finishes, finished-by, equals) were not asked"
             for n, h in read
         ]
     lines += ["", "## Splits", ""]

@@ -139,6 +139,10 @@ class TableStore:
     hi: np.ndarray
     open_end: np.ndarray
     notes: Counter[str] = field(default_factory=Counter)
+    #: positions whose end :meth:`read_handovers_as_meets` moved one unit earlier, and the candidate questions
+    #: skipped because they would state that end
+    handover_moved: set[int] = field(default_factory=set)
+    handover_skipped: int = 0
 
     @classmethod
     def build(
@@ -239,6 +243,7 @@ class TableStore:
                     continue
                 pairs += starts[hi]
                 moved.append(p)
+        self.handover_moved = set(moved)
         if moved:
             self.hi[moved] -= 1
             ids = ", ".join(str(int(self.rows[p])) for p in moved)
