@@ -68,6 +68,31 @@ def span(start: str, end: str | None, g: str, as_of: str) -> tuple[int, int]:
     return unit(start, g, "lo"), unit(end if end else as_of, g, "hi")
 
 
+def handovers_as_meets(
+    keys: Sequence[object], spans: Sequence[tuple[int, int] | None], open_end: Sequence[bool]
+) -> tuple[list[tuple[int, int] | None], int]:
+    """The declared reading of coarse same-unit handovers, brute force over all pairs of rows of a key.
+
+    A closed row [a0, a1] (a0 < a1) whose key has another row starting at a1 is read as [a0, a1 - 1]
+    (a row whose start is after its end is no row: it is left out of the table).
+    Returns the new spans and the number of (row, next row) pairs read so.
+    """
+    out = list(spans)
+    pairs = 0
+    for i, sp in enumerate(spans):
+        if sp is None or open_end[i] or sp[0] >= sp[1]:
+            continue
+        n = sum(
+            1
+            for j, sq in enumerate(spans)
+            if j != i and sq is not None and sq[0] <= sq[1] and keys[j] == keys[i] and sq[0] == sp[1]
+        )
+        if n:
+            pairs += n
+            out[i] = (sp[0], sp[1] - 1)
+    return out, pairs
+
+
 def sqlite_rows(
     name: str,
     columns: Sequence[str],
@@ -166,14 +191,44 @@ def _open(end: str | None) -> bool:
     return end is None or end.strip() in ("", "nan")
 
 
-def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of: str) -> set[str]:
-    """The answers of a status or event question recomputed from the raw rows (years only)."""
+def family_gold(
+    q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of: str, delimiters: dict[str, str] | None = None
+) -> set[str]:
+    """The answers of a status or event question recomputed from the raw rows (years only).
+
+    ``delimiters``: column -> a declared delimiter (the other columns split on ', ', ' / ', '; ').
+    """
+    declared = delimiters or {}
+
+    def pieces(cell: str, col: str) -> list[str]:
+        if declared.get(col) == "none":
+            return [cell]
+        if col in declared:
+            return [v.strip() for v in cell.split(declared[col]) if v.strip()]
+        return [v.strip() for v in re.split(r", | / |; ", cell)]
+
+    def delimited(col: str) -> bool:
+        cells = [r[col] for r in rows if r[col]]
+        if col in declared:
+            return declared[col] != "none"
+        return sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
+
     cols = lf.get("columns", [])
     if q_operator == "status_since":
         key = dict(zip(cols, lf["key"], strict=True))
         hits = [r for r in rows if all(r[c] == v for c, v in key.items()) and r["Start"]]
         live = [r for r in hits if _open(r["End"]) or _year(r["End"]) >= _year(as_of)]
         return {str(_year(r["Start"])) for r in live}
+    if q_operator == "status_at":
+        key = dict(zip(cols, lf["key"], strict=True))
+        year = lf["year"]
+        return {
+            r[lf["state"]]
+            for r in rows
+            if all(r[c] == v for c, v in key.items())
+            and r["Start"]
+            and _year(r["Start"]) <= year <= (_year(as_of) if _open(r["End"]) else _year(r["End"]))
+        }
     if q_operator == "status_set":
         cat, st, ent = cols
         y0, y1 = lf["window"]
@@ -184,15 +239,13 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
             and r[st] == lf["key"][1]
             and r["Start"]
             and y0 <= _year(r["Start"]) <= y1
-            and not re.search(r", | / |; ", r[ent])
+            and len(pieces(r[ent], ent)) == 1
         }
     if q_operator == "event_when":
         key = dict(zip(cols, lf["key"], strict=True))
         return {str(_year(r["Start"])) for r in rows if all(r[c] == v for c, v in key.items())}
     if q_operator == "event_in":
         k, y, year = lf["column"], lf["target"], lf["year"]
-        cells = [r[y] for r in rows if r[y]]
-        delimited = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
         hits = []
         for r in rows:
             if r[k] != lf["key"][0] or not r["Start"] or not r[y]:
@@ -201,16 +254,11 @@ def family_gold(q_operator: str, lf: dict, rows: Sequence[dict[str, str]], as_of
             if _year(r["Start"]) <= year <= end:
                 hits.append(r[y])
         assert len(hits) == 1, "event_in asks about one row"
-        return {v.strip() for v in re.split(r", | / |; ", hits[0])} if delimited else {hits[0]}
+        return set(pieces(hits[0], y)) if delimited(y) else {hits[0]}
     if q_operator == "event_order":
         k, y, value = lf["column"], lf["target"], lf["key"][0]
-        cells = [r[k] for r in rows if r[k]]
-        split = sum(1 for c in cells if re.search(r", | / |; ", c)) >= 0.05 * len(cells)
-        hits = [
-            r
-            for r in rows
-            if r[y] and r["Start"] and value in ([v.strip() for v in re.split(r", | / |; ", r[k])] if split else [r[k]])
-        ]
+        split = delimited(k)
+        hits = [r for r in rows if r[y] and r["Start"] and value in (pieces(r[k], k) if split else [r[k]])]
         edge = (min if lf["form"] == "first" else max)(parse_iso(r["Start"]) for r in hits)
         return {r[y] for r in hits if parse_iso(r["Start"]) == edge}
     raise AssertionError(q_operator)

@@ -16,6 +16,7 @@ from table_oracle import (
     EPOCH_SHIFT,
     TDBENCH_TIME_REFS,
     bounded_gold,
+    handovers_as_meets,
     mentioned_span,
     span,
     sqlite_rows,
@@ -133,6 +134,12 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
     build = build_table_benchmark([table], cfg)
     assert build.manifest["tables"]["fx"]["granularity"]["used"] == granularity
     spans = oracle_spans(table, granularity)
+    if granularity != "day":  # a row ending in the unit where the next row of its key begins meets it
+        opens = [iv.end is None for iv in table.intervals]
+        spans, pairs = handovers_as_meets([r[:2] for r in table.rows], spans, opens)
+        assert build.manifest["tables"]["fx"]["handovers"]["pairs"] == pairs > 0
+    else:
+        assert build.manifest["tables"]["fx"]["handovers"]["pairs"] == 0
     qs = [q for q in build.questions if q.operator in ("allen", "time_alignment")]
     assert len(qs) > 60
     for q in qs:

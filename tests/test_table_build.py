@@ -119,6 +119,36 @@ def test_jan1_placeholders_are_compared_at_year_level() -> None:
     assert names(day, RELATIONS[Allen.EQUALS].condition(d0, d1)) == []  # the false "none" we avoid
 
 
+def test_year_placeholder_handovers_read_as_meets(tmp_path: Path) -> None:
+    """A term ending in the year the next begins (2003..2009, 2009..2018) meets it: worked by hand."""
+    rows = [("Ronaldo", "Man Utd"), ("Ronaldo", "Real"), ("Ronaldo", "Juventus"), ("Ronaldo", "Portugal")]
+    spans = [("2003-01-01", "2009-01-01"), ("2009-01-01", "2018-01-01"), ("2018-01-01", None), ("2009-01-01", None)]
+    t = table("cr", ("Name", "Team"), rows, spans)
+    store = TableStore.build(t, as_of=AS_OF)
+    # before the reading: Man Utd and Real share 2009 (overlaps)
+    assert [r[0] for r in store.query('SELECT "Team" FROM cr WHERE _hi + 1 = 2009')] == []
+    # Man Utd meets Real and Portugal (2 pairs), Real meets Juventus (1); open rows are never moved
+    assert store.read_handovers_as_meets(("Name",)) == (3, 2)
+    assert [r[0] for r in store.query('SELECT "Team" FROM cr WHERE _hi + 1 = 2009')] == ["Man Utd"]
+    assert [r[0] for r in store.query('SELECT "Team" FROM cr WHERE _hi + 1 = 2018')] == ["Real"]
+    assert store.hi.tolist()[:2] == [2008, 2017]
+    assert store.row_iso(0) == ("2003", "2009")  # the data's end is kept for the corpus and the triples
+    day = TableStore.build(t, as_of=AS_OF, granularity=Granularity.DAY, sql_name="cr_day")
+    assert day.read_handovers_as_meets(("Name",)) == (0, 0)  # a same-day handover shares the day
+    cfg = {"as_of": "2026-01-01", "tfds": {"cr": ["Name->Team"]}, "threshold": 1.0}
+    meets = build_table_benchmark([t], TableBuildConfig(**cfg))  # type: ignore[arg-type]
+    h = meets.manifest["tables"]["cr"]["handovers"]
+    assert (h["reading"], h["key"], h["pairs"], h["rows"]) == ("meets", ["Name"], 3, 2)
+    for q in meets.questions:  # a moved row's end is never stated exactly ("and ended in 2008": it was 2009)
+        if q.allen in ("finishes", "finished-by", "equals"):
+            assert all(t.t_end in (None, q.reference["end"]) for t in q.S_star), q.question
+    assert "cr: read as `meets` along Name: 3 pairs (2 rows" in meets.datacard
+    kept = build_table_benchmark([t], TableBuildConfig(**cfg, handovers="overlap"))  # type: ignore[arg-type]
+    assert kept.manifest["tables"]["cr"]["handovers"]["pairs"] == 0
+    with pytest.raises(ChronoqaError, match="handovers: expected one of meets, overlap"):
+        TableBuildConfig(handovers="meet")
+
+
 def test_bad_rows_are_left_out_and_counted() -> None:
     t = table(
         "bad",

@@ -63,10 +63,19 @@ def _rows(text: str) -> list[dict[str, str]]:
 
 
 def _check(build_questions: list, rows: list[dict[str, str]]) -> Counter[str]:  # type: ignore[type-arg]
+    return _check_with(build_questions, rows, None)
+
+
+def _check_with(
+    build_questions: list,  # type: ignore[type-arg]
+    rows: list[dict[str, str]],
+    delimiters: dict[str, str] | None,
+) -> Counter[str]:
     ops: Counter[str] = Counter()
     for q in build_questions:
         ops[q.operator] += 1
-        assert set(q.answers) == family_gold(q.operator, dict(q.logical_form), rows, AS_OF), q.question
+        gold = family_gold(q.operator, dict(q.logical_form), rows, AS_OF, delimiters)
+        assert set(q.answers) == gold, q.question
         assert not validity_findings(q.question, q.operator, q.cardinality, q.assumes_complete, None), q.question
         assert {t.fact_id for t in q.S_star}, q.question
     return ops
@@ -98,6 +107,29 @@ def test_status_table_by_hand(tmp_path: Path) -> None:
     assert "| status |" in build.datacard
 
 
+# The same laws with a history for two keys: Borduria made marriage legal in 2017, Dorvia unions in 2004.
+HISTORY = LAWS.replace(
+    "Borduria,Marriage,Illegal,1990,\n", "Borduria,Marriage,Illegal,1990,2016\nBorduria,Marriage,Legal,2017,\n"
+).replace("Dorvia,Union,Illegal,1980,\n", "Dorvia,Union,Illegal,1980,2003\nDorvia,Union,Legal,2004,\n")
+
+
+def test_status_at_by_hand(tmp_path: Path) -> None:
+    assert HISTORY.count("\n") == LAWS.count("\n") + 2
+    switch = {("Borduria", "Marriage"): 2017, ("Dorvia", "Union"): 2004}  # worked by hand from HISTORY
+    build = build_table_benchmark([read_table(_write(tmp_path, "laws", HISTORY))], TableBuildConfig(as_of=AS_OF))
+    ops = _check(list(build.questions), _rows(HISTORY))
+    assert ops["status_at"] > 10
+    for q in build.questions:
+        if q.operator == "status_at":
+            key, year = tuple(q.logical_form["key"]), q.logical_form["year"]
+            assert q.answers == (("Legal",) if year >= switch[key] else ("Illegal",)), q.question
+            assert str(year) in q.question and not q.assumes_complete
+    # one row per key: no status_at question, and the data card says why with the counts
+    plain = build_table_benchmark([read_table(_write(tmp_path, "laws", LAWS))], TableBuildConfig(as_of=AS_OF))
+    assert not any(q.operator == "status_at" for q in plain.questions)
+    assert "laws, status_at: 15 keys in 15 rows, 0 with more than one row" in plain.datacard
+
+
 def test_event_table_by_hand(tmp_path: Path) -> None:
     table = read_table(_write(tmp_path, "games", GAMES))
     assert detect_kind(table).kind == "event"
@@ -109,11 +141,14 @@ def test_event_table_by_hand(tmp_path: Path) -> None:
         for q in build.questions
         if q.operator == "event_order"
     }
-    # worked by hand: Summer Games Athens 1990 ... Rome 2002; Winter Oslo 1990 ... Davos 2002; edition 1 in
-    # February (Oslo) before July (Athens)
+    # worked by hand: Summer Games Athens 1990 ... Rome 2002; Winter Oslo 1990 ... Davos 2002
     assert order[("Season", "Summer", "first")] == ("Athens",) and order[("Season", "Winter", "last")] == ("Davos",)
-    assert order[("Edition", "1", "first")] == ("Oslo",) and order[("Edition", "4", "last")] == ("Rome",)
-    assert all(k[0] != "City" for k in order)  # the answer column is never the key
+    assert {k[0] for k in order} == {"Season"}  # never the answer column (City); a number (Edition) names nothing
+    # default phrasing from the column names reads as English (no phrase file)
+    texts = {q.question for q in build.questions}
+    assert "What was the city of the 1998 Summer event?" in texts
+    assert "As of 1 January 2025, of the events with season Winter, which city came most recently?" in texts
+    assert not any(q.logical_form.get("column") == "Edition" for q in build.questions if q.operator == "event_in")
     assert not any(q.operator == "allen" for q in build.questions)  # no spurious TFD (City -> Season ...) is used
     for q in build.questions:
         if q.operator == "event_when":
@@ -123,6 +158,50 @@ def test_event_table_by_hand(tmp_path: Path) -> None:
             k, year = q.logical_form["column"], q.logical_form["year"]
             values = {r[q.logical_form["target"]] for r in _rows(GAMES) if r[k] == q.logical_form["key"][0]}
             assert len(values) > 1 and str(year) in q.question  # the year disambiguates
+
+
+# Films worked by hand; "Dusk" is co-directed, written with " & " (a delimiter chronoqa does not detect).
+FILMS = """Title,Director,Start,End
+Dawn,Ann Lee,2001-03-01,
+Noon,Bo Chan,2002-01-10,
+Night,Bo Chan,2005-07-01,
+Dawn,Cy Dorr,2006-02-01,
+Glow,Ann Lee,2008-09-01,
+Dusk,Ann Lee & Bo Chan,2009-05-01,
+Mist,Cy Dorr,2009-04-01,
+Rain,Dee Fox,2010-01-01,
+"""
+
+
+def test_declared_delimiter(tmp_path: Path) -> None:
+    from chronoqa.cli import app
+
+    films = read_table(_write(tmp_path, "films", FILMS))
+    assert detect_kind(films).kind == "event"
+
+    def last(cfg: TableBuildConfig, delimiters: dict[str, str] | None) -> dict[str, tuple[str, ...]]:
+        build = build_table_benchmark([films], cfg)
+        _check_with(list(build.questions), _rows(FILMS), delimiters)
+        return {
+            q.logical_form["key"][0]: q.answers
+            for q in build.questions
+            if q.operator == "event_order" and q.logical_form["form"] == "last"
+        }
+
+    detected = last(TableBuildConfig(as_of=AS_OF), None)
+    assert detected["Ann Lee"] == ("Glow",) and detected["Bo Chan"] == ("Night",)  # "Ann Lee & Bo Chan": one name
+    declared = last(TableBuildConfig(as_of=AS_OF, delimiters={"films.Director": " & "}), {"Director": " & "})
+    assert declared["Ann Lee"] == ("Dusk",) and declared["Bo Chan"] == ("Dusk",)  # worked by hand
+    assert "Ann Lee & Bo Chan" not in declared
+    with pytest.raises(UnknownNameError, match="Director"):
+        build_table_benchmark([films], TableBuildConfig(as_of=AS_OF, delimiters={"films.Directr": " & "}))
+    out = tmp_path / "rel"
+    args = ["build", "table", str(tmp_path / "films.csv"), "--out", str(out), "--delimiter", "films.Director= & "]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / "manifest.json").read_text())["config"]["delimiters"] == {"films.Director": " & "}
+    res = CliRunner().invoke(app, [*args[:-1], "films.Director"])
+    assert res.exit_code == 2 and "expected 'table.column=DELIMITER'" in res.output
 
 
 def test_declared_kinds(tmp_path: Path) -> None:
@@ -145,7 +224,16 @@ def test_declared_kinds(tmp_path: Path) -> None:
     assert json.loads((out / "manifest.json").read_text())["tables"]["laws"]["kind"]["kind"] == "status"
 
 
-TDBENCH = {"legal": "status", "environ": "status", "olympic": "event", "movie": "event"}
+TDBENCH = {
+    "legal": "status",
+    "environ": "status",
+    "olympic": "event",
+    "movie": "event",
+    "culture": "status",
+    "olympic_dyknow_leaders": "event",
+}
+#: culture's element names hold commas ("Date palm, knowledge, skills, traditions and practices"): not lists
+DELIMITERS = {"culture": {"Heritage_element": "none"}}
 
 
 @pytest.mark.mirror
@@ -153,12 +241,14 @@ TDBENCH = {"legal": "status", "environ": "status", "olympic": "event", "movie": 
 def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
     path = mirror / "tdbench" / f"{name}.csv"
     table = read_table(path)
-    assert detect_kind(table).kind == TDBENCH[name]
+    delimiters = DELIMITERS.get(name, {})
+    assert detect_kind(table, delimiters).kind == TDBENCH[name]
     book = PhraseBook.load(FIXTURES / "tdbench_phrases.json")
-    build = build_table_benchmark([table], TableBuildConfig(per_cell=10), phrases=book)
+    cfg = TableBuildConfig(per_cell=10, delimiters={f"{name}.{c}": d for c, d in delimiters.items()})
+    build = build_table_benchmark([table], cfg, phrases=book)
     with path.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    ops = _check(list(build.questions), rows)
+    ops = _check_with(list(build.questions), rows, delimiters)
     assert sum(ops.values()) >= 100  # issue 17: every TDBench table gives a release of 100 questions
     assert all("{" not in q.question for q in build.questions)
 
@@ -172,3 +262,28 @@ def test_status_and_event_releases_are_byte_identical(tmp_path: Path) -> None:
             )
         for f in sorted(p.name for p in (tmp_path / "a" / name).iterdir()):
             assert (tmp_path / "a" / name / f).read_bytes() == (tmp_path / "b" / name / f).read_bytes(), (name, f)
+
+
+@pytest.mark.mirror
+def test_culture_names_with_commas_are_named_in_the_error(mirror: Path) -> None:
+    table = read_table(mirror / "tdbench" / "culture.csv")
+    with pytest.raises(ChronoqaError, match=r"declare --delimiter culture\.Heritage_element=none"):
+        build_table_benchmark([table], TableBuildConfig(per_cell=10))
+
+
+@pytest.mark.mirror
+def test_sports_tfd_named_by_the_phrase_file(mirror: Path) -> None:
+    """A player holds a club and a national team at once: Name->Team is 'many', named by the phrase file."""
+    table = read_table(mirror / "tdbench" / "dyknow_sports.csv")
+    with pytest.raises(ChronoqaError, match="no usable TFD"):
+        build_table_benchmark([table], TableBuildConfig(per_cell=10))
+    book = PhraseBook.load(FIXTURES / "tdbench_phrases.json")
+    build = build_table_benchmark([table], TableBuildConfig(per_cell=10), phrases=book)
+    assert len(build.questions) >= 100
+    assert build.manifest["config"]["tfds"] == {"dyknow_sports": ["Name->Team"]}
+    kept = build.manifest["tfds"]["dyknow_sports"]["kept"][0]
+    assert kept["tfd"] == "Name->Team" and kept["violations"] > 0  # stated in the data card with the counts
+    assert f"`Name->Team` — 125 rows, 25 keys, 25 keys change over time, {kept['violations']} violating" in (
+        build.datacard
+    )
+    assert any(q.cardinality == "multiple" for q in build.questions)  # club and national team at once

@@ -27,6 +27,7 @@ from table_oracle import (
     EPOCH_SHIFT,
     TDBENCH_TIME_REFS,
     bounded_gold,
+    handovers_as_meets,
     mentioned_span,
     span,
     sqlite_rows,
@@ -55,6 +56,15 @@ def raw_rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+def read_spans(rows: list[dict[str, str]], lhs: tuple[str, ...], g: str) -> list[tuple[int, int] | None]:
+    """Each row's span in units, with coarse same-unit handovers along ``lhs`` read as meets (the oracle's)."""
+    spans = [span(r["Start"], r["End"] or None, g, AS_OF) if r["Start"] else None for r in rows]
+    if g == "day":
+        return spans
+    keys = [tuple(r[c] for c in lhs) for r in rows]
+    return handovers_as_meets(keys, spans, [not r["End"] for r in rows])[0]
+
+
 def audit(q: Question, rows: list[dict[str, str]], lhs: tuple[str, ...], rhs: str) -> list[str]:
     """TDBench's brute-force audit: rebuild the reference from the SQL, recompute the relation over all rows."""
     findings = []
@@ -74,10 +84,10 @@ def audit(q: Question, rows: list[dict[str, str]], lhs: tuple[str, ...], rhs: st
         findings.append("wrong number of endpoint conditions")
     key = tuple(q.logical_form["key"])
     key_rows = []
-    for i, r in enumerate(rows):
-        if tuple(r[c] for c in lhs) != key or not r["Start"]:
+    for i, sp in enumerate(read_spans(rows, lhs, g)):
+        if tuple(rows[i][c] for c in lhs) != key or sp is None:
             continue
-        a0, a1 = span(r["Start"], r["End"] or None, g, AS_OF)
+        a0, a1 = sp
         if a0 <= a1:
             key_rows.append((i, a0, a1))
     matching = [(i, a0, a1) for i, a0, a1 in key_rows if BRUTE[str(q.allen)](a0, a1, b0, b1)]
@@ -93,6 +103,10 @@ def audit(q: Question, rows: list[dict[str, str]], lhs: tuple[str, ...], rhs: st
     card = "none" if not truth else "unique" if len(truth) == 1 else "multiple"
     if card != q.cardinality:
         findings.append(f"label {q.cardinality}, truth {card}")
+    if q.allen in ("finishes", "finished-by", "equals"):  # "and ended in T": T is each gold row's end in the data
+        ends = {rows[i]["End"][:4] for i in bounded_gold(str(q.allen), matching) if rows[i]["End"]}
+        if g == "year" and not ends <= {str(q.reference["end"])}:
+            findings.append(f"an end stated as {q.reference['end']}, the data says {sorted(ends)}")
     wanted = TDBENCH_TIME_REFS.get(str(q.allen), {"start", "end"})
     if not {r["which"] for r in q.time_refs} <= wanted:
         findings.append("time_refs break TDBench's rule")
@@ -152,6 +166,15 @@ def test_tdbench_audit_finds_nothing(real_build) -> None:  # type: ignore[no-unt
     assert build.manifest["tables"]["dyknow_sports"]["granularity"]["used"] == "year"
     assert build.manifest["tables"]["dyknow_organizations"]["granularity"]["used"] == "year"
     assert build.manifest["tables"]["dyknow_leaders"]["granularity"]["used"] == "day"
+    # year placeholders: a handover in the change year is read as meets, counted (brute force over the raw rows)
+    for name, (_, lhs, _) in TABLES.items():
+        raw = raw_rows(base / f"{name}.csv")
+        g = build.manifest["tables"][name]["granularity"]["used"]
+        spans = [span(r["Start"], r["End"] or None, g, AS_OF) if r["Start"] else None for r in raw]
+        keys = [tuple(r[c] for c in lhs) for r in raw]
+        pairs = handovers_as_meets(keys, spans, [not r["End"] for r in raw])[1] if g != "day" else 0
+        assert build.manifest["tables"][name]["handovers"]["pairs"] == pairs, name
+    assert build.manifest["tables"]["dyknow_sports"]["handovers"]["pairs"] > 50
 
 
 @pytest.mark.slow
@@ -162,7 +185,7 @@ def test_sql_runs_on_sqlite_with_identical_results(real_build) -> None:  # type:
         cols = [c for c in raw[0] if c not in ("Start", "End")]
         qs = [q for q in build.questions if q.logical_form.get("table") == name]
         g = qs[0].granularity
-        spans = [span(r["Start"], r["End"] or None, g, AS_OF) if r["Start"] else None for r in raw]
+        spans = read_spans(raw, TABLES[name][1], g)
         rows = [tuple(r[c] or None for c in cols) for r in raw]
         for q in qs:
             shift = EPOCH_SHIFT if g == "day" else 0
@@ -261,10 +284,14 @@ def test_yago11k_as_table(mirror: Path) -> None:
     for rel in BRUTE:
         assert cells[(rel, "unique")] == 4, rel
     assert 0 < sum(1 for q in build.questions if q.cardinality == "none") <= 0.25 * len(build.questions)
-    spans = {}
-    for i, iv in enumerate(table.intervals):
+    raw = []
+    for iv in table.intervals:
         assert iv.start is not None and iv.end is not None
-        spans[i] = (iv.start.year, iv.end.year)
+        raw.append((iv.start.year, iv.end.year))
+    # a fact ending in the year the next fact of its (subject, relation) begins meets it (the declared reading)
+    read, pairs = handovers_as_meets([r[:2] for r in table.rows], raw, [False] * len(raw))
+    assert build.manifest["tables"][table.name]["handovers"]["pairs"] == pairs > 0
+    spans = dict(enumerate(read))
     for q in build.questions:
         assert q.granularity == "year" and q.reference is not None
         b0, b1 = int(str(q.reference["start"])), int(str(q.reference["end"]))

@@ -48,6 +48,17 @@ def build_table(
     kind: Annotated[
         list[str] | None, typer.Option(help="Declare a table's kind: 'table=role|status|event' (default: detected).")
     ] = None,
+    handovers: Annotated[
+        str,
+        typer.Option(help="A row ending in the year/month where the next row of its key begins: 'meets' or 'overlap'."),
+    ] = "meets",
+    delimiter: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="The delimiter of a multi-value column: 'table.column= / ' (kept as typed), or "
+            "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
+        ),
+    ] = None,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
@@ -117,6 +128,8 @@ def build_table(
             joins=joins,
             build_tables=main,
             kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
+            handovers=handovers,
+            delimiters=dict(_delimiter(d) for d in delimiter or []),
         )
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
         build.write(out)
@@ -136,3 +149,15 @@ def _pair(text: str, sep: str, option: str) -> tuple[str, str]:
         raise ChronoqaError(f"{option} {text!r}: expected 'A{sep}B'")
     a, b = text.rsplit(sep, 1) if sep == ":" else text.split(sep, 1)
     return a.strip(), b.strip()
+
+
+def _delimiter(text: str) -> tuple[str, str]:
+    """``--delimiter 'movie.cast=, '``: the column (``table.column``) and its delimiter, kept as typed."""
+    from chronoqa.errors import ChronoqaError
+
+    col, sep, value = text.partition("=")
+    if not sep or "." not in col or not value:
+        raise ChronoqaError(
+            f"--delimiter {text!r}: expected 'table.column=DELIMITER' (e.g. 'movie.cast=, ' or 'movie.cast=none')"
+        )
+    return col.strip(), value

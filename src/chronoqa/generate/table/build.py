@@ -26,7 +26,7 @@ from chronoqa.generate.table.datacard import question_counts, render_datacard
 from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
-from chronoqa.generate.table.kinds import TableKind, table_kind
+from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, table_kind
 from chronoqa.generate.table.questions import TFDContext, alignment_questions, allen_questions
 from chronoqa.generate.table.store import TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
@@ -122,11 +122,19 @@ def _why_no_questions(
             continue
         kind = kinds.get(n)
         if kind is not None and kind.kind != "role":
+            declared = {c.split(".", 1)[1]: d for c, d in cfg.delimiters.items() if c.split(".", 1)[0] == n}
+            multi = [c for c in store.table.columns if column_is_multi_value(store.table, c, declared)]
+            hint = (
+                f"; read as lists of values (never a name or an answer): {', '.join(multi)}: if one holds names "
+                f"with commas, declare --delimiter {n}.{min(multi, key=lambda c: _delimited_share(store, c))}=none"
+                if multi
+                else ""
+            )
             why.append(
                 f"{n}: {'an' if kind.kind == 'event' else 'a'} {kind.kind} table ({kind.why}) whose columns allow "
                 f"no {kind.kind} question (key "
-                f"{list(kind.key) or 'none'}, state {kind.state}, category {kind.category}, entity {kind.entity}); "
-                "declare another kind with --kind, or name a TFD with --tfd"
+                f"{list(kind.key) or 'none'}, state {kind.state}, category {kind.category}, entity {kind.entity})"
+                f"{hint}; declare another kind with --kind, or name a TFD with --tfd"
             )
             continue
         if not kept.get(n):
@@ -147,6 +155,11 @@ def _why_no_questions(
             continue
         why.append(f"{n}: TFDs {', '.join(map(str, kept[n]))} found no reference inside a key's coverage")
     return "no question could be made: " + "; ".join(why or ["no table to build questions from"])
+
+
+def _delimited_share(store: TableStore, column: str) -> float:
+    vals = [v for v in store.table.column(column) if v is not None]
+    return sum(1 for v in vals if MULTI_VALUE_RE.search(v)) / max(1, len(vals))
 
 
 def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
@@ -182,6 +195,28 @@ def _with_role(kept: TFDReport, candidates: Sequence[TFDReport]) -> TFDReport:
     return kept
 
 
+def _read_handovers(store: TableStore, tfd: TFD, config: TableBuildConfig) -> dict[str, object]:
+    """Apply the declared reading of same-unit handovers along the primary TFD's key, and record it."""
+    coarse = store.granularity != Granularity.DAY
+    if config.handovers == "meets" and coarse:
+        pairs, rows = store.read_handovers_as_meets(tfd.lhs)
+        why = "a row ending in the unit where the next row of its key begins is read as meeting it"
+    else:
+        pairs, rows = 0, 0
+        why = (
+            "declared overlap: rows sharing their change unit overlap"
+            if config.handovers == "overlap"
+            else "day granularity: a same-day handover shares the day (overlaps)"
+        )
+    return {
+        "reading": config.handovers if coarse else "overlap",
+        "key": list(tfd.lhs),
+        "pairs": pairs,
+        "rows": rows,
+        "why": why,
+    }
+
+
 def _report_dict(table: TemporalTable) -> dict[str, object] | None:
     return None if table.report is None else table.report.to_dict()
 
@@ -204,6 +239,15 @@ def build_table_benchmark(
 
     cfg = config or TableBuildConfig()
     book = phrases or PhraseBook()
+    # a phrase file may name a table's TFD ({"tables": {"dyknow_sports": {"tfd": "Name->Team"}}}): a fact of the
+    # data a person knows (a player's teams), used unless the config names TFDs for that table
+    from_book = {
+        t.name: [str(book.tables[t.name]["tfd"])]
+        for t in tables
+        if "tfd" in book.tables.get(t.name, {}) and not cfg.tfds.get(t.name)
+    }
+    if from_book:
+        cfg = replace(cfg, tfds={**cfg.tfds, **from_book})
     as_of_source = "latest date in the input tables" if cfg.as_of == AS_OF_DATA else "given"
     if cfg.as_of == AS_OF_DATA:
         as_of = latest_date(tables)
@@ -218,6 +262,12 @@ def build_table_benchmark(
     if dup:
         raise ChronoqaError(f"two input tables are both named {dup[0]!r}: give them different names")
     by_name = {t.name: t for t in tables}
+    for delim in cfg.delimiters:  # --delimiter table.column=...: both must exist
+        tname, _, col = delim.partition(".")
+        if tname not in by_name:
+            raise UnknownNameError("table (in a delimiter)", tname, sorted(by_name))
+        if col not in by_name[tname].columns:
+            raise UnknownNameError(f"column of {tname} (in a delimiter)", col, by_name[tname].columns)
     con = duckdb.connect(":memory:")
     stores: dict[str, TableStore] = {}
     gran_reports = {}
@@ -241,6 +291,8 @@ def build_table_benchmark(
     kept_by_table: dict[str, list[TFD]] = {}
     kinds: dict[str, TableKind] = {}
     family_candidates: dict[str, dict[str, int]] = {}
+    family_notes: dict[str, dict[str, str]] = {}
+    handovers: dict[str, dict[str, object]] = {}
     for n in names:
         if n not in to_build and n not in {j.right for j in cfg.joins}:
             continue
@@ -248,7 +300,8 @@ def build_table_benchmark(
         if named and n not in cfg.kinds:
             kinds[n] = TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
         else:
-            kinds[n] = table_kind(by_name[n], cfg.kinds.get(n))
+            declared = {c.split(".", 1)[1]: d for c, d in cfg.delimiters.items() if c.split(".", 1)[0] == n}
+            kinds[n] = table_kind(by_name[n], cfg.kinds.get(n), declared)
         if kinds[n].kind != "role":
             tfd_reports[n] = ()
             kept_by_table[n] = []
@@ -259,7 +312,7 @@ def build_table_benchmark(
                 "not_used": f"TFDs are not used on {kinds[n].kind} tables",
             }
             family = status_questions if kinds[n].kind == "status" else event_questions
-            made, family_candidates[n] = family(stores[n], kinds[n], book, None, cfg)
+            made, family_candidates[n], family_notes[n] = family(stores[n], kinds[n], book, None, cfg)
             questions.extend(made)
             continue
         kept, candidates = _tfd_reports(stores[n], cfg.tfds.get(n, ()), cfg)
@@ -272,6 +325,9 @@ def build_table_benchmark(
                 {k: v for k, v in r.to_dict().items() if k != "examples"} for r in candidates if r.changing_keys > 0
             ],
         }
+        main = primary_tfd(kept_by_table[n])
+        if main is not None:
+            handovers[n] = _read_handovers(stores[n], main, cfg)
         if n not in to_build:
             continue
         for tfd in kept_by_table[n]:
@@ -279,6 +335,8 @@ def build_table_benchmark(
             questions.extend(allen_questions(ctx, cfg))
             if cfg.alignment:
                 questions.extend(alignment_questions(ctx, cfg))
+        if n in handovers:
+            handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
     # one canonical triple per row, shared by its corpus document and every question naming it
     primary = {n: primary_tfd(kept_by_table.get(n, [])) for n in names}
     joins: list[JoinResult] = []
@@ -350,6 +408,8 @@ def build_table_benchmark(
                 "load_report": _report_dict(by_name[n]),
                 "kind": kinds[n].to_dict() if n in kinds else None,
                 "family_candidates": family_candidates.get(n),
+                "family_notes": family_notes.get(n),
+                "handovers": handovers.get(n),
             }
             for n in names
         },

@@ -14,6 +14,7 @@ __all__ = [
     "AS_OF_DATA",
     "CARDINALITIES",
     "DEFAULT_AS_OF",
+    "HANDOVER_READINGS",
     "WINDOWS",
     "JoinSpec",
     "TableBuildConfig",
@@ -22,6 +23,8 @@ __all__ = [
 ]
 
 CARDINALITIES = ("none", "unique", "multiple")
+#: Readings of a same-unit handover at coarse granularity (``TableBuildConfig.handovers``).
+HANDOVER_READINGS = ("meets", "overlap")
 #: ``as_of`` value meaning "the latest date found in the input tables" (their snapshot date).
 AS_OF_DATA = "data"
 DEFAULT_AS_OF = AS_OF_DATA
@@ -58,6 +61,11 @@ class TableBuildConfig:
     questions in the release (each presumes the table complete): the surplus is dropped, round-robin over
     the cells, and counted in the manifest. ``kinds`` declares a table's kind (``role``, ``status``,
     ``event``: :mod:`chronoqa.generate.table.kinds`); undeclared kinds are detected from the data.
+    ``handovers`` is the reading of a row that ends in the unit where the next row of its key begins, at
+    year or month granularity (a year placeholder): ``"meets"`` (default: the change happened in that
+    unit; :meth:`~chronoqa.generate.table.store.TableStore.read_handovers_as_meets`) or ``"overlap"``.
+    ``delimiters`` declares the delimiter of a multi-value column (``{"movie.cast": ", "}``; ``"none"``: one
+    value per cell); other columns' delimiters are detected (:mod:`chronoqa.generate.table.kinds`).
     """
 
     as_of: str = DEFAULT_AS_OF
@@ -77,6 +85,16 @@ class TableBuildConfig:
     alignment: bool = True
     max_none_share: float = 0.25
     kinds: Mapping[str, str] = field(default_factory=dict)
+    handovers: str = "meets"
+    delimiters: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Check the choices that have a fixed set of values."""
+        if self.handovers not in HANDOVER_READINGS:
+            raise ChronoqaError(
+                f"handovers: expected one of {', '.join(HANDOVER_READINGS)}, got {self.handovers!r}; "
+                "'meets' reads a same-unit handover at year/month granularity as meets, 'overlap' as overlaps"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the manifest."""
@@ -101,6 +119,8 @@ class TableBuildConfig:
             "alignment": self.alignment,
             "max_none_share": self.max_none_share,
             "kinds": dict(sorted(self.kinds.items())),
+            "handovers": self.handovers,
+            "delimiters": dict(sorted(self.delimiters.items())),
         }
 
 

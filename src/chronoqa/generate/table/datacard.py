@@ -66,6 +66,11 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             made = {r.split(":")[0]: sum(c.values()) for r, c in counts.get(n, {}).items()}
             lines += [f"- {n}: " + ", ".join(f"{f} {made.get(f, 0)} of {c}" for f, c in cands.items())]
         lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
+        notes = [(n, f, why) for n, t in manifest["tables"].items() for f, why in (t.get("family_notes") or {}).items()]
+        if notes:
+            lines += ["Families the data holds no question of:", ""]
+            lines += [f"- {n}, {f}: {why}" for n, f, why in notes]
+            lines.append("")
     cw = manifest["closed_world"]
     lines += [
         "## Closed-world questions",
@@ -85,6 +90,16 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
                 f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
                 f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
             )
+    read = [(n, t["handovers"]) for n, t in manifest["tables"].items() if t.get("handovers")]
+    if read:
+        lines += ["", "Same-unit handovers (one row ends in the unit where the next row of its key begins):", ""]
+        lines += [
+            f"- {n}: read as `{h['reading']}` along {', '.join(h['key'])}: {h['pairs']} pairs ({h['rows']} rows "
+            f"end one unit earlier); {h['why']} (`--handovers overlap` keeps them overlapping); "
+            f"{h.get('end_questions_skipped', 0)} candidate questions stating such a row's end exactly "
+            "(finishes, finished-by, equals) were not asked"
+            for n, h in read
+        ]
     lines += ["", "## Splits", ""]
     lines += [f"- {k}: {v}" for k, v in manifest["counts"]["splits"].items()]
     lines += [

@@ -4,6 +4,10 @@ Status tables (the state of a key since a date):
 
 * ``status_since``: "Since which year has same-sex marriage been legal in Argentina?": the start of the
   key's row valid at ``as_of`` (answer: a time).
+* ``status_at``: "What was the legality of same-sex marriage in Aland in 2005?": the state of a key at a
+  year its history covers, asked only where the key has rows of several states (the time changes the
+  answer) and one row holds the whole year (no handover that year). A table with one row per key holds
+  no such question; the data card says so, with the counts.
 * ``status_set``: "Which countries made same-sex marriage legal between 2010 and 2015?": the keys of one
   category whose state began inside the window (answer: a set, scored with TDBench's 3-of-many rule when
   it has more than three members, all-of otherwise: ``logical_form["scoring"]``). The window must leave
@@ -42,8 +46,9 @@ from collections.abc import Sequence
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.table.config import TableBuildConfig, cardinality_of
 from chronoqa.generate.table.kinds import (
-    MULTI_VALUE_RE,
+    NO_DELIMITER,
     TableKind,
+    delimiter_pattern,
     has_delimited_values,
     is_multi_value,
     split_cell,
@@ -52,13 +57,20 @@ from chronoqa.generate.table.kinds import (
 from chronoqa.generate.table.store import TableStore, quote_ident, sql_literal
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import PhraseBook, column_label, plural_noun, plural_question, render
+from chronoqa.generate.table.verbalise import (
+    PhraseBook,
+    column_label,
+    person_column,
+    plural_noun,
+    plural_question,
+    render,
+)
 from chronoqa.records import Question, Triple
-from chronoqa.time import Granularity, TimePoint, render_time
+from chronoqa.time import Granularity, TimePoint, parse_time, render_time
 
 __all__ = ["FAMILIES", "event_questions", "status_questions"]
 
-FAMILIES = ("status_since", "status_set", "event_when", "event_in", "event_order")
+FAMILIES = ("status_since", "status_at", "status_set", "event_when", "event_in", "event_order")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 
@@ -71,6 +83,39 @@ class _Rows:
         self.pos = list(range(len(store.rows)))
         self.cols = store.table.columns
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
+        self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
+        name = store.table.name
+        self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
+        self._delimited: dict[str, bool] = {}
+        as_of = parse_time(config.as_of, field="as_of")
+        self.as_of_text = render_time(as_of) if as_of is not None else config.as_of  # "13 December 2024"
+
+    def pattern(self, col: str) -> re.Pattern[str]:
+        """The pattern that splits ``col``'s cells (declared, else detected)."""
+        d = self.declared.get(col)
+        return delimiter_pattern(None if d == NO_DELIMITER else d)
+
+    def delimited(self, col: str) -> bool:
+        """``col``'s cells are split into values: declared, or at least 5 % of its cells hold a delimiter."""
+        if col not in self._delimited:
+            d = self.declared.get(col)
+            vals = [self.v(p, col) for p in self.pos]
+            self._delimited[col] = d != NO_DELIMITER and (d is not None or has_delimited_values(vals))
+        return self._delimited[col]
+
+    def multi(self, col: str) -> bool:
+        """A multi-value column (at least 30 % of its cells hold its delimiter): never a name or an answer."""
+        if self.declared.get(col) == NO_DELIMITER:
+            return False
+        return is_multi_value([self.v(p, col) for p in self.pos], self.pattern(col))
+
+    def split(self, value: str, col: str) -> list[str]:
+        """The values of one cell of ``col``."""
+        return split_cell(value, self.delimited(col), self.pattern(col))
+
+    def several(self, value: str, col: str) -> bool:
+        """One cell of ``col`` holds several values (with its column's delimiter)."""
+        return self.declared.get(col) != NO_DELIMITER and bool(self.pattern(col).search(value))
 
     def v(self, pos: int, col: str) -> str | None:
         return self.store.table.rows[int(self.store.rows[pos])][self.cols.index(col)]
@@ -132,10 +177,6 @@ def _measure(rows: _Rows, col: str) -> bool:
     return all(v is not None and re.fullmatch(r"-?\d+\.\d+", v) for v in vals)
 
 
-def _multi(rows: _Rows, col: str) -> bool:
-    return is_multi_value([rows.v(p, col) for p in rows.pos])
-
-
 def _phrase(book: PhraseBook, table: str, family: str, default: str) -> str:
     return str(book.tables.get(table, {}).get(family, default))
 
@@ -162,17 +203,20 @@ def _answer_column(rows: _Rows, book: PhraseBook, family: str, default: str) -> 
 
 def status_questions(
     store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
-) -> tuple[list[Question], dict[str, int]]:
-    """``status_since`` and ``status_set`` questions of one status table, and per family the candidates.
+) -> tuple[list[Question], dict[str, int], dict[str, str]]:
+    """``status_since``, ``status_at`` and ``status_set`` questions of one status table.
+
+    Also returns per family the candidates (questions the data allows before quotas) and, for a family the
+    data allows none of, why.
 
     Quotas (a table of a hundred rows should give a hundred questions): ``2 × per_cell`` ``status_since``
     per category, ``2 × per_cell`` ``status_set`` per category and state, ``2 × per_cell`` ``status_at``
     per category.
     """
     rows = _Rows(store, primary, config)
-    out = _since(rows, kind, book) if kind.key else []
+    out = _since(rows, kind, book) + _at(rows, kind, book) if kind.key else []
     out += _sets(rows, kind, book)
-    return out, dict(sorted(rows.candidates.items()))
+    return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
 
 
 def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
@@ -242,6 +286,88 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     return out
 
 
+def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
+    """``status_at``: the state of a key in a year inside its history, where the history has several states."""
+    assert kind.state is not None
+    store, g = rows.store, rows.g
+    name, st = store.table.name, kind.state
+    k0, rest = kind.key[0], kind.key[1:]
+    default = (
+        f"What was the {column_label(st)} of {{{k0}}}"
+        + (" (" + ", ".join("{" + c + "}" for c in rest) + ")" if rest else "")
+        + " in {year}?"
+    )
+    template = _phrase(book, name, "at", default)
+    by_key: dict[tuple[str, ...], list[int]] = {}
+    for p in rows.pos:
+        by_key.setdefault(tuple(rows.v(p, c) or "" for c in kind.key), []).append(p)
+    cands: list[tuple[tuple[str, ...], int, int]] = []  # (key, year, the one row holding it)
+    for key, ps in sorted(by_key.items()):
+        if len({rows.v(p, st) for p in ps}) < 2:  # one state over the key's history: the time changes nothing
+            continue
+        for y in range(rows.year(min(int(store.lo[p]) for p in ps)), rows.year(store.asof_unit) + 1):
+            lo, hi = _year_unit_range(y, g)
+            inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
+            if len(inside) == 1 and int(store.lo[inside[0]]) <= lo and int(store.hi[inside[0]]) >= hi:
+                cands.append((key, y, inside[0]))
+    rows.candidates["status_at"] += len(cands)
+    if not cands:
+        several = sum(1 for ps in by_key.values() if len(ps) > 1)
+        rows.notes["status_at"] = (
+            f"{len(by_key)} keys in {len(rows.pos)} rows, {several} with more than one row, none with two states: "
+            "the state at any time the table covers is the state since the key's start (asked as status_since)"
+        )
+        return []
+    rng = random.Random(f"{rows.config.seed}:{name}:at")
+    rng.shuffle(cands)
+    filled: Counter[str] = Counter()
+    out = []
+    for key_t, y, p in cands:
+        cat = str(rows.v(p, kind.category) if kind.category else "")
+        if filled[cat] >= 2 * rows.config.per_cell:
+            continue
+        where = dict(zip(kind.key, key_t, strict=True))
+        lo, hi = _year_unit_range(y, g)
+        sql = (
+            f"SELECT _row, {quote_ident(st)} FROM {quote_ident(store.sql_name)} WHERE {rows.where(where)} "
+            f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
+        )
+        got = rows.run(sql, [p])
+        filled[cat] += 1
+        answers = (str(got[0][1]),)
+        year_text = render_time(TimePoint(y))
+        others = [q for q in by_key[key_t] if rows.v(q, st) != answers[0]]
+        tp = rows.triple(p)
+        out.append(
+            rows.question(
+                id=question_id(f"{name}-at", sql),
+                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols} | {"year": year_text}),
+                S_star=(tp,),
+                S_dist=tuple(rows.triple(q) for q in others),
+                operator="status_at",
+                answers=answers,
+                answer_ids=answers,
+                answer_type="entity",
+                cardinality="unique",
+                template_id="table/status/at",
+                time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
+                sql=sql,
+                reference={"start": str(y), "end": str(y)},
+                logical_form={
+                    "table": name,
+                    "kind": "status",
+                    "key": list(key_t),
+                    "relation": "status_at",
+                    "columns": list(kind.key),
+                    "state": st,
+                    "year": y,
+                    "must_keep": [*key_t, year_text],
+                },
+            )
+        )
+    return out
+
+
 def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     if kind.category is None or kind.entity is None or kind.state is None:
         return []
@@ -256,7 +382,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     groups: dict[tuple[str, str], list[int]] = {}
     for p in rows.pos:
         c, s, e = rows.v(p, cat), rows.v(p, st), rows.v(p, ent)
-        if c is not None and s is not None and e is not None and not MULTI_VALUE_RE.search(e):
+        if c is not None and s is not None and e is not None and not rows.several(e, ent):
             groups.setdefault((c, s), []).append(p)
     rng = random.Random(f"{rows.config.seed}:{name}:set")
     out = []
@@ -283,7 +409,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             sql_all = sql  # the entity filter (no multi-value cells) is applied below, on the SQL's rows
             if sql in seen:
                 continue
-            got = [r for r in store.query(sql_all) if not MULTI_VALUE_RE.search(str(r[1]))]
+            got = [r for r in store.query(sql_all) if not rows.several(str(r[1]), ent)]
             if sorted(int(str(r[0])) for r in got) != sorted(rows.row(p) for p in matched):
                 raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
             seen.add(sql)
@@ -330,20 +456,22 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
 
 def event_questions(
     store: TableStore, kind: TableKind, book: PhraseBook, primary: TFD | None, config: TableBuildConfig
-) -> tuple[list[Question], dict[str, int]]:
-    """``event_when`` and ``event_in`` questions of one event table, and per family the candidates.
+) -> tuple[list[Question], dict[str, int], dict[str, str]]:
+    """``event_when``, ``event_in`` and ``event_order`` questions of one event table.
+
+    Also returns per family the candidates and, for a family the data allows none of, why.
 
     Quotas (a table of fifty rows should give a hundred questions): ``5 × per_cell`` ``event_when``
     questions; ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of one cardinality);
     ``per_cell`` ``event_order`` per column and form (first, most recent).
     """
     rows = _Rows(store, primary, config)
-    usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not _multi(rows, c)]
+    usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     out = _when(rows, ids, book) if ids else []
     out += _in_year(rows, usable, book)
     out += _order(rows, usable, book)
-    return out, dict(sorted(rows.candidates.items()))
+    return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
 
 
 def _nearly_unique(rows: _Rows, usable: Sequence[str]) -> tuple[str, ...]:
@@ -369,7 +497,10 @@ _END_SQL = "CASE WHEN _end IS NULL THEN _lo ELSE _hi END"
 def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]:
     store = rows.store
     name = store.table.name
-    default = "In which year did the event with " + " and ".join(f"{column_label(c)} {{{c}}}" for c in ids) + " happen?"
+    noun = _event_noun(rows)
+    default = (
+        f"In which year did the {noun} with " + " and ".join(f"{_label(c, noun)} {{{c}}}" for c in ids) + " take place?"
+    )
     template = _phrase(book, name, "when", default)
     ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
     order = [p for p in rows.pos if ident[tuple(rows.v(p, c) for c in ids)] == 1]
@@ -413,7 +544,6 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
     store, g = rows.store, rows.g
     name = store.table.name
     counts = {c: rows.values_of(c) for c in usable}
-    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
     recurring = [c for c in usable if any(n > 1 for n in counts[c].values())]
     phrased = [c for c in recurring if f"in:{c}" in book.tables.get(name, {})]
     recurring = phrased or recurring  # a phrase file naming some columns asks about those only
@@ -423,9 +553,10 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
         if not targets:
             continue
         y = _answer_column(rows, book, f"in:{k}", max(targets, key=lambda c: (len(counts[c]), -usable.index(c))))
-        if y not in delimited:
-            delimited[y] = has_delimited_values([rows.v(p, y) for p in rows.pos])
-        default = f"What was the {column_label(y)} of the {{{k}}} event in {{year}}?"
+        if f"in:{k}" not in book.tables.get(name, {}) and _numeric(rows, k):
+            continue  # "the 9 game of 1956": a number names no event without a phrase file
+        wh = "Who" if person_column(y) else "What"
+        default = f"{wh} was the {_label(y, _event_noun(rows))} of {_event_phrase(rows, k, counts[k])}?"
         template = _phrase(book, name, f"in:{k}", default)
         by_k: dict[str, list[int]] = {}
         for p in rows.pos:
@@ -456,7 +587,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
             got = rows.run(sql, matched)
             if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
                 continue
-            answers = tuple(sorted(set(split_cell(str(got[0][1]), delimited[y]))))
+            answers = tuple(sorted(set(rows.split(str(got[0][1]), y))))
             card = cardinality_of(len(answers))
             if filled[card] >= 3 * rows.config.per_cell or sum(filled.values()) >= 4 * rows.config.per_cell:
                 continue
@@ -468,7 +599,9 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                 rows.question(
                     id=question_id(f"{name}-in", sql),
                     question=render(
-                        plural_question(template) if len(answers) > 1 else template, {k: kv, "year": year_text}
+                        plural_question(template) if len(answers) > 1 else template,
+                        # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
+                        {c: rows.v(matched[0], c) or "" for c in rows.cols if c != y} | {k: kv, "year": year_text},
                     ),
                     S_star=tuple(rows.triple(p) for p in matched),
                     S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
@@ -500,18 +633,48 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
 
 
 _ORDER_DEFAULTS = {
-    "first": "Which {answer} with {key_label} {{{key}}} came first?",
-    "last": "Which {answer} with {key_label} {{{key}}} came most recently?",
+    "first": "Of the {nouns} with {key_label} {{{key}}}, which {answer} came first?",
+    "last": "As of {{as_of}}, of the {nouns} with {key_label} {{{key}}}, which {answer} came most recently?",
 }
+
+
+def _event_noun(rows: _Rows) -> str:
+    """What one row of an event table is, from its column names.
+
+    A prefix two columns share (``Game_edition``, ``Game_name``: ``game``), else ``event``.
+    """
+    prefixes = Counter(c.split("_", 1)[0].lower() for c in rows.cols if "_" in c)
+    shared = sorted(p for p, n in prefixes.items() if n >= 2)
+    return shared[0] if shared else "event"
+
+
+def _label(col: str, noun: str) -> str:
+    """A column's label without the event noun it starts with (``Game_edition`` of a game: ``edition``)."""
+    label = column_label(col)
+    return label[len(noun) + 1 :] if label.startswith(noun + " ") else label
+
+
+def _numeric(rows: _Rows, col: str) -> bool:
+    return all(v is None or v.isdigit() for v in (rows.v(p, col) for p in rows.pos))
+
+
+def _event_phrase(rows: _Rows, k: str, counts: Counter[str]) -> str:
+    """The noun phrase naming one event by a value of ``k`` and its year, as English reads it.
+
+    A name-like column (more than 40 distinct values: a title) gives ``{Title} ({year})``; a category
+    gives ``the {year} {Season} game`` (the noun from the column names, :func:`_event_noun`).
+    """
+    if len(counts) > 40:
+        return f"{{{k}}} ({{year}})"
+    return f"the {{year}} {{{k}}} {_event_noun(rows)}"
 
 
 def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Question]:
     """``event_order`` questions: the first (most recent) row of a recurring value, by start."""
     store = rows.store
     name = store.table.name
-    delimited = {c: has_delimited_values([rows.v(p, c) for p in rows.pos]) for c in usable}
     counts = {c: rows.values_of(c) for c in usable}
-    answer_cols = [c for c in usable if not delimited[c]]
+    answer_cols = [c for c in usable if not rows.delimited(c)]
     if not answer_cols:
         return []
     ans = max(answer_cols, key=lambda c: (len(counts[c]), -usable.index(c)))  # the most specific name column
@@ -524,14 +687,17 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
         for p in rows.pos:
             kv, av = rows.v(p, k), rows.v(p, ans)
             if kv is not None and av is not None:
-                for v in split_cell(kv, delimited[k]):
+                for v in rows.split(kv, k):
                     by_v.setdefault(v, []).append(p)
     phrases = book.tables.get(name, {})
     phrased = [k for k in members if f"first:{k}" in phrases or f"last:{k}" in phrases]
     out: list[Question] = []
-    for k in phrased or sorted(members, key=usable.index):
+    for k in phrased or [k for k in sorted(members, key=usable.index) if not _numeric(rows, k)]:
         for form, pick in (("first", min), ("last", max)):
-            default = _ORDER_DEFAULTS[form].format(answer=column_label(ans), key_label=column_label(k), key=k)
+            noun = _event_noun(rows)
+            default = _ORDER_DEFAULTS[form].format(
+                nouns=plural_noun(noun), answer=_label(ans, noun), key_label=_label(k, noun), key=k
+            )
             template = _phrase(book, name, f"{form}:{k}", default)
             cands = []
             for kv, ps in sorted(members[k].items()):
@@ -545,7 +711,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
             random.Random(f"{rows.config.seed}:{name}:{form}:{k}").shuffle(cands)
             agg = "MIN" if form == "first" else "MAX"
             for kv, p, ps in cands[: rows.config.per_cell]:
-                cond = _member_sql(k, kv, delimited[k])
+                cond = _member_sql(k, kv, rows.pattern(k) if rows.delimited(k) else None)
                 t = quote_ident(store.sql_name)
                 sql = (
                     f"SELECT _row, {quote_ident(ans)} FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL "
@@ -555,7 +721,9 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 got = rows.run(sql, [p])
                 answers = (str(got[0][1]),)
                 tp = rows.triple(p)
-                values = {c: rows.v(p, c) or "" for c in rows.cols} | {k: kv}
+                # a phrase file may word it with the answer row's other columns ("the {Role} of {Country}"); the
+                # default names the key only (another column may spell the answer: City "Salt" of "Salt Lake City")
+                values = {c: rows.v(p, c) or "" for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
                 out.append(
                     rows.question(
                         id=question_id(f"{name}-{form}", sql),
@@ -586,10 +754,10 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
     return out
 
 
-def _member_sql(column: str, value: str, delimited: bool) -> str:
-    """SQL: ``column`` is ``value``, or (a delimited column) one of its cell's values is."""
+def _member_sql(column: str, value: str, pattern: re.Pattern[str] | None) -> str:
+    """SQL: ``column`` is ``value``, or (a delimited column: its ``pattern``) one of its cell's values is."""
     col = quote_ident(column)
-    if not delimited:
+    if pattern is None:
         return f"{col} = {sql_literal(value)}"
-    cells = f"regexp_split_to_array(trim({col}), {sql_literal(MULTI_VALUE_RE.pattern)})"
+    cells = f"regexp_split_to_array(trim({col}), {sql_literal(pattern.pattern)})"
     return f"list_contains({cells}, {sql_literal(value)})"

@@ -124,6 +124,7 @@ def _allen_candidates(
     window = WINDOWS[store.granularity]
     seeds = [(k, int(p)) for k in sorted(ctx.keys) for p in ctx.keys[k]]
     rng.shuffle(seeds)
+    drawn: set[tuple[object, int, int]] = set()  # random windows per key: none asked twice (two seeds of a key)
     for key, pos in seeds[: config.max_seed_rows]:
         wanted = open_relations()
         if not wanted:
@@ -139,7 +140,8 @@ def _allen_candidates(
         klo, khi = ctx.coverage[key]
         for _ in range(config.random_refs_per_seed):
             ref = random_reference(klo, khi, last=last, window=window, rng=rng)
-            if ref is not None:
+            if ref is not None and (key, *ref) not in drawn:
+                drawn.add((key, *ref))
                 refs.append((None, ref))
         for rel_or_none, (b0, b1) in refs:
             # a random reference is asked one relation (drawn), so "none" questions do not repeat one window
@@ -149,10 +151,18 @@ def _allen_candidates(
                 if asked[0] < klo or asked[1] > khi:  # the world may hold rows the table does not
                     continue
                 matched = _evaluate(ctx, key, rel, b0, b1)
+                if rel in END_STATED and any(int(p) in store.handover_moved for p in matched):
+                    store.handover_skipped += 1  # "ended in 2018" would state the reading's end, not the data's
+                    continue
                 if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
                     continue
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
+
+
+#: Relations whose question states a gold row's end unit exactly ("and ended in 2018"): never asked about a
+#: row whose end was moved by the handover reading (its data end is the next unit).
+END_STATED = frozenset({Allen.FINISHES, Allen.FINISHED_BY, Allen.EQUALS})
 
 
 def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) -> Question:

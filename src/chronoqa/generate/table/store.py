@@ -139,6 +139,10 @@ class TableStore:
     hi: np.ndarray
     open_end: np.ndarray
     notes: Counter[str] = field(default_factory=Counter)
+    #: positions whose end :meth:`read_handovers_as_meets` moved one unit earlier, and the candidate questions
+    #: skipped because they would state that end
+    handover_moved: set[int] = field(default_factory=set)
+    handover_skipped: int = 0
 
     @classmethod
     def build(
@@ -215,6 +219,36 @@ class TableStore:
     def query(self, sql: str) -> list[tuple[Any, ...]]:
         """Run one query and fetch every row."""
         return self.con.execute(sql).fetchall()
+
+    def read_handovers_as_meets(self, key: Sequence[str]) -> tuple[int, int]:
+        """Read a same-unit handover at coarse granularity as *meets*; return (pairs, rows) read so.
+
+        At year or month granularity (a year placeholder ``2009-01-01`` included) a closed row of a key that
+        ends in the unit where another row of the key begins (``2003..2009`` then ``2009..2018``) is read as
+        ending in the unit before (``2003..2008``): the change happened in 2009, so the first row *meets*
+        the next instead of overlapping it. Only closed rows longer than one unit are read so (an open end is
+        ``as_of``, not a change); ``lo`` is never moved, so the reading does not depend on row order. Both
+        the numpy ``hi`` and DuckDB's ``_hi`` are updated; ``_end`` and the corpus keep the data's end. At day
+        granularity nothing is read so (a same-day handover shares the day: ``overlaps``).
+        """
+        if self.granularity == Granularity.DAY:
+            return 0, 0
+        pairs = 0
+        moved: list[int] = []
+        for positions in key_index(self, key).values():
+            starts = Counter(int(self.lo[p]) for p in positions)
+            for p in positions:
+                lo, hi = int(self.lo[p]), int(self.hi[p])
+                if self.open_end[p] or lo >= hi or not starts[hi]:
+                    continue
+                pairs += starts[hi]
+                moved.append(p)
+        self.handover_moved = set(moved)
+        if moved:
+            self.hi[moved] -= 1
+            ids = ", ".join(str(int(self.rows[p])) for p in moved)
+            self.con.execute(f"UPDATE {quote_ident(self.sql_name)} SET _hi = _hi - 1 WHERE _row IN ({ids})")
+        return pairs, len(moved)
 
     def row_iso(self, row: int) -> tuple[str, str | None]:
         """Start and end (``None`` when open) of a source row at the comparison granularity."""

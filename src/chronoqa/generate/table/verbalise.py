@@ -50,6 +50,7 @@ __all__ = [
     "graph_phrases",
     "ordinal",
     "paraphrase_questions",
+    "person_column",
     "plural_noun",
     "plural_question",
     "plural_template",
@@ -57,7 +58,9 @@ __all__ = [
     "render",
 ]
 
-_PERSON_COLUMNS = frozenset({"name", "person", "leader", "player", "holder", "ceo", "officeholder"})
+_PERSON_COLUMNS = frozenset(
+    {"name", "person", "leader", "player", "holder", "ceo", "officeholder", "director", "author", "winner"}
+)
 ROLE_COLUMNS = frozenset({"role", "position", "title", "office"})
 
 #: Relation clauses; ``{p}`` is the period noun, ``{b0}``.. are readable dates, ``{at_b0}`` with "in"/"on".
@@ -82,6 +85,11 @@ CLAUSES: dict[Allen, str] = {
 def column_label(column: str) -> str:
     """A column name as words: ``Organization_name`` → ``organization name``."""
     return column.replace("_", " ").strip().lower()
+
+
+def person_column(column: str) -> bool:
+    """A column whose values are people (``Name``, ``Director``): asked with "Who"."""
+    return column_label(column) in _PERSON_COLUMNS
 
 
 def ordinal(n: int | str) -> str:
