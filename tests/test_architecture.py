@@ -27,7 +27,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sources", "store", "datasets"),
     ("generate",),
     ("retrieve", "answer", "score"),
-    ("report",),
+    ("report", "export", "validate", "integrations"),
     ("pipeline",),
     ("cli",),
     ("chronoqa",),  # the top package: re-exports the public API (lazily)

@@ -11,7 +11,7 @@ import sys
 import typer
 from typer.exceptions import TyperException
 
-from chronoqa.cli import build, datasets, evaluate, retrieve, run
+from chronoqa.cli import build, datasets, evaluate, export, retrieve, run, validate
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["app", "main"]
@@ -33,7 +33,7 @@ def version() -> None:
     typer.echo(__version__)
 
 
-for _module in (datasets, build, retrieve, evaluate, run):
+for _module in (datasets, build, retrieve, evaluate, run, export, validate):
     _module.register(app)
 
 

@@ -1,0 +1,11 @@
+"""``chronoqa validate sample|import``: the human-validation kit on the command line."""
+
+from __future__ import annotations
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
