@@ -211,9 +211,8 @@ def _card(
     n_corpus: int,
     qrels_sizes: Mapping[str, int],
 ) -> str:
-    datacard = (
-        (release.path / "DATACARD.md").read_text(encoding="utf-8") if (release.path / "DATACARD.md").exists() else ""
-    )
+    card_path = release.path / DATACARD_FILE
+    datacard = card_path.read_text(encoding="utf-8") if card_path.exists() else ""
     header: dict[str, Any] = {
         "license": prov.hub_licence,
         "language": ["en"],
