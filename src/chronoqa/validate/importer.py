@@ -7,7 +7,8 @@ Files written into ``out``:
 * ``consensus.jsonl``: per question, each judgment's consensus (the strict majority of the answers
   given; ``disputed`` without one; ``null`` when nobody answered; ``unsure`` counts as no answer).
 * ``low_confidence.jsonl``: TempBench's layout, one line per question: ``{"id", "status"}`` with status
-  ``consensus`` or ``flagged``, ``disputed`` (the judgments the annotators did not all agree on) and
+  ``consensus`` or ``flagged`` (``single_annotator`` when only one annotator judged it),
+  ``disputed`` (the judgments the annotators did not all agree on) and
   ``n_annotators``. A question is flagged when one of :data:`~chronoqa.validate.protocol.FLAGGING` is
   disputed (naturalness is listed but does not flag).
 * ``error_rates.json``: per cell and judgment, the share of questions whose consensus is the defect
@@ -137,7 +138,9 @@ def _markdown(res: ValidationResult) -> str:
             f"| {a['n_items']} | {_fmt(a['observed_agreement'])} |"
         )
     flagged = sum(1 for r in res.low_confidence if r["status"] == "flagged")
-    lines += ["", f"Low-confidence questions: {flagged} flagged, {len(res.low_confidence) - flagged} consensus.", ""]
+    agreed = sum(1 for r in res.low_confidence if r["status"] == "consensus")
+    single = len(res.low_confidence) - flagged - agreed
+    lines += ["", f"Low-confidence questions: {flagged} flagged, {agreed} consensus, {single} single-annotator.", ""]
     names = [j.name for j in JUDGMENTS]
     lines += ["Error rates (consensus answer `no`; Wilson 95% CI):", ""]
     lines += ["| cell | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
@@ -183,6 +186,8 @@ def import_judgments(
         comments = {s.annotator: s.comments[qid] for s in read if s.comments.get(qid)}
         consensus.append({"id": qid, "cell": cell_of(questions[qid]), "consensus": cons, "comments": comments})
         status = "flagged" if any(d in FLAGGING for d in disputed) else "consensus"
+        if n_ann < 2:
+            status = "single_annotator"  # nothing to agree on: neither consensus nor flagged
         low.append({"id": qid, "status": status, "disputed": disputed, "n_annotators": n_ann})
     by_cell: dict[str, list[dict[str, Any]]] = {}
     for row in consensus:
