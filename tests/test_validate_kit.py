@@ -166,3 +166,31 @@ def test_sample_cli_writes_the_sheet(table_release: Path, tmp_path: Path) -> Non
     lines = (tmp_path / "s" / "sheet.csv").read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("id,cell,question,t_query,gold,S_star,clear,gold_correct")
     assert len(lines) >= 31
+
+
+def test_validation_travels_with_the_exports(table_release: Path, tmp_path: Path) -> None:
+    rel = load_release(table_release)
+    ids = [q.id for q in rel.questions[:4]]
+    rows = [{"id": qid, **{j.name: "yes" for j in JUDGMENTS}, "comment": ""} for qid in ids]
+    rows[0]["gold_correct"] = "no"
+    sheet = tmp_path / "one.json"
+    sheet.write_text(json.dumps({"format": JUDGMENTS_FORMAT, "annotator": "x", "judgments": rows}), encoding="utf-8")
+    res = chronoqa_cli("validate", "import", str(table_release), str(sheet), "--out", str(tmp_path / "v"))
+    assert res.returncode == 0, res.stderr
+    low = [
+        json.loads(line) for line in (tmp_path / "v" / "low_confidence.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert [r["status"] for r in low] == ["single_annotator"] * 4
+    res = chronoqa_cli(
+        "export", str(table_release), "--to", "all", "--out", str(tmp_path / "e"), "--validation", str(tmp_path / "v")
+    )
+    assert res.returncode == 0, res.stderr
+    card = (tmp_path / "e" / "hf" / "README.md").read_text(encoding="utf-8")
+    assert "## Human validation" in card and "1/4 = 0.25" in card  # gold_correct over all cells
+    flags = (tmp_path / "v" / "low_confidence.jsonl").read_bytes()
+    assert (tmp_path / "e" / "hf" / "validation" / "low_confidence.jsonl").read_bytes() == flags
+    assert (tmp_path / "e" / "beir" / "low_confidence.jsonl").read_bytes() == flags
+    res = chronoqa_cli(
+        "export", str(table_release), "--to", "hf", "--out", str(tmp_path / "f"), "--validation", str(tmp_path)
+    )
+    assert res.returncode == 2 and "is not a validation folder" in res.stderr and "Traceback" not in res.stderr

@@ -18,9 +18,12 @@ def register(app: typer.Typer) -> None:
         release: Annotated[Path, typer.Argument(help="Benchmark release folder.")],
         to: Annotated[str, typer.Option("--to", help="Target: hf, croissant, beir or all.")] = "all",
         out: Annotated[Path, typer.Option("--out", help="Folder to write <target>/ folders into.")] = Path("export"),
+        validation: Annotated[
+            Path | None, typer.Option("--validation", help="A `chronoqa validate import` folder to include.")
+        ] = None,
     ) -> None:
         """Export a release: Hugging Face Parquet + dataset card, Croissant metadata, BEIR layout."""
         from chronoqa.export import export_release
 
-        for folder in export_release(release, to, out):
+        for folder in export_release(release, to, out, validation=validation):
             typer.echo(f"wrote {folder}")

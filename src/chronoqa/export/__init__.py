@@ -21,22 +21,30 @@ from pathlib import Path
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.errors import UnknownNameError
 from chronoqa.export import beir, croissant, hf
+from chronoqa.export.provenance import check_validation
 
 __all__ = ["TARGETS", "export_release"]
 
-TARGETS: dict[str, Callable[[Release, Path], Path]] = {
+TARGETS: dict[str, Callable[[Release, Path, Path | None], Path]] = {
     "hf": hf.write_hf,
     "croissant": croissant.write_croissant,
     "beir": beir.write_beir,
 }
 
 
-def export_release(release: str | Path | Release, target: str, out: str | Path) -> list[Path]:
-    """Export ``release`` to ``target`` (a name of :data:`TARGETS` or ``all``) under ``out/<target>/``."""
+def export_release(
+    release: str | Path | Release, target: str, out: str | Path, *, validation: str | Path | None = None
+) -> list[Path]:
+    """Export ``release`` to ``target`` (a name of :data:`TARGETS` or ``all``) under ``out/<target>/``.
+
+    ``validation``: a folder written by ``chronoqa validate import``; its ``VALIDATION.md`` joins the
+    dataset card and its ``low_confidence.jsonl`` travels with every export.
+    """
     names = list(TARGETS) if target == "all" else [target]
     for name in names:
         if name not in TARGETS:
             raise UnknownNameError("export target", name, [*TARGETS, "all"])
+    checked = None if validation is None else check_validation(validation)
     rel = release if isinstance(release, Release) else load_release(release)
     base = Path(out)
-    return [TARGETS[name](rel, base / name) for name in names]
+    return [TARGETS[name](rel, base / name, checked) for name in names]

@@ -17,13 +17,14 @@ from pathlib import Path
 
 from chronoqa.artifacts.release import Release
 from chronoqa.export.hf import SPLITS, read_qrels
-from chronoqa.io import atomic_write, write_jsonl
+from chronoqa.export.provenance import LOW_CONFIDENCE_FILE
+from chronoqa.io import atomic_write, write_jsonl, write_text
 
 __all__ = ["write_beir"]
 
 
-def write_beir(release: Release, out: Path) -> Path:
-    """Write the BEIR layout of ``release`` into ``out``; returns ``out``."""
+def write_beir(release: Release, out: Path, validation: Path | None = None) -> Path:
+    """Write the BEIR layout of ``release`` into ``out`` (with ``low_confidence.jsonl`` of ``validation``)."""
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(
         out / "corpus.jsonl",
@@ -57,4 +58,7 @@ def write_beir(release: Release, out: Path) -> Path:
         with atomic_write(out / "qrels" / f"{split}.tsv") as fh:
             fh.write("query-id\tcorpus-id\tscore\n")
             fh.writelines(rows[split])
+    if validation is not None:
+        text = (validation / LOW_CONFIDENCE_FILE).read_text(encoding="utf-8")
+        write_text(out / LOW_CONFIDENCE_FILE, text)
     return out

@@ -143,8 +143,8 @@ def croissant_metadata(release: Release, folder: Path) -> dict[str, Any]:
     return meta
 
 
-def write_croissant(release: Release, out: Path) -> Path:
+def write_croissant(release: Release, out: Path, validation: Path | None = None) -> Path:
     """Write the Parquet layout and ``croissant.json`` into ``out``; returns ``out``."""
-    write_hf(release, out)
+    write_hf(release, out, validation)
     write_json(out / CROISSANT_FILE, croissant_metadata(release, out))
     return out

@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from chronoqa.artifacts.release import DATACARD_FILE, QRELS_FILE, Release
 from chronoqa.errors import ChronoqaError
-from chronoqa.export.provenance import Provenance, provenance_of
+from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, VALIDATION_FILE, Provenance, provenance_of
 from chronoqa.io import atomic_write, write_text
 
 __all__ = [
@@ -289,8 +289,12 @@ def _card(
     return "---\n" + "\n".join(_yaml(header)) + "\n---\n\n" + "\n".join(body).rstrip() + "\n"
 
 
-def write_hf(release: Release, out: Path) -> Path:
-    """Write the Hugging Face layout of ``release`` into ``out``; returns ``out``."""
+def write_hf(release: Release, out: Path, validation: Path | None = None) -> Path:
+    """Write the Hugging Face layout of ``release`` into ``out``; returns ``out``.
+
+    With ``validation`` (a ``chronoqa validate import`` folder) the card gains its summary and
+    ``validation/low_confidence.jsonl`` is copied in.
+    """
     out.mkdir(parents=True, exist_ok=True)
     prov = provenance_of(release)
     flags = {k: f.to_dict() for k, f in release.flags.items()}
@@ -311,7 +315,14 @@ def write_hf(release: Release, out: Path) -> Path:
     for s in qorder:
         _write_table(out / "qrels" / f"{s}-00000-of-00001.parquet", qrels[s], QRELS_SCHEMA)
     sizes = {s: len(by_split[s]) for s in order}
-    write_text(out / "README.md", _card(release, prov, sizes, len(release.corpus), {s: len(qrels[s]) for s in qorder}))
+    card = _card(release, prov, sizes, len(release.corpus), {s: len(qrels[s]) for s in qorder})
+    if validation is not None:
+        summary = (validation / VALIDATION_FILE).read_text(encoding="utf-8").strip()
+        card = card.rstrip("\n") + "\n\n" + summary + "\n"
+        low = (validation / LOW_CONFIDENCE_FILE).read_text(encoding="utf-8")
+        (out / "validation").mkdir(exist_ok=True)
+        write_text(out / "validation" / LOW_CONFIDENCE_FILE, low)
+    write_text(out / "README.md", card)
     return out
 
 

@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from chronoqa.artifacts.release import Release
 from chronoqa.datasets import DATASETS
+from chronoqa.errors import ChronoqaError
 
-__all__ = ["Provenance", "provenance_of"]
+__all__ = ["LOW_CONFIDENCE_FILE", "VALIDATION_FILE", "Provenance", "check_validation", "provenance_of"]
+
+VALIDATION_FILE = "VALIDATION.md"
+LOW_CONFIDENCE_FILE = "low_confidence.jsonl"
+
+
+def check_validation(folder: str | Path) -> Path:
+    """A folder written by ``chronoqa validate import`` (its summary and flags present), as a path."""
+    p = Path(folder)
+    missing = [name for name in (VALIDATION_FILE, LOW_CONFIDENCE_FILE) if not (p / name).is_file()]
+    if missing:
+        raise ChronoqaError(
+            f"{p} is not a validation folder: {', '.join(missing)} missing "
+            "(write one with `chronoqa validate import RELEASE sheets/*.json --out DIR`)"
+        )
+    return p
+
 
 # The Hub's licence identifiers of the licences the registry names (its ``licence`` text starts with them).
 _HUB_LICENCES = (("CC BY 3.0", "cc-by-3.0"), ("CC BY 4.0", "cc-by-4.0"), ("CC0", "cc0-1.0"), ("MIT", "mit"))
