@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     @app.command("export")
     def export_cmd(
         release: Annotated[Path, typer.Argument(help="Benchmark release folder.")],
-        to: Annotated[str, typer.Option("--to", help="Target: hf, croissant, beir or all.")] = "all",
+        to: Annotated[str, typer.Option("--to", help="Target: hf, croissant, beir, lm-eval or all.")] = "all",
         out: Annotated[Path, typer.Option("--out", help="Folder to write <target>/ folders into.")] = Path("export"),
         validation: Annotated[
             Path | None, typer.Option("--validation", help="A `chronoqa validate import` folder to include.")

@@ -1,6 +1,6 @@
 """Exports of a release folder into the formats other tools read: Hugging Face, Croissant, BEIR.
 
-* :func:`export_release` writes one target (``hf``, ``croissant``, ``beir``) or ``all`` under ``out``
+* :func:`export_release` writes one target (``hf``, ``croissant``, ``beir``, ``lm-eval``) or ``all`` under ``out``
   (``out/hf/``, ``out/croissant/``, ``out/beir/``) and returns the folders written.
 * :mod:`chronoqa.export.hf`: Parquet per split (questions with nested ``S_*``, negatives' flags), the
   corpus and the qrels as their own configs, and a dataset card with the Hub's YAML header.
@@ -8,6 +8,8 @@
   Croissant 1.0: file objects with sha256, record sets with typed fields).
 * :mod:`chronoqa.export.beir`: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` (BEIR's layout;
   relevance = the time-valid gold chain ``S_star``).
+* :mod:`chronoqa.export.lmeval`: an lm-evaluation-harness task folder (YAML + ``utils.py`` calling
+  chronoqa's scorer).
 
 Licence and provenance come from the dataset registry (:func:`chronoqa.export.provenance.provenance_of`).
 Every file is written deterministically: the same release gives byte-identical exports.
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.errors import UnknownNameError
-from chronoqa.export import beir, croissant, hf
+from chronoqa.export import beir, croissant, hf, lmeval
 from chronoqa.export.provenance import check_validation
 
 __all__ = ["TARGETS", "export_release"]
@@ -29,6 +31,7 @@ TARGETS: dict[str, Callable[[Release, Path, Path | None], Path]] = {
     "hf": hf.write_hf,
     "croissant": croissant.write_croissant,
     "beir": beir.write_beir,
+    "lm-eval": lmeval.write_lm_eval,
 }
 
 
