@@ -170,3 +170,16 @@ def test_not_a_release_is_one_line(tmp_path: Path) -> None:
     res = chronoqa_cli("export", str(tmp_path), "--to", "hf", "--out", str(tmp_path / "o"))
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "not a benchmark release" in res.stderr
+
+
+def test_hf_folder_loads_by_its_own_card(exported: tuple[Path, Path]) -> None:
+    """``datasets.load_dataset(folder)`` reads the card's YAML configs (what the Hub does), no files named."""
+    datasets = pytest.importorskip("datasets", reason="pip install chronoqa[hf]")
+    release, out = exported
+    n_split: dict[str, int] = defaultdict(int)
+    for d in _lines(release / "benchmark.jsonl"):
+        n_split[d["split"]] += 1
+    questions = datasets.load_dataset(str(out / "hf"))
+    assert {k: v.num_rows for k, v in questions.items()} == dict(n_split)
+    corpus = datasets.load_dataset(str(out / "hf"), "corpus")
+    assert corpus["corpus"].num_rows == len(_lines(release / "corpus.jsonl"))

@@ -145,11 +145,15 @@ def read_qrels(release: Release) -> list[tuple[str, str, int]]:
     return rows
 
 
-def _write_table(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> None:
+Sizes = dict[str, tuple[int, int]]  # split -> (rows, bytes of the Arrow table)
+
+
+def _write_table(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> tuple[int, int]:
     table = pa.Table.from_pylist(list(rows), schema=schema)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_write(path, "wb") as fh:
         pq.write_table(table, fh, compression="zstd", use_dictionary=True, write_statistics=True)
+    return table.num_rows, table.nbytes
 
 
 def _size_category(n: int) -> str:
@@ -204,12 +208,16 @@ def _yaml(obj: Any, indent: int = 0) -> list[str]:
     return lines
 
 
+def _splits(sizes: Sizes) -> list[dict[str, Any]]:
+    return [{"name": s, "num_bytes": b, "num_examples": n} for s, (n, b) in sizes.items()]
+
+
 def _card(
     release: Release,
     prov: Provenance,
-    split_sizes: Mapping[str, int],
-    n_corpus: int,
-    qrels_sizes: Mapping[str, int],
+    split_sizes: Sizes,
+    corpus_sizes: Sizes,
+    qrels_sizes: Sizes,
 ) -> str:
     card_path = release.path / DATACARD_FILE
     datacard = card_path.read_text(encoding="utf-8") if card_path.exists() else ""
@@ -218,7 +226,7 @@ def _card(
         "language": ["en"],
         "pretty_name": f"chronoqa {prov.dataset} temporal QA",
         "task_categories": list(_TASKS),
-        "size_categories": [_size_category(sum(split_sizes.values()))],
+        "size_categories": [_size_category(sum(n for n, _ in split_sizes.values()))],
         "tags": ["temporal", "time-sensitive-qa", "retrieval", "chronoqa", f"{prov.builder}-builder"],
         "configs": [
             {
@@ -236,17 +244,17 @@ def _card(
             {
                 "config_name": "questions",
                 "features": hub_features(QUESTION_SCHEMA),
-                "splits": [{"name": s, "num_examples": n} for s, n in split_sizes.items()],
+                "splits": _splits(split_sizes),
             },
             {
                 "config_name": "corpus",
                 "features": hub_features(CORPUS_SCHEMA),
-                "splits": [{"name": "corpus", "num_examples": n_corpus}],
+                "splits": _splits(corpus_sizes),
             },
             {
                 "config_name": "qrels",
                 "features": hub_features(QRELS_SCHEMA),
-                "splits": [{"name": s, "num_examples": n} for s, n in qrels_sizes.items()],
+                "splits": _splits(qrels_sizes),
             },
         ],
     }
@@ -305,17 +313,19 @@ def write_hf(release: Release, out: Path, validation: Path | None = None) -> Pat
         by_split.setdefault(q.split, []).append(question_row(d, flags.get(q.id)))
         qsplit[q.id] = q.split
     order = [s for s in SPLITS if s in by_split] + sorted(s for s in by_split if s not in SPLITS)
+    sizes: Sizes = {}
     for s in order:
-        _write_table(out / "questions" / f"{s}-00000-of-00001.parquet", by_split[s], QUESTION_SCHEMA)
-    _write_table(out / "corpus" / "corpus-00000-of-00001.parquet", [d.to_dict() for d in release.corpus], CORPUS_SCHEMA)
+        sizes[s] = _write_table(out / "questions" / f"{s}-00000-of-00001.parquet", by_split[s], QUESTION_SCHEMA)
+    docs = [d.to_dict() for d in release.corpus]
+    corpus_sizes = {"corpus": _write_table(out / "corpus" / "corpus-00000-of-00001.parquet", docs, CORPUS_SCHEMA)}
     qrels: dict[str, list[dict[str, Any]]] = {}
     for qid, doc, grade in read_qrels(release):
         qrels.setdefault(qsplit.get(qid, "test"), []).append({"query-id": qid, "corpus-id": doc, "score": grade})
     qorder = [s for s in order if s in qrels]
+    qrels_sizes: Sizes = {}
     for s in qorder:
-        _write_table(out / "qrels" / f"{s}-00000-of-00001.parquet", qrels[s], QRELS_SCHEMA)
-    sizes = {s: len(by_split[s]) for s in order}
-    card = _card(release, prov, sizes, len(release.corpus), {s: len(qrels[s]) for s in qorder})
+        qrels_sizes[s] = _write_table(out / "qrels" / f"{s}-00000-of-00001.parquet", qrels[s], QRELS_SCHEMA)
+    card = _card(release, prov, sizes, corpus_sizes, qrels_sizes)
     if validation is not None:
         summary = (validation / VALIDATION_FILE).read_text(encoding="utf-8").strip()
         card = card.rstrip("\n") + "\n\n" + summary + "\n"
