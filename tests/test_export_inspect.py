@@ -80,3 +80,20 @@ def test_rag_variant_needs_a_run(table_release: Path) -> None:
         release_samples(rel, protocol="rag@1")
     samples = release_samples(rel, protocol="closed_book@1", split="test")
     assert [s.id for s in samples] == [q.id for q in rel.split("test")]
+
+
+def test_rag_variant_shows_the_run_facts(table_release: Path, tmp_path: Path) -> None:
+    import chronoqa
+    from chronoqa.integrations.inspect import release_samples
+
+    results = chronoqa.run_retrieval(table_release, ["oracle"], tmp_path / "runs", k=10, split="test")
+    rel = load_release(table_release)
+    samples = release_samples(rel, protocol="rag@1", split="test", run=results[0].path, k=10)
+    by_id = {q.id: q for q in rel.split("test")}
+    shown = 0
+    for s in samples:
+        user = s.input[-1].text  # type: ignore[union-attr]
+        for fact in by_id[str(s.id)].S_star:  # the oracle retrieves exactly S*
+            assert fact.o in user
+            shown += 1
+    assert shown > 0
