@@ -27,7 +27,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sources", "store", "datasets"),
     ("generate",),
     ("retrieve", "answer", "score"),
-    ("report", "judge"),  # judge: the optional LLM judge uses the answer client and the score refs
+    ("report", "export", "validate", "integrations", "judge"),  # judge: the LLM judge uses answer/ and score/
     ("pipeline",),
     ("cli",),
     ("chronoqa",),  # the top package: re-exports the public API (lazily)

@@ -1,0 +1,29 @@
+"""``chronoqa export``: write a release in the formats other tools read (Hugging Face, Croissant, BEIR)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+
+    @app.command("export")
+    def export_cmd(
+        release: Annotated[Path, typer.Argument(help="Benchmark release folder.")],
+        to: Annotated[str, typer.Option("--to", help="Target: hf, croissant, beir, lm-eval or all.")] = "all",
+        out: Annotated[Path, typer.Option("--out", help="Folder to write <target>/ folders into.")] = Path("export"),
+        validation: Annotated[
+            Path | None, typer.Option("--validation", help="A `chronoqa validate import` folder to include.")
+        ] = None,
+    ) -> None:
+        """Export a release: Hugging Face Parquet + dataset card, Croissant metadata, BEIR layout."""
+        from chronoqa.export import export_release
+
+        for folder in export_release(release, to, out, validation=validation):
+            typer.echo(f"wrote {folder}")

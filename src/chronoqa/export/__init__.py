@@ -1,0 +1,53 @@
+"""Exports of a release folder into the formats other tools read: Hugging Face, Croissant, BEIR.
+
+* :func:`export_release` writes one target (``hf``, ``croissant``, ``beir``, ``lm-eval``) or ``all`` under ``out``
+  (``out/hf/``, ``out/croissant/``, ``out/beir/``) and returns the folders written.
+* :mod:`chronoqa.export.hf`: Parquet per split (questions with nested ``S_*``, negatives' flags), the
+  corpus and the qrels as their own configs, and a dataset card with the Hub's YAML header.
+* :mod:`chronoqa.export.croissant`: the Hugging Face folder plus ``croissant.json`` (MLCommons
+  Croissant 1.0: file objects with sha256, record sets with typed fields).
+* :mod:`chronoqa.export.beir`: ``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv`` (BEIR's layout;
+  relevance = the time-valid gold chain ``S_star``).
+* :mod:`chronoqa.export.lmeval`: an lm-evaluation-harness task folder (YAML + ``utils.py`` calling
+  chronoqa's scorer).
+
+Licence and provenance come from the dataset registry (:func:`chronoqa.export.provenance.provenance_of`).
+Every file is written deterministically: the same release gives byte-identical exports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from chronoqa.artifacts.release import Release, load_release
+from chronoqa.errors import UnknownNameError
+from chronoqa.export import beir, croissant, hf, lmeval
+from chronoqa.export.provenance import check_validation
+
+__all__ = ["TARGETS", "export_release"]
+
+TARGETS: dict[str, Callable[[Release, Path, Path | None], Path]] = {
+    "hf": hf.write_hf,
+    "croissant": croissant.write_croissant,
+    "beir": beir.write_beir,
+    "lm-eval": lmeval.write_lm_eval,
+}
+
+
+def export_release(
+    release: str | Path | Release, target: str, out: str | Path, *, validation: str | Path | None = None
+) -> list[Path]:
+    """Export ``release`` to ``target`` (a name of :data:`TARGETS` or ``all``) under ``out/<target>/``.
+
+    ``validation``: a folder written by ``chronoqa validate import``; its ``VALIDATION.md`` joins the
+    dataset card and its ``low_confidence.jsonl`` travels with every export.
+    """
+    names = list(TARGETS) if target == "all" else [target]
+    for name in names:
+        if name not in TARGETS:
+            raise UnknownNameError("export target", name, [*TARGETS, "all"])
+    checked = None if validation is None else check_validation(validation)
+    rel = release if isinstance(release, Release) else load_release(release)
+    base = Path(out)
+    return [TARGETS[name](rel, base / name, checked) for name in names]

@@ -1,0 +1,351 @@
+"""The Hugging Face ``datasets`` layout of a release: Parquet per split and a dataset card.
+
+Layout::
+
+    README.md                                  dataset card: the Hub's YAML header + the data card
+    questions/<split>-00000-of-00001.parquet   one row per question (config ``questions``, the default)
+    corpus/corpus-00000-of-00001.parquet       one row per document (config ``corpus``)
+    qrels/<split>-00000-of-00001.parquet       query-id, corpus-id, score (config ``qrels``)
+
+A question row holds every field of :meth:`chronoqa.records.Question.to_dict`, the triple lists
+(``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``) as lists of structs, and the release's functional
+flags (``dist_functional``, ``stale_functional``; null where the release has none). The free-form
+mappings ``time_refs``, ``reference`` and ``logical_form`` are JSON strings (sorted keys), since their
+keys differ between the KG and table builders. Writing needs only ``pyarrow``; loading the folder back
+with :func:`load_hf` needs ``datasets`` (``pip install chronoqa[hf]``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from chronoqa.artifacts.release import DATACARD_FILE, QRELS_FILE, Release
+from chronoqa.errors import ChronoqaError
+from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, VALIDATION_FILE, Provenance, provenance_of
+from chronoqa.io import atomic_write, write_text
+
+__all__ = [
+    "CORPUS_SCHEMA",
+    "JSON_FIELDS",
+    "QRELS_SCHEMA",
+    "QUESTION_SCHEMA",
+    "SPLITS",
+    "hub_features",
+    "load_hf",
+    "question_row",
+    "read_qrels",
+    "write_hf",
+]
+
+SPLITS = ("train", "dev", "test")
+JSON_FIELDS = ("time_refs", "reference", "logical_form")
+
+TRIPLE = pa.struct(
+    [
+        ("s", pa.string()),
+        ("r", pa.string()),
+        ("o", pa.string()),
+        ("t_start", pa.string()),
+        ("t_end", pa.string()),
+        ("s_id", pa.string()),
+        ("r_id", pa.string()),
+        ("o_id", pa.string()),
+        ("fact_id", pa.int64()),
+        ("doc_id", pa.string()),
+    ]
+)
+QUESTION_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("split", pa.string()),
+        ("question", pa.string()),
+        ("t_query", pa.string()),
+        ("S_star", pa.list_(TRIPLE)),
+        ("S_dist", pa.list_(TRIPLE)),
+        ("S_stale", pa.list_(TRIPLE)),
+        ("S_anchor", pa.list_(TRIPLE)),
+        ("source", pa.string()),
+        ("operator", pa.string()),
+        ("allen", pa.string()),
+        ("hops", pa.int64()),
+        ("complexity", pa.string()),
+        ("answers", pa.list_(pa.string())),
+        ("answer_ids", pa.list_(pa.string())),
+        ("answer_type", pa.string()),
+        ("cardinality", pa.string()),
+        ("template_id", pa.string()),
+        ("render_time", pa.bool_()),
+        ("granularity", pa.string()),
+        ("as_of", pa.string()),
+        ("time_refs", pa.string()),
+        ("outdated_answers", pa.list_(pa.string())),
+        ("sql", pa.string()),
+        ("reference", pa.string()),
+        ("logical_form", pa.string()),
+        ("assumes_complete", pa.bool_()),
+        ("dist_functional", pa.bool_()),
+        ("stale_functional", pa.bool_()),
+    ]
+)
+CORPUS_SCHEMA = pa.schema(
+    [
+        ("doc_id", pa.string()),
+        ("text", pa.string()),
+        ("s", pa.string()),
+        ("r", pa.string()),
+        ("o", pa.string()),
+        ("t_start", pa.string()),
+        ("t_end", pa.string()),
+        ("s_id", pa.string()),
+        ("r_id", pa.string()),
+        ("o_id", pa.string()),
+        ("fact_id", pa.int64()),
+    ]
+)
+QRELS_SCHEMA = pa.schema([("query-id", pa.string()), ("corpus-id", pa.string()), ("score", pa.int64())])
+
+_TASKS = ("question-answering", "text-retrieval")
+_SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
+
+
+def _json(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def question_row(q: Mapping[str, Any], flags: Mapping[str, Any] | None) -> dict[str, Any]:
+    """One Parquet row of a question (its ``to_dict()`` form) and its functional flags."""
+    row = {name: q.get(name) for name in QUESTION_SCHEMA.names}
+    for name in JSON_FIELDS:
+        row[name] = _json(q.get(name))
+    row["dist_functional"] = None if flags is None else bool(flags["dist_functional"])
+    row["stale_functional"] = None if flags is None else bool(flags["stale_functional"])
+    return row
+
+
+def read_qrels(release: Release) -> list[tuple[str, str, int]]:
+    """The release's qrels file as ``(qid, doc_id, grade)`` rows, in file order."""
+    path = release.path / QRELS_FILE
+    if not path.exists():
+        return []
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 4:
+                raise ChronoqaError(f"{path}:{n}: expected 'qid 0 doc_id grade', got {line.strip()!r}")
+            rows.append((parts[0], parts[2], int(parts[3])))
+    return rows
+
+
+Sizes = dict[str, tuple[int, int]]  # split -> (rows, bytes of the Arrow table)
+
+
+def _write_table(path: Path, rows: Sequence[Mapping[str, Any]], schema: pa.Schema) -> tuple[int, int]:
+    table = pa.Table.from_pylist(list(rows), schema=schema)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path, "wb") as fh:
+        pq.write_table(table, fh, compression="zstd", use_dictionary=True, write_statistics=True)
+    return table.num_rows, table.nbytes
+
+
+def _size_category(n: int) -> str:
+    return next((label for limit, label in _SIZES if n < limit), "n>1M")
+
+
+def _arrow_feature(name: str, t: pa.DataType) -> dict[str, Any]:
+    """The Hub's ``dataset_info.features`` entry of one Arrow field."""
+    if pa.types.is_list(t):
+        v = t.value_type
+        if pa.types.is_struct(v):
+            return {"name": name, "list": [_arrow_feature(f.name, f.type) for f in v]}
+        return {"name": name, "sequence": _DTYPES[str(v)]}
+    return {"name": name, "dtype": _DTYPES[str(t)]}
+
+
+_DTYPES = {"string": "string", "int64": "int64", "bool": "bool"}
+
+
+def hub_features(schema: pa.Schema) -> list[dict[str, Any]]:
+    """The Hub's feature list of an Arrow schema."""
+    return [_arrow_feature(f.name, f.type) for f in schema]
+
+
+def _yaml_scalar(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return json.dumps(str(v), ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+
+
+def _yaml(obj: Any, indent: int = 0) -> list[str]:
+    """Block YAML of nested dicts/lists of scalars (deterministic; no YAML library needed to write)."""
+    pad = " " * indent
+    lines: list[str] = []
+    if isinstance(obj, Mapping):
+        for k, v in obj.items():
+            if isinstance(v, Mapping | list) and v:
+                lines.append(f"{pad}{k}:")
+                lines.extend(_yaml(v, indent + 2))
+            else:
+                lines.append(f"{pad}{k}: {_yaml_scalar(v) if not isinstance(v, Mapping | list) else '[]'}")
+    else:
+        for item in obj:
+            if isinstance(item, Mapping | list):
+                sub = _yaml(item, indent + 2)
+                lines.append(f"{pad}- {sub[0].lstrip()}")
+                lines.extend(sub[1:])
+            else:
+                lines.append(f"{pad}- {_yaml_scalar(item)}")
+    return lines
+
+
+def _splits(sizes: Sizes) -> list[dict[str, Any]]:
+    return [{"name": s, "num_bytes": b, "num_examples": n} for s, (n, b) in sizes.items()]
+
+
+def _card(
+    release: Release,
+    prov: Provenance,
+    split_sizes: Sizes,
+    corpus_sizes: Sizes,
+    qrels_sizes: Sizes,
+) -> str:
+    card_path = release.path / DATACARD_FILE
+    datacard = card_path.read_text(encoding="utf-8") if card_path.exists() else ""
+    header: dict[str, Any] = {
+        "license": prov.hub_licence,
+        "language": ["en"],
+        "pretty_name": f"chronoqa {prov.dataset} temporal QA",
+        "task_categories": list(_TASKS),
+        "size_categories": [_size_category(sum(n for n, _ in split_sizes.values()))],
+        "tags": ["temporal", "time-sensitive-qa", "retrieval", "chronoqa", f"{prov.builder}-builder"],
+        "configs": [
+            {
+                "config_name": "questions",
+                "default": True,
+                "data_files": [{"split": s, "path": f"questions/{s}-*.parquet"} for s in split_sizes],
+            },
+            {"config_name": "corpus", "data_files": [{"split": "corpus", "path": "corpus/*.parquet"}]},
+            {
+                "config_name": "qrels",
+                "data_files": [{"split": s, "path": f"qrels/{s}-*.parquet"} for s in qrels_sizes],
+            },
+        ],
+        "dataset_info": [
+            {
+                "config_name": "questions",
+                "features": hub_features(QUESTION_SCHEMA),
+                "splits": _splits(split_sizes),
+            },
+            {
+                "config_name": "corpus",
+                "features": hub_features(CORPUS_SCHEMA),
+                "splits": _splits(corpus_sizes),
+            },
+            {
+                "config_name": "qrels",
+                "features": hub_features(QRELS_SCHEMA),
+                "splits": _splits(qrels_sizes),
+            },
+        ],
+    }
+    licence_text = prov.licence if prov.registered else f"**{prov.licence}.**"
+    body = [
+        f"# chronoqa temporal QA benchmark: {prov.dataset}",
+        "",
+        "Generated by chronoqa "
+        f"{release.manifest.get('version', '?')} ({prov.builder} builder, seed {release.manifest.get('seed', '?')}).",
+        "",
+        "## Loading",
+        "",
+        "```python",
+        "from datasets import load_dataset",
+        'questions = load_dataset("parquet", data_files={"test": "questions/test-*.parquet"})["test"]',
+        "```",
+        "",
+        "Configs: `questions` (one row per question, nested gold chain `S_star`, negatives `S_dist`/`S_stale`,",
+        "anchors `S_anchor`, functional flags), `corpus` (one verbalised fact per document) and `qrels`",
+        "(`query-id`, `corpus-id`, `score`: the documents of `S_star`, i.e. time-valid relevance).",
+        "`time_refs`, `reference` and `logical_form` are JSON strings.",
+        "",
+        "## Licence and provenance",
+        "",
+        f"- Source data: `{prov.dataset}`" + (f" ({prov.homepage})" if prov.homepage else ""),
+        f"- Licence of the source data: {licence_text}",
+    ]
+    if prov.citation:
+        body += [f"- Cite the source: {prov.citation}"]
+    if release.manifest.get("sources"):
+        body += ["- Source files (sha256):"]
+        for name, src in sorted(dict(release.manifest["sources"]).items()):
+            sha = src.get("sha256") if isinstance(src, Mapping) else src
+            body += [f"  - `{name}`: `{sha}`"]
+    body += ["", "## Data card", ""]
+    card = datacard.strip().splitlines()
+    if card and card[0].startswith("# "):
+        card = card[1:]
+    body += [("#" + line) if line.startswith("#") else line for line in card]
+    return "---\n" + "\n".join(_yaml(header)) + "\n---\n\n" + "\n".join(body).rstrip() + "\n"
+
+
+def write_hf(release: Release, out: Path, validation: Path | None = None) -> Path:
+    """Write the Hugging Face layout of ``release`` into ``out``; returns ``out``.
+
+    With ``validation`` (a ``chronoqa validate import`` folder) the card gains its summary and
+    ``validation/low_confidence.jsonl`` is copied in.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    prov = provenance_of(release)
+    flags = {k: f.to_dict() for k, f in release.flags.items()}
+    by_split: dict[str, list[dict[str, Any]]] = {}
+    qsplit: dict[str, str] = {}
+    for q in release.questions:
+        d = q.to_dict()
+        by_split.setdefault(q.split, []).append(question_row(d, flags.get(q.id)))
+        qsplit[q.id] = q.split
+    order = [s for s in SPLITS if s in by_split] + sorted(s for s in by_split if s not in SPLITS)
+    sizes: Sizes = {}
+    for s in order:
+        sizes[s] = _write_table(out / "questions" / f"{s}-00000-of-00001.parquet", by_split[s], QUESTION_SCHEMA)
+    docs = [d.to_dict() for d in release.corpus]
+    corpus_sizes = {"corpus": _write_table(out / "corpus" / "corpus-00000-of-00001.parquet", docs, CORPUS_SCHEMA)}
+    qrels: dict[str, list[dict[str, Any]]] = {}
+    for qid, doc, grade in read_qrels(release):
+        qrels.setdefault(qsplit.get(qid, "test"), []).append({"query-id": qid, "corpus-id": doc, "score": grade})
+    qorder = [s for s in order if s in qrels]
+    qrels_sizes: Sizes = {}
+    for s in qorder:
+        qrels_sizes[s] = _write_table(out / "qrels" / f"{s}-00000-of-00001.parquet", qrels[s], QRELS_SCHEMA)
+    card = _card(release, prov, sizes, corpus_sizes, qrels_sizes)
+    if validation is not None:
+        summary = (validation / VALIDATION_FILE).read_text(encoding="utf-8").strip()
+        card = card.rstrip("\n") + "\n\n" + summary + "\n"
+        low = (validation / LOW_CONFIDENCE_FILE).read_text(encoding="utf-8")
+        (out / "validation").mkdir(exist_ok=True)
+        write_text(out / "validation" / LOW_CONFIDENCE_FILE, low)
+    write_text(out / "README.md", card)
+    return out
+
+
+def load_hf(folder: str | Path, config: str = "questions") -> Any:
+    """Load an exported folder's config with ``datasets`` (a ``DatasetDict`` of its splits)."""
+    try:
+        import datasets
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ChronoqaError("loading a Hugging Face export needs `datasets`: pip install chronoqa[hf]") from exc
+    base = Path(folder) / config
+    files: dict[str, list[str]] = {}
+    for path in sorted(base.glob("*.parquet")):
+        files.setdefault(path.name.split("-00000-")[0], []).append(str(path))
+    if not files:
+        raise ChronoqaError(f"{base}: no Parquet files (export with `chronoqa export RELEASE --to hf`)")
+    return datasets.load_dataset("parquet", data_files=files)
