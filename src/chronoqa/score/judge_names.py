@@ -222,15 +222,16 @@ class Token(NamedTuple):
 
 def tokens(text: str) -> list[Token]:
     """The words of ``text`` (apostrophes and hyphens inside a word kept with it), folded."""
-    out = []
+    out: list[Token] = []
+    add = out.append
+    new = tuple.__new__  # a Token without the NamedTuple constructor's extra call (this loop is hot)
     for m in _TOKEN_RE.finditer(text):
         word = m.group(0)
         if word[-1] in "s'’":
             word = _POSSESSIVE.sub("", word)
         key = "and" if word == "&" else fold(word)
         if key:
-            b, e = m.span()
-            out.append(Token(key, b, e))
+            add(new(Token, (key, *m.span())))
     return out
 
 
@@ -391,15 +392,16 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
 
 
-@lru_cache(maxsize=1 << 12)
-def _rival_forms(rivals: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """Every form of the rivals' labels → the labels having it (cached: a context recurs)."""
-    taken: dict[str, set[str]] = {}
-    for label in rivals:
-        r_strong, r_weak, _ = _label_forms(label)
-        for f in r_strong | r_weak:
-            taken.setdefault(f, set()).add(label)
-    return {f: frozenset(v) for f, v in taken.items()}
+@lru_cache(maxsize=1 << 17)
+def _all_forms(label: str) -> frozenset[str]:
+    """Every form (strong or weak) of one label."""
+    strong, weak, _ = _label_forms(label)
+    return strong | weak
+
+
+def _taken(form: str, keys: frozenset[str] | set[str], rivals: Sequence[str]) -> bool:
+    """Whether a rival label other than ``keys`` has ``form`` (checked per form: contexts vary per question)."""
+    return any(form in _all_forms(r) and r not in keys for r in rivals)
 
 
 class NameIndex:
@@ -436,14 +438,14 @@ class NameIndex:
                 strong.setdefault(f, set()).add(key)
             for f in w_forms:
                 weak.setdefault(f, set()).add(key)
-        taken = None if rivals is None else _rival_forms(tuple(rivals))
+        rival_labels = None if rivals is None else tuple(dict.fromkeys(rivals))
         self._forms: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in strong.items()}
         self._short: set[str] = set()
         for form, keys in weak.items():
             if form in self._forms:
                 continue
-            if taken is not None:
-                if taken.get(form, frozenset()) - keys:  # a rival of the question's context has it too
+            if rival_labels is not None:
+                if _taken(form, keys, rival_labels):  # a rival of the question's context has it too
                     continue
             elif len(keys) != 1 or (base is not None and base.owners(form)):
                 continue
@@ -452,6 +454,10 @@ class NameIndex:
         self._sorted = sorted(self._forms)
         self._heads = {f[:3] for f in self._forms}  # a quick reject before the sorted search
         self._starts = {f[:k] for f in self._forms for k in (1, 2, 3)}
+        chain = [self] if base is None else [self, *base._chain]
+        self._chain: list[NameIndex] = chain
+        self._chain_starts = [ix._starts for ix in chain]
+        self._levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
 
     def is_short(self, form: str) -> bool:
         """Whether ``form`` is a shorter form (here or in the base index)."""
@@ -522,15 +528,15 @@ class NameIndex:
         toks = tokens(text) if toks is None else toks
         out: list[NameMention] = []
         i, n = 0, len(toks)
-        chain = [self]
-        while chain[-1].base is not None:
-            chain.append(chain[-1].base)
-        starts = [ix._starts for ix in chain]
-        levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
+        starts = self._chain_starts
+        levels = self._levels
         empty: frozenset[str] = frozenset()
         while i < n:
             head = toks[i].key[:3]
-            if not any(head in st for st in starts):  # no form starts like this word
+            for st in starts:
+                if head in st:
+                    break
+            else:  # no form starts like this word
                 i += 1
                 continue
             best: tuple[int, frozenset[str], str] | None = None
