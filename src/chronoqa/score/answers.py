@@ -309,6 +309,7 @@ _NONE_START: Final = tuple(
 )  # fmt: skip
 _FILLER: Final = frozenset({"both", "respectively", "etc", "and", "all", "them", "others"})
 _LIST_SPLIT: Final = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b|\bor\b)\s*", re.IGNORECASE)
+_PAREN_RE: Final = re.compile(r"\([^)]*\)")
 
 
 def _hedged(text: str) -> bool:
@@ -433,7 +434,7 @@ def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:
     """Items of a list answer that name no known entity but look like a name ("Ibrahim Mahlab")."""
-    body = re.sub(r"\([^)]*\)", " ", text)
+    body = _PAREN_RE.sub(" ", text)
     parts = [p.strip(" .:!\"'*") for p in _LIST_SPLIT.split(body)]
     parts = [p for p in parts if p]
     if len(parts) < 2:

@@ -37,6 +37,9 @@ _DIGRAPHS: Final = (("ae", "a"), ("oe", "o"), ("ue", "u"))
 _SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
 _TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
 _POSSESSIVE: Final = re.compile(r"['’]s?$")
+_PAREN_RE: Final = re.compile(r"\s*\([^)]*\)\s*")
+_PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S")
+_DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
 _NEGATIONS: Final = frozenset({"not", "never", "neither", "nor", "isnt", "wasnt", "werent", "arent", "no"})
 _DISCRIMINATOR: Final = re.compile(r"^(?:[a-z]|ii|iii|iv|vi|vii|viii|ix|x|jr|sr|\d{1,2})$")
@@ -253,14 +256,14 @@ class NameMention(NamedTuple):
 def _strip_qualifiers(label: str) -> list[str]:
     """Shorter forms of a label: without a parenthetical, a comma qualifier or an " in ..." field."""
     out = []
-    base = re.sub(r"\s*\([^)]*\)\s*", " ", label).strip()
+    base = _PAREN_RE.sub(" ", label).strip()
     if base and base != label:
         out.append(base)
     if "," in base:
         head = base.split(",", 1)[0].strip()
         if head:
             out.append(head)
-    m = re.match(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S", base)
+    m = _PRIZE_FIELD_RE.match(base)
     if m:
         out.append(m.group(1))  # "Wolf Prize in Chemistry" -> "Wolf Prize"
     return out
@@ -503,7 +506,7 @@ class NameIndex:
         if not _DISCRIMINATOR.match(nxt.key) or text[toks[last].end : nxt.begin].strip() != "":
             return False
         if nxt.key.isdigit():  # "Köhler 30.06.2004", "Rau 1 July 2004" are dates, not "Cars 2"
-            if re.match(r"[./\-–]\d", text[nxt.end : nxt.end + 2]):
+            if _DATE_SEP_RE.match(text, nxt.end):
                 return False
             if last + 2 < len(toks) and toks[last + 2].key[:3] in _MONTH_PREFIXES:
                 return False
