@@ -236,11 +236,17 @@ def _answer_stage(
 
 
 def _evaluate_stage(
-    cfg: RunConfig, release: Path, runs: Mapping[str, Path], answers: Mapping[str, Path], progress: Progress
+    cfg: RunConfig,
+    release: Path,
+    runs: Mapping[str, Path],
+    answers: Mapping[str, Path],
+    progress: Progress,
+    cache: Path,
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.answers import read_answers_meta
         from chronoqa.artifacts.metrics import MetricsRecord, write_metrics
+        from chronoqa.judge import make_judge
         from chronoqa.score.evaluate import evaluate
 
         tick = progress.start("evaluate", len(runs) + len(answers))
@@ -251,6 +257,7 @@ def _evaluate_stage(
             write_metrics(out, "retrieval", MetricsRecord(name, res.to_dict()))
             tick(1)
         for name, ans in sorted(answers.items()):
+            judge = make_judge(cfg.judge, cache / "judge") if cfg.judge else None  # its own call counts per file
             res = evaluate(
                 release,
                 answers=ans,
@@ -258,6 +265,7 @@ def _evaluate_stage(
                 seed=cfg.seed,
                 n_bootstrap=cfg.n_bootstrap,
                 min_slice=cfg.min_slice,
+                judge=judge,
             )
             write_metrics(out, "answers", MetricsRecord(name, res.to_dict(), read_answers_meta(ans)))
             tick(1)
@@ -333,6 +341,10 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
     """Run (or resume) every stage of a run; returns where the report and summary are."""
     prog = progress or _Quiet()
     run_dir = cfg.out_dir
+    if cfg.judge:
+        from chronoqa.judge import make_judge
+
+        make_judge(cfg.judge)  # validates the judge's spec before any stage runs
     runner = StageRunner(run_dir, force=force)
     write_json(run_dir / "config.json", cfg.to_dict())
     write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))
@@ -399,9 +411,10 @@ def run_pipeline(cfg: RunConfig, *, progress: Progress | None = None, force: boo
     ev = do(
         Stage(
             "evaluate",
-            _evaluate_stage(cfg, release, runs, answers, prog),
+            _evaluate_stage(cfg, release, runs, answers, prog, cache),
             ev_inputs,
-            {"split": cfg.split, "seed": cfg.seed, "n_bootstrap": cfg.n_bootstrap, "min_slice": cfg.min_slice},
+            {"split": cfg.split, "seed": cfg.seed, "n_bootstrap": cfg.n_bootstrap, "min_slice": cfg.min_slice}
+            | ({"judge": cfg.judge} if cfg.judge else {}),
         )
     )
     rep = do(
