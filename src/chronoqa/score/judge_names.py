@@ -36,7 +36,6 @@ _TRANSLIT: Final = str.maketrans(
 _DIGRAPHS: Final = (("ae", "a"), ("oe", "o"), ("ue", "u"))
 _SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
 _TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
-_POSSESSIVE: Final = re.compile(r"['’]s?$")
 _PAREN_RE: Final = re.compile(r"\s*\([^)]*\)\s*")
 _PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S")
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
@@ -230,8 +229,11 @@ def tokens(text: str) -> list[Token]:
     new = tuple.__new__  # a Token without the NamedTuple constructor's extra call (this loop is hot)
     for m in _TOKEN_RE.finditer(text):
         word = m.group(0)
-        if word[-1] in "s'’":
-            word = _POSSESSIVE.sub("", word)
+        last = word[-1]
+        if last == "'":  # a possessive ("Köhler's", "Jones'", "Köhler’s") is stripped
+            word = word[:-1]
+        elif last == "s" and len(word) > 2 and word[-2] in "'’":
+            word = word[:-2]
         key = "and" if word == "&" else fold(word)
         if key:
             add(new(Token, (key, *m.span())))
@@ -404,7 +406,10 @@ def _all_forms(label: str) -> frozenset[str]:
 
 def _taken(form: str, keys: frozenset[str] | set[str], rivals: Sequence[str]) -> bool:
     """Whether a rival label other than ``keys`` has ``form`` (checked per form: contexts vary per question)."""
-    return any(form in _all_forms(r) and r not in keys for r in rivals)
+    for r in rivals:
+        if form in _all_forms(r) and r not in keys:
+            return True
+    return False
 
 
 class NameIndex:
