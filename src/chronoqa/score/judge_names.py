@@ -406,10 +406,7 @@ def _all_forms(label: str) -> frozenset[str]:
 
 def _taken(form: str, keys: frozenset[str] | set[str], rivals: Sequence[str]) -> bool:
     """Whether a rival label other than ``keys`` has ``form`` (checked per form: contexts vary per question)."""
-    for r in rivals:
-        if form in _all_forms(r) and r not in keys:
-            return True
-    return False
+    return any(form in _all_forms(r) and r not in keys for r in rivals)
 
 
 class NameIndex:
@@ -489,7 +486,7 @@ class NameIndex:
         first = text[toks[i].begin]
         if first.islower() and any(c.isupper() for c in text):
             return False
-        own = self.label_words(form)
+        own: set[str] | None = None
         for k, step in ((i - 1, -1), (last + 1, 1)):
             run = []
             while 0 <= k < len(toks):
@@ -500,8 +497,10 @@ class NameIndex:
                 run.append(toks[k].key)
                 k += step
             names = [w for w in run if w not in _TITLES]
-            if names and not any(close(w, o) for w in names for o in own):
-                return False
+            if names:
+                own = self.label_words(form) if own is None else own
+                if not any(close(w, o) for w in names for o in own):
+                    return False
         return True
 
     @staticmethod

@@ -131,6 +131,7 @@ _PASSIVE_SUCCESSION: Final = re.compile(
 _ACTIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took\s+over\s+from)\b", re.IGNORECASE
 )
+_SUCCESSION_WORDS: Final = ("succeed", "replac", "followed", "handed", "gave", "took")
 _PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
@@ -438,6 +439,9 @@ def _succession(
     if d.kind != "point" or d.interval.start is None:
         return []
     span = text[clause_begin:d_begin]
+    folded = span.casefold()  # a quick reject: every cue holds one of these words (casefold covers re's case rules)
+    if not any(w in folded for w in _SUCCESSION_WORDS):
+        return []
     passive = list(_PASSIVE_SUCCESSION.finditer(span))
     active = list(_ACTIVE_SUCCESSION.finditer(span))
     cue = passive[-1] if passive else (active[-1] if active else None)
