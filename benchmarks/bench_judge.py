@@ -134,17 +134,19 @@ def main() -> None:
             t_ok += bool(row.T)
     careful_s = time.perf_counter() - t0
     careful_cpu = time.process_time() - c0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for q, r in zip(questions, records, strict=True):
         o = score_answer(q, r, mode="strict")
         score_time(q, r, o.correct, mode="strict")
     strict_s = time.perf_counter() - t0
+    strict_cpu = time.process_time() - c0
     total = index_s + careful_s
     res: dict[str, Any] = {
         "source": source,
         "n_answers": len(questions),
         "seconds": {"corpus_index": index_s, "careful_A_and_T": careful_s, "total_careful": total,
-                    "total_careful_cpu": careful_cpu, "strict_A_and_T_for_reference": strict_s},
+                    "total_careful_cpu": careful_cpu, "strict_A_and_T_for_reference": strict_s,
+                    "strict_A_and_T_cpu": strict_cpu},
         "A": a_ok / max(1, len(questions)),
         "T": t_ok / max(1, t_n),
         "n_with_T": t_n,
@@ -157,7 +159,8 @@ def main() -> None:
     name = "judge.json" if args.bench is None else "judge_" + Path(args.bench).name + ".json"
     write_json(Path(__file__).parent / "results" / name, res)
     print(f"{len(questions)} answers ({source}): index {index_s:.2f} s, careful A+T {careful_s:.2f} s "
-          f"(total {total:.2f} s wall, {careful_cpu:.2f} s CPU; target < 5 s), strict {strict_s:.2f} s; "
+          f"(total {total:.2f} s wall, {careful_cpu:.2f} s CPU; target < 5 s), strict {strict_s:.2f} s "
+          f"({strict_cpu:.2f} s CPU); load {os.getloadavg()[0]:.1f}; "
           f"A {res['A']:.3f}, T {res['T']:.3f}")  # fmt: skip
 
 

@@ -73,3 +73,55 @@ def test_corpus_entities_give_slot_candidates_and_context() -> None:
     kw = CorpusEntities(docs).answer_kwargs(q)
     assert kw["context"] == ["Johannes Rau"]
     assert {"Johannes Rau", "Chaim Herzog", "Horst Köhler"} <= set(kw["candidates"].keys())
+
+
+def test_pipeline_evaluate_with_an_llm_judge(tmp_path: Path) -> None:
+    """``[evaluate] judge`` in the run config: verdicts cached in the run's cache, errors split by side."""
+    pytest.importorskip("bm25s")
+    from answer_fixtures import write_fixture
+    from chronoqa.io import read_json
+    from chronoqa.pipeline.config import load_config
+    from chronoqa.pipeline.run import run_pipeline
+
+    def script(n: int, payload: dict[str, Any]) -> Reply:
+        system = payload["messages"][0]["content"]
+        if "You check the time references" in system:  # the judge: Yes only on the question about a birth
+            return 200, "Yes" if "born" in payload["messages"][1]["content"] else "No", {}
+        return 200, "Answer: Blue FC\nExplanation: Ann Lee played for Blue FC from 2005 to 2009.", {}
+
+    rel, _ = write_fixture(tmp_path)
+    with FakeOpenAI(script) as srv:
+        url = srv.base_url
+        cfg = load_config(None, bench=str(rel), out=str(tmp_path / "run"), retrievers="bm25", controls="",
+                          baselines="", protocols="closed_book@1", llm=f"llm(model=fake,base_url={url})",
+                          judge=f"llm(model=judge,base_url={url},concurrency=1)", n_bootstrap=20)  # fmt: skip
+        run_pipeline(cfg)
+        n_calls = len(srv.requests)
+        run_pipeline(cfg, force=True)  # every stage again: the judge's verdicts come from the run's cache
+        assert len(srv.requests) == n_calls
+    assert list((tmp_path / "run" / "cache" / "judge").rglob("*.json"))
+    data = read_json(tmp_path / "run" / "evaluate" / "answers" / "llm-closed_book@1.json")
+    got = {k: v["value"] for k, v in data["time_accuracy"]["all"].items() if k.startswith(("T", "judge_"))}
+    # Hand-worked on the fixture: the model always states Blue FC from 2005 to 2009, which is the gold of q1
+    # only (T = 1 on q1, 0 on q2-q4); the judge says Yes on q4 (born: a false accept) and No elsewhere (q1:
+    # a false reject; q2, q3 agree).
+    assert got["T"] == 0.25 and got["judge_T"] == 0.25
+    assert got["judge_agreement"] == 0.5
+    assert got["judge_false_accepts"] == 0.25 and got["judge_false_rejects"] == 0.25
+    assert data["judge"]["calls"]["http_calls"] + data["judge"]["calls"]["cache_hits"] == 4
+
+
+def test_run_config_reads_the_judge_and_checks_it_first(tmp_path: Path) -> None:
+    from chronoqa.pipeline.config import dump_toml, load_config
+    from chronoqa.pipeline.run import run_pipeline
+
+    toml = tmp_path / "run.toml"
+    toml.write_text('[evaluate]\njudge = "llm(model=m,base_url=http://127.0.0.1:9/v1)"\n')
+    cfg = load_config(toml)
+    assert cfg.judge == "llm(model=m,base_url=http://127.0.0.1:9/v1)"
+    again = tmp_path / "again.toml"
+    again.write_text(dump_toml(cfg.to_dict()))
+    assert load_config(again) == cfg
+    with pytest.raises(UnknownNameError):  # before any stage runs: nothing is written
+        run_pipeline(load_config(None, out=str(tmp_path / "run"), judge="gpt(model=x)"))
+    assert not (tmp_path / "run").exists()

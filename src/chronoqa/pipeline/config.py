@@ -30,6 +30,8 @@ File format (every key optional; flags override the file, the file overrides the
     [evaluate]
     n_bootstrap = 1000
     min_slice = 30
+    judge = ""                     # optional LLM judge of time accuracy, e.g. "llm(model=m,base_url=...)";
+                                   # its cache is <run>/cache/judge, its agreement beside the T of each run
 
 The run folder records the effective configuration as ``config.toml`` (re-runnable with
 ``--config``) and ``config.json``.
@@ -66,7 +68,7 @@ DEFAULT_CONTROLS = ("oracle", "stale_only", "dist_only", "random", "empty")
 _SECTIONS: Mapping[str, tuple[str, ...]] = {
     "retrieve": ("retrievers", "controls", "k"),
     "answer": ("baselines", "reader_runs", "llm", "protocols", "llm_run", "limit"),
-    "evaluate": ("n_bootstrap", "min_slice"),
+    "evaluate": ("n_bootstrap", "min_slice", "judge"),
 }
 
 
@@ -93,6 +95,7 @@ class RunConfig:
     limit: int = 0
     n_bootstrap: int = 1000
     min_slice: int = 30
+    judge: str = ""
 
     def __post_init__(self) -> None:
         if self.files and self.bench:

@@ -236,12 +236,18 @@ def _answer_stage(
 
 
 def _evaluate_stage(
-    cfg: RunConfig, release: Path, runs: Mapping[str, Path], answers: Mapping[str, Path], progress: Progress
+    cfg: RunConfig,
+    release: Path,
+    runs: Mapping[str, Path],
+    answers: Mapping[str, Path],
+    progress: Progress,
+    cache: Path,
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.answers import read_answers_meta
         from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
         from chronoqa.artifacts.release import load_release
+        from chronoqa.judge import make_judge
         from chronoqa.report.verdicts import answer_verdicts, retrieval_verdicts
         from chronoqa.score.evaluate import evaluate
 
@@ -255,6 +261,7 @@ def _evaluate_stage(
             write_verdicts(out, "retrieval", name, retrieval_verdicts(res, run, rel))
             tick(1)
         for name, ans in sorted(answers.items()):
+            judge = make_judge(cfg.judge, cache / "judge") if cfg.judge else None  # its own call counts per file
             res = evaluate(
                 rel,
                 answers=ans,
@@ -262,6 +269,7 @@ def _evaluate_stage(
                 seed=cfg.seed,
                 n_bootstrap=cfg.n_bootstrap,
                 min_slice=cfg.min_slice,
+                judge=judge,
             )
             write_metrics(out, "answers", MetricsRecord(name, res.to_dict(), read_answers_meta(ans)))
             write_verdicts(out, "answers", name, answer_verdicts(res, ans))
@@ -358,6 +366,10 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
         REGISTRY.resolve_params(RetrieverSpec.parse(spec))
     _answer_plan(cfg, [*cfg.retrievers, *cfg.controls])
     run_dir = cfg.out_dir
+    if cfg.judge:
+        from chronoqa.judge import make_judge
+
+        make_judge(cfg.judge)  # validates the judge's spec before any stage runs
     runner = StageRunner(run_dir, force=force)  # removes a dead run's temporary folders: only under the lock
     write_json(run_dir / "config.json", cfg.to_dict())
     write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))
@@ -423,7 +435,7 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
     ev = do(
         Stage(
             "evaluate",
-            _evaluate_stage(cfg, release, runs, answers, prog),
+            _evaluate_stage(cfg, release, runs, answers, prog, cache),
             ev_inputs,
             {
                 "split": cfg.split,
@@ -431,7 +443,8 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
                 "n_bootstrap": cfg.n_bootstrap,
                 "min_slice": cfg.min_slice,
                 "verdicts": 1,
-            },
+            }
+            | ({"judge": cfg.judge} if cfg.judge else {}),
         )
     )
     rep = do(

@@ -73,8 +73,11 @@ _SPLIT = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b)\s*", re.IGNORECASE)
 @lru_cache(maxsize=1 << 16)
 def normalize_answer(text: str) -> str:
     """Case-, accent-, punctuation- and article-insensitive form of an answer string."""
-    t = unicodedata.normalize("NFKD", text)
-    t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
+    if text.isascii():  # no accents to strip (the same result, without a pass per character)
+        t = text.casefold()
+    else:
+        t = unicodedata.normalize("NFKD", text)
+        t = "".join(c for c in t if not unicodedata.combining(c)).casefold()
     t = _PUNCT.sub(" ", t)
     return " ".join(w for w in t.split() if w not in _ARTICLES)
 
@@ -309,6 +312,7 @@ _NONE_START: Final = tuple(
 )  # fmt: skip
 _FILLER: Final = frozenset({"both", "respectively", "etc", "and", "all", "them", "others"})
 _LIST_SPLIT: Final = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b|\bor\b)\s*", re.IGNORECASE)
+_PAREN_RE: Final = re.compile(r"\([^)]*\)")
 
 
 def _hedged(text: str) -> bool:
@@ -433,7 +437,7 @@ def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:
     """Items of a list answer that name no known entity but look like a name ("Ibrahim Mahlab")."""
-    body = re.sub(r"\([^)]*\)", " ", text)
+    body = _PAREN_RE.sub(" ", text)
     parts = [p.strip(" .:!\"'*") for p in _LIST_SPLIT.split(body)]
     parts = [p for p in parts if p]
     if len(parts) < 2:

@@ -171,6 +171,9 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         jt = np.fromiter((bool(t.judge) for t in time_rows), dtype=np.float64, count=n)
         tim["judge_T"] = (jt * judged, judged)
         tim["judge_agreement"] = (agree * judged, judged)
+        # the judge's disagreements split by side, relative to the deterministic T (shares of judged items)
+        tim["judge_false_accepts"] = (jt * (1 - tt) * judged, judged)
+        tim["judge_false_rejects"] = ((1 - jt) * tt * judged, judged)
     return ans, tim
 
 

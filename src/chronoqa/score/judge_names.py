@@ -36,7 +36,9 @@ _TRANSLIT: Final = str.maketrans(
 _DIGRAPHS: Final = (("ae", "a"), ("oe", "o"), ("ue", "u"))
 _SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
 _TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
-_POSSESSIVE: Final = re.compile(r"['’]s?$")
+_PAREN_RE: Final = re.compile(r"\s*\([^)]*\)\s*")
+_PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S")
+_DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
 _NEGATIONS: Final = frozenset({"not", "never", "neither", "nor", "isnt", "wasnt", "werent", "arent", "no"})
 _DISCRIMINATOR: Final = re.compile(r"^(?:[a-z]|ii|iii|iv|vi|vii|viii|ix|x|jr|sr|\d{1,2})$")
@@ -222,15 +224,19 @@ class Token(NamedTuple):
 
 def tokens(text: str) -> list[Token]:
     """The words of ``text`` (apostrophes and hyphens inside a word kept with it), folded."""
-    out = []
+    out: list[Token] = []
+    add = out.append
+    new = tuple.__new__  # a Token without the NamedTuple constructor's extra call (this loop is hot)
     for m in _TOKEN_RE.finditer(text):
         word = m.group(0)
-        if word[-1] in "s'’":
-            word = _POSSESSIVE.sub("", word)
+        last = word[-1]
+        if last == "'":  # a possessive ("Köhler's", "Jones'", "Köhler’s") is stripped
+            word = word[:-1]
+        elif last == "s" and len(word) > 2 and word[-2] in "'’":
+            word = word[:-2]
         key = "and" if word == "&" else fold(word)
         if key:
-            b, e = m.span()
-            out.append(Token(key, b, e))
+            add(new(Token, (key, *m.span())))
     return out
 
 
@@ -252,14 +258,14 @@ class NameMention(NamedTuple):
 def _strip_qualifiers(label: str) -> list[str]:
     """Shorter forms of a label: without a parenthetical, a comma qualifier or an " in ..." field."""
     out = []
-    base = re.sub(r"\s*\([^)]*\)\s*", " ", label).strip()
+    base = _PAREN_RE.sub(" ", label).strip()
     if base and base != label:
         out.append(base)
     if "," in base:
         head = base.split(",", 1)[0].strip()
         if head:
             out.append(head)
-    m = re.match(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S", base)
+    m = _PRIZE_FIELD_RE.match(base)
     if m:
         out.append(m.group(1))  # "Wolf Prize in Chemistry" -> "Wolf Prize"
     return out
@@ -391,15 +397,16 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
 
 
-@lru_cache(maxsize=1 << 12)
-def _rival_forms(rivals: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """Every form of the rivals' labels → the labels having it (cached: a context recurs)."""
-    taken: dict[str, set[str]] = {}
-    for label in rivals:
-        r_strong, r_weak, _ = _label_forms(label)
-        for f in r_strong | r_weak:
-            taken.setdefault(f, set()).add(label)
-    return {f: frozenset(v) for f, v in taken.items()}
+@lru_cache(maxsize=1 << 17)
+def _all_forms(label: str) -> frozenset[str]:
+    """Every form (strong or weak) of one label."""
+    strong, weak, _ = _label_forms(label)
+    return strong | weak
+
+
+def _taken(form: str, keys: frozenset[str] | set[str], rivals: Sequence[str]) -> bool:
+    """Whether a rival label other than ``keys`` has ``form`` (checked per form: contexts vary per question)."""
+    return any(form in _all_forms(r) and r not in keys for r in rivals)
 
 
 class NameIndex:
@@ -436,14 +443,14 @@ class NameIndex:
                 strong.setdefault(f, set()).add(key)
             for f in w_forms:
                 weak.setdefault(f, set()).add(key)
-        taken = None if rivals is None else _rival_forms(tuple(rivals))
+        rival_labels = None if rivals is None else tuple(dict.fromkeys(rivals))
         self._forms: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in strong.items()}
         self._short: set[str] = set()
         for form, keys in weak.items():
             if form in self._forms:
                 continue
-            if taken is not None:
-                if taken.get(form, frozenset()) - keys:  # a rival of the question's context has it too
+            if rival_labels is not None:
+                if _taken(form, keys, rival_labels):  # a rival of the question's context has it too
                     continue
             elif len(keys) != 1 or (base is not None and base.owners(form)):
                 continue
@@ -452,6 +459,10 @@ class NameIndex:
         self._sorted = sorted(self._forms)
         self._heads = {f[:3] for f in self._forms}  # a quick reject before the sorted search
         self._starts = {f[:k] for f in self._forms for k in (1, 2, 3)}
+        chain = [self] if base is None else [self, *base._chain]
+        self._chain: list[NameIndex] = chain
+        self._chain_starts = [ix._starts for ix in chain]
+        self._levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
 
     def is_short(self, form: str) -> bool:
         """Whether ``form`` is a shorter form (here or in the base index)."""
@@ -475,7 +486,7 @@ class NameIndex:
         first = text[toks[i].begin]
         if first.islower() and any(c.isupper() for c in text):
             return False
-        own = self.label_words(form)
+        own: set[str] | None = None
         for k, step in ((i - 1, -1), (last + 1, 1)):
             run = []
             while 0 <= k < len(toks):
@@ -486,8 +497,10 @@ class NameIndex:
                 run.append(toks[k].key)
                 k += step
             names = [w for w in run if w not in _TITLES]
-            if names and not any(close(w, o) for w in names for o in own):
-                return False
+            if names:
+                own = self.label_words(form) if own is None else own
+                if not any(close(w, o) for w in names for o in own):
+                    return False
         return True
 
     @staticmethod
@@ -497,7 +510,7 @@ class NameIndex:
         if not _DISCRIMINATOR.match(nxt.key) or text[toks[last].end : nxt.begin].strip() != "":
             return False
         if nxt.key.isdigit():  # "Köhler 30.06.2004", "Rau 1 July 2004" are dates, not "Cars 2"
-            if re.match(r"[./\-–]\d", text[nxt.end : nxt.end + 2]):
+            if _DATE_SEP_RE.match(text, nxt.end):
                 return False
             if last + 2 < len(toks) and toks[last + 2].key[:3] in _MONTH_PREFIXES:
                 return False
@@ -522,15 +535,15 @@ class NameIndex:
         toks = tokens(text) if toks is None else toks
         out: list[NameMention] = []
         i, n = 0, len(toks)
-        chain = [self]
-        while chain[-1].base is not None:
-            chain.append(chain[-1].base)
-        starts = [ix._starts for ix in chain]
-        levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
+        starts = self._chain_starts
+        levels = self._levels
         empty: frozenset[str] = frozenset()
         while i < n:
             head = toks[i].key[:3]
-            if not any(head in st for st in starts):  # no form starts like this word
+            for st in starts:
+                if head in st:
+                    break
+            else:  # no form starts like this word
                 i += 1
                 continue
             best: tuple[int, frozenset[str], str] | None = None

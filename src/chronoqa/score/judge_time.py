@@ -131,6 +131,7 @@ _PASSIVE_SUCCESSION: Final = re.compile(
 _ACTIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took\s+over\s+from)\b", re.IGNORECASE
 )
+_SUCCESSION_WORDS: Final = ("succeed", "replac", "followed", "handed", "gave", "took")
 _PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
@@ -153,7 +154,7 @@ class FactRef:
     open_end: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attribution:
     """One date of the text read as ``role`` (``start``/``end``/``point``/``none``) of facts ``facts``.
 
@@ -168,7 +169,7 @@ class Attribution:
     begin: int
 
 
-@dataclass
+@dataclass(slots=True)
 class _Pos:
     begin: int
     end: int
@@ -182,12 +183,17 @@ _PHRASES: Final = re.compile(
     r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|in\s+office|became\s+a\s+member"
 )
 _WORD: Final = re.compile(r"[a-z_]+")
+_SPACES_RE: Final = re.compile(r"\s+")
+_LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
+_AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
+_WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
+_AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 
 
 @lru_cache(maxsize=1 << 16)
 def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
-    low = _PHRASES.sub(lambda m: re.sub(r"\s+", "_", m.group(0)), text.lower())
+    low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
     out = []
     for m in _WORD.finditer(low):
         w = m.group(0)
@@ -345,7 +351,7 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
         if dates[i].kind != "point" or dates[i + 1].kind != "point":
             continue
         gap = sentence[dates[i].end : dates[i + 1].begin]
-        if re.fullmatch(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?", gap):
+        if _LIST_GAP_RE.fullmatch(gap):
             out |= {i, i + 1}
     return out
 
@@ -358,9 +364,9 @@ def _also(
     rev = list(reversed(before))
     if owner in rev:
         k = rev.index(owner)
-        if k + 1 < len(rev) and re.fullmatch(r"\s*(?:,|and|&)\s*", text[rev[k + 1].end : owner.begin]):
+        if k + 1 < len(rev) and _AND_GAP_RE.fullmatch(text, rev[k + 1].end, owner.begin):
             out.append((rev[k + 1].facts - {_OTHER}, ""))
-    m = re.match(r"\s*,?\s*(?:when|as|after|and)\s+", span_after)
+    m = _WHEN_RE.match(span_after)
     if m and after:
         p = after[0]
         cues = _role_words(text[p.end : p.end + 40])
@@ -390,7 +396,7 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
     """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
     low = before.lower()
-    other_term = any(w in low for w in _OTHER_TERM) or re.search(r"\bas\s+of\s*$", low) is not None
+    other_term = any(w in low for w in _OTHER_TERM) or _AS_OF_RE.search(low) is not None
     if d.kind == "range":
         return "range", other_term
     if d.kind == "since":
@@ -433,6 +439,9 @@ def _succession(
     if d.kind != "point" or d.interval.start is None:
         return []
     span = text[clause_begin:d_begin]
+    folded = span.casefold()  # a quick reject: every cue holds one of these words (casefold covers re's case rules)
+    if not any(w in folded for w in _SUCCESSION_WORDS):
+        return []
     passive = list(_PASSIVE_SUCCESSION.finditer(span))
     active = list(_ACTIVE_SUCCESSION.finditer(span))
     cue = passive[-1] if passive else (active[-1] if active else None)
