@@ -40,6 +40,7 @@ const VALUES = JSON.parse(document.getElementById('values').textContent);
 const KEY = 'chronoqa-judgments:' + META.dataset + ':' + META.seed + ':' + META.n;
 let state = {annotator: '', pos: 0, focus: 0, judgments: {}};
 try { const s = JSON.parse(localStorage.getItem(KEY) || 'null'); if (s) state = s; } catch (e) {}
+if (!(state.pos >= 0 && state.pos < ITEMS.length)) state.pos = 0;
 const $ = (id) => document.getElementById(id);
 function keep(){ try { localStorage.setItem(KEY, JSON.stringify(state)); } catch (e) {} }
 function rec(id){ if (!state.judgments[id]) state.judgments[id] = {comment: ''}; return state.judgments[id]; }
@@ -82,6 +83,7 @@ function result(){
 }
 window.chronoqaJudgments = result;
 function save(){
+  if (!state.annotator) { alert('Type your name (annotator) first, then save.'); $('annotator').focus(); return; }
   const blob = new Blob([JSON.stringify(result(), null, 1)], {type: 'application/json'});
   const a = document.createElement('a'); a.href = URL.createObjectURL(blob);
   a.download = 'judgments-' + (state.annotator || 'anonymous') + '.json'; document.body.appendChild(a); a.click();
