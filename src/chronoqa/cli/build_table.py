@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from chronoqa.cli import _ui
+from chronoqa.cli._ui import fail
 
 __all__ = ["register"]
 
@@ -120,7 +120,7 @@ def build_table(
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
         write(build, str(out))
     except ChronoqaError as exc:
-        _ui.fail(exc)
+        fail(exc)
     typer.echo(f"wrote {len(build.questions)} questions and {len(build.corpus)} documents to {out}")
     for src, rows in sorted(build.counts().items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
