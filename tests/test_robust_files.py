@@ -169,3 +169,12 @@ def test_a_repeated_table_column_is_an_error(tmp_path: Path) -> None:
     t.write_text("Country,Role,Role,Start,End\nItaly,President,President,1999,2006\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"t\.csv:1: field '\(header\)' = 'Role': expected column names"):
         read_table(t)
+
+
+def test_hits_without_doc_id_are_warned(tmp_path: Path) -> None:
+    rel, run = write_fixture(tmp_path)
+    assert not [w for w in evaluate(rel, run=run, n_bootstrap=0).to_dict()["warnings"] if "doc_id" in w]
+    no_ids = _rewrite_hits(run, tmp_path / "noid" / "x.run.jsonl", doc_id="")
+    n_hits = sum(len(json.loads(line)["hits"]) for line in run.read_text(encoding="utf-8").splitlines())
+    warned = [w for w in evaluate(rel, run=no_ids, n_bootstrap=0).to_dict()["warnings"] if "doc_id" in w]
+    assert warned == [f"run 'x': {n_hits} hits carry no doc_id and are matched by their triple text, not as documents"]

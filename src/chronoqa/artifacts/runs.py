@@ -143,6 +143,15 @@ class Run:
             return tuple(self._columns.column("qid").to_pylist())
         return tuple(line.qid for line in self.lines)
 
+    def hits_without_doc_id(self) -> int:
+        """How many hits name no document (matched by their triple text, not by identity)."""
+        if self._lines is None and self._columns is not None:
+            import pyarrow.compute as pc
+
+            ids = pc.list_flatten(self._columns.column("hits").combine_chunks()).field("doc_id")
+            return int(pc.sum(pc.fill_null(pc.equal(ids, ""), True)).as_py() or 0)
+        return sum(1 for line in self.lines for h in line.hits if not h.doc_id)
+
     def __iter__(self) -> Iterator[RunLine]:
         return iter(self.lines)
 

@@ -1,6 +1,6 @@
 """Shared terminal output of the CLI: consoles that never read user text as markup, the one error printer.
 
-Every console the commands print with comes from :func:`console`: rich markup is off, so a spec, path or
+Every console the commands print with comes from :func:`plain_console`: rich markup is off, so a spec, path or
 message holding square brackets (``bm25[/x]``, ``[retrieve]``) prints as it is, never crashes the printer
 nor loses words. Errors about the user's input go through :func:`fail` (or reach
 :func:`chronoqa.cli.main`, which prints them with :func:`print_error`): one plain line on stderr, exit
@@ -16,12 +16,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-__all__ = ["EXIT_USER_ERROR", "console", "fail", "print_error", "task_progress", "warn"]
+__all__ = ["EXIT_USER_ERROR", "fail", "plain_console", "print_error", "task_progress", "warn"]
 
 EXIT_USER_ERROR = 2
 
 
-def console(*, stderr: bool = False, width: int | None = None) -> Console:
+def plain_console(*, stderr: bool = False, width: int | None = None) -> Console:
     """A rich console for the CLI's tables and messages, with markup and auto-highlighting off."""
     return Console(stderr=stderr, width=width, markup=False, highlight=False)
 

@@ -67,8 +67,7 @@ def build_kg_command(
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from rich.table import Table
 
-    from chronoqa.cli import _ui
-    from chronoqa.cli._ui import task_progress
+    from chronoqa.cli._ui import fail, plain_console, task_progress
     from chronoqa.errors import check_policy
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.datacard import OPERATOR_NAMES
@@ -76,7 +75,7 @@ def build_kg_command(
     from chronoqa.sources.labels import read_entity_labels
     from chronoqa.time import parse_time
 
-    console = _ui.console(stderr=True)
+    console = plain_console(stderr=True)
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
     if out.exists() and not out.is_dir():
@@ -132,7 +131,7 @@ def build_kg_command(
     if not build.questions:
         rep = graph.report
         why = f", {len(rep.skipped)} rows skipped {rep.skipped_by_reason()}" if rep and rep.skipped else ""
-        _ui.fail(
+        fail(
             f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
             "--on-bad-row raise to stop at the first bad row. Nothing was written"
         )

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from chronoqa.cli import _ui
+from chronoqa.cli._ui import fail
 
 __all__ = ["register"]
 
@@ -134,7 +134,7 @@ def build_table(
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
         build.write(out)
     except ChronoqaError as exc:
-        _ui.fail(exc)
+        fail(exc)
     counts = build.manifest["counts"]
     typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {out}")
     for src, rows in sorted(build.manifest["cells"].items()):

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, Trans
 from rich.table import Table
 
 from chronoqa import datasets as ds
-from chronoqa.cli import _ui
+from chronoqa.cli._ui import plain_console
 from chronoqa.errors import ChronoqaError
 from chronoqa.time import parse_time
 
@@ -54,7 +54,7 @@ def list_datasets(
         table.add_row(
             str(r["name"]), str(r["format"]), str(r["status"]), "yes" if r["verified"] else "no", str(r["description"])
         )
-    _ui.console().print(table)
+    plain_console().print(table)
 
 
 def info(
@@ -72,7 +72,7 @@ def info(
     ] = False,
 ) -> None:
     """Summarise a dataset: counts, time range, granularity mix, interval shapes, top relations."""
-    console = _ui.console(stderr=True)
+    console = plain_console(stderr=True)
     try:
         with console.status(f"loading {name} ...") as status:
             result = ds.info(
@@ -89,7 +89,7 @@ def info(
     if as_json:
         typer.echo(json.dumps(d, indent=2, ensure_ascii=False))
         return
-    out = _ui.console()
+    out = plain_console()
     head = Table(title=f"{result.spec.name}: {result.spec.description}", show_header=False)
     head.add_column("field", style="bold")
     head.add_column("value")

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chronoqa.cli import _ui
+from chronoqa.cli._ui import plain_console, warn
 
 __all__ = ["register", "render"]
 
@@ -95,7 +95,7 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
             )
         )
     for w in metrics.get("warnings", []):
-        _ui.warn(console, w)
+        warn(console, w)
 
 
 def register(app: typer.Typer) -> None:
@@ -138,7 +138,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("give --run, --answers or both")
         if answer_rule not in ("all", "3_of_many"):
             raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
-        console = _ui.console()
+        console = plain_console()
         # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
         llm_judge = None
         if judge:

@@ -15,8 +15,7 @@ from rich.progress import TaskID
 from rich.table import Table
 
 from chronoqa.artifacts.runs import read_timing
-from chronoqa.cli import _ui
-from chronoqa.cli._ui import task_progress
+from chronoqa.cli._ui import fail, plain_console, task_progress
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["register"]
@@ -44,7 +43,7 @@ def register(app: typer.Typer) -> None:
         from chronoqa.artifacts.release import load_release
         from chronoqa.retrieve import gold_recall, run_retrieval
 
-        console = _ui.console()
+        console = plain_console()
         if list_:
             _print_registry(console)
             return
@@ -64,7 +63,7 @@ def register(app: typer.Typer) -> None:
                     release, retriever, out, k=k, split=split, reuse=not no_reuse, progress=progress
                 )
         except (ChronoqaError, ValueError) as exc:
-            _ui.fail(exc)
+            fail(exc)
         questions = list(release.questions) if split is None else release.split(split)
         table = Table(title=f"retrieval runs → {out}", title_justify="left")
         for col in ("retriever", "control", "questions", "mean hits", "R@10 S*", "seconds", "q/s", "reused", "file"):

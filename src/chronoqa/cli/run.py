@@ -14,8 +14,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from chronoqa.cli import _ui
-from chronoqa.cli._ui import task_progress
+from chronoqa.cli._ui import fail, plain_console, task_progress, warn
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["register"]
@@ -59,7 +58,7 @@ def _print_summary(console: Console, summary: dict[str, Any]) -> None:
             table.add_row(*row, style="dim" if "(control" in row[0] else None)
         console.print(table)
     for w in summary.get("warnings", []):
-        _ui.warn(console, w)
+        warn(console, w)
 
 
 def register(app: typer.Typer) -> None:
@@ -99,7 +98,7 @@ def register(app: typer.Typer) -> None:
         from chronoqa.pipeline.config import load_config
         from chronoqa.pipeline.run import run_pipeline
 
-        console = _ui.console(stderr=True)
+        console = plain_console(stderr=True)
         try:
             cfg = load_config(
                 config,
@@ -123,9 +122,9 @@ def register(app: typer.Typer) -> None:
             with task_progress(console) as bars:
                 result = run_pipeline(cfg, progress=_RichProgress(bars, console), force=force, wait=wait)
         except ChronoqaError as exc:
-            _ui.fail(exc)
-        out_console = _ui.console()
-        _print_summary(_ui.console(width=max(out_console.width, 150)), dict(result.summary))
+            fail(exc)
+        out_console = plain_console()
+        _print_summary(plain_console(width=max(out_console.width, 150)), dict(result.summary))
         console.print(f"run folder: {result.run_dir}\nreport: {result.report_html}\nsummary: {result.report_md}")
 
     @app.command("answer")
@@ -142,7 +141,7 @@ def register(app: typer.Typer) -> None:
         from chronoqa.answer import answer_release, make_answerer
         from chronoqa.artifacts.release import load_release
 
-        console = _ui.console(stderr=True)
+        console = plain_console(stderr=True)
         try:
             a = make_answerer(answerer)
             rel = load_release(bench)
@@ -160,5 +159,5 @@ def register(app: typer.Typer) -> None:
                     limit=limit,
                 )
         except ChronoqaError as exc:
-            _ui.fail(exc)
+            fail(exc)
         typer.echo(f"{s.n} answers ({', '.join(f'{k} {v}' for k, v in s.by_status.items())}) → {out / 'answers.jsonl'}")

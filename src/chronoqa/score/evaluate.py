@@ -322,6 +322,11 @@ def _load_run(
             f"run {name!r} has {len(unknown)} question ids that are not in {release.path} "
             f"(first: {unknown[0]!r}): it was made for another benchmark; re-run retrieval on this release"
         )
+    no_id = loaded.hits_without_doc_id() if release.corpus else 0
+    if no_id:
+        warnings.append(
+            f"run {name!r}: {no_id} hits carry no doc_id and are matched by their triple text, not as documents"
+        )
     hits = hits_from_run(loaded, qs)
     missing = len({q.id for q in qs} - set(hits.line_qids))
     if missing:
