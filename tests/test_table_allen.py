@@ -146,13 +146,20 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
         check_question(q, table, spans)
     # all 13 relations with unique answers; "none" (closed world) at most a quarter of the release, but present
     cells = Counter((q.allen, q.cardinality) for q in qs if q.operator == "allen")
-    assert {a for a, _ in cells} == set(BRUTE)
-    for rel in BRUTE:
+    # at year/month level a question is asked only where the handover reading and the data's ends agree, and
+    # never states a moved end ("ended before ..."): a relation may then have no question, with skips counted
+    missing = set(BRUTE) - {a for a, _ in cells}
+    if granularity == "day":
+        assert not missing
+    else:
+        assert missing <= {"before", "meets", "during", "starts", "overlaps", "finishes", "finished-by", "equals"}
+        assert build.manifest["tables"]["fx"]["handovers"]["end_questions_skipped"] > 0
+    for rel in set(BRUTE) - missing:
         assert cells[(rel, "unique")] >= 1, rel
     n_none = sum(1 for q in build.questions if q.cardinality == "none")
     assert 0 < n_none <= 0.25 * len(build.questions)
     assert build.manifest["counts"]["assumes_complete"] == n_none
-    assert sum(1 for (_, c), n in cells.items() if c == "unique" and n == 4) >= 10
+    assert sum(1 for (_, c), n in cells.items() if c == "unique" and n == 4) >= 10 - len(missing)
     # exact quotas, no duplicate queries
     assert max(cells.values()) <= 4
     assert len({q.sql for q in build.questions}) == len(build.questions)

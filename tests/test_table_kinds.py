@@ -102,6 +102,7 @@ def test_status_table_by_hand(tmp_path: Path) -> None:
             every = {r["Country"] for r in _rows(LAWS) if [r["Law_type"], r["Legality"]] == lf["key"]}
             assert set(q.answers) < every  # the window leaves some countries out: the time matters
             assert q.logical_form["scoring"] == ("3-of" if len(q.answers) > 3 else "all-of")
+            assert lf["window"][0] < lf["window"][1]  # never "between 2023 and 2023"
             assert q.assumes_complete
     assert build.manifest["tables"]["laws"]["kind"]["kind"] == "status"
     assert "| status |" in build.datacard

@@ -150,8 +150,11 @@ def test_tdbench_audit_finds_nothing(real_build) -> None:  # type: ignore[no-unt
     for name in TABLES:
         cells = Counter((q.allen, q.cardinality) for q in build.questions if q.logical_form.get("table") == name)
         assert max(cells.values()) <= 6
+        ends = {"before", "meets", "during", "starts", "overlaps", "finishes", "finished-by", "equals"}
         for rel in BRUTE:
-            assert cells[(rel, "unique")] == 6, (name, rel)
+            # year placeholders: no question where the handover reading and the data's ends disagree
+            coarse = name != "dyknow_leaders" and rel in ends
+            assert cells[(rel, "unique")] == 6 or (coarse and cells[(rel, "unique")] >= 3), (name, rel)
     n_none = sum(1 for q in build.questions if q.cardinality == "none")
     assert 0 < n_none <= 0.25 * len(build.questions)
     assert build.manifest["counts"]["assumes_complete"] == n_none

@@ -398,6 +398,8 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
                 break
             y0 = rng.choice(years)
             y1 = min(y0 + rng.choice((2, 4, 9)), rows.year(store.asof_unit))  # never past as_of
+            if y1 <= y0:  # "between 2023 and 2023": no window
+                continue
             lo, hi = _year_unit_range(y0, g)[0], _year_unit_range(y1, g)[1]
             matched = [p for p in members if lo <= int(store.lo[p]) <= hi]
             if not matched or len(matched) == len(members):  # the window must change the answer

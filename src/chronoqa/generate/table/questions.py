@@ -109,9 +109,17 @@ class TFDContext:
         return row_triple(self.store, int(self.store.rows[pos]), self.primary)
 
 
-def _evaluate(ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int) -> tuple[int, ...]:
+def _evaluate(
+    ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int, *, data_ends: bool = False
+) -> tuple[int, ...]:
+    """The key's rows standing in ``relation`` to ``[b0, b1]``.
+
+    ``data_ends``: with the data's ends, not the handover reading's (a moved row ends one unit later).
+    """
     pos = ctx.keys[key]
     lo, hi = ctx.store.lo[pos], ctx.store.hi[pos]
+    if data_ends:
+        hi = hi + np.asarray([int(p) in ctx.store.handover_moved for p in pos], dtype=hi.dtype)
     mask = bounded_mask(relation, lo, hi, np.asarray(RELATIONS[relation].predicate(lo, hi, b0, b1), dtype=bool))
     return tuple(int(p) for p in pos[mask])
 
@@ -151,8 +159,15 @@ def _allen_candidates(
                 if asked[0] < klo or asked[1] > khi:  # the world may hold rows the table does not
                     continue
                 matched = _evaluate(ctx, key, rel, b0, b1)
-                if rel in END_STATED and any(int(p) in store.handover_moved for p in matched):
-                    store.handover_skipped += 1  # "ended in 2018" would state the reading's end, not the data's
+                moved = store.handover_moved
+                if moved and (
+                    (rel in END_STATED and any(int(p) in moved for p in matched))  # "ended in 2018" for a 2019 end
+                    or (
+                        set(ctx.keys[key].tolist()) & moved
+                        and _evaluate(ctx, key, rel, b0, b1, data_ends=True) != matched
+                    )
+                ):
+                    store.handover_skipped += 1  # the text would hold in the reading only, not in the data
                     continue
                 if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
                     continue
@@ -160,9 +175,10 @@ def _allen_candidates(
                 yield Candidate(rel, key, b0, b1, matched, answers)
 
 
-#: Relations whose question states a gold row's end unit exactly ("and ended in 2018"): never asked about a
-#: row whose end was moved by the handover reading (its data end is the next unit).
-END_STATED = frozenset({Allen.FINISHES, Allen.FINISHED_BY, Allen.EQUALS})
+#: Relations whose question states a gold row's end ("and ended in 2018", "ended before 2019"): never asked
+#: about a row whose end was moved by the handover reading (the data's end is the next unit: a term that
+#: ended in 2019 "ended before 2019" only in the reading).
+END_STATED = frozenset(r for r, clause in CLAUSES.items() if "ended" in clause)
 
 
 def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) -> Question:
