@@ -215,3 +215,4 @@ def test_report_is_byte_identical_for_the_same_inputs(tmp_path: Path) -> None:
     assert pages[0] == pages[1]
     mds = [render_markdown(build_summary(rel, ev), build_explorer(rel, ev)) for _ in range(2)]
     assert mds[0] == mds[1]
+    assert "| bm25 | dense | +0.500 | 0.5 | 0.75 | 4 |" in mds[0]  # hand-worked above: 2:0 discordant, BH x 3/2
