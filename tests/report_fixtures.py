@@ -6,13 +6,18 @@ Answers (A per q1..q4): extractive@bm25 0 0 1 0. Only q4 is wrong for every non-
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from answer_fixtures import questions, write_fixture
+from answer_fixtures import FACTS, doc, questions, write_fixture
 from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
+from chronoqa.artifacts.release import FunctionalFlags, write_release
+from chronoqa.records import Triple
 
 TEST_IDS = ("q1", "q2", "q3", "q4")
+EVIL = "</script><img src=x onerror=window.__pwned=1><script>window.__pwned=2</script>"
+"""Markup a label may carry: escaped, it shows as text and runs nothing (``window.__pwned`` stays unset)."""
 CCR = {"bm25": (1, 0, 1, 0), "graph": (1, 1, 0, 0), "dense": (0, 0, 0, 0), "oracle": (1, 1, 1, 1)}
 A = (0, 0, 1, 0)
 T = (0, None, 1, 0)
@@ -56,3 +61,16 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
 def n_star(qid: str) -> int:
     """S* size of a fixture question (from the hand-written questions, not from the report)."""
     return next(len(q.S_star) for q in questions() if q.id == qid)
+
+
+def evil_release(root: Path) -> Path:
+    """The football release with markup in q4's text, relation, object, answer and template, and the name."""
+    qs = questions()
+    d7 = doc(6)
+    evil_t = Triple(d7.s, "wasBornIn" + EVIL, "Lyon" + EVIL, d7.t_start, d7.t_end, doc_id=d7.doc_id)
+    qs[3] = replace(qs[3], question="Where was Bob Ray born?" + EVIL, S_star=(evil_t,), answers=("Lyon" + EVIL,),
+                    template_id="born_1" + EVIL)  # fmt: skip
+    rel = root / "release"
+    corpus = [doc(i) for i in range(len(FACTS))]
+    write_release(rel, qs, corpus, [FunctionalFlags(q.id, True, True) for q in qs], {"name": "f" + EVIL}, "")
+    return rel

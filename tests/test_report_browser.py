@@ -17,7 +17,7 @@ import pytest
 from cdp import Browser, find_chromium
 from chronoqa.io import write_text
 from chronoqa.report import build_explorer, build_summary, render_html
-from report_fixtures import CCR, MARKS, n_star, write_eval_folder
+from report_fixtures import CCR, MARKS, evil_release, n_star, write_eval_folder
 
 READY = "document.body && document.body.getAttribute('data-explorer') === 'ready'"
 ROWS = "document.querySelectorAll('#cq-rows tr').length"
@@ -75,4 +75,21 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
         shot = Path(os.environ.get("CHRONOQA_SCREENSHOT") or tmp_path / "report-explorer.png")
         b.screenshot(shot, "#cq-explorer")
         assert shot.stat().st_size > 10_000
+        assert b.errors == []
+
+
+def test_markup_in_labels_shows_as_text_and_runs_nothing(tmp_path: Path, chromium: str) -> None:
+    rel, ev = write_eval_folder(tmp_path, release=evil_release(tmp_path))
+    page = tmp_path / "report.html"
+    write_text(page, render_html(build_summary(rel, ev), build_explorer(rel, ev)))
+    with Browser(chromium) as b:
+        b.open(page, ready=READY)
+        assert b.js(ROWS) == 4  # the blob parsed: the markup did not end its script element
+        b.click("#cq-rows tr[data-qid='q4'] td.qtext")
+        b.wait_for("document.getElementById('cq-timeline') !== null")
+        text = b.js("document.getElementById('cq-view').textContent")
+        assert "<img src=x onerror=window.__pwned=1>" in text  # shown as text ...
+        assert b.js("document.querySelectorAll('img').length") == 0  # ... never as an element
+        assert b.js("typeof window.__pwned") == "undefined"
+        assert b.js("document.querySelectorAll('script').length") == 2
         assert b.errors == []

@@ -15,14 +15,11 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.metrics import read_metrics, read_verdicts, write_verdicts
 from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
 from chronoqa.io import read_json
-from chronoqa.records import Triple
 from chronoqa.report import build_explorer, build_summary, render_html, render_markdown
 from chronoqa.report.sections import embed_json, md_escape
 from chronoqa.report.verdicts import answer_verdicts, retrieval_verdicts
 from chronoqa.score.evaluate import evaluate
-from report_fixtures import write_eval_folder
-
-EVIL = "</script><img src=x onerror=alert(1)><script>alert(2)</script>"
+from report_fixtures import EVIL, evil_release, write_eval_folder
 
 
 def test_retrieval_verdicts_mark_the_rank_of_each_own_fact(tmp_path: Path) -> None:
@@ -112,32 +109,20 @@ def test_embedded_json_cannot_break_out_of_its_script(tmp_path: Path) -> None:
     assert md_escape("a|b <i>`x`</i>") == "a\\|b &lt;i&gt;\\`x\\`&lt;/i&gt;"
 
 
-def _evil_release(root: Path) -> Path:
-    qs = questions()
-    d7 = doc(6)
-    evil_t = Triple(d7.s, "wasBornIn" + EVIL, "Lyon" + EVIL, d7.t_start, d7.t_end, doc_id=d7.doc_id)
-    qs[3] = replace(qs[3], question="Where was Bob Ray born?" + EVIL, S_star=(evil_t,), answers=("Lyon" + EVIL,),
-                    template_id="born_1" + EVIL)  # fmt: skip
-    rel = root / "release"
-    corpus = [doc(i) for i in range(len(FACTS))]
-    write_release(rel, qs, corpus, [FunctionalFlags(q.id, True, True) for q in qs], {"name": "f" + EVIL}, "")
-    return rel
-
-
 def test_labels_with_markup_are_escaped_in_html_and_markdown(tmp_path: Path) -> None:
-    rel, ev = write_eval_folder(tmp_path, release=_evil_release(tmp_path))
+    rel, ev = write_eval_folder(tmp_path, release=evil_release(tmp_path))
     ex = build_explorer(rel, ev)
     assert ex["fails"]["groups"][0]["relation"] == "wasBornIn" + EVIL  # the data keeps its text
     summary = build_summary(rel, ev)
     page = render_html(summary, ex)
-    assert "<img" not in page and "alert(2)</script>" not in page
+    assert "<img" not in page and "window.__pwned=2</script>" not in page
     # exactly the two script elements the report writes: the JSON blob and the explorer's code
     assert len(re.findall(r"<script\b", page)) == 2 and page.count("</script>") == 2
-    assert "&lt;img src=x onerror=alert(1)&gt;" in page  # shown, as text, in the fails view
+    assert "&lt;img src=x onerror=window.__pwned=1&gt;" in page  # shown, as text, in the fails view
     assert "http" not in page and "src=" not in page.replace("src=x", "") and "<link" not in page
     md = render_markdown(summary, ex)
     assert "<img" not in md and "<script" not in md and "</script" not in md
-    assert "born_1&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in md
+    assert "born_1&lt;/script&gt;&lt;img src=x onerror=window.__pwned=1&gt;" in md
 
 
 def test_pipeline_writes_verdicts_and_an_explorer_report(tmp_path: Path) -> None:
@@ -184,7 +169,7 @@ def test_kg_datacard_escapes_labels(tmp_path: Path) -> None:
     graph = chronoqa.TemporalGraph("evil", facts, labels, {"<playsFor>": "playsFor"})
     build = chronoqa.build_kg_benchmark(graph, chronoqa.KGBuildConfig(n_questions=20, seed=0), phrases="yago11k")
     card = (build.write(tmp_path / "release") / "DATACARD.md").read_text(encoding="utf-8")
-    assert "Example questions" in card and "onerror=alert(1)" in card  # the labels are shown ...
+    assert "Example questions" in card and "onerror=window.__pwned=1" in card  # the labels are shown ...
     assert "<img" not in card and "<script" not in card  # ... as text
 
 
@@ -222,3 +207,12 @@ def test_table_benchmark_gets_its_composition(tmp_path: Path) -> None:
     assert tbl["time_alignment"] == sum(1 for q in test_qs if q.operator == "time_alignment")
     page = render_html(build_summary(tmp_path / "rel", tmp_path / "no-evaluate"), ex)
     assert "Table benchmark composition" in page and "questions: relation x cardinality" in page
+
+
+def test_report_is_byte_identical_for_the_same_inputs(tmp_path: Path) -> None:
+    rel, ev = write_eval_folder(tmp_path)
+    pages = [render_html(build_summary(rel, ev), build_explorer(rel, ev)) for _ in range(2)]
+    assert pages[0] == pages[1]
+    mds = [render_markdown(build_summary(rel, ev), build_explorer(rel, ev)) for _ in range(2)]
+    assert mds[0] == mds[1]
+    assert "| bm25 | dense | +0.500 | 0.5 | 0.75 | 4 |" in mds[0]  # hand-worked above: 2:0 discordant, BH x 3/2

@@ -168,9 +168,19 @@ def explorer_html(ex: Mapping[str, Any]) -> str:
 
 
 def explorer_markdown(ex: Mapping[str, Any]) -> list[str]:
-    """The fails-everywhere section of the Markdown twin (data text escaped)."""
+    """The significance and fails-everywhere sections of the Markdown twin (data text escaped)."""
+    out: list[str] = []
+    for block in ex["significance"]:
+        names = block["systems"]
+        out += ["", f"## Significance ({md_escape(block['metric'])}: paired exact McNemar, BH-adjusted q)", ""]
+        out += ["| a | b | a − b | p | q | n |", "|---|---|---|---|---|---|"]
+        for pr in block["pairs"]:
+            cells = ["–" if pr[k] is None else f"{pr[k]:.3g}" for k in ("p", "q")]
+            diff = "–" if pr["diff"] is None else f"{pr['diff']:+.3f}"
+            a, b = md_escape(names[pr["a"]]), md_escape(names[pr["b"]])
+            out.append(f"| {a} | {b} | {diff} | {cells[0]} | {cells[1]} | {pr['n']} |")
     f = ex["fails"]
-    out = [
+    out += [
         "",
         "## Fails everywhere",
         "",
