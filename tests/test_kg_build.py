@@ -237,6 +237,7 @@ def test_byte_identical_release(tmp_path: Path) -> None:
         "qrels",
         "manifest.json",
         "DATACARD.md",
+        "implausible_facts.jsonl",
     }
     assert ha == hb
     c = build_kg_benchmark(g, KGBuildConfig(n_questions=600, seed=5), phrases="yago11k").write(tmp_path / "c")

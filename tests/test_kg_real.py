@@ -149,4 +149,4 @@ def test_real_release_is_byte_identical(mirror: Path, tmp_path: Path) -> None:
         {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir()) if p.is_file()}
         for out in outs
     ]
-    assert len(hashes[0]) == 6 and hashes[0] == hashes[1]
+    assert len(hashes[0]) == 7 and hashes[0] == hashes[1]  # 6 release files + implausible_facts.jsonl

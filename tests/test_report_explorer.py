@@ -177,7 +177,7 @@ def test_table_benchmark_gets_its_composition(tmp_path: Path) -> None:
     import random
     from collections import Counter
 
-    from chronoqa.generate.table import TableBuildConfig, build_table_benchmark, write_table_build
+    from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
     from chronoqa.records import TemporalTable
     from chronoqa.time import Interval
 
@@ -189,7 +189,7 @@ def test_table_benchmark_gets_its_composition(tmp_path: Path) -> None:
         spans.append(Interval.parse(f"{y}-{rng.randint(1, 12):02d}-01", f"{y + rng.randint(0, 6)}-06-15"))
     t = TemporalTable("det", ("Country", "Role", "Name"), rows, spans, list(range(2, 62)), "Start", "End")
     b = build_table_benchmark([t], TableBuildConfig(seed=3, per_cell=3, tfds={"det": ["Country,Role->Name"]}))
-    write_table_build(b, str(tmp_path / "rel"))
+    b.write(tmp_path / "rel")
     test_qs = list(b.questions)
     assert len({q.allen for q in test_qs}) > 3
     ex = build_explorer(tmp_path / "rel", tmp_path / "no-evaluate", split="all")  # no verdicts: unscored

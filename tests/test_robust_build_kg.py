@@ -30,7 +30,9 @@ def _fails(res: subprocess.CompletedProcess[str], *needles: str) -> None:
 
 
 def test_a_bad_row_raises_by_default_and_is_counted_with_skip(tmp_path: Path) -> None:
-    kg = _hyte(tmp_path / "kg", b"0\t0\t1\t2001\t2004\n0\t0\tX\t2001\t2004\n")
+    # A held B, C and D one after the other (a question whose year matters), and line 2 is bad
+    rows = b"0\t0\t1\t2001\t2004\n0\t0\tX\t2001\t2004\n0\t0\t2\t2005\t2008\n0\t0\t3\t2009\t2012\n"
+    kg = _hyte(tmp_path / "kg", rows, entities="0\tA\n1\tB\n2\tC\n3\tD\n")
     out = tmp_path / "out"
     _fails(_chronoqa("build", "kg", "--input", str(kg), "--out", str(out), "--n-questions", "5"), "temporal:2")
     assert not out.exists()

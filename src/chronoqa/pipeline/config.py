@@ -192,7 +192,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> RunConfig:
                 v = [x.strip() for x in _split_top(v) if x.strip()]
             values[k] = tuple(v) if isinstance(v, list) else v
     _check(RunConfig, values, source, "")
-    _check_build(values.get("build", {}), source)
+    _check_build(values.get("build", {}), source, tables=bool(values.get("tables")))
     return dataclasses.replace(RunConfig(), **values)
 
 
@@ -221,8 +221,23 @@ def _check(cls: type, values: Mapping[str, Any], source: str, section: str) -> N
         ) from None
 
 
-def _check_build(build: Mapping[str, Any], source: str) -> None:
-    """``[build]`` keys must be fields of :class:`chronoqa.generate.kg.KGBuildConfig`, with their types."""
+def _check_build(build: Mapping[str, Any], source: str, *, tables: bool = False) -> None:
+    """``[build]`` keys must be fields of the builder's config, with their types.
+
+    The builder is :class:`chronoqa.generate.kg.KGBuildConfig`'s, or with ``tables``
+    :class:`chronoqa.generate.table.TableBuildConfig`'s (whose scalar settings are type-checked here; its
+    tables of settings, such as ``tfds`` and ``joins``, are checked by the table builder).
+    """
+    if tables:
+        from chronoqa.generate.table import TableBuildConfig
+
+        known_table = [f.name for f in fields(TableBuildConfig)]
+        for key in build:
+            if key not in known_table:
+                raise UnknownNameError(f"key in [build] of {source} (a table build)", key, known_table)
+        scalars = {k: v for k, v in build.items() if isinstance(v, (bool, int, float, str))}
+        _check(TableBuildConfig, scalars, source, "build")
+        return
     from chronoqa.generate.kg import KGBuildConfig
 
     known = [f.name for f in fields(KGBuildConfig)]

@@ -352,24 +352,29 @@ def run_pipeline(
     touches any file until it returns: a second run on the same folder raises
     :class:`~chronoqa.pipeline.lock.RunLockedError` at once, or waits for the lock with ``wait=True``.
     """
+    _check_inputs(cfg)  # before the lock, which creates the run folder: a bad input writes nothing
     with RunLock(cfg.out_dir, wait=wait):
         return _run_locked(cfg, progress or _Quiet(), force)
 
 
-def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
-    if cfg.bench and not (Path(cfg.bench) / "benchmark.jsonl").is_file():  # before any file is written
+def _check_inputs(cfg: RunConfig) -> None:
+    """Fail on a missing release or a bad retriever, answerer or judge spec before any file is written."""
+    if cfg.bench and not (Path(cfg.bench) / "benchmark.jsonl").is_file():
         raise ChronoqaError(f"--bench {cfg.bench}: not a benchmark release folder (no benchmark.jsonl)")
     from chronoqa.retrieve.registry import REGISTRY
     from chronoqa.spec import RetrieverSpec
 
-    for spec in [*cfg.retrievers, *cfg.controls]:  # a bad spec fails before any stage runs
+    for spec in [*cfg.retrievers, *cfg.controls]:
         REGISTRY.resolve_params(RetrieverSpec.parse(spec))
     _answer_plan(cfg, [*cfg.retrievers, *cfg.controls])
-    run_dir = cfg.out_dir
     if cfg.judge:
         from chronoqa.judge import make_judge
 
-        make_judge(cfg.judge)  # validates the judge's spec before any stage runs
+        make_judge(cfg.judge)
+
+
+def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
+    run_dir = cfg.out_dir
     runner = StageRunner(run_dir, force=force)  # removes a dead run's temporary folders: only under the lock
     write_json(run_dir / "config.json", cfg.to_dict())
     write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))

@@ -91,7 +91,8 @@ def _world_section(manifest: Mapping[str, Any]) -> list[str]:
     for name, info in quality["per_cell"].items():
         tf = "n/a" if info["time_free_multi_share"] is None else f"{info['time_free_multi_share']:.0%}"
         share = "n/a" if info["top_answer_share"] is None else f"{info['top_answer_share']:.1%}"
-        lines.append(f"| `{name}` | {info['questions']:,} | {tf} | {info['top_answer'] or 'n/a'} | {share} |")
+        top = md_escape(info["top_answer"]) if info["top_answer"] else "n/a"
+        lines.append(f"| `{name}` | {info['questions']:,} | {tf} | {top} | {share} |")
     lines += [
         "",
         "No entity answers more than 2% of a cell (`max_answer_share`), except in cells of fewer than 50 "
