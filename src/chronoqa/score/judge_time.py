@@ -33,7 +33,7 @@ from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_lik
 from chronoqa.time import Granularity, TimePoint
 from chronoqa.time.text import TimeMention, extract_times
 
-__all__ = ["Attribution", "FactRef", "attribute", "judge_refs"]
+__all__ = ["Attribution", "FactRef", "attribute", "judge_refs", "may_state"]
 
 _START: Final = frozenset(
     [
@@ -279,12 +279,16 @@ def _pick(cands: Sequence[_Pos]) -> _Pos | None:
 
 
 def attribute(
-    text: str, facts: Sequence[FactRef], others: NameIndex | Iterable[str] | None = None
+    text: str,
+    facts: Sequence[FactRef],
+    others: NameIndex | Iterable[str] | None = None,
+    dates: Sequence[TimeMention] | None = None,
 ) -> list[Attribution]:
     """Every date of ``text`` with the facts and the end it is stated for (see the module docstring).
 
     ``facts[0]`` is the fact a pronoun refers to when nothing was named before it (the answer's).
-    ``others`` are the other entities the release knows (a :class:`NameIndex` or labels).
+    ``others`` are the other entities the release knows (a :class:`NameIndex` or labels). ``dates``:
+    ``extract_times(text)`` where the caller has read it already.
     """
     if not text:
         return []
@@ -297,7 +301,7 @@ def attribute(
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
     out: list[Attribution] = []
-    all_dates = extract_times(text)  # read once; offsets are the text's
+    all_dates = list(extract_times(text) if dates is None else dates)  # read once; offsets are the text's
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -472,6 +476,23 @@ def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
 def _differs(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
     c = min(g, gold.granularity, pred.granularity)
     return pred.lo(c) != gold.lo(c) or pred.hi(c) != gold.hi(c)
+
+
+def may_state(
+    dates: Sequence[TimeMention], refs: Sequence[tuple[str, TimePoint, int]], granularity: Granularity
+) -> bool:
+    """Whether any reference's value is an end of some date of the text.
+
+    Every reading :func:`attribute` makes has an end of one of the text's dates as its value, so
+    where this is false no reference is stated (:func:`judge_refs` would count none): a quick reject.
+    """
+    for _, value, _ in refs:
+        for d in dates:
+            iv = d.interval
+            for p in (iv.start, iv.end):
+                if p is not None and _same(p, value, granularity):
+                    return True
+    return False
 
 
 def judge_refs(

@@ -32,7 +32,7 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question, Triple
 from chronoqa.score.judge_names import NameIndex
-from chronoqa.score.judge_time import FactRef, attribute, judge_refs
+from chronoqa.score.judge_time import FactRef, attribute, judge_refs, may_state
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
 
@@ -226,6 +226,9 @@ def score_time(
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
     facts, fact_refs = ref_facts(q, refs)
-    readings = attribute(text or "", facts, entities)
+    dates = extract_times(text) if text else []
+    if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
+        return TimeRow(q.id, answer_correct, False, len(fact_refs), 0, verdict)
+    readings = attribute(text or "", facts, entities, dates)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     return TimeRow(q.id, answer_correct, n == len(fact_refs) and not contradicted, len(fact_refs), n, verdict)
