@@ -38,9 +38,13 @@ def test_inspect_task_on_the_mock_model(table_release: Path, tmp_path: Path) -> 
         user = messages[-1].text
         q = next(q for text, q in by_text.items() if text in user)
         if q.id in good:
-            times = [r["value"] for r in q.time_refs] + [t for f in q.S_star for t in (f.t_start, f.t_end) if t]
             answer = "; ".join(q.answers) or "none"
-            content = f"Answer: {answer}\nExplanation: the record gives {', '.join(times + list(q.answers))}."
+            # each required date attributed to the answer's term and its end (a bare list of dates cites nothing)
+            said = [
+                f"{r.get('answer') or answer}'s term {'began' if r['which'] == 'start' else 'ended'} on {r['value']}"
+                for r in q.time_refs
+            ]
+            content = f"Answer: {answer}\nExplanation: {'. '.join(said) or 'no date is needed'}."
         else:
             content = "Answer: Zzyzx Qwerty\nExplanation: no dates."
         out = ModelOutput.from_content(model="mockllm/model", content=content)
