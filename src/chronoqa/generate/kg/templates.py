@@ -190,15 +190,17 @@ def _iv_in_what(rd: Renderer, d: Draft) -> str:
     return f"In what {rd.unit_word()} {_iv_ask(rd, d)}?"
 
 
+def _next_clause(rd: Renderer, d: Draft) -> str:
+    """The reference of a "next" sequence question: the clause of its start (event) or end (state)."""
+    last = d.hops[-1]
+    e_text = rd.noun(d.hops[:-1], d.anchor)
+    which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
+    return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
+
+
 def _seq(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        last = d.hops[-1]
-        e_text = rd.noun(d.hops[:-1], d.anchor)
-        ev = rd.rel(last.rel).is_event
-        clause = rd.fact_clause(
-            d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src
-        )
-        return f"After {clause}, {rd.ask(d)} next?"
+        return f"After {_next_clause(rd, d)}, {rd.ask(d)} next?"
     return f"{_cap(rd.ask(d))} {d.variant}?"
 
 
@@ -215,13 +217,7 @@ def _seq_alt(rd: Renderer, d: Draft) -> str:
 
 def _seq_lead(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        last = d.hops[-1]
-        e_text = rd.noun(d.hops[:-1], d.anchor)
-        ev = rd.rel(last.rel).is_event
-        clause = rd.fact_clause(
-            d.ref_fid, "start_clause" if ev else "end_clause", subject_text=e_text, side_entity=last.src
-        )
-        return f"{_cap(rd.ask(d))} immediately after {clause}?"
+        return f"{_cap(rd.ask(d))} immediately after {_next_clause(rd, d)}?"
     lead = "At first" if d.variant == "first" else "Most recently"
     return f"{lead}, {rd.ask(d)}?"
 

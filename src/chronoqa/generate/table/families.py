@@ -90,6 +90,13 @@ class _Rows:
         as_of = parse_time(config.as_of, field="as_of")
         self.as_of_text = render_time(as_of) if as_of is not None else config.as_of  # "13 December 2024"
 
+    def start_refs(self, positions: Sequence[int], answer_col: str) -> tuple[dict[str, str], ...]:
+        """The dates an explanation must cite: each matched row's start, for the answer it names."""
+        return tuple(
+            {"which": "start", "value": self.triple(p).t_start or "", "answer": self.v(p, answer_col) or ""}
+            for p in positions
+        )
+
     def pattern(self, col: str) -> re.Pattern[str]:
         """The pattern that splits ``col``'s cells (declared, else detected)."""
         d = self.declared.get(col)
@@ -429,10 +436,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
                     answer_type="entity",
                     cardinality=cardinality_of(len(answers)),
                     template_id="table/status/set",
-                    time_refs=tuple(
-                        {"which": "start", "value": rows.triple(p).t_start or "", "answer": rows.v(p, ent) or ""}
-                        for p in matched
-                    ),
+                    time_refs=rows.start_refs(matched, ent),
                     sql=sql,
                     reference={"start": str(y0), "end": str(y1)},
                     logical_form={
@@ -613,10 +617,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                     answer_type="entity",
                     cardinality=card,
                     template_id=f"table/event/in/{k}",
-                    time_refs=tuple(
-                        {"which": "start", "value": rows.triple(p).t_start or "", "answer": rows.v(p, y) or ""}
-                        for p in matched
-                    ),
+                    time_refs=rows.start_refs(matched, y),
                     sql=sql,
                     reference={"start": str(year), "end": str(year)},
                     logical_form={
