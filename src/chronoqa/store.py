@@ -45,7 +45,7 @@ import duckdb
 from chronoqa._gc import gc_paused
 from chronoqa.paths import cache_dir
 from chronoqa.records import TemporalGraph
-from chronoqa.time import Interval, TimePoint
+from chronoqa.time import Granularity, Interval, TimePoint, unit_bounds
 
 if TYPE_CHECKING:
     import numpy as np
@@ -311,22 +311,6 @@ class FactStore:
 
 
 def _day_spans(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """First and last day number of each ``(year, month, day)`` unit (``0`` = month or day not stated).
-
-    The calendar lives in :mod:`chronoqa.time` only: each distinct date is converted once by
-    :meth:`chronoqa.time.TimePoint.first_day` / ``last_day`` and mapped back to the rows.
-    """
-    import numpy as np
-
-    # one int64 code per date (month < 13, day < 32), so np.unique works on a flat array
-    code = year.astype(np.int64) * 416 + month.astype(np.int64) * 32 + day.astype(np.int64)
-    uniq, inverse = np.unique(code, return_inverse=True)
-    first = np.empty(len(uniq), dtype=np.int64)
-    last = np.empty(len(uniq), dtype=np.int64)
-    for i, c in enumerate(uniq.tolist()):
-        y, rest = divmod(c, 416)
-        m, d = divmod(rest, 32)
-        point = TimePoint(y, m or None, d or None)
-        first[i], last[i] = point.first_day(), point.last_day()
-    inverse = inverse.reshape(-1)
-    return first[inverse], last[inverse]
+    """First and last day number of each ``(year, month, day)`` unit (``0`` = month or day not stated)."""
+    lo, hi, _ = unit_bounds(year, month, day, Granularity.DAY)
+    return lo, hi

@@ -26,6 +26,7 @@ from chronoqa.time._core import (
     relate,
     valid_at,
 )
+from chronoqa.time.columns import date_codes, unit_bounds
 from chronoqa.time.render import MONTH_NAMES, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
@@ -41,6 +42,7 @@ __all__ = [
     "ValidityMode",
     "allen_of_spans",
     "civil_from_days",
+    "date_codes",
     "days_from_civil",
     "days_in_month",
     "extract_times",
@@ -51,5 +53,6 @@ __all__ = [
     "render_time",
     "render_unit",
     "render_year",
+    "unit_bounds",
     "valid_at",
 ]
