@@ -12,9 +12,11 @@ Times in JSON are ISO strings at the fact's own granularity (``"1994"``, ``"1994
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
+
+import numpy as np
 
 from chronoqa.errors import LoadReport
 from chronoqa.time import Granularity, Interval, TimePoint, parse_time
@@ -23,6 +25,7 @@ __all__ = [
     "COMPLEXITIES",
     "Doc",
     "Fact",
+    "FactColumns",
     "Question",
     "TemporalGraph",
     "TemporalTable",
@@ -70,6 +73,123 @@ class Fact(NamedTuple):
     def granularity(self) -> Granularity:
         """Coarsest granularity of the known endpoints."""
         return self.interval.granularity
+
+
+_DATE_FIELDS = ("year", "month", "day")
+
+
+@dataclass(frozen=True, eq=False)
+class FactColumns(Sequence[Fact]):
+    """The facts of a graph as columns: one array per field, a :class:`Fact` made only when one is asked for.
+
+    The columnar form of ``Sequence[Fact]`` (a :class:`TemporalGraph` accepts either): builders and stores
+    that work on millions of facts read the arrays; ``columns[i]`` and iteration give :class:`Fact` values
+    equal to the ones a reader would have built. Entities and relations are integer codes into
+    ``entities`` / ``relations`` (any order: a consumer that needs first-appearance order recodes); a date
+    is ``(year, month, day)`` with ``0`` for a month or day not stated and ``has_start`` / ``has_end``
+    marking a known end (years astronomical, as everywhere). ``ids`` are the facts' ids and ``lines`` their
+    1-based source lines (0: none). Arrays are never written to after construction.
+    """
+
+    entities: Sequence[str]
+    relations: Sequence[str]
+    ids: np.ndarray  # int64
+    s: np.ndarray  # int32 codes into entities
+    r: np.ndarray  # int32 codes into relations
+    o: np.ndarray  # int32 codes into entities
+    has_start: np.ndarray  # bool
+    start_year: np.ndarray  # int32
+    start_month: np.ndarray  # int8, 0 = not stated
+    start_day: np.ndarray  # int8, 0 = not stated
+    has_end: np.ndarray
+    end_year: np.ndarray
+    end_month: np.ndarray
+    end_day: np.ndarray
+    lines: np.ndarray  # int64
+
+    def __post_init__(self) -> None:
+        """Check that every column has one value per fact (a programming error otherwise)."""
+        n = len(self.ids)
+        for name in self._array_fields():
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"FactColumns.{name} has {len(getattr(self, name))} rows, ids has {n}")
+
+    @staticmethod
+    def _array_fields() -> tuple[str, ...]:
+        ends = tuple(f"{w}_{f}" for w in ("start", "end") for f in _DATE_FIELDS)
+        return ("ids", "s", "r", "o", "has_start", "has_end", "lines", *ends)
+
+    # -- Sequence[Fact] -----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, i: int) -> Fact: ...
+    @overload
+    def __getitem__(self, i: slice) -> FactColumns: ...
+    def __getitem__(self, i: int | slice) -> Fact | FactColumns:
+        """The fact at position ``i`` (a :class:`Fact`), or the columns of a slice."""
+        if isinstance(i, slice):
+            return self.take(np.arange(len(self))[i])
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"fact position {i} out of range for {n} facts")
+        return Fact(
+            int(self.ids[i]),
+            self.entities[int(self.s[i])],
+            self.relations[int(self.r[i])],
+            self.entities[int(self.o[i])],
+            self._point("start", i),
+            self._point("end", i),
+            int(self.lines[i]),
+        )
+
+    def __iter__(self) -> Iterator[Fact]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def _point(self, which: str, i: int) -> TimePoint | None:
+        if not getattr(self, f"has_{which}")[i]:
+            return None
+        y, m, d = (int(getattr(self, f"{which}_{f}")[i]) for f in _DATE_FIELDS)
+        return TimePoint(y, m or None, d or None)
+
+    # -- building -----------------------------------------------------------------------------------
+    def take(self, positions: np.ndarray) -> FactColumns:
+        """The facts at ``positions`` (an integer array), in that order, sharing the name tables."""
+        cols = {name: getattr(self, name)[positions] for name in self._array_fields()}
+        return FactColumns(self.entities, self.relations, **cols)
+
+    @classmethod
+    def from_facts(cls, facts: Iterable[Fact]) -> FactColumns:
+        """Columns of ``facts``; entity and relation codes in order of first appearance (s, o, then r per fact)."""
+        if isinstance(facts, FactColumns):
+            return facts
+        ent: dict[str, int] = {}
+        rel: dict[str, int] = {}
+        rows: list[tuple[int, ...]] = []
+        for f in facts:
+            s = ent.setdefault(f.s, len(ent))
+            o = ent.setdefault(f.o, len(ent))
+            r = rel.setdefault(f.r, len(rel))
+            st, en = f.start, f.end
+            rows.append(
+                (
+                    f.id, s, r, o, f.line,
+                    st is not None, st.year if st else 0, (st.month or 0) if st else 0, (st.day or 0) if st else 0,
+                    en is not None, en.year if en else 0, (en.month or 0) if en else 0, (en.day or 0) if en else 0,
+                )
+            )  # fmt: skip
+        dtypes = (np.int64, np.int32, np.int32, np.int32, np.int64, bool, np.int32, np.int8, np.int8, bool,
+                  np.int32, np.int8, np.int8)  # fmt: skip
+        if rows:
+            cols = [np.array(c, dtype=t) for c, t in zip(zip(*rows, strict=True), dtypes, strict=True)]
+        else:
+            cols = [np.zeros(0, dtype=t) for t in dtypes]
+        ids, s_, r_, o_, lines, hs, sy, sm, sd, he, ey, em, ed = cols
+        return cls(list(ent), list(rel), ids, s_, r_, o_, hs, sy, sm, sd, he, ey, em, ed, lines)
 
 
 @dataclass(frozen=True)

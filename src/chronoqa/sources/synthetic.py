@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chronoqa.records import Fact, TemporalGraph
+from chronoqa.records import Fact, FactColumns, TemporalGraph
 from chronoqa.sources._common import gc_paused
 from chronoqa.time import TimePoint
 
@@ -254,6 +254,27 @@ class SyntheticFacts:
             fh.write(b"ts,head,tail,relation_type\n")
             pacsv.write_csv(table, fh, pacsv.WriteOptions(include_header=False, quoting_style="none"))
         return int(ts.shape[0])
+
+    def to_columns(self) -> FactColumns:
+        """The facts as :class:`~chronoqa.records.FactColumns` (no :class:`Fact` objects; as :meth:`to_graph`)."""
+        n = len(self)
+        return FactColumns(
+            [f"E{i}" for i in range(self.n_entities)],
+            [f"R{i}" for i in range(self.n_relations)],
+            np.arange(n, dtype=np.int64),
+            self.s.astype(np.int32),
+            self.r.astype(np.int32),
+            self.o.astype(np.int32),
+            self.has_start.astype(bool),
+            self.start_year.astype(np.int32),
+            self.start_month.astype(np.int8),
+            self.start_day.astype(np.int8),
+            self.has_end.astype(bool),
+            self.end_year.astype(np.int32),
+            self.end_month.astype(np.int8),
+            self.end_day.astype(np.int8),
+            np.arange(1, n + 1, dtype=np.int64),
+        )
 
     @gc_paused()
     def to_graph(self, name: str = "synthetic") -> TemporalGraph:
