@@ -77,7 +77,7 @@ class Renderer:
     keep_full: frozenset[int] = field(default_factory=frozenset)  # entities that keep their disambiguator
 
     def ent(self, e: int) -> str:
-        """Label of an interned entity as it reads in a question ("the United States": :mod:`chronoqa.generate.articles`)."""
+        """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
         label = self.labels(self.index.ent_names[e])
         return definite(label if e in self.keep_full else short_label(label))
 
