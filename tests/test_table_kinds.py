@@ -91,7 +91,8 @@ def test_status_table_by_hand(tmp_path: Path) -> None:
         "Country",
         ("Country", "Law_type"),
     )
-    build = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=5))
+    # the five countries are this fixture's whole world: declared complete, so set questions may be asked
+    build = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=5, complete=("laws",)))
     ops = _check(list(build.questions), _rows(LAWS))
     assert ops["status_since"] == 15 and ops["status_set"] > 0  # all 15 keys are open-ended: 5 per law type
     since = {tuple(q.logical_form["key"]): q.answers for q in build.questions if q.operator == "status_since"}
@@ -105,7 +106,18 @@ def test_status_table_by_hand(tmp_path: Path) -> None:
             assert lf["window"][0] < lf["window"][1]  # never "between 2023 and 2023"
             assert q.assumes_complete
     assert build.manifest["tables"]["laws"]["kind"]["kind"] == "status"
-    assert "| status |" in build.datacard
+    assert build.manifest["tables"]["laws"]["complete"] == {"declared": True, "by": "config"}
+    assert "| status |" in build.datacard and "| laws | yes | config |" in build.datacard
+    # not declared complete: "which countries ... between" is false in a world with more countries: not asked
+    partial = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=5))
+    assert not any(q.assumes_complete for q in partial.questions)
+    assert {q.operator for q in partial.questions} == {"status_since"}
+    assert partial.manifest["tables"]["laws"]["complete"] == {"declared": False, "by": None}
+    notes = partial.manifest["tables"]["laws"]["family_notes"]
+    cands = partial.manifest["tables"]["laws"]["family_candidates"]["status_set"]
+    assert notes["status_set"].startswith(f"{cands} candidates not asked")
+    assert "not declared complete" in notes["status_set"]
+    assert "| laws | no | not declared |" in partial.datacard
 
 
 # The same laws with a history for two keys: Borduria made marriage legal in 2017, Dorvia unions in 2004.
@@ -134,7 +146,11 @@ def test_status_at_by_hand(tmp_path: Path) -> None:
 def test_event_table_by_hand(tmp_path: Path) -> None:
     table = read_table(_write(tmp_path, "games", GAMES))
     assert detect_kind(table).kind == "event"
-    build = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=4))
+    # every edition of these Games is listed (the fixture's whole world): declared by a phrase file
+    book = PhraseBook(tables={"games": {"complete": "true"}})
+    build = build_table_benchmark([table], TableBuildConfig(as_of=AS_OF, per_cell=4), phrases=book)
+    assert build.manifest["tables"]["games"]["complete"] == {"declared": True, "by": "phrase file"}
+    assert build.manifest["config"]["complete"] == ["games"]
     ops = _check(list(build.questions), _rows(GAMES))
     assert ops["event_when"] > 0 and ops["event_in"] > 0 and ops["event_order"] > 0
     order = {
@@ -189,9 +205,15 @@ def test_declared_delimiter(tmp_path: Path) -> None:
             if q.operator == "event_order" and q.logical_form["form"] == "last"
         }
 
-    detected = last(TableBuildConfig(as_of=AS_OF), None)
+    # "the first film directed by X" needs X's every film: declared complete (the fixture's whole world)
+    partial = build_table_benchmark([films], TableBuildConfig(as_of=AS_OF))
+    assert not any(q.operator == "event_order" for q in partial.questions)
+    assert "event_order" in partial.manifest["tables"]["films"]["family_notes"]
+    detected = last(TableBuildConfig(as_of=AS_OF, complete=("films",)), None)
     assert detected["Ann Lee"] == ("Glow",) and detected["Bo Chan"] == ("Night",)  # "Ann Lee & Bo Chan": one name
-    declared = last(TableBuildConfig(as_of=AS_OF, delimiters={"films.Director": " & "}), {"Director": " & "})
+    declared = last(
+        TableBuildConfig(as_of=AS_OF, delimiters={"films.Director": " & "}, complete=("films",)), {"Director": " & "}
+    )
     assert declared["Ann Lee"] == ("Dusk",) and declared["Bo Chan"] == ("Dusk",)  # worked by hand
     assert "Ann Lee & Bo Chan" not in declared
     with pytest.raises(UnknownNameError, match="Director"):

@@ -87,8 +87,19 @@ class _Rows:
         name = store.table.name
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
+        self.complete = config.is_complete(name)
         as_of = parse_time(config.as_of, field="as_of")
         self.as_of_text = render_time(as_of) if as_of is not None else config.as_of  # "13 December 2024"
+
+    def not_complete(self, family: str, gold: str) -> None:
+        """Note that ``family``'s candidates are not asked: their gold needs the table complete, not declared."""
+        n = self.candidates[family]
+        if n and not self.complete:
+            self.notes[family] = (
+                f"{n} candidates not asked: their gold ({gold}) holds only if the table lists every row of its "
+                f"domain in the world, and {self.store.table.name} is not declared complete (phrase file "
+                '"complete": "true", or TableBuildConfig.complete)'
+            )
 
     def start_refs(self, positions: Sequence[int], answer_col: str) -> tuple[dict[str, str], ...]:
         """The dates an explanation must cite: each matched row's start, for the answer it names."""
@@ -216,9 +227,9 @@ def status_questions(
     Also returns per family the candidates (questions the data allows before quotas) and, for a family the
     data allows none of, why.
 
-    Quotas (a table of a hundred rows should give a hundred questions): ``2 × per_cell`` ``status_since``
-    per category, ``2 × per_cell`` ``status_set`` per category and state, ``2 × per_cell`` ``status_at``
-    per category.
+    Quotas (a table of a hundred rows should give a hundred questions): ``4 × per_cell`` ``status_since``
+    per category (one per key: a key's start asked once), ``2 × per_cell`` ``status_set`` per category and
+    state, ``2 × per_cell`` ``status_at`` per category.
     """
     rows = _Rows(store, primary, config)
     out = _since(rows, kind, book) + _at(rows, kind, book) if kind.key else []
@@ -248,7 +259,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     seen: set[str] = set()
     for p in live:
         cat = rows.v(p, kind.category) if kind.category else ""
-        if filled[str(cat)] >= 2 * rows.config.per_cell:
+        if filled[str(cat)] >= 4 * rows.config.per_cell:
             continue
         key = {c: rows.v(p, c) or "" for c in kind.key}
         matched = [q for q in rows.pos if all(rows.v(q, c) == v for c, v in key.items())]
@@ -399,6 +410,8 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         if len(years) < 2:
             continue
         rows.candidates["status_set"] += len(years)  # one window per start year, at least
+        if not rows.complete:  # "which countries ... between 2010 and 2015" needs every country listed
+            continue
         made = 0
         for _ in range(16 * rows.config.per_cell):
             if made >= 2 * rows.config.per_cell:
@@ -452,6 +465,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
                     assumes_complete=True,
                 )
             )
+    rows.not_complete("status_set", "the keys whose state began in a window")
     return out
 
 
@@ -467,9 +481,10 @@ def event_questions(
 
     Also returns per family the candidates and, for a family the data allows none of, why.
 
-    Quotas (a table of fifty rows should give a hundred questions): ``5 × per_cell`` ``event_when``
-    questions; ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of one cardinality);
-    ``per_cell`` ``event_order`` per column and form (first, most recent).
+    Quotas (a table of fifty rows should give a hundred questions): ``10 × per_cell`` ``event_when``
+    questions (one per identified row); ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of
+    one cardinality); ``per_cell`` ``event_order`` per column and form (first, most recent), on a table
+    declared complete only.
     """
     rows = _Rows(store, primary, config)
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
@@ -513,7 +528,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
     rows.candidates["event_when"] += len(order)
     random.Random(f"{rows.config.seed}:{name}:when").shuffle(order)
     out = []
-    for p in order[: rows.config.per_cell * 5]:
+    for p in order[: rows.config.per_cell * 10]:
         key = {c: rows.v(p, c) or "" for c in ids}
         sql = f"SELECT _row, _lo, {_END_SQL} FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} ORDER BY _row"
         got = rows.run(sql, [p])
@@ -711,6 +726,8 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 if len(top) == 1:  # a tie at the table's granularity has no single first
                     cands.append((kv, top[0], ps))
             rows.candidates["event_order"] += len(cands)
+            if not rows.complete:  # "the first film directed by X" needs every film of X listed
+                continue
             random.Random(f"{rows.config.seed}:{name}:{form}:{k}").shuffle(cands)
             agg = "MIN" if form == "first" else "MAX"
             for kv, p, ps in cands[: rows.config.per_cell]:
@@ -754,6 +771,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                         assumes_complete=True,
                     )
                 )
+    rows.not_complete("event_order", "the first / most recent row of a value")
     return out
 
 

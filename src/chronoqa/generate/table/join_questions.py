@@ -137,8 +137,8 @@ def join_questions(
                 result = store.query(sql)
                 answers = tuple(sorted({str(r[1]) for r in result}))
                 card = cardinality_of(len(answers))
-                if filled[card] >= config.per_cell:
-                    continue
+                if filled[card] >= config.per_cell or (not answers and not config.is_complete(join.right.name)):
+                    continue  # "none" holds only if the fact table lists every holder (declared complete)
                 seen.add(sql)
                 filled[card] += 1
                 out.append(_join_question(ctx, values, [int(r[0]) for r in result], answers, sql, li))

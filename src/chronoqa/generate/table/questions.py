@@ -171,6 +171,8 @@ def _allen_candidates(
                     continue
                 if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
                     continue
+                if not matched and not config.is_complete(store.table.name):
+                    continue  # "none" holds only if the table lists every holder of the key (declared complete)
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
 
@@ -268,11 +270,13 @@ def allen_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Question]
     seen: set[tuple[tuple[str, ...], Allen, tuple[int, ...], tuple[str, ...]]] = set()
     seen_sql: set[str] = set()
     chosen: list[Candidate] = []
-    full_at = len(Allen) * len(CARDINALITIES)
+    # "none" cells are filled only on a table declared complete (elsewhere no "none" question is asked)
+    cards = CARDINALITIES if config.is_complete(ctx.store.table.name) else CARDINALITIES[1:]
+    full_at = len(Allen) * len(cards)
     full = 0
 
     def open_relations() -> set[Allen]:
-        return {r for r in Allen if any(filled[(r, c)] < quota for c in CARDINALITIES)}
+        return {r for r in Allen if any(filled[(r, c)] < quota for c in cards)}
 
     for cand in _allen_candidates(ctx, config, rng, open_relations):
         cell = (cand.relation, cardinality_of(len(cand.answers)))
@@ -313,7 +317,7 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
         matched = [int(p) for p in pos[mask]]
         answers = tuple(sorted({ctx.y(p) for p in matched}))
         card = cardinality_of(len(answers))
-        if filled[card] >= config.per_cell:
+        if filled[card] >= config.per_cell or (not answers and not config.is_complete(store.table.name)):
             continue
         sql = ctx.sql(key, f"_lo <= {unit} AND _hi >= {unit}")
         gold = tuple(int(r[0]) for r in store.query(sql))

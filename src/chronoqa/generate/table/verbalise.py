@@ -256,6 +256,20 @@ class PhraseBook:
             dict(data.get("tables", {})),
         )
 
+    def complete_tables(self) -> frozenset[str]:
+        """The tables this phrase file declares complete (``"tables": {"olympic": {"complete": "true"}}``)."""
+        out = set()
+        for name, entry in self.tables.items():
+            value = entry.get("complete", "false")
+            if str(value).lower() not in ("true", "false"):
+                raise ChronoqaError(
+                    f"phrase file: table {name!r} entry 'complete' is {value!r}: expected \"true\" (the table lists "
+                    'every row of its domain in the world) or "false"'
+                )
+            if str(value).lower() == "true":
+                out.add(name)
+        return frozenset(out)
+
     def for_tfd(self, lhs: Sequence[str], rhs: str) -> TFDPhrases:
         """Phrases for ``lhs -> rhs`` (file entries win over defaults)."""
         default = _default_phrases(lhs, rhs)
