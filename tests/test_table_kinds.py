@@ -137,6 +137,12 @@ def test_status_at_by_hand(tmp_path: Path) -> None:
             key, year = tuple(q.logical_form["key"]), q.logical_form["year"]
             assert q.answers == (("Legal",) if year >= switch[key] else ("Illegal",)), q.question
             assert str(year) in q.question and not q.assumes_complete
+            assert switch[key] - 3 <= year <= switch[key] + 2, q.question  # the other state is near: time decides
+    # the value prior: neither state answers more than half of the status_at questions (max_answer_share)
+    states = Counter(q.answers for q in build.questions if q.operator == "status_at")
+    assert max(states.values()) <= 0.5 * sum(states.values())
+    share = build.manifest["tables"]["laws"]["answer_shares"]["status_at"]
+    assert share["share"] == max(states.values()) / sum(states.values()) and share["questions"] == ops["status_at"]
     # one row per key: no status_at question, and the data card says why with the counts
     plain = build_table_benchmark([read_table(_write(tmp_path, "laws", LAWS))], TableBuildConfig(as_of=AS_OF))
     assert not any(q.operator == "status_at" for q in plain.questions)
@@ -273,6 +279,12 @@ def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
         rows = list(csv.DictReader(fh))
     ops = _check_with(list(build.questions), rows, delimiters)
     assert sum(ops.values()) >= 100  # issue 17: every TDBench table gives a release of 100 questions
+    # only olympic (every Games edition) is declared complete: no first / most recent or set question elsewhere
+    assert build.manifest["tables"][name]["complete"]["declared"] == (name == "olympic")
+    assert all(q.assumes_complete == (name == "olympic" and q.operator == "event_order") for q in build.questions)
+    # no state answer guessable from the value prior (culture: 92 "inscribed" of 120 before the cap)
+    for op, share in build.manifest["tables"][name]["answer_shares"].items():
+        assert op != "status_at" or share["share"] <= 0.5, (op, share)
     assert all("{" not in q.question for q in build.questions)
 
 

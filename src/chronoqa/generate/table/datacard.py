@@ -87,7 +87,7 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
         notes = [(n, f, why) for n, t in manifest["tables"].items() for f, why in (t.get("family_notes") or {}).items()]
         if notes:
-            lines += ["Families the data holds no question of:", ""]
+            lines += ["Families the data holds no question of, or fewer than its candidates (and why):", ""]
             lines += [f"- {n}, {f}: {why}" for n, f, why in notes]
             lines.append("")
     cw = manifest["closed_world"]

@@ -41,7 +41,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.table.config import TableBuildConfig, cardinality_of
@@ -72,6 +73,9 @@ __all__ = ["FAMILIES", "event_questions", "status_questions"]
 
 FAMILIES = ("status_since", "status_at", "status_set", "event_when", "event_in", "event_order")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+#: ``status_at``: another state of the key must be held within this many years of the asked year.
+_AT_NEAR = 3
+_T = TypeVar("_T")
 
 
 class _Rows:
@@ -327,23 +331,50 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             lo, hi = _year_unit_range(y, g)
             inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
             if len(inside) == 1 and int(store.lo[inside[0]]) <= lo and int(store.hi[inside[0]]) >= hi:
-                cands.append((key, y, inside[0]))
+                here = rows.v(inside[0], st)
+                # another state within _AT_NEAR years: the asked year decides (2016, eight years after the one
+                # change of a heritage element, is answered "inscribed" by the prior alone)
+                if any(
+                    rows.v(q, st) != here
+                    and rows.year(int(store.lo[q])) - _AT_NEAR <= y <= rows.year(int(store.hi[q])) + _AT_NEAR
+                    for q in ps
+                ):
+                    cands.append((key, y, inside[0]))
     rows.candidates["status_at"] += len(cands)
     if not cands:
         several = sum(1 for ps in by_key.values() if len(ps) > 1)
+        changing = sum(1 for ps in by_key.values() if len({rows.v(p, st) for p in ps}) > 1)
         rows.notes["status_at"] = (
             f"{len(by_key)} keys in {len(rows.pos)} rows, {several} with more than one row, none with two states: "
             "the state at any time the table covers is the state since the key's start (asked as status_since)"
+            if not changing
+            else f"{changing} keys with two states, none holding one state for a whole year within {_AT_NEAR} "
+            "years of another"
         )
         return []
     rng = random.Random(f"{rows.config.seed}:{name}:at")
     rng.shuffle(cands)
+    # interleave the states (one of each in turn) so the quota does not go to the commonest state first
+    by_state: dict[str, list[tuple[tuple[str, ...], int, int]]] = {}
+    for c in cands:
+        by_state.setdefault(str(rows.v(c[2], st)), []).append(c)
+    queues = [by_state[k] for k in sorted(by_state)]
+    mixed = [q[i] for i in range(max(map(len, queues))) for q in queues if i < len(q)]
     filled: Counter[str] = Counter()
-    out = []
-    for key_t, y, p in cands:
+    picked: list[tuple[tuple[str, ...], int, int]] = []
+    for key_t, y, p in mixed:
         cat = str(rows.v(p, kind.category) if kind.category else "")
-        if filled[cat] >= 2 * rows.config.per_cell:
-            continue
+        if filled[cat] < 2 * rows.config.per_cell:
+            filled[cat] += 1
+            picked.append((key_t, y, p))
+    picked, dropped, top = _cap_answer_share(picked, lambda c: str(rows.v(c[2], st)), rows.config.max_answer_share)
+    if dropped:
+        rows.notes["status_at"] = (
+            f"{dropped} questions dropped so that no state answers more than {rows.config.max_answer_share:.0%} "
+            f"of them ({top!r} was the most frequent; max_answer_share)"
+        )
+    out = []
+    for key_t, y, p in picked:
         where = dict(zip(kind.key, key_t, strict=True))
         lo, hi = _year_unit_range(y, g)
         sql = (
@@ -351,7 +382,6 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
         )
         got = rows.run(sql, [p])
-        filled[cat] += 1
         answers = (str(got[0][1]),)
         year_text = render_time(TimePoint(y))
         others = [q for q in by_key[key_t] if rows.v(q, st) != answers[0]]
@@ -384,6 +414,27 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             )
         )
     return out
+
+
+def _cap_answer_share(items: list[_T], answer: Callable[[_T], str], share: float) -> tuple[list[_T], int, str]:
+    """Drop the last items of the most frequent answer until it answers at most ``share`` of them.
+
+    Returns ``(kept items in order, number dropped, the most frequent answer before the cap)``. A single
+    answer (nothing else to balance it) is kept as it is.
+    """
+    counts = Counter(answer(i) for i in items)
+    if len(counts) < 2:
+        return items, 0, next(iter(counts), "")
+    top = min(counts, key=lambda a: (-counts[a], a))
+    kept = list(items)
+    while True:
+        counts = Counter(answer(i) for i in kept)
+        big = min(counts, key=lambda a: (-counts[a], a))
+        if counts[big] <= share * len(kept) or counts[big] == 1:
+            break
+        last = max(i for i, it in enumerate(kept) if answer(it) == big)
+        del kept[last]
+    return kept, len(items) - len(kept), top
 
 
 def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
