@@ -322,3 +322,27 @@ def test_sports_tfd_named_by_the_phrase_file(mirror: Path) -> None:
         build.datacard
     )
     assert any(q.cardinality == "multiple" for q in build.questions)  # club and national team at once
+
+
+# Offices worked by hand: the Czech Republic takes "the"; "director / manager" names two titles, not one.
+OFFICES = """Country,Role,Name,Start,End
+Czech Republic,Prime Minister,Ann Ek,2001-01-01,2004-12-31
+Czech Republic,Prime Minister,Bo Lund,2005-01-01,2009-12-31
+Czech Republic,Prime Minister,Cy Moe,2010-01-01,
+Agency,director / manager,Di Ray,2001-01-01,2006-12-31
+Agency,director / manager,Ed Sun,2007-01-01,
+"""
+
+
+def test_articles_and_declined_role_labels(tmp_path: Path) -> None:
+    table = read_table(_write(tmp_path, "offices", OFFICES))
+    cfg = TableBuildConfig(as_of=AS_OF, per_cell=2, tfds={"offices": ["Country,Role->Name"]})
+    build = build_table_benchmark([table], cfg)
+    texts = [q.question for q in build.questions]
+    assert texts and all("Prime Minister of the Czech Republic" in t for t in texts), texts[:3]
+    assert not any("director / manager" in t or "Agency" in t for t in texts)
+    declined = build.manifest["tfds"]["offices"]["declined_keys"]
+    assert declined == {"Agency | director / manager": 2}  # counted, and named in the data card
+    assert "key `Agency | director / manager` (2 rows) not asked about" in build.datacard
+    # answers and corpus documents keep the bare label
+    assert all(t.s == "Czech Republic, Prime Minister" for q in build.questions for t in q.S_star)

@@ -335,13 +335,17 @@ def build_table_benchmark(
             handovers[n] = _read_handovers(stores[n], main, cfg)
         if n not in to_build:
             continue
+        declined: dict[str, int] = {}
         for tfd in kept_by_table[n]:
             ctx = TFDContext(stores[n], tfd, book, primary_tfd(kept_by_table[n]))
+            declined |= ctx.declined
             questions.extend(allen_questions(ctx, cfg))
             if cfg.alignment:
                 questions.extend(alignment_questions(ctx, cfg))
         if n in handovers:
             handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
+        if declined:  # key -> rows: a role cell naming several titles ("director / manager")
+            tfd_manifest[n]["declined_keys"] = dict(sorted(declined.items()))
     # one canonical triple per row, shared by its corpus document and every question naming it
     primary = {n: primary_tfd(kept_by_table.get(n, [])) for n in names}
     joins: list[JoinResult] = []

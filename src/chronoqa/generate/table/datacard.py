@@ -135,6 +135,11 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
                 f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
                 f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
             )
+        for key, rows in (t.get("declined_keys") or {}).items():
+            lines.append(
+                f"- {n}: key `{key}` ({rows} rows) not asked about: its role cell names several titles, which no "
+                "question can print as one"
+            )
     read = [(n, t["handovers"]) for n, t in manifest["tables"].items() if t.get("handovers")]
     if read:
         lines += ["", "Same-unit handovers (one row ends in the unit where the next row of its key begins):", ""]

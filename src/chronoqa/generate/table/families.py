@@ -91,6 +91,7 @@ class _Rows:
         name = store.table.name
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
+        self._names: tuple[str, ...] | None = None
         self.complete = config.is_complete(name)
         as_of = parse_time(config.as_of, field="as_of")
         self.as_of_text = render_time(as_of) if as_of is not None else config.as_of  # "13 December 2024"
@@ -160,6 +161,15 @@ class _Rows:
         if sorted(int(str(r[0])) for r in got) != sorted(self.row(p) for p in expected):
             raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
         return got
+
+    def names(self) -> tuple[str, ...]:
+        """The categorical columns (at most 40 values: a country, a city): named with "the" where English does.
+
+        "Of the United States"; titles and people (more values) are printed as they are.
+        """
+        if self._names is None:
+            self._names = tuple(c for c in self.cols if len(self.values_of(c)) <= 40)
+        return self._names
 
     def values_of(self, col: str) -> Counter[str]:
         return Counter(v for p in self.pos if (v := self.v(p, col)) is not None)
@@ -285,7 +295,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         out.append(
             rows.question(
                 id=question_id(f"{name}-since", sql),
-                question=render(template, values),
+                question=render(template, values, articled=kind.key),
                 S_star=star,
                 operator="status_since",
                 answers=answers,
@@ -389,7 +399,9 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         out.append(
             rows.question(
                 id=question_id(f"{name}-at", sql),
-                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols} | {"year": year_text}),
+                question=render(
+                    template, {c: rows.v(p, c) or "" for c in rows.cols} | {"year": year_text}, articled=kind.key
+                ),
                 S_star=(tp,),
                 S_dist=tuple(rows.triple(q) for q in others),
                 operator="status_at",
@@ -589,7 +601,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
         out.append(
             rows.question(
                 id=question_id(f"{name}-when", sql),
-                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols}),
+                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols}, articled=rows.names()),
                 S_star=(t,),
                 operator="event_when",
                 answers=(str(y0),),
@@ -674,6 +686,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                         plural_question(template) if len(answers) > 1 else template,
                         # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
                         {c: rows.v(matched[0], c) or "" for c in rows.cols if c != y} | {k: kv, "year": year_text},
+                        articled=rows.names(),
                     ),
                     S_star=tuple(rows.triple(p) for p in matched),
                     S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
@@ -798,7 +811,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 out.append(
                     rows.question(
                         id=question_id(f"{name}-{form}", sql),
-                        question=render(template, values),
+                        question=render(template, values, articled=rows.names()),
                         S_star=(tp,),
                         S_dist=tuple(rows.triple(q) for q in ps if q != p),
                         operator="event_order",

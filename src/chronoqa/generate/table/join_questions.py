@@ -159,10 +159,10 @@ def _join_question(
     base = ctx.phrases.for_tfd((*join.on, *rest), tfd.rhs)
     key = ",".join(event_cols)
     if plural and f"{key}:plural" in ctx.phrases.joins:
-        text = render(ctx.phrases.joins[f"{key}:plural"], values)
+        text = render(ctx.phrases.joins[f"{key}:plural"], values, articled=rest)
     elif key in ctx.phrases.joins:
         template = ctx.phrases.joins[key]
-        text = render(plural_question(template) if plural else template, values)
+        text = render(plural_question(template) if plural else template, values, articled=rest)
     else:
         event = (
             values[event_cols[0]]

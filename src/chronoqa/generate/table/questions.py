@@ -27,10 +27,11 @@ from chronoqa.generate.table.allen import (
     random_reference,
 )
 from chronoqa.generate.table.config import CARDINALITIES, WINDOWS, TableBuildConfig, cardinality_of
+from chronoqa.generate.table.kinds import MULTI_VALUE_RE
 from chronoqa.generate.table.store import TableStore, format_unit, quote_ident, sql_literal, unit_iso
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import CLAUSES, PhraseBook, bounded_subject, render
+from chronoqa.generate.table.verbalise import CLAUSES, ROLE_COLUMNS, PhraseBook, bounded_subject, column_label, render
 from chronoqa.records import Question, Triple
 from chronoqa.time import Allen, Granularity
 
@@ -72,6 +73,12 @@ class TFDContext:
             for k, v in groups.items()
             if len({store.table.rows[int(store.rows[p])][self.y_idx] for p in v}) > 1
         }
+        # a role cell holding several labels ("director / manager") is no English title: its key is not asked
+        roles = [i for i, c in enumerate(tfd.lhs) if column_label(c) in ROLE_COLUMNS]
+        self.declined = {
+            " | ".join(k): len(v) for k, v in self.keys.items() if any(MULTI_VALUE_RE.search(k[i]) for i in roles)
+        }
+        self.keys = {k: v for k, v in self.keys.items() if " | ".join(k) not in self.declined}
         # a key's coverage: from its first row to its last known end (open ends closed at as_of)
         self.coverage = {k: (int(store.lo[v].min()), int(store.hi[v].max())) for k, v in self.keys.items()}
         self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
@@ -102,7 +109,8 @@ class TFDContext:
 
     def subject(self, key: Sequence[str], *, plural: bool = False) -> str:
         """The phrase naming ``key`` ("the President of Germany"; plural: "the Presidents of Germany")."""
-        return render(self.phrases.number(plural).subject, dict(zip(self.tfd.lhs, key, strict=True)))
+        values = dict(zip(self.tfd.lhs, key, strict=True))
+        return render(self.phrases.number(plural).subject, values, articled=self.tfd.lhs)
 
     def triple(self, pos: int) -> Triple:
         """The canonical triple of the stored row at ``pos`` (the same as its corpus document's)."""
