@@ -158,7 +158,8 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
         assert cells[(rel, "unique")] >= 1, rel
     n_none = sum(1 for q in build.questions if q.cardinality == "none")
     assert 0 < n_none <= 0.25 * len(build.questions)
-    assert build.manifest["counts"]["assumes_complete"] == n_none
+    n_bounded = sum(1 for q in build.questions if q.allen in ("before", "after"))  # "the last ... before T"
+    assert build.manifest["counts"]["assumes_complete"] == n_none + n_bounded
     assert sum(1 for (_, c), n in cells.items() if c == "unique" and n == 4) >= 10 - len(missing)
     # exact quotas, no duplicate queries
     assert max(cells.values()) <= 4

@@ -336,12 +336,16 @@ def build_table_benchmark(
         if n not in to_build:
             continue
         declined: dict[str, int] = {}
-        for tfd in kept_by_table[n]:
-            ctx = TFDContext(stores[n], tfd, book, primary_tfd(kept_by_table[n]))
+        conflicts = 0
+        for rep in kept:
+            functional = rep.violation_rate <= cfg.threshold  # one holder at a time
+            ctx = TFDContext(stores[n], rep.tfd, book, primary_tfd(kept_by_table[n]), functional=functional)
             declined |= ctx.declined
             questions.extend(allen_questions(ctx, cfg))
             if cfg.alignment:
                 questions.extend(alignment_questions(ctx, cfg))
+            conflicts += ctx.conflicts
+        tfd_manifest[n]["conflicts_skipped"] = conflicts
         if n in handovers:
             handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
         if declined:  # key -> rows: a role cell naming several titles ("director / manager")

@@ -135,6 +135,11 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
                 f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
                 f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
             )
+        if t.get("conflicts_skipped"):
+            lines.append(
+                f"- {n}: {t['conflicts_skipped']} candidate questions not asked: their gold rows are two holders at "
+                "once on a one-holder TFD (a conflict in the data, e.g. a Governor-General filed as monarch)"
+            )
         for key, rows in (t.get("declined_keys") or {}).items():
             lines.append(
                 f"- {n}: key `{key}` ({rows} rows) not asked about: its role cell names several titles, which no "

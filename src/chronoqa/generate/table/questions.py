@@ -53,8 +53,14 @@ class Candidate:
 class TFDContext:
     """One TFD on one store: key index (only keys whose value changes), column positions, phrases."""
 
-    def __init__(self, store: TableStore, tfd: TFD, phrases: PhraseBook, primary: TFD | None = None) -> None:
+    def __init__(
+        self, store: TableStore, tfd: TFD, phrases: PhraseBook, primary: TFD | None = None, *, functional: bool = False
+    ) -> None:
         self.store, self.tfd = store, tfd
+        # one holder at a time (a TFD within the violation threshold): a gold set of two rows held at once is a
+        # conflict in the data (Governors-General filed as monarchs), never asked; ``conflicts`` counts them
+        self.functional = functional
+        self.conflicts = 0
         self.primary = tfd if primary is None else primary  # the table's primary TFD: canonical row triples
         cols = store.table.columns
         self.x_idx = [cols.index(c) for c in tfd.lhs]
@@ -179,10 +185,25 @@ def _allen_candidates(
                     continue
                 if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
                     continue
-                if not matched and not config.is_complete(store.table.name):
-                    continue  # "none" holds only if the table lists every holder of the key (declared complete)
+                if (not matched or rel in BOUNDED) and not config.is_complete(store.table.name):
+                    # "none", and "the last ... before T", hold only if the table lists every holder of the key
+                    continue
+                if ctx.functional and len(matched) > 1 and _conflict(store, matched):
+                    ctx.conflicts += 1  # two holders at once on a one-holder TFD: a data conflict, not an answer
+                    continue
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
+
+
+def _conflict(store: TableStore, matched: Sequence[int]) -> bool:
+    """Two of the rows share more than a boundary unit (two holders at once, not a handover)."""
+    spans = sorted((int(store.lo[p]), int(store.hi[p])) for p in matched)
+    end = spans[0][1]
+    for lo, hi in spans[1:]:
+        if lo < end:
+            return True
+        end = max(end, hi)
+    return False
 
 
 #: Relations whose question states a gold row's end ("and ended in 2018", "ended before 2019"): never asked
@@ -266,7 +287,7 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
             "must_keep": must_keep,
             **({"form": form} if form else {}),
         },
-        assumes_complete=not answers,
+        assumes_complete=not answers or form is not None,
     )
 
 
@@ -326,6 +347,9 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
         answers = tuple(sorted({ctx.y(p) for p in matched}))
         card = cardinality_of(len(answers))
         if filled[card] >= config.per_cell or (not answers and not config.is_complete(store.table.name)):
+            continue
+        if ctx.functional and len(matched) > 1 and _conflict(store, matched):
+            ctx.conflicts += 1
             continue
         sql = ctx.sql(key, f"_lo <= {unit} AND _hi >= {unit}")
         gold = tuple(int(r[0]) for r in store.query(sql))
