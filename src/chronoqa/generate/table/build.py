@@ -337,9 +337,9 @@ def build_table_benchmark(
             continue
         declined: dict[str, int] = {}
         conflicts = 0
-        for rep in kept:
-            functional = rep.violation_rate <= cfg.threshold  # one holder at a time
-            ctx = TFDContext(stores[n], rep.tfd, book, primary_tfd(kept_by_table[n]), functional=functional)
+        for kept_rep in kept:
+            functional = kept_rep.violation_rate <= cfg.threshold  # one holder at a time
+            ctx = TFDContext(stores[n], kept_rep.tfd, book, primary_tfd(kept_by_table[n]), functional=functional)
             declined |= ctx.declined
             questions.extend(allen_questions(ctx, cfg))
             if cfg.alignment:
