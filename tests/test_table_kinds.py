@@ -279,6 +279,13 @@ def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
         rows = list(csv.DictReader(fh))
     ops = _check_with(list(build.questions), rows, delimiters)
     assert sum(ops.values()) >= 100  # issue 17: every TDBench table gives a release of 100 questions
+    # a question never prints a raw multi-value cell ("Chris Buck, Jennifer Lee": "Chris Buck and Jennifer Lee")
+    for col in ("Director", "cast", "Member_state"):
+        cells = {r[col] for r in rows if col in r and (", " in r[col] or " / " in r[col])}
+        assert not any(c in q.question for c in cells for q in build.questions), col
+    if name == "legal":  # TDBench labels every second-parent adoption Illegal, since the year it became legal
+        assert not any("second parent adoption" in q.question for q in build.questions)
+        assert "19 rows" in build.manifest["tables"]["legal"]["family_notes"]["excluded:Law_type"]
     # only olympic (every Games edition) is declared complete: no first / most recent or set question elsewhere
     assert build.manifest["tables"][name]["complete"]["declared"] == (name == "olympic")
     assert all(q.assumes_complete == (name == "olympic" and q.operator == "event_order") for q in build.questions)

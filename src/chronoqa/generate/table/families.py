@@ -61,6 +61,7 @@ from chronoqa.generate.table.triples import question_id, row_triple
 from chronoqa.generate.table.verbalise import (
     PhraseBook,
     column_label,
+    english_list,
     person_column,
     plural_noun,
     plural_question,
@@ -81,7 +82,9 @@ _T = TypeVar("_T")
 class _Rows:
     """The stored rows of one table: values by column, unit spans, canonical triples, SQL helpers."""
 
-    def __init__(self, store: TableStore, primary: TFD | None, config: TableBuildConfig) -> None:
+    def __init__(
+        self, store: TableStore, primary: TFD | None, config: TableBuildConfig, book: PhraseBook | None = None
+    ) -> None:
         self.store, self.primary, self.config = store, primary, config
         self.g = store.granularity
         self.pos = list(range(len(store.rows)))
@@ -89,6 +92,22 @@ class _Rows:
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
         name = store.table.name
+        # rows a phrase file declares wrong ("exclude:Law_type": "Second parent adoption of same-sex couples":
+        # TDBench labels every such row Illegal, with the year it became legal): no question is asked of them
+        for entry, value in sorted((book.tables.get(name, {}) if book else {}).items()):
+            if entry.startswith("exclude:"):
+                col = entry.split(":", 1)[1]
+                if col not in self.cols:
+                    raise ChronoqaError(
+                        f"phrase file: table {name!r} entry {entry!r} names column {col!r}, which the table does not "
+                        f"have (columns: {', '.join(self.cols)})"
+                    )
+                kept = [p for p in self.pos if self.v(p, col) != str(value)]
+                self.notes[f"excluded:{col}"] = (
+                    f"{len(self.pos) - len(kept)} rows with {col} = {value!r} not asked about (declared wrong by the "
+                    "phrase file)"
+                )
+                self.pos = kept
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
         self._names: tuple[str, ...] | None = None
@@ -161,6 +180,11 @@ class _Rows:
         if sorted(int(str(r[0])) for r in got) != sorted(self.row(p) for p in expected):
             raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
         return got
+
+    def text(self, pos: int, col: str) -> str:
+        """A cell as a question prints it: the values of a delimited cell as an English list ("A and B")."""
+        v = self.v(pos, col) or ""
+        return english_list(self.split(v, col)) if v and self.delimited(col) else v
 
     def names(self) -> tuple[str, ...]:
         """The categorical columns (at most 40 values: a country, a city): named with "the" where English does.
@@ -245,7 +269,7 @@ def status_questions(
     per category (one per key: a key's start asked once), ``2 × per_cell`` ``status_set`` per category and
     state, ``2 × per_cell`` ``status_at`` per category.
     """
-    rows = _Rows(store, primary, config)
+    rows = _Rows(store, primary, config, book)
     out = _since(rows, kind, book) + _at(rows, kind, book) if kind.key else []
     out += _sets(rows, kind, book)
     return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
@@ -290,7 +314,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             continue
         seen.add(sql)
         filled[str(cat)] += 1
-        values = {c: rows.v(p, c) or "" for c in rows.cols}
+        values = {c: rows.text(p, c) for c in rows.cols}
         star = tuple(rows.triple(q) for q in matched)
         out.append(
             rows.question(
@@ -400,7 +424,7 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             rows.question(
                 id=question_id(f"{name}-at", sql),
                 question=render(
-                    template, {c: rows.v(p, c) or "" for c in rows.cols} | {"year": year_text}, articled=kind.key
+                    template, {c: rows.text(p, c) for c in rows.cols} | {"year": year_text}, articled=kind.key
                 ),
                 S_star=(tp,),
                 S_dist=tuple(rows.triple(q) for q in others),
@@ -549,7 +573,7 @@ def event_questions(
     one cardinality); ``per_cell`` ``event_order`` per column and form (first, most recent), on a table
     declared complete only.
     """
-    rows = _Rows(store, primary, config)
+    rows = _Rows(store, primary, config, book)
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     out = _when(rows, ids, book) if ids else []
@@ -601,7 +625,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
         out.append(
             rows.question(
                 id=question_id(f"{name}-when", sql),
-                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols}, articled=rows.names()),
+                question=render(template, {c: rows.text(p, c) for c in rows.cols}, articled=rows.names()),
                 S_star=(t,),
                 operator="event_when",
                 answers=(str(y0),),
@@ -617,7 +641,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
                     "key": list(key.values()),
                     "relation": "event_when",
                     "columns": list(ids),
-                    "must_keep": list(key.values()),
+                    "must_keep": [v for c, kv in key.items() for v in rows.split(kv, c)],
                 },
             )
         )
@@ -685,7 +709,7 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                     question=render(
                         plural_question(template) if len(answers) > 1 else template,
                         # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
-                        {c: rows.v(matched[0], c) or "" for c in rows.cols if c != y} | {k: kv, "year": year_text},
+                        {c: rows.text(matched[0], c) for c in rows.cols if c != y} | {k: kv, "year": year_text},
                         articled=rows.names(),
                     ),
                     S_star=tuple(rows.triple(p) for p in matched),
@@ -807,7 +831,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 tp = rows.triple(p)
                 # a phrase file may word it with the answer row's other columns ("the {Role} of {Country}"); the
                 # default names the key only (another column may spell the answer: City "Salt" of "Salt Lake City")
-                values = {c: rows.v(p, c) or "" for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
+                values = {c: rows.text(p, c) for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
                 out.append(
                     rows.question(
                         id=question_id(f"{name}-{form}", sql),

@@ -48,6 +48,7 @@ __all__ = [
     "TFDPhrases",
     "bounded_subject",
     "column_label",
+    "english_list",
     "graph_phrases",
     "ordinal",
     "paraphrase_questions",
@@ -131,6 +132,11 @@ def plural_noun(phrase: str) -> str:
     else:
         words[at] = w + "s"
     return " ".join(words)
+
+
+def english_list(values: Sequence[str]) -> str:
+    """``A``; ``A and B``; ``A, B and C``: several values of one cell as a question prints them."""
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1] if values else ""
 
 
 class _Formatter(string.Formatter):
