@@ -12,18 +12,20 @@ Status tables (the state of a key since a date):
   category whose state began inside the window (answer: a set, scored with TDBench's 3-of-many rule when
   it has more than three members, all-of otherwise: ``logical_form["scoring"]``). The window must leave
   out some keys of that category and state (the time matters). The gold presumes the table lists every
-  key (closed world): ``assumes_complete``.
+  key (closed world): ``assumes_complete``, asked only on a table declared complete
+  (``TableBuildConfig.complete``).
 
 Event tables (things that happen at a date or over a short span; an open end means "no end recorded",
 so an open-ended event row is read as the point at its start):
 
 * ``event_when``: "In which year were the 26th Summer Olympics held?": the event named by the fewest
   columns that identify it, none of which spells its year (``Athens 1896`` would give the answer away).
-* ``event_order``: "Which film directed by Sam Raimi was released first?" (or most recently): among the
+* ``event_order``: "Which Olympic Games were the first held in Greece?" (or most recently): among the
   rows of a recurring value (a delimited cell counts for each of its values), the one with the earliest
   (latest) start; asked only when that start is held by one row and the value's rows name several answers
   (the order is needed). "First" and "most recent" presume the table lists every row of the value:
-  ``assumes_complete``.
+  ``assumes_complete``, asked only on a table declared complete (a streaming catalogue is not a
+  director's filmography).
 * ``event_in``: "Which city hosted the Winter Olympics in 1964?" / "Who directed *Abigail* released in
   2024?": a recurring value and a year pick the one row of that year (two films *Marco* in 2024: no
   question); the value must have several answers over time (the time disambiguates). A cell of a
