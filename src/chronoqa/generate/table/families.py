@@ -95,7 +95,8 @@ class _Rows:
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
         name = store.table.name
         # rows a phrase file declares wrong ("exclude:Law_type": "Second parent adoption of same-sex couples":
-        # TDBench labels every such row Illegal, with the year it became legal): no question is asked of them
+        # TDBench labels every such row Illegal, with the year it became legal; a value or a list of values): no
+        # question is asked of them
         for entry, value in sorted((book.tables.get(name, {}) if book else {}).items()):
             if entry.startswith("exclude:"):
                 col = entry.split(":", 1)[1]
@@ -104,10 +105,11 @@ class _Rows:
                         f"phrase file: table {name!r} entry {entry!r} names column {col!r}, which the table does not "
                         f"have (columns: {', '.join(self.cols)})"
                     )
-                kept = [p for p in self.pos if self.v(p, col) != str(value)]
+                wrong = {str(v) for v in value} if isinstance(value, list) else {str(value)}
+                kept = [p for p in self.pos if self.v(p, col) not in wrong]
                 self.notes[f"excluded:{col}"] = (
-                    f"{len(self.pos) - len(kept)} rows with {col} = {value!r} not asked about (declared wrong by the "
-                    "phrase file)"
+                    f"{len(self.pos) - len(kept)} rows with {col} in {sorted(wrong)} not asked about (declared wrong "
+                    "by the phrase file)"
                 )
                 self.pos = kept
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
