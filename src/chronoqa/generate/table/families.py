@@ -99,14 +99,16 @@ class _Rows:
         # question is asked of them
         for entry, value in sorted((book.tables.get(name, {}) if book else {}).items()):
             if entry.startswith("exclude:"):
-                col = entry.split(":", 1)[1]
-                if col not in self.cols:
-                    raise ChronoqaError(
-                        f"phrase file: table {name!r} entry {entry!r} names column {col!r}, which the table does not "
-                        f"have (columns: {', '.join(self.cols)})"
-                    )
+                col = entry.split(":", 1)[1]  # one column, or several ("Country,Law_type": "Iran | Same-sex ...")
+                cols = col.split(",")
+                for c in cols:
+                    if c not in self.cols:
+                        raise ChronoqaError(
+                            f"phrase file: table {name!r} entry {entry!r} names column {c!r}, which the table does "
+                            f"not have (columns: {', '.join(self.cols)})"
+                        )
                 wrong = {str(v) for v in value} if isinstance(value, list) else {str(value)}
-                kept = [p for p in self.pos if self.v(p, col) not in wrong]
+                kept = [p for p in self.pos if " | ".join(self.v(p, c) or "" for c in cols) not in wrong]
                 self.notes[f"excluded:{col}"] = (
                     f"{len(self.pos) - len(kept)} rows with {col} in {sorted(wrong)} not asked about (declared wrong "
                     "by the phrase file)"
