@@ -371,3 +371,27 @@ def test_two_holders_at_once_on_a_one_holder_tfd_are_not_asked(tmp_path: Path) -
     carpania = [q for q in build.questions if q.logical_form["key"][0] == "Carpania"]
     assert carpania  # the key is still asked about where one holder answers
     assert not any({"Queen", "Governor"} <= set(q.answers) for q in build.questions)
+
+
+def test_an_answer_with_two_terms_is_cited_by_both(tmp_path: Path) -> None:
+    """Vietnam's acting president held office twice: citing both terms' dates is right (careful T)."""
+    from chronoqa.artifacts.answers import AnswerRecord
+    from chronoqa.score.time_accuracy import score_time
+
+    lines = ["Country,Role,Name,Start,End", "Vietnam,President,Ann,2023-01-18,2023-03-02"]
+    lines += ["Vietnam,President,Bo,2023-03-02,2024-03-21", "Vietnam,President,Ann,2024-03-21,2024-05-22"]
+    lines += ["Vietnam,President,Cy,2024-05-22,", "Vietnam,President,Dee,2016-04-02,2023-01-18"]
+    table = read_table(_write(tmp_path, "vn", "\n".join(lines) + "\n"))
+    cfg = TableBuildConfig(as_of=AS_OF, per_cell=20, tfds={"vn": ["Country,Role->Name"]})
+    twice = [
+        q
+        for q in build_table_benchmark([table], cfg).questions
+        if sum(1 for t in q.S_star if t.o == "Ann") == 2 and q.time_refs
+    ]
+    assert twice
+    for q in twice:
+        said = [
+            f"{r['answer']}'s term {'began' if r['which'] == 'start' else 'ended'} on {r['value']}" for r in q.time_refs
+        ]
+        record = AnswerRecord(q.id, "x", "ok", "; ".join(q.answers), ". ".join(said) + ".", None, None)
+        assert score_time(q, record, True).T, q.question
