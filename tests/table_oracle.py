@@ -161,8 +161,9 @@ def bounded_gold(relation: str, rows: Sequence[tuple[int, int, int]]) -> set[int
 def validity_findings(text: str, relation: str, cardinality: str, assumes_complete: bool, form: object) -> list[str]:
     """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them."""
     out = []
-    # a set over keys presumes every key is listed; "first"/"most recent" event presumes every event is
-    closed = cardinality == "none" or relation in ("status_set", "event_order")
+    # a set over keys presumes every key is listed; "first"/"most recent" event presumes every event is; "the
+    # last ... before T" presumes every holder of the key is
+    closed = cardinality == "none" or relation in ("status_set", "event_order", *BOUNDED)
     if assumes_complete != closed:
         out.append(f"assumes_complete={assumes_complete} on a {cardinality} question")
     if relation in BOUNDED and form != BOUNDED[relation]:

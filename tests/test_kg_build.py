@@ -507,6 +507,9 @@ def test_time_refs_follow_the_contract() -> None:
         ("University of Lausanne", "the University of Lausanne"),
         ("Military Order of Maria Theresa", "the Military Order of Maria Theresa"),
         ("Netherlands", "the Netherlands"),
+        ("International Olympic Committee", "the International Olympic Committee"),
+        ("World Bank", "the World Bank"),
+        ("Czech Republic", "the Czech Republic"),
         ("Harvard University", "Harvard University"),
         ("Watford F.C.", "Watford F.C."),
         ("New York City", "New York City"),
@@ -516,7 +519,7 @@ def test_time_refs_follow_the_contract() -> None:
     ],
 )
 def test_definite_article_rule(label: str, want: str) -> None:
-    from chronoqa.generate.kg.articles import definite
+    from chronoqa.generate.articles import definite
 
     assert definite(label) == want
 

@@ -130,7 +130,7 @@ def check_question(q: Question, table: TemporalTable, spans: list[tuple[int, int
 @pytest.mark.parametrize(("granularity", "seed"), [("day", 1), ("month", 2), ("year", 3), ("day", 4)])
 def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None:
     table = make_table(granularity, seed)
-    cfg = TableBuildConfig(as_of=AS_OF, seed=seed, per_cell=4, tfds={"fx": ["Country,Role->Name"]})
+    cfg = TableBuildConfig(as_of=AS_OF, seed=seed, per_cell=4, tfds={"fx": ["Country,Role->Name"]}, complete=("fx",))
     build = build_table_benchmark([table], cfg)
     assert build.manifest["tables"]["fx"]["granularity"]["used"] == granularity
     spans = oracle_spans(table, granularity)
@@ -158,7 +158,8 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
         assert cells[(rel, "unique")] >= 1, rel
     n_none = sum(1 for q in build.questions if q.cardinality == "none")
     assert 0 < n_none <= 0.25 * len(build.questions)
-    assert build.manifest["counts"]["assumes_complete"] == n_none
+    n_bounded = sum(1 for q in build.questions if q.allen in ("before", "after"))  # "the last ... before T"
+    assert build.manifest["counts"]["assumes_complete"] == n_none + n_bounded
     assert sum(1 for (_, c), n in cells.items() if c == "unique" and n == 4) >= 10 - len(missing)
     # exact quotas, no duplicate queries
     assert max(cells.values()) <= 4
@@ -166,10 +167,21 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
     assert len({q.id for q in build.questions}) == len(build.questions)
 
 
+def test_none_only_on_a_table_declared_complete() -> None:
+    """A "none" answer holds only if the table lists every holder: not asked where that is not declared."""
+    table = make_table("day", 1)
+    build = build_table_benchmark(
+        [table], TableBuildConfig(as_of=AS_OF, seed=1, per_cell=4, tfds={"fx": ["Country,Role->Name"]})
+    )
+    assert build.questions and not any(q.cardinality == "none" or q.assumes_complete for q in build.questions)
+    assert build.manifest["counts"]["assumes_complete"] == 0
+    assert build.manifest["closed_world"]["complete_tables"] == []
+
+
 def test_open_rows_never_end_inside_a_reference() -> None:
     table = make_table("day", 7)
     build = build_table_benchmark(
-        [table], TableBuildConfig(as_of=AS_OF, per_cell=6, tfds={"fx": ["Country,Role->Name"]})
+        [table], TableBuildConfig(as_of=AS_OF, per_cell=6, tfds={"fx": ["Country,Role->Name"]}, complete=("fx",))
     )
     open_rows = {i for i, iv in enumerate(table.intervals) if iv.end is None}
     assert open_rows

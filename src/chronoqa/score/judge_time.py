@@ -509,6 +509,11 @@ def judge_refs(
     """
     n = 0
     contradicted = False
+    # one answer may hold several terms (two spells as acting president): a date equal to any of its fact's
+    # references at that end contradicts none of them
+    gold: dict[tuple[int, str], list[TimePoint]] = {}
+    for which, value, fi in refs:
+        gold.setdefault((fi, which), []).append(value)
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
@@ -521,7 +526,10 @@ def judge_refs(
         if any(r.role in ok_roles and _same(r.value, value, granularity) for r in mine):
             n += 1
         if any(
-            r.firm and r.role in strict_roles and len(r.facts) == 1 and _differs(r.value, value, granularity)
+            r.firm
+            and r.role in strict_roles
+            and len(r.facts) == 1
+            and all(_differs(r.value, v, granularity) for v in gold[(fi, which)])
             for r in mine
         ):
             contradicted = True

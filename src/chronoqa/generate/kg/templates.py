@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from chronoqa.generate.kg.articles import definite
+from chronoqa.generate.articles import definite
 from chronoqa.generate.kg.index import GraphIndex
 from chronoqa.generate.kg.operators import Draft, Hop
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
@@ -77,7 +77,7 @@ class Renderer:
     keep_full: frozenset[int] = field(default_factory=frozenset)  # entities that keep their disambiguator
 
     def ent(self, e: int) -> str:
-        """Label of an interned entity as it reads in a question ("the United States": :mod:`.articles`)."""
+        """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
         label = self.labels(self.index.ent_names[e])
         return definite(label if e in self.keep_full else short_label(label))
 

@@ -22,7 +22,7 @@ from chronoqa.generate.result import BuildResult, manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.generate.table.config import AS_OF_DATA, TableBuildConfig, latest_date
 from chronoqa.generate.table.corpus import table_corpus
-from chronoqa.generate.table.datacard import question_counts, render_datacard
+from chronoqa.generate.table.datacard import answer_shares, question_counts, render_datacard
 from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
@@ -248,6 +248,11 @@ def build_table_benchmark(
     }
     if from_book:
         cfg = replace(cfg, tfds={**cfg.tfds, **from_book})
+    # completeness: declared by the config or the phrase file ({"tables": {"olympic": {"complete": "true"}}})
+    complete_by = {n: "config" for n in cfg.complete} | {
+        n: "phrase file" for n in sorted(book.complete_tables() - set(cfg.complete))
+    }
+    cfg = replace(cfg, complete=tuple(sorted(complete_by)))
     as_of_source = "latest date in the input tables" if cfg.as_of == AS_OF_DATA else "given"
     if cfg.as_of == AS_OF_DATA:
         as_of = latest_date(tables)
@@ -330,13 +335,21 @@ def build_table_benchmark(
             handovers[n] = _read_handovers(stores[n], main, cfg)
         if n not in to_build:
             continue
-        for tfd in kept_by_table[n]:
-            ctx = TFDContext(stores[n], tfd, book, primary_tfd(kept_by_table[n]))
+        declined: dict[str, int] = {}
+        conflicts = 0
+        for kept_rep in kept:
+            functional = kept_rep.violation_rate <= cfg.threshold  # one holder at a time
+            ctx = TFDContext(stores[n], kept_rep.tfd, book, primary_tfd(kept_by_table[n]), functional=functional)
+            declined |= ctx.declined
             questions.extend(allen_questions(ctx, cfg))
             if cfg.alignment:
                 questions.extend(alignment_questions(ctx, cfg))
+            conflicts += ctx.conflicts
+        tfd_manifest[n]["conflicts_skipped"] = conflicts
         if n in handovers:
             handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
+        if declined:  # key -> rows: a role cell naming several titles ("director / manager")
+            tfd_manifest[n]["declined_keys"] = dict(sorted(declined.items()))
     # one canonical triple per row, shared by its corpus document and every question naming it
     primary = {n: primary_tfd(kept_by_table.get(n, [])) for n in names}
     joins: list[JoinResult] = []
@@ -410,6 +423,8 @@ def build_table_benchmark(
                 "family_candidates": family_candidates.get(n),
                 "family_notes": family_notes.get(n),
                 "handovers": handovers.get(n),
+                "complete": {"declared": n in complete_by, "by": complete_by.get(n)},
+                "answer_shares": answer_shares(questions, n),
             }
             for n in names
         },
@@ -418,9 +433,11 @@ def build_table_benchmark(
         "cells": question_counts(questions),
         "closed_world": {
             "assumes_complete": sum(1 for q in questions if q.assumes_complete),
-            "why": "a 'none' answer holds only if the table lists every row of the key (closed world); no "
-            "question asks about a time outside its key's coverage, and before/after are asked in their "
-            "bounded form (the last ... before, the first ... after)",
+            "why": "a 'none' answer, the first / most recent event of a value and the keys whose state began in a "
+            "window hold only if the table lists every row (closed world): they are asked only on tables declared "
+            "complete; no question asks about a time outside its key's coverage, and before/after are asked in "
+            "their bounded form (the last ... before, the first ... after)",
+            "complete_tables": sorted(complete_by),
             "max_none_share": cfg.max_none_share,
             "none_dropped": none_dropped,
         },

@@ -66,6 +66,13 @@ class TableBuildConfig:
     unit; :meth:`~chronoqa.generate.table.store.TableStore.read_handovers_as_meets`) or ``"overlap"``.
     ``delimiters`` declares the delimiter of a multi-value column (``{"movie.cast": ", "}``; ``"none"``: one
     value per cell); other columns' delimiters are detected (:mod:`chronoqa.generate.table.kinds`).
+    ``complete`` names the tables declared *complete*: their rows are every row of their domain in the world
+    (every Games edition; every holder of each office over the span the table covers). Only on such a table
+    are questions asked whose gold holds only if the table is complete (``assumes_complete``: a ``none``
+    answer, the first / most recent event of a value, the keys whose state began in a window); a phrase file
+    may declare it too (``{"tables": {"olympic": {"complete": "true"}}}``). ``max_answer_share`` caps the share
+    of one answer among a table's ``status_at`` questions (a state answer guessable from the value prior,
+    "inscribed" on 77 % of them, does not measure time); the surplus is dropped and counted.
     """
 
     as_of: str = DEFAULT_AS_OF
@@ -87,6 +94,8 @@ class TableBuildConfig:
     kinds: Mapping[str, str] = field(default_factory=dict)
     handovers: str = "meets"
     delimiters: Mapping[str, str] = field(default_factory=dict)
+    complete: Sequence[str] = ()
+    max_answer_share: float = 0.5
 
     def __post_init__(self) -> None:
         """Check the choices that have a fixed set of values."""
@@ -95,6 +104,12 @@ class TableBuildConfig:
                 f"handovers: expected one of {', '.join(HANDOVER_READINGS)}, got {self.handovers!r}; "
                 "'meets' reads a same-unit handover at year/month granularity as meets, 'overlap' as overlaps"
             )
+        if not 0 < self.max_answer_share <= 1:
+            raise ChronoqaError(f"max_answer_share: expected a share in (0, 1], got {self.max_answer_share!r}")
+
+    def is_complete(self, table: str) -> bool:
+        """``table`` is declared complete (its rows are every row of its domain): see the class docstring."""
+        return table in self.complete
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the manifest."""
@@ -121,6 +136,8 @@ class TableBuildConfig:
             "kinds": dict(sorted(self.kinds.items())),
             "handovers": self.handovers,
             "delimiters": dict(sorted(self.delimiters.items())),
+            "complete": sorted(self.complete),
+            "max_answer_share": self.max_answer_share,
         }
 
 

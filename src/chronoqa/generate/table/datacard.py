@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -9,7 +10,7 @@ from chronoqa.generate.table.config import CARDINALITIES
 from chronoqa.records import Question
 from chronoqa.time import Allen
 
-__all__ = ["question_counts", "render_datacard"]
+__all__ = ["answer_shares", "question_counts", "render_datacard"]
 
 
 def question_counts(questions: Sequence[Question]) -> dict[str, dict[str, dict[str, int]]]:
@@ -22,6 +23,24 @@ def question_counts(questions: Sequence[Question]) -> dict[str, dict[str, dict[s
             row = "time_alignment"
         cell = out.setdefault(src, {}).setdefault(row, dict.fromkeys(CARDINALITIES, 0))
         cell[q.cardinality] += 1
+    return out
+
+
+def answer_shares(questions: Sequence[Question], table: str) -> dict[str, dict[str, object]]:
+    """Per operator of ``table``'s questions: the most frequent answer and its share (the value prior's score).
+
+    A share near 1 means an answerer that ignores the time scores that much by always giving this answer.
+    """
+    by_op: dict[str, list[tuple[str, ...]]] = {}
+    for q in questions:
+        if q.logical_form.get("table") == table:
+            by_op.setdefault(q.operator, []).append(q.answers)
+    out: dict[str, dict[str, object]] = {}
+    for op, answers in sorted(by_op.items()):
+        counts = Counter(answers)
+        top, n = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        share = round(n / len(answers), 4)
+        out[op] = {"answer": " | ".join(top) or "(none)", "share": share, "questions": len(answers)}
     return out
 
 
@@ -68,15 +87,41 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
         notes = [(n, f, why) for n, t in manifest["tables"].items() for f, why in (t.get("family_notes") or {}).items()]
         if notes:
-            lines += ["Families the data holds no question of:", ""]
+            lines += ["Families the data holds no question of, or fewer than its candidates (and why):", ""]
             lines += [f"- {n}, {f}: {why}" for n, f, why in notes]
             lines.append("")
     cw = manifest["closed_world"]
+    lines += ["## Completeness", "", "| table | declared complete | by |", "|---|---|---|"]
+    for n, t in manifest["tables"].items():
+        c = t.get("complete") or {"declared": False, "by": None}
+        lines.append(f"| {n} | {'yes' if c['declared'] else 'no'} | {c['by'] or 'not declared'} |")
+    lines += [
+        "",
+        "A question whose gold holds only if the table lists every row of its domain in the world (a `none` answer, "
+        "the first / most recent event of a value, the keys whose state began in a window) is asked only on a table "
+        'declared complete (phrase file `"complete": "true"`, or `TableBuildConfig.complete`): a catalogue (the '
+        "films one service offers) is not the world (a director's filmography).",
+        "",
+    ]
+    shares = [(n, op, s) for n, t in manifest["tables"].items() for op, s in (t.get("answer_shares") or {}).items()]
+    if shares:
+        lines += [
+            "## Answer priors",
+            "",
+            "The most frequent answer of each family and its share: what an answerer scores by always giving it, "
+            "without reading the time.",
+            "",
+            "| table | family | most frequent answer | share | questions |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [f"| {n} | {op} | {s['answer'][:60]} | {s['share']:.0%} | {s['questions']} |" for n, op, s in shares]
+        lines.append("")
     lines += [
         "## Closed-world questions",
         "",
         f"{cw['assumes_complete']} questions are marked `assumes_complete` (their gold holds only if the table is "
-        f"complete for the key): every `none` answer. {cw['none_dropped']} further `none` questions were dropped to "
+        f"complete): `none` answers, first / most recent, set questions. {cw['none_dropped']} further `none` "
+        "questions were dropped to "
         f"keep their share at most {cw['max_none_share']:.0%}. No question asks about a time outside its key's "
         "coverage (from its first row to its last known end); before/after are asked in their bounded form "
         '("the last ... whose term ended before T", "the first ... whose term began after T"), which the table '
@@ -89,6 +134,16 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             lines.append(
                 f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
                 f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
+            )
+        if t.get("conflicts_skipped"):
+            lines.append(
+                f"- {n}: {t['conflicts_skipped']} candidate questions not asked: their gold rows are two holders at "
+                "once on a one-holder TFD (a conflict in the data, e.g. a Governor-General filed as monarch)"
+            )
+        for key, rows in (t.get("declined_keys") or {}).items():
+            lines.append(
+                f"- {n}: key `{key}` ({rows} rows) not asked about: its role cell names several titles, which no "
+                "question can print as one"
             )
     read = [(n, t["handovers"]) for n, t in manifest["tables"].items() if t.get("handovers")]
     if read:
@@ -108,8 +163,9 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "",
         "- Questions come from deterministic templates; a paraphrase step is optional and rejected when it loses "
         "a key value or a date.",
-        "- `none` questions (marked `assumes_complete`) presuppose that the table lists every row of the key "
-        "inside its coverage; the data may be incomplete.",
+        "- Questions marked `assumes_complete` presuppose that the table lists every row of its domain; they are "
+        "asked only on tables declared complete, and the declaration is the data's publisher's (or the phrase "
+        "file's) claim, not checked against the world.",
         "- Rows without a start date, with start after end, or starting after as_of are left out (counted above).",
         "",
     ]

@@ -12,18 +12,20 @@ Status tables (the state of a key since a date):
   category whose state began inside the window (answer: a set, scored with TDBench's 3-of-many rule when
   it has more than three members, all-of otherwise: ``logical_form["scoring"]``). The window must leave
   out some keys of that category and state (the time matters). The gold presumes the table lists every
-  key (closed world): ``assumes_complete``.
+  key (closed world): ``assumes_complete``, asked only on a table declared complete
+  (``TableBuildConfig.complete``).
 
 Event tables (things that happen at a date or over a short span; an open end means "no end recorded",
 so an open-ended event row is read as the point at its start):
 
 * ``event_when``: "In which year were the 26th Summer Olympics held?": the event named by the fewest
   columns that identify it, none of which spells its year (``Athens 1896`` would give the answer away).
-* ``event_order``: "Which film directed by Sam Raimi was released first?" (or most recently): among the
+* ``event_order``: "Which Olympic Games were the first held in Greece?" (or most recently): among the
   rows of a recurring value (a delimited cell counts for each of its values), the one with the earliest
   (latest) start; asked only when that start is held by one row and the value's rows name several answers
   (the order is needed). "First" and "most recent" presume the table lists every row of the value:
-  ``assumes_complete``.
+  ``assumes_complete``, asked only on a table declared complete (a streaming catalogue is not a
+  director's filmography).
 * ``event_in``: "Which city hosted the Winter Olympics in 1964?" / "Who directed *Abigail* released in
   2024?": a recurring value and a year pick the one row of that year (two films *Marco* in 2024: no
   question); the value must have several answers over time (the time disambiguates). A cell of a
@@ -41,7 +43,8 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.table.config import TableBuildConfig, cardinality_of
@@ -60,6 +63,7 @@ from chronoqa.generate.table.triples import question_id, row_triple
 from chronoqa.generate.table.verbalise import (
     PhraseBook,
     column_label,
+    english_list,
     person_column,
     plural_noun,
     plural_question,
@@ -72,12 +76,17 @@ __all__ = ["FAMILIES", "event_questions", "status_questions"]
 
 FAMILIES = ("status_since", "status_at", "status_set", "event_when", "event_in", "event_order")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+#: ``status_at``: another state of the key must be held within this many years of the asked year.
+_AT_NEAR = 3
+_T = TypeVar("_T")
 
 
 class _Rows:
     """The stored rows of one table: values by column, unit spans, canonical triples, SQL helpers."""
 
-    def __init__(self, store: TableStore, primary: TFD | None, config: TableBuildConfig) -> None:
+    def __init__(
+        self, store: TableStore, primary: TFD | None, config: TableBuildConfig, book: PhraseBook | None = None
+    ) -> None:
         self.store, self.primary, self.config = store, primary, config
         self.g = store.granularity
         self.pos = list(range(len(store.rows)))
@@ -85,10 +94,42 @@ class _Rows:
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
         name = store.table.name
+        # rows a phrase file declares wrong ("exclude:Law_type": "Second parent adoption of same-sex couples":
+        # TDBench labels every such row Illegal, with the year it became legal; a value or a list of values): no
+        # question is asked of them
+        for entry, value in sorted((book.tables.get(name, {}) if book else {}).items()):
+            if entry.startswith("exclude:"):
+                col = entry.split(":", 1)[1]  # one column, or several ("Country,Law_type": "Iran | Same-sex ...")
+                cols = col.split(",")
+                for c in cols:
+                    if c not in self.cols:
+                        raise ChronoqaError(
+                            f"phrase file: table {name!r} entry {entry!r} names column {c!r}, which the table does "
+                            f"not have (columns: {', '.join(self.cols)})"
+                        )
+                wrong = {str(v) for v in value} if isinstance(value, list) else {str(value)}
+                kept = [p for p in self.pos if " | ".join(self.v(p, c) or "" for c in cols) not in wrong]
+                self.notes[f"excluded:{col}"] = (
+                    f"{len(self.pos) - len(kept)} rows with {col} in {sorted(wrong)} not asked about (declared wrong "
+                    "by the phrase file)"
+                )
+                self.pos = kept
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
+        self._names: tuple[str, ...] | None = None
+        self.complete = config.is_complete(name)
         as_of = parse_time(config.as_of, field="as_of")
         self.as_of_text = render_time(as_of) if as_of is not None else config.as_of  # "13 December 2024"
+
+    def not_complete(self, family: str, gold: str) -> None:
+        """Note that ``family``'s candidates are not asked: their gold needs the table complete, not declared."""
+        n = self.candidates[family]
+        if n and not self.complete:
+            self.notes[family] = (
+                f"{n} candidates not asked: their gold ({gold}) holds only if the table lists every row of its "
+                f"domain in the world, and {self.store.table.name} is not declared complete (phrase file "
+                '"complete": "true", or TableBuildConfig.complete)'
+            )
 
     def start_refs(self, positions: Sequence[int], answer_col: str) -> tuple[dict[str, str], ...]:
         """The dates an explanation must cite: each matched row's start, for the answer it names."""
@@ -145,6 +186,20 @@ class _Rows:
         if sorted(int(str(r[0])) for r in got) != sorted(self.row(p) for p in expected):
             raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
         return got
+
+    def text(self, pos: int, col: str) -> str:
+        """A cell as a question prints it: the values of a delimited cell as an English list ("A and B")."""
+        v = self.v(pos, col) or ""
+        return english_list(self.split(v, col)) if v and self.delimited(col) else v
+
+    def names(self) -> tuple[str, ...]:
+        """The categorical columns (at most 40 values: a country, a city): named with "the" where English does.
+
+        "Of the United States"; titles and people (more values) are printed as they are.
+        """
+        if self._names is None:
+            self._names = tuple(c for c in self.cols if len(self.values_of(c)) <= 40)
+        return self._names
 
     def values_of(self, col: str) -> Counter[str]:
         return Counter(v for p in self.pos if (v := self.v(p, col)) is not None)
@@ -216,11 +271,11 @@ def status_questions(
     Also returns per family the candidates (questions the data allows before quotas) and, for a family the
     data allows none of, why.
 
-    Quotas (a table of a hundred rows should give a hundred questions): ``2 × per_cell`` ``status_since``
-    per category, ``2 × per_cell`` ``status_set`` per category and state, ``2 × per_cell`` ``status_at``
-    per category.
+    Quotas (a table of a hundred rows should give a hundred questions): ``4 × per_cell`` ``status_since``
+    per category (one per key: a key's start asked once), ``2 × per_cell`` ``status_set`` per category and
+    state, ``2 × per_cell`` ``status_at`` per category.
     """
-    rows = _Rows(store, primary, config)
+    rows = _Rows(store, primary, config, book)
     out = _since(rows, kind, book) + _at(rows, kind, book) if kind.key else []
     out += _sets(rows, kind, book)
     return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
@@ -248,7 +303,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     seen: set[str] = set()
     for p in live:
         cat = rows.v(p, kind.category) if kind.category else ""
-        if filled[str(cat)] >= 2 * rows.config.per_cell:
+        if filled[str(cat)] >= 4 * rows.config.per_cell:
             continue
         key = {c: rows.v(p, c) or "" for c in kind.key}
         matched = [q for q in rows.pos if all(rows.v(q, c) == v for c, v in key.items())]
@@ -265,12 +320,12 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             continue
         seen.add(sql)
         filled[str(cat)] += 1
-        values = {c: rows.v(p, c) or "" for c in rows.cols}
+        values = {c: rows.text(p, c) for c in rows.cols}
         star = tuple(rows.triple(q) for q in matched)
         out.append(
             rows.question(
                 id=question_id(f"{name}-since", sql),
-                question=render(template, values),
+                question=render(template, values, articled=kind.key),
                 S_star=star,
                 operator="status_since",
                 answers=answers,
@@ -316,23 +371,50 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             lo, hi = _year_unit_range(y, g)
             inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
             if len(inside) == 1 and int(store.lo[inside[0]]) <= lo and int(store.hi[inside[0]]) >= hi:
-                cands.append((key, y, inside[0]))
+                here = rows.v(inside[0], st)
+                # another state within _AT_NEAR years: the asked year decides (2016, eight years after the one
+                # change of a heritage element, is answered "inscribed" by the prior alone)
+                if any(
+                    rows.v(q, st) != here
+                    and rows.year(int(store.lo[q])) - _AT_NEAR <= y <= rows.year(int(store.hi[q])) + _AT_NEAR
+                    for q in ps
+                ):
+                    cands.append((key, y, inside[0]))
     rows.candidates["status_at"] += len(cands)
     if not cands:
         several = sum(1 for ps in by_key.values() if len(ps) > 1)
+        changing = sum(1 for ps in by_key.values() if len({rows.v(p, st) for p in ps}) > 1)
         rows.notes["status_at"] = (
             f"{len(by_key)} keys in {len(rows.pos)} rows, {several} with more than one row, none with two states: "
             "the state at any time the table covers is the state since the key's start (asked as status_since)"
+            if not changing
+            else f"{changing} keys with two states, none holding one state for a whole year within {_AT_NEAR} "
+            "years of another"
         )
         return []
     rng = random.Random(f"{rows.config.seed}:{name}:at")
     rng.shuffle(cands)
+    # interleave the states (one of each in turn) so the quota does not go to the commonest state first
+    by_state: dict[str, list[tuple[tuple[str, ...], int, int]]] = {}
+    for c in cands:
+        by_state.setdefault(str(rows.v(c[2], st)), []).append(c)
+    queues = [by_state[k] for k in sorted(by_state)]
+    mixed = [q[i] for i in range(max(map(len, queues))) for q in queues if i < len(q)]
     filled: Counter[str] = Counter()
-    out = []
-    for key_t, y, p in cands:
+    picked: list[tuple[tuple[str, ...], int, int]] = []
+    for key_t, y, p in mixed:
         cat = str(rows.v(p, kind.category) if kind.category else "")
-        if filled[cat] >= 2 * rows.config.per_cell:
-            continue
+        if filled[cat] < 2 * rows.config.per_cell:
+            filled[cat] += 1
+            picked.append((key_t, y, p))
+    picked, dropped, top = _cap_answer_share(picked, lambda c: str(rows.v(c[2], st)), rows.config.max_answer_share)
+    if dropped:
+        rows.notes["status_at"] = (
+            f"{dropped} questions dropped so that no state answers more than {rows.config.max_answer_share:.0%} "
+            f"of them ({top!r} was the most frequent; max_answer_share)"
+        )
+    out = []
+    for key_t, y, p in picked:
         where = dict(zip(kind.key, key_t, strict=True))
         lo, hi = _year_unit_range(y, g)
         sql = (
@@ -340,7 +422,6 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
         )
         got = rows.run(sql, [p])
-        filled[cat] += 1
         answers = (str(got[0][1]),)
         year_text = render_time(TimePoint(y))
         others = [q for q in by_key[key_t] if rows.v(q, st) != answers[0]]
@@ -348,7 +429,9 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         out.append(
             rows.question(
                 id=question_id(f"{name}-at", sql),
-                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols} | {"year": year_text}),
+                question=render(
+                    template, {c: rows.text(p, c) for c in rows.cols} | {"year": year_text}, articled=kind.key
+                ),
                 S_star=(tp,),
                 S_dist=tuple(rows.triple(q) for q in others),
                 operator="status_at",
@@ -375,6 +458,27 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     return out
 
 
+def _cap_answer_share(items: list[_T], answer: Callable[[_T], str], share: float) -> tuple[list[_T], int, str]:
+    """Drop the last items of the most frequent answer until it answers at most ``share`` of them.
+
+    Returns ``(kept items in order, number dropped, the most frequent answer before the cap)``. A single
+    answer (nothing else to balance it) is kept as it is.
+    """
+    counts = Counter(answer(i) for i in items)
+    if len(counts) < 2:
+        return items, 0, next(iter(counts), "")
+    top = min(counts, key=lambda a: (-counts[a], a))
+    kept = list(items)
+    while True:
+        counts = Counter(answer(i) for i in kept)
+        big = min(counts, key=lambda a: (-counts[a], a))
+        if counts[big] <= share * len(kept) or counts[big] == 1:
+            break
+        last = max(i for i, it in enumerate(kept) if answer(it) == big)
+        del kept[last]
+    return kept, len(items) - len(kept), top
+
+
 def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     if kind.category is None or kind.entity is None or kind.state is None:
         return []
@@ -399,6 +503,8 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
         if len(years) < 2:
             continue
         rows.candidates["status_set"] += len(years)  # one window per start year, at least
+        if not rows.complete:  # "which countries ... between 2010 and 2015" needs every country listed
+            continue
         made = 0
         for _ in range(16 * rows.config.per_cell):
             if made >= 2 * rows.config.per_cell:
@@ -452,6 +558,7 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
                     assumes_complete=True,
                 )
             )
+    rows.not_complete("status_set", "the keys whose state began in a window")
     return out
 
 
@@ -467,11 +574,12 @@ def event_questions(
 
     Also returns per family the candidates and, for a family the data allows none of, why.
 
-    Quotas (a table of fifty rows should give a hundred questions): ``5 × per_cell`` ``event_when``
-    questions; ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of one cardinality);
-    ``per_cell`` ``event_order`` per column and form (first, most recent).
+    Quotas (a table of fifty rows should give a hundred questions): ``10 × per_cell`` ``event_when``
+    questions (one per identified row); ``4 × per_cell`` ``event_in`` per column (at most ``3 × per_cell`` of
+    one cardinality); ``per_cell`` ``event_order`` per column and form (first, most recent), on a table
+    declared complete only.
     """
-    rows = _Rows(store, primary, config)
+    rows = _Rows(store, primary, config, book)
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     out = _when(rows, ids, book) if ids else []
@@ -513,7 +621,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
     rows.candidates["event_when"] += len(order)
     random.Random(f"{rows.config.seed}:{name}:when").shuffle(order)
     out = []
-    for p in order[: rows.config.per_cell * 5]:
+    for p in order[: rows.config.per_cell * 10]:
         key = {c: rows.v(p, c) or "" for c in ids}
         sql = f"SELECT _row, _lo, {_END_SQL} FROM {quote_ident(store.sql_name)} WHERE {rows.where(key)} ORDER BY _row"
         got = rows.run(sql, [p])
@@ -523,7 +631,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
         out.append(
             rows.question(
                 id=question_id(f"{name}-when", sql),
-                question=render(template, {c: rows.v(p, c) or "" for c in rows.cols}),
+                question=render(template, {c: rows.text(p, c) for c in rows.cols}, articled=rows.names()),
                 S_star=(t,),
                 operator="event_when",
                 answers=(str(y0),),
@@ -539,7 +647,7 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
                     "key": list(key.values()),
                     "relation": "event_when",
                     "columns": list(ids),
-                    "must_keep": list(key.values()),
+                    "must_keep": [v for c, kv in key.items() for v in rows.split(kv, c)],
                 },
             )
         )
@@ -607,7 +715,8 @@ def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Quest
                     question=render(
                         plural_question(template) if len(answers) > 1 else template,
                         # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
-                        {c: rows.v(matched[0], c) or "" for c in rows.cols if c != y} | {k: kv, "year": year_text},
+                        {c: rows.text(matched[0], c) for c in rows.cols if c != y} | {k: kv, "year": year_text},
+                        articled=rows.names(),
                     ),
                     S_star=tuple(rows.triple(p) for p in matched),
                     S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
@@ -711,6 +820,8 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 if len(top) == 1:  # a tie at the table's granularity has no single first
                     cands.append((kv, top[0], ps))
             rows.candidates["event_order"] += len(cands)
+            if not rows.complete:  # "the first film directed by X" needs every film of X listed
+                continue
             random.Random(f"{rows.config.seed}:{name}:{form}:{k}").shuffle(cands)
             agg = "MIN" if form == "first" else "MAX"
             for kv, p, ps in cands[: rows.config.per_cell]:
@@ -726,11 +837,11 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 tp = rows.triple(p)
                 # a phrase file may word it with the answer row's other columns ("the {Role} of {Country}"); the
                 # default names the key only (another column may spell the answer: City "Salt" of "Salt Lake City")
-                values = {c: rows.v(p, c) or "" for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
+                values = {c: rows.text(p, c) for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
                 out.append(
                     rows.question(
                         id=question_id(f"{name}-{form}", sql),
-                        question=render(template, values),
+                        question=render(template, values, articled=rows.names()),
                         S_star=(tp,),
                         S_dist=tuple(rows.triple(q) for q in ps if q != p),
                         operator="event_order",
@@ -754,6 +865,7 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                         assumes_complete=True,
                     )
                 )
+    rows.not_complete("event_order", "the first / most recent row of a value")
     return out
 
 

@@ -137,8 +137,8 @@ def join_questions(
                 result = store.query(sql)
                 answers = tuple(sorted({str(r[1]) for r in result}))
                 card = cardinality_of(len(answers))
-                if filled[card] >= config.per_cell:
-                    continue
+                if filled[card] >= config.per_cell or (not answers and not config.is_complete(join.right.name)):
+                    continue  # "none" holds only if the fact table lists every holder (declared complete)
                 seen.add(sql)
                 filled[card] += 1
                 out.append(_join_question(ctx, values, [int(r[0]) for r in result], answers, sql, li))
@@ -159,10 +159,10 @@ def _join_question(
     base = ctx.phrases.for_tfd((*join.on, *rest), tfd.rhs)
     key = ",".join(event_cols)
     if plural and f"{key}:plural" in ctx.phrases.joins:
-        text = render(ctx.phrases.joins[f"{key}:plural"], values)
+        text = render(ctx.phrases.joins[f"{key}:plural"], values, articled=rest)
     elif key in ctx.phrases.joins:
         template = ctx.phrases.joins[key]
-        text = render(plural_question(template) if plural else template, values)
+        text = render(plural_question(template) if plural else template, values, articled=rest)
     else:
         event = (
             values[event_cols[0]]

@@ -27,10 +27,11 @@ from chronoqa.generate.table.allen import (
     random_reference,
 )
 from chronoqa.generate.table.config import CARDINALITIES, WINDOWS, TableBuildConfig, cardinality_of
+from chronoqa.generate.table.kinds import MULTI_VALUE_RE
 from chronoqa.generate.table.store import TableStore, format_unit, quote_ident, sql_literal, unit_iso
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import CLAUSES, PhraseBook, bounded_subject, render
+from chronoqa.generate.table.verbalise import CLAUSES, ROLE_COLUMNS, PhraseBook, bounded_subject, column_label, render
 from chronoqa.records import Question, Triple
 from chronoqa.time import Allen, Granularity
 
@@ -52,8 +53,14 @@ class Candidate:
 class TFDContext:
     """One TFD on one store: key index (only keys whose value changes), column positions, phrases."""
 
-    def __init__(self, store: TableStore, tfd: TFD, phrases: PhraseBook, primary: TFD | None = None) -> None:
+    def __init__(
+        self, store: TableStore, tfd: TFD, phrases: PhraseBook, primary: TFD | None = None, *, functional: bool = False
+    ) -> None:
         self.store, self.tfd = store, tfd
+        # one holder at a time (a TFD within the violation threshold): a gold set of two rows held at once is a
+        # conflict in the data (Governors-General filed as monarchs), never asked; ``conflicts`` counts them
+        self.functional = functional
+        self.conflicts = 0
         self.primary = tfd if primary is None else primary  # the table's primary TFD: canonical row triples
         cols = store.table.columns
         self.x_idx = [cols.index(c) for c in tfd.lhs]
@@ -72,6 +79,12 @@ class TFDContext:
             for k, v in groups.items()
             if len({store.table.rows[int(store.rows[p])][self.y_idx] for p in v}) > 1
         }
+        # a role cell holding several labels ("director / manager") is no English title: its key is not asked
+        roles = [i for i, c in enumerate(tfd.lhs) if column_label(c) in ROLE_COLUMNS]
+        self.declined = {
+            " | ".join(k): len(v) for k, v in self.keys.items() if any(MULTI_VALUE_RE.search(k[i]) for i in roles)
+        }
+        self.keys = {k: v for k, v in self.keys.items() if " | ".join(k) not in self.declined}
         # a key's coverage: from its first row to its last known end (open ends closed at as_of)
         self.coverage = {k: (int(store.lo[v].min()), int(store.hi[v].max())) for k, v in self.keys.items()}
         self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
@@ -102,7 +115,8 @@ class TFDContext:
 
     def subject(self, key: Sequence[str], *, plural: bool = False) -> str:
         """The phrase naming ``key`` ("the President of Germany"; plural: "the Presidents of Germany")."""
-        return render(self.phrases.number(plural).subject, dict(zip(self.tfd.lhs, key, strict=True)))
+        values = dict(zip(self.tfd.lhs, key, strict=True))
+        return render(self.phrases.number(plural).subject, values, articled=self.tfd.lhs)
 
     def triple(self, pos: int) -> Triple:
         """The canonical triple of the stored row at ``pos`` (the same as its corpus document's)."""
@@ -171,8 +185,25 @@ def _allen_candidates(
                     continue
                 if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
                     continue
+                if (not matched or rel in BOUNDED) and not config.is_complete(store.table.name):
+                    # "none", and "the last ... before T", hold only if the table lists every holder of the key
+                    continue
+                if ctx.functional and len(matched) > 1 and _conflict(store, matched):
+                    ctx.conflicts += 1  # two holders at once on a one-holder TFD: a data conflict, not an answer
+                    continue
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
+
+
+def _conflict(store: TableStore, matched: Sequence[int]) -> bool:
+    """Two of the rows share more than a boundary unit (two holders at once, not a handover)."""
+    spans = sorted((int(store.lo[p]), int(store.hi[p])) for p in matched)
+    end = spans[0][1]
+    for lo, hi in spans[1:]:
+        if lo < end:
+            return True
+        end = max(end, hi)
+    return False
 
 
 #: Relations whose question states a gold row's end ("and ended in 2018", "ended before 2019"): never asked
@@ -256,7 +287,7 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
             "must_keep": must_keep,
             **({"form": form} if form else {}),
         },
-        assumes_complete=not answers,
+        assumes_complete=not answers or form is not None,
     )
 
 
@@ -268,11 +299,13 @@ def allen_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Question]
     seen: set[tuple[tuple[str, ...], Allen, tuple[int, ...], tuple[str, ...]]] = set()
     seen_sql: set[str] = set()
     chosen: list[Candidate] = []
-    full_at = len(Allen) * len(CARDINALITIES)
+    # "none" cells are filled only on a table declared complete (elsewhere no "none" question is asked)
+    cards = CARDINALITIES if config.is_complete(ctx.store.table.name) else CARDINALITIES[1:]
+    full_at = len(Allen) * len(cards)
     full = 0
 
     def open_relations() -> set[Allen]:
-        return {r for r in Allen if any(filled[(r, c)] < quota for c in CARDINALITIES)}
+        return {r for r in Allen if any(filled[(r, c)] < quota for c in cards)}
 
     for cand in _allen_candidates(ctx, config, rng, open_relations):
         cell = (cand.relation, cardinality_of(len(cand.answers)))
@@ -313,7 +346,10 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
         matched = [int(p) for p in pos[mask]]
         answers = tuple(sorted({ctx.y(p) for p in matched}))
         card = cardinality_of(len(answers))
-        if filled[card] >= config.per_cell:
+        if filled[card] >= config.per_cell or (not answers and not config.is_complete(store.table.name)):
+            continue
+        if ctx.functional and len(matched) > 1 and _conflict(store, matched):
+            ctx.conflicts += 1
             continue
         sql = ctx.sql(key, f"_lo <= {unit} AND _hi >= {unit}")
         gold = tuple(int(r[0]) for r in store.query(sql))

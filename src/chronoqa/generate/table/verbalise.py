@@ -28,12 +28,13 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from chronoqa.errors import ChronoqaError
+from chronoqa.generate.articles import definite
 from chronoqa.io import read_json
 from chronoqa.records import Question
 from chronoqa.sources.graph_table import GRAPH_TFD
@@ -47,6 +48,7 @@ __all__ = [
     "TFDPhrases",
     "bounded_subject",
     "column_label",
+    "english_list",
     "graph_phrases",
     "ordinal",
     "paraphrase_questions",
@@ -132,6 +134,11 @@ def plural_noun(phrase: str) -> str:
     return " ".join(words)
 
 
+def english_list(values: Sequence[str]) -> str:
+    """``A``; ``A and B``; ``A, B and C``: several values of one cell as a question prints them."""
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1] if values else ""
+
+
 class _Formatter(string.Formatter):
     """``str.format`` plus the format specs ``ordinal`` (``{Game_edition:ordinal}``) and ``plural``."""
 
@@ -148,10 +155,28 @@ class _Formatter(string.Formatter):
 _FMT = _Formatter()
 
 
-def render(template: str, values: Mapping[str, Any]) -> str:
-    """Fill a phrase template; a missing field names the template and the known fields."""
+def render(template: str, values: Mapping[str, Any], *, articled: Collection[str] = ()) -> str:
+    """Fill a phrase template; a missing field names the template and the known fields.
+
+    A field of ``articled`` (a name in running text: a country, an organisation) gets "the" where English
+    writes it ("the legal status ... in the Czech Republic": :func:`chronoqa.generate.articles.definite`, the
+    rule both builders share), unless it has a format spec, starts the text or follows "the " already.
+    """
     try:
-        return _FMT.vformat(template, (), dict(values))
+        if not articled:
+            return _FMT.vformat(template, (), dict(values))
+        out: list[str] = []
+        for literal, name, spec, conversion in _FMT.parse(template):
+            out.append(literal)
+            if name is None:
+                continue
+            value, _ = _FMT.get_field(name, (), dict(values))
+            text = _FMT.format_field(_FMT.convert_field(value, conversion) if conversion else value, spec or "")
+            before = "".join(out)
+            if name in articled and not spec and before.strip() and not before.lower().endswith("the "):
+                text = definite(text)
+            out.append(text)
+        return "".join(out)
     except (KeyError, IndexError, ValueError) as exc:
         raise ChronoqaError(
             f"phrase template {template!r} cannot be filled ({exc}): known fields are {', '.join(sorted(values))}"
@@ -255,6 +280,20 @@ class PhraseBook:
             dict(data.get("joins", {})),
             dict(data.get("tables", {})),
         )
+
+    def complete_tables(self) -> frozenset[str]:
+        """The tables this phrase file declares complete (``"tables": {"olympic": {"complete": "true"}}``)."""
+        out = set()
+        for name, entry in self.tables.items():
+            value = entry.get("complete", "false")
+            if str(value).lower() not in ("true", "false"):
+                raise ChronoqaError(
+                    f"phrase file: table {name!r} entry 'complete' is {value!r}: expected \"true\" (the table lists "
+                    'every row of its domain in the world) or "false"'
+                )
+            if str(value).lower() == "true":
+                out.add(name)
+        return frozenset(out)
 
     def for_tfd(self, lhs: Sequence[str], rhs: str) -> TFDPhrases:
         """Phrases for ``lhs -> rhs`` (file entries win over defaults)."""

@@ -1,17 +1,20 @@
 """The definite article before entity labels in question text ("born in the United States").
 
 Entity labels are printed bare in answers and corpus documents; inside a question they get "the" when
-the label names something English writes with the article. The rule is deliberately small and
-label-based (no lexicon, no model), documented in ``docs/kg-builder.md``:
+the label names something English writes with the article. One rule for both builders (the KG builder's
+entity labels, the table builder's key values: "the legal status ... in the Czech Republic", "the CEO of
+the World Bank"). It is deliberately small and label-based (no model), documented in
+``docs/kg-builder.md``:
 
 * never for a label that already starts with "the", or for a Wikidata Q-id;
 * a label starting with "United ", "Republic of", "Kingdom of", "University of", "Academy of",
-  "Order of", "College of", "Institute of", "State of", "Commonwealth of";
+  "Order of", "College of", "Institute of", "State of", "Commonwealth of", "World Bank";
 * a label containing the word "national" and ending in "team" (national football teams);
 * a label whose head word is a prize, body or country-like noun: the label with a trailing
   parenthesis removed, cut before its first " in ", " for " or " of ", ends in one of
   :data:`HEAD_WORDS` ("Nobel Prize in Literature", "Timoshenko Medal", "Democratic Party (United
-  States)", "Czech Republic", "Soviet Union").
+  States)", "Czech Republic", "Soviet Union", "International Olympic Committee", "North Atlantic Treaty
+  Organization").
 * a few plural country names (:data:`PLURAL_PLACES`: "Netherlands", "Philippines", ...).
 """
 
@@ -23,13 +26,13 @@ __all__ = ["HEAD_WORDS", "PLURAL_PLACES", "PREFIXES", "definite", "wants_the"]
 
 PREFIXES = (
     "United ", "Republic of", "Kingdom of", "University of", "Academy of", "Order of", "College of",
-    "Institute of", "State of", "Commonwealth of",
+    "Institute of", "State of", "Commonwealth of", "World Bank",
 )  # fmt: skip
 HEAD_WORDS = frozenset(
     {
         "Prize", "Award", "Medal", "Trophy", "Cup", "Fellowship", "Lectureship", "Party", "Academy", "Society",
         "Institute", "Foundation", "Orchestra", "Army", "Navy", "Museum", "Republic", "Union", "Kingdom",
-        "Emirates", "Islands", "Team", "Order",
+        "Emirates", "Islands", "Team", "Order", "Organization", "Organisation", "Committee", "Agency", "Council",
     }
 )  # fmt: skip
 PLURAL_PLACES = frozenset({"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Comoros", "Seychelles"})
