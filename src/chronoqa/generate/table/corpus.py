@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from chronoqa.generate.table.store import TableStore, format_unit
 from chronoqa.generate.table.tfd import TFD
-from chronoqa.generate.table.triples import row_triple
+from chronoqa.generate.table.triples import RowTriples
 from chronoqa.generate.table.verbalise import PhraseBook
 from chronoqa.records import Doc
 
@@ -19,32 +19,27 @@ def table_corpus(stores: Sequence[TableStore], phrases: PhraseBook, primary: Map
 
 
 def store_docs(store: TableStore, phrases: PhraseBook, tfd: TFD | None) -> Iterator[Doc]:
-    """Every stored row verbalised once; its s/r/o/times/ids are the row's canonical triple (:func:`row_triple`).
+    """Every stored row verbalised once; its s/r/o/times/ids are the row's canonical triple.
 
-    Readable dates are memoised per build (many rows share them).
+    The triples come from one :class:`~chronoqa.generate.table.triples.RowTriples` per store (the form of
+    :func:`~chronoqa.generate.table.triples.row_triple` for many rows); readable dates are memoised per
+    build (many rows share them).
     """
     t = store.table
     g = store.granularity
     readable: dict[int, str] = {}
 
     def text_of(u: int) -> str:
-        if u not in readable:
-            readable[u] = format_unit(u, g)
-        return readable[u]
+        text = readable.get(u)
+        if text is None:
+            text = readable[u] = format_unit(u, g)
+        return text
 
+    triples = RowTriples(store, tfd)
+    name, columns, rows = t.name, t.columns, t.rows
     for lo, hi, i in zip(store.lo.tolist(), store.hi.tolist(), store.rows.tolist(), strict=True):
-        tr = row_triple(store, i, tfd)
-        when = f"from {text_of(lo)} to {text_of(hi)}" if tr.t_end is not None else f"since {text_of(lo)}"
-        yield Doc(
-            doc_id=tr.doc_id,
-            text=f"{phrases.fact(t.name, t.columns, t.rows[i])} ({when}).",
-            s=tr.s,
-            r=tr.r,
-            o=tr.o,
-            t_start=tr.t_start,
-            t_end=tr.t_end,
-            s_id=tr.s_id,
-            r_id=tr.r_id,
-            o_id=tr.o_id,
-            fact_id=tr.fact_id,
-        )
+        s, r, o, t_start, t_end, s_id, r_id, o_id, fact_id, did = triples.parts(i)
+        when = f"from {text_of(lo)} to {text_of(hi)}" if t_end is not None else f"since {text_of(lo)}"
+        # Doc's fields in order (positional: one build makes a document per row)
+        text = f"{phrases.fact(name, columns, rows[i])} ({when})."
+        yield Doc(did, text, s, r, o, t_start, t_end, s_id, r_id, o_id, fact_id)

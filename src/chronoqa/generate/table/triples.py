@@ -17,8 +17,9 @@ from chronoqa.generate.table.store import TableStore
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.verbalise import column_label
 from chronoqa.records import Doc, Question, Triple
+from chronoqa.time import TimePoint
 
-__all__ = ["check_identity", "doc_id", "primary_tfd", "question_id", "row_triple"]
+__all__ = ["RowTriples", "TripleParts", "check_identity", "doc_id", "primary_tfd", "question_id", "row_triple"]
 
 
 def primary_tfd(kept: Sequence[TFD]) -> TFD | None:
@@ -38,27 +39,69 @@ def row_triple(store: TableStore, i: int, tfd: TFD | None) -> Triple:
     by ``" | "``, ``r_id`` = ``Y``'s column name, ``o_id`` = the ``Y`` value. Without one (``tfd=None``):
     the generic triple, ``X`` = every attribute column but the last, ``Y`` = the last attribute column.
     Times are ISO at the store's comparison granularity (never finer than printed; ``t_end`` ``None`` for
-    an open end). The corpus document of the row and every question triple naming it use this function.
+    an open end). The corpus document of the row and every question triple naming it use this function
+    (the corpus through :class:`RowTriples`, its form for many rows).
     """
-    t = store.table
-    cols = t.columns
-    xs, y = (tfd.lhs, tfd.rhs) if tfd is not None else (cols[:-1], cols[-1])
-    row = t.rows[i]
-    x_vals = [row[cols.index(c)] for c in xs]
-    y_val = row[cols.index(y)] or ""
-    start, end = store.row_iso(i)
-    return Triple(
-        s=", ".join(v for v in x_vals if v),
-        r=column_label(y),
-        o=y_val,
-        t_start=start,
-        t_end=end,
-        s_id=" | ".join("" if v is None else v for v in x_vals),
-        r_id=y,
-        o_id=y_val,
-        fact_id=i,
-        doc_id=doc_id(t.name, t.lines[i]),
-    )
+    return RowTriples(store, tfd).triple(i)
+
+
+#: The fields of a :class:`~chronoqa.records.Triple` in its field order (``s, r, o, t_start, t_end, s_id,
+#: r_id, o_id, fact_id, doc_id``), as :meth:`RowTriples.parts` returns them.
+TripleParts = tuple[str, str, str, str, str | None, str, str, str, int, str]
+
+
+class RowTriples:
+    """The canonical triples (:func:`row_triple`) of many rows of one store under one TFD.
+
+    Column positions and the relation's label are looked up once, and the ISO text of each distinct date
+    once (many rows share dates), so the corpus's one triple per row costs a few lookups.
+    """
+
+    def __init__(self, store: TableStore, tfd: TFD | None) -> None:
+        """Prepare the triples of ``store``'s rows under ``tfd`` (``None``: the generic triple)."""
+        t = store.table
+        cols = t.columns
+        xs, y = (tfd.lhs, tfd.rhs) if tfd is not None else (cols[:-1], cols[-1])
+        self._table = t
+        self._granularity = store.granularity
+        self._x = tuple(cols.index(c) for c in xs)
+        self._y = cols.index(y)
+        self._label = column_label(y)
+        self._column = y
+        self._iso: dict[tuple[int, int | None, int | None], str] = {}
+
+    def _iso_of(self, p: TimePoint) -> str:
+        """``p`` at the comparison granularity in ISO form, as :meth:`TableStore.row_iso` gives it."""
+        k = (p.year, p.month, p.day)
+        text = self._iso.get(k)
+        if text is None:
+            text = self._iso[k] = p.truncate(self._granularity).isoformat()
+        return text
+
+    def parts(self, i: int) -> TripleParts:
+        """The fields of source row ``i``'s canonical triple, in :class:`~chronoqa.records.Triple` order."""
+        t = self._table
+        row = t.rows[i]
+        x_vals = [row[j] for j in self._x]
+        y_val = row[self._y] or ""
+        iv = t.intervals[i]
+        assert iv.start is not None
+        return (
+            ", ".join(v for v in x_vals if v),
+            self._label,
+            y_val,
+            self._iso_of(iv.start),
+            None if iv.end is None else self._iso_of(iv.end),
+            " | ".join("" if v is None else v for v in x_vals),
+            self._column,
+            y_val,
+            i,
+            doc_id(t.name, t.lines[i]),
+        )
+
+    def triple(self, i: int) -> Triple:
+        """Source row ``i``'s canonical triple."""
+        return Triple(*self.parts(i))
 
 
 def doc_id(table: str, line: int) -> str:
