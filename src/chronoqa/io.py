@@ -18,11 +18,16 @@ from collections.abc import Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from chronoqa.errors import DataError
 
 __all__ = [
     "atomic_write",
     "dumps",
+    "json_lines",
     "md_escape",
     "numbered_jsonl",
     "read_json",
@@ -33,6 +38,7 @@ __all__ = [
     "text_lines",
     "write_json",
     "write_jsonl",
+    "write_jsonl_batches",
     "write_text",
 ]
 
@@ -91,6 +97,74 @@ def write_jsonl(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
             fh.write(dumps(rec))
             fh.write("\n")
             n += 1
+    return n
+
+
+def _json_strings(arr: pa.Array) -> pa.Array:
+    """Each string of ``arr`` as :func:`dumps` writes it (``null`` for a missing one), without a Python loop.
+
+    A string with no byte that JSON escapes (quote, backslash, controls below 0x20: bytes of multi-byte UTF-8
+    characters never are) is written in quotes as it is; the others go through :func:`dumps` one by one.
+    """
+    if pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.string())
+    quoted = pc.binary_join_element_wise('"', arr, '"', "")
+    data = arr.buffers()[2]
+    if data is not None and len(arr):
+        offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+        region = np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]
+        hits = np.flatnonzero((region < 0x20) | (region == 0x22) | (region == 0x5C)) + offsets[0]
+        if len(hits):
+            rows = np.unique(np.searchsorted(offsets, hits, side="right") - 1)
+            mask = np.zeros(len(arr), dtype=bool)
+            mask[rows] = True
+            escaped = [dumps(arr[int(i)].as_py()) for i in rows]
+            quoted = pc.replace_with_mask(quoted, pa.array(mask), pa.array(escaped, pa.string()))
+    return pc.fill_null(quoted, "null")
+
+
+def _json_values(col: pa.Array) -> pa.Array:
+    """The JSON text of each value of one column: strings (plain or dictionary-encoded), integers, booleans."""
+    t = col.type
+    if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
+        return pc.fill_null(_json_strings(col.dictionary).take(col.indices), "null")
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return _json_strings(col)
+    if pa.types.is_integer(t):
+        return pc.fill_null(pc.cast(col, pa.string()), "null")
+    if pa.types.is_boolean(t):
+        return pc.fill_null(pc.if_else(col, "true", "false"), "null")
+    if pa.types.is_null(t):
+        return pa.array(["null"] * len(col), pa.string())
+    raise TypeError(f"json_lines: column type {t} is not written (strings, integers and booleans are)")
+
+
+def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
+    """The rows of ``batch`` as JSON lines, the bytes :func:`write_jsonl` writes for the same records.
+
+    Each row is one object with the batch's columns as keys, in column order (:func:`dumps`: compact,
+    ``ensure_ascii=False``, ``null`` for a missing value). Columns are strings (plain or dictionary-encoded, each
+    distinct dictionary value escaped once), integers or booleans.
+    """
+    parts: list[Any] = []
+    for i, (name, col) in enumerate(zip(batch.schema.names, batch.columns, strict=True)):
+        parts += [("{" if i == 0 else ",") + dumps(name) + ":", _json_values(col)]
+    if not parts:
+        return pa.py_buffer(b"{}\n" * batch.num_rows)
+    lines = pc.binary_join_element_wise(*parts, "}\n", "")
+    if not len(lines):
+        return pa.py_buffer(b"")
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int32)[lines.offset : lines.offset + len(lines) + 1]
+    return lines.buffers()[2][int(offsets[0]) : int(offsets[-1])]
+
+
+def write_jsonl_batches(path: str | Path, batches: Iterable[pa.RecordBatch]) -> int:
+    """Write the rows of Arrow record batches as JSON lines (:func:`json_lines`) atomically; returns the row count."""
+    n = 0
+    with atomic_write(path, "wb") as fh:
+        for batch in batches:
+            fh.write(json_lines(batch))
+            n += batch.num_rows
     return n
 
 

@@ -1,15 +1,31 @@
-"""Corpus: every fact of the graph verbalised once, with a stable doc id (``F<fact id>``)."""
+"""Corpus: every fact of the graph verbalised once, with a stable doc id (``F<fact id>``).
+
+Two writers of the same documents: :func:`iter_corpus` (one :class:`~chronoqa.records.Doc` per fact, through
+:func:`verbalise`: the reference) and :func:`corpus_batches` (Arrow record batches built from the columns of a
+:class:`~chronoqa.records.FactColumns`, for millions of facts). They give the same documents, byte for byte once
+written. The columnar one renders each distinct entity label, relation phrase and date once (through
+:func:`~chronoqa.generate.kg.phrases.fill`'s placeholders, :func:`render_time_text` and
+:meth:`TimePoint.isoformat <chronoqa.time.TimePoint.isoformat>`) and assembles the sentences with Arrow string
+joins, one row per case of the time phrase; a row whose capitalisation the columns cannot decide (a sentence
+that opens with an empty label) goes through :func:`verbalise`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from typing import Final
 
-from chronoqa.generate.kg.phrases import RelationPhrases, fill
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
+from chronoqa.generate.kg.phrases import _PLACEHOLDER, RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
-from chronoqa.records import Doc, Fact, Triple, time_str
-from chronoqa.time import TimePoint
+from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
+from chronoqa.time import Granularity, TimePoint, distinct_dates, unit_bounds
 
-__all__ = ["fact_triple", "iter_corpus", "verbalise"]
+__all__ = ["corpus_batches", "corpus_table", "fact_triple", "iter_corpus", "verbalise"]
 
 
 def _time_phrase(
@@ -84,3 +100,289 @@ def iter_corpus(
             doc_id, verbalise(fact, phrases[fact.r], labels, as_of, open_end, bad.get(fact.r, ())),
             t.s, t.r, t.o, t.t_start, t.t_end, fact.s, fact.r, fact.o, fact.id,
         )  # fmt: skip
+
+
+# -- the columnar corpus -----------------------------------------------------------------------------------
+
+# Sources of a time phrase's variable parts (rows of ``_CASES``).
+_NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
+
+
+def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
+    """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
+
+    The same English as :func:`_time_phrase`, case by case, in the order of :func:`_time_case`'s codes.
+    """
+    open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
+    return [
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " is not a valid year)."),
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " are not a valid year)."),
+        (" (date recorded as ", _BAD, ", not a valid year).", _NONE, "", _NONE, ""),
+        (" (recorded from ", _RT_S, " to ", _RT_E, ": start after end, invalid).", _NONE, ""),
+        (" on ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" in ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" from ", _RT_S, " to ", _RT_E, ".", _NONE, ""),
+        (" from ", _RT_S, open_tail + ".", _NONE, "", _NONE, ""),
+        (" until ", _RT_E, " (start unknown).", _NONE, "", _NONE, ""),
+        (" (time unknown).", _NONE, "", _NONE, "", _NONE, ""),
+    ]
+
+
+_GRANULARITIES: Final = (Granularity.YEAR, Granularity.MONTH, Granularity.DAY)
+
+
+def _reversed(
+    sy: np.ndarray, sm: np.ndarray, sd: np.ndarray, ey: np.ndarray, em: np.ndarray, ed: np.ndarray
+) -> np.ndarray:
+    """Per row with both ends: the start's first unit lies after the end's last, at the start's granularity."""
+    gran = np.where(sd != 0, 2, np.where(sm != 0, 1, 0))
+    out = np.zeros(len(sy), dtype=bool)
+    for code, g in enumerate(_GRANULARITIES):
+        m = gran == code
+        if m.any():
+            lo = unit_bounds(sy[m], sm[m], sd[m], g)[0]
+            hi = unit_bounds(ey[m], em[m], ed[m], g)[1]
+            out[m] = lo > hi
+    return out
+
+
+def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None = None) -> pa.DictionaryArray:
+    """A dictionary column of ``values[indices]`` holding only the values used (in ``values`` order)."""
+    used = np.zeros(len(values), dtype=bool)
+    used[indices if valid is None else indices[valid]] = True
+    remap = np.cumsum(used, dtype=np.int32) - 1
+    idx = remap[indices if valid is None else np.where(valid, indices, 0)]
+    mask = None if valid is None else ~valid
+    return pa.DictionaryArray.from_arrays(pa.array(idx, pa.int32(), mask=mask), values.take(np.flatnonzero(used)))
+
+
+class _CorpusPlan:
+    """What every batch shares: the label and phrase pools and the per-relation tables."""
+
+    def __init__(
+        self,
+        cols: FactColumns,
+        phrases: Mapping[str, RelationPhrases],
+        labels: Callable[[str], str],
+        rel_label: Callable[[str], str],
+        as_of: TimePoint,
+        open_end: str,
+        not_years: Mapping[str, Collection[int]],
+    ) -> None:
+        self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
+        self.not_years = not_years
+        n_ent, n_rel = len(cols.entities), len(cols.relations)
+        used_e = np.zeros(n_ent, dtype=bool)
+        used_e[cols.s] = True
+        used_e[cols.o] = True
+        used_r = np.zeros(n_rel, dtype=bool)
+        used_r[cols.r] = True
+        ent_labels = [labels(e) if u else "" for e, u in zip(cols.entities, used_e.tolist(), strict=True)]
+        rel_used = [i for i, u in enumerate(used_r.tolist()) if u]
+        self.ent_labels = pa.array(ent_labels, pa.string())
+        self.ent_ids = pa.array(list(cols.entities), pa.string())
+        self.rel_ids = pa.array(list(cols.relations), pa.string())
+        self.rel_labels = pa.array(
+            [rel_label(cols.relations[i]) if used_r[i] else "" for i in range(n_rel)], pa.string()
+        )
+        self.ent_empty = np.array([not x for x in ent_labels], dtype=bool)
+        # statement templates split at their placeholders: text, slot, text, slot, ..., text
+        split = {i: _PLACEHOLDER.split(phrases[cols.relations[i]].statement) for i in rel_used}
+        k = max((len(p) // 2 for p in split.values()), default=0)
+        self.k = k
+        self.starts_with_slot = np.zeros(n_rel, dtype=bool)
+        self.is_event = np.zeros(n_rel, dtype=bool)
+        for i in rel_used:
+            self.is_event[i] = phrases[cols.relations[i]].is_event
+            self.starts_with_slot[i] = split[i][0] == "" and len(split[i]) > 1
+        pool: list[str] = list(ent_labels)
+        if self.starts_with_slot.any():  # capitalised labels at n_ent + e
+            pool += [x[:1].upper() + x[1:] for x in ent_labels]
+        else:
+            pool += [""] * n_ent
+        self.n_ent = n_ent
+        self.empty = len(pool)
+        pool.append("")
+        self.lit = np.full((k + 1, n_rel), self.empty, dtype=np.int64)
+        self.slot = np.zeros((k + 1, n_rel), dtype=np.int8)  # 0 none, 1 subject, 2 object
+        for i, parts in split.items():
+            for j in range(0, len(parts), 2):
+                text = parts[j]
+                if j == 0:
+                    text = text[:1].upper() + text[1:]
+                if text:
+                    self.lit[j // 2, i] = len(pool)
+                    pool.append(text)
+                if j + 1 < len(parts):
+                    self.slot[j // 2 + 1, i] = 1 if parts[j + 1] == "s" else 2
+        self.pool = pa.array(pool, pa.string())
+        # bad years as (relation code, year) keys
+        rel_code = {name: i for i, name in enumerate(cols.relations)}
+        pairs = [(rel_code[r], y) for r, ys in not_years.items() if r in rel_code for y in ys]
+        bad = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        self.bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
+        cases = _cases(as_of, open_end)
+        texts = sorted({c[j] for c in cases for j in (0, 2, 4, 6)})
+        self.case_texts = texts
+        at = {t: i for i, t in enumerate(texts)}
+        self.case_text = np.array([[at[c[j]] for c in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
+        self.case_part = np.array([[c[j] for c in cases] for j in (1, 3, 5)], dtype=np.int64)
+
+    def body(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> tuple[list[pa.Array], np.ndarray]:
+        """The statement's pieces of each row (capitalised), and the rows whose capital the columns cannot decide."""
+        pieces = [self.pool.take(self.lit[0, r])]
+        cap = self.starts_with_slot[r]
+        first = np.zeros(len(r), dtype=np.int64)
+        for j in range(1, self.k + 1):
+            kind = self.slot[j, r]
+            ent = np.where(kind == 1, s, o).astype(np.int64)
+            if j == 1:
+                first = ent
+                idx = np.where(kind == 0, self.empty, np.where(cap, ent + self.n_ent, ent))
+            else:
+                idx = np.where(kind == 0, self.empty, ent)
+            pieces += [self.pool.take(idx), self.pool.take(self.lit[j, r])]
+        undecided = cap & self.ent_empty[first] if self.k else np.zeros(len(r), dtype=bool)
+        return pieces, undecided
+
+    def batch(self, a: int, b: int, doc_ids: pa.Array) -> pa.RecordBatch:
+        """The documents of facts ``a..b-1``."""
+        c = self.cols
+        r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
+        n = b - a
+        hs, he = c.has_start[a:b], c.has_end[a:b]
+        sy, sm, sd = c.start_year[a:b], c.start_month[a:b], c.start_day[a:b]
+        ey, em, ed = c.end_year[a:b], c.end_month[a:b], c.end_day[a:b]
+        points, pos = distinct_dates(
+            np.concatenate([sy[hs], ey[he]]), np.concatenate([sm[hs], em[he]]), np.concatenate([sd[hs], ed[he]])
+        )
+        n_s = int(hs.sum())
+        pos_s = np.zeros(n, dtype=np.int64)
+        pos_e = np.zeros(n, dtype=np.int64)
+        pos_s[hs] = pos[:n_s]
+        pos_e[he] = pos[n_s:]
+        same = hs & he & (pos_s == pos_e)
+        # the years listed as not years
+        r64 = r.astype(np.int64)
+        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), self.bad_keys)
+        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), self.bad_keys)
+        two = s_bad & e_bad & (sy != ey)
+        listed = s_bad | e_bad
+        lo_y = np.where(two, np.minimum(sy, ey), np.where(s_bad, sy, ey))
+        hi_y = np.where(two, np.maximum(sy, ey), lo_y)
+        bad_texts: list[str] = []
+        bad_idx = np.zeros(n, dtype=np.int64)
+        if listed.any():
+            pairs, inv = np.unique(np.stack([lo_y[listed], hi_y[listed]]), axis=1, return_inverse=True)
+            bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in pairs.T.tolist()]
+            bad_idx[listed] = inv.reshape(-1)
+        both = hs & he
+        rev = np.zeros(n, dtype=bool)
+        if both.any():
+            rev[both] = _reversed(sy[both], sm[both], sd[both], ey[both], em[both], ed[both])
+        point = hs & ((~he & self.is_event[r]) | same)
+        case = np.select(
+            [listed & both & ~same & ~two, listed & both & ~same, listed, rev, point & (sd != 0), point, both, hs, he],
+            [0, 1, 2, 3, 4, 5, 6, 7, 8],
+            9,
+        )
+        # the time pool: case texts, dates as text, dates as ISO, bad years, ""
+        rt0 = len(self.case_texts)
+        iso0 = rt0 + len(points)
+        bad0 = iso0 + len(points)
+        iso = [p.isoformat() for p in points]
+        tpool = pa.array([*self.case_texts, *(render_time_text(p) for p in points), *iso, *bad_texts, ""], pa.string())
+        none = np.full(n, bad0 + len(bad_texts), dtype=np.int64)
+        sources = [none, rt0 + pos_s, rt0 + pos_e, iso0 + pos_s, iso0 + pos_e, bad0 + bad_idx]
+        body, undecided = self.body(r, s, o)
+        tail = [tpool.take(self.case_text[0, case])]
+        for j in range(3):
+            tail += [tpool.take(np.choose(self.case_part[j, case], sources)), tpool.take(self.case_text[j + 1, case])]
+        text = pc.binary_join_element_wise(*body, *tail, "")
+        if undecided.any():
+            rows = np.flatnonzero(undecided)
+            by_rule = [self._verbalise(a + int(i)) for i in rows]
+            text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
+        iso_arr = pa.array(iso, pa.string())
+        columns = [
+            doc_ids,
+            text,
+            _dictionary(s, self.ent_labels),
+            _dictionary(r, self.rel_labels),
+            _dictionary(o, self.ent_labels),
+            _dictionary(pos_s, iso_arr, hs),
+            _dictionary(pos_e, iso_arr, he),
+            _dictionary(s, self.ent_ids),
+            _dictionary(r, self.rel_ids),
+            _dictionary(o, self.ent_ids),
+            pa.array(c.ids[a:b], pa.int64()),
+        ]
+        return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
+
+    def _verbalise(self, i: int) -> str:
+        fact = self.cols[i]
+        return verbalise(
+            fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, self.not_years.get(fact.r, ())
+        )
+
+
+def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
+    """One int64 per (relation code, year) pair."""
+    return (relation << 32) + (year + (1 << 31))
+
+
+def corpus_batches(
+    facts: Sequence[Fact],
+    doc_ids: Sequence[str] | pa.Array | None,
+    phrases: Mapping[str, RelationPhrases],
+    labels: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+    *,
+    batch_rows: int = CORPUS_BATCH_ROWS,
+) -> pa.RecordBatchReader:
+    """The corpus of :func:`iter_corpus` (same arguments) as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order.
+
+    ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
+    ``None`` means ``F<fact id>``. Labels and phrases are looked up once per entity and relation of the facts.
+    The batches are made as they are read, ``batch_rows`` facts each: memory stays that of one batch.
+
+    Raises:
+        KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
+        ValueError: ``doc_ids`` does not have one id per fact.
+
+    """
+    cols = FactColumns.from_facts(facts)
+    if doc_ids is not None and len(doc_ids) != len(cols):
+        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
+    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {})
+
+    def ids(a: int, b: int) -> pa.Array:
+        if doc_ids is None:
+            return pc.binary_join_element_wise("F", pc.cast(pa.array(cols.ids[a:b]), pa.string()), "")
+        if isinstance(doc_ids, pa.Array):
+            return pc.cast(doc_ids[a:b], pa.string())
+        return pa.array(doc_ids[a:b], pa.string())
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for a in range(0, len(cols), batch_rows):
+            b = min(a + batch_rows, len(cols))
+            yield plan.batch(a, b, ids(a, b))
+
+    return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, batches())
+
+
+def corpus_table(
+    facts: Sequence[Fact],
+    doc_ids: Sequence[str] | pa.Array | None,
+    phrases: Mapping[str, RelationPhrases],
+    labels: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+) -> pa.Table:
+    """The whole columnar corpus as one table (:func:`corpus_batches`, read to the end)."""
+    return corpus_batches(facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years).read_all()
