@@ -18,7 +18,7 @@ import numpy as np
 from chronoqa.time._core import Granularity, TimePoint
 from chronoqa.time.render import render_time
 
-__all__ = ["date_codes", "distinct_dates", "render_dates", "unit_bounds"]
+__all__ = ["date_codes", "distinct_dates", "render_dates", "start_after_end", "unit_bounds"]
 
 _MONTHS = 13  # month codes 0..12
 _DAYS = 32  # day codes 0..31
@@ -103,3 +103,22 @@ def unit_bounds(
     hi = np.array([p.hi(g) for p in points], dtype=np.int64)
     fine = np.array([p.granularity >= g for p in points], dtype=bool)
     return lo[inverse], hi[inverse], fine[inverse]
+
+
+def start_after_end(
+    start: tuple[np.ndarray, np.ndarray, np.ndarray], end: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> np.ndarray:
+    """Per row, whether the start lies after the end at the start's own granularity (a reversed span).
+
+    Row ``i`` is ``s.lo(s.granularity) > e.hi(s.granularity)`` for ``s``, ``e`` the start and end points of the
+    row (``(year, month, day)`` arrays, both ends known: the caller masks the others). Integer comparisons only:
+    a date's units at month and day granularity order as ``(year, month)`` and ``(year, month, day)`` do, and an
+    end stated coarser than the start ends at its last month (December) and last day (no valid start day of
+    that month lies after day 31, so 31 stands for the month's last day).
+    """
+    sy, sm, sd = (a.astype(np.int64) for a in start)
+    ey, em, ed = (a.astype(np.int64) for a in end)
+    s_month = sy * 12 + sm - 1
+    e_month = ey * 12 + np.where(em == 0, 12, em) - 1
+    by_day = s_month * 32 + sd > e_month * 32 + np.where(ed == 0, 31, ed)
+    return np.where(sm == 0, sy > ey, np.where(sd == 0, s_month > e_month, by_day))

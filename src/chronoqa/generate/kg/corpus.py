@@ -13,7 +13,6 @@ that opens with an empty label) goes through :func:`verbalise`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from typing import Final
 
 import numpy as np
 import pyarrow as pa
@@ -23,7 +22,7 @@ from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
 from chronoqa.generate.kg.phrases import _PLACEHOLDER, RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
-from chronoqa.time import Granularity, TimePoint, distinct_dates, unit_bounds
+from chronoqa.time import TimePoint, distinct_dates, start_after_end
 
 __all__ = ["corpus_batches", "corpus_table", "fact_triple", "iter_corpus", "verbalise"]
 
@@ -128,26 +127,8 @@ def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, st
     ]
 
 
-_GRANULARITIES: Final = (Granularity.YEAR, Granularity.MONTH, Granularity.DAY)
-
-
-def _reversed(
-    sy: np.ndarray, sm: np.ndarray, sd: np.ndarray, ey: np.ndarray, em: np.ndarray, ed: np.ndarray
-) -> np.ndarray:
-    """Per row with both ends: the start's first unit lies after the end's last, at the start's granularity."""
-    gran = np.where(sd != 0, 2, np.where(sm != 0, 1, 0))
-    out = np.zeros(len(sy), dtype=bool)
-    for code, g in enumerate(_GRANULARITIES):
-        m = gran == code
-        if m.any():
-            lo = unit_bounds(sy[m], sm[m], sd[m], g)[0]
-            hi = unit_bounds(ey[m], em[m], ed[m], g)[1]
-            out[m] = lo > hi
-    return out
-
-
 def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None = None) -> pa.DictionaryArray:
-    """A dictionary column of ``values[indices]`` holding only the values used (in ``values`` order)."""
+    """A dictionary column of ``values[indices]`` (null where not ``valid``) holding only the values used."""
     used = np.zeros(len(values), dtype=bool)
     used[indices if valid is None else indices[valid]] = True
     remap = np.cumsum(used, dtype=np.int32) - 1
@@ -157,7 +138,7 @@ def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None 
 
 
 class _CorpusPlan:
-    """What every batch shares: the label and phrase pools and the per-relation tables."""
+    """What the batches share: the label, phrase and time pools, and each fact's time-phrase case and dates."""
 
     def __init__(
         self,
@@ -178,22 +159,26 @@ class _CorpusPlan:
         used_r = np.zeros(n_rel, dtype=bool)
         used_r[cols.r] = True
         ent_labels = [labels(e) if u else "" for e, u in zip(cols.entities, used_e.tolist(), strict=True)]
-        rel_used = [i for i, u in enumerate(used_r.tolist()) if u]
+        rel_used = np.flatnonzero(used_r).tolist()
         self.ent_labels = pa.array(ent_labels, pa.string())
         self.ent_ids = pa.array(list(cols.entities), pa.string())
         self.rel_ids = pa.array(list(cols.relations), pa.string())
-        self.rel_labels = pa.array(
-            [rel_label(cols.relations[i]) if used_r[i] else "" for i in range(n_rel)], pa.string()
-        )
+        rel_labels = [rel_label(cols.relations[i]) if used_r[i] else "" for i in range(n_rel)]
+        self.rel_labels = pa.array(rel_labels, pa.string())
         self.ent_empty = np.array([not x for x in ent_labels], dtype=bool)
+        self._statements(n_ent, n_rel, rel_used, ent_labels)
+        self._times(rel_used)
+
+    def _statements(self, n_ent: int, n_rel: int, rel_used: list[int], ent_labels: list[str]) -> None:
+        """The body pool (labels, capitalised labels, statement texts) and each relation's template as indices."""
+        rels = self.cols.relations
         # statement templates split at their placeholders: text, slot, text, slot, ..., text
-        split = {i: _PLACEHOLDER.split(phrases[cols.relations[i]].statement) for i in rel_used}
-        k = max((len(p) // 2 for p in split.values()), default=0)
-        self.k = k
+        split = {i: _PLACEHOLDER.split(self.phrases[rels[i]].statement) for i in rel_used}
+        self.k = k = max((len(p) // 2 for p in split.values()), default=0)
         self.starts_with_slot = np.zeros(n_rel, dtype=bool)
         self.is_event = np.zeros(n_rel, dtype=bool)
         for i in rel_used:
-            self.is_event[i] = phrases[cols.relations[i]].is_event
+            self.is_event[i] = self.phrases[rels[i]].is_event
             self.starts_with_slot[i] = split[i][0] == "" and len(split[i]) > 1
         pool: list[str] = list(ent_labels)
         if self.starts_with_slot.any():  # capitalised labels at n_ent + e
@@ -216,17 +201,62 @@ class _CorpusPlan:
                 if j + 1 < len(parts):
                     self.slot[j // 2 + 1, i] = 1 if parts[j + 1] == "s" else 2
         self.pool = pa.array(pool, pa.string())
-        # bad years as (relation code, year) keys
-        rel_code = {name: i for i, name in enumerate(cols.relations)}
-        pairs = [(rel_code[r], y) for r, ys in not_years.items() if r in rel_code for y in ys]
+
+    def _times(self, rel_used: list[int]) -> None:
+        """Each fact's time-phrase case (as :func:`_time_phrase` decides it) and the time pool its parts come from."""
+        c = self.cols
+        n = len(c)
+        hs, he = c.has_start, c.has_end
+        sy, sm, sd, ey, em, ed = c.start_year, c.start_month, c.start_day, c.end_year, c.end_month, c.end_day
+        points, pos = distinct_dates(
+            np.concatenate([sy[hs], ey[he]]), np.concatenate([sm[hs], em[he]]), np.concatenate([sd[hs], ed[he]])
+        )
+        n_s = int(hs.sum())
+        self.pos_s = np.zeros(n, dtype=np.int32)
+        self.pos_e = np.zeros(n, dtype=np.int32)
+        self.pos_s[hs] = pos[:n_s]
+        self.pos_e[he] = pos[n_s:]
+        both = hs & he
+        same = both & (self.pos_s == self.pos_e)
+        # the years listed as not being years, as (relation code, year) keys
+        code = {c.relations[i]: i for i in rel_used}
+        pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
         bad = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-        self.bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
-        cases = _cases(as_of, open_end)
-        texts = sorted({c[j] for c in cases for j in (0, 2, 4, 6)})
-        self.case_texts = texts
+        bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
+        r64 = c.r.astype(np.int64)
+        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
+        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        two = s_bad & e_bad & (sy != ey)
+        listed = s_bad | e_bad
+        bad_texts: list[str] = []
+        self.bad_idx = np.zeros(n, dtype=np.int32)
+        if listed.any():
+            lo_y = np.where(two, np.minimum(sy, ey), np.where(s_bad, sy, ey))[listed]
+            hi_y = np.where(two, np.maximum(sy, ey), np.where(s_bad, sy, ey))[listed]
+            years, inv = np.unique(np.stack([lo_y, hi_y]), axis=1, return_inverse=True)
+            bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
+            self.bad_idx[listed] = inv.reshape(-1)
+        rev = both & start_after_end((sy, sm, sd), (ey, em, ed))
+        point = hs & ((~he & self.is_event[c.r]) | same)
+        self.case = np.select(
+            [listed & both & ~same & ~two, listed & both & ~same, listed, rev, point & (sd != 0), point, both, hs, he],
+            np.arange(9, dtype=np.int8),
+            np.int8(9),
+        ).astype(np.int8)
+        # the time pool: the cases' texts, the dates as text, the dates as ISO, the listed years, ""
+        cases = _cases(self.as_of, self.open_end)
+        texts = sorted({case[j] for case in cases for j in (0, 2, 4, 6)})
         at = {t: i for i, t in enumerate(texts)}
-        self.case_text = np.array([[at[c[j]] for c in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
-        self.case_part = np.array([[c[j] for c in cases] for j in (1, 3, 5)], dtype=np.int64)
+        self.case_text = np.array([[at[case[j]] for case in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
+        self.case_part = np.array([[case[j] for case in cases] for j in (1, 3, 5)], dtype=np.int64)
+        iso = [p.isoformat() for p in points]
+        self.iso = pa.array(iso, pa.string())
+        self.rt0 = len(texts)
+        self.iso0 = self.rt0 + len(points)
+        self.bad0 = self.iso0 + len(points)
+        self.none = self.bad0 + len(bad_texts)
+        rendered = [render_time_text(p) for p in points]
+        self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
 
     def body(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> tuple[list[pa.Array], np.ndarray]:
         """The statement's pieces of each row (capitalised), and the rows whose capital the columns cannot decide."""
@@ -245,73 +275,42 @@ class _CorpusPlan:
         undecided = cap & self.ent_empty[first] if self.k else np.zeros(len(r), dtype=bool)
         return pieces, undecided
 
+    def tail(self, a: int, b: int) -> list[pa.Array]:
+        """The time phrase's pieces of rows ``a..b-1``, with the full stop."""
+        case = self.case[a:b]
+        pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
+        sources = [
+            np.full(b - a, self.none, dtype=np.int64),
+            self.rt0 + pos_s,
+            self.rt0 + pos_e,
+            self.iso0 + pos_s,
+            self.iso0 + pos_e,
+            self.bad0 + self.bad_idx[a:b].astype(np.int64),
+        ]
+        pieces = [self.tpool.take(self.case_text[0, case])]
+        for j in range(3):
+            part = np.choose(self.case_part[j, case], sources)
+            pieces += [self.tpool.take(part), self.tpool.take(self.case_text[j + 1, case])]
+        return pieces
+
     def batch(self, a: int, b: int, doc_ids: pa.Array) -> pa.RecordBatch:
         """The documents of facts ``a..b-1``."""
         c = self.cols
         r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
-        n = b - a
-        hs, he = c.has_start[a:b], c.has_end[a:b]
-        sy, sm, sd = c.start_year[a:b], c.start_month[a:b], c.start_day[a:b]
-        ey, em, ed = c.end_year[a:b], c.end_month[a:b], c.end_day[a:b]
-        points, pos = distinct_dates(
-            np.concatenate([sy[hs], ey[he]]), np.concatenate([sm[hs], em[he]]), np.concatenate([sd[hs], ed[he]])
-        )
-        n_s = int(hs.sum())
-        pos_s = np.zeros(n, dtype=np.int64)
-        pos_e = np.zeros(n, dtype=np.int64)
-        pos_s[hs] = pos[:n_s]
-        pos_e[he] = pos[n_s:]
-        same = hs & he & (pos_s == pos_e)
-        # the years listed as not years
-        r64 = r.astype(np.int64)
-        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), self.bad_keys)
-        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), self.bad_keys)
-        two = s_bad & e_bad & (sy != ey)
-        listed = s_bad | e_bad
-        lo_y = np.where(two, np.minimum(sy, ey), np.where(s_bad, sy, ey))
-        hi_y = np.where(two, np.maximum(sy, ey), lo_y)
-        bad_texts: list[str] = []
-        bad_idx = np.zeros(n, dtype=np.int64)
-        if listed.any():
-            pairs, inv = np.unique(np.stack([lo_y[listed], hi_y[listed]]), axis=1, return_inverse=True)
-            bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in pairs.T.tolist()]
-            bad_idx[listed] = inv.reshape(-1)
-        both = hs & he
-        rev = np.zeros(n, dtype=bool)
-        if both.any():
-            rev[both] = _reversed(sy[both], sm[both], sd[both], ey[both], em[both], ed[both])
-        point = hs & ((~he & self.is_event[r]) | same)
-        case = np.select(
-            [listed & both & ~same & ~two, listed & both & ~same, listed, rev, point & (sd != 0), point, both, hs, he],
-            [0, 1, 2, 3, 4, 5, 6, 7, 8],
-            9,
-        )
-        # the time pool: case texts, dates as text, dates as ISO, bad years, ""
-        rt0 = len(self.case_texts)
-        iso0 = rt0 + len(points)
-        bad0 = iso0 + len(points)
-        iso = [p.isoformat() for p in points]
-        tpool = pa.array([*self.case_texts, *(render_time_text(p) for p in points), *iso, *bad_texts, ""], pa.string())
-        none = np.full(n, bad0 + len(bad_texts), dtype=np.int64)
-        sources = [none, rt0 + pos_s, rt0 + pos_e, iso0 + pos_s, iso0 + pos_e, bad0 + bad_idx]
         body, undecided = self.body(r, s, o)
-        tail = [tpool.take(self.case_text[0, case])]
-        for j in range(3):
-            tail += [tpool.take(np.choose(self.case_part[j, case], sources)), tpool.take(self.case_text[j + 1, case])]
-        text = pc.binary_join_element_wise(*body, *tail, "")
+        text = pc.binary_join_element_wise(*body, *self.tail(a, b), "")
         if undecided.any():
-            rows = np.flatnonzero(undecided)
-            by_rule = [self._verbalise(a + int(i)) for i in rows]
+            by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
             text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
-        iso_arr = pa.array(iso, pa.string())
+        hs, he = c.has_start[a:b], c.has_end[a:b]
         columns = [
             doc_ids,
             text,
             _dictionary(s, self.ent_labels),
             _dictionary(r, self.rel_labels),
             _dictionary(o, self.ent_labels),
-            _dictionary(pos_s, iso_arr, hs),
-            _dictionary(pos_e, iso_arr, he),
+            _dictionary(self.pos_s[a:b], self.iso, hs),
+            _dictionary(self.pos_e[a:b], self.iso, he),
             _dictionary(s, self.ent_ids),
             _dictionary(r, self.rel_ids),
             _dictionary(o, self.ent_ids),
@@ -321,9 +320,8 @@ class _CorpusPlan:
 
     def _verbalise(self, i: int) -> str:
         fact = self.cols[i]
-        return verbalise(
-            fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, self.not_years.get(fact.r, ())
-        )
+        bad = self.not_years.get(fact.r, ())
+        return verbalise(fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, bad)
 
 
 def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
