@@ -12,14 +12,16 @@ that opens with an empty label) goes through :func:`verbalise`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from itertools import islice
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
-from chronoqa.generate.kg.phrases import _PLACEHOLDER, RelationPhrases, fill
+from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
 from chronoqa.time import TimePoint, distinct_dates, start_after_end
@@ -127,6 +129,16 @@ def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, st
     ]
 
 
+def _template_parts(template: str) -> list[str]:
+    """``template`` cut where :func:`fill` puts the labels: ``[text, "s" | "o", text, ..., text]``.
+
+    :func:`fill` itself finds the placeholders: it fills them with two characters the template does not hold.
+    """
+    s_mark, o_mark = islice((m for m in map(chr, range(0xE000, 0xF900)) if m not in template), 2)
+    parts = re.split(f"([{s_mark}{o_mark}])", fill(template, s=s_mark, o=o_mark))
+    return [("s" if p == s_mark else "o") if i % 2 else p for i, p in enumerate(parts)]
+
+
 def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None = None) -> pa.DictionaryArray:
     """A dictionary column of ``values[indices]`` (null where not ``valid``) holding only the values used."""
     used = np.zeros(len(values), dtype=bool)
@@ -173,7 +185,7 @@ class _CorpusPlan:
         """The body pool (labels, capitalised labels, statement texts) and each relation's template as indices."""
         rels = self.cols.relations
         # statement templates split at their placeholders: text, slot, text, slot, ..., text
-        split = {i: _PLACEHOLDER.split(self.phrases[rels[i]].statement) for i in rel_used}
+        split = {i: _template_parts(self.phrases[rels[i]].statement) for i in rel_used}
         self.k = k = max((len(p) // 2 for p in split.values()), default=0)
         self.starts_with_slot = np.zeros(n_rel, dtype=bool)
         self.is_event = np.zeros(n_rel, dtype=bool)
