@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from chronoqa.artifacts.schema import DocRow, FlagsRow, QuestionRow, check_row
 from chronoqa.errors import ChronoqaError, DataError
-from chronoqa.io import atomic_write, json_lines, numbered_jsonl, read_json, write_json, write_jsonl, write_text
+from chronoqa.io import atomic_write, iter_json_lines, numbered_jsonl, read_json, write_json, write_jsonl, write_text
 from chronoqa.records import Doc, Question
 
 __all__ = [
@@ -179,9 +179,11 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
         if corpus_format != "jsonl":
             fh = stack.enter_context(atomic_write(out / CORPUS_PARQUET_FILE, "wb"))
             parquet = stack.enter_context(pq.ParquetWriter(fh, CORPUS_SCHEMA, compression="zstd"))
-        for batch in _batches(corpus):
-            if jsonl is not None:
-                jsonl.write(json_lines(batch))
+        batches = _batches(corpus)
+        pairs = iter_json_lines(batches) if jsonl is not None else ((b, None) for b in batches)
+        for batch, lines in pairs:
+            if jsonl is not None and lines is not None:
+                jsonl.write(lines)
             if parquet is not None:
                 parquet.write_batch(batch, row_group_size=max(1, batch.num_rows))
             n += batch.num_rows

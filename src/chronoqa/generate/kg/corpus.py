@@ -261,6 +261,7 @@ class _CorpusPlan:
         at = {t: i for i, t in enumerate(texts)}
         self.case_text = np.array([[at[case[j]] for case in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
         self.case_part = np.array([[case[j] for case in cases] for j in (1, 3, 5)], dtype=np.int64)
+        self.case_empty = at[""]
         iso = [p.isoformat() for p in points]
         self.iso = pa.array(iso, pa.string())
         self.rt0 = len(texts)
@@ -270,9 +271,9 @@ class _CorpusPlan:
         rendered = [render_time_text(p) for p in points]
         self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
 
-    def body(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> tuple[list[pa.Array], np.ndarray]:
-        """The statement's pieces of each row (capitalised), and the rows whose capital the columns cannot decide."""
-        pieces = [self.pool.take(self.lit[0, r])]
+    def body(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """The statement's pieces of each row (body-pool indices, capitalised), and the rows whose capital is open."""
+        pieces = [self.lit[0, r]]
         cap = self.starts_with_slot[r]
         first = np.zeros(len(r), dtype=np.int64)
         for j in range(1, self.k + 1):
@@ -283,26 +284,31 @@ class _CorpusPlan:
                 idx = np.where(kind == 0, self.empty, np.where(cap, ent + self.n_ent, ent))
             else:
                 idx = np.where(kind == 0, self.empty, ent)
-            pieces += [self.pool.take(idx), self.pool.take(self.lit[j, r])]
+            pieces += [idx, self.lit[j, r]]
         undecided = cap & self.ent_empty[first] if self.k else np.zeros(len(r), dtype=bool)
         return pieces, undecided
 
-    def tail(self, a: int, b: int) -> list[pa.Array]:
-        """The time phrase's pieces of rows ``a..b-1``, with the full stop."""
+    def tail(self, a: int, b: int) -> list[np.ndarray]:
+        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
         case = self.case[a:b]
+        present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
         pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
-        sources = [
-            np.full(b - a, self.none, dtype=np.int64),
-            self.rt0 + pos_s,
-            self.rt0 + pos_e,
-            self.iso0 + pos_s,
-            self.iso0 + pos_e,
-            self.bad0 + self.bad_idx[a:b].astype(np.int64),
+        sources: list[Callable[[], np.ndarray]] = [
+            lambda: np.full(b - a, self.none, dtype=np.int64),
+            lambda: self.rt0 + pos_s,
+            lambda: self.rt0 + pos_e,
+            lambda: self.iso0 + pos_s,
+            lambda: self.iso0 + pos_e,
+            lambda: self.bad0 + self.bad_idx[a:b].astype(np.int64),
         ]
-        pieces = [self.tpool.take(self.case_text[0, case])]
+        pieces = [self.case_text[0, case]]
         for j in range(3):
-            part = np.choose(self.case_part[j, case], sources)
-            pieces += [self.tpool.take(part), self.tpool.take(self.case_text[j + 1, case])]
+            kinds = np.unique(self.case_part[j, present]).tolist()
+            if len(kinds) == 1:  # the same source in every row of the batch
+                part = sources[kinds[0]]()
+            else:
+                part = np.choose(self.case_part[j, case], [sources[k]() for k in range(len(sources))])
+            pieces += [part, self.case_text[j + 1, case]]
         return pieces
 
     def batch(self, a: int, b: int, doc_ids: pa.Array) -> pa.RecordBatch:
@@ -310,7 +316,11 @@ class _CorpusPlan:
         c = self.cols
         r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
         body, undecided = self.body(r, s, o)
-        text = pc.binary_join_element_wise(*body, *self.tail(a, b), "")
+        tail = self.tail(a, b)
+        # a piece that is empty in every row of the batch is left out of the join
+        pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
+        pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
+        text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
         if undecided.any():
             by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
             text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
