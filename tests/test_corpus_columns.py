@@ -343,3 +343,24 @@ def test_distinct_and_rendered_dates_match_scalar(points: list[TimePoint], _span
 def test_start_after_end_matches_scalar(pairs: list[tuple[TimePoint, TimePoint]]) -> None:
     got = start_after_end(_ymd([s for s, _ in pairs]), _ymd([e for _, e in pairs]))
     assert got.tolist() == [s.lo(s.granularity) > e.hi(s.granularity) for s, e in pairs]
+
+
+def test_cli_corpus_format(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from chronoqa.cli import app
+    from chronoqa.sources.synthetic import generate
+
+    generate(n_facts=3000, seed=1).write_hyte(tmp_path / "in")
+    base = ["build", "kg", "--input", str(tmp_path / "in"), "--n-questions", "20", "--generic-phrases", "--allow-ids"]
+    res = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "both"), "--corpus-format", "both"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "plain")])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "both" / CORPUS_FILE).read_bytes() == (tmp_path / "plain" / CORPUS_FILE).read_bytes()
+    assert (tmp_path / "both" / CORPUS_PARQUET_FILE).exists() and not (
+        tmp_path / "plain" / CORPUS_PARQUET_FILE
+    ).exists()
+    assert list(load_release(tmp_path / "both").corpus) == list(load_release(tmp_path / "plain").corpus)
+    bad = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "bad"), "--corpus-format", "csv"])
+    assert bad.exit_code == 2 and "--corpus-format" in bad.output and not (tmp_path / "bad").exists()
