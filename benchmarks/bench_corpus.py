@@ -10,14 +10,16 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
   (``json_lines``), end to end; ``columnar parquet`` and ``columnar both`` the same into ``corpus.parquet`` /
   both files;
 * ``columnar table`` splits the columnar path: building the whole corpus table (``build_s``), then writing
-  ``corpus.jsonl`` from the table (``jsonl_s``, the writer alone) and ``corpus.parquet`` (``parquet_s``).
+  ``corpus.jsonl`` from the table (``jsonl_s``, the writer alone) and ``corpus.parquet`` (``parquet_s``);
+  ``lines_s`` is the JSON conversion alone (``json_lines`` on each batch in one thread, no file).
 
 Columnar cases keep the best of ``--repeat`` runs (default 3) in their process; the per-document one runs once.
 
 Every case records the sha256 of what it wrote, so one run shows the writers' outputs are the same bytes.
 Times are wall clock and CPU (``process_time``: on a shared machine, CPU seconds are the steadier number).
 Run: ``python benchmarks/bench_corpus.py [--facts 1000000] [--big 10000000]``; ``--big`` adds the columnar
-cases on a larger graph (the per-document writer is left out there: about 6 minutes per 10M documents).
+cases on a larger graph (the per-document writer is left out there: about 6 minutes per 10M documents);
+``--facts 0 --big 10000000`` runs only those. A run replaces the cases it measures in the results file.
 Results go to ``benchmarks/results/corpus.json``.
 """
 
@@ -54,7 +56,7 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
     from chronoqa.artifacts.release import CORPUS_FILE, CORPUS_PARQUET_FILE, write_corpus
     from chronoqa.generate.kg.corpus import corpus_batches, iter_corpus
     from chronoqa.generate.kg.phrases import generic_phrases
-    from chronoqa.io import sha256_file
+    from chronoqa.io import json_lines, sha256_file
     from chronoqa.sources.synthetic import generate
     from chronoqa.time import TimePoint
 
@@ -94,9 +96,11 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
             rate("", wall, cpu)
         elif case == "columnar table":
             w1, c1, table = best(lambda: reader().read_all())
+            w4, c4, _ = best(lambda: [json_lines(b) for b in table.to_batches()])
             w2, c2, _ = best(lambda: write_corpus(out, table, "jsonl"))
             w3, c3, _ = best(lambda: write_corpus(out, table, "parquet"))
             rate("build_", w1, c1)
+            rate("lines_", w4, c4)
             rate("jsonl_", w2, c2)
             rate("parquet_", w3, c3)
             rate("", w1 + w2, c1 + c2)
@@ -112,7 +116,7 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--facts", type=int, default=1_000_000)
+    ap.add_argument("--facts", type=int, default=1_000_000, help="graph size of every case (0: none)")
     ap.add_argument("--big", type=int, default=0, help="also run the columnar cases on a graph of this size")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs of each columnar case")
     ap.add_argument("--child", nargs=3, metavar=("CASE", "N", "REPEAT"))
@@ -120,8 +124,10 @@ def main() -> None:
     if args.child:
         print(json.dumps(run_case(args.child[0], int(args.child[1]), int(args.child[2]))))
         return
-    runs = [(c, args.facts) for c in CASES] + [(c, args.big) for c in CASES[1:] if args.big]
-    results = []
+    runs = [(c, args.facts) for c in CASES if args.facts] + [(c, args.big) for c in CASES[1:] if args.big]
+    results: list[dict[str, Any]] = []
+    if RESULTS.exists():  # a run replaces the cases it measures and keeps the others
+        results = json.loads(RESULTS.read_text(encoding="utf-8")).get("results", [])
     for case, n in runs:
         proc = subprocess.run(
             [sys.executable, __file__, "--child", case, str(n), str(args.repeat)],
@@ -133,14 +139,17 @@ def main() -> None:
             res: dict[str, Any] = {"case": case, "facts": n, "error": proc.stderr.strip().splitlines()[-1:]}
         else:
             res = json.loads(proc.stdout.strip().splitlines()[-1])
+        res["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
         print(json.dumps(res), flush=True)
-        results.append(res)
-    base = next((r for r in results if r["case"] == "per-doc jsonl" and "docs_per_s" in r), None)
-    if base is not None:
-        for r in results:
-            if "docs_per_s" in r and r["facts"] == base["facts"]:
-                r["speedup_vs_per_doc"] = round(r["docs_per_s"] / base["docs_per_s"], 1)
-    jsonl = {r["corpus.jsonl"]["sha256"] for r in results if "corpus.jsonl" in r and r["facts"] == args.facts}
+        results = [r for r in results if (r["case"], r["facts"]) != (case, n)] + [res]
+    for r in results:
+        base = next((b for b in results if b["case"] == "per-doc jsonl" and b["facts"] == r["facts"]), None)
+        if base is not None and "docs_per_s" in r and "docs_per_s" in base:
+            r["speedup_vs_per_doc"] = round(r["docs_per_s"] / base["docs_per_s"], 1)
+    same = {}
+    for r in results:
+        if "corpus.jsonl" in r:
+            same.setdefault(r["facts"], set()).add(r["corpus.jsonl"]["sha256"])
     out = {
         "benchmark": "corpus",
         "machine": {
@@ -149,12 +158,12 @@ def main() -> None:
             "loadavg": os.getloadavg(),
             "pyarrow": __import__("pyarrow").__version__,
         },
-        "same_jsonl_bytes": len(jsonl) == 1,
-        "results": results,
+        "same_jsonl_bytes": {str(n): len(hashes) == 1 for n, hashes in sorted(same.items())},
+        "results": sorted(results, key=lambda r: (r["facts"], CASES.index(r["case"]))),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    print(f"same corpus.jsonl bytes from every writer: {len(jsonl) == 1}")
+    print(f"one corpus.jsonl per graph size, whatever the writer: {out['same_jsonl_bytes']}")
 
 
 if __name__ == "__main__":

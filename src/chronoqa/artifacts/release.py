@@ -227,7 +227,11 @@ def write_release(
 
 
 def load_release(path: str | Path) -> Release:
-    """Load a release folder written by :func:`write_release` (manifest optional for foreign data)."""
+    """Load a release folder written by :func:`write_release` (manifest optional for foreign data).
+
+    The corpus comes from :data:`CORPUS_FILE` when the folder has it, else from :data:`CORPUS_PARQUET_FILE`
+    (every row checked as a ``corpus.jsonl`` line is; a DataError names the row), else it is empty.
+    """
     p = Path(path)
     bench = p / BENCHMARK_FILE
     if not bench.exists():
