@@ -329,6 +329,12 @@ def _ymd(points: list[TimePoint]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def test_distinct_and_rendered_dates_match_scalar(points: list[TimePoint], _span: tuple[int, int]) -> None:
     if _span[1] > 3000 and points:
         points = [*points, TimePoint(29999), TimePoint(-29999)]  # the sort path (dates over 20,000 years)
+    import chronoqa.time.columns as tc
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(tc, "_CHUNK", 3)  # several chunks
+        chunked, pos_c = distinct_dates(*_ymd(points))
+    assert [chunked[i] for i in pos_c.tolist()] == points
     got, pos = distinct_dates(*_ymd(points))
     assert [got[i] for i in pos.tolist()] == points
     assert len(got) == len(set(points))

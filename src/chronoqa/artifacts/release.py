@@ -68,7 +68,7 @@ CORPUS_PARQUET_FILE = "corpus.parquet"
 #: ``corpus_format`` values of :func:`write_release`.
 CORPUS_FORMATS = ("jsonl", "parquet", "both")
 #: Documents per record batch of a columnar corpus (and per row group of ``corpus.parquet``).
-CORPUS_BATCH_ROWS = 1 << 19
+CORPUS_BATCH_ROWS = 1 << 18
 _TEXT = pa.dictionary(pa.int32(), pa.string())
 #: The columns of a columnar corpus: :class:`~chronoqa.records.Doc`'s fields, in its order.
 CORPUS_SCHEMA = pa.schema(

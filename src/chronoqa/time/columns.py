@@ -31,6 +31,7 @@ def date_codes(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> np.ndarr
 
 #: Largest code range resolved with a presence table instead of a sort (a span of about 20,000 years).
 _DENSE_SPAN = 1 << 23
+_CHUNK = 1 << 20  # rows converted at a time
 
 
 def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[list[TimePoint], np.ndarray]:
@@ -43,18 +44,28 @@ def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tupl
         TimeParseError: A row holds an impossible date (month 13, 30 February), naming it.
 
     """
-    codes = date_codes(year, month, day)
-    if len(codes) == 0:
+    n = len(year)
+    if n == 0:
         return [], np.zeros(0, dtype=np.int64)
-    low = int(codes.min())
-    span = int(codes.max()) - low + 1
+    starts = range(0, n, _CHUNK)
+
+    def codes(a: int) -> np.ndarray:  # chunk by chunk: a few int64 temporaries of one chunk at a time
+        return date_codes(year[a : a + _CHUNK], month[a : a + _CHUNK], day[a : a + _CHUNK])
+
+    bounds = [(int(c.min()), int(c.max())) for c in map(codes, starts)]
+    low = min(b[0] for b in bounds)
+    span = max(b[1] for b in bounds) - low + 1
     if span <= _DENSE_SPAN:
         present = np.zeros(span, dtype=bool)
-        present[codes - low] = True
+        for a in starts:
+            present[codes(a) - low] = True
         uniq = np.flatnonzero(present) + low
-        inverse = (np.cumsum(present) - 1)[codes - low]
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        inverse = np.empty(n, dtype=np.int64)
+        for a in starts:
+            inverse[a : a + _CHUNK] = rank[codes(a) - low]
     else:
-        uniq, inverse = np.unique(codes, return_inverse=True)
+        uniq, inverse = np.unique(date_codes(year, month, day), return_inverse=True)
     points = []
     for c in uniq.tolist():
         ym, d = divmod(c, _DAYS)

@@ -161,7 +161,9 @@ class _CorpusPlan:
         as_of: TimePoint,
         open_end: str,
         not_years: Mapping[str, Collection[int]],
+        batch_rows: int,
     ) -> None:
+        self.batch_rows = batch_rows
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
         n_ent, n_rel = len(cols.entities), len(cols.relations)
@@ -228,33 +230,26 @@ class _CorpusPlan:
         self.pos_e = np.zeros(n, dtype=np.int32)
         self.pos_s[hs] = pos[:n_s]
         self.pos_e[he] = pos[n_s:]
-        both = hs & he
-        same = both & (self.pos_s == self.pos_e)
         # the years listed as not being years, as (relation code, year) keys
         code = {c.relations[i]: i for i in rel_used}
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
         bad = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
-        r64 = c.r.astype(np.int64)
-        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
-        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
-        two = s_bad & e_bad & (sy != ey)
-        listed = s_bad | e_bad
+        self.case = np.empty(n, dtype=np.int8)
+        listed_rows: list[np.ndarray] = []
+        listed_years: list[np.ndarray] = []
+        for a in range(0, n, self.batch_rows):  # a batch of rows at a time: small temporaries
+            rows = slice(a, a + self.batch_rows)
+            rows_listed, years, self.case[rows] = self._cases_of(rows, bad_keys)
+            listed_rows.append(rows_listed + a)
+            listed_years.append(years)
         bad_texts: list[str] = []
         self.bad_idx = np.zeros(n, dtype=np.int32)
-        if listed.any():
-            lo_y = np.where(two, np.minimum(sy, ey), np.where(s_bad, sy, ey))[listed]
-            hi_y = np.where(two, np.maximum(sy, ey), np.where(s_bad, sy, ey))[listed]
-            years, inv = np.unique(np.stack([lo_y, hi_y]), axis=1, return_inverse=True)
+        listed = np.concatenate([np.zeros(0, dtype=np.int64), *listed_rows])
+        if len(listed):
+            years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
             bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
             self.bad_idx[listed] = inv.reshape(-1)
-        rev = both & start_after_end((sy, sm, sd), (ey, em, ed))
-        point = hs & ((~he & self.is_event[c.r]) | same)
-        self.case = np.select(
-            [listed & both & ~same & ~two, listed & both & ~same, listed, rev, point & (sd != 0), point, both, hs, he],
-            np.arange(9, dtype=np.int8),
-            np.int8(9),
-        ).astype(np.int8)
         # the time pool: the cases' texts, the dates as text, the dates as ISO, the listed years, ""
         cases = _cases(self.as_of, self.open_end)
         texts = sorted({case[j] for case in cases for j in (0, 2, 4, 6)})
@@ -270,6 +265,32 @@ class _CorpusPlan:
         self.none = self.bad0 + len(bad_texts)
         rendered = [render_time_text(p) for p in points]
         self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
+
+    def _cases_of(self, rows: slice, bad_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The time-phrase case of each row of ``rows``, and its listed rows (positions) with their years (2 x k)."""
+        c = self.cols
+        hs, he, r = c.has_start[rows], c.has_end[rows], c.r[rows]
+        sy, sm, sd = c.start_year[rows], c.start_month[rows], c.start_day[rows]
+        ey, em, ed = c.end_year[rows], c.end_month[rows], c.end_day[rows]
+        both = hs & he
+        same = both & (self.pos_s[rows] == self.pos_e[rows])
+        r64 = r.astype(np.int64)
+        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
+        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        two = s_bad & e_bad & (sy != ey)
+        listed = s_bad | e_bad
+        one = np.where(s_bad, sy, ey)
+        years = np.stack(
+            [np.where(two, np.minimum(sy, ey), one)[listed], np.where(two, np.maximum(sy, ey), one)[listed]]
+        )
+        rev = both & start_after_end((sy, sm, sd), (ey, em, ed))
+        point = hs & ((~he & self.is_event[r]) | same)
+        case = np.select(
+            [listed & both & ~same & ~two, listed & both & ~same, listed, rev, point & (sd != 0), point, both, hs, he],
+            np.arange(9, dtype=np.int8),
+            np.int8(9),
+        ).astype(np.int8)
+        return np.flatnonzero(listed), years.astype(np.int64), case
 
     def body(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
         """The statement's pieces of each row (body-pool indices, capitalised), and the rows whose capital is open."""
@@ -377,7 +398,7 @@ def corpus_batches(
     cols = FactColumns.from_facts(facts)
     if doc_ids is not None and len(doc_ids) != len(cols):
         raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
-    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {})
+    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {}, batch_rows)
 
     def ids(a: int, b: int) -> pa.Array:
         if doc_ids is None:
