@@ -263,6 +263,8 @@ def test_release_corpus_formats(tmp_path: Path) -> None:
     again = _release(tmp_path, "again", _table(facts, batch_rows=8), "both")
     from_docs = _release(tmp_path, "docs", docs, "parquet")
     assert not (from_docs / CORPUS_FILE).exists()
+    docs_both = _release(tmp_path, "docs_both", iter(docs), "both")  # documents through the columnar writers
+    assert (docs_both / CORPUS_FILE).read_bytes() == (plain / CORPUS_FILE).read_bytes()
     assert (again / CORPUS_FILE).read_bytes() == (plain / CORPUS_FILE).read_bytes()
     # deterministic Parquet: the same batches give the same bytes
     _release(tmp_path, "both2", _table(facts), "both")
