@@ -105,14 +105,14 @@ def iter_corpus(
 
 # -- the columnar corpus -----------------------------------------------------------------------------------
 
-# Sources of a time phrase's variable parts (rows of ``_CASES``).
+# Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
 _NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
 
 
 def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
     """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
 
-    The same English as :func:`_time_phrase`, case by case, in the order of :func:`_time_case`'s codes.
+    The same English as :func:`_time_phrase`, case by case, in the order of the codes ``_CorpusPlan._cases_of`` gives.
     """
     open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
     return [
