@@ -14,15 +14,23 @@ import html
 import json
 import os
 import tempfile
+from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from chronoqa.errors import DataError
 
 __all__ = [
     "atomic_write",
     "dumps",
+    "iter_json_lines",
+    "json_lines",
     "md_escape",
     "numbered_jsonl",
     "read_json",
@@ -33,6 +41,7 @@ __all__ = [
     "text_lines",
     "write_json",
     "write_jsonl",
+    "write_jsonl_batches",
     "write_text",
 ]
 
@@ -91,6 +100,120 @@ def write_jsonl(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
             fh.write(dumps(rec))
             fh.write("\n")
             n += 1
+    return n
+
+
+#: The bytes JSON escapes inside a string (quote, backslash, controls); no byte of a multi-byte UTF-8 character is one.
+_ESCAPED = np.zeros(256, dtype=bool)
+_ESCAPED[:0x20] = True
+_ESCAPED[[0x22, 0x5C]] = True
+
+
+def _offsets(arr: pa.Array) -> np.ndarray:
+    """The value offsets of a (non-large) string array, as numpy, for its rows."""
+    return np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+
+
+def _json_strings(arr: pa.Array, prefix: str, suffix: str) -> pa.Array:
+    """``prefix + dumps(value) + suffix`` for each string of ``arr`` (``null`` for a missing one), in bulk.
+
+    A string with no byte that JSON escapes is written between quotes as it is (one Arrow join for all of
+    them); the few others go through :func:`dumps` one by one.
+    """
+    if pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.string())
+    out = pc.binary_join_element_wise(prefix + '"', arr, '"' + suffix, "")
+    data = arr.buffers()[2]
+    if data is not None and len(arr):
+        offsets = _offsets(arr)
+        hits = np.flatnonzero(_ESCAPED[np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]])
+        if len(hits):
+            rows = np.unique(np.searchsorted(offsets, hits + offsets[0], side="right") - 1)
+            mask = np.zeros(len(arr), dtype=bool)
+            mask[rows] = True
+            escaped = [prefix + dumps(arr[int(i)].as_py()) + suffix for i in rows.tolist()]
+            out = pc.replace_with_mask(out, pa.array(mask), pa.array(escaped, pa.string()))
+    return pc.fill_null(out, prefix + "null" + suffix)
+
+
+def _json_values(col: pa.Array, prefix: str, suffix: str) -> pa.Array:
+    """``prefix + JSON + suffix`` of each value of a column: strings (plain or dictionary), integers, booleans."""
+    t = col.type
+    null = prefix + "null" + suffix
+    if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
+        return pc.fill_null(_json_strings(col.dictionary, prefix, suffix).take(col.indices), null)
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return _json_strings(col, prefix, suffix)
+    if pa.types.is_integer(t):
+        text = pc.cast(col, pa.string())
+    elif pa.types.is_boolean(t):
+        text = pc.if_else(col, "true", "false")
+    elif pa.types.is_null(t):
+        return pa.array([null] * len(col), pa.string())
+    else:
+        raise TypeError(f"json_lines: column type {t} is not written (strings, integers and booleans are)")
+    return pc.fill_null(pc.binary_join_element_wise(prefix, text, suffix, ""), null)
+
+
+def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
+    """The rows of ``batch`` as JSON lines, the bytes :func:`write_jsonl` writes for the same records.
+
+    Each row is one object with the batch's columns as keys, in column order (:func:`dumps`: compact,
+    ``ensure_ascii=False``, ``null`` for a missing value). Columns are strings (plain or dictionary-encoded, each
+    distinct dictionary value escaped once), integers or booleans. Each column becomes its ``"key":value``
+    pieces in one pass and the pieces are joined row by row in another (Arrow kernels, no Python per row).
+    """
+    names = batch.schema.names
+    if not names:
+        return pa.py_buffer(b"{}\n" * batch.num_rows)
+    last = len(names) - 1
+    parts = [
+        _json_values(col, ("{" if i == 0 else ",") + dumps(name) + ":", "}\n" if i == last else "")
+        for i, (name, col) in enumerate(zip(names, batch.columns, strict=True))
+    ]
+    lines = pc.binary_join_element_wise(*parts, "") if len(parts) > 1 else parts[0]
+    if not len(lines):
+        return pa.py_buffer(b"")
+    offsets = _offsets(lines)
+    return lines.buffers()[2][int(offsets[0]) : int(offsets[-1])]
+
+
+def iter_json_lines(
+    batches: Iterable[pa.RecordBatch], threads: int | None = None
+) -> Iterator[tuple[pa.RecordBatch, pa.Buffer]]:
+    """``(batch, json_lines(batch))`` for each batch, in order, converted on ``threads`` worker threads.
+
+    The Arrow kernels release the GIL, so a batch is converted while the caller makes or writes the next ones;
+    the output is the same whatever the number of threads (``None``: up to 4, at most the machine's CPUs; ``0``:
+    in the calling thread). At most ``threads + 1`` batches are in flight.
+    """
+    workers = min(4, os.cpu_count() or 1) if threads is None else threads
+    if workers <= 0:
+        for batch in batches:
+            yield batch, json_lines(batch)
+        return
+    pending: deque[tuple[pa.RecordBatch, Future[pa.Buffer]]] = deque()
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="json-lines") as pool:
+        for batch in batches:
+            pending.append((batch, pool.submit(json_lines, batch)))
+            if len(pending) > workers:
+                done, fut = pending.popleft()
+                yield done, fut.result()
+        while pending:
+            done, fut = pending.popleft()
+            yield done, fut.result()
+
+
+def write_jsonl_batches(path: str | Path, batches: Iterable[pa.RecordBatch], threads: int | None = None) -> int:
+    """Write the rows of Arrow record batches as JSON lines (:func:`json_lines`) atomically; returns the row count.
+
+    ``threads``: see :func:`iter_json_lines` (the bytes do not depend on it).
+    """
+    n = 0
+    with atomic_write(path, "wb") as fh:
+        for batch, lines in iter_json_lines(batches, threads):
+            fh.write(lines)
+            n += batch.num_rows
     return n
 
 

@@ -5,30 +5,46 @@ Layout::
     benchmark.jsonl              one Question per line (TempBench field names + chronoqa's)
     functional_negatives.jsonl   {"id", "dist_functional", "stale_functional"} per question
     corpus.jsonl                 one Doc per line: every fact verbalised once, stable doc ids
+    corpus.parquet               the same documents as Parquet (only when asked for: corpus_format)
     qrels                        TREC qrels: "qid 0 doc_id 1" for each S* fact (relevance = time-valid gold)
     manifest.json                config, seed, toolkit version, source checksums, counts
     DATACARD.md                  composition tables, splits, functional rates, known limitations
     implausible_facts.jsonl      KG releases: {"fact", "doc", "reason"} for each fact whose date is implausible
                                  (never gold, anchor or negative; still counted against uniqueness)
+
+The corpus is written as ``corpus.jsonl`` (``corpus_format="jsonl"``, the default: release folders as they have
+always been), ``corpus.parquet`` (``"parquet"``) or both (``"both"``). The documents come as
+:class:`~chronoqa.records.Doc` values (written line by line) or as Arrow record batches of :data:`CORPUS_SCHEMA`
+(a ``pyarrow.Table`` or ``RecordBatchReader``, e.g. :func:`chronoqa.generate.kg.corpus.corpus_batches`), written
+from the columns by :func:`chronoqa.io.json_lines`: the same bytes either way. The Parquet file has one row group
+per batch (:data:`CORPUS_BATCH_ROWS` documents), zstd-compressed, the columns of :data:`CORPUS_SCHEMA` (the
+repeated ones dictionary-encoded); the same documents give the same bytes. :func:`load_release` reads
+``corpus.jsonl`` when present, else ``corpus.parquet``.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
+import pyarrow as pa
 from pydantic import BaseModel
 
 from chronoqa.artifacts.schema import DocRow, FlagsRow, QuestionRow, check_row
 from chronoqa.errors import ChronoqaError, DataError
-from chronoqa.io import atomic_write, numbered_jsonl, read_json, write_json, write_jsonl, write_text
+from chronoqa.io import atomic_write, iter_json_lines, numbered_jsonl, read_json, write_json, write_jsonl, write_text
 from chronoqa.records import Doc, Question
 
 __all__ = [
     "BENCHMARK_FILE",
+    "CORPUS_BATCH_ROWS",
     "CORPUS_FILE",
+    "CORPUS_FORMATS",
+    "CORPUS_PARQUET_FILE",
+    "CORPUS_SCHEMA",
     "DATACARD_FILE",
     "FLAGS_FILE",
     "IMPLAUSIBLE_FILE",
@@ -36,7 +52,9 @@ __all__ = [
     "QRELS_FILE",
     "FunctionalFlags",
     "Release",
+    "docs_batches",
     "load_release",
+    "write_corpus",
     "write_qrels",
     "write_release",
 ]
@@ -46,6 +64,20 @@ T = TypeVar("T")
 BENCHMARK_FILE = "benchmark.jsonl"
 FLAGS_FILE = "functional_negatives.jsonl"
 CORPUS_FILE = "corpus.jsonl"
+CORPUS_PARQUET_FILE = "corpus.parquet"
+#: ``corpus_format`` values of :func:`write_release`.
+CORPUS_FORMATS = ("jsonl", "parquet", "both")
+#: Documents per record batch of a columnar corpus (and per row group of ``corpus.parquet``).
+CORPUS_BATCH_ROWS = 1 << 18
+_TEXT = pa.dictionary(pa.int32(), pa.string())
+#: The columns of a columnar corpus: :class:`~chronoqa.records.Doc`'s fields, in its order.
+CORPUS_SCHEMA = pa.schema(
+    [
+        ("doc_id", pa.string()), ("text", pa.string()), ("s", _TEXT), ("r", _TEXT), ("o", _TEXT),
+        ("t_start", _TEXT), ("t_end", _TEXT), ("s_id", _TEXT), ("r_id", _TEXT), ("o_id", _TEXT),
+        ("fact_id", pa.int64()),
+    ]
+)  # fmt: skip
 QRELS_FILE = "qrels"
 MANIFEST_FILE = "manifest.json"
 DATACARD_FILE = "DATACARD.md"
@@ -91,25 +123,101 @@ def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:
                     fh.write(f"{q.id} 0 {t.doc_id} 1\n")
 
 
+#: What :func:`write_corpus` writes: documents, or Arrow batches of :data:`CORPUS_SCHEMA`.
+Corpus: TypeAlias = Iterable[Doc] | pa.Table | pa.RecordBatchReader
+
+
+def docs_batches(docs: Iterable[Doc], batch_rows: int = CORPUS_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
+    """Documents as record batches of :data:`CORPUS_SCHEMA` (``batch_rows`` each), for the columnar writers."""
+    names = CORPUS_SCHEMA.names
+    rows: list[Doc] = []
+
+    def batch() -> pa.RecordBatch:
+        cols = [pa.array([getattr(d, f) for d in rows], CORPUS_SCHEMA.field(f).type) for f in names]
+        return pa.RecordBatch.from_arrays(cols, schema=CORPUS_SCHEMA)
+
+    for d in docs:
+        rows.append(d)
+        if len(rows) == batch_rows:
+            yield batch()
+            rows = []
+    if rows:
+        yield batch()
+
+
+def _batches(corpus: Corpus) -> Iterator[pa.RecordBatch]:
+    if isinstance(corpus, pa.Table):
+        corpus = pa.RecordBatchReader.from_batches(corpus.schema, corpus.to_batches(max_chunksize=CORPUS_BATCH_ROWS))
+    if isinstance(corpus, pa.RecordBatchReader):
+        if not corpus.schema.equals(CORPUS_SCHEMA):
+            raise ChronoqaError(
+                f"internal check failed: a columnar corpus has the schema {corpus.schema}, expected CORPUS_SCHEMA "
+                "(chronoqa.artifacts.release): build it with corpus_batches() or docs_batches()"
+            )
+        return iter(corpus)
+    return docs_batches(corpus)
+
+
+def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "jsonl") -> int:
+    """Write the corpus of a release folder in ``corpus_format`` (see the module docstring); returns the doc count.
+
+    Raises:
+        ChronoqaError: ``corpus_format`` is not one of :data:`CORPUS_FORMATS`.
+
+    """
+    if corpus_format not in CORPUS_FORMATS:
+        raise ChronoqaError(f"corpus format {corpus_format!r} is unknown: expected one of {', '.join(CORPUS_FORMATS)}")
+    out = Path(out_dir)
+    if corpus_format == "jsonl" and not isinstance(corpus, pa.Table | pa.RecordBatchReader):
+        return write_jsonl(out / CORPUS_FILE, (d.to_dict() for d in corpus))
+    import pyarrow.parquet as pq
+
+    n = 0
+    with contextlib.ExitStack() as stack:
+        jsonl = stack.enter_context(atomic_write(out / CORPUS_FILE, "wb")) if corpus_format != "parquet" else None
+        parquet = None
+        if corpus_format != "jsonl":
+            fh = stack.enter_context(atomic_write(out / CORPUS_PARQUET_FILE, "wb"))
+            parquet = stack.enter_context(pq.ParquetWriter(fh, CORPUS_SCHEMA, compression="zstd"))
+        batches = _batches(corpus)
+        pairs = iter_json_lines(batches) if jsonl is not None else ((b, None) for b in batches)
+        for batch, lines in pairs:
+            if jsonl is not None and lines is not None:
+                jsonl.write(lines)
+            if parquet is not None:
+                parquet.write_batch(batch, row_group_size=max(1, batch.num_rows))
+            n += batch.num_rows
+    return n
+
+
 def write_release(
     out_dir: str | Path,
     questions: Sequence[Question],
-    corpus: Iterable[Doc],
+    corpus: Corpus,
     flags: Iterable[FunctionalFlags],
     manifest: Mapping[str, Any],
     datacard: str,
     implausible: Iterable[Mapping[str, Any]] | None = None,
+    *,
+    corpus_format: str = "jsonl",
 ) -> Path:
     """Write a whole release folder atomically file by file; returns its path.
 
-    ``implausible`` (the KG builder's facts with implausible dates, with their reasons) is written to
-    :data:`IMPLAUSIBLE_FILE` when given.
+    ``corpus`` is :class:`~chronoqa.records.Doc` values or Arrow batches of :data:`CORPUS_SCHEMA`, written as
+    ``corpus_format`` (:func:`write_corpus`). ``implausible`` (the KG builder's facts with implausible dates, with
+    their reasons) is written to :data:`IMPLAUSIBLE_FILE` when given.
+
+    Raises:
+        ChronoqaError: ``corpus_format`` is not one of :data:`CORPUS_FORMATS` (nothing is written).
+
     """
+    if corpus_format not in CORPUS_FORMATS:
+        raise ChronoqaError(f"corpus format {corpus_format!r} is unknown: expected one of {', '.join(CORPUS_FORMATS)}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl(out / BENCHMARK_FILE, (q.to_dict() for q in questions))
     write_jsonl(out / FLAGS_FILE, (f.to_dict() for f in flags))
-    write_jsonl(out / CORPUS_FILE, (d.to_dict() for d in corpus))
+    write_corpus(out, corpus, corpus_format)
     write_qrels(out / QRELS_FILE, questions)
     write_text(out / DATACARD_FILE, datacard)
     if implausible is not None:
@@ -119,18 +227,27 @@ def write_release(
 
 
 def load_release(path: str | Path) -> Release:
-    """Load a release folder written by :func:`write_release` (manifest optional for foreign data)."""
+    """Load a release folder written by :func:`write_release` (manifest optional for foreign data).
+
+    The corpus comes from :data:`CORPUS_FILE` when the folder has it, else from :data:`CORPUS_PARQUET_FILE`
+    (every row checked as a ``corpus.jsonl`` line is; a DataError names the row), else it is empty.
+    """
     p = Path(path)
     bench = p / BENCHMARK_FILE
     if not bench.exists():
         raise ChronoqaError(
             f"{p} is not a benchmark release: {BENCHMARK_FILE} is missing (build one with `chronoqa build`)"
         )
-    questions = list(_rows(bench, QuestionRow, "id", Question.from_dict))
-    corpus = list(_rows(p / CORPUS_FILE, DocRow, "doc_id", Doc.from_dict)) if (p / CORPUS_FILE).exists() else []
+    questions = list(_rows(bench, numbered_jsonl(bench), QuestionRow, "id", Question.from_dict))
+    corpus: list[Doc] = []
+    if (p / CORPUS_FILE).exists():
+        corpus = list(_rows(p / CORPUS_FILE, numbered_jsonl(p / CORPUS_FILE), DocRow, "doc_id", Doc.from_dict))
+    elif (p / CORPUS_PARQUET_FILE).exists():
+        path = p / CORPUS_PARQUET_FILE
+        corpus = list(_rows(path, _parquet_rows(path), DocRow, "doc_id", Doc.from_dict))
     flags: dict[str, FunctionalFlags] = {}
     if (p / FLAGS_FILE).exists():
-        for f in _rows(p / FLAGS_FILE, FlagsRow, "id", _flags):
+        for f in _rows(p / FLAGS_FILE, numbered_jsonl(p / FLAGS_FILE), FlagsRow, "id", _flags):
             flags[f.id] = f
     manifest = read_json(p / MANIFEST_FILE) if (p / MANIFEST_FILE).exists() else {}
     return Release(p, questions, corpus, flags, manifest)
@@ -140,13 +257,34 @@ def _flags(d: Mapping[str, Any]) -> FunctionalFlags:
     return FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
 
 
-def _rows(path: Path, schema: type[BaseModel], key: str, make: Callable[[Mapping[str, Any]], T]) -> Iterator[T]:
-    """The records of a release file, each line checked against its schema.
+def _parquet_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(row number, record)`` of a Parquet file (1-based), streamed by row group."""
+    import pyarrow.parquet as pq
+
+    try:
+        reader = pq.ParquetFile(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise DataError(str(path), 0, "(parquet)", str(exc)[:80], "a Parquet file", "regenerate the file") from None
+    n = 0
+    for batch in reader.iter_batches():
+        for row in batch.to_pylist():
+            n += 1
+            yield n, row
+
+
+def _rows(
+    path: Path,
+    records: Iterable[tuple[int, dict[str, Any]]],
+    schema: type[BaseModel],
+    key: str,
+    make: Callable[[Mapping[str, Any]], T],
+) -> Iterator[T]:
+    """The ``(line, record)`` pairs of a release file, each record checked against its schema.
 
     A repeated ``key`` is an error, and so is a value the record rejects (an impossible date).
     """
     seen: dict[str, int] = {}
-    for lineno, row in numbered_jsonl(path):
+    for lineno, row in records:
         check_row(schema, row, str(path), lineno)
         value = row[key]
         if value in seen:

@@ -63,6 +63,10 @@ def build_kg_command(
             "yago11k's 'Xbox 360' and ownership '100'): facts dated in them are then used like any other.",
         ),
     ] = False,
+    corpus_format: Annotated[
+        str,
+        typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
+    ] = "jsonl",
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from rich.table import Table
@@ -76,6 +80,10 @@ def build_kg_command(
     from chronoqa.time import parse_time
 
     console = plain_console(stderr=True)
+    from chronoqa.artifacts.release import CORPUS_FORMATS
+
+    if corpus_format not in CORPUS_FORMATS:
+        raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
     if out.exists() and not out.is_dir():
@@ -135,7 +143,7 @@ def build_kg_command(
             f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
             "--on-bad-row raise to stop at the first bad row. Nothing was written"
         )
-    folder = build.write(out)
+    folder = build.write(out, corpus_format=corpus_format)
     if graph.report is not None and graph.report.skipped:
         rep = graph.report
         console.print(

@@ -59,9 +59,17 @@ def build_table(
             "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
         ),
     ] = None,
+    corpus_format: Annotated[
+        str,
+        typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
+    ] = "jsonl",
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
+    from chronoqa.artifacts.release import CORPUS_FORMATS
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
+
+    if corpus_format not in CORPUS_FORMATS:
+        raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
     from chronoqa.generate.table.build import read_table_files
     from chronoqa.generate.table.verbalise import graph_phrases
@@ -132,7 +140,7 @@ def build_table(
             delimiters=dict(_delimiter(d) for d in delimiter or []),
         )
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
-        build.write(out)
+        build.write(out, corpus_format=corpus_format)
     except ChronoqaError as exc:
         fail(exc)
     counts = build.manifest["counts"]

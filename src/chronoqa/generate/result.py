@@ -1,7 +1,10 @@
 """What every builder returns (:class:`BuildResult`) and the one manifest schema of a release.
 
 Both builders (``chronoqa.generate.kg`` and ``chronoqa.generate.table``) return a :class:`BuildResult`;
-``result.write(out_dir)`` writes the release folder through :func:`chronoqa.artifacts.release.write_release`.
+``result.write(out_dir)`` writes the release folder through :func:`chronoqa.artifacts.release.write_release`,
+from the builder's columnar corpus (``corpus_batches``, Arrow record batches) when it gives one, else from the
+documents it streams (``corpus_factory``); ``result.write(out_dir, corpus_format="both")`` adds
+``corpus.parquet``.
 
 Manifest schema (``manifest.json``; :func:`check_manifest` enforces it before anything is written). Every
 release's manifest holds these keys; a builder adds its own sections beside them:
@@ -17,7 +20,7 @@ key                       meaning
 ``config``                the builder's whole configuration (its ``to_dict()``)
 ``sources``               where the input came from (paths, sha256), as given by the caller
 ``counts.questions``      number of questions in ``benchmark.jsonl``
-``counts.corpus_docs``    number of documents in ``corpus.jsonl``
+``counts.corpus_docs``    number of documents in the corpus (``corpus.jsonl`` / ``corpus.parquet``)
 ``counts.splits``         split name → number of questions
 ``load_report``           the reader's load report (rows read, loaded, skipped by reason), or null
 ========================= =====================================================================
@@ -29,6 +32,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
+
+import pyarrow as pa
 
 from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.errors import ChronoqaError
@@ -96,6 +101,10 @@ def check_manifest(manifest: Mapping[str, Any]) -> None:
 class BuildResult:
     """The result of a build: questions, flags, the corpus (streamed on demand), manifest and data card.
 
+    ``corpus_factory`` streams the corpus as :class:`~chronoqa.records.Doc` values; ``corpus_batches``, when
+    given, makes the same documents as Arrow record batches (:data:`~chronoqa.artifacts.release.CORPUS_SCHEMA`),
+    which :meth:`write` then uses: the columnar writer, same bytes, much faster.
+
     ``stats`` holds builder-specific details that are not written (the KG builder's cell statistics, the
     table builder's TFD reports and joins). ``implausible`` (KG builds) lists the facts whose dates are
     implausible, with their reasons; it is written to ``implausible_facts.jsonl``.
@@ -108,14 +117,27 @@ class BuildResult:
     datacard: str
     stats: dict[str, Any] = field(default_factory=dict)
     implausible: list[dict[str, Any]] | None = None
+    corpus_batches: Callable[[], pa.RecordBatchReader] | None = None
 
     def corpus(self) -> Iterator[Doc]:
         """Stream the corpus documents (every fact or row once)."""
         return self.corpus_factory()
 
-    def write(self, out_dir: str | Path) -> Path:
-        """Write the release through :func:`chronoqa.artifacts.release.write_release`; the manifest is checked first."""
+    def write(self, out_dir: str | Path, *, corpus_format: str = "jsonl") -> Path:
+        """Write the release through :func:`chronoqa.artifacts.release.write_release`; the manifest is checked first.
+
+        ``corpus_format``: ``"jsonl"`` (default), ``"parquet"`` or ``"both"``
+        (:data:`~chronoqa.artifacts.release.CORPUS_FORMATS`).
+        """
         check_manifest(self.manifest)
+        corpus = self.corpus_batches() if self.corpus_batches is not None else self.corpus()
         return write_release(
-            out_dir, self.questions, self.corpus(), self.flags, self.manifest, self.datacard, self.implausible
+            out_dir,
+            self.questions,
+            corpus,
+            self.flags,
+            self.manifest,
+            self.datacard,
+            self.implausible,
+            corpus_format=corpus_format,
         )

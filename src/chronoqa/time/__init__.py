@@ -26,7 +26,7 @@ from chronoqa.time._core import (
     relate,
     valid_at,
 )
-from chronoqa.time.columns import date_codes, unit_bounds
+from chronoqa.time.columns import date_codes, distinct_dates, render_dates, start_after_end, unit_bounds
 from chronoqa.time.render import MONTH_NAMES, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
@@ -45,14 +45,17 @@ __all__ = [
     "date_codes",
     "days_from_civil",
     "days_in_month",
+    "distinct_dates",
     "extract_times",
     "is_leap_year",
     "parse_time",
     "point_relation",
     "relate",
+    "render_dates",
     "render_time",
     "render_unit",
     "render_year",
+    "start_after_end",
     "unit_bounds",
     "valid_at",
 ]

@@ -11,11 +11,14 @@ masked by the caller. Years are astronomical (``-405`` is 406 BC), as everywhere
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from chronoqa.time._core import Granularity, TimePoint
+from chronoqa.time.render import render_time
 
-__all__ = ["date_codes", "unit_bounds"]
+__all__ = ["date_codes", "distinct_dates", "render_dates", "start_after_end", "unit_bounds"]
 
 _MONTHS = 13  # month codes 0..12
 _DAYS = 32  # day codes 0..31
@@ -24,6 +27,72 @@ _DAYS = 32  # day codes 0..31
 def date_codes(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> np.ndarray:
     """One int64 code per ``(year, month, day)`` row, equal for equal dates (for ``np.unique`` and joins)."""
     return (year.astype(np.int64) * _MONTHS + month.astype(np.int64)) * _DAYS + day.astype(np.int64)
+
+
+#: Largest code range resolved with a presence table instead of a sort (a span of about 20,000 years).
+_DENSE_SPAN = 1 << 23
+_CHUNK = 1 << 20  # rows converted at a time
+
+
+def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[list[TimePoint], np.ndarray]:
+    """The distinct dates of a date column as points (in date-code order), and each row's position among them.
+
+    Row ``i`` is ``points[positions[i]]`` (``positions``: int64, the input's length). Linear in the rows when the
+    dates span less than about 20,000 years (a presence table over the codes), a sort otherwise.
+
+    Raises:
+        TimeParseError: A row holds an impossible date (month 13, 30 February), naming it.
+
+    """
+    n = len(year)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.int64)
+    starts = range(0, n, _CHUNK)
+
+    def codes(a: int) -> np.ndarray:  # chunk by chunk: a few int64 temporaries of one chunk at a time
+        return date_codes(year[a : a + _CHUNK], month[a : a + _CHUNK], day[a : a + _CHUNK])
+
+    bounds = [(int(c.min()), int(c.max())) for c in map(codes, starts)]
+    low = min(b[0] for b in bounds)
+    span = max(b[1] for b in bounds) - low + 1
+    if span <= _DENSE_SPAN:
+        present = np.zeros(span, dtype=bool)
+        for a in starts:
+            present[codes(a) - low] = True
+        uniq = np.flatnonzero(present) + low
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        inverse = np.empty(n, dtype=np.int64)
+        for a in starts:
+            inverse[a : a + _CHUNK] = rank[codes(a) - low]
+    else:
+        uniq, inverse = np.unique(date_codes(year, month, day), return_inverse=True)
+    points = []
+    for c in uniq.tolist():
+        ym, d = divmod(c, _DAYS)
+        y, m = divmod(ym, _MONTHS)
+        points.append(TimePoint(y, m or None, d or None))
+    return points, inverse.reshape(-1).astype(np.int64, copy=False)
+
+
+def render_dates(
+    year: np.ndarray,
+    month: np.ndarray,
+    day: np.ndarray,
+    render: Callable[[TimePoint], str] = render_time,
+) -> tuple[list[str], np.ndarray]:
+    """Each distinct date of a date column rendered once by ``render``, and each row's position among them.
+
+    Row ``i``'s text is ``texts[positions[i]]`` with ``texts, positions = render_dates(...)``, equal to
+    ``render(TimePoint(year[i], month[i] or None, day[i] or None))``; ``render`` is a scalar renderer of this
+    package (:func:`~chronoqa.time.render_time` by default, or ``TimePoint.isoformat``). ``texts`` is in date-code
+    order (as :func:`distinct_dates`), ``positions`` is an int64 array of the input's length.
+
+    Raises:
+        TimeParseError: A row holds an impossible date (month 13, 30 February), naming it.
+
+    """
+    points, positions = distinct_dates(year, month, day)
+    return [render(p) for p in points], positions
 
 
 def unit_bounds(
@@ -40,15 +109,27 @@ def unit_bounds(
 
     """
     g = Granularity.parse(granularity)
-    codes = date_codes(year, month, day)
-    uniq, inverse = np.unique(codes, return_inverse=True)
-    lo = np.empty(len(uniq), dtype=np.int64)
-    hi = np.empty(len(uniq), dtype=np.int64)
-    fine = np.empty(len(uniq), dtype=bool)
-    for i, c in enumerate(uniq.tolist()):
-        ym, d = divmod(c, _DAYS)
-        y, m = divmod(ym, _MONTHS)
-        point = TimePoint(y, m or None, d or None)
-        lo[i], hi[i], fine[i] = point.lo(g), point.hi(g), point.granularity >= g
-    inverse = inverse.reshape(-1)
+    points, inverse = distinct_dates(year, month, day)
+    lo = np.array([p.lo(g) for p in points], dtype=np.int64)
+    hi = np.array([p.hi(g) for p in points], dtype=np.int64)
+    fine = np.array([p.granularity >= g for p in points], dtype=bool)
     return lo[inverse], hi[inverse], fine[inverse]
+
+
+def start_after_end(
+    start: tuple[np.ndarray, np.ndarray, np.ndarray], end: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> np.ndarray:
+    """Per row, whether the start lies after the end at the start's own granularity (a reversed span).
+
+    Row ``i`` is ``s.lo(s.granularity) > e.hi(s.granularity)`` for ``s``, ``e`` the start and end points of the
+    row (``(year, month, day)`` arrays, both ends known: the caller masks the others). Integer comparisons only:
+    a date's units at month and day granularity order as ``(year, month)`` and ``(year, month, day)`` do, and an
+    end stated coarser than the start ends at its last month (December) and last day (no valid start day of
+    that month lies after day 31, so 31 stands for the month's last day).
+    """
+    sy, sm, sd = (a.astype(np.int64) for a in start)
+    ey, em, ed = (a.astype(np.int64) for a in end)
+    s_month = sy * 12 + sm - 1
+    e_month = ey * 12 + np.where(em == 0, 12, em) - 1
+    by_day = s_month * 32 + sd > e_month * 32 + np.where(ed == 0, 31, ed)
+    return np.where(sm == 0, sy > ey, np.where(sd == 0, s_month > e_month, by_day))

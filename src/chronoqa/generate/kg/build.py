@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
-from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
+from chronoqa.generate.kg.corpus import corpus_batches, fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
 from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
@@ -614,8 +615,13 @@ def build_kg_benchmark(
     def corpus() -> Iterator[Doc]:
         return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
+    def batches() -> pa.RecordBatchReader:
+        return corpus_batches(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
+
     listed = [{"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())]
-    return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed)
+    return KGBuild(
+        questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed, corpus_batches=batches
+    )
 
 
 def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:

@@ -1,15 +1,32 @@
-"""Corpus: every fact of the graph verbalised once, with a stable doc id (``F<fact id>``)."""
+"""Corpus: every fact of the graph verbalised once, with a stable doc id (``F<fact id>``).
+
+Two writers of the same documents: :func:`iter_corpus` (one :class:`~chronoqa.records.Doc` per fact, through
+:func:`verbalise`: the reference) and :func:`corpus_batches` (Arrow record batches built from the columns of a
+:class:`~chronoqa.records.FactColumns`, for millions of facts). They give the same documents, byte for byte once
+written. The columnar one renders each distinct entity label, relation phrase and date once (through
+:func:`~chronoqa.generate.kg.phrases.fill`'s placeholders, :func:`render_time_text` and
+:meth:`TimePoint.isoformat <chronoqa.time.TimePoint.isoformat>`) and assembles the sentences with Arrow string
+joins, one row per case of the time phrase; a row whose capitalisation the columns cannot decide (a sentence
+that opens with an empty label) goes through :func:`verbalise`.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from itertools import islice
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
-from chronoqa.records import Doc, Fact, Triple, time_str
-from chronoqa.time import TimePoint
+from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
+from chronoqa.time import TimePoint, distinct_dates, start_after_end
 
-__all__ = ["fact_triple", "iter_corpus", "verbalise"]
+__all__ = ["corpus_batches", "corpus_table", "fact_triple", "iter_corpus", "verbalise"]
 
 
 def _time_phrase(
@@ -84,3 +101,329 @@ def iter_corpus(
             doc_id, verbalise(fact, phrases[fact.r], labels, as_of, open_end, bad.get(fact.r, ())),
             t.s, t.r, t.o, t.t_start, t.t_end, fact.s, fact.r, fact.o, fact.id,
         )  # fmt: skip
+
+
+# -- the columnar corpus -----------------------------------------------------------------------------------
+
+# Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
+_NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
+
+
+def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
+    """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
+
+    The same English as :func:`_time_phrase`, case by case, in the order of the codes ``_CorpusPlan._cases_of`` gives.
+    """
+    open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
+    return [
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " is not a valid year)."),
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " are not a valid year)."),
+        (" (date recorded as ", _BAD, ", not a valid year).", _NONE, "", _NONE, ""),
+        (" (recorded from ", _RT_S, " to ", _RT_E, ": start after end, invalid).", _NONE, ""),
+        (" on ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" in ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" from ", _RT_S, " to ", _RT_E, ".", _NONE, ""),
+        (" from ", _RT_S, open_tail + ".", _NONE, "", _NONE, ""),
+        (" until ", _RT_E, " (start unknown).", _NONE, "", _NONE, ""),
+        (" (time unknown).", _NONE, "", _NONE, "", _NONE, ""),
+    ]
+
+
+def _template_parts(template: str) -> list[str]:
+    """``template`` cut where :func:`fill` puts the labels: ``[text, "s" | "o", text, ..., text]``.
+
+    :func:`fill` itself finds the placeholders: it fills them with two characters the template does not hold.
+    """
+    s_mark, o_mark = islice((m for m in map(chr, range(0xE000, 0xF900)) if m not in template), 2)
+    parts = re.split(f"([{s_mark}{o_mark}])", fill(template, s=s_mark, o=o_mark))
+    return [("s" if p == s_mark else "o") if i % 2 else p for i, p in enumerate(parts)]
+
+
+def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None = None) -> pa.DictionaryArray:
+    """A dictionary column of ``values[indices]`` (null where not ``valid``) holding only the values used."""
+    used = np.zeros(len(values), dtype=bool)
+    used[indices if valid is None else indices[valid]] = True
+    remap = np.cumsum(used, dtype=np.int32) - 1
+    idx = remap[indices if valid is None else np.where(valid, indices, 0)]
+    mask = None if valid is None else ~valid
+    return pa.DictionaryArray.from_arrays(pa.array(idx, pa.int32(), mask=mask), values.take(np.flatnonzero(used)))
+
+
+class _CorpusPlan:
+    """What the batches share: the label, phrase and time pools, and each fact's time-phrase case and dates."""
+
+    def __init__(
+        self,
+        cols: FactColumns,
+        phrases: Mapping[str, RelationPhrases],
+        labels: Callable[[str], str],
+        rel_label: Callable[[str], str],
+        as_of: TimePoint,
+        open_end: str,
+        not_years: Mapping[str, Collection[int]],
+        batch_rows: int,
+    ) -> None:
+        self.batch_rows = batch_rows
+        self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
+        self.not_years = not_years
+        n_ent, n_rel = len(cols.entities), len(cols.relations)
+        used_e = np.zeros(n_ent, dtype=bool)
+        used_e[cols.s] = True
+        used_e[cols.o] = True
+        used_r = np.zeros(n_rel, dtype=bool)
+        used_r[cols.r] = True
+        ent_labels = [labels(e) if u else "" for e, u in zip(cols.entities, used_e.tolist(), strict=True)]
+        rel_used = np.flatnonzero(used_r).tolist()
+        self.ent_labels = pa.array(ent_labels, pa.string())
+        self.ent_ids = pa.array(list(cols.entities), pa.string())
+        self.rel_ids = pa.array(list(cols.relations), pa.string())
+        rel_labels = [rel_label(cols.relations[i]) if used_r[i] else "" for i in range(n_rel)]
+        self.rel_labels = pa.array(rel_labels, pa.string())
+        self.ent_empty = np.array([not x for x in ent_labels], dtype=bool)
+        self._statements(n_ent, n_rel, rel_used, ent_labels)
+        self._times(rel_used)
+
+    def _statements(self, n_ent: int, n_rel: int, rel_used: list[int], ent_labels: list[str]) -> None:
+        """The body pool (labels, capitalised labels, statement texts) and each relation's template as indices."""
+        rels = self.cols.relations
+        # statement templates split at their placeholders: text, slot, text, slot, ..., text
+        split = {i: _template_parts(self.phrases[rels[i]].statement) for i in rel_used}
+        self.k = k = max((len(p) // 2 for p in split.values()), default=0)
+        self.starts_with_slot = np.zeros(n_rel, dtype=bool)
+        self.is_event = np.zeros(n_rel, dtype=bool)
+        for i in rel_used:
+            self.is_event[i] = self.phrases[rels[i]].is_event
+            self.starts_with_slot[i] = split[i][0] == "" and len(split[i]) > 1
+        pool: list[str] = list(ent_labels)
+        if self.starts_with_slot.any():  # capitalised labels at n_ent + e
+            pool += [x[:1].upper() + x[1:] for x in ent_labels]
+        else:
+            pool += [""] * n_ent
+        self.n_ent = n_ent
+        self.empty = len(pool)
+        pool.append("")
+        self.lit = np.full((k + 1, n_rel), self.empty, dtype=np.int64)
+        self.slot = np.zeros((k + 1, n_rel), dtype=np.int8)  # 0 none, 1 subject, 2 object
+        for i, parts in split.items():
+            for j in range(0, len(parts), 2):
+                text = parts[j]
+                if j == 0:
+                    text = text[:1].upper() + text[1:]
+                if text:
+                    self.lit[j // 2, i] = len(pool)
+                    pool.append(text)
+                if j + 1 < len(parts):
+                    self.slot[j // 2 + 1, i] = 1 if parts[j + 1] == "s" else 2
+        self.pool = pa.array(pool, pa.string())
+
+    def _times(self, rel_used: list[int]) -> None:
+        """Each fact's time-phrase case (as :func:`_time_phrase` decides it) and the time pool its parts come from."""
+        c = self.cols
+        n = len(c)
+        hs, he = c.has_start, c.has_end
+        sy, sm, sd, ey, em, ed = c.start_year, c.start_month, c.start_day, c.end_year, c.end_month, c.end_day
+        points, pos = distinct_dates(
+            np.concatenate([sy[hs], ey[he]]), np.concatenate([sm[hs], em[he]]), np.concatenate([sd[hs], ed[he]])
+        )
+        n_s = int(hs.sum())
+        self.pos_s = np.zeros(n, dtype=np.int32)
+        self.pos_e = np.zeros(n, dtype=np.int32)
+        self.pos_s[hs] = pos[:n_s]
+        self.pos_e[he] = pos[n_s:]
+        # the years listed as not being years, as (relation code, year) keys
+        code = {c.relations[i]: i for i in rel_used}
+        pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
+        bad = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
+        self.case = np.empty(n, dtype=np.int8)
+        listed_rows: list[np.ndarray] = []
+        listed_years: list[np.ndarray] = []
+        for a in range(0, n, self.batch_rows):  # a batch of rows at a time: small temporaries
+            rows = slice(a, a + self.batch_rows)
+            rows_listed, years, self.case[rows] = self._cases_of(rows, bad_keys)
+            listed_rows.append(rows_listed + a)
+            listed_years.append(years)
+        bad_texts: list[str] = []
+        self.bad_idx = np.zeros(n, dtype=np.int32)
+        listed = np.concatenate([np.zeros(0, dtype=np.int64), *listed_rows])
+        if len(listed):
+            years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
+            bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
+            self.bad_idx[listed] = inv.reshape(-1)
+        # the time pool: the cases' texts, the dates as text, the dates as ISO, the listed years, ""
+        cases = _cases(self.as_of, self.open_end)
+        texts = sorted({case[j] for case in cases for j in (0, 2, 4, 6)})
+        at = {t: i for i, t in enumerate(texts)}
+        self.case_text = np.array([[at[case[j]] for case in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
+        self.case_part = np.array([[case[j] for case in cases] for j in (1, 3, 5)], dtype=np.int64)
+        self.case_empty = at[""]
+        iso = [p.isoformat() for p in points]
+        self.iso = pa.array(iso, pa.string())
+        self.rt0 = len(texts)
+        self.iso0 = self.rt0 + len(points)
+        self.bad0 = self.iso0 + len(points)
+        self.none = self.bad0 + len(bad_texts)
+        rendered = [render_time_text(p) for p in points]
+        self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
+
+    def _cases_of(self, rows: slice, bad_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The time-phrase case of each row of ``rows``, and its listed rows (positions) with their years (2 x k)."""
+        c = self.cols
+        hs, he, r = c.has_start[rows], c.has_end[rows], c.r[rows]
+        sy, sm, sd = c.start_year[rows], c.start_month[rows], c.start_day[rows]
+        ey, em, ed = c.end_year[rows], c.end_month[rows], c.end_day[rows]
+        both = hs & he
+        same = both & (self.pos_s[rows] == self.pos_e[rows])
+        r64 = r.astype(np.int64)
+        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
+        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        two = s_bad & e_bad & (sy != ey)
+        listed = s_bad | e_bad
+        one = np.where(s_bad, sy, ey)
+        years = np.stack(
+            [np.where(two, np.minimum(sy, ey), one)[listed], np.where(two, np.maximum(sy, ey), one)[listed]]
+        )
+        rev = both & start_after_end((sy, sm, sd), (ey, em, ed))
+        point = hs & ((~he & self.is_event[r]) | same)
+        case = np.select(
+            [listed & both & ~same & ~two, listed & both & ~same, listed, rev, point & (sd != 0), point, both, hs, he],
+            np.arange(9, dtype=np.int8),
+            np.int8(9),
+        ).astype(np.int8)
+        return np.flatnonzero(listed), years.astype(np.int64), case
+
+    def body(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+        """The statement's pieces of each row (body-pool indices, capitalised), and the rows whose capital is open."""
+        pieces = [self.lit[0, r]]
+        cap = self.starts_with_slot[r]
+        first = np.zeros(len(r), dtype=np.int64)
+        for j in range(1, self.k + 1):
+            kind = self.slot[j, r]
+            ent = np.where(kind == 1, s, o).astype(np.int64)
+            if j == 1:
+                first = ent
+                idx = np.where(kind == 0, self.empty, np.where(cap, ent + self.n_ent, ent))
+            else:
+                idx = np.where(kind == 0, self.empty, ent)
+            pieces += [idx, self.lit[j, r]]
+        undecided = cap & self.ent_empty[first] if self.k else np.zeros(len(r), dtype=bool)
+        return pieces, undecided
+
+    def tail(self, a: int, b: int) -> list[np.ndarray]:
+        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
+        case = self.case[a:b]
+        present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
+        pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
+        sources: list[Callable[[], np.ndarray]] = [
+            lambda: np.full(b - a, self.none, dtype=np.int64),
+            lambda: self.rt0 + pos_s,
+            lambda: self.rt0 + pos_e,
+            lambda: self.iso0 + pos_s,
+            lambda: self.iso0 + pos_e,
+            lambda: self.bad0 + self.bad_idx[a:b].astype(np.int64),
+        ]
+        pieces = [self.case_text[0, case]]
+        for j in range(3):
+            kinds = np.unique(self.case_part[j, present]).tolist()
+            if len(kinds) == 1:  # the same source in every row of the batch
+                part = sources[kinds[0]]()
+            else:
+                part = np.choose(self.case_part[j, case], [sources[k]() for k in range(len(sources))])
+            pieces += [part, self.case_text[j + 1, case]]
+        return pieces
+
+    def batch(self, a: int, b: int, doc_ids: pa.Array) -> pa.RecordBatch:
+        """The documents of facts ``a..b-1``."""
+        c = self.cols
+        r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
+        body, undecided = self.body(r, s, o)
+        tail = self.tail(a, b)
+        # a piece that is empty in every row of the batch is left out of the join
+        pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
+        pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
+        text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
+        if undecided.any():
+            by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
+            text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
+        hs, he = c.has_start[a:b], c.has_end[a:b]
+        columns = [
+            doc_ids,
+            text,
+            _dictionary(s, self.ent_labels),
+            _dictionary(r, self.rel_labels),
+            _dictionary(o, self.ent_labels),
+            _dictionary(self.pos_s[a:b], self.iso, hs),
+            _dictionary(self.pos_e[a:b], self.iso, he),
+            _dictionary(s, self.ent_ids),
+            _dictionary(r, self.rel_ids),
+            _dictionary(o, self.ent_ids),
+            pa.array(c.ids[a:b], pa.int64()),
+        ]
+        return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
+
+    def _verbalise(self, i: int) -> str:
+        fact = self.cols[i]
+        bad = self.not_years.get(fact.r, ())
+        return verbalise(fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, bad)
+
+
+def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
+    """One int64 per (relation code, year) pair."""
+    return (relation << 32) + (year + (1 << 31))
+
+
+def corpus_batches(
+    facts: Sequence[Fact],
+    doc_ids: Sequence[str] | pa.Array | None,
+    phrases: Mapping[str, RelationPhrases],
+    labels: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+    *,
+    batch_rows: int = CORPUS_BATCH_ROWS,
+) -> pa.RecordBatchReader:
+    """The corpus of :func:`iter_corpus` (same arguments) as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order.
+
+    ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
+    ``None`` means ``F<fact id>``. Labels and phrases are looked up once per entity and relation of the facts.
+    The batches are made as they are read, ``batch_rows`` facts each: memory stays that of one batch.
+
+    Raises:
+        KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
+        ValueError: ``doc_ids`` does not have one id per fact.
+
+    """
+    cols = FactColumns.from_facts(facts)
+    if doc_ids is not None and len(doc_ids) != len(cols):
+        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
+    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {}, batch_rows)
+
+    def ids(a: int, b: int) -> pa.Array:
+        if doc_ids is None:
+            return pc.binary_join_element_wise("F", pc.cast(pa.array(cols.ids[a:b]), pa.string()), "")
+        if isinstance(doc_ids, pa.Array):
+            return pc.cast(doc_ids[a:b], pa.string())
+        return pa.array(doc_ids[a:b], pa.string())
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for a in range(0, len(cols), batch_rows):
+            b = min(a + batch_rows, len(cols))
+            yield plan.batch(a, b, ids(a, b))
+
+    return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, batches())
+
+
+def corpus_table(
+    facts: Sequence[Fact],
+    doc_ids: Sequence[str] | pa.Array | None,
+    phrases: Mapping[str, RelationPhrases],
+    labels: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+) -> pa.Table:
+    """The whole columnar corpus as one table (:func:`corpus_batches`, read to the end)."""
+    return corpus_batches(facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years).read_all()

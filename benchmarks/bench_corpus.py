@@ -1,0 +1,170 @@
+"""Corpus writing: the per-document writer vs the columnar one, documents per second, in the same run.
+
+The corpus of a synthetic graph (``chronoqa.sources.synthetic``, seed 0, generic phrasing as the KG
+benchmark gives its relations, every third relation an event; open ends read as ongoing) written as a release
+folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHWM`` of that process):
+
+* ``per-doc jsonl``: ``iter_corpus`` over the graph's ``Fact`` objects, one ``Doc.to_dict`` and ``json.dumps``
+  per document (``write_release``'s writer until issue 16): the baseline;
+* ``columnar jsonl``: ``corpus_batches`` over the graph's ``FactColumns``, streamed into ``corpus.jsonl``
+  (``json_lines``), end to end; ``columnar parquet`` and ``columnar both`` the same into ``corpus.parquet`` /
+  both files;
+* ``columnar table`` splits the columnar path: building the whole corpus table (``build_s``), then writing
+  ``corpus.jsonl`` from the table (``jsonl_s``, the writer alone) and ``corpus.parquet`` (``parquet_s``);
+  ``lines_s`` is the JSON conversion alone (``json_lines`` on each batch in one thread, no file).
+
+Columnar cases keep the best of ``--repeat`` runs (default 3) in their process; the per-document one runs once.
+
+Every case records the sha256 of what it wrote, so one run shows the writers' outputs are the same bytes.
+Times are wall clock and CPU (``process_time``: on a shared machine, CPU seconds are the steadier number).
+Run: ``python benchmarks/bench_corpus.py [--facts 1000000] [--big 10000000]``; ``--big`` adds the columnar
+cases on a larger graph (the per-document writer is left out there: about 6 minutes per 10M documents);
+``--facts 0 --big 10000000`` runs only those. A run replaces the cases it measures in the results file.
+Results go to ``benchmarks/results/corpus.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "corpus.json"
+CASES = ("per-doc jsonl", "columnar jsonl", "columnar parquet", "columnar both", "columnar table")
+
+
+def _peak_mb() -> float:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
+    import pyarrow as pa
+
+    from chronoqa.artifacts.release import CORPUS_FILE, CORPUS_PARQUET_FILE, write_corpus
+    from chronoqa.generate.kg.corpus import corpus_batches, iter_corpus
+    from chronoqa.generate.kg.phrases import generic_phrases
+    from chronoqa.io import json_lines, sha256_file
+    from chronoqa.sources.synthetic import generate
+    from chronoqa.time import TimePoint
+
+    syn = generate(n_facts=n_facts, seed=0)
+    cols = syn.to_columns()
+    phrases = {r: generic_phrases(r, r, "event" if i % 3 == 0 else "state") for i, r in enumerate(cols.relations)}
+    as_of = TimePoint(2026, 1, 1)
+
+    def same(x: str) -> str:
+        return x
+
+    def reader() -> pa.RecordBatchReader:
+        return corpus_batches(cols, None, phrases, same, same, as_of)
+
+    res: dict[str, Any] = {"case": case, "facts": n_facts, "repeat": 1 if case == "per-doc jsonl" else repeat}
+
+    def best(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+        """Best wall time of ``repeat`` runs (its CPU seconds beside it) and the last result."""
+        runs = []
+        for _ in range(res["repeat"]):
+            t0, c0 = time.perf_counter(), time.process_time()
+            value = fn()
+            runs.append((time.perf_counter() - t0, time.process_time() - c0))
+        wall, cpu = min(runs)
+        return wall, cpu, value
+
+    def rate(prefix: str, wall: float, cpu: float) -> None:
+        res.update({f"{prefix}s": round(wall, 2), f"{prefix}cpu_s": round(cpu, 2)})
+        res.update({f"{prefix}docs_per_s": round(n_facts / wall), f"{prefix}docs_per_cpu_s": round(n_facts / cpu)})
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        if case == "per-doc jsonl":
+            facts = list(syn.to_graph().facts)
+            ids = [f"F{f.id}" for f in facts]
+            wall, cpu, _ = best(lambda: write_corpus(out, iter_corpus(facts, ids, phrases, same, same, as_of), "jsonl"))
+            rate("", wall, cpu)
+        elif case == "columnar table":
+            w1, c1, table = best(lambda: reader().read_all())
+            w4, c4, _ = best(lambda: [json_lines(b) for b in table.to_batches()])
+            w2, c2, _ = best(lambda: write_corpus(out, table, "jsonl"))
+            w3, c3, _ = best(lambda: write_corpus(out, table, "parquet"))
+            rate("build_", w1, c1)
+            rate("lines_", w4, c4)
+            rate("jsonl_", w2, c2)
+            rate("parquet_", w3, c3)
+            rate("", w1 + w2, c1 + c2)
+        else:
+            wall, cpu, _ = best(lambda: write_corpus(out, reader(), case.split()[1]))
+            rate("", wall, cpu)
+        for name in (CORPUS_FILE, CORPUS_PARQUET_FILE):
+            if (out / name).exists():
+                res[name] = {"bytes": (out / name).stat().st_size, "sha256": sha256_file(out / name)}
+    res["peak_rss_mb"] = round(_peak_mb(), 1)
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--facts", type=int, default=1_000_000, help="graph size of every case (0: none)")
+    ap.add_argument("--big", type=int, default=0, help="also run the columnar cases on a graph of this size")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs of each columnar case")
+    ap.add_argument("--child", nargs=3, metavar=("CASE", "N", "REPEAT"))
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(run_case(args.child[0], int(args.child[1]), int(args.child[2]))))
+        return
+    runs = [(c, args.facts) for c in CASES if args.facts] + [(c, args.big) for c in CASES[1:] if args.big]
+    results: list[dict[str, Any]] = []
+    if RESULTS.exists():  # a run replaces the cases it measures and keeps the others
+        results = json.loads(RESULTS.read_text(encoding="utf-8")).get("results", [])
+    for case, n in runs:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child", case, str(n), str(args.repeat)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            res: dict[str, Any] = {"case": case, "facts": n, "error": proc.stderr.strip().splitlines()[-1:]}
+        else:
+            res = json.loads(proc.stdout.strip().splitlines()[-1])
+        res["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
+        print(json.dumps(res), flush=True)
+        results = [r for r in results if (r["case"], r["facts"]) != (case, n)] + [res]
+    for r in results:
+        base = next((b for b in results if b["case"] == "per-doc jsonl" and b["facts"] == r["facts"]), None)
+        if base is not None and "docs_per_s" in r and "docs_per_s" in base:
+            r["speedup_vs_per_doc"] = round(r["docs_per_s"] / base["docs_per_s"], 1)
+    same = {}
+    for r in results:
+        if "corpus.jsonl" in r:
+            same.setdefault(r["facts"], set()).add(r["corpus.jsonl"]["sha256"])
+    out = {
+        "benchmark": "corpus",
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "loadavg": os.getloadavg(),
+            "pyarrow": __import__("pyarrow").__version__,
+        },
+        "same_jsonl_bytes": {str(n): len(hashes) == 1 for n, hashes in sorted(same.items())},
+        "results": sorted(results, key=lambda r: (r["facts"], CASES.index(r["case"]))),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    print(f"one corpus.jsonl per graph size, whatever the writer: {out['same_jsonl_bytes']}")
+
+
+if __name__ == "__main__":
+    main()
