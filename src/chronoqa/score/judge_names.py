@@ -432,11 +432,14 @@ class NameIndex:
         self._words: dict[str, set[str]] = {}
         for key, labels in entities.items():
             labels = tuple(labels)
+            s_forms: Iterable[str]
+            w_forms: Iterable[str]
+            words: Iterable[str]
             if len(labels) == 1:  # the usual case: one label's forms and words, cached per label
                 s_forms, w_forms, words = _label_forms(labels[0])
             else:
                 s_forms, w_forms = _forms_of(labels)
-                words = frozenset(w for label in labels for w in _label_forms(label)[2]) if w_forms else frozenset()
+                words = [w for label in labels for w in _label_forms(label)[2]] if w_forms else ()
             for f in w_forms:
                 self._words.setdefault(f, set()).update(words)
                 weak.setdefault(f, set()).add(key)

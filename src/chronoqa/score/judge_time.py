@@ -379,14 +379,15 @@ def _also(
     return [(f, r) for f, r in out if f]
 
 
-@lru_cache(maxsize=1 << 8)
 def _labels_index(labels: tuple[str, ...]) -> NameIndex:
     return NameIndex({o: (o,) for o in labels})
 
 
-@lru_cache(maxsize=1 << 12)
 def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[NameIndex, dict[str, frozenset[int]]]:
-    """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners."""
+    """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners.
+
+    Built per explanation, never kept (a kept index would hold ``base``, a whole corpus, alive too).
+    """
     owner_of: dict[str, set[int]] = {}
     ents: dict[str, tuple[str, ...]] = {}
     for i, f in enumerate(facts):
