@@ -206,6 +206,13 @@ KOREAN_SURNAMES: Final = frozenset(
 @lru_cache(maxsize=1 << 18)
 def fold(text: str) -> str:
     """One comparison key for the spellings of a word: case, accents, transliterations and separators folded."""
+    if text.isascii():  # the same key without the Unicode passes (no accent, no transliteration in ASCII)
+        t = text.lower()
+        if "'" in t or "-" in t or "`" in t:
+            t = t.replace("'", "").replace("-", "").replace("`", "")
+        for a, b in _DIGRAPHS:
+            t = t.replace(a, b)
+        return t
     t = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
     t = "".join(c for c in t if not unicodedata.combining(c)).casefold().translate(_TRANSLIT)
     t = _SEPARATORS.sub("", t)

@@ -235,7 +235,11 @@ def _positions(
             facts |= owner_of.get(k, frozenset({_OTHER}))
         if len(facts) > 1 and _OTHER in facts:
             facts.discard(_OTHER)
-        person = any(person_like(k) for k in m.keys)
+        person = False
+        for k in m.keys:
+            if person_like(k):
+                person = True
+                break
         out.append(_Pos(m.begin, m.end, frozenset(facts), len(facts) == 1, False, person))
     taken = {(p.begin, p.end) for p in out}
     for t in toks:
@@ -470,13 +474,16 @@ def _succession(
 
 
 def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
-    ge = min(g, gold.granularity)
-    return pred.granularity >= ge and pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
+    # Both at least as fine as ``ge``: they cover the same units of ``ge`` exactly when they are the same
+    # point once truncated to it (``TimePoint.lo``/``hi`` agree then; truncating is cheaper).
+    gg = gold.granularity
+    ge = g if g < gg else gg
+    return pred.granularity >= ge and pred.truncate(ge) == gold.truncate(ge)
 
 
 def _differs(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
     c = min(g, gold.granularity, pred.granularity)
-    return pred.lo(c) != gold.lo(c) or pred.hi(c) != gold.hi(c)
+    return pred.truncate(c) != gold.truncate(c)
 
 
 def may_state(
