@@ -494,12 +494,14 @@ def may_state(
     Every reading :func:`attribute` makes has an end of one of the text's dates as its value, so
     where this is false no reference is stated (:func:`judge_refs` would count none): a quick reject.
     """
+    ends = [(p, p.granularity) for d in dates for p in (d.interval.start, d.interval.end) if p is not None]
     for _, value, _ in refs:
-        for d in dates:
-            iv = d.interval
-            for p in (iv.start, iv.end):
-                if p is not None and _same(p, value, granularity):
-                    return True
+        gg = value.granularity
+        ge = granularity if granularity < gg else gg
+        gold = value.truncate(ge)
+        for p, pg in ends:  # as _same, with the reference's side computed once
+            if pg >= ge and (p if pg == ge else p.truncate(ge)) == gold:
+                return True
     return False
 
 
