@@ -414,7 +414,7 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
     """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
     low = before.lower()
-    other_term = any(w in low for w in _OTHER_TERM) or _AS_OF_RE.search(low) is not None
+    other_term = any(w in low for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     if d.kind == "range":
         return "range", other_term
     if d.kind == "since":
