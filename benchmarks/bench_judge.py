@@ -11,14 +11,24 @@ swaps the ends) so both rules do real work. Timed: building the corpus index
 (careful, the defaults of ``evaluate``); reported beside: the strict rules on the same answers.
 Prints the timings and writes ``benchmarks/results/judge.json``.
 
-Run: ``python benchmarks/bench_judge.py [--bench RELEASE_DIR] [--n 10000]``.
+``--baseline REV`` times the careful loop of the code at git revision ``REV`` as well, in the same
+run: ``git archive REV src`` is unpacked into a temporary folder and the loop runs in a subprocess
+on it, alternating with a subprocess on this tree (``--rounds`` times each; the fastest of each is
+kept), so that both see the same load. The old code is reachable only this way, never imported here.
+
+Run: ``python benchmarks/bench_judge.py [--bench RELEASE_DIR] [--n 10000] [--baseline REV]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -106,24 +116,12 @@ def answers_for(questions: list[Question]) -> list[AnswerRecord]:
     return out
 
 
-def main() -> None:
-    """Run the benchmark and write ``benchmarks/results/judge.json``."""
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--bench", type=Path, default=None, help="a release folder (default: synthetic)")
-    ap.add_argument("--n", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
-    if args.bench is not None:
-        rel = load_release(args.bench)
-        questions, corpus, source = list(rel.questions)[: args.n], list(rel.corpus), str(args.bench)
-    else:
-        questions, corpus = synth(args.n, args.seed)
-        source = "synthetic table questions"
-    records = answers_for(questions)
+def _careful(questions: list[Question], corpus: list[Doc], records: list[AnswerRecord]) -> dict[str, float]:
+    """Build the corpus index and judge every answer carefully (what ``evaluate`` does); timings and scores."""
     t0, c0 = time.perf_counter(), time.process_time()
     ents = CorpusEntities(corpus)
     index_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t1 = time.perf_counter()
     a_ok = t_ok = t_n = 0
     for q, r in zip(questions, records, strict=True):
         o = score_answer(q, r, **ents.answer_kwargs(q))
@@ -132,36 +130,111 @@ def main() -> None:
         if row.T is not None:
             t_n += 1
             t_ok += bool(row.T)
-    careful_s = time.perf_counter() - t0
-    careful_cpu = time.process_time() - c0
+    careful_s = time.perf_counter() - t1
+    return {"corpus_index": index_s, "careful_A_and_T": careful_s, "total_careful": index_s + careful_s,
+            "total_careful_cpu": time.process_time() - c0, "A": a_ok / max(1, len(questions)),
+            "T": t_ok / max(1, t_n), "n_with_T": t_n}  # fmt: skip
+
+
+def _inputs(bench: Path | None, n: int, seed: int) -> tuple[list[Question], list[Doc], str]:
+    if bench is not None:
+        rel = load_release(bench)
+        return list(rel.questions)[:n], list(rel.corpus), str(bench)
+    questions, corpus = synth(n, seed)
+    return questions, corpus, "synthetic table questions"
+
+
+def _subprocess_run(src: Path, args: argparse.Namespace) -> dict[str, float]:
+    """One careful run of the chronoqa source tree ``src`` on the same inputs, in a fresh process."""
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--careful-only",
+        "--n",
+        str(args.n),
+        "--seed",
+        str(args.seed),
+    ]
+    if args.bench is not None:
+        cmd += ["--bench", str(args.bench)]
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    got: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return got
+
+
+def _compare(args: argparse.Namespace) -> dict[str, Any]:
+    """The careful loop of revision ``args.baseline`` and of this tree, alternating; the fastest run of each."""
+    repo = Path(__file__).resolve().parent.parent
+    rev = subprocess.run(["git", "-C", str(repo), "rev-parse", args.baseline], check=True, capture_output=True,
+                         text=True).stdout.strip()  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = Path(tmp) / "src.tar"
+        subprocess.run(["git", "-C", str(repo), "archive", "-o", str(archive), rev, "src"], check=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(tmp, filter="data")
+        runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        for _ in range(args.rounds):
+            runs["before"].append(_subprocess_run(Path(tmp) / "src", args))
+            runs["after"].append(_subprocess_run(repo / "src", args))
+    best = {k: min(v, key=lambda r: r["total_careful"]) for k, v in runs.items()}
+    return {"baseline": rev, "rounds": args.rounds, **best,
+            "all_total_careful": {k: [r["total_careful"] for r in v] for k, v in runs.items()},
+            "all_total_careful_cpu": {k: [r["total_careful_cpu"] for r in v] for k, v in runs.items()}}  # fmt: skip
+
+
+def main() -> None:
+    """Run the benchmark and write ``benchmarks/results/judge.json``."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--bench", type=Path, default=None, help="a release folder (default: synthetic)")
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--baseline", default=None, help="a git revision whose careful loop is timed beside this tree's")
+    ap.add_argument("--rounds", type=int, default=2, help="runs of each tree with --baseline (the fastest is kept)")
+    ap.add_argument("--careful-only", action="store_true", help=argparse.SUPPRESS)  # one timed run, JSON on stdout
+    args = ap.parse_args()
+    questions, corpus, source = _inputs(args.bench, args.n, args.seed)
+    records = answers_for(questions)
+    if args.careful_only:
+        print(json.dumps(_careful(questions, corpus, records)))
+        return
+    careful = _careful(questions, corpus, records)
     t0, c0 = time.perf_counter(), time.process_time()
     for q, r in zip(questions, records, strict=True):
         o = score_answer(q, r, mode="strict")
         score_time(q, r, o.correct, mode="strict")
     strict_s = time.perf_counter() - t0
     strict_cpu = time.process_time() - c0
-    total = index_s + careful_s
+    total = careful["total_careful"]
     res: dict[str, Any] = {
         "source": source,
         "n_answers": len(questions),
-        "seconds": {"corpus_index": index_s, "careful_A_and_T": careful_s, "total_careful": total,
-                    "total_careful_cpu": careful_cpu, "strict_A_and_T_for_reference": strict_s,
-                    "strict_A_and_T_cpu": strict_cpu},
-        "A": a_ok / max(1, len(questions)),
-        "T": t_ok / max(1, t_n),
-        "n_with_T": t_n,
+        "seconds": {"corpus_index": careful["corpus_index"], "careful_A_and_T": careful["careful_A_and_T"],
+                    "total_careful": total, "total_careful_cpu": careful["total_careful_cpu"],
+                    "strict_A_and_T_for_reference": strict_s, "strict_A_and_T_cpu": strict_cpu},
+        "A": careful["A"],
+        "T": careful["T"],
+        "n_with_T": careful["n_with_T"],
         "meets_target": total < 5.0,
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "load_average_1_5_15": list(os.getloadavg()),
     }  # fmt: skip
+    if args.baseline is not None:
+        res["compare"] = _compare(args)
+        res["load_average_1_5_15_after_compare"] = list(os.getloadavg())
     name = "judge.json" if args.bench is None else "judge_" + Path(args.bench).name + ".json"
     write_json(Path(__file__).parent / "results" / name, res)
-    print(f"{len(questions)} answers ({source}): index {index_s:.2f} s, careful A+T {careful_s:.2f} s "
-          f"(total {total:.2f} s wall, {careful_cpu:.2f} s CPU; target < 5 s), strict {strict_s:.2f} s "
-          f"({strict_cpu:.2f} s CPU); load {os.getloadavg()[0]:.1f}; "
+    print(f"{len(questions)} answers ({source}): index {careful['corpus_index']:.2f} s, careful A+T "
+          f"{careful['careful_A_and_T']:.2f} s (total {total:.2f} s wall, {careful['total_careful_cpu']:.2f} s CPU; "
+          f"target < 5 s), strict {strict_s:.2f} s ({strict_cpu:.2f} s CPU); load {os.getloadavg()[0]:.1f}; "
           f"A {res['A']:.3f}, T {res['T']:.3f}")  # fmt: skip
+    if args.baseline is not None:
+        c = res["compare"]
+        print(f"same run, fastest of {c['rounds']}: {c['baseline'][:10]} {c['before']['total_careful']:.2f} s wall "
+              f"({c['before']['total_careful_cpu']:.2f} s CPU) -> this tree {c['after']['total_careful']:.2f} s wall "
+              f"({c['after']['total_careful_cpu']:.2f} s CPU)")  # fmt: skip
 
 
 if __name__ == "__main__":

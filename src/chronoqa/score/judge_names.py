@@ -206,6 +206,13 @@ KOREAN_SURNAMES: Final = frozenset(
 @lru_cache(maxsize=1 << 18)
 def fold(text: str) -> str:
     """One comparison key for the spellings of a word: case, accents, transliterations and separators folded."""
+    if text.isascii():  # the same key without the Unicode passes (no accent, no transliteration in ASCII)
+        t = text.lower()
+        if "'" in t or "-" in t or "`" in t:
+            t = t.replace("'", "").replace("-", "").replace("`", "")
+        for a, b in _DIGRAPHS:
+            t = t.replace(a, b)
+        return t
     t = unicodedata.normalize("NFKD", text.translate(_TRANSLIT))
     t = "".join(c for c in t if not unicodedata.combining(c)).casefold().translate(_TRANSLIT)
     t = _SEPARATORS.sub("", t)
@@ -432,17 +439,19 @@ class NameIndex:
         self._words: dict[str, set[str]] = {}
         for key, labels in entities.items():
             labels = tuple(labels)
-            s_forms, w_forms = _forms_of(labels)
-            if w_forms:
-                words: set[str] = set()
-                for label in labels:
-                    words |= _label_forms(label)[2]
-                for f in w_forms:
-                    self._words.setdefault(f, set()).update(words)
+            s_forms: Iterable[str]
+            w_forms: Iterable[str]
+            words: Iterable[str]
+            if len(labels) == 1:  # the usual case: one label's forms and words, cached per label
+                s_forms, w_forms, words = _label_forms(labels[0])
+            else:
+                s_forms, w_forms = _forms_of(labels)
+                words = [w for label in labels for w in _label_forms(label)[2]] if w_forms else ()
+            for f in w_forms:
+                self._words.setdefault(f, set()).update(words)
+                weak.setdefault(f, set()).add(key)
             for f in s_forms:
                 strong.setdefault(f, set()).add(key)
-            for f in w_forms:
-                weak.setdefault(f, set()).add(key)
         rival_labels = None if rivals is None else tuple(dict.fromkeys(rivals))
         self._forms: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in strong.items()}
         self._short: set[str] = set()
@@ -457,12 +466,15 @@ class NameIndex:
             self._forms[form] = frozenset(keys)  # a shorter form no other entity shares
             self._short.add(form)
         self._sorted = sorted(self._forms)
-        self._heads = {f[:3] for f in self._forms}  # a quick reject before the sorted search
+        # every prefix of up to three letters of a form: a quick reject before the sorted search
         self._starts = {f[:k] for f in self._forms for k in (1, 2, 3)}
-        chain = [self] if base is None else [self, *base._chain]
-        self._chain: list[NameIndex] = chain
-        self._chain_starts = [ix._starts for ix in chain]
-        self._levels = [(ix._heads, ix._sorted, ix._forms) for ix in chain]
+        # this index, then its bases, flat (no reference back to ``self``: a cycle would leave every
+        # per-question index to the cyclic garbage collector instead of freeing it at once)
+        level = (self._starts, self._sorted, self._forms, self._short)
+        self._levels: list[tuple[set[str], list[str], dict[str, frozenset[str]], set[str]]] = [
+            level,
+            *(base._levels if base is not None else ()),
+        ]
 
     def is_short(self, form: str) -> bool:
         """Whether ``form`` is a shorter form (here or in the base index)."""
@@ -523,58 +535,54 @@ class NameIndex:
             return here
         return here | self.base.owners(form)
 
-    def _has_prefix(self, s: str) -> bool:
-        if len(s) < 3 or s[:3] in self._heads:
-            i = bisect_left(self._sorted, s)
-            if i < len(self._sorted) and self._sorted[i].startswith(s):
-                return True
-        return self.base is not None and self.base._has_prefix(s)
-
     def find(self, text: str, toks: Sequence[Token] | None = None) -> list[NameMention]:
         """Every mention in ``text``, left to right, longest first at each word, non-overlapping."""
         toks = tokens(text) if toks is None else toks
         out: list[NameMention] = []
         i, n = 0, len(toks)
-        starts = self._chain_starts
-        levels = self._levels
-        empty: frozenset[str] = frozenset()
+        levels = self._levels  # this index, then its bases: the first that has a form says if it is short
         while i < n:
             head = toks[i].key[:3]
-            for st in starts:
-                if head in st:
+            for lv in levels:
+                if head in lv[0]:
                     break
             else:  # no form starts like this word
                 i += 1
                 continue
-            best: tuple[int, frozenset[str], str] | None = None
+            best: tuple[int, frozenset[str], bool] | None = None
             s = ""
             j = i
             while j < n:
                 s += toks[j].key
+                head = s[:3]
                 prefix = False
-                keys = empty
-                for heads, ordered, forms in levels:  # the chain, flat: this index, then its bases
-                    if len(s) >= 3 and s[:3] not in heads:
+                keys: frozenset[str] | None = None
+                short = False
+                for starts, ordered, forms, shorts in levels:
+                    if head not in starts:  # no form of this level starts like ``s``
                         continue
                     k = bisect_left(ordered, s)
                     if k < len(ordered) and ordered[k].startswith(s):
                         prefix = True
                         got = forms.get(s)
                         if got:
-                            keys = keys | got
+                            if keys is None:
+                                keys, short = got, s in shorts
+                            else:
+                                keys = keys | got
                 if not prefix:
                     break
-                if keys and (not self.is_short(s) or self._short_ok(text, toks, i, j, s)):
-                    best = (j, keys, s)
+                if keys is not None and (not short or self._short_ok(text, toks, i, j, s)):
+                    best = (j, keys, short)
                 j += 1
             if best is None:
                 i += 1
                 continue
-            last, keys, form = best
+            last, keys, short = best
             if last + 1 < n and self._discriminated(text, toks, last):  # "FC Barcelona B", "Cars 2"
                 i = last + 2
                 continue
             neg = any(toks[k].key in _NEGATIONS for k in range(max(0, i - 3), i))
-            out.append(NameMention(keys, i, last, toks[i].begin, toks[last].end, neg, self.is_short(form)))
+            out.append(NameMention(keys, i, last, toks[i].begin, toks[last].end, neg, short))
             i = last + 1
         return out

@@ -135,6 +135,7 @@ _SUCCESSION_WORDS: Final = ("succeed", "replac", "followed", "handed", "gave", "
 _PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
+_PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 _SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
@@ -210,6 +211,15 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
 
 def _sentences(text: str, names: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """Sentence spans; never a break inside a name ("Aiiieeeee! An Anthology ...")."""
+    last = len(text) - 1
+    if (
+        ";" not in text
+        and "\n" not in text
+        and text.find(".", 0, last) < 0
+        and text.find("!", 0, last) < 0
+        and text.find("?", 0, last) < 0
+    ):  # a quick accept: every break needs one of these before the last character
+        return [(0, len(text))]
     out = []
     pos = 0
     for m in _SENTENCE.finditer(text):
@@ -235,11 +245,15 @@ def _positions(
             facts |= owner_of.get(k, frozenset({_OTHER}))
         if len(facts) > 1 and _OTHER in facts:
             facts.discard(_OTHER)
-        person = any(person_like(k) for k in m.keys)
+        person = False
+        for k in m.keys:
+            if person_like(k):
+                person = True
+                break
         out.append(_Pos(m.begin, m.end, frozenset(facts), len(facts) == 1, False, person))
     taken = {(p.begin, p.end) for p in out}
     for t in toks:
-        if (t.begin, t.end) in taken:
+        if t.key not in _PRONOUNS_OR_OTHERS or (t.begin, t.end) in taken:
             continue
         if t.key in _PRONOUNS:
             out.append(_Pos(t.begin, t.end, frozenset(), True, True))
@@ -310,10 +324,9 @@ def attribute(
         return [] if other_term else _readings(d, role, frozenset({0}), False, d.begin)
     named_spans = [(p.begin, p.end) for p in positions if not p.pronoun and not text[p.begin : p.end].isdigit()]
     # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
-    chars = list(text)
+    masked = text
     for nb, ne in named_spans:
-        chars[nb:ne] = " " * (ne - nb)
-    masked = "".join(chars)
+        masked = masked[:nb] + " " * (ne - nb) + masked[ne:]
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
@@ -379,14 +392,15 @@ def _also(
     return [(f, r) for f, r in out if f]
 
 
-@lru_cache(maxsize=1 << 8)
 def _labels_index(labels: tuple[str, ...]) -> NameIndex:
     return NameIndex({o: (o,) for o in labels})
 
 
-@lru_cache(maxsize=1 << 12)
 def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[NameIndex, dict[str, frozenset[int]]]:
-    """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners."""
+    """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners.
+
+    Built per explanation, never kept (a kept index would hold ``base``, a whole corpus, alive too).
+    """
     owner_of: dict[str, set[int]] = {}
     ents: dict[str, tuple[str, ...]] = {}
     for i, f in enumerate(facts):
@@ -400,7 +414,7 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
     """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
     low = before.lower()
-    other_term = any(w in low for w in _OTHER_TERM) or _AS_OF_RE.search(low) is not None
+    other_term = any(w in low for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     if d.kind == "range":
         return "range", other_term
     if d.kind == "since":
@@ -469,13 +483,16 @@ def _succession(
 
 
 def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
-    ge = min(g, gold.granularity)
-    return pred.granularity >= ge and pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
+    # Both at least as fine as ``ge``: they cover the same units of ``ge`` exactly when they are the same
+    # point once truncated to it (``TimePoint.lo``/``hi`` agree then; truncating is cheaper).
+    gg = gold.granularity
+    ge = g if g < gg else gg
+    return pred.granularity >= ge and pred.truncate(ge) == gold.truncate(ge)
 
 
 def _differs(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
     c = min(g, gold.granularity, pred.granularity)
-    return pred.lo(c) != gold.lo(c) or pred.hi(c) != gold.hi(c)
+    return pred.truncate(c) != gold.truncate(c)
 
 
 def may_state(
@@ -486,12 +503,14 @@ def may_state(
     Every reading :func:`attribute` makes has an end of one of the text's dates as its value, so
     where this is false no reference is stated (:func:`judge_refs` would count none): a quick reject.
     """
+    ends = [(p, p.granularity) for d in dates for p in (d.interval.start, d.interval.end) if p is not None]
     for _, value, _ in refs:
-        for d in dates:
-            iv = d.interval
-            for p in (iv.start, iv.end):
-                if p is not None and _same(p, value, granularity):
-                    return True
+        gg = value.granularity
+        ge = granularity if granularity < gg else gg
+        gold = value.truncate(ge)
+        for p, pg in ends:  # as _same, with the reference's side computed once
+            if pg >= ge and (p if pg == ge else p.truncate(ge)) == gold:
+                return True
     return False
 
 
