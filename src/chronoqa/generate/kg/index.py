@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from chronoqa.records import Fact
-from chronoqa.time import Granularity, Interval, TimePoint
+from chronoqa.records import Fact, FactColumns
+from chronoqa.time import Granularity, Interval, TimePoint, unit_bounds
 
 __all__ = [
     "NEG",
@@ -116,6 +116,53 @@ def expand_years(
             out.append(Fact(len(out), f.s, f.r, f.o, TimePoint(y), TimePoint(y), f.line))
             docs.append(f"F{f.id}-{y}")
     return out, docs
+
+
+def first_appearance(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """Recode ``codes`` (indices into ``names``) to the order of first appearance: ``(new codes, their names)``.
+
+    Names no code uses are left out. Codes already in that order (``0, 1, ...`` as they first appear, every
+    name used) come back unchanged as int32.
+    """
+    n = len(codes)
+    if not n:
+        return np.zeros(0, dtype=np.int32), []
+    first = np.full(len(names), n, dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(n, dtype=np.int64))
+    used = np.flatnonzero(first < n)
+    used = used[np.argsort(first[used], kind="stable")]
+    if len(used) == len(names) and bool(np.all(used == np.arange(len(used)))):
+        return codes.astype(np.int32, copy=False), list(names)
+    new = np.zeros(len(names), dtype=np.int32)
+    new[used] = np.arange(len(used), dtype=np.int32)
+    return new[codes], [names[i] for i in used.tolist()]
+
+
+def _date_units(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~chronoqa.time.unit_bounds` of the start or end column (zeros where the date is unknown)."""
+    has = getattr(cols, f"has_{which}")
+    n = len(has)
+    lo, hi, fine = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+    sel = np.flatnonzero(has)
+    if len(sel):
+        y, m, d = (getattr(cols, f"{which}_{f}")[sel] for f in ("year", "month", "day"))
+        lo[sel], hi[sel], fine[sel] = unit_bounds(y, m, d, g)
+    return lo, hi, fine
+
+
+def _non_year_mask(cols: FactColumns, not_years: Mapping[str, Collection[int]] | None) -> np.ndarray:
+    """Per fact, :func:`has_non_year` on the columns."""
+    out = np.zeros(len(cols), dtype=bool)
+    if not not_years:
+        return out
+    code = {name: i for i, name in enumerate(cols.relations)}
+    for rel, years in sorted(not_years.items()):
+        if rel not in code or not years:
+            continue
+        bad = np.array(sorted(years), dtype=np.int64)
+        hit = (cols.has_start & np.isin(cols.start_year, bad)) | (cols.has_end & np.isin(cols.end_year, bad))
+        out |= (cols.r == code[rel]) & hit
+    return out
 
 
 @dataclass
@@ -271,74 +318,60 @@ class GraphIndex:
         cardinality: Mapping[str, tuple[bool, bool]] | None = None,
         symmetric: Collection[str] = (),
     ) -> GraphIndex:
-        """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts).
+        """Intern, compute unit bounds and build both adjacency tables (array operations and two sorts).
 
+        ``facts`` is any ``Sequence[Fact]``; it is converted once to :class:`~chronoqa.records.FactColumns`
+        (nothing to do for columns). Entities and relations are interned in order of first appearance
+        (subject, object, then relation of each fact in turn), whatever the order of the columns' codes.
         ``open_end`` is the reading of a state with a start and no end (``ongoing`` or ``unknown``);
         ``not_years`` (relation id → years) marks facts with a non-year date, which are valid nowhere;
         ``cardinality`` maps a relation id to ``(forward is one, inverse is one)`` (default: both one);
         ``symmetric`` names the symmetric relation ids.
         """
         g = granularity
-        ent_id: dict[str, int] = {}
-        rel_id: dict[str, int] = {}
-        n = len(facts)
-        table = np.empty((n, 9), dtype=np.int32)
-        rev = np.zeros(n, dtype=bool)
-        nyr = np.zeros(n, dtype=bool)
-        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
-        memo: dict[TimePoint, tuple[int, int, int]] = {}
-
-        def units(p: TimePoint) -> tuple[int, int, int]:
-            u = memo.get(p)
-            if u is None:
-                u = (p.lo(g), p.hi(g), p.lo(g) if p.granularity >= g else NONE)
-                memo[p] = u
-            return u
-
-        for i, f in enumerate(facts):
-            s = ent_id.setdefault(f.s, len(ent_id))
-            o = ent_id.setdefault(f.o, len(ent_id))
-            r = rel_id.setdefault(f.r, len(rel_id))
-            ev = is_event.get(f.r, False)
-            start = f.start
-            end = f.end if f.end is not None or not ev else f.start
-            su = eu = NONE
-            if start is not None:
-                plo, clo, su = units(start)[0], units(start)[1], units(start)[2]
-            else:
-                plo, clo = NEG, POS
-            if end is not None:
-                e_lo, e_hi, _ = units(end)
-                phi, chi = e_hi, e_lo
-                if f.end is not None:
-                    eu = units(f.end)[2] if f.end.granularity >= g else NONE
-            else:
-                phi, chi = as_hi, as_lo
-                if open_end == "unknown" and start is not None:  # certain in the start unit only
-                    chi = units(start)[0]
-            if start is not None and f.end is not None and units(start)[0] > units(f.end)[1]:
-                rev[i] = True
-                plo, phi, clo, chi = POS, NEG, POS, NEG
-            if has_non_year(f, not_years):
-                nyr[i] = True
-                plo, phi, clo, chi = POS, NEG, POS, NEG
-            if clo == POS:
-                chi = NEG
-            table[i] = (s, r, o, plo, phi, clo, chi, su, eu)
-        imp = np.zeros(n, dtype=bool)
-        ent_names = [""] * len(ent_id)
-        for k, v in ent_id.items():
-            ent_names[v] = k
-        rel_names = [""] * len(rel_id)
-        for k, v in rel_id.items():
-            rel_names[v] = k
+        cols = FactColumns.from_facts(facts)
+        n = len(cols)
+        ent_codes, ent_names = first_appearance(np.stack([cols.s, cols.o], axis=1).reshape(-1), cols.entities)
+        s_arr, o_arr = ent_codes[0::2], ent_codes[1::2]
+        r_arr, rel_names = first_appearance(cols.r, cols.relations)
+        ent_id = {name: i for i, name in enumerate(ent_names)}
+        rel_id = {name: i for i, name in enumerate(rel_names)}
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
+        ev = np.array(rel_event, dtype=bool)[r_arr] if n else np.zeros(0, dtype=bool)
+        has_s, has_e = cols.has_start, cols.has_end
+        s_lo, s_hi, s_fine = _date_units(cols, "start", g)
+        e_lo, e_hi, e_fine = _date_units(cols, "end", g)
+        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
+        # an event without an end ends at its start
+        end_from_start = ~has_e & ev & has_s
+        has_eff = has_e | end_from_start
+        eff_lo = np.where(end_from_start, s_lo, e_lo)
+        eff_hi = np.where(end_from_start, s_hi, e_hi)
+        plo = np.where(has_s, s_lo, NEG)
+        clo = np.where(has_s, s_hi, POS)
+        su = np.where(has_s & s_fine, s_lo, NONE)
+        eu = np.where(has_e & e_fine, e_lo, NONE)
+        phi = np.where(has_eff, eff_hi, as_hi)
+        chi = np.where(has_eff, eff_lo, as_lo)
+        if open_end == "unknown":  # certain in the start unit only
+            chi = np.where(~has_eff & has_s, s_lo, chi)
+        rev = has_s & has_e & (s_lo > e_hi)
+        nyr = _non_year_mask(cols, not_years)
+        dead = rev | nyr
+        plo = np.where(dead, POS, plo)
+        phi = np.where(dead, NEG, phi)
+        clo = np.where(dead, POS, clo)
+        chi = np.where(dead | (clo == POS), NEG, chi)
+        table = np.empty((n, 9), dtype=np.int32)
+        for col, values in zip(range(9), (s_arr, r_arr, o_arr, plo, phi, clo, chi, su, eu), strict=True):
+            table[:, col] = values
+        imp = np.zeros(n, dtype=bool)
         card = cardinality or {}
         rel_one = [card.get(name, (True, True)) for name in rel_names]
         sym_names = set(symmetric)
         rel_sym = [name in sym_names for name in rel_names]
         n_rel = max(len(rel_names), 1)
-        keep = np.flatnonzero(~(rev | nyr))
+        keep = np.flatnonzero(~dead)
         fid = keep.astype(np.int32)
         t = table[keep]
         sym_rows = np.array(rel_sym, dtype=bool)[t[:, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
