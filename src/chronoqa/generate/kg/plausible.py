@@ -25,105 +25,147 @@ Facts already valid nowhere (reversed, non-year dates) are not re-examined.
 
 from __future__ import annotations
 
-import bisect
-import statistics
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from chronoqa.generate.kg.phrases import RelationPhrases
-from chronoqa.records import Fact
+from chronoqa.records import Fact, FactColumns
 from chronoqa.time import TimePoint
 
-__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "implausible_facts"]
+__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "implausible_codes", "implausible_facts"]
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = ("event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier")
 
 
-def _years(f: Fact) -> list[int]:
-    return [p.year for p in (f.start, f.end) if p is not None]
-
-
 def implausible_facts(
     facts: Sequence[Fact],
     phrases: Mapping[str, RelationPhrases],
-    ignored: Sequence[bool],
+    ignored: Sequence[bool] | np.ndarray,
     as_of: TimePoint,
     open_end: str,
     default_max_years: int,
 ) -> dict[int, str]:
     """Fact position → reason (one of :data:`REASONS`) for every implausible fact (see the module docstring)."""
-    births: dict[str, int] = {}
-    deaths: dict[str, int] = {}
-    per_entity: dict[str, list[int]] = defaultdict(list)  # entity -> sorted representative years
-    per_relation: dict[str, list[int]] = defaultdict(list)
-    for i, f in enumerate(facts):
-        if ignored[i]:
-            continue
-        ys = _years(f)
-        if not ys:
-            continue
-        role = phrases[f.r].role
-        if role == "birth" and f.start is not None:
-            births[f.s] = min(births.get(f.s, f.start.year), f.start.year)
-        elif role == "death" and f.start is not None:
-            deaths[f.s] = max(deaths.get(f.s, f.start.year), f.start.year)
-        rep = ys[0]
-        per_relation[f.r].append(rep)
-        per_entity[f.s].append(rep)
-        if f.o != f.s:
-            per_entity[f.o].append(rep)
-    for ys in per_entity.values():
-        ys.sort()
-    rel_median = {r: statistics.median(ys) for r, ys in per_relation.items()}
+    codes = implausible_codes(facts, phrases, ignored, as_of, open_end, default_max_years)
+    pos = np.flatnonzero(codes >= 0)
+    return {p: REASONS[c] for p, c in zip(pos.tolist(), codes[pos].tolist(), strict=True)}
 
-    def off(e: str, own: int, ys: list[int]) -> bool | None:
-        """True/False: the fact's years are far from / near e's other facts; None: e has too few to tell."""
-        lst = per_entity.get(e, [])
-        n = len(lst) - 1
-        if n < 1:
-            return None
-        i = bisect.bisect_left(lst, own)  # the fact's own entry, removed from the list
 
-        def kth(j: int) -> int:
-            return lst[j] if j < i else lst[j + 1]
+def _group_extreme(n: int, keys: np.ndarray, values: np.ndarray, lowest: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per key ``0..n-1``: whether it has a value, and its smallest (``lowest``) or largest value."""
+    has = np.zeros(n, dtype=bool)
+    has[keys] = True
+    out = np.full(n, np.iinfo(np.int64).max if lowest else np.iinfo(np.int64).min, dtype=np.int64)
+    (np.minimum if lowest else np.maximum).at(out, keys, values)
+    return has, out
 
-        if n < 3:  # too few for a median: only an early year (AD 1-999) far from every other fact counts
-            if min(ys) >= EARLY:
-                return None
-            return all(abs(y - kth(j)) > CENTURY_GAP for y in ys for j in range(n))
-        k = n // 2
-        med = kth(k) if n % 2 else (kth(k - 1) + kth(k)) / 2
-        return any(abs(y - med) > CENTURY_GAP for y in ys)
 
-    out: dict[int, str] = {}
-    for i, f in enumerate(facts):
-        if ignored[i]:
-            continue
-        p = phrases[f.r]
-        if p.is_event and f.start is not None and f.end is not None and f.end.year > f.start.year:
-            out[i] = "event_over_years"
-            continue
-        if not p.is_event and open_end == "ongoing" and f.start is not None and f.end is None:
-            limit = p.max_years if p.max_years is not None else default_max_years
-            if as_of.year - f.start.year > limit:
-                out[i] = "open_end_too_long"
-                continue
-        if p.role is None and f.start is not None:
-            y = f.start.year
-            ents = (f.s, f.o)
-            if any(e in births and y < births[e] for e in ents):
-                out[i] = "before_birth"
-                continue
-            if any(e in deaths and y > deaths[e] for e in ents):
-                out[i] = "after_death"
-                continue
-        ys = _years(f)
-        if ys:
-            verdicts = [v for v in (off(f.s, ys[0], ys), off(f.o, ys[0], ys) if f.o != f.s else None) if v is not None]
-            if verdicts and all(verdicts):
-                out[i] = "century_outlier"
-            elif not verdicts and min(ys) < EARLY and abs(min(ys) - rel_median[f.r]) > CENTURY_GAP:
-                out[i] = "century_outlier"  # no other fact dates the entities: the relation's own years do
+def _sorted_groups(n: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Values sorted by (key, value): ``(sorted values, first position of each key, count of each key)``."""
+    order = np.lexsort((values, keys))
+    counts = np.bincount(keys, minlength=n).astype(np.int64)
+    return values[order], np.cumsum(counts) - counts, counts
+
+
+def implausible_codes(
+    facts: Sequence[Fact],
+    phrases: Mapping[str, RelationPhrases],
+    ignored: Sequence[bool] | np.ndarray,
+    as_of: TimePoint,
+    open_end: str,
+    default_max_years: int,
+) -> np.ndarray:
+    """Per fact position, the index in :data:`REASONS` of its reason, or ``-1`` (int8; on columns, no loop per fact).
+
+    ``facts`` is any ``Sequence[Fact]`` (converted once to :class:`~chronoqa.records.FactColumns`); the rules
+    are the module docstring's, in its order (the first that applies is recorded).
+    """
+    cols = FactColumns.from_facts(facts)
+    n = len(cols)
+    out = np.full(n, -1, dtype=np.int8)
+    if not n:
+        return out
+    live = ~np.asarray(ignored, dtype=bool)
+    n_rel, n_ent = len(cols.relations), len(cols.entities)
+    is_event = np.zeros(n_rel, dtype=bool)
+    role = np.zeros(n_rel, dtype=np.int8)  # 0: none, 1: birth, 2: death, 3: another role
+    limit = np.zeros(n_rel, dtype=np.int64)
+    for code in np.unique(cols.r[live]).tolist():
+        p = phrases[cols.relations[code]]
+        is_event[code] = p.is_event
+        role[code] = {None: 0, "birth": 1, "death": 2}.get(p.role, 3)
+        limit[code] = p.max_years if p.max_years is not None else default_max_years
+    r, s, o = cols.r, cols.s, cols.o
+    hs, he = cols.has_start, cols.has_end
+    sy, ey = cols.start_year.astype(np.int64), cols.end_year.astype(np.int64)
+    rep = np.where(hs, sy, ey)  # the representative year: the start's, else the end's
+    dated = live & (hs | he)
+    min_year = np.where(hs & he, np.minimum(sy, ey), rep)
+    ev, fact_role = is_event[r], role[r]
+    # births and deaths of entities, where the graph dates them
+    born = dated & hs & (fact_role == 1)
+    has_birth, birth = _group_extreme(n_ent, s[born], sy[born], lowest=True)
+    died = dated & hs & (fact_role == 2)
+    has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
+    # per relation: twice the median of its representative years (integers, as statistics.median's halves)
+    rel_vals, rel_first, rel_count = _sorted_groups(n_rel, r[dated].astype(np.int64), rep[dated])
+    mid = rel_first + np.maximum(rel_count - 1, 0) // 2
+    mid_hi = rel_first + rel_count // 2
+    take = np.minimum(np.stack([mid, mid_hi]), max(len(rel_vals) - 1, 0))
+    rel_med2 = rel_vals[take[0]] + rel_vals[take[1]] if len(rel_vals) else np.zeros(n_rel, dtype=np.int64)
+    # per entity: the representative years of its facts (a self-loop counts once)
+    other_side = dated & (o != s)
+    ent_keys = np.concatenate([s[dated], o[other_side]]).astype(np.int64)
+    ent_vals, ent_first, ent_count = _sorted_groups(n_ent, ent_keys, np.concatenate([rep[dated], rep[other_side]]))
+    group_key = np.repeat(np.arange(n_ent, dtype=np.int64), ent_count)
+    span = int(ent_vals.max() - ent_vals.min()) + 1 if len(ent_vals) else 1
+    low = int(ent_vals.min()) if len(ent_vals) else 0
+    flat = group_key * span + (ent_vals - low)  # sorted, so the fact's own entry is found by bisection
+    two_years = hs & he
+
+    def verdict(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
+        e = e.astype(np.int64)
+        others = ent_count[e] - 1
+        own = np.searchsorted(flat, e * span + (rep - low), "left") - ent_first[e]
+        last = max(len(ent_vals) - 1, 0)
+
+        def kth(j: np.ndarray | int) -> np.ndarray:
+            j = np.asarray(j, dtype=np.int64)
+            pos = ent_first[e] + np.where(j < own, j, j + 1)
+            return ent_vals[np.clip(pos, 0, last)] if len(ent_vals) else np.zeros(len(e), dtype=np.int64)
+
+        def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+            return np.abs(y - x) > CENTURY_GAP
+
+        # one or two other facts: only an early year far from every one of them counts
+        few = (others >= 1) & (others < 3) & (min_year < EARLY)
+        first, second = kth(0), kth(1)
+        all_far = far(rep, first) & (~two_years | far(ey, first))
+        all_far &= (others < 2) | (far(rep, second) & (~two_years | far(ey, second)))
+        # three or more: the median of the others (doubled, to stay in integers)
+        k = others // 2
+        med2 = np.where(others % 2 == 1, 2 * kth(k), kth(k - 1) + kth(k))
+        any_far = (np.abs(2 * rep - med2) > 2 * CENTURY_GAP) | (two_years & (np.abs(2 * ey - med2) > 2 * CENTURY_GAP))
+        many = others >= 3
+        return few | many, np.where(many, any_far, all_far)
+
+    has_s, far_s = verdict(s)
+    has_o, far_o = verdict(o)
+    has_o &= o != s
+    any_verdict = has_s | has_o
+    all_far = (~has_s | far_s) & (~has_o | far_o)
+    early_off = (min_year < EARLY) & (np.abs(2 * min_year - rel_med2[r]) > 2 * CENTURY_GAP)
+    reasons = (
+        ev & hs & he & (ey > sy),
+        ~ev & hs & ~he & (open_end == "ongoing") & (as_of.year - sy > limit[r]),
+        (fact_role == 0) & hs & ((has_birth[s] & (sy < birth[s])) | (has_birth[o] & (sy < birth[o]))),
+        (fact_role == 0) & hs & ((has_death[s] & (sy > death[s])) | (has_death[o] & (sy > death[o]))),
+        (hs | he) & ((any_verdict & all_far) | (~any_verdict & early_off)),
+    )
+    for code in range(len(reasons) - 1, -1, -1):  # the first reason that applies wins
+        out[live & reasons[code]] = code
     return out
