@@ -19,7 +19,7 @@ import pytest
 
 from chronoqa.generate.kg.build import resolve_not_years, resolve_open_end, resolve_phrases
 from chronoqa.generate.kg.config import KGBuildConfig
-from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex, has_non_year
+from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, expand_years, has_non_year
 from chronoqa.generate.kg.phrases import RelationPhrases, load_phrase_table
 from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, implausible_facts
 from chronoqa.records import Fact, FactColumns, TemporalGraph
@@ -304,3 +304,120 @@ def test_implausible_equals_the_per_fact_pass_on_mirror_graphs(mirror: Path, nam
     assert resolve_open_end(KGBuildConfig(), table)[0] in ("ongoing", "unknown")
     found = _check_implausible(list(graph.facts), phr, {r: frozenset(ys) for r, ys in not_years.items()})
     assert found
+
+
+# -- per-year expansion, cardinality inference, overlapping groups ----------------------------------
+
+
+def reference_expand_years(
+    facts: Sequence[Fact], not_years: Mapping[str, Collection[int]] | None
+) -> tuple[list[Fact], list[str]]:
+    """``expand_years`` as it was: one loop per fact and year."""
+    out: list[Fact] = []
+    docs: list[str] = []
+    for f in facts:
+        start, end = f.start, f.end
+        if start is None or (end is not None and start.year > end.year) or has_non_year(f, not_years):
+            out.append(f._replace(id=len(out)))
+            docs.append(f"F{f.id}")
+            continue
+        last = start.year if end is None else end.year
+        for y in range(start.year, last + 1):
+            out.append(Fact(len(out), f.s, f.r, f.o, TimePoint(y), TimePoint(y), f.line))
+            docs.append(f"F{f.id}-{y}")
+    return out, docs
+
+
+def test_expand_years_equals_the_per_fact_loop() -> None:
+    facts = corner_facts() + list(generate(n_facts=2000, seed=4).to_graph().facts)
+    want_facts, want_docs = reference_expand_years(facts, {"owns": [360], "R2": [1950]})
+    for given in (facts, FactColumns.from_facts(facts)):
+        got_facts, got_docs = expand_years(given, {}, AS_OF, {"owns": [360], "R2": [1950]})
+        assert list(got_facts) == want_facts
+        assert list(got_docs) == want_docs and got_docs[3:5] == want_docs[3:5] and len(got_docs) == len(want_docs)
+
+
+def test_expand_years_equals_the_per_fact_loop_on_yago(mirror: Path) -> None:
+    facts = list(_mirror_graph(mirror, "yago11k").facts)
+    want_facts, want_docs = reference_expand_years(facts, None)
+    got_facts, got_docs = expand_years(FactColumns.from_facts(facts), {}, AS_OF)
+    assert list(got_facts) == want_facts and list(got_docs) == want_docs
+
+
+def reference_infer_one(idx: GraphIndex, relation: int, forward: bool) -> tuple[bool, tuple[int, ...]]:
+    """``GraphIndex.infer_one`` as it was (Python groups, a window of 20 sorted spans), and its counts."""
+    keys, rows = (idx.out_keys, idx.out_rows) if forward or idx.rel_symmetric[relation] else (idx.in_keys, idx.in_rows)
+    sel = rows[(keys % idx.n_rel) == relation]
+    if not len(sel):
+        return True, (0, 0, 0, 0)
+    ents = (keys[(keys % idx.n_rel) == relation] // idx.n_rel).tolist()
+    groups: dict[int, list[list[int]]] = {}
+    for e, row in zip(ents, sel.tolist(), strict=True):
+        groups.setdefault(e, []).append(row)
+    multi = overlapping = n_values = 0
+    for grp in groups.values():
+        values = {row[Col.OTHER] for row in grp}
+        n_values += len(values)
+        if len(values) < 2:
+            continue
+        multi += 1
+        spans = sorted((row[Col.APLO], row[Col.APHI], row[Col.OTHER]) for row in grp)
+        if any(
+            a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
+            for i, a in enumerate(spans)
+            for b in spans[i + 1 : i + 20]
+        ):
+            overlapping += 1
+    counts = (len(groups), multi, overlapping, n_values)
+    return overlapping <= 0.05 * max(multi, 1) and n_values <= 3.0 * len(groups), counts
+
+
+def reference_overlap_keys(idx: GraphIndex, forward: bool) -> frozenset[int]:
+    """``GraphIndex._overlap_keys`` as it was: every pair of certain spans of each group."""
+    keys, rows = (idx.out_keys, idx.out_rows) if forward else (idx.in_keys, idx.in_rows)
+    out: set[int] = set()
+    if not len(keys):
+        return frozenset()
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    ends = np.r_[starts[1:], len(keys)]
+    for i in np.flatnonzero(ends - starts > 1).tolist():
+        grp = rows[starts[i] : ends[i]]
+        certain = grp[grp[:, Col.ACLO] <= grp[:, Col.ACHI]]
+        spans = sorted(zip(*(certain[:, c].tolist() for c in (Col.ACLO, Col.ACHI, Col.OTHER)), strict=True))
+        if any(
+            a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1 for j, a in enumerate(spans) for b in spans[j + 1 :]
+        ):
+            out.add(int(keys[starts[i]]))
+    return frozenset(out)
+
+
+def _check_groups(idx: GraphIndex) -> None:
+    for r in range(len(idx.rel_names)):
+        for forward in (True, False):
+            want, counts = reference_infer_one(idx, r, forward)
+            assert idx.infer_one(r, forward) == want, (idx.rel_names[r], forward)
+            stats = idx._infer_stats[forward or idx.rel_symmetric[r]]
+            assert tuple(int(x[r]) for x in stats) == counts
+    for forward in (True, False):
+        assert idx._overlap_keys(forward) == reference_overlap_keys(idx, forward)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_group_statistics_equal_the_python_groups_on_synthetic_graphs(seed: int) -> None:
+    data = generate(n_facts=6000, seed=seed, n_entities=300, n_relations=6, mean_duration=8.0)
+    for g in (Granularity.YEAR, Granularity.DAY):
+        idx = GraphIndex.build(data.to_columns(), {"R1": True}, g, AS_OF, symmetric=["R2"])
+        idx.mark_implausible(np.arange(0, 6000, 7))
+        _check_groups(idx)
+        assert idx._overlap_keys(True) and idx._overlap_keys(False)  # the check is not vacuous
+
+
+@pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
+def test_group_statistics_equal_the_python_groups_on_mirror_graphs(mirror: Path, name: str) -> None:
+    graph = _mirror_graph(mirror, name)
+    phr, _, _ = resolve_phrases(graph, None, generic=False)
+    symmetric = [r for r, p in phr.items() if p.symmetric]
+    for open_end in ("ongoing", "unknown"):
+        idx = GraphIndex.build(graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, AS_OF,
+                               open_end, symmetric=symmetric)  # fmt: skip
+        _check_groups(idx)

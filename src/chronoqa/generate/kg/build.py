@@ -23,13 +23,14 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
-from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, certain_interval, expand_years
+from chronoqa.generate.kg.index import NEG, NONE, Col, DocIds, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import (
     GENERATORS,
     TIME_FREE_CAP,
     Draft,
     GenContext,
+    SeedList,
     build_chain_pool,
     build_static_into,
     static_depths,
@@ -41,11 +42,11 @@ from chronoqa.generate.kg.phrases import (
     RelationPhrases,
     load_phrase_table,
 )
-from chronoqa.generate.kg.plausible import REASONS, implausible_facts
+from chronoqa.generate.kg.plausible import REASONS, implausible_codes
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
-from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
+from chronoqa.records import COMPLEXITIES, Doc, Fact, FactColumns, Question, TemporalGraph, Triple, complexity_of
 from chronoqa.sources.labels import is_raw_id
 from chronoqa.time import TimePoint, render_year, valid_at
 
@@ -53,6 +54,7 @@ __all__ = [
     "MAX_NESTING",
     "KGBuild",
     "build_kg_benchmark",
+    "graph_relations",
     "leaks",
     "resolve_cardinality",
     "resolve_not_years",
@@ -85,7 +87,7 @@ def resolve_phrases(
 def _resolve_table(
     graph: TemporalGraph, phrases: PhraseTable | str | Path | None, *, generic: bool
 ) -> tuple[dict[str, RelationPhrases], list[str], PhraseTable]:
-    rels = sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
+    rels = [(r, graph.relation_label(r)) for r in graph_relations(graph.facts)]
     if phrases is not None:
         table = phrases if isinstance(phrases, PhraseTable) else load_phrase_table(phrases)
         out, fb = table.resolve(rels, generic=generic)
@@ -258,8 +260,9 @@ def build_kg_benchmark(
     phr, fallback, phr_table = _resolve_table(graph, phrases, generic=cfg.generic_phrases)
     phr_source = phr_table.source
     open_end, open_end_by = resolve_open_end(cfg, phr_table)
+    graph_facts = FactColumns.from_facts(graph.facts)
     not_years, not_years_by = resolve_not_years(
-        cfg, phr_table, sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
+        cfg, phr_table, [(r, graph.relation_label(r)) for r in graph_relations(graph_facts)]
     )
     bad_years = {r: frozenset(ys) for r, ys in not_years.items()}
     is_event = {rid: p.is_event for rid, p in phr.items()}
@@ -269,9 +272,9 @@ def build_kg_benchmark(
         return extra_labels.get(e) or graph.entity_label(e)
 
     if cfg.expand_years:
-        facts, doc_ids = expand_years(graph.facts, is_event, as_of, bad_years)
+        facts, doc_ids = expand_years(graph_facts, is_event, as_of, bad_years)
     else:
-        facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
+        facts, doc_ids = graph_facts, DocIds(graph_facts.ids)
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
     idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
     cardinality, card_record = resolve_cardinality(phr, idx)
@@ -285,15 +288,14 @@ def build_kg_benchmark(
             "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
             "(KGBuildConfig(allow_ids=True)) to build with the ids."
         )
-    implausible = implausible_facts(
-        facts, phr, idx.ignored_mask.tolist(), as_of, open_end, phr_table.default_max_years
-    )  # fmt: skip
-    idx.mark_implausible(sorted(implausible))
+    implausible_code = implausible_codes(facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years)
+    implausible_pos = np.flatnonzero(implausible_code >= 0)
+    idx.mark_implausible(implausible_pos)
     t_max = as_of.lo(g) - 1
     tab = idx.table
     ok = ~idx.ignored_mask
     seedable = _seeds(idx, ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0])
-    timed = [int(i) for i in ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]]
+    timed = ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]
     pool = static_into = None
     if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
         static_into = build_static_into(idx)
@@ -550,7 +552,8 @@ def build_kg_benchmark(
     non_year = idx.not_year_mask
     assert non_year is not None  # set by GraphIndex.__post_init__
     n_non_year = int(non_year.sum())
-    by_reason = Counter(implausible.values())
+    reason_counts = np.bincount(implausible_code[implausible_pos], minlength=len(REASONS)).tolist()
+    by_reason = dict(zip(REASONS, reason_counts, strict=True))
     cell_quality: dict[str, dict[str, Any]] = {}
     for c in cells:
         ds = [x[0] for x in c.drafts]
@@ -596,7 +599,7 @@ def build_kg_benchmark(
             "graph_facts": len(graph.facts),
             "expanded_facts": len(facts) if cfg.expand_years else None,
             "reversed_facts_ignored": int((idx.reversed_mask & ~non_year).sum()),
-            "implausible_facts": len(implausible),
+            "implausible_facts": len(implausible_pos),
             "non_year_facts_ignored": n_non_year,
             "composition": composition,
             "splits": split_counts,
@@ -614,22 +617,38 @@ def build_kg_benchmark(
     def corpus() -> Iterator[Doc]:
         return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
-    listed = [{"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())]
+    listed = [
+        {"fact": fact, "doc": doc_ids[i], "reason": REASONS[c]}
+        for i, fact, c in zip(
+            implausible_pos.tolist(),
+            facts.ids[implausible_pos].tolist(),
+            implausible_code[implausible_pos].tolist(),
+            strict=True,
+        )
+    ]
     return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed)
 
 
-def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+def graph_relations(facts: Sequence[Fact]) -> list[str]:
+    """The relation ids the facts use, sorted (on columns: from the codes, without making a :class:`Fact`)."""
+    if isinstance(facts, FactColumns):
+        return sorted(facts.relations[c] for c in np.unique(facts.r).tolist())
+    return sorted({f.r for f in facts})
+
+
+def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     """Chain seeds ``(fact, anchor is the subject)`` whose first hop is a ``one`` direction, and their subset.
 
     The subset holds the seeds whose (anchor, relation) group has several values over time (where a 1-hop
-    question's time can matter).
+    question's time can matter). Seeds are ordered by fact, the subject side before the object side.
     """
     n_rel = idx.n_rel
+    n_ent = max(len(idx.ent_names), 1)
 
     def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        pairs = np.unique(np.stack([keys, rows[:, Col.OTHER].astype(np.int64)], axis=1), axis=0)
-        k, c = np.unique(pairs[:, 0], return_counts=True) if len(pairs) else (np.zeros(0, np.int64), None)
-        return k[c > 1] if c is not None else k
+        pairs = np.unique(keys * n_ent + rows[:, Col.OTHER])  # distinct (group, value)
+        groups, counts = np.unique(pairs // n_ent, return_counts=True)
+        return groups[counts > 1]
 
     multi_out = multi_keys(idx.out_keys, idx.out_rows)
     multi_in = multi_keys(idx.in_keys, idx.in_rows)
@@ -644,16 +663,11 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], l
     obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
     subj_multi = np.isin(s_key, multi_out)
     obj_multi = np.where(sym, np.isin(o_key, multi_out), np.isin(o_key, multi_in))
-    all_seeds: list[tuple[int, bool]] = []
-    multi: list[tuple[int, bool]] = []
-    for fid, a, b, am, bm in zip(fids.tolist(), subj_ok.tolist(), obj_ok.tolist(), subj_multi.tolist(),
-                                 obj_multi.tolist(), strict=True):  # fmt: skip
-        for side, ok_side, m in ((True, a, am), (False, b, bm)):
-            if ok_side:
-                all_seeds.append((int(fid), side))
-                if m:
-                    multi.append((int(fid), side))
-    return all_seeds, multi
+    both_fids = np.repeat(fids.astype(np.int64), 2)
+    sides = np.tile(np.array([True, False]), len(fids))
+    ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)
+    ok_multi = ok & np.stack([subj_multi, obj_multi], axis=1).reshape(-1)
+    return SeedList(both_fids[ok], sides[ok]), SeedList(both_fids[ok_multi], sides[ok_multi])
 
 
 def _answer_strings(d: Draft, idx: GraphIndex, label: Callable[[str], str], g: Any) -> list[str]:

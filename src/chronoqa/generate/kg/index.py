@@ -26,8 +26,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
@@ -39,10 +40,12 @@ __all__ = [
     "NONE",
     "POS",
     "Col",
+    "DocIds",
     "GraphIndex",
     "certain_interval",
     "effective_interval",
     "expand_years",
+    "first_appearance",
     "has_non_year",
 ]
 
@@ -87,35 +90,71 @@ def has_non_year(fact: Fact, not_years: Mapping[str, Collection[int]] | None) ->
     return any(p is not None and p.year in bad for p in (fact.start, fact.end))
 
 
+@dataclass(frozen=True, eq=False)
+class DocIds(Sequence[str]):
+    """The corpus doc id of each fact position as arrays; a string is made only when one is asked for.
+
+    Position ``i`` is ``F<facts[i]>`` (a fact kept whole), or ``F<facts[i]>-<years[i]>`` where ``expanded[i]``
+    (one year of a fact expanded by :func:`expand_years`). ``facts`` are the original fact ids.
+    """
+
+    facts: np.ndarray  # int64 original fact ids
+    years: np.ndarray | None = None  # int32, read where expanded
+    expanded: np.ndarray | None = None  # bool
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        """The doc id at position ``i`` (or the list of a slice)."""
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if self.expanded is not None and self.years is not None and self.expanded[i]:
+            return f"F{int(self.facts[i])}-{int(self.years[i])}"
+        return f"F{int(self.facts[i])}"
+
+    def __iter__(self) -> Iterator[str]:
+        for i in range(len(self)):
+            yield self[i]
+
+
 def expand_years(
     facts: Sequence[Fact],
     is_event: Mapping[str, bool],
     as_of: TimePoint,
     not_years: Mapping[str, Collection[int]] | None = None,
-) -> tuple[list[Fact], list[str]]:
+) -> tuple[FactColumns, DocIds]:
     """Per-year mode: one point fact per year of every interval fact, as TGB builds tkgl-smallpedia.
 
     A fact with both ends known becomes one point fact per year of ``start.year..end.year``; a fact
     with a start only becomes one point fact at its start year (TGB's single edge: the open end is
     not expanded, ``as_of`` is unused); facts with an unknown start, reversed facts and facts with a
-    non-year date (:func:`has_non_year` under ``not_years``) stay as they are. Returns the new facts (ids
-    renumbered 0..n-1 in order of (original fact, year)) and their doc ids (``F<orig>`` for a fact kept
-    whole, ``F<orig>-<year>`` for an expanded one).
+    non-year date (:func:`has_non_year` under ``not_years``) stay as they are. Returns the new facts as
+    columns (ids renumbered 0..n-1 in order of (original fact, year)) and their doc ids (``F<orig>`` for a
+    fact kept whole, ``F<orig>-<year>`` for an expanded one). Array operations only: no loop per fact.
     """
     del is_event, as_of  # the expansion is the same for states and events (TGB's)
-    out: list[Fact] = []
-    docs: list[str] = []
-    for f in facts:
-        start, end = f.start, f.end
-        if start is None or (end is not None and start.year > end.year) or has_non_year(f, not_years):
-            out.append(f._replace(id=len(out)))
-            docs.append(f"F{f.id}")
-            continue
-        last = start.year if end is None else end.year
-        for y in range(start.year, last + 1):
-            out.append(Fact(len(out), f.s, f.r, f.o, TimePoint(y), TimePoint(y), f.line))
-            docs.append(f"F{f.id}-{y}")
-    return out, docs
+    cols = FactColumns.from_facts(facts)
+    sy = cols.start_year.astype(np.int64)
+    whole = ~cols.has_start | (cols.has_end & (sy > cols.end_year)) | _non_year_mask(cols, not_years)
+    last = np.where(cols.has_end, cols.end_year, sy)
+    count = np.where(whole, 1, last - sy + 1)
+    rows = np.repeat(np.arange(len(cols), dtype=np.int64), count)
+    year = (sy[rows] + (np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count))).astype(np.int32)
+    out = cols.take(rows)
+    grown = ~whole[rows]
+    zero = np.zeros(1, dtype=np.int8)
+    expanded = FactColumns(
+        out.entities, out.relations, np.arange(len(rows), dtype=np.int64), out.s, out.r, out.o,
+        out.has_start, np.where(grown, year, out.start_year), np.where(grown, zero, out.start_month),
+        np.where(grown, zero, out.start_day), out.has_end | grown, np.where(grown, year, out.end_year),
+        np.where(grown, zero, out.end_month), np.where(grown, zero, out.end_day), out.lines,
+    )  # fmt: skip
+    return expanded, DocIds(out.ids, year, grown)
 
 
 def first_appearance(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
@@ -165,6 +204,54 @@ def _non_year_mask(cols: FactColumns, not_years: Mapping[str, Collection[int]] |
     return out
 
 
+def _segment_cummax(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running maximum of int64 ``values`` restarting at each segment (``segment``: non-decreasing ids 0, 1, ...).
+
+    Values must lie within ±2**31 (units and the NEG/POS markers do).
+    """
+    offset = segment.astype(np.int64) * 2**33
+    return np.maximum.accumulate(values + offset) - offset
+
+
+def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 20) -> tuple[np.ndarray, ...]:
+    """Per relation, over the (entity, relation) groups of one adjacency table, what :meth:`GraphIndex.infer_one` reads.
+
+    Returns ``(groups, groups with two or more values, of which overlapping, distinct values summed)``, each an
+    array indexed by relation. A group is *overlapping* when, its possible spans sorted by (start, end, value),
+    one span and one of the next ``window - 1`` spans hold different values for more than one unit together.
+    """
+    out = tuple(np.zeros(n_rel, dtype=np.int64) for _ in range(4))
+    if not len(keys):
+        return out
+    plo = rows[:, Col.APLO].astype(np.int64)
+    phi = rows[:, Col.APHI].astype(np.int64)
+    other = rows[:, Col.OTHER]
+    order = np.lexsort((other, phi, plo, keys))
+    k, plo, phi, other = keys[order], plo[order], phi[order], other[order]
+    first = np.r_[True, k[1:] != k[:-1]]
+    gid = np.cumsum(first) - 1
+    g_rel = (k[first] % n_rel).astype(np.int64)
+    pair_first = np.unique(k.astype(np.int64) * (int(other.max()) + 1) + other, return_index=True)[1]
+    n_values = np.bincount(gid[pair_first], minlength=len(g_rel))
+    overlapping = np.zeros(len(g_rel), dtype=bool)
+    cand = np.arange(len(k), dtype=np.int64)
+    for d in range(1, window):
+        cand = cand[cand + d < len(k)]
+        cand = cand[k[cand + d] == k[cand]]  # sorted by key: once a group ends, it ended for every larger d
+        if not len(cand):
+            break
+        j = cand + d
+        hit = (other[cand] != other[j]) & (np.minimum(phi[cand], phi[j]) - np.maximum(plo[cand], plo[j]) >= 1)
+        overlapping[gid[cand[hit]]] = True
+    multi = n_values >= 2
+    return (
+        np.bincount(g_rel, minlength=n_rel),
+        np.bincount(g_rel, weights=multi, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=multi & overlapping, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=n_values, minlength=n_rel).astype(np.int64),
+    )
+
+
 @dataclass
 class GraphIndex:
     """Integer tables over the facts (see the module docstring)."""
@@ -191,6 +278,7 @@ class GraphIndex:
     rel_symmetric: list[bool] = field(default_factory=list)
     ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
     _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
+    _infer_stats: dict[bool, tuple[np.ndarray, ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -213,38 +301,23 @@ class GraphIndex:
         in X" grows without bound and reads as ``many`` even where the graph holds one per year).
         Conservative: an unsure direction reads ``many``.
         """
-        keys, rows = (self.out_keys, self.out_rows) if forward or self.rel_symmetric[relation] else (
-            self.in_keys, self.in_rows
-        )  # fmt: skip
-        sel = rows[(keys % self.n_rel) == relation]
-        if not len(sel):
+        out_table = forward or self.rel_symmetric[relation]
+        stats = self._infer_stats.get(out_table)
+        if stats is None:
+            stats = self._infer_stats[out_table] = _group_stats(
+                *((self.out_keys, self.out_rows) if out_table else (self.in_keys, self.in_rows)), self.n_rel
+            )
+        groups, multi, overlapping, n_values = (int(x[relation]) for x in stats)
+        if not groups:
             return True
-        ents = (keys[(keys % self.n_rel) == relation] // self.n_rel).tolist()
-        groups: dict[int, list[list[int]]] = {}
-        for e, row in zip(ents, sel.tolist(), strict=True):
-            groups.setdefault(e, []).append(row)
-        multi = overlapping = n_values = 0
-        for grp in groups.values():
-            values = {row[Col.OTHER] for row in grp}
-            n_values += len(values)
-            if len(values) < 2:
-                continue
-            multi += 1
-            spans = sorted((row[Col.APLO], row[Col.APHI], row[Col.OTHER]) for row in grp)
-            if any(
-                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
-                for i, a in enumerate(spans)
-                for b in spans[i + 1 : i + 20]
-            ):
-                overlapping += 1
-        return overlapping <= overlap_share * max(multi, 1) and n_values <= mean_values * len(groups)
+        return overlapping <= overlap_share * max(multi, 1) and n_values <= mean_values * groups
 
-    def mark_implausible(self, positions: Collection[int]) -> None:
+    def mark_implausible(self, positions: Collection[int] | np.ndarray) -> None:
         """Give the facts at ``positions`` an empty certain span (never gold); their possible span still counts."""
         assert self.implausible_mask is not None
-        if not positions:
+        sel = np.fromiter(positions, dtype=np.int64, count=len(positions))
+        if not len(sel):
             return
-        sel = np.fromiter(positions, dtype=np.int64)
         self.implausible_mask[sel] = True
         self.table[sel, Col.CLO] = POS
         self.table[sel, Col.CHI] = NEG
@@ -272,33 +345,31 @@ class GraphIndex:
         return key not in self._overlapping[0 if forward or self.rel_symmetric[relation] else 1]
 
     def _overlap_keys(self, forward: bool) -> frozenset[int]:
+        """Group keys where two different values are certain together for two units or more (array operations).
+
+        Two certain spans overlap for two units or more exactly when the spans shortened by their last unit
+        intersect; the spans of each (group, value) are merged first, so any intersection left is between two
+        different values.
+        """
         keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        out: set[int] = set()
-        if not len(keys):
+        lo = rows[:, Col.ACLO].astype(np.int64)
+        hi = rows[:, Col.ACHI].astype(np.int64) - 1
+        sel = lo <= hi
+        k, other, lo, hi = keys[sel], rows[sel, Col.OTHER], lo[sel], hi[sel]
+        if not len(k):
             return frozenset()
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        ends = np.r_[starts[1:], len(keys)]
-        big = np.flatnonzero(ends - starts > 1)
-        for i in big.tolist():
-            grp = rows[starts[i] : ends[i]]
-            if len(set(grp[:, Col.OTHER].tolist())) < 2:
-                continue
-            certain = grp[grp[:, Col.ACLO] <= grp[:, Col.ACHI]]
-            spans = sorted(
-                zip(
-                    certain[:, Col.ACLO].tolist(),
-                    certain[:, Col.ACHI].tolist(),
-                    certain[:, Col.OTHER].tolist(),
-                    strict=True,
-                )
-            )
-            if any(
-                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
-                for j, a in enumerate(spans)
-                for b in spans[j + 1 :]
-            ):
-                out.add(int(keys[starts[i]]))
-        return frozenset(out)
+        order = np.lexsort((hi, lo, other, k))
+        k, other, lo, hi = k[order], other[order], lo[order], hi[order]
+        seg_start = np.r_[True, (k[1:] != k[:-1]) | (other[1:] != other[:-1])]
+        reach = _segment_cummax(hi, np.cumsum(seg_start) - 1)
+        starts = np.flatnonzero(seg_start | np.r_[True, lo[1:] > reach[:-1]])
+        m_key, m_lo, m_hi = k[starts], lo[starts], np.maximum.reduceat(hi, starts)
+        order = np.lexsort((m_lo, m_key))
+        m_key, m_lo, m_hi = m_key[order], m_lo[order], m_hi[order]
+        key_start = np.r_[True, m_key[1:] != m_key[:-1]]
+        reach = _segment_cummax(m_hi, np.cumsum(key_start) - 1)
+        hit = ~key_start[1:] & (m_lo[1:] <= reach[:-1])
+        return frozenset(np.unique(m_key[1:][hit]).tolist())
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
