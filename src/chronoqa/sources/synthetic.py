@@ -22,9 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chronoqa.records import Fact, FactColumns, TemporalGraph
-from chronoqa.sources._common import gc_paused
-from chronoqa.time import TimePoint
+from chronoqa.records import FactColumns, TemporalGraph
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -276,48 +274,12 @@ class SyntheticFacts:
             np.arange(1, n + 1, dtype=np.int64),
         )
 
-    @gc_paused()
     def to_graph(self, name: str = "synthetic") -> TemporalGraph:
-        """The facts as a :class:`TemporalGraph` (ids ``E<i>``/``R<i>``, no labels; line = row + 1)."""
-        cache: dict[tuple[int, int, int], TimePoint] = {}
+        """The facts as a :class:`TemporalGraph` of :meth:`to_columns` (ids ``E<i>``/``R<i>``, no labels).
 
-        def point(y: int, m: int, d: int) -> TimePoint:
-            key = (y, m, d)
-            t = cache.get(key)
-            if t is None:
-                t = TimePoint(y, m or None, d or None)
-                cache[key] = t
-            return t
-
-        cols: list[Any] = [
-            a.tolist()
-            for a in (
-                self.s,
-                self.r,
-                self.o,
-                self.has_start,
-                self.start_year,
-                self.start_month,
-                self.start_day,
-                self.has_end,
-                self.end_year,
-                self.end_month,
-                self.end_day,
-            )
-        ]
-        facts = [
-            Fact(
-                i,
-                f"E{s}",
-                f"R{r}",
-                f"E{o}",
-                point(sy, sm, sd) if hs else None,
-                point(ey, em, ed) if he else None,
-                i + 1,
-            )
-            for i, (s, r, o, hs, sy, sm, sd, he, ey, em, ed) in enumerate(zip(*cols, strict=True))
-        ]
-        return TemporalGraph(name=name, facts=tuple(facts))
+        Lines are row + 1; no :class:`Fact` object is made until one is asked for (``graph.facts[i]``, iteration).
+        """
+        return TemporalGraph(name=name, facts=self.to_columns())
 
 
 def generate(config: SyntheticConfig | None = None, **overrides: Any) -> SyntheticFacts:
