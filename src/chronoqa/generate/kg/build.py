@@ -279,7 +279,7 @@ def build_kg_benchmark(
     idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
     cardinality, card_record = resolve_cardinality(phr, idx)
     idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
-    raw = sorted(e for e in idx.ent_names if is_raw_id(label(e)) or not label(e).strip())
+    raw = _unreadable(idx.ent_names, label)
     if raw and not cfg.allow_ids:
         shown = ", ".join(raw[:20]) + (f" and {len(raw) - 20:,} more" if len(raw) > 20 else "")
         raise ChronoqaError(
@@ -643,12 +643,11 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     question's time can matter). Seeds are ordered by fact, the subject side before the object side.
     """
     n_rel = idx.n_rel
-    n_ent = max(len(idx.ent_names), 1)
 
     def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        pairs = np.unique(keys * n_ent + rows[:, Col.OTHER])  # distinct (group, value)
-        groups, counts = np.unique(pairs // n_ent, return_counts=True)
-        return groups[counts > 1]
+        # a group (a run of equal keys) holds two values exactly when two neighbours in it differ
+        other = rows[:, Col.OTHER]
+        return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])])
 
     multi_out = multi_keys(idx.out_keys, idx.out_rows)
     multi_in = multi_keys(idx.in_keys, idx.in_rows)
@@ -668,6 +667,25 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)
     ok_multi = ok & np.stack([subj_multi, obj_multi], axis=1).reshape(-1)
     return SeedList(both_fids[ok], sides[ok]), SeedList(both_fids[ok_multi], sides[ok_multi])
+
+
+# ASCII characters that no raw id (see chronoqa.sources.labels.is_raw_id) holds once stripped
+_NOT_IN_RAW_IDS = "[" + "".join(
+    f"\\x{{{c:02x}}}" for c in range(128) if not (chr(c) in "QP/_" or chr(c).isdigit() or chr(c).islower()
+                                                  or chr(c).isspace())
+) + "]"  # fmt: skip
+
+
+def _unreadable(entities: Sequence[str], label: Callable[[str], str]) -> list[str]:
+    """The entities whose label is a raw id or blank, sorted; Arrow rules out most labels, ``is_raw_id`` decides."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    labels = [label(e) for e in entities]
+    if not labels:
+        return []
+    maybe = np.flatnonzero(~pc.match_substring_regex(pa.array(labels, pa.string()), _NOT_IN_RAW_IDS).to_numpy(False))
+    return sorted(entities[i] for i in maybe.tolist() if is_raw_id(labels[i]) or not labels[i].strip())
 
 
 def _answer_strings(d: Draft, idx: GraphIndex, label: Callable[[str], str], g: Any) -> list[str]:

@@ -628,10 +628,13 @@ def _times_of(
     A fact without the asked time at the granularity gives ``NONE`` (an unknown time, never equal to a unit).
     """
     out: set[int] = set()
+    table = idx.out_rows if forward else idx.in_rows
     for e in sorted(ents):
-        for row in idx.group(e, r, forward):
-            if any_partner or row[Col.OTHER] == other:
-                out.add(row[Col.AEU] if use_end else row[Col.ASU])
+        a, b = idx.group_bounds(e, r, forward)
+        rows = table[a:b]
+        if not any_partner:
+            rows = rows[rows[:, Col.OTHER] == other]
+        out.update(np.unique(rows[:, Col.AEU if use_end else Col.ASU]).tolist())
     return out
 
 

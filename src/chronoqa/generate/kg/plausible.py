@@ -63,11 +63,18 @@ def _group_extreme(n: int, keys: np.ndarray, values: np.ndarray, lowest: bool) -
     return has, out
 
 
-def _sorted_groups(n: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Values sorted by (key, value): ``(sorted values, first position of each key, count of each key)``."""
-    order = np.lexsort((values, keys))
+def _sorted_groups(
+    n: int, keys: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Values sorted by (key, value): ``(sorted values, first position of each key, count of each key, order)``.
+
+    ``order[j]`` is the input entry at sorted position ``j`` (one sort of a combined int64 key).
+    """
+    low = int(values.min()) if len(values) else 0
+    span = int(values.max()) - low + 1 if len(values) else 1
+    order = np.argsort(keys.astype(np.int64) * span + (values - low), kind="stable")
     counts = np.bincount(keys, minlength=n).astype(np.int64)
-    return values[order], np.cumsum(counts) - counts, counts
+    return values[order], np.cumsum(counts) - counts, counts, order
 
 
 def implausible_codes(
@@ -111,7 +118,7 @@ def implausible_codes(
     died = dated & hs & (fact_role == 2)
     has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
     # per relation: twice the median of its representative years (integers, as statistics.median's halves)
-    rel_vals, rel_first, rel_count = _sorted_groups(n_rel, r[dated].astype(np.int64), rep[dated])
+    rel_vals, rel_first, rel_count, _ = _sorted_groups(n_rel, r[dated].astype(np.int64), rep[dated])
     mid = rel_first + np.maximum(rel_count - 1, 0) // 2
     mid_hi = rel_first + rel_count // 2
     take = np.minimum(np.stack([mid, mid_hi]), max(len(rel_vals) - 1, 0))
@@ -119,18 +126,23 @@ def implausible_codes(
     # per entity: the representative years of its facts (a self-loop counts once)
     other_side = dated & (o != s)
     ent_keys = np.concatenate([s[dated], o[other_side]]).astype(np.int64)
-    ent_vals, ent_first, ent_count = _sorted_groups(n_ent, ent_keys, np.concatenate([rep[dated], rep[other_side]]))
-    group_key = np.repeat(np.arange(n_ent, dtype=np.int64), ent_count)
-    span = int(ent_vals.max() - ent_vals.min()) + 1 if len(ent_vals) else 1
-    low = int(ent_vals.min()) if len(ent_vals) else 0
-    flat = group_key * span + (ent_vals - low)  # sorted, so the fact's own entry is found by bisection
+    ent_vals, ent_first, ent_count, order = _sorted_groups(
+        n_ent, ent_keys, np.concatenate([rep[dated], rep[other_side]])
+    )
+    # where each fact's own entry landed (its subject's, then its object's): removing that entry or another of
+    # the same year leaves the same other years
+    sorted_at = np.empty(len(order), dtype=np.int64)
+    sorted_at[order] = np.arange(len(order), dtype=np.int64)
+    own_at = np.zeros((2, n), dtype=np.int64)
+    own_at[0, dated] = sorted_at[: int(dated.sum())]
+    own_at[1, other_side] = sorted_at[int(dated.sum()) :]
     two_years = hs & he
 
-    def verdict(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def verdict(e: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
         """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
         e = e.astype(np.int64)
         others = ent_count[e] - 1
-        own = np.searchsorted(flat, e * span + (rep - low), "left") - ent_first[e]
+        own = own_at[side] - ent_first[e]
         last = max(len(ent_vals) - 1, 0)
 
         def kth(j: np.ndarray | int) -> np.ndarray:
@@ -153,8 +165,8 @@ def implausible_codes(
         many = others >= 3
         return few | many, np.where(many, any_far, all_far)
 
-    has_s, far_s = verdict(s)
-    has_o, far_o = verdict(o)
+    has_s, far_s = verdict(s, 0)
+    has_o, far_o = verdict(o, 1)
     has_o &= o != s
     any_verdict = has_s | has_o
     all_far = (~has_s | far_s) & (~has_o | far_o)
