@@ -254,24 +254,25 @@ class SyntheticFacts:
         return int(ts.shape[0])
 
     def to_columns(self) -> FactColumns:
-        """The facts as :class:`~chronoqa.records.FactColumns` (no :class:`Fact` objects; as :meth:`to_graph`)."""
+        """The facts as :class:`~chronoqa.records.FactColumns` (no :class:`Fact` objects; arrays shared, not copied)."""
         n = len(self)
+        index = np.int32 if n < 2**31 - 1 else np.int64  # ids and lines: int32 where they fit
         return FactColumns(
             [f"E{i}" for i in range(self.n_entities)],
             [f"R{i}" for i in range(self.n_relations)],
-            np.arange(n, dtype=np.int64),
-            self.s.astype(np.int32),
-            self.r.astype(np.int32),
-            self.o.astype(np.int32),
-            self.has_start.astype(bool),
-            self.start_year.astype(np.int32),
-            self.start_month.astype(np.int8),
-            self.start_day.astype(np.int8),
-            self.has_end.astype(bool),
-            self.end_year.astype(np.int32),
-            self.end_month.astype(np.int8),
-            self.end_day.astype(np.int8),
-            np.arange(1, n + 1, dtype=np.int64),
+            np.arange(n, dtype=index),
+            self.s.astype(np.int32, copy=False),
+            self.r.astype(np.int32, copy=False),
+            self.o.astype(np.int32, copy=False),
+            self.has_start.astype(bool, copy=False),
+            self.start_year.astype(np.int32, copy=False),
+            self.start_month.astype(np.int8, copy=False),
+            self.start_day.astype(np.int8, copy=False),
+            self.has_end.astype(bool, copy=False),
+            self.end_year.astype(np.int32, copy=False),
+            self.end_month.astype(np.int8, copy=False),
+            self.end_day.astype(np.int8, copy=False),
+            np.arange(1, n + 1, dtype=index),
         )
 
     def to_graph(self, name: str = "synthetic") -> TemporalGraph:

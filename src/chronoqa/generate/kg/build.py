@@ -651,13 +651,12 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
 
     multi_out = multi_keys(idx.out_keys, idx.out_rows)
     multi_in = multi_keys(idx.in_keys, idx.in_rows)
-    tab = idx.table[fids]
-    r = tab[:, Col.R]
+    r = idx.table[fids, Col.R]
     sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
     one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
     one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
-    s_key = tab[:, Col.S].astype(np.int64) * n_rel + r
-    o_key = tab[:, Col.O].astype(np.int64) * n_rel + r
+    s_key = idx.table[fids, Col.S].astype(np.int64) * n_rel + r
+    o_key = idx.table[fids, Col.O].astype(np.int64) * n_rel + r
     subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
     obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
     subj_multi = np.isin(s_key, multi_out)

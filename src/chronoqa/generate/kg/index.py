@@ -167,7 +167,7 @@ def first_appearance(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarra
     if not n:
         return np.zeros(0, dtype=np.int32), []
     first = np.full(len(names), n, dtype=np.int64)
-    np.minimum.at(first, codes, np.arange(n, dtype=np.int64))
+    np.minimum.at(first, codes, np.arange(n, dtype=np.int32 if n < 2**31 else np.int64))
     used = np.flatnonzero(first < n)
     used = used[np.argsort(first[used], kind="stable")]
     if len(used) == len(names) and bool(np.all(used == np.arange(len(used)))):
@@ -177,16 +177,65 @@ def first_appearance(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarra
     return new[codes], [names[i] for i in used.tolist()]
 
 
+def _first_appearance_pair(
+    s: np.ndarray, o: np.ndarray, names: Sequence[str], s_out: np.ndarray, o_out: np.ndarray
+) -> list[str]:
+    """:func:`first_appearance` of the interleaved codes ``s[0], o[0], s[1], ...``, written to ``s_out``/``o_out``.
+
+    Returns the names in first-appearance order (no interleaved copy is made).
+    """
+    n = len(s)
+    if not n:
+        return []
+    first = np.full(len(names), 2 * n, dtype=np.int64)
+    pos = np.arange(0, 2 * n, 2, dtype=np.int64)
+    np.minimum.at(first, s, pos)
+    pos += 1
+    np.minimum.at(first, o, pos)
+    del pos
+    used = np.flatnonzero(first < 2 * n)
+    used = used[np.argsort(first[used], kind="stable")]
+    new = np.zeros(len(names), dtype=np.int32)
+    new[used] = np.arange(len(used), dtype=np.int32)
+    s_out[:] = new[s]
+    o_out[:] = new[o]
+    if len(used) == len(names) and bool(np.all(used == np.arange(len(used)))):
+        return list(names)
+    return [names[i] for i in used.tolist()]
+
+
 def _date_units(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`~chronoqa.time.unit_bounds` of the start or end column (zeros where the date is unknown)."""
+    """:func:`~chronoqa.time.unit_bounds` of the start or end column as int32 (zeros where the date is unknown).
+
+    :func:`~chronoqa.time.unit_bounds` is asked about each distinct date once; rows find theirs through a dense
+    table of packed ``(year, month, day)`` codes when the years span a few thousand, else through a sort.
+    """
     has = getattr(cols, f"has_{which}")
     n = len(has)
-    lo, hi, fine = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
-    sel = np.flatnonzero(has)
-    if len(sel):
-        y, m, d = (getattr(cols, f"{which}_{f}")[sel] for f in ("year", "month", "day"))
-        lo[sel], hi[sel], fine[sel] = unit_bounds(y, m, d, g)
-    return lo, hi, fine
+    y, m, d = (getattr(cols, f"{which}_{f}") for f in ("year", "month", "day"))
+    if not bool(has.any()):
+        return np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+    y = np.where(has, y, y[has][0]).astype(np.int64)  # unknown dates read as a known one (masked by the caller)
+    code = (y * 13 + np.where(has, m, 0)) * 32 + np.where(has, d, 0)
+    del y
+    low, span = int(code.min()), int(code.max() - code.min()) + 1
+    if span <= 64 * n + 1_000_000:  # dense: one slot per possible code
+        code -= low
+        seen = np.zeros(span, dtype=bool)
+        seen[code] = True
+        uniq = np.flatnonzero(seen)
+        slot = np.cumsum(seen, dtype=np.int32) - 1
+        del seen
+        inverse = slot[code]
+        del slot
+        uniq += low
+    else:
+        uniq, inverse = np.unique(code, return_inverse=True)
+    del code
+    ym, dd = np.divmod(uniq, 32)
+    yy, mm = np.divmod(ym, 13)
+    lo, hi, fine = unit_bounds(yy, mm, dd, g)
+    return lo.astype(np.int32)[inverse], hi.astype(np.int32)[inverse], fine[inverse]
 
 
 def _non_year_mask(cols: FactColumns, not_years: Mapping[str, Collection[int]] | None) -> np.ndarray:
@@ -221,27 +270,35 @@ def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 2
     one span and one of the next ``window - 1`` spans hold different values for more than one unit together.
     """
     out = tuple(np.zeros(n_rel, dtype=np.int64) for _ in range(4))
-    if not len(keys):
+    m = len(keys)
+    if not m:
         return out
-    plo = rows[:, Col.APLO].astype(np.int64)
-    phi = rows[:, Col.APHI].astype(np.int64)
+    # the table is sorted by key: groups are runs, numbered in order
+    first = np.r_[True, keys[1:] != keys[:-1]]
+    gid = np.cumsum(first, dtype=np.int32) - 1
+    g_rel = (keys[first] % n_rel).astype(np.int64)
+    del first
     other = rows[:, Col.OTHER]
-    order = np.lexsort((other, phi, plo, keys))
-    k, plo, phi, other = keys[order], plo[order], phi[order], other[order]
-    first = np.r_[True, k[1:] != k[:-1]]
-    gid = np.cumsum(first) - 1
-    g_rel = (k[first] % n_rel).astype(np.int64)
-    pair_first = np.unique(k.astype(np.int64) * (int(other.max()) + 1) + other, return_index=True)[1]
-    n_values = np.bincount(gid[pair_first], minlength=len(g_rel))
+    order = np.lexsort((other, gid))  # by group, then value: distinct values are the changes
+    by_value = other[order]
+    del order
+    new_value = np.r_[True, (gid[1:] != gid[:-1]) | (by_value[1:] != by_value[:-1])]
+    del by_value
+    n_values = np.bincount(gid[new_value], minlength=len(g_rel))
+    del new_value
+    order = np.lexsort((other, rows[:, Col.APHI], rows[:, Col.APLO], gid))
+    plo, phi, other = rows[order, Col.APLO], rows[order, Col.APHI], other[order]
+    del order
     overlapping = np.zeros(len(g_rel), dtype=bool)
-    cand = np.arange(len(k), dtype=np.int64)
+    cand = np.flatnonzero(gid[1:] == gid[:-1]).astype(np.int32)  # positions with a next row in their group
     for d in range(1, window):
-        cand = cand[cand + d < len(k)]
-        cand = cand[k[cand + d] == k[cand]]  # sorted by key: once a group ends, it ended for every larger d
+        cand = cand[cand + d < m]
+        cand = cand[(gid[cand + d] == gid[cand]) & ~overlapping[gid[cand]]]  # a group that ended stays ended
         if not len(cand):
             break
         j = cand + d
-        hit = (other[cand] != other[j]) & (np.minimum(phi[cand], phi[j]) - np.maximum(plo[cand], plo[j]) >= 1)
+        low = np.maximum(plo[cand], plo[j]).astype(np.int64)
+        hit = (other[cand] != other[j]) & (np.minimum(phi[cand], phi[j]) - low >= 1)
         overlapping[gid[cand[hit]]] = True
     multi = n_values >= 2
     return (
@@ -402,80 +459,101 @@ class GraphIndex:
         g = granularity
         cols = FactColumns.from_facts(facts)
         n = len(cols)
-        ent_codes, ent_names = first_appearance(np.stack([cols.s, cols.o], axis=1).reshape(-1), cols.entities)
-        s_arr, o_arr = ent_codes[0::2], ent_codes[1::2]
+        table = np.empty((n, 9), dtype=np.int32)
+        ent_names = _first_appearance_pair(cols.s, cols.o, cols.entities, table[:, Col.S], table[:, Col.O])
         r_arr, rel_names = first_appearance(cols.r, cols.relations)
+        table[:, Col.R] = r_arr
         ent_id = {name: i for i, name in enumerate(ent_names)}
         rel_id = {name: i for i, name in enumerate(rel_names)}
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
-        ev = np.array(rel_event, dtype=bool)[r_arr] if n else np.zeros(0, dtype=bool)
         has_s, has_e = cols.has_start, cols.has_end
-        s_lo, s_hi, s_fine = _date_units(cols, "start", g)
-        e_lo, e_hi, e_fine = _date_units(cols, "end", g)
-        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
         # an event without an end ends at its start
-        end_from_start = ~has_e & ev & has_s
+        end_from_start = ~has_e & has_s & (np.array(rel_event, dtype=bool)[r_arr] if n else np.zeros(0, dtype=bool))
+        del r_arr
         has_eff = has_e | end_from_start
-        eff_lo = np.where(end_from_start, s_lo, e_lo)
-        eff_hi = np.where(end_from_start, s_hi, e_hi)
-        plo = np.where(has_s, s_lo, NEG)
-        clo = np.where(has_s, s_hi, POS)
-        su = np.where(has_s & s_fine, s_lo, NONE)
-        eu = np.where(has_e & e_fine, e_lo, NONE)
-        phi = np.where(has_eff, eff_hi, as_hi)
-        chi = np.where(has_eff, eff_lo, as_lo)
-        if open_end == "unknown":  # certain in the start unit only
-            chi = np.where(~has_eff & has_s, s_lo, chi)
+        s_lo, s_hi, s_fine = _date_units(cols, "start", g)
+        table[:, Col.PLO] = np.where(has_s, s_lo, NEG)
+        table[:, Col.CLO] = np.where(has_s, s_hi, POS)
+        table[:, Col.SU] = np.where(has_s & s_fine, s_lo, NONE)
+        del s_fine
+        e_lo, e_hi, e_fine = _date_units(cols, "end", g)
+        table[:, Col.EU] = np.where(has_e & e_fine, e_lo, NONE)
+        del e_fine
         rev = has_s & has_e & (s_lo > e_hi)
+        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
+        table[:, Col.PHI] = np.where(has_eff, np.where(end_from_start, s_hi, e_hi), as_hi)
+        del e_hi
+        chi = np.where(has_eff, np.where(end_from_start, s_lo, e_lo), as_lo)
+        del e_lo, s_hi
+        if open_end == "unknown":  # certain in the start unit only
+            chi[~has_eff & has_s] = s_lo[~has_eff & has_s]
+        del s_lo, has_eff, end_from_start
+        table[:, Col.CHI] = chi
+        del chi
         nyr = _non_year_mask(cols, not_years)
         dead = rev | nyr
-        plo = np.where(dead, POS, plo)
-        phi = np.where(dead, NEG, phi)
-        clo = np.where(dead, POS, clo)
-        chi = np.where(dead | (clo == POS), NEG, chi)
-        table = np.empty((n, 9), dtype=np.int32)
-        for col, values in zip(range(9), (s_arr, r_arr, o_arr, plo, phi, clo, chi, su, eu), strict=True):
-            table[:, col] = values
+        table[dead, Col.PLO] = POS
+        table[dead, Col.PHI] = NEG
+        table[dead, Col.CLO] = POS
+        table[table[:, Col.CLO] == POS, Col.CHI] = NEG
         imp = np.zeros(n, dtype=bool)
         card = cardinality or {}
         rel_one = [card.get(name, (True, True)) for name in rel_names]
         sym_names = set(symmetric)
         rel_sym = [name in sym_names for name in rel_names]
         n_rel = max(len(rel_names), 1)
-        keep = np.flatnonzero(~dead)
-        fid = keep.astype(np.int32)
-        t = table[keep]
-        sym_rows = np.array(rel_sym, dtype=bool)[t[:, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
+        keep = np.flatnonzero(~dead).astype(np.int32)
+        del dead
+        sym_rows = np.array(rel_sym, dtype=bool)[table[keep, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
 
         def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
-            ent, other, ids, tt = t[:, ent_col], t[:, other_col], fid, t
             if mirror:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
-                ent = np.concatenate([ent, t[sym_rows, other_col]])
-                other = np.concatenate([other, t[sym_rows, ent_col]])
-                ids = np.concatenate([fid, fid[sym_rows]])
-                tt = np.concatenate([t, t[sym_rows]])
+                mirrored = keep[sym_rows]
+                ids = np.concatenate([keep, mirrored])
+                ent = np.concatenate([table[keep, ent_col], table[mirrored, other_col]])
+                del mirrored
             else:  # symmetric facts have no incoming rows
-                ent, other, ids, tt = ent[~sym_rows], other[~sym_rows], fid[~sym_rows], t[~sym_rows]
-            keys = ent.astype(np.int64) * n_rel + tt[:, Col.R]
-            order = np.lexsort((ids, keys))
+                ids = keep[~sym_rows]
+                ent = table[ids, ent_col]
+            keys = ent.astype(np.int64)
+            del ent
+            keys *= n_rel
+            keys += table[ids, Col.R]
+            order = np.lexsort((ids, keys)) if mirror and bool(sym_rows.any()) else np.argsort(keys, kind="stable")
+            keys = keys[order]
+            fids = ids[order]
             rows = np.empty((len(ids), 9), dtype=np.int32)
-            rows[:, Col.FID] = ids[order]
-            rows[:, Col.AR] = tt[order, Col.R]
-            rows[:, Col.OTHER] = other[order]
-            rows[:, Col.APLO :] = tt[order, Col.PLO :]
-            return keys[order], rows
+            rows[:, Col.FID] = fids
+            rows[:, Col.AR] = table[fids, Col.R]
+            if mirror and bool(sym_rows.any()):  # the other endpoint of a mirrored row is the fact's own entity
+                other = np.concatenate([table[ids[: len(keep)], other_col], table[ids[len(keep) :], ent_col]])
+                rows[:, Col.OTHER] = other[order]
+                del other
+            else:
+                rows[:, Col.OTHER] = table[fids, other_col]
+            del ids, order
+            for c in range(Col.PLO, Col.EU + 1):
+                rows[:, Col.APLO + c - Col.PLO] = table[fids, c]
+            return keys, rows
 
         out_keys, out_rows = adjacency(Col.S, Col.O, True)
         in_keys, in_rows = adjacency(Col.O, Col.S, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
-            a, b = t[:, Col.S].astype(np.int64), t[:, Col.O].astype(np.int64)
-            lo = np.where(sym_rows, np.minimum(a, b), a)
-            hi = np.where(sym_rows, np.maximum(a, b), b)
-            tkey = (lo * n_rel + t[:, Col.R]) * n_ent + hi
-            _, inverse, counts = np.unique(tkey, return_inverse=True, return_counts=True)
-            triple_count[keep] = counts[inverse]
+            a, b = table[keep, Col.S], table[keep, Col.O]
+            tkey = np.where(sym_rows, np.minimum(a, b), a).astype(np.int64)
+            tkey *= n_rel
+            tkey += table[keep, Col.R]
+            tkey *= n_ent
+            tkey += np.where(sym_rows, np.maximum(a, b), b)
+            del a, b
+            order = np.argsort(tkey, kind="stable")
+            tkey = tkey[order]
+            starts = np.flatnonzero(np.r_[True, tkey[1:] != tkey[:-1]])
+            del tkey
+            sizes = np.diff(np.r_[starts, len(order)]).astype(np.int32)
+            triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
             out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr, imp, rel_one, rel_sym,

@@ -314,9 +314,11 @@ def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...
     answers: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
     seen = {hops[0].src}
+    idx = ctx.index
     for i, h in enumerate(hops):
-        grp = ctx.index.group(h.src, h.rel, h.forward)
-        possible = sorted({row[Col.OTHER] for row in grp if _possible(row, t)})
+        a, b = idx.group_bounds(h.src, h.rel, h.forward)
+        grp = (idx.out_rows if h.forward else idx.in_rows)[a:b]  # a slice: a hub's group is never a list
+        possible = np.unique(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER]).tolist()
         final = i == len(hops) - 1
         if possible != [h.dst] and not (final and ctx.keep_multi and h.dst in possible and len(possible) > 1):
             return None
@@ -329,10 +331,10 @@ def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...
             for x in possible:
                 if x == h.dst:
                     continue
-                cert = [row[Col.FID] for row in grp if row[Col.OTHER] == x and _certain(row, t)]
-                if not cert:
+                cert = grp[(grp[:, Col.OTHER] == x) & (grp[:, Col.ACLO] <= t) & (t <= grp[:, Col.ACHI]), Col.FID]
+                if not len(cert):
                     return None
-                more.append(cert[0])
+                more.append(int(cert[0]))
             extra = tuple(more)
     return answers, extra
 

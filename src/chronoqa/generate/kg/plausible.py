@@ -37,6 +37,7 @@ __all__ = ["CENTURY_GAP", "EARLY", "REASONS", "implausible_codes", "implausible_
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
+CHUNK = 1 << 20  # facts judged at once (bounds the temporaries on huge graphs)
 REASONS = ("event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier")
 
 
@@ -72,7 +73,12 @@ def _sorted_groups(
     """
     low = int(values.min()) if len(values) else 0
     span = int(values.max()) - low + 1 if len(values) else 1
-    order = np.argsort(keys.astype(np.int64) * span + (values - low), kind="stable")
+    combined = keys.astype(np.int64)
+    combined *= span
+    combined += values
+    combined -= low
+    order = np.argsort(combined, kind="stable")
+    del combined
     counts = np.bincount(keys, minlength=n).astype(np.int64)
     return values[order], np.cumsum(counts) - counts, counts, order
 
@@ -107,77 +113,92 @@ def implausible_codes(
         limit[code] = p.max_years if p.max_years is not None else default_max_years
     r, s, o = cols.r, cols.s, cols.o
     hs, he = cols.has_start, cols.has_end
-    sy, ey = cols.start_year.astype(np.int64), cols.end_year.astype(np.int64)
+    sy, ey = cols.start_year.astype(np.int32, copy=False), cols.end_year.astype(np.int32, copy=False)
     rep = np.where(hs, sy, ey)  # the representative year: the start's, else the end's
     dated = live & (hs | he)
-    min_year = np.where(hs & he, np.minimum(sy, ey), rep)
-    ev, fact_role = is_event[r], role[r]
+    fact_role = role[r]
     # births and deaths of entities, where the graph dates them
     born = dated & hs & (fact_role == 1)
     has_birth, birth = _group_extreme(n_ent, s[born], sy[born], lowest=True)
     died = dated & hs & (fact_role == 2)
     has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
+    del born, died, fact_role
     # per relation: twice the median of its representative years (integers, as statistics.median's halves)
-    rel_vals, rel_first, rel_count, _ = _sorted_groups(n_rel, r[dated].astype(np.int64), rep[dated])
+    rel_vals, rel_first, rel_count, _ = _sorted_groups(n_rel, r[dated], rep[dated])
     mid = rel_first + np.maximum(rel_count - 1, 0) // 2
     mid_hi = rel_first + rel_count // 2
     take = np.minimum(np.stack([mid, mid_hi]), max(len(rel_vals) - 1, 0))
     rel_med2 = rel_vals[take[0]] + rel_vals[take[1]] if len(rel_vals) else np.zeros(n_rel, dtype=np.int64)
+    del rel_vals
     # per entity: the representative years of its facts (a self-loop counts once)
     other_side = dated & (o != s)
-    ent_keys = np.concatenate([s[dated], o[other_side]]).astype(np.int64)
     ent_vals, ent_first, ent_count, order = _sorted_groups(
-        n_ent, ent_keys, np.concatenate([rep[dated], rep[other_side]])
+        n_ent, np.concatenate([s[dated], o[other_side]]), np.concatenate([rep[dated], rep[other_side]])
     )
     # where each fact's own entry landed (its subject's, then its object's): removing that entry or another of
     # the same year leaves the same other years
-    sorted_at = np.empty(len(order), dtype=np.int64)
-    sorted_at[order] = np.arange(len(order), dtype=np.int64)
-    own_at = np.zeros((2, n), dtype=np.int64)
-    own_at[0, dated] = sorted_at[: int(dated.sum())]
-    own_at[1, other_side] = sorted_at[int(dated.sum()) :]
-    two_years = hs & he
+    sorted_at = np.empty(len(order), dtype=np.int32)
+    sorted_at[order] = np.arange(len(order), dtype=np.int32)
+    del order
+    n_dated = int(dated.sum())
+    own_at = np.zeros((2, n), dtype=np.int32)
+    own_at[0, dated] = sorted_at[:n_dated]
+    own_at[1, other_side] = sorted_at[n_dated:]
+    del sorted_at, other_side, dated
+    last = max(len(ent_vals) - 1, 0)
 
-    def verdict(e: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
-        e = e.astype(np.int64)
-        others = ent_count[e] - 1
-        own = own_at[side] - ent_first[e]
-        last = max(len(ent_vals) - 1, 0)
+    def chunk(a: int, b: int) -> np.ndarray:
+        """The reason codes of facts ``a..b-1`` (in chunks, so that temporaries stay small on huge graphs)."""
+        rr, ss, oo, h_s, h_e = r[a:b], s[a:b], o[a:b], hs[a:b], he[a:b]
+        y_s, y_e, y_rep = sy[a:b].astype(np.int64), ey[a:b].astype(np.int64), rep[a:b].astype(np.int64)
+        two_years = h_s & h_e
+        min_year = np.where(two_years, np.minimum(y_s, y_e), y_rep)
+        ev, fact_role = is_event[rr], role[rr]
 
-        def kth(j: np.ndarray | int) -> np.ndarray:
-            j = np.asarray(j, dtype=np.int64)
-            pos = ent_first[e] + np.where(j < own, j, j + 1)
-            return ent_vals[np.clip(pos, 0, last)] if len(ent_vals) else np.zeros(len(e), dtype=np.int64)
+        def verdict(e: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+            """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
+            others = ent_count[e] - 1
+            own = own_at[side, a:b] - ent_first[e]
 
-        def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-            return np.abs(y - x) > CENTURY_GAP
+            def kth(j: np.ndarray | int) -> np.ndarray:
+                j = np.asarray(j, dtype=np.int64)
+                pos = ent_first[e] + np.where(j < own, j, j + 1)
+                return ent_vals[np.clip(pos, 0, last)].astype(np.int64) if len(ent_vals) else np.zeros(len(e), np.int64)
 
-        # one or two other facts: only an early year far from every one of them counts
-        few = (others >= 1) & (others < 3) & (min_year < EARLY)
-        first, second = kth(0), kth(1)
-        all_far = far(rep, first) & (~two_years | far(ey, first))
-        all_far &= (others < 2) | (far(rep, second) & (~two_years | far(ey, second)))
-        # three or more: the median of the others (doubled, to stay in integers)
-        k = others // 2
-        med2 = np.where(others % 2 == 1, 2 * kth(k), kth(k - 1) + kth(k))
-        any_far = (np.abs(2 * rep - med2) > 2 * CENTURY_GAP) | (two_years & (np.abs(2 * ey - med2) > 2 * CENTURY_GAP))
-        many = others >= 3
-        return few | many, np.where(many, any_far, all_far)
+            def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+                return np.abs(y - x) > CENTURY_GAP
 
-    has_s, far_s = verdict(s, 0)
-    has_o, far_o = verdict(o, 1)
-    has_o &= o != s
-    any_verdict = has_s | has_o
-    all_far = (~has_s | far_s) & (~has_o | far_o)
-    early_off = (min_year < EARLY) & (np.abs(2 * min_year - rel_med2[r]) > 2 * CENTURY_GAP)
-    reasons = (
-        ev & hs & he & (ey > sy),
-        ~ev & hs & ~he & (open_end == "ongoing") & (as_of.year - sy > limit[r]),
-        (fact_role == 0) & hs & ((has_birth[s] & (sy < birth[s])) | (has_birth[o] & (sy < birth[o]))),
-        (fact_role == 0) & hs & ((has_death[s] & (sy > death[s])) | (has_death[o] & (sy > death[o]))),
-        (hs | he) & ((any_verdict & all_far) | (~any_verdict & early_off)),
-    )
-    for code in range(len(reasons) - 1, -1, -1):  # the first reason that applies wins
-        out[live & reasons[code]] = code
+            # one or two other facts: only an early year far from every one of them counts
+            few = (others >= 1) & (others < 3) & (min_year < EARLY)
+            first, second = kth(0), kth(1)
+            all_far = far(y_rep, first) & (~two_years | far(y_e, first))
+            all_far &= (others < 2) | (far(y_rep, second) & (~two_years | far(y_e, second)))
+            # three or more: the median of the others (doubled, to stay in integers)
+            k = others // 2
+            med2 = np.where(others % 2 == 1, 2 * kth(k), kth(k - 1) + kth(k))
+            any_far = np.abs(2 * y_rep - med2) > 2 * CENTURY_GAP
+            any_far |= two_years & (np.abs(2 * y_e - med2) > 2 * CENTURY_GAP)
+            many = others >= 3
+            return few | many, np.where(many, any_far, all_far)
+
+        has_s, far_s = verdict(ss, 0)
+        has_o, far_o = verdict(oo, 1)
+        has_o &= oo != ss
+        any_verdict = has_s | has_o
+        all_far = (~has_s | far_s) & (~has_o | far_o)
+        early_off = (min_year < EARLY) & (np.abs(2 * min_year - rel_med2[rr]) > 2 * CENTURY_GAP)
+        reasons = (
+            ev & h_s & h_e & (y_e > y_s),
+            ~ev & h_s & ~h_e & (open_end == "ongoing") & (as_of.year - y_s > limit[rr]),
+            (fact_role == 0) & h_s & ((has_birth[ss] & (y_s < birth[ss])) | (has_birth[oo] & (y_s < birth[oo]))),
+            (fact_role == 0) & h_s & ((has_death[ss] & (y_s > death[ss])) | (has_death[oo] & (y_s > death[oo]))),
+            (h_s | h_e) & ((any_verdict & all_far) | (~any_verdict & early_off)),
+        )
+        got = np.full(b - a, -1, dtype=np.int8)
+        for code in range(len(reasons) - 1, -1, -1):  # the first reason that applies wins
+            got[live[a:b] & reasons[code]] = code
+        return got
+
+    for a in range(0, n, CHUNK):
+        out[a : a + CHUNK] = chunk(a, min(n, a + CHUNK))
     return out
