@@ -406,7 +406,8 @@ def _columns(
         day = np.array([0 if p is None else p.day or 0 for p in parsed], dtype=np.int8)
         dates += [has[row_codes], year[row_codes], month[row_codes], day[row_codes]]
     hs, sy, sm, sd, he, ey, em, ed = dates
+    index = np.int32 if first_id + n < 2**31 - 1 and line_offset + n < 2**31 - 1 else np.int64  # where they fit
     return FactColumns(
-        list(entities), list(relations), np.arange(first_id, first_id + n, dtype=np.int64), codes[0], codes[1],
-        codes[2], hs, sy, sm, sd, he, ey, em, ed, np.arange(line_offset, line_offset + n, dtype=np.int64),
+        list(entities), list(relations), np.arange(first_id, first_id + n, dtype=index), codes[0], codes[1],
+        codes[2], hs, sy, sm, sd, he, ey, em, ed, np.arange(line_offset, line_offset + n, dtype=index),
     )  # fmt: skip

@@ -295,7 +295,7 @@ def build_kg_benchmark(
     tab = idx.table
     ok = ~idx.ignored_mask
     seedable = _seeds(idx, ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0])
-    timed = ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]
+    timed = ((tab[:, Col.SU] != NONE) & ok).nonzero()[0].astype(np.int32 if len(tab) < 2**31 else np.int64)
     pool = static_into = None
     if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
         static_into = build_static_into(idx)
@@ -632,8 +632,18 @@ def build_kg_benchmark(
 def graph_relations(facts: Sequence[Fact]) -> list[str]:
     """The relation ids the facts use, sorted (on columns: from the codes, without making a :class:`Fact`)."""
     if isinstance(facts, FactColumns):
-        return sorted(facts.relations[c] for c in np.unique(facts.r).tolist())
+        used = np.flatnonzero(np.bincount(facts.r, minlength=len(facts.relations)))
+        return sorted(facts.relations[c] for c in used.tolist())
     return sorted({f.r for f in facts})
+
+
+def _member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """``np.isin(values, sorted_keys)`` for sorted unique ``sorted_keys``, by bisection (no sort of ``values``)."""
+    if not len(sorted_keys):
+        return np.zeros(len(values), dtype=bool)
+    pos = np.searchsorted(sorted_keys, values)
+    np.minimum(pos, len(sorted_keys) - 1, out=pos)
+    return sorted_keys[pos] == values
 
 
 def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
@@ -659,9 +669,10 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     o_key = idx.table[fids, Col.O].astype(np.int64) * n_rel + r
     subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
     obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
-    subj_multi = np.isin(s_key, multi_out)
-    obj_multi = np.where(sym, np.isin(o_key, multi_out), np.isin(o_key, multi_in))
-    both_fids = np.repeat(fids.astype(np.int64), 2)
+    subj_multi = _member(s_key, multi_out)
+    obj_multi = np.where(sym, _member(o_key, multi_out), _member(o_key, multi_in))
+    del s_key, o_key
+    both_fids = np.repeat(fids.astype(np.int32 if len(idx.table) < 2**31 else np.int64), 2)
     sides = np.tile(np.array([True, False]), len(fids))
     ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)
     ok_multi = ok & np.stack([subj_multi, obj_multi], axis=1).reshape(-1)

@@ -130,22 +130,20 @@ def implausible_codes(
     take = np.minimum(np.stack([mid, mid_hi]), max(len(rel_vals) - 1, 0))
     rel_med2 = rel_vals[take[0]] + rel_vals[take[1]] if len(rel_vals) else np.zeros(n_rel, dtype=np.int64)
     del rel_vals
-    # per entity: the representative years of its facts (a self-loop counts once)
+    # per entity: the representative years of its facts (a self-loop counts once), as one sorted int64 array of
+    # entity * span + (year - low): entity e's years are ent_sorted[ent_first[e] : ent_first[e] + ent_count[e]]
     other_side = dated & (o != s)
-    ent_vals, ent_first, ent_count, order = _sorted_groups(
-        n_ent, np.concatenate([s[dated], o[other_side]]), np.concatenate([rep[dated], rep[other_side]])
-    )
-    # where each fact's own entry landed (its subject's, then its object's): removing that entry or another of
-    # the same year leaves the same other years
-    sorted_at = np.empty(len(order), dtype=np.int32)
-    sorted_at[order] = np.arange(len(order), dtype=np.int32)
-    del order
-    n_dated = int(dated.sum())
-    own_at = np.zeros((2, n), dtype=np.int32)
-    own_at[0, dated] = sorted_at[:n_dated]
-    own_at[1, other_side] = sorted_at[n_dated:]
-    del sorted_at, other_side, dated
-    last = max(len(ent_vals) - 1, 0)
+    low = int(rep[dated].min()) if bool(dated.any()) else 0
+    span = int(rep[dated].max()) - low + 1 if bool(dated.any()) else 1
+    ent_sorted = np.concatenate([s[dated], o[other_side]]).astype(np.int64)
+    ent_sorted *= span
+    ent_sorted += np.concatenate([rep[dated], rep[other_side]])
+    ent_sorted -= low
+    ent_sorted.sort()
+    ent_count = np.bincount(s[dated], minlength=n_ent) + np.bincount(o[other_side], minlength=n_ent)
+    ent_first = np.cumsum(ent_count) - ent_count
+    del other_side, dated
+    last = max(len(ent_sorted) - 1, 0)
 
     def chunk(a: int, b: int) -> np.ndarray:
         """The reason codes of facts ``a..b-1`` (in chunks, so that temporaries stay small on huge graphs)."""
@@ -155,15 +153,18 @@ def implausible_codes(
         min_year = np.where(two_years, np.minimum(y_s, y_e), y_rep)
         ev, fact_role = is_event[rr], role[rr]
 
-        def verdict(e: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+        def verdict(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
             others = ent_count[e] - 1
-            own = own_at[side, a:b] - ent_first[e]
+            # the fact's own entry (the first of its year: removing any entry of that year leaves the same others)
+            own = np.searchsorted(ent_sorted, e.astype(np.int64) * span + (y_rep - low), "left") - ent_first[e]
 
             def kth(j: np.ndarray | int) -> np.ndarray:
                 j = np.asarray(j, dtype=np.int64)
                 pos = ent_first[e] + np.where(j < own, j, j + 1)
-                return ent_vals[np.clip(pos, 0, last)].astype(np.int64) if len(ent_vals) else np.zeros(len(e), np.int64)
+                if not len(ent_sorted):
+                    return np.zeros(len(e), dtype=np.int64)
+                return ent_sorted[np.clip(pos, 0, last)] % span + low
 
             def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
                 return np.abs(y - x) > CENTURY_GAP
@@ -181,8 +182,8 @@ def implausible_codes(
             many = others >= 3
             return few | many, np.where(many, any_far, all_far)
 
-        has_s, far_s = verdict(ss, 0)
-        has_o, far_o = verdict(oo, 1)
+        has_s, far_s = verdict(ss)
+        has_o, far_o = verdict(oo)
         has_o &= oo != ss
         any_verdict = has_s | has_o
         all_far = (~has_s | far_s) & (~has_o | far_o)
