@@ -64,8 +64,10 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
         cfg = KGBuildConfig(n_questions=n_questions, generic_phrases=True)
     t1 = time.perf_counter()
     load_avg = os.getloadavg()
+    cpu1 = time.process_time()
     build = build_kg_benchmark(graph, cfg)
     t2 = time.perf_counter()
+    cpu2 = time.process_time()
     build_peak = _peak_mb()
     if write:
         with tempfile.TemporaryDirectory() as tmp:
@@ -81,6 +83,8 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
         "write_s": round(t3 - t2, 2) if write else None,
         "total_s": round(t3 - t0, 2),
         "cpu_s": round(time.process_time() - cpu0, 2),
+        "load_cpu_s": round(cpu1 - cpu0, 2),
+        "build_cpu_s": round(cpu2 - cpu1, 2),
         "build_peak_rss_mb": round(build_peak, 1),
         "peak_rss_mb": round(_peak_mb(), 1),
         "rss_growth_mb": round(_peak_mb() - base, 1),
