@@ -3,13 +3,17 @@
 Cases, each in a fresh subprocess (peak resident memory = ``VmHWM`` of that process):
 
 * YAGO11k and Wikidata12k through the mirror (needs CHRONOQA_MIRROR), default config (10,000 questions);
-* synthetic graphs (``chronoqa.sources.synthetic``, seed 0) of 100k, 1M and 10M facts with a fixed number
-  of questions (``--synthetic-questions``, default 2,000), generic phrasing (their relations have no
-  phrase table): cost should grow no worse than linearly in facts.
+* synthetic graphs (``chronoqa.sources.synthetic``, seed 0) of 10k, 100k, 1M and 10M facts (the growth
+  curve) with a fixed number of questions (``--synthetic-questions``, default 2,000), generic phrasing
+  (their relations have no phrase table): cost should grow no worse than linearly in facts. The graph is
+  columnar (``FactColumns``): no ``Fact`` object is made for the bulk of the facts.
 
 Timings are split into load (reading / generating the graph), build (index + questions + negatives +
-audit) and write (release folder, corpus included). Run: ``python benchmarks/bench_build_kg.py
-[--sizes 100000,1000000,10000000] [--skip-real]``; results go to ``benchmarks/results/build_kg.json``.
+audit) and write (release folder, corpus included); ``build_peak_rss_mb`` is the peak resident memory up
+to the end of the build (before the corpus is written), ``peak_rss_mb`` the whole case's. The machine is
+shared: each result records the load average at its start. Run: ``python benchmarks/bench_build_kg.py
+[--sizes 10000,100000,1000000,10000000] [--skip-real] [--skip-write]``; results go to
+``benchmarks/results/build_kg.json``.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def _rss_mb() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def run_case(kind: str, arg: str, n_questions: int) -> dict[str, Any]:
+def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[str, Any]:
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
     base = _rss_mb()
@@ -59,10 +63,15 @@ def run_case(kind: str, arg: str, n_questions: int) -> dict[str, Any]:
         graph = generate(n_facts=int(arg), seed=0).to_graph(f"synthetic{arg}")
         cfg = KGBuildConfig(n_questions=n_questions, generic_phrases=True)
     t1 = time.perf_counter()
+    load_avg = os.getloadavg()
+    cpu1 = time.process_time()
     build = build_kg_benchmark(graph, cfg)
     t2 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        build.write(Path(tmp) / "release")
+    cpu2 = time.process_time()
+    build_peak = _peak_mb()
+    if write:
+        with tempfile.TemporaryDirectory() as tmp:
+            build.write(Path(tmp) / "release")
     t3 = time.perf_counter()
     m = build.manifest
     return {
@@ -71,11 +80,15 @@ def run_case(kind: str, arg: str, n_questions: int) -> dict[str, Any]:
         "questions": m["counts"]["questions"],
         "load_s": round(t1 - t0, 2),
         "build_s": round(t2 - t1, 2),
-        "write_s": round(t3 - t2, 2),
+        "write_s": round(t3 - t2, 2) if write else None,
         "total_s": round(t3 - t0, 2),
         "cpu_s": round(time.process_time() - cpu0, 2),
+        "load_cpu_s": round(cpu1 - cpu0, 2),
+        "build_cpu_s": round(cpu2 - cpu1, 2),
+        "build_peak_rss_mb": round(build_peak, 1),
         "peak_rss_mb": round(_peak_mb(), 1),
         "rss_growth_mb": round(_peak_mb() - base, 1),
+        "loadavg_at_start": [round(x, 2) for x in load_avg],
         "composition": m["counts"]["composition"],
         "functional_rates": m["functional_rates"],
     }
@@ -83,13 +96,14 @@ def run_case(kind: str, arg: str, n_questions: int) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--sizes", default="100000,1000000,10000000")
+    ap.add_argument("--sizes", default="10000,100000,1000000,10000000")
     ap.add_argument("--synthetic-questions", type=int, default=2000)
     ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--skip-write", action="store_true", help="build only (the corpus writer is measured apart)")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "ARG", "N"))
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(run_case(args.child[0], args.child[1], int(args.child[2]))))
+        print(json.dumps(run_case(args.child[0], args.child[1], int(args.child[2]), not args.skip_write)))
         return
     cases: list[tuple[str, str, int]] = []
     if not args.skip_real and os.environ.get("CHRONOQA_MIRROR"):
@@ -99,9 +113,8 @@ def main() -> None:
     if RESULTS.exists():
         previous = json.loads(RESULTS.read_text(encoding="utf-8")).get("results", [])
     for kind, arg, n in cases:
-        proc = subprocess.run(
-            [sys.executable, __file__, "--child", kind, arg, str(n)], capture_output=True, text=True, check=False
-        )
+        child = [sys.executable, __file__, "--child", kind, arg, str(n), *(["--skip-write"] if args.skip_write else [])]
+        proc = subprocess.run(child, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             res = {"case": arg, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
         else:

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chronoqa.errors import DataError, UnknownNameError
-from chronoqa.records import Fact, TemporalGraph
+from chronoqa.records import Fact, FactColumns, TemporalGraph
 from chronoqa.sources import FORMATS, get_format, read
 from chronoqa.sources.hyte import read_hyte, write_hyte
 from chronoqa.sources.quintuples import read_quintuples
@@ -545,7 +545,8 @@ def test_parse_time_used_for_cells_matches_regex_reading() -> None:
 
 
 def _same(a: TemporalGraph, b: TemporalGraph) -> None:
-    assert a.facts == b.facts
+    assert tuple(a.facts) == tuple(b.facts)
+    assert not isinstance(b.facts, FactColumns)  # the line-by-line path builds Facts
     assert a.report is not None and b.report is not None
     assert a.report.to_dict() == b.report.to_dict()
     assert (a.entity_labels, a.relation_labels) == (b.entity_labels, b.relation_labels)
@@ -581,7 +582,23 @@ def test_hyte_fast_path_falls_back_on_bad_rows(tmp_path: Path) -> None:
 @pytest.mark.mirror
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
 def test_hyte_fast_path_equals_slow_path_on_real_data(mirror: Path, name: str) -> None:
-    _same(read_hyte(mirror / name, on_reversed="keep"), read_hyte(mirror / name, on_reversed="keep", fast=False))
+    fast = read_hyte(mirror / name, on_reversed="keep")
+    assert isinstance(fast.facts, FactColumns)  # the bulk path builds no Fact objects
+    _same(fast, read_hyte(mirror / name, on_reversed="keep", fast=False))
+
+
+def test_bulk_paths_give_columns_and_the_row_paths_facts(tmp_path: Path) -> None:
+    data = generate(n_facts=3000, seed=9, n_entities=50, n_relations=4)
+    data.write_hyte(tmp_path / "h")
+    data.write_quintuples(tmp_path / "q.csv")
+    assert isinstance(data.to_graph().facts, FactColumns)
+    for fast in (read_hyte(tmp_path / "h", on_reversed="keep"), read_quintuples(tmp_path / "q.csv")):
+        assert isinstance(fast.facts, FactColumns)
+        assert [(f.s, f.r, f.o, f.start, f.end) for f in fast.facts] == [
+            (f.s, f.r, f.o, f.start, f.end) for f in data.to_graph().facts
+        ]
+    two = read_hyte(tmp_path / "h", files=("temporal", "temporal"), on_reversed="keep")  # duplicates across files
+    assert not isinstance(two.facts, FactColumns) and len(two) == 6000
 
 
 def test_table_non_utf8_and_blank_lines(tmp_path: Path) -> None:

@@ -23,13 +23,13 @@ by reason, never silent).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from chronoqa._gc import gc_paused
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
-from chronoqa.records import Fact
+from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
 
 if TYPE_CHECKING:
@@ -160,9 +160,17 @@ class FactBuilder:
         self.on_duplicate = on_duplicate
         self.as_of = as_of
         self.facts: list[Fact] = []
+        self.columns: FactColumns | None = None  # a bulk-read file kept as columns (see bulk_add)
         self._seen: set[tuple[str, str, str, str | None, str | None]] = set()
         self._infos: dict[int, _PointInfo] = {}
         self._as_of_last = None if as_of is None else as_of.last_day()
+
+    def result(self) -> Sequence[Fact]:
+        """The facts added: the bulk path's columns when that is all there is, else a tuple of :class:`Fact`."""
+        if self.columns is not None:
+            assert not self.facts, "a columnar bulk file is the only source of its builder"
+            return self.columns
+        return tuple(self.facts)
 
     def bad(self, error: DataError) -> None:
         """Handle a bad row under ``on_bad_row``."""
@@ -272,6 +280,7 @@ def bulk_add(
     line_offset: int,
     *,
     last_file: bool = False,
+    columnar: bool = False,
 ) -> bool:
     """Add every row of ``table`` to ``builder`` at once, or nothing (``False``) when a row needs the slow path.
 
@@ -282,6 +291,10 @@ def bulk_add(
     :meth:`FactBuilder.add`; any row that would raise or be skipped for another reason (unknown id,
     bad time, time after ``as_of``, reversed interval under a policy other than ``keep``) makes this
     return ``False`` before anything is recorded.
+
+    With ``columnar=True``, a file that nothing before or after can duplicate (``last_file``, nothing added
+    yet, duplicates kept) is stored as :class:`~chronoqa.records.FactColumns` in ``builder.columns`` instead of
+    :class:`Fact` objects (read them with :meth:`FactBuilder.result`).
     """
     import numpy as np
     import pyarrow as pa
@@ -296,7 +309,7 @@ def bulk_add(
         codes = enc.indices.fill_null(len(uniques)).to_numpy(zero_copy_only=False)
         return [*uniques, None], codes
 
-    id_cols: list[list[str | None]] = []
+    id_values: list[tuple[list[str | None], np.ndarray]] = []  # per id column: names of the distinct values, codes
     key_codes: list[np.ndarray] = []  # per row: codes that identify (s, r, o, start, end) by value
     for column, id_of in zip(columns[:3], ids, strict=True):
         uniques, codes = encode(column)
@@ -304,10 +317,10 @@ def bulk_add(
         if any(m is None for m in mapped):
             return False
         mapped.append(None)
-        id_cols.append(np.array(mapped, dtype=object)[codes].tolist())
+        id_values.append((mapped, codes))
         canon: dict[str | None, int] = {}
         key_codes.append(np.array([canon.setdefault(m, len(canon)) for m in mapped], dtype=np.int64)[codes])
-    points: list[list[TimePoint | None]] = []
+    parsed_values: list[list[TimePoint | None]] = []  # per time column: the point of each distinct value
     iso_parts: list[tuple[np.ndarray, np.ndarray]] = []  # (distinct ISO strings, row codes)
     infos: list[list[_PointInfo | None]] = []  # per time column: info of each distinct value
     time_codes: list[np.ndarray] = []
@@ -323,7 +336,7 @@ def bulk_add(
         canon_t: dict[str | None, int] = {}
         iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in col_infos]
         key_codes.append(np.array(iso_codes, dtype=np.int64)[codes])
-        points.append(np.array(parsed, dtype=object)[codes].tolist())
+        parsed_values.append(parsed)
         iso_parts.append((np.array([None if i is None else i.iso for i in col_infos], dtype=object), codes))
         infos.append(col_infos)
         time_codes.append(codes.astype(np.int64))
@@ -342,15 +355,22 @@ def bulk_add(
     if n_reversed:
         report.notes[NOTE_REVERSED_KEPT] += n_reversed
     seen, facts, drop = builder._seen, builder.facts, builder.on_duplicate == "drop"
-    if last_file and not seen and not drop:
+    if last_file and not seen and not drop and builder.columns is None:
         # nothing to compare with before or after this file: count duplicates in Arrow, build in bulk
         keys = pa.table({f"k{j}": pa.array(k) for j, k in enumerate(key_codes)})
         dups = n - keys.group_by(keys.column_names).aggregate([]).num_rows
-        lines = range(line_offset, line_offset + n)
-        facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, lines))
+        if columnar and not facts:
+            builder.columns = _columns(id_values, parsed_values, time_codes, first_id, line_offset, n)
+        else:
+            id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in id_values]
+            points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(parsed_values, time_codes, strict=True)]
+            lines = range(line_offset, line_offset + n)
+            facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, lines))
         report.rows_loaded += n
     else:
         dups = 0
+        id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in id_values]
+        points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(parsed_values, time_codes, strict=True)]
         isos = [uniq[codes].tolist() for uniq, codes in iso_parts]
         for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
             if builder.admit((s, r, o, si, ei), label, i + line_offset):
@@ -359,3 +379,35 @@ def bulk_add(
     if dups:
         report.notes[NOTE_DUPLICATES] += dups
     return True
+
+
+def _columns(
+    id_values: list[tuple[list[str | None], Any]],
+    parsed_values: list[list[TimePoint | None]],
+    time_codes: list[Any],
+    first_id: int,
+    line_offset: int,
+    n: int,
+) -> FactColumns:
+    """:class:`FactColumns` of a bulk-read file from its distinct values and row codes (no :class:`Fact` made)."""
+    import numpy as np
+
+    entities: dict[str, int] = {}
+    relations: dict[str, int] = {}
+    codes = []
+    for (names, row_codes), table in zip(id_values, (entities, relations, entities), strict=True):
+        value_code = np.array([-1 if m is None else table.setdefault(m, len(table)) for m in names], dtype=np.int32)
+        codes.append(value_code[row_codes])
+    dates = []
+    for parsed, row_codes in zip(parsed_values, time_codes, strict=True):
+        has = np.array([p is not None for p in parsed], dtype=bool)
+        year = np.array([0 if p is None else p.year for p in parsed], dtype=np.int32)
+        month = np.array([0 if p is None else p.month or 0 for p in parsed], dtype=np.int8)
+        day = np.array([0 if p is None else p.day or 0 for p in parsed], dtype=np.int8)
+        dates += [has[row_codes], year[row_codes], month[row_codes], day[row_codes]]
+    hs, sy, sm, sd, he, ey, em, ed = dates
+    index = np.int32 if first_id + n < 2**31 - 1 and line_offset + n < 2**31 - 1 else np.int64  # where they fit
+    return FactColumns(
+        list(entities), list(relations), np.arange(first_id, first_id + n, dtype=index), codes[0], codes[1],
+        codes[2], hs, sy, sm, sd, he, ey, em, ed, np.arange(line_offset, line_offset + n, dtype=index),
+    )  # fmt: skip

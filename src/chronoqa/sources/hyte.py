@@ -180,12 +180,12 @@ def _read_hyte(
         report, on_bad_row=on_bad_row, on_reversed=on_reversed, on_duplicate=on_duplicate, as_of=as_of
     )
     row_index = 0
-    for file_name in files:
+    for file_no, file_name in enumerate(files):
         path = folder / file_name
         label = str(path)
         cells = TimeCells(label)
         if fast:
-            last = file_name == files[-1]
+            last = file_no == len(files) - 1  # by position: a file named twice is read twice
             n_fast = _read_fast(path, label, entities, relations, row_index, builder, cells, last_file=last)
             if n_fast is not None:
                 row_index += n_fast
@@ -232,7 +232,7 @@ def _read_hyte(
                 rel_labels[rel] = extra[rel]
     return TemporalGraph(
         name=name or folder.name,
-        facts=tuple(builder.facts),
+        facts=builder.result(),
         entity_labels=ent_labels,
         relation_labels=rel_labels,
         report=report,
@@ -334,6 +334,6 @@ def _read_fast(
         return None
 
     ids = (entities.get, relations.get, entities.get)
-    if not bulk_add(builder, cells, label, table, names, ids, first_id, 1, last_file=last_file):
+    if not bulk_add(builder, cells, label, table, names, ids, first_id, 1, last_file=last_file, columnar=True):
         return None
     return n

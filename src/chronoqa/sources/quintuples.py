@@ -15,8 +15,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
-from chronoqa.records import TemporalGraph
+from chronoqa.records import FactColumns, TemporalGraph
 from chronoqa.sources._common import (
     NOTE_BLANK,
     DuplicatePolicy,
@@ -176,7 +178,7 @@ def read_quintuples(
                     report.notes[NOTE_LABEL_CONFLICT] += 1
     return TemporalGraph(
         name=name or path.stem,
-        facts=tuple(builder.facts),
+        facts=builder.result(),
         entity_labels=dict(sorted(ent_labels.items())),
         relation_labels=dict(sorted(rel_labels.items())),
         report=report,
@@ -260,13 +262,14 @@ def _read_fast(
         0,
         2,
         last_file=True,
+        columnar=True,
     )
     if not ok:
         return None
     ent_labels: dict[str, str] = {}
     rel_labels: dict[str, str] = {}
     if has_labels:
-        facts = builder.facts[n_before:]
+        facts = builder.result()[n_before:]
         for role, target, attr in (
             ("s_label", ent_labels, "s"),
             ("o_label", ent_labels, "o"),
@@ -275,16 +278,21 @@ def _read_fast(
             if role not in idx:
                 continue
             values = table.column(header[idx[role]]).to_pylist()
-            for f, raw in zip(facts, values, strict=True):
+            if isinstance(facts, FactColumns):
+                names = facts.relations if attr == "r" else facts.entities
+                ids = np.array(names, dtype=object)[getattr(facts, attr)].tolist()
+            else:
+                ids = [getattr(f, attr) for f in facts]
+            for fact_id, raw in zip(ids, values, strict=True):
                 lab = cell_text(raw)
                 if lab is None:
                     continue
-                old = target.setdefault(getattr(f, attr), lab)
+                old = target.setdefault(fact_id, lab)
                 if old != lab:
                     builder.report.notes[NOTE_LABEL_CONFLICT] += 1
     return TemporalGraph(
         name=name,
-        facts=tuple(builder.facts),
+        facts=builder.result(),
         entity_labels=dict(sorted(ent_labels.items())),
         relation_labels=dict(sorted(rel_labels.items())),
         report=builder.report,

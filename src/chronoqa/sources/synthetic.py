@@ -22,9 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from chronoqa.records import Fact, FactColumns, TemporalGraph
-from chronoqa.sources._common import gc_paused
-from chronoqa.time import TimePoint
+from chronoqa.records import FactColumns, TemporalGraph
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -256,68 +254,33 @@ class SyntheticFacts:
         return int(ts.shape[0])
 
     def to_columns(self) -> FactColumns:
-        """The facts as :class:`~chronoqa.records.FactColumns` (no :class:`Fact` objects; as :meth:`to_graph`)."""
+        """The facts as :class:`~chronoqa.records.FactColumns` (no :class:`Fact` objects; arrays shared, not copied)."""
         n = len(self)
+        index = np.int32 if n < 2**31 - 1 else np.int64  # ids and lines: int32 where they fit
         return FactColumns(
             [f"E{i}" for i in range(self.n_entities)],
             [f"R{i}" for i in range(self.n_relations)],
-            np.arange(n, dtype=np.int64),
-            self.s.astype(np.int32),
-            self.r.astype(np.int32),
-            self.o.astype(np.int32),
-            self.has_start.astype(bool),
-            self.start_year.astype(np.int32),
-            self.start_month.astype(np.int8),
-            self.start_day.astype(np.int8),
-            self.has_end.astype(bool),
-            self.end_year.astype(np.int32),
-            self.end_month.astype(np.int8),
-            self.end_day.astype(np.int8),
-            np.arange(1, n + 1, dtype=np.int64),
+            np.arange(n, dtype=index),
+            self.s.astype(np.int32, copy=False),
+            self.r.astype(np.int32, copy=False),
+            self.o.astype(np.int32, copy=False),
+            self.has_start.astype(bool, copy=False),
+            self.start_year.astype(np.int32, copy=False),
+            self.start_month.astype(np.int8, copy=False),
+            self.start_day.astype(np.int8, copy=False),
+            self.has_end.astype(bool, copy=False),
+            self.end_year.astype(np.int32, copy=False),
+            self.end_month.astype(np.int8, copy=False),
+            self.end_day.astype(np.int8, copy=False),
+            np.arange(1, n + 1, dtype=index),
         )
 
-    @gc_paused()
     def to_graph(self, name: str = "synthetic") -> TemporalGraph:
-        """The facts as a :class:`TemporalGraph` (ids ``E<i>``/``R<i>``, no labels; line = row + 1)."""
-        cache: dict[tuple[int, int, int], TimePoint] = {}
+        """The facts as a :class:`TemporalGraph` of :meth:`to_columns` (ids ``E<i>``/``R<i>``, no labels).
 
-        def point(y: int, m: int, d: int) -> TimePoint:
-            key = (y, m, d)
-            t = cache.get(key)
-            if t is None:
-                t = TimePoint(y, m or None, d or None)
-                cache[key] = t
-            return t
-
-        cols: list[Any] = [
-            a.tolist()
-            for a in (
-                self.s,
-                self.r,
-                self.o,
-                self.has_start,
-                self.start_year,
-                self.start_month,
-                self.start_day,
-                self.has_end,
-                self.end_year,
-                self.end_month,
-                self.end_day,
-            )
-        ]
-        facts = [
-            Fact(
-                i,
-                f"E{s}",
-                f"R{r}",
-                f"E{o}",
-                point(sy, sm, sd) if hs else None,
-                point(ey, em, ed) if he else None,
-                i + 1,
-            )
-            for i, (s, r, o, hs, sy, sm, sd, he, ey, em, ed) in enumerate(zip(*cols, strict=True))
-        ]
-        return TemporalGraph(name=name, facts=tuple(facts))
+        Lines are row + 1; no :class:`Fact` object is made until one is asked for (``graph.facts[i]``, iteration).
+        """
+        return TemporalGraph(name=name, facts=self.to_columns())
 
 
 def generate(config: SyntheticConfig | None = None, **overrides: Any) -> SyntheticFacts:

@@ -24,13 +24,14 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import corpus_batches, fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
-from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex, certain_interval, expand_years
+from chronoqa.generate.kg.index import NEG, NONE, Col, DocIds, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import (
     GENERATORS,
     TIME_FREE_CAP,
     Draft,
     GenContext,
+    SeedList,
     build_chain_pool,
     build_static_into,
     static_depths,
@@ -42,11 +43,11 @@ from chronoqa.generate.kg.phrases import (
     RelationPhrases,
     load_phrase_table,
 )
-from chronoqa.generate.kg.plausible import REASONS, implausible_facts
+from chronoqa.generate.kg.plausible import REASONS, implausible_codes
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
-from chronoqa.records import COMPLEXITIES, Doc, Fact, Question, TemporalGraph, Triple, complexity_of
+from chronoqa.records import COMPLEXITIES, Doc, Fact, FactColumns, Question, TemporalGraph, Triple, complexity_of
 from chronoqa.sources.labels import is_raw_id
 from chronoqa.time import TimePoint, render_year, valid_at
 
@@ -54,6 +55,7 @@ __all__ = [
     "MAX_NESTING",
     "KGBuild",
     "build_kg_benchmark",
+    "graph_relations",
     "leaks",
     "resolve_cardinality",
     "resolve_not_years",
@@ -86,7 +88,7 @@ def resolve_phrases(
 def _resolve_table(
     graph: TemporalGraph, phrases: PhraseTable | str | Path | None, *, generic: bool
 ) -> tuple[dict[str, RelationPhrases], list[str], PhraseTable]:
-    rels = sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
+    rels = [(r, graph.relation_label(r)) for r in graph_relations(graph.facts)]
     if phrases is not None:
         table = phrases if isinstance(phrases, PhraseTable) else load_phrase_table(phrases)
         out, fb = table.resolve(rels, generic=generic)
@@ -259,8 +261,9 @@ def build_kg_benchmark(
     phr, fallback, phr_table = _resolve_table(graph, phrases, generic=cfg.generic_phrases)
     phr_source = phr_table.source
     open_end, open_end_by = resolve_open_end(cfg, phr_table)
+    graph_facts = FactColumns.from_facts(graph.facts)
     not_years, not_years_by = resolve_not_years(
-        cfg, phr_table, sorted({(f.r, graph.relation_label(f.r)) for f in graph.facts})
+        cfg, phr_table, [(r, graph.relation_label(r)) for r in graph_relations(graph_facts)]
     )
     bad_years = {r: frozenset(ys) for r, ys in not_years.items()}
     is_event = {rid: p.is_event for rid, p in phr.items()}
@@ -270,14 +273,14 @@ def build_kg_benchmark(
         return extra_labels.get(e) or graph.entity_label(e)
 
     if cfg.expand_years:
-        facts, doc_ids = expand_years(graph.facts, is_event, as_of, bad_years)
+        facts, doc_ids = expand_years(graph_facts, is_event, as_of, bad_years)
     else:
-        facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
+        facts, doc_ids = graph_facts, DocIds(graph_facts.ids)
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
     idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
     cardinality, card_record = resolve_cardinality(phr, idx)
     idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
-    raw = sorted(e for e in idx.ent_names if is_raw_id(label(e)) or not label(e).strip())
+    raw = _unreadable(idx.ent_names, label)
     if raw and not cfg.allow_ids:
         shown = ", ".join(raw[:20]) + (f" and {len(raw) - 20:,} more" if len(raw) > 20 else "")
         raise ChronoqaError(
@@ -286,15 +289,14 @@ def build_kg_benchmark(
             "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
             "(KGBuildConfig(allow_ids=True)) to build with the ids."
         )
-    implausible = implausible_facts(
-        facts, phr, idx.ignored_mask.tolist(), as_of, open_end, phr_table.default_max_years
-    )  # fmt: skip
-    idx.mark_implausible(sorted(implausible))
+    implausible_code = implausible_codes(facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years)
+    implausible_pos = np.flatnonzero(implausible_code >= 0)
+    idx.mark_implausible(implausible_pos)
     t_max = as_of.lo(g) - 1
     tab = idx.table
     ok = ~idx.ignored_mask
     seedable = _seeds(idx, ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0])
-    timed = [int(i) for i in ((tab[:, Col.SU] != NONE) & ok).nonzero()[0]]
+    timed = ((tab[:, Col.SU] != NONE) & ok).nonzero()[0].astype(np.int32 if len(tab) < 2**31 else np.int64)
     pool = static_into = None
     if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
         static_into = build_static_into(idx)
@@ -551,7 +553,8 @@ def build_kg_benchmark(
     non_year = idx.not_year_mask
     assert non_year is not None  # set by GraphIndex.__post_init__
     n_non_year = int(non_year.sum())
-    by_reason = Counter(implausible.values())
+    reason_counts = np.bincount(implausible_code[implausible_pos], minlength=len(REASONS)).tolist()
+    by_reason = dict(zip(REASONS, reason_counts, strict=True))
     cell_quality: dict[str, dict[str, Any]] = {}
     for c in cells:
         ds = [x[0] for x in c.drafts]
@@ -597,7 +600,7 @@ def build_kg_benchmark(
             "graph_facts": len(graph.facts),
             "expanded_facts": len(facts) if cfg.expand_years else None,
             "reversed_facts_ignored": int((idx.reversed_mask & ~non_year).sum()),
-            "implausible_facts": len(implausible),
+            "implausible_facts": len(implausible_pos),
             "non_year_facts_ignored": n_non_year,
             "composition": composition,
             "splits": split_counts,
@@ -618,48 +621,87 @@ def build_kg_benchmark(
     def batches() -> pa.RecordBatchReader:
         return corpus_batches(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
-    listed = [{"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())]
+    listed = [
+        {"fact": fact, "doc": doc_ids[i], "reason": REASONS[c]}
+        for i, fact, c in zip(
+            implausible_pos.tolist(),
+            facts.ids[implausible_pos].tolist(),
+            implausible_code[implausible_pos].tolist(),
+            strict=True,
+        )
+    ]
     return KGBuild(
         questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed, corpus_batches=batches
     )
 
 
-def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+def graph_relations(facts: Sequence[Fact]) -> list[str]:
+    """The relation ids the facts use, sorted (on columns: from the codes, without making a :class:`Fact`)."""
+    if isinstance(facts, FactColumns):
+        used = np.flatnonzero(np.bincount(facts.r, minlength=len(facts.relations)))
+        return sorted(facts.relations[c] for c in used.tolist())
+    return sorted({f.r for f in facts})
+
+
+def _member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """``np.isin(values, sorted_keys)`` for sorted unique ``sorted_keys``, by bisection (no sort of ``values``)."""
+    if not len(sorted_keys):
+        return np.zeros(len(values), dtype=bool)
+    pos = np.searchsorted(sorted_keys, values)
+    np.minimum(pos, len(sorted_keys) - 1, out=pos)
+    return sorted_keys[pos] == values
+
+
+def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     """Chain seeds ``(fact, anchor is the subject)`` whose first hop is a ``one`` direction, and their subset.
 
     The subset holds the seeds whose (anchor, relation) group has several values over time (where a 1-hop
-    question's time can matter).
+    question's time can matter). Seeds are ordered by fact, the subject side before the object side.
     """
     n_rel = idx.n_rel
 
     def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        pairs = np.unique(np.stack([keys, rows[:, Col.OTHER].astype(np.int64)], axis=1), axis=0)
-        k, c = np.unique(pairs[:, 0], return_counts=True) if len(pairs) else (np.zeros(0, np.int64), None)
-        return k[c > 1] if c is not None else k
+        # a group (a run of equal keys) holds two values exactly when two neighbours in it differ
+        other = rows[:, Col.OTHER]
+        return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])])
 
     multi_out = multi_keys(idx.out_keys, idx.out_rows)
     multi_in = multi_keys(idx.in_keys, idx.in_rows)
-    tab = idx.table[fids]
-    r = tab[:, Col.R]
+    r = idx.table[fids, Col.R]
     sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
     one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
     one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
-    s_key = tab[:, Col.S].astype(np.int64) * n_rel + r
-    o_key = tab[:, Col.O].astype(np.int64) * n_rel + r
+    s_key = idx.table[fids, Col.S].astype(np.int64) * n_rel + r
+    o_key = idx.table[fids, Col.O].astype(np.int64) * n_rel + r
     subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
     obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
-    subj_multi = np.isin(s_key, multi_out)
-    obj_multi = np.where(sym, np.isin(o_key, multi_out), np.isin(o_key, multi_in))
-    all_seeds: list[tuple[int, bool]] = []
-    multi: list[tuple[int, bool]] = []
-    for fid, a, b, am, bm in zip(fids.tolist(), subj_ok.tolist(), obj_ok.tolist(), subj_multi.tolist(),
-                                 obj_multi.tolist(), strict=True):  # fmt: skip
-        for side, ok_side, m in ((True, a, am), (False, b, bm)):
-            if ok_side:
-                all_seeds.append((int(fid), side))
-                if m:
-                    multi.append((int(fid), side))
-    return all_seeds, multi
+    subj_multi = _member(s_key, multi_out)
+    obj_multi = np.where(sym, _member(o_key, multi_out), _member(o_key, multi_in))
+    del s_key, o_key
+    both_fids = np.repeat(fids.astype(np.int32 if len(idx.table) < 2**31 else np.int64), 2)
+    sides = np.tile(np.array([True, False]), len(fids))
+    ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)
+    ok_multi = ok & np.stack([subj_multi, obj_multi], axis=1).reshape(-1)
+    return SeedList(both_fids[ok], sides[ok]), SeedList(both_fids[ok_multi], sides[ok_multi])
+
+
+# ASCII characters that no raw id (see chronoqa.sources.labels.is_raw_id) holds once stripped
+_NOT_IN_RAW_IDS = "[" + "".join(
+    f"\\x{{{c:02x}}}" for c in range(128) if not (chr(c) in "QP/_" or chr(c).isdigit() or chr(c).islower()
+                                                  or chr(c).isspace())
+) + "]"  # fmt: skip
+
+
+def _unreadable(entities: Sequence[str], label: Callable[[str], str]) -> list[str]:
+    """The entities whose label is a raw id or blank, sorted; Arrow rules out most labels, ``is_raw_id`` decides."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    labels = [label(e) for e in entities]
+    if not labels:
+        return []
+    maybe = np.flatnonzero(~pc.match_substring_regex(pa.array(labels, pa.string()), _NOT_IN_RAW_IDS).to_numpy(False))
+    return sorted(entities[i] for i in maybe.tolist() if is_raw_id(labels[i]) or not labels[i].strip())
 
 
 def _answer_strings(d: Draft, idx: GraphIndex, label: Callable[[str], str], g: Any) -> list[str]:

@@ -26,23 +26,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
-from chronoqa.records import Fact
-from chronoqa.time import Granularity, Interval, TimePoint
+from chronoqa.records import Fact, FactColumns
+from chronoqa.time import Granularity, Interval, TimePoint, unit_bounds
 
 __all__ = [
     "NEG",
     "NONE",
     "POS",
     "Col",
+    "DocIds",
     "GraphIndex",
     "certain_interval",
     "effective_interval",
     "expand_years",
+    "first_appearance",
     "has_non_year",
 ]
 
@@ -87,35 +90,223 @@ def has_non_year(fact: Fact, not_years: Mapping[str, Collection[int]] | None) ->
     return any(p is not None and p.year in bad for p in (fact.start, fact.end))
 
 
+@dataclass(frozen=True, eq=False)
+class DocIds(Sequence[str]):
+    """The corpus doc id of each fact position as arrays; a string is made only when one is asked for.
+
+    Position ``i`` is ``F<facts[i]>`` (a fact kept whole), or ``F<facts[i]>-<years[i]>`` where ``expanded[i]``
+    (one year of a fact expanded by :func:`expand_years`). ``facts`` are the original fact ids.
+    """
+
+    facts: np.ndarray  # int64 original fact ids
+    years: np.ndarray | None = None  # int32, read where expanded
+    expanded: np.ndarray | None = None  # bool
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        """The doc id at position ``i`` (or the list of a slice)."""
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if self.expanded is not None and self.years is not None and self.expanded[i]:
+            return f"F{int(self.facts[i])}-{int(self.years[i])}"
+        return f"F{int(self.facts[i])}"
+
+    def __iter__(self) -> Iterator[str]:
+        for i in range(len(self)):
+            yield self[i]
+
+
 def expand_years(
     facts: Sequence[Fact],
     is_event: Mapping[str, bool],
     as_of: TimePoint,
     not_years: Mapping[str, Collection[int]] | None = None,
-) -> tuple[list[Fact], list[str]]:
+) -> tuple[FactColumns, DocIds]:
     """Per-year mode: one point fact per year of every interval fact, as TGB builds tkgl-smallpedia.
 
     A fact with both ends known becomes one point fact per year of ``start.year..end.year``; a fact
     with a start only becomes one point fact at its start year (TGB's single edge: the open end is
     not expanded, ``as_of`` is unused); facts with an unknown start, reversed facts and facts with a
-    non-year date (:func:`has_non_year` under ``not_years``) stay as they are. Returns the new facts (ids
-    renumbered 0..n-1 in order of (original fact, year)) and their doc ids (``F<orig>`` for a fact kept
-    whole, ``F<orig>-<year>`` for an expanded one).
+    non-year date (:func:`has_non_year` under ``not_years``) stay as they are. Returns the new facts as
+    columns (ids renumbered 0..n-1 in order of (original fact, year)) and their doc ids (``F<orig>`` for a
+    fact kept whole, ``F<orig>-<year>`` for an expanded one). Array operations only: no loop per fact.
     """
     del is_event, as_of  # the expansion is the same for states and events (TGB's)
-    out: list[Fact] = []
-    docs: list[str] = []
-    for f in facts:
-        start, end = f.start, f.end
-        if start is None or (end is not None and start.year > end.year) or has_non_year(f, not_years):
-            out.append(f._replace(id=len(out)))
-            docs.append(f"F{f.id}")
+    cols = FactColumns.from_facts(facts)
+    sy = cols.start_year.astype(np.int64)
+    whole = ~cols.has_start | (cols.has_end & (sy > cols.end_year)) | _non_year_mask(cols, not_years)
+    last = np.where(cols.has_end, cols.end_year, sy)
+    count = np.where(whole, 1, last - sy + 1)
+    rows = np.repeat(np.arange(len(cols), dtype=np.int64), count)
+    year = (sy[rows] + (np.arange(len(rows)) - np.repeat(np.cumsum(count) - count, count))).astype(np.int32)
+    out = cols.take(rows)
+    grown = ~whole[rows]
+    zero = np.zeros(1, dtype=np.int8)
+    expanded = FactColumns(
+        out.entities, out.relations, np.arange(len(rows), dtype=np.int64), out.s, out.r, out.o,
+        out.has_start, np.where(grown, year, out.start_year), np.where(grown, zero, out.start_month),
+        np.where(grown, zero, out.start_day), out.has_end | grown, np.where(grown, year, out.end_year),
+        np.where(grown, zero, out.end_month), np.where(grown, zero, out.end_day), out.lines,
+    )  # fmt: skip
+    return expanded, DocIds(out.ids, year, grown)
+
+
+def first_appearance(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """Recode ``codes`` (indices into ``names``) to the order of first appearance: ``(new codes, their names)``.
+
+    Names no code uses are left out. Codes already in that order (``0, 1, ...`` as they first appear, every
+    name used) come back unchanged as int32.
+    """
+    n = len(codes)
+    if not n:
+        return np.zeros(0, dtype=np.int32), []
+    first = np.full(len(names), n, dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(n, dtype=np.int32 if n < 2**31 else np.int64))
+    used = np.flatnonzero(first < n)
+    used = used[np.argsort(first[used], kind="stable")]
+    if len(used) == len(names) and bool(np.all(used == np.arange(len(used)))):
+        return codes.astype(np.int32, copy=False), list(names)
+    new = np.zeros(len(names), dtype=np.int32)
+    new[used] = np.arange(len(used), dtype=np.int32)
+    return new[codes], [names[i] for i in used.tolist()]
+
+
+def _first_appearance_pair(
+    s: np.ndarray, o: np.ndarray, names: Sequence[str], s_out: np.ndarray, o_out: np.ndarray
+) -> list[str]:
+    """:func:`first_appearance` of the interleaved codes ``s[0], o[0], s[1], ...``, written to ``s_out``/``o_out``.
+
+    Returns the names in first-appearance order (no interleaved copy is made).
+    """
+    n = len(s)
+    if not n:
+        return []
+    first = np.full(len(names), 2 * n, dtype=np.int64)
+    pos = np.arange(0, 2 * n, 2, dtype=np.int64)
+    np.minimum.at(first, s, pos)
+    pos += 1
+    np.minimum.at(first, o, pos)
+    del pos
+    used = np.flatnonzero(first < 2 * n)
+    used = used[np.argsort(first[used], kind="stable")]
+    new = np.zeros(len(names), dtype=np.int32)
+    new[used] = np.arange(len(used), dtype=np.int32)
+    s_out[:] = new[s]
+    o_out[:] = new[o]
+    if len(used) == len(names) and bool(np.all(used == np.arange(len(used)))):
+        return list(names)
+    return [names[i] for i in used.tolist()]
+
+
+def _date_units(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~chronoqa.time.unit_bounds` of the start or end column as int32 (zeros where the date is unknown).
+
+    :func:`~chronoqa.time.unit_bounds` is asked about each distinct date once; rows find theirs through a dense
+    table of packed ``(year, month, day)`` codes when the years span a few thousand, else through a sort.
+    """
+    has = getattr(cols, f"has_{which}")
+    n = len(has)
+    y, m, d = (getattr(cols, f"{which}_{f}") for f in ("year", "month", "day"))
+    if not bool(has.any()):
+        return np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+    y = np.where(has, y, y[has][0]).astype(np.int64)  # unknown dates read as a known one (masked by the caller)
+    code = (y * 13 + np.where(has, m, 0)) * 32 + np.where(has, d, 0)
+    del y
+    low, span = int(code.min()), int(code.max() - code.min()) + 1
+    if span <= 64 * n + 1_000_000:  # dense: one slot per possible code
+        code -= low
+        seen = np.zeros(span, dtype=bool)
+        seen[code] = True
+        uniq = np.flatnonzero(seen)
+        slot = np.cumsum(seen, dtype=np.int32) - 1
+        del seen
+        inverse = slot[code]
+        del slot
+        uniq += low
+    else:
+        uniq, inverse = np.unique(code, return_inverse=True)
+    del code
+    ym, dd = np.divmod(uniq, 32)
+    yy, mm = np.divmod(ym, 13)
+    lo, hi, fine = unit_bounds(yy, mm, dd, g)
+    return lo.astype(np.int32)[inverse], hi.astype(np.int32)[inverse], fine[inverse]
+
+
+def _non_year_mask(cols: FactColumns, not_years: Mapping[str, Collection[int]] | None) -> np.ndarray:
+    """Per fact, :func:`has_non_year` on the columns."""
+    out = np.zeros(len(cols), dtype=bool)
+    if not not_years:
+        return out
+    code = {name: i for i, name in enumerate(cols.relations)}
+    for rel, years in sorted(not_years.items()):
+        if rel not in code or not years:
             continue
-        last = start.year if end is None else end.year
-        for y in range(start.year, last + 1):
-            out.append(Fact(len(out), f.s, f.r, f.o, TimePoint(y), TimePoint(y), f.line))
-            docs.append(f"F{f.id}-{y}")
-    return out, docs
+        bad = np.array(sorted(years), dtype=np.int64)
+        hit = (cols.has_start & np.isin(cols.start_year, bad)) | (cols.has_end & np.isin(cols.end_year, bad))
+        out |= (cols.r == code[rel]) & hit
+    return out
+
+
+def _segment_cummax(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running maximum of int64 ``values`` restarting at each segment (``segment``: non-decreasing ids 0, 1, ...).
+
+    Values must lie within ±2**31 (units and the NEG/POS markers do).
+    """
+    offset = segment.astype(np.int64) * 2**33
+    return np.maximum.accumulate(values + offset) - offset
+
+
+def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 20) -> tuple[np.ndarray, ...]:
+    """Per relation, over the (entity, relation) groups of one adjacency table, what :meth:`GraphIndex.infer_one` reads.
+
+    Returns ``(groups, groups with two or more values, of which overlapping, distinct values summed)``, each an
+    array indexed by relation. A group is *overlapping* when, its possible spans sorted by (start, end, value),
+    one span and one of the next ``window - 1`` spans hold different values for more than one unit together.
+    """
+    out = tuple(np.zeros(n_rel, dtype=np.int64) for _ in range(4))
+    m = len(keys)
+    if not m:
+        return out
+    # the table is sorted by key: groups are runs, numbered in order
+    first = np.r_[True, keys[1:] != keys[:-1]]
+    gid = np.cumsum(first, dtype=np.int32) - 1
+    g_rel = (keys[first] % n_rel).astype(np.int64)
+    del first
+    other = rows[:, Col.OTHER]
+    order = np.lexsort((other, gid))  # by group, then value: distinct values are the changes
+    by_value = other[order]
+    del order
+    new_value = np.r_[True, (gid[1:] != gid[:-1]) | (by_value[1:] != by_value[:-1])]
+    del by_value
+    n_values = np.bincount(gid[new_value], minlength=len(g_rel))
+    del new_value
+    order = np.lexsort((other, rows[:, Col.APHI], rows[:, Col.APLO], gid))
+    plo, phi, other = rows[order, Col.APLO], rows[order, Col.APHI], other[order]
+    del order
+    overlapping = np.zeros(len(g_rel), dtype=bool)
+    cand = np.flatnonzero(gid[1:] == gid[:-1]).astype(np.int32)  # positions with a next row in their group
+    for d in range(1, window):
+        cand = cand[cand + d < m]
+        cand = cand[(gid[cand + d] == gid[cand]) & ~overlapping[gid[cand]]]  # a group that ended stays ended
+        if not len(cand):
+            break
+        j = cand + d
+        low = np.maximum(plo[cand], plo[j]).astype(np.int64)
+        hit = (other[cand] != other[j]) & (np.minimum(phi[cand], phi[j]) - low >= 1)
+        overlapping[gid[cand[hit]]] = True
+    multi = n_values >= 2
+    return (
+        np.bincount(g_rel, minlength=n_rel),
+        np.bincount(g_rel, weights=multi, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=multi & overlapping, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=n_values, minlength=n_rel).astype(np.int64),
+    )
 
 
 @dataclass
@@ -144,6 +335,7 @@ class GraphIndex:
     rel_symmetric: list[bool] = field(default_factory=list)
     ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
     _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
+    _infer_stats: dict[bool, tuple[np.ndarray, ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -166,38 +358,23 @@ class GraphIndex:
         in X" grows without bound and reads as ``many`` even where the graph holds one per year).
         Conservative: an unsure direction reads ``many``.
         """
-        keys, rows = (self.out_keys, self.out_rows) if forward or self.rel_symmetric[relation] else (
-            self.in_keys, self.in_rows
-        )  # fmt: skip
-        sel = rows[(keys % self.n_rel) == relation]
-        if not len(sel):
+        out_table = forward or self.rel_symmetric[relation]
+        stats = self._infer_stats.get(out_table)
+        if stats is None:
+            stats = self._infer_stats[out_table] = _group_stats(
+                *((self.out_keys, self.out_rows) if out_table else (self.in_keys, self.in_rows)), self.n_rel
+            )
+        groups, multi, overlapping, n_values = (int(x[relation]) for x in stats)
+        if not groups:
             return True
-        ents = (keys[(keys % self.n_rel) == relation] // self.n_rel).tolist()
-        groups: dict[int, list[list[int]]] = {}
-        for e, row in zip(ents, sel.tolist(), strict=True):
-            groups.setdefault(e, []).append(row)
-        multi = overlapping = n_values = 0
-        for grp in groups.values():
-            values = {row[Col.OTHER] for row in grp}
-            n_values += len(values)
-            if len(values) < 2:
-                continue
-            multi += 1
-            spans = sorted((row[Col.APLO], row[Col.APHI], row[Col.OTHER]) for row in grp)
-            if any(
-                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
-                for i, a in enumerate(spans)
-                for b in spans[i + 1 : i + 20]
-            ):
-                overlapping += 1
-        return overlapping <= overlap_share * max(multi, 1) and n_values <= mean_values * len(groups)
+        return overlapping <= overlap_share * max(multi, 1) and n_values <= mean_values * groups
 
-    def mark_implausible(self, positions: Collection[int]) -> None:
+    def mark_implausible(self, positions: Collection[int] | np.ndarray) -> None:
         """Give the facts at ``positions`` an empty certain span (never gold); their possible span still counts."""
         assert self.implausible_mask is not None
-        if not positions:
+        sel = np.fromiter(positions, dtype=np.int64, count=len(positions))
+        if not len(sel):
             return
-        sel = np.fromiter(positions, dtype=np.int64)
         self.implausible_mask[sel] = True
         self.table[sel, Col.CLO] = POS
         self.table[sel, Col.CHI] = NEG
@@ -225,33 +402,31 @@ class GraphIndex:
         return key not in self._overlapping[0 if forward or self.rel_symmetric[relation] else 1]
 
     def _overlap_keys(self, forward: bool) -> frozenset[int]:
+        """Group keys where two different values are certain together for two units or more (array operations).
+
+        Two certain spans overlap for two units or more exactly when the spans shortened by their last unit
+        intersect; the spans of each (group, value) are merged first, so any intersection left is between two
+        different values.
+        """
         keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        out: set[int] = set()
-        if not len(keys):
+        lo = rows[:, Col.ACLO].astype(np.int64)
+        hi = rows[:, Col.ACHI].astype(np.int64) - 1
+        sel = lo <= hi
+        k, other, lo, hi = keys[sel], rows[sel, Col.OTHER], lo[sel], hi[sel]
+        if not len(k):
             return frozenset()
-        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-        ends = np.r_[starts[1:], len(keys)]
-        big = np.flatnonzero(ends - starts > 1)
-        for i in big.tolist():
-            grp = rows[starts[i] : ends[i]]
-            if len(set(grp[:, Col.OTHER].tolist())) < 2:
-                continue
-            certain = grp[grp[:, Col.ACLO] <= grp[:, Col.ACHI]]
-            spans = sorted(
-                zip(
-                    certain[:, Col.ACLO].tolist(),
-                    certain[:, Col.ACHI].tolist(),
-                    certain[:, Col.OTHER].tolist(),
-                    strict=True,
-                )
-            )
-            if any(
-                a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
-                for j, a in enumerate(spans)
-                for b in spans[j + 1 :]
-            ):
-                out.add(int(keys[starts[i]]))
-        return frozenset(out)
+        order = np.lexsort((hi, lo, other, k))
+        k, other, lo, hi = k[order], other[order], lo[order], hi[order]
+        seg_start = np.r_[True, (k[1:] != k[:-1]) | (other[1:] != other[:-1])]
+        reach = _segment_cummax(hi, np.cumsum(seg_start) - 1)
+        starts = np.flatnonzero(seg_start | np.r_[True, lo[1:] > reach[:-1]])
+        m_key, m_lo, m_hi = k[starts], lo[starts], np.maximum.reduceat(hi, starts)
+        order = np.lexsort((m_lo, m_key))
+        m_key, m_lo, m_hi = m_key[order], m_lo[order], m_hi[order]
+        key_start = np.r_[True, m_key[1:] != m_key[:-1]]
+        reach = _segment_cummax(m_hi, np.cumsum(key_start) - 1)
+        hit = ~key_start[1:] & (m_lo[1:] <= reach[:-1])
+        return frozenset(np.unique(m_key[1:][hit]).tolist())
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
@@ -271,107 +446,114 @@ class GraphIndex:
         cardinality: Mapping[str, tuple[bool, bool]] | None = None,
         symmetric: Collection[str] = (),
     ) -> GraphIndex:
-        """Intern, compute unit bounds and build both adjacency tables (one pass + two sorts).
+        """Intern, compute unit bounds and build both adjacency tables (array operations and two sorts).
 
+        ``facts`` is any ``Sequence[Fact]``; it is converted once to :class:`~chronoqa.records.FactColumns`
+        (nothing to do for columns). Entities and relations are interned in order of first appearance
+        (subject, object, then relation of each fact in turn), whatever the order of the columns' codes.
         ``open_end`` is the reading of a state with a start and no end (``ongoing`` or ``unknown``);
         ``not_years`` (relation id → years) marks facts with a non-year date, which are valid nowhere;
         ``cardinality`` maps a relation id to ``(forward is one, inverse is one)`` (default: both one);
         ``symmetric`` names the symmetric relation ids.
         """
         g = granularity
-        ent_id: dict[str, int] = {}
-        rel_id: dict[str, int] = {}
-        n = len(facts)
+        cols = FactColumns.from_facts(facts)
+        n = len(cols)
         table = np.empty((n, 9), dtype=np.int32)
-        rev = np.zeros(n, dtype=bool)
-        nyr = np.zeros(n, dtype=bool)
-        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
-        memo: dict[TimePoint, tuple[int, int, int]] = {}
-
-        def units(p: TimePoint) -> tuple[int, int, int]:
-            u = memo.get(p)
-            if u is None:
-                u = (p.lo(g), p.hi(g), p.lo(g) if p.granularity >= g else NONE)
-                memo[p] = u
-            return u
-
-        for i, f in enumerate(facts):
-            s = ent_id.setdefault(f.s, len(ent_id))
-            o = ent_id.setdefault(f.o, len(ent_id))
-            r = rel_id.setdefault(f.r, len(rel_id))
-            ev = is_event.get(f.r, False)
-            start = f.start
-            end = f.end if f.end is not None or not ev else f.start
-            su = eu = NONE
-            if start is not None:
-                plo, clo, su = units(start)[0], units(start)[1], units(start)[2]
-            else:
-                plo, clo = NEG, POS
-            if end is not None:
-                e_lo, e_hi, _ = units(end)
-                phi, chi = e_hi, e_lo
-                if f.end is not None:
-                    eu = units(f.end)[2] if f.end.granularity >= g else NONE
-            else:
-                phi, chi = as_hi, as_lo
-                if open_end == "unknown" and start is not None:  # certain in the start unit only
-                    chi = units(start)[0]
-            if start is not None and f.end is not None and units(start)[0] > units(f.end)[1]:
-                rev[i] = True
-                plo, phi, clo, chi = POS, NEG, POS, NEG
-            if has_non_year(f, not_years):
-                nyr[i] = True
-                plo, phi, clo, chi = POS, NEG, POS, NEG
-            if clo == POS:
-                chi = NEG
-            table[i] = (s, r, o, plo, phi, clo, chi, su, eu)
-        imp = np.zeros(n, dtype=bool)
-        ent_names = [""] * len(ent_id)
-        for k, v in ent_id.items():
-            ent_names[v] = k
-        rel_names = [""] * len(rel_id)
-        for k, v in rel_id.items():
-            rel_names[v] = k
+        ent_names = _first_appearance_pair(cols.s, cols.o, cols.entities, table[:, Col.S], table[:, Col.O])
+        r_arr, rel_names = first_appearance(cols.r, cols.relations)
+        table[:, Col.R] = r_arr
+        ent_id = {name: i for i, name in enumerate(ent_names)}
+        rel_id = {name: i for i, name in enumerate(rel_names)}
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
+        has_s, has_e = cols.has_start, cols.has_end
+        # an event without an end ends at its start
+        end_from_start = ~has_e & has_s & (np.array(rel_event, dtype=bool)[r_arr] if n else np.zeros(0, dtype=bool))
+        del r_arr
+        has_eff = has_e | end_from_start
+        s_lo, s_hi, s_fine = _date_units(cols, "start", g)
+        table[:, Col.PLO] = np.where(has_s, s_lo, NEG)
+        table[:, Col.CLO] = np.where(has_s, s_hi, POS)
+        table[:, Col.SU] = np.where(has_s & s_fine, s_lo, NONE)
+        del s_fine
+        e_lo, e_hi, e_fine = _date_units(cols, "end", g)
+        table[:, Col.EU] = np.where(has_e & e_fine, e_lo, NONE)
+        del e_fine
+        rev = has_s & has_e & (s_lo > e_hi)
+        as_lo, as_hi = as_of.lo(g), as_of.hi(g)
+        table[:, Col.PHI] = np.where(has_eff, np.where(end_from_start, s_hi, e_hi), as_hi)
+        del e_hi
+        chi = np.where(has_eff, np.where(end_from_start, s_lo, e_lo), as_lo)
+        del e_lo, s_hi
+        if open_end == "unknown":  # certain in the start unit only
+            chi[~has_eff & has_s] = s_lo[~has_eff & has_s]
+        del s_lo, has_eff, end_from_start
+        table[:, Col.CHI] = chi
+        del chi
+        nyr = _non_year_mask(cols, not_years)
+        dead = rev | nyr
+        table[dead, Col.PLO] = POS
+        table[dead, Col.PHI] = NEG
+        table[dead, Col.CLO] = POS
+        table[table[:, Col.CLO] == POS, Col.CHI] = NEG
+        imp = np.zeros(n, dtype=bool)
         card = cardinality or {}
         rel_one = [card.get(name, (True, True)) for name in rel_names]
         sym_names = set(symmetric)
         rel_sym = [name in sym_names for name in rel_names]
         n_rel = max(len(rel_names), 1)
-        keep = np.flatnonzero(~(rev | nyr))
-        fid = keep.astype(np.int32)
-        t = table[keep]
-        sym_rows = np.array(rel_sym, dtype=bool)[t[:, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
+        keep = np.flatnonzero(~dead).astype(np.int32)
+        del dead
+        sym_rows = np.array(rel_sym, dtype=bool)[table[keep, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
 
         def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
-            ent, other, ids, tt = t[:, ent_col], t[:, other_col], fid, t
             if mirror:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
-                ent = np.concatenate([ent, t[sym_rows, other_col]])
-                other = np.concatenate([other, t[sym_rows, ent_col]])
-                ids = np.concatenate([fid, fid[sym_rows]])
-                tt = np.concatenate([t, t[sym_rows]])
+                mirrored = keep[sym_rows]
+                ids = np.concatenate([keep, mirrored])
+                ent = np.concatenate([table[keep, ent_col], table[mirrored, other_col]])
+                del mirrored
             else:  # symmetric facts have no incoming rows
-                ent, other, ids, tt = ent[~sym_rows], other[~sym_rows], fid[~sym_rows], t[~sym_rows]
-            keys = ent.astype(np.int64) * n_rel + tt[:, Col.R]
-            order = np.lexsort((ids, keys))
+                ids = keep[~sym_rows]
+                ent = table[ids, ent_col]
+            keys = ent.astype(np.int64)
+            del ent
+            keys *= n_rel
+            keys += table[ids, Col.R]
+            order = np.lexsort((ids, keys)) if mirror and bool(sym_rows.any()) else np.argsort(keys, kind="stable")
+            keys = keys[order]
+            fids = ids[order]
             rows = np.empty((len(ids), 9), dtype=np.int32)
-            rows[:, Col.FID] = ids[order]
-            rows[:, Col.AR] = tt[order, Col.R]
-            rows[:, Col.OTHER] = other[order]
-            rows[:, Col.APLO :] = tt[order, Col.PLO :]
-            return keys[order], rows
+            rows[:, Col.FID] = fids
+            rows[:, Col.AR] = table[fids, Col.R]
+            if mirror and bool(sym_rows.any()):  # the other endpoint of a mirrored row is the fact's own entity
+                other = np.concatenate([table[ids[: len(keep)], other_col], table[ids[len(keep) :], ent_col]])
+                rows[:, Col.OTHER] = other[order]
+                del other
+            else:
+                rows[:, Col.OTHER] = table[fids, other_col]
+            del ids, order
+            for c in range(Col.PLO, Col.EU + 1):
+                rows[:, Col.APLO + c - Col.PLO] = table[fids, c]
+            return keys, rows
 
         out_keys, out_rows = adjacency(Col.S, Col.O, True)
         in_keys, in_rows = adjacency(Col.O, Col.S, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
-            a, b = t[:, Col.S].astype(np.int64), t[:, Col.O].astype(np.int64)
-            lo = np.where(sym_rows, np.minimum(a, b), a)
-            hi = np.where(sym_rows, np.maximum(a, b), b)
-            tkey = (lo * n_rel + t[:, Col.R]) * n_ent + hi
-            _, inverse, counts = np.unique(tkey, return_inverse=True, return_counts=True)
-            triple_count[keep] = counts[inverse]
+            a, b = table[keep, Col.S], table[keep, Col.O]
+            tkey = np.where(sym_rows, np.minimum(a, b), a).astype(np.int64)
+            tkey *= n_rel
+            tkey += table[keep, Col.R]
+            tkey *= n_ent
+            tkey += np.where(sym_rows, np.maximum(a, b), b)
+            del a, b
+            order = np.argsort(tkey, kind="stable")
+            tkey = tkey[order]
+            starts = np.flatnonzero(np.r_[True, tkey[1:] != tkey[:-1]])
+            del tkey
+            sizes = np.diff(np.r_[starts, len(order)]).astype(np.int32)
+            triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
             out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr, imp, rel_one, rel_sym,

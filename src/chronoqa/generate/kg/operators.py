@@ -33,9 +33,10 @@ Definitions (``t`` is a unit at the question granularity; "possible"/"certain" a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from typing import overload
 
 import numpy as np
 
@@ -48,6 +49,7 @@ __all__ = [
     "Draft",
     "GenContext",
     "Hop",
+    "SeedList",
     "build_chain_pool",
     "build_static_into",
     "incident_sample",
@@ -103,6 +105,30 @@ class Draft:
 Spans = list[tuple[int, int]]
 
 
+@dataclass(frozen=True, eq=False)
+class SeedList(Sequence[tuple[int, bool]]):
+    """Chain seeds ``(fact position, anchor is the subject)`` held as two arrays (a tuple made when one is drawn)."""
+
+    fids: np.ndarray  # int64
+    subject: np.ndarray  # bool
+
+    def __len__(self) -> int:
+        return len(self.fids)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, bool]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[int, bool]]: ...
+    def __getitem__(self, i: int | slice) -> tuple[int, bool] | list[tuple[int, bool]]:
+        """The seed at position ``i`` (or the list of a slice)."""
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return int(self.fids[i]), bool(self.subject[i])
+
+    def __iter__(self) -> Iterator[tuple[int, bool]]:
+        return zip(self.fids.tolist(), self.subject.tolist(), strict=True)
+
+
 @dataclass
 class GenContext:
     """What a generator needs: the index, the unit range of ``t``, the multi-answer policy, seed facts."""
@@ -111,12 +137,12 @@ class GenContext:
     t_min: int
     t_max: int
     keep_multi: bool
-    seedable: list[tuple[int, bool]]  # (fact, anchor is subject): certain inside [t_min, t_max], first hop one
-    timed: list[int]  # facts with a start known at the granularity (non-reversed)
+    seedable: Sequence[tuple[int, bool]]  # (fact, anchor is subject): certain inside [t_min, t_max], first hop one
+    timed: Sequence[int] | np.ndarray  # facts with a start known at the granularity (non-reversed)
     pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]] | None = None  # k -> every time-unique chain
     static_into: list[list[tuple[Hop, int, int]]] | None = None  # entity -> every static hop into it
     static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
-    seed_multi: list[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
+    seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
 
 
 def _certain(row: list[int], t: int) -> bool:
@@ -288,9 +314,11 @@ def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...
     answers: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
     seen = {hops[0].src}
+    idx = ctx.index
     for i, h in enumerate(hops):
-        grp = ctx.index.group(h.src, h.rel, h.forward)
-        possible = sorted({row[Col.OTHER] for row in grp if _possible(row, t)})
+        a, b = idx.group_bounds(h.src, h.rel, h.forward)
+        grp = (idx.out_rows if h.forward else idx.in_rows)[a:b]  # a slice: a hub's group is never a list
+        possible = np.unique(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER]).tolist()
         final = i == len(hops) - 1
         if possible != [h.dst] and not (final and ctx.keep_multi and h.dst in possible and len(possible) > 1):
             return None
@@ -303,10 +331,10 @@ def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...
             for x in possible:
                 if x == h.dst:
                     continue
-                cert = [row[Col.FID] for row in grp if row[Col.OTHER] == x and _certain(row, t)]
-                if not cert:
+                cert = grp[(grp[:, Col.OTHER] == x) & (grp[:, Col.ACLO] <= t) & (t <= grp[:, Col.ACHI]), Col.FID]
+                if not len(cert):
                     return None
-                more.append(cert[0])
+                more.append(int(cert[0]))
             extra = tuple(more)
     return answers, extra
 
@@ -468,11 +496,11 @@ def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | Non
 
 def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """interval: the only fact of its (s, r, o) gives the answer time; k-1 static hops lead to it."""
-    if not ctx.timed:
+    if not len(ctx.timed):
         return None
     idx = ctx.index
     for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is not None else 1):
-        fid = ctx.timed[rng.randrange(len(ctx.timed))]
+        fid = int(ctx.timed[rng.randrange(len(ctx.timed))])
         row = idx.fact_row(fid)
         forward = rng.random() < 0.5  # the chain reaches the subject (forward final hop) or the object
         e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
@@ -504,11 +532,11 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
 
 def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """sequence: first / last / next in the timeline of (e, r, dir); k-1 static hops lead to ``e``."""
-    if not ctx.timed:
+    if not len(ctx.timed):
         return None
     idx = ctx.index
     for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is not None else 1):
-        row = idx.fact_row(ctx.timed[rng.randrange(len(ctx.timed))])
+        row = idx.fact_row(int(ctx.timed[rng.randrange(len(ctx.timed))]))
         forward = rng.random() < 0.5
         e = row[Col.S] if forward else row[Col.O]
         forward = forward or idx.rel_symmetric[row[Col.R]]
@@ -602,10 +630,13 @@ def _times_of(
     A fact without the asked time at the granularity gives ``NONE`` (an unknown time, never equal to a unit).
     """
     out: set[int] = set()
+    table = idx.out_rows if forward else idx.in_rows
     for e in sorted(ents):
-        for row in idx.group(e, r, forward):
-            if any_partner or row[Col.OTHER] == other:
-                out.add(row[Col.AEU] if use_end else row[Col.ASU])
+        a, b = idx.group_bounds(e, r, forward)
+        rows = table[a:b]
+        if not any_partner:
+            rows = rows[rows[:, Col.OTHER] == other]
+        out.update(np.unique(rows[:, Col.AEU if use_end else Col.ASU]).tolist())
     return out
 
 

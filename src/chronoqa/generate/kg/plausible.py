@@ -25,105 +25,181 @@ Facts already valid nowhere (reversed, non-year dates) are not re-examined.
 
 from __future__ import annotations
 
-import bisect
-import statistics
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 from chronoqa.generate.kg.phrases import RelationPhrases
-from chronoqa.records import Fact
+from chronoqa.records import Fact, FactColumns
 from chronoqa.time import TimePoint
 
-__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "implausible_facts"]
+__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "implausible_codes", "implausible_facts"]
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
+CHUNK = 1 << 20  # facts judged at once (bounds the temporaries on huge graphs)
 REASONS = ("event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier")
-
-
-def _years(f: Fact) -> list[int]:
-    return [p.year for p in (f.start, f.end) if p is not None]
 
 
 def implausible_facts(
     facts: Sequence[Fact],
     phrases: Mapping[str, RelationPhrases],
-    ignored: Sequence[bool],
+    ignored: Sequence[bool] | np.ndarray,
     as_of: TimePoint,
     open_end: str,
     default_max_years: int,
 ) -> dict[int, str]:
     """Fact position → reason (one of :data:`REASONS`) for every implausible fact (see the module docstring)."""
-    births: dict[str, int] = {}
-    deaths: dict[str, int] = {}
-    per_entity: dict[str, list[int]] = defaultdict(list)  # entity -> sorted representative years
-    per_relation: dict[str, list[int]] = defaultdict(list)
-    for i, f in enumerate(facts):
-        if ignored[i]:
-            continue
-        ys = _years(f)
-        if not ys:
-            continue
-        role = phrases[f.r].role
-        if role == "birth" and f.start is not None:
-            births[f.s] = min(births.get(f.s, f.start.year), f.start.year)
-        elif role == "death" and f.start is not None:
-            deaths[f.s] = max(deaths.get(f.s, f.start.year), f.start.year)
-        rep = ys[0]
-        per_relation[f.r].append(rep)
-        per_entity[f.s].append(rep)
-        if f.o != f.s:
-            per_entity[f.o].append(rep)
-    for ys in per_entity.values():
-        ys.sort()
-    rel_median = {r: statistics.median(ys) for r, ys in per_relation.items()}
+    codes = implausible_codes(facts, phrases, ignored, as_of, open_end, default_max_years)
+    pos = np.flatnonzero(codes >= 0)
+    return {p: REASONS[c] for p, c in zip(pos.tolist(), codes[pos].tolist(), strict=True)}
 
-    def off(e: str, own: int, ys: list[int]) -> bool | None:
-        """True/False: the fact's years are far from / near e's other facts; None: e has too few to tell."""
-        lst = per_entity.get(e, [])
-        n = len(lst) - 1
-        if n < 1:
-            return None
-        i = bisect.bisect_left(lst, own)  # the fact's own entry, removed from the list
 
-        def kth(j: int) -> int:
-            return lst[j] if j < i else lst[j + 1]
+def _group_extreme(n: int, keys: np.ndarray, values: np.ndarray, lowest: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per key ``0..n-1``: whether it has a value, and its smallest (``lowest``) or largest value."""
+    has = np.zeros(n, dtype=bool)
+    has[keys] = True
+    out = np.full(n, np.iinfo(np.int64).max if lowest else np.iinfo(np.int64).min, dtype=np.int64)
+    (np.minimum if lowest else np.maximum).at(out, keys, values)
+    return has, out
 
-        if n < 3:  # too few for a median: only an early year (AD 1-999) far from every other fact counts
-            if min(ys) >= EARLY:
-                return None
-            return all(abs(y - kth(j)) > CENTURY_GAP for y in ys for j in range(n))
-        k = n // 2
-        med = kth(k) if n % 2 else (kth(k - 1) + kth(k)) / 2
-        return any(abs(y - med) > CENTURY_GAP for y in ys)
 
-    out: dict[int, str] = {}
-    for i, f in enumerate(facts):
-        if ignored[i]:
-            continue
-        p = phrases[f.r]
-        if p.is_event and f.start is not None and f.end is not None and f.end.year > f.start.year:
-            out[i] = "event_over_years"
-            continue
-        if not p.is_event and open_end == "ongoing" and f.start is not None and f.end is None:
-            limit = p.max_years if p.max_years is not None else default_max_years
-            if as_of.year - f.start.year > limit:
-                out[i] = "open_end_too_long"
-                continue
-        if p.role is None and f.start is not None:
-            y = f.start.year
-            ents = (f.s, f.o)
-            if any(e in births and y < births[e] for e in ents):
-                out[i] = "before_birth"
-                continue
-            if any(e in deaths and y > deaths[e] for e in ents):
-                out[i] = "after_death"
-                continue
-        ys = _years(f)
-        if ys:
-            verdicts = [v for v in (off(f.s, ys[0], ys), off(f.o, ys[0], ys) if f.o != f.s else None) if v is not None]
-            if verdicts and all(verdicts):
-                out[i] = "century_outlier"
-            elif not verdicts and min(ys) < EARLY and abs(min(ys) - rel_median[f.r]) > CENTURY_GAP:
-                out[i] = "century_outlier"  # no other fact dates the entities: the relation's own years do
+def _sorted_groups(
+    n: int, keys: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Values sorted by (key, value): ``(sorted values, first position of each key, count of each key, order)``.
+
+    ``order[j]`` is the input entry at sorted position ``j`` (one sort of a combined int64 key).
+    """
+    low = int(values.min()) if len(values) else 0
+    span = int(values.max()) - low + 1 if len(values) else 1
+    combined = keys.astype(np.int64)
+    combined *= span
+    combined += values
+    combined -= low
+    order = np.argsort(combined, kind="stable")
+    del combined
+    counts = np.bincount(keys, minlength=n).astype(np.int64)
+    return values[order], np.cumsum(counts) - counts, counts, order
+
+
+def implausible_codes(
+    facts: Sequence[Fact],
+    phrases: Mapping[str, RelationPhrases],
+    ignored: Sequence[bool] | np.ndarray,
+    as_of: TimePoint,
+    open_end: str,
+    default_max_years: int,
+) -> np.ndarray:
+    """Per fact position, the index in :data:`REASONS` of its reason, or ``-1`` (int8; on columns, no loop per fact).
+
+    ``facts`` is any ``Sequence[Fact]`` (converted once to :class:`~chronoqa.records.FactColumns`); the rules
+    are the module docstring's, in its order (the first that applies is recorded).
+    """
+    cols = FactColumns.from_facts(facts)
+    n = len(cols)
+    out = np.full(n, -1, dtype=np.int8)
+    if not n:
+        return out
+    live = ~np.asarray(ignored, dtype=bool)
+    n_rel, n_ent = len(cols.relations), len(cols.entities)
+    is_event = np.zeros(n_rel, dtype=bool)
+    role = np.zeros(n_rel, dtype=np.int8)  # 0: none, 1: birth, 2: death, 3: another role
+    limit = np.zeros(n_rel, dtype=np.int64)
+    for code in np.unique(cols.r[live]).tolist():
+        p = phrases[cols.relations[code]]
+        is_event[code] = p.is_event
+        role[code] = {None: 0, "birth": 1, "death": 2}.get(p.role, 3)
+        limit[code] = p.max_years if p.max_years is not None else default_max_years
+    r, s, o = cols.r, cols.s, cols.o
+    hs, he = cols.has_start, cols.has_end
+    sy, ey = cols.start_year.astype(np.int32, copy=False), cols.end_year.astype(np.int32, copy=False)
+    rep = np.where(hs, sy, ey)  # the representative year: the start's, else the end's
+    dated = live & (hs | he)
+    fact_role = role[r]
+    # births and deaths of entities, where the graph dates them
+    born = dated & hs & (fact_role == 1)
+    has_birth, birth = _group_extreme(n_ent, s[born], sy[born], lowest=True)
+    died = dated & hs & (fact_role == 2)
+    has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
+    del born, died, fact_role
+    # per relation: twice the median of its representative years (integers, as statistics.median's halves)
+    rel_vals, rel_first, rel_count, _ = _sorted_groups(n_rel, r[dated], rep[dated])
+    mid = rel_first + np.maximum(rel_count - 1, 0) // 2
+    mid_hi = rel_first + rel_count // 2
+    take = np.minimum(np.stack([mid, mid_hi]), max(len(rel_vals) - 1, 0))
+    rel_med2 = rel_vals[take[0]] + rel_vals[take[1]] if len(rel_vals) else np.zeros(n_rel, dtype=np.int64)
+    del rel_vals
+    # per entity: the representative years of its facts (a self-loop counts once), as one sorted int64 array of
+    # entity * span + (year - low): entity e's years are ent_sorted[ent_first[e] : ent_first[e] + ent_count[e]]
+    other_side = dated & (o != s)
+    low = int(rep[dated].min()) if bool(dated.any()) else 0
+    span = int(rep[dated].max()) - low + 1 if bool(dated.any()) else 1
+    ent_sorted = np.concatenate([s[dated], o[other_side]]).astype(np.int64)
+    ent_sorted *= span
+    ent_sorted += np.concatenate([rep[dated], rep[other_side]])
+    ent_sorted -= low
+    ent_sorted.sort()
+    ent_count = np.bincount(s[dated], minlength=n_ent) + np.bincount(o[other_side], minlength=n_ent)
+    ent_first = np.cumsum(ent_count) - ent_count
+    del other_side, dated
+    last = max(len(ent_sorted) - 1, 0)
+
+    def chunk(a: int, b: int) -> np.ndarray:
+        """The reason codes of facts ``a..b-1`` (in chunks, so that temporaries stay small on huge graphs)."""
+        rr, ss, oo, h_s, h_e = r[a:b], s[a:b], o[a:b], hs[a:b], he[a:b]
+        y_s, y_e, y_rep = sy[a:b].astype(np.int64), ey[a:b].astype(np.int64), rep[a:b].astype(np.int64)
+        two_years = h_s & h_e
+        min_year = np.where(two_years, np.minimum(y_s, y_e), y_rep)
+        ev, fact_role = is_event[rr], role[rr]
+
+        def verdict(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
+            others = ent_count[e] - 1
+            # the fact's own entry (the first of its year: removing any entry of that year leaves the same others)
+            own = np.searchsorted(ent_sorted, e.astype(np.int64) * span + (y_rep - low), "left") - ent_first[e]
+
+            def kth(j: np.ndarray | int) -> np.ndarray:
+                j = np.asarray(j, dtype=np.int64)
+                pos = ent_first[e] + np.where(j < own, j, j + 1)
+                if not len(ent_sorted):
+                    return np.zeros(len(e), dtype=np.int64)
+                return ent_sorted[np.clip(pos, 0, last)] % span + low
+
+            def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+                return np.abs(y - x) > CENTURY_GAP
+
+            # one or two other facts: only an early year far from every one of them counts
+            few = (others >= 1) & (others < 3) & (min_year < EARLY)
+            first, second = kth(0), kth(1)
+            all_far = far(y_rep, first) & (~two_years | far(y_e, first))
+            all_far &= (others < 2) | (far(y_rep, second) & (~two_years | far(y_e, second)))
+            # three or more: the median of the others (doubled, to stay in integers)
+            k = others // 2
+            med2 = np.where(others % 2 == 1, 2 * kth(k), kth(k - 1) + kth(k))
+            any_far = np.abs(2 * y_rep - med2) > 2 * CENTURY_GAP
+            any_far |= two_years & (np.abs(2 * y_e - med2) > 2 * CENTURY_GAP)
+            many = others >= 3
+            return few | many, np.where(many, any_far, all_far)
+
+        has_s, far_s = verdict(ss)
+        has_o, far_o = verdict(oo)
+        has_o &= oo != ss
+        any_verdict = has_s | has_o
+        all_far = (~has_s | far_s) & (~has_o | far_o)
+        early_off = (min_year < EARLY) & (np.abs(2 * min_year - rel_med2[rr]) > 2 * CENTURY_GAP)
+        reasons = (
+            ev & h_s & h_e & (y_e > y_s),
+            ~ev & h_s & ~h_e & (open_end == "ongoing") & (as_of.year - y_s > limit[rr]),
+            (fact_role == 0) & h_s & ((has_birth[ss] & (y_s < birth[ss])) | (has_birth[oo] & (y_s < birth[oo]))),
+            (fact_role == 0) & h_s & ((has_death[ss] & (y_s > death[ss])) | (has_death[oo] & (y_s > death[oo]))),
+            (h_s | h_e) & ((any_verdict & all_far) | (~any_verdict & early_off)),
+        )
+        got = np.full(b - a, -1, dtype=np.int8)
+        for code in range(len(reasons) - 1, -1, -1):  # the first reason that applies wins
+            got[live[a:b] & reasons[code]] = code
+        return got
+
+    for a in range(0, n, CHUNK):
+        out[a : a + CHUNK] = chunk(a, min(n, a + CHUNK))
     return out
