@@ -1,0 +1,205 @@
+"""The two executors of the SQL steps: DuckDB in process (the default) and Apache Spark (``chronoqa[spark]``).
+
+Both run the same :data:`~chronoqa.generate.kg.sql.queries.STEPS`, rendered for their dialect by sqlglot, and
+return each step's result as an Arrow table in the step's total order. DuckDB reads the inputs straight from
+Arrow; Spark reads them from Parquet files in a folder (local, or a cluster's object storage: ``work_dir``)
+and writes every step's result there as Parquet, read back with pyarrow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Protocol
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.generate.kg.sql.queries import Step, render
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = ["DuckDBEngine", "SparkEngine", "SqlEngine", "in_order"]
+
+#: Spark settings of a local session (overridable by ``SparkEngine(conf=...)``; a cluster's spark-submit sets its own).
+SPARK_LOCAL_CONF: Mapping[str, str] = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.driver.memory": "2g",
+    "spark.sql.ansi.enabled": "true",
+}
+
+
+class SqlEngine(Protocol):
+    """What runs the SQL steps: inputs by table name in, every step's result by name out."""
+
+    name: str
+
+    def run(
+        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+    ) -> dict[str, pa.Table]:
+        """Run ``steps`` in order over ``inputs``; each step reads the inputs and the earlier steps' results."""
+        ...
+
+
+def in_order(table: pa.Table, step: Step) -> pa.Table:
+    """``table`` sorted by the step's total order (returned as is when already sorted: the usual case)."""
+    if table.num_rows < 2:
+        return table
+    keys = [table.column(c) for c in step.order]
+    if len(keys) == 1:
+        a = keys[0]
+        if pc.all(pc.less_equal(a.slice(0, len(a) - 1), a.slice(1))).as_py():
+            return table
+    return table.sort_by([(c, "ascending") for c in step.order])
+
+
+class DuckDBEngine:
+    """Runs the steps in an in-memory DuckDB connection (opened and closed by :meth:`run`)."""
+
+    name = "duckdb"
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads
+
+    def run(
+        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+    ) -> dict[str, pa.Table]:
+        """Run ``steps`` over the Arrow ``inputs``; results come back as Arrow tables."""
+        import duckdb
+
+        con = duckdb.connect(":memory:")
+        try:
+            if self.threads:
+                con.execute(f"SET threads TO {int(self.threads)}")
+            for name, table in inputs.items():
+                con.register(name, table)
+            out: dict[str, pa.Table] = {}
+            for step in steps:
+                result = in_order(con.sql(render(step, "duckdb", params)).to_arrow_table(), step)
+                out[step.name] = result
+                con.register(step.name, result)
+            return out
+        finally:
+            con.close()
+
+
+def _spark() -> Any:
+    try:
+        import pyspark
+    except ImportError as exc:
+        raise ChronoqaError(
+            "the spark engine needs PySpark (and Java 17): pip install chronoqa[spark]; or build with "
+            "--engine duckdb (the default)"
+        ) from exc
+    return pyspark
+
+
+class SparkEngine:
+    """Runs the steps on Spark; a context manager that builds the session on entry and stops it on exit.
+
+    ``master`` is the Spark master URL (``local[2]`` by default; ``None`` takes the one spark-submit gives);
+    ``work_dir`` the folder (or ``s3a://`` / ``hdfs://`` URL the cluster can reach) for the Parquet inputs and
+    outputs, a fresh temporary folder by default (removed on exit). Given an existing ``session``, the engine
+    uses it and leaves it running.
+    """
+
+    name = "spark"
+
+    def __init__(
+        self,
+        master: str | None = "local[2]",
+        *,
+        work_dir: str | Path | None = None,
+        conf: Mapping[str, str] | None = None,
+        session: SparkSession | None = None,
+    ) -> None:
+        self.master = master
+        self.work_dir = str(work_dir) if work_dir is not None else None
+        self.conf = {**SPARK_LOCAL_CONF, **(conf or {})}
+        self._session = session
+        self._owned = False
+        self._tmp: str | None = None
+
+    def __enter__(self) -> SparkEngine:
+        if self._session is None:
+            _spark()
+            from pyspark.sql import SparkSession
+
+            builder = SparkSession.builder.appName("chronoqa-index")
+            if self.master:
+                builder = builder.master(self.master)
+            for k, v in self.conf.items():
+                builder = builder.config(k, v)
+            self._session = builder.getOrCreate()
+            self._session.sparkContext.setLogLevel("ERROR")
+            self._owned = True
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        if self._owned and self._session is not None:
+            self._session.stop()
+            self._session = None
+            self._owned = False
+
+    @contextlib.contextmanager
+    def _folder(self) -> Iterator[str]:
+        if self.work_dir is not None:
+            yield self.work_dir.rstrip("/")
+            return
+        tmp = tempfile.mkdtemp(prefix="chronoqa-spark-")
+        try:
+            yield tmp
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def run(
+        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+    ) -> dict[str, pa.Table]:
+        """Write ``inputs`` as Parquet, run ``steps`` (each written as Parquet), read the results back as Arrow."""
+        import pyarrow.parquet as pq
+
+        if self._session is None:
+            with self:
+                return self.run(inputs, steps, params)
+        spark = self._session
+        out: dict[str, pa.Table] = {}
+        with self._folder() as folder:
+            local = "://" not in folder
+            for name, table in inputs.items():
+                path = f"{folder}/in/{name}"
+                if local:
+                    os.makedirs(path, exist_ok=True)
+                    pq.write_table(table, f"{path}/part-00000.parquet")
+                else:  # object storage: let Spark write it
+                    spark.createDataFrame(table.to_pandas()).write.mode("overwrite").parquet(path)
+                spark.read.parquet(path).createOrReplaceTempView(name)
+            for step in steps:
+                path = f"{folder}/out/{step.name}"
+                spark.sql(render(step, "spark", params)).write.mode("overwrite").parquet(path)
+                spark.read.parquet(path).createOrReplaceTempView(step.name)
+                if local:
+                    out[step.name] = in_order(_read_parts(path), step)
+                else:
+                    out[step.name] = in_order(pa.Table.from_pandas(spark.read.parquet(path).toPandas()), step)
+        return out
+
+
+def _read_parts(path: str) -> pa.Table:
+    """The Parquet part files of one Spark output folder, concatenated in part order."""
+    import pyarrow.parquet as pq
+
+    parts = sorted(p for p in Path(path).iterdir() if p.name.startswith("part-") and p.suffix == ".parquet")
+    if not parts:
+        raise ChronoqaError(f"Spark wrote no Parquet part into {path}")
+    tables = [pq.read_table(p) for p in parts]
+    return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]
