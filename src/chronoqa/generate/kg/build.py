@@ -42,6 +42,7 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.plausible import REASONS, implausible_facts
+from chronoqa.generate.kg.sql import build_index
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
@@ -273,7 +274,7 @@ def build_kg_benchmark(
     else:
         facts, doc_ids = list(graph.facts), [f"F{f.id}" for f in graph.facts]
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
-    idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
+    idx = build_index(cfg.engine, facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
     cardinality, card_record = resolve_cardinality(phr, idx)
     idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
     raw = sorted(e for e in idx.ent_names if is_raw_id(label(e)) or not label(e).strip())
@@ -615,7 +616,8 @@ def build_kg_benchmark(
         return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
     listed = [{"fact": facts[i].id, "doc": doc_ids[i], "reason": why} for i, why in sorted(implausible.items())]
-    return KGBuild(questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed)
+    stats = {"cells": cell_info, "engine": cfg.engine}  # the engine is not in the manifest: same bytes for all
+    return KGBuild(questions, flags, corpus, manifest, datacard, stats, implausible=listed)
 
 
 def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:

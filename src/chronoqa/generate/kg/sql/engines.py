@@ -109,8 +109,8 @@ class SparkEngine:
 
     ``master`` is the Spark master URL (``local[2]`` by default; ``None`` takes the one spark-submit gives);
     ``work_dir`` the folder (or ``s3a://`` / ``hdfs://`` URL the cluster can reach) for the Parquet inputs and
-    outputs, a fresh temporary folder by default (removed on exit). Given an existing ``session``, the engine
-    uses it and leaves it running.
+    outputs, a fresh temporary folder by default (removed on exit). Given an existing ``session``, or where a
+    session is already active in the process (spark-submit's), the engine uses it and leaves it running.
     """
 
     name = "spark"
@@ -133,6 +133,10 @@ class SparkEngine:
     def __enter__(self) -> SparkEngine:
         if self._session is None:
             _spark()
+            from pyspark.sql import SparkSession
+
+            self._session = SparkSession.getActiveSession()  # spark-submit's, or a caller's: used, left running
+        if self._session is None:
             from pyspark.sql import SparkSession
 
             builder = SparkSession.builder.appName("chronoqa-index")

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from chronoqa.errors import UnknownNameError
+from chronoqa.generate.kg.config import ENGINES
 from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex
 from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.queries import STEPS
@@ -21,9 +22,6 @@ from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, TimePoint, unit_bounds
 
 __all__ = ["ENGINES", "build_index", "index_from_results", "input_tables", "sql_params"]
-
-#: The index providers a build may choose (``KGBuildConfig.engine``).
-ENGINES = ("numpy", "duckdb", "spark")
 
 
 def _columns(facts: Sequence[Fact]) -> FactColumns:

@@ -179,6 +179,16 @@ ALLOWED_FUNCTIONS: frozenset[type[exp.Expression]] = frozenset(
 _INT_TYPES = frozenset({exp.DataType.Type.BIGINT, exp.DataType.Type.INT})
 
 
+class _Where:
+    """A node's SQL text for an error message, rendered only when a message needs it."""
+
+    def __init__(self, node: exp.Expression) -> None:
+        self.node = node
+
+    def __repr__(self) -> str:
+        return repr(self.node.sql(dialect="duckdb")[:80])
+
+
 def check_subset(sql: str) -> exp.Expression:
     """Parse ``sql`` (DuckDB dialect) and return its tree.
 
@@ -189,7 +199,7 @@ def check_subset(sql: str) -> exp.Expression:
     tree = cast("exp.Expression", sqlglot.parse_one(sql, read="duckdb"))
     for node in tree.walk():
         kind = type(node)
-        where = node.sql(dialect="duckdb")[:80]
+        where = _Where(node)
         if kind not in ALLOWED_NODES and kind not in ALLOWED_FUNCTIONS:
             raise ChronoqaError(
                 f"SQL construct {kind.__name__} ({where!r}) is outside the tested subset shared by DuckDB and Spark "
