@@ -182,7 +182,7 @@ _INT_TYPES = frozenset({exp.DataType.Type.BIGINT, exp.DataType.Type.INT})
 class _Where:
     """A node's SQL text for an error message, rendered only when a message needs it."""
 
-    def __init__(self, node: exp.Expression) -> None:
+    def __init__(self, node: exp.Expr) -> None:
         self.node = node
 
     def __repr__(self) -> str:
