@@ -107,6 +107,16 @@ def test_spark_index_equals_numpy_on_the_hand_fixture(spark: SparkEngine) -> Non
 
 @pytest.mark.spark
 @pytest.mark.slow
+def test_spark_through_a_storage_url(spark: SparkEngine, tmp_path: Path) -> None:
+    # a URL work folder (as s3a:// on a cluster): Spark itself writes the inputs and reads the results back
+    with SparkEngine(work_dir=f"file://{tmp_path}") as remote:
+        args = build_args(hand_facts(), "year", "ongoing")
+        assert index_differences(build_index(remote, **args), GraphIndex.build(**args)) == []
+    assert (tmp_path / "out" / "out_adj").is_dir() and (tmp_path / "in" / "facts").is_dir()
+
+
+@pytest.mark.spark
+@pytest.mark.slow
 def test_differential_synthetic_100k(spark: SparkEngine, tmp_path: Path) -> None:
     from chronoqa.sources.synthetic import generate
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.sql.queries import Step, render
@@ -28,14 +28,19 @@ if TYPE_CHECKING:
 
 __all__ = ["DuckDBEngine", "SparkEngine", "SqlEngine", "in_order"]
 
-#: Spark settings of a local session (overridable by ``SparkEngine(conf=...)``; a cluster's spark-submit sets its own).
+#: Spark settings of every session the engine builds: integer overflow is an error (ANSI), times in UTC.
+SPARK_CONF: Mapping[str, str] = {
+    "spark.sql.ansi.enabled": "true",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+}
+#: And of a local session (a cluster's spark-submit sets its own memory and partitions).
 SPARK_LOCAL_CONF: Mapping[str, str] = {
+    **SPARK_CONF,
     "spark.ui.enabled": "false",
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.shuffle.partitions": "4",
-    "spark.sql.session.timeZone": "UTC",
     "spark.driver.memory": "2g",
-    "spark.sql.ansi.enabled": "true",
 }
 
 
@@ -55,11 +60,14 @@ def in_order(table: pa.Table, step: Step) -> pa.Table:
     """``table`` sorted by the step's total order (returned as is when already sorted: the usual case)."""
     if table.num_rows < 2:
         return table
-    keys = [table.column(c) for c in step.order]
-    if len(keys) == 1:
-        a = keys[0]
-        if pc.all(pc.less_equal(a.slice(0, len(a) - 1), a.slice(1))).as_py():
-            return table
+    ok = np.zeros(table.num_rows - 1, dtype=bool)
+    tied = np.ones(table.num_rows - 1, dtype=bool)
+    for c in step.order:
+        a = np.asarray(table.column(c).to_numpy(zero_copy_only=False))
+        ok |= tied & (a[:-1] < a[1:])
+        tied &= a[:-1] == a[1:]
+    if bool((ok | tied).all()):
+        return table
     return table.sort_by([(c, "ascending") for c in step.order])
 
 
@@ -107,9 +115,10 @@ def _spark() -> Any:
 class SparkEngine:
     """Runs the steps on Spark; a context manager that builds the session on entry and stops it on exit.
 
-    ``master`` is the Spark master URL (``local[2]`` by default; ``None`` takes the one spark-submit gives);
-    ``work_dir`` the folder (or ``s3a://`` / ``hdfs://`` URL the cluster can reach) for the Parquet inputs and
-    outputs, a fresh temporary folder by default (removed on exit). Given an existing ``session``, or where a
+    ``master`` is the Spark master URL: by default ``$CHRONOQA_SPARK_MASTER``, else spark-submit's when the
+    process runs under it, else ``local[2]``. ``work_dir`` is the folder (or ``s3a://`` / ``hdfs://`` URL the
+    executors can reach) for the Parquet inputs and outputs: by default ``$CHRONOQA_SPARK_DIR``, else a fresh
+    temporary folder (removed after each run; fine in local mode only). Given an existing ``session``, or where a
     session is already active in the process (spark-submit's), the engine uses it and leaves it running.
     """
 
@@ -117,18 +126,21 @@ class SparkEngine:
 
     def __init__(
         self,
-        master: str | None = "local[2]",
+        master: str | None = None,
         *,
         work_dir: str | Path | None = None,
         conf: Mapping[str, str] | None = None,
         session: SparkSession | None = None,
     ) -> None:
-        self.master = master
-        self.work_dir = str(work_dir) if work_dir is not None else None
-        self.conf = {**SPARK_LOCAL_CONF, **(conf or {})}
+        self.master = master or os.environ.get("CHRONOQA_SPARK_MASTER") or (
+            None if "PYSPARK_GATEWAY_PORT" in os.environ else "local[2]"  # under spark-submit: its master
+        )  # fmt: skip
+        work = work_dir if work_dir is not None else os.environ.get("CHRONOQA_SPARK_DIR")
+        self.work_dir = str(work) if work else None
+        local = self.master is not None and self.master.startswith("local")
+        self.conf = {**(SPARK_LOCAL_CONF if local else SPARK_CONF), **(conf or {})}
         self._session = session
         self._owned = False
-        self._tmp: str | None = None
 
     def __enter__(self) -> SparkEngine:
         if self._session is None:
@@ -172,7 +184,7 @@ class SparkEngine:
         """Write ``inputs`` as Parquet, run ``steps`` (each written as Parquet), read the results back as Arrow."""
         import pyarrow.parquet as pq
 
-        if self._session is None:
+        if self._session is None:  # not entered: a session for this run only
             with self:
                 return self.run(inputs, steps, params)
         spark = self._session
