@@ -8,14 +8,17 @@ paper from the dates) for the corner cases, so that a bug shared by both provide
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex
-from chronoqa.generate.kg.sql import STEPS, build_index, check_subset, render, sql_params
-from chronoqa.records import FactColumns
+from chronoqa.generate.kg.plausible import implausible_facts
+from chronoqa.generate.kg.sql import STEPS, DuckDBEngine, build_index, check_subset, render, sql_params
+from chronoqa.generate.kg.sql.plausible import PLAUSIBLE_STEPS, implausible_by_sql
+from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, TimePoint
 from sql_index_fixtures import build_args, hand_facts, index_differences
 
@@ -89,6 +92,7 @@ def test_unknown_engine_names_the_known_ones() -> None:
         build_index("duckdbb", **build_args(hand_facts()))
 
 
+@pytest.mark.slow
 def test_synthetic_100k_equals_numpy() -> None:
     from chronoqa.sources.synthetic import generate
 
@@ -138,8 +142,9 @@ def test_real_graphs_equal_numpy(mirror: Path, dataset: str) -> None:
 
 
 def test_every_step_is_in_the_subset_and_transpiles() -> None:
-    params = sql_params(Granularity.YEAR, TimePoint(2026), "ongoing")
-    for step in STEPS:
+    params = {**sql_params(Granularity.YEAR, TimePoint(2026), "ongoing"), "as_of_year": 2026, "ongoing": 1,
+              "gap": 300, "early": 1000}  # fmt: skip
+    for step in (*STEPS, *PLAUSIBLE_STEPS):
         check_subset(step.sql)
         spark = render(step, "spark", params)
         assert ":" not in spark and "ORDER BY" in spark.upper().rsplit(")", 1)[-1], step.name
@@ -164,3 +169,79 @@ def test_every_step_is_in_the_subset_and_transpiles() -> None:
 def test_the_subset_rejects(sql: str, why: str) -> None:
     with pytest.raises(ChronoqaError, match=why):
         check_subset(sql)
+
+
+# -- the implausible-date rules as SQL ----------------------------------------------------------------
+
+
+def _phrases(graph_relations: list[str], kinds: dict[str, tuple[str, str | None, int | None]]) -> dict[str, Any]:
+    from dataclasses import replace
+
+    from chronoqa.generate.kg.phrases import generic_phrases
+
+    out = {}
+    for r in graph_relations:
+        kind, role, max_years = kinds[r]
+        out[r] = replace(generic_phrases(r, r, kind), role=role, max_years=max_years)  # type: ignore[arg-type]
+    return out
+
+
+def test_implausible_rules_on_the_hand_fixture() -> None:
+    from chronoqa.generate.kg.build import resolve_phrases
+    from chronoqa.generate.kg.phrases import load_phrase_table
+    from test_kg_world import IMPLAUSIBLE, WANT, YAGO, graph
+
+    table = load_phrase_table(YAGO)
+    phr, _, _ = resolve_phrases(graph("odd", IMPLAUSIBLE), "yago11k", generic=False)
+    ignored = [False] * len(IMPLAUSIBLE)
+    got = implausible_by_sql(
+        DuckDBEngine(), IMPLAUSIBLE, phr, ignored, TimePoint(2026, 1, 1), "ongoing", table.default_max_years
+    )  # fmt: skip
+    assert got == WANT  # worked by hand in tests/test_kg_world.py
+
+
+def test_implausible_rules_equal_python_on_random_graphs() -> None:
+    # 400 independent small graphs in one run (their own entities and relations): every median corner (one, two,
+    # three, many other facts; ties with the fact's own year; early years; doubled medians) against plausible.py
+    rng = np.random.default_rng(11)
+    facts: list[Fact] = []
+    kinds: dict[str, tuple[str, str | None, int | None]] = {}
+    ignored: list[bool] = []
+    for comp in range(400):
+        names = [f"c{comp}e{i}" for i in range(int(rng.integers(2, 7)))]
+        rels = {f"c{comp}born": ("event", "birth", None), f"c{comp}died": ("event", "death", None),
+                f"c{comp}won": ("event", None, None), f"c{comp}held": ("state", None, int(rng.integers(5, 80))),
+                f"c{comp}in": ("state", None, None)}  # fmt: skip
+        kinds.update(rels)
+        base = int(rng.choice([50, 900, 1500, 1990]))
+        for _ in range(int(rng.integers(1, 25))):
+            s, o = rng.choice(names, 2)
+            start = base + int(rng.integers(-400, 400)) if rng.random() < 0.85 else None
+            end = None if rng.random() < 0.4 else (start or base) + int(rng.integers(-2, 30))
+            r = str(rng.choice(list(rels)))
+            facts.append(Fact(len(facts), str(s), r, str(o), TimePoint(start) if start is not None else None,
+                              TimePoint(end) if end is not None else None, len(facts) + 1))  # fmt: skip
+            ignored.append(bool(rng.random() < 0.05))
+    phr = _phrases(sorted(kinds), kinds)
+    for open_end in ("ongoing", "unknown"):
+        want = implausible_facts(facts, phr, ignored, TimePoint(2026, 1, 1), open_end, 60)
+        got = implausible_by_sql(DuckDBEngine(), facts, phr, ignored, TimePoint(2026, 1, 1), open_end, 60)
+        assert got == want
+        assert len(set(want.values())) == (5 if open_end == "ongoing" else 4)  # every rule that applies fired
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("dataset", ["yago11k", "wikidata12k"])
+def test_implausible_rules_equal_python_on_real_graphs(mirror: Path, dataset: str) -> None:
+    from chronoqa import datasets
+    from chronoqa.generate.kg.phrases import load_phrase_table
+
+    graph = datasets.load_graph(dataset, on_bad_row="skip", as_of=TimePoint(2026, 1, 1))
+    table = load_phrase_table(dataset)
+    phr, _ = table.resolve(sorted({(f.r, graph.relation_label(f.r)) for f in graph}), generic=False)
+    idx = GraphIndex.build(graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, TimePoint(2026))
+    ignored = idx.ignored_mask.tolist()
+    for open_end in ("ongoing", "unknown"):
+        args = (graph.facts, phr, ignored, TimePoint(2026, 1, 1), open_end, table.default_max_years)
+        want = implausible_facts(*args)
+        assert want and implausible_by_sql(DuckDBEngine(), *args) == want

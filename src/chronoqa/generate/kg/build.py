@@ -41,8 +41,8 @@ from chronoqa.generate.kg.phrases import (
     RelationPhrases,
     load_phrase_table,
 )
-from chronoqa.generate.kg.plausible import REASONS, implausible_facts
-from chronoqa.generate.kg.sql import build_index
+from chronoqa.generate.kg.plausible import REASONS
+from chronoqa.generate.kg.sql import build_index, implausible_dates
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
@@ -286,8 +286,8 @@ def build_kg_benchmark(
             "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
             "(KGBuildConfig(allow_ids=True)) to build with the ids."
         )
-    implausible = implausible_facts(
-        facts, phr, idx.ignored_mask.tolist(), as_of, open_end, phr_table.default_max_years
+    implausible = implausible_dates(
+        cfg.engine, facts, phr, idx.ignored_mask.tolist(), as_of, open_end, phr_table.default_max_years
     )  # fmt: skip
     idx.mark_implausible(sorted(implausible))
     t_max = as_of.lo(g) - 1

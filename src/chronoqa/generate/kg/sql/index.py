@@ -21,10 +21,19 @@ from chronoqa.generate.kg.sql.queries import STEPS
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, TimePoint, unit_bounds
 
-__all__ = ["ENGINES", "build_index", "index_from_results", "input_tables", "sql_params"]
+__all__ = [
+    "ENGINES",
+    "build_index",
+    "fact_columns",
+    "index_from_results",
+    "input_tables",
+    "sql_engine",
+    "sql_params",
+]
 
 
-def _columns(facts: Sequence[Fact]) -> FactColumns:
+def fact_columns(facts: Sequence[Fact]) -> FactColumns:
+    """``facts`` as columns whose codes stand for distinct names (recoded where two codes share a name)."""
     cols = FactColumns.from_facts(facts)
     if len(set(cols.entities)) != len(cols.entities) or len(set(cols.relations)) != len(cols.relations):
         # two codes for one name: recode so that equal names share a code (as the numpy index interns them)
@@ -58,7 +67,7 @@ def input_tables(
     symmetric: Collection[str] = (),
 ) -> tuple[dict[str, pa.Table], FactColumns]:
     """The ``facts``, ``relations`` and ``not_years`` tables of the SQL steps, and the columns they came from."""
-    cols = _columns(facts)
+    cols = fact_columns(facts)
     g = Granularity.parse(granularity)
     s_lo, s_hi, s_fine = _bounds(cols, "start", g)
     e_lo, e_hi, e_fine = _bounds(cols, "end", g)
@@ -159,6 +168,22 @@ def index_from_results(
     )  # fmt: skip
 
 
+def sql_engine(engine: str | SqlEngine) -> SqlEngine:
+    """The executor an engine name stands for (``duckdb``, ``spark``), or ``engine`` itself when it is one.
+
+    Raises:
+        UnknownNameError: ``engine`` names no SQL engine.
+
+    """
+    if engine == "duckdb":
+        return DuckDBEngine()
+    if engine == "spark":
+        return SparkEngine()
+    if isinstance(engine, str):
+        raise UnknownNameError("index engine", engine, ENGINES)
+    return engine
+
+
 def build_index(
     engine: str | SqlEngine,
     facts: Sequence[Fact],
@@ -187,15 +212,7 @@ def build_index(
         return GraphIndex.build(
             facts, is_event, granularity, as_of, open_end, not_years, cardinality=cardinality, symmetric=symmetric
         )
-    runner: SqlEngine
-    if engine == "duckdb":
-        runner = DuckDBEngine()
-    elif engine == "spark":
-        runner = SparkEngine()
-    elif isinstance(engine, str):
-        raise UnknownNameError("index engine", engine, ENGINES)
-    else:
-        runner = engine
+    runner = sql_engine(engine)
     inputs, cols = input_tables(facts, is_event, granularity, not_years, symmetric)
     results = runner.run(inputs, STEPS, sql_params(granularity, as_of, open_end))
     return index_from_results(

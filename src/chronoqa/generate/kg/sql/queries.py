@@ -19,11 +19,11 @@ Each step's result is a table the later steps read by its name; every step ends 
 The subset (:func:`check_subset` enforces it; the tests run it over every step and over counter-examples):
 ``SELECT`` / ``WITH`` / ``UNION ALL`` / inner, left and cross joins / ``WHERE`` / ``GROUP BY`` / ``ORDER BY``;
 integer literals and parameters; ``+ - *`` on integers, ``CAST(... AS BIGINT | INT)``; comparisons, ``AND
-OR NOT``, ``IS [NOT] NULL``, ``CASE WHEN``; ``COUNT MIN MAX GREATEST LEAST COALESCE``; ``ROW_NUMBER() OVER
-(ORDER BY ...)``. Not allowed, because the engines disagree or sqlglot does not carry it over: division and
-modulo (``/``, ``//``, ``%``: rounding of negatives), floating-point numbers (sums differ in the last
-digits), every date or time function (``date_diff`` counts boundaries in DuckDB, not in Spark), ``ASOF``
-joins (no Spark form), ``rand()`` and any other function.
+OR NOT``, ``IS [NOT] NULL``, ``CASE WHEN``; ``COUNT SUM MIN MAX GREATEST LEAST COALESCE`` (of integers);
+``ROW_NUMBER() OVER ([PARTITION BY ...] ORDER BY ...)``. Not allowed, because the engines disagree or
+sqlglot does not carry it over: division and modulo (``/``, ``//``, ``%``: rounding of negatives),
+floating-point numbers (sums differ in the last digits), every date or time function (``date_diff`` counts
+boundaries in DuckDB, not in Spark), ``ASOF`` joins (no Spark form), ``rand()`` and any other function.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ ALLOWED_NODES: frozenset[type[exp.Expression]] = frozenset(
 )  # fmt: skip
 #: Function nodes a step may call.
 ALLOWED_FUNCTIONS: frozenset[type[exp.Expression]] = frozenset(
-    {exp.Count, exp.Min, exp.Max, exp.Greatest, exp.Least, exp.Coalesce}
+    {exp.Count, exp.Sum, exp.Min, exp.Max, exp.Greatest, exp.Least, exp.Coalesce}
 )
 _INT_TYPES = frozenset({exp.DataType.Type.BIGINT, exp.DataType.Type.INT})
 
