@@ -6,6 +6,8 @@ Cases, each in a fresh subprocess: synthetic graphs (``chronoqa.sources.syntheti
 * ``index_s``: the index from the facts (numpy: from ``Fact`` objects, as the builder holds them today;
   DuckDB and Spark: from :class:`~chronoqa.records.FactColumns`, no ``Fact`` object), and for the SQL engines
   ``steps_s`` (the queries only) beside it;
+* ``implausible_s``: the implausible-date rules (numpy: ``implausible_facts`` in Python; the others: their SQL),
+  over the graph's phrases made generic (every fifth relation an event, every seventh a birth);
 * ``start_s``: Spark only, building the local session (``local[2]``, 2 GB driver);
 * ``peak_rss_mb``: the Python process's ``VmHWM``; ``jvm_peak_rss_mb``: the Spark driver JVM's (local mode runs
   the executors inside it), read from ``/proc`` before the session stops.
@@ -40,10 +42,22 @@ def _peak_mb(pid: int | str = "self") -> float:
 
 
 def run_case(engine: str, n: int) -> dict[str, Any]:
+    from dataclasses import replace
+
     import numpy as np
 
     from chronoqa.generate.kg.index import GraphIndex
-    from chronoqa.generate.kg.sql import STEPS, DuckDBEngine, SparkEngine, build_index, input_tables, sql_params
+    from chronoqa.generate.kg.phrases import generic_phrases
+    from chronoqa.generate.kg.plausible import implausible_facts
+    from chronoqa.generate.kg.sql import (
+        STEPS,
+        DuckDBEngine,
+        SparkEngine,
+        build_index,
+        implausible_by_sql,
+        input_tables,
+        sql_params,
+    )
     from chronoqa.sources.synthetic import generate
     from chronoqa.time import Granularity, TimePoint
 
@@ -54,12 +68,22 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         "as_of": TimePoint(2026, 1, 1),
         "symmetric": ("R1", "R7"),
     }
+    phr = {
+        f"R{i}": replace(generic_phrases(f"R{i}", f"R{i}", "event" if i % 5 == 0 else "state"),
+                         role="birth" if i % 7 == 3 else None)
+        for i in range(syn.n_relations)
+    }  # fmt: skip
     out: dict[str, Any] = {"case": f"synthetic-{n:,}", "engine": engine, "facts": n}
+    plaus = (kw["as_of"], "ongoing", 60)
     if engine == "numpy":
         facts = syn.to_graph().facts
         t0 = time.perf_counter()
-        GraphIndex.build(facts, **kw)
+        idx = GraphIndex.build(facts, **kw)
         out["index_s"] = round(time.perf_counter() - t0, 2)
+        t0 = time.perf_counter()
+        found = implausible_facts(facts, phr, idx.ignored_mask.tolist(), *plaus)
+        out["implausible_s"] = round(time.perf_counter() - t0, 2)
+        out["implausible"] = len(found)
         out["peak_rss_mb"] = round(_peak_mb(), 1)
         return out
     cols = syn.to_columns()
@@ -72,6 +96,9 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         DuckDBEngine().run(inputs, STEPS, params)
         out["steps_s"] = round(time.perf_counter() - t0, 2)
+        t0 = time.perf_counter()
+        found = implausible_by_sql(DuckDBEngine(), cols, phr, idx.ignored_mask.tolist(), *plaus)
+        out["implausible_s"] = round(time.perf_counter() - t0, 2)
     else:
         t0 = time.perf_counter()
         with SparkEngine() as spark:
@@ -83,6 +110,9 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             spark.run(inputs, STEPS, params)
             out["steps_s"] = round(time.perf_counter() - t0, 2)
+            t0 = time.perf_counter()
+            found = implausible_by_sql(spark, cols, phr, idx.ignored_mask.tolist(), *plaus)
+            out["implausible_s"] = round(time.perf_counter() - t0, 2)
             from pyspark import SparkContext
 
             gateway = SparkContext._gateway
@@ -90,12 +120,14 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             if proc is not None:
                 out["jvm_peak_rss_mb"] = round(_peak_mb(proc.pid), 1)
             out["spark_conf"] = {k: v for k, v in spark.conf.items() if "memory" in k or "partitions" in k}
+    out["implausible"] = len(found)
     out["peak_rss_mb"] = round(_peak_mb(), 1)
     ref = GraphIndex.build(list(cols), **kw)
     out["equal_to_numpy"] = all(
         np.array_equal(getattr(idx, a), getattr(ref, a))
         for a in ("table", "out_keys", "out_rows", "in_keys", "in_rows", "triple_count", "reversed_mask")
     ) and (idx.ent_names, idx.rel_names) == (ref.ent_names, ref.rel_names)
+    out["implausible_equal"] = found == implausible_facts(list(cols), phr, ref.ignored_mask.tolist(), *plaus)
     return out
 
 
