@@ -43,7 +43,8 @@ from chronoqa.generate.kg.phrases import (
     RelationPhrases,
     load_phrase_table,
 )
-from chronoqa.generate.kg.plausible import REASONS, implausible_codes
+from chronoqa.generate.kg.plausible import REASONS
+from chronoqa.generate.kg.sql import build_index, implausible_dates
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
@@ -277,7 +278,7 @@ def build_kg_benchmark(
     else:
         facts, doc_ids = graph_facts, DocIds(graph_facts.ids)
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
-    idx = GraphIndex.build(facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
+    idx = build_index(cfg.engine, facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
     cardinality, card_record = resolve_cardinality(phr, idx)
     idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
     raw = _unreadable(idx.ent_names, label)
@@ -289,7 +290,9 @@ def build_kg_benchmark(
             "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
             "(KGBuildConfig(allow_ids=True)) to build with the ids."
         )
-    implausible_code = implausible_codes(facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years)
+    implausible_code = implausible_dates(
+        cfg.engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
+    )  # fmt: skip
     implausible_pos = np.flatnonzero(implausible_code >= 0)
     idx.mark_implausible(implausible_pos)
     t_max = as_of.lo(g) - 1
@@ -630,9 +633,10 @@ def build_kg_benchmark(
             strict=True,
         )
     ]
+    stats = {"cells": cell_info, "engine": cfg.engine}  # the engine is not in the manifest: same bytes for all
     return KGBuild(
-        questions, flags, corpus, manifest, datacard, {"cells": cell_info}, implausible=listed, corpus_batches=batches
-    )
+        questions, flags, corpus, manifest, datacard, stats, implausible=listed, corpus_batches=batches
+    )  # fmt: skip
 
 
 def graph_relations(facts: Sequence[Fact]) -> list[str]:

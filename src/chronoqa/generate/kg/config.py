@@ -10,9 +10,11 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.generate.kg.phrases import OPEN_END_READINGS, parse_not_years
 from chronoqa.time import Granularity, TimePoint, parse_time
 
-__all__ = ["DEFAULT_AS_OF", "OPERATORS", "KGBuildConfig"]
+__all__ = ["DEFAULT_AS_OF", "ENGINES", "OPERATORS", "KGBuildConfig"]
 
 OPERATORS = ("point_in_time", "before_after", "interval", "sequence")
+#: Providers of the graph index (``KGBuildConfig.engine``; see :func:`chronoqa.generate.kg.sql.build_index`).
+ENGINES = ("numpy", "duckdb", "spark")
 DEFAULT_AS_OF = "2026-01-01"
 
 
@@ -57,6 +59,10 @@ class KGBuildConfig:
             quota (the answer-prior shortcut); at least one question per answer is always allowed.
         max_quota_growth: A cell takes over the quota of cells the graph cannot fill up to this multiple of its
             own quota, so that a thin graph gives fewer questions rather than a release made of one easy cell.
+        engine: What computes the graph index: ``"duckdb"`` (the SQL steps in process, the default),
+            ``"spark"`` (the same SQL on Apache Spark, ``chronoqa[spark]``) or ``"numpy"``. Every engine gives the
+            same index, so the release is byte-identical across engines; the engine is therefore left out of
+            :meth:`to_dict` (and of the manifest) on purpose.
 
     """
 
@@ -83,6 +89,7 @@ class KGBuildConfig:
     allow_ids: bool = False
     max_answer_share: float = 0.02
     max_quota_growth: float = 2.0
+    engine: str = "duckdb"
 
     def __post_init__(self) -> None:
         if self.not_years is not None:
@@ -92,6 +99,8 @@ class KGBuildConfig:
                 raise UnknownNameError("operator", op, OPERATORS)
         if not self.operators:
             raise ValueError("operators must name at least one operator")
+        if self.engine not in ENGINES:
+            raise UnknownNameError("index engine", self.engine, ENGINES)
         if self.open_end is not None and self.open_end not in OPEN_END_READINGS:
             raise UnknownNameError("open_end reading", self.open_end, OPEN_END_READINGS)
         if self.n_questions < 0:
@@ -136,8 +145,9 @@ class KGBuildConfig:
         return tp
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (recorded in the manifest)."""
+        """JSON-ready form (recorded in the manifest), without ``engine`` (it does not change the release)."""
         d = asdict(self)
+        del d["engine"]
         d["operators"] = list(self.operators)
         d["split_ratios"] = list(self.split_ratios)
         d["hop_weights"] = list(self.hop_weights)

@@ -1,0 +1,44 @@
+"""The graph index's heavy steps as SQL, run by DuckDB (default) or Apache Spark, from one source.
+
+* :mod:`~chronoqa.generate.kg.sql.queries`: the steps (DuckDB dialect) and the tested subset of SQL they use.
+* :mod:`~chronoqa.generate.kg.sql.engines`: the executors (:class:`DuckDBEngine`, :class:`SparkEngine`).
+* :mod:`~chronoqa.generate.kg.sql.index`: the input tables, the index assembled from the results, and
+  :func:`build_index`, the builder's engine switch (``numpy`` | ``duckdb`` | ``spark``).
+* :mod:`~chronoqa.generate.kg.sql.plausible`: the implausible-date rules as SQL (:func:`implausible_dates`,
+  the builder's switch for them).
+
+See docs/scale.md for running on a cluster.
+"""
+
+from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
+from chronoqa.generate.kg.sql.index import (
+    ENGINES,
+    build_index,
+    fact_columns,
+    index_from_results,
+    input_tables,
+    sql_engine,
+    sql_params,
+)
+from chronoqa.generate.kg.sql.plausible import PLAUSIBLE_STEPS, implausible_by_sql, implausible_dates
+from chronoqa.generate.kg.sql.queries import STEPS, Step, check_subset, render
+
+__all__ = [
+    "ENGINES",
+    "PLAUSIBLE_STEPS",
+    "STEPS",
+    "DuckDBEngine",
+    "SparkEngine",
+    "SqlEngine",
+    "Step",
+    "build_index",
+    "check_subset",
+    "fact_columns",
+    "implausible_by_sql",
+    "implausible_dates",
+    "index_from_results",
+    "input_tables",
+    "render",
+    "sql_engine",
+    "sql_params",
+]

@@ -1,0 +1,221 @@
+"""The two executors of the SQL steps: DuckDB in process (the default) and Apache Spark (``chronoqa[spark]``).
+
+Both run the same :data:`~chronoqa.generate.kg.sql.queries.STEPS`, rendered for their dialect by sqlglot, and
+return each step's result as an Arrow table in the step's total order. DuckDB reads the inputs straight from
+Arrow; Spark reads them from Parquet files in a folder (local, or a cluster's object storage: ``work_dir``)
+and writes every step's result there as Parquet, read back with pyarrow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.generate.kg.sql.queries import Step, render
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+__all__ = ["DuckDBEngine", "SparkEngine", "SqlEngine", "in_order"]
+
+#: Spark settings of every session the engine builds: integer overflow is an error (ANSI), times in UTC.
+SPARK_CONF: Mapping[str, str] = {
+    "spark.sql.ansi.enabled": "true",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.execution.arrow.pyspark.enabled": "true",
+}
+#: And of a local session (a cluster's spark-submit sets its own memory and partitions).
+SPARK_LOCAL_CONF: Mapping[str, str] = {
+    **SPARK_CONF,
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.driver.memory": "2g",
+}
+
+
+class SqlEngine(Protocol):
+    """What runs the SQL steps: inputs by table name in, every step's result by name out."""
+
+    name: str
+
+    def run(
+        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+    ) -> dict[str, pa.Table]:
+        """Run ``steps`` in order over ``inputs``; each step reads the inputs and the earlier steps' results."""
+        ...
+
+
+def in_order(table: pa.Table, step: Step) -> pa.Table:
+    """``table`` sorted by the step's total order (returned as is when already sorted: the usual case)."""
+    if table.num_rows < 2:
+        return table
+    ok = np.zeros(table.num_rows - 1, dtype=bool)
+    tied = np.ones(table.num_rows - 1, dtype=bool)
+    for c in step.order:
+        a = np.asarray(table.column(c).to_numpy(zero_copy_only=False))
+        ok |= tied & (a[:-1] < a[1:])
+        tied &= a[:-1] == a[1:]
+    if bool((ok | tied).all()):
+        return table
+    return table.sort_by([(c, "ascending") for c in step.order])
+
+
+class DuckDBEngine:
+    """Runs the steps in an in-memory DuckDB connection (opened and closed by :meth:`run`)."""
+
+    name = "duckdb"
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads
+
+    def run(
+        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+    ) -> dict[str, pa.Table]:
+        """Run ``steps`` over the Arrow ``inputs``; results come back as Arrow tables."""
+        import duckdb
+
+        con = duckdb.connect(":memory:")
+        try:
+            if self.threads:
+                con.execute(f"SET threads TO {int(self.threads)}")
+            for name, table in inputs.items():
+                con.register(name, table)
+            out: dict[str, pa.Table] = {}
+            for step in steps:
+                result = in_order(con.sql(render(step, "duckdb", params)).to_arrow_table(), step)
+                out[step.name] = result
+                con.register(step.name, result)
+            return out
+        finally:
+            con.close()
+
+
+def _spark() -> Any:
+    try:
+        import pyspark
+    except ImportError as exc:
+        raise ChronoqaError(
+            "the spark engine needs PySpark (and Java 17): pip install chronoqa[spark]; or build with "
+            "--engine duckdb (the default)"
+        ) from exc
+    return pyspark
+
+
+class SparkEngine:
+    """Runs the steps on Spark; a context manager that builds the session on entry and stops it on exit.
+
+    ``master`` is the Spark master URL: by default ``$CHRONOQA_SPARK_MASTER``, else spark-submit's when the
+    process runs under it, else ``local[2]``. ``work_dir`` is the folder (or ``s3a://`` / ``hdfs://`` URL the
+    executors can reach) for the Parquet inputs and outputs: by default ``$CHRONOQA_SPARK_DIR``, else a fresh
+    temporary folder (removed after each run; fine in local mode only). Given an existing ``session``, or where a
+    session is already active in the process (spark-submit's), the engine uses it and leaves it running.
+    """
+
+    name = "spark"
+
+    def __init__(
+        self,
+        master: str | None = None,
+        *,
+        work_dir: str | Path | None = None,
+        conf: Mapping[str, str] | None = None,
+        session: SparkSession | None = None,
+    ) -> None:
+        self.master = master or os.environ.get("CHRONOQA_SPARK_MASTER") or (
+            None if "PYSPARK_GATEWAY_PORT" in os.environ else "local[2]"  # under spark-submit: its master
+        )  # fmt: skip
+        work = work_dir if work_dir is not None else os.environ.get("CHRONOQA_SPARK_DIR")
+        self.work_dir = str(work) if work else None
+        local = self.master is not None and self.master.startswith("local")
+        self.conf = {**(SPARK_LOCAL_CONF if local else SPARK_CONF), **(conf or {})}
+        self._session = session
+        self._owned = False
+
+    def __enter__(self) -> SparkEngine:
+        if self._session is None:
+            _spark()
+            from pyspark.sql import SparkSession
+
+            self._session = SparkSession.getActiveSession()  # spark-submit's, or a caller's: used, left running
+        if self._session is None:
+            from pyspark.sql import SparkSession
+
+            builder = SparkSession.builder.appName("chronoqa-index")
+            if self.master:
+                builder = builder.master(self.master)
+            for k, v in self.conf.items():
+                builder = builder.config(k, v)
+            self._session = builder.getOrCreate()
+            self._session.sparkContext.setLogLevel("ERROR")
+            self._owned = True
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None) -> None:
+        if self._owned and self._session is not None:
+            self._session.stop()
+            self._session = None
+            self._owned = False
+
+    @contextlib.contextmanager
+    def _folder(self) -> Iterator[str]:
+        if self.work_dir is not None:
+            yield self.work_dir.rstrip("/")
+            return
+        tmp = tempfile.mkdtemp(prefix="chronoqa-spark-")
+        try:
+            yield tmp
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def run(
+        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+    ) -> dict[str, pa.Table]:
+        """Write ``inputs`` as Parquet, run ``steps`` (each written as Parquet), read the results back as Arrow."""
+        import pyarrow.parquet as pq
+
+        if self._session is None:  # not entered: a session for this run only
+            with self:
+                return self.run(inputs, steps, params)
+        spark = self._session
+        out: dict[str, pa.Table] = {}
+        with self._folder() as folder:
+            local = "://" not in folder
+            for name, table in inputs.items():
+                path = f"{folder}/in/{name}"
+                if local:
+                    os.makedirs(path, exist_ok=True)
+                    pq.write_table(table, f"{path}/part-00000.parquet")
+                else:  # object storage: let Spark write it
+                    spark.createDataFrame(table.to_pandas()).write.mode("overwrite").parquet(path)
+                spark.read.parquet(path).createOrReplaceTempView(name)
+            for step in steps:
+                path = f"{folder}/out/{step.name}"
+                spark.sql(render(step, "spark", params)).write.mode("overwrite").parquet(path)
+                spark.read.parquet(path).createOrReplaceTempView(step.name)
+                if local:
+                    out[step.name] = in_order(_read_parts(path), step)
+                else:
+                    out[step.name] = in_order(pa.Table.from_pandas(spark.read.parquet(path).toPandas()), step)
+        return out
+
+
+def _read_parts(path: str) -> pa.Table:
+    """The Parquet part files of one Spark output folder, concatenated in part order."""
+    import pyarrow.parquet as pq
+
+    parts = sorted(p for p in Path(path).iterdir() if p.name.startswith("part-") and p.suffix == ".parquet")
+    if not parts:
+        raise ChronoqaError(f"Spark wrote no Parquet part into {path}")
+    tables = [pq.read_table(p) for p in parts]
+    return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]

@@ -1,0 +1,220 @@
+"""The :class:`~chronoqa.generate.kg.index.GraphIndex` built by the SQL steps, and the engine switch of a build.
+
+:func:`build_index` is the one call of the builder: ``numpy`` runs :meth:`GraphIndex.build`, ``duckdb`` and
+``spark`` run :data:`~chronoqa.generate.kg.sql.queries.STEPS` over the tables of :func:`input_tables` and
+assemble the same index from their results (:func:`index_from_results`); the tests hold the providers equal
+array for array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+import numpy as np
+import pyarrow as pa
+
+from chronoqa.errors import UnknownNameError
+from chronoqa.generate.kg.config import ENGINES
+from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex
+from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
+from chronoqa.generate.kg.sql.queries import STEPS
+from chronoqa.records import Fact, FactColumns
+from chronoqa.time import Granularity, TimePoint, unit_bounds
+
+__all__ = [
+    "ENGINES",
+    "build_index",
+    "fact_columns",
+    "index_from_results",
+    "input_tables",
+    "sql_engine",
+    "sql_params",
+]
+
+
+def fact_columns(facts: Sequence[Fact]) -> FactColumns:
+    """``facts`` as columns whose codes stand for distinct names (recoded where two codes share a name)."""
+    cols = FactColumns.from_facts(facts)
+    if len(set(cols.entities)) != len(cols.entities) or len(set(cols.relations)) != len(cols.relations):
+        # two codes for one name: recode so that equal names share a code (as the numpy index interns them)
+        ent, e_inv = np.unique(np.asarray(cols.entities, dtype=object), return_inverse=True)
+        rel, r_inv = np.unique(np.asarray(cols.relations, dtype=object), return_inverse=True)
+        cols = FactColumns(
+            list(ent), list(rel), cols.ids, e_inv[cols.s].astype(np.int32), r_inv[cols.r].astype(np.int32),
+            e_inv[cols.o].astype(np.int32), cols.has_start, cols.start_year, cols.start_month, cols.start_day,
+            cols.has_end, cols.end_year, cols.end_month, cols.end_day, cols.lines,
+        )  # fmt: skip
+    return cols
+
+
+def _bounds(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unit bounds of the start or end dates (zeros where the date is not stated)."""
+    has = np.asarray(getattr(cols, f"has_{which}"), dtype=bool)
+    lo = np.zeros(len(has), dtype=np.int64)
+    hi = np.zeros(len(has), dtype=np.int64)
+    fine = np.zeros(len(has), dtype=bool)
+    if has.any():
+        y, m, d = (np.asarray(getattr(cols, f"{which}_{f}"))[has] for f in ("year", "month", "day"))
+        lo[has], hi[has], fine[has] = unit_bounds(y, m, d, g)
+    return lo, hi, fine
+
+
+def input_tables(
+    facts: Sequence[Fact],
+    is_event: Mapping[str, bool],
+    granularity: Granularity,
+    not_years: Mapping[str, Collection[int]] | None = None,
+    symmetric: Collection[str] = (),
+) -> tuple[dict[str, pa.Table], FactColumns]:
+    """The ``facts``, ``relations`` and ``not_years`` tables of the SQL steps, and the columns they came from."""
+    cols = fact_columns(facts)
+    g = Granularity.parse(granularity)
+    s_lo, s_hi, s_fine = _bounds(cols, "start", g)
+    e_lo, e_hi, e_fine = _bounds(cols, "end", g)
+    n = len(cols)
+    fact_table = pa.table(
+        {
+            "pos": pa.array(np.arange(n, dtype=np.int64)),
+            "s": pa.array(np.asarray(cols.s, dtype=np.int32)),
+            "r": pa.array(np.asarray(cols.r, dtype=np.int32)),
+            "o": pa.array(np.asarray(cols.o, dtype=np.int32)),
+            "has_start": pa.array(np.asarray(cols.has_start, dtype=bool)),
+            "s_lo": pa.array(s_lo),
+            "s_hi": pa.array(s_hi),
+            "s_fine": pa.array(s_fine),
+            "start_year": pa.array(np.asarray(cols.start_year, dtype=np.int32)),
+            "has_end": pa.array(np.asarray(cols.has_end, dtype=bool)),
+            "e_lo": pa.array(e_lo),
+            "e_hi": pa.array(e_hi),
+            "e_fine": pa.array(e_fine),
+            "end_year": pa.array(np.asarray(cols.end_year, dtype=np.int32)),
+        }
+    )
+    names = list(cols.relations)
+    sym = set(symmetric)
+    relations = pa.table(
+        {
+            "code": pa.array(np.arange(len(names), dtype=np.int32)),
+            "name": pa.array(names, type=pa.string()),
+            "is_event": pa.array([bool(is_event.get(x, False)) for x in names], type=pa.bool_()),
+            "symmetric": pa.array([x in sym for x in names], type=pa.bool_()),
+        }
+    )
+    ny = [(code, y) for code, x in enumerate(names) for y in sorted(set((not_years or {}).get(x, ())))]
+    not_years_table = pa.table(
+        {
+            "r": pa.array([c for c, _ in ny], type=pa.int32()),
+            "year": pa.array([y for _, y in ny], type=pa.int32()),
+        }
+    )
+    return {"facts": fact_table, "relations": relations, "not_years": not_years_table}, cols
+
+
+def sql_params(granularity: Granularity, as_of: TimePoint, open_end: str) -> dict[str, int]:
+    """The integer parameters of the steps: ``as_of``'s units, the open-end reading and the index's markers."""
+    g = Granularity.parse(granularity)
+    return {
+        "as_lo": as_of.lo(g),
+        "as_hi": as_of.hi(g),
+        "unknown": int(open_end == "unknown"),
+        "neg": NEG,
+        "pos": POS,
+        "none": NONE,
+    }
+
+
+def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
+    return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=dtype)
+
+
+def _rows(table: pa.Table, first: str, second: str, third: str) -> np.ndarray:
+    cols = [first, second, third, "plo", "phi", "clo", "chi", "su", "eu"]
+    out = np.empty((table.num_rows, 9), dtype=np.int32)
+    for j, c in enumerate(cols):
+        out[:, j] = _np(table, c, np.int64)
+    return out
+
+
+def index_from_results(
+    results: Mapping[str, pa.Table],
+    facts: Sequence[Fact],
+    cols: FactColumns,
+    is_event: Mapping[str, bool],
+    granularity: Granularity,
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    *,
+    cardinality: Mapping[str, tuple[bool, bool]] | None = None,
+    symmetric: Collection[str] = (),
+) -> GraphIndex:
+    """The :class:`GraphIndex` (its dataclass constructor) from the steps' result tables."""
+    ent_names = [cols.entities[c] for c in _np(results["ent_ids"], "code", np.int64).tolist()]
+    rel_names = [cols.relations[c] for c in _np(results["rel_ids"], "code", np.int64).tolist()]
+    ft = results["fact_table"]
+    table = np.empty((ft.num_rows, 9), dtype=np.int32)
+    for j, c in enumerate(("s", "r", "o", "plo", "phi", "clo", "chi", "su", "eu")):
+        table[:, j] = _np(ft, c, np.int64)
+    card = cardinality or {}
+    sym = set(symmetric)
+    out, inn = results["out_adj"], results["in_adj"]
+    return GraphIndex(
+        Granularity.parse(granularity), as_of, facts,
+        ent_names, {e: i for i, e in enumerate(ent_names)}, rel_names, {r: i for i, r in enumerate(rel_names)},
+        [bool(is_event.get(x, False)) for x in rel_names], table, _np(ft, "is_reversed", bool),
+        _np(out, "key", np.int64), _rows(out, "fid", "r", "other"),
+        _np(inn, "key", np.int64), _rows(inn, "fid", "r", "other"),
+        _np(results["triples"], "n", np.int32), open_end, _np(ft, "non_year", bool), np.zeros(ft.num_rows, bool),
+        [card.get(x, (True, True)) for x in rel_names], [x in sym for x in rel_names],
+    )  # fmt: skip
+
+
+def sql_engine(engine: str | SqlEngine) -> SqlEngine:
+    """The executor an engine name stands for (``duckdb``, ``spark``), or ``engine`` itself when it is one.
+
+    Raises:
+        UnknownNameError: ``engine`` names no SQL engine.
+
+    """
+    if engine == "duckdb":
+        return DuckDBEngine()
+    if engine == "spark":
+        return SparkEngine()
+    if isinstance(engine, str):
+        raise UnknownNameError("index engine", engine, ENGINES)
+    return engine
+
+
+def build_index(
+    engine: str | SqlEngine,
+    facts: Sequence[Fact],
+    is_event: Mapping[str, bool],
+    granularity: Granularity,
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+    *,
+    cardinality: Mapping[str, tuple[bool, bool]] | None = None,
+    symmetric: Collection[str] = (),
+) -> GraphIndex:
+    """The build's :class:`GraphIndex` from the chosen provider (arguments as :meth:`GraphIndex.build`).
+
+    ``engine`` is ``numpy`` (:meth:`GraphIndex.build`), ``duckdb`` (in process), ``spark`` (a local session
+    built and stopped here; ``chronoqa[spark]``) or a ready :class:`~chronoqa.generate.kg.sql.engines.SqlEngine`
+    (e.g. a :class:`~chronoqa.generate.kg.sql.engines.SparkEngine` on a cluster). Every provider gives the
+    same index.
+
+    Raises:
+        UnknownNameError: ``engine`` names no provider.
+        ChronoqaError: ``spark`` without PySpark installed.
+
+    """
+    if engine == "numpy":
+        return GraphIndex.build(
+            facts, is_event, granularity, as_of, open_end, not_years, cardinality=cardinality, symmetric=symmetric
+        )
+    runner = sql_engine(engine)
+    inputs, cols = input_tables(facts, is_event, granularity, not_years, symmetric)
+    results = runner.run(inputs, STEPS, sql_params(granularity, as_of, open_end))
+    return index_from_results(
+        results, facts, cols, is_event, granularity, as_of, open_end, cardinality=cardinality, symmetric=symmetric
+    )

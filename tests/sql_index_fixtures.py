@@ -1,0 +1,73 @@
+"""Shared helpers of the SQL index tests: index equality and the hand fixture graph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from chronoqa.generate.kg.index import GraphIndex
+from chronoqa.records import Fact
+from chronoqa.time import TimePoint
+
+ARRAYS = ("table", "reversed_mask", "out_keys", "out_rows", "in_keys", "in_rows", "triple_count",
+          "not_year_mask", "implausible_mask", "ignored_mask")  # fmt: skip
+LISTS = ("ent_names", "ent_id", "rel_names", "rel_id", "rel_event", "rel_one", "rel_symmetric", "open_end",
+         "granularity", "as_of")  # fmt: skip
+
+
+def index_differences(a: GraphIndex, b: GraphIndex) -> list[str]:
+    """The fields on which two indexes differ (dtype, shape or a value), one line each."""
+    out = []
+    for name in ARRAYS:
+        x, y = getattr(a, name), getattr(b, name)
+        if x.dtype != y.dtype or x.shape != y.shape or not np.array_equal(x, y):
+            out.append(f"{name}: {x.dtype}{x.shape} vs {y.dtype}{y.shape}")
+    for name in LISTS:
+        if getattr(a, name) != getattr(b, name):
+            out.append(f"{name} differs")
+    return out
+
+
+def tp(text: str | None) -> TimePoint | None:
+    """A time point from ``YYYY[-MM[-DD]]`` (None for None)."""
+    return TimePoint.parse(text) if text is not None else None
+
+
+#: Hand facts: (s, r, o, start, end). 'wed' is symmetric, 'won' an event, 'owns' lists 100 as a non-year.
+HAND: tuple[tuple[str, str, str, str | None, str | None], ...] = (
+    ("ann", "wed", "bob", "1990", "2000"),  # 0 symmetric
+    ("bob", "wed", "ann", "1995", None),  # 1 symmetric mirror triple, open end
+    ("cat", "won", "prize", "1999-05-03", None),  # 2 event, no end: holds at its start (day precision)
+    ("ann", "plays", "club", "2005", "2001"),  # 3 reversed
+    ("dan", "owns", "club", "100", "1990"),  # 4 non-year start
+    ("dan", "plays", "club", None, "1980"),  # 5 end only
+    ("ann", "plays", "club", "2010-03", None),  # 6 open end, month precision
+    ("ann", "plays", "club", "2011", "2012"),  # 7 same triple as 6
+    ("eve", "wed", "eve", "1970", "1971"),  # 8 symmetric self-loop
+    ("cat", "won", "prize", None, None),  # 9 event without any date
+    ("dan", "plays", "cat", "2001-12-30", "2002-01-02"),  # 10 day precision across years
+)
+IS_EVENT = {"won": True, "wed": False, "plays": False, "owns": False}
+SYMMETRIC = ("wed",)
+NOT_YEARS = {"owns": frozenset({100})}
+
+
+def hand_facts() -> list[Fact]:
+    """The :data:`HAND` facts as :class:`Fact` values (ids 0.., lines 1..)."""
+    return [Fact(i, s, r, o, tp(a), tp(b), i + 1) for i, (s, r, o, a, b) in enumerate(HAND)]
+
+
+def build_args(facts: Any, granularity: str = "year", open_end: str = "ongoing") -> dict[str, Any]:
+    """Keyword arguments of ``GraphIndex.build`` / ``build_index`` for the hand fixture's settings."""
+    from chronoqa.time import Granularity
+
+    return {
+        "facts": facts,
+        "is_event": IS_EVENT,
+        "granularity": Granularity.parse(granularity),
+        "as_of": TimePoint(2026, 1, 1),
+        "open_end": open_end,
+        "not_years": NOT_YEARS,
+        "symmetric": SYMMETRIC,
+    }
