@@ -107,7 +107,7 @@ def _spark() -> Any:
     except ImportError as exc:
         raise ChronoqaError(
             "the spark engine needs PySpark (and Java 17): pip install chronoqa[spark]; or build with "
-            "--engine duckdb (the default)"
+            "--engine numpy (the default) or --engine duckdb"
         ) from exc
     return pyspark
 
