@@ -29,27 +29,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _proc import peak_mb, rss_mb
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "build_kg.json"
-
-
-def _peak_mb() -> float:
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def _rss_mb() -> float:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[str, Any]:
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
-    base = _rss_mb()
+    base = rss_mb()
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     if kind == "dataset":
@@ -68,7 +57,7 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
     build = build_kg_benchmark(graph, cfg)
     t2 = time.perf_counter()
     cpu2 = time.process_time()
-    build_peak = _peak_mb()
+    build_peak = peak_mb()
     if write:
         with tempfile.TemporaryDirectory() as tmp:
             build.write(Path(tmp) / "release")
@@ -86,8 +75,8 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
         "load_cpu_s": round(cpu1 - cpu0, 2),
         "build_cpu_s": round(cpu2 - cpu1, 2),
         "build_peak_rss_mb": round(build_peak, 1),
-        "peak_rss_mb": round(_peak_mb(), 1),
-        "rss_growth_mb": round(_peak_mb() - base, 1),
+        "peak_rss_mb": round(peak_mb(), 1),
+        "rss_growth_mb": round(peak_mb() - base, 1),
         "loadavg_at_start": [round(x, 2) for x in load_avg],
         "composition": m["counts"]["composition"],
         "functional_rates": m["functional_rates"],

@@ -37,17 +37,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from _proc import peak_mb
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "corpus.json"
 CASES = ("per-doc jsonl", "columnar jsonl", "columnar parquet", "columnar both", "columnar table")
-
-
-def _peak_mb() -> float:
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
@@ -110,7 +104,7 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
         for name in (CORPUS_FILE, CORPUS_PARQUET_FILE):
             if (out / name).exists():
                 res[name] = {"bytes": (out / name).stat().st_size, "sha256": sha256_file(out / name)}
-    res["peak_rss_mb"] = round(_peak_mb(), 1)
+    res["peak_rss_mb"] = round(peak_mb(), 1)
     return res
 
 

@@ -29,16 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _proc import peak_mb
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "engines.json"
-
-
-def _peak_mb(pid: int | str = "self") -> float:
-    with open(f"/proc/{pid}/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def run_case(engine: str, n: int) -> dict[str, Any]:
@@ -84,7 +78,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         found = implausible_facts(facts, phr, idx.ignored_mask.tolist(), *plaus)
         out["implausible_s"] = round(time.perf_counter() - t0, 2)
         out["implausible"] = len(found)
-        out["peak_rss_mb"] = round(_peak_mb(), 1)
+        out["peak_rss_mb"] = round(peak_mb(), 1)
         return out
     cols = syn.to_columns()
     params = sql_params(kw["granularity"], kw["as_of"], "ongoing")
@@ -118,10 +112,10 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             gateway = SparkContext._gateway
             proc = getattr(gateway, "proc", None)
             if proc is not None:
-                out["jvm_peak_rss_mb"] = round(_peak_mb(proc.pid), 1)
+                out["jvm_peak_rss_mb"] = round(peak_mb(proc.pid), 1)
             out["spark_conf"] = {k: v for k, v in spark.conf.items() if "memory" in k or "partitions" in k}
     out["implausible"] = len(found)
-    out["peak_rss_mb"] = round(_peak_mb(), 1)
+    out["peak_rss_mb"] = round(peak_mb(), 1)
     ref = GraphIndex.build(list(cols), **kw)
     out["equal_to_numpy"] = all(
         np.array_equal(getattr(idx, a), getattr(ref, a))

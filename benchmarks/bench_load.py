@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import subprocess
 import sys
 import tempfile
@@ -24,25 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _proc import peak_mb, rss_mb
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "load.json"
-
-
-def _rss_mb() -> float:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def _peak_mb() -> float:
-    # VmHWM resets at exec (ru_maxrss does not: a child would report its parent's peak at fork)
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-# -- cases (run inside the child process) ------------------------------------------------------------
 
 
 def case_read_hyte(path: str) -> int:
@@ -118,11 +102,11 @@ def child(case: str, arg: str) -> None:
     for module in ("chronoqa.sources", "chronoqa.store", "duckdb", "pyarrow.csv"):
         importlib.import_module(module)  # imports are not part of the measurement
 
-    base = _rss_mb()
+    base = rss_mb()
     t0 = time.perf_counter()
     n = CASES[case](arg)
     seconds = time.perf_counter() - t0
-    print(json.dumps({"rows": n, "seconds": seconds, "peak_rss_mb": _peak_mb(), "rss_delta_mb": _peak_mb() - base}))
+    print(json.dumps({"rows": n, "seconds": seconds, "peak_rss_mb": peak_mb(), "rss_delta_mb": peak_mb() - base}))
 
 
 # -- driver ------------------------------------------------------------------------------------------
