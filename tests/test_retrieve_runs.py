@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from chronoqa.artifacts.runs import read_timing
-from chronoqa.errors import DataError
+from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.retrieve import RunHit, RunLine, read_run, run_paths, run_retrieval, write_run
 from retrieve_fixtures import questions, write_bench
 
@@ -157,3 +157,23 @@ def test_one_reader_for_every_run_shape(tmp_path: Path) -> None:
     lenient.write_text(json.dumps({"qid": "q1", "hits": raw}) + "\n")
     hits = read_run(lenient).lines[0].hits
     assert [(h.s, h.rank, h.doc_id, h.t_start) for h in hits] == [("A", 1, "", 1994.0), ("C", 1, "", None)]
+
+
+def test_a_parquet_only_release_is_retrieved_like_its_jsonl_twin(tmp_path: Path) -> None:
+    from chronoqa.artifacts.release import FunctionalFlags, write_release
+    from retrieve_fixtures import docs
+
+    qs = questions()
+    flags = [FunctionalFlags(q.id, True, True) for q in qs]
+    for fmt in ("jsonl", "parquet"):
+        write_release(tmp_path / fmt, qs, docs(), flags, {"name": "tiny", "seed": 0}, "# tiny\n", corpus_format=fmt)
+    assert not (tmp_path / "parquet" / "corpus.jsonl").exists()
+    runs = {
+        fmt: run_retrieval(tmp_path / fmt, ["bm25", "oracle"], tmp_path / f"runs-{fmt}", k=5)
+        for fmt in ("jsonl", "parquet")
+    }
+    for a, b in zip(runs["jsonl"], runs["parquet"], strict=True):
+        assert a.run.lines == b.run.lines and len(a.run.lines) == len(qs)
+    (tmp_path / "parquet" / "corpus.parquet").unlink()
+    with pytest.raises(ChronoqaError, match=r"has no corpus\.jsonl or corpus\.parquet"):
+        run_retrieval(tmp_path / "parquet", ["bm25"], tmp_path / "runs-none", k=5)

@@ -231,6 +231,16 @@ def test_declared_delimiter(tmp_path: Path) -> None:
     assert json.loads((out / "manifest.json").read_text())["config"]["delimiters"] == {"films.Director": " & "}
     res = CliRunner().invoke(app, [*args[:-1], "films.Director"])
     assert res.exit_code == 2 and "expected 'table.column=DELIMITER'" in res.output
+    # --complete declares the table complete from the command line, as TableBuildConfig.complete does
+    res = CliRunner().invoke(app, [*args, "--complete", "films", "--out", str(tmp_path / "whole")])
+    assert res.exit_code == 0, res.output
+    whole = json.loads((tmp_path / "whole" / "manifest.json").read_text())
+    assert whole["tables"]["films"]["complete"] == {"declared": True, "by": "config"}
+    ops = [json.loads(line)["operator"] for line in (tmp_path / "whole" / "benchmark.jsonl").read_text().splitlines()]
+    assert "event_order" in ops
+    assert "event_order" not in (out / "benchmark.jsonl").read_text()
+    res = CliRunner().invoke(app, [*args, "--complete", "flims"])
+    assert res.exit_code == 2 and "Did you mean films?" in " ".join(res.output.split())
 
 
 def test_declared_kinds(tmp_path: Path) -> None:

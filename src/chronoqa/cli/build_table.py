@@ -48,6 +48,13 @@ def build_table(
     kind: Annotated[
         list[str] | None, typer.Option(help="Declare a table's kind: 'table=role|status|event' (default: detected).")
     ] = None,
+    complete: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Declare a table complete (its rows are every row of its domain in the world): questions whose gold "
+            "needs that ('none', 'the last ... before', event order, set questions) are then asked of it. Repeatable."
+        ),
+    ] = None,
     handovers: Annotated[
         str,
         typer.Option(help="A row ending in the year/month where the next row of its key begins: 'meets' or 'overlap'."),
@@ -126,6 +133,9 @@ def build_table(
                 named.setdefault(name, []).append(text)
         for name in datasets:
             named.setdefault(name, [GRAPH_TFD])
+        for name in complete or []:
+            if name not in loaded:
+                raise UnknownNameError("table", name, loaded)
         config = TableBuildConfig(
             as_of=as_of,
             seed=seed,
@@ -136,6 +146,7 @@ def build_table(
             joins=joins,
             build_tables=main,
             kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
+            complete=tuple(complete or ()),
             handovers=handovers,
             delimiters=dict(_delimiter(d) for d in delimiter or []),
         )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chronoqa._gc import gc_paused
-from chronoqa.artifacts.release import BENCHMARK_FILE, CORPUS_FILE, Release, load_release
+from chronoqa.artifacts.release import BENCHMARK_FILE, CORPUS_FILE, CORPUS_PARQUET_FILE, Release, load_release
 from chronoqa.artifacts.runs import Run, RunHit, RunLine, read_run, run_paths, write_run
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_file
@@ -81,11 +81,19 @@ def _lines(corpus: Corpus, qids: Sequence[str], hits: Sequence[Sequence[Hit]]) -
 
 
 def load_corpus(release: Release) -> Corpus:
-    """The corpus of a loaded release, keyed by the checksum of its ``corpus.jsonl``."""
-    path = release.path / CORPUS_FILE
-    if not path.exists():
-        raise ChronoqaError(f"{release.path} has no {CORPUS_FILE}: retrievers need the benchmark's corpus")
-    return Corpus(release.corpus, sha256_file(path))
+    """The corpus of a loaded release, keyed by the checksum of its ``corpus.jsonl`` (else ``corpus.parquet``).
+
+    The documents are the release's (``load_release`` reads whichever file the release holds); the checksum
+    names the retrievers' cached indexes, so a release written with both files keys them by its JSONL.
+    """
+    for name in (CORPUS_FILE, CORPUS_PARQUET_FILE):
+        path = release.path / name
+        if path.exists():
+            return Corpus(release.corpus, sha256_file(path))
+    raise ChronoqaError(
+        f"{release.path} has no {CORPUS_FILE} or {CORPUS_PARQUET_FILE}: retrievers need the benchmark's corpus "
+        "(rebuild the release, or copy its corpus file back)"
+    )
 
 
 def run_retrieval(
