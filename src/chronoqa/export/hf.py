@@ -25,6 +25,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from chronoqa.artifacts.release import CORPUS_SCHEMA as RELEASE_CORPUS
 from chronoqa.artifacts.release import DATACARD_FILE, QRELS_FILE, Release
 from chronoqa.errors import ChronoqaError
 from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, VALIDATION_FILE, Provenance, provenance_of
@@ -93,20 +94,9 @@ QUESTION_SCHEMA = pa.schema(
         ("stale_functional", pa.bool_()),
     ]
 )
+#: The release's corpus columns (``artifacts.release.CORPUS_SCHEMA``) as plain strings: the Hub reads no dictionaries.
 CORPUS_SCHEMA = pa.schema(
-    [
-        ("doc_id", pa.string()),
-        ("text", pa.string()),
-        ("s", pa.string()),
-        ("r", pa.string()),
-        ("o", pa.string()),
-        ("t_start", pa.string()),
-        ("t_end", pa.string()),
-        ("s_id", pa.string()),
-        ("r_id", pa.string()),
-        ("o_id", pa.string()),
-        ("fact_id", pa.int64()),
-    ]
+    [pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type) for f in RELEASE_CORPUS]
 )
 QRELS_SCHEMA = pa.schema([("query-id", pa.string()), ("corpus-id", pa.string()), ("score", pa.int64())])
 
