@@ -44,7 +44,7 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.plausible import REASONS
-from chronoqa.generate.kg.sql import build_index, implausible_dates
+from chronoqa.generate.kg.sql import build_index, engine_session, implausible_dates
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
@@ -278,7 +278,11 @@ def build_kg_benchmark(
     else:
         facts, doc_ids = graph_facts, DocIds(graph_facts.ids)
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
-    idx = build_index(cfg.engine, facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
+    with engine_session(cfg.engine) as engine:  # one Spark session for both SQL runs
+        idx = build_index(engine, facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
+        implausible_code = implausible_dates(
+            engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
+        )  # fmt: skip
     cardinality, card_record = resolve_cardinality(phr, idx)
     idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
     raw = _unreadable(idx.ent_names, label)
@@ -290,9 +294,6 @@ def build_kg_benchmark(
             "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
             "(KGBuildConfig(allow_ids=True)) to build with the ids."
         )
-    implausible_code = implausible_dates(
-        cfg.engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
-    )  # fmt: skip
     implausible_pos = np.flatnonzero(implausible_code >= 0)
     idx.mark_implausible(implausible_pos)
     t_max = as_of.lo(g) - 1

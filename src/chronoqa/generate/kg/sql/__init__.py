@@ -14,6 +14,8 @@ from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngin
 from chronoqa.generate.kg.sql.index import (
     ENGINES,
     build_index,
+    engine_session,
+    fact_arrays,
     fact_columns,
     index_from_results,
     input_tables,
@@ -33,6 +35,8 @@ __all__ = [
     "Step",
     "build_index",
     "check_subset",
+    "engine_session",
+    "fact_arrays",
     "fact_columns",
     "implausible_by_sql",
     "implausible_dates",

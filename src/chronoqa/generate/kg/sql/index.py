@@ -8,7 +8,8 @@ array for array.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import contextlib
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -24,6 +25,8 @@ from chronoqa.time import Granularity, TimePoint, unit_bounds
 __all__ = [
     "ENGINES",
     "build_index",
+    "engine_session",
+    "fact_arrays",
     "fact_columns",
     "index_from_results",
     "input_tables",
@@ -45,6 +48,20 @@ def fact_columns(facts: Sequence[Fact]) -> FactColumns:
             cols.has_end, cols.end_year, cols.end_month, cols.end_day, cols.lines,
         )  # fmt: skip
     return cols
+
+
+def fact_arrays(cols: FactColumns) -> dict[str, pa.Array]:
+    """The per-fact columns every SQL input table starts with: position, codes, known ends and their years."""
+    return {
+        "pos": pa.array(np.arange(len(cols), dtype=np.int64)),
+        "s": pa.array(np.asarray(cols.s, dtype=np.int32)),
+        "r": pa.array(np.asarray(cols.r, dtype=np.int32)),
+        "o": pa.array(np.asarray(cols.o, dtype=np.int32)),
+        "has_start": pa.array(np.asarray(cols.has_start, dtype=bool)),
+        "start_year": pa.array(np.asarray(cols.start_year, dtype=np.int32)),
+        "has_end": pa.array(np.asarray(cols.has_end, dtype=bool)),
+        "end_year": pa.array(np.asarray(cols.end_year, dtype=np.int32)),
+    }
 
 
 def _bounds(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -71,25 +88,8 @@ def input_tables(
     g = Granularity.parse(granularity)
     s_lo, s_hi, s_fine = _bounds(cols, "start", g)
     e_lo, e_hi, e_fine = _bounds(cols, "end", g)
-    n = len(cols)
-    fact_table = pa.table(
-        {
-            "pos": pa.array(np.arange(n, dtype=np.int64)),
-            "s": pa.array(np.asarray(cols.s, dtype=np.int32)),
-            "r": pa.array(np.asarray(cols.r, dtype=np.int32)),
-            "o": pa.array(np.asarray(cols.o, dtype=np.int32)),
-            "has_start": pa.array(np.asarray(cols.has_start, dtype=bool)),
-            "s_lo": pa.array(s_lo),
-            "s_hi": pa.array(s_hi),
-            "s_fine": pa.array(s_fine),
-            "start_year": pa.array(np.asarray(cols.start_year, dtype=np.int32)),
-            "has_end": pa.array(np.asarray(cols.has_end, dtype=bool)),
-            "e_lo": pa.array(e_lo),
-            "e_hi": pa.array(e_hi),
-            "e_fine": pa.array(e_fine),
-            "end_year": pa.array(np.asarray(cols.end_year, dtype=np.int32)),
-        }
-    )
+    units = {"s_lo": s_lo, "s_hi": s_hi, "s_fine": s_fine, "e_lo": e_lo, "e_hi": e_hi, "e_fine": e_fine}
+    fact_table = pa.table({**fact_arrays(cols), **{k: pa.array(v) for k, v in units.items()}})
     names = list(cols.relations)
     sym = set(symmetric)
     relations = pa.table(
@@ -182,6 +182,24 @@ def sql_engine(engine: str | SqlEngine) -> SqlEngine:
     if isinstance(engine, str):
         raise UnknownNameError("index engine", engine, ENGINES)
     return engine
+
+
+@contextlib.contextmanager
+def engine_session(engine: str | SqlEngine) -> Iterator[str | SqlEngine]:
+    """One engine for the build's several SQL runs: ``numpy`` as is, a name resolved once, Spark entered once.
+
+    :func:`build_index` and :func:`~chronoqa.generate.kg.sql.plausible.implausible_dates` each build (and stop) a
+    Spark session when given the name ``spark``; inside ``with engine_session("spark") as engine`` they share one.
+    """
+    if engine == "numpy":
+        yield engine
+        return
+    runner = sql_engine(engine)
+    if isinstance(runner, SparkEngine):
+        with runner:
+            yield runner
+    else:
+        yield runner
 
 
 def build_index(

@@ -26,7 +26,7 @@ import pyarrow as pa
 from chronoqa.generate.kg.phrases import RelationPhrases
 from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS, implausible_codes
 from chronoqa.generate.kg.sql.engines import SqlEngine
-from chronoqa.generate.kg.sql.index import fact_columns, sql_engine
+from chronoqa.generate.kg.sql.index import fact_arrays, fact_columns, sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import TimePoint
@@ -159,20 +159,7 @@ def plausible_tables(
     cols: FactColumns, phrases: Mapping[str, RelationPhrases], ignored: Sequence[bool], default_max_years: int
 ) -> dict[str, pa.Table]:
     """The ``pfacts`` and ``prels`` input tables (relations by their codes in ``cols``)."""
-    n = len(cols)
-    pfacts = pa.table(
-        {
-            "pos": pa.array(np.arange(n, dtype=np.int64)),
-            "s": pa.array(np.asarray(cols.s, dtype=np.int32)),
-            "r": pa.array(np.asarray(cols.r, dtype=np.int32)),
-            "o": pa.array(np.asarray(cols.o, dtype=np.int32)),
-            "has_start": pa.array(np.asarray(cols.has_start, dtype=bool)),
-            "start_year": pa.array(np.asarray(cols.start_year, dtype=np.int32)),
-            "has_end": pa.array(np.asarray(cols.has_end, dtype=bool)),
-            "end_year": pa.array(np.asarray(cols.end_year, dtype=np.int32)),
-            "ignored": pa.array(np.asarray(ignored, dtype=bool)),
-        }
-    )
+    pfacts = pa.table({**fact_arrays(cols), "ignored": pa.array(np.asarray(ignored, dtype=bool))})
     rels = [phrases.get(x) for x in cols.relations]
     prels = pa.table(
         {
