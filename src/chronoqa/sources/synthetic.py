@@ -9,6 +9,18 @@ Same :class:`SyntheticConfig` (seed included) → the same facts, byte for byte,
 * ``p_repeat`` of the facts restate the (s, r, o) of an earlier interval fact in a later, disjoint
   period (the "holds in several periods" case that makes stale evidence).
 
+Relation roles (off by default; :meth:`SyntheticConfig.mixed` turns on a realistic mix), each a share of
+the facts over its own relation ids:
+
+* functional (``functional_relations``, ``p_functional``): each subject holds one object at a time, a
+  career of successive, mostly disjoint stints with different objects ("plays for", "head of");
+* one-per-subject events (``event_relations``, ``p_event``): one point fact per subject ("born in");
+* inverse-functional (``inverse_relations``, ``p_inverse``): careers seen from the object, each object
+  has one subject at a time ("the head of an organisation");
+* lifelong (``lifelong_relations``, ``p_lifelong``): one long interval per subject, most of the period
+  ("located in", "citizen of"): the static hops that lead into an entity of a multi-hop question;
+* the rest: the Zipf-random facts above (many values at once in both directions).
+
 Writers: :meth:`SyntheticFacts.write_hyte` (HyTE folder), :meth:`SyntheticFacts.write_tgb` (TGB edge
 list, one edge per year), :meth:`SyntheticFacts.write_quintuples` (CSV/TSV/Parquet), and
 :meth:`SyntheticFacts.to_graph` for an in-memory :class:`~chronoqa.records.TemporalGraph`.
@@ -27,14 +39,16 @@ from chronoqa.records import FactColumns, TemporalGraph
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["KINDS", "SyntheticConfig", "SyntheticFacts", "generate"]
+__all__ = ["KINDS", "ROLES", "SyntheticConfig", "SyntheticFacts", "generate"]
 
 KINDS = ("point", "interval", "start_only", "end_only")
+# relation roles, in relation-id order (see :meth:`SyntheticConfig.role_of`)
+ROLES = ("functional", "event", "inverse", "lifelong", "zipf")
 
 
 @dataclass(frozen=True, slots=True)
 class SyntheticConfig:
-    """Parameters of the generator (fractions of the four kinds must sum to 1)."""
+    """Parameters of the generator (fractions of the four kinds must sum to 1; relation roles default to off)."""
 
     n_facts: int = 100_000
     n_entities: int | None = None
@@ -50,6 +64,64 @@ class SyntheticConfig:
     p_day: float = 0.2
     p_repeat: float = 0.05
     mean_duration: float = 5.0
+    # relation roles (all off by default: every relation unconstrained, as ever); see :meth:`mixed`
+    functional_relations: int = 0
+    event_relations: int = 0
+    inverse_relations: int = 0
+    lifelong_relations: int = 0
+    p_functional: float = 0.0
+    p_event: float = 0.0
+    p_inverse: float = 0.0
+    p_lifelong: float = 0.0
+    career_mean: float = 2.0
+    p_current: float = 0.2
+
+    @classmethod
+    def mixed(cls, n_facts: int = 100_000, **overrides: Any) -> SyntheticConfig:
+        """The realistic relation mix used by the benchmarks: 20 relations, every question family possible.
+
+        5 functional relations hold 25% of the facts (careers), 3 one-per-subject event relations 15%,
+        3 inverse-functional relations 15%, 2 lifelong relations 10%, and 7 unconstrained Zipf relations
+        the remaining 35%.
+        """
+        from dataclasses import replace
+
+        base = cls(
+            n_facts=n_facts,
+            n_relations=20,
+            functional_relations=5,
+            event_relations=3,
+            inverse_relations=3,
+            lifelong_relations=2,
+            p_functional=0.25,
+            p_event=0.15,
+            p_inverse=0.15,
+            p_lifelong=0.10,
+        )
+        return replace(base, **overrides) if overrides else base
+
+    def role_counts(self) -> dict[str, int]:
+        """Facts per role (:data:`ROLES`), summing to ``n_facts``."""
+        out = {role: round(p * self.n_facts) for role, k, p in self.roles()}
+        out["zipf"] = self.n_facts - sum(out.values())
+        return out
+
+    def roles(self) -> tuple[tuple[str, int, float], ...]:
+        """``(role, relations, share of facts)`` of the constrained roles, in relation-id order."""
+        return (
+            ("functional", self.functional_relations, self.p_functional),
+            ("event", self.event_relations, self.p_event),
+            ("inverse", self.inverse_relations, self.p_inverse),
+            ("lifelong", self.lifelong_relations, self.p_lifelong),
+        )
+
+    def role_of(self, relation: int) -> str:
+        """The role of relation id ``relation`` (one of :data:`ROLES`)."""
+        for role, k, _ in self.roles():
+            if relation < k:
+                return role
+            relation -= k
+        return "zipf"
 
     def entities(self) -> int:
         """Number of entities (default: a tenth of the facts, at least 10)."""
@@ -66,6 +138,20 @@ class SyntheticConfig:
             raise ValueError(f"year_min {self.year_min} > year_max {self.year_max}")
         if not 0 <= self.p_day <= 1 or not 0 <= self.p_repeat < 0.5 or self.mean_duration < 1:
             raise ValueError("need 0 <= p_day <= 1, 0 <= p_repeat < 0.5 and mean_duration >= 1")
+        roles = self.roles()
+        for role, k, p in roles:
+            if k < 0 or not 0 <= p <= 1 or (p > 0) != (k > 0):
+                raise ValueError(f"{role}: need {role}_relations >= 1 with p_{role} > 0, or both 0 (got {k}, {p})")
+        n_roles = sum(k for _, k, _ in roles)
+        if sum(p for _, _, p in roles) > 1 + 1e-9 or n_roles > self.n_relations:
+            raise ValueError(
+                f"relation roles: p_functional + p_event + p_inverse + p_lifelong must be <= 1 and the {n_roles} role "
+                f"relations fit in n_relations={self.n_relations}"
+            )
+        if self.role_counts()["zipf"] > 0 and n_roles == self.n_relations:
+            raise ValueError("relation roles take every relation but some facts are left unconstrained: add relations")
+        if self.career_mean < 1 or not 0 <= self.p_current <= 1:
+            raise ValueError("need career_mean >= 1 and 0 <= p_current <= 1")
 
 
 def _zipf_draw(rng: np.random.Generator, n_items: int, size: int, exponent: float) -> np.ndarray:
@@ -283,21 +369,31 @@ class SyntheticFacts:
         return TemporalGraph(name=name, facts=self.to_columns())
 
 
-def generate(config: SyntheticConfig | None = None, **overrides: Any) -> SyntheticFacts:
-    """Generate a synthetic TKG (``generate(n_facts=1_000_000, seed=7)`` or with a config)."""
-    cfg = config or SyntheticConfig()
-    if overrides:
-        from dataclasses import replace
+def _split(total: int, parts: int) -> list[int]:
+    """``total`` split into ``parts`` near-equal counts (the first ones get the remainder)."""
+    base, rest = divmod(total, parts)
+    return [base + (i < rest) for i in range(parts)]
 
-        cfg = replace(cfg, **overrides)
-    cfg.check()
-    rng = np.random.default_rng(cfg.seed)
-    n, n_e = cfg.n_facts, cfg.entities()
+
+def _day_parts(rng: np.random.Generator, cfg: SyntheticConfig, n: int) -> tuple[np.ndarray, ...]:
+    """Start month/day and end month/day: ``p_day`` of the facts at day granularity (days 1..28), else 0."""
+    is_day = rng.random(n) < cfg.p_day
+    return tuple(np.where(is_day, rng.integers(1, hi, size=n), 0).astype(np.int8) for hi in (13, 29, 13, 29))
+
+
+def _zipf_part(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel0: int, n_rel: int) -> dict[str, np.ndarray]:
+    """The unconstrained facts (Zipf (s, r, o) over relation ids ``rel0 .. rel0 + n_rel - 1``); see the module docs.
+
+    With no relation roles this is the whole graph, drawn in the same order as ever (the default stays byte-identical).
+    """
+    n_e = cfg.entities()
     s = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
     o = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
     clash = s == o
     o[clash] = (o[clash] + 1) % n_e
-    r = _zipf_draw(rng, cfg.n_relations, n, 1.0)
+    r = _zipf_draw(rng, n_rel, n, 1.0)
+    if rel0:
+        r += rel0
     kind = rng.choice(4, size=n, p=[cfg.p_point, cfg.p_interval, cfg.p_start_only, cfg.p_end_only]).astype(np.int8)
     start_year = rng.integers(cfg.year_min, cfg.year_max + 1, size=n, dtype=np.int32)
     duration = rng.geometric(1.0 / cfg.mean_duration, size=n).astype(np.int32)
@@ -322,23 +418,168 @@ def generate(config: SyntheticConfig | None = None, **overrides: Any) -> Synthet
         start_year[targets] = end_year[sources] + gap
         end_year[targets] = start_year[targets] + duration[targets]
     point = kind == 0
-    end_year = np.where(point, start_year, end_year)
-    end_month = np.where(point, start_month, end_month)
-    end_day = np.where(point, start_day, end_day)
-    has_start = kind != 3
-    has_end = (kind == 0) | (kind == 1) | (kind == 3)
-    return SyntheticFacts(
-        s=s,
-        r=r,
-        o=o,
-        has_start=has_start,
-        start_year=np.where(has_start, start_year, 0).astype(np.int32),
-        start_month=np.where(has_start, start_month, 0).astype(np.int8),
-        start_day=np.where(has_start, start_day, 0).astype(np.int8),
-        has_end=has_end,
-        end_year=np.where(has_end, end_year, 0).astype(np.int32),
-        end_month=np.where(has_end, end_month, 0).astype(np.int8),
-        end_day=np.where(has_end, end_day, 0).astype(np.int8),
-        n_entities=n_e,
-        n_relations=cfg.n_relations,
+    return _part(
+        s,
+        r,
+        o,
+        kind != 3,
+        (start_year, start_month, start_day),
+        (kind == 0) | (kind == 1) | (kind == 3),
+        (
+            np.where(point, start_year, end_year),
+            np.where(point, start_month, end_month),
+            np.where(point, start_day, end_day),
+        ),
     )
+
+
+def _part(
+    s: np.ndarray,
+    r: np.ndarray,
+    o: np.ndarray,
+    has_start: np.ndarray,
+    start: tuple[np.ndarray, np.ndarray, np.ndarray],
+    has_end: np.ndarray,
+    end: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> dict[str, np.ndarray]:
+    """The :class:`SyntheticFacts` columns of a block of facts (unknown ends zeroed, the column dtypes)."""
+    out = {"s": s, "r": r, "o": o, "has_start": has_start, "has_end": has_end}
+    for which, has, (y, m, d) in (("start", has_start, start), ("end", has_end, end)):
+        out[f"{which}_year"] = np.where(has, y, 0).astype(np.int32)
+        out[f"{which}_month"] = np.where(has, m, 0).astype(np.int8)
+        out[f"{which}_day"] = np.where(has, d, 0).astype(np.int8)
+    return out
+
+
+def _careers(
+    rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int, *, inverse: bool
+) -> dict[str, np.ndarray]:
+    """``n`` facts of one relation where each holder has one value at a time: a career of successive stints.
+
+    Holders are distinct entities (one career each); a career has ``1 + geometric`` stints (mean
+    ``career_mean``), each lasting ``geometric(1 / mean_duration)`` years and starting 0-2 years after the
+    previous one ends (a 0-year gap shares one year with it, as "1990-1995, then 1995-2000" does), each with
+    a value other than the previous one's (Zipf-drawn: popular values are held by many holders). The career
+    is placed so that it ends by ``year_max`` where it fits; ``p_current`` of the last stints have no end
+    (still held). The holder is the subject (``inverse`` false: "plays for") or the object (``inverse`` true:
+    each organisation has one head at a time, a person may head several).
+    """
+    n_e = cfg.entities()
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int32)
+        return _part(empty, empty, empty, empty.astype(bool), (empty,) * 3, empty.astype(bool), (empty,) * 3)
+    p_more = 1.0 - 1.0 / cfg.career_mean  # P(another stint): lengths 1 + geometric, mean career_mean
+    est = int(n / cfg.career_mean * 1.2) + 16
+    while True:
+        lengths = rng.geometric(1.0 - p_more, size=est).astype(np.int64) if p_more > 0 else np.ones(est, np.int64)
+        ends = np.cumsum(lengths)
+        if ends[-1] >= n:
+            break
+        est *= 2
+    n_careers = int(np.searchsorted(ends, n)) + 1
+    lengths = lengths[:n_careers]
+    lengths[-1] -= int(ends[n_careers - 1]) - n
+    if n_careers > n_e:
+        raise ValueError(
+            f"relation R{rel}: {n:,} career facts need {n_careers:,} distinct holders but there are {n_e:,} "
+            "entities: raise n_entities or career_mean, or give the role more relations"
+        )
+    holder_of_career = rng.permutation(n_e)[:n_careers].astype(np.int32)
+    career = np.repeat(np.arange(n_careers), lengths)
+    first = np.cumsum(lengths) - lengths  # first fact of each career
+    pos = np.arange(n) - first[career]
+    last = pos == lengths[career] - 1
+    duration = rng.geometric(1.0 / cfg.mean_duration, size=n).astype(np.int64)
+    gap = rng.integers(0, 3, size=n).astype(np.int64)  # before the next stint
+    step = np.cumsum(duration + gap)
+    offset = step - (duration + gap)
+    offset -= offset[first][career]
+    span = (offset + duration)[first + lengths - 1]
+    room = np.maximum(cfg.year_max - cfg.year_min + 1 - span, 1)
+    career_start = cfg.year_min + (rng.random(n_careers) * room).astype(np.int64)
+    start_year = career_start[career] + offset
+    end_year = start_year + duration
+    holder = holder_of_career[career]
+    value = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
+    while True:  # a value other than the holder and the previous stint's
+        prev = np.concatenate(([-1], value[:-1]))
+        bad = (value == holder) | ((pos > 0) & (value == prev))
+        if not bad.any():
+            break
+        value[bad] = (value[bad] + 1) % n_e
+    open_end = last & (rng.random(n) < cfg.p_current)
+    sm, sd, em, ed = _day_parts(rng, cfg, n)
+    rel_col = np.full(n, rel, dtype=np.int32)
+    s, o = (value, holder) if inverse else (holder, value)
+    has_start = np.ones(n, dtype=bool)
+    return _part(s, rel_col, o, has_start, (start_year, sm, sd), ~open_end, (end_year, em, ed))
+
+
+def _one_per_subject(
+    rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int, what: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` distinct subjects and a Zipf-drawn object for each (never the subject itself)."""
+    n_e = cfg.entities()
+    if n > n_e:
+        raise ValueError(
+            f"relation R{rel}: {n:,} {what} need {n:,} distinct subjects but there are {n_e:,} entities: raise "
+            "n_entities or give the role more relations"
+        )
+    s = rng.permutation(n_e)[:n].astype(np.int32)
+    o = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
+    clash = s == o
+    o[clash] = (o[clash] + 1) % n_e
+    return s, o
+
+
+def _events(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int) -> dict[str, np.ndarray]:
+    """``n`` point facts of one relation, one per subject (distinct subjects: "born in", "founded in")."""
+    s, o = _one_per_subject(rng, cfg, n, rel, "one-per-subject events")
+    year = rng.integers(cfg.year_min, cfg.year_max + 1, size=n, dtype=np.int32)
+    sm, sd, _, _ = _day_parts(rng, cfg, n)
+    yes = np.ones(n, dtype=bool)
+    return _part(s, np.full(n, rel, dtype=np.int32), o, yes, (year, sm, sd), yes, (year, sm, sd))
+
+
+def _lifelong(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int) -> dict[str, np.ndarray]:
+    """``n`` long intervals of one relation, one per subject: from the first 30% of the period to its last 30%."""
+    s, o = _one_per_subject(rng, cfg, n, rel, "lifelong facts")
+    span = cfg.year_max - cfg.year_min
+    third = int(0.3 * span)
+    start = cfg.year_min + rng.integers(0, third + 1, size=n, dtype=np.int32)
+    end = cfg.year_max - rng.integers(0, third + 1, size=n, dtype=np.int32)
+    sm, sd, em, ed = _day_parts(rng, cfg, n)
+    yes = np.ones(n, dtype=bool)
+    return _part(s, np.full(n, rel, dtype=np.int32), o, yes, (start, sm, sd), yes, (np.maximum(end, start), em, ed))
+
+
+def generate(config: SyntheticConfig | None = None, **overrides: Any) -> SyntheticFacts:
+    """Generate a synthetic TKG (``generate(n_facts=1_000_000, seed=7)`` or with a config).
+
+    Relation ids: the functional ones first, then the one-per-subject events, the inverse-functional
+    ones, the lifelong ones and the unconstrained rest (:meth:`SyntheticConfig.role_of`). Facts come in that order too,
+    the unconstrained ones first (with no roles, the graph is exactly the one this module always made).
+    """
+    cfg = config or SyntheticConfig()
+    if overrides:
+        from dataclasses import replace
+
+        cfg = replace(cfg, **overrides)
+    cfg.check()
+    rng = np.random.default_rng(cfg.seed)
+    roles = cfg.roles()
+    n_roles = sum(k for _, k, _ in roles)
+    counts = cfg.role_counts()
+    parts = [_zipf_part(rng, cfg, counts["zipf"], n_roles, cfg.n_relations - n_roles)]
+    rel = 0
+    for role, k, _ in roles:
+        for m in _split(counts[role], k) if k else []:
+            if role == "event":
+                parts.append(_events(rng, cfg, m, rel))
+            elif role == "lifelong":
+                parts.append(_lifelong(rng, cfg, m, rel))
+            else:
+                parts.append(_careers(rng, cfg, m, rel, inverse=role == "inverse"))
+            rel += 1
+    cols = parts[0] if len(parts) == 1 else {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return SyntheticFacts(**cols, n_entities=cfg.entities(), n_relations=cfg.n_relations)
