@@ -6,14 +6,19 @@ Cases, each in a fresh subprocess (peak resident memory = ``VmHWM`` of that proc
 * synthetic graphs (``chronoqa.sources.synthetic``, seed 0) of 10k, 100k, 1M and 10M facts (the growth
   curve) with a fixed number of questions (``--synthetic-questions``, default 2,000), generic phrasing
   (their relations have no phrase table): cost should grow no worse than linearly in facts. The graph is
-  columnar (``FactColumns``): no ``Fact`` object is made for the bulk of the facts.
+  columnar (``FactColumns``): no ``Fact`` object is made for the bulk of the facts. The shape is
+  ``--shape mixed`` (default: :meth:`SyntheticConfig.mixed`, functional careers, one-per-subject events,
+  inverse-functional and lifelong relations beside Zipf-random ones, so every operator x hop cell can be
+  filled and the candidate search, uniqueness checks, chains and negatives do real work) or ``--shape zipf``
+  (every relation Zipf-random: only 1-hop interval questions exist). Each result records the generator
+  config and the questions by operator and by hop count.
 
 Timings are split into load (reading / generating the graph), build (index + questions + negatives +
 audit) and write (release folder, corpus included); ``build_peak_rss_mb`` is the peak resident memory up
 to the end of the build (before the corpus is written), ``peak_rss_mb`` the whole case's. The machine is
 shared: each result records the load average at its start. Run: ``python benchmarks/bench_build_kg.py
-[--sizes 10000,100000,1000000,10000000] [--skip-real] [--skip-write]``; results go to
-``benchmarks/results/build_kg.json``.
+[--sizes 10000,100000,1000000,10000000] [--skip-real] [--skip-write] [--shape mixed|zipf] [--out FILE]``;
+results go to ``benchmarks/results/build_kg.json`` unless ``--out`` names another file.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +39,17 @@ from _proc import peak_mb, rss_mb
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "build_kg.json"
+SHAPES = ("mixed", "zipf")
 
 
-def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[str, Any]:
+def synthetic_config(n_facts: int, shape: str) -> Any:
+    """The generator config of a synthetic case (seed 0)."""
+    from chronoqa.sources.synthetic import SyntheticConfig
+
+    return SyntheticConfig.mixed(n_facts) if shape == "mixed" else SyntheticConfig(n_facts=n_facts, seed=0)
+
+
+def run_case(kind: str, arg: str, n_questions: int, write: bool = True, shape: str = "mixed") -> dict[str, Any]:
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
     base = rss_mb()
@@ -49,7 +63,8 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
     else:
         from chronoqa.sources.synthetic import generate
 
-        graph = generate(n_facts=int(arg), seed=0).to_graph(f"synthetic{arg}")
+        syn = synthetic_config(int(arg), shape)
+        graph = generate(syn).to_graph(f"synthetic{arg}")
         cfg = KGBuildConfig(n_questions=n_questions, generic_phrases=True)
     t1 = time.perf_counter()
     load_avg = os.getloadavg()
@@ -63,8 +78,11 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
             build.write(Path(tmp) / "release")
     t3 = time.perf_counter()
     m = build.manifest
+    comp = m["counts"]["composition"]
+    hop_names = sorted({h for cells in comp.values() for h in cells})
     return {
-        "case": arg if kind == "dataset" else f"synthetic-{int(arg):,}",
+        "case": arg if kind == "dataset" else f"synthetic-{int(arg):,}" + ("" if shape == "mixed" else f"-{shape}"),
+        "synthetic_config": None if kind == "dataset" else asdict(syn),
         "facts": len(graph.facts),
         "questions": m["counts"]["questions"],
         "load_s": round(t1 - t0, 2),
@@ -78,7 +96,9 @@ def run_case(kind: str, arg: str, n_questions: int, write: bool = True) -> dict[
         "peak_rss_mb": round(peak_mb(), 1),
         "rss_growth_mb": round(peak_mb() - base, 1),
         "loadavg_at_start": [round(x, 2) for x in load_avg],
-        "composition": m["counts"]["composition"],
+        "by_operator": {op: sum(cells.values()) for op, cells in comp.items()},
+        "by_hops": {h: sum(cells.get(h, 0) for cells in comp.values()) for h in hop_names},
+        "composition": comp,
         "functional_rates": m["functional_rates"],
     }
 
@@ -89,26 +109,30 @@ def main() -> None:
     ap.add_argument("--synthetic-questions", type=int, default=2000)
     ap.add_argument("--skip-real", action="store_true")
     ap.add_argument("--skip-write", action="store_true", help="build only (the corpus writer is measured apart)")
+    ap.add_argument("--shape", choices=SHAPES, default="mixed", help="synthetic graph shape (default: mixed)")
+    ap.add_argument("--out", type=Path, default=RESULTS, help=f"results file (default: {RESULTS.name})")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "ARG", "N"))
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(run_case(args.child[0], args.child[1], int(args.child[2]), not args.skip_write)))
+        res = run_case(args.child[0], args.child[1], int(args.child[2]), not args.skip_write, args.shape)
+        print(json.dumps(res))
         return
     cases: list[tuple[str, str, int]] = []
     if not args.skip_real and os.environ.get("CHRONOQA_MIRROR"):
         cases += [("dataset", "yago11k", 10_000), ("dataset", "wikidata12k", 10_000)]
     cases += [("synthetic", s, args.synthetic_questions) for s in args.sizes.split(",") if s]
     previous: list[dict[str, Any]] = []
-    if RESULTS.exists():
-        previous = json.loads(RESULTS.read_text(encoding="utf-8")).get("results", [])
+    if args.out.exists():
+        previous = json.loads(args.out.read_text(encoding="utf-8")).get("results", [])
     for kind, arg, n in cases:
-        child = [sys.executable, __file__, "--child", kind, arg, str(n), *(["--skip-write"] if args.skip_write else [])]
+        child = [sys.executable, __file__, "--child", kind, arg, str(n), "--shape", args.shape]
+        child += ["--skip-write"] if args.skip_write else []
         proc = subprocess.run(child, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             res = {"case": arg, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
         else:
             res = json.loads(proc.stdout.strip().splitlines()[-1])
-        print(json.dumps({k: v for k, v in res.items() if k != "composition"}), flush=True)
+        print(json.dumps({k: v for k, v in res.items() if k not in ("composition", "synthetic_config")}), flush=True)
         # merge by case name and write after every case, so a long run keeps what it measured
         previous = [r for r in previous if r.get("case") != res["case"]] + [res]
         out = {
@@ -116,8 +140,8 @@ def main() -> None:
             "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg": os.getloadavg()},
             "results": previous,
         }
-        RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

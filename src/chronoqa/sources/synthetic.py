@@ -14,7 +14,8 @@ the facts over its own relation ids:
 
 * functional (``functional_relations``, ``p_functional``): each subject holds one object at a time, a
   career of successive, mostly disjoint stints with different objects ("plays for", "head of");
-* one-per-subject events (``event_relations``, ``p_event``): one point fact per subject ("born in");
+* one-per-subject events (``event_relations``, ``p_event``): one point fact per subject ("born in"),
+  the objects a small class of places (``event_places``);
 * inverse-functional (``inverse_relations``, ``p_inverse``): careers seen from the object, each object
   has one subject at a time ("the head of an organisation");
 * lifelong (``lifelong_relations``, ``p_lifelong``): one long interval per subject, most of the period
@@ -75,6 +76,7 @@ class SyntheticConfig:
     p_lifelong: float = 0.0
     career_mean: float = 2.0
     p_current: float = 0.2
+    event_places: float = 0.05
 
     @classmethod
     def mixed(cls, n_facts: int = 100_000, **overrides: Any) -> SyntheticConfig:
@@ -150,8 +152,8 @@ class SyntheticConfig:
             )
         if self.role_counts()["zipf"] > 0 and n_roles == self.n_relations:
             raise ValueError("relation roles take every relation but some facts are left unconstrained: add relations")
-        if self.career_mean < 1 or not 0 <= self.p_current <= 1:
-            raise ValueError("need career_mean >= 1 and 0 <= p_current <= 1")
+        if self.career_mean < 1 or not 0 <= self.p_current <= 1 or not 0 < self.event_places <= 1:
+            raise ValueError("need career_mean >= 1, 0 <= p_current <= 1 and 0 < event_places <= 1")
 
 
 def _zipf_draw(rng: np.random.Generator, n_items: int, size: int, exponent: float) -> np.ndarray:
@@ -516,9 +518,12 @@ def _careers(
 
 
 def _one_per_subject(
-    rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int, what: str
+    rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int, what: str, places: float = 1.0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` distinct subjects and a Zipf-drawn object for each (never the subject itself)."""
+    """``n`` distinct subjects and a Zipf-drawn object for each (never the subject itself).
+
+    Objects come from a random ``places`` share of the entities (at least 2).
+    """
     n_e = cfg.entities()
     if n > n_e:
         raise ValueError(
@@ -526,15 +531,24 @@ def _one_per_subject(
             "n_entities or give the role more relations"
         )
     s = rng.permutation(n_e)[:n].astype(np.int32)
-    o = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
+    if places < 1:
+        pool = rng.permutation(n_e)[: max(2, int(places * n_e))].astype(np.int32)
+        o = pool[_zipf_draw(rng, pool.shape[0], n, cfg.zipf_exponent)]
+    else:
+        o = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
     clash = s == o
     o[clash] = (o[clash] + 1) % n_e
     return s, o
 
 
 def _events(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int) -> dict[str, np.ndarray]:
-    """``n`` point facts of one relation, one per subject (distinct subjects: "born in", "founded in")."""
-    s, o = _one_per_subject(rng, cfg, n, rel, "one-per-subject events")
+    """``n`` point facts of one relation, one per subject ("born in", "founded in").
+
+    The objects are a small class (``event_places`` of the entities, Zipf-weighted), so a place has many
+    subjects over time: the inverse direction ("who was born in X in 1950?") reads ``many``, as a real
+    birthplace does, instead of "one at a time" by mere sparsity.
+    """
+    s, o = _one_per_subject(rng, cfg, n, rel, "one-per-subject events", cfg.event_places)
     year = rng.integers(cfg.year_min, cfg.year_max + 1, size=n, dtype=np.int32)
     sm, sd, _, _ = _day_parts(rng, cfg, n)
     yes = np.ones(n, dtype=bool)
