@@ -531,13 +531,12 @@ def _one_per_subject(
             "n_entities or give the role more relations"
         )
     s = rng.permutation(n_e)[:n].astype(np.int32)
-    if places < 1:
-        pool = rng.permutation(n_e)[: max(2, int(places * n_e))].astype(np.int32)
-        o = pool[_zipf_draw(rng, pool.shape[0], n, cfg.zipf_exponent)]
-    else:
-        o = _zipf_draw(rng, n_e, n, cfg.zipf_exponent)
+    pool = rng.permutation(n_e)[: max(2, int(places * n_e))] if places < 1 else np.arange(n_e)
+    pool = pool.astype(np.int32)
+    pick = _zipf_draw(rng, pool.shape[0], n, cfg.zipf_exponent)
+    o = pool[pick]
     clash = s == o
-    o[clash] = (o[clash] + 1) % n_e
+    o[clash] = pool[(pick[clash] + 1) % pool.shape[0]]  # pool entries are distinct: another entity
     return s, o
 
 
