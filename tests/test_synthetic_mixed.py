@@ -134,7 +134,7 @@ def test_events_are_one_point_per_subject_in_a_small_class_of_places(by_role: di
 def test_lifelong_facts_cover_the_middle_of_the_period(by_role: dict[str, list[Fact]]) -> None:
     facts = by_role["lifelong"]
     assert set(Counter((f.s, f.r) for f in facts).values()) == {1}
-    lo, hi = CFG.year_min + 36, CFG.year_max - 36  # 30% of the 120-year period from each end
+    lo, hi = CFG.year_min + 18, CFG.year_max - 18  # 15% of the 120-year period from each end
     for f in facts:
         assert f.start is not None and f.end is not None
         assert CFG.year_min <= f.start.year <= lo and hi <= f.end.year <= CFG.year_max

@@ -19,7 +19,8 @@ the facts over its own relation ids:
 * inverse-functional (``inverse_relations``, ``p_inverse``): careers seen from the object, each object
   has one subject at a time ("the head of an organisation");
 * lifelong (``lifelong_relations``, ``p_lifelong``): one long interval per subject, most of the period
-  ("located in", "citizen of"): the static hops that lead into an entity of a multi-hop question;
+  ("located in", "part of"), objects drawn with the flatter ``lifelong_exponent``: the static hops that lead
+  into an entity of a multi-hop question;
 * the rest: the Zipf-random facts above (many values at once in both directions).
 
 Writers: :meth:`SyntheticFacts.write_hyte` (HyTE folder), :meth:`SyntheticFacts.write_tgb` (TGB edge
@@ -77,6 +78,7 @@ class SyntheticConfig:
     career_mean: float = 2.0
     p_current: float = 0.2
     event_places: float = 0.05
+    lifelong_exponent: float = 0.5
 
     @classmethod
     def mixed(cls, n_facts: int = 100_000, **overrides: Any) -> SyntheticConfig:
@@ -154,6 +156,8 @@ class SyntheticConfig:
             raise ValueError("relation roles take every relation but some facts are left unconstrained: add relations")
         if self.career_mean < 1 or not 0 <= self.p_current <= 1 or not 0 < self.event_places <= 1:
             raise ValueError("need career_mean >= 1, 0 <= p_current <= 1 and 0 < event_places <= 1")
+        if self.lifelong_exponent < 0:
+            raise ValueError("need lifelong_exponent >= 0")
 
 
 def _zipf_draw(rng: np.random.Generator, n_items: int, size: int, exponent: float) -> np.ndarray:
@@ -518,11 +522,11 @@ def _careers(
 
 
 def _one_per_subject(
-    rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int, what: str, places: float = 1.0
+    rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int, what: str, places: float, exponent: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """``n`` distinct subjects and a Zipf-drawn object for each (never the subject itself).
 
-    Objects come from a random ``places`` share of the entities (at least 2).
+    Objects come from a random ``places`` share of the entities (at least 2), weighted ``1 / rank ** exponent``.
     """
     n_e = cfg.entities()
     if n > n_e:
@@ -533,7 +537,7 @@ def _one_per_subject(
     s = rng.permutation(n_e)[:n].astype(np.int32)
     pool = rng.permutation(n_e)[: max(2, int(places * n_e))] if places < 1 else np.arange(n_e)
     pool = pool.astype(np.int32)
-    pick = _zipf_draw(rng, pool.shape[0], n, cfg.zipf_exponent)
+    pick = _zipf_draw(rng, pool.shape[0], n, exponent)
     o = pool[pick]
     clash = s == o
     o[clash] = pool[(pick[clash] + 1) % pool.shape[0]]  # pool entries are distinct: another entity
@@ -547,7 +551,7 @@ def _events(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int) ->
     subjects over time: the inverse direction ("who was born in X in 1950?") reads ``many``, as a real
     birthplace does, instead of "one at a time" by mere sparsity.
     """
-    s, o = _one_per_subject(rng, cfg, n, rel, "one-per-subject events", cfg.event_places)
+    s, o = _one_per_subject(rng, cfg, n, rel, "one-per-subject events", cfg.event_places, cfg.zipf_exponent)
     year = rng.integers(cfg.year_min, cfg.year_max + 1, size=n, dtype=np.int32)
     sm, sd, _, _ = _day_parts(rng, cfg, n)
     yes = np.ones(n, dtype=bool)
@@ -555,12 +559,16 @@ def _events(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int) ->
 
 
 def _lifelong(rng: np.random.Generator, cfg: SyntheticConfig, n: int, rel: int) -> dict[str, np.ndarray]:
-    """``n`` long intervals of one relation, one per subject: from the first 30% of the period to its last 30%."""
-    s, o = _one_per_subject(rng, cfg, n, rel, "lifelong facts")
+    """``n`` long intervals of one relation, one per subject: from the first 15% of the period to its last 15%.
+
+    Objects are drawn over all entities with the flatter ``lifelong_exponent`` (most entities contain a few
+    others, as regions and organisations do), so that most entities can be reached by a static hop.
+    """
+    s, o = _one_per_subject(rng, cfg, n, rel, "lifelong facts", 1.0, cfg.lifelong_exponent)
     span = cfg.year_max - cfg.year_min
-    third = int(0.3 * span)
-    start = cfg.year_min + rng.integers(0, third + 1, size=n, dtype=np.int32)
-    end = cfg.year_max - rng.integers(0, third + 1, size=n, dtype=np.int32)
+    edge = int(0.15 * span)
+    start = cfg.year_min + rng.integers(0, edge + 1, size=n, dtype=np.int32)
+    end = cfg.year_max - rng.integers(0, edge + 1, size=n, dtype=np.int32)
     sm, sd, em, ed = _day_parts(rng, cfg, n)
     yes = np.ones(n, dtype=bool)
     return _part(s, np.full(n, rel, dtype=np.int32), o, yes, (start, sm, sd), yes, (np.maximum(end, start), em, ed))
