@@ -155,6 +155,8 @@ def test_bad_role_configs_are_refused() -> None:
         SyntheticConfig(n_relations=2, functional_relations=3, p_functional=0.5).check()
     with pytest.raises(ValueError, match="add relations"):
         SyntheticConfig(n_relations=1, functional_relations=1, p_functional=0.5).check()
+    with pytest.raises(ValueError, match="at least 3 entities"):
+        SyntheticConfig(n_entities=2, n_relations=2, inverse_relations=1, p_inverse=0.5).check()
     with pytest.raises(ValueError, match="distinct subjects"):
         generate(SyntheticConfig(n_facts=1000, n_entities=100, n_relations=2, event_relations=1, p_event=0.5))
     with pytest.raises(ValueError, match="distinct holders"):

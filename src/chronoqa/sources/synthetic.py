@@ -158,6 +158,8 @@ class SyntheticConfig:
             raise ValueError("need career_mean >= 1, 0 <= p_current <= 1 and 0 < event_places <= 1")
         if self.lifelong_exponent < 0:
             raise ValueError("need lifelong_exponent >= 0")
+        if (self.functional_relations or self.inverse_relations) and self.entities() < 3:
+            raise ValueError("careers need at least 3 entities (a holder and two values in turn)")
 
 
 def _zipf_draw(rng: np.random.Generator, n_items: int, size: int, exponent: float) -> np.ndarray:
