@@ -50,7 +50,13 @@ ROLES = ("functional", "event", "inverse", "lifelong", "zipf")
 
 @dataclass(frozen=True, slots=True)
 class SyntheticConfig:
-    """Parameters of the generator (fractions of the four kinds must sum to 1; relation roles default to off)."""
+    """Parameters of the generator (fractions of the four kinds must sum to 1; relation roles default to off).
+
+    Relation roles (see the module docs): ``<role>_relations`` relation ids take ``p_<role>`` of the facts,
+    split evenly between them; the rest go to the Zipf relations. ``career_mean``: mean stints per career;
+    ``p_current``: share of careers whose last stint has no end; ``event_places``: share of the entities
+    that are event objects; ``lifelong_exponent``: Zipf exponent of the lifelong relations' objects.
+    """
 
     n_facts: int = 100_000
     n_entities: int | None = None
