@@ -8,6 +8,10 @@ Cases, each in a fresh subprocess: synthetic graphs (``chronoqa.sources.syntheti
   ``steps_s`` (the queries only) beside it;
 * ``implausible_s``: the implausible-date rules (numpy: ``implausible_facts`` in Python; the others: their SQL),
   over the graph's phrases made generic (every fifth relation an event, every seventh a birth);
+* ``candidates_s``: the candidate search (numpy: ``candidates``; the others: ``CANDIDATE_STEPS``) on the index
+  as the builder leaves it (implausible facts marked; cardinality declared: relation ``Ri`` reads ``one``
+  forward unless ``i % 3 == 0`` and backward when ``i`` is even, since inferred from this synthetic data every
+  direction reads ``many`` and no fact seeds a question);
 * ``start_s``: Spark only, building the local session (``local[2]``, 2 GB driver);
 * ``peak_rss_mb``: the Python process's ``VmHWM``; ``jvm_peak_rss_mb``: the Spark driver JVM's (local mode runs
   the executors inside it), read from ``/proc`` before the session stops.
@@ -50,6 +54,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
 
     import numpy as np
 
+    from chronoqa.generate.kg.candidates import candidates
     from chronoqa.generate.kg.index import GraphIndex
     from chronoqa.generate.kg.phrases import generic_phrases
     from chronoqa.generate.kg.plausible import implausible_facts
@@ -58,6 +63,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         DuckDBEngine,
         SparkEngine,
         build_index,
+        candidates_by_sql,
         implausible_by_sql,
         input_tables,
         sql_params,
@@ -79,6 +85,15 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
     }  # fmt: skip
     out: dict[str, Any] = {"case": f"synthetic-{n:,}", "engine": engine, "facts": n}
     plaus = (kw["as_of"], "ongoing", 60)
+    t_max = kw["as_of"].lo(kw["granularity"]) - 1
+
+    def ready(index: GraphIndex, implausible: dict[int, str]) -> GraphIndex:
+        # the index as the builder hands it to the candidate search, with declared cardinality: inferred from the
+        # synthetic data every direction reads 'many' (no seed at all), so a mix is declared instead
+        index.rel_one = [(int(r[1:]) % 3 != 0, int(r[1:]) % 2 == 0) for r in index.rel_names]
+        index.mark_implausible(sorted(implausible))
+        return index
+
     if engine == "numpy":
         facts = syn.to_graph().facts
         t0 = time.perf_counter()
@@ -88,6 +103,11 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         found = implausible_facts(facts, phr, idx.ignored_mask.tolist(), *plaus)
         out["implausible_s"] = round(time.perf_counter() - t0, 2)
         out["implausible"] = len(found)
+        ready(idx, found)
+        t0 = time.perf_counter()
+        cands = candidates(idx, t_max)
+        out["candidates_s"] = round(time.perf_counter() - t0, 2)
+        out["seeds"] = len(cands.seeds)
         out["peak_rss_mb"] = round(peak_mb(), 1)
         return out
     cols = syn.to_columns()
@@ -103,6 +123,10 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         found = implausible_by_sql(DuckDBEngine(), cols, phr, idx.ignored_mask.tolist(), *plaus)
         out["implausible_s"] = round(time.perf_counter() - t0, 2)
+        ready(idx, found)
+        t0 = time.perf_counter()
+        cands = candidates_by_sql(DuckDBEngine(), idx, t_max)
+        out["candidates_s"] = round(time.perf_counter() - t0, 2)
     else:
         t0 = time.perf_counter()
         with SparkEngine() as spark:
@@ -117,6 +141,10 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             found = implausible_by_sql(spark, cols, phr, idx.ignored_mask.tolist(), *plaus)
             out["implausible_s"] = round(time.perf_counter() - t0, 2)
+            ready(idx, found)
+            t0 = time.perf_counter()
+            cands = candidates_by_sql(spark, idx, t_max)
+            out["candidates_s"] = round(time.perf_counter() - t0, 2)
             from pyspark import SparkContext
 
             gateway = SparkContext._gateway
@@ -125,13 +153,25 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
                 out["jvm_peak_rss_mb"] = round(peak_mb(proc.pid), 1)
             out["spark_conf"] = {k: v for k, v in spark.conf.items() if "memory" in k or "partitions" in k}
     out["implausible"] = len(found)
+    out["seeds"] = len(cands.seeds)
     out["peak_rss_mb"] = round(peak_mb(), 1)
     ref = GraphIndex.build(list(cols), **kw)
+    ref_found = implausible_facts(list(cols), phr, ref.ignored_mask.tolist(), *plaus)
+    out["implausible_equal"] = found == ref_found
+    ref_cands = candidates(ready(ref, ref_found), t_max)
+    out["candidates_equal"] = all(
+        np.array_equal(x, y) and x.dtype == y.dtype
+        for x, y in (
+            (cands.seeds.fids, ref_cands.seeds.fids), (cands.seeds.subject, ref_cands.seeds.subject),
+            (cands.seeds_multi.fids, ref_cands.seeds_multi.fids), (cands.timed, ref_cands.timed),
+            (cands.seeds_multi.subject, ref_cands.seeds_multi.subject),
+            (cands.multi_out, ref_cands.multi_out), (cands.multi_in, ref_cands.multi_in),
+        )
+    )  # fmt: skip
     out["equal_to_numpy"] = all(
         np.array_equal(getattr(idx, a), getattr(ref, a))
         for a in ("table", "out_keys", "out_rows", "in_keys", "in_rows", "triple_count", "reversed_mask")
     ) and (idx.ent_names, idx.rel_names) == (ref.ent_names, ref.rel_names)
-    out["implausible_equal"] = found == implausible_facts(list(cols), phr, ref.ignored_mask.tolist(), *plaus)
     return out
 
 
