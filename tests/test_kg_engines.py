@@ -20,11 +20,13 @@ from typer.testing import CliRunner
 from chronoqa.cli import app, main
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+from chronoqa.generate.kg.candidates import candidates
 from chronoqa.generate.kg.index import GraphIndex
-from chronoqa.generate.kg.sql import SparkEngine, build_index
+from chronoqa.generate.kg.sql import SparkEngine, build_index, find_candidates
 from chronoqa.records import TemporalGraph
 from chronoqa.time import Granularity, TimePoint
 from sql_index_fixtures import build_args, hand_facts, index_differences
+from test_kg_candidates import T_MAX, differences, fixture_index, synthetic_index
 
 HAVE_SPARK = importlib.util.find_spec("pyspark") is not None
 
@@ -103,6 +105,13 @@ def test_spark_index_equals_numpy_on_the_hand_fixture(spark: SparkEngine) -> Non
     assert index_differences(build_index(spark, **args), GraphIndex.build(**args)) == []
     empty = build_args([])
     assert index_differences(build_index(spark, **empty), GraphIndex.build(**empty)) == []
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+def test_spark_candidates_equal_numpy(spark: SparkEngine) -> None:
+    for idx in (fixture_index(), synthetic_index(20_000)):
+        assert differences(find_candidates(spark, idx, T_MAX), candidates(idx, T_MAX)) == []
 
 
 @pytest.mark.spark

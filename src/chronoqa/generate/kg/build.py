@@ -24,14 +24,13 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
 from chronoqa.generate.kg.corpus import corpus_batches, fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
-from chronoqa.generate.kg.index import NEG, NONE, Col, DocIds, GraphIndex, certain_interval, expand_years
+from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import (
     GENERATORS,
     TIME_FREE_CAP,
     Draft,
     GenContext,
-    SeedList,
     build_chain_pool,
     build_static_into,
     static_depths,
@@ -44,7 +43,7 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.plausible import REASONS
-from chronoqa.generate.kg.sql import build_index, engine_session, implausible_dates
+from chronoqa.generate.kg.sql import build_index, engine_session, find_candidates, implausible_dates
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
@@ -278,13 +277,17 @@ def build_kg_benchmark(
     else:
         facts, doc_ids = graph_facts, DocIds(graph_facts.ids)
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
-    with engine_session(cfg.engine) as engine:  # one Spark session for both SQL runs
+    t_max = as_of.lo(g) - 1
+    with engine_session(cfg.engine) as engine:  # one Spark session for the three SQL runs
         idx = build_index(engine, facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
         implausible_code = implausible_dates(
             engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
         )  # fmt: skip
-    cardinality, card_record = resolve_cardinality(phr, idx)
-    idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
+        cardinality, card_record = resolve_cardinality(phr, idx)
+        idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
+        implausible_pos = np.flatnonzero(implausible_code >= 0)
+        idx.mark_implausible(implausible_pos)
+        cands = find_candidates(engine, idx, t_max)  # seeds, multi seeds, timed facts, multi groups
     raw = _unreadable(idx.ent_names, label)
     if raw and not cfg.allow_ids:
         shown = ", ".join(raw[:20]) + (f" and {len(raw) - 20:,} more" if len(raw) > 20 else "")
@@ -294,27 +297,22 @@ def build_kg_benchmark(
             "Wikidata12k's entity2name.txt is read by default for --dataset wikidata12k), or pass --allow-ids "
             "(KGBuildConfig(allow_ids=True)) to build with the ids."
         )
-    implausible_pos = np.flatnonzero(implausible_code >= 0)
-    idx.mark_implausible(implausible_pos)
-    t_max = as_of.lo(g) - 1
-    tab = idx.table
-    ok = ~idx.ignored_mask
-    seedable = _seeds(idx, ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ok).nonzero()[0])
-    timed = ((tab[:, Col.SU] != NONE) & ok).nonzero()[0].astype(np.int32 if len(tab) < 2**31 else np.int64)
     pool = static_into = None
     if len(facts) <= cfg.exhaustive_max_facts and cfg.max_hops >= 2:
         static_into = build_static_into(idx)
         if not cfg.keep_multi_answer:
             pool = build_chain_pool(idx, NEG + 1, t_max, range(1, cfg.max_hops + 1))
             # 1-hop chains whose time can matter: the (anchor, relation) group has several values over time
-            pool[1] = [
-                c
-                for c in pool[1]
-                if len({row[Col.OTHER] for row in idx.group(c[0][0].src, c[0][0].rel, c[0][0].forward)}) > 1
-            ]
+            first = [c[0][0] for c in pool[1]]
+            several = cands.several_values(
+                np.array([h.src for h in first], dtype=np.int64), np.array([h.rel for h in first], dtype=np.int64),
+                np.array([h.forward for h in first], dtype=bool),
+            )  # fmt: skip
+            pool[1] = [c for c, keep in zip(pool[1], several.tolist(), strict=True) if keep]
     depths = static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None
     ctx = GenContext(
-        idx, NEG + 1, t_max, cfg.keep_multi_answer, seedable[0], timed, pool, static_into, depths, seedable[1]
+        idx, NEG + 1, t_max, cfg.keep_multi_answer, cands.seeds, cands.timed, pool, static_into, depths,
+        cands.seeds_multi,
     )  # fmt: skip
     rd = Renderer(idx, phr, label, g)
 
@@ -646,48 +644,6 @@ def graph_relations(facts: Sequence[Fact]) -> list[str]:
         used = np.flatnonzero(np.bincount(facts.r, minlength=len(facts.relations)))
         return sorted(facts.relations[c] for c in used.tolist())
     return sorted({f.r for f in facts})
-
-
-def _member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
-    """``np.isin(values, sorted_keys)`` for sorted unique ``sorted_keys``, by bisection (no sort of ``values``)."""
-    if not len(sorted_keys):
-        return np.zeros(len(values), dtype=bool)
-    pos = np.searchsorted(sorted_keys, values)
-    np.minimum(pos, len(sorted_keys) - 1, out=pos)
-    return sorted_keys[pos] == values
-
-
-def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
-    """Chain seeds ``(fact, anchor is the subject)`` whose first hop is a ``one`` direction, and their subset.
-
-    The subset holds the seeds whose (anchor, relation) group has several values over time (where a 1-hop
-    question's time can matter). Seeds are ordered by fact, the subject side before the object side.
-    """
-    n_rel = idx.n_rel
-
-    def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        # a group (a run of equal keys) holds two values exactly when two neighbours in it differ
-        other = rows[:, Col.OTHER]
-        return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])])
-
-    multi_out = multi_keys(idx.out_keys, idx.out_rows)
-    multi_in = multi_keys(idx.in_keys, idx.in_rows)
-    r = idx.table[fids, Col.R]
-    sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
-    one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
-    one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
-    s_key = idx.table[fids, Col.S].astype(np.int64) * n_rel + r
-    o_key = idx.table[fids, Col.O].astype(np.int64) * n_rel + r
-    subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
-    obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
-    subj_multi = _member(s_key, multi_out)
-    obj_multi = np.where(sym, _member(o_key, multi_out), _member(o_key, multi_in))
-    del s_key, o_key
-    both_fids = np.repeat(fids.astype(np.int32 if len(idx.table) < 2**31 else np.int64), 2)
-    sides = np.tile(np.array([True, False]), len(fids))
-    ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)
-    ok_multi = ok & np.stack([subj_multi, obj_multi], axis=1).reshape(-1)
-    return SeedList(both_fids[ok], sides[ok]), SeedList(both_fids[ok_multi], sides[ok_multi])
 
 
 # ASCII characters that no raw id (see chronoqa.sources.labels.is_raw_id) holds once stripped

@@ -6,10 +6,13 @@
   :func:`build_index`, the builder's engine switch (``numpy`` | ``duckdb`` | ``spark``).
 * :mod:`~chronoqa.generate.kg.sql.plausible`: the implausible-date rules as SQL (:func:`implausible_dates`,
   the builder's switch for them).
+* :mod:`~chronoqa.generate.kg.sql.candidates`: the candidate search (seeds, multi groups, timed facts) as SQL
+  (:func:`find_candidates`, the builder's switch for it).
 
 See docs/scale.md for running on a cluster.
 """
 
+from chronoqa.generate.kg.sql.candidates import CANDIDATE_STEPS, candidates_by_sql, find_candidates
 from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.index import (
     ENGINES,
@@ -26,6 +29,7 @@ from chronoqa.generate.kg.sql.plausible import PLAUSIBLE_STEPS, implausible_by_s
 from chronoqa.generate.kg.sql.queries import STEPS, Step, check_subset, render
 
 __all__ = [
+    "CANDIDATE_STEPS",
     "ENGINES",
     "PLAUSIBLE_STEPS",
     "STEPS",
@@ -34,10 +38,12 @@ __all__ = [
     "SqlEngine",
     "Step",
     "build_index",
+    "candidates_by_sql",
     "check_subset",
     "engine_session",
     "fact_arrays",
     "fact_columns",
+    "find_candidates",
     "implausible_by_sql",
     "implausible_dates",
     "index_from_results",

@@ -1,0 +1,137 @@
+"""The candidate search of :mod:`chronoqa.generate.kg.candidates` as SQL steps, equal to ``candidates``.
+
+Inputs (built by :func:`candidate_tables` from the index, implausible facts marked and cardinality set)::
+
+    cfacts(pos BIGINT, s INT, r INT, o INT, clo INT, chi INT, su INT, ignored BOOLEAN)  -- GraphIndex.table
+    crels(r INT, one_f BOOLEAN, one_i BOOLEAN, symmetric BOOLEAN)                      -- per relation id
+    cadj(dir INT, key BIGINT, other INT)     -- the adjacency rows: dir 0 outgoing, 1 incoming
+
+Parameters: ``t_max`` (the last unit a question may ask about), ``n_rel`` (the index's key stride) and ``none``
+(:data:`~chronoqa.generate.kg.index.NONE`). Outputs, each in a total order:
+
+* ``c_multi(dir, key, n, n_values)``: the groups with two or more distinct values (``n`` rows in all);
+* ``c_seeds(fid, side, multi)``: the seeds, ``side`` 0 for the subject (the anchor), 1 for the object;
+* ``c_timed(fid)``: the facts with a start known at the granularity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pyarrow as pa
+
+from chronoqa.generate.kg.candidates import Candidates, candidates
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
+from chronoqa.generate.kg.operators import SeedList
+from chronoqa.generate.kg.sql.engines import SqlEngine
+from chronoqa.generate.kg.sql.index import sql_engine
+from chronoqa.generate.kg.sql.queries import Step
+
+__all__ = ["CANDIDATE_STEPS", "candidate_tables", "candidates_by_sql", "find_candidates"]
+
+# Distinct values per group first (one row per group and value), then the groups holding two or more.
+_MULTI = """
+WITH v AS (
+    SELECT dir, key, other, COUNT(*) AS n FROM cadj GROUP BY dir, key, other
+), g AS (
+    SELECT dir, key, CAST(SUM(n) AS BIGINT) AS n, COUNT(*) AS n_values FROM v GROUP BY dir, key
+)
+SELECT dir, key, n, n_values FROM g WHERE n_values >= 2 ORDER BY dir, key
+"""
+
+# Each seedable fact from both ends: the subject side reads the relation forward, the object side backward
+# (forward again for a symmetric relation, whose rows are all outgoing).
+_SEEDS = """
+WITH f AS (
+    SELECT c.pos, c.s, c.r, c.o, rel.one_f, rel.one_i, rel.symmetric
+    FROM cfacts AS c
+    JOIN crels AS rel ON rel.r = c.r
+    WHERE NOT c.ignored AND c.clo <= c.chi AND c.clo <= :t_max
+), sides AS (
+    SELECT pos, 0 AS side, one_f AS ok, 0 AS dir, CAST(s AS BIGINT) * :n_rel + r AS key FROM f
+    UNION ALL
+    SELECT pos, 1 AS side, CASE WHEN symmetric THEN one_f ELSE one_i END AS ok,
+           CASE WHEN symmetric THEN 0 ELSE 1 END AS dir, CAST(o AS BIGINT) * :n_rel + r AS key
+    FROM f
+)
+SELECT sd.pos AS fid, sd.side, (m.key IS NOT NULL) AS multi
+FROM sides AS sd
+LEFT JOIN c_multi AS m ON m.dir = sd.dir AND m.key = sd.key
+WHERE sd.ok
+ORDER BY fid, side
+"""
+
+_TIMED = """
+SELECT pos AS fid FROM cfacts WHERE NOT ignored AND su <> :none ORDER BY fid
+"""
+
+#: The steps of the candidate search, in order.
+CANDIDATE_STEPS: tuple[Step, ...] = (
+    Step("c_multi", _MULTI, ("dir", "key")),
+    Step("c_seeds", _SEEDS, ("fid", "side")),
+    Step("c_timed", _TIMED, ("fid",)),
+)
+
+
+def candidate_tables(idx: GraphIndex) -> dict[str, pa.Table]:
+    """The ``cfacts``, ``crels`` and ``cadj`` input tables of the steps, from the index's arrays."""
+    tab = idx.table
+    cfacts = pa.table(
+        {
+            "pos": pa.array(np.arange(len(tab), dtype=np.int64)),
+            **{name: pa.array(np.ascontiguousarray(tab[:, c])) for name, c in
+               (("s", Col.S), ("r", Col.R), ("o", Col.O), ("clo", Col.CLO), ("chi", Col.CHI), ("su", Col.SU))},
+            "ignored": pa.array(np.asarray(idx.ignored_mask, dtype=bool)),
+        }
+    )  # fmt: skip
+    n = len(idx.rel_names)
+    crels = pa.table(
+        {
+            "r": pa.array(np.arange(n, dtype=np.int32)),
+            "one_f": pa.array([idx.one(x, True) for x in range(n)], type=pa.bool_()),
+            "one_i": pa.array([idx.one(x, False) for x in range(n)], type=pa.bool_()),
+            "symmetric": pa.array([bool(idx.rel_symmetric[x]) for x in range(n)], type=pa.bool_()),
+        }
+    )
+    n_out, n_in = len(idx.out_keys), len(idx.in_keys)
+    cadj = pa.table(
+        {
+            "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
+            "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
+            "other": pa.array(np.concatenate([idx.out_rows[:, Col.OTHER], idx.in_rows[:, Col.OTHER]]).astype(np.int32)),
+        }
+    )
+    return {"cfacts": cfacts, "crels": crels, "cadj": cadj}
+
+
+def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
+    return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=dtype)
+
+
+def candidates_by_sql(engine: SqlEngine, idx: GraphIndex, t_max: int) -> Candidates:
+    """The :class:`Candidates` of :func:`chronoqa.generate.kg.candidates.candidates`, from the SQL steps."""
+    params: Mapping[str, int] = {"t_max": int(t_max), "n_rel": idx.n_rel, "none": NONE}
+    out = engine.run(candidate_tables(idx), CANDIDATE_STEPS, params)
+    fid_type = np.int32 if len(idx.table) < 2**31 else np.int64
+    multi = out["c_multi"]
+    dirs, keys = _np(multi, "dir", np.int64), _np(multi, "key", np.int64)
+    seeds = out["c_seeds"]
+    fids, subject = _np(seeds, "fid", fid_type), _np(seeds, "side", np.int64) == 0
+    several = _np(seeds, "multi", bool)
+    return Candidates(
+        SeedList(fids, subject), SeedList(fids[several], subject[several]),
+        _np(out["c_timed"], "fid", fid_type), keys[dirs == 0], keys[dirs == 1], idx.n_rel,
+    )  # fmt: skip
+
+
+def find_candidates(engine: str | SqlEngine, idx: GraphIndex, t_max: int) -> Candidates:
+    """The build's candidates from the chosen engine: ``numpy`` runs ``candidates``, the others the SQL steps.
+
+    Raises:
+        UnknownNameError: ``engine`` names no provider.
+
+    """
+    if engine == "numpy":
+        return candidates(idx, t_max)
+    return candidates_by_sql(sql_engine(engine), idx, t_max)
