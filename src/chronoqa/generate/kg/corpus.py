@@ -15,18 +15,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import islice
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
+from chronoqa.generate.kg.index import DocIds
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
+from chronoqa.io import dumps, json_strings, map_ordered, string_bytes
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
 from chronoqa.time import TimePoint, distinct_dates, start_after_end
 
-__all__ = ["corpus_batches", "corpus_table", "fact_triple", "iter_corpus", "verbalise"]
+__all__ = [
+    "ColumnarCorpus",
+    "corpus_batches",
+    "corpus_columns",
+    "corpus_table",
+    "fact_triple",
+    "iter_corpus",
+    "verbalise",
+]
 
 
 def _time_phrase(
@@ -162,8 +173,11 @@ class _CorpusPlan:
         open_end: str,
         not_years: Mapping[str, Collection[int]],
         batch_rows: int,
+        doc_ids: Sequence[str] | pa.Array | None = None,
     ) -> None:
         self.batch_rows = batch_rows
+        self.ids = doc_ids
+        self._pools: dict[str, Any] | None = None
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
         n_ent, n_rel = len(cols.entities), len(cols.relations)
@@ -332,34 +346,115 @@ class _CorpusPlan:
             pieces += [part, self.case_text[j + 1, case]]
         return pieces
 
-    def batch(self, a: int, b: int, doc_ids: pa.Array) -> pa.RecordBatch:
-        """The documents of facts ``a..b-1``."""
+    def text_pieces(self, a: int, b: int, pools: tuple[pa.Array, pa.Array]) -> tuple[list[pa.Array], np.ndarray]:
+        """The text's pieces of rows ``a..b-1`` taken from ``pools``, and the rows whose capital is open.
+
+        ``pools`` are the body and time pools or their escaped twins; pieces empty in every row are left out;
+        the rows whose capital is open are :meth:`body`'s.
+        """
         c = self.cols
-        r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
-        body, undecided = self.body(r, s, o)
+        body, undecided = self.body(c.r[a:b], c.s[a:b], c.o[a:b])
+        pieces = [pools[0].take(i) for i in body if not (i == self.empty).all()]
         tail = self.tail(a, b)
-        # a piece that is empty in every row of the batch is left out of the join
-        pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
-        pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
+        pieces += [pools[1].take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
+        return pieces, undecided
+
+    def fields(self, a: int, b: int) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
+        """The dictionary columns of rows ``a..b-1`` as ``(values, indices, valid or None)``.
+
+        They are the columns after ``text``, in :data:`CORPUS_SCHEMA` order.
+        """
+        c = self.cols
+        s, r, o, hs, he = c.s[a:b], c.r[a:b], c.o[a:b], c.has_start[a:b], c.has_end[a:b]
+        return [
+            (self.ent_labels, s, None),
+            (self.rel_labels, r, None),
+            (self.ent_labels, o, None),
+            (self.iso, self.pos_s[a:b], hs),
+            (self.iso, self.pos_e[a:b], he),
+            (self.ent_ids, s, None),
+            (self.rel_ids, r, None),
+            (self.ent_ids, o, None),
+        ]
+
+    def batch(self, a: int, b: int) -> pa.RecordBatch:
+        """The documents of facts ``a..b-1``."""
+        pieces, undecided = self.text_pieces(a, b, (self.pool, self.tpool))
         text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
         if undecided.any():
             by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
             text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
-        hs, he = c.has_start[a:b], c.has_end[a:b]
         columns = [
-            doc_ids,
+            self.doc_ids(a, b),
             text,
-            _dictionary(s, self.ent_labels),
-            _dictionary(r, self.rel_labels),
-            _dictionary(o, self.ent_labels),
-            _dictionary(self.pos_s[a:b], self.iso, hs),
-            _dictionary(self.pos_e[a:b], self.iso, he),
-            _dictionary(s, self.ent_ids),
-            _dictionary(r, self.rel_ids),
-            _dictionary(o, self.ent_ids),
-            pa.array(c.ids[a:b], pa.int64()),
+            *(_dictionary(idx, values, valid) for values, idx, valid in self.fields(a, b)),
+            pa.array(self.cols.ids[a:b], pa.int64()),
         ]
         return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
+
+    def doc_ids(self, a: int, b: int) -> pa.Array:
+        """The doc ids of facts ``a..b-1``."""
+        ids = self.ids
+        if ids is None:
+            return pc.binary_join_element_wise("F", pc.cast(pa.array(self.cols.ids[a:b]), pa.string()), "")
+        if isinstance(ids, pa.Array):
+            return pc.cast(ids[a:b], pa.string())
+        if isinstance(ids, DocIds):
+            whole = pc.binary_join_element_wise("F", pc.cast(pa.array(ids.facts[a:b]), pa.string()), "")
+            if ids.expanded is None or ids.years is None or not ids.expanded[a:b].any():
+                return whole
+            year = pc.cast(pa.array(ids.years[a:b]), pa.string())
+            return pc.if_else(pa.array(ids.expanded[a:b]), pc.binary_join_element_wise(whole, year, "-"), whole)
+        return pa.array(ids[a:b], pa.string())
+
+    def json_lines(self, a: int, b: int) -> pa.Buffer:
+        """The documents of facts ``a..b-1`` as JSON lines, the bytes ``json_lines(self.batch(a, b))`` gives.
+
+        One Arrow join per batch of pieces taken from pools escaped once (:func:`~chronoqa.io.json_strings`): no
+        text column, no dictionary columns, no per-column pass over the rows.
+        """
+        pools = self.json_pools()
+        names = CORPUS_SCHEMA.names
+        if self.ids is None:
+            head: list[pa.Array | str] = [
+                "{" + dumps(names[0]) + ':"F',
+                pc.cast(pa.array(self.cols.ids[a:b]), pa.string()),
+            ]
+        else:
+            head = [json_strings(self.doc_ids(a, b), "{" + dumps(names[0]) + ":", "", quoted=True)]
+        head.append(('"' if self.ids is None else "") + "," + dumps(names[1]) + ':"')
+        text, undecided = self.text_pieces(a, b, pools["text"])
+        rest: list[pa.Array | str] = []
+        for k, (_, idx, valid) in enumerate(self.fields(a, b)):
+            values = pools[names[2 + k]]
+            rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
+        rest += ["," + dumps(names[-1]) + ":", pc.cast(pa.array(self.cols.ids[a:b]), pa.string()), "}\n"]
+        lines = pc.binary_join_element_wise(*head, *text, *rest, "")
+        if undecided.any():
+            rows = np.flatnonzero(undecided)
+            by_rule = json_strings(pa.array([self._verbalise(a + int(i)) for i in rows.tolist()]), quoted=False)
+            pick = pa.array(rows)
+            sub = [p if isinstance(p, str) else p.take(pick) for p in head]
+            sub += [by_rule] + [p if isinstance(p, str) else p.take(pick) for p in rest]
+            lines = pc.replace_with_mask(lines, pa.array(undecided), pc.binary_join_element_wise(*sub, ""))
+        return string_bytes(lines)
+
+    def json_pools(self) -> dict[str, Any]:
+        """The pools escaped for JSON once, by :func:`~chronoqa.io.json_strings`.
+
+        The text's pools unquoted; each dictionary column's values with the column's key before each (``"null"``
+        last, for a missing value); the first key also closes the text's quote.
+        """
+        if self._pools is None:
+            names = CORPUS_SCHEMA.names
+            pools: dict[str, Any] = {
+                "text": (json_strings(self.pool, quoted=False), json_strings(self.tpool, quoted=False))
+            }
+            for k, (values, _, _) in enumerate(self.fields(0, 0)):
+                key = ('"' if k == 0 else "") + "," + dumps(names[2 + k]) + ":"
+                pools[names[2 + k]] = json_strings(pa.concat_arrays([values, pa.nulls(1, pa.string())]), key)
+            self._pools = pools
+        return self._pools
 
     def _verbalise(self, i: int) -> str:
         fact = self.cols[i]
@@ -370,6 +465,79 @@ class _CorpusPlan:
 def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
     """One int64 per (relation code, year) pair."""
     return (relation << 32) + (year + (1 << 31))
+
+
+class ColumnarCorpus:
+    """The columnar corpus of a graph (:func:`corpus_columns`), made batch by batch as it is read.
+
+    :meth:`reader` gives the Arrow batches of :data:`CORPUS_SCHEMA`; :meth:`parts` gives, batch by batch, the
+    batch, its JSON lines (``json_lines(batch)``'s bytes, made straight from the pools: the release writer's
+    ``corpus.jsonl``) or both. Batches are made on ``threads`` worker threads (``map_ordered``: the output does not
+    depend on it) while the caller writes the previous ones; a few batches are in memory at a time.
+    """
+
+    def __init__(self, plan: _CorpusPlan, threads: int | None) -> None:
+        self._plan, self.threads = plan, threads
+        n, step = len(plan.cols), plan.batch_rows
+        self._spans = [(a, min(a + step, n)) for a in range(0, n, step)]
+
+    def __len__(self) -> int:
+        """The number of documents."""
+        return len(self._plan.cols)
+
+    def parts(
+        self, batches: bool = True, lines: bool = False
+    ) -> Iterator[tuple[int, pa.RecordBatch | None, pa.Buffer | None]]:
+        """``(rows, batch or None, JSON lines or None)`` of each batch in order.
+
+        The batch is made if ``batches``, its JSON lines if ``lines``.
+        """
+        plan = self._plan
+        if lines:
+            plan.json_pools()  # made once, before the workers share them
+
+        def make(span: tuple[int, int]) -> tuple[int, pa.RecordBatch | None, pa.Buffer | None]:
+            a, b = span
+            return b - a, plan.batch(a, b) if batches else None, plan.json_lines(a, b) if lines else None
+
+        for _, part in map_ordered(make, self._spans, self.threads):
+            yield part
+
+    def reader(self) -> pa.RecordBatchReader:
+        """The corpus as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order."""
+        return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, (b for _, b, _ in self.parts() if b is not None))
+
+
+def corpus_columns(
+    facts: Sequence[Fact],
+    doc_ids: Sequence[str] | pa.Array | None,
+    phrases: Mapping[str, RelationPhrases],
+    labels: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+    *,
+    batch_rows: int = CORPUS_BATCH_ROWS,
+    threads: int | None = None,
+) -> ColumnarCorpus:
+    """The corpus of :func:`iter_corpus` (same arguments) as a :class:`ColumnarCorpus`, in fact order.
+
+    ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
+    ``None`` means ``F<fact id>`` (a :class:`~chronoqa.generate.kg.index.DocIds` is read as arrays). Labels and
+    phrases are looked up once per entity and relation of the facts, each distinct label, phrase and date
+    rendered once. Batches hold ``batch_rows`` facts; ``threads``: see :class:`ColumnarCorpus`.
+
+    Raises:
+        KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
+        ValueError: ``doc_ids`` does not have one id per fact.
+
+    """
+    cols = FactColumns.from_facts(facts)
+    if doc_ids is not None and len(doc_ids) != len(cols):
+        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
+    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {}, batch_rows, doc_ids)
+    return ColumnarCorpus(plan, threads)
 
 
 def corpus_batches(
@@ -386,33 +554,16 @@ def corpus_batches(
 ) -> pa.RecordBatchReader:
     """The corpus of :func:`iter_corpus` (same arguments) as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order.
 
-    ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
-    ``None`` means ``F<fact id>``. Labels and phrases are looked up once per entity and relation of the facts.
-    The batches are made as they are read, ``batch_rows`` facts each: memory stays that of one batch.
+    :func:`corpus_columns`'s :meth:`~ColumnarCorpus.reader`: the batches are made as they are read, ``batch_rows``
+    facts each, and memory stays that of a few batches.
 
     Raises:
         KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
         ValueError: ``doc_ids`` does not have one id per fact.
 
     """
-    cols = FactColumns.from_facts(facts)
-    if doc_ids is not None and len(doc_ids) != len(cols):
-        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
-    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {}, batch_rows)
-
-    def ids(a: int, b: int) -> pa.Array:
-        if doc_ids is None:
-            return pc.binary_join_element_wise("F", pc.cast(pa.array(cols.ids[a:b]), pa.string()), "")
-        if isinstance(doc_ids, pa.Array):
-            return pc.cast(doc_ids[a:b], pa.string())
-        return pa.array(doc_ids[a:b], pa.string())
-
-    def batches() -> Iterator[pa.RecordBatch]:
-        for a in range(0, len(cols), batch_rows):
-            b = min(a + batch_rows, len(cols))
-            yield plan.batch(a, b, ids(a, b))
-
-    return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, batches())
+    args = (facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years)
+    return corpus_columns(*args, batch_rows=batch_rows).reader()
 
 
 def corpus_table(
