@@ -40,32 +40,59 @@ __all__ = [
 ]
 
 
+# Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
+_NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
+
+
+def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
+    """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
+
+    The one source of the time phrase's English: :func:`_time_phrase` (one fact) and the columnar corpus (the
+    pieces of a batch) both fill these parts. Cases are numbered as ``_time_phrase`` and ``_CorpusPlan._cases_of``
+    decide them: listed years (one, two, a single date), reversed, a point on a day or in a month or year, an
+    interval, an open start, an end only, no time.
+    """
+    open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
+    return [
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " is not a valid year)."),
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " are not a valid year)."),
+        (" (date recorded as ", _BAD, ", not a valid year).", _NONE, "", _NONE, ""),
+        (" (recorded from ", _RT_S, " to ", _RT_E, ": start after end, invalid).", _NONE, ""),
+        (" on ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" in ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" from ", _RT_S, " to ", _RT_E, ".", _NONE, ""),
+        (" from ", _RT_S, open_tail + ".", _NONE, "", _NONE, ""),
+        (" until ", _RT_E, " (start unknown).", _NONE, "", _NONE, ""),
+        (" (time unknown).", _NONE, "", _NONE, "", _NONE, ""),
+    ]
+
+
 def _time_phrase(
     fact: Fact, is_event: bool, as_of: TimePoint, open_end: str = "ongoing", bad: Collection[int] = ()
 ) -> str:
+    """The time phrase of one fact with its full stop: its case of :func:`_cases`, the parts filled in."""
     s, e = fact.start, fact.end
     listed = sorted({p.year for p in (s, e) if p is not None and p.year in bad})
+    point = s is not None and ((e is None and is_event) or e == s)
     if listed:
-        bad_text = " and ".join(str(y) for y in listed)
-        if s is not None and e is not None and s != e:
-            return (
-                f" (dates recorded as {s.isoformat()} to {e.isoformat()}; {bad_text} "
-                f"{'is' if len(listed) == 1 else 'are'} not a valid year)"
-            )
-        return f" (date recorded as {bad_text}, not a valid year)"
-    if s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
-        return f" (recorded from {render_time_text(s)} to {render_time_text(e)}: start after end, invalid)"
-    if s is not None and ((e is None and is_event) or e == s):
-        return f" {'on' if s.day is not None else 'in'} {render_time_text(s)}"
-    if s is not None and e is not None:
-        return f" from {render_time_text(s)} to {render_time_text(e)}"
-    if s is not None:
-        if open_end == "unknown":
-            return f" from {render_time_text(s)} (end not recorded)"
-        return f" from {render_time_text(s)}, ongoing as of {as_of.isoformat()}"
-    if e is not None:
-        return f" until {render_time_text(e)} (start unknown)"
-    return " (time unknown)"
+        case = (0 if len(listed) == 1 else 1) if s is not None and e is not None and s != e else 2
+    elif s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
+        case = 3
+    elif s is not None and point:
+        case = 4 if s.day is not None else 5
+    else:
+        case = 6 if s is not None and e is not None else 7 if s is not None else 8 if e is not None else 9
+
+    def part(source: int) -> str:
+        p = s if source in (_RT_S, _ISO_S) else e
+        if source == _BAD:
+            return " and ".join(str(y) for y in listed)
+        if source == _NONE or p is None:
+            return ""
+        return render_time_text(p) if source in (_RT_S, _RT_E) else p.isoformat()
+
+    t = _cases(as_of, open_end)[case]
+    return t[0] + part(t[1]) + t[2] + part(t[3]) + t[4] + part(t[5]) + t[6]
 
 
 def verbalise(
@@ -82,7 +109,7 @@ def verbalise(
     says so ("(date recorded as 360, not a valid year)").
     """
     body = fill(phrases.statement, s=labels(fact.s), o=labels(fact.o))
-    text = body + _time_phrase(fact, phrases.is_event, as_of, open_end, not_years) + "."
+    text = body + _time_phrase(fact, phrases.is_event, as_of, open_end, not_years)
     return text[:1].upper() + text[1:]
 
 
@@ -115,29 +142,6 @@ def iter_corpus(
 
 
 # -- the columnar corpus -----------------------------------------------------------------------------------
-
-# Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
-_NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
-
-
-def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
-    """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
-
-    The same English as :func:`_time_phrase`, case by case, in the order of the codes ``_CorpusPlan._cases_of`` gives.
-    """
-    open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
-    return [
-        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " is not a valid year)."),
-        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " are not a valid year)."),
-        (" (date recorded as ", _BAD, ", not a valid year).", _NONE, "", _NONE, ""),
-        (" (recorded from ", _RT_S, " to ", _RT_E, ": start after end, invalid).", _NONE, ""),
-        (" on ", _RT_S, ".", _NONE, "", _NONE, ""),
-        (" in ", _RT_S, ".", _NONE, "", _NONE, ""),
-        (" from ", _RT_S, " to ", _RT_E, ".", _NONE, ""),
-        (" from ", _RT_S, open_tail + ".", _NONE, "", _NONE, ""),
-        (" until ", _RT_E, " (start unknown).", _NONE, "", _NONE, ""),
-        (" (time unknown).", _NONE, "", _NONE, "", _NONE, ""),
-    ]
 
 
 def _template_parts(template: str) -> list[str]:
