@@ -283,6 +283,8 @@ class _CorpusPlan:
         self.none = self.bad0 + len(bad_texts)
         rendered = [render_time_text(p) for p in points]
         self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
+        self.cases = cases
+        self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
 
     def _cases_of(self, rows: slice, bad_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The time-phrase case of each row of ``rows``, and its listed rows (positions) with their years (2 x k)."""
@@ -414,51 +416,98 @@ class _CorpusPlan:
     def json_lines(self, a: int, b: int) -> pa.Buffer:
         """The documents of facts ``a..b-1`` as JSON lines, the bytes ``json_lines(self.batch(a, b))`` gives.
 
-        One Arrow join per batch of pieces taken from pools escaped once (:func:`~chronoqa.io.json_strings`): no
-        text column, no dictionary columns, no per-column pass over the rows.
+        One Arrow join per batch of pieces taken from pools escaped once (:meth:`json_pools`): no text column, no
+        dictionary columns, no per-column pass over the rows.
         """
         pools = self.json_pools()
-        names = CORPUS_SCHEMA.names
+        c = self.cols
+        head: list[pa.Array | str]
         if self.ids is None:
-            head: list[pa.Array | str] = [
-                "{" + dumps(names[0]) + ':"F',
-                pc.cast(pa.array(self.cols.ids[a:b]), pa.string()),
-            ]
+            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', pc.cast(pa.array(c.ids[a:b]), pa.string())]
         else:
-            head = [json_strings(self.doc_ids(a, b), "{" + dumps(names[0]) + ":", "", quoted=True)]
-        head.append(('"' if self.ids is None else "") + "," + dumps(names[1]) + ':"')
-        text, undecided = self.text_pieces(a, b, pools["text"])
+            head = [json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)]
+        r, case = c.r[a:b].astype(np.int64), self.case[a:b].astype(np.int64)
+        body, undecided = self.body(r, c.s[a:b], c.o[a:b])
+        n_cases = len(self.cases)
+        if self.k == 0:  # the template's one text is the first and the last piece
+            text = [pools["whole"].take(r * n_cases + case)]
+        else:
+            text = [pools["first"].take(r)]
+            text += [pools["body"].take(i) for i in body[1:-1] if not (i == self.empty).all()]
+            text.append(pools["last"].take(r * n_cases + case))
+        sources = [np.zeros(b - a, dtype=np.int64), self.pos_s[a:b], self.pos_e[a:b], self.bad_idx[a:b]]
+        for values, base, kind, empty in pools["tail"]:
+            kinds = kind[case]
+            present = np.unique(kinds).tolist()
+            local = sources[present[0]] if len(present) == 1 else np.choose(kinds, sources)
+            idx = base[case] + local
+            if not empty[idx].all():
+                text.append(values.take(idx))
         rest: list[pa.Array | str] = []
-        for k, (_, idx, valid) in enumerate(self.fields(a, b)):
-            values = pools[names[2 + k]]
+        for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
-        rest += ["," + dumps(names[-1]) + ":", pc.cast(pa.array(self.cols.ids[a:b]), pa.string()), "}\n"]
+        rest += [pc.cast(pa.array(c.ids[a:b]), pa.string()), "}\n"]
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
         if undecided.any():
             rows = np.flatnonzero(undecided)
-            by_rule = json_strings(pa.array([self._verbalise(a + int(i)) for i in rows.tolist()]), quoted=False)
+            texts = pa.array([self._verbalise(a + int(i)) for i in rows.tolist()], pa.string())
             pick = pa.array(rows)
             sub = [p if isinstance(p, str) else p.take(pick) for p in head]
-            sub += [by_rule] + [p if isinstance(p, str) else p.take(pick) for p in rest]
+            sub += [json_strings(texts, pools["text_key"], quoted=False)]
+            sub += [p if isinstance(p, str) else p.take(pick) for p in rest]
             lines = pc.replace_with_mask(lines, pa.array(undecided), pc.binary_join_element_wise(*sub, ""))
         return string_bytes(lines)
 
     def json_pools(self) -> dict[str, Any]:
-        """The pools escaped for JSON once, by :func:`~chronoqa.io.json_strings`.
+        """The pools of :meth:`json_lines`, escaped once (:func:`~chronoqa.io.json_strings`), keys folded in.
 
-        The text's pools unquoted; each dictionary column's values with the column's key before each (``"null"``
-        last, for a missing value); the first key also closes the text's quote.
+        The text: its key and first text per relation (``first``), the body's labels and texts (``body``), the last
+        text of each relation joined to the first text of each case (``last``: relation x case), or the one text
+        of a template without slots joined to both (``whole``), and for each of the case's three parts the part's
+        values joined to the case's text after it (``tail``: ``(values, first row of each case, source of each
+        case, empty values)``). Then each dictionary column's values with its key before each (``"null"`` last,
+        for a missing value; the first key also closes the text's quote, the last one is followed by the key of
+        ``fact_id``).
         """
-        if self._pools is None:
-            names = CORPUS_SCHEMA.names
-            pools: dict[str, Any] = {
-                "text": (json_strings(self.pool, quoted=False), json_strings(self.tpool, quoted=False))
-            }
-            for k, (values, _, _) in enumerate(self.fields(0, 0)):
-                key = ('"' if k == 0 else "") + "," + dumps(names[2 + k]) + ":"
-                pools[names[2 + k]] = json_strings(pa.concat_arrays([values, pa.nulls(1, pa.string())]), key)
-            self._pools = pools
-        return self._pools
+        if self._pools is not None:
+            return self._pools
+        names = CORPUS_SCHEMA.names
+        text_key = "," + dumps(names[1]) + ':"'
+        cases = self.cases
+        # relation x case: the relation's last text, then the case's first
+        last = self.pool.take(np.repeat(self.lit[self.k], len(cases)))
+        joined = pc.binary_join_element_wise(last, pa.array([case[0] for case in cases] * len(self.lit[0])), "")
+        key = '"' + text_key
+        pools: dict[str, Any] = {
+            "text_key": key,
+            "first": json_strings(self.pool.take(self.lit[0]), key, quoted=False),
+            "body": json_strings(self.pool, quoted=False),
+            "last": json_strings(joined, quoted=False),
+            "whole": json_strings(joined, key, quoted=False),  # k == 0: the last text is the first
+        }
+        source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
+        tail = []
+        for j in range(3):
+            blocks, base, kind = [], [], []
+            at = 0
+            for case in cases:
+                values = self.part_values[case[1 + 2 * j]]
+                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), case[2 + 2 * j], ""))
+                base.append(at)
+                kind.append(source[case[1 + 2 * j]])
+                at += len(values)
+            values_j = json_strings(pa.concat_arrays(blocks), quoted=False)
+            empty = pc.equal(pc.binary_length(values_j), 0).to_numpy(zero_copy_only=False)
+            tail.append((values_j, np.array(base, dtype=np.int64), np.array(kind, dtype=np.int64), empty))
+        pools["tail"] = tail
+        keys = ["," + dumps(name) + ":" for name in names[2:]]
+        keys[0] = '"' + keys[0]
+        pools["fields"] = [
+            json_strings(pa.concat_arrays([values, pa.nulls(1, pa.string())]), key, keys[k + 1] if k == 7 else "")
+            for k, ((values, _, _), key) in enumerate(zip(self.fields(0, 0), keys, strict=False))
+        ]
+        self._pools = pools
+        return pools
 
     def _verbalise(self, i: int) -> str:
         fact = self.cols[i]
