@@ -435,7 +435,12 @@ class _CorpusPlan:
             text = [pools["first"].take(r)]
             text += [pools["body"].take(i) for i in body[1:-1] if not (i == self.empty).all()]
             text.append(pools["last"].take(r * n_cases + case))
-        sources = [np.zeros(b - a, dtype=np.int64), self.pos_s[a:b], self.pos_e[a:b], self.bad_idx[a:b]]
+        sources: list[np.ndarray] = [
+            np.zeros(b - a, dtype=np.int32),
+            self.pos_s[a:b],
+            self.pos_e[a:b],
+            self.bad_idx[a:b],
+        ]
         for values, base, kind, empty in pools["tail"]:
             kinds = kind[case]
             present = np.unique(kinds).tolist()
@@ -487,14 +492,15 @@ class _CorpusPlan:
         }
         source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
         tail = []
+        parts = [((p1, t1), (p2, t2), (p3, t3)) for _, p1, t1, p2, t2, p3, t3 in cases]
         for j in range(3):
             blocks, base, kind = [], [], []
             at = 0
-            for case in cases:
-                values = self.part_values[case[1 + 2 * j]]
-                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), case[2 + 2 * j], ""))
+            for part, after in (case_parts[j] for case_parts in parts):
+                values = self.part_values[part]
+                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), after, ""))
                 base.append(at)
-                kind.append(source[case[1 + 2 * j]])
+                kind.append(source[part])
                 at += len(values)
             values_j = json_strings(pa.concat_arrays(blocks), quoted=False)
             empty = pc.equal(pc.binary_length(values_j), 0).to_numpy(zero_copy_only=False)
