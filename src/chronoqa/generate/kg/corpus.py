@@ -178,8 +178,9 @@ class _CorpusPlan:
         not_years: Mapping[str, Collection[int]],
         batch_rows: int,
         doc_ids: Sequence[str] | pa.Array | None = None,
+        threads: int | None = None,
     ) -> None:
-        self.batch_rows = batch_rows
+        self.batch_rows, self.threads = batch_rows, threads
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
@@ -256,9 +257,13 @@ class _CorpusPlan:
         self.case = np.empty(n, dtype=np.int8)
         listed_rows: list[np.ndarray] = []
         listed_years: list[np.ndarray] = []
-        for a in range(0, n, self.batch_rows):  # a batch of rows at a time: small temporaries
-            rows = slice(a, a + self.batch_rows)
-            rows_listed, years, self.case[rows] = self._cases_of(rows, bad_keys)
+        starts = range(0, n, self.batch_rows)  # a batch of rows at a time (small temporaries), on the workers
+
+        def cases_of(a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return self._cases_of(slice(a, a + self.batch_rows), bad_keys)
+
+        for a, (rows_listed, years, case) in map_ordered(cases_of, starts, self.threads):
+            self.case[a : a + self.batch_rows] = case
             listed_rows.append(rows_listed + a)
             listed_years.append(years)
         bad_texts: list[str] = []
@@ -294,9 +299,12 @@ class _CorpusPlan:
         ey, em, ed = c.end_year[rows], c.end_month[rows], c.end_day[rows]
         both = hs & he
         same = both & (self.pos_s[rows] == self.pos_e[rows])
-        r64 = r.astype(np.int64)
-        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
-        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        if len(bad_keys):
+            r64 = r.astype(np.int64)
+            s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
+            e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        else:  # no year is listed as not a year
+            s_bad = e_bad = np.zeros(len(r), dtype=bool)
         two = s_bad & e_bad & (sy != ey)
         listed = s_bad | e_bad
         one = np.where(s_bad, sy, ey)
@@ -352,17 +360,13 @@ class _CorpusPlan:
             pieces += [part, self.case_text[j + 1, case]]
         return pieces
 
-    def text_pieces(self, a: int, b: int, pools: tuple[pa.Array, pa.Array]) -> tuple[list[pa.Array], np.ndarray]:
-        """The text's pieces of rows ``a..b-1`` taken from ``pools``, and the rows whose capital is open.
-
-        ``pools`` are the body and time pools or their escaped twins; pieces empty in every row are left out;
-        the rows whose capital is open are :meth:`body`'s.
-        """
+    def text_pieces(self, a: int, b: int) -> tuple[list[pa.Array], np.ndarray]:
+        """The text's pieces of rows ``a..b-1`` (pieces empty in every row left out), and :meth:`body`'s open rows."""
         c = self.cols
         body, undecided = self.body(c.r[a:b], c.s[a:b], c.o[a:b])
-        pieces = [pools[0].take(i) for i in body if not (i == self.empty).all()]
+        pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
         tail = self.tail(a, b)
-        pieces += [pools[1].take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
+        pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
         return pieces, undecided
 
     def fields(self, a: int, b: int) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
@@ -385,7 +389,7 @@ class _CorpusPlan:
 
     def batch(self, a: int, b: int) -> pa.RecordBatch:
         """The documents of facts ``a..b-1``."""
-        pieces, undecided = self.text_pieces(a, b, (self.pool, self.tpool))
+        pieces, undecided = self.text_pieces(a, b)
         text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
         if undecided.any():
             by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
@@ -595,7 +599,8 @@ def corpus_columns(
     cols = FactColumns.from_facts(facts)
     if doc_ids is not None and len(doc_ids) != len(cols):
         raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
-    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {}, batch_rows, doc_ids)
+    bad = not_years or {}
+    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, bad, batch_rows, doc_ids, threads)
     return ColumnarCorpus(plan, threads)
 
 
