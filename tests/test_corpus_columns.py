@@ -212,7 +212,9 @@ def test_release_writer_lines_from_the_pools_equal_the_per_document_writer(tmp_p
                 assert parquet.column("text").to_pylist() == [d.text for d in _docs(facts, open_end, want)]
                 assert write_corpus(tmp_path / "pq", cc, "parquet") == n
                 assert not (tmp_path / "pq" / CORPUS_FILE).exists()
-    plain = [Fact(f.id, f.s, "plain", f.o, f.start, f.end) for f in facts]  # templates without a slot: one text piece per row
+    plain = [
+        Fact(f.id, f.s, "plain", f.o, f.start, f.end) for f in facts
+    ]  # templates without a slot: one text piece per row
     write_corpus(
         tmp_path / "plain", corpus_columns(plain, None, PHRASES, LABELS.__getitem__, str.upper, AS_OF, batch_rows=7)
     )
