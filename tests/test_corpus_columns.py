@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,7 +29,7 @@ from chronoqa.artifacts.release import (
     write_release,
 )
 from chronoqa.errors import ChronoqaError
-from chronoqa.generate.kg.corpus import corpus_batches, corpus_table, iter_corpus
+from chronoqa.generate.kg.corpus import corpus_batches, corpus_columns, corpus_table, iter_corpus
 from chronoqa.generate.kg.phrases import RelationPhrases, generic_phrases
 from chronoqa.io import json_lines, write_jsonl, write_jsonl_batches
 from chronoqa.records import Doc, Fact, FactColumns
@@ -184,6 +185,42 @@ def test_synthetic_graph_equals_the_per_document_writer(tmp_path: Path) -> None:
         ref = _reference_bytes(list(docs), tmp_path)
         got = corpus_batches(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000)
         assert _columnar_bytes(got, tmp_path) == ref
+        cc = corpus_columns(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000, threads=2)
+        write_corpus(tmp_path / "cc", cc)
+        assert (tmp_path / "cc" / CORPUS_FILE).read_bytes() == ref
+
+
+def test_release_writer_lines_from_the_pools_equal_the_per_document_writer(tmp_path: Path) -> None:
+    # write_corpus on corpus_columns: the JSON lines are made from the escaped pools, not from the batches
+    from chronoqa.generate.kg.index import DocIds
+
+    facts = _hand_facts()
+    n = len(facts)
+    expanded = DocIds(np.arange(n, dtype=np.int64) + 7, np.arange(n, dtype=np.int32) + 1990, np.arange(n) % 3 == 0)
+    for ids in (None, [f'D"{i}\\' for i in range(n)], expanded, DocIds(np.arange(n, dtype=np.int64))):
+        want = list(ids) if ids is not None else None
+        for open_end in ("ongoing", "unknown"):
+            ref = _reference_bytes(_docs(facts, open_end, want), tmp_path)
+            for threads, rows in ((0, 4), (2, 5), (None, 1000)):
+                cc = corpus_columns(facts, ids, PHRASES, LABELS.__getitem__, str.upper, AS_OF, open_end, NOT_YEARS,
+                                    batch_rows=rows, threads=threads)  # fmt: skip
+                assert len(cc) == n
+                for fmt in ("jsonl", "both"):
+                    assert write_corpus(tmp_path / fmt, cc, fmt) == n
+                    assert (tmp_path / fmt / CORPUS_FILE).read_bytes() == ref
+                parquet = pq.read_table(tmp_path / "both" / CORPUS_PARQUET_FILE)
+                assert parquet.column("text").to_pylist() == [d.text for d in _docs(facts, open_end, want)]
+                assert write_corpus(tmp_path / "pq", cc, "parquet") == n
+                assert not (tmp_path / "pq" / CORPUS_FILE).exists()
+    plain = [
+        Fact(f.id, f.s, "plain", f.o, f.start, f.end) for f in facts
+    ]  # templates without a slot: one text piece per row
+    write_corpus(
+        tmp_path / "plain", corpus_columns(plain, None, PHRASES, LABELS.__getitem__, str.upper, AS_OF, batch_rows=7)
+    )
+    assert (tmp_path / "plain" / CORPUS_FILE).read_bytes() == _reference_bytes(_docs(plain), tmp_path)
+    assert [b.num_rows for b in corpus_columns(facts, None, PHRASES, LABELS.__getitem__, str.upper, AS_OF,
+                                               batch_rows=8).reader()] == [8, 8, 8, 7]  # fmt: skip
 
 
 @pytest.mark.mirror

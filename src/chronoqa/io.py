@@ -15,10 +15,10 @@ import json
 import os
 import tempfile
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -26,11 +26,16 @@ import pyarrow.compute as pc
 
 from chronoqa.errors import DataError
 
+T = TypeVar("T")
+R = TypeVar("R")
+
 __all__ = [
     "atomic_write",
     "dumps",
     "iter_json_lines",
     "json_lines",
+    "json_strings",
+    "map_ordered",
     "md_escape",
     "numbered_jsonl",
     "read_json",
@@ -38,6 +43,7 @@ __all__ = [
     "read_text",
     "sha256_bytes",
     "sha256_file",
+    "string_bytes",
     "text_lines",
     "write_json",
     "write_jsonl",
@@ -114,15 +120,18 @@ def _offsets(arr: pa.Array) -> np.ndarray:
     return np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
 
 
-def _json_strings(arr: pa.Array, prefix: str, suffix: str) -> pa.Array:
+def json_strings(arr: pa.Array, prefix: str = "", suffix: str = "", *, quoted: bool = True) -> pa.Array:
     """``prefix + dumps(value) + suffix`` for each string of ``arr`` (``null`` for a missing one), in bulk.
 
-    A string with no byte that JSON escapes is written between quotes as it is (one Arrow join for all of
-    them); the few others go through :func:`dumps` one by one.
+    ``quoted=False`` leaves out the quotes of :func:`dumps`: the escaped text alone, which concatenates (JSON
+    escapes character by character, so the escaped pieces of a text joined are the escaped text). A string with
+    no byte that JSON escapes is written as it is (one Arrow join for all of them); the few others go through
+    :func:`dumps` one by one.
     """
     if pa.types.is_large_string(arr.type):
         arr = arr.cast(pa.string())
-    out = pc.binary_join_element_wise(prefix + '"', arr, '"' + suffix, "")
+    quote = '"' if quoted else ""
+    out = pc.binary_join_element_wise(prefix + quote, arr, quote + suffix, "")
     data = arr.buffers()[2]
     if data is not None and len(arr):
         offsets = _offsets(arr)
@@ -131,7 +140,8 @@ def _json_strings(arr: pa.Array, prefix: str, suffix: str) -> pa.Array:
             rows = np.unique(np.searchsorted(offsets, hits + offsets[0], side="right") - 1)
             mask = np.zeros(len(arr), dtype=bool)
             mask[rows] = True
-            escaped = [prefix + dumps(arr[int(i)].as_py()) + suffix for i in rows.tolist()]
+            cut = slice(None) if quoted else slice(1, -1)
+            escaped = [prefix + dumps(arr[int(i)].as_py())[cut] + suffix for i in rows.tolist()]
             out = pc.replace_with_mask(out, pa.array(mask), pa.array(escaped, pa.string()))
     return pc.fill_null(out, prefix + "null" + suffix)
 
@@ -141,9 +151,9 @@ def _json_values(col: pa.Array, prefix: str, suffix: str) -> pa.Array:
     t = col.type
     null = prefix + "null" + suffix
     if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
-        return pc.fill_null(_json_strings(col.dictionary, prefix, suffix).take(col.indices), null)
+        return pc.fill_null(json_strings(col.dictionary, prefix, suffix).take(col.indices), null)
     if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return _json_strings(col, prefix, suffix)
+        return json_strings(col, prefix, suffix)
     if pa.types.is_integer(t):
         text = pc.cast(col, pa.string())
     elif pa.types.is_boolean(t):
@@ -171,11 +181,40 @@ def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
         _json_values(col, ("{" if i == 0 else ",") + dumps(name) + ":", "}\n" if i == last else "")
         for i, (name, col) in enumerate(zip(names, batch.columns, strict=True))
     ]
-    lines = pc.binary_join_element_wise(*parts, "") if len(parts) > 1 else parts[0]
-    if not len(lines):
+    return string_bytes(pc.binary_join_element_wise(*parts, "") if len(parts) > 1 else parts[0])
+
+
+def string_bytes(arr: pa.Array) -> pa.Buffer:
+    """The strings of a (non-large) string array without nulls, one after the other, as one buffer (no copy)."""
+    if not len(arr) or arr.buffers()[2] is None:
         return pa.py_buffer(b"")
-    offsets = _offsets(lines)
-    return lines.buffers()[2][int(offsets[0]) : int(offsets[-1])]
+    offsets = _offsets(arr)
+    return arr.buffers()[2][int(offsets[0]) : int(offsets[-1])]
+
+
+def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int | None = None) -> Iterator[tuple[T, R]]:
+    """``(item, fn(item))`` for each item, in order, ``fn`` run on ``threads`` worker threads.
+
+    For work that releases the GIL (Arrow kernels, large numpy operations, file writes): the workers compute the
+    next items while the caller consumes this one. The results and their order do not depend on the number of
+    threads (``None``: up to 4, at most the machine's CPUs; ``0``: in the calling thread). At most
+    ``threads + 1`` items are in flight, so memory stays that of a few items.
+    """
+    workers = min(4, os.cpu_count() or 1) if threads is None else threads
+    if workers <= 0:
+        for item in items:
+            yield item, fn(item)
+        return
+    pending: deque[tuple[T, Future[R]]] = deque()
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="chronoqa-map") as pool:
+        for item in items:
+            pending.append((item, pool.submit(fn, item)))
+            if len(pending) > workers:
+                done, fut = pending.popleft()
+                yield done, fut.result()
+        while pending:
+            done, fut = pending.popleft()
+            yield done, fut.result()
 
 
 def iter_json_lines(
@@ -184,24 +223,9 @@ def iter_json_lines(
     """``(batch, json_lines(batch))`` for each batch, in order, converted on ``threads`` worker threads.
 
     The Arrow kernels release the GIL, so a batch is converted while the caller makes or writes the next ones;
-    the output is the same whatever the number of threads (``None``: up to 4, at most the machine's CPUs; ``0``:
-    in the calling thread). At most ``threads + 1`` batches are in flight.
+    the output is the same whatever the number of threads (:func:`map_ordered`).
     """
-    workers = min(4, os.cpu_count() or 1) if threads is None else threads
-    if workers <= 0:
-        for batch in batches:
-            yield batch, json_lines(batch)
-        return
-    pending: deque[tuple[pa.RecordBatch, Future[pa.Buffer]]] = deque()
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="json-lines") as pool:
-        for batch in batches:
-            pending.append((batch, pool.submit(json_lines, batch)))
-            if len(pending) > workers:
-                done, fut = pending.popleft()
-                yield done, fut.result()
-        while pending:
-            done, fut = pending.popleft()
-            yield done, fut.result()
+    return map_ordered(json_lines, batches, threads)
 
 
 def write_jsonl_batches(path: str | Path, batches: Iterable[pa.RecordBatch], threads: int | None = None) -> int:

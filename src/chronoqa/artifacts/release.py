@@ -28,7 +28,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import pyarrow as pa
 from pydantic import BaseModel
@@ -50,6 +50,7 @@ __all__ = [
     "IMPLAUSIBLE_FILE",
     "MANIFEST_FILE",
     "QRELS_FILE",
+    "CorpusParts",
     "FunctionalFlags",
     "Release",
     "docs_batches",
@@ -123,8 +124,19 @@ def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:
                     fh.write(f"{q.id} 0 {t.doc_id} 1\n")
 
 
-#: What :func:`write_corpus` writes: documents, or Arrow batches of :data:`CORPUS_SCHEMA`.
-Corpus: TypeAlias = Iterable[Doc] | pa.Table | pa.RecordBatchReader
+@runtime_checkable
+class CorpusParts(Protocol):
+    """A columnar corpus that makes its own JSON lines (the KG builder's ``ColumnarCorpus``)."""
+
+    def parts(
+        self, batches: bool = True, lines: bool = False
+    ) -> Iterator[tuple[int, pa.RecordBatch | None, pa.Buffer | None]]:
+        """``(rows, batch of CORPUS_SCHEMA or None, its JSON lines or None)`` per batch, in order."""
+        ...
+
+
+#: What :func:`write_corpus` writes: documents, Arrow batches of :data:`CORPUS_SCHEMA`, or :class:`CorpusParts`.
+Corpus: TypeAlias = Iterable[Doc] | pa.Table | pa.RecordBatchReader | CorpusParts
 
 
 def docs_batches(docs: Iterable[Doc], batch_rows: int = CORPUS_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
@@ -145,7 +157,7 @@ def docs_batches(docs: Iterable[Doc], batch_rows: int = CORPUS_BATCH_ROWS) -> It
         yield batch()
 
 
-def _batches(corpus: Corpus) -> Iterator[pa.RecordBatch]:
+def _batches(corpus: Iterable[Doc] | pa.Table | pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
     if isinstance(corpus, pa.Table):
         corpus = pa.RecordBatchReader.from_batches(corpus.schema, corpus.to_batches(max_chunksize=CORPUS_BATCH_ROWS))
     if isinstance(corpus, pa.RecordBatchReader):
@@ -168,7 +180,7 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
     if corpus_format not in CORPUS_FORMATS:
         raise ChronoqaError(f"corpus format {corpus_format!r} is unknown: expected one of {', '.join(CORPUS_FORMATS)}")
     out = Path(out_dir)
-    if corpus_format == "jsonl" and not isinstance(corpus, pa.Table | pa.RecordBatchReader):
+    if corpus_format == "jsonl" and not isinstance(corpus, pa.Table | pa.RecordBatchReader | CorpusParts):
         return write_jsonl(out / CORPUS_FILE, (d.to_dict() for d in corpus))
     import pyarrow.parquet as pq
 
@@ -179,14 +191,18 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
         if corpus_format != "jsonl":
             fh = stack.enter_context(atomic_write(out / CORPUS_PARQUET_FILE, "wb"))
             parquet = stack.enter_context(pq.ParquetWriter(fh, CORPUS_SCHEMA, compression="zstd"))
-        batches = _batches(corpus)
-        pairs = iter_json_lines(batches) if jsonl is not None else ((b, None) for b in batches)
-        for batch, lines in pairs:
+        if isinstance(corpus, CorpusParts):
+            parts = corpus.parts(batches=parquet is not None, lines=jsonl is not None)
+        else:
+            batches = _batches(corpus)
+            pairs = iter_json_lines(batches) if jsonl is not None else ((b, None) for b in batches)
+            parts = ((b.num_rows, b, lines) for b, lines in pairs)
+        for rows, batch, lines in parts:
             if jsonl is not None and lines is not None:
                 jsonl.write(lines)
-            if parquet is not None:
-                parquet.write_batch(batch, row_group_size=max(1, batch.num_rows))
-            n += batch.num_rows
+            if parquet is not None and batch is not None:
+                parquet.write_batch(batch, row_group_size=max(1, rows))
+            n += rows
     return n
 
 

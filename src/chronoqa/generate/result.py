@@ -35,7 +35,7 @@ from typing import Any, Final
 
 import pyarrow as pa
 
-from chronoqa.artifacts.release import FunctionalFlags, write_release
+from chronoqa.artifacts.release import CorpusParts, FunctionalFlags, write_release
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Doc, Question
 
@@ -102,8 +102,9 @@ class BuildResult:
     """The result of a build: questions, flags, the corpus (streamed on demand), manifest and data card.
 
     ``corpus_factory`` streams the corpus as :class:`~chronoqa.records.Doc` values; ``corpus_batches``, when
-    given, makes the same documents as Arrow record batches (:data:`~chronoqa.artifacts.release.CORPUS_SCHEMA`),
-    which :meth:`write` then uses: the columnar writer, same bytes, much faster.
+    given, makes the same documents as Arrow record batches (:data:`~chronoqa.artifacts.release.CORPUS_SCHEMA`)
+    or as :class:`~chronoqa.artifacts.release.CorpusParts` (batches and their JSON lines), which :meth:`write`
+    then uses: the columnar writer, same bytes, much faster.
 
     ``stats`` holds builder-specific details that are not written (the KG builder's cell statistics, the
     table builder's TFD reports and joins). ``implausible`` (KG builds) lists the facts whose dates are
@@ -117,7 +118,7 @@ class BuildResult:
     datacard: str
     stats: dict[str, Any] = field(default_factory=dict)
     implausible: list[dict[str, Any]] | None = None
-    corpus_batches: Callable[[], pa.RecordBatchReader] | None = None
+    corpus_batches: Callable[[], pa.RecordBatchReader | CorpusParts] | None = None
 
     def corpus(self) -> Iterator[Doc]:
         """Stream the corpus documents (every fact or row once)."""

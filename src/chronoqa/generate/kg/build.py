@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.config import OPERATORS, KGBuildConfig
-from chronoqa.generate.kg.corpus import corpus_batches, fact_triple, iter_corpus
+from chronoqa.generate.kg.corpus import ColumnarCorpus, corpus_columns, fact_triple, iter_corpus
 from chronoqa.generate.kg.datacard import render_datacard
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, certain_interval, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
@@ -620,8 +619,8 @@ def build_kg_benchmark(
     def corpus() -> Iterator[Doc]:
         return iter_corpus(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
-    def batches() -> pa.RecordBatchReader:
-        return corpus_batches(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
+    def batches() -> ColumnarCorpus:
+        return corpus_columns(facts, doc_ids, phr, label, graph.relation_label, as_of, open_end, bad_years)
 
     listed = [
         {"fact": fact, "doc": doc_ids[i], "reason": REASONS[c]}

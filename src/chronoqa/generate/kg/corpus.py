@@ -15,46 +15,84 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import islice
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
+from chronoqa.generate.kg.index import DocIds
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
+from chronoqa.io import dumps, json_strings, map_ordered, string_bytes
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
 from chronoqa.time import TimePoint, distinct_dates, start_after_end
 
-__all__ = ["corpus_batches", "corpus_table", "fact_triple", "iter_corpus", "verbalise"]
+__all__ = [
+    "ColumnarCorpus",
+    "corpus_batches",
+    "corpus_columns",
+    "corpus_table",
+    "fact_triple",
+    "iter_corpus",
+    "verbalise",
+]
+
+
+# Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
+_NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
+
+
+def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
+    """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
+
+    The one source of the time phrase's English: :func:`_time_phrase` (one fact) and the columnar corpus (the
+    pieces of a batch) both fill these parts. Cases are numbered as ``_time_phrase`` and ``_CorpusPlan._cases_of``
+    decide them: listed years (one, two, a single date), reversed, a point on a day or in a month or year, an
+    interval, an open start, an end only, no time.
+    """
+    open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
+    return [
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " is not a valid year)."),
+        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " are not a valid year)."),
+        (" (date recorded as ", _BAD, ", not a valid year).", _NONE, "", _NONE, ""),
+        (" (recorded from ", _RT_S, " to ", _RT_E, ": start after end, invalid).", _NONE, ""),
+        (" on ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" in ", _RT_S, ".", _NONE, "", _NONE, ""),
+        (" from ", _RT_S, " to ", _RT_E, ".", _NONE, ""),
+        (" from ", _RT_S, open_tail + ".", _NONE, "", _NONE, ""),
+        (" until ", _RT_E, " (start unknown).", _NONE, "", _NONE, ""),
+        (" (time unknown).", _NONE, "", _NONE, "", _NONE, ""),
+    ]
 
 
 def _time_phrase(
     fact: Fact, is_event: bool, as_of: TimePoint, open_end: str = "ongoing", bad: Collection[int] = ()
 ) -> str:
+    """The time phrase of one fact with its full stop: its case of :func:`_cases`, the parts filled in."""
     s, e = fact.start, fact.end
     listed = sorted({p.year for p in (s, e) if p is not None and p.year in bad})
+    point = s is not None and ((e is None and is_event) or e == s)
     if listed:
-        bad_text = " and ".join(str(y) for y in listed)
-        if s is not None and e is not None and s != e:
-            return (
-                f" (dates recorded as {s.isoformat()} to {e.isoformat()}; {bad_text} "
-                f"{'is' if len(listed) == 1 else 'are'} not a valid year)"
-            )
-        return f" (date recorded as {bad_text}, not a valid year)"
-    if s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
-        return f" (recorded from {render_time_text(s)} to {render_time_text(e)}: start after end, invalid)"
-    if s is not None and ((e is None and is_event) or e == s):
-        return f" {'on' if s.day is not None else 'in'} {render_time_text(s)}"
-    if s is not None and e is not None:
-        return f" from {render_time_text(s)} to {render_time_text(e)}"
-    if s is not None:
-        if open_end == "unknown":
-            return f" from {render_time_text(s)} (end not recorded)"
-        return f" from {render_time_text(s)}, ongoing as of {as_of.isoformat()}"
-    if e is not None:
-        return f" until {render_time_text(e)} (start unknown)"
-    return " (time unknown)"
+        case = (0 if len(listed) == 1 else 1) if s is not None and e is not None and s != e else 2
+    elif s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
+        case = 3
+    elif s is not None and point:
+        case = 4 if s.day is not None else 5
+    else:
+        case = 6 if s is not None and e is not None else 7 if s is not None else 8 if e is not None else 9
+
+    def part(source: int) -> str:
+        p = s if source in (_RT_S, _ISO_S) else e
+        if source == _BAD:
+            return " and ".join(str(y) for y in listed)
+        if source == _NONE or p is None:
+            return ""
+        return render_time_text(p) if source in (_RT_S, _RT_E) else p.isoformat()
+
+    t = _cases(as_of, open_end)[case]
+    return t[0] + part(t[1]) + t[2] + part(t[3]) + t[4] + part(t[5]) + t[6]
 
 
 def verbalise(
@@ -71,7 +109,7 @@ def verbalise(
     says so ("(date recorded as 360, not a valid year)").
     """
     body = fill(phrases.statement, s=labels(fact.s), o=labels(fact.o))
-    text = body + _time_phrase(fact, phrases.is_event, as_of, open_end, not_years) + "."
+    text = body + _time_phrase(fact, phrases.is_event, as_of, open_end, not_years)
     return text[:1].upper() + text[1:]
 
 
@@ -104,29 +142,6 @@ def iter_corpus(
 
 
 # -- the columnar corpus -----------------------------------------------------------------------------------
-
-# Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
-_NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
-
-
-def _cases(as_of: TimePoint, open_end: str) -> list[tuple[str, int, str, int, str, int, str]]:
-    """The time phrase of each case as ``(text, part, text, part, text, part, text)``, ending with the full stop.
-
-    The same English as :func:`_time_phrase`, case by case, in the order of the codes ``_CorpusPlan._cases_of`` gives.
-    """
-    open_tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {as_of.isoformat()}"
-    return [
-        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " is not a valid year)."),
-        (" (dates recorded as ", _ISO_S, " to ", _ISO_E, "; ", _BAD, " are not a valid year)."),
-        (" (date recorded as ", _BAD, ", not a valid year).", _NONE, "", _NONE, ""),
-        (" (recorded from ", _RT_S, " to ", _RT_E, ": start after end, invalid).", _NONE, ""),
-        (" on ", _RT_S, ".", _NONE, "", _NONE, ""),
-        (" in ", _RT_S, ".", _NONE, "", _NONE, ""),
-        (" from ", _RT_S, " to ", _RT_E, ".", _NONE, ""),
-        (" from ", _RT_S, open_tail + ".", _NONE, "", _NONE, ""),
-        (" until ", _RT_E, " (start unknown).", _NONE, "", _NONE, ""),
-        (" (time unknown).", _NONE, "", _NONE, "", _NONE, ""),
-    ]
 
 
 def _template_parts(template: str) -> list[str]:
@@ -162,8 +177,12 @@ class _CorpusPlan:
         open_end: str,
         not_years: Mapping[str, Collection[int]],
         batch_rows: int,
+        doc_ids: Sequence[str] | pa.Array | None = None,
+        threads: int | None = None,
     ) -> None:
-        self.batch_rows = batch_rows
+        self.batch_rows, self.threads = batch_rows, threads
+        self.ids = doc_ids
+        self._pools: dict[str, Any] | None = None
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
         n_ent, n_rel = len(cols.entities), len(cols.relations)
@@ -238,9 +257,13 @@ class _CorpusPlan:
         self.case = np.empty(n, dtype=np.int8)
         listed_rows: list[np.ndarray] = []
         listed_years: list[np.ndarray] = []
-        for a in range(0, n, self.batch_rows):  # a batch of rows at a time: small temporaries
-            rows = slice(a, a + self.batch_rows)
-            rows_listed, years, self.case[rows] = self._cases_of(rows, bad_keys)
+        starts = range(0, n, self.batch_rows)  # a batch of rows at a time (small temporaries), on the workers
+
+        def cases_of(a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return self._cases_of(slice(a, a + self.batch_rows), bad_keys)
+
+        for a, (rows_listed, years, case) in map_ordered(cases_of, starts, self.threads):
+            self.case[a : a + self.batch_rows] = case
             listed_rows.append(rows_listed + a)
             listed_years.append(years)
         bad_texts: list[str] = []
@@ -265,6 +288,8 @@ class _CorpusPlan:
         self.none = self.bad0 + len(bad_texts)
         rendered = [render_time_text(p) for p in points]
         self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
+        self.cases = cases
+        self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
 
     def _cases_of(self, rows: slice, bad_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The time-phrase case of each row of ``rows``, and its listed rows (positions) with their years (2 x k)."""
@@ -274,9 +299,12 @@ class _CorpusPlan:
         ey, em, ed = c.end_year[rows], c.end_month[rows], c.end_day[rows]
         both = hs & he
         same = both & (self.pos_s[rows] == self.pos_e[rows])
-        r64 = r.astype(np.int64)
-        s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
-        e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        if len(bad_keys):
+            r64 = r.astype(np.int64)
+            s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
+            e_bad = he & np.isin(_year_key(r64, ey.astype(np.int64)), bad_keys)
+        else:  # no year is listed as not a year
+            s_bad = e_bad = np.zeros(len(r), dtype=bool)
         two = s_bad & e_bad & (sy != ey)
         listed = s_bad | e_bad
         one = np.where(s_bad, sy, ey)
@@ -332,34 +360,164 @@ class _CorpusPlan:
             pieces += [part, self.case_text[j + 1, case]]
         return pieces
 
-    def batch(self, a: int, b: int, doc_ids: pa.Array) -> pa.RecordBatch:
-        """The documents of facts ``a..b-1``."""
+    def text_pieces(self, a: int, b: int) -> tuple[list[pa.Array], np.ndarray]:
+        """The text's pieces of rows ``a..b-1`` (pieces empty in every row left out), and :meth:`body`'s open rows."""
         c = self.cols
-        r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
-        body, undecided = self.body(r, s, o)
-        tail = self.tail(a, b)
-        # a piece that is empty in every row of the batch is left out of the join
+        body, undecided = self.body(c.r[a:b], c.s[a:b], c.o[a:b])
         pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
+        tail = self.tail(a, b)
         pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
+        return pieces, undecided
+
+    def fields(self, a: int, b: int) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
+        """The dictionary columns of rows ``a..b-1`` as ``(values, indices, valid or None)``.
+
+        They are the columns after ``text``, in :data:`CORPUS_SCHEMA` order.
+        """
+        c = self.cols
+        s, r, o, hs, he = c.s[a:b], c.r[a:b], c.o[a:b], c.has_start[a:b], c.has_end[a:b]
+        return [
+            (self.ent_labels, s, None),
+            (self.rel_labels, r, None),
+            (self.ent_labels, o, None),
+            (self.iso, self.pos_s[a:b], hs),
+            (self.iso, self.pos_e[a:b], he),
+            (self.ent_ids, s, None),
+            (self.rel_ids, r, None),
+            (self.ent_ids, o, None),
+        ]
+
+    def batch(self, a: int, b: int) -> pa.RecordBatch:
+        """The documents of facts ``a..b-1``."""
+        pieces, undecided = self.text_pieces(a, b)
         text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
         if undecided.any():
             by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
             text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
-        hs, he = c.has_start[a:b], c.has_end[a:b]
         columns = [
-            doc_ids,
+            self.doc_ids(a, b),
             text,
-            _dictionary(s, self.ent_labels),
-            _dictionary(r, self.rel_labels),
-            _dictionary(o, self.ent_labels),
-            _dictionary(self.pos_s[a:b], self.iso, hs),
-            _dictionary(self.pos_e[a:b], self.iso, he),
-            _dictionary(s, self.ent_ids),
-            _dictionary(r, self.rel_ids),
-            _dictionary(o, self.ent_ids),
-            pa.array(c.ids[a:b], pa.int64()),
+            *(_dictionary(idx, values, valid) for values, idx, valid in self.fields(a, b)),
+            pa.array(self.cols.ids[a:b], pa.int64()),
         ]
         return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
+
+    def doc_ids(self, a: int, b: int) -> pa.Array:
+        """The doc ids of facts ``a..b-1``."""
+        ids = self.ids
+        if ids is None:
+            return pc.binary_join_element_wise("F", pc.cast(pa.array(self.cols.ids[a:b]), pa.string()), "")
+        if isinstance(ids, pa.Array):
+            return pc.cast(ids[a:b], pa.string())
+        if isinstance(ids, DocIds):
+            whole = pc.binary_join_element_wise("F", pc.cast(pa.array(ids.facts[a:b]), pa.string()), "")
+            if ids.expanded is None or ids.years is None or not ids.expanded[a:b].any():
+                return whole
+            year = pc.cast(pa.array(ids.years[a:b]), pa.string())
+            return pc.if_else(pa.array(ids.expanded[a:b]), pc.binary_join_element_wise(whole, year, "-"), whole)
+        return pa.array(ids[a:b], pa.string())
+
+    def json_lines(self, a: int, b: int) -> pa.Buffer:
+        """The documents of facts ``a..b-1`` as JSON lines, the bytes ``json_lines(self.batch(a, b))`` gives.
+
+        One Arrow join per batch of pieces taken from pools escaped once (:meth:`json_pools`): no text column, no
+        dictionary columns, no per-column pass over the rows.
+        """
+        pools = self.json_pools()
+        c = self.cols
+        head: list[pa.Array | str]
+        if self.ids is None:
+            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', pc.cast(pa.array(c.ids[a:b]), pa.string())]
+        else:
+            head = [json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)]
+        r, case = c.r[a:b].astype(np.int64), self.case[a:b].astype(np.int64)
+        body, undecided = self.body(r, c.s[a:b], c.o[a:b])
+        n_cases = len(self.cases)
+        if self.k == 0:  # the template's one text is the first and the last piece
+            text = [pools["whole"].take(r * n_cases + case)]
+        else:
+            text = [pools["first"].take(r)]
+            text += [pools["body"].take(i) for i in body[1:-1] if not (i == self.empty).all()]
+            text.append(pools["last"].take(r * n_cases + case))
+        sources: list[np.ndarray] = [
+            np.zeros(b - a, dtype=np.int32),
+            self.pos_s[a:b],
+            self.pos_e[a:b],
+            self.bad_idx[a:b],
+        ]
+        for values, base, kind, empty in pools["tail"]:
+            kinds = kind[case]
+            present = np.unique(kinds).tolist()
+            local = sources[present[0]] if len(present) == 1 else np.choose(kinds, sources)
+            idx = base[case] + local
+            if not empty[idx].all():
+                text.append(values.take(idx))
+        rest: list[pa.Array | str] = []
+        for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
+            rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
+        rest += [pc.cast(pa.array(c.ids[a:b]), pa.string()), "}\n"]
+        lines = pc.binary_join_element_wise(*head, *text, *rest, "")
+        if undecided.any():
+            rows = np.flatnonzero(undecided)
+            texts = pa.array([self._verbalise(a + int(i)) for i in rows.tolist()], pa.string())
+            pick = pa.array(rows)
+            sub = [p if isinstance(p, str) else p.take(pick) for p in head]
+            sub += [json_strings(texts, pools["text_key"], quoted=False)]
+            sub += [p if isinstance(p, str) else p.take(pick) for p in rest]
+            lines = pc.replace_with_mask(lines, pa.array(undecided), pc.binary_join_element_wise(*sub, ""))
+        return string_bytes(lines)
+
+    def json_pools(self) -> dict[str, Any]:
+        """The pools of :meth:`json_lines`, escaped once (:func:`~chronoqa.io.json_strings`), keys folded in.
+
+        The text: its key and first text per relation (``first``), the body's labels and texts (``body``), the last
+        text of each relation joined to the first text of each case (``last``: relation x case), or the one text
+        of a template without slots joined to both (``whole``), and for each of the case's three parts the part's
+        values joined to the case's text after it (``tail``: ``(values, first row of each case, source of each
+        case, empty values)``). Then each dictionary column's values with its key before each (``"null"`` last,
+        for a missing value; the first key also closes the text's quote, the last one is followed by the key of
+        ``fact_id``).
+        """
+        if self._pools is not None:
+            return self._pools
+        names = CORPUS_SCHEMA.names
+        text_key = "," + dumps(names[1]) + ':"'
+        cases = self.cases
+        # relation x case: the relation's last text, then the case's first
+        last = self.pool.take(np.repeat(self.lit[self.k], len(cases)))
+        joined = pc.binary_join_element_wise(last, pa.array([case[0] for case in cases] * len(self.lit[0])), "")
+        key = '"' + text_key
+        pools: dict[str, Any] = {
+            "text_key": key,
+            "first": json_strings(self.pool.take(self.lit[0]), key, quoted=False),
+            "body": json_strings(self.pool, quoted=False),
+            "last": json_strings(joined, quoted=False),
+            "whole": json_strings(joined, key, quoted=False),  # k == 0: the last text is the first
+        }
+        source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
+        tail = []
+        parts = [((p1, t1), (p2, t2), (p3, t3)) for _, p1, t1, p2, t2, p3, t3 in cases]
+        for j in range(3):
+            blocks, base, kind = [], [], []
+            at = 0
+            for part, after in (case_parts[j] for case_parts in parts):
+                values = self.part_values[part]
+                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), after, ""))
+                base.append(at)
+                kind.append(source[part])
+                at += len(values)
+            values_j = json_strings(pa.concat_arrays(blocks), quoted=False)
+            empty = pc.equal(pc.binary_length(values_j), 0).to_numpy(zero_copy_only=False)
+            tail.append((values_j, np.array(base, dtype=np.int64), np.array(kind, dtype=np.int64), empty))
+        pools["tail"] = tail
+        keys = ["," + dumps(name) + ":" for name in names[2:]]
+        keys[0] = '"' + keys[0]
+        pools["fields"] = [
+            json_strings(pa.concat_arrays([values, pa.nulls(1, pa.string())]), key, keys[k + 1] if k == 7 else "")
+            for k, ((values, _, _), key) in enumerate(zip(self.fields(0, 0), keys, strict=False))
+        ]
+        self._pools = pools
+        return pools
 
     def _verbalise(self, i: int) -> str:
         fact = self.cols[i]
@@ -370,6 +528,80 @@ class _CorpusPlan:
 def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
     """One int64 per (relation code, year) pair."""
     return (relation << 32) + (year + (1 << 31))
+
+
+class ColumnarCorpus:
+    """The columnar corpus of a graph (:func:`corpus_columns`), made batch by batch as it is read.
+
+    :meth:`reader` gives the Arrow batches of :data:`CORPUS_SCHEMA`; :meth:`parts` gives, batch by batch, the
+    batch, its JSON lines (``json_lines(batch)``'s bytes, made straight from the pools: the release writer's
+    ``corpus.jsonl``) or both. Batches are made on ``threads`` worker threads (``map_ordered``: the output does not
+    depend on it) while the caller writes the previous ones; a few batches are in memory at a time.
+    """
+
+    def __init__(self, plan: _CorpusPlan, threads: int | None) -> None:
+        self._plan, self.threads = plan, threads
+        n, step = len(plan.cols), plan.batch_rows
+        self._spans = [(a, min(a + step, n)) for a in range(0, n, step)]
+
+    def __len__(self) -> int:
+        """The number of documents."""
+        return len(self._plan.cols)
+
+    def parts(
+        self, batches: bool = True, lines: bool = False
+    ) -> Iterator[tuple[int, pa.RecordBatch | None, pa.Buffer | None]]:
+        """``(rows, batch or None, JSON lines or None)`` of each batch in order.
+
+        The batch is made if ``batches``, its JSON lines if ``lines``.
+        """
+        plan = self._plan
+        if lines:
+            plan.json_pools()  # made once, before the workers share them
+
+        def make(span: tuple[int, int]) -> tuple[int, pa.RecordBatch | None, pa.Buffer | None]:
+            a, b = span
+            return b - a, plan.batch(a, b) if batches else None, plan.json_lines(a, b) if lines else None
+
+        for _, part in map_ordered(make, self._spans, self.threads):
+            yield part
+
+    def reader(self) -> pa.RecordBatchReader:
+        """The corpus as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order."""
+        return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, (b for _, b, _ in self.parts() if b is not None))
+
+
+def corpus_columns(
+    facts: Sequence[Fact],
+    doc_ids: Sequence[str] | pa.Array | None,
+    phrases: Mapping[str, RelationPhrases],
+    labels: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+    *,
+    batch_rows: int = CORPUS_BATCH_ROWS,
+    threads: int | None = None,
+) -> ColumnarCorpus:
+    """The corpus of :func:`iter_corpus` (same arguments) as a :class:`ColumnarCorpus`, in fact order.
+
+    ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
+    ``None`` means ``F<fact id>`` (a :class:`~chronoqa.generate.kg.index.DocIds` is read as arrays). Labels and
+    phrases are looked up once per entity and relation of the facts, each distinct label, phrase and date
+    rendered once. Batches hold ``batch_rows`` facts; ``threads``: see :class:`ColumnarCorpus`.
+
+    Raises:
+        KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
+        ValueError: ``doc_ids`` does not have one id per fact.
+
+    """
+    cols = FactColumns.from_facts(facts)
+    if doc_ids is not None and len(doc_ids) != len(cols):
+        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
+    bad = not_years or {}
+    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, bad, batch_rows, doc_ids, threads)
+    return ColumnarCorpus(plan, threads)
 
 
 def corpus_batches(
@@ -386,33 +618,16 @@ def corpus_batches(
 ) -> pa.RecordBatchReader:
     """The corpus of :func:`iter_corpus` (same arguments) as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order.
 
-    ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
-    ``None`` means ``F<fact id>``. Labels and phrases are looked up once per entity and relation of the facts.
-    The batches are made as they are read, ``batch_rows`` facts each: memory stays that of one batch.
+    :func:`corpus_columns`'s :meth:`~ColumnarCorpus.reader`: the batches are made as they are read, ``batch_rows``
+    facts each, and memory stays that of a few batches.
 
     Raises:
         KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
         ValueError: ``doc_ids`` does not have one id per fact.
 
     """
-    cols = FactColumns.from_facts(facts)
-    if doc_ids is not None and len(doc_ids) != len(cols):
-        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
-    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, not_years or {}, batch_rows)
-
-    def ids(a: int, b: int) -> pa.Array:
-        if doc_ids is None:
-            return pc.binary_join_element_wise("F", pc.cast(pa.array(cols.ids[a:b]), pa.string()), "")
-        if isinstance(doc_ids, pa.Array):
-            return pc.cast(doc_ids[a:b], pa.string())
-        return pa.array(doc_ids[a:b], pa.string())
-
-    def batches() -> Iterator[pa.RecordBatch]:
-        for a in range(0, len(cols), batch_rows):
-            b = min(a + batch_rows, len(cols))
-            yield plan.batch(a, b, ids(a, b))
-
-    return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, batches())
+    args = (facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years)
+    return corpus_columns(*args, batch_rows=batch_rows).reader()
 
 
 def corpus_table(
