@@ -43,13 +43,19 @@ _FNV_PRIME = np.uint64(0x100000001B3)
 _MASK = (1 << 64) - 1
 
 
-def mix64(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser of a ``uint64`` array, in place (wrapping arithmetic); returns ``x``."""
-    x ^= x >> np.uint64(30)
-    x *= _M1
-    x ^= x >> np.uint64(27)
-    x *= _M2
-    x ^= x >> np.uint64(31)
+def mix64(x: np.ndarray, scratch: np.ndarray | None = None) -> np.ndarray:
+    """splitmix64's finaliser of a ``uint64`` array, in place (wrapping arithmetic); returns ``x``.
+
+    ``scratch`` (a ``uint64`` array of the same length) holds the shifted values, so that a caller mixing
+    many times allocates one buffer, not one per shift.
+    """
+    t = np.empty_like(x) if scratch is None else scratch
+    for shift, mult in ((30, _M1), (27, _M2)):
+        np.right_shift(x, np.uint64(shift), out=t)
+        x ^= t
+        x *= mult
+    np.right_shift(x, np.uint64(31), out=t)
+    x ^= t
     return x
 
 
@@ -62,7 +68,7 @@ def name_keys(names: Sequence[str]) -> np.ndarray:
     n = len(names)
     if not n:
         return np.zeros(0, dtype=np.uint64)
-    arr = pa.array(list(names), type=pa.large_string())
+    arr = pa.array(names if isinstance(names, list) else list(names), type=pa.large_string())
     _, offs_buf, data_buf = arr.buffers()
     assert offs_buf is not None
     offs = np.frombuffer(offs_buf, dtype=np.int64)[arr.offset : arr.offset + n + 1]
@@ -120,25 +126,37 @@ def _iter_keys(cols: FactColumns, positions: np.ndarray | None) -> Iterator[np.n
 def canonical_order(cols: FactColumns, seed: int) -> np.ndarray:
     """The positions of ``cols`` in canonical order (:data:`ORDER_RULE`): an ``int64`` permutation."""
     n = len(cols)
-    h = mix64(np.full(n, (seed + int(GAMMA)) & _MASK, dtype=np.uint64))
+    h = np.full(n, (seed + int(GAMMA)) & _MASK, dtype=np.uint64)
+    scratch = np.empty_like(h)
+    mix64(h, scratch)
     for k in _iter_keys(cols, None):
         h ^= k
         del k
         h += GAMMA
-        mix64(h)
-    order = np.argsort(h)
-    hs = h[order]
-    del h
-    same = hs[1:] == hs[:-1]
-    if bool(same.any()):  # equal keys: by content, then id, then line
+        mix64(h, scratch)
+    del scratch
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    # sort (h's high bits | position) in place, a SIMD value sort (an argsort is several times slower);
+    # equal high bits are then put in order of the whole h, the content keys, id and line
+    shift = np.uint64(max(1, (n - 1).bit_length()))
+    packed = h >> shift
+    packed <<= shift
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort()
+    order = (packed & np.uint64((1 << int(shift)) - 1)).view(np.int64)
+    packed >>= shift
+    same = packed[1:] == packed[:-1]
+    del packed
+    if bool(same.any()):
         tied = np.zeros(n, dtype=bool)
         tied[1:] |= same
         tied[:-1] |= same
         sub = order[tied]
         keys = fact_keys(cols, sub)
-        ties = np.lexsort((cols.lines[sub], cols.ids[sub], *reversed(keys), hs[tied]))
+        ties = np.lexsort((cols.lines[sub], cols.ids[sub], *reversed(keys), h[sub]))
         order[tied] = sub[ties]
-    return order.astype(np.int64, copy=False)
+    return order
 
 
 def canonical_facts(cols: FactColumns, seed: int) -> FactColumns:
