@@ -236,3 +236,13 @@ def test_the_manifest_names_the_order_rule(tmp_path: Path) -> None:
     build = build_kg_benchmark(synthetic_graph(), KGBuildConfig(**{**SYNTH, "n_questions": 30}))
     assert build.manifest["sampling"] == ORDER_RULE and ORDER_RULE.startswith("content order")
     assert "content order" in build.datacard
+
+
+def test_columns_in_order_are_not_copied() -> None:
+    from chronoqa.generate.kg.order import canonical_facts
+
+    cols = FactColumns.from_facts(synthetic_graph().facts)
+    ordered = canonical_facts(cols, 3)
+    assert ordered is not cols and canonical_facts(ordered, 3) is ordered
+    assert canonical_facts(ordered, 4) is not ordered
+    assert canonical_facts(cols[:1], 0).ids.tolist() == cols.ids[:1].tolist()
