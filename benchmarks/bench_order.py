@@ -1,7 +1,7 @@
 """Cost of the canonical fact order (``chronoqa.generate.kg.order``) a KG build applies before anything else.
 
 Cases, each in a fresh subprocess: synthetic graphs (``chronoqa.sources.synthetic``, seed 0, columnar) of
-1M and 10M facts. Measured: :func:`canonical_order` (name keys, the 64-bit mix, the sort, ties) and
+1M and 10M facts. Measured (wall and CPU seconds): :func:`canonical_order` (name keys, the 64-bit mix, the sort, ties) and
 :func:`canonical_facts` (the order plus the reordered copy of the columns), seconds and the growth of peak
 resident memory over the graph alone (``VmHWM`` after generating the graph vs after the step). For scale, the
 same run times ``FactColumns.take`` of a random permutation (the copy alone). The machine is shared: each
@@ -35,14 +35,14 @@ def run_case(n: int) -> dict[str, Any]:
     cols = generate(n_facts=n, seed=0).to_columns()
     load_avg = os.getloadavg()
     graph_peak = peak_mb()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     order = canonical_order(cols, 0)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     order_peak = peak_mb()
     del order
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     ordered = canonical_facts(cols, 0)
-    t3 = time.perf_counter()
+    t3, c3 = time.perf_counter(), time.process_time()
     facts_peak = peak_mb()
     del ordered
     perm = np.random.default_rng(0).permutation(n)
@@ -55,8 +55,10 @@ def run_case(n: int) -> dict[str, Any]:
         "facts": n,
         "entities": len(cols.entities),
         "order_s": round(t1 - t0, 2),
+        "order_cpu_s": round(c1 - c0, 2),
         "order_peak_growth_mb": round(order_peak - graph_peak, 1),
         "canonical_facts_s": round(t3 - t2, 2),
+        "canonical_facts_cpu_s": round(c3 - c2, 2),
         "canonical_facts_peak_growth_mb": round(facts_peak - graph_peak, 1),
         "take_random_permutation_s": round(t5 - t4, 2),
         "graph_peak_rss_mb": round(graph_peak, 1),
