@@ -1,8 +1,8 @@
 """Cost of the canonical fact order (``chronoqa.generate.kg.order``) a KG build applies before anything else.
 
 Cases, each in a fresh subprocess: synthetic graphs (``chronoqa.sources.synthetic``, seed 0, columnar) of
-1M and 10M facts. Measured (wall and CPU seconds): :func:`canonical_order` (name keys, the 64-bit mix, the sort, ties) and
-:func:`canonical_facts` (the order plus the reordered copy of the columns), seconds and the growth of peak
+1M and 10M facts. Measured (wall and CPU seconds): :func:`canonical_order` (name keys, the 64-bit mix, the
+sort, ties) and :func:`canonical_facts` (the order plus the reordered copy of the columns), and the growth of peak
 resident memory over the graph alone (``VmHWM`` after generating the graph vs after the step). For scale, the
 same run times ``FactColumns.take`` of a random permutation (the copy alone). The machine is shared: each
 result records the load average at its start. Run: ``python benchmarks/bench_order.py [--sizes
