@@ -85,6 +85,25 @@ def test_wikidata_is_labelled_by_default(wikidata: tuple[TemporalGraph, KGBuild]
     assert not [d.text for d in b.corpus() if qid.search(d.text)]
 
 
+def test_checker_spares_id_like_words_in_names_only(wikidata: tuple[TemporalGraph, KGBuild]) -> None:
+    import dataclasses
+
+    g, b = wikidata
+    checker = Checker.from_table(
+        g, PHRASES / f"{g.name}.toml", open_end=open_end_of(b.manifest), not_years=not_years_of(b.manifest)
+    )
+    q = b.questions[0]
+    assert "raw id" not in {cat for cat, _ in checker.world_errors(q)}
+    # a raw id outside the question's entity names is still caught; a label that is an id is never spared
+    assert "raw id" in {cat for cat, _ in checker.world_errors(dataclasses.replace(q, question=q.question + " Q42"))}
+    named = Checker.from_table(
+        g, PHRASES / f"{g.name}.toml", open_end=open_end_of(b.manifest), not_years=not_years_of(b.manifest),
+        labels={q.S_star[0].o_id: "P2", q.S_star[0].s_id: "P2"},
+    )  # fmt: skip
+    raw = dataclasses.replace(q, question=q.question + " P2")
+    assert "raw id" in {cat for cat, _ in named.world_errors(raw)}
+
+
 def test_yago_open_ended_states_are_gold_only_in_their_start_year(yago: tuple[TemporalGraph, KGBuild]) -> None:
     # YAGO records no end for 1,475 playsFor facts; it does not say the player is still there
     g, b = yago

@@ -34,6 +34,7 @@ from chronoqa.generate.kg.operators import (
     build_static_into,
     static_depths,
 )
+from chronoqa.generate.kg.order import ORDER_RULE, canonical_facts
 from chronoqa.generate.kg.phrases import (
     DEFAULT_PHRASE_TABLES,
     MissingPhrasesError,
@@ -260,7 +261,8 @@ def build_kg_benchmark(
     phr, fallback, phr_table = _resolve_table(graph, phrases, generic=cfg.generic_phrases)
     phr_source = phr_table.source
     open_end, open_end_by = resolve_open_end(cfg, phr_table)
-    graph_facts = FactColumns.from_facts(graph.facts)
+    # content order before anything else: interning, seeds, draws, splits and corpus never follow input order
+    graph_facts = canonical_facts(FactColumns.from_facts(graph.facts), cfg.seed)
     not_years, not_years_by = resolve_not_years(
         cfg, phr_table, [(r, graph.relation_label(r)) for r in graph_relations(graph_facts)]
     )
@@ -577,6 +579,7 @@ def build_kg_benchmark(
         "builder": "kg",
         "dataset": graph.name,
         "seed": cfg.seed,
+        "sampling": ORDER_RULE,
         "config": cfg.to_dict(),
         "sources": dict(sources or {}),
         "phrases": {"source": phr_source, "generic_fallback": fallback},

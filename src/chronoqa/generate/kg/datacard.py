@@ -102,6 +102,17 @@ def _world_section(manifest: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _sampling_lines(manifest: Mapping[str, Any]) -> list[str]:
+    """The order the questions were drawn from (the manifest's ``sampling``), when the manifest records it."""
+    rule = manifest.get("sampling")
+    if not rule:
+        return []
+    return [
+        f"Questions are drawn from the facts in {rule} (manifest `sampling`): the same facts read in any order "
+        "or partitioning give the same release; another seed gives another draw."
+    ]
+
+
 def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) -> str:
     """Markdown data card of a KG release."""
     cfg = manifest["config"]
@@ -118,6 +129,7 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "Every question carries its gold chain `S_star` (each fact certainly valid at `t_query`), typed negatives "
         "`S_dist` / `S_stale` from the graph, and `S_anchor` (facts needed only to resolve the time). Every answer "
         "was verified unique over the whole graph (facts that might hold at `t_query` count).",
+        *_sampling_lines(manifest),
         "",
         "## Composition (operator × hop complexity)",
         "",
