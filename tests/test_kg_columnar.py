@@ -23,7 +23,7 @@ from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, expand_y
 from chronoqa.generate.kg.phrases import RelationPhrases, load_phrase_table
 from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, implausible_facts
 from chronoqa.records import Fact, FactColumns, TemporalGraph
-from chronoqa.sources.synthetic import generate
+from chronoqa.sources.synthetic import SyntheticConfig, generate
 from chronoqa.time import Granularity, TimePoint
 
 AS_OF = TimePoint(2026, 1, 1)
@@ -293,6 +293,18 @@ def test_implausible_equals_the_per_fact_pass_on_synthetic_graphs(n_entities: in
     facts += [Fact(len(facts), "E1", "R5", "E1", TimePoint(650), TimePoint(2001), 0)]  # self loop, early
     found = _check_implausible(facts, _generic_phrases(facts), {"R4": [1950]})
     assert len(set(found.values())) >= 3  # the rules are exercised, not all silent
+
+
+def test_implausible_equals_the_per_fact_pass_on_a_mixed_graph() -> None:
+    """The benchmark shape (careers, events, lifelong, Zipf): entities with many facts, medians at every parity."""
+    facts = list(generate(SyntheticConfig.mixed(6000, seed=3)).to_graph().facts)
+    # early starts on every 41st dated fact (some before their end, some reversed), so the outlier rules fire
+    for i in range(0, len(facts), 41):
+        if facts[i].start is not None:
+            facts[i] = facts[i]._replace(start=TimePoint(350 + 13 * i % 700))
+    found = _check_implausible(facts, _generic_phrases(facts))
+    assert len(set(found.values())) >= 3
+    assert sum(1 for v in found.values() if v == "century_outlier") >= 20
 
 
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
