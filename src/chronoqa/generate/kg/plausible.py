@@ -64,23 +64,33 @@ def _group_extreme(n: int, keys: np.ndarray, values: np.ndarray, lowest: bool) -
     return has, out
 
 
-def _sorted_groups(
-    n: int, keys: np.ndarray, values: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Values sorted by (key, value): ``(sorted values, first position of each key, count of each key, order)``.
+def _sorted_keys(n: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, int, int, np.ndarray, np.ndarray]:
+    """Entries ``(key, value)`` sorted by (key, value), as one array of ``key * span + (value - low)``.
 
-    ``order[j]`` is the input entry at sorted position ``j`` (one sort of a combined int64 key).
+    Returns ``(sorted combined, low, span, first position of each key, count of each key)`` for keys ``0..n-1``;
+    :func:`_value_at` reads a value back. The combined array is int32 where it fits (half the memory traffic
+    of int64), and it is only sorted (no argsort): the rules need order statistics, not who is where.
     """
     low = int(values.min()) if len(values) else 0
     span = int(values.max()) - low + 1 if len(values) else 1
-    combined = keys.astype(np.int64)
+    wide = n * span > np.iinfo(np.int32).max
+    combined: np.ndarray = keys.astype(np.int64 if wide else np.int32)
     combined *= span
     combined += values
     combined -= low
-    order = np.argsort(combined, kind="stable")
-    del combined
+    combined.sort()
     counts = np.bincount(keys, minlength=n).astype(np.int64)
-    return values[order], np.cumsum(counts) - counts, counts, order
+    return combined, low, span, np.cumsum(counts) - counts, counts
+
+
+def _value_at(combined: np.ndarray, low: int, span: int, pos: np.ndarray) -> np.ndarray:
+    """The values at sorted positions ``pos`` of a :func:`_sorted_keys` array (clipped into it; int64)."""
+    if not len(combined):
+        return np.zeros(len(pos), dtype=np.int64)
+    picked = combined[np.clip(pos, 0, len(combined) - 1)].astype(np.int64)
+    picked %= span
+    picked += low
+    return picked
 
 
 def implausible_codes(
@@ -106,7 +116,7 @@ def implausible_codes(
     is_event = np.zeros(n_rel, dtype=bool)
     role = np.zeros(n_rel, dtype=np.int8)  # 0: none, 1: birth, 2: death, 3: another role
     limit = np.zeros(n_rel, dtype=np.int64)
-    for code in np.unique(cols.r[live]).tolist():
+    for code in np.flatnonzero(np.bincount(cols.r[live], minlength=n_rel)).tolist():
         p = phrases[cols.relations[code]]
         is_event[code] = p.is_event
         role[code] = {None: 0, "birth": 1, "death": 2}.get(p.role, 3)
@@ -124,26 +134,28 @@ def implausible_codes(
     has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
     del born, died, fact_role
     # per relation: twice the median of its representative years (integers, as statistics.median's halves)
-    rel_vals, rel_first, rel_count, _ = _sorted_groups(n_rel, r[dated], rep[dated])
+    rel_sorted, rel_low, rel_span, rel_first, rel_count = _sorted_keys(n_rel, r[dated], rep[dated])
     mid = rel_first + np.maximum(rel_count - 1, 0) // 2
     mid_hi = rel_first + rel_count // 2
-    take = np.minimum(np.stack([mid, mid_hi]), max(len(rel_vals) - 1, 0))
-    rel_med2 = rel_vals[take[0]] + rel_vals[take[1]] if len(rel_vals) else np.zeros(n_rel, dtype=np.int64)
-    del rel_vals
-    # per entity: the representative years of its facts (a self-loop counts once), as one sorted int64 array of
-    # entity * span + (year - low): entity e's years are ent_sorted[ent_first[e] : ent_first[e] + ent_count[e]]
+    rel_med2 = _value_at(rel_sorted, rel_low, rel_span, mid) + _value_at(rel_sorted, rel_low, rel_span, mid_hi)
+    del rel_sorted
+    # per entity: the representative years of its facts (a self-loop counts once), sorted; entity e's years are
+    # L(e, 0) <= ... <= L(e, count - 1). A fact's own entry is the first of its year (removing any entry of that
+    # year leaves the same others), at rank #{years < y}; the j-th of the others is L(j) below that rank, else
+    # L(j + 1). So "j < rank" is "L(j) < y", and every rule reads only L(0..2) and L(k-1..k+1) around the
+    # median index k of the others: one table row per entity, one gather per fact (no search per fact).
     other_side = dated & (o != s)
-    low = int(rep[dated].min()) if bool(dated.any()) else 0
-    span = int(rep[dated].max()) - low + 1 if bool(dated.any()) else 1
-    ent_sorted = np.concatenate([s[dated], o[other_side]]).astype(np.int64)
-    ent_sorted *= span
-    ent_sorted += np.concatenate([rep[dated], rep[other_side]])
-    ent_sorted -= low
-    ent_sorted.sort()
-    ent_count = np.bincount(s[dated], minlength=n_ent) + np.bincount(o[other_side], minlength=n_ent)
-    ent_first = np.cumsum(ent_count) - ent_count
+    ent_sorted, ent_low, ent_span, ent_first, ent_count = _sorted_keys(
+        n_ent, np.concatenate([s[dated], o[other_side]]), np.concatenate([rep[dated], rep[other_side]])
+    )
     del other_side, dated
-    last = max(len(ent_sorted) - 1, 0)
+    k = (ent_count - 1) // 2
+    at = [ent_first + j for j in (0, 1, 2)] + [ent_first + k + j for j in (-1, 0, 1)]
+    table = np.zeros((n_ent, 8), dtype=np.int64)  # count, L(0), L(1), L(2), L(k-1), L(k), L(k+1), unused
+    table[:, 0] = ent_count
+    for col, pos in enumerate(at, start=1):
+        table[:, col] = _value_at(ent_sorted, ent_low, ent_span, pos)
+    del ent_sorted, at, k
 
     def chunk(a: int, b: int) -> np.ndarray:
         """The reason codes of facts ``a..b-1`` (in chunks, so that temporaries stay small on huge graphs)."""
@@ -155,28 +167,24 @@ def implausible_codes(
 
         def verdict(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
-            others = ent_count[e] - 1
-            # the fact's own entry (the first of its year: removing any entry of that year leaves the same others)
-            own = np.searchsorted(ent_sorted, e.astype(np.int64) * span + (y_rep - low), "left") - ent_first[e]
-
-            def kth(j: np.ndarray | int) -> np.ndarray:
-                j = np.asarray(j, dtype=np.int64)
-                pos = ent_first[e] + np.where(j < own, j, j + 1)
-                if not len(ent_sorted):
-                    return np.zeros(len(e), dtype=np.int64)
-                return ent_sorted[np.clip(pos, 0, last)] % span + low
+            row = table[e]
+            others = row[:, 0] - 1
 
             def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
                 return np.abs(y - x) > CENTURY_GAP
 
+            def other(j: int) -> np.ndarray:
+                """The other year at table column ``j``: its L where that L is below the fact's year, else the next."""
+                return np.where(y_rep > row[:, j], row[:, j], row[:, j + 1])
+
             # one or two other facts: only an early year far from every one of them counts
             few = (others >= 1) & (others < 3) & (min_year < EARLY)
-            first, second = kth(0), kth(1)
+            first, second = other(1), other(2)
             all_far = far(y_rep, first) & (~two_years | far(y_e, first))
             all_far &= (others < 2) | (far(y_rep, second) & (~two_years | far(y_e, second)))
             # three or more: the median of the others (doubled, to stay in integers)
-            k = others // 2
-            med2 = np.where(others % 2 == 1, 2 * kth(k), kth(k - 1) + kth(k))
+            below, above = other(4), other(5)  # the others' (k-1)-th and k-th
+            med2 = np.where(others % 2 == 1, 2 * above, below + above)
             any_far = np.abs(2 * y_rep - med2) > 2 * CENTURY_GAP
             any_far |= two_years & (np.abs(2 * y_e - med2) > 2 * CENTURY_GAP)
             many = others >= 3
