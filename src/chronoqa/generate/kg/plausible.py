@@ -64,22 +64,32 @@ def _group_extreme(n: int, keys: np.ndarray, values: np.ndarray, lowest: bool) -
     return has, out
 
 
-def _sorted_keys(n: int, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, int, int, np.ndarray, np.ndarray]:
-    """Entries ``(key, value)`` sorted by (key, value), as one array of ``key * span + (value - low)``.
+def _sorted_keys(
+    n: int, keys: Sequence[np.ndarray], values: Sequence[np.ndarray]
+) -> tuple[np.ndarray, int, int, np.ndarray, np.ndarray]:
+    """Entries ``(key, value)`` (in parts, not concatenated) sorted by (key, value), as ``key * span + value - low``.
 
     Returns ``(sorted combined, low, span, first position of each key, count of each key)`` for keys ``0..n-1``;
     :func:`_value_at` reads a value back. The combined array is int32 where it fits (half the memory traffic
     of int64), and it is only sorted (no argsort): the rules need order statistics, not who is where.
     """
-    low = int(values.min()) if len(values) else 0
-    span = int(values.max()) - low + 1 if len(values) else 1
-    wide = n * span > np.iinfo(np.int32).max
-    combined: np.ndarray = keys.astype(np.int64 if wide else np.int32)
-    combined *= span
-    combined += values
-    combined -= low
+    filled = [v for v in values if len(v)]
+    low = min(int(v.min()) for v in filled) if filled else 0
+    span = max(int(v.max()) for v in filled) - low + 1 if filled else 1
+    combined: np.ndarray = np.empty(
+        sum(len(k) for k in keys), dtype=np.int64 if n * span > np.iinfo(np.int32).max else np.int32
+    )
+    counts = np.zeros(n, dtype=np.int64)
+    at = 0
+    for k, v in zip(keys, values, strict=True):
+        part: np.ndarray = combined[at : at + len(k)]
+        part[:] = k
+        part *= span
+        part += v
+        part -= low
+        counts += np.bincount(k, minlength=n)
+        at += len(k)
     combined.sort()
-    counts = np.bincount(keys, minlength=n).astype(np.int64)
     return combined, low, span, np.cumsum(counts) - counts, counts
 
 
@@ -134,28 +144,35 @@ def implausible_codes(
     has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
     del born, died, fact_role
     # per relation: twice the median of its representative years (integers, as statistics.median's halves)
-    rel_sorted, rel_low, rel_span, rel_first, rel_count = _sorted_keys(n_rel, r[dated], rep[dated])
+    rel_sorted, rel_low, rel_span, rel_first, rel_count = _sorted_keys(n_rel, [r[dated]], [rep[dated]])
     mid = rel_first + np.maximum(rel_count - 1, 0) // 2
     mid_hi = rel_first + rel_count // 2
     rel_med2 = _value_at(rel_sorted, rel_low, rel_span, mid) + _value_at(rel_sorted, rel_low, rel_span, mid_hi)
     del rel_sorted
     # per entity: the representative years of its facts (a self-loop counts once), sorted; entity e's years are
-    # L(e, 0) <= ... <= L(e, count - 1). A fact's own entry is the first of its year (removing any entry of that
-    # year leaves the same others), at rank #{years < y}; the j-th of the others is L(j) below that rank, else
-    # L(j + 1). So "j < rank" is "L(j) < y", and every rule reads only L(0..2) and L(k-1..k+1) around the
-    # median index k of the others: one table row per entity, one gather per fact (no search per fact).
+    # L(0) <= ... <= L(count - 1). A fact's own entry is the first of its year (removing any entry of that year
+    # leaves the same others), at rank #{years < y}; the j-th of the others is L(j) below that rank, else
+    # L(j + 1). So "j < rank" is "L(j) < y", and the rules read only L(0..2) and L(k-1..k+1) around the median
+    # index k of the others: per entity values gathered once, one gather per fact (no search per fact).
     other_side = dated & (o != s)
     ent_sorted, ent_low, ent_span, ent_first, ent_count = _sorted_keys(
-        n_ent, np.concatenate([s[dated], o[other_side]]), np.concatenate([rep[dated], rep[other_side]])
+        n_ent, [s[dated], o[other_side]], [rep[dated], rep[other_side]]
     )
     del other_side, dated
+
+    # L(0..2), for entities with one or two others (rare: kept out of the table)
+    head = np.stack([_value_at(ent_sorted, ent_low, ent_span, ent_first + j) for j in (0, 1, 2)])
     k = (ent_count - 1) // 2
-    at = [ent_first + j for j in (0, 1, 2)] + [ent_first + k + j for j in (-1, 0, 1)]
-    table = np.zeros((n_ent, 8), dtype=np.int64)  # count, L(0), L(1), L(2), L(k-1), L(k), L(k+1), unused
+    below, at_k, above = (_value_at(ent_sorted, ent_low, ent_span, ent_first + k + j) for j in (-1, 0, 1))
+    odd = (ent_count - 1) % 2 == 1
+    # twice the others' median, by where the fact's year falls: y <= L(k-1), L(k-1) < y <= L(k), L(k) < y
+    table = np.zeros((n_ent, 8), dtype=np.int64)  # count, L(k-1), L(k), med2 (3 cases), unused: one cache line
     table[:, 0] = ent_count
-    for col, pos in enumerate(at, start=1):
-        table[:, col] = _value_at(ent_sorted, ent_low, ent_span, pos)
-    del ent_sorted, at, k
+    table[:, 1], table[:, 2] = below, at_k
+    table[:, 3] = np.where(odd, 2 * above, at_k + above)
+    table[:, 4] = np.where(odd, 2 * above, below + above)
+    table[:, 5] = np.where(odd, 2 * at_k, below + at_k)
+    del ent_sorted, k, below, at_k, above, odd
 
     def chunk(a: int, b: int) -> np.ndarray:
         """The reason codes of facts ``a..b-1`` (in chunks, so that temporaries stay small on huge graphs)."""
@@ -166,29 +183,30 @@ def implausible_codes(
         ev, fact_role = is_event[rr], role[rr]
 
         def verdict(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``."""
+            """``(has a verdict, the fact's years are far from e's other facts)`` per fact, for entity column ``e``.
+
+            Where there is no verdict the second array is arbitrary.
+            """
             row = table[e]
             others = row[:, 0] - 1
-
-            def far(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-                return np.abs(y - x) > CENTURY_GAP
-
-            def other(j: int) -> np.ndarray:
-                """The other year at table column ``j``: its L where that L is below the fact's year, else the next."""
-                return np.where(y_rep > row[:, j], row[:, j], row[:, j + 1])
-
-            # one or two other facts: only an early year far from every one of them counts
-            few = (others >= 1) & (others < 3) & (min_year < EARLY)
-            first, second = other(1), other(2)
-            all_far = far(y_rep, first) & (~two_years | far(y_e, first))
-            all_far &= (others < 2) | (far(y_rep, second) & (~two_years | far(y_e, second)))
             # three or more: the median of the others (doubled, to stay in integers)
-            below, above = other(4), other(5)  # the others' (k-1)-th and k-th
-            med2 = np.where(others % 2 == 1, 2 * above, below + above)
-            any_far = np.abs(2 * y_rep - med2) > 2 * CENTURY_GAP
-            any_far |= two_years & (np.abs(2 * y_e - med2) > 2 * CENTURY_GAP)
+            med2 = np.where(y_rep > row[:, 2], row[:, 5], np.where(y_rep > row[:, 1], row[:, 4], row[:, 3]))
+            far = np.abs(2 * y_rep - med2) > 2 * CENTURY_GAP
+            far |= two_years & (np.abs(2 * y_e - med2) > 2 * CENTURY_GAP)
             many = others >= 3
-            return few | many, np.where(many, any_far, all_far)
+            # one or two other facts: only an early year far from every one of them counts
+            few = np.flatnonzero((others >= 1) & (others < 3) & (min_year < EARLY))
+            if len(few):
+                y, y2, two, n_others, ee = y_rep[few], y_e[few], two_years[few], others[few], e[few]
+                l0, l1, l2 = head[0, ee], head[1, ee], head[2, ee]
+                first, second = np.where(y > l0, l0, l1), np.where(y > l1, l1, l2)
+                all_far = (np.abs(y - first) > CENTURY_GAP) & (~two | (np.abs(y2 - first) > CENTURY_GAP))
+                all_far &= (n_others < 2) | (
+                    (np.abs(y - second) > CENTURY_GAP) & (~two | (np.abs(y2 - second) > CENTURY_GAP))
+                )
+                far[few] = all_far
+                many[few] = True
+            return many, far
 
         has_s, far_s = verdict(ss)
         has_o, far_o = verdict(oo)
