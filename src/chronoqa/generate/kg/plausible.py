@@ -140,8 +140,11 @@ def implausible_codes(
     # births and deaths of entities, where the graph dates them
     born = dated & hs & (fact_role == 1)
     has_birth, birth = _group_extreme(n_ent, s[born], sy[born], lowest=True)
+    birth[~has_birth] = np.iinfo(np.int64).min  # no year lies before an unknown birth
     died = dated & hs & (fact_role == 2)
     has_death, death = _group_extreme(n_ent, s[died], sy[died], lowest=False)
+    death[~has_death] = np.iinfo(np.int64).max  # nor after an unknown death
+    del has_birth, has_death
     del born, died, fact_role
     # per relation: twice the median of its representative years (integers, as statistics.median's halves)
     rel_sorted, rel_low, rel_span, rel_first, rel_count = _sorted_keys(n_rel, [r[dated]], [rep[dated]])
@@ -187,7 +190,7 @@ def implausible_codes(
 
             Where there is no verdict the second array is arbitrary.
             """
-            row = table[e]
+            row = np.take(table, e, axis=0)  # (np.take: a third of table[e]'s time on 10M rows)
             others = row[:, 0] - 1
             # three or more: the median of the others (doubled, to stay in integers)
             med2 = np.where(y_rep > row[:, 2], row[:, 5], np.where(y_rep > row[:, 1], row[:, 4], row[:, 3]))
@@ -217,8 +220,8 @@ def implausible_codes(
         reasons = (
             ev & h_s & h_e & (y_e > y_s),
             ~ev & h_s & ~h_e & (open_end == "ongoing") & (as_of.year - y_s > limit[rr]),
-            (fact_role == 0) & h_s & ((has_birth[ss] & (y_s < birth[ss])) | (has_birth[oo] & (y_s < birth[oo]))),
-            (fact_role == 0) & h_s & ((has_death[ss] & (y_s > death[ss])) | (has_death[oo] & (y_s > death[oo]))),
+            (fact_role == 0) & h_s & ((y_s < np.take(birth, ss)) | (y_s < np.take(birth, oo))),
+            (fact_role == 0) & h_s & ((y_s > np.take(death, ss)) | (y_s > np.take(death, oo))),
             (h_s | h_e) & ((any_verdict & all_far) | (~any_verdict & early_off)),
         )
         got = np.full(b - a, -1, dtype=np.int8)
