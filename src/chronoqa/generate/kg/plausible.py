@@ -76,9 +76,8 @@ def _sorted_keys(
     filled = [v for v in values if len(v)]
     low = min(int(v.min()) for v in filled) if filled else 0
     span = max(int(v.max()) for v in filled) - low + 1 if filled else 1
-    combined: np.ndarray = np.empty(
-        sum(len(k) for k in keys), dtype=np.int64 if n * span > np.iinfo(np.int32).max else np.int32
-    )
+    wide = n * span + abs(low) > np.iinfo(np.int32).max  # bounds every partial sum below
+    combined: np.ndarray = np.empty(sum(len(k) for k in keys), dtype=np.int64 if wide else np.int32)
     counts = np.zeros(n, dtype=np.int64)
     at = 0
     for k, v in zip(keys, values, strict=True):
@@ -196,7 +195,7 @@ def implausible_codes(
             med2 = np.where(y_rep > row[:, 2], row[:, 5], np.where(y_rep > row[:, 1], row[:, 4], row[:, 3]))
             far = np.abs(2 * y_rep - med2) > 2 * CENTURY_GAP
             far |= two_years & (np.abs(2 * y_e - med2) > 2 * CENTURY_GAP)
-            many = others >= 3
+            judged = others >= 3
             # one or two other facts: only an early year far from every one of them counts
             few = np.flatnonzero((others >= 1) & (others < 3) & (min_year < EARLY))
             if len(few):
@@ -208,8 +207,8 @@ def implausible_codes(
                     (np.abs(y - second) > CENTURY_GAP) & (~two | (np.abs(y2 - second) > CENTURY_GAP))
                 )
                 far[few] = all_far
-                many[few] = True
-            return many, far
+                judged[few] = True
+            return judged, far
 
         has_s, far_s = verdict(ss)
         has_o, far_o = verdict(oo)
