@@ -21,9 +21,9 @@ from chronoqa.generate.kg.build import resolve_not_years, resolve_open_end, reso
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, expand_years, has_non_year
 from chronoqa.generate.kg.phrases import RelationPhrases, load_phrase_table
-from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, implausible_facts
+from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, _sorted_keys, _value_at, implausible_facts
 from chronoqa.records import Fact, FactColumns, TemporalGraph
-from chronoqa.sources.synthetic import generate
+from chronoqa.sources.synthetic import SyntheticConfig, generate
 from chronoqa.time import Granularity, TimePoint
 
 AS_OF = TimePoint(2026, 1, 1)
@@ -293,6 +293,44 @@ def test_implausible_equals_the_per_fact_pass_on_synthetic_graphs(n_entities: in
     facts += [Fact(len(facts), "E1", "R5", "E1", TimePoint(650), TimePoint(2001), 0)]  # self loop, early
     found = _check_implausible(facts, _generic_phrases(facts), {"R4": [1950]})
     assert len(set(found.values())) >= 3  # the rules are exercised, not all silent
+
+
+def test_implausible_equals_the_per_fact_pass_on_a_mixed_graph() -> None:
+    """The benchmark shape (careers, events, lifelong, Zipf): entities with many facts, medians at every parity."""
+    facts = list(generate(SyntheticConfig.mixed(6000, seed=3)).to_graph().facts)
+    # early starts on every 41st dated fact (some before their end, some reversed), so the outlier rules fire
+    for i in range(0, len(facts), 41):
+        if facts[i].start is not None:
+            facts[i] = facts[i]._replace(start=TimePoint(350 + 13 * i % 700))
+    found = _check_implausible(facts, _generic_phrases(facts))
+    assert len(set(found.values())) >= 3
+    assert sum(1 for v in found.values() if v == "century_outlier") >= 20
+
+
+def test_implausible_with_no_dated_fact_or_one_entity() -> None:
+    undated = [Fact(i, f"E{i % 3}", "R2", f"E{i % 5}", None, None, 0) for i in range(12)]
+    assert _check_implausible(undated, _generic_phrases(undated)) == {}
+    years = [5, 900, 1900, 1901, 1902, 450, 2000]  # one subject: medians over 1..6 others, both parities
+    facts = [Fact(i, "E0", "R5", "E0" if i % 2 else f"E{i}", TimePoint(y), None, 0) for i, y in enumerate(years)]
+    for cut in range(1, len(facts) + 1):
+        _check_implausible(facts[:cut], _generic_phrases(facts))
+
+
+@pytest.mark.parametrize(
+    ("n", "values"),
+    [(3, [2026, 1, -40, 2026, 7]), (3, [-(10**9), 10**9, 0]), (2, [2**31 - 3, 2**31 - 2]), (1, [])],
+)
+def test_sorted_keys_match_a_sorted_list(n: int, values: list[int]) -> None:
+    """``_sorted_keys`` / ``_value_at`` (int32 where the combined keys fit, else int64) against ``sorted``."""
+    keys = [i % n for i in range(len(values))]
+    half = len(values) // 2
+    k, v = np.array(keys, dtype=np.int32), np.array(values, dtype=np.int32)
+    combined, low, span, first, count = _sorted_keys(n, [k[:half], k[half:]], [v[:half], v[half:]])
+    want = sorted(zip(keys, values, strict=True))
+    assert count.tolist() == [keys.count(e) for e in range(n)]
+    assert first.tolist() == [sum(keys.count(j) for j in range(e)) for e in range(n)]
+    assert _value_at(combined, low, span, np.arange(len(values))).tolist() == [y for _, y in want]
+    assert combined.dtype == (np.int64 if n * span + abs(low) > 2**31 - 1 else np.int32)
 
 
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
