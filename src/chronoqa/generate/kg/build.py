@@ -665,13 +665,12 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     """
     n_rel = idx.n_rel
 
-    def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    def multi_keys(keys: np.ndarray, other: np.ndarray) -> np.ndarray:
         # a group (a run of equal keys) holds two values exactly when two neighbours in it differ
-        other = rows[:, Col.OTHER]
         return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])])
 
-    multi_out = multi_keys(idx.out_keys, idx.out_rows)
-    multi_in = multi_keys(idx.in_keys, idx.in_rows)
+    multi_out = multi_keys(idx.out_keys, idx.out_other)
+    multi_in = multi_keys(idx.in_keys, idx.in_other)
     r = idx.table[fids, Col.R]
     sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
     one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)

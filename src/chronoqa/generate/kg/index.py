@@ -20,8 +20,9 @@
 * Each relation direction is ``one`` or ``many`` in the world (:attr:`GraphIndex.rel_one`); only a ``one``
   direction may be an answer hop or an intermediate description.
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
-  incoming (entity = object), each row holding the fact id, relation, other endpoint and the bounds,
-  so a neighbourhood is one slice.
+  incoming (entity = object), each row holding only its key, the fact id and the other endpoint (three
+  int32 columns while ``entities * relations`` fits in int32); a neighbourhood is one slice, and
+  :meth:`GraphIndex.rows` reads the relation and the bounds of its rows from the per-fact table.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, Interval, TimePoint, unit_bounds
 
 __all__ = [
+    "KEY_INT32_MAX",
     "NEG",
     "NONE",
     "POS",
@@ -47,15 +49,27 @@ __all__ = [
     "expand_years",
     "first_appearance",
     "has_non_year",
+    "key_dtype",
 ]
 
 NEG = -(2**31) + 2
 POS = 2**31 - 2
 NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
+KEY_INT32_MAX = 2**31 - 1  # adjacency keys are int32 while entities * relations stays below this
+
+
+def key_dtype(n_ent: int, n_rel: int) -> type[np.signedinteger]:
+    """The dtype of the adjacency keys ``entity * n_rel + relation``: int32 when every key fits, else int64."""
+    return np.int32 if max(n_ent, 1) * max(n_rel, 1) <= KEY_INT32_MAX else np.int64
 
 
 class Col:
-    """Column numbers of the per-fact table and of the adjacency rows."""
+    """Column numbers of the per-fact table and of the adjacency rows (:meth:`GraphIndex.rows`).
+
+    An adjacency row is its fact's table row with the fact id in place of the entity (``FID`` = ``S``) and
+    the other endpoint in place of the object (``OTHER`` = ``O``): ``AR`` and ``APLO..AEU`` are the table's
+    ``R`` and ``PLO..EU``.
+    """
 
     S, R, O, PLO, PHI, CLO, CHI, SU, EU = range(9)  # per-fact table  # noqa: E741
     FID, AR, OTHER, APLO, APHI, ACLO, ACHI, ASU, AEU = range(9)  # adjacency rows
@@ -262,7 +276,9 @@ def _segment_cummax(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(values + offset) - offset
 
 
-def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 20) -> tuple[np.ndarray, ...]:
+def _group_stats(
+    keys: np.ndarray, fids: np.ndarray, other: np.ndarray, table: np.ndarray, n_rel: int, window: int = 20
+) -> tuple[np.ndarray, ...]:
     """Per relation, over the (entity, relation) groups of one adjacency table, what :meth:`GraphIndex.infer_one` reads.
 
     Returns ``(groups, groups with two or more values, of which overlapping, distinct values summed)``, each an
@@ -278,7 +294,6 @@ def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 2
     gid = np.cumsum(first, dtype=np.int32) - 1
     g_rel = (keys[first] % n_rel).astype(np.int64)
     del first
-    other = rows[:, Col.OTHER]
     order = np.lexsort((other, gid))  # by group, then value: distinct values are the changes
     by_value = other[order]
     del order
@@ -286,8 +301,9 @@ def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 2
     del by_value
     n_values = np.bincount(gid[new_value], minlength=len(g_rel))
     del new_value
-    order = np.lexsort((other, rows[:, Col.APHI], rows[:, Col.APLO], gid))
-    plo, phi, other = rows[order, Col.APLO], rows[order, Col.APHI], other[order]
+    plo, phi = table[fids, Col.PLO], table[fids, Col.PHI]
+    order = np.lexsort((other, phi, plo, gid))
+    plo, phi, other = plo[order], phi[order], other[order]
     del order
     overlapping = np.zeros(len(g_rel), dtype=bool)
     cand = np.flatnonzero(gid[1:] == gid[:-1]).astype(np.int32)  # positions with a next row in their group
@@ -323,10 +339,12 @@ class GraphIndex:
     rel_event: list[bool]
     table: np.ndarray  # (n, 9) int32, columns Col.S..Col.EU
     reversed_mask: np.ndarray  # (n,) bool
-    out_keys: np.ndarray  # (m,) int64 sorted: subject * n_rel + relation
-    out_rows: np.ndarray  # (m, 9) int32, columns Col.FID..Col.AEU
+    out_keys: np.ndarray  # (m,) sorted: subject * n_rel + relation (dtype: key_dtype)
+    out_fids: np.ndarray  # (m,) int32 fact ids of the outgoing rows
+    out_other: np.ndarray  # (m,) int32 other endpoints (the object; the subject of a mirrored row)
     in_keys: np.ndarray
-    in_rows: np.ndarray
+    in_fids: np.ndarray
+    in_other: np.ndarray
     triple_count: np.ndarray  # (n,) int32: kept facts sharing this fact's (s, r, o); 0 if ignored
     open_end: str = "ongoing"
     not_year_mask: np.ndarray | None = None  # (n,) bool: facts with a non-year date (None: none)
@@ -361,9 +379,7 @@ class GraphIndex:
         out_table = forward or self.rel_symmetric[relation]
         stats = self._infer_stats.get(out_table)
         if stats is None:
-            stats = self._infer_stats[out_table] = _group_stats(
-                *((self.out_keys, self.out_rows) if out_table else (self.in_keys, self.in_rows)), self.n_rel
-            )
+            stats = self._infer_stats[out_table] = _group_stats(*self._adjacency(out_table), self.table, self.n_rel)
         groups, multi, overlapping, n_values = (int(x[relation]) for x in stats)
         if not groups:
             return True
@@ -377,11 +393,7 @@ class GraphIndex:
             return
         self.implausible_mask[sel] = True
         self.table[sel, Col.CLO] = POS
-        self.table[sel, Col.CHI] = NEG
-        for rows in (self.out_rows, self.in_rows):
-            hit = self.implausible_mask[rows[:, Col.FID]]
-            rows[hit, Col.ACLO] = POS
-            rows[hit, Col.ACHI] = NEG
+        self.table[sel, Col.CHI] = NEG  # the adjacency rows read their bounds from the table
 
     def one(self, relation: int, forward: bool) -> bool:
         """True when the direction has one value at a time in the world (an answer hop may use it)."""
@@ -408,11 +420,11 @@ class GraphIndex:
         intersect; the spans of each (group, value) are merged first, so any intersection left is between two
         different values.
         """
-        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        lo = rows[:, Col.ACLO].astype(np.int64)
-        hi = rows[:, Col.ACHI].astype(np.int64) - 1
+        keys, fids, other = self._adjacency(forward)
+        lo = self.table[fids, Col.CLO].astype(np.int64)
+        hi = self.table[fids, Col.CHI].astype(np.int64) - 1
         sel = lo <= hi
-        k, other, lo, hi = keys[sel], rows[sel, Col.OTHER], lo[sel], hi[sel]
+        k, other, lo, hi = keys[sel].astype(np.int64), other[sel], lo[sel], hi[sel]
         if not len(k):
             return frozenset()
         order = np.lexsort((hi, lo, other, k))
@@ -506,38 +518,30 @@ class GraphIndex:
         del dead
         sym_rows = np.array(rel_sym, dtype=bool)[table[keep, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
 
-        def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
-            if mirror:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
-                mirrored = keep[sym_rows]
-                ids = np.concatenate([keep, mirrored])
-                ent = np.concatenate([table[keep, ent_col], table[mirrored, other_col]])
-                del mirrored
-            else:  # symmetric facts have no incoming rows
-                ids = keep[~sym_rows]
+        kdt = key_dtype(len(ent_names), n_rel)
+
+        def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            mirrored = mirror and bool(sym_rows.any())
+            if mirrored:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
+                twins = keep[sym_rows]
+                ids = np.concatenate([keep, twins])
+                ent = np.concatenate([table[keep, ent_col], table[twins, other_col]])
+                other = np.concatenate([table[keep, other_col], table[twins, ent_col]])
+                del twins
+            else:
+                ids = keep if mirror else keep[~sym_rows]  # symmetric facts have no incoming rows
                 ent = table[ids, ent_col]
-            keys = ent.astype(np.int64)
+                other = table[ids, other_col]
+            keys = ent.astype(kdt)
             del ent
             keys *= n_rel
             keys += table[ids, Col.R]
-            order = np.lexsort((ids, keys)) if mirror and bool(sym_rows.any()) else np.argsort(keys, kind="stable")
-            keys = keys[order]
-            fids = ids[order]
-            rows = np.empty((len(ids), 9), dtype=np.int32)
-            rows[:, Col.FID] = fids
-            rows[:, Col.AR] = table[fids, Col.R]
-            if mirror and bool(sym_rows.any()):  # the other endpoint of a mirrored row is the fact's own entity
-                other = np.concatenate([table[ids[: len(keep)], other_col], table[ids[len(keep) :], ent_col]])
-                rows[:, Col.OTHER] = other[order]
-                del other
-            else:
-                rows[:, Col.OTHER] = table[fids, other_col]
-            del ids, order
-            for c in range(Col.PLO, Col.EU + 1):
-                rows[:, Col.APLO + c - Col.PLO] = table[fids, c]
-            return keys, rows
+            # ids ascend except after the mirrored block: a stable sort by key is by (key, fact) otherwise
+            order = np.lexsort((ids, keys)) if mirrored else np.argsort(keys, kind="stable")
+            return keys[order], ids[order], other[order]
 
-        out_keys, out_rows = adjacency(Col.S, Col.O, True)
-        in_keys, in_rows = adjacency(Col.O, Col.S, False)
+        out_keys, out_fids, out_other = adjacency(Col.S, Col.O, True)
+        in_keys, in_fids, in_other = adjacency(Col.O, Col.S, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
@@ -556,7 +560,8 @@ class GraphIndex:
             triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
             g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr, imp, rel_one, rel_sym,
+            out_keys, out_fids, out_other, in_keys, in_fids, in_other, triple_count, open_end, nyr, imp, rel_one,
+            rel_sym,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -569,25 +574,55 @@ class GraphIndex:
         """The per-fact table row of one fact."""
         return self.table[fid].tolist()
 
+    def _adjacency(self, forward: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(keys, fact ids, other endpoints)`` of the outgoing (``forward``) or incoming table."""
+        if forward:
+            return self.out_keys, self.out_fids, self.out_other
+        return self.in_keys, self.in_fids, self.in_other
+
+    def _block(self, fids: np.ndarray, other: np.ndarray) -> np.ndarray:
+        """Adjacency rows (columns ``Col.FID..Col.AEU``) of the given fact ids and other endpoints."""
+        out = self.table[fids]
+        out[:, Col.FID] = fids
+        out[:, Col.OTHER] = other
+        return out
+
+    def rows_array(self, forward: bool, a: int, b: int) -> np.ndarray:
+        """Adjacency rows ``[a, b)`` of one direction as an ``(b - a, 9)`` int32 array (columns ``Col.FID..``)."""
+        _, fids, other = self._adjacency(forward)
+        return self._block(fids[a:b], other[a:b])
+
+    @property
+    def out_rows(self) -> np.ndarray:
+        """Every outgoing row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
+        return self._block(self.out_fids, self.out_other)
+
+    @property
+    def in_rows(self) -> np.ndarray:
+        """Every incoming row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
+        return self._block(self.in_fids, self.in_other)
+
     def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
         keys = self.out_keys if forward else self.in_keys
-        k = entity * self.n_rel + relation
-        return int(np.searchsorted(keys, k, "left")), int(np.searchsorted(keys, k, "right"))
+        k = keys.dtype.type(entity * self.n_rel + relation)  # a key of the array's dtype: no cast of the array
+        return int(keys.searchsorted(k, "left")), int(keys.searchsorted(k, "right"))
 
     def bounds(self, entity: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding all rows of ``entity`` in one direction."""
         keys = self.out_keys if forward else self.in_keys
         k = entity * self.n_rel
-        return int(np.searchsorted(keys, k, "left")), int(np.searchsorted(keys, k + self.n_rel, "left"))
+        kind = keys.dtype.type  # (entity + 1) * n_rel fits the key dtype (see key_dtype)
+        return int(keys.searchsorted(kind(k), "left")), int(keys.searchsorted(kind(k + self.n_rel), "left"))
 
     def rows(self, forward: bool, a: int, b: int) -> list[list[int]]:
         """Adjacency rows ``[a, b)`` of one direction as Python lists."""
-        return (self.out_rows if forward else self.in_rows)[a:b].tolist()
+        return self.rows_array(forward, a, b).tolist()
 
     def rows_at(self, forward: bool, positions: np.ndarray) -> list[list[int]]:
         """Adjacency rows at the given positions."""
-        return (self.out_rows if forward else self.in_rows)[positions].tolist()
+        _, fids, other = self._adjacency(forward)
+        return self._block(fids[positions], other[positions]).tolist()
 
     def group_size(self, entity: int, relation: int, forward: bool) -> int:
         """Number of rows of a group."""
@@ -596,15 +631,8 @@ class GraphIndex:
 
     def group(self, entity: int, relation: int, forward: bool) -> list[list[int]]:
         """Adjacency rows of the (non-ignored) facts with ``entity`` as subject (forward) or object."""
-        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        k = entity * self.n_rel + relation
-        a = int(np.searchsorted(keys, k, "left"))
-        b = int(np.searchsorted(keys, k, "right"))
-        return rows[a:b].tolist()
+        return self.rows(forward, *self.group_bounds(entity, relation, forward))
 
     def incident(self, entity: int, forward: bool) -> list[list[int]]:
         """All adjacency rows of ``entity`` in one direction, sorted by relation then fact id."""
-        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        a = int(np.searchsorted(keys, entity * self.n_rel, "left"))
-        b = int(np.searchsorted(keys, (entity + 1) * self.n_rel, "left"))
-        return rows[a:b].tolist()
+        return self.rows(forward, *self.bounds(entity, forward))
