@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from chronoqa.generate.kg import index as index_module
 from chronoqa.generate.kg.build import resolve_not_years, resolve_open_end, resolve_phrases
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, expand_years, has_non_year
@@ -410,6 +411,21 @@ def test_group_statistics_equal_the_python_groups_on_synthetic_graphs(seed: int)
         idx.mark_implausible(np.arange(0, 6000, 7))
         _check_groups(idx)
         assert idx._overlap_keys(True) and idx._overlap_keys(False)  # the check is not vacuous
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 50])
+def test_group_statistics_in_small_chunks_equal_the_python_groups(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    # chunks of whole groups: a hub group longer than a chunk, and cuts next to one another, change nothing
+    monkeypatch.setattr(index_module, "CHUNK_ROWS", chunk)
+    data = generate(n_facts=3000, seed=2, n_entities=150, n_relations=5, mean_duration=8.0)
+    idx = GraphIndex.build(data.to_columns(), {"R1": True}, Granularity.YEAR, AS_OF, symmetric=["R2"])
+    idx.mark_implausible(np.arange(0, 3000, 11))
+    _check_groups(idx)
+    sizes = np.diff(np.flatnonzero(np.r_[True, idx.out_keys[1:] != idx.out_keys[:-1], True]))
+    assert sizes.max() > chunk and idx._overlap_keys(True)  # the check is not vacuous
+    for keys in (idx.out_keys, idx.in_keys):
+        cuts = [a for a, _ in index_module._group_chunks(keys)]
+        assert all(keys[a] != keys[a - 1] for a in cuts[1:]) and cuts == sorted(set(cuts))
 
 
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])

@@ -56,6 +56,7 @@ NEG = -(2**31) + 2
 POS = 2**31 - 2
 NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
 KEY_INT32_MAX = 2**31 - 1  # adjacency keys are int32 while entities * relations stays below this
+CHUNK_ROWS = 1 << 20  # adjacency rows per chunk of the whole-table statistics (bounds their temporaries)
 
 
 def key_dtype(n_ent: int, n_rel: int) -> type[np.signedinteger]:
@@ -276,6 +277,26 @@ def _segment_cummax(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(values + offset) - offset
 
 
+def _group_chunks(keys: np.ndarray, size: int | None = None) -> Iterator[tuple[int, int]]:
+    """Row ranges ``[a, b)`` of about ``size`` rows covering sorted ``keys``, each cut where the key changes.
+
+    ``size`` defaults to :data:`CHUNK_ROWS`. A run of equal keys (a group) is never split, so per-group work
+    done chunk by chunk gives what it gives on the whole table, with temporaries the size of a chunk (a group
+    longer than ``size`` is one chunk).
+    """
+    m = len(keys)
+    size = CHUNK_ROWS if size is None else size
+    a = 0
+    while a < m:
+        b = min(a + size, m)
+        if b < m:  # move the cut back to the start of the group holding row b (forward when that is a)
+            b = int(keys.searchsorted(keys[b], "left"))
+            if b <= a:
+                b = int(keys.searchsorted(keys[a], "right"))
+        yield a, b
+        a = b
+
+
 def _group_stats(
     keys: np.ndarray, fids: np.ndarray, other: np.ndarray, table: np.ndarray, n_rel: int, window: int = 20
 ) -> tuple[np.ndarray, ...]:
@@ -284,11 +305,34 @@ def _group_stats(
     Returns ``(groups, groups with two or more values, of which overlapping, distinct values summed)``, each an
     array indexed by relation. A group is *overlapping* when, its possible spans sorted by (start, end, value),
     one span and one of the next ``window - 1`` spans hold different values for more than one unit together.
+    Worked out chunk by chunk (:func:`_group_chunks`): temporaries stay small on huge graphs.
     """
     out = tuple(np.zeros(n_rel, dtype=np.int64) for _ in range(4))
-    m = len(keys)
-    if not m:
+    if not len(keys):
         return out
+    g_rel_parts, n_values_parts, overlapping_parts = [], [], []
+    for a, b in _group_chunks(keys):
+        g_rel, n_values, overlapping = _chunk_group_stats(
+            keys[a:b], other[a:b], table[fids[a:b], Col.PLO], table[fids[a:b], Col.PHI], n_rel, window
+        )
+        g_rel_parts.append(g_rel)
+        n_values_parts.append(n_values)
+        overlapping_parts.append(overlapping)
+    g_rel, n_values, overlapping = (np.concatenate(x) for x in (g_rel_parts, n_values_parts, overlapping_parts))
+    multi = n_values >= 2
+    return (
+        np.bincount(g_rel, minlength=n_rel),
+        np.bincount(g_rel, weights=multi, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=multi & overlapping, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=n_values, minlength=n_rel).astype(np.int64),
+    )
+
+
+def _chunk_group_stats(
+    keys: np.ndarray, other: np.ndarray, plo: np.ndarray, phi: np.ndarray, n_rel: int, window: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per group of the rows (whole groups, sorted by key): ``(relation, distinct values, overlapping)``."""
+    m = len(keys)
     # the table is sorted by key: groups are runs, numbered in order
     first = np.r_[True, keys[1:] != keys[:-1]]
     gid = np.cumsum(first, dtype=np.int32) - 1
@@ -301,7 +345,6 @@ def _group_stats(
     del by_value
     n_values = np.bincount(gid[new_value], minlength=len(g_rel))
     del new_value
-    plo, phi = table[fids, Col.PLO], table[fids, Col.PHI]
     order = np.lexsort((other, phi, plo, gid))
     plo, phi, other = plo[order], phi[order], other[order]
     del order
@@ -316,13 +359,29 @@ def _group_stats(
         low = np.maximum(plo[cand], plo[j]).astype(np.int64)
         hit = (other[cand] != other[j]) & (np.minimum(phi[cand], phi[j]) - low >= 1)
         overlapping[gid[cand[hit]]] = True
-    multi = n_values >= 2
-    return (
-        np.bincount(g_rel, minlength=n_rel),
-        np.bincount(g_rel, weights=multi, minlength=n_rel).astype(np.int64),
-        np.bincount(g_rel, weights=multi & overlapping, minlength=n_rel).astype(np.int64),
-        np.bincount(g_rel, weights=n_values, minlength=n_rel).astype(np.int64),
-    )
+    return g_rel, n_values, overlapping
+
+
+def _overlapping_keys(keys: np.ndarray, other: np.ndarray, clo: np.ndarray, chi: np.ndarray) -> list[int]:
+    """The keys (of whole groups) where two different values are certain together for two units or more."""
+    lo = clo.astype(np.int64)
+    hi = chi.astype(np.int64) - 1
+    sel = lo <= hi
+    k, other, lo, hi = keys[sel].astype(np.int64), other[sel], lo[sel], hi[sel]
+    if not len(k):
+        return []
+    order = np.lexsort((hi, lo, other, k))
+    k, other, lo, hi = k[order], other[order], lo[order], hi[order]
+    seg_start = np.r_[True, (k[1:] != k[:-1]) | (other[1:] != other[:-1])]
+    reach = _segment_cummax(hi, np.cumsum(seg_start) - 1)
+    starts = np.flatnonzero(seg_start | np.r_[True, lo[1:] > reach[:-1]])
+    m_key, m_lo, m_hi = k[starts], lo[starts], np.maximum.reduceat(hi, starts)
+    order = np.lexsort((m_lo, m_key))
+    m_key, m_lo, m_hi = m_key[order], m_lo[order], m_hi[order]
+    key_start = np.r_[True, m_key[1:] != m_key[:-1]]
+    reach = _segment_cummax(m_hi, np.cumsum(key_start) - 1)
+    hit = ~key_start[1:] & (m_lo[1:] <= reach[:-1])
+    return np.unique(m_key[1:][hit]).tolist()
 
 
 @dataclass
@@ -418,27 +477,14 @@ class GraphIndex:
 
         Two certain spans overlap for two units or more exactly when the spans shortened by their last unit
         intersect; the spans of each (group, value) are merged first, so any intersection left is between two
-        different values.
+        different values. Worked out chunk by chunk of whole groups (:func:`_group_chunks`).
         """
         keys, fids, other = self._adjacency(forward)
-        lo = self.table[fids, Col.CLO].astype(np.int64)
-        hi = self.table[fids, Col.CHI].astype(np.int64) - 1
-        sel = lo <= hi
-        k, other, lo, hi = keys[sel].astype(np.int64), other[sel], lo[sel], hi[sel]
-        if not len(k):
-            return frozenset()
-        order = np.lexsort((hi, lo, other, k))
-        k, other, lo, hi = k[order], other[order], lo[order], hi[order]
-        seg_start = np.r_[True, (k[1:] != k[:-1]) | (other[1:] != other[:-1])]
-        reach = _segment_cummax(hi, np.cumsum(seg_start) - 1)
-        starts = np.flatnonzero(seg_start | np.r_[True, lo[1:] > reach[:-1]])
-        m_key, m_lo, m_hi = k[starts], lo[starts], np.maximum.reduceat(hi, starts)
-        order = np.lexsort((m_lo, m_key))
-        m_key, m_lo, m_hi = m_key[order], m_lo[order], m_hi[order]
-        key_start = np.r_[True, m_key[1:] != m_key[:-1]]
-        reach = _segment_cummax(m_hi, np.cumsum(key_start) - 1)
-        hit = ~key_start[1:] & (m_lo[1:] <= reach[:-1])
-        return frozenset(np.unique(m_key[1:][hit]).tolist())
+        found: set[int] = set()
+        for a, b in _group_chunks(keys):
+            f = fids[a:b]
+            found.update(_overlapping_keys(keys[a:b], other[a:b], self.table[f, Col.CLO], self.table[f, Col.CHI]))
+        return frozenset(found)
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
