@@ -675,13 +675,16 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
     sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
     one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
     one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
-    s_key = idx.table[fids, Col.S].astype(np.int64) * n_rel + r
-    o_key = idx.table[fids, Col.O].astype(np.int64) * n_rel + r
+    kdt = idx.out_keys.dtype  # the index's key dtype: every key fits
+    s_key = idx.table[fids, Col.S].astype(kdt) * n_rel + r
+    o_key = idx.table[fids, Col.O].astype(kdt) * n_rel + r
     subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
     obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
+    del r
     subj_multi = _member(s_key, multi_out)
+    del s_key
     obj_multi = np.where(sym, _member(o_key, multi_out), _member(o_key, multi_in))
-    del s_key, o_key
+    del o_key, sym
     both_fids = np.repeat(fids.astype(np.int32 if len(idx.table) < 2**31 else np.int64), 2)
     sides = np.tile(np.array([True, False]), len(fids))
     ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)

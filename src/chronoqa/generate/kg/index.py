@@ -392,7 +392,6 @@ class GraphIndex:
     as_of: TimePoint
     facts: Sequence[Fact]
     ent_names: list[str]
-    ent_id: dict[str, int]
     rel_names: list[str]
     rel_id: dict[str, int]
     rel_event: list[bool]
@@ -413,6 +412,7 @@ class GraphIndex:
     ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
     _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
     _infer_stats: dict[bool, tuple[np.ndarray, ...]] = field(init=False, default_factory=dict)
+    _ent_id: dict[str, int] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -425,6 +425,13 @@ class GraphIndex:
         if not self.rel_symmetric:
             self.rel_symmetric = [False] * len(self.rel_names)
         self.ignored_mask = self.reversed_mask | self.not_year_mask
+
+    @property
+    def ent_id(self) -> dict[str, int]:
+        """Entity name → integer id, made on first use (the build itself never looks a name up)."""
+        if self._ent_id is None:
+            self._ent_id = {name: i for i, name in enumerate(self.ent_names)}
+        return self._ent_id
 
     def infer_one(self, relation: int, forward: bool, overlap_share: float = 0.05, mean_values: float = 3.0) -> bool:
         """Infer from the data whether a direction has one value at a time (for relations nobody declared).
@@ -521,7 +528,6 @@ class GraphIndex:
         ent_names = _first_appearance_pair(cols.s, cols.o, cols.entities, table[:, Col.S], table[:, Col.O])
         r_arr, rel_names = first_appearance(cols.r, cols.relations)
         table[:, Col.R] = r_arr
-        ent_id = {name: i for i, name in enumerate(ent_names)}
         rel_id = {name: i for i, name in enumerate(rel_names)}
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
         has_s, has_e = cols.has_start, cols.has_end
@@ -605,7 +611,7 @@ class GraphIndex:
             sizes = np.diff(np.r_[starts, len(order)]).astype(np.int32)
             triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
-            g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
+            g, as_of, facts, ent_names, rel_names, rel_id, rel_event, table, rev,
             out_keys, out_fids, out_other, in_keys, in_fids, in_other, triple_count, open_end, nyr, imp, rel_one,
             rel_sym,
         )  # fmt: skip

@@ -152,7 +152,7 @@ def index_from_results(
     kdt = key_dtype(len(ent_names), len(rel_names))
     return GraphIndex(
         Granularity.parse(granularity), as_of, facts,
-        ent_names, {e: i for i, e in enumerate(ent_names)}, rel_names, {r: i for i, r in enumerate(rel_names)},
+        ent_names, rel_names, {r: i for i, r in enumerate(rel_names)},
         [bool(is_event.get(x, False)) for x in rel_names], table, _np(ft, "is_reversed", bool),
         _np(out, "key", kdt), _np(out, "fid", np.int32), _np(out, "other", np.int32),
         _np(inn, "key", kdt), _np(inn, "fid", np.int32), _np(inn, "other", np.int32),
