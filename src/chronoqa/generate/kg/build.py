@@ -669,8 +669,8 @@ def _seeds(idx: GraphIndex, fids: np.ndarray) -> tuple[SeedList, SeedList]:
         # a group (a run of equal keys) holds two values exactly when two neighbours in it differ
         return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])])
 
-    multi_out = multi_keys(idx.out_keys, idx.out_other)
-    multi_in = multi_keys(idx.in_keys, idx.in_other)
+    multi_out = multi_keys(idx.out_keys, idx.other_at(True))
+    multi_in = multi_keys(idx.in_keys, idx.other_at(False))
     r = idx.table[fids, Col.R]
     sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
     one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)

@@ -20,9 +20,10 @@
 * Each relation direction is ``one`` or ``many`` in the world (:attr:`GraphIndex.rel_one`); only a ``one``
   direction may be an answer hop or an intermediate description.
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
-  incoming (entity = object), each row holding only its key, the fact id and the other endpoint (three
-  int32 columns while ``entities * relations`` fits in int32); a neighbourhood is one slice, and
-  :meth:`GraphIndex.rows` reads the relation and the bounds of its rows from the per-fact table.
+  incoming (entity = object), each row holding only its key and its fact id (two int32 columns while
+  ``entities * relations`` fits in int32; outgoing rows also flag a mirrored row); a neighbourhood is one
+  slice, and :meth:`GraphIndex.rows` reads the relation, the other endpoint (the object of an outgoing row,
+  the subject of a mirrored or an incoming one) and the bounds from the per-fact table.
 """
 
 from __future__ import annotations
@@ -297,9 +298,7 @@ def _group_chunks(keys: np.ndarray, size: int | None = None) -> Iterator[tuple[i
         a = b
 
 
-def _group_stats(
-    keys: np.ndarray, fids: np.ndarray, other: np.ndarray, table: np.ndarray, n_rel: int, window: int = 20
-) -> tuple[np.ndarray, ...]:
+def _group_stats(idx: GraphIndex, forward: bool, window: int = 20) -> tuple[np.ndarray, ...]:
     """Per relation, over the (entity, relation) groups of one adjacency table, what :meth:`GraphIndex.infer_one` reads.
 
     Returns ``(groups, groups with two or more values, of which overlapping, distinct values summed)``, each an
@@ -307,14 +306,18 @@ def _group_stats(
     one span and one of the next ``window - 1`` spans hold different values for more than one unit together.
     Worked out chunk by chunk (:func:`_group_chunks`): temporaries stay small on huge graphs.
     """
+    n_rel = idx.n_rel
     out = tuple(np.zeros(n_rel, dtype=np.int64) for _ in range(4))
+    keys, fids = (idx.out_keys, idx.out_fids) if forward else (idx.in_keys, idx.in_fids)
     if not len(keys):
         return out
     g_rel_parts, n_values_parts, overlapping_parts = [], [], []
     for a, b in _group_chunks(keys):
+        f = fids[a:b]
         g_rel, n_values, overlapping = _chunk_group_stats(
-            keys[a:b], other[a:b], table[fids[a:b], Col.PLO], table[fids[a:b], Col.PHI], n_rel, window
-        )
+            keys[a:b], idx.other_at(forward, slice(a, b)), idx.table[f, Col.PLO], idx.table[f, Col.PHI], n_rel,
+            window,
+        )  # fmt: skip
         g_rel_parts.append(g_rel)
         n_values_parts.append(n_values)
         overlapping_parts.append(overlapping)
@@ -399,10 +402,9 @@ class GraphIndex:
     reversed_mask: np.ndarray  # (n,) bool
     out_keys: np.ndarray  # (m,) sorted: subject * n_rel + relation (dtype: key_dtype)
     out_fids: np.ndarray  # (m,) int32 fact ids of the outgoing rows
-    out_other: np.ndarray  # (m,) int32 other endpoints (the object; the subject of a mirrored row)
+    out_mirrored: np.ndarray  # (m,) bool: a mirrored row (its other endpoint is the subject), not a self-loop
     in_keys: np.ndarray
     in_fids: np.ndarray
-    in_other: np.ndarray
     triple_count: np.ndarray  # (n,) int32: kept facts sharing this fact's (s, r, o); 0 if ignored
     open_end: str = "ongoing"
     not_year_mask: np.ndarray | None = None  # (n,) bool: facts with a non-year date (None: none)
@@ -413,6 +415,7 @@ class GraphIndex:
     _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
     _infer_stats: dict[bool, tuple[np.ndarray, ...]] = field(init=False, default_factory=dict)
     _ent_id: dict[str, int] | None = field(init=False, default=None)
+    _any_mirrored: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -425,6 +428,7 @@ class GraphIndex:
         if not self.rel_symmetric:
             self.rel_symmetric = [False] * len(self.rel_names)
         self.ignored_mask = self.reversed_mask | self.not_year_mask
+        self._any_mirrored = bool(self.out_mirrored.any())
 
     @property
     def ent_id(self) -> dict[str, int]:
@@ -445,7 +449,7 @@ class GraphIndex:
         out_table = forward or self.rel_symmetric[relation]
         stats = self._infer_stats.get(out_table)
         if stats is None:
-            stats = self._infer_stats[out_table] = _group_stats(*self._adjacency(out_table), self.table, self.n_rel)
+            stats = self._infer_stats[out_table] = _group_stats(self, out_table)
         groups, multi, overlapping, n_values = (int(x[relation]) for x in stats)
         if not groups:
             return True
@@ -486,11 +490,11 @@ class GraphIndex:
         intersect; the spans of each (group, value) are merged first, so any intersection left is between two
         different values. Worked out chunk by chunk of whole groups (:func:`_group_chunks`).
         """
-        keys, fids, other = self._adjacency(forward)
+        keys, fids = (self.out_keys, self.out_fids) if forward else (self.in_keys, self.in_fids)
         found: set[int] = set()
         for a, b in _group_chunks(keys):
-            f = fids[a:b]
-            found.update(_overlapping_keys(keys[a:b], other[a:b], self.table[f, Col.CLO], self.table[f, Col.CHI]))
+            f, other = fids[a:b], self.other_at(forward, slice(a, b))
+            found.update(_overlapping_keys(keys[a:b], other, self.table[f, Col.CLO], self.table[f, Col.CHI]))
         return frozenset(found)
 
     def usable(self, fid: int) -> bool:
@@ -572,28 +576,31 @@ class GraphIndex:
 
         kdt = key_dtype(len(ent_names), n_rel)
 
-        def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        def adjacency(ent_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             mirrored = mirror and bool(sym_rows.any())
-            if mirrored:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
+            if mirrored:  # symmetric facts: also listed from their object, in this (outgoing) table
                 twins = keep[sym_rows]
                 ids = np.concatenate([keep, twins])
-                ent = np.concatenate([table[keep, ent_col], table[twins, other_col]])
-                other = np.concatenate([table[keep, other_col], table[twins, ent_col]])
+                ent = np.concatenate([table[keep, ent_col], table[twins, Col.O]])
+                twin = np.r_[np.zeros(len(keep), dtype=bool), np.ones(len(twins), dtype=bool)]
                 del twins
             else:
                 ids = keep if mirror else keep[~sym_rows]  # symmetric facts have no incoming rows
                 ent = table[ids, ent_col]
-                other = table[ids, other_col]
+                twin = np.zeros(len(ids), dtype=bool)
             keys = ent.astype(kdt)
             del ent
             keys *= n_rel
             keys += table[ids, Col.R]
             # ids ascend except after the mirrored block: a stable sort by key is by (key, fact) otherwise
             order = np.lexsort((ids, keys)) if mirrored else np.argsort(keys, kind="stable")
-            return keys[order], ids[order], other[order]
+            fids = ids[order]
+            twin = twin[order]
+            twin &= table[fids, Col.S] != table[fids, Col.O]  # a self-loop's twin reads the same either way
+            return keys[order], fids, twin
 
-        out_keys, out_fids, out_other = adjacency(Col.S, Col.O, True)
-        in_keys, in_fids, in_other = adjacency(Col.O, Col.S, False)
+        out_keys, out_fids, out_mirrored = adjacency(Col.S, True)
+        in_keys, in_fids, _ = adjacency(Col.O, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
@@ -612,8 +619,7 @@ class GraphIndex:
             triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
             g, as_of, facts, ent_names, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_fids, out_other, in_keys, in_fids, in_other, triple_count, open_end, nyr, imp, rel_one,
-            rel_sym,
+            out_keys, out_fids, out_mirrored, in_keys, in_fids, triple_count, open_end, nyr, imp, rel_one, rel_sym,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -626,33 +632,45 @@ class GraphIndex:
         """The per-fact table row of one fact."""
         return self.table[fid].tolist()
 
-    def _adjacency(self, forward: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(keys, fact ids, other endpoints)`` of the outgoing (``forward``) or incoming table."""
-        if forward:
-            return self.out_keys, self.out_fids, self.out_other
-        return self.in_keys, self.in_fids, self.in_other
+    def other_at(self, forward: bool, sel: slice | np.ndarray = slice(None)) -> np.ndarray:
+        """The other endpoints (int32) of the adjacency rows ``sel`` (a slice or positions) of one direction.
 
-    def _block(self, fids: np.ndarray, other: np.ndarray) -> np.ndarray:
-        """Adjacency rows (columns ``Col.FID..Col.AEU``) of the given fact ids and other endpoints."""
-        out = self.table[fids]
+        The object of an outgoing row, the subject of a mirrored outgoing row or of an incoming row.
+        """
+        if not forward:
+            return self.table[self.in_fids[sel], Col.S]
+        fids = self.out_fids[sel]
+        other = self.table[fids, Col.O]
+        if self._any_mirrored:
+            m = self.out_mirrored[sel]
+            other[m] = self.table[fids[m], Col.S]
+        return other
+
+    def _block(self, forward: bool, sel: slice | np.ndarray) -> np.ndarray:
+        """Adjacency rows ``sel`` (a slice or positions; columns ``Col.FID..Col.AEU``) of one direction."""
+        fids = (self.out_fids if forward else self.in_fids)[sel]
+        out = self.table[fids]  # FID, AR, OTHER, APLO.. sit where S, R, O, PLO.. do
+        if not forward:
+            out[:, Col.OTHER] = out[:, Col.S]
+        elif self._any_mirrored:
+            m = self.out_mirrored[sel]
+            out[m, Col.OTHER] = out[m, Col.S]
         out[:, Col.FID] = fids
-        out[:, Col.OTHER] = other
         return out
 
     def rows_array(self, forward: bool, a: int, b: int) -> np.ndarray:
         """Adjacency rows ``[a, b)`` of one direction as an ``(b - a, 9)`` int32 array (columns ``Col.FID..``)."""
-        _, fids, other = self._adjacency(forward)
-        return self._block(fids[a:b], other[a:b])
+        return self._block(forward, slice(a, b))
 
     @property
     def out_rows(self) -> np.ndarray:
         """Every outgoing row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
-        return self._block(self.out_fids, self.out_other)
+        return self._block(True, slice(None))
 
     @property
     def in_rows(self) -> np.ndarray:
         """Every incoming row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
-        return self._block(self.in_fids, self.in_other)
+        return self._block(False, slice(None))
 
     def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
@@ -673,8 +691,7 @@ class GraphIndex:
 
     def rows_at(self, forward: bool, positions: np.ndarray) -> list[list[int]]:
         """Adjacency rows at the given positions."""
-        _, fids, other = self._adjacency(forward)
-        return self._block(fids[positions], other[positions]).tolist()
+        return self._block(forward, positions).tolist()
 
     def group_size(self, entity: int, relation: int, forward: bool) -> int:
         """Number of rows of a group."""
