@@ -21,13 +21,17 @@
   direction may be an answer hop or an intermediate description.
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
   incoming (entity = object), each row holding only its key and its fact id (two int32 columns while
-  ``entities * relations`` fits in int32; outgoing rows also flag a mirrored row); a neighbourhood is one
-  slice, and :meth:`GraphIndex.rows` reads the relation, the other endpoint (the object of an outgoing row,
-  the subject of a mirrored or an incoming one) and the bounds from the per-fact table.
+  ``entities * relations`` fits in int32); a neighbourhood is one slice, and :meth:`GraphIndex.rows` reads
+  the relation and the bounds from the per-fact table, and the other endpoint as ``s + o - entity`` (the
+  object from the subject, the subject from the object: a mirrored row's too). A direction with at most
+  :data:`ROW_CACHE_MAX` rows keeps its rows gathered once (``(m, 9)``, 36 bytes a row), since a small graph's
+  build is dominated by Python-level row access; a large one gathers each slice when asked.
 """
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
@@ -57,6 +61,7 @@ NEG = -(2**31) + 2
 POS = 2**31 - 2
 NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
 KEY_INT32_MAX = 2**31 - 1  # adjacency keys are int32 while entities * relations stays below this
+ROW_CACHE_MAX = 1 << 20  # a direction with at most this many rows keeps them gathered (the small graphs' hot path)
 CHUNK_ROWS = 1 << 20  # adjacency rows per chunk of the whole-table statistics (bounds their temporaries)
 
 
@@ -402,7 +407,6 @@ class GraphIndex:
     reversed_mask: np.ndarray  # (n,) bool
     out_keys: np.ndarray  # (m,) sorted: subject * n_rel + relation (dtype: key_dtype)
     out_fids: np.ndarray  # (m,) int32 fact ids of the outgoing rows
-    out_mirrored: np.ndarray  # (m,) bool: a mirrored row (its other endpoint is the subject), not a self-loop
     in_keys: np.ndarray
     in_fids: np.ndarray
     triple_count: np.ndarray  # (n,) int32: kept facts sharing this fact's (s, r, o); 0 if ignored
@@ -415,7 +419,8 @@ class GraphIndex:
     _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
     _infer_stats: dict[bool, tuple[np.ndarray, ...]] = field(init=False, default_factory=dict)
     _ent_id: dict[str, int] | None = field(init=False, default=None)
-    _any_mirrored: bool = field(init=False, default=False)
+    _mirror_pos: array[int] = field(init=False)  # sorted positions of the outgoing rows from an object (bisected)
+    _row_cache: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> gathered rows
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -428,7 +433,13 @@ class GraphIndex:
         if not self.rel_symmetric:
             self.rel_symmetric = [False] * len(self.rel_names)
         self.ignored_mask = self.reversed_mask | self.not_year_mask
-        self._any_mirrored = bool(self.out_mirrored.any())
+        self._mirror_pos = array("q")
+        if any(self.rel_symmetric) and len(self.out_keys):  # a mirrored row's entity is its fact's object
+            entity = self.out_keys // self.n_rel
+            self._mirror_pos = array("q", np.flatnonzero(entity != self.table[self.out_fids, Col.S]).tobytes())
+        for forward, fids in ((True, self.out_fids), (False, self.in_fids)):
+            if len(fids) <= ROW_CACHE_MAX:
+                self._row_cache[forward] = self._gather(forward, 0, len(fids))
 
     @property
     def ent_id(self) -> dict[str, int]:
@@ -464,6 +475,10 @@ class GraphIndex:
         self.implausible_mask[sel] = True
         self.table[sel, Col.CLO] = POS
         self.table[sel, Col.CHI] = NEG  # the adjacency rows read their bounds from the table
+        for rows in self._row_cache.values():  # and the gathered ones are updated alike
+            hit = self.implausible_mask[rows[:, Col.FID]]
+            rows[hit, Col.ACLO] = POS
+            rows[hit, Col.ACHI] = NEG
 
     def one(self, relation: int, forward: bool) -> bool:
         """True when the direction has one value at a time in the world (an answer hop may use it)."""
@@ -576,31 +591,26 @@ class GraphIndex:
 
         kdt = key_dtype(len(ent_names), n_rel)
 
-        def adjacency(ent_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        def adjacency(ent_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
             mirrored = mirror and bool(sym_rows.any())
             if mirrored:  # symmetric facts: also listed from their object, in this (outgoing) table
                 twins = keep[sym_rows]
                 ids = np.concatenate([keep, twins])
                 ent = np.concatenate([table[keep, ent_col], table[twins, Col.O]])
-                twin = np.r_[np.zeros(len(keep), dtype=bool), np.ones(len(twins), dtype=bool)]
                 del twins
             else:
                 ids = keep if mirror else keep[~sym_rows]  # symmetric facts have no incoming rows
                 ent = table[ids, ent_col]
-                twin = np.zeros(len(ids), dtype=bool)
             keys = ent.astype(kdt)
             del ent
             keys *= n_rel
             keys += table[ids, Col.R]
             # ids ascend except after the mirrored block: a stable sort by key is by (key, fact) otherwise
             order = np.lexsort((ids, keys)) if mirrored else np.argsort(keys, kind="stable")
-            fids = ids[order]
-            twin = twin[order]
-            twin &= table[fids, Col.S] != table[fids, Col.O]  # a self-loop's twin reads the same either way
-            return keys[order], fids, twin
+            return keys[order], ids[order]
 
-        out_keys, out_fids, out_mirrored = adjacency(Col.S, True)
-        in_keys, in_fids, _ = adjacency(Col.O, False)
+        out_keys, out_fids = adjacency(Col.S, True)
+        in_keys, in_fids = adjacency(Col.O, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
@@ -619,7 +629,7 @@ class GraphIndex:
             triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
             g, as_of, facts, ent_names, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_fids, out_mirrored, in_keys, in_fids, triple_count, open_end, nyr, imp, rel_one, rel_sym,
+            out_keys, out_fids, in_keys, in_fids, triple_count, open_end, nyr, imp, rel_one, rel_sym,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -641,36 +651,60 @@ class GraphIndex:
             return self.table[self.in_fids[sel], Col.S]
         fids = self.out_fids[sel]
         other = self.table[fids, Col.O]
-        if self._any_mirrored:
-            m = self.out_mirrored[sel]
-            other[m] = self.table[fids[m], Col.S]
+        if len(self._mirror_pos):  # s + o - entity: the object from the subject, the subject of a mirrored row
+            other += self.table[fids, Col.S] - self.out_keys[sel] // self.n_rel
         return other
 
-    def _block(self, forward: bool, sel: slice | np.ndarray) -> np.ndarray:
-        """Adjacency rows ``sel`` (a slice or positions; columns ``Col.FID..Col.AEU``) of one direction."""
+    def _block(self, forward: bool, sel: np.ndarray) -> np.ndarray:
+        """Adjacency rows at positions ``sel`` (columns ``Col.FID..Col.AEU``) of one direction."""
         fids = (self.out_fids if forward else self.in_fids)[sel]
-        out = self.table[fids]  # FID, AR, OTHER, APLO.. sit where S, R, O, PLO.. do
+        out = self.table.take(fids, axis=0)  # FID, AR, OTHER, APLO.. sit where S, R, O, PLO.. do
         if not forward:
             out[:, Col.OTHER] = out[:, Col.S]
-        elif self._any_mirrored:
-            m = self.out_mirrored[sel]
-            out[m, Col.OTHER] = out[m, Col.S]
+        elif len(self._mirror_pos):  # as other_at (no int32 overflow: s - entity, then + o, stays in range)
+            out[:, Col.OTHER] += out[:, Col.S] - self.out_keys[sel] // self.n_rel
         out[:, Col.FID] = fids
         return out
 
     def rows_array(self, forward: bool, a: int, b: int) -> np.ndarray:
-        """Adjacency rows ``[a, b)`` of one direction as an ``(b - a, 9)`` int32 array (columns ``Col.FID..``)."""
-        return self._block(forward, slice(a, b))
+        """Adjacency rows ``[a, b)`` of one direction as an ``(b - a, 9)`` int32 array (columns ``Col.FID..``).
+
+        Read only: a slice of the gathered rows of a small direction, else gathered now (:meth:`_gather`).
+        """
+        rows = self._row_cache.get(forward)
+        return rows[a:b] if rows is not None else self._gather(forward, a, b)
+
+    def _gather(self, forward: bool, a: int, b: int) -> np.ndarray:
+        """Adjacency rows ``[a, b)`` from the per-fact table.
+
+        One gather, the fact ids written in, and the other endpoint fixed where it is not the table's object
+        (incoming rows; mirrored rows, found by bisection).
+        """
+        if not forward:
+            fids = self.in_fids[a:b]
+            out = self.table.take(fids, axis=0)
+            out[:, Col.OTHER] = out[:, Col.S]
+        else:
+            fids = self.out_fids[a:b]
+            out = self.table.take(fids, axis=0)
+            mirror = self._mirror_pos
+            if mirror:
+                i = bisect_left(mirror, a)
+                if i < len(mirror) and mirror[i] < b:
+                    at = [p - a for p in mirror[i : bisect_left(mirror, b)]]
+                    out[at, Col.OTHER] = out[at, Col.S]
+        out[:, Col.FID] = fids
+        return out
 
     @property
     def out_rows(self) -> np.ndarray:
         """Every outgoing row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
-        return self._block(True, slice(None))
+        return self._gather(True, 0, len(self.out_fids))
 
     @property
     def in_rows(self) -> np.ndarray:
         """Every incoming row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
-        return self._block(False, slice(None))
+        return self._gather(False, 0, len(self.in_fids))
 
     def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
@@ -687,11 +721,13 @@ class GraphIndex:
 
     def rows(self, forward: bool, a: int, b: int) -> list[list[int]]:
         """Adjacency rows ``[a, b)`` of one direction as Python lists."""
-        return self.rows_array(forward, a, b).tolist()
+        rows = self._row_cache.get(forward)
+        return (rows[a:b] if rows is not None else self._gather(forward, a, b)).tolist()
 
     def rows_at(self, forward: bool, positions: np.ndarray) -> list[list[int]]:
         """Adjacency rows at the given positions."""
-        return self._block(forward, positions).tolist()
+        rows = self._row_cache.get(forward)
+        return (rows[positions] if rows is not None else self._block(forward, positions)).tolist()
 
     def group_size(self, entity: int, relation: int, forward: bool) -> int:
         """Number of rows of a group."""

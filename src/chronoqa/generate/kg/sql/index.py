@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from chronoqa.errors import UnknownNameError
 from chronoqa.generate.kg.config import ENGINES
-from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, key_dtype
+from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex, key_dtype
 from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.queries import STEPS
 from chronoqa.records import Fact, FactColumns
@@ -150,13 +150,11 @@ def index_from_results(
     sym = set(symmetric)
     out, inn = results["out_adj"], results["in_adj"]
     kdt = key_dtype(len(ent_names), len(rel_names))
-    out_fids = _np(out, "fid", np.int32)
-    out_mirrored = _np(out, "other", np.int32) != table[out_fids, Col.O]  # reached at the subject: a mirrored row
     return GraphIndex(
         Granularity.parse(granularity), as_of, facts,
         ent_names, rel_names, {r: i for i, r in enumerate(rel_names)},
         [bool(is_event.get(x, False)) for x in rel_names], table, _np(ft, "is_reversed", bool),
-        _np(out, "key", kdt), out_fids, out_mirrored, _np(inn, "key", kdt), _np(inn, "fid", np.int32),
+        _np(out, "key", kdt), _np(out, "fid", np.int32), _np(inn, "key", kdt), _np(inn, "fid", np.int32),
         _np(results["triples"], "n", np.int32), open_end, _np(ft, "non_year", bool), np.zeros(ft.num_rows, bool),
         [card.get(x, (True, True)) for x in rel_names], [x in sym for x in rel_names],
     )  # fmt: skip
