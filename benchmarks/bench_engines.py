@@ -170,7 +170,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
     )  # fmt: skip
     out["equal_to_numpy"] = all(
         np.array_equal(getattr(idx, a), getattr(ref, a))
-        for a in ("table", "out_keys", "out_rows", "in_keys", "in_rows", "triple_count", "reversed_mask")
+        for a in ("table", "out_keys", "out_fids", "in_keys", "in_fids", "triple_count", "reversed_mask")
     ) and (idx.ent_names, idx.rel_names) == (ref.ent_names, ref.rel_names)
     return out
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from chronoqa.generate.kg import index as index_module
 from chronoqa.generate.kg.build import resolve_not_years, resolve_open_end, resolve_phrases
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, expand_years, has_non_year
@@ -450,6 +451,21 @@ def test_group_statistics_equal_the_python_groups_on_synthetic_graphs(seed: int)
         assert idx._overlap_keys(True) and idx._overlap_keys(False)  # the check is not vacuous
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 50])
+def test_group_statistics_in_small_chunks_equal_the_python_groups(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+    # chunks of whole groups: a hub group longer than a chunk, and cuts next to one another, change nothing
+    monkeypatch.setattr(index_module, "CHUNK_ROWS", chunk)
+    data = generate(n_facts=3000, seed=2, n_entities=150, n_relations=5, mean_duration=8.0)
+    idx = GraphIndex.build(data.to_columns(), {"R1": True}, Granularity.YEAR, AS_OF, symmetric=["R2"])
+    idx.mark_implausible(np.arange(0, 3000, 11))
+    _check_groups(idx)
+    sizes = np.diff(np.flatnonzero(np.r_[True, idx.out_keys[1:] != idx.out_keys[:-1], True]))
+    assert sizes.max() > chunk and idx._overlap_keys(True)  # the check is not vacuous
+    for keys in (idx.out_keys, idx.in_keys):
+        cuts = [a for a, _ in index_module._group_chunks(keys)]
+        assert all(keys[a] != keys[a - 1] for a in cuts[1:]) and cuts == sorted(set(cuts))
+
+
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
 def test_group_statistics_equal_the_python_groups_on_mirror_graphs(mirror: Path, name: str) -> None:
     graph = _mirror_graph(mirror, name)
@@ -459,3 +475,37 @@ def test_group_statistics_equal_the_python_groups_on_mirror_graphs(mirror: Path,
         idx = GraphIndex.build(graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, AS_OF,
                                open_end, symmetric=symmetric)  # fmt: skip
         _check_groups(idx)
+
+
+def test_rows_gathered_per_slice_equal_the_gathered_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a large graph gathers each slice from the per-fact table (symmetric twins and self-loops included); a
+    # small one keeps its rows: the two read alike, before and after implausible dates are marked
+    facts = corner_facts() + list(generate(n_facts=3000, seed=5, n_entities=200, n_relations=5).to_graph().facts)
+    facts.append(Fact(len(facts), "E1", "R2", "E1", TimePoint(1990), TimePoint(1995)))  # a symmetric self-loop
+    build = dict(is_event={"R1": True}, granularity=Granularity.YEAR, as_of=AS_OF, symmetric=["R2"])
+    cached = GraphIndex.build(facts, **build)  # type: ignore[arg-type]
+    monkeypatch.setattr(index_module, "ROW_CACHE_MAX", 0)
+    lean = GraphIndex.build(facts, **build)  # type: ignore[arg-type]
+    assert set(cached._row_cache) == {True, False} and not lean._row_cache
+    assert len(lean._mirror_pos) > 0
+    for idx in (cached, lean):
+        idx.mark_implausible(np.arange(0, len(facts), 13))
+    positions = np.array([0, 5, 3, 17], dtype=np.int64)
+    for forward in (True, False):
+        a, b = 0, len(cached.out_fids if forward else cached.in_fids)
+        np.testing.assert_array_equal(lean.rows_array(forward, a, b), cached.rows_array(forward, a, b))
+        np.testing.assert_array_equal(lean.out_rows if forward else lean.in_rows, cached.rows_array(forward, a, b))
+        assert lean.rows_at(forward, positions) == cached.rows_at(forward, positions)
+        np.testing.assert_array_equal(lean.other_at(forward), cached.rows_array(forward, a, b)[:, Col.OTHER])
+        for e in range(len(cached.ent_names)):
+            assert lean.incident(e, forward) == cached.incident(e, forward)
+            for r in range(len(cached.rel_names)):
+                assert lean.group(e, r, forward) == cached.group(e, r, forward)
+    # the brute force: every row is its fact's table row, read from the row's own entity
+    for forward in (True, False):
+        for row, key in zip(lean.out_rows if forward else lean.in_rows, lean.out_keys if forward else lean.in_keys,
+                            strict=True):  # fmt: skip
+            s, r, o, *bounds = lean.table[row[Col.FID]].tolist()
+            e = int(key) // lean.n_rel
+            assert row[Col.AR] == r and row[Col.APLO :].tolist() == bounds and int(key) % lean.n_rel == r
+            assert (e, int(row[Col.OTHER])) in ((s, o), (o, s)) and (not forward or e == s or lean.rel_symmetric[r])

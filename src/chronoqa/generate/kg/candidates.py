@@ -57,10 +57,12 @@ def member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
     return sorted_keys[pos] == values
 
 
-def multi_keys(keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The sorted keys of the adjacency groups (runs of equal keys) with two or more distinct values."""
+def multi_keys(keys: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """The sorted keys of the adjacency groups (runs of equal keys) with two or more distinct values.
+
+    ``other`` holds each adjacency row's other endpoint (:meth:`GraphIndex.other_at`).
+    """
     # a group holds two values exactly when two neighbours in it differ
-    other = rows[:, Col.OTHER]
     return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])]).astype(np.int64)
 
 
@@ -78,19 +80,22 @@ def candidates(idx: GraphIndex, t_max: int) -> Candidates:
     """The build's :class:`Candidates` on numpy arrays (the reference of the SQL steps)."""
     n_rel = idx.n_rel
     fids = seed_fids(idx, t_max)
-    multi_out = multi_keys(idx.out_keys, idx.out_rows)
-    multi_in = multi_keys(idx.in_keys, idx.in_rows)
+    multi_out = multi_keys(idx.out_keys, idx.other_at(True))
+    multi_in = multi_keys(idx.in_keys, idx.other_at(False))
     r = idx.table[fids, Col.R]
     sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
     one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
     one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
-    s_key = idx.table[fids, Col.S].astype(np.int64) * n_rel + r
-    o_key = idx.table[fids, Col.O].astype(np.int64) * n_rel + r
+    kdt = idx.out_keys.dtype  # the index's key dtype: every key fits
+    s_key = idx.table[fids, Col.S].astype(kdt) * n_rel + r
+    o_key = idx.table[fids, Col.O].astype(kdt) * n_rel + r
     subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
     obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
+    del r
     subj_multi = member(s_key, multi_out)
+    del s_key
     obj_multi = np.where(sym, member(o_key, multi_out), member(o_key, multi_in))
-    del s_key, o_key
+    del o_key, sym
     both_fids: np.ndarray = np.repeat(fids.astype(_fid_dtype(idx)), 2)
     sides = np.tile(np.array([True, False]), len(fids))
     ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)

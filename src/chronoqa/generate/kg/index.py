@@ -20,12 +20,18 @@
 * Each relation direction is ``one`` or ``many`` in the world (:attr:`GraphIndex.rel_one`); only a ``one``
   direction may be an answer hop or an intermediate description.
 * Adjacency is two CSR tables sorted by (entity, relation, fact): outgoing (entity = subject) and
-  incoming (entity = object), each row holding the fact id, relation, other endpoint and the bounds,
-  so a neighbourhood is one slice.
+  incoming (entity = object), each row holding only its key and its fact id (two int32 columns while
+  ``entities * relations`` fits in int32); a neighbourhood is one slice, and :meth:`GraphIndex.rows` reads
+  the relation and the bounds from the per-fact table, and the other endpoint as ``s + o - entity`` (the
+  object from the subject, the subject from the object: a mirrored row's too). A direction with at most
+  :data:`ROW_CACHE_MAX` rows keeps its rows gathered once (``(m, 9)``, 36 bytes a row), since a small graph's
+  build is dominated by Python-level row access; a large one gathers each slice when asked.
 """
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
@@ -36,6 +42,7 @@ from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, Interval, TimePoint, unit_bounds
 
 __all__ = [
+    "KEY_INT32_MAX",
     "NEG",
     "NONE",
     "POS",
@@ -47,15 +54,29 @@ __all__ = [
     "expand_years",
     "first_appearance",
     "has_non_year",
+    "key_dtype",
 ]
 
 NEG = -(2**31) + 2
 POS = 2**31 - 2
 NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
+KEY_INT32_MAX = 2**31 - 1  # adjacency keys are int32 while entities * relations stays below this
+ROW_CACHE_MAX = 1 << 20  # a direction with at most this many rows keeps them gathered (the small graphs' hot path)
+CHUNK_ROWS = 1 << 20  # adjacency rows per chunk of the whole-table statistics (bounds their temporaries)
+
+
+def key_dtype(n_ent: int, n_rel: int) -> type[np.signedinteger]:
+    """The dtype of the adjacency keys ``entity * n_rel + relation``: int32 when every key fits, else int64."""
+    return np.int32 if max(n_ent, 1) * max(n_rel, 1) <= KEY_INT32_MAX else np.int64
 
 
 class Col:
-    """Column numbers of the per-fact table and of the adjacency rows."""
+    """Column numbers of the per-fact table and of the adjacency rows (:meth:`GraphIndex.rows`).
+
+    An adjacency row is its fact's table row with the fact id in place of the entity (``FID`` = ``S``) and
+    the other endpoint in place of the object (``OTHER`` = ``O``): ``AR`` and ``APLO..AEU`` are the table's
+    ``R`` and ``PLO..EU``.
+    """
 
     S, R, O, PLO, PHI, CLO, CHI, SU, EU = range(9)  # per-fact table  # noqa: E741
     FID, AR, OTHER, APLO, APHI, ACLO, ACHI, ASU, AEU = range(9)  # adjacency rows
@@ -262,23 +283,69 @@ def _segment_cummax(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(values + offset) - offset
 
 
-def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 20) -> tuple[np.ndarray, ...]:
+def _group_chunks(keys: np.ndarray, size: int | None = None) -> Iterator[tuple[int, int]]:
+    """Row ranges ``[a, b)`` of about ``size`` rows covering sorted ``keys``, each cut where the key changes.
+
+    ``size`` defaults to :data:`CHUNK_ROWS`. A run of equal keys (a group) is never split, so per-group work
+    done chunk by chunk gives what it gives on the whole table, with temporaries the size of a chunk (a group
+    longer than ``size`` is one chunk).
+    """
+    m = len(keys)
+    size = CHUNK_ROWS if size is None else size
+    a = 0
+    while a < m:
+        b = min(a + size, m)
+        if b < m:  # move the cut back to the start of the group holding row b (forward when that is a)
+            b = int(keys.searchsorted(keys[b], "left"))
+            if b <= a:
+                b = int(keys.searchsorted(keys[a], "right"))
+        yield a, b
+        a = b
+
+
+def _group_stats(idx: GraphIndex, forward: bool, window: int = 20) -> tuple[np.ndarray, ...]:
     """Per relation, over the (entity, relation) groups of one adjacency table, what :meth:`GraphIndex.infer_one` reads.
 
     Returns ``(groups, groups with two or more values, of which overlapping, distinct values summed)``, each an
     array indexed by relation. A group is *overlapping* when, its possible spans sorted by (start, end, value),
     one span and one of the next ``window - 1`` spans hold different values for more than one unit together.
+    Worked out chunk by chunk (:func:`_group_chunks`): temporaries stay small on huge graphs.
     """
+    n_rel = idx.n_rel
     out = tuple(np.zeros(n_rel, dtype=np.int64) for _ in range(4))
-    m = len(keys)
-    if not m:
+    keys, fids = (idx.out_keys, idx.out_fids) if forward else (idx.in_keys, idx.in_fids)
+    if not len(keys):
         return out
+    g_rel_parts, n_values_parts, overlapping_parts = [], [], []
+    for a, b in _group_chunks(keys):
+        f = fids[a:b]
+        g_rel, n_values, overlapping = _chunk_group_stats(
+            keys[a:b], idx.other_at(forward, slice(a, b)), idx.table[f, Col.PLO], idx.table[f, Col.PHI], n_rel,
+            window,
+        )  # fmt: skip
+        g_rel_parts.append(g_rel)
+        n_values_parts.append(n_values)
+        overlapping_parts.append(overlapping)
+    g_rel, n_values, overlapping = (np.concatenate(x) for x in (g_rel_parts, n_values_parts, overlapping_parts))
+    multi = n_values >= 2
+    return (
+        np.bincount(g_rel, minlength=n_rel),
+        np.bincount(g_rel, weights=multi, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=multi & overlapping, minlength=n_rel).astype(np.int64),
+        np.bincount(g_rel, weights=n_values, minlength=n_rel).astype(np.int64),
+    )
+
+
+def _chunk_group_stats(
+    keys: np.ndarray, other: np.ndarray, plo: np.ndarray, phi: np.ndarray, n_rel: int, window: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per group of the rows (whole groups, sorted by key): ``(relation, distinct values, overlapping)``."""
+    m = len(keys)
     # the table is sorted by key: groups are runs, numbered in order
     first = np.r_[True, keys[1:] != keys[:-1]]
     gid = np.cumsum(first, dtype=np.int32) - 1
     g_rel = (keys[first] % n_rel).astype(np.int64)
     del first
-    other = rows[:, Col.OTHER]
     order = np.lexsort((other, gid))  # by group, then value: distinct values are the changes
     by_value = other[order]
     del order
@@ -286,8 +353,8 @@ def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 2
     del by_value
     n_values = np.bincount(gid[new_value], minlength=len(g_rel))
     del new_value
-    order = np.lexsort((other, rows[:, Col.APHI], rows[:, Col.APLO], gid))
-    plo, phi, other = rows[order, Col.APLO], rows[order, Col.APHI], other[order]
+    order = np.lexsort((other, phi, plo, gid))
+    plo, phi, other = plo[order], phi[order], other[order]
     del order
     overlapping = np.zeros(len(g_rel), dtype=bool)
     cand = np.flatnonzero(gid[1:] == gid[:-1]).astype(np.int32)  # positions with a next row in their group
@@ -300,13 +367,29 @@ def _group_stats(keys: np.ndarray, rows: np.ndarray, n_rel: int, window: int = 2
         low = np.maximum(plo[cand], plo[j]).astype(np.int64)
         hit = (other[cand] != other[j]) & (np.minimum(phi[cand], phi[j]) - low >= 1)
         overlapping[gid[cand[hit]]] = True
-    multi = n_values >= 2
-    return (
-        np.bincount(g_rel, minlength=n_rel),
-        np.bincount(g_rel, weights=multi, minlength=n_rel).astype(np.int64),
-        np.bincount(g_rel, weights=multi & overlapping, minlength=n_rel).astype(np.int64),
-        np.bincount(g_rel, weights=n_values, minlength=n_rel).astype(np.int64),
-    )
+    return g_rel, n_values, overlapping
+
+
+def _overlapping_keys(keys: np.ndarray, other: np.ndarray, clo: np.ndarray, chi: np.ndarray) -> list[int]:
+    """The keys (of whole groups) where two different values are certain together for two units or more."""
+    lo = clo.astype(np.int64)
+    hi = chi.astype(np.int64) - 1
+    sel = lo <= hi
+    k, other, lo, hi = keys[sel].astype(np.int64), other[sel], lo[sel], hi[sel]
+    if not len(k):
+        return []
+    order = np.lexsort((hi, lo, other, k))
+    k, other, lo, hi = k[order], other[order], lo[order], hi[order]
+    seg_start = np.r_[True, (k[1:] != k[:-1]) | (other[1:] != other[:-1])]
+    reach = _segment_cummax(hi, np.cumsum(seg_start) - 1)
+    starts = np.flatnonzero(seg_start | np.r_[True, lo[1:] > reach[:-1]])
+    m_key, m_lo, m_hi = k[starts], lo[starts], np.maximum.reduceat(hi, starts)
+    order = np.lexsort((m_lo, m_key))
+    m_key, m_lo, m_hi = m_key[order], m_lo[order], m_hi[order]
+    key_start = np.r_[True, m_key[1:] != m_key[:-1]]
+    reach = _segment_cummax(m_hi, np.cumsum(key_start) - 1)
+    hit = ~key_start[1:] & (m_lo[1:] <= reach[:-1])
+    return np.unique(m_key[1:][hit]).tolist()
 
 
 @dataclass
@@ -317,16 +400,15 @@ class GraphIndex:
     as_of: TimePoint
     facts: Sequence[Fact]
     ent_names: list[str]
-    ent_id: dict[str, int]
     rel_names: list[str]
     rel_id: dict[str, int]
     rel_event: list[bool]
     table: np.ndarray  # (n, 9) int32, columns Col.S..Col.EU
     reversed_mask: np.ndarray  # (n,) bool
-    out_keys: np.ndarray  # (m,) int64 sorted: subject * n_rel + relation
-    out_rows: np.ndarray  # (m, 9) int32, columns Col.FID..Col.AEU
+    out_keys: np.ndarray  # (m,) sorted: subject * n_rel + relation (dtype: key_dtype)
+    out_fids: np.ndarray  # (m,) int32 fact ids of the outgoing rows
     in_keys: np.ndarray
-    in_rows: np.ndarray
+    in_fids: np.ndarray
     triple_count: np.ndarray  # (n,) int32: kept facts sharing this fact's (s, r, o); 0 if ignored
     open_end: str = "ongoing"
     not_year_mask: np.ndarray | None = None  # (n,) bool: facts with a non-year date (None: none)
@@ -336,6 +418,9 @@ class GraphIndex:
     ignored_mask: np.ndarray = field(init=False)  # (n,) bool: reversed or non-year: valid nowhere
     _overlapping: tuple[frozenset[int], frozenset[int]] | None = field(init=False, default=None)
     _infer_stats: dict[bool, tuple[np.ndarray, ...]] = field(init=False, default_factory=dict)
+    _ent_id: dict[str, int] | None = field(init=False, default=None)
+    _mirror_pos: array[int] = field(init=False)  # sorted positions of the outgoing rows from an object (bisected)
+    _row_cache: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> gathered rows
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -348,6 +433,20 @@ class GraphIndex:
         if not self.rel_symmetric:
             self.rel_symmetric = [False] * len(self.rel_names)
         self.ignored_mask = self.reversed_mask | self.not_year_mask
+        self._mirror_pos = array("q")
+        if any(self.rel_symmetric) and len(self.out_keys):  # a mirrored row's entity is its fact's object
+            entity = self.out_keys // self.n_rel
+            self._mirror_pos = array("q", np.flatnonzero(entity != self.table[self.out_fids, Col.S]).tobytes())
+        for forward, fids in ((True, self.out_fids), (False, self.in_fids)):
+            if len(fids) <= ROW_CACHE_MAX:
+                self._row_cache[forward] = self._gather(forward, 0, len(fids))
+
+    @property
+    def ent_id(self) -> dict[str, int]:
+        """Entity name → integer id, made on first use (the build itself never looks a name up)."""
+        if self._ent_id is None:
+            self._ent_id = {name: i for i, name in enumerate(self.ent_names)}
+        return self._ent_id
 
     def infer_one(self, relation: int, forward: bool, overlap_share: float = 0.05, mean_values: float = 3.0) -> bool:
         """Infer from the data whether a direction has one value at a time (for relations nobody declared).
@@ -361,9 +460,7 @@ class GraphIndex:
         out_table = forward or self.rel_symmetric[relation]
         stats = self._infer_stats.get(out_table)
         if stats is None:
-            stats = self._infer_stats[out_table] = _group_stats(
-                *((self.out_keys, self.out_rows) if out_table else (self.in_keys, self.in_rows)), self.n_rel
-            )
+            stats = self._infer_stats[out_table] = _group_stats(self, out_table)
         groups, multi, overlapping, n_values = (int(x[relation]) for x in stats)
         if not groups:
             return True
@@ -377,8 +474,8 @@ class GraphIndex:
             return
         self.implausible_mask[sel] = True
         self.table[sel, Col.CLO] = POS
-        self.table[sel, Col.CHI] = NEG
-        for rows in (self.out_rows, self.in_rows):
+        self.table[sel, Col.CHI] = NEG  # the adjacency rows read their bounds from the table
+        for rows in self._row_cache.values():  # and the gathered ones are updated alike
             hit = self.implausible_mask[rows[:, Col.FID]]
             rows[hit, Col.ACLO] = POS
             rows[hit, Col.ACHI] = NEG
@@ -406,27 +503,14 @@ class GraphIndex:
 
         Two certain spans overlap for two units or more exactly when the spans shortened by their last unit
         intersect; the spans of each (group, value) are merged first, so any intersection left is between two
-        different values.
+        different values. Worked out chunk by chunk of whole groups (:func:`_group_chunks`).
         """
-        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        lo = rows[:, Col.ACLO].astype(np.int64)
-        hi = rows[:, Col.ACHI].astype(np.int64) - 1
-        sel = lo <= hi
-        k, other, lo, hi = keys[sel], rows[sel, Col.OTHER], lo[sel], hi[sel]
-        if not len(k):
-            return frozenset()
-        order = np.lexsort((hi, lo, other, k))
-        k, other, lo, hi = k[order], other[order], lo[order], hi[order]
-        seg_start = np.r_[True, (k[1:] != k[:-1]) | (other[1:] != other[:-1])]
-        reach = _segment_cummax(hi, np.cumsum(seg_start) - 1)
-        starts = np.flatnonzero(seg_start | np.r_[True, lo[1:] > reach[:-1]])
-        m_key, m_lo, m_hi = k[starts], lo[starts], np.maximum.reduceat(hi, starts)
-        order = np.lexsort((m_lo, m_key))
-        m_key, m_lo, m_hi = m_key[order], m_lo[order], m_hi[order]
-        key_start = np.r_[True, m_key[1:] != m_key[:-1]]
-        reach = _segment_cummax(m_hi, np.cumsum(key_start) - 1)
-        hit = ~key_start[1:] & (m_lo[1:] <= reach[:-1])
-        return frozenset(np.unique(m_key[1:][hit]).tolist())
+        keys, fids = (self.out_keys, self.out_fids) if forward else (self.in_keys, self.in_fids)
+        found: set[int] = set()
+        for a, b in _group_chunks(keys):
+            f, other = fids[a:b], self.other_at(forward, slice(a, b))
+            found.update(_overlapping_keys(keys[a:b], other, self.table[f, Col.CLO], self.table[f, Col.CHI]))
+        return frozenset(found)
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
@@ -463,7 +547,6 @@ class GraphIndex:
         ent_names = _first_appearance_pair(cols.s, cols.o, cols.entities, table[:, Col.S], table[:, Col.O])
         r_arr, rel_names = first_appearance(cols.r, cols.relations)
         table[:, Col.R] = r_arr
-        ent_id = {name: i for i, name in enumerate(ent_names)}
         rel_id = {name: i for i, name in enumerate(rel_names)}
         rel_event = [bool(is_event.get(name, False)) for name in rel_names]
         has_s, has_e = cols.has_start, cols.has_end
@@ -506,38 +589,28 @@ class GraphIndex:
         del dead
         sym_rows = np.array(rel_sym, dtype=bool)[table[keep, Col.R]] if len(keep) else np.zeros(0, dtype=bool)
 
-        def adjacency(ent_col: int, other_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
-            if mirror:  # symmetric facts: also listed from their other endpoint, in this (outgoing) table
-                mirrored = keep[sym_rows]
-                ids = np.concatenate([keep, mirrored])
-                ent = np.concatenate([table[keep, ent_col], table[mirrored, other_col]])
-                del mirrored
-            else:  # symmetric facts have no incoming rows
-                ids = keep[~sym_rows]
+        kdt = key_dtype(len(ent_names), n_rel)
+
+        def adjacency(ent_col: int, mirror: bool) -> tuple[np.ndarray, np.ndarray]:
+            mirrored = mirror and bool(sym_rows.any())
+            if mirrored:  # symmetric facts: also listed from their object, in this (outgoing) table
+                twins = keep[sym_rows]
+                ids = np.concatenate([keep, twins])
+                ent = np.concatenate([table[keep, ent_col], table[twins, Col.O]])
+                del twins
+            else:
+                ids = keep if mirror else keep[~sym_rows]  # symmetric facts have no incoming rows
                 ent = table[ids, ent_col]
-            keys = ent.astype(np.int64)
+            keys = ent.astype(kdt)
             del ent
             keys *= n_rel
             keys += table[ids, Col.R]
-            order = np.lexsort((ids, keys)) if mirror and bool(sym_rows.any()) else np.argsort(keys, kind="stable")
-            keys = keys[order]
-            fids = ids[order]
-            rows = np.empty((len(ids), 9), dtype=np.int32)
-            rows[:, Col.FID] = fids
-            rows[:, Col.AR] = table[fids, Col.R]
-            if mirror and bool(sym_rows.any()):  # the other endpoint of a mirrored row is the fact's own entity
-                other = np.concatenate([table[ids[: len(keep)], other_col], table[ids[len(keep) :], ent_col]])
-                rows[:, Col.OTHER] = other[order]
-                del other
-            else:
-                rows[:, Col.OTHER] = table[fids, other_col]
-            del ids, order
-            for c in range(Col.PLO, Col.EU + 1):
-                rows[:, Col.APLO + c - Col.PLO] = table[fids, c]
-            return keys, rows
+            # ids ascend except after the mirrored block: a stable sort by key is by (key, fact) otherwise
+            order = np.lexsort((ids, keys)) if mirrored else np.argsort(keys, kind="stable")
+            return keys[order], ids[order]
 
-        out_keys, out_rows = adjacency(Col.S, Col.O, True)
-        in_keys, in_rows = adjacency(Col.O, Col.S, False)
+        out_keys, out_fids = adjacency(Col.S, True)
+        in_keys, in_fids = adjacency(Col.O, False)
         triple_count = np.zeros(n, dtype=np.int32)
         if len(keep):
             n_ent = max(len(ent_names), 1)
@@ -555,8 +628,8 @@ class GraphIndex:
             sizes = np.diff(np.r_[starts, len(order)]).astype(np.int32)
             triple_count[keep[order]] = np.repeat(sizes, sizes)
         return cls(
-            g, as_of, facts, ent_names, ent_id, rel_names, rel_id, rel_event, table, rev,
-            out_keys, out_rows, in_keys, in_rows, triple_count, open_end, nyr, imp, rel_one, rel_sym,
+            g, as_of, facts, ent_names, rel_names, rel_id, rel_event, table, rev,
+            out_keys, out_fids, in_keys, in_fids, triple_count, open_end, nyr, imp, rel_one, rel_sym,
         )  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------
@@ -569,25 +642,92 @@ class GraphIndex:
         """The per-fact table row of one fact."""
         return self.table[fid].tolist()
 
+    def other_at(self, forward: bool, sel: slice | np.ndarray = slice(None)) -> np.ndarray:
+        """The other endpoints (int32) of the adjacency rows ``sel`` (a slice or positions) of one direction.
+
+        The object of an outgoing row, the subject of a mirrored outgoing row or of an incoming row.
+        """
+        if not forward:
+            return self.table[self.in_fids[sel], Col.S]
+        fids = self.out_fids[sel]
+        other = self.table[fids, Col.O]
+        if len(self._mirror_pos):  # s + o - entity: the object from the subject, the subject of a mirrored row
+            other += self.table[fids, Col.S] - self.out_keys[sel] // self.n_rel
+        return other
+
+    def _block(self, forward: bool, sel: np.ndarray) -> np.ndarray:
+        """Adjacency rows at positions ``sel`` (columns ``Col.FID..Col.AEU``) of one direction."""
+        fids = (self.out_fids if forward else self.in_fids)[sel]
+        out = self.table.take(fids, axis=0)  # FID, AR, OTHER, APLO.. sit where S, R, O, PLO.. do
+        if not forward:
+            out[:, Col.OTHER] = out[:, Col.S]
+        elif len(self._mirror_pos):  # as other_at (no int32 overflow: s - entity, then + o, stays in range)
+            out[:, Col.OTHER] += out[:, Col.S] - self.out_keys[sel] // self.n_rel
+        out[:, Col.FID] = fids
+        return out
+
+    def rows_array(self, forward: bool, a: int, b: int) -> np.ndarray:
+        """Adjacency rows ``[a, b)`` of one direction as an ``(b - a, 9)`` int32 array (columns ``Col.FID..``).
+
+        Read only: a slice of the gathered rows of a small direction, else gathered now (:meth:`_gather`).
+        """
+        rows = self._row_cache.get(forward)
+        return rows[a:b] if rows is not None else self._gather(forward, a, b)
+
+    def _gather(self, forward: bool, a: int, b: int) -> np.ndarray:
+        """Adjacency rows ``[a, b)`` from the per-fact table.
+
+        One gather, the fact ids written in, and the other endpoint fixed where it is not the table's object
+        (incoming rows; mirrored rows, found by bisection).
+        """
+        if not forward:
+            fids = self.in_fids[a:b]
+            out = self.table.take(fids, axis=0)
+            out[:, Col.OTHER] = out[:, Col.S]
+        else:
+            fids = self.out_fids[a:b]
+            out = self.table.take(fids, axis=0)
+            mirror = self._mirror_pos
+            if mirror:
+                i = bisect_left(mirror, a)
+                if i < len(mirror) and mirror[i] < b:
+                    at = [p - a for p in mirror[i : bisect_left(mirror, b)]]
+                    out[at, Col.OTHER] = out[at, Col.S]
+        out[:, Col.FID] = fids
+        return out
+
+    @property
+    def out_rows(self) -> np.ndarray:
+        """Every outgoing row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
+        return self._gather(True, 0, len(self.out_fids))
+
+    @property
+    def in_rows(self) -> np.ndarray:
+        """Every incoming row as one ``(m, 9)`` array, made on each call (for tests and small graphs)."""
+        return self._gather(False, 0, len(self.in_fids))
+
     def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
         keys = self.out_keys if forward else self.in_keys
-        k = entity * self.n_rel + relation
-        return int(np.searchsorted(keys, k, "left")), int(np.searchsorted(keys, k, "right"))
+        k = keys.dtype.type(entity * self.n_rel + relation)  # a key of the array's dtype: no cast of the array
+        return int(keys.searchsorted(k, "left")), int(keys.searchsorted(k, "right"))
 
     def bounds(self, entity: int, forward: bool) -> tuple[int, int]:
         """Slice ``[a, b)`` of the adjacency table holding all rows of ``entity`` in one direction."""
         keys = self.out_keys if forward else self.in_keys
         k = entity * self.n_rel
-        return int(np.searchsorted(keys, k, "left")), int(np.searchsorted(keys, k + self.n_rel, "left"))
+        kind = keys.dtype.type  # (entity + 1) * n_rel fits the key dtype (see key_dtype)
+        return int(keys.searchsorted(kind(k), "left")), int(keys.searchsorted(kind(k + self.n_rel), "left"))
 
     def rows(self, forward: bool, a: int, b: int) -> list[list[int]]:
         """Adjacency rows ``[a, b)`` of one direction as Python lists."""
-        return (self.out_rows if forward else self.in_rows)[a:b].tolist()
+        rows = self._row_cache.get(forward)
+        return (rows[a:b] if rows is not None else self._gather(forward, a, b)).tolist()
 
     def rows_at(self, forward: bool, positions: np.ndarray) -> list[list[int]]:
         """Adjacency rows at the given positions."""
-        return (self.out_rows if forward else self.in_rows)[positions].tolist()
+        rows = self._row_cache.get(forward)
+        return (rows[positions] if rows is not None else self._block(forward, positions)).tolist()
 
     def group_size(self, entity: int, relation: int, forward: bool) -> int:
         """Number of rows of a group."""
@@ -596,15 +736,8 @@ class GraphIndex:
 
     def group(self, entity: int, relation: int, forward: bool) -> list[list[int]]:
         """Adjacency rows of the (non-ignored) facts with ``entity`` as subject (forward) or object."""
-        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        k = entity * self.n_rel + relation
-        a = int(np.searchsorted(keys, k, "left"))
-        b = int(np.searchsorted(keys, k, "right"))
-        return rows[a:b].tolist()
+        return self.rows(forward, *self.group_bounds(entity, relation, forward))
 
     def incident(self, entity: int, forward: bool) -> list[list[int]]:
         """All adjacency rows of ``entity`` in one direction, sorted by relation then fact id."""
-        keys, rows = (self.out_keys, self.out_rows) if forward else (self.in_keys, self.in_rows)
-        a = int(np.searchsorted(keys, entity * self.n_rel, "left"))
-        b = int(np.searchsorted(keys, (entity + 1) * self.n_rel, "left"))
-        return rows[a:b].tolist()
+        return self.rows(forward, *self.bounds(entity, forward))

@@ -27,7 +27,7 @@ def select_negatives(idx: GraphIndex, gold: Sequence[int], t: int, cap: int) -> 
     for fid in gold:
         s, r, o = idx.fact_row(fid)[:3]
         a, b = idx.group_bounds(s, r, True)
-        rows = idx.out_rows[a:b]
+        rows = idx.rows_array(True, a, b)
         # stored with this subject (a symmetric relation's mirrored rows are not) and usable (not implausible)
         assert idx.implausible_mask is not None
         fid_all = rows[:, Col.FID]

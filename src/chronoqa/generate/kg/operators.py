@@ -317,7 +317,7 @@ def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...
     idx = ctx.index
     for i, h in enumerate(hops):
         a, b = idx.group_bounds(h.src, h.rel, h.forward)
-        grp = (idx.out_rows if h.forward else idx.in_rows)[a:b]  # a slice: a hub's group is never a list
+        grp = idx.rows_array(h.forward, a, b)  # an array: a hub's group is never a list
         possible = np.unique(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER]).tolist()
         final = i == len(hops) - 1
         if possible != [h.dst] and not (final and ctx.keep_multi and h.dst in possible and len(possible) > 1):
@@ -630,10 +630,8 @@ def _times_of(
     A fact without the asked time at the granularity gives ``NONE`` (an unknown time, never equal to a unit).
     """
     out: set[int] = set()
-    table = idx.out_rows if forward else idx.in_rows
     for e in sorted(ents):
-        a, b = idx.group_bounds(e, r, forward)
-        rows = table[a:b]
+        rows = idx.rows_array(forward, *idx.group_bounds(e, r, forward))
         if not any_partner:
             rows = rows[rows[:, Col.OTHER] == other]
         out.update(np.unique(rows[:, Col.AEU if use_end else Col.ASU]).tolist())

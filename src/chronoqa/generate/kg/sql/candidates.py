@@ -99,7 +99,7 @@ def candidate_tables(idx: GraphIndex) -> dict[str, pa.Table]:
         {
             "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
             "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
-            "other": pa.array(np.concatenate([idx.out_rows[:, Col.OTHER], idx.in_rows[:, Col.OTHER]]).astype(np.int32)),
+            "other": pa.array(np.concatenate([idx.other_at(True), idx.other_at(False)]).astype(np.int32)),
         }
     )
     return {"cfacts": cfacts, "crels": crels, "cadj": cadj}

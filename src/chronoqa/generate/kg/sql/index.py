@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from chronoqa.errors import UnknownNameError
 from chronoqa.generate.kg.config import ENGINES
-from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex
+from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex, key_dtype
 from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.queries import STEPS
 from chronoqa.records import Fact, FactColumns
@@ -127,14 +127,6 @@ def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
     return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=dtype)
 
 
-def _rows(table: pa.Table, first: str, second: str, third: str) -> np.ndarray:
-    cols = [first, second, third, "plo", "phi", "clo", "chi", "su", "eu"]
-    out = np.empty((table.num_rows, 9), dtype=np.int32)
-    for j, c in enumerate(cols):
-        out[:, j] = _np(table, c, np.int64)
-    return out
-
-
 def index_from_results(
     results: Mapping[str, pa.Table],
     facts: Sequence[Fact],
@@ -157,12 +149,12 @@ def index_from_results(
     card = cardinality or {}
     sym = set(symmetric)
     out, inn = results["out_adj"], results["in_adj"]
+    kdt = key_dtype(len(ent_names), len(rel_names))
     return GraphIndex(
         Granularity.parse(granularity), as_of, facts,
-        ent_names, {e: i for i, e in enumerate(ent_names)}, rel_names, {r: i for i, r in enumerate(rel_names)},
+        ent_names, rel_names, {r: i for i, r in enumerate(rel_names)},
         [bool(is_event.get(x, False)) for x in rel_names], table, _np(ft, "is_reversed", bool),
-        _np(out, "key", np.int64), _rows(out, "fid", "r", "other"),
-        _np(inn, "key", np.int64), _rows(inn, "fid", "r", "other"),
+        _np(out, "key", kdt), _np(out, "fid", np.int32), _np(inn, "key", kdt), _np(inn, "fid", np.int32),
         _np(results["triples"], "n", np.int32), open_end, _np(ft, "non_year", bool), np.zeros(ft.num_rows, bool),
         [card.get(x, (True, True)) for x in rel_names], [x in sym for x in rel_names],
     )  # fmt: skip

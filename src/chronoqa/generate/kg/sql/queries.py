@@ -111,15 +111,14 @@ ORDER BY pos
 
 _N_REL = "CROSS JOIN (SELECT GREATEST(COUNT(*), 1) AS n_rel FROM rel_ids) AS nr"
 
-# Outgoing rows: every kept fact from its subject, and a symmetric fact from its object too (its mirror).
+# Outgoing rows: every kept fact from its subject, and a symmetric fact from its object too (its mirror). A row
+# is (key, fact): the index reads the relation, the other endpoint and the bounds from the fact table.
 _OUT_ADJ = f"""
-SELECT CAST(t.s AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid, t.r, t.o AS other,
-       t.plo, t.phi, t.clo, t.chi, t.su, t.eu
+SELECT CAST(t.s AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid
 FROM fact_table AS t {_N_REL}
 WHERE NOT t.ignored
 UNION ALL
-SELECT CAST(t.o AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid, t.r, t.s AS other,
-       t.plo, t.phi, t.clo, t.chi, t.su, t.eu
+SELECT CAST(t.o AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid
 FROM fact_table AS t {_N_REL}
 WHERE NOT t.ignored AND t.symmetric
 ORDER BY key, fid
@@ -127,8 +126,7 @@ ORDER BY key, fid
 
 # Incoming rows: kept facts of relations that are not symmetric, from their object.
 _IN_ADJ = f"""
-SELECT CAST(t.o AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid, t.r, t.s AS other,
-       t.plo, t.phi, t.clo, t.chi, t.su, t.eu
+SELECT CAST(t.o AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid
 FROM fact_table AS t {_N_REL}
 WHERE NOT t.ignored AND NOT t.symmetric
 ORDER BY key, fid
