@@ -190,7 +190,7 @@ def run_full_build(engine: str, n: int, n_questions: int, out_dir: Path) -> dict
 
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.sql import SparkEngine
-    from chronoqa.sources.synthetic import generate
+    from chronoqa.sources.synthetic import SyntheticConfig, generate
 
     out: dict[str, Any] = {"case": f"full-build-{n:,}", "engine": engine, "facts": n}
     out["loadavg_at_start"] = [round(x, 2) for x in os.getloadavg()]
@@ -200,7 +200,7 @@ def run_full_build(engine: str, n: int, n_questions: int, out_dir: Path) -> dict
             stack.enter_context(SparkEngine())
             out["start_s"] = round(time.perf_counter() - t0, 2)
         t0 = time.perf_counter()
-        graph = generate(n_facts=n, seed=0).to_graph(f"synthetic{n}")
+        graph = generate(SyntheticConfig.mixed(n, seed=0)).to_graph(f"synthetic{n}")  # every question family
         t1 = time.perf_counter()
         cfg = KGBuildConfig(n_questions=n_questions, generic_phrases=True, allow_ids=True, engine=engine)
         build = build_kg_benchmark(graph, cfg)
