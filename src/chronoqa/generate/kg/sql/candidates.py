@@ -28,7 +28,7 @@ from chronoqa.generate.kg.sql.engines import SqlEngine
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
-__all__ = ["CANDIDATE_STEPS", "candidate_tables", "candidates_by_sql", "find_candidates"]
+__all__ = ["CANDIDATE_STEPS", "adjacency_table", "candidate_tables", "candidates_by_sql", "find_candidates"]
 
 # Distinct values per group first (one row per group and value), then the groups holding two or more.
 _MULTI = """
@@ -94,15 +94,19 @@ def candidate_tables(idx: GraphIndex) -> dict[str, pa.Table]:
             "symmetric": pa.array([bool(idx.rel_symmetric[x]) for x in range(n)], type=pa.bool_()),
         }
     )
+    return {"cfacts": cfacts, "crels": crels, "cadj": adjacency_table(idx)}
+
+
+def adjacency_table(idx: GraphIndex) -> pa.Table:
+    """The ``cadj`` input table: the index's adjacency rows, outgoing (``dir`` 0) then incoming (``dir`` 1)."""
     n_out, n_in = len(idx.out_keys), len(idx.in_keys)
-    cadj = pa.table(
+    return pa.table(
         {
             "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
             "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
             "other": pa.array(np.concatenate([idx.other_at(True), idx.other_at(False)]).astype(np.int32)),
         }
     )
-    return {"cfacts": cfacts, "crels": crels, "cadj": cadj}
 
 
 def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:

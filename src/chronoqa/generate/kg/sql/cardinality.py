@@ -1,0 +1,120 @@
+"""The relation cardinality statistics of :meth:`GraphIndex.infer_one` as SQL steps, equal to the numpy ones.
+
+Per relation and direction, over the (entity, relation) adjacency groups: the number of groups, the groups
+with two or more distinct values, of which *overlapping* (spans sorted by (start, end, value), one span and
+one of the next ``window - 1`` spans hold different values for more than one unit together), and the
+distinct values summed: what ``_group_stats`` in :mod:`chronoqa.generate.kg.index` works out on the driver.
+
+Inputs (built by :func:`cardinality_tables` from the index; ``kadj`` is the candidate search's ``cadj`` with
+the relation and the possible span of each row's fact)::
+
+    kadj(dir INT, key BIGINT, other INT, r INT, plo INT, phi INT)  -- dir 0 outgoing, 1 incoming
+    koffsets(d INT)                                                -- 1 .. window - 1
+
+Outputs, each in a total order:
+
+* ``k_groups(dir, key, r, n_values)``: every group and its distinct values;
+* ``k_ranked(dir, key, rn, other, plo, phi)``: the rows of the groups holding two or more values, numbered
+  within their group in (start, end, value) order (rows equal on all three are interchangeable);
+* ``k_overlap(dir, key)``: those groups where a row and one of the next ``window - 1`` hold different values
+  together for more than one unit;
+* ``k_stats(dir, r, n_groups, n_multi, n_overlapping, n_values)``: per direction and relation that has groups.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from chronoqa.generate.kg.index import Col, GraphIndex
+from chronoqa.generate.kg.sql.candidates import adjacency_table
+from chronoqa.generate.kg.sql.engines import SqlEngine
+from chronoqa.generate.kg.sql.index import sql_engine
+from chronoqa.generate.kg.sql.queries import Step
+
+__all__ = ["CARDINALITY_STEPS", "cardinality_tables", "group_stats_by_sql"]
+
+_GROUPS = """
+WITH v AS (
+    SELECT dir, key, r, other FROM kadj GROUP BY dir, key, r, other
+)
+SELECT dir, key, r, COUNT(*) AS n_values FROM v GROUP BY dir, key, r ORDER BY dir, key
+"""
+
+_RANKED = """
+SELECT a.dir, a.key,
+       ROW_NUMBER() OVER (PARTITION BY a.dir, a.key ORDER BY a.plo, a.phi, a.other) AS rn,
+       a.other, a.plo, a.phi
+FROM kadj AS a
+JOIN k_groups AS g ON g.dir = a.dir AND g.key = a.key
+WHERE g.n_values >= 2
+ORDER BY dir, key, rn
+"""
+
+# Row b is d rows after row a in its group (an equi-join per offset: no quadratic join on a large group).
+_OVERLAP = """
+SELECT a.dir, a.key
+FROM k_ranked AS a
+CROSS JOIN koffsets AS o
+JOIN k_ranked AS b ON b.dir = a.dir AND b.key = a.key AND b.rn = a.rn + o.d
+WHERE a.other <> b.other
+  AND CAST(LEAST(a.phi, b.phi) AS BIGINT) - CAST(GREATEST(a.plo, b.plo) AS BIGINT) >= 1
+GROUP BY a.dir, a.key
+ORDER BY dir, key
+"""
+
+_STATS = """
+SELECT g.dir, g.r, COUNT(*) AS n_groups,
+       CAST(SUM(CASE WHEN g.n_values >= 2 THEN 1 ELSE 0 END) AS BIGINT) AS n_multi,
+       CAST(SUM(CASE WHEN o.key IS NOT NULL THEN 1 ELSE 0 END) AS BIGINT) AS n_overlapping,
+       CAST(SUM(g.n_values) AS BIGINT) AS n_values
+FROM k_groups AS g
+LEFT JOIN k_overlap AS o ON o.dir = g.dir AND o.key = g.key
+GROUP BY g.dir, g.r
+ORDER BY dir, r
+"""
+
+#: The steps of the cardinality statistics, in order.
+CARDINALITY_STEPS: tuple[Step, ...] = (
+    Step("k_groups", _GROUPS, ("dir", "key")),
+    Step("k_ranked", _RANKED, ("dir", "key", "rn")),
+    Step("k_overlap", _OVERLAP, ("dir", "key")),
+    Step("k_stats", _STATS, ("dir", "r")),
+)
+
+
+def cardinality_tables(idx: GraphIndex, window: int = 20) -> dict[str, pa.Table]:
+    """The ``kadj`` and ``koffsets`` input tables of the steps, from the index's arrays."""
+    fids = np.concatenate([idx.out_fids, idx.in_fids])
+    kadj = adjacency_table(idx)
+    for name, col in (("r", Col.R), ("plo", Col.PLO), ("phi", Col.PHI)):
+        kadj = kadj.append_column(name, pa.array(np.ascontiguousarray(idx.table[fids, col], dtype=np.int32)))
+    koffsets = pa.table({"d": pa.array(np.arange(1, max(window, 1), dtype=np.int32))})
+    return {"kadj": kadj, "koffsets": koffsets}
+
+
+def group_stats_by_sql(
+    engine: str | SqlEngine, idx: GraphIndex, window: int = 20
+) -> dict[bool, tuple[np.ndarray, ...]]:
+    """Both directions' statistics from the SQL steps, keyed by ``forward`` (``True``: the outgoing table).
+
+    Each value is what ``_group_stats(idx, forward, window)`` returns: ``(groups, groups with two or more
+    values, of which overlapping, distinct values summed)``, int64 arrays indexed by relation id.
+
+    Raises:
+        UnknownNameError: ``engine`` names no SQL engine.
+
+    """
+    out = sql_engine(engine).run(cardinality_tables(idx, window), CARDINALITY_STEPS, {})["k_stats"]
+    cols = {
+        name: np.asarray(out.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
+        for name in ("dir", "r", "n_groups", "n_multi", "n_overlapping", "n_values")
+    }
+    stats: dict[bool, tuple[np.ndarray, ...]] = {}
+    for forward, d in ((True, 0), (False, 1)):
+        sel = cols["dir"] == d
+        arrays = tuple(np.zeros(idx.n_rel, dtype=np.int64) for _ in range(4))
+        for arr, name in zip(arrays, ("n_groups", "n_multi", "n_overlapping", "n_values"), strict=True):
+            arr[cols["r"][sel]] = cols[name][sel]
+        stats[forward] = arrays
+    return stats
