@@ -43,7 +43,13 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.plausible import REASONS
-from chronoqa.generate.kg.sql import build_index, engine_session, find_candidates, implausible_dates
+from chronoqa.generate.kg.sql import (
+    build_index,
+    engine_session,
+    find_candidates,
+    group_stats_by_sql,
+    implausible_dates,
+)
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
 from chronoqa.generate.splits import assign_splits
@@ -284,6 +290,8 @@ def build_kg_benchmark(
         implausible_code = implausible_dates(
             engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
         )  # fmt: skip
+        if engine != "numpy" and any(None in (p.objects_at_once, p.subjects_at_once) for p in phr.values()):
+            idx.use_group_stats(group_stats_by_sql(engine, idx))  # what infer_one reads (numpy: on first use)
         cardinality, card_record = resolve_cardinality(phr, idx)
         idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
         implausible_pos = np.flatnonzero(implausible_code >= 0)

@@ -466,6 +466,10 @@ class GraphIndex:
             return True
         return overlapping <= overlap_share * max(multi, 1) and n_values <= mean_values * groups
 
+    def use_group_stats(self, stats: Mapping[bool, tuple[np.ndarray, ...]]) -> None:
+        """Give :meth:`infer_one` statistics worked out elsewhere (by ``forward``, as ``_group_stats`` returns)."""
+        self._infer_stats.update(stats)
+
     def mark_implausible(self, positions: Collection[int] | np.ndarray) -> None:
         """Give the facts at ``positions`` an empty certain span (never gold); their possible span still counts."""
         assert self.implausible_mask is not None

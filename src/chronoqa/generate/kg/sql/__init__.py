@@ -8,11 +8,14 @@
   the builder's switch for them).
 * :mod:`~chronoqa.generate.kg.sql.candidates`: the candidate search (seeds, multi groups, timed facts) as SQL
   (:func:`find_candidates`, the builder's switch for it).
+* :mod:`~chronoqa.generate.kg.sql.cardinality`: the relation cardinality statistics read by
+  :meth:`~chronoqa.generate.kg.index.GraphIndex.infer_one` as SQL (:func:`group_stats_by_sql`).
 
 See docs/scale.md for running on a cluster.
 """
 
 from chronoqa.generate.kg.sql.candidates import CANDIDATE_STEPS, candidates_by_sql, find_candidates
+from chronoqa.generate.kg.sql.cardinality import CARDINALITY_STEPS, group_stats_by_sql
 from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.index import (
     ENGINES,
@@ -30,6 +33,7 @@ from chronoqa.generate.kg.sql.queries import STEPS, Step, check_subset, render
 
 __all__ = [
     "CANDIDATE_STEPS",
+    "CARDINALITY_STEPS",
     "ENGINES",
     "PLAUSIBLE_STEPS",
     "STEPS",
@@ -44,6 +48,7 @@ __all__ = [
     "fact_arrays",
     "fact_columns",
     "find_candidates",
+    "group_stats_by_sql",
     "implausible_by_sql",
     "implausible_dates",
     "index_from_results",
