@@ -51,12 +51,17 @@ WHERE g.n_values >= 2
 ORDER BY dir, key, rn
 """
 
-# Row b is d rows after row a in its group (an equi-join per offset: no quadratic join on a large group).
+# Row b is d rows after row a in its group: each row shifted by every offset first, then one equi-join on
+# (dir, key, rn) (joining the two sides on (dir, key) alone would pair every two rows of a large group).
 _OVERLAP = """
+WITH shifted AS (
+    SELECT a.dir, a.key, a.rn + o.d AS rn, a.other, a.plo, a.phi
+    FROM k_ranked AS a
+    CROSS JOIN koffsets AS o
+)
 SELECT a.dir, a.key
-FROM k_ranked AS a
-CROSS JOIN koffsets AS o
-JOIN k_ranked AS b ON b.dir = a.dir AND b.key = a.key AND b.rn = a.rn + o.d
+FROM shifted AS a
+JOIN k_ranked AS b ON b.dir = a.dir AND b.key = a.key AND b.rn = a.rn
 WHERE a.other <> b.other
   AND CAST(LEAST(a.phi, b.phi) AS BIGINT) - CAST(GREATEST(a.plo, b.plo) AS BIGINT) >= 1
 GROUP BY a.dir, a.key
