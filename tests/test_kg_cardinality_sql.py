@@ -9,8 +9,6 @@ mixed synthetic graph and YAGO11k.
 from __future__ import annotations
 
 import importlib.util
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -154,17 +152,6 @@ def test_a_duckdb_build_reads_the_sql_statistics(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(kg_index, "_group_stats", not_called)
     duck_build = build_kg_benchmark(graph, KGBuildConfig(engine="duckdb", **config))
     assert duck_build.manifest["cardinality"] == numpy_build.manifest["cardinality"]
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[SparkEngine]:
-    """One local Spark session for the module."""
-    if not HAVE_SPARK:
-        if os.environ.get("CI") == "true":
-            pytest.fail("pyspark is missing in CI: .ci/run installs chronoqa[spark] (Java 17 is on the machine)")
-        pytest.skip("pyspark is not installed: pip install chronoqa[spark] to run the Spark differential test")
-    with SparkEngine() as engine:
-        yield engine
 
 
 @pytest.mark.spark

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +27,6 @@ from sql_index_fixtures import build_args, hand_facts, index_differences
 from test_kg_candidates import T_MAX, differences, fixture_index, synthetic_index
 
 HAVE_SPARK = importlib.util.find_spec("pyspark") is not None
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[SparkEngine]:
-    """One local Spark session for the module (the builds' ``engine="spark"`` reuses the active session)."""
-    if not HAVE_SPARK:
-        if os.environ.get("CI") == "true":
-            pytest.fail("pyspark is missing in CI: .ci/run installs chronoqa[spark] (Java 17 is on the machine)")
-        pytest.skip("pyspark is not installed: pip install chronoqa[spark] to run the Spark differential test")
-    with SparkEngine() as engine:
-        yield engine
 
 
 def release_bytes(folder: Path) -> dict[str, bytes]:
