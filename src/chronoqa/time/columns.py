@@ -68,8 +68,8 @@ def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tupl
             rows = slice(a, a + _CHUNK)
             inverse[rows] = rank[inverse[rows]]
     else:
-        uniq, inverse = np.unique(date_codes(year, month, day), return_inverse=True)
-        inverse = inverse.reshape(-1).astype(np.int32)
+        uniq, sorted_at = np.unique(date_codes(year, month, day), return_inverse=True)
+        inverse = sorted_at.reshape(-1).astype(np.int32)
     points = []
     for c in uniq.tolist():
         ym, d = divmod(c, _DAYS)

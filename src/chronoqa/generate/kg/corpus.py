@@ -254,25 +254,30 @@ class _CorpusPlan:
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
         bad = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
-        self.case = np.empty(n, dtype=np.int8)
-        listed_rows: list[np.ndarray] = []
-        listed_years: list[np.ndarray] = []
-        starts = range(0, n, self.batch_rows)  # a batch of rows at a time (small temporaries), on the workers
-
-        def cases_of(a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            return self._cases_of(slice(a, a + self.batch_rows), bad_keys)
-
-        for a, (rows_listed, years, case) in map_ordered(cases_of, starts, self.threads):
-            self.case[a : a + self.batch_rows] = case
-            listed_rows.append(rows_listed + a)
-            listed_years.append(years)
+        self._bad_keys = bad_keys
+        # with no year listed, each batch decides its rows' cases itself (on the workers, see :meth:`row_cases`)
+        self.case: np.ndarray | None = None
+        self.bad_idx: np.ndarray | None = None
         bad_texts: list[str] = []
-        self.bad_idx = np.zeros(n, dtype=np.int32)
-        listed = np.concatenate([np.zeros(0, dtype=np.int64), *listed_rows])
-        if len(listed):
-            years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
-            bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
-            self.bad_idx[listed] = inv.reshape(-1)
+        if len(bad_keys):  # the listed years' texts are shared: every row's case first, a batch at a time
+            self.case = np.empty(n, dtype=np.int8)
+            listed_rows: list[np.ndarray] = []
+            listed_years: list[np.ndarray] = []
+            starts = range(0, n, self.batch_rows)  # a batch of rows at a time (small temporaries), on the workers
+
+            def cases_of(a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                return self._cases_of(slice(a, a + self.batch_rows), bad_keys)
+
+            for a, (rows_listed, years, case) in map_ordered(cases_of, starts, self.threads):
+                self.case[a : a + self.batch_rows] = case
+                listed_rows.append(rows_listed + a)
+                listed_years.append(years)
+            self.bad_idx = np.zeros(n, dtype=np.int32)
+            listed = np.concatenate([np.zeros(0, dtype=np.int64), *listed_rows])
+            if len(listed):
+                years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
+                bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
+                self.bad_idx[listed] = inv.reshape(-1)
         # the time pool: the cases' texts, the dates as text, the dates as ISO, the listed years, ""
         cases = _cases(self.as_of, self.open_end)
         texts = sorted({case[j] for case in cases for j in (0, 2, 4, 6)})
@@ -290,6 +295,12 @@ class _CorpusPlan:
         self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
         self.cases = cases
         self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
+
+    def row_cases(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The time-phrase case of rows ``a..b-1`` and their listed years' positions among the listed texts."""
+        if self.case is None or self.bad_idx is None:
+            return self._cases_of(slice(a, b), self._bad_keys)[2], np.zeros(b - a, dtype=np.int32)
+        return self.case[a:b], self.bad_idx[a:b]
 
     def _cases_of(self, rows: slice, bad_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The time-phrase case of each row of ``rows``, and its listed rows (positions) with their years (2 x k)."""
@@ -339,7 +350,7 @@ class _CorpusPlan:
 
     def tail(self, a: int, b: int) -> list[np.ndarray]:
         """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
-        case = self.case[a:b]
+        case, bad_idx = self.row_cases(a, b)
         present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
         pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
         sources: list[Callable[[], np.ndarray]] = [
@@ -348,7 +359,7 @@ class _CorpusPlan:
             lambda: self.rt0 + pos_e,
             lambda: self.iso0 + pos_s,
             lambda: self.iso0 + pos_e,
-            lambda: self.bad0 + self.bad_idx[a:b].astype(np.int64),
+            lambda: self.bad0 + bad_idx.astype(np.int64),
         ]
         pieces = [self.case_text[0, case]]
         for j in range(3):
@@ -430,7 +441,8 @@ class _CorpusPlan:
             head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', pc.cast(pa.array(c.ids[a:b]), pa.string())]
         else:
             head = [json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)]
-        r, case = c.r[a:b].astype(np.int64), self.case[a:b].astype(np.int64)
+        case8, bad_idx = self.row_cases(a, b)
+        r, case = c.r[a:b].astype(np.int64), case8.astype(np.int64)
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
         n_cases = len(self.cases)
         if self.k == 0:  # the template's one text is the first and the last piece
@@ -443,7 +455,7 @@ class _CorpusPlan:
             np.zeros(b - a, dtype=np.int32),
             self.pos_s[a:b],
             self.pos_e[a:b],
-            self.bad_idx[a:b],
+            bad_idx,
         ]
         for values, base, kind, empty in pools["tail"]:
             kinds = kind[case]
