@@ -436,9 +436,10 @@ class _CorpusPlan:
         """
         pools = self.json_pools()
         c = self.cols
+        fact_ids = pc.cast(pa.array(c.ids[a:b]), pa.string())  # the doc id's digits and the last field
         head: list[pa.Array | str]
         if self.ids is None:
-            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', pc.cast(pa.array(c.ids[a:b]), pa.string())]
+            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', fact_ids]
         else:
             head = [json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)]
         case8, bad_idx = self.row_cases(a, b)
@@ -467,7 +468,7 @@ class _CorpusPlan:
         rest: list[pa.Array | str] = []
         for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
-        rest += [pc.cast(pa.array(c.ids[a:b]), pa.string()), "}\n"]
+        rest += [fact_ids, "}\n"]
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
         if undecided.any():
             rows = np.flatnonzero(undecided)
