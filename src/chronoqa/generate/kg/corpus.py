@@ -458,13 +458,13 @@ class _CorpusPlan:
             self.pos_e[a:b],
             bad_idx,
         ]
-        for values, base, kind, empty in pools["tail"]:
-            kinds = kind[case]
-            present = np.unique(kinds).tolist()
-            local = sources[present[0]] if len(present) == 1 else np.choose(kinds, sources)
-            idx = base[case] + local
-            if not empty[idx].all():
-                text.append(values.take(idx))
+        present = np.flatnonzero(np.bincount(case8, minlength=n_cases))  # the cases of the batch's rows
+        for values, base, kind, blank in pools["tail"]:
+            if blank[present].all():  # an empty piece in every row
+                continue
+            kinds = np.unique(kind[present]).tolist()
+            local = sources[kinds[0]] if len(kinds) == 1 else np.choose(kind[case], sources)
+            text.append(values.take(base[case] + local))
         rest: list[pa.Array | str] = []
         for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
@@ -487,9 +487,9 @@ class _CorpusPlan:
         text of each relation joined to the first text of each case (``last``: relation x case), or the one text
         of a template without slots joined to both (``whole``), and for each of the case's three parts the part's
         values joined to the case's text after it (``tail``: ``(values, first row of each case, source of each
-        case, empty values)``). Then each dictionary column's values with its key before each (``"null"`` last,
-        for a missing value; the first key also closes the text's quote, the last one is followed by the key of
-        ``fact_id``).
+        case, whether each case's values are all empty)``). Then each dictionary column's values with its key
+        before each (``"null"`` last, for a missing value; the first key also closes the text's quote, the last one
+        is followed by the key of ``fact_id``).
         """
         if self._pools is not None:
             return self._pools
@@ -521,7 +521,8 @@ class _CorpusPlan:
                 at += len(values)
             values_j = json_strings(pa.concat_arrays(blocks), quoted=False)
             empty = pc.equal(pc.binary_length(values_j), 0).to_numpy(zero_copy_only=False)
-            tail.append((values_j, np.array(base, dtype=np.int64), np.array(kind, dtype=np.int64), empty))
+            blank = np.array([empty[i : i + len(b)].all() for i, b in zip(base, blocks, strict=True)], dtype=bool)
+            tail.append((values_j, np.array(base, dtype=np.int64), np.array(kind, dtype=np.int64), blank))
         pools["tail"] = tail
         keys = ["," + dumps(name) + ":" for name in names[2:]]
         keys[0] = '"' + keys[0]
