@@ -51,8 +51,11 @@ def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tupl
     y_lo, y_hi = int(year.min()), int(year.max())
     span = (y_hi - y_lo + 1) * _MONTHS * _DAYS
     months, days = (int(month.min()), int(month.max())), (int(day.min()), int(day.max()))
-    in_range = months[0] >= 0 and months[1] < _MONTHS and days[0] >= 0 and days[1] < _DAYS
-    if span <= _DENSE_SPAN and in_range:  # (out of range: the sort, then TimePoint names the impossible date)
+    if not (months[0] >= 0 and months[1] < _MONTHS and days[0] >= 0 and days[1] < _DAYS):
+        # a month or day no date code can hold (it would read as another date): the first such row, named
+        i = int(np.flatnonzero((month < 0) | (month >= _MONTHS) | (day < 0) | (day >= _DAYS))[0])
+        TimePoint(int(year[i]), int(month[i]) or None, int(day[i]) or None)  # raises TimeParseError
+    if span <= _DENSE_SPAN:
         # each row's code less the lowest year's first code (int32: the span is below 2**23), then its rank
         inverse = np.empty(n, dtype=np.int32)
         present = np.zeros(span, dtype=bool)
