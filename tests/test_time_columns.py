@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronoqa.time import Granularity, TimeParseError, TimePoint, date_codes, unit_bounds
+from chronoqa.time import Granularity, TimeParseError, TimePoint, date_codes, distinct_dates, unit_bounds
 
 
 @st.composite
@@ -44,3 +44,16 @@ def test_hand_worked_units() -> None:
 def test_impossible_date_is_named() -> None:
     with pytest.raises(TimeParseError, match="day 30 of 2001-02"):
         unit_bounds(np.array([2001]), np.array([2]), np.array([30]), Granularity.YEAR)
+
+
+@pytest.mark.parametrize(
+    ("month", "day", "message"),
+    [(13, 0, "month 13 of 2001"), (-1, 0, "month -1 of 2001"), (5, 32, "day 32 of 2001-05"), (3, -2, "day -2")],
+)
+def test_distinct_dates_names_a_month_or_day_no_code_holds(month: int, day: int, message: str) -> None:
+    # month 13 would share the code of the next year, day 32 that of the next month: named, not read as those
+    year, months, days = np.array([2000, 2001, 2002]), np.array([1, month, 2]), np.array([1, day, 0])
+    for dense in (True, False):
+        y = year if dense else np.array([2000, 2001, 40000])  # the presence table, then the sort
+        with pytest.raises(TimeParseError, match=message):
+            distinct_dates(y, months.astype(np.int8), days.astype(np.int8))

@@ -37,8 +37,9 @@ _CHUNK = 1 << 20  # rows converted at a time
 def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[list[TimePoint], np.ndarray]:
     """The distinct dates of a date column as points (in date-code order), and each row's position among them.
 
-    Row ``i`` is ``points[positions[i]]`` (``positions``: int64, the input's length). Linear in the rows when the
-    dates span less than about 20,000 years (a presence table over the codes), a sort otherwise.
+    Row ``i`` is ``points[positions[i]]`` (``positions``: int32, the input's length). Linear in the rows when the
+    years span less than about 20,000 years (a presence table over the codes, each row's code computed once), a
+    sort otherwise.
 
     Raises:
         TimeParseError: A row holds an impossible date (month 13, 30 February), naming it.
@@ -46,32 +47,38 @@ def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tupl
     """
     n = len(year)
     if n == 0:
-        return [], np.zeros(0, dtype=np.int64)
-    starts = range(0, n, _CHUNK)
-
-    def codes(a: int) -> np.ndarray:  # chunk by chunk: a few int64 temporaries of one chunk at a time
-        return date_codes(year[a : a + _CHUNK], month[a : a + _CHUNK], day[a : a + _CHUNK])
-
-    bounds = [(int(c.min()), int(c.max())) for c in map(codes, starts)]
-    low = min(b[0] for b in bounds)
-    span = max(b[1] for b in bounds) - low + 1
+        return [], np.zeros(0, dtype=np.int32)
+    y_lo, y_hi = int(year.min()), int(year.max())
+    span = (y_hi - y_lo + 1) * _MONTHS * _DAYS
+    months, days = (int(month.min()), int(month.max())), (int(day.min()), int(day.max()))
+    if not (months[0] >= 0 and months[1] < _MONTHS and days[0] >= 0 and days[1] < _DAYS):
+        # a month or day no date code can hold (it would read as another date): the first such row, named
+        i = int(np.flatnonzero((month < 0) | (month >= _MONTHS) | (day < 0) | (day >= _DAYS))[0])
+        TimePoint(int(year[i]), int(month[i]) or None, int(day[i]) or None)  # raises TimeParseError
     if span <= _DENSE_SPAN:
+        # each row's code less the lowest year's first code (int32: the span is below 2**23), then its rank
+        inverse = np.empty(n, dtype=np.int32)
         present = np.zeros(span, dtype=bool)
-        for a in starts:
-            present[codes(a) - low] = True
-        uniq = np.flatnonzero(present) + low
-        rank = np.cumsum(present, dtype=np.int64) - 1
-        inverse = np.empty(n, dtype=np.int64)
-        for a in starts:
-            inverse[a : a + _CHUNK] = rank[codes(a) - low]
+        for a in range(0, n, _CHUNK):  # chunk by chunk: the temporaries of one chunk at a time
+            rows = slice(a, a + _CHUNK)
+            code = (year[rows].astype(np.int32) - np.int32(y_lo)) * np.int32(_MONTHS) + month[rows]
+            code = code * np.int32(_DAYS) + day[rows]
+            inverse[rows] = code
+            present[code] = True
+        uniq = np.flatnonzero(present) + y_lo * _MONTHS * _DAYS
+        rank = np.cumsum(present, dtype=np.int32) - 1
+        for a in range(0, n, _CHUNK):
+            rows = slice(a, a + _CHUNK)
+            inverse[rows] = rank[inverse[rows]]
     else:
-        uniq, inverse = np.unique(date_codes(year, month, day), return_inverse=True)
+        uniq, sorted_at = np.unique(date_codes(year, month, day), return_inverse=True)
+        inverse = sorted_at.reshape(-1).astype(np.int32)
     points = []
     for c in uniq.tolist():
         ym, d = divmod(c, _DAYS)
         y, m = divmod(ym, _MONTHS)
         points.append(TimePoint(y, m or None, d or None))
-    return points, inverse.reshape(-1).astype(np.int64, copy=False)
+    return points, inverse
 
 
 def render_dates(
@@ -85,7 +92,7 @@ def render_dates(
     Row ``i``'s text is ``texts[positions[i]]`` with ``texts, positions = render_dates(...)``, equal to
     ``render(TimePoint(year[i], month[i] or None, day[i] or None))``; ``render`` is a scalar renderer of this
     package (:func:`~chronoqa.time.render_time` by default, or ``TimePoint.isoformat``). ``texts`` is in date-code
-    order (as :func:`distinct_dates`), ``positions`` is an int64 array of the input's length.
+    order (as :func:`distinct_dates`), ``positions`` is an int32 array of the input's length.
 
     Raises:
         TimeParseError: A row holds an impossible date (month 13, 30 February), naming it.

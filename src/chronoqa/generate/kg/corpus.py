@@ -221,7 +221,7 @@ class _CorpusPlan:
         self.n_ent = n_ent
         self.empty = len(pool)
         pool.append("")
-        self.lit = np.full((k + 1, n_rel), self.empty, dtype=np.int64)
+        self.lit = np.full((k + 1, n_rel), self.empty, dtype=np.int32)  # int32 indices: cheaper Arrow takes
         self.slot = np.zeros((k + 1, n_rel), dtype=np.int8)  # 0 none, 1 subject, 2 object
         for i, parts in split.items():
             for j in range(0, len(parts), 2):
@@ -254,25 +254,30 @@ class _CorpusPlan:
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
         bad = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         bad_keys = np.sort(_year_key(bad[:, 0], bad[:, 1]))
-        self.case = np.empty(n, dtype=np.int8)
-        listed_rows: list[np.ndarray] = []
-        listed_years: list[np.ndarray] = []
-        starts = range(0, n, self.batch_rows)  # a batch of rows at a time (small temporaries), on the workers
-
-        def cases_of(a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            return self._cases_of(slice(a, a + self.batch_rows), bad_keys)
-
-        for a, (rows_listed, years, case) in map_ordered(cases_of, starts, self.threads):
-            self.case[a : a + self.batch_rows] = case
-            listed_rows.append(rows_listed + a)
-            listed_years.append(years)
+        self._bad_keys = bad_keys
+        # with no year listed, each batch decides its rows' cases itself (on the workers, see :meth:`row_cases`)
+        self.case: np.ndarray | None = None
+        self.bad_idx: np.ndarray | None = None
         bad_texts: list[str] = []
-        self.bad_idx = np.zeros(n, dtype=np.int32)
-        listed = np.concatenate([np.zeros(0, dtype=np.int64), *listed_rows])
-        if len(listed):
-            years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
-            bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
-            self.bad_idx[listed] = inv.reshape(-1)
+        if len(bad_keys):  # the listed years' texts are shared: every row's case first, a batch at a time
+            self.case = np.empty(n, dtype=np.int8)
+            listed_rows: list[np.ndarray] = []
+            listed_years: list[np.ndarray] = []
+            starts = range(0, n, self.batch_rows)  # a batch of rows at a time (small temporaries), on the workers
+
+            def cases_of(a: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                return self._cases_of(slice(a, a + self.batch_rows), bad_keys)
+
+            for a, (rows_listed, years, case) in map_ordered(cases_of, starts, self.threads):
+                self.case[a : a + self.batch_rows] = case
+                listed_rows.append(rows_listed + a)
+                listed_years.append(years)
+            self.bad_idx = np.zeros(n, dtype=np.int32)
+            listed = np.concatenate([np.zeros(0, dtype=np.int64), *listed_rows])
+            if len(listed):
+                years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
+                bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
+                self.bad_idx[listed] = inv.reshape(-1)
         # the time pool: the cases' texts, the dates as text, the dates as ISO, the listed years, ""
         cases = _cases(self.as_of, self.open_end)
         texts = sorted({case[j] for case in cases for j in (0, 2, 4, 6)})
@@ -290,6 +295,12 @@ class _CorpusPlan:
         self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
         self.cases = cases
         self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
+
+    def row_cases(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The time-phrase case of rows ``a..b-1`` and their listed years' positions among the listed texts."""
+        if self.case is None or self.bad_idx is None:
+            return self._cases_of(slice(a, b), self._bad_keys)[2], np.zeros(b - a, dtype=np.int32)
+        return self.case[a:b], self.bad_idx[a:b]
 
     def _cases_of(self, rows: slice, bad_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The time-phrase case of each row of ``rows``, and its listed rows (positions) with their years (2 x k)."""
@@ -324,10 +335,10 @@ class _CorpusPlan:
         """The statement's pieces of each row (body-pool indices, capitalised), and the rows whose capital is open."""
         pieces = [self.lit[0, r]]
         cap = self.starts_with_slot[r]
-        first = np.zeros(len(r), dtype=np.int64)
+        first = np.zeros(len(r), dtype=np.int32)
         for j in range(1, self.k + 1):
             kind = self.slot[j, r]
-            ent = np.where(kind == 1, s, o).astype(np.int64)
+            ent = np.where(kind == 1, s, o).astype(np.int32)
             if j == 1:
                 first = ent
                 idx = np.where(kind == 0, self.empty, np.where(cap, ent + self.n_ent, ent))
@@ -339,7 +350,7 @@ class _CorpusPlan:
 
     def tail(self, a: int, b: int) -> list[np.ndarray]:
         """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
-        case = self.case[a:b]
+        case, bad_idx = self.row_cases(a, b)
         present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
         pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
         sources: list[Callable[[], np.ndarray]] = [
@@ -348,7 +359,7 @@ class _CorpusPlan:
             lambda: self.rt0 + pos_e,
             lambda: self.iso0 + pos_s,
             lambda: self.iso0 + pos_e,
-            lambda: self.bad0 + self.bad_idx[a:b].astype(np.int64),
+            lambda: self.bad0 + bad_idx.astype(np.int64),
         ]
         pieces = [self.case_text[0, case]]
         for j in range(3):
@@ -425,12 +436,14 @@ class _CorpusPlan:
         """
         pools = self.json_pools()
         c = self.cols
+        fact_ids = pc.cast(pa.array(c.ids[a:b]), pa.string())  # the doc id's digits and the last field
         head: list[pa.Array | str]
         if self.ids is None:
-            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', pc.cast(pa.array(c.ids[a:b]), pa.string())]
+            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', fact_ids]
         else:
             head = [json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)]
-        r, case = c.r[a:b].astype(np.int64), self.case[a:b].astype(np.int64)
+        case8, bad_idx = self.row_cases(a, b)
+        r, case = c.r[a:b].astype(np.int32), case8.astype(np.int32)
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
         n_cases = len(self.cases)
         if self.k == 0:  # the template's one text is the first and the last piece
@@ -443,19 +456,19 @@ class _CorpusPlan:
             np.zeros(b - a, dtype=np.int32),
             self.pos_s[a:b],
             self.pos_e[a:b],
-            self.bad_idx[a:b],
+            bad_idx,
         ]
-        for values, base, kind, empty in pools["tail"]:
-            kinds = kind[case]
-            present = np.unique(kinds).tolist()
-            local = sources[present[0]] if len(present) == 1 else np.choose(kinds, sources)
-            idx = base[case] + local
-            if not empty[idx].all():
-                text.append(values.take(idx))
+        present = np.flatnonzero(np.bincount(case8, minlength=n_cases))  # the cases of the batch's rows
+        for values, base, kind, blank in pools["tail"]:
+            if blank[present].all():  # an empty piece in every row
+                continue
+            kinds = np.unique(kind[present]).tolist()
+            local = sources[kinds[0]] if len(kinds) == 1 else np.choose(kind[case], sources)
+            text.append(values.take(base[case] + local))
         rest: list[pa.Array | str] = []
         for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
-        rest += [pc.cast(pa.array(c.ids[a:b]), pa.string()), "}\n"]
+        rest += [fact_ids, "}\n"]
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
         if undecided.any():
             rows = np.flatnonzero(undecided)
@@ -474,9 +487,9 @@ class _CorpusPlan:
         text of each relation joined to the first text of each case (``last``: relation x case), or the one text
         of a template without slots joined to both (``whole``), and for each of the case's three parts the part's
         values joined to the case's text after it (``tail``: ``(values, first row of each case, source of each
-        case, empty values)``). Then each dictionary column's values with its key before each (``"null"`` last,
-        for a missing value; the first key also closes the text's quote, the last one is followed by the key of
-        ``fact_id``).
+        case, whether each case's values are all empty)``). Then each dictionary column's values with its key
+        before each (``"null"`` last, for a missing value; the first key also closes the text's quote, the last one
+        is followed by the key of ``fact_id``).
         """
         if self._pools is not None:
             return self._pools
@@ -508,7 +521,8 @@ class _CorpusPlan:
                 at += len(values)
             values_j = json_strings(pa.concat_arrays(blocks), quoted=False)
             empty = pc.equal(pc.binary_length(values_j), 0).to_numpy(zero_copy_only=False)
-            tail.append((values_j, np.array(base, dtype=np.int64), np.array(kind, dtype=np.int64), empty))
+            blank = np.array([empty[i : i + len(b)].all() for i, b in zip(base, blocks, strict=True)], dtype=bool)
+            tail.append((values_j, np.array(base, dtype=np.int32), np.array(kind, dtype=np.int32), blank))
         pools["tail"] = tail
         keys = ["," + dumps(name) + ":" for name in names[2:]]
         keys[0] = '"' + keys[0]
