@@ -285,7 +285,7 @@ def build_kg_benchmark(
         facts, doc_ids = graph_facts, DocIds(graph_facts.ids)
     symmetric = sorted(rid for rid, p in phr.items() if p.symmetric)
     t_max = as_of.lo(g) - 1
-    with engine_session(cfg.engine) as engine:  # one Spark session for the three SQL runs
+    with engine_session(cfg.engine) as engine:  # one Spark session for every SQL run of the build
         idx = build_index(engine, facts, is_event, g, as_of, open_end, bad_years, symmetric=symmetric)
         implausible_code = implausible_dates(
             engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
