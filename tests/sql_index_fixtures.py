@@ -71,3 +71,18 @@ def build_args(facts: Any, granularity: str = "year", open_end: str = "ongoing")
         "not_years": NOT_YEARS,
         "symmetric": SYMMETRIC,
     }
+
+
+def yago11k_index(as_of: TimePoint) -> tuple[GraphIndex, dict[str, Any]]:
+    """YAGO11k's index (the shipped phrases' events and symmetric relations) and those phrases; needs the mirror."""
+    from chronoqa import datasets
+    from chronoqa.generate.kg.build import resolve_phrases
+    from chronoqa.time import Granularity
+
+    graph = datasets.load_graph("yago11k", on_bad_row="skip", as_of=as_of)
+    phr, _, _ = resolve_phrases(graph, None, generic=False)
+    idx = GraphIndex.build(
+        graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, as_of,
+        symmetric=sorted(r for r, p in phr.items() if p.symmetric),
+    )  # fmt: skip
+    return idx, phr

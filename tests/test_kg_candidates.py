@@ -18,6 +18,7 @@ from chronoqa.generate.kg.sql import CANDIDATE_STEPS, DuckDBEngine, check_subset
 from chronoqa.generate.kg.sql.candidates import candidate_tables
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, TimePoint
+from sql_index_fixtures import yago11k_index
 
 AS_OF = TimePoint(2026, 1, 1)
 T_MAX = 2025  # as_of's year minus one, at year granularity
@@ -165,15 +166,9 @@ def test_synthetic_100k_equals_numpy() -> None:
 
 @pytest.mark.mirror
 def test_yago11k_equals_numpy(mirror: Path) -> None:
-    from chronoqa import datasets
-    from chronoqa.generate.kg.build import resolve_cardinality, resolve_phrases
+    from chronoqa.generate.kg.build import resolve_cardinality
 
-    graph = datasets.load_graph("yago11k", on_bad_row="skip", as_of=AS_OF)
-    phr, _, _ = resolve_phrases(graph, None, generic=False)
-    idx = GraphIndex.build(
-        graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, AS_OF,
-        symmetric=sorted(r for r, p in phr.items() if p.symmetric),
-    )  # fmt: skip
+    idx, phr = yago11k_index(AS_OF)
     card, _ = resolve_cardinality(phr, idx)
     idx.rel_one = [card.get(r, (True, True)) for r in idx.rel_names]
     ref = candidates(idx, T_MAX)

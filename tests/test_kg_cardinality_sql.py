@@ -21,6 +21,7 @@ from chronoqa.generate.kg.sql import CARDINALITY_STEPS, SparkEngine, check_subse
 from chronoqa.records import Fact
 from chronoqa.sources.synthetic import SyntheticConfig, generate
 from chronoqa.time import Granularity, TimePoint
+from sql_index_fixtures import yago11k_index
 
 AS_OF = TimePoint(2026, 1, 1)
 
@@ -127,15 +128,7 @@ def test_mixed_synthetic_equals_numpy() -> None:
 
 @pytest.mark.mirror
 def test_yago11k_equals_numpy(mirror: Path) -> None:
-    from chronoqa import datasets
-    from chronoqa.generate.kg.build import resolve_phrases
-
-    graph = datasets.load_graph("yago11k", on_bad_row="skip", as_of=AS_OF)
-    phr, _, _ = resolve_phrases(graph, None, generic=False)
-    idx = GraphIndex.build(
-        graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, AS_OF,
-        symmetric=sorted(r for r, p in phr.items() if p.symmetric),
-    )  # fmt: skip
+    idx, _ = yago11k_index(AS_OF)
     ref = numpy_stats(idx)
     assert differences(group_stats_by_sql("duckdb", idx), ref) == []
     assert int(ref[True][2].sum()) > 0
