@@ -316,6 +316,20 @@ def test_release_corpus_formats(tmp_path: Path) -> None:
     assert not (tmp_path / "bad").exists()
 
 
+def test_parquet_encodes_and_summarises_only_the_repeated_columns(tmp_path: Path) -> None:
+    """Dictionary pages and min/max statistics for the label, date and id columns and ``fact_id``; none for the
+    unique ``doc_id`` and ``text`` (hashing and comparing every document's text costs a third of the encoding)."""
+    folder = _release(tmp_path, "pq", _table(_hand_facts()), "parquet")
+    meta = pq.ParquetFile(folder / CORPUS_PARQUET_FILE).metadata
+    group = meta.row_group(0)
+    columns = {group.column(i).path_in_schema: group.column(i) for i in range(group.num_columns)}
+    assert set(columns) == set(CORPUS_SCHEMA.names)
+    for name, col in columns.items():
+        dictionary = any("DICTIONARY" in e for e in col.encodings)
+        assert dictionary == (name not in ("doc_id", "text", "fact_id")), (name, col.encodings)
+        assert col.is_stats_set == (name not in ("doc_id", "text")), name
+
+
 def test_docs_batches_and_schema_check(tmp_path: Path) -> None:
     docs = _docs(_hand_facts())
     batches = list(docs_batches(docs, 10))
