@@ -248,8 +248,9 @@ def check_release_target(out: str | Path) -> None:
 def upload_release(folder: str | Path, uri: str) -> list[str]:
     """Upload the release ``folder`` to ``uri`` file by file, the manifest last; returns the relative names in order.
 
-    An existing manifest at ``uri`` is deleted first, and each uploaded file's size is checked before the
-    manifest goes up, so an interrupted or failed upload leaves no manifest (no complete-looking release).
+    An existing manifest at ``uri`` is deleted first, each uploaded file's size is checked before the manifest
+    goes up, and the manifest is uploaded under a temporary name and moved into place, so an interrupted or failed
+    upload leaves no manifest (no complete-looking release).
 
     Raises:
         StorageError: an upload failed (nothing marks the release there as complete) or pyarrow could not reach
@@ -291,16 +292,24 @@ def upload_release(folder: str | Path, uri: str) -> list[str]:
     made = {root}
     for rel in order:
         dest = f"{root}/{rel}"
-        if rel == MANIFEST_FILE:
+        last = rel == MANIFEST_FILE
+        if last:
             _check_sizes(fs, root, local, order[:-1], failed)
+        # the manifest goes up under a temporary name and is moved into place: never seen half-written
+        target = f"{root}/.{MANIFEST_FILE}.partial" if last else dest
         try:
             parent = posixpath.dirname(dest)
             if parent not in made:
                 fs.create_dir(parent, recursive=True)
                 made.add(parent)
-            with (local / rel).open("rb") as fh, fs.open_output_stream(dest) as out:
+            with (local / rel).open("rb") as fh, fs.open_output_stream(target) as out:
                 shutil.copyfileobj(fh, out, _CHUNK)
+            if last:
+                fs.move(target, dest)
         except (OSError, pa.ArrowException) as exc:
+            if last:
+                with contextlib.suppress(OSError, pa.ArrowException):
+                    fs.delete_file(target)
             raise failed(rel, exc) from None
         done += 1
     return order
