@@ -402,3 +402,83 @@ def test_staged_relabel_names_the_uri() -> None:
     assert [str(r) for r in report.skipped] == ["s3://b/graphs/h/temporal:3: field 'start' = '2030': late"]
     local = remote.Staged(Path("/data/h"))
     assert local.name("/data/h/temporal") == "/data/h/temporal"
+
+
+# -- a release read from a URI ------------------------------------------------------------------------------
+
+
+def test_local_release_downloads_once_per_manifest(
+    release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mock_fs: Callable[[pafs.FileSystem], None]
+) -> None:
+    monkeypatch.setenv("CHRONOQA_CACHE", str(tmp_path / "cache"))
+    recorder = Breaking(pafs._MockFileSystem())
+    fs = pafs.PyFileSystem(recorder)
+    mock_fs(fs)
+    remote.upload_release(release, "mock://b/rels/r1")
+    reads: list[str] = []
+    real_open = recorder.open_input_stream
+
+    def counted(path: str) -> pa.NativeFile:
+        reads.append(path)
+        return real_open(path)
+
+    monkeypatch.setattr(recorder, "open_input_stream", counted)
+    got = remote.local_release("mock://b/rels/r1/")
+    assert got.name == "r1" and got.is_relative_to(tmp_path / "cache" / "releases")
+    assert files(got) == files(release)
+    assert len(reads) == 1 + len(files(release))  # the manifest, then every file
+    reads.clear()
+    assert remote.local_release("mock://b/rels/r1") == got and reads == [f"b/rels/r1/{MANIFEST_FILE}"]
+    # a new release there (another manifest): downloaded again, the old copy replaced
+    with fs.open_output_stream("b/rels/r1/qrels") as fh:
+        fh.write(b"q 0 d 1\n")
+    with fs.open_output_stream(f"b/rels/r1/{MANIFEST_FILE}") as fh:
+        fh.write(b'{"new": true}\n')
+    again = remote.local_release("mock://b/rels/r1")
+    assert again == got and (got / "qrels").read_bytes() == b"q 0 d 1\n"
+    assert [p.name for p in got.parent.iterdir()] == ["r1"], "no download folder left behind"
+    fs.delete_file(f"b/rels/r1/{MANIFEST_FILE}")
+    with pytest.raises(StorageError, match=f"mock://b/rels/r1 has no {MANIFEST_FILE}: not a release, or one whose"):
+        remote.local_release("mock://b/rels/r1")
+
+
+def test_evaluate_bench_uri_scores_as_the_local_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from retrieve_fixtures import write_bench
+
+    monkeypatch.setenv("CHRONOQA_CACHE", str(tmp_path / "cache"))
+    bench = write_bench(tmp_path / "bench")
+    remote.upload_release(bench, (tmp_path / "remote" / "bench").as_uri())
+    import chronoqa
+
+    run = chronoqa.run_retrieval(bench, ["oracle"], tmp_path / "runs", k=10)[0].path
+    args = ("evaluate", "--run", str(run), "--bootstrap", "20")
+    assert cli(capsys, monkeypatch, *args, "--bench", str(bench), "--out", str(tmp_path / "a.json"))[0] == 0
+    uri = (tmp_path / "remote" / "bench").as_uri()
+    assert cli(capsys, monkeypatch, *args, "--bench", uri, "--out", str(tmp_path / "b.json"))[0] == 0
+    assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
+    code, err = cli(capsys, monkeypatch, *args, "--bench", (tmp_path / "nothing").as_uri())
+    assert code == 2 and f"has no {MANIFEST_FILE}" in err and "Traceback" not in err
+
+
+def test_pipeline_bench_uri_runs_on_the_cached_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("bm25s")
+    from answer_fixtures import write_fixture
+    from chronoqa.pipeline.config import load_config
+    from chronoqa.pipeline.run import run_pipeline
+
+    monkeypatch.setenv("CHRONOQA_CACHE", str(tmp_path / "cache"))
+    rel, _ = write_fixture(tmp_path)
+    uri = (tmp_path / "remote" / rel.name).as_uri()  # the run names the release by its folder
+    remote.upload_release(rel, uri)
+    summaries = []
+    for bench, name in ((str(rel), "local"), (uri, "remote")):
+        cfg = load_config(None, bench=bench, out=str(tmp_path / name), retrievers="bm25", controls="oracle",
+                          baselines="prior", n_bootstrap=20)  # fmt: skip
+        summaries.append(run_pipeline(cfg).summary)
+    for key in ("answers", "retrieval", "composition"):
+        assert summaries[0][key] == summaries[1][key], key
+    assert summaries[1]["manifest"]["config"]["bench"] == uri, "the run records the URI it was given"
+    assert summaries[1]["answers"] and summaries[1]["retrieval"]
+    assert (tmp_path / "cache" / "releases").is_dir()

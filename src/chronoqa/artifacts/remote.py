@@ -14,6 +14,9 @@ whole files at the edges:
   manifest; the error says so and names the staged local copy, which is kept.
 * :func:`check_release_target`: reaches the destination before a long build, so missing credentials or a missing
   bucket fail in seconds.
+* :func:`local_release`: a release at a URI (``chronoqa run --bench``, ``chronoqa evaluate --bench``) downloaded
+  once into the cache (``<cache>/releases/``), again only when its manifest changes; one without a manifest is
+  refused (an incomplete upload).
 
 Every pyarrow failure becomes one :class:`~chronoqa.errors.StorageError` naming the URI, pyarrow's reason, what
 was expected and the fix for the scheme. ``s3a://`` and ``s3n://`` (Hadoop's names, as in
@@ -45,6 +48,7 @@ __all__ = [
     "check_release_target",
     "fetch",
     "is_uri",
+    "local_release",
     "publish_release",
     "resolve",
     "staged_input",
@@ -356,3 +360,59 @@ def publish_release(out: str | Path, write: Callable[[Path], object]) -> str:
     upload_release(staging, uri)  # on failure the staged release stays, named in the error
     shutil.rmtree(staging, ignore_errors=True)
     return uri
+
+
+def local_release(location: str | Path) -> Path:
+    """A release folder to read: ``location`` itself when local, else its copy in the cache (downloaded if needed).
+
+    The copy lives in ``<cache>/releases/<key>/<name>`` (:func:`chronoqa.paths.cache_dir`; the key is the URI's
+    hash) and is reused while the manifest at the URI is the same bytes as the copy's (a build's manifest holds
+    its config, seed, toolkit version, source checksums and counts). A new copy is downloaded into a temporary
+    folder beside the old one and moved into place once complete.
+
+    Raises:
+        StorageError: no manifest at ``location`` (not a complete release), or pyarrow could not reach or read it.
+
+    """
+    import hashlib
+
+    import pyarrow as pa
+    import pyarrow.fs as pafs
+
+    from chronoqa.artifacts.release import MANIFEST_FILE
+    from chronoqa.paths import cache_dir
+
+    if not is_uri(location):
+        return Path(location)
+    uri = str(location).rstrip("/")
+    fs, root = resolve(uri)
+    expected = f"a complete release folder (with its {MANIFEST_FILE}, written last)"
+    manifest = f"{root}/{MANIFEST_FILE}"
+    if _info(fs, manifest, uri, expected).type != pafs.FileType.File:
+        raise StorageError(
+            uri,
+            f"{uri} has no {MANIFEST_FILE}: not a release, or one whose upload did not finish",
+            expected,
+            "check the URI, or build the release there again",
+        )
+    try:
+        with fs.open_input_stream(manifest) as fh:
+            remote_manifest = fh.read()
+    except (OSError, pa.ArrowException) as exc:
+        raise _unreachable(_join(uri, MANIFEST_FILE), exc, "a readable file", "read") from None
+    home = cache_dir() / "releases" / hashlib.sha256(uri.encode()).hexdigest()[:16]
+    local = home / (posixpath.basename(root) or "release")
+    cached = local / MANIFEST_FILE
+    if cached.is_file() and cached.read_bytes() == remote_manifest:
+        return local
+    home.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".download-", dir=home) as tmp:
+        fresh = fetch(uri, tmp)
+        if (fresh / MANIFEST_FILE).read_bytes() != remote_manifest:
+            raise StorageError(
+                uri, f"the release at {uri} changed while it was downloaded", expected, "download it again"
+            )
+        if local.exists():
+            shutil.rmtree(local)
+        fresh.rename(local)
+    return local
