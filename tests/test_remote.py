@@ -374,13 +374,15 @@ def test_missing_input_and_file_out_exit_2(
 def test_unreachable_s3_exits_2_before_the_build(
     graphs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # s3a:// as Spark writes it; an endpoint nobody listens on (no network needed)
-    uri = "s3a://bucket/rel?endpoint_override=127.0.0.1:9&scheme=http&region=us-east-1"
+    # s3a:// as Spark writes it, credentials in the URI; an endpoint nobody listens on (no network needed)
+    query = "?endpoint_override=127.0.0.1:9&scheme=http&region=us-east-1"
+    uri, secret_uri = f"s3a://bucket/rel{query}", f"s3a://AKIDTEST:SECRETTEST@bucket/rel{query}"
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "x")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "y")
-    code, err = cli(capsys, monkeypatch, "build", "kg", "--input", str(graphs / "g.tsv"), "--out", uri)
+    code, err = cli(capsys, monkeypatch, "build", "kg", "--input", str(graphs / "g.tsv"), "--out", secret_uri)
     assert code == 2 and "Traceback" not in err
     assert f"pyarrow could not reach {uri}:" in err and "check the AWS credentials" in err
+    assert "SECRETTEST" not in err and "AKIDTEST" not in err
     assert "questions" not in err, "reached before the build"
 
 
@@ -400,6 +402,8 @@ def test_staged_relabel_names_the_uri() -> None:
     staged.relabel(report)
     assert report.source == "s3://b/graphs/h"
     assert [str(r) for r in report.skipped] == ["s3://b/graphs/h/temporal:3: field 'start' = '2030': late"]
+    secret = remote.Staged(Path("/tmp/chronoqa-input-y/g.tsv"), "s3://KEY:SECRET@b/g.tsv")
+    assert secret.name("/tmp/chronoqa-input-y/g.tsv:2: bad") == "s3://b/g.tsv:2: bad"
     local = remote.Staged(Path("/data/h"))
     assert local.name("/data/h/temporal") == "/data/h/temporal"
 

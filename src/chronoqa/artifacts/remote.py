@@ -19,7 +19,8 @@ whole files at the edges:
   refused (an incomplete upload).
 
 Every pyarrow failure becomes one :class:`~chronoqa.errors.StorageError` naming the URI, pyarrow's reason, what
-was expected and the fix for the scheme. ``s3a://`` and ``s3n://`` (Hadoop's names, as in
+was expected and the fix for the scheme; credentials written into a URI (``s3://key:secret@bucket/...``) are
+never repeated (:func:`shown`), in messages or in the manifest. ``s3a://`` and ``s3n://`` (Hadoop's names, as in
 ``$CHRONOQA_SPARK_DIR``) are read as ``s3://``. A plain path (no ``scheme://``) never goes through this module's
 filesystems: the callers use it as they always have.
 """
@@ -51,6 +52,7 @@ __all__ = [
     "local_release",
     "publish_release",
     "resolve",
+    "shown",
     "staged_input",
     "upload_release",
 ]
@@ -59,6 +61,7 @@ __all__ = [
 SCHEMES = ("s3", "gs", "hdfs", "file")
 _ALIASES = {"s3a": "s3", "s3n": "s3", "gcs": "gs"}
 _URI = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s]*@")
 _CHUNK = 1 << 23
 _FIX = {
     "s3": "check the AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE or "
@@ -91,8 +94,18 @@ def _reason(exc: BaseException) -> str:
     return clip(" ".join(str(exc).split()) or type(exc).__name__, 300)
 
 
+def shown(uri: str) -> str:
+    """``uri`` (or a text quoting URIs) as chronoqa writes it in messages, manifests and summaries: no secrets."""
+    return _USERINFO.sub(r"\1", uri)
+
+
+def _error(uri: str, problem: str, expected: str, fix: str) -> StorageError:
+    """A :class:`StorageError` about ``uri``, which it names as :func:`shown` writes it."""
+    return StorageError(shown(uri), shown(problem), expected, fix)  # pyarrow's words may quote the URI too
+
+
 def _unreachable(uri: str, exc: BaseException, expected: str, action: str = "reach") -> StorageError:
-    return StorageError(uri, f"pyarrow could not {action} {uri}: {_reason(exc)}", expected, _fix(uri))
+    return _error(uri, f"pyarrow could not {action} {uri}: {_reason(exc)}", expected, _fix(uri))
 
 
 def resolve(uri: str) -> tuple[pafs.FileSystem, str]:
@@ -108,14 +121,14 @@ def resolve(uri: str) -> tuple[pafs.FileSystem, str]:
 
     match = _URI.match(uri)
     if match is None:
-        raise StorageError(uri, f"{uri} is not a URI", "scheme://location", "give a local path or a URI")
+        raise _error(uri, f"{uri} is not a URI", "scheme://location", "give a local path or a URI")
     scheme = match.group(1).lower()
     target = _ALIASES[scheme] + uri[len(scheme) :] if scheme in _ALIASES else uri
     try:
         fs, path = pafs.FileSystem.from_uri(target)
     except pa.ArrowInvalid as exc:
         if "Unrecognized filesystem type" in str(exc):
-            raise StorageError(
+            raise _error(
                 uri,
                 f"{uri}: pyarrow has no filesystem for the scheme {scheme}://",
                 "a local path or a URI of " + ", ".join(f"{s}://" for s in SCHEMES),
@@ -159,7 +172,7 @@ def fetch(uri: str, into: str | Path) -> Path:
     expected = "a graph file (.tsv, .csv, .parquet, .zip) or a HyTE folder"
     info = _info(fs, path, uri, expected)
     if info.type == pafs.FileType.NotFound:
-        raise StorageError(uri, f"{uri}: there is no file or folder there", expected, "check the URI")
+        raise _error(uri, f"{uri}: there is no file or folder there", expected, "check the URI")
     local = Path(into) / (posixpath.basename(path) or "input")
     if info.type == pafs.FileType.File:
         files = [(path, local)]
@@ -195,7 +208,7 @@ class Staged:
         """``text`` with the staged local path written as the URI it came from."""
         if self.uri is None:
             return text
-        return text.replace(str(self.path), self.uri.rstrip("/"))
+        return text.replace(str(self.path), shown(self.uri).rstrip("/"))
 
     def relabel(self, report: LoadReport | None) -> None:
         """Name the URI, not the staging folder, in ``report`` (its source and every skipped row), in place."""
@@ -246,7 +259,7 @@ def check_release_target(out: str | Path) -> None:
     uri = str(out)
     fs, path = resolve(uri)
     if _info(fs, path, uri, "a folder for the release").type == pafs.FileType.File:
-        raise StorageError(uri, f"{uri} is a file", "a new or existing folder", "give another location")
+        raise _error(uri, f"{uri} is a file", "a new or existing folder", "give another location")
 
 
 def upload_release(folder: str | Path, uri: str) -> list[str]:
@@ -274,7 +287,7 @@ def upload_release(folder: str | Path, uri: str) -> list[str]:
 
     def failed(rel: str, exc: BaseException | str) -> StorageError:
         why = exc if isinstance(exc, str) else _reason(exc)
-        return StorageError(
+        return _error(
             uri,
             f"uploading the release to {uri} failed at {rel}, after {done} of {len(order)} files: {why}. It is "
             f"incomplete there and has no {MANIFEST_FILE}, so nothing reads it as a release; the complete release is "
@@ -359,7 +372,7 @@ def publish_release(out: str | Path, write: Callable[[Path], object]) -> str:
         raise
     upload_release(staging, uri)  # on failure the staged release stays, named in the error
     shutil.rmtree(staging, ignore_errors=True)
-    return uri
+    return shown(uri)
 
 
 def local_release(location: str | Path) -> Path:
@@ -389,7 +402,7 @@ def local_release(location: str | Path) -> Path:
     expected = f"a complete release folder (with its {MANIFEST_FILE}, written last)"
     manifest = f"{root}/{MANIFEST_FILE}"
     if _info(fs, manifest, uri, expected).type != pafs.FileType.File:
-        raise StorageError(
+        raise _error(
             uri,
             f"{uri} has no {MANIFEST_FILE}: not a release, or one whose upload did not finish",
             expected,
@@ -409,9 +422,7 @@ def local_release(location: str | Path) -> Path:
     with tempfile.TemporaryDirectory(prefix=".download-", dir=home) as tmp:
         fresh = fetch(uri, tmp)
         if (fresh / MANIFEST_FILE).read_bytes() != remote_manifest:
-            raise StorageError(
-                uri, f"the release at {uri} changed while it was downloaded", expected, "download it again"
-            )
+            raise _error(uri, f"the release at {uri} changed while it was downloaded", expected, "download it again")
         if local.exists():
             shutil.rmtree(local)
         fresh.rename(local)
