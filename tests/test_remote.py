@@ -402,7 +402,7 @@ def test_staged_relabel_names_the_uri() -> None:
     staged.relabel(report)
     assert report.source == "s3://b/graphs/h"
     assert [str(r) for r in report.skipped] == ["s3://b/graphs/h/temporal:3: field 'start' = '2030': late"]
-    secret = remote.Staged(Path("/tmp/chronoqa-input-y/g.tsv"), "s3://KEY:SECRET@b/g.tsv")
+    secret = remote.Staged(Path("/tmp/chronoqa-input-y/g.tsv"), "s3://KEY:SECRET@b/g.tsv?region=eu-west-1")
     assert secret.name("/tmp/chronoqa-input-y/g.tsv:2: bad") == "s3://b/g.tsv:2: bad"
     local = remote.Staged(Path("/data/h"))
     assert local.name("/data/h/temporal") == "/data/h/temporal"

@@ -91,7 +91,7 @@ def _fix(uri: str) -> str:
 
 
 def _reason(exc: BaseException) -> str:
-    return clip(" ".join(str(exc).split()) or type(exc).__name__, 300)
+    return clip(shown(" ".join(str(exc).split())) or type(exc).__name__, 300)  # no secret half cut off
 
 
 def shown(uri: str) -> str:
@@ -205,10 +205,10 @@ class Staged:
     uri: str | None = None
 
     def name(self, text: str) -> str:
-        """``text`` with the staged local path written as the URI it came from."""
+        """``text`` with the staged local path written as the URI it came from (no credentials, no ``?query``)."""
         if self.uri is None:
             return text
-        return text.replace(str(self.path), shown(self.uri).rstrip("/"))
+        return text.replace(str(self.path), shown(self.uri).split("?", 1)[0].rstrip("/"))
 
     def relabel(self, report: LoadReport | None) -> None:
         """Name the URI, not the staging folder, in ``report`` (its source and every skipped row), in place."""
