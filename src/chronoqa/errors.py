@@ -21,6 +21,7 @@ __all__ = [
     "DataError",
     "LoadReport",
     "SkippedRow",
+    "StorageError",
     "UnknownNameError",
     "check_policy",
     "clip",
@@ -84,6 +85,17 @@ def clip(text: str, limit: int = MAX_ECHO) -> str:
 
 class ChecksumError(ChronoqaError):
     """A downloaded or mirrored file does not have the sha256 it is registered with."""
+
+
+class StorageError(ChronoqaError):
+    """A file or folder at a URI (object storage, HDFS, ``file://``) could not be read or written.
+
+    The message names the URI, what went wrong (pyarrow's own words, clipped), what was expected and the fix.
+    """
+
+    def __init__(self, uri: str, problem: str, expected: str, fix: str) -> None:
+        self.uri, self.problem, self.expected, self.fix = uri, problem, expected, fix
+        super().__init__(f"{problem}; expected {expected}. Fix: {fix}")
 
 
 class UnknownNameError(ChronoqaError, KeyError):

@@ -4,6 +4,8 @@
 * :mod:`chronoqa.artifacts.runs`: run files (what retrieval writes; answer and evaluate read), one :class:`Run`.
 * :mod:`chronoqa.artifacts.answers`: answer folders (what the answer stage writes; evaluate reads).
 * :mod:`chronoqa.artifacts.metrics`: the evaluate folder (what evaluate writes; the report reads).
+* :mod:`chronoqa.artifacts.remote`: those files at a URI (``s3://``, ``gs://``, ``hdfs://``, ``file://``): a graph
+  downloaded for reading, a release uploaded manifest last, a release read from a cached copy.
 
 This package imports only the floors below it (:mod:`chronoqa.time`, :mod:`chronoqa.records`,
 :mod:`chronoqa.errors`, :mod:`chronoqa.io`, :mod:`chronoqa.paths`); every stage imports it, and no stage

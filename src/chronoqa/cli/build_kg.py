@@ -20,9 +20,14 @@ def _folder_checksums(folder: Path) -> dict[str, str]:
 
 
 def build_kg_command(
-    out: Annotated[Path, typer.Option("--out", help="Release folder to write.")],
+    out: Annotated[
+        str, typer.Option("--out", help="Release folder to write: a path or a URI (s3://, gs://, hdfs://, file://).")
+    ],
     dataset: Annotated[str | None, typer.Option(help="Named dataset: yago11k or wikidata12k.")] = None,
-    input_folder: Annotated[Path | None, typer.Option("--input", help="A TKG folder or file to read instead.")] = None,
+    input_folder: Annotated[
+        str | None,
+        typer.Option("--input", help="A TKG folder or file to read instead: a path or a URI (s3://, gs://, ...)."),
+    ] = None,
     fmt: Annotated[
         str | None, typer.Option("--format", help="Format of --input: hyte, tgb or quintuples (default: detected).")
     ] = None,
@@ -95,8 +100,11 @@ def build_kg_command(
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
-    if out.exists() and not out.is_dir():
+    from chronoqa.artifacts.remote import check_release_target, is_uri, publish_release, staged_input
+
+    if not is_uri(out) and Path(out).exists() and not Path(out).is_dir():
         raise typer.BadParameter(f"{out} is a file, not a folder: give a new or existing folder", param_hint="--out")
+    check_release_target(out)  # a URI: reached now, before the build
     config = KGBuildConfig(
         seed=seed,
         n_questions=n_questions,
@@ -126,10 +134,12 @@ def build_kg_command(
         assert input_folder is not None
         from chronoqa.sources import detect_format, read_graph
 
-        fmt = fmt or detect_format(input_folder)
-        policy = check_policy(on_bad_row)
-        graph = read_graph(input_folder, fmt, on_bad_row=policy, on_reversed="keep", as_of=as_of_point)
-        sources = {"input": input_folder.name, "format": fmt, "sha256": _folder_checksums(input_folder)}
+        with staged_input(input_folder) as staged:  # a URI: downloaded under its own name, named as the URI
+            fmt = fmt or detect_format(staged.path)
+            policy = check_policy(on_bad_row)
+            graph = read_graph(staged.path, fmt, on_bad_row=policy, on_reversed="keep", as_of=as_of_point)
+            staged.relabel(graph.report)
+            sources = {"input": staged.path.name, "format": fmt, "sha256": _folder_checksums(staged.path)}
     extra = read_entity_labels(labels) if labels is not None else None
     if labels is not None:
         from chronoqa.io import sha256_file
@@ -153,7 +163,7 @@ def build_kg_command(
             f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
             "--on-bad-row raise to stop at the first bad row. Nothing was written"
         )
-    folder = build.write(out, corpus_format=corpus_format)
+    folder = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     if graph.report is not None and graph.report.skipped:
         rep = graph.report
         console.print(

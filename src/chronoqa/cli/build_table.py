@@ -19,7 +19,10 @@ def register(app: typer.Typer) -> None:
 
 def build_table(
     tables: Annotated[list[Path] | None, typer.Argument(help="Temporal table files (.csv/.tsv/.parquet).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Release folder to write.")] = Path("table-benchmark"),
+    out: Annotated[
+        str,
+        typer.Option("--out", "-o", help="Release folder to write: a path or a URI (s3://, gs://, hdfs://, file://)."),
+    ] = "table-benchmark",
     tfd: Annotated[
         list[str] | None,
         typer.Option(help="Named TFD 'Country,Role->Name' (all tables with these columns) or 'table:X->Y'."),
@@ -77,6 +80,7 @@ def build_table(
 
     if corpus_format not in CORPUS_FORMATS:
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
+    from chronoqa.artifacts.remote import check_release_target, publish_release
     from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
     from chronoqa.generate.table.build import read_table_files
     from chronoqa.generate.table.verbalise import graph_phrases
@@ -84,6 +88,7 @@ def build_table(
     from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
 
     try:
+        check_release_target(out)  # a URI: reached now, before the build
         policy = check_policy(on_bad_row)
         loaded: dict[str, TemporalTable] = {}
         sources: dict[str, dict[str, str]] = {}
@@ -151,11 +156,11 @@ def build_table(
             delimiters=dict(_delimiter(d) for d in delimiter or []),
         )
         build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
-        build.write(out, corpus_format=corpus_format)
+        where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     except ChronoqaError as exc:
         fail(exc)
     counts = build.manifest["counts"]
-    typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {out}")
+    typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {where}")
     for src, rows in sorted(build.manifest["cells"].items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
         typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")

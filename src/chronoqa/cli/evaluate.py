@@ -103,7 +103,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("evaluate")
     def evaluate_cmd(
-        bench: Annotated[Path, typer.Option("--bench", help="Benchmark release folder.")],
+        bench: Annotated[str, typer.Option("--bench", help="Benchmark release folder (a path or a URI).")],
         run: Annotated[Path | None, typer.Option("--run", help="Run file (<name>.run.jsonl).")] = None,
         answers: Annotated[Path | None, typer.Option("--answers", help="answers.jsonl to score.")] = None,
         functional_only: Annotated[
@@ -145,8 +145,10 @@ def register(app: typer.Typer) -> None:
             from chronoqa.judge import make_judge
 
             llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
+        from chronoqa.artifacts.remote import local_release
+
         result = evaluate(
-            bench,
+            local_release(bench),
             run=run,
             answers=answers,
             functional_only=functional_only,

@@ -359,7 +359,9 @@ def run_pipeline(
 
 def _check_inputs(cfg: RunConfig) -> None:
     """Fail on a missing release or a bad retriever, answerer or judge spec before any file is written."""
-    if cfg.bench and not (Path(cfg.bench) / "benchmark.jsonl").is_file():
+    from chronoqa.artifacts.remote import local_release  # a release at a URI: its copy in the cache
+
+    if cfg.bench and not (local_release(cfg.bench) / "benchmark.jsonl").is_file():
         raise ChronoqaError(f"--bench {cfg.bench}: not a benchmark release folder (no benchmark.jsonl)")
     from chronoqa.retrieve.registry import REGISTRY
     from chronoqa.spec import RetrieverSpec
@@ -387,7 +389,9 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
         return res
 
     if cfg.bench:
-        release = Path(cfg.bench)
+        from chronoqa.artifacts.remote import local_release
+
+        release = local_release(cfg.bench)
     else:
         fetch_key: dict[str, Any] = {"dataset": cfg.dataset, "files": cfg.files}
         if cfg.tables:
