@@ -22,7 +22,11 @@ import pyarrow as pa
 
 __all__ = ["Layout", "lines", "pool_arrays", "string_pool"]
 
-_NO_BYTES = np.zeros(0, dtype=np.uint8)
+#: Rows whose pieces are listed, then copied, at a time (the list and their pool entries stay in the cache).
+CHUNK = 512
+#: Spare bytes at the end of every pool and output buffer of the kernel (see ``_put``).
+SLACK = 16
+_NO_BYTES = np.zeros(SLACK, dtype=np.uint8)
 _NO_OFFSETS = np.zeros(1, dtype=np.int64)
 
 
@@ -41,13 +45,15 @@ class Layout:
     lit_at: np.ndarray  # int64 (k + 1) x relations: the statement's texts between the slots
     slot: np.ndarray  # int8 (k + 1) x relations: 0 none, 1 subject, 2 object (row 0 unused)
     cap: np.ndarray  # bool per relation: the statement opens with a slot (its label capitalised)
-    ent_at: int  # the labels of the entities, by code
-    capital_at: int  # the capitalised labels, by code
+    ent_at: int  # the entities' entries, ``ent_w`` each by code: label, capitalised label, (JSON) id
+    ent_w: int
+    date_at: int  # the dates' entries, ``date_w`` each by position: the date as text, as ISO
+    date_w: int
     last_at: np.ndarray  # int64 relation x case: the last text joined to the case's first (k == 0: the only one)
-    tail_at: np.ndarray  # int64 3 x case: the first value of each of the case's three parts
+    tail_at: np.ndarray  # int64 3 x case: the first value of each of the case's three parts (a date: the text after)
     tail_kind: np.ndarray  # int8 3 x case: the part's value by 0 none, 1 start date, 2 end date, 3 listed years
-    field_at: np.ndarray  # int64 8: the dictionary columns' values (key before each; ``null`` last)
-    field_null: np.ndarray  # int64 8: the number of each column's ``null`` entry among its values
+    tail_col: np.ndarray  # int8 3 x case: a date part's column in the date's entries
+    keys: np.ndarray  # int64 12 (JSON): the keys between the columns and the relations' columns (see ``_rows``)
     head_at: int  # ``{"doc_id":"F`` (JSON)
     dash_at: int  # ``-`` (an expanded doc id's year)
     close_at: int  # ``}\n`` (JSON)
@@ -64,23 +70,47 @@ def pool_arrays(arrays: list[pa.Array]) -> tuple[np.ndarray, np.ndarray, list[in
 
 
 def string_pool(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """A string array (no nulls) as ``(bytes, int64 offsets)`` of its rows, no copy of the bytes."""
+    """A string array (no nulls) as ``(bytes, int64 offsets)`` of its rows, the bytes copied with :data:`SLACK`."""
     if not len(arr):
         return _NO_BYTES, _NO_OFFSETS
-    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1].astype(np.int64)
     data = arr.buffers()[2]
-    return (np.frombuffer(data, dtype=np.uint8) if data is not None else _NO_BYTES), off.astype(np.int64)
+    raw = np.frombuffer(data, dtype=np.uint8)[off[0] : off[-1]] if data is not None else _NO_BYTES[:0]
+    padded = np.zeros(len(raw) + SLACK, dtype=np.uint8)
+    padded[: len(raw)] = raw
+    return padded, off - off[0]
 
 
 @nb.njit(nogil=True, cache=True, inline="always")
 def _put(data: Any, off: Any, i: Any, out: Any, at: Any, write: Any) -> Any:
-    """Entry ``i`` of the pool at ``out[at:]`` (if ``write``); the position after it."""
-    a = off[i]
-    n = off[i + 1] - a
+    """Entry ``i`` of the pool at ``out[at:]`` (if ``write``); the position after it.
+
+    It copies 16 bytes at a time, unsigned indices (no wraparound test, so each block is one vector copy): up to
+    15 bytes past the entry are read and written, so ``data`` and ``out`` end with :data:`SLACK` spare bytes
+    (the next entry overwrites what is written past this one).
+    """
+    n = off[i + 1] - off[i]
     if write:
-        for t in range(n):
-            out[at + t] = data[a + t]
+        a = np.uint64(off[i])
+        o = np.uint64(at)
+        t = np.uint64(0)
+        m = np.uint64(n)
+        while t < m:
+            for u in range(16):
+                out[o + t + np.uint64(u)] = data[a + t + np.uint64(u)]
+            t += np.uint64(16)
     return at + n
+
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _digits(v: Any) -> Any:
+    """The number of characters of ``v`` in decimal (a minus sign included)."""
+    n = 1 if v >= 0 else 2
+    x = v if v >= 0 else -v
+    while x >= 10:
+        x //= 10
+        n += 1
+    return n
 
 
 @nb.njit(nogil=True, cache=True, inline="always")
@@ -104,75 +134,176 @@ def _put_int(v: Any, out: Any, at: Any, write: Any) -> Any:
     return at + n
 
 
+@nb.njit(nogil=True, cache=True, inline="always")
+def _add(buf: Any, p: Any, off: Any, e: Any, at: Any) -> Any:
+    """Entry ``e`` of the pool as the next piece: ``(p + 1, at + its length)``."""
+    buf[p] = e
+    return p + 1, at + off[e + 1] - off[e]
+
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _add_ext(buf: Any, p: Any, mark: Any, off: Any, e: Any, at: Any) -> Any:
+    """Entry ``e`` of the doc ids (``mark`` -2) or of the overrides (-3) as the next piece."""
+    buf[p] = mark
+    buf[p + 1] = e
+    return p + 2, at + off[e + 1] - off[e]
+
+
+@nb.njit(nogil=True, cache=True, inline="always")
+def _add_int(buf: Any, p: Any, v: Any, at: Any) -> Any:
+    """The decimal digits of ``v`` as the next piece."""
+    buf[p] = -1
+    buf[p + 1] = v
+    return p + 2, at + _digits(v)
+
+
+@nb.njit(nogil=True, cache=True)
+def _copy(
+    buf: Any, m: Any, data: Any, off: Any, id_data: Any, id_off: Any, ov_data: Any, ov_off: Any, out: Any, at: Any
+) -> Any:
+    """Copy the ``m`` entries of ``buf`` into ``out`` from ``at``: pool entries (``>= 0``), then marked pairs.
+
+    A mark ``-1`` is followed by an integer to write in decimal, ``-2`` by a doc id entry, ``-3`` by an override
+    entry. Returns the position after the last.
+    """
+    q = 0
+    while q < m:
+        e = buf[q]
+        if e >= 0:
+            at = _put(data, off, e, out, at, True)
+            q += 1
+        else:
+            v = buf[q + 1]
+            if e == -1:
+                at = _put_int(v, out, at, True)
+            elif e == -2:
+                at = _put(id_data, id_off, v, out, at, True)
+            else:
+                at = _put(ov_data, ov_off, v, out, at, True)
+            q += 2
+    return at
+
+
 @nb.njit(nogil=True, cache=True)
 def _rows(
-    write: Any, out: Any, ends: Any,
-    data: Any, off: Any, first_at: Any, lit_at: Any, slot: Any, cap: Any, ent_at: Any, capital_at: Any,
-    last_at: Any, tail_at: Any, tail_kind: Any, field_at: Any, field_null: Any, head_at: Any, dash_at: Any,
+    buf: Any, ends: Any, lo: Any, hi: Any, at: Any, j_ov: Any,
+    data: Any, off: Any, first_at: Any, lit_at: Any, slot: Any, cap: Any, ent_at: Any, ent_w: Any, date_at: Any,
+    date_w: Any, last_at: Any, tail_at: Any, tail_kind: Any, tail_col: Any, keys: Any, head_at: Any, dash_at: Any,
     close_at: Any, k: Any, n_cases: Any, json: Any,
     r: Any, s: Any, o: Any, case: Any, pos_s: Any, pos_e: Any, hs: Any, he: Any, bad: Any, fid: Any,
     head_mode: Any, id_data: Any, id_off: Any, id_facts: Any, id_years: Any, id_expanded: Any,
     undecided: Any, ov_data: Any, ov_off: Any,
 ) -> Any:  # fmt: skip
-    """Measure (``write`` false: each row's end in ``ends``) or copy (into ``out``) the rows; the bytes in all."""
-    at = 0
-    j_ov = 0
-    for i in range(len(r)):
+    """The pieces of rows ``lo..hi-1`` into ``buf`` (see :func:`_copy`), each row's end in ``ends``.
+
+    The first row goes at ``at``; the rows before ``lo`` took ``j_ov`` overrides. Returns the number of entries of
+    ``buf``, the position after the last row and the overrides taken.
+    """
+    p = 0
+    for i in range(lo, hi):
         if json:
             if head_mode == 0:  # F<fact id>
-                at = _put(data, off, head_at, out, at, write)
-                at = _put_int(fid[i], out, at, write)
+                p, at = _add(buf, p, off, head_at, at)
+                p, at = _add_int(buf, p, fid[i], at)
             elif head_mode == 1:  # given, escaped with the key before
-                at = _put(id_data, id_off, i, out, at, write)
+                p, at = _add_ext(buf, p, -2, id_off, i, at)
             else:  # F<original fact id>, -<year> if expanded
-                at = _put(data, off, head_at, out, at, write)
-                at = _put_int(id_facts[i], out, at, write)
+                p, at = _add(buf, p, off, head_at, at)
+                p, at = _add_int(buf, p, id_facts[i], at)
                 if id_expanded[i]:
-                    at = _put(data, off, dash_at, out, at, write)
-                    at = _put_int(id_years[i], out, at, write)
+                    p, at = _add(buf, p, off, dash_at, at)
+                    p, at = _add_int(buf, p, id_years[i], at)
         rr = r[i]
         cc = case[i]
         if undecided[i]:
-            at = _put(ov_data, ov_off, j_ov, out, at, write)
+            p, at = _add_ext(buf, p, -3, ov_off, j_ov, at)
             j_ov += 1
         else:
             if k > 0:
-                at = _put(data, off, first_at[rr], out, at, write)
+                p, at = _add(buf, p, off, first_at[rr], at)
                 for j in range(1, k + 1):
                     kind = slot[j, rr]
                     if kind != 0:
                         e = s[i] if kind == 1 else o[i]
-                        base = capital_at if j == 1 and cap[rr] else ent_at
-                        at = _put(data, off, base + e, out, at, write)
+                        col = 1 if j == 1 and cap[rr] else 0
+                        p, at = _add(buf, p, off, ent_at + e * ent_w + col, at)
                     if j < k:
-                        at = _put(data, off, lit_at[j, rr], out, at, write)
-            at = _put(data, off, last_at[rr * n_cases + cc], out, at, write)
+                        p, at = _add(buf, p, off, lit_at[j, rr], at)
+            p, at = _add(buf, p, off, last_at[rr * n_cases + cc], at)
             for j in range(3):
                 kd = tail_kind[j, cc]
-                loc = 0
-                if kd == 1:
-                    loc = pos_s[i]
-                elif kd == 2:
-                    loc = pos_e[i]
-                elif kd == 3:
-                    loc = bad[i]
-                at = _put(data, off, tail_at[j, cc] + loc, out, at, write)
-        if json:
-            ss = s[i]
-            oo = o[i]
-            at = _put(data, off, field_at[0] + ss, out, at, write)
-            at = _put(data, off, field_at[1] + rr, out, at, write)
-            at = _put(data, off, field_at[2] + oo, out, at, write)
-            at = _put(data, off, field_at[3] + (pos_s[i] if hs[i] else field_null[3]), out, at, write)
-            at = _put(data, off, field_at[4] + (pos_e[i] if he[i] else field_null[4]), out, at, write)
-            at = _put(data, off, field_at[5] + ss, out, at, write)
-            at = _put(data, off, field_at[6] + rr, out, at, write)
-            at = _put(data, off, field_at[7] + oo, out, at, write)
-            at = _put_int(fid[i], out, at, write)
-            at = _put(data, off, close_at, out, at, write)
-        if not write:
-            ends[i] = at
-    return at
+                if kd == 1 or kd == 2:  # the date, then the case's text after it
+                    d = pos_s[i] if kd == 1 else pos_e[i]
+                    p, at = _add(buf, p, off, date_at + d * date_w + tail_col[j, cc], at)
+                    p, at = _add(buf, p, off, tail_at[j, cc], at)
+                else:
+                    p, at = _add(buf, p, off, tail_at[j, cc] + (bad[i] if kd == 3 else 0), at)
+        if json:  # "s":S "r":R,"o":O "t_start":.. "t_end":.. "s_id":S "r_id":R,"o_id":O "fact_id":..}
+            s_at = ent_at + s[i] * ent_w
+            o_at = ent_at + o[i] * ent_w
+            p, at = _add(buf, p, off, keys[0], at)
+            p, at = _add(buf, p, off, s_at, at)
+            p, at = _add(buf, p, off, keys[1] + rr, at)
+            p, at = _add(buf, p, off, o_at, at)
+            a_s = hs[i]
+            a_e = he[i]
+            p, at = _add(buf, p, off, keys[2] if a_s else keys[3], at)
+            if a_s:
+                p, at = _add(buf, p, off, date_at + pos_s[i] * date_w + 1, at)
+            p, at = _add(buf, p, off, keys[4 + (0 if a_s else 2) + (0 if a_e else 1)], at)
+            if a_e:
+                p, at = _add(buf, p, off, date_at + pos_e[i] * date_w + 1, at)
+            p, at = _add(buf, p, off, keys[8] if a_e else keys[9], at)
+            p, at = _add(buf, p, off, s_at + 2, at)
+            p, at = _add(buf, p, off, keys[10] + rr, at)
+            p, at = _add(buf, p, off, o_at + 2, at)
+            p, at = _add(buf, p, off, keys[11], at)
+            p, at = _add_int(buf, p, fid[i], at)
+            p, at = _add(buf, p, off, close_at, at)
+        ends[i] = at
+    return p, at, j_ov
+
+
+@nb.njit(nogil=True, cache=True)
+def _chunks(
+    data: Any, off: Any, first_at: Any, lit_at: Any, slot: Any, cap: Any, ent_at: Any, ent_w: Any, date_at: Any,
+    date_w: Any, last_at: Any, tail_at: Any, tail_kind: Any, tail_col: Any, keys: Any, head_at: Any,
+    dash_at: Any, close_at: Any, k: Any, n_cases: Any, json: Any,
+    r: Any, s: Any, o: Any, case: Any, pos_s: Any, pos_e: Any, hs: Any, he: Any, bad: Any, fid: Any,
+    head_mode: Any, id_data: Any, id_off: Any, id_facts: Any, id_years: Any, id_expanded: Any,
+    undecided: Any, ov_data: Any, ov_off: Any,
+) -> Any:  # fmt: skip
+    """All the rows, :data:`CHUNK` at a time: measured, then copied while their pieces are still in the cache.
+
+    The buffer grows (doubling; first sized from the first chunk) as the rows need. ``(buffer, bytes, ends)``.
+    """
+    n = len(r)
+    ends = np.empty(n, dtype=np.int64)
+    out = np.empty(SLACK, dtype=np.uint8)
+    buf = np.empty(CHUNK * (2 * k + 32), dtype=np.int64)  # a row's pieces: at most 2k + 29 entries
+    at = 0
+    lo = 0
+    j_ov = 0
+    while lo < n:
+        hi = min(n, lo + CHUNK)
+        m, end, j_ov = _rows(
+            buf, ends, lo, hi, at, j_ov,
+            data, off, first_at, lit_at, slot, cap, ent_at, ent_w, date_at, date_w, last_at, tail_at, tail_kind,
+            tail_col, keys, head_at, dash_at, close_at, k, n_cases, json,
+            r, s, o, case, pos_s, pos_e, hs, he, bad, fid,
+            head_mode, id_data, id_off, id_facts, id_years, id_expanded, undecided, ov_data, ov_off,
+        )  # fmt: skip
+        if end + SLACK > len(out):
+            want = max(end + SLACK, 2 * len(out))
+            if lo == 0:  # the first chunk's bytes a row, for every row, and a little more
+                want = max(want, (end * n) // hi + (end * n) // (hi * 16) + SLACK)
+            grown = np.empty(want, dtype=np.uint8)
+            grown[:at] = out[:at]
+            out = grown
+        _copy(buf, m, data, off, id_data, id_off, ov_data, ov_off, out, at)
+        at = end
+        lo = hi
+    return out, at, ends
 
 
 def lines(
@@ -193,13 +324,11 @@ def lines(
     mode, id_data, id_off, id_facts, id_years, id_expanded = head
     ov_data, ov_off = overrides
     tables = (
-        lay.data, lay.off, lay.first_at, lay.lit_at, lay.slot, lay.cap, lay.ent_at, lay.capital_at, lay.last_at,
-        lay.tail_at, lay.tail_kind, lay.field_at, lay.field_null, lay.head_at, lay.dash_at, lay.close_at, lay.k,
+        lay.data, lay.off, lay.first_at, lay.lit_at, lay.slot, lay.cap, lay.ent_at, lay.ent_w, lay.date_at,
+        lay.date_w, lay.last_at,
+        lay.tail_at, lay.tail_kind, lay.tail_col, lay.keys, lay.head_at, lay.dash_at, lay.close_at, lay.k,
         lay.n_cases, lay.json,
     )  # fmt: skip
     args = (*tables, *rows, mode, id_data, id_off, id_facts, id_years, id_expanded, undecided, ov_data, ov_off)
-    ends = np.empty(len(rows[0]), dtype=np.int64)
-    total = _rows(False, _NO_BYTES, ends, *args)
-    out = np.empty(total, dtype=np.uint8)
-    _rows(True, out, ends, *args)
-    return out, ends
+    out, total, ends = _chunks(*args)
+    return out[:total], ends

@@ -591,17 +591,48 @@ class _CorpusPlan:
             p = self.json_pools()
             first, body, last = p["first"], p["body"], p["whole"] if self.k == 0 else p["last"]
             tails = [t[0] for t in p["tail"]]
-            fields = p["fields"]
             head = "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F'
         else:
             first, body, last = raw["first"], raw["body"], raw["last"]
             tails = [t[0] for t in raw["tail"]]
-            fields, head = [], ""
-        consts = pa.array([head, "-", "}\n" if json else ""], pa.string())
-        data, off, at = _lines.pool_arrays([consts, first, body, last, *tails, *fields])
+            head = ""
+        esc = (lambda a: json_strings(a, quoted=False)) if json else (lambda a: a)
+        names = CORPUS_SCHEMA.names
+        key = {name: "," + dumps(name) + ":" for name in names}
+        # the keys between the dictionary columns' values (their quotes folded in; t_* with or without a value)
+        texts = ['"' + key["s"] + '"', "", '"' + key["t_start"] + '"', '"' + key["t_start"] + "null"]
+        texts += ['"' + key["t_end"] + '"', '"' + key["t_end"] + "null", key["t_end"] + '"', key["t_end"] + "null"]
+        texts += ['"' + key["s_id"] + '"', key["s_id"] + '"', "", '"' + key["fact_id"]]
+        consts = pa.array([head, "-", "}\n" if json else "", *texts], pa.string())
+        n_ent, n_dates = self.n_ent, len(self.iso)
+        # an entity's pieces side by side (a row's subject or object: a cache line or two), a date's likewise
+        ent = [body.slice(0, n_ent), body.slice(n_ent, n_ent)]
+        ent += [esc(self.ent_ids)] if json else []
+        rendered = pa.array(self.part_values[_RT_S], pa.string())
+        dates = [esc(rendered), esc(self.iso)]
+        # r and r_id, each with the text before the next value: "r":R,"o":"  "r_id":R,"o_id":"
+        rel = [
+            pc.binary_join_element_wise(f'"{key[name]}"', json_strings(values, quoted=False), f'"{key[nxt]}"', "")
+            for name, nxt, values in (("r", "o", self.rel_labels), ("r_id", "o_id", self.rel_ids))
+        ] if json else []  # fmt: skip
+        afters = esc(pa.array([case[j] for j in (2, 4, 6) for case in self.cases], pa.string()))
+        data, off, at = _lines.pool_arrays(
+            [
+                consts, first, body, last, *tails, afters, *rel,
+                _interleave(ent, n_ent), _interleave(dates, n_dates),
+            ]
+        )  # fmt: skip
         c_at, first_at, body_at, last_at = at[:4]
-        tail_base, field_at = at[4:7], at[7:]
+        tail_base, after_at, ent_at, date_at = at[4:7], at[7], at[-2], at[-1]
         bases = np.array([t[1] for t in raw["tail"]], dtype=np.int64).reshape(3, n_cases)
+        kinds = np.array([t[2] for t in raw["tail"]], dtype=np.int8).reshape(3, n_cases)
+        date_kind = (kinds == 1) | (kinds == 2)
+        after = after_at + np.arange(3 * n_cases, dtype=np.int64).reshape(3, n_cases)
+        tail_at = np.where(date_kind, after, bases + np.array(tail_base, dtype=np.int64)[:, None])
+        parts = np.array([[case[j] for case in self.cases] for j in (1, 3, 5)], dtype=np.int64)
+        keys = c_at + 3 + np.arange(12, dtype=np.int64)
+        if json:
+            keys[1], keys[10] = at[8], at[9]
         lay = _lines.Layout(
             data=data,
             off=off,
@@ -609,13 +640,15 @@ class _CorpusPlan:
             lit_at=body_at + self.lit.astype(np.int64),
             slot=np.ascontiguousarray(self.slot),
             cap=self.starts_with_slot,
-            ent_at=body_at,
-            capital_at=body_at + self.n_ent,
+            ent_at=ent_at,
+            ent_w=len(ent),
+            date_at=date_at,
+            date_w=len(dates),
             last_at=last_at + np.arange(n_rel * n_cases, dtype=np.int64),
-            tail_at=bases + np.array(tail_base, dtype=np.int64)[:, None],
-            tail_kind=np.array([t[2] for t in raw["tail"]], dtype=np.int8).reshape(3, n_cases),
-            field_at=np.array(field_at or [0] * 8, dtype=np.int64),
-            field_null=np.array([len(f) - 1 for f in fields] or [0] * 8, dtype=np.int64),
+            tail_at=np.ascontiguousarray(tail_at, dtype=np.int64),
+            tail_kind=kinds,
+            tail_col=np.isin(parts, (_ISO_S, _ISO_E)).astype(np.int8),
+            keys=keys,
             head_at=c_at,
             dash_at=c_at + 1,
             close_at=c_at + 2,
@@ -672,6 +705,15 @@ class _CorpusPlan:
         fact = self.cols[i]
         bad = self.not_years.get(fact.r, ())
         return verbalise(fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, bad)
+
+
+def _interleave(columns: list[pa.Array], n: int) -> pa.Array:
+    """The strings of ``columns`` (``n`` each) row by row: row 0 of each column, then row 1 of each, ..."""
+    if not columns or not n:
+        return pa.array([], pa.string())
+    w = len(columns)
+    order = (np.arange(w, dtype=np.int64)[None, :] * n + np.arange(n, dtype=np.int64)[:, None]).reshape(-1)
+    return pa.concat_arrays([c.cast(pa.string()) for c in columns]).take(order)
 
 
 def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
