@@ -194,13 +194,14 @@ class _CorpusPlan:
         batch_rows: int,
         doc_ids: Sequence[str] | pa.Array | None = None,
         threads: int | None = None,
-        kernel_rows: int = KERNEL_MIN_ROWS,
+        kernel_rows: int | None = None,
     ) -> None:
         self.batch_rows, self.threads = batch_rows, threads
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
         #: whether the lines and the text column are made by the numba kernel (:mod:`._lines`)
-        self.kernel = len(cols) >= kernel_rows and kernel_available()
+        least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
+        self.kernel = len(cols) >= least and kernel_available()
         self._layouts: dict[bool, Any] = {}
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
@@ -517,7 +518,8 @@ class _CorpusPlan:
         cases = self.cases
         # relation x case: the relation's last text, then the case's first
         last = self.pool.take(np.repeat(self.lit[self.k], len(cases)))
-        joined = pc.binary_join_element_wise(last, pa.array([case[0] for case in cases] * len(self.lit[0])), "")
+        heads = pa.array([case[0] for case in cases] * len(self.lit[0]), pa.string())
+        joined = pc.binary_join_element_wise(last, heads, "")
         source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
         tail = []
         parts = [((p1, t1), (p2, t2), (p3, t3)) for _, p1, t1, p2, t2, p3, t3 in cases]
@@ -782,7 +784,7 @@ def corpus_columns(
     *,
     batch_rows: int = CORPUS_BATCH_ROWS,
     threads: int | None = None,
-    kernel_rows: int = KERNEL_MIN_ROWS,
+    kernel_rows: int | None = None,
 ) -> ColumnarCorpus:
     """The corpus of :func:`iter_corpus` (same arguments) as a :class:`ColumnarCorpus`, in fact order.
 
@@ -790,8 +792,8 @@ def corpus_columns(
     ``None`` means ``F<fact id>`` (a :class:`~chronoqa.generate.kg.index.DocIds` is read as arrays). Labels and
     phrases are looked up once per entity and relation of the facts, each distinct label, phrase and date
     rendered once. Batches hold ``batch_rows`` facts; ``threads``: see :class:`ColumnarCorpus`. With at least
-    ``kernel_rows`` facts (:data:`KERNEL_MIN_ROWS`) and numba installed, the numba kernel makes the JSON lines and
-    the text column (:attr:`ColumnarCorpus.kernel`); the bytes do not depend on it.
+    ``kernel_rows`` facts (``None``: :data:`KERNEL_MIN_ROWS`) and numba installed, the numba kernel makes the JSON
+    lines and the text column (:attr:`ColumnarCorpus.kernel`); the bytes do not depend on it.
 
     Raises:
         KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
