@@ -44,10 +44,11 @@ __all__ = [
 
 
 #: The fewest facts whose corpus lines (and Parquet text column) the numba kernel makes by default, where numba is
-#: installed (``chronoqa[fast]``; else Arrow's joins make them, the same bytes). Below it the joins cost well under
-#: a second, less than loading the kernel's compiled code (cached beside the module after the first run; a fresh
-#: machine compiles it first, a few seconds): a YAGO11k or Wikidata12k build never waits for the compiler.
-KERNEL_MIN_ROWS = 500_000
+#: installed (``chronoqa[fast]``; else Arrow's joins make them, the same bytes). Below it the joins cost about as
+#: much as loading the kernel: numba's import and its cached code take about 0.9 CPU s a process, and a fresh
+#: machine first compiles it (about 13 CPU s, then cached in ``__pycache__`` beside the module); so a YAGO11k or
+#: Wikidata12k build never waits for numba.
+KERNEL_MIN_ROWS = 1_000_000
 
 
 def kernel_available() -> bool:
@@ -199,6 +200,7 @@ class _CorpusPlan:
         self.batch_rows, self.threads = batch_rows, threads
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
+        self._text_pools: dict[str, Any] | None = None
         #: whether the lines and the text column are made by the numba kernel (:mod:`._lines`)
         least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
         self.kernel = len(cols) >= least and kernel_available()
@@ -513,8 +515,10 @@ class _CorpusPlan:
 
         ``first`` (per relation), ``body``, ``last`` (relation x case) and ``tail``: for each of the case's three
         parts ``(values, first row of each case, source of each case)``, sources numbered 0 none, 1 start date,
-        2 end date, 3 listed years.
+        2 end date, 3 listed years. Made once.
         """
+        if self._text_pools is not None:
+            return self._text_pools
         cases = self.cases
         # relation x case: the relation's last text, then the case's first
         last = self.pool.take(np.repeat(self.lit[self.k], len(cases)))
@@ -533,7 +537,8 @@ class _CorpusPlan:
                 kind.append(source[part])
                 at += len(values)
             tail.append((pa.concat_arrays(blocks), np.array(base, dtype=np.int32), np.array(kind, dtype=np.int32)))
-        return {"first": self.pool.take(self.lit[0]), "body": self.pool, "last": joined, "tail": tail}
+        self._text_pools = {"first": self.pool.take(self.lit[0]), "body": self.pool, "last": joined, "tail": tail}
+        return self._text_pools
 
     def json_pools(self) -> dict[str, Any]:
         """The pools of :meth:`json_lines`, escaped once (:func:`~chronoqa.io.json_strings`), keys folded in.
