@@ -16,7 +16,17 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
   with its fsync (``write_s``); beside them the Arrow batches (``batches_s``) and ``corpus.parquet`` from them
   (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path without threads. Since the cases
   of a graph with no year listed as not a year (this one) are decided per batch, they count in ``lines_s``,
-  not in ``plan_s`` (records before that change have them in the plan).
+  not in ``plan_s`` (records before that change have them in the plan). Where numba is installed
+  (``chronoqa[fast]``), the stages add the numba kernel's (``chronoqa.generate.kg._lines``): its layouts
+  (``layouts_s``: the pools end to end, an entity's and a date's pieces side by side, numba's cached code
+  loaded), its JSON lines (``kernel_lines_s``: each batch's pieces listed from the row codes, then copied by one
+  loop, without the GIL) and its Arrow batches (``kernel_batches_s``: the text column made by the kernel), with
+  ``kernel_lines_equal_arrow`` (the sha256 of its lines against the Arrow joins'). Each stage also gives its
+  CPU microseconds a row (``*_us_per_row``). The end-to-end columnar cases use the kernel from
+  ``KERNEL_MIN_ROWS`` (1M) facts, so the 1M and 10M cases' sha256 compare the kernel's file with the
+  per-document writer's;
+* ``kernel compile``: the kernel's first use in a process (``load_s``), once with an empty numba cache
+  (``NUMBA_CACHE_DIR`` a fresh folder: ``cold_*``, the compile) and once more reading that cache (``cached_*``).
 
 Columnar cases keep the best of ``--repeat`` runs (default 3) in their process; the per-document one runs once.
 Every case records the sha256 of what it wrote, so one run shows the writers' outputs are the same bytes.

@@ -3,8 +3,10 @@
 :class:`~chronoqa.generate.kg.corpus._CorpusPlan` builds a :class:`Layout` once (its pools of pieces, escaped
 once by :func:`~chronoqa.io.json_strings` for the JSON lines or left as they are for the text column, laid end
 to end in one byte pool, and the tables that say which piece each row takes), then :func:`lines` makes each
-batch: a first pass measures every row, a second copies its pieces into one buffer allocated for them, both
-without the GIL, so the ``map_ordered`` workers run side by side. Each row's pieces are those the Arrow joins of
+batch, :data:`CHUNK` rows at a time: their pieces listed (and measured) from the row codes, then copied by one
+tight loop into a buffer grown as needed, all without the GIL, so the ``map_ordered`` workers run side by side.
+An entity's pieces (label, capitalised label, id) and a date's (as text, as ISO) sit side by side in the pool,
+so a row's subject, object and dates cost a cache line or two each. Each row's pieces are those the Arrow joins of
 the plan take (the reference): the doc id, the statement's texts and labels, the time phrase's three parts,
 the dictionary columns and the fact id, so the bytes are the same.
 
@@ -27,7 +29,7 @@ CHUNK = 512
 #: Spare bytes at the end of every pool and output buffer of the kernel (see ``_put``).
 SLACK = 16
 _NO_BYTES = np.zeros(SLACK, dtype=np.uint8)
-_NO_OFFSETS = np.zeros(1, dtype=np.int64)
+_NO_OFFSETS = np.zeros(1, dtype=np.int32)
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Layout:
     """
 
     data: np.ndarray  # uint8, the pool's bytes
-    off: np.ndarray  # int64, entry i = data[off[i]:off[i + 1]]
+    off: np.ndarray  # int32 (int64 from 2 GiB), entry i = data[off[i]:off[i + 1]]
     first_at: np.ndarray  # int64 per relation: the statement's first text (with the text key in JSON)
     lit_at: np.ndarray  # int64 (k + 1) x relations: the statement's texts between the slots
     slot: np.ndarray  # int8 (k + 1) x relations: 0 none, 1 subject, 2 object (row 0 unused)
@@ -63,14 +65,17 @@ class Layout:
 
 
 def pool_arrays(arrays: list[pa.Array]) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """The strings of ``arrays`` end to end: ``(bytes, int64 offsets, the entry number of each array's first)``."""
+    """The strings of ``arrays`` end to end: ``(bytes, offsets, the entry number of each array's first)``."""
     data, off = string_pool(pa.concat_arrays([a.cast(pa.string()) for a in arrays]))
     bases = np.cumsum([0, *(len(a) for a in arrays)]).tolist()[:-1]
     return data, off, [int(x) for x in bases]
 
 
 def string_pool(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """A string array (no nulls) as ``(bytes, int64 offsets)`` of its rows, the bytes copied with :data:`SLACK`."""
+    """A string array (no nulls) as ``(bytes, offsets)`` of its rows, the bytes copied with :data:`SLACK`.
+
+    The offsets are int32 (half the cache lines of int64), int64 from 2 GiB of bytes.
+    """
     if not len(arr):
         return _NO_BYTES, _NO_OFFSETS
     off = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1].astype(np.int64)
@@ -78,7 +83,8 @@ def string_pool(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     raw = np.frombuffer(data, dtype=np.uint8)[off[0] : off[-1]] if data is not None else _NO_BYTES[:0]
     padded = np.zeros(len(raw) + SLACK, dtype=np.uint8)
     padded[: len(raw)] = raw
-    return padded, off - off[0]
+    off = off - off[0]
+    return padded, off.astype(np.int32) if off[-1] < 2**31 else off
 
 
 @nb.njit(nogil=True, cache=True, inline="always")

@@ -623,16 +623,27 @@ class _CorpusPlan:
             for name, nxt, values in (("r", "o", self.rel_labels), ("r_id", "o_id", self.rel_ids))
         ] if json else []  # fmt: skip
         afters = esc(pa.array([case[j] for j in (2, 4, 6) for case in self.cases], pa.string()))
+        # the parts other than dates (none, the listed years), each case's block; the statements' texts alone
+        sizes = {0: 1, 1: n_dates, 2: n_dates, 3: len(self.part_values[_BAD])}
+        kinds = np.array([t[2] for t in raw["tail"]], dtype=np.int8).reshape(3, n_cases)
+        bases = np.zeros((3, n_cases), dtype=np.int64)
+        for j in range(3):
+            blocks, at_j = [], 0
+            for c, base in enumerate(raw["tail"][j][1].tolist()):
+                if kinds[j, c] in (0, 3):
+                    bases[j, c] = at_j
+                    blocks.append(tails[j].slice(base, sizes[int(kinds[j, c])]))
+                    at_j += sizes[int(kinds[j, c])]
+            tails[j] = pa.concat_arrays([pa.array([], pa.string()), *blocks])
+        texts_at = 2 * n_ent  # the body pool: labels, capitalised labels, then the texts
         data, off, at = _lines.pool_arrays(
             [
-                consts, first, body, last, *tails, afters, *rel,
+                consts, first, body.slice(texts_at), last, *tails, afters, *rel,
                 _interleave(ent, n_ent), _interleave(dates, n_dates),
             ]
         )  # fmt: skip
         c_at, first_at, body_at, last_at = at[:4]
         tail_base, after_at, ent_at, date_at = at[4:7], at[7], at[-2], at[-1]
-        bases = np.array([t[1] for t in raw["tail"]], dtype=np.int64).reshape(3, n_cases)
-        kinds = np.array([t[2] for t in raw["tail"]], dtype=np.int8).reshape(3, n_cases)
         date_kind = (kinds == 1) | (kinds == 2)
         after = after_at + np.arange(3 * n_cases, dtype=np.int64).reshape(3, n_cases)
         tail_at = np.where(date_kind, after, bases + np.array(tail_base, dtype=np.int64)[:, None])
@@ -644,7 +655,7 @@ class _CorpusPlan:
             data=data,
             off=off,
             first_at=first_at + np.arange(n_rel, dtype=np.int64),
-            lit_at=body_at + self.lit.astype(np.int64),
+            lit_at=body_at - texts_at + self.lit.astype(np.int64),
             slot=np.ascontiguousarray(self.slot),
             cap=self.starts_with_slot,
             ent_at=ent_at,
@@ -684,7 +695,7 @@ class _CorpusPlan:
             )
         )  # fmt: skip
         none_i64, none_i32 = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
-        no_head = (np.zeros(0, dtype=np.uint8), np.zeros(1, dtype=np.int64))
+        no_head = (np.zeros(0, dtype=np.uint8), np.zeros(1, dtype=np.int32))
         head: tuple[Any, ...] = (0, *no_head, none_i64, none_i32, np.zeros(0, dtype=bool))
         ids = self.ids
         if json and isinstance(ids, DocIds):
