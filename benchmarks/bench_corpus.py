@@ -23,8 +23,8 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
   loop, without the GIL) and its Arrow batches (``kernel_batches_s``: the text column made by the kernel), with
   ``kernel_lines_equal_arrow`` (the sha256 of its lines against the Arrow joins'). Each stage also gives its
   CPU microseconds a row (``*_us_per_row``). The end-to-end columnar cases use the kernel from
-  ``KERNEL_MIN_ROWS`` (1M) facts, so the 1M and 10M cases' sha256 compare the kernel's file with the
-  per-document writer's;
+  ``KERNEL_MIN_ROWS`` (2M) facts, so the 10M cases' files are the kernel's (``kernel_lines_equal_arrow``
+  and the 1M sha256 tie them to the per-document writer's);
 * ``kernel compile``: the kernel's first use in a process (``load_s``), once with an empty numba cache
   (``NUMBA_CACHE_DIR`` a fresh folder: ``cold_*``, the compile) and once more reading that cache (``cached_*``).
 

@@ -44,11 +44,12 @@ __all__ = [
 
 
 #: The fewest facts whose corpus lines (and Parquet text column) the numba kernel makes by default, where numba is
-#: installed (``chronoqa[fast]``; else Arrow's joins make them, the same bytes). Below it the joins cost about as
-#: much as loading the kernel: numba's import and its cached code take about 0.9 CPU s a process, and a fresh
-#: machine first compiles it (about 13 CPU s, then cached in ``__pycache__`` beside the module); so a YAGO11k or
-#: Wikidata12k build never waits for numba.
-KERNEL_MIN_ROWS = 1_000_000
+#: installed (``chronoqa[fast]``; else Arrow's joins make them, the same bytes). The kernel saves about 0.5 CPU
+#: µs a row (lines) and 0.2 (text column) but costs about 0.9 CPU s a process to load (numba's import and its
+#: cached code) and a fresh machine first compiles it (about 13 CPU s, then cached in ``__pycache__`` beside the
+#: module): measured at 1M facts it about breaks even, so it starts at 2M; a YAGO11k or Wikidata12k build never
+#: waits for numba.
+KERNEL_MIN_ROWS = 2_000_000
 
 
 def kernel_available() -> bool:
