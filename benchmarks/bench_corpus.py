@@ -16,7 +16,17 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
   with its fsync (``write_s``); beside them the Arrow batches (``batches_s``) and ``corpus.parquet`` from them
   (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path without threads. Since the cases
   of a graph with no year listed as not a year (this one) are decided per batch, they count in ``lines_s``,
-  not in ``plan_s`` (records before that change have them in the plan).
+  not in ``plan_s`` (records before that change have them in the plan). Where numba is installed
+  (``chronoqa[fast]``), the stages add the numba kernel's (``chronoqa.generate.kg._lines``): its layouts
+  (``layouts_s``: the pools end to end, an entity's and a date's pieces side by side, numba's cached code
+  loaded), its JSON lines (``kernel_lines_s``: each batch's pieces listed from the row codes, then copied by one
+  loop, without the GIL) and its Arrow batches (``kernel_batches_s``: the text column made by the kernel), with
+  ``kernel_lines_equal_arrow`` (the sha256 of its lines against the Arrow joins'). Each stage also gives its
+  CPU microseconds a row (``*_us_per_row``). The end-to-end columnar cases use the kernel from
+  ``KERNEL_MIN_ROWS`` (2M) facts, so the 10M cases' files are the kernel's (``kernel_lines_equal_arrow``
+  and the 1M sha256 tie them to the per-document writer's);
+* ``kernel compile``: the kernel's first use in a process (``load_s``), once with an empty numba cache
+  (``NUMBA_CACHE_DIR`` a fresh folder: ``cold_*``, the compile) and once more reading that cache (``cached_*``).
 
 Columnar cases keep the best of ``--repeat`` runs (default 3) in their process; the per-document one runs once.
 Every case records the sha256 of what it wrote, so one run shows the writers' outputs are the same bytes.
@@ -55,14 +65,14 @@ from _proc import peak_mb
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "corpus.json"
-CASES = ("per-doc jsonl", "columnar jsonl", "columnar parquet", "columnar both", "columnar stages")
+CASES = ("per-doc jsonl", "columnar jsonl", "columnar parquet", "columnar both", "columnar stages", "kernel compile")
 
 
 def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
     import pyarrow as pa
 
     from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_FILE, CORPUS_PARQUET_FILE, write_corpus
-    from chronoqa.generate.kg.corpus import _CorpusPlan, corpus_columns, iter_corpus
+    from chronoqa.generate.kg.corpus import _CorpusPlan, corpus_columns, iter_corpus, kernel_available
     from chronoqa.generate.kg.phrases import generic_phrases
     from chronoqa.io import atomic_write, sha256_file
     from chronoqa.sources.synthetic import generate
@@ -102,11 +112,19 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
             ids = [f"F{f.id}" for f in facts]
             wall, cpu, _ = best(lambda: write_corpus(out, iter_corpus(facts, ids, phrases, same, same, as_of), "jsonl"))
             rate("", wall, cpu)
+        elif case == "kernel compile":  # the kernel's first use in a process (main runs it cold, then cached)
+            plan = _CorpusPlan(cols[: min(n_facts, 1000)], phrases, same, same, as_of, "ongoing", {},
+                               CORPUS_BATCH_ROWS, kernel_rows=0)  # fmt: skip
+            t0, c0 = time.perf_counter(), time.process_time()
+            plan.layout(True)
+            plan.layout(False)
+            res.update({"load_s": round(time.perf_counter() - t0, 2), "load_cpu_s": round(time.process_time() - c0, 2)})
         elif case == "columnar stages":
-            w1, c1, plan = best(lambda: _CorpusPlan(cols, phrases, same, same, as_of, "ongoing", {}, CORPUS_BATCH_ROWS))
+            args = (cols, phrases, same, same, as_of, "ongoing", {}, CORPUS_BATCH_ROWS)
+            w1, c1, plan = best(lambda: _CorpusPlan(*args, kernel_rows=sys.maxsize))
 
             def pools() -> Any:
-                plan._pools = None  # made again each run
+                plan._pools = plan._text_pools = None  # made again each run
                 return plan.json_pools()
 
             w2, c2, _ = best(pools)
@@ -121,10 +139,28 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
 
             w5, c5, _ = best(write_lines)
             w6, c6, _ = best(lambda: write_corpus(out, pa.Table.from_batches(batches), "parquet"))
-            del lines, batches
-            for prefix, w, c in (("plan_", w1, c1), ("pools_", w2, c2), ("lines_", w3, c3), ("batches_", w4, c4),
-                                 ("write_", w5, c5), ("parquet_", w6, c6)):  # fmt: skip
+            del batches
+            arrow_sha = _sha(lines)
+            del lines
+            stages = [("plan_", w1, c1), ("pools_", w2, c2), ("lines_", w3, c3), ("batches_", w4, c4),
+                      ("write_", w5, c5), ("parquet_", w6, c6)]  # fmt: skip
+            if kernel_available():  # the kernel's stages: its layouts (numba's cached code loaded), lines, batches
+
+                def layouts() -> None:
+                    plan._layouts = {}
+                    plan.layout(True)
+                    plan.layout(False)
+
+                w7, c7, _ = best(layouts)
+                plan.kernel = True
+                w8, c8, k_lines = best(lambda: [plan.json_lines(a, b) for a, b in spans])
+                w9, c9, _ = best(lambda: [plan.batch(a, b) for a, b in spans])
+                res["kernel_lines_equal_arrow"] = _sha(k_lines) == arrow_sha
+                del k_lines
+                stages += [("layouts_", w7, c7), ("kernel_lines_", w8, c8), ("kernel_batches_", w9, c9)]
+            for prefix, w, c in stages:
                 rate(prefix, w, c)
+                res[f"{prefix}us_per_row"] = round(c / n_facts * 1e6, 3)
             rate("", w1 + w2 + w3 + w5, c1 + c2 + c3 + c5)
         else:
             wall, cpu, _ = best(lambda: write_corpus(out, corpus(), case.split()[1]))
@@ -134,6 +170,16 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
                 res[name] = {"bytes": (out / name).stat().st_size, "sha256": sha256_file(out / name)}
     res["peak_rss_mb"] = round(peak_mb(), 1)
     return res
+
+
+def _sha(buffers: list[Any]) -> str:
+    """The sha256 of buffers one after the other."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for buf in buffers:
+        h.update(buf)
+    return h.hexdigest()
 
 
 def main() -> None:
@@ -146,25 +192,38 @@ def main() -> None:
     if args.child:
         print(json.dumps(run_case(args.child[0], int(args.child[1]), int(args.child[2]))))
         return
-    runs = [(c, args.facts) for c in CASES if args.facts] + [(c, args.big) for c in CASES[1:] if args.big]
+    runs = [(c, args.facts) for c in CASES if args.facts] + [(c, args.big) for c in CASES[1:-1] if args.big]
     results: list[dict[str, Any]] = []
     if RESULTS.exists():  # a run replaces the cases it measures and keeps the others
         results = [r for r in json.loads(RESULTS.read_text(encoding="utf-8")).get("results", []) if r["case"] in CASES]
     for case, n in runs:
-        proc = subprocess.run(
-            [sys.executable, __file__, "--child", case, str(n), str(args.repeat)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if proc.returncode != 0:
-            res: dict[str, Any] = {"case": case, "facts": n, "error": proc.stderr.strip().splitlines()[-1:]}
+        if case == "kernel compile":  # numba's cache in a fresh folder: compiled, then read back
+            with tempfile.TemporaryDirectory() as cache:
+                env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+                cold, cached = (child(case, n, args.repeat, env) for _ in range(2))
+            res = {"case": case, "facts": n, **{f"cold_{k}": v for k, v in cold.items() if k != "case"}}
+            res.update({f"cached_{k}": v for k, v in cached.items() if k != "case"})
         else:
-            res = json.loads(proc.stdout.strip().splitlines()[-1])
+            res = child(case, n, args.repeat, None)
         res["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
         print(json.dumps(res), flush=True)
         results = [r for r in results if (r["case"], r["facts"]) != (case, n)] + [res]
     record(results)
+
+
+def child(case: str, n: int, repeat: int, env: dict[str, str] | None) -> dict[str, Any]:
+    """One case in a fresh process: its results, or the error it ended with."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", case, str(n), str(repeat)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    if proc.returncode != 0:
+        return {"case": case, "facts": n, "error": proc.stderr.strip().splitlines()[-1:]}
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
 
 
 def record(results: list[dict[str, Any]]) -> None:

@@ -12,6 +12,7 @@ that opens with an empty label) goes through :func:`verbalise`.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import islice
@@ -30,14 +31,30 @@ from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
 from chronoqa.time import TimePoint, distinct_dates, start_after_end
 
 __all__ = [
+    "KERNEL_MIN_ROWS",
     "ColumnarCorpus",
     "corpus_batches",
     "corpus_columns",
     "corpus_table",
     "fact_triple",
     "iter_corpus",
+    "kernel_available",
     "verbalise",
 ]
+
+
+#: The fewest facts whose corpus lines (and Parquet text column) the numba kernel makes by default, where numba is
+#: installed (``chronoqa[fast]``; else Arrow's joins make them, the same bytes). The kernel saves about 0.5 CPU
+#: µs a row (lines) and 0.2 (text column) but costs about 0.9 CPU s a process to load (numba's import and its
+#: cached code) and a fresh machine first compiles it (about 13 CPU s, then cached in ``__pycache__`` beside the
+#: module): measured at 1M facts it about breaks even, so it starts at 2M; a YAGO11k or Wikidata12k build never
+#: waits for numba.
+KERNEL_MIN_ROWS = 2_000_000
+
+
+def kernel_available() -> bool:
+    """Whether numba is installed, so that the corpus lines kernel can run (``pip install chronoqa[fast]``)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 # Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
@@ -179,10 +196,16 @@ class _CorpusPlan:
         batch_rows: int,
         doc_ids: Sequence[str] | pa.Array | None = None,
         threads: int | None = None,
+        kernel_rows: int | None = None,
     ) -> None:
         self.batch_rows, self.threads = batch_rows, threads
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
+        self._text_pools: dict[str, Any] | None = None
+        #: whether the lines and the text column are made by the numba kernel (:mod:`._lines`)
+        least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
+        self.kernel = len(cols) >= least and kernel_available()
+        self._layouts: dict[bool, Any] = {}
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
         n_ent, n_rel = len(cols.entities), len(cols.relations)
@@ -400,11 +423,16 @@ class _CorpusPlan:
 
     def batch(self, a: int, b: int) -> pa.RecordBatch:
         """The documents of facts ``a..b-1``."""
-        pieces, undecided = self.text_pieces(a, b)
-        text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
-        if undecided.any():
-            by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
-            text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
+        if self.kernel:
+            data, ends = self._kernel_rows(a, b, json=False)
+            offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
+            text = pa.StringArray.from_buffers(b - a, pa.py_buffer(offsets), pa.py_buffer(data))
+        else:
+            pieces, undecided = self.text_pieces(a, b)
+            text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
+            if undecided.any():
+                by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
+                text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
         columns = [
             self.doc_ids(a, b),
             text,
@@ -432,8 +460,11 @@ class _CorpusPlan:
         """The documents of facts ``a..b-1`` as JSON lines, the bytes ``json_lines(self.batch(a, b))`` gives.
 
         One Arrow join per batch of pieces taken from pools escaped once (:meth:`json_pools`): no text column, no
-        dictionary columns, no per-column pass over the rows.
+        dictionary columns, no per-column pass over the rows. With :attr:`kernel`, the numba kernel copies the same
+        pieces row by row instead (:meth:`_kernel_rows`).
         """
+        if self.kernel:
+            return pa.py_buffer(self._kernel_rows(a, b, json=True)[0])
         pools = self.json_pools()
         c = self.cols
         fact_ids = pc.cast(pa.array(c.ids[a:b]), pa.string())  # the doc id's digits and the last field
@@ -480,6 +511,36 @@ class _CorpusPlan:
             lines = pc.replace_with_mask(lines, pa.array(undecided), pc.binary_join_element_wise(*sub, ""))
         return string_bytes(lines)
 
+    def text_pools(self) -> dict[str, Any]:
+        """The pools of :meth:`json_pools` before escaping, without the keys: the pieces of the text column.
+
+        ``first`` (per relation), ``body``, ``last`` (relation x case) and ``tail``: for each of the case's three
+        parts ``(values, first row of each case, source of each case)``, sources numbered 0 none, 1 start date,
+        2 end date, 3 listed years. Made once.
+        """
+        if self._text_pools is not None:
+            return self._text_pools
+        cases = self.cases
+        # relation x case: the relation's last text, then the case's first
+        last = self.pool.take(np.repeat(self.lit[self.k], len(cases)))
+        heads = pa.array([case[0] for case in cases] * len(self.lit[0]), pa.string())
+        joined = pc.binary_join_element_wise(last, heads, "")
+        source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
+        tail = []
+        parts = [((p1, t1), (p2, t2), (p3, t3)) for _, p1, t1, p2, t2, p3, t3 in cases]
+        for j in range(3):
+            blocks, base, kind = [], [], []
+            at = 0
+            for part, after in (case_parts[j] for case_parts in parts):
+                values = self.part_values[part]
+                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), after, ""))
+                base.append(at)
+                kind.append(source[part])
+                at += len(values)
+            tail.append((pa.concat_arrays(blocks), np.array(base, dtype=np.int32), np.array(kind, dtype=np.int32)))
+        self._text_pools = {"first": self.pool.take(self.lit[0]), "body": self.pool, "last": joined, "tail": tail}
+        return self._text_pools
+
     def json_pools(self) -> dict[str, Any]:
         """The pools of :meth:`json_lines`, escaped once (:func:`~chronoqa.io.json_strings`), keys folded in.
 
@@ -495,34 +556,22 @@ class _CorpusPlan:
             return self._pools
         names = CORPUS_SCHEMA.names
         text_key = "," + dumps(names[1]) + ':"'
-        cases = self.cases
-        # relation x case: the relation's last text, then the case's first
-        last = self.pool.take(np.repeat(self.lit[self.k], len(cases)))
-        joined = pc.binary_join_element_wise(last, pa.array([case[0] for case in cases] * len(self.lit[0])), "")
+        raw = self.text_pools()
         key = '"' + text_key
         pools: dict[str, Any] = {
             "text_key": key,
-            "first": json_strings(self.pool.take(self.lit[0]), key, quoted=False),
-            "body": json_strings(self.pool, quoted=False),
-            "last": json_strings(joined, quoted=False),
-            "whole": json_strings(joined, key, quoted=False),  # k == 0: the last text is the first
+            "first": json_strings(raw["first"], key, quoted=False),
+            "body": json_strings(raw["body"], quoted=False),
+            "last": json_strings(raw["last"], quoted=False),
+            "whole": json_strings(raw["last"], key, quoted=False),  # k == 0: the last text is the first
         }
-        source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
         tail = []
-        parts = [((p1, t1), (p2, t2), (p3, t3)) for _, p1, t1, p2, t2, p3, t3 in cases]
-        for j in range(3):
-            blocks, base, kind = [], [], []
-            at = 0
-            for part, after in (case_parts[j] for case_parts in parts):
-                values = self.part_values[part]
-                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), after, ""))
-                base.append(at)
-                kind.append(source[part])
-                at += len(values)
-            values_j = json_strings(pa.concat_arrays(blocks), quoted=False)
+        for values, base, kind in raw["tail"]:
+            values_j = json_strings(values, quoted=False)
             empty = pc.equal(pc.binary_length(values_j), 0).to_numpy(zero_copy_only=False)
-            blank = np.array([empty[i : i + len(b)].all() for i, b in zip(base, blocks, strict=True)], dtype=bool)
-            tail.append((values_j, np.array(base, dtype=np.int32), np.array(kind, dtype=np.int32), blank))
+            ends = [*base[1:].tolist(), len(values_j)]
+            blank = np.array([empty[i:j].all() for i, j in zip(base.tolist(), ends, strict=True)], dtype=bool)
+            tail.append((values_j, base, kind, blank))
         pools["tail"] = tail
         keys = ["," + dumps(name) + ":" for name in names[2:]]
         keys[0] = '"' + keys[0]
@@ -533,10 +582,157 @@ class _CorpusPlan:
         self._pools = pools
         return pools
 
+    def layout(self, json: bool) -> Any:
+        """The kernel's :class:`~chronoqa.generate.kg._lines.Layout` of the JSON lines or of the text column.
+
+        Made once (call it before the workers share it): the pools of :meth:`json_pools` or :meth:`text_pools`
+        end to end, and where each relation's and case's pieces are among them. Its first use loads (or, on a
+        fresh machine, compiles) the kernel.
+        """
+        if json in self._layouts:
+            return self._layouts[json]
+        from chronoqa.generate.kg import _lines
+
+        raw = self.text_pools()
+        n_cases, n_rel = len(self.cases), len(self.lit[0])
+        if json:
+            p = self.json_pools()
+            first, body, last = p["first"], p["body"], p["whole"] if self.k == 0 else p["last"]
+            tails = [t[0] for t in p["tail"]]
+            head = "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F'
+        else:
+            first, body, last = raw["first"], raw["body"], raw["last"]
+            tails = [t[0] for t in raw["tail"]]
+            head = ""
+        esc = (lambda a: json_strings(a, quoted=False)) if json else (lambda a: a)
+        names = CORPUS_SCHEMA.names
+        key = {name: "," + dumps(name) + ":" for name in names}
+        # the keys between the dictionary columns' values (their quotes folded in; t_* with or without a value)
+        texts = ['"' + key["s"] + '"', "", '"' + key["t_start"] + '"', '"' + key["t_start"] + "null"]
+        texts += ['"' + key["t_end"] + '"', '"' + key["t_end"] + "null", key["t_end"] + '"', key["t_end"] + "null"]
+        texts += ['"' + key["s_id"] + '"', key["s_id"] + '"', "", '"' + key["fact_id"]]
+        consts = pa.array([head, "-", "}\n" if json else "", *texts], pa.string())
+        n_ent, n_dates = self.n_ent, len(self.iso)
+        # an entity's pieces side by side (a row's subject or object: a cache line or two), a date's likewise
+        ent = [body.slice(0, n_ent), body.slice(n_ent, n_ent)]
+        ent += [esc(self.ent_ids)] if json else []
+        rendered = pa.array(self.part_values[_RT_S], pa.string())
+        dates = [esc(rendered), esc(self.iso)]
+        # r and r_id, each with the text before the next value: "r":R,"o":"  "r_id":R,"o_id":"
+        rel = [
+            pc.binary_join_element_wise(f'"{key[name]}"', json_strings(values, quoted=False), f'"{key[nxt]}"', "")
+            for name, nxt, values in (("r", "o", self.rel_labels), ("r_id", "o_id", self.rel_ids))
+        ] if json else []  # fmt: skip
+        afters = esc(pa.array([case[j] for j in (2, 4, 6) for case in self.cases], pa.string()))
+        # the parts other than dates (none, the listed years), each case's block; the statements' texts alone
+        sizes = {0: 1, 1: n_dates, 2: n_dates, 3: len(self.part_values[_BAD])}
+        kinds = np.array([t[2] for t in raw["tail"]], dtype=np.int8).reshape(3, n_cases)
+        bases = np.zeros((3, n_cases), dtype=np.int64)
+        for j in range(3):
+            blocks, at_j = [], 0
+            for c, base in enumerate(raw["tail"][j][1].tolist()):
+                if kinds[j, c] in (0, 3):
+                    bases[j, c] = at_j
+                    blocks.append(tails[j].slice(base, sizes[int(kinds[j, c])]))
+                    at_j += sizes[int(kinds[j, c])]
+            tails[j] = pa.concat_arrays([pa.array([], pa.string()), *blocks])
+        texts_at = 2 * n_ent  # the body pool: labels, capitalised labels, then the texts
+        data, off, at = _lines.pool_arrays(
+            [
+                consts, first, body.slice(texts_at), last, *tails, afters, *rel,
+                _interleave(ent, n_ent), _interleave(dates, n_dates),
+            ]
+        )  # fmt: skip
+        c_at, first_at, body_at, last_at = at[:4]
+        tail_base, after_at, ent_at, date_at = at[4:7], at[7], at[-2], at[-1]
+        date_kind = (kinds == 1) | (kinds == 2)
+        after = after_at + np.arange(3 * n_cases, dtype=np.int64).reshape(3, n_cases)
+        tail_at = np.where(date_kind, after, bases + np.array(tail_base, dtype=np.int64)[:, None])
+        parts = np.array([[case[j] for case in self.cases] for j in (1, 3, 5)], dtype=np.int64)
+        keys = c_at + 3 + np.arange(12, dtype=np.int64)
+        if json:
+            keys[1], keys[10] = at[8], at[9]
+        lay = _lines.Layout(
+            data=data,
+            off=off,
+            first_at=first_at + np.arange(n_rel, dtype=np.int64),
+            lit_at=body_at - texts_at + self.lit.astype(np.int64),
+            slot=np.ascontiguousarray(self.slot),
+            cap=self.starts_with_slot,
+            ent_at=ent_at,
+            ent_w=len(ent),
+            date_at=date_at,
+            date_w=len(dates),
+            last_at=last_at + np.arange(n_rel * n_cases, dtype=np.int64),
+            tail_at=np.ascontiguousarray(tail_at, dtype=np.int64),
+            tail_kind=kinds,
+            tail_col=np.isin(parts, (_ISO_S, _ISO_E)).astype(np.int8),
+            keys=keys,
+            head_at=c_at,
+            dash_at=c_at + 1,
+            close_at=c_at + 2,
+            k=self.k,
+            n_cases=n_cases,
+            json=json,
+        )
+        self._kernel_rows(0, 0, json, lay)  # loads or compiles the kernel here, not on a worker
+        self._layouts[json] = lay
+        return lay
+
+    def _kernel_rows(self, a: int, b: int, json: bool, lay: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``a..b-1`` by the kernel: their JSON lines or texts end to end, and each row's end (int64)."""
+        from chronoqa.generate.kg import _lines
+
+        lay = self.layout(json) if lay is None else lay
+        c = self.cols
+        r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
+        case, bad_idx = self.row_cases(a, b)
+        rows = tuple(
+            x.astype(t, copy=False)
+            for x, t in (
+                (r, np.int32), (s, np.int32), (o, np.int32), (case, np.int8), (self.pos_s[a:b], np.int32),
+                (self.pos_e[a:b], np.int32), (c.has_start[a:b], bool), (c.has_end[a:b], bool), (bad_idx, np.int32),
+                (c.ids[a:b], np.int64),
+            )
+        )  # fmt: skip
+        none_i64, none_i32 = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)
+        no_head = (np.zeros(0, dtype=np.uint8), np.zeros(1, dtype=np.int32))
+        head: tuple[Any, ...] = (0, *no_head, none_i64, none_i32, np.zeros(0, dtype=bool))
+        ids = self.ids
+        if json and isinstance(ids, DocIds):
+            expanded = ids.expanded[a:b] if ids.expanded is not None and ids.years is not None else None
+            years = ids.years[a:b] if expanded is not None and ids.years is not None else np.zeros(b - a, np.int32)
+            exp = expanded if expanded is not None else np.zeros(b - a, dtype=bool)
+            head = (2, *no_head, ids.facts[a:b].astype(np.int64, copy=False), years.astype(np.int32), exp)
+        elif json and ids is not None:
+            given = json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)
+            head = (1, *_lines.string_pool(given), none_i64, none_i32, np.zeros(0, dtype=bool))
+        undecided = np.zeros(b - a, dtype=bool)
+        if self.k and b > a:
+            cap = self.starts_with_slot[r]
+            if cap.any():
+                undecided = cap & self.ent_empty[np.where(self.slot[1, r] == 1, s, o)]
+        overrides = no_head
+        if undecided.any():
+            texts = pa.array([self._verbalise(a + int(i)) for i in np.flatnonzero(undecided).tolist()], pa.string())
+            if json:
+                texts = json_strings(texts, self.json_pools()["text_key"], quoted=False)
+            overrides = _lines.string_pool(texts)
+        return _lines.lines(lay, rows, head, undecided, overrides)
+
     def _verbalise(self, i: int) -> str:
         fact = self.cols[i]
         bad = self.not_years.get(fact.r, ())
         return verbalise(fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, bad)
+
+
+def _interleave(columns: list[pa.Array], n: int) -> pa.Array:
+    """The strings of ``columns`` (``n`` each) row by row: row 0 of each column, then row 1 of each, ..."""
+    if not columns or not n:
+        return pa.array([], pa.string())
+    w = len(columns)
+    order = (np.arange(w, dtype=np.int64)[None, :] * n + np.arange(n, dtype=np.int64)[:, None]).reshape(-1)
+    return pa.concat_arrays([c.cast(pa.string()) for c in columns]).take(order)
 
 
 def _year_key(relation: np.ndarray, year: np.ndarray) -> np.ndarray:
@@ -562,6 +758,11 @@ class ColumnarCorpus:
         """The number of documents."""
         return len(self._plan.cols)
 
+    @property
+    def kernel(self) -> bool:
+        """Whether the numba kernel makes the JSON lines and the text column (else Arrow's joins: same bytes)."""
+        return bool(self._plan.kernel)
+
     def parts(
         self, batches: bool = True, lines: bool = False
     ) -> Iterator[tuple[int, pa.RecordBatch | None, pa.Buffer | None]]:
@@ -572,6 +773,9 @@ class ColumnarCorpus:
         plan = self._plan
         if lines:
             plan.json_pools()  # made once, before the workers share them
+        if plan.kernel:
+            for json in (True,) * lines + (False,) * batches:
+                plan.layout(json)
 
         def make(span: tuple[int, int]) -> tuple[int, pa.RecordBatch | None, pa.Buffer | None]:
             a, b = span
@@ -597,13 +801,16 @@ def corpus_columns(
     *,
     batch_rows: int = CORPUS_BATCH_ROWS,
     threads: int | None = None,
+    kernel_rows: int | None = None,
 ) -> ColumnarCorpus:
     """The corpus of :func:`iter_corpus` (same arguments) as a :class:`ColumnarCorpus`, in fact order.
 
     ``facts`` is best a :class:`~chronoqa.records.FactColumns` (other sequences are converted); ``doc_ids``
     ``None`` means ``F<fact id>`` (a :class:`~chronoqa.generate.kg.index.DocIds` is read as arrays). Labels and
     phrases are looked up once per entity and relation of the facts, each distinct label, phrase and date
-    rendered once. Batches hold ``batch_rows`` facts; ``threads``: see :class:`ColumnarCorpus`.
+    rendered once. Batches hold ``batch_rows`` facts; ``threads``: see :class:`ColumnarCorpus`. With at least
+    ``kernel_rows`` facts (``None``: :data:`KERNEL_MIN_ROWS`) and numba installed, the numba kernel makes the JSON
+    lines and the text column (:attr:`ColumnarCorpus.kernel`); the bytes do not depend on it.
 
     Raises:
         KeyError: A relation of the facts has no phrases (as :func:`iter_corpus`).
@@ -614,7 +821,9 @@ def corpus_columns(
     if doc_ids is not None and len(doc_ids) != len(cols):
         raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
     bad = not_years or {}
-    plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, bad, batch_rows, doc_ids, threads)
+    plan = _CorpusPlan(
+        cols, phrases, labels, rel_label, as_of, open_end, bad, batch_rows, doc_ids, threads, kernel_rows
+    )
     return ColumnarCorpus(plan, threads)
 
 
