@@ -449,11 +449,12 @@ def spell_questions(ctx: TFDContext, config: TableBuildConfig, templates: dict[s
     On a many-valued TFD (a player holds a club and a national team at once) of a table not declared complete,
     no question may ask for *the* values of a key at a time (the table may miss one: Messi's senior national
     team); the start or end of one listed (key, value) pair needs no other row. Asked where the pair has one
-    stored row (Ronaldo played for Manchester United twice: not asked), the end only of a closed row, and
-    always the data's end (never the handover reading's unit before). ``templates``: ``spell_start`` /
-    ``spell_end`` from the table's phrase entry (fields: the TFD's columns), else "In which year did {value}
-    become {subject}?" / "... stop being {subject}?". The answer is the source cell at its own precision
-    (never finer than the comparison granularity); ``10 × per_cell`` questions per family.
+    stored row (Ronaldo played for Manchester United twice: not asked), the end only of a closed row whose end
+    the handover reading did not move (a year placeholder ``2018-01-01`` where the next spell begins may be the
+    end of 2017 or a day of 2018: not stated, as in the Allen relations, and counted in ``handover_skipped``).
+    ``templates``: ``spell_start`` / ``spell_end`` from the table's phrase entry (fields: the TFD's columns),
+    else "In which year did {value} become {subject}?" / "... stop being {subject}?". The answer is the source
+    cell at its own precision (never finer than the comparison granularity); ``10 × per_cell`` per family.
     """
     store = ctx.store
     g = store.granularity
@@ -470,8 +471,12 @@ def spell_questions(ctx: TFDContext, config: TableBuildConfig, templates: dict[s
             for p in ctx.keys[key].tolist():
                 by_value.setdefault(ctx.y(p), []).append(int(p))
             for value, ps in sorted(by_value.items()):
-                if len(ps) == 1 and (family == "spell_start" or not store.open_end[ps[0]]):
-                    cands.append((key, value, ps[0]))
+                if len(ps) != 1 or (family == "spell_end" and store.open_end[ps[0]]):
+                    continue
+                if family == "spell_end" and ps[0] in store.handover_moved:
+                    store.handover_skipped += 1  # "2009-01-01" at a handover: the end of 2008 or during 2009
+                    continue
+                cands.append((key, value, ps[0]))
         rng = random.Random(f"{config.seed}:{name}:{ctx.tfd}:{family}")
         rng.shuffle(cands)
         for key, value, p in cands[: 10 * config.per_cell]:
