@@ -186,3 +186,18 @@ def test_sports_spell_gold_from_raw_rows(mirror: Path, which: str) -> None:
         cell = rows[0]["Start" if which == "spell_start" else "End"]
         assert cell, q.question
         assert q.answers == (cell[:4],), q.question
+
+
+def test_status_answers_keep_a_bare_years_precision(mirror: Path) -> None:
+    """legal.csv compared at month level: "Since which year ...?" is answered "2010" (its cell), not "2010-01"."""
+    path = mirror / "tdbench" / "legal.csv"
+    with path.open(encoding="utf-8") as f:
+        starts = {row["Start"] for row in csv.DictReader(f)}
+    book = PhraseBook.load(FIXTURES / "tdbench_phrases.json")
+    build = build_table_benchmark(
+        [read_table(path)], TableBuildConfig(per_cell=10, granularity={"legal": "month"}), phrases=book
+    )
+    since = [q for q in build.questions if q.operator == "status_since"]
+    assert since and all(len(q.answers) == 1 and q.answers[0] in starts for q in since)
+    assert not any("January" in d.text for d in build.corpus())
+    assert build.manifest["tables"]["legal"]["precision"]["coarse_cells"] == 121  # every start a bare year
