@@ -158,12 +158,18 @@ def bounded_gold(relation: str, rows: Sequence[tuple[int, int, int]]) -> set[int
     return {i for i, _, _ in rows}
 
 
-def validity_findings(text: str, relation: str, cardinality: str, assumes_complete: bool, form: object) -> list[str]:
-    """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them."""
+def validity_findings(
+    text: str, relation: str, cardinality: str, assumes_complete: bool, form: object, *, many_valued: bool = False
+) -> list[str]:
+    """Closed-world marks, bounded forms and grammatical number of one question, as a reader checks them.
+
+    ``many_valued``: the question asks for the values of a key that holds several at once (a TFD whose
+    violation rate exceeds the threshold): any answer presumes every value listed.
+    """
     out = []
     # a set over keys presumes every key is listed; "first"/"most recent" event presumes every event is; "the
     # last ... before T" presumes every holder of the key is
-    closed = cardinality == "none" or relation in ("status_set", "event_order", *BOUNDED)
+    closed = many_valued or cardinality == "none" or relation in ("status_set", "event_order", *BOUNDED)
     if assumes_complete != closed:
         out.append(f"assumes_complete={assumes_complete} on a {cardinality} question")
     if relation in BOUNDED and form != BOUNDED[relation]:

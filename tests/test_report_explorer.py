@@ -188,7 +188,9 @@ def test_table_benchmark_gets_its_composition(tmp_path: Path) -> None:
         y = rng.randint(1950, 2020)
         spans.append(Interval.parse(f"{y}-{rng.randint(1, 12):02d}-01", f"{y + rng.randint(0, 6)}-06-15"))
     t = TemporalTable("det", ("Country", "Role", "Name"), rows, spans, list(range(2, 62)), "Start", "End")
-    b = build_table_benchmark([t], TableBuildConfig(seed=3, per_cell=3, tfds={"det": ["Country,Role->Name"]}))
+    # complete: the random terms overlap (a many-valued TFD), whose Allen questions only a complete table asks
+    cfg = TableBuildConfig(seed=3, per_cell=3, tfds={"det": ["Country,Role->Name"]}, complete=("det",))
+    b = build_table_benchmark([t], cfg)
     b.write(tmp_path / "rel")
     test_qs = list(b.questions)
     assert len({q.allen for q in test_qs}) > 3

@@ -71,7 +71,9 @@ def oracle_spans(table: TemporalTable, g: str) -> list[tuple[int, int] | None]:
     return out
 
 
-def check_question(q: Question, table: TemporalTable, spans: list[tuple[int, int] | None]) -> None:
+def check_question(
+    q: Question, table: TemporalTable, spans: list[tuple[int, int] | None], *, many_valued: bool = False
+) -> None:
     g = q.granularity
     key = tuple(q.logical_form["key"])
     if q.operator == "allen":
@@ -114,7 +116,7 @@ def check_question(q: Question, table: TemporalTable, spans: list[tuple[int, int
     assert q.cardinality == ("none" if not answers else "unique" if len(answers) == 1 else "multiple")
     relation = str(q.allen) if q.operator == "allen" else "time_alignment"
     form = q.logical_form.get("form")
-    assert not validity_findings(q.question, relation, q.cardinality, q.assumes_complete, form)
+    assert not validity_findings(q.question, relation, q.cardinality, q.assumes_complete, form, many_valued=many_valued)
     # S_stale: same key and value in other periods; S_dist: same key, another value
     for t in q.S_stale:
         assert t.o in answers and t.fact_id not in expected
@@ -142,8 +144,11 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
         assert build.manifest["tables"]["fx"]["handovers"]["pairs"] == 0
     qs = [q for q in build.questions if q.operator in ("allen", "time_alignment")]
     assert len(qs) > 60
+    # random overlaps may put the TFD above the violation threshold: several holders at once, so every gold
+    # presumes the (declared complete) table lists them all
+    many = build.manifest["tfds"]["fx"]["kept"][0]["violation_rate"] > cfg.threshold
     for q in qs:
-        check_question(q, table, spans)
+        check_question(q, table, spans, many_valued=many)
     # all 13 relations with unique answers; "none" (closed world) at most a quarter of the release, but present
     cells = Counter((q.allen, q.cardinality) for q in qs if q.operator == "allen")
     # at year/month level a question is asked only where the handover reading and the data's ends agree, and
@@ -159,7 +164,7 @@ def test_gold_matches_bruteforce_and_sqlite(granularity: str, seed: int) -> None
     n_none = sum(1 for q in build.questions if q.cardinality == "none")
     assert 0 < n_none <= 0.25 * len(build.questions)
     n_bounded = sum(1 for q in build.questions if q.allen in ("before", "after"))  # "the last ... before T"
-    assert build.manifest["counts"]["assumes_complete"] == n_none + n_bounded
+    assert build.manifest["counts"]["assumes_complete"] == (len(build.questions) if many else n_none + n_bounded)
     assert sum(1 for (_, c), n in cells.items() if c == "unique" and n == 4) >= 10 - len(missing)
     # exact quotas, no duplicate queries
     assert max(cells.values()) <= 4

@@ -116,7 +116,9 @@ def build_table(
             sources[name] = {"dataset": name}
             main.append(name)
             gp = graph_phrases(name)
-            book = PhraseBook({**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), dict(book.tables))
+            book = PhraseBook(
+                {**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), {**gp.tables, **book.tables}
+            )
         datasets = list(dataset or [])
         if not main and not joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")

@@ -27,7 +27,13 @@ from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
 from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, table_kind
-from chronoqa.generate.table.questions import TFDContext, alignment_questions, allen_questions
+from chronoqa.generate.table.questions import (
+    SPELL_FAMILIES,
+    TFDContext,
+    alignment_questions,
+    allen_questions,
+    spell_questions,
+)
 from chronoqa.generate.table.store import TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
 from chronoqa.generate.table.triples import check_identity, primary_tfd
@@ -217,6 +223,12 @@ def _read_handovers(store: TableStore, tfd: TFD, config: TableBuildConfig) -> di
     }
 
 
+def _spell_templates(book: PhraseBook, table: str) -> dict[str, str]:
+    """The phrase file's ``spell_start`` / ``spell_end`` templates of ``table`` ("In which year did {Name} join?")."""
+    entry = book.tables.get(table, {})
+    return {f: str(entry[f]) for f in SPELL_FAMILIES if f in entry}
+
+
 def _report_dict(table: TemporalTable) -> dict[str, object] | None:
     return None if table.report is None else table.report.to_dict()
 
@@ -337,14 +349,40 @@ def build_table_benchmark(
             continue
         declined: dict[str, int] = {}
         conflicts = 0
+        many_valued: Counter[str] = Counter()  # family -> candidates not asked (a many-valued TFD, not complete)
+        many_tfds: list[str] = []
         for kept_rep in kept:
             functional = kept_rep.violation_rate <= cfg.threshold  # one holder at a time
             ctx = TFDContext(stores[n], kept_rep.tfd, book, primary_tfd(kept_by_table[n]), functional=functional)
             declined |= ctx.declined
-            questions.extend(allen_questions(ctx, cfg))
+            by_family = {"allen": allen_questions(ctx, cfg)}
             if cfg.alignment:
-                questions.extend(alignment_questions(ctx, cfg))
+                by_family["time_alignment"] = alignment_questions(ctx, cfg)
             conflicts += ctx.conflicts
+            if functional:
+                questions.extend(q for qs in by_family.values() for q in qs)
+            elif cfg.is_complete(n):  # several values at once: the gold lists every value, only a complete table can
+                questions.extend(replace(q, assumes_complete=True) for qs in by_family.values() for q in qs)
+            else:
+                # several values of a key at once, and the table may miss one (Messi's senior national team): "the
+                # team of X whose spell began before 2017 ..." presumes every team listed; ask about one spell instead
+                many_tfds.append(str(kept_rep.tfd))
+                many_valued.update({f: len(qs) for f, qs in by_family.items()})
+                spells = spell_questions(ctx, cfg, _spell_templates(book, n))
+                questions.extend(spells)
+                family_candidates.setdefault(n, {}).update(
+                    {f: sum(1 for q in spells if q.operator == f) for f in SPELL_FAMILIES}
+                )
+        if many_tfds:
+            family_candidates.setdefault(n, {}).update(many_valued)
+            family_notes[n] = {
+                f: f"{c} candidates not asked: on the many-valued TFD {', '.join(many_tfds)} (several values of a key "
+                "at once: violation rate above the threshold) the gold lists every value of the key at the asked time, "
+                f"which holds only if the table lists every value in the world, and {n} is not declared complete "
+                '(phrase file "complete": "true", or TableBuildConfig.complete); asked instead: the start and end '
+                "of one listed spell (spell_start, spell_end)"
+                for f, c in sorted(many_valued.items())
+            }
         tfd_manifest[n]["conflicts_skipped"] = conflicts
         if n in handovers:
             handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
@@ -423,6 +461,10 @@ def build_table_benchmark(
                 "family_candidates": family_candidates.get(n),
                 "family_notes": family_notes.get(n),
                 "handovers": handovers.get(n),
+                "precision": {
+                    "coarse_cells": stores[n].coarse_cells,
+                    "questions_skipped": stores[n].precision_skipped,
+                },
                 "complete": {"declared": n in complete_by, "by": complete_by.get(n)},
                 "answer_shares": answer_shares(questions, n),
             }

@@ -103,6 +103,23 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "films one service offers) is not the world (a director's filmography).",
         "",
     ]
+    lines += [
+        "## Date precision",
+        "",
+        "| table | cells coarser than the comparison granularity | candidate questions not asked |",
+        "|---|---|---|",
+    ]
+    for n, t in manifest["tables"].items():
+        pr = t.get("precision") or {"coarse_cells": 0, "questions_skipped": 0}
+        lines.append(f"| {n} | {pr['coarse_cells']} | {pr['questions_skipped']} |")
+    lines += [
+        "",
+        "Every date is written (corpus, answers, explanations) at its source cell's precision, never finer than the "
+        'table\'s comparison granularity: a bare year "2003" in a table compared at month level is "2003", not '
+        '"January 2003". A question whose gold could turn on where in its year such a date falls (did a term that '
+        'began in "2003" begin before March 2003?) is not asked; the candidates are counted above.',
+        "",
+    ]
     shares = [(n, op, s) for n, t in manifest["tables"].items() for op, s in (t.get("answer_shares") or {}).items()]
     if shares:
         lines += [
@@ -167,6 +184,13 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "asked only on tables declared complete, and the declaration is the data's publisher's (or the phrase "
         "file's) claim, not checked against the world.",
         "- Rows without a start date, with start after end, or starting after as_of are left out (counted above).",
+        "- A cell coarser than its table's comparison granularity (a bare year in a table compared at month level: "
+        "a declared `--granularity` finer than some cells, or a join) keeps its own precision; questions comparing "
+        "a time with it below its precision are not asked (Date precision), so such a table holds fewer questions "
+        "near those dates. The data's year placeholders (`2009-01-01` for 2009) are read, written and asked as years.",
+        "- On a many-valued TFD (a key holds several values at once: a player's club and national team) of a table "
+        "not declared complete, no question asks for the values of a key at a time; only the start and end of one "
+        "listed spell are asked (`spell_start`, `spell_end`).",
         "",
     ]
     return "\n".join(lines)

@@ -371,6 +371,9 @@ def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
             lo, hi = _year_unit_range(y, g)
             inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
             if len(inside) == 1 and int(store.lo[inside[0]]) <= lo and int(store.hi[inside[0]]) >= hi:
+                if int(store.lo_last[inside[0]]) > lo or int(store.hi_first[inside[0]]) < hi:
+                    store.precision_skipped += 1  # a bare year's row may start or end inside the asked year
+                    continue
                 here = rows.v(inside[0], st)
                 # another state within _AT_NEAR years: the asked year decides (2016, eight years after the one
                 # change of a heritage element, is answered "inscribed" by the prior alone)
@@ -818,6 +821,12 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 edge = pick(int(store.lo[p]) for p in ps)
                 top = [p for p in ps if int(store.lo[p]) == edge]
                 if len(top) == 1:  # a tie at the table's granularity has no single first
+                    p0, rest = top[0], [p for p in ps if p != top[0]]
+                    if store.uncertain(rest, [(int(store.lo[p0]), int(store.lo_last[p0]))]) or store.uncertain(
+                        [p0], [(int(store.lo[p]), int(store.lo_last[p])) for p in rest]
+                    ):
+                        store.precision_skipped += 1  # the order could turn on where in its year a bare year falls
+                        continue
                     cands.append((kv, top[0], ps))
             rows.candidates["event_order"] += len(cands)
             if not rows.complete:  # "the first film directed by X" needs every film of X listed

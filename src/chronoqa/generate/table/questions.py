@@ -35,7 +35,7 @@ from chronoqa.generate.table.verbalise import CLAUSES, ROLE_COLUMNS, PhraseBook,
 from chronoqa.records import Question, Triple
 from chronoqa.time import Allen, Granularity
 
-__all__ = ["Candidate", "TFDContext", "alignment_questions", "allen_questions"]
+__all__ = ["SPELL_FAMILIES", "Candidate", "TFDContext", "alignment_questions", "allen_questions", "spell_questions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +173,9 @@ def _allen_candidates(
                 if asked[0] < klo or asked[1] > khi:  # the world may hold rows the table does not
                     continue
                 matched = _evaluate(ctx, key, rel, b0, b1)
+                if store.coarse_cells and _coarse_uncertain(ctx, key, rel, b0, b1, matched):
+                    store.precision_skipped += 1  # "2003" vs "March 2003": the data cannot tell
+                    continue
                 moved = store.handover_moved
                 if moved and (
                     (rel in END_STATED and any(int(p) in moved for p in matched))  # "ended in 2018" for a 2019 end
@@ -193,6 +196,35 @@ def _allen_candidates(
                     continue
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
+
+
+def _coarse_uncertain(
+    ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int, matched: Sequence[int]
+) -> bool:
+    """Whether the gold could change with where in its year a coarse cell of the key's rows falls.
+
+    The relation compares each row's endpoints with ``b0`` and ``b1`` (:meth:`TableStore.uncertain`); the
+    bounded forms also compare the rows' ends (starts) with one another: the gold row is the last one only if
+    no other qualifying row may end as late under some reading.
+    """
+    store = ctx.store
+    pos = ctx.keys[key]
+    if store.uncertain(pos, [(b0, b0), (b1, b1)]):
+        return True
+    form = BOUNDED.get(relation)
+    if form is None or not matched:
+        return False
+    lo, hi = store.lo[pos], store.hi[pos]
+    qualifies = np.asarray(RELATIONS[relation].predicate(lo, hi, b0, b1), dtype=bool)
+    gold = np.isin(pos, np.asarray(matched, dtype=np.int64))
+    if form == "last":  # the latest end: [hi_first, hi] per row
+        first, last = store.hi_first[pos], hi
+        rival = qualifies & ~gold & (last >= first[gold].min())
+    else:  # the earliest start: [lo, lo_last] per row
+        first, last = lo, store.lo_last[pos]
+        rival = qualifies & ~gold & (first <= last[gold].max())
+    wide = first != last
+    return bool((rival & (wide | bool(wide[gold].any()))).any())
 
 
 def _conflict(store: TableStore, matched: Sequence[int]) -> bool:
@@ -342,6 +374,9 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
         latest = pos[np.lexsort((store.hi[pos], store.lo[pos]))[-1]]
         if not store.open_end[latest]:
             continue
+        if store.coarse_cells and store.uncertain(pos, [(unit, unit)]):
+            store.precision_skipped += 1  # a bare year's row may or may not hold at as_of
+            continue
         mask = (store.lo[pos] <= unit) & (store.hi[pos] >= unit)
         matched = [int(p) for p in pos[mask]]
         answers = tuple(sorted({ctx.y(p) for p in matched}))
@@ -400,4 +435,100 @@ def alignment_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Quest
                 assumes_complete=not answers,
             )
         )
+    return out
+
+
+#: The families of one (key, value) spell of a many-valued TFD: the spell's start, or its end.
+SPELL_FAMILIES = ("spell_start", "spell_end")
+_SPELL_WH = {Granularity.YEAR: "In which year", Granularity.MONTH: "In which month", Granularity.DAY: "On which day"}
+
+
+def spell_questions(ctx: TFDContext, config: TableBuildConfig, templates: dict[str, str]) -> list[Question]:
+    """When one listed spell of a key with a value began or ended: "In which year did X join Y?".
+
+    On a many-valued TFD (a player holds a club and a national team at once) of a table not declared complete,
+    no question may ask for *the* values of a key at a time (the table may miss one: Messi's senior national
+    team); the start or end of one listed (key, value) pair needs no other row. Asked where the pair has one
+    stored row (Ronaldo played for Manchester United twice: not asked), the end only of a closed row whose end
+    the handover reading did not move (a year placeholder ``2018-01-01`` where the next spell begins may be the
+    end of 2017 or a day of 2018: not stated, as in the Allen relations, and counted in ``handover_skipped``).
+    ``templates``: ``spell_start`` / ``spell_end`` from the table's phrase entry (fields: the TFD's columns),
+    else "In which year did {value} become {subject}?" / "... stop being {subject}?". The answer is the source
+    cell at its own precision (never finer than the comparison granularity); ``10 × per_cell`` per family.
+    """
+    store = ctx.store
+    g = store.granularity
+    name = store.table.name
+    t = quote_ident(store.sql_name)
+    y = quote_ident(ctx.tfd.rhs)
+    wh = _SPELL_WH[g]
+    out: list[Question] = []
+    for family in SPELL_FAMILIES:
+        column = "_start" if family == "spell_start" else "_end"
+        cands: list[tuple[tuple[str, ...], str, int]] = []
+        for key in sorted(ctx.keys):
+            by_value: dict[str, list[int]] = {}
+            for p in ctx.keys[key].tolist():
+                by_value.setdefault(ctx.y(p), []).append(int(p))
+            for value, ps in sorted(by_value.items()):
+                if len(ps) != 1 or (family == "spell_end" and store.open_end[ps[0]]):
+                    continue
+                if family == "spell_end" and ps[0] in store.handover_moved:
+                    store.handover_skipped += 1  # "2009-01-01" at a handover: the end of 2008 or during 2009
+                    continue
+                cands.append((key, value, ps[0]))
+        rng = random.Random(f"{config.seed}:{name}:{ctx.tfd}:{family}")
+        rng.shuffle(cands)
+        for key, value, p in cands[: 10 * config.per_cell]:
+            sql = (
+                f"SELECT _row, {column} FROM {t} WHERE {ctx.where_key(key)} AND {y} = {sql_literal(value)} "
+                "ORDER BY _row"
+            )
+            got = store.query(sql)
+            triple = ctx.triple(p)
+            answer = triple.t_start if family == "spell_start" else triple.t_end
+            if [(int(r[0]), r[1]) for r in got] != [(int(store.rows[p]), answer)]:
+                raise ChronoqaError(f"internal check failed: {sql} returned {got}, the row gives {answer}")
+            assert answer is not None
+            values = dict(zip(ctx.tfd.lhs, key, strict=True)) | {ctx.tfd.rhs: value}
+            if family in templates:
+                text = render(templates[family], values, articled=ctx.tfd.lhs)
+            else:
+                verb = "become" if family == "spell_start" else "stop being"
+                text = f"{wh} did {value} {verb} {ctx.subject(key)}?"
+            others = [q for q in ctx.keys[key].tolist() if q != p]
+            out.append(
+                Question(
+                    id=question_id(f"{name}-{family}", sql),
+                    split="",
+                    question=text,
+                    t_query=None,
+                    S_star=(triple,),
+                    S_dist=tuple(ctx.triple(q) for q in others),
+                    S_stale=(),
+                    source="table",
+                    operator=family,
+                    allen=None,
+                    hops=1,
+                    answers=(answer,),
+                    answer_ids=(answer,),
+                    answer_type="time",
+                    cardinality="unique",
+                    template_id=f"table/spell/{family.split('_')[1]}",
+                    render_time=False,
+                    granularity=str(g),
+                    as_of=config.as_of,
+                    time_refs=({"which": family.split("_")[1], "value": answer, "answer": answer},),
+                    sql=sql,
+                    logical_form={
+                        "table": name,
+                        "tfd": str(ctx.tfd),
+                        "key": list(key),
+                        "value": value,
+                        "relation": family,
+                        "must_keep": [*key, value],
+                    },
+                    assumes_complete=False,
+                )
+            )
     return out

@@ -1,11 +1,19 @@
 """A :class:`~chronoqa.records.TemporalTable` loaded into DuckDB at the data's true granularity.
 
 Every row becomes one record of the DuckDB table: the attribute columns (text), ``_row`` (the row
-index in the source table), ``_start``/``_end`` (ISO text at the comparison granularity, ``_end``
-NULL for an open end) and ``_lo``/``_hi``: the closed *unit* bounds of the validity interval at the
-comparison granularity (years, months since year 0, or days since 1970-01-01; see
+index in the source table), ``_start``/``_end`` (ISO text of the source cell, at its own precision and
+never finer than the comparison granularity: a bare year ``2003`` in a month-level store stays ``2003``;
+``_end`` NULL for an open end) and ``_lo``/``_hi``: the closed *unit* bounds of the validity interval at
+the comparison granularity (years, months since year 0, or days since 1970-01-01; see
 :mod:`chronoqa.time`). An open end is closed at the build's fixed ``as_of`` date, so SQL compares
 integers at the data's granularity and never reads the wall clock.
+
+**Cells coarser than the comparison granularity** (a bare year in a table compared at month level, which
+happens when the granularity is declared finer than some cells, or in a join): ``_lo``/``_hi`` take the
+widest reading (January to December of that year), and :attr:`TableStore.lo_last` /
+:attr:`TableStore.hi_first` the narrowest (the last unit the start may be, the first unit the end may be).
+:meth:`TableStore.uncertain` tells whether a question's comparison could depend on where in its year such
+a cell falls; such a question is not asked, and counted (``precision_skipped``).
 
 The comparison granularity is detected (:func:`detect_granularity`): day-level dates that are nearly
 all January 1st are year placeholders (TDBench's sports and organizations tables), and comparing them
@@ -139,6 +147,14 @@ class TableStore:
     hi: np.ndarray
     open_end: np.ndarray
     notes: Counter[str] = field(default_factory=Counter)
+    #: the last unit each row's start may be, and the first unit its end may be: equal to ``lo``/``hi`` unless
+    #: the cell is coarser than the comparison granularity (a bare year in a month-level store)
+    lo_last: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    hi_first: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: stored cells coarser than the comparison granularity (a bare year at month level)
+    coarse_cells: int = 0
+    #: candidate questions not asked because their gold could depend on where a coarse cell falls
+    precision_skipped: int = 0
     #: positions whose end :meth:`read_handovers_as_meets` moved one unit earlier, and the candidate questions
     #: skipped because they would state that end
     handover_moved: set[int] = field(default_factory=set)
@@ -162,7 +178,19 @@ class TableStore:
         keep: list[int] = []
         los: list[int] = []
         his: list[int] = []
+        lo_lasts: list[int] = []
+        hi_firsts: list[int] = []
         opens: list[bool] = []
+        starts: list[str] = []
+        ends: list[str | None] = []
+        iso: dict[TimePoint, str] = {}
+
+        def iso_of(p: TimePoint) -> str:  # the cell at its own precision, never finer than g
+            text = iso.get(p)
+            if text is None:
+                text = iso[p] = p.truncate(g).isoformat()
+            return text
+
         for i, iv in enumerate(table.intervals):
             lo_hi = _bounds(iv, g, asof_unit)
             if lo_hi is None:
@@ -175,10 +203,15 @@ class TableStore:
             if lo > hi:
                 notes[NOTE_REVERSED] += 1
                 continue
+            assert iv.start is not None
             keep.append(i)
             los.append(lo)
             his.append(hi)
+            lo_lasts.append(iv.start.hi(g))
+            hi_firsts.append(hi if iv.end is None else iv.end.lo(g))
             opens.append(iv.end is None)
+            starts.append(iso_of(iv.start))
+            ends.append(None if iv.end is None else iso_of(iv.end))
         rows = np.asarray(keep, dtype=np.int64)
         lo_a = np.asarray(los, dtype=np.int64)
         hi_a = np.asarray(his, dtype=np.int64)
@@ -186,17 +219,8 @@ class TableStore:
         arrays: dict[str, pa.Array] = {"_row": pa.array(rows)}
         for j, col in enumerate(table.columns):
             arrays[col] = pa.array([table.rows[i][j] for i in keep], type=pa.string())
-        iso: dict[int, str] = {}
-
-        def iso_of(u: int) -> str:
-            if u not in iso:
-                iso[u] = unit_iso(u, g)
-            return iso[u]
-
-        arrays["_start"] = pa.array([iso_of(u) for u in lo_a.tolist()], type=pa.string())
-        arrays["_end"] = pa.array(
-            [None if o else iso_of(u) for u, o in zip(hi_a.tolist(), open_a.tolist(), strict=True)], type=pa.string()
-        )
+        arrays["_start"] = pa.array(starts, type=pa.string())
+        arrays["_end"] = pa.array(ends, type=pa.string())
         arrays["_lo"] = pa.array(lo_a)
         arrays["_hi"] = pa.array(hi_a)
         arrow = pa.table(arrays)
@@ -204,7 +228,33 @@ class TableStore:
         conn.register("_arrow_src", arrow)
         conn.execute(f"CREATE OR REPLACE TABLE {quote_ident(name)} AS SELECT * FROM _arrow_src")
         conn.unregister("_arrow_src")
-        return cls(table, name, g, as_of, conn, rows, lo_a, hi_a, open_a, notes)
+        lo_last = np.minimum(np.asarray(lo_lasts, dtype=np.int64), hi_a)
+        hi_first = np.maximum(np.asarray(hi_firsts, dtype=np.int64), lo_last)
+        coarse = int(np.count_nonzero(lo_last != lo_a) + np.count_nonzero(hi_first != hi_a))
+        return cls(table, name, g, as_of, conn, rows, lo_a, hi_a, open_a, notes, lo_last, hi_first, coarse)
+
+    def uncertain(self, positions: Sequence[int] | np.ndarray, spans: Sequence[tuple[int, int]]) -> bool:
+        """Whether comparing the rows at ``positions`` with the units ``spans`` could depend on a coarse cell.
+
+        A start coarser than the comparison granularity lies somewhere in ``[lo, lo_last]`` (an end in
+        ``[hi_first, hi]``). Every comparison a question makes (``<``, ``=``, ``+ 1``) of such an endpoint with a
+        unit ``u`` has one verdict wherever the true date falls unless ``u`` lies within one unit of that range;
+        ``spans`` are the question's compared units as closed ranges (a reference's ``b0``, ``b1``; the gold
+        row's compared endpoint for "the last ... before"). False when every cell is at least as fine as the
+        comparison granularity (every TDBench table at its detected granularity).
+        """
+        pos = np.asarray(positions, dtype=np.int64)
+        if len(pos) == 0 or not spans:
+            return False
+        for lo, last in ((self.lo[pos], self.lo_last[pos]), (self.hi_first[pos], self.hi[pos])):
+            wide = lo != last
+            if not wide.any():
+                continue
+            a, b = lo[wide] - 1, last[wide] + 1
+            for u0, u1 in spans:
+                if bool(((a <= u1) & (u0 <= b)).any()):
+                    return True
+        return False
 
     @property
     def asof_unit(self) -> int:
@@ -228,7 +278,8 @@ class TableStore:
         ending in the unit before (``2003..2008``): the change happened in 2009, so the first row *meets*
         the next instead of overlapping it. Only closed rows longer than one unit are read so (an open end is
         ``as_of``, not a change); ``lo`` is never moved, so the reading does not depend on row order. Both
-        the numpy ``hi`` and DuckDB's ``_hi`` are updated; ``_end`` and the corpus keep the data's end. At day
+        the numpy ``hi`` and DuckDB's ``_hi`` are updated; ``_end`` and the corpus keep the data's end (the corpus
+        renders the source cells, :func:`~chronoqa.generate.table.corpus.store_docs`). At day
         granularity nothing is read so (a same-day handover shares the day: ``overlaps``).
         """
         if self.granularity == Granularity.DAY:
@@ -246,6 +297,7 @@ class TableStore:
         self.handover_moved = set(moved)
         if moved:
             self.hi[moved] -= 1
+            self.hi_first[moved] = np.minimum(self.hi_first[moved], self.hi[moved])
             ids = ", ".join(str(int(self.rows[p])) for p in moved)
             self.con.execute(f"UPDATE {quote_ident(self.sql_name)} SET _hi = _hi - 1 WHERE _row IN ({ids})")
         return pairs, len(moved)

@@ -407,4 +407,12 @@ def graph_phrases(name: str = "yago11k") -> PhraseBook:
             }
         },
         facts={name: "{subject} {relation} {object}"},
+        # (subject, relation) -> object mixes one- and many-valued relations (a person's prizes): on a graph not
+        # declared complete only one fact's own start and end are asked (build: spell_start / spell_end)
+        tables={
+            name: {
+                "spell_start": "In which year did “{subject} {relation} {object}” become true?",
+                "spell_end": "In which year did “{subject} {relation} {object}” stop being true?",
+            }
+        },
     )
