@@ -178,6 +178,26 @@ def test_synthetic_equals_every_pair_and_numpy(granularity: Granularity) -> None
         assert got[True] and got[False]  # the check is not vacuous
 
 
+def test_crowded_small_groups_equal_every_pair() -> None:
+    # many spans of few values in a dozen years: ties, touching spans, nesting and repeats everywhere
+    rng = np.random.default_rng(7)
+    facts = []
+    for i in range(3000):
+        a = int(rng.integers(2000, 2012))
+        b = a + int(rng.integers(-1, 5))  # -1: reversed now and then
+        start = None if rng.random() < 0.05 else TimePoint(a)
+        end = None if rng.random() < 0.1 else TimePoint(b)
+        s, o = f"s{rng.integers(0, 150)}", f"v{rng.integers(0, 4)}"
+        facts.append(Fact(i, s, f"r{rng.integers(0, 3)}", o, start, end, i + 1))
+    for open_end in ("ongoing", "unknown"):
+        idx = GraphIndex.build(facts, {"r2": True}, Granularity.YEAR, AS_OF, open_end, symmetric=("r1",))
+        idx.mark_implausible(np.arange(0, len(facts), 17))
+        got = overlap_keys_by_sql("duckdb", idx)
+        for forward in (True, False):
+            assert got[forward] == reference_overlap_keys(idx, forward)
+        assert got[False] and 0 < len(got[True]) < len(set(idx.out_keys.tolist()))  # some overlap, not all
+
+
 def test_mixed_synthetic_equals_numpy() -> None:
     facts = generate(SyntheticConfig.mixed(50_000, seed=3)).to_graph().facts
     for open_end in ("ongoing", "unknown"):
