@@ -48,8 +48,8 @@ from chronoqa.generate.kg.sql.queries import Step
 
 __all__ = ["OVERLAP_STEPS", "overlap_keys_by_sql", "overlap_tables"]
 
-# Only the values with two or more spans go through the event counts (at 1M mixed facts about 7% of the
-# (group, value) pairs): a value's one span is its one run.
+# Only the values with two or more spans go through the event counts (at 1M mixed facts 5% of the (group,
+# value) pairs of the groups with two or more values, 17% of their spans): a value's one span is its one run.
 _MERGED = """
 WITH spans AS (
     SELECT dir, key, other, CAST(clo AS BIGINT) AS lo, CAST(chi AS BIGINT) - 1 AS hi
