@@ -12,6 +12,8 @@ Cases, each in a fresh subprocess: synthetic graphs (``chronoqa.sources.syntheti
   as the builder leaves it (implausible facts marked; cardinality declared: relation ``Ri`` reads ``one``
   forward unless ``i % 3 == 0`` and backward when ``i`` is even, since inferred from this synthetic data every
   direction reads ``many`` and no fact seeds a question);
+* ``overlap_s``: the groups :meth:`~chronoqa.generate.kg.index.GraphIndex.one_at` reads (numpy:
+  ``GraphIndex._overlap_keys`` of both directions; the others: ``OVERLAP_STEPS``) on the same index;
 * ``start_s``: Spark only, building the local session (``local[2]``, 2 GB driver);
 * ``peak_rss_mb``: the Python process's ``VmHWM``; ``jvm_peak_rss_mb``: the Spark driver JVM's (local mode runs
   the executors inside it), read from ``/proc`` before the session stops.
@@ -66,6 +68,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         candidates_by_sql,
         implausible_by_sql,
         input_tables,
+        overlap_keys_by_sql,
         sql_params,
     )
     from chronoqa.sources.synthetic import generate
@@ -108,6 +111,10 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         cands = candidates(idx, t_max)
         out["candidates_s"] = round(time.perf_counter() - t0, 2)
         out["seeds"] = len(cands.seeds)
+        t0 = time.perf_counter()
+        overlap = {forward: idx._overlap_keys(forward) for forward in (True, False)}
+        out["overlap_s"] = round(time.perf_counter() - t0, 2)
+        out["overlapping"] = [len(overlap[True]), len(overlap[False])]
         out["peak_rss_mb"] = round(peak_mb(), 1)
         return out
     cols = syn.to_columns()
@@ -127,6 +134,9 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         cands = candidates_by_sql(DuckDBEngine(), idx, t_max)
         out["candidates_s"] = round(time.perf_counter() - t0, 2)
+        t0 = time.perf_counter()
+        overlap = overlap_keys_by_sql(DuckDBEngine(), idx)
+        out["overlap_s"] = round(time.perf_counter() - t0, 2)
     else:
         t0 = time.perf_counter()
         with SparkEngine() as spark:
@@ -145,6 +155,9 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             t0 = time.perf_counter()
             cands = candidates_by_sql(spark, idx, t_max)
             out["candidates_s"] = round(time.perf_counter() - t0, 2)
+            t0 = time.perf_counter()
+            overlap = overlap_keys_by_sql(spark, idx)
+            out["overlap_s"] = round(time.perf_counter() - t0, 2)
             from pyspark import SparkContext
 
             gateway = SparkContext._gateway
@@ -154,6 +167,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             out["spark_conf"] = {k: v for k, v in spark.conf.items() if "memory" in k or "partitions" in k}
     out["implausible"] = len(found)
     out["seeds"] = len(cands.seeds)
+    out["overlapping"] = [len(overlap[True]), len(overlap[False])]
     out["peak_rss_mb"] = round(peak_mb(), 1)
     ref = GraphIndex.build(list(cols), **kw)
     ref_found = implausible_facts(list(cols), phr, ref.ignored_mask.tolist(), *plaus)
@@ -168,6 +182,7 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             (cands.multi_out, ref_cands.multi_out), (cands.multi_in, ref_cands.multi_in),
         )
     )  # fmt: skip
+    out["overlap_equal"] = overlap == {forward: ref._overlap_keys(forward) for forward in (True, False)}
     out["equal_to_numpy"] = all(
         np.array_equal(getattr(idx, a), getattr(ref, a))
         for a in ("table", "out_keys", "out_fids", "in_keys", "in_fids", "triple_count", "reversed_mask")

@@ -49,6 +49,7 @@ from chronoqa.generate.kg.sql import (
     find_candidates,
     group_stats_by_sql,
     implausible_dates,
+    overlap_keys_by_sql,
 )
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 from chronoqa.generate.result import BuildResult
@@ -296,6 +297,8 @@ def build_kg_benchmark(
         idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
         implausible_pos = np.flatnonzero(implausible_code >= 0)
         idx.mark_implausible(implausible_pos)
+        if engine != "numpy":  # the groups one_at reads, once the implausible facts lost their certain span
+            idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         cands = find_candidates(engine, idx, t_max)  # seeds, multi seeds, timed facts, multi groups
     raw = _unreadable(idx.ent_names, label)
     if raw and not cfg.allow_ids:

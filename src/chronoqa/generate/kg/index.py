@@ -502,6 +502,14 @@ class GraphIndex:
         key = entity * self.n_rel + relation
         return key not in self._overlapping[0 if forward or self.rel_symmetric[relation] else 1]
 
+    def use_overlap_keys(self, keys: Mapping[bool, Collection[int]]) -> None:
+        """Give :meth:`one_at` its overlapping group keys worked out elsewhere (both directions, by ``forward``).
+
+        Each value is what :meth:`_overlap_keys` would return for the index as it stands: give them after
+        :meth:`mark_implausible` (an implausible fact has no certain span).
+        """
+        self._overlapping = (frozenset(keys[True]), frozenset(keys[False]))
+
     def _overlap_keys(self, forward: bool) -> frozenset[int]:
         """Group keys where two different values are certain together for two units or more (array operations).
 

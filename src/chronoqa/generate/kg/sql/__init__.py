@@ -10,6 +10,8 @@
   (:func:`find_candidates`, the builder's switch for it).
 * :mod:`~chronoqa.generate.kg.sql.cardinality`: the relation cardinality statistics read by
   :meth:`~chronoqa.generate.kg.index.GraphIndex.infer_one` as SQL (:func:`group_stats_by_sql`).
+* :mod:`~chronoqa.generate.kg.sql.overlap`: the overlapping groups read by
+  :meth:`~chronoqa.generate.kg.index.GraphIndex.one_at` as SQL (:func:`overlap_keys_by_sql`).
 
 See docs/scale.md for running on a cluster.
 """
@@ -28,6 +30,7 @@ from chronoqa.generate.kg.sql.index import (
     sql_engine,
     sql_params,
 )
+from chronoqa.generate.kg.sql.overlap import OVERLAP_STEPS, overlap_keys_by_sql
 from chronoqa.generate.kg.sql.plausible import PLAUSIBLE_STEPS, implausible_by_sql, implausible_dates
 from chronoqa.generate.kg.sql.queries import STEPS, Step, check_subset, render
 
@@ -35,6 +38,7 @@ __all__ = [
     "CANDIDATE_STEPS",
     "CARDINALITY_STEPS",
     "ENGINES",
+    "OVERLAP_STEPS",
     "PLAUSIBLE_STEPS",
     "STEPS",
     "DuckDBEngine",
@@ -53,6 +57,7 @@ __all__ = [
     "implausible_dates",
     "index_from_results",
     "input_tables",
+    "overlap_keys_by_sql",
     "render",
     "sql_engine",
     "sql_params",
