@@ -246,7 +246,10 @@ def build_kg_benchmark(
     """Build a KG benchmark from ``graph``.
 
     Args:
-        graph: The temporal KG (any loader).
+        graph: The temporal KG (any loader). Its facts are put in canonical order first
+            (:func:`~chronoqa.generate.kg.order.canonical_facts`): a copy of the columns, unless the caller
+            passed ``canonical_graph(graph, config.seed)`` (then used as they are; a caller that drops its
+            own graph holds one copy of the facts, not two; same release bytes).
         config: Build configuration (defaults: 10,000 questions, year granularity, seed 0).
         phrases: A phrase table, a TOML path or a shipped table name; ``None`` picks the shipped one.
         entity_labels: Extra entity labels (id → label), overriding the graph's (e.g. Wikidata Q-id labels).
@@ -268,6 +271,7 @@ def build_kg_benchmark(
     phr_source = phr_table.source
     open_end, open_end_by = resolve_open_end(cfg, phr_table)
     # content order before anything else: interning, seeds, draws, splits and corpus never follow input order
+    # (free for a graph its caller ordered with canonical_graph)
     graph_facts = canonical_facts(FactColumns.from_facts(graph.facts), cfg.seed)
     not_years, not_years_by = resolve_not_years(
         cfg, phr_table, [(r, graph.relation_label(r)) for r in graph_relations(graph_facts)]

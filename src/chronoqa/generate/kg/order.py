@@ -21,13 +21,23 @@ function of the set of facts alone. Integer numpy only: no loop per fact, no flo
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import pyarrow as pa
 
-from chronoqa.records import FactColumns
+from chronoqa.records import FactColumns, TemporalGraph
 
-__all__ = ["ORDER_RULE", "canonical_facts", "canonical_order", "fact_keys", "mix64", "name_keys"]
+__all__ = [
+    "ORDER_RULE",
+    "CanonicalFacts",
+    "canonical_facts",
+    "canonical_graph",
+    "canonical_order",
+    "fact_keys",
+    "mix64",
+    "name_keys",
+]
 
 #: The manifest's ``"sampling"`` value: what decides the order the build draws from.
 ORDER_RULE = (
@@ -159,14 +169,40 @@ def canonical_order(cols: FactColumns, seed: int) -> np.ndarray:
     return order
 
 
-def canonical_facts(cols: FactColumns, seed: int) -> FactColumns:
+@dataclass(frozen=True, eq=False)
+class CanonicalFacts(FactColumns):
+    """Columns known to be in canonical order (:func:`canonical_order`) for ``seed``: ordering them again is free.
+
+    Made by :func:`canonical_facts` only. The columns are never written to after construction (as every
+    :class:`FactColumns`), so the order stays true; a ``take`` or slice gives plain :class:`FactColumns`.
+    """
+
+    seed: int = 0
+
+
+def canonical_facts(cols: FactColumns, seed: int) -> CanonicalFacts:
     """``cols`` in canonical order (:func:`canonical_order`), sharing its name tables.
 
-    Columns already in that order come back as they are (no copy): a caller short of memory may put its
-    graph's facts in order once (``replace(graph, facts=canonical_facts(cols, seed))``) and drop the input
+    Columns already in that order come back without a copy of their arrays; columns this function ordered
+    for the same seed (a :class:`CanonicalFacts`) come back as they are, without computing the order again.
+    A caller short of memory puts its graph in order once (:func:`canonical_graph`) and drops the input
     order, so a build holds one copy of the columns, not two.
     """
-    order = canonical_order(cols, seed)
-    if bool(np.all(order[1:] > order[:-1])):  # the identity: already in order
+    if isinstance(cols, CanonicalFacts) and cols.seed == seed:
         return cols
-    return cols.take(order)
+    order = canonical_order(cols, seed)
+    if not bool(np.all(order[1:] > order[:-1])):  # not the identity
+        cols = cols.take(order)
+    del order
+    return CanonicalFacts(**{f.name: getattr(cols, f.name) for f in fields(FactColumns)}, seed=seed)
+
+
+def canonical_graph(graph: TemporalGraph, seed: int) -> TemporalGraph:
+    """``graph`` with its facts in canonical order for ``seed`` (:func:`canonical_facts`), labels and report kept.
+
+    What a KG build does first, done by its caller: ``graph = canonical_graph(graph, cfg.seed)`` drops the
+    input order (once nothing else holds it), and :func:`~chronoqa.generate.kg.build_kg_benchmark` then uses
+    the ordered columns as they are, so the build holds one copy of the facts. The release is the same bytes
+    either way.
+    """
+    return replace(graph, facts=canonical_facts(FactColumns.from_facts(graph.facts), seed))
