@@ -156,6 +156,10 @@ def _word_re(text: str) -> re.Pattern[str]:
 def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[str]:
     """Answer strings found in the question text (word boundaries, any case); for times, the year too."""
     found = []
+    # ASCII text and needle: a case-insensitive match needs the lower-cased needle inside the lower-cased text
+    # (only non-ASCII characters such as U+212A KELVIN SIGN match an ASCII letter otherwise), so most needles
+    # are ruled out without compiling their pattern
+    lower = question.lower() if question.isascii() else None
     for a in answers:
         needles = [a]
         if answer_is_time:
@@ -163,7 +167,9 @@ def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[s
             if tp is not None:
                 needles += [str(tp.year), render_year(tp.year)]
         for n in dict.fromkeys(needles):
-            if n.strip() and _word_re(n).search(question):
+            if not n.strip() or (lower is not None and n.isascii() and n.lower() not in lower):
+                continue
+            if _word_re(n).search(question):
                 found.append(n)
     return found
 
@@ -348,10 +354,15 @@ def build_kg_benchmark(
     answer_counts: dict[str, Counter[int]] = {c.name: Counter() for c in cells}
     done = 0
 
+    canonical_of: dict[int, tuple[Any, ...]] = {}  # a draft's facts come back often: made once each
+
     def canonical(fid: int) -> tuple[Any, ...]:
-        f = facts[fid]
-        s, o = (min(f.s, f.o), max(f.s, f.o)) if f.r in symmetric else (f.s, f.o)
-        return (s, f.r, o, f.start, f.end)
+        key = canonical_of.get(fid)
+        if key is None:
+            f = facts[fid]
+            s, o = (min(f.s, f.o), max(f.s, f.o)) if f.r in symmetric else (f.s, f.o)
+            key = canonical_of[fid] = (s, f.r, o, f.start, f.end)
+        return key
 
     def gold_key(d: Draft) -> tuple[Any, ...]:
         chain = tuple(sorted({canonical(h.fid) for h in d.hops} | {canonical(x) for x in d.extra_fids}, key=repr))
