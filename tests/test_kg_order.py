@@ -247,6 +247,10 @@ def test_columns_in_order_are_not_copied() -> None:
     assert ordered is not cols and canonical_facts(ordered, 3) is ordered
     assert canonical_facts(ordered, 4) is not ordered
     assert canonical_facts(cols[:1], 0).ids.tolist() == cols.ids[:1].tolist()
+    # a replaced copy (other arrays) claims no order: ordered again
+    swapped = dataclasses.replace(ordered, s=ordered.o, o=ordered.s)
+    assert swapped.seed is None
+    assert [_fact_key(f) for f in canonical_facts(swapped, 3)] == py_order(list(swapped), 3)
     # plain columns that happen to be in order (a slice of ordered ones): the same arrays, tagged, no copy
     plain = ordered[:]
     assert type(plain) is FactColumns

@@ -21,7 +21,7 @@ function of the set of facts alone. Integer numpy only: no loop per fact, no flo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 import pyarrow as pa
@@ -191,10 +191,11 @@ class CanonicalFacts(FactColumns):
     """Columns known to be in canonical order (:func:`canonical_order`) for ``seed``: ordering them again is free.
 
     Made by :func:`canonical_facts` only. The columns are never written to after construction (as every
-    :class:`FactColumns`), so the order stays true; a ``take`` or slice gives plain :class:`FactColumns`.
+    :class:`FactColumns`), so the order stays true; a ``take`` or slice gives plain :class:`FactColumns`, and
+    ``dataclasses.replace`` one with ``seed`` ``None`` (no order claimed: it is ordered again).
     """
 
-    seed: int = 0
+    seed: int | None = field(default=None, init=False)
 
 
 def canonical_facts(cols: FactColumns, seed: int) -> CanonicalFacts:
@@ -211,7 +212,9 @@ def canonical_facts(cols: FactColumns, seed: int) -> CanonicalFacts:
     if not bool(np.all(order[1:] > order[:-1])):  # not the identity
         cols = cols.take(order)
     del order
-    return CanonicalFacts(**{f.name: getattr(cols, f.name) for f in fields(FactColumns)}, seed=seed)
+    out = CanonicalFacts(**{f.name: getattr(cols, f.name) for f in fields(FactColumns)})
+    object.__setattr__(out, "seed", seed)  # not an __init__ field: a replaced copy claims no order
+    return out
 
 
 def canonical_graph(graph: TemporalGraph, seed: int) -> TemporalGraph:
