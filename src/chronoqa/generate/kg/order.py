@@ -192,7 +192,7 @@ class CanonicalFacts(FactColumns):
 
     Made by :func:`canonical_facts` only. The columns are never written to after construction (as every
     :class:`FactColumns`), so the order stays true; a ``take`` or slice gives plain :class:`FactColumns`, and
-    ``dataclasses.replace`` one with ``seed`` ``None`` (no order claimed: it is ordered again).
+    ``dataclasses.replace`` gives a copy whose ``seed`` is ``None`` (no order claimed: it is ordered again).
     """
 
     seed: int | None = field(default=None, init=False)
