@@ -387,6 +387,30 @@ def test_leak_detection() -> None:
     assert leaks("In which year did X marry y?", ["Y"], False) == ["Y"]
 
 
+def test_leak_detection_equals_a_regex_per_needle() -> None:
+    import re
+
+    from chronoqa.generate.kg import leaks
+
+    def brute(question: str, needles: list[str]) -> list[str]:  # every needle's pattern, searched
+        out = []
+        for n in dict.fromkeys(needles):
+            if n.strip() and re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", question, re.IGNORECASE):
+                out.append(n)
+        return out
+
+    # non-ASCII letters that match an ASCII one only case-insensitively: KELVIN SIGN ~ k, LONG S ~ s
+    questions = ["Who played for Reds?", "Who played for RED S?", "Who won the \u212aing prize?", "Who is Ro\u017fa?",
+                 "Which city is Stra\u00dfe in?", "When did x join?", "Who is  Ann ?", ""]  # fmt: skip
+    needles = ["Reds", "reds", "red s", "King", "kING", "Rosa", "ROSA", "stra\u00dfe", "STRASSE", "X", " ", "",
+               "Ann ", "ann", "\u212aing", "ed"]  # fmt: skip
+    for q in questions:
+        for n in needles:
+            assert leaks(q, [n], False) == brute(q, [n]), (q, n)
+        assert leaks(q, needles, False) == brute(q, needles)
+    assert leaks("the \u212aing prize", ["king"], False) == ["king"]  # found through the pattern, not the text
+
+
 # -- open ends: "ongoing" vs "unknown end" -------------------------------------------------------
 
 

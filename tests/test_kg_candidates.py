@@ -175,3 +175,23 @@ def test_yago11k_equals_numpy(mirror: Path) -> None:
     assert differences(find_candidates("duckdb", idx, T_MAX), ref) == []
     seeds, multi, timed = brute_force(idx, T_MAX)
     assert list(ref.seeds) == seeds and list(ref.seeds_multi) == multi and ref.timed.tolist() == timed
+
+
+@pytest.mark.parametrize("table_min", [1 << 24, 0])  # the flag table; bisection (a span over 4 bytes a value)
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_member_equals_isin(table_min: int, dtype: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    import chronoqa.generate.kg.candidates as cand
+
+    monkeypatch.setattr(cand, "MEMBER_TABLE_MIN", table_min)
+    monkeypatch.setattr(cand, "_MEMBER_CHUNK", 7)  # several chunks, the last one short
+    rng = np.random.default_rng(3)
+    for spread in (10, 1_000, 2**31 - 2):
+        keys = np.unique(rng.integers(5, spread + 5, 40)).astype(np.int64)
+        # values below, inside and above the keys' span, the span's ends, and the keys themselves
+        values = np.concatenate(
+            [rng.integers(-3, spread + 9, 60), keys, [keys[0] - 1, keys[-1] + 1, 0, spread + 4]]
+        ).astype(dtype)
+        got = cand.member(values, keys)
+        assert got.dtype == bool and got.tolist() == np.isin(values, keys).tolist()
+        assert cand.member(values[:0], keys).tolist() == []
+    assert cand.member(np.arange(4, dtype=dtype), np.zeros(0, np.int64)).tolist() == [False] * 4

@@ -239,10 +239,57 @@ def test_the_manifest_names_the_order_rule(tmp_path: Path) -> None:
 
 
 def test_columns_in_order_are_not_copied() -> None:
-    from chronoqa.generate.kg.order import canonical_facts
+    from chronoqa.generate.kg.order import CanonicalFacts, canonical_facts
 
     cols = FactColumns.from_facts(synthetic_graph().facts)
     ordered = canonical_facts(cols, 3)
+    assert isinstance(ordered, CanonicalFacts) and ordered.seed == 3
     assert ordered is not cols and canonical_facts(ordered, 3) is ordered
     assert canonical_facts(ordered, 4) is not ordered
     assert canonical_facts(cols[:1], 0).ids.tolist() == cols.ids[:1].tolist()
+    # a replaced copy (other arrays) claims no order: ordered again
+    swapped = dataclasses.replace(ordered, s=ordered.o, o=ordered.s)
+    assert swapped.seed is None
+    assert [_fact_key(f) for f in canonical_facts(swapped, 3)] == py_order(list(swapped), 3)
+    # plain columns that happen to be in order (a slice of ordered ones): the same arrays, tagged, no copy
+    plain = ordered[:]
+    assert type(plain) is FactColumns
+    again = canonical_facts(plain, 3)
+    assert again is not plain and all(getattr(again, f) is getattr(plain, f) for f in FactColumns._array_fields())
+
+
+def test_ordered_columns_are_not_ordered_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chronoqa.generate.kg.order as order
+
+    graph = order.canonical_graph(synthetic_graph(), 6)
+    calls: list[int] = []
+    real = order.canonical_order
+    monkeypatch.setattr(order, "canonical_order", lambda cols, seed: calls.append(seed) or real(cols, seed))
+    assert order.canonical_facts(graph.facts, 6) is graph.facts  # type: ignore[arg-type]
+    build_kg_benchmark(graph, KGBuildConfig(**{**SYNTH, "n_questions": 20, "seed": 6}))
+    assert calls == []
+    build_kg_benchmark(graph, KGBuildConfig(**{**SYNTH, "n_questions": 20, "seed": 7}))  # another seed: ordered
+    assert calls == [7]
+
+
+def test_canonical_graph_keeps_the_graph_and_orders_its_facts() -> None:
+    from chronoqa.generate.kg.order import canonical_graph
+
+    graph = shuffled_facts(synthetic_graph(), 4)  # a list of Fact
+    ordered = canonical_graph(graph, 2)
+    assert (ordered.name, ordered.entity_labels, ordered.report) == (graph.name, graph.entity_labels, graph.report)
+    # brute force: the Python sort of the same facts
+    assert [_fact_key(f) for f in ordered.facts] == py_order(list(graph.facts), 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 5])
+def test_a_graph_ordered_by_its_caller_gives_the_same_release(seed: int, tmp_path: Path) -> None:
+    from chronoqa.generate.kg.order import canonical_graph
+
+    graph = permuted_columns(synthetic_graph(), 8)
+    cfg = {**SYNTH, "seed": seed}
+    base = build_release(graph, tmp_path / "base", **cfg)
+    assert build_release(canonical_graph(graph, seed), tmp_path / "pre", **cfg) == base
+    # ordered for another seed: the build orders again, same bytes
+    assert build_release(canonical_graph(graph, seed + 1), tmp_path / "other", **cfg) == base

@@ -146,6 +146,10 @@ def build_kg_command(
 
         sources["labels"] = {"file": labels.name, "sha256": sha256_file(labels)}
     t_load = time.perf_counter() - t0
+    from chronoqa.generate.kg.order import canonical_graph
+
+    # the build's content order, here, so that the input order is dropped: one copy of the facts in memory
+    graph = canonical_graph(graph, seed)
     with task_progress(console, label="questions") as bar:
         task = bar.add_task("build", total=n_questions)
         build = build_kg_benchmark(

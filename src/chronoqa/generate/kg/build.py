@@ -157,6 +157,10 @@ def _word_re(text: str) -> re.Pattern[str]:
 def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[str]:
     """Answer strings found in the question text (word boundaries, any case); for times, the year too."""
     found = []
+    # ASCII text and needle: a case-insensitive match needs the lower-cased needle inside the lower-cased text
+    # (only non-ASCII characters such as U+212A KELVIN SIGN match an ASCII letter otherwise), so most needles
+    # are ruled out without compiling their pattern
+    lower = question.lower() if question.isascii() else None
     for a in answers:
         needles = [a]
         if answer_is_time:
@@ -164,7 +168,9 @@ def leaks(question: str, answers: Sequence[str], answer_is_time: bool) -> list[s
             if tp is not None:
                 needles += [str(tp.year), render_year(tp.year)]
         for n in dict.fromkeys(needles):
-            if n.strip() and _word_re(n).search(question):
+            if not n.strip() or (lower is not None and n.isascii() and n.lower() not in lower):
+                continue
+            if _word_re(n).search(question):
                 found.append(n)
     return found
 
@@ -247,7 +253,10 @@ def build_kg_benchmark(
     """Build a KG benchmark from ``graph``.
 
     Args:
-        graph: The temporal KG (any loader).
+        graph: The temporal KG (any loader). Its facts are put in canonical order first
+            (:func:`~chronoqa.generate.kg.order.canonical_facts`): a copy of the columns, unless the caller
+            passed ``canonical_graph(graph, config.seed)`` (then used as they are; a caller that drops its
+            own graph holds one copy of the facts, not two; same release bytes).
         config: Build configuration (defaults: 10,000 questions, year granularity, seed 0).
         phrases: A phrase table, a TOML path or a shipped table name; ``None`` picks the shipped one.
         entity_labels: Extra entity labels (id → label), overriding the graph's (e.g. Wikidata Q-id labels).
@@ -269,6 +278,7 @@ def build_kg_benchmark(
     phr_source = phr_table.source
     open_end, open_end_by = resolve_open_end(cfg, phr_table)
     # content order before anything else: interning, seeds, draws, splits and corpus never follow input order
+    # (free for a graph its caller ordered with canonical_graph)
     graph_facts = canonical_facts(FactColumns.from_facts(graph.facts), cfg.seed)
     not_years, not_years_by = resolve_not_years(
         cfg, phr_table, [(r, graph.relation_label(r)) for r in graph_relations(graph_facts)]
@@ -347,10 +357,15 @@ def build_kg_benchmark(
     answer_counts: dict[str, Counter[int]] = {c.name: Counter() for c in cells}
     done = 0
 
+    canonical_of: dict[int, tuple[Any, ...]] = {}  # a draft's facts come back often: made once each
+
     def canonical(fid: int) -> tuple[Any, ...]:
-        f = facts[fid]
-        s, o = (min(f.s, f.o), max(f.s, f.o)) if f.r in symmetric else (f.s, f.o)
-        return (s, f.r, o, f.start, f.end)
+        key = canonical_of.get(fid)
+        if key is None:
+            f = facts[fid]
+            s, o = (min(f.s, f.o), max(f.s, f.o)) if f.r in symmetric else (f.s, f.o)
+            key = canonical_of[fid] = (s, f.r, o, f.start, f.end)
+        return key
 
     def gold_key(d: Draft) -> tuple[Any, ...]:
         chain = tuple(sorted({canonical(h.fid) for h in d.hops} | {canonical(x) for x in d.extra_fids}, key=repr))

@@ -48,13 +48,36 @@ class Candidates:
         return np.where(fw, member(keys, self.multi_out), member(keys, self.multi_in))
 
 
+#: :func:`member` looks values up in a table of ``max(keys) - min(keys) + 1`` flags (one byte each) when that span
+#: is at most this or four bytes per value and key; else it bisects (random bisection of millions of values is
+#: cache-bound: about 30 times slower than a flag lookup at 10M values).
+MEMBER_TABLE_MIN = 1 << 24
+_MEMBER_CHUNK = 1 << 20  # values shifted at a time (bounded scratch memory)
+
+
 def member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
-    """``np.isin(values, sorted_keys)`` for sorted unique ``sorted_keys``, by bisection (no sort of ``values``)."""
+    """``np.isin(values, sorted_keys)`` for sorted unique ``sorted_keys``, without a sort of ``values``.
+
+    A flag table over the keys' span where it is small (:data:`MEMBER_TABLE_MIN`), else bisection.
+    """
     if not len(sorted_keys):
         return np.zeros(len(values), dtype=bool)
-    pos = np.searchsorted(sorted_keys, values)
-    np.minimum(pos, len(sorted_keys) - 1, out=pos)
-    return sorted_keys[pos] == values
+    lo, hi = int(sorted_keys[0]), int(sorted_keys[-1])
+    span = hi - lo + 1
+    if span > max(MEMBER_TABLE_MIN, 4 * (len(values) + len(sorted_keys))):
+        pos = np.searchsorted(sorted_keys, values)
+        np.minimum(pos, len(sorted_keys) - 1, out=pos)
+        return sorted_keys[pos] == values
+    table = np.zeros(span + 1, dtype=bool)  # the last flag: every value outside the span
+    table[sorted_keys - lo] = True
+    out = np.empty(len(values), dtype=bool)
+    for a in range(0, len(values), _MEMBER_CHUNK):
+        v = values[a : a + _MEMBER_CHUNK].astype(np.int64)
+        v -= lo
+        v[v < 0] = span
+        np.minimum(v, span, out=v)
+        np.take(table, v, out=out[a : a + _MEMBER_CHUNK])
+    return out
 
 
 def multi_keys(keys: np.ndarray, other: np.ndarray) -> np.ndarray:
