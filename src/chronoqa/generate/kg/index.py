@@ -336,6 +336,11 @@ def _group_stats(idx: GraphIndex, forward: bool, window: int = 20) -> tuple[np.n
     )
 
 
+def _pack(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    """Two int32 columns as one int64 that sorts as the pair ``(high, low)`` does (``high`` >= 0 or not)."""
+    return (high.astype(np.int64) << 32) | (low.astype(np.int64) + (1 << 31))
+
+
 def _chunk_group_stats(
     keys: np.ndarray, other: np.ndarray, plo: np.ndarray, phi: np.ndarray, n_rel: int, window: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -346,14 +351,12 @@ def _chunk_group_stats(
     gid = np.cumsum(first, dtype=np.int32) - 1
     g_rel = (keys[first] % n_rel).astype(np.int64)
     del first
-    order = np.lexsort((other, gid))  # by group, then value: distinct values are the changes
-    by_value = other[order]
-    del order
-    new_value = np.r_[True, (gid[1:] != gid[:-1]) | (by_value[1:] != by_value[:-1])]
-    del by_value
-    n_values = np.bincount(gid[new_value], minlength=len(g_rel))
-    del new_value
-    order = np.lexsort((other, phi, plo, gid))
+    # by group, then value (one int64 per row, sorted: no index permutation): distinct values are the changes
+    by_value = np.sort(_pack(gid, other))
+    new_value = np.r_[True, by_value[1:] != by_value[:-1]]
+    n_values = np.bincount((by_value[new_value] >> 32).astype(np.int64), minlength=len(g_rel))
+    del by_value, new_value
+    order = np.lexsort((_pack(phi, other), _pack(gid, plo)))  # by group, start, end, value: two keys, not four
     plo, phi, other = plo[order], phi[order], other[order]
     del order
     overlapping = np.zeros(len(g_rel), dtype=bool)
