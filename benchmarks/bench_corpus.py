@@ -17,7 +17,7 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
   (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path without threads. Since the cases
   of a graph with no year listed as not a year (this one) are decided per batch, they count in ``lines_s``,
   not in ``plan_s`` (records before that change have them in the plan). Where numba is installed
-  (``chronoqa[fast]``), the stages add the numba kernel's (``chronoqa.generate.kg._lines``): its layouts
+  (``chronoqa[fast]``), the stages add the numba kernel's (``chronoqa.generate.kg.kernel``): its layouts
   (``layouts_s``: the pools end to end, an entity's and a date's pieces side by side, numba's cached code
   loaded), its JSON lines (``kernel_lines_s``: each batch's pieces listed from the row codes, then copied by one
   loop, without the GIL) and its Arrow batches (``kernel_batches_s``: the text column made by the kernel), with

@@ -202,7 +202,7 @@ class _CorpusPlan:
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
         self._text_pools: dict[str, Any] | None = None
-        #: whether the lines and the text column are made by the numba kernel (:mod:`._lines`)
+        #: whether the lines and the text column are made by the numba kernel (:mod:`.kernel`)
         least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
         self.kernel = len(cols) >= least and kernel_available()
         self._layouts: dict[bool, Any] = {}
@@ -583,7 +583,7 @@ class _CorpusPlan:
         return pools
 
     def layout(self, json: bool) -> Any:
-        """The kernel's :class:`~chronoqa.generate.kg._lines.Layout` of the JSON lines or of the text column.
+        """The kernel's :class:`~chronoqa.generate.kg.kernel.Layout` of the JSON lines or of the text column.
 
         Made once (call it before the workers share it): the pools of :meth:`json_pools` or :meth:`text_pools`
         end to end, and where each relation's and case's pieces are among them. Its first use loads (or, on a
@@ -591,7 +591,7 @@ class _CorpusPlan:
         """
         if json in self._layouts:
             return self._layouts[json]
-        from chronoqa.generate.kg import _lines
+        from chronoqa.generate.kg import kernel as lines_kernel
 
         raw = self.text_pools()
         n_cases, n_rel = len(self.cases), len(self.lit[0])
@@ -637,7 +637,7 @@ class _CorpusPlan:
                     at_j += sizes[int(kinds[j, c])]
             tails[j] = pa.concat_arrays([pa.array([], pa.string()), *blocks])
         texts_at = 2 * n_ent  # the body pool: labels, capitalised labels, then the texts
-        data, off, at = _lines.pool_arrays(
+        data, off, at = lines_kernel.pool_arrays(
             [
                 consts, first, body.slice(texts_at), last, *tails, afters, *rel,
                 _interleave(ent, n_ent), _interleave(dates, n_dates),
@@ -652,7 +652,7 @@ class _CorpusPlan:
         keys = c_at + 3 + np.arange(12, dtype=np.int64)
         if json:
             keys[1], keys[10] = at[8], at[9]
-        lay = _lines.Layout(
+        lay = lines_kernel.Layout(
             data=data,
             off=off,
             first_at=first_at + np.arange(n_rel, dtype=np.int64),
@@ -681,7 +681,7 @@ class _CorpusPlan:
 
     def _kernel_rows(self, a: int, b: int, json: bool, lay: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """Rows ``a..b-1`` by the kernel: their JSON lines or texts end to end, and each row's end (int64)."""
-        from chronoqa.generate.kg import _lines
+        from chronoqa.generate.kg import kernel as lines_kernel
 
         lay = self.layout(json) if lay is None else lay
         c = self.cols
@@ -706,7 +706,7 @@ class _CorpusPlan:
             head = (2, *no_head, ids.facts[a:b].astype(np.int64, copy=False), years.astype(np.int32), exp)
         elif json and ids is not None:
             given = json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)
-            head = (1, *_lines.string_pool(given), none_i64, none_i32, np.zeros(0, dtype=bool))
+            head = (1, *lines_kernel.string_pool(given), none_i64, none_i32, np.zeros(0, dtype=bool))
         undecided = np.zeros(b - a, dtype=bool)
         if self.k and b > a:
             cap = self.starts_with_slot[r]
@@ -717,8 +717,8 @@ class _CorpusPlan:
             texts = pa.array([self._verbalise(a + int(i)) for i in np.flatnonzero(undecided).tolist()], pa.string())
             if json:
                 texts = json_strings(texts, self.json_pools()["text_key"], quoted=False)
-            overrides = _lines.string_pool(texts)
-        return _lines.lines(lay, rows, head, undecided, overrides)
+            overrides = lines_kernel.string_pool(texts)
+        return lines_kernel.lines(lay, rows, head, undecided, overrides)
 
     def _verbalise(self, i: int) -> str:
         fact = self.cols[i]
