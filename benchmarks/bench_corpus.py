@@ -38,12 +38,11 @@ cases on a larger graph (the per-document writer is left out there: about 6 minu
 Results go to ``benchmarks/results/corpus.json``.
 
 Recorded (``benchmarks/results/corpus.json``, quiet machine, load average about 1.1, ``--repeat 1``; the table and
-its reading are in ``benchmarks/README.md``). 1M documents: per-document writer 29.3 s; columnar JSONL 2.50 s
-(0.40M documents/s), Parquet 1.90 s, both 3.24 s. 10M documents (the kernel's): JSONL 13.4 s wall / 18.5 s CPU
-(0.75M/s), Parquet 12.6 s / 18.6 s (0.79M/s); stages in CPU us a row: kernel lines 0.78 (Arrow's 1.36), kernel
-batches 0.75 (Arrow's 1.13), file write 0.54, Parquet encode 1.10, plan + pools + layouts 0.34. Same sha256 as
-the per-document writer's file at both sizes. Below the issue's 1M documents per wall second on 2 cores: the
-write alone runs at 1.54M/s.
+its reading, with the spread of ten 10M runs, are in ``benchmarks/README.md``). 1M documents: per-document
+writer 20.1 s; columnar JSONL 1.68 s (0.60M documents/s), Parquet 1.64 s, both 2.48 s. 10M documents (the
+kernel's): JSONL 10.7 s wall / 14.9 s CPU (0.94M/s; 7.9 to 13.4 s over ten runs that hour, median 9.7), Parquet 11.4 s /
+17.1 s (0.88M/s); stages in CPU us a row: kernel lines 0.65 (Arrow's 0.99), file write 0.44, Parquet encode
+0.88, plan + pools + layouts 0.27. Same sha256 as the per-document writer's file at both sizes.
 """
 
 from __future__ import annotations
