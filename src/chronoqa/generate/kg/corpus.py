@@ -57,6 +57,9 @@ def kernel_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
+#: How every JSON line of the corpus opens: the doc id's key and its opening quote.
+_DOC_ID_OPEN = "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"'
+
 # Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
 _NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
 
@@ -358,18 +361,26 @@ class _CorpusPlan:
         """The statement's pieces of each row (body-pool indices, capitalised), and the rows whose capital is open."""
         pieces = [self.lit[0, r]]
         cap = self.starts_with_slot[r]
-        first = np.zeros(len(r), dtype=np.int32)
         for j in range(1, self.k + 1):
             kind = self.slot[j, r]
             ent = np.where(kind == 1, s, o).astype(np.int32)
             if j == 1:
-                first = ent
                 idx = np.where(kind == 0, self.empty, np.where(cap, ent + self.n_ent, ent))
             else:
                 idx = np.where(kind == 0, self.empty, ent)
             pieces += [idx, self.lit[j, r]]
-        undecided = cap & self.ent_empty[first] if self.k else np.zeros(len(r), dtype=bool)
-        return pieces, undecided
+        return pieces, self.undecided(r, s, o)
+
+    def undecided(self, r: np.ndarray, s: np.ndarray, o: np.ndarray) -> np.ndarray:
+        """The rows whose statement opens with an empty label: their capital is open (:func:`verbalise` decides)."""
+        if not self.k or not len(r):
+            return np.zeros(len(r), dtype=bool)
+        cap = self.starts_with_slot[r]
+        return cap & self.ent_empty[np.where(self.slot[1, r] == 1, s, o)]
+
+    def by_rule(self, a: int, undecided: np.ndarray) -> pa.Array:
+        """The texts of the ``undecided`` rows of the batch from ``a``, by :func:`verbalise`, in row order."""
+        return pa.array([self._verbalise(a + int(i)) for i in np.flatnonzero(undecided).tolist()], pa.string())
 
     def tail(self, a: int, b: int) -> list[np.ndarray]:
         """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
@@ -431,8 +442,7 @@ class _CorpusPlan:
             pieces, undecided = self.text_pieces(a, b)
             text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
             if undecided.any():
-                by_rule = [self._verbalise(a + int(i)) for i in np.flatnonzero(undecided)]
-                text = pc.replace_with_mask(text, pa.array(undecided), pa.array(by_rule, pa.string()))
+                text = pc.replace_with_mask(text, pa.array(undecided), self.by_rule(a, undecided))
         columns = [
             self.doc_ids(a, b),
             text,
@@ -470,9 +480,9 @@ class _CorpusPlan:
         fact_ids = pc.cast(pa.array(c.ids[a:b]), pa.string())  # the doc id's digits and the last field
         head: list[pa.Array | str]
         if self.ids is None:
-            head = ["{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F', fact_ids]
+            head = [_DOC_ID_OPEN + "F", fact_ids]
         else:
-            head = [json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)]
+            head = [json_strings(self.doc_ids(a, b), _DOC_ID_OPEN, quoted=False)]
         case8, bad_idx = self.row_cases(a, b)
         r, case = c.r[a:b].astype(np.int32), case8.astype(np.int32)
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
@@ -503,7 +513,7 @@ class _CorpusPlan:
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
         if undecided.any():
             rows = np.flatnonzero(undecided)
-            texts = pa.array([self._verbalise(a + int(i)) for i in rows.tolist()], pa.string())
+            texts = self.by_rule(a, undecided)
             pick = pa.array(rows)
             sub = [p if isinstance(p, str) else p.take(pick) for p in head]
             sub += [json_strings(texts, pools["text_key"], quoted=False)]
@@ -599,7 +609,7 @@ class _CorpusPlan:
             p = self.json_pools()
             first, body, last = p["first"], p["body"], p["whole"] if self.k == 0 else p["last"]
             tails = [t[0] for t in p["tail"]]
-            head = "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"F'
+            head = _DOC_ID_OPEN + "F"
         else:
             first, body, last = raw["first"], raw["body"], raw["last"]
             tails = [t[0] for t in raw["tail"]]
@@ -705,16 +715,12 @@ class _CorpusPlan:
             exp = expanded if expanded is not None else np.zeros(b - a, dtype=bool)
             head = (2, *no_head, ids.facts[a:b].astype(np.int64, copy=False), years.astype(np.int32), exp)
         elif json and ids is not None:
-            given = json_strings(self.doc_ids(a, b), "{" + dumps(CORPUS_SCHEMA.names[0]) + ':"', quoted=False)
+            given = json_strings(self.doc_ids(a, b), _DOC_ID_OPEN, quoted=False)
             head = (1, *lines_kernel.string_pool(given), none_i64, none_i32, np.zeros(0, dtype=bool))
-        undecided = np.zeros(b - a, dtype=bool)
-        if self.k and b > a:
-            cap = self.starts_with_slot[r]
-            if cap.any():
-                undecided = cap & self.ent_empty[np.where(self.slot[1, r] == 1, s, o)]
+        undecided = self.undecided(r, s, o)
         overrides = no_head
         if undecided.any():
-            texts = pa.array([self._verbalise(a + int(i)) for i in np.flatnonzero(undecided).tolist()], pa.string())
+            texts = self.by_rule(a, undecided)
             if json:
                 texts = json_strings(texts, self.json_pools()["text_key"], quoted=False)
             overrides = lines_kernel.string_pool(texts)
