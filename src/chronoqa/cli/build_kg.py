@@ -100,11 +100,9 @@ def build_kg_command(
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
-    from chronoqa.artifacts.remote import check_release_target, is_uri, publish_release, staged_input
+    from chronoqa.artifacts.remote import check_release_target, publish_release, staged_input
 
-    if not is_uri(out) and Path(out).exists() and not Path(out).is_dir():
-        raise typer.BadParameter(f"{out} is a file, not a folder: give a new or existing folder", param_hint="--out")
-    check_release_target(out)  # a URI: reached now, before the build
+    check_release_target(out)  # a local file refused; a URI reached now, before the build
     config = KGBuildConfig(
         seed=seed,
         n_questions=n_questions,
