@@ -11,9 +11,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import html
+import io
 import json
 import os
 import tempfile
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -53,23 +55,87 @@ __all__ = [
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
-    """Open a temporary file beside ``path``; on success rename it over ``path``, else remove it."""
+def atomic_write(path: str | Path, mode: str = "w", *, writeback: int = 0) -> Iterator[IO[Any]]:
+    """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``, else remove it.
+
+    ``writeback`` (binary modes): every that many bytes written, the file's bytes so far start going to disk on a
+    background thread (:class:`_Writeback`) while the caller makes the next ones, so the final fsync waits only
+    for the last of them. ``0``: the file is written out by the final fsync alone.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, 0o644)  # mkstemp creates 0600; a written file is for sharing
-        kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
-        with os.fdopen(fd, mode, **kwargs) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
+        if writeback and "b" in mode:
+            with _Writeback(fd, writeback) as fh:
+                try:
+                    yield fh
+                finally:
+                    fh.stop()
+                fh.flush()
+                os.fsync(fh.fileno())
+        else:
+            kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
+            with os.fdopen(fd, mode, **kwargs) as fh:
+                yield fh
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+class _Writeback(io.BufferedWriter):
+    """A binary file whose written bytes go to disk while the writer makes the next ones (``atomic_write``).
+
+    Every ``every`` bytes written it flushes and wakes its thread, which runs ``fdatasync`` on the file (the GIL
+    released: the thread waits on the disk). Without it, a file smaller than the kernel's background threshold
+    (a tenth of free memory) stays in dirty pages until the final fsync, which then waits for all of it: about
+    1.2 s for a 10M-document ``corpus.jsonl`` (2.2 GB) here. :meth:`stop` must be called before the file closes.
+    """
+
+    def __init__(self, fd: int, every: int) -> None:
+        super().__init__(io.FileIO(fd, "wb"))
+        self._every, self._since = every, 0
+        self._due, self._stopping = threading.Event(), False
+        self._error: OSError | None = None
+        self._thread = threading.Thread(target=self._sync, name="chronoqa-writeback", daemon=True)
+        self._thread.start()
+
+    def write(self, data: Any) -> int:
+        """Write ``data`` (any bytes-like object); wake the writeback thread every ``every`` bytes."""
+        n = super().write(data)
+        self._since += n
+        if self._since >= self._every:
+            self._since = 0
+            self.flush()
+            self._due.set()
+        return n
+
+    def _sync(self) -> None:
+        sync = getattr(os, "fdatasync", os.fsync)  # macOS has no fdatasync
+        fd = self.fileno()
+        while True:
+            self._due.wait()
+            self._due.clear()
+            if self._stopping:
+                return
+            try:
+                sync(fd)
+            except OSError as exc:  # raised by stop(): the final fsync would meet it too
+                self._error = exc
+                return
+
+    def stop(self) -> None:
+        """Stop the writeback thread (it syncs no more), raising the error it met, if any."""
+        self._stopping = True
+        self._due.set()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
 
 
 def dumps(obj: Any) -> str:

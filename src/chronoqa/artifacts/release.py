@@ -80,10 +80,17 @@ CORPUS_SCHEMA = pa.schema(
         ("fact_id", pa.int64()),
     ]
 )  # fmt: skip
-#: The columns ``corpus.parquet`` dictionary-encodes (and keeps min/max statistics of, with ``fact_id``): the
-#: repeated ones. ``doc_id`` and ``text`` are unique per document: hashing them into a dictionary that Parquet then
-#: abandons, and comparing every text for its min/max, cost a third of the encoding for nothing.
+#: The columns ``corpus.parquet`` dictionary-encodes: the repeated ones. ``doc_id`` and ``text`` are unique per
+#: document: hashing them into a dictionary that Parquet then abandons cost a third of the encoding for nothing.
 _PARQUET_DICTIONARY = [f.name for f in CORPUS_SCHEMA if pa.types.is_dictionary(f.type)]
+#: The one column whose min/max statistics ``corpus.parquet`` keeps: the documents are in fact order, so only
+#: ``fact_id``'s ranges tell row groups apart (a reader looking up fact ids skips the others). A label, date or
+#: id column's range spans nearly every row group of a large corpus, prunes nothing, and pyarrow computes it row
+#: by row through the dictionary: about 45 ns a row each, 40 % of the encoding with all eight.
+_PARQUET_STATISTICS = ["fact_id"]
+#: Bytes of a corpus file written between two starts of its writeback to disk (``atomic_write``'s ``writeback``:
+#: the disk writes the corpus while the next batches are made, instead of all of it in the final fsync).
+_WRITEBACK_BYTES = 64 << 20
 QRELS_FILE = "qrels"
 MANIFEST_FILE = "manifest.json"
 DATACARD_FILE = "DATACARD.md"
@@ -191,17 +198,21 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
 
     n = 0
     with contextlib.ExitStack() as stack:
-        jsonl = stack.enter_context(atomic_write(out / CORPUS_FILE, "wb")) if corpus_format != "parquet" else None
+
+        def open_(name: str) -> Any:
+            return stack.enter_context(atomic_write(out / name, "wb", writeback=_WRITEBACK_BYTES))
+
+        jsonl = open_(CORPUS_FILE) if corpus_format != "parquet" else None
         parquet = None
         if corpus_format != "jsonl":
-            fh = stack.enter_context(atomic_write(out / CORPUS_PARQUET_FILE, "wb"))
+            fh = open_(CORPUS_PARQUET_FILE)
             parquet = stack.enter_context(
                 pq.ParquetWriter(
                     fh,
                     CORPUS_SCHEMA,
                     compression="zstd",
                     use_dictionary=_PARQUET_DICTIONARY,
-                    write_statistics=[*_PARQUET_DICTIONARY, "fact_id"],
+                    write_statistics=_PARQUET_STATISTICS,
                 )
             )
         if isinstance(corpus, CorpusParts):
