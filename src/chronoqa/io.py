@@ -9,18 +9,18 @@ JSON is written with sorted-free, fixed key order (the records' own), ``ensure_a
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import html
 import io
 import json
 import os
 import tempfile
-import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 import numpy as np
 import pyarrow as pa
@@ -55,26 +55,24 @@ __all__ = [
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | Path, mode: str = "w", *, writeback: int = 0) -> Iterator[IO[Any]]:
+def atomic_write(path: str | Path, mode: str = "w", *, stream: bool = False) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``, else remove it.
 
-    ``writeback`` (binary modes): every that many bytes written, the file's bytes so far start going to disk on a
-    background thread (:class:`_Writeback`) while the caller makes the next ones, so the final fsync waits only
-    for the last of them. ``0``: the file is written out by the final fsync alone.
+    ``stream`` (binary modes): a large file written once, front to back (a corpus). Its bytes go to disk past the
+    page cache where the system allows it (:class:`_Streamed`), so writing it costs no copy into the page cache
+    and the final fsync has nothing left to wait for; a file smaller than :data:`STREAM_BUFFER` is written as
+    any other.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, 0o644)  # mkstemp creates 0600; a written file is for sharing
-        if writeback and "b" in mode:
-            with _Writeback(fd, writeback) as fh:
-                try:
-                    yield fh
-                finally:
-                    fh.stop()
-                fh.flush()
-                os.fsync(fh.fileno())
+        if stream and "b" in mode:
+            with _Streamed(fd) as streamed:
+                yield cast(IO[Any], streamed)  # a binary file: write, tell, flush, fileno
+                streamed.finish()
+                os.fsync(fd)
         else:
             kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
             with os.fdopen(fd, mode, **kwargs) as fh:
@@ -88,54 +86,120 @@ def atomic_write(path: str | Path, mode: str = "w", *, writeback: int = 0) -> It
         raise
 
 
-class _Writeback(io.BufferedWriter):
-    """A binary file whose written bytes go to disk while the writer makes the next ones (``atomic_write``).
+#: Bytes a streamed file (``atomic_write(stream=True)``) gathers before each write: a multiple of
+#: :data:`_DIRECT_ALIGN`; a file smaller than this never goes past the page cache.
+STREAM_BUFFER = 16 << 20
+#: What direct I/O asks of a write's memory address, file offset and length (a multiple of every sector size).
+_DIRECT_ALIGN = 4096
 
-    Every ``every`` bytes written it flushes and wakes its thread, which runs ``fdatasync`` on the file (the GIL
-    released: the thread waits on the disk). Without it, a file smaller than the kernel's background threshold
-    (a tenth of free memory) stays in dirty pages until the final fsync, which then waits for all of it: about
-    1.2 s for a 10M-document ``corpus.jsonl`` (2.2 GB) here. :meth:`stop` must be called before the file closes.
+
+class _Streamed(io.RawIOBase):
+    """A binary file written through an aligned buffer of :data:`STREAM_BUFFER` bytes, past the page cache.
+
+    Each full buffer is written with ``O_DIRECT`` (Linux): the disk reads it from this process's memory, with no
+    copy into the page cache and nothing left dirty for the final fsync. On a 2-core VM whose freed memory goes
+    back to the host (virtio-balloon free page reporting), copying a 2.2 GB corpus into fresh page-cache pages
+    cost 4.6 to 5.2 CPU s and the fsync 1.2 s more; through this buffer, 0.44 CPU s and no wait. Where
+    ``O_DIRECT`` is missing or refused (macOS, tmpfs, some filesystems), the same writes go through the page
+    cache. The tail (less than a buffer, or not a multiple of :data:`_DIRECT_ALIGN`) is written by
+    :meth:`finish` through the page cache. :meth:`flush` writes nothing: the bytes reach the file by
+    :meth:`finish`, which ``atomic_write`` calls before its fsync.
     """
 
-    def __init__(self, fd: int, every: int) -> None:
-        super().__init__(io.FileIO(fd, "wb"))
-        self._every, self._since = every, 0
-        self._due, self._stopping = threading.Event(), False
-        self._error: OSError | None = None
-        self._thread = threading.Thread(target=self._sync, name="chronoqa-writeback", daemon=True)
-        self._thread.start()
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._size = size = STREAM_BUFFER
+        whole = np.empty(size + _DIRECT_ALIGN, dtype=np.uint8)  # untouched pages cost no memory
+        start = -whole.ctypes.data % _DIRECT_ALIGN
+        self._buf = whole[start : start + size]  # its address a multiple of _DIRECT_ALIGN
+        self._used = self._pos = 0
+        self._flags: int | None = None  # the file's flags before O_DIRECT, while it is on
+        self._direct = hasattr(os, "O_DIRECT")  # False once refused
+
+    def writable(self) -> bool:
+        """Yes."""
+        return True
+
+    def fileno(self) -> int:
+        """The file descriptor."""
+        return self._fd
+
+    def tell(self) -> int:
+        """The bytes written so far."""
+        return self._pos
 
     def write(self, data: Any) -> int:
-        """Write ``data`` (any bytes-like object); wake the writeback thread every ``every`` bytes."""
-        n = super().write(data)
-        self._since += n
-        if self._since >= self._every:
-            self._since = 0
-            self.flush()
-            self._due.set()
+        """Gather ``data`` (any bytes-like object), writing each buffer that fills; returns its length."""
+        src = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
+        n, i = len(src), 0
+        while i < n:
+            k = min(n - i, self._size - self._used)
+            self._buf[self._used : self._used + k] = src[i : i + k]
+            self._used += k
+            i += k
+            if self._used == self._size:
+                self._write_buffer(self._size)
+        self._pos += n
         return n
 
-    def _sync(self) -> None:
-        sync = getattr(os, "fdatasync", os.fsync)  # macOS has no fdatasync
-        fd = self.fileno()
-        while True:
-            self._due.wait()
-            self._due.clear()
-            if self._stopping:
-                return
-            try:
-                sync(fd)
-            except OSError as exc:  # raised by stop(): the final fsync would meet it too
-                self._error = exc
-                return
+    def flush(self) -> None:
+        """Nothing: the gathered bytes are written when the buffer fills and by :meth:`finish`."""
 
-    def stop(self) -> None:
-        """Stop the writeback thread (it syncs no more), raising the error it met, if any."""
-        self._stopping = True
-        self._due.set()
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
+    def finish(self) -> None:
+        """Write what is gathered (direct up to the last whole :data:`_DIRECT_ALIGN` block, the rest cached)."""
+        whole = self._used - self._used % _DIRECT_ALIGN if self._flags is not None else 0
+        if whole:
+            self._write_buffer(whole)
+        self._direct_off()
+        self._write_all(self._buf[: self._used])
+        self._used = 0
+
+    def close(self) -> None:
+        """Close the file (without :meth:`finish`: ``atomic_write`` removes an unfinished file)."""
+        if not self.closed:
+            self._direct_off()
+            os.close(self._fd)
+        super().close()
+
+    def _write_buffer(self, size: int) -> None:
+        """Write ``buf[:size]`` (a multiple of the alignment) directly if allowed; keep the rest for later."""
+        if self._direct and self._flags is None:
+            self._direct_on()
+        try:
+            self._write_all(self._buf[:size])
+        except OSError as exc:
+            if self._flags is None or exc.errno != errno.EINVAL:
+                raise
+            self._direct = False  # the filesystem takes O_DIRECT but not these writes: write through the cache
+            self._direct_off()
+            self._write_all(self._buf[:size])
+        rest = self._used - size
+        self._buf[:rest] = self._buf[size : self._used]
+        self._used = rest
+
+    def _write_all(self, view: np.ndarray) -> None:
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:].data)
+
+    def _direct_on(self) -> None:
+        import fcntl  # POSIX only, like O_DIRECT
+
+        try:
+            flags = fcntl.fcntl(self._fd, fcntl.F_GETFL)
+            fcntl.fcntl(self._fd, fcntl.F_SETFL, flags | os.O_DIRECT)
+        except OSError:  # not on this filesystem (tmpfs): write through the page cache
+            self._direct = False
+            return
+        self._flags = flags
+
+    def _direct_off(self) -> None:
+        if self._flags is not None:
+            import fcntl
+
+            fcntl.fcntl(self._fd, fcntl.F_SETFL, self._flags)
+            self._flags = None
 
 
 def dumps(obj: Any) -> str:

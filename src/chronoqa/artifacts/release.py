@@ -88,9 +88,6 @@ _PARQUET_DICTIONARY = [f.name for f in CORPUS_SCHEMA if pa.types.is_dictionary(f
 #: id column's range spans nearly every row group of a large corpus, prunes nothing, and pyarrow computes it row
 #: by row through the dictionary: about 45 ns a row each, 40 % of the encoding with all eight.
 _PARQUET_STATISTICS = ["fact_id"]
-#: Bytes of a corpus file written between two starts of its writeback to disk (``atomic_write``'s ``writeback``:
-#: the disk writes the corpus while the next batches are made, instead of all of it in the final fsync).
-_WRITEBACK_BYTES = 64 << 20
 QRELS_FILE = "qrels"
 MANIFEST_FILE = "manifest.json"
 DATACARD_FILE = "DATACARD.md"
@@ -200,7 +197,7 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
     with contextlib.ExitStack() as stack:
 
         def open_(name: str) -> Any:
-            return stack.enter_context(atomic_write(out / name, "wb", writeback=_WRITEBACK_BYTES))
+            return stack.enter_context(atomic_write(out / name, "wb", stream=True))
 
         jsonl = open_(CORPUS_FILE) if corpus_format != "parquet" else None
         parquet = None
