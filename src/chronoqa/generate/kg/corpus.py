@@ -174,14 +174,27 @@ def _template_parts(template: str) -> list[str]:
     return [("s" if p == s_mark else "o") if i % 2 else p for i, p in enumerate(parts)]
 
 
-def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None = None) -> pa.DictionaryArray:
-    """A dictionary column of ``values[indices]`` (null where not ``valid``) holding only the values used."""
-    used = np.zeros(len(values), dtype=bool)
-    used[indices if valid is None else indices[valid]] = True
-    remap = np.cumsum(used, dtype=np.int32) - 1
-    idx = remap[indices if valid is None else np.where(valid, indices, 0)]
-    mask = None if valid is None else ~valid
-    return pa.DictionaryArray.from_arrays(pa.array(idx, pa.int32(), mask=mask), values.take(np.flatnonzero(used)))
+def _dictionaries(fields: list[tuple[pa.Array, np.ndarray, np.ndarray | None]]) -> list[pa.DictionaryArray]:
+    """Each ``(values, indices, valid or None)`` as a dictionary column holding only the values used.
+
+    A column is ``values[indices]``, null where not ``valid``; its dictionary keeps the values' order. Fields with
+    the same ``indices`` array (a row's subject as label and as id) share the work of finding the values used and
+    renumbering the rows: half of it, with a million entities.
+    """
+    found: dict[tuple[int, int], tuple[pa.Array, np.ndarray]] = {}
+    out = []
+    for values, indices, valid in fields:
+        key = (id(indices), len(values))
+        if key not in found:
+            used = np.zeros(len(values), dtype=bool)
+            used[indices if valid is None else indices[valid]] = True
+            remap = np.cumsum(used, dtype=np.int32) - 1
+            idx = remap[indices if valid is None else np.where(valid, indices, 0)]
+            mask = None if valid is None else ~valid
+            found[key] = (pa.array(idx, pa.int32(), mask=mask), np.flatnonzero(used))
+        codes, taken = found[key]
+        out.append(pa.DictionaryArray.from_arrays(codes, values.take(taken)))
+    return out
 
 
 class _CorpusPlan:
@@ -446,7 +459,7 @@ class _CorpusPlan:
         columns = [
             self.doc_ids(a, b),
             text,
-            *(_dictionary(idx, values, valid) for values, idx, valid in self.fields(a, b)),
+            *_dictionaries(self.fields(a, b)),
             pa.array(self.cols.ids[a:b], pa.int64()),
         ]
         return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
