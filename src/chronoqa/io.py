@@ -322,15 +322,18 @@ def string_bytes(arr: pa.Array) -> pa.Buffer:
     return arr.buffers()[2][int(offsets[0]) : int(offsets[-1])]
 
 
-def map_ordered(fn: Callable[[T], R], items: Iterable[T], threads: int | None = None) -> Iterator[tuple[T, R]]:
+def map_ordered(
+    fn: Callable[[T], R], items: Iterable[T], threads: int | None = None, *, spare: int = 0
+) -> Iterator[tuple[T, R]]:
     """``(item, fn(item))`` for each item, in order, ``fn`` run on ``threads`` worker threads.
 
     For work that releases the GIL (Arrow kernels, large numpy operations, file writes): the workers compute the
     next items while the caller consumes this one. The results and their order do not depend on the number of
-    threads (``None``: up to 4, at most the machine's CPUs; ``0``: in the calling thread). At most
-    ``threads + 1`` items are in flight, so memory stays that of a few items.
+    threads (``None``: up to 4, at most the machine's CPUs less ``spare``, the cores the caller's own work on
+    each result keeps busy, and at least 1; ``0``: in the calling thread). At most ``threads + 1`` items are in
+    flight, so memory stays that of a few items.
     """
-    workers = min(4, os.cpu_count() or 1) if threads is None else threads
+    workers = max(1, min(4, (os.cpu_count() or 1) - spare)) if threads is None else threads
     if workers <= 0:
         for item in items:
             yield item, fn(item)

@@ -138,9 +138,12 @@ class CorpusParts(Protocol):
     """A columnar corpus that makes its own JSON lines (the KG builder's ``ColumnarCorpus``)."""
 
     def parts(
-        self, batches: bool = True, lines: bool = False
+        self, batches: bool = True, lines: bool = False, *, caller_cores: int = 0
     ) -> Iterator[tuple[int, pa.RecordBatch | None, pa.Buffer | None]]:
-        """``(rows, batch of CORPUS_SCHEMA or None, its JSON lines or None)`` per batch, in order."""
+        """``(rows, batch of CORPUS_SCHEMA or None, its JSON lines or None)`` per batch, in order.
+
+        ``caller_cores``: the cores the caller's own work on each part keeps busy (encoding Parquet: 1).
+        """
         ...
 
 
@@ -213,7 +216,8 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
                 )
             )
         if isinstance(corpus, CorpusParts):
-            parts = corpus.parts(batches=parquet is not None, lines=jsonl is not None)
+            # pyarrow encodes Parquet on this thread (on 2 cores, one worker then keeps up and two slow it down)
+            parts = corpus.parts(batches=parquet is not None, lines=jsonl is not None, caller_cores=int(bool(parquet)))
         else:
             batches = _batches(corpus)
             pairs = iter_json_lines(batches) if jsonl is not None else ((b, None) for b in batches)

@@ -1,4 +1,4 @@
-"""``atomic_write(..., stream=True)``: the same bytes whatever the write sizes, past the page cache where allowed.
+"""``atomic_write(..., stream=True)`` and ``map_ordered``'s workers: the same bytes whatever the write sizes, past the page cache where allowed.
 
 The buffer is made small (``STREAM_BUFFER`` monkeypatched) so that every path runs on a few kilobytes: a file
 smaller than the buffer, whole buffers written directly, the tail through the page cache, a filesystem that
@@ -155,3 +155,26 @@ def test_text_mode_ignores_stream(tmp_path: Path) -> None:
     with atomic_write(tmp_path / "d.txt", "w", stream=True) as fh:
         fh.write("é\n")
     assert (tmp_path / "d.txt").read_text(encoding="utf-8") == "é\n"
+
+
+@pytest.mark.parametrize(
+    ("cpus", "spare", "workers"), [(2, 0, 2), (2, 1, 1), (1, 1, 1), (8, 0, 4), (8, 1, 4), (4, 1, 3)]
+)
+def test_map_ordered_leaves_the_callers_cores(monkeypatch: Any, cpus: int, spare: int, workers: int) -> None:
+    """``threads=None``: up to 4 workers, the machine's CPUs less ``spare``, at least 1; the results in order."""
+    import threading
+    import time
+
+    from chronoqa.io import map_ordered
+
+    monkeypatch.setattr(os, "cpu_count", lambda: cpus)
+    names: set[str] = set()
+
+    def work(i: int) -> int:
+        names.add(threading.current_thread().name)
+        time.sleep(0.01)  # long enough that every worker takes some of the 40 items
+        return i * i
+
+    assert list(map_ordered(work, range(40), spare=spare)) == [(i, i * i) for i in range(40)]
+    assert len(names) == workers
+    assert all(name.startswith("chronoqa-map") for name in names)
