@@ -1,8 +1,8 @@
-"""``atomic_write(..., stream=True)`` and ``map_ordered``'s workers: the same bytes whatever the write sizes, past the page cache where allowed.
+"""``atomic_write(..., stream=True)``: the same bytes whatever the write sizes, past the page cache where allowed.
 
 The buffer is made small (``STREAM_BUFFER`` monkeypatched) so that every path runs on a few kilobytes: a file
 smaller than the buffer, whole buffers written directly, the tail through the page cache, a filesystem that
-refuses ``O_DIRECT`` when it is set or when it is written, and a failed write.
+refuses ``O_DIRECT`` when it is set or when it is written, and a failed write. Then ``map_ordered``'s workers.
 """
 
 from __future__ import annotations
