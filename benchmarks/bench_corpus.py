@@ -9,14 +9,16 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
 * ``columnar jsonl``: ``write_corpus`` on ``corpus_columns`` over the graph's ``FactColumns`` (what a KG build
   writes), end to end: the plan (labels, phrases, dates and time-phrase cases, each rendered once), the escaped
   pools, then each batch's JSON lines (one Arrow join of pieces taken from the pools) made on worker threads
-  while the main thread writes the previous batch, one fsync at the end; ``columnar parquet`` and ``columnar
-  both`` the same into ``corpus.parquet`` / both files (Arrow batches of ``CORPUS_SCHEMA`` for Parquet);
+  while the main thread writes the previous batch past the page cache (``atomic_write(stream=True)``), one
+  fsync at the end; ``columnar parquet`` and ``columnar both`` the same into ``corpus.parquet`` / both files
+  (Arrow batches of ``CORPUS_SCHEMA`` for Parquet, encoded by pyarrow on the main thread, one worker fewer);
 * ``columnar stages`` splits the JSONL path, each stage alone in one thread: the plan (``plan_s``), the escaped
   pools (``pools_s``), the JSON lines of every batch (``lines_s``, no file), writing them to ``corpus.jsonl``
-  with its fsync (``write_s``); beside them the Arrow batches (``batches_s``) and ``corpus.parquet`` from them
-  (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path without threads. Since the cases
-  of a graph with no year listed as not a year (this one) are decided per batch, they count in ``lines_s``,
-  not in ``plan_s`` (records before that change have them in the plan). Where numba is installed
+  with its fsync (``write_s``, streamed past the page cache as the writer does; ``write_cached_s``, its peer:
+  the same bytes through the page cache, as until this change); beside them the Arrow batches (``batches_s``)
+  and ``corpus.parquet`` from them (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path
+  without threads. Since the cases of a graph with no year listed as not a year (this one) are decided per
+  batch, they count in ``lines_s``, not in ``plan_s`` (records before that change have them in the plan). Where numba is installed
   (``chronoqa[fast]``), the stages add the numba kernel's (``chronoqa.generate.kg.kernel``): its layouts
   (``layouts_s``: the pools end to end, an entity's and a date's pieces side by side, numba's cached code
   loaded), its JSON lines (``kernel_lines_s``: each batch's pieces listed from the row codes, then copied by one
@@ -130,18 +132,19 @@ def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
             w3, c3, lines = best(lambda: [plan.json_lines(a, b) for a, b in spans])
             w4, c4, batches = best(lambda: [plan.batch(a, b) for a, b in spans])
 
-            def write_lines() -> None:
-                with atomic_write(out / CORPUS_FILE, "wb") as fh:
+            def write_lines(stream: bool) -> None:
+                with atomic_write(out / CORPUS_FILE, "wb", stream=stream) as fh:
                     for buf in lines:
                         fh.write(buf)
 
-            w5, c5, _ = best(write_lines)
+            w5, c5, _ = best(lambda: write_lines(True))
+            w5c, c5c, _ = best(lambda: write_lines(False))
             w6, c6, _ = best(lambda: write_corpus(out, pa.Table.from_batches(batches), "parquet"))
             del batches
             arrow_sha = _sha(lines)
             del lines
             stages = [("plan_", w1, c1), ("pools_", w2, c2), ("lines_", w3, c3), ("batches_", w4, c4),
-                      ("write_", w5, c5), ("parquet_", w6, c6)]  # fmt: skip
+                      ("write_", w5, c5), ("write_cached_", w5c, c5c), ("parquet_", w6, c6)]  # fmt: skip
             if kernel_available():  # the kernel's stages: its layouts (numba's cached code loaded), lines, batches
 
                 def layouts() -> None:
