@@ -12,21 +12,20 @@ folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHW
   while the main thread writes the previous batch past the page cache (``atomic_write(stream=True)``), one
   fsync at the end; ``columnar parquet`` and ``columnar both`` the same into ``corpus.parquet`` / both files
   (Arrow batches of ``CORPUS_SCHEMA`` for Parquet, encoded by pyarrow on the main thread, one worker fewer);
-* ``columnar stages`` splits the JSONL path, each stage alone in one thread: the plan (``plan_s``), the escaped
-  pools (``pools_s``), the JSON lines of every batch (``lines_s``, no file), writing them to ``corpus.jsonl``
-  with its fsync (``write_s``, streamed past the page cache as the writer does; ``write_cached_s``, its peer:
-  the same bytes through the page cache, as until this change); beside them the Arrow batches (``batches_s``)
-  and ``corpus.parquet`` from them (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path
-  without threads. Since the cases of a graph with no year listed as not a year (this one) are decided per
-  batch, they count in ``lines_s``, not in ``plan_s`` (records before that change have them in the plan). Where numba is installed
-  (``chronoqa[fast]``), the stages add the numba kernel's (``chronoqa.generate.kg.kernel``): its layouts
-  (``layouts_s``: the pools end to end, an entity's and a date's pieces side by side, numba's cached code
-  loaded), its JSON lines (``kernel_lines_s``: each batch's pieces listed from the row codes, then copied by one
-  loop, without the GIL) and its Arrow batches (``kernel_batches_s``: the text column made by the kernel), with
-  ``kernel_lines_equal_arrow`` (the sha256 of its lines against the Arrow joins'). Each stage also gives its
-  CPU microseconds a row (``*_us_per_row``). The end-to-end columnar cases use the kernel from
-  ``KERNEL_MIN_ROWS`` (2M) facts, so the 10M cases' files are the kernel's (``kernel_lines_equal_arrow``
-  and the 1M sha256 tie them to the per-document writer's);
+* ``columnar stages`` splits the JSONL path, each stage alone in one thread: the plan (``plan_s``), the escaped pools
+  (``pools_s``), the JSON lines of every batch (``lines_s``, no file), writing them to ``corpus.jsonl`` with its fsync
+  (``write_s``, streamed past the page cache as the writer does; ``write_cached_s``, its peer: the same bytes through
+  the page cache, as until this change); beside them the Arrow batches (``batches_s``) and ``corpus.parquet`` from
+  them (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path without threads. Since the cases of
+  a graph with no year listed as not a year (this one) are decided per batch, they count in ``lines_s``, not in
+  ``plan_s`` (records before that change have them in the plan). Where numba is installed (``chronoqa[fast]``), the
+  stages add the numba kernel's (``chronoqa.generate.kg.kernel``): its layouts (``layouts_s``: the pools end to end,
+  an entity's and a date's pieces side by side, numba's cached code loaded), its JSON lines (``kernel_lines_s``: each
+  batch's pieces listed from the row codes, then copied by one loop, without the GIL) and its Arrow batches
+  (``kernel_batches_s``: the text column made by the kernel), with ``kernel_lines_equal_arrow`` (the sha256 of its
+  lines against the Arrow joins'). Each stage also gives its CPU microseconds a row (``*_us_per_row``). The end-to-end
+  columnar cases use the kernel from ``KERNEL_MIN_ROWS`` (2M) facts, so the 10M cases' files are the kernel's
+  (``kernel_lines_equal_arrow`` and the 1M sha256 tie them to the per-document writer's);
 * ``kernel compile``: the kernel's first use in a process (``load_s``), once with an empty numba cache
   (``NUMBA_CACHE_DIR`` a fresh folder: ``cold_*``, the compile) and once more reading that cache (``cached_*``).
 
