@@ -51,15 +51,15 @@ def _direct_ok(folder: Path) -> bool:
 class _Spy:
     """``os.write`` recording each call's length and whether its file had ``O_DIRECT`` on."""
 
-    def __init__(self, monkeypatch: Any, refuse_direct_writes: bool = False) -> None:
+    def __init__(self, monkeypatch: Any, refuse_direct_after: int | None = None) -> None:
         self.calls: list[tuple[int, bool]] = []
         self.real = os.write
-        self.refuse = refuse_direct_writes
+        self.refuse_after = refuse_direct_after  # direct writes taken before the rest are refused
         monkeypatch.setattr(os, "write", self)
 
     def __call__(self, fd: int, data: Any) -> int:
         direct = bool(fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_DIRECT)
-        if direct and self.refuse:
+        if direct and self.refuse_after is not None and sum(d for _, d in self.calls) >= self.refuse_after:
             raise OSError(errno.EINVAL, "Invalid argument")
         self.calls.append((len(memoryview(data)), direct))
         return int(self.real(fd, data))
@@ -118,17 +118,22 @@ def test_a_filesystem_that_refuses_o_direct_gets_the_same_bytes(tmp_path: Path, 
 
 
 @needs_direct
-def test_direct_writes_refused_when_written_fall_back_to_the_page_cache(tmp_path: Path, monkeypatch: Any) -> None:
+@pytest.mark.parametrize("taken", [0, 2])
+def test_direct_writes_refused_when_written_fall_back_to_the_page_cache(
+    tmp_path: Path, monkeypatch: Any, taken: int
+) -> None:
+    """The filesystem takes ``O_DIRECT`` but refuses its writes, at once or after ``taken`` of them."""
     if not _direct_ok(tmp_path):
         pytest.skip("this filesystem refuses O_DIRECT already when it is set")
     monkeypatch.setattr(cio, "STREAM_BUFFER", 2 * BLOCK)
-    spy = _Spy(monkeypatch, refuse_direct_writes=True)
+    spy = _Spy(monkeypatch, refuse_direct_after=taken)
     pieces = _pieces(9 * BLOCK + 7, 2)
     with atomic_write(tmp_path / "f.bin", "wb", stream=True) as fh:
         for piece in pieces:
             fh.write(piece)
     assert (tmp_path / "f.bin").read_bytes() == b"".join(pieces)
-    assert sum(n for n, _ in spy.calls) == 9 * BLOCK + 7 and not any(d for _, d in spy.calls)
+    assert sum(n for n, _ in spy.calls) == 9 * BLOCK + 7
+    assert [d for _, d in spy.calls] == [True] * taken + [False] * (len(spy.calls) - taken)
 
 
 def test_a_failed_streamed_write_leaves_no_file(tmp_path: Path, monkeypatch: Any) -> None:

@@ -166,14 +166,7 @@ class _Streamed(io.RawIOBase):
         """Write ``buf[:size]`` (a multiple of the alignment) directly if allowed; keep the rest for later."""
         if self._direct and self._flags is None:
             self._direct_on()
-        try:
-            self._write_all(self._buf[:size])
-        except OSError as exc:
-            if self._flags is None or exc.errno != errno.EINVAL:
-                raise
-            self._direct = False  # the filesystem takes O_DIRECT but not these writes: write through the cache
-            self._direct_off()
-            self._write_all(self._buf[:size])
+        self._write_all(self._buf[:size])
         rest = self._used - size
         self._buf[:rest] = self._buf[size : self._used]
         self._used = rest
@@ -181,7 +174,14 @@ class _Streamed(io.RawIOBase):
     def _write_all(self, view: np.ndarray) -> None:
         done = 0
         while done < len(view):
-            done += os.write(self._fd, view[done:].data)
+            try:
+                done += os.write(self._fd, view[done:].data)
+            except OSError as exc:
+                if self._flags is None or exc.errno != errno.EINVAL:
+                    raise
+                # the filesystem took O_DIRECT but refuses its writes: the rest through the page cache
+                self._direct = False
+                self._direct_off()
 
     def _direct_on(self) -> None:
         import fcntl  # POSIX only, like O_DIRECT
