@@ -7,7 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronoqa.time import Granularity, TimeParseError, TimePoint, date_codes, distinct_dates, unit_bounds
+from chronoqa.time import (
+    Granularity,
+    TimeParseError,
+    TimePoint,
+    date_codes,
+    distinct_dates,
+    distinct_dates_of,
+    unit_bounds,
+)
 
 
 @st.composite
@@ -57,3 +65,55 @@ def test_distinct_dates_names_a_month_or_day_no_code_holds(month: int, day: int,
         y = year if dense else np.array([2000, 2001, 40000])  # the presence table, then the sort
         with pytest.raises(TimeParseError, match=message):
             distinct_dates(y, months.astype(np.int8), days.astype(np.int8))
+
+
+@st.composite
+def _masked_column(draw: st.DrawFn) -> tuple[list[TimePoint | None], list[int]]:
+    """Points or ``None`` (unknown), and what an unknown row holds instead (any junk, even an impossible date)."""
+    known = draw(st.lists(st.none() | _points(), max_size=30))
+    return known, draw(st.lists(st.integers(-50000, 50000), min_size=3, max_size=3))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_masked_column(), min_size=1, max_size=3), st.booleans(), st.booleans())
+def test_distinct_dates_of_matches_scalar(
+    drawn: list[tuple[list[TimePoint | None], list[int]]], far: bool, masked: bool
+) -> None:
+    columns: list[list[TimePoint | None]] = []
+    arrays = []
+    for known, junk in drawn:
+        if far:  # a year far off: the sort, not the presence table
+            known = [TimePoint(-40000), *known]
+        if not masked:  # no mask: every row known
+            known = [p or TimePoint(2000) for p in known]
+        # an unknown row holds junk (month 77, year 50000): never read as a date
+        y = np.array([p.year if p else junk[0] for p in known], dtype=np.int32)
+        m = np.array([(p.month or 0) if p else junk[1] % 100 for p in known], dtype=np.int8)
+        d = np.array([(p.day or 0) if p else junk[2] % 100 for p in known], dtype=np.int8)
+        mask = np.array([p is not None for p in known], dtype=bool)
+        arrays.append((y, m, d, mask if masked else None))
+        columns.append(known)
+    points, positions = distinct_dates_of(*arrays)
+    # brute force: every known point, sorted as codes sort (year, month, day; unstated 0 first)
+    expected = sorted({p for known in columns for p in known if p}, key=lambda p: (p.year, p.month or 0, p.day or 0))
+    assert points == expected
+    for known, pos in zip(columns, positions, strict=True):
+        assert pos.dtype == np.int32 and len(pos) == len(known)
+        assert [points[i] if p else None for p, i in zip(known, pos.tolist(), strict=True)] == known
+        assert all(i == 0 for p, i in zip(known, pos.tolist(), strict=True) if p is None)
+
+
+def test_distinct_dates_of_hand_worked() -> None:
+    # start: 1994-03-07, unknown (junk: month 13), 1994; end: 1994, 405 BC, unknown (junk year 90000)
+    start = (np.array([1994, 7, 1994]), np.array([3, 13, 0]), np.array([7, 40, 0]), np.array([True, False, True]))
+    end = (np.array([1994, -405, 90000]), np.array([0, 0, 0]), np.array([0, 0, 0]), np.array([True, True, False]))
+    points, (pos_s, pos_e) = distinct_dates_of(start, end)
+    assert points == [TimePoint(-405), TimePoint(1994), TimePoint(1994, 3, 7)]
+    assert pos_s.tolist() == [2, 0, 1] and pos_e.tolist() == [1, 0, 0]
+    assert distinct_dates_of() == ([], [])
+    none = np.zeros(2, dtype=bool)
+    assert [p.tolist() for p in distinct_dates_of((*start[:3], none))[1]] == [[0, 0, 0]]
+    with pytest.raises(TimeParseError, match="month 13 of 7"):
+        distinct_dates_of((*start[:3], np.ones(3, dtype=bool)))
+    with pytest.raises(TimeParseError, match="day 30 of 2001-02"):
+        distinct_dates_of((np.array([2001]), np.array([2]), np.array([30]), None))

@@ -26,7 +26,15 @@ from chronoqa.time._core import (
     relate,
     valid_at,
 )
-from chronoqa.time.columns import date_codes, distinct_dates, render_dates, start_after_end, unit_bounds
+from chronoqa.time.columns import (
+    DateColumn,
+    date_codes,
+    distinct_dates,
+    distinct_dates_of,
+    render_dates,
+    start_after_end,
+    unit_bounds,
+)
 from chronoqa.time.render import MONTH_NAMES, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
@@ -34,6 +42,7 @@ __all__ = [
     "MENTION_KINDS",
     "MONTH_NAMES",
     "Allen",
+    "DateColumn",
     "Granularity",
     "Interval",
     "TimeMention",
@@ -46,6 +55,7 @@ __all__ = [
     "days_from_civil",
     "days_in_month",
     "distinct_dates",
+    "distinct_dates_of",
     "extract_times",
     "is_leap_year",
     "parse_time",

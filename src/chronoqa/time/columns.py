@@ -18,7 +18,15 @@ import numpy as np
 from chronoqa.time._core import Granularity, TimePoint
 from chronoqa.time.render import render_time
 
-__all__ = ["date_codes", "distinct_dates", "render_dates", "start_after_end", "unit_bounds"]
+__all__ = [
+    "DateColumn",
+    "date_codes",
+    "distinct_dates",
+    "distinct_dates_of",
+    "render_dates",
+    "start_after_end",
+    "unit_bounds",
+]
 
 _MONTHS = 13  # month codes 0..12
 _DAYS = 32  # day codes 0..31
@@ -33,52 +41,124 @@ def date_codes(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> np.ndarr
 _DENSE_SPAN = 1 << 23
 _CHUNK = 1 << 20  # rows converted at a time
 
+#: A masked date column: ``(year, month, day, mask)``, ``mask`` a bool array (rows whose date is known) or
+#: ``None`` (every row).
+DateColumn = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]
+
 
 def distinct_dates(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[list[TimePoint], np.ndarray]:
     """The distinct dates of a date column as points (in date-code order), and each row's position among them.
 
-    Row ``i`` is ``points[positions[i]]`` (``positions``: int32, the input's length). Linear in the rows when the
-    years span less than about 20,000 years (a presence table over the codes, each row's code computed once), a
-    sort otherwise.
+    Row ``i`` is ``points[positions[i]]`` (``positions``: int32, the input's length). One column of
+    :func:`distinct_dates_of`.
 
     Raises:
         TimeParseError: A row holds an impossible date (month 13, 30 February), naming it.
 
     """
-    n = len(year)
-    if n == 0:
-        return [], np.zeros(0, dtype=np.int32)
-    y_lo, y_hi = int(year.min()), int(year.max())
-    span = (y_hi - y_lo + 1) * _MONTHS * _DAYS
-    months, days = (int(month.min()), int(month.max())), (int(day.min()), int(day.max()))
-    if not (months[0] >= 0 and months[1] < _MONTHS and days[0] >= 0 and days[1] < _DAYS):
-        # a month or day no date code can hold (it would read as another date): the first such row, named
-        i = int(np.flatnonzero((month < 0) | (month >= _MONTHS) | (day < 0) | (day >= _DAYS))[0])
-        TimePoint(int(year[i]), int(month[i]) or None, int(day[i]) or None)  # raises TimeParseError
+    points, (positions,) = distinct_dates_of((year, month, day, None))
+    return points, positions
+
+
+def distinct_dates_of(*columns: DateColumn) -> tuple[list[TimePoint], list[np.ndarray]]:
+    """The distinct dates of several masked date columns together (in date-code order), and each column's positions.
+
+    ``positions[k][i]`` is row ``i``'s position among ``points`` in column ``k`` where its ``mask`` holds, ``0``
+    elsewhere (int32 arrays of each column's length): a graph's start and end columns share one list of dates
+    without being concatenated. Linear in the rows when the known years span less than about 20,000 years (a
+    presence table over the codes, each row's code computed once, a chunk of rows at a time), a sort otherwise.
+    The rows outside a mask are never read as dates.
+
+    Raises:
+        TimeParseError: A known row holds an impossible date (month 13, 30 February), naming it.
+
+    """
+    known = [(y, m, d, mask) for y, m, d, mask in columns if len(y) and (mask is None or mask.any())]
+    if not known:
+        return [], [np.zeros(len(col[0]), dtype=np.int32) for col in columns]
+    y_lo, span = _code_span(known, masked=False)  # the bounds of every row: no masked pass (cheap)
+    if span > _DENSE_SPAN:  # perhaps only because of rows outside the masks: their own bounds
+        y_lo, span = _code_span(known, masked=True)
     if span <= _DENSE_SPAN:
-        # each row's code less the lowest year's first code (int32: the span is below 2**23), then its rank
-        inverse = np.empty(n, dtype=np.int32)
-        present = np.zeros(span, dtype=bool)
-        for a in range(0, n, _CHUNK):  # chunk by chunk: the temporaries of one chunk at a time
-            rows = slice(a, a + _CHUNK)
-            code = (year[rows].astype(np.int32) - np.int32(y_lo)) * np.int32(_MONTHS) + month[rows]
-            code = code * np.int32(_DAYS) + day[rows]
-            inverse[rows] = code
-            present[code] = True
-        uniq = np.flatnonzero(present) + y_lo * _MONTHS * _DAYS
-        rank = np.cumsum(present, dtype=np.int32) - 1
-        for a in range(0, n, _CHUNK):
-            rows = slice(a, a + _CHUNK)
-            inverse[rows] = rank[inverse[rows]]
+        uniq, positions = _dense_positions(columns, y_lo, span)
     else:
-        uniq, sorted_at = np.unique(date_codes(year, month, day), return_inverse=True)
-        inverse = sorted_at.reshape(-1).astype(np.int32)
+        uniq, positions = _sorted_positions(columns)
     points = []
     for c in uniq.tolist():
         ym, d = divmod(c, _DAYS)
         y, m = divmod(ym, _MONTHS)
         points.append(TimePoint(y, m or None, d or None))
-    return points, inverse
+    return points, positions
+
+
+def _code_span(columns: list[DateColumn], masked: bool) -> tuple[int, int]:
+    """The lowest year and the number of date codes from its first to the highest year's last, over ``columns``.
+
+    Over every row (``masked=False``: unmasked reductions, the quick bounds, wide enough for the known rows)
+    or over the known rows alone. Raises :class:`TimeParseError` for a known row whose month or day no code
+    holds (it would read as another date), naming the first.
+    """
+    lows, highs = [], []
+    for y, m, d, mask in columns:
+        if mask is None or not masked:
+            y_lo, y_hi = int(y.min()), int(y.max())
+        else:
+            big = np.iinfo(y.dtype)
+            y_lo, y_hi = int(np.min(y, where=mask, initial=big.max)), int(np.max(y, where=mask, initial=big.min))
+        if m.min() < 0 or m.max() >= _MONTHS or d.min() < 0 or d.max() >= _DAYS:
+            bad = (m < 0) | (m >= _MONTHS) | (d < 0) | (d >= _DAYS)
+            rows = np.flatnonzero(bad if mask is None else bad & mask)
+            if len(rows):  # the first such known row, named
+                i = int(rows[0])
+                TimePoint(int(y[i]), int(m[i]) or None, int(d[i]) or None)  # raises TimeParseError
+        lows.append(y_lo)
+        highs.append(y_hi)
+    return min(lows), (max(highs) - min(lows) + 1) * _MONTHS * _DAYS
+
+
+def _dense_positions(columns: tuple[DateColumn, ...], y_lo: int, span: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`distinct_dates_of` by a presence table over the codes less ``y_lo``'s first (``span`` of them)."""
+    # each known row's code (int32: the span is below 2**23), the others ``span``: a slot of their own, then 0
+    present = np.zeros(span + 1, dtype=bool)
+    positions = []
+    for y, m, d, mask in columns:
+        pos = np.empty(len(y), dtype=np.int32)
+        for a in range(0, len(y), _CHUNK):  # chunk by chunk: the temporaries of one chunk at a time
+            rows = slice(a, a + _CHUNK)
+            code = pos[rows]
+            np.subtract(y[rows], y_lo, out=code, casting="unsafe")
+            code *= _MONTHS
+            code += m[rows]
+            code *= _DAYS
+            code += d[rows]
+            if mask is not None:
+                np.copyto(code, span, where=~mask[rows])
+            present[code] = True
+        positions.append(pos)
+    present[span] = False
+    uniq = np.flatnonzero(present) + y_lo * _MONTHS * _DAYS
+    rank = np.cumsum(present, dtype=np.int32) - 1
+    rank[span] = 0
+    for pos in positions:
+        for a in range(0, len(pos), _CHUNK):
+            rows = slice(a, a + _CHUNK)
+            pos[rows] = rank[pos[rows]]
+    return uniq, positions
+
+
+def _sorted_positions(columns: tuple[DateColumn, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """:func:`distinct_dates_of` by sorting the known rows' codes (years too far apart for a presence table)."""
+    known = [slice(None) if mask is None else mask for _, _, _, mask in columns]
+    codes = [date_codes(y[k], m[k], d[k]) for (y, m, d, _), k in zip(columns, known, strict=True)]
+    uniq, sorted_at = np.unique(np.concatenate(codes), return_inverse=True)
+    inverse = sorted_at.reshape(-1).astype(np.int32)
+    positions, at = [], 0
+    for (y, _, _, _), k, c in zip(columns, known, codes, strict=True):
+        pos = np.zeros(len(y), dtype=np.int32)
+        pos[k] = inverse[at : at + len(c)]
+        at += len(c)
+        positions.append(pos)
+    return uniq, positions
 
 
 def render_dates(

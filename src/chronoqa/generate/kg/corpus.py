@@ -28,7 +28,7 @@ from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.generate.kg.templates import render_time_text
 from chronoqa.io import dumps, json_strings, map_ordered, string_bytes
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
-from chronoqa.time import TimePoint, distinct_dates, start_after_end
+from chronoqa.time import TimePoint, distinct_dates_of, start_after_end
 
 __all__ = [
     "KERNEL_MIN_ROWS",
@@ -265,16 +265,9 @@ class _CorpusPlan:
         """Each fact's time-phrase case (as :func:`_time_phrase` decides it) and the time pool its parts come from."""
         c = self.cols
         n = len(c)
-        hs, he = c.has_start, c.has_end
-        sy, sm, sd, ey, em, ed = c.start_year, c.start_month, c.start_day, c.end_year, c.end_month, c.end_day
-        points, pos = distinct_dates(
-            np.concatenate([sy[hs], ey[he]]), np.concatenate([sm[hs], em[he]]), np.concatenate([sd[hs], ed[he]])
+        points, (self.pos_s, self.pos_e) = distinct_dates_of(
+            (c.start_year, c.start_month, c.start_day, c.has_start), (c.end_year, c.end_month, c.end_day, c.has_end)
         )
-        n_s = int(hs.sum())
-        self.pos_s = np.zeros(n, dtype=np.int32)
-        self.pos_e = np.zeros(n, dtype=np.int32)
-        self.pos_s[hs] = pos[:n_s]
-        self.pos_e[he] = pos[n_s:]
         # the years listed as not being years, as (relation code, year) keys
         code = {c.relations[i]: i for i in rel_used}
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
