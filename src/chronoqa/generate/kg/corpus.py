@@ -205,6 +205,7 @@ class _CorpusPlan:
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
         self._text_pools: dict[str, Any] | None = None
+        self._field_pools: list[pa.Array] | None = None
         #: whether the lines and the text column are made by the numba kernel (:mod:`.kernel`)
         least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
         self.kernel = len(cols) >= least and kernel_available()
@@ -481,7 +482,7 @@ class _CorpusPlan:
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
         n_cases = len(self.cases)
         if self.k == 0:  # the template's one text is the first and the last piece
-            text = [pools["whole"].take(r * n_cases + case)]
+            text = [pools["last"].take(r * n_cases + case)]
         else:
             text = [pools["first"].take(r)]
             text += [pools["body"].take(i) for i in body[1:-1] if not (i == self.empty).all()]
@@ -500,7 +501,7 @@ class _CorpusPlan:
             local = sources[kinds[0]] if len(kinds) == 1 else np.choose(kind[case], sources)
             text.append(values.take(base[case] + local))
         rest: list[pa.Array | str] = []
-        for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
+        for values, (_, idx, valid) in zip(self.field_pools(), self.fields(a, b), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
         rest += [fact_ids, "}\n"]
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
@@ -545,28 +546,26 @@ class _CorpusPlan:
         return self._text_pools
 
     def json_pools(self) -> dict[str, Any]:
-        """The pools of :meth:`json_lines`, escaped once (:func:`~chronoqa.io.json_strings`), keys folded in.
+        """The pools of the JSON lines' text (:meth:`json_lines` and the kernel's), escaped once, keys folded in.
 
-        The text: its key and first text per relation (``first``), the body's labels and texts (``body``), the last
-        text of each relation joined to the first text of each case (``last``: relation x case), or the one text
-        of a template without slots joined to both (``whole``), and for each of the case's three parts the part's
-        values joined to the case's text after it (``tail``: ``(values, first row of each case, source of each
-        case, whether each case's values are all empty)``). Then each dictionary column's values with its key
-        before each (``"null"`` last, for a missing value; the first key also closes the text's quote, the last one
-        is followed by the key of ``fact_id``).
+        Escaped by :func:`~chronoqa.io.json_strings`. The text: its key and first text per relation (``first``), the
+        body's labels and texts (``body``), the last text of each relation joined to the first text of each case
+        (``last``: relation x case; for a template without slots, its one text, which is also the first, after the
+        key), and for each of the case's three parts the part's values joined to the case's text after it
+        (``tail``: ``(values, first row of each case, source of each case, whether each case's values are all
+        empty)``). Made once (call it before the workers share it); :meth:`field_pools` has the other fields.
         """
         if self._pools is not None:
             return self._pools
-        names = CORPUS_SCHEMA.names
-        text_key = "," + dumps(names[1]) + ':"'
+        text_key = "," + dumps(CORPUS_SCHEMA.names[1]) + ':"'
         raw = self.text_pools()
         key = '"' + text_key
         pools: dict[str, Any] = {
             "text_key": key,
             "first": json_strings(raw["first"], key, quoted=False),
             "body": json_strings(raw["body"], quoted=False),
-            "last": json_strings(raw["last"], quoted=False),
-            "whole": json_strings(raw["last"], key, quoted=False),  # k == 0: the last text is the first
+            # k == 0: the last text is the first
+            "last": json_strings(raw["last"], key if self.k == 0 else "", quoted=False),
         }
         tail = []
         for values, base, kind in raw["tail"]:
@@ -576,14 +575,25 @@ class _CorpusPlan:
             blank = np.array([empty[i:j].all() for i, j in zip(base.tolist(), ends, strict=True)], dtype=bool)
             tail.append((values_j, base, kind, blank))
         pools["tail"] = tail
-        keys = ["," + dumps(name) + ":" for name in names[2:]]
+        self._pools = pools
+        return pools
+
+    def field_pools(self) -> list[pa.Array]:
+        """The JSON lines' fields after the text (:meth:`json_lines`): each dictionary column's values, escaped once.
+
+        Each value has its key before it (``"null"`` last, for a missing value; the first key also closes the
+        text's quote, the last one is followed by the key of ``fact_id``). Made once (call it before the workers
+        share it); the kernel does not use them.
+        """
+        if self._field_pools is not None:
+            return self._field_pools
+        keys = ["," + dumps(name) + ":" for name in CORPUS_SCHEMA.names[2:]]
         keys[0] = '"' + keys[0]
-        pools["fields"] = [
+        self._field_pools = [
             json_strings(pa.concat_arrays([values, pa.nulls(1, pa.string())]), key, keys[k + 1] if k == 7 else "")
             for k, ((values, _, _), key) in enumerate(zip(self.fields(0, 0), keys, strict=False))
         ]
-        self._pools = pools
-        return pools
+        return self._field_pools
 
     def layout(self, json: bool) -> Any:
         """The kernel's :class:`~chronoqa.generate.kg.kernel.Layout` of the JSON lines or of the text column.
@@ -600,7 +610,7 @@ class _CorpusPlan:
         n_cases, n_rel = len(self.cases), len(self.lit[0])
         if json:
             p = self.json_pools()
-            first, body, last = p["first"], p["body"], p["whole"] if self.k == 0 else p["last"]
+            first, body, last = p["first"], p["body"], p["last"]
             tails = [t[0] for t in p["tail"]]
             head = _DOC_ID_OPEN + "F"
         else:
@@ -772,6 +782,8 @@ class ColumnarCorpus:
         plan = self._plan
         if lines:
             plan.json_pools()  # made once, before the workers share them
+            if not plan.kernel:
+                plan.field_pools()
         if plan.kernel:
             for json in (True,) * lines + (False,) * batches:
                 plan.layout(json)
