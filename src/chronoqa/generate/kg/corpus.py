@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import islice
 from typing import Any
 
@@ -24,7 +26,7 @@ import pyarrow.compute as pc
 
 from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
 from chronoqa.generate.kg.index import DocIds
-from chronoqa.generate.kg.phrases import RelationPhrases, fill
+from chronoqa.generate.kg.phrases import RelationPhrases, fill, generic_phrases
 from chronoqa.generate.kg.templates import render_time_text
 from chronoqa.io import dumps, json_strings, map_ordered, string_bytes
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
@@ -210,6 +212,13 @@ class _CorpusPlan:
         least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
         self.kernel = len(cols) >= least and kernel_available()
         self._layouts: dict[bool, Any] = {}
+        # the kernel loaded (numba imported, its cached code read; compiled on a fresh machine) on a thread of its
+        # own while this plan's numpy and Arrow work runs: :meth:`layout` waits for it
+        self._kernel_loaded: Future[None] | None = None
+        if self.kernel:
+            pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chronoqa-kernel")
+            self._kernel_loaded = pool.submit(_load_kernel, as_of, batch_rows)
+            pool.shutdown(wait=False)  # the thread ends when the kernel is loaded
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
         n_ent, n_rel = len(cols.entities), len(cols.relations)
@@ -604,6 +613,8 @@ class _CorpusPlan:
         """
         if json in self._layouts:
             return self._layouts[json]
+        if self._kernel_loaded is not None:
+            self._kernel_loaded.result()  # raises what loading it raised
         from chronoqa.generate.kg import kernel as lines_kernel
 
         raw = self.text_pools()
@@ -733,6 +744,19 @@ class _CorpusPlan:
         fact = self.cols[i]
         bad = self.not_years.get(fact.r, ())
         return verbalise(fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, bad)
+
+
+def _load_kernel(as_of: TimePoint, batch_rows: int) -> None:
+    """Load the numba kernel for the lines and the text column: run once on a plan of one fact.
+
+    Its first use in a process imports numba and reads the kernel's cached code (or compiles it, on a fresh
+    machine); the one fact's plan calls it with the argument types of every plan's.
+    """
+    fact = Fact(0, "e", "r", "e", TimePoint(2000), None)
+    phrases = {"r": generic_phrases("r", "r", "state")}
+    one = _CorpusPlan(FactColumns.from_facts([fact]), phrases, str, str, as_of, "ongoing", {}, batch_rows, threads=0,
+                      kernel_rows=sys.maxsize)  # fmt: skip
+    one.layout(True)  # its layout, whether or not it uses the kernel
 
 
 def _interleave(columns: list[pa.Array], n: int) -> pa.Array:
