@@ -12,6 +12,7 @@ from chronoqa.time import (
     TimeParseError,
     TimePoint,
     date_codes,
+    date_table,
     distinct_dates,
     distinct_dates_of,
     unit_bounds,
@@ -101,6 +102,14 @@ def test_distinct_dates_of_matches_scalar(
         assert pos.dtype == np.int32 and len(pos) == len(known)
         assert [points[i] if p else None for p, i in zip(known, pos.tolist(), strict=True)] == known
         assert all(i == 0 for p, i in zip(known, pos.tolist(), strict=True) if p is None)
+    # the table alone, positions asked for a batch of rows at a time: the same
+    table = date_table(*arrays)
+    assert table.points == points and table.codes.tolist() == sorted(set(table.codes.tolist()))
+    for (y, m, d, mask), pos in zip(arrays, positions, strict=True):
+        for a in range(0, len(y), 7):
+            rows = slice(a, a + 7)
+            got = table.positions(y[rows], m[rows], d[rows], None if mask is None else mask[rows])
+            assert got.dtype == np.int32 and got.tolist() == pos[rows].tolist()
 
 
 def test_distinct_dates_of_hand_worked() -> None:
@@ -111,8 +120,11 @@ def test_distinct_dates_of_hand_worked() -> None:
     assert points == [TimePoint(-405), TimePoint(1994), TimePoint(1994, 3, 7)]
     assert pos_s.tolist() == [2, 0, 1] and pos_e.tolist() == [1, 0, 0]
     assert distinct_dates_of() == ([], [])
-    none = np.zeros(2, dtype=bool)
+    none = np.zeros(3, dtype=bool)
     assert [p.tolist() for p in distinct_dates_of((*start[:3], none))[1]] == [[0, 0, 0]]
+    assert date_table((*start[:3], none)).positions(*start[:3], none).tolist() == [0, 0, 0]
+    far = date_table(start, end, (np.array([-40000]), np.array([0]), np.array([0]), None))  # by a sort
+    assert far.points[0] == TimePoint(-40000) and far.positions(*end).tolist() == [2, 1, 0]
     with pytest.raises(TimeParseError, match="month 13 of 7"):
         distinct_dates_of((*start[:3], np.ones(3, dtype=bool)))
     with pytest.raises(TimeParseError, match="day 30 of 2001-02"):

@@ -28,7 +28,9 @@ from chronoqa.time._core import (
 )
 from chronoqa.time.columns import (
     DateColumn,
+    DateTable,
     date_codes,
+    date_table,
     distinct_dates,
     distinct_dates_of,
     render_dates,
@@ -43,6 +45,7 @@ __all__ = [
     "MONTH_NAMES",
     "Allen",
     "DateColumn",
+    "DateTable",
     "Granularity",
     "Interval",
     "TimeMention",
@@ -52,6 +55,7 @@ __all__ = [
     "allen_of_spans",
     "civil_from_days",
     "date_codes",
+    "date_table",
     "days_from_civil",
     "days_in_month",
     "distinct_dates",

@@ -12,6 +12,7 @@ masked by the caller. Years are astronomical (``-405`` is 406 BC), as everywhere
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,7 +21,9 @@ from chronoqa.time.render import render_time
 
 __all__ = [
     "DateColumn",
+    "DateTable",
     "date_codes",
+    "date_table",
     "distinct_dates",
     "distinct_dates_of",
     "render_dates",
@@ -65,30 +68,132 @@ def distinct_dates_of(*columns: DateColumn) -> tuple[list[TimePoint], list[np.nd
 
     ``positions[k][i]`` is row ``i``'s position among ``points`` in column ``k`` where its ``mask`` holds, ``0``
     elsewhere (int32 arrays of each column's length): a graph's start and end columns share one list of dates
-    without being concatenated. Linear in the rows when the known years span less than about 20,000 years (a
-    presence table over the codes, each row's code computed once, a chunk of rows at a time), a sort otherwise.
-    The rows outside a mask are never read as dates.
+    without being concatenated. :func:`date_table`'s points and positions, each row's code computed once.
 
     Raises:
         TimeParseError: A known row holds an impossible date (month 13, 30 February), naming it.
 
     """
+    table, positions = _table(columns, keep=True)
+    assert positions is not None
+    return table.points, positions
+
+
+def date_table(*columns: DateColumn) -> DateTable:
+    """The distinct dates of several masked date columns together, positions left to :meth:`DateTable.positions`.
+
+    For columns too long to hold every row's position at once: each batch of rows asks for its own. Linear in
+    the rows when the known years span less than about 20,000 years (a presence table over the codes, a chunk
+    of rows at a time), a sort otherwise. The rows outside a mask are never read as dates.
+
+    Raises:
+        TimeParseError: A known row holds an impossible date (month 13, 30 February), naming it.
+
+    """
+    return _table(columns, keep=False)[0]
+
+
+@dataclass(frozen=True, eq=False)
+class DateTable:
+    """The distinct dates of some date columns (:func:`date_table`), and where a row's date is among them.
+
+    ``points`` are the dates as :class:`TimePoint` values in date-code order (``codes``: their
+    :func:`date_codes`, ascending).
+    """
+
+    points: list[TimePoint]
+    codes: np.ndarray
+    _y_lo: int  # the presence table's first year (its codes less this year's first)
+    _rank: np.ndarray | None  # each code's position (the last slot: 0, for the unknown rows); None: by a sort
+
+    def positions(
+        self, year: np.ndarray, month: np.ndarray, day: np.ndarray, mask: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Each row's position among :attr:`points` where ``mask`` holds (``None``: every row), ``0`` elsewhere.
+
+        An int32 array of the rows' length. The rows are rows of the columns the table was made from (a slice of
+        them: a batch), so that each known date is one of the points.
+        """
+        if self._rank is None:
+            pos = np.zeros(len(year), dtype=np.int32)
+            k = slice(None) if mask is None else mask
+            pos[k] = np.searchsorted(self.codes, date_codes(year[k], month[k], day[k]))
+            return pos
+        pos = np.empty(len(year), dtype=np.int32)
+        for a in range(0, len(year), _CHUNK):
+            rows = slice(a, a + _CHUNK)
+            code = _dense_codes((year, month, day, mask), rows, self._y_lo, len(self._rank) - 1, pos[rows])
+            pos[rows] = self._rank[code]
+        return pos
+
+
+def _table(columns: tuple[DateColumn, ...], keep: bool) -> tuple[DateTable, list[np.ndarray] | None]:
+    """:func:`date_table`, and with ``keep`` each column's positions (each row's code computed once)."""
     known = [(y, m, d, mask) for y, m, d, mask in columns if len(y) and (mask is None or mask.any())]
     if not known:
-        return [], [np.zeros(len(col[0]), dtype=np.int32) for col in columns]
+        none = [np.zeros(len(col[0]), dtype=np.int32) for col in columns]
+        return DateTable([], np.zeros(0, dtype=np.int64), 0, np.zeros(1, dtype=np.int32)), none if keep else None
     y_lo, span = _code_span(known, masked=False)  # the bounds of every row: no masked pass (cheap)
     if span > _DENSE_SPAN:  # perhaps only because of rows outside the masks: their own bounds
         y_lo, span = _code_span(known, masked=True)
+    positions: list[np.ndarray] | None = None
+    rank: np.ndarray | None = None
     if span <= _DENSE_SPAN:
-        uniq, positions = _dense_positions(columns, y_lo, span)
+        # each known row's code (int32: the span is below 2**23), the others ``span``: a slot of their own, then 0
+        present = np.zeros(span + 1, dtype=bool)
+        kept = []
+        buffer = np.empty(0 if keep else _CHUNK, dtype=np.int32)
+        for col in columns:
+            out = np.empty(len(col[0]), dtype=np.int32) if keep else buffer
+            for a in range(0, len(col[0]), _CHUNK):  # chunk by chunk: the temporaries of one chunk at a time
+                rows = slice(a, a + _CHUNK)
+                present[_dense_codes(col, rows, y_lo, span, out[rows] if keep else out[: len(col[0][rows])])] = True
+            kept.append(out)
+        present[span] = False
+        uniq = np.flatnonzero(present) + y_lo * _MONTHS * _DAYS
+        rank = np.cumsum(present, dtype=np.int32) - 1
+        rank[span] = 0
+        if keep:
+            for pos in kept:
+                for a in range(0, len(pos), _CHUNK):
+                    rows = slice(a, a + _CHUNK)
+                    pos[rows] = rank[pos[rows]]
+            positions = kept
     else:
-        uniq, positions = _sorted_positions(columns)
+        masks = [slice(None) if mask is None else mask for _, _, _, mask in columns]
+        codes = [date_codes(y[k], m[k], d[k]) for (y, m, d, _), k in zip(columns, masks, strict=True)]
+        uniq, sorted_at = np.unique(np.concatenate(codes), return_inverse=True)
+        if keep:
+            inverse, at, positions = sorted_at.reshape(-1).astype(np.int32), 0, []
+            for (y, _, _, _), k, c in zip(columns, masks, codes, strict=True):
+                pos = np.zeros(len(y), dtype=np.int32)
+                pos[k] = inverse[at : at + len(c)]
+                at += len(c)
+                positions.append(pos)
+    return DateTable(_points(uniq), uniq.astype(np.int64), y_lo, rank), positions
+
+
+def _points(codes: np.ndarray) -> list[TimePoint]:
+    """The points of date codes (each checked by :class:`TimePoint`: 30 February raises)."""
     points = []
-    for c in uniq.tolist():
-        ym, d = divmod(c, _DAYS)
-        y, m = divmod(ym, _MONTHS)
-        points.append(TimePoint(y, m or None, d or None))
-    return points, positions
+    for c in codes.tolist():
+        ym, day = divmod(c, _DAYS)
+        year, month = divmod(ym, _MONTHS)
+        points.append(TimePoint(year, month or None, day or None))
+    return points
+
+
+def _dense_codes(col: DateColumn, rows: slice, y_lo: int, span: int, out: np.ndarray) -> np.ndarray:
+    """The codes less ``y_lo``'s first of ``col``'s ``rows`` into ``out`` (int32), ``span`` for an unknown row."""
+    y, m, d, mask = col
+    np.subtract(y[rows], y_lo, out=out, casting="unsafe")
+    out *= _MONTHS
+    out += m[rows]
+    out *= _DAYS
+    out += d[rows]
+    if mask is not None:
+        np.copyto(out, span, where=~mask[rows])
+    return out
 
 
 def _code_span(columns: list[DateColumn], masked: bool) -> tuple[int, int]:
@@ -114,51 +219,6 @@ def _code_span(columns: list[DateColumn], masked: bool) -> tuple[int, int]:
         lows.append(y_lo)
         highs.append(y_hi)
     return min(lows), (max(highs) - min(lows) + 1) * _MONTHS * _DAYS
-
-
-def _dense_positions(columns: tuple[DateColumn, ...], y_lo: int, span: int) -> tuple[np.ndarray, list[np.ndarray]]:
-    """:func:`distinct_dates_of` by a presence table over the codes less ``y_lo``'s first (``span`` of them)."""
-    # each known row's code (int32: the span is below 2**23), the others ``span``: a slot of their own, then 0
-    present = np.zeros(span + 1, dtype=bool)
-    positions = []
-    for y, m, d, mask in columns:
-        pos = np.empty(len(y), dtype=np.int32)
-        for a in range(0, len(y), _CHUNK):  # chunk by chunk: the temporaries of one chunk at a time
-            rows = slice(a, a + _CHUNK)
-            code = pos[rows]
-            np.subtract(y[rows], y_lo, out=code, casting="unsafe")
-            code *= _MONTHS
-            code += m[rows]
-            code *= _DAYS
-            code += d[rows]
-            if mask is not None:
-                np.copyto(code, span, where=~mask[rows])
-            present[code] = True
-        positions.append(pos)
-    present[span] = False
-    uniq = np.flatnonzero(present) + y_lo * _MONTHS * _DAYS
-    rank = np.cumsum(present, dtype=np.int32) - 1
-    rank[span] = 0
-    for pos in positions:
-        for a in range(0, len(pos), _CHUNK):
-            rows = slice(a, a + _CHUNK)
-            pos[rows] = rank[pos[rows]]
-    return uniq, positions
-
-
-def _sorted_positions(columns: tuple[DateColumn, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
-    """:func:`distinct_dates_of` by sorting the known rows' codes (years too far apart for a presence table)."""
-    known = [slice(None) if mask is None else mask for _, _, _, mask in columns]
-    codes = [date_codes(y[k], m[k], d[k]) for (y, m, d, _), k in zip(columns, known, strict=True)]
-    uniq, sorted_at = np.unique(np.concatenate(codes), return_inverse=True)
-    inverse = sorted_at.reshape(-1).astype(np.int32)
-    positions, at = [], 0
-    for (y, _, _, _), k, c in zip(columns, known, codes, strict=True):
-        pos = np.zeros(len(y), dtype=np.int32)
-        pos[k] = inverse[at : at + len(c)]
-        at += len(c)
-        positions.append(pos)
-    return uniq, positions
 
 
 def render_dates(
