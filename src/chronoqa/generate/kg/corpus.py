@@ -30,7 +30,7 @@ from chronoqa.generate.kg.phrases import RelationPhrases, fill, generic_phrases
 from chronoqa.generate.kg.templates import render_time_text
 from chronoqa.io import dumps, json_strings, map_ordered, string_bytes
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
-from chronoqa.time import TimePoint, distinct_dates_of, start_after_end
+from chronoqa.time import TimePoint, date_table, start_after_end
 
 __all__ = [
     "KERNEL_MIN_ROWS",
@@ -187,7 +187,10 @@ def _dictionary(indices: np.ndarray, values: pa.Array, valid: np.ndarray | None 
 
 
 class _CorpusPlan:
-    """What the batches share: the label, phrase and time pools, and each fact's time-phrase case and dates."""
+    """What the batches share: the label, phrase and time pools, the distinct dates, and the listed years' cases.
+
+    Each batch finds its rows' date positions (:meth:`positions`) and, with no year listed, cases itself.
+    """
 
     def __init__(
         self,
@@ -272,12 +275,17 @@ class _CorpusPlan:
         self.pool = pa.array(pool, pa.string())
 
     def _times(self, rel_used: list[int]) -> None:
-        """Each fact's time-phrase case (as :func:`_time_phrase` decides it) and the time pool its parts come from."""
+        """The distinct dates, the time pool the time phrase's parts come from, and (listed years) each fact's case.
+
+        Cases as :func:`_time_phrase` decides them.
+        """
         c = self.cols
         n = len(c)
-        points, (self.pos_s, self.pos_e) = distinct_dates_of(
+        # the distinct dates; each batch finds its rows' positions among them (:meth:`positions`, on the workers)
+        self.dates = date_table(
             (c.start_year, c.start_month, c.start_day, c.has_start), (c.end_year, c.end_month, c.end_day, c.has_end)
         )
+        points = self.dates.points
         # the years listed as not being years, as (relation code, year) keys
         code = {c.relations[i]: i for i in rel_used}
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
@@ -325,6 +333,14 @@ class _CorpusPlan:
         self.cases = cases
         self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
 
+    def positions(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The positions of rows ``a..b-1``'s start and end dates among the plan's dates (int32; 0 where unknown)."""
+        c, rows = self.cols, slice(a, b)
+        return (
+            self.dates.positions(c.start_year[rows], c.start_month[rows], c.start_day[rows], c.has_start[rows]),
+            self.dates.positions(c.end_year[rows], c.end_month[rows], c.end_day[rows], c.has_end[rows]),
+        )
+
     def row_cases(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The time-phrase case of rows ``a..b-1`` and their listed years' positions among the listed texts."""
         if self.case is None or self.bad_idx is None:
@@ -338,7 +354,7 @@ class _CorpusPlan:
         sy, sm, sd = c.start_year[rows], c.start_month[rows], c.start_day[rows]
         ey, em, ed = c.end_year[rows], c.end_month[rows], c.end_day[rows]
         both = hs & he
-        same = both & (self.pos_s[rows] == self.pos_e[rows])
+        same = both & (sy == ey) & (sm == em) & (sd == ed)
         if len(bad_keys):
             r64 = r.astype(np.int64)
             s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
@@ -385,11 +401,14 @@ class _CorpusPlan:
         """The texts of the ``undecided`` rows of the batch from ``a``, by :func:`verbalise`, in row order."""
         return pa.array([self._verbalise(a + int(i)) for i in np.flatnonzero(undecided).tolist()], pa.string())
 
-    def tail(self, a: int, b: int) -> list[np.ndarray]:
-        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
+    def tail(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool).
+
+        ``pos``: the rows' :meth:`positions`.
+        """
         case, bad_idx = self.row_cases(a, b)
         present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
-        pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
+        pos_s, pos_e = pos[0].astype(np.int64), pos[1].astype(np.int64)
         sources: list[Callable[[], np.ndarray]] = [
             lambda: np.full(b - a, self.none, dtype=np.int64),
             lambda: self.rt0 + pos_s,
@@ -408,28 +427,35 @@ class _CorpusPlan:
             pieces += [part, self.case_text[j + 1, case]]
         return pieces
 
-    def text_pieces(self, a: int, b: int) -> tuple[list[pa.Array], np.ndarray]:
-        """The text's pieces of rows ``a..b-1`` (pieces empty in every row left out), and :meth:`body`'s open rows."""
+    def text_pieces(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray]) -> tuple[list[pa.Array], np.ndarray]:
+        """The text's pieces of rows ``a..b-1`` (pieces empty in every row left out), and :meth:`body`'s open rows.
+
+        ``pos``: the rows' :meth:`positions`.
+        """
         c = self.cols
         body, undecided = self.body(c.r[a:b], c.s[a:b], c.o[a:b])
         pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
-        tail = self.tail(a, b)
+        tail = self.tail(a, b, pos)
         pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
         return pieces, undecided
 
-    def fields(self, a: int, b: int) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
+    def fields(
+        self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
         """The dictionary columns of rows ``a..b-1`` as ``(values, indices, valid or None)``.
 
-        They are the columns after ``text``, in :data:`CORPUS_SCHEMA` order.
+        They are the columns after ``text``, in :data:`CORPUS_SCHEMA` order. ``pos``: the rows' :meth:`positions`
+        (``None``: found here).
         """
         c = self.cols
+        pos_s, pos_e = self.positions(a, b) if pos is None else pos
         s, r, o, hs, he = c.s[a:b], c.r[a:b], c.o[a:b], c.has_start[a:b], c.has_end[a:b]
         return [
             (self.ent_labels, s, None),
             (self.rel_labels, r, None),
             (self.ent_labels, o, None),
-            (self.iso, self.pos_s[a:b], hs),
-            (self.iso, self.pos_e[a:b], he),
+            (self.iso, pos_s, hs),
+            (self.iso, pos_e, he),
             (self.ent_ids, s, None),
             (self.rel_ids, r, None),
             (self.ent_ids, o, None),
@@ -437,19 +463,20 @@ class _CorpusPlan:
 
     def batch(self, a: int, b: int) -> pa.RecordBatch:
         """The documents of facts ``a..b-1``."""
+        pos = self.positions(a, b)
         if self.kernel:
-            data, ends = self._kernel_rows(a, b, json=False)
+            data, ends = self._kernel_rows(a, b, json=False, pos=pos)
             offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
             text = pa.StringArray.from_buffers(b - a, pa.py_buffer(offsets), pa.py_buffer(data))
         else:
-            pieces, undecided = self.text_pieces(a, b)
+            pieces, undecided = self.text_pieces(a, b, pos)
             text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
             if undecided.any():
                 text = pc.replace_with_mask(text, pa.array(undecided), self.by_rule(a, undecided))
         columns = [
             self.doc_ids(a, b),
             text,
-            *(_dictionary(idx, values, valid) for values, idx, valid in self.fields(a, b)),
+            *(_dictionary(idx, values, valid) for values, idx, valid in self.fields(a, b, pos)),
             pa.array(self.cols.ids[a:b], pa.int64()),
         ]
         return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
@@ -487,6 +514,7 @@ class _CorpusPlan:
         else:
             head = [json_strings(self.doc_ids(a, b), _DOC_ID_OPEN, quoted=False)]
         case8, bad_idx = self.row_cases(a, b)
+        pos = self.positions(a, b)
         r, case = c.r[a:b].astype(np.int32), case8.astype(np.int32)
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
         n_cases = len(self.cases)
@@ -498,8 +526,7 @@ class _CorpusPlan:
             text.append(pools["last"].take(r * n_cases + case))
         sources: list[np.ndarray] = [
             np.zeros(b - a, dtype=np.int32),
-            self.pos_s[a:b],
-            self.pos_e[a:b],
+            *pos,
             bad_idx,
         ]
         present = np.flatnonzero(np.bincount(case8, minlength=n_cases))  # the cases of the batch's rows
@@ -510,7 +537,7 @@ class _CorpusPlan:
             local = sources[kinds[0]] if len(kinds) == 1 else np.choose(kind[case], sources)
             text.append(values.take(base[case] + local))
         rest: list[pa.Array | str] = []
-        for values, (_, idx, valid) in zip(self.field_pools(), self.fields(a, b), strict=True):
+        for values, (_, idx, valid) in zip(self.field_pools(), self.fields(a, b, pos), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
         rest += [fact_ids, "}\n"]
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
@@ -703,19 +730,25 @@ class _CorpusPlan:
         self._layouts[json] = lay
         return lay
 
-    def _kernel_rows(self, a: int, b: int, json: bool, lay: Any = None) -> tuple[np.ndarray, np.ndarray]:
-        """Rows ``a..b-1`` by the kernel: their JSON lines or texts end to end, and each row's end (int64)."""
+    def _kernel_rows(
+        self, a: int, b: int, json: bool, lay: Any = None, pos: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``a..b-1`` by the kernel: their JSON lines or texts end to end, and each row's end (int64).
+
+        ``pos``: the rows' :meth:`positions` (``None``: found here).
+        """
         from chronoqa.generate.kg import kernel as lines_kernel
 
         lay = self.layout(json) if lay is None else lay
         c = self.cols
         r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
         case, bad_idx = self.row_cases(a, b)
+        pos_s, pos_e = self.positions(a, b) if pos is None else pos
         rows = tuple(
             x.astype(t, copy=False)
             for x, t in (
-                (r, np.int32), (s, np.int32), (o, np.int32), (case, np.int8), (self.pos_s[a:b], np.int32),
-                (self.pos_e[a:b], np.int32), (c.has_start[a:b], bool), (c.has_end[a:b], bool), (bad_idx, np.int32),
+                (r, np.int32), (s, np.int32), (o, np.int32), (case, np.int8), (pos_s, np.int32),
+                (pos_e, np.int32), (c.has_start[a:b], bool), (c.has_end[a:b], bool), (bad_idx, np.int32),
                 (c.ids[a:b], np.int64),
             )
         )  # fmt: skip
