@@ -15,6 +15,7 @@ from chronoqa.time import (
     date_table,
     distinct_dates,
     distinct_dates_of,
+    render_time,
     unit_bounds,
 )
 
@@ -105,10 +106,12 @@ def test_distinct_dates_of_matches_scalar(
     # the table alone, positions asked for a batch of rows at a time: the same
     table = date_table(*arrays)
     assert table.points == points and table.codes.tolist() == sorted(set(table.codes.tolist()))
-    for (y, m, d, mask), pos in zip(arrays, positions, strict=True):
+    assert table.isoformat().to_pylist() == [p.isoformat() for p in expected]
+    assert table.render().to_pylist() == [render_time(p) for p in expected]
+    for (y, m, d, rows_known), pos in zip(arrays, positions, strict=True):
         for a in range(0, len(y), 7):
             rows = slice(a, a + 7)
-            got = table.positions(y[rows], m[rows], d[rows], None if mask is None else mask[rows])
+            got = table.positions(y[rows], m[rows], d[rows], None if rows_known is None else rows_known[rows])
             assert got.dtype == np.int32 and got.tolist() == pos[rows].tolist()
 
 
@@ -129,3 +132,23 @@ def test_distinct_dates_of_hand_worked() -> None:
         distinct_dates_of((*start[:3], np.ones(3, dtype=bool)))
     with pytest.raises(TimeParseError, match="day 30 of 2001-02"):
         distinct_dates_of((np.array([2001]), np.array([2]), np.array([30]), None))
+
+
+def test_date_table_texts_hand_worked() -> None:
+    # every era of render_year, leap and month-end days (the scalar check), a month alone
+    dates = [(-405, 3, 7), (0, None, None), (427, None, None), (1994, 3, None), (2000, 2, 29), (2001, 1, 31)]
+    points = [TimePoint(*t) for t in [*dates, (12000, 12, 31)]]
+    y, m, d = (np.array(v) for v in zip(*((p.year, p.month or 0, p.day or 0) for p in points), strict=True))
+    table = date_table((y, m, d, None))
+    assert table.isoformat().to_pylist() == [
+        "-0405-03-07", "0000", "0427", "1994-03", "2000-02-29", "2001-01-31", "12000-12-31",
+    ]  # fmt: skip
+    assert table.render().to_pylist() == [
+        "7 March 405 BC", "year 0", "427 AD", "March 1994", "29 February 2000", "31 January 2001",
+        "31 December 12000 AD",
+    ]  # fmt: skip
+    empty = date_table((y[:0], m[:0], d[:0], None))
+    assert empty.points == [] and empty.isoformat().to_pylist() == [] and empty.render().to_pylist() == []
+    for month, day, message in ((2, 29, "day 29 of 2001-02"), (0, 5, "a day needs a month")):
+        with pytest.raises(TimeParseError, match=message):
+            date_table((np.array([2001]), np.array([month]), np.array([day]), None))

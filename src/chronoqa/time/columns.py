@@ -2,7 +2,8 @@
 
 The calendar still lives in :mod:`chronoqa.time._core` only: each *distinct* date of the columns is converted
 once by :class:`~chronoqa.time.TimePoint` and the result is mapped back to the rows, so a 10M-row column with a
-few thousand distinct dates costs a few thousand scalar conversions and some numpy.
+few thousand distinct dates costs a few thousand scalar conversions and some numpy. A :class:`DateTable` also
+writes its dates as text (ISO, English) from each distinct year's text, joined to the months and days by Arrow.
 
 A date column is three integer arrays ``(year, month, day)`` where ``0`` stands for "not stated" in ``month``
 and ``day`` (``1994`` is ``(1994, 0, 0)``, ``1994-03`` is ``(1994, 3, 0)``); rows whose date is missing are
@@ -11,13 +12,16 @@ masked by the caller. Years are astronomical (``-405`` is 406 BC), as everywhere
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from chronoqa.time._core import Granularity, TimePoint
-from chronoqa.time.render import render_time
+from chronoqa.time.render import MONTH_NAMES, render_time, render_year
 
 __all__ = [
     "DateColumn",
@@ -97,14 +101,51 @@ def date_table(*columns: DateColumn) -> DateTable:
 class DateTable:
     """The distinct dates of some date columns (:func:`date_table`), and where a row's date is among them.
 
-    ``points`` are the dates as :class:`TimePoint` values in date-code order (``codes``: their
-    :func:`date_codes`, ascending).
+    ``codes`` are the dates' :func:`date_codes`, ascending; :attr:`points` (made when first asked for),
+    :meth:`isoformat` and :meth:`render` give the dates in that order.
     """
 
-    points: list[TimePoint]
     codes: np.ndarray
     _y_lo: int  # the presence table's first year (its codes less this year's first)
     _rank: np.ndarray | None  # each code's position (the last slot: 0, for the unknown rows); None: by a sort
+
+    @functools.cached_property
+    def points(self) -> list[TimePoint]:
+        """The dates as :class:`TimePoint` values."""
+        return [
+            TimePoint(y, m or None, d or None) for y, m, d in zip(*(a.tolist() for a in self._parts()), strict=True)
+        ]
+
+    def _parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The dates' years, months and days (0: not stated)."""
+        ym, day = np.divmod(self.codes, _DAYS)
+        year, month = np.divmod(ym, _MONTHS)
+        return year, month, day
+
+    def isoformat(self) -> pa.Array:
+        """Each date's :meth:`TimePoint.isoformat` (``1994``, ``1994-03``, ``-0405-03-07``), an Arrow string array.
+
+        Each distinct year written once by :meth:`TimePoint.isoformat`, then joined to the month and day.
+        """
+        year, month, day = self._parts()
+        years, at = np.unique(year, return_inverse=True)
+        texts = pa.array([TimePoint(int(y)).isoformat() for y in years.tolist()], pa.string())
+        months = pa.array(["", *(f"-{m:02d}" for m in range(1, _MONTHS))], pa.string())
+        days = pa.array(["", *(f"-{d:02d}" for d in range(1, _DAYS))], pa.string())
+        return pc.binary_join_element_wise(texts.take(at.reshape(-1)), months.take(month), days.take(day), "")
+
+    def render(self) -> pa.Array:
+        """Each date's :func:`~chronoqa.time.render_time` (``1994``, ``7 March 405 BC``), an Arrow string array.
+
+        Each distinct year written once by :func:`~chronoqa.time.render_year`, the months by
+        :data:`~chronoqa.time.MONTH_NAMES`, as :func:`~chronoqa.time.render_time` joins them.
+        """
+        year, month, day = self._parts()
+        years, at = np.unique(year, return_inverse=True)
+        texts = pa.array([render_year(int(y)) for y in years.tolist()], pa.string())
+        months = pa.array(["", *(f"{name} " for name in MONTH_NAMES)], pa.string())
+        days = pa.array(["", *(f"{d} " for d in range(1, _DAYS))], pa.string())
+        return pc.binary_join_element_wise(days.take(day), months.take(month), texts.take(at.reshape(-1)), "")
 
     def positions(
         self, year: np.ndarray, month: np.ndarray, day: np.ndarray, mask: np.ndarray | None = None
@@ -132,7 +173,7 @@ def _table(columns: tuple[DateColumn, ...], keep: bool) -> tuple[DateTable, list
     known = [(y, m, d, mask) for y, m, d, mask in columns if len(y) and (mask is None or mask.any())]
     if not known:
         none = [np.zeros(len(col[0]), dtype=np.int32) for col in columns]
-        return DateTable([], np.zeros(0, dtype=np.int64), 0, np.zeros(1, dtype=np.int32)), none if keep else None
+        return DateTable(np.zeros(0, dtype=np.int64), 0, np.zeros(1, dtype=np.int32)), none if keep else None
     y_lo, span = _code_span(known, masked=False)  # the bounds of every row: no masked pass (cheap)
     if span > _DENSE_SPAN:  # perhaps only because of rows outside the masks: their own bounds
         y_lo, span = _code_span(known, masked=True)
@@ -170,17 +211,20 @@ def _table(columns: tuple[DateColumn, ...], keep: bool) -> tuple[DateTable, list
                 pos[k] = inverse[at : at + len(c)]
                 at += len(c)
                 positions.append(pos)
-    return DateTable(_points(uniq), uniq.astype(np.int64), y_lo, rank), positions
+    _check(uniq)
+    return DateTable(uniq.astype(np.int64), y_lo, rank), positions
 
 
-def _points(codes: np.ndarray) -> list[TimePoint]:
-    """The points of date codes (each checked by :class:`TimePoint`: 30 February raises)."""
-    points = []
-    for c in codes.tolist():
-        ym, day = divmod(c, _DAYS)
-        year, month = divmod(ym, _MONTHS)
-        points.append(TimePoint(year, month or None, day or None))
-    return points
+def _check(codes: np.ndarray) -> None:
+    """Raise :class:`TimeParseError` for the first impossible date among ``codes`` (a day with no month, 30 February).
+
+    Months are 0..12 and days 0..31 already; :class:`TimePoint` checks the codes whose day may not exist (a day
+    without a month, or a day past the 28th), every other one is a date.
+    """
+    ym, day = np.divmod(codes, _DAYS)
+    year, month = np.divmod(ym, _MONTHS)
+    for i in np.flatnonzero(((month == 0) & (day != 0)) | (day > 28)).tolist():
+        TimePoint(int(year[i]), int(month[i]) or None, int(day[i]) or None)
 
 
 def _dense_codes(col: DateColumn, rows: slice, y_lo: int, span: int, out: np.ndarray) -> np.ndarray:

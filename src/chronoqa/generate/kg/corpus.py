@@ -285,7 +285,6 @@ class _CorpusPlan:
         self.dates = date_table(
             (c.start_year, c.start_month, c.start_day, c.has_start), (c.end_year, c.end_month, c.end_day, c.has_end)
         )
-        points = self.dates.points
         # the years listed as not being years, as (relation code, year) keys
         code = {c.relations[i]: i for i in rel_used}
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
@@ -322,16 +321,22 @@ class _CorpusPlan:
         self.case_text = np.array([[at[case[j]] for case in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
         self.case_part = np.array([[case[j] for case in cases] for j in (1, 3, 5)], dtype=np.int64)
         self.case_empty = at[""]
-        iso = [p.isoformat() for p in points]
-        self.iso = pa.array(iso, pa.string())
+        # the dates as ISO and as text (render_time_text's: render_time), each distinct year written once
+        self.iso = iso = self.dates.isoformat()
+        rendered = self.dates.render()
         self.rt0 = len(texts)
-        self.iso0 = self.rt0 + len(points)
-        self.bad0 = self.iso0 + len(points)
+        self.iso0 = self.rt0 + len(iso)
+        self.bad0 = self.iso0 + len(iso)
         self.none = self.bad0 + len(bad_texts)
-        rendered = [render_time_text(p) for p in points]
-        self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
+        listed_texts = pa.array(bad_texts, pa.string())
+        self.tpool = pa.concat_arrays(
+            [pa.array(texts, pa.string()), rendered, iso, listed_texts, pa.array([""], pa.string())]
+        )
         self.cases = cases
-        self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
+        none = pa.array([""], pa.string())
+        self.part_values: dict[int, pa.Array] = {
+            _NONE: none, _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: listed_texts
+        }  # fmt: skip
 
     def positions(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The positions of rows ``a..b-1``'s start and end dates among the plan's dates (int32; 0 where unknown)."""
@@ -573,7 +578,7 @@ class _CorpusPlan:
             at = 0
             for part, after in (case_parts[j] for case_parts in parts):
                 values = self.part_values[part]
-                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), after, ""))
+                blocks.append(pc.binary_join_element_wise(values, after, ""))
                 base.append(at)
                 kind.append(source[part])
                 at += len(values)
@@ -667,7 +672,7 @@ class _CorpusPlan:
         # an entity's pieces side by side (a row's subject or object: a cache line or two), a date's likewise
         ent = [body.slice(0, n_ent), body.slice(n_ent, n_ent)]
         ent += [esc(self.ent_ids)] if json else []
-        rendered = pa.array(self.part_values[_RT_S], pa.string())
+        rendered = self.part_values[_RT_S]
         dates = [esc(rendered), esc(self.iso)]
         # r and r_id, each with the text before the next value: "r":R,"o":"  "r_id":R,"o_id":"
         rel = [
