@@ -228,8 +228,7 @@ class _CorpusPlan:
         used_e = np.zeros(n_ent, dtype=bool)
         used_e[cols.s] = True
         used_e[cols.o] = True
-        used_r = np.zeros(n_rel, dtype=bool)
-        used_r[cols.r] = True
+        used_r = np.bincount(cols.r, minlength=n_rel) > 0
         ent_labels = [labels(e) if u else "" for e, u in zip(cols.entities, used_e.tolist(), strict=True)]
         rel_used = np.flatnonzero(used_r).tolist()
         self.ent_labels = pa.array(ent_labels, pa.string())
@@ -237,7 +236,7 @@ class _CorpusPlan:
         self.rel_ids = pa.array(list(cols.relations), pa.string())
         rel_labels = [rel_label(cols.relations[i]) if used_r[i] else "" for i in range(n_rel)]
         self.rel_labels = pa.array(rel_labels, pa.string())
-        self.ent_empty = np.array([not x for x in ent_labels], dtype=bool)
+        self.ent_empty = pc.equal(pc.binary_length(self.ent_labels), 0).to_numpy(zero_copy_only=False)
         self._statements(n_ent, n_rel, rel_used, ent_labels)
         self._times(rel_used)
 
@@ -252,14 +251,14 @@ class _CorpusPlan:
         for i in rel_used:
             self.is_event[i] = self.phrases[rels[i]].is_event
             self.starts_with_slot[i] = split[i][0] == "" and len(split[i]) > 1
-        pool: list[str] = list(ent_labels)
-        if self.starts_with_slot.any():  # capitalised labels at n_ent + e
-            pool += [x[:1].upper() + x[1:] for x in ent_labels]
+        # the labels, the capitalised labels at n_ent + e, "", then the statements' texts
+        if self.starts_with_slot.any():
+            caps = pa.array([x[:1].upper() + x[1:] for x in ent_labels], pa.string())
         else:
-            pool += [""] * n_ent
+            caps = pa.repeat("", n_ent)
         self.n_ent = n_ent
-        self.empty = len(pool)
-        pool.append("")
+        self.empty = 2 * n_ent
+        pool = [""]
         self.lit = np.full((k + 1, n_rel), self.empty, dtype=np.int32)  # int32 indices: cheaper Arrow takes
         self.slot = np.zeros((k + 1, n_rel), dtype=np.int8)  # 0 none, 1 subject, 2 object
         for i, parts in split.items():
@@ -268,11 +267,11 @@ class _CorpusPlan:
                 if j == 0:
                     text = text[:1].upper() + text[1:]
                 if text:
-                    self.lit[j // 2, i] = len(pool)
+                    self.lit[j // 2, i] = self.empty + len(pool)
                     pool.append(text)
                 if j + 1 < len(parts):
                     self.slot[j // 2 + 1, i] = 1 if parts[j + 1] == "s" else 2
-        self.pool = pa.array(pool, pa.string())
+        self.pool = pa.concat_arrays([self.ent_labels, caps, pa.array(pool, pa.string())])
 
     def _times(self, rel_used: list[int]) -> None:
         """The distinct dates, the time pool the time phrase's parts come from, and (listed years) each fact's case.
