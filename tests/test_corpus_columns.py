@@ -31,7 +31,7 @@ from chronoqa.artifacts.release import (
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.corpus import corpus_batches, corpus_columns, corpus_table, iter_corpus
 from chronoqa.generate.kg.phrases import RelationPhrases, generic_phrases
-from chronoqa.io import json_lines, write_jsonl, write_jsonl_batches
+from chronoqa.io import json_lines, json_strings, write_jsonl, write_jsonl_batches
 from chronoqa.records import Doc, Fact, FactColumns
 from chronoqa.time import TimePoint, distinct_dates, render_dates, render_time, start_after_end
 
@@ -284,6 +284,43 @@ def test_json_lines_escape_any_text_as_json_dumps(values: list[str | None]) -> N
     batch = pa.record_batch({"k": pa.array(values, pa.string())})
     want = "".join(json.dumps({"k": v}, ensure_ascii=False, separators=(",", ":")) + "\n" for v in values)
     assert bytes(json_lines(batch)).decode("utf-8") == want
+
+
+def _dumps(value: str | None, prefix: str, suffix: str, quoted: bool) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return prefix + (text if quoted or value is None else text[1:-1]) + suffix
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(st.one_of(st.none(), st.text(max_size=12)), max_size=30),
+    st.sampled_from(["", ',"k":']),
+    st.sampled_from(["", "}"]),
+    st.booleans(),
+    st.integers(0, 3),
+)
+def test_json_strings_equal_json_dumps(
+    values: list[str | None], prefix: str, suffix: str, quoted: bool, cut: int
+) -> None:
+    arr = pa.array(values, pa.string()).slice(min(cut, len(values)))  # a slice: offsets not from 0
+    want = [_dumps(v, prefix, suffix, quoted) for v in values[cut:]]
+    assert json_strings(arr, prefix, suffix, quoted=quoted).to_pylist() == want
+
+
+def test_json_strings_find_escapes_across_scan_chunks() -> None:
+    # several MB of text, a byte JSON escapes in each chunk the scan compares at a time (and one in the last
+    # string): each escaped where it is, every other string unchanged
+    rng = np.random.default_rng(0)
+    values = ["x" * int(n) for n in rng.integers(0, 40, 200_000)]
+    at = np.cumsum([len(v) for v in values])
+    for k in (1 << 18) * np.arange(1, 14):
+        i = int(np.searchsorted(at, k))  # the string that holds byte k
+        values[i] = values[i] + ['"', "\\", "\x01", "\n"][int(k >> 18) % 4]
+    values[-1] += "\x1f"
+    arr = pa.array(values, pa.string())
+    out = json_strings(arr, quoted=False).to_pylist()
+    assert out == [_dumps(v, "", "", False) for v in values]
+    assert sum(a != b for a, b in zip(out, values, strict=True)) == 14
 
 
 def _release(tmp_path: Path, name: str, corpus: object, fmt: str) -> Path:

@@ -239,10 +239,26 @@ def write_jsonl(path: str | Path, records: Iterable[Mapping[str, Any]]) -> int:
     return n
 
 
-#: The bytes JSON escapes inside a string (quote, backslash, controls); no byte of a multi-byte UTF-8 character is one.
-_ESCAPED = np.zeros(256, dtype=bool)
-_ESCAPED[:0x20] = True
-_ESCAPED[[0x22, 0x5C]] = True
+#: Bytes compared at a time when looking for the bytes JSON escapes (the temporaries stay in cache).
+_SCAN_BYTES = 1 << 18
+
+
+def _escaped_at(data: np.ndarray) -> np.ndarray:
+    """Where ``data`` (UTF-8 bytes) holds a byte JSON escapes inside a string: a quote, a backslash, a control.
+
+    No byte of a multi-byte UTF-8 character is one. A chunk of bytes at a time, three comparisons each.
+    """
+    hits = []
+    is_hit, other = np.empty(_SCAN_BYTES, dtype=bool), np.empty(_SCAN_BYTES, dtype=bool)
+    for a in range(0, len(data), _SCAN_BYTES):
+        chunk = data[a : a + _SCAN_BYTES]
+        hit, tmp = is_hit[: len(chunk)], other[: len(chunk)]
+        np.less(chunk, 0x20, out=hit)
+        hit |= np.equal(chunk, 0x22, out=tmp)
+        hit |= np.equal(chunk, 0x5C, out=tmp)
+        if hit.any():
+            hits.append(np.flatnonzero(hit) + a)
+    return np.concatenate(hits) if hits else np.zeros(0, dtype=np.int64)
 
 
 def _offsets(arr: pa.Array) -> np.ndarray:
@@ -261,11 +277,12 @@ def json_strings(arr: pa.Array, prefix: str = "", suffix: str = "", *, quoted: b
     if pa.types.is_large_string(arr.type):
         arr = arr.cast(pa.string())
     quote = '"' if quoted else ""
-    out = pc.binary_join_element_wise(prefix + quote, arr, quote + suffix, "")
+    before, after = prefix + quote, quote + suffix
+    out = pc.binary_join_element_wise(before, arr, after, "") if before or after else arr
     data = arr.buffers()[2]
     if data is not None and len(arr):
         offsets = _offsets(arr)
-        hits = np.flatnonzero(_ESCAPED[np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]]])
+        hits = _escaped_at(np.frombuffer(data, dtype=np.uint8)[offsets[0] : offsets[-1]])
         if len(hits):
             rows = np.unique(np.searchsorted(offsets, hits + offsets[0], side="right") - 1)
             mask = np.zeros(len(arr), dtype=bool)
@@ -273,7 +290,7 @@ def json_strings(arr: pa.Array, prefix: str = "", suffix: str = "", *, quoted: b
             cut = slice(None) if quoted else slice(1, -1)
             escaped = [prefix + dumps(arr[int(i)].as_py())[cut] + suffix for i in rows.tolist()]
             out = pc.replace_with_mask(out, pa.array(mask), pa.array(escaped, pa.string()))
-    return pc.fill_null(out, prefix + "null" + suffix)
+    return pc.fill_null(out, prefix + "null" + suffix) if arr.null_count else out
 
 
 def _json_values(col: pa.Array, prefix: str, suffix: str) -> pa.Array:

@@ -26,7 +26,17 @@ from chronoqa.time._core import (
     relate,
     valid_at,
 )
-from chronoqa.time.columns import date_codes, distinct_dates, render_dates, start_after_end, unit_bounds
+from chronoqa.time.columns import (
+    DateColumn,
+    DateTable,
+    date_codes,
+    date_table,
+    distinct_dates,
+    distinct_dates_of,
+    render_dates,
+    start_after_end,
+    unit_bounds,
+)
 from chronoqa.time.render import MONTH_NAMES, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
@@ -34,6 +44,8 @@ __all__ = [
     "MENTION_KINDS",
     "MONTH_NAMES",
     "Allen",
+    "DateColumn",
+    "DateTable",
     "Granularity",
     "Interval",
     "TimeMention",
@@ -43,9 +55,11 @@ __all__ = [
     "allen_of_spans",
     "civil_from_days",
     "date_codes",
+    "date_table",
     "days_from_civil",
     "days_in_month",
     "distinct_dates",
+    "distinct_dates_of",
     "extract_times",
     "is_leap_year",
     "parse_time",

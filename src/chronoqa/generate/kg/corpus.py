@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import islice
 from typing import Any
 
@@ -24,11 +26,11 @@ import pyarrow.compute as pc
 
 from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_SCHEMA
 from chronoqa.generate.kg.index import DocIds
-from chronoqa.generate.kg.phrases import RelationPhrases, fill
+from chronoqa.generate.kg.phrases import RelationPhrases, fill, generic_phrases
 from chronoqa.generate.kg.templates import render_time_text
 from chronoqa.io import dumps, json_strings, map_ordered, string_bytes
 from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
-from chronoqa.time import TimePoint, distinct_dates, start_after_end
+from chronoqa.time import TimePoint, date_table, start_after_end
 
 __all__ = [
     "KERNEL_MIN_ROWS",
@@ -204,7 +206,10 @@ def _dictionaries(fields: list[tuple[pa.Array, np.ndarray, np.ndarray | None]]) 
 
 
 class _CorpusPlan:
-    """What the batches share: the label, phrase and time pools, and each fact's time-phrase case and dates."""
+    """What the batches share: the label, phrase and time pools, the distinct dates, and the listed years' cases.
+
+    Each batch finds its rows' date positions (:meth:`positions`) and, with no year listed, cases itself.
+    """
 
     def __init__(
         self,
@@ -224,18 +229,25 @@ class _CorpusPlan:
         self.ids = doc_ids
         self._pools: dict[str, Any] | None = None
         self._text_pools: dict[str, Any] | None = None
+        self._field_pools: list[pa.Array] | None = None
         #: whether the lines and the text column are made by the numba kernel (:mod:`.kernel`)
         least = KERNEL_MIN_ROWS if kernel_rows is None else kernel_rows
         self.kernel = len(cols) >= least and kernel_available()
         self._layouts: dict[bool, Any] = {}
+        # the kernel loaded (numba imported, its cached code read; compiled on a fresh machine) on a thread of its
+        # own while this plan's numpy and Arrow work runs: :meth:`layout` waits for it
+        self._kernel_loaded: Future[None] | None = None
+        if self.kernel:
+            pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chronoqa-kernel")
+            self._kernel_loaded = pool.submit(_load_kernel, as_of, batch_rows)
+            pool.shutdown(wait=False)  # the thread ends when the kernel is loaded
         self.cols, self.phrases, self.labels, self.as_of, self.open_end = cols, phrases, labels, as_of, open_end
         self.not_years = not_years
         n_ent, n_rel = len(cols.entities), len(cols.relations)
         used_e = np.zeros(n_ent, dtype=bool)
         used_e[cols.s] = True
         used_e[cols.o] = True
-        used_r = np.zeros(n_rel, dtype=bool)
-        used_r[cols.r] = True
+        used_r = np.bincount(cols.r, minlength=n_rel) > 0
         ent_labels = [labels(e) if u else "" for e, u in zip(cols.entities, used_e.tolist(), strict=True)]
         rel_used = np.flatnonzero(used_r).tolist()
         self.ent_labels = pa.array(ent_labels, pa.string())
@@ -243,7 +255,7 @@ class _CorpusPlan:
         self.rel_ids = pa.array(list(cols.relations), pa.string())
         rel_labels = [rel_label(cols.relations[i]) if used_r[i] else "" for i in range(n_rel)]
         self.rel_labels = pa.array(rel_labels, pa.string())
-        self.ent_empty = np.array([not x for x in ent_labels], dtype=bool)
+        self.ent_empty = pc.equal(pc.binary_length(self.ent_labels), 0).to_numpy(zero_copy_only=False)
         self._statements(n_ent, n_rel, rel_used, ent_labels)
         self._times(rel_used)
 
@@ -258,14 +270,14 @@ class _CorpusPlan:
         for i in rel_used:
             self.is_event[i] = self.phrases[rels[i]].is_event
             self.starts_with_slot[i] = split[i][0] == "" and len(split[i]) > 1
-        pool: list[str] = list(ent_labels)
-        if self.starts_with_slot.any():  # capitalised labels at n_ent + e
-            pool += [x[:1].upper() + x[1:] for x in ent_labels]
+        # the labels, the capitalised labels at n_ent + e, "", then the statements' texts
+        if self.starts_with_slot.any():
+            caps = pa.array([x[:1].upper() + x[1:] for x in ent_labels], pa.string())
         else:
-            pool += [""] * n_ent
+            caps = pa.repeat("", n_ent)
         self.n_ent = n_ent
-        self.empty = len(pool)
-        pool.append("")
+        self.empty = 2 * n_ent
+        pool = [""]
         self.lit = np.full((k + 1, n_rel), self.empty, dtype=np.int32)  # int32 indices: cheaper Arrow takes
         self.slot = np.zeros((k + 1, n_rel), dtype=np.int8)  # 0 none, 1 subject, 2 object
         for i, parts in split.items():
@@ -274,26 +286,23 @@ class _CorpusPlan:
                 if j == 0:
                     text = text[:1].upper() + text[1:]
                 if text:
-                    self.lit[j // 2, i] = len(pool)
+                    self.lit[j // 2, i] = self.empty + len(pool)
                     pool.append(text)
                 if j + 1 < len(parts):
                     self.slot[j // 2 + 1, i] = 1 if parts[j + 1] == "s" else 2
-        self.pool = pa.array(pool, pa.string())
+        self.pool = pa.concat_arrays([self.ent_labels, caps, pa.array(pool, pa.string())])
 
     def _times(self, rel_used: list[int]) -> None:
-        """Each fact's time-phrase case (as :func:`_time_phrase` decides it) and the time pool its parts come from."""
+        """The distinct dates, the time pool the time phrase's parts come from, and (listed years) each fact's case.
+
+        Cases as :func:`_time_phrase` decides them.
+        """
         c = self.cols
         n = len(c)
-        hs, he = c.has_start, c.has_end
-        sy, sm, sd, ey, em, ed = c.start_year, c.start_month, c.start_day, c.end_year, c.end_month, c.end_day
-        points, pos = distinct_dates(
-            np.concatenate([sy[hs], ey[he]]), np.concatenate([sm[hs], em[he]]), np.concatenate([sd[hs], ed[he]])
+        # the distinct dates; each batch finds its rows' positions among them (:meth:`positions`, on the workers)
+        self.dates = date_table(
+            (c.start_year, c.start_month, c.start_day, c.has_start), (c.end_year, c.end_month, c.end_day, c.has_end)
         )
-        n_s = int(hs.sum())
-        self.pos_s = np.zeros(n, dtype=np.int32)
-        self.pos_e = np.zeros(n, dtype=np.int32)
-        self.pos_s[hs] = pos[:n_s]
-        self.pos_e[he] = pos[n_s:]
         # the years listed as not being years, as (relation code, year) keys
         code = {c.relations[i]: i for i in rel_used}
         pairs = [(code[r], y) for r, ys in self.not_years.items() if r in code for y in ys]
@@ -330,16 +339,30 @@ class _CorpusPlan:
         self.case_text = np.array([[at[case[j]] for case in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
         self.case_part = np.array([[case[j] for case in cases] for j in (1, 3, 5)], dtype=np.int64)
         self.case_empty = at[""]
-        iso = [p.isoformat() for p in points]
-        self.iso = pa.array(iso, pa.string())
+        # the dates as ISO and as text (render_time_text's: render_time), each distinct year written once
+        self.iso = iso = self.dates.isoformat()
+        rendered = self.dates.render()
         self.rt0 = len(texts)
-        self.iso0 = self.rt0 + len(points)
-        self.bad0 = self.iso0 + len(points)
+        self.iso0 = self.rt0 + len(iso)
+        self.bad0 = self.iso0 + len(iso)
         self.none = self.bad0 + len(bad_texts)
-        rendered = [render_time_text(p) for p in points]
-        self.tpool = pa.array([*texts, *rendered, *iso, *bad_texts, ""], pa.string())
+        listed_texts = pa.array(bad_texts, pa.string())
+        self.tpool = pa.concat_arrays(
+            [pa.array(texts, pa.string()), rendered, iso, listed_texts, pa.array([""], pa.string())]
+        )
         self.cases = cases
-        self.part_values = {_NONE: [""], _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: bad_texts}
+        none = pa.array([""], pa.string())
+        self.part_values: dict[int, pa.Array] = {
+            _NONE: none, _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: listed_texts
+        }  # fmt: skip
+
+    def positions(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The positions of rows ``a..b-1``'s start and end dates among the plan's dates (int32; 0 where unknown)."""
+        c, rows = self.cols, slice(a, b)
+        return (
+            self.dates.positions(c.start_year[rows], c.start_month[rows], c.start_day[rows], c.has_start[rows]),
+            self.dates.positions(c.end_year[rows], c.end_month[rows], c.end_day[rows], c.has_end[rows]),
+        )
 
     def row_cases(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The time-phrase case of rows ``a..b-1`` and their listed years' positions among the listed texts."""
@@ -354,7 +377,7 @@ class _CorpusPlan:
         sy, sm, sd = c.start_year[rows], c.start_month[rows], c.start_day[rows]
         ey, em, ed = c.end_year[rows], c.end_month[rows], c.end_day[rows]
         both = hs & he
-        same = both & (self.pos_s[rows] == self.pos_e[rows])
+        same = both & (sy == ey) & (sm == em) & (sd == ed)
         if len(bad_keys):
             r64 = r.astype(np.int64)
             s_bad = hs & np.isin(_year_key(r64, sy.astype(np.int64)), bad_keys)
@@ -401,11 +424,14 @@ class _CorpusPlan:
         """The texts of the ``undecided`` rows of the batch from ``a``, by :func:`verbalise`, in row order."""
         return pa.array([self._verbalise(a + int(i)) for i in np.flatnonzero(undecided).tolist()], pa.string())
 
-    def tail(self, a: int, b: int) -> list[np.ndarray]:
-        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool)."""
+    def tail(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool).
+
+        ``pos``: the rows' :meth:`positions`.
+        """
         case, bad_idx = self.row_cases(a, b)
         present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
-        pos_s, pos_e = self.pos_s[a:b].astype(np.int64), self.pos_e[a:b].astype(np.int64)
+        pos_s, pos_e = pos[0].astype(np.int64), pos[1].astype(np.int64)
         sources: list[Callable[[], np.ndarray]] = [
             lambda: np.full(b - a, self.none, dtype=np.int64),
             lambda: self.rt0 + pos_s,
@@ -424,28 +450,35 @@ class _CorpusPlan:
             pieces += [part, self.case_text[j + 1, case]]
         return pieces
 
-    def text_pieces(self, a: int, b: int) -> tuple[list[pa.Array], np.ndarray]:
-        """The text's pieces of rows ``a..b-1`` (pieces empty in every row left out), and :meth:`body`'s open rows."""
+    def text_pieces(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray]) -> tuple[list[pa.Array], np.ndarray]:
+        """The text's pieces of rows ``a..b-1`` (pieces empty in every row left out), and :meth:`body`'s open rows.
+
+        ``pos``: the rows' :meth:`positions`.
+        """
         c = self.cols
         body, undecided = self.body(c.r[a:b], c.s[a:b], c.o[a:b])
         pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
-        tail = self.tail(a, b)
+        tail = self.tail(a, b, pos)
         pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
         return pieces, undecided
 
-    def fields(self, a: int, b: int) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
+    def fields(
+        self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> list[tuple[pa.Array, np.ndarray, np.ndarray | None]]:
         """The dictionary columns of rows ``a..b-1`` as ``(values, indices, valid or None)``.
 
-        They are the columns after ``text``, in :data:`CORPUS_SCHEMA` order.
+        They are the columns after ``text``, in :data:`CORPUS_SCHEMA` order. ``pos``: the rows' :meth:`positions`
+        (``None``: found here).
         """
         c = self.cols
+        pos_s, pos_e = self.positions(a, b) if pos is None else pos
         s, r, o, hs, he = c.s[a:b], c.r[a:b], c.o[a:b], c.has_start[a:b], c.has_end[a:b]
         return [
             (self.ent_labels, s, None),
             (self.rel_labels, r, None),
             (self.ent_labels, o, None),
-            (self.iso, self.pos_s[a:b], hs),
-            (self.iso, self.pos_e[a:b], he),
+            (self.iso, pos_s, hs),
+            (self.iso, pos_e, he),
             (self.ent_ids, s, None),
             (self.rel_ids, r, None),
             (self.ent_ids, o, None),
@@ -453,19 +486,20 @@ class _CorpusPlan:
 
     def batch(self, a: int, b: int) -> pa.RecordBatch:
         """The documents of facts ``a..b-1``."""
+        pos = self.positions(a, b)
         if self.kernel:
-            data, ends = self._kernel_rows(a, b, json=False)
+            data, ends = self._kernel_rows(a, b, json=False, pos=pos)
             offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
             text = pa.StringArray.from_buffers(b - a, pa.py_buffer(offsets), pa.py_buffer(data))
         else:
-            pieces, undecided = self.text_pieces(a, b)
+            pieces, undecided = self.text_pieces(a, b, pos)
             text = pc.binary_join_element_wise(*pieces, "") if pieces else pa.array([""] * (b - a), pa.string())
             if undecided.any():
                 text = pc.replace_with_mask(text, pa.array(undecided), self.by_rule(a, undecided))
         columns = [
             self.doc_ids(a, b),
             text,
-            *_dictionaries(self.fields(a, b)),
+            *_dictionaries(self.fields(a, b, pos)),
             pa.array(self.cols.ids[a:b], pa.int64()),
         ]
         return pa.RecordBatch.from_arrays(columns, schema=CORPUS_SCHEMA)
@@ -503,19 +537,19 @@ class _CorpusPlan:
         else:
             head = [json_strings(self.doc_ids(a, b), _DOC_ID_OPEN, quoted=False)]
         case8, bad_idx = self.row_cases(a, b)
+        pos = self.positions(a, b)
         r, case = c.r[a:b].astype(np.int32), case8.astype(np.int32)
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
         n_cases = len(self.cases)
         if self.k == 0:  # the template's one text is the first and the last piece
-            text = [pools["whole"].take(r * n_cases + case)]
+            text = [pools["last"].take(r * n_cases + case)]
         else:
             text = [pools["first"].take(r)]
             text += [pools["body"].take(i) for i in body[1:-1] if not (i == self.empty).all()]
             text.append(pools["last"].take(r * n_cases + case))
         sources: list[np.ndarray] = [
             np.zeros(b - a, dtype=np.int32),
-            self.pos_s[a:b],
-            self.pos_e[a:b],
+            *pos,
             bad_idx,
         ]
         present = np.flatnonzero(np.bincount(case8, minlength=n_cases))  # the cases of the batch's rows
@@ -526,7 +560,7 @@ class _CorpusPlan:
             local = sources[kinds[0]] if len(kinds) == 1 else np.choose(kind[case], sources)
             text.append(values.take(base[case] + local))
         rest: list[pa.Array | str] = []
-        for values, (_, idx, valid) in zip(pools["fields"], self.fields(a, b), strict=True):
+        for values, (_, idx, valid) in zip(self.field_pools(), self.fields(a, b, pos), strict=True):
             rest.append(values.take(idx if valid is None else np.where(valid, idx, len(values) - 1)))
         rest += [fact_ids, "}\n"]
         lines = pc.binary_join_element_wise(*head, *text, *rest, "")
@@ -562,7 +596,7 @@ class _CorpusPlan:
             at = 0
             for part, after in (case_parts[j] for case_parts in parts):
                 values = self.part_values[part]
-                blocks.append(pc.binary_join_element_wise(pa.array(values, pa.string()), after, ""))
+                blocks.append(pc.binary_join_element_wise(values, after, ""))
                 base.append(at)
                 kind.append(source[part])
                 at += len(values)
@@ -571,28 +605,26 @@ class _CorpusPlan:
         return self._text_pools
 
     def json_pools(self) -> dict[str, Any]:
-        """The pools of :meth:`json_lines`, escaped once (:func:`~chronoqa.io.json_strings`), keys folded in.
+        """The pools of the JSON lines' text (:meth:`json_lines` and the kernel's), escaped once, keys folded in.
 
-        The text: its key and first text per relation (``first``), the body's labels and texts (``body``), the last
-        text of each relation joined to the first text of each case (``last``: relation x case), or the one text
-        of a template without slots joined to both (``whole``), and for each of the case's three parts the part's
-        values joined to the case's text after it (``tail``: ``(values, first row of each case, source of each
-        case, whether each case's values are all empty)``). Then each dictionary column's values with its key
-        before each (``"null"`` last, for a missing value; the first key also closes the text's quote, the last one
-        is followed by the key of ``fact_id``).
+        Escaped by :func:`~chronoqa.io.json_strings`. The text: its key and first text per relation (``first``), the
+        body's labels and texts (``body``), the last text of each relation joined to the first text of each case
+        (``last``: relation x case; for a template without slots, its one text, which is also the first, after the
+        key), and for each of the case's three parts the part's values joined to the case's text after it
+        (``tail``: ``(values, first row of each case, source of each case, whether each case's values are all
+        empty)``). Made once (call it before the workers share it); :meth:`field_pools` has the other fields.
         """
         if self._pools is not None:
             return self._pools
-        names = CORPUS_SCHEMA.names
-        text_key = "," + dumps(names[1]) + ':"'
+        text_key = "," + dumps(CORPUS_SCHEMA.names[1]) + ':"'
         raw = self.text_pools()
         key = '"' + text_key
         pools: dict[str, Any] = {
             "text_key": key,
             "first": json_strings(raw["first"], key, quoted=False),
             "body": json_strings(raw["body"], quoted=False),
-            "last": json_strings(raw["last"], quoted=False),
-            "whole": json_strings(raw["last"], key, quoted=False),  # k == 0: the last text is the first
+            # k == 0: the last text is the first
+            "last": json_strings(raw["last"], key if self.k == 0 else "", quoted=False),
         }
         tail = []
         for values, base, kind in raw["tail"]:
@@ -602,14 +634,25 @@ class _CorpusPlan:
             blank = np.array([empty[i:j].all() for i, j in zip(base.tolist(), ends, strict=True)], dtype=bool)
             tail.append((values_j, base, kind, blank))
         pools["tail"] = tail
-        keys = ["," + dumps(name) + ":" for name in names[2:]]
+        self._pools = pools
+        return pools
+
+    def field_pools(self) -> list[pa.Array]:
+        """The JSON lines' fields after the text (:meth:`json_lines`): each dictionary column's values, escaped once.
+
+        Each value has its key before it (``"null"`` last, for a missing value; the first key also closes the
+        text's quote, the last one is followed by the key of ``fact_id``). Made once (call it before the workers
+        share it); the kernel does not use them.
+        """
+        if self._field_pools is not None:
+            return self._field_pools
+        keys = ["," + dumps(name) + ":" for name in CORPUS_SCHEMA.names[2:]]
         keys[0] = '"' + keys[0]
-        pools["fields"] = [
+        self._field_pools = [
             json_strings(pa.concat_arrays([values, pa.nulls(1, pa.string())]), key, keys[k + 1] if k == 7 else "")
             for k, ((values, _, _), key) in enumerate(zip(self.fields(0, 0), keys, strict=False))
         ]
-        self._pools = pools
-        return pools
+        return self._field_pools
 
     def layout(self, json: bool) -> Any:
         """The kernel's :class:`~chronoqa.generate.kg.kernel.Layout` of the JSON lines or of the text column.
@@ -620,13 +663,15 @@ class _CorpusPlan:
         """
         if json in self._layouts:
             return self._layouts[json]
+        if self._kernel_loaded is not None:
+            self._kernel_loaded.result()  # raises what loading it raised
         from chronoqa.generate.kg import kernel as lines_kernel
 
         raw = self.text_pools()
         n_cases, n_rel = len(self.cases), len(self.lit[0])
         if json:
             p = self.json_pools()
-            first, body, last = p["first"], p["body"], p["whole"] if self.k == 0 else p["last"]
+            first, body, last = p["first"], p["body"], p["last"]
             tails = [t[0] for t in p["tail"]]
             head = _DOC_ID_OPEN + "F"
         else:
@@ -645,7 +690,7 @@ class _CorpusPlan:
         # an entity's pieces side by side (a row's subject or object: a cache line or two), a date's likewise
         ent = [body.slice(0, n_ent), body.slice(n_ent, n_ent)]
         ent += [esc(self.ent_ids)] if json else []
-        rendered = pa.array(self.part_values[_RT_S], pa.string())
+        rendered = self.part_values[_RT_S]
         dates = [esc(rendered), esc(self.iso)]
         # r and r_id, each with the text before the next value: "r":R,"o":"  "r_id":R,"o_id":"
         rel = [
@@ -708,19 +753,25 @@ class _CorpusPlan:
         self._layouts[json] = lay
         return lay
 
-    def _kernel_rows(self, a: int, b: int, json: bool, lay: Any = None) -> tuple[np.ndarray, np.ndarray]:
-        """Rows ``a..b-1`` by the kernel: their JSON lines or texts end to end, and each row's end (int64)."""
+    def _kernel_rows(
+        self, a: int, b: int, json: bool, lay: Any = None, pos: tuple[np.ndarray, np.ndarray] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Rows ``a..b-1`` by the kernel: their JSON lines or texts end to end, and each row's end (int64).
+
+        ``pos``: the rows' :meth:`positions` (``None``: found here).
+        """
         from chronoqa.generate.kg import kernel as lines_kernel
 
         lay = self.layout(json) if lay is None else lay
         c = self.cols
         r, s, o = c.r[a:b], c.s[a:b], c.o[a:b]
         case, bad_idx = self.row_cases(a, b)
+        pos_s, pos_e = self.positions(a, b) if pos is None else pos
         rows = tuple(
             x.astype(t, copy=False)
             for x, t in (
-                (r, np.int32), (s, np.int32), (o, np.int32), (case, np.int8), (self.pos_s[a:b], np.int32),
-                (self.pos_e[a:b], np.int32), (c.has_start[a:b], bool), (c.has_end[a:b], bool), (bad_idx, np.int32),
+                (r, np.int32), (s, np.int32), (o, np.int32), (case, np.int8), (pos_s, np.int32),
+                (pos_e, np.int32), (c.has_start[a:b], bool), (c.has_end[a:b], bool), (bad_idx, np.int32),
                 (c.ids[a:b], np.int64),
             )
         )  # fmt: skip
@@ -749,6 +800,19 @@ class _CorpusPlan:
         fact = self.cols[i]
         bad = self.not_years.get(fact.r, ())
         return verbalise(fact, self.phrases[fact.r], self.labels, self.as_of, self.open_end, bad)
+
+
+def _load_kernel(as_of: TimePoint, batch_rows: int) -> None:
+    """Load the numba kernel for the lines and the text column: run once on a plan of one fact.
+
+    Its first use in a process imports numba and reads the kernel's cached code (or compiles it, on a fresh
+    machine); the one fact's plan calls it with the argument types of every plan's.
+    """
+    fact = Fact(0, "e", "r", "e", TimePoint(2000), None)
+    phrases = {"r": generic_phrases("r", "r", "state")}
+    one = _CorpusPlan(FactColumns.from_facts([fact]), phrases, str, str, as_of, "ongoing", {}, batch_rows, threads=0,
+                      kernel_rows=sys.maxsize)  # fmt: skip
+    one.layout(True)  # its layout, whether or not it uses the kernel
 
 
 def _interleave(columns: list[pa.Array], n: int) -> pa.Array:
@@ -803,6 +867,8 @@ class ColumnarCorpus:
         plan = self._plan
         if lines:
             plan.json_pools()  # made once, before the workers share them
+            if not plan.kernel:
+                plan.field_pools()
         if plan.kernel:
             for json in (True,) * lines + (False,) * batches:
                 plan.layout(json)
