@@ -4,10 +4,10 @@ Two writers of the same documents: :func:`iter_corpus` (one :class:`~chronoqa.re
 :func:`verbalise`: the reference) and :func:`corpus_batches` (Arrow record batches built from the columns of a
 :class:`~chronoqa.records.FactColumns`, for millions of facts). They give the same documents, byte for byte once
 written. The columnar one renders each distinct entity label, relation phrase and date once (through
-:func:`~chronoqa.generate.kg.phrases.fill`'s placeholders, :func:`render_time_text` and
-:meth:`TimePoint.isoformat <chronoqa.time.TimePoint.isoformat>`) and assembles the sentences with Arrow string
-joins, one row per case of the time phrase; a row whose capitalisation the columns cannot decide (a sentence
-that opens with an empty label) goes through :func:`verbalise`.
+:func:`~chronoqa.generate.kg.phrases.fill`'s placeholders, and :class:`~chronoqa.time.DateTable`'s
+:func:`~chronoqa.time.render_time` and :meth:`TimePoint.isoformat <chronoqa.time.TimePoint.isoformat>` texts) and
+assembles the sentences with Arrow string joins, one row per case of the time phrase; a row whose capitalisation
+the columns cannot decide (a sentence that opens with an empty label) goes through :func:`verbalise`.
 """
 
 from __future__ import annotations
