@@ -38,12 +38,13 @@ cases on a larger graph (the per-document writer is left out there: about 6 minu
 ``--facts 0 --big 10000000`` runs only those. A run replaces the cases it measures in the results file.
 Results go to ``benchmarks/results/corpus.json``.
 
-Recorded (``benchmarks/results/corpus.json``, quiet machine, load average about 1.1, ``--repeat 1``; the table and
-its reading, with the spread of ten 10M runs, are in ``benchmarks/README.md``). 1M documents: per-document
-writer 20.1 s; columnar JSONL 1.68 s (0.60M documents/s), Parquet 1.64 s, both 2.48 s. 10M documents (the
-kernel's): JSONL 10.7 s wall / 14.9 s CPU (0.94M/s; 7.9 to 13.4 s over ten runs that hour, median 9.7), Parquet 11.4 s /
-17.1 s (0.88M/s); stages in CPU us a row: kernel lines 0.65 (Arrow's 0.99), file write 0.44, Parquet encode
-0.88, plan + pools + layouts 0.27. Same sha256 as the per-document writer's file at both sizes.
+Recorded (``benchmarks/results/corpus.json``, quiet machine, load average about 1, ``--repeat 1``; the table and
+its reading, with the spread of four 10M runs, are in ``benchmarks/README.md``). 1M documents: per-document
+writer 29.3 s; columnar JSONL 1.19 s (0.84M documents/s), Parquet 1.18 s, both 2.90 s. 10M documents (the
+kernel's): JSONL 6.17 s wall / 9.6 s CPU (1.62M/s; 4.4 to 6.2 s over four runs), Parquet 9.93 s / 15.7 s
+(1.01M/s; 7.3 to 9.9 s); stages in CPU us a row: kernel lines 0.63 (Arrow's 1.68), file write 0.055 past the
+page cache (0.56 through it), Parquet encode 0.70, plan + pools + layouts 0.18. Same sha256 as the
+per-document writer's file at both sizes.
 """
 
 from __future__ import annotations
