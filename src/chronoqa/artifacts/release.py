@@ -216,7 +216,7 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
                 )
             )
         if isinstance(corpus, CorpusParts):
-            # pyarrow encodes Parquet on this thread (on 2 cores, one worker then keeps up and two slow it down)
+            # pyarrow encodes Parquet on this thread: the workers making the batches leave it a core
             parts = corpus.parts(batches=parquet is not None, lines=jsonl is not None, caller_cores=int(bool(parquet)))
         else:
             batches = _batches(corpus)

@@ -116,7 +116,8 @@ def _copy16(data: Any, x: Any, out: Any, y: Any) -> None:
     """``out[y:y + 16] = data[x:x + 16]``, all 16 bytes loaded before any is stored.
 
     LLVM then makes it one vector load and one vector store; a byte-by-byte loop stays 32 byte moves, because
-    each store might change a later load (``data`` and ``out`` could be the same array). A third faster lines.
+    each store might change a later load (``data`` and ``out`` could be the same array). The lines took about a
+    quarter less time (an isolated harness, 3M rows).
     """
     u = _U
     b0, b1, b2, b3 = data[x], data[x + u[1]], data[x + u[2]], data[x + u[3]]
