@@ -484,9 +484,9 @@ class _CorpusPlan:
             (self.ent_ids, o, None),
         ]
 
-    def batch(self, a: int, b: int) -> pa.RecordBatch:
-        """The documents of facts ``a..b-1``."""
-        pos = self.positions(a, b)
+    def batch(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray] | None = None) -> pa.RecordBatch:
+        """The documents of facts ``a..b-1`` (``pos``: the rows' :meth:`positions`, ``None``: found here)."""
+        pos = self.positions(a, b) if pos is None else pos
         if self.kernel:
             data, ends = self._kernel_rows(a, b, json=False, pos=pos)
             offsets = np.concatenate([np.zeros(1, dtype=np.int32), ends.astype(np.int32)])
@@ -519,15 +519,16 @@ class _CorpusPlan:
             return pc.if_else(pa.array(ids.expanded[a:b]), pc.binary_join_element_wise(whole, year, "-"), whole)
         return pa.array(ids[a:b], pa.string())
 
-    def json_lines(self, a: int, b: int) -> pa.Buffer:
+    def json_lines(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray] | None = None) -> pa.Buffer:
         """The documents of facts ``a..b-1`` as JSON lines, the bytes ``json_lines(self.batch(a, b))`` gives.
 
         One Arrow join per batch of pieces taken from pools escaped once (:meth:`json_pools`): no text column, no
         dictionary columns, no per-column pass over the rows. With :attr:`kernel`, the numba kernel copies the same
-        pieces row by row instead (:meth:`_kernel_rows`).
+        pieces row by row instead (:meth:`_kernel_rows`). ``pos``: the rows' :meth:`positions` (``None``: found
+        here).
         """
         if self.kernel:
-            return pa.py_buffer(self._kernel_rows(a, b, json=True)[0])
+            return pa.py_buffer(self._kernel_rows(a, b, json=True, pos=pos)[0])
         pools = self.json_pools()
         c = self.cols
         fact_ids = pc.cast(pa.array(c.ids[a:b]), pa.string())  # the doc id's digits and the last field
@@ -537,7 +538,7 @@ class _CorpusPlan:
         else:
             head = [json_strings(self.doc_ids(a, b), _DOC_ID_OPEN, quoted=False)]
         case8, bad_idx = self.row_cases(a, b)
-        pos = self.positions(a, b)
+        pos = self.positions(a, b) if pos is None else pos
         r, case = c.r[a:b].astype(np.int32), case8.astype(np.int32)
         body, undecided = self.body(r, c.s[a:b], c.o[a:b])
         n_cases = len(self.cases)
@@ -875,7 +876,8 @@ class ColumnarCorpus:
 
         def make(span: tuple[int, int]) -> tuple[int, pa.RecordBatch | None, pa.Buffer | None]:
             a, b = span
-            return b - a, plan.batch(a, b) if batches else None, plan.json_lines(a, b) if lines else None
+            pos = plan.positions(a, b)  # once for the batch and its lines
+            return b - a, plan.batch(a, b, pos) if batches else None, plan.json_lines(a, b, pos) if lines else None
 
         step = plan.batch_rows if batches else min(plan.batch_rows, LINES_ROWS)
         for _, part in map_ordered(make, self._spans(step), self.threads, spare=caller_cores):
