@@ -10,7 +10,8 @@ import pytest
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
-from chronoqa.generate.kg.templates import TEMPLATES, drop_appositive, garbled, short_label, templates_for
+from chronoqa.generate.kg.operators import REGISTRY, templates
+from chronoqa.generate.kg.templates import drop_appositive, garbled, short_label
 from chronoqa.records import Fact, Question, TemporalGraph
 from chronoqa.sources.labels import is_raw_id, read_entity_labels
 from kg_checker import PHRASES, Checker, check_all, open_end_of, world_report
@@ -271,8 +272,8 @@ def test_disambiguators_dropped_unless_two_would_read_the_same() -> None:
 
 def test_templates_and_compositions() -> None:
     for op in ("point_in_time", "before_after", "interval", "sequence"):
-        assert len(templates_for(op)) >= 4
-    assert len(TEMPLATES) >= 16
+        assert len(REGISTRY[op].templates) >= 4
+    assert len(templates()) >= 16
     assert garbled("In which administrative unit was X located in in 1990?")
     assert not garbled("Which team did the spouse of X play for in 1990?")
     assert drop_appositive("{s} left the party {o}", "o") == "{s} left {o}"

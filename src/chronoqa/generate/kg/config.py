@@ -7,12 +7,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chronoqa.errors import UnknownNameError
+from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.phrases import OPEN_END_READINGS, parse_not_years
 from chronoqa.time import Granularity, TimePoint, parse_time
 
 __all__ = ["DEFAULT_AS_OF", "ENGINES", "OPERATORS", "KGBuildConfig"]
 
-OPERATORS = ("point_in_time", "before_after", "interval", "sequence")
+#: The registered operators' names (:data:`chronoqa.generate.kg.operators.REGISTRY`), in registry order.
+OPERATORS = tuple(REGISTRY)
 #: Providers of the graph index (``KGBuildConfig.engine``; see :func:`chronoqa.generate.kg.sql.build_index`).
 ENGINES = ("numpy", "duckdb", "spark")
 DEFAULT_AS_OF = "2026-01-01"
@@ -26,8 +28,8 @@ class KGBuildConfig:
         seed: Seed of every random choice (a ``random.Random(seed)`` instance is passed around).
         n_questions: Target number of questions (spread over the operator × complexity cells by
             ``operator_weights`` × ``hop_weights``; a cell the graph cannot fill gives its rest to the others).
-        operators: Operators to generate (subset of ``point_in_time``, ``before_after``, ``interval``,
-            ``sequence``).
+        operators: Operators to generate (a subset of :data:`OPERATORS`: ``point_in_time``, ``before_after``,
+            ``interval``, ``sequence``).
         max_hops: Longest chain (1..4); chains of 3 or more hops form the ``3+-hop`` cell.
         granularity: Question granularity (``year``, ``month`` or ``day``); ``t_query`` is written at it.
         expand_years: Per-year mode: expand every interval fact into one point fact per year (needs
@@ -37,7 +39,7 @@ class KGBuildConfig:
         keep_multi_answer: Keep point-in-time / before-after questions whose final answer set has more
             than one value (labelled ``cardinality = "multiple"``) instead of dropping them.
         split_ratios: train/dev/test shares.
-        operator_weights: Share of each operator in ``n_questions``.
+        operator_weights: Share of each operator in ``n_questions`` (default: each operator's declared weight).
         hop_weights: Share of 1-hop, 2-hop and 3+-hop chains.
         max_negatives: Cap on the size of ``S_dist`` and of ``S_stale`` per question.
         attempts_per_question: Rejection-sampling budget per wanted question and cell.
@@ -77,7 +79,7 @@ class KGBuildConfig:
     keep_multi_answer: bool = False
     split_ratios: tuple[float, float, float] = (0.7, 0.1, 0.2)
     operator_weights: tuple[tuple[str, float], ...] = field(
-        default=(("point_in_time", 0.3), ("before_after", 0.25), ("interval", 0.2), ("sequence", 0.25))
+        default=tuple((op.name, op.weight) for op in REGISTRY.values())
     )
     hop_weights: tuple[float, float, float] = (0.4, 0.4, 0.2)
     max_negatives: int = 5

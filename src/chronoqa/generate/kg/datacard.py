@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.io import md_escape
 from chronoqa.records import COMPLEXITIES, Question
 
 __all__ = ["OPERATOR_NAMES", "composition_table", "render_datacard"]
 
-OPERATOR_NAMES: dict[str, str] = {
-    "point_in_time": "Point-in-time",
-    "before_after": "Before/after",
-    "interval": "Interval",
-    "sequence": "Sequence",
-}
+#: Operator name → its name in tables (each operator's ``title``).
+OPERATOR_NAMES: dict[str, str] = {name: op.title for name, op in REGISTRY.items()}
+#: The order the data card lists splits in.
+SPLIT_ORDER = ("train", "dev", "test")
 
 
 def composition_table(composition: Mapping[str, Mapping[str, int]]) -> str:
@@ -113,24 +112,28 @@ def _sampling_lines(manifest: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) -> str:
-    """Markdown data card of a KG release."""
-    cfg = manifest["config"]
-    counts = manifest["counts"]
-    rates = manifest["functional_rates"]
-    n = counts["questions"]
-    labels = manifest["entity_labels"]
-    lines = [
+def _intro(manifest: Mapping[str, Any]) -> list[str]:
+    cfg, counts = manifest["config"], manifest["counts"]
+    per_year = ", per-year expansion (one point fact per year)" if cfg["expand_years"] else ""
+    return [
         f"# Data card: {manifest['dataset']} temporal QA benchmark (chronoqa {manifest['version']}, KG builder)",
         "",
-        f"{n:,} questions generated from the temporal knowledge graph `{manifest['dataset']}` "
+        f"{counts['questions']:,} questions generated from the temporal knowledge graph `{manifest['dataset']}` "
         f"({counts['graph_facts']:,} facts), seed {manifest['seed']}, granularity `{cfg['granularity']}`, "
-        f"as_of `{cfg['as_of']}`{', per-year expansion (one point fact per year)' if cfg['expand_years'] else ''}.",
+        f"as_of `{cfg['as_of']}`{per_year}.",
         "Every question carries its gold chain `S_star` (each fact certainly valid at `t_query`), typed negatives "
         "`S_dist` / `S_stale` from the graph, and `S_anchor` (facts needed only to resolve the time). Every answer "
         "was verified unique over the whole graph (facts that might hold at `t_query` count).",
         *_sampling_lines(manifest),
         "",
+    ]
+
+
+def _composition_and_splits(manifest: Mapping[str, Any]) -> list[str]:
+    counts, rates = manifest["counts"], manifest["functional_rates"]
+    splits = counts["splits"]
+    order = [*SPLIT_ORDER, *(k for k in splits if k not in SPLIT_ORDER)]  # an empty split shows 0
+    return [
         "## Composition (operator × hop complexity)",
         "",
         composition_table(counts["composition"]),
@@ -139,7 +142,7 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "",
         "| split | questions |",
         "|---|---:|",
-        *[f"| {k} | {v:,} |" for k, v in counts["splits"].items()],
+        *[f"| {k} | {splits.get(k, 0):,} |" for k in order],
         "",
         f"Stratified by {manifest['splits_stratified_by']}; split by gold chain: no test question shares its "
         "`S_star` with a train question.",
@@ -151,7 +154,11 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "",
         "Restrict negative-dependent analysis to the functional subset (`functional_negatives.jsonl`).",
         "",
-        *_world_section(manifest),
+    ]
+
+
+def _thin_section(manifest: Mapping[str, Any]) -> list[str]:
+    return [
         "## Thin cells",
         "",
         *(_thin_cells(manifest) or ["- none: every cell met its quota."]),
@@ -166,22 +173,34 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         "can be filled takes over the quota of the others up to `max_quota_growth` times its own, so the "
         "release may hold fewer questions than asked for.",
         "",
+    ]
+
+
+def _open_end_line(manifest: Mapping[str, Any]) -> str:
+    by = manifest["open_end"]["declared_by"]
+    if manifest["open_end"]["reading"] == "ongoing":
+        return (
+            f"- Open-ended states (a start, no end) are read as **ongoing** as of `as_of` (declared by {by}): "
+            "certainly valid from their start until `as_of`; the source data often lacks end dates (e.g. a "
+            "player's last club), so such answers are true to the data, not necessarily to the world."
+        )
+    return (
+        f"- Open-ended states (a start, no end) are read as **unknown end** (declared by {by}): the data records "
+        "no end and does not assert the state goes on, so such a fact is possibly valid from its start until "
+        "`as_of` (it counts against answer uniqueness there) but certainly valid, and so gold, only in its "
+        "start unit."
+    )
+
+
+def _limitations(manifest: Mapping[str, Any]) -> list[str]:
+    counts, labels = manifest["counts"], manifest["entity_labels"]
+    lines = [
         "## Known limitations",
         "",
         "- Interval questions have `render_time = false`: their `t_query` is the answer (TempBench's leak); "
         "before/after and sequence questions also have `render_time = false` (the system must resolve the time). "
         "A prompt that shows a time tag must honour `render_time`.",
-        (
-            "- Open-ended states (a start, no end) are read as **ongoing** as of `as_of` (declared by "
-            f"{manifest['open_end']['declared_by']}): certainly valid from their start until `as_of`; the source "
-            "data often lacks end dates (e.g. a player's last club), so such answers are true to the data, not "
-            "necessarily to the world."
-            if manifest["open_end"]["reading"] == "ongoing"
-            else "- Open-ended states (a start, no end) are read as **unknown end** (declared by "
-            f"{manifest['open_end']['declared_by']}): the data records no end and does not assert the state goes "
-            "on, so such a fact is possibly valid from its start until `as_of` (it counts against answer "
-            "uniqueness there) but certainly valid, and so gold, only in its start unit."
-        ),
+        _open_end_line(manifest),
         "- Events without an end happen at their start only; reversed intervals (start after end: "
         f"{counts['reversed_facts_ignored']:,} here) are ignored: never gold, never negatives, never counted.",
         _non_year_line(manifest),
@@ -201,7 +220,12 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         )
     if counts.get("multi_answer"):
         lines.append(f"- {counts['multi_answer']:,} questions are multi-answer (`cardinality = multiple`).")
-    lines += ["", "## Example questions", ""]
+    return lines
+
+
+def _examples(questions: Sequence[Question]) -> list[str]:
+    """The first question of each operator."""
+    lines = ["", "## Example questions", ""]
     shown: set[str] = set()
     for q in questions:
         if q.operator in shown:
@@ -209,14 +233,31 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         shown.add(q.operator)
         answers = md_escape(", ".join(q.answers))
         lines.append(f"- ({q.operator}, {q.complexity}) {md_escape(q.question)} → {answers} (t_query {q.t_query})")
-    lines += [
-        "",
-        "## Files",
-        "",
-        "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
-        "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics, the relation declarations, "
-        "and the implausible-date counts by reason under `implausible_dates`), `implausible_facts.jsonl` (every "
-        "fact whose date is implausible, with its reason).",
-        "",
-    ]
-    return "\n".join(lines)
+    return lines
+
+
+_FILES = [
+    "",
+    "## Files",
+    "",
+    "`benchmark.jsonl`, `functional_negatives.jsonl`, `corpus.jsonl`, `qrels`, "
+    "`manifest.json` (config, seed, checksums, counts, per-cell draw statistics, the relation declarations, "
+    "and the implausible-date counts by reason under `implausible_dates`), `implausible_facts.jsonl` (every "
+    "fact whose date is implausible, with its reason).",
+    "",
+]
+
+
+def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) -> str:
+    """Markdown data card of a KG release: its sections in order."""
+    return "\n".join(
+        [
+            *_intro(manifest),
+            *_composition_and_splits(manifest),
+            *_world_section(manifest),
+            *_thin_section(manifest),
+            *_limitations(manifest),
+            *_examples(questions),
+            *_FILES,
+        ]
+    )

@@ -1,9 +1,10 @@
 """Surface forms: put a :class:`~chronoqa.generate.kg.operators.Draft` into English.
 
-Templates are registered per operator (:data:`TEMPLATES`: template id → renderer); each question records
-its template id. Relation phrasing comes from the phrase table; the chain is read from the anchor:
-a forward hop over ``r`` turns the entity phrase ``X`` into ``object_of(X)`` ("the team X played
-for"), an inverse hop into ``subject_of(X)`` ("the owner of X").
+Each operator declares its templates (:class:`Template`: id, text, what it suits) in its own module
+(:mod:`chronoqa.generate.kg.operators`); :func:`render` draws one, and each question records its id.
+Relation phrasing comes from the phrase table; the chain is read from the anchor: a forward hop over ``r``
+turns the entity phrase ``X`` into ``object_of(X)`` ("the team X played for"), an inverse hop into
+``subject_of(X)`` ("the owner of X").
 
 Every operator has at least four templates; a template that does not suit a relation (``During 1994``
 for an event) is not drawn for it. Entity labels lose their Wikipedia disambiguator ("Stephen Maher
@@ -17,16 +18,29 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from chronoqa.generate.articles import definite
 from chronoqa.generate.kg.index import GraphIndex
-from chronoqa.generate.kg.operators import Draft, Hop
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.time import Granularity, TimePoint, render_time
 
-__all__ = ["TEMPLATES", "Renderer", "drop_appositive", "garbled", "render_time_text", "short_label"]
+if TYPE_CHECKING:
+    from chronoqa.generate.kg.operators.chains import Draft, Hop
+
+__all__ = [
+    "Renderer",
+    "Template",
+    "cap",
+    "drop_appositive",
+    "garbled",
+    "render",
+    "render_time_text",
+    "short_label",
+    "state_only",
+]
 
 _DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
 _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
@@ -51,18 +65,13 @@ def garbled(text: str) -> bool:
     return bool(_REPEAT.search(text))
 
 
-_MONTHS = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-)  # fmt: skip
-
-
 def render_time_text(t: TimePoint) -> str:
     """English form of a time point (``1994``, ``7 March 1994``, ``405 BC``): :func:`chronoqa.time.render_time`."""
     return render_time(t)
 
 
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
+    """``text`` with its first letter upper-cased."""
     return text[:1].upper() + text[1:]
 
 
@@ -125,145 +134,18 @@ class Renderer:
         return fill(tmpl, s=s_txt, o=o_txt)
 
 
-def _on(rd: Renderer) -> str:
-    return "On" if rd.granularity is Granularity.DAY else "In"
-
-
-def _pit_in(rd: Renderer, d: Draft) -> str:
-    return f"{_on(rd)} {rd.when(d.t)}, {rd.ask(d)}?"
-
-
-def _pit_trailing(rd: Renderer, d: Draft) -> str:
-    return f"{_cap(rd.ask(d))} {_on(rd).lower()} {rd.when(d.t)}?"
-
-
-def _pit_as_of(rd: Renderer, d: Draft) -> str:
-    return f"As of {rd.when(d.t)}, {rd.ask(d)}?"
-
-
-def _pit_during(rd: Renderer, d: Draft) -> str:
-    return f"{_cap(rd.ask(d))} during {rd.when(d.t)}?"
-
-
-def _ba_clause(rd: Renderer, d: Draft) -> str:
-    return f"the {rd.unit_word()} {'after' if d.offset > 0 else 'before'} {rd.fact_clause(d.ref_fid, 'start_clause')}"
-
-
-def _ba_lead(rd: Renderer, d: Draft) -> str:
-    return f"In {_ba_clause(rd, d)}, {rd.ask(d)}?"
-
-
-def _ba_trailing(rd: Renderer, d: Draft) -> str:
-    return f"{_cap(rd.ask(d))} in {_ba_clause(rd, d)}?"
-
-
-def _ba_one(rd: Renderer, d: Draft) -> str:
-    side = "after" if d.offset > 0 else "before"
-    return f"One {rd.unit_word()} {side} {rd.fact_clause(d.ref_fid, 'start_clause')}, {rd.ask(d)}?"
-
-
-def _ba_trailing_one(rd: Renderer, d: Draft) -> str:
-    side = "after" if d.offset > 0 else "before"
-    return f"{_cap(rd.ask(d))} one {rd.unit_word()} {side} {rd.fact_clause(d.ref_fid, 'start_clause')}?"
-
-
-def _iv_ask(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    e_text = rd.noun(d.hops[:-1], d.anchor)
-    which = "ask_end" if d.variant == "end" else "ask_start"
-    return rd.fact_clause(last.fid, which, subject_text=e_text, side_entity=last.src)
-
-
-def _iv_which(rd: Renderer, d: Draft) -> str:
-    return f"In which {rd.unit_word()} {_iv_ask(rd, d)}?"
-
-
-def _iv_when(rd: Renderer, d: Draft) -> str:
-    return f"When {_iv_ask(rd, d)}?"
-
-
-def _iv_what(rd: Renderer, d: Draft) -> str:
-    return f"What {rd.unit_word()} {_iv_ask(rd, d)}?"
-
-
-def _iv_in_what(rd: Renderer, d: Draft) -> str:
-    return f"In what {rd.unit_word()} {_iv_ask(rd, d)}?"
-
-
-def _next_clause(rd: Renderer, d: Draft) -> str:
-    """The reference of a "next" sequence question: the clause of its start (event) or end (state)."""
-    last = d.hops[-1]
-    e_text = rd.noun(d.hops[:-1], d.anchor)
-    which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
-    return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
-
-
-def _seq(rd: Renderer, d: Draft) -> str:
-    if d.variant == "next":
-        return f"After {_next_clause(rd, d)}, {rd.ask(d)} next?"
-    return f"{_cap(rd.ask(d))} {d.variant}?"
-
-
-def _seq_alt(rd: Renderer, d: Draft) -> str:
-    if d.variant == "next":
-        # "Who won the William Allan Award next after Elizabeth F. Neufeld?": the reference is named by
-        # its other endpoint only (the only fact of the timeline with it), without repeating the clause
-        row = rd.index.fact_row(d.ref_fid)
-        other = row[2] if d.hops[-1].forward else row[0]
-        return f"{_cap(rd.ask(d))} next after {rd.ent(other)}?"
-    tail = "before any other" if d.variant == "first" else "most recently"
-    return f"{_cap(rd.ask(d))} {tail}?"
-
-
-def _seq_lead(rd: Renderer, d: Draft) -> str:
-    if d.variant == "next":
-        return f"{_cap(rd.ask(d))} immediately after {_next_clause(rd, d)}?"
-    lead = "At first" if d.variant == "first" else "Most recently"
-    return f"{lead}, {rd.ask(d)}?"
-
-
-def _seq_earliest(rd: Renderer, d: Draft) -> str:
-    if d.variant == "next":
-        row = rd.index.fact_row(d.ref_fid)
-        other = row[2] if row[0] == d.hops[-1].src else row[0]
-        return f"After {rd.ent(other)}, {rd.ask(d)} next?"
-    tail = "first of all" if d.variant == "first" else "last of all"
-    return f"{_cap(rd.ask(d))} {tail}?"
-
-
-def _state_only(rd: Renderer, d: Draft) -> bool:
+def state_only(rd: Renderer, d: Draft) -> bool:
+    """The draft's last hop is a state ("As of 1994, where was X born?" reads wrong for an event)."""
     return not rd.rel(d.hops[-1].rel).is_event
 
 
-# template id -> (operator, renderer)
-TEMPLATES: dict[str, tuple[str, Callable[[Renderer, Draft], str]]] = {
-    "pit.in": ("point_in_time", _pit_in),
-    "pit.trailing": ("point_in_time", _pit_trailing),
-    "pit.as_of": ("point_in_time", _pit_as_of),
-    "pit.during": ("point_in_time", _pit_during),
-    "ba.lead": ("before_after", _ba_lead),
-    "ba.trailing": ("before_after", _ba_trailing),
-    "ba.one": ("before_after", _ba_one),
-    "ba.trailing_one": ("before_after", _ba_trailing_one),
-    "iv.which": ("interval", _iv_which),
-    "iv.when": ("interval", _iv_when),
-    "iv.what": ("interval", _iv_what),
-    "iv.in_what": ("interval", _iv_in_what),
-    "seq.plain": ("sequence", _seq),
-    "seq.alt": ("sequence", _seq_alt),
-    "seq.lead": ("sequence", _seq_lead),
-    "seq.earliest": ("sequence", _seq_earliest),
-}
-# templates that suit only some relations: template id -> test on (renderer, draft)
-_SUITS: dict[str, Callable[[Renderer, Draft], bool]] = {
-    "pit.as_of": _state_only,  # "As of 1994, where was X born?" reads wrong for an event
-    "pit.during": _state_only,
-}
+@dataclass(frozen=True)
+class Template:
+    """One surface form of an operator: its id (recorded per question), its text and what it suits."""
 
-
-def templates_for(operator: str) -> list[str]:
-    """Template ids of one operator, in registry order."""
-    return [tid for tid, (op, _) in TEMPLATES.items() if op == operator]
+    id: str
+    text: Callable[[Renderer, Draft], str]
+    suits: Callable[[Renderer, Draft], bool] | None = None  # None: every draft of the operator
 
 
 _PLURAL = (
@@ -292,24 +174,24 @@ def _draft_entities(rd: Renderer, d: Draft) -> set[int]:
     if d.ref_fid >= 0:
         row = rd.index.fact_row(d.ref_fid)
         ents |= {row[0], row[2]}
-    if not d.answer_is_time:
+    if d.kind.is_entity:
         ents |= set(d.answers)
     return ents
 
 
-def render(rd: Renderer, d: Draft, rng: random.Random) -> tuple[str, str]:
-    """Pick a template of the draft's operator (one that suits its relation) with ``rng``; returns ``(id, text)``."""
+def render(rd: Renderer, d: Draft, templates: Sequence[Template], rng: random.Random) -> tuple[str, str]:
+    """Pick one of the operator's ``templates`` that suits the draft with ``rng``; returns ``(id, text)``."""
     by_short: dict[str, set[int]] = {}
     for e in _draft_entities(rd, d):
         by_short.setdefault(short_label(rd.labels(rd.index.ent_names[e])).casefold(), set()).add(e)
     clash = frozenset(e for group in by_short.values() if len(group) > 1 for e in group)
     if clash:
         rd = dataclasses.replace(rd, keep_full=clash)
-    if len(d.answers) > 1 and not d.answer_is_time:
+    if len(d.answers) > 1 and d.kind.is_entity:
         rd = _PluralRenderer(rd.index, rd.phrases, rd.labels, rd.granularity, rd.keep_full)
-    ids = [tid for tid in templates_for(d.operator) if tid not in _SUITS or _SUITS[tid](rd, d)]
-    tid = ids[rng.randrange(len(ids))]
-    return tid, TEMPLATES[tid][1](rd, d)
+    fits = [t for t in templates if t.suits is None or t.suits(rd, d)]
+    chosen = fits[rng.randrange(len(fits))]
+    return chosen.id, chosen.text(rd, d)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
-"""Question drafts: chains of facts that answer a temporal question uniquely over the whole graph.
+"""Chains of facts over the graph index: the drafts every operator makes, and the search they share.
 
-A :class:`Draft` is the logical content of a question before it is put into words. Each operator has
-a generator (registry :data:`GENERATORS`) that draws one candidate from the index with the cell's
-seeded RNG and either returns a draft whose answer is verified unique on the full index, or ``None``.
+A :class:`Draft` is the logical content of a question before it is put into words. An operator's ``draft``
+function (see :mod:`chronoqa.generate.kg.operators`) draws one candidate from the index with the cell's seeded
+RNG and either returns a draft whose answer is verified unique on the full index, or ``None``.
 
 Definitions (``t`` is a unit at the question granularity; "possible"/"certain" as in
 :func:`chronoqa.time.valid_at`; reversed facts are ignored everywhere):
@@ -10,57 +10,57 @@ Definitions (``t`` is a unit at the question granularity; "possible"/"certain" a
 * time-dependent hop from entity ``e`` over ``(r, dir)`` at ``t``: the set of other endpoints of the
   facts of ``(e, r, dir)`` *possibly* valid at ``t`` must be exactly ``{x}``, and one such fact must be
   *certainly* valid at ``t`` (that fact enters ``S*``). Used by every hop of point_in_time and
-  before_after chains, so every intermediate hop is unique at ``t`` too.
-* static hop (interval and sequence chains, whose ``t`` is the answer): the set of other endpoints of
-  *all* facts of ``(e, r, dir)`` is exactly ``{x}``; the fact entering ``S*`` is certainly valid at ``t``.
-* point_in_time: k time-dependent hops from the anchor at ``t``; answer = last endpoint.
-* before_after: reference fact ``g`` of the anchor (the only fact with its (s, r, o); known start);
-  ``t = start(g) ± 1``; then as point_in_time. ``g`` goes to ``S_anchor``.
-* interval: k-1 static hops from the anchor to ``e``, then the final fact ``f`` between ``e`` and a
-  named entity, the only fact with its (s, r, o); answer = ``start(f)`` (or ``end(f)`` for a state);
-  ``t`` = the answer.
-* sequence: k-1 static hops to ``e``, then the timeline of ``(e, r, dir)`` (every fact with a known
-  start at the granularity, at least two facts): ``first`` = the only fact with the smallest start,
-  ``last`` = the only fact with the largest start, ``next`` after a reference fact ``y`` (the only fact
-  of the timeline with its other endpoint) = the only fact with the smallest start among those with
-  start > start(y) (events) or start >= end(y) and start > start(y) (states, ``y`` with a known end).
-  ``t`` = the answer fact's start; ``y`` goes to ``S_anchor``. ``first``/``last`` over an inverse
-  timeline (asking for the subject: "who was born in X first?") needs at most
-  :data:`SEQ_INVERSE_FIRST_LAST_CAP` facts in it: over a larger open class (everyone born in a city)
-  the graph's partial list makes "first"/"last" read oddly and mean little.
+  before_after chains (:func:`draw_chain`, :func:`unique_at`), so every intermediate hop is unique at
+  ``t`` too.
+* static hop (interval and sequence chains, whose ``t`` is the answer; :func:`static_prefix`): the set of
+  other endpoints of *all* facts of ``(e, r, dir)`` is exactly ``{x}``; the fact entering ``S*`` is
+  certainly valid at ``t``.
+
+Each operator's own definition is in its module's docstring.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import overload
 
 import numpy as np
 
-from chronoqa.generate.kg.index import NONE, Col, GraphIndex
+from chronoqa.generate.kg.index import Col, GraphIndex
+from chronoqa.generate.kg.operators.base import AnswerKind
+from chronoqa.time import Granularity
 
 __all__ = [
-    "GENERATORS",
     "HUB_CAP",
-    "SEQ_INVERSE_FIRST_LAST_CAP",
+    "SEQ_SEED_TRIES",
+    "TIME_FREE_CAP",
     "Draft",
     "GenContext",
     "Hop",
     "SeedList",
+    "Spans",
     "build_chain_pool",
     "build_static_into",
+    "certain",
+    "draw_chain",
+    "draw_final_fact",
+    "follow",
     "incident_sample",
+    "pick_unit",
+    "possible",
     "static_depths",
     "static_options",
+    "static_prefix",
+    "time_and_hops_matter",
+    "times_of",
+    "triple_unique",
+    "unique_at",
 ]
 
 HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never unique in practice)
-# "first"/"last" over an inverse timeline ("who was born in X first?") ranks an open class of subjects
-# that the graph lists only in part: asked only when that timeline has at most this many facts
-SEQ_INVERSE_FIRST_LAST_CAP = 10
 # interval / sequence chains of 2+ hops: redraws per attempt for an entity with a static hop into it
 SEQ_SEED_TRIES = 16
 # the time-free reading of a path stops counting answers beyond this many
@@ -82,13 +82,13 @@ class Hop:
 class Draft:
     """The logical content of one question (see the module docstring)."""
 
-    operator: str
-    variant: str  # plain | after | before | start | end | first | last | next
+    operator: str  # the operator's registry name
+    variant: str  # the operator's own reading (point_in_time: plain; before_after: after | before; ...)
     anchor: int
     hops: tuple[Hop, ...]
     t: int
     answers: tuple[int, ...]  # entity ids, or (time unit,) for time answers
-    answer_is_time: bool
+    kind: AnswerKind
     extra_fids: tuple[int, ...] = ()  # further answer facts of a multi-answer question (S*)
     ref_fid: int = -1  # S_anchor fact
     offset: int = 0  # before_after: -1 / +1
@@ -131,7 +131,7 @@ class SeedList(Sequence[tuple[int, bool]]):
 
 @dataclass
 class GenContext:
-    """What a generator needs: the index, the unit range of ``t``, the multi-answer policy, seed facts."""
+    """What a draft function needs: the index, the unit range of ``t``, the multi-answer policy, seed facts."""
 
     index: GraphIndex
     t_min: int
@@ -143,13 +143,16 @@ class GenContext:
     static_into: list[list[tuple[Hop, int, int]]] | None = None  # entity -> every static hop into it
     static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
     seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
+    granularity: Granularity = Granularity.YEAR  # of t and of time answers
 
 
-def _certain(row: list[int], t: int) -> bool:
+def certain(row: list[int], t: int) -> bool:
+    """The index row's fact is certainly valid at unit ``t``."""
     return row[Col.ACLO] <= t <= row[Col.ACHI]
 
 
-def _possible(row: list[int], t: int) -> bool:
+def possible(row: list[int], t: int) -> bool:
+    """The index row's fact is possibly valid at unit ``t``."""
     return row[Col.APLO] <= t <= row[Col.APHI]
 
 
@@ -174,7 +177,7 @@ def static_options(
     # a symmetric relation's rows are all outgoing, and it is traversed forward
     for into_forward, row in incident_sample(idx, c, rng):
         fw = True if idx.rel_symmetric[row[Col.AR]] else not into_forward
-        if row[Col.OTHER] not in visited and row[Col.OTHER] != c and _certain(row, t) and idx.one(row[Col.AR], fw):
+        if row[Col.OTHER] not in visited and row[Col.OTHER] != c and certain(row, t) and idx.one(row[Col.AR], fw):
             cands.append((fw, row))
     rng.shuffle(cands)
     out: list[Hop] = []
@@ -188,7 +191,7 @@ def static_options(
     return out
 
 
-def _static_prefix(
+def static_prefix(
     ctx: GenContext, rng: random.Random, end: int, t: int, k: int, visited: set[int]
 ) -> tuple[int, tuple[Hop, ...]] | None:
     """``k`` static hops ending at ``end`` (depth-first, bounded); returns (anchor, hops in chain order)."""
@@ -220,7 +223,8 @@ def _static_prefix(
     return anchor, tuple(reversed(found))
 
 
-def _triple_unique(idx: GraphIndex, fid: int) -> bool:
+def triple_unique(idx: GraphIndex, fid: int) -> bool:
+    """The fact is the only one with its (s, r, o): a question can name it without its time."""
     return bool(idx.triple_count[fid] == 1)
 
 
@@ -241,7 +245,8 @@ def _intersect(spans: Spans, lo: int, hi: int) -> Spans:
     return [(max(a, lo), min(b, hi)) for a, b in spans if max(a, lo) <= min(b, hi)]
 
 
-def _pick_unit(spans: Spans, rng: random.Random) -> int:
+def pick_unit(spans: Spans, rng: random.Random) -> int:
+    """One unit drawn uniformly from ``spans`` with ``rng``."""
     total = sum(b - a + 1 for a, b in spans)
     k = rng.randrange(total)
     for a, b in spans:
@@ -309,7 +314,7 @@ def _aligned_chain(
     return dfs(anchor, 0, [(lo, hi)], {anchor})
 
 
-def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+def unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Check every hop is unique at ``t`` (final hop: several answers allowed with ``keep_multi``)."""
     answers: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
@@ -422,7 +427,7 @@ def static_depths(static_into: list[list[tuple[Hop, int, int]]], cap: int) -> li
     return depth
 
 
-def _draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[Hop], Spans] | None:
+def draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[Hop], Spans] | None:
     """A chain of k hops: from the exhaustive pool when there is one, else by the bounded search."""
     if ctx.pool is not None and k in ctx.pool and not ctx.keep_multi:
         chains = ctx.pool[k]
@@ -442,60 +447,13 @@ def _draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[
     return anchor, chain[0], chain[1]
 
 
-def gen_point_in_time(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """point_in_time: a chain of k facts with overlapping certain spans; ``t`` drawn in the overlap; verified."""
-    drawn = _draw_chain(ctx, rng, k)
-    if drawn is None:
-        return None
-    anchor, hops, spans = drawn
-    for _ in range(3):
-        t = _pick_unit(spans, rng)
-        ok = _unique_at(ctx, hops, t)
-        if ok is None:
-            continue
-        tf = _world_valid(ctx.index, anchor, hops, t, ok[0])
-        if tf is not None:
-            return Draft("point_in_time", "plain", anchor, tuple(hops), t, ok[0], False, ok[1], time_free=tf)
-    return None
+def draw_final_fact(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[int], bool, int, int] | None:
+    """The final fact of an interval or sequence chain: ``(fact, its row, forward, e, other endpoint)``.
 
-
-def gen_before_after(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """before_after: a point_in_time chain; ``t`` = start ± 1 of an unambiguous reference fact of the anchor."""
-    idx = ctx.index
-    drawn = _draw_chain(ctx, rng, k)
-    if drawn is None:
-        return None
-    anchor, hops, spans = drawn
-    used = {h.fid for h in hops}
-    nodes = {anchor} | {h.dst for h in hops}
-    refs: list[tuple[int, int]] = []
-    for _, ref in incident_sample(idx, anchor, rng):
-        if ref[Col.FID] in used or ref[Col.ASU] == NONE or ref[Col.OTHER] in nodes or not idx.usable(ref[Col.FID]):
-            continue
-        if not _triple_unique(idx, ref[Col.FID]):
-            continue
-        for off in (-1, 1):
-            u = ref[Col.ASU] + off
-            if any(a <= u <= b for a, b in spans):
-                refs.append((ref[Col.FID], off))
-    rng.shuffle(refs)
-    for gid, off in refs[:4]:
-        t = idx.fact_row(gid)[Col.SU] + off
-        ok = _unique_at(ctx, hops, t)
-        if ok is None:
-            continue
-        tf = _world_valid(idx, anchor, hops, t, ok[0])
-        if tf is None:
-            continue
-        return Draft(
-            "before_after", "after" if off > 0 else "before", anchor, tuple(hops), t, ok[0], False, ok[1],
-            ref_fid=gid, offset=off, time_free=tf,
-        )  # fmt: skip
-    return None
-
-
-def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """interval: the only fact of its (s, r, o) gives the answer time; k-1 static hops lead to it."""
+    A fact with a start known at the granularity, read from its subject or its object at random (``e``, the
+    entity the chain reaches; a symmetric relation is traversed forward). A k-hop chain needs k-1 static hops
+    into ``e``: redrawn up to :data:`SEQ_SEED_TRIES` times until ``e`` has them.
+    """
     if not len(ctx.timed):
         return None
     idx = ctx.index
@@ -506,102 +464,11 @@ def gen_interval(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
         forward = forward or idx.rel_symmetric[row[Col.R]]  # a symmetric relation is traversed forward
         if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
-            break  # a k-hop chain needs k-1 static hops into e: redraw (within this attempt) until e has them
-    else:
-        return None
-    r = row[Col.R]
-    use_end = not idx.rel_event[r] and row[Col.EU] != NONE and rng.random() < 0.4
-    t = row[Col.EU] if use_end else row[Col.SU]
-    if t == NONE or not ctx.t_min <= t <= ctx.t_max or not row[Col.CLO] <= t <= row[Col.CHI]:
-        return None
-    if not _triple_unique(idx, fid):
-        return None
-    if k > 1 and _times_of(idx, {other}, r, not forward or idx.rel_symmetric[r], e, use_end, any_partner=True) == {t}:
-        return None  # the named entity alone gives the answer: the description of e is not needed
-    pre = _static_prefix(ctx, rng, e, t, k - 1, {other})
-    if pre is None:
-        return None
-    anchor, prefix = pre
-    final = Hop(fid, r, forward, e, other)
-    for i in range(1, len(prefix)):  # skipping prefix hop i-1 must change the answer
-        ents = _follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None)
-        if ents is not None and _times_of(idx, ents, r, forward, other, use_end) == {t}:
-            return None
-    return Draft("interval", "end" if use_end else "start", anchor, (*prefix, final), t, (t,), True, static_prefix=True)
+            return fid, row, forward, e, other
+    return None
 
 
-def gen_sequence(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """sequence: first / last / next in the timeline of (e, r, dir); k-1 static hops lead to ``e``."""
-    if not len(ctx.timed):
-        return None
-    idx = ctx.index
-    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is not None else 1):
-        row = idx.fact_row(int(ctx.timed[rng.randrange(len(ctx.timed))]))
-        forward = rng.random() < 0.5
-        e = row[Col.S] if forward else row[Col.O]
-        forward = forward or idx.rel_symmetric[row[Col.R]]
-        if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
-            break  # a k-hop chain needs k-1 static hops into e: redraw (within this attempt) until e has them
-    else:
-        return None
-    r = row[Col.R]
-    if not idx.one_at(e, r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
-        return None  # a "many" timeline ("who played for X first?") ranks an open class
-    timeline = idx.group(e, r, forward)
-    if len(timeline) < 2 or any(x[Col.ASU] == NONE or x[Col.OTHER] == e for x in timeline):
-        return None  # an unknown start, or a self-loop ("the Cossack Hetmanate was part of itself")
-    distinct = len({x[Col.OTHER] for x in timeline})
-    if distinct < 2:
-        return None  # one value over all time: the order is not needed
-    variant = ("first", "last", "next")[rng.randrange(3)]
-    if variant != "next" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
-        return None
-    ref = -1
-    visited: set[int] = set()
-    if variant in ("first", "last"):
-        best = min(x[Col.ASU] for x in timeline) if variant == "first" else max(x[Col.ASU] for x in timeline)
-        cands = [x for x in timeline if x[Col.ASU] == best]
-    else:
-        counts: dict[int, int] = {}
-        for x in timeline:
-            counts[x[Col.OTHER]] = counts.get(x[Col.OTHER], 0) + 1
-        refs = [x for x in timeline if counts[x[Col.OTHER]] == 1 and idx.usable(x[Col.FID])]
-        if not refs:
-            return None
-        y = refs[rng.randrange(len(refs))]
-        if idx.rel_event[r]:
-            after = [x for x in timeline if x[Col.ASU] > y[Col.ASU]]
-        else:
-            if y[Col.AEU] == NONE:
-                return None
-            after = [x for x in timeline if x[Col.ASU] >= y[Col.AEU] and x[Col.ASU] > y[Col.ASU]]
-        if not after:
-            return None
-        best = min(x[Col.ASU] for x in after)
-        cands = [x for x in after if x[Col.ASU] == best]
-        ref = y[Col.FID]
-        visited.add(y[Col.OTHER])
-    if len(cands) != 1:
-        return None
-    ans = cands[0]
-    t = ans[Col.ASU]
-    if not ctx.t_min <= t <= ctx.t_max or not _certain(ans, t) or ans[Col.OTHER] in visited:
-        return None
-    pre = _static_prefix(ctx, rng, e, t, k - 1, visited | {ans[Col.OTHER]})
-    if pre is None:
-        return None
-    anchor, prefix = pre
-    for i in range(1, len(prefix) + 1):  # skipping prefix hop i-1 must not lead to e again
-        if _follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None) == {e}:
-            return None
-    final = Hop(ans[Col.FID], r, forward, e, ans[Col.OTHER])
-    return Draft(
-        "sequence", variant, anchor, (*prefix, final), t, (ans[Col.OTHER],), False, ref_fid=ref, static_prefix=True,
-        time_free=distinct, assumes_complete=variant != "next",
-    )  # fmt: skip
-
-
-def _follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: int | None) -> set[int] | None:
+def follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: int | None) -> set[int] | None:
     """Entities reached from ``start`` along ``steps`` over facts possibly valid at ``t`` (any time: ``None``).
 
     Returns ``None`` when a frontier grows beyond :data:`TIME_FREE_CAP` (too many to list).
@@ -614,7 +481,7 @@ def _follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: 
             if b - a > TIME_FREE_CAP:
                 return None
             for row in idx.rows(forward, a, b):
-                if t is None or _possible(row, t):
+                if t is None or possible(row, t):
                     nxt.add(row[Col.OTHER])
         if len(nxt) > TIME_FREE_CAP:
             return None
@@ -622,7 +489,7 @@ def _follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: 
     return cur
 
 
-def _times_of(
+def times_of(
     idx: GraphIndex, ents: set[int], r: int, forward: bool, other: int, use_end: bool, *, any_partner: bool = False
 ) -> set[int]:
     """Start (or end) units of the facts ``(e, r, dir, x)``, ``e`` in ``ents``, ``x == other`` unless ``any_partner``.
@@ -638,7 +505,7 @@ def _times_of(
     return out
 
 
-def _world_valid(idx: GraphIndex, anchor: int, hops: list[Hop], t: int, answers: tuple[int, ...]) -> int | None:
+def time_and_hops_matter(idx: GraphIndex, anchor: int, hops: list[Hop], t: int, answers: tuple[int, ...]) -> int | None:
     """The time and every hop must matter; returns the time-free answer count, or ``None`` when one does not.
 
     * The time-free reading (the same path over facts valid at any time) must give another answer set.
@@ -646,18 +513,10 @@ def _world_valid(idx: GraphIndex, anchor: int, hops: list[Hop], t: int, answers:
     """
     want = set(answers)
     steps = [(h.rel, h.forward) for h in hops]
-    free = _follow(idx, {anchor}, steps, None)
+    free = follow(idx, {anchor}, steps, None)
     if free == want:
         return None
     for i in range(len(hops) - 1):
-        if _follow(idx, {hops[i].src}, steps[i + 1 :], t) == want:
+        if follow(idx, {hops[i].src}, steps[i + 1 :], t) == want:
             return None
     return TIME_FREE_CAP if free is None else len(free)
-
-
-GENERATORS: dict[str, Callable[[GenContext, random.Random, int], Draft | None]] = {
-    "point_in_time": gen_point_in_time,
-    "before_after": gen_before_after,
-    "interval": gen_interval,
-    "sequence": gen_sequence,
-}

@@ -1,0 +1,195 @@
+"""sequence: "Which team did X play for first?", "... last?", "After X left Y, which team did X join next?".
+
+Draft: k-1 static hops to ``e``, then the timeline of ``(e, r, dir)`` (every fact with a known start at the
+granularity, at least two facts): ``first`` = the only fact with the smallest start, ``last`` = the only fact
+with the largest start, ``next`` after a reference fact ``y`` (the only fact of the timeline with its other
+endpoint) = the only fact with the smallest start among those with start > start(y) (events) or start >= end(y)
+and start > start(y) (states, ``y`` with a known end). ``t`` = the answer fact's start; ``y`` goes to
+``S_anchor``. ``first``/``last`` assume the graph is complete (``assumes_complete``).
+
+Validity rule (:func:`orderable`, :func:`every_hop_needed`): the direction is ``one`` for ``e`` and its
+timeline has no unknown start, no self-loop and two or more distinct values; ``first``/``last`` over an inverse
+timeline (asking for the subject: "who was born in X first?") needs at most :data:`SEQ_INVERSE_FIRST_LAST_CAP`
+facts in it (over a larger open class the graph's partial list makes "first"/"last" read oddly and mean
+little); skipping any prefix hop must not lead to ``e`` again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
+from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
+from chronoqa.generate.kg.operators.chains import (
+    HUB_CAP,
+    Draft,
+    GenContext,
+    Hop,
+    certain,
+    draw_final_fact,
+    follow,
+    static_prefix,
+)
+from chronoqa.generate.kg.templates import Renderer, Template, cap
+from chronoqa.records import Fact
+
+__all__ = ["OPERATOR", "SEQ_INVERSE_FIRST_LAST_CAP", "draft", "every_hop_needed", "orderable", "time_refs"]
+
+# "first"/"last" over an inverse timeline ("who was born in X first?") ranks an open class of subjects
+# that the graph lists only in part: asked only when that timeline has at most this many facts
+SEQ_INVERSE_FIRST_LAST_CAP = 10
+
+Row = list[int]
+
+
+def orderable(idx: GraphIndex, e: int, r: int, forward: bool) -> list[Row] | None:
+    """The timeline of ``(e, r, dir)`` when it can be ordered (see the module docstring), else ``None``."""
+    if not idx.one_at(e, r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
+        return None  # a "many" timeline ("who played for X first?") ranks an open class
+    timeline = idx.group(e, r, forward)
+    if len(timeline) < 2 or any(x[Col.ASU] == NONE or x[Col.OTHER] == e for x in timeline):
+        return None  # an unknown start, or a self-loop ("the Cossack Hetmanate was part of itself")
+    if len({x[Col.OTHER] for x in timeline}) < 2:
+        return None  # one value over all time: the order is not needed
+    return timeline
+
+
+def _next_after(idx: GraphIndex, timeline: list[Row], r: int, rng: random.Random) -> tuple[list[Row], Row] | None:
+    """The candidates for "next" after a reference fact drawn with ``rng``, and that reference."""
+    counts: dict[int, int] = {}
+    for x in timeline:
+        counts[x[Col.OTHER]] = counts.get(x[Col.OTHER], 0) + 1
+    refs = [x for x in timeline if counts[x[Col.OTHER]] == 1 and idx.usable(x[Col.FID])]
+    if not refs:
+        return None
+    y = refs[rng.randrange(len(refs))]
+    if idx.rel_event[r]:
+        after = [x for x in timeline if x[Col.ASU] > y[Col.ASU]]
+    else:
+        if y[Col.AEU] == NONE:
+            return None
+        after = [x for x in timeline if x[Col.ASU] >= y[Col.AEU] and x[Col.ASU] > y[Col.ASU]]
+    if not after:
+        return None
+    best = min(x[Col.ASU] for x in after)
+    return [x for x in after if x[Col.ASU] == best], y
+
+
+def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
+    """First / last / next in the timeline of (e, r, dir); k-1 static hops lead to ``e``."""
+    drawn = draw_final_fact(ctx, rng, k)
+    if drawn is None:
+        return None
+    _, row, forward, e, _ = drawn
+    idx = ctx.index
+    r = row[Col.R]
+    timeline = orderable(idx, e, r, forward)
+    if timeline is None:
+        return None
+    variant = ("first", "last", "next")[rng.randrange(3)]
+    if variant != "next" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
+        return None
+    ref = -1
+    visited: set[int] = set()
+    if variant in ("first", "last"):
+        best = min(x[Col.ASU] for x in timeline) if variant == "first" else max(x[Col.ASU] for x in timeline)
+        cands = [x for x in timeline if x[Col.ASU] == best]
+    else:
+        nxt = _next_after(idx, timeline, r, rng)
+        if nxt is None:
+            return None
+        cands, y = nxt
+        ref = y[Col.FID]
+        visited.add(y[Col.OTHER])
+    if len(cands) != 1:
+        return None
+    ans = cands[0]
+    t = ans[Col.ASU]
+    if not ctx.t_min <= t <= ctx.t_max or not certain(ans, t) or ans[Col.OTHER] in visited:
+        return None
+    pre = static_prefix(ctx, rng, e, t, k - 1, visited | {ans[Col.OTHER]})
+    if pre is None or not every_hop_needed(idx, pre[1], e):
+        return None
+    final = Hop(ans[Col.FID], r, forward, e, ans[Col.OTHER])
+    return Draft(
+        "sequence", variant, pre[0], (*pre[1], final), t, (ans[Col.OTHER],), AnswerKind.ENTITY, ref_fid=ref,
+        static_prefix=True, time_free=len({x[Col.OTHER] for x in timeline}), assumes_complete=variant != "next",
+    )  # fmt: skip
+
+
+def every_hop_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:
+    """Skipping prefix hop ``i-1`` (going on from its source) must not lead to ``e`` again."""
+    for i in range(1, len(prefix) + 1):
+        if follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None) == {e}:
+            return False
+    return True
+
+
+def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
+    """The reference fact's end ("next" after a state with an end) or start, then the answer fact's start."""
+    out = []
+    if d.ref_fid >= 0:
+        ref = facts[d.ref_fid]
+        which, tp = ("end", ref.end) if d.variant == "next" and ref.end is not None else ("start", ref.start)
+        if tp is not None:
+            out.append(time_ref(which, tp.isoformat(), "anchor"))
+    out.append(time_ref("start", t_iso, "answer"))
+    return out
+
+
+def _next_clause(rd: Renderer, d: Draft) -> str:
+    """The reference of a "next" question: the clause of its start (event) or end (state)."""
+    last = d.hops[-1]
+    e_text = rd.noun(d.hops[:-1], d.anchor)
+    which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
+    return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
+
+
+def _plain(rd: Renderer, d: Draft) -> str:
+    if d.variant == "next":
+        return f"After {_next_clause(rd, d)}, {rd.ask(d)} next?"
+    return f"{cap(rd.ask(d))} {d.variant}?"
+
+
+def _alt(rd: Renderer, d: Draft) -> str:
+    if d.variant == "next":
+        # "Who won the William Allan Award next after Elizabeth F. Neufeld?": the reference is named by
+        # its other endpoint only (the only fact of the timeline with it), without repeating the clause
+        row = rd.index.fact_row(d.ref_fid)
+        other = row[2] if d.hops[-1].forward else row[0]
+        return f"{cap(rd.ask(d))} next after {rd.ent(other)}?"
+    tail = "before any other" if d.variant == "first" else "most recently"
+    return f"{cap(rd.ask(d))} {tail}?"
+
+
+def _lead(rd: Renderer, d: Draft) -> str:
+    if d.variant == "next":
+        return f"{cap(rd.ask(d))} immediately after {_next_clause(rd, d)}?"
+    lead = "At first" if d.variant == "first" else "Most recently"
+    return f"{lead}, {rd.ask(d)}?"
+
+
+def _earliest(rd: Renderer, d: Draft) -> str:
+    if d.variant == "next":
+        row = rd.index.fact_row(d.ref_fid)
+        other = row[2] if row[0] == d.hops[-1].src else row[0]
+        return f"After {rd.ent(other)}, {rd.ask(d)} next?"
+    tail = "first of all" if d.variant == "first" else "last of all"
+    return f"{cap(rd.ask(d))} {tail}?"
+
+
+OPERATOR = Operator(
+    name="sequence",
+    title="Sequence",
+    weight=0.25,
+    answer=AnswerKind.ENTITY,
+    draft=draft,
+    templates=(
+        Template("seq.plain", _plain),
+        Template("seq.alt", _alt),
+        Template("seq.lead", _lead),
+        Template("seq.earliest", _earliest),
+    ),
+    time_refs=time_refs,
+)
