@@ -575,18 +575,6 @@ def test_sequences_never_rank_an_open_class() -> None:
         assert q.assumes_complete == (q.logical_form["variant"] in ("first", "last"))
 
 
-def test_static_depths_by_hand() -> None:
-    from chronoqa.generate.kg.operators import Hop, static_depths
-
-    # static hops 0 -> 1 -> 2 -> 3, and 4 -> 2; entity 5 has none. Longest chains into each (capped at 2).
-    def into(src: int, dst: int) -> tuple[Hop, int, int]:
-        return (Hop(0, 0, True, src, dst), 0, 0)
-
-    table = [[], [into(0, 1)], [into(1, 2), into(4, 2)], [into(2, 3)], [], []]
-    assert static_depths(table, 2) == [0, 1, 2, 2, 0, 0]
-    assert static_depths(table, 3) == [0, 1, 2, 3, 0, 0]
-
-
 # Non-year dates (issue 3 follow-up), worked by hand on the HAND graph plus:
 #   Gov owns Rail "100" (an ownership percentage read as a year), Gov owns Bank 1990..100 (its end is the
 #   percentage; read as years it would be reversed), Gov owns Mill 1980 (a real year), Studio created

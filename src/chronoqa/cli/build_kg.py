@@ -153,7 +153,7 @@ def _print_summary(console: Console, build: KGBuild, graph: TemporalGraph, folde
     """The composition table and one line of rates, readings and times."""
     from rich.table import Table
 
-    from chronoqa.generate.kg.datacard import OPERATOR_NAMES, SPLIT_ORDER
+    from chronoqa.generate.kg.datacard import SPLIT_ORDER, operator_title
     from chronoqa.records import COMPLEXITIES
 
     counts = build.manifest["counts"]
@@ -165,7 +165,7 @@ def _print_summary(console: Console, build: KGBuild, graph: TemporalGraph, folde
     for op, row in counts["composition"].items():
         for cx in COMPLEXITIES:
             col[cx] += row[cx]
-        table.add_row(OPERATOR_NAMES.get(op, op), *(f"{row[cx]:,}" for cx in COMPLEXITIES), f"{sum(row.values()):,}")
+        table.add_row(operator_title(op), *(f"{row[cx]:,}" for cx in COMPLEXITIES), f"{sum(row.values()):,}")
     table.add_row("Total", *(f"{col[cx]:,}" for cx in COMPLEXITIES), f"{sum(col.values()):,}", style="bold")
     console.print(table)
     m = build.manifest

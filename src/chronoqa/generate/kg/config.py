@@ -98,8 +98,8 @@ class KGBuildConfig:
         if self.not_years is not None:
             object.__setattr__(self, "not_years", parse_not_years(self.not_years, "KGBuildConfig.not_years"))
         for op in self.operators:
-            if op not in OPERATORS:
-                raise UnknownNameError("operator", op, OPERATORS)
+            if op not in REGISTRY:
+                raise UnknownNameError("operator", op, REGISTRY)
         if not self.operators:
             raise ValueError("operators must name at least one operator")
         if self.engine not in ENGINES:
@@ -118,8 +118,8 @@ class KGBuildConfig:
         if len(self.split_ratios) != 3 or any(r < 0 for r in self.split_ratios) or sum(self.split_ratios) <= 0:
             raise ValueError(f"split_ratios must be 3 non-negative numbers with a positive sum: {self.split_ratios}")
         for name, w in self.operator_weights:
-            if name not in OPERATORS:
-                raise UnknownNameError("operator", name, OPERATORS)
+            if name not in REGISTRY:
+                raise UnknownNameError("operator", name, REGISTRY)
             if w < 0:
                 raise ValueError(f"operator weight of {name} must be >= 0, got {w}")
         if len(self.hop_weights) != 3 or any(w < 0 for w in self.hop_weights):

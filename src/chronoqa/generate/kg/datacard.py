@@ -9,12 +9,15 @@ from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.io import md_escape
 from chronoqa.records import COMPLEXITIES, Question
 
-__all__ = ["OPERATOR_NAMES", "composition_table", "render_datacard"]
-
-#: Operator name → its name in tables (each operator's ``title``).
-OPERATOR_NAMES: dict[str, str] = {name: op.title for name, op in REGISTRY.items()}
+__all__ = ["SPLIT_ORDER", "composition_table", "operator_title", "render_datacard"]
 #: The order the data card lists splits in.
 SPLIT_ORDER = ("train", "dev", "test")
+
+
+def operator_title(name: str) -> str:
+    """An operator's name in tables (its registered ``title``; the name itself for an unregistered one)."""
+    op = REGISTRY.get(name)
+    return op.title if op is not None else name
 
 
 def composition_table(composition: Mapping[str, Mapping[str, int]]) -> str:
@@ -26,7 +29,7 @@ def composition_table(composition: Mapping[str, Mapping[str, int]]) -> str:
         for cx in COMPLEXITIES:
             col[cx] += row.get(cx, 0)
         cells = " | ".join(f"{row.get(cx, 0):,}" for cx in COMPLEXITIES)
-        lines.append(f"| {OPERATOR_NAMES.get(op, op)} | {cells} | {total:,} |")
+        lines.append(f"| {operator_title(op)} | {cells} | {total:,} |")
     lines.append(f"| Total | {' | '.join(f'{col[cx]:,}' for cx in COMPLEXITIES)} | {sum(col.values()):,} |")
     return "\n".join(lines)
 
