@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
+from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg import OPERATORS, KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.build import STEPS
 from chronoqa.generate.kg.operators import (
@@ -20,8 +22,10 @@ from chronoqa.generate.kg.operators import (
     static_depths,
     templates,
 )
+from chronoqa.generate.kg.operators.base import GoldFacts
 from chronoqa.generate.kg.steps import BuildState
 from chronoqa.generate.kg.templates import Renderer, Template
+from chronoqa.records import Question
 from chronoqa.time import Granularity
 from test_kg_build import random_graph
 
@@ -110,6 +114,18 @@ def test_a_new_operator_is_one_module_and_its_registration(monkeypatch: pytest.M
     assert b.manifest["counts"]["composition"] == {"toy": {"1-hop": len(b.questions), "2-hop": 0, "3+-hop": 0}}
     assert "| Toy | " in b.datacard
     assert b.manifest["audit"] == {"leaks": 0, "invalid_gold": 0}
+
+
+def test_the_audit_applies_each_operators_gold_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    def never(gold: GoldFacts, q: Question, positions: Sequence[int]) -> str | None:
+        return f"S* fact {q.S_star[0].fact_id} rejected"
+
+    toy = Operator("toy", "Toy", 0.0, AnswerKind.ENTITY, _toy_draft, (Template("toy.in", _toy_text),), gold_rule=never)
+    monkeypatch.setitem(REGISTRY, "toy", toy)
+    cfg = KGBuildConfig(n_questions=20, seed=3, operators=("toy",), operator_weights=(("toy", 1.0),), max_hops=1)
+    want = r"0 question\(s\) contain their answer, [1-9]\d* fail their operator's gold rule \(first: \['rand-0+: S\*"
+    with pytest.raises(ChronoqaError, match=want):
+        build_kg_benchmark(random_graph(800, 2), cfg, phrases="yago11k")
 
 
 def test_static_depths_by_hand() -> None:

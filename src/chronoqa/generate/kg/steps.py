@@ -20,6 +20,7 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
 from chronoqa.generate.kg.config import KGBuildConfig
+from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import REGISTRY, TIME_FREE_CAP, Draft, GenContext
@@ -123,7 +124,7 @@ class BuildState:
     flags: list[FunctionalFlags] = field(init=False)
     stratified_fine: bool = field(init=False)  # splits stratified by complexity x operator
     # audit
-    audit: dict[str, Any] = field(init=False)
+    audit_result: dict[str, Any] = field(init=False)  # leaks, invalid gold, examples
     # make_manifest
     manifest: dict[str, Any] = field(init=False)
     # caches: a draft's facts come back often, made once each
@@ -155,8 +156,6 @@ class BuildState:
 
     def triple(self, fid: int) -> Triple:
         """The triple of a fact as questions hold it."""
-        from chronoqa.generate.kg.corpus import fact_triple
-
         t = self.triples.get(fid)
         if t is None:
             t = self.triples[fid] = fact_triple(
@@ -528,11 +527,11 @@ def audit(s: BuildState) -> None:
         if why is not None:
             n_invalid += 1
             examples.append(f"{q.id}: {why}")
-    s.audit = {"leaks": n_leak, "invalid_gold": n_invalid, "examples": examples}
+    s.audit_result = {"leaks": n_leak, "invalid_gold": n_invalid, "examples": examples}
     if n_leak or n_invalid:
         raise ChronoqaError(
-            f"build audit failed: {n_leak} question(s) contain their answer, {n_invalid} "
-            f"have an S* fact not valid at t_query (first: {examples[:3]})"
+            f"build audit failed: {n_leak} question(s) contain their answer, {n_invalid} fail their operator's "
+            f"gold rule (first: {examples[:3]})"
         )
 
 
@@ -634,7 +633,7 @@ def make_manifest(s: BuildState) -> None:
             "time_free_cap": TIME_FREE_CAP,
         },
         "functional_rates": _rates(s.flags),
-        "audit": {"leaks": s.audit["leaks"], "invalid_gold": s.audit["invalid_gold"]},
+        "audit": {"leaks": s.audit_result["leaks"], "invalid_gold": s.audit_result["invalid_gold"]},
         "cells": {c.name: _cell_info(c) for c in s.cells},
         "splits_stratified_by": "complexity x operator" if s.stratified_fine else "complexity",
     }
