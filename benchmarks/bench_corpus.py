@@ -166,7 +166,8 @@ def main() -> None:
                 print(fmt, tree, json.dumps(runs[tree][-1]), flush=True)
         results += [summarise(fmt, args.facts, tree, src, runs[tree]) for tree, src in trees]
     if args.stages:
-        results.append({"format": "stages", "facts": args.facts, "tree": "after", **child(SRC, ["stages", str(args.facts)])})
+        stages = child(SRC, ["stages", str(args.facts)])
+        results.append({"format": "stages", "facts": args.facts, "tree": "after", **stages})
     record(args.facts, results)
 
 

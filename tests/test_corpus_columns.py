@@ -331,6 +331,17 @@ def test_json_lines_equal_json_dumps_per_record(tmp_path: Path) -> None:
         json_lines(pa.record_batch({"x": pa.array([1.5])}))
 
 
+def test_json_lines_of_columns_without_nulls_equal_json_dumps() -> None:
+    # columns with no missing value are joined with their keys and quotes as scalars: the same bytes
+    records = [{"a": s, "n": i - 2, "b": i % 2 == 0} for i, s in enumerate(["x", 'q"', "é\n", ""])]
+    batch = pa.RecordBatch.from_pylist(records)
+    want = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+    assert bytes(json_lines(batch)).decode("utf-8") == want
+    for name in ("a", "n", "b"):
+        one = "".join(json.dumps({name: r[name]}, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+        assert bytes(json_lines(batch.select([name]))).decode("utf-8") == one
+
+
 @settings(max_examples=40)
 @given(st.lists(st.one_of(st.none(), st.text(max_size=12)), max_size=30))
 def test_json_lines_escape_any_text_as_json_dumps(values: list[str | None]) -> None:

@@ -167,23 +167,31 @@ def json_strings(arr: pa.Array, prefix: str = "", suffix: str = "", *, quoted: b
     return pc.fill_null(out, prefix + "null" + suffix) if arr.null_count else out
 
 
-def _json_values(col: pa.Array, prefix: str, suffix: str) -> pa.Array:
-    """``prefix + JSON + suffix`` of each value of a column: strings (plain or dictionary), integers, booleans."""
+def _json_pieces(col: pa.Array, prefix: str, suffix: str) -> list[pa.Array | str]:
+    """``prefix + JSON + suffix`` of each value of a column, as pieces of one row-wise join.
+
+    Columns are strings (plain or dictionary), integers or booleans. Text the same in every row (the key, a
+    string's quotes) stays a scalar piece, so a column without nulls is not copied before the join.
+    """
     t = col.type
     null = prefix + "null" + suffix
     if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
-        return pc.fill_null(json_strings(col.dictionary, prefix, suffix).take(col.indices), null)
+        return [pc.fill_null(json_strings(col.dictionary, prefix, suffix).take(col.indices), null)]
     if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return json_strings(col, prefix, suffix)
+        if col.null_count:
+            return [json_strings(col, prefix, suffix)]
+        return [prefix + '"', json_strings(col, quoted=False), '"' + suffix]
     if pa.types.is_integer(t):
         text = pc.cast(col, pa.string())
     elif pa.types.is_boolean(t):
         text = pc.if_else(col, "true", "false")
     elif pa.types.is_null(t):
-        return pa.array([null] * len(col), pa.string())
+        return [pa.array([null] * len(col), pa.string())]
     else:
         raise TypeError(f"json_lines: column type {t} is not written (strings, integers and booleans are)")
-    return pc.fill_null(pc.binary_join_element_wise(prefix, text, suffix, ""), null)
+    if col.null_count:
+        return [pc.fill_null(pc.binary_join_element_wise(prefix, text, suffix, ""), null)]
+    return [prefix, text, suffix]
 
 
 def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
@@ -192,17 +200,22 @@ def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
     Each row is one object with the batch's columns as keys, in column order (:func:`dumps`: compact,
     ``ensure_ascii=False``, ``null`` for a missing value). Columns are strings (plain or dictionary-encoded, each
     distinct dictionary value escaped once), integers or booleans. Each column becomes its ``"key":value``
-    pieces in one pass and the pieces are joined row by row in another (Arrow kernels, no Python per row).
+    pieces and the pieces are joined row by row in one Arrow join (no Python per row).
     """
     names = batch.schema.names
     if not names:
         return pa.py_buffer(b"{}\n" * batch.num_rows)
     last = len(names) - 1
-    parts = [
-        _json_values(col, ("{" if i == 0 else ",") + dumps(name) + ":", "}\n" if i == last else "")
-        for i, (name, col) in enumerate(zip(names, batch.columns, strict=True))
-    ]
-    return string_bytes(pc.binary_join_element_wise(*parts, "") if len(parts) > 1 else parts[0])
+    pieces: list[pa.Array | str] = []
+    for i, (name, col) in enumerate(zip(names, batch.columns, strict=True)):
+        for piece in _json_pieces(col, ("{" if i == 0 else ",") + dumps(name) + ":", "}\n" if i == last else ""):
+            if isinstance(piece, str) and pieces and isinstance(pieces[-1], str):
+                pieces[-1] += piece  # one scalar between two columns' values
+            elif not isinstance(piece, str) or piece:
+                pieces.append(piece)
+    if len(pieces) == 1 and not isinstance(pieces[0], str):
+        return string_bytes(pieces[0])
+    return string_bytes(pc.binary_join_element_wise(*pieces, ""))
 
 
 def string_bytes(arr: pa.Array) -> pa.Buffer:
