@@ -28,6 +28,7 @@ from chronoqa.records import Doc, Fact, FactColumns, Triple, time_str
 from chronoqa.time import TimePoint, date_table, start_after_end
 
 __all__ = [
+    "LINES_ROWS",
     "ColumnarCorpus",
     "corpus_batches",
     "corpus_columns",
@@ -36,6 +37,12 @@ __all__ = [
     "iter_corpus",
 ]
 
+
+#: Documents per part of :meth:`ColumnarCorpus.parts` when only JSON lines are made (a batch of
+#: :data:`~chronoqa.artifacts.release.CORPUS_BATCH_ROWS` when the batches are written too: they are
+#: ``corpus.parquet``'s row groups): a few parts in flight stay small, and a 1M-document corpus is 16 parts for
+#: the worker threads, not 4.
+LINES_ROWS = 1 << 16
 
 # Sources of a time phrase's variable parts (in :func:`_cases`): none, a date as text or as ISO, the listed years.
 _NONE, _RT_S, _RT_E, _ISO_S, _ISO_E, _BAD = range(6)
@@ -219,29 +226,36 @@ class _CorpusPlan:
                 years, inv = np.unique(np.concatenate(listed_years, axis=1), axis=1, return_inverse=True)
                 bad_texts = [str(x) if x == y else f"{x} and {y}" for x, y in years.T.tolist()]
                 self.bad_idx[listed] = inv.reshape(-1)
-        # the time pool: the cases' texts, the dates as text, the dates as ISO, the listed years, ""
-        cases = _cases(self.as_of, self.open_end)
-        texts = sorted({case[j] for case in cases for j in (0, 2, 4, 6)})
-        at = {t: i for i, t in enumerate(texts)}
-        self.case_text = np.array([[at[case[j]] for case in cases] for j in (0, 2, 4, 6)], dtype=np.int64)
-        self.case_part = np.array([[case[j] for case in cases] for j in (1, 3, 5)], dtype=np.int64)
-        self.case_empty = at[""]
         # the dates as ISO and as text (render_time_text's: render_time), each distinct year written once
         self.iso = iso = self.dates.isoformat()
         rendered = self.dates.render()
-        self.rt0 = len(texts)
-        self.iso0 = self.rt0 + len(iso)
-        self.bad0 = self.iso0 + len(iso)
-        self.none = self.bad0 + len(bad_texts)
-        listed_texts = pa.array(bad_texts, pa.string())
-        self.tpool = pa.concat_arrays(
-            [pa.array(texts, pa.string()), rendered, iso, listed_texts, pa.array([""], pa.string())]
-        )
-        self.cases = cases
         none = pa.array([""], pa.string())
-        self.part_values: dict[int, pa.Array] = {
-            _NONE: none, _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso, _BAD: listed_texts
-        }  # fmt: skip
+        values = {_NONE: none, _RT_S: rendered, _RT_E: rendered, _ISO_S: iso, _ISO_E: iso}
+        self._time_pools(values | {_BAD: pa.array(bad_texts, pa.string())})
+
+    def _time_pools(self, values: Mapping[int, pa.Array]) -> None:
+        """The time phrase's pools: each relation's last text joined to each case's first, then its three parts.
+
+        ``last`` (relation x case) and, for each part ``j``, ``tails[j]``: ``(pool, first row of each case, source
+        of each case, whether each case's values are all empty)``, the pool holding each case's block of the part's
+        values (none, the dates, the listed years) joined to the case's text after them; sources are numbered 0
+        none, 1 start date, 2 end date, 3 listed years.
+        """
+        cases = self.cases = _cases(self.as_of, self.open_end)
+        n_rel = len(self.lit[0])
+        firsts = pa.array([case[0] for case in cases] * n_rel, pa.string())
+        self.last = pc.binary_join_element_wise(self.pool.take(np.repeat(self.lit[self.k], len(cases))), firsts, "")
+        source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
+        self.tails: list[tuple[pa.Array, np.ndarray, np.ndarray, np.ndarray]] = []
+        for j in (1, 3, 5):
+            parts = [(case[j], case[j + 1]) for case in cases]
+            sizes = [len(values[part]) for part, _ in parts]
+            self.tails.append((
+                pa.concat_arrays([pc.binary_join_element_wise(values[p], after, "") for p, after in parts]),
+                np.cumsum([0, *sizes[:-1]]).astype(np.int32),
+                np.array([source[p] for p, _ in parts], dtype=np.int8),
+                np.array([p == _NONE and not after for p, after in parts], dtype=bool),
+            ))  # fmt: skip
 
     def positions(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The positions of rows ``a..b-1``'s start and end dates among the plan's dates (int32; 0 where unknown)."""
@@ -307,30 +321,21 @@ class _CorpusPlan:
         cap = self.starts_with_slot[r]
         return cap & self.ent_empty[np.where(self.slot[1, r] == 1, s, o)]
 
-    def tail(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
-        """The time phrase's pieces of rows ``a..b-1``, with the full stop (indices into the time pool).
+    def tail(self, a: int, b: int, r: np.ndarray, pos: tuple[np.ndarray, np.ndarray]) -> list[pa.Array]:
+        """The text after the statement's last slot of rows ``a..b-1``: its last text, then the time phrase's parts.
 
-        ``pos``: the rows' :meth:`positions`.
+        ``r``: the rows' relations; ``pos``: their :meth:`positions`. A part empty in every row is left out.
         """
         case, bad_idx = self.row_cases(a, b)
-        present = np.flatnonzero(np.bincount(case, minlength=len(self.case_text[0])))
-        pos_s, pos_e = pos[0].astype(np.int64), pos[1].astype(np.int64)
-        sources: list[Callable[[], np.ndarray]] = [
-            lambda: np.full(b - a, self.none, dtype=np.int64),
-            lambda: self.rt0 + pos_s,
-            lambda: self.rt0 + pos_e,
-            lambda: self.iso0 + pos_s,
-            lambda: self.iso0 + pos_e,
-            lambda: self.bad0 + bad_idx.astype(np.int64),
-        ]
-        pieces = [self.case_text[0, case]]
-        for j in range(3):
-            kinds = np.unique(self.case_part[j, present]).tolist()
-            if len(kinds) == 1:  # the same source in every row of the batch
-                part = sources[kinds[0]]()
-            else:
-                part = np.choose(self.case_part[j, case], [sources[k]() for k in range(len(sources))])
-            pieces += [part, self.case_text[j + 1, case]]
+        present = np.flatnonzero(np.bincount(case, minlength=len(self.cases)))
+        pieces = [self.last.take(r.astype(np.int32) * len(self.cases) + case)]
+        sources = [np.zeros(b - a, dtype=np.int32), *pos, bad_idx]
+        for pool, base, kind, blank in self.tails:
+            if blank[present].all():
+                continue
+            kinds = np.unique(kind[present]).tolist()
+            local = sources[kinds[0]] if len(kinds) == 1 else np.choose(kind[case], sources)
+            pieces.append(pool.take(base[case] + local))
         return pieces
 
     def text_pieces(self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray]) -> tuple[list[pa.Array], np.ndarray]:
@@ -338,12 +343,10 @@ class _CorpusPlan:
 
         ``pos``: the rows' :meth:`positions`.
         """
-        c = self.cols
-        body, undecided = self.body(c.r[a:b], c.s[a:b], c.o[a:b])
-        pieces = [self.pool.take(i) for i in body if not (i == self.empty).all()]
-        tail = self.tail(a, b, pos)
-        pieces += [self.tpool.take(i) for i in tail if not ((i == self.none) | (i == self.case_empty)).all()]
-        return pieces, undecided
+        r = self.cols.r[a:b]
+        body, undecided = self.body(r, self.cols.s[a:b], self.cols.o[a:b])
+        pieces = [self.pool.take(i) for i in body[:-1] if not (i == self.empty).all()]  # the last text: in tail
+        return pieces + self.tail(a, b, r, pos), undecided
 
     def fields(
         self, a: int, b: int, pos: tuple[np.ndarray, np.ndarray] | None = None
@@ -425,19 +428,21 @@ class ColumnarCorpus:
     ) -> Iterator[tuple[int, pa.RecordBatch | None, pa.Buffer | None]]:
         """``(rows, batch or None, JSON lines or None)`` of each batch in order.
 
-        The batch is given if ``batches``, its JSON lines if ``lines`` (made on the worker with the batch).
+        The batch is given if ``batches``, its JSON lines if ``lines`` (made on the worker with the batch). With
+        lines alone, the parts are of :data:`LINES_ROWS` documents (the file's bytes are the same).
         ``caller_cores``: the cores the caller's own work on each part keeps busy (its Parquet encoding), left to
         it when ``threads`` is ``None`` (``map_ordered``'s ``spare``).
         """
         plan = self._plan
         n = len(plan.cols)
+        step = plan.batch_rows if batches else min(plan.batch_rows, LINES_ROWS)
 
         def make(a: int) -> tuple[int, pa.RecordBatch | None, pa.Buffer | None]:
-            b = min(a + plan.batch_rows, n)
+            b = min(a + step, n)
             batch = plan.batch(a, b)
             return b - a, batch if batches else None, json_lines(batch) if lines else None
 
-        for _, part in map_ordered(make, range(0, n, plan.batch_rows), self.threads, spare=caller_cores):
+        for _, part in map_ordered(make, range(0, n, step), self.threads, spare=caller_cores):
             yield part
 
     def reader(self) -> pa.RecordBatchReader:
