@@ -247,8 +247,8 @@ class _CorpusPlan:
         self.last = pc.binary_join_element_wise(self.pool.take(np.repeat(self.lit[self.k], len(cases))), firsts, "")
         source = {_NONE: 0, _RT_S: 1, _ISO_S: 1, _RT_E: 2, _ISO_E: 2, _BAD: 3}
         self.tails: list[tuple[pa.Array, np.ndarray, np.ndarray, np.ndarray]] = []
-        for j in (1, 3, 5):
-            parts = [(case[j], case[j + 1]) for case in cases]
+        for j in range(3):  # a case is (text, part, text, part, text, part, text)
+            parts = [(int(case[2 * j + 1]), str(case[2 * j + 2])) for case in cases]
             sizes = [len(values[part]) for part, _ in parts]
             self.tails.append((
                 pa.concat_arrays([pc.binary_join_element_wise(values[p], after, "") for p, after in parts]),
