@@ -1,50 +1,25 @@
-"""Corpus writing: the per-document writer vs the columnar one, documents per second, in the same run.
+"""Corpus writing: the release's corpus writer against the code before a change, alternated in the same run.
 
-The corpus of a synthetic graph (``chronoqa.sources.synthetic``, seed 0, generic phrasing as the KG
-benchmark gives its relations, every third relation an event; open ends read as ongoing) written as a release
-folder writes it, each case in a fresh subprocess (peak resident memory = ``VmHWM`` of that process):
+The corpus of a synthetic graph (``chronoqa.sources.synthetic``, seed 0, generic phrasing as the KG benchmark
+gives its relations, every third relation an event; open ends read as ongoing) written as a KG build writes it:
+``write_corpus`` on ``corpus_columns`` over the graph's ``FactColumns``, into ``corpus.jsonl``, ``corpus.parquet``
+or both (``--formats``). Each run is a fresh subprocess (peak resident memory = ``VmHWM`` of that process) and
+uses only that public pair, so any chronoqa source tree can run it.
 
-* ``per-doc jsonl``: ``iter_corpus`` over the graph's ``Fact`` objects, one ``Doc.to_dict`` and ``json.dumps``
-  per document (``write_release``'s writer until issue 16): the baseline;
-* ``columnar jsonl``: ``write_corpus`` on ``corpus_columns`` over the graph's ``FactColumns`` (what a KG build
-  writes), end to end: the plan (labels, phrases, dates and time-phrase cases, each rendered once), the escaped
-  pools, then each batch's JSON lines (one Arrow join of pieces taken from the pools) made on worker threads
-  while the main thread writes the previous batch past the page cache (``atomic_write(stream=True)``), one
-  fsync at the end; ``columnar parquet`` and ``columnar both`` the same into ``corpus.parquet`` / both files
-  (Arrow batches of ``CORPUS_SCHEMA`` for Parquet, encoded by pyarrow on the main thread, one worker fewer);
-* ``columnar stages`` splits the JSONL path, each stage alone in one thread: the plan (``plan_s``), the escaped pools
-  (``pools_s``), the JSON lines of every batch (``lines_s``, no file), writing them to ``corpus.jsonl`` with its fsync
-  (``write_s``, streamed past the page cache as the writer does; ``write_cached_s``, its peer: the same bytes through
-  the page cache, as until this change); beside them the Arrow batches (``batches_s``) and ``corpus.parquet`` from
-  them (``parquet_s``). Its ``s`` is plan + pools + lines + write: the JSONL path without threads. Since the cases of
-  a graph with no year listed as not a year (this one) are decided per batch, they count in ``lines_s``, not in
-  ``plan_s`` (records before that change have them in the plan). Where numba is installed (``chronoqa[fast]``), the
-  stages add the numba kernel's (``chronoqa.generate.kg.kernel``): its layouts (``layouts_s``: the pools end to end,
-  an entity's and a date's pieces side by side, numba's cached code loaded), its JSON lines (``kernel_lines_s``: each
-  batch's pieces listed from the row codes, then copied by one loop, without the GIL) and its Arrow batches
-  (``kernel_batches_s``: the text column made by the kernel), with ``kernel_lines_equal_arrow`` (the sha256 of its
-  lines against the Arrow joins'). Each stage also gives its CPU microseconds a row (``*_us_per_row``). The end-to-end
-  columnar cases use the kernel from ``KERNEL_MIN_ROWS`` (2M) facts, so the 10M cases' files are the kernel's
-  (``kernel_lines_equal_arrow`` and the 1M sha256 tie them to the per-document writer's);
-* ``kernel compile``: the kernel's first use in a process (``load_s``), once with an empty numba cache
-  (``NUMBA_CACHE_DIR`` a fresh folder: ``cold_*``, the compile) and once more reading that cache (``cached_*``).
+With ``--before SRC`` (a chronoqa ``src`` folder, e.g. a checkout of the code before a change) every format runs
+``--rounds`` times with that tree and with this one, alternately (before, after, before, after, ...): on a
+shared machine both see the same load. Each result keeps every run's wall and CPU seconds (``process_time``,
+all threads: the steadier number on a shared machine), their best and median, the peak memory, and the sha256 of
+each file written; ``same_bytes`` says whether every run of a graph size wrote the same files.
 
-Columnar cases keep the best of ``--repeat`` runs (default 3) in their process; the per-document one runs once.
-Every case records the sha256 of what it wrote, so one run shows the writers' outputs are the same bytes.
-Times are wall clock and CPU (``process_time``, all threads: on a shared machine, CPU seconds are the steadier
-number; the threaded cases' wall time is below their CPU time only when the machine has a core to spare).
-Run: ``python benchmarks/bench_corpus.py [--facts 1000000] [--big 10000000]``; ``--big`` adds the columnar
-cases on a larger graph (the per-document writer is left out there: about 6 minutes per 10M documents);
-``--facts 0 --big 10000000`` runs only those. A run replaces the cases it measures in the results file.
-Results go to ``benchmarks/results/corpus.json``.
+``--stages`` adds one run of this tree's steps, each alone in one thread, in CPU microseconds a row: the plan
+(labels, phrases, dates, each rendered once), the Arrow batches (the text joined from the pools, the dictionary
+columns), their JSON lines (``chronoqa.io.json_lines``), writing those lines through the page cache with the
+final fsync, and ``corpus.parquet`` from the batches.
 
-Recorded (``benchmarks/results/corpus.json``, quiet machine, load average about 1, ``--repeat 1``; the table and
-its reading, with the spread of four 10M runs, are in ``benchmarks/README.md``). 1M documents: per-document
-writer 29.3 s; columnar JSONL 1.19 s (0.84M documents/s), Parquet 1.18 s, both 2.90 s. 10M documents (the
-kernel's): JSONL 6.17 s wall / 9.6 s CPU (1.62M/s; 4.4 to 6.2 s over four runs), Parquet 9.93 s / 15.7 s
-(1.01M/s; 7.3 to 9.9 s); stages in CPU us a row: kernel lines 0.63 (Arrow's 1.68), file write 0.055 past the
-page cache (0.56 through it), Parquet encode 0.70, plan + pools + layouts 0.18. Same sha256 as the
-per-document writer's file at both sizes.
+Run: ``python benchmarks/bench_corpus.py [--facts 1000000] [--before /path/to/src] [--rounds 3]
+[--formats jsonl,parquet,both] [--stages]``. A run replaces the results of the sizes it measures in
+``benchmarks/results/corpus.json``; the current table is in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -53,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -64,193 +40,160 @@ from typing import Any
 from _proc import peak_mb
 
 HERE = Path(__file__).resolve().parent
+SRC = HERE.parent / "src"
 RESULTS = HERE / "results" / "corpus.json"
-CASES = ("per-doc jsonl", "columnar jsonl", "columnar parquet", "columnar both", "columnar stages", "kernel compile")
+FORMATS = ("jsonl", "parquet", "both")
 
 
-def run_case(case: str, n_facts: int, repeat: int) -> dict[str, Any]:
-    import pyarrow as pa
-
-    from chronoqa.artifacts.release import CORPUS_BATCH_ROWS, CORPUS_FILE, CORPUS_PARQUET_FILE, write_corpus
-    from chronoqa.generate.kg.corpus import _CorpusPlan, corpus_columns, iter_corpus, kernel_available
+def _graph(n_facts: int) -> tuple[Any, Any, Any]:
+    """The synthetic graph's columns, its relations' phrases and the as-of date."""
     from chronoqa.generate.kg.phrases import generic_phrases
-    from chronoqa.io import atomic_write, sha256_file
     from chronoqa.sources.synthetic import generate
     from chronoqa.time import TimePoint
 
-    syn = generate(n_facts=n_facts, seed=0)
-    cols = syn.to_columns()
+    cols = generate(n_facts=n_facts, seed=0).to_columns()
     phrases = {r: generic_phrases(r, r, "event" if i % 3 == 0 else "state") for i, r in enumerate(cols.relations)}
-    as_of = TimePoint(2026, 1, 1)
+    return cols, phrases, TimePoint(2026, 1, 1)
 
-    def same(x: str) -> str:
-        return x
 
-    def corpus() -> Any:
-        return corpus_columns(cols, None, phrases, same, same, as_of)
+def _same(x: str) -> str:
+    return x
 
-    res: dict[str, Any] = {"case": case, "facts": n_facts, "repeat": 1 if case == "per-doc jsonl" else repeat}
 
-    def best(fn: Callable[[], Any]) -> tuple[float, float, Any]:
-        """Best wall time of ``repeat`` runs (its CPU seconds beside it) and the last result."""
-        runs = []
-        for _ in range(res["repeat"]):
-            t0, c0 = time.perf_counter(), time.process_time()
-            value = fn()
-            runs.append((time.perf_counter() - t0, time.process_time() - c0))
-        wall, cpu = min(runs)
-        return wall, cpu, value
+def run_write(fmt: str, n_facts: int) -> dict[str, Any]:
+    """One end-to-end write of the corpus as ``fmt``: its wall and CPU seconds, its files' sha256."""
+    from chronoqa.artifacts.release import write_corpus
+    from chronoqa.generate.kg.corpus import corpus_columns
+    from chronoqa.io import sha256_file
 
-    def rate(prefix: str, wall: float, cpu: float) -> None:
-        res.update({f"{prefix}s": round(wall, 2), f"{prefix}cpu_s": round(cpu, 2)})
-        res.update({f"{prefix}docs_per_s": round(n_facts / wall), f"{prefix}docs_per_cpu_s": round(n_facts / cpu)})
-
+    cols, phrases, as_of = _graph(n_facts)
+    res: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        if case == "per-doc jsonl":
-            facts = list(syn.to_graph().facts)
-            ids = [f"F{f.id}" for f in facts]
-            wall, cpu, _ = best(lambda: write_corpus(out, iter_corpus(facts, ids, phrases, same, same, as_of), "jsonl"))
-            rate("", wall, cpu)
-        elif case == "kernel compile":  # the kernel's first use in a process (main runs it cold, then cached)
-            plan = _CorpusPlan(cols[: min(n_facts, 1000)], phrases, same, same, as_of, "ongoing", {},
-                               CORPUS_BATCH_ROWS, kernel_rows=0)  # fmt: skip
-            t0, c0 = time.perf_counter(), time.process_time()
-            plan.layout(True)
-            plan.layout(False)
-            res.update({"load_s": round(time.perf_counter() - t0, 2), "load_cpu_s": round(time.process_time() - c0, 2)})
-        elif case == "columnar stages":
-            args = (cols, phrases, same, same, as_of, "ongoing", {}, CORPUS_BATCH_ROWS)
-            w1, c1, plan = best(lambda: _CorpusPlan(*args, kernel_rows=sys.maxsize))
-
-            def pools() -> Any:
-                plan._pools = plan._text_pools = None  # made again each run
-                return plan.json_pools()
-
-            w2, c2, _ = best(pools)
-            spans = [(a, min(a + CORPUS_BATCH_ROWS, n_facts)) for a in range(0, n_facts, CORPUS_BATCH_ROWS)]
-            w3, c3, lines = best(lambda: [plan.json_lines(a, b) for a, b in spans])
-            w4, c4, batches = best(lambda: [plan.batch(a, b) for a, b in spans])
-
-            def write_lines(stream: bool) -> None:
-                with atomic_write(out / CORPUS_FILE, "wb", stream=stream) as fh:
-                    for buf in lines:
-                        fh.write(buf)
-
-            w5, c5, _ = best(lambda: write_lines(True))
-            w5c, c5c, _ = best(lambda: write_lines(False))
-            w6, c6, _ = best(lambda: write_corpus(out, pa.Table.from_batches(batches), "parquet"))
-            del batches
-            arrow_sha = _sha(lines)
-            del lines
-            stages = [("plan_", w1, c1), ("pools_", w2, c2), ("lines_", w3, c3), ("batches_", w4, c4),
-                      ("write_", w5, c5), ("write_cached_", w5c, c5c), ("parquet_", w6, c6)]  # fmt: skip
-            if kernel_available():  # the kernel's stages: its layouts (numba's cached code loaded), lines, batches
-
-                def layouts() -> None:
-                    plan._layouts = {}
-                    plan.layout(True)
-                    plan.layout(False)
-
-                w7, c7, _ = best(layouts)
-                plan.kernel = True
-                w8, c8, k_lines = best(lambda: [plan.json_lines(a, b) for a, b in spans])
-                w9, c9, _ = best(lambda: [plan.batch(a, b) for a, b in spans])
-                res["kernel_lines_equal_arrow"] = _sha(k_lines) == arrow_sha
-                del k_lines
-                stages += [("layouts_", w7, c7), ("kernel_lines_", w8, c8), ("kernel_batches_", w9, c9)]
-            for prefix, w, c in stages:
-                rate(prefix, w, c)
-                res[f"{prefix}us_per_row"] = round(c / n_facts * 1e6, 3)
-            rate("", w1 + w2 + w3 + w5, c1 + c2 + c3 + c5)
-        else:
-            wall, cpu, _ = best(lambda: write_corpus(out, corpus(), case.split()[1]))
-            rate("", wall, cpu)
-        for name in (CORPUS_FILE, CORPUS_PARQUET_FILE):
-            if (out / name).exists():
-                res[name] = {"bytes": (out / name).stat().st_size, "sha256": sha256_file(out / name)}
+        t0, c0 = time.perf_counter(), time.process_time()
+        write_corpus(tmp, corpus_columns(cols, None, phrases, _same, _same, as_of), fmt)
+        res.update(wall_s=round(time.perf_counter() - t0, 3), cpu_s=round(time.process_time() - c0, 3))
+        for path in sorted(Path(tmp).iterdir()):
+            res[path.name] = sha256_file(path)
     res["peak_rss_mb"] = round(peak_mb(), 1)
     return res
 
 
-def _sha(buffers: list[Any]) -> str:
-    """The sha256 of buffers one after the other."""
-    import hashlib
+def run_stages(n_facts: int) -> dict[str, Any]:
+    """This tree's steps one after the other in one thread: CPU seconds and microseconds a row of each."""
+    import pyarrow as pa
 
-    h = hashlib.sha256()
-    for buf in buffers:
-        h.update(buf)
-    return h.hexdigest()
+    from chronoqa.artifacts.release import CORPUS_FILE, write_corpus
+    from chronoqa.generate.kg.corpus import corpus_columns
+    from chronoqa.io import atomic_write, json_lines
 
+    cols, phrases, as_of = _graph(n_facts)
+    res: dict[str, Any] = {}
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--facts", type=int, default=1_000_000, help="graph size of every case (0: none)")
-    ap.add_argument("--big", type=int, default=0, help="also run the columnar cases on a graph of this size")
-    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs of each columnar case")
-    ap.add_argument("--child", nargs=3, metavar=("CASE", "N", "REPEAT"))
-    args = ap.parse_args()
-    if args.child:
-        print(json.dumps(run_case(args.child[0], int(args.child[1]), int(args.child[2]))))
-        return
-    runs = [(c, args.facts) for c in CASES if args.facts] + [(c, args.big) for c in CASES[1:-1] if args.big]
-    results: list[dict[str, Any]] = []
-    if RESULTS.exists():  # a run replaces the cases it measures and keeps the others
-        results = [r for r in json.loads(RESULTS.read_text(encoding="utf-8")).get("results", []) if r["case"] in CASES]
-    for case, n in runs:
-        if case == "kernel compile":  # numba's cache in a fresh folder: compiled, then read back
-            with tempfile.TemporaryDirectory() as cache:
-                env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-                cold, cached = (child(case, n, args.repeat, env) for _ in range(2))
-            res = {"case": case, "facts": n, **{f"cold_{k}": v for k, v in cold.items() if k != "case"}}
-            res.update({f"cached_{k}": v for k, v in cached.items() if k != "case"})
-        else:
-            res = child(case, n, args.repeat, None)
-        res["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
-        print(json.dumps(res), flush=True)
-        results = [r for r in results if (r["case"], r["facts"]) != (case, n)] + [res]
-    record(results)
+    def stage(name: str, fn: Callable[[], Any]) -> Any:
+        t0, c0 = time.perf_counter(), time.process_time()
+        value = fn()
+        cpu = time.process_time() - c0
+        res[name] = {"wall_s": round(time.perf_counter() - t0, 3), "cpu_s": round(cpu, 3)}
+        res[name]["cpu_us_per_row"] = round(cpu / n_facts * 1e6, 3)
+        return value
+
+    cc = stage("plan", lambda: corpus_columns(cols, None, phrases, _same, _same, as_of, threads=0))
+    batches = stage("batches", lambda: list(cc.reader()))
+    lines = stage("json_lines", lambda: [json_lines(b) for b in batches])
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def write() -> None:
+            with atomic_write(Path(tmp) / CORPUS_FILE, "wb") as fh:
+                for buf in lines:
+                    fh.write(buf)
+
+        stage("write", write)
+        stage("parquet", lambda: write_corpus(Path(tmp) / "pq", pa.Table.from_batches(batches), "parquet"))
+    res["peak_rss_mb"] = round(peak_mb(), 1)
+    return res
 
 
-def child(case: str, n: int, repeat: int, env: dict[str, str] | None) -> dict[str, Any]:
-    """One case in a fresh process: its results, or the error it ended with."""
+def child(src: Path, args: list[str]) -> dict[str, Any]:
+    """One run in a fresh process with ``src`` first on the path: its results, or the error it ended with."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
     proc = subprocess.run(
-        [sys.executable, __file__, "--child", case, str(n), str(repeat)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
+        [sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=False, env=env
     )
     if proc.returncode != 0:
-        return {"case": case, "facts": n, "error": proc.stderr.strip().splitlines()[-1:]}
+        return {"error": proc.stderr.strip().splitlines()[-1:]}
     result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
 
-def record(results: list[dict[str, Any]]) -> None:
-    """Write the results file: the cases, their speedups over the per-document writer, whether the bytes agree."""
-    for r in results:
-        base = next((b for b in results if b["case"] == "per-doc jsonl" and b["facts"] == r["facts"]), None)
-        if base is not None and "docs_per_s" in r and "docs_per_s" in base:
-            r["speedup_vs_per_doc"] = round(r["docs_per_s"] / base["docs_per_s"], 1)
-    same = {}
-    for r in results:
-        if "corpus.jsonl" in r:
-            same.setdefault(r["facts"], set()).add(r["corpus.jsonl"]["sha256"])
+def summarise(fmt: str, n: int, tree: str, src: Path, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """A format's runs with one tree: every run, the best and median wall and CPU seconds, the files' sha256."""
+    ok = [r for r in runs if "error" not in r]
+    out: dict[str, Any] = {"format": fmt, "facts": n, "tree": tree, "src": str(src), "runs": runs}
+    if ok:
+        for key in ("wall_s", "cpu_s"):
+            values = [r[key] for r in ok]
+            out[f"best_{key}"], out[f"median_{key}"] = min(values), round(statistics.median(values), 3)
+        out["docs_per_s"] = round(n / out["best_wall_s"])
+        out["peak_rss_mb"] = max(r["peak_rss_mb"] for r in ok)
+        out["sha256"] = {k: v for k, v in ok[0].items() if k.startswith("corpus.")}
+        out["same_bytes_every_run"] = all(
+            {k: v for k, v in r.items() if k.startswith("corpus.")} == out["sha256"] for r in ok
+        )
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--facts", type=int, default=1_000_000, help="graph size")
+    ap.add_argument("--before", type=Path, help="a chronoqa src folder to alternate with this tree's")
+    ap.add_argument("--rounds", type=int, default=3, help="runs of each format with each tree")
+    ap.add_argument("--formats", default=",".join(FORMATS), help="comma-separated: jsonl, parquet, both")
+    ap.add_argument("--stages", action="store_true", help="also time this tree's steps one by one")
+    ap.add_argument("--child", nargs="+")
+    args = ap.parse_args()
+    if args.child:
+        kind, n = args.child[0], int(args.child[1])
+        print(json.dumps(run_stages(n) if kind == "stages" else run_write(kind, n)))
+        return
+    trees = [("before", args.before.resolve())] if args.before else []
+    trees.append(("after", SRC))
+    results: list[dict[str, Any]] = []
+    for fmt in args.formats.split(","):
+        runs: dict[str, list[dict[str, Any]]] = {tree: [] for tree, _ in trees}
+        for _ in range(args.rounds):
+            for tree, src in trees:  # alternately: each round runs every tree once
+                runs[tree].append(child(src, [fmt, str(args.facts)]))
+                print(fmt, tree, json.dumps(runs[tree][-1]), flush=True)
+        results += [summarise(fmt, args.facts, tree, src, runs[tree]) for tree, src in trees]
+    if args.stages:
+        stages = child(SRC, ["stages", str(args.facts)])
+        results.append({"format": "stages", "facts": args.facts, "tree": "after", **stages})
+    record(args.facts, results)
+
+
+def record(n: int, results: list[dict[str, Any]]) -> None:
+    """Write the results file: this size's results replace the ones recorded before, other sizes stay."""
+    old = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+    kept = [r for r in old.get("results", []) if r.get("facts") != n and "tree" in r]
+    hashes: dict[str, set[str]] = {}
+    for r in [*kept, *results]:
+        if "sha256" in r:
+            for name, sha in r["sha256"].items():
+                hashes.setdefault(f"{r['facts']} {name}", set()).add(sha)
     out = {
         "benchmark": "corpus",
         "machine": {
             "python": platform.python_version(),
             "cpus": os.cpu_count(),
-            "loadavg": os.getloadavg(),
+            "loadavg_at_end": [round(x, 2) for x in os.getloadavg()],
             "pyarrow": __import__("pyarrow").__version__,
         },
-        "same_jsonl_bytes": {str(n): len(hashes) == 1 for n, hashes in sorted(same.items())},
-        "results": sorted(results, key=lambda r: (r["facts"], CASES.index(r["case"]))),
+        "same_bytes": {key: len(v) == 1 for key, v in sorted(hashes.items())},
+        "results": sorted([*kept, *results], key=lambda r: (r["facts"], r["format"], r["tree"])),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    print(f"one corpus.jsonl per graph size, whatever the writer: {out['same_jsonl_bytes']}")
+    print(f"the same files before and after: {out['same_bytes']}")
 
 
 if __name__ == "__main__":

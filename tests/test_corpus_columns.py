@@ -1,14 +1,17 @@
 """The columnar corpus (``corpus_batches``) and the columnar writers (``json_lines``, ``corpus.parquet``).
 
-Gold: sentences typed by hand for every case of the time phrase, and the per-document reference path
-(``iter_corpus`` → ``Doc.to_dict`` → ``write_jsonl``, i.e. ``json.dumps`` per record) for the bytes, on hand
-fixtures, a synthetic graph and (mirror) YAGO11k and Wikidata12k.
+Gold: sentences typed by hand for every case of the time phrase, and for the bytes a reference written here, one
+fact at a time (:func:`_sentence`: the statement filled by ``fill``, the time phrase worded case by case, the
+first character a capital; then ``json.dumps`` per record through ``write_jsonl``), on hand fixtures and a
+synthetic graph; on (mirror) YAGO11k and Wikidata12k, the JSON lines, the Parquet file and the documents read
+back agree.
 """
 
 # ruff: noqa: E501  (the hand-typed sentences are long)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,7 +33,7 @@ from chronoqa.artifacts.release import (
 )
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.corpus import corpus_batches, corpus_columns, corpus_table, iter_corpus
-from chronoqa.generate.kg.phrases import RelationPhrases, generic_phrases
+from chronoqa.generate.kg.phrases import RelationPhrases, fill, generic_phrases
 from chronoqa.io import json_lines, json_strings, write_jsonl, write_jsonl_batches
 from chronoqa.records import Doc, Fact, FactColumns
 from chronoqa.time import TimePoint, distinct_dates, render_dates, render_time, start_after_end
@@ -111,9 +114,56 @@ def _hand_facts() -> list[Fact]:
     return [Fact(i, s, r, o, a, b, i + 1) for i, ((s, r, o, a, b), _) in enumerate(HAND)]
 
 
-def _docs(facts: list[Fact] | FactColumns, open_end: str = "ongoing", doc_ids: list[str] | None = None) -> list[Doc]:
+def _time_phrase(f: Fact, is_event: bool, open_end: str, bad: Collection[int]) -> str:
+    """The time phrase of one fact, case by case (the reference the columnar corpus is checked against)."""
+    s, e = f.start, f.end
+    listed = sorted({p.year for p in (s, e) if p is not None and p.year in bad})
+    if listed:
+        years = " and ".join(map(str, listed))
+        if s is None or e is None or s == e:
+            return f" (date recorded as {years}, not a valid year)."
+        verb = "is" if len(listed) == 1 else "are"
+        return f" (dates recorded as {s.isoformat()} to {e.isoformat()}; {years} {verb} not a valid year)."
+    if s is not None and e is not None and s.lo(s.granularity) > e.hi(s.granularity):
+        return f" (recorded from {render_time(s)} to {render_time(e)}: start after end, invalid)."
+    if s is not None and ((e is None and is_event) or e == s):
+        return f" {'on' if s.day is not None else 'in'} {render_time(s)}."
+    if s is not None and e is not None:
+        return f" from {render_time(s)} to {render_time(e)}."
+    if s is not None:
+        tail = " (end not recorded)" if open_end == "unknown" else f", ongoing as of {AS_OF.isoformat()}"
+        return f" from {render_time(s)}{tail}."
+    return f" until {render_time(e)} (start unknown)." if e is not None else " (time unknown)."
+
+
+def _sentence(f: Fact, phr: RelationPhrases, label: Callable[[str], str], open_end: str, bad: Collection[int]) -> str:
+    text = fill(phr.statement, s=label(f.s), o=label(f.o)) + _time_phrase(f, phr.is_event, open_end, bad)
+    return text[:1].upper() + text[1:]
+
+
+def _reference(
+    facts: Sequence[Fact],
+    ids: Sequence[str],
+    phrases: Mapping[str, RelationPhrases],
+    label: Callable[[str], str],
+    rel_label: Callable[[str], str],
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+) -> list[Doc]:
+    """The corpus one fact at a time, as the reference says it (``AS_OF``)."""
+    bad = not_years or {}
+
+    def doc(f: Fact, i: str) -> Doc:
+        iso = [None if t is None else t.isoformat() for t in (f.start, f.end)]
+        text = _sentence(f, phrases[f.r], label, open_end, bad.get(f.r, ()))
+        return Doc(i, text, label(f.s), rel_label(f.r), label(f.o), *iso, f.s, f.r, f.o, f.id)
+
+    return [doc(f, i) for f, i in zip(facts, ids, strict=True)]
+
+
+def _docs(facts: list[Fact], open_end: str = "ongoing", doc_ids: list[str] | None = None) -> list[Doc]:
     ids = doc_ids or [f"F{f.id}" for f in facts]
-    return list(iter_corpus(facts, ids, PHRASES, LABELS.__getitem__, str.upper, AS_OF, open_end, NOT_YEARS))
+    return _reference(facts, ids, PHRASES, LABELS.__getitem__, str.upper, open_end, NOT_YEARS)
 
 
 def _table(facts: list[Fact] | FactColumns, open_end: str = "ongoing", **kw: object) -> pa.Table:
@@ -142,7 +192,7 @@ def test_every_time_phrase_case_by_hand() -> None:
     assert unknown[:7] == [want for _, want in HAND[:7]]
 
 
-def test_hand_fixture_bytes_equal_the_per_document_writer(tmp_path: Path) -> None:
+def test_hand_fixture_bytes_equal_the_reference(tmp_path: Path) -> None:
     facts = _hand_facts()
     for open_end in ("ongoing", "unknown"):
         ref = _reference_bytes(_docs(facts, open_end), tmp_path)
@@ -167,7 +217,7 @@ def test_doc_ids_are_given_or_made_from_fact_ids(tmp_path: Path) -> None:
         corpus_batches([Fact(0, "ann", "nope", "reds", None, None)], None, PHRASES, LABELS.__getitem__, str, AS_OF)
 
 
-def test_synthetic_graph_equals_the_per_document_writer(tmp_path: Path) -> None:
+def test_synthetic_graph_equals_the_reference(tmp_path: Path) -> None:
     from chronoqa.sources.synthetic import generate
 
     syn = generate(n_facts=6000, seed=3)
@@ -181,8 +231,9 @@ def test_synthetic_graph_equals_the_per_document_writer(tmp_path: Path) -> None:
         return f'ent "{e}"' if e.endswith("7") else e.lower()
 
     for open_end in ("ongoing", "unknown"):
-        docs = iter_corpus(facts, [f"F{f.id}" for f in facts], phr, label, str.title, AS_OF, open_end, bad)
-        ref = _reference_bytes(list(docs), tmp_path)
+        docs = _reference(facts, [f"F{f.id}" for f in facts], phr, label, str.title, open_end, bad)
+        assert list(iter_corpus(cols, None, phr, label, str.title, AS_OF, open_end, bad)) == docs
+        ref = _reference_bytes(docs, tmp_path)
         got = corpus_batches(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000)
         assert _columnar_bytes(got, tmp_path) == ref
         cc = corpus_columns(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000, threads=2)
@@ -190,8 +241,8 @@ def test_synthetic_graph_equals_the_per_document_writer(tmp_path: Path) -> None:
         assert (tmp_path / "cc" / CORPUS_FILE).read_bytes() == ref
 
 
-def test_release_writer_lines_from_the_pools_equal_the_per_document_writer(tmp_path: Path) -> None:
-    # write_corpus on corpus_columns: the JSON lines are made from the escaped pools, not from the batches
+def test_release_writer_equals_the_reference_for_every_doc_id_form(tmp_path: Path) -> None:
+    # write_corpus on corpus_columns: ids made from fact ids, given (with bytes JSON escapes), expanded by year
     from chronoqa.generate.kg.index import DocIds
 
     facts = _hand_facts()
@@ -226,19 +277,21 @@ def test_release_writer_lines_from_the_pools_equal_the_per_document_writer(tmp_p
 @pytest.mark.mirror
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "expand"), [("yago11k", False), ("yago11k", True), ("wikidata12k", False)])
-def test_real_corpus_equals_the_per_document_writer(mirror: Path, tmp_path: Path, name: str, expand: bool) -> None:
+def test_real_corpus_lines_parquet_and_documents_agree(mirror: Path, tmp_path: Path, name: str, expand: bool) -> None:
     from chronoqa.datasets import load_graph
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 
     build = build_kg_benchmark(load_graph(name), KGBuildConfig(n_questions=30, expand_years=expand))
     assert build.corpus_batches is not None
-    write_corpus(tmp_path / "old", build.corpus())
     write_corpus(tmp_path / "new", build.corpus_batches(), "both")
-    old = (tmp_path / "old" / CORPUS_FILE).read_bytes()
-    assert (tmp_path / "new" / CORPUS_FILE).read_bytes() == old
-    assert old.count(b"\n") == build.manifest["counts"]["corpus_docs"]
-    parquet = load_release_corpus(tmp_path / "new" / CORPUS_PARQUET_FILE)
-    assert [d.to_dict() for d in parquet] == [json.loads(line) for line in old.split(b"\n")[:-1]]
+    lines = (tmp_path / "new" / CORPUS_FILE).read_bytes()
+    docs = list(build.corpus())
+    assert lines == b"".join(
+        json.dumps(d.to_dict(), ensure_ascii=False, separators=(",", ":")).encode() + b"\n" for d in docs
+    )
+    assert len(docs) == build.manifest["counts"]["corpus_docs"] == len({d.doc_id for d in docs})
+    assert all(d.text[:1].isupper() or not d.text[:1].isalpha() for d in docs)
+    assert load_release_corpus(tmp_path / "new" / CORPUS_PARQUET_FILE) == docs
 
 
 def load_release_corpus(path: Path) -> list[Doc]:
@@ -276,6 +329,17 @@ def test_json_lines_equal_json_dumps_per_record(tmp_path: Path) -> None:
     assert bytes(json_lines(pa.record_batch({"a": pa.array([], pa.string())}))) == b""
     with pytest.raises(TypeError, match="double"):
         json_lines(pa.record_batch({"x": pa.array([1.5])}))
+
+
+def test_json_lines_of_columns_without_nulls_equal_json_dumps() -> None:
+    # columns with no missing value are joined with their keys and quotes as scalars: the same bytes
+    records = [{"a": s, "n": i - 2, "b": i % 2 == 0} for i, s in enumerate(["x", 'q"', "é\n", ""])]
+    batch = pa.RecordBatch.from_pylist(records)
+    want = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+    assert bytes(json_lines(batch)).decode("utf-8") == want
+    for name in ("a", "n", "b"):
+        one = "".join(json.dumps({name: r[name]}, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+        assert bytes(json_lines(batch.select([name]))).decode("utf-8") == one
 
 
 @settings(max_examples=40)

@@ -9,10 +9,8 @@ JSON is written with sorted-free, fixed key order (the records' own), ``ensure_a
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import html
-import io
 import json
 import os
 import tempfile
@@ -20,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any, TypeVar, cast
+from typing import IO, Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -55,151 +53,27 @@ __all__ = [
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | Path, mode: str = "w", *, stream: bool = False) -> Iterator[IO[Any]]:
+def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``, else remove it.
 
-    ``stream`` (binary modes): a large file written once, front to back (a corpus). Its bytes go to disk past the
-    page cache where the system allows it (:class:`_Streamed`), so writing it costs no copy into the page cache
-    and the final fsync has nothing left to wait for; a file smaller than :data:`STREAM_BUFFER` is written as
-    any other.
+    Writes go through the page cache (a buffered file); the fsync before the rename makes the file whole on disk
+    under its final name or not there at all.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, 0o644)  # mkstemp creates 0600; a written file is for sharing
-        if stream and "b" in mode:
-            with _Streamed(fd) as streamed:
-                yield cast(IO[Any], streamed)  # a binary file: write, tell, flush, fileno
-                streamed.finish()
-                os.fsync(fd)
-        else:
-            kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
-            with os.fdopen(fd, mode, **kwargs) as fh:
-                yield fh
-                fh.flush()
-                os.fsync(fh.fileno())
+        kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
+        with os.fdopen(fd, mode, **kwargs) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-
-
-#: Bytes a streamed file (``atomic_write(stream=True)``) gathers before each write: a multiple of
-#: :data:`_DIRECT_ALIGN`; a file smaller than this never goes past the page cache.
-STREAM_BUFFER = 16 << 20
-#: What direct I/O asks of a write's memory address, file offset and length (a multiple of every sector size).
-_DIRECT_ALIGN = 4096
-
-
-class _Streamed(io.RawIOBase):
-    """A binary file written through an aligned buffer of :data:`STREAM_BUFFER` bytes, past the page cache.
-
-    Each full buffer is written with ``O_DIRECT`` (Linux): the disk reads it from this process's memory, with no
-    copy into the page cache and nothing left dirty for the final fsync. On a 2-core VM whose freed memory goes
-    back to the host (virtio-balloon free page reporting), copying a 2.2 GB corpus into fresh page-cache pages
-    cost 4.6 to 5.2 CPU s and the fsync 1.2 s more; through this buffer, 0.44 CPU s and no wait. Where
-    ``O_DIRECT`` is missing or refused (macOS, tmpfs, some filesystems), the same writes go through the page
-    cache. The tail (less than a buffer, or not a multiple of :data:`_DIRECT_ALIGN`) is written by
-    :meth:`finish` through the page cache. :meth:`flush` writes nothing: the bytes reach the file by
-    :meth:`finish`, which ``atomic_write`` calls before its fsync.
-    """
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self._fd = fd
-        self._size = size = STREAM_BUFFER
-        whole = np.empty(size + _DIRECT_ALIGN, dtype=np.uint8)  # untouched pages cost no memory
-        start = -whole.ctypes.data % _DIRECT_ALIGN
-        self._buf = whole[start : start + size]  # its address a multiple of _DIRECT_ALIGN
-        self._used = self._pos = 0
-        self._flags: int | None = None  # the file's flags before O_DIRECT, while it is on
-        self._direct = hasattr(os, "O_DIRECT")  # False once refused
-
-    def writable(self) -> bool:
-        """Yes."""
-        return True
-
-    def fileno(self) -> int:
-        """The file descriptor."""
-        return self._fd
-
-    def tell(self) -> int:
-        """The bytes written so far."""
-        return self._pos
-
-    def write(self, data: Any) -> int:
-        """Gather ``data`` (any bytes-like object), writing each buffer that fills; returns its length."""
-        src = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
-        n, i = len(src), 0
-        while i < n:
-            k = min(n - i, self._size - self._used)
-            self._buf[self._used : self._used + k] = src[i : i + k]
-            self._used += k
-            i += k
-            if self._used == self._size:
-                self._write_buffer(self._size)
-        self._pos += n
-        return n
-
-    def flush(self) -> None:
-        """Nothing: the gathered bytes are written when the buffer fills and by :meth:`finish`."""
-
-    def finish(self) -> None:
-        """Write what is gathered (direct up to the last whole :data:`_DIRECT_ALIGN` block, the rest cached)."""
-        whole = self._used - self._used % _DIRECT_ALIGN if self._flags is not None else 0
-        if whole:
-            self._write_buffer(whole)
-        self._direct_off()
-        self._write_all(self._buf[: self._used])
-        self._used = 0
-
-    def close(self) -> None:
-        """Close the file (without :meth:`finish`: ``atomic_write`` removes an unfinished file)."""
-        if not self.closed:
-            self._direct_off()
-            os.close(self._fd)
-        super().close()
-
-    def _write_buffer(self, size: int) -> None:
-        """Write ``buf[:size]`` (a multiple of the alignment) directly if allowed; keep the rest for later."""
-        if self._direct and self._flags is None:
-            self._direct_on()
-        self._write_all(self._buf[:size])
-        rest = self._used - size
-        self._buf[:rest] = self._buf[size : self._used]
-        self._used = rest
-
-    def _write_all(self, view: np.ndarray) -> None:
-        done = 0
-        while done < len(view):
-            try:
-                done += os.write(self._fd, view[done:].data)
-            except OSError as exc:
-                if self._flags is None or exc.errno != errno.EINVAL:
-                    raise
-                # the filesystem took O_DIRECT but refuses its writes: the rest through the page cache
-                self._direct = False
-                self._direct_off()
-
-    def _direct_on(self) -> None:
-        import fcntl  # POSIX only, like O_DIRECT
-
-        try:
-            flags = fcntl.fcntl(self._fd, fcntl.F_GETFL)
-            fcntl.fcntl(self._fd, fcntl.F_SETFL, flags | os.O_DIRECT)
-        except OSError:  # not on this filesystem (tmpfs): write through the page cache
-            self._direct = False
-            return
-        self._flags = flags
-
-    def _direct_off(self) -> None:
-        if self._flags is not None:
-            import fcntl
-
-            fcntl.fcntl(self._fd, fcntl.F_SETFL, self._flags)
-            self._flags = None
 
 
 def dumps(obj: Any) -> str:
@@ -293,23 +167,31 @@ def json_strings(arr: pa.Array, prefix: str = "", suffix: str = "", *, quoted: b
     return pc.fill_null(out, prefix + "null" + suffix) if arr.null_count else out
 
 
-def _json_values(col: pa.Array, prefix: str, suffix: str) -> pa.Array:
-    """``prefix + JSON + suffix`` of each value of a column: strings (plain or dictionary), integers, booleans."""
+def _json_pieces(col: pa.Array, prefix: str, suffix: str) -> list[pa.Array | str]:
+    """``prefix + JSON + suffix`` of each value of a column, as pieces of one row-wise join.
+
+    Columns are strings (plain or dictionary), integers or booleans. Text the same in every row (the key, a
+    string's quotes) stays a scalar piece, so a column without nulls is not copied before the join.
+    """
     t = col.type
     null = prefix + "null" + suffix
     if pa.types.is_dictionary(t) and (pa.types.is_string(t.value_type) or pa.types.is_large_string(t.value_type)):
-        return pc.fill_null(json_strings(col.dictionary, prefix, suffix).take(col.indices), null)
+        return [pc.fill_null(json_strings(col.dictionary, prefix, suffix).take(col.indices), null)]
     if pa.types.is_string(t) or pa.types.is_large_string(t):
-        return json_strings(col, prefix, suffix)
+        if col.null_count:
+            return [json_strings(col, prefix, suffix)]
+        return [prefix + '"', json_strings(col, quoted=False), '"' + suffix]
     if pa.types.is_integer(t):
         text = pc.cast(col, pa.string())
     elif pa.types.is_boolean(t):
         text = pc.if_else(col, "true", "false")
     elif pa.types.is_null(t):
-        return pa.array([null] * len(col), pa.string())
+        return [pa.array([null] * len(col), pa.string())]
     else:
         raise TypeError(f"json_lines: column type {t} is not written (strings, integers and booleans are)")
-    return pc.fill_null(pc.binary_join_element_wise(prefix, text, suffix, ""), null)
+    if col.null_count:
+        return [pc.fill_null(pc.binary_join_element_wise(prefix, text, suffix, ""), null)]
+    return [prefix, text, suffix]
 
 
 def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
@@ -318,17 +200,22 @@ def json_lines(batch: pa.RecordBatch) -> pa.Buffer:
     Each row is one object with the batch's columns as keys, in column order (:func:`dumps`: compact,
     ``ensure_ascii=False``, ``null`` for a missing value). Columns are strings (plain or dictionary-encoded, each
     distinct dictionary value escaped once), integers or booleans. Each column becomes its ``"key":value``
-    pieces in one pass and the pieces are joined row by row in another (Arrow kernels, no Python per row).
+    pieces and the pieces are joined row by row in one Arrow join (no Python per row).
     """
     names = batch.schema.names
     if not names:
         return pa.py_buffer(b"{}\n" * batch.num_rows)
     last = len(names) - 1
-    parts = [
-        _json_values(col, ("{" if i == 0 else ",") + dumps(name) + ":", "}\n" if i == last else "")
-        for i, (name, col) in enumerate(zip(names, batch.columns, strict=True))
-    ]
-    return string_bytes(pc.binary_join_element_wise(*parts, "") if len(parts) > 1 else parts[0])
+    pieces: list[pa.Array | str] = []
+    for i, (name, col) in enumerate(zip(names, batch.columns, strict=True)):
+        for piece in _json_pieces(col, ("{" if i == 0 else ",") + dumps(name) + ":", "}\n" if i == last else ""):
+            if isinstance(piece, str) and pieces and isinstance(pieces[-1], str):
+                pieces[-1] += piece  # one scalar between two columns' values
+            elif not isinstance(piece, str) or piece:
+                pieces.append(piece)
+    if len(pieces) == 1 and not isinstance(pieces[0], str):
+        return string_bytes(pieces[0])
+    return string_bytes(pc.binary_join_element_wise(*pieces, ""))
 
 
 def string_bytes(arr: pa.Array) -> pa.Buffer:

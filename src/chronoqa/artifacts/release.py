@@ -14,7 +14,7 @@ Layout::
 
 The corpus is written as ``corpus.jsonl`` (``corpus_format="jsonl"``, the default: release folders as they have
 always been), ``corpus.parquet`` (``"parquet"``) or both (``"both"``). The documents come as
-:class:`~chronoqa.records.Doc` values (written line by line) or as Arrow record batches of :data:`CORPUS_SCHEMA`
+:class:`~chronoqa.records.Doc` values (gathered into batches) or as Arrow record batches of :data:`CORPUS_SCHEMA`
 (a ``pyarrow.Table`` or ``RecordBatchReader``, e.g. :func:`chronoqa.generate.kg.corpus.corpus_batches`), written
 from the columns by :func:`chronoqa.io.json_lines`: the same bytes either way. The Parquet file has one row group
 per batch (:data:`CORPUS_BATCH_ROWS` documents), zstd-compressed, the columns of :data:`CORPUS_SCHEMA` (the
@@ -192,15 +192,13 @@ def write_corpus(out_dir: str | Path, corpus: Corpus, corpus_format: str = "json
     if corpus_format not in CORPUS_FORMATS:
         raise ChronoqaError(f"corpus format {corpus_format!r} is unknown: expected one of {', '.join(CORPUS_FORMATS)}")
     out = Path(out_dir)
-    if corpus_format == "jsonl" and not isinstance(corpus, pa.Table | pa.RecordBatchReader | CorpusParts):
-        return write_jsonl(out / CORPUS_FILE, (d.to_dict() for d in corpus))
     import pyarrow.parquet as pq
 
     n = 0
     with contextlib.ExitStack() as stack:
 
         def open_(name: str) -> Any:
-            return stack.enter_context(atomic_write(out / name, "wb", stream=True))
+            return stack.enter_context(atomic_write(out / name, "wb"))
 
         jsonl = open_(CORPUS_FILE) if corpus_format != "parquet" else None
         parquet = None
