@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from answer_fixtures import FACTS, doc, questions, write_fixture
-from chronoqa.artifacts.metrics import EvaluationMetrics, MetricsRecord, RunRef, write_metrics, write_verdicts
+from chronoqa.artifacts.metrics import (
+    AnswerVerdict,
+    EvaluationMetrics,
+    MetricsRecord,
+    RetrievalVerdict,
+    RunRef,
+    write_metrics,
+    write_verdicts,
+)
 from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.records import Triple
 
@@ -43,9 +51,9 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
         meta = {"spec": name, "control": name == "oracle"}
         metrics = EvaluationMetrics(**HEADER, run=RunRef(name=name, meta=meta))
         write_metrics(ev, "retrieval", MetricsRecord(name, metrics))
-        rows: list[dict[str, Any]] = [
-            {"qid": q, "CCR": c, "stale_hit": None, "dist_hit": q == "q1" and name != "oracle", "n_retrieved": 3,
-             "marks": MARKS[name][q]}
+        rows = [
+            RetrievalVerdict(qid=q, CCR=c, stale_hit=None, dist_hit=q == "q1" and name != "oracle", n_retrieved=3,
+                             marks=MARKS[name][q])
             for q, c in zip(TEST_IDS, ccr, strict=True)
         ]  # fmt: skip
         write_verdicts(ev, "retrieval", name, rows)
@@ -57,7 +65,7 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
         "answers",
         "extractive@bm25",
         [
-            {"qid": q, "outcome": "correct" if a else "wrong", "A": a, "T": t, "answer": answers[q]}
+            AnswerVerdict(qid=q, outcome="correct" if a else "wrong", A=a, T=t, answer=answers[q])
             for q, a, t in zip(TEST_IDS, A, T, strict=True)
         ],
     )

@@ -84,7 +84,10 @@ def test_hand_worked_values() -> None:
 
 def test_agrees_with_ir_measures() -> None:
     rng = random.Random(7)
-    qrels, run, questions, ours = [], [], [], {}
+    qrels: list[Qrel] = []
+    run: list[ScoredDoc] = []
+    questions: list[Question] = []
+    ours: dict[str, list[Triple]] = {}
     for qi in range(60):
         n_gold = rng.randint(1, 15)
         docs = rng.sample(range(40), 25)

@@ -24,15 +24,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 
 from chronoqa.artifacts.schema import check_row
-from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
+from chronoqa.errors import DataError
+from chronoqa.io import read_json, read_jsonl, read_text, write_json, write_jsonl
 
 __all__ = [
     "METRICS_KINDS",
     "VERDICTS_SUFFIX",
     "AnswerComparison",
+    "AnswerVerdict",
     "Estimate",
     "EvaluationMetrics",
     "MetricBlock",
@@ -41,9 +52,11 @@ __all__ = [
     "MetricsRecord",
     "PairedBlock",
     "PairedEstimate",
+    "RetrievalVerdict",
     "RunComparison",
     "RunRef",
     "SliceMetrics",
+    "Verdict",
     "read_metrics",
     "read_verdicts",
     "write_metrics",
@@ -298,19 +311,69 @@ def _kind_dir(folder: str | Path, kind: MetricsKind) -> Path:
     return Path(folder) / kind
 
 
-def write_verdicts(folder: str | Path, kind: MetricsKind, name: str, rows: Iterable[Mapping[str, Any]]) -> Path:
+class RetrievalVerdict(_Record):
+    """How one run scored one question (a line of ``retrieval/<name>.verdicts.jsonl``)."""
+
+    qid: str
+    CCR: int
+    stale_hit: bool | None
+    """``None``: undefined (no functional stale negative)."""
+    dist_hit: bool | None
+    n_retrieved: int
+    marks: list[list[int]]
+    """``[fact index, rank]`` for every returned hit that is one of the question's facts."""
+
+
+class AnswerVerdict(_Record):
+    """How one answer folder scored one question (a line of ``answers/<name>.verdicts.jsonl``)."""
+
+    qid: str
+    outcome: str
+    A: int
+    T: int | None
+    """``None``: the question has no gold time reference."""
+    answer: str | None
+    explanation: str | None = None
+
+
+Verdict = RetrievalVerdict | AnswerVerdict
+_VERDICTS: dict[str, TypeAdapter[Any]] = {
+    "retrieval": TypeAdapter(list[RetrievalVerdict]),
+    "answers": TypeAdapter(list[AnswerVerdict]),
+}
+
+
+def write_verdicts(folder: str | Path, kind: MetricsKind, name: str, rows: Iterable[Verdict]) -> Path:
     """Write one run's or answer folder's per-question verdicts (``<folder>/<kind>/<name>.verdicts.jsonl``).
 
-    Each row is a JSON object with at least ``qid``. Retrieval rows (``chronoqa.report.verdicts``) carry
-    ``CCR``, ``stale_hit``, ``dist_hit``, ``n_retrieved`` and ``marks`` (the ranks at which the question's
-    S*/negative facts were returned); answer rows carry ``outcome``, ``A``, ``T`` and the ``answer`` text.
+    Retrieval rows are :class:`RetrievalVerdict` (made by ``chronoqa.report.verdicts``), answer rows
+    :class:`AnswerVerdict`.
     """
     path = _kind_dir(folder, kind) / f"{name}{VERDICTS_SUFFIX}"
-    write_jsonl(path, rows)
+    write_jsonl(path, (r.to_dict() for r in rows))
     return path
 
 
-def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[dict[str, Any]]:
-    """One metrics file's per-question verdicts, in file order (empty when the folder has none for it)."""
+def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[Any]:
+    """One metrics file's per-question verdicts, in file order (empty when the folder has none for it).
+
+    A retrieval folder's are :class:`RetrievalVerdict`, an answer folder's :class:`AnswerVerdict`; a bad
+    line raises :class:`~chronoqa.errors.DataError` naming the file, line and field.
+    """
     path = _kind_dir(folder, kind) / f"{name}{VERDICTS_SUFFIX}"
-    return list(read_jsonl(path)) if path.exists() else []
+    if not path.exists():
+        return []
+    lines = [line for line in read_text(path).splitlines() if line.strip()]
+    try:
+        rows: list[Any] = _VERDICTS[kind].validate_json("[" + ",".join(lines) + "]")
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        if err["type"] == "json_invalid":
+            list(read_jsonl(path))  # names the line that is not JSON
+        loc = err["loc"]
+        line = int(loc[0]) + 1 if loc and isinstance(loc[0], int) else 0
+        field = ".".join(str(x) for x in loc[1:]) or "(row)"
+        raise DataError(
+            str(path), line, field, err.get("input"), err["msg"], "rerun the evaluate stage (chronoqa run --force)"
+        ) from None
+    return rows

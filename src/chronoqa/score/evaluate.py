@@ -223,7 +223,7 @@ class _Stats:
                     f"{tag} slice {group}={name} has {len(idx)} questions (< {self.min_slice}): its CIs are wide"
                 )
             groups.setdefault(group, {})[name] = SliceMetrics(metrics=ests, n_questions=len(idx), **small)
-        return MetricBlock(all=groups.pop("all")["all"], **groups)
+        return MetricBlock.model_validate({"all": groups.pop("all")["all"], **groups})
 
     def compare(self, a: Metrics, b: Metrics, slices: Sequence[Slice]) -> dict[str, PairedBlock]:
         """Per metric of ``a``: paired test and CI of ``a - b`` per slice (McNemar for binary outcomes), BH-adjusted."""
@@ -250,7 +250,7 @@ class _Stats:
         groups: dict[str, dict[str, PairedEstimate]] = {}
         for (group, name, _), row, q in zip(slices, rows, qs, strict=True):
             groups.setdefault(group, {})[name] = PairedEstimate(**row, q_value_bh=q)
-        return PairedBlock(all=groups.pop("all")["all"], **groups)
+        return PairedBlock.model_validate({"all": groups.pop("all")["all"], **groups})
 
 
 def _time_only(tim: Metrics) -> Metrics:
