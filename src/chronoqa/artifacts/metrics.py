@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from pydantic import (
     BaseModel,
@@ -354,7 +354,11 @@ def write_verdicts(folder: str | Path, kind: MetricsKind, name: str, rows: Itera
     return path
 
 
-def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[Any]:
+@overload
+def read_verdicts(folder: str | Path, kind: Literal["retrieval"], name: str) -> list[RetrievalVerdict]: ...
+@overload
+def read_verdicts(folder: str | Path, kind: Literal["answers"], name: str) -> list[AnswerVerdict]: ...
+def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[RetrievalVerdict] | list[AnswerVerdict]:
     """One metrics file's per-question verdicts, in file order (empty when the folder has none for it).
 
     A retrieval folder's are :class:`RetrievalVerdict`, an answer folder's :class:`AnswerVerdict`; a bad
@@ -365,7 +369,7 @@ def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[Any]
         return []
     lines = [line for line in read_text(path).splitlines() if line.strip()]
     try:
-        rows: list[Any] = _VERDICTS[kind].validate_json("[" + ",".join(lines) + "]")
+        rows: list[RetrievalVerdict] | list[AnswerVerdict] = _VERDICTS[kind].validate_json("[" + ",".join(lines) + "]")
     except ValidationError as exc:
         err = exc.errors()[0]
         if err["type"] == "json_invalid":
