@@ -11,11 +11,24 @@ from pathlib import Path
 from typing import Any
 
 from answer_fixtures import FACTS, doc, questions, write_fixture
-from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
+from chronoqa.artifacts.metrics import (
+    AnswerVerdict,
+    EvaluationMetrics,
+    MetricsRecord,
+    RetrievalVerdict,
+    RunRef,
+    write_metrics,
+    write_verdicts,
+)
 from chronoqa.artifacts.release import FunctionalFlags, write_release
 from chronoqa.records import Triple
 
 TEST_IDS = ("q1", "q2", "q3", "q4")
+HEADER: dict[str, Any] = {
+    "n_questions": 4, "functional_only": False, "split": "test", "seed": 0, "n_bootstrap": 0, "confidence": 0.95,
+    "min_slice": 30, "validity_mode": "certain", "warnings": [],
+}  # fmt: skip
+"""The fields every metrics file has (these hand-written ones carry no metrics: the report reads the verdicts)."""
 EVIL = "</script><img src=x onerror=window.__pwned=1><script>window.__pwned=2</script>"
 """Markup a label may carry: escaped, it shows as text and runs nothing (``window.__pwned`` stays unset)."""
 CCR = {"bm25": (1, 0, 1, 0), "graph": (1, 1, 0, 0), "dense": (0, 0, 0, 0), "oracle": (1, 1, 1, 1)}
@@ -36,22 +49,23 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
     ev = root / "evaluate"
     for name, ccr in CCR.items():
         meta = {"spec": name, "control": name == "oracle"}
-        write_metrics(ev, "retrieval", MetricsRecord(name, {"n_questions": 4, "run": {"name": name, "meta": meta}}))
-        rows: list[dict[str, Any]] = [
-            {"qid": q, "CCR": c, "stale_hit": None, "dist_hit": q == "q1" and name != "oracle", "n_retrieved": 3,
-             "marks": MARKS[name][q]}
+        metrics = EvaluationMetrics(**HEADER, run=RunRef(name=name, meta=meta))
+        write_metrics(ev, "retrieval", MetricsRecord(name, metrics))
+        rows = [
+            RetrievalVerdict(qid=q, CCR=c, stale_hit=None, dist_hit=q == "q1" and name != "oracle", n_retrieved=3,
+                             marks=MARKS[name][q])
             for q, c in zip(TEST_IDS, ccr, strict=True)
         ]  # fmt: skip
         write_verdicts(ev, "retrieval", name, rows)
     ans_meta = {"answerer": "extractive", "run": {"spec": "bm25", "control": False}}
-    write_metrics(ev, "answers", MetricsRecord("extractive@bm25", {"n_questions": 4}, ans_meta))
+    write_metrics(ev, "answers", MetricsRecord("extractive@bm25", EvaluationMetrics(**HEADER), ans_meta))
     answers = {"q1": "Red FC", "q2": None, "q3": "2005", "q4": "Paris"}
     write_verdicts(
         ev,
         "answers",
         "extractive@bm25",
         [
-            {"qid": q, "outcome": "correct" if a else "wrong", "A": a, "T": t, "answer": answers[q]}
+            AnswerVerdict(qid=q, outcome="correct" if a else "wrong", A=a, T=t, answer=answers[q])
             for q, a, t in zip(TEST_IDS, A, T, strict=True)
         ],
     )

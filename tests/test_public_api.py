@@ -70,8 +70,8 @@ def test_every_stage_feeds_the_next_through_the_public_api(tmp_path: Path) -> No
     assert scored.to_dict()["answers"]["all"]["n_questions"] == len(test_qs)
 
     folder = MetricsFolder(
-        retrieval=(MetricsRecord("oracle", from_run.to_dict()),),
-        answers=(MetricsRecord("extractive", scored.to_dict(), read_answers_meta(tmp_path / "answers")),),
+        retrieval=(MetricsRecord("oracle", from_run.metrics),),
+        answers=(MetricsRecord("extractive", scored.metrics, read_answers_meta(tmp_path / "answers")),),
     )
     folder.write(tmp_path / "evaluate")
     assert read_metrics(tmp_path / "evaluate") == folder

@@ -14,6 +14,7 @@ from answer_fixtures import FACTS, RUN, doc, questions, write_fixture
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.metrics import read_metrics, read_verdicts, write_verdicts
 from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
+from chronoqa.errors import DataError
 from chronoqa.io import read_json
 from chronoqa.report import build_explorer, build_summary, render_html, render_markdown
 from chronoqa.report.sections import embed_json, md_escape
@@ -25,15 +26,15 @@ from report_fixtures import EVIL, evil_release, write_eval_folder
 def test_retrieval_verdicts_mark_the_rank_of_each_own_fact(tmp_path: Path) -> None:
     rel_dir, run = write_fixture(tmp_path)
     rel = load_release(rel_dir)
-    rows = {r["qid"]: r for r in retrieval_verdicts(evaluate(rel, run=run, split="test", n_bootstrap=10), run, rel)}
+    rows = {r.qid: r for r in retrieval_verdicts(evaluate(rel, run=run, split="test", n_bootstrap=10), run, rel)}
     # worked from RUN by hand; fact order S*, S_dist: q1 = (d2 | d1), q2 = (d1, d4), q3 = (d2), q4 = (d7)
-    assert rows["q1"]["marks"] == [[1, 1], [0, 2]]  # d1 (S_dist) at rank 1, d2 (S*) at 2; d3 is not its fact
-    assert rows["q2"]["marks"] == [[1, 1], [0, 2]]
-    assert rows["q3"]["marks"] == [[0, 2]]
-    assert rows["q4"]["marks"] == [[0, 2]]
-    assert {q: r["n_retrieved"] for q, r in rows.items()} == {q: len(h) for q, h in RUN.items()}
-    assert all(r["CCR"] == 1 for r in rows.values())  # every S* fact valid at t_query is returned
-    assert rows["q1"]["dist_hit"] is True
+    assert rows["q1"].marks == [[1, 1], [0, 2]]  # d1 (S_dist) at rank 1, d2 (S*) at 2; d3 is not its fact
+    assert rows["q2"].marks == [[1, 1], [0, 2]]
+    assert rows["q3"].marks == [[0, 2]]
+    assert rows["q4"].marks == [[0, 2]]
+    assert {q: r.n_retrieved for q, r in rows.items()} == {q: len(h) for q, h in RUN.items()}
+    assert all(r.CCR == 1 for r in rows.values())  # every S* fact valid at t_query is returned
+    assert rows["q1"].dist_hit is True
 
 
 def test_answer_verdicts_carry_a_t_and_the_answer(tmp_path: Path) -> None:
@@ -45,20 +46,25 @@ def test_answer_verdicts_carry_a_t_and_the_answer(tmp_path: Path) -> None:
         AnswerRecord("q4", "x", "error", None, error="timeout"),
     ]
     res = evaluate(rel_dir, answers=recs, split="test", n_bootstrap=10)
-    rows = {r["qid"]: r for r in answer_verdicts(res, recs)}
-    assert [rows[q]["A"] for q in ("q1", "q2", "q3", "q4")] == [1, 0, 1, 0]
-    assert rows["q1"]["answer"] == "Blue FC" and rows["q4"]["answer"] is None and rows["q4"]["outcome"] != "correct"
-    assert rows["q1"]["T"] == 1  # cites 2005, q1's S* start
+    rows = {r.qid: r for r in answer_verdicts(res, recs)}
+    assert [rows[q].A for q in ("q1", "q2", "q3", "q4")] == [1, 0, 1, 0]
+    assert rows["q1"].answer == "Blue FC" and rows["q4"].answer is None and rows["q4"].outcome != "correct"
+    assert rows["q1"].T == 1  # cites 2005, q1's S* start
 
 
 def test_verdicts_live_beside_metrics_and_are_not_metrics_files(tmp_path: Path) -> None:
     _, ev = write_eval_folder(tmp_path)
     folder = read_metrics(ev)
     assert [r.name for r in folder.retrieval] == ["bm25", "dense", "graph", "oracle"]  # no *.verdicts.jsonl
-    assert [r["CCR"] for r in read_verdicts(ev, "retrieval", "graph")] == [1, 1, 0, 0]
+    assert [r.CCR for r in read_verdicts(ev, "retrieval", "graph")] == [1, 1, 0, 0]
     assert read_verdicts(ev, "retrieval", "missing") == []
     with pytest.raises(ValueError, match="metrics kind"):
         write_verdicts(ev, "bogus", "x", [])  # type: ignore[arg-type]
+    path = ev / "retrieval" / "graph.verdicts.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([lines[0], lines[1].replace('"CCR":1', '"CCR":"yes"'), *lines[2:]]) + "\n")
+    with pytest.raises(DataError, match=r"graph\.verdicts\.jsonl:2: field 'CCR'"):
+        read_verdicts(ev, "retrieval", "graph")
 
 
 def test_explorer_fails_heatmap_and_significance_are_the_hand_worked_ones(tmp_path: Path) -> None:
@@ -137,12 +143,12 @@ def test_pipeline_writes_verdicts_and_an_explorer_report(tmp_path: Path) -> None
     )  # fmt: skip
     res = run_pipeline(cfg)
     ev = res.run_dir / "evaluate"
-    oracle = {r["qid"]: r for r in read_verdicts(ev, "retrieval", "oracle")}
+    oracle = {r.qid: r for r in read_verdicts(ev, "retrieval", "oracle")}
     # the oracle returns exactly S*: one mark per S* fact, ranks 1..n (from the questions, not the scorer)
     for q in questions():
         if q.split == "test":
-            assert sorted(i for i, _ in oracle[q.id]["marks"]) == list(range(len(q.S_star)))
-            assert oracle[q.id]["CCR"] == 1
+            assert sorted(i for i, _ in oracle[q.id].marks) == list(range(len(q.S_star)))
+            assert oracle[q.id].CCR == 1
     assert len(read_verdicts(ev, "answers", "prior")) == 4
     page = res.report_html.read_text(encoding="utf-8")
     blob = re.search(r'<script type="application/json" id="cq-data">(.*?)</script>', page, re.S)

@@ -10,9 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.artifacts.metrics import EvaluationMetrics, MetricsRecord, read_metrics, write_metrics
 from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
 from chronoqa.cli import app
-from chronoqa.errors import ChronoqaError
+from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.records import Doc, Question, Triple
 from chronoqa.score.evaluate import evaluate
 
@@ -274,3 +275,33 @@ def test_questions_without_evidence_leave_retrieval_denominators(tmp_path: Path)
     assert d["retrieval"]["all"]["CCR"]["value"] == 1.0 and d["retrieval"]["all"]["R@10"]["value"] == 1.0
     assert any("empty S*" in w for w in d["warnings"])
     assert d["answers"]["all"]["A"]["value"] == 1.0 and d["answers"]["all"]["A"]["n"] == 5
+
+
+def test_metrics_record_round_trips_and_writes_only_the_keys_given(bench: Path, tmp_path: Path) -> None:
+    q1, _, _, q4 = QUESTIONS
+    other = write_run(tmp_path / "b.run.jsonl", {"q1": list(q1.S_star), "q4": list(q4.S_star)})
+    good = [AnswerRecord(q.id, "good", "ok", q.answers[0], f"in {q.t_query}") for q in QUESTIONS]
+    res = evaluate(bench, run=main_run(tmp_path), compare=other, answers=good, n_bootstrap=20, min_slice=2)
+    d = res.to_dict()
+    back = EvaluationMetrics.from_dict(json.loads(json.dumps(d)))
+    assert back == res.metrics and back.to_dict() == d
+    # optional keys appear only when given: no judge, no second answer file; small_slice only on small slices
+    assert "judge" not in d and "compare_answers" not in d and "compare" in d
+    assert "small_slice" not in d["retrieval"]["all"] and d["retrieval"]["by_operator"]["interval"]["small_slice"]
+    assert d["compare"]["paired"]["CCR"]["all"]["mcnemar_p"] is not None  # a binary outcome: McNemar
+    assert "mcnemar_p" not in d["compare"]["paired"]["TRP_macro"]["all"]
+    assert d["time_accuracy"]["n_no_refs"] == 0 and d["split"] is None
+    assert res.metrics.retrieval is not None and res.metrics.retrieval.all is not None
+    assert res.metrics.retrieval.all.metrics["CCR"].value == 0.5  # the typed view of the same number
+
+
+def test_a_bad_metrics_file_names_the_file_and_field(bench: Path, tmp_path: Path) -> None:
+    res = evaluate(bench, run=main_run(tmp_path), n_bootstrap=0)
+    ev = tmp_path / "evaluate"
+    write_metrics(ev, "retrieval", MetricsRecord("sys", res.metrics))
+    assert read_metrics(ev).retrieval == (MetricsRecord("sys", res.metrics),)
+    bad = res.to_dict()
+    bad["retrieval"]["all"]["CCR"]["n"] = "four"
+    (ev / "retrieval" / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    with pytest.raises(DataError, match=r"bad\.json.*retrieval\.all"):
+        read_metrics(ev)

@@ -2,13 +2,19 @@
 
 Layout (what the pipeline's evaluate stage writes and the report reads)::
 
-    retrieval/<name>.json   the metrics of one run: ``chronoqa.score.evaluate.evaluate(...).to_dict()``
+    retrieval/<name>.json   the metrics of one run: :class:`EvaluationMetrics` (``evaluate(...).metrics``)
     answers/<name>.json     the metrics of one answer folder, plus ``"answer_meta"``: its ``answers.meta.json``
     <kind>/<name>.verdicts.jsonl   one line per scored question: how that run or answer folder scored it
                                    (what the report's question explorer shows; see :func:`write_verdicts`)
 
-A metrics file is :class:`MetricsRecord` (its name is the file stem); the folder is
-:class:`MetricsFolder`. Files are written with :func:`chronoqa.io.write_json` (sorted, stable bytes).
+A metrics file's record is declared once, as the frozen pydantic models below: validation
+(:meth:`EvaluationMetrics.from_dict`), the JSON form (:meth:`EvaluationMetrics.to_dict`) and a JSON
+Schema (``EvaluationMetrics.model_json_schema()``) all derive from the declaration. One rule covers
+the optional keys: a field with a default is written only when it was given (``retrieval`` only when
+a run was scored, ``small_slice`` only on a small slice, ``mcnemar_p`` only for binary outcomes), so
+``to_dict(from_dict(d)) == d``. A metrics file is :class:`MetricsRecord` (its name is the file stem);
+the folder is :class:`MetricsFolder`. Files are written with :func:`chronoqa.io.write_json` (sorted,
+stable bytes).
 """
 
 from __future__ import annotations
@@ -16,16 +22,41 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
-from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
+
+from chronoqa.artifacts.schema import check_row
+from chronoqa.errors import DataError
+from chronoqa.io import read_json, read_jsonl, read_text, write_json, write_jsonl
 
 __all__ = [
     "METRICS_KINDS",
     "VERDICTS_SUFFIX",
+    "AnswerComparison",
+    "AnswerVerdict",
+    "Estimate",
+    "EvaluationMetrics",
+    "MetricBlock",
     "MetricsFolder",
     "MetricsKind",
     "MetricsRecord",
+    "PairedBlock",
+    "PairedEstimate",
+    "RetrievalVerdict",
+    "RunComparison",
+    "RunRef",
+    "SliceMetrics",
+    "Verdict",
     "read_metrics",
     "read_verdicts",
     "write_metrics",
@@ -38,29 +69,177 @@ VERDICTS_SUFFIX = ".verdicts.jsonl"
 """The per-question verdicts beside a metrics file (``<name>.verdicts.jsonl``; never matched by ``*.json``)."""
 
 
-@dataclass(frozen=True)
-class MetricsRecord:
-    """One metrics file: evaluate's metrics (``data``) and, for answers, the answer folder's meta."""
+class _Record(BaseModel):
+    """Frozen, no unknown keys; a field with a default is an optional key, written only when it was given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (optional keys that were not given are left out)."""
+        return self.model_dump(exclude_unset=True)
+
+
+class Estimate(_Record):
+    """One metric on one slice: its value, its bootstrap 95% CI and ``n``, the questions it is defined on."""
+
+    value: float | None
+    ci_low: float | None
+    ci_high: float | None
+    n: int
+
+
+class SliceMetrics(_Record):
+    """Every metric of one slice. In JSON the metric names sit beside ``n_questions`` and ``small_slice``."""
+
+    metrics: dict[str, Estimate]
+    n_questions: int
+    small_slice: bool = False
+    """True when the slice has fewer than ``min_slice`` questions (its CIs are wide)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "metrics" not in data:
+            own = {"n_questions", "small_slice"}
+            return {k: v for k, v in data.items() if k in own} | {
+                "metrics": {k: v for k, v in data.items() if k not in own}
+            }
+        return data
+
+    @model_serializer(mode="wrap")
+    def _flatten(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        return out.pop("metrics") | out
+
+    def get(self, metric: str) -> Estimate | None:
+        """One metric's estimate (``None`` when it was not computed)."""
+        return self.metrics.get(metric)
+
+
+class MetricBlock(_Record):
+    """One block of metrics (``retrieval``, ``answers``, ``time_accuracy``): overall and per slice."""
+
+    all: SliceMetrics | None = None
+    """Every scored question (absent when the block has no metric)."""
+    by_complexity: dict[str, SliceMetrics] = Field(default_factory=dict)
+    by_operator: dict[str, SliceMetrics] = Field(default_factory=dict)
+    n_no_refs: int | None = None
+    """``time_accuracy`` only: the questions without a gold time reference (T undefined)."""
+
+    def slices(self) -> dict[str, dict[str, SliceMetrics]]:
+        """The slice groups present, by group name (``by_complexity``, ``by_operator``)."""
+        return {g: s for g, s in (("by_complexity", self.by_complexity), ("by_operator", self.by_operator)) if s}
+
+
+class PairedEstimate(_Record):
+    """System A against system B on one metric and slice: ``diff = a - b`` with its CI and tests."""
+
+    a: float | None
+    b: float | None
+    diff: float | None
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float | None
+    n: int
+    test: str
+    q_value_bh: float | None
+    """Benjamini-Hochberg q-value across the slices of the metric."""
+    mcnemar_p: float | None = None
+    """McNemar's p on the questions where both outcomes are defined (binary outcomes only)."""
+
+
+class PairedBlock(_Record):
+    """One metric's paired comparison, overall and per slice."""
+
+    all: PairedEstimate
+    by_complexity: dict[str, PairedEstimate] = Field(default_factory=dict)
+    by_operator: dict[str, PairedEstimate] = Field(default_factory=dict)
+
+
+class RunRef(_Record):
+    """The scored run: its name and its meta data (the retriever's spec, whether it is a control, ...)."""
 
     name: str
-    data: Mapping[str, Any]
+    meta: dict[str, Any]
+
+
+class RunComparison(_Record):
+    """A second run (``b``) against the scored one (``a``)."""
+
+    a: str
+    b: str
+    b_retrieval: MetricBlock
+    paired: dict[str, PairedBlock]
+
+
+class AnswerComparison(_Record):
+    """A second answer file against the scored one."""
+
+    b_answers: MetricBlock
+    paired: dict[str, PairedBlock]
+
+
+class EvaluationMetrics(_Record):
+    """The metrics file of one evaluation (``chronoqa evaluate --out``, ``evaluate/<kind>/<name>.json``)."""
+
+    n_questions: int
+    functional_only: bool | str | None
+    split: str | None
+    seed: int
+    n_bootstrap: int
+    confidence: float
+    min_slice: int
+    validity_mode: str
+    warnings: list[str]
+    n_evidence_questions: int | None = None
+    """Run scored: the questions with evidence (a non-empty S*), the retrieval denominators."""
+    n_no_gold_evidence: int | None = None
+    run: RunRef | None = None
+    retrieval: MetricBlock | None = None
+    compare: RunComparison | None = None
+    answer_rule: str | None = None
+    answers: MetricBlock | None = None
+    time_accuracy: MetricBlock | None = None
+    judge: dict[str, Any] | None = None
+    """The LLM judge's meta data, when one judged time accuracy."""
+    compare_answers: AnswerComparison | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], file: str = "(metrics)") -> EvaluationMetrics:
+        """Read the JSON form; a bad record raises :class:`~chronoqa.errors.DataError` naming ``file`` and the field."""
+        check_row(cls, data, file, 1)
+        return cls.model_validate(dict(data))
+
+
+@dataclass(frozen=True)
+class MetricsRecord:
+    """One metrics file: evaluate's metrics and, for answers, the answer folder's meta.
+
+    ``metrics`` may be given as its JSON form (a mapping), which is validated.
+    """
+
+    name: str
+    metrics: EvaluationMetrics
     answer_meta: Mapping[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.metrics, EvaluationMetrics):
+            object.__setattr__(self, "metrics", EvaluationMetrics.from_dict(self.metrics, self.name))
+
     @property
-    def n_questions(self) -> int | None:
+    def n_questions(self) -> int:
         """Questions scored."""
-        n = self.data.get("n_questions")
-        return None if n is None else int(n)
+        return self.metrics.n_questions
 
     @property
     def warnings(self) -> tuple[str, ...]:
         """The scorer's warnings."""
-        return tuple(str(w) for w in self.data.get("warnings", ()))
+        return tuple(self.metrics.warnings)
 
     @property
     def run_meta(self) -> Mapping[str, Any]:
         """The scored run's meta data (empty for answers)."""
-        return (self.data.get("run") or {}).get("meta") or {}
+        return self.metrics.run.meta if self.metrics.run is not None else {}
 
     @property
     def spec(self) -> str:
@@ -72,24 +251,25 @@ class MetricsRecord:
         """Whether the scored run comes from a control retriever."""
         return bool(self.run_meta.get("control", False))
 
-    def block(self, key: str) -> Mapping[str, Any]:
+    def block(self, key: Literal["retrieval", "answers", "time_accuracy"]) -> MetricBlock:
         """One block of metrics (``retrieval``, ``answers``, ``time_accuracy``), empty when absent."""
-        value = self.data.get(key)
-        return value if isinstance(value, Mapping) else {}
+        value = getattr(self.metrics, key)
+        return value if isinstance(value, MetricBlock) else MetricBlock()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (``answer_meta`` added for answers)."""
-        out = dict(self.data)
+        out = self.metrics.to_dict()
         if self.answer_meta is not None:
             out["answer_meta"] = dict(self.answer_meta)
         return out
 
     @classmethod
-    def from_dict(cls, name: str, d: Mapping[str, Any]) -> MetricsRecord:
-        """Read the JSON form."""
+    def from_dict(cls, name: str, d: Mapping[str, Any], file: str | None = None) -> MetricsRecord:
+        """Read the JSON form (``file`` names the file in a validation error)."""
         data = {k: v for k, v in d.items() if k != "answer_meta"}
         meta = d.get("answer_meta")
-        return cls(name, data, dict(meta) if isinstance(meta, Mapping) else None)
+        metrics = EvaluationMetrics.from_dict(data, file or name)
+        return cls(name, metrics, dict(meta) if isinstance(meta, Mapping) else None)
 
 
 @dataclass(frozen=True)
@@ -119,7 +299,9 @@ def read_metrics(folder: str | Path) -> MetricsFolder:
     root = Path(folder)
     kinds: dict[str, tuple[MetricsRecord, ...]] = {}
     for kind in METRICS_KINDS:
-        kinds[kind] = tuple(MetricsRecord.from_dict(p.stem, read_json(p)) for p in sorted((root / kind).glob("*.json")))
+        kinds[kind] = tuple(
+            MetricsRecord.from_dict(p.stem, read_json(p), str(p)) for p in sorted((root / kind).glob("*.json"))
+        )
     return MetricsFolder(kinds["retrieval"], kinds["answers"])
 
 
@@ -129,19 +311,73 @@ def _kind_dir(folder: str | Path, kind: MetricsKind) -> Path:
     return Path(folder) / kind
 
 
-def write_verdicts(folder: str | Path, kind: MetricsKind, name: str, rows: Iterable[Mapping[str, Any]]) -> Path:
+class RetrievalVerdict(_Record):
+    """How one run scored one question (a line of ``retrieval/<name>.verdicts.jsonl``)."""
+
+    qid: str
+    CCR: int
+    stale_hit: bool | None
+    """``None``: undefined (no functional stale negative)."""
+    dist_hit: bool | None
+    n_retrieved: int
+    marks: list[list[int]]
+    """``[fact index, rank]`` for every returned hit that is one of the question's facts."""
+
+
+class AnswerVerdict(_Record):
+    """How one answer folder scored one question (a line of ``answers/<name>.verdicts.jsonl``)."""
+
+    qid: str
+    outcome: str
+    A: int
+    T: int | None
+    """``None``: the question has no gold time reference."""
+    answer: str | None
+    explanation: str | None = None
+
+
+Verdict = RetrievalVerdict | AnswerVerdict
+_VERDICTS: dict[str, TypeAdapter[Any]] = {
+    "retrieval": TypeAdapter(list[RetrievalVerdict]),
+    "answers": TypeAdapter(list[AnswerVerdict]),
+}
+
+
+def write_verdicts(folder: str | Path, kind: MetricsKind, name: str, rows: Iterable[Verdict]) -> Path:
     """Write one run's or answer folder's per-question verdicts (``<folder>/<kind>/<name>.verdicts.jsonl``).
 
-    Each row is a JSON object with at least ``qid``. Retrieval rows (``chronoqa.report.verdicts``) carry
-    ``CCR``, ``stale_hit``, ``dist_hit``, ``n_retrieved`` and ``marks`` (the ranks at which the question's
-    S*/negative facts were returned); answer rows carry ``outcome``, ``A``, ``T`` and the ``answer`` text.
+    Retrieval rows are :class:`RetrievalVerdict` (made by ``chronoqa.report.verdicts``), answer rows
+    :class:`AnswerVerdict`.
     """
     path = _kind_dir(folder, kind) / f"{name}{VERDICTS_SUFFIX}"
-    write_jsonl(path, rows)
+    write_jsonl(path, (r.to_dict() for r in rows))
     return path
 
 
-def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[dict[str, Any]]:
-    """One metrics file's per-question verdicts, in file order (empty when the folder has none for it)."""
+@overload
+def read_verdicts(folder: str | Path, kind: Literal["retrieval"], name: str) -> list[RetrievalVerdict]: ...
+@overload
+def read_verdicts(folder: str | Path, kind: Literal["answers"], name: str) -> list[AnswerVerdict]: ...
+def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[RetrievalVerdict] | list[AnswerVerdict]:
+    """One metrics file's per-question verdicts, in file order (empty when the folder has none for it).
+
+    A retrieval folder's are :class:`RetrievalVerdict`, an answer folder's :class:`AnswerVerdict`; a bad
+    line raises :class:`~chronoqa.errors.DataError` naming the file, line and field.
+    """
     path = _kind_dir(folder, kind) / f"{name}{VERDICTS_SUFFIX}"
-    return list(read_jsonl(path)) if path.exists() else []
+    if not path.exists():
+        return []
+    lines = [line for line in read_text(path).splitlines() if line.strip()]
+    try:
+        rows: list[RetrievalVerdict] | list[AnswerVerdict] = _VERDICTS[kind].validate_json("[" + ",".join(lines) + "]")
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        if err["type"] == "json_invalid":
+            list(read_jsonl(path))  # names the line that is not JSON
+        loc = err["loc"]
+        line = int(loc[0]) + 1 if loc and isinstance(loc[0], int) else 0
+        field = ".".join(str(x) for x in loc[1:]) or "(row)"
+        raise DataError(
+            str(path), line, field, err.get("input"), err["msg"], "rerun the evaluate stage (chronoqa run --force)"
+        ) from None
+    return rows

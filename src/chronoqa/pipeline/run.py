@@ -257,7 +257,7 @@ def _evaluate_stage(
             res = evaluate(
                 rel, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
             )
-            write_metrics(out, "retrieval", MetricsRecord(name, res.to_dict()))
+            write_metrics(out, "retrieval", MetricsRecord(name, res.metrics))
             write_verdicts(out, "retrieval", name, retrieval_verdicts(res, run, rel))
             tick(1)
         for name, ans in sorted(answers.items()):
@@ -271,7 +271,7 @@ def _evaluate_stage(
                 min_slice=cfg.min_slice,
                 judge=judge,
             )
-            write_metrics(out, "answers", MetricsRecord(name, res.to_dict(), read_answers_meta(ans)))
+            write_metrics(out, "answers", MetricsRecord(name, res.metrics, read_answers_meta(ans)))
             write_verdicts(out, "answers", name, answer_verdicts(res, ans))
             tick(1)
         return {"n_runs": len(runs), "n_answer_files": len(answers)}

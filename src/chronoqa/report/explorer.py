@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from chronoqa.artifacts.metrics import read_metrics, read_verdicts
+from chronoqa.artifacts.metrics import AnswerVerdict, RetrievalVerdict, Verdict, read_metrics, read_verdicts
 from chronoqa.artifacts.release import load_release
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.report.verdicts import FACT_SETS, question_facts
@@ -126,12 +126,12 @@ def _grid(
     }
 
 
-def _verdict(row: Mapping[str, Any] | None, kind: str) -> list[Any] | None:
-    if row is None:
-        return None
-    if kind == "ret":
-        return [row["CCR"], row.get("stale_hit"), row.get("dist_hit"), row.get("n_retrieved", 0), row["marks"]]
-    return [row["A"], row.get("T"), row.get("outcome"), row.get("answer")]
+def _verdict(row: Verdict | None) -> list[Any] | None:
+    if isinstance(row, RetrievalVerdict):
+        return [row.CCR, row.stale_hit, row.dist_hit, row.n_retrieved, row.marks]
+    if isinstance(row, AnswerVerdict):
+        return [row.A, row.T, row.outcome, row.answer]
+    return None
 
 
 def build_explorer(release: str | Path, eval_dir: str | Path, *, split: str = "test") -> dict[str, Any]:
@@ -139,15 +139,15 @@ def build_explorer(release: str | Path, eval_dir: str | Path, *, split: str = "t
     rel = load_release(release)
     folder = read_metrics(eval_dir)
     systems: list[dict[str, Any]] = []
-    verdicts: list[dict[str, dict[str, Any]]] = []
+    verdicts: list[dict[str, Verdict]] = []
     for rec in folder.retrieval:
         systems.append({"kind": "ret", "name": rec.name, "control": rec.control, "metrics": ["CCR"]})
-        verdicts.append({r["qid"]: r for r in read_verdicts(eval_dir, "retrieval", rec.name)})
+        verdicts.append({r.qid: r for r in read_verdicts(eval_dir, "retrieval", rec.name)})
     for rec in folder.answers:
         run = (rec.answer_meta or {}).get("run") or {}
         control = bool(run.get("control", False)) if isinstance(run, Mapping) else False
         systems.append({"kind": "ans", "name": rec.name, "control": control, "metrics": ["A", "T"]})
-        verdicts.append({r["qid"]: r for r in read_verdicts(eval_dir, "answers", rec.name)})
+        verdicts.append({r.qid: r for r in read_verdicts(eval_dir, "answers", rec.name)})
     scored = set().union(*(v.keys() for v in verdicts)) if verdicts else set()
     if scored:  # the questions evaluate scored, in release order
         qs_src = [q for q in rel.questions if q.id in scored]
@@ -158,8 +158,8 @@ def build_explorer(release: str | Path, eval_dir: str | Path, *, split: str = "t
     questions = []
     for q in qs_src:
         qrec = _question(q)
-        qrec["ret"] = [_verdict(verdicts[i].get(q.id), "ret") for i in ret_idx]
-        qrec["ans"] = [_verdict(verdicts[i].get(q.id), "ans") for i in ans_idx]
+        qrec["ret"] = [_verdict(verdicts[i].get(q.id)) for i in ret_idx]
+        qrec["ans"] = [_verdict(verdicts[i].get(q.id)) for i in ans_idx]
         questions.append(qrec)
 
     def main_value(q: Mapping[str, Any], i: int) -> int | None:

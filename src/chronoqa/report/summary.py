@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from chronoqa.artifacts.metrics import MetricsFolder, read_metrics
+from chronoqa.artifacts.metrics import MetricBlock, MetricsFolder, SliceMetrics, read_metrics
 from chronoqa.artifacts.release import load_release
 from chronoqa.io import read_json
 from chronoqa.records import COMPLEXITIES
@@ -32,20 +32,20 @@ PRIOR_WARN_CI_LOW = 0.2
 """The prior is flagged on a slice whose accuracy's 95% CI lower bound reaches this value."""
 
 
-def _ci(block: Mapping[str, Any] | None, metric: str) -> dict[str, Any] | None:
-    if not block or metric not in block:
+def _ci(sl: SliceMetrics | None, metric: str) -> dict[str, Any] | None:
+    m = sl.get(metric) if sl is not None else None
+    if m is None:
         return None
-    m = block[metric]
-    return {"value": m.get("value"), "lo": m.get("ci_low"), "hi": m.get("ci_high"), "n": m.get("n")}
+    return {"value": m.value, "lo": m.ci_low, "hi": m.ci_high, "n": m.n}
 
 
-def _slices(block: Mapping[str, Any], metrics: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+def _slices(block: MetricBlock, metrics: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for group in ("by_operator", "by_complexity"):
-        for name, sub in (block.get(group) or {}).items():
+        for name, sub in getattr(block, group).items():
             out.setdefault(group, {})[name] = {
-                "n_questions": sub.get("n_questions"),
-                "small": bool(sub.get("small_slice")),
+                "n_questions": sub.n_questions,
+                "small": sub.small_slice,
                 **{m: _ci(sub, m) for m in metrics},
             }
     return out
@@ -90,7 +90,7 @@ def _retrieval_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
                 "spec": rec.spec,
                 "control": rec.control,
                 "n_questions": rec.n_questions,
-                "metrics": {m: _ci(block.get("all"), m) for m in RETRIEVAL_METRICS},
+                "metrics": {m: _ci(block.all, m) for m in RETRIEVAL_METRICS},
                 "slices": _slices(block, ("R@10", "CCR", "TRP_macro")),
                 "warnings": list(rec.warnings),
             }
@@ -115,10 +115,10 @@ def _answer_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
                 "model": meta.get("model"),
                 "by_status": meta.get("by_status", {}),
                 "metrics": {
-                    **{m: _ci(ans.get("all"), m) for m in ANSWER_METRICS},
-                    **{m: _ci(tim.get("all"), m) for m in TIME_METRICS},
+                    **{m: _ci(ans.all, m) for m in ANSWER_METRICS},
+                    **{m: _ci(tim.all, m) for m in TIME_METRICS},
                 },
-                "n_time_refs_missing": tim.get("n_no_refs"),
+                "n_time_refs_missing": tim.n_no_refs,
                 "slices": _slices(ans, ("A",)),
                 "warnings": list(rec.warnings),
             }

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.artifacts.answers import AnswerRecord, read_answers
+from chronoqa.artifacts.metrics import AnswerVerdict, RetrievalVerdict
 from chronoqa.artifacts.release import Release
 from chronoqa.artifacts.runs import RunHit, RunSource, read_run
 from chronoqa.records import Question, Triple
@@ -56,7 +57,7 @@ def _marks(facts: Sequence[tuple[str, Triple]], hits: Sequence[RunHit]) -> list[
     return out
 
 
-def retrieval_verdicts(result: EvaluationResult, run: RunSource, release: Release) -> list[dict[str, Any]]:
+def retrieval_verdicts(result: EvaluationResult, run: RunSource, release: Release) -> list[RetrievalVerdict]:
     """One row per question with evidence: CCR, stale/dist hits, hits returned and the marks of its own facts."""
     hits = read_run(run, docs=release.corpus).hits
     by_id = {q.id: q for q in release.questions}
@@ -64,14 +65,14 @@ def retrieval_verdicts(result: EvaluationResult, run: RunSource, release: Releas
     for r in result.evidence_rows:
         facts = question_facts(by_id[r.id])
         rows.append(
-            {
-                "qid": r.id,
-                "CCR": int(r.CCR),
-                "stale_hit": r.stale_hit,
-                "dist_hit": r.dist_hit,
-                "n_retrieved": r.n_retrieved,
-                "marks": _marks(facts, hits.get(r.id, ())),
-            }
+            RetrievalVerdict(
+                qid=r.id,
+                CCR=int(r.CCR),
+                stale_hit=r.stale_hit,
+                dist_hit=r.dist_hit,
+                n_retrieved=r.n_retrieved,
+                marks=_marks(facts, hits.get(r.id, ())),
+            )
         )
     return rows
 
@@ -82,7 +83,7 @@ def _cut(text: str | None) -> str | None:
     return text[: MAX_ANSWER_CHARS - 1] + "…"
 
 
-def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[AnswerRecord]) -> list[dict[str, Any]]:
+def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[AnswerRecord]) -> list[AnswerVerdict]:
     """One row per scored question: outcome, A, T (``None``: no time reference) and the answer text."""
     recs = {r.qid: r for r in (read_answers(answers) if isinstance(answers, (str, Path)) else list(answers))}
     times: Mapping[str, Any] = {t.qid: t for t in result.time_rows}
@@ -91,13 +92,13 @@ def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[Ans
         rec = recs.get(o.qid)
         t = times.get(o.qid)
         rows.append(
-            {
-                "qid": o.qid,
-                "outcome": o.outcome,
-                "A": int(o.correct),
-                "T": None if t is None or t.T is None else int(t.T),
-                "answer": _cut(rec.answer if rec is not None else None),
-                "explanation": _cut(rec.explanation if rec is not None else None),
-            }
+            AnswerVerdict(
+                qid=o.qid,
+                outcome=o.outcome,
+                A=int(o.correct),
+                T=None if t is None or t.T is None else int(t.T),
+                answer=_cut(rec.answer if rec is not None else None),
+                explanation=_cut(rec.explanation if rec is not None else None),
+            )
         )
     return rows

@@ -9,7 +9,6 @@ only printing rounds. Inputs are never modified.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,17 @@ from typing import Any
 import numpy as np
 
 from chronoqa.artifacts.answers import AnswerRecord, read_answers
+from chronoqa.artifacts.metrics import (
+    AnswerComparison,
+    Estimate,
+    EvaluationMetrics,
+    MetricBlock,
+    PairedBlock,
+    PairedEstimate,
+    RunComparison,
+    RunRef,
+    SliceMetrics,
+)
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
@@ -26,16 +36,9 @@ from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.candidates import CorpusEntities
 from chronoqa.score.evidence import EvidenceRow
-from chronoqa.score.fast import (
-    GoldColumns,
-    HitColumns,
-    RunScores,
-    gold_columns,
-    hits_from_run,
-    score_run,
-)
+from chronoqa.score.fast import GoldColumns, HitColumns, RunScores, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
-from chronoqa.score.stats import CI, benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
+from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 from chronoqa.time import ValidityMode
 
@@ -47,20 +50,23 @@ _BINARY = frozenset({"CCR", "coverage", "A", "T", "AT"})  # per-question 0/1 out
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
 """Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
 
+Answers = Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path
+"""Answers to score: by question id, a sequence of records, or an answers file or folder."""
+
 
 @dataclass(frozen=True)
 class EvaluationResult:
-    """Everything :func:`evaluate` computed. ``to_dict()`` is the metrics JSON (unrounded)."""
+    """Everything :func:`evaluate` computed: the metrics record and the per-question rows behind it."""
 
-    data: Mapping[str, Any]
+    metrics: EvaluationMetrics
     evidence_rows: tuple[EvidenceRow, ...] = ()
     answer_outcomes: tuple[AnswerOutcome, ...] = ()
     time_rows: tuple[TimeRow, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        """A deep copy of the metrics (safe to modify)."""
-        return copy.deepcopy(dict(self.data))
+        """The metrics JSON (unrounded; a new dict, safe to modify)."""
+        return self.metrics.to_dict()
 
 
 def select_questions(release: Release, functional_only: bool | str = False) -> list[Question]:
@@ -91,12 +97,6 @@ def select_questions(release: Release, functional_only: bool | str = False) -> l
         if ok:
             out.append(q)
     return out
-
-
-def _f(values: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
-    num = np.fromiter((0.0 if v is None else float(v) for v in values), dtype=np.float64, count=len(values))
-    den = np.fromiter((0.0 if v is None else 1.0 for v in values), dtype=np.float64, count=len(values))
-    return num, den
 
 
 def _run_metrics(
@@ -177,9 +177,13 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
     return ans, tim
 
 
-def _slices(qs: Sequence[Question]) -> list[tuple[str, str, np.ndarray]]:
+Slice = tuple[str, str, np.ndarray]
+"""A slice of the questions: (group, name, question indices); the group ``all`` has the name ``all``."""
+
+
+def _slices(qs: Sequence[Question]) -> list[Slice]:
     """(group, name, index array): all, by complexity (fixed order), by operator (sorted)."""
-    out: list[tuple[str, str, np.ndarray]] = [("all", "all", np.arange(len(qs)))]
+    out: list[Slice] = [("all", "all", np.arange(len(qs)))]
     comp = [q.complexity for q in qs]
     ops = [q.operator for q in qs]
     present_c = set(comp)
@@ -190,77 +194,63 @@ def _slices(qs: Sequence[Question]) -> list[tuple[str, str, np.ndarray]]:
     return out
 
 
-def _ci_dict(ci: CI) -> dict[str, Any]:
-    return {"value": ci.value, "ci_low": ci.lo, "ci_high": ci.hi, "n": ci.n}
+@dataclass(frozen=True)
+class _Stats:
+    """The statistics settings of one evaluation: how metrics become blocks of estimates and comparisons."""
 
+    seed: int
+    n_boot: int
+    min_slice: int
 
-def _block(
-    metrics: Metrics,
-    slices: Sequence[tuple[str, str, np.ndarray]],
-    *,
-    seed: int,
-    n_boot: int,
-    min_slice: int,
-    tag: str,
-    warnings: list[str],
-) -> dict[str, Any]:
-    names = list(metrics)
-    out: dict[str, Any] = {}
-    if not names:
-        return out
-    nums = np.stack([metrics[k][0] for k in names])
-    dens = np.stack([metrics[k][1] for k in names])
-    for group, name, idx in slices:
-        cis = bootstrap_cis(nums[:, idx], dens[:, idx], n_boot=n_boot, rng=rng_for(seed, f"{tag}:{group}:{name}"))
-        res: dict[str, Any] = {k: _ci_dict(ci) for k, ci in zip(names, cis, strict=True)}
-        res["n_questions"] = len(idx)
-        if len(idx) < min_slice:
-            res["small_slice"] = True
-            if group != "all":
-                warnings.append(
-                    f"{tag} slice {group}={name} has {len(idx)} questions (< {min_slice}): its CIs are wide"
-                )
-        if group == "all":
-            out["all"] = res
-        else:
-            out.setdefault(group, {})[name] = res
-    return out
-
-
-def _compare(
-    a: Metrics,
-    b: Metrics,
-    slices: Sequence[tuple[str, str, np.ndarray]],
-    *,
-    seed: int,
-    n_boot: int,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for metric in a:
-        na, da = a[metric]
-        nb, db = b[metric]
-        rows: list[tuple[str, str, dict[str, Any]]] = []
+    def block(self, metrics: Metrics, slices: Sequence[Slice], tag: str, warnings: list[str]) -> MetricBlock:
+        """Every metric's estimate and bootstrap CI per slice; small slices are marked (and warned, with ``tag``)."""
+        names = list(metrics)
+        if not names:
+            return MetricBlock()
+        nums = np.stack([metrics[k][0] for k in names])
+        dens = np.stack([metrics[k][1] for k in names])
+        groups: dict[str, dict[str, SliceMetrics]] = {}
         for group, name, idx in slices:
-            pr = paired_test(na[idx], da[idx], nb[idx], db[idx], n_resamples=n_boot, seed=seed, name=f"{metric}:{name}")
+            rng = rng_for(self.seed, f"{tag}:{group}:{name}")
+            cis = bootstrap_cis(nums[:, idx], dens[:, idx], n_boot=self.n_boot, rng=rng)
+            ests = {
+                k: Estimate(value=ci.value, ci_low=ci.lo, ci_high=ci.hi, n=ci.n)
+                for k, ci in zip(names, cis, strict=True)
+            }
+            small = {"small_slice": True} if len(idx) < self.min_slice else {}
+            if small and group != "all":
+                warnings.append(
+                    f"{tag} slice {group}={name} has {len(idx)} questions (< {self.min_slice}): its CIs are wide"
+                )
+            groups.setdefault(group, {})[name] = SliceMetrics(metrics=ests, n_questions=len(idx), **small)
+        return MetricBlock.model_validate({"all": groups.pop("all")["all"], **groups})
+
+    def compare(self, a: Metrics, b: Metrics, slices: Sequence[Slice]) -> dict[str, PairedBlock]:
+        """Per metric of ``a``: paired test and CI of ``a - b`` per slice (McNemar for binary outcomes), BH-adjusted."""
+        return {metric: self._paired(metric, a[metric], b[metric], slices) for metric in a}
+
+    def _paired(
+        self, metric: str, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], slices: Sequence[Slice]
+    ) -> PairedBlock:
+        (na, da), (nb, db) = a, b
+        rows: list[dict[str, Any]] = []
+        for _, name, idx in slices:
+            pr = paired_test(
+                na[idx], da[idx], nb[idx], db[idx], n_resamples=self.n_boot, seed=self.seed, name=f"{metric}:{name}"
+            )
             row: dict[str, Any] = {
                 "a": pr.a, "b": pr.b, "diff": pr.diff, "ci_low": pr.lo, "ci_high": pr.hi,
                 "p_value": pr.p_value, "n": pr.n, "test": pr.test,
             }  # fmt: skip
             if metric in _BINARY:  # McNemar on the questions where both outcomes are defined
                 both = (da[idx] > 0) & (db[idx] > 0)
-                mc = mcnemar(na[idx][both] > 0.5, nb[idx][both] > 0.5)
-                row["mcnemar_p"] = mc.p_value
-            rows.append((group, name, row))
-        qs = benjamini_hochberg([r["p_value"] for _, _, r in rows])
-        block: dict[str, Any] = {}
-        for (group, name, row), q in zip(rows, qs, strict=True):
-            row["q_value_bh"] = q
-            if group == "all":
-                block["all"] = row
-            else:
-                block.setdefault(group, {})[name] = row
-        out[metric] = block
-    return out
+                row["mcnemar_p"] = mcnemar(na[idx][both] > 0.5, nb[idx][both] > 0.5).p_value
+            rows.append(row)
+        qs = benjamini_hochberg([r["p_value"] for r in rows])
+        groups: dict[str, dict[str, PairedEstimate]] = {}
+        for (group, name, _), row, q in zip(slices, rows, qs, strict=True):
+            groups.setdefault(group, {})[name] = PairedEstimate(**row, q_value_bh=q)
+        return PairedBlock.model_validate({"all": groups.pop("all")["all"], **groups})
 
 
 def _time_only(tim: Metrics) -> Metrics:
@@ -269,7 +259,7 @@ def _time_only(tim: Metrics) -> Metrics:
 
 
 def _score_answers(
-    answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path,
+    answers: Answers,
     qs: Sequence[Question],
     rel: Release,
     warnings: list[str],
@@ -338,14 +328,127 @@ def _load_run(
     return name, meta, hits
 
 
+def _open_release(release: Release | str | Path) -> Release:
+    """The release scored: given, or loaded from its folder."""
+    return release if isinstance(release, Release) else load_release(release)
+
+
+def _check_arguments(n_bootstrap: int, run: object, compare: object, answers: object, compare_answers: object) -> None:
+    if n_bootstrap < 0:
+        raise ChronoqaError(f"n_bootstrap must be >= 0 (0: no confidence intervals), got {n_bootstrap}")
+    if compare is not None and run is None:
+        raise ChronoqaError("compare needs a run to compare with: give run= as well")
+    if compare_answers is not None and answers is None:
+        raise ChronoqaError("compare_answers needs answers to compare with: give answers= as well")
+
+
+def _scored_questions(
+    rel: Release, functional_only: bool | str, split: str | None, warnings: list[str]
+) -> list[Question]:
+    """The questions of ``split`` (all when ``None``) that ``functional_only`` keeps (see :func:`select_questions`)."""
+    if split is not None and split not in {q.split for q in rel.questions}:
+        raise UnknownNameError("split", split, {q.split for q in rel.questions})
+    qs = select_questions(rel, functional_only)
+    if functional_only not in (False, None):
+        no_flags = sum(1 for q in rel.questions if q.id not in rel.flags)
+        if no_flags:
+            warnings.append(f"{no_flags} questions have no functional-negative flags: not in the functional subset")
+    return qs if split is None else [q for q in qs if q.split == split]
+
+
+def _evidence_questions(qs: Sequence[Question], warnings: list[str]) -> list[Question]:
+    """The questions retrieval is scored on.
+
+    Retrieval evidence is defined for questions that have evidence: a question whose gold set is empty
+    (a table question of cardinality "none") has no S* to retrieve, so it is left out of every retrieval
+    denominator by definition, and counted (answers still score it).
+    """
+    ev_qs = [q for q in qs if q.S_star]
+    if len(ev_qs) < len(qs):
+        warnings.append(
+            f"{len(qs) - len(ev_qs)} questions have an empty S* (no evidence to retrieve, e.g. cardinality "
+            "'none'): retrieval metrics leave them out; answer metrics keep them"
+        )
+    return ev_qs
+
+
+def _score_retrieval(
+    rel: Release,
+    qs: Sequence[Question],
+    run: RunSource,
+    compare: RunSource | None,
+    measures: Sequence[Measure],
+    validity_mode: ValidityMode,
+    stats: _Stats,
+    warnings: list[str],
+) -> tuple[dict[str, Any], list[EvidenceRow]]:
+    """The retrieval fields of the metrics record (and the comparison with ``compare``), and the evidence rows."""
+    ev_qs = _evidence_questions(qs, warnings)
+    ev_slices = _slices(ev_qs)
+    name, meta, hits = _load_run(run, ev_qs, rel, warnings)
+    gold = gold_columns(ev_qs, rel.flags, mode=validity_mode)
+    ids = [q.id for q in ev_qs]
+    met, rows = _run_metrics(gold, hits, ids, measures)
+    rows = [r._replace(complexity=q.complexity, operator=q.operator) for r, q in zip(rows, ev_qs, strict=True)]
+    fields: dict[str, Any] = {
+        "n_evidence_questions": len(ev_qs),
+        "n_no_gold_evidence": len(qs) - len(ev_qs),
+        "run": RunRef(name=name, meta=meta),
+        "retrieval": stats.block(met, ev_slices, "retrieval", warnings),
+    }
+    if compare is not None:
+        name_b, _, hits_b = _load_run(compare, ev_qs, rel, warnings)
+        met_b, _ = _run_metrics(gold, hits_b, ids, measures)
+        fields["compare"] = RunComparison(
+            a=name,
+            b=name_b,
+            b_retrieval=stats.block(met_b, ev_slices, "compare", []),
+            paired=stats.compare(met, met_b, ev_slices),
+        )
+    return fields, rows
+
+
+def _evaluate_answers(
+    rel: Release,
+    qs: Sequence[Question],
+    answers: Answers,
+    compare_answers: Answers | None,
+    kw: Mapping[str, Any],
+    stats: _Stats,
+    warnings: list[str],
+) -> tuple[dict[str, Any], list[AnswerOutcome], list[TimeRow]]:
+    """The answer and time-accuracy fields of the metrics record (and the comparison), and the per-question rows."""
+    outcomes, trows = _score_answers(answers, qs, rel, warnings, **kw)
+    ans, tim = _answer_metrics(outcomes, trows)
+    slices = _slices(qs)
+    answers_block = stats.block(ans, slices, "answers", warnings)
+    time_block = stats.block(tim, slices, "time", [])
+    fields: dict[str, Any] = {
+        "answers": answers_block,
+        "time_accuracy": time_block.model_copy(update={"n_no_refs": sum(1 for t in trows if t.T is None)}),
+        "answer_rule": kw["rule"],
+    }
+    judge_meta = getattr(kw["judge"], "meta", None)
+    if judge_meta is not None:
+        fields["judge"] = judge_meta()
+    if compare_answers is not None:
+        out_b, trows_b = _score_answers(compare_answers, qs, rel, warnings, **kw)
+        ans_b, tim_b = _answer_metrics(out_b, trows_b)
+        fields["compare_answers"] = AnswerComparison(
+            b_answers=stats.block(ans_b, slices, "compare_answers", []),
+            paired=stats.compare({**ans, **_time_only(tim)}, {**ans_b, **_time_only(tim_b)}, slices),
+        )
+    return fields, outcomes, trows
+
+
 def evaluate(
     release: Release | str | Path,
     run: RunSource | None = None,
-    answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path | None = None,
+    answers: Answers | None = None,
     *,
     functional_only: bool | str = False,
     compare: RunSource | None = None,
-    compare_answers: Mapping[str, AnswerRecord] | Sequence[AnswerRecord] | str | Path | None = None,
+    compare_answers: Answers | None = None,
     seed: int = 0,
     n_bootstrap: int = 1000,
     min_slice: int = 30,
@@ -363,100 +466,38 @@ def evaluate(
     across slices); ``compare_answers`` does the same for a second answer file (A, T, AT: McNemar applies).
     ``aliases`` default to every label the release corpus uses for an entity id. ``judge`` is an
     optional LLM judge of time accuracy; its agreement with the deterministic check is reported.
+
+    The steps: check the arguments, open the release, select the scored questions, score the run
+    (:func:`_score_retrieval`), score the answers (:func:`_evaluate_answers`), gather the record.
     """
-    if n_bootstrap < 0:
-        raise ChronoqaError(f"n_bootstrap must be >= 0 (0: no confidence intervals), got {n_bootstrap}")
-    rel = release if isinstance(release, Release) else load_release(release)
-    if split is not None and split not in {q.split for q in rel.questions}:
-        raise UnknownNameError("split", split, {q.split for q in rel.questions})
-    qs = select_questions(rel, functional_only)
+    _check_arguments(n_bootstrap, run, compare, answers, compare_answers)
+    rel = _open_release(release)
     warnings: list[str] = []
-    if functional_only not in (False, None):
-        no_flags = sum(1 for q in rel.questions if q.id not in rel.flags)
-        if no_flags:
-            warnings.append(f"{no_flags} questions have no functional-negative flags: not in the functional subset")
-    if split is not None:
-        qs = [q for q in qs if q.split == split]
-    slices = _slices(qs)
-    data: dict[str, Any] = {
-        "n_questions": len(qs),
-        "functional_only": functional_only,
-        "split": split,
-        "seed": seed,
-        "n_bootstrap": n_bootstrap,
-        "confidence": 0.95,
-        "min_slice": min_slice,
-        "validity_mode": validity_mode,
-    }
-    if compare is not None and run is None:
-        raise ChronoqaError("compare needs a run to compare with: give run= as well")
+    qs = _scored_questions(rel, functional_only, split, warnings)
+    stats = _Stats(seed, n_bootstrap, min_slice)
+    fields: dict[str, Any] = {}
     ev_rows: list[EvidenceRow] = []
-    if run is not None:
-        # Retrieval evidence is defined for questions that have evidence: a question whose gold set is
-        # empty (a table question of cardinality "none") has no S* to retrieve, so it is left out of every
-        # retrieval denominator by definition, and counted (answers still score it).
-        ev_qs = [q for q in qs if q.S_star]
-        data["n_evidence_questions"] = len(ev_qs)
-        data["n_no_gold_evidence"] = len(qs) - len(ev_qs)
-        if len(ev_qs) < len(qs):
-            warnings.append(
-                f"{len(qs) - len(ev_qs)} questions have an empty S* (no evidence to retrieve, e.g. cardinality "
-                "'none'): retrieval metrics leave them out; answer metrics keep them"
-            )
-        ev_slices = _slices(ev_qs)
-        name, meta, hits = _load_run(run, ev_qs, rel, warnings)
-        gold = gold_columns(ev_qs, rel.flags, mode=validity_mode)
-        ms = parse_measures(measures)
-        ids = [q.id for q in ev_qs]
-        met, ev_rows = _run_metrics(gold, hits, ids, ms)
-        ev_rows = [
-            r._replace(complexity=q.complexity, operator=q.operator) for r, q in zip(ev_rows, ev_qs, strict=True)
-        ]
-        data["run"] = {"name": name, "meta": meta}
-        data["retrieval"] = _block(
-            met, ev_slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="retrieval", warnings=warnings
-        )
-        if compare is not None:
-            name_b, _, hits_b = _load_run(compare, ev_qs, rel, warnings)
-            met_b, _ = _run_metrics(gold, hits_b, ids, ms)
-            data["compare"] = {
-                "a": name,
-                "b": name_b,
-                "b_retrieval": _block(
-                    met_b, ev_slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare", warnings=[]
-                ),
-                "paired": _compare(met, met_b, ev_slices, seed=seed, n_boot=n_bootstrap),
-            }
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
-    if compare_answers is not None and answers is None:
-        raise ChronoqaError("compare_answers needs answers to compare with: give answers= as well")
+    if run is not None:
+        ms = parse_measures(measures)
+        ret, ev_rows = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
+        fields.update(ret)
     if answers is not None:
         al = aliases if aliases is not None else aliases_from_corpus(rel.corpus)
-        kw: dict[str, Any] = {"aliases": al, "rule": answer_rule, "judge": judge}
-        outcomes, trows = _score_answers(answers, qs, rel, warnings, **kw)
-        ans, tim = _answer_metrics(outcomes, trows)
-        data["answers"] = _block(
-            ans, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="answers", warnings=warnings
-        )
-        data["time_accuracy"] = _block(
-            tim, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="time", warnings=[]
-        )
-        data["time_accuracy"]["n_no_refs"] = sum(1 for t in trows if t.T is None)
-        judge_meta = getattr(judge, "meta", None)
-        if judge_meta is not None:
-            data["judge"] = judge_meta()
-        data["answer_rule"] = answer_rule
-        if compare_answers is not None:
-            out_b, trows_b = _score_answers(compare_answers, qs, rel, warnings, **kw)
-            ans_b, tim_b = _answer_metrics(out_b, trows_b)
-            both_a, both_b = {**ans, **_time_only(tim)}, {**ans_b, **_time_only(tim_b)}
-            data["compare_answers"] = {
-                "b_answers": _block(
-                    ans_b, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="compare_answers",
-                    warnings=[],
-                ),
-                "paired": _compare(both_a, both_b, slices, seed=seed, n_boot=n_bootstrap),
-            }  # fmt: skip
-    data["warnings"] = list(warnings)
-    return EvaluationResult(data, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))
+        kw = {"aliases": al, "rule": answer_rule, "judge": judge}
+        ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
+        fields.update(ans)
+    metrics = EvaluationMetrics(
+        n_questions=len(qs),
+        functional_only=functional_only,
+        split=split,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        confidence=0.95,
+        min_slice=min_slice,
+        validity_mode=validity_mode,
+        warnings=list(warnings),
+        **fields,
+    )
+    return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))

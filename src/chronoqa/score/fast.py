@@ -1,19 +1,20 @@
-"""Columnar evidence scoring over whole runs with pyarrow and numpy.
+"""The retrieval scorer: evidence and ranking measures of whole runs, with pyarrow and numpy.
 
-The definitions are those of :mod:`chronoqa.score.evidence` and :mod:`chronoqa.score.measures`.
+The definitions are those of :mod:`chronoqa.score.evidence` (time validity, TRP, CCR, the negative
+hits) and :mod:`chronoqa.score.measures` (the ranking measures, each defined in its docstring);
+``tests/test_score_fast.py`` and ``tests/test_score_measures.py`` pin them with hand-worked values
+and against ``ir_measures``.
 
 Each triple is reduced to one key string (``s``, ``r``, ``o`` and both normalised times joined by a
 separator), keys are dictionary-encoded to integers, and every question/triple pair becomes one
 ``int64`` code ``question_index * n_keys + key_id``. De-duplication, membership in the time-valid
 gold, CCR and the negative hits are then sorted-array operations, and per-question sums are
-``numpy.bincount``. The per-question scorer (:func:`chronoqa.score.evidence.score_evidence`) is the
-reference implementation; tests check that both give the same numbers.
+``numpy.bincount``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,11 +25,10 @@ from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.artifacts.runs import Run
 from chronoqa.records import Question
 from chronoqa.score.evidence import norm_time, time_valid, triple_key
-from chronoqa.score.measures import Measure, MeasureProvider
+from chronoqa.score.measures import Measure, RankedHits, Values
 from chronoqa.time import Granularity, ValidityMode
 
 __all__ = [
-    "COLUMNAR",
     "GoldColumns",
     "HitColumns",
     "RunScores",
@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 _SEP = "\x1f"
+_CCR, _TRP = Measure("CCR"), Measure("TRP")
 _NULL = "\x00"
 
 
@@ -214,18 +215,33 @@ def hits_from_arrays(
 
 @dataclass(frozen=True)
 class RunScores:
-    """Per-question evidence arrays (length = number of questions) and the measures' (num, den)."""
+    """One run's evidence per question (arrays as long as the question list) and its ranking measures.
 
-    n_retrieved: np.ndarray
-    n_gold: np.ndarray
-    gold_all_valid: np.ndarray
-    n_valid_hits: np.ndarray
-    ccr: np.ndarray
+    ``hits`` holds the ranked, de-duplicated hits the measures read; ``measures`` maps each requested
+    measure's string (``nDCG@10``) to its per-question (numerators, denominators).
+    """
+
+    hits: RankedHits
     stale_hit: np.ndarray
     stale_defined: np.ndarray
     dist_hit: np.ndarray
     dist_defined: np.ndarray
-    measures: Mapping[str, tuple[np.ndarray, np.ndarray]]
+    measures: Mapping[str, Values]
+
+    @property
+    def n_retrieved(self) -> np.ndarray:
+        """Distinct hits per question."""
+        return self.hits.n_retrieved
+
+    @property
+    def n_gold(self) -> np.ndarray:
+        """Distinct S* triples per question."""
+        return self.hits.n_gold
+
+    @property
+    def n_valid_hits(self) -> np.ndarray:
+        """Hits that are time-valid gold, per question."""
+        return self.hits.count(self.hits.relevant).astype(np.int64)
 
     @property
     def covered(self) -> np.ndarray:
@@ -233,135 +249,96 @@ class RunScores:
         return (self.n_retrieved > 0).astype(np.float64)
 
     @property
-    def trp(self) -> tuple[np.ndarray, np.ndarray]:
-        """TRP as (numerator, denominator): undefined (den 0) for empty retrievals."""
-        den = self.covered
-        num = np.divide(self.n_valid_hits, self.n_retrieved, out=np.zeros(den.size), where=self.n_retrieved > 0)
-        return num, den
+    def ccr(self) -> np.ndarray:
+        """CCR per question (0 or 1; defined for every question)."""
+        return _CCR.values(self.hits)[0]
 
     @property
-    def wrong_reason(self) -> tuple[np.ndarray, np.ndarray]:
+    def trp(self) -> Values:
+        """TRP as (numerator, denominator): undefined (den 0) for empty retrievals."""
+        return _TRP.values(self.hits)
+
+    @property
+    def wrong_reason(self) -> Values:
         """Stale or distractor hit while CCR is 0, over questions where a hit is defined."""
         den = self.stale_defined | self.dist_defined
         hit = (self.stale_hit & self.stale_defined) | (self.dist_hit & self.dist_defined)
         return (hit & (self.ccr == 0) & den).astype(np.float64), den.astype(np.float64)
 
 
-class _Ctx:
-    """Shared intermediate arrays of one run for the measure implementations."""
+@dataclass(frozen=True)
+class _Pairs:
+    """A run and its gold as ``int64`` codes ``question_index * n_keys + key_id`` (one key id per identity)."""
 
-    def __init__(
-        self, nq: int, hq: np.ndarray, hp: np.ndarray, pos: np.ndarray, rel: np.ndarray, gp_u: np.ndarray, n_keys: int
-    ) -> None:
-        self.nq, self.hq, self.hp, self.pos, self.rel = nq, hq, hp, pos, rel
-        self.gp_u, self.n_keys = gp_u, n_keys
-
-    def count(self, mask: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-        w = mask.astype(np.float64) if weights is None else np.where(mask, weights, 0.0)
-        return np.bincount(self.hq, weights=w, minlength=self.nq)[: self.nq]
+    n_keys: int
+    gold: np.ndarray
+    stale: np.ndarray
+    dist: np.ndarray
+    hits: np.ndarray
 
 
-def _cut(ctx: _Ctx, k: int | None) -> np.ndarray:
-    return np.ones(ctx.pos.size, dtype=bool) if k is None else ctx.pos < k
-
-
-FastMeasure = Callable[[_Ctx, "RunScores", np.ndarray, "int | None"], tuple[np.ndarray, np.ndarray]]
-
-
-def _f_recall(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-    den = (n_rel > 0).astype(np.float64)
-    got = ctx.count(ctx.rel & _cut(ctx, k))
-    return np.divide(got, n_rel, out=np.zeros(ctx.nq), where=n_rel > 0), den
-
-
-def _f_precision(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-    got = ctx.count(ctx.rel & _cut(ctx, k))
-    denom = np.full(ctx.nq, float(k)) if k is not None else sc.n_retrieved.astype(np.float64)
-    return np.divide(got, denom, out=np.zeros(ctx.nq), where=denom > 0), np.ones(ctx.nq)
-
-
-def _f_ndcg(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-    gains = 1.0 / np.log2(ctx.pos + 2.0)
-    dcg = ctx.count(ctx.rel & _cut(ctx, k), gains)
-    ideal_n = n_rel if k is None else np.minimum(n_rel, k)
-    table = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(int(ideal_n.max(initial=0))) + 2.0))])
-    idcg = table[ideal_n]
-    return np.divide(dcg, idcg, out=np.zeros(ctx.nq), where=n_rel > 0), (n_rel > 0).astype(np.float64)
-
-
-def _f_mrr(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-    first = np.full(ctx.nq, np.inf)
-    m = ctx.rel & _cut(ctx, k)
-    np.minimum.at(first, ctx.hq[m], ctx.pos[m].astype(np.float64))
-    rr = np.where(np.isfinite(first), 1.0 / (first + 1.0), 0.0)
-    return np.where(n_rel > 0, rr, 0.0), (n_rel > 0).astype(np.float64)
-
-
-def _f_trp(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-    n_top = ctx.count(_cut(ctx, k))
-    got = ctx.count(ctx.rel & _cut(ctx, k))
-    return np.divide(got, n_top, out=np.zeros(ctx.nq), where=n_top > 0), (n_top > 0).astype(np.float64)
-
-
-def _f_ccr(ctx: _Ctx, sc: RunScores, n_rel: np.ndarray, k: int | None) -> tuple[np.ndarray, np.ndarray]:
-    if k is None:
-        return sc.ccr.astype(np.float64), np.ones(ctx.nq)
-    found = _isin(ctx.gp_u, ctx.hp[ctx.pos < k])
-    n_found = np.bincount(ctx.gp_u // ctx.n_keys, weights=found.astype(np.float64), minlength=ctx.nq)[: ctx.nq]
-    ok = (sc.n_gold > 0) & sc.gold_all_valid & (n_found == sc.n_gold)
-    return ok.astype(np.float64), np.ones(ctx.nq)
-
-
-COLUMNAR = MeasureProvider(
-    "columnar", {"R": _f_recall, "P": _f_precision, "nDCG": _f_ndcg, "MRR": _f_mrr, "TRP": _f_trp, "CCR": _f_ccr}
-)
-"""The columnar measure provider (see :mod:`chronoqa.score.measures`): whole runs as arrays."""
-
-
-def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] = ()) -> RunScores:
-    """Evidence scores and ranking measures of one run for every question of ``gold``."""
-    nq = gold.n_questions
+def _encode(gold: GoldColumns, hits: HitColumns) -> _Pairs:
+    """Dictionary-encode every identity key once and turn each (question, key) into one integer."""
     enc = pc.dictionary_encode(pa.concat_arrays([gold.gold_keys, gold.stale_keys, gold.dist_keys, hits.keys]))
     ids = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     n_keys = max(len(enc.dictionary), 1)
     a, b, c = len(gold.gold_keys), len(gold.stale_keys), len(gold.dist_keys)
-    gp = gold.gold_q * n_keys + ids[:a]
-    sp = gold.stale_q * n_keys + ids[a : a + b]
-    dp = gold.dist_q * n_keys + ids[a + b : a + b + c]
-    hp_all = hits.q * n_keys + ids[a + b + c :]
+    return _Pairs(
+        n_keys,
+        gold.gold_q * n_keys + ids[:a],
+        gold.stale_q * n_keys + ids[a : a + b],
+        gold.dist_q * n_keys + ids[a + b : a + b + c],
+        hits.q * n_keys + ids[a + b + c :],
+    )
 
-    gp_u, g_first = _unique_first(gp)
-    g_valid_u = gold.gold_valid[g_first]
-    gq_u = gp_u // n_keys
-    n_gold = np.bincount(gq_u, minlength=nq)[:nq]
-    n_valid_gold = np.bincount(gq_u, weights=g_valid_u.astype(np.float64), minlength=nq)[:nq].astype(np.int64)
-    valid_pairs = gp_u[g_valid_u]
 
-    # de-duplicate hits by identity within a question, keeping the first (best-ranked) occurrence
-    hp_sorted, h_first = _unique_first(hp_all)
-    keep = np.zeros(hp_all.size, dtype=bool)
+def _rank(gold: GoldColumns, hits: HitColumns, pairs: _Pairs) -> tuple[RankedHits, np.ndarray, np.ndarray]:
+    """The ranked hits (de-duplicated, first occurrence kept), the sorted distinct gold and hit pairs."""
+    nq, n_keys = gold.n_questions, pairs.n_keys
+    gp_u, g_first = _unique_first(pairs.gold)
+    g_valid = gold.gold_valid[g_first]
+    gq = gp_u // n_keys
+    n_gold = np.bincount(gq, minlength=nq)[:nq]
+    n_valid_gold = np.bincount(gq, weights=g_valid.astype(np.float64), minlength=nq)[:nq].astype(np.int64)
+
+    hp_sorted, h_first = _unique_first(pairs.hits)
+    keep = np.zeros(pairs.hits.size, dtype=bool)
     keep[h_first] = True
-    hp = hp_all[keep]
     hq = hits.q[keep]
-    starts = np.searchsorted(hq, hq, side="left")
-    pos = np.arange(hq.size) - starts
-    rel = _isin(hp, valid_pairs, b_sorted=True)
-    n_ret = np.bincount(hq, minlength=nq)[:nq]
-    n_hits = np.bincount(hq, weights=rel.astype(np.float64), minlength=nq)[:nq].astype(np.int64)
+    pos = np.arange(hq.size) - np.searchsorted(hq, hq, side="left")
+    relevant = _isin(pairs.hits[keep], gp_u[g_valid], b_sorted=True)
+    # the rank of each distinct gold pair among the kept hits (inf: not retrieved)
+    pos_sorted = pos[(np.cumsum(keep) - 1)[h_first]]
     found = _isin(gp_u, hp_sorted, b_sorted=True)
-    n_found = np.bincount(gq_u, weights=found.astype(np.float64), minlength=nq)[:nq].astype(np.int64)
-    ccr = ((n_gold > 0) & (n_valid_gold == n_gold) & (n_found == n_gold)).astype(np.float64)
-
-    def neg_hits(pairs: np.ndarray) -> np.ndarray:
-        pairs = pairs[~_isin(pairs, gp_u, b_sorted=True)]
-        hit_pairs = pairs[_isin(pairs, hp_sorted, b_sorted=True)]
-        return np.bincount(hit_pairs // n_keys, minlength=nq)[:nq] > 0
-
-    sc = RunScores(
-        n_ret, n_gold, n_valid_gold == n_gold, n_hits, ccr, neg_hits(sp), gold.stale_defined, neg_hits(dp),
-        gold.dist_defined, {},
+    at = np.minimum(np.searchsorted(hp_sorted, gp_u), max(hp_sorted.size - 1, 0))
+    gold_pos = np.where(found, pos_sorted[at] if pos_sorted.size else 0, np.inf)
+    ranked = RankedHits(
+        nq, hq, pos, relevant, np.bincount(hq, minlength=nq)[:nq], n_valid_gold, n_gold,
+        n_valid_gold == n_gold, gq, gold_pos,
     )  # fmt: skip
-    ctx = _Ctx(nq, hq, hp, pos, rel, gp_u, n_keys)
-    impls: list[FastMeasure] = [COLUMNAR.implementation(m) for m in measures]
-    values = {str(m): fn(ctx, sc, n_valid_gold, m.cutoff) for m, fn in zip(measures, impls, strict=True)}
-    return dataclasses.replace(sc, measures=values)
+    return ranked, gp_u, hp_sorted
+
+
+def _negative_hits(
+    pairs: np.ndarray, gold_sorted: np.ndarray, hits_sorted: np.ndarray, n_keys: int, nq: int
+) -> np.ndarray:
+    """Per question: whether a hit is one of ``pairs`` (a negative set) that is not also gold."""
+    pairs = pairs[~_isin(pairs, gold_sorted, b_sorted=True)]
+    hit_pairs = pairs[_isin(pairs, hits_sorted, b_sorted=True)]
+    return np.bincount(hit_pairs // n_keys, minlength=nq)[:nq] > 0
+
+
+def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] = ()) -> RunScores:
+    """Evidence scores and ranking measures of one run for every question of ``gold``.
+
+    Identity keys are dictionary-encoded to integers and every question/triple pair becomes one
+    ``int64`` code; de-duplication, gold membership and the negative hits are then sorted-array
+    operations, and per-question sums are ``numpy.bincount``.
+    """
+    pairs = _encode(gold, hits)
+    ranked, gold_sorted, hits_sorted = _rank(gold, hits, pairs)
+    nq = gold.n_questions
+    stale = _negative_hits(pairs.stale, gold_sorted, hits_sorted, pairs.n_keys, nq)
+    dist = _negative_hits(pairs.dist, gold_sorted, hits_sorted, pairs.n_keys, nq)
+    values = {str(m): m.values(ranked) for m in measures}
+    return RunScores(ranked, stale, gold.stale_defined, dist, gold.dist_defined, values)

@@ -1,169 +1,149 @@
-"""Ranking measures over run files, with time-valid relevance.
+"""Ranking measures over a run's ranked hits, with time-valid relevance.
 
 A measure is a hashable value that parses from and prints to the same string
-(``Measure.parse("nDCG@10")`` prints as ``nDCG@10``); its implementation lives apart, in a registry
-from name to function. Relevance is *time-valid gold*: a hit is relevant when its triple identity
-is in the question's time-valid S* (see :mod:`chronoqa.score.evidence`); the number of relevant
-items is the number of distinct time-valid S* triples. Hits are de-duplicated by identity (first
-occurrence kept) before ranking.
+(``Measure.parse("nDCG@10")`` prints as ``nDCG@10``; ir_measures' design). :data:`MEASURES` names
+every measure once, with its implementation; each implementation's docstring is the measure's
+definition. Relevance is *time-valid gold*: a hit is relevant when its triple identity is in the
+question's time-valid S* (see :mod:`chronoqa.score.evidence`); the number of relevant items is the
+number of distinct time-valid S* triples. Hits are de-duplicated by identity (first occurrence kept)
+before ranking; :func:`chronoqa.score.fast.score_run` does that and hands the measures a
+:class:`RankedHits`.
 
-* ``R@k`` recall: relevant hits in the top k / relevant items.
-* ``P@k`` precision: relevant hits in the top k / k (trec_eval's convention).
-* ``nDCG@k``: binary-gain DCG ``sum rel_i / log2(i + 1)`` over ranks ``i <= k``, over the ideal DCG.
-* ``MRR`` / ``MRR@k``: reciprocal rank of the first relevant hit (within k), 0 when none.
-* ``TRP`` / ``TRP@k`` and ``CCR`` / ``CCR@k``: TempBench's measures over the (top-k) hits.
-
-The registry (ir_measures' design): :data:`MEASURES` names every measure once, with its definition;
-each *provider* implements some of them and says which (:attr:`MeasureProvider.supports`):
-``reference`` (this module, one question at a time, the definitions above written out) and
-``columnar`` (:mod:`chronoqa.score.fast`, whole runs as arrays). :func:`provider` returns either;
-the tests check that both give the same values on the same inputs.
-
-A question whose run is empty (or missing) scores 0 on R, P, nDCG, MRR and CCR, never dropped; TRP is
-undefined for it (TempBench's definition). A question with no time-valid gold has no relevant items:
-R, nDCG and MRR are undefined for it and it is excluded from their averages (reported as ``n``).
+Every measure is computed for all questions of a run at once, as a pair of arrays (numerators,
+denominators): a question whose denominator is 0 is undefined for the measure and left out of its
+average (reported as ``n``). A question whose run is empty (or missing) scores 0 on R, P, nDCG, MRR
+and CCR, never dropped; TRP is undefined for it (TempBench's definition). A question with no time-valid
+gold has no relevant items: R, nDCG and MRR are undefined for it.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from chronoqa.errors import ChronoqaError, UnknownNameError
-from chronoqa.score.evidence import PreparedQuestion, TripleKey
+import numpy as np
+
+from chronoqa.errors import UnknownNameError
 from chronoqa.spec import NameTable, Spec, SpecError
 
 __all__ = [
     "DEFAULT_MEASURES",
     "MEASURES",
-    "REFERENCE",
     "Measure",
     "MeasureFn",
-    "MeasureProvider",
-    "compute",
+    "RankedHits",
+    "Values",
     "parse_measures",
-    "provider",
-    "provider_names",
 ]
 
-MeasureFn = Callable[[PreparedQuestion, Sequence[TripleKey], "int | None"], "float | None"]
-
-
-def _cut(keys: Sequence[TripleKey], k: int | None) -> Sequence[TripleKey]:
-    return keys if k is None else keys[:k]
-
-
-def _recall(pq: PreparedQuestion, keys: Sequence[TripleKey], k: int | None) -> float | None:
-    n_rel = len(pq.valid_gold)
-    if n_rel == 0:
-        return None
-    return sum(1 for x in _cut(keys, k) if x in pq.valid_gold) / n_rel
-
-
-def _precision(pq: PreparedQuestion, keys: Sequence[TripleKey], k: int | None) -> float | None:
-    top = _cut(keys, k)
-    denom = k if k is not None else len(top)
-    if denom == 0:
-        return 0.0
-    return sum(1 for x in top if x in pq.valid_gold) / denom
-
-
-def _ndcg(pq: PreparedQuestion, keys: Sequence[TripleKey], k: int | None) -> float | None:
-    n_rel = len(pq.valid_gold)
-    if n_rel == 0:
-        return None
-    dcg = sum(1.0 / math.log2(i + 2) for i, x in enumerate(_cut(keys, k)) if x in pq.valid_gold)
-    ideal_n = n_rel if k is None else min(n_rel, k)
-    idcg = sum(1.0 / math.log2(i + 2) for i in range(ideal_n))
-    return dcg / idcg
-
-
-def _mrr(pq: PreparedQuestion, keys: Sequence[TripleKey], k: int | None) -> float | None:
-    if not pq.valid_gold:
-        return None
-    for i, x in enumerate(_cut(keys, k)):
-        if x in pq.valid_gold:
-            return 1.0 / (i + 1)
-    return 0.0
-
-
-def _trp(pq: PreparedQuestion, keys: Sequence[TripleKey], k: int | None) -> float | None:
-    top = _cut(keys, k)
-    if not top:
-        return None
-    return sum(1 for x in top if x in pq.valid_gold) / len(top)
-
-
-def _ccr(pq: PreparedQuestion, keys: Sequence[TripleKey], k: int | None) -> float | None:
-    return 1.0 if pq.gold_all_valid and pq.gold.issubset(_cut(keys, k)) else 0.0
-
-
-MEASURES: NameTable[str] = NameTable(
-    "measure",
-    (
-        ("R", "recall: relevant hits in the top k / relevant items"),
-        ("P", "precision: relevant hits in the top k / k"),
-        ("nDCG", "binary-gain nDCG over the top k"),
-        ("MRR", "reciprocal rank of the first relevant hit (within k)"),
-        ("TRP", "TempBench's temporal retrieval precision over the (top-k) hits"),
-        ("CCR", "TempBench's complete chain retrieval over the (top-k) hits"),
-    ),
-)
-"""Every measure by name, with a one-line definition (the module docstring has the full ones)."""
-
-_ALIASES = {"recall": "R", "precision": "P", "rr": "MRR", "ndcg_cut": "nDCG"}
+Values = tuple[np.ndarray, np.ndarray]
+"""A measure's per-question (numerators, denominators); a question with denominator 0 is undefined."""
 
 
 @dataclass(frozen=True)
-class MeasureProvider:
-    """One implementation of (some of) the measures: a name and the measure name -> function table."""
+class RankedHits:
+    """A run's de-duplicated hits and its questions' gold, as arrays (what every measure reads).
 
-    name: str
-    implementations: Mapping[str, Any]
+    Per hit, grouped by question and best rank first: ``q`` (question index), ``pos`` (0-based rank
+    within its question, after de-duplication), ``relevant`` (the hit is time-valid gold). Per question:
+    ``n_retrieved`` (distinct hits), ``n_relevant`` (distinct time-valid S* triples), ``n_gold`` (distinct
+    S* triples) and ``gold_all_valid`` (every S* triple is time-valid). Per distinct S* triple:
+    ``gold_q`` (question index) and ``gold_pos`` (the 0-based rank at which it was retrieved; ``inf``
+    when it was not).
+    """
 
-    @property
-    def supports(self) -> frozenset[str]:
-        """The measure names this provider implements."""
-        return frozenset(self.implementations)
+    n_questions: int
+    q: np.ndarray
+    pos: np.ndarray
+    relevant: np.ndarray
+    n_retrieved: np.ndarray
+    n_relevant: np.ndarray
+    n_gold: np.ndarray
+    gold_all_valid: np.ndarray
+    gold_q: np.ndarray
+    gold_pos: np.ndarray
 
-    def implementation(self, measure: Measure) -> Any:
-        """The function of ``measure``; an unsupported one raises :class:`ChronoqaError` naming the providers."""
-        fn = self.implementations.get(measure.name)
-        if fn is None:
-            raise ChronoqaError(
-                f"measure {measure} is not supported by the {self.name} provider (it supports "
-                f"{', '.join(sorted(self.supports))})"
-            )
-        return fn
+    def count(self, mask: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Per-question sums of ``weights`` (1 when ``None``) over the hits where ``mask`` holds."""
+        w = mask.astype(np.float64) if weights is None else np.where(mask, weights, 0.0)
+        return np.bincount(self.q, weights=w, minlength=self.n_questions)[: self.n_questions]
+
+    def top(self, k: int | None) -> np.ndarray:
+        """The hits ranked within the first ``k`` (every hit when ``k`` is ``None``)."""
+        return np.ones(self.pos.size, dtype=bool) if k is None else self.pos < k
 
 
-REFERENCE = MeasureProvider(
-    "reference", {"R": _recall, "P": _precision, "nDCG": _ndcg, "MRR": _mrr, "TRP": _trp, "CCR": _ccr}
+def _ratio(num: np.ndarray, den: np.ndarray, defined: np.ndarray) -> np.ndarray:
+    return np.divide(num, den, out=np.zeros(num.size), where=defined)
+
+
+def recall(h: RankedHits, k: int | None) -> Values:
+    """``R@k``: relevant hits in the top k / relevant items; undefined for a question with no relevant items."""
+    has_rel = h.n_relevant > 0
+    return _ratio(h.count(h.relevant & h.top(k)), h.n_relevant, has_rel), has_rel.astype(np.float64)
+
+
+def precision(h: RankedHits, k: int | None) -> Values:
+    """``P@k``: relevant hits in the top k / k (trec_eval's convention; ``P``: / hits retrieved, 0 for none)."""
+    denom = np.full(h.n_questions, float(k)) if k is not None else h.n_retrieved.astype(np.float64)
+    return _ratio(h.count(h.relevant & h.top(k)), denom, denom > 0), np.ones(h.n_questions)
+
+
+def ndcg(h: RankedHits, k: int | None) -> Values:
+    """``nDCG@k``: binary-gain DCG ``sum rel_i / log2(i + 1)`` over ranks ``i <= k``, over the ideal DCG.
+
+    The ideal ranking puts ``min(relevant items, k)`` relevant hits first; undefined for a question with
+    no relevant items.
+    """
+    dcg = h.count(h.relevant & h.top(k), 1.0 / np.log2(h.pos + 2.0))
+    ideal_n = h.n_relevant if k is None else np.minimum(h.n_relevant, k)
+    table = np.concatenate([[0.0], np.cumsum(1.0 / np.log2(np.arange(int(ideal_n.max(initial=0))) + 2.0))])
+    has_rel = h.n_relevant > 0
+    return _ratio(dcg, table[ideal_n], has_rel), has_rel.astype(np.float64)
+
+
+def reciprocal_rank(h: RankedHits, k: int | None) -> Values:
+    """``MRR`` / ``MRR@k``: 1 / rank of the first relevant hit (within k), 0 when none.
+
+    Undefined for a question with no relevant items.
+    """
+    first = np.full(h.n_questions, np.inf)
+    m = h.relevant & h.top(k)
+    np.minimum.at(first, h.q[m], h.pos[m].astype(np.float64))
+    rr = np.where(np.isfinite(first), 1.0 / (first + 1.0), 0.0)
+    has_rel = h.n_relevant > 0
+    return np.where(has_rel, rr, 0.0), has_rel.astype(np.float64)
+
+
+def trp(h: RankedHits, k: int | None) -> Values:
+    """``TRP`` / ``TRP@k``: TempBench's temporal retrieval precision, relevant hits / hits (in the top k).
+
+    Undefined for a question that retrieved nothing.
+    """
+    n_top = h.count(h.top(k))
+    return _ratio(h.count(h.relevant & h.top(k)), n_top, n_top > 0), (n_top > 0).astype(np.float64)
+
+
+def ccr(h: RankedHits, k: int | None) -> Values:
+    """``CCR`` / ``CCR@k``: TempBench's complete chain retrieval, 1 when every S* triple is time-valid and found.
+
+    Found means retrieved (within the top k for ``CCR@k``); 0 otherwise, and an empty S* scores 0.
+    """
+    cut = np.inf if k is None else k
+    n_found = np.bincount(h.gold_q, weights=(h.gold_pos < cut).astype(np.float64), minlength=h.n_questions)
+    ok = (h.n_gold > 0) & h.gold_all_valid & (n_found[: h.n_questions] == h.n_gold)
+    return ok.astype(np.float64), np.ones(h.n_questions)
+
+
+MeasureFn = Callable[[RankedHits, "int | None"], Values]
+
+MEASURES: NameTable[MeasureFn] = NameTable(
+    "measure",
+    (("R", recall), ("P", precision), ("nDCG", ndcg), ("MRR", reciprocal_rank), ("TRP", trp), ("CCR", ccr)),
 )
-"""The per-question provider: the definitions written out, one question at a time."""
+"""Every measure by name, with its implementation (whose docstring is the definition)."""
 
-
-def _columnar() -> MeasureProvider:
-    from chronoqa.score.fast import COLUMNAR
-
-    return COLUMNAR
-
-
-_PROVIDERS: NameTable[Callable[[], MeasureProvider]] = NameTable(
-    "measure provider", (("reference", lambda: REFERENCE), ("columnar", _columnar))
-)
-
-
-def provider(name: str) -> MeasureProvider:
-    """The measure provider called ``name``: ``reference`` or ``columnar`` (imported on first use)."""
-    return _PROVIDERS[name]()
-
-
-def provider_names() -> list[str]:
-    """Every provider's name."""
-    return _PROVIDERS.names()
+_ALIASES = {"recall": "R", "precision": "P", "rr": "MRR", "ndcg_cut": "nDCG"}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -192,10 +172,15 @@ class Measure:
     def __str__(self) -> str:
         return self.name if self.cutoff is None else f"{self.name}@{self.cutoff}"
 
-    def __call__(self, pq: PreparedQuestion, keys: Sequence[TripleKey]) -> float | None:
-        """This measure's value for one question (``None`` when undefined for it)."""
-        fn: MeasureFn = REFERENCE.implementation(self)
-        return fn(pq, keys, self.cutoff)
+    @property
+    def definition(self) -> str:
+        """The measure's definition: the first paragraph of its implementation's docstring."""
+        doc = MEASURES[self.name].__doc__ or ""
+        return " ".join(doc.split("\n\n", 1)[0].split())
+
+    def values(self, hits: RankedHits) -> Values:
+        """This measure's per-question (numerators, denominators) over a run's ranked hits."""
+        return MEASURES[self.name](hits, self.cutoff)
 
 
 DEFAULT_MEASURES: tuple[Measure, ...] = tuple(Measure.parse(m) for m in ("R@10", "nDCG@10", "MRR", "TRP", "CCR"))
@@ -204,8 +189,3 @@ DEFAULT_MEASURES: tuple[Measure, ...] = tuple(Measure.parse(m) for m in ("R@10",
 def parse_measures(texts: Sequence[str | Measure]) -> tuple[Measure, ...]:
     """Parse several measures, keeping order and dropping repeats."""
     return tuple(dict.fromkeys(Measure.parse(t) for t in texts))
-
-
-def compute(measure: Measure | str, pq: PreparedQuestion, keys: Sequence[TripleKey]) -> float | None:
-    """Value of ``measure`` for one question's ranked, de-duplicated hit identities."""
-    return Measure.parse(measure)(pq, keys)
