@@ -195,90 +195,110 @@ class ExtractiveReader:
         hits = _hits(evidence)
         if not hits:
             return AnswerRecord(qid, self.spec, "abstain", None, "no facts retrieved")
-        q_norm = _norm(text)
-        q_stems = _content_stems(text)
-        times = question_times(text)
-        as_of_t = parse_time(as_of) if as_of else None
-
-        def rel_score(h: _Hit) -> float:
-            stems = _content_stems(relation_phrase(h.r))
-            return len(stems & q_stems) / len(stems) if stems else 0.0
-
-        def time_ok(h: _Hit) -> bool:
-            if not times or h.interval is None:
-                return True
-            try:
-                return any(valid_at(h.interval, t, as_of=as_of_t) for t in times)
-            except (ValueError, TypeError):
-                return True
-
-        is_when = bool(_WHEN.match(text))
-        cue = _order_cue(q_norm)
-        is_who = bool(re.match(r"^(who|whom)\b", q_norm))
-        mentioned = {h.s_norm for h in hits if _mentioned(h.s_norm, q_norm)}
-        mentioned |= {h.o_norm for h in hits if _mentioned(h.o_norm, q_norm)}
-        # relations the question names (among those retrieved), strongest first
-        rel_scores = {h.r: rel_score(h) for h in hits}
-        named = {r for r, sc in rel_scores.items() if sc >= 0.5}
-
-        frontier = set(mentioned)
-        used_rel: Counter[str] = Counter()
-        q_tokens = [_stem(t) for t in q_norm.split() if t not in _STOP]
-        # how often the question names each relation (twice: a chain through the same relation)
-        mentions = {r: max(1, sum(1 for t in q_tokens if t in _content_stems(relation_phrase(r)))) for r in named}
-
-        def fresh(r: str) -> bool:
-            return r in named and used_rel[r] < mentions[r]
-
-        chain: list[tuple[_Hit, str]] = []  # (fact, end reached)
-        for _ in range(self.max_hops):
-            options: list[tuple[tuple[float, float, float, float, float, float], _Hit, str]] = []
-            for h in hits:
-                for here, there, there_norm in ((h.s_norm, h.o, h.o_norm), (h.o_norm, h.s, h.s_norm)):
-                    if here not in frontier or not here:
-                        continue
-                    if chain and h is chain[-1][0]:
-                        continue
-                    key = (
-                        # entity questions: lead to something the question does not name; "when" questions:
-                        # the fact linking two names the question mentions
-                        float((there_norm in mentioned) == is_when),
-                        float(fresh(h.r)),
-                        rel_scores[h.r],
-                        float(time_ok(h)),
-                        # "who" asks for a subject (people are subjects); other questions for an object
-                        float((here == h.o_norm) if is_who else (here == h.s_norm)),
-                        -float(h.rank),
-                    )
-                    options.append((key, h, there))
-            if not options:
-                break
-            options.sort(key=lambda x: x[0], reverse=True)
-            key, best, there = options[0]
-            if cue is not None:
-                best, there = _order_by_cue(cue, [(h, t) for k, h, t in options if k[:5] == key[:5]], hits, mentioned)
-            if chain and not (key[1] > 0 and key[0] > 0):
-                break  # further hops only along another relation the question names
-            chain.append((best, there))
-            used_rel[best.r] += 1
-            frontier = {_label_text(there)}
-            if not any(fresh(r) for r in named):
-                break
+        reading = _Reading(text, hits, parse_time(as_of) if as_of else None)
+        chain = reading.walk(self.max_hops)
         if not chain:
             # nothing mentioned: the best-ranked fact along a named relation, valid at the question time
-            cands = sorted(hits, key=lambda h: (-rel_scores[h.r], -float(time_ok(h)), h.rank))
-            best = cands[0]
+            best = min(hits, key=lambda h: (-reading.rel_scores[h.r], -float(reading.time_ok(h)), h.rank))
             chain = [(best, best.o)]
         last, end = chain[-1]
         period = f"{last.t_start or '?'}–{last.t_end or ('ongoing' if last.t_start else '?')}"
         expl = "; ".join(f"{h.s} {relation_phrase(h.r)} {h.o} ({h.t_start or '?'}–{h.t_end or '?'})" for h, _ in chain)
-        if is_when:
-            words = set(q_norm.split())
+        if reading.is_when:
+            words = set(reading.q_norm.split())
             t = last.t_end if (words & _END_WORDS and last.t_end) else (last.t_start or last.t_end)
             if t is None:
                 return AnswerRecord(qid, self.spec, "abstain", None, f"no date on {expl}")
             return AnswerRecord(qid, self.spec, "ok", t, f"{expl}; period {period}")
         return AnswerRecord(qid, self.spec, "ok", end, expl)
+
+
+_Key = tuple[float, float, float, float, float, float]
+
+
+class _Reading:
+    """What the extractive answerer reads in one question: its names, relations, times and cues."""
+
+    def __init__(self, text: str, hits: list[_Hit], as_of: TimePoint | None) -> None:
+        self.hits, self.as_of = hits, as_of
+        self.q_norm = q_norm = _norm(text)
+        q_stems = _content_stems(text)
+        self.times = question_times(text)
+        self.is_when = bool(_WHEN.match(text))
+        self.cue = _order_cue(q_norm)
+        self.is_who = bool(re.match(r"^(who|whom)\b", q_norm))
+        self.mentioned = {h.s_norm for h in hits if _mentioned(h.s_norm, q_norm)}
+        self.mentioned |= {h.o_norm for h in hits if _mentioned(h.o_norm, q_norm)}
+
+        def rel_score(r: str) -> float:
+            stems = _content_stems(relation_phrase(r))
+            return len(stems & q_stems) / len(stems) if stems else 0.0
+
+        # relations the question names (among those retrieved), strongest first
+        self.rel_scores = {h.r: rel_score(h.r) for h in hits}
+        self.named = {r for r, sc in self.rel_scores.items() if sc >= 0.5}
+        q_tokens = [_stem(t) for t in q_norm.split() if t not in _STOP]
+        # how often the question names each relation (twice: a chain through the same relation)
+        self.mentions = {
+            r: max(1, sum(1 for t in q_tokens if t in _content_stems(relation_phrase(r)))) for r in self.named
+        }
+        self.used_rel: Counter[str] = Counter()
+
+    def time_ok(self, h: _Hit) -> bool:
+        """The fact is valid at a time the question names (or the question names none)."""
+        if not self.times or h.interval is None:
+            return True
+        try:
+            return any(valid_at(h.interval, t, as_of=self.as_of) for t in self.times)
+        except (ValueError, TypeError):
+            return True
+
+    def fresh(self, r: str) -> bool:
+        """A relation the question names, not yet followed as often as it is named."""
+        return r in self.named and self.used_rel[r] < self.mentions[r]
+
+    def options(self, frontier: set[str], chain: list[tuple[_Hit, str]]) -> list[tuple[_Key, _Hit, str]]:
+        """Each fact with an end on the frontier, ranked by how well following it answers the question."""
+        out: list[tuple[_Key, _Hit, str]] = []
+        for h in self.hits:
+            for here, there, there_norm in ((h.s_norm, h.o, h.o_norm), (h.o_norm, h.s, h.s_norm)):
+                if here not in frontier or not here or (chain and h is chain[-1][0]):
+                    continue
+                key = (
+                    # entity questions: lead to something the question does not name; "when" questions:
+                    # the fact linking two names the question mentions
+                    float((there_norm in self.mentioned) == self.is_when),
+                    float(self.fresh(h.r)),
+                    self.rel_scores[h.r],
+                    float(self.time_ok(h)),
+                    # "who" asks for a subject (people are subjects); other questions for an object
+                    float((here == h.o_norm) if self.is_who else (here == h.s_norm)),
+                    -float(h.rank),
+                )
+                out.append((key, h, there))
+        return out
+
+    def walk(self, max_hops: int) -> list[tuple[_Hit, str]]:
+        """The chain of facts from the names the question mentions: (fact, end reached) per hop."""
+        frontier = set(self.mentioned)
+        chain: list[tuple[_Hit, str]] = []
+        for _ in range(max_hops):
+            options = self.options(frontier, chain)
+            if not options:
+                break
+            options.sort(key=lambda x: x[0], reverse=True)
+            key, best, there = options[0]
+            if self.cue is not None:
+                same = [(h, t) for k, h, t in options if k[:5] == key[:5]]
+                best, there = _order_by_cue(self.cue, same, self.hits, self.mentioned)
+            if chain and not (key[1] > 0 and key[0] > 0):
+                break  # further hops only along another relation the question names
+            chain.append((best, there))
+            self.used_rel[best.r] += 1
+            frontier = {_label_text(there)}
+            if not any(self.fresh(r) for r in self.named):
+                break
+        return chain
 
 
 _LAST = re.compile(r"\b(last|most recent(ly)?|latest)\b")

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from chronoqa.cli._ui import fail
+
+if TYPE_CHECKING:
+    from chronoqa.errors import BadRowPolicy
+    from chronoqa.generate.table import JoinSpec, PhraseBook
+    from chronoqa.records import TemporalTable
 
 __all__ = ["register"]
 
@@ -17,147 +22,104 @@ def register(app: typer.Typer) -> None:
     app.command("table")(build_table)
 
 
+_Out = Annotated[
+    str, typer.Option("--out", "-o", help="Release folder to write: a path or a URI (s3://, gs://, hdfs://, file://).")
+]
+_Tfds = Annotated[
+    list[str] | None,
+    typer.Option(help="Named TFD 'Country,Role->Name' (all tables with these columns) or 'table:X->Y'."),
+]
+_Joins = Annotated[
+    list[str] | None, typer.Option(help="Temporal join 'events.csv:facts.csv' (implicit-time 2/3-hop questions).")
+]
+_Aliases = Annotated[
+    list[str] | None, typer.Option(help="Join value alias 'Great Britain=United Kingdom' (events → facts).")
+]
+_Datasets = Annotated[
+    list[str] | None, typer.Option(help="A named TKG viewed as a table (subject, relation -> object): yago11k.")
+]
+_AsOf = Annotated[
+    str, typer.Option(help="Fixed 'now' (open ends close here), e.g. 2025-01-01; 'data' = the latest date in the data.")
+]
+_Granularity = Annotated[list[str] | None, typer.Option(help="Override the detected granularity: 'table=year'.")]
+_Kinds = Annotated[
+    list[str] | None, typer.Option(help="Declare a table's kind: 'table=role|status|event' (default: detected).")
+]
+_Complete = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="Declare a table complete (its rows are every row of its domain in the world): questions whose gold "
+        "needs that ('none', 'the last ... before', event order, set questions) are then asked of it. Repeatable."
+    ),
+]
+_Handovers = Annotated[
+    str, typer.Option(help="A row ending in the year/month where the next row of its key begins: 'meets' or 'overlap'.")
+]
+_Delimiters = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="The delimiter of a multi-value column: 'table.column= / ' (kept as typed), or "
+        "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
+    ),
+]
+_CorpusFormat = Annotated[
+    str, typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'.")
+]
+
+
 def build_table(
     tables: Annotated[list[Path] | None, typer.Argument(help="Temporal table files (.csv/.tsv/.parquet).")] = None,
-    out: Annotated[
-        str,
-        typer.Option("--out", "-o", help="Release folder to write: a path or a URI (s3://, gs://, hdfs://, file://)."),
-    ] = "table-benchmark",
-    tfd: Annotated[
-        list[str] | None,
-        typer.Option(help="Named TFD 'Country,Role->Name' (all tables with these columns) or 'table:X->Y'."),
-    ] = None,
-    join: Annotated[
-        list[str] | None, typer.Option(help="Temporal join 'events.csv:facts.csv' (implicit-time 2/3-hop questions).")
-    ] = None,
-    alias: Annotated[
-        list[str] | None, typer.Option(help="Join value alias 'Great Britain=United Kingdom' (events → facts).")
-    ] = None,
-    dataset: Annotated[
-        list[str] | None, typer.Option(help="A named TKG viewed as a table (subject, relation -> object): yago11k.")
-    ] = None,
-    as_of: Annotated[
-        str,
-        typer.Option(help="Fixed 'now' (open ends close here), e.g. 2025-01-01; 'data' = the latest date in the data."),
-    ] = "data",
+    out: _Out = "table-benchmark",
+    tfd: _Tfds = None,
+    join: _Joins = None,
+    alias: _Aliases = None,
+    dataset: _Datasets = None,
+    as_of: _AsOf = "data",
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     per_cell: Annotated[int, typer.Option(help="Exact quota per relation × cardinality cell and TFD.")] = 10,
     threshold: Annotated[float, typer.Option(help="Violation rate allowed for a discovered (approximate) TFD.")] = 0.1,
     phrases: Annotated[Path | None, typer.Option(help="Phrase file (JSON) overriding the question phrases.")] = None,
-    granularity: Annotated[
-        list[str] | None, typer.Option(help="Override the detected granularity: 'table=year'.")
-    ] = None,
+    granularity: _Granularity = None,
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
-    kind: Annotated[
-        list[str] | None, typer.Option(help="Declare a table's kind: 'table=role|status|event' (default: detected).")
-    ] = None,
-    complete: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="Declare a table complete (its rows are every row of its domain in the world): questions whose gold "
-            "needs that ('none', 'the last ... before', event order, set questions) are then asked of it. Repeatable."
-        ),
-    ] = None,
-    handovers: Annotated[
-        str,
-        typer.Option(help="A row ending in the year/month where the next row of its key begins: 'meets' or 'overlap'."),
-    ] = "meets",
-    delimiter: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="The delimiter of a multi-value column: 'table.column= / ' (kept as typed), or "
-            "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
-        ),
-    ] = None,
-    corpus_format: Annotated[
-        str,
-        typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
-    ] = "jsonl",
+    kind: _Kinds = None,
+    complete: _Complete = None,
+    handovers: _Handovers = "meets",
+    delimiter: _Delimiters = None,
+    corpus_format: _CorpusFormat = "jsonl",
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.artifacts.release import CORPUS_FORMATS
+    from chronoqa.artifacts.remote import check_release_target, publish_release
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
+    from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
 
     if corpus_format not in CORPUS_FORMATS:
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
-    from chronoqa.artifacts.remote import check_release_target, publish_release
-    from chronoqa.generate.table import JoinSpec, PhraseBook, TableBuildConfig, build_table_benchmark
-    from chronoqa.generate.table.build import read_table_files
-    from chronoqa.generate.table.verbalise import graph_phrases
-    from chronoqa.records import TemporalTable
-    from chronoqa.sources.graph_table import GRAPH_TFD, graph_as_table
-
     try:
         check_release_target(out)  # a URI: reached now, before the build
-        policy = check_policy(on_bad_row)
-        loaded: dict[str, TemporalTable] = {}
-        sources: dict[str, dict[str, str]] = {}
-
-        def load(path: Path) -> str:
-            if path.stem not in loaded:
-                (table,), info = read_table_files([path], on_bad_row=policy)
-                loaded[table.name] = table
-                sources.update(info)
-            return path.stem
-
-        main = [load(p) for p in tables or []]
-        joins = []
-        aliases = dict(_pair(a, "=", "--alias") for a in alias or [])
-        for spec in join or []:
-            left, right = _pair(spec, ":", "--join")
-            joins.append(JoinSpec(load(Path(left)), load(Path(right)), aliases=aliases))
-            if Path(right).stem not in main:
-                main.append(Path(right).stem)
-        book = PhraseBook.load(phrases)
-        for name in dataset or []:
-            from chronoqa.datasets import load_graph
-
-            loaded[name] = graph_as_table(load_graph(name), name=name)
-            sources[name] = {"dataset": name}
-            main.append(name)
-            gp = graph_phrases(name)
-            book = PhraseBook(
-                {**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), {**gp.tables, **book.tables}
-            )
-        datasets = list(dataset or [])
-        if not main and not joins:
+        inputs = _Inputs(check_policy(on_bad_row))
+        inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
+        book = inputs.phrases(phrases, dataset or [])
+        if not inputs.main and not inputs.joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")
-        named: dict[str, list[str]] = {}
-        for t in tfd or []:
-            target, text = t.split(":", 1) if ":" in t.split("->")[0] else ("", t)
-            cols = [c.strip() for c in text.replace("->", ",").split(",")]
-            hits = [
-                name
-                for name, table in loaded.items()
-                if (target and target == name) or (not target and all(c in table.columns for c in cols))
-            ]
-            if not hits and target:
-                raise UnknownNameError("table", target, loaded)
-            if not hits:
-                known = sorted({c for table in loaded.values() for c in table.columns})
-                raise UnknownNameError("column", next((c for c in cols if c not in known), cols[0]), known)
-            for name in hits:
-                named.setdefault(name, []).append(text)
-        for name in datasets:
-            named.setdefault(name, [GRAPH_TFD])
         for name in complete or []:
-            if name not in loaded:
-                raise UnknownNameError("table", name, loaded)
+            if name not in inputs.loaded:
+                raise UnknownNameError("table", name, inputs.loaded)
         config = TableBuildConfig(
             as_of=as_of,
             seed=seed,
             per_cell=per_cell,
-            tfds=named,
+            tfds=_named_tfds(tfd or [], inputs.loaded, dataset or []),
             threshold=threshold,
             granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
-            joins=joins,
-            build_tables=main,
+            joins=inputs.joins,
+            build_tables=inputs.main,
             kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
             complete=tuple(complete or ()),
             handovers=handovers,
             delimiters=dict(_delimiter(d) for d in delimiter or []),
         )
-        build = build_table_benchmark(list(loaded.values()), config, phrases=book, sources=sources)
+        build = build_table_benchmark(list(inputs.loaded.values()), config, phrases=book, sources=inputs.sources)
         where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     except ChronoqaError as exc:
         fail(exc)
@@ -166,6 +128,83 @@ def build_table(
     for src, rows in sorted(build.manifest["cells"].items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
         typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")
+
+
+class _Inputs:
+    """The tables a build reads (files once each, by stem; named TKGs as tables), the joins and the sources."""
+
+    def __init__(self, policy: BadRowPolicy) -> None:
+        self.policy = policy
+        self.loaded: dict[str, TemporalTable] = {}
+        self.sources: dict[str, dict[str, str]] = {}
+        self.main: list[str] = []
+        self.joins: list[JoinSpec] = []
+
+    def load(self, path: Path) -> str:
+        """Read a table file once; its name is the file's stem."""
+        from chronoqa.generate.table.build import read_table_files
+
+        if path.stem not in self.loaded:
+            (table,), info = read_table_files([path], on_bad_row=self.policy)
+            self.loaded[table.name] = table
+            self.sources.update(info)
+        return path.stem
+
+    def read(self, tables: list[Path], joins: list[str], aliases: dict[str, str], datasets: list[str]) -> None:
+        """The table files, each join's two files (the fact side is built too) and the named TKGs."""
+        from chronoqa.datasets import load_graph
+        from chronoqa.generate.table import JoinSpec
+        from chronoqa.sources.graph_table import graph_as_table
+
+        self.main = [self.load(p) for p in tables]
+        for spec in joins:
+            left, right = _pair(spec, ":", "--join")
+            self.joins.append(JoinSpec(self.load(Path(left)), self.load(Path(right)), aliases=aliases))
+            if Path(right).stem not in self.main:
+                self.main.append(Path(right).stem)
+        for name in datasets:
+            self.loaded[name] = graph_as_table(load_graph(name), name=name)
+            self.sources[name] = {"dataset": name}
+            self.main.append(name)
+
+    def phrases(self, path: Path | None, datasets: list[str]) -> PhraseBook:
+        """The phrase file, over the phrases each named TKG ships (the file wins)."""
+        from chronoqa.generate.table import PhraseBook
+        from chronoqa.generate.table.verbalise import graph_phrases
+
+        book = PhraseBook.load(path)
+        for name in datasets:
+            gp = graph_phrases(name)
+            book = PhraseBook(
+                {**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), {**gp.tables, **book.tables}
+            )
+        return book
+
+
+def _named_tfds(specs: list[str], loaded: dict[str, TemporalTable], datasets: list[str]) -> dict[str, list[str]]:
+    """``--tfd`` per table: 'table:X->Y' names its table, 'X->Y' every table with those columns."""
+    from chronoqa.errors import UnknownNameError
+    from chronoqa.sources.graph_table import GRAPH_TFD
+
+    named: dict[str, list[str]] = {}
+    for t in specs:
+        target, text = t.split(":", 1) if ":" in t.split("->")[0] else ("", t)
+        cols = [c.strip() for c in text.replace("->", ",").split(",")]
+        hits = [
+            name
+            for name, table in loaded.items()
+            if (target and target == name) or (not target and all(c in table.columns for c in cols))
+        ]
+        if not hits and target:
+            raise UnknownNameError("table", target, loaded)
+        if not hits:
+            known = sorted({c for table in loaded.values() for c in table.columns})
+            raise UnknownNameError("column", next((c for c in cols if c not in known), cols[0]), known)
+        for name in hits:
+            named.setdefault(name, []).append(text)
+    for name in datasets:
+        named.setdefault(name, [GRAPH_TFD])
+    return named
 
 
 def _pair(text: str, sep: str, option: str) -> tuple[str, str]:

@@ -209,8 +209,14 @@ def _card(
     corpus_sizes: Sizes,
     qrels_sizes: Sizes,
 ) -> str:
-    card_path = release.path / DATACARD_FILE
-    datacard = card_path.read_text(encoding="utf-8") if card_path.exists() else ""
+    """The dataset card: YAML front matter the Hub reads (configs, features, splits), then the text."""
+    header = _card_header(prov, split_sizes, corpus_sizes, qrels_sizes)
+    body = _card_body(release, prov)
+    return "---\n" + "\n".join(_yaml(header)) + "\n---\n\n" + "\n".join(body).rstrip() + "\n"
+
+
+def _card_header(prov: Provenance, split_sizes: Sizes, corpus_sizes: Sizes, qrels_sizes: Sizes) -> dict[str, Any]:
+    """The card's front matter: licence, task, size, and the three configs with their features and splits."""
     header: dict[str, Any] = {
         "license": prov.hub_licence,
         "language": ["en"],
@@ -248,6 +254,13 @@ def _card(
             },
         ],
     }
+    return header
+
+
+def _card_body(release: Release, prov: Provenance) -> list[str]:
+    """The card's text: how to load it, licence and provenance, then the release's own data card."""
+    card_path = release.path / DATACARD_FILE
+    datacard = card_path.read_text(encoding="utf-8") if card_path.exists() else ""
     licence_text = prov.licence if prov.registered else f"**{prov.licence}.**"
     body = [
         f"# chronoqa temporal QA benchmark: {prov.dataset}",
@@ -284,7 +297,7 @@ def _card(
     if card and card[0].startswith("# "):
         card = card[1:]
     body += [("#" + line) if line.startswith("#") else line for line in card]
-    return "---\n" + "\n".join(_yaml(header)) + "\n---\n\n" + "\n".join(body).rstrip() + "\n"
+    return body
 
 
 def write_hf(release: Release, out: Path, validation: Path | None = None) -> Path:

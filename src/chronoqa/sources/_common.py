@@ -24,6 +24,7 @@ by reason, never silent).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -33,6 +34,7 @@ from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
 
 if TYPE_CHECKING:
+    import numpy as np
     import pyarrow as pa
 
 __all__ = [
@@ -297,53 +299,15 @@ def bulk_add(
     :class:`Fact` objects (read them with :meth:`FactBuilder.result`).
     """
     import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
-    n = table.num_rows
-
-    def encode(column: str) -> tuple[list[Any], np.ndarray]:
-        # distinct values (nulls last, as None) and each row's index into them
-        enc = pc.dictionary_encode(table.column(column)).combine_chunks()
-        uniques = enc.dictionary.to_pylist()
-        codes = enc.indices.fill_null(len(uniques)).to_numpy(zero_copy_only=False)
-        return [*uniques, None], codes
-
-    id_values: list[tuple[list[str | None], np.ndarray]] = []  # per id column: names of the distinct values, codes
-    key_codes: list[np.ndarray] = []  # per row: codes that identify (s, r, o, start, end) by value
-    for column, id_of in zip(columns[:3], ids, strict=True):
-        uniques, codes = encode(column)
-        mapped = [None if u is None else id_of(u) for u in uniques[:-1]]
-        if any(m is None for m in mapped):
-            return False
-        mapped.append(None)
-        id_values.append((mapped, codes))
-        canon: dict[str | None, int] = {}
-        key_codes.append(np.array([canon.setdefault(m, len(canon)) for m in mapped], dtype=np.int64)[codes])
-    parsed_values: list[list[TimePoint | None]] = []  # per time column: the point of each distinct value
-    iso_parts: list[tuple[np.ndarray, np.ndarray]] = []  # (distinct ISO strings, row codes)
-    infos: list[list[_PointInfo | None]] = []  # per time column: info of each distinct value
-    time_codes: list[np.ndarray] = []
-    for column in columns[3:]:
-        uniques, codes = encode(column)
-        try:
-            parsed = [
-                cells.parse(u, 0, column) if isinstance(u, str) else cells.parse_value(u, 0, column) for u in uniques
-            ]
-        except DataError:
-            return False
-        col_infos = [None if p is None else builder._info(p) for p in parsed]
-        canon_t: dict[str | None, int] = {}
-        iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in col_infos]
-        key_codes.append(np.array(iso_codes, dtype=np.int64)[codes])
-        parsed_values.append(parsed)
-        iso_parts.append((np.array([None if i is None else i.iso for i in col_infos], dtype=object), codes))
-        infos.append(col_infos)
-        time_codes.append(codes.astype(np.int64))
+    enc = _encode_ids(table, columns[:3], ids)
+    if enc is None or not _encode_times(enc, builder, cells, table, columns[3:]):
+        return False
     # the time rule, judged once per distinct (start, end) pair by the builder's own rule
-    n_end = len(infos[1])
-    pairs, inverse = np.unique(time_codes[0] * n_end + time_codes[1], return_inverse=True)
-    verdicts = np.array([builder.time_rule(infos[0][p // n_end], infos[1][p % n_end]) for p in pairs.tolist()])
+    n = table.num_rows
+    n_end = len(enc.infos[1])
+    pairs, inverse = np.unique(enc.time_codes[0] * n_end + enc.time_codes[1], return_inverse=True)
+    verdicts = np.array([builder.time_rule(enc.infos[0][p // n_end], enc.infos[1][p % n_end]) for p in pairs.tolist()])
     row_verdict = verdicts[inverse.reshape(-1)] if n else np.array([], dtype=str)
     if bool(np.any(row_verdict == "not_yet")):
         return False
@@ -354,31 +318,111 @@ def bulk_add(
     report.rows_read += n
     if n_reversed:
         report.notes[NOTE_REVERSED_KEPT] += n_reversed
-    seen, facts, drop = builder._seen, builder.facts, builder.on_duplicate == "drop"
-    if last_file and not seen and not drop and builder.columns is None:
-        # nothing to compare with before or after this file: count duplicates in Arrow, build in bulk
-        keys = pa.table({f"k{j}": pa.array(k) for j, k in enumerate(key_codes)})
-        dups = n - keys.group_by(keys.column_names).aggregate([]).num_rows
-        if columnar and not facts:
-            builder.columns = _columns(id_values, parsed_values, time_codes, first_id, line_offset, n)
-        else:
-            id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in id_values]
-            points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(parsed_values, time_codes, strict=True)]
-            lines = range(line_offset, line_offset + n)
-            facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, lines))
-        report.rows_loaded += n
+    if last_file and not builder._seen and builder.on_duplicate != "drop" and builder.columns is None:
+        dups = _add_unchecked(builder, enc, first_id, line_offset, n, columnar)
     else:
         dups = 0
-        id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in id_values]
-        points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(parsed_values, time_codes, strict=True)]
-        isos = [uniq[codes].tolist() for uniq, codes in iso_parts]
-        for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
-            if builder.admit((s, r, o, si, ei), label, i + line_offset):
-                facts.append(Fact(first_id + i, s, r, o, sp, ep, i + line_offset))
-                report.rows_loaded += 1
+        _add_admitted(builder, enc, label, first_id, line_offset)
     if dups:
         report.notes[NOTE_DUPLICATES] += dups
     return True
+
+
+@dataclass
+class _Encoded:
+    """A file's columns dictionary-encoded: each distinct value resolved once, each row a code into them."""
+
+    id_values: list[tuple[list[str | None], np.ndarray]]  # per id column: names of the distinct values, codes
+    key_codes: list[np.ndarray]  # per column: codes that identify (s, r, o, start, end) by value
+    parsed_values: list[list[TimePoint | None]] = field(default_factory=list)  # per time column: distinct points
+    iso_parts: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (distinct ISO strings, row codes)
+    infos: list[list[_PointInfo | None]] = field(default_factory=list)  # per time column: info of each distinct value
+    time_codes: list[np.ndarray] = field(default_factory=list)
+
+
+def _encode(table: pa.Table, column: str) -> tuple[list[Any], np.ndarray]:
+    """The distinct values of a column (nulls last, as None) and each row's index into them."""
+    import pyarrow.compute as pc
+
+    enc = pc.dictionary_encode(table.column(column)).combine_chunks()
+    uniques = enc.dictionary.to_pylist()
+    codes = enc.indices.fill_null(len(uniques)).to_numpy(zero_copy_only=False)
+    return [*uniques, None], codes
+
+
+def _encode_ids(
+    table: pa.Table, columns: tuple[str, ...], ids: tuple[Callable[[str], str | None], ...]
+) -> _Encoded | None:
+    """The s, r and o columns encoded and mapped to names; None when a value maps to no name."""
+    import numpy as np
+
+    enc = _Encoded([], [])
+    for column, id_of in zip(columns, ids, strict=True):
+        uniques, codes = _encode(table, column)
+        mapped = [None if u is None else id_of(u) for u in uniques[:-1]]
+        if any(m is None for m in mapped):
+            return None
+        mapped.append(None)
+        enc.id_values.append((mapped, codes))
+        canon: dict[str | None, int] = {}
+        enc.key_codes.append(np.array([canon.setdefault(m, len(canon)) for m in mapped], dtype=np.int64)[codes])
+    return enc
+
+
+def _encode_times(
+    enc: _Encoded, builder: FactBuilder, cells: TimeCells, table: pa.Table, columns: tuple[str, ...]
+) -> bool:
+    """The start and end columns encoded and each distinct value parsed once; False when a value is no time."""
+    import numpy as np
+
+    for column in columns:
+        uniques, codes = _encode(table, column)
+        try:
+            parsed = [
+                cells.parse(u, 0, column) if isinstance(u, str) else cells.parse_value(u, 0, column) for u in uniques
+            ]
+        except DataError:
+            return False
+        col_infos = [None if p is None else builder._info(p) for p in parsed]
+        canon_t: dict[str | None, int] = {}
+        iso_codes = [canon_t.setdefault(None if i is None else i.iso, len(canon_t)) for i in col_infos]
+        enc.key_codes.append(np.array(iso_codes, dtype=np.int64)[codes])
+        enc.parsed_values.append(parsed)
+        enc.iso_parts.append((np.array([None if i is None else i.iso for i in col_infos], dtype=object), codes))
+        enc.infos.append(col_infos)
+        enc.time_codes.append(codes.astype(np.int64))
+    return True
+
+
+def _add_unchecked(builder: FactBuilder, enc: _Encoded, first_id: int, line_offset: int, n: int, columnar: bool) -> int:
+    """Nothing to compare with before or after this file: duplicates counted in Arrow, the rows added in bulk."""
+    import numpy as np
+    import pyarrow as pa
+
+    keys = pa.table({f"k{j}": pa.array(k) for j, k in enumerate(enc.key_codes)})
+    dups = n - keys.group_by(keys.column_names).aggregate([]).num_rows
+    if columnar and not builder.facts:
+        builder.columns = _columns(enc.id_values, enc.parsed_values, enc.time_codes, first_id, line_offset, n)
+    else:
+        id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in enc.id_values]
+        points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(enc.parsed_values, enc.time_codes, strict=True)]
+        lines = range(line_offset, line_offset + n)
+        builder.facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, lines))
+    builder.report.rows_loaded += n
+    return dups
+
+
+def _add_admitted(builder: FactBuilder, enc: _Encoded, label: str, first_id: int, line_offset: int) -> None:
+    """Each row added as :meth:`FactBuilder.admit` decides (duplicates against what came before)."""
+    import numpy as np
+
+    id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in enc.id_values]
+    points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(enc.parsed_values, enc.time_codes, strict=True)]
+    isos = [uniq[codes].tolist() for uniq, codes in enc.iso_parts]
+    for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
+        if builder.admit((s, r, o, si, ei), label, i + line_offset):
+            builder.facts.append(Fact(first_id + i, s, r, o, sp, ep, i + line_offset))
+            builder.report.rows_loaded += 1
 
 
 def _columns(

@@ -164,15 +164,7 @@ def _read_hyte(
     relation_labels: str | Path | Mapping[str, str] | None,
     fast: bool,
 ) -> TemporalGraph:
-    if not folder.is_dir():
-        raise FileNotFoundError(f"{folder}: not a folder (expected a HyTE folder with temporal, entities.dict, ...)")
-    missing = [name for name in ("entities.dict", "relations.dict", *files) if not (folder / name).is_file()]
-    if missing:
-        raise FileNotFoundError(
-            f"{folder}: not a HyTE folder: missing {', '.join(missing)}. Expected 'temporal' "
-            "(s_id<TAB>r_id<TAB>o_id<TAB>start<TAB>end per line), 'entities.dict' and 'relations.dict' "
-            "(int_id<TAB>name); for other layouts use --format (see `chronoqa build kg --help`)"
-        )
+    _check_folder(folder, files)
     entities = read_dict(folder / "entities.dict")
     relations = read_dict(folder / "relations.dict")
     report = LoadReport(str(folder))
@@ -190,37 +182,74 @@ def _read_hyte(
             if n_fast is not None:
                 row_index += n_fast
                 continue
-        for lineno, text in iter_text_lines(path, report, builder.on_bad_row):
-            if not text.strip():
-                report.notes[NOTE_BLANK] += 1
-                continue
-            fact_id = row_index
-            row_index += 1
-            report.rows_read += 1
-            parts = text.split("\t")
-            if len(parts) != 5:
-                builder.bad(
-                    DataError(
-                        label,
-                        lineno,
-                        "(row)",
-                        text[:80],
-                        f"5 tab-separated fields s_id, r_id, o_id, start, end (found {len(parts)})",
-                        "repair the line, or load with on_bad_row='skip'",
-                    )
-                )
-                continue
-            s_id, r_id, o_id, start_raw, end_raw = parts
-            s, r, o = entities.get(s_id), relations.get(r_id), entities.get(o_id)
-            try:
-                if s is None or r is None or o is None:
-                    _unknown_id(s, r, s_id, r_id, o_id, label, lineno)
-                start = cells.parse(start_raw, lineno, "start")
-                end = cells.parse(end_raw, lineno, "end")
-            except DataError as exc:
-                builder.bad(exc)
-                continue
-            builder.add(fact_id, label, lineno, s, r, o, start, end)
+        row_index = _read_lines(path, (entities, relations), row_index, builder, cells)
+    ent_labels, rel_labels = _labels(folder, entities, relations, relation_labels)
+    return TemporalGraph(
+        name=name or folder.name,
+        facts=builder.result(),
+        entity_labels=ent_labels,
+        relation_labels=rel_labels,
+        report=report,
+    )
+
+
+def _check_folder(folder: Path, files: Sequence[str]) -> None:
+    """A HyTE folder with its two dictionaries and every fact file named."""
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder}: not a folder (expected a HyTE folder with temporal, entities.dict, ...)")
+    missing = [name for name in ("entities.dict", "relations.dict", *files) if not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"{folder}: not a HyTE folder: missing {', '.join(missing)}. Expected 'temporal' "
+            "(s_id<TAB>r_id<TAB>o_id<TAB>start<TAB>end per line), 'entities.dict' and 'relations.dict' "
+            "(int_id<TAB>name); for other layouts use --format (see `chronoqa build kg --help`)"
+        )
+
+
+def _read_lines(
+    path: Path,
+    dicts: tuple[Mapping[str, str], Mapping[str, str]],
+    row_index: int,
+    builder: FactBuilder,
+    cells: TimeCells,
+) -> int:
+    """Add a fact file line by line (each bad line handled by the builder's policy); the next row index."""
+    entities, relations = dicts
+    label = str(path)
+    for lineno, text in iter_text_lines(path, builder.report, builder.on_bad_row):
+        if not text.strip():
+            builder.report.notes[NOTE_BLANK] += 1
+            continue
+        fact_id = row_index
+        row_index += 1
+        builder.report.rows_read += 1
+        parts = text.split("\t")
+        if len(parts) != 5:
+            expected = f"5 tab-separated fields s_id, r_id, o_id, start, end (found {len(parts)})"
+            fix = "repair the line, or load with on_bad_row='skip'"
+            builder.bad(DataError(label, lineno, "(row)", text[:80], expected, fix))
+            continue
+        s_id, r_id, o_id, start_raw, end_raw = parts
+        s, r, o = entities.get(s_id), relations.get(r_id), entities.get(o_id)
+        try:
+            if s is None or r is None or o is None:
+                _unknown_id(s, r, s_id, r_id, o_id, label, lineno)
+            start = cells.parse(start_raw, lineno, "start")
+            end = cells.parse(end_raw, lineno, "end")
+        except DataError as exc:
+            builder.bad(exc)
+            continue
+        builder.add(fact_id, label, lineno, s, r, o, start, end)
+    return row_index
+
+
+def _labels(
+    folder: Path,
+    entities: Mapping[str, str],
+    relations: Mapping[str, str],
+    relation_labels: str | Path | Mapping[str, str] | None,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Entity and relation labels from their names, a ``relation_labels.tsv`` beside the files overriding."""
     ent_labels = {n: lab for n in sorted(entities.values()) if (lab := entity_label(n)) is not None}
     rel_labels = {n: lab for n in sorted(relations.values()) if (lab := relation_label(n)) is not None}
     if relation_labels is None and (folder / "relation_labels.tsv").is_file():
@@ -230,13 +259,7 @@ def _read_hyte(
         for rel in sorted(relations.values()):
             if rel in extra:
                 rel_labels[rel] = extra[rel]
-    return TemporalGraph(
-        name=name or folder.name,
-        facts=builder.result(),
-        entity_labels=ent_labels,
-        relation_labels=rel_labels,
-        report=report,
-    )
+    return ent_labels, rel_labels
 
 
 def _unknown_id(s: str | None, r: str | None, s_id: str, r_id: str, o_id: str, file: str, line: int) -> NoReturn:

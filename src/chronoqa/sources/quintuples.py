@@ -120,69 +120,84 @@ def read_quintuples(
     if first is None:
         raise DataError(label, 1, "(header)", "", "a header row", "the file is empty")
     header = [str(h) for h in first[1]]
-    idx = resolve_columns(header, columns, label)
-    cells = TimeCells(label)
-    ent_labels: dict[str, str] = {}
-    rel_labels: dict[str, str] = {}
-    row_index = 0
+    rows = _QuintupleRows(builder, label, header, resolve_columns(header, columns, label))
     for lineno, values in records:
+        rows.add(lineno, values)
+    return TemporalGraph(
+        name=name or path.stem,
+        facts=builder.result(),
+        entity_labels=dict(sorted(rows.ent_labels.items())),
+        relation_labels=dict(sorted(rows.rel_labels.items())),
+        report=report,
+    )
+
+
+class _QuintupleRows:
+    """The row-by-row reader: each row checked, parsed and added; labels kept where the file has them."""
+
+    def __init__(self, builder: FactBuilder, label: str, header: list[str], idx: dict[str, int]) -> None:
+        self.builder, self.label, self.header, self.idx = builder, label, header, idx
+        self.cells = TimeCells(label)
+        self.ent_labels: dict[str, str] = {}
+        self.rel_labels: dict[str, str] = {}
+        self.row_index = 0
+
+    def add(self, lineno: int, values: list[Any]) -> None:
+        """Add one record (a blank one is counted; a bad one handled by the builder's policy)."""
+        builder, label, header, idx = self.builder, self.label, self.header, self.idx
         if not values or (len(values) == 1 and cell_text(values[0]) is None):
-            report.notes[NOTE_BLANK] += 1
-            continue
-        fact_id = row_index
-        row_index += 1
-        report.rows_read += 1
+            builder.report.notes[NOTE_BLANK] += 1
+            return
+        fact_id = self.row_index
+        self.row_index += 1
+        builder.report.rows_read += 1
         if len(values) != len(header):
+            shown = ",".join("" if v is None else str(v) for v in values)[:80]
             builder.bad(
-                DataError(
-                    label,
-                    lineno,
-                    "(row)",
-                    ",".join("" if v is None else str(v) for v in values)[:80],
-                    f"{len(header)} fields as in the header (found {len(values)})",
-                )
+                DataError(label, lineno, "(row)", shown, f"{len(header)} fields as in the header (found {len(values)})")
             )
-            continue
-        ids: list[str] = []
-        for role in ("s", "r", "o"):
-            v = cell_text(values[idx[role]])
-            if v is None:
-                builder.bad(DataError(label, lineno, header[idx[role]], "", f"a non-empty {role} id"))
-                break
-            ids.append(v.strip())
-        if len(ids) != 3:
-            continue
+            return
+        ids = self._ids(lineno, values)
+        if ids is None:
+            return
         try:
-            start = _time(cells, values[idx["start"]], lineno, header[idx["start"]])
-            end = _time(cells, values[idx["end"]], lineno, header[idx["end"]])
+            start = _time(self.cells, values[idx["start"]], lineno, header[idx["start"]])
+            end = _time(self.cells, values[idx["end"]], lineno, header[idx["end"]])
         except DataError as exc:
             builder.bad(exc)
-            continue
+            return
         n_before = len(builder.facts)
-        builder.add(
-            fact_id, label, lineno, ids[0], ids[1], ids[2], start, end, header[idx["start"]], header[idx["end"]]
-        )
-        if len(builder.facts) == n_before:
-            continue
+        builder.add(fact_id, label, lineno, *ids, start, end, header[idx["start"]], header[idx["end"]])
+        if len(builder.facts) != n_before:
+            self._labels(ids, values)
+
+    def _ids(self, lineno: int, values: list[Any]) -> tuple[str, str, str] | None:
+        """The s, r and o ids, or None (reported) where one is empty."""
+        ids: list[str] = []
+        for role in ("s", "r", "o"):
+            v = cell_text(values[self.idx[role]])
+            if v is None:
+                self.builder.bad(
+                    DataError(self.label, lineno, self.header[self.idx[role]], "", f"a non-empty {role} id")
+                )
+                return None
+            ids.append(v.strip())
+        return ids[0], ids[1], ids[2]
+
+    def _labels(self, ids: tuple[str, str, str], values: list[Any]) -> None:
+        """The labels of an added fact's entities and relation; a second, different label is counted."""
         for role, target, key in (
-            ("s_label", ent_labels, ids[0]),
-            ("o_label", ent_labels, ids[2]),
-            ("r_label", rel_labels, ids[1]),
+            ("s_label", self.ent_labels, ids[0]),
+            ("o_label", self.ent_labels, ids[2]),
+            ("r_label", self.rel_labels, ids[1]),
         ):
-            if role in idx:
-                lab = cell_text(values[idx[role]])
+            if role in self.idx:
+                lab = cell_text(values[self.idx[role]])
                 if lab is None:
                     continue
                 old = target.setdefault(key, lab)
                 if old != lab:
-                    report.notes[NOTE_LABEL_CONFLICT] += 1
-    return TemporalGraph(
-        name=name or path.stem,
-        facts=builder.result(),
-        entity_labels=dict(sorted(ent_labels.items())),
-        relation_labels=dict(sorted(rel_labels.items())),
-        report=report,
-    )
+                    self.builder.report.notes[NOTE_LABEL_CONFLICT] += 1
 
 
 def _time(cells: TimeCells, value: Any, line: int, field: str) -> TimePoint | None:

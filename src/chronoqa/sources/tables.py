@@ -159,100 +159,23 @@ def read_table(
     label = str(path)
     report = LoadReport(label)
     records = iter_records(path, report, policy)
-    try:
-        _, header_values = next(records)
-    except StopIteration:
-        raise DataError(label, 1, "(header)", "", "a header row", "the file is empty") from None
-    header = [str(h) for h in header_values]
-    repeated = sorted({h for h in header if header.count(h) > 1})
-    if repeated:
-        raise DataError(
-            label,
-            1,
-            "(header)",
-            repeated[0],
-            "column names that each appear once",
-            "rename or drop the repeated column",
-        )
+    header = _header(records, label)
     si, ei = detect_time_columns(header, start_column, end_column, file=label)
     attr_idx = [i for i in range(len(header)) if i not in (si, ei)]
-    cells = TimeCells(label)
+    reader = _RowReader(label, header, (si, ei), report, policy, on_reversed, as_of)
     rows: list[tuple[str | None, ...]] = []
     intervals: list[Interval] = []
     lines: list[int] = []
     seen: set[tuple[tuple[str | None, ...], Interval]] = set()
     dups: Counter[str] = Counter()
     for lineno, values in records:
-        if not values or (len(values) == 1 and cell_text(values[0]) is None):
-            report.notes[NOTE_BLANK] += 1
+        interval = reader.interval(lineno, values)
+        if interval is None:
             continue
-        report.rows_read += 1
-        if len(values) != len(header):
-            report.handle(
-                DataError(
-                    label,
-                    lineno,
-                    "(row)",
-                    ",".join("" if v is None else str(v) for v in values)[:80],
-                    f"{len(header)} fields as in the header (found {len(values)})",
-                    "repair the row (quote values that contain the delimiter), or load with on_bad_row='skip'",
-                ),
-                policy,
-            )
-            continue
-        try:
-            start = _parse_cell(cells, values[si], lineno, header[si])
-            end = _parse_cell(cells, values[ei], lineno, header[ei])
-        except DataError as exc:
-            report.handle(exc, policy)
-            continue
-        if as_of is not None:
-            late = next(
-                (
-                    (header[i], t)
-                    for i, t in ((si, start), (ei, end))
-                    if t is not None and t.first_day() > as_of.last_day()
-                ),
-                None,
-            )
-            if late is not None:
-                report.handle(
-                    DataError(
-                        label,
-                        lineno,
-                        late[0],
-                        late[1].isoformat(),
-                        f"a time no later than as_of={as_of.isoformat()}",
-                        "correct the date, load with a later as_of, or load with on_bad_row='skip'",
-                    ),
-                    policy,
-                )
-                continue
-        interval = Interval(start, end)
-        if interval.is_reversed():
-            shown = f"{start} .. {end}"
-            if on_reversed == "raise":
-                raise DataError(
-                    label,
-                    lineno,
-                    header[ei],
-                    shown,
-                    "an end no earlier than the start",
-                    "correct the row, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
-                )
-            if on_reversed == "skip":
-                report.skip(SkippedRow(label, lineno, header[ei], shown, "reversed interval"))
-                continue
-            if on_reversed == "swap":
-                interval = Interval(end, start)
-                report.notes[NOTE_REVERSED_SWAPPED] += 1
-            else:
-                report.notes[NOTE_REVERSED_KEPT] += 1
         row = tuple(cell_text(values[i]) for i in attr_idx)
-        key = (row, interval)
-        if key in seen:
+        if (row, interval) in seen:
             dups[NOTE_DUPLICATE_ROWS] += 1
-        seen.add(key)
+        seen.add((row, interval))
         rows.append(row)
         intervals.append(interval)
         lines.append(lineno)
@@ -268,6 +191,100 @@ def read_table(
         end_column=header[ei],
         report=report,
     )
+
+
+def _header(records: Iterator[tuple[int, list[Any]]], label: str) -> list[str]:
+    """The header row: present, each column name once."""
+    try:
+        _, header_values = next(records)
+    except StopIteration:
+        raise DataError(label, 1, "(header)", "", "a header row", "the file is empty") from None
+    header = [str(h) for h in header_values]
+    repeated = sorted({h for h in header if header.count(h) > 1})
+    if repeated:
+        raise DataError(
+            label,
+            1,
+            "(header)",
+            repeated[0],
+            "column names that each appear once",
+            "rename or drop the repeated column",
+        )
+    return header
+
+
+class _RowReader:
+    """The validity window of each row of one table: its width checked, its times parsed, the row rules applied."""
+
+    def __init__(
+        self,
+        label: str,
+        header: list[str],
+        time_columns: tuple[int, int],
+        report: LoadReport,
+        policy: BadRowPolicy,
+        on_reversed: ReversedPolicy,
+        as_of: TimePoint | None,
+    ) -> None:
+        self.label, self.header, self.report, self.policy = label, header, report, policy
+        self.si, self.ei = time_columns
+        self.on_reversed, self.as_of = on_reversed, as_of
+        self.cells = TimeCells(label)
+
+    def interval(self, lineno: int, values: list[Any]) -> Interval | None:
+        """The row's interval, or None for a blank row or one the policy skips (counted in the report)."""
+        if not values or (len(values) == 1 and cell_text(values[0]) is None):
+            self.report.notes[NOTE_BLANK] += 1
+            return None
+        self.report.rows_read += 1
+        if len(values) != len(self.header):
+            shown = ",".join("" if v is None else str(v) for v in values)[:80]
+            fix = "repair the row (quote values that contain the delimiter), or load with on_bad_row='skip'"
+            expected = f"{len(self.header)} fields as in the header (found {len(values)})"
+            self.report.handle(DataError(self.label, lineno, "(row)", shown, expected, fix), self.policy)
+            return None
+        try:
+            start = _parse_cell(self.cells, values[self.si], lineno, self.header[self.si])
+            end = _parse_cell(self.cells, values[self.ei], lineno, self.header[self.ei])
+        except DataError as exc:
+            self.report.handle(exc, self.policy)
+            return None
+        if self._late(lineno, start, end):
+            return None
+        return self._ordered(lineno, start, end)
+
+    def _late(self, lineno: int, start: TimePoint | None, end: TimePoint | None) -> bool:
+        """A time after ``as_of`` is a bad row (handled by the policy)."""
+        if self.as_of is None:
+            return False
+        as_of = self.as_of
+        times = ((self.si, start), (self.ei, end))
+        late = next(((i, t) for i, t in times if t is not None and t.first_day() > as_of.last_day()), None)
+        if late is None:
+            return False
+        fix = "correct the date, load with a later as_of, or load with on_bad_row='skip'"
+        expected = f"a time no later than as_of={as_of.isoformat()}"
+        error = DataError(self.label, lineno, self.header[late[0]], late[1].isoformat(), expected, fix)
+        self.report.handle(error, self.policy)
+        return True
+
+    def _ordered(self, lineno: int, start: TimePoint | None, end: TimePoint | None) -> Interval | None:
+        """The interval, a reversed one raised, skipped, swapped or kept as ``on_reversed`` says."""
+        interval = Interval(start, end)
+        if not interval.is_reversed():
+            return interval
+        shown, column = f"{start} .. {end}", self.header[self.ei]
+        if self.on_reversed == "raise":
+            fix = "correct the row, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'"
+            raise DataError(self.label, lineno, column, shown, "an end no earlier than the start", fix)
+        if self.on_reversed == "skip":
+            self.report.skip(SkippedRow(self.label, lineno, column, shown, "reversed interval"))
+            return None
+        if self.on_reversed == "swap":
+            self.report.notes[NOTE_REVERSED_SWAPPED] += 1
+            return Interval(end, start)
+        self.report.notes[NOTE_REVERSED_KEPT] += 1
+        return interval
 
 
 def _parse_cell(cells: TimeCells, value: Any, line: int, field: str) -> TimePoint | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from chronoqa.generate.table.questions import (
     allen_questions,
     spell_questions,
 )
-from chronoqa.generate.table.store import TableStore, detect_granularity
+from chronoqa.generate.table.store import GranularityReport, TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
 from chronoqa.generate.table.triples import check_identity, primary_tfd
 from chronoqa.generate.table.verbalise import (
@@ -45,9 +45,9 @@ from chronoqa.generate.table.verbalise import (
     paraphrase_questions,
 )
 from chronoqa.io import sha256_file
-from chronoqa.records import Question, TemporalTable
+from chronoqa.records import Doc, Question, TemporalTable
 from chronoqa.sources.tables import read_table
-from chronoqa.time import Granularity, parse_time
+from chronoqa.time import Granularity, TimePoint, parse_time
 
 __all__ = ["TableBuild", "build_table_benchmark", "cap_none", "read_table_files"]
 
@@ -245,12 +245,63 @@ def build_table_benchmark(
 
     ``paraphrase``, when given, rewrites each question; a paraphrase that drops a key value or a date
     is rejected (the template text stays) and counted in the manifest. ``sources`` (table name →
-    path/sha256) is recorded in the manifest as is.
+    path/sha256) is recorded in the manifest as is. The build is the steps of :data:`STEPS`, in order,
+    over one :class:`TableBuildState`.
     """
-    import duckdb
+    b = TableBuildState(tables, *_resolve_config(config or TableBuildConfig(), phrases or PhraseBook(), tables))
+    b.paraphrase, b.sources = paraphrase, sources
+    for step in STEPS:
+        step(b)
+    assert b.result is not None
+    return b.result
 
-    cfg = config or TableBuildConfig()
-    book = phrases or PhraseBook()
+
+@dataclass
+class TableBuildState:
+    """The state of one table build: its inputs, then what each step of :data:`STEPS` adds."""
+
+    tables: Sequence[TemporalTable]
+    cfg: TableBuildConfig
+    book: PhraseBook
+    complete_by: dict[str, str]
+    as_of: TimePoint
+    as_of_source: str
+    paraphrase: Callable[[str], str] | None = None
+    sources: Mapping[str, Mapping[str, Any]] | None = None
+    stores: dict[str, TableStore] = field(default_factory=dict)
+    gran_reports: dict[str, GranularityReport] = field(default_factory=dict)
+    to_build: list[str] = field(default_factory=list)
+    con: Any = None
+    questions: list[Question] = field(default_factory=list)
+    kinds: dict[str, TableKind] = field(default_factory=dict)
+    tfd_reports: dict[str, tuple[TFDReport, ...]] = field(default_factory=dict)
+    tfd_manifest: dict[str, Any] = field(default_factory=dict)
+    kept_by_table: dict[str, list[TFD]] = field(default_factory=dict)
+    family_candidates: dict[str, dict[str, int]] = field(default_factory=dict)
+    family_notes: dict[str, dict[str, str]] = field(default_factory=dict)
+    handovers: dict[str, dict[str, object]] = field(default_factory=dict)
+    joins: list[JoinResult] = field(default_factory=list)
+    join_manifest: list[dict[str, Any]] = field(default_factory=list)
+    none_dropped: int = 0
+    para_report: ParaphraseReport | None = None
+    corpus: list[Doc] = field(default_factory=list)
+    result: BuildResult | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """The input tables' names, in input order."""
+        return [t.name for t in self.tables]
+
+    @property
+    def by_name(self) -> dict[str, TemporalTable]:
+        """The input tables by name."""
+        return {t.name: t for t in self.tables}
+
+
+def _resolve_config(
+    cfg: TableBuildConfig, book: PhraseBook, tables: Sequence[TemporalTable]
+) -> tuple[TableBuildConfig, PhraseBook, dict[str, str], TimePoint, str]:
+    """The config with what the phrase file declares (TFDs, completeness) and ``as_of`` made a date."""
     # a phrase file may name a table's TFD ({"tables": {"dyknow_sports": {"tfd": "Name->Team"}}}): a fact of the
     # data a person knows (a player's teams), used unless the config names TFDs for that table
     from_book = {
@@ -265,151 +316,180 @@ def build_table_benchmark(
         n: "phrase file" for n in sorted(book.complete_tables() - set(cfg.complete))
     }
     cfg = replace(cfg, complete=tuple(sorted(complete_by)))
-    as_of_source = "latest date in the input tables" if cfg.as_of == AS_OF_DATA else "given"
     if cfg.as_of == AS_OF_DATA:
         as_of = latest_date(tables)
-        cfg = replace(cfg, as_of=as_of.isoformat())
-    else:
-        parsed = parse_time(cfg.as_of, field="as_of")
-        if parsed is None:
-            raise ChronoqaError(f"as_of {cfg.as_of!r} is not a date: expected e.g. 2025-01-01, or {AS_OF_DATA!r}")
-        as_of = parsed
-    names = [t.name for t in tables]
-    dup = sorted(n for n, c in Counter(names).items() if c > 1)
+        return replace(cfg, as_of=as_of.isoformat()), book, complete_by, as_of, "latest date in the input tables"
+    parsed = parse_time(cfg.as_of, field="as_of")
+    if parsed is None:
+        raise ChronoqaError(f"as_of {cfg.as_of!r} is not a date: expected e.g. 2025-01-01, or {AS_OF_DATA!r}")
+    return cfg, book, complete_by, parsed, "given"
+
+
+def _check_inputs(b: TableBuildState) -> None:
+    """Table names unique; every table and column a ``--delimiter`` names exists."""
+    dup = sorted(n for n, c in Counter(b.names).items() if c > 1)
     if dup:
         raise ChronoqaError(f"two input tables are both named {dup[0]!r}: give them different names")
-    by_name = {t.name: t for t in tables}
-    for delim in cfg.delimiters:  # --delimiter table.column=...: both must exist
+    by_name = b.by_name
+    for delim in b.cfg.delimiters:  # --delimiter table.column=...: both must exist
         tname, _, col = delim.partition(".")
         if tname not in by_name:
             raise UnknownNameError("table (in a delimiter)", tname, sorted(by_name))
         if col not in by_name[tname].columns:
             raise UnknownNameError(f"column of {tname} (in a delimiter)", col, by_name[tname].columns)
-    con = duckdb.connect(":memory:")
-    stores: dict[str, TableStore] = {}
-    gran_reports = {}
-    for t in tables:
+
+
+def _store_tables(b: TableBuildState) -> None:
+    """Each table in DuckDB at its granularity (detected, or the config's); the tables to ask about."""
+    import duckdb
+
+    b.con = duckdb.connect(":memory:")
+    for t in b.tables:
         rep = detect_granularity(t)
-        gran_reports[t.name] = rep
-        g = (
-            Granularity.parse(cfg.granularity[t.name])
-            if t.name in cfg.granularity
-            else Granularity.parse(rep.granularity)
-        )
-        stores[t.name] = TableStore.build(t, as_of=as_of, granularity=g, con=con)
-    event_only = {j.left for j in cfg.joins} - {j.right for j in cfg.joins}
-    to_build = list(cfg.build_tables) if cfg.build_tables is not None else [n for n in names if n not in event_only]
-    for n in to_build:
-        if n not in by_name:
-            raise UnknownNameError("table", n, names)
-    questions: list[Question] = []
-    tfd_reports: dict[str, tuple[TFDReport, ...]] = {}
-    tfd_manifest: dict[str, Any] = {}
-    kept_by_table: dict[str, list[TFD]] = {}
-    kinds: dict[str, TableKind] = {}
-    family_candidates: dict[str, dict[str, int]] = {}
-    family_notes: dict[str, dict[str, str]] = {}
-    handovers: dict[str, dict[str, object]] = {}
-    for n in names:
-        if n not in to_build and n not in {j.right for j in cfg.joins}:
+        b.gran_reports[t.name] = rep
+        g = Granularity.parse(b.cfg.granularity.get(t.name, rep.granularity))
+        b.stores[t.name] = TableStore.build(t, as_of=b.as_of, granularity=g, con=b.con)
+    event_only = {j.left for j in b.cfg.joins} - {j.right for j in b.cfg.joins}
+    cfg = b.cfg
+    b.to_build = list(cfg.build_tables) if cfg.build_tables is not None else [n for n in b.names if n not in event_only]
+    for n in b.to_build:
+        if n not in b.by_name:
+            raise UnknownNameError("table", n, b.names)
+
+
+def _table_questions(b: TableBuildState) -> None:
+    """Each table's kind, then its questions: families of status and event tables, TFD questions of role tables."""
+    fact_sides = {j.right for j in b.cfg.joins}
+    for n in b.names:
+        if n not in b.to_build and n not in fact_sides:
             continue
-        named = bool(cfg.tfds.get(n)) or n in {j.right for j in cfg.joins}
-        if named and n not in cfg.kinds:
-            kinds[n] = TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
+        b.kinds[n] = _kind_of(b, n, named=bool(b.cfg.tfds.get(n)) or n in fact_sides)
+        if b.kinds[n].kind != "role":
+            _family_questions(b, n)
         else:
-            declared = {c.split(".", 1)[1]: d for c, d in cfg.delimiters.items() if c.split(".", 1)[0] == n}
-            kinds[n] = table_kind(by_name[n], cfg.kinds.get(n), declared)
-        if kinds[n].kind != "role":
-            tfd_reports[n] = ()
-            kept_by_table[n] = []
-            tfd_manifest[n] = {
-                "named": [],
-                "kept": [],
-                "candidates": [],
-                "not_used": f"TFDs are not used on {kinds[n].kind} tables",
-            }
-            family = status_questions if kinds[n].kind == "status" else event_questions
-            made, family_candidates[n], family_notes[n] = family(stores[n], kinds[n], book, None, cfg)
-            questions.extend(made)
-            continue
-        kept, candidates = _tfd_reports(stores[n], cfg.tfds.get(n, ()), cfg)
-        tfd_reports[n] = tuple(candidates)
-        kept_by_table[n] = [r.tfd for r in kept]
-        tfd_manifest[n] = {
-            "named": list(cfg.tfds.get(n, ())),
-            "kept": [r.to_dict() for r in kept],
-            "candidates": [
-                {k: v for k, v in r.to_dict().items() if k != "examples"} for r in candidates if r.changing_keys > 0
-            ],
-        }
-        main = primary_tfd(kept_by_table[n])
-        if main is not None:
-            handovers[n] = _read_handovers(stores[n], main, cfg)
-        if n not in to_build:
-            continue
-        declined: dict[str, int] = {}
-        conflicts = 0
-        many_valued: Counter[str] = Counter()  # family -> candidates not asked (a many-valued TFD, not complete)
-        many_tfds: list[str] = []
-        for kept_rep in kept:
-            functional = kept_rep.violation_rate <= cfg.threshold  # one holder at a time
-            ctx = TFDContext(stores[n], kept_rep.tfd, book, primary_tfd(kept_by_table[n]), functional=functional)
-            declined |= ctx.declined
-            by_family = {"allen": allen_questions(ctx, cfg)}
-            if cfg.alignment:
-                by_family["time_alignment"] = alignment_questions(ctx, cfg)
-            conflicts += ctx.conflicts
-            if functional:
-                questions.extend(q for qs in by_family.values() for q in qs)
-            elif cfg.is_complete(n):  # several values at once: the gold lists every value, only a complete table can
-                questions.extend(replace(q, assumes_complete=True) for qs in by_family.values() for q in qs)
-            else:
-                # several values of a key at once, and the table may miss one (Messi's senior national team): "the
-                # team of X whose spell began before 2017 ..." presumes every team listed; ask about one spell instead
-                many_tfds.append(str(kept_rep.tfd))
-                many_valued.update({f: len(qs) for f, qs in by_family.items()})
-                spells = spell_questions(ctx, cfg, _spell_templates(book, n))
-                questions.extend(spells)
-                family_candidates.setdefault(n, {}).update(
-                    {f: sum(1 for q in spells if q.operator == f) for f in SPELL_FAMILIES}
-                )
-        if many_tfds:
-            family_candidates.setdefault(n, {}).update(many_valued)
-            family_notes[n] = {
-                f: f"{c} candidates not asked: on the many-valued TFD {', '.join(many_tfds)} (several values of a key "
-                "at once: violation rate above the threshold) the gold lists every value of the key at the asked time, "
-                f"which holds only if the table lists every value in the world, and {n} is not declared complete "
-                '(phrase file "complete": "true", or TableBuildConfig.complete); asked instead: the start and end '
-                "of one listed spell (spell_start, spell_end)"
-                for f, c in sorted(many_valued.items())
-            }
-        tfd_manifest[n]["conflicts_skipped"] = conflicts
-        if n in handovers:
-            handovers[n]["end_questions_skipped"] = stores[n].handover_skipped
-        if declined:  # key -> rows: a role cell naming several titles ("director / manager")
-            tfd_manifest[n]["declined_keys"] = dict(sorted(declined.items()))
-    # one canonical triple per row, shared by its corpus document and every question naming it
-    primary = {n: primary_tfd(kept_by_table.get(n, [])) for n in names}
-    joins: list[JoinResult] = []
-    join_manifest = []
-    for spec in cfg.joins:
+            _role_questions(b, n)
+
+
+def _kind_of(b: TableBuildState, n: str, named: bool) -> TableKind:
+    """A table with TFDs named for it (or the fact side of a join) is a role table unless its kind is declared."""
+    if named and n not in b.cfg.kinds:
+        return TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
+    declared = {c.split(".", 1)[1]: d for c, d in b.cfg.delimiters.items() if c.split(".", 1)[0] == n}
+    return table_kind(b.by_name[n], b.cfg.kinds.get(n), declared)
+
+
+def _family_questions(b: TableBuildState, n: str) -> None:
+    """A status or event table: its families' questions (no TFD is used)."""
+    b.tfd_reports[n] = ()
+    b.kept_by_table[n] = []
+    b.tfd_manifest[n] = {
+        "named": [],
+        "kept": [],
+        "candidates": [],
+        "not_used": f"TFDs are not used on {b.kinds[n].kind} tables",
+    }
+    family = status_questions if b.kinds[n].kind == "status" else event_questions
+    made, b.family_candidates[n], b.family_notes[n] = family(b.stores[n], b.kinds[n], b.book, None, b.cfg)
+    b.questions.extend(made)
+
+
+def _role_questions(b: TableBuildState, n: str) -> None:
+    """A role table: its TFDs (named or discovered), handovers, and the questions of each TFD kept."""
+    kept, candidates = _tfd_reports(b.stores[n], b.cfg.tfds.get(n, ()), b.cfg)
+    b.tfd_reports[n] = tuple(candidates)
+    b.kept_by_table[n] = [r.tfd for r in kept]
+    b.tfd_manifest[n] = {
+        "named": list(b.cfg.tfds.get(n, ())),
+        "kept": [r.to_dict() for r in kept],
+        "candidates": [
+            {k: v for k, v in r.to_dict().items() if k != "examples"} for r in candidates if r.changing_keys > 0
+        ],
+    }
+    main = primary_tfd(b.kept_by_table[n])
+    if main is not None:
+        b.handovers[n] = _read_handovers(b.stores[n], main, b.cfg)
+    if n not in b.to_build:
+        return
+    declined: dict[str, int] = {}
+    conflicts = 0
+    many_valued: Counter[str] = Counter()  # family -> candidates not asked (a many-valued TFD, not complete)
+    many_tfds: list[str] = []
+    for kept_rep in kept:
+        ctx, not_asked = _tfd_questions(b, n, kept_rep)
+        declined |= ctx.declined
+        conflicts += ctx.conflicts
+        if not_asked is not None:
+            many_tfds.append(str(kept_rep.tfd))
+            many_valued.update(not_asked)
+    if many_tfds:
+        b.family_candidates.setdefault(n, {}).update(many_valued)
+        b.family_notes[n] = _many_valued_notes(n, many_tfds, many_valued)
+    b.tfd_manifest[n]["conflicts_skipped"] = conflicts
+    if n in b.handovers:
+        b.handovers[n]["end_questions_skipped"] = b.stores[n].handover_skipped
+    if declined:  # key -> rows: a role cell naming several titles ("director / manager")
+        b.tfd_manifest[n]["declined_keys"] = dict(sorted(declined.items()))
+
+
+def _tfd_questions(b: TableBuildState, n: str, kept: TFDReport) -> tuple[TFDContext, dict[str, int] | None]:
+    """The questions of one kept TFD: Allen relations and time alignment.
+
+    On a many-valued TFD (several values of a key at once) of a table not declared complete, the start and
+    end of one listed spell are asked instead, and the counts of the families not asked are returned.
+    """
+    functional = kept.violation_rate <= b.cfg.threshold  # one holder at a time
+    ctx = TFDContext(b.stores[n], kept.tfd, b.book, primary_tfd(b.kept_by_table[n]), functional=functional)
+    by_family = {"allen": allen_questions(ctx, b.cfg)}
+    if b.cfg.alignment:
+        by_family["time_alignment"] = alignment_questions(ctx, b.cfg)
+    if functional:
+        b.questions.extend(q for qs in by_family.values() for q in qs)
+        return ctx, None
+    if b.cfg.is_complete(n):  # several values at once: the gold lists every value, only a complete table can
+        b.questions.extend(replace(q, assumes_complete=True) for qs in by_family.values() for q in qs)
+        return ctx, None
+    # several values of a key at once, and the table may miss one (Messi's senior national team): "the team of X
+    # whose spell began before 2017 ..." presumes every team listed; ask about one spell instead
+    spells = spell_questions(ctx, b.cfg, _spell_templates(b.book, n))
+    b.questions.extend(spells)
+    b.family_candidates.setdefault(n, {}).update({f: sum(1 for q in spells if q.operator == f) for f in SPELL_FAMILIES})
+    return ctx, {f: len(qs) for f, qs in by_family.items()}
+
+
+def _many_valued_notes(n: str, many_tfds: list[str], many_valued: Counter[str]) -> dict[str, str]:
+    """Why the families of a many-valued TFD were not asked of a table not declared complete."""
+    return {
+        f: f"{c} candidates not asked: on the many-valued TFD {', '.join(many_tfds)} (several values of a key "
+        "at once: violation rate above the threshold) the gold lists every value of the key at the asked time, "
+        f"which holds only if the table lists every value in the world, and {n} is not declared complete "
+        '(phrase file "complete": "true", or TableBuildConfig.complete); asked instead: the start and end '
+        "of one listed spell (spell_start, spell_end)"
+        for f, c in sorted(many_valued.items())
+    }
+
+
+def _join_questions(b: TableBuildState) -> None:
+    """Each temporal join's implicit-time 2- and 3-hop questions, over the fact side's TFDs that hold the join."""
+    primary = {n: primary_tfd(b.kept_by_table.get(n, [])) for n in b.names}
+    by_name = b.by_name
+    for spec in b.cfg.joins:
         for side in (spec.left, spec.right):
             if side not in by_name:
-                raise UnknownNameError("table", side, names)
-        ls, rs = stores[spec.left], stores[spec.right]
+                raise UnknownNameError("table", side, b.names)
+        ls, rs = b.stores[spec.left], b.stores[spec.right]
         g = max(ls.granularity, rs.granularity)
         jr = temporal_join(
-            by_name[spec.left], by_name[spec.right], granularity=g, as_of=as_of, on=spec.on, aliases=spec.aliases
+            by_name[spec.left], by_name[spec.right], granularity=g, as_of=b.as_of, on=spec.on, aliases=spec.aliases
         )
-        joins.append(jr)
-        jstore = TableStore.build(jr.table, as_of=as_of, granularity=g, con=con)
-        usable = [t for t in kept_by_table.get(spec.right, []) if set(jr.on) <= set(t.lhs)]
+        b.joins.append(jr)
+        jstore = TableStore.build(jr.table, as_of=b.as_of, granularity=g, con=b.con)
+        usable = [t for t in b.kept_by_table.get(spec.right, []) if set(jr.on) <= set(t.lhs)]
         join_reports: list[TFDReport] = []
         for rtfd in usable:
-            qs, reps = join_questions(jr, rtfd, jstore, (ls, rs), primary, book, cfg)
-            questions.extend(qs)
+            qs, reps = join_questions(jr, rtfd, jstore, (ls, rs), primary, b.book, b.cfg)
+            b.questions.extend(qs)
             join_reports.extend(reps)
-        join_manifest.append(
+        b.join_manifest.append(
             {
                 "left": spec.left,
                 "right": spec.right,
@@ -420,77 +500,95 @@ def build_table_benchmark(
                 "tfds": [r.to_dict() for r in join_reports],
             }
         )
-    questions, none_dropped = cap_none(questions, cfg.max_none_share)
-    if not questions:
-        raise ChronoqaError(_why_no_questions(to_build, stores, tfd_reports, kept_by_table, cfg, kinds))
-    para_report: ParaphraseReport | None = None
-    if paraphrase is not None:
-        questions, para_report = paraphrase_questions(questions, paraphrase)
+
+
+def _finish_questions(b: TableBuildState) -> None:
+    """At most ``max_none_share`` "none" answers; the paraphrase step, if any; the splits."""
+    b.questions, b.none_dropped = cap_none(b.questions, b.cfg.max_none_share)
+    if not b.questions:
+        raise ChronoqaError(_why_no_questions(b.to_build, b.stores, b.tfd_reports, b.kept_by_table, b.cfg, b.kinds))
+    if b.paraphrase is not None:
+        b.questions, b.para_report = paraphrase_questions(b.questions, b.paraphrase)
     splits = assign_splits(
-        questions,
+        b.questions,
         strata=lambda q: (q.operator, q.allen or "", q.cardinality),
         group=lambda q: (str(q.logical_form.get("table")), tuple(q.logical_form.get("key", ()))),
-        seed=cfg.seed,
-        ratios=cfg.ratios,
+        seed=b.cfg.seed,
+        ratios=b.cfg.ratios,
     )
-    questions = [replace(q, split=s) for q, s in zip(questions, splits, strict=True)]
-    corpus = table_corpus(list(stores.values()), book, primary)
-    check_identity(questions, corpus)
-    flags = [FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in questions]
+    b.questions = [replace(q, split=s) for q, s in zip(b.questions, splits, strict=True)]
+
+
+def _corpus(b: TableBuildState) -> None:
+    """One document per stored row (its canonical triple, shared by every question naming it), identity checked."""
+    primary = {n: primary_tfd(b.kept_by_table.get(n, [])) for n in b.names}
+    b.corpus = table_corpus(list(b.stores.values()), b.book, primary)
+    check_identity(b.questions, b.corpus)
+
+
+def _result(b: TableBuildState) -> None:
+    """The manifest (through the shared header), the data card and the build result."""
     manifest = manifest_header(
         builder="table",
-        dataset="+".join(names),
-        seed=cfg.seed,
-        config=cfg.to_dict(),
-        sources={k: dict(v) for k, v in sorted((sources or {}).items())},
-        questions=questions,
-        corpus_docs=len(corpus),
+        dataset="+".join(b.names),
+        seed=b.cfg.seed,
+        config=b.cfg.to_dict(),
+        sources={k: dict(v) for k, v in sorted((b.sources or {}).items())},
+        questions=b.questions,
+        corpus_docs=len(b.corpus),
     )
-    manifest["counts"]["assumes_complete"] = sum(1 for q in questions if q.assumes_complete)
+    manifest["counts"]["assumes_complete"] = sum(1 for q in b.questions if q.assumes_complete)
     manifest |= {
-        "as_of": cfg.as_of,
-        "as_of_source": as_of_source,
-        "tables": {
-            n: {
-                "rows": len(by_name[n]),
-                "stored_rows": len(stores[n].rows),
-                "granularity": gran_reports[n].to_dict() | {"used": str(stores[n].granularity)},
-                "left_out": dict(sorted(stores[n].notes.items())),
-                "load_report": _report_dict(by_name[n]),
-                "kind": kinds[n].to_dict() if n in kinds else None,
-                "family_candidates": family_candidates.get(n),
-                "family_notes": family_notes.get(n),
-                "handovers": handovers.get(n),
-                "precision": {
-                    "coarse_cells": stores[n].coarse_cells,
-                    "questions_skipped": stores[n].precision_skipped,
-                },
-                "complete": {"declared": n in complete_by, "by": complete_by.get(n)},
-                "answer_shares": answer_shares(questions, n),
-            }
-            for n in names
-        },
-        "tfds": tfd_manifest,
-        "joins": join_manifest,
-        "cells": question_counts(questions),
+        "as_of": b.cfg.as_of,
+        "as_of_source": b.as_of_source,
+        "tables": {n: _table_manifest(b, n) for n in b.names},
+        "tfds": b.tfd_manifest,
+        "joins": b.join_manifest,
+        "cells": question_counts(b.questions),
         "closed_world": {
-            "assumes_complete": sum(1 for q in questions if q.assumes_complete),
+            "assumes_complete": sum(1 for q in b.questions if q.assumes_complete),
             "why": "a 'none' answer, the first / most recent event of a value and the keys whose state began in a "
             "window hold only if the table lists every row (closed world): they are asked only on tables declared "
             "complete; no question asks about a time outside its key's coverage, and before/after are asked in "
             "their bounded form (the last ... before, the first ... after)",
-            "complete_tables": sorted(complete_by),
-            "max_none_share": cfg.max_none_share,
-            "none_dropped": none_dropped,
+            "complete_tables": sorted(b.complete_by),
+            "max_none_share": b.cfg.max_none_share,
+            "none_dropped": b.none_dropped,
         },
-        "paraphrase": None if para_report is None else para_report.to_dict(),
+        "paraphrase": None if b.para_report is None else b.para_report.to_dict(),
     }
-    docs = tuple(corpus)
-    return BuildResult(
-        questions,
-        flags,
-        lambda: iter(docs),
-        manifest,
-        render_datacard(manifest),
-        {"tfd_reports": tfd_reports, "joins": tuple(joins)},
-    )
+    flags = [FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in b.questions]
+    docs = tuple(b.corpus)
+    extras = {"tfd_reports": b.tfd_reports, "joins": tuple(b.joins)}
+    b.result = BuildResult(b.questions, flags, lambda: iter(docs), manifest, render_datacard(manifest), extras)
+
+
+def _table_manifest(b: TableBuildState, n: str) -> dict[str, Any]:
+    """One table's entry in the manifest: sizes, granularity, what was left out, kind, families and checks."""
+    store, table = b.stores[n], b.by_name[n]
+    return {
+        "rows": len(table),
+        "stored_rows": len(store.rows),
+        "granularity": b.gran_reports[n].to_dict() | {"used": str(store.granularity)},
+        "left_out": dict(sorted(store.notes.items())),
+        "load_report": _report_dict(table),
+        "kind": b.kinds[n].to_dict() if n in b.kinds else None,
+        "family_candidates": b.family_candidates.get(n),
+        "family_notes": b.family_notes.get(n),
+        "handovers": b.handovers.get(n),
+        "precision": {"coarse_cells": store.coarse_cells, "questions_skipped": store.precision_skipped},
+        "complete": {"declared": n in b.complete_by, "by": b.complete_by.get(n)},
+        "answer_shares": answer_shares(b.questions, n),
+    }
+
+
+#: The table build, step by step: each step reads and extends the :class:`TableBuildState`.
+STEPS: tuple[Callable[[TableBuildState], None], ...] = (
+    _check_inputs,
+    _store_tables,
+    _table_questions,
+    _join_questions,
+    _finish_questions,
+    _corpus,
+    _result,
+)

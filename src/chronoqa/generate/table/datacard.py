@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from chronoqa.generate.table.config import CARDINALITIES
@@ -46,7 +46,11 @@ def answer_shares(questions: Sequence[Question], table: str) -> dict[str, dict[s
 
 def render_datacard(manifest: Mapping[str, Any]) -> str:
     """The data card of a table release, from its manifest (:func:`chronoqa.generate.result.check_manifest`)."""
-    counts = manifest["cells"]
+    return "\n".join(line for section in _SECTIONS for line in section(manifest))
+
+
+def _summary_and_tables(manifest: Mapping[str, Any]) -> list[str]:
+    """The title, the counts, how gold was checked, and the tables read."""
     lines = [
         "# Data card: table benchmark (chronoqa build table)",
         "",
@@ -70,7 +74,13 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             f"| {n} | {t['rows']} | {t['stored_rows']} | {t['granularity']['used']} | {t['granularity']['reason']} "
             f"| {kind['kind']} | {kind['why']} |"
         )
-    lines += ["", "## Relation × cardinality", ""]
+    return lines
+
+
+def _cells(manifest: Mapping[str, Any]) -> list[str]:
+    """Questions per relation × cardinality, per source table."""
+    counts = manifest["cells"]
+    lines = ["", "## Relation × cardinality", ""]
     for src, rows in sorted(counts.items()):
         lines += [f"### {src}", "", "| relation | none | unique | multiple | total |", "|---|---|---|---|---|"]
         order = [r.value for r in Allen]
@@ -78,6 +88,13 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             c = rows[rel]
             lines.append(f"| {rel} | {c['none']} | {c['unique']} | {c['multiple']} | {sum(c.values())} |")
         lines.append("")
+    return lines
+
+
+def _families(manifest: Mapping[str, Any]) -> list[str]:
+    """Status and event families: questions made of the candidates, and why fewer."""
+    counts = manifest["cells"]
+    lines: list[str] = []
     fams = {n: t["family_candidates"] for n, t in manifest["tables"].items() if t.get("family_candidates")}
     if fams:
         lines += ["## Status and event families: questions made of the candidates the data allows", ""]
@@ -90,7 +107,19 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             lines += ["Families the data holds no question of, or fewer than its candidates (and why):", ""]
             lines += [f"- {n}, {f}: {why}" for n, f, why in notes]
             lines.append("")
-    cw = manifest["closed_world"]
+    return lines
+
+
+def _completeness(manifest: Mapping[str, Any]) -> list[str]:
+    """Which tables are declared complete, and what that licenses."""
+    lines: list[str] = []
+
+    return lines
+
+
+def _precision(manifest: Mapping[str, Any]) -> list[str]:
+    """Dates coarser than the comparison granularity, and the questions not asked."""
+    lines: list[str] = []
     lines += ["## Completeness", "", "| table | declared complete | by |", "|---|---|---|"]
     for n, t in manifest["tables"].items():
         c = t.get("complete") or {"declared": False, "by": None}
@@ -120,6 +149,12 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         'began in "2003" begin before March 2003?) is not asked; the candidates are counted above.',
         "",
     ]
+    return lines
+
+
+def _priors(manifest: Mapping[str, Any]) -> list[str]:
+    """The most frequent answer of each family and its share."""
+    lines: list[str] = []
     shares = [(n, op, s) for n, t in manifest["tables"].items() for op, s in (t.get("answer_shares") or {}).items()]
     if shares:
         lines += [
@@ -133,6 +168,13 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         ]
         lines += [f"| {n} | {op} | {s['answer'][:60]} | {s['share']:.0%} | {s['questions']} |" for n, op, s in shares]
         lines.append("")
+    return lines
+
+
+def _closed_world(manifest: Mapping[str, Any]) -> list[str]:
+    """How many questions assume a complete table, and the bounded before/after forms."""
+    cw = manifest["closed_world"]
+    lines: list[str] = []
     lines += [
         "## Closed-world questions",
         "",
@@ -145,6 +187,12 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "answers wherever it covers T.",
         "",
     ]
+    return lines
+
+
+def _tfds(manifest: Mapping[str, Any]) -> list[str]:
+    """The TFDs used, with their violations, conflicts, declined keys and handover readings."""
+    lines: list[str] = []
     lines += ["## TFDs used", ""]
     for n, t in manifest["tfds"].items():
         for k in t["kept"]:
@@ -172,6 +220,12 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
             "(finishes, finished-by, equals) were not asked"
             for n, h in read
         ]
+    return lines
+
+
+def _splits_and_limits(manifest: Mapping[str, Any]) -> list[str]:
+    """The split sizes and the known limitations."""
+    lines: list[str] = []
     lines += ["", "## Splits", ""]
     lines += [f"- {k}: {v}" for k, v in manifest["counts"]["splits"].items()]
     lines += [
@@ -193,4 +247,18 @@ def render_datacard(manifest: Mapping[str, Any]) -> str:
         "listed spell are asked (`spell_start`, `spell_end`).",
         "",
     ]
-    return "\n".join(lines)
+    return lines
+
+
+#: The data card's sections, in order.
+_SECTIONS: tuple[Callable[[Mapping[str, Any]], list[str]], ...] = (
+    _summary_and_tables,
+    _cells,
+    _families,
+    _completeness,
+    _precision,
+    _priors,
+    _closed_world,
+    _tfds,
+    _splits_and_limits,
+)

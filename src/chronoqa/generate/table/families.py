@@ -43,7 +43,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from chronoqa.errors import ChronoqaError
@@ -285,13 +285,7 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     assert kind.state is not None
     store = rows.store
     name = store.table.name
-    k0 = kind.key[0]
-    rest = kind.key[1:]
-    default = (
-        f"Since which year has the {column_label(kind.state)} of {{{k0}}}"
-        + (" (" + ", ".join("{" + c + "}" for c in rest) + ")" if rest else "")
-        + f" been {{{kind.state}}}?"
-    )
+    default = _key_phrase(f"Since which year has the {column_label(kind.state)} of", kind) + f" been {{{kind.state}}}?"
     template = _phrase(book, name, "since", default)
     now = store.asof_unit
     live = [p for p in rows.pos if int(store.lo[p]) <= now <= int(store.hi[p]) and store.open_end[p]]
@@ -348,117 +342,143 @@ def _since(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     return out
 
 
+_AtCandidate = tuple[tuple[str, ...], int, int]  # (key, year, the one row holding the key's state that year)
+
+
 def _at(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     """``status_at``: the state of a key in a year inside its history, where the history has several states."""
     assert kind.state is not None
-    store, g = rows.store, rows.g
-    name, st = store.table.name, kind.state
-    k0, rest = kind.key[0], kind.key[1:]
-    default = (
-        f"What was the {column_label(st)} of {{{k0}}}"
-        + (" (" + ", ".join("{" + c + "}" for c in rest) + ")" if rest else "")
-        + " in {year}?"
-    )
-    template = _phrase(book, name, "at", default)
+    st = kind.state
     by_key: dict[tuple[str, ...], list[int]] = {}
     for p in rows.pos:
         by_key.setdefault(tuple(rows.v(p, c) or "" for c in kind.key), []).append(p)
-    cands: list[tuple[tuple[str, ...], int, int]] = []  # (key, year, the one row holding it)
-    for key, ps in sorted(by_key.items()):
-        if len({rows.v(p, st) for p in ps}) < 2:  # one state over the key's history: the time changes nothing
-            continue
-        for y in range(rows.year(min(int(store.lo[p]) for p in ps)), rows.year(store.asof_unit) + 1):
-            lo, hi = _year_unit_range(y, g)
-            inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
-            if len(inside) == 1 and int(store.lo[inside[0]]) <= lo and int(store.hi[inside[0]]) >= hi:
-                if int(store.lo_last[inside[0]]) > lo or int(store.hi_first[inside[0]]) < hi:
-                    store.precision_skipped += 1  # a bare year's row may start or end inside the asked year
-                    continue
-                here = rows.v(inside[0], st)
-                # another state within _AT_NEAR years: the asked year decides (2016, eight years after the one
-                # change of a heritage element, is answered "inscribed" by the prior alone)
-                if any(
-                    rows.v(q, st) != here
-                    and rows.year(int(store.lo[q])) - _AT_NEAR <= y <= rows.year(int(store.hi[q])) + _AT_NEAR
-                    for q in ps
-                ):
-                    cands.append((key, y, inside[0]))
+    cands = [c for key, ps in sorted(by_key.items()) for c in _at_candidates(rows, st, key, ps)]
     rows.candidates["status_at"] += len(cands)
     if not cands:
-        several = sum(1 for ps in by_key.values() if len(ps) > 1)
-        changing = sum(1 for ps in by_key.values() if len({rows.v(p, st) for p in ps}) > 1)
-        rows.notes["status_at"] = (
+        rows.notes["status_at"] = _at_none_note(rows, st, by_key)
+        return []
+    picked = _at_pick(rows, kind, cands)
+    template = _phrase(
+        book, rows.store.table.name, "at", _key_phrase(f"What was the {column_label(st)} of", kind) + " in {year}?"
+    )
+    return [_at_question(rows, kind, template, c, by_key[c[0]]) for c in picked]
+
+
+def _key_phrase(lead: str, kind: TableKind) -> str:
+    """``"<lead> {k0} ({k1}, {k2})"``: a key named by its first column, the others in brackets."""
+    k0, rest = kind.key[0], kind.key[1:]
+    return f"{lead} {{{k0}}}" + (" (" + ", ".join("{" + c + "}" for c in rest) + ")" if rest else "")
+
+
+def _at_candidates(rows: _Rows, st: str, key: tuple[str, ...], ps: list[int]) -> list[_AtCandidate]:
+    """The years of one key's history that one row holds whole, with another state near enough to matter."""
+    store, g = rows.store, rows.g
+    if len({rows.v(p, st) for p in ps}) < 2:  # one state over the key's history: the time changes nothing
+        return []
+    out = []
+    for y in range(rows.year(min(int(store.lo[p]) for p in ps)), rows.year(store.asof_unit) + 1):
+        lo, hi = _year_unit_range(y, g)
+        inside = [p for p in ps if int(store.lo[p]) <= hi and int(store.hi[p]) >= lo]
+        if len(inside) != 1 or int(store.lo[inside[0]]) > lo or int(store.hi[inside[0]]) < hi:
+            continue
+        if int(store.lo_last[inside[0]]) > lo or int(store.hi_first[inside[0]]) < hi:
+            store.precision_skipped += 1  # a bare year's row may start or end inside the asked year
+            continue
+        here = rows.v(inside[0], st)
+        # another state within _AT_NEAR years: the asked year decides (2016, eight years after the one
+        # change of a heritage element, is answered "inscribed" by the prior alone)
+        if any(
+            rows.v(q, st) != here
+            and rows.year(int(store.lo[q])) - _AT_NEAR <= y <= rows.year(int(store.hi[q])) + _AT_NEAR
+            for q in ps
+        ):
+            out.append((key, y, inside[0]))
+    return out
+
+
+def _at_none_note(rows: _Rows, st: str, by_key: dict[tuple[str, ...], list[int]]) -> str:
+    """Why a status table holds no ``status_at`` question, with the counts."""
+    several = sum(1 for ps in by_key.values() if len(ps) > 1)
+    changing = sum(1 for ps in by_key.values() if len({rows.v(p, st) for p in ps}) > 1)
+    if not changing:
+        return (
             f"{len(by_key)} keys in {len(rows.pos)} rows, {several} with more than one row, none with two states: "
             "the state at any time the table covers is the state since the key's start (asked as status_since)"
-            if not changing
-            else f"{changing} keys with two states, none holding one state for a whole year within {_AT_NEAR} "
-            "years of another"
         )
-        return []
-    rng = random.Random(f"{rows.config.seed}:{name}:at")
+    return (
+        f"{changing} keys with two states, none holding one state for a whole year within {_AT_NEAR} years of another"
+    )
+
+
+def _at_pick(rows: _Rows, kind: TableKind, cands: list[_AtCandidate]) -> list[_AtCandidate]:
+    """The candidates kept: shuffled, the states interleaved, ``2 × per_cell`` per category, the answer share capped."""
+    assert kind.state is not None
+    st = kind.state
+    rng = random.Random(f"{rows.config.seed}:{rows.store.table.name}:at")
     rng.shuffle(cands)
     # interleave the states (one of each in turn) so the quota does not go to the commonest state first
-    by_state: dict[str, list[tuple[tuple[str, ...], int, int]]] = {}
+    by_state: dict[str, list[_AtCandidate]] = {}
     for c in cands:
         by_state.setdefault(str(rows.v(c[2], st)), []).append(c)
     queues = [by_state[k] for k in sorted(by_state)]
     mixed = [q[i] for i in range(max(map(len, queues))) for q in queues if i < len(q)]
     filled: Counter[str] = Counter()
-    picked: list[tuple[tuple[str, ...], int, int]] = []
-    for key_t, y, p in mixed:
-        cat = str(rows.v(p, kind.category) if kind.category else "")
+    picked: list[_AtCandidate] = []
+    for c in mixed:
+        cat = str(rows.v(c[2], kind.category) if kind.category else "")
         if filled[cat] < 2 * rows.config.per_cell:
             filled[cat] += 1
-            picked.append((key_t, y, p))
+            picked.append(c)
     picked, dropped, top = _cap_answer_share(picked, lambda c: str(rows.v(c[2], st)), rows.config.max_answer_share)
     if dropped:
         rows.notes["status_at"] = (
             f"{dropped} questions dropped so that no state answers more than {rows.config.max_answer_share:.0%} "
             f"of them ({top!r} was the most frequent; max_answer_share)"
         )
-    out = []
-    for key_t, y, p in picked:
-        where = dict(zip(kind.key, key_t, strict=True))
-        lo, hi = _year_unit_range(y, g)
-        sql = (
-            f"SELECT _row, {quote_ident(st)} FROM {quote_ident(store.sql_name)} WHERE {rows.where(where)} "
-            f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
-        )
-        got = rows.run(sql, [p])
-        answers = (str(got[0][1]),)
-        year_text = render_time(TimePoint(y))
-        others = [q for q in by_key[key_t] if rows.v(q, st) != answers[0]]
-        tp = rows.triple(p)
-        out.append(
-            rows.question(
-                id=question_id(f"{name}-at", sql),
-                question=render(
-                    template, {c: rows.text(p, c) for c in rows.cols} | {"year": year_text}, articled=kind.key
-                ),
-                S_star=(tp,),
-                S_dist=tuple(rows.triple(q) for q in others),
-                operator="status_at",
-                answers=answers,
-                answer_ids=answers,
-                answer_type="entity",
-                cardinality="unique",
-                template_id="table/status/at",
-                time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
-                sql=sql,
-                reference={"start": str(y), "end": str(y)},
-                logical_form={
-                    "table": name,
-                    "kind": "status",
-                    "key": list(key_t),
-                    "relation": "status_at",
-                    "columns": list(kind.key),
-                    "state": st,
-                    "year": y,
-                    "must_keep": [*key_t, year_text],
-                },
-            )
-        )
-    return out
+    return picked
+
+
+def _at_question(rows: _Rows, kind: TableKind, template: str, cand: _AtCandidate, history: list[int]) -> Question:
+    """The ``status_at`` question of one candidate, its gold the rows of its DuckDB query."""
+    assert kind.state is not None
+    st, store, name = kind.state, rows.store, rows.store.table.name
+    key_t, y, p = cand
+    where = dict(zip(kind.key, key_t, strict=True))
+    lo, hi = _year_unit_range(y, rows.g)
+    sql = (
+        f"SELECT _row, {quote_ident(st)} FROM {quote_ident(store.sql_name)} WHERE {rows.where(where)} "
+        f"AND _lo <= {hi} AND _hi >= {lo} ORDER BY _row"
+    )
+    got = rows.run(sql, [p])
+    answers = (str(got[0][1]),)
+    year_text = render_time(TimePoint(y))
+    others = [q for q in history if rows.v(q, st) != answers[0]]
+    tp = rows.triple(p)
+    return rows.question(
+        id=question_id(f"{name}-at", sql),
+        question=render(template, {c: rows.text(p, c) for c in rows.cols} | {"year": year_text}, articled=kind.key),
+        S_star=(tp,),
+        S_dist=tuple(rows.triple(q) for q in others),
+        operator="status_at",
+        answers=answers,
+        answer_ids=answers,
+        answer_type="entity",
+        cardinality="unique",
+        template_id="table/status/at",
+        time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
+        sql=sql,
+        reference={"start": str(y), "end": str(y)},
+        logical_form={
+            "table": name,
+            "kind": "status",
+            "key": list(key_t),
+            "relation": "status_at",
+            "columns": list(kind.key),
+            "state": st,
+            "year": y,
+            "must_keep": [*key_t, year_text],
+        },
+    )
 
 
 def _cap_answer_share(items: list[_T], answer: Callable[[_T], str], share: float) -> tuple[list[_T], int, str]:
@@ -483,9 +503,10 @@ def _cap_answer_share(items: list[_T], answer: Callable[[_T], str], share: float
 
 
 def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
+    """``status_set`` questions: the keys of one category whose state began inside a window of years."""
     if kind.category is None or kind.entity is None or kind.state is None:
         return []
-    store, g = rows.store, rows.g
+    store = rows.store
     name = store.table.name
     ent, cat, st = kind.entity, kind.category, kind.state
     default = (
@@ -501,67 +522,91 @@ def _sets(rows: _Rows, kind: TableKind, book: PhraseBook) -> list[Question]:
     rng = random.Random(f"{rows.config.seed}:{name}:set")
     out = []
     seen: set[str] = set()
-    for (c, s), members in sorted(groups.items()):
+    for group, members in sorted(groups.items()):
         years = sorted({rows.year(int(store.lo[p])) for p in members})
         if len(years) < 2:
             continue
         rows.candidates["status_set"] += len(years)  # one window per start year, at least
         if not rows.complete:  # "which countries ... between 2010 and 2015" needs every country listed
             continue
-        made = 0
-        for _ in range(16 * rows.config.per_cell):
-            if made >= 2 * rows.config.per_cell:
-                break
-            y0 = rng.choice(years)
-            y1 = min(y0 + rng.choice((2, 4, 9)), rows.year(store.asof_unit))  # never past as_of
-            if y1 <= y0:  # "between 2023 and 2023": no window
-                continue
-            lo, hi = _year_unit_range(y0, g)[0], _year_unit_range(y1, g)[1]
-            matched = [p for p in members if lo <= int(store.lo[p]) <= hi]
-            if not matched or len(matched) == len(members):  # the window must change the answer
-                continue
-            sql = (
-                f"SELECT _row, {quote_ident(ent)} FROM {quote_ident(store.sql_name)} WHERE "
-                f"{rows.where({cat: c, st: s})} AND _lo >= {lo} AND _lo <= {hi} ORDER BY _row"
-            )
-            sql_all = sql  # the entity filter (no multi-value cells) is applied below, on the SQL's rows
-            if sql in seen:
-                continue
-            got = [r for r in store.query(sql_all) if not rows.several(str(r[1]), ent)]
-            if sorted(int(str(r[0])) for r in got) != sorted(rows.row(p) for p in matched):
-                raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
-            seen.add(sql)
-            made += 1
-            answers = tuple(sorted({str(r[1]) for r in got}))
-            values = {cat: c, st: s, "from": str(y0), "to": str(y1)}
-            out.append(
-                rows.question(
-                    id=question_id(f"{name}-set", sql),
-                    question=render(template, values),
-                    S_star=tuple(rows.triple(p) for p in matched),
-                    operator="status_set",
-                    answers=answers,
-                    answer_ids=answers,
-                    answer_type="entity",
-                    cardinality=cardinality_of(len(answers)),
-                    template_id="table/status/set",
-                    time_refs=rows.start_refs(matched, ent),
-                    sql=sql,
-                    reference={"start": str(y0), "end": str(y1)},
-                    logical_form={
-                        "table": name,
-                        "kind": "status",
-                        "key": [c, s],
-                        "relation": "status_set",
-                        "columns": [cat, st, ent],
-                        "window": [y0, y1],
-                        "scoring": "3-of" if len(answers) > 3 else "all-of",
-                        "must_keep": [c, str(y0), str(y1)],
-                    },
-                    assumes_complete=True,
-                )
-            )
+        out += _set_windows(rows, kind, template, group, members, years, rng, seen)
     rows.not_complete("status_set", "the keys whose state began in a window")
+    return out
+
+
+def _set_windows(
+    rows: _Rows,
+    kind: TableKind,
+    template: str,
+    group: tuple[str, str],
+    members: list[int],
+    years: list[int],
+    rng: random.Random,
+    seen: set[str],
+) -> list[Question]:
+    """Up to ``2 × per_cell`` ``status_set`` questions of one (category, state) group.
+
+    Each asks about a random window of start years that leaves out some of the group's members (the time
+    must change the answer).
+    """
+    assert kind.category is not None and kind.entity is not None and kind.state is not None
+    store, g, name = rows.store, rows.g, rows.store.table.name
+    ent, cat, st = kind.entity, kind.category, kind.state
+    c, s = group
+    out = []
+    made = 0
+    for _ in range(16 * rows.config.per_cell):
+        if made >= 2 * rows.config.per_cell:
+            break
+        y0 = rng.choice(years)
+        y1 = min(y0 + rng.choice((2, 4, 9)), rows.year(store.asof_unit))  # never past as_of
+        if y1 <= y0:  # "between 2023 and 2023": no window
+            continue
+        lo, hi = _year_unit_range(y0, g)[0], _year_unit_range(y1, g)[1]
+        matched = [p for p in members if lo <= int(store.lo[p]) <= hi]
+        if not matched or len(matched) == len(members):  # the window must change the answer
+            continue
+        sql = (
+            f"SELECT _row, {quote_ident(ent)} FROM {quote_ident(store.sql_name)} WHERE "
+            f"{rows.where({cat: c, st: s})} AND _lo >= {lo} AND _lo <= {hi} ORDER BY _row"
+        )
+        sql_all = sql  # the entity filter (no multi-value cells) is applied below, on the SQL's rows
+        if sql in seen:
+            continue
+        got = [r for r in store.query(sql_all) if not rows.several(str(r[1]), ent)]
+        if sorted(int(str(r[0])) for r in got) != sorted(rows.row(p) for p in matched):
+            raise ChronoqaError(f"internal check failed: {sql} disagrees with the rows the family selects")
+        seen.add(sql)
+        made += 1
+        answers = tuple(sorted({str(r[1]) for r in got}))
+        values = {cat: c, st: s, "from": str(y0), "to": str(y1)}
+        out.append(
+            rows.question(
+                id=question_id(f"{name}-set", sql),
+                question=render(template, values),
+                S_star=tuple(rows.triple(p) for p in matched),
+                operator="status_set",
+                answers=answers,
+                answer_ids=answers,
+                answer_type="entity",
+                cardinality=cardinality_of(len(answers)),
+                template_id="table/status/set",
+                time_refs=rows.start_refs(matched, ent),
+                sql=sql,
+                reference={"start": str(y0), "end": str(y1)},
+                logical_form={
+                    "table": name,
+                    "kind": "status",
+                    "key": [c, s],
+                    "relation": "status_set",
+                    "columns": [cat, st, ent],
+                    "window": [y0, y1],
+                    "scoring": "3-of" if len(answers) > 3 else "all-of",
+                    "must_keep": [c, str(y0), str(y1)],
+                },
+                assumes_complete=True,
+            )
+        )
     return out
 
 
@@ -658,93 +703,119 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
 
 
 def _in_year(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Question]:
-    store, g = rows.store, rows.g
-    name = store.table.name
+    """``event_in`` questions: a recurring value and a year pick the one row of that year."""
+    name = rows.store.table.name
     counts = {c: rows.values_of(c) for c in usable}
     recurring = [c for c in usable if any(n > 1 for n in counts[c].values())]
     phrased = [c for c in recurring if f"in:{c}" in book.tables.get(name, {})]
     recurring = phrased or recurring  # a phrase file naming some columns asks about those only
+    return [q for k in recurring for q in _in_column(rows, usable, book, counts, k)]
+
+
+def _in_column(
+    rows: _Rows, usable: Sequence[str], book: PhraseBook, counts: dict[str, Counter[str]], k: str
+) -> list[Question]:
+    """The ``event_in`` questions about one recurring column ``k`` (its answer: the most specific other column)."""
+    store, name = rows.store, rows.store.table.name
+    targets = [c for c in usable if c != k and len(counts[c]) > len(counts[k])]
+    if not targets:
+        return []
+    y = _answer_column(rows, book, f"in:{k}", max(targets, key=lambda c: (len(counts[c]), -usable.index(c))))
+    if f"in:{k}" not in book.tables.get(name, {}) and _numeric(rows, k):
+        return []  # "the 9 game of 1956": a number names no event without a phrase file
+    wh = "Who" if person_column(y) else "What"
+    default = f"{wh} was the {_label(y, _event_noun(rows))} of {_event_phrase(rows, k, counts[k])}?"
+    template = _phrase(book, name, f"in:{k}", default)
+    by_k: dict[str, list[int]] = {}
+    for p in rows.pos:
+        kv, yv = rows.v(p, k), rows.v(p, y)
+        if kv is not None and yv is not None:
+            by_k.setdefault(kv, []).append(p)
+    cands = [
+        (kv, rows.year(int(store.lo[p])))
+        for kv, ps in sorted(by_k.items())
+        if len({rows.v(q, y) for q in ps}) > 1  # the value alone has several answers: the year is needed
+        for p in ps
+    ]
+    random.Random(f"{rows.config.seed}:{name}:in:{k}").shuffle(cands)
+    rows.candidates["event_in"] += sum(
+        1 for kv, year in cands if sum(1 for p in by_k[kv] if rows.year(int(store.lo[p])) == year) == 1
+    )
+    filled: Counter[str] = Counter()
+    seen: set[str] = set()
     out = []
-    for k in recurring:
-        targets = [c for c in usable if c != k and len(counts[c]) > len(counts[k])]
-        if not targets:
-            continue
-        y = _answer_column(rows, book, f"in:{k}", max(targets, key=lambda c: (len(counts[c]), -usable.index(c))))
-        if f"in:{k}" not in book.tables.get(name, {}) and _numeric(rows, k):
-            continue  # "the 9 game of 1956": a number names no event without a phrase file
-        wh = "Who" if person_column(y) else "What"
-        default = f"{wh} was the {_label(y, _event_noun(rows))} of {_event_phrase(rows, k, counts[k])}?"
-        template = _phrase(book, name, f"in:{k}", default)
-        by_k: dict[str, list[int]] = {}
-        for p in rows.pos:
-            kv, yv = rows.v(p, k), rows.v(p, y)
-            if kv is not None and yv is not None:
-                by_k.setdefault(kv, []).append(p)
-        cands = [
-            (kv, rows.year(int(store.lo[p])))
-            for kv, ps in sorted(by_k.items())
-            if len({rows.v(q, y) for q in ps}) > 1  # the value alone has several answers: the year is needed
-            for p in ps
-        ]
-        random.Random(f"{rows.config.seed}:{name}:in:{k}").shuffle(cands)
-        rows.candidates["event_in"] += sum(
-            1 for kv, year in cands if sum(1 for p in by_k[kv] if rows.year(int(store.lo[p])) == year) == 1
-        )
-        filled: Counter[str] = Counter()
-        seen: set[str] = set()
-        for kv, year in cands:
-            lo, hi = _year_unit_range(year, g)
-            matched = [p for p in by_k[kv] if int(store.lo[p]) <= hi and _end_unit(rows, p) >= lo]
-            sql = (
-                f"SELECT _row, {quote_ident(y)} FROM {quote_ident(store.sql_name)} WHERE {rows.where({k: kv})} "
-                f"AND _lo <= {hi} AND {_END_SQL} >= {lo} AND {quote_ident(y)} IS NOT NULL ORDER BY _row"
-            )
-            if sql in seen:
-                continue
-            got = rows.run(sql, matched)
-            if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
-                continue
-            answers = tuple(sorted(set(rows.split(str(got[0][1]), y))))
-            card = cardinality_of(len(answers))
-            if filled[card] >= 3 * rows.config.per_cell or sum(filled.values()) >= 4 * rows.config.per_cell:
-                continue
-            seen.add(sql)
-            filled[card] += 1
-            others = [p for p in by_k[kv] if p not in matched]
-            year_text = render_time(TimePoint(year))
-            out.append(
-                rows.question(
-                    id=question_id(f"{name}-in", sql),
-                    question=render(
-                        plural_question(template) if len(answers) > 1 else template,
-                        # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
-                        {c: rows.text(matched[0], c) for c in rows.cols if c != y} | {k: kv, "year": year_text},
-                        articled=rows.names(),
-                    ),
-                    S_star=tuple(rows.triple(p) for p in matched),
-                    S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
-                    operator="event_in",
-                    answers=answers,
-                    answer_ids=answers,
-                    answer_type="entity",
-                    cardinality=card,
-                    template_id=f"table/event/in/{k}",
-                    time_refs=rows.start_refs(matched, y),
-                    sql=sql,
-                    reference={"start": str(year), "end": str(year)},
-                    logical_form={
-                        "table": name,
-                        "kind": "event",
-                        "key": [kv],
-                        "relation": "event_in",
-                        "column": k,
-                        "target": y,
-                        "year": year,
-                        "must_keep": [kv, year_text],
-                    },
-                )
-            )
+    for kv, year in cands:
+        q = _in_question(rows, (k, y, template), kv, year, by_k[kv], filled, seen)
+        if q is not None:
+            out.append(q)
     return out
+
+
+def _in_question(
+    rows: _Rows,
+    columns: tuple[str, str, str],
+    kv: str,
+    year: int,
+    ps: list[int],
+    filled: Counter[str],
+    seen: set[str],
+) -> Question | None:
+    """The ``event_in`` question of value ``kv`` in ``year`` (``columns``: the key, the answer, the template).
+
+    None where the year holds several rows of the value, the query was asked already or its cardinality's
+    quota is full; ``filled`` and ``seen`` record what was made.
+    """
+    k, y, template = columns
+    store, name = rows.store, rows.store.table.name
+    lo, hi = _year_unit_range(year, rows.g)
+    matched = [p for p in ps if int(store.lo[p]) <= hi and _end_unit(rows, p) >= lo]
+    sql = (
+        f"SELECT _row, {quote_ident(y)} FROM {quote_ident(store.sql_name)} WHERE {rows.where({k: kv})} "
+        f"AND _lo <= {hi} AND {_END_SQL} >= {lo} AND {quote_ident(y)} IS NOT NULL ORDER BY _row"
+    )
+    if sql in seen:
+        return None
+    got = rows.run(sql, matched)
+    if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
+        return None
+    answers = tuple(sorted(set(rows.split(str(got[0][1]), y))))
+    card = cardinality_of(len(answers))
+    if filled[card] >= 3 * rows.config.per_cell or sum(filled.values()) >= 4 * rows.config.per_cell:
+        return None
+    seen.add(sql)
+    filled[card] += 1
+    others = [p for p in ps if p not in matched]
+    year_text = render_time(TimePoint(year))
+    return rows.question(
+        id=question_id(f"{name}-in", sql),
+        question=render(
+            plural_question(template) if len(answers) > 1 else template,
+            # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
+            {c: rows.text(matched[0], c) for c in rows.cols if c != y} | {k: kv, "year": year_text},
+            articled=rows.names(),
+        ),
+        S_star=tuple(rows.triple(p) for p in matched),
+        S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),
+        operator="event_in",
+        answers=answers,
+        answer_ids=answers,
+        answer_type="entity",
+        cardinality=card,
+        template_id=f"table/event/in/{k}",
+        time_refs=rows.start_refs(matched, y),
+        sql=sql,
+        reference={"start": str(year), "end": str(year)},
+        logical_form={
+            "table": name,
+            "kind": "event",
+            "key": [kv],
+            "relation": "event_in",
+            "column": k,
+            "target": y,
+            "year": year,
+            "must_keep": [kv, year_text],
+        },
+    )
 
 
 _ORDER_DEFAULTS = {
@@ -784,26 +855,19 @@ def _event_phrase(rows: _Rows, k: str, counts: Counter[str]) -> str:
     return f"the {{year}} {{{k}}} {_event_noun(rows)}"
 
 
+_OrderCandidate = tuple[str, int, list[int]]  # (the value, the first / last row, all the value's rows)
+
+
 def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Question]:
     """``event_order`` questions: the first (most recent) row of a recurring value, by start."""
-    store = rows.store
-    name = store.table.name
+    name = rows.store.table.name
     counts = {c: rows.values_of(c) for c in usable}
     answer_cols = [c for c in usable if not rows.delimited(c)]
     if not answer_cols:
         return []
     ans = max(answer_cols, key=lambda c: (len(counts[c]), -usable.index(c)))  # the most specific name column
     ans = _answer_column(rows, book, "order", ans)
-    members: dict[str, dict[str, list[int]]] = {}
-    for k in usable:
-        if k == ans:
-            continue
-        by_v = members.setdefault(k, {})
-        for p in rows.pos:
-            kv, av = rows.v(p, k), rows.v(p, ans)
-            if kv is not None and av is not None:
-                for v in rows.split(kv, k):
-                    by_v.setdefault(v, []).append(p)
+    members = _order_members(rows, usable, ans)
     phrases = book.tables.get(name, {})
     phrased = [k for k in members if f"first:{k}" in phrases or f"last:{k}" in phrases]
     out: list[Question] = []
@@ -814,68 +878,98 @@ def _order(rows: _Rows, usable: Sequence[str], book: PhraseBook) -> list[Questio
                 nouns=plural_noun(noun), answer=_label(ans, noun), key_label=_label(k, noun), key=k
             )
             template = _phrase(book, name, f"{form}:{k}", default)
-            cands = []
-            for kv, ps in sorted(members[k].items()):
-                if len(ps) < 2 or len({rows.v(p, ans) for p in ps}) < 2:  # one answer without the order: no question
-                    continue
-                edge = pick(int(store.lo[p]) for p in ps)
-                top = [p for p in ps if int(store.lo[p]) == edge]
-                if len(top) == 1:  # a tie at the table's granularity has no single first
-                    p0, rest = top[0], [p for p in ps if p != top[0]]
-                    if store.uncertain(rest, [(int(store.lo[p0]), int(store.lo_last[p0]))]) or store.uncertain(
-                        [p0], [(int(store.lo[p]), int(store.lo_last[p])) for p in rest]
-                    ):
-                        store.precision_skipped += 1  # the order could turn on where in its year a bare year falls
-                        continue
-                    cands.append((kv, top[0], ps))
+            cands = _order_candidates(rows, members[k], ans, pick)
             rows.candidates["event_order"] += len(cands)
             if not rows.complete:  # "the first film directed by X" needs every film of X listed
                 continue
             random.Random(f"{rows.config.seed}:{name}:{form}:{k}").shuffle(cands)
-            agg = "MIN" if form == "first" else "MAX"
-            for kv, p, ps in cands[: rows.config.per_cell]:
-                cond = _member_sql(k, kv, rows.pattern(k) if rows.delimited(k) else None)
-                t = quote_ident(store.sql_name)
-                sql = (
-                    f"SELECT _row, {quote_ident(ans)} FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL "
-                    f"AND _lo = (SELECT {agg}(_lo) FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL) "
-                    "ORDER BY _row"
-                )
-                got = rows.run(sql, [p])
-                answers = (str(got[0][1]),)
-                tp = rows.triple(p)
-                # a phrase file may word it with the answer row's other columns ("the {Role} of {Country}"); the
-                # default names the key only (another column may spell the answer: City "Salt" of "Salt Lake City")
-                values = {c: rows.text(p, c) for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
-                out.append(
-                    rows.question(
-                        id=question_id(f"{name}-{form}", sql),
-                        question=render(template, values, articled=rows.names()),
-                        S_star=(tp,),
-                        S_dist=tuple(rows.triple(q) for q in ps if q != p),
-                        operator="event_order",
-                        answers=answers,
-                        answer_ids=answers,
-                        answer_type="entity",
-                        cardinality="unique",
-                        template_id=f"table/event/{form}/{k}",
-                        time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
-                        sql=sql,
-                        logical_form={
-                            "table": name,
-                            "kind": "event",
-                            "key": [kv],
-                            "relation": "event_order",
-                            "form": form,
-                            "column": k,
-                            "target": ans,
-                            "must_keep": [kv],
-                        },
-                        assumes_complete=True,
-                    )
-                )
+            out += [_order_question(rows, (k, ans, form, template), c) for c in cands[: rows.config.per_cell]]
     rows.not_complete("event_order", "the first / most recent row of a value")
     return out
+
+
+def _order_members(rows: _Rows, usable: Sequence[str], ans: str) -> dict[str, dict[str, list[int]]]:
+    """Per column other than the answer's, the rows of each of its values (a delimited cell counts for each)."""
+    members: dict[str, dict[str, list[int]]] = {}
+    for k in usable:
+        if k == ans:
+            continue
+        by_v = members.setdefault(k, {})
+        for p in rows.pos:
+            kv, av = rows.v(p, k), rows.v(p, ans)
+            if kv is not None and av is not None:
+                for v in rows.split(kv, k):
+                    by_v.setdefault(v, []).append(p)
+    return members
+
+
+def _order_candidates(
+    rows: _Rows, by_value: dict[str, list[int]], ans: str, pick: Callable[[Iterable[int]], int]
+) -> list[_OrderCandidate]:
+    """The values whose first (``pick=min``) or last (``max``) start is one row's beyond doubt, answers differing."""
+    store = rows.store
+    cands = []
+    for kv, ps in sorted(by_value.items()):
+        if len(ps) < 2 or len({rows.v(p, ans) for p in ps}) < 2:  # one answer without the order: no question
+            continue
+        edge = pick(int(store.lo[p]) for p in ps)
+        top = [p for p in ps if int(store.lo[p]) == edge]
+        if len(top) != 1:  # a tie at the table's granularity has no single first
+            continue
+        p0, rest = top[0], [p for p in ps if p != top[0]]
+        if store.uncertain(rest, [(int(store.lo[p0]), int(store.lo_last[p0]))]) or store.uncertain(
+            [p0], [(int(store.lo[p]), int(store.lo_last[p])) for p in rest]
+        ):
+            store.precision_skipped += 1  # the order could turn on where in its year a bare year falls
+            continue
+        cands.append((kv, top[0], ps))
+    return cands
+
+
+def _order_question(rows: _Rows, spec: tuple[str, str, str, str], cand: _OrderCandidate) -> Question:
+    """The ``event_order`` question of one candidate (``spec``: key column, answer column, form, template)."""
+    k, ans, form, template = spec
+    kv, p, ps = cand
+    store, name = rows.store, rows.store.table.name
+    agg = "MIN" if form == "first" else "MAX"
+    cond = _member_sql(k, kv, rows.pattern(k) if rows.delimited(k) else None)
+    t = quote_ident(store.sql_name)
+    sql = (
+        f"SELECT _row, {quote_ident(ans)} FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL "
+        f"AND _lo = (SELECT {agg}(_lo) FROM {t} WHERE {cond} AND {quote_ident(ans)} IS NOT NULL) "
+        "ORDER BY _row"
+    )
+    got = rows.run(sql, [p])
+    answers = (str(got[0][1]),)
+    tp = rows.triple(p)
+    # a phrase file may word it with the answer row's other columns ("the {Role} of {Country}"); the
+    # default names the key only (another column may spell the answer: City "Salt" of "Salt Lake City")
+    values = {c: rows.text(p, c) for c in rows.cols if c != ans} | {k: kv, "as_of": rows.as_of_text}
+    return rows.question(
+        id=question_id(f"{name}-{form}", sql),
+        question=render(template, values, articled=rows.names()),
+        S_star=(tp,),
+        S_dist=tuple(rows.triple(q) for q in ps if q != p),
+        operator="event_order",
+        answers=answers,
+        answer_ids=answers,
+        answer_type="entity",
+        cardinality="unique",
+        template_id=f"table/event/{form}/{k}",
+        time_refs=({"which": "start", "value": tp.t_start or "", "answer": answers[0]},),
+        sql=sql,
+        logical_form={
+            "table": name,
+            "kind": "event",
+            "key": [kv],
+            "relation": "event_order",
+            "form": form,
+            "column": k,
+            "target": ans,
+            "must_keep": [kv],
+        },
+        assumes_complete=True,
+    )
 
 
 def _member_sql(column: str, value: str, pattern: re.Pattern[str] | None) -> str:

@@ -84,20 +84,7 @@ def join_questions(
         plans.append(((singles[0],), 2))
     if pairs:
         plans.append((pairs[0], 3))
-    right_idx = [join.right.columns.index(c) for c in rest]
-    right_on = [join.right.columns.index(c) for c in join.on]
-    # every right-hand key value a shared value ever has (e.g. every role the host country has had)
-    combos: dict[tuple[str | None, ...], set[tuple[str | None, ...]]] = {}
-    coverage: dict[tuple[tuple[str | None, ...], tuple[str | None, ...]], tuple[int, int]] = {}
-    for pos, ri in enumerate(right_store.rows.tolist()):
-        r = join.right.rows[ri]
-        shared_v, rest_v = tuple(r[k] for k in right_on), tuple(r[k] for k in right_idx)
-        combos.setdefault(shared_v, set()).add(rest_v)
-        lo, hi = int(right_store.lo[pos]), int(right_store.hi[pos])
-        old = coverage.get((shared_v, rest_v), (lo, hi))
-        coverage[(shared_v, rest_v)] = (min(old[0], lo), max(old[1], hi))
-    g_join = store.granularity
-    left_iv = join.left.intervals
+    combos, coverage = _right_combos(join, right_store, rest)
     out: list[Question] = []
     reports: list[TFDReport] = []
     for event_cols, hops in plans:
@@ -110,39 +97,76 @@ def join_questions(
         filled: Counter[str] = Counter()
         seen: set[str] = set()
         for li in lefts:
-            lrow = join.left.rows[li]
-            ev = tuple(lrow[join.left.columns.index(c)] for c in event_cols)
-            shared = tuple(lrow[join.left.columns.index(c)] for c in join.on)
-            ev_iv = left_iv[li]
-            if ev_iv.start is None:
-                continue
-            ev_lo = ev_iv.start.lo(g_join)
-            ev_hi = ev_iv.end.hi(g_join) if ev_iv.end is not None else store.asof_unit
-            for combo in sorted(combos.get(shared, set()), key=repr):
-                if any(v is None for v in (*ev, *combo)):
-                    continue
-                # only events inside the documented span of the key (else "none" only means "not recorded")
-                cov_lo, cov_hi = coverage[(shared, combo)]
-                rg_ = right_store.granularity
-                if ev_lo < _convert(cov_lo, rg_, g_join, "lo") or ev_hi > _convert(cov_hi, rg_, g_join, "hi"):
-                    continue
-                values = {c: str(v) for c, v in zip((*event_cols, *rest), (*ev, *combo), strict=True)}
-                where = " AND ".join(f"{quote_ident(c)} = {sql_literal(values[c])}" for c in tfd.lhs)
-                sql = (
-                    f"SELECT _row, {quote_ident(tfd.rhs)} FROM {quote_ident(store.sql_name)} "
-                    f"WHERE {where} ORDER BY _row"
-                )
-                if sql in seen:
-                    continue
-                result = store.query(sql)
-                answers = tuple(sorted({str(r[1]) for r in result}))
-                card = cardinality_of(len(answers))
-                if filled[card] >= config.per_cell or (not answers and not config.is_complete(join.right.name)):
-                    continue  # "none" holds only if the fact table lists every holder (declared complete)
-                seen.add(sql)
-                filled[card] += 1
-                out.append(_join_question(ctx, values, [int(r[0]) for r in result], answers, sql, li))
+            out += _event_questions(ctx, li, combos, coverage, filled, seen)
     return out, reports
+
+
+_Values = tuple[str | None, ...]
+
+
+def _right_combos(
+    join: JoinResult, right_store: TableStore, rest: tuple[str, ...]
+) -> tuple[dict[_Values, set[_Values]], dict[tuple[_Values, _Values], tuple[int, int]]]:
+    """Every right-hand key value a shared value ever has (every role the host country has had), with its span."""
+    right_idx = [join.right.columns.index(c) for c in rest]
+    right_on = [join.right.columns.index(c) for c in join.on]
+    combos: dict[_Values, set[_Values]] = {}
+    coverage: dict[tuple[_Values, _Values], tuple[int, int]] = {}
+    for pos, ri in enumerate(right_store.rows.tolist()):
+        r = join.right.rows[ri]
+        shared_v, rest_v = tuple(r[k] for k in right_on), tuple(r[k] for k in right_idx)
+        combos.setdefault(shared_v, set()).add(rest_v)
+        lo, hi = int(right_store.lo[pos]), int(right_store.hi[pos])
+        old = coverage.get((shared_v, rest_v), (lo, hi))
+        coverage[(shared_v, rest_v)] = (min(old[0], lo), max(old[1], hi))
+    return combos, coverage
+
+
+def _event_questions(
+    ctx: _JoinContext,
+    li: int,
+    combos: dict[_Values, set[_Values]],
+    coverage: dict[tuple[_Values, _Values], tuple[int, int]],
+    filled: Counter[str],
+    seen: set[str],
+) -> list[Question]:
+    """The questions about one event (left row ``li``): one per right-hand key its shared value has had.
+
+    Only events inside the documented span of the key are asked (else "none" only means "not recorded");
+    ``filled`` (per cardinality) and ``seen`` (queries asked) are shared by the TFD's questions.
+    """
+    join, store, right_store, config = ctx.join, ctx.store, ctx.right_store, ctx.config
+    event_cols, rest, tfd = ctx.event_cols, ctx.rest, ctx.tfd
+    g_join, rg_ = store.granularity, right_store.granularity
+    lrow = join.left.rows[li]
+    ev = tuple(lrow[join.left.columns.index(c)] for c in event_cols)
+    shared = tuple(lrow[join.left.columns.index(c)] for c in join.on)
+    ev_iv = join.left.intervals[li]
+    if ev_iv.start is None:
+        return []
+    ev_lo = ev_iv.start.lo(g_join)
+    ev_hi = ev_iv.end.hi(g_join) if ev_iv.end is not None else store.asof_unit
+    out = []
+    for combo in sorted(combos.get(shared, set()), key=repr):
+        if any(v is None for v in (*ev, *combo)):
+            continue
+        cov_lo, cov_hi = coverage[(shared, combo)]
+        if ev_lo < _convert(cov_lo, rg_, g_join, "lo") or ev_hi > _convert(cov_hi, rg_, g_join, "hi"):
+            continue
+        values = {c: str(v) for c, v in zip((*event_cols, *rest), (*ev, *combo), strict=True)}
+        where = " AND ".join(f"{quote_ident(c)} = {sql_literal(values[c])}" for c in tfd.lhs)
+        sql = f"SELECT _row, {quote_ident(tfd.rhs)} FROM {quote_ident(store.sql_name)} WHERE {where} ORDER BY _row"
+        if sql in seen:
+            continue
+        result = store.query(sql)
+        answers = tuple(sorted({str(r[1]) for r in result}))
+        card = cardinality_of(len(answers))
+        if filled[card] >= config.per_cell or (not answers and not config.is_complete(join.right.name)):
+            continue  # "none" holds only if the fact table lists every holder (declared complete)
+        seen.add(sql)
+        filled[card] += 1
+        out.append(_join_question(ctx, values, [int(r[0]) for r in result], answers, sql, li))
+    return out
 
 
 def _convert(u: int, src: Granularity, dst: Granularity, side: str) -> int:

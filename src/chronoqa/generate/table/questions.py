@@ -456,79 +456,88 @@ def spell_questions(ctx: TFDContext, config: TableBuildConfig, templates: dict[s
     else "In which year did {value} become {subject}?" / "... stop being {subject}?". The answer is the source
     cell at its own precision (never finer than the comparison granularity); ``10 × per_cell`` per family.
     """
-    store = ctx.store
-    g = store.granularity
-    name = store.table.name
-    t = quote_ident(store.sql_name)
-    y = quote_ident(ctx.tfd.rhs)
-    wh = _SPELL_WH[g]
     out: list[Question] = []
     for family in SPELL_FAMILIES:
-        column = "_start" if family == "spell_start" else "_end"
-        cands: list[tuple[tuple[str, ...], str, int]] = []
-        for key in sorted(ctx.keys):
-            by_value: dict[str, list[int]] = {}
-            for p in ctx.keys[key].tolist():
-                by_value.setdefault(ctx.y(p), []).append(int(p))
-            for value, ps in sorted(by_value.items()):
-                if len(ps) != 1 or (family == "spell_end" and store.open_end[ps[0]]):
-                    continue
-                if family == "spell_end" and ps[0] in store.handover_moved:
-                    store.handover_skipped += 1  # "2009-01-01" at a handover: the end of 2008 or during 2009
-                    continue
-                cands.append((key, value, ps[0]))
-        rng = random.Random(f"{config.seed}:{name}:{ctx.tfd}:{family}")
-        rng.shuffle(cands)
-        for key, value, p in cands[: 10 * config.per_cell]:
-            sql = (
-                f"SELECT _row, {column} FROM {t} WHERE {ctx.where_key(key)} AND {y} = {sql_literal(value)} "
-                "ORDER BY _row"
-            )
-            got = store.query(sql)
-            triple = ctx.triple(p)
-            answer = triple.t_start if family == "spell_start" else triple.t_end
-            if [(int(r[0]), r[1]) for r in got] != [(int(store.rows[p]), answer)]:
-                raise ChronoqaError(f"internal check failed: {sql} returned {got}, the row gives {answer}")
-            assert answer is not None
-            values = dict(zip(ctx.tfd.lhs, key, strict=True)) | {ctx.tfd.rhs: value}
-            if family in templates:
-                text = render(templates[family], values, articled=ctx.tfd.lhs)
-            else:
-                verb = "become" if family == "spell_start" else "stop being"
-                text = f"{wh} did {value} {verb} {ctx.subject(key)}?"
-            others = [q for q in ctx.keys[key].tolist() if q != p]
-            out.append(
-                Question(
-                    id=question_id(f"{name}-{family}", sql),
-                    split="",
-                    question=text,
-                    t_query=None,
-                    S_star=(triple,),
-                    S_dist=tuple(ctx.triple(q) for q in others),
-                    S_stale=(),
-                    source="table",
-                    operator=family,
-                    allen=None,
-                    hops=1,
-                    answers=(answer,),
-                    answer_ids=(answer,),
-                    answer_type="time",
-                    cardinality="unique",
-                    template_id=f"table/spell/{family.split('_')[1]}",
-                    render_time=False,
-                    granularity=str(g),
-                    as_of=config.as_of,
-                    time_refs=({"which": family.split("_")[1], "value": answer, "answer": answer},),
-                    sql=sql,
-                    logical_form={
-                        "table": name,
-                        "tfd": str(ctx.tfd),
-                        "key": list(key),
-                        "value": value,
-                        "relation": family,
-                        "must_keep": [*key, value],
-                    },
-                    assumes_complete=False,
-                )
-            )
+        cands = _spell_candidates(ctx, family)
+        random.Random(f"{config.seed}:{ctx.store.table.name}:{ctx.tfd}:{family}").shuffle(cands)
+        out += [_spell_question(ctx, config, templates, family, c) for c in cands[: 10 * config.per_cell]]
     return out
+
+
+_SpellCandidate = tuple[tuple[str, ...], str, int]  # (key, value, the pair's one row)
+
+
+def _spell_candidates(ctx: TFDContext, family: str) -> list[_SpellCandidate]:
+    """The (key, value) pairs with one stored row; for ``spell_end``, a closed row whose end was not moved."""
+    store = ctx.store
+    cands: list[_SpellCandidate] = []
+    for key in sorted(ctx.keys):
+        by_value: dict[str, list[int]] = {}
+        for p in ctx.keys[key].tolist():
+            by_value.setdefault(ctx.y(p), []).append(int(p))
+        for value, ps in sorted(by_value.items()):
+            if len(ps) != 1 or (family == "spell_end" and store.open_end[ps[0]]):
+                continue
+            if family == "spell_end" and ps[0] in store.handover_moved:
+                store.handover_skipped += 1  # "2009-01-01" at a handover: the end of 2008 or during 2009
+                continue
+            cands.append((key, value, ps[0]))
+    return cands
+
+
+def _spell_question(
+    ctx: TFDContext, config: TableBuildConfig, templates: dict[str, str], family: str, cand: _SpellCandidate
+) -> Question:
+    """The question of one spell's start or end, its gold the row its DuckDB query returns (checked)."""
+    store = ctx.store
+    key, value, p = cand
+    column = "_start" if family == "spell_start" else "_end"
+    sql = (
+        f"SELECT _row, {column} FROM {quote_ident(store.sql_name)} WHERE {ctx.where_key(key)} "
+        f"AND {quote_ident(ctx.tfd.rhs)} = {sql_literal(value)} ORDER BY _row"
+    )
+    got = store.query(sql)
+    triple = ctx.triple(p)
+    answer = triple.t_start if family == "spell_start" else triple.t_end
+    if [(int(r[0]), r[1]) for r in got] != [(int(store.rows[p]), answer)]:
+        raise ChronoqaError(f"internal check failed: {sql} returned {got}, the row gives {answer}")
+    assert answer is not None
+    values = dict(zip(ctx.tfd.lhs, key, strict=True)) | {ctx.tfd.rhs: value}
+    if family in templates:
+        text = render(templates[family], values, articled=ctx.tfd.lhs)
+    else:
+        verb = "become" if family == "spell_start" else "stop being"
+        text = f"{_SPELL_WH[store.granularity]} did {value} {verb} {ctx.subject(key)}?"
+    others = [q for q in ctx.keys[key].tolist() if q != p]
+    return Question(
+        id=question_id(f"{store.table.name}-{family}", sql),
+        split="",
+        question=text,
+        t_query=None,
+        S_star=(triple,),
+        S_dist=tuple(ctx.triple(q) for q in others),
+        S_stale=(),
+        source="table",
+        operator=family,
+        allen=None,
+        hops=1,
+        answers=(answer,),
+        answer_ids=(answer,),
+        answer_type="time",
+        cardinality="unique",
+        template_id=f"table/spell/{family.split('_')[1]}",
+        render_time=False,
+        granularity=str(store.granularity),
+        as_of=config.as_of,
+        time_refs=({"which": family.split("_")[1], "value": answer, "answer": answer},),
+        sql=sql,
+        logical_form={
+            "table": store.table.name,
+            "tfd": str(ctx.tfd),
+            "key": list(key),
+            "value": value,
+            "relation": family,
+            "must_keep": [*key, value],
+        },
+        assumes_complete=False,
+    )
