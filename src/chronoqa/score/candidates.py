@@ -16,13 +16,16 @@ The optional LLM judge, which needs a model client, lives a floor up in :mod:`ch
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Doc, Question
+from chronoqa.score.answers import AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.judge_names import NameIndex
+from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 
-__all__ = ["CorpusEntities"]
+__all__ = ["CorpusEntities", "Judging"]
 
 
 class CorpusEntities:
@@ -74,3 +77,36 @@ class CorpusEntities:
         if self._all is None:
             self._all = NameIndex({label: (label,) for label in sorted(self._labels)})
         return self._all
+
+
+class Judging:
+    """The judging path of ``chronoqa evaluate`` over one release corpus: careful and strict A and T.
+
+    Built once per evaluation; :meth:`answer` and :meth:`time` judge one record each. The blind judging
+    sets (``tests/judging/blind.py``) call the same methods, so what they measure is what evaluate scores.
+    """
+
+    def __init__(
+        self,
+        corpus: Sequence[Doc],
+        *,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+        rule: SetRule = "all",
+        judge: Judge | None = None,
+    ) -> None:
+        self.entities = CorpusEntities(corpus)
+        self.aliases = aliases if aliases is not None else aliases_from_corpus(corpus)
+        self.rule: SetRule = rule
+        self.judge = judge
+
+    def answer(self, q: Question, rec: AnswerRecord | None) -> AnswerOutcome:
+        """The careful outcome of one answer, with the strict rule's verdict beside it."""
+        o = score_answer(q, rec, aliases=self.aliases, rule=self.rule, **self.entities.answer_kwargs(q))
+        strict = score_answer(q, rec, aliases=self.aliases, rule=self.rule, mode="strict")
+        return o._replace(strict=strict.correct)
+
+    def time(self, q: Question, rec: AnswerRecord | None, answer_correct: bool) -> TimeRow:
+        """The careful time-accuracy row of one explanation, with the strict rule's T beside it."""
+        row = score_time(q, rec, answer_correct, judge=self.judge, entities=self.entities.time_entities())
+        loose = score_time(q, rec, answer_correct, mode="strict")
+        return row._replace(T_strict=loose.T)

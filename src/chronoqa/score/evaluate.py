@@ -23,8 +23,8 @@ from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import sha256_file
 from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
-from chronoqa.score.candidates import CorpusEntities
+from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus
+from chronoqa.score.candidates import Judging
 from chronoqa.score.evidence import EvidenceRow
 from chronoqa.score.fast import (
     GoldColumns,
@@ -36,7 +36,7 @@ from chronoqa.score.fast import (
 )
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.stats import CI, benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
-from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
+from chronoqa.score.time_accuracy import Judge, TimeRow
 from chronoqa.time import ValidityMode
 
 __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
@@ -294,18 +294,15 @@ def _score_answers(
     if missing:
         warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
     outcomes, trows = [], []
-    ents = CorpusEntities(rel.corpus)
+    judging = Judging(rel.corpus, aliases=aliases, rule=rule, judge=judge)
     prepare = getattr(judge, "prepare", None)
     if prepare is not None:  # an LLM judge sends its requests concurrently, once
         prepare([(q, recs[q.id]) for q in qs if q.id in recs])
     for q in qs:
         rec = recs.get(q.id)
-        o = score_answer(q, rec, aliases=aliases, rule=rule, **ents.answer_kwargs(q))
-        strict = score_answer(q, rec, aliases=aliases, rule=rule, mode="strict")
-        outcomes.append(o._replace(strict=strict.correct))
-        row = score_time(q, rec, o.correct, judge=judge, entities=ents.time_entities())
-        loose = score_time(q, rec, o.correct, mode="strict")
-        trows.append(row._replace(T_strict=loose.T))
+        o = judging.answer(q, rec)
+        outcomes.append(o)
+        trows.append(judging.time(q, rec, o.correct))
     return outcomes, trows
 
 
