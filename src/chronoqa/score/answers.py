@@ -322,8 +322,8 @@ _HEDGES: Final = frozenset(
 # Words right before another candidate that make it context, not a second answer ("who succeeded Rau").
 _CONTEXT: Final = frozenset(
     {"succeeded", "succeeding", "successor", "predecessor", "preceded", "replacing", "replaced", "following",
-     "after", "than", "instead", "rather", "later", "previously", "formerly", "former", "earlier", "before",
-     "until", "from", "divorcing", "divorced", "widow", "widower", "ex"}
+     "after", "than", "instead", "rather", "later", "before", "until", "from", "divorcing", "divorced", "widow",
+     "widower"}
 )  # fmt: skip
 _NONE_START: Final = tuple(
     tuple(normalize_answer(x).split())
@@ -348,6 +348,7 @@ _EXCLUDES: Final = re.compile(
 _CLAUSE_END: Final = re.compile(r"[.!?;\n]\s|\n|$")
 _CHAIN: Final = re.compile(r"→|->|⟶|=>")
 _QUALIFIER: Final = re.compile(r",\s*")
+_LIST_GAP: Final = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b)\s*(?:and\s+)?", re.IGNORECASE)
 _REFUSAL: Final = re.compile(
     r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|am\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:have|find|know|"
     r"determine|say|answer|verify|recall)|i'm\s+(?:not\s+sure|unable)|no\s+reliable\s+information)\b",
@@ -455,7 +456,7 @@ def _careful_entities(
             if not m.negated:
                 matched |= gi
             continue
-        if m.keys & asked:
+        if m.keys & asked and not _listed_with(text, m, mentions, gold_keys):
             asked_span += m.end - m.begin
             continue  # the question's own entities (its subject, the hop in between) are context
         if not (m.keys & cand_keys or m.keys & slot):
@@ -480,6 +481,17 @@ def _careful_entities(
             else "names no entity of the question's slot that the rules know"
         )
     return matched, extra, unknown
+
+
+def _listed_with(text: str, m: NameMention, mentions: Sequence[NameMention], gold_keys: list[frozenset[str]]) -> bool:
+    """Whether ``m`` is listed next to a gold mention ("Kontsevich and Christodoulou"): a second answer."""
+    for g in mentions:
+        if g is m or not any(g.keys & ks for ks in gold_keys):
+            continue
+        a, b = (g.end, m.begin) if g.end <= m.begin else (m.end, g.begin)
+        if _LIST_GAP.fullmatch(text, a, b):
+            return True
+    return False
 
 
 def _gold_end(text: str, begin: int) -> int:
