@@ -33,7 +33,7 @@ from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_lik
 from chronoqa.time import Granularity, Interval, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, extract_times
 
-__all__ = ["Attribution", "FactRef", "attribute", "judge_refs", "may_state"]
+__all__ = ["OTHER", "Attribution", "FactRef", "attribute", "judge_refs", "may_state", "unread_dates", "unsure_refs"]
 
 _START: Final = frozenset(
     [
@@ -159,6 +159,8 @@ _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 _SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
 _OTHER: Final = -1
+OTHER: Final = _OTHER
+"""The fact index of a reading stated for an entity none of the question's facts has (someone else's date)."""
 
 
 @dataclass(frozen=True)
@@ -375,6 +377,8 @@ def attribute(
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
             firm = owner.distinctive
+            if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
+                facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
@@ -649,3 +653,43 @@ def judge_refs(
         ):
             contradicted = True
     return n, contradicted
+
+
+# Date-like text the reader leaves alone: slashed dates (day/month order unknown), years in other scripts'
+# date forms ("2008年", "7 мая 2012"), clipped years ("'93"), feast days.
+_UNREAD_RE: Final = re.compile(
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*年|\d{1,2}\s+[^\W\d_A-Za-z]+\s+\d{4}|[‘'’]\d{2}\b|"
+    r"\b(?:christmas|new\s+year's|easter)\s+(?:day|eve)?\s*\d{4}",
+    re.IGNORECASE,
+)
+
+
+def unread_dates(text: str, dates: Sequence[TimeMention]) -> bool:
+    """Whether ``text`` holds a date the reader did not read (outside every mention it found)."""
+    for m in _UNREAD_RE.finditer(text):
+        if not any(d.begin <= m.start() < d.end for d in dates):
+            return True
+    return False
+
+
+def unsure_refs(
+    readings: Sequence[Attribution],
+    refs: Sequence[tuple[str, TimePoint, int]],
+    dates: Sequence[TimeMention],
+    granularity: Granularity,
+) -> bool:
+    """Whether every reference not stated has its value in the text, attributed to no one else.
+
+    Such a text states the date but the rules cannot tell for what: ``undecided``, not ``wrong``. A value
+    read for another entity, or absent, decides (``wrong``).
+    """
+    found = False
+    for which, value, fi in refs:
+        if any(fi in r.facts and _same(r.value, value, granularity) for r in readings):
+            continue
+        if not may_state(dates, [(which, value, fi)], granularity):
+            return False
+        if any(r.facts == {_OTHER} and r.firm and _same(r.value, value, granularity) for r in readings):
+            return False
+        found = True
+    return found
