@@ -666,10 +666,7 @@ _UNREAD_RE: Final = re.compile(
 
 def unread_dates(text: str, dates: Sequence[TimeMention]) -> bool:
     """Whether ``text`` holds a date the reader did not read (outside every mention it found)."""
-    for m in _UNREAD_RE.finditer(text):
-        if not any(d.begin <= m.start() < d.end for d in dates):
-            return True
-    return False
+    return any(not any(d.begin <= m.start() < d.end for d in dates) for m in _UNREAD_RE.finditer(text))
 
 
 def unsure_refs(
