@@ -35,6 +35,7 @@ Strict rules:
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -168,7 +169,14 @@ def _time_points(text: str) -> list[TimePoint]:
         for end in (iv.start, iv.end):
             if end is not None and end not in pts:
                 pts.append(end)
+    if not pts:  # a reply in another language ("En 2007."): its one bare year
+        years = _BARE_YEAR.findall(text)
+        if len(years) == 1:
+            pts.append(parse_time(years[0]))
     return pts
+
+
+_BARE_YEAR: Final = re.compile(r"(?<![\d/.\-])\b(1[0-9]{3}|20[0-9]{2})\b(?![\d/.\-]\d)")
 
 
 def _same_time(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
@@ -265,7 +273,14 @@ def score_answer(
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if mode == "careful":
-        text = _after_correction(text)
+        fixed = _after_correction(_json_answer(text))
+        head = _headline(fixed) if fixed == _json_answer(text) else None
+        if head is not None:  # "Cagliari\n\nHe joined Reggiana in 1997 ...": the first line is the answer
+            kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
+            o = score_answer(q, AnswerRecord(record.qid, record.answerer, "ok", head), **kw)  # type: ignore[arg-type]
+            if o.outcome in ("correct", "outdated") or (o.outcome == "wrong" and o.n_extra):
+                return o
+        text = fixed
     if n_gold == 0:
         ok = normalize_answer(text) in NONE_ANSWERS or (mode == "careful" and _says_none(text, candidates))
         if ok:
@@ -362,6 +377,37 @@ _PAREN_RE: Final = re.compile(r"\([^)]*\)")
 def _hedged(text: str) -> bool:
     words = normalize_answer(text).split()
     return any(w in _HEDGES for w in words)
+
+
+_HEAD_RE: Final = re.compile(r"\s*\n\s*\n|\n(?=\s*(?:#|\*\*|[-*•]\s|\d+[.)]\s|\|))")
+
+
+def _headline(text: str) -> str | None:
+    """The first paragraph of a reply that goes on with an explanation, when it is short; else ``None``."""
+    m = _HEAD_RE.search(text.strip())
+    if m is None:
+        return None
+    head = text.strip()[: m.start()].strip()
+    return head if 0 < len(head) <= 120 and text.strip()[m.end() :].strip() else None
+
+
+def _json_answer(text: str) -> str:
+    """The ``answer`` field of a reply that is a JSON object (``null``: "none"); else the text itself."""
+    t = text.strip()
+    if not t.startswith("{"):
+        return text
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(t)
+    except ValueError:
+        return text
+    if not isinstance(obj, dict) or "answer" not in obj:
+        return text
+    value = obj["answer"]
+    if value is None or value == []:
+        return "none"
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value)
+    return str(value)
 
 
 def _after_correction(text: str) -> str:

@@ -410,6 +410,7 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
+    weak.update(_team_forms(base))
     # a shorter form of digits only ("2012 (1982 album)" -> "2012") would read years as names
     weak = {f for f in weak if not f.isdigit()}
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
@@ -440,6 +441,25 @@ def _club_form(words: Sequence[str]) -> str | None:
         return None
     core = "".join(words[lo:hi])
     return core if len(core) >= 3 and not core.isdigit() else None
+
+
+def _team_forms(words: Sequence[str]) -> list[str]:
+    """Short names of a national team: "Spain national under-19 football team" is "Spain U-19", "Spain U19"
+    and "Spain under-19 team"; "Ethiopia national football team" is "Ethiopia national team".
+    """
+    if "national" not in words or words[-1] != "team":
+        return []
+    k = words.index("national")
+    country = "".join(words[:k])
+    if not country:
+        return []
+    rest = [w for w in words[k + 1 : -1] if w not in ("football", "soccer", "association", "men", "mens")]
+    if not rest:
+        return [country + "nationalteam"]
+    if len(rest) == 1 and rest[0].startswith("under") and rest[0][5:].isdigit():
+        n = rest[0][5:]
+        return [country + "u" + n, country + "under" + n + "team", country + "under" + n]
+    return []
 
 
 def _dotted(letters: Sequence[str]) -> bool:
@@ -554,7 +574,8 @@ class NameIndex:
             names = [w for w in run if w not in _TITLES]
             if names:
                 own = self.label_words(form) if own is None else own
-                if not any(close(w, o) for w in names for o in own):
+                # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label
+                if not any(close(w, o) or (len(w) == 1 and o.startswith(w)) for w in names for o in own):
                     return False
         return True
 
