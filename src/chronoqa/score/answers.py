@@ -171,8 +171,9 @@ def _time_points(text: str) -> list[TimePoint]:
                 pts.append(end)
     if not pts:  # a reply in another language ("En 2007."): its one bare year
         years = _BARE_YEAR.findall(text)
-        if len(years) == 1:
-            pts.append(parse_time(years[0]))
+        year = parse_time(years[0]) if len(years) == 1 else None
+        if year is not None:
+            pts.append(year)
     return pts
 
 
@@ -303,8 +304,6 @@ def score_answer(
         return AnswerOutcome(q.id, "correct", True, n_gold, len(matched), extra)
     if is_abstention(text, careful=mode == "careful" and not matched):
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
-    if unknown and not extra and not matched:
-        return AnswerOutcome(q.id, "undecided", False, n_gold, 0, 0, undecided=unknown)
     if q.operator == "time_alignment" and q.outdated_answers:
         old = [frozenset({normalize_answer(a)}) for a in q.outdated_answers]
         if q.answer_type == "time":
@@ -316,6 +315,9 @@ def score_answer(
             hit_old, _ = _match_entities(text, old)
         if hit_old:
             return AnswerOutcome(q.id, "outdated", False, n_gold, len(matched), extra)
+    says_none = normalize_answer(text) in NONE_ANSWERS or _says_none(text, None)  # "nobody": a claim, wrong
+    if unknown and not extra and not matched and candidates is not None and not says_none:
+        return AnswerOutcome(q.id, "undecided", False, n_gold, 0, 0, undecided=unknown)
     return AnswerOutcome(q.id, "wrong", False, n_gold, len(matched), extra)
 
 
@@ -518,6 +520,7 @@ def _careful_entities(
     if n_named >= 2 and any(t.key == "or" for t in toks):
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
+    seen = seen or n_named > 0 or _near_gold(q, toks, candidates, context)
     if asked_span and len(normalize_answer(text)) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     if not matched and not seen:
@@ -544,6 +547,23 @@ def _gold_end(text: str, begin: int) -> int:
     """Where the name that starts at ``begin`` ends: the next comma, bracket or line end."""
     m = re.compile(r"[,(\n]").search(text, begin)
     return m.start() if m else len(text)
+
+
+def _near_gold(
+    q: Question, toks: Sequence[Token], candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None
+) -> bool:
+    """Whether a word of the reply decides against a gold name it resembles.
+
+    "Köhlerei" holds "Köhler" inside a longer word; "Herzog" is a surname a rival shares. Both are
+    ``wrong``, not ``undecided``.
+    """
+    gold_words = {t.key for a in q.answers for t in tokens(a) if len(t.key) >= 4}
+    if any(t.key != w and t.key.startswith(w) for t in toks for w in gold_words):
+        return True
+    labels = list(context or ()) + ([] if candidates is None or isinstance(candidates, NameIndex) else list(candidates))
+    person_words = {t.key for a in q.answers if person_like(a) for t in tokens(a)}
+    shared = {t.key for c in labels for t in tokens(c)} & gold_words & person_words
+    return any(t.key in shared for t in toks)
 
 
 def _question_entities(q: Question) -> frozenset[str]:

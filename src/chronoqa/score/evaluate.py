@@ -153,6 +153,8 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         ans["A_strict"] = (np.fromiter((bool(o.strict) for o in outcomes), dtype=np.float64, count=n), ones)
     for name in OUTCOMES[1:]:
         ans[f"{name}_rate"] = (np.fromiter((o.outcome == name for o in outcomes), dtype=np.float64, count=n), ones)
+    # A counts an answer the careful rules leave undecided as wrong; A_upper as right (undecided_rate: the gap)
+    ans["A_upper"] = (ans["A"][0] + ans["undecided_rate"][0], ones)
     has_t = np.fromiter((t.T is not None for t in time_rows), dtype=np.float64, count=n)
     a = np.fromiter((t.A for t in time_rows), dtype=np.float64, count=n)
     tt = np.fromiter((bool(t.T) for t in time_rows), dtype=np.float64, count=n)
@@ -162,6 +164,9 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         "AT": (a * tt * has_t, has_t),
         "A_minus_AT": (a * (1 - tt) * has_t, has_t),
     }
+    und = np.fromiter((t.undecided is not None and t.T is not None and not t.T for t in time_rows), np.float64, n)
+    tim["T_undecided"] = (und * has_t, has_t)  # T counts these as not cited; T_upper as cited
+    tim["T_upper"] = ((tt + und) * has_t, has_t)
     if any(t.T_strict is not None for t in time_rows):
         ts = np.fromiter((bool(t.T_strict) for t in time_rows), dtype=np.float64, count=n)
         tim["T_strict"] = (ts * has_t, has_t)

@@ -444,8 +444,9 @@ def _club_form(words: Sequence[str]) -> str | None:
 
 
 def _team_forms(words: Sequence[str]) -> list[str]:
-    """Short names of a national team: "Spain national under-19 football team" is "Spain U-19", "Spain U19"
-    and "Spain under-19 team"; "Ethiopia national football team" is "Ethiopia national team".
+    """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
+
+    Also "Spain U19" and "Spain under-19 team"; "Ethiopia national team" for "Ethiopia national football team".
     """
     if "national" not in words or words[-1] != "team":
         return []
