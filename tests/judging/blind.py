@@ -140,10 +140,11 @@ class Judges:
         return verdict(o.correct, getattr(o, "undecided", None))
 
     def time(self, it: BlindItem) -> str:
-        """``right``, ``wrong`` or ``undecided`` for an explanation item (no reference: ``undecided``)."""
+        """``right``, ``wrong`` or ``undecided`` for an explanation item; ``none`` where the question has no
+        time reference (no T by definition: ``evaluate`` leaves it out and counts it as ``n_no_refs``)."""
         row = self[it.release].time(it.question, it.record, True)
         if row.T is None:
-            return "undecided"
+            return "none"
         return verdict(row.T, getattr(row, "undecided", None))
 
 
@@ -160,10 +161,11 @@ class Measured:
     false_accepts: list[int] = field(default_factory=list)
     false_rejects: list[int] = field(default_factory=list)
     undecided: list[int] = field(default_factory=list)
+    no_refs: list[int] = field(default_factory=list)
 
     @property
     def decided(self) -> int:
-        return self.n - len(self.undecided)
+        return self.n - len(self.undecided) - len(self.no_refs)
 
     @property
     def rate(self) -> float:
@@ -178,7 +180,7 @@ class Measured:
         return (
             f"{self.agree}/{self.decided} decided agree ({self.rate:.1%}); false accepts {len(self.false_accepts)}, "
             f"false rejects {len(self.false_rejects)}; undecided {len(self.undecided)}/{self.n} "
-            f"({self.undecided_share:.1%})"
+            f"({self.undecided_share:.1%})" + (f"; no time reference {len(self.no_refs)}" if self.no_refs else "")
         )
 
 
@@ -190,6 +192,8 @@ def measure(items: Sequence[BlindItem], judge: Callable[[BlindItem], str]) -> Me
         m.n += 1
         if v == "undecided":
             m.undecided.append(it.n)
+        elif v == "none":
+            m.no_refs.append(it.n)
         elif (v == "right") == it.label:
             m.agree += 1
         elif v == "right":
@@ -209,7 +213,7 @@ def report(folder: Path, releases: Path, show: bool = False) -> dict[str, Measur
         print(f"{folder.name} {key}: {m.line()}")
         if show:
             by_n = {it.n: it for it in items}
-            for kind, ns in (("FA", m.false_accepts), ("FR", m.false_rejects), ("UN", m.undecided)):
+            for kind, ns in (("FA", m.false_accepts), ("FR", m.false_rejects), ("UN", m.undecided), ("NO", m.no_refs)):
                 for n in ns:
                     it = by_n[n]
                     text = it.record.answer if key == "A" else it.record.explanation

@@ -57,6 +57,7 @@ __all__ = [
     "AnswerOutcome",
     "JudgeMode",
     "SetRule",
+    "after_correction",
     "aliases_from_corpus",
     "is_abstention",
     "normalize_answer",
@@ -274,7 +275,7 @@ def score_answer(
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if mode == "careful":
-        fixed = _after_correction(_json_answer(text))
+        fixed = after_correction(_json_answer(text))
         head = _headline(fixed) if fixed == _json_answer(text) else None
         if head is not None:  # "Cagliari\n\nHe joined Reggiana in 1997 ...": the first line is the answer
             kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
@@ -412,7 +413,7 @@ def _json_answer(text: str) -> str:
     return str(value)
 
 
-def _after_correction(text: str) -> str:
+def after_correction(text: str) -> str:
     """What follows the last self-correction marker, when something follows it; else the whole text."""
     last = None
     for m in _CORRECTION.finditer(text):

@@ -44,7 +44,6 @@ _START: Final = frozenset(
         "become",
         "assumed",
         "appointed",
-        "elected",
         "began",
         "begun",
         "begin",
@@ -142,8 +141,10 @@ _EVENT: Final = frozenset(
     ]
 )
 _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
+# An election comes before the term it opens: it may cite a start (at a year), never contradicts one.
+_ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
-               "second term", "re-elected", "again")  # fmt: skip
+               "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off")  # fmt: skip
 _PASSIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+over\s+to|gave\s+way\s+to)\b", re.IGNORECASE
 )
@@ -227,6 +228,8 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
             out.append((m.start(), "point"))
         elif w in _DEATH:
             out.append((m.start(), "death"))
+        elif w in _ELECTED:
+            out.append((m.start(), "elected"))
         elif w in _NONE:
             out.append((m.start(), "none"))
     return tuple(out)
@@ -636,7 +639,9 @@ def judge_refs(
         if which == "any" or fact.event:
             ok_roles, strict_roles = {"start", "end", "point", "none", "death"}, {"start", "end", "point"}
         elif which == "start" and fact.open_end:  # "won in 1990", "(1995–?)": the start of a start-only fact
-            ok_roles, strict_roles = {"start", "point", "none"}, {"start"}
+            ok_roles, strict_roles = {"start", "point", "none", "elected"}, {"start"}
+        elif which == "start":
+            ok_roles, strict_roles = {"start", "elected"}, {"start"}
         elif which == "end":  # "died in office on D", "was ousted on D": an end (cited, never contradicting)
             ok_roles, strict_roles = {"end", "death"}, {"end"}
         else:
@@ -658,7 +663,7 @@ def judge_refs(
 # Date-like text the reader leaves alone: slashed dates (day/month order unknown), years in other scripts'
 # date forms ("2008年", "7 мая 2012"), clipped years ("'93"), feast days.
 _UNREAD_RE: Final = re.compile(
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*年|\d{1,2}\s+[^\W\d_A-Za-z]+\s+\d{4}|[‘'’]\d{2}\b|"
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*[年년]|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\s+(?:de\s+)?\d{4}|[‘'’]\d{2}\b|"
     r"\b(?:christmas|new\s+year's|easter)\s+(?:day|eve)?\s*\d{4}",
     re.IGNORECASE,
 )

@@ -31,6 +31,7 @@ from typing import Literal, NamedTuple
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question, Triple
+from chronoqa.score.answers import after_correction
 from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import FactRef, attribute, judge_refs, may_state, unread_dates, unsure_refs
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
@@ -223,6 +224,8 @@ def score_time(
         return TimeRow(q.id, answer_correct, None, 0, 0, verdict)
     g = Granularity.parse(q.granularity or "year")
     text = None if record is None or record.status == "error" else record.explanation
+    if mode == "careful" and text:
+        text = after_correction(text.replace("**", "").replace("__", ""))  # Markdown bold; "wait, let me correct"
     if mode == "strict":
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
