@@ -680,10 +680,10 @@ def unsure_refs(
     dates: Sequence[TimeMention],
     granularity: Granularity,
 ) -> bool:
-    """Whether every reference not stated has its value in the text, attributed to no one else.
+    """Whether every reference not stated has its value in the text, attributed to nothing else.
 
     Such a text states the date but the rules cannot tell for what: ``undecided``, not ``wrong``. A value
-    read for another entity, or absent, decides (``wrong``).
+    read firmly for another entity or another fact of the question, or absent, decides (``wrong``).
     """
     found = False
     for which, value, fi in refs:
@@ -691,7 +691,7 @@ def unsure_refs(
             continue
         if not may_state(dates, [(which, value, fi)], granularity):
             return False
-        if any(r.facts == {_OTHER} and r.firm and _same(r.value, value, granularity) for r in readings):
-            return False
+        if any(fi not in r.facts and r.firm and _same(r.value, value, granularity) for r in readings):
+            return False  # read for someone else, or for another fact of the question: decided
         found = True
     return found
