@@ -82,6 +82,10 @@ class CorpusEntities:
 class Judging:
     """The judging path of ``chronoqa evaluate`` over one release corpus: careful and strict A and T.
 
+    An LLM ``judge`` (:class:`chronoqa.judge.LLMJudge`) decides the answers and explanations the careful
+    rules leave ``undecided`` (the reason is kept); its agreement with the rules on the decided ones is
+    reported as before.
+
     Built once per evaluation; :meth:`answer` and :meth:`time` judge one record each. The blind judging
     sets (``tests/judging/blind.py``) call the same methods, so what they measure is what evaluate scores.
     """
@@ -103,7 +107,13 @@ class Judging:
         """The careful outcome of one answer, with the strict rule's verdict beside it."""
         o = score_answer(q, rec, aliases=self.aliases, rule=self.rule, **self.entities.answer_kwargs(q))
         strict = score_answer(q, rec, aliases=self.aliases, rule=self.rule, mode="strict")
-        return o._replace(strict=strict.correct)
+        o = o._replace(strict=strict.correct)
+        ask = getattr(self.judge, "answer", None)  # an LLM judge decides what the rules leave undecided
+        if o.undecided and rec is not None and ask is not None:
+            verdict = ask(q, rec)
+            if verdict is not None:
+                o = o._replace(correct=verdict, outcome="correct" if verdict else "wrong")
+        return o
 
     def time(self, q: Question, rec: AnswerRecord | None, answer_correct: bool) -> TimeRow:
         """The careful time-accuracy row of one explanation, with the strict rule's T beside it."""
