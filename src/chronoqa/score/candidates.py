@@ -65,12 +65,24 @@ class CorpusEntities:
         slot = (r, side)
         index = self._slot_index.get(slot)
         if index is None:  # the slot's candidates over every entity the corpus knows
-            labels = sorted(self._slots.get(slot, ()))
+            labels = sorted(self._slot_labels(r, side))
             index = NameIndex({label: (label,) for label in labels}, base=self.time_entities())
             self._slot_index[slot] = index
         group = self._groups.get((r, side, other), set()) | extra
         gold = set(q.answers)
         return {"candidates": index, "context": sorted(group - gold)}
+
+    def _slot_labels(self, r: str, side: str) -> set[str]:
+        """A slot's entities, both sides of a relation whose sides share entities.
+
+        ``isMarriedTo``: spouses stand on either side, so a spouse on the other side is a candidate too.
+        """
+        here = self._slots.get((r, side), set())
+        there = self._slots.get((r, "s" if side == "o" else "o"), set())
+        shared = len(here & there)
+        if here and there and shared >= 0.05 * min(len(here), len(there)):
+            return here | there
+        return here
 
     def time_entities(self) -> NameIndex:
         """Every entity the corpus knows, for :func:`~chronoqa.score.time_accuracy.score_time`."""
