@@ -7,10 +7,14 @@ date that belongs to someone else.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from chronoqa.score.answers import score_answer
 from chronoqa.score.time_accuracy import score_time
+from judging.blind import SETS, Judges, build_releases, measure, read_set
 from judging.judging_set import Item, agreement, items
 
 ANSWERS = items("answers")
@@ -72,3 +76,37 @@ def test_held_out_set() -> None:
     t = agreement(items("heldout_explanations"), careful_t)
     assert a.rate >= 0.95 and t.rate >= 0.95
     assert a.false_accepts == () and t.false_accepts == ()
+
+
+# --------------------------------------------------------------------------------------------------
+# Blind sets (tests/judging/blind/): written and frozen by readers who never saw the scorer
+# --------------------------------------------------------------------------------------------------
+
+# Agreement over the decided items (A, T) and the most undecided items, as reached for each set
+# (docs/metrics.md, "Blind sets"); every set: no false accept.
+BLIND_FLOORS = {
+    "set1": {"A": (0.98, 0.07), "T": (0.87, 0.05)},
+    "set2": {"A": (0.95, 0.10), "T": (0.80, 0.04)},
+    "set3": {"A": (0.98, 0.04), "T": (0.87, 0.09)},
+}
+
+
+@pytest.fixture(scope="module")
+def blind_judges(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Judges:
+    built = os.environ.get("CHRONOQA_BLIND_RELEASES")  # prebuilt release folders, to save the builds
+    folder = Path(built) if built else build_releases(mirror, tmp_path_factory.mktemp("blind-releases"))
+    return Judges(folder)
+
+
+@pytest.mark.mirror
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BLIND_FLOORS))
+def test_blind_set_agreement(name: str, blind_judges: Judges) -> None:
+    answers, explanations = read_set(SETS / name)
+    assert len(answers) >= 120 and len(explanations) >= 120
+    for key, rows, judge in (("A", answers, blind_judges.answer), ("T", explanations, blind_judges.time)):
+        got = measure(rows, judge)
+        floor, most_undecided = BLIND_FLOORS[name][key]
+        assert got.false_accepts == [], (name, key, got.false_accepts)
+        assert got.rate >= floor, (name, key, got.line(), got.false_rejects)
+        assert got.undecided_share <= most_undecided, (name, key, got.line(), got.undecided)

@@ -44,7 +44,6 @@ def test_normalisation() -> None:
         ("5", "25", "wrong"),
         ("25", "5", "wrong"),
         ("Getafe CF", "getafe cf", "correct"),
-        ("Getafe CF", "Getafe", "wrong"),
         ("FC Barcelona", "FC Barcelona B", "wrong"),
         ("Atlético Madrid", "the atletico madrid.", "correct"),
         ("Procter and Gamble", "procter and gamble", "correct"),  # whole match before splitting on 'and'
@@ -59,6 +58,10 @@ def test_strict_keeps_the_whole_string_rule() -> None:
     gold = q(answers=("Procter and Gamble",))
     assert outcome(gold, "Procter & Gamble", mode="strict") == "wrong"  # '&' is not 'and' (no guessing)
     assert outcome(gold, "Procter & Gamble") == "correct"  # careful: '&' reads as 'and' inside a name
+    getafe = q(answers=("Getafe CF",))
+    assert outcome(getafe, "Getafe", mode="strict") == "wrong"
+    assert outcome(getafe, "Getafe") == "correct"  # careful: a club without "CF" (as "Ajax" for "AFC Ajax")
+    assert outcome(q(answers=("AFC Ajax",)), "Ajax") == "correct"
     koehler = q(answers=("Horst Köhler",))
     assert outcome(koehler, "It was Horst Köhler.", mode="strict") == "wrong"
     assert outcome(koehler, "It was Horst Köhler.") == "correct"

@@ -108,7 +108,10 @@ def test_pipeline_evaluate_with_an_llm_judge(tmp_path: Path) -> None:
     assert got["T"] == 0.25 and got["judge_T"] == 0.25
     assert got["judge_agreement"] == 0.5
     assert got["judge_false_accepts"] == 0.25 and got["judge_false_rejects"] == 0.25
-    assert data["judge"]["calls"]["http_calls"] + data["judge"]["calls"]["cache_hits"] == 4
+    # 4 time verdicts, and 2 answers the careful rules leave undecided ("Blue FC" where the question's slot
+    # has no club: the judge's reply there is no verdict, so they stay undecided)
+    assert data["judge"]["calls"]["http_calls"] + data["judge"]["calls"]["cache_hits"] == 6
+    assert data["answers"]["all"]["undecided_rate"]["value"] == 0.5
 
 
 def test_run_config_reads_the_judge_and_checks_it_first(tmp_path: Path) -> None:
@@ -125,3 +128,41 @@ def test_run_config_reads_the_judge_and_checks_it_first(tmp_path: Path) -> None:
     with pytest.raises(UnknownNameError):  # before any stage runs: nothing is written
         run_pipeline(load_config(None, out=str(tmp_path / "run"), judge="gpt(model=x)"))
     assert not (tmp_path / "run").exists()
+
+
+class _StubJudge:
+    """A judge that says Yes to every answer it is asked about, and records what it was asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[str | None] = []
+
+    def __call__(self, q: Question, record: AnswerRecord) -> bool | None:
+        return None
+
+    def answer(self, q: Question, record: AnswerRecord) -> bool | None:
+        self.asked.append(record.answer)
+        return True
+
+
+def test_undecided_answers_go_to_the_judge_and_only_they() -> None:
+    from chronoqa.score.candidates import Judging
+
+    corpus = [Doc("d1", "", "Germany", "president", "Horst Köhler", "2004-07-01", "2010-05-31"),
+              Doc("d2", "", "Germany", "president", "Johannes Rau", "1999-07-01", "2004-06-30")]  # fmt: skip
+    q = Question(
+        "q2",
+        "test",
+        "Who was the president of Germany in 2005?",
+        None,
+        (Triple("Germany", "president", "Horst Köhler", "2004-07-01", "2010-05-31"),),
+        answers=("Horst Köhler",),
+    )
+    stub = _StubJudge()
+    plain, judged = Judging(corpus), Judging(corpus, judge=stub)
+    unknown = AnswerRecord("q2", "x", "ok", "Хорст Кёлер-Шмидт IV")  # a form no rule reads
+    assert plain.answer(q, unknown).verdict == "undecided"
+    got = judged.answer(q, unknown)
+    assert got.correct and got.undecided  # decided by the judge; the rules' reason is kept
+    for text, verdict in (("Horst Köhler", "right"), ("Johannes Rau", "wrong")):
+        assert judged.answer(q, AnswerRecord("q2", "x", "ok", text)).verdict == verdict
+    assert stub.asked == ["Хорст Кёлер-Шмидт IV"]

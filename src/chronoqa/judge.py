@@ -22,7 +22,15 @@ from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.records import Question
 from chronoqa.score.time_accuracy import gold_time_refs
 
-__all__ = ["JUDGE_PROTOCOL", "LLMJudge", "judge_messages", "make_judge", "parse_verdict"]
+__all__ = [
+    "ANSWER_PROTOCOL",
+    "JUDGE_PROTOCOL",
+    "LLMJudge",
+    "answer_messages",
+    "judge_messages",
+    "make_judge",
+    "parse_verdict",
+]
 
 JUDGE_PROTOCOL = "tdbench-time@1"
 """The name and version of the LLM judge's prompt (part of the cache key through the messages)."""
@@ -52,6 +60,27 @@ def _refs_text(q: Question) -> str:
     if not lines:
         lines = [f"- {ref.which} of the answer's fact: {ref.value}" for ref in gold_time_refs(q)]
     return "\n".join(lines)
+
+
+ANSWER_PROTOCOL = "answer-judge@1"
+"""The LLM judge's prompt for the answers the careful rules leave undecided."""
+
+_ANSWER_SYSTEM = (
+    "You check answers to time-sensitive questions. You are given the question, the gold answers and a "
+    "model's reply. Reply Yes if the reply names every gold answer (in any spelling, language or form) and "
+    "commits to no wrong answer; otherwise reply No. Reply with one word: Yes or No."
+)
+
+
+def answer_messages(q: Question, record: AnswerRecord) -> list[dict[str, str]]:
+    """The judge's chat messages for one undecided answer (protocol :data:`ANSWER_PROTOCOL`)."""
+    user = (
+        f"Question: {q.question}\n"
+        f"Gold answers: {'; '.join(q.answers) or 'none (no one fits)'}\n"
+        f"Model reply: {record.answer or ''}\n"
+        "Is the reply right? Yes or No."
+    )
+    return [{"role": "system", "content": _ANSWER_SYSTEM}, {"role": "user", "content": user}]
 
 
 def judge_messages(q: Question, record: AnswerRecord) -> list[dict[str, str]]:
@@ -89,11 +118,17 @@ class LLMJudge:
         self.config = config
         self.cache = ResponseCache(Path(cache_dir)) if cache_dir is not None else None
         self._verdicts: dict[tuple[str, str | None, str | None], bool | None] = {}
+        self._answers: dict[tuple[str, str, str | None], bool | None] = {}
         self.stats: dict[str, int] = {"http_calls": 0, "cache_hits": 0, "no_verdict": 0, "errors": 0}
 
     def meta(self) -> dict[str, Any]:
         """Protocol and client parameters (never the key)."""
-        return {"protocol": JUDGE_PROTOCOL, "client": self.config.public_dict(), "calls": dict(self.stats)}
+        return {
+            "protocol": JUDGE_PROTOCOL,
+            "answer_protocol": ANSWER_PROTOCOL,
+            "client": self.config.public_dict(),
+            "calls": dict(self.stats),
+        }
 
     def prepare(self, pairs: Sequence[tuple[Question, AnswerRecord]]) -> None:
         """Ask for every verdict not known yet, ``concurrency`` at a time."""
@@ -113,6 +148,19 @@ class LLMJudge:
                 if verdict is None:
                     self.stats["no_verdict"] += 1
             self._verdicts[_key(q, r)] = verdict
+
+    def answer(self, q: Question, record: AnswerRecord) -> bool | None:
+        """The judge's verdict on an answer the careful rules leave undecided (``None``: no usable reply)."""
+        key = ("\0answer", q.id, record.answer)
+        if key not in self._answers:
+            with ChatClient(self.config, self.cache) as client:
+                res = client.chat_many([answer_messages(q, record)])[0]
+                self.stats["http_calls"] += client.counters.http_calls
+                self.stats["cache_hits"] += client.counters.cache_hits
+            verdict = parse_verdict(res.text) if res.ok else None
+            self.stats["errors" if not res.ok else "no_verdict"] += int(verdict is None)
+            self._answers[key] = verdict
+        return self._answers[key]
 
     def __call__(self, q: Question, record: AnswerRecord) -> bool | None:
         """The judge's verdict on ``record`` (``None``: no usable reply)."""

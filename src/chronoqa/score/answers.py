@@ -35,6 +35,7 @@ Strict rules:
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -44,7 +45,8 @@ from typing import Final, Literal, NamedTuple
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
-from chronoqa.score.judge_names import NameIndex, NameMention, Token, tokens
+from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
+from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
 
@@ -55,6 +57,7 @@ __all__ = [
     "AnswerOutcome",
     "JudgeMode",
     "SetRule",
+    "after_correction",
     "aliases_from_corpus",
     "is_abstention",
     "normalize_answer",
@@ -64,7 +67,7 @@ __all__ = [
 
 SetRule = Literal["all", "3_of_many"]
 JudgeMode = Literal["careful", "strict"]
-OUTCOMES = ("correct", "wrong", "outdated", "abstain", "error", "missing")
+OUTCOMES = ("correct", "wrong", "outdated", "abstain", "error", "missing", "undecided")
 _ARTICLES = frozenset({"a", "an", "the"})
 _PUNCT = re.compile(r"[^\w\s]|_")
 _SPLIT = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b)\s*", re.IGNORECASE)
@@ -108,9 +111,14 @@ ABSTAIN_ANSWERS = frozenset(
 )
 
 
-def is_abstention(text: str | None) -> bool:
-    """True for an empty answer or one like "unsure" / "I don't know"."""
-    return text is None or not text.strip() or normalize_answer(text) in ABSTAIN_ANSWERS
+def is_abstention(text: str | None, careful: bool = False) -> bool:
+    """True for an empty answer or one like "unsure" / "I don't know".
+
+    ``careful``: also a sentence that declines ("I'm sorry, but I don't have reliable information ...").
+    """
+    if text is None or not text.strip() or normalize_answer(text) in ABSTAIN_ANSWERS:
+        return True
+    return careful and _REFUSAL.search(text) is not None
 
 
 def split_answer(text: str) -> list[str]:
@@ -141,6 +149,12 @@ class AnswerOutcome(NamedTuple):
     n_gold_named: int
     n_extra: int
     strict: bool | None = None
+    undecided: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        """``right``, ``wrong`` or ``undecided`` (the careful rules could not tell; scored wrong in A)."""
+        return "right" if self.correct else ("undecided" if self.undecided else "wrong")
 
 
 def _time_points(text: str) -> list[TimePoint]:
@@ -156,7 +170,15 @@ def _time_points(text: str) -> list[TimePoint]:
         for end in (iv.start, iv.end):
             if end is not None and end not in pts:
                 pts.append(end)
+    if not pts:  # a reply in another language ("En 2007."): its one bare year
+        years = _BARE_YEAR.findall(text)
+        year = parse_time(years[0]) if len(years) == 1 else None
+        if year is not None:
+            pts.append(year)
     return pts
+
+
+_BARE_YEAR: Final = re.compile(r"(?<![\d/.\-])\b(1[0-9]{3}|20[0-9]{2})\b(?![\d/.\-]\d)")
 
 
 def _same_time(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
@@ -252,24 +274,36 @@ def score_answer(
     text = record.answer
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
+    if mode == "careful":
+        fixed = after_correction(_json_answer(text))
+        head = _headline(fixed) if fixed == _json_answer(text) else None
+        if head is not None:  # "Cagliari\n\nHe joined Reggiana in 1997 ...": the first line is the answer
+            kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
+            o = score_answer(q, AnswerRecord(record.qid, record.answerer, "ok", head), **kw)  # type: ignore[arg-type]
+            if o.outcome in ("correct", "outdated") or (o.outcome == "wrong" and o.n_extra):
+                return o
+        text = fixed
     if n_gold == 0:
         ok = normalize_answer(text) in NONE_ANSWERS or (mode == "careful" and _says_none(text, candidates))
         if ok:
             return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
         return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
     g = Granularity.parse(q.granularity or "year")
+    unknown: str | None = None  # why the careful rules cannot decide, where they cannot
     if q.answer_type == "time":
         gold_t = [_safe_time(a) for a in q.answers]
         matched, extra = _match_times(text, gold_t, g)
+        if mode == "careful" and not _time_points(text):
+            unknown = "no date the reader understands"
     elif mode == "careful":
-        matched, extra = _careful_entities(q, text, aliases, candidates, context, known)
+        matched, extra, unknown = _careful_entities(q, text, aliases, candidates, context, known)
     else:
         matched, extra = _match_entities(text, _gold_names(q, aliases))
     if mode == "careful" and _hedged(text):
         extra = max(extra, 1)
     if _set_ok(n_gold, len(matched), extra, rule):
         return AnswerOutcome(q.id, "correct", True, n_gold, len(matched), extra)
-    if is_abstention(text):
+    if is_abstention(text, careful=mode == "careful" and not matched):
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if q.operator == "time_alignment" and q.outdated_answers:
         old = [frozenset({normalize_answer(a)}) for a in q.outdated_answers]
@@ -282,6 +316,9 @@ def score_answer(
             hit_old, _ = _match_entities(text, old)
         if hit_old:
             return AnswerOutcome(q.id, "outdated", False, n_gold, len(matched), extra)
+    says_none = normalize_answer(text) in NONE_ANSWERS or _says_none(text, None)  # "nobody": a claim, wrong
+    if unknown and not extra and not matched and candidates is not None and not says_none:
+        return AnswerOutcome(q.id, "undecided", False, n_gold, 0, 0, undecided=unknown)
     return AnswerOutcome(q.id, "wrong", False, n_gold, len(matched), extra)
 
 
@@ -303,13 +340,38 @@ _HEDGES: Final = frozenset(
 # Words right before another candidate that make it context, not a second answer ("who succeeded Rau").
 _CONTEXT: Final = frozenset(
     {"succeeded", "succeeding", "successor", "predecessor", "preceded", "replacing", "replaced", "following",
-     "after", "than", "instead", "rather"}
+     "after", "than", "instead", "rather", "later", "before", "until", "from", "divorcing", "divorced", "widow",
+     "widower"}
 )  # fmt: skip
 _NONE_START: Final = tuple(
     tuple(normalize_answer(x).split())
     for x in ("none", "no one", "nobody", "nothing", "no answer", "no such", "there is no", "there was no",
-              "there were no", "there is none", "not a single")
+              "there were no", "there is none", "not a single", "there isn't one", "there wasn't one",
+              "there isn't any", "there wasn't any", "there was none", "there were none", "not one", "no president",
+              "no prime minister", "no leader", "no one fits", "nobody fits")
 )  # fmt: skip
+# A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
+_CORRECTION: Final = re.compile(
+    r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
+    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,)",
+    re.IGNORECASE,
+)
+# A clause that excludes what it names ("so he doesn't qualify", "past the cutoff").
+_EXCLUDES: Final = re.compile(
+    r"(?:\b(?:does|did|do|would|could|is|was|were)\s*n[o']?t|\bnot)\s+(?:qualify|fit|count|match|apply|meet|"
+    r"satisfy|included|eligible)|\btoo\s+(?:early|late|soon)\b|\b(?:past|after|before|outside)\s+the\s+"
+    r"(?:cut-?off|window|range|period)\b|\bruled\s+out\b|\bexcluded\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END: Final = re.compile(r"[.!?;\n]\s|\n|$")
+_CHAIN: Final = re.compile(r"→|->|⟶|=>")
+_QUALIFIER: Final = re.compile(r",\s*")
+_LIST_GAP: Final = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b)\s*(?:and\s+)?", re.IGNORECASE)
+_REFUSAL: Final = re.compile(
+    r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|am\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:have|find|know|"
+    r"determine|say|answer|verify|recall)|i'm\s+(?:not\s+sure|unable)|no\s+reliable\s+information)\b",
+    re.IGNORECASE,
+)
 _FILLER: Final = frozenset({"both", "respectively", "etc", "and", "all", "them", "others"})
 _LIST_SPLIT: Final = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b|\bor\b)\s*", re.IGNORECASE)
 _PAREN_RE: Final = re.compile(r"\([^)]*\)")
@@ -320,14 +382,57 @@ def _hedged(text: str) -> bool:
     return any(w in _HEDGES for w in words)
 
 
+_HEAD_RE: Final = re.compile(r"\s*\n\s*\n|\n(?=\s*(?:#|\*\*|[-*•]\s|\d+[.)]\s|\|))")
+
+
+def _headline(text: str) -> str | None:
+    """The first paragraph of a reply that goes on with an explanation, when it is short; else ``None``."""
+    m = _HEAD_RE.search(text.strip())
+    if m is None:
+        return None
+    head = text.strip()[: m.start()].strip()
+    return head if 0 < len(head) <= 120 and text.strip()[m.end() :].strip() else None
+
+
+def _json_answer(text: str) -> str:
+    """The ``answer`` field of a reply that is a JSON object (``null``: "none"); else the text itself."""
+    t = text.strip()
+    if not t.startswith("{"):
+        return text
+    try:
+        obj, _ = json.JSONDecoder().raw_decode(t)
+    except ValueError:
+        return text
+    if not isinstance(obj, dict) or "answer" not in obj:
+        return text
+    value = obj["answer"]
+    if value is None or value == []:
+        return "none"
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value)
+    return str(value)
+
+
+def after_correction(text: str) -> str:
+    """What follows the last self-correction marker, when something follows it; else the whole text."""
+    last = None
+    for m in _CORRECTION.finditer(text):
+        last = m
+    if last is None or last.start() == 0:
+        return text
+    rest = text[last.end() :].strip(" ,:;.-—–")
+    return rest if any(c.isalnum() for c in rest) else text
+
+
 def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
+    """A reply whose first words say nobody fits ("None.", "There isn't one: ...", "No one — ...").
+
+    What follows is read as its reason, so the holders it names are context; a hedge still fails it.
+    """
     words = tuple(normalize_answer(text).split())
     if not any(words[: len(p)] == p for p in _NONE_START):
         return False
-    if candidates is None:
-        return True
-    idx = candidates if isinstance(candidates, NameIndex) else NameIndex({c: (c,) for c in candidates})
-    return not any(not m.negated for m in idx.find(text))
+    return not _hedged(text)
 
 
 def _gold_index(
@@ -380,13 +485,19 @@ def _careful_entities(
     candidates: Iterable[str] | NameIndex | None,
     context: Iterable[str] | None,
     known: Iterable[str] | NameIndex | None = None,
-) -> tuple[set[int], int]:
+) -> tuple[set[int], int, str | None]:
+    """Gold items named, rival answers named, and why nothing decides (``None`` where something does)."""
     index, gold_keys, cand_keys = _gold_index(q, aliases, candidates, context, known)
     toks = tokens(text)
     mentions = index.find(text, toks)
+    asked = _question_entities(q)
+    slot = candidates.keys() if isinstance(candidates, NameIndex) else frozenset()
     matched: set[int] = set()
     extra = 0
     n_named = 0
+    seen = False  # an entity of the question's slot is named: the rules can decide
+    asked_span = 0  # characters of the text that name the question's own entities
+    first_gold = next((m.begin for m in mentions if any(m.keys & ks for ks in gold_keys) and not m.negated), None)
     for m in mentions:
         gi = {i for i, ks in enumerate(gold_keys) if m.keys & ks}
         if gi:
@@ -394,18 +505,103 @@ def _careful_entities(
             if not m.negated:
                 matched |= gi
             continue
-        slot = candidates.keys() if isinstance(candidates, NameIndex) else frozenset()
+        if m.keys & asked and not _listed_with(text, m, mentions, gold_keys):
+            asked_span += m.end - m.begin
+            continue  # the question's own entities (its subject, the hop in between) are context
         if not (m.keys & cand_keys or m.keys & slot):
             continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
-        if m.negated or _after_context(toks, m):
+        seen = True
+        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold):
             continue
         extra += 1
+    matched |= _foreign_gold(q, text)
     if n_named >= 2 or len(q.answers) > 1:
         extra += _unknown_list_items(text, index)
     if n_named >= 2 and any(t.key == "or" for t in toks):
         extra = max(extra, 1)  # "A or B": a hedge
-    return matched, extra
+    unknown = None
+    seen = seen or n_named > 0 or _near_gold(q, toks, candidates, context)
+    if asked_span and len(normalize_answer(text)) <= asked_span + 4:
+        seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
+    if not matched and not seen:
+        unknown = (
+            "a name in another script that no table decides"
+            if foreign_runs(text)
+            else "names no entity of the question's slot that the rules know"
+        )
+    return matched, extra, unknown
+
+
+def _listed_with(text: str, m: NameMention, mentions: Sequence[NameMention], gold_keys: list[frozenset[str]]) -> bool:
+    """Whether ``m`` is listed next to a gold mention ("Kontsevich and Christodoulou"): a second answer."""
+    for g in mentions:
+        if g is m or not any(g.keys & ks for ks in gold_keys):
+            continue
+        a, b = (g.end, m.begin) if g.end <= m.begin else (m.end, g.begin)
+        if _LIST_GAP.fullmatch(text, a, b):
+            return True
+    return False
+
+
+def _gold_end(text: str, begin: int) -> int:
+    """Where the name that starts at ``begin`` ends: the next comma, bracket or line end."""
+    m = re.compile(r"[,(\n]").search(text, begin)
+    return m.start() if m else len(text)
+
+
+def _near_gold(
+    q: Question, toks: Sequence[Token], candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None
+) -> bool:
+    """Whether a word of the reply decides against a gold name it resembles.
+
+    "Köhlerei" holds "Köhler" inside a longer word; "Herzog" is a surname a rival shares. Both are
+    ``wrong``, not ``undecided``.
+    """
+    gold_words = {t.key for a in q.answers for t in tokens(a) if len(t.key) >= 4}
+    if any(t.key != w and t.key.startswith(w) for t in toks for w in gold_words):
+        return True
+    labels = list(context or ()) + ([] if candidates is None or isinstance(candidates, NameIndex) else list(candidates))
+    person_words = {t.key for a in q.answers if person_like(a) for t in tokens(a)}
+    shared = {t.key for c in labels for t in tokens(c)} & gold_words & person_words
+    return any(t.key in shared for t in toks)
+
+
+def _question_entities(q: Question) -> frozenset[str]:
+    """Labels of the question's own facts (S*, anchor) that are no gold answer."""
+    gold = set(q.answers) | set(q.answer_ids)
+    out = {e for t in (*q.S_star, *q.S_anchor) for e in (t.s, t.o) if e}
+    return frozenset(out - gold)
+
+
+def _aside(text: str, m: NameMention, first_gold: int | None) -> bool:
+    """A rival named as an aside after the gold: in brackets, in a clause that rules it out, before an arrow."""
+    if _CHAIN.search(text, m.end):
+        return True  # "Cuxhaven → Lower Saxony": only the chain's last link is the answer
+    if first_gold is None or m.begin < first_gold:
+        return False
+    if text[first_gold : m.begin].count(",") == 1 and _QUALIFIER.fullmatch(text, _gold_end(text, first_gold), m.begin):
+        return not person_like(next(iter(m.keys)))  # "Westminster, London": a place's qualifier
+    opened = text.rfind("(", 0, m.begin)
+    if opened > first_gold and text.find(")", opened, m.begin) < 0:
+        return True
+    end = _CLAUSE_END.search(text, m.end)
+    return _EXCLUDES.search(text, m.end, end.start() if end else len(text)) is not None
+
+
+def _foreign_gold(q: Question, text: str) -> set[int]:
+    """Gold items named in Cyrillic, Greek or kana (:mod:`chronoqa.score.translit`)."""
+    out: set[int] = set()
+    for run in foreign_runs(text):
+        spelled = latin(run)
+        if spelled is None:
+            continue
+        kana = all(script_of(c) == "kana" for c in run if c.isalpha())
+        for i, label in enumerate(q.answers):
+            words = [t.key for t in tokens(_PAREN_RE.sub(" ", label))]
+            if same_name(spelled, words, kana):
+                out.add(i)
+    return out
 
 
 def _after_context(toks: Sequence[Token], m: NameMention) -> bool:

@@ -16,13 +16,16 @@ The optional LLM judge, which needs a model client, lives a floor up in :mod:`ch
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Doc, Question
+from chronoqa.score.answers import AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.judge_names import NameIndex
+from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 
-__all__ = ["CorpusEntities"]
+__all__ = ["CorpusEntities", "Judging"]
 
 
 class CorpusEntities:
@@ -62,15 +65,70 @@ class CorpusEntities:
         slot = (r, side)
         index = self._slot_index.get(slot)
         if index is None:  # the slot's candidates over every entity the corpus knows
-            labels = sorted(self._slots.get(slot, ()))
+            labels = sorted(self._slot_labels(r, side))
             index = NameIndex({label: (label,) for label in labels}, base=self.time_entities())
             self._slot_index[slot] = index
         group = self._groups.get((r, side, other), set()) | extra
         gold = set(q.answers)
         return {"candidates": index, "context": sorted(group - gold)}
 
+    def _slot_labels(self, r: str, side: str) -> set[str]:
+        """A slot's entities, both sides of a relation whose sides share entities.
+
+        ``isMarriedTo``: spouses stand on either side, so a spouse on the other side is a candidate too.
+        """
+        here = self._slots.get((r, side), set())
+        there = self._slots.get((r, "s" if side == "o" else "o"), set())
+        shared = len(here & there)
+        if here and there and shared >= 0.05 * min(len(here), len(there)):
+            return here | there
+        return here
+
     def time_entities(self) -> NameIndex:
         """Every entity the corpus knows, for :func:`~chronoqa.score.time_accuracy.score_time`."""
         if self._all is None:
             self._all = NameIndex({label: (label,) for label in sorted(self._labels)})
         return self._all
+
+
+class Judging:
+    """The judging path of ``chronoqa evaluate`` over one release corpus: careful and strict A and T.
+
+    An LLM ``judge`` (:class:`chronoqa.judge.LLMJudge`) decides the answers and explanations the careful
+    rules leave ``undecided`` (the reason is kept); its agreement with the rules on the decided ones is
+    reported as before.
+
+    Built once per evaluation; :meth:`answer` and :meth:`time` judge one record each. The blind judging
+    sets (``tests/judging/blind.py``) call the same methods, so what they measure is what evaluate scores.
+    """
+
+    def __init__(
+        self,
+        corpus: Sequence[Doc],
+        *,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+        rule: SetRule = "all",
+        judge: Judge | None = None,
+    ) -> None:
+        self.entities = CorpusEntities(corpus)
+        self.aliases = aliases if aliases is not None else aliases_from_corpus(corpus)
+        self.rule: SetRule = rule
+        self.judge = judge
+
+    def answer(self, q: Question, rec: AnswerRecord | None) -> AnswerOutcome:
+        """The careful outcome of one answer, with the strict rule's verdict beside it."""
+        o = score_answer(q, rec, aliases=self.aliases, rule=self.rule, **self.entities.answer_kwargs(q))
+        strict = score_answer(q, rec, aliases=self.aliases, rule=self.rule, mode="strict")
+        o = o._replace(strict=strict.correct)
+        ask = getattr(self.judge, "answer", None)  # an LLM judge decides what the rules leave undecided
+        if o.undecided and rec is not None and ask is not None:
+            verdict = ask(q, rec)
+            if verdict is not None:
+                o = o._replace(correct=verdict, outcome="correct" if verdict else "wrong")
+        return o
+
+    def time(self, q: Question, rec: AnswerRecord | None, answer_correct: bool) -> TimeRow:
+        """The careful time-accuracy row of one explanation, with the strict rule's T beside it."""
+        row = score_time(q, rec, answer_correct, judge=self.judge, entities=self.entities.time_entities())
+        loose = score_time(q, rec, answer_correct, mode="strict")
+        return row._replace(T_strict=loose.T)

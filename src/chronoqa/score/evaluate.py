@@ -33,13 +33,13 @@ from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import sha256_file
 from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus, score_answer
-from chronoqa.score.candidates import CorpusEntities
+from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus
+from chronoqa.score.candidates import Judging
 from chronoqa.score.evidence import EvidenceRow
 from chronoqa.score.fast import GoldColumns, HitColumns, RunScores, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
-from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
+from chronoqa.score.time_accuracy import Judge, TimeRow
 from chronoqa.time import ValidityMode
 
 __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
@@ -153,6 +153,8 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         ans["A_strict"] = (np.fromiter((bool(o.strict) for o in outcomes), dtype=np.float64, count=n), ones)
     for name in OUTCOMES[1:]:
         ans[f"{name}_rate"] = (np.fromiter((o.outcome == name for o in outcomes), dtype=np.float64, count=n), ones)
+    # A counts an answer the careful rules leave undecided as wrong; A_upper as right (undecided_rate: the gap)
+    ans["A_upper"] = (ans["A"][0] + ans["undecided_rate"][0], ones)
     has_t = np.fromiter((t.T is not None for t in time_rows), dtype=np.float64, count=n)
     a = np.fromiter((t.A for t in time_rows), dtype=np.float64, count=n)
     tt = np.fromiter((bool(t.T) for t in time_rows), dtype=np.float64, count=n)
@@ -162,6 +164,9 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         "AT": (a * tt * has_t, has_t),
         "A_minus_AT": (a * (1 - tt) * has_t, has_t),
     }
+    und = np.fromiter((t.undecided is not None and t.T is not None and not t.T for t in time_rows), np.float64, n)
+    tim["T_undecided"] = (und * has_t, has_t)  # T counts these as not cited; T_upper as cited
+    tim["T_upper"] = ((tt + und) * has_t, has_t)
     if any(t.T_strict is not None for t in time_rows):
         ts = np.fromiter((bool(t.T_strict) for t in time_rows), dtype=np.float64, count=n)
         tim["T_strict"] = (ts * has_t, has_t)
@@ -284,18 +289,15 @@ def _score_answers(
     if missing:
         warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
     outcomes, trows = [], []
-    ents = CorpusEntities(rel.corpus)
+    judging = Judging(rel.corpus, aliases=aliases, rule=rule, judge=judge)
     prepare = getattr(judge, "prepare", None)
     if prepare is not None:  # an LLM judge sends its requests concurrently, once
         prepare([(q, recs[q.id]) for q in qs if q.id in recs])
     for q in qs:
         rec = recs.get(q.id)
-        o = score_answer(q, rec, aliases=aliases, rule=rule, **ents.answer_kwargs(q))
-        strict = score_answer(q, rec, aliases=aliases, rule=rule, mode="strict")
-        outcomes.append(o._replace(strict=strict.correct))
-        row = score_time(q, rec, o.correct, judge=judge, entities=ents.time_entities())
-        loose = score_time(q, rec, o.correct, mode="strict")
-        trows.append(row._replace(T_strict=loose.T))
+        o = judging.answer(q, rec)
+        outcomes.append(o)
+        trows.append(judging.time(q, rec, o.correct))
     return outcomes, trows
 
 

@@ -137,6 +137,12 @@ _NOT_PERSON: Final = frozenset(
         "alliance",
     ]
 )
+# Words that mark a sports club's type, dropped for its short name ("AFC Ajax" is "Ajax").
+_CLUB_AFFIXES: Final = frozenset(
+    ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
+     "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
+     "sad", "calcio", "futebol", "clube"]
+)  # fmt: skip
 # Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
 _COMMON_WORDS: Final = frozenset(
     [
@@ -355,7 +361,9 @@ def _person_forms(words: Sequence[str], compound_last: bool = False) -> list[tup
     ``compound_last``: the last word is a hyphenated maternal surname (Spanish "Eduardo Frei Ruiz-Tagle"),
     so the paternal surname before it is a surname form too ("Frei", "Eduardo Frei").
     """
-    if len(words) < 2 or any(w in _NOT_PERSON or w.isdigit() for w in words):
+    if len(words) < 2 or any(w in _NOT_PERSON or w in _CLUB_AFFIXES or w.isdigit() for w in words):
+        return []
+    if _club_form(words):  # "S.C. Corinthians Paulista", "Botafogo F.R.": a club, not a person
         return []
     forms: list[tuple[str, ...]] = []
     korean = words[0] in KOREAN_SURNAMES and (len(words) == 3 or len(words) == 2)
@@ -399,9 +407,65 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     base = [t.key for t in base_toks]
     compound = bool(base_toks) and "-" in base_text[base_toks[-1].begin : base_toks[-1].end]
     weak.update("".join(f) for f in _person_forms(base, compound) if "".join(f) not in _COMMON_WORDS)
+    club = _club_form(base)
+    if club:
+        weak.add(club)
+    weak.update(_team_forms(base))
     # a shorter form of digits only ("2012 (1982 album)" -> "2012") would read years as names
     weak = {f for f in weak if not f.isdigit()}
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
+
+
+def _club_form(words: Sequence[str]) -> str | None:
+    """A club's name without its club-type affix ("Swindon Town F.C." -> "Swindon Town", "AFC Ajax" -> "Ajax").
+
+    Leading and trailing affix words (``FC``, ``AFC``, ``F.R.``'s letters, ...) are dropped; at least
+    one word must be dropped and one left, and what is left must not be a single letter or number.
+    """
+    lo, hi = 0, len(words)
+    while lo < hi:
+        if words[lo] in _CLUB_AFFIXES:
+            lo += 1
+        elif _dotted(words[lo : lo + 2]):
+            lo += 2
+        else:
+            break
+    while hi > lo:
+        if words[hi - 1] in _CLUB_AFFIXES:
+            hi -= 1
+        elif hi - 2 >= lo and _dotted(words[hi - 2 : hi]):
+            hi -= 2
+        else:
+            break
+    if (lo == 0 and hi == len(words)) or hi <= lo:
+        return None
+    core = "".join(words[lo:hi])
+    return core if len(core) >= 3 and not core.isdigit() else None
+
+
+def _team_forms(words: Sequence[str]) -> list[str]:
+    """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
+
+    Also "Spain U19" and "Spain under-19 team"; "Ethiopia national team" for "Ethiopia national football team".
+    """
+    if "national" not in words or words[-1] != "team":
+        return []
+    k = words.index("national")
+    country = "".join(words[:k])
+    if not country:
+        return []
+    rest = [w for w in words[k + 1 : -1] if w not in ("football", "soccer", "association", "men", "mens")]
+    if not rest:
+        return [country + "nationalteam"]
+    if len(rest) == 1 and rest[0].startswith("under") and rest[0][5:].isdigit():
+        n = rest[0][5:]
+        return [country + "u" + n, country + "under" + n + "team", country + "under" + n]
+    return []
+
+
+def _dotted(letters: Sequence[str]) -> bool:
+    """Whether two single letters spell a dotted club affix ("F", "C" of "F.C."; "S", "C"; "F", "R")."""
+    return len(letters) == 2 and all(len(w) == 1 and w.isalpha() for w in letters)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -511,7 +575,8 @@ class NameIndex:
             names = [w for w in run if w not in _TITLES]
             if names:
                 own = self.label_words(form) if own is None else own
-                if not any(close(w, o) for w in names for o in own):
+                # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label
+                if not any(close(w, o) or (len(w) == 1 and o.startswith(w)) for w in names for o in own):
                     return False
         return True
 

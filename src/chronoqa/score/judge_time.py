@@ -30,10 +30,10 @@ from functools import lru_cache
 from typing import Final
 
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
-from chronoqa.time import Granularity, TimePoint
+from chronoqa.time import Granularity, Interval, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, extract_times
 
-__all__ = ["Attribution", "FactRef", "attribute", "judge_refs", "may_state"]
+__all__ = ["OTHER", "Attribution", "FactRef", "attribute", "judge_refs", "may_state", "unread_dates", "unsure_refs"]
 
 _START: Final = frozenset(
     [
@@ -44,7 +44,6 @@ _START: Final = frozenset(
         "become",
         "assumed",
         "appointed",
-        "elected",
         "began",
         "begun",
         "begin",
@@ -56,8 +55,17 @@ _START: Final = frozenset(
         "signed",
         "entered",
         "acceded",
-        "returned",
         "beginning",
+        "married",
+        "marry",
+        "marrying",
+        "wed",
+        "debut",
+        "debuted",
+        "moved",
+        "transferred",
+        "named",
+        "nominated",
         "commenced",
         "took_over",
         "came_to_power",
@@ -93,14 +101,24 @@ _END: Final = frozenset(
         "lost",
         "ousted",
         "out_of_office",
+        "divorced",
+        "divorce",
+        "divorcing",
+        "separated",
+        "abolished",
+        "dissolved",
+        "ceased",
     ]
 )
+# An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
+# a marriage, the point of a death; it may cite an end but never contradicts one (a divorce may come first).
+_DEATH: Final = frozenset(
+    ["died", "dies", "death", "killed", "assassinated", "assassination", "overthrown", "toppled", "coup",
+     "executed", "murdered"]
+)  # fmt: skip
 _EVENT: Final = frozenset(
     [
         "born",
-        "died",
-        "dies",
-        "death",
         "won",
         "win",
         "wins",
@@ -120,11 +138,13 @@ _EVENT: Final = frozenset(
         "acquire",
         "passed",
         "graduated",
-        "married",
     ]
 )
 _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
-_OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former")
+# An election comes before the term it opens: it may cite a start (at a year), never contradicts one.
+_ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
+_OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
+               "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off")  # fmt: skip
 _PASSIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+over\s+to|gave\s+way\s+to)\b", re.IGNORECASE
 )
@@ -140,6 +160,8 @@ _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 _SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
 _OTHER: Final = -1
+OTHER: Final = _OTHER
+"""The fact index of a reading stated for an entity none of the question's facts has (someone else's date)."""
 
 
 @dataclass(frozen=True)
@@ -204,6 +226,10 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
             out.append((m.start(), "end"))
         elif w in _EVENT:
             out.append((m.start(), "point"))
+        elif w in _DEATH:
+            out.append((m.start(), "death"))
+        elif w in _ELECTED:
+            out.append((m.start(), "elected"))
         elif w in _NONE:
             out.append((m.start(), "none"))
     return tuple(out)
@@ -315,7 +341,7 @@ def attribute(
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
     out: list[Attribution] = []
-    all_dates = list(extract_times(text) if dates is None else dates)  # read once; offsets are the text's
+    all_dates = _with_relative(text, list(extract_times(text) if dates is None else dates))
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -344,20 +370,95 @@ def attribute(
             # nearest before; else the previous date's owner when the clause's verb precedes the date
             # ("... and resigned on D, when B took office"); else the next named ("in D he was ...")
             cue_before = bool(_role_words(span_before))
-            owner = _pick(list(reversed(before))) or (prev_owner if cue_before else None) or _pick(after)
-            owner = owner or prev_owner
+            owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
+            owner = owner or _pick(after) or prev_owner
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
             role, other_term = _role(d, span_before, span_after, prev_role)
+            if d.kind == "point" and owner in before:
+                role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
             firm = owner.distinctive
+            if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
+                facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
+            if not other_term and d.kind == "point":
+                out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, prev_end))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end = owner, role, d_end
+    return out
+
+
+_SOURCE_RE: Final = re.compile(r"\b(?:from|of)\s*$", re.IGNORECASE)
+_TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
+_MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|joined|joining|"
+                             r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
+_RELATIVE_RE: Final = re.compile(
+    r"\b(?:(?:the|that)\s+(?:very\s+)?same\s+year|that\s+year|(a|one|two|three|four|five|\d{1,2})\s+years?\s+"
+    r"(?:later|after(?:wards)?)|the\s+(following|next|subsequent)\s+year)\b",
+    re.IGNORECASE,
+)
+_COUNTS: Final = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+    """``dates`` with the relative years that pin one ("the same year", "two years later") read as years.
+
+    A relative year counts from the date stated right before it (a range's end); it is a year, so it
+    cites a reference only at year granularity.
+    """
+    if not dates or _RELATIVE_RE.search(text) is None:
+        return dates
+    out = list(dates)
+    for m in _RELATIVE_RE.finditer(text):
+        prior = [d for d in dates if d.end <= m.start()]
+        if not prior or any(d.begin < m.end() and m.start() < d.end for d in dates):
+            continue
+        base = prior[-1].interval.end or prior[-1].interval.start
+        if base is None:
+            continue
+        n = m.group(1)
+        shift = (int(n) if n.isdigit() else _COUNTS[n.lower()]) if n else (1 if m.group(2) else 0)
+        year = parse_time(f"{base.year + shift:04d}")
+        out.append(TimeMention(m.group(0), m.start(), m.end(), Interval(year, year), "point"))
+    return sorted(out, key=lambda d: d.begin)
+
+
+def _not_a_source(masked: str, cands: list[_Pos]) -> list[_Pos]:
+    """Positions nearest first, a move's source ("on loan from Liverpool") after the others."""
+    src = [p for p in cands if _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin)]
+    return [p for p in cands if p not in src] + src if len(src) < len(cands) else cands
+
+
+def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
+    """The end a move gives the entity at ``p``: ``to``/``for`` X is X's start, ``from`` X its end."""
+    head = masked[max(clause_begin, p.begin - 16) : p.begin]
+    if _SOURCE_RE.search(head) and _MOVE_RE.search(masked, clause_begin, p.begin):
+        return "end"
+    if _TARGET_RE.search(head.lower()) and _MOVE_RE.search(masked, clause_begin, p.begin):
+        return "start"
+    return None
+
+
+def _clause_cites(
+    masked: str, d: TimeMention, owner: _Pos, before: Sequence[_Pos], clause_begin: int
+) -> list[Attribution]:
+    """Cite-only readings for the other facts a move names ("joined X on loan from Y in D": X's start)."""
+    out: list[Attribution] = []
+    for p in before:
+        facts = p.facts - {_OTHER}
+        if p is owner or p.pronoun or not facts or not p.distinctive:
+            continue  # a shared entity ("Colchester United" of two players) says whose move it is not
+        role = _move_role(masked, p, clause_begin)
+        if role is None:
+            cues = _role_words(masked[clause_begin : p.begin])
+            role = cues[-1][1] if cues and cues[-1][1] in ("start", "end") else None
+        if role is not None:
+            out.extend(_readings(d, role, facts, False, d.begin))
     return out
 
 
@@ -536,9 +637,13 @@ def judge_refs(
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
-            ok_roles, strict_roles = {"start", "end", "point", "none"}, {"start", "end", "point"}
+            ok_roles, strict_roles = {"start", "end", "point", "none", "death"}, {"start", "end", "point"}
         elif which == "start" and fact.open_end:  # "won in 1990", "(1995–?)": the start of a start-only fact
-            ok_roles, strict_roles = {"start", "point", "none"}, {"start"}
+            ok_roles, strict_roles = {"start", "point", "none", "elected"}, {"start"}
+        elif which == "start":
+            ok_roles, strict_roles = {"start", "elected"}, {"start"}
+        elif which == "end":  # "died in office on D", "was ousted on D": an end (cited, never contradicting)
+            ok_roles, strict_roles = {"end", "death"}, {"end"}
         else:
             ok_roles, strict_roles = {which}, {which}
         mine = [r for r in readings if fi in r.facts]
@@ -553,3 +658,40 @@ def judge_refs(
         ):
             contradicted = True
     return n, contradicted
+
+
+# Date-like text the reader leaves alone: slashed dates (day/month order unknown), years in other scripts'
+# date forms ("2008年", "7 мая 2012"), clipped years ("'93"), feast days.
+_UNREAD_RE: Final = re.compile(
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*[年년]|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\s+(?:de\s+)?\d{4}|[‘'’]\d{2}\b|"
+    r"\b(?:christmas|new\s+year's|easter)\s+(?:day|eve)?\s*\d{4}",
+    re.IGNORECASE,
+)
+
+
+def unread_dates(text: str, dates: Sequence[TimeMention]) -> bool:
+    """Whether ``text`` holds a date the reader did not read (outside every mention it found)."""
+    return any(not any(d.begin <= m.start() < d.end for d in dates) for m in _UNREAD_RE.finditer(text))
+
+
+def unsure_refs(
+    readings: Sequence[Attribution],
+    refs: Sequence[tuple[str, TimePoint, int]],
+    dates: Sequence[TimeMention],
+    granularity: Granularity,
+) -> bool:
+    """Whether every reference not stated has its value in the text, attributed to nothing else.
+
+    Such a text states the date but the rules cannot tell for what: ``undecided``, not ``wrong``. A value
+    read firmly for another entity or another fact of the question, or absent, decides (``wrong``).
+    """
+    found = False
+    for which, value, fi in refs:
+        if any(fi in r.facts and _same(r.value, value, granularity) for r in readings):
+            continue
+        if not may_state(dates, [(which, value, fi)], granularity):
+            return False
+        if any(fi not in r.facts and r.firm and _same(r.value, value, granularity) for r in readings):
+            return False  # read for someone else, or for another fact of the question: decided
+        found = True
+    return found

@@ -31,8 +31,9 @@ from typing import Literal, NamedTuple
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question, Triple
+from chronoqa.score.answers import after_correction
 from chronoqa.score.judge_names import NameIndex
-from chronoqa.score.judge_time import FactRef, attribute, judge_refs, may_state
+from chronoqa.score.judge_time import FactRef, attribute, judge_refs, may_state, unread_dates, unsure_refs
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
 
@@ -64,6 +65,7 @@ class TimeRow(NamedTuple):
     n_cited: int
     judge: bool | None = None
     T_strict: bool | None = None
+    undecided: str | None = None
 
 
 def _pt(value: object) -> TimePoint | None:
@@ -222,13 +224,30 @@ def score_time(
         return TimeRow(q.id, answer_correct, None, 0, 0, verdict)
     g = Granularity.parse(q.granularity or "year")
     text = None if record is None or record.status == "error" else record.explanation
+    if mode == "careful" and text:
+        text = after_correction(text.replace("**", "").replace("__", ""))  # Markdown bold; "wait, let me correct"
     if mode == "strict":
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
     facts, fact_refs = ref_facts(q, refs)
     dates = extract_times(text) if text else []
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
-        return TimeRow(q.id, answer_correct, False, len(fact_refs), 0, verdict)
+        why = "a date the reader cannot read" if text and unread_dates(text, dates) else None
+        return _resolved(TimeRow(q.id, answer_correct, False, len(fact_refs), 0, verdict, undecided=why))
     readings = attribute(text or "", facts, entities, dates)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
-    return TimeRow(q.id, answer_correct, n == len(fact_refs) and not contradicted, len(fact_refs), n, verdict)
+    ok = n == len(fact_refs) and not contradicted
+    why = None
+    if not ok and not contradicted:
+        if unsure_refs(readings, fact_refs, dates, g):
+            why = "the date is stated, but not for what the rules can tell"
+        elif text and unread_dates(text, dates):
+            why = "a date the reader cannot read"
+    return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
+
+
+def _resolved(row: TimeRow) -> TimeRow:
+    """An undecided row that an LLM judge decided takes the judge's verdict (and keeps the reason)."""
+    if row.undecided and row.judge is not None:
+        return row._replace(T=row.judge)
+    return row
