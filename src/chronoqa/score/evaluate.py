@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from chronoqa.artifacts.answers import AnswerRecord, read_answers
+from chronoqa.artifacts.answers import AnswerRecord, parse_counts, read_answers
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
@@ -36,6 +36,7 @@ from chronoqa.score.fast import (
 )
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.stats import CI, benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
+from chronoqa.score.structured import structured_time
 from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 from chronoqa.time import ValidityMode
 
@@ -277,6 +278,7 @@ def _score_answers(
     aliases: Mapping[str, Sequence[str]],
     rule: SetRule,
     judge: Judge | None,
+    info: dict[str, Any] | None = None,
 ) -> tuple[list[AnswerOutcome], list[TimeRow]]:
     if isinstance(answers, Mapping):
         recs: Mapping[str, AnswerRecord] = answers
@@ -293,6 +295,8 @@ def _score_answers(
     missing = len({q.id for q in qs} - set(recs))
     if missing:
         warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
+    if info is not None and any(r.reply_format for r in recs.values()):  # a structured protocol: its parse rate
+        info["replies"] = parse_counts(r for q in qs if (r := recs.get(q.id)) is not None)
     outcomes, trows = [], []
     ents = CorpusEntities(rel.corpus)
     prepare = getattr(judge, "prepare", None)
@@ -303,6 +307,10 @@ def _score_answers(
         o = score_answer(q, rec, aliases=aliases, rule=rule, **ents.answer_kwargs(q))
         strict = score_answer(q, rec, aliases=aliases, rule=rule, mode="strict")
         outcomes.append(o._replace(strict=strict.correct))
+        fields = structured_time(q, rec, o.correct, aliases=aliases, judge=judge)
+        if fields is not None:  # a structured reply's dates are read from its fields, the same under both rules
+            trows.append(fields._replace(T_strict=fields.T))
+            continue
         row = score_time(q, rec, o.correct, judge=judge, entities=ents.time_entities())
         loose = score_time(q, rec, o.correct, mode="strict")
         trows.append(row._replace(T_strict=loose.T))
@@ -434,7 +442,7 @@ def evaluate(
     if answers is not None:
         al = aliases if aliases is not None else aliases_from_corpus(rel.corpus)
         kw: dict[str, Any] = {"aliases": al, "rule": answer_rule, "judge": judge}
-        outcomes, trows = _score_answers(answers, qs, rel, warnings, **kw)
+        outcomes, trows = _score_answers(answers, qs, rel, warnings, info=data, **kw)
         ans, tim = _answer_metrics(outcomes, trows)
         data["answers"] = _block(
             ans, slices, seed=seed, n_boot=n_bootstrap, min_slice=min_slice, tag="answers", warnings=warnings
