@@ -7,9 +7,8 @@ time references (:func:`~chronoqa.score.time_accuracy.gold_time_refs`, each belo
 :func:`~chronoqa.score.time_accuracy.ref_facts` says):
 
 * A reference about an answer's fact is compared with the claims of the answers that name that gold
-  answer (the one claim, when the reply has one claim and the question one gold answer and no claim
-  names it; every claim, for a time answer); a reference about the fact the question is anchored on,
-  with the ``reference`` dates.
+  answer (every claim, for a time answer): dates claimed for another entity never count for the gold's
+  fact. A reference about the fact the question is anchored on is compared with the ``reference`` dates.
 * A ``start`` reference reads a claim's ``start`` (its ``date`` when it gives no start), an ``end``
   reference its ``end`` (or ``date``), an ``any`` reference any of them; a time answer given without
   dates is read as its own date.
@@ -37,7 +36,9 @@ Claim = AnswerClaim | DateClaim
 
 
 def _named(q: Question, claims: Sequence[AnswerClaim], aliases: Mapping[str, Sequence[str]] | None) -> list[set[int]]:
-    """For each claim, the gold answers (indexes of ``q.answers``) its answer names."""
+    """For each claim, the gold answers (indexes of ``q.answers``) its answer names (all, for a time answer)."""
+    if q.answer_type == "time":
+        return [set(range(len(q.answers))) for _ in claims]
     entities: dict[str, tuple[str, ...]] = {}
     for i, label in enumerate(q.answers):
         names = {label}
@@ -58,12 +59,7 @@ def claims_of_facts(
     out: list[list[Claim]] = [[] for _ in range(n_facts)]
     if not claims and reply.reference is None:
         return out
-    if q.answer_type == "time":
-        named = [set(range(len(q.answers))) for _ in claims]
-    else:
-        named = _named(q, claims, aliases)
-        if len(claims) == 1 and len(q.answers) == 1 and not named[0]:
-            named = [{0}]
+    named = _named(q, claims, aliases)
     table = q.source == "table" or any("answer" in r for r in q.time_refs)
     anchor = n_facts - 1 if (q.S_anchor and not table and n_facts > 1) else None
     for fi in range(n_facts):
@@ -82,10 +78,9 @@ def _fields(claim: Claim, which: str, time_answer: bool) -> list[str]:
     if time_answer and isinstance(claim, AnswerClaim) and not any(dates):
         dates = (None, None, claim.answer)
     start, end, date = dates
-    if which == "start":
-        return [start or date] if (start or date) else []
-    if which == "end":
-        return [end or date] if (end or date) else []
+    if which in ("start", "end"):
+        own = start if which == "start" else end
+        return [d for d in (own or date,) if d]
     return [d for d in dates if d]
 
 
