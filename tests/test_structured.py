@@ -16,11 +16,13 @@ from answer_fixtures import triple, write_fixture
 from chronoqa.answer import answer_release, make_answerer, read_answers
 from chronoqa.answer.prompts import get_protocol
 from chronoqa.answer.structured import parse_structured, read_reply, response_formats
-from chronoqa.artifacts.answers import AnswerRecord, StructuredAnswer, parse_counts
+from chronoqa.artifacts.answers import AnswerRecord, StructuredAnswer, parse_counts, read_answers_meta
+from chronoqa.artifacts.metrics import MetricsFolder, MetricsRecord
 from chronoqa.artifacts.release import load_release
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, write_jsonl
 from chronoqa.records import Question
+from chronoqa.report import build_summary, summary_table
 from chronoqa.score.evaluate import evaluate
 from chronoqa.score.structured import structured_time
 from chronoqa.score.time_accuracy import score_time
@@ -264,6 +266,11 @@ def test_structured_protocol_end_to_end_reports_its_parse_rate_and_judges_fields
     q1 = next(q for q in load_release(rel).questions if q.id == "q1")
     assert score_time(q1, recs["q1"], True).T is False
     assert t["q3"] is True  # the prose fallback, judged by the prose judge: "joined Blue FC in 2005"
+
+    # the report's answerer line carries the parse rate
+    folder = MetricsFolder(answers=(MetricsRecord("llm", res.to_dict(), read_answers_meta(tmp_path / "ans")),))
+    _, _, _, rows = summary_table(build_summary(rel, folder))
+    assert rows[0][0] == "llm(model=m,protocol=structured@1) · JSON parsed 2/4"
 
 
 def test_free_text_protocols_send_no_response_format_and_report_no_parse_rate(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ finished run can be re-scored or audited without the model.
 
 A structured protocol (``structured@1``) asks the server for JSON (``response_format``, where it takes
 one) and reads each reply with :func:`~chronoqa.answer.structured.read_reply`; the meta records how
-many replies parsed (``replies``) and which response format the server took (``response_format``).
+many replies parsed (``replies``) and the answers under each response format the server took
+(``calls.format_json_schema``, ``calls.format_json_object``, ``calls.format_prompt``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ __all__ = ["LLMAnswerer"]
 
 
 class LLMAnswerer:
-    """Ask a chat model each question under a named prompt protocol (``closed_book@1``, ``rag@1``)."""
+    """Ask a chat model each question under a named prompt protocol (``closed_book@1``, ``rag@1``, ``structured@1``)."""
 
     def __init__(self, config: ClientConfig, protocol: str = "rag@1", k: int = 10, spec: str | None = None) -> None:
         self.config = config
