@@ -49,11 +49,16 @@ STATUSES = ("ok", "error", "abstain")
 REPLY_FORMATS = ("json", "prose")
 
 
-def _no_description(schema: dict[str, Any]) -> None:
-    schema.pop("description", None)  # the JSON schema sent to a model carries the fields' words, not docstrings
+def _sent_schema(schema: dict[str, Any]) -> None:
+    """The schema sent to a model: the fields' words, not docstrings, and no other field asked for.
+
+    A grammar built from it then cannot wander off; a reply's extra fields are still ignored, not refused.
+    """
+    schema.pop("description", None)
+    schema["additionalProperties"] = False
 
 
-_CLAIM_CONFIG = ConfigDict(frozen=True, extra="ignore", json_schema_extra=_no_description)
+_CLAIM_CONFIG = ConfigDict(frozen=True, extra="ignore", json_schema_extra=_sent_schema)
 _START = "when it began to hold (YYYY, YYYY-MM or YYYY-MM-DD)"
 _END = "when it stopped holding; null if it still holds or is unknown"
 _DATE = "the date of an event that happened once, instead of start and end"
