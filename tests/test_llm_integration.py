@@ -178,7 +178,7 @@ def test_structured_protocol_real_llm_parse_rate_and_fields(server: str, tmp_pat
     from chronoqa.score.structured import structured_time
 
     rel, run = _release(tmp_path, n=4)
-    spec = f"llm(model=smollm2,base_url={server},protocol=structured@1,max_tokens=160,concurrency=2,timeout=120)"
+    spec = f"llm(model=smollm2,base_url={server},protocol=structured@1,max_tokens=256,concurrency=2,timeout=120)"
     s = answer_release(rel, make_answerer(spec), tmp_path / "s", run=run, cache_dir=tmp_path / "cache")
     assert s.by_status["error"] == 0
     meta = read_json(tmp_path / "s" / "answers.meta.json")
