@@ -161,26 +161,33 @@ def test_bad_config_is_rejected() -> None:
 _FORMATS = ({"type": "json_schema", "json_schema": {"name": "x", "schema": {}}}, {"type": "json_object"})
 
 
-def _format_script(accepted: set[str]) -> Any:
-    """A server that refuses (422, naming the field) every response_format type not in ``accepted``."""
+def _format_script(accepted: set[str], status: int = 422) -> Any:
+    """A server that refuses every response_format type not in ``accepted``, with an error naming the field.
+
+    llama-cpp-python's server answers its validation error with a 500 whose body quotes it.
+    """
 
     def script(n: int, payload: dict[str, Any]) -> Reply:
         fmt = payload.get("response_format")
         if fmt is not None and fmt["type"] not in accepted:
-            return 422, f"body.response_format.type: input should be 'text' or 'json_object', got {fmt['type']!r}", {}
+            return status, "('body', 'response_format', 'type'): Input should be 'text' or 'json_object'", {}
         return 200, '{"answers": []}', {}
 
     return script
 
 
-def test_response_formats_step_down_to_what_the_server_takes_and_remember_it() -> None:
-    with FakeOpenAI(_format_script({"json_object"})) as srv, ChatClient(_cfg(srv.base_url)) as client:
+@pytest.mark.parametrize("status", [400, 422, 500])
+def test_response_formats_step_down_to_what_the_server_takes_and_remember_it(status: int) -> None:
+    slept: list[float] = []
+    script = _format_script({"json_object"}, status)
+    with FakeOpenAI(script) as srv, ChatClient(_cfg(srv.base_url), sleep=slept.append) as client:
         first = client.chat(MSG, _FORMATS)
         second = client.chat([{"role": "user", "content": "Where?"}], _FORMATS)
     assert first.ok and second.ok and first.text == '{"answers": []}'
     sent = [r.get("response_format", {}).get("type") for r in srv.requests]
     assert sent == ["json_schema", "json_object", "json_object"]  # json_schema refused once, then not sent again
     assert client.response_format_counts == {"json_object": 2}
+    assert slept == []  # a refusal is not retried
 
 
 def test_a_server_taking_no_response_format_gets_the_prompt_alone() -> None:

@@ -15,10 +15,10 @@
 * A call that still fails returns a :class:`ChatResult` with ``ok=False`` and the error text; it never
   raises, so callers record the failure instead of dropping the question.
 * Response formats (JSON mode): :meth:`ChatClient.chat` may be given ``response_formats``, ``response_format``
-  values to try in order. A server that refuses one (HTTP 400 or 422 whose body names ``response_format``
-  or the value's type) is not sent it again by this client; the next is tried, and after the last the
-  request goes with the prompt alone. ``response_format_counts`` says which one each answer came under
-  (``prompt``: none). The list is part of the cache key, as the protocol asked for it.
+  values to try in order. A server that refuses one (an error whose body names ``response_format``, or a
+  400/422 naming the value's type; never retried) is not sent it again by this client; the next is tried,
+  and after the last the request goes with the prompt alone. ``response_format_counts`` says which one
+  each answer came under (``prompt``: none). The list is part of the cache key, as the protocol asked for it.
 * With a :class:`~chronoqa.answer.cache.ResponseCache`, successful responses are stored on disk and a
   repeated request is answered from the cache without any HTTP call.
 """
@@ -277,10 +277,10 @@ class ChatClient:
                 if status == 200:
                     return self._success(payload, key, body_text, attempt), False
                 error = f"HTTP {status}: {body_text[:200]}"
+                if _refuses_format(payload, status, body_text):  # not transient: never retried
+                    return ChatResult(False, None, error, attempt, False, key), True
                 if status not in _RETRY_STATUS:
-                    return ChatResult(False, None, error, attempt, False, key), _refuses_format(
-                        payload, status, body_text
-                    )
+                    return ChatResult(False, None, error, attempt, False, key), False
                 retry_after = _retry_after(resp_headers.get("retry-after"))
             if attempt <= c.max_retries:
                 self._sleep(self.backoff(key, attempt, retry_after))
@@ -350,12 +350,16 @@ def _content_of(body: Any) -> str:
 
 
 def _refuses_format(payload: Mapping[str, Any], status: int, body: str) -> bool:
-    """True when a 400/422 answers a request whose ``response_format`` the server does not take."""
+    """True when an error answers a request whose ``response_format`` the server does not take.
+
+    The body names the field (OpenAI and FastAPI servers; llama-cpp-python's reports its validation
+    error as a 500), or a 400/422 names the format's type.
+    """
     fmt = payload.get("response_format")
-    if fmt is None or status not in (400, 422):
+    if fmt is None or status < 400:
         return False
     low = body.lower()
-    return "response_format" in low or str(fmt.get("type", "")).lower() in low
+    return "response_format" in low or (status in (400, 422) and str(fmt.get("type", "")).lower() in low)
 
 
 def _retry_after(value: str | None) -> float | None:

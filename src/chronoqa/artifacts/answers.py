@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema, field_validator
 
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
@@ -59,6 +59,11 @@ def _sent_schema(schema: dict[str, Any]) -> None:
 
 
 _CLAIM_CONFIG = ConfigDict(frozen=True, extra="ignore", json_schema_extra=_sent_schema)
+# Lengths asked of a model in the schema it is sent (a grammar then cannot run on inside one string);
+# a longer value in a reply is still read, not refused.
+_DateText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 40})]
+_NameText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 120})]
+_SentenceText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 300})]
 _START = "when it began to hold (YYYY, YYYY-MM or YYYY-MM-DD)"
 _END = "when it stopped holding; null if it still holds or is unknown"
 _DATE = "the date of an event that happened once, instead of start and end"
@@ -82,9 +87,9 @@ class DateClaim(BaseModel):
 
     model_config = _CLAIM_CONFIG
 
-    start: str | None = Field(None, description=_START)
-    end: str | None = Field(None, description=_END)
-    date: str | None = Field(None, description=_DATE)
+    start: _DateText | None = Field(None, description=_START)
+    end: _DateText | None = Field(None, description=_END)
+    date: _DateText | None = Field(None, description=_DATE)
 
     _dates = field_validator("start", "end", "date", mode="before")(_date_value)
 
@@ -94,10 +99,10 @@ class AnswerClaim(BaseModel):
 
     model_config = _CLAIM_CONFIG
 
-    answer: str = Field(description="one answer: a name, a value or a date")
-    start: str | None = Field(None, description=_START)
-    end: str | None = Field(None, description=_END)
-    date: str | None = Field(None, description=_DATE)
+    answer: _NameText = Field(description="one answer: a name, a value or a date")
+    start: _DateText | None = Field(None, description=_START)
+    end: _DateText | None = Field(None, description=_END)
+    date: _DateText | None = Field(None, description=_DATE)
 
     _dates = field_validator("start", "end", "date", mode="before")(_date_value)
 
@@ -113,7 +118,7 @@ class StructuredAnswer(BaseModel):
 
     answers: tuple[AnswerClaim, ...] = Field(description="every correct answer; an empty list if unknown")
     reference: DateClaim | None = Field(None, description="dates of the event the question refers to, if any")
-    explanation: str | None = Field(None, description="one short sentence citing the dates")
+    explanation: _SentenceText | None = Field(None, description="one short sentence citing the dates")
 
     @field_validator("answers", mode="before")
     @classmethod
