@@ -156,3 +156,64 @@ def test_bad_config_is_rejected() -> None:
         ClientConfig(base_url="localhost:8080", model="m")
     with pytest.raises(ValueError, match="concurrency"):
         ClientConfig(base_url="http://x/v1", model="m", concurrency=0)
+
+
+_FORMATS = ({"type": "json_schema", "json_schema": {"name": "x", "schema": {}}}, {"type": "json_object"})
+
+
+def _format_script(accepted: set[str], status: int = 422) -> Any:
+    """A server that refuses every response_format type not in ``accepted``, with an error naming the field.
+
+    llama-cpp-python's server answers its validation error with a 500 whose body quotes it.
+    """
+
+    def script(n: int, payload: dict[str, Any]) -> Reply:
+        fmt = payload.get("response_format")
+        if fmt is not None and fmt["type"] not in accepted:
+            return status, "('body', 'response_format', 'type'): Input should be 'text' or 'json_object'", {}
+        return 200, '{"answers": []}', {}
+
+    return script
+
+
+@pytest.mark.parametrize("status", [400, 422, 500])
+def test_response_formats_step_down_to_what_the_server_takes_and_remember_it(status: int) -> None:
+    slept: list[float] = []
+    script = _format_script({"json_object"}, status)
+    with FakeOpenAI(script) as srv, ChatClient(_cfg(srv.base_url), sleep=slept.append) as client:
+        first = client.chat(MSG, _FORMATS)
+        second = client.chat([{"role": "user", "content": "Where?"}], _FORMATS)
+    assert first.ok and second.ok and first.text == '{"answers": []}'
+    sent = [r.get("response_format", {}).get("type") for r in srv.requests]
+    assert sent == ["json_schema", "json_object", "json_object"]  # json_schema refused once, then not sent again
+    assert client.response_format_counts == {"json_object": 2}
+    assert slept == []  # a refusal is not retried
+
+
+def test_a_server_taking_no_response_format_gets_the_prompt_alone() -> None:
+    with FakeOpenAI(_format_script(set())) as srv, ChatClient(_cfg(srv.base_url)) as client:
+        res = client.chat(MSG, _FORMATS)
+    assert res.ok
+    assert [r.get("response_format", {}).get("type") for r in srv.requests] == ["json_schema", "json_object", None]
+    assert client.response_format_counts == {"prompt": 1}
+
+
+def test_a_400_that_is_not_about_the_format_is_an_error_not_a_step_down() -> None:
+    def script(n: int, payload: dict[str, Any]) -> Reply:
+        return 400, "the prompt is longer than the context window", {}
+
+    with FakeOpenAI(script) as srv, ChatClient(_cfg(srv.base_url)) as client:
+        res = client.chat(MSG, _FORMATS)
+    assert not res.ok and "HTTP 400" in (res.error or "")
+    assert len(srv.requests) == 1
+
+
+def test_response_formats_are_part_of_the_cache_key(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "c")
+    with FakeOpenAI(_format_script({"json_schema"})) as srv, ChatClient(_cfg(srv.base_url), cache) as client:
+        with_json = client.chat(MSG, _FORMATS)
+        plain = client.chat(MSG)
+        again = client.chat(MSG, _FORMATS)
+    assert with_json.key != plain.key and not plain.cached and again.cached
+    assert len(srv.requests) == 2
+    assert "response_format" not in srv.requests[1]  # the plain request carries none

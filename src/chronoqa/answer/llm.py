@@ -4,6 +4,11 @@ Every question gets one record. A request that still fails after its retries is 
 status ``error`` and its error text (scored as wrong downstream); nothing is dropped. Responses are
 cached under ``<cache_dir>/llm`` so a killed run resumes without re-asking finished questions, and a
 finished run can be re-scored or audited without the model.
+
+A structured protocol (``structured@1``) asks the server for JSON (``response_format``, where it takes
+one) and reads each reply with :func:`~chronoqa.answer.structured.read_reply`; the meta records how
+many replies parsed (``replies``) and the answers under each response format the server took
+(``calls.format_json_schema``, ``calls.format_json_object``, ``calls.format_prompt``).
 """
 
 from __future__ import annotations
@@ -17,13 +22,15 @@ from chronoqa.answer.base import AnswerContext, AnswerRecord, Evidence
 from chronoqa.answer.cache import ResponseCache
 from chronoqa.answer.client import ChatClient, ChatResult, ClientConfig
 from chronoqa.answer.prompts import get_protocol, parse_response
+from chronoqa.answer.structured import read_reply, response_formats
+from chronoqa.artifacts.answers import parse_counts
 from chronoqa.records import Question
 
 __all__ = ["LLMAnswerer"]
 
 
 class LLMAnswerer:
-    """Ask a chat model each question under a named prompt protocol (``closed_book@1``, ``rag@1``)."""
+    """Ask a chat model each question under a named prompt protocol (``closed_book@1``, ``rag@1``, ``structured@1``)."""
 
     def __init__(self, config: ClientConfig, protocol: str = "rag@1", k: int = 10, spec: str | None = None) -> None:
         self.config = config
@@ -32,6 +39,7 @@ class LLMAnswerer:
         self.uses_evidence = self.protocol.uses_evidence
         self.spec = spec or f"llm(model={config.model},protocol={self.protocol.id})"
         self.last_stats: dict[str, int] = {}
+        self.last_replies: dict[str, Any] = {}
 
     def meta(self) -> dict[str, Any]:
         """Protocol, model and every parameter (not the API key)."""
@@ -41,6 +49,7 @@ class LLMAnswerer:
             "k": self.k,
             "client": self.config.public_dict(),
             **({"calls": dict(self.last_stats)} if self.last_stats else {}),
+            **({"replies": dict(self.last_replies)} if self.last_replies else {}),
         }
 
     def answer(
@@ -56,12 +65,26 @@ class LLMAnswerer:
                 with lock:
                     context.progress(1)
 
+        formats = response_formats() if self.protocol.structured else ()
         with ChatClient(self.config, cache) as client:
-            results = client.chat_many(batch, on_done=done)
+            results = client.chat_many(batch, on_done=done, response_formats=formats)
             self.last_stats = {"http_calls": client.counters.http_calls, "cache_hits": client.counters.cache_hits}
-        for q, res in zip(questions, results, strict=True):
-            if not res.ok or res.text is None:
-                yield AnswerRecord(q.id, self.spec, "error", None, None, res.error or "no response", None)
-                continue
-            parsed = parse_response(res.text)
-            yield AnswerRecord(q.id, self.spec, parsed.status, parsed.answer, parsed.explanation, None, res.text)
+            if formats and client.response_format_counts:
+                self.last_stats = {**self.last_stats, **_prefixed(client.response_format_counts)}
+        records = [self._record(q.id, res) for q, res in zip(questions, results, strict=True)]
+        if self.protocol.structured:
+            self.last_replies = parse_counts(records)
+        yield from records
+
+    def _record(self, qid: str, res: ChatResult) -> AnswerRecord:
+        if not res.ok or res.text is None:
+            return AnswerRecord(qid, self.spec, "error", None, None, res.error or "no response", None)
+        if self.protocol.structured:
+            return read_reply(qid, self.spec, res.text)
+        parsed = parse_response(res.text)
+        return AnswerRecord(qid, self.spec, parsed.status, parsed.answer, parsed.explanation, None, res.text)
+
+
+def _prefixed(counts: Mapping[str, int]) -> dict[str, int]:
+    """Answers by the response format the server took: ``{"format_json_schema": 3, "format_prompt": 1}``."""
+    return {f"format_{k}": v for k, v in sorted(counts.items())}

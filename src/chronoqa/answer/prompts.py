@@ -10,7 +10,15 @@ version, so cached responses and published numbers stay comparable.
   end, ``(until 2009)`` for an unknown start.
 
 Both ask for ``Answer: ...`` and ``Explanation: ...`` (a short justification citing dates, which
-time accuracy scores). The question time is shown as a tag only where ``question.render_time`` is
+time accuracy scores): free text, for models that cannot write JSON.
+
+* ``structured@1``: the facts and the question as ``rag@1`` shows them, and a reply asked for as one JSON
+  object (:class:`~chronoqa.artifacts.answers.StructuredAnswer`): the answers as a list, each with the
+  start and end dates the model claims for it (or the date of a one-off event), the dates of the event the
+  question refers to, and a sentence. ``structured_closed_book@1``: the same without the facts. Their
+  replies are read by :mod:`chronoqa.answer.structured` (prose when a reply is not valid JSON).
+
+The question time is shown as a tag only where ``question.render_time`` is
 true: interval questions' ``t_query`` IS their answer (TempBench's documented leak), so it is never
 shown for them.
 """
@@ -30,6 +38,7 @@ __all__ = [
     "PROTOCOLS",
     "ParsedAnswer",
     "PromptProtocol",
+    "abstains",
     "get_protocol",
     "parse_response",
     "relation_phrase",
@@ -46,6 +55,19 @@ _SYSTEM = (
     "Explanation: <one short sentence that cites the dates supporting the answer>\n"
     "If several answers are correct, separate them with '; '. "
     "If you do not know, write 'Answer: unknown'."
+)
+
+
+_SYSTEM_JSON = (
+    "You answer questions about facts that are true at specific times. "
+    "Reply with one JSON object and nothing else, in this form:\n"
+    '{"answers": [{"answer": "<a name, a value or a date>", "start": "<when it began to hold: YYYY or '
+    'YYYY-MM-DD>", "end": "<when it stopped holding, or null if it still holds>", "date": "<the date of an '
+    'event that happened once, or null>"}], "reference": {"start": null, "end": null, "date": null}, '
+    '"explanation": "<one short sentence that cites the dates>"}\n'
+    'List every correct answer in "answers", each with its own dates. "reference" holds the dates of the '
+    "event the question refers to (for example when someone joined a team), or null. "
+    'If you do not know, reply {"answers": []}.'
 )
 
 
@@ -76,14 +98,13 @@ def _time_line(q: Question) -> list[str]:
     return [f"Question time: {q.t_query}"] if q.render_time and q.t_query else []
 
 
-def _closed_book_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
-    user = "\n".join([*_time_line(q), f"Question: {q.question}"])
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+def _closed_book_user(q: Question) -> str:
+    return "\n".join([*_time_line(q), f"Question: {q.question}"])
 
 
-def _rag_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+def _rag_user(q: Question, evidence: Sequence[Evidence], k: int) -> str:
     facts = [f"- {render_fact(f, q.as_of)}" for f in evidence[:k]] or ["- (no facts retrieved)"]
-    user = "\n".join(
+    return "\n".join(
         [
             "Facts (each with the period in which it holds):",
             *facts,
@@ -93,17 +114,37 @@ def _rag_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str,
             f"Question: {q.question}",
         ]
     )
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+
+
+def _closed_book_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": _closed_book_user(q)}]
+
+
+def _rag_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": _rag_user(q, evidence, k)}]
+
+
+def _structured_closed_book_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+    return [{"role": "system", "content": _SYSTEM_JSON}, {"role": "user", "content": _closed_book_user(q)}]
+
+
+def _structured_v1(q: Question, evidence: Sequence[Evidence], k: int) -> list[dict[str, str]]:
+    return [{"role": "system", "content": _SYSTEM_JSON}, {"role": "user", "content": _rag_user(q, evidence, k)}]
 
 
 @dataclass(frozen=True)
 class PromptProtocol:
-    """A named, versioned prompt template; ``uses_evidence`` says whether it shows retrieved facts."""
+    """A named, versioned prompt template; ``uses_evidence`` says whether it shows retrieved facts.
+
+    ``structured``: the reply is asked for as JSON (:class:`~chronoqa.artifacts.answers.StructuredAnswer`)
+    and read by :mod:`chronoqa.answer.structured`; otherwise it is free text read by :func:`parse_response`.
+    """
 
     name: str
     version: int
     uses_evidence: bool
     builder: Callable[[Question, Sequence[Evidence], int], list[dict[str, str]]]
+    structured: bool = False
 
     @property
     def id(self) -> str:
@@ -122,6 +163,8 @@ PROTOCOLS: NameTable[PromptProtocol] = NameTable(
         for p in (
             PromptProtocol("closed_book", 1, False, _closed_book_v1),
             PromptProtocol("rag", 1, True, _rag_v1),
+            PromptProtocol("structured", 1, True, _structured_v1, structured=True),
+            PromptProtocol("structured_closed_book", 1, False, _structured_closed_book_v1, structured=True),
         )
     ),
 )
@@ -145,6 +188,11 @@ _ABSTAIN = re.compile(
 )
 _ANSWER = re.compile(r"^\s*\**\s*answer\s*\**\s*[:：]\s*\**\s*(.*)$", re.IGNORECASE)
 _EXPL = re.compile(r"^\s*\**\s*explanation\s*\**\s*[:：]\s*\**\s*(.*)$", re.IGNORECASE)
+
+
+def abstains(answer: str) -> bool:
+    """True for an answer that says the model does not know (``unknown``, ``I don't know``, ``n/a``)."""
+    return not answer.strip() or _ABSTAIN.match(answer) is not None
 
 
 @dataclass(frozen=True)
@@ -185,6 +233,6 @@ def parse_response(text: str) -> ParsedAnswer:
             expl = rest[1:]
     answer = answer.strip().strip("*").strip()
     explanation = " ".join(e for e in expl if e) or None
-    if not answer or _ABSTAIN.match(answer):
+    if abstains(answer):
         return ParsedAnswer("abstain", None, explanation)
     return ParsedAnswer("ok", answer, explanation)

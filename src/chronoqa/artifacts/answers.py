@@ -4,9 +4,15 @@ An answer folder holds::
 
     answers.jsonl       one line per question of the split, in benchmark order:
                         {"qid", "answerer", "status": "ok"|"error"|"abstain", "answer", "explanation", "error", "raw"}
+                        and, for a protocol that asks for JSON (``structured@1``), "reply_format": "json"|"prose"
+                        and, for a reply that parsed, "structured": a :class:`StructuredAnswer`
     answers.meta.json   the answerer spec and parameters, the run file it read, the counts by status
 
 Failed calls are lines with status ``error`` (the scorer counts them wrong), never missing lines.
+
+:class:`StructuredAnswer` is the one declaration of the structured reply: the JSON schema the model is
+asked for (sent as ``response_format`` where the server takes one), the validation of its reply, and the
+``structured`` field of a line, which the scorer reads field by field.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema, field_validator
 
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
@@ -22,9 +30,14 @@ from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
 __all__ = [
     "ANSWERS_FILE",
     "ANSWERS_META_FILE",
+    "REPLY_FORMATS",
     "STATUSES",
+    "AnswerClaim",
     "AnswerRecord",
+    "DateClaim",
+    "StructuredAnswer",
     "answers_file",
+    "parse_counts",
     "read_answers",
     "read_answers_meta",
     "write_answers",
@@ -33,6 +46,91 @@ __all__ = [
 ANSWERS_FILE = "answers.jsonl"
 ANSWERS_META_FILE = "answers.meta.json"
 STATUSES = ("ok", "error", "abstain")
+REPLY_FORMATS = ("json", "prose")
+
+
+def _sent_schema(schema: dict[str, Any]) -> None:
+    """The schema sent to a model: the fields' words, not docstrings, and no other field asked for.
+
+    A grammar built from it then cannot wander off; a reply's extra fields are still ignored, not refused.
+    """
+    schema.pop("description", None)
+    schema["additionalProperties"] = False
+
+
+_CLAIM_CONFIG = ConfigDict(frozen=True, extra="ignore", json_schema_extra=_sent_schema)
+# Lengths asked of a model in the schema it is sent (a grammar then cannot run on inside one string);
+# a longer value in a reply is still read, not refused.
+_DateText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 40})]
+_NameText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 120})]
+_SentenceText = Annotated[str, WithJsonSchema({"type": "string", "maxLength": 300})]
+_START = "when it began to hold (YYYY, YYYY-MM or YYYY-MM-DD)"
+_END = "when it stopped holding; null if it still holds or is unknown"
+_DATE = "the date of an event that happened once, instead of start and end"
+
+
+def _date_value(value: Any) -> Any:
+    """A year written as a JSON number (``2004``) is the string ``"2004"``; a blank string is no date."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+class DateClaim(BaseModel):
+    """Dates a model claims for a fact: when it began and ended to hold, or the date of a one-off event.
+
+    Values are kept as the model wrote them (a number becomes its digits); :mod:`chronoqa.time` reads them
+    when they are judged. Fields the model leaves out are ``None``; fields it adds are ignored.
+    """
+
+    model_config = _CLAIM_CONFIG
+
+    start: _DateText | None = Field(None, description=_START)
+    end: _DateText | None = Field(None, description=_END)
+    date: _DateText | None = Field(None, description=_DATE)
+
+    _dates = field_validator("start", "end", "date", mode="before")(_date_value)
+
+
+class AnswerClaim(BaseModel):
+    """One answer of a structured reply and the dates the model claims for it (the answer comes first)."""
+
+    model_config = _CLAIM_CONFIG
+
+    answer: _NameText = Field(description="one answer: a name, a value or a date")
+    start: _DateText | None = Field(None, description=_START)
+    end: _DateText | None = Field(None, description=_END)
+    date: _DateText | None = Field(None, description=_DATE)
+
+    _dates = field_validator("start", "end", "date", mode="before")(_date_value)
+
+
+class StructuredAnswer(BaseModel):
+    """A structured reply: the answers as a list (empty: the model does not know), each with its dates.
+
+    ``reference``: the dates of the event the question is anchored on ("after X joined Y"), where the
+    question names one; ``explanation``: one optional sentence, shown, never judged.
+    """
+
+    model_config = _CLAIM_CONFIG
+
+    answers: tuple[AnswerClaim, ...] = Field(description="every correct answer; an empty list if unknown")
+    reference: DateClaim | None = Field(None, description="dates of the event the question refers to, if any")
+    explanation: _SentenceText | None = Field(None, description="one short sentence citing the dates")
+
+    @field_validator("answers", mode="before")
+    @classmethod
+    def _bare_names(cls, value: Any) -> Any:
+        """A list of bare strings (``["A", "B"]``) is read as answers without dates."""
+        if isinstance(value, list):
+            return [{"answer": v} if isinstance(v, str) else v for v in value]
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (fixed key order, unset fields as ``null``)."""
+        return self.model_dump(mode="json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +144,14 @@ class AnswerRecord:
     explanation: str | None = None
     error: str | None = None
     raw: str | None = None
+    reply_format: str | None = None
+    structured: StructuredAnswer | None = None
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"answer status {self.status!r}: expected one of {', '.join(STATUSES)}")
+        if self.reply_format is not None and self.reply_format not in REPLY_FORMATS:
+            raise ValueError(f"reply format {self.reply_format!r}: expected one of {', '.join(REPLY_FORMATS)}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (fixed key order)."""
@@ -61,6 +163,8 @@ class AnswerRecord:
             "explanation": self.explanation,
             "error": self.error,
             "raw": self.raw,
+            **({} if self.reply_format is None else {"reply_format": self.reply_format}),
+            **({} if self.structured is None else {"structured": self.structured.to_dict()}),
         }
 
     @classmethod
@@ -74,7 +178,20 @@ class AnswerRecord:
             explanation=d.get("explanation"),
             error=d.get("error"),
             raw=d.get("raw"),
+            reply_format=d.get("reply_format"),
+            structured=None if d.get("structured") is None else StructuredAnswer.model_validate(d["structured"]),
         )
+
+
+def parse_counts(records: Iterable[AnswerRecord]) -> dict[str, Any]:
+    """How many replies of a structured protocol parsed as JSON: ``{"n_replies", "n_json", "parse_rate"}``.
+
+    Only records with a ``reply_format`` are replies of such a protocol (failed calls and free-text
+    protocols have none); ``parse_rate`` is ``None`` when there is no reply to count.
+    """
+    formats = [r.reply_format for r in records if r.reply_format is not None]
+    n_json = sum(1 for f in formats if f == "json")
+    return {"n_replies": len(formats), "n_json": n_json, "parse_rate": n_json / len(formats) if formats else None}
 
 
 def answers_file(path: str | Path) -> Path:
@@ -107,7 +224,17 @@ def read_answers(path: str | Path) -> list[AnswerRecord]:
             raise DataError(str(p), lineno, "status", status, f"one of {', '.join(STATUSES)}", "regenerate answers")
         if "qid" not in obj or "answerer" not in obj:
             raise DataError(str(p), lineno, "qid", obj.get("qid"), "qid and answerer fields", "regenerate answers")
-        rec = AnswerRecord.from_dict(obj)
+        fmt = obj.get("reply_format")
+        if fmt is not None and fmt not in REPLY_FORMATS:
+            raise DataError(str(p), lineno, "reply_format", fmt, "json, prose or no field", "regenerate answers")
+        try:
+            rec = AnswerRecord.from_dict(obj)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(x) for x in ("structured", *err["loc"]))
+            raise DataError(
+                str(p), lineno, where, err.get("input"), f"a structured answer ({err['msg']})", "regenerate answers"
+            ) from None
         if rec.qid in seen:
             raise DataError(str(p), lineno, "qid", rec.qid, "one line per question", "remove the duplicate line")
         seen.add(rec.qid)

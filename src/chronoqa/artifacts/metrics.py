@@ -202,6 +202,8 @@ class EvaluationMetrics(_Record):
     time_accuracy: MetricBlock | None = None
     judge: dict[str, Any] | None = None
     """The LLM judge's meta data, when one judged time accuracy."""
+    replies: dict[str, Any] | None = None
+    """A structured protocol's replies: ``n_replies``, ``n_json`` and ``parse_rate``."""
     compare_answers: AnswerComparison | None = None
 
     @classmethod

@@ -43,6 +43,8 @@ def _ans_name(row: Mapping[str, Any]) -> str:
     name = str(row["answerer"])
     if row.get("run"):
         name += f" @ {row['run']}" + (" (control run)" if row.get("run_control") else "")
+    if row.get("replies"):  # a structured protocol: how many replies were valid JSON
+        name += f" · JSON parsed {row['replies']['n_json']}/{row['replies']['n_replies']}"
     return name
 
 

@@ -112,6 +112,7 @@ def _answer_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
                 "run": run.get("spec") if run else None,
                 "run_control": bool(run.get("control", False)) if run else False,
                 "protocol": (meta.get("protocol") or {}).get("id"),
+                "replies": rec.metrics.replies or meta.get("replies"),  # a structured protocol's parse rate
                 "model": meta.get("model"),
                 "by_status": meta.get("by_status", {}),
                 "metrics": {

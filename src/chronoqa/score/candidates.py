@@ -23,6 +23,7 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Doc, Question
 from chronoqa.score.answers import AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.judge_names import NameIndex
+from chronoqa.score.structured import structured_time
 from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 
 __all__ = ["CorpusEntities", "Judging"]
@@ -128,7 +129,14 @@ class Judging:
         return o
 
     def time(self, q: Question, rec: AnswerRecord | None, answer_correct: bool) -> TimeRow:
-        """The careful time-accuracy row of one explanation, with the strict rule's T beside it."""
+        """The careful time-accuracy row of one explanation, with the strict rule's T beside it.
+
+        A structured reply's dates are read from its fields (:mod:`chronoqa.score.structured`), the same
+        under both rules.
+        """
+        fields = structured_time(q, rec, answer_correct, aliases=self.aliases, judge=self.judge)
+        if fields is not None:
+            return fields._replace(T_strict=fields.T)
         row = score_time(q, rec, answer_correct, judge=self.judge, entities=self.entities.time_entities())
         loose = score_time(q, rec, answer_correct, mode="strict")
         return row._replace(T_strict=loose.T)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from chronoqa.artifacts.answers import AnswerRecord, read_answers
+from chronoqa.artifacts.answers import AnswerRecord, parse_counts, read_answers
 from chronoqa.artifacts.metrics import (
     AnswerComparison,
     Estimate,
@@ -272,6 +272,7 @@ def _score_answers(
     aliases: Mapping[str, Sequence[str]],
     rule: SetRule,
     judge: Judge | None,
+    info: dict[str, Any] | None = None,
 ) -> tuple[list[AnswerOutcome], list[TimeRow]]:
     if isinstance(answers, Mapping):
         recs: Mapping[str, AnswerRecord] = answers
@@ -288,6 +289,8 @@ def _score_answers(
     missing = len({q.id for q in qs} - set(recs))
     if missing:
         warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
+    if info is not None and any(r.reply_format for r in recs.values()):  # a structured protocol: its parse rate
+        info["replies"] = parse_counts(r for q in qs if (r := recs.get(q.id)) is not None)
     outcomes, trows = [], []
     judging = Judging(rel.corpus, aliases=aliases, rule=rule, judge=judge)
     prepare = getattr(judge, "prepare", None)
@@ -420,7 +423,8 @@ def _evaluate_answers(
     warnings: list[str],
 ) -> tuple[dict[str, Any], list[AnswerOutcome], list[TimeRow]]:
     """The answer and time-accuracy fields of the metrics record (and the comparison), and the per-question rows."""
-    outcomes, trows = _score_answers(answers, qs, rel, warnings, **kw)
+    info: dict[str, Any] = {}  # a structured protocol's parse rate ("replies")
+    outcomes, trows = _score_answers(answers, qs, rel, warnings, info=info, **kw)
     ans, tim = _answer_metrics(outcomes, trows)
     slices = _slices(qs)
     answers_block = stats.block(ans, slices, "answers", warnings)
@@ -429,6 +433,7 @@ def _evaluate_answers(
         "answers": answers_block,
         "time_accuracy": time_block.model_copy(update={"n_no_refs": sum(1 for t in trows if t.T is None)}),
         "answer_rule": kw["rule"],
+        **info,
     }
     judge_meta = getattr(kw["judge"], "meta", None)
     if judge_meta is not None:
