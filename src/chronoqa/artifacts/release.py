@@ -26,16 +26,15 @@ without statistics); the same documents give the same bytes. :func:`load_release
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import pyarrow as pa
-from pydantic import BaseModel
 
 from chronoqa.artifacts.docstore import DocStore
-from chronoqa.artifacts.schema import DocRow, FlagsRow, QuestionRow, check_row
+from chronoqa.artifacts.schema import read_records
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.io import (
     atomic_write,
@@ -48,7 +47,7 @@ from chronoqa.io import (
     write_jsonl,
     write_text,
 )
-from chronoqa.records import Doc, Question
+from chronoqa.records import Doc, Question, Record
 
 __all__ = [
     "BENCHMARK_FILE",
@@ -83,15 +82,8 @@ CORPUS_PARQUET_FILE = "corpus.parquet"
 CORPUS_FORMATS = ("jsonl", "parquet", "both")
 #: Documents per record batch of a columnar corpus (and per row group of ``corpus.parquet``).
 CORPUS_BATCH_ROWS = 1 << 18
-_TEXT = pa.dictionary(pa.int32(), pa.string())
-#: The columns of a columnar corpus: :class:`~chronoqa.records.Doc`'s fields, in its order.
-CORPUS_SCHEMA = pa.schema(
-    [
-        ("doc_id", pa.string()), ("text", pa.string()), ("s", _TEXT), ("r", _TEXT), ("o", _TEXT),
-        ("t_start", _TEXT), ("t_end", _TEXT), ("s_id", _TEXT), ("r_id", _TEXT), ("o_id", _TEXT),
-        ("fact_id", pa.int64()),
-    ]
-)  # fmt: skip
+#: The columns of a columnar corpus: :class:`~chronoqa.records.Doc`'s fields, in its order (its Arrow schema).
+CORPUS_SCHEMA = Doc.arrow_schema()
 #: The columns ``corpus.parquet`` dictionary-encodes: the repeated ones. ``doc_id`` and ``text`` are unique per
 #: document: hashing them into a dictionary that Parquet then abandons cost a third of the encoding for nothing.
 _PARQUET_DICTIONARY = [f.name for f in CORPUS_SCHEMA if pa.types.is_dictionary(f.type)]
@@ -107,16 +99,12 @@ IMPLAUSIBLE_FILE = "implausible_facts.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
-class FunctionalFlags:
+class FunctionalFlags(Record):
     """Whether a question's negatives genuinely differ from its gold (TempBench's flags)."""
 
     id: str
     dist_functional: bool
     stale_functional: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"id": self.id, "dist_functional": self.dist_functional, "stale_functional": self.stale_functional}
 
 
 class Release:
@@ -156,7 +144,7 @@ class Release:
             if data is None:
                 raise ChronoqaError(f"{self.path} is not a benchmark release: {BENCHMARK_FILE} is missing")
             rows = numbered_jsonl(bench, data)
-            self._questions = list(_rows(bench, rows, QuestionRow, "id", Question.from_dict))
+            self._questions = list(read_records(bench, rows, Question, "id"))
         return self._questions
 
     @property
@@ -177,7 +165,7 @@ class Release:
         if self._flags is None:
             data = self._read(FLAGS_FILE)
             rows = () if data is None else numbered_jsonl(self.path / FLAGS_FILE, data)
-            self._flags = {f.id: f for f in _rows(self.path / FLAGS_FILE, rows, FlagsRow, "id", _flags)}
+            self._flags = {f.id: f for f in read_records(self.path / FLAGS_FILE, rows, FunctionalFlags, "id")}
         return self._flags
 
     @property
@@ -417,7 +405,7 @@ def _corpus_table(path: Path, data: bytes) -> pa.Table:
     if table is not None and _plain(table):
         return table
     records = _parquet_rows(path, data) if parquet else numbered_jsonl(path, data)
-    docs = list(_rows(path, records, DocRow, "doc_id", Doc.from_dict))
+    docs = list(read_records(path, records, Doc, "doc_id"))
     return pa.Table.from_batches(list(docs_batches(docs)), CORPUS_SCHEMA)
 
 
@@ -446,10 +434,6 @@ def _plain(table: pa.Table) -> bool:
     return table.num_rows == 0 or pc.count_distinct(table.column("doc_id")).as_py() == table.num_rows
 
 
-def _flags(d: Mapping[str, Any]) -> FunctionalFlags:
-    return FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
-
-
 def _parquet_rows(path: Path, data: bytes) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(row number, record)`` of a Parquet file's bytes (1-based), streamed by row group."""
     import pyarrow.parquet as pq
@@ -463,36 +447,3 @@ def _parquet_rows(path: Path, data: bytes) -> Iterator[tuple[int, dict[str, Any]
         for row in batch.to_pylist():
             n += 1
             yield n, row
-
-
-def _rows(
-    path: Path,
-    records: Iterable[tuple[int, dict[str, Any]]],
-    schema: type[BaseModel],
-    key: str,
-    make: Callable[[Mapping[str, Any]], T],
-) -> Iterator[T]:
-    """The ``(line, record)`` pairs of a release file, each record checked against its schema.
-
-    A repeated ``key`` is an error, and so is a value the record rejects (an impossible date).
-    """
-    seen: dict[str, int] = {}
-    for lineno, row in records:
-        check_row(schema, row, str(path), lineno)
-        value = row[key]
-        if value in seen:
-            raise DataError(
-                str(path),
-                lineno,
-                key,
-                value,
-                f"an {key} no earlier line has (line {seen[value]} has it)",
-                "give every record its own id, or remove the duplicate line",
-            )
-        seen[value] = lineno
-        try:
-            yield make(row)
-        except ValueError as exc:  # TimeParseError names the field and the value
-            raise DataError(
-                str(path), lineno, "(record)", value, f"valid values ({exc})", "correct the field"
-            ) from None
