@@ -83,7 +83,7 @@ def main() -> None:
     from chronoqa.sources.synthetic import SyntheticConfig, generate
 
     after = Path(__file__).resolve().parents[1] / "src"
-    trees = [("before", args.before.resolve()), ("after", after)] if args.before else [("after", after)]
+    trees = [("after", after), ("before", args.before.resolve())] if args.before else [("after", after)]
     runs: dict[str, list[dict[str, Any]]] = {tag: [] for tag, _ in trees}
     with tempfile.TemporaryDirectory(prefix="chronoqa-bench-run-") as tmp_name:
         tmp = Path(tmp_name)
