@@ -31,6 +31,7 @@ RESULTS = HERE / "results" / "run.json"
 RETRIEVERS = ("bm25", "graph")
 CONTROLS = ("oracle", "random")
 BASELINES = ("extractive", "prior")
+_LISTS = {"retrievers": RETRIEVERS, "controls": CONTROLS, "baselines": BASELINES}
 TARGET_S = 120
 TARGET_MB = 1536
 
@@ -38,9 +39,8 @@ _CHILD = """
 import json, sys, time
 from chronoqa.pipeline.config import load_config
 from chronoqa.pipeline.run import run_pipeline
-files, out, n_questions = sys.argv[1], sys.argv[2], int(sys.argv[3])
-cfg = load_config(None, files=files, out=out, build={"n_questions": n_questions},
-                  retrievers=%r, controls=%r, baselines=%r)
+files, out, n_questions, lists = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+cfg = load_config(None, files=files, out=out, build={"n_questions": n_questions}, **lists)
 t0 = time.perf_counter()
 res = run_pipeline(cfg)
 total = time.perf_counter() - t0
@@ -49,7 +49,7 @@ with open("/proc/self/status") as fh:
 print(json.dumps({"total_s": total, "peak_mb": peak,
                   "stages": {s.name: s.seconds for s in res.stages},
                   "n_scored": res.summary["composition"]["n_scored"]}))
-""" % (RETRIEVERS, CONTROLS, BASELINES)
+"""
 
 
 def run_once(src: Path, graph: Path, tmp: Path, tag: str, n_questions: int) -> dict[str, Any]:
@@ -58,7 +58,7 @@ def run_once(src: Path, graph: Path, tmp: Path, tag: str, n_questions: int) -> d
     env = {**os.environ, "PYTHONPATH": str(src), "CHRONOQA_CACHE": str(work / "cache")}
     t0 = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(graph), str(work / "run"), str(n_questions)],
+        [sys.executable, "-c", _CHILD, str(graph), str(work / "run"), str(n_questions), json.dumps(_LISTS)],
         env=env,
         capture_output=True,
         text=True,

@@ -373,7 +373,7 @@ class Record:
     :meth:`to_dict`, :meth:`from_dict` (checked as it reads) and :meth:`arrow_schema` read the fields' types and
     metadata. A field's JSON key is its name; a missing key takes the field's default (or ``json_default`` in its
     metadata, for a field the constructor requires), a JSON ``null`` is accepted where the type allows ``None`` (and
-    reads as empty for a tuple or mapping). ``_AFTER`` names properties written after a field (``hops``:
+    reads as empty for a tuple or mapping). ``_AFTER`` names text properties written after a field (``hops``:
     ``complexity``).
     """
 
@@ -435,7 +435,12 @@ class Record:
         """The record's columns as Arrow (a ``pyarrow.Schema``; tuples of records are lists of structs)."""
         import pyarrow as pa
 
-        return pa.schema([(f.name, f.arrow()) for f in cls.record_fields()])
+        cols = []
+        for f in cls.record_fields():
+            cols.append((f.name, f.arrow()))
+            if f.name in cls._AFTER:  # a derived label
+                cols.append((cls._AFTER[f.name], pa.string()))
+        return pa.schema(cols)
 
 
 _R = TypeVar("_R", bound=Record)
