@@ -36,7 +36,7 @@ TARGET_S = 120
 TARGET_MB = 1536
 
 _CHILD = """
-import json, sys, time
+import json, resource, sys, time
 from chronoqa.pipeline.config import load_config
 from chronoqa.pipeline.run import run_pipeline
 files, out, n_questions, lists = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
@@ -46,7 +46,8 @@ res = run_pipeline(cfg)
 total = time.perf_counter() - t0
 with open("/proc/self/status") as fh:
     peak = next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM:"))
-print(json.dumps({"total_s": total, "peak_mb": peak,
+use = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"total_s": total, "peak_mb": peak, "cpu_s": use.ru_utime + use.ru_stime,
                   "stages": {s.name: s.seconds for s in res.stages},
                   "n_scored": res.summary["composition"]["n_scored"]}))
 """
@@ -69,8 +70,26 @@ def run_once(src: Path, graph: Path, tmp: Path, tag: str, n_questions: int) -> d
         raise SystemExit(f"{tag} failed:\n{proc.stderr[-4000:]}")
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     stages = {k: round(v, 2) for k, v in res["stages"].items()}
-    out = {"total_s": round(res["total_s"], 1), "process_s": round(wall, 1), "peak_mb": round(res["peak_mb"])}
-    return {**out, "n_scored": res["n_scored"], "stages": stages}
+    out = {"total_s": round(res["total_s"], 1), "process_s": round(wall, 1), "cpu_s": round(res["cpu_s"], 1)}
+    load = round(os.getloadavg()[0], 1)
+    return {**out, "peak_mb": round(res["peak_mb"]), "load_avg": load, "n_scored": res["n_scored"], "stages": stages}
+
+
+def _write(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> None:
+    out = {
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+        "case": {
+            "graph": f"synthetic mixed, {args.facts} facts, seed 0 (Parquet quintuples, --files)",
+            "n_questions": args.n_questions,
+            "retrievers": list(RETRIEVERS),
+            "controls": list(CONTROLS),
+            "baselines": list(BASELINES),
+        },
+        "targets": {"total_s": TARGET_S, "peak_mb": TARGET_MB},
+        "runs": runs,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def main() -> None:
@@ -79,6 +98,7 @@ def main() -> None:
     ap.add_argument("--n-questions", type=int, default=2000)
     ap.add_argument("--before", type=Path, default=None, help="the source tree before the change (its src/)")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=RESULTS, help="results file (default results/run.json)")
     args = ap.parse_args()
     from chronoqa.sources.synthetic import SyntheticConfig, generate
 
@@ -92,21 +112,8 @@ def main() -> None:
             for tag, src in trees:
                 res = run_once(src, graph, tmp, tag, args.n_questions)
                 runs[tag].append(res)
-                print(f"{tag}: {res['total_s']} s, {res['peak_mb']} MB peak", flush=True)
-    out = {
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "case": {
-            "graph": f"synthetic mixed, {args.facts} facts, seed 0 (Parquet quintuples, --files)",
-            "n_questions": args.n_questions,
-            "retrievers": list(RETRIEVERS),
-            "controls": list(CONTROLS),
-            "baselines": list(BASELINES),
-        },
-        "targets": {"total_s": TARGET_S, "peak_mb": TARGET_MB},
-        "runs": runs,
-    }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+                _write(args, runs)  # after each run: a long comparison keeps what it has measured
+                print(f"{tag}: {res['total_s']} s, {res['cpu_s']} s CPU, {res['peak_mb']} MB peak", flush=True)
     for tag, rs in runs.items():
         best = min(rs, key=lambda r: r["total_s"])
         print(f"{tag}: {best['total_s']} s total, {best['peak_mb']} MB peak")
