@@ -25,9 +25,9 @@ class DocStore(Sequence[Doc]):
     """The documents of a corpus over the columns of ``table``, in corpus order (a ``Sequence[Doc]``)."""
 
     def __init__(self, table: pa.Table) -> None:
-        self._table = table
+        self._table = table.combine_chunks()  # one chunk a column: a document is found at once
         self._names = tuple(table.column_names)
-        self._arrays: dict[str, pa.Array] = {}
+        self._arrays = [self._table.column(k).combine_chunks() for k in self._names]  # no copy: one chunk
         self._by_id: dict[str, int] | None = None
 
     @property
@@ -36,14 +36,11 @@ class DocStore(Sequence[Doc]):
         return self._table
 
     def column(self, name: str) -> pa.Array:
-        """One field of every document, in corpus order (one array, dictionary-encoded strings decoded)."""
-        arr = self._arrays.get(name)
-        if arr is None:
-            arr = self._table.column(name).combine_chunks()
-            if pa.types.is_dictionary(arr.type):
-                arr = arr.dictionary_decode()
-            self._arrays[name] = arr
-        return arr
+        """One field of every document, in corpus order, as one array (dictionary-encoded strings decoded)."""
+        col = self._table.column(name)
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(col.type.value_type)
+        return col.combine_chunks()  # one chunk already: no copy
 
     def texts(self) -> list[str]:
         """The document texts, in corpus order."""
@@ -65,7 +62,7 @@ class DocStore(Sequence[Doc]):
             i += n
         if not 0 <= i < n:
             raise IndexError(f"document position {i} out of range for {n} documents")
-        return Doc(**{name: self.column(name)[i].as_py() for name in self._names})
+        return Doc(*(a[i].as_py() for a in self._arrays))
 
     def __iter__(self) -> Iterator[Doc]:
         return self._docs(self._table)
