@@ -1,10 +1,16 @@
-"""Time `chronoqa run` end to end on YAGO11k without an LLM (target: under 10 minutes on 2 cores).
+"""Time ``chronoqa run`` end to end without an LLM, per stage, with its peak memory, beside the code before.
 
-Runs the pipeline with a fresh run folder and a fresh cache (so the dense embeddings and BM25 indexes
-are built, as on a first run), then reruns it to time the all-skipped resume. Writes
-benchmarks/results/run.json and prints the per-stage seconds and the summary table.
+The case: a synthetic graph (``chronoqa.sources.synthetic``, the mixed shape, seed 0; 1M facts by default)
+written as a Parquet quintuple file, run with ``--files`` (so the build stage builds the release in the same
+process), 2,000 questions, the retrievers ``bm25`` and ``graph``, the controls ``oracle`` and ``random``,
+the answerers ``extractive`` (over every run) and ``prior``. Each run is a fresh process with a fresh run
+folder and cache (BM25 indexes built as on a first run); its peak resident memory (``VmHWM``) is its own.
+With ``--before SRC`` (e.g. ``/work/main/src``) the same case also runs with that source tree first on
+``PYTHONPATH``, alternating with this tree's, ``--repeat`` times each. Targets: 120 s and 1.5 GB.
 
-    CHRONOQA_MIRROR=../shared/data python benchmarks/bench_run.py [--n-questions 2000]
+    CHRONOQA_MIRROR=../shared/data python benchmarks/bench_run.py [--facts 1000000] [--before /path/to/src]
+
+Writes benchmarks/results/run.json.
 """
 
 from __future__ import annotations
@@ -13,58 +19,106 @@ import argparse
 import json
 import os
 import platform
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "run.json"
+RETRIEVERS = ("bm25", "graph")
+CONTROLS = ("oracle", "random")
+BASELINES = ("extractive", "prior")
+_LISTS = {"retrievers": RETRIEVERS, "controls": CONTROLS, "baselines": BASELINES}
+TARGET_S = 120
+TARGET_MB = 1536
+
+_CHILD = """
+import json, resource, sys, time
 from chronoqa.pipeline.config import load_config
 from chronoqa.pipeline.run import run_pipeline
-from chronoqa.report import summary_table
+files, out, n_questions, lists = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+cfg = load_config(None, files=files, out=out, build={"n_questions": n_questions}, **lists)
+t0 = time.perf_counter()
+res = run_pipeline(cfg)
+total = time.perf_counter() - t0
+with open("/proc/self/status") as fh:
+    peak = next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM:"))
+use = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"total_s": total, "peak_mb": peak, "cpu_s": use.ru_utime + use.ru_stime,
+                  "stages": {s.name: s.seconds for s in res.stages},
+                  "n_scored": res.summary["composition"]["n_scored"]}))
+"""
+
+
+def run_once(src: Path, graph: Path, tmp: Path, tag: str, n_questions: int) -> dict[str, Any]:
+    """One ``chronoqa run`` of the case in a fresh process with ``src`` first on ``PYTHONPATH``."""
+    work = Path(tempfile.mkdtemp(prefix=f"{tag}-", dir=tmp))
+    env = {**os.environ, "PYTHONPATH": str(src), "CHRONOQA_CACHE": str(work / "cache")}
+    t0 = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(graph), str(work / "run"), str(n_questions), json.dumps(_LISTS)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{tag} failed:\n{proc.stderr[-4000:]}")
+    res = json.loads(proc.stdout.strip().splitlines()[-1])
+    stages = {k: round(v, 2) for k, v in res["stages"].items()}
+    out = {"total_s": round(res["total_s"], 1), "process_s": round(wall, 1), "cpu_s": round(res["cpu_s"], 1)}
+    load = round(os.getloadavg()[0], 1)
+    return {**out, "peak_mb": round(res["peak_mb"]), "load_avg": load, "n_scored": res["n_scored"], "stages": stages}
+
+
+def _write(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> None:
+    out = {
+        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+        "case": {
+            "graph": f"synthetic mixed, {args.facts} facts, seed 0 (Parquet quintuples, --files)",
+            "n_questions": args.n_questions,
+            "retrievers": list(RETRIEVERS),
+            "controls": list(CONTROLS),
+            "baselines": list(BASELINES),
+        },
+        "targets": {"total_s": TARGET_S, "peak_mb": TARGET_MB},
+        "runs": runs,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--dataset", default="yago11k")
-    ap.add_argument("--n-questions", type=int, default=10000, help="questions built (the builder's default)")
+    ap.add_argument("--facts", type=int, default=1_000_000)
+    ap.add_argument("--n-questions", type=int, default=2000)
+    ap.add_argument("--before", type=Path, default=None, help="the source tree before the change (its src/)")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=RESULTS, help="results file (default results/run.json)")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="chronoqa-bench-run-") as tmp:
-        os.environ["CHRONOQA_CACHE"] = str(Path(tmp) / "cache")  # cold caches: embeddings built as on a first run
-        cfg = load_config(
-            None, dataset=args.dataset, out=str(Path(tmp) / "run"), build={"n_questions": args.n_questions}
-        )
-        t0 = time.perf_counter()
-        res = run_pipeline(cfg)
-        cold = time.perf_counter() - t0
-        t1 = time.perf_counter()
-        res2 = run_pipeline(cfg)
-        warm = time.perf_counter() - t1
-    stages = [{"name": s.name, "seconds": round(s.seconds, 2)} for s in res.stages]
-    rh, rr, ah, ar = summary_table(res.summary)
-    out = {
-        "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
-        "dataset": args.dataset,
-        "n_questions": args.n_questions,
-        "n_scored": res.summary["composition"]["n_scored"],
-        "total_s": round(cold, 1),
-        "rerun_all_skipped_s": round(warm, 1),
-        "rerun_all_skipped": all(s.skipped for s in res2.stages),
-        "target_s": 600,
-        "stages": stages,
-        "retrieval": [dict(zip(rh, r, strict=True)) for r in rr],
-        "answers": [dict(zip(ah, r, strict=True)) for r in ar],
-        "warnings": res.summary["warnings"],
-    }
-    path = Path(__file__).parent / "results" / "run.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    skipped = out["rerun_all_skipped"]
-    print(f"chronoqa run {args.dataset}: {cold:.1f} s cold (target 600 s), rerun {warm:.1f} s (all skipped: {skipped})")
-    for s in stages:
-        print(f"  {s['name']:<40} {s['seconds']:>8.2f} s")
-    for header, rows in ((rh, rr), (ah, ar)):
-        print(" | ".join(header))
-        for r in rows:
-            print(" | ".join(r))
+    from chronoqa.sources.synthetic import SyntheticConfig, generate
+
+    after = Path(__file__).resolve().parents[1] / "src"
+    trees = [("after", after), ("before", args.before.resolve())] if args.before else [("after", after)]
+    runs: dict[str, list[dict[str, Any]]] = {tag: [] for tag, _ in trees}
+    with tempfile.TemporaryDirectory(prefix="chronoqa-bench-run-") as tmp_name:
+        tmp = Path(tmp_name)
+        graph = generate(SyntheticConfig.mixed(args.facts), seed=0).write_quintuples(tmp / "graph.parquet")
+        for _ in range(args.repeat):
+            for tag, src in trees:
+                res = run_once(src, graph, tmp, tag, args.n_questions)
+                runs[tag].append(res)
+                _write(args, runs)  # after each run: a long comparison keeps what it has measured
+                print(f"{tag}: {res['total_s']} s, {res['cpu_s']} s CPU, {res['peak_mb']} MB peak", flush=True)
+    for tag, rs in runs.items():
+        best = min(rs, key=lambda r: r["total_s"])
+        print(f"{tag}: {best['total_s']} s total, {best['peak_mb']} MB peak")
+        for name, s in best["stages"].items():
+            print(f"  {name:<32} {s:>8.2f} s")
 
 
 if __name__ == "__main__":

@@ -450,10 +450,10 @@ def test_parquet_corpus_with_a_repeated_doc_id_is_refused(tmp_path: Path) -> Non
     folder = _release(tmp_path, "dup", docs, "parquet")
     (folder / "benchmark.jsonl").write_text("", encoding="utf-8")
     with pytest.raises(DataError, match="line 1 has it"):
-        load_release(folder)
+        load_release(folder).load()
     (folder / CORPUS_PARQUET_FILE).write_bytes(b"not parquet")
     with pytest.raises(DataError, match="parquet"):
-        load_release(folder)
+        load_release(folder).load()
 
 
 # -- time on columns --------------------------------------------------------------------------------------

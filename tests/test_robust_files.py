@@ -46,7 +46,7 @@ def test_release_field_types(tmp_path: Path, file: str, line: int, changes: dict
     rel, _ = write_fixture(tmp_path)
     _edit_line(rel / file, line, **changes)
     with pytest.raises(DataError) as exc:
-        load_release(rel)
+        load_release(rel).load()
     err = exc.value
     assert (Path(err.file).name, err.line, err.field) == (file, line, field), str(err)
 
@@ -57,11 +57,11 @@ def test_duplicate_ids(tmp_path: Path) -> None:
     with pytest.raises(
         DataError, match=r"benchmark\.jsonl:3: field 'id' = 'q1': expected an id no earlier line has \(line 1 "
     ):
-        load_release(rel)
+        load_release(rel).load()
     rel2, _ = write_fixture(tmp_path / "b")
     _edit_line(rel2 / "corpus.jsonl", 2, doc_id="d1")
     with pytest.raises(DataError, match=r"corpus\.jsonl:2: field 'doc_id' = 'd1'"):
-        load_release(rel2)
+        load_release(rel2).load()
 
 
 def test_blank_lines_count_in_line_numbers(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_blank_lines_count_in_line_numbers(tmp_path: Path) -> None:
     bench.write_text("\n".join([lines[0], "", *lines[1:]]) + "\n", encoding="utf-8")
     _edit_line(bench, 3, split=1)
     with pytest.raises(DataError) as exc:
-        load_release(rel)
+        load_release(rel).load()
     assert exc.value.line == 3 and exc.value.field == "split"
 
 
@@ -140,7 +140,7 @@ def test_an_impossible_date_names_file_and_line(tmp_path: Path) -> None:
     rel, _ = write_fixture(tmp_path)
     _edit_line(rel / "benchmark.jsonl", 2, t_query="2001-02-30")
     with pytest.raises(DataError, match=r"benchmark\.jsonl:2: .*day 30 of 2001-02 is impossible"):
-        load_release(rel)
+        load_release(rel).load()
 
 
 def test_a_huge_bad_value_is_echoed_clipped(tmp_path: Path) -> None:

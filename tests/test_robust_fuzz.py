@@ -168,7 +168,7 @@ def test_release_reader(bench: bytes, corpus: bytes, flags: bytes) -> None:
     (d / "benchmark.jsonl").write_bytes(bench)
     (d / "corpus.jsonl").write_bytes(corpus)
     (d / "functional_negatives.jsonl").write_bytes(flags)
-    _result_or_own_error(lambda: load_release(d))
+    _result_or_own_error(lambda: load_release(d).load())
 
 
 @FUZZ

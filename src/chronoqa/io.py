@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import html
+import io
 import json
 import os
 import tempfile
@@ -300,14 +301,14 @@ def read_text(path: str | Path) -> str:
         raise _not_utf8(path, line, data[exc.start : exc.end], exc.start) from None
 
 
-def text_lines(path: str | Path) -> Generator[tuple[int, str], None, None]:
-    """Stream ``(line number, line)`` of a UTF-8 file (1-based, line end kept).
+def text_lines(path: str | Path, data: bytes | None = None) -> Generator[tuple[int, str], None, None]:
+    """Stream ``(line number, line)`` of a UTF-8 file (1-based, line end kept); ``data``: its bytes, already read.
 
     Bytes that are not UTF-8 raise :class:`DataError` naming the file and line.
     """
     path = Path(path)
     offset = 0
-    with path.open("rb") as fh:
+    with path.open("rb") if data is None else io.BytesIO(data) as fh:
         for lineno, raw in enumerate(fh, 1):
             try:
                 yield lineno, raw.decode("utf-8")
@@ -338,10 +339,10 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
         yield obj
 
 
-def numbered_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Stream ``(line number, object)`` of a JSONL file (blank lines skipped but counted)."""
+def numbered_jsonl(path: str | Path, data: bytes | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Stream ``(line number, object)`` of a JSONL file (blank lines skipped but counted); ``data``: its bytes."""
     path = Path(path)
-    for lineno, line in text_lines(path):
+    for lineno, line in text_lines(path, data):
         if not line.strip():
             continue
         try:

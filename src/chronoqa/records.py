@@ -12,9 +12,12 @@ Times in JSON are ISO strings at the fact's own granularity (``"1994"``, ``"1994
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
+import typing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, overload
+from typing import Any, ClassVar, NamedTuple, TypeVar, overload
 
 import numpy as np
 
@@ -27,6 +30,8 @@ __all__ = [
     "Fact",
     "FactColumns",
     "Question",
+    "Record",
+    "RecordError",
     "TemporalGraph",
     "TemporalTable",
     "Triple",
@@ -253,15 +258,204 @@ class TemporalTable:
         return max(gs) if gs else Granularity.YEAR
 
 
+class RecordError(ValueError):
+    """A JSON record that does not match its declaration: where (``S_star[0].s``), the value, what was expected."""
+
+    def __init__(self, where: str, value: Any, expected: str) -> None:
+        super().__init__(f"{where}: expected {expected}, got {value!r}")
+        self.where, self.value, self.expected = where, value, expected
+
+
+#: Field metadata: a time (``t_query``, ``t_start``, ``t_end``): JSON may hold text or a number (TempBench's
+#: ``1994.0``); read, it is parsed and written back at its own granularity (``normalise``) or kept as written.
+_TIME: Mapping[str, Any] = {"time": "normalise", "json_default": None}
+_TIME_TEXT: Mapping[str, Any] = {"time": "text", "json_default": None}
+#: Field metadata: a column of repeated strings, dictionary-encoded in Arrow.
+_REPEATED: Mapping[str, Any] = {"arrow": "dictionary"}
+_EXPECTED = {"str": "a string", "int": "an integer", "bool": "true or false", "time": "a time (text or a number)"}
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One field of a record as its declaration says: how JSON holds it, checks it and reads it back."""
+
+    name: str
+    kind: str  # str | int | bool | time | records | strs | maps | map
+    nullable: bool  # JSON null is the field's value (a scalar) or its empty value (a collection)
+    default: Any  # the value when JSON has no such key (dataclasses.MISSING: the key is required)
+    item: Any = None  # the record type of a ``records`` field
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def load(self, v: Any, where: str) -> Any:
+        """The field's value from its JSON value, checked (:class:`RecordError` names ``where``)."""
+        if v is None:
+            if not self.nullable:
+                raise RecordError(where, v, _EXPECTED.get(self.kind, "a value") + " (not null)")
+            return {"records": (), "strs": (), "maps": ()}.get(self.kind, {} if self.meta.get("empty") else None)
+        kind = self.kind
+        if kind == "str" and isinstance(v, str):
+            return v
+        if kind == "int" and isinstance(v, int) and not isinstance(v, bool):
+            return v
+        if kind == "bool" and isinstance(v, bool):
+            return v
+        if kind == "time" and isinstance(v, str | int | float) and not isinstance(v, bool):
+            if isinstance(v, str) and self.meta.get("time") == "text":
+                return v
+            p = parse_time(v, field=self.name)
+            return None if p is None else p.isoformat()
+        if kind in ("records", "strs", "maps") and isinstance(v, list):
+            return tuple(self._item(x, f"{where}[{j}]") for j, x in enumerate(v))
+        if kind == "map" and isinstance(v, dict):
+            return v
+        expected = {"records": "a list of objects", "strs": "a list of strings", "maps": "a list of objects"}
+        raise RecordError(where, v, expected.get(kind) or _EXPECTED.get(kind) or "an object")
+
+    def _item(self, x: Any, where: str) -> Any:
+        if self.kind == "records":
+            if not isinstance(x, dict):
+                raise RecordError(where, x, "an object")
+            return self.item.read(x, where + ".")
+        if self.kind == "strs" and not isinstance(x, str):
+            raise RecordError(where, x, "a string")
+        if self.kind == "maps" and not isinstance(x, dict):
+            raise RecordError(where, x, "an object")
+        return x
+
+    def dump(self, v: Any) -> Any:
+        """The field's JSON value."""
+        if self.kind == "records":
+            return [t.to_dict() for t in v]
+        if self.kind == "strs":
+            return list(v)
+        if self.kind == "maps":
+            return [dict(r) for r in v]
+        if self.kind == "map":
+            return None if v is None else dict(v)
+        return v
+
+    def arrow(self) -> Any:
+        """The field's Arrow type (an object field is JSON text)."""
+        import pyarrow as pa
+
+        text = pa.dictionary(pa.int32(), pa.string()) if self.meta.get("arrow") == "dictionary" else pa.string()
+        scalar = {"str": text, "time": text, "int": pa.int64(), "bool": pa.bool_()}
+        if self.kind in scalar:
+            return scalar[self.kind]
+        if self.kind == "records":
+            return pa.list_(pa.struct(list(self.item.arrow_schema())))
+        return pa.list_(pa.string()) if self.kind == "strs" else pa.string()
+
+
+def _field_of(f: Any, hint: Any, default: Any) -> _Field:
+    """The :class:`_Field` a dataclass field's type hint declares."""
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    nullable = type(None) in typing.get_args(hint)
+    base = args[0] if nullable and len(args) == 1 else hint
+    origin = typing.get_origin(base)
+    if "time" in f.metadata:
+        return _Field(f.name, "time", True, default, meta=f.metadata)
+    if base in (str, int, bool):
+        return _Field(f.name, base.__name__, nullable, default, meta=f.metadata)
+    if origin is tuple:
+        item = typing.get_args(base)[0]
+        if isinstance(item, type) and issubclass(item, Record):
+            return _Field(f.name, "records", True, default, item)
+        return _Field(f.name, "strs" if item is str else "maps", True, default)
+    if origin in (Mapping, collections.abc.Mapping):
+        return _Field(f.name, "map", True, default, meta={} if nullable else {"empty": True})
+    raise TypeError(f"{f.name}: a record field of type {hint} has no JSON form")
+
+
+class Record:
+    """A record declared once, as a dataclass; its JSON form, its checks and its Arrow schema follow from that.
+
+    :meth:`to_dict`, :meth:`from_dict` (checked as it reads) and :meth:`arrow_schema` read the fields' types and
+    metadata. A field's JSON key is its name; a missing key takes the field's default (or ``json_default`` in its
+    metadata, for a field the constructor requires), a JSON ``null`` is accepted where the type allows ``None`` (and
+    reads as empty for a tuple or mapping). ``_AFTER`` names text properties written after a field (``hops``:
+    ``complexity``).
+    """
+
+    __slots__ = ()
+    _AFTER: ClassVar[Mapping[str, str]] = {}
+
+    @classmethod
+    def record_fields(cls) -> tuple[_Field, ...]:
+        """The declared fields, in order."""
+        cached = _FIELDS.get(cls)
+        if cached is None:
+            hints = typing.get_type_hints(cls)
+            out = []
+            for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+                default = f.default
+                if default is dataclasses.MISSING and f.default_factory is not dataclasses.MISSING:
+                    default = f.default_factory()
+                default = f.metadata.get("json_default", default)
+                out.append(_field_of(f, hints[f.name], default))
+            cached = _FIELDS[cls] = tuple(out)
+        return cached
+
+    @classmethod
+    def read(cls: type[_R], d: Mapping[str, Any], prefix: str = "") -> _R:
+        """The record of a parsed JSON object; a value the declaration rejects raises :class:`RecordError`."""
+        d = cls._upgrade(d)
+        kw = {}
+        for f in cls.record_fields():
+            if f.name in d:
+                kw[f.name] = f.load(d[f.name], prefix + f.name)
+            elif f.default is dataclasses.MISSING:
+                raise RecordError(prefix + f.name, None, _EXPECTED.get(f.kind, "a value") + " (the key is missing)")
+            else:
+                kw[f.name] = f.default
+        return cls(**kw)
+
+    @classmethod
+    def from_dict(cls: type[_R], d: Mapping[str, Any]) -> _R:
+        """Read the JSON form (:meth:`read`)."""
+        return cls.read(d)
+
+    @classmethod
+    def _upgrade(cls, d: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The JSON object as the declaration reads it (a format's older or foreign spelling made current)."""
+        return d
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (key order fixed: the fields', so output is byte-stable)."""
+        out: dict[str, Any] = {}
+        for f in self.record_fields():
+            out[f.name] = f.dump(getattr(self, f.name))
+            after = self._AFTER.get(f.name)
+            if after is not None:
+                out[after] = getattr(self, after)
+        return out
+
+    @classmethod
+    def arrow_schema(cls) -> Any:
+        """The record's columns as Arrow (a ``pyarrow.Schema``; tuples of records are lists of structs)."""
+        import pyarrow as pa
+
+        cols = []
+        for f in cls.record_fields():
+            cols.append((f.name, f.arrow()))
+            if f.name in cls._AFTER:  # a derived label
+                cols.append((cls._AFTER[f.name], pa.string()))
+        return pa.schema(cols)
+
+
+_R = TypeVar("_R", bound=Record)
+_FIELDS: dict[type, tuple[_Field, ...]] = {}
+
+
 @dataclass(frozen=True, slots=True)
-class Triple:
+class Triple(Record):
     """A fact as it appears inside a question (``S_star`` and the negatives): labels plus ids."""
 
     s: str
     r: str
     o: str
-    t_start: str | None
-    t_end: str | None
+    t_start: str | None = field(metadata=_TIME)
+    t_end: str | None = field(metadata=_TIME)
     s_id: str = ""
     r_id: str = ""
     o_id: str = ""
@@ -277,45 +471,9 @@ class Triple:
         """Validity interval parsed from ``t_start``/``t_end``."""
         return Interval(parse_time(self.t_start, field="t_start"), parse_time(self.t_end, field="t_end"))
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "s": self.s,
-            "r": self.r,
-            "o": self.o,
-            "t_start": self.t_start,
-            "t_end": self.t_end,
-            "s_id": self.s_id,
-            "r_id": self.r_id,
-            "o_id": self.o_id,
-            "fact_id": self.fact_id,
-            "doc_id": self.doc_id,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Triple:
-        """Read the JSON form (TempBench's five keys suffice)."""
-
-        def t(v: Any) -> str | None:
-            p = parse_time(v)
-            return None if p is None else p.isoformat()
-
-        return cls(
-            s=str(d["s"]),
-            r=str(d["r"]),
-            o=str(d["o"]),
-            t_start=t(d.get("t_start")),
-            t_end=t(d.get("t_end")),
-            s_id=str(d.get("s_id", "")),
-            r_id=str(d.get("r_id", "")),
-            o_id=str(d.get("o_id", "")),
-            fact_id=int(d.get("fact_id", -1)),
-            doc_id=str(d.get("doc_id", "")),
-        )
-
 
 @dataclass(frozen=True)
-class Question:
+class Question(Record):
     """One benchmark question, KG- or table-built, in one format.
 
     TempBench's fields: ``id``, ``split``, ``question``, ``t_query``, ``S_star``, ``S_dist``,
@@ -324,7 +482,7 @@ class Question:
     * ``source``: ``"kg"`` or ``"table"``; ``operator``: ``point_in_time``/``before_after``/
       ``interval``/``sequence`` for KG questions, ``allen`` or ``time_alignment`` for table ones;
       ``allen``: the Allen relation name for table questions.
-    * ``hops`` and ``complexity`` (``1-hop``, ``2-hop``, ``3+-hop``).
+    * ``hops`` and ``complexity`` (``1-hop``, ``2-hop``, ``3+-hop``; written after ``hops``, derived from it).
     * ``answers`` (labels), ``answer_ids``, ``answer_type`` (``entity``, ``time``, ``value``),
       ``cardinality`` (``none``/``unique``/``multiple``).
     * ``template_id``; ``render_time``: whether a prompt may show ``t_query`` as a time tag (false
@@ -336,13 +494,15 @@ class Question:
       ``logical_form`` (anchor, relation path, t_query: for dedup and audits).
     * ``assumes_complete``: the gold holds only if the data is complete (first ever, before any, an
       unbounded window, a "none" answer): a closed-world question, counted in the data card.
+
+    Read from JSON, TempBench's own records (without chronoqa's fields, ``complexity`` without ``hops``) read too.
     """
 
     id: str
-    split: str
+    split: str = field(metadata={"json_default": "test"})
     question: str
-    t_query: str | None
-    S_star: tuple[Triple, ...]
+    t_query: str | None = field(metadata=_TIME)
+    S_star: tuple[Triple, ...] = field(metadata={"json_default": ()})
     S_dist: tuple[Triple, ...] = ()
     S_stale: tuple[Triple, ...] = ()
     S_anchor: tuple[Triple, ...] = ()
@@ -365,6 +525,8 @@ class Question:
     logical_form: Mapping[str, Any] = field(default_factory=dict)
     assumes_complete: bool = False
 
+    _AFTER: ClassVar[Mapping[str, str]] = {"hops": "complexity"}
+
     @property
     def complexity(self) -> str:
         """``1-hop``, ``2-hop`` or ``3+-hop``."""
@@ -375,130 +537,39 @@ class Question:
         """``t_query`` parsed."""
         return parse_time(self.t_query, field="t_query")
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form (key order fixed, so output is byte-stable)."""
-        return {
-            "id": self.id,
-            "split": self.split,
-            "question": self.question,
-            "t_query": self.t_query,
-            "S_star": [t.to_dict() for t in self.S_star],
-            "S_dist": [t.to_dict() for t in self.S_dist],
-            "S_stale": [t.to_dict() for t in self.S_stale],
-            "S_anchor": [t.to_dict() for t in self.S_anchor],
-            "source": self.source,
-            "operator": self.operator,
-            "allen": self.allen,
-            "hops": self.hops,
-            "complexity": self.complexity,
-            "answers": list(self.answers),
-            "answer_ids": list(self.answer_ids),
-            "answer_type": self.answer_type,
-            "cardinality": self.cardinality,
-            "template_id": self.template_id,
-            "render_time": self.render_time,
-            "granularity": self.granularity,
-            "as_of": self.as_of,
-            "time_refs": [dict(r) for r in self.time_refs],
-            "outdated_answers": list(self.outdated_answers),
-            "sql": self.sql,
-            "reference": None if self.reference is None else dict(self.reference),
-            "logical_form": dict(self.logical_form),
-            "assumes_complete": self.assumes_complete,
-        }
-
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Question:
-        """Read the JSON form; TempBench's own records (without chronoqa's fields) read too."""
-
-        def triples(key: str) -> tuple[Triple, ...]:
-            return tuple(Triple.from_dict(t) for t in d.get(key) or ())
-
-        t_query = parse_time(d.get("t_query"), field="t_query")
-        hops = d.get("hops")
-        if hops is None:  # TempBench: complexity label only
-            hops = {"1-hop": 1, "2-hop": 2, "3+-hop": 3}.get(str(d.get("complexity", "1-hop")), 1)
-        return cls(
-            id=str(d["id"]),
-            split=str(d.get("split", "test")),
-            question=str(d["question"]),
-            t_query=None if t_query is None else t_query.isoformat(),
-            S_star=triples("S_star"),
-            S_dist=triples("S_dist"),
-            S_stale=triples("S_stale"),
-            S_anchor=triples("S_anchor"),
-            source=str(d.get("source", "kg")),
-            operator=str(d.get("operator", "point_in_time")),
-            allen=d.get("allen"),
-            hops=int(hops),
-            answers=tuple(str(a) for a in d.get("answers") or ()),
-            answer_ids=tuple(str(a) for a in d.get("answer_ids") or ()),
-            answer_type=str(d.get("answer_type", "entity")),
-            cardinality=str(d.get("cardinality", "unique")),
-            template_id=str(d.get("template_id", "")),
-            render_time=bool(d.get("render_time", True)),
-            granularity=str(d.get("granularity", "year")),
-            as_of=d.get("as_of"),
-            time_refs=tuple(d.get("time_refs") or ()),
-            outdated_answers=tuple(str(a) for a in d.get("outdated_answers") or ()),
-            sql=d.get("sql"),
-            reference=d.get("reference"),
-            logical_form=d.get("logical_form") or {},
-            assumes_complete=bool(d.get("assumes_complete", False)),
-        )
+    def _upgrade(cls, d: Mapping[str, Any]) -> Mapping[str, Any]:
+        """TempBench's records give the complexity label only: ``hops`` from it; ``complexity`` is derived."""
+        complexity = d.get("complexity")
+        if complexity is not None and not isinstance(complexity, str):
+            raise RecordError("complexity", complexity, "a string")
+        if d.get("hops") is None:
+            d = {**d, "hops": {"1-hop": 1, "2-hop": 2, "3+-hop": 3}.get(str(complexity or "1-hop"), 1)}
+        return d
 
 
 @dataclass(frozen=True, slots=True)
-class Doc:
-    """One corpus document: a fact verbalised once, with a stable id. The unit retrievers return."""
+class Doc(Record):
+    """One corpus document: a fact verbalised once, with a stable id. The unit retrievers return.
+
+    Its Arrow schema is the columns of a release corpus (the repeated fields dictionary-encoded); its times are
+    kept as written (a number read from JSON is written as a time).
+    """
 
     doc_id: str
     text: str
-    s: str
-    r: str
-    o: str
-    t_start: str | None
-    t_end: str | None
-    s_id: str = ""
-    r_id: str = ""
-    o_id: str = ""
+    s: str = field(metadata=_REPEATED)
+    r: str = field(metadata=_REPEATED)
+    o: str = field(metadata=_REPEATED)
+    t_start: str | None = field(metadata={**_TIME_TEXT, **_REPEATED})
+    t_end: str | None = field(metadata={**_TIME_TEXT, **_REPEATED})
+    s_id: str = field(default="", metadata=_REPEATED)
+    r_id: str = field(default="", metadata=_REPEATED)
+    o_id: str = field(default="", metadata=_REPEATED)
     fact_id: int = -1
 
     def triple(self) -> Triple:
         """The fact as a question triple."""
         return Triple(
             self.s, self.r, self.o, self.t_start, self.t_end, self.s_id, self.r_id, self.o_id, self.fact_id, self.doc_id
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {
-            "doc_id": self.doc_id,
-            "text": self.text,
-            "s": self.s,
-            "r": self.r,
-            "o": self.o,
-            "t_start": self.t_start,
-            "t_end": self.t_end,
-            "s_id": self.s_id,
-            "r_id": self.r_id,
-            "o_id": self.o_id,
-            "fact_id": self.fact_id,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Doc:
-        """Read the JSON form."""
-        return cls(
-            doc_id=str(d["doc_id"]),
-            text=str(d["text"]),
-            s=str(d["s"]),
-            r=str(d["r"]),
-            o=str(d["o"]),
-            t_start=d.get("t_start"),
-            t_end=d.get("t_end"),
-            s_id=str(d.get("s_id", "")),
-            r_id=str(d.get("r_id", "")),
-            o_id=str(d.get("o_id", "")),
-            fact_id=int(d.get("fact_id", -1)),
         )

@@ -35,7 +35,6 @@ from pydantic import (
     model_validator,
 )
 
-from chronoqa.artifacts.schema import check_row
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, read_jsonl, read_text, write_json, write_jsonl
 
@@ -209,8 +208,19 @@ class EvaluationMetrics(_Record):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], file: str = "(metrics)") -> EvaluationMetrics:
         """Read the JSON form; a bad record raises :class:`~chronoqa.errors.DataError` naming ``file`` and the field."""
-        check_row(cls, data, file, 1)
-        return cls.model_validate(dict(data))
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in err["loc"]).lstrip(".")
+            raise DataError(
+                file,
+                1,
+                where or "(record)",
+                _shown(err.get("input")),
+                f"{err['msg'][0].lower()}{err['msg'][1:]} in a metrics record",
+                "rerun the evaluate stage (chronoqa run --force), or correct the field",
+            ) from None
 
 
 @dataclass(frozen=True)
@@ -383,3 +393,11 @@ def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[Retr
             str(path), line, field, err.get("input"), err["msg"], "rerun the evaluate stage (chronoqa run --force)"
         ) from None
     return rows
+
+
+def _shown(value: object) -> object:
+    """A value as an error shows it: short ones as they are, long ones cut."""
+    if value is None or isinstance(value, bool | int | float) or (isinstance(value, str) and len(value) <= 80):
+        return value
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

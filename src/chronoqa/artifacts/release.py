@@ -26,18 +26,28 @@ without statistics); the same documents give the same bytes. :func:`load_release
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 import pyarrow as pa
-from pydantic import BaseModel
 
-from chronoqa.artifacts.schema import DocRow, FlagsRow, QuestionRow, check_row
+from chronoqa.artifacts.docstore import DocStore
+from chronoqa.artifacts.schema import read_records
 from chronoqa.errors import ChronoqaError, DataError
-from chronoqa.io import atomic_write, iter_json_lines, numbered_jsonl, read_json, write_json, write_jsonl, write_text
-from chronoqa.records import Doc, Question
+from chronoqa.io import (
+    atomic_write,
+    iter_json_lines,
+    numbered_jsonl,
+    read_json,
+    sha256_bytes,
+    sha256_file,
+    write_json,
+    write_jsonl,
+    write_text,
+)
+from chronoqa.records import Doc, Question, Record
 
 __all__ = [
     "BENCHMARK_FILE",
@@ -54,6 +64,7 @@ __all__ = [
     "CorpusParts",
     "FunctionalFlags",
     "Release",
+    "doc_store",
     "docs_batches",
     "load_release",
     "write_corpus",
@@ -71,15 +82,8 @@ CORPUS_PARQUET_FILE = "corpus.parquet"
 CORPUS_FORMATS = ("jsonl", "parquet", "both")
 #: Documents per record batch of a columnar corpus (and per row group of ``corpus.parquet``).
 CORPUS_BATCH_ROWS = 1 << 18
-_TEXT = pa.dictionary(pa.int32(), pa.string())
-#: The columns of a columnar corpus: :class:`~chronoqa.records.Doc`'s fields, in its order.
-CORPUS_SCHEMA = pa.schema(
-    [
-        ("doc_id", pa.string()), ("text", pa.string()), ("s", _TEXT), ("r", _TEXT), ("o", _TEXT),
-        ("t_start", _TEXT), ("t_end", _TEXT), ("s_id", _TEXT), ("r_id", _TEXT), ("o_id", _TEXT),
-        ("fact_id", pa.int64()),
-    ]
-)  # fmt: skip
+#: The columns of a columnar corpus: :class:`~chronoqa.records.Doc`'s fields, in its order (its Arrow schema).
+CORPUS_SCHEMA = Doc.arrow_schema()
 #: The columns ``corpus.parquet`` dictionary-encodes: the repeated ones. ``doc_id`` and ``text`` are unique per
 #: document: hashing them into a dictionary that Parquet then abandons cost a third of the encoding for nothing.
 _PARQUET_DICTIONARY = [f.name for f in CORPUS_SCHEMA if pa.types.is_dictionary(f.type)]
@@ -95,31 +99,122 @@ IMPLAUSIBLE_FILE = "implausible_facts.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
-class FunctionalFlags:
+class FunctionalFlags(Record):
     """Whether a question's negatives genuinely differ from its gold (TempBench's flags)."""
 
     id: str
     dist_functional: bool
     stale_functional: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"id": self.id, "dist_functional": self.dist_functional, "stale_functional": self.stale_functional}
 
-
-@dataclass(frozen=True)
 class Release:
-    """A loaded release folder."""
+    """A release folder, opened lazily: each file is read at most once, when a stage first needs it.
 
-    path: Path
-    questions: Sequence[Question]
-    corpus: Sequence[Doc]
-    flags: Mapping[str, FunctionalFlags]
-    manifest: Mapping[str, Any] = field(default_factory=dict)
+    ``questions`` (:class:`~chronoqa.records.Question` values, few), ``corpus`` (a
+    :class:`~chronoqa.artifacts.docstore.DocStore`: Arrow columns, a :class:`~chronoqa.records.Doc` made on
+    demand), ``flags`` and ``manifest`` are read on first access and kept; :meth:`sha256` gives the checksum of
+    the bytes a file was read from, so a stage keying a cache by a release file does not read it again. Values
+    given to the constructor are used as they are (a release held in memory).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        questions: Sequence[Question] | None = None,
+        corpus: Sequence[Doc] | None = None,
+        flags: Mapping[str, FunctionalFlags] | None = None,
+        manifest: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self._questions = questions
+        self._corpus = corpus
+        self._flags = flags
+        self._manifest = manifest
+        self._sha: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"Release({str(self.path)!r})"
+
+    @property
+    def questions(self) -> Sequence[Question]:
+        """Every question, in file order (``benchmark.jsonl``, read and checked on first access)."""
+        if self._questions is None:
+            bench = self.path / BENCHMARK_FILE
+            data = self._read(BENCHMARK_FILE)
+            if data is None:
+                raise ChronoqaError(f"{self.path} is not a benchmark release: {BENCHMARK_FILE} is missing")
+            rows = numbered_jsonl(bench, data)
+            self._questions = list(read_records(bench, rows, Question, "id"))
+        return self._questions
+
+    @property
+    def corpus(self) -> Sequence[Doc]:
+        """The documents (a :class:`DocStore` over the corpus file's columns; empty when the folder has none)."""
+        if self._corpus is None:
+            name = self.corpus_file
+            data = None if name is None else self._read(name)
+            if name is None or data is None:
+                self._corpus = DocStore(CORPUS_SCHEMA.empty_table())
+            else:
+                self._corpus = DocStore(_corpus_table(self.path / name, data))
+        return self._corpus
+
+    @property
+    def flags(self) -> Mapping[str, FunctionalFlags]:
+        """The functional flags by question id (empty when the folder has no :data:`FLAGS_FILE`)."""
+        if self._flags is None:
+            data = self._read(FLAGS_FILE)
+            rows = () if data is None else numbered_jsonl(self.path / FLAGS_FILE, data)
+            self._flags = {f.id: f for f in read_records(self.path / FLAGS_FILE, rows, FunctionalFlags, "id")}
+        return self._flags
+
+    @property
+    def manifest(self) -> Mapping[str, Any]:
+        """The manifest (empty for foreign data without one)."""
+        if self._manifest is None:
+            p = self.path / MANIFEST_FILE
+            self._manifest = read_json(p) if p.is_file() else {}
+        return self._manifest
+
+    @property
+    def corpus_file(self) -> str | None:
+        """The file the corpus is read from: :data:`CORPUS_FILE` when present, else :data:`CORPUS_PARQUET_FILE`."""
+        for name in (CORPUS_FILE, CORPUS_PARQUET_FILE):
+            if (self.path / name).is_file():
+                return name
+        return None
+
+    def sha256(self, name: str) -> str | None:
+        """sha256 of release file ``name`` as this handle reads it, reading it now if not yet (``None``: no file)."""
+        if name not in self._sha:
+            if name == BENCHMARK_FILE:
+                self.questions  # noqa: B018 (reads the file)
+            elif name == FLAGS_FILE:
+                self.flags  # noqa: B018
+            elif name == self.corpus_file:
+                self.corpus  # noqa: B018
+        if name not in self._sha:  # a file this handle does not parse, or one given to the constructor
+            if not (self.path / name).is_file():
+                return None
+            self._sha[name] = sha256_file(self.path / name)
+        return self._sha[name]
+
+    def load(self) -> Release:
+        """Read every file now (each once); returns the handle. A bad file raises its DataError here."""
+        self.questions, self.corpus, self.flags, self.manifest  # noqa: B018
+        return self
 
     def split(self, name: str) -> list[Question]:
         """Questions of one split (``train``, ``dev``, ``test``)."""
         return [q for q in self.questions if q.split == name]
+
+    def _read(self, name: str) -> bytes | None:
+        p = self.path / name
+        if not p.is_file():
+            return None
+        data = p.read_bytes()
+        self._sha[name] = sha256_bytes(data)
+        return data
 
 
 def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:
@@ -167,6 +262,13 @@ def docs_batches(docs: Iterable[Doc], batch_rows: int = CORPUS_BATCH_ROWS) -> It
             rows = []
     if rows:
         yield batch()
+
+
+def doc_store(docs: Iterable[Doc]) -> DocStore:
+    """Documents as a :class:`DocStore` (one already a store is returned as it is)."""
+    if isinstance(docs, DocStore):
+        return docs
+    return DocStore(pa.Table.from_batches(list(docs_batches(docs)), CORPUS_SCHEMA))
 
 
 def _batches(corpus: Iterable[Doc] | pa.Table | pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
@@ -266,42 +368,76 @@ def write_release(
 
 
 def load_release(path: str | Path) -> Release:
-    """Load a release folder written by :func:`write_release` (manifest optional for foreign data).
+    """Open a release folder written by :func:`write_release` (manifest optional for foreign data).
 
-    The corpus comes from :data:`CORPUS_FILE` when the folder has it, else from :data:`CORPUS_PARQUET_FILE`
-    (every row checked as a ``corpus.jsonl`` line is; a DataError names the row), else it is empty.
+    Nothing but the folder is checked now: each file is read, checked and kept when first used
+    (:class:`Release`; :meth:`Release.load` reads them all). The corpus comes from :data:`CORPUS_FILE` when the
+    folder has it, else from :data:`CORPUS_PARQUET_FILE` (every row checked as a ``corpus.jsonl`` line is; a
+    DataError names the row), else it is empty.
     """
     p = Path(path)
-    bench = p / BENCHMARK_FILE
-    if not bench.exists():
+    if not (p / BENCHMARK_FILE).is_file():
         raise ChronoqaError(
             f"{p} is not a benchmark release: {BENCHMARK_FILE} is missing (build one with `chronoqa build`)"
         )
-    questions = list(_rows(bench, numbered_jsonl(bench), QuestionRow, "id", Question.from_dict))
-    corpus: list[Doc] = []
-    if (p / CORPUS_FILE).exists():
-        corpus = list(_rows(p / CORPUS_FILE, numbered_jsonl(p / CORPUS_FILE), DocRow, "doc_id", Doc.from_dict))
-    elif (p / CORPUS_PARQUET_FILE).exists():
-        path = p / CORPUS_PARQUET_FILE
-        corpus = list(_rows(path, _parquet_rows(path), DocRow, "doc_id", Doc.from_dict))
-    flags: dict[str, FunctionalFlags] = {}
-    if (p / FLAGS_FILE).exists():
-        for f in _rows(p / FLAGS_FILE, numbered_jsonl(p / FLAGS_FILE), FlagsRow, "id", _flags):
-            flags[f.id] = f
-    manifest = read_json(p / MANIFEST_FILE) if (p / MANIFEST_FILE).exists() else {}
-    return Release(p, questions, corpus, flags, manifest)
+    return Release(p)
 
 
-def _flags(d: Mapping[str, Any]) -> FunctionalFlags:
-    return FunctionalFlags(d["id"], d["dist_functional"], d["stale_functional"])
+#: The corpus columns as JSON holds them (plain strings), in :data:`CORPUS_SCHEMA`'s order.
+_CORPUS_PLAIN = pa.schema(
+    [(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type) for f in CORPUS_SCHEMA]
+)
+#: Fields every document has (the rest, the times, may be null).
+_CORPUS_REQUIRED = [n for n in CORPUS_SCHEMA.names if n not in ("t_start", "t_end")]
 
 
-def _parquet_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``(row number, record)`` of a Parquet file (1-based), streamed by row group."""
+def _corpus_table(path: Path, data: bytes) -> pa.Table:
+    """The corpus file's documents as columns.
+
+    Arrow reads the file; when it cannot read it as plain documents (a type it does not expect, a missing field,
+    a repeated doc id), the row reader reads it row by row, naming the bad row or reading what is still valid
+    (times as numbers, fields left to their defaults).
+    """
+    parquet = path.name == CORPUS_PARQUET_FILE
+    table = _arrow_corpus(data, parquet)
+    if table is not None and _plain(table):
+        return table
+    records = _parquet_rows(path, data) if parquet else numbered_jsonl(path, data)
+    docs = list(read_records(path, records, Doc, "doc_id"))
+    return pa.Table.from_batches(list(docs_batches(docs)), CORPUS_SCHEMA)
+
+
+def _arrow_corpus(data: bytes, parquet: bool) -> pa.Table | None:
+    import pyarrow.json as pj
     import pyarrow.parquet as pq
 
     try:
-        reader = pq.ParquetFile(path)
+        if parquet:
+            table = pq.read_table(pa.BufferReader(data))
+            return table.select(CORPUS_SCHEMA.names).cast(_CORPUS_PLAIN)
+        if not data.strip():
+            return _CORPUS_PLAIN.empty_table()
+        opts = pj.ParseOptions(explicit_schema=_CORPUS_PLAIN, unexpected_field_behavior="ignore")
+        return pj.read_json(pa.BufferReader(data), parse_options=opts)
+    except (pa.ArrowException, KeyError, ValueError):
+        return None
+
+
+def _plain(table: pa.Table) -> bool:
+    """No null in a field with a default and no repeated doc id: the table is the one the row reader would make."""
+    import pyarrow.compute as pc
+
+    if any(table.column(n).null_count for n in _CORPUS_REQUIRED):
+        return False
+    return table.num_rows == 0 or pc.count_distinct(table.column("doc_id")).as_py() == table.num_rows
+
+
+def _parquet_rows(path: Path, data: bytes) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(row number, record)`` of a Parquet file's bytes (1-based), streamed by row group."""
+    import pyarrow.parquet as pq
+
+    try:
+        reader = pq.ParquetFile(pa.BufferReader(data))
     except (OSError, pa.ArrowException) as exc:
         raise DataError(str(path), 0, "(parquet)", str(exc)[:80], "a Parquet file", "regenerate the file") from None
     n = 0
@@ -309,36 +445,3 @@ def _parquet_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         for row in batch.to_pylist():
             n += 1
             yield n, row
-
-
-def _rows(
-    path: Path,
-    records: Iterable[tuple[int, dict[str, Any]]],
-    schema: type[BaseModel],
-    key: str,
-    make: Callable[[Mapping[str, Any]], T],
-) -> Iterator[T]:
-    """The ``(line, record)`` pairs of a release file, each record checked against its schema.
-
-    A repeated ``key`` is an error, and so is a value the record rejects (an impossible date).
-    """
-    seen: dict[str, int] = {}
-    for lineno, row in records:
-        check_row(schema, row, str(path), lineno)
-        value = row[key]
-        if value in seen:
-            raise DataError(
-                str(path),
-                lineno,
-                key,
-                value,
-                f"an {key} no earlier line has (line {seen[value]} has it)",
-                "give every record its own id, or remove the duplicate line",
-            )
-        seen[value] = lineno
-        try:
-            yield make(row)
-        except ValueError as exc:  # TimeParseError names the field and the value
-            raise DataError(
-                str(path), lineno, "(record)", value, f"valid values ({exc})", "correct the field"
-            ) from None

@@ -44,6 +44,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from chronoqa.artifacts.docstore import DocStore
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.io import atomic_write, dumps, numbered_jsonl, read_json, read_text, write_json
 from chronoqa.records import Doc, Triple
@@ -271,7 +272,7 @@ def read_run(
     run_name = name or str(meta.get("spec", stem))
     if not _is_jsonl(p):
         return Run(run_name, _read_trec(p, docs), meta)
-    by_id = None if docs is None else {d.doc_id: d for d in docs}
+    by_id = None if docs is None else _store(docs)
     if columnar:
         table = _read_columns(p)
         if table is not None and by_id is not None:
@@ -286,7 +287,14 @@ def _resolved(hit: RunHit, doc: Doc) -> RunHit:
     return hit._replace(s=doc.s, r=doc.r, o=doc.o, t_start=doc.t_start, t_end=doc.t_end)
 
 
-def _resolve_columns(table: pa.Table, by_id: Mapping[str, Doc]) -> pa.Table | None:
+def _store(docs: Iterable[Doc]) -> DocStore:
+    """The documents as a :class:`DocStore` (a release's corpus already is one)."""
+    from chronoqa.artifacts.release import doc_store
+
+    return doc_store(docs)
+
+
+def _resolve_columns(table: pa.Table, by_id: DocStore) -> pa.Table | None:
     """The columns with every hit that names a doc id carrying that document's fact.
 
     ``None`` when a doc id is not in the corpus (the line reader then names the line).
@@ -297,8 +305,7 @@ def _resolve_columns(table: pa.Table, by_id: Mapping[str, Doc]) -> pa.Table | No
     hits = table.column("hits").combine_chunks()
     flat = pc.list_flatten(hits)
     doc_ids = flat.field("doc_id")
-    ids = list(by_id)
-    idx = pc.index_in(doc_ids, value_set=pa.array(ids, type=pa.string()))
+    idx = pc.index_in(doc_ids, value_set=by_id.column("doc_id"))
     named = pc.and_(pc.is_valid(doc_ids), pc.not_equal(doc_ids, ""))
     named = pc.fill_null(named, False)
     if pc.any(pc.and_(named, pc.is_null(idx))).as_py():
@@ -307,8 +314,8 @@ def _resolve_columns(table: pa.Table, by_id: Mapping[str, Doc]) -> pa.Table | No
     fields = []
     for name in [flat.type.field(i).name for i in range(flat.type.num_fields)]:
         col = flat.field(name)
-        if name in ("s", "r", "o", "t_start", "t_end") and ids:
-            corpus = pa.array([getattr(by_id[i], name) for i in ids], type=col.type)
+        if name in ("s", "r", "o", "t_start", "t_end") and len(by_id):
+            corpus = by_id.column(name).cast(col.type)
             col = pc.if_else(named, pc.take(corpus, take), col)
         fields.append((name, col))
     struct = pa.StructArray.from_arrays([c for _, c in fields], names=[n for n, _ in fields])
@@ -359,7 +366,7 @@ def _rank_of(value: Any) -> int | float:
     return value
 
 
-def _read_jsonl(p: Path, by_id: Mapping[str, Doc] | None = None) -> list[RunLine]:
+def _read_jsonl(p: Path, by_id: DocStore | None = None) -> list[RunLine]:
     lines: list[RunLine] = []
     seen: set[str] = set()
     for lineno, obj in numbered_jsonl(p):
@@ -411,7 +418,7 @@ def _read_trec(p: Path, docs: Iterable[Doc] | None) -> list[RunLine]:
             f"{p} is a TREC run (qid Q0 docid rank score tag): it names documents only, so reading it needs the "
             "release corpus (pass docs=release.corpus; `chronoqa evaluate` does)"
         )
-    by_id = {d.doc_id: d for d in docs}
+    by_id = _store(docs)
     per_q: dict[str, list[RunHit]] = {}
     for lineno, text in enumerate(read_text(p).splitlines(), 1):
         parts = text.split()

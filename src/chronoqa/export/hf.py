@@ -26,10 +26,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from chronoqa.artifacts.release import CORPUS_SCHEMA as RELEASE_CORPUS
-from chronoqa.artifacts.release import DATACARD_FILE, QRELS_FILE, Release
+from chronoqa.artifacts.release import DATACARD_FILE, QRELS_FILE, FunctionalFlags, Release
 from chronoqa.errors import ChronoqaError
 from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, VALIDATION_FILE, Provenance, provenance_of
 from chronoqa.io import atomic_write, write_text
+from chronoqa.records import Question, Triple
 
 __all__ = [
     "CORPUS_SCHEMA",
@@ -47,53 +48,10 @@ __all__ = [
 SPLITS = ("train", "dev", "test")
 JSON_FIELDS = ("time_refs", "reference", "logical_form")
 
-TRIPLE = pa.struct(
-    [
-        ("s", pa.string()),
-        ("r", pa.string()),
-        ("o", pa.string()),
-        ("t_start", pa.string()),
-        ("t_end", pa.string()),
-        ("s_id", pa.string()),
-        ("r_id", pa.string()),
-        ("o_id", pa.string()),
-        ("fact_id", pa.int64()),
-        ("doc_id", pa.string()),
-    ]
-)
-QUESTION_SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("split", pa.string()),
-        ("question", pa.string()),
-        ("t_query", pa.string()),
-        ("S_star", pa.list_(TRIPLE)),
-        ("S_dist", pa.list_(TRIPLE)),
-        ("S_stale", pa.list_(TRIPLE)),
-        ("S_anchor", pa.list_(TRIPLE)),
-        ("source", pa.string()),
-        ("operator", pa.string()),
-        ("allen", pa.string()),
-        ("hops", pa.int64()),
-        ("complexity", pa.string()),
-        ("answers", pa.list_(pa.string())),
-        ("answer_ids", pa.list_(pa.string())),
-        ("answer_type", pa.string()),
-        ("cardinality", pa.string()),
-        ("template_id", pa.string()),
-        ("render_time", pa.bool_()),
-        ("granularity", pa.string()),
-        ("as_of", pa.string()),
-        ("time_refs", pa.string()),
-        ("outdated_answers", pa.list_(pa.string())),
-        ("sql", pa.string()),
-        ("reference", pa.string()),
-        ("logical_form", pa.string()),
-        ("assumes_complete", pa.bool_()),
-        ("dist_functional", pa.bool_()),
-        ("stale_functional", pa.bool_()),
-    ]
-)
+#: The question and triple columns: :class:`~chronoqa.records.Question`'s Arrow schema (objects as JSON text),
+#: with the question's functional flags after them.
+TRIPLE = pa.struct(list(Triple.arrow_schema()))
+QUESTION_SCHEMA = pa.schema([*Question.arrow_schema(), *(f for f in FunctionalFlags.arrow_schema() if f.name != "id")])
 #: The release's corpus columns (``artifacts.release.CORPUS_SCHEMA``) as plain strings: the Hub reads no dictionaries.
 CORPUS_SCHEMA = pa.schema(
     [pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type) for f in RELEASE_CORPUS]

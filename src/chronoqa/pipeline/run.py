@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chronoqa.artifacts.answers import ANSWERS_FILE
+from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
 from chronoqa.pipeline.config import RunConfig, build_kwargs, dump_toml
@@ -179,7 +180,7 @@ def _build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> Callabl
 
 
 def _retrieve_stage(
-    release: Path, spec: str, k: int, split: str, progress: Progress, name: str, timings: dict[str, Any]
+    release: Release, spec: str, k: int, split: str, progress: Progress, name: str, timings: dict[str, Any]
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.runs import read_timing, timing_path
@@ -211,13 +212,11 @@ def _run_file(stage_dir: Path) -> Path:
 
 
 def _answer_stage(
-    release: Path, spec: str, run_file: Path | None, split: str, limit: int, cache: Path, progress: Progress, name: str
+    rel: Release, spec: str, run_file: Path | None, split: str, limit: int, cache: Path, progress: Progress, name: str
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.answer import answer_release, make_answerer
-        from chronoqa.artifacts.release import load_release
 
-        rel = load_release(release)
         n = sum(1 for q in rel.questions if q.split == split)
         tick = progress.start(name, min(n, limit) if limit else n)
         s = answer_release(
@@ -237,7 +236,7 @@ def _answer_stage(
 
 def _evaluate_stage(
     cfg: RunConfig,
-    release: Path,
+    rel: Release,
     runs: Mapping[str, Path],
     answers: Mapping[str, Path],
     progress: Progress,
@@ -246,13 +245,12 @@ def _evaluate_stage(
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.answers import read_answers_meta
         from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
-        from chronoqa.artifacts.release import load_release
         from chronoqa.judge import make_judge
         from chronoqa.report.verdicts import answer_verdicts, retrieval_verdicts
+        from chronoqa.score.answers import aliases_from_corpus
         from chronoqa.score.evaluate import evaluate
 
         tick = progress.start("evaluate", len(runs) + len(answers))
-        rel = load_release(release)
         for name, run in sorted(runs.items()):
             res = evaluate(
                 rel, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
@@ -260,11 +258,13 @@ def _evaluate_stage(
             write_metrics(out, "retrieval", MetricsRecord(name, res.metrics))
             write_verdicts(out, "retrieval", name, retrieval_verdicts(res, run, rel))
             tick(1)
+        aliases = aliases_from_corpus(rel.corpus) if answers else None  # once, not once per answer file
         for name, ans in sorted(answers.items()):
             judge = make_judge(cfg.judge, cache / "judge") if cfg.judge else None  # its own call counts per file
             res = evaluate(
                 rel,
                 answers=ans,
+                aliases=aliases,
                 split=cfg.split,
                 seed=cfg.seed,
                 n_bootstrap=cfg.n_bootstrap,
@@ -280,7 +280,7 @@ def _evaluate_stage(
 
 
 def _report_stage(
-    cfg: RunConfig, release: Path, eval_dir: Path, run_dir: Path, progress: Progress
+    cfg: RunConfig, release: Release, eval_dir: Path, run_dir: Path, progress: Progress
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.report import build_explorer, build_summary, render_html, render_markdown
@@ -375,19 +375,74 @@ def _check_inputs(cfg: RunConfig) -> None:
         make_judge(cfg.judge)
 
 
-def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
-    run_dir = cfg.out_dir
-    runner = StageRunner(run_dir, force=force)  # removes a dead run's temporary folders: only under the lock
-    write_json(run_dir / "config.json", cfg.to_dict())
-    write_text(run_dir / "config.toml", dump_toml(cfg.to_dict()))
-    results: list[StageResult] = []
+@dataclass
+class _Run:
+    """What the steps of one run share: its config, its stage runner, the stages done and the release handle.
 
-    def do(stage: Stage) -> StageResult:
-        res = runner.run(stage)
-        prog.finish(stage.name, res)
-        results.append(res)
+    The release is opened once (:func:`~chronoqa.artifacts.release.load_release`) and every stage reads it through
+    this handle; the runner takes the digests of the release files from it, so each file is read once.
+    """
+
+    cfg: RunConfig
+    prog: Progress
+    runner: StageRunner
+    results: list[StageResult] = field(default_factory=list)
+    release: Release | None = None
+    retrieval_timings: dict[str, Any] = field(default_factory=dict)
+
+    def do(self, stage: Stage) -> StageResult:
+        """Run (or skip) one stage and report it."""
+        res = self.runner.run(stage)
+        self.prog.finish(stage.name, res)
+        self.results.append(res)
         return res
 
+    def known_digest(self, path: Path) -> str | None:
+        """The sha256 of a release file as the handle read it (``None`` for any other input)."""
+        rel = self.release
+        if rel is None or path.parent != rel.path or path.name not in (BENCHMARK_FILE, rel.corpus_file):
+            return None
+        return rel.sha256(path.name)
+
+    @property
+    def rel(self) -> Release:
+        """The release (opened by :func:`_open_release`)."""
+        if self.release is None:
+            raise ChronoqaError("internal check failed: a stage ran before the release was opened")
+        return self.release
+
+    def bench_inputs(self) -> dict[str, Path]:
+        """The release files every stage over the release depends on: the questions and the corpus it reads."""
+        rel = self.rel
+        inputs = {"benchmark": rel.path / BENCHMARK_FILE}
+        if rel.corpus_file is not None:
+            inputs["corpus"] = rel.path / rel.corpus_file
+        return inputs
+
+
+def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
+    """The steps of a run, in order."""
+    run = _start(cfg, prog, force)
+    _open_release(run)
+    runs = _retrieve(run)
+    answers = _answer(run, runs)
+    ev = _evaluate(run, runs, answers)
+    rep = _report(run, ev)
+    return _finish(run, rep)
+
+
+def _start(cfg: RunConfig, prog: Progress, force: bool) -> _Run:
+    """The stage runner (it removes a dead run's temporary folders: only under the lock) and the config files."""
+    run = _Run(cfg, prog, StageRunner(cfg.out_dir, force=force))
+    run.runner.known = run.known_digest
+    write_json(cfg.out_dir / "config.json", cfg.to_dict())
+    write_text(cfg.out_dir / "config.toml", dump_toml(cfg.to_dict()))
+    return run
+
+
+def _open_release(run: _Run) -> None:
+    """The release: ``bench`` (a local copy of it when it is at a URI), or the fetch and build stages' output."""
+    cfg = run.cfg
     if cfg.bench:
         from chronoqa.artifacts.remote import local_release
 
@@ -396,86 +451,86 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
         fetch_key: dict[str, Any] = {"dataset": cfg.dataset, "files": cfg.files}
         if cfg.tables:
             fetch_key["tables"] = list(cfg.tables)
-        fetch = do(Stage("fetch", _fetch_stage(cfg), {}, fetch_key))
-        build = do(
-            Stage(
-                "build",
-                _build_stage(cfg, fetch.path, prog),
-                {"fetch": fetch.path / "fetch.json"},
-                {"seed": cfg.seed, "build": dict(cfg.build)},
-            )
-        )
-        release = build.path
+        fetch = run.do(Stage("fetch", _fetch_stage(cfg), {}, fetch_key))
+        build_key = {"seed": cfg.seed, "build": dict(cfg.build)}
+        build_fn = _build_stage(cfg, fetch.path, run.prog)
+        release = run.do(Stage("build", build_fn, {"fetch": fetch.path / "fetch.json"}, build_key)).path
+    run.release = load_release(release)
 
-    bench_inputs = {"benchmark": release / "benchmark.jsonl", "corpus": release / "corpus.jsonl"}
+
+def _retrieve(run: _Run) -> dict[str, Path]:
+    """One retrieve stage per retriever and control; their run files by spec."""
+    cfg = run.cfg
     runs: dict[str, Path] = {}
-    retrieval_timings: dict[str, Any] = {}
     for spec in [*cfg.retrievers, *cfg.controls]:
-        res = do(
-            Stage(
-                stage_name("retrieve", spec),
-                _retrieve_stage(release, spec, cfg.k, cfg.split, prog, stage_name("retrieve", spec), retrieval_timings),
-                bench_inputs,
-                {"spec": spec, "k": cfg.k, "split": cfg.split},
-            )
-        )
+        name = stage_name("retrieve", spec)
+        fn = _retrieve_stage(run.rel, spec, cfg.k, cfg.split, run.prog, name, run.retrieval_timings)
+        res = run.do(Stage(name, fn, run.bench_inputs(), {"spec": spec, "k": cfg.k, "split": cfg.split}))
         runs[spec] = _run_file(res.path)
+    return runs
 
+
+def _answer(run: _Run, runs: Mapping[str, Path]) -> dict[str, Path]:
+    """One answer stage per answerer (and run it reads); their answer files by name."""
+    cfg = run.cfg
     answers: dict[str, Path] = {}
-    cache = run_dir / "cache"
     for name, spec, run_name in _answer_plan(cfg, list(runs)):
         run_file = runs[run_name] if run_name else None
-        inputs = dict(bench_inputs)
-        if run_file is not None:
-            inputs["run"] = run_file
-        res = do(
-            Stage(
-                name,
-                _answer_stage(release, spec, run_file, cfg.split, cfg.limit, cache, prog, name),
-                inputs,
-                {"answerer": spec, "run": run_name, "split": cfg.split, "limit": cfg.limit},
-            )
-        )
+        inputs = run.bench_inputs() | ({"run": run_file} if run_file is not None else {})
+        fn = _answer_stage(run.rel, spec, run_file, cfg.split, cfg.limit, _cache(cfg), run.prog, name)
+        key = {"answerer": spec, "run": run_name, "split": cfg.split, "limit": cfg.limit}
+        res = run.do(Stage(name, fn, inputs, key))
         answers[name.removeprefix("answer-")] = res.path / ANSWERS_FILE
+    return answers
 
-    ev_inputs: dict[str, Path] = dict(bench_inputs)
-    ev_inputs.update({f"run:{k}": v for k, v in runs.items()})
-    ev_inputs.update({f"answers:{k}": v for k, v in answers.items()})
-    ev = do(
-        Stage(
-            "evaluate",
-            _evaluate_stage(cfg, release, runs, answers, prog, cache),
-            ev_inputs,
-            {
-                "split": cfg.split,
-                "seed": cfg.seed,
-                "n_bootstrap": cfg.n_bootstrap,
-                "min_slice": cfg.min_slice,
-                "verdicts": 1,
-            }
-            | ({"judge": cfg.judge} if cfg.judge else {}),
-        )
-    )
-    rep = do(
-        Stage(
-            "report",
-            _report_stage(cfg, release, ev.path, run_dir, prog),
-            {"evaluate": ev.path, **bench_inputs},
-            {"config": _portable(cfg), "report_version": 2},
-        )
-    )
+
+def _cache(cfg: RunConfig) -> Path:
+    """The run's cache folder (LLM responses, the judge's), outside the stage folders."""
+    return cfg.out_dir / "cache"
+
+
+def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path]) -> StageResult:
+    """The evaluate stage: metrics and verdicts of every run and answer file."""
+    cfg = run.cfg
+    inputs: dict[str, Path] = run.bench_inputs()
+    inputs.update({f"run:{k}": v for k, v in runs.items()})
+    inputs.update({f"answers:{k}": v for k, v in answers.items()})
+    key: dict[str, Any] = {
+        "split": cfg.split,
+        "seed": cfg.seed,
+        "n_bootstrap": cfg.n_bootstrap,
+        "min_slice": cfg.min_slice,
+        "verdicts": 1,
+    }
+    if cfg.judge:
+        key["judge"] = cfg.judge
+    fn = _evaluate_stage(cfg, run.rel, runs, answers, run.prog, _cache(cfg))
+    return run.do(Stage("evaluate", fn, inputs, key))
+
+
+def _report(run: _Run, ev: StageResult) -> StageResult:
+    """The report stage: summary.json, report.md and report.html."""
+    cfg = run.cfg
+    fn = _report_stage(cfg, run.rel, ev.path, cfg.out_dir, run.prog)
+    inputs = {"evaluate": ev.path, **run.bench_inputs()}
+    return run.do(Stage("report", fn, inputs, {"config": _portable(cfg), "report_version": 2}))
+
+
+def _finish(run: _Run, rep: StageResult) -> PipelineResult:
+    """The run's manifest and timings, and where everything went."""
+    cfg, results = run.cfg, run.results
     summary = read_json(rep.path / "summary.json")
     manifest = {
         "config": cfg.to_dict(),
-        "release": runner.relative(release),
+        "release": run.runner.relative(run.rel.path),
         "stages": [{"name": r.name, "path": r.path.name} for r in results],
     }
-    write_json(run_dir / "run.json", manifest)
+    write_json(cfg.out_dir / "run.json", manifest)
     timings = {
         "stages": {r.name: {"seconds": round(r.seconds, 3), "skipped": r.skipped} for r in results},
-        "retrieval": retrieval_timings,
+        "retrieval": run.retrieval_timings,
     }
-    write_json(run_dir / TIMINGS_FILE, timings)
+    write_json(cfg.out_dir / TIMINGS_FILE, timings)
     return PipelineResult(
-        run_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
+        cfg.out_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
     )

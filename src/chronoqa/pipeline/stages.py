@@ -103,9 +103,13 @@ def _outputs(folder: Path) -> dict[str, str]:
 class StageRunner:
     """Runs stages into ``run_dir/<stage name>/``; ``force`` recomputes even unchanged stages."""
 
-    def __init__(self, run_dir: str | Path, *, force: bool = False) -> None:
+    def __init__(
+        self, run_dir: str | Path, *, force: bool = False, known: Callable[[Path], str | None] | None = None
+    ) -> None:
         self.run_dir = Path(run_dir)
         self.force = force
+        #: A digest the caller already has (a release file it has read), or ``None``: then the input is read.
+        self.known = known
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self._clean_leftovers()
 
@@ -137,9 +141,14 @@ class StageRunner:
         except OSError:
             return False
 
+    def digest(self, path: Path) -> str:
+        """The digest of a stage input (:func:`digest_path`), or the one the caller already has."""
+        known = self.known(path) if self.known is not None else None
+        return known if known is not None else digest_path(path)
+
     def run(self, stage: Stage) -> StageResult:
         """Run a stage unless it is current; returns where its files are."""
-        digests = {k: digest_path(Path(v)) for k, v in sorted(stage.inputs.items())}
+        digests = {k: self.digest(Path(v)) for k, v in sorted(stage.inputs.items())}
         config = json.loads(json.dumps(dict(stage.config), sort_keys=True, default=str))
         fp = fingerprint({"config": config, "toolkit": __version__}, digests)
         final = self.path(stage.name)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.artifacts.metrics import AnswerVerdict, RetrievalVerdict, Verdict, read_metrics, read_verdicts
-from chronoqa.artifacts.release import load_release
+from chronoqa.artifacts.release import Release, load_release
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.report.verdicts import FACT_SETS, question_facts
 from chronoqa.score.stats import benjamini_hochberg, mcnemar
@@ -134,9 +134,9 @@ def _verdict(row: Verdict | None) -> list[Any] | None:
     return None
 
 
-def build_explorer(release: str | Path, eval_dir: str | Path, *, split: str = "test") -> dict[str, Any]:
+def build_explorer(release: str | Path | Release, eval_dir: str | Path, *, split: str = "test") -> dict[str, Any]:
     """Everything the report's explorer, fails view and plots show (see the module docstring)."""
-    rel = load_release(release)
+    rel = release if isinstance(release, Release) else load_release(release)
     folder = read_metrics(eval_dir)
     systems: list[dict[str, Any]] = []
     verdicts: list[dict[str, Verdict]] = []

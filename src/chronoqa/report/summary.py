@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.artifacts.metrics import MetricBlock, MetricsFolder, SliceMetrics, read_metrics
-from chronoqa.artifacts.release import load_release
+from chronoqa.artifacts.release import Release, load_release
 from chronoqa.io import read_json
 from chronoqa.records import COMPLEXITIES
 
@@ -51,15 +51,15 @@ def _slices(block: MetricBlock, metrics: Sequence[str]) -> dict[str, dict[str, d
     return out
 
 
-def _composition(release: Path, split: str, title: str | None) -> dict[str, Any]:
-    rel = load_release(release)
+def _composition(release: str | Path | Release, split: str, title: str | None) -> dict[str, Any]:
+    rel = release if isinstance(release, Release) else load_release(release)
     qs = rel.questions
     ops = sorted({q.operator for q in qs})
     comps = [c for c in COMPLEXITIES if any(q.complexity == c for q in qs)]
     cells = Counter((q.operator, q.complexity) for q in qs)
     scored = [q for q in qs if split in ("all", q.split)]
     return {
-        "name": title or str(rel.manifest.get("name") or release.name),
+        "name": title or str(rel.manifest.get("name") or rel.path.name),
         "n_questions": len(qs),
         "n_scored": len(scored),
         "split": split,
@@ -179,7 +179,7 @@ def _warnings(retrieval: list[dict[str, Any]], answers: list[dict[str, Any]], mi
 
 
 def build_summary(
-    release: str | Path,
+    release: str | Path | Release,
     metrics: str | Path | MetricsFolder,
     *,
     config: Mapping[str, Any] | None = None,
@@ -212,7 +212,7 @@ def build_summary(
             )
     return {
         "format": 1,
-        "composition": _composition(Path(release), split, title),
+        "composition": _composition(release, split, title),
         "retrieval": retrieval,
         "answers": answers,
         "warnings": _warnings(retrieval, answers, min_slice),

@@ -16,6 +16,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
+from chronoqa.artifacts.docstore import DocStore
 from chronoqa.paths import cache_dir
 from chronoqa.records import Doc, Question
 from chronoqa.time import Interval, TimeParseError, parse_time
@@ -82,6 +83,8 @@ class Corpus:
 
     def index_of(self, doc_id: str) -> int | None:
         """Corpus position of a document id."""
+        if isinstance(self.docs, DocStore):
+            return self.docs.index_of(doc_id)
         if not self._by_id:
             self._by_id.update((d.doc_id, i) for i, d in enumerate(self.docs))
         return self._by_id.get(doc_id)
@@ -91,29 +94,45 @@ class Corpus:
 
         The first day is ``-inf`` for an unknown start, the last day ``+inf`` for an open end; odd
         documents have times that do not parse or are reversed (check those with
-        :func:`chronoqa.time.valid_at` one by one).
+        :func:`chronoqa.time.valid_at` one by one). Each distinct time text is parsed once.
         """
         if not self._days:
-            n = len(self.docs)
-            lo = np.full(n, -np.inf)
-            hi = np.full(n, np.inf)
-            odd = np.zeros(n, dtype=bool)
-            for i in range(n):
-                iv = self.interval(i)
-                if iv is None:
-                    odd[i] = True
-                    continue
-                if iv.start is not None:
-                    lo[i] = iv.start.first_day()
-                if iv.end is not None:
-                    hi[i] = iv.end.last_day()
-                odd[i] = lo[i] > hi[i]
-            self._days.extend((lo, hi, odd))
+            lo, bad_lo = _days(self._times("t_start"), last=False)
+            hi, bad_hi = _days(self._times("t_end"), last=True)
+            odd = bad_lo | bad_hi
+            lo[odd], hi[odd] = -np.inf, np.inf
+            self._days.extend((lo, hi, odd | (lo > hi)))
         return self._days[0], self._days[1], self._days[2]
+
+    def _times(self, name: str) -> list[str | None]:
+        if isinstance(self.docs, DocStore):
+            return self.docs.column(name).to_pylist()
+        return [getattr(d, name) for d in self.docs]
 
     def texts(self) -> list[str]:
         """The document texts, in corpus order."""
+        if isinstance(self.docs, DocStore):
+            return self.docs.texts()
         return [d.text for d in self.docs]
+
+
+def _days(texts: list[str | None], *, last: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per text: its first (or ``last``) day (``-inf``/``+inf`` for ``None``) and whether it fails to parse."""
+    unknown = np.inf if last else -np.inf
+    memo: dict[str | None, tuple[float, bool]] = {None: (unknown, False)}
+    for text in set(texts):
+        if text in memo:
+            continue
+        try:
+            p = parse_time(text)
+        except TimeParseError:
+            memo[text] = (unknown, True)
+            continue
+        memo[text] = (unknown, False) if p is None else (float(p.last_day() if last else p.first_day()), False)
+    pairs = [memo[t] for t in texts]
+    days = np.fromiter((d for d, _ in pairs), dtype=float, count=len(pairs))
+    bad = np.fromiter((b for _, b in pairs), dtype=bool, count=len(pairs))
+    return days, bad
 
 
 def _parse_interval(d: Doc) -> Interval | None:

@@ -19,7 +19,7 @@ from chronoqa._gc import gc_paused
 from chronoqa.artifacts.release import BENCHMARK_FILE, CORPUS_FILE, CORPUS_PARQUET_FILE, Release, load_release
 from chronoqa.artifacts.runs import Run, RunHit, RunLine, read_run, run_paths, write_run
 from chronoqa.errors import ChronoqaError
-from chronoqa.io import read_json, sha256_file
+from chronoqa.io import read_json
 from chronoqa.records import Question
 from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery, query_from_question
 from chronoqa.retrieve.registry import REGISTRY, BuildContext, Registry
@@ -81,19 +81,17 @@ def _lines(corpus: Corpus, qids: Sequence[str], hits: Sequence[Sequence[Hit]]) -
 
 
 def load_corpus(release: Release) -> Corpus:
-    """The corpus of a loaded release, keyed by the checksum of its ``corpus.jsonl`` (else ``corpus.parquet``).
+    """The corpus of a release, keyed by the checksum of the file it is read from (``corpus.jsonl``, else Parquet).
 
-    The documents are the release's (``load_release`` reads whichever file the release holds); the checksum
-    names the retrievers' cached indexes, so a release written with both files keys them by its JSONL.
+    The checksum names the retrievers' cached indexes.
     """
-    for name in (CORPUS_FILE, CORPUS_PARQUET_FILE):
-        path = release.path / name
-        if path.exists():
-            return Corpus(release.corpus, sha256_file(path))
-    raise ChronoqaError(
-        f"{release.path} has no {CORPUS_FILE} or {CORPUS_PARQUET_FILE}: retrievers need the benchmark's corpus "
-        "(rebuild the release, or copy its corpus file back)"
-    )
+    name = release.corpus_file
+    if name is None:
+        raise ChronoqaError(
+            f"{release.path} has no {CORPUS_FILE} or {CORPUS_PARQUET_FILE}: retrievers need the benchmark's corpus "
+            "(rebuild the release, or copy its corpus file back)"
+        )
+    return Corpus(release.corpus, release.sha256(name) or "")
 
 
 def run_retrieval(
@@ -121,7 +119,7 @@ def run_retrieval(
         splits = sorted({q.split for q in release.questions})
         raise ChronoqaError(f"split {split!r} has no questions in {release.path}; splits there: {', '.join(splits)}")
     corpus = load_corpus(release)
-    bench_sha = sha256_file(release.path / BENCHMARK_FILE)
+    bench_sha = release.sha256(BENCHMARK_FILE) or ""
     parsed = [RetrieverSpec.parse(s) for s in specs]
     for s in parsed:  # fail fast on typos and bad parameters, before any index is built
         registry.resolve_params(s)

@@ -31,7 +31,6 @@ from chronoqa.artifacts.metrics import (
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
-from chronoqa.io import sha256_file
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus
 from chronoqa.score.candidates import Judging
@@ -327,8 +326,7 @@ def _load_run(
     if missing:
         warnings.append(f"run {name!r} has no line for {missing} questions: scored as empty retrievals")
     bench_sha = meta.get("benchmark_sha256")
-    bench = Path(release.path) / BENCHMARK_FILE
-    if bench_sha and bench.exists() and bench_sha != sha256_file(bench):
+    if bench_sha and release.sha256(BENCHMARK_FILE) not in (None, bench_sha):
         warnings.append(f"run {name!r} was made against a different benchmark.jsonl (sha256 differs)")
     return name, meta, hits
 
