@@ -301,14 +301,14 @@ def build_kg_benchmark(
         implausible_code = implausible_dates(
             engine, facts, phr, idx.ignored_mask, as_of, open_end, phr_table.default_max_years
         )  # fmt: skip
-        if engine != "numpy" and any(None in (p.objects_at_once, p.subjects_at_once) for p in phr.values()):
-            idx.use_group_stats(group_stats_by_sql(engine, idx))  # what infer_one reads (numpy: on first use)
+        if any(None in (p.objects_at_once, p.subjects_at_once) for p in phr.values()):
+            idx.use_group_stats(group_stats_by_sql(engine, idx))  # what infer_one reads
         cardinality, card_record = resolve_cardinality(phr, idx)
         idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
         implausible_pos = np.flatnonzero(implausible_code >= 0)
         idx.mark_implausible(implausible_pos)
-        if engine != "numpy":  # the groups one_at reads, once the implausible facts lost their certain span
-            idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
+        # the groups one_at reads, once the implausible facts lost their certain span
+        idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         cands = find_candidates(engine, idx, t_max)  # seeds, multi seeds, timed facts, multi groups
     raw = _unreadable(idx.ent_names, label)
     if raw and not cfg.allow_ids:
