@@ -1,5 +1,8 @@
 """Compact index of a temporal graph at the question granularity, built once per build.
 
+The index is built by the SQL steps of :mod:`chronoqa.generate.kg.sql` (``build_index``: DuckDB in process, or
+Spark); this module holds its arrays and the lookups the question drafting makes on them.
+
 * Entities and relations are interned to integers.
 * Each fact gets integer unit bounds at the question granularity: the *possible* span (units where the
   fact might hold: unknown start = since forever) and the *certain* span (units where it surely holds:
