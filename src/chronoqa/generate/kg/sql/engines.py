@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DuckDBEngine", "SparkEngine", "SqlEngine", "in_order"]
 
+#: DuckDB's memory limit in a build (past it DuckDB spills to disk).
+MEMORY_LIMIT = "1GB"
 #: Spark settings of every session the engine builds: integer overflow is an error (ANSI), times in UTC.
 SPARK_CONF: Mapping[str, str] = {
     "spark.sql.ansi.enabled": "true",
@@ -76,13 +79,15 @@ def in_order(table: pa.Table, step: Step) -> pa.Table:
 class DuckDBEngine:
     """Runs the steps in an in-memory DuckDB connection (opened and closed by :meth:`run`).
 
-    ``threads`` and ``memory_limit`` (a DuckDB size such as ``"2GB"``) default to DuckDB's own (every core, 80%
-    of the memory); past the limit DuckDB spills to a temporary folder removed after the run.
+    ``threads`` defaults to DuckDB's (every core); ``memory_limit`` (a DuckDB size) to :data:`MEMORY_LIMIT`: past
+    it DuckDB spills its sorts, hash tables and intermediate tables to a temporary folder removed after the run,
+    so the build's peak stays near the arrays it keeps. An intermediate table is dropped after the last step
+    that reads it.
     """
 
     name = "duckdb"
 
-    def __init__(self, threads: int | None = None, memory_limit: str | None = None) -> None:
+    def __init__(self, threads: int | None = None, memory_limit: str | None = MEMORY_LIMIT) -> None:
         self.threads = threads
         self.memory_limit = memory_limit
 
@@ -99,19 +104,33 @@ class DuckDBEngine:
                     con.execute(f"SET threads TO {int(self.threads)}")
                 if self.memory_limit:
                     con.execute("SET memory_limit = ?", [self.memory_limit])
+                con.execute("SET preserve_insertion_order = false")  # outputs are ordered by ORDER BY alone
                 for name, table in inputs.items():
                     con.register(name, table)
                 out: dict[str, pa.Table] = {}
-                for step in steps:
+                for i, step in enumerate(steps):
                     sql = render(step, "duckdb", params)
                     if not step.output:
                         con.execute(f"CREATE TEMP TABLE {step.name} AS {sql}")
-                        continue
-                    out[step.name] = in_order(con.sql(sql).to_arrow_table(), step)
-                    con.register(step.name, out[step.name])
+                    else:
+                        out[step.name] = in_order(con.sql(sql).to_arrow_table(), step)
+                        con.register(step.name, out[step.name])
+                    for done in _last_read(steps, i):
+                        con.execute(f"DROP TABLE {done}")
                 return out
             finally:
                 con.close()
+
+
+def _last_read(steps: Sequence[Step], i: int) -> list[str]:
+    """The intermediate tables step ``i`` is the last to read (dropped after it)."""
+    names = [s.name for s in steps[: i + 1] if not s.output]
+    return [n for n in names if _reads(steps[i], n) and not any(_reads(s, n) for s in steps[i + 1 :])]
+
+
+def _reads(step: Step, table: str) -> bool:
+    """True when ``step`` reads ``table`` (a word of its SQL)."""
+    return re.search(rf"\b{re.escape(table)}\b", step.sql) is not None
 
 
 def _spark() -> Any:

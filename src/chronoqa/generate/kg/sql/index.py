@@ -243,6 +243,9 @@ def build_index(
     inputs, cols = input_tables(facts, is_event, granularity, not_years, symmetric)
     results = runner.run(inputs, STEPS, sql_params(granularity, as_of, open_end))
     del inputs
-    return index_from_results(
+    idx = index_from_results(
         results, facts, cols, is_event, granularity, as_of, open_end, cardinality=cardinality, symmetric=symmetric
     )
+    del results
+    pa.default_memory_pool().release_unused()  # the Arrow inputs and results are gone: give their pages back
+    return idx

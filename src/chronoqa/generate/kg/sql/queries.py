@@ -127,8 +127,8 @@ SELECT t_lo, r, t_hi, COUNT(*) AS n FROM fact_rows WHERE NOT ignored GROUP BY t_
 
 # The per-fact table with each kept fact's triple count (0 if ignored).
 _FACT_TABLE = """
-SELECT t.pos, t.s, t.r, t.o, t.plo, t.phi, t.clo, t.chi, t.su, t.eu, t.symmetric, t.is_reversed, t.non_year,
-       t.ignored, CAST(CASE WHEN t.ignored THEN 0 ELSE k.n END AS INT) AS n
+SELECT t.pos, t.s, t.r, t.o, t.plo, t.phi, t.clo, t.chi, t.su, t.eu, t.is_reversed, t.non_year,
+       CAST(CASE WHEN t.ignored THEN 0 ELSE k.n END AS INT) AS n
 FROM fact_rows AS t
 LEFT JOIN triples AS k ON k.t_lo = t.t_lo AND k.r = t.r AND k.t_hi = t.t_hi
 ORDER BY pos
