@@ -1,34 +1,33 @@
-"""The graph index's heavy steps on each engine: numpy (``GraphIndex.build``), DuckDB and Spark (local mode).
+"""The KG build's SQL steps on each engine: DuckDB (in process) and Spark (local mode).
 
 Cases, each in a fresh subprocess: synthetic graphs (``chronoqa.sources.synthetic``, seed 0) of 100k and 1M facts
 (``--sizes``), year granularity, every fifth relation an event, two symmetric relations. Measured per case:
 
-* ``index_s``: the index from the facts (numpy: from ``Fact`` objects, as the builder holds them today;
-  DuckDB and Spark: from :class:`~chronoqa.records.FactColumns`, no ``Fact`` object), and for the SQL engines
+* ``index_s``: the index from the facts (:class:`~chronoqa.records.FactColumns`, no ``Fact`` object), and
   ``steps_s`` (the queries only) beside it;
-* ``implausible_s``: the implausible-date rules (numpy: ``implausible_facts`` in Python; the others: their SQL),
-  over the graph's phrases made generic (every fifth relation an event, every seventh a birth);
-* ``candidates_s``: the candidate search (numpy: ``candidates``; the others: ``CANDIDATE_STEPS``) on the index
+* ``implausible_s``: the implausible-date rules (``PLAUSIBLE_STEPS``), over the graph's phrases made generic
+  (every fifth relation an event, every seventh a birth);
+* ``candidates_s``: the candidate search (``CANDIDATE_STEPS``) on the index
   as the builder leaves it (implausible facts marked; cardinality declared: relation ``Ri`` reads ``one``
   forward unless ``i % 3 == 0`` and backward when ``i`` is even, since inferred from this synthetic data every
   direction reads ``many`` and no fact seeds a question);
-* ``overlap_s``: the groups :meth:`~chronoqa.generate.kg.index.GraphIndex.one_at` reads (numpy:
-  ``GraphIndex._overlap_keys`` of both directions; the others: ``OVERLAP_STEPS``) on the same index;
+* ``overlap_s``: the groups :meth:`~chronoqa.generate.kg.index.GraphIndex.one_at` reads (``OVERLAP_STEPS``) on
+  the same index;
 * ``start_s``: Spark only, building the local session (``local[2]``, 2 GB driver);
 * ``peak_rss_mb``: the Python process's ``VmHWM``; ``jvm_peak_rss_mb``: the Spark driver JVM's (local mode runs
   the executors inside it), read from ``/proc`` before the session stops.
 
 All engines of a size run in the same invocation, so their numbers compare (the machine is shared). Run:
-``python benchmarks/bench_engines.py [--sizes 100000,1000000] [--engines numpy,duckdb,spark]``; results go to
-``benchmarks/results/engines.json``. Every SQL run is checked equal to the numpy index of the same graph.
+``python benchmarks/bench_engines.py [--sizes 100000,1000000] [--engines duckdb,spark]``; results go to
+``benchmarks/results/engines.json``. Every Spark run is checked equal to DuckDB's on the same graph.
 
 Full-build mode (``--full-build``): the whole builder, ``build_kg_benchmark`` + writing the release folder, of the
 1M-fact synthetic graph (``--full-facts``; seed 0, 2,000 questions, generic phrases, ids allowed) with
-``engine`` numpy, duckdb and spark in one invocation, alternating (``--rounds`` rounds of numpy, duckdb, spark),
+``engine`` duckdb and spark in one invocation, alternating (``--rounds`` rounds of duckdb, spark),
 each in a fresh subprocess. Measured per build: ``load_s`` (generating the graph), ``start_s`` (Spark only: the
 local session, ``local[2]``), ``build_s``, ``write_s``, ``total_s`` (their sum), ``peak_rss_mb`` (Python) and
 ``jvm_peak_rss_mb`` (Spark's JVM), the load average at the start; every release is compared file by file with the
-first numpy release (``release_equal``: same bytes). Results go to ``engines.json`` under ``full_build``.
+first release (``release_equal``: same bytes). Results go to ``engines.json`` under ``full_build``.
 """
 
 from __future__ import annotations
@@ -56,10 +55,8 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
 
     import numpy as np
 
-    from chronoqa.generate.kg.candidates import candidates
     from chronoqa.generate.kg.index import GraphIndex
     from chronoqa.generate.kg.phrases import generic_phrases
-    from chronoqa.generate.kg.plausible import implausible_facts
     from chronoqa.generate.kg.sql import (
         STEPS,
         DuckDBEngine,
@@ -97,26 +94,6 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
         index.mark_implausible(sorted(implausible))
         return index
 
-    if engine == "numpy":
-        facts = syn.to_graph().facts
-        t0 = time.perf_counter()
-        idx = GraphIndex.build(facts, **kw)
-        out["index_s"] = round(time.perf_counter() - t0, 2)
-        t0 = time.perf_counter()
-        found = implausible_facts(facts, phr, idx.ignored_mask.tolist(), *plaus)
-        out["implausible_s"] = round(time.perf_counter() - t0, 2)
-        out["implausible"] = len(found)
-        ready(idx, found)
-        t0 = time.perf_counter()
-        cands = candidates(idx, t_max)
-        out["candidates_s"] = round(time.perf_counter() - t0, 2)
-        out["seeds"] = len(cands.seeds)
-        t0 = time.perf_counter()
-        overlap = {forward: idx._overlap_keys(forward) for forward in (True, False)}
-        out["overlap_s"] = round(time.perf_counter() - t0, 2)
-        out["overlapping"] = [len(overlap[True]), len(overlap[False])]
-        out["peak_rss_mb"] = round(peak_mb(), 1)
-        return out
     cols = syn.to_columns()
     params = sql_params(kw["granularity"], kw["as_of"], "ongoing")
     if engine == "duckdb":
@@ -169,10 +146,13 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
     out["seeds"] = len(cands.seeds)
     out["overlapping"] = [len(overlap[True]), len(overlap[False])]
     out["peak_rss_mb"] = round(peak_mb(), 1)
-    ref = GraphIndex.build(list(cols), **kw)
-    ref_found = implausible_facts(list(cols), phr, ref.ignored_mask.tolist(), *plaus)
+    if engine == "duckdb":
+        return out
+    # Spark's results against DuckDB's on the same graph
+    ref = build_index(DuckDBEngine(), cols, **kw)
+    ref_found = implausible_by_sql(DuckDBEngine(), cols, phr, ref.ignored_mask.tolist(), *plaus)
     out["implausible_equal"] = found == ref_found
-    ref_cands = candidates(ready(ref, ref_found), t_max)
+    ref_cands = candidates_by_sql(DuckDBEngine(), ready(ref, ref_found), t_max)
     out["candidates_equal"] = all(
         np.array_equal(x, y) and x.dtype == y.dtype
         for x, y in (
@@ -182,8 +162,8 @@ def run_case(engine: str, n: int) -> dict[str, Any]:
             (cands.multi_out, ref_cands.multi_out), (cands.multi_in, ref_cands.multi_in),
         )
     )  # fmt: skip
-    out["overlap_equal"] = overlap == {forward: ref._overlap_keys(forward) for forward in (True, False)}
-    out["equal_to_numpy"] = all(
+    out["overlap_equal"] = overlap == overlap_keys_by_sql(DuckDBEngine(), ref)
+    out["equal_to_duckdb"] = all(
         np.array_equal(getattr(idx, a), getattr(ref, a))
         for a in ("table", "out_keys", "out_fids", "in_keys", "in_fids", "triple_count", "reversed_mask")
     ) and (idx.ent_names, idx.rel_names) == (ref.ent_names, ref.rel_names)
@@ -286,7 +266,7 @@ def full_build(n: int, n_questions: int, engines: list[str], rounds: int) -> Non
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="100000,1000000")
-    ap.add_argument("--engines", default="numpy,duckdb,spark")
+    ap.add_argument("--engines", default="duckdb,spark")
     ap.add_argument("--child", nargs=2, metavar=("ENGINE", "N"))
     ap.add_argument("--full-build", action="store_true", help="whole builds of --full-facts facts (see above)")
     ap.add_argument("--full-facts", type=int, default=1_000_000)

@@ -1,14 +1,67 @@
-"""Shared helpers of the SQL index tests: index equality and the hand fixture graph."""
+"""Shared helpers of the SQL index tests: the index under test, a per-fact reference, equality, the hand fixture."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from chronoqa.generate.kg.index import GraphIndex
+from chronoqa.generate.kg.index import GraphIndex, key_dtype
+from chronoqa.generate.kg.sql import build_index
 from chronoqa.records import Fact
-from chronoqa.time import TimePoint
+from chronoqa.time import Granularity, TimePoint
+
+
+def index_of(facts: Sequence[Fact], *args: Any, **kw: Any) -> GraphIndex:
+    """The index under test: :func:`build_index` on DuckDB (arguments after ``facts`` as it takes them)."""
+    return build_index("duckdb", facts, *args, **kw)
+
+
+def reference_index(
+    facts: Sequence[Fact],
+    is_event: Mapping[str, bool],
+    granularity: Granularity,
+    as_of: TimePoint,
+    open_end: str = "ongoing",
+    not_years: Mapping[str, Collection[int]] | None = None,
+    *,
+    cardinality: Mapping[str, tuple[bool, bool]] | None = None,
+    symmetric: Collection[str] = (),
+) -> GraphIndex:
+    """The index worked out fact by fact in Python (the per-fact table, adjacency by sorting tuples, triples)."""
+    from test_kg_columnar import reference_table
+
+    facts = list(facts)
+    ents, rels, table, rev, nyr = reference_table(facts, is_event, granularity, as_of, open_end, not_years)
+    sym = [r in set(symmetric) for r in rels]
+    n_rel = max(len(rels), 1)
+    out: list[tuple[int, int]] = []
+    inn: list[tuple[int, int]] = []
+    triples: Counter[tuple[int, int, int]] = Counter()
+    kept = [i for i in range(len(facts)) if not (rev[i] or nyr[i])]
+    for i in kept:
+        s, r, o = (int(x) for x in table[i, :3])
+        out.append((s * n_rel + r, i))
+        (out if sym[r] else inn).append((o * n_rel + r, i))
+        triples[(min(s, o), r, max(s, o)) if sym[r] else (s, r, o)] += 1
+    count = np.zeros(len(facts), dtype=np.int32)
+    for i in kept:
+        s, r, o = (int(x) for x in table[i, :3])
+        count[i] = triples[(min(s, o), r, max(s, o)) if sym[r] else (s, r, o)]
+    kdt = key_dtype(len(ents), n_rel)
+    out.sort()
+    inn.sort()
+    card = cardinality or {}
+    return GraphIndex(
+        granularity, as_of, facts, ents, rels, {r: i for i, r in enumerate(rels)},
+        [bool(is_event.get(r, False)) for r in rels], table, rev,
+        np.array([k for k, _ in out], dtype=kdt), np.array([f for _, f in out], dtype=np.int32),
+        np.array([k for k, _ in inn], dtype=kdt), np.array([f for _, f in inn], dtype=np.int32), count, open_end,
+        nyr, np.zeros(len(facts), dtype=bool), [card.get(r, (True, True)) for r in rels], sym,
+    )  # fmt: skip
+
 
 ARRAYS = ("table", "reversed_mask", "out_keys", "out_rows", "in_keys", "in_rows", "triple_count",
           "not_year_mask", "implausible_mask", "ignored_mask")  # fmt: skip
@@ -59,7 +112,7 @@ def hand_facts() -> list[Fact]:
 
 
 def build_args(facts: Any, granularity: str = "year", open_end: str = "ongoing") -> dict[str, Any]:
-    """Keyword arguments of ``GraphIndex.build`` / ``build_index`` for the hand fixture's settings."""
+    """Keyword arguments of ``index_of`` / ``reference_index`` for the hand fixture's settings."""
     from chronoqa.time import Granularity
 
     return {
@@ -81,7 +134,7 @@ def yago11k_index(as_of: TimePoint) -> tuple[GraphIndex, dict[str, Any]]:
 
     graph = datasets.load_graph("yago11k", on_bad_row="skip", as_of=as_of)
     phr, _, _ = resolve_phrases(graph, None, generic=False)
-    idx = GraphIndex.build(
+    idx = index_of(
         graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, as_of,
         symmetric=sorted(r for r, p in phr.items() if p.symmetric),
     )  # fmt: skip

@@ -1,8 +1,7 @@
-"""The candidate search of a KG build: the SQL steps (DuckDB; Spark in test_kg_engines.py) equal the numpy one.
+"""The candidate search of a KG build: the SQL steps (DuckDB; Spark in test_kg_engines.py).
 
-Oracles: a hand fixture whose seeds, multi groups and timed facts are worked out on paper below (so that a bug
-shared by both providers is caught), a brute force over :meth:`GraphIndex.group` (one Python set per group),
-and the numpy provider on a synthetic 100k graph and YAGO11k.
+Oracles: a hand fixture whose seeds, multi groups and timed facts are worked out on paper below, and a brute
+force over :meth:`GraphIndex.group` (one Python set per group) on synthetic graphs and YAGO11k.
 """
 
 from __future__ import annotations
@@ -12,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chronoqa.generate.kg.candidates import Candidates, candidates
+from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.index import Col, GraphIndex
 from chronoqa.generate.kg.sql import CANDIDATE_STEPS, DuckDBEngine, check_subset, find_candidates
 from chronoqa.generate.kg.sql.candidates import candidate_tables
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, TimePoint
-from sql_index_fixtures import yago11k_index
+from sql_index_fixtures import index_of, yago11k_index
 
 AS_OF = TimePoint(2026, 1, 1)
 T_MAX = 2025  # as_of's year minus one, at year granularity
@@ -43,7 +42,7 @@ def fixture_index() -> GraphIndex:
         Fact(i, s, r, o, TimePoint.parse(a) if a else None, TimePoint.parse(b) if b else None, i + 1)
         for i, (s, r, o, a, b) in enumerate(FACTS)
     ]
-    idx = GraphIndex.build(facts, {"won": True}, Granularity.YEAR, AS_OF, "ongoing", symmetric=("wed",))
+    idx = index_of(facts, {"won": True}, Granularity.YEAR, AS_OF, "ongoing", symmetric=("wed",))
     idx.rel_one = [ONE[r] for r in idx.rel_names]
     idx.mark_implausible([2])
     return idx
@@ -66,6 +65,15 @@ def differences(a: Candidates, b: Candidates) -> list[str]:
         if x.dtype != y.dtype or x.shape != y.shape or not np.array_equal(x, y)
     ]
     return out + (["n_rel"] if a.n_rel != b.n_rel else [])
+
+
+def brute_multi_keys(idx: GraphIndex, forward: bool) -> list[int]:
+    """The group keys of one direction holding two or more distinct other endpoints (one Python set per group)."""
+    keys = (idx.out_keys if forward else idx.in_keys).tolist()
+    found: dict[int, set[int]] = {}
+    for key, row in zip(keys, idx.out_rows.tolist() if forward else idx.in_rows.tolist(), strict=True):
+        found.setdefault(key, set()).add(row[Col.OTHER])
+    return sorted(k for k, values in found.items() if len(values) > 1)
 
 
 def brute_force(idx: GraphIndex, t_max: int) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]], list[int]]:
@@ -102,7 +110,7 @@ def test_hand_fixture_worked_by_hand() -> None:
     idx = fixture_index()
     assert idx.ent_names[:7] == ["ann", "club_a", "club_b", "bob", "cat", "dan", "eve"]
     assert idx.rel_names == ["plays", "wed", "won"]  # n_rel 3: key = entity * 3 + relation
-    for engine in ("numpy", "duckdb"):
+    for engine in ("duckdb",):
         c = find_candidates(engine, idx, T_MAX)
         assert list(c.seeds) == [(0, True), (1, True), (3, True), (3, False), (4, True), (4, False)], engine
         assert list(c.seeds_multi) == [(0, True), (1, True), (3, True), (4, True)], engine
@@ -130,9 +138,10 @@ def test_group_sizes_of_the_multi_groups() -> None:
 
 
 def test_empty_graph() -> None:
-    idx = GraphIndex.build([], {}, Granularity.YEAR, AS_OF)
-    assert differences(find_candidates("duckdb", idx, T_MAX), candidates(idx, T_MAX)) == []
-    assert len(candidates(idx, T_MAX).seeds) == 0
+    idx = index_of([], {}, Granularity.YEAR, AS_OF)
+    got = find_candidates("duckdb", idx, T_MAX)
+    assert len(got.seeds) == len(got.seeds_multi) == len(got.timed) == len(got.multi_out) == len(got.multi_in) == 0
+    assert brute_force(idx, T_MAX) == ([], [], [])
 
 
 def synthetic_index(n: int) -> GraphIndex:
@@ -142,37 +151,41 @@ def synthetic_index(n: int) -> GraphIndex:
     syn = generate(n_facts=n, seed=3)
     facts = syn.to_graph().facts
     is_event = {f"R{i}": i % 5 == 0 for i in range(syn.n_relations)}
-    idx = GraphIndex.build(facts, is_event, Granularity.YEAR, AS_OF, symmetric=("R1", "R7"))
+    idx = index_of(facts, is_event, Granularity.YEAR, AS_OF, symmetric=("R1", "R7"))
     idx.rel_one = [(i % 3 != 0, i % 2 == 0) for i in range(len(idx.rel_names))]
     idx.mark_implausible(np.arange(0, n, 97))
     return idx
 
 
-def test_synthetic_equals_numpy_and_brute_force() -> None:
+def test_synthetic_equals_brute_force() -> None:
     idx = synthetic_index(20_000)
-    ref = candidates(idx, T_MAX)
-    assert differences(find_candidates("duckdb", idx, T_MAX), ref) == []
+    ref = find_candidates("duckdb", idx, T_MAX)
     seeds, multi, timed = brute_force(idx, T_MAX)
     assert list(ref.seeds) == seeds and list(ref.seeds_multi) == multi and ref.timed.tolist() == timed
     assert 0 < len(multi) < len(seeds)  # both kinds occur
+    assert ref.multi_out.tolist() == brute_multi_keys(idx, True) and ref.multi_in.tolist() == brute_multi_keys(
+        idx, False
+    )
+    assert len(ref.multi_in) > 0
 
 
 @pytest.mark.slow
-def test_synthetic_100k_equals_numpy() -> None:
+def test_synthetic_100k_equals_brute_force() -> None:
     idx = synthetic_index(100_000)
     for t_max in (T_MAX, 1990):
-        assert differences(find_candidates("duckdb", idx, t_max), candidates(idx, t_max)) == []
+        got = find_candidates("duckdb", idx, t_max)
+        seeds, multi, timed = brute_force(idx, t_max)
+        assert list(got.seeds) == seeds and list(got.seeds_multi) == multi and got.timed.tolist() == timed
 
 
 @pytest.mark.mirror
-def test_yago11k_equals_numpy(mirror: Path) -> None:
+def test_yago11k_equals_brute_force(mirror: Path) -> None:
     from chronoqa.generate.kg.build import resolve_cardinality
 
     idx, phr = yago11k_index(AS_OF)
     card, _ = resolve_cardinality(phr, idx)
     idx.rel_one = [card.get(r, (True, True)) for r in idx.rel_names]
-    ref = candidates(idx, T_MAX)
-    assert differences(find_candidates("duckdb", idx, T_MAX), ref) == []
+    ref = find_candidates("duckdb", idx, T_MAX)
     seeds, multi, timed = brute_force(idx, T_MAX)
     assert list(ref.seeds) == seeds and list(ref.seeds_multi) == multi and ref.timed.tolist() == timed
 

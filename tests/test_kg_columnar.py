@@ -1,8 +1,9 @@
-"""The KG builder's columnar steps against per-fact references kept here (the loops they replaced).
+"""The KG builder's columnar and SQL steps against per-fact references kept here (Python loops).
 
-Each reference below is the per-fact implementation as it was before the builder moved to columns; the
-columnar code must give the same arrays / facts / verdicts on YAGO11k and Wikidata12k (mirror), on a
-synthetic graph and on hand-made facts with every corner (events, open ends, reversed, non-years).
+Each reference below works a step out fact by fact (or group by group) in plain Python; the index, the
+implausible-date rules, the cardinality statistics and the overlapping groups (SQL on DuckDB) and the per-year
+expansion (arrays) must give the same arrays / facts / verdicts on YAGO11k and Wikidata12k (mirror), on
+synthetic graphs and on hand-made facts with every corner (events, open ends, reversed, non-years).
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from chronoqa.generate.kg.build import resolve_not_years, resolve_open_end, reso
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex, expand_years, has_non_year
 from chronoqa.generate.kg.phrases import RelationPhrases, load_phrase_table
-from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, _sorted_keys, _value_at, implausible_facts
+from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY
+from chronoqa.generate.kg.sql import DuckDBEngine, implausible_by_sql, overlap_keys_by_sql
 from chronoqa.records import Fact, FactColumns, TemporalGraph
 from chronoqa.sources.synthetic import SyntheticConfig, generate
 from chronoqa.time import Granularity, TimePoint
+from sql_index_fixtures import index_of
 
 AS_OF = TimePoint(2026, 1, 1)
 
@@ -38,7 +41,7 @@ def reference_table(
     open_end: str,
     not_years: Mapping[str, Collection[int]] | None,
 ) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """The per-fact loop of ``GraphIndex.build`` before columns: names, table, reversed and non-year masks."""
+    """The index's per-fact table worked out fact by fact: names, table, reversed and non-year masks."""
     ent_id: dict[str, int] = {}
     rel_id: dict[str, int] = {}
     n = len(facts)
@@ -111,7 +114,7 @@ def _check_table(facts: Sequence[Fact], is_event: Mapping[str, bool], not_years:
         for open_end in ("ongoing", "unknown"):
             ents, rels, table, rev, nyr = reference_table(facts, is_event, g, AS_OF, open_end, not_years)
             for given in (list(facts), FactColumns.from_facts(facts)):
-                idx = GraphIndex.build(given, is_event, g, AS_OF, open_end, not_years)
+                idx = index_of(given, is_event, g, AS_OF, open_end, not_years)
                 assert idx.ent_names == ents and idx.rel_names == rels
                 assert idx.ent_id == {e: i for i, e in enumerate(ents)}
                 np.testing.assert_array_equal(idx.table, table)
@@ -168,9 +171,9 @@ def test_columns_in_any_code_order_give_the_index_of_the_facts() -> None:
     data = generate(n_facts=4000, seed=2)
     facts = list(data.to_graph().facts)
     kw = {"symmetric": ["R3"], "cardinality": {"R1": (False, True)}}
-    want = GraphIndex.build(facts, {"R0": True}, Granularity.DAY, AS_OF, "unknown", {"R5": [1990]}, **kw)  # type: ignore[arg-type]
+    want = index_of(facts, {"R0": True}, Granularity.DAY, AS_OF, "unknown", {"R5": [1990]}, **kw)  # type: ignore[arg-type]
     for cols in (data.to_columns(), _permuted(data.to_columns(), 1), _permuted(FactColumns.from_facts(facts), 2)):
-        got = GraphIndex.build(cols, {"R0": True}, Granularity.DAY, AS_OF, "unknown", {"R5": [1990]}, **kw)  # type: ignore[arg-type]
+        got = index_of(cols, {"R0": True}, Granularity.DAY, AS_OF, "unknown", {"R5": [1990]}, **kw)  # type: ignore[arg-type]
         _same_index(got, want)
 
 
@@ -189,7 +192,7 @@ def reference_implausible(
     open_end: str,
     default_max_years: int,
 ) -> dict[int, str]:
-    """``implausible_facts`` as it was: one Python pass per fact."""
+    """The implausible-date rules worked out in Python: one pass per fact."""
     births: dict[str, int] = {}
     deaths: dict[str, int] = {}
     per_entity: dict[str, list[int]] = defaultdict(list)  # entity -> sorted representative years
@@ -270,12 +273,12 @@ def _check_implausible(
 ) -> dict[int, str]:
     got_any: dict[int, str] = {}
     for open_end in ("ongoing", "unknown"):
-        idx = GraphIndex.build(facts, {k: p.is_event for k, p in phr.items()}, Granularity.YEAR, AS_OF, open_end,
+        idx = index_of(facts, {k: p.is_event for k, p in phr.items()}, Granularity.YEAR, AS_OF, open_end,
                                not_years)  # fmt: skip
         ignored = idx.ignored_mask
         want = reference_implausible(facts, phr, ignored.tolist(), AS_OF, open_end, 80)
         for given in (list(facts), FactColumns.from_facts(facts)):
-            assert implausible_facts(given, phr, ignored, AS_OF, open_end, 80) == want
+            assert implausible_by_sql(DuckDBEngine(), given, phr, ignored.tolist(), AS_OF, open_end, 80) == want
         got_any.update(want)
     return got_any
 
@@ -315,23 +318,6 @@ def test_implausible_with_no_dated_fact_or_one_entity() -> None:
     facts = [Fact(i, "E0", "R5", "E0" if i % 2 else f"E{i}", TimePoint(y), None, 0) for i, y in enumerate(years)]
     for cut in range(1, len(facts) + 1):
         _check_implausible(facts[:cut], _generic_phrases(facts))
-
-
-@pytest.mark.parametrize(
-    ("n", "values"),
-    [(3, [2026, 1, -40, 2026, 7]), (3, [-(10**9), 10**9, 0]), (2, [2**31 - 3, 2**31 - 2]), (1, [])],
-)
-def test_sorted_keys_match_a_sorted_list(n: int, values: list[int]) -> None:
-    """``_sorted_keys`` / ``_value_at`` (int32 where the combined keys fit, else int64) against ``sorted``."""
-    keys = [i % n for i in range(len(values))]
-    half = len(values) // 2
-    k, v = np.array(keys, dtype=np.int32), np.array(values, dtype=np.int32)
-    combined, low, span, first, count = _sorted_keys(n, [k[:half], k[half:]], [v[:half], v[half:]])
-    want = sorted(zip(keys, values, strict=True))
-    assert count.tolist() == [keys.count(e) for e in range(n)]
-    assert first.tolist() == [sum(keys.count(j) for j in range(e)) for e in range(n)]
-    assert _value_at(combined, low, span, np.arange(len(values))).tolist() == [y for _, y in want]
-    assert combined.dtype == (np.int64 if n * span + abs(low) > 2**31 - 1 else np.int32)
 
 
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
@@ -383,8 +369,10 @@ def test_expand_years_equals_the_per_fact_loop_on_yago(mirror: Path) -> None:
     assert list(got_facts) == want_facts and list(got_docs) == want_docs
 
 
-def reference_infer_one(idx: GraphIndex, relation: int, forward: bool) -> tuple[bool, tuple[int, ...]]:
-    """``GraphIndex.infer_one`` as it was (Python groups, a window of 20 sorted spans), and its counts."""
+def reference_infer_one(
+    idx: GraphIndex, relation: int, forward: bool, window: int = 20
+) -> tuple[bool, tuple[int, ...]]:
+    """``GraphIndex.infer_one`` worked out in Python (groups, a window of ``window`` sorted spans), and its counts."""
     keys, rows = (idx.out_keys, idx.out_rows) if forward or idx.rel_symmetric[relation] else (idx.in_keys, idx.in_rows)
     sel = rows[(keys % idx.n_rel) == relation]
     if not len(sel):
@@ -404,7 +392,7 @@ def reference_infer_one(idx: GraphIndex, relation: int, forward: bool) -> tuple[
         if any(
             a[2] != b[2] and min(a[1], b[1]) - max(a[0], b[0]) >= 1
             for i, a in enumerate(spans)
-            for b in spans[i + 1 : i + 20]
+            for b in spans[i + 1 : i + window]
         ):
             overlapping += 1
     counts = (len(groups), multi, overlapping, n_values)
@@ -412,7 +400,7 @@ def reference_infer_one(idx: GraphIndex, relation: int, forward: bool) -> tuple[
 
 
 def reference_overlap_keys(idx: GraphIndex, forward: bool) -> frozenset[int]:
-    """``GraphIndex._overlap_keys`` as it was: every pair of certain spans of each group."""
+    """The groups ``GraphIndex.one_at`` rules out, worked out in Python: every pair of certain spans of each group."""
     keys, rows = (idx.out_keys, idx.out_rows) if forward else (idx.in_keys, idx.in_rows)
     out: set[int] = set()
     if not len(keys):
@@ -437,33 +425,19 @@ def _check_groups(idx: GraphIndex) -> None:
             assert idx.infer_one(r, forward) == want, (idx.rel_names[r], forward)
             stats = idx._infer_stats[forward or idx.rel_symmetric[r]]
             assert tuple(int(x[r]) for x in stats) == counts
+    got = overlap_keys_by_sql("duckdb", idx)
     for forward in (True, False):
-        assert idx._overlap_keys(forward) == reference_overlap_keys(idx, forward)
+        assert got[forward] == reference_overlap_keys(idx, forward)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_group_statistics_equal_the_python_groups_on_synthetic_graphs(seed: int) -> None:
     data = generate(n_facts=6000, seed=seed, n_entities=300, n_relations=6, mean_duration=8.0)
     for g in (Granularity.YEAR, Granularity.DAY):
-        idx = GraphIndex.build(data.to_columns(), {"R1": True}, g, AS_OF, symmetric=["R2"])
+        idx = index_of(data.to_columns(), {"R1": True}, g, AS_OF, symmetric=["R2"])
         idx.mark_implausible(np.arange(0, 6000, 7))
         _check_groups(idx)
-        assert idx._overlap_keys(True) and idx._overlap_keys(False)  # the check is not vacuous
-
-
-@pytest.mark.parametrize("chunk", [1, 7, 50])
-def test_group_statistics_in_small_chunks_equal_the_python_groups(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    # chunks of whole groups: a hub group longer than a chunk, and cuts next to one another, change nothing
-    monkeypatch.setattr(index_module, "CHUNK_ROWS", chunk)
-    data = generate(n_facts=3000, seed=2, n_entities=150, n_relations=5, mean_duration=8.0)
-    idx = GraphIndex.build(data.to_columns(), {"R1": True}, Granularity.YEAR, AS_OF, symmetric=["R2"])
-    idx.mark_implausible(np.arange(0, 3000, 11))
-    _check_groups(idx)
-    sizes = np.diff(np.flatnonzero(np.r_[True, idx.out_keys[1:] != idx.out_keys[:-1], True]))
-    assert sizes.max() > chunk and idx._overlap_keys(True)  # the check is not vacuous
-    for keys in (idx.out_keys, idx.in_keys):
-        cuts = [a for a, _ in index_module._group_chunks(keys)]
-        assert all(keys[a] != keys[a - 1] for a in cuts[1:]) and cuts == sorted(set(cuts))
+        assert reference_overlap_keys(idx, True) and reference_overlap_keys(idx, False)  # the check is not vacuous
 
 
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
@@ -472,7 +446,7 @@ def test_group_statistics_equal_the_python_groups_on_mirror_graphs(mirror: Path,
     phr, _, _ = resolve_phrases(graph, None, generic=False)
     symmetric = [r for r, p in phr.items() if p.symmetric]
     for open_end in ("ongoing", "unknown"):
-        idx = GraphIndex.build(graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, AS_OF,
+        idx = index_of(graph.facts, {r: p.is_event for r, p in phr.items()}, Granularity.YEAR, AS_OF,
                                open_end, symmetric=symmetric)  # fmt: skip
         _check_groups(idx)
 
@@ -483,9 +457,9 @@ def test_rows_gathered_per_slice_equal_the_gathered_table(monkeypatch: pytest.Mo
     facts = corner_facts() + list(generate(n_facts=3000, seed=5, n_entities=200, n_relations=5).to_graph().facts)
     facts.append(Fact(len(facts), "E1", "R2", "E1", TimePoint(1990), TimePoint(1995)))  # a symmetric self-loop
     build = dict(is_event={"R1": True}, granularity=Granularity.YEAR, as_of=AS_OF, symmetric=["R2"])
-    cached = GraphIndex.build(facts, **build)  # type: ignore[arg-type]
+    cached = index_of(facts, **build)  # type: ignore[arg-type]
     monkeypatch.setattr(index_module, "ROW_CACHE_MAX", 0)
-    lean = GraphIndex.build(facts, **build)  # type: ignore[arg-type]
+    lean = index_of(facts, **build)  # type: ignore[arg-type]
     assert set(cached._row_cache) == {True, False} and not lean._row_cache
     assert len(lean._mirror_pos) > 0
     for idx in (cached, lean):

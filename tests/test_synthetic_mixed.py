@@ -208,18 +208,3 @@ def test_mixed_questions_pass_the_independent_checker() -> None:
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     assert check_all(checker, b.questions, flags) == []
     assert world_report(checker, b.questions) == {}
-
-
-def test_a_mixed_release_is_the_same_with_the_duckdb_engine(tmp_path: Path) -> None:
-    # the mixed shape reaches the 'one'-direction paths (per-entity overlaps, chains, timelines) that the
-    # Zipf-only graph never did: the SQL index must give the same release there too
-    g = generate(SyntheticConfig.mixed(10_000, seed=5)).to_graph("synthetic10k")
-    out: dict[str, dict[str, bytes]] = {}
-    for engine in ("numpy", "duckdb"):
-        cfg = KGBuildConfig(n_questions=200, generic_phrases=True, engine=engine)
-        build_kg_benchmark(g, cfg).write(tmp_path / engine)
-        root = tmp_path / engine
-        out[engine] = {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-    assert "benchmark.jsonl" in out["numpy"] and out["numpy"].keys() == out["duckdb"].keys()
-    differ = [name for name in out["numpy"] if out["numpy"][name] != out["duckdb"][name]]
-    assert differ == []

@@ -72,9 +72,9 @@ Engine = Annotated[
     str,
     typer.Option(
         "--engine",
-        help="What computes the graph index: numpy (vectorised in process, the default), duckdb (the SQL in "
-        "process) or spark (the same SQL on Apache Spark, local[2]; needs chronoqa\\[spark] and Java 17). The "
-        "release is the same bytes with every engine.",
+        help="What runs the build's SQL steps: duckdb (in process, the default) or spark (the same SQL on "
+        "Apache Spark, local[2]; needs chronoqa\\[spark] and Java 17). The release is the same bytes with "
+        "either engine.",
     ),
 ]
 
@@ -199,7 +199,7 @@ def build_kg_command(
     on_bad_row: OnBadRow = "raise",
     ignore_not_years: IgnoreNotYears = False,
     corpus_format: CorpusFormat = "jsonl",
-    engine: Engine = "numpy",
+    engine: Engine = "duckdb",
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from chronoqa.artifacts.release import CORPUS_FORMATS

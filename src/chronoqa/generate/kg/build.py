@@ -57,7 +57,7 @@ KGBuild = BuildResult
 #: The steps of a build, in order (each sets fields of the build state that the later ones read).
 STEPS: tuple[Callable[[BuildState], None], ...] = (
     resolve_inputs,  # phrases, open-end and non-year readings, facts in content order (per-year expansion)
-    run_engine,  # index, implausible dates, cardinality, overlap groups, chain candidates (numpy, DuckDB, Spark)
+    run_engine,  # index, implausible dates, cardinality, overlap groups, chain candidates (SQL on DuckDB or Spark)
     check_labels,  # every entity has a readable label (or allow_ids)
     prepare_drafting,  # seeds, static hops, the exhaustive chain pool on small graphs, the renderer
     fill_cells,  # the operator x hop cells filled with verified, deduplicated, leak-checked drafts

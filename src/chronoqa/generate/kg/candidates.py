@@ -1,4 +1,4 @@
-"""The candidate search of a KG build: which facts can seed a question, on numpy arrays (the reference).
+"""The candidates of a KG build: which facts can seed a question (found by the SQL steps), and lookups on them.
 
 From the :class:`~chronoqa.generate.kg.index.GraphIndex` (implausible facts marked, cardinality set):
 
@@ -10,8 +10,8 @@ From the :class:`~chronoqa.generate.kg.index.GraphIndex` (implausible facts mark
   of the outgoing and incoming adjacency with two or more distinct values;
 * the *timed* facts: kept facts whose start is known at the build granularity.
 
-:func:`chronoqa.generate.kg.sql.candidates.find_candidates` is the builder's engine switch; the SQL engines
-compute the same :class:`Candidates` from :data:`~chronoqa.generate.kg.sql.candidates.CANDIDATE_STEPS`.
+:func:`chronoqa.generate.kg.sql.candidates.find_candidates` computes the :class:`Candidates` of a build with the
+SQL of :data:`~chronoqa.generate.kg.sql.candidates.CANDIDATE_STEPS`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators import SeedList
 
-__all__ = ["Candidates", "candidates", "member", "multi_keys", "seed_fids"]
+__all__ = ["Candidates", "member"]
 
 
 @dataclass(frozen=True)
@@ -78,54 +77,3 @@ def member(values: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
         np.minimum(v, span, out=v)
         np.take(table, v, out=out[a : a + _MEMBER_CHUNK])
     return out
-
-
-def multi_keys(keys: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """The sorted keys of the adjacency groups (runs of equal keys) with two or more distinct values.
-
-    ``other`` holds each adjacency row's other endpoint (:meth:`GraphIndex.other_at`).
-    """
-    # a group holds two values exactly when two neighbours in it differ
-    return np.unique(keys[:-1][(keys[1:] == keys[:-1]) & (other[1:] != other[:-1])]).astype(np.int64)
-
-
-def _fid_dtype(idx: GraphIndex) -> type:
-    return np.int32 if len(idx.table) < 2**31 else np.int64
-
-
-def seed_fids(idx: GraphIndex, t_max: int) -> np.ndarray:
-    """Positions of the kept facts certain somewhere, starting to be certain at or before ``t_max``."""
-    tab = idx.table
-    return ((tab[:, Col.CLO] <= tab[:, Col.CHI]) & (tab[:, Col.CLO] <= t_max) & ~idx.ignored_mask).nonzero()[0]
-
-
-def candidates(idx: GraphIndex, t_max: int) -> Candidates:
-    """The build's :class:`Candidates` on numpy arrays (the reference of the SQL steps)."""
-    n_rel = idx.n_rel
-    fids = seed_fids(idx, t_max)
-    multi_out = multi_keys(idx.out_keys, idx.other_at(True))
-    multi_in = multi_keys(idx.in_keys, idx.other_at(False))
-    r = idx.table[fids, Col.R]
-    sym = np.array(idx.rel_symmetric, dtype=bool)[r] if len(r) else np.zeros(0, bool)
-    one_f = np.array([idx.one(x, True) for x in range(len(idx.rel_names))], dtype=bool)
-    one_i = np.array([idx.one(x, False) for x in range(len(idx.rel_names))], dtype=bool)
-    kdt = idx.out_keys.dtype  # the index's key dtype: every key fits
-    s_key = idx.table[fids, Col.S].astype(kdt) * n_rel + r
-    o_key = idx.table[fids, Col.O].astype(kdt) * n_rel + r
-    subj_ok = one_f[r] if len(r) else np.zeros(0, bool)
-    obj_ok = np.where(sym, one_f[r], one_i[r]) if len(r) else np.zeros(0, bool)
-    del r
-    subj_multi = member(s_key, multi_out)
-    del s_key
-    obj_multi = np.where(sym, member(o_key, multi_out), member(o_key, multi_in))
-    del o_key, sym
-    both_fids: np.ndarray = np.repeat(fids.astype(_fid_dtype(idx)), 2)
-    sides = np.tile(np.array([True, False]), len(fids))
-    ok = np.stack([subj_ok, obj_ok], axis=1).reshape(-1)
-    ok_multi = ok & np.stack([subj_multi, obj_multi], axis=1).reshape(-1)
-    tab = idx.table
-    timed = ((tab[:, Col.SU] != NONE) & ~idx.ignored_mask).nonzero()[0].astype(_fid_dtype(idx))
-    return Candidates(
-        SeedList(both_fids[ok], sides[ok]), SeedList(both_fids[ok_multi], sides[ok_multi]), timed, multi_out,
-        multi_in, n_rel,
-    )  # fmt: skip

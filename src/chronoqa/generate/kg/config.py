@@ -16,7 +16,7 @@ __all__ = ["DEFAULT_AS_OF", "ENGINES", "OPERATORS", "KGBuildConfig"]
 #: The registered operators' names (:data:`chronoqa.generate.kg.operators.REGISTRY`), in registry order.
 OPERATORS = tuple(REGISTRY)
 #: Providers of the graph index (``KGBuildConfig.engine``; see :func:`chronoqa.generate.kg.sql.build_index`).
-ENGINES = ("numpy", "duckdb", "spark")
+ENGINES = ("duckdb", "spark")
 DEFAULT_AS_OF = "2026-01-01"
 
 
@@ -61,11 +61,11 @@ class KGBuildConfig:
             quota (the answer-prior shortcut); at least one question per answer is always allowed.
         max_quota_growth: A cell takes over the quota of cells the graph cannot fill up to this multiple of its
             own quota, so that a thin graph gives fewer questions rather than a release made of one easy cell.
-        engine: What computes the graph index: ``"numpy"`` (vectorised in process, the default: the fastest
-            and leanest on one machine), ``"duckdb"`` (the SQL steps in process) or ``"spark"`` (the same SQL on
-            Apache Spark, ``chronoqa[spark]``). Every engine gives the
-            same index, so the release is byte-identical across engines; the engine is therefore left out of
-            :meth:`to_dict` (and of the manifest) on purpose.
+        engine: What runs the build's SQL steps (the index, the implausible dates, the cardinality statistics,
+            the overlapping groups, the candidate search): ``"duckdb"`` (in process, the default) or ``"spark"``
+            (the same SQL on Apache Spark, ``chronoqa[spark]``). Both give the same results, so the release is
+            byte-identical across engines; the engine is therefore left out of :meth:`to_dict` (and of the
+            manifest) on purpose.
 
     """
 
@@ -92,7 +92,7 @@ class KGBuildConfig:
     allow_ids: bool = False
     max_answer_share: float = 0.02
     max_quota_growth: float = 2.0
-    engine: str = "numpy"
+    engine: str = "duckdb"
 
     def __post_init__(self) -> None:
         if self.not_years is not None:

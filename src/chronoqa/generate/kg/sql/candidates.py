@@ -1,4 +1,4 @@
-"""The candidate search of :mod:`chronoqa.generate.kg.candidates` as SQL steps, equal to ``candidates``.
+"""The candidate search of a KG build (:class:`~chronoqa.generate.kg.candidates.Candidates`) as SQL steps.
 
 Inputs (built by :func:`candidate_tables` from the index, implausible facts marked and cardinality set)::
 
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 import numpy as np
 import pyarrow as pa
 
-from chronoqa.generate.kg.candidates import Candidates, candidates
+from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators import SeedList
 from chronoqa.generate.kg.sql.engines import SqlEngine
@@ -114,7 +114,7 @@ def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
 
 
 def candidates_by_sql(engine: SqlEngine, idx: GraphIndex, t_max: int) -> Candidates:
-    """The :class:`Candidates` of :func:`chronoqa.generate.kg.candidates.candidates`, from the SQL steps."""
+    """The :class:`Candidates` of the index (implausible facts marked, cardinality set) from the SQL steps."""
     params: Mapping[str, int] = {"t_max": int(t_max), "n_rel": idx.n_rel, "none": NONE}
     out = engine.run(candidate_tables(idx), CANDIDATE_STEPS, params)
     fid_type = np.int32 if len(idx.table) < 2**31 else np.int64
@@ -130,12 +130,10 @@ def candidates_by_sql(engine: SqlEngine, idx: GraphIndex, t_max: int) -> Candida
 
 
 def find_candidates(engine: str | SqlEngine, idx: GraphIndex, t_max: int) -> Candidates:
-    """The build's candidates from the chosen engine: ``numpy`` runs ``candidates``, the others the SQL steps.
+    """The build's candidates from the chosen engine (a name or a ready :class:`SqlEngine`).
 
     Raises:
-        UnknownNameError: ``engine`` names no provider.
+        UnknownNameError: ``engine`` names no engine.
 
     """
-    if engine == "numpy":
-        return candidates(idx, t_max)
     return candidates_by_sql(sql_engine(engine), idx, t_max)

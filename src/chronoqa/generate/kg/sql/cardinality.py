@@ -5,20 +5,19 @@ with two or more distinct values, of which *overlapping* (spans sorted by (start
 one of the next ``window - 1`` spans hold different values for more than one unit together), and the
 distinct values summed: what ``_group_stats`` in :mod:`chronoqa.generate.kg.index` works out on the driver.
 
-Inputs (built by :func:`cardinality_tables` from the index; ``kadj`` is the candidate search's ``cadj`` with
+Input (built by :func:`cardinality_tables` from the index; ``kadj`` is the candidate search's ``cadj`` with
 the relation and the possible span of each row's fact)::
 
     kadj(dir INT, key BIGINT, other INT, r INT, plo INT, phi INT)  -- dir 0 outgoing, 1 incoming
-    koffsets(d INT)                                                -- 1 .. window - 1
 
-Outputs, each in a total order:
+The steps (:func:`cardinality_steps`; the window is written into the SQL as ``LAG`` offsets):
 
 * ``k_groups(dir, key, r, n_values)``: every group and its distinct values;
-* ``k_ranked(dir, key, rn, other, plo, phi)``: the rows of the groups holding two or more values, numbered
-  within their group in (start, end, value) order (rows equal on all three are interchangeable);
-* ``k_overlap(dir, key)``: those groups where a row and one of the next ``window - 1`` hold different values
-  together for more than one unit;
-* ``k_stats(dir, r, n_groups, n_multi, n_overlapping, n_values)``: per direction and relation that has groups.
+* ``k_overlap(dir, key)``: the groups holding two or more values where a row and one of the ``window - 1``
+  rows before it, in the group's (start, end, value) order, hold different values together for more than one
+  unit (rows equal on all three are interchangeable, so ties in the order change no result);
+* ``k_stats(dir, r, n_groups, n_multi, n_overlapping, n_values)``: per direction and relation that has groups
+  (the one output).
 """
 
 from __future__ import annotations
@@ -32,41 +31,43 @@ from chronoqa.generate.kg.sql.engines import SqlEngine
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
-__all__ = ["CARDINALITY_STEPS", "cardinality_tables", "group_stats_by_sql"]
+__all__ = ["CARDINALITY_STEPS", "cardinality_steps", "cardinality_tables", "group_stats_by_sql"]
 
 _GROUPS = """
 WITH v AS (
     SELECT dir, key, r, other FROM kadj GROUP BY dir, key, r, other
 )
-SELECT dir, key, r, COUNT(*) AS n_values FROM v GROUP BY dir, key, r ORDER BY dir, key
+SELECT dir, key, r, COUNT(*) AS n_values FROM v GROUP BY dir, key, r
 """
 
-_RANKED = """
-SELECT a.dir, a.key,
-       ROW_NUMBER() OVER (PARTITION BY a.dir, a.key ORDER BY a.plo, a.phi, a.other) AS rn,
-       a.other, a.plo, a.phi
-FROM kadj AS a
-JOIN k_groups AS g ON g.dir = a.dir AND g.key = a.key
-WHERE g.n_values >= 2
-ORDER BY dir, key, rn
-"""
+_WINDOW = "OVER (PARTITION BY a.dir, a.key ORDER BY a.plo, a.phi, a.other)"
 
-# Row b is d rows after row a in its group: each row shifted by every offset first, then one equi-join on
-# (dir, key, rn) (joining the two sides on (dir, key) alone would pair every two rows of a large group).
-_OVERLAP = """
-WITH shifted AS (
-    SELECT a.dir, a.key, a.rn + o.d AS rn, a.other, a.plo, a.phi
-    FROM k_ranked AS a
-    CROSS JOIN koffsets AS o
+
+def _overlap_sql(window: int) -> str:
+    """The ``k_overlap`` step: each row against the ``window - 1`` rows before it in its group (``LAG``)."""
+    offsets = range(1, max(window, 1))
+    lags = "".join(
+        f",\n           LAG(a.other, {d}) {_WINDOW} AS o{d}, LAG(a.plo, {d}) {_WINDOW} AS lo{d},"
+        f" LAG(a.phi, {d}) {_WINDOW} AS hi{d}"
+        for d in offsets
+    )
+    hits = "\n   OR ".join(
+        f"(o{d} IS NOT NULL AND o{d} <> other"
+        f" AND CAST(LEAST(phi, hi{d}) AS BIGINT) - CAST(GREATEST(plo, lo{d}) AS BIGINT) >= 1)"
+        for d in offsets
+    )
+    return f"""
+WITH w AS (
+    SELECT a.dir, a.key, a.other, a.plo, a.phi{lags}
+    FROM kadj AS a
+    JOIN k_groups AS g ON g.dir = a.dir AND g.key = a.key
+    WHERE g.n_values >= 2
 )
-SELECT a.dir, a.key
-FROM shifted AS a
-JOIN k_ranked AS b ON b.dir = a.dir AND b.key = a.key AND b.rn = a.rn
-WHERE a.other <> b.other
-  AND CAST(LEAST(a.phi, b.phi) AS BIGINT) - CAST(GREATEST(a.plo, b.plo) AS BIGINT) >= 1
-GROUP BY a.dir, a.key
-ORDER BY dir, key
+SELECT dir, key FROM w
+WHERE {hits or "1 = 0"}
+GROUP BY dir, key
 """
+
 
 _STATS = """
 SELECT g.dir, g.r, COUNT(*) AS n_groups,
@@ -79,23 +80,27 @@ GROUP BY g.dir, g.r
 ORDER BY dir, r
 """
 
-#: The steps of the cardinality statistics, in order.
-CARDINALITY_STEPS: tuple[Step, ...] = (
-    Step("k_groups", _GROUPS, ("dir", "key")),
-    Step("k_ranked", _RANKED, ("dir", "key", "rn")),
-    Step("k_overlap", _OVERLAP, ("dir", "key")),
-    Step("k_stats", _STATS, ("dir", "r")),
-)
+
+def cardinality_steps(window: int = 20) -> tuple[Step, ...]:
+    """The steps of the cardinality statistics for a ``window`` (see the module docstring), in order."""
+    return (
+        Step("k_groups", _GROUPS),
+        Step("k_overlap", _overlap_sql(window)),
+        Step("k_stats", _STATS, ("dir", "r")),
+    )
 
 
-def cardinality_tables(idx: GraphIndex, window: int = 20) -> dict[str, pa.Table]:
-    """The ``kadj`` and ``koffsets`` input tables of the steps, from the index's arrays."""
+#: The steps of the cardinality statistics with the builder's window, in order.
+CARDINALITY_STEPS: tuple[Step, ...] = cardinality_steps()
+
+
+def cardinality_tables(idx: GraphIndex) -> dict[str, pa.Table]:
+    """The ``kadj`` input table of the steps, from the index's arrays."""
     fids = np.concatenate([idx.out_fids, idx.in_fids])
     kadj = adjacency_table(idx)
     for name, col in (("r", Col.R), ("plo", Col.PLO), ("phi", Col.PHI)):
         kadj = kadj.append_column(name, pa.array(np.ascontiguousarray(idx.table[fids, col], dtype=np.int32)))
-    koffsets = pa.table({"d": pa.array(np.arange(1, max(window, 1), dtype=np.int32))})
-    return {"kadj": kadj, "koffsets": koffsets}
+    return {"kadj": kadj}
 
 
 def group_stats_by_sql(
@@ -110,7 +115,7 @@ def group_stats_by_sql(
         UnknownNameError: ``engine`` names no SQL engine.
 
     """
-    out = sql_engine(engine).run(cardinality_tables(idx, window), CARDINALITY_STEPS, {})["k_stats"]
+    out = sql_engine(engine).run(cardinality_tables(idx), cardinality_steps(window), {})["k_stats"]
     cols = {
         name: np.asarray(out.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
         for name in ("dir", "r", "n_groups", "n_multi", "n_overlapping", "n_values")

@@ -1,15 +1,18 @@
 """The two executors of the SQL steps: DuckDB in process (the default) and Apache Spark (``chronoqa[spark]``).
 
 Both run the same :data:`~chronoqa.generate.kg.sql.queries.STEPS`, rendered for their dialect by sqlglot, and
-return each step's result as an Arrow table in the step's total order. DuckDB reads the inputs straight from
-Arrow; Spark reads them from Parquet files in a folder (local, or a cluster's object storage: ``work_dir``)
-and writes every step's result there as Parquet, read back with pyarrow.
+return each output step's result as an Arrow table in the step's total order (an intermediate step's result
+stays in the engine). DuckDB reads the inputs straight from Arrow and keeps intermediate results as temporary
+tables (spilled to a temporary folder past its memory limit); Spark reads the inputs from Parquet files in a
+folder (local, or a cluster's object storage: ``work_dir``) and writes every step's result there as Parquet,
+the outputs read back with pyarrow.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -28,6 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DuckDBEngine", "SparkEngine", "SqlEngine", "in_order"]
 
+#: DuckDB's memory limit in a build (past it DuckDB spills to disk).
+MEMORY_LIMIT = "1GB"
 #: Spark settings of every session the engine builds: integer overflow is an error (ANSI), times in UTC.
 SPARK_CONF: Mapping[str, str] = {
     "spark.sql.ansi.enabled": "true",
@@ -45,7 +50,7 @@ SPARK_LOCAL_CONF: Mapping[str, str] = {
 
 
 class SqlEngine(Protocol):
-    """What runs the SQL steps: inputs by table name in, every step's result by name out."""
+    """What runs the SQL steps: inputs by table name in, every output step's result by name out."""
 
     name: str
 
@@ -72,33 +77,60 @@ def in_order(table: pa.Table, step: Step) -> pa.Table:
 
 
 class DuckDBEngine:
-    """Runs the steps in an in-memory DuckDB connection (opened and closed by :meth:`run`)."""
+    """Runs the steps in an in-memory DuckDB connection (opened and closed by :meth:`run`).
+
+    ``threads`` defaults to DuckDB's (every core); ``memory_limit`` (a DuckDB size) to :data:`MEMORY_LIMIT`: past
+    it DuckDB spills its sorts, hash tables and intermediate tables to a temporary folder removed after the run,
+    so the build's peak stays near the arrays it keeps. An intermediate table is dropped after the last step
+    that reads it.
+    """
 
     name = "duckdb"
 
-    def __init__(self, threads: int | None = None) -> None:
+    def __init__(self, threads: int | None = None, memory_limit: str | None = MEMORY_LIMIT) -> None:
         self.threads = threads
+        self.memory_limit = memory_limit
 
     def run(
         self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
     ) -> dict[str, pa.Table]:
-        """Run ``steps`` over the Arrow ``inputs``; results come back as Arrow tables."""
+        """Run ``steps`` over the Arrow ``inputs``; the output steps' results come back as Arrow tables."""
         import duckdb
 
-        con = duckdb.connect(":memory:")
-        try:
-            if self.threads:
-                con.execute(f"SET threads TO {int(self.threads)}")
-            for name, table in inputs.items():
-                con.register(name, table)
-            out: dict[str, pa.Table] = {}
-            for step in steps:
-                result = in_order(con.sql(render(step, "duckdb", params)).to_arrow_table(), step)
-                out[step.name] = result
-                con.register(step.name, result)
-            return out
-        finally:
-            con.close()
+        with tempfile.TemporaryDirectory(prefix="chronoqa-duckdb-") as spill:
+            con = duckdb.connect(":memory:", config={"temp_directory": spill})
+            try:
+                if self.threads:
+                    con.execute(f"SET threads TO {int(self.threads)}")
+                if self.memory_limit:
+                    con.execute("SET memory_limit = ?", [self.memory_limit])
+                con.execute("SET preserve_insertion_order = false")  # outputs are ordered by ORDER BY alone
+                for name, table in inputs.items():
+                    con.register(name, table)
+                out: dict[str, pa.Table] = {}
+                for i, step in enumerate(steps):
+                    sql = render(step, "duckdb", params)
+                    if not step.output:
+                        con.execute(f"CREATE TEMP TABLE {step.name} AS {sql}")
+                    else:
+                        out[step.name] = in_order(con.sql(sql).to_arrow_table(), step)
+                        con.register(step.name, out[step.name])
+                    for done in _last_read(steps, i):
+                        con.execute(f"DROP TABLE {done}")
+                return out
+            finally:
+                con.close()
+
+
+def _last_read(steps: Sequence[Step], i: int) -> list[str]:
+    """The intermediate tables step ``i`` is the last to read (dropped after it)."""
+    names = [s.name for s in steps[: i + 1] if not s.output]
+    return [n for n in names if _reads(steps[i], n) and not any(_reads(s, n) for s in steps[i + 1 :])]
+
+
+def _reads(step: Step, table: str) -> bool:
+    """True when ``step`` reads ``table`` (a word of its SQL)."""
+    return re.search(rf"\b{re.escape(table)}\b", step.sql) is not None
 
 
 def _spark() -> Any:
@@ -203,6 +235,8 @@ class SparkEngine:
                 path = f"{folder}/out/{step.name}"
                 spark.sql(render(step, "spark", params)).write.mode("overwrite").parquet(path)
                 spark.read.parquet(path).createOrReplaceTempView(step.name)
+                if not step.output:
+                    continue
                 if local:
                     out[step.name] = in_order(_read_parts(path), step)
                 else:

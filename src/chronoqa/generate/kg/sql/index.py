@@ -1,9 +1,8 @@
-"""The :class:`~chronoqa.generate.kg.index.GraphIndex` built by the SQL steps, and the engine switch of a build.
+"""The :class:`~chronoqa.generate.kg.index.GraphIndex` built by the SQL steps, and the engine of a build.
 
-:func:`build_index` is the one call of the builder: ``numpy`` runs :meth:`GraphIndex.build`, ``duckdb`` and
-``spark`` run :data:`~chronoqa.generate.kg.sql.queries.STEPS` over the tables of :func:`input_tables` and
-assemble the same index from their results (:func:`index_from_results`); the tests hold the providers equal
-array for array.
+:func:`build_index` is the one call of the builder: ``duckdb`` (the default) and ``spark`` run
+:data:`~chronoqa.generate.kg.sql.queries.STEPS` over the tables of :func:`input_tables` and assemble the index
+from their results (:func:`index_from_results`); the tests hold the engines equal array for array.
 """
 
 from __future__ import annotations
@@ -65,14 +64,34 @@ def fact_arrays(cols: FactColumns) -> dict[str, pa.Array]:
 
 
 def _bounds(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Unit bounds of the start or end dates (zeros where the date is not stated)."""
+    """:func:`~chronoqa.time.unit_bounds` of the start or end dates as int32 (zeros where the date is not stated).
+
+    :func:`~chronoqa.time.unit_bounds` is asked about each distinct date once; rows find theirs through a dense
+    table of packed ``(year, month, day)`` codes when the years span a few thousand, else through a sort.
+    """
     has = np.asarray(getattr(cols, f"has_{which}"), dtype=bool)
-    lo = np.zeros(len(has), dtype=np.int64)
-    hi = np.zeros(len(has), dtype=np.int64)
-    fine = np.zeros(len(has), dtype=bool)
-    if has.any():
-        y, m, d = (np.asarray(getattr(cols, f"{which}_{f}"))[has] for f in ("year", "month", "day"))
-        lo[has], hi[has], fine[has] = unit_bounds(y, m, d, g)
+    n = len(has)
+    if not bool(has.any()):
+        return np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+    y, m, d = (np.asarray(getattr(cols, f"{which}_{f}")) for f in ("year", "month", "day"))
+    y = np.where(has, y, y[has][0]).astype(np.int64)  # an unknown date reads as a known one (zeroed below)
+    code = (y * 13 + np.where(has, m, 0)) * 32 + np.where(has, d, 0)
+    del y
+    low, span = int(code.min()), int(code.max() - code.min()) + 1
+    if span <= 64 * n + 1_000_000:  # dense: one slot per possible code
+        code -= low
+        seen = np.zeros(span, dtype=bool)
+        seen[code] = True
+        uniq = np.flatnonzero(seen) + low
+        inverse = (np.cumsum(seen, dtype=np.int32) - 1)[code]
+    else:
+        uniq, inverse = np.unique(code, return_inverse=True)
+    del code
+    ym, dd = np.divmod(uniq, 32)
+    yy, mm = np.divmod(ym, 13)
+    lo, hi, fine = unit_bounds(yy, mm, dd, g)
+    lo, hi, fine = lo.astype(np.int32)[inverse], hi.astype(np.int32)[inverse], fine[inverse]
+    lo[~has], hi[~has], fine[~has] = 0, 0, False
     return lo, hi, fine
 
 
@@ -124,6 +143,7 @@ def sql_params(granularity: Granularity, as_of: TimePoint, open_end: str) -> dic
 
 
 def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
+    """One column of a result table as a numpy array of ``dtype``."""
     return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=dtype)
 
 
@@ -145,7 +165,7 @@ def index_from_results(
     ft = results["fact_table"]
     table = np.empty((ft.num_rows, 9), dtype=np.int32)
     for j, c in enumerate(("s", "r", "o", "plo", "phi", "clo", "chi", "su", "eu")):
-        table[:, j] = _np(ft, c, np.int64)
+        table[:, j] = _np(ft, c, np.int32)
     card = cardinality or {}
     sym = set(symmetric)
     out, inn = results["out_adj"], results["in_adj"]
@@ -155,7 +175,7 @@ def index_from_results(
         ent_names, rel_names, {r: i for i, r in enumerate(rel_names)},
         [bool(is_event.get(x, False)) for x in rel_names], table, _np(ft, "is_reversed", bool),
         _np(out, "key", kdt), _np(out, "fid", np.int32), _np(inn, "key", kdt), _np(inn, "fid", np.int32),
-        _np(results["triples"], "n", np.int32), open_end, _np(ft, "non_year", bool), np.zeros(ft.num_rows, bool),
+        _np(ft, "n", np.int32), open_end, _np(ft, "non_year", bool), np.zeros(ft.num_rows, bool),
         [card.get(x, (True, True)) for x in rel_names], [x in sym for x in rel_names],
     )  # fmt: skip
 
@@ -177,15 +197,12 @@ def sql_engine(engine: str | SqlEngine) -> SqlEngine:
 
 
 @contextlib.contextmanager
-def engine_session(engine: str | SqlEngine) -> Iterator[str | SqlEngine]:
-    """One engine for the build's several SQL runs: ``numpy`` as is, a name resolved once, Spark entered once.
+def engine_session(engine: str | SqlEngine) -> Iterator[SqlEngine]:
+    """One engine for the build's several SQL runs: a name resolved once, a Spark session entered once.
 
-    :func:`build_index` and :func:`~chronoqa.generate.kg.sql.plausible.implausible_dates` each build (and stop) a
-    Spark session when given the name ``spark``; inside ``with engine_session("spark") as engine`` they share one.
+    :func:`build_index` and the other steps each build (and stop) a Spark session when given the name ``spark``;
+    inside ``with engine_session("spark") as engine`` they share one.
     """
-    if engine == "numpy":
-        yield engine
-        return
     runner = sql_engine(engine)
     if isinstance(runner, SparkEngine):
         with runner:
@@ -206,25 +223,29 @@ def build_index(
     cardinality: Mapping[str, tuple[bool, bool]] | None = None,
     symmetric: Collection[str] = (),
 ) -> GraphIndex:
-    """The build's :class:`GraphIndex` from the chosen provider (arguments as :meth:`GraphIndex.build`).
+    """Intern, compute unit bounds and build both adjacency tables of ``facts`` with the chosen engine.
 
-    ``engine`` is ``numpy`` (:meth:`GraphIndex.build`), ``duckdb`` (in process), ``spark`` (a local session
-    built and stopped here; ``chronoqa[spark]``) or a ready :class:`~chronoqa.generate.kg.sql.engines.SqlEngine`
-    (e.g. a :class:`~chronoqa.generate.kg.sql.engines.SparkEngine` on a cluster). Every provider gives the
-    same index.
+    ``engine`` is ``duckdb`` (in process), ``spark`` (a local session built and stopped here; ``chronoqa[spark]``)
+    or a ready :class:`~chronoqa.generate.kg.sql.engines.SqlEngine` (e.g. a
+    :class:`~chronoqa.generate.kg.sql.engines.SparkEngine` on a cluster). ``facts`` is any ``Sequence[Fact]``
+    (columns are used as they are). Entities and relations are interned in order of first appearance (subject,
+    object, then relation of each fact in turn), whatever the order of the columns' codes. ``open_end`` is the
+    reading of a state with a start and no end (``ongoing`` or ``unknown``); ``not_years`` (relation id → years)
+    marks facts with a non-year date, which are valid nowhere; ``cardinality`` maps a relation id to ``(forward
+    is one, inverse is one)`` (default: both one); ``symmetric`` names the symmetric relation ids.
 
     Raises:
-        UnknownNameError: ``engine`` names no provider.
+        UnknownNameError: ``engine`` names no engine.
         ChronoqaError: ``spark`` without PySpark installed.
 
     """
-    if engine == "numpy":
-        return GraphIndex.build(
-            facts, is_event, granularity, as_of, open_end, not_years, cardinality=cardinality, symmetric=symmetric
-        )
     runner = sql_engine(engine)
     inputs, cols = input_tables(facts, is_event, granularity, not_years, symmetric)
     results = runner.run(inputs, STEPS, sql_params(granularity, as_of, open_end))
-    return index_from_results(
+    del inputs
+    idx = index_from_results(
         results, facts, cols, is_event, granularity, as_of, open_end, cardinality=cardinality, symmetric=symmetric
     )
+    del results
+    pa.default_memory_pool().release_unused()  # the Arrow inputs and results are gone: give their pages back
+    return idx

@@ -9,12 +9,12 @@ empty)::
 
     vadj(dir INT, key BIGINT, other INT, clo INT, chi INT)  -- the adjacency rows; dir 0 outgoing, 1 incoming
 
-Outputs, each in a total order:
+Steps:
 
-* ``v_merged(dir, key, other, lo, hi)``: per group and value, its shortened spans merged into disjoint runs of
-  units (two spans whose units touch but do not intersect stay apart), for the groups with two or more values
-  certain for two units or more (no other group can overlap);
-* ``v_keys(dir, key)``: the overlapping groups.
+* ``v_merged(dir, key, other, lo, hi)`` (intermediate): per group and value, its shortened spans merged into
+  disjoint runs of units (two spans whose units touch but do not intersect stay apart), for the groups with two
+  or more values certain for two units or more (no other group can overlap);
+* ``v_keys(dir, key)``: the overlapping groups (the output, in its total order).
 
 No window frame is needed (the subset of :mod:`~chronoqa.generate.kg.sql.queries` has ``ROW_NUMBER()`` only):
 
@@ -89,7 +89,6 @@ JOIN bounds AS b ON b.dir = a.dir AND b.key = a.key AND b.other = a.other AND b.
 WHERE a.kind = 1 AND b.kind = 0
 UNION ALL
 SELECT dir, key, other, lo, hi FROM kept WHERE n = 1
-ORDER BY dir, key, lo, other
 """
 
 # Each merged span against the one just before it in its group's (start, value) order: the earlier one shifted
@@ -109,7 +108,7 @@ ORDER BY dir, key
 
 #: The steps of the overlapping groups, in order.
 OVERLAP_STEPS: tuple[Step, ...] = (
-    Step("v_merged", _MERGED, ("dir", "key", "lo", "other")),
+    Step("v_merged", _MERGED),
     Step("v_keys", _KEYS, ("dir", "key")),
 )
 

@@ -12,8 +12,11 @@ Parameters: ``as_of_year``, ``ongoing`` (1 under the ``ongoing`` open-end readin
 Medians stay integers: a median of ``n`` years is carried doubled (``med2``, the sum of the two middle years or
 twice the middle one), so ``|y - median| > gap`` reads ``|2y - med2| > 2 gap``; the middle of a sorted list is
 found by comparing ``2 * position`` with ``n`` (no division). The median of an entity's *other* facts leaves out
-the fact's own entry (its first copy in the sorted list, as ``bisect_left``): only the four or five middle
-entries of an entity's list can be a median after one removal, so each fact joins those only.
+the fact's own entry: the first of its year in the entity's sorted list ``L(0) <= ... <= L(m - 1)``. With ``k =
+(m - 1) // 2`` the median index of the ``m - 1`` others, the others' median is read from ``L(k - 1)``, ``L(k)``
+and ``L(k + 1)`` by where the fact's year ``y`` falls (``y <= L(k - 1)``, ``L(k - 1) < y <= L(k)``, ``L(k) <
+y``), and an entity with one or two others is judged against ``L(0..2)``: each entity's few order statistics are
+gathered once (``p_ent_stats``), and each fact joins the statistics of its two entities.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from chronoqa.generate.kg.phrases import RelationPhrases
-from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS, implausible_codes
+from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS
 from chronoqa.generate.kg.sql.engines import SqlEngine
 from chronoqa.generate.kg.sql.index import fact_arrays, fact_columns, sql_engine
 from chronoqa.generate.kg.sql.queries import Step
@@ -42,10 +45,9 @@ SELECT f.pos, f.s, f.o, f.r, f.has_start, f.start_year, f.has_end, f.end_year,
 FROM pfacts AS f
 JOIN prels AS rel ON rel.code = f.r
 WHERE NOT f.ignored AND (f.has_start OR f.has_end)
-ORDER BY pos
 """
 
-# Each entity's representative years (a fact's start, else its end), sorted: position idx 0.. in the list.
+# Each entity's representative years (a fact's start, else its end; a self-loop counts once), numbered in order.
 _ENT_YEARS = """
 WITH m AS (
     SELECT s AS e, rep FROM p_dated
@@ -54,71 +56,91 @@ WITH m AS (
 )
 SELECT e, rep AS year, ROW_NUMBER() OVER (PARTITION BY e ORDER BY rep) - 1 AS idx
 FROM m
-ORDER BY e, idx
 """
 
-# Per fact and entity (the subject; the object too when it differs): the verdict of that entity's other facts,
-# 1 far, 0 near, NULL too few to tell.
-_VERDICTS = """
-WITH sides AS (
-    SELECT pos, s AS e, rep, ymin, has_start, start_year, has_end, end_year FROM p_dated
-    UNION ALL
-    SELECT pos, o AS e, rep, ymin, has_start, start_year, has_end, end_year FROM p_dated WHERE o <> s
-), cnt AS (
+# Per entity: its count m, L(0..2), and twice its others' median by where a fact's year falls (hi: above L(k),
+# mid: above L(k - 1), lo: at most L(k - 1)); an even m leaves an odd number of others.
+_ENT_STATS = """
+WITH c AS (
     SELECT e, COUNT(*) AS m FROM p_ent_years GROUP BY e
-), own AS (
-    SELECT e, year, MIN(idx) AS i FROM p_ent_years GROUP BY e, year
-), mid AS (
-    SELECT y.e, y.idx, y.year, c.m
+), a AS (
+    SELECT y.e, c.m,
+           MAX(CASE WHEN y.idx = 0 THEN y.year END) AS l0,
+           MAX(CASE WHEN y.idx = 1 THEN y.year END) AS l1,
+           MAX(CASE WHEN y.idx = 2 THEN y.year END) AS l2,
+           MAX(CASE WHEN 2 * y.idx + 2 = c.m - 1 OR 2 * y.idx + 2 = c.m - 2 THEN y.year END) AS below,
+           MAX(CASE WHEN 2 * y.idx = c.m - 1 OR 2 * y.idx = c.m - 2 THEN y.year END) AS at_k,
+           MAX(CASE WHEN 2 * y.idx - 2 = c.m - 1 OR 2 * y.idx - 2 = c.m - 2 THEN y.year END) AS above,
+           MAX(CASE WHEN 2 * y.idx = c.m - 2 THEN 1 ELSE 0 END) AS even
     FROM p_ent_years AS y
-    JOIN cnt AS c ON c.e = y.e
-    WHERE 2 * y.idx >= c.m - 3 AND 2 * y.idx <= c.m + 1
-), pairs AS (
-    SELECT sd.pos, sd.e, sd.ymin, sd.has_start, sd.start_year, sd.has_end, sd.end_year, mid.m - 1 AS n, mid.year,
-           CASE WHEN mid.idx < own.i THEN mid.idx ELSE mid.idx - 1 END AS t
-    FROM sides AS sd
-    JOIN own ON own.e = sd.e AND own.year = sd.rep
-    JOIN mid ON mid.e = sd.e
-    WHERE mid.idx <> own.i
-), agg AS (
-    SELECT pos, e, n, ymin, has_start, start_year, has_end, end_year,
-           SUM(CASE WHEN 2 * t = n - 1 THEN 2 * year WHEN 2 * t = n - 2 OR 2 * t = n THEN year ELSE 0 END) AS med2,
-           SUM(CASE WHEN (has_start AND year - start_year <= :gap AND start_year - year <= :gap)
-                      OR (has_end AND year - end_year <= :gap AND end_year - year <= :gap) THEN 1 ELSE 0 END) AS near
-    FROM pairs
-    GROUP BY pos, e, n, ymin, has_start, start_year, has_end, end_year
+    JOIN c ON c.e = y.e
+    WHERE y.idx <= 2 OR (2 * y.idx + 2 >= c.m - 2 AND 2 * y.idx - 2 <= c.m - 1)
+    GROUP BY y.e, c.m
 )
-SELECT pos, e,
-       CASE WHEN n >= 3 THEN
-                CASE WHEN (has_start AND (2 * start_year - med2 > 2 * :gap OR med2 - 2 * start_year > 2 * :gap))
-                       OR (has_end AND (2 * end_year - med2 > 2 * :gap OR med2 - 2 * end_year > 2 * :gap))
-                     THEN 1 ELSE 0 END
-            WHEN ymin >= :early THEN NULL
-            WHEN near = 0 THEN 1
-            ELSE 0 END AS v
-FROM agg
-ORDER BY pos, e
+SELECT e, m, l0, l1, l2, below, at_k,
+       CASE WHEN even = 1 THEN 2 * at_k ELSE below + at_k END AS med_hi,
+       CASE WHEN even = 1 THEN 2 * above ELSE below + above END AS med_mid,
+       CASE WHEN even = 1 THEN 2 * above ELSE at_k + above END AS med_lo
+FROM a
 """
 
-# The first rule that applies, as an index into REASONS; facts no rule flags are left out.
-_REASONS = """
+
+def _near(x: str) -> str:
+    """SQL: a stated year of the fact lies within ``gap`` of the year ``x``."""
+    return (
+        f"((d.has_start AND d.start_year - {x} <= :gap AND {x} - d.start_year <= :gap) "
+        f"OR (d.has_end AND d.end_year - {x} <= :gap AND {x} - d.end_year <= :gap))"
+    )
+
+
+def _far(med2: str) -> str:
+    """SQL: a stated year of the fact lies more than ``gap`` from the median whose double is ``med2``."""
+    return (
+        f"((d.has_start AND (2 * d.start_year - {med2} > 2 * :gap OR {med2} - 2 * d.start_year > 2 * :gap)) "
+        f"OR (d.has_end AND (2 * d.end_year - {med2} > 2 * :gap OR {med2} - 2 * d.end_year > 2 * :gap)))"
+    )
+
+
+def _verdict(x: str) -> str:
+    """SQL: the verdict of entity statistics ``x`` on the fact: 1 far, 0 near, NULL too few others to tell."""
+    med2 = f"(CASE WHEN d.rep > {x}.at_k THEN {x}.med_hi WHEN d.rep > {x}.below THEN {x}.med_mid ELSE {x}.med_lo END)"
+    first = f"(CASE WHEN d.rep > {x}.l0 THEN {x}.l0 ELSE {x}.l1 END)"
+    second = f"(CASE WHEN d.rep > {x}.l1 THEN {x}.l1 ELSE {x}.l2 END)"
+    return (
+        f"CASE WHEN {x}.m - 1 >= 3 THEN CASE WHEN {_far(med2)} THEN 1 ELSE 0 END "
+        f"WHEN {x}.m - 1 >= 1 AND d.ymin < :early THEN "
+        f"CASE WHEN {_near(first)} OR ({x}.m - 1 >= 2 AND {_near(second)}) THEN 0 ELSE 1 END "
+        "ELSE NULL END"
+    )
+
+
+# Twice the median of each relation's representative years.
+_REL_MEDIANS = """
+WITH rr AS (
+    SELECT r, rep AS year, ROW_NUMBER() OVER (PARTITION BY r ORDER BY rep) - 1 AS idx FROM p_dated
+), rc AS (
+    SELECT r, COUNT(*) AS m FROM p_dated GROUP BY r
+)
+SELECT rr.r,
+       SUM(CASE WHEN 2 * rr.idx = rc.m - 1 THEN 2 * rr.year
+                WHEN 2 * rr.idx = rc.m - 2 OR 2 * rr.idx = rc.m THEN rr.year ELSE 0 END) AS med2
+FROM rr
+JOIN rc ON rc.r = rr.r
+GROUP BY rr.r
+"""
+
+# The first rule that applies, as an index into REASONS; facts no rule flags are left out. A fact's verdicts:
+# its subject's other facts (vs) and, when the object differs, its object's (vo).
+_REASONS = f"""
 WITH births AS (
     SELECT s AS e, MIN(start_year) AS y FROM p_dated WHERE role = 1 AND has_start GROUP BY s
 ), deaths AS (
     SELECT s AS e, MAX(start_year) AS y FROM p_dated WHERE role = 2 AND has_start GROUP BY s
 ), v AS (
-    SELECT pos, COUNT(*) AS n_v, SUM(v) AS n_far FROM p_verdicts WHERE v IS NOT NULL GROUP BY pos
-), rr AS (
-    SELECT r, rep AS year, ROW_NUMBER() OVER (PARTITION BY r ORDER BY rep) - 1 AS idx FROM p_dated
-), rc AS (
-    SELECT r, COUNT(*) AS m FROM p_dated GROUP BY r
-), rm AS (
-    SELECT rr.r,
-           SUM(CASE WHEN 2 * rr.idx = rc.m - 1 THEN 2 * rr.year
-                    WHEN 2 * rr.idx = rc.m - 2 OR 2 * rr.idx = rc.m THEN rr.year ELSE 0 END) AS med2
-    FROM rr
-    JOIN rc ON rc.r = rr.r
-    GROUP BY rr.r
+    SELECT d.pos, {_verdict("xs")} AS vs, CASE WHEN d.o = d.s THEN NULL ELSE {_verdict("xo")} END AS vo
+    FROM p_dated AS d
+    JOIN p_ent_stats AS xs ON xs.e = d.s
+    LEFT JOIN p_ent_stats AS xo ON xo.e = d.o
 ), why AS (
     SELECT d.pos,
            CASE WHEN d.is_event AND d.has_start AND d.has_end AND d.end_year > d.start_year THEN 0
@@ -130,26 +152,28 @@ WITH births AS (
                 WHEN d.role = 0 AND d.has_start
                      AND ((ds.y IS NOT NULL AND d.start_year > ds.y) OR (dd.y IS NOT NULL AND d.start_year > dd.y))
                      THEN 3
-                WHEN v.n_v IS NOT NULL AND v.n_far = v.n_v THEN 4
-                WHEN v.n_v IS NULL AND d.ymin < :early
+                WHEN (v.vs IS NOT NULL OR v.vo IS NOT NULL) AND COALESCE(v.vs, 1) = 1 AND COALESCE(v.vo, 1) = 1
+                     THEN 4
+                WHEN v.vs IS NULL AND v.vo IS NULL AND d.ymin < :early
                      AND (2 * d.ymin - rm.med2 > 2 * :gap OR rm.med2 - 2 * d.ymin > 2 * :gap) THEN 4
                 ELSE -1 END AS reason
     FROM p_dated AS d
-    JOIN rm ON rm.r = d.r
+    JOIN v ON v.pos = d.pos
+    JOIN p_rel_medians AS rm ON rm.r = d.r
     LEFT JOIN births AS bs ON bs.e = d.s
     LEFT JOIN births AS bo ON bo.e = d.o
     LEFT JOIN deaths AS ds ON ds.e = d.s
     LEFT JOIN deaths AS dd ON dd.e = d.o
-    LEFT JOIN v ON v.pos = d.pos
 )
 SELECT pos, reason FROM why WHERE reason >= 0 ORDER BY pos
 """
 
 #: The steps of the implausible-date rules, in order.
 PLAUSIBLE_STEPS: tuple[Step, ...] = (
-    Step("p_dated", _DATED, ("pos",)),
-    Step("p_ent_years", _ENT_YEARS, ("e", "idx")),
-    Step("p_verdicts", _VERDICTS, ("pos", "e")),
+    Step("p_dated", _DATED),
+    Step("p_ent_years", _ENT_YEARS),
+    Step("p_ent_stats", _ENT_STATS),
+    Step("p_rel_medians", _REL_MEDIANS),
     Step("p_reasons", _REASONS, ("pos",)),
 )
 _ROLES = {None: 0, "birth": 1, "death": 2}
@@ -203,13 +227,10 @@ def implausible_dates(
     open_end: str,
     default_max_years: int,
 ) -> np.ndarray:
-    """The build's implausible facts from the chosen engine, as ``plausible.implausible_codes`` gives them.
+    """The build's implausible facts from the chosen engine (the SQL of :data:`PLAUSIBLE_STEPS`).
 
-    Per fact position the index in :data:`REASONS` of its reason, or ``-1`` (int8). ``numpy`` runs
-    ``implausible_codes``; the other engines run the SQL of :data:`PLAUSIBLE_STEPS`.
+    Per fact position the index in :data:`REASONS` of its reason, or ``-1`` (int8).
     """
-    if engine == "numpy":
-        return implausible_codes(facts, phrases, ignored, as_of, open_end, default_max_years)
     found = implausible_by_sql(
         sql_engine(engine), facts, phrases, np.asarray(ignored, dtype=bool).tolist(), as_of, open_end, default_max_years
     )

@@ -13,14 +13,16 @@ Parameters (bound as integer literals by sqlglot before a query runs): ``as_lo``
 ``as_of``), ``unknown`` (1 under the ``unknown`` open-end reading, else 0) and the markers ``neg``, ``pos``,
 ``none`` of :mod:`chronoqa.generate.kg.index`.
 
-Each step's result is a table the later steps read by its name; every step ends in a total ``ORDER BY``
-(:attr:`Step.order` names its columns, so a reader can check the order of what an engine wrote).
+Each step's result is a table the later steps read by its name. A step whose result comes back to Python (an
+*output*) ends in a total ``ORDER BY`` (:attr:`Step.order` names its columns, so a reader can check the order of
+what an engine wrote); an *intermediate* step (empty :attr:`Step.order`) stays inside the engine, unordered.
 
 The subset (:func:`check_subset` enforces it; the tests run it over every step and over counter-examples):
 ``SELECT`` / ``WITH`` / ``UNION ALL`` / inner, left and cross joins / ``WHERE`` / ``GROUP BY`` / ``ORDER BY``;
 integer literals and parameters; ``+ - *`` on integers, ``CAST(... AS BIGINT | INT)``; comparisons, ``AND
 OR NOT``, ``IS [NOT] NULL``, ``CASE WHEN``; ``COUNT SUM MIN MAX GREATEST LEAST COALESCE`` (of integers);
-``ROW_NUMBER() OVER ([PARTITION BY ...] ORDER BY ...)``. Not allowed, because the engines disagree or
+``ROW_NUMBER() OVER ([PARTITION BY ...] ORDER BY ...)`` and ``LAG(column, offset)`` over such a window (rows
+that tie in its order must be interchangeable). Not allowed, because the engines disagree or
 sqlglot does not carry it over: division and modulo (``/``, ``//``, ``%``: rounding of negatives),
 floating-point numbers (sums differ in the last digits), every date or time function (``date_diff`` counts
 boundaries in DuckDB, not in Spark), ``ASOF`` joins (no Spark form), ``rand()`` and any other function.
@@ -42,11 +44,19 @@ __all__ = ["ALLOWED_FUNCTIONS", "ALLOWED_NODES", "STEPS", "Step", "check_subset"
 
 @dataclass(frozen=True)
 class Step:
-    """One query: its output table's name, its SQL (DuckDB dialect) and the columns of its total order."""
+    """One query: its result table's name, its SQL (DuckDB dialect) and the columns of its total order.
+
+    An empty ``order`` makes the step intermediate: its result stays in the engine for the later steps.
+    """
 
     name: str
     sql: str
-    order: tuple[str, ...]
+    order: tuple[str, ...] = ()
+
+    @property
+    def output(self) -> bool:
+        """True when the step's result comes back to the caller (in :attr:`order`)."""
+        return bool(self.order)
 
 
 _ENT_IDS = """
@@ -67,9 +77,9 @@ ORDER BY id
 
 # The per-fact table (GraphIndex.table columns S..EU) with the reversed and non-year flags. An event without
 # an end holds at its start; an open end reaches as_of (certainly only in the start unit under 'unknown').
-_FACT_TABLE = """
+_FACT_ROWS = """
 WITH f AS (
-    SELECT facts.pos, es.id AS s, rr.id AS r, eo.id AS o,
+    SELECT facts.pos, CAST(es.id AS INT) AS s, CAST(rr.id AS INT) AS r, CAST(eo.id AS INT) AS o,
            facts.has_start, facts.s_lo, facts.s_hi, facts.s_fine,
            facts.has_end, facts.e_lo, facts.e_hi, facts.e_fine,
            rel.is_event, rel.symmetric,
@@ -102,10 +112,25 @@ WITH f AS (
            CASE WHEN ignored THEN :neg ELSE chi END AS chi
     FROM b
 )
-SELECT pos, s, r, o, plo, phi,
-       clo, CASE WHEN clo = :pos THEN :neg ELSE chi END AS chi,
-       su, eu, symmetric, is_reversed, non_year, ignored
+SELECT pos, s, r, o, CAST(plo AS INT) AS plo, CAST(phi AS INT) AS phi,
+       CAST(clo AS INT) AS clo, CAST(CASE WHEN clo = :pos THEN :neg ELSE chi END AS INT) AS chi,
+       CAST(su AS INT) AS su, CAST(eu AS INT) AS eu, symmetric, is_reversed, non_year, ignored,
+       CASE WHEN symmetric AND o < s THEN o ELSE s END AS t_lo,
+       CASE WHEN symmetric AND o < s THEN s ELSE o END AS t_hi
 FROM c
+"""
+
+# Kept facts per (s, r, o) triple, a symmetric fact's ends in ascending order (a fact and its mirror share one).
+_TRIPLES = """
+SELECT t_lo, r, t_hi, COUNT(*) AS n FROM fact_rows WHERE NOT ignored GROUP BY t_lo, r, t_hi
+"""
+
+# The per-fact table with each kept fact's triple count (0 if ignored).
+_FACT_TABLE = """
+SELECT t.pos, t.s, t.r, t.o, t.plo, t.phi, t.clo, t.chi, t.su, t.eu, t.is_reversed, t.non_year,
+       CAST(CASE WHEN t.ignored THEN 0 ELSE k.n END AS INT) AS n
+FROM fact_rows AS t
+LEFT JOIN triples AS k ON k.t_lo = t.t_lo AND k.r = t.r AND k.t_hi = t.t_hi
 ORDER BY pos
 """
 
@@ -115,11 +140,11 @@ _N_REL = "CROSS JOIN (SELECT GREATEST(COUNT(*), 1) AS n_rel FROM rel_ids) AS nr"
 # is (key, fact): the index reads the relation, the other endpoint and the bounds from the fact table.
 _OUT_ADJ = f"""
 SELECT CAST(t.s AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid
-FROM fact_table AS t {_N_REL}
+FROM fact_rows AS t {_N_REL}
 WHERE NOT t.ignored
 UNION ALL
 SELECT CAST(t.o AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid
-FROM fact_table AS t {_N_REL}
+FROM fact_rows AS t {_N_REL}
 WHERE NOT t.ignored AND t.symmetric
 ORDER BY key, fid
 """
@@ -127,37 +152,20 @@ ORDER BY key, fid
 # Incoming rows: kept facts of relations that are not symmetric, from their object.
 _IN_ADJ = f"""
 SELECT CAST(t.o AS BIGINT) * nr.n_rel + t.r AS key, t.pos AS fid
-FROM fact_table AS t {_N_REL}
+FROM fact_rows AS t {_N_REL}
 WHERE NOT t.ignored AND NOT t.symmetric
 ORDER BY key, fid
 """
 
-# Kept facts sharing a fact's (s, r, o) triple (a symmetric fact and its mirror share one); 0 if ignored.
-_TRIPLES = """
-WITH k AS (
-    SELECT pos,
-           CASE WHEN symmetric AND o < s THEN o ELSE s END AS lo, r,
-           CASE WHEN symmetric AND o < s THEN s ELSE o END AS hi
-    FROM fact_table
-    WHERE NOT ignored
-), c AS (
-    SELECT lo, r, hi, COUNT(*) AS n FROM k GROUP BY lo, r, hi
-)
-SELECT t.pos, COALESCE(c.n, 0) AS n
-FROM fact_table AS t
-LEFT JOIN k ON k.pos = t.pos
-LEFT JOIN c ON c.lo = k.lo AND c.r = k.r AND c.hi = k.hi
-ORDER BY t.pos
-"""
-
-#: The steps in the order they run; each reads the input tables and the outputs of the steps before it.
+#: The steps in the order they run; each reads the input tables and the results of the steps before it.
 STEPS: tuple[Step, ...] = (
     Step("ent_ids", _ENT_IDS, ("id",)),
     Step("rel_ids", _REL_IDS, ("id",)),
+    Step("fact_rows", _FACT_ROWS),
+    Step("triples", _TRIPLES),
     Step("fact_table", _FACT_TABLE, ("pos",)),
     Step("out_adj", _OUT_ADJ, ("key", "fid")),
     Step("in_adj", _IN_ADJ, ("key", "fid")),
-    Step("triples", _TRIPLES, ("pos",)),
 )
 
 #: sqlglot node types a step may contain (see the module docstring).
@@ -167,7 +175,7 @@ ALLOWED_NODES: frozenset[type[exp.Expression]] = frozenset(
         exp.Order, exp.Ordered, exp.Table, exp.TableAlias, exp.Column, exp.Identifier, exp.Alias, exp.Star,
         exp.Literal, exp.Placeholder, exp.Boolean, exp.Null, exp.Paren, exp.Neg, exp.Add, exp.Sub, exp.Mul,
         exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.And, exp.Or, exp.Not, exp.Is, exp.Case, exp.If,
-        exp.Cast, exp.DataType, exp.Window, exp.RowNumber,
+        exp.Cast, exp.DataType, exp.Window, exp.RowNumber, exp.Lag,
     }
 )  # fmt: skip
 #: Function nodes a step may call.
@@ -215,6 +223,8 @@ def check_subset(sql: str) -> exp.Expression:
                 )
         if isinstance(node, exp.Window) and not node.args.get("order"):
             raise ChronoqaError(f"SQL window {where!r} has no ORDER BY: its rows' order differs between engines")
+        if isinstance(node, exp.Lag) and not isinstance(node.parent, exp.Window):
+            raise ChronoqaError(f"SQL {where!r}: LAG is allowed only over a window with an ORDER BY")
         if isinstance(node, exp.Union) and node.args.get("distinct"):
             raise ChronoqaError(f"SQL {where!r}: use UNION ALL (UNION's duplicate removal is not needed here)")
     return tree
