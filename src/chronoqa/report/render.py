@@ -235,12 +235,26 @@ def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, name
 
 def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
     """One self-contained HTML page (inline CSS, SVG and, with ``explorer``, the explorer's script; nothing fetched)."""
+    p = _html_head(summary, explorer is not None)
+    p += _html_warnings(summary)
+    p += _html_composition(summary["composition"])
+    p += _html_retrieval(summary)
+    p += _html_answers(summary)
+    if explorer is not None:
+        p.append(explorer_html(explorer))
+    p += _html_manifest(summary)
+    p.append("</body></html>")
+    return "\n".join(p) + "\n"
+
+
+def _html_head(summary: Mapping[str, Any], with_explorer: bool) -> list[str]:
+    """The document head, the title and the summary cards."""
     comp = summary["composition"]
     title = f"chronoqa run: {comp['name']}"
-    p: list[str] = [
+    return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_e(title)}</title><style>{_CSS}{EXPLORER_CSS if explorer is not None else ''}</style></head><body>",
+        f"<title>{_e(title)}</title><style>{_CSS}{EXPLORER_CSS if with_explorer else ''}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         f'<div class="sub">scored split <b>{_e(comp["split"])}</b> · as of {_e(comp.get("as_of") or "–")}</div>',
         '<div class="cards">',
@@ -251,31 +265,35 @@ def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None =
         f'<div class="card"><b>{len(summary["answers"])}</b>answer files</div>',
         "</div>",
     ]
-    warns = summary["warnings"]
-    p.append("<h2>Warnings</h2>")
-    p += [f'<div class="warn">{_e(w)}</div>' for w in warns] or ['<div class="ok">No warnings.</div>']
 
-    p.append("<h2>Composition</h2>")
+
+def _html_warnings(summary: Mapping[str, Any]) -> list[str]:
+    """Every warning of the run, or a line saying there is none."""
+    warns = [f'<div class="warn">{_e(w)}</div>' for w in summary["warnings"]]
+    return ["<h2>Warnings</h2>", *(warns or ['<div class="ok">No warnings.</div>'])]
+
+
+def _html_composition(comp: Mapping[str, Any]) -> list[str]:
+    """The release's composition: the operator × complexity table and the other counts."""
     header, rows = _composition_rows(comp)
-    p.append(_html_table(header, [("", [f"<td>{_e(c)}</td>" for c in row]) for row in rows]))
     extra = [
         ("split", comp["by_split"]),
         ("answer type", comp["by_answer_type"]),
         ("cardinality", comp["by_cardinality"]),
     ]
-    p.append(
+    return [
+        "<h2>Composition</h2>",
+        _html_table(header, [("", [f"<td>{_e(c)}</td>" for c in row]) for row in rows]),
         "<p>"
         + " · ".join(f"<b>{_e(k)}</b>: " + ", ".join(f"{_e(a)} {b:,}" for a, b in v.items()) for k, v in extra)
         + f" · <b>time tag hidden</b> (render_time false): {comp['time_tag_hidden']:,}"
         + f" · <b>functional negatives</b>: dist {comp['functional']['dist']:,}, stale {comp['functional']['stale']:,}"
-        + f" of {comp['functional']['n']:,}</p>"
-    )
+        + f" of {comp['functional']['n']:,}</p>",
+    ]
 
-    p.append("<h2>Retrieval</h2>")
-    p.append(
-        '<p class="sub">95% question-level bootstrap CIs. Grey italic rows are controls: oracle returns the gold, '
-        "stale_only / dist_only the negatives, random and empty nothing useful. They check the metrics.</p>"
-    )
+
+def _html_retrieval(summary: Mapping[str, Any]) -> list[str]:
+    """The retrieval table with its CIs, the CCR bars and CCR by slice."""
     ret_rows = [
         (
             "control" if r["control"] else "",
@@ -283,20 +301,21 @@ def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None =
         )
         for r in summary["retrieval"]
     ]
-    p.append(_html_table(["retriever", *(lbl for _, lbl in _RET_COLS)], ret_rows))
-    p.append(
+    return [
+        "<h2>Retrieval</h2>",
+        '<p class="sub">95% question-level bootstrap CIs. Grey italic rows are controls: oracle returns the gold, '
+        "stale_only / dist_only the negatives, random and empty nothing useful. They check the metrics.</p>",
+        _html_table(["retriever", *(lbl for _, lbl in _RET_COLS)], ret_rows),
         _bars(
             "CCR (complete chain of time-valid gold facts)",
             [(_ret_name(r), r["metrics"].get("CCR"), r["control"]) for r in summary["retrieval"]],
-        )
-    )
-    p.append(_slice_html("CCR by operator and complexity", summary["retrieval"], "CCR", _ret_name))
+        ),
+        _slice_html("CCR by operator and complexity", summary["retrieval"], "CCR", _ret_name),
+    ]
 
-    p.append("<h2>Answers</h2>")
-    p.append(
-        '<p class="sub">A: answer accuracy; T: the explanation cites the gold dates; AT: both. Failed calls count '
-        "as wrong. <i>prior</i> answers from training-split statistics without reading anything.</p>"
-    )
+
+def _html_answers(summary: Mapping[str, Any]) -> list[str]:
+    """The answer table with its CIs, the A bars and A by slice."""
     ans_rows = [
         (
             "control" if r.get("run_control") else "",
@@ -304,38 +323,41 @@ def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None =
         )
         for r in summary["answers"]
     ]
-    p.append(_html_table(["answerer", *(lbl for _, lbl in _ANS_COLS)], ans_rows))
-    p.append(
+    return [
+        "<h2>Answers</h2>",
+        '<p class="sub">A: answer accuracy; T: the explanation cites the gold dates; AT: both. Failed calls count '
+        "as wrong. <i>prior</i> answers from training-split statistics without reading anything.</p>",
+        _html_table(["answerer", *(lbl for _, lbl in _ANS_COLS)], ans_rows),
         _bars(
             "Answer accuracy A",
             [(_ans_name(r), r["metrics"].get("A"), bool(r.get("run_control"))) for r in summary["answers"]],
-        )
-    )
-    p.append(_slice_html("A by operator and complexity", summary["answers"], "A", _ans_name))
+        ),
+        _slice_html("A by operator and complexity", summary["answers"], "A", _ans_name),
+    ]
 
-    if explorer is not None:
-        p.append(explorer_html(explorer))
-    p.append("<h2>Run manifest</h2>")
-    stages = summary["manifest"].get("stages") or []
-    p.append(
-        _html_table(
-            ["stage", "files", "fingerprint"],
-            [
-                (
-                    "",
-                    [
-                        f"<td>{_e(s['name'])}</td>",
-                        f"<td>{_e(s['files'])}</td>",
-                        f"<td><code>{_e(str(s['fingerprint'])[:16])}</code></td>",
-                    ],
-                )
-                for s in stages
-            ],
-        )
-    )
+
+def _html_manifest(summary: Mapping[str, Any]) -> list[str]:
+    """The run manifest's stages and the effective configuration."""
     import json
 
+    stages = summary["manifest"].get("stages") or []
+    table = _html_table(
+        ["stage", "files", "fingerprint"],
+        [
+            (
+                "",
+                [
+                    f"<td>{_e(s['name'])}</td>",
+                    f"<td>{_e(s['files'])}</td>",
+                    f"<td><code>{_e(str(s['fingerprint'])[:16])}</code></td>",
+                ],
+            )
+            for s in stages
+        ],
+    )
     cfg = json.dumps(summary["manifest"].get("config") or {}, indent=2, sort_keys=True)
-    p.append(f"<details><summary>Effective configuration</summary><pre>{_e(cfg)}</pre></details>")
-    p.append("</body></html>")
-    return "\n".join(p) + "\n"
+    return [
+        "<h2>Run manifest</h2>",
+        table,
+        f"<details><summary>Effective configuration</summary><pre>{_e(cfg)}</pre></details>",
+    ]
