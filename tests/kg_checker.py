@@ -29,6 +29,18 @@ declarations (``objects_at_once`` / ``subjects_at_once``, ``symmetric``, ``max_y
 * no S*, S_anchor or negative fact has an implausible date, recomputed here by brute force;
 * across a release: no two questions share a gold chain (symmetric facts read as one) and answer set, no
   test S* equals a train S*, and no entity answers more than 2% of an operator x hop cell of 50 or more.
+
+Systematic defects (:func:`defect_report`, counted over a whole release; each should be 0):
+
+* ``hop missing from text``: for each relation of the gold path, the question text holds fewer phrases of
+  that relation (the literal words of its phrase-table fields, :func:`relation_cores`) than the path has
+  hops over it ("What was the country of Kyiv Oblast?" for "the capital of the country of Kyiv Oblast");
+* ``last over open ends``: a sequence "last" over a state timeline in which another spell has no end (it
+  may still run after the answer's start, so "last" by start is not "most recently");
+* ``open end read as ongoing``: an S* or S_anchor state fact with no end whose validity is asserted at a
+  unit after its start unit (nothing in the data says it still held then);
+* ``disambiguator in answer``: an answer label ending in a parenthesised disambiguator ("John Heard (actor)"),
+  unless another entity of the graph reads the same without its own (then the parenthesis tells them apart).
 """
 
 from __future__ import annotations
@@ -607,6 +619,130 @@ def world_report(checker: Checker, questions: Sequence[Question]) -> dict[str, l
     return dict(out)
 
 
+FUNCTION_WORDS = frozenset(
+    {
+        "a", "an", "the", "of", "in", "at", "by", "for", "to", "from", "with", "on", "was", "were", "is", "did",
+        "do", "does", "who", "whom", "whose", "what", "which", "when", "where", "how", "as", "into",
+    }
+)  # fmt: skip
+DISAMBIGUATOR = re.compile(r"\s\([^()]*\)$")
+_PHRASE_FIELDS = (
+    "ask_object", "ask_subject", "object_of", "subject_of", "statement",
+    "start_clause", "end_clause", "ask_start", "ask_end",
+)  # fmt: skip
+
+
+def relation_cores(entry: Mapping[str, object]) -> list[str]:
+    """The literal word runs of a relation's phrase fields, without slots and edge function words.
+
+    A run that ends in an appositive type word before its slot ("left the party {o}") also counts without it
+    ("left"), the documented reading when the slot holds a noun phrase.
+    """
+    cores: set[str] = set()
+    for name in _PHRASE_FIELDS:
+        text = entry.get(name)
+        if not isinstance(text, str):
+            continue
+        for run in re.split(r"\{[so]\}", text):
+            words = run.split()
+            variants = [words]
+            if "the" in words:  # "... the party" before a slot: also without the appositive
+                cut = len(words) - 1 - words[::-1].index("the")
+                tail = words[cut + 1 :]
+                if tail and not any(w in FUNCTION_WORDS for w in tail):
+                    variants.append(words[:cut])
+            for ws in variants:
+                while ws and ws[0].lower() in FUNCTION_WORDS:
+                    ws = ws[1:]
+                while ws and ws[-1].lower() in FUNCTION_WORDS:
+                    ws = ws[:-1]
+                if ws:
+                    cores.add(" ".join(ws).lower())
+    return sorted(cores, key=len, reverse=True)
+
+
+def _phrase_count(text: str, cores: Sequence[str]) -> int:
+    """The most non-overlapping occurrences in ``text`` of any of ``cores`` (whole words, any case).
+
+    Every occurrence of every core is a span; the greedy choice by earliest end gives the most disjoint ones
+    ("become part of the country of Ankara" holds "become part" and "country of" apart).
+    """
+    spans = []
+    for c in cores:
+        pat = re.compile(r"(?=(?<!\w)" + re.escape(c) + r"(?!\w))", re.IGNORECASE)  # overlapping ones too
+        spans += [(m.start() + len(c), m.start()) for m in pat.finditer(text)]
+    n, free_from = 0, 0
+    for end, start in sorted(set(spans)):
+        if start >= free_from:
+            n, free_from = n + 1, end
+    return n
+
+
+def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, list[str]]:
+    """Category -> messages for each systematic defect of the module docstring, over a whole release."""
+    out: dict[str, list[str]] = {
+        "hop missing from text": [],
+        "last over open ends": [],
+        "open end read as ongoing": [],
+        "disambiguator in answer": [],
+    }
+    cores = {r: relation_cores(d) for r, d in checker.decl.items()}
+    shorts = Counter(
+        DISAMBIGUATOR.sub("", checker.label(e)).casefold() for e in {x for f in checker.graph.facts for x in (f.s, f.o)}
+    )
+    for q in questions:
+        lf = q.logical_form
+        path = lf["path"]
+        for r, n in Counter(step["r"] for step in path).items():
+            if _phrase_count(q.question, cores[r]) < n:
+                out["hop missing from text"].append(f"{q.id}: {n} hop(s) over {r} not all in {q.question!r}")
+        if q.operator == "sequence" and lf["variant"] == "last" and checker.kinds[path[-1]["r"]] == "state":
+            final = checker.by_id[q.S_star[len(path) - 1].fact_id]
+            e = _chain_end_source(q)
+            open_other = [
+                f.id for f, _ in checker.neighbours(e, path[-1]["r"], path[-1]["dir"] == "fwd")
+                if f.id != final.id and f.end is None
+            ]  # fmt: skip
+            if open_other:
+                out["last over open ends"].append(f"{q.id}: spells {open_other} have no end: {q.question!r}")
+        tq = parse_time(q.t_query)
+        assert tq is not None
+        asserted = q.S_star if q.operator in ("point_in_time", "before_after") else q.S_star[: len(path) - 1]
+        for t in asserted:
+            f = checker.by_id[t.fact_id]
+            is_open = checker.kinds[f.r] == "state" and f.end is None and f.start is not None
+            if is_open and f.start is not None and tq.lo(checker.g) > f.start.lo(checker.g):
+                out["open end read as ongoing"].append(
+                    f"{q.id}: fact {f.id} from {f.start} with no end asserted at {q.t_query}: {q.question!r}"
+                )
+        for a in q.answers:
+            if DISAMBIGUATOR.search(a) and shorts[DISAMBIGUATOR.sub("", a).casefold()] < 2:
+                out["disambiguator in answer"].append(f"{q.id}: answer {a!r}")
+    return out
+
+
+def _chain_end_source(q: Question) -> str:
+    """The entity the final hop of ``q``'s gold chain starts from (walked from the anchor)."""
+    lf = q.logical_form
+    cur = lf["anchor"]
+    for t in q.S_star[: len(lf["path"]) - 1]:
+        cur = t.o_id if cur == t.s_id else t.s_id
+    return cur
+
+
+def load_release(graph: TemporalGraph, release: Path) -> tuple[Checker, list[Question]]:
+    """A checker for a written release folder (its manifest's readings) and the release's questions."""
+    import json
+
+    manifest = json.loads((release / "manifest.json").read_text(encoding="utf-8"))
+    checker = Checker.from_table(
+        graph, PHRASES / f"{graph.name}.toml", open_end=open_end_of(manifest), not_years=not_years_of(manifest)
+    )
+    with (release / "benchmark.jsonl").open(encoding="utf-8") as fh:
+        questions = [Question.from_dict(json.loads(line)) for line in fh if line.strip()]
+    return checker, questions
+
+
 def check_all(
     checker: Checker, questions: Sequence[Question], flags: Mapping[str, tuple[bool, bool]] | None = None
 ) -> list[str]:
@@ -614,3 +750,19 @@ def check_all(
     for q in questions:
         errs += checker.check(q, None if flags is None else flags[q.id])
     return errs
+
+
+if __name__ == "__main__":  # python tests/kg_checker.py yago11k RELEASE_DIR: the defect counts of a release
+    import os
+    import sys
+
+    from chronoqa.datasets import wikidata12k, yago11k
+
+    name, folder = sys.argv[1], Path(sys.argv[2])
+    mirror = Path(os.environ["CHRONOQA_MIRROR"]) / name
+    g = {"yago11k": yago11k.load, "wikidata12k": wikidata12k.load}[name](mirror)
+    chk, qs = load_release(g, folder)
+    for cat, msgs in defect_report(chk, qs).items():
+        print(f"{cat}: {len(msgs)}")
+        for m in msgs[: int(os.environ.get("SHOW", "3"))]:
+            print("   ", m)

@@ -461,7 +461,7 @@ def test_unknown_open_end_is_gold_only_in_its_start_unit() -> None:
 
 def test_open_end_is_declared_by_phrase_table_config_and_recorded(tmp_path: Path) -> None:
     assert load_phrase_table("yago11k").open_end == "unknown"
-    assert load_phrase_table("wikidata12k").open_end == "ongoing"
+    assert load_phrase_table("wikidata12k").open_end == "unknown"
     g = hand_graph()
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=30), phrases="yago11k")
     assert b.manifest["open_end"] == {"reading": "unknown", "declared_by": "phrase table"}

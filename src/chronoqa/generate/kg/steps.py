@@ -43,7 +43,7 @@ from chronoqa.generate.kg.sql import (
     implausible_dates,
     overlap_keys_by_sql,
 )
-from chronoqa.generate.kg.templates import Renderer
+from chronoqa.generate.kg.templates import Renderer, answer_label, shared_short_labels
 from chronoqa.generate.result import manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import (
@@ -168,7 +168,7 @@ class BuildState:
         if d.kind.is_time:
             return [TimePoint.from_unit(d.answers[0], self.granularity).isoformat()]
         if d.kind.is_entity:
-            return [self.label(self.idx.ent_names[a]) for a in d.answers]
+            return [answer_label(self.renderer, d, a) for a in d.answers]  # the id keeps the disambiguator
         raise ChronoqaError(f"operator {d.operator}: no answer text for answer kind {d.kind.value!r} yet")
 
     def answer_ids(self, d: Draft, t_iso: str) -> list[str]:
@@ -385,7 +385,8 @@ def prepare_drafting(s: BuildState) -> None:
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity,
     )  # fmt: skip
-    s.renderer = Renderer(idx, s.phr, s.label, s.granularity)
+    shared = shared_short_labels([s.label(e) for e in idx.ent_names])
+    s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared)
 
 
 # -- fill_cells ------------------------------------------------------------------------------------------

@@ -33,15 +33,19 @@ if TYPE_CHECKING:
 __all__ = [
     "Renderer",
     "Template",
+    "answer_label",
     "cap",
     "drop_appositive",
     "garbled",
+    "label_clashes",
     "render",
     "render_time_text",
+    "shared_short_labels",
     "short_label",
     "state_only",
 ]
 
+_PREPOSITIONS = "(?:of|by|for|to|at|in|on|with|from|into|over|under)"
 _DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
 _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
 
@@ -49,9 +53,11 @@ _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1
 def drop_appositive(template: str, slot: str) -> str:
     """The template with the type word before a final ``{slot}`` removed ("left the party {o}" → "left {o}").
 
-    Used when the slot receives a noun phrase: "left the party the political party of X" is garbled.
+    Used when the slot receives a noun phrase: "left the party the political party of X" is garbled. Only a
+    type word is dropped: a relational noun ending in a preposition ("the capital of {o}", "the head of
+    government of {s}") carries a hop of the chain and stays.
     """
-    return re.sub(r"\bthe [a-zA-Z ]+? \{" + slot + r"\}$", "{" + slot + "}", template)
+    return re.sub(r"\bthe (?:(?!" + _PREPOSITIONS + r"\b)[a-zA-Z]+ )+\{" + slot + r"\}$", "{" + slot + "}", template)
 
 
 def short_label(label: str) -> str:
@@ -84,6 +90,8 @@ class Renderer:
     labels: Callable[[str], str]  # entity id -> label
     granularity: Granularity
     keep_full: frozenset[int] = field(default_factory=frozenset)  # entities that keep their disambiguator
+    # short labels (case-folded) that two entities of the graph share: an answer keeps its disambiguator
+    shared_short: frozenset[str] = field(default_factory=frozenset)
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
@@ -179,16 +187,41 @@ def _draft_entities(rd: Renderer, d: Draft) -> set[int]:
     return ents
 
 
-def render(rd: Renderer, d: Draft, templates: Sequence[Template], rng: random.Random) -> tuple[str, str]:
-    """Pick one of the operator's ``templates`` that suits the draft with ``rng``; returns ``(id, text)``."""
+def label_clashes(rd: Renderer, d: Draft) -> frozenset[int]:
+    """Entities of a draft (question and answers) whose labels read the same without their disambiguator."""
     by_short: dict[str, set[int]] = {}
     for e in _draft_entities(rd, d):
         by_short.setdefault(short_label(rd.labels(rd.index.ent_names[e])).casefold(), set()).add(e)
-    clash = frozenset(e for group in by_short.values() if len(group) > 1 for e in group)
+    return frozenset(e for group in by_short.values() if len(group) > 1 for e in group)
+
+
+def shared_short_labels(labels: Sequence[str]) -> frozenset[str]:
+    """The short labels (case-folded, :func:`short_label`) that two or more of ``labels`` share."""
+    seen: dict[str, int] = {}
+    for label in labels:
+        key = short_label(label).casefold()
+        seen[key] = seen.get(key, 0) + 1
+    return frozenset(k for k, n in seen.items() if n > 1)
+
+
+def answer_label(rd: Renderer, d: Draft, e: int) -> str:
+    """An entity answer as a question states it: its label without the disambiguator, unless that clashes.
+
+    "John Heard (actor)" reads "John Heard" (the answer id keeps it), unless another entity of the draft or of
+    the graph then reads the same.
+    """
+    label = rd.labels(rd.index.ent_names[e])
+    short = short_label(label)
+    return label if short.casefold() in rd.shared_short or e in label_clashes(rd, d) else short
+
+
+def render(rd: Renderer, d: Draft, templates: Sequence[Template], rng: random.Random) -> tuple[str, str]:
+    """Pick one of the operator's ``templates`` that suits the draft with ``rng``; returns ``(id, text)``."""
+    clash = label_clashes(rd, d)
     if clash:
         rd = dataclasses.replace(rd, keep_full=clash)
     if len(d.answers) > 1 and d.kind.is_entity:
-        rd = _PluralRenderer(rd.index, rd.phrases, rd.labels, rd.granularity, rd.keep_full)
+        rd = _PluralRenderer(**{f.name: getattr(rd, f.name) for f in dataclasses.fields(rd)})
     fits = [t for t in templates if t.suits is None or t.suits(rd, d)]
     chosen = fits[rng.randrange(len(fits))]
     return chosen.id, chosen.text(rd, d)

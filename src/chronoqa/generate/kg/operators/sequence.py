@@ -8,7 +8,9 @@ and start > start(y) (states, ``y`` with a known end). ``t`` = the answer fact's
 ``S_anchor``. ``first``/``last`` assume the graph is complete (``assumes_complete``).
 
 Validity rule (:func:`orderable`, :func:`every_hop_needed`): the direction is ``one`` for ``e`` and its
-timeline has no unknown start, no self-loop and two or more distinct values; ``first``/``last`` over an inverse
+timeline has no unknown start, no self-loop and two or more distinct values; ``last`` over a state timeline
+needs every other spell to have a known end (:func:`last_is_latest`: an open spell may outlast the last
+start); ``first``/``last`` over an inverse
 timeline (asking for the subject: "who was born in X first?") needs at most :data:`SEQ_INVERSE_FIRST_LAST_CAP`
 facts in it (over a larger open class the graph's partial list makes "first"/"last" read oddly and mean
 little); skipping any prefix hop must not lead to ``e`` again.
@@ -34,7 +36,15 @@ from chronoqa.generate.kg.operators.chains import (
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
 
-__all__ = ["OPERATOR", "SEQ_INVERSE_FIRST_LAST_CAP", "draft", "every_hop_needed", "orderable", "time_refs"]
+__all__ = [
+    "OPERATOR",
+    "SEQ_INVERSE_FIRST_LAST_CAP",
+    "draft",
+    "every_hop_needed",
+    "last_is_latest",
+    "orderable",
+    "time_refs",
+]
 
 # "first"/"last" over an inverse timeline ("who was born in X first?") ranks an open class of subjects
 # that the graph lists only in part: asked only when that timeline has at most this many facts
@@ -105,6 +115,8 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if len(cands) != 1:
         return None
     ans = cands[0]
+    if variant == "last" and not last_is_latest(idx, timeline, r, ans):
+        return None
     t = ans[Col.ASU]
     if not ctx.t_min <= t <= ctx.t_max or not certain(ans, t) or ans[Col.OTHER] in visited:
         return None
@@ -116,6 +128,17 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         "sequence", variant, pre[0], (*pre[1], final), t, (ans[Col.OTHER],), AnswerKind.ENTITY, ref_fid=ref,
         static_prefix=True, time_free=len({x[Col.OTHER] for x in timeline}), assumes_complete=variant != "next",
     )  # fmt: skip
+
+
+def last_is_latest(idx: GraphIndex, timeline: Sequence[Row], r: int, ans: Row) -> bool:
+    """The spell that started last is the latest one: no other spell of a state timeline has an unknown end.
+
+    A spell with no recorded end may still run after the last start ("Most recently, which team did Totti
+    play for?" is Roma, whose spell has no end, not the later-starting youth team), so "last" is not asked.
+    """
+    if idx.rel_event[r]:
+        return True
+    return all(x[Col.AEU] != NONE for x in timeline if x[Col.FID] != ans[Col.FID])
 
 
 def every_hop_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:

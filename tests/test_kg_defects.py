@@ -1,0 +1,135 @@
+"""KG builder: the systematic defects a careful reader found, pinned down on hand-written graphs.
+
+Each test builds a small graph whose gold was worked by hand, and checks both the builder's questions and
+the independent checker's defect counts (``kg_checker.defect_report``), which must also catch a defect
+when one is made by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+from chronoqa.generate.kg.templates import drop_appositive
+from chronoqa.records import Fact, Question, TemporalGraph
+from chronoqa.time import TimePoint
+from kg_checker import PHRASES, Checker, check_all, defect_report, open_end_of
+from test_kg_build import fact, labels_of, rel_labels
+
+YAGO = PHRASES / "yago11k.toml"
+WIKI = PHRASES / "wikidata12k.toml"
+
+
+def _build(
+    facts: list[Fact], table: str, labels: dict[str, str] | None = None, **kw: object
+) -> tuple[Checker, list[Question]]:
+    g = TemporalGraph("hand", facts, {**labels_of(facts), **(labels or {})}, rel_labels(facts))
+    cfg = KGBuildConfig(**{"n_questions": 400, "seed": 2, "max_answer_share": 1.0, **kw})  # type: ignore[arg-type]
+    b = build_kg_benchmark(g, cfg, phrases=table)
+    checker = Checker.from_table(g, PHRASES / f"{table}.toml", open_end=open_end_of(b.manifest))
+    assert check_all(checker, b.questions) == []
+    return checker, b.questions
+
+
+# Worked by hand. Tot played for Roma from 1992 with no end recorded, and for the U-19 team 1995-1996:
+# the U-19 spell started last, but Roma may have run past it, so "which team did Tot play for last?" has
+# no answer in the data. Ann played for Reds 2000-2004 and Blues 2005-2008 (both ends known): her last team
+# is Blues. Ben joined Lions in 1990 (no end) and Tigers 1993-1995: his first team is Lions.
+SPELLS = [
+    fact(0, "Tot", "playsFor", "Roma", 1992, None),
+    fact(1, "Tot", "playsFor", "U19", 1995, 1996),
+    fact(2, "Ann", "playsFor", "Reds", 2000, 2004),
+    fact(3, "Ann", "playsFor", "Blues", 2005, 2008),
+    fact(4, "Ben", "playsFor", "Lions", 1990, None),
+    fact(5, "Ben", "playsFor", "Tigers", 1993, 1995),
+]
+
+
+def _seq(qs: list[Question], anchor: str, variant: str) -> list[Question]:
+    return [
+        q for q in qs
+        if q.operator == "sequence" and q.logical_form["anchor"] == anchor and q.logical_form["variant"] == variant
+    ]  # fmt: skip
+
+
+def test_last_is_not_asked_over_a_timeline_with_an_open_spell() -> None:
+    # sequences only: on a graph this small a point-in-time question takes each gold chain first
+    only_seq = (("point_in_time", 0.0), ("before_after", 0.0), ("interval", 0.0), ("sequence", 1.0))
+    checker, qs = _build(SPELLS, "yago11k", operator_weights=only_seq)
+    assert _seq(qs, "<Tot>", "first"), "Tot's timeline is drafted"
+    assert _seq(qs, "<Tot>", "last") == []
+    ann_last = _seq(qs, "<Ann>", "last")
+    assert ann_last and all(q.answer_ids == ("<Blues>",) for q in ann_last)
+    assert all(q.answer_ids == ("<Lions>",) for q in _seq(qs, "<Ben>", "first"))
+    assert defect_report(checker, qs)["last over open ends"] == []
+    # the checker counts the defect when one is made by hand: Ben's last team by start is Tigers
+    bad = dataclasses.replace(ann_last[0], id="bad", logical_form={**ann_last[0].logical_form, "anchor": "<Ben>"})
+    bad = dataclasses.replace(bad, S_star=(dataclasses.replace(bad.S_star[0], s_id="<Ben>", fact_id=5),))
+    assert len(defect_report(checker, [bad])["last over open ends"]) == 1
+
+
+# Worked by hand (Wikidata relations): Oblast was in the country SSR 1919-1991; Kharkiv was the capital of
+# SSR 1919-1934, Kyiv from 1934 to 1991. "What was the capital of the country of Oblast in 1932?" is
+# Kharkiv; the text must keep "capital" (the hop read inverse), never "What was the country of Oblast?".
+def _capitals() -> list[Fact]:
+    spans = [("Q1", "P17", "Q2", 1919, 1991), ("Q3", "P1376", "Q2", 1919, 1934), ("Q4", "P1376", "Q2", 1934, 1991)]
+    return [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(spans)]
+
+
+def test_the_text_carries_every_hop() -> None:
+    # a relational noun ending in a preposition carries a hop: never dropped as if it were a type word
+    assert drop_appositive("what was the capital of {o}", "o") == "what was the capital of {o}"
+    assert drop_appositive("who was the head of government of {s}", "s") == "who was the head of government of {s}"
+    assert drop_appositive("{s} left the political party {o}", "o") == "{s} left {o}"
+    labels = {"Q1": "Oblast", "Q2": "SSR", "Q3": "Kharkiv", "Q4": "Kyiv"}
+    checker, qs = _build(_capitals(), "wikidata12k", labels, n_questions=200)
+    two = [q for q in qs if q.hops == 2 and q.operator == "point_in_time" and q.logical_form["anchor"] == "Q1"]
+    assert two, "the chain Oblast -> SSR -> its capital is asked"
+    for q in two:
+        assert "capital" in q.question and "country" in q.question, q.question
+        assert q.answer_ids == (("Q3",) if int(q.t_query) < 1934 else ("Q4",)), q.question
+    assert defect_report(checker, qs)["hop missing from text"] == []
+    bad = dataclasses.replace(two[0], question="What was the country of Oblast in 1932?")
+    assert len(defect_report(checker, [bad])["hop missing from text"]) == 1
+
+
+# Worked by hand: Eve played for Reds from 2010 with no end recorded, Dan 1990-1995. Under each shipped
+# table's reading ("unknown"), Eve's spell is asserted in 2010 only: "Who played for Reds in 2013?" is
+# never asked; Dan's spell is asserted 1990-1995.
+OPEN = [
+    fact(0, "Eve", "playsFor", "Reds", 2010, None),
+    fact(1, "Dan", "playsFor", "Reds", 1990, 1995),
+    fact(2, "Eve", "playsFor", "Blues", 2003, 2008),
+]
+
+
+def test_open_ends_are_not_read_as_ongoing() -> None:
+    checker, qs = _build(OPEN, "yago11k")
+    for q in qs:
+        for t in q.S_star:
+            if t.fact_id == 0 and q.operator in ("point_in_time", "before_after"):
+                assert q.t_query == "2010", q.question
+    assert defect_report(checker, qs)["open end read as ongoing"] == []
+    pit = [q for q in qs if q.operator == "point_in_time" and q.S_star[0].fact_id == 0]
+    assert pit, "Eve's 2010 spell is asked in 2010"
+    bad = dataclasses.replace(pit[0], t_query="2013")
+    assert len(defect_report(checker, [bad])["open end read as ongoing"]) == 1
+
+
+# Worked by hand: Ann married John Heard (actor) 1980-1985 and Bob 1990-1995; the answer reads
+# "John Heard", its id keeps the disambiguator.
+NAMES = [
+    fact(0, "Ann", "isMarriedTo", "John_Heard_(actor)", 1980, 1985),
+    fact(1, "Ann", "isMarriedTo", "Bob", 1990, 1995),
+]
+
+
+def test_answers_lose_their_disambiguator_and_keep_their_id() -> None:
+    checker, qs = _build(NAMES, "yago11k")
+    heard = [q for q in qs if "<John_Heard_(actor)>" in q.answer_ids]
+    assert heard
+    for q in heard:
+        assert q.answers == ("John Heard",) and q.answer_ids == ("<John_Heard_(actor)>",)
+    assert defect_report(checker, qs)["disambiguator in answer"] == []
+    bad = dataclasses.replace(heard[0], answers=("John Heard (actor)",))
+    assert len(defect_report(checker, [bad])["disambiguator in answer"]) == 1
