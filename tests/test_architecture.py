@@ -159,3 +159,28 @@ def test_every_room_has_a_floor(room_name: str) -> None:
     if room_name in ("__init__", "py.typed"):
         return
     assert room_name in FLOOR_OF, f"chronoqa.{room_name} has no floor in FLOORS"
+
+
+#: The longest function src/ may hold: a function a reader takes in at once.
+MAX_FUNCTION_LINES = 80
+
+
+def _long_functions(root: Path, limit: int) -> list[str]:
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > limit:
+                    out.append(f"{path.relative_to(root)}:{node.lineno} {node.name} ({length} lines)")
+    return out
+
+
+def test_no_function_in_src_is_longer_than_the_limit() -> None:
+    assert _long_functions(SRC, MAX_FUNCTION_LINES) == []
+
+
+def test_the_length_check_finds_a_long_function(tmp_path: Path) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "m.py").write_text(f"def short():\n    return 1\n\n\ndef long():\n{body}\n", encoding="utf-8")
+    assert _long_functions(tmp_path, MAX_FUNCTION_LINES) == [f"m.py:5 long ({MAX_FUNCTION_LINES + 1} lines)"]
