@@ -257,7 +257,7 @@ def test_structured_protocol_end_to_end_reports_its_parse_rate_and_judges_fields
     assert [recs[q].reply_format for q in ("q1", "q2", "q3", "q4")] == ["json", "json", "prose", "prose"]
 
     res = evaluate(rel, answers=tmp_path / "ans", n_bootstrap=0, split="test")
-    assert res.data["replies"] == {"n_replies": 4, "n_json": 2, "parse_rate": 0.5}
+    assert res.metrics.replies == {"n_replies": 4, "n_json": 2, "parse_rate": 0.5}
     a = {o.qid: o.correct for o in res.answer_outcomes}
     t = {r.qid: r.T for r in res.time_rows}
     assert a == {"q1": True, "q2": True, "q3": True, "q4": False}
@@ -282,4 +282,4 @@ def test_free_text_protocols_send_no_response_format_and_report_no_parse_rate(tm
     assert "replies" not in read_json(tmp_path / "ans" / "answers.meta.json")
     assert all(r.reply_format is None for r in read_answers(tmp_path / "ans"))
 
-    assert "replies" not in evaluate(rel, answers=tmp_path / "ans", n_bootstrap=0).data
+    assert evaluate(rel, answers=tmp_path / "ans", n_bootstrap=0).metrics.replies is None
