@@ -129,7 +129,7 @@ def sqlite_rows(
 EPOCH_SHIFT = -datetime.date(1970, 1, 1).toordinal()
 
 
-# -- validity in the world (issue 10): bounded windows, closed-world marks, grammatical number --------
+# -- validity in the world: bounded windows, closed-world marks, grammatical number --------
 
 #: before/after are asked in their bounded form: "the last ... whose term ended before T" keeps the rows
 #: ending latest among those ending before T; "the first ... whose term began after T" those starting first.

@@ -36,7 +36,7 @@ def questions(mirror: Path) -> list[Question]:
 
 
 def test_no_prompt_contains_gold_answer(questions: list[Question]) -> None:
-    assert len(questions) >= 300  # YAGO11k holds fewer world-valid questions than asked for (issue 10)
+    assert len(questions) >= 300  # YAGO11k holds fewer world-valid questions than asked for
     interval = [q for q in questions if q.operator == "interval"]
     # the check is meaningful: interval questions' t_query IS their answer (TempBench's leak) ...
     assert interval and all(not q.render_time for q in interval)

@@ -1,4 +1,4 @@
-"""Agreement of answer accuracy (A) and time accuracy (T) with the hand-labelled judging set (issue 12).
+"""Agreement of answer accuracy (A) and time accuracy (T) with the hand-labelled judging set.
 
 The labels in ``tests/judging/`` were written by hand before the careful rules existed; these tests
 hold the scorer to them: at least 97% agreement each, and no false accept of a swapped end or of a

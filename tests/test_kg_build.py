@@ -575,7 +575,7 @@ def test_sequences_never_rank_an_open_class() -> None:
         assert q.assumes_complete == (q.logical_form["variant"] in ("first", "last"))
 
 
-# Non-year dates (issue 3 follow-up), worked by hand on the HAND graph plus:
+# Non-year dates, worked by hand on the HAND graph plus:
 #   Gov owns Rail "100" (an ownership percentage read as a year), Gov owns Bank 1990..100 (its end is the
 #   percentage; read as years it would be reversed), Gov owns Mill 1980 (a real year), Studio created
 #   Game "360" (Xbox 360) and Film 2001. Only facts 11, 12 and 14 have a listed year: 3 non-year facts.

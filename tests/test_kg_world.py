@@ -1,4 +1,4 @@
-"""KG builder: questions valid in the world (issue 10), on hand-worked graphs, checked independently."""
+"""KG builder: questions valid in the world, on hand-worked graphs, checked independently."""
 
 from __future__ import annotations
 
@@ -163,7 +163,7 @@ def test_implausible_facts_are_listed_in_a_file_of_the_release(tmp_path: Path) -
 def test_facts_ending_after_as_of_count_against_uniqueness(tmp_path: Path) -> None:
     # Land is led by Ada [2010, 2015] and Cal [2016, 2027] (beyond as_of 2023: it holds through as_of);
     # Ben led it for 2019 alone. Cal's term counts in 2019, so "Who led Land in 2019?" is never asked:
-    # Ben is never an answer. (The graph is built directly; the loader keeps such facts, issue 10.)
+    # Ben is never an answer. (The graph is built directly; the loader keeps such facts.)
     table = tmp_path / "leads.toml"
     table.write_text(
         """[relations.leads]

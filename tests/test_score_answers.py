@@ -196,7 +196,7 @@ def test_normalisation_is_idempotent(text: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# Careful judging (issue 12): hand-worked cases; the labelled set in tests/judging/ measures the rest
+# Careful judging: hand-worked cases; the labelled set in tests/judging/ measures the rest
 # --------------------------------------------------------------------------------------------------
 
 KOEHLER = q(answers=("Horst Köhler",), source="table", granularity="day",

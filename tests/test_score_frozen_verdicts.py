@@ -1,7 +1,7 @@
 """The careful A and T verdicts of ~6,000 varied answers, frozen before the judging was optimised for speed.
 
-``tests/fixtures/judge_verdicts.txt`` was written by the scorer as it stood before the speed work of
-issue 12 (``python tests/test_score_frozen_verdicts.py`` rewrites it; do that only for a deliberate
+``tests/fixtures/judge_verdicts.txt`` was written by the scorer as it stood before its speed work
+(``python tests/test_score_frozen_verdicts.py`` rewrites it; do that only for a deliberate
 change of the rules, and say so). Inputs: every labelled answer and explanation of ``tests/judging/``
 judged in its own context and in two others (a different gold, different candidates), and
 synthetic office-holder questions scored through :class:`~chronoqa.score.candidates.CorpusEntities`

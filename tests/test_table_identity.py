@@ -1,4 +1,4 @@
-"""Table releases: every question triple IS its corpus document's triple (issue 4 follow-up).
+"""Table releases: every question triple IS its corpus document's triple.
 
 Scoring and the retrievers identify a fact by ``(s, r, o, t_start, t_end)``; a retriever returning
 exactly the gold corpus documents must be scored as having retrieved S*. The expected identities are

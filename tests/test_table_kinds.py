@@ -288,7 +288,7 @@ def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
     with path.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     ops = _check_with(list(build.questions), rows, delimiters)
-    assert sum(ops.values()) >= 100  # issue 17: every TDBench table gives a release of 100 questions
+    assert sum(ops.values()) >= 100  # every TDBench table gives a release of 100 questions
     # a question never prints a raw multi-value cell ("Chris Buck, Jennifer Lee": "Chris Buck and Jennifer Lee")
     for col in ("Director", "cast", "Member_state"):
         cells = {r[col] for r in rows if col in r and (", " in r[col] or " / " in r[col])}

@@ -75,7 +75,7 @@ CASES: list[tuple[str, list[tuple[str, Interval, str, bool]]]] = [
         "1998-1994",
         [("1998", iv(Y(1998), Y(1998)), "point", False), ("1994", iv(Y(1994), Y(1994)), "point", False)],
     ),
-    # ordinal words, numeric day forms, abbreviated months, a shared year (issue 12)
+    # ordinal words, numeric day forms, abbreviated months, a shared year
     ("on the tenth of May, 2022", [("the tenth of May, 2022", iv(Y(2022, 5, 10), Y(2022, 5, 10)), "point", False)]),
     (
         "the thirty-first of May 2010",
