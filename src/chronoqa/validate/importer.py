@@ -28,6 +28,7 @@ from scipy import stats as sps
 
 from chronoqa.artifacts.release import Release
 from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.escape import md_text
 from chronoqa.io import read_json, write_json, write_jsonl, write_text
 from chronoqa.validate.agreement import agreement
 from chronoqa.validate.protocol import FLAGGING, JUDGMENTS, JUDGMENTS_FORMAT, VALUES
@@ -126,16 +127,16 @@ def _markdown(res: ValidationResult) -> str:
     lines = [
         "## Human validation",
         "",
-        f"Annotators: {len(res.annotators)} ({', '.join(res.annotators)}); questions judged: {len(res.consensus)}. "
-        "Protocol: docs/annotation-protocol.md.",
+        f"Annotators: {len(res.annotators)} ({', '.join(md_text(a) for a in res.annotators)}); "
+        f"questions judged: {len(res.consensus)}. Protocol: docs/annotation-protocol.md.",
         "",
         "| judgment | agreement | value | 95% CI | items | observed agreement |",
         "|---|---|---:|---|---:|---:|",
     ]
     for name, a in res.agreement.items():
         lines.append(
-            f"| {name} | {a['measure']} | {_fmt(a['value'])} | [{_fmt(a['ci_low'])}, {_fmt(a['ci_high'])}] "
-            f"| {a['n_items']} | {_fmt(a['observed_agreement'])} |"
+            f"| {md_text(name)} | {md_text(a['measure'])} | {_fmt(a['value'])} "
+            f"| [{_fmt(a['ci_low'])}, {_fmt(a['ci_high'])}] | {a['n_items']} | {_fmt(a['observed_agreement'])} |"
         )
     flagged = sum(1 for r in res.low_confidence if r["status"] == "flagged")
     agreed = sum(1 for r in res.low_confidence if r["status"] == "consensus")
@@ -143,7 +144,7 @@ def _markdown(res: ValidationResult) -> str:
     lines += ["", f"Low-confidence questions: {flagged} flagged, {agreed} consensus, {single} single-annotator.", ""]
     names = [j.name for j in JUDGMENTS]
     lines += ["Error rates (consensus answer `no`; Wilson 95% CI):", ""]
-    lines += ["| cell | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    lines += ["| cell | " + " | ".join(md_text(n) for n in names) + " |", "|---|" + "---|" * len(names)]
     cells = dict(res.error_rates["by_cell"])
     cells["all"] = res.error_rates["all"]
     for cell, block in cells.items():
@@ -155,7 +156,7 @@ def _markdown(res: ValidationResult) -> str:
                 if r["rate"] is None
                 else f"{r['errors']}/{r['n']} = {r['rate']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
             )
-        lines.append(f"| {cell} | " + " | ".join(parts) + " |")
+        lines.append(f"| {md_text(cell)} | " + " | ".join(parts) + " |")
     return "\n".join(lines) + "\n"
 
 
