@@ -29,6 +29,7 @@ from chronoqa.artifacts.release import CORPUS_SCHEMA as RELEASE_CORPUS
 from chronoqa.artifacts.release import DATACARD_FILE, QRELS_FILE, Release
 from chronoqa.errors import ChronoqaError
 from chronoqa.escape import md_text, yaml_str
+from chronoqa.export.checks import check_stale_splits
 from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, VALIDATION_FILE, Provenance, provenance_of
 from chronoqa.io import atomic_write, write_text
 
@@ -304,6 +305,8 @@ def write_hf(release: Release, out: Path, validation: Path | None = None) -> Pat
         by_split.setdefault(q.split, []).append(question_row(d, flags.get(q.id)))
         qsplit[q.id] = q.split
     order = [s for s in SPLITS if s in by_split] + sorted(s for s in by_split if s not in SPLITS)
+    for sub in ("questions", "qrels"):
+        check_stale_splits(out / sub, "*.parquet", [f"{s}-00000-of-00001.parquet" for s in order])
     sizes: Sizes = {}
     for s in order:
         sizes[s] = _write_table(out / "questions" / f"{s}-00000-of-00001.parquet", by_split[s], QUESTION_SCHEMA)
