@@ -178,3 +178,21 @@ def test_hits_without_doc_id_are_warned(tmp_path: Path) -> None:
     n_hits = sum(len(json.loads(line)["hits"]) for line in run.read_text(encoding="utf-8").splitlines())
     warned = [w for w in evaluate(rel, run=no_ids, n_bootstrap=0).to_dict()["warnings"] if "doc_id" in w]
     assert warned == [f"run 'x': {n_hits} hits carry no doc_id and are matched by their triple text, not as documents"]
+
+
+@pytest.mark.parametrize("columnar", [True, False])
+def test_invalid_utf8_inside_a_hit_label_names_file_and_line(tmp_path: Path, columnar: bool) -> None:
+    from chronoqa.artifacts.runs import read_run
+
+    rel, run = write_fixture(tmp_path)
+    lines = run.read_bytes().splitlines(keepends=True)
+    lines[1] = lines[1].replace(b'"s":"', b'"s":"\xff', 1)
+    assert b"\xff" in lines[1]
+    bad = tmp_path / "bad" / "x.run.jsonl"
+    bad.parent.mkdir()
+    bad.write_bytes(b"".join(lines))
+    with pytest.raises(DataError) as err:
+        read_run(bad, docs=load_release(rel).corpus, columnar=columnar)
+    assert err.value.file == str(bad) and err.value.line == 2 and "UTF-8" in str(err.value)
+    with pytest.raises(DataError, match=r":2: .*UTF-8"):
+        evaluate(rel, run=bad, n_bootstrap=0)
