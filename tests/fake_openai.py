@@ -17,7 +17,10 @@ class FakeOpenAI:
 
     A reply status of 200 wraps the text as an OpenAI chat completion; ``"sleep:<s>"`` as text with
     status 0 makes the server wait ``s`` seconds before answering 200 "late" (to trigger timeouts);
-    ``"drip:<s>"`` sends the headers at once, then the body one byte every ``s`` seconds (a slow drip).
+    ``"drip:<s>"`` sends the headers at once, then the body one byte every ``s`` seconds (a slow drip);
+    ``"hdrip:<s>"`` sends the status line and headers themselves one byte every ``s`` seconds;
+    ``"big:<n>"`` sends a body of ``n`` bytes with no Content-Length (read until the connection closes),
+    ``"bigdecl:<n>"`` only declares a Content-Length of ``n`` and sends a few bytes.
     """
 
     def __init__(self, script: Callable[[int, dict[str, Any]], Reply]) -> None:
@@ -60,6 +63,10 @@ class FakeOpenAI:
                         release()
                         self._drip(float(text.split(":", 1)[1]))
                         return
+                    if status == 0 and text.split(":", 1)[0] in ("hdrip", "big", "bigdecl"):
+                        release()
+                        self._hostile(*text.split(":", 1))
+                        return
                     time.sleep(0.01)
                     if status == 200:
                         body = json.dumps(
@@ -93,6 +100,26 @@ class FakeOpenAI:
                         self.wfile.write(body[i : i + 1])
                         self.wfile.flush()
                         time.sleep(step)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def _hostile(self, kind: str, arg: str) -> None:
+                try:
+                    if kind == "hdrip":
+                        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Pad: " + b"a" * 200
+                        for i in range(len(head)):
+                            self.wfile.write(head[i : i + 1])
+                            self.wfile.flush()
+                            time.sleep(float(arg))
+                        return
+                    self.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n")
+                    if kind == "bigdecl":
+                        self.wfile.write(f"Content-Length: {arg}\r\n\r\n".encode() + b'{"choices": ')
+                        return
+                    self.wfile.write(b"\r\n")
+                    block = b" " * 65536
+                    for _ in range(int(arg) // len(block)):
+                        self.wfile.write(block)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 

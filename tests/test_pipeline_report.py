@@ -84,6 +84,6 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "src=" not in page and "http" not in page and "<link" not in page
     assert "w &lt;b&gt;1&lt;/b&gt;" in page
     md = render_markdown(s)
-    assert "| oracle (control) |" in md and "0.900 [0.850, 0.950]" in md
+    assert "| oracle (control) |" in md and r"0.900 \[0.850, 0.950\]" in md  # brackets escaped (no link)
     rh, rr, _, ar = summary_table(s)
     assert rh[0] == "retriever" and rr[1][0] == "oracle (control)" and ar[0][1] == "0.250 [0.210, 0.300]"

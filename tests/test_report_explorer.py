@@ -128,7 +128,7 @@ def test_labels_with_markup_are_escaped_in_html_and_markdown(tmp_path: Path) -> 
     assert "http" not in page and "src=" not in page.replace("src=x", "") and "<link" not in page
     md = render_markdown(summary, ex)
     assert "<img" not in md and "<script" not in md and "</script" not in md
-    assert "born_1&lt;/script&gt;&lt;img src=x onerror=window.__pwned=1&gt;" in md
+    assert r"born\_1&lt;/script&gt;&lt;img src=x onerror=window.\_\_pwned=1&gt;" in md
 
 
 def test_pipeline_writes_verdicts_and_an_explorer_report(tmp_path: Path) -> None:
@@ -175,7 +175,7 @@ def test_kg_datacard_escapes_labels(tmp_path: Path) -> None:
     graph = chronoqa.TemporalGraph("evil", facts, labels, {"<playsFor>": "playsFor"})
     build = chronoqa.build_kg_benchmark(graph, chronoqa.KGBuildConfig(n_questions=20, seed=0), phrases="yago11k")
     card = (build.write(tmp_path / "release") / "DATACARD.md").read_text(encoding="utf-8")
-    assert "Example questions" in card and "onerror=window.__pwned=1" in card  # the labels are shown ...
+    assert "Example questions" in card and r"onerror=window.\_\_pwned=1" in card  # the labels are shown ...
     assert "<img" not in card and "<script" not in card  # ... as text
 
 

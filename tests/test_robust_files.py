@@ -178,3 +178,64 @@ def test_hits_without_doc_id_are_warned(tmp_path: Path) -> None:
     n_hits = sum(len(json.loads(line)["hits"]) for line in run.read_text(encoding="utf-8").splitlines())
     warned = [w for w in evaluate(rel, run=no_ids, n_bootstrap=0).to_dict()["warnings"] if "doc_id" in w]
     assert warned == [f"run 'x': {n_hits} hits carry no doc_id and are matched by their triple text, not as documents"]
+
+
+@pytest.mark.parametrize("columnar", [True, False])
+def test_invalid_utf8_inside_a_hit_label_names_file_and_line(tmp_path: Path, columnar: bool) -> None:
+    from chronoqa.artifacts.runs import read_run
+
+    rel, run = write_fixture(tmp_path)
+    lines = run.read_bytes().splitlines(keepends=True)
+    lines[1] = lines[1].replace(b'"s":"', b'"s":"\xff', 1)
+    assert b"\xff" in lines[1]
+    bad = tmp_path / "bad" / "x.run.jsonl"
+    bad.parent.mkdir()
+    bad.write_bytes(b"".join(lines))
+    with pytest.raises(DataError) as err:
+        read_run(bad, docs=load_release(rel).corpus, columnar=columnar)
+    assert err.value.file == str(bad) and err.value.line == 2 and "UTF-8" in str(err.value)
+    with pytest.raises(DataError, match=r":2: .*UTF-8"):
+        evaluate(rel, run=bad, n_bootstrap=0)
+
+
+def test_a_mirror_that_is_not_a_folder_fails_at_start_up(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "CHRONOQA_MIRROR": str(tmp_path / "no-such-mirror")}
+    code = "from chronoqa.cli import main; main()"
+    res = subprocess.run(
+        [sys.executable, "-c", code, "datasets", "info", "yago11k"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.strip().count("\n") == 0 and "CHRONOQA_MIRROR=" in res.stderr and "no such folder" in res.stderr
+
+
+def test_a_missing_input_path_says_so(tmp_path: Path) -> None:
+    from chronoqa.sources import read_graph
+    from chronoqa.sources.tables import read_table
+
+    with pytest.raises(DataError, match=r"an existing TKG folder or file\. Fix: check the path given to --input"):
+        read_graph(tmp_path / "nowhere")
+    with pytest.raises(DataError, match="it does not exist") as err:
+        read_table(tmp_path / "nowhere")
+    assert "unknown table format" not in str(err.value)
+
+
+def test_error_fixes_name_what_a_user_can_type(tmp_path: Path) -> None:
+    from chronoqa.sources.quintuples import read_quintuples
+    from chronoqa.sources.tables import read_table
+
+    quint = tmp_path / "q.csv"
+    quint.write_text("head,relation,tail,from,until\na,r,b,2001,2002\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        read_quintuples(quint)
+    assert "rename that column in the file's header to" in err.value.fix and not err.value.fix.startswith("pass")
+    table = tmp_path / "t.csv"
+    table.write_text("name,start,end\nAnn,2005,2001\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        read_table(table, start_column="start", end_column="end")
+    assert err.value.fix.startswith("correct the row's dates in the file")

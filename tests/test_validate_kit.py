@@ -194,3 +194,48 @@ def test_validation_travels_with_the_exports(table_release: Path, tmp_path: Path
         "export", str(table_release), "--to", "hf", "--out", str(tmp_path / "f"), "--validation", str(tmp_path)
     )
     assert res.returncode == 2 and "is not a validation folder" in res.stderr and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("judgments", "expected"),
+    [
+        ({"q": "yes"}, "field 'judgments' = 'dict': expected a list"),
+        ("yes", "field 'judgments' = 'str': expected a list"),
+        (["yes"], ":1: field 'judgments' = 'str': expected an object"),
+    ],
+)
+def test_judgments_of_the_wrong_shape_are_one_line(
+    table_release: Path, tmp_path: Path, judgments: Any, expected: str
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": JUDGMENTS_FORMAT, "annotator": "x", "judgments": judgments}), "utf-8")
+    res = chronoqa_cli("validate", "import", str(table_release), str(bad), "--out", str(tmp_path / "v"))
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert str(bad) in res.stderr and expected in res.stderr
+    assert not (tmp_path / "v").exists()
+
+
+def test_a_question_judged_twice_in_one_sheet_is_refused(table_release: Path, tmp_path: Path) -> None:
+    from chronoqa.errors import DataError
+    from chronoqa.validate.importer import read_sheet
+
+    qid = load_release(table_release).questions[0].id
+    rows = [{"id": qid, **{j.name: "yes" for j in JUDGMENTS}}, {"id": qid, **{j.name: "no" for j in JUDGMENTS}}]
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps({"format": JUDGMENTS_FORMAT, "annotator": "x", "judgments": rows}), "utf-8")
+    with pytest.raises(DataError, match=r":2: field 'id' .*judged once per sheet \(also judged at item 1\)"):
+        read_sheet(twice, {qid})
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps({"format": JUDGMENTS_FORMAT, "annotator": ["x"], "judgments": []}), "utf-8")
+    with pytest.raises(DataError, match="field 'annotator'"):
+        read_sheet(named, {qid})
+
+
+def test_a_negative_bootstrap_is_refused(table_release: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "a.json"
+    sheet.write_text(json.dumps({"format": JUDGMENTS_FORMAT, "annotator": "x", "judgments": []}), "utf-8")
+    res = chronoqa_cli(
+        "validate", "import", str(table_release), str(sheet), "--out", str(tmp_path / "v"), "--bootstrap", "-5"
+    )
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "--bootstrap" in res.stderr
+    assert not (tmp_path / "v").exists()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import html
 import io
 import json
 import os
@@ -26,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from chronoqa.errors import DataError
+from chronoqa.escape import md_text
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -83,11 +83,8 @@ def dumps(obj: Any) -> str:
 
 
 def md_escape(text: Any) -> str:
-    """Data text made inert in Markdown (reports, data cards): labels such as ``<img onerror=...>`` show as text.
-
-    HTML special characters become entities, ``|`` and backticks are escaped, newlines become spaces.
-    """
-    return html.escape(str(text), quote=False).replace("|", "\\|").replace("`", "\\`").replace("\n", " ")
+    """Data text made inert in Markdown (reports, data cards): :func:`chronoqa.escape.md_text`."""
+    return md_text(text)
 
 
 def write_text(path: str | Path, text: str) -> None:

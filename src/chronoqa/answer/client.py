@@ -4,8 +4,13 @@
   ``pip install chronoqa[llm]``.
 * Bounded concurrency: :meth:`ChatClient.chat_many` runs at most ``concurrency`` requests at once
   (a thread pool) and returns results in input order.
-* A deadline per request: ``timeout_s`` bounds connecting, each read, and the whole response body (read
-  until ``timeout_s`` after the request started), so a server dripping bytes cannot hold a request open.
+* A deadline per request: ``timeout_s`` bounds the whole exchange, from connecting through the response
+  headers to the last body byte: every socket operation waits at most until ``timeout_s`` after the request
+  started (a network backend that caps each timeout), so a server dripping its headers or its body byte by
+  byte cannot hold a request open.
+* A cap on the response body: ``max_body_bytes`` (default 8 MiB, decoded size) is checked against a declared
+  ``Content-Length`` before reading and against the bytes read so far while reading; a longer body fails the
+  request (not retried) without holding more than about the cap in memory.
 * An API key about to travel over plain ``http://`` to a host other than this machine raises an
   :class:`InsecureKeyWarning` (the request is still made: a LAN server may be intended).
 * Timeouts and retries: 429, 5xx, timeouts and network errors are retried up to ``max_retries`` times
@@ -42,7 +47,15 @@ from urllib.parse import urlsplit
 from chronoqa.answer.cache import ResponseCache, request_key
 from chronoqa.errors import ChronoqaError
 
-__all__ = ["ChatClient", "ChatResult", "ClientConfig", "InsecureKeyWarning", "LLMDependencyError", "Message"]
+__all__ = [
+    "DEFAULT_MAX_BODY_BYTES",
+    "ChatClient",
+    "ChatResult",
+    "ClientConfig",
+    "InsecureKeyWarning",
+    "LLMDependencyError",
+    "Message",
+]
 
 Message = Mapping[str, str]
 
@@ -59,6 +72,85 @@ class InsecureKeyWarning(UserWarning):
 
 class _DeadlineExceeded(Exception):
     """A request ran past its total deadline."""
+
+
+class _BodyTooLarge(Exception):
+    """A response body is longer than ``max_body_bytes``."""
+
+
+DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024
+"""The default cap on one response body: chat completions are a few kB; a few MB leaves room for long ones."""
+
+_DEADLINE = threading.local()  # .at: the monotonic deadline of the request this thread is making (or None)
+
+
+def _capped(timeout: float | None) -> float | None:
+    """``timeout`` shortened to what is left of this thread's request deadline (raise once it has passed)."""
+    at: float | None = getattr(_DEADLINE, "at", None)
+    if at is None:
+        return timeout
+    left = at - time.monotonic()
+    if left <= 0:
+        raise _deadline_error()
+    return left if timeout is None else min(timeout, left)
+
+
+def _deadline_error() -> Exception:
+    import httpcore
+
+    limit = getattr(_DEADLINE, "limit", 0.0)
+    return httpcore.ReadTimeout(f"no complete response within the {limit:g} s request deadline")
+
+
+def _deadline_backend(inner: Any) -> Any:
+    """Wrap an ``httpcore`` network backend: every connect, read and write waits at most until the deadline.
+
+    The deadline then covers the response headers too, which httpx's own per-operation timeouts do not (each
+    byte of a dripped header starts a new read timeout).
+    """
+    import httpcore
+
+    class Stream(httpcore.NetworkStream):
+        def __init__(self, raw: Any) -> None:
+            self._raw = raw
+
+        def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+            try:
+                return bytes(self._raw.read(max_bytes, _capped(timeout)))
+            except httpcore.ReadTimeout:
+                _capped(None)  # past the deadline: say so rather than "timed out"
+                raise
+
+        def write(self, buffer: bytes, timeout: float | None = None) -> None:
+            self._raw.write(buffer, _capped(timeout))
+
+        def close(self) -> None:
+            self._raw.close()
+
+        def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
+            return Stream(self._raw.start_tls(ssl_context, server_hostname, _capped(timeout)))
+
+        def get_extra_info(self, info: str) -> Any:
+            return self._raw.get_extra_info(info)
+
+    class Backend(httpcore.NetworkBackend):
+        def connect_tcp(
+            self,
+            host: str,
+            port: int,
+            timeout: float | None = None,
+            local_address: str | None = None,
+            socket_options: Any = None,
+        ) -> Any:
+            return Stream(inner.connect_tcp(host, port, _capped(timeout), local_address, socket_options))
+
+        def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Any = None) -> Any:
+            return Stream(inner.connect_unix_socket(path, _capped(timeout), socket_options))
+
+        def sleep(self, seconds: float) -> None:
+            inner.sleep(seconds)
+
+    return Backend()
 
 
 def _plain_http_to_another_host(base_url: str) -> bool:
@@ -104,6 +196,7 @@ class ClientConfig:
     backoff_max_s: float = 30.0
     concurrency: int = 4
     seed: int = 0
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     parameters: Mapping[str, Any] = field(default_factory=lambda: {"temperature": 0.0, "max_tokens": 128})
 
     def __post_init__(self) -> None:
@@ -117,6 +210,8 @@ class ClientConfig:
             raise ValueError(f"concurrency must be >= 1, got {self.concurrency}")
         if self.max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {self.max_retries}")
+        if self.max_body_bytes < 1:
+            raise ValueError(f"max_body_bytes must be >= 1, got {self.max_body_bytes}")
 
     def public_dict(self) -> dict[str, Any]:
         """JSON form for manifests (never includes the key itself, only the variable's name)."""
@@ -130,6 +225,7 @@ class ClientConfig:
             "backoff_max_s": self.backoff_max_s,
             "concurrency": self.concurrency,
             "seed": self.seed,
+            "max_body_bytes": self.max_body_bytes,
             "parameters": dict(sorted(self.parameters.items())),
         }
 
@@ -190,12 +286,19 @@ class ChatClient:
                     stacklevel=2,
                 )
             headers["Authorization"] = f"Bearer {key}"
+        limits = httpx.Limits(max_connections=config.concurrency, max_keepalive_connections=config.concurrency)
+        if transport is None:
+            transport = httpx.HTTPTransport(limits=limits)
+            # httpx takes no network backend as an argument; its pool's is swapped for one that keeps the
+            # request deadline (tests/test_robust_llm.py fails if a new httpx moves this attribute)
+            pool = transport._pool
+            pool._network_backend = _deadline_backend(pool._network_backend)
         self._http = httpx.Client(
             base_url=config.base_url.rstrip("/"),
             headers=headers,
             timeout=httpx.Timeout(config.timeout_s),
             transport=transport,
-            limits=httpx.Limits(max_connections=config.concurrency, max_keepalive_connections=config.concurrency),
+            limits=limits,
         )
         self.counters = _Counters()
         self._formats_lock = threading.Lock()
@@ -272,6 +375,8 @@ class ChatClient:
                 status, resp_headers, body = self._post(payload)
             except (httpx.TimeoutException, httpx.TransportError, _DeadlineExceeded) as exc:
                 error = f"{type(exc).__name__}: {exc}"
+            except _BodyTooLarge as exc:  # the same request would get the same body: not retried
+                return ChatResult(False, None, f"response too large: {exc}", attempt, False, key), False
             else:
                 body_text = body.decode("utf-8", "replace")
                 if status == 200:
@@ -299,21 +404,32 @@ class ChatClient:
         return ChatResult(True, text, None, attempt, False, key)
 
     def _post(self, payload: Mapping[str, Any]) -> tuple[int, Mapping[str, str], bytes]:
-        """One POST with a deadline on the whole exchange.
+        """One POST with a deadline on the whole exchange and a cap on the body's size.
 
-        ``timeout_s`` bounds connecting and each read, and the body is read only until ``timeout_s`` after
-        the request started: a server that drips its answer byte by byte is cut off at the deadline (within
-        one more read) instead of holding the request open.
+        Every socket operation waits at most until ``timeout_s`` after the request started (the network
+        backend reads the deadline this thread set), so dripped headers are cut off at the deadline as a
+        dripped body is. The body is refused once it is longer than ``max_body_bytes``.
         """
-        limit = self.config.timeout_s
+        limit, cap = self.config.timeout_s, self.config.max_body_bytes
         deadline = time.monotonic() + limit
-        with self._http.stream("POST", "/chat/completions", json=payload) as resp:
-            chunks: list[bytes] = []
-            for chunk in resp.iter_bytes():
-                chunks.append(chunk)
-                if time.monotonic() > deadline:
-                    raise _DeadlineExceeded(f"no complete response within the {limit:g} s request deadline")
-            return resp.status_code, resp.headers, b"".join(chunks)
+        _DEADLINE.at, _DEADLINE.limit = deadline, limit
+        try:
+            with self._http.stream("POST", "/chat/completions", json=payload) as resp:
+                declared = resp.headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > cap:
+                    raise _BodyTooLarge(f"Content-Length {declared} bytes is over the {cap} byte cap (max_body_bytes)")
+                chunks: list[bytes] = []
+                size = 0
+                for chunk in resp.iter_bytes():
+                    size += len(chunk)
+                    if size > cap:
+                        raise _BodyTooLarge(f"body over the {cap} byte cap (max_body_bytes)")
+                    chunks.append(chunk)
+                    if time.monotonic() > deadline:
+                        raise _DeadlineExceeded(f"no complete response within the {limit:g} s request deadline")
+                return resp.status_code, resp.headers, b"".join(chunks)
+        finally:
+            _DEADLINE.at = None
 
     def chat_many(
         self,

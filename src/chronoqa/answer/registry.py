@@ -37,7 +37,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return parsed.name, parsed.param_dict
 
 
-_LLM = {"model": Bound(), "k": Bound(1), "max_tokens": Bound(1), "temperature": Bound(0, 2)}
+_LLM = {
+    "model": Bound(),
+    "max_body_mb": Bound(0, lo_open=True),
+    "k": Bound(1),
+    "max_tokens": Bound(1),
+    "temperature": Bound(0, 2),
+}
 
 
 def _llm(
@@ -52,8 +58,16 @@ def _llm(
     temperature: float = 0.0,
     max_tokens: int = 128,
     seed: int = 0,
+    max_body_mb: float = 8.0,
 ) -> LLMAnswerer:
-    check_bounds("answerer llm", {"model": model, "k": k, "max_tokens": max_tokens, "temperature": temperature}, _LLM)
+    values: dict[str, bool | int | float | str] = {
+        "model": model,
+        "k": k,
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+        "max_body_mb": max_body_mb,
+    }
+    check_bounds("answerer llm", values, _LLM)
     params: dict[str, Any] = {"temperature": temperature, "max_tokens": max_tokens, "seed": seed}
     config = ClientConfig(
         base_url=base_url,
@@ -63,6 +77,7 @@ def _llm(
         max_retries=retries,
         concurrency=concurrency,
         seed=seed,
+        max_body_bytes=max(1, int(max_body_mb * 1024 * 1024)),
         parameters=params,
     )
     shown = Spec("llm", params=(("model", model), ("protocol", protocol)))

@@ -472,6 +472,10 @@ def _read_columns(p: Path) -> pa.Table | None:
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None  # e.g. times that are not all strings (TempBench's float years)
+    try:
+        table.validate(full=True)  # pyarrow's JSON reader keeps invalid UTF-8 inside strings as it is
+    except pa.ArrowInvalid:
+        return None
     qids = table.column("qid").combine_chunks()
     if qids.null_count or len(pc.unique(qids)) != len(qids) or table.column("hits").null_count:
         return None

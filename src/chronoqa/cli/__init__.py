@@ -14,6 +14,7 @@ from typer.exceptions import TyperException
 from chronoqa.cli import build, datasets, evaluate, export, retrieve, run, validate
 from chronoqa.cli._ui import EXIT_USER_ERROR, print_error
 from chronoqa.errors import ChronoqaError
+from chronoqa.paths import check_mirror
 
 __all__ = ["app", "main"]
 
@@ -45,6 +46,7 @@ def main() -> None:
     exit with status 2 instead of a traceback; ``CHRONOQA_DEBUG=1`` shows the traceback.
     """
     try:
+        check_mirror()
         code = app(standalone_mode=False)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

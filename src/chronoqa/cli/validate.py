@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
         sheets: Annotated[list[Path], typer.Argument(help="Judgment files saved by sheet.html, one per annotator.")],
         out: Annotated[Path, typer.Option("--out", help="Folder for the validation results.")] = Path("validation"),
         seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
-        bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples.")] = 1000,
+        bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples.")] = 1000,
     ) -> None:
         """Agreement (kappa / alpha with CIs), consensus, low-confidence flags and error rates per cell."""
         from chronoqa.artifacts.release import load_release

@@ -23,7 +23,8 @@ from pathlib import Path
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.errors import UnknownNameError
 from chronoqa.export import beir, croissant, hf, lmeval
-from chronoqa.export.provenance import check_validation
+from chronoqa.export.checks import check_low_confidence, check_release
+from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, check_validation
 
 __all__ = ["TARGETS", "export_release"]
 
@@ -49,5 +50,8 @@ def export_release(
             raise UnknownNameError("export target", name, [*TARGETS, "all"])
     checked = None if validation is None else check_validation(validation)
     rel = release if isinstance(release, Release) else load_release(release)
+    check_release(rel, hf.read_qrels(rel))
+    if checked is not None:
+        check_low_confidence(checked / LOW_CONFIDENCE_FILE, {q.id for q in rel.questions})
     base = Path(out)
     return [TARGETS[name](rel, base / name, checked) for name in names]

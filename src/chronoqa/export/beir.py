@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from chronoqa.artifacts.release import Release
+from chronoqa.export.checks import check_stale_splits
 from chronoqa.export.hf import SPLITS, read_qrels
 from chronoqa.export.provenance import LOW_CONFIDENCE_FILE
 from chronoqa.io import atomic_write, write_jsonl, write_text
@@ -53,8 +54,10 @@ def write_beir(release: Release, out: Path, validation: Path | None = None) -> P
     rows: dict[str, list[str]] = {}
     for qid, doc, grade in read_qrels(release):
         rows.setdefault(split_of.get(qid, "test"), []).append(f"{qid}\t{doc}\t{grade}\n")
+    splits = [s for s in SPLITS if s in rows] + sorted(s for s in rows if s not in SPLITS)
+    check_stale_splits(out / "qrels", "*.tsv", [f"{s}.tsv" for s in splits])
     (out / "qrels").mkdir(exist_ok=True)
-    for split in [s for s in SPLITS if s in rows] + sorted(s for s in rows if s not in SPLITS):
+    for split in splits:
         with atomic_write(out / "qrels" / f"{split}.tsv") as fh:
             fh.write("query-id\tcorpus-id\tscore\n")
             fh.writelines(rows[split])

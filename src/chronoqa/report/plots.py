@@ -1,13 +1,14 @@
 """Static SVG plots of the report (no matplotlib): heatmaps of a metric over a grid, and a significance matrix.
 
-Every text that comes from the data is escaped with :func:`html.escape`; the SVGs are inlined in the page.
+Every text that comes from the data is escaped with :func:`chronoqa.escape.html_text`; the SVGs are inlined in the page.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from chronoqa.escape import html_text
 
 __all__ = ["heatmap_svg", "significance_svg"]
 
@@ -15,7 +16,7 @@ _ALPHA = 0.05
 
 
 def _e(x: Any) -> str:
-    return html.escape(str(x))
+    return html_text(x)
 
 
 def _color(v: float) -> str:

@@ -6,10 +6,10 @@ the "fails everywhere" view and the question explorer (:mod:`chronoqa.report.sec
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.escape import html_text
 from chronoqa.report.sections import EXPLORER_CSS, explorer_html, explorer_markdown, md_escape
 
 __all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
@@ -166,7 +166,7 @@ pre{background:#f4f6f8;padding:.6rem;overflow:auto;font-size:.8rem}
 
 
 def _e(x: Any) -> str:
-    return html.escape(str(x))
+    return html_text(x)
 
 
 def _cell(m: Mapping[str, Any] | None) -> str:

@@ -5,12 +5,11 @@ The explorer is its controls, the embedded JSON (:func:`embed_json`) and the inl
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Mapping
 from importlib.resources import files
 from typing import Any
 
+from chronoqa.escape import html_text, script_json
 from chronoqa.io import md_escape
 from chronoqa.report.explorer import pack_explorer
 from chronoqa.report.plots import heatmap_svg, significance_svg
@@ -39,15 +38,12 @@ table.verdicts td:last-child{white-space:normal;text-align:left;max-width:40rem}
 
 
 def embed_json(obj: Any) -> str:
-    """Compact JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>``, ``&``, U+2028/9."""
-    s = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        s = s.replace(a, b)
-    return s
+    """Compact JSON that is safe inside ``<script type="application/json">`` (:func:`chronoqa.escape.script_json`)."""
+    return script_json(obj)
 
 
 def _e(x: Any) -> str:
-    return html.escape(str(x))
+    return html_text(x)
 
 
 def _plots_html(ex: Mapping[str, Any]) -> str:

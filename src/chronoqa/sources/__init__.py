@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from chronoqa.errors import UnknownNameError
+from chronoqa.errors import DataError, UnknownNameError
 from chronoqa.records import TemporalGraph, TemporalTable
 from chronoqa.sources.hyte import read_hyte, write_hyte
 from chronoqa.sources.quintuples import read_quintuples
@@ -115,6 +115,10 @@ def read_graph(path: str | Path, format: str | None = None, **options: Any) -> T
     Options go to the reader; one that the chosen reader does not take (``on_reversed`` for ``tgb``,
     whose yearly points cannot be reversed) is left out.
     """
+    if not Path(path).exists():
+        raise DataError(
+            str(path), 0, "(input)", str(path), "an existing TKG folder or file", "check the path given to --input"
+        )
     fmt = get_format(detect_format(path) if format is None else format)
     if fmt.returns != "graph":
         raise UnknownNameError("graph format", fmt.name, [n for n, f in FORMATS.items() if f.returns == "graph"])

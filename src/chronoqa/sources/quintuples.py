@@ -81,7 +81,8 @@ def resolve_columns(header: list[str], columns: Mapping[str, str] | None, file: 
                 "(header)",
                 ",".join(header),
                 f"a column for role {role!r} (one of {', '.join(QUINTUPLE_ALIASES[role])}, any case)",
-                f"pass columns={{{role!r}: '<column name>'}}",
+                f"rename that column in the file's header to {QUINTUPLE_ALIASES[role][0]!r} "
+                f"(from Python: read_quintuples(..., columns={{{role!r}: '<column name>'}}))",
             )
     return out
 

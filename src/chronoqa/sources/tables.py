@@ -102,6 +102,10 @@ def iter_records(path: Path, report: LoadReport, policy: BadRowPolicy) -> Iterat
     CSV lines are 1-based physical lines (a record spanning lines reports its first line); Parquet
     rows report ``row index + 2`` so that numbering matches a CSV export with a header.
     """
+    if not path.is_file():
+        what = "is a folder, not a table file" if path.is_dir() else "does not exist"
+        fix = f"it {what}: check the path"
+        raise DataError(str(path), 0, "(file)", str(path), "an existing .csv, .tsv or .parquet file", fix)
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
         import pyarrow as pa
@@ -275,7 +279,10 @@ class _RowReader:
             return interval
         shown, column = f"{start} .. {end}", self.header[self.ei]
         if self.on_reversed == "raise":
-            fix = "correct the row, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'"
+            fix = (
+                "correct the row's dates in the file (from Python: read_table(..., on_reversed='skip'), "
+                "'swap' or 'keep')"
+            )
             raise DataError(self.label, lineno, column, shown, "an end no earlier than the start", fix)
         if self.on_reversed == "skip":
             self.report.skip(SkippedRow(self.label, lineno, column, shown, "reversed interval"))

@@ -8,10 +8,10 @@ so a closed tab loses nothing. ``window.chronoqaJudgments()`` returns what ``s``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.escape import html_text, script_json
 from chronoqa.validate.protocol import JUDGMENTS, VALUES
 
 __all__ = ["render_page"]
@@ -115,8 +115,7 @@ draw();
 
 
 def _data(id_: str, obj: Any) -> str:
-    text = json.dumps(obj, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
-    return f'<script type="application/json" id="{id_}">{text}</script>'
+    return f'<script type="application/json" id="{html_text(id_)}">{script_json(obj, sort_keys=True)}</script>'
 
 
 def render_page(items: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> str:
@@ -152,4 +151,4 @@ def render_page(items: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> 
 
 
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return html_text(text)

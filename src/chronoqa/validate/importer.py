@@ -28,6 +28,7 @@ from scipy import stats as sps
 
 from chronoqa.artifacts.release import Release
 from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.escape import md_text
 from chronoqa.io import read_json, write_json, write_jsonl, write_text
 from chronoqa.validate.agreement import agreement
 from chronoqa.validate.protocol import FLAGGING, JUDGMENTS, JUDGMENTS_FORMAT, VALUES
@@ -55,12 +56,22 @@ def read_sheet(path: str | Path, known_ids: set[str]) -> Sheet:
     if not isinstance(data, Mapping) or data.get("format") != JUDGMENTS_FORMAT:
         got = data.get("format") if isinstance(data, Mapping) else type(data).__name__
         raise DataError(str(p), 0, "format", got, f"a {JUDGMENTS_FORMAT!r} file saved by sheet.html", _FIX)
-    annotator = str(data.get("annotator") or "").strip()
+    raw_name = data.get("annotator")
+    annotator = raw_name.strip() if isinstance(raw_name, str) else ""
     if not annotator:
-        raise DataError(str(p), 0, "annotator", "", "the annotator's name", "type a name in the page, then save")
+        raise DataError(str(p), 0, "annotator", raw_name, "the annotator's name", "type a name in the page, then save")
+    rows = data.get("judgments")
+    if rows is None:
+        rows = []
+    if not isinstance(rows, list):
+        got = type(rows).__name__
+        raise DataError(str(p), 0, "judgments", got, "a list of {id, <judgment>: value} objects", _FIX)
     out: dict[str, dict[str, str | None]] = {}
     comments: dict[str, str] = {}
-    for i, row in enumerate(data.get("judgments") or (), 1):
+    seen: dict[str, int] = {}
+    for i, row in enumerate(rows, 1):
+        if not isinstance(row, Mapping):
+            raise DataError(str(p), i, "judgments", type(row).__name__, "an object {id, <judgment>: value}", _FIX)
         qid = str(row.get("id", ""))
         if qid not in known_ids:
             raise DataError(
@@ -71,6 +82,16 @@ def read_sheet(path: str | Path, known_ids: set[str]) -> Sheet:
                 "the id of a question of this release",
                 "import against the release the sheet was sampled from",
             )
+        if qid in seen:
+            raise DataError(
+                str(p),
+                i,
+                "id",
+                qid,
+                f"each question judged once per sheet (also judged at item {seen[qid]})",
+                "keep one of the two judgments and delete the other",
+            )
+        seen[qid] = i
         values: dict[str, str | None] = {}
         for j in JUDGMENTS:
             v = row.get(j.name)
@@ -78,7 +99,10 @@ def read_sheet(path: str | Path, known_ids: set[str]) -> Sheet:
                 raise DataError(str(p), i, j.name, v, f"one of {', '.join(VALUES)} or null", _FIX)
             values[j.name] = None if v in (None, "unsure") else str(v)
         out[qid] = values
-        comments[qid] = str(row.get("comment") or "")
+        comment = row.get("comment")
+        if comment is not None and not isinstance(comment, str):
+            raise DataError(str(p), i, "comment", type(comment).__name__, "a text or null", _FIX)
+        comments[qid] = comment or ""
     return Sheet(p, annotator, out, comments)
 
 
@@ -126,16 +150,16 @@ def _markdown(res: ValidationResult) -> str:
     lines = [
         "## Human validation",
         "",
-        f"Annotators: {len(res.annotators)} ({', '.join(res.annotators)}); questions judged: {len(res.consensus)}. "
-        "Protocol: docs/annotation-protocol.md.",
+        f"Annotators: {len(res.annotators)} ({', '.join(md_text(a) for a in res.annotators)}); "
+        f"questions judged: {len(res.consensus)}. Protocol: docs/annotation-protocol.md.",
         "",
         "| judgment | agreement | value | 95% CI | items | observed agreement |",
         "|---|---|---:|---|---:|---:|",
     ]
     for name, a in res.agreement.items():
         lines.append(
-            f"| {name} | {a['measure']} | {_fmt(a['value'])} | [{_fmt(a['ci_low'])}, {_fmt(a['ci_high'])}] "
-            f"| {a['n_items']} | {_fmt(a['observed_agreement'])} |"
+            f"| {md_text(name)} | {md_text(a['measure'])} | {_fmt(a['value'])} "
+            f"| [{_fmt(a['ci_low'])}, {_fmt(a['ci_high'])}] | {a['n_items']} | {_fmt(a['observed_agreement'])} |"
         )
     flagged = sum(1 for r in res.low_confidence if r["status"] == "flagged")
     agreed = sum(1 for r in res.low_confidence if r["status"] == "consensus")
@@ -143,7 +167,7 @@ def _markdown(res: ValidationResult) -> str:
     lines += ["", f"Low-confidence questions: {flagged} flagged, {agreed} consensus, {single} single-annotator.", ""]
     names = [j.name for j in JUDGMENTS]
     lines += ["Error rates (consensus answer `no`; Wilson 95% CI):", ""]
-    lines += ["| cell | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    lines += ["| cell | " + " | ".join(md_text(n) for n in names) + " |", "|---|" + "---|" * len(names)]
     cells = dict(res.error_rates["by_cell"])
     cells["all"] = res.error_rates["all"]
     for cell, block in cells.items():
@@ -155,7 +179,7 @@ def _markdown(res: ValidationResult) -> str:
                 if r["rate"] is None
                 else f"{r['errors']}/{r['n']} = {r['rate']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
             )
-        lines.append(f"| {cell} | " + " | ".join(parts) + " |")
+        lines.append(f"| {md_text(cell)} | " + " | ".join(parts) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -165,6 +189,8 @@ def import_judgments(
     """Read ``sheets`` (one per annotator), compute agreement, consensus, flags and error rates; write ``out``."""
     if not sheets:
         raise ChronoqaError("no judgment files given (the JSON files saved by sheet.html)")
+    if n_boot < 1:
+        raise ChronoqaError(f"--bootstrap {n_boot}: expected a number of resamples >= 1 (e.g. --bootstrap 1000)")
     questions = {q.id: q for q in release.questions}
     read = [read_sheet(p, set(questions)) for p in sheets]
     names = [s.annotator for s in read]

@@ -1,0 +1,64 @@
+r"""One escaping rule per output language; every writer of HTML, Markdown or YAML text goes through these.
+
+* :func:`html_text` / :func:`html_attr`: text placed between tags, or inside a quoted attribute value.
+* :func:`script_json`: data embedded in ``<script type="application/json">``. ``<``, ``>`` and ``&`` become
+  JSON ``\u`` escapes, so no ``</script``, ``<!--`` or ``<script`` can appear in the element (the HTML
+  parser's script-data states never start), and U+2028/U+2029 are escaped too. ``JSON.parse`` of the
+  element's text gives back the data unchanged.
+* :func:`md_text`: data text inlined in Markdown (a heading, a list item, a table cell): HTML special
+  characters become entities, the characters that make links, code, emphasis or cell breaks are
+  backslash-escaped (the backslash first, so a label's own ``\`` cannot undo an escape), and line breaks
+  become spaces.
+* :func:`yaml_str`: a YAML double-quoted scalar of any text, parsed back unchanged by a YAML 1.1 or 1.2
+  reader (line-break and non-printable characters are ``\u`` escapes).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+__all__ = ["html_attr", "html_text", "md_text", "script_json", "yaml_str"]
+
+_SCRIPT_UNSAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
+_LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x85\u2028\u2029]")
+# YAML's printable set, less its line breaks (U+0085, U+2028/9) and the byte-order mark
+_YAML_UNSAFE = re.compile("[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
+def html_text(value: Any) -> str:
+    """``value`` as HTML text content (``&``, ``<``, ``>`` and both quotes as entities)."""
+    return html.escape(str(value))
+
+
+def html_attr(value: Any) -> str:
+    """``value`` inside a double- or single-quoted HTML attribute value."""
+    return html.escape(str(value), quote=True)
+
+
+def script_json(obj: Any, *, sort_keys: bool = False) -> str:
+    """Compact JSON of ``obj`` that is inert inside a ``<script>`` element (see the module docstring)."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=sort_keys)
+    for a, b in _SCRIPT_UNSAFE:
+        text = text.replace(a, b)
+    return text
+
+
+def md_text(value: Any) -> str:
+    """``value`` as inert inline Markdown text: shown as written, never markup, one line."""
+    text = _LINE_BREAKS.sub(" ", str(value))
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+
+
+def yaml_str(value: Any) -> str:
+    """``value`` as a YAML double-quoted scalar (a JSON string, with YAML's unsafe characters escaped)."""
+    text = json.dumps(str(value), ensure_ascii=False)
+    return _YAML_UNSAFE.sub(lambda m: _u_escape(m.group()), text)
+
+
+def _u_escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"

@@ -1,0 +1,168 @@
+"""Every writer of HTML, Markdown or YAML keeps hostile data text inert: parsed back, it is the text as given.
+
+The checks parse the output with a real parser of its language (``html.parser`` for HTML, markdown-it for
+Markdown, PyYAML for YAML front matter) rather than looking for forbidden substrings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chronoqa.escape import html_attr, html_text, md_text, script_json, yaml_str
+from chronoqa.export.hf import _yaml
+from chronoqa.validate.html import render_page
+from chronoqa.validate.importer import ValidationResult, _markdown
+from chronoqa.validate.protocol import JUDGMENTS
+
+yaml = pytest.importorskip("yaml")  # PyYAML and markdown-it-py come with the dev extras (datasets, rich)
+markdown_it = pytest.importorskip("markdown_it")
+
+BUDGET = int(os.environ.get("CHRONOQA_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(max_examples=BUDGET, suppress_health_check=[HealthCheck.too_slow])
+pytestmark = pytest.mark.fuzz
+
+HOSTILE = [
+    "<!--<script>",
+    "</script><script>alert(1)</script>",
+    '<img src=x onerror="alert(1)">',
+    "a | b\n# heading\n---\nkey: value",
+    "[click](javascript:alert(1)) `code` *em* _em_ \\| \\",
+    'x" onmouseover="y',
+    "\u2028\u2029\x85\ufeff\x00\x7f",
+    "trailing ##",
+]
+# hostile fragments and arbitrary text, surrogates excluded (no UTF-8 file can hold them)
+TEXT = st.one_of(
+    st.sampled_from(HOSTILE),
+    st.text(st.characters(exclude_categories=("Cs",))),
+    st.lists(st.sampled_from(["<", "</", "<!--", "<script", "-->", "&", "|", "\\", "\n", "#", "`", "[", "]", "a"])).map(
+        "".join
+    ),
+)
+
+
+class _Doc(HTMLParser):
+    """The elements, the text of each element by id, and the attributes seen while parsing a page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.text: dict[str, str] = {}
+        self.attrs: list[dict[str, str | None]] = []
+        self._open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attrs.append(dict(attrs))
+        self._open.append(dict(attrs).get("id") or tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._open:
+            self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self._open:
+            key = self._open[-1]
+            self.text[key] = self.text.get(key, "") + data
+
+
+def _inert(data: str) -> bool:
+    """The HTML standard's restriction on a script element's text, conservatively: none of ``<!--``,
+    ``<script`` or ``</script`` (html.parser, unlike a browser, has no script-data escaped states, so the
+    parse alone would not show a ``<!--<script>`` swallowing the rest of the page)."""
+    low = data.lower()
+    return not any(bad in low for bad in ("<!--", "<script", "</script"))
+
+
+def _parse(page: str) -> _Doc:
+    doc = _Doc()
+    doc.feed(page)
+    doc.close()
+    return doc
+
+
+@FUZZ
+@given(TEXT)
+def test_html_text_and_attribute_parse_back(s: str) -> None:
+    doc = _parse(f'<p id="x" title="{html_attr(s)}">{html_text(s)}</p><i id="after"></i>')
+    assert doc.tags == ["p", "i"]
+    assert doc.attrs[0]["title"] == s
+    assert doc.text.get("x", "") == s
+
+
+@FUZZ
+@given(st.recursive(TEXT | st.integers() | st.booleans(), lambda c: st.lists(c) | st.dictionaries(TEXT, c)))
+def test_script_json_stays_inside_its_element(obj: Any) -> None:
+    page = f'<script type="application/json" id="d">{script_json(obj)}</script><i id="after"></i>'
+    doc = _parse(page)
+    assert doc.tags == ["script", "i"]  # nothing in the data closed the element or opened another
+    assert json.loads(doc.text.get("d", "")) == obj
+    assert _inert(doc.text.get("d", ""))
+
+
+@FUZZ
+@given(TEXT)
+def test_markdown_text_is_shown_as_written(s: str) -> None:
+    expected = "".join(" " if ch in "\r\n\v\f\x85\u2028\u2029" else ch for ch in s.replace("\r\n", "\n"))
+    rendered = markdown_it.MarkdownIt("commonmark").enable("table").render(f"# {md_text(s)}\n")
+    doc = _parse(rendered)
+    assert doc.tags == ["h1"]  # one heading, no other element (no link, code, emphasis, html)
+    # markdown-it trims the heading and maps NUL to U+FFFD: compare what survives those two rules
+    assert doc.text.get("h1", "") == expected.replace("\x00", "\ufffd").strip(" \t")
+    table = markdown_it.MarkdownIt("commonmark").enable("table").render(f"| a | b |\n|---|---|\n| {md_text(s)} | z |\n")
+    cells = _parse(table)
+    assert cells.tags.count("td") == 2 and cells.tags.count("tr") == 2
+
+
+@FUZZ
+@given(TEXT)
+def test_yaml_str_parses_back(s: str) -> None:
+    assert yaml.safe_load(f"key: {yaml_str(s)}\n") == {"key": s}
+
+
+@FUZZ
+@given(TEXT, st.lists(TEXT, max_size=3))
+def test_hf_card_header_parses_back(name: str, tags: list[str]) -> None:
+    header = {"pretty_name": name, "tags": tags, "configs": [{"config_name": name, "default": True}]}
+    assert yaml.safe_load("\n".join(_yaml(header))) == header
+
+
+@FUZZ
+@given(st.lists(TEXT, min_size=1, max_size=3), TEXT)
+def test_validation_sheet_keeps_its_data_and_its_page(labels: list[str], dataset: str) -> None:
+    items = [
+        {"id": f"q{i}", "question": lab, "answers": [lab], "facts": [{"label": lab}]} for i, lab in enumerate(labels)
+    ]
+    page = render_page(items, {"dataset": dataset})
+    doc = _parse(page)
+    assert doc.tags.count("script") == 5 and doc.tags[-1] == "script"  # four data elements and the program
+    assert json.loads(doc.text["items"]) == items
+    assert json.loads(doc.text["meta"]) == {"dataset": dataset}
+    assert all(_inert(doc.text[k]) for k in ("meta", "items", "judgments", "values"))
+    assert "main" in doc.tags and "button" in doc.tags  # the page body is there, not swallowed by a comment
+
+
+@FUZZ
+@given(st.lists(TEXT, min_size=1, max_size=3))
+def test_validation_summary_names_annotators_as_text(names: list[str]) -> None:
+    empty = {"rate": None, "errors": 0, "n": 0, "ci_low": None, "ci_high": None}
+    res = ValidationResult(tuple(names), {}, [], [], {"by_cell": {}, "all": {j.name: empty for j in JUDGMENTS}})
+    md = markdown_it.MarkdownIt("commonmark").enable("table").render(_markdown(res))
+    doc = _parse(md)
+    assert set(doc.tags) <= {"h2", "p", "table", "thead", "tbody", "tr", "th", "td", "code"}
+    assert doc.tags.count("table") == 2
+
+
+def test_the_sheet_with_a_comment_opener_in_a_label_is_not_blank() -> None:
+    page = render_page([{"id": "q1", "question": "<!--<script>", "answers": ["x"]}], {"dataset": "<!--<script>"})
+    doc = _parse(page)
+    assert json.loads(doc.text["items"])[0]["question"] == "<!--<script>"
+    assert _inert(doc.text["items"]) and _inert(doc.text["meta"])
+    assert doc.tags[-1] == "script" and doc.text["script"].lstrip().startswith("(")  # the program is its own element
