@@ -35,6 +35,7 @@ from pydantic import (
     model_validator,
 )
 
+from chronoqa.artifacts.schema import shown_value
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, read_jsonl, read_text, write_json, write_jsonl
 
@@ -217,7 +218,7 @@ class EvaluationMetrics(_Record):
                 file,
                 1,
                 where or "(record)",
-                _shown(err.get("input")),
+                shown_value(err.get("input")),
                 f"{err['msg'][0].lower()}{err['msg'][1:]} in a metrics record",
                 "rerun the evaluate stage (chronoqa run --force), or correct the field",
             ) from None
@@ -393,11 +394,3 @@ def read_verdicts(folder: str | Path, kind: MetricsKind, name: str) -> list[Retr
             str(path), line, field, err.get("input"), err["msg"], "rerun the evaluate stage (chronoqa run --force)"
         ) from None
     return rows
-
-
-def _shown(value: object) -> object:
-    """A value as an error shows it: short ones as they are, long ones cut."""
-    if value is None or isinstance(value, bool | int | float) or (isinstance(value, str) and len(value) <= 80):
-        return value
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from chronoqa.errors import DataError
 from chronoqa.records import Record, RecordError
 
-__all__ = ["read_records"]
+__all__ = ["read_records", "shown_value"]
 
 R = TypeVar("R", bound=Record)
 
@@ -36,7 +36,7 @@ def read_records(path: Path, records: Iterable[tuple[int, dict[str, Any]]], kind
                 str(path),
                 lineno,
                 exc.where,
-                _shown(exc.value),
+                shown_value(exc.value),
                 f"{exc.expected} in a {kind.__name__.lower()} record",
                 "regenerate the file with chronoqa, or correct the field",
             ) from None
@@ -58,7 +58,8 @@ def read_records(path: Path, records: Iterable[tuple[int, dict[str, Any]]], kind
         yield rec
 
 
-def _shown(value: object) -> object:
+def shown_value(value: object) -> object:
+    """A value as an error shows it: short ones as they are, long ones cut to 80 characters."""
     if value is None or isinstance(value, bool | int | float) or (isinstance(value, str) and len(value) <= 80):
         return value
     text = repr(value)
