@@ -1,4 +1,4 @@
-"""``build kg --on-bad-row raise|skip`` (raise by default) and builds that yield no question (issue 14)."""
+"""``build kg --on-bad-row raise|skip`` (raise by default) and builds that yield no question."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Run configuration validation (issue 14): unknown keys name the key and list the valid ones; types are checked.
+"""Run configuration validation: unknown keys name the key and list the valid ones; types are checked.
 
 Each bad TOML below is one the hostile-input trial recorded as a traceback or as a silent coercion
 (``seed = 1.5`` became 1); the expected messages are written from the issue, not from the code.

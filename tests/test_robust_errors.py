@@ -1,6 +1,6 @@
 """One error printer: user text is never markup, errors go to stderr with exit 2, decoding errors name file:line.
 
-Each case is a failure the hostile-input trial of issue 14 recorded (a MarkupError traceback, a word
+Each case is a failure a hostile-input trial recorded (a MarkupError traceback, a word
 that vanished, an error that named nothing).
 """
 

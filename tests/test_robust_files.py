@@ -1,4 +1,4 @@
-"""Release, run and CLI-argument validation (issue 14): each bad file is one DataError naming file, line, field."""
+"""Release, run and CLI-argument validation: each bad file is one DataError naming file, line, field."""
 
 from __future__ import annotations
 

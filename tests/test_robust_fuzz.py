@@ -1,4 +1,4 @@
-"""Fuzzing (issue 14): every reader, the time parser and the spec parser, over hostile input.
+"""Fuzzing: every reader, the time parser and the spec parser, over hostile input.
 
 Property: each call returns a result or raises chronoqa's own error (:class:`ChronoqaError`, which
 :class:`DataError` and :class:`SpecError` extend); never a foreign exception, never a hang (a per-example

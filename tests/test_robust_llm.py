@@ -1,4 +1,4 @@
-"""The LLM client keeps its deadline against a slow-drip server and warns before a key travels in clear (issue 14)."""
+"""The LLM client keeps its deadline against a slow-drip server and warns before a key travels in clear."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The run lock: two ``chronoqa run`` on one folder never lose or mix results (issue 14).
+"""The run lock: two ``chronoqa run`` on one folder never lose or mix results.
 
 The survivor's files are compared byte for byte with an undisturbed run's: every file but the two
 documented timing file ``timings.json``.

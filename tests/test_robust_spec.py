@@ -1,4 +1,4 @@
-"""Spec parameter ranges (issue 14): out-of-range values are errors before anything is built or called."""
+"""Spec parameter ranges: out-of-range values are errors before anything is built or called."""
 
 from __future__ import annotations
 
