@@ -59,6 +59,7 @@ __all__ = [
     "SetRule",
     "after_correction",
     "aliases_from_corpus",
+    "gold_names",
     "is_abstention",
     "normalize_answer",
     "score_answer",
@@ -188,7 +189,8 @@ def _same_time(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
     return pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
 
 
-def _gold_names(q: Question, aliases: Mapping[str, Sequence[str]] | None) -> list[frozenset[str]]:
+def gold_names(q: Question, aliases: Mapping[str, Sequence[str]] | None) -> list[set[str]]:
+    """Per gold answer, every name it goes by: its label and the aliases of its label and of its id."""
     out = []
     for i, label in enumerate(q.answers):
         names = {label}
@@ -196,8 +198,12 @@ def _gold_names(q: Question, aliases: Mapping[str, Sequence[str]] | None) -> lis
             names.update(aliases.get(label, ()))
             if i < len(q.answer_ids):
                 names.update(aliases.get(q.answer_ids[i], ()))
-        out.append(frozenset(normalize_answer(n) for n in names))
+        out.append(names)
     return out
+
+
+def _gold_names(q: Question, aliases: Mapping[str, Sequence[str]] | None) -> list[frozenset[str]]:
+    return [frozenset(normalize_answer(n) for n in names) for names in gold_names(q, aliases)]
 
 
 def _match_entities(text: str, gold: list[frozenset[str]]) -> tuple[set[int], int]:

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 
 from chronoqa.artifacts.answers import AnswerClaim, AnswerRecord, DateClaim, StructuredAnswer
 from chronoqa.records import Question
+from chronoqa.score.answers import gold_names
 from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.time_accuracy import Judge, TimeRef, TimeRow, cites, gold_time_refs, ref_facts
 from chronoqa.time import Granularity, TimePoint
@@ -39,15 +40,7 @@ def _named(q: Question, claims: Sequence[AnswerClaim], aliases: Mapping[str, Seq
     """For each claim, the gold answers (indexes of ``q.answers``) its answer names (all, for a time answer)."""
     if q.answer_type == "time":
         return [set(range(len(q.answers))) for _ in claims]
-    entities: dict[str, tuple[str, ...]] = {}
-    for i, label in enumerate(q.answers):
-        names = {label}
-        if aliases:
-            names.update(aliases.get(label, ()))
-            if i < len(q.answer_ids):
-                names.update(aliases.get(q.answer_ids[i], ()))
-        entities[str(i)] = tuple(sorted(names))
-    index = NameIndex(entities)
+    index = NameIndex({str(i): tuple(sorted(names)) for i, names in enumerate(gold_names(q, aliases))})
     return [{int(k) for m in index.find(c.answer) if not m.negated for k in m.keys if k.isdigit()} for c in claims]
 
 
