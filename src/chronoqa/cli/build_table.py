@@ -10,6 +10,7 @@ import typer
 from chronoqa.cli._ui import fail
 
 if TYPE_CHECKING:
+    from chronoqa.datasets.tdbench import Declarations
     from chronoqa.errors import BadRowPolicy
     from chronoqa.generate.table import JoinSpec, PhraseBook
     from chronoqa.records import TemporalTable
@@ -36,7 +37,12 @@ _Aliases = Annotated[
     list[str] | None, typer.Option(help="Join value alias 'Great Britain=United Kingdom' (events → facts).")
 ]
 _Datasets = Annotated[
-    list[str] | None, typer.Option(help="A named TKG viewed as a table (subject, relation -> object): yago11k.")
+    list[str] | None,
+    typer.Option(
+        help="A named dataset: a TDBench table with chronoqa's declarations (tdbench-leaders, tdbench-legal, "
+        "tdbench-olympic, ...: see `chronoqa datasets list`), or a TKG viewed as a table (subject, relation -> "
+        "object): yago11k."
+    ),
 ]
 _AsOf = Annotated[
     str, typer.Option(help="Fixed 'now' (open ends close here), e.g. 2025-01-01; 'data' = the latest date in the data.")
@@ -100,6 +106,7 @@ def build_table(
         inputs = _Inputs(check_policy(on_bad_row))
         inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
         book = inputs.phrases(phrases, dataset or [])
+        delimiter = [*inputs.delimiters(), *(delimiter or [])]  # --delimiter wins over a declared one
         if not inputs.main and not inputs.joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")
         for name in complete or []:
@@ -109,7 +116,7 @@ def build_table(
             as_of=as_of,
             seed=seed,
             per_cell=per_cell,
-            tfds=_named_tfds(tfd or [], inputs.loaded, dataset or []),
+            tfds=_named_tfds(tfd or [], inputs.loaded, inputs.graphs),
             threshold=threshold,
             granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
             joins=inputs.joins,
@@ -139,22 +146,53 @@ class _Inputs:
         self.sources: dict[str, dict[str, str]] = {}
         self.main: list[str] = []
         self.joins: list[JoinSpec] = []
+        self.graphs: list[str] = []  # named TKGs viewed as tables
+        self.declared: dict[str, Declarations] = {}  # table -> the TDBench declarations that apply to it
 
     def load(self, path: Path) -> str:
-        """Read a table file once; its name is the file's stem."""
+        """Read a table file once; its name is the file's stem. A TDBench table is recognised by its sha256."""
+        from chronoqa.datasets.tdbench import recognise, same_name
         from chronoqa.generate.table.build import read_table_files
 
         if path.stem not in self.loaded:
             (table,), info = read_table_files([path], on_bad_row=self.policy)
             self.loaded[table.name] = table
             self.sources.update(info)
+            decl = recognise(info[table.name]["sha256"])
+            if decl is not None and decl.table == table.name:
+                self.declared[table.name] = decl
+                self.sources[table.name]["dataset"] = decl.dataset
+                _note(f"{path}: recognised by its sha256 as {decl.dataset}: chronoqa's declarations for it apply")
+            elif (other := same_name(table.name)) is not None:
+                _note(
+                    f"warning: {path} is named like TDBench's {other.file} but is not the registered file (sha256 "
+                    f"differs): chronoqa's declarations for it are NOT applied. For TDBench's table use "
+                    f"`--dataset {other.dataset}`; for your own, give --phrases"
+                )
         return path.stem
+
+    def dataset(self, name: str) -> None:
+        """A named dataset: a TDBench table (fetched, with its declarations) or a TKG viewed as a table."""
+        from chronoqa.datasets import fetch, get_spec, load_graph
+        from chronoqa.datasets.tdbench import declarations, read
+        from chronoqa.sources.graph_table import graph_as_table
+
+        if get_spec(name).format != "table":
+            self.loaded[name] = graph_as_table(load_graph(name), name=name)
+            self.sources[name] = {"dataset": name}
+            self.graphs.append(name)
+            self.main.append(name)
+            return
+        decl = declarations(name)
+        table = read(name, fetch(name), on_bad_row=self.policy)
+        self.loaded[table.name] = table
+        self.sources[table.name] = {"dataset": name, "file": decl.file, "sha256": decl.sha256}
+        self.declared[table.name] = decl
+        self.main.append(table.name)
 
     def read(self, tables: list[Path], joins: list[str], aliases: dict[str, str], datasets: list[str]) -> None:
         """The table files, each join's two files (the fact side is built too) and the named TKGs."""
-        from chronoqa.datasets import load_graph
         from chronoqa.generate.table import JoinSpec
-        from chronoqa.sources.graph_table import graph_as_table
 
         self.main = [self.load(p) for p in tables]
         for spec in joins:
@@ -163,22 +201,30 @@ class _Inputs:
             if Path(right).stem not in self.main:
                 self.main.append(Path(right).stem)
         for name in datasets:
-            self.loaded[name] = graph_as_table(load_graph(name), name=name)
-            self.sources[name] = {"dataset": name}
-            self.main.append(name)
+            self.dataset(name)
 
     def phrases(self, path: Path | None, datasets: list[str]) -> PhraseBook:
-        """The phrase file, over the phrases each named TKG ships (the file wins)."""
+        """The phrase file, over the declarations of each TDBench table and the phrases of each named TKG.
+
+        The file wins: entry by entry within a table, whole for a TFD's phrases, a fact or a join.
+        """
         from chronoqa.generate.table import PhraseBook
         from chronoqa.generate.table.verbalise import graph_phrases
 
         book = PhraseBook.load(path)
-        for name in datasets:
-            gp = graph_phrases(name)
-            book = PhraseBook(
-                {**gp.tfds, **book.tfds}, {**gp.facts, **book.facts}, dict(book.joins), {**gp.tables, **book.tables}
-            )
+        for name in self.graphs:
+            book = book.over(graph_phrases(name))
+        for decl in self.declared.values():
+            book = book.over(PhraseBook.from_dict(decl.phrases, f"declarations of {decl.dataset}"))
         return book
+
+    def delimiters(self) -> list[str]:
+        """The declared delimiters of the TDBench tables read, as ``--delimiter`` values."""
+        return [f"{t}.{c}={d}" for t, decl in self.declared.items() for c, d in decl.delimiters.items()]
+
+
+def _note(text: str) -> None:
+    typer.echo(text, err=True)
 
 
 def _named_tfds(specs: list[str], loaded: dict[str, TemporalTable], datasets: list[str]) -> dict[str, list[str]]:

@@ -19,9 +19,9 @@ __all__ = ["register"]
 
 def _status(spec: ds.DatasetSpec) -> str:
     mirror = ds.mirror_dir()
-    if mirror is not None and all((mirror / spec.name / f.name).is_file() for f in spec.files):
+    if mirror is not None and all((mirror / spec.folder_name / f.name).is_file() for f in spec.files):
         return "mirror"
-    folder = ds.dataset_folder(spec.name)
+    folder = ds.dataset_folder(spec.folder_name)
     if all((folder / f.name).is_file() for f in spec.files):
         return "cached"
     return "not fetched"

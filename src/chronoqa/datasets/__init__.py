@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from chronoqa.datasets import tkgl_smallpedia, wikidata12k, yago11k
+from chronoqa.datasets import tdbench, tkgl_smallpedia, wikidata12k, yago11k
 from chronoqa.datasets._fetch import cache_dir, dataset_folder, fetch, fetch_spec, mirror_dir, verify_file
 from chronoqa.datasets._info import DatasetInfo, GraphStats, graph_stats
 from chronoqa.datasets._spec import DatasetSpec, GraphLoader, RemoteFile
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 DATASETS: Mapping[str, DatasetSpec] = MappingProxyType(
-    {spec.name: spec for spec in (yago11k.SPEC, wikidata12k.SPEC, tkgl_smallpedia.SPEC)}
+    {spec.name: spec for spec in (yago11k.SPEC, wikidata12k.SPEC, tkgl_smallpedia.SPEC, *tdbench.SPECS)}
 )
 
 

@@ -108,14 +108,14 @@ def fetch_spec(
     """:func:`fetch` for a spec that need not be registered (tests, user-described datasets)."""
     mirror = mirror_dir()
     if mirror is not None:
-        folder = mirror / spec.name
+        folder = mirror / spec.folder_name
         if all((folder / f.name).is_file() for f in spec.files):
             for f in spec.files:
                 expected = _expected(f, sha256, allow_unverified, spec.name)
                 if expected is not None:
                     verify_file(folder / f.name, expected)
             return folder
-    folder = dataset_folder(spec.name)
+    folder = dataset_folder(spec.folder_name)
     for f in spec.files:
         expected = _expected(f, sha256, allow_unverified, spec.name)
         dest = folder / f.name

@@ -46,4 +46,12 @@ class DatasetSpec:
     citation: str
     loader: GraphLoader | Callable[..., TemporalGraph]
     homepage: str = ""
+    #: ``hyte`` (a graph) or ``table`` (a temporal table: ``chronoqa build table --dataset NAME``)
     format: str = "hyte"
+    #: the folder of its files under the mirror and the cache (default: ``name``); several datasets may share one
+    folder: str = ""
+
+    @property
+    def folder_name(self) -> str:
+        """The folder of this dataset's files under ``$CHRONOQA_MIRROR`` and the cache."""
+        return self.folder or self.name

@@ -23,6 +23,7 @@ from chronoqa.generate.splits import assign_splits
 from chronoqa.generate.table.config import AS_OF_DATA, TableBuildConfig, latest_date
 from chronoqa.generate.table.corpus import table_corpus
 from chronoqa.generate.table.datacard import answer_shares, question_counts, render_datacard
+from chronoqa.generate.table.declared import declared_rows
 from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
@@ -279,6 +280,8 @@ class TableBuildState:
     kept_by_table: dict[str, list[TFD]] = field(default_factory=dict)
     family_candidates: dict[str, dict[str, int]] = field(default_factory=dict)
     family_notes: dict[str, dict[str, str]] = field(default_factory=dict)
+    declared: dict[str, dict[str, object]] = field(default_factory=dict)
+    excluded: dict[str, tuple[int, ...]] = field(default_factory=dict)
     handovers: dict[str, dict[str, object]] = field(default_factory=dict)
     joins: list[JoinResult] = field(default_factory=list)
     join_manifest: list[dict[str, Any]] = field(default_factory=list)
@@ -344,11 +347,23 @@ def _store_tables(b: TableBuildState) -> None:
     import duckdb
 
     b.con = duckdb.connect(":memory:")
+    tables = []
     for t in b.tables:
+        # the phrase file's declarations: cells corrected ("map:"), rows declared wrong ("exclude:") left out
+        declared = declared_rows(t, b.book.tables.get(t.name, {}))
+        t = declared.table
+        tables.append(t)
+        if declared.notes:
+            b.family_notes[t.name] = dict(declared.notes)
+            b.declared[t.name] = {"mapped": declared.mapped, "excluded": len(declared.excluded)}
+            b.excluded[t.name] = tuple(sorted(declared.excluded))
         rep = detect_granularity(t)
         b.gran_reports[t.name] = rep
         g = Granularity.parse(b.cfg.granularity.get(t.name, rep.granularity))
         b.stores[t.name] = TableStore.build(t, as_of=b.as_of, granularity=g, con=b.con)
+        for why in declared.excluded.values():
+            b.stores[t.name].notes[f"rows declared wrong by the phrase file ({why})"] += 1
+    b.tables = tables
     event_only = {j.left for j in b.cfg.joins} - {j.right for j in b.cfg.joins}
     cfg = b.cfg
     b.to_build = list(cfg.build_tables) if cfg.build_tables is not None else [n for n in b.names if n not in event_only]
@@ -389,7 +404,8 @@ def _family_questions(b: TableBuildState, n: str) -> None:
         "not_used": f"TFDs are not used on {b.kinds[n].kind} tables",
     }
     family = status_questions if b.kinds[n].kind == "status" else event_questions
-    made, b.family_candidates[n], b.family_notes[n] = family(b.stores[n], b.kinds[n], b.book, None, b.cfg)
+    made, b.family_candidates[n], notes = family(b.stores[n], b.kinds[n], b.book, None, b.cfg)
+    b.family_notes[n] = dict(sorted((b.family_notes.get(n, {}) | notes).items()))
     b.questions.extend(made)
 
 
@@ -423,7 +439,7 @@ def _role_questions(b: TableBuildState, n: str) -> None:
             many_valued.update(not_asked)
     if many_tfds:
         b.family_candidates.setdefault(n, {}).update(many_valued)
-        b.family_notes[n] = _many_valued_notes(n, many_tfds, many_valued)
+        b.family_notes[n] = b.family_notes.get(n, {}) | _many_valued_notes(n, many_tfds, many_valued)
     b.tfd_manifest[n]["conflicts_skipped"] = conflicts
     if n in b.handovers:
         b.handovers[n]["end_questions_skipped"] = b.stores[n].handover_skipped
@@ -567,10 +583,11 @@ def _table_manifest(b: TableBuildState, n: str) -> dict[str, Any]:
     """One table's entry in the manifest: sizes, granularity, what was left out, kind, families and checks."""
     store, table = b.stores[n], b.by_name[n]
     return {
-        "rows": len(table),
+        "rows": len(table) + len(b.excluded.get(n, ())),  # as read, rows declared wrong included
         "stored_rows": len(store.rows),
         "granularity": b.gran_reports[n].to_dict() | {"used": str(store.granularity)},
         "left_out": dict(sorted(store.notes.items())),
+        "declared": b.declared.get(n),
         "load_report": _report_dict(table),
         "kind": b.kinds[n].to_dict() if n in b.kinds else None,
         "family_candidates": b.family_candidates.get(n),

@@ -94,26 +94,6 @@ class _Rows:
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
         name = store.table.name
-        # rows a phrase file declares wrong ("exclude:Law_type": "Second parent adoption of same-sex couples":
-        # TDBench labels every such row Illegal, with the year it became legal; a value or a list of values): no
-        # question is asked of them
-        for entry, value in sorted((book.tables.get(name, {}) if book else {}).items()):
-            if entry.startswith("exclude:"):
-                col = entry.split(":", 1)[1]  # one column, or several ("Country,Law_type": "Iran | Same-sex ...")
-                cols = col.split(",")
-                for c in cols:
-                    if c not in self.cols:
-                        raise ChronoqaError(
-                            f"phrase file: table {name!r} entry {entry!r} names column {c!r}, which the table does "
-                            f"not have (columns: {', '.join(self.cols)})"
-                        )
-                wrong = {str(v) for v in value} if isinstance(value, list) else {str(value)}
-                kept = [p for p in self.pos if " | ".join(self.v(p, c) or "" for c in cols) not in wrong]
-                self.notes[f"excluded:{col}"] = (
-                    f"{len(self.pos) - len(kept)} rows with {col} in {sorted(wrong)} not asked about (declared wrong "
-                    "by the phrase file)"
-                )
-                self.pos = kept
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
         self._names: tuple[str, ...] | None = None

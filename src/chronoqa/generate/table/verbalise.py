@@ -269,16 +269,29 @@ class PhraseBook:
         """Read a phrase file (``None``: defaults only)."""
         if path is None:
             return cls()
-        data = read_json(path)
+        return cls.from_dict(read_json(path), str(path))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "phrase file") -> PhraseBook:
+        """A phrase book from a phrase file's content (``where`` names it in an error)."""
         if not isinstance(data, dict) or not set(data) <= {"tfds", "facts", "joins", "tables"}:
             raise ChronoqaError(
-                f"{path}: a phrase file is a JSON object with keys 'tfds', 'facts', 'joins' and/or 'tables'"
+                f"{where}: a phrase file is a JSON object with keys 'tfds', 'facts', 'joins' and/or 'tables'"
             )
         return cls(
             dict(data.get("tfds", {})),
             dict(data.get("facts", {})),
             dict(data.get("joins", {})),
             dict(data.get("tables", {})),
+        )
+
+    def over(self, base: PhraseBook) -> PhraseBook:
+        """This book's entries over ``base``'s: a table's entry by entry; a TFD's phrases, a fact, a join whole."""
+        return PhraseBook(
+            {**base.tfds, **self.tfds},
+            {**base.facts, **self.facts},
+            {**base.joins, **self.joins},
+            {k: {**base.tables.get(k, {}), **self.tables.get(k, {})} for k in {**base.tables, **self.tables}},
         )
 
     def complete_tables(self) -> frozenset[str]:
