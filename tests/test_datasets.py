@@ -74,7 +74,17 @@ def http_root(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def test_registry_is_data_and_typos_suggest() -> None:
-    tdbench = ["leaders", "organizations", "sports", "olympic", "olympic-leaders", "culture", "legal", "environ", "movie"]
+    tdbench = [
+        "leaders",
+        "organizations",
+        "sports",
+        "olympic",
+        "olympic-leaders",
+        "culture",
+        "legal",
+        "environ",
+        "movie",
+    ]
     assert list(ds.DATASETS) == ["yago11k", "wikidata12k", "tkgl-smallpedia", *(f"tdbench-{n}" for n in tdbench)]
     for spec in ds.DATASETS.values():
         assert spec.licence and spec.citation and spec.files

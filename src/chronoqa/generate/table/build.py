@@ -428,12 +428,14 @@ def _role_questions(b: TableBuildState, n: str) -> None:
         return
     declined: dict[str, int] = {}
     conflicts = 0
+    split = 0
     many_valued: Counter[str] = Counter()  # family -> candidates not asked (a many-valued TFD, not complete)
     many_tfds: list[str] = []
     for kept_rep in kept:
         ctx, not_asked = _tfd_questions(b, n, kept_rep)
         declined |= ctx.declined
         conflicts += ctx.conflicts
+        split += ctx.split_skipped
         if not_asked is not None:
             many_tfds.append(str(kept_rep.tfd))
             many_valued.update(not_asked)
@@ -441,6 +443,7 @@ def _role_questions(b: TableBuildState, n: str) -> None:
         b.family_candidates.setdefault(n, {}).update(many_valued)
         b.family_notes[n] = b.family_notes.get(n, {}) | _many_valued_notes(n, many_tfds, many_valued)
     b.tfd_manifest[n]["conflicts_skipped"] = conflicts
+    b.tfd_manifest[n]["split_holdings_skipped"] = split  # the gold rests on a boundary inside one holding
     if n in b.handovers:
         b.handovers[n]["end_questions_skipped"] = b.stores[n].handover_skipped
     if declined:  # key -> rows: a role cell naming several titles ("director / manager")

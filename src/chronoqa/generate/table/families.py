@@ -93,6 +93,7 @@ class _Rows:
         self.cols = store.table.columns
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
+        self.asked_in: set[int] = set()  # positions an event_in question asks about
         name = store.table.name
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
@@ -610,8 +611,11 @@ def event_questions(
     rows = _Rows(store, primary, config, book)
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
-    out = _when(rows, ids, book) if ids else []
-    out += _in_year(rows, usable, book)
+    # one question per row across event_in and event_when: "Which Summer Games were held in 1996?" (Atlanta 1996)
+    # and "In which year were the 26th Summer Games held?" (1996) give each other's answer away
+    ins = _in_year(rows, usable, book)
+    out = _when(rows, ids, book, rows.asked_in) if ids else []
+    out += ins
     out += _order(rows, usable, book)
     return out, dict(sorted(rows.candidates.items())), dict(sorted(rows.notes.items()))
 
@@ -636,7 +640,8 @@ def _end_unit(rows: _Rows, p: int) -> int:
 _END_SQL = "CASE WHEN _end IS NULL THEN _lo ELSE _hi END"
 
 
-def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]:
+def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook, asked: set[int]) -> list[Question]:
+    """``event_when`` questions of the identified rows, except the rows ``asked`` by ``event_in``."""
     store = rows.store
     name = store.table.name
     noun = _event_noun(rows)
@@ -647,6 +652,12 @@ def _when(rows: _Rows, ids: tuple[str, ...], book: PhraseBook) -> list[Question]
     ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
     order = [p for p in rows.pos if ident[tuple(rows.v(p, c) for c in ids)] == 1]
     rows.candidates["event_when"] += len(order)
+    if asked & set(order):
+        rows.notes["event_when"] = (
+            f"{len(asked & set(order))} rows asked by event_in are not asked by event_when (each question would "
+            "give the other's answer away)"
+        )
+    order = [p for p in order if p not in asked]
     random.Random(f"{rows.config.seed}:{name}:when").shuffle(order)
     out = []
     for p in order[: rows.config.per_cell * 10]:
@@ -764,6 +775,7 @@ def _in_question(
         return None
     seen.add(sql)
     filled[card] += 1
+    rows.asked_in.update(matched)
     others = [p for p in ps if p not in matched]
     year_text = render_time(TimePoint(year))
     return rows.question(
@@ -772,7 +784,8 @@ def _in_question(
             plural_question(template) if len(answers) > 1 else template,
             # the one row's other columns may word it ("the {Role} of {Country}"), never the answer's
             {c: rows.text(matched[0], c) for c in rows.cols if c != y} | {k: kv, "year": year_text},
-            articled=rows.names(),
+            # after "the {year}" the value is attributive and "the" is said once: "the 1984 United States game"
+            articled=[c for c in rows.names() if c != k or f"the {{year}} {{{k}}}" not in template],
         ),
         S_star=tuple(rows.triple(p) for p in matched),
         S_dist=tuple(rows.triple(p) for p in others if rows.v(p, y) not in answers),

@@ -88,6 +88,8 @@ class TFDContext:
         # a key's coverage: from its first row to its last known end (open ends closed at as_of)
         self.coverage = {k: (int(store.lo[v].min()), int(store.hi[v].max())) for k, v in self.keys.items()}
         self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
+        self.tenure_lo, self.tenure_hi, self.split = _tenures(self)
+        self.split_skipped = 0
         ys = [store.table.rows[int(store.rows[p])][self.y_idx] for v in self.keys.values() for p in v]
         # a right-hand side with few distinct values (Legal/Illegal) is a value, not an entity
         self.answer_type = "value" if len(set(ys)) <= max(10, len(ys) // 20) and len(ys) > 40 else "entity"
@@ -123,15 +125,52 @@ class TFDContext:
         return row_triple(self.store, int(self.store.rows[pos]), self.primary)
 
 
+def _tenures(ctx: TFDContext) -> tuple[np.ndarray, np.ndarray, frozenset[int]]:
+    """Each row's span read as one holding: adjoining rows of a key with the same value joined.
+
+    A table may split one time in office into rows (Andreotti: one row per cabinet, the next beginning the day
+    the last ended): in the world the holder's time in office did not end or begin there. Returns the joined
+    spans (indexed by position, equal to the row's own where nothing adjoins) and the positions of split rows.
+    """
+    store = ctx.store
+    lo, hi = store.lo.copy(), store.hi.copy()
+    split: set[int] = set()
+    for pos in ctx.keys.values():
+        for value in {ctx.y(int(p)) for p in pos}:
+            rows = sorted((int(store.lo[p]), int(store.hi[p]), int(p)) for p in pos if ctx.y(int(p)) == value)
+            chain = [rows[0]]
+            for row in [*rows[1:], None]:
+                if row is not None and row[0] <= max(r[1] for r in chain) + 1:
+                    chain.append(row)
+                    continue
+                if len(chain) > 1:
+                    span_lo, span_hi = min(r[0] for r in chain), max(r[1] for r in chain)
+                    for _, _, p in chain:
+                        lo[p], hi[p] = span_lo, span_hi
+                        split.add(p)
+                chain = [row] if row is not None else []
+    return lo, hi, frozenset(split)
+
+
 def _evaluate(
-    ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int, *, data_ends: bool = False
+    ctx: TFDContext,
+    key: tuple[str, ...],
+    relation: Allen,
+    b0: int,
+    b1: int,
+    *,
+    data_ends: bool = False,
+    tenures: bool = False,
 ) -> tuple[int, ...]:
     """The key's rows standing in ``relation`` to ``[b0, b1]``.
 
     ``data_ends``: with the data's ends, not the handover reading's (a moved row ends one unit later).
+    ``tenures``: with adjoining rows of the same value read as one span (:func:`_tenures`).
     """
     pos = ctx.keys[key]
     lo, hi = ctx.store.lo[pos], ctx.store.hi[pos]
+    if tenures:
+        lo, hi = ctx.tenure_lo[pos], ctx.tenure_hi[pos]
     if data_ends:
         hi = hi + np.asarray([int(p) in ctx.store.handover_moved for p in pos], dtype=hi.dtype)
     mask = bounded_mask(relation, lo, hi, np.asarray(RELATIONS[relation].predicate(lo, hi, b0, b1), dtype=bool))
@@ -186,6 +225,9 @@ def _allen_candidates(
                 ):
                     store.handover_skipped += 1  # the text would hold in the reading only, not in the data
                     continue
+                if ctx.split and _splits_a_tenure(ctx, key, rel, b0, b1, matched):
+                    ctx.split_skipped += 1  # "whose time in office began ..." at a row boundary inside one tenure
+                    continue
                 if not matched and rel in BOUNDED:  # no row before/after T: the table starts (or ends) too late
                     continue
                 if (not matched or rel in BOUNDED) and not config.is_complete(store.table.name):
@@ -196,6 +238,19 @@ def _allen_candidates(
                     continue
                 answers = tuple(sorted({ctx.y(p) for p in matched}))
                 yield Candidate(rel, key, b0, b1, matched, answers)
+
+
+def _splits_a_tenure(
+    ctx: TFDContext, key: tuple[str, ...], relation: Allen, b0: int, b1: int, matched: Sequence[int]
+) -> bool:
+    """Whether the gold rests on a row of a split holding (its boundary is a cabinet's, not a time in office's).
+
+    True when a row split from an adjoining row of the same value matches, read as rows or as holdings.
+    """
+    if not ctx.split.intersection(int(p) for p in ctx.keys[key]):
+        return False
+    held = _evaluate(ctx, key, relation, b0, b1, tenures=True)
+    return bool(ctx.split.intersection(matched) or ctx.split.intersection(held))
 
 
 def _coarse_uncertain(
