@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -169,7 +170,7 @@ def test_event_table_by_hand(tmp_path: Path) -> None:
     assert {k[0] for k in order} == {"Season"}  # never the answer column (City); a number (Edition) names nothing
     # default phrasing from the column names reads as English (no phrase file)
     texts = {q.question for q in build.questions}
-    assert "What was the city of the 1998 Summer event?" in texts
+    assert any(re.fullmatch(r"What was the city of the \d{4} (Summer|Winter) event\?", t) for t in texts)
     assert "As of 1 January 2025, of the events with season Winter, which city came most recently?" in texts
     assert not any(q.logical_form.get("column") == "Edition" for q in build.questions if q.operator == "event_in")
     assert not any(q.operator == "allen" for q in build.questions)  # no spurious TFD (City -> Season ...) is used
@@ -288,7 +289,11 @@ def test_tdbench_status_and_event_tables(mirror: Path, name: str) -> None:
     with path.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     ops = _check_with(list(build.questions), rows, delimiters)
-    assert sum(ops.values()) >= 100  # every TDBench table gives a release of 100 questions
+    # every TDBench table gives a release of 100 questions, or one per row where a row is asked once: an event's
+    # year and the event of that year give each other's answer away (the Olympic tables)
+    assert sum(ops.values()) >= min(100, len(rows))
+    when = {p.doc_id for q in build.questions if q.operator == "event_when" for p in q.S_star}
+    assert not when & {p.doc_id for q in build.questions if q.operator == "event_in" for p in q.S_star}
     # a question never prints a raw multi-value cell ("Chris Buck, Jennifer Lee": "Chris Buck and Jennifer Lee")
     for col in ("Director", "cast", "Member_state"):
         cells = {r[col] for r in rows if col in r and (", " in r[col] or " / " in r[col])}

@@ -94,6 +94,7 @@ class _Rows:
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
         self.asked_in: set[int] = set()  # positions an event_in question asks about
+        self.kept_for_when: set[int] = set()  # positions event_in leaves to event_when
         name = store.table.name
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
         self._delimited: dict[str, bool] = {}
@@ -612,7 +613,13 @@ def event_questions(
     usable = [c for c in rows.cols if not _spells_year(rows, c) and not _measure(rows, c) and not rows.multi(c)]
     ids = unique_columns(store.table, usable) or _nearly_unique(rows, usable)
     # one question per row across event_in and event_when: "Which Summer Games were held in 1996?" (Atlanta 1996)
-    # and "In which year were the 26th Summer Games held?" (1996) give each other's answer away
+    # and "In which year were the 26th Summer Games held?" (1996) give each other's answer away. Half the
+    # identified rows (seeded) are kept for event_when; event_in asks the others; event_when then every row left
+    if ids:
+        ident = Counter(tuple(rows.v(p, c) for c in ids) for p in rows.pos)
+        share = [p for p in rows.pos if ident[tuple(rows.v(p, c) for c in ids)] == 1]
+        random.Random(f"{rows.config.seed}:{store.table.name}:share").shuffle(share)
+        rows.kept_for_when = set(share[::2])
     ins = _in_year(rows, usable, book)
     out = _when(rows, ids, book, rows.asked_in) if ids else []
     out += ins
@@ -764,7 +771,7 @@ def _in_question(
         f"SELECT _row, {quote_ident(y)} FROM {quote_ident(store.sql_name)} WHERE {rows.where({k: kv})} "
         f"AND _lo <= {hi} AND {_END_SQL} >= {lo} AND {quote_ident(y)} IS NOT NULL ORDER BY _row"
     )
-    if sql in seen:
+    if sql in seen or rows.kept_for_when.intersection(matched):
         return None
     got = rows.run(sql, matched)
     if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
