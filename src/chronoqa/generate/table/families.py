@@ -93,7 +93,7 @@ class _Rows:
         self.cols = store.table.columns
         self.candidates: Counter[str] = Counter()  # family -> questions the data allows before quotas
         self.notes: dict[str, str] = {}  # family -> why the data allows no question of it
-        self.asked_in: set[int] = set()  # positions an event_in question asks about
+        self.asked_in: set[int] = set()  # positions an event_in question asks about (one question per row)
         self.kept_for_when: set[int] = set()  # positions event_in leaves to event_when
         name = store.table.name
         self.declared = {c.split(".", 1)[1]: d for c, d in config.delimiters.items() if c.split(".", 1)[0] == name}
@@ -771,7 +771,7 @@ def _in_question(
         f"SELECT _row, {quote_ident(y)} FROM {quote_ident(store.sql_name)} WHERE {rows.where({k: kv})} "
         f"AND _lo <= {hi} AND {_END_SQL} >= {lo} AND {quote_ident(y)} IS NOT NULL ORDER BY _row"
     )
-    if sql in seen or rows.kept_for_when.intersection(matched):
+    if sql in seen or rows.kept_for_when.intersection(matched) or rows.asked_in.intersection(matched):
         return None
     got = rows.run(sql, matched)
     if len(got) != 1:  # several rows that year (two films "Marco" in 2024): the year does not disambiguate
