@@ -119,6 +119,9 @@ def test_a_file_given_by_path_gets_the_same_declarations(mirror: Path, tmp_path:
     )
     _, _, _, output = _build(tmp_path / "d", str(changed))
     assert "NOT applied" in output and "--dataset tdbench-legal" in output
+    both = [str(mirror / "tdbench" / "legal.csv"), "--dataset", "tdbench-legal", "--out", str(tmp_path / "e")]
+    res = CliRunner().invoke(app, ["build", "table", *both])
+    assert res.exit_code == 2 and "not both" in res.output and "Traceback" not in res.output
 
 
 def _official_editions(rows: list[dict[str, str]]) -> dict[tuple[str, int], int]:

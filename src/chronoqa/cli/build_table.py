@@ -175,6 +175,7 @@ class _Inputs:
         """A named dataset: a TDBench table (fetched, with its declarations) or a TKG viewed as a table."""
         from chronoqa.datasets import fetch, get_spec, load_graph
         from chronoqa.datasets.tdbench import declarations, read
+        from chronoqa.errors import ChronoqaError
         from chronoqa.sources.graph_table import graph_as_table
 
         if get_spec(name).format != "table":
@@ -184,6 +185,11 @@ class _Inputs:
             self.main.append(name)
             return
         decl = declarations(name)
+        if decl.table in self.loaded:
+            raise ChronoqaError(
+                f"--dataset {name}: a table named {decl.table!r} is already read (give the file or the dataset, "
+                "not both)"
+            )
         table = read(name, fetch(name), on_bad_row=self.policy)
         self.loaded[table.name] = table
         self.sources[table.name] = {"dataset": name, "file": decl.file, "sha256": decl.sha256}
