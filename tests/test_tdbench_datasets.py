@@ -207,3 +207,51 @@ def test_culture_by_name_needs_no_delimiter_flag(mirror: Path, tmp_path: Path) -
     assert manifest["config"]["delimiters"] == {"culture.Heritage_element": "none"}
     with_commas = {r["Heritage_element"] for r in _rows(mirror, "culture.csv") if ", " in r["Heritage_element"]}
     assert any(e in q["question"] for q in qs for e in with_commas)  # an element name is one name, commas and all
+
+
+# Worked by hand: Ann's first time in office (2000-2004) is filed as two cabinets (lines 2 and 3, the second
+# beginning the day the first ended); her return in 2012 (line 6) is another time in office.
+OFFICES = """Country,Role,Name,Start,End
+Xland,Prime Minister,Ann,2000-01-10,2002-03-05
+Xland,Prime Minister,Ann,2002-03-05,2004-06-01
+Xland,Prime Minister,Bob,2004-06-01,2008-02-02
+Xland,Prime Minister,Cat,2008-02-02,2012-09-09
+Xland,Prime Minister,Ann,2012-09-09,2015-01-01
+Yland,Prime Minister,Dan,2001-01-01,2005-01-01
+Yland,Prime Minister,Eve,2005-01-01,2009-01-01
+Yland,Prime Minister,Fay,2009-01-01,2013-01-01
+Yland,Prime Minister,Gus,2013-01-01,2016-01-01
+"""
+
+
+def test_no_question_rests_on_a_boundary_inside_one_holding(tmp_path: Path) -> None:
+    from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
+    from chronoqa.sources.tables import read_table
+
+    path = tmp_path / "offices.csv"
+    path.write_text(OFFICES, encoding="utf-8")
+    cfg = TableBuildConfig(as_of="2016-06-01", per_cell=5, seed=3, complete=("offices",))
+    build = build_table_benchmark([read_table(path)], cfg)
+    allen = [q for q in build.questions if q.operator == "allen"]
+    assert allen
+    for q in allen:  # neither of Ann's two cabinets is a gold row: their shared boundary is no end of office
+        assert not {"offices:2", "offices:3"} & {t.doc_id for t in q.S_star}, q.question
+    assert any(t.doc_id == "offices:6" for q in allen for t in q.S_star)  # her return is asked about
+    assert build.manifest["tfds"]["offices"]["split_holdings_skipped"] > 0
+
+
+def test_declared_rows_map_from_the_values_as_read_and_exclude() -> None:
+    from chronoqa.generate.table.declared import declared_rows
+    from chronoqa.records import TemporalTable
+    from chronoqa.time import Interval, parse_time
+
+    iv = Interval(parse_time("1920"), parse_time("1920"))
+    table = TemporalTable(
+        "t", ("Season", "N"), [("Summer", "6"), ("Summer", "7"), ("Winter", "6")], [iv] * 3, [2, 3, 4], "Start", "End"
+    )
+    out = declared_rows(table, {"map:Season,N->N": {"Summer | 6": "7", "Summer | 7": "8"}, "exclude:Season": "Winter"})
+    assert list(out.table.rows) == [("Summer", "7"), ("Summer", "8")]  # 6 -> 7 and 7 -> 8, never 6 -> 8
+    assert list(out.table.lines) == [2, 3] and out.excluded == {2: "exclude:Season"}
+    assert out.mapped == {"map:Season,N->N": 2}
+    with pytest.raises(ChronoqaError, match="names column 'Year'"):
+        declared_rows(table, {"exclude:Year": "1920"})
