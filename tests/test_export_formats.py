@@ -16,6 +16,8 @@ import pytest
 from publish_fixtures import build_release, chronoqa_cli
 
 JSON_FIELDS = ("time_refs", "reference", "logical_form")
+#: The Hub's name of each release split (the Hub and ``datasets.Split`` say ``validation``, chronoqa ``dev``).
+HUB = {"train": "train", "dev": "validation", "test": "test"}
 
 
 @pytest.fixture(scope="module", params=["kg", "table"])
@@ -52,7 +54,7 @@ def test_hf_questions_round_trip_every_field(exported: tuple[Path, Path]) -> Non
     for split, ds in dd.items():
         for row in ds:
             want = expected[row["id"]]
-            assert row["split"] == split == want["split"]
+            assert row["split"] == want["split"] and split == HUB[want["split"]]
             got = {k: (json.loads(row[k]) if k in JSON_FIELDS else row[k]) for k in want}
             assert got == want, row["id"]
             f = flags.get(row["id"])
@@ -85,7 +87,7 @@ def test_hf_card_header(exported: tuple[Path, Path]) -> None:
     assert {c["config_name"] for c in header["configs"]} == {"questions", "corpus", "qrels"}
     n_split: dict[str, int] = defaultdict(int)
     for d in _lines(release / "benchmark.jsonl"):
-        n_split[d["split"]] += 1
+        n_split[HUB[d["split"]]] += 1
     info = next(i for i in header["dataset_info"] if i["config_name"] == "questions")
     assert {s["name"]: s["num_examples"] for s in info["splits"]} == dict(n_split)
     assert "question-answering" in header["task_categories"]
@@ -148,6 +150,11 @@ def test_croissant_records_load_with_mlcroissant(exported: tuple[Path, Path]) ->
         assert json.loads(text(r["logical_form"])) == want["logical_form"]
     n_corpus = sum(1 for _ in ds.records(record_set="corpus"))
     assert n_corpus == len(_lines(release / "corpus.jsonl"))
+    # the release's as_of, never the day of the export
+    manifest = json.loads((release / "manifest.json").read_text(encoding="utf-8"))
+    as_of = manifest.get("as_of") or manifest["config"]["as_of"]
+    assert json.loads((out / "croissant" / "croissant.json").read_text(encoding="utf-8"))["datePublished"] == as_of
+    assert str(ds.metadata.date_published.date()) == as_of
 
 
 def test_export_is_deterministic(exported: tuple[Path, Path], tmp_path: Path) -> None:
@@ -178,7 +185,7 @@ def test_hf_folder_loads_by_its_own_card(exported: tuple[Path, Path]) -> None:
     release, out = exported
     n_split: dict[str, int] = defaultdict(int)
     for d in _lines(release / "benchmark.jsonl"):
-        n_split[d["split"]] += 1
+        n_split[HUB[d["split"]]] += 1
     questions = datasets.load_dataset(str(out / "hf"))
     assert {k: v.num_rows for k, v in questions.items()} == dict(n_split)
     corpus = datasets.load_dataset(str(out / "hf"), "corpus")

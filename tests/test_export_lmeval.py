@@ -42,3 +42,28 @@ def test_lm_eval_task_manager_loads_the_exported_task(mirror: Path, tmp_path: Pa
     agg = task.aggregation()
     assert agg["A"]([1.0, 0.0, 1.0, 1.0]) == pytest.approx(0.75)
     assert agg["T"]([1.0, math.nan, 0.0]) == pytest.approx(0.5)
+
+
+def test_lm_eval_fewshot_from_train_validation_split_and_stderr(mirror: Path, tmp_path: Path) -> None:
+    """Few-shot examples come from train (never test), dev is lm_eval's validation, every metric has a stderr."""
+    from lm_eval.api.metrics import stderr_for_metric
+    from lm_eval.tasks import TaskManager, get_task_dict
+
+    release = build_release("kg", mirror, tmp_path / "release")
+    res = chronoqa_cli("export", str(release), "--to", "lm-eval", "--out", str(tmp_path / "out"))
+    assert res.returncode == 0, res.stderr
+    tm = TaskManager(include_path=str(tmp_path / "out" / "lm-eval"), include_defaults=False)
+    task = get_task_dict(["chronoqa_yago11k"], tm)["chronoqa_yago11k"]
+    gold = [json.loads(line) for line in (release / "benchmark.jsonl").read_text(encoding="utf-8").splitlines()]
+    ids = {s: [d["id"] for d in gold if d["split"] == s] for s in ("train", "dev", "test")}
+    assert ids["train"] and ids["dev"]
+    assert [d["id"] for d in task.fewshot_docs()] == ids["train"]
+    assert [d["id"] for d in task.validation_docs()] == ids["dev"]
+    assert [d["id"] for d in task.test_docs()] == ids["test"]
+    shots = task.sampler.sample(3)
+    assert len(shots) == 3 and {d["id"] for d in shots} <= set(ids["train"])
+    for name, agg in task.aggregation().items():  # lm_eval's own aggregations, so it reports their stderr
+        err = stderr_for_metric(agg, bootstrap_iters=50)
+        assert err is not None, name
+        values = [1.0, 0.0] * 10 + ([math.nan, math.nan] if name != "A" else [])  # T, AT: NaN where undefined
+        assert 0.0 < err(values) < 1.0

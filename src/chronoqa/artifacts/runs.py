@@ -5,10 +5,15 @@ For a run named ``NAME`` three files are written, atomically (:func:`write_run`)
 * ``NAME.run.jsonl``: one line per question, every question of the (split of the) benchmark, in
   benchmark order: ``{"qid": str, "hits": [{"doc_id", "rank" (1-based), "score", "s", "r", "o",
   "t_start", "t_end"}, ...]}``; ``hits`` is empty when nothing was retrieved.
-* ``NAME.run.trec``: the TREC run format ``qid Q0 docid rank score tag`` (ir_measures, ranx and
-  trec_eval read it). Scores are strictly ordered within a question by construction of the
-  retrievers' tie-breaking (score, then corpus order) except for exact ties, where TREC tools may
-  reorder; ``rank`` in the JSONL file is authoritative.
+* ``NAME.run.trec``: the TREC run format ``qid Q0 docid rank score tag`` (ir_measures, pytrec_eval,
+  ranx and trec_eval read it). Its scores decrease strictly within a question, in chronoqa's rank order
+  (:func:`trec_scores`): trec_eval and the tools built on it order by score and break exact ties by doc
+  id, ranx its own way, so a tie written as a tie would be ranked differently by each tool. Scores are
+  written at single precision, because trec_eval (and pytrec_eval, ir_measures' default backend) holds
+  a run's scores as 32-bit floats: a difference finer than that is a tie to it. A hit's score is the
+  retriever's, rounded to single precision and, where that is not below the score written before it,
+  lowered to the next single-precision value below; ``rank`` and ``score`` in the JSONL file are the
+  retriever's.
 * ``NAME.run.meta.json``: ``spec``, ``control``, ``corpus_sha256``, ``benchmark_sha256``,
   ``toolkit_version``, ``k``, ``n_questions``, plus ``split`` and ``params``: a function of the inputs
   and the spec, so two identical runs write identical bytes.
@@ -62,6 +67,7 @@ __all__ = [
     "read_timing",
     "run_paths",
     "timing_path",
+    "trec_scores",
     "write_run",
 ]
 
@@ -222,6 +228,24 @@ def read_timing(run_path: str | Path) -> dict[str, Any]:
     return dict(data) if isinstance(data, Mapping) else {}
 
 
+def trec_scores(hits: Sequence[RunHit]) -> list[str]:
+    """The TREC file's scores of ``hits`` (in rank order), as text: strictly decreasing as 64- and 32-bit floats.
+
+    Each is the hit's own score rounded to single precision (clamped to its finite range), or the next
+    single-precision value below the score written before it when the own score is not below that (a tie, a
+    score that rank order contradicts, NaN). The text is the shortest that reads back as that value.
+    """
+    import numpy as np
+
+    top = float(np.finfo(np.float32).max)
+    raw = np.array([h.score for h in hits], dtype=np.float64)
+    out = np.clip(np.nan_to_num(raw, nan=top), -top, top).astype(np.float32)
+    for j in range(1, len(out)):
+        if not out[j] < out[j - 1]:
+            out[j] = np.nextafter(out[j - 1], np.float32(-np.inf))
+    return [str(s) for s in out]
+
+
 def write_run(
     out_dir: str | Path,
     name: str,
@@ -242,8 +266,8 @@ def write_run(
             fh.write("\n")
     with atomic_write(trec) as fh:
         for line in lines:
-            for h in line.hits:
-                fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {h.score!r} {tag}\n")
+            for h, score in zip(line.hits, trec_scores(line.hits), strict=True):
+                fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {score} {tag}\n")
     if timing is not None:
         write_json(timing_path(jsonl), dict(timing))
     write_json(meta_file, dict(meta))  # last: a meta file marks a complete run

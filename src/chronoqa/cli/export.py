@@ -16,13 +16,19 @@ def register(app: typer.Typer) -> None:
     @app.command("export")
     def export_cmd(
         release: Annotated[Path, typer.Argument(help="Benchmark release folder.")],
-        to: Annotated[str, typer.Option("--to", help="Target: hf, croissant, beir, lm-eval or all.")] = "all",
+        to: Annotated[
+            str,
+            typer.Option(
+                "--to",
+                help="Target: hf, croissant, beir, lm-eval, tempbench (KG releases), or all (all but tempbench).",
+            ),
+        ] = "all",
         out: Annotated[Path, typer.Option("--out", help="Folder to write <target>/ folders into.")] = Path("export"),
         validation: Annotated[
             Path | None, typer.Option("--validation", help="A `chronoqa validate import` folder to include.")
         ] = None,
     ) -> None:
-        """Export a release: Hugging Face Parquet + dataset card, Croissant metadata, BEIR layout."""
+        """Export a release: Hugging Face Parquet + card, Croissant, BEIR, lm-eval, TempBench's layout."""
         from chronoqa.export import export_release
 
         for folder in export_release(release, to, out, validation=validation):

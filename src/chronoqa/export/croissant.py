@@ -5,7 +5,8 @@ one ``FileSet`` per config (``questions``, ``corpus``, ``qrels``), one ``FileObj
 (with its sha256), and one record set per config whose fields carry the Croissant data types of the
 Arrow columns (``sc:Text``, ``sc:Integer``, ``sc:Boolean``; lists of strings are ``repeated``). The
 nested triple lists (``S_star`` and the negatives) are described as ``repeated`` fields with typed
-sub-fields. Licence, citation and source come from the dataset registry.
+sub-fields. Licence, citation and source come from the dataset registry; ``datePublished`` is the release's
+``as_of`` (its manifest's), never the day of the export, so the same release gives the same file.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from chronoqa.artifacts.release import Release
 from chronoqa.export.hf import CORPUS_SCHEMA, QRELS_SCHEMA, QUESTION_SCHEMA, write_hf
 from chronoqa.export.provenance import provenance_of
 from chronoqa.io import sha256_file, write_json
+from chronoqa.time import parse_time
 
-__all__ = ["CONTEXT", "CROISSANT_FILE", "croissant_metadata", "write_croissant"]
+__all__ = ["CONTEXT", "CROISSANT_FILE", "croissant_metadata", "date_published", "write_croissant"]
 
 CROISSANT_FILE = "croissant.json"
 
@@ -88,6 +90,15 @@ def _field(config: str, name: str, t: pa.DataType, parent: str | None = None) ->
     return f
 
 
+def date_published(release: Release) -> str | None:
+    """The release's ``as_of`` (manifest ``as_of`` or ``config.as_of``) as an ISO date; ``None`` without one."""
+    m = release.manifest
+    config = m.get("config")
+    value = m.get("as_of") or (config.get("as_of") if isinstance(config, dict) else None)
+    point = parse_time(value, field="as_of")
+    return None if point is None else point.isoformat()
+
+
 def croissant_metadata(release: Release, folder: Path) -> dict[str, Any]:
     """The Croissant JSON-LD of an exported Parquet folder (paths relative to ``folder``)."""
     prov = provenance_of(release)
@@ -136,6 +147,7 @@ def croissant_metadata(release: Release, folder: Path) -> dict[str, Any]:
         "license": prov.licence_url or prov.licence,
         "url": prov.homepage or "https://example.invalid/chronoqa-release",
         "version": str(release.manifest.get("version", "0.0.0")),
+        **({"datePublished": published} if (published := date_published(release)) else {}),
         "citeAs": prov.citation or f"chronoqa release of {prov.dataset} (source licence unknown)",
         "distribution": distribution,
         "recordSet": record_sets,

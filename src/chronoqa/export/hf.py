@@ -7,6 +7,9 @@ Layout::
     corpus/corpus-00000-of-00001.parquet       one row per document (config ``corpus``)
     qrels/<split>-00000-of-00001.parquet       query-id, corpus-id, score (config ``qrels``)
 
+``<split>`` is the Hub's name of the release's split (:func:`hub_split`): ``train``, ``validation`` (the
+release's ``dev``) and ``test``; a row's ``split`` field keeps the release's own name.
+
 A question row holds every field of :meth:`chronoqa.records.Question.to_dict`, the triple lists
 (``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``) as lists of structs, and the release's functional
 flags (``dist_functional``, ``stale_functional``; null where the release has none). The free-form
@@ -41,6 +44,7 @@ __all__ = [
     "QUESTION_SCHEMA",
     "SPLITS",
     "hub_features",
+    "hub_split",
     "load_hf",
     "question_row",
     "read_qrels",
@@ -48,6 +52,15 @@ __all__ = [
 ]
 
 SPLITS = ("train", "dev", "test")
+#: The Hub's (and ``datasets.Split``'s) names of the release's splits where they differ.
+_HUB_SPLITS = {"dev": "validation"}
+
+
+def hub_split(name: str) -> str:
+    """The split's name on the Hugging Face Hub: ``dev`` is ``validation``; other names are kept."""
+    return _HUB_SPLITS.get(name, name)
+
+
 JSON_FIELDS = ("time_refs", "reference", "logical_form")
 
 #: The question and triple columns: :class:`~chronoqa.records.Question`'s Arrow schema (objects as JSON text),
@@ -238,7 +251,8 @@ def _card_body(release: Release, prov: Provenance) -> list[str]:
         "Configs: `questions` (one row per question, nested gold chain `S_star`, negatives `S_dist`/`S_stale`,",
         "anchors `S_anchor`, functional flags), `corpus` (one verbalised fact per document) and `qrels`",
         "(`query-id`, `corpus-id`, `score`: the documents of `S_star`, i.e. time-valid relevance).",
-        "`time_refs`, `reference` and `logical_form` are JSON strings.",
+        "`time_refs`, `reference` and `logical_form` are JSON strings. Splits: `train`, `validation` (the",
+        "release's `dev`; a row's `split` field keeps `dev`) and `test`.",
         "",
         "## Licence and provenance",
         "",
@@ -277,10 +291,11 @@ def write_hf(release: Release, out: Path, validation: Path | None = None) -> Pat
         qsplit[q.id] = q.split
     order = [s for s in SPLITS if s in by_split] + sorted(s for s in by_split if s not in SPLITS)
     for sub in ("questions", "qrels"):
-        check_stale_splits(out / sub, "*.parquet", [f"{s}-00000-of-00001.parquet" for s in order])
+        check_stale_splits(out / sub, "*.parquet", [f"{hub_split(s)}-00000-of-00001.parquet" for s in order])
     sizes: Sizes = {}
     for s in order:
-        sizes[s] = _write_table(out / "questions" / f"{s}-00000-of-00001.parquet", by_split[s], QUESTION_SCHEMA)
+        path = out / "questions" / f"{hub_split(s)}-00000-of-00001.parquet"
+        sizes[hub_split(s)] = _write_table(path, by_split[s], QUESTION_SCHEMA)
     docs = [d.to_dict() for d in release.corpus]
     corpus_sizes = {"corpus": _write_table(out / "corpus" / "corpus-00000-of-00001.parquet", docs, CORPUS_SCHEMA)}
     qrels: dict[str, list[dict[str, Any]]] = {}
@@ -289,7 +304,8 @@ def write_hf(release: Release, out: Path, validation: Path | None = None) -> Pat
     qorder = [s for s in order if s in qrels]
     qrels_sizes: Sizes = {}
     for s in qorder:
-        qrels_sizes[s] = _write_table(out / "qrels" / f"{s}-00000-of-00001.parquet", qrels[s], QRELS_SCHEMA)
+        path = out / "qrels" / f"{hub_split(s)}-00000-of-00001.parquet"
+        qrels_sizes[hub_split(s)] = _write_table(path, qrels[s], QRELS_SCHEMA)
     card = _card(release, prov, sizes, corpus_sizes, qrels_sizes)
     if validation is not None:
         summary = (validation / VALIDATION_FILE).read_text(encoding="utf-8").strip()

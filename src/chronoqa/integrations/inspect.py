@@ -1,9 +1,10 @@
 """An ``inspect_ai`` task over a chronoqa release, scored by chronoqa's own A, T and AT.
 
-Run it with inspect's CLI or from Python::
+Run it with inspect's CLI or from Python; after ``pip install chronoqa[inspect]`` inspect finds it by name
+(the ``inspect_ai`` entry point of chronoqa's ``pyproject.toml`` names this module)::
 
-    inspect eval chronoqa/integrations/inspect.py@chronoqa_qa -T release=REL -T protocol=rag@1 -T run=RUN
-    inspect_ai.eval(chronoqa_qa(release="REL"), model="openai/...")
+    inspect eval chronoqa/chronoqa_qa -T release=REL -T protocol=rag@1 -T run=RUN
+    inspect_ai.eval("chronoqa/chronoqa_qa", task_args={"release": "REL"}, model="openai/...")
 
 * ``protocol``: a prompt protocol of :mod:`chronoqa.answer.prompts` (``closed_book@1``, ``rag@1``); the
   RAG variant needs ``run``, a retrieval run file (any shape :func:`chronoqa.artifacts.runs.read_run`

@@ -37,7 +37,7 @@ from chronoqa.time.columns import (
     start_after_end,
     unit_bounds,
 )
-from chronoqa.time.render import MONTH_NAMES, render_time, render_unit, render_year
+from chronoqa.time.render import MONTH_NAMES, float_year, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "distinct_dates",
     "distinct_dates_of",
     "extract_times",
+    "float_year",
     "is_leap_year",
     "parse_time",
     "point_relation",

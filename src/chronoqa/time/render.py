@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from chronoqa.time._core import Granularity, TimePoint
+from chronoqa.time._core import Granularity, TimeParseError, TimePoint, parse_time
 
-__all__ = ["MONTH_NAMES", "render_time", "render_unit", "render_year"]
+__all__ = ["MONTH_NAMES", "float_year", "render_time", "render_unit", "render_year"]
 
 MONTH_NAMES: Final = (
     "January", "February", "March", "April", "May", "June",
@@ -57,3 +57,16 @@ def render_time(point: TimePoint) -> str:
 def render_unit(unit: int, granularity: Granularity) -> str:
     """English form of one unit of ``granularity`` (years, months since year 0, days since 1970-01-01)."""
     return render_time(TimePoint.from_unit(unit, granularity))
+
+
+def float_year(value: object) -> float | None:
+    """A year-granular time as TempBench writes it (``"1994"`` → ``1994.0``); ``None`` for an unknown time.
+
+    A time finer than a year (``1994-03``) raises :class:`TimeParseError`: a float year would drop its month.
+    """
+    point = parse_time(value)
+    if point is None:
+        return None
+    if point.granularity is not Granularity.YEAR:
+        raise TimeParseError(f"{value!r} is finer than a year: a float year such as 1994.0 would drop its month/day")
+    return float(point.year)

@@ -9,7 +9,7 @@ from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.io import md_escape
 from chronoqa.records import COMPLEXITIES, Question
 
-__all__ = ["SPLIT_ORDER", "composition_table", "operator_title", "render_datacard"]
+__all__ = ["SPLIT_ORDER", "STALE_HEADING", "composition_table", "operator_title", "render_datacard", "stale_section"]
 #: The order the data card lists splits in.
 SPLIT_ORDER = ("train", "dev", "test")
 
@@ -160,6 +160,39 @@ def _composition_and_splits(manifest: Mapping[str, Any]) -> list[str]:
     ]
 
 
+#: The heading of the data card's section on stale negatives (an export adds the section when a card lacks it).
+STALE_HEADING = "## Stale negatives (`S_stale`): when they are empty, and how to get them"
+
+
+def stale_section(questions: Sequence[Question]) -> list[str]:
+    """How many questions carry a stale negative (per operator), why the others have none, how to get them."""
+    have: dict[str, list[int]] = {}
+    for q in questions:
+        row = have.setdefault(q.operator, [0, 0])
+        row[0] += bool(q.S_stale)
+        row[1] += 1
+    n_with = sum(r[0] for r in have.values())
+    n = sum(r[1] for r in have.values())
+    per_op = "; ".join(f"{operator_title(op)} {w:,} of {t:,}" for op, (w, t) in sorted(have.items()))
+    return [
+        STALE_HEADING,
+        "",
+        f"{n_with:,} of {n:,} questions carry a stale negative ({per_op or 'no questions'}).",
+        "",
+        "A stale negative is a real fact of the graph with the same (s, r, o) as a gold fact at another time, not "
+        "even possibly valid at `t_query`. `S_stale` is therefore empty whenever no gold fact's (s, r, o) occurs "
+        "in the graph a second time. That is the rule, not a fault, on a graph that stores each (s, r, o) once, as "
+        "one interval: YAGO11k's default build has no stale negatives at all, and every negative-dependent "
+        "measure on `S_stale` is undefined there (a question without one is never counted as a stale hit).",
+        "",
+        "To get stale negatives: build with `--expand-years` (each interval fact becomes one point fact per year, "
+        "so the gold fact's other years are stale: `chronoqa build kg --dataset yago11k --expand-years`), or use "
+        "a graph whose facts repeat in several periods (Wikidata12k, tkgl-smallpedia). Restrict stale-dependent "
+        "analysis to the questions flagged `stale_functional` in `functional_negatives.jsonl`.",
+        "",
+    ]
+
+
 def _thin_section(manifest: Mapping[str, Any]) -> list[str]:
     return [
         "## Thin cells",
@@ -257,6 +290,7 @@ def render_datacard(manifest: Mapping[str, Any], questions: Sequence[Question]) 
         [
             *_intro(manifest),
             *_composition_and_splits(manifest),
+            *stale_section(questions),
             *_world_section(manifest),
             *_thin_section(manifest),
             *_limitations(manifest),
