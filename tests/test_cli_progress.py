@@ -19,7 +19,7 @@ import pytest
 from rich.console import Console
 
 from answer_fixtures import write_fixture
-from chronoqa.cli._progress import StageBars, StageLog, duration, stage_progress
+from chronoqa.cli._progress import StageBars, StageLog, duration, one_step, stage_progress
 from chronoqa.io import read_json
 
 _CLI = "from chronoqa.cli import main; main()"
@@ -94,3 +94,15 @@ def test_log_lines_are_written_when_they_happen() -> None:
     tick(1)
     log.finish("build", SimpleNamespace(skipped=False, seconds=450.0))
     assert buf.getvalue().splitlines()[-1] == "build: done in 7 min 30 s (3/3)"
+
+
+def test_a_single_step_is_logged_like_a_stage_with_the_time_it_took() -> None:
+    buf = io.StringIO()
+    with one_step(Console(file=buf, force_terminal=False, width=80), "answer", 5) as tick:
+        assert buf.getvalue() == "answer: started\n"
+        time.sleep(0.3)
+        tick(5)
+    end = buf.getvalue().splitlines()[-1]
+    m = re.fullmatch(r"answer: done in (.+) \(5/5\)", end)
+    assert m is not None, end
+    assert 0.3 <= _seconds(m.group(1)) < 5

@@ -10,15 +10,17 @@ run's semantic outputs.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
 from rich.text import Text
 
-__all__ = ["StageBars", "StageLog", "duration", "stage_progress"]
+__all__ = ["StageBars", "StageLog", "duration", "one_step", "stage_progress"]
 
 
 def duration(seconds: float) -> str:
@@ -123,3 +125,23 @@ def stage_progress(console: Console) -> Iterator[StageBars | StageLog]:
     )
     with bars:
         yield StageBars(bars)
+
+
+@dataclass(frozen=True)
+class _Step:
+    seconds: float
+    skipped: bool = False
+
+
+@contextmanager
+def one_step(console: Console, name: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    """A single counted step shown as a stage (``chronoqa answer``, ``build kg``): yields the advance callback.
+
+    Its end is shown with the seconds measured around the ``with`` body; an error inside shows no end.
+    """
+    with stage_progress(console) as shown:
+        shown.begin(name)
+        tick = shown.start(name, total)
+        t0 = time.perf_counter()
+        yield tick
+        shown.finish(name, _Step(time.perf_counter() - t0))

@@ -164,7 +164,7 @@ def _build(
     sources: dict[str, Any],
 ) -> KGBuild:
     """The build with a progress bar; extra labels read from ``labels`` (recorded in ``sources``)."""
-    from chronoqa.cli._ui import task_progress
+    from chronoqa.cli._progress import one_step
     from chronoqa.generate.kg import build_kg_benchmark
     from chronoqa.sources.labels import read_entity_labels
 
@@ -173,15 +173,15 @@ def _build(
         from chronoqa.io import sha256_file
 
         sources["labels"] = {"file": labels.name, "sha256": sha256_file(labels)}
-    with task_progress(console, label="questions") as bar:
-        task = bar.add_task("build", total=config.n_questions)
+    shown = [0]
+    with one_step(console, "questions", config.n_questions) as tick:
+
+        def advance(done: int, total: int) -> None:
+            tick(max(0, done - shown[0]))
+            shown[0] = max(shown[0], done)
+
         return build_kg_benchmark(
-            graph,
-            config,
-            phrases=phrases,
-            entity_labels=extra,
-            sources=sources,
-            progress=lambda done, total: bar.update(task, completed=done),
+            graph, config, phrases=phrases, entity_labels=extra, sources=sources, progress=advance
         )
 
 

@@ -12,8 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from chronoqa.cli._progress import stage_progress
-from chronoqa.cli._ui import fail, plain_console, task_progress, warn
+from chronoqa.cli._progress import one_step, stage_progress
+from chronoqa.cli._ui import fail, plain_console, warn
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["register"]
@@ -122,17 +122,9 @@ def answer_cmd(
         a = make_answerer(answerer)
         rel = load_release(bench)
         n = sum(1 for q in rel.questions if split in ("all", q.split))
-        with task_progress(console, label="answering") as bars:
-            task = bars.add_task("answer", total=min(n, limit) if limit else n)
+        with one_step(console, "answer", min(n, limit) if limit else n) as tick:
             s = answer_release(
-                rel,
-                a,
-                out,
-                run=run,
-                split=split,
-                cache_dir=cache or (out / "cache"),
-                progress=lambda k: bars.advance(task, k),
-                limit=limit,
+                rel, a, out, run=run, split=split, cache_dir=cache or (out / "cache"), progress=tick, limit=limit
             )
     except ChronoqaError as exc:
         fail(exc)
