@@ -233,9 +233,10 @@ def test_error_fixes_name_what_a_user_can_type(tmp_path: Path) -> None:
     quint.write_text("head,relation,tail,from,until\na,r,b,2001,2002\n", encoding="utf-8")
     with pytest.raises(DataError) as err:
         read_quintuples(quint)
-    assert "rename that column in the file's header to" in err.value.fix and not err.value.fix.startswith("pass")
+    assert err.value.fix.startswith("map it with --columns end=<column name or 0-based position>")
+    assert "or rename that column in the header to 'end'" in err.value.fix
     table = tmp_path / "t.csv"
     table.write_text("name,start,end\nAnn,2005,2001\n", encoding="utf-8")
     with pytest.raises(DataError) as err:
         read_table(table, start_column="start", end_column="end")
-    assert err.value.fix.startswith("correct the row's dates in the file")
+    assert err.value.fix.startswith("correct the row's dates in the file, or build with --on-reversed skip")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 import pytest
-from scipy.stats import false_discovery_control
 
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_ci, bootstrap_cis, mcnemar, paired_test, rng_for
 
@@ -64,9 +64,19 @@ def test_benjamini_hochberg_textbook_and_scipy() -> None:
     # running minimum from the top keeps them: q = 0.02, 0.02, 0.04, 0.04 (in sorted order).
     assert benjamini_hochberg([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.02, 0.04, 0.04, 0.02])
     assert benjamini_hochberg([0.01, None, 0.04]) == [pytest.approx(0.02), None, pytest.approx(0.04)]
+    assert benjamini_hochberg([float("nan"), 0.5]) == [None, pytest.approx(0.5)]
+    assert benjamini_hochberg([]) == [] and benjamini_hochberg([None]) == [None]
+
+
+def test_benjamini_hochberg_against_the_definition() -> None:
+    # The step-up definition written out: q_i = min over every p_j >= p_i of p_j * m / rank(p_j), capped at 1
+    # (tied p-values share the highest rank of the tie).
     rng = np.random.default_rng(5)
-    ps = rng.random(25) ** 2
-    assert benjamini_hochberg(list(ps)) == pytest.approx(list(false_discovery_control(ps)))
+    ps = [*(float(p) for p in rng.random(25) ** 2), 0.3, 0.3, 1.0]
+    m = len(ps)
+    rank = {p: sum(1 for x in ps if x <= p) for p in ps}
+    expected = [min(1.0, min(pj * m / rank[pj] for pj in ps if pj >= p)) for p in ps]
+    assert benjamini_hochberg(ps) == pytest.approx(expected, rel=1e-12)
 
 
 def test_paired_permutation() -> None:
@@ -80,3 +90,44 @@ def test_paired_permutation() -> None:
     assert better.lo == better.hi == 1.0
     again = paired_test(x, ones, 1 - x, ones, n_resamples=200, seed=1)
     assert again == paired_test(x, ones, 1 - x, ones, n_resamples=200, seed=1)
+
+
+def _exact_permutation_p(na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray) -> float:
+    """Every one of the 2**n swaps enumerated: the share whose |ratio difference| reaches the observed one."""
+    obs = abs(na.sum() / da.sum() - nb.sum() / db.sum())
+    hits = 0
+    for swap in itertools.product([False, True], repeat=na.size):
+        s = np.array(swap)
+        a_n, a_d = np.where(s, nb, na).sum(), np.where(s, db, da).sum()
+        b_n, b_d = np.where(s, na, nb).sum(), np.where(s, da, db).sum()
+        if a_d > 0 and b_d > 0 and abs(a_n / a_d - b_n / b_d) >= obs - 1e-12:
+            hits += 1
+    return hits / 2**na.size
+
+
+def test_paired_permutation_by_hand() -> None:
+    # A right on 3 questions B gets wrong, both wrong on a 4th: the 8 swaps of the 3 differing questions give
+    # |diff| = 3/4, 1/4, 1/4, 1/4, 1/4, 1/4, 1/4, 3/4 -> p = 2/8 (few enough swaps to enumerate them all).
+    res = paired_test(np.array([1.0, 1, 1, 0]), np.ones(4), np.zeros(4), np.ones(4), n_resamples=1000, seed=0)
+    assert res.diff == 0.75 and res.p_value == pytest.approx(0.25)
+    # One differing question: its swap gives -diff, as extreme as diff, so p = 2/2.
+    one = paired_test(np.array([1.0, 0, 0]), np.ones(3), np.zeros(3), np.ones(3), n_resamples=1000, seed=0)
+    assert one.diff == pytest.approx(1 / 3) and one.p_value == 1.0
+
+
+def test_paired_permutation_matches_full_enumeration_on_a_ratio_metric() -> None:
+    # Ten questions, three of them identical for both systems and one undefined for A (denominator 0):
+    # enumerating all 2**10 swaps by hand gives the exact p-value the test must reproduce.
+    na = np.array([0.5, 1.0, 0.0, 0.25, 1.0, 0.0, 0.75, 1.0, 0.5, 0.0])
+    da = np.array([1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    nb = np.array([0.5, 0.0, 0.0, 0.75, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0])
+    db = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    res = paired_test(na, da, nb, db, n_resamples=1000, seed=2)
+    assert res.p_value == pytest.approx(_exact_permutation_p(na, da, nb, db))
+    # With more swaps than resamples the p-value is a Monte Carlo estimate of the same figure.
+    rng = np.random.default_rng(9)
+    x = (rng.random(14) < 0.7).astype(float)
+    y = (rng.random(14) < 0.4).astype(float)
+    ones = np.ones(14)
+    approx = paired_test(x, ones, y, ones, n_resamples=4000, seed=3)
+    assert approx.p_value == pytest.approx(_exact_permutation_p(x, ones, y, ones), abs=0.03)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import numpy as np
 import pytest
 
 from chronoqa.validate import agreement, cohen_kappa, krippendorff_alpha
@@ -53,6 +56,44 @@ def test_agreement_two_annotators_has_a_bootstrap_ci() -> None:
     assert res.ci_low < 0.4 < res.ci_high and res.ci_low >= -1 and res.ci_high <= 1
     again = agreement(items, ["A", "B"], n_boot=500, seed=0, name="gold")
     assert again == res  # seeded
+
+
+def _alpha_from_coincidences(items: list[dict[str, str | None]]) -> float:
+    """Nominal alpha from its definition: a coincidence matrix over pairable items, 1 - (n-1) D_o / D_e."""
+    o: Counter[tuple[str, str]] = Counter()
+    for item in items:
+        vs = [v for v in item.values() if v is not None]
+        for i, c in enumerate(vs):
+            for j, k in enumerate(vs):
+                if i != j:
+                    o[(c, k)] += 1 / (len(vs) - 1)  # items with one rating have no pairs
+    n_c: Counter[str] = Counter()
+    for (c, _), v in o.items():
+        n_c[c] += v
+    n = sum(n_c.values())
+    observed = sum(v for (c, k), v in o.items() if c != k)
+    expected = sum(n_c[c] * n_c[k] for c in n_c for k in n_c if c != k)
+    return 1 - (n - 1) * observed / expected
+
+
+def test_krippendorff_alpha_against_the_coincidence_definition() -> None:
+    rng = np.random.default_rng(4)
+    labels = ["yes", "no", "unsure"]
+    items = [
+        {a: (labels[rng.integers(0, 3)] if rng.random() < 0.75 else None) for a in ("a", "b", "c", "d")}
+        for _ in range(60)
+    ]
+    assert krippendorff_alpha(items) == pytest.approx(_alpha_from_coincidences(items), rel=1e-12)
+    assert krippendorff_alpha([{"a": "y", "b": "y"}, {"a": "y", "b": None}]) is None  # one value only
+    assert krippendorff_alpha([{"a": "y", "b": None}]) is None  # nothing pairable
+
+
+def test_cohen_kappa_against_scikit_learn() -> None:
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(6)
+    a = [["yes", "no", "unsure"][i] for i in rng.integers(0, 3, 80)]
+    b = [x if rng.random() < 0.6 else "no" for x in a]
+    assert cohen_kappa(list(zip(a, b, strict=True))) == pytest.approx(metrics.cohen_kappa_score(a, b), rel=1e-12)
 
 
 def test_consensus_is_a_strict_majority() -> None:

@@ -22,7 +22,30 @@ Out = Annotated[
 Dataset = Annotated[str | None, typer.Option(help="Named dataset: yago11k or wikidata12k.")]
 InputFolder = Annotated[
     str | None,
-    typer.Option("--input", help="A TKG folder or file to read instead: a path or a URI (s3://, gs://, ...)."),
+    typer.Option(
+        "--input",
+        help="A TKG folder or file to read instead: a path or a URI (s3://, gs://, ...). Your own facts: a "
+        "CSV/TSV/Parquet file with a header and one fact per row, columns subject, relation, object, start, "
+        "end (e.g. 'Q42<TAB>worksFor<TAB>Q95<TAB>2005<TAB>2009'; an empty end is open-ended), optional "
+        "s_label, r_label, o_label; other column names: --columns. See docs/kg-builder.md.",
+    ),
+]
+Columns = Annotated[
+    str | None,
+    typer.Option(
+        "--columns",
+        help="Which columns of a quintuple --input hold each role, by header name or 0-based position: "
+        "'subject=head,relation=rel,object=tail,start=from,end=until' or 'subject=0,relation=1,object=2,"
+        "start=3,end=4' (also s_label, r_label, o_label). Roles not given are found by common names.",
+    ),
+]
+OnReversed = Annotated[
+    str,
+    typer.Option(
+        "--on-reversed",
+        help="A fact of --input whose end is before its start: 'keep' (valid at no time, counted), 'swap' "
+        "(start and end exchanged, counted), 'skip' (skipped and counted) or 'raise' (stop at the first).",
+    ),
 ]
 Format = Annotated[
     str | None, typer.Option("--format", help="Format of --input: hyte, tgb or quintuples (default: detected).")
@@ -101,19 +124,32 @@ def _load_dataset(dataset: str, as_of: str) -> tuple[TemporalGraph, dict[str, An
 
 
 def _load_input(
-    input_folder: str, fmt: str | None, on_bad_row: str, as_of: str
+    input_folder: str, fmt: str | None, on_bad_row: str, as_of: str, columns: str | None, on_reversed: str
 ) -> tuple[TemporalGraph, dict[str, Any]]:
     """The graph of ``--input`` (a path or a URI, staged under its own name) and its provenance."""
     from chronoqa.artifacts.remote import staged_input
-    from chronoqa.errors import check_policy
+    from chronoqa.errors import ChronoqaError, check_policy
     from chronoqa.sources import detect_format, read_graph
+    from chronoqa.sources._common import check_reversed_policy
+    from chronoqa.sources.quintuples import parse_columns
     from chronoqa.time import parse_time
 
+    if on_reversed not in ("keep", "swap", "skip", "raise"):
+        raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected keep, swap, skip or raise")
+    mapping = None if columns is None else parse_columns(columns)
     with staged_input(input_folder) as staged:  # a URI: downloaded under its own name, named as the URI
         fmt = fmt or detect_format(staged.path)
+        if mapping is not None and fmt != "quintuples":
+            raise ChronoqaError(
+                f"--columns maps the columns of a quintuple file, but --input {input_folder} is read as {fmt}: "
+                "drop --columns, or give --format quintuples if the file holds one fact per row"
+            )
         policy = check_policy(on_bad_row)
         as_of_point = parse_time(as_of, field="as_of")
-        graph = read_graph(staged.path, fmt, on_bad_row=policy, on_reversed="keep", as_of=as_of_point)
+        options: dict[str, Any] = {"on_bad_row": policy, "on_reversed": check_reversed_policy(on_reversed)}
+        if mapping is not None:
+            options["columns"] = mapping
+        graph = read_graph(staged.path, fmt, as_of=as_of_point, **options)
         staged.relabel(graph.report)
         sources = {"input": staged.path.name, "format": fmt, "sha256": _folder_checksums(staged.path)}
     return graph, sources
@@ -128,7 +164,7 @@ def _build(
     sources: dict[str, Any],
 ) -> KGBuild:
     """The build with a progress bar; extra labels read from ``labels`` (recorded in ``sources``)."""
-    from chronoqa.cli._ui import task_progress
+    from chronoqa.cli._progress import one_step
     from chronoqa.generate.kg import build_kg_benchmark
     from chronoqa.sources.labels import read_entity_labels
 
@@ -137,15 +173,15 @@ def _build(
         from chronoqa.io import sha256_file
 
         sources["labels"] = {"file": labels.name, "sha256": sha256_file(labels)}
-    with task_progress(console, label="questions") as bar:
-        task = bar.add_task("build", total=config.n_questions)
+    shown = [0]
+    with one_step(console, "questions", config.n_questions) as tick:
+
+        def advance(done: int, total: int) -> None:
+            tick(max(0, done - shown[0]))
+            shown[0] = max(shown[0], done)
+
         return build_kg_benchmark(
-            graph,
-            config,
-            phrases=phrases,
-            entity_labels=extra,
-            sources=sources,
-            progress=lambda done, total: bar.update(task, completed=done),
+            graph, config, phrases=phrases, entity_labels=extra, sources=sources, progress=advance
         )
 
 
@@ -184,6 +220,8 @@ def build_kg_command(
     dataset: Dataset = None,
     input_folder: InputFolder = None,
     fmt: Format = None,
+    columns: Columns = None,
+    on_reversed: OnReversed = "keep",
     seed: Seed = 0,
     n_questions: NQuestions = 10_000,
     granularity: GranularityOpt = "year",
@@ -213,6 +251,8 @@ def build_kg_command(
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     if (dataset is None) == (input_folder is None):
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
+    if dataset is not None and columns is not None:
+        raise typer.BadParameter("--columns maps the columns of your own --input file, not of a --dataset")
     check_release_target(out)  # a local file refused; a URI reached now, before the build
     config = KGBuildConfig(
         seed=seed, n_questions=n_questions, granularity=granularity, expand_years=expand_years, as_of=as_of,
@@ -224,7 +264,7 @@ def build_kg_command(
         graph, sources = _load_dataset(dataset, as_of)
     else:
         assert input_folder is not None
-        graph, sources = _load_input(input_folder, fmt, on_bad_row, as_of)
+        graph, sources = _load_input(input_folder, fmt, on_bad_row, as_of, columns, on_reversed)
     t_load = time.perf_counter() - t0
     # the build's content order, here, so that the input order is dropped: one copy of the facts in memory
     graph = canonical_graph(graph, seed)

@@ -87,6 +87,14 @@ def build_table(
     phrases: Annotated[Path | None, typer.Option(help="Phrase file (JSON) overriding the question phrases.")] = None,
     granularity: _Granularity = None,
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
+    on_reversed: Annotated[
+        str,
+        typer.Option(
+            "--on-reversed",
+            help="A row whose end is before its start: 'raise' (stop at the first, the default), 'skip' (skipped "
+            "and counted), 'swap' (start and end exchanged, counted) or 'keep' (valid at no time, counted).",
+        ),
+    ] = "raise",
     kind: _Kinds = None,
     complete: _Complete = None,
     handovers: _Handovers = "meets",
@@ -103,7 +111,9 @@ def build_table(
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     try:
         check_release_target(out)  # a URI: reached now, before the build
-        inputs = _Inputs(check_policy(on_bad_row))
+        if on_reversed not in ("raise", "skip", "swap", "keep"):
+            raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected raise, skip, swap or keep")
+        inputs = _Inputs(check_policy(on_bad_row), on_reversed)
         inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
         book = inputs.phrases(phrases, dataset or [])
         delimiter = [*inputs.delimiters(), *(delimiter or [])]  # --delimiter wins over a declared one
@@ -140,8 +150,8 @@ def build_table(
 class _Inputs:
     """The tables a build reads (files once each, by stem; named TKGs as tables), the joins and the sources."""
 
-    def __init__(self, policy: BadRowPolicy) -> None:
-        self.policy = policy
+    def __init__(self, policy: BadRowPolicy, on_reversed: str = "raise") -> None:
+        self.policy, self.on_reversed = policy, on_reversed
         self.loaded: dict[str, TemporalTable] = {}
         self.sources: dict[str, dict[str, str]] = {}
         self.main: list[str] = []
@@ -155,7 +165,7 @@ class _Inputs:
         from chronoqa.generate.table.build import read_table_files
 
         if path.stem not in self.loaded:
-            (table,), info = read_table_files([path], on_bad_row=self.policy)
+            (table,), info = read_table_files([path], on_bad_row=self.policy, on_reversed=self.on_reversed)
             self.loaded[table.name] = table
             self.sources.update(info)
             decl = recognise(info[table.name]["sha256"])

@@ -5,42 +5,18 @@ Thin layers over :func:`chronoqa.pipeline.run.run_pipeline` and :func:`chronoqa.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
-from chronoqa.cli._ui import fail, plain_console, task_progress, warn
+from chronoqa.cli._progress import one_step, stage_progress
+from chronoqa.cli._ui import fail, plain_console, warn
 from chronoqa.errors import ChronoqaError
 
 __all__ = ["register"]
-
-
-class _RichProgress:
-    """One progress bar per stage; skipped stages are listed as such."""
-
-    def __init__(self, progress: Progress, console: Console) -> None:
-        self.progress, self.console = progress, console
-        self.tasks: dict[str, Any] = {}
-
-    def start(self, stage: str, total: int | None) -> Callable[[int], None]:
-        task = self.progress.add_task(stage, total=total)
-        self.tasks[stage] = task
-        return lambda n: self.progress.advance(task, n)
-
-    def finish(self, stage: str, result: Any) -> None:
-        task = self.tasks.get(stage)
-        if result.skipped:
-            self.progress.add_task(f"{stage} (unchanged, skipped)", total=1, completed=1)
-        elif task is not None:
-            total = self.progress.tasks[task].total
-            self.progress.update(task, completed=total if total is not None else 1, total=total or 1)
-        else:
-            self.progress.add_task(stage, total=1, completed=1)
 
 
 def _print_summary(console: Console, summary: dict[str, Any]) -> None:
@@ -119,8 +95,8 @@ def run_cmd(
             n_bootstrap=n_bootstrap,
             build=None if n_questions is None else {"n_questions": n_questions},
         )
-        with task_progress(console) as bars:
-            result = run_pipeline(cfg, progress=_RichProgress(bars, console), force=force, wait=wait)
+        with stage_progress(console) as stages:
+            result = run_pipeline(cfg, progress=stages, force=force, wait=wait)
     except ChronoqaError as exc:
         fail(exc)
     out_console = plain_console()
@@ -146,17 +122,9 @@ def answer_cmd(
         a = make_answerer(answerer)
         rel = load_release(bench)
         n = sum(1 for q in rel.questions if split in ("all", q.split))
-        with task_progress(console, label="answering") as bars:
-            task = bars.add_task("answer", total=min(n, limit) if limit else n)
+        with one_step(console, "answer", min(n, limit) if limit else n) as tick:
             s = answer_release(
-                rel,
-                a,
-                out,
-                run=run,
-                split=split,
-                cache_dir=cache or (out / "cache"),
-                progress=lambda k: bars.advance(task, k),
-                limit=limit,
+                rel, a, out, run=run, split=split, cache_dir=cache or (out / "cache"), progress=tick, limit=limit
             )
     except ChronoqaError as exc:
         fail(exc)

@@ -44,10 +44,19 @@ TIMINGS_FILE = "timings.json"
 
 
 class Progress(Protocol):
-    """What the pipeline reports progress to (the CLI passes a rich progress display)."""
+    """What the pipeline reports progress to (the CLI passes a progress display or a log writer).
+
+    Per stage: :meth:`begin` before it runs (or is found unchanged), :meth:`start` from inside the stage
+    once it knows how many units of work it has (not every stage calls it), :meth:`finish` after it, with
+    the stage's measured seconds in ``result.seconds``.
+    """
+
+    def begin(self, stage: str) -> None:
+        """A stage is about to run (or be skipped as unchanged)."""
+        ...
 
     def start(self, stage: str, total: int | None) -> Callable[[int], None]:
-        """A stage starts; returns a callback advancing its bar by n units."""
+        """A stage has ``total`` units of work; returns a callback advancing its count by n units."""
         ...
 
     def finish(self, stage: str, result: StageResult) -> None:
@@ -56,6 +65,9 @@ class Progress(Protocol):
 
 
 class _Quiet:
+    def begin(self, stage: str) -> None:
+        pass
+
     def start(self, stage: str, total: int | None) -> Callable[[int], None]:
         return lambda n: None
 
@@ -392,6 +404,7 @@ class _Run:
 
     def do(self, stage: Stage) -> StageResult:
         """Run (or skip) one stage and report it."""
+        self.prog.begin(stage.name)
         res = self.runner.run(stage)
         self.prog.finish(stage.name, res)
         self.results.append(res)

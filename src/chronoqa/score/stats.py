@@ -152,6 +152,50 @@ def bootstrap_ci(
     return bootstrap_cis(a[None, :], d[None, :], n_boot=n_boot, rng=rng_for(seed, name), level=level)[0]
 
 
+def _permutation_p(
+    na: np.ndarray, da: np.ndarray, nb: np.ndarray, db: np.ndarray, n_resamples: int, rng: np.random.Generator
+) -> float:
+    """Two-sided p-value of the paired permutation test of ``ratio(A) - ratio(B)``.
+
+    :func:`scipy.stats.permutation_test` (``permutation_type="samples"``) swaps the two systems'
+    ``(num, den)`` per question at random; the statistic is ``|ratio(A) - ratio(B)|`` and the p-value
+    ``(1 + #{resampled >= observed}) / (1 + resamples)`` (scipy enumerates all ``2**n`` swaps instead when
+    there are no more of them than resamples). A resample whose denominator is 0 on either side has an
+    undefined (NaN) statistic and never counts as at least as extreme. Only the questions where the two
+    systems differ are handed to scipy (swapping the others changes nothing; their sums are added as
+    constants), as positions (``i`` for A, ``n + i`` for B) so one swap moves a question's numerator and
+    denominator together.
+    """
+    differ = np.flatnonzero((na != nb) | (da != db))
+    n = differ.size
+    if n < 2:  # no difference, or one question whose swap only mirrors it: every arrangement is as extreme
+        return 1.0
+    same = np.ones(na.shape[0], dtype=bool)
+    same[differ] = False
+    base_n, base_d = float(na[same].sum()), float(da[same].sum())
+    num, den = np.concatenate([na[differ], nb[differ]]), np.concatenate([da[differ], db[differ]])
+
+    def abs_diff(ia: np.ndarray, ib: np.ndarray, axis: int) -> np.ndarray:
+        ia, ib = ia.astype(np.intp), ib.astype(np.intp)
+        a_n, a_d = base_n + num[ia].sum(axis=axis), base_d + den[ia].sum(axis=axis)
+        b_n, b_d = base_n + num[ib].sum(axis=axis), base_d + den[ib].sum(axis=axis)
+        ok = (a_d > 0) & (b_d > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(ok, np.abs(a_n / a_d - b_n / b_d), np.nan)
+
+    res = _sps.permutation_test(
+        (np.arange(n), np.arange(n, 2 * n)),
+        abs_diff,
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=n_resamples,
+        batch=max(1, _CHUNK_CELLS // max(n, 1)),
+        alternative="greater",
+        rng=rng,
+    )
+    return float(min(1.0, res.pvalue))
+
+
 def paired_test(
     num_a: np.ndarray,
     den_a: np.ndarray,
@@ -165,8 +209,8 @@ def paired_test(
 ) -> PairedResult:
     """Paired permutation test and paired bootstrap CI for ``ratio(A) - ratio(B)`` on aligned questions.
 
-    The permutation test swaps the two systems' ``(num, den)`` per question at random; the p-value is
-    ``(1 + #{|perm diff| >= |observed diff|}) / (1 + resamples)`` (two-sided).
+    The p-value is :func:`_permutation_p`'s; the CI is the percentile interval of the difference over
+    question resamples (both systems resampled together).
     """
     na, da, nb, db = (np.asarray(x, dtype=np.float64) for x in (num_a, den_a, num_b, den_b))
     n = na.shape[0]
@@ -174,29 +218,14 @@ def paired_test(
     if a is None or b is None or n == 0:
         return PairedResult(a, b, None, None, None, None, n, "permutation")
     obs = a - b
-    rng = rng_for(seed, "perm:" + name)
-    ge = 0
-    total = 0
-    per = max(1, _CHUNK_CELLS // max(n, 1))
-    for start in range(0, n_resamples, per):
-        k = min(per, n_resamples - start)
-        swap = rng.integers(0, 2, size=(k, n)).astype(bool)
-        pa_n = np.where(swap, nb, na).sum(axis=1)
-        pa_d = np.where(swap, db, da).sum(axis=1)
-        pb_n = np.where(swap, na, nb).sum(axis=1)
-        pb_d = np.where(swap, da, db).sum(axis=1)
-        ok = (pa_d > 0) & (pb_d > 0)
-        diffs = pa_n[ok] / pa_d[ok] - pb_n[ok] / pb_d[ok]
-        ge += int(np.sum(np.abs(diffs) >= abs(obs) - 1e-12))
-        total += int(ok.sum())
-    p = (1 + ge) / (1 + total)
+    p = _permutation_p(na, da, nb, db, n_resamples, rng_for(seed, "perm:" + name))
     brng = rng_for(seed, "pboot:" + name)
     sums = _resampled_sums(np.stack([na, da, nb, db], axis=1), n_resamples, brng)
     ok = (sums[:, 1] > 0) & (sums[:, 3] > 0)
     d = sums[ok, 0] / sums[ok, 1] - sums[ok, 2] / sums[ok, 3]
     alpha = (1.0 - level) / 2.0
     lo, hi = (float(x) for x in np.quantile(d, [alpha, 1.0 - alpha])) if d.size else (None, None)
-    return PairedResult(a, b, obs, lo, hi, float(min(1.0, p)), n, "paired permutation + paired bootstrap CI")
+    return PairedResult(a, b, obs, lo, hi, p, n, "paired permutation + paired bootstrap CI")
 
 
 def mcnemar(a: Sequence[bool] | np.ndarray, b: Sequence[bool] | np.ndarray, *, exact: bool = True) -> PairedResult:
@@ -227,22 +256,16 @@ def mcnemar(a: Sequence[bool] | np.ndarray, b: Sequence[bool] | np.ndarray, *, e
 
 
 def benjamini_hochberg(pvalues: Sequence[float | None]) -> list[float | None]:
-    """Benjamini–Hochberg adjusted p-values (q-values), in input order; ``None`` entries stay ``None``.
+    """Benjamini–Hochberg adjusted p-values (q-values), in input order; ``None`` (or NaN) entries stay ``None``.
 
-    ``q_(i) = min_{j >= i} (m / j) * p_(j)`` over the ``m`` non-missing p-values sorted ascending,
-    capped at 1.
+    ``q_(i) = min_{j >= i} (m / j) * p_(j)`` over the ``m`` non-missing p-values sorted ascending, capped at
+    1: :func:`scipy.stats.false_discovery_control` (``method="bh"``) on the non-missing ones.
     """
     idx = [i for i, p in enumerate(pvalues) if p is not None and not math.isnan(p)]
-    m = len(idx)
     out: list[float | None] = [None] * len(pvalues)
-    if m == 0:
+    if not idx:
         return out
-    order = sorted(idx, key=lambda i: (pvalues[i], i))
-    running = 1.0
-    for rank in range(m, 0, -1):
-        i = order[rank - 1]
-        p = pvalues[i]
-        assert p is not None
-        running = min(running, p * m / rank)
-        out[i] = min(1.0, running)
+    qs = _sps.false_discovery_control(np.asarray([pvalues[i] for i in idx], dtype=np.float64), method="bh")
+    for i, q in zip(idx, qs, strict=True):
+        out[i] = float(q)
     return out

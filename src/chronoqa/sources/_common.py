@@ -218,7 +218,8 @@ class FactBuilder:
                     end_field,
                     shown,
                     "an end no earlier than the start",
-                    "correct the interval, or load with on_reversed='keep' (valid nowhere), 'swap' or 'skip'",
+                    "correct the interval, or read it with --on-reversed keep (valid nowhere), swap or skip "
+                    "(from Python: on_reversed='keep', 'swap' or 'skip')",
                 )
             if self.on_reversed == "skip":
                 self.report.skip(SkippedRow(file, line, end_field, shown, "reversed interval"))

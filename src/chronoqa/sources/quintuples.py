@@ -1,12 +1,26 @@
 """Generic quintuples ``(s, r, o, start, end)`` from CSV, TSV or Parquet, with a column mapping.
 
-``columns`` maps each role to a column name: required roles ``s``, ``r``, ``o``, ``start``, ``end``;
-optional ``s_label``, ``r_label``, ``o_label``. Roles not mapped are looked up by common names (any
-case): ``s``/``subject``/``head``/``s_id``, ``r``/``relation``/``predicate``/``relation_type``/``r_id``,
-``o``/``object``/``tail``/``o_id``, ``start``/``t_start``/``start_date``/``valid_from``/``begin``/``from``,
+One fact per row; the first line is the header. For example (``facts.tsv``)::
+
+    subject	relation	object	start	end
+    Q42	worksFor	Q95	2005	2009
+    Q42	bornIn	Q350	1952-03-11	1952-03-11
+    Q7	memberOf	Q1	1999-05
+
+``start`` and ``end`` are a year, ``YYYY-MM`` or ``YYYY-MM-DD`` (an empty end: open-ended; the same
+start and end: an event). Optional ``s_label``, ``r_label`` and ``o_label`` columns give readable names.
+
+``columns`` maps each role to a column name (or its 0-based position, written as digits, when no
+column has that name): required roles ``s``, ``r``, ``o``, ``start``, ``end``; optional ``s_label``,
+``r_label``, ``o_label``. From the command line: ``chronoqa build kg --input facts.csv --columns
+subject=head,relation=rel,object=tail,start=from,end=until`` (:func:`parse_columns`; ``subject``,
+``relation``, ``object`` and ``<long name>_label`` may stand for the short roles). Roles not mapped are
+looked up by common names (any case): ``s``/``subject``/``head``/``s_id``,
+``r``/``relation``/``predicate``/``relation_type``/``r_id``, ``o``/``object``/``tail``/``o_id``,
+``start``/``t_start``/``start_date``/``valid_from``/``begin``/``from``,
 ``end``/``t_end``/``end_date``/``valid_to``/``to``, and ``<role>`` for the labels. ``Fact.id`` is the
-0-based data-row index; ``Fact.line`` the file line (Parquet: row index + 2, as if exported with a
-header). Bad rows and policies: see :mod:`chronoqa.sources._common`.
+0-based data-row index; ``Fact.line`` the file line (Parquet: row index + 2, as if exported with a header).
+Bad rows and policies: see :mod:`chronoqa.sources._common`.
 """
 
 from __future__ import annotations
@@ -34,7 +48,7 @@ from chronoqa.time import TimePoint
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["QUINTUPLE_ALIASES", "REQUIRED_ROLES", "read_quintuples", "resolve_columns"]
+__all__ = ["QUINTUPLE_ALIASES", "REQUIRED_ROLES", "parse_columns", "read_quintuples", "resolve_columns"]
 
 REQUIRED_ROLES = ("s", "r", "o", "start", "end")
 LABEL_ROLES = ("s_label", "r_label", "o_label")
@@ -49,6 +63,40 @@ QUINTUPLE_ALIASES: Mapping[str, tuple[str, ...]] = {
     "o_label": ("o_label", "object_label", "tail_label"),
 }
 NOTE_LABEL_CONFLICT = "conflicting labels for one id (the first was kept)"
+ROLE_NAMES: Mapping[str, str] = {
+    "subject": "s",
+    "relation": "r",
+    "object": "o",
+    "subject_label": "s_label",
+    "relation_label": "r_label",
+    "object_label": "o_label",
+}
+COLUMNS_EXAMPLE = "--columns subject=head,relation=rel,object=tail,start=from,end=until"
+
+
+def parse_columns(text: str, flag: str = "--columns") -> dict[str, str]:
+    """A column mapping typed as ``role=column,...`` (``subject=0,relation=1`` or ``s=head,end=until``).
+
+    Roles are the short ones (``s``, ``r``, ``o``, ``start``, ``end``, ``s_label``, ``r_label``,
+    ``o_label``) or their long names (``subject``, ``relation``, ``object``, ``subject_label``, ...), any
+    case; a column is a header name or a 0-based position. A malformed item, an unknown role or a role
+    given twice is a :class:`~chronoqa.errors.ChronoqaError` naming ``flag`` and showing an example.
+    """
+    from chronoqa.errors import ChronoqaError, UnknownNameError
+
+    roles = (*REQUIRED_ROLES, *LABEL_ROLES)
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        role, eq, column = (part.strip() for part in item.partition("="))
+        if not eq or not role or not column:
+            raise ChronoqaError(f"{flag} {text!r}: {item.strip()!r} is not ROLE=COLUMN; for example {COLUMNS_EXAMPLE}")
+        key = ROLE_NAMES.get(role.lower(), role.lower())
+        if key not in roles:
+            raise UnknownNameError(f"role in {flag}", role, [*roles, *ROLE_NAMES])
+        if key in out:
+            raise ChronoqaError(f"{flag} {text!r}: role {key!r} is mapped twice; map each role once")
+        out[key] = column
+    return out
 
 
 def resolve_columns(header: list[str], columns: Mapping[str, str] | None, file: str) -> dict[str, int]:
@@ -68,8 +116,18 @@ def resolve_columns(header: list[str], columns: Mapping[str, str] | None, file: 
                 out[role] = header.index(want)
             elif want.lower() in lower:
                 out[role] = lower.index(want.lower())
+            elif want.isdigit() and int(want) < len(header):
+                out[role] = int(want)
             else:
-                raise DataError(file, 1, "(header)", ",".join(header), f"a column {want!r} for role {role!r}")
+                raise DataError(
+                    file,
+                    1,
+                    "(header)",
+                    ",".join(header),
+                    f"a column {want!r} for role {role!r}",
+                    f"map {role!r} to a column of this header, by name or 0-based position "
+                    f"(0 to {len(header) - 1}), e.g. --columns {role}={header[0] if header else 0}",
+                )
             continue
         hit = next((lower.index(a) for a in QUINTUPLE_ALIASES[role] if a in lower), None)
         if hit is not None:
@@ -81,8 +139,8 @@ def resolve_columns(header: list[str], columns: Mapping[str, str] | None, file: 
                 "(header)",
                 ",".join(header),
                 f"a column for role {role!r} (one of {', '.join(QUINTUPLE_ALIASES[role])}, any case)",
-                f"rename that column in the file's header to {QUINTUPLE_ALIASES[role][0]!r} "
-                f"(from Python: read_quintuples(..., columns={{{role!r}: '<column name>'}}))",
+                f"map it with --columns {role}=<column name or 0-based position> (e.g. {COLUMNS_EXAMPLE}), "
+                f"or rename that column in the header to {QUINTUPLE_ALIASES[role][0]!r}",
             )
     return out
 

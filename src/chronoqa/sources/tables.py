@@ -280,8 +280,8 @@ class _RowReader:
         shown, column = f"{start} .. {end}", self.header[self.ei]
         if self.on_reversed == "raise":
             fix = (
-                "correct the row's dates in the file (from Python: read_table(..., on_reversed='skip'), "
-                "'swap' or 'keep')"
+                "correct the row's dates in the file, or build with --on-reversed skip, swap or keep "
+                "(from Python: read_table(..., on_reversed='skip'), 'swap' or 'keep')"
             )
             raise DataError(self.label, lineno, column, shown, "an end no earlier than the start", fix)
         if self.on_reversed == "skip":

@@ -4,6 +4,11 @@ Ratings are given per item as a mapping ``annotator -> value`` (missing or ``Non
 Cohen's kappa is computed over the items both annotators rated; Krippendorff's alpha (nominal metric)
 over the pairable items (rated by at least two annotators) and handles missing ratings. The bootstrap
 resamples items with replacement, seeded from ``(seed, name)`` (:func:`chronoqa.score.stats.rng_for`).
+
+Krippendorff's alpha is the ``krippendorff`` package's. Cohen's kappa is written here: its two lines
+(observed and chance agreement) do not justify a dependency on statsmodels or scikit-learn, neither of
+which chronoqa otherwise needs; the tests check it against scikit-learn's ``cohen_kappa_score`` where
+that is installed, and against a hand-worked value.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import krippendorff
 import numpy as np
 
 from chronoqa.score.stats import rng_for
@@ -43,30 +49,34 @@ def cohen_kappa(pairs: Sequence[tuple[str, str]]) -> float | None:
     return (po - pe) / (1.0 - pe)
 
 
+def _value_counts(ratings: Ratings) -> np.ndarray:
+    """Items × values matrix: how many annotators gave item ``i`` value ``j`` (values sorted)."""
+    values = sorted({v for item in ratings for v in item.values() if v is not None})
+    column = {v: j for j, v in enumerate(values)}
+    counts = np.zeros((len(ratings), len(values)), dtype=np.float64)
+    for i, item in enumerate(ratings):
+        for v in item.values():
+            if v is not None:
+                counts[i, column[v]] += 1.0
+    return counts
+
+
+def _alpha_of_counts(counts: np.ndarray) -> float | None:
+    """Nominal Krippendorff's alpha of a value-count matrix (``krippendorff.alpha``).
+
+    ``None`` when fewer than two values occur in the pairable items (expected disagreement 0) or no item
+    is pairable.
+    """
+    pairable = counts[counts.sum(axis=1) >= 2]
+    used = pairable[:, pairable.sum(axis=0) > 0]
+    if used.shape[0] == 0 or used.shape[1] < 2:
+        return None
+    return float(krippendorff.alpha(value_counts=used, level_of_measurement="nominal"))
+
+
 def krippendorff_alpha(ratings: Ratings) -> float | None:
     """Krippendorff's alpha (nominal) over items; ``None`` when expected disagreement is 0 (undefined)."""
-    coincidence: dict[tuple[str, str], float] = {}
-    for item in ratings:
-        values = [v for v in item.values() if v is not None]
-        m = len(values)
-        if m < 2:
-            continue
-        counts = Counter(values)
-        for c, nc in counts.items():
-            for k, nk in counts.items():
-                pairs = nc * (nc - 1) if c == k else nc * nk
-                coincidence[(c, k)] = coincidence.get((c, k), 0.0) + pairs / (m - 1)
-    n_c: dict[str, float] = {}
-    for (c, _), v in coincidence.items():
-        n_c[c] = n_c.get(c, 0.0) + v
-    n = sum(n_c.values())
-    if n <= 1:
-        return None
-    observed = sum(v for (c, k), v in coincidence.items() if c != k)
-    expected = sum(n_c[c] * n_c[k] for c in n_c for k in n_c if c != k)
-    if expected == 0:
-        return None
-    return 1.0 - (n - 1) * observed / expected
+    return _alpha_of_counts(_value_counts(ratings))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +109,21 @@ def agreement(
     if len(annotators) < 2:
         return Agreement("none", None, None, None, 0, None)
     rows = [item for item in ratings if sum(1 for a in annotators if item.get(a) is not None) >= 2]
-    stat: Callable[[Ratings], float | None]
+    stat: Callable[[np.ndarray], float | None]
     if len(annotators) == 2:
-        a, b = annotators
         measure = "cohen_kappa"
+        pairs = _pairs(rows, *annotators)
 
-        def stat(rs: Ratings) -> float | None:
-            return cohen_kappa(_pairs(rs, a, b))
+        def stat(idx: np.ndarray) -> float | None:
+            return cohen_kappa([pairs[i] for i in idx])
     else:
         measure = "krippendorff_alpha"
-        stat = krippendorff_alpha
-    value = stat(rows)
+        counts = _value_counts(rows)
+
+        def stat(idx: np.ndarray) -> float | None:
+            return _alpha_of_counts(counts[idx])
+
+    value = stat(np.arange(len(rows)))
     observed = (
         None
         if not rows
@@ -119,7 +133,7 @@ def agreement(
     if rows and value is not None and n_boot > 0:
         rng = rng_for(seed, f"agreement/{name}")
         draws = rng.integers(0, len(rows), size=(n_boot, len(rows)))
-        vals = [v for v in (stat([rows[i] for i in d]) for d in draws) if v is not None]
+        vals = [v for v in (stat(d) for d in draws) if v is not None]
         if vals:
             q = np.quantile(np.asarray(vals), [0.025, 0.975])
             lo, hi = float(q[0]), float(q[1])
