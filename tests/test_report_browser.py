@@ -4,7 +4,7 @@ Needs Debian's ``chromium`` (``.ci/run`` installs it). Outside CI the test skips
 absent; in CI (``CI=true``) a missing browser fails. Expected counts come from the hand-written verdicts of
 ``report_fixtures`` (bm25 CCR 1 0 1 0; one operator ``interval`` question; q2 has two S* facts).
 The screenshot of the explorer with a question open is saved under pytest's tmp folder, or at
-``$CHRONOQA_SCREENSHOT`` when set (how ``docs/report-explorer.png`` is refreshed).
+``$CHRONOQA_SCREENSHOT`` when set (``scripts/report_screenshots.py`` takes the screenshots in ``docs/img/``).
 """
 
 from __future__ import annotations

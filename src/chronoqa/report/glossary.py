@@ -21,7 +21,7 @@ COLUMN_HELP: dict[str, str] = {
     "MRR": "1 / rank of the first time-valid gold fact (0 when none is returned)",
     "TRP": "temporal retrieval precision: share of the returned facts that are time-valid gold facts "
     "(over the questions that returned anything)",
-    "CCR": "complete chain rate: 1 when every gold fact of the question was returned and each is valid at "
+    "CCR": "complete chain retrieval: 1 when every gold fact of the question was returned and each is valid at "
     "the time asked about, else 0",
     # answers
     "A": "answer accuracy as a careful judge reads it: the gold (or an alias) named in a short answer, "

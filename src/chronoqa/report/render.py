@@ -242,7 +242,11 @@ def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, name
             cls = ' class="small"' if c.endswith("*") else ""
             tds.append(f"<td{cls}>{_e(c)}</td>")
         html_rows.append(("control" if r.get("control") or r.get("run_control") else "", tds))
-    return f"<h3>{_e(title)}</h3>" + _html_table(header, html_rows)
+    note = (
+        f'<p class="sub">Each cell: {_e(metric)} [95% CI] over the scored questions of that operator (left) or '
+        'number of hops (right). <span class="small">*</span> a small slice: its interval is wide.</p>'
+    )
+    return f"<h3>{_e(title)}</h3>{note}" + _html_table(header, html_rows)
 
 
 def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
