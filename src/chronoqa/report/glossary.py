@@ -71,6 +71,6 @@ def legend_html(labels: Iterable[str], *, folded: bool = False) -> str:
 
 
 def legend_markdown(labels: Iterable[str]) -> list[str]:
-    """The same legend as one Markdown paragraph (empty when no column has an explanation)."""
-    parts = [f"**{md_text(lb)}**: {md_text(COLUMN_HELP[lb])}" for lb in _known(labels)]
-    return ["", "; ".join(parts) + "."] if parts else []
+    """The same legend as a Markdown list (empty when no column has an explanation)."""
+    items = [f"- **{md_text(lb)}** — {md_text(COLUMN_HELP[lb])}" for lb in _known(labels)]
+    return ["", *items] if items else []

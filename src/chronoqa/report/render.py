@@ -154,7 +154,7 @@ def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | No
 # --------------------------------------------------------------------------------------------------
 
 _CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1320px;
 color:#1d232a;padding:0 1rem;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #e3e7ec;
 padding-bottom:.2rem}.sub{color:#5b6570}

@@ -30,7 +30,7 @@ EXPLORER_CSS = """
 align-items:center;margin:.5rem 0}.controls label{font-size:.8rem;color:#5b6570}.controls select,.controls input{
 font:inherit;font-size:.85rem;max-width:16rem}#cq-search{width:18rem}
 #cq-list td,#cq-list th,table.verdicts td,table.verdicts th{text-align:left}
-#cq-list td.qtext{white-space:normal;text-align:left;min-width:17rem;max-width:34rem}#cq-list tbody tr{cursor:pointer}
+#cq-list td.qtext{white-space:normal;text-align:left;min-width:15rem;max-width:34rem}#cq-list tbody tr{cursor:pointer}
 #cq-list tbody tr:hover{background:#f0f4fa}#cq-list tr.sel{background:#e2ebf7}
 td.v-ok{color:#2e7d32}td.v-bad{color:#c0392b}
 td.na{color:#b8c0c8}#cq-view{border:1px solid #e3e7ec;border-radius:6px;padding:.2rem 1rem 1rem;margin-top:1rem}
