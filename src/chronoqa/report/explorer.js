@@ -219,11 +219,13 @@
     var ticks = [];
     facts.forEach(function (f) { if (f[2] !== null) { ticks.push([f[2], f[4]]); } if (f[3] !== null) { ticks.push([f[3], f[5]]); } });
     ticks.sort(function (a, b) { return a[0] - b[0]; });
-    var lastX = -1e9, ya = top + facts.length * rowH + 16;
+    // a tick label is drawn only where it clears the previous one (9 px text: about 5.4 px a character)
+    var lastX = -1e9, lastW = 0, ya = top + facts.length * rowH + 16;
     ticks.forEach(function (t) {
       var tx = x(t[0]);
-      if (tx - lastX < 42) { return; }
-      lastX = tx;
+      var tw = String(t[1]).length * 5.4;
+      if (tx - lastX < (lastW + tw) / 2 + 6) { return; }
+      lastX = tx; lastW = tw;
       p.push('<line x1="' + tx.toFixed(1) + '" y1="' + (ya - 12) + '" x2="' + tx.toFixed(1) + '" y2="' + (ya - 8) + '" stroke="#7a848f"/>');
       p.push('<text x="' + tx.toFixed(1) + '" y="' + ya + '" font-size="9" text-anchor="middle" fill="#5b6570">' + esc(t[1]) + "</text>");
     });
@@ -250,7 +252,7 @@
     RET.forEach(function (si, k) {
       var v = q.ret[k];
       rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>retrieval</td>" +
-        (v ? cell(v[0]) + "<td>–</td><td>" + esc(v[3]) + " facts returned; " + (v[4].length ? "this question's facts at rank " + esc(v[4].map(function (m) { return m[1]; }).join(", ")) :
+        (v ? cell(v[0]) + "<td>–</td><td>" + esc(v[3]) + (v[3] === 1 ? " fact" : " facts") + " returned; " + (v[4].length ? "this question's facts at rank " + esc(v[4].map(function (m) { return m[1]; }).join(", ")) :
           "none of this question's facts") +
           (v[1] ? "; stale fact retrieved" : "") + (v[2] ? "; distractor retrieved" : "") + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
     });
@@ -259,7 +261,8 @@
       rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>answer</td>" +
         (v ? cell(v[0]) + cell(v[1]) + "<td>" + esc(v[2]) + ": " + esc(v[3] === null ? "(no answer)" : v[3]) + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
     });
-    p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th>A / CCR</th><th>T</th><th>answered / returned</th></tr></thead><tbody>' +
+    p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th class="help" title="this question\'s main metric: CCR for a run (the whole gold chain returned, each fact valid at the time asked about), A for an answer folder (the answer names the gold)">A / CCR</th>' +
+      '<th class="help" title="time accuracy: the explanation cites the dates the question turns on">T</th><th>answered / returned</th></tr></thead><tbody>' +
       rows.join("") + "</tbody></table>");
     view.innerHTML = p.join("");
     draw();
