@@ -46,7 +46,10 @@ def main(page: Path, out: Path) -> None:
     with Browser(exe, width=1400, height=900) as b:
         b.open(page, ready=READY)
         _shot(b, out / "report-top-1400.png", "0", 1400, 900)
-        _shot(b, out / "report-significance-1400.png", _doc_top("svg.sigmatrix", -90), 1400, 620)
+        last = "Array.from(document.querySelectorAll('svg.sigmatrix')).pop()"  # the answer folders' matrix
+        sig_h = b.js(f"Math.round({last}.getBoundingClientRect().height) + 110")
+        sig_top = f"{last}.getBoundingClientRect().top + scrollY - 100"
+        _shot(b, out / "report-significance-1400.png", sig_top, 1400, min(sig_h, 800))
         _shot(b, out / "report-retrieval-1400.png", _doc_top("h2:nth-of-type(3)", -8), 1400, 760)  # Retrieval
     with Browser(exe, width=1280, height=800) as b:
         b.open(page, ready=READY)
