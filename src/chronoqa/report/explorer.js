@@ -316,6 +316,11 @@
     if (tr && ev.target.tagName !== "A") { location.hash = "q=" + encodeURIComponent(tr.getAttribute("data-qid")); }
   });
   window.addEventListener("hashchange", route);
+  // a second click on the link of the question already open changes no hash: bring its view back all the same
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest ? ev.target.closest('a[href^="#q="]') : null;
+    if (a && a.getAttribute("href") === location.hash) { ev.preventDefault(); route(); }
+  });
   apply();
   watchOverflow();
   route();
