@@ -10,7 +10,7 @@ from typing import Any
 
 from chronoqa.escape import html_text
 
-__all__ = ["heatmap_svg", "significance_svg"]
+__all__ = ["clip_label", "heatmap_svg", "significance_svg"]
 
 _ALPHA = 0.05
 _CHAR_W = 6.2
@@ -22,7 +22,8 @@ _NAME_MAX = 32
 _SIN35, _COS35 = 0.574, 0.819
 
 
-def _clip(text: str, n: int) -> str:
+def clip_label(text: str, n: int) -> str:
+    """``text`` cut to ``n`` characters with a closing "…" (the report's one way to shorten a label)."""
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -59,7 +60,7 @@ def heatmap_svg(
         p.append(f'<text x="{x:.0f}" y="32" font-size="10" text-anchor="middle" fill="#5b6570">{_e(c)}</text>')
     for i, r in enumerate(rows):
         y = 38 + i * cell_h
-        name = str(r) if len(str(r)) <= 34 else str(r)[:33] + "…"
+        name = clip_label(str(r), 34)
         p.append(
             f'<text x="{label_w - 6}" y="{y + cell_h / 2 + 4:.0f}" font-size="10" text-anchor="end">'
             f"<title>{_e(r)}</title>{_e(name)}</text>"
@@ -89,7 +90,7 @@ def significance_svg(block: Mapping[str, Any], *, cell: int = 64) -> str:
     """The pairwise matrix of one kind: row minus column difference, BH-adjusted McNemar q, bold when q < 0.05."""
     names: Sequence[str] = block["systems"]
     k = len(names)
-    shown = [_clip(n, _NAME_MAX) for n in names]
+    shown = [clip_label(n, _NAME_MAX) for n in names]
     longest = max(len(n) for n in shown)
     label_w = max(90, round(_CHAR_W * longest) + 12)
     # column names slant up and to the right at 35 degrees: room above the matrix and right of its last column

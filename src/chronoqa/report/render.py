@@ -11,6 +11,7 @@ from typing import Any
 
 from chronoqa.escape import html_text
 from chronoqa.report.glossary import help_th, legend_html, legend_markdown
+from chronoqa.report.plots import clip_label
 from chronoqa.report.sections import EXPLORER_CSS, explorer_html, explorer_markdown, md_escape
 
 __all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
@@ -26,7 +27,7 @@ _ANS_COLS = (
 )
 
 
-_BAR_LABEL = 42
+_BAR_LABEL = 38
 """Characters of a bar chart's label shown (at 11 px they fill the 260 px label column); the rest in a tooltip."""
 
 
@@ -211,7 +212,7 @@ def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]
         y = 6 + i * row_h
         v = max(0.0, min(1.0, float(m["value"])))
         color = "#b8c0c8" if control else "#3b6fb6"
-        shown = name if len(name) <= _BAR_LABEL else name[: _BAR_LABEL - 1] + "…"
+        shown = clip_label(name, _BAR_LABEL)
         parts.append(
             f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end" fill="#1d232a">'
             f"<title>{_e(name)}</title>{_e(shown)}</text>"

@@ -14,7 +14,7 @@ from chronoqa.escape import html_attr, html_text, script_json
 from chronoqa.io import md_escape
 from chronoqa.report.explorer import pack_explorer
 from chronoqa.report.glossary import COLUMN_HELP, help_th, legend_html, legend_markdown
-from chronoqa.report.plots import heatmap_svg, significance_svg
+from chronoqa.report.plots import clip_label, heatmap_svg, significance_svg
 
 __all__ = ["EXPLORER_CSS", "embed_json", "explorer_html", "explorer_markdown", "md_escape"]
 
@@ -168,7 +168,7 @@ def _explorer_controls(ex: Mapping[str, Any]) -> str:
 def _system_th(s: Mapping[str, Any]) -> str:
     """A narrow column head for one system: its name written upwards, the full name and metric as the tooltip."""
     name = str(s["name"])
-    shown = name if len(name) <= _SYS_HEAD else name[: _SYS_HEAD - 1] + "…"
+    shown = clip_label(name, _SYS_HEAD)
     metric = s["metrics"][0]
     why = f"{name}: {metric} ({COLUMN_HELP[metric]}). {COLUMN_HELP['system columns']}"
     return f'<th class="sys help" title="{html_attr(why)}"><span>{_e(shown)}</span></th>'
