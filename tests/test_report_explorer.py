@@ -248,3 +248,16 @@ def test_every_metric_and_list_column_carries_its_explanation(tmp_path: Path) ->
     md = render_markdown(summary, ex)
     for label in ("R@10", "nDCG@10", "MRR", "TRP", "CCR", "A", "A strict", "T", "AT", "abstain", "error"):
         assert f"- **{label}** — " in md, label
+
+
+def test_markdown_labels_neither_split_cells_nor_become_markup(tmp_path: Path) -> None:
+    hostile = "<!--<script> </script> \"q\" 'q' **bold** [link](javascript:x) | cell # _x_ `code`"
+    rel, ev = write_eval_folder(tmp_path, release=evil_release(tmp_path, hostile))
+    md = render_markdown(build_summary(rel, ev), build_explorer(rel, ev))
+    for block in re.findall(r"((?:^\|.*\|\n)+)", md, flags=re.M):  # every Markdown table
+        widths = {len(re.findall(r"(?<!\\)\|", line)) for line in block.splitlines()}
+        assert len(widths) == 1, block  # an escaped "|" in a label never adds a cell
+    row = next(line for line in md.splitlines() if line.startswith("| born"))
+    assert r"born\_1&lt;!--&lt;script&gt; &lt;/script&gt;" in row
+    assert r"\*\*bold\*\* \[link\](javascript:x) \| cell \# \_x\_ \`code\`" in row
+    assert "<!--" not in md and "<script" not in md and "**bold**" not in md
