@@ -77,14 +77,21 @@ def n_star(qid: str) -> int:
     return next(len(q.S_star) for q in questions() if q.id == qid)
 
 
-def evil_release(root: Path) -> Path:
-    """The football release with markup in q4's text, relation, object, answer and template, and the name."""
+def evil_release(root: Path, evil: str = EVIL) -> Path:
+    """The football release with ``evil`` in q4's text, relation, object, answer and template, and the name."""
     qs = questions()
     d7 = doc(6)
-    evil_t = Triple(d7.s, "wasBornIn" + EVIL, "Lyon" + EVIL, d7.t_start, d7.t_end, doc_id=d7.doc_id)
-    qs[3] = replace(qs[3], question="Where was Bob Ray born?" + EVIL, S_star=(evil_t,), answers=("Lyon" + EVIL,),
-                    template_id="born_1" + EVIL)  # fmt: skip
+    evil_t = Triple(d7.s, "wasBornIn" + evil, "Lyon" + evil, d7.t_start, d7.t_end, doc_id=d7.doc_id)
+    qs[3] = replace(qs[3], question="Where was Bob Ray born?" + evil, S_star=(evil_t,), answers=("Lyon" + evil,),
+                    template_id="born_1" + evil)  # fmt: skip
     rel = root / "release"
     corpus = [doc(i) for i in range(len(FACTS))]
-    write_release(rel, qs, corpus, [FunctionalFlags(q.id, True, True) for q in qs], {"name": "f" + EVIL}, "")
+    write_release(rel, qs, corpus, [FunctionalFlags(q.id, True, True) for q in qs], {"name": "f" + evil}, "")
     return rel
+
+
+def write_answer_folder(ev: Path, name: str, answers: dict[str, str | None]) -> None:
+    """One more answer folder ``name`` in the evaluate folder ``ev``, every answer scored wrong."""
+    write_metrics(ev, "answers", MetricsRecord(name, EvaluationMetrics(**HEADER), {"answerer": name}))
+    rows = [AnswerVerdict(qid=q, outcome="wrong", A=0, T=0, answer=answers.get(q)) for q in TEST_IDS]
+    write_verdicts(ev, "answers", name, rows)

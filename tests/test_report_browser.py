@@ -4,7 +4,7 @@ Needs Debian's ``chromium`` (``.ci/run`` installs it). Outside CI the test skips
 absent; in CI (``CI=true``) a missing browser fails. Expected counts come from the hand-written verdicts of
 ``report_fixtures`` (bm25 CCR 1 0 1 0; one operator ``interval`` question; q2 has two S* facts).
 The screenshot of the explorer with a question open is saved under pytest's tmp folder, or at
-``$CHRONOQA_SCREENSHOT`` when set (how ``docs/report-explorer.png`` is refreshed).
+``$CHRONOQA_SCREENSHOT`` when set (``scripts/report_screenshots.py`` takes the screenshots in ``docs/img/``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from cdp import Browser, find_chromium
 from chronoqa.io import write_text
 from chronoqa.report import build_explorer, build_summary, render_html
-from report_fixtures import CCR, MARKS, evil_release, n_star, write_eval_folder
+from report_fixtures import CCR, MARKS, evil_release, n_star, write_answer_folder, write_eval_folder
 
 READY = "document.body && document.body.getAttribute('data-explorer') === 'ready'"
 ROWS = "document.querySelectorAll('#cq-rows tr').length"
@@ -91,5 +91,53 @@ def test_markup_in_labels_shows_as_text_and_runs_nothing(tmp_path: Path, chromiu
         assert "<img src=x onerror=window.__pwned=1>" in text  # shown as text ...
         assert b.js("document.querySelectorAll('img').length") == 0  # ... never as an element
         assert b.js("typeof window.__pwned") == "undefined"
+        assert b.js("document.querySelectorAll('script').length") == 2
+        assert b.errors == []
+
+
+HOSTILE = "<!--<script> </script> \"double\" 'single' **bold** [link](javascript:alert(1)) | cell # _x_ `code`"
+"""Text that ends or opens HTML elements and comments, closes attributes, or is Markdown markup."""
+HOSTILE_SYSTEM = "judge \"q\" 'q' <!--<script> **bold** | x"
+"""A system name (a file name: no slash) with the same kinds of markup."""
+
+
+def test_hostile_labels_leave_the_page_and_its_data_whole(tmp_path: Path, chromium: str) -> None:
+    rel, ev = write_eval_folder(tmp_path, release=evil_release(tmp_path, HOSTILE))
+    write_answer_folder(ev, HOSTILE_SYSTEM, {"q1": HOSTILE, "q4": "Lyon"})
+    page = tmp_path / "report.html"
+    write_text(page, render_html(build_summary(rel, ev), build_explorer(rel, ev)))
+    with Browser(chromium) as b:
+        b.open(page, ready=READY)
+        # the page is whole: every section rendered, the explorer's script ran, no element came from the data
+        assert b.js("Array.from(document.querySelectorAll('h2')).map(h => h.textContent)")[-3:] == [
+            "Fails everywhere", "Question explorer", "Run manifest"
+        ]  # fmt: skip
+        assert b.js(ROWS) == 4
+        assert b.js("document.querySelectorAll('script').length") == 2
+        assert b.js("document.querySelectorAll('img, iframe, a[href^=\"javascript\"]').length") == 0
+        comments = "document.createTreeWalker(document.body, NodeFilter.SHOW_COMMENT).nextNode()"
+        assert b.js(f"{comments} === null")  # "<!--" opened no comment that swallows the page
+        # the embedded data parses and gives every hostile string back unchanged
+        strs = b.js("JSON.parse(document.getElementById('cq-data').textContent).strs")
+        assert "born_1" + HOSTILE in strs and "Lyon" + HOSTILE in strs and HOSTILE in strs
+        names = b.js("JSON.parse(document.getElementById('cq-data').textContent).systems.map(s => s.name)")
+        assert HOSTILE_SYSTEM in names
+        # shown as written: in the fails table, in a column head and its tooltip, in the question view
+        assert "born_1" + HOSTILE in b.js("document.getElementById('fails').textContent")
+        head = "document.querySelector('#cq-list th.sys:last-child')"
+        assert b.js(f"{head}.textContent") == HOSTILE_SYSTEM[:25] + "…"
+        assert b.js(f"{head}.title").startswith(HOSTILE_SYSTEM + ": A")
+        b.click("#fails a")  # q4 fails everywhere: its link opens it in view
+        b.wait_for("document.getElementById('cq-timeline') !== null")
+        top = b.js("document.getElementById('cq-view').getBoundingClientRect().top")
+        assert 0 <= top < b.js("window.innerHeight / 2")
+        view = b.js("document.getElementById('cq-view').textContent")
+        assert "Where was Bob Ray born?" + HOSTILE in view and "Lyon" + HOSTILE in view
+        b.js("window.scrollTo(0, 0)")
+        b.click("#fails a")  # the same link again: no hash change, the view comes back into sight all the same
+        b.wait_for("document.getElementById('cq-view').getBoundingClientRect().top < window.innerHeight / 2")
+        b.js("location.hash = 'q=q1'")
+        b.wait_for("document.getElementById('cq-view').textContent.indexOf('q1') >= 0")
+        assert f"wrong: {HOSTILE}" in b.js("document.getElementById('cq-view').textContent")
         assert b.js("document.querySelectorAll('script').length") == 2
         assert b.errors == []

@@ -224,3 +224,40 @@ def test_report_is_byte_identical_for_the_same_inputs(tmp_path: Path) -> None:
     mds = [render_markdown(build_summary(rel, ev), build_explorer(rel, ev)) for _ in range(2)]
     assert mds[0] == mds[1]
     assert "| bm25 | dense | +0.500 | 0.5 | 0.75 | 4 |" in mds[0]  # hand-worked above: 2:0 discordant, BH x 3/2
+
+
+def test_every_metric_and_list_column_carries_its_explanation(tmp_path: Path) -> None:
+    rel, ev = write_eval_folder(tmp_path)
+    summary, ex = build_summary(rel, ev), build_explorer(rel, ev)
+    page = render_html(summary, ex)
+    tables = dict(re.findall(r'<table(?: id="([\w-]+)")?><thead><tr>(.*?)</tr></thead>', page))
+    heads = {tid: re.findall(r"<th([^>]*)>(.*?)</th>", row) for tid, row in tables.items()}
+    # the explorer list and the fails table: every head, the systems' narrow ones included, has a tooltip
+    for tid in ("cq-list", "fails"):
+        assert heads[tid] and all('title="' in attrs for attrs, _ in heads[tid]), tid
+    systems = [label for attrs, label in heads["cq-list"] if 'class="sys' in attrs]
+    assert systems == ["<span>bm25</span>", "<span>dense</span>", "<span>graph</span>", "<span>extractive@bm25</span>"]
+    # the metric tables: every metric column, written once in the legend under the table too
+    metric_heads = re.findall(r"<thead><tr><th>(?:retriever|answerer)</th>(.*?)</tr></thead>", page)
+    assert len(metric_heads) == 2
+    for row in metric_heads:
+        for attrs, label in re.findall(r"<th([^>]*)>(.*?)</th>", row):
+            assert 'title="' in attrs, label
+            assert f"<dt>{label}</dt>" in page, label
+    assert "<dt>A strict</dt><dd>answer accuracy by the older whole-string rule" in page
+    md = render_markdown(summary, ex)
+    for label in ("R@10", "nDCG@10", "MRR", "TRP", "CCR", "A", "A strict", "T", "AT", "abstain", "error"):
+        assert f"- **{label}** — " in md, label
+
+
+def test_markdown_labels_neither_split_cells_nor_become_markup(tmp_path: Path) -> None:
+    hostile = "<!--<script> </script> \"q\" 'q' **bold** [link](javascript:x) | cell # _x_ `code`"
+    rel, ev = write_eval_folder(tmp_path, release=evil_release(tmp_path, hostile))
+    md = render_markdown(build_summary(rel, ev), build_explorer(rel, ev))
+    for block in re.findall(r"((?:^\|.*\|\n)+)", md, flags=re.M):  # every Markdown table
+        widths = {len(re.findall(r"(?<!\\)\|", line)) for line in block.splitlines()}
+        assert len(widths) == 1, block  # an escaped "|" in a label never adds a cell
+    row = next(line for line in md.splitlines() if line.startswith("| born"))
+    assert r"born\_1&lt;!--&lt;script&gt; &lt;/script&gt;" in row
+    assert r"\*\*bold\*\* \[link\](javascript:x) \| cell \# \_x\_ \`code\`" in row
+    assert "<!--" not in md and "<script" not in md and "**bold**" not in md

@@ -25,7 +25,7 @@ def _print_summary(console: Console, summary: dict[str, Any]) -> None:
     rh, rr, ah, ar = summary_table(summary)
     for title, header, rows in (
         ("Retrieval (value [95% CI]; controls marked)", rh, rr),
-        ("Answers (A answer accuracy, T time accuracy, AT both)", ah, ar),
+        ("Answers (A: a careful judge; A strict: the whole answer must equal a gold one; T: dates; AT: both)", ah, ar),
     ):
         table = Table(title=title, title_justify="left")
         for i, h in enumerate(header):

@@ -153,12 +153,21 @@
     $("cq-page").textContent = "page " + (state.page + 1) + " / " + pages;
     $("cq-prev").disabled = state.page === 0;
     $("cq-next").disabled = state.page >= pages - 1;
+    overflow($("cq-scroll"));
   }
 
   // ------------------------------------------------------------------ the question view and its timeline
+  // label column as wide as the longest fact label needs (within bounds); retriever columns narrow, their
+  // names written at a slant above them so that none is cut
+  var CHAR_W = 6.3, NAME_MAX = 22, LABEL_MAX = 70;
+  function clip(s, n) { return s.length > n ? s.slice(0, n - 1) + "…" : s; }
   function timeline(q) {
-    var facts = q.facts, rowH = 22, labelW = 300, plotW = 430, colW = 64;
+    var facts = q.facts, rowH = 22, plotW = 430, colW = 30;
     var ret = RET.filter(function (i) { return !SYS[i].control; }).concat(RET.filter(function (i) { return SYS[i].control; }));
+    var labels = facts.map(function (f) { return SET_LABEL[SETS[f[0]]] + "  " + f[1]; });
+    var longest = Math.max.apply(null, labels.map(function (l) { return Math.min(l.length, LABEL_MAX); }).concat([20]));
+    var labelW = Math.round(longest * CHAR_W + 12);
+    var nameLen = Math.max.apply(null, ret.map(function (i) { return Math.min(SYS[i].name.length, NAME_MAX); }).concat([0]));
     var days = [];
     facts.forEach(function (f) { if (f[2] !== null) { days.push(f[2]); } if (f[3] !== null) { days.push(f[3]); } });
     if (q.t_query) { days.push(q.t_query[0]); days.push(q.t_query[1]); }
@@ -166,25 +175,30 @@
     var pad = Math.max(180, (hi - lo) * 0.08);
     lo -= pad; hi += pad;
     function x(d) { return labelW + (d - lo) / (hi - lo) * plotW; }
-    var top = 34, h = top + facts.length * rowH + 30, w = labelW + plotW + 20 + colW * ret.length;
+    var top = Math.max(34, Math.round(nameLen * CHAR_W * 0.64) + 16), colX = labelW + plotW + 16;
+    var h = top + facts.length * rowH + 30, w = colX + colW * ret.length + Math.round(nameLen * CHAR_W * 0.77) + 8;
     var p = ['<svg id="cq-timeline" width="' + w + '" height="' + h + '" role="img" aria-label="timeline of the question facts">'];
     p.push('<defs><marker id="cq-arrow" viewBox="0 0 10 10" refX="2" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto">' +
       '<path d="M0,0L10,5L0,10z" fill="#555"/></marker></defs>');
     p.push('<rect x="' + labelW + '" y="' + (top - 6) + '" width="' + plotW + '" height="' + (facts.length * rowH + 8) + '" fill="#fafbfc" stroke="#e3e7ec"/>');
     ret.forEach(function (i, c) {
-      var cx = labelW + plotW + 20 + c * colW + colW / 2;
-      p.push('<text x="' + cx + '" y="' + (top - 12) + '" font-size="10" text-anchor="middle" class="syscol">' + esc(SYS[i].name.slice(0, 12)) + "</text>");
+      var cx = colX + c * colW + colW / 2, ty = top - 10;
+      p.push('<text x="' + cx + '" y="' + ty + '" font-size="10" transform="rotate(-40 ' + cx + " " + ty + ')" class="syscol"><title>' +
+        esc(SYS[i].name) + "</title>" + esc(clip(SYS[i].name, NAME_MAX)) + "</text>");
     });
     if (q.t_query && q.t_query[0] !== null) {
       var x0 = x(q.t_query[0]), x1 = x(q.t_query[1]);
       p.push('<rect class="tq" x="' + x0.toFixed(1) + '" y="' + (top - 6) + '" width="' + Math.max(1.5, x1 - x0).toFixed(1) +
         '" height="' + (facts.length * rowH + 8) + '" fill="#d62728" fill-opacity=".25"/>');
-      p.push('<text x="' + x0.toFixed(1) + '" y="' + (top - 12) + '" font-size="10" fill="#d62728" text-anchor="middle">t_query ' + esc(q.t_query[2]) + "</text>");
+      // near an edge of the plot the label grows inwards, so it stays over the plot and clear of the retriever names
+      var anchor = x0 > labelW + plotW - 60 ? "end" : x0 < labelW + 60 ? "start" : "middle";
+      p.push('<text x="' + (anchor === "end" ? x1 : x0).toFixed(1) + '" y="' + (top - 12) + '" font-size="10" fill="#d62728" text-anchor="' +
+        anchor + '">t_query ' + esc(q.t_query[2]) + "</text>");
     }
     facts.forEach(function (f, r) {
       var set = SETS[f[0]], y = top + r * rowH, yc = y + rowH / 2 - 2;
-      var lbl = SET_LABEL[set] + "  " + f[1];
-      p.push('<text x="4" y="' + (yc + 4) + '" font-size="11" class="lbl-' + set + '"><title>' + esc(lbl) + "</title>" + esc(lbl.length > 46 ? lbl.slice(0, 45) + "…" : lbl) + "</text>");
+      var lbl = labels[r];
+      p.push('<text x="4" y="' + (yc + 4) + '" font-size="11" class="lbl-' + set + '"><title>' + esc(lbl) + "</title>" + esc(clip(lbl, LABEL_MAX)) + "</text>");
       var a = f[2] === null ? labelW : x(f[2]), b = f[3] === null ? labelW + plotW : x(f[3]);
       var cls = "fact fact-" + set + (f[2] === null ? " unknown-start" : "") + (f[3] === null ? " open-end" : "");
       p.push('<line class="' + cls + '" x1="' + a.toFixed(1) + '" y1="' + yc + '" x2="' + Math.max(a + 2, b).toFixed(1) + '" y2="' + yc +
@@ -193,7 +207,7 @@
       if (f[2] === null) { p.push('<text x="' + (a + 2) + '" y="' + (yc - 6) + '" font-size="9" fill="#555">? start</text>'); }
       if (f[3] === null) { p.push('<text x="' + (b - 30) + '" y="' + (yc - 6) + '" font-size="9" fill="#555">open →</text>'); }
       ret.forEach(function (i, c) {
-        var v = q.ret[RET.indexOf(i)], cx = labelW + plotW + 20 + c * colW + colW / 2;
+        var v = q.ret[RET.indexOf(i)], cx = colX + c * colW + colW / 2;
         if (!v) { return; }
         v[4].forEach(function (m) {
           if (m[0] !== r) { return; }
@@ -205,11 +219,13 @@
     var ticks = [];
     facts.forEach(function (f) { if (f[2] !== null) { ticks.push([f[2], f[4]]); } if (f[3] !== null) { ticks.push([f[3], f[5]]); } });
     ticks.sort(function (a, b) { return a[0] - b[0]; });
-    var lastX = -1e9, ya = top + facts.length * rowH + 16;
+    // a tick label is drawn only where it clears the previous one (9 px text: about 5.4 px a character)
+    var lastX = -1e9, lastW = 0, ya = top + facts.length * rowH + 16;
     ticks.forEach(function (t) {
       var tx = x(t[0]);
-      if (tx - lastX < 42) { return; }
-      lastX = tx;
+      var tw = String(t[1]).length * 5.4;
+      if (tx - lastX < (lastW + tw) / 2 + 6) { return; }
+      lastX = tx; lastW = tw;
       p.push('<line x1="' + tx.toFixed(1) + '" y1="' + (ya - 12) + '" x2="' + tx.toFixed(1) + '" y2="' + (ya - 8) + '" stroke="#7a848f"/>');
       p.push('<text x="' + tx.toFixed(1) + '" y="' + ya + '" font-size="9" text-anchor="middle" fill="#5b6570">' + esc(t[1]) + "</text>");
     });
@@ -236,7 +252,8 @@
     RET.forEach(function (si, k) {
       var v = q.ret[k];
       rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>retrieval</td>" +
-        (v ? cell(v[0]) + "<td>–</td><td>" + esc(v[3]) + " facts; own facts at rank " + esc(v[4].map(function (m) { return m[1]; }).join(", ") || "none") +
+        (v ? cell(v[0]) + "<td>–</td><td>" + esc(v[3]) + (v[3] === 1 ? " fact" : " facts") + " returned; " + (v[4].length ? "this question's facts at rank " + esc(v[4].map(function (m) { return m[1]; }).join(", ")) :
+          "none of this question's facts") +
           (v[1] ? "; stale fact retrieved" : "") + (v[2] ? "; distractor retrieved" : "") + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
     });
     ANS.forEach(function (si, k) {
@@ -244,16 +261,49 @@
       rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>answer</td>" +
         (v ? cell(v[0]) + cell(v[1]) + "<td>" + esc(v[2]) + ": " + esc(v[3] === null ? "(no answer)" : v[3]) + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
     });
-    p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th>A / CCR</th><th>T</th><th>answered / returned</th></tr></thead><tbody>' +
+    p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th class="help" title="this question\'s main metric: CCR for a run (the whole gold chain returned, each fact valid at the time asked about), A for an answer folder (the answer names the gold)">A / CCR</th>' +
+      '<th class="help" title="time accuracy: the explanation cites the dates the question turns on">T</th><th>answered / returned</th></tr></thead><tbody>' +
       rows.join("") + "</tbody></table>");
     view.innerHTML = p.join("");
     draw();
   }
 
+  // a link elsewhere on the page (fails everywhere) or a row click opens the question: bring its view
+  // into sight when it is not already, and flash its border so the eye finds it
   function route() {
     var m = /^#q=(.*)$/.exec(location.hash);
-    if (m) { openQuestion(decodeURIComponent(m[1])); }
+    if (!m) { return; }
+    openQuestion(decodeURIComponent(m[1]));
+    var view = $("cq-view"), r = view.getBoundingClientRect();
+    if (r.top < 0 || r.top > window.innerHeight * 0.5) { view.scrollIntoView({ block: "start" }); }
+    view.classList.add("flash");
+    setTimeout(function () { view.classList.remove("flash"); }, 1200);
   }
+
+  // tables wider than the page: a shadow on the side that hides columns, and for the question list a
+  // line that says how many columns are out of sight and how to reach them
+  function overflow(box) {
+    var hidden = box.scrollWidth - box.clientWidth - box.scrollLeft > 2;
+    box.classList.toggle("more", hidden);
+    if (box.id !== "cq-scroll") { return; }
+    var right = box.getBoundingClientRect().right, n = 0;
+    Array.prototype.forEach.call(box.querySelectorAll("thead th"), function (th) {
+      if (th.getBoundingClientRect().right > right + 2) { n++; }
+    });
+    var hint = $("cq-hint");
+    hint.textContent = n ? "→ " + n + " more column" + (n > 1 ? "s" : "") + " to the right: scroll the table sideways " +
+      "(Shift + mouse wheel, or the scroll bar under it)" : "";
+    hint.classList.toggle("on", n > 0);
+  }
+  function watchOverflow() {
+    Array.prototype.forEach.call(document.querySelectorAll(".scroll"), function (box) {
+      box.addEventListener("scroll", function () { overflow(box); }, { passive: true });
+      overflow(box);
+    });
+  }
+  window.addEventListener("resize", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".scroll"), overflow);
+  });
   ["cq-search"].forEach(function (id) { $(id).addEventListener("input", apply); });
   ["f-split", "f-operator", "f-hops", "f-relation", "f-cardinality", "f-allen", "f-ac", "f-verdict", "cq-sort"].forEach(function (id) {
     $(id).addEventListener("change", apply);
@@ -266,7 +316,13 @@
     if (tr && ev.target.tagName !== "A") { location.hash = "q=" + encodeURIComponent(tr.getAttribute("data-qid")); }
   });
   window.addEventListener("hashchange", route);
+  // a second click on the link of the question already open changes no hash: bring its view back all the same
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest ? ev.target.closest('a[href^="#q="]') : null;
+    if (a && a.getAttribute("href") === location.hash) { ev.preventDefault(); route(); }
+  });
   apply();
+  watchOverflow();
   route();
   if (window.performance && performance.mark) { performance.mark("cq-ready"); }
   document.body.setAttribute("data-explorer", "ready");

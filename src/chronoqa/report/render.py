@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chronoqa.escape import html_text
+from chronoqa.report.glossary import help_th, legend_html, legend_markdown
+from chronoqa.report.plots import clip_label
 from chronoqa.report.sections import EXPLORER_CSS, explorer_html, explorer_markdown, md_escape
 
 __all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
@@ -23,6 +25,10 @@ _ANS_COLS = (
     ("abstain_rate", "abstain"),
     ("error_rate", "error"),
 )
+
+
+_BAR_LABEL = 38
+"""Characters of a bar chart's label shown (at 11 px they fill the 260 px label column); the rest in a tooltip."""
 
 
 def fmt_ci(m: Mapping[str, Any] | None, digits: int = 3) -> str:
@@ -120,8 +126,10 @@ def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | No
     rh, rr, ah, ar = summary_table(summary)
     out += ["", "## Retrieval (95% bootstrap CIs; controls are sanity checks, not systems)", ""]
     out += _md_table(rh, rr)
+    out += legend_markdown(rh)
     out += ["", "## Answers (A: answer accuracy; T: explanation cites the right dates; AT: both)", ""]
     out += _md_table(ah, ar)
+    out += legend_markdown(ah)
     for title, rows, metric, namer in (
         ("Retrieval CCR by slice", summary["retrieval"], "CCR", _ret_name),
         ("Answer accuracy by slice", summary["answers"], "A", _ans_name),
@@ -147,7 +155,7 @@ def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | No
 # --------------------------------------------------------------------------------------------------
 
 _CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1320px;
 color:#1d232a;padding:0 1rem;line-height:1.45}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:2px solid #e3e7ec;
 padding-bottom:.2rem}.sub{color:#5b6570}
@@ -161,6 +169,9 @@ tr.control td{color:#6b7480;background:#fafbfc}tr.control td:first-child{font-st
 .cards{display:flex;gap:1rem;flex-wrap:wrap}.card{background:#f4f6f8;border-radius:6px;padding:.6rem 1rem}
 .card b{display:block;font-size:1.3rem}svg text{font-family:inherit}
 .scroll{overflow-x:auto;max-width:100%}details{margin:.5rem 0}
+th.help{text-decoration:underline dotted #9aa4ae;text-underline-offset:3px;cursor:help}
+dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .8rem;font-size:.8rem;color:#5b6570;
+margin:.2rem 0 1rem;max-width:60rem}dl.legend dt{font-weight:600;color:#1d232a}dl.legend dd{margin:0}
 pre{background:#f4f6f8;padding:.6rem;overflow:auto;font-size:.8rem}
 """
 
@@ -179,7 +190,7 @@ def _cell(m: Mapping[str, Any] | None) -> str:
 
 
 def _html_table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    head = "".join(help_th(h) for h in header)
     body = "".join(f'<tr class="{cls}">{"".join(cells)}</tr>' for cls, cells in rows)
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
@@ -201,8 +212,10 @@ def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]
         y = 6 + i * row_h
         v = max(0.0, min(1.0, float(m["value"])))
         color = "#b8c0c8" if control else "#3b6fb6"
+        shown = clip_label(name, _BAR_LABEL)
         parts.append(
-            f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end" fill="#1d232a">{_e(name)}</text>'
+            f'<text x="{label_w - 6}" y="{y + 12}" font-size="11" text-anchor="end" fill="#1d232a">'
+            f"<title>{_e(name)}</title>{_e(shown)}</text>"
         )
         parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{v * bar_w:.1f}" height="{row_h - 8}" fill="{color}"/>')
         if m.get("lo") is not None and m.get("hi") is not None:
@@ -230,7 +243,11 @@ def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, name
             cls = ' class="small"' if c.endswith("*") else ""
             tds.append(f"<td{cls}>{_e(c)}</td>")
         html_rows.append(("control" if r.get("control") or r.get("run_control") else "", tds))
-    return f"<h3>{_e(title)}</h3>" + _html_table(header, html_rows)
+    note = (
+        f'<p class="sub">Each cell: {_e(metric)} [95% CI] over the scored questions of that operator (left) or '
+        'number of hops (right). <span class="small">*</span> a small slice: its interval is wide.</p>'
+    )
+    return f"<h3>{_e(title)}</h3>{note}" + _html_table(header, html_rows)
 
 
 def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
@@ -306,6 +323,7 @@ def _html_retrieval(summary: Mapping[str, Any]) -> list[str]:
         '<p class="sub">95% question-level bootstrap CIs. Grey italic rows are controls: oracle returns the gold, '
         "stale_only / dist_only the negatives, random and empty nothing useful. They check the metrics.</p>",
         _html_table(["retriever", *(lbl for _, lbl in _RET_COLS)], ret_rows),
+        legend_html(lbl for _, lbl in _RET_COLS),
         _bars(
             "CCR (complete chain of time-valid gold facts)",
             [(_ret_name(r), r["metrics"].get("CCR"), r["control"]) for r in summary["retrieval"]],
@@ -325,9 +343,10 @@ def _html_answers(summary: Mapping[str, Any]) -> list[str]:
     ]
     return [
         "<h2>Answers</h2>",
-        '<p class="sub">A: answer accuracy; T: the explanation cites the gold dates; AT: both. Failed calls count '
-        "as wrong. <i>prior</i> answers from training-split statistics without reading anything.</p>",
+        '<p class="sub">95% question-level bootstrap CIs. Failed calls count as wrong. Grey italic rows answer from '
+        "a control run. <i>prior</i> answers from training-split statistics without reading anything.</p>",
         _html_table(["answerer", *(lbl for _, lbl in _ANS_COLS)], ans_rows),
+        legend_html(lbl for _, lbl in _ANS_COLS),
         _bars(
             "Answer accuracy A",
             [(_ans_name(r), r["metrics"].get("A"), bool(r.get("run_control"))) for r in summary["answers"]],

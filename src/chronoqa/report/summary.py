@@ -59,7 +59,7 @@ def _composition(release: str | Path | Release, split: str, title: str | None) -
     cells = Counter((q.operator, q.complexity) for q in qs)
     scored = [q for q in qs if split in ("all", q.split)]
     return {
-        "name": title or str(rel.manifest.get("name") or rel.path.name),
+        "name": title or str(rel.manifest.get("name") or rel.manifest.get("dataset") or rel.path.name),
         "n_questions": len(qs),
         "n_scored": len(scored),
         "split": split,
