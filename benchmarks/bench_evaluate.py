@@ -121,14 +121,20 @@ def main() -> None:
     after = HERE.parent / "src"
     trees = [("before", args.before.resolve()), ("after", after)] if args.before else [("after", after)]
     rows: dict[str, list[dict[str, Any]]] = {tag: [] for tag, _ in trees}
+    digests: set[str] = set()
     with tempfile.TemporaryDirectory(prefix="chronoqa-bench-evaluate-") as tmp:
         run_dir = args.run.resolve() if args.run else make_run(args.facts, Path(tmp))
         for _ in range(args.rounds):
             for tag, src in trees:
                 res = measure(src, run_dir, args.answers_only)
-                print(f"{tag}: {res['cpu_s']} CPU s, {res['wall_s']} s wall, {res['peak_mb']} MB peak", flush=True)
+                digests.add(json.dumps(res.pop("metrics"), sort_keys=True))
                 rows[tag].append(res)
-    same = len({json.dumps(r.pop("metrics"), sort_keys=True) for rs in rows.values() for r in rs}) == 1
+                _write(args, rows, len(digests) == 1)  # after each case: a long comparison keeps what it measured
+                print(f"{tag}: {res['cpu_s']} CPU s, {res['wall_s']} s wall, {res['peak_mb']} MB peak", flush=True)
+    print(f"same metrics in every case: {len(digests) == 1}")
+
+
+def _write(args: argparse.Namespace, rows: dict[str, list[dict[str, Any]]], same: bool) -> None:
     out = {
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "case": {
@@ -141,7 +147,6 @@ def main() -> None:
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
-    print(f"same metrics in every case: {same}")
 
 
 if __name__ == "__main__":
