@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chronoqa.records import Question, Triple
-from chronoqa.score.evidence import prepare_question, retrieved_keys, score_evidence, triple_key
+from chronoqa.score.evidence import triple_key
 from chronoqa.score.tempbench import aggregate, score_question
 
 
@@ -312,15 +312,15 @@ def test_adding_gold_valid_never_lowers_ccr_and_non_gold_never_raises_trp(
     case: tuple[dict[str, Any], list[Any]], data: st.DataObject
 ) -> None:
     q, retrieved = case
-    pq = prepare_question(q)
-    base = score_evidence(pq, retrieved_keys(retrieved))
-    valid = sorted(pq.valid_gold, key=repr)
+    base = score_question(q, retrieved)
+    gold = [(t["s"], t["r"], t["o"], t["t_start"], t["t_end"]) for t in q["S_star"]]
+    valid = [g for g in gold if g[3] <= q["t_query"] <= g[4]]
     if valid:
         g = data.draw(st.sampled_from(valid))
-        more = score_evidence(pq, retrieved_keys([*retrieved, g]))
-        assert more.CCR >= base.CCR
+        more = score_question(q, [*retrieved, g])
+        assert more["CCR"] >= base["CCR"]
     extra = data.draw(triple_st())
-    if triple_key(extra) not in pq.gold:
-        after = score_evidence(pq, retrieved_keys([*retrieved, extra]))
-        if base.TRP is not None:
-            assert after.TRP is not None and after.TRP <= base.TRP
+    if triple_key(extra) not in {triple_key(g) for g in gold}:
+        after = score_question(q, [*retrieved, extra])
+        if base["TRP"] is not None:
+            assert after["TRP"] is not None and after["TRP"] <= base["TRP"]

@@ -259,7 +259,7 @@ def _evaluate_stage(
         from chronoqa.artifacts.metrics import MetricsRecord, write_metrics, write_verdicts
         from chronoqa.judge import make_judge
         from chronoqa.report.verdicts import answer_verdicts, retrieval_verdicts
-        from chronoqa.score.answers import aliases_from_corpus
+        from chronoqa.score.candidates import CorpusEntities
         from chronoqa.score.evaluate import evaluate
 
         tick = progress.start("evaluate", len(runs) + len(answers))
@@ -270,13 +270,13 @@ def _evaluate_stage(
             write_metrics(out, "retrieval", MetricsRecord(name, res.metrics))
             write_verdicts(out, "retrieval", name, retrieval_verdicts(res, run, rel))
             tick(1)
-        aliases = aliases_from_corpus(rel.corpus) if answers else None  # once, not once per answer file
+        entities = CorpusEntities(rel.corpus) if answers else None  # once per release, not once per answer file
         for name, ans in sorted(answers.items()):
             judge = make_judge(cfg.judge, cache / "judge") if cfg.judge else None  # its own call counts per file
             res = evaluate(
                 rel,
                 answers=ans,
-                aliases=aliases,
+                entities=entities,
                 split=cfg.split,
                 seed=cfg.seed,
                 n_bootstrap=cfg.n_bootstrap,

@@ -42,7 +42,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
@@ -128,13 +132,25 @@ def split_answer(text: str) -> list[str]:
 
 
 def aliases_from_corpus(corpus: Iterable[Doc]) -> dict[str, tuple[str, ...]]:
-    """Every label the corpus uses for each entity id (subjects and objects), sorted."""
-    out: dict[str, set[str]] = {}
-    for d in corpus:
-        for eid, label in ((d.s_id, d.s), (d.o_id, d.o)):
-            if eid:
-                out.setdefault(eid, set()).add(label)
-    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+    """Every label the corpus uses for each entity id (subjects and objects), sorted.
+
+    Read from the corpus columns (a :class:`~chronoqa.artifacts.docstore.DocStore`; other documents are gathered
+    into one first): the distinct (id, label) pairs are found and sorted by Arrow, so Python touches each pair
+    once, not each document.
+    """
+    store = doc_store(corpus)
+    pairs = pa.table(
+        {
+            "id": pa.concat_arrays([store.column("s_id"), store.column("o_id")]),
+            "label": pa.concat_arrays([store.column("s"), store.column("o")]),
+        }
+    )
+    pairs = pairs.filter(pc.not_equal(pairs["id"], ""))
+    pairs = pairs.group_by(["id", "label"]).aggregate([]).sort_by([("id", "ascending"), ("label", "ascending")])
+    out: dict[str, list[str]] = {}
+    for eid, label in zip(pairs["id"].to_pylist(), pairs["label"].to_pylist(), strict=True):
+        out.setdefault(eid, []).append(label)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 class AnswerOutcome(NamedTuple):

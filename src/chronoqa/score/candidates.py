@@ -19,7 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.artifacts.release import doc_store
 from chronoqa.records import Doc, Question
 from chronoqa.score.answers import AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.judge_names import NameIndex
@@ -30,22 +35,61 @@ __all__ = ["CorpusEntities", "Judging"]
 
 
 class CorpusEntities:
-    """A release corpus indexed for careful judging (see the module docstring). Built once per evaluation."""
+    """A release corpus indexed for careful judging (see the module docstring). Built once per release.
+
+    The index is made from the corpus columns (a :class:`~chronoqa.artifacts.docstore.DocStore`; other
+    documents are gathered into one first) with Arrow and numpy, without a Python object per document: every
+    subject and object label gets one code, and each side's (relation, other end) groups are a sorted key array
+    searched per question. A slot's labels are gathered when a question first asks for that slot;
+    :attr:`aliases` (every label of each entity id) when first read. Share one instance across every answer
+    file of a release: the name indexes built for the slots asked are kept with it.
+    """
 
     def __init__(self, corpus: Iterable[Doc]) -> None:
+        self._store = doc_store(corpus)
+        store = self._store
+        n = len(store)
+        both = pc.dictionary_encode(pa.concat_arrays([store.column("s"), store.column("o")]))
+        self._label_list: list[str] = both.dictionary.to_pylist()
+        self._code = {label: i for i, label in enumerate(self._label_list)}
+        codes = both.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        rel = pc.dictionary_encode(store.column("r"))
+        self._rel_code = {r: i for i, r in enumerate(rel.dictionary.to_pylist())}
+        r_codes = rel.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        empty = self._code.get("")
+        s_codes, o_codes = codes[:n], codes[n:]
+        self._labels = frozenset(self._label_list) - {""}
+        self._sides = {
+            "o": _Side(r_codes, o_codes, s_codes, empty, len(self._label_list)),
+            "s": _Side(r_codes, s_codes, o_codes, empty, len(self._label_list)),
+        }
         self._slots: dict[tuple[str, str], set[str]] = {}
-        self._groups: dict[tuple[str, str, str], set[str]] = {}
-        labels: set[str] = set()
-        for d in corpus:
-            for side, label, other_label in (("o", d.o, d.s), ("s", d.s, d.o)):
-                if not label:
-                    continue
-                labels.add(label)
-                self._slots.setdefault((d.r, side), set()).add(label)
-                self._groups.setdefault((d.r, side, other_label), set()).add(label)
-        self._labels = labels
         self._slot_index: dict[tuple[str, str], NameIndex] = {}
         self._all: NameIndex | None = None
+        self._aliases: dict[str, tuple[str, ...]] | None = None
+
+    @property
+    def aliases(self) -> dict[str, tuple[str, ...]]:
+        """Every label the corpus uses for each entity id (:func:`~chronoqa.score.answers.aliases_from_corpus`)."""
+        if self._aliases is None:
+            self._aliases = aliases_from_corpus(self._store)
+        return self._aliases
+
+    def _group(self, r: str, side: str, other: str) -> set[str]:
+        """The labels on ``side`` of ``r``'s documents whose other end is ``other``."""
+        rc, oc = self._rel_code.get(r), self._code.get(other)
+        if rc is None or oc is None:
+            return set()
+        return {self._label_list[c] for c in self._sides[side].group(rc, oc).tolist()}
+
+    def _slot(self, r: str, side: str) -> set[str]:
+        """The labels on ``side`` of ``r``'s documents."""
+        got = self._slots.get((r, side))
+        if got is None:
+            rc = self._rel_code.get(r)
+            codes = () if rc is None else self._sides[side].slot(rc).tolist()
+            got = self._slots[(r, side)] = {self._label_list[c] for c in codes}
+        return got
 
     def _answer_fact(self, q: Question) -> tuple[str, str, str] | None:
         names = set(q.answers) | set(q.answer_ids)
@@ -69,7 +113,7 @@ class CorpusEntities:
             labels = sorted(self._slot_labels(r, side))
             index = NameIndex({label: (label,) for label in labels}, base=self.time_entities())
             self._slot_index[slot] = index
-        group = self._groups.get((r, side, other), set()) | extra
+        group = self._group(r, side, other) | extra
         gold = set(q.answers)
         return {"candidates": index, "context": sorted(group - gold)}
 
@@ -78,8 +122,8 @@ class CorpusEntities:
 
         ``isMarriedTo``: spouses stand on either side, so a spouse on the other side is a candidate too.
         """
-        here = self._slots.get((r, side), set())
-        there = self._slots.get((r, "s" if side == "o" else "o"), set())
+        here = self._slot(r, side)
+        there = self._slot(r, "s" if side == "o" else "o")
         shared = len(here & there)
         if here and there and shared >= 0.05 * min(len(here), len(there)):
             return here | there
@@ -92,6 +136,29 @@ class CorpusEntities:
         return self._all
 
 
+class _Side:
+    """One side of the documents (the label there, the other end): sorted by (relation, other end)."""
+
+    def __init__(self, rel: np.ndarray, label: np.ndarray, other: np.ndarray, empty: int | None, n_labels: int):
+        keep = np.flatnonzero(label != empty) if empty is not None else np.arange(len(label))
+        key = rel[keep] * n_labels + other[keep]
+        order = np.argsort(key, kind="stable")
+        self._n = n_labels
+        self._key = key[order]  # sorted by relation first: a relation's documents are one run of it
+        self._label = label[keep][order].astype(np.int32)
+
+    def group(self, rel: int, other: int) -> np.ndarray:
+        """The distinct label codes of the documents of relation ``rel`` whose other end is ``other``."""
+        k = rel * self._n + other
+        lo, hi = np.searchsorted(self._key, [k, k + 1])
+        return np.unique(self._label[lo:hi])
+
+    def slot(self, rel: int) -> np.ndarray:
+        """The distinct label codes of the documents of relation ``rel``."""
+        lo, hi = np.searchsorted(self._key, [rel * self._n, (rel + 1) * self._n])
+        return np.unique(self._label[lo:hi])
+
+
 class Judging:
     """The judging path of ``chronoqa evaluate`` over one release corpus: careful and strict A and T.
 
@@ -99,20 +166,27 @@ class Judging:
     rules leave ``undecided`` (the reason is kept); its agreement with the rules on the decided ones is
     reported as before.
 
-    Built once per evaluation; :meth:`answer` and :meth:`time` judge one record each. The blind judging
-    sets (``tests/judging/blind.py``) call the same methods, so what they measure is what evaluate scores.
+    Built once per answer file over the release's :class:`CorpusEntities` (``entities``, shared by every answer
+    file of a release; made from ``corpus`` when not given); :meth:`answer` and :meth:`time` judge one record
+    each. The blind judging sets (``tests/judging/blind.py``) call the same methods, so what they measure is what
+    evaluate scores.
     """
 
     def __init__(
         self,
-        corpus: Sequence[Doc],
+        corpus: Sequence[Doc] | None = None,
         *,
+        entities: CorpusEntities | None = None,
         aliases: Mapping[str, Sequence[str]] | None = None,
         rule: SetRule = "all",
         judge: Judge | None = None,
     ) -> None:
-        self.entities = CorpusEntities(corpus)
-        self.aliases = aliases if aliases is not None else aliases_from_corpus(corpus)
+        if entities is None:
+            if corpus is None:
+                raise TypeError("Judging needs the release corpus or its CorpusEntities")
+            entities = CorpusEntities(corpus)
+        self.entities = entities
+        self.aliases = aliases if aliases is not None else entities.aliases
         self.rule: SetRule = rule
         self.judge = judge
 

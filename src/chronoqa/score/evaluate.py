@@ -32,10 +32,10 @@ from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.artifacts.runs import RunSource, read_run
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule, aliases_from_corpus
-from chronoqa.score.candidates import Judging
+from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule
+from chronoqa.score.candidates import CorpusEntities, Judging
 from chronoqa.score.evidence import EvidenceRow
-from chronoqa.score.fast import GoldColumns, HitColumns, RunScores, gold_columns, hits_from_run, score_run
+from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow
@@ -115,33 +115,7 @@ def _run_metrics(
         "wrong_reason_rate": sc.wrong_reason,
     }
     metrics.update(sc.measures)
-    return metrics, _rows(gold, sc, question_ids)
-
-
-def _rows(gold: GoldColumns, sc: RunScores, question_ids: Sequence[str]) -> list[EvidenceRow]:
-    trp_num, trp_den = sc.trp
-    wr_num, wr_den = sc.wrong_reason
-    cols = zip(
-        question_ids,
-        sc.n_retrieved.tolist(),
-        sc.n_gold.tolist(),
-        sc.n_valid_hits.tolist(),
-        trp_num.tolist(),
-        trp_den.tolist(),
-        sc.ccr.tolist(),
-        sc.stale_hit.tolist(),
-        sc.stale_defined.tolist(),
-        sc.dist_hit.tolist(),
-        sc.dist_defined.tolist(),
-        wr_num.tolist(),
-        wr_den.tolist(),
-        strict=True,
-    )
-    return [
-        EvidenceRow(qid, "", "", nr, ng, nh, t if td else None, c, sh if sd else None, dh if dd else None,
-                    bool(w) if wd else None)
-        for qid, nr, ng, nh, t, td, c, sh, sd, dh, dd, w, wd in cols
-    ]  # fmt: skip
+    return metrics, evidence_rows(sc, question_ids)
 
 
 def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeRow]) -> tuple[Metrics, Metrics]:
@@ -268,6 +242,7 @@ def _score_answers(
     rel: Release,
     warnings: list[str],
     *,
+    entities: CorpusEntities,
     aliases: Mapping[str, Sequence[str]],
     rule: SetRule,
     judge: Judge | None,
@@ -291,7 +266,7 @@ def _score_answers(
     if info is not None and any(r.reply_format for r in recs.values()):  # a structured protocol: its parse rate
         info["replies"] = parse_counts(r for q in qs if (r := recs.get(q.id)) is not None)
     outcomes, trows = [], []
-    judging = Judging(rel.corpus, aliases=aliases, rule=rule, judge=judge)
+    judging = Judging(entities=entities, aliases=aliases, rule=rule, judge=judge)
     prepare = getattr(judge, "prepare", None)
     if prepare is not None:  # an LLM judge sends its requests concurrently, once
         prepare([(q, recs[q.id]) for q in qs if q.id in recs])
@@ -463,6 +438,7 @@ def evaluate(
     aliases: Mapping[str, Sequence[str]] | None = None,
     judge: Judge | None = None,
     split: str | None = None,
+    entities: CorpusEntities | None = None,
 ) -> EvaluationResult:
     """Score a run and/or answers against a release; see ``docs/metrics.md`` for every definition.
 
@@ -470,7 +446,9 @@ def evaluate(
     and paired bootstrap CI per metric and slice, McNemar for binary outcomes such as CCR, Benjamini–Hochberg
     across slices); ``compare_answers`` does the same for a second answer file (A, T, AT: McNemar applies).
     ``aliases`` default to every label the release corpus uses for an entity id. ``judge`` is an
-    optional LLM judge of time accuracy; its agreement with the deterministic check is reported.
+    optional LLM judge of time accuracy; its agreement with the deterministic check is reported. ``entities``
+    is the release corpus indexed for careful judging (:class:`~chronoqa.score.candidates.CorpusEntities`, made
+    from the release when not given): a caller scoring several answer files of one release builds it once.
 
     The steps: check the arguments, open the release, select the scored questions, score the run
     (:func:`_score_retrieval`), score the answers (:func:`_evaluate_answers`), gather the record.
@@ -489,8 +467,9 @@ def evaluate(
         ret, ev_rows = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
         fields.update(ret)
     if answers is not None:
-        al = aliases if aliases is not None else aliases_from_corpus(rel.corpus)
-        kw = {"aliases": al, "rule": answer_rule, "judge": judge}
+        ents = entities if entities is not None else CorpusEntities(rel.corpus)
+        al = aliases if aliases is not None else ents.aliases
+        kw = {"entities": ents, "aliases": al, "rule": answer_rule, "judge": judge}
         ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
         fields.update(ans)
     metrics = EvaluationMetrics(

@@ -22,32 +22,23 @@ Definitions (exactly TempBench's; see ``docs/metrics.md``):
   questions a system could answer right for the wrong reason. Defined on questions where a hit is
   defined.
 
-Nothing here truncates the retrieval: the caller truncates to its own ``k``.
+Nothing here truncates the retrieval: the caller truncates to its own ``k``. This module holds the
+definitions, a triple's identity and time validity; the one scorer of whole runs and of single questions is
+:func:`chronoqa.score.fast.score_run` (:mod:`chronoqa.score.tempbench` scores one question through it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.artifacts.runs import RunHit
 from chronoqa.errors import ChronoqaError
-from chronoqa.records import Question, Triple, complexity_of
+from chronoqa.records import Triple
 from chronoqa.time import Granularity, Interval, TimePoint, ValidityMode, parse_time, valid_at
 
-__all__ = [
-    "EvidenceRow",
-    "PreparedQuestion",
-    "TripleKey",
-    "norm_time",
-    "prepare_question",
-    "retrieved_keys",
-    "score_evidence",
-    "time_valid",
-    "triple_key",
-]
+__all__ = ["EvidenceRow", "TripleKey", "norm_time", "time_valid", "triple_key"]
 
 TripleKey = tuple[str, str, str, str | None, str | None]
 
@@ -93,28 +84,6 @@ def triple_key(item: Any) -> TripleKey:
     )
 
 
-def retrieved_keys(retrieved: Iterable[Any]) -> tuple[TripleKey, ...]:
-    """Identities of the retrieved triples, de-duplicated, first occurrence order kept."""
-    return tuple(dict.fromkeys(triple_key(t) for t in retrieved))
-
-
-class PreparedQuestion(NamedTuple):
-    """What evidence scoring needs from a question, computed once (identities and validity)."""
-
-    id: str
-    complexity: str
-    operator: str
-    gold: frozenset[TripleKey]
-    valid_gold: frozenset[TripleKey]
-    stale: frozenset[TripleKey] | None
-    dist: frozenset[TripleKey] | None
-
-    @property
-    def gold_all_valid(self) -> bool:
-        """True when every S* triple is time-valid (so CCR 1 is reachable)."""
-        return bool(self.gold) and len(self.valid_gold) == len(self.gold)
-
-
 @lru_cache(maxsize=1 << 16)
 def time_valid(
     t_start: str | None,
@@ -131,53 +100,6 @@ def time_valid(
     iv = Interval(parse_time(t_start), parse_time(t_end))
     ao: TimePoint | None = parse_time(as_of) if as_of is not None else None
     return valid_at(iv, tq, granularity, as_of=ao, mode=mode)
-
-
-def _complexity(q: Question | Mapping[str, Any]) -> str:
-    if isinstance(q, Question):
-        return q.complexity
-    hops = q.get("hops")
-    if hops is not None:
-        return complexity_of(int(hops))
-    c = q.get("complexity")
-    return str(c) if c is not None else "1-hop"
-
-
-def prepare_question(
-    q: Question | Mapping[str, Any],
-    flags: FunctionalFlags | Mapping[str, Any] | None = None,
-    *,
-    mode: ValidityMode = "certain",
-) -> PreparedQuestion:
-    """Identities and validity of a question's S*, S_stale and S_dist (a :class:`Question` or a TempBench dict).
-
-    ``flags`` are the question's functional-negative flags; a non-functional negative is not scored.
-    """
-    field: Callable[..., Any]
-    field = (lambda name, default=None: getattr(q, name, default)) if isinstance(q, Question) else q.get
-    qid = str(field("id", ""))
-    tq = norm_time(field("t_query"))
-    g = _GRANULARITIES.get(field("granularity", None) or "year") or Granularity.parse(str(field("granularity")))
-    as_of = norm_time(field("as_of"))
-    gold = tuple(dict.fromkeys(triple_key(t) for t in field("S_star", ()) or ()))
-    valid = frozenset(gold) if tq is None else frozenset(k for k in gold if time_valid(k[3], k[4], tq, g, as_of, mode))
-    gold_set = frozenset(gold)
-
-    def negatives(key: str, flag_name: str) -> frozenset[TripleKey] | None:
-        items = field(key, ()) or ()
-        if not items:
-            return None
-        if flags is not None:
-            ok = getattr(flags, flag_name) if isinstance(flags, FunctionalFlags) else flags.get(flag_name, True)
-            if not ok:
-                return None
-        return frozenset(triple_key(t) for t in items) - gold_set
-
-    operator = field("operator", None) or "unknown"
-    return PreparedQuestion(
-        qid, _complexity(q), str(operator), gold_set, valid, negatives("S_stale", "stale_functional"),
-        negatives("S_dist", "dist_functional"),
-    )  # fmt: skip
 
 
 class EvidenceRow(NamedTuple):
@@ -198,22 +120,3 @@ class EvidenceRow(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """TempBench-style row dict (plus chronoqa's negative-aware fields)."""
         return self._asdict()
-
-
-def score_evidence(pq: PreparedQuestion, keys: Sequence[TripleKey] | Iterable[TripleKey]) -> EvidenceRow:
-    """Score one question's retrieval given its de-duplicated retrieved identities (see :func:`retrieved_keys`)."""
-    got: Collection[TripleKey] = keys if isinstance(keys, (frozenset, set, dict)) else frozenset(keys)
-    n = len(got)
-    valid = pq.valid_gold
-    hits = sum(1 for k in valid if k in got) if len(valid) < n else sum(1 for k in got if k in valid)
-    ccr = 1.0 if pq.gold_all_valid and pq.gold.issubset(got) else 0.0
-    stale_hit = None if pq.stale is None else not pq.stale.isdisjoint(got)
-    dist_hit = None if pq.dist is None else not pq.dist.isdisjoint(got)
-    if stale_hit is None and dist_hit is None:
-        wrong: bool | None = None
-    else:
-        wrong = bool(stale_hit or dist_hit) and ccr == 0.0
-    return EvidenceRow(
-        pq.id, pq.complexity, pq.operator, n, len(pq.gold), hits, (hits / n) if n else None, ccr,
-        stale_hit, dist_hit, wrong,
-    )  # fmt: skip

@@ -14,8 +14,9 @@ gold, CCR and the negative hits are then sorted-array operations, and per-questi
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -24,17 +25,20 @@ import pyarrow.compute as pc
 from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.artifacts.runs import Run
 from chronoqa.records import Question
-from chronoqa.score.evidence import norm_time, time_valid, triple_key
+from chronoqa.score.evidence import EvidenceRow, norm_time, time_valid, triple_key
 from chronoqa.score.measures import Measure, RankedHits, Values
 from chronoqa.time import Granularity, ValidityMode
 
 __all__ = [
     "GoldColumns",
+    "GoldSource",
     "HitColumns",
     "RunScores",
+    "evidence_rows",
     "gold_columns",
     "hits_from_arrays",
     "hits_from_run",
+    "hits_from_triples",
     "score_run",
 ]
 
@@ -45,6 +49,12 @@ _NULL = "\x00"
 
 def _keys(s: pa.Array, r: pa.Array, o: pa.Array, ts: pa.Array, te: pa.Array) -> pa.Array:
     return pc.binary_join_element_wise(s, r, o, pc.fill_null(ts, _NULL), pc.fill_null(te, _NULL), _SEP)
+
+
+def _key_text(item: Any) -> str:
+    """A triple's identity (:func:`~chronoqa.score.evidence.triple_key`) as one key string."""
+    s, r, o, ts, te = triple_key(item)
+    return _SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te))
 
 
 def _norm_time_array(arr: pa.Array) -> pa.Array:
@@ -74,6 +84,38 @@ def _unique_first(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xs[first], order[first]
 
 
+class GoldSource(Protocol):
+    """What the scorer reads of a question: a :class:`~chronoqa.records.Question`, or a TempBench dict's view."""
+
+    @property
+    def id(self) -> str:
+        """The question id."""
+
+    @property
+    def t_query(self) -> Any:
+        """The time asked about (any form :func:`norm_time` reads), or ``None``."""
+
+    @property
+    def granularity(self) -> str | None:
+        """The question's granularity (year when ``None``)."""
+
+    @property
+    def as_of(self) -> Any:
+        """The date open ends close at, or ``None``."""
+
+    @property
+    def S_star(self) -> Sequence[Any]:
+        """The gold triples."""
+
+    @property
+    def S_stale(self) -> Sequence[Any]:
+        """The outdated triples (negatives)."""
+
+    @property
+    def S_dist(self) -> Sequence[Any]:
+        """The distractor triples (negatives)."""
+
+
 @dataclass(frozen=True)
 class GoldColumns:
     """S*, S_stale and S_dist of a question list as columns (question index, key, validity)."""
@@ -91,7 +133,7 @@ class GoldColumns:
 
 
 def gold_columns(
-    questions: Sequence[Question],
+    questions: Sequence[GoldSource],
     flags: Mapping[str, FunctionalFlags] | None = None,
     *,
     mode: ValidityMode = "certain",
@@ -107,12 +149,12 @@ def gold_columns(
     grans = {str(g): g for g in Granularity}
     for qi, q in enumerate(questions):
         tq = norm_time(q.t_query)
-        g = grans.get(q.granularity) or Granularity.parse(q.granularity or "year")
+        g = grans.get(q.granularity or "year") or Granularity.parse(q.granularity or "year")
         as_of = norm_time(q.as_of)
         for t in q.S_star:
-            s, r, o, ts, te = triple_key(t)
+            _, _, _, ts, te = key = triple_key(t)
             gq.append(qi)
-            gk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
+            gk.append(_key_text(key))
             valid.append(True if tq is None else time_valid(ts, te, tq, g, as_of, mode))
         if q.S_stale or q.S_dist:
             f = flags.get(q.id) if flags else None
@@ -121,9 +163,8 @@ def gold_columns(
             for name, items in (("S_stale", q.S_stale), ("S_dist", q.S_dist)):
                 nq_, nk = negs[name]
                 for t in items:
-                    s, r, o, ts, te = triple_key(t)
                     nq_.append(qi)
-                    nk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
+                    nk.append(_key_text(t))
 
     def cols(qq: list[int], kk: list[str]) -> tuple[np.ndarray, pa.Array]:
         return np.asarray(qq, dtype=np.int64), pa.array(kk, type=pa.string())
@@ -155,20 +196,12 @@ def hits_from_run(run: Run, questions: Sequence[Question]) -> HitColumns:
     table = run.columns
     if table is None:
         qi_of = {q.id: qi for qi, q in enumerate(questions)}
-        qq: list[int] = []
-        kk: list[str] = []
-        for line in run.lines:
+        per_question: list[list[Any]] = [[] for _ in questions]
+        for line in run.lines:  # lines are in rank order already: each question's hits keep that order
             qi = qi_of.get(line.qid)
-            if qi is None:
-                continue
-            for h in line.hits:
-                s, r, o, ts, te = triple_key(h)
-                qq.append(qi)
-                kk.append(_SEP.join((s, r, o, _NULL if ts is None else ts, _NULL if te is None else te)))
-        # lines are in rank order already: keep each question's hits in that order
-        order = np.argsort(np.asarray(qq, dtype=np.int64), kind="stable")
-        keys = pa.array(kk, type=pa.string()).take(pa.array(order, type=pa.int64()))
-        return HitColumns(np.asarray(qq, dtype=np.int64)[order], keys, run.qids)
+            if qi is not None:
+                per_question[qi].extend(line.hits)
+        return hits_from_triples(per_question, line_qids=run.qids)
     qids = table.column("qid").combine_chunks()
     hits = table.column("hits").combine_chunks()
     line_qi = pc.index_in(qids, value_set=pa.array([q.id for q in questions], type=pa.string()))
@@ -185,6 +218,17 @@ def hits_from_run(run: Run, questions: Sequence[Question]) -> HitColumns:
     qarr = pc.filter(qi, keep).to_numpy(zero_copy_only=False).astype(np.int64)
     cols = [flat.field(k) for k in ("s", "r", "o", "t_start", "t_end")]
     return hits_from_arrays(qarr, *cols, rank=rank[keep_np], line_qids=run.qids)
+
+
+def hits_from_triples(retrieved: Sequence[Iterable[Any]], *, line_qids: tuple[str, ...] = ()) -> HitColumns:
+    """Hit columns from each question's retrieved triples, in rank order (any shape :func:`triple_key` reads)."""
+    qq: list[int] = []
+    kk: list[str] = []
+    for qi, items in enumerate(retrieved):
+        for h in items:
+            qq.append(qi)
+            kk.append(_key_text(h))
+    return HitColumns(np.asarray(qq, dtype=np.int64), pa.array(kk, type=pa.string()), line_qids)
 
 
 def hits_from_arrays(
@@ -326,6 +370,33 @@ def _negative_hits(
     pairs = pairs[~_isin(pairs, gold_sorted, b_sorted=True)]
     hit_pairs = pairs[_isin(pairs, hits_sorted, b_sorted=True)]
     return np.bincount(hit_pairs // n_keys, minlength=nq)[:nq] > 0
+
+
+def evidence_rows(sc: RunScores, question_ids: Sequence[str]) -> list[EvidenceRow]:
+    """The per-question evidence rows of a scored run (complexity and operator left empty for the caller)."""
+    trp_num, trp_den = sc.trp
+    wr_num, wr_den = sc.wrong_reason
+    cols = zip(
+        question_ids,
+        sc.n_retrieved.tolist(),
+        sc.n_gold.tolist(),
+        sc.n_valid_hits.tolist(),
+        trp_num.tolist(),
+        trp_den.tolist(),
+        sc.ccr.tolist(),
+        sc.stale_hit.tolist(),
+        sc.stale_defined.tolist(),
+        sc.dist_hit.tolist(),
+        sc.dist_defined.tolist(),
+        wr_num.tolist(),
+        wr_den.tolist(),
+        strict=True,
+    )
+    return [
+        EvidenceRow(qid, "", "", nr, ng, nh, t if td else None, c, sh if sd else None, dh if dd else None,
+                    bool(w) if wd else None)
+        for qid, nr, ng, nh, t, td, c, sh, sd, dh, dd, w, wd in cols
+    ]  # fmt: skip
 
 
 def score_run(gold: GoldColumns, hits: HitColumns, measures: Sequence[Measure] = ()) -> RunScores:

@@ -10,18 +10,20 @@ The seed README's quickstart runs unchanged against this module::
 
 ``q`` is a TempBench dict (``id``, ``t_query`` such as ``1994.0``, ``S_star``, ``complexity`` or
 ``hops``, ``operator``) or a :class:`chronoqa.records.Question`; ``retrieved`` holds dicts with
-s/r/o/t_start/t_end or 5-tuples. Definitions are in :mod:`chronoqa.score.evidence`. Nothing is
-rounded; nothing is truncated.
+s/r/o/t_start/t_end or 5-tuples. Definitions are in :mod:`chronoqa.score.evidence`; a question is scored by
+the one retrieval scorer, :func:`chronoqa.score.fast.score_run` (the one ``chronoqa evaluate`` runs), over a
+list of one. Nothing is rounded; nothing is truncated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from chronoqa.artifacts.release import FunctionalFlags
-from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.score.evidence import EvidenceRow, prepare_question, retrieved_keys, score_evidence
+from chronoqa.records import COMPLEXITIES, Question, complexity_of
+from chronoqa.score.evidence import EvidenceRow
+from chronoqa.score.fast import evidence_rows, gold_columns, hits_from_triples, score_run
 from chronoqa.time import ValidityMode
 
 __all__ = ["aggregate", "score_question"]
@@ -41,8 +43,52 @@ def score_question(
     ``stale_hit``/``dist_hit``/``wrong_reason`` (``None`` where undefined). ``retrieved=None``
     is an empty retrieval. The inputs are not modified.
     """
-    pq = prepare_question(q, flags, mode=mode)
-    return score_evidence(pq, retrieved_keys(retrieved or ())).to_dict()
+    view = q if isinstance(q, Question) else _TempBenchQuestion.of(q)
+    flag = _flags(view.id, flags)
+    gold = gold_columns([view], None if flag is None else {view.id: flag}, mode=mode)
+    row = evidence_rows(score_run(gold, hits_from_triples([retrieved or ()])), [view.id])[0]
+    return row._replace(complexity=_complexity(q), operator=str(_field(q, "operator") or "unknown")).to_dict()
+
+
+class _TempBenchQuestion(NamedTuple):
+    """The fields the scorer reads, from a TempBench question dict."""
+
+    id: str
+    t_query: Any
+    granularity: str | None
+    as_of: Any
+    S_star: Sequence[Any]
+    S_stale: Sequence[Any]
+    S_dist: Sequence[Any]
+
+    @classmethod
+    def of(cls, q: Mapping[str, Any]) -> _TempBenchQuestion:
+        g = q.get("granularity")
+        return cls(
+            str(q.get("id", "")), q.get("t_query"), None if g is None else str(g), q.get("as_of"),
+            q.get("S_star") or (), q.get("S_stale") or (), q.get("S_dist") or (),
+        )  # fmt: skip
+
+
+def _field(q: Question | Mapping[str, Any], name: str) -> Any:
+    return getattr(q, name, None) if isinstance(q, Question) else q.get(name)
+
+
+def _flags(qid: str, flags: FunctionalFlags | Mapping[str, Any] | None) -> FunctionalFlags | None:
+    """The question's functional flags as a record (a dict's missing flag counts as functional)."""
+    if flags is None or isinstance(flags, FunctionalFlags):
+        return flags
+    return FunctionalFlags(qid, bool(flags.get("dist_functional", True)), bool(flags.get("stale_functional", True)))
+
+
+def _complexity(q: Question | Mapping[str, Any]) -> str:
+    if isinstance(q, Question):
+        return q.complexity
+    hops = q.get("hops")
+    if hops is not None:
+        return complexity_of(int(hops))
+    c = q.get("complexity")
+    return str(c) if c is not None else "1-hop"
 
 
 def _get(row: Mapping[str, Any] | EvidenceRow, key: str) -> Any:
