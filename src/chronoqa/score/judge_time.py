@@ -33,7 +33,17 @@ from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_lik
 from chronoqa.time import Granularity, Interval, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, extract_times
 
-__all__ = ["OTHER", "Attribution", "FactRef", "attribute", "judge_refs", "may_state", "unread_dates", "unsure_refs"]
+__all__ = [
+    "OTHER",
+    "Attribution",
+    "FactRef",
+    "attribute",
+    "judge_refs",
+    "may_state",
+    "unread_dates",
+    "unsure_refs",
+    "with_relative",
+]
 
 _START: Final = frozenset(
     [
@@ -72,6 +82,10 @@ _START: Final = frozenset(
         "became_a_member",
         "joining",
         "signing",
+        "commissioned",
+        "nomination",
+        "included",
+        "incorporated",
     ]
 )
 _END: Final = frozenset(
@@ -108,13 +122,15 @@ _END: Final = frozenset(
         "abolished",
         "dissolved",
         "ceased",
+        "split",
+        "parted",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
 # a marriage, the point of a death; it may cite an end but never contradicts one (a divorce may come first).
 _DEATH: Final = frozenset(
-    ["died", "dies", "death", "killed", "assassinated", "assassination", "overthrown", "toppled", "coup",
-     "executed", "murdered"]
+    ["died", "dies", "death", "killed", "died_in_office", "assassinated", "assassination", "overthrown", "toppled",
+     "coup", "executed", "murdered"]
 )  # fmt: skip
 _EVENT: Final = frozenset(
     [
@@ -203,8 +219,11 @@ class _Pos:
 
 
 _PHRASES: Final = re.compile(
-    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|in\s+office|became\s+a\s+member"
+    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|in\s+office|"
+    r"became\s+a\s+member"
 )
+# "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
+_DEATH_OF_RE: Final = re.compile(r"\bdeath\s+of\b")
 _WORD: Final = re.compile(r"[a-z_]+")
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
@@ -217,6 +236,7 @@ _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
     low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
+    low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
     out = []
     for m in _WORD.finditer(low):
         w = m.group(0)
@@ -341,7 +361,7 @@ def attribute(
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
     out: list[Attribution] = []
-    all_dates = _with_relative(text, list(extract_times(text) if dates is None else dates))
+    all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -405,7 +425,7 @@ _RELATIVE_RE: Final = re.compile(
 _COUNTS: Final = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
-def _with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     """``dates`` with the relative years that pin one ("the same year", "two years later") read as years.
 
     A relative year counts from the date stated right before it (a range's end); it is a year, so it

@@ -33,7 +33,15 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question, Triple
 from chronoqa.score.answers import after_correction
 from chronoqa.score.judge_names import NameIndex
-from chronoqa.score.judge_time import FactRef, attribute, judge_refs, may_state, unread_dates, unsure_refs
+from chronoqa.score.judge_time import (
+    FactRef,
+    attribute,
+    judge_refs,
+    may_state,
+    unread_dates,
+    unsure_refs,
+    with_relative,
+)
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import extract_times
 
@@ -230,7 +238,7 @@ def score_time(
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
     facts, fact_refs = ref_facts(q, refs)
-    dates = extract_times(text) if text else []
+    dates = with_relative(text, extract_times(text)) if text else []  # "two years later" states a year too
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
         why = "a date the reader cannot read" if text and unread_dates(text, dates) else None
         return _resolved(TimeRow(q.id, answer_correct, False, len(fact_refs), 0, verdict, undecided=why))
