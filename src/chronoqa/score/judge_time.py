@@ -170,11 +170,17 @@ _ACTIVE_SUCCESSION: Final = re.compile(
 _SUCCESSION_WORDS: Final = ("succeed", "replac", "followed", "handed", "gave", "took")
 _PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
+_PLURAL: Final = frozenset({"they", "their"})
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
-_PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS
+_BOTH: Final = frozenset({"both"})
+_PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 _SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
+_MONTH_WORDS: Final = frozenset(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
+)  # fmt: skip
 _OTHER: Final = -1
 OTHER: Final = _OTHER
 """The fact index of a reading stated for an entity none of the question's facts has (someone else's date)."""
@@ -283,6 +289,7 @@ def _positions(
     mentions: Sequence[NameMention],
     owner_of: Mapping[str, frozenset[int]],
     starts: Sequence[int],
+    n_facts: int = 1,
 ) -> list[_Pos]:
     out: list[_Pos] = []
     for m in mentions:
@@ -303,11 +310,19 @@ def _positions(
             continue
         if t.key in _PRONOUNS:
             out.append(_Pos(t.begin, t.end, frozenset(), True, True))
+        elif t.key in _BOTH:  # "both (of them)": every fact of the question, cite only
+            out.append(_Pos(t.begin, t.end, frozenset(range(n_facts)), n_facts == 1, False))
         elif t.key in _OTHERS:
             out.append(_Pos(t.begin, t.end, frozenset({_OTHER}), True, False))
     out.sort(key=lambda p: p.begin)
+    return _resolve_pronouns(text, out, starts)
+
+
+def _resolve_pronouns(text: str, out: Sequence[_Pos], starts: Sequence[int]) -> list[_Pos]:
+    """Each pronoun as the entity it stands for (see :func:`attribute`); "it" with no thing named is dropped."""
     last: frozenset[int] = frozenset({0})  # before anything is named, a pronoun is the answer
-    last_thing: frozenset[int] = frozenset({0})
+    last_fact: frozenset[int] = last  # they, their: the last person of the question's facts (a couple)
+    last_thing: frozenset[int] = frozenset()
     before_sentence = last
     resolved = []
     sentence = -1
@@ -316,15 +331,23 @@ def _positions(
             sentence += 1
             before_sentence = last
         if p.pronoun:
-            # he, she, they: the person named last; him, them: not the subject of their own sentence;
-            # it, its: the thing named last
+            # he, she: the person named last; they, their: the last person of a fact; him, them: not the
+            # subject of their own sentence; it, its: the thing named last
             word = text[p.begin : p.end].lower()
-            ref = last_thing if word in _THING_PRONOUNS else (before_sentence if word in ("him", "them") else last)
-            resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
+            if word in _THING_PRONOUNS:
+                ref = last_thing
+            elif word in ("him", "them"):
+                ref = before_sentence
+            else:
+                ref = last_fact if word in _PLURAL else last
+            if ref:
+                resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
         else:
             resolved.append(p)
             if p.facts and p.person:
                 last = p.facts
+                if _OTHER not in p.facts:
+                    last_fact = p.facts
             elif p.facts:
                 last_thing = p.facts
     return resolved
@@ -343,12 +366,14 @@ def attribute(
     facts: Sequence[FactRef],
     others: NameIndex | Iterable[str] | None = None,
     dates: Sequence[TimeMention] | None = None,
+    known_words: Iterable[str] = (),
 ) -> list[Attribution]:
     """Every date of ``text`` with the facts and the end it is stated for (see the module docstring).
 
     ``facts[0]`` is the fact a pronoun refers to when nothing was named before it (the answer's).
     ``others`` are the other entities the release knows (a :class:`NameIndex` or labels). ``dates``:
-    ``extract_times(text)`` where the caller has read it already.
+    ``extract_times(text)`` where the caller has read it already. ``known_words``: words that name no
+    entity of their own here (the question's: "President", "Prime Minister").
     """
     if not text:
         return []
@@ -359,7 +384,7 @@ def attribute(
     toks = tokens(text)
     mentions = index.find(text, toks)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
-    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
+    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     if not positions and len(all_dates) == 1:
@@ -374,6 +399,8 @@ def attribute(
     for nb, ne in named_spans:
         masked = masked[:nb] + " " * (ne - nb) + masked[ne:]
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
+    asides = _asides(text)
+    unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -383,7 +410,9 @@ def attribute(
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
-            before = [p for p in positions if prev_end <= p.begin and p.end <= d_begin]
+            before = _outside_asides(
+                [p for p in positions if prev_end <= p.begin and p.end <= d_begin], asides, d_begin
+            )
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
@@ -399,7 +428,10 @@ def attribute(
             if d.kind == "point" and owner in before:
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
-            firm = owner.distinctive
+            # a name the release does not know between the owner and the date, or after it in the clause ("Alves
+            # joined Granada in 2013", "became a GM in 1992"): the date may be that name's, so it cites only
+            lo = owner.end if owner.end <= d_begin else prev_end
+            firm = owner.distinctive and not any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
@@ -410,6 +442,70 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end = owner, role, d_end
+    return out
+
+
+_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
+_GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
+_CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+_NOT_NAMES: Final = frozenset(
+    ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "ad", "bc", "bce", "ce",
+     "christmas", "easter", "answer", "note", "yes", "no"]
+)  # fmt: skip
+
+
+def _asides(text: str) -> list[tuple[int, int]]:
+    """Spans of asides with a clause of their own: a relative clause between commas (", where Jons is,") or a
+    parenthetical that starts with "like"/"unlike" or holds a cue word or a date ("(married to X since 1982)").
+    A parenthetical gloss of a name ("(Feltscher)", "(today Wrocław, Poland)") is none.
+    """
+    out = []
+    for m in _ASIDE_RE.finditer(text):
+        inner = m.group(0)
+        if inner.startswith("(") and not (
+            _GLOSS_START_RE.match(inner) or _role_words(inner) or any(c.isdigit() for c in inner)
+        ):
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
+def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(b <= at < e for b, e in spans)
+
+
+def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: int) -> list[_Pos]:
+    """``before`` without the names inside an aside closed before ``at`` (an aside's names own no later date)."""
+    if not asides:
+        return before
+    return [p for p in before if not any(b <= p.begin and e <= at for b, e in asides if p.end <= e)]
+
+
+def _unknown_names(
+    masked: str, sentences: Sequence[tuple[int, int]], dates: Sequence[TimeMention], known: Iterable[str]
+) -> list[int]:
+    """Offsets of capitalised words no known name covers (``masked`` blanks the known ones): another team,
+    title or place the release does not list. A sentence's first word, months, weekdays and ``known`` are none.
+    """
+    skip = {w.lower() for w in known} | _NOT_NAMES
+    firsts = set()
+    for b, e in sentences:
+        m = re.search(r"[A-Za-z]", masked[b:e])
+        if m:
+            firsts.add(b + m.start())
+    out = []
+    for m in _CAPITAL_RE.finditer(masked):
+        w = m.group(0).lower().rstrip("'’s").rstrip("'’")
+        if (
+            m.start() in firsts
+            or w in skip
+            or w.rstrip(".") in _MONTH_WORDS
+            or masked[m.start() - 1 : m.start()] == ":"
+        ):
+            continue
+        if any(d.begin <= m.start() < d.end for d in dates):
+            continue
+        out.append(m.start())
     return out
 
 
@@ -711,7 +807,7 @@ def unsure_refs(
             continue
         if not may_state(dates, [(which, value, fi)], granularity):
             return False
-        if any(fi not in r.facts and r.firm and _same(r.value, value, granularity) for r in readings):
+        if any(fi not in r.facts and _same(r.value, value, granularity) for r in readings):
             return False  # read for someone else, or for another fact of the question: decided
         found = True
     return found

@@ -24,6 +24,7 @@ questions, as TDBench does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -48,6 +49,7 @@ from chronoqa.time.text import extract_times
 __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
 
 TimeMode = Literal["careful", "strict"]
+_WORDS_RE = re.compile(r"[\w'’-]+")
 
 Judge = Callable[[Question, AnswerRecord], "bool | None"]
 """An optional LLM judge: returns whether the explanation's times are right (``None``: no verdict)."""
@@ -242,7 +244,7 @@ def score_time(
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
         why = "a date the reader cannot read" if text and unread_dates(text, dates) else None
         return _resolved(TimeRow(q.id, answer_correct, False, len(fact_refs), 0, verdict, undecided=why))
-    readings = attribute(text or "", facts, entities, dates)
+    readings = attribute(text or "", facts, entities, dates, _WORDS_RE.findall(q.question))
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     ok = n == len(fact_refs) and not contradicted
     why = None
