@@ -455,8 +455,10 @@ _NOT_NAMES: Final = frozenset(
 
 
 def _asides(text: str) -> list[tuple[int, int]]:
-    """Spans of asides with a clause of their own: a relative clause between commas (", where Jons is,") or a
-    parenthetical that starts with "like"/"unlike" or holds a cue word or a date ("(married to X since 1982)").
+    """Spans of asides with a clause of their own.
+
+    A relative clause between commas (", where Jons is,") or a parenthetical that starts with "like"/"unlike"
+    or holds a cue word or a date ("(married to X since 1982)").
     A parenthetical gloss of a name ("(Feltscher)", "(today Wrocław, Poland)") is none.
     """
     out = []
@@ -484,8 +486,10 @@ def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: i
 def _unknown_names(
     masked: str, sentences: Sequence[tuple[int, int]], dates: Sequence[TimeMention], known: Iterable[str]
 ) -> list[int]:
-    """Offsets of capitalised words no known name covers (``masked`` blanks the known ones): another team,
-    title or place the release does not list. A sentence's first word, months, weekdays and ``known`` are none.
+    """Offsets of capitalised words no known name covers (``masked`` blanks the known ones).
+
+    Another team, title or place the release does not list. A sentence's first word, months, weekdays and
+    ``known`` are none.
     """
     skip = {w.lower() for w in known} | _NOT_NAMES
     firsts = set()
