@@ -404,7 +404,8 @@ def attribute(
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
-        prev_owner: _Pos | None = None
+        prev_owner, colon = _field_line(text, s_begin, s_end, positions)  # "Married: 1959"
+        dates = [m for m in dates if m.begin >= colon]  # "Status in 1970: married": an as-of date in a key
         prev_role = "none"
         prev_end = s_begin
         for di, d in enumerate(dates):
@@ -438,6 +439,7 @@ def attribute(
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, prev_end))
+            out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
@@ -470,6 +472,45 @@ def _asides(text: str) -> list[tuple[int, int]]:
             continue
         out.append((m.start(), m.end()))
     return out
+
+
+_FIELD_RE: Final = re.compile(r"[ \t>*#-]*[^\W\d][^:\n]{0,40}:\s")
+_UNTIL_RE: Final = re.compile(r"\b(?:until|till)\s+(?=\S)", re.IGNORECASE)
+
+
+def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> tuple[_Pos | None, int]:
+    """The owner of a "Key: value" line that names nobody, and where its value starts.
+
+    The owner is the entity named last before it, cite only (the line may be about another fact of it).
+    """
+    m = _FIELD_RE.match(text, begin, end)
+    if m is None or any(begin <= p.begin < end and not p.pronoun for p in positions):
+        return None, begin
+    named = [p for p in positions if p.end <= begin and not p.pronoun and _OTHER not in p.facts]
+    if not named:
+        return None, m.end()
+    last = named[-1]
+    return _Pos(last.begin, last.end, last.facts, False, False, last.person), m.end()
+
+
+def _until_handover(
+    masked: str, d: TimeMention, positions: Sequence[_Pos], clause_begin: int, prev_owner: _Pos | None
+) -> list[Attribution]:
+    """D is A's end as well in "A served until B took office on D" (cite only)."""
+    if d.kind != "point" or d.interval.start is None:
+        return []
+    untils = list(_UNTIL_RE.finditer(masked, clause_begin, d.begin))
+    if not untils:
+        return []
+    at = untils[-1].start()
+    if not any(at < p.begin and p.end <= d.begin and not p.pronoun for p in positions):
+        return []
+    if not any(r == "start" for _, r in _role_words(masked[at : d.begin])):
+        return []
+    subject = [p for p in positions if clause_begin <= p.begin and p.end <= at]
+    who = _pick(list(reversed(subject))) or prev_owner
+    facts = who.facts - {_OTHER} if who is not None else frozenset()
+    return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
 
 
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
