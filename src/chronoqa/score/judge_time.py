@@ -40,6 +40,7 @@ __all__ = [
     "attribute",
     "judge_refs",
     "may_state",
+    "tables_as_fields",
     "unread_dates",
     "unsure_refs",
     "with_relative",
@@ -511,6 +512,39 @@ def _until_handover(
     who = _pick(list(reversed(subject))) or prev_owner
     facts = who.facts - {_OTHER} if who is not None else frozenset()
     return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
+
+
+_TABLE_RULE_RE: Final = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def tables_as_fields(text: str) -> str:
+    """``text`` with each Markdown table written as field lines: a row's first cell, then "header: cell".
+
+    "| PM | Took office |" over "| Oleksy | 7 March 1995 |" reads "Oleksy" then "Took office: 7 March 1995",
+    so the row's dates belong to the row's name at the end its column names.
+    """
+    if "|" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and "|" in lines[i] and _TABLE_RULE_RE.fullmatch(lines[i + 1]):
+            header = _cells(lines[i])
+            i += 2
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                row = _cells(lines[i])
+                out.append(row[0] + ".")
+                out += [f"{h}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
 
 
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
