@@ -84,6 +84,8 @@ _START: Final = frozenset(
         "joining",
         "signing",
         "commissioned",
+        "returned",
+        "m_",
         "nomination",
         "included",
         "incorporated",
@@ -124,18 +126,20 @@ _END: Final = frozenset(
         "dissolved",
         "ceased",
         "split",
+        "div_",
         "parted",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
 # a marriage, the point of a death; it may cite an end but never contradicts one (a divorce may come first).
 _DEATH: Final = frozenset(
-    ["died", "dies", "death", "killed", "died_in_office", "assassinated", "assassination", "overthrown", "toppled",
-     "coup", "executed", "murdered"]
+    ["died", "dies", "death", "d_", "killed", "died_in_office", "assassinated", "assassination", "overthrown",
+     "toppled", "coup", "executed", "murdered"]
 )  # fmt: skip
 _EVENT: Final = frozenset(
     [
         "born",
+        "b_",
         "won",
         "win",
         "wins",
@@ -169,9 +173,11 @@ _ACTIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took\s+over\s+from)\b", re.IGNORECASE
 )
 _SUCCESSION_WORDS: Final = ("succeed", "replac", "followed", "handed", "gave", "took")
-_PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
+_PRONOUNS: Final = frozenset(
+    {"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its", "couple", "marriage"}
+)
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
-_PLURAL: Final = frozenset({"they", "their"})
+_PLURAL: Final = frozenset({"they", "their", "couple", "marriage"})  # "the couple", "the marriage": a fact's pair
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
 _BOTH: Final = frozenset({"both"})
 _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
@@ -229,6 +235,7 @@ _PHRASES: Final = re.compile(
     r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|in\s+office|"
     r"became\s+a\s+member"
 )
+_ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
 _DEATH_OF_RE: Final = re.compile(r"\bdeath\s+of\b")
 _WORD: Final = re.compile(r"[a-z_]+")
@@ -244,6 +251,7 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
     low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
     low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
+    low = _ABBREVIATED_RE.sub(lambda m: m.group(1) + "_", low)  # "(m. 1952; div. 1959)", "(b. 1902)"
     out = []
     for m in _WORD.finditer(low):
         w = m.group(0)
@@ -426,14 +434,23 @@ def attribute(
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
+            if owner in before and _AND_RE.search(masked, owner.end, d_begin) and _cue_next(masked, d_end, after):
+                owner = _pick(after) or owner  # "A divorced B and in 1935 married C": the clause's verb and name follow
             role, other_term = _role(d, span_before, span_after, prev_role)
+            # another term of the fact ("first term", "returned"): its dates cite, never contradict
+            cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
+            other_term = other_term and not cite_only
             if d.kind == "point" and owner in before:
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
             # a name the release does not know between the owner and the date, or after it in the clause ("Alves
             # joined Granada in 2013", "became a GM in 1992"): the date may be that name's, so it cites only
             lo = owner.end if owner.end <= d_begin else prev_end
-            firm = owner.distinctive and not any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
+            firm = (
+                not cite_only
+                and owner.distinctive
+                and not any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
+            )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
@@ -449,6 +466,15 @@ def attribute(
 
 
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
+_NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off", re.IGNORECASE)
+_AND_RE: Final = re.compile(r"\band\b")
+
+
+def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
+    """Whether a cue word follows the date before the next name."""
+    return bool(after) and bool(_role_words(masked[d_end : after[0].begin]))
+
+
 _GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
 _CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
 _NOT_NAMES: Final = frozenset(
