@@ -87,7 +87,8 @@ CASES: list[tuple[str, list[tuple[str, Interval, str, bool]]]] = [
     ("on 17/02/2012", [("17/02/2012", iv(Y(2012, 2, 17), Y(2012, 2, 17)), "point", False)]),
     ("on 05/31/2010", [("05/31/2010", iv(Y(2010, 5, 31), Y(2010, 5, 31)), "point", False)]),
     ("on 12/12/1996", [("12/12/1996", iv(Y(1996, 12, 12), Y(1996, 12, 12)), "point", False)]),
-    ("03/04/2014", []),
+    # the day/month order is open: the year alone, which is certain
+    ("03/04/2014", [("03/04/2014", iv(Y(2014), Y(2014)), "point", False)]),
     ("version 3.10.2004", []),
     ("1 Jul. 2004", [("1 Jul. 2004", iv(Y(2004, 7, 1), Y(2004, 7, 1)), "point", False)]),
     (
@@ -119,7 +120,7 @@ CASES: list[tuple[str, list[tuple[str, Interval, str, bool]]]] = [
     ("up 1999%", []),
     ("'94", []),
     ("the '90s", []),
-    ("05/03/1994", []),
+    ("05/03/1994", [("05/03/1994", iv(Y(1994), Y(1994)), "point", False)]),
     ("Blink-182", []),
     ("Blade Runner 2049", []),
     ("room number 1408", []),
@@ -195,3 +196,39 @@ def test_never_crashes_and_offsets_match(text: str) -> None:
 def test_deterministic() -> None:
     text = "From 1994 to 1998 and since March 2014; the 19th century; 1990s."
     assert extract_times(text) == extract_times(text)
+
+
+def test_an_open_slashed_order_is_marked_and_settled_by_the_texts_other_dates() -> None:
+    (alone,) = extract_times("signed on 04/07/1987")
+    assert alone.ambiguous and alone.interval == iv(Y(1987), Y(1987))
+    # 25/06 can only be day-first, so 04/07 in the same text is 4 July
+    got = extract_times("joined 04/07/1987, left 25/06/1990")
+    assert [(m.interval, m.ambiguous) for m in got] == [
+        (iv(Y(1987, 7, 4), Y(1987, 7, 4)), False),
+        (iv(Y(1990, 6, 25), Y(1990, 6, 25)), False),
+    ]
+    # 08/30 can only be month-first: the range is 2 August 2001 to 30 August 2003
+    (rng,) = extract_times("from 08/02/2001 to 08/30/2003")
+    assert rng.interval == iv(Y(2001, 8, 2), Y(2003, 8, 30)) and not rng.ambiguous
+    # two orders in one text settle nothing
+    mixed = extract_times("04/07/1987, 25/06/1990, 08/30/2003")
+    assert mixed[0].ambiguous
+    # the caller may fix the order
+    (first,) = extract_times("signed on 04/07/1987", day_first=True)
+    (second,) = extract_times("signed on 04/07/1987", day_first=False)
+    assert first.interval.start == Y(1987, 7, 4) and second.interval.start == Y(1987, 4, 7)
+    assert not first.ambiguous and not second.ambiguous
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("she died on Christmas Day 1971", Y(1971, 12, 25)),
+        ("late on Christmas Eve, 1968", Y(1968, 12, 24)),
+        ("sworn in on New Year's Day 1959", Y(1959, 1, 1)),
+        ("resigned on New Year’s Eve 1999", Y(1999, 12, 31)),
+    ],
+)
+def test_fixed_feast_days_are_days(text: str, day: TimePoint) -> None:
+    (m,) = extract_times(text)
+    assert m.interval == iv(day, day) and m.kind == "point"

@@ -353,6 +353,12 @@ _TITLES: Final = frozenset(
         "late",
     ]
 )
+# Words that start a sentence capitalised and are no given name: "After Kasyanov, ..." names Kasyanov.
+_LEADING_WORDS: Final = frozenset(
+    ["after", "before", "in", "on", "at", "since", "until", "when", "while", "from", "and", "but", "then", "as",
+     "by", "for", "with", "under", "during", "both", "following", "unlike", "like", "between", "once", "although",
+     "though", "because", "if", "so", "whereas"]
+)  # fmt: skip
 
 
 def _person_forms(words: Sequence[str], compound_last: bool = False) -> list[tuple[str, ...]]:
@@ -572,7 +578,7 @@ class NameIndex:
                     break  # "Charles A. Beard": the initial's period keeps the run going
                 run.append(toks[k].key)
                 k += step
-            names = [w for w in run if w not in _TITLES]
+            names = [w for w in run if w not in _TITLES and w not in _LEADING_WORDS]
             if names:
                 own = self.label_words(form) if own is None else own
                 # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label

@@ -33,7 +33,18 @@ from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_lik
 from chronoqa.time import Granularity, Interval, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, extract_times
 
-__all__ = ["OTHER", "Attribution", "FactRef", "attribute", "judge_refs", "may_state", "unread_dates", "unsure_refs"]
+__all__ = [
+    "OTHER",
+    "Attribution",
+    "FactRef",
+    "attribute",
+    "judge_refs",
+    "may_state",
+    "tables_as_fields",
+    "unread_dates",
+    "unsure_refs",
+    "with_relative",
+]
 
 _START: Final = frozenset(
     [
@@ -72,6 +83,12 @@ _START: Final = frozenset(
         "became_a_member",
         "joining",
         "signing",
+        "commissioned",
+        "returned",
+        "m_",
+        "nomination",
+        "included",
+        "incorporated",
     ]
 )
 _END: Final = frozenset(
@@ -108,17 +125,21 @@ _END: Final = frozenset(
         "abolished",
         "dissolved",
         "ceased",
+        "split",
+        "div_",
+        "parted",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
 # a marriage, the point of a death; it may cite an end but never contradicts one (a divorce may come first).
 _DEATH: Final = frozenset(
-    ["died", "dies", "death", "killed", "assassinated", "assassination", "overthrown", "toppled", "coup",
-     "executed", "murdered"]
+    ["died", "dies", "death", "d_", "killed", "died_in_office", "assassinated", "assassination", "overthrown",
+     "toppled", "coup", "executed", "murdered"]
 )  # fmt: skip
 _EVENT: Final = frozenset(
     [
         "born",
+        "b_",
         "won",
         "win",
         "wins",
@@ -152,13 +173,21 @@ _ACTIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took\s+over\s+from)\b", re.IGNORECASE
 )
 _SUCCESSION_WORDS: Final = ("succeed", "replac", "followed", "handed", "gave", "took")
-_PRONOUNS: Final = frozenset({"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its"})
+_PRONOUNS: Final = frozenset(
+    {"he", "she", "his", "her", "him", "hers", "they", "their", "them", "it", "its", "couple", "marriage"}
+)
 _THING_PRONOUNS: Final = frozenset({"it", "its"})
+_PLURAL: Final = frozenset({"they", "their", "couple", "marriage"})  # "the couple", "the marriage": a fact's pair
 _OTHERS: Final = frozenset({"successor", "predecessor", "successors", "predecessors"})
-_PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS
+_BOTH: Final = frozenset({"both"})
+_PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 _SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
+_MONTH_WORDS: Final = frozenset(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+     "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
+)  # fmt: skip
 _OTHER: Final = -1
 OTHER: Final = _OTHER
 """The fact index of a reading stated for an entity none of the question's facts has (someone else's date)."""
@@ -203,8 +232,12 @@ class _Pos:
 
 
 _PHRASES: Final = re.compile(
-    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|in\s+office|became\s+a\s+member"
+    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|in\s+office|"
+    r"became\s+a\s+member"
 )
+_ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
+# "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
+_DEATH_OF_RE: Final = re.compile(r"\bdeath\s+of\b")
 _WORD: Final = re.compile(r"[a-z_]+")
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
@@ -217,6 +250,8 @@ _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
     low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
+    low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
+    low = _ABBREVIATED_RE.sub(lambda m: m.group(1) + "_", low)  # "(m. 1952; div. 1959)", "(b. 1902)"
     out = []
     for m in _WORD.finditer(low):
         w = m.group(0)
@@ -263,6 +298,7 @@ def _positions(
     mentions: Sequence[NameMention],
     owner_of: Mapping[str, frozenset[int]],
     starts: Sequence[int],
+    n_facts: int = 1,
 ) -> list[_Pos]:
     out: list[_Pos] = []
     for m in mentions:
@@ -283,11 +319,19 @@ def _positions(
             continue
         if t.key in _PRONOUNS:
             out.append(_Pos(t.begin, t.end, frozenset(), True, True))
+        elif t.key in _BOTH:  # "both (of them)": every fact of the question, cite only
+            out.append(_Pos(t.begin, t.end, frozenset(range(n_facts)), n_facts == 1, False))
         elif t.key in _OTHERS:
             out.append(_Pos(t.begin, t.end, frozenset({_OTHER}), True, False))
     out.sort(key=lambda p: p.begin)
+    return _resolve_pronouns(text, out, starts)
+
+
+def _resolve_pronouns(text: str, out: Sequence[_Pos], starts: Sequence[int]) -> list[_Pos]:
+    """Each pronoun as the entity it stands for (see :func:`attribute`); "it" with no thing named is dropped."""
     last: frozenset[int] = frozenset({0})  # before anything is named, a pronoun is the answer
-    last_thing: frozenset[int] = frozenset({0})
+    last_fact: frozenset[int] = last  # they, their: the last person of the question's facts (a couple)
+    last_thing: frozenset[int] = frozenset()
     before_sentence = last
     resolved = []
     sentence = -1
@@ -296,15 +340,23 @@ def _positions(
             sentence += 1
             before_sentence = last
         if p.pronoun:
-            # he, she, they: the person named last; him, them: not the subject of their own sentence;
-            # it, its: the thing named last
+            # he, she: the person named last; they, their: the last person of a fact; him, them: not the
+            # subject of their own sentence; it, its: the thing named last
             word = text[p.begin : p.end].lower()
-            ref = last_thing if word in _THING_PRONOUNS else (before_sentence if word in ("him", "them") else last)
-            resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
+            if word in _THING_PRONOUNS:
+                ref = last_thing
+            elif word in ("him", "them"):
+                ref = before_sentence
+            else:
+                ref = last_fact if word in _PLURAL else last
+            if ref:
+                resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
         else:
             resolved.append(p)
             if p.facts and p.person:
                 last = p.facts
+                if _OTHER not in p.facts:
+                    last_fact = p.facts
             elif p.facts:
                 last_thing = p.facts
     return resolved
@@ -323,12 +375,14 @@ def attribute(
     facts: Sequence[FactRef],
     others: NameIndex | Iterable[str] | None = None,
     dates: Sequence[TimeMention] | None = None,
+    known_words: Iterable[str] = (),
 ) -> list[Attribution]:
     """Every date of ``text`` with the facts and the end it is stated for (see the module docstring).
 
     ``facts[0]`` is the fact a pronoun refers to when nothing was named before it (the answer's).
     ``others`` are the other entities the release knows (a :class:`NameIndex` or labels). ``dates``:
-    ``extract_times(text)`` where the caller has read it already.
+    ``extract_times(text)`` where the caller has read it already. ``known_words``: words that name no
+    entity of their own here (the question's: "President", "Prime Minister").
     """
     if not text:
         return []
@@ -339,9 +393,9 @@ def attribute(
     toks = tokens(text)
     mentions = index.find(text, toks)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
-    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences])
+    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
     out: list[Attribution] = []
-    all_dates = _with_relative(text, list(extract_times(text) if dates is None else dates))
+    all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -354,16 +408,21 @@ def attribute(
     for nb, ne in named_spans:
         masked = masked[:nb] + " " * (ne - nb) + masked[ne:]
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
+    asides = _asides(text)
+    unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
-        prev_owner: _Pos | None = None
+        prev_owner, colon = _field_line(text, s_begin, s_end, positions)  # "Married: 1959"
+        dates = [m for m in dates if m.begin >= colon]  # "Status in 1970: married": an as-of date in a key
         prev_role = "none"
         prev_end = s_begin
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
-            before = [p for p in positions if prev_end <= p.begin and p.end <= d_begin]
+            before = _outside_asides(
+                [p for p in positions if prev_end <= p.begin and p.end <= d_begin], asides, d_begin
+            )
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
@@ -375,21 +434,183 @@ def attribute(
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
+            if owner in before and _AND_RE.search(masked, owner.end, d_begin) and _cue_next(masked, d_end, after):
+                owner = _pick(after) or owner  # "A divorced B and in 1935 married C": the clause's verb and name follow
             role, other_term = _role(d, span_before, span_after, prev_role)
+            # another term of the fact ("first term", "returned"): its dates cite, never contradict
+            cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
+            other_term = other_term and not cite_only
             if d.kind == "point" and owner in before:
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
-            firm = owner.distinctive
+            # a name the release does not know between the owner and the date, or after it in the clause ("Alves
+            # joined Granada in 2013", "became a GM in 1992"): the date may be that name's, so it cites only
+            lo = owner.end if owner.end <= d_begin else prev_end
+            firm = (
+                not cite_only
+                and owner.distinctive
+                and not any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
+            )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, prev_end))
+            out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end = owner, role, d_end
+    return out
+
+
+_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
+_NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off", re.IGNORECASE)
+_AND_RE: Final = re.compile(r"\band\b")
+
+
+def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
+    """Whether a cue word follows the date before the next name."""
+    return bool(after) and bool(_role_words(masked[d_end : after[0].begin]))
+
+
+_GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
+_CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+_NOT_NAMES: Final = frozenset(
+    ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "ad", "bc", "bce", "ce",
+     "christmas", "easter", "answer", "note", "yes", "no"]
+)  # fmt: skip
+
+
+def _asides(text: str) -> list[tuple[int, int]]:
+    """Spans of asides with a clause of their own.
+
+    A relative clause between commas (", where Jons is,") or a parenthetical that starts with "like"/"unlike"
+    or holds a cue word or a date ("(married to X since 1982)").
+    A parenthetical gloss of a name ("(Feltscher)", "(today Wrocław, Poland)") is none.
+    """
+    out = []
+    for m in _ASIDE_RE.finditer(text):
+        inner = m.group(0)
+        if inner.startswith("(") and not (
+            _GLOSS_START_RE.match(inner) or _role_words(inner) or any(c.isdigit() for c in inner)
+        ):
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
+_FIELD_RE: Final = re.compile(r"[ \t>*#-]*[^\W\d][^:\n]{0,40}:\s")
+_UNTIL_RE: Final = re.compile(r"\b(?:until|till)\s+(?=\S)", re.IGNORECASE)
+
+
+def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> tuple[_Pos | None, int]:
+    """The owner of a "Key: value" line that names nobody, and where its value starts.
+
+    The owner is the entity named last before it, cite only (the line may be about another fact of it).
+    """
+    m = _FIELD_RE.match(text, begin, end)
+    if m is None or any(begin <= p.begin < end and not p.pronoun for p in positions):
+        return None, begin
+    named = [p for p in positions if p.end <= begin and not p.pronoun and _OTHER not in p.facts]
+    if not named:
+        return None, m.end()
+    last = named[-1]
+    return _Pos(last.begin, last.end, last.facts, False, False, last.person), m.end()
+
+
+def _until_handover(
+    masked: str, d: TimeMention, positions: Sequence[_Pos], clause_begin: int, prev_owner: _Pos | None
+) -> list[Attribution]:
+    """D is A's end as well in "A served until B took office on D" (cite only)."""
+    if d.kind != "point" or d.interval.start is None:
+        return []
+    untils = list(_UNTIL_RE.finditer(masked, clause_begin, d.begin))
+    if not untils:
+        return []
+    at = untils[-1].start()
+    if not any(at < p.begin and p.end <= d.begin and not p.pronoun for p in positions):
+        return []
+    if not any(r == "start" for _, r in _role_words(masked[at : d.begin])):
+        return []
+    subject = [p for p in positions if clause_begin <= p.begin and p.end <= at]
+    who = _pick(list(reversed(subject))) or prev_owner
+    facts = who.facts - {_OTHER} if who is not None else frozenset()
+    return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
+
+
+_TABLE_RULE_RE: Final = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def tables_as_fields(text: str) -> str:
+    """``text`` with each Markdown table written as field lines: a row's first cell, then "header: cell".
+
+    "| PM | Took office |" over "| Oleksy | 7 March 1995 |" reads "Oleksy" then "Took office: 7 March 1995",
+    so the row's dates belong to the row's name at the end its column names.
+    """
+    if "|" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if i + 1 < len(lines) and "|" in lines[i] and _TABLE_RULE_RE.fullmatch(lines[i + 1]):
+            header = _cells(lines[i])
+            i += 2
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                row = _cells(lines[i])
+                out.append(row[0] + ".")
+                out += [f"{h}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(b <= at < e for b, e in spans)
+
+
+def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: int) -> list[_Pos]:
+    """``before`` without the names inside an aside closed before ``at`` (an aside's names own no later date)."""
+    if not asides:
+        return before
+    return [p for p in before if not any(b <= p.begin and e <= at for b, e in asides if p.end <= e)]
+
+
+def _unknown_names(
+    masked: str, sentences: Sequence[tuple[int, int]], dates: Sequence[TimeMention], known: Iterable[str]
+) -> list[int]:
+    """Offsets of capitalised words no known name covers (``masked`` blanks the known ones).
+
+    Another team, title or place the release does not list. A sentence's first word, months, weekdays and
+    ``known`` are none.
+    """
+    skip = {w.lower() for w in known} | _NOT_NAMES
+    firsts = set()
+    for b, e in sentences:
+        m = re.search(r"[A-Za-z]", masked[b:e])
+        if m:
+            firsts.add(b + m.start())
+    out = []
+    for m in _CAPITAL_RE.finditer(masked):
+        w = m.group(0).lower().rstrip("'’s").rstrip("'’")
+        if (
+            m.start() in firsts
+            or w in skip
+            or w.rstrip(".") in _MONTH_WORDS
+            or masked[m.start() - 1 : m.start()] == ":"
+        ):
+            continue
+        if any(d.begin <= m.start() < d.end for d in dates):
+            continue
+        out.append(m.start())
     return out
 
 
@@ -405,7 +626,7 @@ _RELATIVE_RE: Final = re.compile(
 _COUNTS: Final = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
-def _with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     """``dates`` with the relative years that pin one ("the same year", "two years later") read as years.
 
     A relative year counts from the date stated right before it (a range's end); it is a year, so it
@@ -691,7 +912,7 @@ def unsure_refs(
             continue
         if not may_state(dates, [(which, value, fi)], granularity):
             return False
-        if any(fi not in r.facts and r.firm and _same(r.value, value, granularity) for r in readings):
+        if any(fi not in r.facts and _same(r.value, value, granularity) for r in readings):
             return False  # read for someone else, or for another fact of the question: decided
         found = True
     return found

@@ -24,6 +24,7 @@ questions, as TDBench does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -33,13 +34,23 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question, Triple
 from chronoqa.score.answers import after_correction
 from chronoqa.score.judge_names import NameIndex
-from chronoqa.score.judge_time import FactRef, attribute, judge_refs, may_state, unread_dates, unsure_refs
+from chronoqa.score.judge_time import (
+    FactRef,
+    attribute,
+    judge_refs,
+    may_state,
+    tables_as_fields,
+    unread_dates,
+    unsure_refs,
+    with_relative,
+)
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
-from chronoqa.time.text import extract_times
+from chronoqa.time.text import TimeMention, extract_times
 
 __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
 
 TimeMode = Literal["careful", "strict"]
+_WORDS_RE = re.compile(r"[\w'’-]+")
 
 Judge = Callable[[Question, AnswerRecord], "bool | None"]
 """An optional LLM judge: returns whether the explanation's times are right (``None``: no verdict)."""
@@ -225,25 +236,56 @@ def score_time(
     g = Granularity.parse(q.granularity or "year")
     text = None if record is None or record.status == "error" else record.explanation
     if mode == "careful" and text:
-        text = after_correction(text.replace("**", "").replace("__", ""))  # Markdown bold; "wait, let me correct"
+        # Markdown bold and tables; "wait, let me correct"
+        text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
     if mode == "strict":
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
     facts, fact_refs = ref_facts(q, refs)
-    dates = extract_times(text) if text else []
+    words = _WORDS_RE.findall(q.question)
+    ok, n, why = _careful(text or "", None, facts, fact_refs, g, entities, words)
+    if not ok and g > Granularity.YEAR and text and any(d.ambiguous for d in extract_times(text)):
+        # a slashed date whose day/month order is open: right when the whole text, read one way, is right
+        for day_first in (True, False):
+            got = _careful(text, day_first, facts, fact_refs, g, entities, words)
+            if got[0]:
+                ok, n, why = got
+                break
+    return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
+
+
+def _careful(
+    text: str,
+    day_first: bool | None,
+    facts: Sequence[FactRef],
+    fact_refs: Sequence[tuple[str, TimePoint, int]],
+    g: Granularity,
+    entities: NameIndex | Iterable[str] | None,
+    words: Sequence[str],
+) -> tuple[bool, int, str | None]:
+    """The careful verdict on ``text``, its slashed dates read ``day_first`` where given.
+
+    Whether every reference is stated and none contradicted, how many are stated, and why it is
+    undecided (or None).
+    """
+    dates = with_relative(text, extract_times(text, day_first=day_first)) if text else []  # "two years later"
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
-        why = "a date the reader cannot read" if text and unread_dates(text, dates) else None
-        return _resolved(TimeRow(q.id, answer_correct, False, len(fact_refs), 0, verdict, undecided=why))
-    readings = attribute(text or "", facts, entities, dates)
+        return False, 0, ("a date the reader cannot read" if text and _unread(text, dates, g) else None)
+    readings = attribute(text, facts, entities, dates, words)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     ok = n == len(fact_refs) and not contradicted
     why = None
     if not ok and not contradicted:
         if unsure_refs(readings, fact_refs, dates, g):
             why = "the date is stated, but not for what the rules can tell"
-        elif text and unread_dates(text, dates):
+        elif text and _unread(text, dates, g):
             why = "a date the reader cannot read"
-    return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
+    return ok, n, why
+
+
+def _unread(text: str, dates: Sequence[TimeMention], g: Granularity) -> bool:
+    """A date the reader leaves alone, or (finer than a year) a slashed date whose day it cannot tell."""
+    return unread_dates(text, dates) or (g > Granularity.YEAR and any(d.ambiguous for d in dates))
 
 
 def _resolved(row: TimeRow) -> TimeRow:

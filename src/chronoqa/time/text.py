@@ -7,8 +7,11 @@ is unambiguously a time. What it reads (examples, each a :class:`TimeMention`):
   the month; ``the 5th of March 1994``, ``March 5, 1994``, ``5 March 1994``, ``1994-03-05``,
   ``the fifth of March, 1994``, ``March the fifth, 1994``, ``5 Mar. 1994`` → the day. Numeric day forms:
   dotted ones are day-first (``05.03.1994``, the order every locale that writes dots uses); slashed ones
-  are read only where the order is certain (``17/02/2012`` day-first, ``05/31/2010`` month-first,
-  ``12/12/1996``), never guessed. A season (``summer 2004``) is its year.
+  are read where the order is certain (``17/02/2012`` day-first, ``05/31/2010`` month-first,
+  ``12/12/1996``) or the text's other slashed dates settle it ("03/31/2014 – 12/06/2016" is month-first
+  throughout); otherwise (``05/03/1994``) only the year is read, marked ``ambiguous``, never a guessed
+  day. A season (``summer 2004``) is its year. Fixed feast days: ``Christmas Day 1992`` → 1992-12-25
+  (also Christmas Eve, New Year's Day and Eve).
 * ``decade``: ``the 1990s``, ``mid-1990s`` → [1990, 1999].
 * ``century``: ``the 19th century`` → [1801, 1900]; ``the 5th century BC`` → [-500, -401].
 * ``range``: ``between 1994 and 1998``, ``from 1994 to 1998``, ``1994–1998``, ``1994-98``,
@@ -25,7 +28,7 @@ Deliberately *not* dates: a month without a year (``May``), numbers that are not
 (``5 goals``, ``25``, ``3-hop``, ``1,500``, ``$2000``, ``2000 people``), abbreviated years (``'94``,
 ``the '90s``), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year
 right after a capitalised word that is not a month or a time preposition is read as part of a title),
-slashed dates with an ambiguous day/month order (``05/03/1994``); an impossible date
+the day of a slashed date whose day/month order is open (``05/03/1994``: its year only); an impossible date
 (``February 30, 1994``) keeps only its year. Bare years are 4 digits in 1000..2100; other years need an era (``44 BC``,
 ``AD 800``). ``n BC`` is year ``-n``, the way Wikidata and YAGO write BC years, so ``405 BC``
 compares equal to the data's ``-405``.
@@ -63,6 +66,7 @@ class TimeMention:
     interval: Interval
     kind: str
     exclusive: bool = False
+    ambiguous: bool = False
 
     def strict_interval(self) -> Interval:
         """The interval with an exclusive bound moved one unit inward (``before 2001`` → [?, 2000])."""
@@ -376,6 +380,16 @@ _CENTURY_RE: Final = re.compile(
 _DECADE_RE: Final = re.compile(r"(?:the\s+)?(?:(?:early|mid|late)[\s-]?)?(?P<y>\d{3}0)[’']?s(?!\w)", _FLAGS)
 _ERA_PREFIX_RE: Final = re.compile(r"(?P<era>A\.?D\.?)\s*(?P<y>\d{1,4})(?![\d\w])")
 _YEAR_ERA_RE: Final = re.compile(r"(?P<y>\d{1,4})\s*(?P<era>B\.?C\.?E?\.?|BCE|A\.?D\.?|CE)(?!\w)")
+# Feast days with a fixed date: "Christmas Day 1992", "on New Year's Eve, 1999".
+_HOLIDAY_RE: Final = re.compile(
+    r"(?P<h>Christmas\s+(?:Day|Eve)|New\s+Year[’']?s\s+(?:Day|Eve)),?\s+(?P<y>\d{4})", _FLAGS
+)
+_HOLIDAYS: Final = {
+    "christmas day": (12, 25),
+    "christmas eve": (12, 24),
+    "new years day": (1, 1),
+    "new years eve": (12, 31),
+}
 _BARE_YEAR_RE: Final = re.compile(r"(?P<y>\d{4})(?:\.0(?!\d))?")
 
 _DAY_OR_MONTH_BEFORE_RE: Final = re.compile(r"(?<!\d)\d{1,2}/$")
@@ -500,8 +514,8 @@ def _h_slashed(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
         p = _point(y, b, a)
     elif b > 12 and a <= 12:
         p = _point(y, a, b)
-    else:
-        return None  # 03/04/2014: day-month order unknown
+    else:  # 03/04/2014: the day/month order is for the text's other slashed dates to settle (extract_times)
+        return Interval.point(TimePoint(y)), "slashed"
     return (Interval.point(p), "point") if p else None
 
 
@@ -515,6 +529,14 @@ def _h_partial_range(m: re.Match[str], text: str) -> tuple[Interval, str] | None
     if start is None or end is None or start.first_day() > end.last_day():
         return None
     return Interval(start, end), "range"
+
+
+def _h_holiday(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
+    y = int(m["y"])
+    if not _MIN_BARE_YEAR <= y <= _MAX_BARE_YEAR:
+        return None
+    month, day = _HOLIDAYS[" ".join(re.sub(r"[’']", "", m["h"]).lower().split())]
+    return Interval.point(TimePoint(y, month, day)), "point"
 
 
 def _h_month_year(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
@@ -568,6 +590,7 @@ _ATOMS: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     (_DAY_MONTH_YEAR_RE, _h_day_month_year),
     (_MONTH_DAY_YEAR_RE, _h_day_month_year),
     (_MONTH_YEAR_RE, _h_month_year),
+    (_HOLIDAY_RE, _h_holiday),
     (_CENTURY_RE, _h_century),
     (_DECADE_RE, _h_decade),
     (_ERA_PREFIX_RE, _h_era_year),
@@ -578,7 +601,18 @@ _WORD_START_RE: Final = re.compile(r"(?<![\w])\w+")
 # Words a time expression can start with when it does not start with a digit (a fast pre-check: every
 # pattern of _ATOMS starts with a digit or one of these).
 _STARTERS: Final = frozenset(
-    {*_MONTHS, *(w.split()[0].split("-")[0] for w in _DAY_WORDS), "the", "early", "mid", "late", "ad", "a"}
+    {
+        *_MONTHS,
+        *(w.split()[0].split("-")[0] for w in _DAY_WORDS),
+        "the",
+        "early",
+        "mid",
+        "late",
+        "ad",
+        "a",
+        "christmas",
+        "new",
+    }
 )
 
 
@@ -657,7 +691,8 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     if start.lo(g) > end.hi(g):
         return None
     begin = prefix.start("w") if prefix is not None else a.begin
-    return TimeMention(text[begin : b.end], begin, b.end, Interval(start, end), "range")
+    amb = a.ambiguous or b.ambiguous
+    return TimeMention(text[begin : b.end], begin, b.end, Interval(start, end), "range", ambiguous=amb)
 
 
 def _with_bound(text: str, m: TimeMention) -> TimeMention:
@@ -671,7 +706,7 @@ def _with_bound(text: str, m: TimeMention) -> TimeMention:
     kind, exclusive = _BOUND_KIND[key]
     interval = Interval(m.interval.start, None) if kind == "since" else Interval(None, m.interval.end)
     begin = prefix.start("w")
-    return TimeMention(text[begin : m.end], begin, m.end, interval, kind, exclusive)
+    return TimeMention(text[begin : m.end], begin, m.end, interval, kind, exclusive, m.ambiguous)
 
 
 _PRESENT_RE: Final = re.compile(r"\s*(?:[-–—]|to|until|till|through)\s*(?:the\s+)?(?:present|now|today)(?!\w)", _FLAGS)
@@ -686,15 +721,50 @@ def _to_present(text: str, m: TimeMention) -> TimeMention | None:
         return None
     prefix = _RANGE_PREFIX_RE.search(text, max(0, m.begin - 12), m.begin)
     begin = prefix.start("w") if prefix is not None and prefix["w"].lower() == "from" else m.begin
-    return TimeMention(text[begin : tail.end()], begin, tail.end(), Interval(m.interval.start, None), "since")
+    iv = Interval(m.interval.start, None)
+    return TimeMention(text[begin : tail.end()], begin, tail.end(), iv, "since", ambiguous=m.ambiguous)
 
 
-def extract_times(text: str) -> list[TimeMention]:
+def _slashed_order(atoms: list[TimeMention], day_first: bool | None) -> list[TimeMention]:
+    """Slashed dates whose day/month order is open, read in the order the text's other slashed dates use.
+
+    A text writes its dates one way: "03/31/2014 – 12/06/2016" is month-first throughout. Where nothing
+    settles it (and ``day_first`` is None) such a date is its year, marked ``ambiguous``.
+    """
+    if day_first is None:
+        orders = set()
+        for a in atoms:
+            m = _SLASHED_RE.fullmatch(a.text) if a.kind == "point" else None
+            if m is not None and int(m["a"]) != int(m["b"]):
+                orders.add(int(m["a"]) > 12)
+        day_first = orders.pop() if len(orders) == 1 else None
+    out = []
+    for a in atoms:
+        if a.kind != "slashed":
+            out.append(a)
+            continue
+        m = _SLASHED_RE.fullmatch(a.text)
+        p = None if m is None or day_first is None else _point(int(m["y"]), *_month_day(m, day_first))
+        if p is None:
+            out.append(TimeMention(a.text, a.begin, a.end, a.interval, "point", ambiguous=True))
+        else:
+            out.append(TimeMention(a.text, a.begin, a.end, Interval.point(p), "point"))
+    return out
+
+
+def _month_day(m: re.Match[str], day_first: bool) -> tuple[int, int]:
+    a, b = int(m["a"]), int(m["b"])
+    return (b, a) if day_first else (a, b)
+
+
+def extract_times(text: str, *, day_first: bool | None = None) -> list[TimeMention]:
     """All time expressions in ``text``, in order of position, non-overlapping.
 
-    See the module docstring for what is read and what is deliberately left alone.
+    See the module docstring for what is read and what is deliberately left alone. ``day_first`` reads
+    slashed dates whose order is open day-first (True) or month-first (False); by default the text's
+    other slashed dates settle it, else such a date is its year (``ambiguous``).
     """
-    atoms = _atoms(text)
+    atoms = _slashed_order(_atoms(text), day_first)
     out: list[TimeMention] = []
     i = 0
     while i < len(atoms):

@@ -1,0 +1,115 @@
+"""Careful time accuracy on prose written the way models write: each case is a sentence shape, with the
+reading a careful human gives it (right or wrong) and a trap of the same shape that must stay wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.records import Question, Triple
+from chronoqa.score.judge_time import tables_as_fields
+from chronoqa.score.time_accuracy import score_time
+
+
+def q(**kw: Any) -> Question:
+    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": "2000", "S_star": ()}
+    base.update(kw)
+    return Question(**base)
+
+
+def table_q(name: str, start: str, end: str | None = None, question: str = "Who led Ruritania?") -> Question:
+    refs = [{"which": "start", "value": start, "answer": name}]
+    if end:
+        refs.append({"which": "end", "value": end, "answer": name})
+    return q(answers=(name,), source="table", granularity="day", question=question, time_refs=tuple(refs))
+
+
+LEADERS = ("Anna Varga", "Bela Kun", "Carla Dorn", "Dieter Ost", "Erik Lund")
+VARGA = table_q("Anna Varga", "1993-04-02", "1996-11-20")
+
+
+def verdict(question: Question, expl: str, entities: tuple[str, ...] = LEADERS) -> str:
+    row = score_time(question, AnswerRecord("q", "t", "ok", question.answers[0], expl), True, entities=entities)
+    return "undecided" if row.undecided else ("right" if row.T else "wrong")
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        # an end stated as an event
+        ("Varga took office on 2 April 1993 and died in office on 20 November 1996.", "right"),
+        ("Varga took office on 2 April 1993 and died in office on 20 November 1997.", "wrong"),
+        # "until B took over on D" ends A's term on D
+        ("Anna Varga governed from 2 April 1993 until Bela Kun took over on 20 November 1996.", "right"),
+        ("Anna Varga governed from 2 April 1993 until Bela Kun took over on 21 November 1996.", "wrong"),
+        # a sentence-initial word is no given name: "After Kun" names Kun, whose date it is
+        (
+            "After Kun, who took office in May 1990, Anna Varga began on 2 April 1993 and quit on 20 November 1996.",
+            "right",
+        ),
+        # another term of the same person: its dates cite, never contradict
+        ("Varga's first term ran from 2 April 1993 to 20 November 1996 (she returned 2001–2004).", "right"),
+        # a Markdown table: the row's name, the column's end
+        (
+            "| Leader | Took office | Left office |\n|---|---|---|\n| Anna Varga | 2 April 1993 | 20 November 1996 |",
+            "right",
+        ),
+        (
+            "| Leader | Took office | Left office |\n|---|---|---|\n| Anna Varga | 20 November 1996 | 2 April 1993 |",
+            "wrong",
+        ),
+        # "Key: value" lines after the name
+        ("Answer: Anna Varga\nTerm start: 1993-04-02\nTerm end: 1996-11-20", "right"),
+        # feast days and a slashed date whose order the text's other date settles
+        ("Varga was sworn in on 04/02/1993 and resigned on 11/20/1996.", "right"),
+        ("Varga was sworn in on 02/04/1993 and resigned on 20/11/1996.", "right"),
+        ("Varga was sworn in on 04/02/1993 and resigned on 11/21/1996.", "wrong"),
+    ],
+)
+def test_terms_in_prose(expl: str, expected: str) -> None:
+    assert verdict(VARGA, expl) == expected
+
+
+def test_both_and_couples() -> None:
+    pair = q(answers=("Anna Varga", "Bela Kun"), source="table", granularity="day",
+             time_refs=({"which": "end", "value": "2001-06-30", "answer": "Anna Varga"},
+                        {"which": "end", "value": "2001-06-30", "answer": "Bela Kun"}))  # fmt: skip
+    assert verdict(pair, "Both of their acting terms ended on 30 June 2001.") == "right"
+    assert verdict(pair, "Both of their acting terms ended on 30 June 2002.") == "wrong"
+    marriage = q(answers=("Lena Holm",), S_star=(Triple("Lena Holm", "isMarriedTo", "Oskar Berg", "1961", "1970"),))
+    who = ("Lena Holm", "Oskar Berg", "Pia Falk")
+    text = "Oskar Berg married Lena Holm in 1961, after his divorce from Pia Falk; they split in 1970."
+    assert verdict(marriage, text, who) == "right"
+    assert verdict(marriage, "Lena Holm (m. 1961; div. 1970) was his second wife.", who) == "right"
+    assert (
+        verdict(marriage, "Oskar Berg married Lena Holm in 1961; the marriage ended in divorce in 1970.", who)
+        == "right"
+    )
+    assert (
+        verdict(marriage, "Oskar Berg married Lena Holm in 1961; the marriage ended in divorce in 1971.", who)
+        == "wrong"
+    )
+
+
+def test_names_the_release_does_not_know() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek join in 2004?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC")
+    # "Granit" and "Valby" are clubs the release does not list: their years are not Nord FC's
+    assert verdict(spell, "Tom Ek spent 2001–03 with Granit and Valby before signing for Nord FC in 2004.",
+                   people) == "right"  # fmt: skip
+    assert verdict(spell, "Tom Ek signed for Nord FC in 2005 after a spell at Granit.", people) == "wrong"
+    # an aside's name owns no later date
+    assert verdict(spell, "Tom Ek (like Pia Falk) signed for the club in 2004.", (*people, "Pia Falk")) == "right"
+    assert verdict(spell, "Tom Ek met Pia Falk, who signed for the club in 2004.", (*people, "Pia Falk")) == "wrong"
+    # "the following year", "two years later" read as years
+    assert verdict(spell, "Tom Ek left Granit in 2002 and joined Nord FC two years later.", people) == "right"
+    assert verdict(spell, "Tom Ek left Granit in 2002 and joined Nord FC the following year.", people) == "wrong"
+
+
+def test_tables_become_field_lines() -> None:
+    text = "Intro.\n| PM | From | To |\n|:--|--:|---|\n| A B | 1990 | 1994 |\nAfter."
+    assert tables_as_fields(text) == "Intro.\nA B.\nFrom: 1990.\nTo: 1994.\nAfter."
+    assert tables_as_fields("a | b") == "a | b"  # no rule line: no table
