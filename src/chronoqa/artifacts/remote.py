@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from chronoqa.errors import ChronoqaError, LoadReport, StorageError, clip
 from chronoqa.io import atomic_write
+from chronoqa.outdir import check_output_folder
 
 if TYPE_CHECKING:
     import pyarrow.fs as pafs
@@ -253,8 +254,7 @@ def check_release_target(out: str | Path) -> None:
     import pyarrow.fs as pafs
 
     if not is_uri(out):
-        if Path(out).exists() and not Path(out).is_dir():
-            raise ChronoqaError(f"--out {out} is a file, not a folder: give a new or existing folder")
+        check_output_folder(out, "release")
         return
     uri = str(out)
     fs, path = resolve(uri)
