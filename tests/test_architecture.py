@@ -22,7 +22,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "chronoqa"
 
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("time",),
-    ("errors", "escape", "records", "io", "paths", "spec", "_gc"),
+    ("errors", "escape", "records", "io", "outdir", "paths", "spec", "_gc"),
     ("artifacts",),
     ("sources", "store", "datasets"),
     ("generate",),

@@ -72,7 +72,7 @@ def test_failing_stage_leaves_nothing_and_keeps_previous(tmp_path: Path) -> None
     with pytest.raises(RuntimeError):
         runner.run(Stage("a", boom, {}, {"value": "changed"}))
     assert (tmp_path / "run" / "a" / "data.txt").read_text() == "x"  # the old complete stage
-    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["a"]
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [".chronoqa", "a"]
 
 
 def test_bad_stage_name() -> None:
@@ -142,7 +142,7 @@ def test_kill_midway_and_rerun(tmp_path: Path) -> None:
     assert out.stdout.strip() == "done True False False"
     assert log.read_text().split() == ["a", "b", "b", "c"]  # a was not recomputed
     assert (run_dir / "a" / STAGE_MANIFEST).read_bytes() == a_manifest_before
-    assert sorted(p.name for p in run_dir.iterdir()) == ["a", "b", "c"]  # leftovers removed
+    assert sorted(p.name for p in run_dir.iterdir()) == [".chronoqa", "a", "b", "c"]  # leftovers removed
     for name in "abc":
         m = read_json(run_dir / name / STAGE_MANIFEST)
         assert m["outputs"] == {"big.txt": sha256_file(run_dir / name / "big.txt")}

@@ -47,6 +47,7 @@ from chronoqa.io import (
     write_jsonl,
     write_text,
 )
+from chronoqa.outdir import OutputFolder
 from chronoqa.records import Doc, Question, Record
 
 __all__ = [
@@ -348,22 +349,26 @@ def write_release(
     ``corpus_format`` (:func:`write_corpus`). ``implausible`` (the KG builder's facts with implausible dates, with
     their reasons) is written to :data:`IMPLAUSIBLE_FILE` when given.
 
+    The folder is an :class:`~chronoqa.outdir.OutputFolder` of kind ``release``: new, empty or a release chronoqa
+    wrote (its ``.chronoqa`` marker), locked while it is written.
+
     Raises:
         ChronoqaError: ``corpus_format`` is not one of :data:`CORPUS_FORMATS` (nothing is written).
+        OutputFolderError: ``out_dir`` holds files chronoqa did not write (nothing is written).
 
     """
     if corpus_format not in CORPUS_FORMATS:
         raise ChronoqaError(f"corpus format {corpus_format!r} is unknown: expected one of {', '.join(CORPUS_FORMATS)}")
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    write_jsonl(out / BENCHMARK_FILE, (q.to_dict() for q in questions))
-    write_jsonl(out / FLAGS_FILE, (f.to_dict() for f in flags))
-    write_corpus(out, corpus, corpus_format)
-    write_qrels(out / QRELS_FILE, questions)
-    write_text(out / DATACARD_FILE, datacard)
-    if implausible is not None:
-        write_jsonl(out / IMPLAUSIBLE_FILE, (dict(x) for x in implausible))
-    write_json(out / MANIFEST_FILE, dict(manifest))  # last: its presence marks a complete release
+    with OutputFolder(out, "release"):
+        write_jsonl(out / BENCHMARK_FILE, (q.to_dict() for q in questions))
+        write_jsonl(out / FLAGS_FILE, (f.to_dict() for f in flags))
+        write_corpus(out, corpus, corpus_format)
+        write_qrels(out / QRELS_FILE, questions)
+        write_text(out / DATACARD_FILE, datacard)
+        if implausible is not None:
+            write_jsonl(out / IMPLAUSIBLE_FILE, (dict(x) for x in implausible))
+        write_json(out / MANIFEST_FILE, dict(manifest))  # last: its presence marks a complete release
     return out
 
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from chronoqa.errors import ChronoqaError, LoadReport, StorageError, clip
 from chronoqa.io import atomic_write
+from chronoqa.outdir import FolderLockedError, ancestor_locks, check_output_folder, is_locked
 
 if TYPE_CHECKING:
     import pyarrow.fs as pafs
@@ -247,15 +248,18 @@ def check_release_target(out: str | Path) -> None:
 
     Raises:
         StorageError: a URI that pyarrow cannot reach, or a file there.
-        ChronoqaError: a local ``out`` that is a file.
+        OutputFolderError: a local ``out`` that is a file or a folder chronoqa did not write.
+        FolderLockedError: a local ``out`` (or a folder above it) that another chronoqa command holds.
 
     """
     import pyarrow.fs as pafs
 
     if not is_uri(out):
-        if Path(out).exists() and not Path(out).is_dir():
-            raise ChronoqaError(f"--out {out} is a file, not a folder: give a new or existing folder")
-        return
+        check_output_folder(out, "release")
+        if is_locked(out):
+            raise FolderLockedError(f"release folder {out} is in use by another chronoqa command: give another --out")
+        with ancestor_locks(out):  # a folder above held by another command (a run): refused before the build
+            return
     uri = str(out)
     fs, path = resolve(uri)
     if _info(fs, path, uri, "a folder for the release").type == pafs.FileType.File:

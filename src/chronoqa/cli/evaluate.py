@@ -146,23 +146,25 @@ def register(app: typer.Typer) -> None:
 
             llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
         from chronoqa.artifacts.remote import local_release
+        from chronoqa.outdir import ancestor_locks
 
-        result = evaluate(
-            local_release(bench),
-            run=run,
-            answers=answers,
-            functional_only=functional_only,
-            compare=compare,
-            compare_answers=compare_answers,
-            seed=seed,
-            n_bootstrap=bootstrap,
-            min_slice=min_slice,
-            measures=tuple(measure) if measure else DEFAULT_RANKING,
-            answer_rule=answer_rule,  # type: ignore[arg-type]
-            split=split,
-            judge=llm_judge,
-        )
-        metrics = result.to_dict()
-        write_json(out, metrics)
+        with ancestor_locks(out):  # refused while another chronoqa command holds a folder above --out
+            result = evaluate(
+                local_release(bench),
+                run=run,
+                answers=answers,
+                functional_only=functional_only,
+                compare=compare,
+                compare_answers=compare_answers,
+                seed=seed,
+                n_bootstrap=bootstrap,
+                min_slice=min_slice,
+                measures=tuple(measure) if measure else DEFAULT_RANKING,
+                answer_rule=answer_rule,  # type: ignore[arg-type]
+                split=split,
+                judge=llm_judge,
+            )
+            metrics = result.to_dict()
+            write_json(out, metrics)
         render(metrics, console)
         console.print(f"metrics written to {out}")

@@ -17,8 +17,11 @@ from rich.table import Table
 from chronoqa.artifacts.runs import read_timing
 from chronoqa.cli._ui import fail, plain_console, task_progress
 from chronoqa.errors import ChronoqaError
+from chronoqa.outdir import OutputFolder
 
 __all__ = ["register"]
+
+_WAIT_HELP = "Wait while another chronoqa command holds the folder (default: fail at once)."
 
 
 def register(app: typer.Typer) -> None:
@@ -38,6 +41,7 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--no-reuse", help="Recompute even if an identical run exists.")
         ] = False,
         list_: Annotated[bool, typer.Option("--list", help="List the registered retrievers and exit.")] = False,
+        wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
     ) -> None:
         """Run retrievers (bm25, bm25_temporal, graph, dense, hybrid, controls) and write run files."""
         from chronoqa.artifacts.release import load_release
@@ -59,9 +63,10 @@ def register(app: typer.Typer) -> None:
                         tasks[spec] = bar.add_task(spec, total=total)
                     bar.update(tasks[spec], completed=done)
 
-                results = run_retrieval(
-                    release, retriever, out, k=k, split=split, reuse=not no_reuse, progress=progress
-                )
+                with OutputFolder(out, "retrieve", wait=wait):
+                    results = run_retrieval(
+                        release, retriever, out, k=k, split=split, reuse=not no_reuse, progress=progress
+                    )
         except (ChronoqaError, ValueError) as exc:
             fail(exc)
         questions = list(release.questions) if split is None else release.split(split)

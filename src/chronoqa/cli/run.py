@@ -112,17 +112,21 @@ def answer_cmd(
     split: Annotated[str, typer.Option(help="Split to answer ('all' for every question).")] = "test",
     cache: Annotated[Path | None, typer.Option(help="LLM response cache folder (default <out>/cache).")] = None,
     limit: Annotated[int | None, typer.Option(help="Answer only the first N questions.")] = None,
+    wait: Annotated[
+        bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+    ] = False,
 ) -> None:
     """Answer a benchmark's questions with one answerer; writes answers.jsonl and answers.meta.json."""
     from chronoqa.answer import answer_release, make_answerer
     from chronoqa.artifacts.release import load_release
+    from chronoqa.outdir import OutputFolder
 
     console = plain_console(stderr=True)
     try:
         a = make_answerer(answerer)
         rel = load_release(bench)
         n = sum(1 for q in rel.questions if split in ("all", q.split))
-        with one_step(console, "answer", min(n, limit) if limit else n) as tick:
+        with OutputFolder(out, "answer", wait=wait), one_step(console, "answer", min(n, limit) if limit else n) as tick:
             s = answer_release(
                 rel, a, out, run=run, split=split, cache_dir=cache or (out / "cache"), progress=tick, limit=limit
             )

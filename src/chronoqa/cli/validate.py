@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from chronoqa.outdir import OutputFolder
+
 __all__ = ["register"]
 
 
@@ -27,7 +29,8 @@ def register(app: typer.Typer) -> None:
         from chronoqa.artifacts.release import load_release
         from chronoqa.validate import write_sheet
 
-        folder = write_sheet(load_release(release), out, n, seed=seed, split=split)
+        with OutputFolder(out, "validation"):
+            folder = write_sheet(load_release(release), out, n, seed=seed, split=split)
         typer.echo(f"wrote {folder / 'sheet.html'} (open it in a browser; key s saves the judgments)")
 
     @sub.command("import")
@@ -42,7 +45,8 @@ def register(app: typer.Typer) -> None:
         from chronoqa.artifacts.release import load_release
         from chronoqa.validate import import_judgments
 
-        res = import_judgments(load_release(release), sheets, out, n_boot=bootstrap, seed=seed)
+        with OutputFolder(out, "validation"):
+            res = import_judgments(load_release(release), sheets, out, n_boot=bootstrap, seed=seed)
         flagged = sum(1 for r in res.low_confidence if r["status"] == "flagged")
         typer.echo(
             f"{len(res.consensus)} questions, {len(res.annotators)} annotators, {flagged} flagged; "

@@ -27,6 +27,7 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.export import beir, croissant, hf, lmeval, tempbench
 from chronoqa.export.checks import check_low_confidence, check_release
 from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, check_validation
+from chronoqa.outdir import OutputFolder
 
 __all__ = ["ALL", "TARGETS", "export_release"]
 
@@ -48,7 +49,9 @@ def export_release(
     """Export ``release`` to ``target`` (a name of :data:`TARGETS` or ``all``, see :data:`ALL`) under ``out/<target>/``.
 
     ``validation``: a folder written by ``chronoqa validate import``; its ``VALIDATION.md`` joins the
-    dataset card and its ``low_confidence.jsonl`` travels with every export.
+    dataset card and its ``low_confidence.jsonl`` travels with every export. ``out`` is an
+    :class:`~chronoqa.outdir.OutputFolder` of kind ``export``: new, empty or an earlier export's, locked while
+    written.
     """
     names = list(ALL) if target == "all" else [target]
     for name in names:
@@ -59,5 +62,5 @@ def export_release(
     check_release(rel, hf.read_qrels(rel))
     if checked is not None:
         check_low_confidence(checked / LOW_CONFIDENCE_FILE, {q.id for q in rel.questions})
-    base = Path(out)
-    return [TARGETS[name](rel, base / name, checked) for name in names]
+    with OutputFolder(out, "export"):
+        return [TARGETS[name](rel, Path(out) / name, checked) for name in names]

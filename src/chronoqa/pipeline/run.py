@@ -33,8 +33,8 @@ from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
+from chronoqa.outdir import OutputFolder
 from chronoqa.pipeline.config import RunConfig, build_kwargs, dump_toml
-from chronoqa.pipeline.lock import RunLock
 from chronoqa.pipeline.stages import Stage, StageResult, StageRunner
 from chronoqa.time import TimePoint
 
@@ -360,13 +360,15 @@ def run_pipeline(
 ) -> PipelineResult:
     """Run (or resume) every stage of a run; returns where the report and summary are.
 
-    The run holds the run folder's lock (:class:`~chronoqa.pipeline.lock.RunLock`) from before it
-    touches any file until it returns: a second run on the same folder raises
-    :class:`~chronoqa.pipeline.lock.RunLockedError` at once, or waits for the lock with ``wait=True``.
+    The run folder is an :class:`~chronoqa.outdir.OutputFolder`: a folder that is neither new, empty nor a
+    chronoqa run folder is refused before anything is written (``force`` recomputes our stages, nothing else).
+    The run holds the folder's lock from before it touches any file until it returns: a second writer on the
+    same folder (or on a folder inside it) raises :class:`~chronoqa.pipeline.lock.RunLockedError` at once, or
+    waits for the lock with ``wait=True``.
     """
     _check_inputs(cfg)  # before the lock, which creates the run folder: a bad input writes nothing
-    with RunLock(cfg.out_dir, wait=wait):
-        return _run_locked(cfg, progress or _Quiet(), force)
+    with OutputFolder(cfg.out_dir, "run", wait=wait) as folder:
+        return _run_locked(cfg, progress or _Quiet(), force, folder)
 
 
 def _check_inputs(cfg: RunConfig) -> None:
@@ -433,9 +435,9 @@ class _Run:
         return inputs
 
 
-def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
+def _run_locked(cfg: RunConfig, prog: Progress, force: bool, folder: OutputFolder) -> PipelineResult:
     """The steps of a run, in order."""
-    run = _start(cfg, prog, force)
+    run = _start(cfg, prog, force, folder)
     _open_release(run)
     runs = _retrieve(run)
     answers = _answer(run, runs)
@@ -444,9 +446,9 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool) -> PipelineResult:
     return _finish(run, rep)
 
 
-def _start(cfg: RunConfig, prog: Progress, force: bool) -> _Run:
-    """The stage runner (it removes a dead run's temporary folders: only under the lock) and the config files."""
-    run = _Run(cfg, prog, StageRunner(cfg.out_dir, force=force))
+def _start(cfg: RunConfig, prog: Progress, force: bool, folder: OutputFolder) -> _Run:
+    """The stage runner (the folder's claim removed a dead run's temporary folders, under the lock) and the config."""
+    run = _Run(cfg, prog, StageRunner(cfg.out_dir, force=force, owner=folder))
     run.runner.known = run.known_digest
     write_json(cfg.out_dir / "config.json", cfg.to_dict())
     write_text(cfg.out_dir / "config.toml", dump_toml(cfg.to_dict()))

@@ -12,8 +12,12 @@ that writes the stage's files into a folder it is given. :class:`StageRunner` ru
   sha256s; no wall-clock time, so identical runs write identical manifests) is written last, and
   only then is the folder renamed into place. A run killed at any moment leaves either the old
   complete folder, the new complete folder, or no folder: never a half-written stage under its final
-  name. Leftover temporary folders of a killed run are removed at the next start (``chronoqa run``
-  does so only under its run lock, :mod:`chronoqa.pipeline.lock`).
+  name. The temporary and backup folders are named with the run folder's session id and listed in its marker
+  (:class:`chronoqa.outdir.OutputFolder`); a killed run's are removed by name at the next start (``chronoqa
+  run`` does so only under its run lock), never by matching a pattern.
+* **Only our files.** A stage folder is replaced only when it holds exactly the files its manifest lists: a
+  folder or file of the user's there is refused with one error, ``force`` included; and never while another
+  chronoqa command holds a lock on it.
   Code changes within one toolkit version are not detected: rerun with ``force=True`` (``--force``).
 * **Resumable.** Rerunning the same run recomputes only stages that never finished (or whose inputs or
   config changed); long stages can keep their own resumable state (e.g. the LLM response cache)
@@ -36,13 +40,12 @@ from typing import Any
 from chronoqa import __version__
 from chronoqa.errors import ChronoqaError
 from chronoqa.io import read_json, sha256_bytes, sha256_file, write_json
+from chronoqa.outdir import FolderLockedError, OutputFolder, OutputFolderError, is_locked
 
 __all__ = ["STAGE_MANIFEST", "Stage", "StageResult", "StageRunner", "digest_path", "fingerprint"]
 
 STAGE_MANIFEST = "stage.json"
 STAGE_FORMAT = 1
-_TMP_PREFIX = ".tmp-"
-_OLD_PREFIX = ".old-"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.,=+@()-]*$")
 
 
@@ -104,19 +107,21 @@ class StageRunner:
     """Runs stages into ``run_dir/<stage name>/``; ``force`` recomputes even unchanged stages."""
 
     def __init__(
-        self, run_dir: str | Path, *, force: bool = False, known: Callable[[Path], str | None] | None = None
+        self,
+        run_dir: str | Path,
+        *,
+        force: bool = False,
+        known: Callable[[Path], str | None] | None = None,
+        owner: OutputFolder | None = None,
     ) -> None:
         self.run_dir = Path(run_dir)
         self.force = force
         #: A digest the caller already has (a release file it has read), or ``None``: then the input is read.
         self.known = known
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        self._clean_leftovers()
-
-    def _clean_leftovers(self) -> None:
-        for p in sorted(self.run_dir.iterdir()):
-            if p.is_dir() and p.name.startswith((_TMP_PREFIX, _OLD_PREFIX)):
-                shutil.rmtree(p, ignore_errors=True)
+        #: The run folder, claimed (checked, marked, a killed run's leftovers removed by name).
+        self.owner = owner if owner is not None else OutputFolder(self.run_dir, "run", lock=False)
+        if owner is None:
+            self.owner.claim()
 
     def relative(self, path: str | Path) -> str:
         """``path`` as a manifest records it: relative to the run folder (POSIX separators)."""
@@ -155,9 +160,8 @@ class StageRunner:
         if not self.force and self.is_current(stage, fp):
             m = self.manifest(stage.name) or {}
             return StageResult(stage.name, final, True, 0.0, m.get("summary") or {})
-        tmp = self.run_dir / f"{_TMP_PREFIX}{stage.name}-{os.getpid()}"
-        if tmp.exists():
-            shutil.rmtree(tmp)
+        self._check_replaceable(final)
+        tmp, old = self.owner.temp("tmp", stage.name), self.owner.temp("old", stage.name)
         tmp.mkdir(parents=True)
         t0 = time.perf_counter()
         try:
@@ -173,7 +177,6 @@ class StageRunner:
                 "summary": summary,
             }
             write_json(tmp / STAGE_MANIFEST, manifest)  # last: marks the folder complete
-            old = self.run_dir / f"{_OLD_PREFIX}{stage.name}-{os.getpid()}"
             if final.exists():
                 os.replace(final, old)
             os.replace(tmp, final)
@@ -182,5 +185,27 @@ class StageRunner:
         except BaseException:
             with contextlib.suppress(OSError):
                 shutil.rmtree(tmp)
+            if not old.exists():
+                self.owner.forget(tmp, old)
             raise
+        self.owner.forget(tmp, old)
         return StageResult(stage.name, final, False, seconds, summary)
+
+    def _check_replaceable(self, final: Path) -> None:
+        """Refuse to replace a stage folder holding files its manifest does not list, or one another command holds."""
+        if not final.exists() and not final.is_symlink():
+            return
+        if is_locked(final):
+            raise FolderLockedError(
+                f"{final} is in use by another chronoqa command: wait for it to finish, or give another --out"
+            )
+        m = self.manifest(final.name) if final.is_dir() and not final.is_symlink() else None
+        listed = set((m or {}).get("outputs") or {})
+        mine = {p.relative_to(final).as_posix() for p in final.rglob("*") if p.is_file()} if m is not None else set()
+        extra = sorted(mine - listed - {STAGE_MANIFEST})
+        if m is None or extra:
+            what = f"holds {extra[0]!r}, which" if extra else "is a file or a folder that"
+            raise OutputFolderError(
+                f"{final} {what} this run did not write: nothing was replaced (--force included). Fix: move it out "
+                f"of the run folder, or give another --out"
+            )

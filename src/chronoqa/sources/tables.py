@@ -153,13 +153,17 @@ def read_table(
     start_column: str | None = None,
     end_column: str | None = None,
     on_bad_row: BadRowPolicy = "raise",
-    on_reversed: ReversedPolicy = "raise",
+    on_reversed: ReversedPolicy | None = None,
     as_of: TimePoint | None = None,
 ) -> TemporalTable:
-    """Read a temporal table (CSV/TSV/Parquet) into a :class:`TemporalTable` (see the module docstring)."""
+    """Read a temporal table (CSV/TSV/Parquet) into a :class:`TemporalTable` (see the module docstring).
+
+    ``on_reversed`` (a row whose start lies after its end) defaults to ``on_bad_row``: such a row stops the read
+    under ``"raise"``, and under ``"skip"`` is left out and counted with the other skipped rows.
+    """
     path = Path(path)
     policy = check_policy(on_bad_row)
-    check_reversed_policy(on_reversed)
+    on_reversed = check_reversed_policy(policy if on_reversed is None else on_reversed)
     label = str(path)
     report = LoadReport(label)
     records = iter_records(path, report, policy)
