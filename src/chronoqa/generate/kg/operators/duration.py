@@ -136,4 +136,5 @@ OPERATOR = Operator(
     ),
     time_refs=time_refs,
     gold_rule=gold_closed_spell,
+    names_final_entity=True,
 )

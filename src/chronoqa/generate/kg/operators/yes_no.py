@@ -138,5 +138,6 @@ OPERATOR = Operator(
     ),
     time_refs=time_refs,
     gold_rule=gold_label,
+    names_final_entity=True,
     render_time=True,
 )
