@@ -240,6 +240,19 @@ def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tup
     return matched, extra
 
 
+def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tuple[set[int], int, str | None]:
+    """Matched gold items, extra claims and why the careful rules cannot decide, for a time, duration or yes/no."""
+    if q.answer_type == "time":
+        matched, extra = _match_times(text, [_safe_time(a) for a in q.answers], g)
+        found = bool(_time_points(text))
+        what = "date"
+    else:
+        matched, extra = _match_value(q, text)
+        found = bool(matched or extra)
+        what = f"{q.answer_type.replace('_', '/')} answer"
+    return matched, extra, None if found or mode != "careful" else f"no {what} the reader understands"
+
+
 _YES: Final = frozenset({"yes", "true", "correct"})
 _NO: Final = frozenset({"no", "false", "incorrect"})
 
@@ -252,6 +265,8 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
     (:func:`chronoqa.time.same_duration`).
     """
     words = normalize_answer(text).split()
+    if is_abstention(text, careful=True):  # "No idea." does not say no
+        return set(), 0
     if q.answer_type == "yes_no":
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
         if said is None:
@@ -327,20 +342,13 @@ def score_answer(
             return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
         return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
     g = Granularity.parse(q.granularity or "year")
-    unknown: str | None = None  # why the careful rules cannot decide, where they cannot
-    if q.answer_type in ("duration", "yes_no"):
-        matched, extra = _match_value(q, text)
-        if mode == "careful" and not matched and not extra:
-            unknown = f"no {q.answer_type.replace('_', '/')} answer the reader understands"
-    elif q.answer_type == "time":
-        gold_t = [_safe_time(a) for a in q.answers]
-        matched, extra = _match_times(text, gold_t, g)
-        if mode == "careful" and not _time_points(text):
-            unknown = "no date the reader understands"
+    if q.answer_type in ("duration", "yes_no", "time"):
+        matched, extra, unknown = _match_kind(q, text, g, mode)
     elif mode == "careful":
         matched, extra, unknown = _careful_entities(q, text, aliases, candidates, context, known)
     else:
         matched, extra = _match_entities(text, _gold_names(q, aliases))
+        unknown = None  # the strict rule always decides
     if mode == "careful" and _hedged(text):
         extra = max(extra, 1)
     if _set_ok(n_gold, len(matched), extra, rule):

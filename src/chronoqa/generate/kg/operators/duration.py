@@ -61,7 +61,12 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     su, eu = row[Col.SU], row[Col.EU]
     if idx.rel_event[r] or su == NONE or eu == NONE or eu - su < 1:
         return None  # an event, an open or unknown end, or a spell within one unit
-    if not ctx.t_min <= su <= ctx.t_max or not row[Col.CLO] <= su <= row[Col.CHI] or not triple_unique(idx, fid):
+    if (
+        not ctx.t_min <= su <= ctx.t_max
+        or not row[Col.CLO] <= su <= row[Col.CHI]
+        or not triple_unique(idx, fid)
+        or not idx.usable(fid)
+    ):
         return None
     n = eu - su
     if k > 1 and spell_lengths(idx, other, r, not forward or idx.rel_symmetric[r]) == {n}:

@@ -8,7 +8,8 @@ with a known end (the outdated answers: a system that reads an earlier fact answ
 is ``f``'s other endpoint; ``Question.outdated_answers`` holds the earlier values, latest first.
 
 Validity rule: the default one (every S* fact certainly valid at ``t``); skipping a prefix hop must not lead
-to ``e`` again; the time matters by construction (the outdated values answer the time-free reading too).
+to ``e`` again, nor give the answer at ``t`` (:func:`~chronoqa.generate.kg.operators.chains.time_and_hops_matter`);
+the time matters by construction (the outdated values answer the time-free reading too).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from chronoqa.generate.kg.operators.chains import (
     draw_final_fact,
     possible,
     reach,
+    time_and_hops_matter,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 
@@ -68,7 +70,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     timeline = idx.group(e, r, forward)
     ans = next((x for x in timeline if x[Col.FID] == fid), None)
     span = asserted_units(ans, ctx.t_min, ctx.t_max) if ans is not None else None
-    if ans is None or span is None or other == e:
+    if ans is None or span is None or other == e or not idx.usable(fid):
         return None
     t = rng.randint(*span)
     outdated = outdated_before(timeline, ans, t)
@@ -78,6 +80,8 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if pre is None:
         return None
     final = Hop(fid, r, forward, e, other)
+    if time_and_hops_matter(idx, pre[0], [*pre[1], final], t, (other,)) is None:
+        return None  # skipping a hop (from its source, at t) gives the answer too
     return Draft(
         "present_state", "plain", pre[0], (*pre[1], final), t, (other,), AnswerKind.ENTITY, static_prefix=True,
         time_free=len(outdated) + 1, outdated=tuple(outdated),

@@ -62,7 +62,13 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     fid, row, forward, e, other = drawn
     idx = ctx.index
     r = row[Col.R]
-    if idx.rel_event[r] or row[Col.SU] == NONE or row[Col.EU] == NONE or not triple_unique(idx, fid):
+    if (
+        idx.rel_event[r]
+        or row[Col.SU] == NONE
+        or row[Col.EU] == NONE
+        or not triple_unique(idx, fid)
+        or not idx.usable(fid)
+    ):
         return None
     t = _pick_t(row, yes, rng, ctx.t_max)
     if t is None or not ctx.t_min <= t <= ctx.t_max:
