@@ -53,7 +53,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
-from chronoqa.time import Granularity, Interval, TimePoint, parse_time, valid_at
+from chronoqa.time import Granularity, Interval, TimePoint, days_from_civil, parse_time, valid_at
 
 PHRASES = Path(__file__).resolve().parents[1] / "src" / "chronoqa" / "generate" / "phrases"
 
@@ -251,8 +251,10 @@ class Checker:
                 return errs
             cur = f.o if fwd else f.s
             nodes.append(cur)
-        # 2. every S* fact certainly valid at t_query
-        for f in facts:
+        # 2. every S* fact certainly valid at t_query (a yes/no "no": the asked fact is the one that does not hold)
+        for i, f in enumerate(facts):
+            if op_is_no(q) and i == len(path) - 1:
+                continue
             if not self.certain(f, tq):
                 errs.append(f"{q.id}: S* fact {f.id} {f.interval} not valid at {q.t_query}")
         # 3. answers recomputed over the whole graph
@@ -279,7 +281,7 @@ class Checker:
                 self._check_reference(q, tq, errs)
             elif q.S_anchor:
                 errs.append(f"{q.id}: point_in_time with S_anchor")
-        elif op in ("interval", "sequence"):
+        elif op in ("interval", "sequence", "duration", "yes_no", "present_state"):
             for i in range(len(path) - 1):
                 step = path[i]
                 others = {o for _, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")}
@@ -299,8 +301,19 @@ class Checker:
                     errs.append(f"{q.id}: interval answer {q.answers} / t_query {q.t_query} != {want}")
                 if f.id != facts[-1].id:
                     errs.append(f"{q.id}: S* final fact is not the asked fact")
-            else:
+            elif op == "sequence":
                 self._check_sequence(q, e, last["r"], fwd, lf, facts, errs)
+            elif op == "present_state":
+                self._check_present(q, e, last["r"], fwd, tq, facts, errs)
+            else:
+                matches = [f for f, o in self.neighbours(e, last["r"], fwd) if o == lf["final_other"]]
+                if len(matches) != 1 or matches[0].id != facts[-1].id:
+                    errs.append(f"{q.id}: {len(matches)} facts for the asked triple, or not the S* one")
+                    return errs
+                if op == "duration":
+                    self._check_duration(q, matches[0], tq, errs)
+                else:
+                    self._check_yes_no(q, e, matches[0], tq, errs)
         else:
             errs.append(f"{q.id}: unknown operator {op}")
         for t in q.S_anchor:
@@ -333,7 +346,7 @@ class Checker:
             if tuple(flags) != want:
                 errs.append(f"{q.id}: flags {flags} != {want}")
         # 5. leaks and render_time
-        for a in q.answers:
+        for a in q.answers if op != "yes_no" else ():  # "no" in a yes/no question's words is no leak
             needles = [a]
             if q.answer_type == "time":
                 p = parse_time(a)
@@ -351,9 +364,13 @@ class Checker:
                 p = None if ref is None else (ref.start if tr["which"] == "start" else ref.end)
                 if p is None or p.isoformat() != tr["value"]:
                     errs.append(f"{q.id}: anchor time_ref {tr} is not the reference fact's {tr['which']}")
+            elif op in ("duration", "yes_no") and tr["which"] == "end":
+                end = facts[len(path) - 1].end
+                if end is None or tr["value"] != end.isoformat():
+                    errs.append(f"{q.id}: answer end time_ref {tr} is not the asked fact's end {end}")
             elif tr["value"] != q.t_query:
                 errs.append(f"{q.id}: answer time_ref {tr} != t_query {q.t_query}")
-        if q.render_time != (op == "point_in_time"):
+        if q.render_time != (op in ("point_in_time", "yes_no", "present_state")):
             errs.append(f"{q.id}: render_time {q.render_time} for {op}")
         return errs
 
@@ -372,6 +389,62 @@ class Checker:
             errs.append(f"{q.id}: the reference fact is not the anchor's")
         if ref.start is None or ref.start.lo(self.g) + lf["offset"] != tq.lo(self.g) or lf["offset"] not in (-1, 1):
             errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start} {lf['offset']:+d}")
+
+    def units(self, a: TimePoint, b: TimePoint) -> int:
+        """Whole units of the checker's granularity from ``a`` to ``b`` (calendar arithmetic, not unit codes)."""
+        if self.g is Granularity.YEAR:
+            return b.year - a.year
+        if self.g is Granularity.MONTH:
+            assert a.month is not None and b.month is not None
+            return (b.year - a.year) * 12 + b.month - a.month
+        assert a.month and a.day and b.month and b.day
+        return days_from_civil(b.year, b.month, b.day) - days_from_civil(a.year, a.month, a.day)
+
+    def _check_duration(self, q: Question, f: Fact, tq: TimePoint, errs: list[str]) -> None:
+        """A closed state's length in units, written ``P<n>Y`` / ``<n> years``; t_query its start."""
+        if self.kinds[f.r] != "state" or self.unit_iso(f.start) is None or self.unit_iso(f.end) is None:
+            errs.append(f"{q.id}: duration over a fact without a known start and end: {f}")
+            return
+        assert f.start is not None and f.end is not None
+        n = self.units(f.start, f.end)
+        word = str(self.g)
+        want_text = f"{n} {word}" if n == 1 else f"{n} {word}s"
+        if n < 1 or list(q.answer_ids) != [f"P{n}{word[0].upper()}"] or list(q.answers) != [want_text]:
+            errs.append(f"{q.id}: duration {q.answers}/{q.answer_ids} != {n} {word}s")
+        if q.t_query != self.unit_iso(f.start):
+            errs.append(f"{q.id}: duration t_query {q.t_query} is not the start {f.start}")
+
+    def _check_yes_no(self, q: Question, e: str, f: Fact, tq: TimePoint, errs: list[str]) -> None:
+        """Yes: the closed spell holds at t, after its start unit; no: it had ended and no such fact may hold."""
+        if self.kinds[f.r] != "state" or f.end is None or f.start is None:
+            errs.append(f"{q.id}: yes/no over a fact without a known end (the answer would be a guess)")
+            return
+        ended = f.end.hi(self.g) < tq.lo(self.g) and not self.possible(f, tq)
+        held = self.certain(f, tq) and f.start.hi(self.g) < tq.lo(self.g) and tq.hi(self.g) < f.end.lo(self.g)
+        if held == ended:
+            errs.append(f"{q.id}: yes/no label undecided at {q.t_query} for {f.interval}")
+            return
+        if list(q.answers) != ["yes" if held else "no"] or list(q.answer_ids) != list(q.answers):
+            errs.append(f"{q.id}: yes/no answer {q.answers} != {'yes' if held else 'no'}")
+
+    def _check_present(
+        self, q: Question, e: str, r: str, fwd: bool, tq: TimePoint, facts: Sequence[Fact], errs: list[str]
+    ) -> None:
+        """The one value of (e, r) possibly valid at t; outdated: the other values of spells ended before t."""
+        now = {o for f, o in self.neighbours(e, r, fwd) if self.possible(f, tq)}
+        if now != set(q.answer_ids) or len(now) != 1:
+            errs.append(f"{q.id}: values at {q.t_query} {sorted(now)[:5]} != {list(q.answer_ids)}")
+            return
+        last = facts[-1]
+        if last.end is None and last.start is not None and self.unit_iso(last.start) != q.t_query:
+            errs.append(f"{q.id}: an open spell asserted after its start unit")
+        old = {
+            DISAMBIGUATOR.sub("", self.label(o))
+            for f, o in self.neighbours(e, r, fwd)
+            if o not in now and f.end is not None and f.end.hi(self.g) < tq.lo(self.g)
+        }
+        if not old or {DISAMBIGUATOR.sub("", a) for a in q.outdated_answers} != old:
+            errs.append(f"{q.id}: outdated answers {list(q.outdated_answers)} != {sorted(old)}")
 
     def _check_sequence(
         self, q: Question, e: str, r: str, fwd: bool, lf: Mapping[str, object], facts: Sequence[Fact], errs: list[str]
@@ -525,7 +598,7 @@ class Checker:
         op = q.operator
         tq = parse_time(q.t_query)
         assert tq is not None
-        entity_hops = range(len(path) - 1 if op == "interval" else len(path))
+        entity_hops = range(len(path) - 1 if op in ("interval", "duration", "yes_no") else len(path))
         chain_nodes = [lf["anchor"]]
         for t in q.S_star[: len(path)]:
             chain_nodes.append(t.o_id if chain_nodes[-1] == t.s_id else t.s_id)
@@ -535,7 +608,7 @@ class Checker:
             elif self.overlapping(chain_nodes[i], path[i]["r"], path[i]["dir"] == "fwd"):
                 out.append(("open-class hop", f"{q.id}: hop {i + 1}: {chain_nodes[i]} holds two values at once"))
         gold = set(q.answer_ids)
-        if op in ("point_in_time", "before_after"):
+        if op in ("point_in_time", "before_after", "present_state"):
             if self.follow({lf["anchor"]}, path, None) == gold:
                 out.append(("time-insensitive", f"{q.id}: the time-free path gives the gold: {q.question}"))
             for i in range(len(path) - 1):
@@ -578,6 +651,15 @@ class Checker:
                 if t.fact_id in self.implausible:
                     out.append(("implausible gold", f"{q.id}: fact {t.fact_id} ({self.implausible[t.fact_id]})"))
         return out
+
+
+#: Operators whose question asserts the final S* fact at t_query (the others name it and ask its times).
+ASSERT_FINAL = ("point_in_time", "before_after", "present_state", "yes_no")
+
+
+def op_is_no(q: Question) -> bool:
+    """A yes/no question answered no: its final S* fact is the one that does not hold at t_query."""
+    return q.operator == "yes_no" and list(q.answers) == ["no"]
 
 
 def release_errors(checker: Checker, questions: Sequence[Question]) -> list[tuple[str, str]]:
@@ -707,7 +789,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
                 out["last over open ends"].append(f"{q.id}: spells {open_other} have no end: {q.question!r}")
         tq = parse_time(q.t_query)
         assert tq is not None
-        asserted = q.S_star if q.operator in ("point_in_time", "before_after") else q.S_star[: len(path) - 1]
+        asserted = q.S_star if q.operator in ASSERT_FINAL and not op_is_no(q) else q.S_star[: len(path) - 1]
         for t in asserted:
             f = checker.by_id[t.fact_id]
             is_open = checker.kinds[f.r] == "state" and f.end is None and f.start is not None

@@ -11,7 +11,7 @@ import pytest
 
 from chronoqa.artifacts.release import load_release
 from chronoqa.errors import ChronoqaError, UnknownNameError
-from chronoqa.generate.kg import KGBuildConfig, MissingPhrasesError, build_kg_benchmark, load_phrase_table
+from chronoqa.generate.kg import OPERATORS, KGBuildConfig, MissingPhrasesError, build_kg_benchmark, load_phrase_table
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
 from chronoqa.time import TimePoint
 from kg_checker import (
@@ -185,7 +185,7 @@ def test_random_graph_passes_checker_all_cells() -> None:
     assert check_all(checker, b.questions, flags) == []
     assert world_report(checker, b.questions) == {}
     cells = {(q.operator, q.complexity) for q in b.questions}
-    assert {op for op, _ in cells} == {"point_in_time", "before_after", "interval", "sequence"}
+    assert {op for op, _ in cells} == set(OPERATORS)
     assert any(q.S_stale for q in b.questions)
 
 
@@ -275,9 +275,11 @@ def test_release_is_readable_by_tempbench_quickstart(tmp_path: Path) -> None:
 def test_splits_never_separate_groups_and_follow_ratios() -> None:
     g = random_graph(2400, 7)
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=1000, seed=2), phrases="yago11k")
-    seen: dict[tuple[str, str, str | None], str] = {}
+    seen: dict[tuple[str, str, str | None, str | None], str] = {}
     for q in b.questions:
-        key = (q.logical_form["anchor"], json.dumps(q.logical_form["path"]), q.t_query)
+        # the entity a question names besides its anchor (interval, duration, yes/no) is part of what it asks
+        lf = q.logical_form
+        key = (lf["anchor"], json.dumps(lf["path"]), q.t_query, lf["final_other"])
         assert seen.setdefault(key, q.split) == q.split
     n = len(b.questions)
     share = {s: sum(q.split == s for q in b.questions) / n for s in ("train", "dev", "test")}
@@ -510,8 +512,11 @@ def test_time_refs_follow_the_contract() -> None:
                 ref = by_id[q.S_anchor[0].fact_id]
                 point = ref.start if tr["which"] == "start" else ref.end
                 assert point is not None and point.isoformat() == tr["value"]
+            elif q.operator in ("duration", "yes_no") and tr["which"] == "end":
+                end = by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id].end  # the asked spell's end
+                assert end is not None and tr["value"] == end.isoformat()
             else:
-                assert tr["value"] == q.t_query and q.operator in ("interval", "sequence")
+                assert tr["value"] == q.t_query and q.operator in ("interval", "sequence", "duration")
         if q.operator == "before_after":
             assert [tr["of"] for tr in q.time_refs] == ["anchor"] and q.time_refs[0]["which"] == "start"
     assert n_anchor

@@ -31,13 +31,33 @@ from test_kg_build import random_graph
 
 
 def test_the_registry_names_every_operator_once_in_cell_order() -> None:
-    assert tuple(REGISTRY) == OPERATORS == ("point_in_time", "before_after", "interval", "sequence")
+    assert (
+        tuple(REGISTRY)
+        == OPERATORS
+        == (
+            "point_in_time",
+            "before_after",
+            "interval",
+            "sequence",
+            "duration",
+            "yes_no",
+            "present_state",
+        )
+    )
     assert all(name == op.name for name, op in REGISTRY.items())
     assert sum(op.weight for op in REGISTRY.values()) == pytest.approx(1.0)
     assert dict(KGBuildConfig().operator_weights) == {name: op.weight for name, op in REGISTRY.items()}
     ids = [t.id for op in REGISTRY.values() for t in op.templates]
     assert len(ids) == len(set(ids)) == len(templates())
-    assert {op.title for op in REGISTRY.values()} == {"Point-in-time", "Before/after", "Interval", "Sequence"}
+    assert {op.title for op in REGISTRY.values()} == {
+        "Point-in-time",
+        "Before/after",
+        "Interval",
+        "Sequence",
+        "Duration",
+        "Yes/no",
+        "Present state",
+    }
 
 
 def test_answer_kinds() -> None:

@@ -22,7 +22,9 @@ from kg_checker import (
 
 pytestmark = [pytest.mark.mirror, pytest.mark.slow]
 
-OPS = ("point_in_time", "before_after", "interval", "sequence")
+OPS = ("point_in_time", "before_after", "interval", "sequence", "duration", "yes_no", "present_state")
+# the families beyond the first four hold at least this many questions per release (where the data allows)
+NEW_FAMILY_MIN = {"yago11k": 20, "wikidata12k": 50}
 
 
 def _load(mirror: Path, name: str) -> TemporalGraph:
@@ -70,6 +72,9 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     comp = b.manifest["counts"]["composition"]
     for op in OPS:
         assert comp[op]["1-hop"] > 0, f"{op} 1-hop is empty"
+    for op in ("duration", "yes_no", "present_state"):
+        assert sum(comp[op].values()) >= NEW_FAMILY_MIN[g.name], (op, comp[op])
+    assert sum(q.answer_type == "time" for q in b.questions) <= 0.5 * len(b.questions)  # year answers at most half
     if g.name == "wikidata12k":
         for op in ("point_in_time", "before_after", "interval"):
             assert comp[op]["3+-hop"] > 0, f"{op} 3+-hop is empty"

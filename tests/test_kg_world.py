@@ -271,9 +271,9 @@ def test_disambiguators_dropped_unless_two_would_read_the_same() -> None:
 
 
 def test_templates_and_compositions() -> None:
-    for op in ("point_in_time", "before_after", "interval", "sequence"):
-        assert len(REGISTRY[op].templates) >= 4
-    assert len(templates()) >= 16
+    for op in REGISTRY.values():
+        assert len(op.templates) >= 4
+    assert len(templates()) >= 4 * len(REGISTRY)
     assert garbled("In which administrative unit was X located in in 1990?")
     assert not garbled("Which team did the spouse of X play for in 1990?")
     assert drop_appositive("{s} left the party {o}", "o") == "{s} left {o}"

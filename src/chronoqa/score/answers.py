@@ -27,6 +27,9 @@ Strict rules:
 * Time answers (``answer_type == "time"``) are compared as times at the question's granularity (or the
   gold's own, when coarser): the predicted times are found with :func:`chronoqa.time.text.extract_times`
   (a range contributes both ends), or :func:`chronoqa.time.parse_time` for a bare ISO value.
+* Yes/no answers (``answer_type == "yes_no"``) are read from the answer's first word (yes / true, no /
+  false); durations (``"duration"``, gold id ``P4Y``) from its "<number> <unit>" mentions, each within the
+  tolerance the question granularity declares (:data:`chronoqa.time.TOLERANCE`: one unit at year and month).
 * An empty gold set is answered by "none", "no answer", "nobody", "nothing" (and the like).
 * Outcomes: ``correct``; ``outdated`` (a time-alignment question answered with an earlier holder);
   ``abstain`` (status ``abstain`` or an answer like "unsure" / "I don't know"); ``error`` (status
@@ -51,7 +54,7 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
-from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
+from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
 from chronoqa.time.text import extract_times
 
 __all__ = [
@@ -253,6 +256,50 @@ def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tup
     return matched, extra
 
 
+def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tuple[set[int], int, str | None]:
+    """Matched gold items, extra claims and why the careful rules cannot decide, for a time, duration or yes/no."""
+    if q.answer_type == "time":
+        matched, extra = _match_times(text, [_safe_time(a) for a in q.answers], g)
+        found = bool(_time_points(text))
+        what = "date"
+    else:
+        matched, extra = _match_value(q, text)
+        found = bool(matched or extra)
+        what = f"{q.answer_type.replace('_', '/')} answer"
+    return matched, extra, None if found or mode != "careful" else f"no {what} the reader understands"
+
+
+_YES: Final = frozenset({"yes", "true", "correct"})
+_NO: Final = frozenset({"no", "false", "incorrect"})
+
+
+def _match_value(q: Question, text: str) -> tuple[set[int], int]:
+    """A yes/no or duration answer: ``({0}, 0)`` when it says the gold, ``(set(), 1)`` when it says another.
+
+    Yes/no: the answer's first word ("Yes, he was." says yes). Duration: every "<number> <unit>" mention
+    (or a bare number, read in the gold's unit) must lie within the granularity's tolerance of the gold
+    (:func:`chronoqa.time.same_duration`).
+    """
+    words = normalize_answer(text).split()
+    if is_abstention(text, careful=True):  # "No idea." does not say no
+        return set(), 0
+    if q.answer_type == "yes_no":
+        said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
+        if said is None:
+            return set(), 0
+        return ({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1)
+    gold = Duration.parse_iso(q.answer_ids[0]) if q.answer_ids else None
+    if gold is None:
+        return set(), 1
+    found = durations_in(text)
+    if not found and len(words) == 1 and words[0].isdigit():
+        found = [Duration(int(words[0]), gold.granularity)]
+    if not found:
+        return set(), 0
+    wrong = sum(1 for d in found if not same_duration(d, gold))
+    return ({0}, 0) if not wrong else (set(), wrong)
+
+
 def _set_ok(n_gold: int, matched: int, extra: int, rule: SetRule) -> bool:
     if extra or n_gold == 0:
         return False
@@ -311,16 +358,13 @@ def score_answer(
             return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
         return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
     g = Granularity.parse(q.granularity or "year")
-    unknown: str | None = None  # why the careful rules cannot decide, where they cannot
-    if q.answer_type == "time":
-        gold_t = [_safe_time(a) for a in q.answers]
-        matched, extra = _match_times(text, gold_t, g)
-        if mode == "careful" and not _time_points(text):
-            unknown = "no date the reader understands"
+    if q.answer_type in ("duration", "yes_no", "time"):
+        matched, extra, unknown = _match_kind(q, text, g, mode)
     elif mode == "careful":
         matched, extra, unknown = _careful_entities(q, text, aliases, candidates, context, known)
     else:
         matched, extra = _match_entities(text, _gold_names(q, aliases))
+        unknown = None  # the strict rule always decides
     if mode == "careful" and _hedged(text):
         extra = max(extra, 1)
     if _set_ok(n_gold, len(matched), extra, rule):

@@ -37,15 +37,18 @@ from chronoqa.time.columns import (
     start_after_end,
     unit_bounds,
 )
+from chronoqa.time.duration import TOLERANCE, Duration, durations_in, same_duration
 from chronoqa.time.render import MONTH_NAMES, float_year, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
 __all__ = [
     "MENTION_KINDS",
     "MONTH_NAMES",
+    "TOLERANCE",
     "Allen",
     "DateColumn",
     "DateTable",
+    "Duration",
     "Granularity",
     "Interval",
     "TimeMention",
@@ -60,6 +63,7 @@ __all__ = [
     "days_in_month",
     "distinct_dates",
     "distinct_dates_of",
+    "durations_in",
     "extract_times",
     "float_year",
     "is_leap_year",
@@ -70,6 +74,7 @@ __all__ = [
     "render_time",
     "render_unit",
     "render_year",
+    "same_duration",
     "start_after_end",
     "unit_bounds",
     "valid_at",

@@ -17,10 +17,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chronoqa.generate.kg.config import KGBuildConfig
-from chronoqa.generate.kg.operators import REGISTRY, Draft, GenContext
+from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
 
-__all__ = ["FILL_CHUNK", "MAX_NESTING", "Cell", "CellFiller", "Drafted", "cap_answers", "plan_cells", "quotas"]
+__all__ = [
+    "FILL_CHUNK",
+    "MAX_NESTING",
+    "Cell",
+    "CellFiller",
+    "Drafted",
+    "balance_labels",
+    "cap_answers",
+    "plan_cells",
+    "quotas",
+]
 
 MAX_NESTING = 2  # noun phrases nest at most this deep ("the team the spouse of X played for")
 FILL_CHUNK = 25  # cells are filled round robin, this many questions at a time
@@ -171,11 +181,13 @@ class CellFiller:
         counts = self.answer_counts.setdefault(cell.name, Counter())
         if d.kind.is_entity and any(counts[a] >= self.answer_cap(cell) for a in d.answers):
             return "answer-prior cap"
+        if d.kind is AnswerKind.YES_NO and counts[d.answers[0]] >= (max(cell.quota, 1) + 1) // 2:
+            return "label balance"
         return None
 
     def reject_text(self, d: Draft, text: str) -> str | None:
         """Why a draft's words cannot be kept, or ``None``."""
-        answers = self.answers(d)
+        answers = self.answers(d) if d.kind is not AnswerKind.YES_NO else []  # "no" is no leak of the label
         if self.leaks(text, answers + [short_label(a) for a in answers], d.kind.is_time):
             return "answer in text"
         if garbled(text):
@@ -189,7 +201,7 @@ class CellFiller:
         self.seen_keys.add(logical_key(d))
         self.seen_gold.add(self.gold_key(d))
         self.seen_text.add(text.casefold())
-        if d.kind.is_entity:
+        if d.kind.is_entity or d.kind is AnswerKind.YES_NO:
             self.answer_counts.setdefault(cell.name, Counter()).update(d.answers)
         cell.drafts.append((d, tid, text))
         cell.last_success = cell.attempts
@@ -219,9 +231,30 @@ class CellFiller:
             self.fill_all(open_cells)
 
 
+def balance_labels(c: Cell) -> None:
+    """A yes/no cell keeps as many yes as no questions: the later drafts of the larger label are dropped."""
+    labels = Counter(x[0].answers[0] for x in c.drafts if x[0].kind is AnswerKind.YES_NO)
+    if not labels or len(c.drafts) != labels.total():
+        return
+    keep = min(labels[0], labels[1])
+    seen: Counter[int] = Counter()
+    kept = []
+    for x in c.drafts:
+        seen[x[0].answers[0]] += 1
+        if seen[x[0].answers[0]] <= keep:
+            kept.append(x)
+    if len(kept) < len(c.drafts):
+        c.rejected["label balance"] += len(c.drafts) - len(kept)
+        c.drafts = kept
+
+
 def cap_answers(cells: Sequence[Cell], max_answer_share: float) -> None:
-    """The answer-prior cap on each cell's final size: later drafts of an over-used answer are dropped."""
+    """The answer-prior cap on each cell's final size: later drafts of an over-used answer are dropped.
+
+    A yes/no cell is balanced instead (:func:`balance_labels`).
+    """
     for c in cells:
+        balance_labels(c)
         while True:
             cap = max(1, int(max_answer_share * len(c.drafts)))
             seen_answers: Counter[int] = Counter()

@@ -24,7 +24,7 @@ from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import REGISTRY, TIME_FREE_CAP, Draft, GenContext
-from chronoqa.generate.kg.operators.base import GoldFacts
+from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts
 from chronoqa.generate.kg.operators.chains import build_chain_pool, build_static_into, static_depths
 from chronoqa.generate.kg.order import ORDER_RULE, canonical_facts
 from chronoqa.generate.kg.phrases import (
@@ -56,7 +56,7 @@ from chronoqa.records import (
     complexity_of,
 )
 from chronoqa.sources.labels import is_raw_id
-from chronoqa.time import Granularity, TimePoint, render_year
+from chronoqa.time import Duration, Granularity, TimePoint, render_year
 
 __all__ = [
     "BuildState",
@@ -169,11 +169,21 @@ class BuildState:
             return [TimePoint.from_unit(d.answers[0], self.granularity).isoformat()]
         if d.kind.is_entity:
             return [answer_label(self.renderer, d, a) for a in d.answers]  # the id keeps the disambiguator
+        if d.kind is AnswerKind.DURATION:
+            return [Duration(d.answers[0], self.granularity).text()]
+        if d.kind is AnswerKind.YES_NO:
+            return ["yes" if d.answers[0] else "no"]
         raise ChronoqaError(f"operator {d.operator}: no answer text for answer kind {d.kind.value!r} yet")
 
     def answer_ids(self, d: Draft, t_iso: str) -> list[str]:
-        """A draft's answers as ids: entity ids, or the ISO time."""
-        return [self.idx.ent_names[a] for a in d.answers] if d.kind.is_entity else [t_iso]
+        """A draft's answers as ids: entity ids, the ISO duration (``P4Y``), ``yes``/``no``, or the ISO time."""
+        if d.kind.is_entity:
+            return [self.idx.ent_names[a] for a in d.answers]
+        if d.kind is AnswerKind.DURATION:
+            return [Duration(d.answers[0], self.granularity).iso()]
+        if d.kind is AnswerKind.YES_NO:
+            return self.answer_strings(d)
+        return [t_iso]
 
 
 # -- resolve_inputs ------------------------------------------------------------------------------------
@@ -497,6 +507,7 @@ def make_question(s: BuildState, qid: str, x: Drafted, split: str) -> tuple[Ques
         time_refs=tuple(op.time_refs(d, s.facts, t_iso)),
         logical_form=logical_form(s, d, t_iso),
         assumes_complete=d.assumes_complete,
+        outdated_answers=tuple(answer_label(s.renderer, d, e) for e in d.outdated),
     )
     return question, FunctionalFlags(qid, fd, fs)
 
@@ -521,7 +532,7 @@ def audit(s: BuildState) -> None:
     n_leak = n_invalid = 0
     examples: list[str] = []
     for q, (d, _, _) in zip(s.questions, s.drafts, strict=True):
-        if leaks(q.question, q.answers, q.answer_type == "time"):
+        if q.answer_type != "yes_no" and leaks(q.question, q.answers, q.answer_type == "time"):
             n_leak += 1
             examples.append(f"{q.id}: leak")
         why = REGISTRY[q.operator].gold_rule(gold, q, gold_fids(d))

@@ -1,6 +1,7 @@
 """The KG question operators: one module each, registered in :data:`REGISTRY`.
 
-Each module (``point_in_time``, ``before_after``, ``interval``, ``sequence``) declares one
+Each module (``point_in_time``, ``before_after``, ``interval``, ``sequence``, ``duration``, ``yes_no``,
+``present_state``) declares one
 :class:`~chronoqa.generate.kg.operators.base.Operator`: its drafting, its templates, its answer kind, its time
 references and its validity rule. The builder knows operators only through this table: the cells it fills, the
 configuration's names and default weights, the data card's names all come from it. To add an operator, write
@@ -12,7 +13,15 @@ The chain search the operators share is in :mod:`~chronoqa.generate.kg.operators
 from __future__ import annotations
 
 from chronoqa.errors import UnknownNameError
-from chronoqa.generate.kg.operators import before_after, interval, point_in_time, sequence
+from chronoqa.generate.kg.operators import (
+    before_after,
+    duration,
+    interval,
+    point_in_time,
+    present_state,
+    sequence,
+    yes_no,
+)
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator
 from chronoqa.generate.kg.operators.chains import (
     HUB_CAP,
@@ -52,6 +61,9 @@ REGISTRY: dict[str, Operator] = {
         before_after.OPERATOR,
         interval.OPERATOR,
         sequence.OPERATOR,
+        duration.OPERATOR,
+        yes_no.OPERATOR,
+        present_state.OPERATOR,
     )
 }
 

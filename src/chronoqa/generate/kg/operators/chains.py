@@ -51,6 +51,8 @@ __all__ = [
     "incident_sample",
     "pick_unit",
     "possible",
+    "prefix_needed",
+    "reach",
     "static_depths",
     "static_options",
     "static_prefix",
@@ -95,6 +97,7 @@ class Draft:
     static_prefix: bool = False
     time_free: int = -1  # answers of the time-free reading (TIME_FREE_CAP: at least that many; -1: n/a)
     assumes_complete: bool = False  # the gold holds only if the graph is complete (first / last ever)
+    outdated: tuple[int, ...] = ()  # entity ids that answered the question before t (present_state)
 
     @property
     def n_hops(self) -> int:
@@ -520,3 +523,21 @@ def time_and_hops_matter(idx: GraphIndex, anchor: int, hops: list[Hop], t: int, 
         if follow(idx, {hops[i].src}, steps[i + 1 :], t) == want:
             return None
     return TIME_FREE_CAP if free is None else len(free)
+
+
+def prefix_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:
+    """Skipping prefix hop ``i-1`` (going on from its source) must not lead to ``e`` again."""
+    for i in range(1, len(prefix) + 1):
+        if follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None) == {e}:
+            return False
+    return True
+
+
+def reach(
+    ctx: GenContext, rng: random.Random, e: int, t: int, k: int, visited: set[int]
+) -> tuple[int, tuple[Hop, ...]] | None:
+    """``k - 1`` static hops leading to ``e`` (:func:`static_prefix`), each needed (:func:`prefix_needed`)."""
+    pre = static_prefix(ctx, rng, e, t, k - 1, visited)
+    if pre is None or not prefix_needed(ctx.index, pre[1], e):
+        return None
+    return pre

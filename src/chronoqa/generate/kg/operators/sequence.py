@@ -30,7 +30,7 @@ from chronoqa.generate.kg.operators.chains import (
     Hop,
     certain,
     draw_final_fact,
-    follow,
+    prefix_needed,
     static_prefix,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
@@ -143,10 +143,7 @@ def last_is_latest(idx: GraphIndex, timeline: Sequence[Row], r: int, ans: Row) -
 
 def every_hop_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:
     """Skipping prefix hop ``i-1`` (going on from its source) must not lead to ``e`` again."""
-    for i in range(1, len(prefix) + 1):
-        if follow(idx, {prefix[i - 1].src}, [(h.rel, h.forward) for h in prefix[i:]], None) == {e}:
-            return False
-    return True
+    return prefix_needed(idx, prefix, e)
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
@@ -205,7 +202,7 @@ def _earliest(rd: Renderer, d: Draft) -> str:
 OPERATOR = Operator(
     name="sequence",
     title="Sequence",
-    weight=0.25,
+    weight=0.15,
     answer=AnswerKind.ENTITY,
     draft=draft,
     templates=(

@@ -1,0 +1,145 @@
+"""duration: "How many years after X joined Y did X leave Y?" (the answer is a number of units).
+
+Draft: k-1 static hops from the anchor to ``e``, then the final fact ``f`` between ``e`` and a named entity: a
+state, the only fact with its (s, r, o), with a start and an end both known at the granularity (a closed
+interval: an open or unknown end is never guessed) and at least one unit apart. The answer is
+``end unit - start unit`` (:class:`chronoqa.time.Duration`), scored within the granularity's tolerance
+(:data:`chronoqa.time.TOLERANCE`: one unit at year and month granularity, where the true span may be a unit
+longer or shorter, none at day granularity); ``t`` is the start.
+
+Validity rule (:func:`gold_closed_spell`): the S* facts are certainly valid at ``t`` and the answer fact's end
+is known and ``answer`` units after its start; for k > 1 the named entity's own spells of the relation must
+not all last the same (else the description of ``e`` is not needed), and skipping a prefix hop must not
+lead to ``e`` again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex, certain_interval
+from chronoqa.generate.kg.operators.base import (
+    AnswerKind,
+    GoldFacts,
+    Operator,
+    gold_certain_at_t_query,
+    time_ref,
+)
+from chronoqa.generate.kg.operators.chains import (
+    Draft,
+    GenContext,
+    Hop,
+    draw_final_fact,
+    reach,
+    triple_unique,
+)
+from chronoqa.generate.kg.templates import Renderer, Template
+from chronoqa.records import Fact, Question
+from chronoqa.time import Duration, Granularity
+
+__all__ = ["OPERATOR", "draft", "gold_closed_spell", "spell_lengths", "time_refs"]
+
+
+def spell_lengths(idx: GraphIndex, e: int, r: int, forward: bool) -> set[int]:
+    """``end - start`` in units of every fact of ``(e, r, dir)`` (``NONE`` for a spell without both ends)."""
+    out = set()
+    for x in idx.group(e, r, forward):
+        known = x[Col.ASU] != NONE and x[Col.AEU] != NONE
+        out.add(x[Col.AEU] - x[Col.ASU] if known else NONE)
+    return out
+
+
+def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
+    """A closed spell of a state, named by its (s, r, o); its length in units; k-1 static hops lead to it."""
+    drawn = draw_final_fact(ctx, rng, k)
+    if drawn is None:
+        return None
+    fid, row, forward, e, other = drawn
+    idx = ctx.index
+    r = row[Col.R]
+    su, eu = row[Col.SU], row[Col.EU]
+    if idx.rel_event[r] or su == NONE or eu == NONE or eu - su < 1:
+        return None  # an event, an open or unknown end, or a spell within one unit
+    if (
+        not ctx.t_min <= su <= ctx.t_max
+        or not row[Col.CLO] <= su <= row[Col.CHI]
+        or not triple_unique(idx, fid)
+        or not idx.usable(fid)
+    ):
+        return None
+    n = eu - su
+    if k > 1 and spell_lengths(idx, other, r, not forward or idx.rel_symmetric[r]) == {n}:
+        return None  # the named entity alone gives the answer: the description of e is not needed
+    pre = reach(ctx, rng, e, su, k, {other})
+    if pre is None:
+        return None
+    final = Hop(fid, r, forward, e, other)
+    return Draft("duration", "closed", pre[0], (*pre[1], final), su, (n,), AnswerKind.DURATION, static_prefix=True)
+
+
+def gold_closed_spell(gold: GoldFacts, q: Question, positions: Sequence[int]) -> str | None:
+    """S* certainly valid at ``t_query``; the answer fact a closed state whose length is the answer."""
+    why = gold_certain_at_t_query(gold, q, positions)
+    if why is not None:
+        return why
+    f = gold.facts[positions[len(q.logical_form["path"]) - 1]]
+    g = Granularity.parse(q.granularity)
+    iv = certain_interval(f, gold.is_event.get(f.r, False), gold.open_end)
+    if gold.is_event.get(f.r, False) or iv.start is None or iv.end is None or f.end is None:
+        return f"duration fact {f.id} is not a closed state"
+    want = Duration(iv.end.lo(g) - iv.start.lo(g), g)
+    if list(q.answer_ids) != [want.iso()]:
+        return f"duration {q.answer_ids} != {want.iso()}"
+    return None
+
+
+def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
+    """The start and the end of the spell."""
+    f = facts[d.hops[-1].fid]
+    end = f.end.isoformat() if f.end is not None else ""
+    return [time_ref("start", t_iso, "answer"), time_ref("end", end, "answer")]
+
+
+def _start(rd: Renderer, d: Draft) -> str:
+    last = d.hops[-1]
+    return rd.fact_clause(last.fid, "start_clause", subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+
+
+def _end(rd: Renderer, d: Draft, which: str) -> str:
+    last = d.hops[-1]
+    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+
+
+def _after(rd: Renderer, d: Draft) -> str:
+    return f"How many {rd.unit_word()}s after {_start(rd, d)} {_end(rd, d, 'ask_end')}?"
+
+
+def _between(rd: Renderer, d: Draft) -> str:
+    return f"How many {rd.unit_word()}s passed between when {_start(rd, d)} and when {_end(rd, d, 'end_clause')}?"
+
+
+def _from_until(rd: Renderer, d: Draft) -> str:
+    return f"How long, in {rd.unit_word()}s, was it from when {_start(rd, d)} until {_end(rd, d, 'end_clause')}?"
+
+
+def _counting(rd: Renderer, d: Draft) -> str:
+    return f"Counting in {rd.unit_word()}s, how long after {_start(rd, d)} {_end(rd, d, 'ask_end')}?"
+
+
+OPERATOR = Operator(
+    name="duration",
+    title="Duration",
+    weight=0.1,
+    answer=AnswerKind.DURATION,
+    draft=draft,
+    templates=(
+        Template("du.after", _after),
+        Template("du.between", _between),
+        Template("du.from_until", _from_until),
+        Template("du.counting", _counting),
+    ),
+    time_refs=time_refs,
+    gold_rule=gold_closed_spell,
+    names_final_entity=True,
+)

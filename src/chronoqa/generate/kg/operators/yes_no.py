@@ -1,0 +1,149 @@
+"""yes_no: "Was it still the case in 2003 that X played for Y?" (the answer is yes or no).
+
+Draft: k-1 static hops from the anchor to ``e``, then the final fact ``f`` between ``e`` and a named entity: a
+state, the only fact with its (s, r, o), with a start and an end both known at the granularity. The label is
+drawn first, half each (the cell keeps the labels balanced: ``cells.CellFiller``):
+
+* ``yes``: ``t`` strictly between the start and end units (the spell certainly holds at ``t`` and had begun
+  before it, so "still" is true);
+* ``no``: ``t`` one to three units after the end unit, and no fact of the same (s, r, o) possibly valid at ``t``
+  (no later spell with the same partner).
+
+An open or unknown end is never asked about: both labels need the end, so no answer depends on a guess.
+``t`` is stated in the question.
+
+Validity rule (:func:`gold_label`): ``yes`` needs the S* facts certainly valid at ``t``; ``no`` needs the
+answer fact to have ended before ``t`` (not possibly valid at ``t``) and the prefix certainly valid at ``t``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from chronoqa.generate.kg.index import NONE, Col, certain_interval
+from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts, Operator, time_ref
+from chronoqa.generate.kg.operators.chains import (
+    Draft,
+    GenContext,
+    Hop,
+    draw_final_fact,
+    possible,
+    reach,
+    triple_unique,
+)
+from chronoqa.generate.kg.templates import Renderer, Template
+from chronoqa.records import Fact, Question
+from chronoqa.time import valid_at
+
+__all__ = ["LABELS", "NO_AFTER", "OPERATOR", "draft", "gold_label", "time_refs"]
+
+#: The answer labels; a draft's ``answers`` is ``(1,)`` for yes and ``(0,)`` for no.
+LABELS = ("no", "yes")
+NO_AFTER = 3  # a "no" asks about a unit at most this many units after the spell ended
+
+
+def _pick_t(row: list[int], yes: bool, rng: random.Random, t_max: int) -> int | None:
+    su, eu = row[Col.SU], row[Col.EU]
+    if yes:
+        if eu - su < 2:
+            return None
+        return rng.randrange(su + 1, eu)
+    hi = min(eu + NO_AFTER, t_max)
+    return rng.randrange(eu + 1, hi + 1) if hi > eu else None
+
+
+def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
+    """A closed spell and a unit inside it (yes) or just after it (no); k-1 static hops lead to it."""
+    yes = rng.random() < 0.5
+    drawn = draw_final_fact(ctx, rng, k)
+    if drawn is None:
+        return None
+    fid, row, forward, e, other = drawn
+    idx = ctx.index
+    r = row[Col.R]
+    if (
+        idx.rel_event[r]
+        or row[Col.SU] == NONE
+        or row[Col.EU] == NONE
+        or not triple_unique(idx, fid)
+        or not idx.usable(fid)
+    ):
+        return None
+    t = _pick_t(row, yes, rng, ctx.t_max)
+    if t is None or not ctx.t_min <= t <= ctx.t_max:
+        return None
+    if yes and not row[Col.CLO] <= t <= row[Col.CHI]:
+        return None
+    if not yes and any(x[Col.OTHER] == other and possible(x, t) for x in idx.group(e, r, forward)):
+        return None  # the same partner again at t (another spell, or an uncertain span)
+    pre = reach(ctx, rng, e, t, k, {other})
+    if pre is None:
+        return None
+    final = Hop(fid, r, forward, e, other)
+    label = LABELS[yes]
+    return Draft("yes_no", label, pre[0], (*pre[1], final), t, (int(yes),), AnswerKind.YES_NO, static_prefix=True)
+
+
+def gold_label(gold: GoldFacts, q: Question, positions: Sequence[int]) -> str | None:
+    """Yes: every S* fact certainly valid at ``t_query``; no: the prefix is, the closed answer fact ended before."""
+    tq = q.t_query_point
+    assert tq is not None
+    last = len(q.logical_form["path"]) - 1
+    for i, pos in enumerate(positions):
+        f = gold.facts[pos]
+        iv = certain_interval(f, gold.is_event.get(f.r, False), gold.open_end)
+        if i == last and q.answers == ("no",):
+            if f.end is None or valid_at(iv, tq, tq.granularity, as_of=gold.as_of, mode="possible"):
+                return f"S* fact {f.id} may hold at {q.t_query}: the answer is not no"
+        elif not valid_at(iv, tq, tq.granularity, as_of=gold.as_of, mode="certain"):
+            return f"S* fact {f.id} not valid at {q.t_query}"
+        if i == last and f.end is None:
+            return f"S* fact {f.id} has no end: the answer would depend on it"
+    return None
+
+
+def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
+    """The end of the asked spell (what decides the label)."""
+    f = facts[d.hops[-1].fid]
+    return [time_ref("end", f.end.isoformat(), "answer")] if f.end is not None else []
+
+
+def _statement(rd: Renderer, d: Draft) -> str:
+    last = d.hops[-1]
+    return rd.fact_clause(last.fid, "statement", subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+
+
+def _still(rd: Renderer, d: Draft) -> str:
+    return f"Was it still the case in {rd.when(d.t)} that {_statement(rd, d)}?"
+
+
+def _true_that(rd: Renderer, d: Draft) -> str:
+    return f"Is it true that in {rd.when(d.t)} {_statement(rd, d)}?"
+
+
+def _yes_or_no(rd: Renderer, d: Draft) -> str:
+    return f"Yes or no: in {rd.when(d.t)}, {_statement(rd, d)}?"
+
+
+def _still_held(rd: Renderer, d: Draft) -> str:
+    return f"Did it still hold in {rd.when(d.t)} that {_statement(rd, d)}?"
+
+
+OPERATOR = Operator(
+    name="yes_no",
+    title="Yes/no",
+    weight=0.1,
+    answer=AnswerKind.YES_NO,
+    draft=draft,
+    templates=(
+        Template("yn.still", _still),
+        Template("yn.true_that", _true_that),
+        Template("yn.yes_or_no", _yes_or_no),
+        Template("yn.still_held", _still_held),
+    ),
+    time_refs=time_refs,
+    gold_rule=gold_label,
+    names_final_entity=True,
+    render_time=True,
+)

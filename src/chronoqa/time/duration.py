@@ -1,0 +1,120 @@
+"""Durations at a granularity: a count of units (years, months, days), written, read back and compared.
+
+A duration answer ("How many years did X play for Y?") is the difference of two times known at the question
+granularity: ``end unit - start unit``. At year or month granularity the true span is uncertain by up to one
+unit either way (joined in December 1995 and left in January 1999 is three years and a month, 1995 to 1999
+reads four), so a duration is compared with the tolerance :data:`TOLERANCE` declares per granularity; at day
+granularity the difference is exact.
+
+Forms: the English text (``4 years``, ``1 month``), the ISO 8601 duration (``P4Y``, ``P18M``, ``P400D``), and
+in free text a number (digits or a small number word) followed by a unit word (``four years``, ``4 yrs``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from chronoqa.time._core import Granularity
+
+__all__ = ["TOLERANCE", "Duration", "durations_in", "same_duration"]
+
+#: Units either way within which a duration read from a text matches the gold, per question granularity.
+TOLERANCE: Final = {Granularity.YEAR: 1, Granularity.MONTH: 1, Granularity.DAY: 0}
+
+_ISO_LETTER: Final = {Granularity.YEAR: "Y", Granularity.MONTH: "M", Granularity.DAY: "D"}
+_WORDS: Final = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
+_UNIT_WORDS: Final = {
+    Granularity.YEAR: ("years", "year", "yrs", "yr"),
+    Granularity.MONTH: ("months", "month", "mos", "mo"),
+    Granularity.DAY: ("days", "day"),
+}
+_NUMBER: Final = r"(\d+(?:\.\d+)?|" + "|".join(_WORDS) + r"|a|an|one and a half)"
+_UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
+_MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
+_ISO: Final = re.compile(r"^P(\d+)([YMD])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """``units`` whole units of ``granularity`` (a fraction where a text says "2.5 years")."""
+
+    units: float
+    granularity: Granularity
+
+    def text(self) -> str:
+        """English: ``4 years``, ``1 month``."""
+        n = int(self.units) if float(self.units).is_integer() else self.units
+        word = str(self.granularity)
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    def iso(self) -> str:
+        """ISO 8601: ``P4Y``, ``P18M``, ``P400D`` (whole units only)."""
+        return f"P{int(self.units)}{_ISO_LETTER[self.granularity]}"
+
+    def in_units(self, g: Granularity) -> float | None:
+        """This duration counted in units of ``g`` (years to months and back; days only as days)."""
+        if g is self.granularity:
+            return self.units
+        if {g, self.granularity} == {Granularity.YEAR, Granularity.MONTH}:
+            return self.units * 12 if g is Granularity.MONTH else self.units / 12
+        return None
+
+    @classmethod
+    def parse_iso(cls, value: str) -> Duration | None:
+        """A ``P<n>Y`` / ``P<n>M`` / ``P<n>D`` value, or ``None``."""
+        m = _ISO.match(value.strip())
+        if m is None:
+            return None
+        g = next(k for k, v in _ISO_LETTER.items() if v == m.group(2))
+        return cls(int(m.group(1)), g)
+
+
+def _number(word: str) -> float:
+    w = word.lower()
+    if w in ("a", "an"):
+        return 1.0
+    if w == "one and a half":
+        return 1.5
+    if w in _WORDS:
+        return float(_WORDS.index(w))
+    return float(w)
+
+
+def durations_in(text: str) -> list[Duration]:
+    """Every "<number> <unit>" mention of a text, in order (``four years``, ``18 months``, ``2.5 yrs``)."""
+    out = []
+    for m in _MENTION.finditer(text):
+        unit = m.group(2).lower()
+        g = next(k for k, ws in _UNIT_WORDS.items() if unit in ws)
+        out.append(Duration(_number(m.group(1)), g))
+    return out
+
+
+def same_duration(pred: Duration, gold: Duration) -> bool:
+    """``pred`` is within the gold granularity's :data:`TOLERANCE` of ``gold`` (counted in the gold's units)."""
+    n = pred.in_units(gold.granularity)
+    return n is not None and abs(n - gold.units) <= TOLERANCE[gold.granularity]
