@@ -163,12 +163,23 @@ def _flags(release: Release) -> Iterator[Mapping[str, Any]]:
         yield {"id": q.id, "dist_functional": f.dist_functional, "stale_functional": f.stale_functional}
 
 
+_LAYOUT_NOTE = [
+    "## This export: TempBench's layout",
+    "",
+    "`benchmark/benchmark_labelled.jsonl` holds labels, `benchmark/benchmark.jsonl` the graph's raw ids (resolved by "
+    "`benchmark/labels.tsv`). `t_query` is a float year (`1994.0`) as TempBench's; a triple's `t_start`/`t_end` "
+    "are the release's ISO times (a year or a date; `null` when unknown), which `tempbench_eval` reads as the same "
+    "times. `code/tempbench_eval.py` scores with chronoqa's definitions of TRP and CCR, so it needs "
+    "`pip install chronoqa`; `python code/tempbench_eval.py` runs its self-check.",
+    "",
+]
+
+
 def _datacard(release: Release) -> str:
     card = release.path / "DATACARD.md"
-    text = card.read_text(encoding="utf-8") if card.is_file() else ""
-    if STALE_HEADING not in text:
-        text = text.rstrip("\n") + ("\n\n" if text else "") + "\n".join(stale_section(release.questions))
-    return text.rstrip("\n") + "\n"
+    text = card.read_text(encoding="utf-8").rstrip("\n") if card.is_file() else ""
+    extra = [] if STALE_HEADING in text else stale_section(release.questions)
+    return "\n".join([*([text, ""] if text else []), *extra, *_LAYOUT_NOTE]).rstrip("\n") + "\n"
 
 
 def write_tempbench(release: Release, out: Path, validation: Path | None = None) -> Path:
