@@ -47,8 +47,8 @@ def vm(key):
 run_dir, answers_only = Path(sys.argv[1]), sys.argv[2] == "1"
 rel = load_release(run_dir / "build")
 len(rel.corpus), len(rel.questions)  # the release read before the stage: not counted
-runs = {} if answers_only else {p.name.removeprefix("retrieve-"): p / "run.jsonl"
-                                for p in sorted(run_dir.glob("retrieve-*")) if (p / "run.jsonl").is_file()}
+runs = {} if answers_only else {f.name.removesuffix(".run.jsonl"): f
+                                for f in sorted(run_dir.glob("retrieve-*/*.run.jsonl"))}
 answers = {p.name.removeprefix("answer-"): p / "answers.jsonl" for p in sorted(run_dir.glob("answer-*"))}
 cfg = load_config(run_dir / "config.toml")
 with tempfile.TemporaryDirectory() as tmp:
@@ -56,8 +56,7 @@ with tempfile.TemporaryDirectory() as tmp:
     c0, t0 = time.process_time(), time.perf_counter()
     _evaluate_stage(cfg, rel, runs, answers, _Quiet(), Path(tmp) / "cache")(Path(tmp))
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
-    metrics = sorted(p.name for p in Path(tmp).rglob("*.json"))
-    digest = {p.name: p.read_text() for p in Path(tmp).rglob("*.json")}
+    digest = {str(p.relative_to(tmp)): p.read_text() for p in sorted(Path(tmp).rglob("*.json*"))}
 print(json.dumps({"cpu_s": cpu, "wall_s": wall, "peak_before_mb": before_mb, "peak_mb": vm("VmHWM"),
                   "n_runs": len(runs), "n_answer_files": len(answers), "metrics": digest}))
 """
