@@ -9,6 +9,7 @@ import pytest
 
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
+from chronoqa.score.answers import score_answer
 from chronoqa.score.judge_time import tables_as_fields
 from chronoqa.score.time_accuracy import score_time
 
@@ -124,3 +125,17 @@ def test_dates_written_as_feast_days_or_with_an_open_slashed_order() -> None:
     holiday = table_q("Anna Varga", "1993-12-25")
     assert verdict(holiday, "Anna Varga was sworn in on Christmas Day 1993.") == "right"
     assert verdict(holiday, "Anna Varga was sworn in on Christmas Eve 1993.") == "wrong"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sorry, I couldn't find a record of where she played first.",
+        "I was unable to confirm which club signed him.",
+        "I have no reliable information about this player.",
+    ],
+)
+def test_a_refusal_in_prose_is_an_abstention(reply: str) -> None:
+    team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
+    got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.outcome == "abstain" and got.verdict == "wrong"
