@@ -58,7 +58,7 @@ def _file_items(paths: Sequence[Path], release: Path) -> Iterator[dict[str, Any]
             if "qid" not in d or d["qid"] not in qs or d.get("status") != "ok":
                 continue
             for kind in ("A", "T"):
-                yield {"item": f"{path.name} {kind} {d['qid']}", "kind": kind, "question": qs[d["qid"]],
+                yield {"item": f"{path.parent.name} {kind} {d['qid']}", "kind": kind, "question": qs[d["qid"]],
                        "answer": d.get("answer"), "explanation": d.get("explanation")}  # fmt: skip
 
 
