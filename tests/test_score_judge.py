@@ -177,3 +177,14 @@ def test_the_judge_sees_a_structured_replys_fields() -> None:
     for messages in (judge_messages(q, structured), answer_messages(q, structured)):
         assert '"start": "2004-07-01"' in messages[-1]["content"]
     assert "JSON" not in judge_messages(q, prose)[-1]["content"]  # a prose reply's messages are as before
+
+
+def test_the_report_shows_the_judges_agreement_on_the_answerer_line() -> None:
+    from chronoqa.report.render import summary_table
+
+    row: dict[str, Any] = {"answerer": "llm(model=m)", "run": None, "replies": None, "metrics": {},
+                           "judge": {"judge_agreement": {"value": 0.75, "lo": None, "hi": None, "n": 8}}}  # fmt: skip
+    _, _, _, rows = summary_table({"retrieval": [], "answers": [row]})
+    assert rows[0][0] == "llm(model=m) · LLM judge agrees with the rules on 75.0% of 8 decided"
+    _, _, _, rows = summary_table({"retrieval": [], "answers": [{**row, "judge": {}}]})
+    assert rows[0][0] == "llm(model=m)"  # no judge run: the line is as before
