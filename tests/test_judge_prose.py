@@ -9,6 +9,7 @@ import pytest
 
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
+from chronoqa.score.answers import score_answer
 from chronoqa.score.judge_time import tables_as_fields
 from chronoqa.score.time_accuracy import score_time
 
@@ -62,10 +63,9 @@ def verdict(question: Question, expl: str, entities: tuple[str, ...] = LEADERS) 
         ),
         # "Key: value" lines after the name
         ("Answer: Anna Varga\nTerm start: 1993-04-02\nTerm end: 1996-11-20", "right"),
-        # feast days and a slashed date whose order the text's other date settles
-        ("Varga was sworn in on 04/02/1993 and resigned on 11/20/1996.", "right"),
-        ("Varga was sworn in on 02/04/1993 and resigned on 20/11/1996.", "right"),
-        ("Varga was sworn in on 04/02/1993 and resigned on 11/21/1996.", "wrong"),
+        # a slashed date whose day/month order is open states no day: undecided, never guessed
+        ("Varga was sworn in on 04/02/1993 and resigned on 11/20/1996.", "undecided"),
+        ("Varga was sworn in on 02/04/1993 and resigned on 20/11/1996.", "undecided"),
     ],
 )
 def test_terms_in_prose(expl: str, expected: str) -> None:
@@ -113,3 +113,29 @@ def test_tables_become_field_lines() -> None:
     text = "Intro.\n| PM | From | To |\n|:--|--:|---|\n| A B | 1990 | 1994 |\nAfter."
     assert tables_as_fields(text) == "Intro.\nA B.\nFrom: 1990.\nTo: 1994.\nAfter."
     assert tables_as_fields("a | b") == "a | b"  # no rule line: no table
+
+
+def test_dates_written_as_feast_days_or_with_an_open_slashed_order() -> None:
+    death = q(answers=("Ely",), question="Where did Ola Rask die in 1992?",
+              S_star=(Triple("Ola Rask", "diedIn", "Ely", "1992", "1992"),))  # fmt: skip
+    assert verdict(death, "Ola Rask died in Ely on Christmas Day 1992.", ("Ola Rask", "Ely")) == "right"
+    # the question needs the year only, and the year of 05/04/1992 is certain whichever the order
+    assert verdict(death, "Ola Rask died in Ely on 05/04/1992.", ("Ola Rask", "Ely")) == "right"
+    assert verdict(death, "Ola Rask died in Ely on 05/04/1993.", ("Ola Rask", "Ely")) == "wrong"
+    holiday = table_q("Anna Varga", "1993-12-25")
+    assert verdict(holiday, "Anna Varga was sworn in on Christmas Day 1993.") == "right"
+    assert verdict(holiday, "Anna Varga was sworn in on Christmas Eve 1993.") == "wrong"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sorry, I couldn't find a record of where she played first.",
+        "I was unable to confirm which club signed him.",
+        "I have no reliable information about this player.",
+    ],
+)
+def test_a_refusal_in_prose_is_an_abstention(reply: str) -> None:
+    team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
+    got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.outcome == "abstain" and got.verdict == "wrong"

@@ -200,3 +200,33 @@ def test_structured_protocol_real_llm_parse_rate_and_fields(server: str, tmp_pat
         if r.reply_format == "json":
             fields = structured_time(qs[r.qid], r, rows[r.qid].A)
             assert fields is not None and rows[r.qid] == fields._replace(T_strict=fields.T)
+
+
+def test_llm_judge_real_llm_reports_agreement_with_the_rules(server: str, tmp_path: Path) -> None:
+    """An LLM judge run (SmolLM2 as judge, the plumbing, not its accuracy) reports its agreement with the rules.
+
+    Answers come from ``structured@1``, so the judge's prompt carries the reply's fields; whatever SmolLM2
+    replies, every call is counted, and where it gives a verdict on an item the rules decide, the time
+    block holds ``judge_agreement`` over exactly those items.
+    """
+    from chronoqa.judge import judge_messages, make_judge
+    from chronoqa.score.evaluate import evaluate
+
+    rel, run = _release(tmp_path, n=4)
+    spec = f"llm(model=smollm2,base_url={server},protocol=structured@1,max_tokens=256,concurrency=2,timeout=120)"
+    answer_release(rel, make_answerer(spec), tmp_path / "s", run=run, cache_dir=tmp_path / "cache")
+    judge = make_judge(f"llm(model=smollm2,base_url={server},max_tokens=4,timeout=120)", tmp_path / "judge")
+    res = evaluate(rel, answers=tmp_path / "s", judge=judge, n_bootstrap=0)
+    calls = judge.meta()["calls"]
+    assert calls["http_calls"] + calls["cache_hits"] >= 1 and calls["errors"] == 0, calls
+    qs = {q.id: q for q in load_release(rel).questions}
+    for r in read_answers(tmp_path / "s"):
+        if r.structured is not None:  # the judge was shown the fields the reply claims
+            assert "JSON fields" in judge_messages(qs[r.qid], r)[-1]["content"]
+    decided = [t for t in res.time_rows if t.judge is not None and t.T is not None and t.undecided is None]
+    block = res.to_dict()["time_accuracy"]["all"]
+    if decided:
+        agree = sum(t.judge == t.T for t in decided) / len(decided)
+        assert block["judge_agreement"]["value"] == agree and block["judge_agreement"]["n"] == len(decided)
+    else:
+        assert "judge_agreement" not in block

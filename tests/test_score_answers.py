@@ -261,9 +261,7 @@ def t_of(question: Question, expl: str, entities: tuple[str, ...] = PRESIDENTS) 
         ("Johannes Rau served from 1 July 2004 to 31 May 2010.", False),  # another person's dates
         ("He became president on the first of July, 2004 and stepped down on 31.05.2010.", True),
         ("Horst Köhler served from 2004 to 2010.", False),  # too coarse for day references
-        # 05/31 can only be month-first, so the text's 07/01 is 1 July
-        ("Horst Köhler took office on 07/01/2004 and resigned on 05/31/2010.", True),
-        ("Horst Köhler took office on 07/01/2004 and resigned on 06/01/2010.", False),  # no order makes both right
+        ("Horst Köhler took office on 07/01/2004 and resigned on 05/31/2010.", False),  # 07/01 is ambiguous
         ("Köhler took office on 1 July 2004; Christian Wulff replaced him on 31 May 2010.", True),
     ],
 )

@@ -305,3 +305,15 @@ def test_a_bad_metrics_file_names_the_file_and_field(bench: Path, tmp_path: Path
     (ev / "retrieval" / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
     with pytest.raises(DataError, match=r"bad\.json.*retrieval\.all"):
         read_metrics(ev)
+
+
+def test_judge_agreement_is_over_the_items_the_rules_decide(bench: Path) -> None:
+    answers = {q.id: AnswerRecord(q.id, "x", "ok", q.answers[0], f"It held in {q.t_query}.") for q in QUESTIONS}
+    # q2's only date sits in a Russian date the reader leaves alone: undecided, so the judge decides it
+    answers["q2"] = AnswerRecord("q2", "x", "ok", "F", "Это было 7 мая 2000 года.")
+    d = evaluate(bench, answers=answers, judge=lambda q, r: False, n_bootstrap=50).to_dict()
+    t = d["time_accuracy"]["all"]
+    assert t["T"]["value"] == 0.75  # q1, q3, q4 cited; q2 takes the judge's No
+    # the judge says No to the three the rules call right: it agrees on none of the decided items (q2,
+    # where its verdict became T, is no agreement)
+    assert t["judge_agreement"]["value"] == 0.0 and t["judge_false_rejects"]["value"] == 1.0

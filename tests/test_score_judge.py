@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.artifacts.answers import AnswerRecord, StructuredAnswer
 from chronoqa.errors import ChronoqaError, UnknownNameError
-from chronoqa.judge import judge_messages, make_judge, parse_verdict
+from chronoqa.judge import answer_messages, judge_messages, make_judge, parse_verdict
 from chronoqa.records import Doc, Question, Triple
 from chronoqa.score.candidates import CorpusEntities
 from fake_openai import FakeOpenAI, Reply
@@ -166,3 +166,25 @@ def test_undecided_answers_go_to_the_judge_and_only_they() -> None:
     for text, verdict in (("Horst Köhler", "right"), ("Johannes Rau", "wrong")):
         assert judged.answer(q, AnswerRecord("q2", "x", "ok", text)).verdict == verdict
     assert stub.asked == ["Хорст Кёлер-Шмидт IV"]
+
+
+def test_the_judge_sees_a_structured_replys_fields() -> None:
+    q = Question("q9", "test", "Who was the president of Germany in 2005?", None, (), answers=("Horst Köhler",),
+                 time_refs=({"which": "start", "value": "2004-07-01", "answer": "Horst Köhler"},))  # fmt: skip
+    claims = StructuredAnswer.model_validate({"answers": [{"answer": "Horst Köhler", "start": "2004-07-01"}]})
+    structured = AnswerRecord("q9", "x", "ok", "Horst Köhler", None, structured=claims)
+    prose = AnswerRecord("q9", "x", "ok", "Horst Köhler", "He took office on 1 July 2004.")
+    for messages in (judge_messages(q, structured), answer_messages(q, structured)):
+        assert '"start": "2004-07-01"' in messages[-1]["content"]
+    assert "JSON" not in judge_messages(q, prose)[-1]["content"]  # a prose reply's messages are as before
+
+
+def test_the_report_shows_the_judges_agreement_on_the_answerer_line() -> None:
+    from chronoqa.report.render import summary_table
+
+    row: dict[str, Any] = {"answerer": "llm(model=m)", "run": None, "replies": None, "metrics": {},
+                           "judge": {"judge_agreement": {"value": 0.75, "lo": None, "hi": None, "n": 8}}}  # fmt: skip
+    _, _, _, rows = summary_table({"retrieval": [], "answers": [row]})
+    assert rows[0][0] == "llm(model=m) · LLM judge agrees with the rules on 75.0% of 8 decided"
+    _, _, _, rows = summary_table({"retrieval": [], "answers": [{**row, "judge": {}}]})
+    assert rows[0][0] == "llm(model=m)"  # no judge run: the line is as before

@@ -9,6 +9,7 @@ models; it sits above both the answer and the score stages because it uses both.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -72,12 +73,27 @@ _ANSWER_SYSTEM = (
 )
 
 
+def _fields(record: AnswerRecord) -> str:
+    """A structured reply's fields (the answers with the dates the model claims), as one line.
+
+    Empty for a prose reply, whose messages stay as they were.
+    """
+    if record.structured is None:
+        return ""
+    return (
+        "Model reply as JSON fields: "
+        + json.dumps(record.structured.to_dict(), ensure_ascii=False, sort_keys=True)
+        + "\n"
+    )
+
+
 def answer_messages(q: Question, record: AnswerRecord) -> list[dict[str, str]]:
     """The judge's chat messages for one undecided answer (protocol :data:`ANSWER_PROTOCOL`)."""
     user = (
         f"Question: {q.question}\n"
         f"Gold answers: {'; '.join(q.answers) or 'none (no one fits)'}\n"
         f"Model reply: {record.answer or ''}\n"
+        f"{_fields(record)}"
         "Is the reply right? Yes or No."
     )
     return [{"role": "system", "content": _ANSWER_SYSTEM}, {"role": "user", "content": user}]
@@ -91,6 +107,7 @@ def judge_messages(q: Question, record: AnswerRecord) -> list[dict[str, str]]:
         f"Gold time references:\n{_refs_text(q)}\n"
         f"Model answer: {record.answer or ''}\n"
         f"Model explanation: {record.explanation or ''}\n"
+        f"{_fields(record)}"
         "Are the explanation's time references right? Yes or No."
     )
     return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]

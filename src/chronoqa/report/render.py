@@ -51,6 +51,9 @@ def _ans_name(row: Mapping[str, Any]) -> str:
         name += f" @ {row['run']}" + (" (control run)" if row.get("run_control") else "")
     if row.get("replies"):  # a structured protocol: how many replies were valid JSON
         name += f" · JSON parsed {row['replies']['n_json']}/{row['replies']['n_replies']}"
+    agree = (row.get("judge") or {}).get("judge_agreement")
+    if agree and agree.get("value") is not None:  # an LLM judge run: its agreement with the rules' decided T
+        name += f" · LLM judge agrees with the rules on {agree['value']:.1%} of {agree.get('n') or 0:,} decided"
     return name
 
 

@@ -434,8 +434,10 @@ _CHAIN: Final = re.compile(r"→|->|⟶|=>")
 _QUALIFIER: Final = re.compile(r",\s*")
 _LIST_GAP: Final = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b)\s*(?:and\s+)?", re.IGNORECASE)
 _REFUSAL: Final = re.compile(
-    r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|am\s+unable\s+to|am\s+not\s+able\s+to)\s+(?:have|find|know|"
-    r"determine|say|answer|verify|recall)|i'm\s+(?:not\s+sure|unable)|no\s+reliable\s+information)\b",
+    r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to|"
+    r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate)|"
+    r"i'm\s+(?:not\s+sure|unable|not\s+aware)|i\s+have\s+no\s+(?:reliable\s+)?(?:information|record)|"
+    r"no\s+reliable\s+information)\b",
     re.IGNORECASE,
 )
 _FILLER: Final = frozenset({"both", "respectively", "etc", "and", "all", "them", "others"})

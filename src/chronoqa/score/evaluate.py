@@ -143,7 +143,10 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
     if any(t.T_strict is not None for t in time_rows):
         ts = np.fromiter((bool(t.T_strict) for t in time_rows), dtype=np.float64, count=n)
         tim["T_strict"] = (ts * has_t, has_t)
-    judged = np.fromiter((t.judge is not None and t.T is not None for t in time_rows), dtype=np.float64, count=n)
+    # the judge against the rules: over the items the rules decide (an undecided item takes the judge's verdict)
+    judged = np.fromiter(
+        (t.judge is not None and t.T is not None and t.undecided is None for t in time_rows), np.float64, n
+    )
     if judged.any():
         agree = np.fromiter((t.judge is not None and t.judge == t.T for t in time_rows), dtype=np.float64, count=n)
         jt = np.fromiter((bool(t.judge) for t in time_rows), dtype=np.float64, count=n)

@@ -404,9 +404,7 @@ def attribute(
         return [] if other_term else _readings(d, role, frozenset({0}), False, d.begin)
     named_spans = [(p.begin, p.end) for p in positions if not p.pronoun and not text[p.begin : p.end].isdigit()]
     # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
-    masked = text
-    for nb, ne in named_spans:
-        masked = masked[:nb] + " " * (ne - nb) + masked[ne:]
+    masked = "".join(" " if any(b <= i < e for b, e in named_spans) else c for i, c in enumerate(text))
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
     asides = _asides(text)
     unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
@@ -420,22 +418,14 @@ def attribute(
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
-            before = _outside_asides(
-                [p for p in positions if prev_end <= p.begin and p.end <= d_begin], asides, d_begin
-            )
+            before = _outside_asides([p for p in positions if prev_end <= p.begin <= p.end <= d_begin], asides, d_begin)
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
-            # nearest before; else the previous date's owner when the clause's verb precedes the date
-            # ("... and resigned on D, when B took office"); else the next named ("in D he was ...")
-            cue_before = bool(_role_words(span_before))
-            owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
-            owner = owner or _pick(after) or prev_owner
+            owner = _owner(masked, before, after, prev_owner, span_before, d)
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
-            if owner in before and _AND_RE.search(masked, owner.end, d_begin) and _cue_next(masked, d_end, after):
-                owner = _pick(after) or owner  # "A divorced B and in 1935 married C": the clause's verb and name follow
             role, other_term = _role(d, span_before, span_after, prev_role)
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
@@ -443,14 +433,7 @@ def attribute(
             if d.kind == "point" and owner in before:
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
-            # a name the release does not know between the owner and the date, or after it in the clause ("Alves
-            # joined Granada in 2013", "became a GM in 1992"): the date may be that name's, so it cites only
-            lo = owner.end if owner.end <= d_begin else prev_end
-            firm = (
-                not cite_only
-                and owner.distinctive
-                and not any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
-            )
+            firm = not cite_only and owner.distinctive and not _unknown_near(unknown, owner, prev_end, d_begin, nxt)
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
@@ -468,6 +451,34 @@ def attribute(
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
+
+
+def _owner(
+    masked: str, before: list[_Pos], after: list[_Pos], prev_owner: _Pos | None, span_before: str, d: TimeMention
+) -> _Pos | None:
+    """Whose date ``d`` is.
+
+    The nearest name before it (a move's source last); else the previous date's owner
+    when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
+    name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
+    """
+    cue_before = bool(_role_words(span_before))
+    owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
+    owner = owner or _pick(after) or prev_owner
+    new_clause = owner is not None and owner in before and _AND_RE.search(masked, owner.end, d.begin) is not None
+    if owner is not None and new_clause and _cue_next(masked, d.end, after):
+        return _pick(after) or owner
+    return owner
+
+
+def _unknown_near(unknown: Sequence[int], owner: _Pos, clause_begin: int, d_begin: int, nxt: int) -> bool:
+    """Whether a name the release does not know stands near the date.
+
+    Between the owner and the date, or after it in the clause ("Alves joined Granada in 2013", "became a GM
+    in 1992"): the date may be that name's, so it cites only.
+    """
+    lo = owner.end if owner.end <= d_begin else clause_begin
+    return any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
 
 
 def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:

@@ -243,32 +243,24 @@ def score_time(
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
-    ok, n, why = _careful(text or "", None, facts, fact_refs, g, entities, words)
-    if not ok and g > Granularity.YEAR and text and any(d.ambiguous for d in extract_times(text)):
-        # a slashed date whose day/month order is open: right when the whole text, read one way, is right
-        for day_first in (True, False):
-            got = _careful(text, day_first, facts, fact_refs, g, entities, words)
-            if got[0]:
-                ok, n, why = got
-                break
+    ok, n, why = _careful(text or "", facts, fact_refs, g, entities, words)
     return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
 
 
 def _careful(
     text: str,
-    day_first: bool | None,
     facts: Sequence[FactRef],
     fact_refs: Sequence[tuple[str, TimePoint, int]],
     g: Granularity,
     entities: NameIndex | Iterable[str] | None,
     words: Sequence[str],
 ) -> tuple[bool, int, str | None]:
-    """The careful verdict on ``text``, its slashed dates read ``day_first`` where given.
+    """The careful verdict on ``text``.
 
     Whether every reference is stated and none contradicted, how many are stated, and why it is
     undecided (or None).
     """
-    dates = with_relative(text, extract_times(text, day_first=day_first)) if text else []  # "two years later"
+    dates = with_relative(text, extract_times(text)) if text else []  # "two years later"
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
         return False, 0, ("a date the reader cannot read" if text and _unread(text, dates, g) else None)
     readings = attribute(text, facts, entities, dates, words)

@@ -8,9 +8,8 @@ is unambiguously a time. What it reads (examples, each a :class:`TimeMention`):
   ``the fifth of March, 1994``, ``March the fifth, 1994``, ``5 Mar. 1994`` → the day. Numeric day forms:
   dotted ones are day-first (``05.03.1994``, the order every locale that writes dots uses); slashed ones
   are read where the order is certain (``17/02/2012`` day-first, ``05/31/2010`` month-first,
-  ``12/12/1996``) or the text's other slashed dates settle it ("03/31/2014 – 12/06/2016" is month-first
-  throughout); otherwise (``05/03/1994``) only the year is read, marked ``ambiguous``, never a guessed
-  day. A season (``summer 2004``) is its year. Fixed feast days: ``Christmas Day 1992`` → 1992-12-25
+  ``12/12/1996``); otherwise (``05/03/1994``) only the year is read, marked ``ambiguous``, never a
+  guessed day. A season (``summer 2004``) is its year. Fixed feast days: ``Christmas Day 1992`` → 1992-12-25
   (also Christmas Eve, New Year's Day and Eve).
 * ``decade``: ``the 1990s``, ``mid-1990s`` → [1990, 1999].
 * ``century``: ``the 19th century`` → [1801, 1900]; ``the 5th century BC`` → [-500, -401].
@@ -514,7 +513,7 @@ def _h_slashed(m: re.Match[str], text: str) -> tuple[Interval, str] | None:
         p = _point(y, b, a)
     elif b > 12 and a <= 12:
         p = _point(y, a, b)
-    else:  # 03/04/2014: the day/month order is for the text's other slashed dates to settle (extract_times)
+    else:  # 03/04/2014: the day/month order is open, the year is not
         return Interval.point(TimePoint(y)), "slashed"
     return (Interval.point(p), "point") if p else None
 
@@ -725,46 +724,24 @@ def _to_present(text: str, m: TimeMention) -> TimeMention | None:
     return TimeMention(text[begin : tail.end()], begin, tail.end(), iv, "since", ambiguous=m.ambiguous)
 
 
-def _slashed_order(atoms: list[TimeMention], day_first: bool | None) -> list[TimeMention]:
-    """Slashed dates whose day/month order is open, read in the order the text's other slashed dates use.
+def _slashed_years(atoms: list[TimeMention]) -> list[TimeMention]:
+    """Slashed dates whose day/month order is open, as their year (the one part that is certain), ``ambiguous``.
 
-    A text writes its dates one way: "03/31/2014 – 12/06/2016" is month-first throughout. Where nothing
-    settles it (and ``day_first`` is None) such a date is its year, marked ``ambiguous``.
+    No order is guessed, not even from the text's other slashed dates: "07/01/2004" beside "05/31/2010"
+    still states no day.
     """
-    if day_first is None:
-        orders = set()
-        for a in atoms:
-            m = _SLASHED_RE.fullmatch(a.text) if a.kind == "point" else None
-            if m is not None and int(m["a"]) != int(m["b"]):
-                orders.add(int(m["a"]) > 12)
-        day_first = orders.pop() if len(orders) == 1 else None
-    out = []
-    for a in atoms:
-        if a.kind != "slashed":
-            out.append(a)
-            continue
-        m = _SLASHED_RE.fullmatch(a.text)
-        p = None if m is None or day_first is None else _point(int(m["y"]), *_month_day(m, day_first))
-        if p is None:
-            out.append(TimeMention(a.text, a.begin, a.end, a.interval, "point", ambiguous=True))
-        else:
-            out.append(TimeMention(a.text, a.begin, a.end, Interval.point(p), "point"))
-    return out
+    return [
+        TimeMention(a.text, a.begin, a.end, a.interval, "point", ambiguous=True) if a.kind == "slashed" else a
+        for a in atoms
+    ]
 
 
-def _month_day(m: re.Match[str], day_first: bool) -> tuple[int, int]:
-    a, b = int(m["a"]), int(m["b"])
-    return (b, a) if day_first else (a, b)
-
-
-def extract_times(text: str, *, day_first: bool | None = None) -> list[TimeMention]:
+def extract_times(text: str) -> list[TimeMention]:
     """All time expressions in ``text``, in order of position, non-overlapping.
 
-    See the module docstring for what is read and what is deliberately left alone. ``day_first`` reads
-    slashed dates whose order is open day-first (True) or month-first (False); by default the text's
-    other slashed dates settle it, else such a date is its year (``ambiguous``).
+    See the module docstring for what is read and what is deliberately left alone.
     """
-    atoms = _slashed_order(_atoms(text), day_first)
+    atoms = _slashed_years(_atoms(text))
     out: list[TimeMention] = []
     i = 0
     while i < len(atoms):
