@@ -265,7 +265,7 @@ def test_a_failed_upload_leaves_no_manifest(
 def test_a_short_upload_is_caught_before_the_manifest(release: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     base = pafs._MockFileSystem()
     with pytest.raises(
-        StorageError, match=r"failed at DATACARD\.md, after 7 of 8 files: DATACARD\.md is \d+ bytes there, \d+ here"
+        StorageError, match=r"failed at \.chronoqa, after 8 of 9 files: \.chronoqa is \d+ bytes there, \d+ here"
     ):
         _upload(release, pafs.PyFileSystem(Breaking(base, 1, "short")), monkeypatch)
     assert MANIFEST_FILE not in mock_files(base, "b/rel")
@@ -478,7 +478,7 @@ def test_pipeline_bench_uri_runs_on_the_cached_copy(tmp_path: Path, monkeypatch:
     remote.upload_release(rel, uri)
     summaries = []
     for bench, name in ((str(rel), "local"), (uri, "remote")):
-        cfg = load_config(None, bench=bench, out=str(tmp_path / name), retrievers="bm25", controls="oracle",
+        cfg = load_config(None, bench=bench, out=str(tmp_path / f"run-{name}"), retrievers="bm25", controls="oracle",
                           baselines="prior", n_bootstrap=20)  # fmt: skip
         summaries.append(run_pipeline(cfg).summary)
     for key in ("answers", "retrieval", "composition"):

@@ -180,6 +180,14 @@ def test_hits_without_doc_id_are_warned(tmp_path: Path) -> None:
     assert warned == [f"run 'x': {n_hits} hits carry no doc_id and are matched by their triple text, not as documents"]
 
 
+def test_hits_without_doc_id_score_as_the_same_hits_with_one(tmp_path: Path) -> None:
+    rel, run = write_fixture(tmp_path)  # the fixture's hits embed their documents' own triples
+    no_ids = _rewrite_hits(run, tmp_path / "noid" / "x.run.jsonl", doc_id="")
+    with_ids = evaluate(rel, run=run, n_bootstrap=0).to_dict()["retrieval"]
+    without = evaluate(rel, run=no_ids, n_bootstrap=0).to_dict()["retrieval"]
+    assert without["all"] == with_ids["all"] and with_ids["all"]
+
+
 @pytest.mark.parametrize("columnar", [True, False])
 def test_invalid_utf8_inside_a_hit_label_names_file_and_line(tmp_path: Path, columnar: bool) -> None:
     from chronoqa.artifacts.runs import read_run

@@ -291,3 +291,13 @@ def test_reversed_interval_is_skipped_and_counted_under_skip(tmp_path: Path, csv
     assert _build(csv, tmp_path / "clean").exit_code == 0
     clean = read_json(tmp_path / "clean" / "manifest.json")
     assert skipped["counts"]["corpus_docs"] == clean["counts"]["corpus_docs"]  # the reversed row is left out
+
+
+def test_a_failed_command_leaves_no_folder_it_made(tmp_path: Path) -> None:
+    new, mine = tmp_path / "new", tmp_path / "mine"
+    mine.mkdir()
+    for folder in (new, mine):
+        with pytest.raises(RuntimeError), OutputFolder(folder, "validation"):
+            raise RuntimeError("bad input found after the folder was claimed")
+    assert not new.exists()
+    assert mine.is_dir() and [p.name for p in mine.iterdir()] == [MARKER]  # it existed: only our marker added

@@ -202,8 +202,10 @@ def test_table_override_missing_values_and_errors(tmp_path: Path) -> None:
         read_table(bad)
     assert exc.value.line == 3 and "3 fields" in str(exc.value)
     with pytest.raises(DataError) as exc2:
-        read_table(bad, on_bad_row="skip")
-    assert exc2.value.line == 5 and exc2.value.field == "End"  # reversed: on_reversed defaults to raise
+        read_table(bad, on_bad_row="skip", on_reversed="raise")
+    assert exc2.value.line == 5 and exc2.value.field == "End"
+    # on_reversed follows on_bad_row when not given: under skip the reversed row is left out and counted
+    assert read_table(bad, on_bad_row="skip").report == read_table(bad, on_bad_row="skip", on_reversed="skip").report
     t2 = read_table(bad, on_bad_row="skip", on_reversed="skip")
     assert t2.column("Name") == ["A"]
     assert t2.report is not None and [(s.line, s.field) for s in t2.report.skipped] == [

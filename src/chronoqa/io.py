@@ -31,6 +31,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 __all__ = [
+    "arrow_bytes",
     "atomic_write",
     "dumps",
     "iter_json_lines",
@@ -75,6 +76,20 @@ def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def arrow_bytes(data: bytes) -> pa.Buffer:
+    """A copy of ``data`` in memory Arrow owns: what Arrow's threaded readers (CSV, JSON, Parquet) are given.
+
+    A buffer wrapping a Python ``bytes`` object takes the GIL when Arrow lets it go. When a worker of Arrow's thread
+    pools does that while the interpreter shuts down (a reader's late task, more likely under CPU load), Python ends
+    the thread with ``pthread_exit`` inside C++ code and the process aborts ("terminate called without an active
+    exception", exit 134) after the command is done. Memory Arrow owns is let go without the GIL.
+    """
+    buf = pa.allocate_buffer(len(data))
+    if data:
+        memoryview(buf).cast("B")[:] = data
+    return buf
 
 
 def dumps(obj: Any) -> str:

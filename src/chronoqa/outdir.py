@@ -263,9 +263,11 @@ class OutputFolder:
         self._lock = FolderLock(self.path, wait=wait, what=f"{kind} folder") if lock else None
         self._stack = contextlib.ExitStack()
         self._wait = wait
+        self._created = False
 
     def __enter__(self) -> OutputFolder:
         check_output_folder(self.path, self.kind, flag=self.flag)  # before the lock creates anything there
+        self._created = not self.path.exists()
         with contextlib.ExitStack() as stack:
             if self._lock is not None:
                 stack.enter_context(ancestor_locks(self.path, wait=self._wait))
@@ -278,6 +280,11 @@ class OutputFolder:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self._stack.close()
+        if exc_type is not None and self._created:  # a failed command leaves no folder it made and left empty
+            with contextlib.suppress(OSError):
+                if [p.name for p in self.path.iterdir()] == [MARKER]:
+                    (self.path / MARKER).unlink()
+                    self.path.rmdir()
 
     def claim(self) -> None:
         """Check the folder (:func:`check_output_folder`), make it, mark it, and remove a killed writer's leftovers."""

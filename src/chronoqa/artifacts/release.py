@@ -37,6 +37,7 @@ from chronoqa.artifacts.docstore import DocStore
 from chronoqa.artifacts.schema import read_records
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.io import (
+    arrow_bytes,
     atomic_write,
     iter_json_lines,
     numbered_jsonl,
@@ -418,12 +419,12 @@ def _arrow_corpus(data: bytes, parquet: bool) -> pa.Table | None:
 
     try:
         if parquet:
-            table = pq.read_table(pa.BufferReader(data))
+            table = pq.read_table(pa.BufferReader(arrow_bytes(data)))
             return table.select(CORPUS_SCHEMA.names).cast(_CORPUS_PLAIN)
         if not data.strip():
             return _CORPUS_PLAIN.empty_table()
         opts = pj.ParseOptions(explicit_schema=_CORPUS_PLAIN, unexpected_field_behavior="ignore")
-        return pj.read_json(pa.BufferReader(data), parse_options=opts)
+        return pj.read_json(pa.BufferReader(arrow_bytes(data)), parse_options=opts)
     except (pa.ArrowException, KeyError, ValueError):
         return None
 
@@ -442,7 +443,7 @@ def _parquet_rows(path: Path, data: bytes) -> Iterator[tuple[int, dict[str, Any]
     import pyarrow.parquet as pq
 
     try:
-        reader = pq.ParquetFile(pa.BufferReader(data))
+        reader = pq.ParquetFile(pa.BufferReader(arrow_bytes(data)))
     except (OSError, pa.ArrowException) as exc:
         raise DataError(str(path), 0, "(parquet)", str(exc)[:80], "a Parquet file", "regenerate the file") from None
     n = 0

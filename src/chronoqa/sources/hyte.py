@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
+from chronoqa.io import arrow_bytes
 from chronoqa.records import TemporalGraph
 from chronoqa.sources._common import (
     NOTE_BLANK,
@@ -339,7 +340,7 @@ def _read_fast(
     names = ("s", "r", "o", "start", "end")
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(arrow_bytes(data)),
             read_options=pacsv.ReadOptions(column_names=list(names)),
             parse_options=pacsv.ParseOptions(
                 delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False

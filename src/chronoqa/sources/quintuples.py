@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
+from chronoqa.io import arrow_bytes
 from chronoqa.records import FactColumns, TemporalGraph
 from chronoqa.sources._common import (
     NOTE_BLANK,
@@ -288,11 +289,11 @@ def _arrow_table(path: Path) -> pa.Table | None:
     n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
     try:
         header = pacsv.read_csv(
-            pa.BufferReader(data.split(b"\n", 1)[0] + b"\n"),
+            pa.BufferReader(arrow_bytes(data.split(b"\n", 1)[0] + b"\n")),
             parse_options=pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",", quote_char=False),
         ).column_names
         table = pacsv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(arrow_bytes(data)),
             parse_options=pacsv.ParseOptions(
                 delimiter="\t" if suffix == ".tsv" else ",", quote_char=False, ignore_empty_lines=False
             ),
