@@ -147,3 +147,9 @@ def test_build_table_on_reversed_flag(tmp_path: Path) -> None:
     assert table.report is not None and len(table.report.skipped) == 1 and table.report.skipped[0].line == 3
     (swapped,), _ = read_table_files([path], on_reversed="swap")
     assert table.report.rows_loaded == 2 and swapped.report is not None and swapped.report.rows_loaded == 3
+    (as_bad_row,), _ = read_table_files([path], on_bad_row="skip")  # no --on-reversed: --on-bad-row decides
+    assert as_bad_row.report is not None and [r.line for r in as_bad_row.report.skipped] == [3]
+    skipped = _cli(
+        "build", "table", "leaders.csv", "--out", "rel2", "--on-bad-row", "skip", "--tfd", "role->name", cwd=tmp_path
+    )
+    assert skipped.returncode == 0 and "reversed interval" in skipped.stdout + skipped.stderr

@@ -88,13 +88,14 @@ def build_table(
     granularity: _Granularity = None,
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",
     on_reversed: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--on-reversed",
-            help="A row whose end is before its start: 'raise' (stop at the first, the default), 'skip' (skipped "
-            "and counted), 'swap' (start and end exchanged, counted) or 'keep' (valid at no time, counted).",
+            help="A row whose end is before its start: 'raise' (stop at the first), 'skip' (skipped and counted), "
+            "'swap' (start and end exchanged, counted) or 'keep' (valid at no time, counted); default: as "
+            "--on-bad-row says.",
         ),
-    ] = "raise",
+    ] = None,
     kind: _Kinds = None,
     complete: _Complete = None,
     handovers: _Handovers = "meets",
@@ -111,7 +112,7 @@ def build_table(
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     try:
         check_release_target(out)  # a URI: reached now, before the build
-        if on_reversed not in ("raise", "skip", "swap", "keep"):
+        if on_reversed not in (None, "raise", "skip", "swap", "keep"):
             raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected raise, skip, swap or keep")
         inputs = _Inputs(check_policy(on_bad_row), on_reversed)
         inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
@@ -145,12 +146,18 @@ def build_table(
     for src, rows in sorted(build.manifest["cells"].items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
         typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")
+    for name, table in sorted(inputs.loaded.items()):  # nothing is dropped without a word
+        rep = table.report
+        if rep is not None and rep.skipped:
+            typer.echo(
+                f"  {name}: skipped {len(rep.skipped)} bad rows (counted, not loaded): {rep.skipped_by_reason()}"
+            )
 
 
 class _Inputs:
     """The tables a build reads (files once each, by stem; named TKGs as tables), the joins and the sources."""
 
-    def __init__(self, policy: BadRowPolicy, on_reversed: str = "raise") -> None:
+    def __init__(self, policy: BadRowPolicy, on_reversed: str | None = None) -> None:
         self.policy, self.on_reversed = policy, on_reversed
         self.loaded: dict[str, TemporalTable] = {}
         self.sources: dict[str, dict[str, str]] = {}

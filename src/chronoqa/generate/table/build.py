@@ -58,12 +58,12 @@ TableBuild = BuildResult
 
 
 def read_table_files(
-    paths: Sequence[str | Path], *, on_bad_row: BadRowPolicy = "raise", on_reversed: str = "raise"
+    paths: Sequence[str | Path], *, on_bad_row: BadRowPolicy = "raise", on_reversed: str | None = None
 ) -> tuple[list[TemporalTable], dict[str, dict[str, str]]]:
     """Read table files (each named by its file stem; a path given twice is read once) and their sources.
 
     ``on_reversed`` is :func:`~chronoqa.sources.tables.read_table`'s policy for a row whose end is before
-    its start.
+    its start (``None``: as ``on_bad_row`` says).
 
     Returns ``(tables, sources)``, ``sources`` mapping a table name to ``{"path", "sha256"}`` for the
     manifest. Two different files with the same stem are an error (table names must differ).
@@ -82,7 +82,7 @@ def read_table_files(
         if not path.exists():
             raise ChronoqaError(f"{path}: no such table file")
         tables[name] = read_table(
-            path, name=name, on_bad_row=on_bad_row, on_reversed=check_reversed_policy(on_reversed)
+            path, name=name, on_bad_row=on_bad_row, on_reversed=None if on_reversed is None else check_reversed_policy(on_reversed)
         )
         sources[name] = {"path": str(path), "sha256": sha256_file(path)}
     return list(tables.values()), sources
