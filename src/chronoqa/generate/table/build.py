@@ -81,9 +81,8 @@ def read_table_files(
             continue
         if not path.exists():
             raise ChronoqaError(f"{path}: no such table file")
-        tables[name] = read_table(
-            path, name=name, on_bad_row=on_bad_row, on_reversed=None if on_reversed is None else check_reversed_policy(on_reversed)
-        )
+        reversed_policy = None if on_reversed is None else check_reversed_policy(on_reversed)
+        tables[name] = read_table(path, name=name, on_bad_row=on_bad_row, on_reversed=reversed_policy)
         sources[name] = {"path": str(path), "sha256": sha256_file(path)}
     return list(tables.values()), sources
 
