@@ -55,7 +55,7 @@ from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
-from chronoqa.time.text import extract_times
+from chronoqa.time.text import extract_times, full_years
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -358,6 +358,8 @@ def score_answer(
             return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
         return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
     g = Granularity.parse(q.granularity or "year")
+    if mode == "careful" and q.answer_type == "time":  # "'85" for a year the question's century settles
+        text = full_years(text, [p.year for p in map(_safe_time, q.answers) if p is not None])
     if q.answer_type in ("duration", "yes_no", "time"):
         matched, extra, unknown = _match_kind(q, text, g, mode)
     elif mode == "careful":
@@ -419,7 +421,8 @@ _NONE_START: Final = tuple(
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
-    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,)",
+    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,|\bcorrecting\s+myself\b|"
+    r"\bon\s+second\s+thought\b|\?\s*no\s*[—–,:-])",
     re.IGNORECASE,
 )
 # A clause that excludes what it names ("so he doesn't qualify", "past the cutoff").

@@ -36,13 +36,13 @@ compares equal to the data's ``-405``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from chronoqa.time._core import Interval, TimeParseError, TimePoint
 
-__all__ = ["MENTION_KINDS", "TimeMention", "extract_times"]
+__all__ = ["MENTION_KINDS", "TimeMention", "extract_times", "full_years"]
 
 MENTION_KINDS: Final = ("point", "range", "decade", "century", "since", "until")
 
@@ -754,3 +754,31 @@ def extract_times(text: str) -> list[TimeMention]:
         out.append(_to_present(text, atoms[i]) or _with_bound(text, atoms[i]))
         i += 1
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Clipped years
+# --------------------------------------------------------------------------------------------------
+
+# "'97", "’08": an apostrophe and two digits, not a decade ("the '90s") and not inside a word or a number.
+_CLIPPED_RE: Final = re.compile(r"(?<![\w'‘’])['‘’](?P<yy>\d{2})(?![\w'‘’]|\.\d|,\d)")
+_FULL_YEAR_RE: Final = re.compile(r"(?<![\d.,/$€£-])(?P<y>1\d{3}|20\d{2})(?![\d%])")
+
+
+def full_years(text: str, pivots: Sequence[int] = ()) -> str:
+    """``text`` with each clipped year (``'97``) written out in full (``1997``).
+
+    A clipped year takes the century that puts it nearest the text's own four-digit years ("from 1995
+    to '97"); with none, nearest one of ``pivots`` (the years the caller knows the text is about, such
+    as the question's). With neither, the text is returned as it is: the century is not guessed.
+    """
+    anchors = [int(m.group("y")) for m in _FULL_YEAR_RE.finditer(text)] or list(pivots)
+    if not anchors or _CLIPPED_RE.search(text) is None:
+        return text
+
+    def full(m: re.Match[str]) -> str:
+        yy = int(m.group("yy"))
+        options = {(a // 100 + k) * 100 + yy for a in anchors for k in (-1, 0, 1)}
+        return str(min(sorted(options), key=lambda y: min(abs(y - a) for a in anchors)))
+
+    return _CLIPPED_RE.sub(full, text)
