@@ -139,3 +139,40 @@ def test_a_refusal_in_prose_is_an_abstention(reply: str) -> None:
     team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
     got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
     assert got.outcome == "abstain" and got.verdict == "wrong"
+
+
+def test_clipped_years_take_the_century_of_the_text_or_the_question() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek join after Granit?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    # the text's own full year settles the century of "'04"
+    assert verdict(spell, "Tom Ek left Granit in 2003 and joined Nord FC in '04.", people) == "right"
+    assert verdict(spell, "Tom Ek left Granit in 2003 and joined Nord FC in '05.", people) == "wrong"
+    # with no full year in the text, the question's years settle it
+    assert verdict(spell, "Tom Ek signed for Nord FC in ’04.", people) == "right"
+    assert verdict(spell, "Tom Ek signed for Nord FC in ’03.", people) == "wrong"
+    # a decade is no clipped year
+    assert verdict(spell, "Tom Ek signed for Nord FC in the '00s.", people) != "right"
+
+
+def test_a_clipped_year_answers_a_year_question() -> None:
+    year = q(answers=("1985",), answer_type="time", question="In what year did Ruritania join the league?")
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "'85", None)).verdict == "right"
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "'86", None)).verdict == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("My first guess is Granit, but correcting myself: Nord FC.", "right"),
+        ("My first guess is Nord FC, but correcting myself: Granit.", "wrong"),
+        ("Granit? No — he had left by then. It was Nord FC.", "right"),
+        ("Nord FC? No — he had left by then. It was Granit.", "wrong"),
+        ("Granit. On second thought, Nord FC.", "right"),
+        ("Nord FC. On second thought, Granit.", "wrong"),
+    ],
+)
+def test_a_self_correction_keeps_what_follows_it(reply: str, expected: str) -> None:
+    team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
+    got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.verdict == expected
