@@ -112,6 +112,7 @@ ABSTAIN_ANSWERS = frozenset(
         "cannot be determined",
         "can't determine",
         "no idea",
+        "idk",
         "i cannot answer",
         "insufficient information",
         "not enough information",
@@ -418,6 +419,19 @@ _NONE_START: Final = tuple(
               "there isn't any", "there wasn't any", "there was none", "there were none", "not one", "no president",
               "no prime minister", "no leader", "no one fits", "nobody fits")
 )  # fmt: skip
+# Opening words before a reply's claim that claim nothing ("Trick question? As far as I can tell, no one ...").
+_PREAMBLE: Final = re.compile(
+    r"^(?:\s*(?:(?:this\s+is\s+)?(?:a\s+)?trick\s+question|as\s+far\s+as\s+i\s+(?:can\s+tell|know)|"
+    r"to\s+(?:the\s+best\s+of\s+)?my\s+knowledge|in\s+fact|honestly)\s*[?!.:,;—–-]*)+",
+    re.IGNORECASE,
+)
+# Words that introduce an answer and name nothing ("The answer is X.", "### Answer\nX").
+_ANSWER_LEAD: Final = re.compile(
+    r"^\s*(?:#+\s*answer\s*\n|(?:so\s+|therefore\s*,?\s*)?(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:))\s*",
+    re.IGNORECASE,
+)
+# A club's founding year closing a name of two words or more ("FC Wil 1900", "U.S. Salernitana 1919").
+_FOUNDED: Final = re.compile(r"(?P<name>\S+(?:\s+\S+)+?)\s+(?:1[89]|20)\d\d")
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
@@ -438,7 +452,7 @@ _QUALIFIER: Final = re.compile(r",\s*")
 _LIST_GAP: Final = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b)\s*(?:and\s+)?", re.IGNORECASE)
 _REFUSAL: Final = re.compile(
     r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to|"
-    r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate)|"
+    r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate|help)|"
     r"i'm\s+(?:not\s+sure|unable|not\s+aware)|i\s+have\s+no\s+(?:reliable\s+)?(?:information|record)|"
     r"no\s+reliable\s+information)\b",
     re.IGNORECASE,
@@ -500,10 +514,16 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
 
     What follows is read as its reason, so the holders it names are context; a hedge still fails it.
     """
-    words = tuple(normalize_answer(text).split())
+    words = tuple(normalize_answer(_PREAMBLE.sub("", text)).split())
     if not any(words[: len(p)] == p for p in _NONE_START):
         return False
     return not _hedged(text)
+
+
+def _without_founding_year(label: str) -> str:
+    """``label`` without a founding year closing it: "FC Wil" for "FC Wil 1900" (written as often as not)."""
+    m = _FOUNDED.fullmatch(label)
+    return m.group("name") if m else label
 
 
 def _gold_index(
@@ -529,7 +549,7 @@ def _gold_index(
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []
     for i, label in enumerate(q.answers):
-        names = {label}
+        names = {label, _without_founding_year(label)}
         own = {label}
         if aliases:
             names.update(aliases.get(label, ()))
@@ -593,7 +613,7 @@ def _careful_entities(
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
     seen = seen or n_named > 0 or _near_gold(q, toks, candidates, context)
-    if asked_span and len(normalize_answer(text)) <= asked_span + 4:
+    if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     if not matched and not seen:
         unknown = (
