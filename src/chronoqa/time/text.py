@@ -381,13 +381,14 @@ _ERA_PREFIX_RE: Final = re.compile(r"(?P<era>A\.?D\.?)\s*(?P<y>\d{1,4})(?![\d\w]
 _YEAR_ERA_RE: Final = re.compile(r"(?P<y>\d{1,4})\s*(?P<era>B\.?C\.?E?\.?|BCE|A\.?D\.?|CE)(?!\w)")
 # Feast days with a fixed date: "Christmas Day 1992", "on New Year's Eve, 1999".
 _HOLIDAY_RE: Final = re.compile(
-    r"(?P<h>Christmas\s+(?:Day|Eve)|New\s+Year[’']?s\s+(?:Day|Eve)),?\s+(?P<y>\d{4})", _FLAGS
+    r"(?P<h>Christmas\s+(?:Day|Eve)|New\s+Year[’']?s\s+(?:Day|Eve)|Halloween),?\s+(?P<y>\d{4})", _FLAGS
 )
 _HOLIDAYS: Final = {
     "christmas day": (12, 25),
     "christmas eve": (12, 24),
     "new years day": (1, 1),
     "new years eve": (12, 31),
+    "halloween": (10, 31),
 }
 _BARE_YEAR_RE: Final = re.compile(r"(?P<y>\d{4})(?:\.0(?!\d))?")
 
@@ -610,6 +611,7 @@ _STARTERS: Final = frozenset(
         "ad",
         "a",
         "christmas",
+        "halloween",
         "new",
     }
 )
@@ -652,11 +654,15 @@ def _atoms(text: str) -> list[TimeMention]:
 # Ranges and open bounds
 # --------------------------------------------------------------------------------------------------
 
-_RANGE_GAP_RE: Final = re.compile(r"\s*(?:[-–—]|to|until|till|through|thru)\s*$|\s*(?P<and>and)\s+$", _FLAGS)
-_RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+$", _FLAGS)
+# Words between a bound word and its date that change nothing at a year: "from the year 1918", "from early 1975".
+_QUALIFIER: Final = r"(?:the\s+year\s+|(?:early|mid|late)(?:\s+|-))?"
+_RANGE_GAP_RE: Final = re.compile(
+    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$", _FLAGS
+)
+_RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+" + _QUALIFIER + "$", _FLAGS)
 _BOUND_PREFIX_RE: Final = re.compile(
     r"(?:^|(?<=\W))(?P<w>since|from|after|until|till|up\s+to|up\s+until|through|before|prior\s+to|"
-    r"no\s+later\s+than|no\s+earlier\s+than)\s+$",
+    r"no\s+later\s+than|no\s+earlier\s+than)\s+" + _QUALIFIER + "$",
     _FLAGS,
 )
 _BOUND_KIND: Final = {
@@ -680,7 +686,7 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     gap = _RANGE_GAP_RE.match(text, a.end, b.begin)
     if gap is None or gap.end() != b.begin:
         return None
-    prefix = _RANGE_PREFIX_RE.search(text, max(0, a.begin - 12), a.begin)
+    prefix = _RANGE_PREFIX_RE.search(text, max(0, a.begin - 24), a.begin)
     if gap["and"] is not None and (prefix is None or prefix["w"].lower() != "between"):
         return None
     start, end = a.interval.start, b.interval.end
@@ -698,7 +704,7 @@ def _with_bound(text: str, m: TimeMention) -> TimeMention:
     """``since``/``until``/``before``/``after`` in front of a mention opens one side of it."""
     if m.kind == "range":
         return m
-    prefix = _BOUND_PREFIX_RE.search(text, max(0, m.begin - 20), m.begin)
+    prefix = _BOUND_PREFIX_RE.search(text, max(0, m.begin - 30), m.begin)
     if prefix is None:
         return m
     key = re.sub(r"\s+", "", prefix["w"].lower())
@@ -718,7 +724,7 @@ def _to_present(text: str, m: TimeMention) -> TimeMention | None:
     tail = _PRESENT_RE.match(text, m.end)
     if tail is None:
         return None
-    prefix = _RANGE_PREFIX_RE.search(text, max(0, m.begin - 12), m.begin)
+    prefix = _RANGE_PREFIX_RE.search(text, max(0, m.begin - 24), m.begin)
     begin = prefix.start("w") if prefix is not None and prefix["w"].lower() == "from" else m.begin
     iv = Interval(m.interval.start, None)
     return TimeMention(text[begin : tail.end()], begin, tail.end(), iv, "since", ambiguous=m.ambiguous)
