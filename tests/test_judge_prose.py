@@ -176,3 +176,67 @@ def test_a_self_correction_keeps_what_follows_it(reply: str, expected: str) -> N
     team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
     got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
     assert got.verdict == expected
+
+
+def test_bounds_with_a_qualifier_or_the_word_year_and_halloween() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek play for during 2001?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1998", "2003"),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC")
+    assert verdict(spell, "Tom Ek played for Nord FC between 1998 and the year 2003.", people) == "right"
+    assert verdict(spell, "Tom Ek played for Nord FC between 1998 and the year 2004.", people) == "wrong"
+    joined = q(answers=("Nord FC",), question="When did Tom Ek join Nord FC?",
+               S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1998", None),))  # fmt: skip
+    assert verdict(joined, "Tom Ek was with Nord FC from mid-1998.", people) == "right"
+    assert verdict(joined, "Tom Ek was with Nord FC from early 1999.", people) == "wrong"
+    halloween = table_q("Anna Varga", "1993-10-31")
+    assert verdict(halloween, "Anna Varga was sworn in on Halloween 1993.") == "right"
+    assert verdict(halloween, "Anna Varga was sworn in on Halloween 1994.") == "wrong"
+
+
+def test_a_decade_states_no_year() -> None:
+    born = q(answers=("Ely",), question="When was Ola Rask born in Ely?",
+             S_star=(Triple("Ola Rask", "wasBornIn", "Ely", "1939", "1939"),))  # fmt: skip
+    assert verdict(born, "Ola Rask was born in Ely in 1939.", ("Ola Rask", "Ely")) == "right"
+    assert verdict(born, "Ola Rask was born in Ely in the late 1930s.", ("Ola Rask", "Ely")) == "wrong"
+
+
+def test_a_founding_year_in_a_club_name() -> None:
+    club = q(answers=("FC Nordby 1900",), S_star=(Triple("Tom Ek", "playsFor", "FC Nordby 1900", "2004", None),))
+    cands = ("FC Nordby 1900", "Granit")
+    assert score_answer(club, AnswerRecord("q", "t", "ok", "FC Nordby", None), candidates=cands).verdict == "right"
+    assert score_answer(club, AnswerRecord("q", "t", "ok", "Granit", None), candidates=cands).verdict == "wrong"
+    # a one-word name keeps its year: "Nordby" alone is not the club
+    one = q(answers=("Nordby 1900",), S_star=(Triple("Tom Ek", "playsFor", "Nordby 1900", "2004", None),))
+    got = score_answer(one, AnswerRecord("q", "t", "ok", "Nordby", None), candidates=("Nordby 1900", "Granit"))
+    assert got.verdict != "right"
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "expected"),
+    [
+        ("Trick question? As far as I can tell, no one matches: the terms do not line up.", (), "right"),
+        ("Trick question? As far as I can tell, Anna Varga.", (), "wrong"),
+        ("Trick question? As far as I can tell, no one matches.", ("Anna Varga",), "wrong"),
+    ],
+)
+def test_a_preamble_before_no_one(reply: str, gold: tuple[str, ...], expected: str) -> None:
+    question = q(answers=gold, source="table")
+    got = score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=LEADERS)
+    assert got.verdict == expected
+
+
+def test_the_answer_is_the_questions_own_entity_or_a_refusal() -> None:
+    after = q(answers=("Nord FC",), question="After Tom Ek left Granit, which team did he play for next?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),),
+              S_anchor=(Triple("Tom Ek", "playsFor", "Granit", "2001", "2003"),))  # fmt: skip
+    slot = ("Nord FC", "Valby")  # the anchor club is the question's own, not a rival answer
+
+    def judged(reply: str) -> str:
+        rec = AnswerRecord("q", "t", "ok", reply, None)
+        return score_answer(after, rec, candidates=slot, known=(*slot, "Granit", "Tom Ek")).verdict
+
+    assert judged("The answer is Granit.") == "wrong"
+    assert judged("### Answer\nGranit") == "wrong"
+    assert judged("The answer is Nord FC.") == "right"
+    for reply in ("I'm sorry, but I can't help with that.", "idk"):
+        assert score_answer(after, AnswerRecord("q", "t", "ok", reply, None)).outcome == "abstain"
