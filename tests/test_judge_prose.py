@@ -240,3 +240,10 @@ def test_the_answer_is_the_questions_own_entity_or_a_refusal() -> None:
     assert judged("The answer is Nord FC.") == "right"
     for reply in ("I'm sorry, but I can't help with that.", "idk"):
         assert score_answer(after, AnswerRecord("q", "t", "ok", reply, None)).outcome == "abstain"
+
+
+def test_a_transliterated_administrative_word() -> None:
+    unit = q(answers=("Tver Governorate",), S_star=(Triple("Rzhev", "locatedIn", "Tver Governorate", "1796", "1929"),))
+    cands = ("Tver Governorate", "Pskov Governorate")
+    for reply, expected in (("Tver Guberniya", "right"), ("Pskov Guberniya", "wrong")):
+        assert score_answer(unit, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict == expected
