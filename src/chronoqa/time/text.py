@@ -25,8 +25,9 @@ mention records ``exclusive=True`` (use :meth:`TimeMention.strict_interval` for 
 
 Deliberately *not* dates: a month without a year (``May``), numbers that are not years in context
 (``5 goals``, ``25``, ``3-hop``, ``1,500``, ``$2000``, ``2000 people``), abbreviated years (``'94``,
-``the '90s``), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year
-right after a capitalised word that is not a month or a time preposition is read as part of a title),
+``the '90s``: :func:`full_years` writes a clipped year out where the text or the caller gives its
+century), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year right after
+a capitalised word that is not a month or a time preposition is read as part of a title),
 the day of a slashed date whose day/month order is open (``05/03/1994``: its year only); an impossible date
 (``February 30, 1994``) keeps only its year. Bare years are 4 digits in 1000..2100; other years need an era (``44 BC``,
 ``AD 800``). ``n BC`` is year ``-n``, the way Wikidata and YAGO write BC years, so ``405 BC``
