@@ -139,3 +139,111 @@ def test_a_refusal_in_prose_is_an_abstention(reply: str) -> None:
     team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
     got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
     assert got.outcome == "abstain" and got.verdict == "wrong"
+
+
+def test_clipped_years_take_the_century_of_the_text_or_the_question() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek join after Granit?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    # the text's own full year settles the century of "'04"
+    assert verdict(spell, "Tom Ek left Granit in 2003 and joined Nord FC in '04.", people) == "right"
+    assert verdict(spell, "Tom Ek left Granit in 2003 and joined Nord FC in '05.", people) == "wrong"
+    # with no full year in the text, the question's years settle it
+    assert verdict(spell, "Tom Ek signed for Nord FC in ’04.", people) == "right"
+    assert verdict(spell, "Tom Ek signed for Nord FC in ’03.", people) == "wrong"
+    # a decade is no clipped year
+    assert verdict(spell, "Tom Ek signed for Nord FC in the '00s.", people) != "right"
+
+
+def test_a_clipped_year_answers_a_year_question() -> None:
+    year = q(answers=("1985",), answer_type="time", question="In what year did Ruritania join the league?")
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "'85", None)).verdict == "right"
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "'86", None)).verdict == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("My first guess is Granit, but correcting myself: Nord FC.", "right"),
+        ("My first guess is Nord FC, but correcting myself: Granit.", "wrong"),
+        ("Granit? No — he had left by then. It was Nord FC.", "right"),
+        ("Nord FC? No — he had left by then. It was Granit.", "wrong"),
+        ("Granit. On second thought, Nord FC.", "right"),
+        ("Nord FC. On second thought, Granit.", "wrong"),
+    ],
+)
+def test_a_self_correction_keeps_what_follows_it(reply: str, expected: str) -> None:
+    team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
+    got = score_answer(team, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.verdict == expected
+
+
+def test_bounds_with_a_qualifier_or_the_word_year_and_halloween() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek play for during 2001?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1998", "2003"),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC")
+    assert verdict(spell, "Tom Ek played for Nord FC between 1998 and the year 2003.", people) == "right"
+    assert verdict(spell, "Tom Ek played for Nord FC between 1998 and the year 2004.", people) == "wrong"
+    joined = q(answers=("Nord FC",), question="When did Tom Ek join Nord FC?",
+               S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1998", None),))  # fmt: skip
+    assert verdict(joined, "Tom Ek was with Nord FC from mid-1998.", people) == "right"
+    assert verdict(joined, "Tom Ek was with Nord FC from early 1999.", people) == "wrong"
+    halloween = table_q("Anna Varga", "1993-10-31")
+    assert verdict(halloween, "Anna Varga was sworn in on Halloween 1993.") == "right"
+    assert verdict(halloween, "Anna Varga was sworn in on Halloween 1994.") == "wrong"
+
+
+def test_a_decade_states_no_year() -> None:
+    born = q(answers=("Ely",), question="When was Ola Rask born in Ely?",
+             S_star=(Triple("Ola Rask", "wasBornIn", "Ely", "1939", "1939"),))  # fmt: skip
+    assert verdict(born, "Ola Rask was born in Ely in 1939.", ("Ola Rask", "Ely")) == "right"
+    assert verdict(born, "Ola Rask was born in Ely in the late 1930s.", ("Ola Rask", "Ely")) == "wrong"
+
+
+def test_a_founding_year_in_a_club_name() -> None:
+    club = q(answers=("FC Nordby 1900",), S_star=(Triple("Tom Ek", "playsFor", "FC Nordby 1900", "2004", None),))
+    cands = ("FC Nordby 1900", "Granit")
+    assert score_answer(club, AnswerRecord("q", "t", "ok", "FC Nordby", None), candidates=cands).verdict == "right"
+    assert score_answer(club, AnswerRecord("q", "t", "ok", "Granit", None), candidates=cands).verdict == "wrong"
+    # a one-word name keeps its year: "Nordby" alone is not the club
+    one = q(answers=("Nordby 1900",), S_star=(Triple("Tom Ek", "playsFor", "Nordby 1900", "2004", None),))
+    got = score_answer(one, AnswerRecord("q", "t", "ok", "Nordby", None), candidates=("Nordby 1900", "Granit"))
+    assert got.verdict != "right"
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "expected"),
+    [
+        ("Trick question? As far as I can tell, no one matches: the terms do not line up.", (), "right"),
+        ("Trick question? As far as I can tell, Anna Varga.", (), "wrong"),
+        ("Trick question? As far as I can tell, no one matches.", ("Anna Varga",), "wrong"),
+    ],
+)
+def test_a_preamble_before_no_one(reply: str, gold: tuple[str, ...], expected: str) -> None:
+    question = q(answers=gold, source="table")
+    got = score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=LEADERS)
+    assert got.verdict == expected
+
+
+def test_the_answer_is_the_questions_own_entity_or_a_refusal() -> None:
+    after = q(answers=("Nord FC",), question="After Tom Ek left Granit, which team did he play for next?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),),
+              S_anchor=(Triple("Tom Ek", "playsFor", "Granit", "2001", "2003"),))  # fmt: skip
+    slot = ("Nord FC", "Valby")  # the anchor club is the question's own, not a rival answer
+
+    def judged(reply: str) -> str:
+        rec = AnswerRecord("q", "t", "ok", reply, None)
+        return score_answer(after, rec, candidates=slot, known=(*slot, "Granit", "Tom Ek")).verdict
+
+    assert judged("The answer is Granit.") == "wrong"
+    assert judged("### Answer\nGranit") == "wrong"
+    assert judged("The answer is Nord FC.") == "right"
+    for reply in ("I'm sorry, but I can't help with that.", "idk"):
+        assert score_answer(after, AnswerRecord("q", "t", "ok", reply, None)).outcome == "abstain"
+
+
+def test_a_transliterated_administrative_word() -> None:
+    unit = q(answers=("Tver Governorate",), S_star=(Triple("Rzhev", "locatedIn", "Tver Governorate", "1796", "1929"),))
+    cands = ("Tver Governorate", "Pskov Governorate")
+    for reply, expected in (("Tver Guberniya", "right"), ("Pskov Guberniya", "wrong")):
+        assert score_answer(unit, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict == expected

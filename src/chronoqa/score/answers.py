@@ -55,7 +55,7 @@ from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
-from chronoqa.time.text import extract_times
+from chronoqa.time.text import extract_times, full_years
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -112,6 +112,7 @@ ABSTAIN_ANSWERS = frozenset(
         "cannot be determined",
         "can't determine",
         "no idea",
+        "idk",
         "i cannot answer",
         "insufficient information",
         "not enough information",
@@ -358,6 +359,8 @@ def score_answer(
             return AnswerOutcome(q.id, "correct", True, 0, 0, 0)
         return AnswerOutcome(q.id, "abstain" if is_abstention(text) else "wrong", False, 0, 0, 1)
     g = Granularity.parse(q.granularity or "year")
+    if mode == "careful" and q.answer_type == "time":  # "'85" for a year the question's century settles
+        text = full_years(text, [p.year for p in map(_safe_time, q.answers) if p is not None])
     if q.answer_type in ("duration", "yes_no", "time"):
         matched, extra, unknown = _match_kind(q, text, g, mode)
     elif mode == "careful":
@@ -416,10 +419,24 @@ _NONE_START: Final = tuple(
               "there isn't any", "there wasn't any", "there was none", "there were none", "not one", "no president",
               "no prime minister", "no leader", "no one fits", "nobody fits")
 )  # fmt: skip
+# Opening words before a reply's claim that claim nothing ("Trick question? As far as I can tell, no one ...").
+_PREAMBLE: Final = re.compile(
+    r"^(?:\s*(?:(?:this\s+is\s+)?(?:a\s+)?trick\s+question|as\s+far\s+as\s+i\s+(?:can\s+tell|know)|"
+    r"to\s+(?:the\s+best\s+of\s+)?my\s+knowledge|in\s+fact|honestly)\s*[?!.:,;—–-]*)+",
+    re.IGNORECASE,
+)
+# Words that introduce an answer and name nothing ("The answer is X.", "### Answer\nX").
+_ANSWER_LEAD: Final = re.compile(
+    r"^\s*(?:#+\s*answer\s*\n|(?:so\s+|therefore\s*,?\s*)?(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:))\s*",
+    re.IGNORECASE,
+)
+# A club's founding year closing a name of two words or more ("FC Wil 1900", "U.S. Salernitana 1919").
+_FOUNDED: Final = re.compile(r"(?P<name>\S+(?:\s+\S+)+?)\s+(?:1[89]|20)\d\d")
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
-    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,)",
+    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,|\bcorrecting\s+myself\b|"
+    r"\bon\s+second\s+thought\b|\?\s*no\s*[—–,:-])",
     re.IGNORECASE,
 )
 # A clause that excludes what it names ("so he doesn't qualify", "past the cutoff").
@@ -435,7 +452,7 @@ _QUALIFIER: Final = re.compile(r",\s*")
 _LIST_GAP: Final = re.compile(r"\s*(?:,|;|/|&|\band\b|\bor\b)\s*(?:and\s+)?", re.IGNORECASE)
 _REFUSAL: Final = re.compile(
     r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to|"
-    r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate)|"
+    r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate|help)|"
     r"i'm\s+(?:not\s+sure|unable|not\s+aware)|i\s+have\s+no\s+(?:reliable\s+)?(?:information|record)|"
     r"no\s+reliable\s+information)\b",
     re.IGNORECASE,
@@ -497,10 +514,16 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
 
     What follows is read as its reason, so the holders it names are context; a hedge still fails it.
     """
-    words = tuple(normalize_answer(text).split())
+    words = tuple(normalize_answer(_PREAMBLE.sub("", text)).split())
     if not any(words[: len(p)] == p for p in _NONE_START):
         return False
     return not _hedged(text)
+
+
+def _without_founding_year(label: str) -> str:
+    """``label`` without a founding year closing it: "FC Wil" for "FC Wil 1900" (written as often as not)."""
+    m = _FOUNDED.fullmatch(label)
+    return m.group("name") if m else label
 
 
 def _gold_index(
@@ -526,7 +549,7 @@ def _gold_index(
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []
     for i, label in enumerate(q.answers):
-        names = {label}
+        names = {label, _without_founding_year(label)}
         own = {label}
         if aliases:
             names.update(aliases.get(label, ()))
@@ -590,7 +613,7 @@ def _careful_entities(
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
     seen = seen or n_named > 0 or _near_gold(q, toks, candidates, context)
-    if asked_span and len(normalize_answer(text)) <= asked_span + 4:
+    if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     if not matched and not seen:
         unknown = (

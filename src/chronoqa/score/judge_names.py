@@ -38,6 +38,8 @@ _SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
 _TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
 _PAREN_RE: Final = re.compile(r"\s*\([^)]*\)\s*")
 _PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S")
+# Words that name the same thing in a transliteration and in English ("Moscow Guberniya" is Moscow Governorate).
+_SAME_WORD: Final = {"guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate"}
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
 _NEGATIONS: Final = frozenset({"not", "never", "neither", "nor", "isnt", "wasnt", "werent", "arent", "no"})
@@ -248,6 +250,7 @@ def tokens(text: str) -> list[Token]:
         elif last == "s" and len(word) > 2 and word[-2] in "'’":
             word = word[:-2]
         key = "and" if word == "&" else fold(word)
+        key = _SAME_WORD.get(key, key)
         if key:
             add(new(Token, (key, *m.span())))
     return out

@@ -836,7 +836,9 @@ def may_state(
     Every reading :func:`attribute` makes has an end of one of the text's dates as its value, so
     where this is false no reference is stated (:func:`judge_refs` would count none): a quick reject.
     """
-    ends = [(p, p.granularity) for d in dates for p in (d.interval.start, d.interval.end) if p is not None]
+    # a decade or a century names no year ("the late 1930s" is not 1939), whatever its ends are
+    spans = [d for d in dates if d.kind not in ("decade", "century")]
+    ends = [(p, p.granularity) for d in spans for p in (d.interval.start, d.interval.end) if p is not None]
     for _, value, _ in refs:
         gg = value.granularity
         ge = granularity if granularity < gg else gg
@@ -895,8 +897,8 @@ def judge_refs(
 # Date-like text the reader leaves alone: slashed dates (day/month order unknown), years in other scripts'
 # date forms ("2008年", "7 мая 2012"), clipped years ("'93"), feast days.
 _UNREAD_RE: Final = re.compile(
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*[年년]|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\s+(?:de\s+)?\d{4}|[‘'’]\d{2}\b|"
-    r"\b(?:christmas|new\s+year's|easter)\s+(?:day|eve)?\s*\d{4}",
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*[年년]|(?<!\d)\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\s+(?:de\s+)?\d{4}|[‘'’]\d{2}\b|"
+    r"\b(?:christmas|new\s+year's|easter|halloween)\s*(?:day|eve)?\s*\d{4}",
     re.IGNORECASE,
 )
 

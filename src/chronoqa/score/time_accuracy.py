@@ -45,7 +45,7 @@ from chronoqa.score.judge_time import (
     with_relative,
 )
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
-from chronoqa.time.text import TimeMention, extract_times
+from chronoqa.time.text import TimeMention, extract_times, full_years
 
 __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
 
@@ -238,6 +238,7 @@ def score_time(
     if mode == "careful" and text:
         # Markdown bold and tables; "wait, let me correct"
         text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
+        text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
     if mode == "strict":
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
@@ -245,6 +246,15 @@ def score_time(
     words = _WORDS_RE.findall(q.question)
     ok, n, why = _careful(text or "", facts, fact_refs, g, entities, words)
     return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
+
+
+def question_years(q: Question, values: Iterable[TimePoint] = ()) -> list[int]:
+    """The years a reply to ``q`` is about: those its question names, and ``values`` (its gold times).
+
+    They settle the century of a clipped year ("'08") in a reply that writes no year in full.
+    """
+    named = [p.year for m in extract_times(q.question) for p in (m.interval.start, m.interval.end) if p]
+    return named + [v.year for v in values]
 
 
 def _careful(

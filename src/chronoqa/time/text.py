@@ -25,8 +25,9 @@ mention records ``exclusive=True`` (use :meth:`TimeMention.strict_interval` for 
 
 Deliberately *not* dates: a month without a year (``May``), numbers that are not years in context
 (``5 goals``, ``25``, ``3-hop``, ``1,500``, ``$2000``, ``2000 people``), abbreviated years (``'94``,
-``the '90s``), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year
-right after a capitalised word that is not a month or a time preposition is read as part of a title),
+``the '90s``: :func:`full_years` writes a clipped year out where the text or the caller gives its
+century), numbers inside names (``Blink-182``, ``Windows 2000``, ``Blade Runner 2049``: a year right after
+a capitalised word that is not a month or a time preposition is read as part of a title),
 the day of a slashed date whose day/month order is open (``05/03/1994``: its year only); an impossible date
 (``February 30, 1994``) keeps only its year. Bare years are 4 digits in 1000..2100; other years need an era (``44 BC``,
 ``AD 800``). ``n BC`` is year ``-n``, the way Wikidata and YAGO write BC years, so ``405 BC``
@@ -36,13 +37,13 @@ compares equal to the data's ``-405``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from chronoqa.time._core import Interval, TimeParseError, TimePoint
 
-__all__ = ["MENTION_KINDS", "TimeMention", "extract_times"]
+__all__ = ["MENTION_KINDS", "TimeMention", "extract_times", "full_years"]
 
 MENTION_KINDS: Final = ("point", "range", "decade", "century", "since", "until")
 
@@ -381,13 +382,14 @@ _ERA_PREFIX_RE: Final = re.compile(r"(?P<era>A\.?D\.?)\s*(?P<y>\d{1,4})(?![\d\w]
 _YEAR_ERA_RE: Final = re.compile(r"(?P<y>\d{1,4})\s*(?P<era>B\.?C\.?E?\.?|BCE|A\.?D\.?|CE)(?!\w)")
 # Feast days with a fixed date: "Christmas Day 1992", "on New Year's Eve, 1999".
 _HOLIDAY_RE: Final = re.compile(
-    r"(?P<h>Christmas\s+(?:Day|Eve)|New\s+Year[’']?s\s+(?:Day|Eve)),?\s+(?P<y>\d{4})", _FLAGS
+    r"(?P<h>Christmas\s+(?:Day|Eve)|New\s+Year[’']?s\s+(?:Day|Eve)|Halloween),?\s+(?P<y>\d{4})", _FLAGS
 )
 _HOLIDAYS: Final = {
     "christmas day": (12, 25),
     "christmas eve": (12, 24),
     "new years day": (1, 1),
     "new years eve": (12, 31),
+    "halloween": (10, 31),
 }
 _BARE_YEAR_RE: Final = re.compile(r"(?P<y>\d{4})(?:\.0(?!\d))?")
 
@@ -610,6 +612,7 @@ _STARTERS: Final = frozenset(
         "ad",
         "a",
         "christmas",
+        "halloween",
         "new",
     }
 )
@@ -652,11 +655,15 @@ def _atoms(text: str) -> list[TimeMention]:
 # Ranges and open bounds
 # --------------------------------------------------------------------------------------------------
 
-_RANGE_GAP_RE: Final = re.compile(r"\s*(?:[-–—]|to|until|till|through|thru)\s*$|\s*(?P<and>and)\s+$", _FLAGS)
-_RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+$", _FLAGS)
+# Words between a bound word and its date that change nothing at a year: "from the year 1918", "from early 1975".
+_QUALIFIER: Final = r"(?:the\s+year\s+|(?:early|mid|late)(?:\s+|-))?"
+_RANGE_GAP_RE: Final = re.compile(
+    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$", _FLAGS
+)
+_RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+" + _QUALIFIER + "$", _FLAGS)
 _BOUND_PREFIX_RE: Final = re.compile(
     r"(?:^|(?<=\W))(?P<w>since|from|after|until|till|up\s+to|up\s+until|through|before|prior\s+to|"
-    r"no\s+later\s+than|no\s+earlier\s+than)\s+$",
+    r"no\s+later\s+than|no\s+earlier\s+than)\s+" + _QUALIFIER + "$",
     _FLAGS,
 )
 _BOUND_KIND: Final = {
@@ -680,7 +687,7 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     gap = _RANGE_GAP_RE.match(text, a.end, b.begin)
     if gap is None or gap.end() != b.begin:
         return None
-    prefix = _RANGE_PREFIX_RE.search(text, max(0, a.begin - 12), a.begin)
+    prefix = _RANGE_PREFIX_RE.search(text, max(0, a.begin - 24), a.begin)
     if gap["and"] is not None and (prefix is None or prefix["w"].lower() != "between"):
         return None
     start, end = a.interval.start, b.interval.end
@@ -698,7 +705,7 @@ def _with_bound(text: str, m: TimeMention) -> TimeMention:
     """``since``/``until``/``before``/``after`` in front of a mention opens one side of it."""
     if m.kind == "range":
         return m
-    prefix = _BOUND_PREFIX_RE.search(text, max(0, m.begin - 20), m.begin)
+    prefix = _BOUND_PREFIX_RE.search(text, max(0, m.begin - 30), m.begin)
     if prefix is None:
         return m
     key = re.sub(r"\s+", "", prefix["w"].lower())
@@ -718,7 +725,7 @@ def _to_present(text: str, m: TimeMention) -> TimeMention | None:
     tail = _PRESENT_RE.match(text, m.end)
     if tail is None:
         return None
-    prefix = _RANGE_PREFIX_RE.search(text, max(0, m.begin - 12), m.begin)
+    prefix = _RANGE_PREFIX_RE.search(text, max(0, m.begin - 24), m.begin)
     begin = prefix.start("w") if prefix is not None and prefix["w"].lower() == "from" else m.begin
     iv = Interval(m.interval.start, None)
     return TimeMention(text[begin : tail.end()], begin, tail.end(), iv, "since", ambiguous=m.ambiguous)
@@ -754,3 +761,31 @@ def extract_times(text: str) -> list[TimeMention]:
         out.append(_to_present(text, atoms[i]) or _with_bound(text, atoms[i]))
         i += 1
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Clipped years
+# --------------------------------------------------------------------------------------------------
+
+# "'97", "’08": an apostrophe and two digits, not a decade ("the '90s") and not inside a word or a number.
+_CLIPPED_RE: Final = re.compile(r"(?<![\w'‘’])['‘’](?P<yy>\d{2})(?![\w'‘’]|\.\d|,\d)")
+_FULL_YEAR_RE: Final = re.compile(r"(?<![\d.,/$€£-])(?P<y>1\d{3}|20\d{2})(?![\d%])")
+
+
+def full_years(text: str, pivots: Sequence[int] = ()) -> str:
+    """``text`` with each clipped year (``'97``) written out in full (``1997``).
+
+    A clipped year takes the century that puts it nearest the text's own four-digit years ("from 1995
+    to '97"); with none, nearest one of ``pivots`` (the years the caller knows the text is about, such
+    as the question's). With neither, the text is returned as it is: the century is not guessed.
+    """
+    anchors = [int(m.group("y")) for m in _FULL_YEAR_RE.finditer(text)] or list(pivots)
+    if not anchors or _CLIPPED_RE.search(text) is None:
+        return text
+
+    def full(m: re.Match[str]) -> str:
+        yy = int(m.group("yy"))
+        options = {(a // 100 + k) * 100 + yy for a in anchors for k in (-1, 0, 1)}
+        return str(min(sorted(options), key=lambda y: min(abs(y - a) for a in anchors)))
+
+    return _CLIPPED_RE.sub(full, text)
