@@ -63,6 +63,11 @@ def verdict(question: Question, expl: str, entities: tuple[str, ...] = LEADERS) 
         ),
         # "Key: value" lines after the name
         ("Answer: Anna Varga\nTerm start: 1993-04-02\nTerm end: 1996-11-20", "right"),
+        # colloquial starts and ends: "kicked off", "got going", "dates from"; "wrapped up", "came to an end"
+        ("Varga's premiership kicked off on 2 April 1993 and wrapped up on 20 November 1996.", "right"),
+        ("Varga's premiership kicked off on 20 November 1996 and wrapped up on 2 April 1993.", "wrong"),
+        ("Varga's time in charge dates from 2 April 1993 and came to an end on 20 November 1996.", "right"),
+        ("Varga's time in charge got going on 2 April 1993 and was over by 20 November 1997.", "wrong"),
         # a slashed date whose day/month order is open states no day: undecided, never guessed
         ("Varga was sworn in on 04/02/1993 and resigned on 11/20/1996.", "undecided"),
         ("Varga was sworn in on 02/04/1993 and resigned on 20/11/1996.", "undecided"),

@@ -89,6 +89,13 @@ _START: Final = frozenset(
         "nomination",
         "included",
         "incorporated",
+        "kicked_off",
+        "got_going",
+        "got_under_way",
+        "got_underway",
+        "got_started",
+        "dates_from",
+        "dating_from",
     ]
 )
 _END: Final = frozenset(
@@ -128,6 +135,12 @@ _END: Final = frozenset(
         "split",
         "div_",
         "parted",
+        "wrapped_up",
+        "came_to_an_end",
+        "drew_to_a_close",
+        "was_over",
+        "were_over",
+        "concluded",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -233,7 +246,10 @@ class _Pos:
 
 _PHRASES: Final = re.compile(
     r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|in\s+office|"
-    r"became\s+a\s+member"
+    r"became\s+a\s+member|"
+    # colloquial starts and ends, as models write them ("kicked off in 1998", "wrapped up in 2014")
+    r"kicked\s+off|got\s+going|got\s+under\s*way|got\s+started|dates\s+from|dating\s+from|"
+    r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
