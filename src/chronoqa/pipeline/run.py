@@ -214,7 +214,15 @@ def _retrieve_stage(
             state["tick"](done - state["done"])
             state["done"] = done
 
-        (res,) = run_retrieval(release, [spec], out, k=k, split=split, reuse=False, progress=on_progress)
+        def on_encoding(_spec: str, done: int, total: int) -> None:
+            if state.get("encoded") is None:
+                state["encoded"] = [0, progress.start(f"{name}: encoding corpus", total)]
+            state["encoded"][1](done - state["encoded"][0])
+            state["encoded"][0] = done
+
+        (res,) = run_retrieval(
+            release, [spec], out, k=k, split=split, reuse=False, progress=on_progress, encoding=on_encoding
+        )
         if state["tick"] is None:
             progress.start(name, 1)(1)
         timings[name] = read_timing(res.path)  # wall clock: into the run's timings.json, not the stage folder
