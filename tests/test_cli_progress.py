@@ -189,3 +189,18 @@ def test_run_shows_the_dense_corpus_encoding_inside_its_retrieve_stage(tmp_path:
     at = lines.index(f"{stage}: started")
     assert re.fullmatch(rf"{re.escape(stage)}: encoding corpus: done in .+ \({n_docs}/{n_docs}\)", lines[at + 1])
     assert lines[at + 2].startswith(f"{stage}: done in ")
+
+
+def test_terminal_bar_of_a_step_inside_a_stage_stops_its_clock_when_its_count_is_full() -> None:
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=100, color_system=None)
+    with stage_progress(console) as shown:
+        shown.begin("retrieve-dense")
+        tick = shown.start("retrieve-dense: encoding corpus", 4)  # no begin, no finish: a step inside the stage
+        tick(4)
+        time.sleep(1.5)  # the stage goes on: the step's time must not grow with it
+        shown.finish("retrieve-dense", SimpleNamespace(skipped=False, seconds=1.6))
+    text = "".join(buf.getvalue().split("\x1b[2K")[-2:])
+    m = re.search(r"encoding corpus .*4/4\s+(\S+ s)", text)
+    assert m is not None, text
+    assert _seconds(m.group(1)) < 1.0

@@ -164,3 +164,8 @@ def test_run_tables_applies_tdbench_declarations_as_build_table_does(
     assert plain.exit_code == 0, plain.output
     assert "Borduria" in (tmp_path / "plain" / "corpus.jsonl").read_text(encoding="utf-8")
     assert "(declared phrase)" not in (tmp_path / "plain" / "corpus.jsonl").read_text(encoding="utf-8")
+    # named like TDBench's legal.csv but not its content: `run` warns as `build table` does
+    assert "NOT applied" in plain.output and "--dataset tdbench-legal" in plain.output
+    other = load_config(None, tables=[str(path)], out=str(tmp_path / "run2"), retrievers="bm25", n_bootstrap=10)
+    with pytest.warns(UserWarning, match=r"NOT applied.*--dataset tdbench-legal"):
+        run_pipeline(other)

@@ -41,8 +41,8 @@ class _StageTime(ProgressColumn):
     def render(self, task: Task) -> Text:
         """The time cell of one row."""
         seconds = task.fields.get("seconds")
-        if seconds is None and task.finished_time is not None and task.start_time is not None:
-            seconds = task.finished_time - task.start_time  # a step inside a stage: frozen when its count is full
+        if seconds is None and task.finished_time is not None:
+            seconds = task.finished_time  # rich's elapsed seconds when the count became full: a step inside a stage
         return Text(duration(seconds if seconds is not None else (task.elapsed or 0.0)), style="progress.elapsed")
 
 
