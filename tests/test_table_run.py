@@ -98,3 +98,74 @@ def test_run_tables_on_a_status_table(tmp_path: Path) -> None:
     specs = {r["spec"]: r for r in res.summary["retrieval"]}
     assert specs["oracle"]["metrics"]["CCR"]["value"] == 1.0
     assert {r["name"] for r in res.summary["answers"]} >= {"prior", "extractive@bm25", "extractive@oracle"}
+
+
+def _declared_laws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tiny TDBench-like ``legal.csv`` registered (for this test) as a TDBench table with declarations."""
+    import hashlib
+
+    from chronoqa.datasets.tdbench import Declarations
+    from chronoqa.generate.table import recognise
+    from test_table_kinds import LAWS
+
+    path = tmp_path / "legal.csv"
+    path.write_text(LAWS, encoding="utf-8")
+    decl = Declarations(
+        dataset="tdbench-legal",
+        file="legal.csv",
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        rows=LAWS.count("\n") - 1,
+        description="a tiny TDBench-like table",
+        phrases={
+            "tables": {"legal": {"exclude:Country,Law_type": ["Borduria | Adoption"]}},
+            "facts": {"legal": "In {Country}, {Law_type} has been {Legality} (declared phrase)"},
+        },
+        delimiters={"Law_type": "none"},
+    )
+    monkeypatch.setattr(recognise, "recognise", lambda sha: decl if sha == decl.sha256 else None)
+    return path
+
+
+def test_run_tables_applies_tdbench_declarations_as_build_table_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from chronoqa.cli import app
+
+    path = _declared_laws(tmp_path, monkeypatch)
+    cfg = load_config(
+        None,
+        tables=[str(path)],
+        out=str(tmp_path / "run"),
+        retrievers="bm25",
+        controls="oracle",
+        n_bootstrap=10,
+        build={"per_cell": 5, "as_of": "2025-01-01"},
+    )
+    run_pipeline(cfg)
+    built = tmp_path / "run" / "build"
+    corpus = (built / "corpus.jsonl").read_text(encoding="utf-8")
+    # the declared fact phrase is used, and the row declared wrong is stated by no document
+    assert "(declared phrase)" in corpus and "Aland" in corpus
+    assert "In Borduria, Adoption" not in corpus and "Borduria, Marriage" in corpus
+    manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["sources"]["legal"]["dataset"] == "tdbench-legal"
+    # `chronoqa build table` given the same file by path builds the very same release
+    out = tmp_path / "cli"
+    cli = CliRunner().invoke(app, ["build", "table", str(path), "--out", str(out), "--as-of", "2025-01-01"])
+    assert cli.exit_code == 0, cli.output
+    assert "recognised by its sha256 as tdbench-legal" in cli.output
+    for f in ("benchmark.jsonl", "corpus.jsonl", "qrels", "functional_negatives.jsonl", "DATACARD.md"):
+        assert (built / f).read_bytes() == (out / f).read_bytes(), f
+    # the same table not recognised (another sha256): no declarations, the row is stated
+    monkeypatch.undo()
+    plain = CliRunner().invoke(app, ["build", "table", str(path), "--out", str(tmp_path / "plain")])
+    assert plain.exit_code == 0, plain.output
+    assert "Borduria" in (tmp_path / "plain" / "corpus.jsonl").read_text(encoding="utf-8")
+    assert "(declared phrase)" not in (tmp_path / "plain" / "corpus.jsonl").read_text(encoding="utf-8")
+    # named like TDBench's legal.csv but not its content: `run` warns as `build table` does
+    assert "NOT applied" in plain.output and "--dataset tdbench-legal" in plain.output
+    other = load_config(None, tables=[str(path)], out=str(tmp_path / "run2"), retrievers="bm25", n_bootstrap=10)
+    with pytest.warns(UserWarning, match=r"NOT applied.*--dataset tdbench-legal"):
+        run_pipeline(other)

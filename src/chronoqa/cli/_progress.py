@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
 from rich.text import Text
 
-__all__ = ["StageBars", "StageLog", "duration", "one_step", "stage_progress"]
+__all__ = ["StageBars", "StageLog", "duration", "one_step", "one_step_result", "stage_progress"]
 
 
 def duration(seconds: float) -> str:
@@ -41,6 +41,8 @@ class _StageTime(ProgressColumn):
     def render(self, task: Task) -> Text:
         """The time cell of one row."""
         seconds = task.fields.get("seconds")
+        if seconds is None and task.finished_time is not None:
+            seconds = task.finished_time  # rich's elapsed seconds when the count became full: a step inside a stage
         return Text(duration(seconds if seconds is not None else (task.elapsed or 0.0)), style="progress.elapsed")
 
 
@@ -76,11 +78,18 @@ class StageBars:
 
 
 class StageLog:
-    """One line per stage start and end (output that is not a terminal)."""
+    """One line per stage start and end (output that is not a terminal), and a count line now and then.
 
-    def __init__(self, console: Console) -> None:
+    A counter that runs longer than ``every`` seconds writes ``stage: 5000/20000`` at most once per ``every``
+    seconds. A counter started without :meth:`begin` (a step inside a stage, such as a dense retriever
+    encoding its corpus) writes its own end line when its count reaches its total.
+    """
+
+    def __init__(self, console: Console, every: float = 30.0) -> None:
         self.console = console
+        self.every = every
         self.counts: dict[str, list[int | None]] = {}
+        self.begun: set[str] = set()
 
     def _line(self, text: str) -> None:
         self.console.print(text, markup=False, highlight=False, soft_wrap=True)
@@ -88,15 +97,27 @@ class StageLog:
 
     def begin(self, stage: str) -> None:
         """``stage: started``."""
+        self.begun.add(stage)
         self._line(f"{stage}: started")
 
     def start(self, stage: str, total: int | None) -> Callable[[int], None]:
-        """Count the stage's units of work quietly (the end line reports them)."""
+        """Count the stage's units of work (the end line reports them; a count line every ``every`` seconds)."""
         count: list[int | None] = [0, total]
         self.counts[stage] = count
+        t0 = last = time.perf_counter()
+        of = "" if total is None else f"/{total}"
 
         def tick(n: int) -> None:
-            count[0] = (count[0] or 0) + n
+            nonlocal last
+            done = count[0] = (count[0] or 0) + n
+            now = time.perf_counter()
+            if stage not in self.begun and total is not None and done >= total > 0:
+                self._line(f"{stage}: done in {duration(now - t0)} ({done}{of})")
+            elif now - last >= self.every:
+                self._line(f"{stage}: {done}{of} after {duration(now - t0)}")
+            else:
+                return
+            last = now
 
         return tick
 
@@ -111,10 +132,10 @@ class StageLog:
 
 
 @contextmanager
-def stage_progress(console: Console) -> Iterator[StageBars | StageLog]:
-    """Bars when ``console`` is a terminal, log lines otherwise."""
+def stage_progress(console: Console, every: float = 30.0) -> Iterator[StageBars | StageLog]:
+    """Bars when ``console`` is a terminal, log lines otherwise (a count line at most every ``every`` s)."""
     if not console.is_terminal:
-        yield StageLog(console)
+        yield StageLog(console, every)
         return
     bars = Progress(
         TextColumn("{task.description}", markup=False),
@@ -131,6 +152,11 @@ def stage_progress(console: Console) -> Iterator[StageBars | StageLog]:
 class _Step:
     seconds: float
     skipped: bool = False
+
+
+def one_step_result(seconds: float) -> Any:
+    """The result :meth:`StageBars.finish` / :meth:`StageLog.finish` show for a step measured by the caller."""
+    return _Step(seconds)
 
 
 @contextmanager

@@ -10,7 +10,6 @@ import typer
 from chronoqa.cli._ui import fail
 
 if TYPE_CHECKING:
-    from chronoqa.datasets.tdbench import Declarations
     from chronoqa.errors import BadRowPolicy
     from chronoqa.generate.table import JoinSpec, PhraseBook
     from chronoqa.records import TemporalTable
@@ -117,7 +116,6 @@ def build_table(
         inputs = _Inputs(check_policy(on_bad_row), on_reversed)
         inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
         book = inputs.phrases(phrases, dataset or [])
-        delimiter = [*inputs.delimiters(), *(delimiter or [])]  # --delimiter wins over a declared one
         if not inputs.main and not inputs.joins:
             raise ChronoqaError("give at least one table file, --join or --dataset")
         for name in complete or []:
@@ -135,7 +133,7 @@ def build_table(
             kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
             complete=tuple(complete or ()),
             handovers=handovers,
-            delimiters=dict(_delimiter(d) for d in delimiter or []),
+            delimiters=inputs.recognised.delimiters(dict(_delimiter(d) for d in delimiter or [])),
         )
         build = build_table_benchmark(list(inputs.loaded.values()), config, phrases=book, sources=inputs.sources)
         where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
@@ -158,34 +156,29 @@ class _Inputs:
     """The tables a build reads (files once each, by stem; named TKGs as tables), the joins and the sources."""
 
     def __init__(self, policy: BadRowPolicy, on_reversed: str | None = None) -> None:
+        from chronoqa.generate.table.recognise import Recognised
+
         self.policy, self.on_reversed = policy, on_reversed
         self.loaded: dict[str, TemporalTable] = {}
         self.sources: dict[str, dict[str, str]] = {}
         self.main: list[str] = []
         self.joins: list[JoinSpec] = []
         self.graphs: list[str] = []  # named TKGs viewed as tables
-        self.declared: dict[str, Declarations] = {}  # table -> the TDBench declarations that apply to it
+        self.recognised = Recognised()  # the TDBench declarations that apply, by table
 
     def load(self, path: Path) -> str:
         """Read a table file once; its name is the file's stem. A TDBench table is recognised by its sha256."""
-        from chronoqa.datasets.tdbench import recognise, same_name
         from chronoqa.generate.table.build import read_table_files
+        from chronoqa.generate.table.recognise import recognise_files
 
         if path.stem not in self.loaded:
-            (table,), info = read_table_files([path], on_bad_row=self.policy, on_reversed=self.on_reversed)
-            self.loaded[table.name] = table
+            tables, info = read_table_files([path], on_bad_row=self.policy, on_reversed=self.on_reversed)
+            self.loaded[tables[0].name] = tables[0]
             self.sources.update(info)
-            decl = recognise(info[table.name]["sha256"])
-            if decl is not None and decl.table == table.name:
-                self.declared[table.name] = decl
-                self.sources[table.name]["dataset"] = decl.dataset
-                _note(f"{path}: recognised by its sha256 as {decl.dataset}: chronoqa's declarations for it apply")
-            elif (other := same_name(table.name)) is not None:
-                _note(
-                    f"warning: {path} is named like TDBench's {other.file} but is not the registered file (sha256 "
-                    f"differs): chronoqa's declarations for it are NOT applied. For TDBench's table use "
-                    f"`--dataset {other.dataset}`; for your own, give --phrases"
-                )
+            notes = len(self.recognised.notes)
+            recognise_files(tables, self.sources, self.recognised)
+            for line in self.recognised.notes[notes:]:
+                _note(line)
         return path.stem
 
     def dataset(self, name: str) -> None:
@@ -210,7 +203,7 @@ class _Inputs:
         table = read(name, fetch(name), on_bad_row=self.policy)
         self.loaded[table.name] = table
         self.sources[table.name] = {"dataset": name, "file": decl.file, "sha256": decl.sha256}
-        self.declared[table.name] = decl
+        self.recognised.add(decl)
         self.main.append(table.name)
 
     def read(self, tables: list[Path], joins: list[str], aliases: dict[str, str], datasets: list[str]) -> None:
@@ -237,13 +230,7 @@ class _Inputs:
         book = PhraseBook.load(path)
         for name in self.graphs:
             book = book.over(graph_phrases(name))
-        for decl in self.declared.values():
-            book = book.over(PhraseBook.from_dict(decl.phrases, f"declarations of {decl.dataset}"))
-        return book
-
-    def delimiters(self) -> list[str]:
-        """The declared delimiters of the TDBench tables read, as ``--delimiter`` values."""
-        return [f"{t}.{c}={d}" for t, decl in self.declared.items() for c, d in decl.delimiters.items()]
+        return self.recognised.phrases(book)
 
 
 def _note(text: str) -> None:

@@ -146,9 +146,11 @@ def register(app: typer.Typer) -> None:
 
             llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
         from chronoqa.artifacts.remote import local_release
+        from chronoqa.cli._progress import one_step
         from chronoqa.outdir import ancestor_locks
 
-        with ancestor_locks(out):  # refused while another chronoqa command holds a folder above --out
+        step = f"evaluate ({bootstrap} bootstrap resamples)"
+        with ancestor_locks(out), one_step(plain_console(stderr=True), step, None):  # start and end on stderr
             result = evaluate(
                 local_release(bench),
                 run=run,

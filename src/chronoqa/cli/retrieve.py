@@ -1,27 +1,58 @@
 """``chronoqa retrieve``: run reference retrievers over a benchmark release and write run files.
 
-A thin layer over :func:`chronoqa.retrieve.run_retrieval`: progress bars while it runs, a summary
-table at the end (with a quick recall@10 of S*; ``chronoqa evaluate`` computes the real metrics).
+A thin layer over :func:`chronoqa.retrieve.run_retrieval`: progress while it runs (on stderr: a bar per
+retriever and per corpus encoding on a terminal; in a log, a line when each retriever starts and ends, with
+its seconds, and a count line now and then during a long encoding), a summary table at the end (with a
+quick recall@10 of S*; ``chronoqa evaluate`` computes the real metrics).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import TaskID
 from rich.table import Table
 
 from chronoqa.artifacts.runs import read_timing
-from chronoqa.cli._ui import fail, plain_console, task_progress
+from chronoqa.cli._progress import StageBars, StageLog, one_step_result, stage_progress
+from chronoqa.cli._ui import fail, plain_console
 from chronoqa.errors import ChronoqaError
 from chronoqa.outdir import OutputFolder
 
 __all__ = ["register"]
 
 _WAIT_HELP = "Wait while another chronoqa command holds the folder (default: fail at once)."
+
+
+class _Counters:
+    """``run_retrieval``'s callbacks shown as stages: one per retriever, one per corpus it encodes."""
+
+    def __init__(self, shown: StageBars | StageLog) -> None:
+        self.shown = shown
+        self.ticks: dict[str, tuple[list[int], Callable[[int], None], float]] = {}
+
+    def _count(self, label: str, done: int, total: int, *, stage: bool) -> None:
+        if label not in self.ticks:
+            if stage:
+                self.shown.begin(label)
+            self.ticks[label] = ([0], self.shown.start(label, total), time.perf_counter())
+        seen, tick, t0 = self.ticks[label]
+        tick(done - seen[0])
+        seen[0] = done
+        if stage and done >= total:
+            self.shown.finish(label, one_step_result(time.perf_counter() - t0))
+
+    def retrieving(self, spec: str, done: int, total: int) -> None:
+        """Questions answered by the retriever ``spec``."""
+        self._count(spec, done, total, stage=True)
+
+    def encoding(self, spec: str, done: int, total: int) -> None:
+        """Corpus texts encoded while ``spec`` is built."""
+        self._count(f"{spec}: encoding corpus", done, total, stage=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -55,17 +86,18 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("give --bench, --out and at least one --retriever (or --list)")
         try:
             release = load_release(bench)
-            with task_progress(console, transient=True) as bar:
-                tasks: dict[str, TaskID] = {}
-
-                def progress(spec: str, done: int, total: int) -> None:
-                    if spec not in tasks:
-                        tasks[spec] = bar.add_task(spec, total=total)
-                    bar.update(tasks[spec], completed=done)
-
+            with stage_progress(plain_console(stderr=True)) as shown:
+                counters = _Counters(shown)
                 with OutputFolder(out, "retrieve", wait=wait):
                     results = run_retrieval(
-                        release, retriever, out, k=k, split=split, reuse=not no_reuse, progress=progress
+                        release,
+                        retriever,
+                        out,
+                        k=k,
+                        split=split,
+                        reuse=not no_reuse,
+                        progress=counters.retrieving,
+                        encoding=counters.encoding,
                     )
         except (ChronoqaError, ValueError) as exc:
             fail(exc)

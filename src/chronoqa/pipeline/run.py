@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,20 +147,27 @@ def _table_build_stage(cfg: RunConfig, fetch_dir: Path, progress: Progress) -> C
     """The build stage for ``tables``: a table benchmark (``[build]`` holds TableBuildConfig fields)."""
 
     def fn(out: Path) -> Mapping[str, Any]:
-        from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
+        from chronoqa.generate.table import PhraseBook, TableBuildConfig, build_table_benchmark
         from chronoqa.generate.table.build import read_table_files
+        from chronoqa.generate.table.recognise import recognise_files
 
         known = {f.name for f in dataclasses.fields(TableBuildConfig)}
         for key in cfg.build:
             if key not in known:
                 raise UnknownNameError("[build] setting of a table build", key, sorted(known))
-        build_cfg = TableBuildConfig(**{"seed": cfg.seed, **cfg.build})
         tick = progress.start("build", 1)
         tables, sources = read_table_files(read_json(fetch_dir / "fetch.json")["paths"])
-        build = build_table_benchmark(tables, build_cfg, sources=sources)
+        found = recognise_files(tables, sources)  # TDBench's files get their declarations, as in `build table`
+        for note in found.notes:
+            if note.startswith("warning: "):
+                warnings.warn(note.removeprefix("warning: "), stacklevel=1)
+        settings = {"seed": cfg.seed, **cfg.build}
+        settings["delimiters"] = found.delimiters(dict(cfg.build.get("delimiters", {})))
+        build_cfg = TableBuildConfig(**settings)
+        build = build_table_benchmark(tables, build_cfg, phrases=found.phrases(PhraseBook()), sources=sources)
         build.write(out)
         tick(1)
-        return {"n_questions": len(build.questions)}
+        return {"n_questions": len(build.questions), "declarations": sorted(d.dataset for d in found.declared.values())}
 
     return fn
 
@@ -206,7 +214,15 @@ def _retrieve_stage(
             state["tick"](done - state["done"])
             state["done"] = done
 
-        (res,) = run_retrieval(release, [spec], out, k=k, split=split, reuse=False, progress=on_progress)
+        def on_encoding(_spec: str, done: int, total: int) -> None:
+            if state.get("encoded") is None:
+                state["encoded"] = [0, progress.start(f"{name}: encoding corpus", total)]
+            state["encoded"][1](done - state["encoded"][0])
+            state["encoded"][0] = done
+
+        (res,) = run_retrieval(
+            release, [spec], out, k=k, split=split, reuse=False, progress=on_progress, encoding=on_encoding
+        )
         if state["tick"] is None:
             progress.start(name, 1)(1)
         timings[name] = read_timing(res.path)  # wall clock: into the run's timings.json, not the stage folder

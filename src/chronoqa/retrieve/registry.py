@@ -32,6 +32,8 @@ class BuildContext:
 
     corpus: Corpus
     questions: Mapping[str, Question] = field(default_factory=dict)
+    #: told ``(texts done, texts in all)`` while a retriever being built encodes the corpus (dense)
+    on_encode: Callable[[int, int], None] | None = None
     _shared: dict[tuple[object, ...], object] = field(default_factory=dict, repr=False)
 
     def shared(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
@@ -177,6 +179,7 @@ def _dense(spec: RetrieverSpec, p: Params, ctx: BuildContext, reg: Registry) -> 
             batch_size=_i(p, "batch_size"),
             offline=bool(p["offline"]),
             backend=str(p["backend"]),
+            progress=ctx.on_encode,
         ),
     )
 

@@ -8,6 +8,7 @@ corpus, benchmark, toolkit version, ``k`` and split.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import time
@@ -105,11 +106,13 @@ def run_retrieval(
     registry: Registry = REGISTRY,
     reuse: bool = True,
     progress: Callable[[str, int, int], None] | None = None,
+    encoding: Callable[[str, int, int], None] | None = None,
 ) -> list[RunResult]:
     """Run each spec over the benchmark's questions (all, or one ``split``) and write its run files.
 
-    Retrievers see only :func:`~chronoqa.retrieve.base.query_from_question`; controls also get the
-    questions. ``progress(spec, done, total)`` is called after each batch.
+    Retrievers see only :func:`~chronoqa.retrieve.base.query_from_question`; controls also get the questions.
+    ``progress(spec, done, total)``: ``done=0`` before a retriever is built (not for a reused run), then after
+    each batch of questions; ``encoding(spec, done, total)`` while it encodes the corpus (dense), per batch.
     """
     if k <= 0:
         raise ValueError(f"k must be positive, got {k}")
@@ -148,6 +151,9 @@ def run_retrieval(
                 continue
         t0 = time.perf_counter()
         hits: list[list[Hit]] = []
+        if progress is not None:
+            progress(spec_text, 0, len(queries))
+        ctx.on_encode = None if encoding is None else functools.partial(encoding, spec_text)
         with gc_paused():
             retriever = registry.build(spec, ctx)
             t1 = time.perf_counter()
@@ -157,11 +163,7 @@ def run_retrieval(
                     progress(spec_text, len(hits), len(queries))
         t2 = time.perf_counter()
         lines = _lines(corpus, qids, hits)
-        meta = {
-            **want,
-            "control": control,
-            "params": registry.resolve_params(spec),
-        }
+        meta = {**want, "control": control, "params": registry.resolve_params(spec)}
         timing = {
             "build_s": round(t1 - t0, 4),
             "retrieve_s": round(t2 - t1, 4),
