@@ -29,7 +29,8 @@ Strict rules:
   (a range contributes both ends), or :func:`chronoqa.time.parse_time` for a bare ISO value.
 * Yes/no answers (``answer_type == "yes_no"``) are read from the answer's first word (yes / true, no /
   false); durations (``"duration"``, gold id ``P4Y``) from its "<number> <unit>" mentions, each within the
-  tolerance the question granularity declares (:data:`chronoqa.time.TOLERANCE`: one unit at year and month).
+  tolerance the question granularity declares (:func:`chronoqa.time.same_duration`: a whole number equal,
+  a fraction within one unit).
 * An empty gold set is answered by "none", "no answer", "nobody", "nothing" (and the like).
 * Outcomes: ``correct``; ``outdated`` (a time-alignment question answered with an earlier holder);
   ``abstain`` (status ``abstain`` or an answer like "unsure" / "I don't know"); ``error`` (status

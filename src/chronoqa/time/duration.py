@@ -3,8 +3,9 @@
 A duration answer ("How many years did X play for Y?") is the difference of two times known at the question
 granularity: ``end unit - start unit``. At year or month granularity the true span is uncertain by up to one
 unit either way (joined in December 1995 and left in January 1999 is three years and a month, 1995 to 1999
-reads four), so a duration is compared with the tolerance :data:`TOLERANCE` declares per granularity; at day
-granularity the difference is exact.
+reads four), so a duration is compared with the tolerance :data:`TOLERANCE` declares per granularity, an open
+bound: a stated whole number of units must equal the gold, a fraction may lie within one unit of it ("three and
+a half years" for 3); at day granularity the difference is exact.
 
 Forms: the English text (``4 years``, ``1 month``), the ISO 8601 duration (``P4Y``, ``P18M``, ``P400D``), and
 in free text a number (digits or a small number word) followed by a unit word (``four years``, ``4 yrs``).
@@ -20,7 +21,7 @@ from chronoqa.time._core import Granularity
 
 __all__ = ["TOLERANCE", "Duration", "durations_in", "same_duration"]
 
-#: Units either way within which a duration read from a text matches the gold, per question granularity.
+#: Units either way, an open bound, within which a duration read from a text matches the gold, per granularity.
 TOLERANCE: Final = {Granularity.YEAR: 1, Granularity.MONTH: 1, Granularity.DAY: 0}
 
 _ISO_LETTER: Final = {Granularity.YEAR: "Y", Granularity.MONTH: "M", Granularity.DAY: "D"}
@@ -115,6 +116,10 @@ def durations_in(text: str) -> list[Duration]:
 
 
 def same_duration(pred: Duration, gold: Duration) -> bool:
-    """``pred`` is within the gold granularity's :data:`TOLERANCE` of ``gold`` (counted in the gold's units)."""
+    """``pred`` is strictly within the gold granularity's :data:`TOLERANCE` of ``gold``, or equal to it.
+
+    Counted in the gold's units. At year granularity a gold of 3 years (1995 to 1998) is a true span strictly
+    between 2 and 4 years: "3 years" and "three and a half years" state it, "4 years" (1995 to 1999) does not.
+    """
     n = pred.in_units(gold.granularity)
-    return n is not None and abs(n - gold.units) <= TOLERANCE[gold.granularity]
+    return n is not None and (n == gold.units or abs(n - gold.units) < TOLERANCE[gold.granularity])

@@ -4,8 +4,9 @@ Draft: k-1 static hops from the anchor to ``e``, then the final fact ``f`` betwe
 state, the only fact with its (s, r, o), with a start and an end both known at the granularity (a closed
 interval: an open or unknown end is never guessed) and at least one unit apart. The answer is
 ``end unit - start unit`` (:class:`chronoqa.time.Duration`), scored within the granularity's tolerance
-(:data:`chronoqa.time.TOLERANCE`: one unit at year and month granularity, where the true span may be a unit
-longer or shorter, none at day granularity); ``t`` is the start.
+(:data:`chronoqa.time.TOLERANCE`: at year and month granularity the true span lies strictly within one unit,
+so a stated whole number must equal the gold and a fraction may fall within a unit; exact at day
+granularity); ``t`` is the start.
 
 Validity rule (:func:`gold_closed_spell`): the S* facts are certainly valid at ``t`` and the answer fact's end
 is known and ``answer`` units after its start; for k > 1 the named entity's own spells of the relation must
