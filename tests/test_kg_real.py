@@ -186,4 +186,5 @@ def test_real_release_is_byte_identical(mirror: Path, tmp_path: Path) -> None:
         {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir()) if p.is_file()}
         for out in outs
     ]
-    assert len(hashes[0]) == 7 and hashes[0] == hashes[1]  # 6 release files + implausible_facts.jsonl
+    # 6 release files + implausible_facts.jsonl + the folder's marker (.chronoqa)
+    assert len(hashes[0]) == 8 and hashes[0] == hashes[1]

@@ -15,6 +15,7 @@ import pytest
 from answer_fixtures import write_fixture
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, read_jsonl, sha256_file
+from chronoqa.outdir import LOCK_FILE, MARKER
 from chronoqa.pipeline.config import dump_toml, load_config
 from chronoqa.pipeline.run import TIMINGS_FILE, run_pipeline
 from fake_openai import FakeOpenAI, Reply
@@ -186,7 +187,11 @@ def test_kill_pipeline_midway_and_rerun(tmp_path: Path) -> None:
         assert status[name] == "skip", name
         assert (out / name / "stage.json").read_bytes() == before[name]
     assert status["answer-llm-closed_book@1"] == "run" and status["report"] == "run"
-    assert not [p for p in out.iterdir() if p.name.startswith(".")]
+    # no temporary or backup folder is left behind: only the folder's marker and lock file start with a dot
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == sorted(
+        {MARKER, LOCK_FILE} & {p.name for p in out.iterdir()}
+    )
+    assert json.loads((out / MARKER).read_text(encoding="utf-8"))["pending"] == []
     for m in out.glob("*/stage.json"):
         man = json.loads(m.read_text())
         for rel_path, digest in man["outputs"].items():
