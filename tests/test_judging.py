@@ -89,6 +89,14 @@ BLIND_FLOORS = {
     "set2": {"A": (0.95, 0.10), "T": (0.80, 0.04)},
     "set3": {"A": (0.98, 0.04), "T": (0.87, 0.09)},
     "set4": {"A": (0.96, 0.05), "T": (0.95, 0.02)},
+    "set5": {"A": (0.95, 0.08), "T": (0.89, 0.02)},
+}
+# False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
+# other false accept fails the test; so does one of these once it is fixed and not taken off the list.
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
+    # a hedge between the gold place and the question's own intermediate person; explanations that give the
+    # answer year and disclaim every date, and one whose stated start ('06) contradicts its answer (2005)
+    "set5": {"A": [56], "T": [86, 93, 131, 138]},
 }
 
 
@@ -108,6 +116,6 @@ def test_blind_set_agreement(name: str, blind_judges: Judges) -> None:
     for key, rows, judge in (("A", answers, blind_judges.answer), ("T", explanations, blind_judges.time)):
         got = measure(rows, judge)
         floor, most_undecided = BLIND_FLOORS[name][key]
-        assert got.false_accepts == [], (name, key, got.false_accepts)
+        assert got.false_accepts == KNOWN_FALSE_ACCEPTS.get(name, {}).get(key, []), (name, key, got.false_accepts)
         assert got.rate >= floor, (name, key, got.line(), got.false_rejects)
         assert got.undecided_share <= most_undecided, (name, key, got.line(), got.undecided)
