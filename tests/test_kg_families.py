@@ -125,7 +125,7 @@ def test_the_checker_catches_a_wrong_gold_of_each_family() -> None:
 def test_new_families_fill_on_a_random_graph_and_can_be_switched_off() -> None:
     g = random_graph(1500, 4)
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=1), phrases="yago11k")
-    assert {"duration", "yes_no", "present_state"} <= {q.operator for q in b.questions}
+    assert {"duration", "yes_no", "present_state", "two_facts"} <= {q.operator for q in b.questions}
     old = ("point_in_time", "before_after", "interval", "sequence")
     off = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=1, operators=old), phrases="yago11k")
     assert {q.operator for q in off.questions} == set(old)
