@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from chronoqa.generate.kg.index import NONE, Col
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
@@ -42,14 +44,18 @@ REF_TRIES = 48  # timed facts drawn per chain in search of a reference fact that
 def _reference(ctx: GenContext, rng: random.Random, spans: list[tuple[int, int]], nodes: set[int]) -> list[int]:
     """Candidate reference facts: another entity's unique fact whose known start unit lies in ``spans``."""
     idx = ctx.index
+    timed = np.asarray(ctx.timed)
+    fids = timed[[rng.randrange(len(timed)) for _ in range(REF_TRIES)]]
+    rows = idx.table[fids]
+    su = rows[:, Col.SU]
+    keep = np.zeros(len(fids), dtype=bool)
+    for a, b in spans:
+        keep |= (a <= su) & (su <= b)
+    ends = np.fromiter(nodes, dtype=rows.dtype, count=len(nodes))
+    keep &= (su != NONE) & ~np.isin(rows[:, Col.S], ends) & ~np.isin(rows[:, Col.O], ends)
     out: list[int] = []
-    for _ in range(REF_TRIES):
-        gid = int(ctx.timed[rng.randrange(len(ctx.timed))])
-        row = idx.fact_row(gid)
-        su = row[Col.SU]
-        if su == NONE or row[Col.S] in nodes or row[Col.O] in nodes or gid in out:
-            continue
-        if any(a <= su <= b for a, b in spans) and triple_unique(idx, gid) and idx.usable(gid):
+    for gid in fids[keep].tolist():
+        if gid not in out and triple_unique(idx, gid) and idx.usable(gid):
             out.append(gid)
             if len(out) == 4:
                 break
