@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from chronoqa.generate.kg.index import NONE, Col
+from chronoqa.generate.kg.index import Col
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
     Draft,
@@ -38,27 +38,39 @@ from chronoqa.records import Fact
 
 __all__ = ["OPERATOR", "REF_TRIES", "draft", "time_refs"]
 
-REF_TRIES = 48  # timed facts drawn per chain in search of a reference fact that starts inside its spans
+REF_TRIES = 16  # facts starting inside the chain's spans drawn per chain in search of a reference fact
+
+
+def _by_start(ctx: GenContext) -> tuple[np.ndarray, np.ndarray]:
+    """The timed facts sorted by start unit, and their start units (made once per build context)."""
+    if ctx.timed_by_start is None:
+        timed = np.asarray(ctx.timed, dtype=np.int64)
+        su = ctx.index.table[timed, Col.SU]
+        order = np.argsort(su, kind="stable")
+        ctx.timed_by_start = (timed[order], su[order])
+    return ctx.timed_by_start
 
 
 def _reference(ctx: GenContext, rng: random.Random, spans: list[tuple[int, int]], nodes: set[int]) -> list[int]:
     """Candidate reference facts: another entity's unique fact whose known start unit lies in ``spans``."""
     idx = ctx.index
-    timed = np.asarray(ctx.timed)
-    fids = timed[[rng.randrange(len(timed)) for _ in range(REF_TRIES)]]
-    rows = idx.table[fids]
-    su = rows[:, Col.SU]
-    keep = np.zeros(len(fids), dtype=bool)
-    for a, b in spans:
-        keep |= (a <= su) & (su <= b)
-    ends = np.fromiter(nodes, dtype=rows.dtype, count=len(nodes))
-    keep &= (su != NONE) & ~np.isin(rows[:, Col.S], ends) & ~np.isin(rows[:, Col.O], ends)
+    fids, starts = _by_start(ctx)
+    ranges = [(int(np.searchsorted(starts, a, "left")), int(np.searchsorted(starts, b, "right"))) for a, b in spans]
+    total = sum(hi - lo for lo, hi in ranges)
     out: list[int] = []
-    for gid in fids[keep].tolist():
-        if gid not in out and triple_unique(idx, gid) and idx.usable(gid):
-            out.append(gid)
-            if len(out) == 4:
+    for _ in range(min(REF_TRIES, total)):
+        k = rng.randrange(total)
+        for lo, hi in ranges:
+            if k < hi - lo:
                 break
+            k -= hi - lo
+        gid = int(fids[lo + k])
+        s, o = int(idx.table[gid, Col.S]), int(idx.table[gid, Col.O])
+        if s in nodes or o in nodes or gid in out or not triple_unique(idx, gid) or not idx.usable(gid):
+            continue
+        out.append(gid)
+        if len(out) == 4:
+            break
     return out
 
 
