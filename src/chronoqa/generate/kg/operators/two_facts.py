@@ -29,6 +29,7 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     draw_chain,
+    follow,
     time_and_hops_matter,
     triple_unique,
     unique_at,
@@ -83,6 +84,9 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if drawn is None:
         return None
     anchor, hops, spans = drawn
+    free = follow(idx, {anchor}, [(h.rel, h.forward) for h in hops], None)
+    if free is not None and len(free) < 2:
+        return None  # one value over all time: no reference time can matter (time_and_hops_matter says no)
     nodes = {anchor} | {h.dst for h in hops}
     for gid in _reference(ctx, rng, spans, nodes):
         t = idx.fact_row(gid)[Col.SU]
