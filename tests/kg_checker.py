@@ -259,7 +259,7 @@ class Checker:
                 errs.append(f"{q.id}: S* fact {f.id} {f.interval} not valid at {q.t_query}")
         # 3. answers recomputed over the whole graph
         op = q.operator
-        if op in ("point_in_time", "before_after"):
+        if op in ("point_in_time", "before_after", "two_facts"):
             current = {lf["anchor"]}
             for i, step in enumerate(path):
                 nxt = set()
@@ -279,6 +279,8 @@ class Checker:
                 errs.append(f"{q.id}: chain end {nodes[-1]} is not an answer")
             if op == "before_after":
                 self._check_reference(q, tq, errs)
+            elif op == "two_facts":
+                self._check_other_fact(q, tq, nodes, errs)
             elif q.S_anchor:
                 errs.append(f"{q.id}: point_in_time with S_anchor")
         elif op in ("interval", "sequence", "duration", "yes_no", "present_state"):
@@ -389,6 +391,24 @@ class Checker:
             errs.append(f"{q.id}: the reference fact is not the anchor's")
         if ref.start is None or ref.start.lo(self.g) + lf["offset"] != tq.lo(self.g) or lf["offset"] not in (-1, 1):
             errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start} {lf['offset']:+d}")
+
+    def _check_other_fact(self, q: Question, tq: TimePoint, nodes: Sequence[str], errs: list[str]) -> None:
+        """two_facts: t_query is the start unit of another entity's unambiguous, known-start fact."""
+        lf = q.logical_form
+        ref = self.by_id.get(lf["reference_fact"]) if lf.get("reference_fact") is not None else None
+        if ref is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != ref.id:
+            errs.append(f"{q.id}: S_anchor is not the reference fact")
+            return
+        if self._triples is None:
+            self._triples = Counter(self.canon(f)[:3] for f in self.good)
+        if self._triples[self.canon(ref)[:3]] != 1:
+            errs.append(f"{q.id}: reference fact {ref.id} is ambiguous")
+        if {ref.s, ref.o} & (set(nodes) | set(q.answer_ids)):
+            errs.append(f"{q.id}: the reference fact {ref.id} touches the chain or the answer")
+        if ref.start is None or self.unit_iso(ref.start) != q.t_query or lf["offset"] != 0:
+            errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start}")
+        if [tr["which"] for tr in q.time_refs] != ["start"]:
+            errs.append(f"{q.id}: time_refs {q.time_refs} is not the reference start")
 
     def units(self, a: TimePoint, b: TimePoint) -> int:
         """Whole units of the checker's granularity from ``a`` to ``b`` (calendar arithmetic, not unit codes)."""
@@ -608,7 +628,7 @@ class Checker:
             elif self.overlapping(chain_nodes[i], path[i]["r"], path[i]["dir"] == "fwd"):
                 out.append(("open-class hop", f"{q.id}: hop {i + 1}: {chain_nodes[i]} holds two values at once"))
         gold = set(q.answer_ids)
-        if op in ("point_in_time", "before_after", "present_state"):
+        if op in ("point_in_time", "before_after", "two_facts", "present_state"):
             if self.follow({lf["anchor"]}, path, None) == gold:
                 out.append(("time-insensitive", f"{q.id}: the time-free path gives the gold: {q.question}"))
             for i in range(len(path) - 1):
@@ -654,7 +674,7 @@ class Checker:
 
 
 #: Operators whose question asserts the final S* fact at t_query (the others name it and ask its times).
-ASSERT_FINAL = ("point_in_time", "before_after", "present_state", "yes_no")
+ASSERT_FINAL = ("point_in_time", "before_after", "two_facts", "present_state", "yes_no")
 
 
 def op_is_no(q: Question) -> bool:

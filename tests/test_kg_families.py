@@ -125,7 +125,7 @@ def test_the_checker_catches_a_wrong_gold_of_each_family() -> None:
 def test_new_families_fill_on_a_random_graph_and_can_be_switched_off() -> None:
     g = random_graph(1500, 4)
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=1), phrases="yago11k")
-    assert {"duration", "yes_no", "present_state"} <= {q.operator for q in b.questions}
+    assert {"duration", "yes_no", "present_state", "two_facts"} <= {q.operator for q in b.questions}
     old = ("point_in_time", "before_after", "interval", "sequence")
     off = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=1, operators=old), phrases="yago11k")
     assert {q.operator for q in off.questions} == set(old)
@@ -181,3 +181,44 @@ def test_yes_no_and_durations_are_scored(
 ) -> None:
     got = score_answer(_q(kind, gold, gold_id), AnswerRecord("q", "x", "ok", reply), mode=mode)  # type: ignore[arg-type]
     assert got.outcome == outcome
+
+
+# Worked by hand (playsFor a state, one team at a time; wasBornIn an event; YAGO11k reads an open end as
+# unknown: a spell with no end is asserted in its start year only).
+# Ann: Reds 1990-1994, Blues 1996-2001. Eve: Hawks 2000-2003, Lions 2005 with no end.
+# Born: Bob 1992, Cid 1995 (Ann between teams), Dan 1998, Fay 2008 (Eve's Lions spell not asserted then),
+# Gus 2005. Only Ann's and Eve's teams change over time (a birthplace asked at its own year needs no time).
+OTHER_FACTS = [
+    fact(0, "Ann", "playsFor", "Reds", 1990, 1994),
+    fact(1, "Ann", "playsFor", "Blues", 1996, 2001),
+    fact(2, "Bob", "wasBornIn", "Paris", 1992, None),
+    fact(3, "Cid", "wasBornIn", "Rome", 1995, None),
+    fact(4, "Dan", "wasBornIn", "Oslo", 1998, None),
+    fact(5, "Eve", "playsFor", "Hawks", 2000, 2003),
+    fact(6, "Eve", "playsFor", "Lions", 2005, None),
+    fact(7, "Fay", "wasBornIn", "Oslo", 2008, None),
+    fact(8, "Gus", "wasBornIn", "Rome", 2005, None),
+]
+# (anchor, year, answer, reference fact): the asked team at the start of another entity's fact; a gold
+# chain is asked once, so Ann's Blues spell is asked at Dan's birth or at Eve's joining the Hawks
+AT_OTHER_FACT = {
+    ("<Ann>", 1992, "<Reds>", 2),  # when Bob was born
+    ("<Ann>", 1998, "<Blues>", 4),  # when Dan was born
+    ("<Ann>", 2000, "<Blues>", 5),  # when Eve joined the Hawks
+    ("<Eve>", 2005, "<Lions>", 8),  # when Gus was born: the start year of the open spell is asserted
+}
+
+
+def test_two_facts_asks_at_another_facts_start_and_never_past_an_open_end() -> None:
+    checker, qs = _build(OTHER_FACTS, "two_facts")
+    got = {(q.logical_form["anchor"], int(q.t_query), q.answer_ids[0], q.logical_form["reference_fact"]) for q in qs}
+    assert got <= AT_OTHER_FACT  # not at Cid's birth (no team), nor at Fay's (the Lions spell has no known end)
+    assert sorted((a, o) for a, _, o, _ in got) == [("<Ann>", "<Blues>"), ("<Ann>", "<Reds>"), ("<Eve>", "<Lions>")]
+    for q in qs:
+        assert not q.render_time and q.t_query not in q.question
+        assert [t.fact_id for t in q.S_anchor] == [q.logical_form["reference_fact"]]
+        assert list(q.time_refs) == [{"which": "start", "value": q.t_query, "of": "anchor"}]
+    wrong = dataclasses.replace(qs[0], answers=("Lions",), answer_ids=("<Lions>",))
+    assert checker.check(wrong)
+    moved = dataclasses.replace(qs[0], logical_form={**qs[0].logical_form, "reference_fact": 7})
+    assert checker.check(moved)

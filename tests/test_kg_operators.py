@@ -42,6 +42,7 @@ def test_the_registry_names_every_operator_once_in_cell_order() -> None:
             "duration",
             "yes_no",
             "present_state",
+            "two_facts",
         )
     )
     assert all(name == op.name for name, op in REGISTRY.items())
@@ -57,6 +58,7 @@ def test_the_registry_names_every_operator_once_in_cell_order() -> None:
         "Duration",
         "Yes/no",
         "Present state",
+        "Two facts",
     }
 
 

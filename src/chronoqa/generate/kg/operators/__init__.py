@@ -1,7 +1,7 @@
 """The KG question operators: one module each, registered in :data:`REGISTRY`.
 
 Each module (``point_in_time``, ``before_after``, ``interval``, ``sequence``, ``duration``, ``yes_no``,
-``present_state``) declares one
+``present_state``, ``two_facts``) declares one
 :class:`~chronoqa.generate.kg.operators.base.Operator`: its drafting, its templates, its answer kind, its time
 references and its validity rule. The builder knows operators only through this table: the cells it fills, the
 configuration's names and default weights, the data card's names all come from it. To add an operator, write
@@ -20,6 +20,7 @@ from chronoqa.generate.kg.operators import (
     point_in_time,
     present_state,
     sequence,
+    two_facts,
     yes_no,
 )
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator
@@ -64,6 +65,7 @@ REGISTRY: dict[str, Operator] = {
         duration.OPERATOR,
         yes_no.OPERATOR,
         present_state.OPERATOR,
+        two_facts.OPERATOR,
     )
 }
 

@@ -147,6 +147,7 @@ class GenContext:
     static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
     seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
+    timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
 
 
 def certain(row: list[int], t: int) -> bool:

@@ -97,7 +97,7 @@ def _in_what(rd: Renderer, d: Draft) -> str:
 OPERATOR = Operator(
     name="interval",
     title="Interval",
-    weight=0.15,
+    weight=0.1,
     answer=AnswerKind.DATE,
     draft=draft,
     templates=(

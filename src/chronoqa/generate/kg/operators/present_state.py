@@ -107,7 +107,7 @@ def _then(rd: Renderer, d: Draft) -> str:
 OPERATOR = Operator(
     name="present_state",
     title="Present state",
-    weight=0.15,
+    weight=0.1,
     answer=AnswerKind.ENTITY,
     draft=draft,
     templates=(
