@@ -91,6 +91,11 @@ def _run(folder: Path, code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _exported(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The questions TempBench's layout keeps: evidence that holds at t_query (not an empty S*, not a "no")."""
+    return [q for q in questions if q["S_star"] and not (q.get("answer_type") == "yes_no" and q["answers"] == ["no"])]
+
+
 def test_layout(exported: tuple[Path, Path]) -> None:
     _, out = exported
     names = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
@@ -110,7 +115,8 @@ def test_quickstart_runs_unchanged(exported: tuple[Path, Path]) -> None:
     res = _run(out, QUICKSTART.replace("#RETRIEVER", RETRIEVER).replace("#CHECKS", CHECKS))
     assert res.returncode == 0, res.stderr[-3000:]
     got = json.loads(res.stdout.splitlines()[-1])
-    questions = [q for q in _lines(release / "benchmark.jsonl") if q["split"] == "test"]
+    # the export leaves out questions with no evidence holding at t_query: an empty S*, a yes/no answered "no"
+    questions = [q for q in _exported(_lines(release / "benchmark.jsonl")) if q["split"] == "test"]
     assert got["t_query"] == [float(q["t_query"]) for q in questions]
     assert all(isinstance(t, float) for t in got["t_query"])
     # Independently: the retriever returns S* plus the distractors not in S*; every S* fact is valid at t_query.
@@ -147,7 +153,7 @@ def test_raw_file_holds_ids_that_labels_tsv_resolves(exported: tuple[Path, Path]
     assert (out / "benchmark" / "ids.txt").read_text(encoding="utf-8").splitlines() == sorted(labels)
     raw = _lines(out / "benchmark" / "benchmark.jsonl")
     labelled = _lines(out / "benchmark" / "benchmark_labelled.jsonl")
-    source = _lines(release / "benchmark.jsonl")
+    source = _exported(_lines(release / "benchmark.jsonl"))
     assert [q["id"] for q in raw] == [q["id"] for q in labelled] == [q["id"] for q in source]
     for r, lab, src in zip(raw, labelled, source, strict=True):
         for name in ("S_star", "S_dist", "S_stale"):
@@ -161,7 +167,9 @@ def test_raw_file_holds_ids_that_labels_tsv_resolves(exported: tuple[Path, Path]
 
 def test_functional_flags_copied(exported: tuple[Path, Path]) -> None:
     release, out = exported
-    assert _lines(out / "benchmark" / "functional_negatives.jsonl") == _lines(release / "functional_negatives.jsonl")
+    kept = {q["id"] for q in _exported(_lines(release / "benchmark.jsonl"))}
+    flags = [f for f in _lines(release / "functional_negatives.jsonl") if f["id"] in kept]
+    assert _lines(out / "benchmark" / "functional_negatives.jsonl") == flags
 
 
 def test_datacards_say_when_stale_is_empty(exported: tuple[Path, Path]) -> None:

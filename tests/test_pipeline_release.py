@@ -87,10 +87,11 @@ def test_a_run_reads_each_release_file_once(releases: dict[str, Path], tmp_path:
 
 
 def test_a_release_is_read_lazily_and_checked(releases: dict[str, Path], watch: Any) -> None:
+    n_lines = len((releases["jsonl"] / "benchmark.jsonl").read_text(encoding="utf-8").splitlines())
     counts = watch(releases["jsonl"])
     rel = load_release(releases["jsonl"])
     assert not counts  # opening reads nothing
-    assert len(rel.questions) == 40 and not counts[CORPUS_FILE]
+    assert len(rel.questions) == n_lines >= 30 and not counts[CORPUS_FILE]
     docs = rel.corpus
     first = docs[0]
     assert docs.index_of(first.doc_id) == 0 and docs[len(docs) - 1] == list(docs)[-1]

@@ -30,6 +30,7 @@ from chronoqa.export.provenance import LOW_CONFIDENCE_FILE
 from chronoqa.generate.kg.datacard import STALE_HEADING, stale_section
 from chronoqa.io import write_jsonl, write_text
 from chronoqa.records import Question, Triple
+from chronoqa.score.evidence import has_time_valid_chain
 from chronoqa.time import TimeParseError, float_year
 
 __all__ = ["EVAL_SCRIPT", "write_tempbench"]
@@ -151,9 +152,9 @@ def _labels(questions: Iterable[Question]) -> dict[str, str]:
     return out
 
 
-def _flags(release: Release) -> Iterator[Mapping[str, Any]]:
+def _flags(release: Release, questions: Iterable[Question]) -> Iterator[Mapping[str, Any]]:
     flags = release.flags
-    for q in release.questions:
+    for q in questions:
         f = flags.get(q.id)
         if f is None:
             raise ChronoqaError(
@@ -170,7 +171,9 @@ _LAYOUT_NOTE = [
     "`benchmark/labels.tsv`). `t_query` is a float year (`1994.0`) as TempBench's; a triple's `t_start`/`t_end` "
     "are the release's ISO times (a year or a date; `null` when unknown), which `tempbench_eval` reads as the same "
     "times. `code/tempbench_eval.py` scores with chronoqa's definitions of TRP and CCR, so it needs "
-    "`pip install chronoqa`; `python code/tempbench_eval.py` runs its self-check.",
+    "`pip install chronoqa`; `python code/tempbench_eval.py` runs its self-check. Questions without evidence that "
+    "holds at `t_query` (an empty gold set; a yes/no question answered no) are left out: TRP and CCR are not "
+    "defined on them.",
     "",
 ]
 
@@ -184,11 +187,11 @@ def _datacard(release: Release) -> str:
 
 def write_tempbench(release: Release, out: Path, validation: Path | None = None) -> Path:
     """Write TempBench's layout of ``release`` into ``out`` (``validation``'s flags go to ``annotation/``)."""
-    questions = release.questions
+    questions = [q for q in release.questions if has_time_valid_chain(q)]  # what TRP and CCR are defined over
     labelled = [_record(q, raw=False) for q in questions]  # checks every t_query before anything is written
     raw = [_record(q, raw=True) for q in questions]
     labels = _labels(questions)
-    flags = list(_flags(release))
+    flags = list(_flags(release, questions))
     bench = out / "benchmark"
     bench.mkdir(parents=True, exist_ok=True)
     (out / "code").mkdir(exist_ok=True)

@@ -34,7 +34,7 @@ from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule
 from chronoqa.score.candidates import CorpusEntities, Judging
-from chronoqa.score.evidence import EvidenceRow
+from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
@@ -340,15 +340,24 @@ def _scored_questions(
 def _evidence_questions(qs: Sequence[Question], warnings: list[str]) -> list[Question]:
     """The questions retrieval is scored on.
 
-    Retrieval evidence is defined for questions that have evidence: a question whose gold set is empty
-    (a table question of cardinality "none") has no S* to retrieve, so it is left out of every retrieval
-    denominator by definition, and counted (answers still score it).
+    Retrieval evidence is defined for questions that have time-valid evidence: a question whose gold set is
+    empty (a table question of cardinality "none") has no S* to retrieve, and a yes/no question answered "no"
+    asks about a fact that by construction does not hold at ``t_query`` (its S* is the spell that ended
+    before), so neither has a time-valid chain; both are left out of every retrieval denominator by
+    definition, and counted (answers still score them).
     """
-    ev_qs = [q for q in qs if q.S_star]
-    if len(ev_qs) < len(qs):
+    ev_qs = [q for q in qs if has_time_valid_chain(q)]
+    n_empty = sum(1 for q in qs if not q.S_star)
+    if n_empty:
         warnings.append(
-            f"{len(qs) - len(ev_qs)} questions have an empty S* (no evidence to retrieve, e.g. cardinality "
+            f"{n_empty} questions have an empty S* (no evidence to retrieve, e.g. cardinality "
             "'none'): retrieval metrics leave them out; answer metrics keep them"
+        )
+    n_no = len(qs) - len(ev_qs) - n_empty
+    if n_no:
+        warnings.append(
+            f"{n_no} yes/no questions are answered 'no' (their S* does not hold at t_query by construction): "
+            "retrieval metrics leave them out; answer metrics keep them"
         )
     return ev_qs
 

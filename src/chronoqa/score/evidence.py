@@ -35,10 +35,10 @@ from typing import Any, NamedTuple
 
 from chronoqa.artifacts.runs import RunHit
 from chronoqa.errors import ChronoqaError
-from chronoqa.records import Triple
+from chronoqa.records import Question, Triple
 from chronoqa.time import Granularity, Interval, TimePoint, ValidityMode, parse_time, valid_at
 
-__all__ = ["EvidenceRow", "TripleKey", "norm_time", "time_valid", "triple_key"]
+__all__ = ["EvidenceRow", "TripleKey", "has_time_valid_chain", "norm_time", "time_valid", "triple_key"]
 
 TripleKey = tuple[str, str, str, str | None, str | None]
 
@@ -120,3 +120,14 @@ class EvidenceRow(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """TempBench-style row dict (plus chronoqa's negative-aware fields)."""
         return self._asdict()
+
+
+def has_time_valid_chain(q: Question) -> bool:
+    """Whether ``q`` has evidence that holds at ``t_query``, the evidence TRP and CCR are defined over.
+
+    Not so for a question whose gold set is empty (a table question of cardinality "none"), nor for a yes/no
+    question answered "no": it asks about a fact that by construction no longer holds at ``t_query`` (its S*
+    is the spell that ended before).
+    """
+    answered_no = q.answer_type == "yes_no" and tuple(a.lower() for a in q.answers) == ("no",)
+    return bool(q.S_star) and not answered_no
