@@ -15,6 +15,7 @@ from typing import Literal
 
 __all__ = [
     "MAX_ECHO",
+    "SKIP_BAD_ROWS",
     "BadRowPolicy",
     "ChecksumError",
     "ChronoqaError",
@@ -49,6 +50,10 @@ class SkippedRow:
         return f"{self.file}:{self.line}: field {self.field!r} = {self.value!r}: {self.reason}"
 
 
+#: The fix that skips bad input rows, as the CLI user and the library user each type it (error texts end with it).
+SKIP_BAD_ROWS = "build with --on-bad-row skip (from Python: on_bad_row='skip')"
+
+
 class DataError(ChronoqaError, ValueError):
     """A bad value in an input file: names the file, line, field, value, what was expected and the fix."""
 
@@ -59,7 +64,7 @@ class DataError(ChronoqaError, ValueError):
         field: str,
         value: object,
         expected: str,
-        fix: str = "fix the row, or load with on_bad_row='skip' to skip and count such rows",
+        fix: str = f"fix the row, or {SKIP_BAD_ROWS} to skip and count such rows",
     ) -> None:
         self.file, self.line, self.field, self.value = file, line, field, value
         self.expected, self.fix = clip(expected, 2 * MAX_ECHO), fix  # an expectation may quote the value

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from chronoqa._gc import gc_paused
-from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
 
@@ -104,7 +104,7 @@ def iter_text_lines(
                     f"{bad!r} at byte offset {start + exc.start}",
                     "UTF-8 text",
                     "re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8), "
-                    "or load with on_bad_row='skip' to skip and count such lines",
+                    f"or {SKIP_BAD_ROWS} to skip and count such lines",
                 ),
                 policy,
             )
@@ -126,14 +126,14 @@ class TimeCells:
         except KeyError:
             pass
         point = self._convert(
-            value, line, field, "correct the date (months 1..12, days within the month), or load with on_bad_row='skip'"
+            value, line, field, f"correct the date (months 1..12, days within the month), or {SKIP_BAD_ROWS}"
         )
         self._cache[value] = point
         return point
 
     def parse_value(self, value: object, line: int, field: str) -> TimePoint | None:
         """Parse a non-string cell (a Parquet number or ``None``); errors as :meth:`parse`."""
-        return self._convert(value, line, field, "correct the value, or load with on_bad_row='skip'")
+        return self._convert(value, line, field, f"correct the value, or {SKIP_BAD_ROWS}")
 
     def _convert(self, value: object, line: int, field: str, fix: str) -> TimePoint | None:
         try:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from chronoqa.errors import BadRowPolicy, DataError, LoadReport
+from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, DataError, LoadReport
 from chronoqa.io import arrow_bytes
 from chronoqa.records import TemporalGraph
 from chronoqa.sources._common import (
@@ -227,7 +227,7 @@ def _read_lines(
         parts = text.split("\t")
         if len(parts) != 5:
             expected = f"5 tab-separated fields s_id, r_id, o_id, start, end (found {len(parts)})"
-            fix = "repair the line, or load with on_bad_row='skip'"
+            fix = f"repair the line, or {SKIP_BAD_ROWS}"
             builder.bad(DataError(label, lineno, "(row)", text[:80], expected, fix))
             continue
         s_id, r_id, o_id, start_raw, end_raw = parts
@@ -278,7 +278,7 @@ def _unknown_id(s: str | None, r: str | None, s_id: str, r_id: str, o_id: str, f
         field,
         key,
         f"an id listed in {dict_name}",
-        f"add the id to {dict_name} or remove the row, or load with on_bad_row='skip'",
+        f"add the id to {dict_name} or remove the row, or {SKIP_BAD_ROWS}",
     )
 
 

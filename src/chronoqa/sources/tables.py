@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from chronoqa.errors import BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import TemporalTable
 from chronoqa.sources._common import (
     NOTE_BLANK,
@@ -247,7 +247,7 @@ class _RowReader:
         self.report.rows_read += 1
         if len(values) != len(self.header):
             shown = ",".join("" if v is None else str(v) for v in values)[:80]
-            fix = "repair the row (quote values that contain the delimiter), or load with on_bad_row='skip'"
+            fix = f"repair the row (quote values that contain the delimiter), or {SKIP_BAD_ROWS}"
             expected = f"{len(self.header)} fields as in the header (found {len(values)})"
             self.report.handle(DataError(self.label, lineno, "(row)", shown, expected, fix), self.policy)
             return None
@@ -270,7 +270,7 @@ class _RowReader:
         late = next(((i, t) for i, t in times if t is not None and t.first_day() > as_of.last_day()), None)
         if late is None:
             return False
-        fix = "correct the date, load with a later as_of, or load with on_bad_row='skip'"
+        fix = f"correct the date, build with a later --as-of, or {SKIP_BAD_ROWS}"
         expected = f"a time no later than as_of={as_of.isoformat()}"
         error = DataError(self.label, lineno, self.header[late[0]], late[1].isoformat(), expected, fix)
         self.report.handle(error, self.policy)
