@@ -94,3 +94,37 @@ def test_inspect_finds_the_task_by_name_after_install(venv: Path, tmp_path: Path
     n_good = len(range(0, len(test_qs), 2))
     a = next(v for k, v in got["scores"]["A"].items() if k.endswith("defined_mean"))
     assert a == pytest.approx(n_good / len(test_qs))
+
+
+# The console script `inspect` is `inspect_ai._cli.main:main`; the fresh environment has no console
+# scripts of its dependencies, so the same entry is called through its interpreter. One substitution:
+# inspect's mock model counts tokens with tiktoken, which downloads its encoding from a blob store on
+# first use (not a package registry, so unreachable offline); a length count stands in for it.
+CLI = """
+import sys
+import inspect_ai.model._model as model
+model.count_text_tokens = lambda text: max(1, len(text) // 4)
+from inspect_ai._cli.main import main
+sys.argv = ['inspect', *sys.argv[1:]]
+main()
+"""
+
+
+def test_inspect_cli_evaluates_the_task_on_the_mock_model(venv: Path, tmp_path: Path) -> None:
+    read_eval_log = pytest.importorskip("inspect_ai.log", reason="pip install chronoqa[inspect]").read_eval_log
+    rel = write_bench(tmp_path / "rel")
+    args = ["eval", "chronoqa/chronoqa_qa", "-T", f"release={rel}", "--model", "mockllm/model",
+            "--log-dir", str(tmp_path / "logs"), "--log-format", "json", "--display", "none"]  # fmt: skip
+    res = subprocess.run(
+        [str(venv), "-c", CLI, *args],
+        capture_output=True, text=True, timeout=300, check=False, env=_clean_env(), cwd=tmp_path,
+    )  # fmt: skip
+    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
+    (log_file,) = (tmp_path / "logs").glob("*.json")
+    log = read_eval_log(str(log_file))
+    assert log.status == "success" and log.eval.task_registry_name == "chronoqa/chronoqa_qa"
+    assert len(log.samples or []) == sum(q.split == "test" for q in questions())
+    # the mock's fixed reply names no gold answer: every question is scored, none right
+    scores = {s.name: {k: m.value for k, m in s.metrics.items()} for s in log.results.scores}  # type: ignore[union-attr]
+    assert set(scores) >= {"A", "T", "AT"}
+    assert next(v for k, v in scores["A"].items() if k.endswith("defined_mean")) == 0.0
