@@ -1,6 +1,6 @@
 """Screenshots of a report for docs/img/: the page at 1400 px wide and on a 1280x800 laptop, in headless Chromium.
 
-    python scripts/report_screenshots.py runs/yago11k/report/report.html docs/img
+    python scripts/report_screenshots.py runs/wikidata12k/report/report.html docs/img
 
 Writes report-top-1400.png (cards, warnings, composition), report-retrieval-1400.png (the table, its legend,
 the CCR bars), report-significance-1400.png, explorer-list-1280.png (the question list as a laptop shows

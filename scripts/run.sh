@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: the whole pipeline in one command (creates .venv and installs chronoqa on first use).
-#   bash scripts/run.sh                      # YAGO11k: fetch -> build -> retrieve -> answer -> evaluate -> report
-#   bash scripts/run.sh wikidata12k --n-questions 5000
+#   bash scripts/run.sh                      # Wikidata12k: fetch -> build -> retrieve -> answer -> evaluate -> report
+#   bash scripts/run.sh yago11k
 #   bash scripts/run.sh --config my-run.toml
 #   bash scripts/run.sh --llm 'llm(model=gpt-4o-mini,base_url=https://api.openai.com/v1)'
 # Arguments go to `chronoqa run` (see `chronoqa run --help`). Without internet, set CHRONOQA_MIRROR to a

@@ -108,3 +108,36 @@ def test_agrees_with_ir_measures() -> None:
         assert mine[pairs[name]][index[qid]] == pytest.approx(value, abs=1e-12), (qid, name)
         checked += 1
     assert checked >= 50 * len(measures)  # ir_measures leaves out the questions with an empty ranking
+
+
+def test_outrank_hand_worked() -> None:
+    """Outrank: every time-valid gold triple retrieved (within k) above every stale or distractor triple."""
+    gold, dist, stale, other = t(1), t(5, 1995), t(6, 1990), t(9)
+
+    def q(qid: str, s_star: tuple[Triple, ...] = (gold,), **negs: tuple[Triple, ...]) -> Question:
+        return Question(qid, "test", "?", "2000", s_star, **negs)
+
+    questions = [
+        q("below", S_dist=(dist,)),  # the distractor comes first
+        q("above", S_dist=(dist,), S_stale=(stale,)),  # gold first, both negatives after it
+        q("alone", S_dist=(dist,)),  # no negative retrieved: gold outranks it
+        q("missed", S_dist=(dist,)),  # gold never retrieved
+        q("late", S_dist=(dist,)),  # gold first among what was retrieved, but at rank 2
+        q("two", (gold, t(2)), S_stale=(stale,)),  # the stale fact sits between the two gold facts
+        q("no-negatives"),  # undefined: nothing to outrank
+        q("no-valid-gold", (t(3, 1990),), S_dist=(dist,)),  # undefined: no time-valid gold
+    ]
+    run = {
+        "below": [dist, gold],
+        "above": [gold, other, dist, stale],
+        "alone": [gold],
+        "missed": [dist, other],
+        "late": [other, gold],
+        "two": [gold, stale, t(2)],
+        "no-negatives": [gold],
+        "no-valid-gold": [t(3, 1990), dist],
+    }
+    got = values(questions, run, ["Outrank", "Outrank@1"])
+    assert got["Outrank"] == [0.0, 1.0, 1.0, 0.0, 1.0, 0.0, None, None]
+    assert got["Outrank@1"] == [0.0, 1.0, 1.0, 0.0, 0.0, 0.0, None, None]
+    assert str(Measure.parse("outrank@10")) == "Outrank@10"

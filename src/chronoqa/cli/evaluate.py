@@ -118,7 +118,8 @@ def register(app: typer.Typer) -> None:
         bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap / permutation resamples.")] = 1000,
         min_slice: Annotated[int, typer.Option("--min-slice", help="Warn on slices smaller than this.")] = 30,
         measure: Annotated[
-            list[str] | None, typer.Option("--measure", help="Ranking measure, repeatable (default R@10 nDCG@10 MRR).")
+            list[str] | None,
+            typer.Option("--measure", help="Ranking measure, repeatable (default R@10 nDCG@10 MRR Outrank@10)."),
         ] = None,
         split: Annotated[str | None, typer.Option("--split", help="Score one split only (train/dev/test).")] = None,
         answer_rule: Annotated[str, typer.Option("--answer-rule", help="Set answers: 'all' or '3_of_many'.")] = "all",

@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
 
 
 def run_cmd(
-    dataset: Annotated[str | None, typer.Argument(help="Dataset name (default yago11k).")] = None,
+    dataset: Annotated[str | None, typer.Argument(help="Dataset name (default wikidata12k).")] = None,
     config: Annotated[Path | None, typer.Option("--config", "-c", help="TOML config file.")] = None,
     files: Annotated[str | None, typer.Option(help="Your facts: a HyTE folder or a CSV/TSV/Parquet file.")] = None,
     bench: Annotated[str | None, typer.Option(help="A ready release folder or URI (skips build).")] = None,

@@ -2,11 +2,11 @@
 
 File format (every key optional; flags override the file, the file overrides the defaults)::
 
-    dataset = "yago11k"            # a registered dataset name, or:
+    dataset = "wikidata12k"        # a registered dataset name, or:
     # files = "my_graph.tsv"       # your own facts: a HyTE folder or a CSV/TSV/Parquet of quintuples
     # bench = "my_release/"        # or a ready benchmark release folder (skips fetch and build)
     # tables = ["legal.csv"]       # or temporal tables (TDBench style): a table benchmark is built
-    out = "runs/yago11k"
+    out = "runs/wikidata12k"
     seed = 0
     split = "test"                 # the split answered and scored
 
@@ -76,7 +76,10 @@ _SECTIONS: Mapping[str, tuple[str, ...]] = {
 class RunConfig:
     """Every setting of a pipeline run (see the module docstring for the file format)."""
 
-    dataset: str = "yago11k"
+    # Wikidata12k by default: its 2- and 3-hop chains and repeated relations are where retrievers differ
+    # (time-blind and time-aware BM25, single-fact and graph retrieval have disjoint 95% CIs on Outrank@10,
+    # MRR or CCR@10); on YAGO11k, almost all one-hop, they score within each other's intervals.
+    dataset: str = "wikidata12k"
     files: str = ""
     bench: str = ""
     tables: tuple[str, ...] = ()

@@ -23,6 +23,8 @@ COLUMN_HELP: dict[str, str] = {
     "(over the questions that returned anything)",
     "CCR": "complete chain retrieval: 1 when every gold fact of the question was returned and each is valid at "
     "the time asked about, else 0",
+    "Outrank@10": "share of the questions with a stale or distractor fact where every time-valid gold fact is in "
+    "the top 10 above all of them: does the retriever prefer the fact true at the time asked about?",
     # answers
     "A": "answer accuracy as a careful judge reads it: the gold (or an alias) named in a short answer, "
     "no other candidate, no hedging",

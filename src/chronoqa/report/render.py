@@ -16,7 +16,14 @@ from chronoqa.report.sections import EXPLORER_CSS, explorer_html, explorer_markd
 
 __all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
 
-_RET_COLS = (("R@10", "R@10"), ("nDCG@10", "nDCG@10"), ("MRR", "MRR"), ("TRP_macro", "TRP"), ("CCR", "CCR"))
+_RET_COLS = (
+    ("R@10", "R@10"),
+    ("nDCG@10", "nDCG@10"),
+    ("MRR", "MRR"),
+    ("TRP_macro", "TRP"),
+    ("CCR", "CCR"),
+    ("Outrank@10", "Outrank@10"),
+)
 _ANS_COLS = (
     ("A", "A"),
     ("A_strict", "A strict"),

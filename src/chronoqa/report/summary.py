@@ -25,7 +25,7 @@ __all__ = [
     "build_summary",
 ]
 
-RETRIEVAL_METRICS = ("R@10", "nDCG@10", "MRR", "TRP_macro", "CCR", "coverage", "stale_hit_rate")
+RETRIEVAL_METRICS = ("R@10", "nDCG@10", "MRR", "TRP_macro", "CCR", "Outrank@10", "coverage", "stale_hit_rate")
 ANSWER_METRICS = ("A", "A_strict", "abstain_rate", "error_rate", "outdated_rate")
 TIME_METRICS = ("T", "AT")
 JUDGE_METRICS = ("judge_agreement", "judge_false_accepts", "judge_false_rejects")  # an LLM judge against the rules

@@ -43,7 +43,7 @@ from chronoqa.time import ValidityMode
 
 __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
 
-DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR")
+DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR", "Outrank@10")
 _BINARY = frozenset({"CCR", "coverage", "A", "T", "AT"})  # per-question 0/1 outcomes: McNemar applies
 
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]

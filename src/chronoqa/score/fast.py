@@ -336,6 +336,20 @@ def _encode(gold: GoldColumns, hits: HitColumns) -> _Pairs:
     )
 
 
+def _positions(pairs_sorted: np.ndarray, hits_sorted: np.ndarray, pos_sorted: np.ndarray) -> np.ndarray:
+    """The 0-based rank of each of ``pairs_sorted`` among the kept hits (``inf``: not retrieved)."""
+    found = _isin(pairs_sorted, hits_sorted, b_sorted=True)
+    at = np.minimum(np.searchsorted(hits_sorted, pairs_sorted), max(hits_sorted.size - 1, 0))
+    return np.where(found, pos_sorted[at] if pos_sorted.size else 0, np.inf)
+
+
+def _negatives(gold: GoldColumns, pairs: _Pairs, gold_sorted: np.ndarray) -> np.ndarray:
+    """The sorted distinct negative pairs of the questions whose negatives are defined, gold left out."""
+    neg = np.concatenate([pairs.stale[gold.stale_defined[gold.stale_q]], pairs.dist[gold.dist_defined[gold.dist_q]]])
+    neg = np.unique(neg)
+    return neg[~_isin(neg, gold_sorted, b_sorted=True)]
+
+
 def _rank(gold: GoldColumns, hits: HitColumns, pairs: _Pairs) -> tuple[RankedHits, np.ndarray, np.ndarray]:
     """The ranked hits (de-duplicated, first occurrence kept), the sorted distinct gold and hit pairs."""
     nq, n_keys = gold.n_questions, pairs.n_keys
@@ -351,14 +365,13 @@ def _rank(gold: GoldColumns, hits: HitColumns, pairs: _Pairs) -> tuple[RankedHit
     hq = hits.q[keep]
     pos = np.arange(hq.size) - np.searchsorted(hq, hq, side="left")
     relevant = _isin(pairs.hits[keep], gp_u[g_valid], b_sorted=True)
-    # the rank of each distinct gold pair among the kept hits (inf: not retrieved)
-    pos_sorted = pos[(np.cumsum(keep) - 1)[h_first]]
-    found = _isin(gp_u, hp_sorted, b_sorted=True)
-    at = np.minimum(np.searchsorted(hp_sorted, gp_u), max(hp_sorted.size - 1, 0))
-    gold_pos = np.where(found, pos_sorted[at] if pos_sorted.size else 0, np.inf)
+    pos_sorted = pos[(np.cumsum(keep) - 1)[h_first]]  # the rank of each distinct hit pair, in pair order
+    neg = _negatives(gold, pairs, gp_u)
+    neg_q = neg // n_keys
     ranked = RankedHits(
         nq, hq, pos, relevant, np.bincount(hq, minlength=nq)[:nq], n_valid_gold, n_gold,
-        n_valid_gold == n_gold, gq, gold_pos,
+        n_valid_gold == n_gold, gq, _positions(gp_u, hp_sorted, pos_sorted), g_valid,
+        neg_q, _positions(neg, hp_sorted, pos_sorted), np.bincount(neg_q, minlength=nq)[:nq],
     )  # fmt: skip
     return ranked, gp_u, hp_sorted
 

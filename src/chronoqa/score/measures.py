@@ -48,8 +48,10 @@ class RankedHits:
     within its question, after de-duplication), ``relevant`` (the hit is time-valid gold). Per question:
     ``n_retrieved`` (distinct hits), ``n_relevant`` (distinct time-valid S* triples), ``n_gold`` (distinct
     S* triples) and ``gold_all_valid`` (every S* triple is time-valid). Per distinct S* triple:
-    ``gold_q`` (question index) and ``gold_pos`` (the 0-based rank at which it was retrieved; ``inf``
-    when it was not).
+    ``gold_q`` (question index), ``gold_pos`` (the 0-based rank at which it was retrieved; ``inf``
+    when it was not) and ``gold_valid`` (it is time-valid). Per distinct negative triple (S_stale and
+    S_dist of the questions whose negatives are defined, not also gold): ``neg_q`` and ``neg_pos`` (as
+    for gold); per question ``n_neg`` (how many).
     """
 
     n_questions: int
@@ -62,6 +64,10 @@ class RankedHits:
     gold_all_valid: np.ndarray
     gold_q: np.ndarray
     gold_pos: np.ndarray
+    gold_valid: np.ndarray
+    neg_q: np.ndarray
+    neg_pos: np.ndarray
+    n_neg: np.ndarray
 
     def count(self, mask: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         """Per-question sums of ``weights`` (1 when ``None``) over the hits where ``mask`` holds."""
@@ -135,11 +141,39 @@ def ccr(h: RankedHits, k: int | None) -> Values:
     return ok.astype(np.float64), np.ones(h.n_questions)
 
 
+def outrank(h: RankedHits, k: int | None) -> Values:
+    """``Outrank`` / ``Outrank@k``: 1 when every time-valid S* triple is retrieved (within k) above every negative.
+
+    The negatives are the question's stale and distractor triples (where they are defined: functional,
+    and not also gold); a negative that was not retrieved ranks below everything. This is the question a
+    time-aware retriever answers and a time-blind one does not: does the fact true at ``t_query`` come
+    before the facts of the same subject and relation true at other times? Undefined for a question with
+    no time-valid gold or no negative.
+    """
+    nq = h.n_questions
+    cut = np.inf if k is None else float(k)
+    worst_gold = np.full(nq, -1.0)
+    np.maximum.at(worst_gold, h.gold_q[h.gold_valid], h.gold_pos[h.gold_valid])
+    best_neg = np.full(nq, np.inf)
+    np.minimum.at(best_neg, h.neg_q, h.neg_pos)
+    defined = (h.n_relevant > 0) & (h.n_neg > 0)
+    ok = defined & (worst_gold < cut) & (worst_gold < best_neg)
+    return ok.astype(np.float64), defined.astype(np.float64)
+
+
 MeasureFn = Callable[[RankedHits, "int | None"], Values]
 
 MEASURES: NameTable[MeasureFn] = NameTable(
     "measure",
-    (("R", recall), ("P", precision), ("nDCG", ndcg), ("MRR", reciprocal_rank), ("TRP", trp), ("CCR", ccr)),
+    (
+        ("R", recall),
+        ("P", precision),
+        ("nDCG", ndcg),
+        ("MRR", reciprocal_rank),
+        ("TRP", trp),
+        ("CCR", ccr),
+        ("Outrank", outrank),
+    ),
 )
 """Every measure by name, with its implementation (whose docstring is the definition)."""
 
