@@ -27,7 +27,7 @@ from chronoqa.generate.table.declared import declared_rows
 from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
-from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, table_kind
+from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, span_names, table_kind
 from chronoqa.generate.table.questions import (
     SPELL_FAMILIES,
     TFDContext,
@@ -174,7 +174,9 @@ def _delimited_share(store: TableStore, column: str) -> float:
     return sum(1 for v in vals if MULTI_VALUE_RE.search(v)) / max(1, len(vals))
 
 
-def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
+def _tfd_reports(
+    store: TableStore, named: Sequence[str], config: TableBuildConfig
+) -> tuple[list[TFDReport], list[TFDReport]]:
     """(kept reports, all candidate reports) for one table."""
     if named:
         reports = [check_tfd(store, TFD.parse(t, store.table.columns)) for t in named]
@@ -283,6 +285,8 @@ class TableBuildState:
     tfd_reports: dict[str, tuple[TFDReport, ...]] = field(default_factory=dict)
     tfd_manifest: dict[str, Any] = field(default_factory=dict)
     kept_by_table: dict[str, list[TFD]] = field(default_factory=dict)
+    #: TFDs found while choosing a table's kind (kept reports, all candidates), used by its role questions
+    discovered: dict[str, tuple[list[TFDReport], list[TFDReport]]] = field(default_factory=dict)
     family_candidates: dict[str, dict[str, int]] = field(default_factory=dict)
     family_notes: dict[str, dict[str, str]] = field(default_factory=dict)
     declared: dict[str, dict[str, object]] = field(default_factory=dict)
@@ -395,7 +399,20 @@ def _kind_of(b: TableBuildState, n: str, named: bool) -> TableKind:
     if named and n not in b.cfg.kinds:
         return TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
     declared = {c.split(".", 1)[1]: d for c, d in b.cfg.delimiters.items() if c.split(".", 1)[0] == n}
-    return table_kind(b.by_name[n], b.cfg.kinds.get(n), declared)
+    kind = table_kind(b.by_name[n], b.cfg.kinds.get(n), declared)
+    if kind.kind != "event" or kind.declared_by != "detected" or span_names(b.by_name[n]):
+        return kind
+    # short spans no column names (a hospital stay, a visit) are spells of a key, not named events: where a TFD
+    # holds over them ("patient ->T doctor"), the table is asked by the TFD path (the 13 Allen relations)
+    kept, candidates = _tfd_reports(b.stores[n], (), b.cfg)
+    if not kept:
+        return kind
+    b.discovered[n] = (kept, candidates)
+    why = (
+        f"{kind.why}, but no column names a row's span (each row is a spell of its key) and the TFD(s) "
+        f"{', '.join(str(r.tfd) for r in kept)} hold over the spans: role (the TFD path)"
+    )
+    return TableKind("role", why, "detected")
 
 
 def _family_questions(b: TableBuildState, n: str) -> None:
@@ -416,7 +433,8 @@ def _family_questions(b: TableBuildState, n: str) -> None:
 
 def _role_questions(b: TableBuildState, n: str) -> None:
     """A role table: its TFDs (named or discovered), handovers, and the questions of each TFD kept."""
-    kept, candidates = _tfd_reports(b.stores[n], b.cfg.tfds.get(n, ()), b.cfg)
+    found = b.discovered.pop(n) if n in b.discovered else None
+    kept, candidates = found or _tfd_reports(b.stores[n], b.cfg.tfds.get(n, ()), b.cfg)
     b.tfd_reports[n] = tuple(candidates)
     b.kept_by_table[n] = [r.tfd for r in kept]
     b.tfd_manifest[n] = {

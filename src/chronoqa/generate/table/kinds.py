@@ -39,6 +39,7 @@ __all__ = [
     "detect_kind",
     "has_delimited_values",
     "is_multi_value",
+    "span_names",
     "split_cell",
     "table_kind",
     "unique_columns",
@@ -109,6 +110,23 @@ def unique_columns(table: TemporalTable, columns: Sequence[str], *, max_size: in
         if found:
             return tuple(min(found, key=lambda f: f[0])[1])
     return ()
+
+
+def span_names(table: TemporalTable) -> tuple[str, ...]:
+    """The columns that name a row's span: each of their values (two or more) holds one span, on every row.
+
+    A Games edition or a film is named (``Game_name``: the event *is* the row); a hospital stay, a contract or a
+    membership is not (a patient has several stays, a doctor treats many patients): such a row is a spell of its
+    key, asked by the TFD path wherever a TFD holds over the spans (:func:`chronoqa.generate.table.build`).
+    """
+    out = []
+    for i, c in enumerate(table.columns):
+        spans: dict[str | None, set[Interval]] = {}
+        for row, iv in zip(table.rows, table.intervals, strict=True):
+            spans.setdefault(row[i], set()).add(iv)
+        if None not in spans and len(spans) > 1 and all(len(v) == 1 for v in spans.values()):
+            out.append(c)
+    return tuple(out)
 
 
 def delimiter_pattern(declared: str | None) -> re.Pattern[str]:
