@@ -35,6 +35,10 @@ def _day(d: datetime.date) -> str:
     return d.isoformat()
 
 
+#: Every table ends before this day (its latest date is the build's default ``as_of``).
+LAST_DAY = datetime.date(2024, 6, 30)
+
+
 def hospital_stays(seed: int = 0, patients: int = 60) -> tuple[list[str], list[list[str]]]:
     """Stays of ``patients`` patients, 4 to 7 each, each with a doctor (of one hospital) and a condition."""
     rng = random.Random(f"stays:{seed}")
@@ -47,8 +51,9 @@ def hospital_stays(seed: int = 0, patients: int = 60) -> tuple[list[str], list[l
         day = datetime.date(2015, 1, 1) + datetime.timedelta(days=rng.randint(0, 900))
         for _ in range(rng.randint(4, 7)):
             doctor = rng.choice(sorted(doctors))
-            length = rng.randint(1, 40)
-            end = day + datetime.timedelta(days=length)
+            end = day + datetime.timedelta(days=rng.randint(1, 40))
+            if end > LAST_DAY:
+                break
             rows.append([patient, doctor, rng.choice(conditions), doctors[doctor], _day(day), _day(end)])
             day = end + datetime.timedelta(days=rng.randint(20, 500))
     return ["Patient", "Doctor", "Condition", "Hospital", "Admission", "Discharge"], rows
@@ -67,6 +72,8 @@ def employment_contracts(seed: int = 0, employees: int = 40) -> tuple[list[str],
         for _ in range(rng.randint(3, 6)):
             employer = rng.choice([e for e in employers if e != last])
             end = day + datetime.timedelta(days=rng.randint(200, 1800))
+            if end > LAST_DAY:
+                break
             rows.append([person, employer, rng.choice(positions), _day(day), _day(end)])
             last = employer
             day = end + datetime.timedelta(days=1 if rng.random() < 0.5 else rng.randint(2, 300))
@@ -81,12 +88,14 @@ def party_memberships(seed: int = 0, members: int = 40) -> tuple[list[str], list
     branches = ["Northfield", "Eastbrook", "Westmere", "Southport"]
     rows = []
     for person in _names(rng, members, taken):
-        month = 1990 * 12 + rng.randint(0, 180)
+        month = 1985 * 12 + rng.randint(0, 180)
         last = None
         count = rng.randint(3, 6)
         for i in range(count):
             party = rng.choice([p for p in parties if p != last])
             end = month + rng.randint(6, 80)
+            if end > LAST_DAY.year * 12 + LAST_DAY.month - 1:
+                break
             still = i == count - 1 and rng.random() < 0.4
             left = "" if still else f"{end // 12:04d}-{end % 12 + 1:02d}"
             rows.append([person, party, rng.choice(branches), f"{month // 12:04d}-{month % 12 + 1:02d}", left])
