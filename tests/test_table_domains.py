@@ -16,6 +16,7 @@ import pytest
 
 from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
 from chronoqa.generate.table.build import read_table_files
+from chronoqa.generate.table.verbalise import PhraseBook
 from chronoqa.records import Question
 from table_domains import DOMAINS, write_domain
 from table_oracle import BRUTE, span, unit
@@ -135,6 +136,8 @@ def test_wording_reads_the_row_as_what_it_is(built, name: str) -> None:
         ref = q.reference or {}
         at = "on" if q.granularity == "day" else "in"
         state = STATES[str(q.allen)].format(b0=_readable(str(ref["start"])), b1=_readable(str(ref["end"])), at=at)
+        if q.allen == "contains" and ref["start"] == ref["end"]:  # one unit inside the row, named once
+            state = f"began before and continued after {_readable(str(ref['start']))}"
         assert text.endswith(f" that {state}?"), (text, state)
         assert not any(c in text for c in header if "_" in c), text
         assert not re.search(r"\b(whose|period|event)\b", text), text
@@ -174,3 +177,17 @@ def test_time_columns_found_by_their_words(tmp_path: Path) -> None:
     assert table.intervals[0].start is not None
     first = datetime.date.fromisoformat(DOMAINS["hospital_stays"](0)[1][0][4])
     assert str(table.intervals[0].start) == first.isoformat()
+
+
+def test_phrase_file_polishes(tmp_path: Path) -> None:
+    """A phrase file may name the row ("job") or word a TFD its own way, which then keeps the "whose" form."""
+    tables, _ = read_table_files([write_domain("employment_contracts", tmp_path)])
+    book = PhraseBook(
+        tfds={"Employee->Employer": {"subject": "the employer of {Employee}", "wh": "What was", "period": "job"}},
+        tables={"employment_contracts": {"row": "posting"}},
+    )
+    result = build_table_benchmark(tables, TableBuildConfig(), phrases=book)
+    allen = [q for q in result.questions if q.operator == "allen"]
+    by_tfd = {str(q.logical_form["tfd"]): q.question for q in allen}
+    assert re.search(r"^What (was|were) the employers? of .+ whose jobs? (began|ended)", by_tfd["Employee->Employer"])
+    assert re.search(r"'s positions? during the postings? that ", by_tfd["Employee->Position"])

@@ -400,6 +400,8 @@ def _clause(phrases: TFDPhrases, relation: Allen, form: str | None, rows: int, d
         return CLAUSES[relation].format(p=phrases.period, **dates)
     noun = phrases.row_plural if rows > 1 and form is None else phrases.row
     body = CLAUSES[relation].removeprefix("whose {p} ").format(**dates)
+    if relation is Allen.CONTAINS and dates["b0"] == dates["b1"]:  # one day, month or year: said once
+        body = f"began before and continued after {dates['b0']}"
     return f"during the {form + ' ' if form else ''}{noun} that {body}"
 
 
