@@ -80,8 +80,12 @@ def employment_contracts(seed: int = 0, employees: int = 40) -> tuple[list[str],
     return ["Employee", "Employer", "Position", "Contract_start", "Contract_end"], rows
 
 
-def party_memberships(seed: int = 0, members: int = 40) -> tuple[list[str], list[list[str]]]:
-    """Memberships of ``members`` people, 3 to 6 each, month level; a member's latest may be open (still a member)."""
+def party_memberships(
+    seed: int = 0, members: int = 40, *, rows_each: tuple[int, int] = (3, 6), still: float = 0.4
+) -> tuple[list[str], list[list[str]]]:
+    """Memberships of ``members`` people, ``rows_each`` each, month level; a member's latest is open (still a
+    member) with probability ``still``. Few rows each and most still open make a status table (the party a state).
+    """
     rng = random.Random(f"memberships:{seed}")
     taken: set[str] = set()
     parties = ["Green Alliance", "Civic Union", "Labour Forum", "Liberty Party", "Rural League", "Unity Movement"]
@@ -90,14 +94,14 @@ def party_memberships(seed: int = 0, members: int = 40) -> tuple[list[str], list
     for person in _names(rng, members, taken):
         month = 1985 * 12 + rng.randint(0, 180)
         last = None
-        count = rng.randint(3, 6)
+        count = rng.randint(*rows_each)
         for i in range(count):
             party = rng.choice([p for p in parties if p != last])
             end = month + rng.randint(6, 80)
             if end > LAST_DAY.year * 12 + LAST_DAY.month - 1:
                 break
-            still = i == count - 1 and rng.random() < 0.4
-            left = "" if still else f"{end // 12:04d}-{end % 12 + 1:02d}"
+            held = i == count - 1 and rng.random() < still
+            left = "" if held else f"{end // 12:04d}-{end % 12 + 1:02d}"
             rows.append([person, party, rng.choice(branches), f"{month // 12:04d}-{month % 12 + 1:02d}", left])
             last = party
             month = end + rng.randint(2, 30)

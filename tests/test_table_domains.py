@@ -191,3 +191,19 @@ def test_phrase_file_polishes(tmp_path: Path) -> None:
     by_tfd = {str(q.logical_form["tfd"]): q.question for q in allen}
     assert re.search(r"^What (was|were) the employers? of .+ whose jobs? (began|ended)", by_tfd["Employee->Employer"])
     assert re.search(r"'s positions? during the postings? that ", by_tfd["Employee->Position"])
+
+
+def test_status_table_with_history_gets_allen_too(tmp_path: Path) -> None:
+    """Most memberships still held make a status table; its TFDs still give the Allen families, gold from rows."""
+    header, rows = DOMAINS["party_memberships"](0, 80, rows_each=(1, 2), still=0.9)
+    path = tmp_path / "current.csv"
+    path.write_text("\n".join(",".join(r) for r in [header, *rows]) + "\n", encoding="utf-8")
+    tables, _ = read_table_files([path])
+    result = build_table_benchmark(tables, TableBuildConfig())
+    assert result.manifest["tables"]["current"]["kind"]["kind"] == "status"
+    allen = [q for q in result.questions if q.operator == "allen"]
+    assert len(allen) >= 100 and len({q.allen for q in allen}) >= 8
+    for q in allen:
+        assert set(q.answers) == _gold(header, rows, q), q.question
+    ops = Counter(q.operator for q in result.questions)
+    assert ops["status_since"] > 0 and ops["time_alignment"] == 0  # "since when" already asks the current state

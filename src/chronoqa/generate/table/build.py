@@ -175,13 +175,13 @@ def _delimited_share(store: TableStore, column: str) -> float:
 
 
 def _tfd_reports(
-    store: TableStore, named: Sequence[str], config: TableBuildConfig
+    store: TableStore, named: Sequence[str], config: TableBuildConfig, columns: Sequence[str] | None = None
 ) -> tuple[list[TFDReport], list[TFDReport]]:
-    """(kept reports, all candidate reports) for one table."""
+    """(kept reports, all candidate reports) for one table (discovered over ``columns``, default all)."""
     if named:
         reports = [check_tfd(store, TFD.parse(t, store.table.columns)) for t in named]
         return reports, reports
-    candidates = discover_tfds(store, max_lhs=config.max_lhs)
+    candidates = discover_tfds(store, max_lhs=config.max_lhs, columns=columns)
     kept = select_tfds(
         candidates,
         threshold=config.threshold,
@@ -404,7 +404,7 @@ def _kind_of(b: TableBuildState, n: str, named: bool) -> TableKind:
         return kind
     # short spans no column names (a hospital stay, a visit) are spells of a key, not named events: where a TFD
     # holds over them ("patient ->T doctor"), the table is asked by the TFD path (the 13 Allen relations)
-    kept, candidates = _tfd_reports(b.stores[n], (), b.cfg)
+    kept, candidates = _spell_tfds(b, n)
     if not kept:
         return kind
     b.discovered[n] = (kept, candidates)
@@ -415,24 +415,49 @@ def _kind_of(b: TableBuildState, n: str, named: bool) -> TableKind:
     return TableKind("role", why, "detected")
 
 
+def _spell_tfds(b: TableBuildState, n: str) -> tuple[list[TFDReport], list[TFDReport]]:
+    """TFDs discovered over the columns holding one value a cell (a list of member states is no key or value)."""
+    table = b.by_name[n]
+    declared = {c.split(".", 1)[1]: d for c, d in b.cfg.delimiters.items() if c.split(".", 1)[0] == n}
+    columns = [c for c in table.columns if not column_is_multi_value(table, c, declared)]
+    return _tfd_reports(b.stores[n], (), b.cfg, columns)
+
+
 def _family_questions(b: TableBuildState, n: str) -> None:
-    """A status or event table: its families' questions (no TFD is used)."""
-    b.tfd_reports[n] = ()
-    b.kept_by_table[n] = []
-    b.tfd_manifest[n] = {
-        "named": [],
-        "kept": [],
-        "candidates": [],
-        "not_used": f"TFDs are not used on {b.kinds[n].kind} tables",
-    }
+    """A status or event table: its families' questions; on a detected status table, also those of its TFDs.
+
+    A status table whose keys have a history (one membership after another, the latest still held) where a TFD
+    holds over the rows' spans is also asked the Allen families of that TFD (not "as of" questions: the key's
+    current state is asked by ``status_since``); the families then name rows by the TFD's triples.
+    """
+    kept: list[TFDReport] = []
+    if b.kinds[n].kind == "status" and b.kinds[n].declared_by == "detected":
+        kept, candidates = _spell_tfds(b, n)
+    if kept:
+        b.discovered[n] = (kept, candidates)
+        _role_questions(b, n, alignment=False)
+    else:
+        b.tfd_reports[n] = ()
+        b.kept_by_table[n] = []
+        b.tfd_manifest[n] = {
+            "named": [],
+            "kept": [],
+            "candidates": [],
+            "not_used": f"TFDs are not used on {b.kinds[n].kind} tables",
+        }
     family = status_questions if b.kinds[n].kind == "status" else event_questions
-    made, b.family_candidates[n], notes = family(b.stores[n], b.kinds[n], b.book, None, b.cfg)
+    primary = primary_tfd(b.kept_by_table[n])
+    made, candidates_by_family, notes = family(b.stores[n], b.kinds[n], b.book, primary, b.cfg)
+    b.family_candidates[n] = b.family_candidates.get(n, {}) | candidates_by_family
     b.family_notes[n] = dict(sorted((b.family_notes.get(n, {}) | notes).items()))
     b.questions.extend(made)
 
 
-def _role_questions(b: TableBuildState, n: str) -> None:
-    """A role table: its TFDs (named or discovered), handovers, and the questions of each TFD kept."""
+def _role_questions(b: TableBuildState, n: str, *, alignment: bool = True) -> None:
+    """A role table: its TFDs (named or discovered), handovers, and the questions of each TFD kept.
+
+    ``alignment``: ask "as of" questions too (when the config does).
+    """
     found = b.discovered.pop(n) if n in b.discovered else None
     kept, candidates = found or _tfd_reports(b.stores[n], b.cfg.tfds.get(n, ()), b.cfg)
     b.tfd_reports[n] = tuple(candidates)
@@ -455,7 +480,7 @@ def _role_questions(b: TableBuildState, n: str) -> None:
     many_valued: Counter[str] = Counter()  # family -> candidates not asked (a many-valued TFD, not complete)
     many_tfds: list[str] = []
     for kept_rep in kept:
-        ctx, not_asked = _tfd_questions(b, n, kept_rep)
+        ctx, not_asked = _tfd_questions(b, n, kept_rep, alignment=alignment)
         declined |= ctx.declined
         conflicts += ctx.conflicts
         split += ctx.split_skipped
@@ -473,7 +498,9 @@ def _role_questions(b: TableBuildState, n: str) -> None:
         b.tfd_manifest[n]["declined_keys"] = dict(sorted(declined.items()))
 
 
-def _tfd_questions(b: TableBuildState, n: str, kept: TFDReport) -> tuple[TFDContext, dict[str, int] | None]:
+def _tfd_questions(
+    b: TableBuildState, n: str, kept: TFDReport, *, alignment: bool = True
+) -> tuple[TFDContext, dict[str, int] | None]:
     """The questions of one kept TFD: Allen relations and time alignment.
 
     On a many-valued TFD (several values of a key at once) of a table not declared complete, the start and
@@ -482,7 +509,7 @@ def _tfd_questions(b: TableBuildState, n: str, kept: TFDReport) -> tuple[TFDCont
     functional = kept.violation_rate <= b.cfg.threshold  # one holder at a time
     ctx = TFDContext(b.stores[n], kept.tfd, b.book, primary_tfd(b.kept_by_table[n]), functional=functional)
     by_family = {"allen": allen_questions(ctx, b.cfg)}
-    if b.cfg.alignment:
+    if b.cfg.alignment and alignment:
         by_family["time_alignment"] = alignment_questions(ctx, b.cfg)
     if functional:
         b.questions.extend(q for qs in by_family.values() for q in qs)
