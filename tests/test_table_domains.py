@@ -16,7 +16,7 @@ import pytest
 
 from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
 from chronoqa.generate.table.build import read_table_files
-from chronoqa.generate.table.verbalise import PhraseBook
+from chronoqa.generate.table.verbalise import PhraseBook, row_noun
 from chronoqa.records import Question
 from table_domains import DOMAINS, write_domain
 from table_oracle import BRUTE, span, unit
@@ -207,3 +207,12 @@ def test_status_table_with_history_gets_allen_too(tmp_path: Path) -> None:
         assert set(q.answers) == _gold(header, rows, q), q.question
     ops = Counter(q.operator for q in result.questions)
     assert ops["status_since"] > 0 and ops["time_alignment"] == 0  # "since when" already asks the current state
+
+
+def test_row_noun_from_words_that_say_what_a_row_is() -> None:
+    """A row's noun comes from words that name it whatever the key; a country's ruling party is no membership."""
+    assert row_noun(("Patient", "Doctor"), "Admission", "Discharge") == "stay"
+    assert row_noun(("Employee", "Employer"), "Contract_start", "Contract_end") == "contract"
+    assert row_noun(("Member", "Party"), "Joined", "Left") == "membership"
+    assert row_noun(("Country", "Party"), "Start", "End") == "period"
+    assert row_noun(("Doctor", "Hospital"), "Start", "End") == "period"

@@ -5,8 +5,10 @@
 * **status**: the state of a key since a date (a law's legality, a carbon tax in force), mostly one
   open-ended row per key: :mod:`.status_questions` (since when, which keys changed in a window).
 * **event**: things that happen at a date or over a short span (a Games edition, a film's release):
-  :mod:`.event_questions` (when, which event in a year). A TFD on an event table (``Country -> City``
-  holds only because a country rarely hosts twice in overlapping weeks) is never used.
+  :mod:`.event_questions` (when, which event in a year). A TFD on an event table whose rows a column names
+  (``Country -> City`` holds only because a country rarely hosts twice in overlapping weeks) is never used;
+  short spans no column names (:func:`span_names`: hospital stays) are spells of a key, asked by the TFD path
+  where a TFD holds (:mod:`.build`).
 
 Detection (:func:`detect_kind`), in order: at least half the rows open-ended and a *state column* (at
 most 10 distinct values, each on at least 2 rows) → status; at least 80 % of the rows closed spans of

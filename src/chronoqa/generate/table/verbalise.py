@@ -70,21 +70,22 @@ _PERSON_COLUMNS = frozenset(
 )
 ROLE_COLUMNS = frozenset({"role", "position", "title", "office"})
 
-#: What one row of a table is, read from the words of its column names (its start and end columns first): a
-#: hospital's admission and discharge make a *stay*, an employer a *contract*, a party a *membership*. The first
-#: word found names the row; a table none of whose words is here has *periods*.
+#: What one row of a table is, read from the words of its column names (its start and end columns first): an
+#: admission and a discharge make a *stay*, an employer a *contract*, a member a *membership*. The first word
+#: found names the row; a table none of whose words is here has *periods*. Only words that say what the row is
+#: whatever the key ("hospital" or "party" would not: a doctor's years at a hospital, a country's ruling party).
 ROW_NOUNS: dict[str, str] = {
-    **dict.fromkeys(("admission", "admitted", "discharge", "discharged", "patient", "hospital", "ward"), "stay"),
-    **dict.fromkeys(("contract", "hired", "employee", "employer", "employment", "salary", "job"), "contract"),
-    **dict.fromkeys(("membership", "member", "joined", "party", "club", "society", "union"), "membership"),
-    **dict.fromkeys(("lease", "tenant", "landlord", "rent"), "lease"),
-    **dict.fromkeys(("enrolled", "enrolment", "enrollment", "student", "school", "course"), "enrolment"),
+    **dict.fromkeys(("admission", "admitted", "discharge", "discharged", "patient", "inpatient"), "stay"),
+    **dict.fromkeys(("contract", "hired", "employee", "employer", "employment"), "contract"),
+    **dict.fromkeys(("membership", "member", "joined"), "membership"),
+    **dict.fromkeys(("lease", "tenant", "landlord"), "lease"),
+    **dict.fromkeys(("enrolled", "enrolment", "enrollment", "student"), "enrolment"),
     **dict.fromkeys(("loan", "borrower", "lender"), "loan"),
     **dict.fromkeys(("term", "elected", "mandate"), "term"),
-    **dict.fromkeys(("residence", "resident", "address", "lived"), "residence"),
-    **dict.fromkeys(("marriage", "married", "spouse", "divorced"), "marriage"),
-    **dict.fromkeys(("subscription", "subscriber", "plan"), "subscription"),
-    **dict.fromkeys(("assignment", "assigned", "project"), "assignment"),
+    **dict.fromkeys(("residence", "resident", "address"), "residence"),
+    **dict.fromkeys(("marriage", "married", "spouse"), "marriage"),
+    **dict.fromkeys(("subscription", "subscriber"), "subscription"),
+    **dict.fromkeys(("assignment", "assigned"), "assignment"),
     **dict.fromkeys(("team", "player"), "spell"),
 }
 DEFAULT_ROW = "period"
