@@ -191,8 +191,11 @@ def test_table_detects_start_end_columns(tmp_path: Path, start: str, end: str) -
 def test_table_override_missing_values_and_errors(tmp_path: Path) -> None:
     path = tmp_path / "t.csv"
     path.write_text('Name,Since,Until,Note\n"Smith, J",2001,2003,\nDoe,2002,,nan\n', encoding="utf-8")
-    with pytest.raises(DataError, match="start_column"):
-        read_table(path)
+    unnamed = tmp_path / "u.csv"
+    unnamed.write_text("Name,First,Last\nDoe,2002,2003\n", encoding="utf-8")
+    with pytest.raises(DataError, match="start_column"):  # no column name says start or end
+        read_table(unnamed)
+    assert read_table(path).intervals == read_table(path, start_column="since", end_column="Until").intervals
     t = read_table(path, start_column="since", end_column="Until")
     assert t.rows == (("Smith, J", None), ("Doe", None))
     assert t.intervals[1].end is None

@@ -5,7 +5,9 @@ the attribute columns (every column except the start and end columns, in file or
 (``None`` for an empty cell or ``nan``) and each row's validity :class:`~chronoqa.time.Interval`.
 
 The start/end columns are found by name, case-insensitively, trying in order ``start``/``end``,
-``start_date``/``end_date``, ``valid_from``/``valid_to``, ``from``/``to``, ``begin``/``end``; pass
+``start_date``/``end_date``, ``valid_from``/``valid_to``, ``from``/``to``, ``begin``/``end``; else the one
+column whose name holds a start word (``Admission``, ``Contract_start``, ``Joined``) and the one whose name holds
+an end word (``Discharge``, ``Contract_end``, ``Left``): :data:`START_WORDS`, :data:`END_WORDS`. Pass
 ``start_column``/``end_column`` to choose others. Formats: ``.csv``, ``.tsv`` (UTF-8, header row) and
 ``.parquet``. Bad rows and policies: see :mod:`chronoqa.sources._common`.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -32,7 +35,16 @@ from chronoqa.sources._common import (
 )
 from chronoqa.time import Interval, TimePoint
 
-__all__ = ["END_NAMES", "START_END_NAMES", "cell_text", "detect_time_columns", "iter_records", "read_table"]
+__all__ = [
+    "END_NAMES",
+    "END_WORDS",
+    "START_END_NAMES",
+    "START_WORDS",
+    "cell_text",
+    "detect_time_columns",
+    "iter_records",
+    "read_table",
+]
 
 START_END_NAMES: tuple[tuple[str, str], ...] = (
     ("start", "end"),
@@ -42,6 +54,47 @@ START_END_NAMES: tuple[tuple[str, str], ...] = (
     ("begin", "end"),
 )
 END_NAMES = tuple(e for _, e in START_END_NAMES)
+#: Words of a column name that read as the start / the end of a row's span (a stay's admission, a member leaving).
+START_WORDS = frozenset(
+    {
+        "start",
+        "started",
+        "begin",
+        "began",
+        "from",
+        "since",
+        "admission",
+        "admitted",
+        "joined",
+        "hired",
+        "signed",
+        "opened",
+        "entry",
+        "enrolled",
+        "onset",
+        "commenced",
+    }
+)
+END_WORDS = frozenset(
+    {
+        "end",
+        "ended",
+        "until",
+        "to",
+        "discharge",
+        "discharged",
+        "left",
+        "expiry",
+        "expired",
+        "expires",
+        "closed",
+        "exit",
+        "terminated",
+        "finished",
+        "resigned",
+        "departed",
+    }
+)
 NOTE_DUPLICATE_ROWS = "duplicate rows kept (identical attributes and interval of an earlier row)"
 _MISSING = frozenset({"", "nan", "NaN", "NAN", "None", "null", "NULL"})
 
@@ -73,13 +126,19 @@ def _auto(lower: list[str], header: Sequence[str], file: str) -> tuple[int, int]
     for s, e in START_END_NAMES:
         if s in lower and e in lower:
             return lower.index(s), lower.index(e)
+    words = [set(re.split(r"[^a-z0-9]+", h)) for h in lower]
+    starts = [i for i, w in enumerate(words) if w & START_WORDS and not w & END_WORDS]
+    ends = [i for i, w in enumerate(words) if w & END_WORDS and not w & START_WORDS]
+    if len(starts) == 1 and len(ends) == 1:  # one column reads as the start, one as the end
+        return starts[0], ends[0]
     names = ", ".join(f"{s}/{e}" for s, e in START_END_NAMES)
     raise DataError(
         file,
         1,
         "(header)",
         ",".join(header),
-        f"a start and an end column named one of {names} (any case)",
+        f"a start and an end column named one of {names} (any case), or one column whose name holds a start word "
+        "(admission, joined, ...) and one whose name holds an end word (discharge, left, ...)",
         "rename the columns or pass start_column= and end_column=",
     )
 

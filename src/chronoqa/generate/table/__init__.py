@@ -5,7 +5,8 @@ Entry point: :func:`build_table_benchmark` (and ``chronoqa build table``), which
 ``docs/table-builder.md``. Modules, laid out like the KG builder: :mod:`.config`, :mod:`.store` (a table
 in DuckDB), :mod:`.tfd`, :mod:`.allen`, :mod:`.triples` (row identity), :mod:`.questions` (Allen and
 time alignment), :mod:`.join` and :mod:`.join_questions`, :mod:`.corpus`, :mod:`.datacard`,
-:mod:`.verbalise` (phrases), :mod:`.build` (the orchestration).
+:mod:`.verbalise` (phrases), :mod:`.sql_text` (an optional LLM wording, kept when faithful), :mod:`.build`
+(the orchestration).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from chronoqa.generate.table.config import (
 )
 from chronoqa.generate.table.datacard import question_counts
 from chronoqa.generate.table.join import JoinDiff, JoinResult, compare_joined, temporal_join
+from chronoqa.generate.table.sql_text import SqlTextReport, sql_to_text, unfaithful
 from chronoqa.generate.table.store import GranularityReport, TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
 from chronoqa.generate.table.triples import primary_tfd, row_triple
@@ -45,6 +47,7 @@ __all__ = [
     "ParaphraseReport",
     "PhraseBook",
     "RelationSpec",
+    "SqlTextReport",
     "TFDReport",
     "TableBuild",
     "TableBuildConfig",
@@ -63,5 +66,7 @@ __all__ = [
     "question_counts",
     "row_triple",
     "select_tfds",
+    "sql_to_text",
     "temporal_join",
+    "unfaithful",
 ]

@@ -27,7 +27,7 @@ from chronoqa.generate.table.declared import declared_rows
 from chronoqa.generate.table.families import event_questions, status_questions
 from chronoqa.generate.table.join import JoinResult, temporal_join
 from chronoqa.generate.table.join_questions import join_questions
-from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, table_kind
+from chronoqa.generate.table.kinds import MULTI_VALUE_RE, TableKind, column_is_multi_value, span_names, table_kind
 from chronoqa.generate.table.questions import (
     SPELL_FAMILIES,
     TFDContext,
@@ -174,12 +174,14 @@ def _delimited_share(store: TableStore, column: str) -> float:
     return sum(1 for v in vals if MULTI_VALUE_RE.search(v)) / max(1, len(vals))
 
 
-def _tfd_reports(store: TableStore, named: Sequence[str], config: TableBuildConfig) -> tuple[list[TFDReport], list]:
-    """(kept reports, all candidate reports) for one table."""
+def _tfd_reports(
+    store: TableStore, named: Sequence[str], config: TableBuildConfig, columns: Sequence[str] | None = None
+) -> tuple[list[TFDReport], list[TFDReport]]:
+    """(kept reports, all candidate reports) for one table (discovered over ``columns``, default all)."""
     if named:
         reports = [check_tfd(store, TFD.parse(t, store.table.columns)) for t in named]
         return reports, reports
-    candidates = discover_tfds(store, max_lhs=config.max_lhs)
+    candidates = discover_tfds(store, max_lhs=config.max_lhs, columns=columns)
     kept = select_tfds(
         candidates,
         threshold=config.threshold,
@@ -283,6 +285,8 @@ class TableBuildState:
     tfd_reports: dict[str, tuple[TFDReport, ...]] = field(default_factory=dict)
     tfd_manifest: dict[str, Any] = field(default_factory=dict)
     kept_by_table: dict[str, list[TFD]] = field(default_factory=dict)
+    #: TFDs found while choosing a table's kind (kept reports, all candidates), used by its role questions
+    discovered: dict[str, tuple[list[TFDReport], list[TFDReport]]] = field(default_factory=dict)
     family_candidates: dict[str, dict[str, int]] = field(default_factory=dict)
     family_notes: dict[str, dict[str, str]] = field(default_factory=dict)
     declared: dict[str, dict[str, object]] = field(default_factory=dict)
@@ -395,28 +399,67 @@ def _kind_of(b: TableBuildState, n: str, named: bool) -> TableKind:
     if named and n not in b.cfg.kinds:
         return TableKind("role", "TFDs named for it (or the fact side of a join): role", "config")
     declared = {c.split(".", 1)[1]: d for c, d in b.cfg.delimiters.items() if c.split(".", 1)[0] == n}
-    return table_kind(b.by_name[n], b.cfg.kinds.get(n), declared)
+    kind = table_kind(b.by_name[n], b.cfg.kinds.get(n), declared)
+    if kind.kind != "event" or kind.declared_by != "detected" or span_names(b.by_name[n]):
+        return kind
+    # short spans no column names (a hospital stay, a visit) are spells of a key, not named events: where a TFD
+    # holds over them ("patient ->T doctor"), the table is asked by the TFD path (the 13 Allen relations)
+    kept, candidates = _spell_tfds(b, n)
+    if not kept:
+        return kind
+    b.discovered[n] = (kept, candidates)
+    why = (
+        f"{kind.why}, but no column names a row's span (each row is a spell of its key) and the TFD(s) "
+        f"{', '.join(str(r.tfd) for r in kept)} hold over the spans: role (the TFD path)"
+    )
+    return TableKind("role", why, "detected")
+
+
+def _spell_tfds(b: TableBuildState, n: str) -> tuple[list[TFDReport], list[TFDReport]]:
+    """TFDs discovered over the columns holding one value a cell (a list of member states is no key or value)."""
+    table = b.by_name[n]
+    declared = {c.split(".", 1)[1]: d for c, d in b.cfg.delimiters.items() if c.split(".", 1)[0] == n}
+    columns = [c for c in table.columns if not column_is_multi_value(table, c, declared)]
+    return _tfd_reports(b.stores[n], (), b.cfg, columns)
 
 
 def _family_questions(b: TableBuildState, n: str) -> None:
-    """A status or event table: its families' questions (no TFD is used)."""
-    b.tfd_reports[n] = ()
-    b.kept_by_table[n] = []
-    b.tfd_manifest[n] = {
-        "named": [],
-        "kept": [],
-        "candidates": [],
-        "not_used": f"TFDs are not used on {b.kinds[n].kind} tables",
-    }
+    """A status or event table: its families' questions; on a detected status table, also those of its TFDs.
+
+    A status table whose keys have a history (one membership after another, the latest still held) where a TFD
+    holds over the rows' spans is also asked the Allen families of that TFD (not "as of" questions: the key's
+    current state is asked by ``status_since``); the families then name rows by the TFD's triples.
+    """
+    kept: list[TFDReport] = []
+    if b.kinds[n].kind == "status" and b.kinds[n].declared_by == "detected":
+        kept, candidates = _spell_tfds(b, n)
+    if kept:
+        b.discovered[n] = (kept, candidates)
+        _role_questions(b, n, alignment=False)
+    else:
+        b.tfd_reports[n] = ()
+        b.kept_by_table[n] = []
+        b.tfd_manifest[n] = {
+            "named": [],
+            "kept": [],
+            "candidates": [],
+            "not_used": f"TFDs are not used on {b.kinds[n].kind} tables",
+        }
     family = status_questions if b.kinds[n].kind == "status" else event_questions
-    made, b.family_candidates[n], notes = family(b.stores[n], b.kinds[n], b.book, None, b.cfg)
+    primary = primary_tfd(b.kept_by_table[n])
+    made, candidates_by_family, notes = family(b.stores[n], b.kinds[n], b.book, primary, b.cfg)
+    b.family_candidates[n] = b.family_candidates.get(n, {}) | candidates_by_family
     b.family_notes[n] = dict(sorted((b.family_notes.get(n, {}) | notes).items()))
     b.questions.extend(made)
 
 
-def _role_questions(b: TableBuildState, n: str) -> None:
-    """A role table: its TFDs (named or discovered), handovers, and the questions of each TFD kept."""
-    kept, candidates = _tfd_reports(b.stores[n], b.cfg.tfds.get(n, ()), b.cfg)
+def _role_questions(b: TableBuildState, n: str, *, alignment: bool = True) -> None:
+    """A role table: its TFDs (named or discovered), handovers, and the questions of each TFD kept.
+
+    ``alignment``: ask "as of" questions too (when the config does).
+    """
+    found = b.discovered.pop(n) if n in b.discovered else None
+    kept, candidates = found or _tfd_reports(b.stores[n], b.cfg.tfds.get(n, ()), b.cfg)
     b.tfd_reports[n] = tuple(candidates)
     b.kept_by_table[n] = [r.tfd for r in kept]
     b.tfd_manifest[n] = {
@@ -437,7 +480,7 @@ def _role_questions(b: TableBuildState, n: str) -> None:
     many_valued: Counter[str] = Counter()  # family -> candidates not asked (a many-valued TFD, not complete)
     many_tfds: list[str] = []
     for kept_rep in kept:
-        ctx, not_asked = _tfd_questions(b, n, kept_rep)
+        ctx, not_asked = _tfd_questions(b, n, kept_rep, alignment=alignment)
         declined |= ctx.declined
         conflicts += ctx.conflicts
         split += ctx.split_skipped
@@ -455,7 +498,9 @@ def _role_questions(b: TableBuildState, n: str) -> None:
         b.tfd_manifest[n]["declined_keys"] = dict(sorted(declined.items()))
 
 
-def _tfd_questions(b: TableBuildState, n: str, kept: TFDReport) -> tuple[TFDContext, dict[str, int] | None]:
+def _tfd_questions(
+    b: TableBuildState, n: str, kept: TFDReport, *, alignment: bool = True
+) -> tuple[TFDContext, dict[str, int] | None]:
     """The questions of one kept TFD: Allen relations and time alignment.
 
     On a many-valued TFD (several values of a key at once) of a table not declared complete, the start and
@@ -464,7 +509,7 @@ def _tfd_questions(b: TableBuildState, n: str, kept: TFDReport) -> tuple[TFDCont
     functional = kept.violation_rate <= b.cfg.threshold  # one holder at a time
     ctx = TFDContext(b.stores[n], kept.tfd, b.book, primary_tfd(b.kept_by_table[n]), functional=functional)
     by_family = {"allen": allen_questions(ctx, b.cfg)}
-    if b.cfg.alignment:
+    if b.cfg.alignment and alignment:
         by_family["time_alignment"] = alignment_questions(ctx, b.cfg)
     if functional:
         b.questions.extend(q for qs in by_family.values() for q in qs)

@@ -5,8 +5,10 @@
 * **status**: the state of a key since a date (a law's legality, a carbon tax in force), mostly one
   open-ended row per key: :mod:`.status_questions` (since when, which keys changed in a window).
 * **event**: things that happen at a date or over a short span (a Games edition, a film's release):
-  :mod:`.event_questions` (when, which event in a year). A TFD on an event table (``Country -> City``
-  holds only because a country rarely hosts twice in overlapping weeks) is never used.
+  :mod:`.event_questions` (when, which event in a year). A TFD on an event table whose rows a column names
+  (``Country -> City`` holds only because a country rarely hosts twice in overlapping weeks) is never used;
+  short spans no column names (:func:`span_names`: hospital stays) are spells of a key, asked by the TFD path
+  where a TFD holds (:mod:`.build`).
 
 Detection (:func:`detect_kind`), in order: at least half the rows open-ended and a *state column* (at
 most 10 distinct values, each on at least 2 rows) → status; at least 80 % of the rows closed spans of
@@ -39,6 +41,7 @@ __all__ = [
     "detect_kind",
     "has_delimited_values",
     "is_multi_value",
+    "span_names",
     "split_cell",
     "table_kind",
     "unique_columns",
@@ -109,6 +112,23 @@ def unique_columns(table: TemporalTable, columns: Sequence[str], *, max_size: in
         if found:
             return tuple(min(found, key=lambda f: f[0])[1])
     return ()
+
+
+def span_names(table: TemporalTable) -> tuple[str, ...]:
+    """The columns that name a row's span: each of their values (two or more) holds one span, on every row.
+
+    A Games edition or a film is named (``Game_name``: the event *is* the row); a hospital stay, a contract or a
+    membership is not (a patient has several stays, a doctor treats many patients): such a row is a spell of its
+    key, asked by the TFD path wherever a TFD holds over the spans (:func:`chronoqa.generate.table.build`).
+    """
+    out = []
+    for i, c in enumerate(table.columns):
+        spans: dict[str | None, set[Interval]] = {}
+        for row, iv in zip(table.rows, table.intervals, strict=True):
+            spans.setdefault(row[i], set()).add(iv)
+        if None not in spans and len(spans) > 1 and all(len(v) == 1 for v in spans.values()):
+            out.append(c)
+    return tuple(out)
 
 
 def delimiter_pattern(declared: str | None) -> re.Pattern[str]:

@@ -31,7 +31,16 @@ from chronoqa.generate.table.kinds import MULTI_VALUE_RE
 from chronoqa.generate.table.store import TableStore, format_unit, quote_ident, sql_literal, unit_iso
 from chronoqa.generate.table.tfd import TFD
 from chronoqa.generate.table.triples import question_id, row_triple
-from chronoqa.generate.table.verbalise import CLAUSES, ROLE_COLUMNS, PhraseBook, bounded_subject, column_label, render
+from chronoqa.generate.table.verbalise import (
+    CLAUSES,
+    ROLE_COLUMNS,
+    PhraseBook,
+    TFDPhrases,
+    bounded_subject,
+    column_label,
+    render,
+    row_noun,
+)
 from chronoqa.records import Question, Triple
 from chronoqa.time import Allen, Granularity
 
@@ -87,7 +96,11 @@ class TFDContext:
         self.keys = {k: v for k, v in self.keys.items() if " | ".join(k) not in self.declined}
         # a key's coverage: from its first row to its last known end (open ends closed at as_of)
         self.coverage = {k: (int(store.lo[v].min()), int(store.hi[v].max())) for k, v in self.keys.items()}
-        self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs)
+        table = store.table
+        row = str(phrases.tables.get(table.name, {}).get("row", "")) or row_noun(
+            table.columns, table.start_column, table.end_column
+        )
+        self.phrases = phrases.for_tfd(tfd.lhs, tfd.rhs, row)
         self.tenure_lo, self.tenure_hi, self.split = _tenures(self)
         self.split_skipped = 0
         ys = [store.table.rows[int(store.rows[p])][self.y_idx] for v in self.keys.values() for p in v]
@@ -315,7 +328,7 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
     phrases = ctx.phrases.number(plural)
     subject = ctx.subject(cand.key, plural=plural)
     form = BOUNDED.get(cand.relation)
-    if form is not None:
+    if form is not None and not phrases.row:
         subject = bounded_subject(subject, form)
     star = tuple(ctx.triple(p) for p in gold_pos)
     others = [p for p in ctx.keys[cand.key].tolist() if p not in set(gold_pos)]
@@ -330,8 +343,7 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
     prep = "on" if g is Granularity.DAY else "in"
     dates["at_b0"] = f"{prep} {dates['b0']}"
     dates["at_b1"] = f"{prep} {dates['b1']}"
-    clause = CLAUSES[cand.relation].format(p=phrases.period, **dates)
-    text = f"{phrases.wh} {subject} {clause}?"
+    text = f"{phrases.wh} {subject} {_clause(phrases, cand.relation, form, len(gold), dates)}?"
     used = [name for name in ("b0", "b1", "b0_minus", "b1_plus") if "{" + name + "}" in CLAUSES[cand.relation]]
     used += ["b0"] if "{at_b0}" in CLAUSES[cand.relation] else []
     used += ["b1"] if "{at_b1}" in CLAUSES[cand.relation] else []
@@ -376,6 +388,21 @@ def _allen_question(ctx: TFDContext, cand: Candidate, config: TableBuildConfig) 
         },
         assumes_complete=not answers or form is not None,
     )
+
+
+def _clause(phrases: TFDPhrases, relation: Allen, form: str | None, rows: int, dates: dict[str, str]) -> str:
+    """The relation's clause: "whose term began ..." or, on a row read as what it is, "during the stay that began ...".
+
+    The row noun's number follows the gold rows (two stays of one doctor: "during the stays that began ..."); the
+    bounded forms name the one row they pick ("during the last stay that ended before ...").
+    """
+    if not phrases.row:
+        return CLAUSES[relation].format(p=phrases.period, **dates)
+    noun = phrases.row_plural if rows > 1 and form is None else phrases.row
+    body = CLAUSES[relation].removeprefix("whose {p} ").format(**dates)
+    if relation is Allen.CONTAINS and dates["b0"] == dates["b1"]:  # one day, month or year: said once
+        body = f"began before and continued after {dates['b0']}"
+    return f"during the {form + ' ' if form else ''}{noun} that {body}"
 
 
 def allen_questions(ctx: TFDContext, config: TableBuildConfig) -> list[Question]:

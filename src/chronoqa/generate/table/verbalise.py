@@ -43,6 +43,7 @@ from chronoqa.time import Allen
 __all__ = [
     "CLAUSES",
     "ROLE_COLUMNS",
+    "ROW_NOUNS",
     "ParaphraseReport",
     "PhraseBook",
     "TFDPhrases",
@@ -57,13 +58,37 @@ __all__ = [
     "plural_question",
     "plural_template",
     "plural_verb",
+    "possessive",
     "render",
+    "row_noun",
 ]
 
 _PERSON_COLUMNS = frozenset(
     {"name", "person", "leader", "player", "holder", "ceo", "officeholder", "director", "author", "winner"}
+    | {"doctor", "physician", "surgeon", "nurse", "patient", "employee", "manager", "supervisor", "coach"}
+    | {"teacher", "mentor", "member", "tenant", "captain", "chair", "chairman", "chairperson", "president"}
 )
 ROLE_COLUMNS = frozenset({"role", "position", "title", "office"})
+
+#: What one row of a table is, read from the words of its column names (its start and end columns first): an
+#: admission and a discharge make a *stay*, an employer a *contract*, a member a *membership*. The first word
+#: found names the row; a table none of whose words is here has *periods*. Only words that say what the row is
+#: whatever the key ("hospital" or "party" would not: a doctor's years at a hospital, a country's ruling party).
+ROW_NOUNS: dict[str, str] = {
+    **dict.fromkeys(("admission", "admitted", "discharge", "discharged", "patient", "inpatient"), "stay"),
+    **dict.fromkeys(("contract", "hired", "employee", "employer", "employment"), "contract"),
+    **dict.fromkeys(("membership", "member", "joined"), "membership"),
+    **dict.fromkeys(("lease", "tenant", "landlord"), "lease"),
+    **dict.fromkeys(("enrolled", "enrolment", "enrollment", "student"), "enrolment"),
+    **dict.fromkeys(("loan", "borrower", "lender"), "loan"),
+    **dict.fromkeys(("term", "elected", "mandate"), "term"),
+    **dict.fromkeys(("residence", "resident", "address"), "residence"),
+    **dict.fromkeys(("marriage", "married", "spouse"), "marriage"),
+    **dict.fromkeys(("subscription", "subscriber"), "subscription"),
+    **dict.fromkeys(("assignment", "assigned"), "assignment"),
+    **dict.fromkeys(("team", "player"), "spell"),
+}
+DEFAULT_ROW = "period"
 
 #: Relation clauses; ``{p}`` is the period noun, ``{b0}``.. are readable dates, ``{at_b0}`` with "in"/"on".
 CLAUSES: dict[Allen, str] = {
@@ -92,6 +117,24 @@ def column_label(column: str) -> str:
 def person_column(column: str) -> bool:
     """A column whose values are people (``Name``, ``Director``): asked with "Who"."""
     return column_label(column) in _PERSON_COLUMNS
+
+
+def row_noun(columns: Sequence[str], start_column: str = "", end_column: str = "") -> str:
+    """What a row is (:data:`ROW_NOUNS`): the first word of the start, end, then other column names that says so.
+
+    ``Admission``/``Discharge`` → ``stay``; ``Employee, Employer, ..., Contract_start`` → ``contract``; no known
+    word → ``period``.
+    """
+    for column in (start_column, end_column, *columns):
+        for word in re.split(r"[^a-z0-9]+", column.lower()):
+            if word in ROW_NOUNS:
+                return ROW_NOUNS[word]
+    return DEFAULT_ROW
+
+
+def possessive(name: str) -> str:
+    """``Troy Simmons`` → ``Troy Simmons's``; ``World Bank`` → ``the World Bank's`` (the article rule of names)."""
+    return f"{definite(name)}'s"
 
 
 def ordinal(n: int | str) -> str:
@@ -149,6 +192,8 @@ class _Formatter(string.Formatter):
             return plural_noun(str(value))
         if format_spec == "lower":
             return str(value).lower()
+        if format_spec == "possessive":
+            return possessive(str(value))
         return str(super().format_field(value, format_spec))
 
 
@@ -195,9 +240,16 @@ class TFDPhrases:
     wh_plural: str = ""
     wh_now_plural: str = ""
     period_plural: str = ""
+    #: the row read as what it is ("stay"): questions ask "... during the stay that began ..." rather than
+    #: "... whose period began ..." (empty: the ``period`` form, as a phrase file's TFD entry words it)
+    row: str = ""
+    row_plural: str = ""
 
     def number(self, plural: bool) -> TFDPhrases:
-        """These phrases in the singular, or in the plural (the ``*_plural`` fields moved into place)."""
+        """These phrases in the singular, or in the plural (the ``*_plural`` fields moved into place).
+
+        The row noun keeps both numbers: it follows the number of rows, not of answers.
+        """
         if not plural:
             return self
         return TFDPhrases(
@@ -205,6 +257,8 @@ class TFDPhrases:
             self.wh_plural or self.wh,
             self.wh_now_plural or self.wh_now,
             self.period_plural or self.period,
+            row=self.row,
+            row_plural=self.row_plural,
         )
 
 
@@ -308,10 +362,18 @@ class PhraseBook:
                 out.add(name)
         return frozenset(out)
 
-    def for_tfd(self, lhs: Sequence[str], rhs: str) -> TFDPhrases:
-        """Phrases for ``lhs -> rhs`` (file entries win over defaults)."""
+    def for_tfd(self, lhs: Sequence[str], rhs: str, row: str = "") -> TFDPhrases:
+        """Phrases for ``lhs -> rhs`` (file entries win over defaults).
+
+        ``row``: what a row of the table is ("stay": :func:`row_noun`). Given, a TFD the phrase file does not word
+        and whose key names no role ("the President of Germany" stays the role's wording) reads its rows as such:
+        "Troy Simmons's doctor during the stay that began ...".
+        """
+        key = f"{','.join(lhs)}->{rhs}"
+        if row and key not in self.tfds and not any(column_label(c) in ROLE_COLUMNS for c in lhs):
+            return _row_phrases(lhs, rhs, row)
         default = _default_phrases(lhs, rhs)
-        over = self.tfds.get(f"{','.join(lhs)}->{rhs}", {})
+        over = self.tfds.get(key, {})
         subject = over.get("subject", default.subject)
         wh, wh_now, period = (over.get(k, getattr(default, k)) for k in ("wh", "wh_now", "period"))
         return TFDPhrases(
@@ -351,6 +413,31 @@ def _default_phrases(lhs: Sequence[str], rhs: str) -> TFDPhrases:
         wh="Who was" if person else "What was",
         wh_now="Who is" if person else "What is",
         period="term" if person and roles else "period",
+    )
+
+
+def _row_phrases(lhs: Sequence[str], rhs: str, row: str) -> TFDPhrases:
+    """The row form: "{Patient:possessive} doctor" (one key column) or "the doctor for patient {Patient} and ..."."""
+    label = column_label(rhs)
+    person = label in _PERSON_COLUMNS
+    if len(lhs) == 1:
+        subject = f"{{{lhs[0]}:possessive}} {label}"
+        subject_plural = f"{{{lhs[0]}:possessive}} {plural_noun(label)}"
+    else:
+        parts = " and ".join(f"{column_label(c)} {{{c}}}" for c in lhs)
+        subject, subject_plural = f"the {label} for {parts}", f"the {plural_noun(label)} for {parts}"
+    wh, wh_now = ("Who was", "Who is") if person else ("What was", "What is")
+    return TFDPhrases(
+        subject=subject,
+        wh=wh,
+        wh_now=wh_now,
+        period=row,
+        subject_plural=subject_plural,
+        wh_plural=plural_verb(wh),
+        wh_now_plural=plural_verb(wh_now),
+        period_plural=plural_noun(row),
+        row=row,
+        row_plural=plural_noun(row),
     )
 
 
