@@ -455,7 +455,7 @@ class Checker:
         if [(tr["which"], tr["of"]) for tr in q.time_refs] != [(which, "anchor")]:
             errs.append(f"{q.id}: time_refs {q.time_refs} is not the reference {which}")
 
-    def endpoint(self, f: Fact, which: str) -> int | None | str:
+    def endpoint(self, f: Fact, which: str) -> int | str | None:
         """A fact's endpoint as a unit number (``None``: not recorded; ``"bad"``: no known start, or an event over
         several units). An event is read at its start."""
         if f.start is None or self.unit_iso(f.start) is None:
@@ -488,7 +488,7 @@ class Checker:
         known = [v for v in ends.values() if isinstance(v, int)]
         span = range(min(known), max(known) + 3)
         choices = []
-        for (fid, w), v in ends.items():
+        for (fid, _), v in ends.items():
             start = ends[(fid, "start")]
             assert isinstance(start, int)
             units = [v] if v is not None else [u for u in span if u >= start]

@@ -45,10 +45,23 @@ from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact, Question
 from chronoqa.time import Granularity, parse_time, valid_at
 
-__all__ = ["COMPARISONS", "OPERATOR", "VARIANTS", "compare", "draft", "gold_comparison", "still", "time_refs", "truth", "window"]
+__all__ = [
+    "COMPARISONS",
+    "OPERATOR",
+    "VARIANTS",
+    "compare",
+    "draft",
+    "gold_comparison",
+    "still",
+    "time_refs",
+    "truth",
+    "window",
+]
 
 #: ``(endpoint of A, comparison, endpoint of B)`` a question may ask, in draw order (``still`` apart).
-COMPARISONS = tuple((pa, op, pb) for pa in ("start", "end") for op in ("before", "after", "same") for pb in ("start", "end"))
+COMPARISONS = tuple(
+    (pa, op, pb) for pa in ("start", "end") for op in ("before", "after", "same") for pb in ("start", "end")
+)
 REF_TRIES = 24  # facts of the named entity kept per drawn asked fact (a random sample of 4x as many is read)
 
 #: A window in units: ``(start, end)``; ``end`` is ``None`` where the data records none (at or after the start).
@@ -206,15 +219,17 @@ def gold_comparison(gold: GoldFacts, q: Question, positions: Sequence[int]) -> s
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
-    """The compared endpoints: A's (of the answer) and B's (of the anchor)."""
+    """The compared endpoints the data records: A's (of the answer) and B's (of the anchor)."""
     a, b = facts[d.hops[-1].fid], facts[d.ref_fid]
-    if d.variant == "still":
-        pa, pb = ["start", "end"], "start"
-    else:
-        pa, pb = [d.variant.split("_")[0]], d.variant.split("_")[2]
-    refs = [time_ref(p, t_iso if p == "start" else (a.end.isoformat() if a.end else ""), "answer") for p in pa]
-    bp = b.start if pb == "start" else b.end
-    return [*refs, time_ref(pb, bp.isoformat() if bp is not None else "", "anchor")]
+    parts = d.variant.split("_")
+    pa, pb = (("start", "end"), "start") if d.variant == "still" else ((parts[0],), parts[2])
+    refs = [time_ref("start", t_iso, "answer")] if "start" in pa else []
+    if "end" in pa and a.end is not None:
+        refs.append(time_ref("end", a.end.isoformat(), "answer"))
+    p = b.start if pb == "start" else b.end
+    if p is not None:
+        refs.append(time_ref(pb, p.isoformat(), "anchor"))
+    return refs
 
 
 def _clause(rd: Renderer, d: Draft, which: str) -> str:

@@ -94,7 +94,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _when(rd: Renderer, d: Draft) -> str:
-    """"two years after X joined Y", "the year before X left Y"."""
+    """The time clause: "two years after X joined Y", "the year before X left Y"."""
     side, which = d.variant.split("_")
     clause = rd.fact_clause(d.ref_fid, f"{which}_clause")
     n = abs(d.offset)
