@@ -783,6 +783,10 @@ class Checker:
                 out.append(("time-insensitive", f"{q.id}: one value over all time: {q.question}"))
             if q.assumes_complete != (lf["variant"] in ("first", "last")):
                 out.append(("assumes_complete", f"{q.id}: assumes_complete {q.assumes_complete} for {lf['variant']}"))
+        elif op == "allen":
+            a, b = self.by_id[q.S_star[len(path) - 1].fact_id], self.by_id[q.S_anchor[0].fact_id]
+            if a.s == b.s and any(self.decl.get(r, {}).get("role") for r in (a.r, b.r)):
+                out.append(("known a priori", f"{q.id}: one's own birth or death against one's life: {q.question}"))
         if op != "sequence" and q.assumes_complete:
             out.append(("assumes_complete", f"{q.id}: marked assumes_complete"))
         # a readable name of the question's own entities may hold an id-like word ("Norwegian P2 listener's

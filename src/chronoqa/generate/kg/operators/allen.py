@@ -3,8 +3,9 @@
 A relation between two facts, each named by its (s, r, o) and the only fact with it, whose starts are known at
 the granularity. The asked fact ``A`` ends a chain of k-1 static hops (as in yes_no); the reference fact ``B``
 touches ``A``'s named entity (``final_other``) and no other entity of the chain ("Did X join Z before Y left
-Z?", "Was it still the case when Y won P that X was married to Y?"). The question compares one endpoint of
-each window, in units of the granularity:
+Z?", "Was it still the case when Y won P that X was married to Y?"), and is not the birth or death of A's
+subject when A is another fact of that subject, nor the reverse (joining a club after one's own birth is known
+a priori). The question compares one endpoint of each window, in units of the granularity:
 
 * ``<pa>_<op>_<pb>`` (``pa``, ``pb`` in start / end, ``op`` in before / after / same): "Is it true that X
   joined Z before Y left Z?" is ``start(A) < end(B)``; ``same`` asks for the same unit ("in the same year that");
@@ -181,6 +182,8 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         wb = window(g[Col.SU], g[Col.EU], bool(idx.rel_event[g[Col.R]]))
         if wb is None or not _fits(variant, bool(idx.rel_event[r]), bool(idx.rel_event[g[Col.R]])):
             continue
+        if g[Col.S] == row[Col.S] and ctx.life & {r, g[Col.R]}:
+            continue  # one's own birth or death against another fact of one's life: the order is known a priori
         if truth(variant, wa, wb) is yes:
             final = Hop(fid, r, forward, e, other)
             return Draft("allen", variant, pre[0], (*pre[1], final), t, (int(yes),), AnswerKind.YES_NO,
