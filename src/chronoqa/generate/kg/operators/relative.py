@@ -34,18 +34,19 @@ from chronoqa.generate.kg.operators.chains import (
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
 
-__all__ = ["OFFSETS", "OPERATOR", "draft", "time_refs"]
+__all__ = ["OFFSETS", "OPERATOR", "REF_SAMPLE", "draft", "time_refs"]
 
 #: Signed offsets in units from a reference fact's start or end.
 OFFSETS = {"start": (-3, -2, 2, 3), "end": (-3, -2, -1, 1, 2, 3)}
 _NUMBERS = {1: "one", 2: "two", 3: "three"}
+REF_SAMPLE = 64  # facts of the anchor read per draft in search of a reference (a random sample of a hub's)
 
 
 def _points(ctx: GenContext, rng: random.Random, anchor: int, used: set[int], nodes: set[int]) -> list[tuple[int, str]]:
     """``(fact, start | end)`` for the anchor's usable, unambiguous facts with that point known."""
     idx = ctx.index
     out = []
-    for _, ref in incident_sample(idx, anchor, rng):
+    for _, ref in incident_sample(idx, anchor, rng, cap=REF_SAMPLE):
         gid = ref[Col.FID]
         if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
             continue
