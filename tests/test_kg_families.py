@@ -331,3 +331,17 @@ def test_relative_time_counts_from_a_recorded_start_or_end() -> None:
         assert ("the year " if n == 1 else f"{['two', 'three'][n - 2]} years ") in q.question.lower()
     moved = dataclasses.replace(qs[0], logical_form={**qs[0].logical_form, "offset": qs[0].logical_form["offset"] + 1})
     assert checker.check(moved)
+
+
+def test_allen_never_compares_ones_own_birth_with_ones_life() -> None:
+    # Ann and Bob were born in Oslo (1970, 1971) and played for the Reds (1990-1994, 1992-1996): "Ann joined
+    # the Reds after Ann was born" is known a priori; the two births, or the two spells, are fair to compare
+    facts = [
+        fact(0, "Ann", "wasBornIn", "Oslo", 1970, None),
+        fact(1, "Bob", "wasBornIn", "Oslo", 1971, None),
+        fact(2, "Ann", "playsFor", "Reds", 1990, 1994),
+        fact(3, "Bob", "playsFor", "Reds", 1992, 1996),
+    ]
+    _, qs = _build(facts, "allen", n_questions=100)
+    pairs = {frozenset((q.S_star[-1].fact_id, q.S_anchor[0].fact_id)) for q in qs}
+    assert pairs and pairs <= {frozenset((0, 1)), frozenset((2, 3))}
