@@ -50,6 +50,7 @@ import statistics
 import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from itertools import product
 from pathlib import Path
 
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
@@ -259,7 +260,7 @@ class Checker:
                 errs.append(f"{q.id}: S* fact {f.id} {f.interval} not valid at {q.t_query}")
         # 3. answers recomputed over the whole graph
         op = q.operator
-        if op in ("point_in_time", "before_after", "two_facts"):
+        if op in ("point_in_time", "before_after", "two_facts", "relative"):
             current = {lf["anchor"]}
             for i, step in enumerate(path):
                 nxt = set()
@@ -281,9 +282,11 @@ class Checker:
                 self._check_reference(q, tq, errs)
             elif op == "two_facts":
                 self._check_other_fact(q, tq, nodes, errs)
+            elif op == "relative":
+                self._check_relative(q, tq, nodes, errs)
             elif q.S_anchor:
                 errs.append(f"{q.id}: point_in_time with S_anchor")
-        elif op in ("interval", "sequence", "duration", "yes_no", "present_state"):
+        elif op in ("interval", "sequence", "duration", "yes_no", "present_state", "allen"):
             for i in range(len(path) - 1):
                 step = path[i]
                 others = {o for _, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")}
@@ -314,8 +317,10 @@ class Checker:
                     return errs
                 if op == "duration":
                     self._check_duration(q, matches[0], tq, errs)
-                else:
+                elif op == "yes_no":
                     self._check_yes_no(q, e, matches[0], tq, errs)
+                else:
+                    self._check_allen(q, matches[0], nodes, errs)
         else:
             errs.append(f"{q.id}: unknown operator {op}")
         for t in q.S_anchor:
@@ -348,7 +353,7 @@ class Checker:
             if tuple(flags) != want:
                 errs.append(f"{q.id}: flags {flags} != {want}")
         # 5. leaks and render_time
-        for a in q.answers if op != "yes_no" else ():  # "no" in a yes/no question's words is no leak
+        for a in q.answers if op not in ("yes_no", "allen") else ():  # "no" in a yes/no question is no leak
             needles = [a]
             if q.answer_type == "time":
                 p = parse_time(a)
@@ -366,7 +371,7 @@ class Checker:
                 p = None if ref is None else (ref.start if tr["which"] == "start" else ref.end)
                 if p is None or p.isoformat() != tr["value"]:
                     errs.append(f"{q.id}: anchor time_ref {tr} is not the reference fact's {tr['which']}")
-            elif op in ("duration", "yes_no") and tr["which"] == "end":
+            elif op in ("duration", "yes_no", "allen") and tr["which"] == "end":
                 end = facts[len(path) - 1].end
                 if end is None or tr["value"] != end.isoformat():
                     errs.append(f"{q.id}: answer end time_ref {tr} is not the asked fact's end {end}")
@@ -409,6 +414,132 @@ class Checker:
             errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start}")
         if [tr["which"] for tr in q.time_refs] != ["start"]:
             errs.append(f"{q.id}: time_refs {q.time_refs} is not the reference start")
+
+    def _unique_triple(self, f: Fact) -> bool:
+        if self._triples is None:
+            self._triples = Counter(self.canon(g)[:3] for g in self.good)
+        return self._triples[self.canon(f)[:3]] == 1
+
+    def _reference_fact(self, q: Question, errs: list[str]) -> Fact | None:
+        """The logical form's reference fact: the one S_anchor fact, the only fact with its (s, r, o)."""
+        lf = q.logical_form
+        ref = self.by_id.get(lf["reference_fact"]) if lf.get("reference_fact") is not None else None
+        if ref is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != ref.id:
+            errs.append(f"{q.id}: S_anchor is not the reference fact")
+            return None
+        if not self._unique_triple(ref):
+            errs.append(f"{q.id}: reference fact {ref.id} is ambiguous")
+        return ref
+
+    def _check_relative(self, q: Question, tq: TimePoint, nodes: Sequence[str], errs: list[str]) -> None:
+        """relative: t_query is the anchor's reference fact's start (offset 2 or 3) or recorded end (1 to 3) +- n."""
+        lf = q.logical_form
+        ref = self._reference_fact(q, errs)
+        if ref is None:
+            return
+        side, which = lf["variant"].split("_")
+        if lf["anchor"] not in (ref.s, ref.o) or ({ref.s, ref.o} - {lf["anchor"]}) & (set(nodes) | set(q.answer_ids)):
+            errs.append(f"{q.id}: the reference fact {ref.id} is not the anchor's, or touches the chain")
+        point = ref.start if which == "start" else ref.end
+        if which == "end" and self.kinds[ref.r] != "state":
+            errs.append(f"{q.id}: an event has no end to count from")
+        allowed = {2, 3} if which == "start" else {1, 2, 3}
+        off = lf["offset"]
+        if abs(off) not in allowed or (off > 0) != (side == "after"):
+            errs.append(f"{q.id}: offset {off} not allowed {side} a {which}")
+        if point is None or self.unit_iso(point) is None:
+            errs.append(f"{q.id}: the reference {which} is not recorded at the granularity")
+            return
+        if self.units(point, tq) != off:
+            errs.append(f"{q.id}: t_query {q.t_query} is not the reference {which} {point} {off:+d}")
+        if [(tr["which"], tr["of"]) for tr in q.time_refs] != [(which, "anchor")]:
+            errs.append(f"{q.id}: time_refs {q.time_refs} is not the reference {which}")
+
+    def endpoint(self, f: Fact, which: str) -> int | str | None:
+        """A fact's endpoint as a unit number (``None``: not recorded; ``"bad"``: no known start, or an event over
+        several units). An event is read at its start."""
+        if f.start is None or self.unit_iso(f.start) is None:
+            return "bad"
+        if self.kinds[f.r] == "event":
+            if f.end is not None and self.unit_iso(f.end) != self.unit_iso(f.start):
+                return "bad"
+            p: TimePoint | None = f.start
+        else:
+            p = f.start if which == "start" else f.end
+        if p is None or self.unit_iso(p) is None:
+            return None
+        if self.g is Granularity.YEAR:
+            return p.year
+        if self.g is Granularity.MONTH:
+            assert p.month is not None
+            return p.year * 12 + p.month
+        assert p.month and p.day
+        return days_from_civil(p.year, p.month, p.day)
+
+    def comparison(self, a: Fact, b: Fact, variant: str) -> bool | None:
+        """The truth of a comparison over every completion of the record (``None``: the record leaves it open).
+
+        Each endpoint lies somewhere inside its unit (tried at a quarter and three quarters of it); an end that is
+        not recorded lies anywhere at or after its start (tried at every unit up to past the other endpoints).
+        """
+        ends = {(f.id, w): self.endpoint(f, w) for f in (a, b) for w in ("start", "end")}
+        if "bad" in ends.values():
+            return None
+        known = [v for v in ends.values() if isinstance(v, int)]
+        span = range(min(known), max(known) + 3)
+        choices = []
+        for (fid, _), v in ends.items():
+            start = ends[(fid, "start")]
+            assert isinstance(start, int)
+            units = [v] if v is not None else [u for u in span if u >= start]
+            choices.append([u + frac for u in units for frac in (0.25, 0.75)])
+        truths = set()
+        for sa, ea, sb, eb in product(*choices):
+            if ea < sa or eb < sb:
+                continue
+            if variant == "still":
+                if sb > ea:
+                    truths.add(False)
+                elif sa < sb < ea:
+                    truths.add(True)
+                else:
+                    truths.add(None)
+                continue
+            pa, op, pb = variant.split("_")
+            x, y = (sa if pa == "start" else ea), (sb if pb == "start" else eb)
+            truths.add(int(x) == int(y) if op == "same" else (x < y if op == "before" else x > y))
+        return truths.pop() if len(truths) == 1 else None
+
+    def _check_allen(self, q: Question, a: Fact, nodes: Sequence[str], errs: list[str]) -> None:
+        """allen: a fact of the named entity, unambiguous and off the chain; its comparison with A gives the label."""
+        lf = q.logical_form
+        b = self._reference_fact(q, errs)
+        if b is None:
+            return
+        if b.id == a.id or lf["final_other"] not in (b.s, b.o):
+            errs.append(f"{q.id}: the reference fact {b.id} is not another fact of {lf['final_other']}")
+        if ({b.s, b.o} - {lf["final_other"]}) & set(nodes):
+            errs.append(f"{q.id}: the reference fact {b.id} touches the chain")
+        if not self._unique_triple(a):
+            errs.append(f"{q.id}: the asked fact {a.id} is ambiguous")
+        truth = self.comparison(a, b, lf["variant"])
+        if truth is None or list(q.answers) != ["yes" if truth else "no"] or q.answer_ids != q.answers:
+            errs.append(f"{q.id}: comparison {lf['variant']} of {a.interval} and {b.interval} is {truth}: {q.answers}")
+
+    def allen_relation(self, a: Fact, b: Fact) -> str:
+        """The Allen relation of two recorded windows (unit spans read half-open), or ``undetermined``."""
+        ends = [self.endpoint(f, w) for f in (a, b) for w in ("start", "end")]
+        if not all(isinstance(v, int) for v in ends):
+            return "undetermined"
+        a0, a1, b0, b1 = (int(v) for v in ends)  # type: ignore[arg-type]
+        a1, b1 = a1 + 1, b1 + 1
+        table = [
+            (a1 < b0, "before"), (b1 < a0, "after"), (a1 == b0, "meets"), (b1 == a0, "met-by"),
+            (a0 == b0 and a1 == b1, "equals"), (a0 == b0 and a1 < b1, "starts"), (a0 == b0, "started-by"),
+            (a1 == b1 and a0 > b0, "finishes"), (a1 == b1, "finished-by"), (a0 < b0 and a1 < b1, "overlaps"),
+            (a0 < b0, "contains"), (a1 < b1, "during"), (True, "overlapped-by"),
+        ]  # fmt: skip
+        return next(name for holds, name in table if holds)
 
     def units(self, a: TimePoint, b: TimePoint) -> int:
         """Whole units of the checker's granularity from ``a`` to ``b`` (calendar arithmetic, not unit codes)."""
@@ -618,7 +749,7 @@ class Checker:
         op = q.operator
         tq = parse_time(q.t_query)
         assert tq is not None
-        entity_hops = range(len(path) - 1 if op in ("interval", "duration", "yes_no") else len(path))
+        entity_hops = range(len(path) - 1 if op in ("interval", "duration", "yes_no", "allen") else len(path))
         chain_nodes = [lf["anchor"]]
         for t in q.S_star[: len(path)]:
             chain_nodes.append(t.o_id if chain_nodes[-1] == t.s_id else t.s_id)
@@ -628,7 +759,7 @@ class Checker:
             elif self.overlapping(chain_nodes[i], path[i]["r"], path[i]["dir"] == "fwd"):
                 out.append(("open-class hop", f"{q.id}: hop {i + 1}: {chain_nodes[i]} holds two values at once"))
         gold = set(q.answer_ids)
-        if op in ("point_in_time", "before_after", "two_facts", "present_state"):
+        if op in ("point_in_time", "before_after", "two_facts", "present_state", "relative"):
             if self.follow({lf["anchor"]}, path, None) == gold:
                 out.append(("time-insensitive", f"{q.id}: the time-free path gives the gold: {q.question}"))
             for i in range(len(path) - 1):
@@ -652,6 +783,10 @@ class Checker:
                 out.append(("time-insensitive", f"{q.id}: one value over all time: {q.question}"))
             if q.assumes_complete != (lf["variant"] in ("first", "last")):
                 out.append(("assumes_complete", f"{q.id}: assumes_complete {q.assumes_complete} for {lf['variant']}"))
+        elif op == "allen":
+            a, b = self.by_id[q.S_star[len(path) - 1].fact_id], self.by_id[q.S_anchor[0].fact_id]
+            if a.s == b.s and any(self.decl.get(r, {}).get("role") for r in (a.r, b.r)):
+                out.append(("known a priori", f"{q.id}: one's own birth or death against one's life: {q.question}"))
         if op != "sequence" and q.assumes_complete:
             out.append(("assumes_complete", f"{q.id}: marked assumes_complete"))
         # a readable name of the question's own entities may hold an id-like word ("Norwegian P2 listener's
@@ -674,7 +809,7 @@ class Checker:
 
 
 #: Operators whose question asserts the final S* fact at t_query (the others name it and ask its times).
-ASSERT_FINAL = ("point_in_time", "before_after", "two_facts", "present_state", "yes_no")
+ASSERT_FINAL = ("point_in_time", "before_after", "two_facts", "present_state", "yes_no", "relative")
 
 
 def op_is_no(q: Question) -> bool:

@@ -125,7 +125,8 @@ def test_the_checker_catches_a_wrong_gold_of_each_family() -> None:
 def test_new_families_fill_on_a_random_graph_and_can_be_switched_off() -> None:
     g = random_graph(1500, 4)
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=1), phrases="yago11k")
-    assert {"duration", "yes_no", "present_state", "two_facts"} <= {q.operator for q in b.questions}
+    new = {"duration", "yes_no", "present_state", "two_facts", "allen", "relative"}
+    assert new <= {q.operator for q in b.questions}
     old = ("point_in_time", "before_after", "interval", "sequence")
     off = build_kg_benchmark(g, KGBuildConfig(n_questions=300, seed=1, operators=old), phrases="yago11k")
     assert {q.operator for q in off.questions} == set(old)
@@ -222,3 +223,125 @@ def test_two_facts_asks_at_another_facts_start_and_never_past_an_open_end() -> N
     assert checker.check(wrong)
     moved = dataclasses.replace(qs[0], logical_form={**qs[0].logical_form, "reference_fact": 7})
     assert checker.check(moved)
+
+
+# Worked by hand (SPELLS above, read at year granularity; an open end is only known to be at or after its start).
+# (asked fact, reference fact, comparison) -> answer, for pairs of facts sharing an entity:
+WINDOW_ANSWERS = {
+    (0, 2, "start_before_start"): "yes",  # Ann joined the Reds 1990, Bob 2000
+    (0, 2, "end_before_start"): "yes",  # Ann left 1994, before Bob joined 2000
+    (0, 2, "end_after_start"): "no",
+    (0, 2, "still"): "no",  # Bob joined 2000, after Ann had left 1994
+    (0, 6, "start_before_end"): "yes",  # Ann joined 1990; Cid's unrecorded end is at or after 1998
+    (1, 0, "start_after_end"): "yes",  # Ann joined the Blues 1996 after leaving the Reds 1994
+    (1, 0, "start_same_end"): "no",
+    (1, 4, "end_after_end"): "yes",  # Ann left the Blues 2001, Cid 1985
+    (2, 0, "start_after_end"): "yes",
+    (2, 0, "start_before_start"): "no",  # Bob 2000, Ann 1990
+    (2, 3, "end_before_start"): "yes",  # Bob left the Reds 2003, joined the Lions 2005
+    (2, 6, "start_after_start"): "yes",  # Bob 2000, Cid 1998
+    (2, 6, "end_after_start"): "yes",  # Bob left 2003, Cid joined 1998
+    (3, 2, "start_after_start"): "yes",  # Bob joined the Lions 2005, the Reds 2000
+    (3, 2, "start_same_start"): "no",
+    (3, 5, "end_after_end"): "yes",  # Bob's Lions end (not recorded) is at or after 2005, Cid left 1997
+    (4, 6, "start_same_start"): "no",  # Cid joined the Blues 1985, the Reds 1998
+    (4, 6, "end_before_start"): "yes",  # Cid left the Blues 1985
+    (5, 4, "start_after_end"): "yes",  # Cid joined the Lions 1988, left the Blues 1985
+    (5, 4, "start_after_start"): "yes",
+    (5, 6, "start_after_start"): "no",  # the Lions 1988, the Reds 1998
+    (6, 0, "start_after_end"): "yes",  # Cid joined the Reds 1998, Ann had left 1994
+    (6, 0, "end_after_end"): "yes",  # Cid's unrecorded end is at or after 1998, after 1994
+    (6, 0, "end_before_start"): "no",
+    (6, 2, "start_before_start"): "yes",  # Cid 1998, Bob 2000
+    (6, 4, "end_same_end"): "no",  # Cid's Reds end is at or after 1998; the Blues spell ended 1985
+}
+# never decided by the record: an end that is not recorded may fall either way, and "still" needs the asked
+# spell to have begun before the other fact and to have a recorded end
+WINDOW_OPEN = {
+    (2, 6, "end_after_end"), (2, 6, "start_before_end"), (2, 6, "still"), (6, 2, "still"), (6, 2, "end_after_end"),
+    (3, 5, "still"), (6, 4, "still"), (6, 5, "still"),
+}  # fmt: skip
+
+
+def test_allen_compares_two_windows_and_never_decides_on_an_unknown_end() -> None:
+    checker, qs = _build(SPELLS, "allen", n_questions=400)
+    labels = Counter(q.answers[0] for q in qs)
+    assert labels["yes"] == labels["no"] > 5
+    got = {(q.S_star[-1].fact_id, q.S_anchor[0].fact_id, q.logical_form["variant"]): q.answers[0] for q in qs}
+    assert not set(got) & WINDOW_OPEN
+    assert got == {k: WINDOW_ANSWERS[k] for k in got}  # every question of this seed is worked out above
+    for q in qs:
+        a, b = checker.by_id[q.S_star[-1].fact_id], checker.by_id[q.S_anchor[0].fact_id]
+        assert {a.s, a.o} & {b.s, b.o} and a.id != b.id  # two facts of one entity
+        assert not q.render_time and q.answer_type == "yes_no"
+    flipped = dataclasses.replace(qs[0], answers=("no",) if qs[0].answers == ("yes",) else ("yes",))
+    assert checker.check(dataclasses.replace(flipped, answer_ids=flipped.answers))
+
+
+def test_the_checker_leaves_a_same_year_or_unrecorded_end_comparison_open() -> None:
+    # Xan left the Reds in 1995, the year Yul joined; Zed joined in 1999 with no end recorded
+    facts = [
+        fact(0, "Xan", "playsFor", "Reds", 1990, 1995),
+        fact(1, "Yul", "playsFor", "Reds", 1995, 2000),
+        fact(2, "Zed", "playsFor", "Reds", 1999, None),
+    ]
+    g = TemporalGraph("hand", facts, labels_of(facts), rel_labels(facts))
+    checker = Checker.from_table(g, PHRASES / "yago11k.toml", open_end="unknown")
+    x, y, z = (checker.by_id[i] for i in range(3))
+    assert checker.comparison(x, y, "end_before_start") is None  # the order within 1995 is not recorded
+    assert checker.comparison(x, y, "end_same_start") is True
+    assert checker.comparison(x, y, "start_before_start") is True
+    assert checker.comparison(y, z, "end_before_end") is None  # Zed's end may fall before or after 2000
+    assert checker.comparison(x, z, "end_before_end") is True  # Zed's end is at or after 1999 > 1995
+    assert checker.comparison(y, z, "still") is True  # Zed joined 1999, inside Yul's 1995-2000
+    assert checker.comparison(z, y, "still") is None  # Zed's spell has no recorded end
+    assert checker.allen_relation(x, y) == "overlaps"  # year spans read whole: both hold in 1995
+    assert checker.allen_relation(y, x) == "overlapped-by" and checker.allen_relation(x, z) == "undetermined"
+
+
+# Worked by hand: Ann played for the Reds 1990-1994, the Blues 1996-2001 and the Lions from 2003 (no end);
+# Ann was married to Zoe 1993-1999 and born in Oslo 1970. Only Ann's team changes over time. A reference is a
+# fact of Ann's off the chain; "t" is 2 or 3 years from its start or 1 to 3 from its recorded end, and Ann's team
+# must be certain and alone then (the Lions only in 2003: the spell's end is not recorded).
+RELATIVE_FACTS = [
+    fact(0, "Ann", "playsFor", "Reds", 1990, 1994),
+    fact(1, "Ann", "playsFor", "Blues", 1996, 2001),
+    fact(2, "Ann", "playsFor", "Lions", 2003, None),
+    fact(3, "Ann", "isMarriedTo", "Zoe", 1993, 1999),
+    fact(4, "Ann", "wasBornIn", "Oslo", 1970, None),
+]
+# (t_query, answer, reference fact, offset)
+RELATIVE = {
+    (1990, "<Reds>", 3, -3), (1991, "<Reds>", 3, -2), (1996, "<Blues>", 3, 3), (1996, "<Blues>", 3, -3),
+    (1997, "<Blues>", 3, -2), (1998, "<Blues>", 3, -1), (2000, "<Blues>", 3, 1), (2001, "<Blues>", 3, 2),
+    (1996, "<Blues>", 0, 2), (1997, "<Blues>", 0, 3), (1993, "<Reds>", 1, -3), (1994, "<Reds>", 1, -2),
+    (2003, "<Lions>", 1, 2), (2000, "<Blues>", 2, -3), (2001, "<Blues>", 2, -2),
+}  # fmt: skip
+
+
+def test_relative_time_counts_from_a_recorded_start_or_end() -> None:
+    checker, qs = _build(RELATIVE_FACTS, "relative")
+    got = {(int(q.t_query), q.answer_ids[0], q.logical_form["reference_fact"], q.logical_form["offset"]) for q in qs}
+    assert got <= RELATIVE and len(got) >= 2  # one question per gold chain: at most one per team
+    for q in qs:
+        assert q.logical_form["anchor"] == "<Ann>" and not q.render_time and q.t_query not in q.question
+        which = q.logical_form["variant"].split("_")[1]
+        assert [(t["which"], t["of"]) for t in q.time_refs] == [(which, "anchor")]
+        n = abs(q.logical_form["offset"])
+        assert ("the year " if n == 1 else f"{['two', 'three'][n - 2]} years ") in q.question.lower()
+    moved = dataclasses.replace(qs[0], logical_form={**qs[0].logical_form, "offset": qs[0].logical_form["offset"] + 1})
+    assert checker.check(moved)
+
+
+def test_allen_never_compares_ones_own_birth_with_ones_life() -> None:
+    # Ann and Bob were born in Oslo (1970, 1971) and played for the Reds (1990-1994, 1992-1996): "Ann joined
+    # the Reds after Ann was born" is known a priori; the two births, or the two spells, are fair to compare
+    facts = [
+        fact(0, "Ann", "wasBornIn", "Oslo", 1970, None),
+        fact(1, "Bob", "wasBornIn", "Oslo", 1971, None),
+        fact(2, "Ann", "playsFor", "Reds", 1990, 1994),
+        fact(3, "Bob", "playsFor", "Reds", 1992, 1996),
+    ]
+    _, qs = _build(facts, "allen", n_questions=100)
+    pairs = {frozenset((q.S_star[-1].fact_id, q.S_anchor[0].fact_id)) for q in qs}
+    assert pairs and pairs <= {frozenset((0, 1)), frozenset((2, 3))}

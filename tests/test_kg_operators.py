@@ -43,6 +43,8 @@ def test_the_registry_names_every_operator_once_in_cell_order() -> None:
             "yes_no",
             "present_state",
             "two_facts",
+            "allen",
+            "relative",
         )
     )
     assert all(name == op.name for name, op in REGISTRY.items())
@@ -59,6 +61,8 @@ def test_the_registry_names_every_operator_once_in_cell_order() -> None:
         "Yes/no",
         "Present state",
         "Two facts",
+        "Two windows",
+        "Relative time",
     }
 
 

@@ -22,7 +22,10 @@ from kg_checker import (
 
 pytestmark = [pytest.mark.mirror, pytest.mark.slow]
 
-OPS = ("point_in_time", "before_after", "interval", "sequence", "duration", "yes_no", "present_state", "two_facts")
+OPS = (
+    "point_in_time", "before_after", "interval", "sequence", "duration", "yes_no", "present_state", "two_facts",
+    "allen", "relative",
+)  # fmt: skip
 # the families beyond the first four hold at least this many questions per release (where the data allows)
 NEW_FAMILY_MIN = {"yago11k": 20, "wikidata12k": 50}
 
@@ -72,7 +75,7 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     comp = b.manifest["counts"]["composition"]
     for op in OPS:
         assert comp[op]["1-hop"] > 0, f"{op} 1-hop is empty"
-    for op in ("duration", "yes_no", "present_state", "two_facts"):
+    for op in OPS[4:]:
         assert sum(comp[op].values()) >= NEW_FAMILY_MIN[g.name], (op, comp[op])
     assert sum(q.answer_type == "time" for q in b.questions) <= 0.5 * len(b.questions)  # year answers at most half
     if g.name == "wikidata12k":

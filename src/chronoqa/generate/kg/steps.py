@@ -393,7 +393,7 @@ def prepare_drafting(s: BuildState) -> None:
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
-        granularity=s.granularity,
+        granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
     )  # fmt: skip
     shared = shared_short_labels([s.label(e) for e in idx.ent_names])
     s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared)

@@ -1,7 +1,7 @@
 """The KG question operators: one module each, registered in :data:`REGISTRY`.
 
 Each module (``point_in_time``, ``before_after``, ``interval``, ``sequence``, ``duration``, ``yes_no``,
-``present_state``, ``two_facts``) declares one
+``present_state``, ``two_facts``, ``allen``, ``relative``) declares one
 :class:`~chronoqa.generate.kg.operators.base.Operator`: its drafting, its templates, its answer kind, its time
 references and its validity rule. The builder knows operators only through this table: the cells it fills, the
 configuration's names and default weights, the data card's names all come from it. To add an operator, write
@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from chronoqa.errors import UnknownNameError
 from chronoqa.generate.kg.operators import (
+    allen,
     before_after,
     duration,
     interval,
     point_in_time,
     present_state,
+    relative,
     sequence,
     two_facts,
     yes_no,
@@ -66,6 +68,8 @@ REGISTRY: dict[str, Operator] = {
         yes_no.OPERATOR,
         present_state.OPERATOR,
         two_facts.OPERATOR,
+        allen.OPERATOR,
+        relative.OPERATOR,
     )
 }
 

@@ -95,7 +95,7 @@ def _trailing_one(rd: Renderer, d: Draft) -> str:
 OPERATOR = Operator(
     name="before_after",
     title="Before/after",
-    weight=0.15,
+    weight=0.1,
     answer=AnswerKind.ENTITY,
     draft=draft,
     templates=(

@@ -148,6 +148,7 @@ class GenContext:
     seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
     timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
+    life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
 
 
 def certain(row: list[int], t: int) -> bool:

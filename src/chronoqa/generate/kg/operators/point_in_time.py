@@ -69,7 +69,7 @@ def _during(rd: Renderer, d: Draft) -> str:
 OPERATOR = Operator(
     name="point_in_time",
     title="Point-in-time",
-    weight=0.2,
+    weight=0.1,
     answer=AnswerKind.ENTITY,
     draft=draft,
     templates=(

@@ -202,7 +202,7 @@ def _earliest(rd: Renderer, d: Draft) -> str:
 OPERATOR = Operator(
     name="sequence",
     title="Sequence",
-    weight=0.15,
+    weight=0.1,
     answer=AnswerKind.ENTITY,
     draft=draft,
     templates=(

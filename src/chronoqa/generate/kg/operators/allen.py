@@ -1,0 +1,290 @@
+"""allen: "Is it true that X joined Z before Y left Z?" (how two facts' validity windows relate; yes or no).
+
+A relation between two facts, each named by its (s, r, o) and the only fact with it, whose starts are known at
+the granularity. The asked fact ``A`` ends a chain of k-1 static hops (as in yes_no); the reference fact ``B``
+touches ``A``'s named entity (``final_other``) and no other entity of the chain ("Did X join Z before Y left
+Z?", "Was it still the case when Y won P that X was married to Y?"), and is not the birth or death of A's
+subject when A is another fact of that subject, nor the reverse (joining a club after one's own birth is known
+a priori). The question compares one endpoint of each window, in units of the granularity:
+
+* ``<pa>_<op>_<pb>`` (``pa``, ``pb`` in start / end, ``op`` in before / after / same): "Is it true that X
+  joined Z before Y left Z?" is ``start(A) < end(B)``; ``same`` asks for the same unit ("in the same year that");
+* ``still``: B's start lies strictly inside A's window (``start(A) < start(B) < end(A)``): yes; it lies after
+  A's end: no.
+
+An event has no end: it is read at its start unit. Nothing is guessed: two endpoints in the same unit are not
+ordered (their order within the unit is not recorded), and an end the data does not record (a state with no end,
+under either open-end reading) is only known to be at or after its start; a comparison that these unknowns
+leave open is not asked. The label is drawn first, half each, and a comparison with that truth is looked for
+(the cell keeps the labels balanced, as for yes_no). The pair's Allen relation (:func:`chronoqa.time.
+allen_of_spans` over the unit windows) follows from its endpoints; the checker counts it per question.
+
+``B`` goes to ``S_anchor`` (its start, or end, is a time reference of the anchor); ``t_query`` is A's start
+unit, which the question does not show.
+
+Validity rule (:func:`gold_comparison`): the prefix is certainly valid at ``t_query``, and the comparison of the
+recorded endpoints gives the label.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from chronoqa.generate.kg.index import NONE, Col, certain_interval
+from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts, Operator, time_ref
+from chronoqa.generate.kg.operators.chains import (
+    Draft,
+    GenContext,
+    Hop,
+    draw_final_fact,
+    incident_sample,
+    reach,
+    triple_unique,
+)
+from chronoqa.generate.kg.templates import Renderer, Template
+from chronoqa.records import Fact, Question
+from chronoqa.time import Granularity, parse_time, valid_at
+
+__all__ = [
+    "COMPARISONS",
+    "OPERATOR",
+    "VARIANTS",
+    "compare",
+    "draft",
+    "gold_comparison",
+    "still",
+    "time_refs",
+    "truth",
+    "window",
+]
+
+#: ``(endpoint of A, comparison, endpoint of B)`` a question may ask, in draw order (``still`` apart).
+COMPARISONS = tuple(
+    (pa, op, pb) for pa in ("start", "end") for op in ("before", "after", "same") for pb in ("start", "end")
+)
+REF_TRIES = 24  # facts of the named entity kept per drawn asked fact (a random sample of 4x as many is read)
+
+#: A window in units: ``(start, end)``; ``end`` is ``None`` where the data records none (at or after the start).
+Window = tuple[int, int | None]
+
+
+def window(su: int, eu: int, is_event: bool) -> Window | None:
+    """The unit window of a fact (``None`` without a known start): an event at its start, a state to its end."""
+    if su == NONE:
+        return None
+    if is_event:
+        return (su, su) if eu in (NONE, su) else None  # an event over several units is implausible data
+    return (su, None if eu == NONE else eu)
+
+
+def _before(a: int | None, la: int, b: int | None, lb: int) -> bool | None:
+    """``a < b`` where an unknown ``a`` (``None``) is ``>= la`` and an unknown ``b`` is ``>= lb``; ``None``: open."""
+    if a is not None and b is not None:
+        return None if a == b else a < b
+    if a is None and b is not None:
+        return False if la > b else None
+    if a is not None and b is None:
+        return True if a < lb else None
+    return None
+
+
+def compare(wa: Window, pa: str, op: str, wb: Window, pb: str) -> bool | None:
+    """Whether endpoint ``pa`` of window ``wa`` is ``op`` (before / after / same) endpoint ``pb`` of ``wb``.
+
+    ``None`` when the data leaves it open: the same unit for before / after, an unrecorded end that may fall
+    either way.
+    """
+    a = wa[0] if pa == "start" else wa[1]
+    b = wb[0] if pb == "start" else wb[1]
+    la, lb = wa[0], wb[0]  # an unknown end is at or after its start
+    if op == "before":
+        return _before(a, la, b, lb)
+    if op == "after":
+        return _before(b, lb, a, la)
+    if a is not None and b is not None:
+        return a == b
+    lo, known = (la, b) if a is None else (lb, a)
+    return False if known is not None and known < lo else None
+
+
+def still(wa: Window, wb: Window) -> bool | None:
+    """B begins strictly inside A's closed window (yes) or after it ended (no); anything else is open."""
+    sa, ea = wa
+    sb = wb[0]
+    if ea is None or sb in (sa, ea):
+        return None
+    if sa < sb < ea:
+        return True
+    return False if sb > ea else None
+
+
+def _candidates(ctx: GenContext, rng: random.Random, other: int, skip: set[int], fid: int) -> list[int]:
+    """Reference facts of the named entity: unique triples, usable, known start, the far end off the chain."""
+    idx = ctx.index
+    out = []
+    for _, row in incident_sample(idx, other, rng, cap=REF_TRIES * 4):
+        g = row[Col.FID]
+        if g == fid or row[Col.OTHER] in skip or row[Col.ASU] == NONE:
+            continue
+        if triple_unique(idx, g) and idx.usable(g):
+            out.append(g)
+    rng.shuffle(out)
+    return out[:REF_TRIES]
+
+
+#: Every question a pair may be asked: the endpoint comparisons, then ``still``.
+VARIANTS = (*(f"{pa}_{op}_{pb}" for pa, op, pb in COMPARISONS), "still")
+
+
+def truth(variant: str, wa: Window, wb: Window) -> bool | None:
+    """The answer to ``variant`` for the windows ``wa`` (the asked fact) and ``wb`` (``None``: left open)."""
+    if variant == "still":
+        return still(wa, wb)
+    pa, op, pb = variant.split("_")
+    return compare(wa, pa, op, wb, pb)
+
+
+def _fits(variant: str, a_event: bool, b_event: bool) -> bool:
+    """An event has no end to compare (and is never "still" the case)."""
+    if variant == "still":
+        return not a_event
+    pa, _, pb = variant.split("_")
+    return not (pa == "end" and a_event) and not (pb == "end" and b_event)
+
+
+def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
+    """A named fact A, a fact B of A's named entity, and a comparison of their windows with the drawn label.
+
+    The comparison and the label are drawn first (each variant as often, half of each label), then a fact B
+    that gives that label is looked for among a sample of the named entity's facts.
+    """
+    variant = VARIANTS[rng.randrange(len(VARIANTS))]
+    yes = rng.random() < 0.5
+    drawn = draw_final_fact(ctx, rng, k)
+    if drawn is None:
+        return None
+    fid, row, forward, e, other = drawn
+    idx = ctx.index
+    r = row[Col.R]
+    wa = window(row[Col.SU], row[Col.EU], bool(idx.rel_event[r]))
+    if wa is None or not triple_unique(idx, fid) or not idx.usable(fid) or (variant == "still" and idx.rel_event[r]):
+        return None
+    t = wa[0]
+    if not ctx.t_min <= t <= ctx.t_max or not row[Col.CLO] <= t <= row[Col.CHI]:
+        return None
+    pre = reach(ctx, rng, e, t, k, {other})  # the static prefix first: where it fails, nothing else is read
+    if pre is None:
+        return None
+    chain = {e} | {h.src for h in pre[1]}
+    for gid in _candidates(ctx, rng, other, chain, fid):
+        g = idx.fact_row(gid)
+        wb = window(g[Col.SU], g[Col.EU], bool(idx.rel_event[g[Col.R]]))
+        if wb is None or not _fits(variant, bool(idx.rel_event[r]), bool(idx.rel_event[g[Col.R]])):
+            continue
+        if g[Col.S] == row[Col.S] and ctx.life & {r, g[Col.R]}:
+            continue  # one's own birth or death against another fact of one's life: the order is known a priori
+        if truth(variant, wa, wb) is yes:
+            final = Hop(fid, r, forward, e, other)
+            return Draft("allen", variant, pre[0], (*pre[1], final), t, (int(yes),), AnswerKind.YES_NO,
+                         ref_fid=gid, static_prefix=True)  # fmt: skip
+    return None
+
+
+def _fact_window(start: str | None, end: str | None, is_event: bool, g: Granularity) -> Window | None:
+    """A recorded fact's unit window from its ISO times (a time coarser than ``g`` is unknown)."""
+    s, e = parse_time(start) if start else None, parse_time(end) if end else None
+    su = s.lo(g) if s is not None and s.granularity >= g else NONE
+    eu = e.lo(g) if e is not None and e.granularity >= g else NONE
+    return window(su, eu, is_event)
+
+
+def gold_comparison(gold: GoldFacts, q: Question, positions: Sequence[int]) -> str | None:
+    """The prefix certainly valid at ``t_query``; the recorded windows of A and B give the question's label."""
+    tq = q.t_query_point
+    assert tq is not None and len(q.S_anchor) == 1
+    g = tq.granularity
+    for pos in positions[:-1]:
+        f = gold.facts[pos]
+        iv = certain_interval(f, gold.is_event.get(f.r, False), gold.open_end)
+        if not valid_at(iv, tq, g, as_of=gold.as_of, mode="certain"):
+            return f"S* fact {f.id} not valid at {q.t_query}"
+    a, b = q.S_star[len(q.logical_form["path"]) - 1], q.S_anchor[0]
+    wa = _fact_window(a.t_start, a.t_end, gold.is_event.get(a.r_id, False), g)
+    wb = _fact_window(b.t_start, b.t_end, gold.is_event.get(b.r_id, False), g)
+    if wa is None or wb is None:
+        return "a fact of the comparison has no known start"
+    variant = q.logical_form["variant"]
+    said = truth(variant, wa, wb)
+    if said is None or q.answers != (("yes",) if said else ("no",)):
+        return f"comparison {variant} of {wa} and {wb} is {said}, not {q.answers}"
+    return None
+
+
+def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
+    """The compared endpoints the data records: A's (of the answer) and B's (of the anchor)."""
+    a, b = facts[d.hops[-1].fid], facts[d.ref_fid]
+    parts = d.variant.split("_")
+    pa, pb = (("start", "end"), "start") if d.variant == "still" else ((parts[0],), parts[2])
+    refs = [time_ref("start", t_iso, "answer")] if "start" in pa else []
+    if "end" in pa and a.end is not None:
+        refs.append(time_ref("end", a.end.isoformat(), "answer"))
+    p = b.start if pb == "start" else b.end
+    if p is not None:
+        refs.append(time_ref(pb, p.isoformat(), "anchor"))
+    return refs
+
+
+def _clause(rd: Renderer, d: Draft, which: str) -> str:
+    last = d.hops[-1]
+    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+
+
+def _comparison(rd: Renderer, d: Draft) -> str:
+    pa, op, pb = d.variant.split("_")
+    word = f"in the same {rd.unit_word()} that" if op == "same" else op
+    ref = rd.fact_clause(d.ref_fid, f"{pb}_clause")
+    return f"{_clause(rd, d, f'{pa}_clause')} {word} {ref}"
+
+
+def _is_still(rd: Renderer, d: Draft) -> bool:
+    return d.variant == "still"
+
+
+def _not_still(rd: Renderer, d: Draft) -> bool:
+    return d.variant != "still"
+
+
+def _true_that(rd: Renderer, d: Draft) -> str:
+    return f"Is it true that {_comparison(rd, d)}?"
+
+
+def _yes_or_no(rd: Renderer, d: Draft) -> str:
+    return f"Yes or no: {_comparison(rd, d)}?"
+
+
+def _still(rd: Renderer, d: Draft) -> str:
+    return f"Was it still the case when {rd.fact_clause(d.ref_fid, 'start_clause')} that {_clause(rd, d, 'statement')}?"
+
+
+def _still_true(rd: Renderer, d: Draft) -> str:
+    ref = rd.fact_clause(d.ref_fid, "start_clause")
+    return f"Is it true that {_clause(rd, d, 'statement')} and was still so when {ref}?"
+
+
+OPERATOR = Operator(
+    name="allen",
+    title="Two windows",
+    weight=0.1,
+    answer=AnswerKind.YES_NO,
+    draft=draft,
+    templates=(
+        Template("al.true_that", _true_that, _not_still),
+        Template("al.yes_or_no", _yes_or_no, _not_still),
+        Template("al.still", _still, _is_still),
+        Template("al.still_true", _still_true, _is_still),
+    ),
+    time_refs=time_refs,
+    gold_rule=gold_comparison,
+    names_final_entity=True,
+)
