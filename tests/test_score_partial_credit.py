@@ -6,6 +6,7 @@ to 14 March 2013, day-level data) and the text, not by re-running the judge in a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -175,6 +176,21 @@ def test_outcome_classes_through_the_judge(answer: str, expl: str, cls: str) -> 
     o = judging.answer(NOW_Q, rec)
     row = judging.time(NOW_Q, rec, o.correct, o.outcome)
     assert outcome_class(o, row) == cls
+
+
+def test_outdated_holder_of_two_terms_may_cite_either() -> None:
+    # Hu Jintao given a second, earlier term: a reply with the start of either term states his own dates
+    early = Triple("China, President", "name", "Hu Jintao", "1990-01-01", "1991-01-01", "China | President", "Name")
+    q = replace(NOW_Q, S_dist=(early, HU, JIANG))
+    judging = Judging(_docs())
+    for expl, cls in (
+        ("Hu Jintao has been president since 15 March 2003.", "outdated_right_date"),
+        ("Hu Jintao has been president since 1 January 1990.", "outdated_right_date"),
+        ("Hu Jintao has been president since 1 January 1995.", "outdated_wrong_date"),
+    ):
+        rec = _rec("Hu Jintao", expl)
+        o = judging.answer(q, rec)
+        assert outcome_class(o, judging.time(q, rec, o.correct, o.outcome)) == cls, expl
 
 
 JOIN_Q = _q(

@@ -157,3 +157,23 @@ def test_run_with_both_protocols_reports_partial_credit_and_classes(release: Rel
     assert "Outcome classes" in html and "T half" in html
     answers = list(read_jsonl(tmp_path / "run" / "answer-llm-tdbench_open@1" / "answers.jsonl"))
     assert len(answers) == n
+
+
+def test_selectable_in_the_answer_and_run_commands(release: Release, tmp_path: Path) -> None:
+    pytest.importorskip("bm25s")
+    from chronoqa.cli import app
+
+    with FakeOpenAI(_fake_model) as srv:
+        spec = f"llm(model=fake,base_url={srv.base_url},protocol=tdbench_open@1)"
+        out = tmp_path / "ans"
+        res = CliRunner().invoke(app, ["answer", "--bench", str(release.path), "--out", str(out), "--answerer", spec])
+        assert res.exit_code == 0, res.output
+        assert read_json(out / "answers.meta.json")["protocol"]["id"] == "tdbench_open@1"
+        assert srv.requests and all("Table" in p["messages"][-1]["content"] for p in srv.requests)
+        args = ["run", "--bench", str(release.path), "--out", str(tmp_path / "run"), "--retrievers", "bm25"]
+        args += ["--controls", "", "--baselines", "prior", "--n-bootstrap", "10"]
+        args += ["--llm", f"llm(model=fake,base_url={srv.base_url})", "--protocols", "tdbench_closed@1"]
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 0, res.output
+    assert (tmp_path / "run" / "answer-llm-tdbench_closed@1" / "answers.jsonl").is_file()
+    assert not (tmp_path / "run" / "answer-llm-rag@1@bm25").exists()  # the flag replaced the default protocols

@@ -225,7 +225,8 @@ class Judging:
         """Whether the explanation states the dates of the outdated holder the answer names.
 
         The question is re-asked of that holder's row (the same ends as the gold references, from its own
-        row in ``S_dist``/``S_stale``) and judged by the same careful rules as ``T``.
+        row in ``S_dist``/``S_stale``; any of its rows, for a holder of several terms) and judged by the same
+        careful rules as ``T``.
         """
         ends = {str(r.get("which", "")) for r in q.time_refs} or {"start"}
         for t in (*q.S_dist, *q.S_stale):
@@ -239,6 +240,7 @@ class Judging:
             held = replace(
                 q, answers=(t.o,), answer_ids=(t.o_id or t.o,), S_star=(t,), outdated_answers=(), time_refs=refs
             )
-            if refs and self.answer(held, rec).correct:
-                return bool(score_time(held, rec, True, entities=self.entities.time_entities()).T)
+            named = bool(refs) and self.answer(held, rec).correct
+            if named and score_time(held, rec, True, entities=self.entities.time_entities()).T:
+                return True  # a holder of several terms: any of them
         return False
