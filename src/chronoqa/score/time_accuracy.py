@@ -147,11 +147,13 @@ def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
     return pred.granularity >= ge and pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
 
 
-def cites(text: str | None, refs: Sequence[TimeRef], granularity: Granularity) -> int:
-    """How many of ``refs`` the text cites (see the module docstring)."""
+def cites(
+    text: str | None, refs: Sequence[TimeRef], granularity: Granularity, mentions: Sequence[TimeMention] | None = None
+) -> int:
+    """How many of ``refs`` the text cites (see the module docstring); ``mentions``: its times, if read already."""
     if not text or not refs:
         return 0
-    mentions = extract_times(text)
+    mentions = extract_times(text) if mentions is None else mentions
     n = 0
     for ref in refs:
         for m in mentions:
@@ -248,8 +250,9 @@ def score_time(
         text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
     if mode == "strict":
-        n = cites(text, refs, g)
-        loose = n == len(refs) or cites(text, refs, Granularity.YEAR) == len(refs)
+        mentions = extract_times(text) if text else []
+        n = cites(text, refs, g, mentions)
+        loose = n == len(refs) or cites(text, refs, Granularity.YEAR, mentions) == len(refs)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict, T_half=n > 0, T_loose=loose)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
