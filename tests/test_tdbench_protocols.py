@@ -6,6 +6,7 @@ there, how many random rows, that the order is seeded, and that a "none" questio
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -15,11 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 from chronoqa.answer.prompts import PROTOCOLS, get_protocol
-from chronoqa.answer.tdbench import RANDOM_ROWS, markdown_table, rows_by_question
+from chronoqa.answer.tdbench import RANDOM_ROWS, RowPool, markdown_table, rows_by_question
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.io import read_json, read_jsonl
 from chronoqa.pipeline.config import load_config
 from chronoqa.pipeline.run import run_pipeline
+from chronoqa.records import Doc
 from fake_openai import FakeOpenAI, Reply
 
 # three keys whose holder changes over time, day-level dates (9 rows, 3 open-ended)
@@ -177,3 +179,21 @@ def test_selectable_in_the_answer_and_run_commands(release: Release, tmp_path: P
         assert res.exit_code == 0, res.output
     assert (tmp_path / "run" / "answer-llm-tdbench_closed@1" / "answers.jsonl").is_file()
     assert not (tmp_path / "run" / "answer-llm-rag@1@bm25").exists()  # the flag replaced the default protocols
+
+
+def test_random_rows_from_a_large_corpus_are_distinct_and_of_other_keys() -> None:
+    docs = [
+        Doc(f"d{i}", "t", f"K{i % 100}", "name", f"N{i}", "2000", None, f"K{i % 100}", "Name", f"N{i}", i)
+        for i in range(500)
+    ]
+    docs += [Doc("x", "t", "Other", "team", "T", "2000", None, "Other", "Team", "T", 500)]
+    pool = RowPool(lambda: docs)
+    keys = {f"K{k}" for k in range(90)}  # 450 of the 500 rows are excluded: 50 rows of 10 keys remain
+    for seed in range(20):
+        rows = pool.draw("Name", keys, RANDOM_ROWS, random.Random(seed))
+        assert len(rows) == RANDOM_ROWS and len({r["o"] for r in rows}) == RANDOM_ROWS
+        assert all(r["s_id"] not in keys and r["r_id"] == "Name" for r in rows)
+        assert rows == pool.draw("Name", keys, RANDOM_ROWS, random.Random(seed))
+    # a relation with too few rows of other keys: the whole corpus is drawn from
+    rows = pool.draw("Team", {"Other"}, RANDOM_ROWS, random.Random(0))
+    assert len(rows) == RANDOM_ROWS and all(r["s_id"] != "Other" for r in rows)

@@ -91,12 +91,14 @@ class RowPool:
     def __init__(self, corpus: Callable[[], Sequence[Doc]]) -> None:
         self._corpus = corpus
         self._docs: Sequence[Doc] | None = None
+        self._keys: list[str] = []
         self._by_rel: dict[str, list[int]] = {}
 
     def _load(self) -> Sequence[Doc]:
         if self._docs is None:
             self._docs = self._corpus()
             for i, d in enumerate(self._docs):
+                self._keys.append(d.s_id or d.s)
                 self._by_rel.setdefault(d.r_id or d.r, []).append(i)
         return self._docs
 
@@ -106,11 +108,29 @@ class RowPool:
         if n <= 0 or not docs:
             return []
         pool = self._by_rel.get(rel or "", [])
-        others = [i for i in pool if (docs[i].s_id or docs[i].s) not in keys]
-        if len(others) < n:
-            others = [i for i in range(len(docs)) if (docs[i].s_id or docs[i].s) not in keys]
-        picked = rng.sample(others, min(n, len(others)))
+        picked = self._pick(pool, keys, n, rng)
+        if len(picked) < n:
+            picked = self._pick(range(len(docs)), keys, n, rng)
         return [docs[i].triple().to_dict() for i in sorted(picked)]
+
+    def _pick(self, pool: Sequence[int], keys: set[str], n: int, rng: random.Random) -> list[int]:
+        """Up to ``n`` distinct positions of ``pool`` whose key is not in ``keys``, drawn with ``rng``.
+
+        A few random draws find them in a large pool without scanning it; a small or crowded pool is filtered
+        whole and sampled.
+        """
+        picked: list[int] = []
+        seen: set[int] = set()
+        for _ in range(8 * n if len(pool) > 64 else 0):
+            i = pool[rng.randrange(len(pool))]
+            if i not in seen:
+                seen.add(i)
+                if self._keys[i] not in keys:
+                    picked.append(i)
+                    if len(picked) == n:
+                        return picked
+        others = [i for i in pool if self._keys[i] not in keys]
+        return rng.sample(others, min(n, len(others)))
 
 
 def open_book_rows(q: Question, pool: RowPool, seed: int, n_random: int = RANDOM_ROWS) -> list[Row]:
