@@ -6,17 +6,21 @@ to 14 March 2013, day-level data) and the text, not by re-running the judge in a
 
 from __future__ import annotations
 
+import csv
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.artifacts.release import load_release
 from chronoqa.records import Doc, Question, Triple
 from chronoqa.score.answers import AnswerOutcome
 from chronoqa.score.candidates import Judging
-from chronoqa.score.outcomes import OUTCOME_CLASSES, class_metrics, intermediate_hop, outcome_class
+from chronoqa.score.outcomes import OUTCOME_CLASSES, class_metrics, hidden_hop, intermediate_hop, outcome_class
 from chronoqa.score.time_accuracy import TimeRow, score_time
 
 HU = Triple(
@@ -193,22 +197,26 @@ def test_outdated_holder_of_two_terms_may_cite_either() -> None:
         assert outcome_class(o, judging.time(q, rec, o.correct, o.outcome)) == cls, expl
 
 
+HOWARD = Triple(
+    "Australia, Prime Minister", "name", "John Howard", "1996-03-11", "2007-12-03", "Australia | Prime Minister"
+)
 JOIN_Q = _q(
-    question="Who was the Prime Minister of the host country of the 1996 Summer Olympics, at the time of that event?",
+    question="Who was the Prime Minister of the host country during the Sydney 2000 Olympic Games?",
     operator="temporal_join",
     allen=None,
     hops=2,
+    S_star=(HOWARD,),
     answers=("John Howard",),
     answer_ids=("John Howard",),
-    logical_form={"table": "leaders", "tfd": "Country,Role->Name", "key": ["United States", "Prime Minister"]},
+    logical_form={"table": "olympic_leaders", "tfd": "Game_name,Role->Name", "key": ["Sydney 2000", "Prime Minister"]},
 )
 
 
 def test_join_hop_named_and_metrics() -> None:
-    # the hidden hop is the key value the question does not state: the host country
-    assert intermediate_hop(JOIN_Q, _rec("Bill Clinton", "The 1996 Games were held in the United States.")) is True
-    assert intermediate_hop(JOIN_Q, _rec("John Major", "The Games were in Atlanta, United Kingdom.")) is False
-    assert intermediate_hop(JOIN_Q, _rec("x", "It was not the United States.")) is False  # negated
+    # the hidden hop is the fact row's key value the question does not state: the host country
+    assert intermediate_hop(JOIN_Q, _rec("Paul Keating", "The 2000 Games were held in Australia.")) is True
+    assert intermediate_hop(JOIN_Q, _rec("Tony Blair", "The Games were in Sydney, United Kingdom.")) is False
+    assert intermediate_hop(JOIN_Q, _rec("x", "It was not Australia.")) is False  # negated
     assert intermediate_hop(_q(), _rec("Hu Jintao", "United States")) is None  # not a join question
     outs = [_outcome("wrong", False, True), _outcome("correct", True, True), _outcome("wrong", False, False)]
     outs.append(_outcome("correct", True, None))
@@ -217,3 +225,23 @@ def test_join_hop_named_and_metrics() -> None:
     assert num.tolist() == [1, 1, 0, 0] and den.tolist() == [1, 1, 1, 0]
     num, den = ans["join_wrong_given_intermediate"]
     assert float(np.sum(num)) / float(np.sum(den)) == 0.5  # of two right hops, one final answer wrong
+
+
+def test_join_hop_is_the_host_country_on_tdbench_tables(mirror: Path, tmp_path: Path) -> None:
+    from chronoqa.cli import app
+
+    tables = mirror / "tdbench"
+    out = tmp_path / "join"
+    args = ["build", "table", str(tables / "dyknow_leaders.csv"), str(tables / "olympic.csv")]
+    res = CliRunner().invoke(app, [*args, "--join", "olympic.csv:dyknow_leaders.csv", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    joins = [q for q in load_release(out).questions if q.operator == "temporal_join" and q.S_star]
+    assert joins
+    with (tables / "olympic.csv").open(encoding="utf-8") as f:
+        countries = {row["Country"] for row in csv.DictReader(f)}
+    for q in joins:
+        hop = hidden_hop(q)
+        # one hidden hop, a host country of the Olympic table, the one of the event row the question names
+        assert len(hop) == 1 and hop[0] in countries, (q.question, hop)
+        assert hop[0] in q.S_anchor[0].s_id.split(" | "), q.question
+        assert hop[0].casefold() not in q.question.casefold()

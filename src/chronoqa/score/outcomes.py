@@ -9,13 +9,14 @@ and :class:`~chronoqa.score.time_accuracy.TimeRow`); nothing judges a text a sec
   Both over the questions that have a ``T``; ``T <= T_loose`` and ``T <= T_half`` question by question.
 * Outcome classes, over the questions that have a ``T`` (they sum to 1): :data:`OUTCOME_CLASSES`.
 * Join questions (``operator == "temporal_join"``): ``join_intermediate_right`` (the reply names the hidden
-  hop: the join key value the question does not state, e.g. the host country of the Games it names) and
+  hop: the key value of the gold fact rows the question does not state, e.g. the host country of the Games it
+  names) and
   ``join_wrong_given_intermediate`` (of those, the share whose final answer is wrong).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from chronoqa.score.answers import AnswerOutcome
 from chronoqa.score.judge_names import NameIndex, fold
 from chronoqa.score.time_accuracy import TimeRow
 
-__all__ = ["OUTCOME_CLASSES", "class_metrics", "intermediate_hop", "outcome_class"]
+__all__ = ["OUTCOME_CLASSES", "class_metrics", "hidden_hop", "intermediate_hop", "outcome_class"]
 
 OUTCOME_CLASSES: tuple[str, ...] = (
     "right_holder_right_date",
@@ -52,13 +53,17 @@ def outcome_class(o: AnswerOutcome, t: TimeRow) -> str | None:
     return "other_wrong"
 
 
-def _hidden_hop(q: Question) -> list[str]:
-    """The join key values a join question does not state (the hop the reply must find)."""
-    key = q.logical_form.get("key") if isinstance(q.logical_form, Mapping) else None
-    if q.operator != "temporal_join" or not isinstance(key, list):
+def hidden_hop(q: Question) -> list[str]:
+    """The key values of a join question's fact rows that the question does not state (the hop to find).
+
+    "Who was the Prime Minister of the host country during the Vancouver 2010 Olympic Games?": the fact row's
+    key is ``Canada | Prime Minister``; the question states the role, so the hop is ``Canada``.
+    """
+    if q.operator != "temporal_join":
         return []
     asked = fold(q.question)
-    return [str(v) for v in key if v and fold(str(v)) not in asked]
+    parts = dict.fromkeys(p.strip() for t in q.S_star for p in (t.s_id or t.s).split(" | "))
+    return [p for p in parts if p and fold(p) not in asked]
 
 
 def intermediate_hop(q: Question, rec: AnswerRecord | None) -> bool | None:
@@ -67,7 +72,7 @@ def intermediate_hop(q: Question, rec: AnswerRecord | None) -> bool | None:
     ``None`` for a question that is no join or hides no hop. Names are found by the judge's one name reader
     (:class:`~chronoqa.score.judge_names.NameIndex`).
     """
-    hidden = _hidden_hop(q)
+    hidden = hidden_hop(q)
     if not hidden:
         return None
     if rec is None or rec.status == "error":
