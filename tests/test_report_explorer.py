@@ -239,14 +239,15 @@ def test_every_metric_and_list_column_carries_its_explanation(tmp_path: Path) ->
     assert systems == ["<span>bm25</span>", "<span>dense</span>", "<span>graph</span>", "<span>extractive@bm25</span>"]
     # the metric tables: every metric column, written once in the legend under the table too
     metric_heads = re.findall(r"<thead><tr><th>(?:retriever|answerer)</th>(.*?)</tr></thead>", page)
-    assert len(metric_heads) == 2
+    assert len(metric_heads) == 3  # retrieval, answers, the answers' outcome classes
     for row in metric_heads:
         for attrs, label in re.findall(r"<th([^>]*)>(.*?)</th>", row):
             assert 'title="' in attrs, label
             assert f"<dt>{label}</dt>" in page, label
     assert "<dt>A strict</dt><dd>answer accuracy by the older whole-string rule" in page
     md = render_markdown(summary, ex)
-    for label in ("R@10", "nDCG@10", "MRR", "TRP", "CCR", "A", "A strict", "T", "AT", "abstain", "error"):
+    labels = ("R@10", "nDCG@10", "MRR", "TRP", "CCR", "A", "A strict", "T", "T half", "T loose", "AT", "abstain")
+    for label in (*labels, "error", "right, dates wrong", "outdated, dates wrong", "join: hop right"):
         assert f"- **{label}** — " in md, label
 
 

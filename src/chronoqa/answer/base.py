@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from chronoqa.artifacts.answers import STATUSES, AnswerRecord
-from chronoqa.records import Question
+from chronoqa.records import Doc, Question
 
 __all__ = ["STATUSES", "AnswerContext", "AnswerRecord", "Answerer", "Evidence"]
 
@@ -17,11 +17,15 @@ Evidence = Mapping[str, Any]
 
 @dataclass(frozen=True)
 class AnswerContext:
-    """What an answerer may use besides the question: the training split (for priors) and a cache folder."""
+    """What an answerer may use besides the question: the training split (for priors) and a cache folder.
+
+    ``corpus``: the release's documents, read only when called (the open-book protocol shows rows of it).
+    """
 
     train: Sequence[Question] = ()
     cache_dir: str | None = None
     progress: Callable[[int], None] | None = None
+    corpus: Callable[[], Sequence[Doc]] | None = None
 
 
 class Answerer(Protocol):

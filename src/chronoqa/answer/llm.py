@@ -23,7 +23,9 @@ from chronoqa.answer.cache import ResponseCache
 from chronoqa.answer.client import ChatClient, ChatResult, ClientConfig
 from chronoqa.answer.prompts import get_protocol, parse_response
 from chronoqa.answer.structured import read_reply, response_formats
+from chronoqa.answer.tdbench import RANDOM_ROWS, rows_by_question
 from chronoqa.artifacts.answers import parse_counts
+from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
 
 __all__ = ["LLMAnswerer"]
@@ -47,6 +49,7 @@ class LLMAnswerer:
             "protocol": {"name": self.protocol.name, "version": self.protocol.version, "id": self.protocol.id},
             "model": self.config.model,
             "k": self.k,
+            **({"open_book": {"random_rows": RANDOM_ROWS, "seed": self.config.seed}} if self.protocol.table else {}),
             "client": self.config.public_dict(),
             **({"calls": dict(self.last_stats)} if self.last_stats else {}),
             **({"replies": dict(self.last_replies)} if self.last_replies else {}),
@@ -57,7 +60,8 @@ class LLMAnswerer:
     ) -> Iterator[AnswerRecord]:
         """Send all requests (bounded concurrency), then yield one record per question in order."""
         cache = ResponseCache(Path(context.cache_dir) / "llm") if context.cache_dir else None
-        batch = [self.protocol.messages(q, evidence.get(q.id, ()), self.k) for q in questions]
+        shown = self._table_rows(questions, context) if self.protocol.table else evidence
+        batch = [self.protocol.messages(q, shown.get(q.id, ()), self.k) for q in questions]
         lock = threading.Lock()
 
         def done(_i: int, _r: ChatResult) -> None:
@@ -75,6 +79,14 @@ class LLMAnswerer:
         if self.protocol.structured:
             self.last_replies = parse_counts(records)
         yield from records
+
+    def _table_rows(self, questions: Sequence[Question], context: AnswerContext) -> Mapping[str, Sequence[Evidence]]:
+        """The release rows an open-book protocol shows, drawn with the client's seed."""
+        if context.corpus is None:
+            raise ChronoqaError(
+                f"prompt protocol {self.protocol.id} shows the release's own rows: answer through answer_release"
+            )
+        return rows_by_question(questions, context.corpus, self.config.seed)
 
     def _record(self, qid: str, res: ChatResult) -> AnswerRecord:
         if not res.ok or res.text is None:

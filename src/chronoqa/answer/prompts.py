@@ -12,6 +12,10 @@ version, so cached responses and published numbers stay comparable.
 Both ask for ``Answer: ...`` and ``Explanation: ...`` (a short justification citing dates, which
 time accuracy scores): free text, for models that cannot write JSON.
 
+* ``tdbench_closed@1`` / ``tdbench_open@1``: TDBench's closed- and open-book settings
+  (:mod:`chronoqa.answer.tdbench`): an instruction to answer and explain with dates, and for the open
+  book the release's own rows (gold, other periods, random) as a Markdown table in a seeded order.
+
 * ``structured@1``: the facts and the question as ``rag@1`` shows them, and a reply asked for as one JSON
   object (:class:`~chronoqa.artifacts.answers.StructuredAnswer`): the answers as a list, each with the
   start and end dates the model claims for it (or the date of a one-off event), the dates of the event the
@@ -30,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from chronoqa.answer.tdbench import closed_messages, open_messages
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question
 from chronoqa.spec import NameTable, Spec, SpecError
@@ -138,6 +143,8 @@ class PromptProtocol:
 
     ``structured``: the reply is asked for as JSON (:class:`~chronoqa.artifacts.answers.StructuredAnswer`)
     and read by :mod:`chronoqa.answer.structured`; otherwise it is free text read by :func:`parse_response`.
+    ``table``: it shows rows of the release itself (:func:`chronoqa.answer.tdbench.open_book_rows`), chosen by
+    the answerer, in place of a run's facts (so it needs no run).
     """
 
     name: str
@@ -145,6 +152,7 @@ class PromptProtocol:
     uses_evidence: bool
     builder: Callable[[Question, Sequence[Evidence], int], list[dict[str, str]]]
     structured: bool = False
+    table: bool = False
 
     @property
     def id(self) -> str:
@@ -153,7 +161,7 @@ class PromptProtocol:
 
     def messages(self, question: Question, evidence: Sequence[Evidence] = (), k: int = 10) -> list[dict[str, str]]:
         """Chat messages for one question; ``k`` caps the facts shown."""
-        return self.builder(question, evidence if self.uses_evidence else (), k)
+        return self.builder(question, evidence if (self.uses_evidence or self.table) else (), k)
 
 
 PROTOCOLS: NameTable[PromptProtocol] = NameTable(
@@ -165,6 +173,8 @@ PROTOCOLS: NameTable[PromptProtocol] = NameTable(
             PromptProtocol("rag", 1, True, _rag_v1),
             PromptProtocol("structured", 1, True, _structured_v1, structured=True),
             PromptProtocol("structured_closed_book", 1, False, _structured_closed_book_v1, structured=True),
+            PromptProtocol("tdbench_closed", 1, False, closed_messages),
+            PromptProtocol("tdbench_open", 1, False, open_messages, table=True),
         )
     ),
 )

@@ -64,7 +64,10 @@ def answer_release(
         raise ChronoqaError(f"answerer {answerer.spec!r} reads retrieved facts: pass a run file (--run)")
     evidence = load_hits(run, rel.corpus) if (run is not None and answerer.uses_evidence) else {}
     context = AnswerContext(
-        train=rel.split("train"), cache_dir=None if cache_dir is None else str(cache_dir), progress=progress
+        train=rel.split("train"),
+        cache_dir=None if cache_dir is None else str(cache_dir),
+        progress=progress,
+        corpus=lambda: rel.corpus,
     )
     records: list[AnswerRecord] = []
     for rec in answerer.answer(questions, evidence, context):

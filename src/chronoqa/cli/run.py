@@ -62,6 +62,10 @@ def run_cmd(
     llm: Annotated[
         str | None, typer.Option(help="LLM answerer, e.g. 'llm(model=m,base_url=http://127.0.0.1:8080/v1)'.")
     ] = None,
+    protocols: Annotated[
+        str | None,
+        typer.Option(help="Prompt protocols the LLM answers under (default closed_book@1,rag@1; also tdbench_open@1)."),
+    ] = None,
     llm_run: Annotated[str | None, typer.Option(help="Run whose facts the rag@1 prompt shows.")] = None,
     limit: Annotated[int | None, typer.Option(help="Answer only the first N questions (0: all).")] = None,
     n_bootstrap: Annotated[int | None, typer.Option(help="Bootstrap resamples for CIs.")] = None,
@@ -90,6 +94,7 @@ def run_cmd(
             k=k,
             baselines=baselines,
             llm=llm,
+            protocols=protocols,
             llm_run=llm_run,
             limit=limit,
             n_bootstrap=n_bootstrap,

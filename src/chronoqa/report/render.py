@@ -28,10 +28,22 @@ _ANS_COLS = (
     ("A", "A"),
     ("A_strict", "A strict"),
     ("T", "T"),
+    ("T_half", "T half"),
+    ("T_loose", "T loose"),
     ("AT", "AT"),
     ("abstain_rate", "abstain"),
     ("error_rate", "error"),
 )
+_CLASS_COLS = (
+    ("right_holder_right_date", "right, dates right"),
+    ("right_holder_wrong_date", "right, dates wrong"),
+    ("outdated_right_date", "outdated, its dates right"),
+    ("outdated_wrong_date", "outdated, dates wrong"),
+    ("other_wrong", "other wrong"),
+    ("join_intermediate_right", "join: hop right"),
+    ("join_wrong_given_intermediate", "join: wrong given hop"),
+)
+_CLASS_TITLE = "Outcome classes (shares of the questions with a time reference; join columns: of the join questions)"
 
 
 _BAR_LABEL = 38
@@ -71,6 +83,13 @@ def summary_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]
     ah = ["answerer", *(label for _, label in _ANS_COLS)]
     ar = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _ANS_COLS)] for r in summary["answers"]]
     return rh, rr, ah, ar
+
+
+def outcome_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the outcome classes and the join hop, one row per answer file."""
+    header = ["answerer", *(label for _, label in _CLASS_COLS)]
+    rows = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _CLASS_COLS)] for r in summary["answers"]]
+    return header, rows
 
 
 # --------------------------------------------------------------------------------------------------
@@ -140,6 +159,8 @@ def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | No
     out += ["", "## Answers (A: answer accuracy; T: explanation cites the right dates; AT: both)", ""]
     out += _md_table(ah, ar)
     out += legend_markdown(ah)
+    ch, cr = outcome_table(summary)
+    out += ["", f"## {_CLASS_TITLE}", "", *_md_table(ch, cr), *legend_markdown(ch)]
     for title, rows, metric, namer in (
         ("Retrieval CCR by slice", summary["retrieval"], "CCR", _ret_name),
         ("Answer accuracy by slice", summary["answers"], "A", _ans_name),
@@ -357,6 +378,18 @@ def _html_answers(summary: Mapping[str, Any]) -> list[str]:
         "a control run. <i>prior</i> answers from training-split statistics without reading anything.</p>",
         _html_table(["answerer", *(lbl for _, lbl in _ANS_COLS)], ans_rows),
         legend_html(lbl for _, lbl in _ANS_COLS),
+        f"<h3>{_e(_CLASS_TITLE)}</h3>",
+        _html_table(
+            ["answerer", *(lbl for _, lbl in _CLASS_COLS)],
+            [
+                (
+                    "control" if r.get("run_control") else "",
+                    [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in _CLASS_COLS)],
+                )
+                for r in summary["answers"]
+            ],
+        ),
+        legend_html(lbl for _, lbl in _CLASS_COLS),
         _bars(
             "Answer accuracy A",
             [(_ans_name(r), r["metrics"].get("A"), bool(r.get("run_control"))) for r in summary["answers"]],

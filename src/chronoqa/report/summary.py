@@ -17,6 +17,7 @@ from chronoqa.artifacts.metrics import MetricBlock, MetricsFolder, SliceMetrics,
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.io import read_json
 from chronoqa.records import COMPLEXITIES
+from chronoqa.score.outcomes import OUTCOME_CLASSES
 
 __all__ = [
     "ANSWER_METRICS",
@@ -27,7 +28,8 @@ __all__ = [
 
 RETRIEVAL_METRICS = ("R@10", "nDCG@10", "MRR", "TRP_macro", "CCR", "Outrank@10", "coverage", "stale_hit_rate")
 ANSWER_METRICS = ("A", "A_strict", "abstain_rate", "error_rate", "outdated_rate")
-TIME_METRICS = ("T", "AT")
+TIME_METRICS = ("T", "AT", "T_half", "T_loose", *OUTCOME_CLASSES)  # partial credit and TDBench's outcome classes
+JOIN_METRICS = ("join_intermediate_right", "join_wrong_given_intermediate")  # join questions only
 JUDGE_METRICS = ("judge_agreement", "judge_false_accepts", "judge_false_rejects")  # an LLM judge against the rules
 PRIOR_WARN_CI_LOW = 0.2
 """The prior is flagged on a slice whose accuracy's 95% CI lower bound reaches this value."""
@@ -119,6 +121,7 @@ def _answer_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
                 "metrics": {
                     **{m: _ci(ans.all, m) for m in ANSWER_METRICS},
                     **{m: _ci(tim.all, m) for m in TIME_METRICS},
+                    **{m: _ci(ans.all, m) for m in JOIN_METRICS},
                 },
                 "judge": {m: _ci(tim.all, m) for m in JUDGE_METRICS if _ci(tim.all, m) is not None},
                 "n_time_refs_missing": tim.n_no_refs,

@@ -162,6 +162,8 @@ class AnswerOutcome(NamedTuple):
     """How one answer scored. ``correct`` is the A of TDBench; ``outcome`` one of :data:`OUTCOMES`.
 
     ``strict``: the whole-string rule's verdict, where the caller computed it (``evaluate`` does).
+    ``intermediate``: on a join question, whether the reply names the hidden hop
+    (:func:`chronoqa.score.outcomes.intermediate_hop`; ``None`` elsewhere).
     """
 
     qid: str
@@ -172,6 +174,7 @@ class AnswerOutcome(NamedTuple):
     n_extra: int
     strict: bool | None = None
     undecided: str | None = None
+    intermediate: bool | None = None
 
     @property
     def verdict(self) -> str:

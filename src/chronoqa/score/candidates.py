@@ -17,6 +17,7 @@ The optional LLM judge, which needs a model client, lives a floor up in :mod:`ch
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,7 @@ from chronoqa.artifacts.release import doc_store
 from chronoqa.records import Doc, Question
 from chronoqa.score.answers import AnswerOutcome, SetRule, aliases_from_corpus, score_answer
 from chronoqa.score.judge_names import NameIndex
+from chronoqa.score.outcomes import intermediate_hop
 from chronoqa.score.structured import structured_time
 from chronoqa.score.time_accuracy import Judge, TimeRow, score_time
 
@@ -194,7 +196,7 @@ class Judging:
         """The careful outcome of one answer, with the strict rule's verdict beside it."""
         o = score_answer(q, rec, aliases=self.aliases, rule=self.rule, **self.entities.answer_kwargs(q))
         strict = score_answer(q, rec, aliases=self.aliases, rule=self.rule, mode="strict")
-        o = o._replace(strict=strict.correct)
+        o = o._replace(strict=strict.correct, intermediate=intermediate_hop(q, rec))
         ask = getattr(self.judge, "answer", None)  # an LLM judge decides what the rules leave undecided
         if o.undecided and rec is not None and ask is not None:
             verdict = ask(q, rec)
@@ -202,15 +204,43 @@ class Judging:
                 o = o._replace(correct=verdict, outcome="correct" if verdict else "wrong")
         return o
 
-    def time(self, q: Question, rec: AnswerRecord | None, answer_correct: bool) -> TimeRow:
+    def time(self, q: Question, rec: AnswerRecord | None, answer_correct: bool, outcome: str = "") -> TimeRow:
         """The careful time-accuracy row of one explanation, with the strict rule's T beside it.
 
         A structured reply's dates are read from its fields (:mod:`chronoqa.score.structured`), the same
-        under both rules.
+        under both rules. ``outcome == "outdated"``: the row also says whether the outdated holder's own
+        dates are right (``TimeRow.outdated_T``).
         """
         fields = structured_time(q, rec, answer_correct, aliases=self.aliases, judge=self.judge)
         if fields is not None:
-            return fields._replace(T_strict=fields.T)
-        row = score_time(q, rec, answer_correct, judge=self.judge, entities=self.entities.time_entities())
-        loose = score_time(q, rec, answer_correct, mode="strict")
-        return row._replace(T_strict=loose.T)
+            row = fields._replace(T_strict=fields.T)
+        else:
+            row = score_time(q, rec, answer_correct, judge=self.judge, entities=self.entities.time_entities())
+            row = row._replace(T_strict=score_time(q, rec, answer_correct, mode="strict").T)
+        if outcome == "outdated" and rec is not None and row.T is not None:
+            row = row._replace(outdated_T=self._outdated_time(q, rec))
+        return row
+
+    def _outdated_time(self, q: Question, rec: AnswerRecord) -> bool:
+        """Whether the explanation states the dates of the outdated holder the answer names.
+
+        The question is re-asked of that holder's row (the same ends as the gold references, from its own
+        row in ``S_dist``/``S_stale``; any of its rows, for a holder of several terms) and judged by the same
+        careful rules as ``T``.
+        """
+        ends = {str(r.get("which", "")) for r in q.time_refs} or {"start"}
+        for t in (*q.S_dist, *q.S_stale):
+            if t.o not in q.outdated_answers:
+                continue
+            refs = tuple(
+                {"which": which, "value": value, "answer": t.o}
+                for which, value in (("start", t.t_start), ("end", t.t_end))
+                if which in ends and value is not None
+            )
+            held = replace(
+                q, answers=(t.o,), answer_ids=(t.o_id or t.o,), S_star=(t,), outdated_answers=(), time_refs=refs
+            )
+            named = bool(refs) and self.answer(held, rec).correct
+            if named and score_time(held, rec, True, entities=self.entities.time_entities()).T:
+                return True  # a holder of several terms: any of them
+        return False

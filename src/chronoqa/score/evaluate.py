@@ -37,6 +37,7 @@ from chronoqa.score.candidates import CorpusEntities, Judging
 from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
+from chronoqa.score.outcomes import class_metrics
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow
 from chronoqa.time import ValidityMode
@@ -44,7 +45,8 @@ from chronoqa.time import ValidityMode
 __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
 
 DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR", "Outrank@10")
-_BINARY = frozenset({"CCR", "coverage", "A", "T", "AT"})  # per-question 0/1 outcomes: McNemar applies
+# per-question 0/1 outcomes: McNemar applies
+_BINARY = frozenset({"CCR", "coverage", "A", "T", "AT", "T_half", "T_loose"})
 
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
 """Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
@@ -155,7 +157,8 @@ def _answer_metrics(outcomes: Sequence[AnswerOutcome], time_rows: Sequence[TimeR
         # the judge's disagreements split by side, relative to the deterministic T (shares of judged items)
         tim["judge_false_accepts"] = (jt * (1 - tt) * judged, judged)
         tim["judge_false_rejects"] = ((1 - jt) * tt * judged, judged)
-    return ans, tim
+    more_ans, more_tim = class_metrics(outcomes, time_rows)  # partial credit, outcome classes, the join hop
+    return {**ans, **more_ans}, {**tim, **more_tim}
 
 
 Slice = tuple[str, str, np.ndarray]
@@ -277,7 +280,7 @@ def _score_answers(
         rec = recs.get(q.id)
         o = judging.answer(q, rec)
         outcomes.append(o)
-        trows.append(judging.time(q, rec, o.correct))
+        trows.append(judging.time(q, rec, o.correct, o.outcome))
     return outcomes, trows
 
 

@@ -67,6 +67,11 @@ class TimeRow(NamedTuple):
     """Per-question time accuracy: ``T`` is ``None`` when the question has no time reference.
 
     ``judge``: an optional judge's verdict; ``T_strict``: the strict rule's, where the caller computed it.
+    Partial credit, from the same reading of the text as ``T``: ``T_half`` (at least one reference
+    stated for its fact at its end: one end right), ``T_loose`` (every reference stated and none
+    contradicted when dates are compared by their year only: right at a coarser granularity; equal to
+    ``T`` on year-level questions). ``outdated_T``: for an answer naming an outdated holder, whether the
+    explanation states that holder's own dates (judged like ``T``; ``None`` otherwise).
     """
 
     qid: str
@@ -77,6 +82,9 @@ class TimeRow(NamedTuple):
     judge: bool | None = None
     T_strict: bool | None = None
     undecided: str | None = None
+    T_half: bool | None = None
+    T_loose: bool | None = None
+    outdated_T: bool | None = None
 
 
 def _pt(value: object) -> TimePoint | None:
@@ -139,11 +147,13 @@ def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
     return pred.granularity >= ge and pred.lo(ge) == gold.lo(ge) and pred.hi(ge) == gold.hi(ge)
 
 
-def cites(text: str | None, refs: Sequence[TimeRef], granularity: Granularity) -> int:
-    """How many of ``refs`` the text cites (see the module docstring)."""
+def cites(
+    text: str | None, refs: Sequence[TimeRef], granularity: Granularity, mentions: Sequence[TimeMention] | None = None
+) -> int:
+    """How many of ``refs`` the text cites (see the module docstring); ``mentions``: its times, if read already."""
     if not text or not refs:
         return 0
-    mentions = extract_times(text)
+    mentions = extract_times(text) if mentions is None else mentions
     n = 0
     for ref in refs:
         for m in mentions:
@@ -240,12 +250,17 @@ def score_time(
         text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
     if mode == "strict":
-        n = cites(text, refs, g)
-        return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
+        mentions = extract_times(text) if text else []
+        n = cites(text, refs, g, mentions)
+        loose = n == len(refs) or cites(text, refs, Granularity.YEAR, mentions) == len(refs)
+        return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict, T_half=n > 0, T_loose=loose)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
-    ok, n, why = _careful(text or "", facts, fact_refs, g, entities, words)
-    return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
+    v = _careful(text or "", facts, fact_refs, g, entities, words)
+    row = TimeRow(
+        q.id, answer_correct, v.ok, len(fact_refs), v.n, verdict, undecided=v.why, T_half=v.n > 0, T_loose=v.loose
+    )
+    return _resolved(row)
 
 
 def question_years(q: Question, values: Iterable[TimePoint] = ()) -> list[int]:
@@ -257,6 +272,15 @@ def question_years(q: Question, values: Iterable[TimePoint] = ()) -> list[int]:
     return named + [v.year for v in values]
 
 
+class _Verdict(NamedTuple):
+    """The careful verdict on one text: T, how many references are stated, why undecided, T at year level."""
+
+    ok: bool
+    n: int
+    why: str | None
+    loose: bool
+
+
 def _careful(
     text: str,
     facts: Sequence[FactRef],
@@ -264,25 +288,35 @@ def _careful(
     g: Granularity,
     entities: NameIndex | Iterable[str] | None,
     words: Sequence[str],
-) -> tuple[bool, int, str | None]:
-    """The careful verdict on ``text``.
+) -> _Verdict:
+    """The careful verdict on ``text``: one attribution of its dates, judged at ``g`` and at year level.
 
-    Whether every reference is stated and none contradicted, how many are stated, and why it is
-    undecided (or None).
+    Whether every reference is stated and none contradicted, how many are stated, why it is undecided
+    (or None), and whether every reference is stated and none contradicted comparing years only.
     """
     dates = with_relative(text, extract_times(text)) if text else []  # "two years later"
+    year = Granularity.YEAR
+    coarser = g > year and bool(fact_refs) and may_state(dates, fact_refs, year)
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
-        return False, 0, ("a date the reader cannot read" if text and _unread(text, dates, g) else None)
+        why = "a date the reader cannot read" if text and _unread(text, dates, g) else None
+        if not coarser:
+            return _Verdict(False, 0, why, False)
+        n_y, contra_y = judge_refs(attribute(text, facts, entities, dates, words), fact_refs, facts, year)
+        return _Verdict(False, 0, why, n_y == len(fact_refs) and not contra_y)
     readings = attribute(text, facts, entities, dates, words)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     ok = n == len(fact_refs) and not contradicted
+    loose = ok
+    if coarser and not ok:
+        n_y, contra_y = judge_refs(readings, fact_refs, facts, year)
+        loose = n_y == len(fact_refs) and not contra_y
     why = None
     if not ok and not contradicted:
         if unsure_refs(readings, fact_refs, dates, g):
             why = "the date is stated, but not for what the rules can tell"
         elif text and _unread(text, dates, g):
             why = "a date the reader cannot read"
-    return ok, n, why
+    return _Verdict(ok, n, why, loose)
 
 
 def _unread(text: str, dates: Sequence[TimeMention], g: Granularity) -> bool:
