@@ -129,8 +129,18 @@ def register(app: typer.Typer) -> None:
         judge_cache: Annotated[
             Path | None, typer.Option("--judge-cache", help="Cache folder of the judge (default: beside --out).")
         ] = None,
+        max_answer_chars: Annotated[
+            int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
+        ] = 100_000,
+        wait: Annotated[
+            bool,
+            typer.Option(
+                help="Wait while another chronoqa command holds a folder above --out (default: fail at once)."
+            ),
+        ] = False,
     ) -> None:
         """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
+        from chronoqa.artifacts.answers import read_answers
         from chronoqa.io import write_json
         from chronoqa.score.evaluate import DEFAULT_RANKING, evaluate
 
@@ -150,14 +160,20 @@ def register(app: typer.Typer) -> None:
         from chronoqa.outdir import ancestor_locks
 
         step = f"evaluate ({bootstrap} bootstrap resamples)"
-        with ancestor_locks(out), one_step(plain_console(stderr=True), step, None):  # start and end on stderr
+        # answer files are read here, under the answer cap (the flag names it in the error)
+        scored = None if answers is None else read_answers(answers, max_chars=max_answer_chars)
+        scored_b = None if compare_answers is None else read_answers(compare_answers, max_chars=max_answer_chars)
+        with (
+            ancestor_locks(out, wait=wait),
+            one_step(plain_console(stderr=True), step, None),
+        ):  # start and end on stderr
             result = evaluate(
                 local_release(bench),
                 run=run,
-                answers=answers,
+                answers=scored,
                 functional_only=functional_only,
                 compare=compare,
-                compare_answers=compare_answers,
+                compare_answers=scored_b,
                 seed=seed,
                 n_bootstrap=bootstrap,
                 min_slice=min_slice,
