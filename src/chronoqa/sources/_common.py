@@ -126,20 +126,21 @@ def _long_line(name: str, lineno: int, length: str, cap: int) -> DataError:
     )
 
 
-def _lines(fh: IO[bytes], cap: int) -> Iterator[tuple[bytes, int]]:
-    """``(line, length)`` of each line of ``fh``; a line over ``cap`` bytes comes as ``(b"", its length)``.
+def _lines(fh: IO[bytes], cap: int) -> Iterator[tuple[bytes, int, int]]:
+    """``(line, bytes read, length without its line end)`` of each line of ``fh`` (``b""`` for one over ``cap``).
 
     At most ``cap + 2`` bytes of a line are held at once (the rest of a long line is read and let go).
     """
     while raw := fh.readline(cap + 2):
         whole = raw.endswith(b"\n") or len(raw) < cap + 2  # a shorter read without a line end: the file's end
-        if whole and len(raw.rstrip(b"\r\n")) <= cap:
-            yield raw, len(raw)
+        length = len(raw.rstrip(b"\r\n"))
+        if whole and length <= cap:
+            yield raw, len(raw), length
             continue
         n = len(raw)
         while not raw.endswith(b"\n") and (raw := fh.readline(cap + 2)):
             n += len(raw)
-        yield b"", n
+        yield b"", n, n - (len(raw) - len(raw.rstrip(b"\r\n")))
 
 
 def iter_text_lines(
@@ -159,12 +160,12 @@ def iter_text_lines(
     name = label or str(getattr(path, "name", "<stream>"))
     offset = 0
     cap = max_line_bytes()
-    for lineno, (raw, size) in enumerate(_lines(path, cap), 1):
+    for lineno, (raw, size, length) in enumerate(_lines(path, cap), 1):
         start = offset
         offset += size
         if not raw:
             report.rows_read += 1
-            report.handle(_long_line(name, lineno, f"{size:,} bytes", cap), policy)
+            report.handle(_long_line(name, lineno, f"{length:,} bytes", cap), policy)
             continue
         if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
