@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from answer_fixtures import write_fixture
 from chronoqa.artifacts.release import load_release
 from chronoqa.cli import main
 from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.escape import md_code
 from chronoqa.outdir import LOCK_FILE
 from chronoqa.validate import JUDGMENTS_FORMAT, import_judgments, read_sheet, write_sheet
 from report_fixtures import evil_release
@@ -159,3 +162,61 @@ def test_the_annotation_page_with_hostile_labels_shows_them_as_text(tmp_path: Pa
             b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'j'}))")
         assert "Where was Bob Ray born?" + HOSTILE in b.js("document.getElementById('item').textContent")
         assert b.errors == []
+
+
+def _md_markup(text: str) -> list[str]:
+    """Raw HTML and links a CommonMark (+ tables) renderer would make of ``text``."""
+    markdown_it = pytest.importorskip("markdown_it")
+    found = []
+    for tok in markdown_it.MarkdownIt("commonmark").enable("table").parse(text):
+        if tok.type == "html_block":
+            found.append(tok.content)
+        found += [c.type for c in tok.children or [] if c.type in ("html_inline", "link_open", "image")]
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=30), st.booleans())
+def test_a_code_span_shows_any_name_as_written(name: str, table: bool) -> None:
+    markdown_it = pytest.importorskip("markdown_it")
+    shown = name.replace("\x00", "\ufffd")  # CommonMark shows NUL as U+FFFD, wherever it is
+    span = md_code(name, table=table)
+    text = f"| a |\n|---|\n| {span} |\n" if table else f"x {span} y\n"
+    codes = [
+        c.content
+        for tok in markdown_it.MarkdownIt("commonmark").enable("table").parse(text)
+        for c in tok.children or []
+        if c.type == "code_inline"
+    ]
+    if shown.strip(" ") and not any(ch in shown for ch in "\x0b\x0c\x85\u2028\u2029\r\n"):
+        assert codes == [shown]
+    assert md_code("playsFor") == "`playsFor`"  # a plain name keeps its bytes
+
+
+def test_kg_datacard_shows_a_hostile_dataset_and_relation_as_text(tmp_path: Path) -> None:
+    import chronoqa
+
+    rel = "<plays`For|x>" + HOSTILE
+    facts = [
+        chronoqa.Fact(i, f"<P{i % 40}>", rel, f"<O{i % 30}>", chronoqa.TimePoint(1960 + i % 50),
+                      chronoqa.TimePoint(1963 + i % 50), i + 1)
+        for i in range(300)
+    ]  # fmt: skip
+    graph = chronoqa.TemporalGraph(HOSTILE, facts, {}, {rel: "plays for"})
+    config = chronoqa.KGBuildConfig(n_questions=20, seed=0, generic_phrases=True, allow_ids=True)
+    build = chronoqa.build_kg_benchmark(graph, config)
+    card = (build.write(tmp_path / "release") / "DATACARD.md").read_text(encoding="utf-8")
+    assert _md_markup(card) == []
+    assert "Data card: " in card and "&lt;img src=x onerror=window.\\_\\_pwned=1&gt;" in card
+
+
+def test_table_datacard_shows_hostile_table_names_and_answers_as_text(tmp_path: Path) -> None:
+    name = "lead<img src=x>_|ers"
+    csv = tmp_path / f"{name}.csv"
+    rows = [f"A,President,x{i}<b>|*y*</b>,{1900 + 4 * i},{1904 + 4 * i}" for i in range(20)]
+    csv.write_text("Country,Role,Name,Start,End\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    res = _cli("build", "table", str(csv), "--out", str(tmp_path / "rel"), "--tfd", "Country,Role->Name",
+               "--per-cell", "2")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    card = (tmp_path / "rel" / "DATACARD.md").read_text(encoding="utf-8")
+    assert _md_markup(card) == [] and "lead&lt;img src=x&gt;\\_\\|ers" in card
