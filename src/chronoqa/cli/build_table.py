@@ -67,6 +67,9 @@ _Delimiters = Annotated[
         "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
     ),
 ]
+_Wait = Annotated[
+    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+]
 _CorpusFormat = Annotated[
     str, typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'.")
 ]
@@ -100,9 +103,7 @@ def build_table(
     handovers: _Handovers = "meets",
     delimiter: _Delimiters = None,
     corpus_format: _CorpusFormat = "jsonl",
-    wait: Annotated[
-        bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
-    ] = False,
+    wait: _Wait = False,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.artifacts.release import CORPUS_FORMATS
