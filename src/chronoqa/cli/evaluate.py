@@ -111,11 +111,19 @@ def register(app: typer.Typer) -> None:
     app.command("evaluate")(evaluate_cmd)
 
 
-def _read_capped(path: Path | None, max_chars: int) -> list[Any] | None:
-    """An answers file read under the answer cap (its error names ``--max-answer-chars``), or ``None``."""
-    from chronoqa.artifacts.answers import read_answers
+def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: int) -> tuple[Any, Any, Any]:
+    """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
-    return None if path is None else read_answers(path, max_chars=max_chars)
+    The release's questions are read first, as the scorer reads them: a bad release is the first error.
+    """
+    from chronoqa.artifacts.answers import read_answers
+    from chronoqa.artifacts.release import load_release
+    from chronoqa.artifacts.remote import local_release
+
+    release = load_release(local_release(bench))
+    _ = release.questions
+    scored, scored_b = (None if p is None else read_answers(p, max_chars=max_chars) for p in (answers, compare))
+    return release, scored, scored_b
 
 
 def evaluate_cmd(
@@ -168,18 +176,17 @@ def evaluate_cmd(
         from chronoqa.judge import make_judge
 
         llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
-    from chronoqa.artifacts.remote import local_release
     from chronoqa.cli._progress import one_step
     from chronoqa.outdir import ancestor_locks
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
-    scored, scored_b = _read_capped(answers, max_answer_chars), _read_capped(compare_answers, max_answer_chars)
+    release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
     with (
         ancestor_locks(out, wait=wait),
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
         result = evaluate(
-            local_release(bench),
+            release,
             run=run,
             answers=scored,
             functional_only=functional_only,
