@@ -9,6 +9,9 @@ r"""One escaping rule per output language; every writer of HTML, Markdown or YAM
   characters become entities, the characters that make links, code, emphasis or cell breaks are
   backslash-escaped (the backslash first, so a label's own ``\`` cannot undo an escape), and line breaks
   become spaces.
+* :func:`md_code`: data text shown as an inline Markdown code span (an identifier: a relation, a column):
+  fenced with more backticks than any run inside it, so no backtick ends it early; one line; in a table cell
+  its ``|`` is escaped. A name without backticks or line breaks is written as ```name``` as before.
 * :func:`yaml_str`: a YAML double-quoted scalar of any text, parsed back unchanged by a YAML 1.1 or 1.2
   reader (line-break and non-printable characters are ``\u`` escapes).
 """
@@ -20,7 +23,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["html_attr", "html_text", "md_text", "script_json", "yaml_str"]
+__all__ = ["html_attr", "html_text", "md_code", "md_text", "script_json", "yaml_str"]
 
 _SCRIPT_UNSAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
@@ -51,6 +54,19 @@ def md_text(value: Any) -> str:
     """``value`` as inert inline Markdown text: shown as written, never markup, one line."""
     text = _LINE_BREAKS.sub(" ", str(value))
     return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+
+
+def md_code(value: Any, *, table: bool = False) -> str:
+    """``value`` as an inline Markdown code span shown as written (``table``: inside a table cell)."""
+    text = _LINE_BREAKS.sub(" ", str(value))
+    if not text:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    # CommonMark strips one space from each end of a span that has both, and a span may not open on a backtick
+    pad = " " if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " " and text.strip()) else ""
+    if table:
+        text = text.replace("|", "\\|")
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def yaml_str(value: Any) -> str:

@@ -16,7 +16,8 @@ export, retrieval runs, answers, a validation sample) goes through :class:`Outpu
   however the process ends), for every writer. A writer also takes a shared lock on the lock file of every
   ancestor folder that has one, so ``--out RUN/build`` is refused while a ``chronoqa run`` holds ``RUN``, and
   that run cannot start while the nested writer works. ``wait=True`` (``--wait``) waits instead of failing.
-  Locks this process already holds are not taken twice (a run's stages write releases inside its folder).
+  Locks this process already holds are not taken twice (a run's stages write releases inside its folder; a
+  build holds its release folder while it builds, and the release writer inside it finds the lock held).
 """
 
 from __future__ import annotations
@@ -269,7 +270,7 @@ class OutputFolder:
         check_output_folder(self.path, self.kind, flag=self.flag)  # before the lock creates anything there
         self._created = not self.path.exists()
         with contextlib.ExitStack() as stack:
-            if self._lock is not None:
+            if self._lock is not None and self.path.resolve() not in _HELD:  # this process may hold it already
                 stack.enter_context(ancestor_locks(self.path, wait=self._wait))
                 stack.enter_context(self._lock)
             self.claim()

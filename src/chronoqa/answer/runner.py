@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.answer.base import AnswerContext, Answerer, AnswerRecord, Evidence
-from chronoqa.artifacts.answers import ANSWERS_FILE, ANSWERS_META_FILE, read_answers, write_answers
+from chronoqa.artifacts.answers import (
+    ANSWERS_FILE,
+    ANSWERS_META_FILE,
+    MAX_ANSWER_CHARS,
+    capped,
+    check_cap,
+    read_answers,
+    write_answers,
+)
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.artifacts.runs import RunSource, meta_path, read_run
 from chronoqa.errors import ChronoqaError
@@ -50,12 +58,16 @@ def answer_release(
     cache_dir: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     limit: int | None = None,
+    max_answer_chars: int = MAX_ANSWER_CHARS,
 ) -> AnswerSummary:
     """Answer every question of ``split`` and write ``answers.jsonl`` + ``answers.meta.json`` atomically.
 
     ``run`` is required for answerers that read retrieved facts (``extractive``, ``llm`` with
-    ``rag@1``). ``limit`` keeps the first N questions (for smoke runs).
+    ``rag@1``). ``limit`` keeps the first N questions (for smoke runs). A reply with a text longer than
+    ``max_answer_chars`` characters is stored as an ``error`` line naming the cap
+    (:func:`chronoqa.artifacts.answers.capped`).
     """
+    check_cap(max_answer_chars)
     rel = release if isinstance(release, Release) else load_release(release)
     questions: Sequence = [q for q in rel.questions if split in ("all", q.split)]
     if limit is not None:
@@ -71,7 +83,7 @@ def answer_release(
     )
     records: list[AnswerRecord] = []
     for rec in answerer.answer(questions, evidence, context):
-        records.append(rec)
+        records.append(capped(rec, max_answer_chars))
     if [r.qid for r in records] != [q.id for q in questions]:
         raise ChronoqaError(
             f"answerer {answerer.spec!r} returned {len(records)} records for {len(questions)} questions"
@@ -95,5 +107,5 @@ def answer_release(
         "n_questions": len(records),
         "by_status": {s: counts.get(s, 0) for s in ("ok", "abstain", "error")},
     }
-    write_answers(out, records, meta)
+    write_answers(out, records, meta, max_chars=max_answer_chars)
     return AnswerSummary(out, len(records), meta["by_status"], meta)

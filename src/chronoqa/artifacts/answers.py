@@ -24,12 +24,14 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema, field_validator
 
-from chronoqa.errors import DataError
-from chronoqa.io import read_json, read_jsonl, write_json, write_jsonl
+from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.io import numbered_jsonl, read_json, write_json, write_jsonl
 
 __all__ = [
     "ANSWERS_FILE",
     "ANSWERS_META_FILE",
+    "ANSWER_CAP_FLAG",
+    "MAX_ANSWER_CHARS",
     "REPLY_FORMATS",
     "STATUSES",
     "AnswerClaim",
@@ -37,6 +39,9 @@ __all__ = [
     "DateClaim",
     "StructuredAnswer",
     "answers_file",
+    "capped",
+    "check_cap",
+    "over_cap",
     "parse_counts",
     "read_answers",
     "read_answers_meta",
@@ -47,6 +52,13 @@ ANSWERS_FILE = "answers.jsonl"
 ANSWERS_META_FILE = "answers.meta.json"
 STATUSES = ("ok", "error", "abstain")
 REPLY_FORMATS = ("json", "prose")
+#: The longest text stored in one field of an answer line (``answer``, ``explanation``, ``raw``), in characters.
+#: A reply longer than this is stored as a line with status ``error`` naming the cap; a file holding a longer
+#: value is refused when read (the judge reads every answer's words; an unbounded one would hold it).
+MAX_ANSWER_CHARS = 100_000
+#: The command-line flag that raises the cap (``chronoqa answer`` and ``chronoqa evaluate``).
+ANSWER_CAP_FLAG = "--max-answer-chars"
+_CAPPED_FIELDS = ("answer", "explanation", "raw")
 
 
 def _sent_schema(schema: dict[str, Any]) -> None:
@@ -200,25 +212,76 @@ def answers_file(path: str | Path) -> Path:
     return p / ANSWERS_FILE if p.is_dir() else p
 
 
-def write_answers(out_dir: str | Path, records: Iterable[AnswerRecord], meta: Mapping[str, Any]) -> Path:
-    """Write ``answers.jsonl`` then ``answers.meta.json`` (last: it marks a complete folder); returns the folder."""
+def check_cap(max_chars: int) -> int:
+    """``max_chars`` when it is a usable answer cap (at least 1), else a :class:`ChronoqaError` naming the flag."""
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
+        raise ChronoqaError(f"{ANSWER_CAP_FLAG} {max_chars!r}: expected a number of characters >= 1 (e.g. 100000)")
+    return max_chars
+
+
+def over_cap(rec: AnswerRecord, max_chars: int) -> tuple[str, int] | None:
+    """The first stored text field of ``rec`` longer than ``max_chars`` and its length, else ``None``."""
+    for name in _CAPPED_FIELDS:
+        value = getattr(rec, name)
+        if isinstance(value, str) and len(value) > max_chars:
+            return name, len(value)
+    return None
+
+
+def capped(rec: AnswerRecord, max_chars: int = MAX_ANSWER_CHARS) -> AnswerRecord:
+    """``rec`` itself when every stored field is within the cap, else an ``error`` line saying which one was not.
+
+    The error line keeps the first ``max_chars`` characters of the raw reply (for a look at what came back) and
+    names the cap and the flag that raises it; the scorer counts it wrong, as every failed call.
+    """
+    over = over_cap(rec, max_chars)
+    if over is None:
+        return rec
+    name, n = over
+    return AnswerRecord(
+        qid=rec.qid,
+        answerer=rec.answerer,
+        status="error",
+        answer=None,
+        error=(
+            f"the reply's {name} is {n:,} characters, over the {max_chars:,}-character answer cap: "
+            f"raise it with {ANSWER_CAP_FLAG}"
+        ),
+        raw=None if rec.raw is None else rec.raw[:max_chars],
+        reply_format=rec.reply_format,
+    )
+
+
+def write_answers(
+    out_dir: str | Path,
+    records: Iterable[AnswerRecord],
+    meta: Mapping[str, Any],
+    *,
+    max_chars: int = MAX_ANSWER_CHARS,
+) -> Path:
+    """Write ``answers.jsonl`` then ``answers.meta.json`` (last: it marks a complete folder); returns the folder.
+
+    A record with a text field over ``max_chars`` characters is stored as an ``error`` line (:func:`capped`).
+    """
     out = Path(out_dir)
-    write_jsonl(out / ANSWERS_FILE, (r.to_dict() for r in records))
+    write_jsonl(out / ANSWERS_FILE, (capped(r, max_chars).to_dict() for r in records))
     write_json(out / ANSWERS_META_FILE, dict(meta))
     return out
 
 
-def read_answers(path: str | Path) -> list[AnswerRecord]:
+def read_answers(path: str | Path, *, max_chars: int = MAX_ANSWER_CHARS) -> list[AnswerRecord]:
     """Read an answers file (or the folder holding one), in file order, one line per question.
 
-    A bad line raises :class:`~chronoqa.errors.DataError` naming the file, line, field and value.
+    A bad line raises :class:`~chronoqa.errors.DataError` naming the file, line, field and value; so does a text
+    field longer than ``max_chars`` characters (the error names the cap and the flag that raises it).
     """
+    check_cap(max_chars)
     p = answers_file(path)
     if not p.is_file():
         raise DataError(str(p), 0, "(file)", str(p), "an existing answers file", "write one with `chronoqa answer`")
     out: list[AnswerRecord] = []
     seen: set[str] = set()
-    for lineno, obj in enumerate(read_jsonl(p), 1):
+    for lineno, obj in numbered_jsonl(p):
         status = obj.get("status")
         if status not in STATUSES:
             raise DataError(str(p), lineno, "status", status, f"one of {', '.join(STATUSES)}", "regenerate answers")
@@ -235,6 +298,16 @@ def read_answers(path: str | Path) -> list[AnswerRecord]:
             raise DataError(
                 str(p), lineno, where, err.get("input"), f"a structured answer ({err['msg']})", "regenerate answers"
             ) from None
+        over = over_cap(rec, max_chars)
+        if over is not None:
+            raise DataError(
+                str(p),
+                lineno,
+                over[0],
+                f"{over[1]:,} characters",
+                f"at most {max_chars:,} characters (the answer cap)",
+                f"raise the cap with {ANSWER_CAP_FLAG} {max(over[1], 2 * max_chars)}, or shorten the answer",
+            )
         if rec.qid in seen:
             raise DataError(str(p), lineno, "qid", rec.qid, "one line per question", "remove the duplicate line")
         seen.add(rec.qid)

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from chronoqa.errors import ChronoqaError, LoadReport, StorageError, clip
 from chronoqa.io import atomic_write
-from chronoqa.outdir import FolderLockedError, ancestor_locks, check_output_folder, is_locked
+from chronoqa.outdir import FolderLockedError, OutputFolder, ancestor_locks, check_output_folder, is_locked
 
 if TYPE_CHECKING:
     import pyarrow.fs as pafs
@@ -49,6 +49,7 @@ __all__ = [
     "Staged",
     "check_release_target",
     "fetch",
+    "hold_release_target",
     "is_uri",
     "local_release",
     "publish_release",
@@ -264,6 +265,17 @@ def check_release_target(out: str | Path) -> None:
     fs, path = resolve(uri)
     if _info(fs, path, uri, "a folder for the release").type == pafs.FileType.File:
         raise _error(uri, f"{uri} is a file", "a new or existing folder", "give another location")
+
+
+def hold_release_target(out: str | Path, *, wait: bool = False) -> contextlib.AbstractContextManager[object]:
+    """A local ``out`` checked, locked and marked for a build's whole length; nothing for a URI.
+
+    The folder is an :class:`OutputFolder` of kind ``release`` (``wait``: wait for another command holding it
+    instead of failing). The release writer inside finds the lock held by this process and does not take it again.
+    """
+    if is_uri(out):
+        return contextlib.nullcontext()
+    return OutputFolder(out, "release", wait=wait)
 
 
 def upload_release(folder: str | Path, uri: str) -> list[str]:

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chronoqa.artifacts.docstore import DocStore
-from chronoqa.errors import ChronoqaError, DataError
+from chronoqa.errors import ChronoqaError, DataError, clip
 from chronoqa.io import atomic_write, dumps, numbered_jsonl, read_json, read_text, write_json
 from chronoqa.records import Doc, Triple
 
@@ -246,6 +246,20 @@ def trec_scores(hits: Sequence[RunHit]) -> list[str]:
     return [str(s) for s in out]
 
 
+#: An id a TREC run line can carry: one or more characters, none of them whitespace (its field separator).
+_TREC_ID = re.compile(r"\S+")
+
+
+def _trec_id(kind: str, value: str, run: str) -> None:
+    """Refuse a question or document id a TREC run line cannot carry (empty, or holding whitespace)."""
+    if not _TREC_ID.fullmatch(value):
+        raise ChronoqaError(
+            f"run {clip(run)!r}: the {kind} id {clip(value)!r} is empty or holds whitespace, which a TREC run "
+            "(qid Q0 docid rank score tag) cannot carry; nothing was written. Fix: give the release's "
+            f"{kind}s ids without spaces or line breaks (e.g. replace them with _)"
+        )
+
+
 def write_run(
     out_dir: str | Path,
     name: str,
@@ -260,14 +274,17 @@ def write_run(
     """
     jsonl, trec, meta_file = run_paths(out_dir, name)
     tag = re.sub(r"\s+", "_", name) or "run"
+    with atomic_write(trec) as fh:  # first: an id it cannot carry is refused before any file is in place
+        for line in lines:
+            _trec_id("question", line.qid, name)
+            for h, score in zip(line.hits, trec_scores(line.hits), strict=True):
+                if not _TREC_ID.fullmatch(h.doc_id):
+                    _trec_id("document", h.doc_id, name)
+                fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {score} {tag}\n")
     with atomic_write(jsonl) as fh:
         for line in lines:
             fh.write(dumps({"qid": line.qid, "hits": [h.to_dict() for h in line.hits]}))
             fh.write("\n")
-    with atomic_write(trec) as fh:
-        for line in lines:
-            for h, score in zip(line.hits, trec_scores(line.hits), strict=True):
-                fh.write(f"{line.qid} Q0 {h.doc_id} {h.rank} {score} {tag}\n")
     if timing is not None:
         write_json(timing_path(jsonl), dict(timing))
     write_json(meta_file, dict(meta))  # last: a meta file marks a complete run

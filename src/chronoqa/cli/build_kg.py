@@ -91,6 +91,9 @@ CorpusFormat = Annotated[
     str,
     typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
 ]
+Wait = Annotated[
+    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+]
 Engine = Annotated[
     str,
     typer.Option(
@@ -238,10 +241,11 @@ def build_kg_command(
     ignore_not_years: IgnoreNotYears = False,
     corpus_format: CorpusFormat = "jsonl",
     engine: Engine = "duckdb",
+    wait: Wait = False,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from chronoqa.artifacts.release import CORPUS_FORMATS
-    from chronoqa.artifacts.remote import check_release_target, publish_release
+    from chronoqa.artifacts.remote import check_release_target, hold_release_target, publish_release
     from chronoqa.cli._ui import fail, plain_console
     from chronoqa.generate.kg import KGBuildConfig
     from chronoqa.generate.kg.order import canonical_graph
@@ -253,30 +257,31 @@ def build_kg_command(
         raise typer.BadParameter("give exactly one of --dataset NAME or --input FOLDER")
     if dataset is not None and columns is not None:
         raise typer.BadParameter("--columns maps the columns of your own --input file, not of a --dataset")
-    check_release_target(out)  # a local file refused; a URI reached now, before the build
-    config = KGBuildConfig(
-        seed=seed, n_questions=n_questions, granularity=granularity, expand_years=expand_years, as_of=as_of,
-        keep_multi_answer=keep_multi_answer, generic_phrases=generic_phrases, max_hops=max_hops, open_end=open_end,
-        not_years={} if ignore_not_years else None, allow_ids=allow_ids, engine=engine,
-    )  # fmt: skip
-    t0 = time.perf_counter()
-    if dataset is not None:
-        graph, sources = _load_dataset(dataset, as_of)
-    else:
-        assert input_folder is not None
-        graph, sources = _load_input(input_folder, fmt, on_bad_row, as_of, columns, on_reversed)
-    t_load = time.perf_counter() - t0
-    # the build's content order, here, so that the input order is dropped: one copy of the facts in memory
-    graph = canonical_graph(graph, seed)
-    build = _build(console, graph, config, phrases, labels, sources)
-    rep = graph.report
-    if not build.questions:
-        why = f", {len(rep.skipped)} rows skipped {rep.skipped_by_reason()}" if rep and rep.skipped else ""
-        fail(
-            f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
-            "--on-bad-row raise to stop at the first bad row. Nothing was written"
-        )
-    folder = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
+    with hold_release_target(out, wait=wait):  # a local --out: locked for the whole build
+        check_release_target(out)  # a local file refused; a URI reached now, before the build
+        config = KGBuildConfig(
+            seed=seed, n_questions=n_questions, granularity=granularity, expand_years=expand_years, as_of=as_of,
+            keep_multi_answer=keep_multi_answer, generic_phrases=generic_phrases, max_hops=max_hops, open_end=open_end,
+            not_years={} if ignore_not_years else None, allow_ids=allow_ids, engine=engine,
+        )  # fmt: skip
+        t0 = time.perf_counter()
+        if dataset is not None:
+            graph, sources = _load_dataset(dataset, as_of)
+        else:
+            assert input_folder is not None
+            graph, sources = _load_input(input_folder, fmt, on_bad_row, as_of, columns, on_reversed)
+        t_load = time.perf_counter() - t0
+        # the build's content order, here, so that the input order is dropped: one copy of the facts in memory
+        graph = canonical_graph(graph, seed)
+        build = _build(console, graph, config, phrases, labels, sources)
+        rep = graph.report
+        if not build.questions:
+            why = f", {len(rep.skipped)} rows skipped {rep.skipped_by_reason()}" if rep and rep.skipped else ""
+            fail(
+                f"the build yielded no question ({len(graph)} facts loaded{why}): check the input, or run with "
+                "--on-bad-row raise to stop at the first bad row. Nothing was written"
+            )
+        folder = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     if rep is not None and rep.skipped:
         console.print(
             f"skipped {len(rep.skipped)} bad rows of the input (counted, not loaded): {rep.skipped_by_reason()}"

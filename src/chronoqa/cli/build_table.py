@@ -67,6 +67,9 @@ _Delimiters = Annotated[
         "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
     ),
 ]
+_Wait = Annotated[
+    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+]
 _CorpusFormat = Annotated[
     str, typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'.")
 ]
@@ -100,43 +103,45 @@ def build_table(
     handovers: _Handovers = "meets",
     delimiter: _Delimiters = None,
     corpus_format: _CorpusFormat = "jsonl",
+    wait: _Wait = False,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.artifacts.release import CORPUS_FORMATS
-    from chronoqa.artifacts.remote import check_release_target, publish_release
+    from chronoqa.artifacts.remote import check_release_target, hold_release_target, publish_release
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
     from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
 
     if corpus_format not in CORPUS_FORMATS:
         raise typer.BadParameter(f"expected one of {', '.join(CORPUS_FORMATS)}", param_hint="--corpus-format")
     try:
-        check_release_target(out)  # a URI: reached now, before the build
-        if on_reversed not in (None, "raise", "skip", "swap", "keep"):
-            raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected raise, skip, swap or keep")
-        inputs = _Inputs(check_policy(on_bad_row), on_reversed)
-        inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
-        book = inputs.phrases(phrases, dataset or [])
-        if not inputs.main and not inputs.joins:
-            raise ChronoqaError("give at least one table file, --join or --dataset")
-        for name in complete or []:
-            if name not in inputs.loaded:
-                raise UnknownNameError("table", name, inputs.loaded)
-        config = TableBuildConfig(
-            as_of=as_of,
-            seed=seed,
-            per_cell=per_cell,
-            tfds=_named_tfds(tfd or [], inputs.loaded, inputs.graphs),
-            threshold=threshold,
-            granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
-            joins=inputs.joins,
-            build_tables=inputs.main,
-            kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
-            complete=tuple(complete or ()),
-            handovers=handovers,
-            delimiters=inputs.recognised.delimiters(dict(_delimiter(d) for d in delimiter or [])),
-        )
-        build = build_table_benchmark(list(inputs.loaded.values()), config, phrases=book, sources=inputs.sources)
-        where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
+        with hold_release_target(out, wait=wait):  # a local --out: locked for the whole build
+            check_release_target(out)  # a URI: reached now, before the build
+            if on_reversed not in (None, "raise", "skip", "swap", "keep"):
+                raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected raise, skip, swap or keep")
+            inputs = _Inputs(check_policy(on_bad_row), on_reversed)
+            inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
+            book = inputs.phrases(phrases, dataset or [])
+            if not inputs.main and not inputs.joins:
+                raise ChronoqaError("give at least one table file, --join or --dataset")
+            for name in complete or []:
+                if name not in inputs.loaded:
+                    raise UnknownNameError("table", name, inputs.loaded)
+            config = TableBuildConfig(
+                as_of=as_of,
+                seed=seed,
+                per_cell=per_cell,
+                tfds=_named_tfds(tfd or [], inputs.loaded, inputs.graphs),
+                threshold=threshold,
+                granularity=dict(_pair(g, "=", "--granularity") for g in granularity or []),
+                joins=inputs.joins,
+                build_tables=inputs.main,
+                kinds=dict(_pair(k, "=", "--kind") for k in kind or []),
+                complete=tuple(complete or ()),
+                handovers=handovers,
+                delimiters=inputs.recognised.delimiters(dict(_delimiter(d) for d in delimiter or [])),
+            )
+            build = build_table_benchmark(list(inputs.loaded.values()), config, phrases=book, sources=inputs.sources)
+            where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     except ChronoqaError as exc:
         fail(exc)
     counts = build.manifest["counts"]

@@ -98,76 +98,110 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         warn(console, w)
 
 
+_MaxAnswerChars = Annotated[
+    int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
+]
+_Wait = Annotated[
+    bool, typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once).")
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("evaluate")(evaluate_cmd)
 
-    @app.command("evaluate")
-    def evaluate_cmd(
-        bench: Annotated[str, typer.Option("--bench", help="Benchmark release folder (a path or a URI).")],
-        run: Annotated[Path | None, typer.Option("--run", help="Run file (<name>.run.jsonl).")] = None,
-        answers: Annotated[Path | None, typer.Option("--answers", help="answers.jsonl to score.")] = None,
-        functional_only: Annotated[
-            bool, typer.Option("--functional-only", help="Only questions whose stale negative is functional.")
-        ] = False,
-        compare: Annotated[Path | None, typer.Option("--compare", help="A second run to compare with --run.")] = None,
-        compare_answers: Annotated[
-            Path | None, typer.Option("--compare-answers", help="A second answers.jsonl to compare with --answers.")
-        ] = None,
-        out: Annotated[Path, typer.Option("--out", help="Metrics JSON to write.")] = Path("metrics.json"),
-        seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and permutation tests.")] = 0,
-        bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap / permutation resamples.")] = 1000,
-        min_slice: Annotated[int, typer.Option("--min-slice", help="Warn on slices smaller than this.")] = 30,
-        measure: Annotated[
-            list[str] | None,
-            typer.Option("--measure", help="Ranking measure, repeatable (default R@10 nDCG@10 MRR Outrank@10)."),
-        ] = None,
-        split: Annotated[str | None, typer.Option("--split", help="Score one split only (train/dev/test).")] = None,
-        answer_rule: Annotated[str, typer.Option("--answer-rule", help="Set answers: 'all' or '3_of_many'.")] = "all",
-        judge: Annotated[
-            str | None,
-            typer.Option("--judge", help="LLM judge of time accuracy, e.g. 'llm(model=m,base_url=http://...)'."),
-        ] = None,
-        judge_cache: Annotated[
-            Path | None, typer.Option("--judge-cache", help="Cache folder of the judge (default: beside --out).")
-        ] = None,
-    ) -> None:
-        """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
-        from chronoqa.io import write_json
-        from chronoqa.score.evaluate import DEFAULT_RANKING, evaluate
 
-        if run is None and answers is None:
-            raise typer.BadParameter("give --run, --answers or both")
-        if answer_rule not in ("all", "3_of_many"):
-            raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
-        console = plain_console()
-        # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
-        llm_judge = None
-        if judge:
-            from chronoqa.judge import make_judge
+def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: int) -> tuple[Any, Any, Any]:
+    """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
-            llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
-        from chronoqa.artifacts.remote import local_release
-        from chronoqa.cli._progress import one_step
-        from chronoqa.outdir import ancestor_locks
+    The release's questions are read first, as the scorer reads them: a bad release is the first error.
+    """
+    from chronoqa.artifacts.answers import read_answers
+    from chronoqa.artifacts.release import load_release
+    from chronoqa.artifacts.remote import local_release
 
-        step = f"evaluate ({bootstrap} bootstrap resamples)"
-        with ancestor_locks(out), one_step(plain_console(stderr=True), step, None):  # start and end on stderr
-            result = evaluate(
-                local_release(bench),
-                run=run,
-                answers=answers,
-                functional_only=functional_only,
-                compare=compare,
-                compare_answers=compare_answers,
-                seed=seed,
-                n_bootstrap=bootstrap,
-                min_slice=min_slice,
-                measures=tuple(measure) if measure else DEFAULT_RANKING,
-                answer_rule=answer_rule,  # type: ignore[arg-type]
-                split=split,
-                judge=llm_judge,
-            )
-            metrics = result.to_dict()
-            write_json(out, metrics)
-        render(metrics, console)
-        console.print(f"metrics written to {out}")
+    release = load_release(local_release(bench))
+    _ = release.questions
+    scored, scored_b = (None if p is None else read_answers(p, max_chars=max_chars) for p in (answers, compare))
+    return release, scored, scored_b
+
+
+def evaluate_cmd(
+    bench: Annotated[str, typer.Option("--bench", help="Benchmark release folder (a path or a URI).")],
+    run: Annotated[Path | None, typer.Option("--run", help="Run file (<name>.run.jsonl).")] = None,
+    answers: Annotated[Path | None, typer.Option("--answers", help="answers.jsonl to score.")] = None,
+    functional_only: Annotated[
+        bool, typer.Option("--functional-only", help="Only questions whose stale negative is functional.")
+    ] = False,
+    compare: Annotated[Path | None, typer.Option("--compare", help="A second run to compare with --run.")] = None,
+    compare_answers: Annotated[
+        Path | None, typer.Option("--compare-answers", help="A second answers.jsonl to compare with --answers.")
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", help="Metrics JSON to write.")] = Path("metrics.json"),
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and permutation tests.")] = 0,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap / permutation resamples.")] = 1000,
+    min_slice: Annotated[int, typer.Option("--min-slice", help="Warn on slices smaller than this.")] = 30,
+    measure: Annotated[
+        list[str] | None,
+        typer.Option("--measure", help="Ranking measure, repeatable (default R@10 nDCG@10 MRR Outrank@10)."),
+    ] = None,
+    split: Annotated[str | None, typer.Option("--split", help="Score one split only (train/dev/test).")] = None,
+    answer_rule: Annotated[str, typer.Option("--answer-rule", help="Set answers: 'all' or '3_of_many'.")] = "all",
+    judge: Annotated[
+        str | None,
+        typer.Option("--judge", help="LLM judge of time accuracy, e.g. 'llm(model=m,base_url=http://...)'."),
+    ] = None,
+    judge_cache: Annotated[
+        Path | None, typer.Option("--judge-cache", help="Cache folder of the judge (default: beside --out).")
+    ] = None,
+    max_answer_chars: Annotated[
+        int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
+    ] = 100_000,
+    wait: Annotated[
+        bool,
+        typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once)."),
+    ] = False,
+) -> None:
+    """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
+    from chronoqa.io import write_json
+    from chronoqa.score.evaluate import DEFAULT_RANKING, evaluate
+
+    if run is None and answers is None:
+        raise typer.BadParameter("give --run, --answers or both")
+    if answer_rule not in ("all", "3_of_many"):
+        raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
+    console = plain_console()
+    # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
+    llm_judge = None
+    if judge:
+        from chronoqa.judge import make_judge
+
+        llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
+    from chronoqa.cli._progress import one_step
+    from chronoqa.outdir import ancestor_locks
+
+    step = f"evaluate ({bootstrap} bootstrap resamples)"
+    release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
+    with (
+        ancestor_locks(out, wait=wait),
+        one_step(plain_console(stderr=True), step, None),
+    ):  # start and end on stderr
+        result = evaluate(
+            release,
+            run=run,
+            answers=scored,
+            functional_only=functional_only,
+            compare=compare,
+            compare_answers=scored_b,
+            seed=seed,
+            n_bootstrap=bootstrap,
+            min_slice=min_slice,
+            measures=tuple(measure) if measure else DEFAULT_RANKING,
+            answer_rule=answer_rule,  # type: ignore[arg-type]
+            split=split,
+            judge=llm_judge,
+        )
+        metrics = result.to_dict()
+        write_json(out, metrics)
+    render(metrics, console)
+    console.print(f"metrics written to {out}")

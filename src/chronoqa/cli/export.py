@@ -27,9 +27,12 @@ def register(app: typer.Typer) -> None:
         validation: Annotated[
             Path | None, typer.Option("--validation", help="A `chronoqa validate import` folder to include.")
         ] = None,
+        wait: Annotated[
+            bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+        ] = False,
     ) -> None:
         """Export a release: Hugging Face Parquet + card, Croissant, BEIR, lm-eval, TempBench's layout."""
         from chronoqa.export import export_release
 
-        for folder in export_release(release, to, out, validation=validation):
+        for folder in export_release(release, to, out, validation=validation, wait=wait):
             typer.echo(f"wrote {folder}")

@@ -120,6 +120,9 @@ def answer_cmd(
     wait: Annotated[
         bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
     ] = False,
+    max_answer_chars: Annotated[
+        int, typer.Option(min=1, help="Longest reply text stored; a longer reply is an error line naming the cap.")
+    ] = 100_000,
 ) -> None:
     """Answer a benchmark's questions with one answerer; writes answers.jsonl and answers.meta.json."""
     from chronoqa.answer import answer_release, make_answerer
@@ -133,7 +136,15 @@ def answer_cmd(
         n = sum(1 for q in rel.questions if split in ("all", q.split))
         with OutputFolder(out, "answer", wait=wait), one_step(console, "answer", min(n, limit) if limit else n) as tick:
             s = answer_release(
-                rel, a, out, run=run, split=split, cache_dir=cache or (out / "cache"), progress=tick, limit=limit
+                rel,
+                a,
+                out,
+                run=run,
+                split=split,
+                cache_dir=cache or (out / "cache"),
+                progress=tick,
+                limit=limit,
+                max_answer_chars=max_answer_chars,
             )
     except ChronoqaError as exc:
         fail(exc)

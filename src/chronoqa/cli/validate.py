@@ -11,6 +11,8 @@ from chronoqa.outdir import OutputFolder
 
 __all__ = ["register"]
 
+_WAIT_HELP = "Wait while another chronoqa command holds the folder (default: fail at once)."
+
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
@@ -24,12 +26,13 @@ def register(app: typer.Typer) -> None:
         n: Annotated[int, typer.Option("--n", help="Questions to sample (stratified by cell).")] = 300,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the sample and its order.")] = 0,
         split: Annotated[str | None, typer.Option("--split", help="Sample one split only (e.g. test).")] = None,
+        wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
     ) -> None:
         """Write a stratified sample as a self-contained annotation page (sheet.html) and a CSV."""
         from chronoqa.artifacts.release import load_release
         from chronoqa.validate import write_sheet
 
-        with OutputFolder(out, "validation"):
+        with OutputFolder(out, "validation", wait=wait):
             folder = write_sheet(load_release(release), out, n, seed=seed, split=split)
         typer.echo(f"wrote {folder / 'sheet.html'} (open it in a browser; key s saves the judgments)")
 
@@ -40,13 +43,18 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path, typer.Option("--out", help="Folder for the validation results.")] = Path("validation"),
         seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
         bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples.")] = 1000,
+        max_sheet_mb: Annotated[
+            float, typer.Option("--max-sheet-mb", min=0.001, help="Largest judgments file read (MB).")
+        ] = 16.0,
+        wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
     ) -> None:
         """Agreement (kappa / alpha with CIs), consensus, low-confidence flags and error rates per cell."""
         from chronoqa.artifacts.release import load_release
         from chronoqa.validate import import_judgments
 
-        with OutputFolder(out, "validation"):
-            res = import_judgments(load_release(release), sheets, out, n_boot=bootstrap, seed=seed)
+        cap = max(1, int(max_sheet_mb * 1024 * 1024))
+        with OutputFolder(out, "validation", wait=wait):
+            res = import_judgments(load_release(release), sheets, out, n_boot=bootstrap, seed=seed, max_sheet_bytes=cap)
         flagged = sum(1 for r in res.low_confidence if r["status"] == "flagged")
         typer.echo(
             f"{len(res.consensus)} questions, {len(res.annotators)} annotators, {flagged} flagged; "

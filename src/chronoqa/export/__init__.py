@@ -44,14 +44,19 @@ ALL = ("hf", "croissant", "beir", "lm-eval")
 
 
 def export_release(
-    release: str | Path | Release, target: str, out: str | Path, *, validation: str | Path | None = None
+    release: str | Path | Release,
+    target: str,
+    out: str | Path,
+    *,
+    validation: str | Path | None = None,
+    wait: bool = False,
 ) -> list[Path]:
     """Export ``release`` to ``target`` (a name of :data:`TARGETS` or ``all``, see :data:`ALL`) under ``out/<target>/``.
 
     ``validation``: a folder written by ``chronoqa validate import``; its ``VALIDATION.md`` joins the
     dataset card and its ``low_confidence.jsonl`` travels with every export. ``out`` is an
     :class:`~chronoqa.outdir.OutputFolder` of kind ``export``: new, empty or an earlier export's, locked while
-    written.
+    written (``wait``: wait for another command that holds it, instead of failing).
     """
     names = list(ALL) if target == "all" else [target]
     for name in names:
@@ -62,5 +67,5 @@ def export_release(
     check_release(rel, hf.read_qrels(rel))
     if checked is not None:
         check_low_confidence(checked / LOW_CONFIDENCE_FILE, {q.id for q in rel.questions})
-    with OutputFolder(out, "export"):
+    with OutputFolder(out, "export", wait=wait):
         return [TARGETS[name](rel, Path(out) / name, checked) for name in names]

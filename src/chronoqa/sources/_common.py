@@ -15,6 +15,9 @@ policies and counts what it saw in a :class:`~chronoqa.errors.LoadReport`. Defin
   counted (reason ``starts after as_of=...: not yet true``) under either bad-row policy. A fact that only
   *ends* after ``as_of`` holds through ``as_of`` and is kept as stated.
 * **Non-UTF-8 bytes**: a bad row whose error names the line and the byte offset in the file.
+* **A line longer than the line cap** (:func:`max_line_bytes`: 1 MiB unless the setting
+  ``CHRONOQA_MAX_LINE_BYTES`` says otherwise): a bad row naming the line, its length and the setting; it is
+  never read into memory whole.
 * **Wrong column count**, **unknown ids**: bad rows.
 
 Bad rows follow ``on_bad_row``: ``"raise"`` (default for user files) or ``"skip"`` (skipped, counted
@@ -23,13 +26,14 @@ by reason, never silent).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from chronoqa._gc import gc_paused
-from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, ChronoqaError, DataError, LoadReport, SkippedRow, check_policy
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
 
@@ -38,6 +42,8 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
+    "LINE_CAP_SETTING",
+    "MAX_LINE_BYTES",
     "TIME_EXPECTED",
     "DuplicatePolicy",
     "FactBuilder",
@@ -47,6 +53,8 @@ __all__ = [
     "check_reversed_policy",
     "gc_paused",
     "iter_text_lines",
+    "longest_line",
+    "max_line_bytes",
 ]
 
 ReversedPolicy = Literal["keep", "swap", "skip", "raise"]
@@ -70,14 +78,80 @@ def check_reversed_policy(policy: str) -> ReversedPolicy:
     return policy  # type: ignore[return-value]
 
 
+#: The longest line of a CSV/TSV/text fact file read by default, in bytes (line end not counted).
+MAX_LINE_BYTES = 1024 * 1024
+#: The environment setting that raises (or lowers) it, read when a file is opened.
+LINE_CAP_SETTING = "CHRONOQA_MAX_LINE_BYTES"
+#: Bytes looked at a time when measuring lines in bulk.
+_LINE_SCAN = 1 << 24
+
+
+def max_line_bytes() -> int:
+    """The line cap: :data:`LINE_CAP_SETTING` when set, else :data:`MAX_LINE_BYTES`.
+
+    Raises:
+        ChronoqaError: the setting is not a whole number of bytes >= 1.
+
+    """
+    text = os.environ.get(LINE_CAP_SETTING, "").strip()
+    if not text:
+        return MAX_LINE_BYTES
+    value = int(text) if text.isdigit() else 0
+    if value < 1:
+        raise ChronoqaError(
+            f"{LINE_CAP_SETTING}={text[:40]!r}: expected a number of bytes >= 1 (e.g. {LINE_CAP_SETTING}=4194304)"
+        )
+    return value
+
+
+def longest_line(data: bytes) -> int:
+    """The length in bytes of the longest newline-separated line of ``data`` (its line end not counted)."""
+    import numpy as np
+
+    arr = np.frombuffer(data, dtype=np.uint8)
+    ends = [np.flatnonzero(arr[a : a + _LINE_SCAN] == 10) + a for a in range(0, len(arr), _LINE_SCAN)]
+    cuts = np.concatenate([np.array([-1]), *ends, np.array([len(arr)])])
+    return int(np.diff(cuts).max()) - 1
+
+
+def _long_line(name: str, lineno: int, length: str, cap: int) -> DataError:
+    return DataError(
+        name,
+        lineno,
+        "(line)",
+        length,
+        f"a line of at most {cap:,} bytes (the line cap)",
+        f"raise the cap with the setting {LINE_CAP_SETTING} (e.g. {LINE_CAP_SETTING}={4 * cap} chronoqa ...), "
+        f"or {SKIP_BAD_ROWS} to skip and count such lines",
+    )
+
+
+def _lines(fh: IO[bytes], cap: int) -> Iterator[tuple[bytes, int, int]]:
+    """``(line, bytes read, length without its line end)`` of each line of ``fh`` (``b""`` for one over ``cap``).
+
+    At most ``cap + 2`` bytes of a line are held at once (the rest of a long line is read and let go).
+    """
+    while raw := fh.readline(cap + 2):
+        whole = raw.endswith(b"\n") or len(raw) < cap + 2  # a shorter read without a line end: the file's end
+        length = len(raw.rstrip(b"\r\n"))
+        if whole and length <= cap:
+            yield raw, len(raw), length
+            continue
+        n = len(raw)
+        while not raw.endswith(b"\n") and (raw := fh.readline(cap + 2)):
+            n += len(raw)
+        yield b"", n, n - (len(raw) - len(raw.rstrip(b"\r\n")))
+
+
 def iter_text_lines(
     path: Path | IO[bytes], report: LoadReport, policy: BadRowPolicy, *, label: str | None = None
 ) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` of a UTF-8 file, line ends stripped, 1-based.
 
     A line that is not valid UTF-8 raises :class:`DataError` naming the line and the byte offset of
-    the first bad byte in the file (policy ``raise``) or is skipped and counted (``skip``). A UTF-8
-    byte-order mark at the start of the file is dropped.
+    the first bad byte in the file (policy ``raise``) or is skipped and counted (``skip``); so does a line
+    longer than the line cap (:func:`max_line_bytes`). A UTF-8 byte-order mark at the start of the file is
+    dropped.
     """
     if isinstance(path, Path):
         with path.open("rb") as fh:
@@ -85,9 +159,14 @@ def iter_text_lines(
         return
     name = label or str(getattr(path, "name", "<stream>"))
     offset = 0
-    for lineno, raw in enumerate(path, 1):
+    cap = max_line_bytes()
+    for lineno, (raw, size, length) in enumerate(_lines(path, cap), 1):
         start = offset
-        offset += len(raw)
+        offset += size
+        if not raw:
+            report.rows_read += 1
+            report.handle(_long_line(name, lineno, f"{length:,} bytes", cap), policy)
+            continue
         if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
             start += 3

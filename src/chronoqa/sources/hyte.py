@@ -32,6 +32,8 @@ from chronoqa.sources._common import (
     bulk_add,
     gc_paused,
     iter_text_lines,
+    longest_line,
+    max_line_bytes,
 )
 from chronoqa.time import TimePoint
 
@@ -336,6 +338,8 @@ def _read_fast(
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf") or b"\r" in data:
         return None
+    if len(data) > (cap := max_line_bytes()) and longest_line(data) > cap:
+        return None  # the row reader words the line-cap error
     n_lines = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
     names = ("s", "r", "o", "start", "end")
     try:

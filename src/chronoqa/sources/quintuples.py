@@ -42,6 +42,8 @@ from chronoqa.sources._common import (
     TimeCells,
     bulk_add,
     gc_paused,
+    longest_line,
+    max_line_bytes,
 )
 from chronoqa.sources.tables import cell_text, iter_records
 from chronoqa.time import TimePoint
@@ -283,8 +285,11 @@ def _arrow_table(path: Path) -> pa.Table | None:
     if suffix not in (".csv", ".tsv", ".txt"):
         return None
     data = path.read_bytes()
-    # quotes, CR line ends and a byte-order mark change how lines map to rows: leave them to the row reader
+    # quotes, CR line ends and a byte-order mark change how lines map to rows, and a line over the cap is an
+    # error the row reader words: leave them to the row reader
     if not data or b'"' in data or b"\r" in data or data.startswith(b"\xef\xbb\xbf"):
+        return None
+    if len(data) > (cap := max_line_bytes()) and longest_line(data) > cap:
         return None
     n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
     try:

@@ -32,6 +32,7 @@ from chronoqa.sources._common import (
     TimeCells,
     check_reversed_policy,
     iter_text_lines,
+    max_line_bytes,
 )
 from chronoqa.time import Interval, TimePoint
 
@@ -191,6 +192,8 @@ def iter_records(path: Path, report: LoadReport, policy: BadRowPolicy) -> Iterat
                 state["first"] = lineno
             yield text + "\n"
 
+    # a field may be as long as the line cap allows (csv's own limit, 128 KiB, would be a second, unnamed cap)
+    csv.field_size_limit(max(max_line_bytes(), 1 << 17))
     reader = csv.reader(lines(), delimiter=delimiter)
     while True:
         state["first"] = 0

@@ -34,7 +34,16 @@ from chronoqa.validate.agreement import agreement
 from chronoqa.validate.protocol import FLAGGING, JUDGMENTS, JUDGMENTS_FORMAT, VALUES
 from chronoqa.validate.sample import cell_of
 
-__all__ = ["Sheet", "ValidationResult", "consensus_of", "import_judgments", "read_sheet", "wilson"]
+__all__ = [
+    "MAX_SHEET_BYTES",
+    "SHEET_CAP_FLAG",
+    "Sheet",
+    "ValidationResult",
+    "consensus_of",
+    "import_judgments",
+    "read_sheet",
+    "wilson",
+]
 
 _FIX = "re-save the file from the annotation page (key s), or correct the value by hand"
 
@@ -49,9 +58,34 @@ class Sheet:
     comments: Mapping[str, str]
 
 
-def read_sheet(path: str | Path, known_ids: set[str]) -> Sheet:
-    """Read one judgments file saved by the annotation page; a bad value names the file, item and field."""
+#: The largest judgments file read, in bytes (a sheet of a few thousand judgments is well under 1 MB).
+MAX_SHEET_BYTES = 16 * 1024 * 1024
+#: The command-line flag that raises it (``chronoqa validate import``), in megabytes.
+SHEET_CAP_FLAG = "--max-sheet-mb"
+
+
+def _check_size(p: Path, max_bytes: int) -> None:
+    """Refuse a judgments file larger than ``max_bytes`` before reading it, naming the cap and its flag."""
+    size = p.stat().st_size if p.is_file() else 0
+    if size > max_bytes:
+        mb = -(-size // (1024 * 1024))
+        raise DataError(
+            str(p),
+            0,
+            "(file)",
+            f"{size:,} bytes",
+            f"a judgments file of at most {max_bytes:,} bytes (the sheet cap)",
+            f"check it is a file saved by sheet.html, or raise the cap with {SHEET_CAP_FLAG} {mb + 1}",
+        )
+
+
+def read_sheet(path: str | Path, known_ids: set[str], *, max_bytes: int = MAX_SHEET_BYTES) -> Sheet:
+    """Read one judgments file saved by the annotation page; a bad value names the file, item and field.
+
+    A file larger than ``max_bytes`` is refused before it is read (:data:`MAX_SHEET_BYTES`).
+    """
     p = Path(path)
+    _check_size(p, max_bytes)
     data = read_json(p)
     if not isinstance(data, Mapping) or data.get("format") != JUDGMENTS_FORMAT:
         got = data.get("format") if isinstance(data, Mapping) else type(data).__name__
@@ -184,15 +218,24 @@ def _markdown(res: ValidationResult) -> str:
 
 
 def import_judgments(
-    release: Release, sheets: Sequence[str | Path], out: str | Path, *, n_boot: int = 1000, seed: int = 0
+    release: Release,
+    sheets: Sequence[str | Path],
+    out: str | Path,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    max_sheet_bytes: int = MAX_SHEET_BYTES,
 ) -> ValidationResult:
-    """Read ``sheets`` (one per annotator), compute agreement, consensus, flags and error rates; write ``out``."""
+    """Read ``sheets`` (one per annotator), compute agreement, consensus, flags and error rates; write ``out``.
+
+    A judgments file larger than ``max_sheet_bytes`` is refused before it is read.
+    """
     if not sheets:
         raise ChronoqaError("no judgment files given (the JSON files saved by sheet.html)")
     if n_boot < 1:
         raise ChronoqaError(f"--bootstrap {n_boot}: expected a number of resamples >= 1 (e.g. --bootstrap 1000)")
     questions = {q.id: q for q in release.questions}
-    read = [read_sheet(p, set(questions)) for p in sheets]
+    read = [read_sheet(p, set(questions), max_bytes=max_sheet_bytes) for p in sheets]
     names = [s.annotator for s in read]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:

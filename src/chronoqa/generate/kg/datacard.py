@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.escape import md_code, md_text
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.io import md_escape
 from chronoqa.records import COMPLEXITIES, Question
@@ -49,7 +50,7 @@ def _thin_cells(manifest: Mapping[str, Any]) -> list[str]:
 
 def _non_year_line(manifest: Mapping[str, Any]) -> str:
     nyr = manifest.get("not_years") or {"years": {}, "declared_by": "default", "facts": 0}
-    years = "; ".join(f"`{r}`: {', '.join(map(str, ys))}" for r, ys in nyr["years"].items()) or "none declared"
+    years = "; ".join(f"{md_code(r)}: {', '.join(map(str, ys))}" for r, ys in nyr["years"].items()) or "none declared"
     return (
         f"- Facts with non-year dates: {nyr['facts']:,}. Numbers the source's extraction read as years, declared "
         f"per relation by {nyr['declared_by']} ({years}); such facts are kept in the corpus (their text says the "
@@ -74,12 +75,12 @@ def _world_section(manifest: Mapping[str, Any]) -> list[str]:
         "| relation | objects at once | subjects at once | declared by |",
         "|---|---|---|---|",
         *[
-            f"| `{r}` | {c['objects_at_once']} | {c['subjects_at_once']} | {c['declared_by']} |"
+            f"| {md_code(r, table=True)} | {c['objects_at_once']} | {c['subjects_at_once']} | {c['declared_by']} |"
             for r, c in sorted(card.items())
         ],
         "",
         f"- Symmetric relations (a fact and its mirror are one fact): "
-        f"{', '.join(f'`{r}`' for r in manifest.get('symmetric', [])) or 'none'}.",
+        f"{', '.join(md_code(r) for r in manifest.get('symmetric', [])) or 'none'}.",
         f"- Implausible dates, detected from the data ({sum(imp['by_reason'].values()):,} facts; never gold, "
         "references or negatives, still counted against uniqueness, listed in `implausible_facts.jsonl`): "
         + (", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in imp["by_reason"].items()) or "none")
@@ -119,9 +120,10 @@ def _intro(manifest: Mapping[str, Any]) -> list[str]:
     cfg, counts = manifest["config"], manifest["counts"]
     per_year = ", per-year expansion (one point fact per year)" if cfg["expand_years"] else ""
     return [
-        f"# Data card: {manifest['dataset']} temporal QA benchmark (chronoqa {manifest['version']}, KG builder)",
+        f"# Data card: {md_text(manifest['dataset'])} temporal QA benchmark (chronoqa {manifest['version']}, KG "
+        "builder)",
         "",
-        f"{counts['questions']:,} questions generated from the temporal knowledge graph `{manifest['dataset']}` "
+        f"{counts['questions']:,} questions generated from the temporal knowledge graph {md_code(manifest['dataset'])} "
         f"({counts['graph_facts']:,} facts), seed {manifest['seed']}, granularity `{cfg['granularity']}`, "
         f"as_of `{cfg['as_of']}`{per_year}.",
         "Every question carries its gold chain `S_star` (each fact certainly valid at `t_query`), typed negatives "
@@ -252,7 +254,7 @@ def _limitations(manifest: Mapping[str, Any]) -> list[str]:
     if manifest["phrases"]["generic_fallback"]:
         lines.append(
             "- These relations used the generic fallback phrasing (kind `state`): "
-            + ", ".join(f"`{r}`" for r in manifest["phrases"]["generic_fallback"])
+            + ", ".join(md_code(r) for r in manifest["phrases"]["generic_fallback"])
         )
     if counts.get("multi_answer"):
         lines.append(f"- {counts['multi_answer']:,} questions are multi-answer (`cardinality = multiple`).")

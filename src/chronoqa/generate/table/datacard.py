@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from chronoqa.escape import md_code, md_text
 from chronoqa.generate.table.config import CARDINALITIES
 from chronoqa.records import Question
 from chronoqa.time import Allen
@@ -71,7 +72,8 @@ def _summary_and_tables(manifest: Mapping[str, Any]) -> list[str]:
     for n, t in manifest["tables"].items():
         kind = t.get("kind") or {"kind": "-", "why": "not built (event side of a join)"}
         lines.append(
-            f"| {n} | {t['rows']} | {t['stored_rows']} | {t['granularity']['used']} | {t['granularity']['reason']} "
+            f"| {md_text(n)} | {t['rows']} | {t['stored_rows']} | {t['granularity']['used']} "
+            f"| {t['granularity']['reason']} "
             f"| {kind['kind']} | {kind['why']} |"
         )
     return lines
@@ -82,11 +84,11 @@ def _cells(manifest: Mapping[str, Any]) -> list[str]:
     counts = manifest["cells"]
     lines = ["", "## Relation × cardinality", ""]
     for src, rows in sorted(counts.items()):
-        lines += [f"### {src}", "", "| relation | none | unique | multiple | total |", "|---|---|---|---|---|"]
+        lines += [f"### {md_text(src)}", "", "| relation | none | unique | multiple | total |", "|---|---|---|---|---|"]
         order = [r.value for r in Allen]
         for rel in sorted(rows, key=lambda r: (order.index(r) if r in order else 99, r)):
             c = rows[rel]
-            lines.append(f"| {rel} | {c['none']} | {c['unique']} | {c['multiple']} | {sum(c.values())} |")
+            lines.append(f"| {md_text(rel)} | {c['none']} | {c['unique']} | {c['multiple']} | {sum(c.values())} |")
         lines.append("")
     return lines
 
@@ -100,12 +102,12 @@ def _families(manifest: Mapping[str, Any]) -> list[str]:
         lines += ["## Status and event families: questions made of the candidates the data allows", ""]
         for n, cands in fams.items():
             made = {r.split(":")[0]: sum(c.values()) for r, c in counts.get(n, {}).items()}
-            lines += [f"- {n}: " + ", ".join(f"{f} {made.get(f, 0)} of {c}" for f, c in cands.items())]
+            lines += [f"- {md_text(n)}: " + ", ".join(f"{f} {made.get(f, 0)} of {c}" for f, c in cands.items())]
         lines += ["", "Fewer than the candidates means the quota (`per_cell`) is full: raise `--per-cell`.", ""]
         notes = [(n, f, why) for n, t in manifest["tables"].items() for f, why in (t.get("family_notes") or {}).items()]
         if notes:
             lines += ["Families the data holds no question of, or fewer than its candidates (and why):", ""]
-            lines += [f"- {n}, {f}: {why}" for n, f, why in notes]
+            lines += [f"- {md_text(n)}, {f}: {why}" for n, f, why in notes]
             lines.append("")
     return lines
 
@@ -123,7 +125,7 @@ def _precision(manifest: Mapping[str, Any]) -> list[str]:
     lines += ["## Completeness", "", "| table | declared complete | by |", "|---|---|---|"]
     for n, t in manifest["tables"].items():
         c = t.get("complete") or {"declared": False, "by": None}
-        lines.append(f"| {n} | {'yes' if c['declared'] else 'no'} | {c['by'] or 'not declared'} |")
+        lines.append(f"| {md_text(n)} | {'yes' if c['declared'] else 'no'} | {c['by'] or 'not declared'} |")
     lines += [
         "",
         "A question whose gold holds only if the table lists every row of its domain in the world (a `none` answer, "
@@ -140,7 +142,7 @@ def _precision(manifest: Mapping[str, Any]) -> list[str]:
     ]
     for n, t in manifest["tables"].items():
         pr = t.get("precision") or {"coarse_cells": 0, "questions_skipped": 0}
-        lines.append(f"| {n} | {pr['coarse_cells']} | {pr['questions_skipped']} |")
+        lines.append(f"| {md_text(n)} | {pr['coarse_cells']} | {pr['questions_skipped']} |")
     lines += [
         "",
         "Every date is written (corpus, answers, explanations) at its source cell's precision, never finer than the "
@@ -166,7 +168,10 @@ def _priors(manifest: Mapping[str, Any]) -> list[str]:
             "| table | family | most frequent answer | share | questions |",
             "|---|---|---|---|---|",
         ]
-        lines += [f"| {n} | {op} | {s['answer'][:60]} | {s['share']:.0%} | {s['questions']} |" for n, op, s in shares]
+        lines += [
+            f"| {md_text(n)} | {op} | {md_text(s['answer'][:60])} | {s['share']:.0%} | {s['questions']} |"
+            for n, op, s in shares
+        ]
         lines.append("")
     return lines
 
@@ -197,24 +202,28 @@ def _tfds(manifest: Mapping[str, Any]) -> list[str]:
     for n, t in manifest["tfds"].items():
         for k in t["kept"]:
             lines.append(
-                f"- {n}: `{k['tfd']}` — {k['rows']} rows, {k['keys']} keys, {k['changing_keys']} keys change over "
+                f"- {md_text(n)}: {md_code(k['tfd'])} — {k['rows']} rows, {k['keys']} keys, "
+                f"{k['changing_keys']} keys change over "
                 f"time, {k['violations']} violating pairs ({k['violating_rows']} rows), {k['handovers']} handovers"
             )
         if t.get("conflicts_skipped"):
             lines.append(
-                f"- {n}: {t['conflicts_skipped']} candidate questions not asked: their gold rows are two holders at "
+                f"- {md_text(n)}: {t['conflicts_skipped']} candidate questions not asked: their gold rows are two "
+                "holders at "
                 "once on a one-holder TFD (a conflict in the data, e.g. a Governor-General filed as monarch)"
             )
         for key, rows in (t.get("declined_keys") or {}).items():
             lines.append(
-                f"- {n}: key `{key}` ({rows} rows) not asked about: its role cell names several titles, which no "
+                f"- {md_text(n)}: key {md_code(key)} ({rows} rows) not asked about: its role cell names several "
+                "titles, which no "
                 "question can print as one"
             )
     read = [(n, t["handovers"]) for n, t in manifest["tables"].items() if t.get("handovers")]
     if read:
         lines += ["", "Same-unit handovers (one row ends in the unit where the next row of its key begins):", ""]
         lines += [
-            f"- {n}: read as `{h['reading']}` along {', '.join(h['key'])}: {h['pairs']} pairs ({h['rows']} rows "
+            f"- {md_text(n)}: read as `{h['reading']}` along {md_text(', '.join(h['key']))}: {h['pairs']} pairs "
+            f"({h['rows']} rows "
             f"end one unit earlier); {h['why']} (`--handovers overlap` keeps them overlapping); "
             f"{h.get('end_questions_skipped', 0)} candidate questions stating such a row's end exactly "
             "(finishes, finished-by, equals) were not asked"
