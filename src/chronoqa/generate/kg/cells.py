@@ -18,6 +18,7 @@ from typing import Any
 
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
+from chronoqa.generate.kg.regime import regime_reason
 from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, render, short_label
 
 __all__ = [
@@ -178,6 +179,9 @@ class CellFiller:
             return "duplicate gold chain and answer"
         if max(len(d.hops) - 1, 0) > MAX_NESTING:
             return "noun phrase nested too deep"
+        why = regime_reason(self.ctx.regimes, d)
+        if why is not None:
+            return why
         counts = self.answer_counts.setdefault(cell.name, Counter())
         if d.kind.is_entity and any(counts[a] >= self.answer_cap(cell) for a in d.answers):
             return "answer-prior cap"

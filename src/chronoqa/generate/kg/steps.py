@@ -35,6 +35,7 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.plausible import REASONS
+from chronoqa.generate.kg.regime import Regimes
 from chronoqa.generate.kg.sql import (
     build_index,
     engine_session,
@@ -393,7 +394,7 @@ def prepare_drafting(s: BuildState) -> None:
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
-        granularity=s.granularity,
+        granularity=s.granularity, regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
     )  # fmt: skip
     shared = shared_short_labels([s.label(e) for e in idx.ent_names])
     s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared)

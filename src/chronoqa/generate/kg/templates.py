@@ -39,8 +39,8 @@ __all__ = [
     "drop_appositive",
     "garbled",
     "graph_walk",
-    "relational_heads",
     "label_clashes",
+    "relational_heads",
     "render",
     "render_time_text",
     "shared_short_labels",
@@ -129,7 +129,11 @@ class Renderer:
     def heads(self) -> frozenset[str]:
         """The relational nouns of the phrase table that end in their slot (:func:`relational_heads`)."""
         return relational_heads(
-            [getattr(p, f) for p in self.phrases.values() for f in ("object_of", "subject_of", "ask_object", "ask_subject")]
+            [
+                getattr(p, f)
+                for p in self.phrases.values()
+                for f in ("object_of", "subject_of", "ask_object", "ask_subject")
+            ]
         )
 
     def when(self, t: int) -> str:
