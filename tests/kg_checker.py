@@ -58,9 +58,9 @@ from __future__ import annotations
 import re
 import statistics
 import tomllib
-from itertools import pairwise
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 
 from chronoqa.records import Fact, Question, TemporalGraph, Triple

@@ -19,6 +19,7 @@ from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
+from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
@@ -551,8 +552,8 @@ def audit(s: BuildState) -> None:
 # -- make_manifest ---------------------------------------------------------------------------------------
 
 
-def _cell_info(c: Cell) -> dict[str, Any]:
-    return {
+def _cell_info(c: Cell, census: dict[str, Any] | None) -> dict[str, Any]:
+    info = {
         "quota": c.quota,
         "initial_quota": c.initial_quota,
         "made": len(c.drafts),
@@ -560,6 +561,22 @@ def _cell_info(c: Cell) -> dict[str, Any]:
         "exhausted": c.exhausted,
         "rejected": dict(sorted(c.rejected.items())),
     }
+    return info if census is None else info | {"census": census}
+
+
+def _censuses(s: BuildState) -> dict[str, dict[str, Any] | None]:
+    """Cell name -> the census of a thin multi-hop cell (:mod:`chronoqa.generate.kg.census`), made once per kind."""
+    made: dict[tuple[str, int], dict[str, Any] | None] = {}
+    out: dict[str, dict[str, Any] | None] = {}
+    for c in s.cells:
+        if c.hops < 2 or len(c.drafts) >= THIN:
+            out[c.name] = None
+            continue
+        kind = "static" if c.operator in ("interval", "sequence") else "pool"
+        if (kind, c.hops) not in made:
+            made[(kind, c.hops)] = cell_census(s.ctx, s.renderer, c.operator, c.hops)
+        out[c.name] = made[(kind, c.hops)] if c.operator in CENSUS_OPERATORS else None
+    return out
 
 
 def _cell_quality(s: BuildState, c: Cell) -> dict[str, Any]:
@@ -639,6 +656,7 @@ def make_manifest(s: BuildState) -> None:
     )
     manifest["counts"] |= _counts(s)
     manifest |= _world_sections(s)
+    census = _censuses(s)
     manifest |= {
         "quality": {
             "per_cell": {c.name: _cell_quality(s, c) for c in s.cells},
@@ -647,7 +665,7 @@ def make_manifest(s: BuildState) -> None:
         },
         "functional_rates": _rates(s.flags),
         "audit": {"leaks": s.audit_result["leaks"], "invalid_gold": s.audit_result["invalid_gold"]},
-        "cells": {c.name: _cell_info(c) for c in s.cells},
+        "cells": {c.name: _cell_info(c, census[c.name]) for c in s.cells},
         "splits_stratified_by": "complexity x operator" if s.stratified_fine else "complexity",
     }
     s.manifest = manifest
