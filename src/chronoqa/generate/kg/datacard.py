@@ -52,7 +52,7 @@ def _thin_cells(manifest: Mapping[str, Any]) -> list[str]:
 def _census_line(census: Mapping[str, Any]) -> str:
     """One line on the candidate chains of a thin cell (``generate.kg.census``)."""
     line = f"  - candidates ({census['candidates']}): {census['chains']:,}"
-    if "by_rule" in census:
+    if "by_rule" in census and census["chains"]:
         rules = ", ".join(f"{k}: {v:,}" for k, v in sorted(census["by_rule"].items(), key=lambda kv: -kv[1]))
         line += (
             f"; by the furthest rule each passes: {rules}; the valid ones make "
