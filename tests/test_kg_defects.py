@@ -196,3 +196,17 @@ def test_chains_across_regimes_are_not_asked() -> None:
     triple = dataclasses.replace(pit.S_star[0], fact_id=4, o_id="Q21", o="German Empire", t_start="1871", t_end="1918")
     bad = dataclasses.replace(pit, t_query="1900", S_star=(triple,))
     assert len(defect_report(checker, [bad])["chain across regimes"]) == 1
+
+
+def test_a_thin_cell_counts_its_candidate_chains() -> None:
+    # Worked by hand on the capitals graph: the only 2-fact chains unique at some year are Oblast -> SSR ->
+    # Kharkiv (1919-1933) and Oblast -> SSR -> Kyiv (1935-1991); both valid, two answers. No 3-fact chain.
+    labels = {"Q1": "Oblast", "Q2": "SSR", "Q3": "Kharkiv", "Q4": "Kyiv"}
+    g = TemporalGraph("hand", _capitals(), labels, rel_labels(_capitals()))
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=200, seed=2, max_answer_share=1.0), phrases="wikidata12k")
+    census = b.manifest["cells"]["point_in_time/2"]["census"]
+    assert census["chains"] == 2 and census["by_rule"] == {"valid": 2}
+    assert census["distinct_gold_and_answer"] == 2 and census["distinct_answers"] == 2
+    assert b.manifest["cells"]["point_in_time/3"]["census"]["chains"] == 0
+    assert "census" not in b.manifest["cells"]["point_in_time/1"]
+    assert "candidates (every chain of k facts" in b.datacard
