@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from chronoqa.generate.kg.index import Col
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
@@ -92,12 +94,9 @@ def _pool_census(ctx: GenContext, rd: Renderer, k: int) -> dict[str, Any]:
 
 def _static_census(ctx: GenContext, k: int) -> dict[str, Any]:
     assert ctx.static_depth is not None
-    idx, depth = ctx.index, ctx.static_depth
-    n = sum(
-        1
-        for fid in (int(x) for x in ctx.timed)
-        if max(depth[idx.fact_row(fid)[Col.S]], depth[idx.fact_row(fid)[Col.O]]) >= k - 1
-    )
+    depth = np.asarray(ctx.static_depth, dtype=np.int64)
+    rows = ctx.index.table[np.asarray(ctx.timed, dtype=np.int64)]
+    n = int((np.maximum(depth[rows[:, Col.S]], depth[rows[:, Col.O]]) >= k - 1).sum())
     return {"candidates": "facts with a start one of whose entities has k-1 static hops into it", "chains": n}
 
 
