@@ -46,7 +46,7 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   question of two or more hops, one hop's declared ``answer_type`` word twice outside entity labels ("In which
   administrative unit was the administrative unit containing X located?");
 * ``chain across regimes`` (:func:`regime_errors`, from the phrase table's ``containment`` declarations and
-  the raw facts): a containment fact whose start (end) is its container's first start (last end) in the data,
+  the raw facts; ``capital_of`` counts as containment for the last rule only): a containment fact whose start (end) is its container's first start (last end) in the data,
   used for its time (a reference fact, or the asked fact of a time, duration or yes/no question); a
   containment hop at a ``t_query`` outside the window of its part, where the part is itself a container (from
   the first start to the last end of the facts placing something in it); or a chain passing through an entity
@@ -884,7 +884,7 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
         return (f.s, f.o) if role[f.r] == "part_of" else (f.o, f.s)
 
     for f in checker.good:
-        if not role.get(f.r):
+        if role.get(f.r) not in ("part_of", "contains"):  # a capital dates nothing about the polity's extent
             continue
         part, whole = part_whole(f)
         wholes[part].add(whole)
@@ -900,7 +900,7 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
         if q.answer_type in ("time", "duration", "yes_no"):
             timed.append(chain[-1])
         for f in timed:
-            if not role.get(f.r):
+            if role.get(f.r) not in ("part_of", "contains"):
                 continue
             whole = part_whole(f)[1]
             if (f.start is not None and f.start.lo(g) == first.get(whole)) or (
@@ -912,7 +912,7 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             tq = parse_time(q.t_query)
             assert tq is not None
             u = tq.lo(g)
-            outside = [f for f in chain if role.get(f.r) and part_whole(f)[0] in first]
+            outside = [f for f in chain if role.get(f.r) in ("part_of", "contains") and part_whole(f)[0] in first]
             outside = [f for f in outside if not first[part_whole(f)[0]] <= u <= last[part_whole(f)[0]]]
             if outside:
                 out.append(f"{q.id}: fact {outside[0].id} asked outside its part's window: {q.question!r}")

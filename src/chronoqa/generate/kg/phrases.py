@@ -17,8 +17,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
   at ``as_of`` after longer than this is implausible.
 * ``role``: ``"birth"`` or ``"death"`` for the relations that date a subject's life (facts of the subject
   before its birth or after its death are implausible).
-* ``containment``: ``"part_of"`` (the subject lies in the object: country, located in) or ``"contains"``
-  (the object lies in the subject), read by the regime rules (:mod:`chronoqa.generate.kg.regime`).
+* ``containment``: ``"part_of"`` (the subject lies in the object: country, located in), ``"contains"``
+  (the object lies in the subject) or ``"capital_of"``, read by the regime rules
+  (:mod:`chronoqa.generate.kg.regime`).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 _DECLARED = ("objects_at_once", "subjects_at_once", "symmetric", "max_years", "role", "containment")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
-CONTAINMENTS = ("part_of", "contains")
+CONTAINMENTS = ("part_of", "contains", "capital_of")
 DEFAULT_MAX_YEARS = 100
 _PLACEHOLDER = re.compile(r"\{([so])\}")
 
@@ -92,7 +93,7 @@ class RelationPhrases:
     symmetric: bool = False
     max_years: int | None = None  # None: the table's default
     role: str | None = None  # "birth" | "death" | None
-    containment: str | None = None  # "part_of" | "contains" | None
+    containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
 
     @property
     def is_event(self) -> bool:
@@ -267,7 +268,7 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     cont = entry.get("containment")
     if cont is not None and cont not in CONTAINMENTS:
         raise ChronoqaError(
-            f"{name}: relations.{key}.containment = {cont!r}: expected 'part_of' or 'contains'; fix the file"
+            f"{name}: relations.{key}.containment = {cont!r}: expected 'part_of', 'contains' or 'capital_of'; fix the file"
         )
 
 

@@ -4,8 +4,9 @@ A graph such as Wikidata12k models a place and the polity it belongs to as entit
 with the regime: Berlin is one entity whether governed from the West or the East, Lower Saxony is listed in
 the German Empire decades before it existed, and every place of the Soviet Union "became part of Russia in
 1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
-lies in the object, e.g. country, located in, capital of; ``"contains"``: the object lies in the subject).
-Three rules, all from the data:
+lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
+the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
+counts for the third rule only). Three rules, all from the data:
 
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
@@ -33,14 +34,14 @@ from chronoqa.generate.kg.operators.chains import Draft, Hop
 
 __all__ = ["CONTAINMENT", "Regimes", "regime_reason"]
 
-CONTAINMENT = ("part_of", "contains")
+CONTAINMENT = ("part_of", "contains", "capital_of")
 
 
 @dataclass(frozen=True)
 class Regimes:
     """Per relation its containment role; per entity its window as a container; per fact its boundary flags."""
 
-    role: list[str | None]  # relation -> "part_of" | "contains" | None
+    role: list[str | None]  # relation -> "part_of" | "contains" | "capital_of" | None
     win_lo: np.ndarray  # entity -> first start unit of a fact placing something in it (NONE: not a container)
     win_hi: np.ndarray  # entity -> last end unit of such a fact
     changes: np.ndarray  # entity -> its own container has two or more values over the data
@@ -54,7 +55,7 @@ class Regimes:
         if not any(role):
             return None
         t, ok = idx.table, ~idx.ignored_mask
-        part_of = np.array([x == "part_of" for x in role], dtype=bool)[t[:, Col.R]]
+        part_of = np.array([x == "part_of" for x in role], dtype=bool)[t[:, Col.R]]  # capital_of: not an extent
         contains = np.array([x == "contains" for x in role], dtype=bool)[t[:, Col.R]]
         cont = ok & (part_of | contains)
         part = np.where(part_of, t[:, Col.S], t[:, Col.O])
@@ -75,9 +76,9 @@ class Regimes:
         return cls(role, win_lo, win_hi, changes, b_start, b_end)
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
-        """The (part, container) of a containment hop, or ``None`` for another relation."""
+        """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
         role = self.role[h.rel]
-        if role is None:
+        if role is None or role == "capital_of":
             return None
         subject, obj = (h.src, h.dst) if h.forward else (h.dst, h.src)
         return (subject, obj) if role == "part_of" else (obj, subject)
