@@ -46,8 +46,8 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   question of two or more hops, one hop's declared ``answer_type`` word twice outside entity labels ("In which
   administrative unit was the administrative unit containing X located?");
 * ``chain across regimes`` (:func:`regime_errors`, from the phrase table's ``containment`` declarations and
-  the raw facts; ``capital_of`` counts as containment for the last rule only): a containment fact whose start (end) is its container's first start (last end) in the data,
-  used for its time (a reference fact, or the asked fact of a time, duration or yes/no question); a
+  the raw facts; ``capital_of`` counts as containment for the last rule only): a containment fact whose
+  start (end) is its container's first start (last end) in the data, used for its time (a reference fact, or the asked fact of a time, duration or yes/no question); a
   containment hop at a ``t_query`` outside the window of its part, where the part is itself a container (from
   the first start to the last end of the facts placing something in it); or a chain passing through an entity
   with two or more containers over the data from a containment hop to another kind of hop.

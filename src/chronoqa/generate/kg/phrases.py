@@ -268,7 +268,8 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     cont = entry.get("containment")
     if cont is not None and cont not in CONTAINMENTS:
         raise ChronoqaError(
-            f"{name}: relations.{key}.containment = {cont!r}: expected 'part_of', 'contains' or 'capital_of'; fix the file"
+            f"{name}: relations.{key}.containment = {cont!r}: expected 'part_of', 'contains' or 'capital_of'; "
+            "fix the file"
         )
 
 
