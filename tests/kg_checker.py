@@ -47,10 +47,11 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   administrative unit was the administrative unit containing X located?");
 * ``chain across regimes`` (:func:`regime_errors`, from the phrase table's ``containment`` declarations and
   the raw facts; ``capital_of`` counts as containment for the last rule only): a containment fact whose
-  start (end) is its container's first start (last end) in the data, used for its time (a reference fact, or the asked fact of a time, duration or yes/no question); a
-  containment hop at a ``t_query`` outside the window of its part, where the part is itself a container (from
-  the first start to the last end of the facts placing something in it); or a chain passing through an entity
-  with two or more containers over the data from a containment hop to another kind of hop.
+  start (end) is its container's first start (last end) in the data, used for its time (a reference fact,
+  or the asked fact of a time, duration or yes/no question); a containment hop at a ``t_query`` outside the
+  window of its part, where the part is itself a container (from the first start to the last end of the
+  facts placing something in it, an open end counting up to its start); or a chain passing through an
+  entity with two or more containers over the data from a containment hop to another kind of hop.
 """
 
 from __future__ import annotations
@@ -890,8 +891,9 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
         wholes[part].add(whole)
         if f.start is not None:
             first[whole] = min(first.get(whole, f.start.lo(g)), f.start.lo(g))
-        end = f.end.lo(g) if f.end is not None else checker.as_of.lo(g)
-        last[whole] = max(last.get(whole, end), end)
+        end = f.end.lo(g) if f.end is not None else f.start.lo(g) if f.start is not None else None
+        if end is not None:  # an open end is evidence up to its start only
+            last[whole] = max(last.get(whole, end), end)
     out = []
     for q in questions:
         path = q.logical_form["path"]

@@ -14,7 +14,8 @@ counts for the third rule only). Three rules, all from the data:
   Saxony ceased to be part of the German Empire").
 * ``outside the polity's window``: a containment hop is asked only at a time where both ends existed as
   polities per the data: a part that is itself a container (something lies in it) has a window, from the
-  first start to the last end of the facts placing something in it, and the time asked must fall inside it.
+  first start to the last end of the facts placing something in it (an open end counts up to its start:
+  nothing asserts the fact later), and the time asked must fall inside it.
 * ``identity across regimes``: an entity whose own container has two or more values over the data (its
   polity changed) is not passed through from a containment hop to another kind of hop ("which country was
   the place Dietrich Stobbe governed part of in 1978?" joins West Berlin's mayor to East Berlin's country).
@@ -62,12 +63,13 @@ class Regimes:
         whole = np.where(part_of, t[:, Col.O], t[:, Col.S])
         n = len(idx.ent_names)
         su, eu = t[:, Col.SU], t[:, Col.EU]
-        hi_end = np.where(eu != NONE, eu, t[:, Col.PHI])
+        hi_end = np.where(eu != NONE, eu, su)  # an open end is evidence up to its start only
         win_lo = np.full(n, np.iinfo(np.int32).max, dtype=np.int64)
         win_hi = np.full(n, NEG, dtype=np.int64)
         has_start = cont & (su != NONE)
         np.minimum.at(win_lo, whole[has_start], su[has_start])
-        np.maximum.at(win_hi, whole[cont], hi_end[cont])
+        dated = cont & (hi_end != NONE)
+        np.maximum.at(win_hi, whole[dated], hi_end[dated])
         win_lo[win_lo == np.iinfo(np.int32).max] = NONE
         pairs = np.unique(np.stack([part[cont], whole[cont]], axis=1), axis=0) if cont.any() else np.zeros((0, 2))
         changes = np.bincount(pairs[:, 0].astype(np.int64), minlength=n) >= 2
