@@ -39,8 +39,19 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   may still run after the answer's start, so "last" by start is not "most recently");
 * ``open end read as ongoing``: an S* or S_anchor state fact with no end whose validity is asserted at a
   unit after its start unit (nothing in the data says it still held then);
-* ``disambiguator in answer``: an answer label ending in a parenthesised disambiguator ("John Heard (actor)"),
-  unless another entity of the graph reads the same without its own (then the parenthesis tells them apart).
+* ``disambiguator in answer``: an answer label ending in a parenthesised disambiguator ("John Heard (actor)");
+  where a namesake needs it, the question is not asked;
+* ``graph-walk phrasing`` (:func:`graph_walk_errors`): a relational noun that ends in its slot ("the capital
+  of {o}", read from the phrase table) followed by another ("the capital of the country of Riga"), or, in a
+  question of two or more hops, one hop's declared ``answer_type`` word twice outside entity labels ("In which
+  administrative unit was the administrative unit containing X located?");
+* ``chain across regimes`` (:func:`regime_errors`, from the phrase table's ``containment`` declarations and
+  the raw facts; ``capital_of`` counts as containment for the last rule only): a containment fact whose
+  start (end) is its container's first start (last end) in the data, used for its time (a reference fact,
+  or the asked fact of a time, duration or yes/no question); a containment hop at a ``t_query`` outside the
+  window of its part, where the part is itself a container (from the first start to the last end of the
+  facts placing something in it, an open end counting up to its start); or a chain passing through an
+  entity with two or more containers over the data from a containment hop to another kind of hop.
 """
 
 from __future__ import annotations
@@ -50,7 +61,7 @@ import statistics
 import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from itertools import product
+from itertools import pairwise, product
 from pathlib import Path
 
 from chronoqa.records import Fact, Question, TemporalGraph, Triple
@@ -922,11 +933,10 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "last over open ends": [],
         "open end read as ongoing": [],
         "disambiguator in answer": [],
+        "graph-walk phrasing": graph_walk_errors(checker, questions),
+        "chain across regimes": regime_errors(checker, questions),
     }
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
-    shorts = Counter(
-        DISAMBIGUATOR.sub("", checker.label(e)).casefold() for e in {x for f in checker.graph.facts for x in (f.s, f.o)}
-    )
     for q in questions:
         lf = q.logical_form
         path = lf["path"]
@@ -953,8 +963,102 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
                     f"{q.id}: fact {f.id} from {f.start} with no end asserted at {q.t_query}: {q.question!r}"
                 )
         for a in q.answers:
-            if DISAMBIGUATOR.search(a) and shorts[DISAMBIGUATOR.sub("", a).casefold()] < 2:
+            if DISAMBIGUATOR.search(a):
                 out["disambiguator in answer"].append(f"{q.id}: answer {a!r}")
+    return out
+
+
+_SLOT_AT_END = re.compile(r"\{[so]\}\s*$")
+_RELATIONAL = re.compile(r"\bthe\s+[^{}]*?\b(?:of|by|containing|within|contained|with)\s*$")
+
+
+def relational_nouns(decl: Mapping[str, Mapping[str, object]]) -> set[str]:
+    """Noun phrases of the phrase table that end in their slot after a preposition ("the capital of")."""
+    out = set()
+    for entry in decl.values():
+        for name in ("object_of", "subject_of", "ask_object", "ask_subject"):
+            text = entry.get(name)
+            m = _SLOT_AT_END.search(text) if isinstance(text, str) else None
+            head = _RELATIONAL.search(text[: m.start()]) if m is not None and isinstance(text, str) else None
+            if head is not None:
+                out.add(" ".join(head.group(0).split()).lower())
+    return out
+
+
+def graph_walk_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions whose text walks the graph (see the module docstring)."""
+    nouns = relational_nouns(checker.decl)
+    stacked = [re.compile(r"(?<!\w)" + re.escape(a) + r"\s+" + re.escape(b) + r"(?!\w)") for a in nouns for b in nouns]
+    out = []
+    for q in questions:
+        text = " ".join(q.question.split()).lower()
+        if any(p.search(text) for p in stacked):
+            out.append(f"{q.id}: stacked relational nouns: {q.question!r}")
+            continue
+        path = q.logical_form["path"]
+        if len(path) < 2:
+            continue
+        names = {x for t in [*q.S_star, *q.S_anchor] for x in (t.s, t.o)} | {checker.label(q.logical_form["anchor"])}
+        for name in sorted(names, key=len, reverse=True):
+            text = text.replace(DISAMBIGUATOR.sub("", name).lower(), " ").replace(name.lower(), " ")
+        types = {str(checker.decl[step["r"]].get("answer_type", "entity")).lower() for step in path} - {"entity"}
+        if any(len(re.findall(r"(?<!\w)" + re.escape(t) + r"(?!\w)", text)) >= 2 for t in types):
+            out.append(f"{q.id}: a type word repeated over the chain: {q.question!r}")
+    return out
+
+
+def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions whose chain reads the source's regime modelling as the world (see the module docstring)."""
+    g = checker.g
+    role = {r: d.get("containment") for r, d in checker.decl.items()}
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    wholes: defaultdict[str, set[str]] = defaultdict(set)
+
+    def part_whole(f: Fact) -> tuple[str, str]:
+        return (f.s, f.o) if role[f.r] == "part_of" else (f.o, f.s)
+
+    for f in checker.good:
+        if role.get(f.r) not in ("part_of", "contains"):  # a capital dates nothing about the polity's extent
+            continue
+        part, whole = part_whole(f)
+        wholes[part].add(whole)
+        if f.start is not None:
+            first[whole] = min(first.get(whole, f.start.lo(g)), f.start.lo(g))
+        end = f.end.lo(g) if f.end is not None else f.start.lo(g) if f.start is not None else None
+        if end is not None:  # an open end is evidence up to its start only
+            last[whole] = max(last.get(whole, end), end)
+    out = []
+    for q in questions:
+        path = q.logical_form["path"]
+        chain = [checker.by_id[t.fact_id] for t in q.S_star[: len(path)]]
+        timed = [checker.by_id[t.fact_id] for t in q.S_anchor]
+        if q.answer_type in ("time", "duration", "yes_no"):
+            timed.append(chain[-1])
+        for f in timed:
+            if role.get(f.r) not in ("part_of", "contains"):
+                continue
+            whole = part_whole(f)[1]
+            if (f.start is not None and f.start.lo(g) == first.get(whole)) or (
+                f.end is not None and f.end.lo(g) == last.get(whole)
+            ):
+                out.append(f"{q.id}: fact {f.id} dates its container's own start or end: {q.question!r}")
+                break
+        else:
+            tq = parse_time(q.t_query)
+            assert tq is not None
+            u = tq.lo(g)
+            outside = [f for f in chain if role.get(f.r) in ("part_of", "contains") and part_whole(f)[0] in first]
+            outside = [f for f in outside if not first[part_whole(f)[0]] <= u <= last[part_whole(f)[0]]]
+            if outside:
+                out.append(f"{q.id}: fact {outside[0].id} asked outside its part's window: {q.question!r}")
+                continue
+            node = q.logical_form["anchor"]
+            for a, b in pairwise(chain):
+                node = a.o if node == a.s else a.s
+                if len(wholes[node]) >= 2 and bool(role.get(a.r)) != bool(role.get(b.r)):
+                    out.append(f"{q.id}: passes {node} across regimes: {q.question!r}")
+                    break
     return out
 
 

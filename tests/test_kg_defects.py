@@ -133,3 +133,80 @@ def test_answers_lose_their_disambiguator_and_keep_their_id() -> None:
     assert defect_report(checker, qs)["disambiguator in answer"] == []
     bad = dataclasses.replace(heard[0], answers=("John Heard (actor)",))
     assert len(defect_report(checker, [bad])["disambiguator in answer"]) == 1
+
+
+def test_an_answer_that_needs_its_disambiguator_is_not_asked() -> None:
+    # another John Heard in the graph: "John Heard" would name two entities, so the question is not asked
+    other = [
+        *NAMES,
+        fact(2, "Cy", "isMarriedTo", "John_Heard_(footballer)", 1970, 1975),
+        fact(3, "Cy", "isMarriedTo", "Al", 1980, 1985),
+    ]
+    checker, qs = _build(other, "yago11k")
+    assert qs, "the other questions are asked"
+    assert not [q for q in qs if {"<John_Heard_(actor)>", "<John_Heard_(footballer)>"} & set(q.answer_ids)]
+    assert defect_report(checker, qs)["disambiguator in answer"] == []
+
+
+def test_graph_walk_phrasing_is_not_asked() -> None:
+    labels = {"Q1": "Oblast", "Q2": "SSR", "Q3": "Kharkiv", "Q4": "Kyiv"}
+    checker, qs = _build(_capitals(), "wikidata12k", labels, n_questions=200)
+    two = [q for q in qs if q.hops == 2 and q.operator == "point_in_time"]
+    assert two and all("the country Oblast was part of" in q.question for q in two), [q.question for q in two]
+    assert defect_report(checker, qs)["graph-walk phrasing"] == []
+    # stacked relational nouns, and a type word repeated over a chain, made by hand
+    stacked = dataclasses.replace(two[0], question="What was the capital of the capital of Oblast in 1932?")
+    repeated = dataclasses.replace(two[0], question="Which country was the country Oblast was part of part of in 1932?")
+    assert len(defect_report(checker, [stacked, repeated])["graph-walk phrasing"]) == 2
+
+
+# Worked by hand (Wikidata relations), three ways the source's modelling reads wrong as the world:
+# * Berlin (Q10) was in the GDR (Q11) 1949-1990 and in Germany (Q12) from 1990: its polity changed. Stobbe
+#   (Q13) headed it 1977-1981 (West Berlin in the world): "which country was the place Stobbe governed part
+#   of in 1978?" passes Berlin from a head-of-government hop to a country hop and is not asked.
+# * Lower Saxony (Q20) holds Celle (Q22) from 1946: its window as a polity. Its country fact "German Empire"
+#   (Q21) 1871-1918 lies outside it: never asked, and 1918 is the German Empire's own end in the data.
+# * Pskov (Q30) is in Russia (Q31) from 1991, Russia's first start in the data: "When did Pskov become part
+#   of Russia?" dates Russia, not Pskov, and is not asked.
+REGIMES = [
+    ("Q10", "P17", "Q11", 1949, 1990), ("Q10", "P17", "Q12", 1990, 2020), ("Q10", "P6", "Q13", 1977, 1981),
+    ("Q10", "P6", "Q14", 1984, 1989), ("Q20", "P17", "Q21", 1871, 1918), ("Q22", "P131", "Q20", 1946, 2000),
+    ("Q20", "P17", "Q12", 1990, 2020), ("Q20", "P6", "Q23", 1991, 1998), ("Q30", "P17", "Q31", 1991, 2020),
+    ("Q30", "P6", "Q32", 1995, 2000), ("Q33", "P17", "Q21", 1880, 1918), ("Q33", "P17", "Q12", 1990, 2010),
+]  # fmt: skip
+REGIME_LABELS = {
+    "Q10": "Berlin", "Q11": "German Democratic Republic", "Q12": "Germany", "Q13": "Dietrich Stobbe",
+    "Q14": "Eberhard Diepgen", "Q20": "Lower Saxony", "Q21": "German Empire", "Q22": "Celle", "Q23": "Gerhard Schröder",
+    "Q30": "Pskov", "Q31": "Russia", "Q32": "Yevgeny Mikhailov", "Q33": "Hamelin",
+}  # fmt: skip
+
+
+def test_chains_across_regimes_are_not_asked() -> None:
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(REGIMES)]
+    checker, qs = _build(facts, "wikidata12k", REGIME_LABELS, n_questions=300)
+    assert qs
+    for q in qs:
+        ids = [t.fact_id for t in q.S_star] + [t.fact_id for t in q.S_anchor]
+        assert not {0, 2} <= set(ids), q.question  # Stobbe's Berlin to its country
+        assert 4 not in ids, q.question  # Lower Saxony in the German Empire
+        assert not (8 in ids and q.answer_type == "time"), q.question  # Pskov "joining" Russia in 1991
+    assert defect_report(checker, qs)["chain across regimes"] == []
+    # made by hand: Lower Saxony's country asked in 1900, outside its window
+    pit = next(q for q in qs if q.operator == "point_in_time" and q.logical_form["anchor"] == "Q20")
+    triple = dataclasses.replace(pit.S_star[0], fact_id=4, o_id="Q21", o="German Empire", t_start="1871", t_end="1918")
+    bad = dataclasses.replace(pit, t_query="1900", S_star=(triple,))
+    assert len(defect_report(checker, [bad])["chain across regimes"]) == 1
+
+
+def test_a_thin_cell_counts_its_candidate_chains() -> None:
+    # Worked by hand on the capitals graph: the only 2-fact chains unique at some year are Oblast -> SSR ->
+    # Kharkiv (1919-1933) and Oblast -> SSR -> Kyiv (1935-1991); both valid, two answers. No 3-fact chain.
+    labels = {"Q1": "Oblast", "Q2": "SSR", "Q3": "Kharkiv", "Q4": "Kyiv"}
+    g = TemporalGraph("hand", _capitals(), labels, rel_labels(_capitals()))
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=200, seed=2, max_answer_share=1.0), phrases="wikidata12k")
+    census = b.manifest["cells"]["point_in_time/2"]["census"]
+    assert census["chains"] == 2 and census["by_rule"] == {"valid": 2}
+    assert census["distinct_gold_and_answer"] == 2 and census["distinct_answers"] == 2
+    assert b.manifest["cells"]["point_in_time/3"]["census"]["chains"] == 0
+    assert "census" not in b.manifest["cells"]["point_in_time/1"]
+    assert "candidates (every chain of k facts" in b.datacard

@@ -18,7 +18,8 @@ from typing import Any
 
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
-from chronoqa.generate.kg.templates import Renderer, garbled, render, short_label
+from chronoqa.generate.kg.regime import regime_reason
+from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, render, short_label
 
 __all__ = [
     "FILL_CHUNK",
@@ -178,6 +179,9 @@ class CellFiller:
             return "duplicate gold chain and answer"
         if max(len(d.hops) - 1, 0) > MAX_NESTING:
             return "noun phrase nested too deep"
+        why = regime_reason(self.ctx.regimes, d)
+        if why is not None:
+            return why
         counts = self.answer_counts.setdefault(cell.name, Counter())
         if d.kind.is_entity and any(counts[a] >= self.answer_cap(cell) for a in d.answers):
             return "answer-prior cap"
@@ -190,8 +194,12 @@ class CellFiller:
         answers = self.answers(d) if d.kind is not AnswerKind.YES_NO else []  # "no" is no leak of the label
         if self.leaks(text, answers + [short_label(a) for a in answers], d.kind.is_time):
             return "answer in text"
+        if d.kind.is_entity and any(short_label(a) != a for a in answers):
+            return "answer needs its disambiguator"  # a namesake reads the same without it: not asked
         if garbled(text):
             return "garbled text"
+        if graph_walk(self.renderer, d, text):
+            return "graph-walk phrasing"
         if text.casefold() in self.seen_text:
             return "duplicate text"
         return None

@@ -45,7 +45,22 @@ def _thin_cells(manifest: Mapping[str, Any]) -> list[str]:
                 f"- `{name}` hops: {info['made']:,} of its quota after {info['attempts']:,} draws "
                 f"(rejections: {why}); its remaining quota went to the other cells."
             )
+        if info.get("census"):
+            out.append(_census_line(info["census"]))
     return out
+
+
+def _census_line(census: Mapping[str, Any]) -> str:
+    """One line on the candidate chains of a thin cell (``generate.kg.census``)."""
+    line = f"  - candidates ({census['candidates']}): {census['chains']:,}"
+    if "by_rule" in census and census["chains"]:
+        rules = ", ".join(f"{k}: {v:,}" for k, v in sorted(census["by_rule"].items(), key=lambda kv: -kv[1]))
+        line += (
+            f"; by the furthest rule each passes: {rules}; the valid ones make "
+            f"{census['distinct_gold_and_answer']:,} distinct gold chains and answers over "
+            f"{census['distinct_answers']:,} distinct answers (a cell under 100 questions keeps one per answer)"
+        )
+    return line + "."
 
 
 def _non_year_line(manifest: Mapping[str, Any]) -> str:

@@ -17,6 +17,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
   at ``as_of`` after longer than this is implausible.
 * ``role``: ``"birth"`` or ``"death"`` for the relations that date a subject's life (facts of the subject
   before its birth or after its death are implausible).
+* ``containment``: ``"part_of"`` (the subject lies in the object: country, located in), ``"contains"``
+  (the object lies in the subject) or ``"capital_of"``, read by the regime rules
+  (:mod:`chronoqa.generate.kg.regime`).
 """
 
 from __future__ import annotations
@@ -51,9 +54,10 @@ DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
 _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
-_DECLARED = ("objects_at_once", "subjects_at_once", "symmetric", "max_years", "role")
+_DECLARED = ("objects_at_once", "subjects_at_once", "symmetric", "max_years", "role", "containment")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
+CONTAINMENTS = ("part_of", "contains", "capital_of")
 DEFAULT_MAX_YEARS = 100
 _PLACEHOLDER = re.compile(r"\{([so])\}")
 
@@ -89,6 +93,7 @@ class RelationPhrases:
     symmetric: bool = False
     max_years: int | None = None  # None: the table's default
     role: str | None = None  # "birth" | "death" | None
+    containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
 
     @property
     def is_event(self) -> bool:
@@ -238,6 +243,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             symmetric=bool(entry.get("symmetric", False)),
             max_years=entry.get("max_years"),
             role=entry.get("role"),
+            containment=entry.get("containment"),
         )
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
@@ -259,6 +265,12 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
+    cont = entry.get("containment")
+    if cont is not None and cont not in CONTAINMENTS:
+        raise ChronoqaError(
+            f"{name}: relations.{key}.containment = {cont!r}: expected 'part_of', 'contains' or 'capital_of'; "
+            "fix the file"
+        )
 
 
 def parse_not_years(value: object, where: str) -> dict[str, tuple[int, ...]]:

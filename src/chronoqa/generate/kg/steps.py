@@ -19,6 +19,7 @@ from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
+from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
@@ -35,6 +36,7 @@ from chronoqa.generate.kg.phrases import (
     load_phrase_table,
 )
 from chronoqa.generate.kg.plausible import REASONS
+from chronoqa.generate.kg.regime import Regimes
 from chronoqa.generate.kg.sql import (
     build_index,
     engine_session,
@@ -394,6 +396,7 @@ def prepare_drafting(s: BuildState) -> None:
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
+        regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
     )  # fmt: skip
     shared = shared_short_labels([s.label(e) for e in idx.ent_names])
     s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared)
@@ -550,8 +553,8 @@ def audit(s: BuildState) -> None:
 # -- make_manifest ---------------------------------------------------------------------------------------
 
 
-def _cell_info(c: Cell) -> dict[str, Any]:
-    return {
+def _cell_info(c: Cell, census: dict[str, Any] | None) -> dict[str, Any]:
+    info = {
         "quota": c.quota,
         "initial_quota": c.initial_quota,
         "made": len(c.drafts),
@@ -559,6 +562,22 @@ def _cell_info(c: Cell) -> dict[str, Any]:
         "exhausted": c.exhausted,
         "rejected": dict(sorted(c.rejected.items())),
     }
+    return info if census is None else info | {"census": census}
+
+
+def _censuses(s: BuildState) -> dict[str, dict[str, Any] | None]:
+    """Cell name -> the census of a thin multi-hop cell (:mod:`chronoqa.generate.kg.census`), made once per kind."""
+    made: dict[tuple[str, int], dict[str, Any] | None] = {}
+    out: dict[str, dict[str, Any] | None] = {}
+    for c in s.cells:
+        if c.hops < 2 or len(c.drafts) >= THIN:
+            out[c.name] = None
+            continue
+        kind = "static" if c.operator in ("interval", "sequence") else "pool"
+        if (kind, c.hops) not in made:
+            made[(kind, c.hops)] = cell_census(s.ctx, s.renderer, c.operator, c.hops)
+        out[c.name] = made[(kind, c.hops)] if c.operator in CENSUS_OPERATORS else None
+    return out
 
 
 def _cell_quality(s: BuildState, c: Cell) -> dict[str, Any]:
@@ -638,6 +657,7 @@ def make_manifest(s: BuildState) -> None:
     )
     manifest["counts"] |= _counts(s)
     manifest |= _world_sections(s)
+    census = _censuses(s)
     manifest |= {
         "quality": {
             "per_cell": {c.name: _cell_quality(s, c) for c in s.cells},
@@ -646,7 +666,7 @@ def make_manifest(s: BuildState) -> None:
         },
         "functional_rates": _rates(s.flags),
         "audit": {"leaks": s.audit_result["leaks"], "invalid_gold": s.audit_result["invalid_gold"]},
-        "cells": {c.name: _cell_info(c) for c in s.cells},
+        "cells": {c.name: _cell_info(c, census[c.name]) for c in s.cells},
         "splits_stratified_by": "complexity x operator" if s.stratified_fine else "complexity",
     }
     s.manifest = manifest

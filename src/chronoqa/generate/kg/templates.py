@@ -20,6 +20,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from chronoqa.generate.articles import definite
@@ -37,7 +38,9 @@ __all__ = [
     "cap",
     "drop_appositive",
     "garbled",
+    "graph_walk",
     "label_clashes",
+    "relational_heads",
     "render",
     "render_time_text",
     "shared_short_labels",
@@ -48,6 +51,9 @@ __all__ = [
 _PREPOSITIONS = "(?:of|by|for|to|at|in|on|with|from|into|over|under)"
 _DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
 _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
+# a relational noun whose slot ends it: "the capital of {o}", "the place governed by {o}"
+_REL_NOUN = re.compile(r"\bthe\s+[^{}]*?\b(?:of|by|containing|within|contained|with)\s*$")
+_SLOT_END = re.compile(r"\{([so])\}\s*$")
 
 
 def drop_appositive(template: str, slot: str) -> str:
@@ -69,6 +75,19 @@ def short_label(label: str) -> str:
 def garbled(text: str) -> bool:
     """True for a composition that no one would write: a doubled function word ("located in in 1990")."""
     return bool(_REPEAT.search(text))
+
+
+def relational_heads(templates: Sequence[str]) -> frozenset[str]:
+    """The relational nouns that end in their slot ("the capital of", "the place governed by"), lower-cased."""
+    heads = set()
+    for t in templates:
+        m = _SLOT_END.search(t)
+        if m is None:
+            continue
+        head = _REL_NOUN.search(t[: m.start()])
+        if head is not None:
+            heads.add(" ".join(head.group(0).split()).lower())
+    return frozenset(heads)
 
 
 def render_time_text(t: TimePoint) -> str:
@@ -106,6 +125,17 @@ class Renderer:
         """``year``, ``month`` or ``day``."""
         return str(self.granularity)
 
+    @cached_property
+    def heads(self) -> frozenset[str]:
+        """The relational nouns of the phrase table that end in their slot (:func:`relational_heads`)."""
+        return relational_heads(
+            [
+                getattr(p, f)
+                for p in self.phrases.values()
+                for f in ("object_of", "subject_of", "ask_object", "ask_subject")
+            ]
+        )
+
     def when(self, t: int) -> str:
         """English form of unit ``t``."""
         return render_time_text(TimePoint.from_unit(t, self.granularity))
@@ -140,6 +170,30 @@ class Renderer:
             if text.startswith("the "):  # "part of the country the Soviet Union" reads "part of the Soviet Union"
                 tmpl = drop_appositive(tmpl, slot)
         return fill(tmpl, s=s_txt, o=o_txt)
+
+
+def graph_walk(rd: Renderer, d: Draft, text: str) -> bool:
+    """The text reads as a walk over the graph rather than as English, so the question is not asked.
+
+    Either a relational noun that ends in its slot takes another such description as its argument ("the capital
+    of the country of Riga", "the administrative unit containing the administrative unit that contained
+    Celle"; a description read as a clause, "the capital of the country Riga was part of", is English), or the
+    type word of one hop's answer recurs in a chain of two or more hops ("In which administrative unit was the
+    administrative unit Celle was in located?"). Entity labels are left out of the count.
+    """
+    if len(d.hops) < 2:
+        return False
+    clash = label_clashes(rd, d)
+    if clash:
+        rd = dataclasses.replace(rd, keep_full=clash)
+    low = " ".join(text.split()).lower()
+    descs = [rd.noun(d.hops[:i], d.anchor).lower() for i in range(1, len(d.hops))]
+    if any(f"{h} {x}" in low for h in rd.heads for x in descs if any(x.startswith(g) for g in rd.heads)):
+        return True
+    for e in sorted(_draft_entities(rd, d), key=lambda e: -len(rd.ent(e))):
+        low = low.replace(rd.ent(e).lower(), " ")
+    types = {rd.rel(h.rel).answer_type.lower() for h in d.hops} - {"entity"}
+    return any(len(re.findall(r"(?<!\w)" + re.escape(t) + r"(?!\w)", low)) >= 2 for t in types)
 
 
 def state_only(rd: Renderer, d: Draft) -> bool:

@@ -25,13 +25,16 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
 from chronoqa.generate.kg.index import Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.time import Granularity
+
+if TYPE_CHECKING:
+    from chronoqa.generate.kg.regime import Regimes
 
 __all__ = [
     "HUB_CAP",
@@ -149,6 +152,7 @@ class GenContext:
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
     timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
+    regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
 
 
 def certain(row: list[int], t: int) -> bool:

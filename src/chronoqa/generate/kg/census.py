@@ -1,0 +1,111 @@
+"""The candidate chains of a thin multi-hop cell, counted, with the rule that rejected each.
+
+A cell of two or more hops that ends under :data:`THIN` questions is not filled by weakening a rule; the
+release says instead what the data holds. For a point-in-time cell (and so for before/after, two-facts and
+present-state chains, which are point-in-time chains with another time reference) the builder holds every
+chain of k facts whose hops are unique and certain at some unit (the exhaustive pool, small graphs only).
+Each chain is tried at the units of its span (at most :data:`MAX_UNITS`, evenly spaced) and counted once,
+under the furthest stage it reaches at its best unit:
+
+1. ``not unique at any unit``: some hop has another value possibly valid at every tried unit;
+2. ``time or a hop does not matter``: the time-free path or a skipped hop gives the same answer;
+3. a regime rule (:mod:`chronoqa.generate.kg.regime`), by name;
+4. ``graph-walk phrasing`` (:func:`chronoqa.generate.kg.templates.graph_walk`);
+5. ``valid``.
+
+The valid chains are then counted by distinct gold chain and answer (one question each) and by distinct
+answer: a cell of fewer than 100 questions keeps at most one question per answer (the 2% answer-prior cap),
+so fewer than :data:`THIN` distinct answers bound the cell below :data:`THIN` whatever the draws.
+For interval and sequence cells (a static prefix into a timeline) the candidates are the facts with a start
+that one of their entities reaches over k-1 static hops (time ignored); the draw rejections say the rest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from chronoqa.generate.kg.index import Col
+from chronoqa.generate.kg.operators import REGISTRY
+from chronoqa.generate.kg.operators.base import AnswerKind
+from chronoqa.generate.kg.operators.chains import Draft, GenContext, Hop, Spans, time_and_hops_matter, unique_at
+from chronoqa.generate.kg.regime import regime_reason
+from chronoqa.generate.kg.templates import Renderer, graph_walk
+
+__all__ = ["CENSUS_OPERATORS", "MAX_UNITS", "THIN", "cell_census"]
+
+THIN = 50  # a cell with fewer questions gets a census
+MAX_UNITS = 40  # units tried per chain
+_STAGES = ("not unique at any unit", "time or a hop does not matter")
+_POOL = ("point_in_time", "before_after", "two_facts", "present_state")
+_STATIC = ("interval", "sequence")
+CENSUS_OPERATORS = _POOL + _STATIC  # the cells a census speaks for
+
+
+def _units(spans: Spans) -> list[int]:
+    units = [u for a, b in spans for u in range(a, b + 1)]
+    step = max(1, len(units) // MAX_UNITS)
+    return units[::step][:MAX_UNITS]
+
+
+def _best(ctx: GenContext, rd: Renderer, hops: tuple[Hop, ...], spans: Spans) -> tuple[int, str, Draft | None]:
+    """The furthest stage the chain reaches at any tried unit: (stage, reason, the valid draft or None)."""
+    best: tuple[int, str, Draft | None] = (0, _STAGES[0], None)
+    pit = REGISTRY["point_in_time"]
+    for t in _units(spans):
+        ok = unique_at(ctx, list(hops), t)
+        if ok is None:
+            continue
+        tf = time_and_hops_matter(ctx.index, hops[0].src, list(hops), t, ok[0])
+        if tf is None:
+            best = max(best, (1, _STAGES[1], None), key=lambda x: x[0])
+            continue
+        d = Draft("point_in_time", "plain", hops[0].src, hops, t, ok[0], AnswerKind.ENTITY, ok[1], time_free=tf)
+        why = regime_reason(ctx.regimes, d)
+        if why is not None:
+            best = max(best, (2, why, None), key=lambda x: x[0])
+            continue
+        if graph_walk(rd, d, pit.templates[0].text(rd, d)):
+            best = max(best, (3, "graph-walk phrasing", None), key=lambda x: x[0])
+            continue
+        return 4, "valid", d
+    return best
+
+
+def _pool_census(ctx: GenContext, rd: Renderer, k: int) -> dict[str, Any]:
+    assert ctx.pool is not None
+    reasons: Counter[str] = Counter()
+    golds: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for hops, spans in ctx.pool.get(k, []):
+        _, why, d = _best(ctx, rd, hops, spans)
+        reasons[why] += 1
+        if d is not None:
+            golds.add((tuple(sorted(h.fid for h in hops)), d.answers))
+    return {
+        "candidates": "every chain of k facts unique and certain at some unit (exhaustive pool)",
+        "chains": reasons.total(),
+        "by_rule": dict(sorted(reasons.items())),
+        "distinct_gold_and_answer": len(golds),
+        "distinct_answers": len({a for _, ans in golds for a in ans}),
+    }
+
+
+def _static_census(ctx: GenContext, k: int) -> dict[str, Any]:
+    assert ctx.static_depth is not None
+    depth = np.asarray(ctx.static_depth, dtype=np.int64)
+    rows = ctx.index.table[np.asarray(ctx.timed, dtype=np.int64)]
+    n = int((np.maximum(depth[rows[:, Col.S]], depth[rows[:, Col.O]]) >= k - 1).sum())
+    return {"candidates": "facts with a start one of whose entities has k-1 static hops into it", "chains": n}
+
+
+def cell_census(ctx: GenContext, rd: Renderer, operator: str, k: int) -> dict[str, Any] | None:
+    """The census of a thin ``operator``/``k`` cell (see the module docstring), or ``None`` where none applies."""
+    if k < 2:
+        return None
+    if operator in _POOL and ctx.pool is not None:
+        return _pool_census(ctx, rd, k)
+    if operator in _STATIC and ctx.static_depth is not None:
+        return _static_census(ctx, k)
+    return None

@@ -1,0 +1,105 @@
+"""The source's modelling read as the world: containment facts across a change of regime.
+
+A graph such as Wikidata12k models a place and the polity it belongs to as entities whose identity changes
+with the regime: Berlin is one entity whether governed from the West or the East, Lower Saxony is listed in
+the German Empire decades before it existed, and every place of the Soviet Union "became part of Russia in
+1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
+lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
+the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
+counts for the third rule only). Three rules, all from the data:
+
+* ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
+  end is its last end) dates the container's own beginning (end), not a change of the place: its time is
+  never asked or used to resolve one ("When did X become part of Russia?" → 1991; "the year after Lower
+  Saxony ceased to be part of the German Empire").
+* ``outside the polity's window``: a containment hop is asked only at a time where both ends existed as
+  polities per the data: a part that is itself a container (something lies in it) has a window, from the
+  first start to the last end of the facts placing something in it (an open end counts up to its start:
+  nothing asserts the fact later), and the time asked must fall inside it.
+* ``identity across regimes``: an entity whose own container has two or more values over the data (its
+  polity changed) is not passed through from a containment hop to another kind of hop ("which country was
+  the place Dietrich Stobbe governed part of in 1978?" joins West Berlin's mayor to East Berlin's country).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+
+from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex
+from chronoqa.generate.kg.operators.base import AnswerKind
+from chronoqa.generate.kg.operators.chains import Draft, Hop
+
+__all__ = ["CONTAINMENT", "Regimes", "regime_reason"]
+
+CONTAINMENT = ("part_of", "contains", "capital_of")
+
+
+@dataclass(frozen=True)
+class Regimes:
+    """Per relation its containment role; per entity its window as a container; per fact its boundary flags."""
+
+    role: list[str | None]  # relation -> "part_of" | "contains" | "capital_of" | None
+    win_lo: np.ndarray  # entity -> first start unit of a fact placing something in it (NONE: not a container)
+    win_hi: np.ndarray  # entity -> last end unit of such a fact
+    changes: np.ndarray  # entity -> its own container has two or more values over the data
+    boundary_start: np.ndarray  # fact -> its start is its container's first start
+    boundary_end: np.ndarray  # fact -> its end is its container's last end
+
+    @classmethod
+    def build(cls, idx: GraphIndex, roles: Mapping[str, str | None]) -> Regimes | None:
+        """The regimes of ``idx`` under the declared roles (relation id -> role); ``None`` when none is declared."""
+        role = [roles.get(r) for r in idx.rel_names]
+        if not any(role):
+            return None
+        t, ok = idx.table, ~idx.ignored_mask
+        part_of = np.array([x == "part_of" for x in role], dtype=bool)[t[:, Col.R]]  # capital_of: not an extent
+        contains = np.array([x == "contains" for x in role], dtype=bool)[t[:, Col.R]]
+        cont = ok & (part_of | contains)
+        part = np.where(part_of, t[:, Col.S], t[:, Col.O])
+        whole = np.where(part_of, t[:, Col.O], t[:, Col.S])
+        n = len(idx.ent_names)
+        su, eu = t[:, Col.SU], t[:, Col.EU]
+        hi_end = np.where(eu != NONE, eu, su)  # an open end is evidence up to its start only
+        win_lo = np.full(n, np.iinfo(np.int32).max, dtype=np.int64)
+        win_hi = np.full(n, NEG, dtype=np.int64)
+        has_start = cont & (su != NONE)
+        np.minimum.at(win_lo, whole[has_start], su[has_start])
+        dated = cont & (hi_end != NONE)
+        np.maximum.at(win_hi, whole[dated], hi_end[dated])
+        win_lo[win_lo == np.iinfo(np.int32).max] = NONE
+        pairs = np.unique(np.stack([part[cont], whole[cont]], axis=1), axis=0) if cont.any() else np.zeros((0, 2))
+        changes = np.bincount(pairs[:, 0].astype(np.int64), minlength=n) >= 2
+        b_start = cont & (su != NONE) & (su == win_lo[whole])
+        b_end = cont & (eu != NONE) & (eu == win_hi[whole])
+        return cls(role, win_lo, win_hi, changes, b_start, b_end)
+
+    def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
+        """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
+        role = self.role[h.rel]
+        if role is None or role == "capital_of":
+            return None
+        subject, obj = (h.src, h.dst) if h.forward else (h.dst, h.src)
+        return (subject, obj) if role == "part_of" else (obj, subject)
+
+
+def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
+    """Which rule of the module docstring rejects the draft, or ``None``."""
+    if rg is None:
+        return None
+    timed = [d.ref_fid] if d.ref_fid >= 0 else []
+    if d.kind.is_time or d.kind in (AnswerKind.DURATION, AnswerKind.YES_NO):
+        timed.append(d.hops[-1].fid)  # its start or end is asked (or bounds the answer)
+    if any(rg.boundary_start[f] or rg.boundary_end[f] for f in timed):
+        return "regime boundary"
+    for h in d.hops:
+        pw = rg.part_and_whole(h)
+        if pw is not None and rg.win_lo[pw[0]] != NONE and not rg.win_lo[pw[0]] <= d.t <= rg.win_hi[pw[0]]:
+            return "outside the polity's window"
+    for a, b in pairwise(d.hops):
+        if rg.changes[a.dst] and (rg.role[a.rel] is None) != (rg.role[b.rel] is None):
+            return "identity across regimes"
+    return None
