@@ -80,7 +80,9 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     assert sum(q.answer_type == "time" for q in b.questions) <= 0.5 * len(b.questions)  # year answers at most half
     if g.name == "wikidata12k":
         for op in ("point_in_time", "before_after", "interval"):
-            assert comp[op]["3+-hop"] > 0, f"{op} 3+-hop is empty"
+            # a 3-hop cell the data cannot fill is empty with its candidates counted, never filled by a weaker rule
+            cell = b.manifest["cells"][f"{op}/3"]
+            assert comp[op]["3+-hop"] > 0 or cell["census"]["chains"] > 0, (op, cell)
     assert b.manifest["audit"] == {"leaks": 0, "invalid_gold": 0}
     ids = [q.id for q in b.questions]
     assert len(set(ids)) == len(ids)
