@@ -4,7 +4,7 @@ Inputs (built by :func:`candidate_tables` from the index, implausible facts mark
 
     cfacts(pos BIGINT, s INT, r INT, o INT, clo INT, chi INT, su INT, ignored BOOLEAN)  -- GraphIndex.table
     crels(r INT, one_f BOOLEAN, one_i BOOLEAN, symmetric BOOLEAN)                      -- per relation id
-    adj(dir INT, key BIGINT, r INT, other INT)  -- the adjacency rows: dir 0 outgoing, 1 incoming
+    adj(dir INT, key BIGINT, other INT, r INT)  -- the adjacency rows: dir 0 outgoing, 1 incoming
 
 Parameters: ``t_max`` (the last unit a question may ask about), ``n_rel`` (the index's key stride) and ``none``
 (:data:`~chronoqa.generate.kg.index.NONE`). Steps (:data:`GROUP_STEPS` first, shared with the cardinality
@@ -112,20 +112,21 @@ def candidate_tables(idx: GraphIndex, multi: pa.Table | None = None) -> dict[str
             "symmetric": pa.array([bool(idx.rel_symmetric[x]) for x in range(n)], type=pa.bool_()),
         }
     )
-    return {"cfacts": cfacts, "crels": crels, **({"adj": adjacency_table(idx)} if multi is None else {"multi": multi})}
+    given = {"adj": adjacency_table(idx, ("r", Col.R))} if multi is None else {"multi": multi}
+    return {"cfacts": cfacts, "crels": crels, **given}
 
 
 def adjacency_table(idx: GraphIndex, *columns: tuple[str, int]) -> pa.Table:
     """The ``adj`` input table: the index's adjacency rows, outgoing (``dir`` 0) then incoming (``dir`` 1).
 
-    Each row has its key, relation and other end, and each ``(name, Col)`` of ``columns`` read from its fact.
+    Each row has its key and other end, and each ``(name, Col)`` of ``columns`` read from its fact (the
+    groups steps read ``("r", Col.R)``).
     """
     n_out, n_in = len(idx.out_keys), len(idx.in_keys)
     fids = np.concatenate([idx.out_fids, idx.in_fids])
     table = {
         "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
         "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
-        "r": pa.array(np.ascontiguousarray(idx.table[fids, Col.R], dtype=np.int32)),
         "other": pa.array(np.concatenate([idx.other_at(True), idx.other_at(False)]).astype(np.int32)),
     }
     for name, col in columns:

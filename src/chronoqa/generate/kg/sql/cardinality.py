@@ -8,7 +8,7 @@ distinct values summed: what ``_group_stats`` in :mod:`chronoqa.generate.kg.inde
 Input (built by :func:`cardinality_tables` from the index; the candidate search's ``adj`` with the possible
 span of each row's fact)::
 
-    adj(dir INT, key BIGINT, r INT, other INT, plo INT, phi INT)  -- dir 0 outgoing, 1 incoming
+    adj(dir INT, key BIGINT, other INT, r INT, plo INT, phi INT)  -- dir 0 outgoing, 1 incoming
 
 The steps (:func:`cardinality_steps`; the window is written into the SQL as ``LAG`` offsets):
 
@@ -94,7 +94,7 @@ CARDINALITY_STEPS: tuple[Step, ...] = cardinality_steps()
 
 def cardinality_tables(idx: GraphIndex) -> dict[str, pa.Table]:
     """The ``adj`` input table of the steps, from the index's arrays."""
-    return {"adj": adjacency_table(idx, ("plo", Col.PLO), ("phi", Col.PHI))}
+    return {"adj": adjacency_table(idx, ("r", Col.R), ("plo", Col.PLO), ("phi", Col.PHI))}
 
 
 @dataclass(frozen=True)
