@@ -4,10 +4,9 @@ Both run the same :data:`~chronoqa.generate.kg.sql.queries.STEPS`, rendered for 
 return each output step's result as an Arrow table in the step's total order (an intermediate step's result
 stays in the engine), or hand it batch by batch, in that order, to a *sink* the caller gives for it (a large
 result then never stands whole in memory: the index fills its arrays from the batches). DuckDB reads the
-inputs straight from Arrow and keeps intermediate results as temporary
-tables (spilled to a temporary folder past its memory limit); Spark reads the inputs from Parquet files in a
-folder (local, or a cluster's object storage: ``work_dir``) and writes every step's result there as Parquet,
-the outputs read back with pyarrow.
+inputs straight from Arrow and keeps intermediate results as temporary tables (spilled to a temporary folder
+past its memory limit); Spark reads the inputs from Parquet files in a folder (local, or a cluster's object
+storage: ``work_dir``) and writes every step's result there as Parquet, the outputs read back with pyarrow.
 """
 
 from __future__ import annotations
