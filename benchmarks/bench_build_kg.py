@@ -20,8 +20,10 @@ corpus included); ``build_peak_rss_mb`` is the peak resident memory up to the en
 corpus is written), ``peak_rss_mb`` the whole case's. The machine is shared: each result records the load
 average at its start. Run:
 ``python benchmarks/bench_build_kg.py [--sizes 10000,100000,1000000,10000000] [--skip-real] [--skip-write]
-[--shape mixed|zipf] [--out FILE]``;
-results go to ``benchmarks/results/build_kg.json`` unless ``--out`` names another file.
+[--shape mixed|zipf] [--out FILE] [--before SRC [--rounds N]]``;
+results go to ``benchmarks/results/build_kg.json`` unless ``--out`` names another file. ``--before SRC`` runs
+each case with the code of ``SRC`` (a ``src`` folder) and this tree alternately, ``--rounds`` times (each
+result then records ``code``: ``before`` or ``after``, and its ``round``).
 """
 
 from __future__ import annotations
@@ -121,6 +123,8 @@ def main() -> None:
     ap.add_argument("--shape", choices=SHAPES, default="mixed", help="synthetic graph shape (default: mixed)")
     ap.add_argument("--out", type=Path, default=RESULTS, help=f"results file (default: {RESULTS.name})")
     ap.add_argument("--child", nargs=3, metavar=("KIND", "ARG", "N"))
+    ap.add_argument("--before", type=Path, help="a src folder of the code before: alternate it with this tree")
+    ap.add_argument("--rounds", type=int, default=1, help="with --before: rounds of before/after per case")
     args = ap.parse_args()
     if args.child:
         res = run_case(args.child[0], args.child[1], int(args.child[2]), not args.skip_write, args.shape)
@@ -133,24 +137,40 @@ def main() -> None:
     previous: list[dict[str, Any]] = []
     if args.out.exists():
         previous = json.loads(args.out.read_text(encoding="utf-8")).get("results", [])
+    trees = [("before", args.before.resolve()), ("after", HERE.parent / "src")] if args.before else [("", None)]
     for kind, arg, n in cases:
-        child = [sys.executable, __file__, "--child", kind, arg, str(n), "--shape", args.shape]
-        child += ["--skip-write"] if args.skip_write else []
-        proc = subprocess.run(child, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            res = {"case": arg, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
-        else:
-            res = json.loads(proc.stdout.strip().splitlines()[-1])
-        print(json.dumps({k: v for k, v in res.items() if k not in ("composition", "synthetic_config")}), flush=True)
-        # merge by case name and write after every case, so a long run keeps what it measured
-        previous = [r for r in previous if r.get("case") != res["case"]] + [res]
-        out = {
-            "benchmark": "build_kg",
-            "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg": os.getloadavg()},
-            "results": previous,
-        }
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+        for rnd in range(args.rounds if args.before else 1):
+            for code, src in trees:
+                res = _child(kind, arg, n, args, src)
+                if code:
+                    res = {**res, "case": f"{res['case']} {code}#{rnd + 1}", "code": code, "round": rnd + 1}
+                shown = {k: v for k, v in res.items() if k not in ("composition", "synthetic_config")}
+                print(json.dumps(shown), flush=True)
+                # merge by case name and write after every case, so a long run keeps what it measured
+                previous = [r for r in previous if r.get("case") != res["case"]] + [res]
+                _write(args.out, previous)
+
+
+def _child(kind: str, arg: str, n: int, args: argparse.Namespace, src: Path | None) -> dict[str, Any]:
+    """One case in a fresh process (with ``src`` first on the path when given)."""
+    child = [sys.executable, __file__, "--child", kind, arg, str(n), "--shape", args.shape]
+    child += ["--skip-write"] if args.skip_write else []
+    env = {**os.environ, "PYTHONPATH": str(src)} if src else None
+    proc = subprocess.run(child, capture_output=True, text=True, check=False, env=env)
+    if proc.returncode != 0:
+        return {"case": arg, "error": proc.stderr.strip().splitlines()[-1:] or ["failed"]}
+    res: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return res
+
+
+def _write(path: Path, results: list[dict[str, Any]]) -> None:
+    out = {
+        "benchmark": "build_kg",
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "loadavg": os.getloadavg()},
+        "results": results,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

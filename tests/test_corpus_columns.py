@@ -1,4 +1,4 @@
-"""The columnar corpus (``corpus_batches``) and the columnar writers (``json_lines``, ``corpus.parquet``).
+"""The columnar corpus (``corpus_columns``) and the columnar writers (``json_lines``, ``corpus.parquet``).
 
 Gold: sentences typed by hand for every case of the time phrase, and for the bytes a reference written here, one
 fact at a time (:func:`_sentence`: the statement filled by ``fill``, the time phrase worded case by case, the
@@ -32,7 +32,7 @@ from chronoqa.artifacts.release import (
     write_release,
 )
 from chronoqa.errors import ChronoqaError
-from chronoqa.generate.kg.corpus import corpus_batches, corpus_columns, corpus_table, iter_corpus
+from chronoqa.generate.kg.corpus import corpus_columns
 from chronoqa.generate.kg.phrases import RelationPhrases, fill, generic_phrases
 from chronoqa.io import json_lines, json_strings, write_jsonl, write_jsonl_batches
 from chronoqa.records import Doc, Fact, FactColumns
@@ -167,7 +167,7 @@ def _docs(facts: list[Fact], open_end: str = "ongoing", doc_ids: list[str] | Non
 
 
 def _table(facts: list[Fact] | FactColumns, open_end: str = "ongoing", **kw: object) -> pa.Table:
-    return corpus_batches(facts, None, PHRASES, LABELS.__getitem__, str.upper, AS_OF, open_end, NOT_YEARS, **kw).read_all()  # type: ignore[arg-type]  # fmt: skip
+    return corpus_columns(facts, None, PHRASES, LABELS.__getitem__, str.upper, AS_OF, open_end, NOT_YEARS, **kw).reader().read_all()  # type: ignore[arg-type]  # fmt: skip
 
 
 def _reference_bytes(docs: list[Doc], tmp_path: Path) -> bytes:
@@ -206,15 +206,21 @@ def test_hand_fixture_bytes_equal_the_reference(tmp_path: Path) -> None:
 def test_doc_ids_are_given_or_made_from_fact_ids(tmp_path: Path) -> None:
     facts = _hand_facts()[:5]
     ids = [f"F{f.id}-x" for f in facts]
-    table = corpus_table(facts, ids, PHRASES, LABELS.__getitem__, str.upper, AS_OF, "ongoing", NOT_YEARS)
+    table = (
+        corpus_columns(facts, ids, PHRASES, LABELS.__getitem__, str.upper, AS_OF, "ongoing", NOT_YEARS)
+        .reader()
+        .read_all()
+    )
     assert table.column("doc_id").to_pylist() == ids
-    arrow_ids = corpus_table(facts, pa.array(ids), PHRASES, LABELS.__getitem__, str.upper, AS_OF)
+    arrow_ids = corpus_columns(facts, pa.array(ids), PHRASES, LABELS.__getitem__, str.upper, AS_OF).reader().read_all()
     assert arrow_ids.column("doc_id").to_pylist() == ids
     assert _table(facts).column("doc_id").to_pylist() == ["F0", "F1", "F2", "F3", "F4"]
     with pytest.raises(ValueError, match="4 doc ids for 5 facts"):
-        corpus_batches(facts, ids[:4], PHRASES, LABELS.__getitem__, str.upper, AS_OF)
+        corpus_columns(facts, ids[:4], PHRASES, LABELS.__getitem__, str.upper, AS_OF)
     with pytest.raises(KeyError):
-        corpus_batches([Fact(0, "ann", "nope", "reds", None, None)], None, PHRASES, LABELS.__getitem__, str, AS_OF)
+        corpus_columns(
+            [Fact(0, "ann", "nope", "reds", None, None)], None, PHRASES, LABELS.__getitem__, str, AS_OF
+        ).reader().read_all()
 
 
 def test_synthetic_graph_equals_the_reference(tmp_path: Path) -> None:
@@ -232,9 +238,9 @@ def test_synthetic_graph_equals_the_reference(tmp_path: Path) -> None:
 
     for open_end in ("ongoing", "unknown"):
         docs = _reference(facts, [f"F{f.id}" for f in facts], phr, label, str.title, open_end, bad)
-        assert list(iter_corpus(cols, None, phr, label, str.title, AS_OF, open_end, bad)) == docs
+        assert list(corpus_columns(cols, None, phr, label, str.title, AS_OF, open_end, bad).docs()) == docs
         ref = _reference_bytes(docs, tmp_path)
-        got = corpus_batches(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000)
+        got = corpus_columns(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000).reader()
         assert _columnar_bytes(got, tmp_path) == ref
         cc = corpus_columns(cols, None, phr, label, str.title, AS_OF, open_end, bad, batch_rows=1000, threads=2)
         write_corpus(tmp_path / "cc", cc)

@@ -13,7 +13,7 @@ import pytest
 
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.index import Col, GraphIndex
-from chronoqa.generate.kg.sql import CANDIDATE_STEPS, DuckDBEngine, check_subset, find_candidates
+from chronoqa.generate.kg.sql import CANDIDATE_STEPS, DuckDBEngine, Step, check_subset, find_candidates
 from chronoqa.generate.kg.sql.candidates import candidate_tables
 from chronoqa.records import Fact
 from chronoqa.time import Granularity, TimePoint
@@ -103,7 +103,7 @@ def brute_force(idx: GraphIndex, t_max: int) -> tuple[list[tuple[int, bool]], li
 def test_every_step_is_in_the_subset() -> None:
     for step in CANDIDATE_STEPS:
         check_subset(step.sql)
-        assert "ORDER BY" in step.sql.split(")")[-1]  # the outer query's total order
+        assert ("ORDER BY" in step.sql.split(")")[-1]) == step.output  # an output's outer query has a total order
 
 
 def test_hand_fixture_worked_by_hand() -> None:
@@ -123,18 +123,22 @@ def test_hand_fixture_worked_by_hand() -> None:
         assert c.several_values(ent, rel, fw).tolist() == [True, True, False, False, False], engine
 
 
-def test_group_sizes_of_the_multi_groups() -> None:
+def test_the_multi_groups_and_their_values() -> None:
     idx = fixture_index()
+    steps = [*CANDIDATE_STEPS[:1], Step("all_groups", "SELECT * FROM groups ORDER BY dir, key", ("dir", "key"))]
+    groups = DuckDBEngine().run(candidate_tables(idx), steps, {})["all_groups"].to_pylist()
+    multi = [(g["dir"], g["key"]) for g in groups if g["n_values"] >= 2]
+    assert multi == [(0, 0), (0, 13), (1, 3)]  # ann/plays (clubs a, b), cat/wed (bob, dan), club_a/plays in (ann, bob)
+    for g in groups:  # each group's distinct values, counted apart from the SQL over the index's own rows
+        e, rel = divmod(g["key"], 3)
+        assert g["r"] == rel
+        assert len({row[Col.OTHER] for row in idx.group(e, rel, g["dir"] == 0)}) == g["n_values"]
     out = DuckDBEngine().run(candidate_tables(idx), CANDIDATE_STEPS, {"t_max": T_MAX, "n_rel": 3, "none": -(2**31) + 1})
-    rows = out["c_multi"].to_pylist()
-    assert rows == [
-        {"dir": 0, "key": 0, "n": 3, "n_values": 2},  # ann/plays: facts 0, 1, 7
-        {"dir": 0, "key": 13, "n": 2, "n_values": 2},  # cat/wed: facts 3, 4
-        {"dir": 1, "key": 3, "n": 3, "n_values": 2},  # club_a/plays incoming: facts 0, 2, 7
-    ]
-    for r in rows:
-        e, rel = divmod(r["key"], 3)
-        assert idx.group_size(e, rel, r["dir"] == 0) == r["n"]
+    assert [(m["dir"], m["key"]) for m in out["multi"].to_pylist()] == multi
+    given = find_candidates("duckdb", idx, T_MAX, out["multi"])  # handed in: the same candidates
+    found = find_candidates("duckdb", idx, T_MAX)
+    assert list(given.seeds_multi) == list(found.seeds_multi) == [(0, True), (1, True), (3, True), (4, True)]
+    assert given.multi_out.tolist() == found.multi_out.tolist() and given.multi_in.tolist() == found.multi_in.tolist()
 
 
 def test_empty_graph() -> None:

@@ -34,6 +34,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, NamedTuple
 
 from chronoqa._gc import gc_paused
 from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, ChronoqaError, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.io import arrow_bytes
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Interval, TimeParseError, TimePoint, parse_time
 
@@ -55,6 +56,7 @@ __all__ = [
     "iter_text_lines",
     "longest_line",
     "max_line_bytes",
+    "read_text_csv",
 ]
 
 ReversedPolicy = Literal["keep", "swap", "skip", "raise"]
@@ -535,3 +537,35 @@ def _columns(
         list(entities), list(relations), np.arange(first_id, first_id + n, dtype=index), codes[0], codes[1],
         codes[2], hs, sy, sm, sd, he, ey, em, ed, np.arange(line_offset, line_offset + n, dtype=index),
     )  # fmt: skip
+
+
+def read_text_csv(data: bytes, delimiter: str, names: Sequence[str] | None = None) -> pa.Table | None:
+    """``data`` read by pyarrow, every column as text, or ``None`` where pyarrow cannot read it (the row reader runs).
+
+    The one reading of a clean delimited file by the bulk readers: no quoting or escapes, empty lines kept (a
+    row per line), no value read as null. ``names`` name the columns of a file without a header; without
+    them the first line is the header.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    parse = pacsv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False, ignore_empty_lines=False)
+    try:
+        if names is None:
+            first = pa.BufferReader(arrow_bytes(data.split(b"\n", 1)[0] + b"\n"))
+            names = pacsv.read_csv(first, parse_options=parse).column_names
+            read = pacsv.ReadOptions()
+        else:
+            read = pacsv.ReadOptions(column_names=list(names))
+        return pacsv.read_csv(
+            pa.BufferReader(arrow_bytes(data)),
+            read_options=read,
+            parse_options=parse,
+            convert_options=pacsv.ConvertOptions(
+                column_types=dict.fromkeys(names, pa.string()),
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import NoReturn
 
 from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, DataError, LoadReport
-from chronoqa.io import arrow_bytes
 from chronoqa.records import TemporalGraph
 from chronoqa.sources._common import (
     NOTE_BLANK,
@@ -34,6 +33,7 @@ from chronoqa.sources._common import (
     iter_text_lines,
     longest_line,
     max_line_bytes,
+    read_text_csv,
 )
 from chronoqa.time import TimePoint
 
@@ -332,9 +332,6 @@ def _read_fast(
     last_file: bool = False,
 ) -> int | None:
     """Vectorised read of one clean fact file; ``None`` (nothing recorded) when the slow path must run."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf") or b"\r" in data:
         return None
@@ -342,20 +339,8 @@ def _read_fast(
         return None  # the row reader words the line-cap error
     n_lines = data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1)
     names = ("s", "r", "o", "start", "end")
-    try:
-        table = pacsv.read_csv(
-            pa.BufferReader(arrow_bytes(data)),
-            read_options=pacsv.ReadOptions(column_names=list(names)),
-            parse_options=pacsv.ParseOptions(
-                delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=dict.fromkeys(names, pa.string()),
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+    table = read_text_csv(data, "\t", names)
+    if table is None:
         return None
     n = table.num_rows
     if n != n_lines:

@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from chronoqa.errors import BadRowPolicy, DataError, LoadReport
-from chronoqa.io import arrow_bytes
 from chronoqa.records import FactColumns, TemporalGraph
 from chronoqa.sources._common import (
     NOTE_BLANK,
@@ -44,6 +43,7 @@ from chronoqa.sources._common import (
     gc_paused,
     longest_line,
     max_line_bytes,
+    read_text_csv,
 )
 from chronoqa.sources.tables import cell_text, iter_records
 from chronoqa.time import TimePoint
@@ -275,8 +275,6 @@ def _clean_id(value: str) -> str | None:
 
 def _arrow_table(path: Path) -> pa.Table | None:
     """The file as an Arrow table when the bulk path can read it exactly like the row reader, else ``None``."""
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
     suffix = path.suffix.lower()
@@ -292,23 +290,8 @@ def _arrow_table(path: Path) -> pa.Table | None:
     if len(data) > (cap := max_line_bytes()) and longest_line(data) > cap:
         return None
     n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    try:
-        header = pacsv.read_csv(
-            pa.BufferReader(arrow_bytes(data.split(b"\n", 1)[0] + b"\n")),
-            parse_options=pacsv.ParseOptions(delimiter="\t" if suffix == ".tsv" else ",", quote_char=False),
-        ).column_names
-        table = pacsv.read_csv(
-            pa.BufferReader(arrow_bytes(data)),
-            parse_options=pacsv.ParseOptions(
-                delimiter="\t" if suffix == ".tsv" else ",", quote_char=False, ignore_empty_lines=False
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=dict.fromkeys(header, pa.string()),
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+    table = read_text_csv(data, "\t" if suffix == ".tsv" else ",")
+    if table is None:
         return None
     return table if table.num_rows == n_lines - 1 else None
 

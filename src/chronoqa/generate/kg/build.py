@@ -13,7 +13,7 @@ from typing import Any
 
 from chronoqa.generate.kg.cells import MAX_NESTING
 from chronoqa.generate.kg.config import KGBuildConfig
-from chronoqa.generate.kg.corpus import ColumnarCorpus, corpus_columns, iter_corpus
+from chronoqa.generate.kg.corpus import ColumnarCorpus, corpus_columns
 from chronoqa.generate.kg.datacard import render_datacard
 from chronoqa.generate.kg.phrases import PhraseTable
 from chronoqa.generate.kg.plausible import REASONS
@@ -108,7 +108,7 @@ def _result(s: BuildState) -> KGBuild:
     args = (s.facts, s.doc_ids, s.phr, s.label, s.graph.relation_label, s.cfg.as_of_point, s.open_end, s.bad_years)
 
     def corpus() -> Iterator[Doc]:
-        return iter_corpus(*args)
+        return corpus_columns(*args).docs()
 
     def batches() -> ColumnarCorpus:
         return corpus_columns(*args)

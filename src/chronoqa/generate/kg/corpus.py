@@ -6,7 +6,7 @@ through :func:`~chronoqa.generate.kg.phrases.fill`'s placeholders and :class:`~c
 :func:`~chronoqa.time.render_time` and :meth:`TimePoint.isoformat <chronoqa.time.TimePoint.isoformat>` texts),
 then assembles each batch's sentences with Arrow string joins, one row per case of the time phrase, as record
 batches of :data:`~chronoqa.artifacts.release.CORPUS_SCHEMA`. The release writer
-(:func:`~chronoqa.artifacts.release.write_corpus`) writes those batches; :func:`iter_corpus` reads them back as
+(:func:`~chronoqa.artifacts.release.write_corpus`) writes those batches; :meth:`ColumnarCorpus.docs` reads them back as
 :class:`~chronoqa.records.Doc` values for callers that want objects.
 """
 
@@ -30,11 +30,8 @@ from chronoqa.time import TimePoint, date_table, start_after_end
 __all__ = [
     "LINES_ROWS",
     "ColumnarCorpus",
-    "corpus_batches",
     "corpus_columns",
-    "corpus_table",
     "fact_triple",
-    "iter_corpus",
 ]
 
 
@@ -446,8 +443,14 @@ class ColumnarCorpus:
             yield part
 
     def reader(self) -> pa.RecordBatchReader:
-        """The corpus as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order."""
+        """The corpus as Arrow batches of :data:`CORPUS_SCHEMA`, in fact order (made as they are read)."""
         return pa.RecordBatchReader.from_batches(CORPUS_SCHEMA, (b for _, b, _ in self.parts() if b is not None))
+
+    def docs(self) -> Iterator[Doc]:
+        """The documents as :class:`~chronoqa.records.Doc` values, in fact order (made a batch at a time)."""
+        for batch in self.reader():
+            for row in batch.to_pylist():
+                yield Doc(**row)
 
 
 def corpus_columns(
@@ -479,66 +482,7 @@ def corpus_columns(
     """
     cols = FactColumns.from_facts(facts)
     if doc_ids is not None and len(doc_ids) != len(cols):
-        raise ValueError(f"corpus_batches: {len(doc_ids)} doc ids for {len(cols)} facts")
+        raise ValueError(f"corpus_columns: {len(doc_ids)} doc ids for {len(cols)} facts")
     bad = not_years or {}
     plan = _CorpusPlan(cols, phrases, labels, rel_label, as_of, open_end, bad, batch_rows, doc_ids, threads)
     return ColumnarCorpus(plan, threads)
-
-
-def corpus_batches(
-    facts: Sequence[Fact],
-    doc_ids: Sequence[str] | pa.Array | None,
-    phrases: Mapping[str, RelationPhrases],
-    labels: Callable[[str], str],
-    rel_label: Callable[[str], str],
-    as_of: TimePoint,
-    open_end: str = "ongoing",
-    not_years: Mapping[str, Collection[int]] | None = None,
-    *,
-    batch_rows: int = CORPUS_BATCH_ROWS,
-) -> pa.RecordBatchReader:
-    """The corpus of :func:`corpus_columns` (same arguments) as Arrow batches of :data:`CORPUS_SCHEMA`, in order.
-
-    :func:`corpus_columns`'s :meth:`~ColumnarCorpus.reader`: the batches are made as they are read, ``batch_rows``
-    facts each, and memory stays that of a few batches.
-
-    Raises:
-        KeyError: A relation of the facts has no phrases.
-        ValueError: ``doc_ids`` does not have one id per fact.
-
-    """
-    args = (facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years)
-    return corpus_columns(*args, batch_rows=batch_rows).reader()
-
-
-def corpus_table(
-    facts: Sequence[Fact],
-    doc_ids: Sequence[str] | pa.Array | None,
-    phrases: Mapping[str, RelationPhrases],
-    labels: Callable[[str], str],
-    rel_label: Callable[[str], str],
-    as_of: TimePoint,
-    open_end: str = "ongoing",
-    not_years: Mapping[str, Collection[int]] | None = None,
-) -> pa.Table:
-    """The whole columnar corpus as one table (:func:`corpus_batches`, read to the end)."""
-    return corpus_batches(facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years).read_all()
-
-
-def iter_corpus(
-    facts: Sequence[Fact],
-    doc_ids: Sequence[str] | pa.Array | None,
-    phrases: Mapping[str, RelationPhrases],
-    labels: Callable[[str], str],
-    rel_label: Callable[[str], str],
-    as_of: TimePoint,
-    open_end: str = "ongoing",
-    not_years: Mapping[str, Collection[int]] | None = None,
-) -> Iterator[Doc]:
-    """The documents of :func:`corpus_batches` (same arguments) as :class:`~chronoqa.records.Doc` values, in order.
-
-    Made a batch at a time, as they are read.
-    """
-    for batch in corpus_batches(facts, doc_ids, phrases, labels, rel_label, as_of, open_end, not_years):
-        for row in batch.to_pylist():
-            yield Doc(**row)

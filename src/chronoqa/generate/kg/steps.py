@@ -39,9 +39,9 @@ from chronoqa.generate.kg.plausible import REASONS
 from chronoqa.generate.kg.regime import Regimes
 from chronoqa.generate.kg.sql import (
     build_index,
+    cardinality_by_sql,
     engine_session,
     find_candidates,
-    group_stats_by_sql,
     implausible_dates,
     overlap_keys_by_sql,
 )
@@ -328,15 +328,18 @@ def run_engine(s: BuildState) -> None:
         s.implausible_code = implausible_dates(
             engine, s.facts, s.phr, idx.ignored_mask, as_of, s.open_end, s.table.default_max_years
         )  # fmt: skip
+        multi = None  # the groups with two or more values, when the cardinality steps made them
         if any(None in (p.objects_at_once, p.subjects_at_once) for p in s.phr.values()):
-            idx.use_group_stats(group_stats_by_sql(engine, idx))  # what infer_one reads
+            card = cardinality_by_sql(engine, idx)
+            idx.use_group_stats(card.stats)  # what infer_one reads
+            multi = card.multi
         cardinality, s.card_record = resolve_cardinality(s.phr, idx)
         idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
         s.implausible_pos = np.flatnonzero(s.implausible_code >= 0)
         idx.mark_implausible(s.implausible_pos)
         # the groups one_at reads, once the implausible facts lost their certain span
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
-        s.cands = find_candidates(engine, idx, s.t_max)  # seeds, multi seeds, timed facts, multi groups
+        s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
     s.idx = idx
 
 

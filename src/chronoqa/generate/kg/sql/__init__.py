@@ -16,16 +16,16 @@
 See docs/scale.md for running on a cluster.
 """
 
-from chronoqa.generate.kg.sql.candidates import CANDIDATE_STEPS, candidates_by_sql, find_candidates
-from chronoqa.generate.kg.sql.cardinality import CARDINALITY_STEPS, group_stats_by_sql
+from chronoqa.generate.kg.sql.candidates import CANDIDATE_STEPS, GROUP_STEPS, candidates_by_sql, find_candidates
+from chronoqa.generate.kg.sql.cardinality import CARDINALITY_STEPS, Cardinality, cardinality_by_sql, group_stats_by_sql
 from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.index import (
     ENGINES,
+    IndexArrays,
     build_index,
     engine_session,
     fact_arrays,
     fact_columns,
-    index_from_results,
     input_tables,
     sql_engine,
     sql_params,
@@ -38,15 +38,19 @@ __all__ = [
     "CANDIDATE_STEPS",
     "CARDINALITY_STEPS",
     "ENGINES",
+    "GROUP_STEPS",
     "OVERLAP_STEPS",
     "PLAUSIBLE_STEPS",
     "STEPS",
+    "Cardinality",
     "DuckDBEngine",
+    "IndexArrays",
     "SparkEngine",
     "SqlEngine",
     "Step",
     "build_index",
     "candidates_by_sql",
+    "cardinality_by_sql",
     "check_subset",
     "engine_session",
     "fact_arrays",
@@ -55,7 +59,6 @@ __all__ = [
     "group_stats_by_sql",
     "implausible_by_sql",
     "implausible_dates",
-    "index_from_results",
     "input_tables",
     "overlap_keys_by_sql",
     "render",

@@ -4,12 +4,15 @@ Inputs (built by :func:`candidate_tables` from the index, implausible facts mark
 
     cfacts(pos BIGINT, s INT, r INT, o INT, clo INT, chi INT, su INT, ignored BOOLEAN)  -- GraphIndex.table
     crels(r INT, one_f BOOLEAN, one_i BOOLEAN, symmetric BOOLEAN)                      -- per relation id
-    cadj(dir INT, key BIGINT, other INT)     -- the adjacency rows: dir 0 outgoing, 1 incoming
+    adj(dir INT, key BIGINT, other INT, r INT)  -- the adjacency rows: dir 0 outgoing, 1 incoming
 
 Parameters: ``t_max`` (the last unit a question may ask about), ``n_rel`` (the index's key stride) and ``none``
-(:data:`~chronoqa.generate.kg.index.NONE`). Outputs, each in a total order:
+(:data:`~chronoqa.generate.kg.index.NONE`). Steps (:data:`GROUP_STEPS` first, shared with the cardinality
+statistics of :mod:`~chronoqa.generate.kg.sql.cardinality`: a build that ran those hands their ``multi`` result
+in as an input instead of ``adj``, and the grouping is not done twice):
 
-* ``c_multi(dir, key, n, n_values)``: the groups with two or more distinct values (``n`` rows in all);
+* ``groups(dir, key, r, n_values)`` (intermediate): every (entity, relation) group and its distinct values;
+* ``multi(dir, key)``: the groups with two or more distinct values;
 * ``c_seeds(fid, side, multi)``: the seeds, ``side`` 0 for the subject (the anchor), 1 for the object;
 * ``c_timed(fid)``: the facts with a start known at the granularity.
 """
@@ -28,17 +31,29 @@ from chronoqa.generate.kg.sql.engines import SqlEngine
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
-__all__ = ["CANDIDATE_STEPS", "adjacency_table", "candidate_tables", "candidates_by_sql", "find_candidates"]
+__all__ = [
+    "CANDIDATE_STEPS",
+    "GROUP_STEPS",
+    "adjacency_table",
+    "candidate_tables",
+    "candidates_by_sql",
+    "find_candidates",
+]
 
-# Distinct values per group first (one row per group and value), then the groups holding two or more.
-_MULTI = """
+# Distinct values per group: one row per group and value first (a key names its relation: ``r`` rides along).
+_GROUPS = """
 WITH v AS (
-    SELECT dir, key, other, COUNT(*) AS n FROM cadj GROUP BY dir, key, other
-), g AS (
-    SELECT dir, key, CAST(SUM(n) AS BIGINT) AS n, COUNT(*) AS n_values FROM v GROUP BY dir, key
+    SELECT dir, key, r, other FROM adj GROUP BY dir, key, r, other
 )
-SELECT dir, key, n, n_values FROM g WHERE n_values >= 2 ORDER BY dir, key
+SELECT dir, key, r, COUNT(*) AS n_values FROM v GROUP BY dir, key, r
 """
+
+_MULTI = """
+SELECT dir, key FROM groups WHERE n_values >= 2 ORDER BY dir, key
+"""
+
+#: The adjacency groups (intermediate) and those with two or more distinct values (an output), over ``adj``.
+GROUP_STEPS: tuple[Step, ...] = (Step("groups", _GROUPS), Step("multi", _MULTI, ("dir", "key")))
 
 # Each seedable fact from both ends: the subject side reads the relation forward, the object side backward
 # (forward again for a symmetric relation, whose rows are all outgoing).
@@ -57,7 +72,7 @@ WITH f AS (
 )
 SELECT sd.pos AS fid, sd.side, (m.key IS NOT NULL) AS multi
 FROM sides AS sd
-LEFT JOIN c_multi AS m ON m.dir = sd.dir AND m.key = sd.key
+LEFT JOIN multi AS m ON m.dir = sd.dir AND m.key = sd.key
 WHERE sd.ok
 ORDER BY fid, side
 """
@@ -68,14 +83,17 @@ SELECT pos AS fid FROM cfacts WHERE NOT ignored AND su <> :none ORDER BY fid
 
 #: The steps of the candidate search, in order.
 CANDIDATE_STEPS: tuple[Step, ...] = (
-    Step("c_multi", _MULTI, ("dir", "key")),
+    *GROUP_STEPS,
     Step("c_seeds", _SEEDS, ("fid", "side")),
     Step("c_timed", _TIMED, ("fid",)),
 )
 
 
-def candidate_tables(idx: GraphIndex) -> dict[str, pa.Table]:
-    """The ``cfacts``, ``crels`` and ``cadj`` input tables of the steps, from the index's arrays."""
+def candidate_tables(idx: GraphIndex, multi: pa.Table | None = None) -> dict[str, pa.Table]:
+    """The ``cfacts``, ``crels`` and ``adj`` input tables of the steps, from the index's arrays.
+
+    Given the ``multi`` groups (the output of :data:`GROUP_STEPS` run before), ``multi`` stands for ``adj``.
+    """
     tab = idx.table
     cfacts = pa.table(
         {
@@ -94,31 +112,42 @@ def candidate_tables(idx: GraphIndex) -> dict[str, pa.Table]:
             "symmetric": pa.array([bool(idx.rel_symmetric[x]) for x in range(n)], type=pa.bool_()),
         }
     )
-    return {"cfacts": cfacts, "crels": crels, "cadj": adjacency_table(idx)}
+    given = {"adj": adjacency_table(idx, ("r", Col.R))} if multi is None else {"multi": multi}
+    return {"cfacts": cfacts, "crels": crels, **given}
 
 
-def adjacency_table(idx: GraphIndex) -> pa.Table:
-    """The ``cadj`` input table: the index's adjacency rows, outgoing (``dir`` 0) then incoming (``dir`` 1)."""
+def adjacency_table(idx: GraphIndex, *columns: tuple[str, int]) -> pa.Table:
+    """The ``adj`` input table: the index's adjacency rows, outgoing (``dir`` 0) then incoming (``dir`` 1).
+
+    Each row has its key and other end, and each ``(name, Col)`` of ``columns`` read from its fact (the
+    groups steps read ``("r", Col.R)``).
+    """
     n_out, n_in = len(idx.out_keys), len(idx.in_keys)
-    return pa.table(
-        {
-            "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
-            "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
-            "other": pa.array(np.concatenate([idx.other_at(True), idx.other_at(False)]).astype(np.int32)),
-        }
-    )
+    fids = np.concatenate([idx.out_fids, idx.in_fids])
+    table = {
+        "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
+        "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
+        "other": pa.array(np.concatenate([idx.other_at(True), idx.other_at(False)]).astype(np.int32)),
+    }
+    for name, col in columns:
+        table[name] = pa.array(np.ascontiguousarray(idx.table[fids, col], dtype=np.int32))
+    return pa.table(table)
 
 
 def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
     return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=dtype)
 
 
-def candidates_by_sql(engine: SqlEngine, idx: GraphIndex, t_max: int) -> Candidates:
-    """The :class:`Candidates` of the index (implausible facts marked, cardinality set) from the SQL steps."""
+def candidates_by_sql(engine: SqlEngine, idx: GraphIndex, t_max: int, multi: pa.Table | None = None) -> Candidates:
+    """The :class:`Candidates` of the index (implausible facts marked, cardinality set) from the SQL steps.
+
+    ``multi`` is the ``multi`` result of :data:`GROUP_STEPS` when a run before (the cardinality statistics) made it.
+    """
     params: Mapping[str, int] = {"t_max": int(t_max), "n_rel": idx.n_rel, "none": NONE}
-    out = engine.run(candidate_tables(idx), CANDIDATE_STEPS, params)
+    steps = CANDIDATE_STEPS if multi is None else CANDIDATE_STEPS[len(GROUP_STEPS) :]
+    out = engine.run(candidate_tables(idx, multi), steps, params)
     fid_type = np.int32 if len(idx.table) < 2**31 else np.int64
-    multi = out["c_multi"]
+    multi = out["multi"] if multi is None else multi
     dirs, keys = _np(multi, "dir", np.int64), _np(multi, "key", np.int64)
     seeds = out["c_seeds"]
     fids, subject = _np(seeds, "fid", fid_type), _np(seeds, "side", np.int64) == 0
@@ -129,11 +158,11 @@ def candidates_by_sql(engine: SqlEngine, idx: GraphIndex, t_max: int) -> Candida
     )  # fmt: skip
 
 
-def find_candidates(engine: str | SqlEngine, idx: GraphIndex, t_max: int) -> Candidates:
-    """The build's candidates from the chosen engine (a name or a ready :class:`SqlEngine`).
+def find_candidates(engine: str | SqlEngine, idx: GraphIndex, t_max: int, multi: pa.Table | None = None) -> Candidates:
+    """The build's candidates from the chosen engine (a name or a ready :class:`SqlEngine`) and ``multi`` if known.
 
     Raises:
         UnknownNameError: ``engine`` names no engine.
 
     """
-    return candidates_by_sql(sql_engine(engine), idx, t_max)
+    return candidates_by_sql(sql_engine(engine), idx, t_max, multi)

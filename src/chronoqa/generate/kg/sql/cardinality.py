@@ -5,40 +5,45 @@ with two or more distinct values, of which *overlapping* (spans sorted by (start
 one of the next ``window - 1`` spans hold different values for more than one unit together), and the
 distinct values summed: what ``_group_stats`` in :mod:`chronoqa.generate.kg.index` works out on the driver.
 
-Input (built by :func:`cardinality_tables` from the index; ``kadj`` is the candidate search's ``cadj`` with
-the relation and the possible span of each row's fact)::
+Input (built by :func:`cardinality_tables` from the index; the candidate search's ``adj`` with the possible
+span of each row's fact)::
 
-    kadj(dir INT, key BIGINT, other INT, r INT, plo INT, phi INT)  -- dir 0 outgoing, 1 incoming
+    adj(dir INT, key BIGINT, other INT, r INT, plo INT, phi INT)  -- dir 0 outgoing, 1 incoming
 
 The steps (:func:`cardinality_steps`; the window is written into the SQL as ``LAG`` offsets):
 
-* ``k_groups(dir, key, r, n_values)``: every group and its distinct values;
+* ``groups`` and ``multi``: the candidate search's :data:`~chronoqa.generate.kg.sql.candidates.GROUP_STEPS`
+  (every group and its distinct values; the groups with two or more, an output the candidate search reuses);
 * ``k_overlap(dir, key)``: the groups holding two or more values where a row and one of the ``window - 1``
   rows before it, in the group's (start, end, value) order, hold different values together for more than one
-  unit (rows equal on all three are interchangeable, so ties in the order change no result);
-* ``k_stats(dir, r, n_groups, n_multi, n_overlapping, n_values)``: per direction and relation that has groups
-  (the one output).
+  unit (rows equal on all three are interchangeable, so ties in the order change no result). The rows come in
+  start order, so an earlier row starts at or before this one: the two spans share ``[plo, LEAST(phi, hi)]``,
+  more than one unit exactly when both ends lie past this row's start (only the other end and the value of
+  the earlier rows are needed);
+* ``k_stats(dir, r, n_groups, n_multi, n_overlapping, n_values)``: per direction and relation that has groups.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from chronoqa.generate.kg.index import Col, GraphIndex
-from chronoqa.generate.kg.sql.candidates import adjacency_table
+from chronoqa.generate.kg.sql.candidates import GROUP_STEPS, adjacency_table
 from chronoqa.generate.kg.sql.engines import SqlEngine
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
-__all__ = ["CARDINALITY_STEPS", "cardinality_steps", "cardinality_tables", "group_stats_by_sql"]
-
-_GROUPS = """
-WITH v AS (
-    SELECT dir, key, r, other FROM kadj GROUP BY dir, key, r, other
-)
-SELECT dir, key, r, COUNT(*) AS n_values FROM v GROUP BY dir, key, r
-"""
+__all__ = [
+    "CARDINALITY_STEPS",
+    "Cardinality",
+    "cardinality_by_sql",
+    "cardinality_steps",
+    "cardinality_tables",
+    "group_stats_by_sql",
+]
 
 _WINDOW = "OVER (PARTITION BY a.dir, a.key ORDER BY a.plo, a.phi, a.other)"
 
@@ -47,24 +52,17 @@ def _overlap_sql(window: int) -> str:
     """The ``k_overlap`` step: each row against the ``window - 1`` rows before it in its group (``LAG``)."""
     offsets = range(1, max(window, 1))
     lags = "".join(
-        f",\n           LAG(a.other, {d}) {_WINDOW} AS o{d}, LAG(a.plo, {d}) {_WINDOW} AS lo{d},"
-        f" LAG(a.phi, {d}) {_WINDOW} AS hi{d}"
-        for d in offsets
+        f",\n           LAG(a.other, {d}) {_WINDOW} AS o{d}, LAG(a.phi, {d}) {_WINDOW} AS hi{d}" for d in offsets
     )
-    hits = "\n   OR ".join(
-        f"(o{d} IS NOT NULL AND o{d} <> other"
-        f" AND CAST(LEAST(phi, hi{d}) AS BIGINT) - CAST(GREATEST(plo, lo{d}) AS BIGINT) >= 1)"
-        for d in offsets
-    )
+    hits = "\n     OR ".join(f"(o{d} <> other AND hi{d} > plo)" for d in offsets)  # NULL (no row d before): no hit
     return f"""
 WITH w AS (
     SELECT a.dir, a.key, a.other, a.plo, a.phi{lags}
-    FROM kadj AS a
-    JOIN k_groups AS g ON g.dir = a.dir AND g.key = a.key
-    WHERE g.n_values >= 2
+    FROM adj AS a
+    JOIN multi AS g ON g.dir = a.dir AND g.key = a.key
 )
 SELECT dir, key FROM w
-WHERE {hits or "1 = 0"}
+WHERE phi > plo AND ({hits or "1 = 0"})
 GROUP BY dir, key
 """
 
@@ -74,7 +72,7 @@ SELECT g.dir, g.r, COUNT(*) AS n_groups,
        CAST(SUM(CASE WHEN g.n_values >= 2 THEN 1 ELSE 0 END) AS BIGINT) AS n_multi,
        CAST(SUM(CASE WHEN o.key IS NOT NULL THEN 1 ELSE 0 END) AS BIGINT) AS n_overlapping,
        CAST(SUM(g.n_values) AS BIGINT) AS n_values
-FROM k_groups AS g
+FROM groups AS g
 LEFT JOIN k_overlap AS o ON o.dir = g.dir AND o.key = g.key
 GROUP BY g.dir, g.r
 ORDER BY dir, r
@@ -84,7 +82,7 @@ ORDER BY dir, r
 def cardinality_steps(window: int = 20) -> tuple[Step, ...]:
     """The steps of the cardinality statistics for a ``window`` (see the module docstring), in order."""
     return (
-        Step("k_groups", _GROUPS),
+        *GROUP_STEPS,
         Step("k_overlap", _overlap_sql(window)),
         Step("k_stats", _STATS, ("dir", "r")),
     )
@@ -95,29 +93,34 @@ CARDINALITY_STEPS: tuple[Step, ...] = cardinality_steps()
 
 
 def cardinality_tables(idx: GraphIndex) -> dict[str, pa.Table]:
-    """The ``kadj`` input table of the steps, from the index's arrays."""
-    fids = np.concatenate([idx.out_fids, idx.in_fids])
-    kadj = adjacency_table(idx)
-    for name, col in (("r", Col.R), ("plo", Col.PLO), ("phi", Col.PHI)):
-        kadj = kadj.append_column(name, pa.array(np.ascontiguousarray(idx.table[fids, col], dtype=np.int32)))
-    return {"kadj": kadj}
+    """The ``adj`` input table of the steps, from the index's arrays."""
+    return {"adj": adjacency_table(idx, ("r", Col.R), ("plo", Col.PLO), ("phi", Col.PHI))}
 
 
-def group_stats_by_sql(
-    engine: str | SqlEngine, idx: GraphIndex, window: int = 20
-) -> dict[bool, tuple[np.ndarray, ...]]:
-    """Both directions' statistics from the SQL steps, keyed by ``forward`` (``True``: the outgoing table).
+@dataclass(frozen=True)
+class Cardinality:
+    """The results of the steps: the statistics by direction and the groups with two or more values."""
 
-    Each value is what ``_group_stats(idx, forward, window)`` returns: ``(groups, groups with two or more
-    values, of which overlapping, distinct values summed)``, int64 arrays indexed by relation id.
+    #: Keyed by ``forward`` (``True``: the outgoing table), what :meth:`GraphIndex.use_group_stats` takes.
+    stats: dict[bool, tuple[np.ndarray, ...]]
+    #: The ``multi`` result (``dir``, ``key``), for :func:`~chronoqa.generate.kg.sql.candidates.find_candidates`.
+    multi: pa.Table
+
+
+def cardinality_by_sql(engine: str | SqlEngine, idx: GraphIndex, window: int = 20) -> Cardinality:
+    """Both directions' statistics from the SQL steps, and the groups with two or more values.
+
+    Each value of :attr:`Cardinality.stats` is ``(groups, groups with two or more values, of which overlapping,
+    distinct values summed)``, int64 arrays indexed by relation id.
 
     Raises:
         UnknownNameError: ``engine`` names no SQL engine.
 
     """
-    out = sql_engine(engine).run(cardinality_tables(idx), cardinality_steps(window), {})["k_stats"]
+    out = sql_engine(engine).run(cardinality_tables(idx), cardinality_steps(window), {})
+    k_stats = out["k_stats"]
     cols = {
-        name: np.asarray(out.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
+        name: np.asarray(k_stats.column(name).to_numpy(zero_copy_only=False), dtype=np.int64)
         for name in ("dir", "r", "n_groups", "n_multi", "n_overlapping", "n_values")
     }
     stats: dict[bool, tuple[np.ndarray, ...]] = {}
@@ -127,4 +130,11 @@ def group_stats_by_sql(
         for arr, name in zip(arrays, ("n_groups", "n_multi", "n_overlapping", "n_values"), strict=True):
             arr[cols["r"][sel]] = cols[name][sel]
         stats[forward] = arrays
-    return stats
+    return Cardinality(stats, out["multi"])
+
+
+def group_stats_by_sql(
+    engine: str | SqlEngine, idx: GraphIndex, window: int = 20
+) -> dict[bool, tuple[np.ndarray, ...]]:
+    """The statistics of :func:`cardinality_by_sql` alone (what :meth:`GraphIndex.infer_one` reads)."""
+    return cardinality_by_sql(engine, idx, window).stats

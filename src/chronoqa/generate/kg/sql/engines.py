@@ -2,10 +2,11 @@
 
 Both run the same :data:`~chronoqa.generate.kg.sql.queries.STEPS`, rendered for their dialect by sqlglot, and
 return each output step's result as an Arrow table in the step's total order (an intermediate step's result
-stays in the engine). DuckDB reads the inputs straight from Arrow and keeps intermediate results as temporary
-tables (spilled to a temporary folder past its memory limit); Spark reads the inputs from Parquet files in a
-folder (local, or a cluster's object storage: ``work_dir``) and writes every step's result there as Parquet,
-the outputs read back with pyarrow.
+stays in the engine), or hand it batch by batch, in that order, to a *sink* the caller gives for it (a large
+result then never stands whole in memory: the index fills its arrays from the batches). DuckDB reads the
+inputs straight from Arrow and keeps intermediate results as temporary tables (spilled to a temporary folder
+past its memory limit); Spark reads the inputs from Parquet files in a folder (local, or a cluster's object
+storage: ``work_dir``) and writes every step's result there as Parquet, the outputs read back with pyarrow.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,7 +30,12 @@ from chronoqa.generate.kg.sql.queries import Step, render
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["DuckDBEngine", "SparkEngine", "SqlEngine", "in_order"]
+__all__ = ["DuckDBEngine", "Sink", "SparkEngine", "SqlEngine", "in_order"]
+
+#: Takes an output step's result batch by batch, in the step's total order.
+Sink = Callable[[pa.RecordBatch], None]
+#: Rows per batch handed to a sink.
+BATCH_ROWS = 1 << 20
 
 #: DuckDB's memory limit in a build (past it DuckDB spills to disk).
 MEMORY_LIMIT = "1GB"
@@ -55,25 +61,54 @@ class SqlEngine(Protocol):
     name: str
 
     def run(
-        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+        self,
+        inputs: Mapping[str, pa.Table],
+        steps: Sequence[Step],
+        params: Mapping[str, int],
+        sinks: Mapping[str, Sink] | None = None,
     ) -> dict[str, pa.Table]:
-        """Run ``steps`` in order over ``inputs``; each step reads the inputs and the earlier steps' results."""
+        """Run ``steps`` in order over ``inputs``; each step reads the inputs and the earlier steps' results.
+
+        An output step named in ``sinks`` goes to its sink (in order, batch by batch) instead of the returned
+        mapping; no later step may read it.
+        """
         ...
 
 
-def in_order(table: pa.Table, step: Step) -> pa.Table:
-    """``table`` sorted by the step's total order (returned as is when already sorted: the usual case)."""
+def _sorted(table: pa.Table | pa.RecordBatch, step: Step) -> bool:
+    """True when the rows of ``table`` are in the step's total order."""
     if table.num_rows < 2:
-        return table
+        return True
     ok = np.zeros(table.num_rows - 1, dtype=bool)
     tied = np.ones(table.num_rows - 1, dtype=bool)
     for c in step.order:
         a = np.asarray(table.column(c).to_numpy(zero_copy_only=False))
         ok |= tied & (a[:-1] < a[1:])
         tied &= a[:-1] == a[1:]
-    if bool((ok | tied).all()):
-        return table
-    return table.sort_by([(c, "ascending") for c in step.order])
+    return bool((ok | tied).all())
+
+
+def in_order(table: pa.Table, step: Step) -> pa.Table:
+    """``table`` sorted by the step's total order (returned as is when already sorted: the usual case)."""
+    return table if _sorted(table, step) else table.sort_by([(c, "ascending") for c in step.order])
+
+
+def _to_sink(batches: Iterator[pa.RecordBatch], step: Step, sink: Sink) -> None:
+    """Hand ``batches`` to ``sink``, checking the step's order within each batch and across their boundaries.
+
+    Raises:
+        ChronoqaError: The engine gave the rows out of order (they are already partly handed on: not repaired).
+
+    """
+    last: pa.RecordBatch | None = None
+    for batch in batches:
+        if not batch.num_rows:
+            continue
+        edge = batch.slice(0, 1) if last is None else pa.concat_batches([last, batch.slice(0, 1)])
+        if not (_sorted(batch, step) and _sorted(edge, step)):
+            raise ChronoqaError(f"the SQL engine returned step {step.name} out of its order {step.order}")
+        sink(batch)
+        last = batch.slice(batch.num_rows - 1, 1)
 
 
 class DuckDBEngine:
@@ -92,9 +127,16 @@ class DuckDBEngine:
         self.memory_limit = memory_limit
 
     def run(
-        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+        self,
+        inputs: Mapping[str, pa.Table],
+        steps: Sequence[Step],
+        params: Mapping[str, int],
+        sinks: Mapping[str, Sink] | None = None,
     ) -> dict[str, pa.Table]:
-        """Run ``steps`` over the Arrow ``inputs``; the output steps' results come back as Arrow tables."""
+        """Run ``steps`` over the Arrow ``inputs``; the output steps' results come back as Arrow tables.
+
+        A result going to a sink is streamed from DuckDB batch by batch (its sort spills past the memory limit).
+        """
         import duckdb
 
         with tempfile.TemporaryDirectory(prefix="chronoqa-duckdb-") as spill:
@@ -112,6 +154,8 @@ class DuckDBEngine:
                     sql = render(step, "duckdb", params)
                     if not step.output:
                         con.execute(f"CREATE TEMP TABLE {step.name} AS {sql}")
+                    elif step.name in (sinks or {}):
+                        _to_sink(iter(con.sql(sql).to_arrow_reader(BATCH_ROWS)), step, (sinks or {})[step.name])
                     else:
                         out[step.name] = in_order(con.sql(sql).to_arrow_table(), step)
                         con.register(step.name, out[step.name])
@@ -211,14 +255,18 @@ class SparkEngine:
             shutil.rmtree(tmp, ignore_errors=True)
 
     def run(
-        self, inputs: Mapping[str, pa.Table], steps: Sequence[Step], params: Mapping[str, int]
+        self,
+        inputs: Mapping[str, pa.Table],
+        steps: Sequence[Step],
+        params: Mapping[str, int],
+        sinks: Mapping[str, Sink] | None = None,
     ) -> dict[str, pa.Table]:
         """Write ``inputs`` as Parquet, run ``steps`` (each written as Parquet), read the results back as Arrow."""
         import pyarrow.parquet as pq
 
         if self._session is None:  # not entered: a session for this run only
             with self:
-                return self.run(inputs, steps, params)
+                return self.run(inputs, steps, params, sinks)
         spark = self._session
         out: dict[str, pa.Table] = {}
         with self._folder() as folder:
@@ -241,6 +289,8 @@ class SparkEngine:
                     out[step.name] = in_order(_read_parts(path), step)
                 else:
                     out[step.name] = in_order(pa.Table.from_pandas(spark.read.parquet(path).toPandas()), step)
+                if step.name in (sinks or {}):  # read whole (and put in order), then handed on
+                    _to_sink(iter(out.pop(step.name).to_batches(BATCH_ROWS)), step, (sinks or {})[step.name])
         return out
 
 

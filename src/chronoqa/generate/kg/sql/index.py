@@ -1,8 +1,8 @@
 """The :class:`~chronoqa.generate.kg.index.GraphIndex` built by the SQL steps, and the engine of a build.
 
 :func:`build_index` is the one call of the builder: ``duckdb`` (the default) and ``spark`` run
-:data:`~chronoqa.generate.kg.sql.queries.STEPS` over the tables of :func:`input_tables` and assemble the index
-from their results (:func:`index_from_results`); the tests hold the engines equal array for array.
+:data:`~chronoqa.generate.kg.sql.queries.STEPS` over the tables of :func:`input_tables` and fill the index's
+arrays from their results batch by batch (:class:`IndexArrays`); the tests hold the engines equal array for array.
 """
 
 from __future__ import annotations
@@ -13,21 +13,21 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 import numpy as np
 import pyarrow as pa
 
-from chronoqa.errors import UnknownNameError
+from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg.config import ENGINES
 from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex, key_dtype
-from chronoqa.generate.kg.sql.engines import DuckDBEngine, SparkEngine, SqlEngine
+from chronoqa.generate.kg.sql.engines import DuckDBEngine, Sink, SparkEngine, SqlEngine
 from chronoqa.generate.kg.sql.queries import STEPS
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, TimePoint, unit_bounds
 
 __all__ = [
     "ENGINES",
+    "IndexArrays",
     "build_index",
     "engine_session",
     "fact_arrays",
     "fact_columns",
-    "index_from_results",
     "input_tables",
     "sql_engine",
     "sql_params",
@@ -142,42 +142,77 @@ def sql_params(granularity: Granularity, as_of: TimePoint, open_end: str) -> dic
     }
 
 
-def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:
-    """One column of a result table as a numpy array of ``dtype``."""
+def _np(table: pa.Table | pa.RecordBatch, column: str, dtype: type) -> np.ndarray:
+    """One column of a result table or batch as a numpy array of ``dtype``."""
     return np.asarray(table.column(column).to_numpy(zero_copy_only=False), dtype=dtype)
 
 
-def index_from_results(
-    results: Mapping[str, pa.Table],
-    facts: Sequence[Fact],
-    cols: FactColumns,
-    is_event: Mapping[str, bool],
-    granularity: Granularity,
-    as_of: TimePoint,
-    open_end: str = "ongoing",
-    *,
-    cardinality: Mapping[str, tuple[bool, bool]] | None = None,
-    symmetric: Collection[str] = (),
-) -> GraphIndex:
-    """The :class:`GraphIndex` (its dataclass constructor) from the steps' result tables."""
-    ent_names = [cols.entities[c] for c in _np(results["ent_ids"], "code", np.int64).tolist()]
-    rel_names = [cols.relations[c] for c in _np(results["rel_ids"], "code", np.int64).tolist()]
-    ft = results["fact_table"]
-    table = np.empty((ft.num_rows, 9), dtype=np.int32)
-    for j, c in enumerate(("s", "r", "o", "plo", "phi", "clo", "chi", "su", "eu")):
-        table[:, j] = _np(ft, c, np.int32)
-    card = cardinality or {}
-    sym = set(symmetric)
-    out, inn = results["out_adj"], results["in_adj"]
-    kdt = key_dtype(len(ent_names), len(rel_names))
-    return GraphIndex(
-        Granularity.parse(granularity), as_of, facts,
-        ent_names, rel_names, {r: i for i, r in enumerate(rel_names)},
-        [bool(is_event.get(x, False)) for x in rel_names], table, _np(ft, "is_reversed", bool),
-        _np(out, "key", kdt), _np(out, "fid", np.int32), _np(inn, "key", kdt), _np(inn, "fid", np.int32),
-        _np(ft, "n", np.int32), open_end, _np(ft, "non_year", bool), np.zeros(ft.num_rows, bool),
-        [card.get(x, (True, True)) for x in rel_names], [x in sym for x in rel_names],
-    )  # fmt: skip
+#: The per-fact result columns that make ``GraphIndex.table``, in its column order.
+_TABLE_COLUMNS = ("s", "r", "o", "plo", "phi", "clo", "chi", "su", "eu")
+
+
+class IndexArrays:
+    """The index's arrays, filled batch by batch from the streamed results (the engine's sinks).
+
+    ``fact_table`` (one row per fact, in position order) fills the per-fact table and flags; the adjacency
+    (``out_adj``, ``in_adj``, in key order) is sized from it (a kept fact has an outgoing row, and a symmetric
+    one a second: its mirror; one that is not symmetric an incoming row) and filled in place, so no result
+    stands whole as Arrow beside the arrays made from it.
+    """
+
+    def __init__(self, n: int, symmetric: np.ndarray) -> None:
+        self.table = np.empty((n, len(_TABLE_COLUMNS)), dtype=np.int32)
+        self.is_reversed = np.empty(n, dtype=bool)
+        self.non_year = np.empty(n, dtype=bool)
+        self.n = np.empty(n, dtype=np.int32)
+        self.symmetric = symmetric  # per fact: its relation is symmetric
+        self.adj: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._at: dict[str, int] = {"fact_table": 0, "out_adj": 0, "in_adj": 0}
+
+    def sinks(self) -> dict[str, Sink]:
+        """The sink of each streamed result, by step name."""
+        return {"fact_table": self._facts, "out_adj": self._adjacency("out_adj"), "in_adj": self._adjacency("in_adj")}
+
+    def _facts(self, batch: pa.RecordBatch) -> None:
+        i = self._at["fact_table"]
+        j = i + batch.num_rows
+        for c, name in enumerate(_TABLE_COLUMNS):
+            self.table[i:j, c] = _np(batch, name, np.int32)
+        self.is_reversed[i:j] = _np(batch, "is_reversed", bool)
+        self.non_year[i:j] = _np(batch, "non_year", bool)
+        self.n[i:j] = _np(batch, "n", np.int32)
+        self._at["fact_table"] = j
+
+    def _adjacency(self, name: str) -> Sink:
+        def fill(batch: pa.RecordBatch) -> None:
+            if name not in self.adj:
+                self.adj[name] = self._allocate(name)
+            keys, fids = self.adj[name]
+            i = self._at[name]
+            j = i + batch.num_rows
+            keys[i:j] = _np(batch, "key", keys.dtype.type)
+            fids[i:j] = _np(batch, "fid", np.int32)
+            self._at[name] = j
+
+        return fill
+
+    def _allocate(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        kept = self.n > 0  # an ignored fact has no triple count and no adjacency row
+        m = (
+            int(kept.sum()) + int((kept & self.symmetric).sum())
+            if name == "out_adj"
+            else int((kept & ~self.symmetric).sum())
+        )
+        n_ent = int(self.table[:, [0, 2]].max()) + 1 if len(self.table) else 0
+        n_rel = int(self.table[:, 1].max()) + 1 if len(self.table) else 0
+        return np.empty(m, dtype=key_dtype(n_ent, n_rel)), np.empty(m, dtype=np.int32)
+
+    def done(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """One adjacency's ``(keys, fids)``, checked whole (empty when the result had no row)."""
+        keys, fids = self.adj.get(name) or self._allocate(name)
+        if self._at[name] != len(keys) or self._at["fact_table"] != len(self.table):
+            raise ChronoqaError(f"the SQL engine returned {self._at[name]} rows of {name}, expected {len(keys)}")
+        return keys, fids
 
 
 def sql_engine(engine: str | SqlEngine) -> SqlEngine:
@@ -241,11 +276,19 @@ def build_index(
     """
     runner = sql_engine(engine)
     inputs, cols = input_tables(facts, is_event, granularity, not_years, symmetric)
-    results = runner.run(inputs, STEPS, sql_params(granularity, as_of, open_end))
+    sym = set(symmetric)
+    arrays = IndexArrays(len(cols), np.array([x in sym for x in cols.relations], dtype=bool)[np.asarray(cols.r)])
+    results = runner.run(inputs, STEPS, sql_params(granularity, as_of, open_end), arrays.sinks())
     del inputs
-    idx = index_from_results(
-        results, facts, cols, is_event, granularity, as_of, open_end, cardinality=cardinality, symmetric=symmetric
-    )
-    del results
-    pa.default_memory_pool().release_unused()  # the Arrow inputs and results are gone: give their pages back
-    return idx
+    pa.default_memory_pool().release_unused()  # the Arrow inputs and batches are gone: give their pages back
+    ent_names = [cols.entities[c] for c in _np(results["ent_ids"], "code", np.int64).tolist()]
+    rel_names = [cols.relations[c] for c in _np(results["rel_ids"], "code", np.int64).tolist()]
+    card = cardinality or {}
+    return GraphIndex(
+        Granularity.parse(granularity), as_of, facts,
+        ent_names, rel_names, {r: i for i, r in enumerate(rel_names)},
+        [bool(is_event.get(x, False)) for x in rel_names], arrays.table, arrays.is_reversed,
+        *arrays.done("out_adj"), *arrays.done("in_adj"),
+        arrays.n, open_end, arrays.non_year, np.zeros(len(cols), bool),
+        [card.get(x, (True, True)) for x in rel_names], [x in sym for x in rel_names],
+    )  # fmt: skip

@@ -115,11 +115,7 @@ OVERLAP_STEPS: tuple[Step, ...] = (
 
 def overlap_tables(idx: GraphIndex) -> dict[str, pa.Table]:
     """The ``vadj`` input table of the steps, from the index's arrays (as they stand: mark implausible facts first)."""
-    fids = np.concatenate([idx.out_fids, idx.in_fids])
-    vadj = adjacency_table(idx)
-    for name, col in (("clo", Col.CLO), ("chi", Col.CHI)):
-        vadj = vadj.append_column(name, pa.array(np.ascontiguousarray(idx.table[fids, col], dtype=np.int32)))
-    return {"vadj": vadj}
+    return {"vadj": adjacency_table(idx, ("clo", Col.CLO), ("chi", Col.CHI))}
 
 
 def overlap_keys_by_sql(engine: str | SqlEngine, idx: GraphIndex) -> dict[bool, frozenset[int]]:
