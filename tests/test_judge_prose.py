@@ -252,3 +252,85 @@ def test_a_transliterated_administrative_word() -> None:
     cands = ("Tver Governorate", "Pskov Governorate")
     for reply, expected in (("Tver Guberniya", "right"), ("Pskov Guberniya", "wrong")):
         assert score_answer(unit, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict == expected
+
+
+def test_the_questions_own_office_owns_no_date() -> None:
+    office = table_q("Anna Varga", "1993-04-02", "1996-11-20", question="Who was the Prime Minister of Ruritania?")
+    known = (*LEADERS, "Ruritania", "Ruritania, Prime Minister")
+    text = "Anna Varga's time as Ruritania's Prime Minister got going on 2 April 1993 and lasted until 20 Nov 1996."
+    assert verdict(office, text, known) == "right"
+    assert verdict(office, "Anna Varga's term as Prime Minister of Ruritania ran until 20 November 1996; she took "
+                           "office on 2 April 1993.", known) == "right"  # fmt: skip
+    swapped = "Anna Varga's time as Ruritania's Prime Minister got going on 20 Nov 1996 and lasted until 2 April 1993."
+    assert verdict(office, swapped, known) == "wrong"
+    # another holder's possessive still owns its dates
+    other = "Bela Kun's time as Ruritania's Prime Minister got going on 2 April 1993 and lasted until 20 November 1996."
+    assert verdict(office, other, known) == "wrong"
+
+
+def test_until_after_and_keeps_the_subject_of_the_clause() -> None:
+    spell = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2003?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2001", "2004"),),
+              time_refs=({"which": "end", "value": "2004", "of": "answer"},))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(spell, "Yes; Tom Ek joined Nord FC in 2001 and stayed until 2004, before moving to Granit.",
+                   people) == "right"  # fmt: skip
+    assert verdict(spell, "Yes; Tom Ek joined Nord FC in 2001 and stayed until 2005, before moving to Granit.",
+                   people) == "wrong"  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        ("1939 — I can't recall the exact dates.", "wrong"),
+        ("1939. Not certain about the dates, sorry.", "wrong"),
+        ("I don't remember the precise dates, but Ola Rask was born in Ely in 1939.", "right"),
+        ("I don't remember the precise dates, but Ola Rask was born in Ely in 1938.", "wrong"),
+    ],
+)
+def test_a_reply_that_disclaims_the_dates_states_none(expl: str, expected: str) -> None:
+    born = q(answers=("1939",), answer_type="time", question="In what year was Ola Rask born in Ely?",
+             S_star=(Triple("Ola Rask", "wasBornIn", "Ely", "1939", "1939"),))  # fmt: skip
+    assert verdict(born, expl, ("Ola Rask", "Ely")) == expected
+
+
+def test_an_event_said_to_take_place_in_another_year_contradicts() -> None:
+    won = q(answers=("1998",), answer_type="time", question="In which year did Ola Rask win the Nordic Prize?",
+            S_star=(Triple("Ola Rask", "hasWonPrize", "Nordic Prize", "1998", "1998"),))  # fmt: skip
+    who = ("Ola Rask", "Nordic Prize")
+    assert verdict(won, "Ola Rask winning the Nordic Prize took place in 1998.", who) == "right"
+    assert verdict(won, "1998. Ola Rask winning the Nordic Prize happened in 1997.", who) == "wrong"
+    assert verdict(won, "Ola Rask's Nordic Prize win occurred in 1997, so the answer is 1998.", who) == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        # counted from the date before, at the relative's own unit
+        ("Varga was elected on 31 March 1993 and sworn in two days later; she quit on 20 November 1996.", "right"),
+        ("Varga was elected on 31 March 1993 and sworn in three days later; she quit on 20 November 1996.", "wrong"),
+        # a relative glossed by its explicit date: the explicit one counts
+        ("Varga took office on 2 April 1993 and stepped down three years later, on 20 November 1996.", "right"),
+        ("Varga took office on 2 April 1993 and stepped down three years later, on 21 November 1996.", "wrong"),
+        # "handed the office back to X" ends her term as it starts X's
+        ("Varga was sworn in on 2 April 1993 and handed the office back to Kun on 20 November 1996.", "right"),
+        ("Varga was sworn in on 2 April 1993 and handed the office back to Kun on 21 November 1996.", "wrong"),
+        # a day counted from a year pins no day
+        ("Varga won the 1993 vote, took office two days after it, and left on 20 November 1996.", "wrong"),
+    ],
+)  # fmt: skip
+def test_relative_dates_that_pin_the_day(expl: str, expected: str) -> None:
+    assert verdict(VARGA, expl) == expected
+
+
+def test_relative_years_counted_from_a_following_clause() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek join in 2005?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2005", None),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(spell, "Tom Ek joined Nord FC the year after he signed for Granit in 2004.", people) == "right"
+    assert verdict(spell, "Tom Ek joined Nord FC two years after signing for Granit in 2004.", people) == "wrong"
+    assert verdict(spell, "Tom Ek signed for Granit in 2003; he joined Nord FC two years later.", people) == "right"
+    # an approximate count pins no year: left to a reader who can weigh it
+    assert verdict(spell, "Tom Ek signed for Granit in 1995; he joined Nord FC a decade later.", people) == "undecided"
+    assert verdict(spell, "Tom Ek signed for Granit in 2003; about two years later he joined Nord FC.",
+                   people) == "undecided"  # fmt: skip

@@ -37,6 +37,7 @@ from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import (
     FactRef,
     attribute,
+    disclaims_dates,
     judge_refs,
     may_state,
     tables_as_fields,
@@ -270,6 +271,8 @@ def _careful(
     Whether every reference is stated and none contradicted, how many are stated, and why it is
     undecided (or None).
     """
+    if disclaims_dates(text):  # "1862 — I don't remember the dates": the reply states no date of its own
+        return False, 0, None
     dates = with_relative(text, extract_times(text)) if text else []  # "two years later"
     if fact_refs and not may_state(dates, fact_refs, g):  # no reference's date in the text at all: none is stated
         return False, 0, ("a date the reader cannot read" if text and _unread(text, dates, g) else None)
