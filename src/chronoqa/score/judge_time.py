@@ -409,16 +409,7 @@ def attribute(
     """
     if not text:
         return []
-    if others is None or isinstance(others, NameIndex):
-        index, owners = _fact_index(tuple(facts), others)
-    else:
-        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
-    toks = tokens(text)
-    known_keys = {t.key for w in known_words for t in tokens(w)}  # with singulars: "Prime Ministers" of a list
-    known = frozenset(known_keys | {k[:-1] for k in known_keys if len(k) > 3 and k.endswith("s")})
-    mentions = [m for m in index.find(text, toks) if not _qualifies_office(text, m, owners, known)]
-    sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
-    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+    sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     if not positions and len(all_dates) == 1:
@@ -483,6 +474,27 @@ def attribute(
 _OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?([^\W\d_][\w-]*)")
 _OFFICE_INSIDE_RE: Final = re.compile(r"\w['’]s?\s+[^\W\d_]|\s(?:of|for)\s")
 _OFFICE_BEFORE_RE: Final = re.compile(r"([^\W\d_][\w-]*)\s+(?:of|for)\s+(?:the\s+)?$")
+
+
+def _named(
+    text: str, facts: Sequence[FactRef], others: NameIndex | Iterable[str] | None, known_words: Iterable[str]
+) -> tuple[list[tuple[int, int]], list[_Pos]]:
+    """The sentences of ``text`` and the positions of the entities and pronouns it names."""
+    if others is None or isinstance(others, NameIndex):
+        index, owners = _fact_index(tuple(facts), others)
+    else:
+        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
+    toks = tokens(text)
+    known = _known_keys(known_words)
+    mentions = [m for m in index.find(text, toks) if not _qualifies_office(text, m, owners, known)]
+    sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
+    return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+def _known_keys(words: Iterable[str]) -> frozenset[str]:
+    """The token keys of the question's words, with singulars ("Prime Ministers" of a list question)."""
+    keys = {t.key for w in words for t in tokens(w)}
+    return frozenset(keys | {k[:-1] for k in keys if len(k) > 3 and k.endswith("s")})
 
 
 def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
