@@ -334,3 +334,121 @@ def test_relative_years_counted_from_a_following_clause() -> None:
     assert verdict(spell, "Tom Ek signed for Granit in 1995; he joined Nord FC a decade later.", people) == "undecided"
     assert verdict(spell, "Tom Ek signed for Granit in 2003; about two years later he joined Nord FC.",
                    people) == "undecided"  # fmt: skip
+
+
+def judged_answer(question: Question, reply: str, cands: tuple[str, ...] = ("Nord FC", "Granit")) -> str:
+    return score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict
+
+
+TEAM = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a first answer set up only to be set aside
+        ("You might be tempted to say Granit, but the dates rule it out: Nord FC.", "right"),
+        ("You might be tempted to say Nord FC, but the dates rule it out: Granit.", "wrong"),
+        ("I was going to say Granit, but checking the years, Nord FC is right.", "right"),
+        ("I was going to say Nord FC, but checking the years, Granit is right.", "wrong"),
+        # a hedge between two answers
+        ("Could be Nord FC, could be Granit — hard to say.", "wrong"),
+        ("It could also be Nord FC.", "wrong"),
+        # an interjection is no second answer
+        ("Hmm, Nord FC? Yes — Nord FC.", "right"),
+        ("Hmm, Granit? Yes — Granit.", "wrong"),
+    ],
+)
+def test_set_aside_hedged_and_interjected_answers(reply: str, expected: str) -> None:
+    assert judged_answer(TEAM, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # the successor or predecessor named with a plain verb after the one answer
+        ("Anna Varga; Bela Kun came after her in 1996.", "right"),
+        ("Anna Varga, then Bela Kun took over in 1996.", "right"),
+        ("Anna Varga. Bela Kun was her successor.", "right"),
+        ("Anna Varga, who kept the seat warm between Kun's first and second terms.", "right"),
+        # the same shapes with the rival first: he is the answer given
+        ("Bela Kun; Anna Varga came after him in 1996.", "wrong"),
+        ("Bela Kun, then Anna Varga took over in 1996.", "wrong"),
+        ("Anna Varga, then Bela Kun.", "wrong"),  # a bare "A, then B" lists two answers
+        ("Anna Varga and Bela Kun.", "wrong"),
+        ("Kun's the one.", "wrong"),
+    ],
+)
+def test_a_successor_named_as_context(reply: str, expected: str) -> None:
+    one = q(answers=("Anna Varga",), source="table")
+    assert judged_answer(one, reply, LEADERS) == expected
+
+
+def test_a_successor_in_a_list_question_is_a_second_answer() -> None:
+    two = q(answers=("Anna Varga", "Carla Dorn"), source="table")
+    assert judged_answer(two, "Anna Varga, then Bela Kun took over.", LEADERS) == "wrong"
+
+
+def test_an_outdated_holder_named_as_the_one_taken_over_from() -> None:
+    now = q(answers=("Anna Varga",), source="table", operator="time_alignment", outdated_answers=("Bela Kun",))
+    got = score_answer(now, AnswerRecord("q", "t", "ok", "Varga. She took over from Bela Kun in 1993.", None),
+                       candidates=LEADERS)  # fmt: skip
+    assert got.outcome != "outdated"
+    got = score_answer(now, AnswerRecord("q", "t", "ok", "Bela Kun, who took over in 1990.", None), candidates=LEADERS)
+    assert got.outcome == "outdated"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a given name or a short form the data does not list: left to a reader who knows it
+        ("That's Anna — the first woman in the post.", "undecided"),
+        ("Varga.", "right"),
+        # a word a rival shares is no part of the gold's name
+        ("That's Bela — the first man in the post.", "undecided"),
+    ],
+)
+def test_a_part_of_the_gold_name(reply: str, expected: str) -> None:
+    one = q(answers=("Anna Varga",), source="table")
+    assert judged_answer(one, reply, LEADERS) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "expected"),
+    [
+        ("I believe so, yes.", "yes", "right"),
+        ("I believe so, yes.", "no", "wrong"),
+        ("Not true.", "no", "right"),
+        ("Not true.", "yes", "wrong"),
+        ("He did, by all accounts.", "yes", "right"),
+        ("It wasn't the case.", "yes", "wrong"),
+        ("Well, yes and no.", "yes", "undecided"),
+    ],
+)
+def test_yes_or_no_said_later_in_the_reply(reply: str, gold: str, expected: str) -> None:
+    asked = q(answers=(gold,), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2003?")
+    assert judged_answer(asked, reply) == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Can't say — my records don't cover that.", "No idea, honestly.", "That's beyond what I can answer reliably."],
+)
+def test_more_refusals(reply: str) -> None:
+    got = score_answer(TEAM, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.outcome == "abstain"
+
+
+def test_decades_and_vague_counts_in_a_duration() -> None:
+    span = q(answers=("59 years",), answer_ids=("P59Y",), answer_type="duration", question="How many years?")
+    assert judged_answer(span, "about six decades") == "wrong"
+    sixty = q(answers=("60 years",), answer_ids=("P60Y",), answer_type="duration", question="How many years?")
+    assert judged_answer(sixty, "six decades") == "right"
+
+
+def test_club_names_without_particles_or_a_two_digit_year() -> None:
+    for gold, reply, rival in (("Clube de Regatas do Leme", "Clube Regatas Leme", "Clube Regatas Sul"),
+                               ("KFC Krefeld 05", "KFC Krefeld", "KFC Bonn")):  # fmt: skip
+        club = q(answers=(gold,), S_star=(Triple("Tom Ek", "playsFor", gold, "2004", None),))
+        assert judged_answer(club, reply, (gold, rival)) == "right"
+        assert judged_answer(club, rival, (gold, rival)) == "wrong"
