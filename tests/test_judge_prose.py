@@ -444,6 +444,8 @@ def test_decades_and_vague_counts_in_a_duration() -> None:
     assert judged_answer(span, "about six decades") == "wrong"
     sixty = q(answers=("60 years",), answer_ids=("P60Y",), answer_type="duration", question="How many years?")
     assert judged_answer(sixty, "six decades") == "right"
+    assert judged_answer(span, "Just a few years.") == "wrong"
+    assert judged_answer(span, "Several decades.") == "wrong"
 
 
 def test_club_names_without_particles_or_a_two_digit_year() -> None:
@@ -452,3 +454,26 @@ def test_club_names_without_particles_or_a_two_digit_year() -> None:
         club = q(answers=(gold,), S_star=(Triple("Tom Ek", "playsFor", gold, "2004", None),))
         assert judged_answer(club, reply, (gold, rival)) == "right"
         assert judged_answer(club, rival, (gold, rival)) == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        ("Anna Varga war vom 2. April 1993 bis 20. November 1996 Regierungschefin.", "right"),
+        ("Anna Varga war vom 2. April 1993 bis 21. November 1996 Regierungschefin.", "wrong"),
+        ("Anna Varga gobernó desde el 2 de abril de 1993 hasta el 20 de noviembre de 1996.", "right"),
+        ("Anna Varga gobernó desde el 20 de noviembre de 1996 hasta el 2 de abril de 1993.", "wrong"),
+        ("Anna Varga a gouverné du 2 avril 1993 au 20 novembre 1996.", "right"),
+        ("Anna Varga a gouverné du 2 avril 1993 jusqu'au 20 novembre 1995.", "wrong"),
+    ],
+)
+def test_dates_in_german_spanish_and_french(expl: str, expected: str) -> None:
+    # a trap is never accepted; where the rules cannot read the clause's own words it is left undecided
+    got = verdict(VARGA, expl)
+    assert got == expected if expected == "right" else got != "right"
+
+
+def test_a_year_answer_in_another_language() -> None:
+    year = q(answers=("2008-05-07",), answer_type="time", granularity="day", question="When did he take office?")
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "El 7 de mayo de 2008.", None)).verdict == "right"
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "Am 7. März 2008.", None)).verdict == "wrong"

@@ -56,7 +56,7 @@ from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
-from chronoqa.time.text import extract_times, full_years
+from chronoqa.time.text import english_dates, extract_times, full_years
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -181,6 +181,7 @@ class AnswerOutcome(NamedTuple):
 
 def _time_points(text: str) -> list[TimePoint]:
     pts: list[TimePoint] = []
+    text = english_dates(text)  # "el 7 de mayo de 2008", "am 1. Juli 2004"
     try:
         p = parse_time(text.strip())
     except TimeParseError:
@@ -271,6 +272,10 @@ def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tupl
     return matched, extra, None if found or mode != "careful" else f"no {what} the reader understands"
 
 
+_VAGUE_COUNT: Final = re.compile(
+    r"\b(?:a\s+few|few|several|some|many|a\s+couple\s+of|a\s+handful\s+of)\s+(?:years?|months?|days?|decades?)\b",
+    re.IGNORECASE,
+)
 _YES: Final = frozenset({"yes", "true", "correct"})
 _NO: Final = frozenset({"no", "false", "incorrect"})
 
@@ -298,7 +303,7 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
     if not found and len(words) == 1 and words[0].isdigit():
         found = [Duration(int(words[0]), gold.granularity)]
     if not found:
-        return set(), 0
+        return set(), 1 if _VAGUE_COUNT.search(text) else 0  # "just a few years" claims no number: wrong
     wrong = sum(1 for d in found if not same_duration(d, gold))
     return ({0}, 0) if not wrong else (set(), wrong)
 

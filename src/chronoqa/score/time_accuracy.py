@@ -46,7 +46,7 @@ from chronoqa.score.judge_time import (
     with_relative,
 )
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
-from chronoqa.time.text import TimeMention, extract_times, full_years
+from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years
 
 __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
 
@@ -230,6 +230,7 @@ def score_time(
     """
     if mode not in ("careful", "strict"):
         raise UnknownNameError("time judging mode", str(mode), ("careful", "strict"))
+    foreign = False
     refs = gold_time_refs(q)
     verdict = judge(q, record) if (judge is not None and record is not None) else None
     if not refs:
@@ -240,12 +241,14 @@ def score_time(
         # Markdown bold and tables; "wait, let me correct"
         text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
+        english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
+        foreign, text = english != text, english
     if mode == "strict":
         n = cites(text, refs, g)
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
-    ok, n, why = _careful(text or "", facts, fact_refs, g, entities, words)
+    ok, n, why = _careful(text or "", facts, fact_refs, g, entities, words, foreign)
     return _resolved(TimeRow(q.id, answer_correct, ok, len(fact_refs), n, verdict, undecided=why))
 
 
@@ -265,11 +268,12 @@ def _careful(
     g: Granularity,
     entities: NameIndex | Iterable[str] | None,
     words: Sequence[str],
+    foreign: bool = False,
 ) -> tuple[bool, int, str | None]:
     """The careful verdict on ``text``.
 
     Whether every reference is stated and none contradicted, how many are stated, and why it is
-    undecided (or None).
+    undecided (or None). ``foreign``: the text wrote its dates in another language (its cue words are not read).
     """
     if disclaims_dates(text):  # "1862 — I don't remember the dates": the reply states no date of its own
         return False, 0, None
@@ -285,6 +289,8 @@ def _careful(
             why = "the date is stated, but not for what the rules can tell"
         elif text and _unread(text, dates, g):
             why = "a date the reader cannot read"
+        elif foreign:
+            why = "a reply in another language: its dates are read, its cue words are not"
     return ok, n, why
 
 
