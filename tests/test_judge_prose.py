@@ -477,3 +477,25 @@ def test_a_year_answer_in_another_language() -> None:
     year = q(answers=("2008-05-07",), answer_type="time", granularity="day", question="When did he take office?")
     assert score_answer(year, AnswerRecord("q", "t", "ok", "El 7 de mayo de 2008.", None)).verdict == "right"
     assert score_answer(year, AnswerRecord("q", "t", "ok", "Am 7. März 2008.", None)).verdict == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Candidates:\n- Bela Kun\n- Anna Varga ✓\n- Carla Dorn", "right"),
+        ("Candidates:\n- Bela Kun ✓\n- Anna Varga\n- Carla Dorn", "wrong"),
+        ("1. Bela Kun\n2. **Anna Varga** (this one)\n3. Carla Dorn", "right"),
+        ("1. **Bela Kun** ← answer\n2. Anna Varga", "wrong"),
+        # two marks say two answers
+        ("- Bela Kun ✓\n- Anna Varga ✓", "wrong"),
+    ],
+)
+def test_a_list_of_candidates_with_one_marked(reply: str, expected: str) -> None:
+    one = q(answers=("Anna Varga",), source="table")
+    assert judged_answer(one, reply, LEADERS) == expected
+
+
+def test_one_bold_item_of_a_list_question_is_no_mark() -> None:
+    two = q(answers=("Anna Varga", "Bela Kun"), source="table")
+    assert judged_answer(two, "- **Anna Varga**\n- Bela Kun", LEADERS) == "right"
+    assert judged_answer(two, "- **Anna Varga**\n- Carla Dorn", LEADERS) == "wrong"

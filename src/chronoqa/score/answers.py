@@ -373,7 +373,7 @@ def score_answer(
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if mode == "careful":
-        fixed = after_correction(_json_answer(text))
+        fixed = _marked_item(after_correction(_json_answer(text)), n_gold)  # "- A\n- B ✓": B
         head = _headline(fixed) if fixed == _json_answer(text) else None
         if head is not None:  # "Cagliari\n\nHe joined Reggiana in 1997 ...": the first line is the answer
             kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
@@ -520,6 +520,23 @@ def _headline(text: str) -> str | None:
         return None
     head = text.strip()[: m.start()].strip()
     return head if 0 < len(head) <= 120 and text.strip()[m.end() :].strip() else None
+
+
+_MARK_RE: Final = re.compile(r"[✓✔✅☑]|←|<-+|\((?:this\s+one|answer|the\s+answer|correct)\)", re.IGNORECASE)
+_ITEM_RE: Final = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?P<item>.+?)\s*$", re.MULTILINE)
+
+
+def _marked_item(text: str, n_gold: int) -> str:
+    """The one item of a list of candidates that the reply marks (✓, ←, "(this one)"), else ``text``.
+
+    Only for a question with one gold answer; a list of fewer than two items, or one that marks none or
+    several, is left as it is.
+    """
+    items = [m.group("item") for m in _ITEM_RE.finditer(text)] if n_gold == 1 else []
+    marked = [it for it in items if _MARK_RE.search(it)]
+    if len(items) < 2 or len(marked) != 1:
+        return text
+    return _MARK_RE.sub(" ", marked[0]).replace("**", " ").strip(" :-—–")
 
 
 def _json_answer(text: str) -> str:
