@@ -406,11 +406,13 @@ def test_an_outdated_holder_named_as_the_one_taken_over_from() -> None:
         ("Varga.", "right"),
         # a word a rival shares is no part of the gold's name
         ("That's Bela — the first man in the post.", "undecided"),
+        # the gold's surname inside a longer word decides, whatever the given name
+        ("Anna Vargaei", "wrong"),
     ],
 )
 def test_a_part_of_the_gold_name(reply: str, expected: str) -> None:
     one = q(answers=("Anna Varga",), source="table")
-    assert judged_answer(one, reply, LEADERS) == expected
+    assert judged_answer(one, reply, LEADERS[1:]) == expected  # the rivals, as evaluate gives them
 
 
 @pytest.mark.parametrize(

@@ -680,7 +680,8 @@ def _careful_entities(
     if n_named >= 2 and any(t.key == "or" for t in toks):
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
-    seen = seen or n_named > 0 or _near_gold(q, toks, candidates, context)
+    near = _near_gold(q, toks, candidates, context)  # "Köhlerei", a surname a rival shares: decided
+    seen = seen or n_named > 0 or near
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     if not matched and not seen:
@@ -689,7 +690,7 @@ def _careful_entities(
             if foreign_runs(text)
             else "names no entity of the question's slot that the rules know"
         )
-    elif not (matched or extra or any(m.keys & ks for m in mentions for ks in gold_keys)) and _part_of_gold(
+    elif not (near or matched or extra or any(m.keys & ks for m in mentions for ks in gold_keys)) and _part_of_gold(
         q, text, toks, candidates, context
     ):  # no gold name found, not even under a negation ("not Köhler" decides)
         unknown = "names a part of a gold name (a given name, a short form) that the rules cannot confirm"
