@@ -252,3 +252,252 @@ def test_a_transliterated_administrative_word() -> None:
     cands = ("Tver Governorate", "Pskov Governorate")
     for reply, expected in (("Tver Guberniya", "right"), ("Pskov Guberniya", "wrong")):
         assert score_answer(unit, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict == expected
+
+
+def test_the_questions_own_office_owns_no_date() -> None:
+    office = table_q("Anna Varga", "1993-04-02", "1996-11-20", question="Who was the Prime Minister of Ruritania?")
+    known = (*LEADERS, "Ruritania", "Ruritania, Prime Minister")
+    text = "Anna Varga's time as Ruritania's Prime Minister got going on 2 April 1993 and lasted until 20 Nov 1996."
+    assert verdict(office, text, known) == "right"
+    assert verdict(office, "Anna Varga's term as Prime Minister of Ruritania ran until 20 November 1996; she took "
+                           "office on 2 April 1993.", known) == "right"  # fmt: skip
+    swapped = "Anna Varga's time as Ruritania's Prime Minister got going on 20 Nov 1996 and lasted until 2 April 1993."
+    assert verdict(office, swapped, known) == "wrong"
+    # another holder's possessive still owns its dates
+    other = "Bela Kun's time as Ruritania's Prime Minister got going on 2 April 1993 and lasted until 20 November 1996."
+    assert verdict(office, other, known) == "wrong"
+
+
+def test_until_after_and_keeps_the_subject_of_the_clause() -> None:
+    spell = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2003?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2001", "2004"),),
+              time_refs=({"which": "end", "value": "2004", "of": "answer"},))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(spell, "Yes; Tom Ek joined Nord FC in 2001 and stayed until 2004, before moving to Granit.",
+                   people) == "right"  # fmt: skip
+    assert verdict(spell, "Yes; Tom Ek joined Nord FC in 2001 and stayed until 2005, before moving to Granit.",
+                   people) == "wrong"  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        ("1939 — I can't recall the exact dates.", "wrong"),
+        ("1939. Not certain about the dates, sorry.", "wrong"),
+        ("I don't remember the precise dates, but Ola Rask was born in Ely in 1939.", "right"),
+        ("I don't remember the precise dates, but Ola Rask was born in Ely in 1938.", "wrong"),
+    ],
+)
+def test_a_reply_that_disclaims_the_dates_states_none(expl: str, expected: str) -> None:
+    born = q(answers=("1939",), answer_type="time", question="In what year was Ola Rask born in Ely?",
+             S_star=(Triple("Ola Rask", "wasBornIn", "Ely", "1939", "1939"),))  # fmt: skip
+    assert verdict(born, expl, ("Ola Rask", "Ely")) == expected
+
+
+def test_an_event_said_to_take_place_in_another_year_contradicts() -> None:
+    won = q(answers=("1998",), answer_type="time", question="In which year did Ola Rask win the Nordic Prize?",
+            S_star=(Triple("Ola Rask", "hasWonPrize", "Nordic Prize", "1998", "1998"),))  # fmt: skip
+    who = ("Ola Rask", "Nordic Prize")
+    assert verdict(won, "Ola Rask winning the Nordic Prize took place in 1998.", who) == "right"
+    assert verdict(won, "1998. Ola Rask winning the Nordic Prize happened in 1997.", who) == "wrong"
+    assert verdict(won, "Ola Rask's Nordic Prize win occurred in 1997, so the answer is 1998.", who) == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        # counted from the date before, at the relative's own unit
+        ("Varga was elected on 31 March 1993 and sworn in two days later; she quit on 20 November 1996.", "right"),
+        ("Varga was elected on 31 March 1993 and sworn in three days later; she quit on 20 November 1996.", "wrong"),
+        # a relative glossed by its explicit date: the explicit one counts
+        ("Varga took office on 2 April 1993 and stepped down three years later, on 20 November 1996.", "right"),
+        ("Varga took office on 2 April 1993 and stepped down three years later, on 21 November 1996.", "wrong"),
+        # "handed the office back to X" ends her term as it starts X's
+        ("Varga was sworn in on 2 April 1993 and handed the office back to Kun on 20 November 1996.", "right"),
+        ("Varga was sworn in on 2 April 1993 and handed the office back to Kun on 21 November 1996.", "wrong"),
+        # a day counted from a year pins no day
+        ("Varga won the 1993 vote, took office two days after it, and left on 20 November 1996.", "wrong"),
+    ],
+)  # fmt: skip
+def test_relative_dates_that_pin_the_day(expl: str, expected: str) -> None:
+    assert verdict(VARGA, expl) == expected
+
+
+def test_relative_years_counted_from_a_following_clause() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek join in 2005?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2005", None),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(spell, "Tom Ek joined Nord FC the year after he signed for Granit in 2004.", people) == "right"
+    assert verdict(spell, "Tom Ek joined Nord FC two years after signing for Granit in 2004.", people) == "wrong"
+    assert verdict(spell, "Tom Ek signed for Granit in 2003; he joined Nord FC two years later.", people) == "right"
+    # an approximate count pins no year: left to a reader who can weigh it
+    assert verdict(spell, "Tom Ek signed for Granit in 1995; he joined Nord FC a decade later.", people) == "undecided"
+    assert verdict(spell, "Tom Ek signed for Granit in 2003; about two years later he joined Nord FC.",
+                   people) == "undecided"  # fmt: skip
+
+
+def judged_answer(question: Question, reply: str, cands: tuple[str, ...] = ("Nord FC", "Granit")) -> str:
+    return score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict
+
+
+TEAM = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a first answer set up only to be set aside
+        ("You might be tempted to say Granit, but the dates rule it out: Nord FC.", "right"),
+        ("You might be tempted to say Nord FC, but the dates rule it out: Granit.", "wrong"),
+        ("I was going to say Granit, but checking the years, Nord FC is right.", "right"),
+        ("I was going to say Nord FC, but checking the years, Granit is right.", "wrong"),
+        # a hedge between two answers
+        ("Could be Nord FC, could be Granit — hard to say.", "wrong"),
+        ("It could also be Nord FC.", "wrong"),
+        # an interjection is no second answer
+        ("Hmm, Nord FC? Yes — Nord FC.", "right"),
+        ("Hmm, Granit? Yes — Granit.", "wrong"),
+    ],
+)
+def test_set_aside_hedged_and_interjected_answers(reply: str, expected: str) -> None:
+    assert judged_answer(TEAM, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # the successor or predecessor named with a plain verb after the one answer
+        ("Anna Varga; Bela Kun came after her in 1996.", "right"),
+        ("Anna Varga, then Bela Kun took over in 1996.", "right"),
+        ("Anna Varga. Bela Kun was her successor.", "right"),
+        ("Anna Varga, who kept the seat warm between Kun's first and second terms.", "right"),
+        # the same shapes with the rival first: he is the answer given
+        ("Bela Kun; Anna Varga came after him in 1996.", "wrong"),
+        ("Bela Kun, then Anna Varga took over in 1996.", "wrong"),
+        ("Anna Varga, then Bela Kun.", "wrong"),  # a bare "A, then B" lists two answers
+        ("Anna Varga and Bela Kun.", "wrong"),
+        ("Kun's the one.", "wrong"),
+    ],
+)
+def test_a_successor_named_as_context(reply: str, expected: str) -> None:
+    one = q(answers=("Anna Varga",), source="table")
+    assert judged_answer(one, reply, LEADERS) == expected
+
+
+def test_a_successor_in_a_list_question_is_a_second_answer() -> None:
+    two = q(answers=("Anna Varga", "Carla Dorn"), source="table")
+    assert judged_answer(two, "Anna Varga, then Bela Kun took over.", LEADERS) == "wrong"
+
+
+def test_an_outdated_holder_named_as_the_one_taken_over_from() -> None:
+    now = q(answers=("Anna Varga",), source="table", operator="time_alignment", outdated_answers=("Bela Kun",))
+    got = score_answer(now, AnswerRecord("q", "t", "ok", "Varga. She took over from Bela Kun in 1993.", None),
+                       candidates=LEADERS)  # fmt: skip
+    assert got.outcome != "outdated"
+    got = score_answer(now, AnswerRecord("q", "t", "ok", "Bela Kun, who took over in 1990.", None), candidates=LEADERS)
+    assert got.outcome == "outdated"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a given name or a short form the data does not list: left to a reader who knows it
+        ("That's Anna — the first woman in the post.", "undecided"),
+        ("Varga.", "right"),
+        # a word a rival shares is no part of the gold's name
+        ("That's Bela — the first man in the post.", "undecided"),
+        # the gold's surname inside a longer word decides, whatever the given name
+        ("Anna Vargaei", "wrong"),
+    ],
+)
+def test_a_part_of_the_gold_name(reply: str, expected: str) -> None:
+    one = q(answers=("Anna Varga",), source="table")
+    assert judged_answer(one, reply, LEADERS[1:]) == expected  # the rivals, as evaluate gives them
+
+
+@pytest.mark.parametrize(
+    ("reply", "gold", "expected"),
+    [
+        ("I believe so, yes.", "yes", "right"),
+        ("I believe so, yes.", "no", "wrong"),
+        ("Not true.", "no", "right"),
+        ("Not true.", "yes", "wrong"),
+        ("He did, by all accounts.", "yes", "right"),
+        ("It wasn't the case.", "yes", "wrong"),
+        ("Well, yes and no.", "yes", "undecided"),
+    ],
+)
+def test_yes_or_no_said_later_in_the_reply(reply: str, gold: str, expected: str) -> None:
+    asked = q(answers=(gold,), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2003?")
+    assert judged_answer(asked, reply) == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Can't say — my records don't cover that.", "No idea, honestly.", "That's beyond what I can answer reliably."],
+)
+def test_more_refusals(reply: str) -> None:
+    got = score_answer(TEAM, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.outcome == "abstain"
+
+
+def test_decades_and_vague_counts_in_a_duration() -> None:
+    span = q(answers=("59 years",), answer_ids=("P59Y",), answer_type="duration", question="How many years?")
+    assert judged_answer(span, "about six decades") == "wrong"
+    sixty = q(answers=("60 years",), answer_ids=("P60Y",), answer_type="duration", question="How many years?")
+    assert judged_answer(sixty, "six decades") == "right"
+    assert judged_answer(span, "Just a few years.") == "wrong"
+    assert judged_answer(span, "Several decades.") == "wrong"
+
+
+def test_club_names_without_particles_or_a_two_digit_year() -> None:
+    for gold, reply, rival in (("Clube de Regatas do Leme", "Clube Regatas Leme", "Clube Regatas Sul"),
+                               ("KFC Krefeld 05", "KFC Krefeld", "KFC Bonn")):  # fmt: skip
+        club = q(answers=(gold,), S_star=(Triple("Tom Ek", "playsFor", gold, "2004", None),))
+        assert judged_answer(club, reply, (gold, rival)) == "right"
+        assert judged_answer(club, rival, (gold, rival)) == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        ("Anna Varga war vom 2. April 1993 bis 20. November 1996 Regierungschefin.", "right"),
+        ("Anna Varga war vom 2. April 1993 bis 21. November 1996 Regierungschefin.", "wrong"),
+        ("Anna Varga gobernó desde el 2 de abril de 1993 hasta el 20 de noviembre de 1996.", "right"),
+        ("Anna Varga gobernó desde el 20 de noviembre de 1996 hasta el 2 de abril de 1993.", "wrong"),
+        ("Anna Varga a gouverné du 2 avril 1993 au 20 novembre 1996.", "right"),
+        ("Anna Varga a gouverné du 2 avril 1993 jusqu'au 20 novembre 1995.", "wrong"),
+    ],
+)
+def test_dates_in_german_spanish_and_french(expl: str, expected: str) -> None:
+    # a trap is never accepted; where the rules cannot read the clause's own words it is left undecided
+    got = verdict(VARGA, expl)
+    assert got == expected if expected == "right" else got != "right"
+
+
+def test_a_year_answer_in_another_language() -> None:
+    year = q(answers=("2008-05-07",), answer_type="time", granularity="day", question="When did he take office?")
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "El 7 de mayo de 2008.", None)).verdict == "right"
+    assert score_answer(year, AnswerRecord("q", "t", "ok", "Am 7. März 2008.", None)).verdict == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Candidates:\n- Bela Kun\n- Anna Varga ✓\n- Carla Dorn", "right"),
+        ("Candidates:\n- Bela Kun ✓\n- Anna Varga\n- Carla Dorn", "wrong"),
+        ("1. Bela Kun\n2. **Anna Varga** (this one)\n3. Carla Dorn", "right"),
+        ("1. **Bela Kun** ← answer\n2. Anna Varga", "wrong"),
+        # two marks say two answers
+        ("- Bela Kun ✓\n- Anna Varga ✓", "wrong"),
+    ],
+)
+def test_a_list_of_candidates_with_one_marked(reply: str, expected: str) -> None:
+    one = q(answers=("Anna Varga",), source="table")
+    assert judged_answer(one, reply, LEADERS) == expected
+
+
+def test_one_bold_item_of_a_list_question_is_no_mark() -> None:
+    two = q(answers=("Anna Varga", "Bela Kun"), source="table")
+    assert judged_answer(two, "- **Anna Varga**\n- Bela Kun", LEADERS) == "right"
+    assert judged_answer(two, "- **Anna Varga**\n- Carla Dorn", LEADERS) == "wrong"

@@ -85,19 +85,15 @@ def test_held_out_set() -> None:
 # Agreement over the decided items (A, T) and the most undecided items, as reached for each set
 # (docs/metrics.md, "Blind sets"); every set: no false accept.
 BLIND_FLOORS = {
-    "set1": {"A": (0.98, 0.07), "T": (0.87, 0.05)},
-    "set2": {"A": (0.95, 0.10), "T": (0.80, 0.04)},
-    "set3": {"A": (0.98, 0.04), "T": (0.87, 0.09)},
-    "set4": {"A": (0.96, 0.05), "T": (0.95, 0.02)},
-    "set5": {"A": (0.95, 0.08), "T": (0.89, 0.02)},
+    "set1": {"A": (0.99, 0.06), "T": (0.95, 0.02)},
+    "set2": {"A": (0.96, 0.08), "T": (0.89, 0.03)},
+    "set3": {"A": (0.98, 0.04), "T": (0.91, 0.07)},
+    "set4": {"A": (0.97, 0.04), "T": (0.96, 0.01)},
+    "set5": {"A": (0.99, 0.03), "T": (0.99, 0.02)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
-KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
-    # a hedge between the gold place and the question's own intermediate person; explanations that give the
-    # answer year and disclaim every date, and one whose stated start ('06) contradicts its answer (2005)
-    "set5": {"A": [56], "T": [86, 93, 131, 138]},
-}
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {}
 
 
 @pytest.fixture(scope="module")

@@ -56,7 +56,7 @@ from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
-from chronoqa.time.text import extract_times, full_years
+from chronoqa.time.text import english_dates, extract_times, full_years
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -184,6 +184,7 @@ class AnswerOutcome(NamedTuple):
 
 def _time_points(text: str) -> list[TimePoint]:
     pts: list[TimePoint] = []
+    text = english_dates(text)  # "el 7 de mayo de 2008", "am 1. Juli 2004"
     try:
         p = parse_time(text.strip())
     except TimeParseError:
@@ -274,6 +275,10 @@ def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tupl
     return matched, extra, None if found or mode != "careful" else f"no {what} the reader understands"
 
 
+_VAGUE_COUNT: Final = re.compile(
+    r"\b(?:a\s+few|few|several|some|many|a\s+couple\s+of|a\s+handful\s+of)\s+(?:years?|months?|days?|decades?)\b",
+    re.IGNORECASE,
+)
 _YES: Final = frozenset({"yes", "true", "correct"})
 _NO: Final = frozenset({"no", "false", "incorrect"})
 
@@ -290,6 +295,7 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
         return set(), 0
     if q.answer_type == "yes_no":
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
+        said = said or _polarity(text)
         if said is None:
             return set(), 0
         return ({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1)
@@ -300,9 +306,30 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
     if not found and len(words) == 1 and words[0].isdigit():
         found = [Duration(int(words[0]), gold.granularity)]
     if not found:
-        return set(), 0
+        return set(), 1 if _VAGUE_COUNT.search(text) else 0  # "just a few years" claims no number: wrong
     wrong = sum(1 for d in found if not same_duration(d, gold))
     return ({0}, 0) if not wrong else (set(), wrong)
+
+
+_SAYS_NO: Final = re.compile(
+    r"\b(?:no|nope|false|incorrect|not\s+(?:true|correct|so|the\s+case)|(?:is|was|were|are)n[’']?t\s+(?:true|so|the\s+case)|"
+    r"(?:did|does|do|was|were|is|had|has)\s*n[o’']?t\b|i\s+don[’']?t\s+(?:think|believe)\s+so)\b",
+    re.IGNORECASE,
+)
+_SAYS_YES: Final = re.compile(
+    r"\b(?:yes|yeah|yep|true|correct|indeed|i\s+(?:believe|think)\s+so|that[’']?s\s+right|(?:it|he|she|they)\s+(?:did|was|were))\b",
+    re.IGNORECASE,
+)
+
+
+def _polarity(text: str) -> str | None:
+    """Yes or no said somewhere in a reply that does not start with it ("I believe so, yes.", "Not true.").
+
+    A "not true" is a no, not a yes; a reply that says both ("yes and no") says neither.
+    """
+    no = _SAYS_NO.search(text) is not None
+    yes = _SAYS_YES.search(_SAYS_NO.sub(" ", text)) is not None
+    return None if yes == no else ("yes" if yes else "no")
 
 
 def _set_ok(n_gold: int, matched: int, extra: int, rule: SetRule) -> bool:
@@ -349,7 +376,7 @@ def score_answer(
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if mode == "careful":
-        fixed = after_correction(_json_answer(text))
+        fixed = _marked_item(after_correction(_json_answer(text)), n_gold)  # "- A\n- B ✓": B
         head = _headline(fixed) if fixed == _json_answer(text) else None
         if head is not None:  # "Cagliari\n\nHe joined Reggiana in 1997 ...": the first line is the answer
             kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
@@ -384,7 +411,9 @@ def score_answer(
             hit_old, _ = _match_times(text, [_safe_time(a) for a in q.outdated_answers], g)
         elif mode == "careful":
             idx = NameIndex({str(i): (a,) for i, a in enumerate(q.outdated_answers)})
-            hit_old = {int(k) for m in idx.find(text) if not m.negated for k in m.keys}
+            toks = tokens(text)  # "took over from X" names X as context, not as the answer
+            named = [m for m in idx.find(text, toks) if not m.negated and not _after_context(toks, m)]
+            hit_old = {int(k) for m in named for k in m.keys}
         else:
             hit_old, _ = _match_entities(text, old)
         if hit_old:
@@ -431,16 +460,22 @@ _PREAMBLE: Final = re.compile(
 )
 # Words that introduce an answer and name nothing ("The answer is X.", "### Answer\nX").
 _ANSWER_LEAD: Final = re.compile(
-    r"^\s*(?:#+\s*answer\s*\n|(?:so\s+|therefore\s*,?\s*)?(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:))\s*",
+    r"^\s*(?:#+\s*answer\s*\n|(?:so\s+|therefore\s*,?\s*)?(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)|"
+    r"(?:that|it)\s*(?:would\s+be|must\s+be|[’']s|is|was)\b)\s*",
     re.IGNORECASE,
 )
 # A club's founding year closing a name of two words or more ("FC Wil 1900", "U.S. Salernitana 1919").
-_FOUNDED: Final = re.compile(r"(?P<name>\S+(?:\s+\S+)+?)\s+(?:1[89]|20)\d\d")
+_FOUNDED: Final = re.compile(r"(?P<name>\S+(?:\s+\S+)+?)\s+(?:(?:1[89]|20)?\d\d)")
+# Linking particles a name is written without as often as with ("Recreativo Huelva" for "Recreativo de Huelva").
+_PARTICLES: Final = re.compile(r"\s+(?:de|del|da|do|dos|das|di|des|du|la|le|el)(?=\s)", re.IGNORECASE)
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
     r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,|\bcorrecting\s+myself\b|"
-    r"\bon\s+second\s+thought\b|\?\s*no\s*[—–,:-])",
+    r"\bon\s+second\s+thought\b|\?\s*no\s*[—–,:-]|"
+    # a first answer set up to be set aside: "you might say X, but ...", "I was going to say X, but ..."
+    r"\b(?:was\s+going\s+to|(?:you|one|i|some|many|people)\s+(?:might|may|could|would)(?:\s+be\s+tempted\s+to)?)\s+"
+    r"say\b[^.;\n]{0,80}?\bbut\b)",
     re.IGNORECASE,
 )
 # A clause that excludes what it names ("so he doesn't qualify", "past the cutoff").
@@ -458,17 +493,24 @@ _REFUSAL: Final = re.compile(
     r"\b(?:i\s+(?:do\s+not|don't|cannot|can't|could\s+not|couldn't|am\s+unable\s+to|was\s+unable\s+to|"
     r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate|help)|"
     r"i'm\s+(?:not\s+sure|unable|not\s+aware)|i\s+have\s+no\s+(?:reliable\s+)?(?:information|record)|"
-    r"no\s+reliable\s+information)\b",
+    r"no\s+reliable\s+information|no\s+idea|can(?:no|[’']?)t\s+say|beyond\s+what\s+i\s+(?:can|could|know)|"
+    r"(?:my\s+)?(?:data|knowledge|records?|information)\s+(?:doesn[’']?t|does\s+not|don[’']?t|do\s+not)\s+cover)\b",
     re.IGNORECASE,
 )
-_FILLER: Final = frozenset({"both", "respectively", "etc", "and", "all", "them", "others"})
+_FILLER: Final = frozenset(
+    {"both", "respectively", "etc", "and", "all", "them", "others", "hm", "hmm", "well", "ok", "okay", "yes", "yeah",
+     "sure", "ah", "oh", "so", "right", "no"}
+)  # fmt: skip
 _LIST_SPLIT: Final = re.compile(r"\s*(?:[,;/\n]|\s&\s|\band\b|\bor\b)\s*", re.IGNORECASE)
 _PAREN_RE: Final = re.compile(r"\([^)]*\)")
 
 
+_COULD_BE: Final = re.compile(r"\bcould\s+(?:also\s+)?be\b", re.IGNORECASE)
+
+
 def _hedged(text: str) -> bool:
     words = normalize_answer(text).split()
-    return any(w in _HEDGES for w in words)
+    return any(w in _HEDGES for w in words) or _COULD_BE.search(text) is not None
 
 
 _HEAD_RE: Final = re.compile(r"\s*\n\s*\n|\n(?=\s*(?:#|\*\*|[-*•]\s|\d+[.)]\s|\|))")
@@ -481,6 +523,23 @@ def _headline(text: str) -> str | None:
         return None
     head = text.strip()[: m.start()].strip()
     return head if 0 < len(head) <= 120 and text.strip()[m.end() :].strip() else None
+
+
+_MARK_RE: Final = re.compile(r"[✓✔✅☑]|←|<-+|\((?:this\s+one|answer|the\s+answer|correct)\)", re.IGNORECASE)
+_ITEM_RE: Final = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(?P<item>.+?)\s*$", re.MULTILINE)
+
+
+def _marked_item(text: str, n_gold: int) -> str:
+    """The one item of a list of candidates that the reply marks (✓, ←, "(this one)"), else ``text``.
+
+    Only for a question with one gold answer; a list of fewer than two items, or one that marks none or
+    several, is left as it is.
+    """
+    items = [m.group("item") for m in _ITEM_RE.finditer(text)] if n_gold == 1 else []
+    marked = [it for it in items if _MARK_RE.search(it)]
+    if len(items) < 2 or len(marked) != 1:
+        return text
+    return _MARK_RE.sub(" ", marked[0]).replace("**", " ").strip(" :-—–")
 
 
 def _json_answer(text: str) -> str:
@@ -507,8 +566,8 @@ def after_correction(text: str) -> str:
     last = None
     for m in _CORRECTION.finditer(text):
         last = m
-    if last is None or last.start() == 0:
-        return text
+    if last is None or (last.start() == 0 and not last.group(0).lower().endswith("but")):
+        return text  # a leading "Actually, it was X" sets nothing aside; "You might say X, but Y" does
     rest = text[last.end() :].strip(" ,:;.-—–")
     return rest if any(c.isalnum() for c in rest) else text
 
@@ -525,9 +584,15 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
 
 
 def _without_founding_year(label: str) -> str:
-    """``label`` without a founding year closing it: "FC Wil" for "FC Wil 1900" (written as often as not)."""
+    """``label`` without a founding year closing it: "FC Wil" for "FC Wil 1900", "KFC Krefeld" for "KFC Krefeld 05"."""
     m = _FOUNDED.fullmatch(label)
     return m.group("name") if m else label
+
+
+def _without_particles(label: str) -> str:
+    """``label`` without its linking particles, where three words or more remain: "Clube Regatas Flamengo"."""
+    bare = _PARTICLES.sub("", label)
+    return bare if len(bare.split()) >= 3 or (bare != label and len(bare.split()) >= 2) else label
 
 
 def _gold_index(
@@ -553,7 +618,7 @@ def _gold_index(
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []
     for i, label in enumerate(q.answers):
-        names = {label, _without_founding_year(label)}
+        names = {label, _without_founding_year(label), _without_particles(label)}
         own = {label}
         if aliases:
             names.update(aliases.get(label, ()))
@@ -609,6 +674,8 @@ def _careful_entities(
         seen = True
         if m.negated or _after_context(toks, m) or _aside(text, m, first_gold):
             continue
+        if _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)):
+            continue
         extra += 1
     matched |= _foreign_gold(q, text)
     if n_named >= 2 or len(q.answers) > 1:
@@ -616,7 +683,8 @@ def _careful_entities(
     if n_named >= 2 and any(t.key == "or" for t in toks):
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
-    seen = seen or n_named > 0 or _near_gold(q, toks, candidates, context)
+    near = _near_gold(q, toks, candidates, context)  # "Köhlerei", a surname a rival shares: decided
+    seen = seen or n_named > 0 or near
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     if not matched and not seen:
@@ -625,6 +693,10 @@ def _careful_entities(
             if foreign_runs(text)
             else "names no entity of the question's slot that the rules know"
         )
+    elif not (near or matched or extra or any(m.keys & ks for m in mentions for ks in gold_keys)) and _part_of_gold(
+        q, text, toks, candidates, context
+    ):  # no gold name found, not even under a negation ("not Köhler" decides)
+        unknown = "names a part of a gold name (a given name, a short form) that the rules cannot confirm"
     return matched, extra, unknown
 
 
@@ -697,6 +769,55 @@ def _foreign_gold(q: Question, text: str) -> set[int]:
             if same_name(spelled, words, kana):
                 out.add(i)
     return out
+
+
+_POSSESSED_RE: Final = re.compile(r"\s+(?!(?:the|a|an|not|been|going|my|your|our|no)\b)[a-z]")
+_SUCCESSION_NEAR: Final = frozenset(
+    {"succeeded", "followed", "replaced", "preceded", "after", "before", "from", "successor", "predecessor"}
+)
+_BACK: Final = frozenset({"him", "her", "them", "his", "hers", "their"})
+_CLAUSE_GOES_ON: Final = re.compile(r"\s+(?!(?:and|or|as|nor)\b)[a-z]")
+_THEN_BEFORE: Final = re.compile(r"[,;]\s*(?:and\s+)?then\s+$", re.IGNORECASE)
+_GENERIC_WORDS: Final = frozenset(
+    {"the", "of", "and", "de", "fc", "f", "c", "afc", "sc", "club", "united", "city", "university", "college", "party",
+     "national", "team", "school", "state", "republic", "kingdom", "prize", "award", "county", "football", "sport"}
+)  # fmt: skip
+
+
+def _possessive(text: str, m: NameMention) -> bool:
+    """A rival in the possessive before a noun ("between Putin's second and third terms"): context, no answer."""
+    return text[m.end - 2 : m.end] in ("'s", "’s") and _POSSESSED_RE.match(text, m.end) is not None
+
+
+def _succession_after(text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
+    """A rival named after the gold as its successor or predecessor with a plain verb.
+
+    "A; B came after him in 2004", "A, then B took over", "A. B was his successor": the gold stays the one answer.
+    """
+    if first_gold is None or m.begin < first_gold:
+        return False
+    if _THEN_BEFORE.search(text, first_gold, m.begin) and _CLAUSE_GOES_ON.match(text, m.end):
+        return True  # "A, then B took over in 2004"; a bare "A, then B" lists two answers
+    nxt = [t.key for t in toks[m.last + 1 : m.last + 6]]
+    return any(w in _SUCCESSION_NEAR for w in nxt[:4]) and any(w in _BACK for w in nxt)
+
+
+def _part_of_gold(
+    q: Question,
+    text: str,
+    toks: Sequence[Token],
+    candidates: Iterable[str] | NameIndex | None,
+    context: Iterable[str] | None,
+) -> bool:
+    """Whether the reply writes a distinctive word of a gold name, capitalised ("Anwar", "Dilma"), that no rival shares.
+
+    A given name or a short form the data does not list may name the gold: the rules leave it undecided.
+    """
+    labels = list(context or ()) + ([] if candidates is None or isinstance(candidates, NameIndex) else list(candidates))
+    rival_words = {t.key for c in labels if normalize_answer(c) not in {normalize_answer(a) for a in q.answers}
+                   for t in tokens(c)}  # fmt: skip
+    gold_words = {t.key for a in q.answers for t in tokens(a)} - _GENERIC_WORDS - rival_words
+    return any(t.key in gold_words and len(t.key) >= 3 and text[t.begin : t.begin + 1].isupper() for t in toks)
 
 
 def _after_context(toks: Sequence[Token], m: NameMention) -> bool:

@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Final
 
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
-from chronoqa.time import Granularity, Interval, TimePoint, parse_time
+from chronoqa.time import Granularity, Interval, TimePoint
 from chronoqa.time.text import TimeMention, extract_times
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Attribution",
     "FactRef",
     "attribute",
+    "disclaims_dates",
     "judge_refs",
     "may_state",
     "tables_as_fields",
@@ -172,6 +173,10 @@ _EVENT: Final = frozenset(
         "acquire",
         "passed",
         "graduated",
+        "took_place",
+        "happened",
+        "occurred",
+        "birth",
     ]
 )
 _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
@@ -180,7 +185,9 @@ _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
                "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off")  # fmt: skip
 _PASSIVE_SUCCESSION: Final = re.compile(
-    r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+over\s+to|gave\s+way\s+to)\b", re.IGNORECASE
+    r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+(?:(?:over|back)\s+)?(?:(?:the|his|her|their)\s+\w+\s+)?"
+    r"(?:(?:over|back)\s+)?to|gave\s+way\s+to)\b",
+    re.IGNORECASE,
 )
 _ACTIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded|succeeding|replaced|replacing|took\s+over\s+from)\b", re.IGNORECASE
@@ -246,7 +253,7 @@ class _Pos:
 
 _PHRASES: Final = re.compile(
     r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|in\s+office|"
-    r"became\s+a\s+member|"
+    r"became\s+a\s+member|took\s+place|"
     # colloquial starts and ends, as models write them ("kicked off in 1998", "wrapped up in 2014")
     r"kicked\s+off|got\s+going|got\s+under\s*way|got\s+started|dates\s+from|dating\s+from|"
     r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over"
@@ -402,14 +409,7 @@ def attribute(
     """
     if not text:
         return []
-    if others is None or isinstance(others, NameIndex):
-        index, owners = _fact_index(tuple(facts), others)
-    else:
-        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
-    toks = tokens(text)
-    mentions = index.find(text, toks)
-    sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
-    positions = _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+    sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     if not positions and len(all_dates) == 1:
@@ -422,6 +422,8 @@ def attribute(
     # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
     masked = "".join(" " if any(b <= i < e for b, e in named_spans) else c for i, c in enumerate(text))
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
+    # a relative date and the date a following clause counts it from cite, never contradict
+    derived = {d.begin for d in all_dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, all_dates)
     asides = _asides(text)
     unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
@@ -449,7 +451,12 @@ def attribute(
             if d.kind == "point" and owner in before:
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
-            firm = not cite_only and owner.distinctive and not _unknown_near(unknown, owner, prev_end, d_begin, nxt)
+            firm = (
+                not cite_only
+                and owner.distinctive
+                and d_begin not in derived
+                and not _unknown_near(unknown, owner, prev_end, d_begin, nxt)
+            )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
             out.extend(_readings(d, role, facts_of, firm, d_begin))
@@ -462,6 +469,54 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end = owner, role, d_end
     return out
+
+
+_OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?([^\W\d_][\w-]*)")
+_OFFICE_INSIDE_RE: Final = re.compile(r"\w['’]s?\s+[^\W\d_]|\s(?:of|for)\s")
+_OFFICE_BEFORE_RE: Final = re.compile(r"([^\W\d_][\w-]*)\s+(?:of|for)\s+(?:the\s+)?$")
+
+
+def _named(
+    text: str, facts: Sequence[FactRef], others: NameIndex | Iterable[str] | None, known_words: Iterable[str]
+) -> tuple[list[tuple[int, int]], list[_Pos]]:
+    """The sentences of ``text`` and the positions of the entities and pronouns it names."""
+    if others is None or isinstance(others, NameIndex):
+        index, owners = _fact_index(tuple(facts), others)
+    else:
+        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
+    toks = tokens(text)
+    known = _known_keys(known_words)
+    mentions = [m for m in index.find(text, toks) if not _qualifies_office(text, m, owners, known)]
+    sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
+    return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+def _known_keys(words: Iterable[str]) -> frozenset[str]:
+    """The token keys of the question's words, with singulars ("Prime Ministers" of a list question)."""
+    keys = {t.key for w in words for t in tokens(w)}
+    return frozenset(keys | {k[:-1] for k in keys if len(k) > 3 and k.endswith("s")})
+
+
+def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
+    """Whether ``m`` names the question's own place or body as part of the office it asks about.
+
+    "Pakistan's Prime Minister", "President of Brazil": the country the question names (every word of it is
+    a word of the question) qualifies the office, it owns no date. A fact's own entity, a name the question
+    does not hold ("Sharif's premiership") or one that qualifies no word of the question still owns its dates.
+    """
+    if any(k in owners or person_like(k) for k in m.keys):
+        return False
+    named = text[m.begin : m.end]
+    if not all(t.key in known for t in tokens(named)):
+        return False
+    if _OFFICE_INSIDE_RE.search(named):  # the corpus's office entity itself: "Pakistan's Prime Minister"
+        return True
+    after = _OFFICE_AFTER_RE.match(text, m.end)
+    before = _OFFICE_BEFORE_RE.search(text, max(0, m.begin - 40), m.begin)
+    return any(
+        w is not None and w.group(1)[:1].isupper() and all(t.key in known for t in tokens(w.group(1)))
+        for w in (after, before)
+    )
 
 
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
@@ -478,7 +533,7 @@ def _owner(
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
     """
-    cue_before = bool(_role_words(span_before))
+    cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
     owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
     owner = owner or _pick(after) or prev_owner
     new_clause = owner is not None and owner in before and _AND_RE.search(masked, owner.end, d.begin) is not None
@@ -645,35 +700,99 @@ _SOURCE_RE: Final = re.compile(r"\b(?:from|of)\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
+_NUMBER: Final = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
+_UNIT: Final = r"(?:year|month|week|day)s?"
+_OPEN: Final = r"(?=\s+(?:the|his|her|their|its|he|she|they|it|[a-z]+ing)\b)"
 _RELATIVE_RE: Final = re.compile(
-    r"\b(?:(?:the|that)\s+(?:very\s+)?same\s+year|that\s+year|(a|one|two|three|four|five|\d{1,2})\s+years?\s+"
-    r"(?:later|after(?:wards)?)|the\s+(following|next|subsequent)\s+year)\b",
+    # counted from the date before ("two years later", "the following year", "that same month"), or from the
+    # date closing the clause that follows ("two years after taking office in 2004")
+    rf"\b(?:(?:the|that)\s+(?:very\s+)?same\s+(?P<u1>{_UNIT})|that\s+(?P<u2>{_UNIT})|"
+    rf"(?P<n>{_NUMBER})\s+(?P<u3>{_UNIT})\s+(?:(?P<dir>later|afterwards|earlier)|(?P<dirb>after|before)(?P<open>{_OPEN})?)|"
+    rf"the\s+(?P<next>following|next|subsequent|previous|preceding|prior)\s+(?P<u4>{_UNIT})|"
+    rf"the\s+(?P<u5>{_UNIT})\s+(?P<dir2>after|before)(?P<open2>{_OPEN})?)\b",
     re.IGNORECASE,
 )
-_COUNTS: Final = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+_UNITS: Final = {"year": Granularity.YEAR, "month": Granularity.MONTH, "week": Granularity.DAY,
+                 "day": Granularity.DAY}  # fmt: skip
+# The explicit date that a relative one is a gloss of ("four years later, on 7 May 2012"): the explicit wins.
+_APPOSITION_RE: Final = re.compile(r"\s*[,(—–-]?\s*(?:on|in)?\s*")
+_ROUGHLY_RE: Final = re.compile(r"\b(?:about|around|roughly|nearly|almost|some|over|under|approximately)\s*$", re.I)
+_BASE_GAP: Final = 80  # how far a counted-from clause may run ("two years after taking office in 2004")
+
+
+def _relative_base(text: str, m: re.Match[str], dates: Sequence[TimeMention]) -> tuple[TimeMention | None, bool]:
+    """The date a relative mention counts from, and whether it follows it ("the year after he took office in D").
+
+    "N units after <clause>" counts from the date that closes the clause when one follows in the same
+    sentence; every other form from the date stated right before it.
+    """
+    if m.start("open") >= 0 or m.start("open2") >= 0:
+        nxt = [d for d in dates if d.begin >= m.end() and d.begin - m.end() <= _BASE_GAP]
+        if nxt and _SENTENCE.search(text, m.end(), nxt[0].begin) is None:
+            return nxt[0], True
+        return None, False
+    prior = [d for d in dates if d.end <= m.start()]
+    return (prior[-1], False) if prior else (None, False)
+
+
+def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
+    """``base`` moved as ``m`` says, at the relative's unit (``None`` where the base is coarser than it)."""
+    word = next(u for u in m.group("u1", "u2", "u3", "u4", "u5") if u).lower().rstrip("s")
+    unit = _UNITS[word]
+    if base.granularity < unit:
+        return None  # "two days after" a year: no day is pinned
+    n_word = m.group("n")
+    way = (m.group("dir") or m.group("dirb") or m.group("dir2") or m.group("next") or "").lower()
+    n = (int(n_word) if n_word.isdigit() else _COUNTS[n_word.lower()]) if n_word else (1 if way else 0)
+    if word == "week":
+        n *= 7
+    if way in ("earlier", "before", "previous", "preceding", "prior"):
+        n = -n
+    return base.truncate(unit).shift(n, unit)
 
 
 def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` with the relative years that pin one ("the same year", "two years later") read as years.
+    """``dates`` with the relative dates that pin one ("the same year", "two days later") read as dates.
 
-    A relative year counts from the date stated right before it (a range's end); it is a year, so it
-    cites a reference only at year granularity.
+    A relative date counts from the date stated right before it (a range's end), or in "N units after
+    <clause> D" from the D that closes the clause; it is read at its unit (a year, a month, a day), so it
+    cites a reference only where that unit is as fine as the question's granularity. One glossed by an
+    explicit date ("four years later, on 7 May 2012") is left to the explicit date.
     """
     if not dates or _RELATIVE_RE.search(text) is None:
         return dates
     out = list(dates)
     for m in _RELATIVE_RE.finditer(text):
-        prior = [d for d in dates if d.end <= m.start()]
-        if not prior or any(d.begin < m.end() and m.start() < d.end for d in dates):
+        if any(d.begin < m.end() and m.start() < d.end for d in dates) or _ROUGHLY_RE.search(text, 0, m.start()):
+            continue  # already read, or approximate ("about two years later" pins no year)
+        following = [d for d in dates if d.begin >= m.end()]
+        if following and _APPOSITION_RE.fullmatch(text, m.end(), following[0].begin):
             continue
-        base = prior[-1].interval.end or prior[-1].interval.start
-        if base is None:
+        base_mention, _ = _relative_base(text, m, dates)
+        if base_mention is None:
             continue
-        n = m.group(1)
-        shift = (int(n) if n.isdigit() else _COUNTS[n.lower()]) if n else (1 if m.group(2) else 0)
-        year = parse_time(f"{base.year + shift:04d}")
-        out.append(TimeMention(m.group(0), m.start(), m.end(), Interval(year, year), "point"))
+        base = base_mention.interval.end or base_mention.interval.start
+        value = None if base is None else _relative_value(m, base)
+        if value is not None:
+            out.append(TimeMention(m.group(0), m.start(), m.end(), Interval(value, value), "point"))
     return sorted(out, key=lambda d: d.begin)
+
+
+def relative_bases(text: str, dates: Sequence[TimeMention]) -> set[int]:
+    """Offsets of the dates a following-clause relative counts from ("the year after he took office in D").
+
+    Such a date is the clause's event, not the fact's: it cites, never contradicts.
+    """
+    if _RELATIVE_RE.search(text) is None:
+        return set()
+    out = set()
+    for m in _RELATIVE_RE.finditer(text):
+        base, follows = _relative_base(text, m, dates)
+        if base is not None and follows:
+            out.add(base.begin)
+    return out
 
 
 def _not_a_source(masked: str, cands: list[_Pos]) -> list[_Pos]:
@@ -910,11 +1029,30 @@ def judge_refs(
     return n, contradicted
 
 
+# A reply that says it does not know the dates ("1862 — I don't remember the dates", "not sure of the exact
+# dates involved"); a "but" after it goes on to state one ("..., but he joined in 2005").
+_DISCLAIMER_RE: Final = re.compile(
+    r"\b(?:(?:i\s*(?:'m|’m|am)\s+)?(?:not|un)\s*(?:sure|certain)\s+(?:of|about)|i\s+(?:don[’']?t|do\s+not|can[’']?t|"
+    r"cannot|could\s+not|couldn[’']?t)\s+(?:remember|recall|know|give|say))\s+(?:any\s+|the\s+|exact\s+|precise\s+|"
+    r"specific\s+)*dates?\b(?![^.;\n]*\b(?:but|though|although|however)\b)",
+    re.IGNORECASE,
+)
+
+
+def disclaims_dates(text: str) -> bool:
+    """Whether ``text`` says it does not know the dates and states none after saying so: no date is stated."""
+    return _DISCLAIMER_RE.search(text) is not None
+
+
 # Date-like text the reader leaves alone: slashed dates (day/month order unknown), years in other scripts'
 # date forms ("2008年", "7 мая 2012"), clipped years ("'93"), feast days.
 _UNREAD_RE: Final = re.compile(
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}\s*[年년]|(?<!\d)\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\s+(?:de\s+)?\d{4}|[‘'’]\d{2}\b|"
-    r"\b(?:christmas|new\s+year's|easter|halloween)\s*(?:day|eve)?\s*\d{4}",
+    r"\b(?:christmas|new\s+year's|easter|halloween)\s*(?:day|eve)?\s*\d{4}|"
+    # a relative date that pins nothing exactly ("a decade later", "a few years after", "some months earlier")
+    r"\b(?:(?:a|one|several|a\s+few|few|some|many)\s+decades?|(?:several|a\s+few|few|some|many)\s+(?:years?|months?|weeks?|"
+    r"days?)|(?:about|around|roughly|nearly|almost|some|over|under)\s+\w+\s+(?:years?|months?|weeks?|days?|decades?))\s+"
+    r"(?:later|after|earlier|before|afterwards)\b",
     re.IGNORECASE,
 )
 

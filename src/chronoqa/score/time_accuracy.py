@@ -37,6 +37,7 @@ from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import (
     FactRef,
     attribute,
+    disclaims_dates,
     judge_refs,
     may_state,
     tables_as_fields,
@@ -45,7 +46,7 @@ from chronoqa.score.judge_time import (
     with_relative,
 )
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
-from chronoqa.time.text import TimeMention, extract_times, full_years
+from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years
 
 __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
 
@@ -239,6 +240,7 @@ def score_time(
     """
     if mode not in ("careful", "strict"):
         raise UnknownNameError("time judging mode", str(mode), ("careful", "strict"))
+    foreign = False
     refs = gold_time_refs(q)
     verdict = judge(q, record) if (judge is not None and record is not None) else None
     if not refs:
@@ -249,6 +251,8 @@ def score_time(
         # Markdown bold and tables; "wait, let me correct"
         text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
+        english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
+        foreign, text = english != text, english
     if mode == "strict":
         mentions = extract_times(text) if text else []
         n = cites(text, refs, g, mentions)
@@ -256,7 +260,7 @@ def score_time(
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict, T_half=n > 0, T_loose=loose)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
-    v = _careful(text or "", facts, fact_refs, g, entities, words)
+    v = _careful(text or "", facts, fact_refs, g, entities, words, foreign)
     row = TimeRow(
         q.id, answer_correct, v.ok, len(fact_refs), v.n, verdict, undecided=v.why, T_half=v.n > 0, T_loose=v.loose
     )
@@ -288,12 +292,16 @@ def _careful(
     g: Granularity,
     entities: NameIndex | Iterable[str] | None,
     words: Sequence[str],
+    foreign: bool = False,
 ) -> _Verdict:
     """The careful verdict on ``text``: one attribution of its dates, judged at ``g`` and at year level.
 
     Whether every reference is stated and none contradicted, how many are stated, why it is undecided
     (or None), and whether every reference is stated and none contradicted comparing years only.
+    ``foreign``: the text wrote its dates in another language (its cue words are not read).
     """
+    if disclaims_dates(text):  # "1862 — I don't remember the dates": the reply states no date of its own
+        return _Verdict(False, 0, None, False)
     dates = with_relative(text, extract_times(text)) if text else []  # "two years later"
     year = Granularity.YEAR
     coarser = g > year and bool(fact_refs) and may_state(dates, fact_refs, year)
@@ -316,6 +324,8 @@ def _careful(
             why = "the date is stated, but not for what the rules can tell"
         elif text and _unread(text, dates, g):
             why = "a date the reader cannot read"
+        elif foreign:
+            why = "a reply in another language: its dates are read, its cue words are not"
     return _Verdict(ok, n, why, loose)
 
 

@@ -49,7 +49,7 @@ _WORDS: Final = (
     "twenty",
 )
 _UNIT_WORDS: Final = {
-    Granularity.YEAR: ("years", "year", "yrs", "yr"),
+    Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade"),
     Granularity.MONTH: ("months", "month", "mos", "mo"),
     Granularity.DAY: ("days", "day"),
 }
@@ -106,12 +106,16 @@ def _number(word: str) -> float:
 
 
 def durations_in(text: str) -> list[Duration]:
-    """Every "<number> <unit>" mention of a text, in order (``four years``, ``18 months``, ``2.5 yrs``)."""
+    """Every "<number> <unit>" mention of a text, in order (``four years``, ``18 months``, ``2.5 yrs``).
+
+    A decade is ten years ("six decades": 60 years).
+    """
     out = []
     for m in _MENTION.finditer(text):
         unit = m.group(2).lower()
         g = next(k for k, ws in _UNIT_WORDS.items() if unit in ws)
-        out.append(Duration(_number(m.group(1)), g))
+        n = _number(m.group(1))
+        out.append(Duration(n * 10 if unit.startswith("decade") else n, g))  # "six decades": 60 years
     return out
 
 

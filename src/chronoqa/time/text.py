@@ -43,7 +43,7 @@ from typing import Final
 
 from chronoqa.time._core import Interval, TimeParseError, TimePoint
 
-__all__ = ["MENTION_KINDS", "TimeMention", "extract_times", "full_years"]
+__all__ = ["MENTION_KINDS", "TimeMention", "english_dates", "extract_times", "full_years"]
 
 MENTION_KINDS: Final = ("point", "range", "decade", "century", "since", "until")
 
@@ -789,3 +789,62 @@ def full_years(text: str, pivots: Sequence[int] = ()) -> str:
         return str(min(sorted(options), key=lambda y: min(abs(y - a) for a in anchors)))
 
     return _CLIPPED_RE.sub(full, text)
+
+
+# --------------------------------------------------------------------------------------------------
+# Dates written in German, Spanish or French
+# --------------------------------------------------------------------------------------------------
+
+_FOREIGN_MONTHS: Final = {
+    # German
+    "januar": "January", "jänner": "January", "februar": "February", "märz": "March", "maerz": "March",
+    "mai": "May", "juni": "June", "juli": "July", "oktober": "October", "dezember": "December", "april": "April",
+    "august": "August", "september": "September", "november": "November",
+    # Spanish
+    "enero": "January", "febrero": "February", "marzo": "March", "abril": "April", "mayo": "May", "junio": "June",
+    "julio": "July", "agosto": "August", "septiembre": "September", "setiembre": "September", "octubre": "October",
+    "noviembre": "November", "diciembre": "December",
+    # French
+    "janvier": "January", "février": "February", "fevrier": "February", "mars": "March", "avril": "April",
+    "juin": "June", "juillet": "July", "août": "August", "aout": "August", "septembre": "September",
+    "octobre": "October", "novembre": "November", "décembre": "December", "decembre": "December",
+}  # fmt: skip
+_FOREIGN_MONTH: Final = "|".join(sorted(_FOREIGN_MONTHS, key=len, reverse=True))
+# "10. Juli 1992", "10 de julio de 1992", "1er janvier 2011", "julio de 1992", "März 1990"
+_FOREIGN_DATE_RE: Final = re.compile(
+    rf"(?:(?P<d>\d{{1,2}})(?:\.|er|º|°)?\s+(?:de\s+)?)?(?P<m>{_FOREIGN_MONTH})\s+(?:de\s+|del\s+)?(?P<y>\d{{4}})\b",
+    re.IGNORECASE,
+)
+# bound words before a date: "von/vom/du/de/desde D" → "from D"; "bis/hasta/jusqu'en D" → "until D";
+# "seit/depuis D" → "since D"
+_NEXT_DATE: Final = (
+    r"(?=\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)"
+)
+_FOREIGN_FROM_RE: Final = re.compile(rf"\b(?:vom|von|desde(?:\s+el)?|du|de)\s+{_NEXT_DATE}", re.IGNORECASE)
+_FOREIGN_SINCE_RE: Final = re.compile(rf"\b(?:seit(?:\s+dem)?|depuis(?:\s+le)?)\s+{_NEXT_DATE}", re.IGNORECASE)
+_FOREIGN_UNTIL_RE: Final = re.compile(
+    rf"(?:\b(?:bis(?:\s+(?:zum|zur|am|ins\s+jahr))?|hasta(?:\s+(?:el\s+año|el))?)|\bjusqu[’']\s*(?:en|au|à|a)(?:\s+le)?)\s+"
+    rf"{_NEXT_DATE}",
+    re.IGNORECASE,
+)
+# "1992 à 1995", "2001 a 2004", "15 May 1991 au 2 April 1992": the second date of a range
+_FOREIGN_TO_RE: Final = re.compile(rf"(?<=\d)\s+(?:a|à|au|al)\s+{_NEXT_DATE}", re.IGNORECASE)
+
+
+def english_dates(text: str) -> str:
+    """``text`` with dates written in German, Spanish or French rewritten the English way.
+
+    A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
+    "1er janvier 2011" → "1 January 2011"), and a bound word only before a number ("bis", "hasta", "jusqu'en"
+    → "until"; "seit", "depuis" → "since"; "von", "desde", "du" → "from"), so no other word of the text changes.
+    """
+
+    def date(m: re.Match[str]) -> str:
+        month = _FOREIGN_MONTHS[m.group("m").lower()]
+        return f"{m.group('d')} {month} {m.group('y')}" if m.group("d") else f"{month} {m.group('y')}"
+
+    out = _FOREIGN_DATE_RE.sub(date, text)
+    out = _FOREIGN_SINCE_RE.sub("since ", out)
+    out = _FOREIGN_FROM_RE.sub("from ", out)
+    out = _FOREIGN_TO_RE.sub(" until ", out)
+    return _FOREIGN_UNTIL_RE.sub("until ", out)
