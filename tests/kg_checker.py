@@ -47,11 +47,12 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   holding at least 0.1% of the known start and end years of the facts valid somewhere, before ``as_of``'s year;
 * ``containment of a non-place``: an S* or S_anchor fact whose relation's words presume a type of one side
   (``subject_type`` / ``object_type``) where no fact of the graph shows that entity is of the type (the TOML's
-  ``[types.<name>] shown_by`` sides): "Which country was the NIN Prize part of?";
+  ``[types.<name>] shown_by`` sides) and some fact shows it in another role (a side that neither shows nor
+  presumes it): "Which country was the NIN Prize part of?";
 * ``unfit label``: a question naming or answering an entity the data shows is of a type whose label ends in a
   word that type's ``not_named`` lists ("Old Main street" for an administrative unit).
 
-The last two rules also mark facts implausible here (``type_unshown``, ``label_unfit``), recomputed by brute force.
+The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force.
 """
 
 from __future__ import annotations
@@ -600,29 +601,34 @@ class Checker:
             if f.id in out:
                 continue
             if self.unshown_side(f) is not None:
-                out[f.id] = "type_unshown"
+                out[f.id] = "not_of_type"
             elif f.s in unfit or f.o in unfit:
                 out[f.id] = "label_unfit"
         return out
 
     # -- types (the TOML's [types.<name>] tables) ---------------------------------------------------
     def _shown_types(self) -> dict[str, set[str]]:
-        """Entity -> the types some fact valid somewhere shows it is of (it stands on a ``shown_by`` side)."""
+        """Entity -> the types some fact valid somewhere shows it is of (it stands on a ``shown_by`` side), and
+        ``"other:<type>"`` where a fact shows it on a side that neither shows nor presumes the type."""
         out: dict[str, set[str]] = defaultdict(set)
         for name, t in self.types.items():
-            sides = [str(item).rsplit(" ", 1) for item in t.get("shown_by", [])]  # type: ignore[attr-defined]
+            sides = {tuple(str(item).rsplit(" ", 1)) for item in t.get("shown_by", [])}  # type: ignore[attr-defined]
             for f in self.good:
-                for key, side in sides:
-                    if key in (f.r, self.graph.relation_label(f.r)):
-                        out[f.s if side == "subject" else f.o].add(name)
+                for e, side in ((f.s, "subject"), (f.o, "object")):
+                    keys = {(f.r, side), (self.graph.relation_label(f.r), side)}
+                    if keys & sides:
+                        out[e].add(name)
+                    elif self.decl.get(f.r, {}).get(f"{side}_type") != name:
+                        out[e].add(f"other:{name}")
         return out
 
     def unshown_side(self, f: Fact) -> str | None:
-        """The entity of ``f`` whose presumed type (``subject_type`` / ``object_type``) no fact shows, or None."""
+        """The entity of ``f`` whose presumed type no fact shows while a fact shows it in another role, or None."""
         d = self.decl.get(f.r, {})
         for field_name, e in (("subject_type", f.s), ("object_type", f.o)):
             t = d.get(field_name)
-            if t is not None and t not in self.shown.get(e, set()):
+            has = self.shown.get(e, set())
+            if t is not None and t not in has and f"other:{t}" in has:
                 return e
         return None
 
@@ -630,7 +636,8 @@ class Checker:
         """``e`` is shown to be of a type whose ``not_named`` lists its label's last word."""
         words = self.label(e).split()
         last = words[-1].casefold() if words else ""
-        return any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in self.shown.get(e, ()))  # type: ignore[attr-defined]
+        types = [t for t in self.shown.get(e, ()) if t in self.types]
+        return any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types)  # type: ignore[attr-defined]
 
     def horizon_year(self) -> int:
         """The data's horizon: the latest year holding 0.1% of the known start and end years, before as_of's."""

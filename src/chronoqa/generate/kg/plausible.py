@@ -21,9 +21,12 @@ recorded):
 Two more rules read what the data shows an entity is (the declared types,
 :class:`~chronoqa.generate.kg.phrases.EntityType`):
 
-* ``type_unshown``: the relation's words presume a type of one side (``subject_type`` / ``object_type``: "X was
-  part of the country Y" presumes a place) and no fact of the graph shows that entity is of the type (it stands
-  on no side the type's ``shown_by`` lists): "Which country was the NIN Prize part of?".
+* ``not_of_type``: the relation's words presume a type of one side (``subject_type`` / ``object_type``: "X was
+  part of the country Y" presumes a place), no fact of the graph shows that entity is of the type (it stands on
+  no side the type's ``shown_by`` lists) and some fact shows it in another role (a side that neither shows nor
+  presumes the type: an award received, a team played for, an instance of a class): "Which country was the NIN
+  Prize part of?". An entity whose only facts are the presuming relation's ("Sukhumi": its countries) is taken at
+  the relation's word; the data says nothing else about it.
 * ``label_unfit``: an entity the data shows is of a type has a label whose last word the type's ``not_named``
   lists ("Old Main street" labels an administrative unit): every fact of that entity; its label cannot name it.
 
@@ -46,7 +49,7 @@ __all__ = ["CENTURY_GAP", "EARLY", "REASONS", "unfit_labels"]
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = (
-    "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "type_unshown",
+    "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "not_of_type",
     "label_unfit",
 )  # fmt: skip
 

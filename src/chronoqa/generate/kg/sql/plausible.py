@@ -7,6 +7,7 @@ Inputs (built by :func:`plausible_tables`)::
     prels(code INT, is_event BOOLEAN, role INT, max_years INT)   -- role 0 none, 1 birth, 2 death
     ptypes(code INT, side INT, type INT)   -- the relation sides that show a type (side 0 subject, 1 object)
     pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
+    pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type
     punfit(e INT, type INT)                -- entities whose label the type's not_named lists
 
 Parameters: ``as_of_year``, ``ongoing`` (1 under the ``ongoing`` open-end reading), ``gap``
@@ -182,13 +183,24 @@ SELECT e, type FROM (
 GROUP BY e, type
 """
 
-# type_unshown: a presumed type the data does not show; label_unfit: every fact of an entity shown to be of a
-# type whose label that type's not_named lists.
+# The entities a fact shows in another role than a type's (a side that neither shows nor presumes it).
+_OTHER = """
+SELECT e, type FROM (
+    SELECT f.s AS e, t.type FROM pfacts AS f JOIN pother AS t ON t.code = f.r AND t.side = 0 WHERE NOT f.ignored
+    UNION ALL
+    SELECT f.o AS e, t.type FROM pfacts AS f JOIN pother AS t ON t.code = f.r AND t.side = 1 WHERE NOT f.ignored
+) AS other
+GROUP BY e, type
+"""
+
+# not_of_type: a presumed type the data does not show, of an entity it shows in another role; label_unfit:
+# every fact of an entity shown to be of a type whose label that type's not_named lists.
 _TYPE_REASONS = f"""
 WITH unshown AS (
     SELECT f.pos FROM pfacts AS f
     JOIN pneeds AS n ON n.code = f.r
-    LEFT JOIN p_shown AS x ON x.e = (CASE WHEN n.side = 0 THEN f.s ELSE f.o END) AND x.type = n.type
+    JOIN p_other AS y ON y.e = (CASE WHEN n.side = 0 THEN f.s ELSE f.o END) AND y.type = n.type
+    LEFT JOIN p_shown AS x ON x.e = y.e AND x.type = n.type
     WHERE NOT f.ignored AND x.e IS NULL
 ), unfit AS (
     SELECT u.e FROM punfit AS u JOIN p_shown AS x ON x.e = u.e AND x.type = u.type GROUP BY u.e
@@ -200,7 +212,7 @@ WITH unshown AS (
     ) AS m
     GROUP BY pos
 )
-SELECT pos, {REASONS.index("type_unshown")} AS reason FROM unshown
+SELECT pos, {REASONS.index("not_of_type")} AS reason FROM unshown
 UNION ALL
 SELECT pos, {REASONS.index("label_unfit")} AS reason FROM mislabelled
 """
@@ -220,6 +232,7 @@ PLAUSIBLE_STEPS: tuple[Step, ...] = (
     Step("p_rel_medians", _REL_MEDIANS),
     Step("p_date_reasons", _REASONS),
     Step("p_shown", _SHOWN),
+    Step("p_other", _OTHER),
     Step("p_type_reasons", _TYPE_REASONS),
     Step("p_reasons", _ALL_REASONS, ("pos",)),
 )
@@ -266,20 +279,21 @@ def _side_table(rows: list[tuple[int, int, int]]) -> pa.Table:
 
 
 def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rules: TypeRules) -> dict[str, pa.Table]:
-    """``ptypes``, ``pneeds`` and ``punfit`` (types by their position in ``rules.types``)."""
+    """``ptypes``, ``pneeds``, ``pother`` and ``punfit`` (types by their position in ``rules.types``)."""
     code_of = {name: i for i, name in enumerate(rules.types)}
     rels = [phrases.get(x) for x in cols.relations]
     shows, needs = [], []
     for c, p in enumerate(rels):
         if p is None:
             continue
+        keys = (p.key, cols.relations[c])
         for t in rules.types.values():
-            shows += [
-                (c, SIDES.index(side), code_of[t.name]) for key, side in t.shown_by if key in (p.key, cols.relations[c])
-            ]
+            shows += [(c, SIDES.index(side), code_of[t.name]) for key, side in t.shown_by if key in keys]
         for side, t_name in ((0, p.subject_type), (1, p.object_type)):
             if t_name is not None:
                 needs.append((c, side, code_of[t_name]))
+    known = set(shows) | set(needs)
+    other = [(c, side, k) for c in range(len(rels)) for side in (0, 1) for k in code_of.values()]
     unfit = unfit_labels(cols.entities, rules.label, rules.types)
     punfit = pa.table(
         {
@@ -287,7 +301,8 @@ def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rule
             "type": pa.array([code_of[t] for _, t in unfit], type=pa.int32()),
         }
     )
-    return {"ptypes": _side_table(shows), "pneeds": _side_table(needs), "punfit": punfit}
+    tables = {"ptypes": _side_table(shows), "pneeds": _side_table(needs)}
+    return {**tables, "pother": _side_table([x for x in other if x not in known]), "punfit": punfit}
 
 
 def implausible_by_sql(
