@@ -21,6 +21,11 @@ Besides the English, each entry declares how the relation behaves *in the world*
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
 
+* ``roles``: sub-tables ``[relations.<key>.roles.<name>]`` for the roles one relation mixes (Wikidata's P54
+  holds clubs and national teams): ``object_named`` lists words of the object's label that mark the role
+  ("national"), and the other fields override the relation's English for such a fact ("which national team
+  did X play for"), so a reader expecting a club is not answered with a national team.
+
 Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
 relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
@@ -30,6 +35,7 @@ no administrative unit). Both are rules over the graph's own facts and labels
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -102,6 +108,12 @@ class RelationPhrases:
     role: str | None = None  # "birth" | "death" | None
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
+    roles: tuple[tuple[frozenset[str], RelationPhrases], ...] = ()  # (object label words, the role's English)
+
+    def for_object(self, label: str) -> RelationPhrases:
+        """The English of a fact whose object reads ``label``: its role's (``roles``), else the relation's."""
+        words = set(label.casefold().split())
+        return next((p for marks, p in self.roles if marks & words), self)
 
     @property
     def is_event(self) -> bool:
@@ -231,7 +243,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         missing = [f for f in _REQUIRED if not isinstance(entry.get(f), str) or not entry[f].strip()]
         if missing:
             raise ChronoqaError(f"{name}: relations.{key} lacks the field(s) {', '.join(missing)}; add them")
-        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL) - set(_DECLARED))
+        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL) - set(_DECLARED) - {"roles"})
         if unknown:
             raise ChronoqaError(
                 f"{name}: relations.{key} has unknown field(s) {', '.join(unknown)}; "
@@ -264,6 +276,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             subject_type=entry.get("subject_type"),
             object_type=entry.get("object_type"),
         )
+        out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
     types = parse_types(name, data.get("types", {}), out)
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
@@ -285,6 +298,30 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
+
+
+def _parse_roles(
+    name: str, key: str, value: object, base: RelationPhrases
+) -> tuple[tuple[frozenset[str], RelationPhrases], ...]:
+    """The ``[relations.<key>.roles.<role>]`` tables: ``object_named`` words and English overriding ``base``'s."""
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(
+            f"{name}: relations.{key}.roles must be [relations.{key}.roles.<name>] tables; fix the file"
+        )
+    out = []
+    for role in sorted(value):
+        entry = value[role]
+        words = entry.get("object_named") if isinstance(entry, Mapping) else None
+        fields = {k: v for k, v in entry.items() if k != "object_named"} if isinstance(entry, Mapping) else {}
+        bad = sorted(k for k, v in fields.items() if k not in _REQUIRED[1:] + _OPTIONAL[1:] or not isinstance(v, str))
+        if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words) or bad:
+            raise ChronoqaError(
+                f'{name}: relations.{key}.roles.{role}: expected object_named = ["<word>", ...] and phrase fields '
+                f"({', '.join(_REQUIRED[1:] + _OPTIONAL[1:])}) as strings{'; not ' + ', '.join(bad) if bad else ''}; "
+                "fix the file"
+            )
+        out.append((frozenset(w.casefold() for w in words), dataclasses.replace(base, key=f"{key}/{role}", **fields)))
+    return tuple(out)
 
 
 def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrases]) -> dict[str, EntityType]:
