@@ -50,7 +50,10 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   ``[types.<name>] shown_by`` sides) and some fact shows it in another role (a side that neither shows nor
   presumes it): "Which country was the NIN Prize part of?";
 * ``unfit label``: a question naming or answering an entity the data shows is of a type whose label ends in a
-  word that type's ``not_named`` lists ("Old Main street" for an administrative unit).
+  word that type's ``not_named`` lists ("Old Main street" for an administrative unit);
+* ``role asked as the relation``: an answer that is the object of a gold fact whose relation declares roles
+  (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
+  question that does not name the role ("which team did X play for?" answered by a national team).
 
 The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force.
 """
@@ -639,6 +642,15 @@ class Checker:
         types = [t for t in self.shown.get(e, ()) if t in self.types]
         return any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types)  # type: ignore[attr-defined]
 
+    def role_of(self, f: Fact) -> str | None:
+        """The declared role (TOML ``roles``) whose ``object_named`` words the fact's object label holds."""
+        words = set(self.label(f.o).casefold().split())
+        roles = self.decl.get(f.r, {}).get("roles", {})
+        for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
+            if words & {w.casefold() for w in entry.get("object_named", [])}:
+                return str(name)
+        return None
+
     def horizon_year(self) -> int:
         """The data's horizon: the latest year holding 0.1% of the known start and end years, before as_of's."""
         years = Counter(p.year for f in self.good for p in (f.start, f.end) if p is not None)
@@ -859,6 +871,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "closed-world superlative": [],
         "containment of a non-place": [],
         "unfit label": [],
+        "role asked as the relation": [],
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -903,6 +916,10 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         named = {e for f in facts for e in (f.s, f.o)}
         if any(checker.unfit_label(e) for e in named):
             out["unfit label"].append(f"{q.id}: {q.question!r}")
+        for f in facts[: len(q.S_star)]:
+            role = checker.role_of(f)
+            if role is not None and f.o in q.answer_ids and role.casefold() not in q.question.casefold():
+                out["role asked as the relation"].append(f"{q.id}: {checker.label(f.o)!r} for {q.question!r}")
     return out
 
 
