@@ -222,6 +222,7 @@ _ALL_REASONS = """
 SELECT pos, MIN(reason) AS reason
 FROM (SELECT pos, reason FROM p_date_reasons UNION ALL SELECT pos, reason FROM p_type_reasons) AS u
 GROUP BY pos
+ORDER BY pos
 """
 
 #: The steps of the implausible-date rules, in order.
@@ -290,7 +291,7 @@ def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rule
         for t in rules.types.values():
             shows += [(c, SIDES.index(side), code_of[t.name]) for key, side in t.shown_by if key in keys]
         for side, t_name in ((0, p.subject_type), (1, p.object_type)):
-            if t_name is not None:
+            if t_name in code_of:  # a type the rules were not given is no rule
                 needs.append((c, side, code_of[t_name]))
     known = set(shows) | set(needs)
     other = [(c, side, k) for c in range(len(rels)) for side in (0, 1) for k in code_of.values()]
