@@ -104,7 +104,8 @@ class Renderer:
 
     def rel_of(self, r: int, o: int) -> RelationPhrases:
         """Phrases of relation ``r`` for a fact whose object is ``o``: the role its label marks (``roles``), if any."""
-        return self.rel(r).for_object(self.labels(self.index.ent_names[o]))
+        p = self.rel(r)
+        return p.for_object(self.labels(self.index.ent_names[o])) if p.roles else p
 
     def unit_word(self) -> str:
         """``year``, ``month`` or ``day``."""
