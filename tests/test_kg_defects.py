@@ -245,3 +245,34 @@ def test_type_declarations_are_checked(tmp_path: Path) -> None:
     bad_side.write_text(text.replace('"P131 subject"', '"P131 middle"'), encoding="utf-8")
     with pytest.raises(ChronoqaError, match=r"types\.place\.shown_by entry 'P131 middle'"):
         load_phrase_table(bad_side)
+
+
+# Worked by hand (Wikidata P54). Lobo played for the Poland national team 2004-2007 and joined Wisla in 2008
+# (2008-2012): in 2005 his team is the national team, asked as "which national team"; in 2010 it is Wisla,
+# asked as "which team". A national team answering "which team" is what the checker counts.
+def test_a_national_team_is_asked_as_one() -> None:
+    spans = [("Q1", "P54", "Q2", 2004, 2007), ("Q1", "P54", "Q3", 2008, 2012), ("Q4", "P54", "Q3", 2001, 2003)]
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(spans)]
+    labels = {"Q1": "Lobo", "Q2": "Poland national football team", "Q3": "Wisla", "Q4": "Ada"}
+    checker, qs = _build(facts, "wikidata12k", labels, n_questions=200)
+    asked = [q for q in qs if q.operator == "point_in_time" and q.logical_form["anchor"] == "Q1"]
+    assert asked
+    for q in asked:
+        national = q.answer_ids == ("Q2",)
+        assert ("which national team did Lobo play for" in q.question.replace("Which", "which")) == national, q.question
+    assert defect_report(checker, qs)["role asked as the relation"] == []
+    q = next(q for q in asked if q.answer_ids == ("Q2",))
+    plain = dataclasses.replace(q, id="plain", question=q.question.replace("national team", "team"))
+    assert [m.split(":")[0] for m in report_of(checker, [plain], "role asked as the relation")] == ["plain"]
+
+
+def test_role_declarations_are_checked(tmp_path: Path) -> None:
+    text = WIKI.read_text(encoding="utf-8")
+    bad = tmp_path / "r.toml"
+    bad.write_text(text.replace('object_named = ["national"]', "object_named = []"), encoding="utf-8")
+    with pytest.raises(ChronoqaError, match=r"relations\.P54\.roles\.national team: expected object_named"):
+        load_phrase_table(bad)
+    table = load_phrase_table(WIKI)
+    p54 = table.relations["P54"]
+    assert p54.for_object("Poland national football team").ask_object == "which national team did {s} play for"
+    assert p54.for_object("Wisla Krakow") is p54
