@@ -52,6 +52,21 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   window of its part, where the part is itself a container (from the first start to the last end of the
   facts placing something in it, an open end counting up to its start); or a chain passing through an
   entity with two or more containers over the data from a containment hop to another kind of hop.
+* ``closed-world superlative``: a sequence ``first`` question (no date closes a timeline's start), or a ``last``
+  question that does not say "up to <horizon>" or whose answer's spell ended before the horizon year (a stale
+  record: Berlin's "last" head of government Wowereit, to 2014). The horizon is recomputed here: the latest year
+  holding at least 0.1% of the known start and end years of the facts valid somewhere, before ``as_of``'s year;
+* ``containment of a non-place``: an S* or S_anchor fact whose relation's words presume a type of one side
+  (``subject_type`` / ``object_type``) where no fact of the graph shows that entity is of the type (the TOML's
+  ``[types.<name>] shown_by`` sides) and some fact shows it in another role (a side that neither shows nor
+  presumes it): "Which country was the NIN Prize part of?";
+* ``unfit label``: a question naming or answering an entity the data shows is of a type whose label ends in a
+  word that type's ``not_named`` lists ("Old Main street" for an administrative unit);
+* ``role asked as the relation``: an answer that is the object of a gold fact whose relation declares roles
+  (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
+  question that does not name the role ("which team did X play for?" answered by a national team).
+
+The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force.
 """
 
 from __future__ import annotations
@@ -90,6 +105,11 @@ def declarations_from_toml(path: Path, graph: TemporalGraph) -> dict[str, dict[s
         assert entry is not None, f"no phrase entry for {r}"
         out[r] = {**entry, "default_max_years": data.get("default_max_years", 100)}
     return out
+
+
+def types_from_toml(path: Path) -> dict[str, dict[str, object]]:
+    """Type name -> its ``[types.<name>]`` table (``shown_by``, ``not_named``), read straight from the TOML."""
+    return dict(tomllib.loads(path.read_text(encoding="utf-8")).get("types", {}))
 
 
 RAW_ID = re.compile(r"(?<![\w-])[QP]\d+(?![\w-])")
@@ -134,9 +154,11 @@ class Checker:
         open_end: str = "ongoing",
         not_years: Mapping[str, set[int]] | None = None,
         decl: Mapping[str, Mapping[str, object]] | None = None,
+        types: Mapping[str, Mapping[str, object]] | None = None,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
         self.decl = dict(decl or {})
+        self.types = dict(types or {})
         self.symmetric = {r for r, d in self.decl.items() if d.get("symmetric")}
         self.open_end = open_end
         self.not_years = {r: set(ys) for r, ys in (not_years or {}).items()}
@@ -156,13 +178,15 @@ class Checker:
             self.touching[f.s].append(f)
             if f.o != f.s:
                 self.touching[f.o].append(f)
+        self.shown: dict[str, set[str]] = self._shown_types()
         self.implausible: dict[int, str] = self._find_implausible() if self.decl else {}
         self._triples: Counter[tuple[object, ...]] | None = None  # canonical (s, r, o) -> facts, on first use
 
     @classmethod
     def from_table(cls, graph: TemporalGraph, path: Path, **kw: object) -> Checker:
         """A checker with the kinds and world declarations of the phrase TOML at ``path``."""
-        return cls(graph, kinds_from_toml(path, graph), decl=declarations_from_toml(path, graph), **kw)  # type: ignore[arg-type]
+        decl = declarations_from_toml(path, graph)
+        return cls(graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), **kw)  # type: ignore[arg-type]
 
     # -- semantics ---------------------------------------------------------------------------------
     def interval(self, f: Fact) -> Interval:
@@ -717,7 +741,64 @@ class Checker:
                 rel_years = [y for g in self.good if g.r == f.r and (y := first_year(g)) is not None]
                 if abs(min(years) - statistics.median(rel_years)) > CENTURIES:
                     out[f.id] = "century_outlier"
+        unfit = {e for e in self.shown if self.unfit_label(e)}
+        for f in self.good:
+            if f.id in out:
+                continue
+            if self.unshown_side(f) is not None:
+                out[f.id] = "not_of_type"
+            elif f.s in unfit or f.o in unfit:
+                out[f.id] = "label_unfit"
         return out
+
+    # -- types (the TOML's [types.<name>] tables) ---------------------------------------------------
+    def _shown_types(self) -> dict[str, set[str]]:
+        """Entity -> the types some fact valid somewhere shows it is of (it stands on a ``shown_by`` side), and
+        ``"other:<type>"`` where a fact shows it on a side that neither shows nor presumes the type."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for name, t in self.types.items():
+            sides = {tuple(str(item).rsplit(" ", 1)) for item in t.get("shown_by", [])}  # type: ignore[attr-defined]
+            for f in self.good:
+                for e, side in ((f.s, "subject"), (f.o, "object")):
+                    keys = {(f.r, side), (self.graph.relation_label(f.r), side)}
+                    if keys & sides:
+                        out[e].add(name)
+                    elif self.decl.get(f.r, {}).get(f"{side}_type") != name:
+                        out[e].add(f"other:{name}")
+        return out
+
+    def unshown_side(self, f: Fact) -> str | None:
+        """The entity of ``f`` whose presumed type no fact shows while a fact shows it in another role, or None."""
+        d = self.decl.get(f.r, {})
+        for field_name, e in (("subject_type", f.s), ("object_type", f.o)):
+            t = d.get(field_name)
+            has = self.shown.get(e, set())
+            if t is not None and t not in has and f"other:{t}" in has:
+                return e
+        return None
+
+    def unfit_label(self, e: str) -> bool:
+        """``e`` is shown to be of a type whose ``not_named`` lists its label's last word."""
+        words = self.label(e).split()
+        last = words[-1].casefold() if words else ""
+        types = [t for t in self.shown.get(e, ()) if t in self.types]
+        return any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types)  # type: ignore[attr-defined]
+
+    def role_of(self, f: Fact) -> str | None:
+        """The declared role (TOML ``roles``) whose ``object_named`` words the fact's object label holds."""
+        words = set(self.label(f.o).casefold().split())
+        roles = self.decl.get(f.r, {}).get("roles", {})
+        for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
+            if words & {w.casefold() for w in entry.get("object_named", [])}:
+                return str(name)
+        return None
+
+    def horizon_year(self) -> int:
+        """The data's horizon: the latest year holding 0.1% of the known start and end years, before as_of's."""
+        years = Counter(p.year for f in self.good for p in (f.start, f.end) if p is not None)
+        total = sum(years.values())
+        top = max((y for y, n in years.items() if n >= 0.001 * total), default=self.as_of.year - 1)
+        return min(top, self.as_of.year - 1)
 
     def cspan(self, f: Fact) -> tuple[int, int] | None:
         """Units where the fact is certainly valid (``None``: nowhere), by the open-end reading."""
@@ -935,7 +1016,12 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "disambiguator in answer": [],
         "graph-walk phrasing": graph_walk_errors(checker, questions),
         "chain across regimes": regime_errors(checker, questions),
+        "closed-world superlative": [],
+        "containment of a non-place": [],
+        "unfit label": [],
+        "role asked as the relation": [],
     }
+    horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
     for q in questions:
         lf = q.logical_form
@@ -965,6 +1051,20 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         for a in q.answers:
             if DISAMBIGUATOR.search(a):
                 out["disambiguator in answer"].append(f"{q.id}: answer {a!r}")
+        superlative = q.operator == "sequence" and lf["variant"] in ("first", "last")
+        if superlative and not _closed_superlative(checker, q, horizon):
+            out["closed-world superlative"].append(f"{q.id}: {q.question!r} -> {list(q.answers)}")
+        facts = [checker.by_id[t.fact_id] for t in (*q.S_star, *q.S_anchor)]
+        unshown = {e for f in facts if (e := checker.unshown_side(f)) is not None}
+        if unshown:
+            out["containment of a non-place"].append(f"{q.id}: {sorted(unshown)} in {q.question!r}")
+        named = {e for f in facts for e in (f.s, f.o)}
+        if any(checker.unfit_label(e) for e in named):
+            out["unfit label"].append(f"{q.id}: {q.question!r}")
+        for f in facts[: len(q.S_star)]:
+            role = checker.role_of(f)
+            if role is not None and f.o in q.answer_ids and role.casefold() not in q.question.casefold():
+                out["role asked as the relation"].append(f"{q.id}: {checker.label(f.o)!r} for {q.question!r}")
     return out
 
 
@@ -1060,6 +1160,15 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
                     out.append(f"{q.id}: passes {node} across regimes: {q.question!r}")
                     break
     return out
+
+
+def _closed_superlative(checker: Checker, q: Question, horizon: int) -> bool:
+    """A ``last`` question that says "up to <horizon>" and whose answer still held in the horizon year."""
+    if q.logical_form["variant"] != "last" or f"up to {horizon}," not in q.question.casefold():
+        return False
+    f = checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]
+    end = f.start if checker.kinds[f.r] == "event" else f.end
+    return (end is None and checker.kinds[f.r] == "state") or (end is not None and end.year >= horizon)
 
 
 def _chain_end_source(q: Question) -> str:

@@ -8,8 +8,13 @@ when one is made by hand.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import pytest
+
+from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+from chronoqa.generate.kg.phrases import load_phrase_table
 from chronoqa.generate.kg.templates import drop_appositive
 from chronoqa.records import Fact, Question, TemporalGraph
 from chronoqa.time import TimePoint
@@ -56,11 +61,9 @@ def test_last_is_not_asked_over_a_timeline_with_an_open_spell() -> None:
     # sequences only: on a graph this small a point-in-time question takes each gold chain first
     only_seq = (("point_in_time", 0.0), ("before_after", 0.0), ("interval", 0.0), ("sequence", 1.0))
     checker, qs = _build(SPELLS, "yago11k", operator_weights=only_seq)
-    assert _seq(qs, "<Tot>", "first"), "Tot's timeline is drafted"
-    assert _seq(qs, "<Tot>", "last") == []
-    ann_last = _seq(qs, "<Ann>", "last")
-    assert ann_last and all(q.answer_ids == ("<Blues>",) for q in ann_last)
-    assert all(q.answer_ids == ("<Lions>",) for q in _seq(qs, "<Ben>", "first"))
+    assert _seq(qs, "<Tot>", "last") == [] and _seq(qs, "<Ben>", "last") == []
+    ann_last = _seq(qs, "<Ann>", "last")  # Blues runs to 2008, the latest year of this graph: its horizon
+    assert ann_last and all(q.answer_ids == ("<Blues>",) and "2008" in q.question for q in ann_last)
     assert defect_report(checker, qs)["last over open ends"] == []
     # the checker counts the defect when one is made by hand: Ben's last team by start is Tigers
     bad = dataclasses.replace(ann_last[0], id="bad", logical_form={**ann_last[0].logical_form, "anchor": "<Ben>"})
@@ -210,3 +213,143 @@ def test_a_thin_cell_counts_its_candidate_chains() -> None:
     assert b.manifest["cells"]["point_in_time/3"]["census"]["chains"] == 0
     assert "census" not in b.manifest["cells"]["point_in_time/1"]
     assert "candidates (every chain of k facts" in b.datacard
+
+
+# Worked by hand. The graph's dates run to 2017 (Dee, Lions 2015-2017): its horizon. Ann's record stops in 2008
+# (Reds 2000-2004, Blues 2005-2008): "up to 2017, which team did Ann play for last?" would answer Blues from a
+# stale record, so it is not asked. Eve played for Reds 2000-2013 and joined Owls in 2012 (no end recorded):
+# "Up to 2017, which team did Eve play for last?" is Owls (no "next" after Reds takes that gold chain first: Owls
+# started before Reds ended). No "first" is asked: nothing dates a career's start.
+HORIZON = [
+    *SPELLS[2:4],
+    fact(6, "Eve", "playsFor", "Reds", 2000, 2013),
+    fact(7, "Eve", "playsFor", "Owls", 2012, None),
+    fact(8, "Dee", "playsFor", "Lions", 2015, 2017),
+    fact(9, "Dee", "playsFor", "Reds", 2009, 2014),
+]
+
+
+def test_last_is_asked_only_of_a_record_reaching_the_horizon_and_says_so() -> None:
+    only_seq = (("point_in_time", 0.0), ("before_after", 0.0), ("interval", 0.0), ("sequence", 1.0))
+    checker, qs = _build(HORIZON, "yago11k", operator_weights=only_seq)
+    assert checker.horizon_year() == 2017
+    assert _seq(qs, "<Ann>", "last") == []
+    eve = _seq(qs, "<Eve>", "last")
+    assert eve and all(q.answer_ids == ("<Owls>",) and "Up to 2017, " in q.question for q in eve), eve
+    assert all(q.assumes_complete for q in eve)
+    assert not [q for q in qs if q.operator == "sequence" and q.logical_form["variant"] == "first"]
+    assert defect_report(checker, qs)["closed-world superlative"] == []
+    # the checker counts each way of breaking the rule, made by hand: no horizon in the text; a stale answer
+    # (Ann's Blues, ended 2008); a "first" question
+    q = eve[0]
+    no_bound = dataclasses.replace(q, id="no-bound", question="Which team did Eve play for last?")
+    stale = dataclasses.replace(
+        q, id="stale", logical_form={**q.logical_form, "anchor": "<Ann>"},
+        S_star=(dataclasses.replace(q.S_star[0], s_id="<Ann>", o_id="<Blues>", fact_id=3),),
+    )  # fmt: skip
+    first = dataclasses.replace(q, id="first", logical_form={**q.logical_form, "variant": "first"})
+    found = defect_report(checker, [no_bound, stale, first])["closed-world superlative"]
+    assert [m.split(":")[0] for m in found] == ["no-bound", "stale", "first"]
+
+
+def test_the_horizon_ignores_a_stray_late_date() -> None:
+    # 2,000 dates from 1990 to 2009 and one in 2020: 2020 holds under 0.1% of them, so the horizon is 2009
+    facts = [fact(i, f"P{i}", "playsFor", f"C{i % 7}", 1990 + i % 20, 1990 + i % 20) for i in range(1000)]
+    facts.append(fact(1000, "Late", "playsFor", "C1", 2020, None))
+    g = TemporalGraph("hand", facts, labels_of(facts), rel_labels(facts))
+    assert Checker.from_table(g, YAGO).horizon_year() == 2009
+    from chronoqa.generate.kg.build import STEPS
+    from chronoqa.generate.kg.steps import BuildState
+
+    s = BuildState(g, KGBuildConfig(n_questions=10), "yago11k", {}, {}, None)
+    for step in STEPS[: [x.__name__ for x in STEPS].index("run_engine") + 1]:
+        step(s)
+    assert TimePoint.from_unit(s.idx.horizon(), s.granularity).year == 2009
+
+
+# Worked by hand (Wikidata relations). Lviv's only facts are its countries (P17): taken at P17's word, a place.
+# The NIN Prize also has countries, but a person received it (P166): the data shows it is an award, not shown
+# a place, so "which country was the NIN Prize part of?" is never asked. "Old Main street" is what Staraya Maina
+# was located in (P131 object: an administrative unit), and a street word cannot name an administrative unit:
+# none of its facts is asked.
+def _typed() -> tuple[list[Fact], dict[str, str]]:
+    spans = [
+        ("Q1", "P17", "Q2", 1919, 1939), ("Q1", "P17", "Q3", 1939, 1991), ("Q4", "P17", "Q5", 1954, 1991),
+        ("Q4", "P17", "Q6", 1992, 2016), ("Q7", "P166", "Q4", 1990, 1990), ("Q9", "P131", "Q8", 1861, 1928),
+        ("Q9", "P131", "Q10", 1928, 1935),
+    ]  # fmt: skip
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(spans)]
+    names = ["Lviv", "Poland", "Soviet Union", "NIN Prize", "Yugoslavia", "Serbia", "Ivo Andric", "Old Main street"]
+    labels = {f"Q{i + 1}": n for i, n in enumerate(names)} | {"Q9": "Staraya Maina", "Q10": "Melekessky district"}
+    return facts, labels
+
+
+def test_part_of_is_asked_only_of_places_and_unfit_labels_never_appear() -> None:
+    facts, labels = _typed()
+    g = TemporalGraph("hand", facts, labels, rel_labels(facts))
+    b = build_kg_benchmark(g, KGBuildConfig(n_questions=200, seed=1, max_answer_share=1.0), phrases="wikidata12k")
+    listed = {x["fact"]: x["reason"] for x in b.implausible or ()}
+    assert listed == {2: "not_of_type", 3: "not_of_type", 5: "label_unfit"}
+    checker = Checker.from_table(g, WIKI, open_end=open_end_of(b.manifest))
+    assert checker.implausible == listed  # the second implementation
+    assert check_all(checker, b.questions) == []
+    assert any(q.logical_form["anchor"] == "Q1" for q in b.questions), "Lviv's countries are asked"
+    assert any("NIN Prize" in q.question for q in b.questions), "the award itself is asked about"
+    for q in b.questions:
+        assert not {t.fact_id for t in (*q.S_star, *q.S_anchor)} & {2, 3}, q.question  # its countries are not
+        assert "Old Main street" not in q.question and "Old Main street" not in q.answers, q.question
+    report = defect_report(checker, b.questions)
+    assert report["containment of a non-place"] == [] and report["unfit label"] == []
+    # made by hand: a question over the NIN Prize's country and one naming Old Main street are counted
+    q = next(q for q in b.questions if q.S_star[0].fact_id == 0)
+    prize = dataclasses.replace(q, id="prize", S_star=(dataclasses.replace(q.S_star[0], fact_id=2),))
+    street = dataclasses.replace(q, id="street", S_star=(dataclasses.replace(q.S_star[0], fact_id=5),))
+    assert [m.split(":")[0] for m in report_of(checker, [prize, street], "containment of a non-place")] == ["prize"]
+    assert [m.split(":")[0] for m in report_of(checker, [prize, street], "unfit label")] == ["street"]
+
+
+def report_of(checker: Checker, qs: list[Question], category: str) -> list[str]:
+    return defect_report(checker, qs)[category]
+
+
+def test_type_declarations_are_checked(tmp_path: Path) -> None:
+    text = WIKI.read_text(encoding="utf-8")
+    bad_type = tmp_path / "t.toml"
+    bad_type.write_text(text.replace('subject_type = "place"', 'subject_type = "planet"'), encoding="utf-8")
+    with pytest.raises(ChronoqaError, match=r"relations\.P17\.subject_type = 'planet': declare a \[types\.planet\]"):
+        load_phrase_table(bad_type)
+    bad_side = tmp_path / "s.toml"
+    bad_side.write_text(text.replace('"P131 subject"', '"P131 middle"'), encoding="utf-8")
+    with pytest.raises(ChronoqaError, match=r"types\.place\.shown_by entry 'P131 middle'"):
+        load_phrase_table(bad_side)
+
+
+# Worked by hand (Wikidata P54). Lobo played for the Poland national team 2004-2007 and joined Wisla in 2008
+# (2008-2012): in 2005 his team is the national team, asked as "which national team"; in 2010 it is Wisla,
+# asked as "which team". A national team answering "which team" is what the checker counts.
+def test_a_national_team_is_asked_as_one() -> None:
+    spans = [("Q1", "P54", "Q2", 2004, 2007), ("Q1", "P54", "Q3", 2008, 2012), ("Q4", "P54", "Q3", 2001, 2003)]
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(spans)]
+    labels = {"Q1": "Lobo", "Q2": "Poland national football team", "Q3": "Wisla", "Q4": "Ada"}
+    checker, qs = _build(facts, "wikidata12k", labels, n_questions=200)
+    asked = [q for q in qs if q.operator == "point_in_time" and q.logical_form["anchor"] == "Q1"]
+    assert asked
+    for q in asked:
+        national = q.answer_ids == ("Q2",)
+        assert ("which national team did Lobo play for" in q.question.replace("Which", "which")) == national, q.question
+    assert defect_report(checker, qs)["role asked as the relation"] == []
+    q = next(q for q in asked if q.answer_ids == ("Q2",))
+    plain = dataclasses.replace(q, id="plain", question=q.question.replace("national team", "team"))
+    assert [m.split(":")[0] for m in report_of(checker, [plain], "role asked as the relation")] == ["plain"]
+
+
+def test_role_declarations_are_checked(tmp_path: Path) -> None:
+    text = WIKI.read_text(encoding="utf-8")
+    bad = tmp_path / "r.toml"
+    bad.write_text(text.replace('object_named = ["national"]', "object_named = []"), encoding="utf-8")
+    with pytest.raises(ChronoqaError, match=r"relations\.P54\.roles\.national team: expected object_named"):
+        load_phrase_table(bad)
+    table = load_phrase_table(WIKI)
+    p54 = table.relations["P54"]
+    assert p54.for_object("Poland national football team").ask_object == "which national team did {s} play for"
+    assert p54.for_object("Wisla Krakow") is p54

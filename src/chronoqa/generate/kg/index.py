@@ -45,6 +45,7 @@ from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, Interval, TimePoint
 
 __all__ = [
+    "HORIZON_SHARE",
     "KEY_INT32_MAX",
     "NEG",
     "NONE",
@@ -63,6 +64,7 @@ NEG = -(2**31) + 2
 POS = 2**31 - 2
 NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
 KEY_INT32_MAX = 2**31 - 1  # adjacency keys are int32 while entities * relations stays below this
+HORIZON_SHARE = 0.001  # a year holding at least this share of the graph's dates is inside its horizon
 ROW_CACHE_MAX = 1 << 20  # a direction with at most this many rows keeps them gathered (the small graphs' hot path)
 
 
@@ -223,6 +225,7 @@ class GraphIndex:
     _ent_id: dict[str, int] | None = field(init=False, default=None)
     _mirror_pos: array[int] = field(init=False)  # sorted positions of the outgoing rows from an object (bisected)
     _row_cache: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> gathered rows
+    _horizon: int | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -321,6 +324,28 @@ class GraphIndex:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
         assert self.implausible_mask is not None
         return not (self.ignored_mask[fid] or self.implausible_mask[fid])
+
+    def horizon(self) -> int:
+        """The data's horizon: the last unit of the latest year holding :data:`HORIZON_SHARE` of the graph's dates.
+
+        The dates are the known starts and ends of the facts valid somewhere; a stray late date (YAGO11k's 2600)
+        holds no share. ``NEG`` for a graph without dates. Worked out once.
+        """
+        if self._horizon is None:
+            keep = ~self.ignored_mask
+            units = np.concatenate([self.table[keep, Col.SU], self.table[keep, Col.EU]])
+            units = units[units != NONE]
+            self._horizon = NEG
+            if len(units):
+                values, counts = np.unique(units, return_counts=True)
+                years: dict[int, int] = {}
+                for u, c in zip(values.tolist(), counts.tolist(), strict=True):
+                    y = TimePoint.from_unit(u, self.granularity).year
+                    years[y] = years.get(y, 0) + c
+                floor = HORIZON_SHARE * len(units)
+                top = max(y for y, c in years.items() if c >= floor)
+                self._horizon = max(u for u in values.tolist() if TimePoint.from_unit(u, self.granularity).year == top)
+        return self._horizon
 
     # -- lookups ----------------------------------------------------------------------------------
     @property

@@ -20,10 +20,25 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``containment``: ``"part_of"`` (the subject lies in the object: country, located in), ``"contains"``
   (the object lies in the subject) or ``"capital_of"``, read by the regime rules
   (:mod:`chronoqa.generate.kg.regime`).
+* ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
+  of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
+  that type (an award's or a team's country is not asked as "part of").
+
+* ``roles``: sub-tables ``[relations.<key>.roles.<name>]`` for the roles one relation mixes (Wikidata's P54
+  holds clubs and national teams): ``object_named`` lists words of the object's label that mark the role
+  ("national"), and the other fields override the relation's English for such a fact ("which national team
+  did X play for"), so a reader expecting a club is not answered with a national team.
+
+Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
+relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
+place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
+no administrative unit). Both are rules over the graph's own facts and labels
+(:mod:`chronoqa.generate.kg.plausible`), never lists of entity ids.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -39,6 +54,7 @@ __all__ = [
     "DEFAULT_MAX_YEARS",
     "DEFAULT_PHRASE_TABLES",
     "OPEN_END_READINGS",
+    "EntityType",
     "MissingPhrasesError",
     "PhraseTable",
     "RelationPhrases",
@@ -54,7 +70,11 @@ DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
 _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
-_DECLARED = ("objects_at_once", "subjects_at_once", "symmetric", "max_years", "role", "containment")
+_DECLARED = (
+    "objects_at_once", "subjects_at_once", "symmetric", "max_years", "role", "containment", "subject_type",
+    "object_type",
+)  # fmt: skip
+SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
 CONTAINMENTS = ("part_of", "contains", "capital_of")
@@ -94,6 +114,14 @@ class RelationPhrases:
     max_years: int | None = None  # None: the table's default
     role: str | None = None  # "birth" | "death" | None
     containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
+    subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
+    object_type: str | None = None
+    roles: tuple[tuple[frozenset[str], RelationPhrases], ...] = ()  # (object label words, the role's English)
+
+    def for_object(self, label: str) -> RelationPhrases:
+        """The English of a fact whose object reads ``label``: its role's (``roles``), else the relation's."""
+        words = set(label.casefold().split())
+        return next((p for marks, p in self.roles if marks & words), self)
 
     @property
     def is_event(self) -> bool:
@@ -120,6 +148,15 @@ def generic_phrases(key: str, label: str, kind: Kind = "state") -> RelationPhras
 
 
 @dataclass(frozen=True)
+class EntityType:
+    """An entity type the data shows (see the module docstring): the relation sides that show it, unfit labels."""
+
+    name: str
+    shown_by: tuple[tuple[str, str], ...]  # (relation id or label, "subject" | "object")
+    not_named: tuple[str, ...] = ()  # last words (case-folded) of a label that cannot name such an entity
+
+
+@dataclass(frozen=True)
 class PhraseTable:
     """Relation key → phrases; look up by relation id first, then by label.
 
@@ -140,6 +177,7 @@ class PhraseTable:
     open_end: str | None = None
     not_years: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     default_max_years: int = DEFAULT_MAX_YEARS
+    types: Mapping[str, EntityType] = field(default_factory=dict)
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -213,7 +251,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         missing = [f for f in _REQUIRED if not isinstance(entry.get(f), str) or not entry[f].strip()]
         if missing:
             raise ChronoqaError(f"{name}: relations.{key} lacks the field(s) {', '.join(missing)}; add them")
-        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL) - set(_DECLARED))
+        unknown = sorted(set(entry) - set(_REQUIRED) - set(_OPTIONAL) - set(_DECLARED) - {"roles"})
         if unknown:
             raise ChronoqaError(
                 f"{name}: relations.{key} has unknown field(s) {', '.join(unknown)}; "
@@ -244,11 +282,15 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             max_years=entry.get("max_years"),
             role=entry.get("role"),
             containment=entry.get("containment"),
+            subject_type=entry.get("subject_type"),
+            object_type=entry.get("object_type"),
         )
+        out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
+    types = parse_types(name, data.get("types", {}), out)
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
         raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
-    return PhraseTable(name, out, open_end, not_years, default_max)
+    return PhraseTable(name, out, open_end, not_years, default_max, types)
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
@@ -271,6 +313,69 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
             f"{name}: relations.{key}.containment = {cont!r}: expected 'part_of', 'contains' or 'capital_of'; "
             "fix the file"
         )
+
+
+def _parse_roles(
+    name: str, key: str, value: object, base: RelationPhrases
+) -> tuple[tuple[frozenset[str], RelationPhrases], ...]:
+    """The ``[relations.<key>.roles.<role>]`` tables: ``object_named`` words and English overriding ``base``'s."""
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(
+            f"{name}: relations.{key}.roles must be [relations.{key}.roles.<name>] tables; fix the file"
+        )
+    out = []
+    for role in sorted(value):
+        entry = value[role]
+        words = entry.get("object_named") if isinstance(entry, Mapping) else None
+        fields = {k: v for k, v in entry.items() if k != "object_named"} if isinstance(entry, Mapping) else {}
+        bad = sorted(k for k, v in fields.items() if k not in _REQUIRED[1:] + _OPTIONAL[1:] or not isinstance(v, str))
+        if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words) or bad:
+            raise ChronoqaError(
+                f'{name}: relations.{key}.roles.{role}: expected object_named = ["<word>", ...] and phrase fields '
+                f"({', '.join(_REQUIRED[1:] + _OPTIONAL[1:])}) as strings{'; not ' + ', '.join(bad) if bad else ''}; "
+                "fix the file"
+            )
+        out.append((frozenset(w.casefold() for w in words), dataclasses.replace(base, key=f"{key}/{role}", **fields)))
+    return tuple(out)
+
+
+def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrases]) -> dict[str, EntityType]:
+    """Validate the ``[types.<name>]`` tables and the relations' ``subject_type`` / ``object_type`` against them.
+
+    Raises:
+        ChronoqaError: Naming the file, the entry and the fix, for a malformed table, an unknown relation or
+            side in ``shown_by``, or a relation presuming an undeclared type.
+
+    """
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(f"{name}: types must be [types.<name>] tables; fix the file")
+    out: dict[str, EntityType] = {}
+    for tname in sorted(value):
+        entry = value[tname]
+        shown = entry.get("shown_by") if isinstance(entry, Mapping) else None
+        words = entry.get("not_named", []) if isinstance(entry, Mapping) else None
+        if not isinstance(shown, list) or not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise ChronoqaError(
+                f'{name}: types.{tname}: expected shown_by = ["<relation> subject|object", ...] and optionally '
+                'not_named = ["<word>", ...]; fix the file'
+            )
+        sides = []
+        for item in shown:
+            parts = item.rsplit(" ", 1) if isinstance(item, str) else []
+            if len(parts) != 2 or parts[1] not in SIDES or parts[0] not in relations:
+                raise ChronoqaError(
+                    f"{name}: types.{tname}.shown_by entry {item!r}: expected '<relation key of this table> "
+                    "subject' or '... object'; fix the file"
+                )
+            sides.append((parts[0], parts[1]))
+        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})))
+    for key, p in relations.items():
+        for side, t in (("subject_type", p.subject_type), ("object_type", p.object_type)):
+            if t is not None and t not in out:
+                raise ChronoqaError(
+                    f"{name}: relations.{key}.{side} = {t!r}: declare a [types.{t}] table; fix the file"
+                )
+    return out
 
 
 def parse_not_years(value: object, where: str) -> dict[str, tuple[int, ...]]:

@@ -18,6 +18,18 @@ recorded):
   where no other fact dates either entity, such an early year is judged against the median year of the
   relation's facts (YAGO11k's "Sho Sakurai created Believe" in AD 100).
 
+Two more rules read what the data shows an entity is (the declared types,
+:class:`~chronoqa.generate.kg.phrases.EntityType`):
+
+* ``not_of_type``: the relation's words presume a type of one side (``subject_type`` / ``object_type``: "X was
+  part of the country Y" presumes a place), no fact of the graph shows that entity is of the type (it stands on
+  no side the type's ``shown_by`` lists) and some fact shows it in another role (a side that neither shows nor
+  presumes the type: an award received, a team played for, an instance of a class): "Which country was the NIN
+  Prize part of?". An entity whose only facts are the presuming relation's ("Sukhumi": its countries) is taken at
+  the relation's word; the data says nothing else about it.
+* ``label_unfit``: an entity the data shows is of a type has a label whose last word the type's ``not_named``
+  lists ("Old Main street" labels an administrative unit): every fact of that entity; its label cannot name it.
+
 Implausible facts are never gold, anchors, references or negatives; they still count against answer
 uniqueness (conservative), stay in the corpus, and are counted by reason and listed in the manifest.
 Facts already valid nowhere (reversed, non-year dates) are not re-examined.
@@ -28,8 +40,33 @@ The rules run as SQL (:data:`chronoqa.generate.kg.sql.plausible.PLAUSIBLE_STEPS`
 
 from __future__ import annotations
 
-__all__ = ["CENTURY_GAP", "EARLY", "REASONS"]
+from collections.abc import Callable, Mapping, Sequence
+
+from chronoqa.generate.kg.phrases import EntityType
+
+__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "unfit_labels"]
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
-REASONS = ("event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier")
+REASONS = (
+    "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "not_of_type",
+    "label_unfit",
+)  # fmt: skip
+
+
+def unfit_labels(
+    entities: Sequence[str], label: Callable[[str], str], types: Mapping[str, EntityType]
+) -> list[tuple[int, str]]:
+    """``(entity position, type)`` for each label whose last word the type's ``not_named`` lists.
+
+    Whether the data shows the entity is of that type is the SQL's part (``label_unfit``); this is the label test.
+    """
+    named = [(t.name, frozenset(t.not_named)) for t in types.values() if t.not_named]
+    if not named:
+        return []
+    out = []
+    for i, e in enumerate(entities):
+        words = label(e).split()
+        last = words[-1].casefold() if words else ""
+        out += [(i, name) for name, bad in named if last in bad]
+    return out

@@ -45,6 +45,7 @@ from chronoqa.generate.kg.sql import (
     implausible_dates,
     overlap_keys_by_sql,
 )
+from chronoqa.generate.kg.sql.plausible import TypeRules
 from chronoqa.generate.kg.templates import Renderer, answer_label, shared_short_labels
 from chronoqa.generate.result import manifest_header
 from chronoqa.generate.splits import assign_splits
@@ -326,7 +327,8 @@ def run_engine(s: BuildState) -> None:
             engine, s.facts, s.is_event, s.granularity, as_of, s.open_end, s.bad_years, symmetric=s.symmetric
         )
         s.implausible_code = implausible_dates(
-            engine, s.facts, s.phr, idx.ignored_mask, as_of, s.open_end, s.table.default_max_years
+            engine, s.facts, s.phr, idx.ignored_mask, as_of, s.open_end, s.table.default_max_years,
+            TypeRules(s.table.types, s.label),
         )  # fmt: skip
         multi = None  # the groups with two or more values, when the cardinality steps made them
         if any(None in (p.objects_at_once, p.subjects_at_once) for p in s.phr.values()):

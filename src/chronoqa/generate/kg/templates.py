@@ -121,6 +121,11 @@ class Renderer:
         """Phrases of an interned relation."""
         return self.phrases[self.index.rel_names[r]]
 
+    def rel_of(self, r: int, o: int) -> RelationPhrases:
+        """Phrases of relation ``r`` for a fact whose object is ``o``: the role its label marks (``roles``), if any."""
+        p = self.rel(r)
+        return p.for_object(self.labels(self.index.ent_names[o])) if p.roles else p
+
     def unit_word(self) -> str:
         """``year``, ``month`` or ``day``."""
         return str(self.granularity)
@@ -144,7 +149,7 @@ class Renderer:
         """Noun phrase of the entity reached by ``hops`` from ``anchor``."""
         cur = self.ent(anchor)
         for h in hops:
-            p = self.rel(h.rel)
+            p = self.rel_of(h.rel, h.dst if h.forward else h.src)
             cur = fill(p.object_of, s=cur, o="") if h.forward else fill(p.subject_of, s="", o=cur)
         return cur
 
@@ -152,7 +157,7 @@ class Renderer:
         """The question clause asking for the last hop's endpoint ("which team did X play for")."""
         last = d.hops[-1]
         cur = self.noun(d.hops[:-1], d.anchor)
-        p = self.rel(last.rel)
+        p = self.rel_of(last.rel, last.dst if last.forward else last.src)
         phrase = cur.startswith("the ")  # a noun phrase or a label read with "the"
         if last.forward:
             return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
@@ -162,7 +167,7 @@ class Renderer:
         """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
         row = self.index.fact_row(fid)
         s, r, o = row[0], row[1], row[2]
-        p = self.rel(r)
+        p = self.rel_of(r, o)
         tmpl = getattr(p, which) or p.start_clause
         s_txt = subject_text if side_entity == s and subject_text is not None else self.ent(s)
         o_txt = subject_text if side_entity == o and subject_text is not None and side_entity != s else self.ent(o)

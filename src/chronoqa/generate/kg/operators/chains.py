@@ -101,6 +101,7 @@ class Draft:
     time_free: int = -1  # answers of the time-free reading (TIME_FREE_CAP: at least that many; -1: n/a)
     assumes_complete: bool = False  # the gold holds only if the graph is complete (first / last ever)
     outdated: tuple[int, ...] = ()  # entity ids that answered the question before t (present_state)
+    horizon: int | None = None  # sequence "last": the unit up to which the question ranks (the data's horizon)
 
     @property
     def n_hops(self) -> int:

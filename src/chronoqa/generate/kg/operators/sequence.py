@@ -1,17 +1,26 @@
-"""sequence: "Which team did X play for first?", "... last?", "After X left Y, which team did X join next?".
+"""sequence: "Up to 2017, which team did X play for last?", "After X left Y, which team did X join next?".
 
 Draft: k-1 static hops to ``e``, then the timeline of ``(e, r, dir)`` (every fact with a known start at the
-granularity, at least two facts): ``first`` = the only fact with the smallest start, ``last`` = the only fact
-with the largest start, ``next`` after a reference fact ``y`` (the only fact of the timeline with its other
-endpoint) = the only fact with the smallest start among those with start > start(y) (events) or start >= end(y)
-and start > start(y) (states, ``y`` with a known end). ``t`` = the answer fact's start; ``y`` goes to
-``S_anchor``. ``first``/``last`` assume the graph is complete (``assumes_complete``).
+granularity, at least two facts): ``last`` = the only fact with the largest start, ``next`` after a reference
+fact ``y`` (the only fact of the timeline with its other endpoint) = the only fact with the smallest start among
+those with start > start(y) (events) or start >= end(y) and start > start(y) (states, ``y`` with a known end).
+``t`` = the answer fact's start; ``y`` goes to ``S_anchor``. ``last`` assumes the graph is complete up to its
+horizon (``assumes_complete``).
+
+Closed-world rule (:func:`closed_at_horizon`): a graph frozen in one year, asked as of a later ``as_of``, closes
+no timeline by itself. "Last" is asked only where the data's own record reaches its horizon
+(:meth:`~chronoqa.generate.kg.index.GraphIndex.horizon`, the latest year holding a share of its dates, 2017 for
+YAGO11k and Wikidata12k): the answer's spell has no recorded end or ends in the horizon year or later (an event:
+happens in it), and the question says so ("Up to 2017, which team did X play for last?"). A spell that ended
+before the horizon while nothing follows it ("Berlin's last head of government: Klaus Wowereit, to 2014"; Rita
+Hayworth's last husband in YAGO, to 1955) is a stale record, not the end of the timeline. "First" is not asked:
+no date in the graph closes a timeline's start (a player's youth clubs, a place's earlier rulers are missing).
 
 Validity rule (:func:`orderable`, :func:`every_hop_needed`): the direction is ``one`` for ``e`` and its
 timeline has no unknown start, no self-loop and two or more distinct values; ``last`` over a state timeline
 needs every other spell to have a known end (:func:`last_is_latest`: an open spell may outlast the last
-start); ``first``/``last`` over an inverse
-timeline (asking for the subject: "who was born in X first?") needs at most :data:`SEQ_INVERSE_FIRST_LAST_CAP`
+start); ``last`` over an inverse
+timeline (asking for the subject: "who was born in X last?") needs at most :data:`SEQ_INVERSE_FIRST_LAST_CAP`
 facts in it (over a larger open class the graph's partial list makes "first"/"last" read oddly and mean
 little); skipping any prefix hop must not lead to ``e`` again.
 """
@@ -35,10 +44,12 @@ from chronoqa.generate.kg.operators.chains import (
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
+from chronoqa.time import TimePoint
 
 __all__ = [
     "OPERATOR",
     "SEQ_INVERSE_FIRST_LAST_CAP",
+    "closed_at_horizon",
     "draft",
     "every_hop_needed",
     "last_is_latest",
@@ -97,13 +108,14 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     timeline = orderable(idx, e, r, forward)
     if timeline is None:
         return None
-    variant = ("first", "last", "next")[rng.randrange(3)]
-    if variant != "next" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
+    variant = ("last", "next")[rng.randrange(2)]
+    if variant == "last" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
         return None
     ref = -1
     visited: set[int] = set()
-    if variant in ("first", "last"):
-        best = min(x[Col.ASU] for x in timeline) if variant == "first" else max(x[Col.ASU] for x in timeline)
+    horizon = min(idx.horizon(), ctx.t_max)
+    if variant == "last":
+        best = max(x[Col.ASU] for x in timeline)
         cands = [x for x in timeline if x[Col.ASU] == best]
     else:
         nxt = _next_after(idx, timeline, r, rng)
@@ -115,7 +127,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if len(cands) != 1:
         return None
     ans = cands[0]
-    if variant == "last" and not last_is_latest(idx, timeline, r, ans):
+    if variant == "last" and not (last_is_latest(idx, timeline, r, ans) and closed_at_horizon(idx, r, ans, horizon)):
         return None
     t = ans[Col.ASU]
     if not ctx.t_min <= t <= ctx.t_max or not certain(ans, t) or ans[Col.OTHER] in visited:
@@ -126,7 +138,8 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     final = Hop(ans[Col.FID], r, forward, e, ans[Col.OTHER])
     return Draft(
         "sequence", variant, pre[0], (*pre[1], final), t, (ans[Col.OTHER],), AnswerKind.ENTITY, ref_fid=ref,
-        static_prefix=True, time_free=len({x[Col.OTHER] for x in timeline}), assumes_complete=variant != "next",
+        static_prefix=True, time_free=len({x[Col.OTHER] for x in timeline}), assumes_complete=variant == "last",
+        horizon=horizon if variant == "last" else None,
     )  # fmt: skip
 
 
@@ -139,6 +152,18 @@ def last_is_latest(idx: GraphIndex, timeline: Sequence[Row], r: int, ans: Row) -
     if idx.rel_event[r]:
         return True
     return all(x[Col.AEU] != NONE for x in timeline if x[Col.FID] != ans[Col.FID])
+
+
+def closed_at_horizon(idx: GraphIndex, r: int, ans: Row, horizon: int) -> bool:
+    """The answer of a "last" question still holds at the data's horizon (the closed-world rule, module docstring).
+
+    A state spell with no recorded end, or one that ends in the horizon's year or later; an event in that year.
+    """
+    year = TimePoint.from_unit(horizon, idx.granularity).year
+    end = ans[Col.ASU] if idx.rel_event[r] else ans[Col.AEU]
+    return (end == NONE and not idx.rel_event[r]) or (
+        end != NONE and TimePoint.from_unit(end, idx.granularity).year >= year
+    )
 
 
 def every_hop_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:
@@ -166,10 +191,21 @@ def _next_clause(rd: Renderer, d: Draft) -> str:
     return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
 
 
+def _horizon(rd: Renderer, d: Draft) -> str:
+    """The data's horizon a "last" question ranks up to ("2017")."""
+    assert d.horizon is not None
+    return rd.when(d.horizon)
+
+
+def _up_to(rd: Renderer, d: Draft) -> str:
+    """The lead of a "last" question: "Up to 2017, "."""
+    return f"Up to {_horizon(rd, d)}, "
+
+
 def _plain(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
         return f"After {_next_clause(rd, d)}, {rd.ask(d)} next?"
-    return f"{cap(rd.ask(d))} {d.variant}?"
+    return f"{_up_to(rd, d)}{rd.ask(d)} last?"
 
 
 def _alt(rd: Renderer, d: Draft) -> str:
@@ -179,15 +215,13 @@ def _alt(rd: Renderer, d: Draft) -> str:
         row = rd.index.fact_row(d.ref_fid)
         other = row[2] if d.hops[-1].forward else row[0]
         return f"{cap(rd.ask(d))} next after {rd.ent(other)}?"
-    tail = "before any other" if d.variant == "first" else "most recently"
-    return f"{cap(rd.ask(d))} {tail}?"
+    return f"{_up_to(rd, d)}{rd.ask(d)} most recently?"
 
 
 def _lead(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
         return f"{cap(rd.ask(d))} immediately after {_next_clause(rd, d)}?"
-    lead = "At first" if d.variant == "first" else "Most recently"
-    return f"{lead}, {rd.ask(d)}?"
+    return f"Most recently up to {_horizon(rd, d)}, {rd.ask(d)}?"
 
 
 def _earliest(rd: Renderer, d: Draft) -> str:
@@ -195,8 +229,7 @@ def _earliest(rd: Renderer, d: Draft) -> str:
         row = rd.index.fact_row(d.ref_fid)
         other = row[2] if row[0] == d.hops[-1].src else row[0]
         return f"After {rd.ent(other)}, {rd.ask(d)} next?"
-    tail = "first of all" if d.variant == "first" else "last of all"
-    return f"{cap(rd.ask(d))} {tail}?"
+    return f"{_up_to(rd, d)}{rd.ask(d)} last of all?"
 
 
 OPERATOR = Operator(

@@ -5,6 +5,10 @@ Inputs (built by :func:`plausible_tables`)::
     pfacts(pos BIGINT, s INT, r INT, o INT, has_start BOOLEAN, start_year INT, has_end BOOLEAN, end_year INT,
            ignored BOOLEAN)                            -- ignored: valid nowhere (reversed, non-year), not examined
     prels(code INT, is_event BOOLEAN, role INT, max_years INT)   -- role 0 none, 1 birth, 2 death
+    ptypes(code INT, side INT, type INT)   -- the relation sides that show a type (side 0 subject, 1 object)
+    pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
+    pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type
+    punfit(e INT, type INT)                -- entities whose label the type's not_named lists
 
 Parameters: ``as_of_year``, ``ongoing`` (1 under the ``ongoing`` open-end reading), ``gap``
 (:data:`~chronoqa.generate.kg.plausible.CENTURY_GAP`) and ``early`` (:data:`~chronoqa.generate.kg.plausible.EARLY`).
@@ -21,20 +25,21 @@ gathered once (``p_ent_stats``), and each fact joins the statistics of its two e
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
 
-from chronoqa.generate.kg.phrases import RelationPhrases
-from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS
+from chronoqa.generate.kg.phrases import SIDES, EntityType, RelationPhrases
+from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS, unfit_labels
 from chronoqa.generate.kg.sql.engines import SqlEngine
 from chronoqa.generate.kg.sql.index import fact_arrays, fact_columns, sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import TimePoint
 
-__all__ = ["PLAUSIBLE_STEPS", "implausible_by_sql", "implausible_dates", "plausible_tables"]
+__all__ = ["PLAUSIBLE_STEPS", "TypeRules", "implausible_by_sql", "implausible_dates", "plausible_tables"]
 
 _DATED = """
 SELECT f.pos, f.s, f.o, f.r, f.has_start, f.start_year, f.has_end, f.end_year,
@@ -165,7 +170,59 @@ WITH births AS (
     LEFT JOIN deaths AS ds ON ds.e = d.s
     LEFT JOIN deaths AS dd ON dd.e = d.o
 )
-SELECT pos, reason FROM why WHERE reason >= 0 ORDER BY pos
+SELECT pos, reason FROM why WHERE reason >= 0
+"""
+
+# The entities each type is shown for: they stand on a side the type's shown_by lists, in a fact valid somewhere.
+_SHOWN = """
+SELECT e, type FROM (
+    SELECT f.s AS e, t.type FROM pfacts AS f JOIN ptypes AS t ON t.code = f.r AND t.side = 0 WHERE NOT f.ignored
+    UNION ALL
+    SELECT f.o AS e, t.type FROM pfacts AS f JOIN ptypes AS t ON t.code = f.r AND t.side = 1 WHERE NOT f.ignored
+) AS shown
+GROUP BY e, type
+"""
+
+# The entities a fact shows in another role than a type's (a side that neither shows nor presumes it).
+_OTHER = """
+SELECT e, type FROM (
+    SELECT f.s AS e, t.type FROM pfacts AS f JOIN pother AS t ON t.code = f.r AND t.side = 0 WHERE NOT f.ignored
+    UNION ALL
+    SELECT f.o AS e, t.type FROM pfacts AS f JOIN pother AS t ON t.code = f.r AND t.side = 1 WHERE NOT f.ignored
+) AS other
+GROUP BY e, type
+"""
+
+# not_of_type: a presumed type the data does not show, of an entity it shows in another role; label_unfit:
+# every fact of an entity shown to be of a type whose label that type's not_named lists.
+_TYPE_REASONS = f"""
+WITH unshown AS (
+    SELECT f.pos FROM pfacts AS f
+    JOIN pneeds AS n ON n.code = f.r
+    JOIN p_other AS y ON y.e = (CASE WHEN n.side = 0 THEN f.s ELSE f.o END) AND y.type = n.type
+    LEFT JOIN p_shown AS x ON x.e = y.e AND x.type = n.type
+    WHERE NOT f.ignored AND x.e IS NULL
+), unfit AS (
+    SELECT u.e FROM punfit AS u JOIN p_shown AS x ON x.e = u.e AND x.type = u.type GROUP BY u.e
+), mislabelled AS (
+    SELECT pos FROM (
+        SELECT f.pos FROM pfacts AS f JOIN unfit AS u ON u.e = f.s WHERE NOT f.ignored
+        UNION ALL
+        SELECT f.pos FROM pfacts AS f JOIN unfit AS u ON u.e = f.o WHERE NOT f.ignored
+    ) AS m
+    GROUP BY pos
+)
+SELECT pos, {REASONS.index("not_of_type")} AS reason FROM unshown
+UNION ALL
+SELECT pos, {REASONS.index("label_unfit")} AS reason FROM mislabelled
+"""
+
+# The first rule that applies: the date rules in order, then the type rules.
+_ALL_REASONS = """
+SELECT pos, MIN(reason) AS reason
+FROM (SELECT pos, reason FROM p_date_reasons UNION ALL SELECT pos, reason FROM p_type_reasons) AS u
+GROUP BY pos
+ORDER BY pos
 """
 
 #: The steps of the implausible-date rules, in order.
@@ -174,15 +231,23 @@ PLAUSIBLE_STEPS: tuple[Step, ...] = (
     Step("p_ent_years", _ENT_YEARS),
     Step("p_ent_stats", _ENT_STATS),
     Step("p_rel_medians", _REL_MEDIANS),
-    Step("p_reasons", _REASONS, ("pos",)),
+    Step("p_date_reasons", _REASONS),
+    Step("p_shown", _SHOWN),
+    Step("p_other", _OTHER),
+    Step("p_type_reasons", _TYPE_REASONS),
+    Step("p_reasons", _ALL_REASONS, ("pos",)),
 )
 _ROLES = {None: 0, "birth": 1, "death": 2}
 
 
 def plausible_tables(
-    cols: FactColumns, phrases: Mapping[str, RelationPhrases], ignored: Sequence[bool], default_max_years: int
+    cols: FactColumns,
+    phrases: Mapping[str, RelationPhrases],
+    ignored: Sequence[bool],
+    default_max_years: int,
+    types: TypeRules | None = None,
 ) -> dict[str, pa.Table]:
-    """The ``pfacts`` and ``prels`` input tables (relations by their codes in ``cols``)."""
+    """The input tables (relations and entities by their codes in ``cols``)."""
     pfacts = pa.table({**fact_arrays(cols), "ignored": pa.array(np.asarray(ignored, dtype=bool))})
     rels = [phrases.get(x) for x in cols.relations]
     prels = pa.table(
@@ -196,7 +261,49 @@ def plausible_tables(
             ),
         }
     )
-    return {"pfacts": pfacts, "prels": prels}
+    return {"pfacts": pfacts, "prels": prels, **_type_tables(cols, phrases, types or TypeRules())}
+
+
+@dataclass(frozen=True)
+class TypeRules:
+    """The declared entity types (:attr:`PhraseTable.types`) and the labels the ``label_unfit`` rule reads."""
+
+    types: Mapping[str, EntityType] = field(default_factory=dict)
+    label: Callable[[str], str] = str
+
+
+def _side_table(rows: list[tuple[int, int, int]]) -> pa.Table:
+    cols = list(zip(*rows, strict=True)) if rows else [(), (), ()]
+    return pa.table(
+        {n: pa.array(list(c), type=pa.int32()) for n, c in zip(("code", "side", "type"), cols, strict=True)}
+    )
+
+
+def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rules: TypeRules) -> dict[str, pa.Table]:
+    """``ptypes``, ``pneeds``, ``pother`` and ``punfit`` (types by their position in ``rules.types``)."""
+    code_of = {name: i for i, name in enumerate(rules.types)}
+    rels = [phrases.get(x) for x in cols.relations]
+    shows, needs = [], []
+    for c, p in enumerate(rels):
+        if p is None:
+            continue
+        keys = (p.key, cols.relations[c])
+        for t in rules.types.values():
+            shows += [(c, SIDES.index(side), code_of[t.name]) for key, side in t.shown_by if key in keys]
+        for side, t_name in ((0, p.subject_type), (1, p.object_type)):
+            if t_name in code_of:  # a type the rules were not given is no rule
+                needs.append((c, side, code_of[t_name]))
+    known = set(shows) | set(needs)
+    other = [(c, side, k) for c in range(len(rels)) for side in (0, 1) for k in code_of.values()]
+    unfit = unfit_labels(cols.entities, rules.label, rules.types)
+    punfit = pa.table(
+        {
+            "e": pa.array([e for e, _ in unfit], type=pa.int32()),
+            "type": pa.array([code_of[t] for _, t in unfit], type=pa.int32()),
+        }
+    )
+    tables = {"ptypes": _side_table(shows), "pneeds": _side_table(needs)}
+    return {**tables, "pother": _side_table([x for x in other if x not in known]), "punfit": punfit}
 
 
 def implausible_by_sql(
@@ -207,11 +314,12 @@ def implausible_by_sql(
     as_of: TimePoint,
     open_end: str,
     default_max_years: int,
+    types: TypeRules | None = None,
 ) -> dict[int, str]:
-    """Fact position → reason, as :func:`chronoqa.generate.kg.plausible.implausible_facts` (same arguments)."""
+    """Fact position → reason (:data:`~chronoqa.generate.kg.plausible.REASONS`) of each implausible fact."""
     cols = fact_columns(facts)
     params = {"as_of_year": as_of.year, "ongoing": int(open_end == "ongoing"), "gap": CENTURY_GAP, "early": EARLY}
-    out = engine.run(plausible_tables(cols, phrases, ignored, default_max_years), PLAUSIBLE_STEPS, params)
+    out = engine.run(plausible_tables(cols, phrases, ignored, default_max_years, types), PLAUSIBLE_STEPS, params)
     res = out["p_reasons"]
     pos = res.column("pos").to_numpy(zero_copy_only=False).tolist()
     why = res.column("reason").to_numpy(zero_copy_only=False).tolist()
@@ -226,14 +334,16 @@ def implausible_dates(
     as_of: TimePoint,
     open_end: str,
     default_max_years: int,
+    types: TypeRules | None = None,
 ) -> np.ndarray:
     """The build's implausible facts from the chosen engine (the SQL of :data:`PLAUSIBLE_STEPS`).
 
     Per fact position the index in :data:`REASONS` of its reason, or ``-1`` (int8).
     """
     found = implausible_by_sql(
-        sql_engine(engine), facts, phrases, np.asarray(ignored, dtype=bool).tolist(), as_of, open_end, default_max_years
-    )
+        sql_engine(engine), facts, phrases, np.asarray(ignored, dtype=bool).tolist(), as_of, open_end,
+        default_max_years, types,
+    )  # fmt: skip
     codes = np.full(len(facts), -1, dtype=np.int8)
     if found:
         code_of = {r: i for i, r in enumerate(REASONS)}
