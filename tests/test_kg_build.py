@@ -513,9 +513,10 @@ def test_time_refs_follow_the_contract() -> None:
                 ref = by_id[q.S_anchor[0].fact_id]
                 point = ref.start if tr["which"] == "start" else ref.end
                 assert point is not None and point.isoformat() == tr["value"]
-            elif q.operator in ("duration", "yes_no") and tr["which"] == "end":
-                end = by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id].end  # the asked spell's end
-                assert end is not None and tr["value"] == end.isoformat()
+            elif q.operator == "allen" or (q.operator in ("duration", "yes_no") and tr["which"] == "end"):
+                asked = by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]  # the asked spell's start or end
+                point = asked.start if tr["which"] == "start" else asked.end
+                assert point is not None and tr["value"] == point.isoformat()
             else:
                 assert tr["value"] == q.t_query and q.operator in ("interval", "sequence", "duration")
         if q.operator == "before_after":

@@ -112,6 +112,24 @@ def _trailing(rd: Renderer, d: Draft) -> str:
     return f"{cap(rd.ask(d))} {_when(rd, d)}?"
 
 
+def _later(rd: Renderer, d: Draft) -> str:
+    """The offset alone: "a year later", "two years earlier"."""
+    n = abs(d.offset)
+    unit = rd.unit_word()
+    amount = f"a {unit}" if n == 1 else f"{_NUMBERS[n]} {unit}s"
+    return f"{amount} {'later' if d.variant.startswith('after') else 'earlier'}"
+
+
+def _counting_lead(rd: Renderer, d: Draft) -> str:
+    which = d.variant.split("_")[1]
+    return f"Counting from when {rd.fact_clause(d.ref_fid, f'{which}_clause')}, {rd.ask(d)} {_later(rd, d)}?"
+
+
+def _counting_trailing(rd: Renderer, d: Draft) -> str:
+    which = d.variant.split("_")[1]
+    return f"{cap(rd.ask(d))} {_later(rd, d)}, counting from when {rd.fact_clause(d.ref_fid, f'{which}_clause')}?"
+
+
 OPERATOR = Operator(
     name="relative",
     title="Relative time",
@@ -121,6 +139,8 @@ OPERATOR = Operator(
     templates=(
         Template("rt.lead", _lead),
         Template("rt.trailing", _trailing),
+        Template("rt.counting_lead", _counting_lead),
+        Template("rt.counting_trailing", _counting_trailing),
     ),
     time_refs=time_refs,
 )
