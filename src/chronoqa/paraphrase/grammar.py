@@ -82,6 +82,9 @@ def front_to_back(text: str, q: Question) -> str | None:
 
 def back_to_front(text: str, q: Question) -> str | None:
     """Trailing to leading: "Which team did X play for in 2014?" -> "In 2014, which team did X play for?".
+
+    Also a trailing clause ("... when X joined Y?").
+    """
     if not text.endswith("?"):
         return None
     m = _TRAIL_CLAUSE.search(text)
