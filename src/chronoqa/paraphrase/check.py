@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from chronoqa.records import Question
-from chronoqa.time import extract_times
+from chronoqa.time import TimeMention, extract_times
 
 __all__ = ["OPENERS", "check_paraphrase", "key_values"]
 
@@ -62,7 +62,15 @@ def _first_word_kept(original: str, word: str, paraphrase: str) -> bool:
     )
 
 
+def _without_times(text: str) -> str:
+    """``text`` with its time expressions blanked (a month name is a date's, not an entity word)."""
+    for m in reversed(extract_times(text)):
+        text = text[: m.begin] + " " * (m.end - m.begin) + text[m.end :]
+    return text
+
+
 def _entity_reasons(original: str, paraphrase: str) -> list[str]:
+    original, paraphrase = _without_times(original), _without_times(paraphrase)
     orig_caps = Counter(w for _, w in _capitalised(original))
     orig_words = {w.lower() for w in _WORD.findall(original)}
     para = _capitalised(paraphrase)
@@ -82,19 +90,22 @@ def _entity_reasons(original: str, paraphrase: str) -> list[str]:
     return reasons
 
 
+def _dates(m: TimeMention) -> str:
+    """The dates a mention states, whatever bound it puts on them ("after 15 February 2001": that day)."""
+    return " ".join(str(p) for p in dict.fromkeys((m.interval.start, m.interval.end)) if p is not None)
+
+
 def _time_reasons(original: str, paraphrase: str) -> list[str]:
     a, b = extract_times(original), extract_times(paraphrase)
-    reasons = []
-    va, vb = Counter(str(m.interval) for m in a), Counter(str(m.interval) for m in b)
-    reasons += [f"drops date {m.text!r}" for m in a if va[str(m.interval)] > vb[str(m.interval)]]
-    reasons += [f"adds date {m.text!r}" for m in b if vb[str(m.interval)] > va[str(m.interval)]]
+    va, vb = Counter(_dates(m) for m in a), Counter(_dates(m) for m in b)
+    reasons = [f"drops date {m.text!r}" for m in a if va[_dates(m)] > vb[_dates(m)]]
+    reasons += [f"adds date {m.text!r}" for m in b if vb[_dates(m)] > va[_dates(m)]]
     if not reasons:
         ra = Counter((str(m.interval), m.kind, m.exclusive) for m in a)
         rb = Counter((str(m.interval), m.kind, m.exclusive) for m in b)
         if ra != rb:
-            reasons.append(
-                "the time reader reads its times differently: " + ", ".join(f"{m.text!r} as {m.kind}" for m in b)
-            )
+            read = ", ".join(f"{m.text!r} as {m.kind}" for m in b)
+            reasons.append(f"the time reader reads its times differently: {read}")
     return reasons
 
 
