@@ -140,6 +140,19 @@ def test_no_paraphrase_says_on_the_year() -> None:
     assert not any("On the year" in t for t in texts)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Who was the President of Poland whose term began after 9 July 2008 and ended on 8 July 2010?",
+        "How long, in years, was it from when Ann Lee joined Red FC until Ann Lee left Red FC?",
+    ],
+)
+def test_a_phrase_bound_to_a_clause_is_never_moved_to_the_front(text: str) -> None:
+    q = Question("q", "test", text, None, (), answers=("x",), granularity="day")
+    texts = [r.question for r in paraphrase_questions([q], GrammarParaphraser(), 9).records]
+    assert not any(t.startswith(("On ", "When ", "In ")) for t in texts), texts
+
+
 # --------------------------------------------------------------------------------------------------
 # the set's file and scoring sets together
 # --------------------------------------------------------------------------------------------------

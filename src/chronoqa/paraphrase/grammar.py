@@ -69,7 +69,10 @@ _FRONT: Final = re.compile(rf"^(?P<lead>(?:{_LEADS})\b[^,?]*), (?P<rest>[^?]+)\?
 _TRAIL_CLAUSE: Final = re.compile(
     r" (?P<lead>(?:in the year (?:before|after)|one year (?:before|after)|at the time|when) .+)\?$"
 )
-_TRAIL_PREP: Final = ("in", "during", "as of", "on")
+_TRAIL_PREP: Final = ("in", "during", "as of")
+# a trailing phrase that belongs to a clause, not to the whole question: moving it would change what is asked
+# ("whose term ended on 8 July 2010?" is not "On 8 July 2010, who ...?"; "from when X joined until ...")
+_BOUND_CLAUSE: Final = re.compile(r"^How |\bwhose\b|\b(?:from|between|and|until)$")
 
 
 def front_to_back(text: str, q: Question) -> str | None:
@@ -85,11 +88,13 @@ def back_to_front(text: str, q: Question) -> str | None:
 
     Also a trailing clause ("... when X joined Y?").
     """
-    if not text.endswith("?"):
+    if not text.endswith("?") or _BOUND_CLAUSE.search(text):
         return None
     m = _TRAIL_CLAUSE.search(text)
     if m is not None and m.start() > 0:
         rest = text[: m.start()]
+        if _BOUND_CLAUSE.search(rest):
+            return None
         return f"{_upper_first(m['lead'])}, {_lower_first(rest)}?"
     times = extract_times(text)
     if not times or times[-1].end != len(text) - 1:
