@@ -56,6 +56,7 @@ def test_check_accepts_a_faithful_rewording() -> None:
         ),
         ("Who was the President whose term began after 15 February 2001?", "drops entity word 'China'"),
         ("Who was the President of China whose term began by 15 February 2001?", "time reader"),
+        ("The President of China whose term began after 15 February 2001 was:", "not a question"),
     ],
 )
 def test_check_rejects_a_dropped_or_added_date_or_entity(paraphrase: str, reason: str) -> None:

@@ -1,6 +1,7 @@
 """The faithfulness check of a paraphrase: independent of the paraphraser that wrote it.
 
-A paraphrase is kept only if it asks about the same things at the same times as its original:
+A paraphrase is kept only if it asks about the same things at the same times as its original (and is a
+question where the original is one):
 
 * **key values**: every name of the question's facts that the original states (a subject or object label
   of S*, the anchor facts or the distractors found in its text) is in the paraphrase verbatim;
@@ -116,6 +117,8 @@ def check_paraphrase(q: Question, paraphrase: str, keys: Sequence[str] | None = 
         return ("empty",)
     if text == q.question.strip():
         return ("same as the original",)
+    if q.question.rstrip().endswith("?") and not text.endswith("?"):
+        return ("not a question (no '?')",)
     reasons: list[str] = [
         f"drops key value {k!r}" for k in (keys if keys is not None else key_values(q)) if k not in text
     ]
