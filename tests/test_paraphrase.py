@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from answer_fixtures import FACTS, doc, triple
 from chronoqa.artifacts.answers import AnswerRecord, write_answers
 from chronoqa.artifacts.paraphrases import ParaphraseRecord, read_paraphrases, write_paraphrases
-from chronoqa.artifacts.release import FunctionalFlags, write_release
+from chronoqa.artifacts.release import FunctionalFlags, load_release, write_release
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.paraphrase import GrammarParaphraser, paraphrase_questions, phrased_questions
 from chronoqa.paraphrase.check import check_paraphrase
@@ -243,13 +243,17 @@ def test_cli_paraphrase_then_evaluate(tmp_path: Path) -> None:
 
     rel, _ = _world(tmp_path)
     out = tmp_path / "set"
-    res = CliRunner().invoke(app, ["paraphrase", str(rel), "--n", "2", "--out", str(out)], catch_exceptions=False)
+    cmd = ["paraphrase", str(rel), "--n", "2", "--out", str(out), "--phrased-release", str(tmp_path / "both")]
+    res = CliRunner().invoke(app, cmd, catch_exceptions=False)
     assert res.exit_code == 0, res.output
     assert "rejection rate per template" in res.output
     recs = read_paraphrases(out / "paraphrases.jsonl")
     rates = json.loads((out / "paraphrases.rates.json").read_text())
     assert rates["paraphraser"] == "grammar@1" and rates["all"]["n_checked"] == len(recs)
     kept = [r for r in recs if r.accepted]
+    both = load_release(tmp_path / "both")
+    assert [q.id for q in both.questions] == ["q0", "q1", "q2", *(r.pid for r in kept)]
+    assert {q.id: q.question for q in both.questions}[kept[0].pid] == kept[0].question
     gold = {"q0": "Red FC", "q1": "Blue FC", "q2": "Green FC"}
     answers = [_ans(q, a) for q, a in gold.items()] + [_ans(r.pid, gold[r.qid]) for r in kept]
     write_answers(tmp_path / "ans", answers, {})

@@ -45,13 +45,17 @@ def register(app: typer.Typer) -> None:
         cache: Annotated[
             Path | None, typer.Option("--cache", help="Response cache of --llm (default: <out>/cache/paraphrase).")
         ] = None,
+        phrased: Annotated[
+            Path | None,
+            typer.Option("--phrased-release", help="Also write a release of the originals and paraphrases to answer."),
+        ] = None,
     ) -> None:
         """Write k faithful rewordings of every question (grammar, or --llm) and report the rejection rates."""
         from chronoqa.artifacts.paraphrases import PARAPHRASES_FILE, write_paraphrases
         from chronoqa.artifacts.release import load_release
         from chronoqa.artifacts.remote import local_release
         from chronoqa.io import write_json
-        from chronoqa.paraphrase import GrammarParaphraser, Paraphraser, paraphrase_questions
+        from chronoqa.paraphrase import GrammarParaphraser, Paraphraser, paraphrase_questions, write_phrased_release
         from chronoqa.paraphrase.llm import LLMParaphraser
 
         folder = local_release(release)
@@ -59,9 +63,12 @@ def register(app: typer.Typer) -> None:
         paraphraser: Paraphraser = GrammarParaphraser()
         if llm:
             paraphraser = LLMParaphraser.from_spec(llm, cache or dest / "cache" / "paraphrase")
-        result = paraphrase_questions(list(load_release(folder).questions), paraphraser, n)
+        rel = load_release(folder)
+        result = paraphrase_questions(list(rel.questions), paraphraser, n)
         path = dest / PARAPHRASES_FILE
         write_paraphrases(path, result.records)
+        if phrased is not None:
+            write_phrased_release(rel, result.records, phrased)
         write_json(dest / "paraphrases.rates.json", {"paraphraser": paraphraser.name, **result.rates})
         console = plain_console()
         console.print(_rates_table(result.rates))

@@ -13,9 +13,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, paraphrase_id
+from chronoqa.artifacts.release import Release, write_release
 from chronoqa.paraphrase.check import check_paraphrase, key_values
 from chronoqa.paraphrase.grammar import GRAMMAR_ID, candidates
 from chronoqa.records import Question
@@ -27,6 +29,7 @@ __all__ = [
     "paraphrase_questions",
     "phrased_questions",
     "rejection_rates",
+    "write_phrased_release",
 ]
 
 
@@ -103,6 +106,18 @@ def rejection_rates(records: Sequence[ParaphraseRecord], questions: Sequence[Que
         "by_template": {k: _rate(v) for k, v in sorted(by_template.items())},
         "by_rule": {k: _rate(v) for k, v in sorted(by_rule.items())},
     }
+
+
+def write_phrased_release(release: Release, records: Sequence[ParaphraseRecord], out: str | Path) -> Path:
+    """A copy of ``release`` whose questions are the originals and their accepted paraphrases (to answer the set).
+
+    Retrieve and answer on it as on any release; score the answers against the original release with the set
+    (``chronoqa evaluate --bench ORIGINAL --answers ... --paraphrases ...``).
+    """
+    qs = list(release.questions)
+    manifest = {"paraphrases_of": str(release.path), "n_original": len(qs)}
+    flags = list(release.flags.values())
+    return write_release(out, qs + phrased_questions(qs, records), list(release.corpus), flags, manifest, "")
 
 
 def phrased_questions(questions: Sequence[Question], records: Sequence[ParaphraseRecord]) -> list[Question]:
