@@ -27,7 +27,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("sources", "store", "datasets"),
     ("generate",),
     ("retrieve", "answer", "score"),
-    ("report", "export", "validate", "integrations", "judge"),  # judge: the LLM judge uses answer/ and score/
+    ("report", "export", "validate", "integrations", "judge", "paraphrase"),  # judge, paraphrase: use answer/
     ("pipeline",),
     ("cli",),
     ("chronoqa",),  # the top package: re-exports the public API (lazily)

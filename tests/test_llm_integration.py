@@ -230,3 +230,26 @@ def test_llm_judge_real_llm_reports_agreement_with_the_rules(server: str, tmp_pa
         assert block["judge_agreement"]["value"] == agree and block["judge_agreement"]["n"] == len(decided)
     else:
         assert "judge_agreement" not in block
+
+
+def test_llm_paraphraser_real_llm_check_and_cache(server: str, tmp_path: Path) -> None:
+    """SmolLM2 writes rewordings through the client and cache; the check judges every one; a rerun makes no call."""
+    from chronoqa.paraphrase import paraphrase_questions
+    from chronoqa.paraphrase.llm import LLMParaphraser
+
+    rel, _ = _release(tmp_path, n=4)
+    qs = list(load_release(rel).questions)
+    spec = f"llm(model=smollm2,base_url={server},max_tokens=80,concurrency=2,timeout=120)"
+    para = LLMParaphraser.from_spec(spec, tmp_path / "cache")
+    res = paraphrase_questions(qs, para, 3)
+    assert para.stats["http_calls"] == len(qs) and para.stats["errors"] == 0
+    assert res.records, "SmolLM2 proposed no line at all"
+    for r in res.records:
+        assert r.rule == "llm" and r.accepted == (not r.reasons)
+        q = next(q for q in qs if q.id == r.qid)
+        if r.accepted:  # an accepted rewording keeps the year and the player (checked apart from the check)
+            assert str(q.t_query) in r.question and "Ann Lee" in r.question
+    assert res.rates["all"]["n_checked"] == len(res.records)
+    again = LLMParaphraser.from_spec(spec, tmp_path / "cache")
+    assert paraphrase_questions(qs, again, 3).records == res.records
+    assert again.stats["http_calls"] == 0 and again.stats["cache_hits"] == len(qs)

@@ -205,6 +205,10 @@ class EvaluationMetrics(_Record):
     replies: dict[str, Any] | None = None
     """A structured protocol's replies: ``n_replies``, ``n_json`` and ``parse_rate``."""
     compare_answers: AnswerComparison | None = None
+    paraphrase_sets: MetricBlock | None = None
+    """Answers to a paraphrase set: ``A_all_k`` (every phrasing right), ``flip_rate``, ``A_original``."""
+    paraphrases: dict[str, Any] | None = None
+    """The paraphrase set's counts: questions with and without a set, phrasings, phrasings answered."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], file: str = "(metrics)") -> EvaluationMetrics:

@@ -81,7 +81,12 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         f"{metrics['n_questions']} questions, seed {metrics['seed']}, "
         f"{metrics['n_bootstrap']} bootstrap resamples, functional_only={metrics['functional_only']}"
     )
-    titles = {"retrieval": "retrieval evidence and ranking", "answers": "answer accuracy", "time_accuracy": "time"}
+    titles = {
+        "retrieval": "retrieval evidence and ranking",
+        "answers": "answer accuracy",
+        "time_accuracy": "time",
+        "paraphrase_sets": "paraphrase sets (A_all_k: every phrasing right; flip_rate: verdicts differ)",
+    }
     for key, title in titles.items():
         if key in metrics:
             console.print(_block_table(title, metrics[key]))
@@ -96,6 +101,12 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         )
     for w in metrics.get("warnings", []):
         warn(console, w)
+
+
+def _release_paraphrases(folder: Path, answers: Path | None) -> Path | None:
+    """The release's own paraphrase set, scored with answers that answer it (``chronoqa paraphrase``'s default)."""
+    path = folder / "paraphrases.jsonl"
+    return path if answers is not None and path.is_file() else None
 
 
 _MaxAnswerChars = Annotated[
@@ -161,6 +172,10 @@ def evaluate_cmd(
         bool,
         typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once)."),
     ] = False,
+    paraphrases: Annotated[
+        Path | None,
+        typer.Option("--paraphrases", help="Paraphrase set the answers answer (default: the release's, if any)."),
+    ] = None,
 ) -> None:
     """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
     from chronoqa.io import write_json
@@ -182,6 +197,7 @@ def evaluate_cmd(
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
     release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
+    paraphrases = paraphrases or _release_paraphrases(release.path, answers)
     with (
         ancestor_locks(out, wait=wait),
         one_step(plain_console(stderr=True), step, None),
@@ -200,6 +216,7 @@ def evaluate_cmd(
             answer_rule=answer_rule,  # type: ignore[arg-type]
             split=split,
             judge=llm_judge,
+            paraphrases=paraphrases,
         )
         metrics = result.to_dict()
         write_json(out, metrics)

@@ -38,6 +38,7 @@ from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.outcomes import class_metrics
+from chronoqa.score.paraphrase_sets import ParaphraseSource, set_metrics, split_answers
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow
 from chronoqa.time import ValidityMode
@@ -401,6 +402,26 @@ def _score_retrieval(
     return fields, rows
 
 
+def _paraphrase_fields(
+    qs: Sequence[Question],
+    paraphrases: ParaphraseSource,
+    answers: Answers,
+    kw: Mapping[str, Any],
+    stats: _Stats,
+    warnings: list[str],
+) -> dict[str, Any]:
+    """The paraphrase-set block (every phrasing right, flips), scored by the judging path of the answers."""
+    originals, phrased, records = split_answers(answers, paraphrases)
+    if not phrased:  # answers to the original questions only: nothing to score as sets
+        return {}
+    judging = Judging(entities=kw["entities"], aliases=kw["aliases"], rule=kw["rule"], judge=kw["judge"])
+    with_set, met, info = set_metrics(qs, records, {**originals, **phrased}, judging)
+    if not with_set:
+        warnings.append("no scored question has an accepted paraphrase: no paraphrase-set metrics")
+        return {"paraphrases": info}
+    return {"paraphrase_sets": stats.block(met, _slices(with_set), "paraphrase_sets", warnings), "paraphrases": info}
+
+
 def _evaluate_answers(
     rel: Release,
     qs: Sequence[Question],
@@ -454,6 +475,7 @@ def evaluate(
     judge: Judge | None = None,
     split: str | None = None,
     entities: CorpusEntities | None = None,
+    paraphrases: ParaphraseSource | None = None,
 ) -> EvaluationResult:
     """Score a run and/or answers against a release; see ``docs/metrics.md`` for every definition.
 
@@ -464,6 +486,9 @@ def evaluate(
     optional LLM judge of time accuracy; its agreement with the deterministic check is reported. ``entities``
     is the release corpus indexed for careful judging (:class:`~chronoqa.score.candidates.CorpusEntities`, made
     from the release when not given): a caller scoring several answer files of one release builds it once.
+    ``paraphrases`` is a paraphrase set of the release (``paraphrases.jsonl`` or its records): the answers to its
+    accepted paraphrases (ids ``<qid>~p<i>``) are scored with their originals as sets (``paraphrase_sets``:
+    ``A_all_k``, ``flip_rate``; :mod:`chronoqa.score.paraphrase_sets`), the other answers as usual.
 
     The steps: check the arguments, open the release, select the scored questions, score the run
     (:func:`_score_retrieval`), score the answers (:func:`_evaluate_answers`), gather the record.
@@ -485,6 +510,9 @@ def evaluate(
         ents = entities if entities is not None else CorpusEntities(rel.corpus)
         al = aliases if aliases is not None else ents.aliases
         kw = {"entities": ents, "aliases": al, "rule": answer_rule, "judge": judge}
+        if paraphrases is not None:
+            fields.update(_paraphrase_fields(qs, paraphrases, answers, kw, stats, warnings))
+            answers = split_answers(answers, paraphrases)[0]
         ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
         fields.update(ans)
     metrics = EvaluationMetrics(
