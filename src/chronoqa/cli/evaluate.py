@@ -109,6 +109,10 @@ def _release_paraphrases(folder: Path, answers: Path | None) -> Path | None:
     return path if answers is not None and path.is_file() else None
 
 
+_Paraphrases = Annotated[
+    Path | None,
+    typer.Option("--paraphrases", help="Paraphrase set the answers answer (default: the release's, if any)."),
+]
 _MaxAnswerChars = Annotated[
     int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
 ]
@@ -165,17 +169,9 @@ def evaluate_cmd(
     judge_cache: Annotated[
         Path | None, typer.Option("--judge-cache", help="Cache folder of the judge (default: beside --out).")
     ] = None,
-    max_answer_chars: Annotated[
-        int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
-    ] = 100_000,
-    wait: Annotated[
-        bool,
-        typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once)."),
-    ] = False,
-    paraphrases: Annotated[
-        Path | None,
-        typer.Option("--paraphrases", help="Paraphrase set the answers answer (default: the release's, if any)."),
-    ] = None,
+    max_answer_chars: _MaxAnswerChars = 100_000,
+    wait: _Wait = False,
+    paraphrases: _Paraphrases = None,
 ) -> None:
     """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
     from chronoqa.io import write_json
