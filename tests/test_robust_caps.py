@@ -304,3 +304,24 @@ def test_wait_waits_for_the_holder_then_works_and_without_it_fails_at_once(tmp_p
     assert res.exit_code == 0, res.output
     assert waited >= 1.4  # it waited for the holder, then did its work
     assert len(list(busy.iterdir())) > 1
+
+
+def test_evaluate_replaces_only_a_metrics_file_it_wrote(tmp_path: Path) -> None:
+    """--out that is the user's file, an input, a folder or a file in a release is refused before any scoring."""
+    rel, _ = write_fixture(tmp_path)
+    answers = _answers_file(tmp_path, rel, "answer", 10)
+    mine = tmp_path / "mine.json"
+    mine.write_text('{"my": "notes"}\n', encoding="utf-8")
+    folder = tmp_path / "out_folder"
+    folder.mkdir()
+    for out, says in ((mine, "not a metrics file"), (answers, "one of evaluate's inputs"),
+                      (folder, "is a folder"), (rel / "metrics.json", "inside a release folder")):  # fmt: skip
+        before = out.read_bytes() if out.is_file() else None
+        res = _cli("evaluate", "--bench", str(rel), "--answers", str(answers), "--out", str(out), "--bootstrap", "5")
+        assert res.exit_code == 2 and says in res.output and "Traceback" not in res.output, (out, res.output)
+        assert (out.read_bytes() if out.is_file() else None) == before
+    assert not (rel / "metrics.json").exists()
+    ok = tmp_path / "m.json"
+    for _ in range(2):  # a metrics file chronoqa wrote may be replaced by the next evaluation
+        res = _cli("evaluate", "--bench", str(rel), "--answers", str(answers), "--out", str(ok), "--bootstrap", "5")
+        assert res.exit_code == 0, res.output

@@ -5,7 +5,8 @@ A thin layer over :func:`chronoqa.score.evaluate.evaluate`; only the printed tab
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -103,6 +104,34 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         warn(console, w)
 
 
+_METRICS_KEYS = frozenset({"n_questions", "seed", "n_bootstrap", "functional_only"})
+
+
+def _check_out(out: Path, inputs: Sequence[Path | None]) -> None:
+    """Refuse an ``--out`` that would replace a file chronoqa did not write as metrics (exit 2, one line).
+
+    An existing ``--out`` is replaced only when it is a metrics file (a JSON object with evaluate's keys);
+    never an input, a folder, or a file inside a release folder.
+    """
+    from chronoqa.artifacts.release import BENCHMARK_FILE
+    from chronoqa.errors import ChronoqaError
+
+    fix = "give --out a new file path, e.g. --out metrics.json in a folder of your own"
+    if out.is_dir():
+        raise ChronoqaError(f"--out {out}: is a folder, expected a file path; {fix}")
+    if any(p is not None and p.exists() and out.exists() and p.samefile(out) for p in inputs):
+        raise ChronoqaError(f"--out {out}: is one of evaluate's inputs and would be replaced; {fix}")
+    if (out.absolute().parent / BENCHMARK_FILE).is_file():
+        raise ChronoqaError(f"--out {out}: is inside a release folder, whose files chronoqa never replaces; {fix}")
+    if out.exists():
+        try:
+            data = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            data = None
+        if not (isinstance(data, dict) and data.keys() >= _METRICS_KEYS):
+            raise ChronoqaError(f"--out {out}: exists and is not a metrics file chronoqa wrote; {fix}")
+
+
 def _release_paraphrases(folder: Path, answers: Path | None) -> Path | None:
     """The release's own paraphrase set, scored with answers that answer it (``chronoqa paraphrase``'s default)."""
     path = folder / "paraphrases.jsonl"
@@ -192,6 +221,7 @@ def evaluate_cmd(
     from chronoqa.outdir import ancestor_locks
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
+    _check_out(out, (answers, compare_answers, run, compare, paraphrases))
     release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
     paraphrases = paraphrases or _release_paraphrases(release.path, answers)
     with (

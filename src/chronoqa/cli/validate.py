@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
         bootstrap: Annotated[int, typer.Option("--bootstrap", min=1, help="Bootstrap resamples.")] = 1000,
         max_sheet_mb: Annotated[
-            float, typer.Option("--max-sheet-mb", min=0.001, help="Largest judgments file read (MB).")
+            float, typer.Option("--max-sheet-mb", min=0.001, max=1e6, help="Largest judgments file read (MB).")
         ] = 16.0,
         wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
     ) -> None:

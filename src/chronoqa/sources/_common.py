@@ -98,7 +98,7 @@ def max_line_bytes() -> int:
     text = os.environ.get(LINE_CAP_SETTING, "").strip()
     if not text:
         return MAX_LINE_BYTES
-    value = int(text) if text.isdigit() else 0
+    value = int(text) if text.isdigit() and len(text) <= 18 else 0  # at most an int64 of bytes
     if value < 1:
         raise ChronoqaError(
             f"{LINE_CAP_SETTING}={text[:40]!r}: expected a number of bytes >= 1 (e.g. {LINE_CAP_SETTING}=4194304)"
