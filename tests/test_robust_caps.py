@@ -325,3 +325,17 @@ def test_evaluate_replaces_only_a_metrics_file_it_wrote(tmp_path: Path) -> None:
     for _ in range(2):  # a metrics file chronoqa wrote may be replaced by the next evaluation
         res = _cli("evaluate", "--bench", str(rel), "--answers", str(answers), "--out", str(ok), "--bootstrap", "5")
         assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("field", ["answer", "explanation", "qid"])
+def test_an_answers_field_that_is_not_text_is_one_error(tmp_path: Path, field: str) -> None:
+    rel, _ = write_fixture(tmp_path)
+    path = _answers_file(tmp_path, rel, "answer", 10)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[1][field] = 12345
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        read_answers(path)
+    assert (info.value.line, info.value.field) == (2, field)
+    res = _cli("evaluate", "--bench", str(rel), "--answers", str(path), "--out", str(tmp_path / "m.json"))
+    assert res.exit_code == 2 and "Traceback" not in res.output and f"{path}:2" in res.output

@@ -287,6 +287,9 @@ def read_answers(path: str | Path, *, max_chars: int = MAX_ANSWER_CHARS) -> list
             raise DataError(str(p), lineno, "status", status, f"one of {', '.join(STATUSES)}", "regenerate answers")
         if "qid" not in obj or "answerer" not in obj:
             raise DataError(str(p), lineno, "qid", obj.get("qid"), "qid and answerer fields", "regenerate answers")
+        for name in ("qid", "answerer", "answer", "explanation", "error", "raw"):
+            if obj.get(name) is not None and not isinstance(obj[name], str):
+                raise DataError(str(p), lineno, name, obj[name], "a string or null", "regenerate answers")
         fmt = obj.get("reply_format")
         if fmt is not None and fmt not in REPLY_FORMATS:
             raise DataError(str(p), lineno, "reply_format", fmt, "json, prose or no field", "regenerate answers")
