@@ -89,7 +89,7 @@ def test_pipeline_on_fixture_then_skips_everything(tmp_path: Path) -> None:
         assert len(srv.requests) == n_calls
     run = tmp_path / "run"
     assert read_json(run / "config.json")["retrieve"]["retrievers"] == ["bm25"]
-    assert (run / "config.toml").read_text().startswith('dataset = "yago11k"')
+    assert (run / "config.toml").read_text().startswith('dataset = "wikidata12k"')  # the default dataset
     html = res.report_html.read_text()
     # inline scripts only (the explorer's JSON and code): nothing fetched
     assert html.count("<script") == 2 and "<script src" not in html
