@@ -879,6 +879,13 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
     return index, {k: frozenset(v) for k, v in owner_of.items()}
 
 
+# A term that lasted less than the day it is dated by ("for a few hours on 8 July 2010", "for one day on D").
+_WITHIN_DAY_RE: Final = re.compile(
+    r"\bfor\s+(?:only\s+|just\s+)?(?:a\s+few|several|some|a\s+couple\s+of|a\s+single|a|one)\s+(?:hours?|day)\s+on\s+$",
+    re.IGNORECASE,
+)
+
+
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
     """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
     low = before.lower()
@@ -889,6 +896,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "start"), other_term
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term
+    if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
+        return "range", other_term
     cues = _role_words(before)
     if cues:
         return cues[-1][1], other_term
