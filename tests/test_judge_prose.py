@@ -548,3 +548,11 @@ def test_a_term_within_one_day_begins_and_ends_on_it() -> None:
     assert verdict(one_day, "Bela Kun acted for a few hours on 9 July 2010 before Carla Dorn took over.") == "wrong"
     # a plain date with a start cue still states only the start
     assert verdict(one_day, "Bela Kun took office on 8 July 2010.") == "wrong"
+
+
+def test_a_move_in_and_a_move_on() -> None:
+    # "came to X" and "took her seat" open the fact, "moved on" closes it; "removed" stays an end
+    assert verdict(VARGA, "Varga came to office on 2 April 1993 and moved on on 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga came to office on 20 November 1996 and moved on on 2 April 1993.") == "wrong"
+    assert verdict(VARGA, "Varga took her seat on 2 April 1993 and was removed on 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga took her seat on 2 April 1993 and was removed on 2 April 1996.") == "wrong"

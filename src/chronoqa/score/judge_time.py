@@ -97,6 +97,12 @@ _START: Final = frozenset(
         "got_started",
         "dates_from",
         "dating_from",
+        "came_to",
+        "took_his_seat",
+        "took_her_seat",
+        "took_their_seat",
+        "took_a_seat",
+        "arrived",
     ]
 )
 _END: Final = frozenset(
@@ -142,6 +148,7 @@ _END: Final = frozenset(
         "was_over",
         "were_over",
         "concluded",
+        "moved_on",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -256,7 +263,9 @@ _PHRASES: Final = re.compile(
     r"became\s+a\s+member|took\s+place|"
     # colloquial starts and ends, as models write them ("kicked off in 1998", "wrapped up in 2014")
     r"kicked\s+off|got\s+going|got\s+under\s*way|got\s+started|dates\s+from|dating\s+from|"
-    r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over"
+    r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over|"
+    # a move: "came to X" (after the longer "came to power/an end" above), "took his seat"; "moved on" leaves
+    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
