@@ -175,6 +175,8 @@ def test_a_clipped_year_answers_a_year_question() -> None:
         ("Nord FC? No — he had left by then. It was Granit.", "wrong"),
         ("Granit. On second thought, Nord FC.", "right"),
         ("Nord FC. On second thought, Granit.", "wrong"),
+        ("Granit... hold on, he had left by then. In 2004 he was at Nord FC.", "right"),
+        ("Nord FC... hang on, he had left by then. In 2004 he was at Granit.", "wrong"),
     ],
 )
 def test_a_self_correction_keeps_what_follows_it(reply: str, expected: str) -> None:
@@ -546,6 +548,9 @@ def test_a_term_within_one_day_begins_and_ends_on_it() -> None:
     one_day = table_q("Bela Kun", "2010-07-08", "2010-07-08")
     assert verdict(one_day, "Bela Kun acted for a few hours on 8 July 2010 before Carla Dorn took over.") == "right"
     assert verdict(one_day, "Bela Kun acted for a few hours on 9 July 2010 before Carla Dorn took over.") == "wrong"
+    same_day = "Carla Dorn left on 8 July 2010. For a few hours that same day, Bela Kun held the post."
+    day_after = "Carla Dorn left on 8 July 2010. For a few hours the day after, Bela Kun held the post."
+    assert verdict(one_day, same_day) == "right" and verdict(one_day, day_after) == "wrong"
     # a plain date with a start cue still states only the start
     assert verdict(one_day, "Bela Kun took office on 8 July 2010.") == "wrong"
 

@@ -888,9 +888,10 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
     return index, {k: frozenset(v) for k, v in owner_of.items()}
 
 
-# A term that lasted less than the day it is dated by ("for a few hours on 8 July 2010", "for one day on D").
+# A term that lasted less than the day it is dated by ("for a few hours on 8 July 2010", "for a few hours that
+# same day").
 _WITHIN_DAY_RE: Final = re.compile(
-    r"\bfor\s+(?:only\s+|just\s+)?(?:a\s+few|several|some|a\s+couple\s+of|a\s+single|a|one)\s+(?:hours?|day)\s+on\s+$",
+    r"\bfor\s+(?:only\s+|just\s+)?(?:a\s+few|several|some|a\s+couple\s+of|a\s+single|a|one)\s+(?:hours?|day)\s+(?:on\s+)?$",
     re.IGNORECASE,
 )
 
