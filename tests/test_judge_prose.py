@@ -561,3 +561,8 @@ def test_a_move_in_and_a_move_on() -> None:
     assert verdict(VARGA, "Varga came to office on 20 November 1996 and moved on on 2 April 1993.") == "wrong"
     assert verdict(VARGA, "Varga took her seat on 2 April 1993 and was removed on 20 November 1996.") == "right"
     assert verdict(VARGA, "Varga took her seat on 2 April 1993 and was removed on 2 April 1996.") == "wrong"
+    # "broke through" is a start (no "through" end), buying one starts owning it
+    assert verdict(VARGA, "Varga broke through on 2 April 1993 and quit on 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga broke through on 2 April 1994 and quit on 20 November 1996.") == "wrong"
+    assert verdict(VARGA, "Varga bought it on 2 April 1993 and kept it until 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga bought it on 2 April 1993 and kept it until 20 November 1995.") == "wrong"

@@ -103,6 +103,9 @@ _START: Final = frozenset(
         "took_their_seat",
         "took_a_seat",
         "arrived",
+        "broke_through",
+        "bought",
+        "purchased",
     ]
 )
 _END: Final = frozenset(
@@ -264,8 +267,9 @@ _PHRASES: Final = re.compile(
     # colloquial starts and ends, as models write them ("kicked off in 1998", "wrapped up in 2014")
     r"kicked\s+off|got\s+going|got\s+under\s*way|got\s+started|dates\s+from|dating\s+from|"
     r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over|"
-    # a move: "came to X" (after the longer "came to power/an end" above), "took his seat"; "moved on" leaves
-    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b"
+    # a move: "came to X" (after the longer "came to power/an end" above), "took his seat", "broke through"
+    # (no "through" end); "moved on" leaves
+    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
