@@ -175,6 +175,8 @@ def test_a_clipped_year_answers_a_year_question() -> None:
         ("Nord FC? No — he had left by then. It was Granit.", "wrong"),
         ("Granit. On second thought, Nord FC.", "right"),
         ("Nord FC. On second thought, Granit.", "wrong"),
+        ("Granit... hold on, he had left by then. In 2004 he was at Nord FC.", "right"),
+        ("Nord FC... hang on, he had left by then. In 2004 he was at Granit.", "wrong"),
     ],
 )
 def test_a_self_correction_keeps_what_follows_it(reply: str, expected: str) -> None:
@@ -501,3 +503,66 @@ def test_one_bold_item_of_a_list_question_is_no_mark() -> None:
     two = q(answers=("Anna Varga", "Bela Kun"), source="table")
     assert judged_answer(two, "- **Anna Varga**\n- Bela Kun", LEADERS) == "right"
     assert judged_answer(two, "- **Anna Varga**\n- Carla Dorn", LEADERS) == "wrong"
+
+
+def test_a_duration_given_as_a_choice_a_range_or_a_bound_states_no_count() -> None:
+    three = q(answers=("3 years",), answer_ids=("P3Y",), answer_type="duration", question="How many years?")
+    one = q(answers=("1 year",), answer_ids=("P1Y",), answer_type="duration", question="How many years?")
+    # two numbers offered ("two or three", "3-4") hedge between them, even when one is the gold
+    assert judged_answer(three, "Perhaps two or three years, hard to say.") == "wrong"
+    assert judged_answer(three, "3 to 4 years") == "wrong"
+    assert judged_answer(three, "around 3-4 years") == "wrong"
+    assert judged_answer(three, "Roughly three years.") == "right"  # one number, a plain approximation
+    assert judged_answer(three, "He joined in 1999 or so and stayed 3 years.") == "right"  # a year is no count
+    # a bound says more or less than the gold, not the gold
+    assert judged_answer(one, "Under a year - only one season.") == "wrong"
+    assert judged_answer(one, "More than one year.") == "wrong"
+    assert judged_answer(one, "one year") == "right"
+
+
+TWO_ON_ONE_DAY = q(
+    answers=("Anna Varga", "Bela Kun"),
+    source="table",
+    granularity="day",
+    question="Who led Ruritania until 8 July 2010?",
+    time_refs=(
+        {"which": "end", "value": "2010-07-08", "answer": "Anna Varga"},
+        {"which": "end", "value": "2010-07-08", "answer": "Bela Kun"},
+    ),
+)
+
+
+def test_two_holders_with_the_same_end_each_need_it() -> None:
+    def said(expl: str) -> str:
+        return verdict(TWO_ON_ONE_DAY, expl)
+
+    assert said("Varga's acting term ended on 8 July 2010; Kun then acted until 8 July 2010 as well.") == "right"
+    # the second holder's own end stated differently: no longer hidden behind the first holder's equal date
+    assert said("Varga's acting term ended on 8 July 2010; Kun then acted as head of state until 6 August 2010.") == (
+        "wrong"
+    )
+    assert said("Kun's acting term ended on 8 July 2010; Varga then served until 9 July 2010.") == "wrong"
+
+
+def test_a_term_within_one_day_begins_and_ends_on_it() -> None:
+    one_day = table_q("Bela Kun", "2010-07-08", "2010-07-08")
+    assert verdict(one_day, "Bela Kun acted for a few hours on 8 July 2010 before Carla Dorn took over.") == "right"
+    assert verdict(one_day, "Bela Kun acted for a few hours on 9 July 2010 before Carla Dorn took over.") == "wrong"
+    same_day = "Carla Dorn left on 8 July 2010. For a few hours that same day, Bela Kun held the post."
+    day_after = "Carla Dorn left on 8 July 2010. For a few hours the day after, Bela Kun held the post."
+    assert verdict(one_day, same_day) == "right" and verdict(one_day, day_after) == "wrong"
+    # a plain date with a start cue still states only the start
+    assert verdict(one_day, "Bela Kun took office on 8 July 2010.") == "wrong"
+
+
+def test_a_move_in_and_a_move_on() -> None:
+    # "came to X" and "took her seat" open the fact, "moved on" closes it; "removed" stays an end
+    assert verdict(VARGA, "Varga came to office on 2 April 1993 and moved on on 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga came to office on 20 November 1996 and moved on on 2 April 1993.") == "wrong"
+    assert verdict(VARGA, "Varga took her seat on 2 April 1993 and was removed on 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga took her seat on 2 April 1993 and was removed on 2 April 1996.") == "wrong"
+    # "broke through" is a start (no "through" end), buying one starts owning it
+    assert verdict(VARGA, "Varga broke through on 2 April 1993 and quit on 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga broke through on 2 April 1994 and quit on 20 November 1996.") == "wrong"
+    assert verdict(VARGA, "Varga bought it on 2 April 1993 and kept it until 20 November 1996.") == "right"
+    assert verdict(VARGA, "Varga bought it on 2 April 1993 and kept it until 20 November 1995.") == "wrong"

@@ -90,6 +90,7 @@ BLIND_FLOORS = {
     "set3": {"A": (0.98, 0.04), "T": (0.91, 0.07)},
     "set4": {"A": (0.97, 0.04), "T": (0.96, 0.01)},
     "set5": {"A": (0.99, 0.03), "T": (0.99, 0.02)},
+    "set6": {"A": (0.92, 0.10), "T": (0.85, 0.03)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

@@ -471,7 +471,7 @@ _PARTICLES: Final = re.compile(r"\s+(?:de|del|da|do|dos|das|di|des|du|la|le|el)(
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
-    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\bwait,|\bcorrecting\s+myself\b|"
+    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\b(?:wait|hold\s+on|hang\s+on),|\bcorrecting\s+myself\b|"
     r"\bon\s+second\s+thought\b|\?\s*no\s*[—–,:-]|"
     # a first answer set up to be set aside: "you might say X, but ...", "I was going to say X, but ..."
     r"\b(?:was\s+going\s+to|(?:you|one|i|some|many|people)\s+(?:might|may|could|would)(?:\s+be\s+tempted\s+to)?)\s+"

@@ -97,6 +97,15 @@ _START: Final = frozenset(
         "got_started",
         "dates_from",
         "dating_from",
+        "came_to",
+        "took_his_seat",
+        "took_her_seat",
+        "took_their_seat",
+        "took_a_seat",
+        "arrived",
+        "broke_through",
+        "bought",
+        "purchased",
     ]
 )
 _END: Final = frozenset(
@@ -142,6 +151,7 @@ _END: Final = frozenset(
         "was_over",
         "were_over",
         "concluded",
+        "moved_on",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -256,7 +266,10 @@ _PHRASES: Final = re.compile(
     r"became\s+a\s+member|took\s+place|"
     # colloquial starts and ends, as models write them ("kicked off in 1998", "wrapped up in 2014")
     r"kicked\s+off|got\s+going|got\s+under\s*way|got\s+started|dates\s+from|dating\s+from|"
-    r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over"
+    r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over|"
+    # a move: "came to X" (after the longer "came to power/an end" above), "took his seat", "broke through"
+    # (no "through" end); "moved on" leaves
+    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
@@ -879,6 +892,14 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
     return index, {k: frozenset(v) for k, v in owner_of.items()}
 
 
+# A term that lasted less than the day it is dated by ("for a few hours on 8 July 2010", "for a few hours that
+# same day").
+_WITHIN_DAY_RE: Final = re.compile(
+    r"\bfor\s+(?:only\s+|just\s+)?(?:a\s+few|several|some|a\s+couple\s+of|a\s+single|a|one)\s+(?:hours?|day)\s+(?:on\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
     """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
     low = before.lower()
@@ -889,6 +910,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "start"), other_term
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term
+    if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
+        return "range", other_term
     cues = _role_words(before)
     if cues:
         return cues[-1][1], other_term

@@ -186,13 +186,17 @@ def ref_facts(
     refs = gold_time_refs(q) if refs is None else refs
     if table:
         facts = [FactRef((a,)) for a in q.answers]
-        out = []
-        for r, ref in zip(_valid_refs(q), refs, strict=False):
-            who = str(r.get("answer", q.answers[0] if q.answers else ""))
-            out.append((ref.which, ref.value, q.answers.index(who) if who in q.answers else 0))
         if not q.time_refs:
-            out = [(ref.which, ref.value, 0) for ref in refs]
-        return facts, out
+            return facts, [(ref.which, ref.value, 0) for ref in refs]
+        # each answer's own references, read from the question: two holders' equal dates (one ended the
+        # day the other began and ended) stay two references, one per holder
+        out = []
+        for r in _valid_refs(q):
+            who = str(r.get("answer", q.answers[0] if q.answers else ""))
+            value = _pt(r.get("value"))
+            if value is not None:
+                out.append((_which(str(r.get("which", "any"))), value, q.answers.index(who) if who in q.answers else 0))
+        return facts, list(dict.fromkeys(out))
     names = set(q.answers) | set(q.answer_ids)
     star = list(q.S_star)
     carrying = [i for i, t in enumerate(star) if names & {t.s, t.o, t.s_id, t.o_id}]

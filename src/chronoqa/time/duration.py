@@ -57,6 +57,12 @@ _NUMBER: Final = r"(\d+(?:\.\d+)?|" + "|".join(_WORDS) + r"|a|an|one and a half)
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
 _ISO: Final = re.compile(r"^P(\d+)([YMD])$")
+# A bound before a mention ("less than a year"), and the first number of a range or choice before it
+# ("two or three years", "3-4 years": the mention is the second number).
+_BOUND: Final = re.compile(
+    r"\b(?:less|fewer|more)\s+than\s+$|\b(?:under|over|at\s+(?:least|most)|upwards\s+of)\s+$", re.IGNORECASE
+)
+_FIRST: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"\s*(?:or|to|[-–])\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,8 @@ class Duration:
 
     units: float
     granularity: Granularity
+    #: ``False`` for a count a text only bounds ("less than a year", "over 3 years"): it states no count
+    exact: bool = True
 
     def text(self) -> str:
         """English: ``4 years``, ``1 month``."""
@@ -108,22 +116,29 @@ def _number(word: str) -> float:
 def durations_in(text: str) -> list[Duration]:
     """Every "<number> <unit>" mention of a text, in order (``four years``, ``18 months``, ``2.5 yrs``).
 
-    A decade is ten years ("six decades": 60 years).
+    A decade is ten years ("six decades": 60 years). A range or a choice of two numbers ("two or three
+    years", "3-4 years") gives both; a bounded count ("less than a year", "over 3 years") is not exact.
     """
     out = []
     for m in _MENTION.finditer(text):
         unit = m.group(2).lower()
         g = next(k for k, ws in _UNIT_WORDS.items() if unit in ws)
-        n = _number(m.group(1))
-        out.append(Duration(n * 10 if unit.startswith("decade") else n, g))  # "six decades": 60 years
+        scale = 10 if unit.startswith("decade") else 1  # "six decades": 60 years
+        before = text[: m.start()]
+        first = _FIRST.search(before)
+        if first is not None and len(first.group(1)) < 4:  # not a year: "in 1999 or so, 2 years later"
+            out.append(Duration(_number(first.group(1)) * scale, g))
+        exact = _BOUND.search(before if first is None else before[: first.start()]) is None
+        out.append(Duration(_number(m.group(1)) * scale, g, exact))
     return out
 
 
 def same_duration(pred: Duration, gold: Duration) -> bool:
     """``pred`` is strictly within the gold granularity's :data:`TOLERANCE` of ``gold``, or equal to it.
 
-    Counted in the gold's units. At year granularity a gold of 3 years (1995 to 1998) is a true span strictly
-    between 2 and 4 years: "3 years" and "three and a half years" state it, "4 years" (1995 to 1999) does not.
+    A bounded count ("less than a year") states none. Counted in the gold's units. At year granularity a gold
+    of 3 years (1995 to 1998) is a true span strictly between 2 and 4 years: "3 years" and "three and a half
+    years" state it, "4 years" (1995 to 1999) does not.
     """
     n = pred.in_units(gold.granularity)
-    return n is not None and (n == gold.units or abs(n - gold.units) < TOLERANCE[gold.granularity])
+    return pred.exact and n is not None and (n == gold.units or abs(n - gold.units) < TOLERANCE[gold.granularity])
