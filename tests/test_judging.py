@@ -91,10 +91,17 @@ BLIND_FLOORS = {
     "set4": {"A": (0.97, 0.04), "T": (0.96, 0.01)},
     "set5": {"A": (0.99, 0.03), "T": (0.99, 0.02)},
     "set6": {"A": (0.92, 0.10), "T": (0.85, 0.03)},
+    "set7": {"A": (0.97, 0.10), "T": (0.95, 0.04)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
-KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {}
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
+    # set7 (taken in after the judge4 rules, never read before measuring): a yes/no hedge "hard to say, I lean
+    # neither way" read as yes; explanations whose gold dates are right but a supporting fact's date is wrong
+    # (the reader labels them wrong; the rules judge only the dates the question turns on) and a vague
+    # "1890-something ... therefore 1895"
+    "set7": {"A": [41], "T": [3, 25, 42, 56, 90]},
+}
 
 
 @pytest.fixture(scope="module")
