@@ -127,7 +127,7 @@ def test_a_folder_of_another_kind_is_refused(tmp_path: Path, csv: Path) -> None:
     assert _build(csv, out).exit_code == 0
     before = _snapshot(out)
     res = _cli("export", str(out), "--to", "beir", "--out", str(out))
-    assert res.exit_code == 2 and "is a chronoqa release folder, not a export folder" in res.output
+    assert res.exit_code == 2 and "is a chronoqa release folder, not an export folder" in res.output
     assert _snapshot(out) == before
 
 
@@ -301,3 +301,15 @@ def test_a_failed_command_leaves_no_folder_it_made(tmp_path: Path) -> None:
             raise RuntimeError("bad input found after the folder was claimed")
     assert not new.exists()
     assert mine.is_dir() and [p.name for p in mine.iterdir()] == [MARKER]  # it existed: only our marker added
+
+
+def test_a_damaged_marker_is_named_as_such(tmp_path: Path) -> None:
+    """A folder whose marker cannot be read is refused with a message that says so (not "no marker")."""
+    from chronoqa.outdir import MARKER, OutputFolderError, check_output_folder
+
+    folder = tmp_path / "rel"
+    folder.mkdir()
+    (folder / MARKER).write_text("{not json", encoding="utf-8")
+    with pytest.raises(OutputFolderError, match="marker chronoqa cannot read"):
+        check_output_folder(folder, "release")
+    assert (folder / MARKER).read_text(encoding="utf-8") == "{not json"

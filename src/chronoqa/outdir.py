@@ -80,6 +80,11 @@ def read_marker(folder: str | Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("kind") in KINDS else None
 
 
+def _a(word: str) -> str:
+    """``word`` with its indefinite article ("an answer", "a run")."""
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
 def check_output_folder(folder: str | Path, kind: str, *, flag: str = "--out") -> None:
     """Refuse ``folder`` unless it is missing, empty, or marked by chronoqa as a folder of ``kind``.
 
@@ -96,10 +101,15 @@ def check_output_folder(folder: str | Path, kind: str, *, flag: str = "--out") -
     if marker is not None:
         if marker["kind"] != kind:
             raise OutputFolderError(
-                f"{flag} {path} is a chronoqa {marker['kind']} folder, not a {kind} folder: nothing was written. "
+                f"{flag} {path} is a chronoqa {marker['kind']} folder, not {_a(kind)} folder: nothing was written. "
                 f"Fix: give a new or empty folder as {flag}"
             )
         return
+    if (path / MARKER).exists():
+        raise OutputFolderError(
+            f"{flag} {path} holds a {MARKER} marker chronoqa cannot read (damaged, or not written by chronoqa): "
+            f"nothing was written. Fix: give a new or empty folder as {flag}"
+        )
     # a writer that has locked the folder but not marked it yet (or was killed then) leaves only files of ours
     first = next((p for p in sorted(path.iterdir()) if not _in_flight(p)), None)
     if first is not None:

@@ -51,7 +51,7 @@ Format = Annotated[
     str | None, typer.Option("--format", help="Format of --input: hyte, tgb or quintuples (default: detected).")
 ]
 Seed = Annotated[int, typer.Option(help="Seed of every random choice.")]
-NQuestions = Annotated[int, typer.Option(help="Number of questions.")]
+NQuestions = Annotated[int, typer.Option(min=1, help="Number of questions.")]
 GranularityOpt = Annotated[str, typer.Option(help="Question granularity: year, month or day.")]
 ExpandYears = Annotated[bool, typer.Option(help="Per-year mode: one point fact per year.")]
 AsOf = Annotated[str, typer.Option(help="The explicit 'now' for open-ended states.")]

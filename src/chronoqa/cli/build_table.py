@@ -84,7 +84,7 @@ def build_table(
     dataset: _Datasets = None,
     as_of: _AsOf = "data",
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
-    per_cell: Annotated[int, typer.Option(help="Exact quota per relation × cardinality cell and TFD.")] = 10,
+    per_cell: Annotated[int, typer.Option(min=1, help="Exact quota per relation × cardinality cell and TFD.")] = 10,
     threshold: Annotated[float, typer.Option(help="Violation rate allowed for a discovered (approximate) TFD.")] = 0.1,
     phrases: Annotated[Path | None, typer.Option(help="Phrase file (JSON) overriding the question phrases.")] = None,
     granularity: _Granularity = None,

@@ -222,12 +222,12 @@ def evaluate_cmd(
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
     _check_out(out, (answers, compare_answers, run, compare, paraphrases))
-    release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
-    paraphrases = paraphrases or _release_paraphrases(release.path, answers)
     with (
-        ancestor_locks(out, wait=wait),
+        ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
+        release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
+        paraphrases = paraphrases or _release_paraphrases(release.path, answers)
         result = evaluate(
             release,
             run=run,

@@ -67,7 +67,7 @@ def run_cmd(
         typer.Option(help="Prompt protocols the LLM answers under (default closed_book@1,rag@1; also tdbench_open@1)."),
     ] = None,
     llm_run: Annotated[str | None, typer.Option(help="Run whose facts the rag@1 prompt shows.")] = None,
-    limit: Annotated[int | None, typer.Option(help="Answer only the first N questions (0: all).")] = None,
+    limit: Annotated[int | None, typer.Option(min=0, help="Answer only the first N questions (0: all).")] = None,
     n_bootstrap: Annotated[int | None, typer.Option(help="Bootstrap resamples for CIs.")] = None,
     force: Annotated[bool, typer.Option(help="Recompute every stage.")] = False,
     wait: Annotated[
@@ -116,7 +116,7 @@ def answer_cmd(
     run: Annotated[Path | None, typer.Option(help="Run file (*.run.jsonl) for answerers that read facts.")] = None,
     split: Annotated[str, typer.Option(help="Split to answer ('all' for every question).")] = "test",
     cache: Annotated[Path | None, typer.Option(help="LLM response cache folder (default <out>/cache).")] = None,
-    limit: Annotated[int | None, typer.Option(help="Answer only the first N questions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=0, help="Answer only the first N questions (0: all).")] = None,
     wait: Annotated[
         bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
     ] = False,
@@ -143,7 +143,7 @@ def answer_cmd(
                 split=split,
                 cache_dir=cache or (out / "cache"),
                 progress=tick,
-                limit=limit,
+                limit=limit or None,  # 0: all, as in `chronoqa run`
                 max_answer_chars=max_answer_chars,
             )
     except ChronoqaError as exc:
