@@ -313,3 +313,12 @@ def test_a_damaged_marker_is_named_as_such(tmp_path: Path) -> None:
     with pytest.raises(OutputFolderError, match="marker chronoqa cannot read"):
         check_output_folder(folder, "release")
     assert (folder / MARKER).read_text(encoding="utf-8") == "{not json"
+
+
+def test_a_symlink_loop_as_out_is_one_error(tmp_path: Path) -> None:
+    from chronoqa.outdir import OutputFolderError, check_output_folder
+
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(OutputFolderError, match="cannot be resolved"):
+        check_output_folder(tmp_path / "a", "release")

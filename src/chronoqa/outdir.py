@@ -93,6 +93,11 @@ def check_output_folder(folder: str | Path, kind: str, *, flag: str = "--out") -
 
     """
     path = Path(folder)
+    try:
+        path.resolve()
+    except (RuntimeError, OSError) as exc:  # a symlink loop: Python raises RuntimeError
+        fix = f"Fix: give a new or empty folder as {flag}"
+        raise OutputFolderError(f"{flag} {path} cannot be resolved ({exc}). {fix}") from None
     if not path.exists():
         return
     if not path.is_dir():
