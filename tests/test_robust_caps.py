@@ -339,3 +339,17 @@ def test_an_answers_field_that_is_not_text_is_one_error(tmp_path: Path, field: s
     assert (info.value.line, info.value.field) == (2, field)
     res = _cli("evaluate", "--bench", str(rel), "--answers", str(path), "--out", str(tmp_path / "m.json"))
     assert res.exit_code == 2 and "Traceback" not in res.output and f"{path}:2" in res.output
+
+
+def test_answers_of_one_split_scored_over_all_say_which_split_to_score(tmp_path: Path) -> None:
+    """`answer` answers the test split by default; `evaluate` over every split says so and names --split."""
+    rel, _ = write_fixture(tmp_path)
+    test_ids = [q.id for q in load_release(rel).questions if q.split == "test"]
+    path = tmp_path / "answers.jsonl"
+    rows = ({"qid": qid, "answerer": "mine", "status": "ok", "answer": "Spain"} for qid in test_ids)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    res = _cli("evaluate", "--bench", str(rel), "--answers", str(path), "--out", str(tmp_path / "m.json"),
+               "--bootstrap", "5")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    warnings = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["warnings"]
+    assert any("cover only the test split" in w and "--split test" in w for w in warnings), warnings

@@ -269,7 +269,13 @@ def _score_answers(
         )
     missing = len({q.id for q in qs} - set(recs))
     if missing:
-        warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong)")
+        answered = sorted({q.split for q in qs if q.id in recs})
+        hint = (
+            f"; the answers cover only the {'/'.join(answered)} split: score it alone with --split {answered[0]}"
+            if len(answered) == 1 and len({q.split for q in qs}) > 1
+            else ""
+        )
+        warnings.append(f"answers have no line for {missing} questions: scored as missing (wrong){hint}")
     if info is not None and any(r.reply_format for r in recs.values()):  # a structured protocol: its parse rate
         info["replies"] = parse_counts(r for q in qs if (r := recs.get(q.id)) is not None)
     outcomes, trows = [], []
