@@ -404,7 +404,7 @@ def prepare_drafting(s: BuildState) -> None:
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
     )  # fmt: skip
     shared = shared_short_labels([s.label(e) for e in idx.ent_names])
-    s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared)
+    s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared, generic=frozenset(s.fallback))
 
 
 # -- fill_cells ------------------------------------------------------------------------------------------

@@ -111,6 +111,7 @@ class Renderer:
     keep_full: frozenset[int] = field(default_factory=frozenset)  # entities that keep their disambiguator
     # short labels (case-folded) that two entities of the graph share: an answer keeps its disambiguator
     shared_short: frozenset[str] = field(default_factory=frozenset)
+    generic: frozenset[str] = field(default_factory=frozenset)  # relation ids worded by the generic fallback
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
@@ -184,9 +185,11 @@ def graph_walk(rd: Renderer, d: Draft, text: str) -> bool:
     of the country of Riga", "the administrative unit containing the administrative unit that contained
     Celle"; a description read as a clause, "the capital of the country Riga was part of", is English), or the
     type word of one hop's answer recurs in a chain of two or more hops ("In which administrative unit was the
-    administrative unit Celle was in located?"). Entity labels are left out of the count.
+    administrative unit Celle was in located?"). Entity labels are left out of the count. A chain worded only
+    by the generic fallback ("the R12 of the R9 of X": synthetic graphs, ``--generic-phrases``) is not English
+    by design and is left to the other rules.
     """
-    if len(d.hops) < 2:
+    if len(d.hops) < 2 or all(rd.index.rel_names[h.rel] in rd.generic for h in d.hops):
         return False
     clash = label_clashes(rd, d)
     if clash:
