@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import io
 import json
 import os
-import sys
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -27,37 +24,15 @@ from chronoqa.answer import answer_release
 from chronoqa.answer.base import AnswerContext, AnswerRecord, Evidence
 from chronoqa.artifacts.answers import read_answers
 from chronoqa.artifacts.release import load_release
-from chronoqa.cli import main
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.outdir import LOCK_FILE
 from chronoqa.records import Question
 from chronoqa.sources.quintuples import read_quintuples
 from chronoqa.sources.tables import read_table
 from chronoqa.validate import JUDGMENTS_FORMAT, read_sheet
+from cli_in_process import cli as _cli
 
 _SETTING = "CHRONOQA_MAX_LINE_BYTES"
-
-
-@dataclass
-class _Result:
-    exit_code: int
-    output: str
-
-
-def _cli(*args: str) -> _Result:
-    """The ``chronoqa`` script in this process (its error handling included): exit status and all output."""
-    out, err = io.StringIO(), io.StringIO()
-    argv = sys.argv
-    sys.argv = ["chronoqa", *args]
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = argv
-    return _Result(code, out.getvalue() + err.getvalue())
 
 
 # -- stored answer length ---------------------------------------------------------------------------------------

@@ -5,14 +5,10 @@ annotation page opened in a browser with labels that open HTML comments and scri
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
-import io
 import json
 import os
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,33 +17,12 @@ from hypothesis import strategies as st
 
 from answer_fixtures import write_fixture
 from chronoqa.artifacts.release import load_release
-from chronoqa.cli import main
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.escape import md_code
 from chronoqa.outdir import LOCK_FILE
 from chronoqa.validate import JUDGMENTS_FORMAT, import_judgments, read_sheet, write_sheet
+from cli_in_process import cli as _cli
 from report_fixtures import evil_release
-
-
-@dataclass
-class _Result:
-    exit_code: int
-    output: str
-
-
-def _cli(*args: str) -> _Result:
-    out, err = io.StringIO(), io.StringIO()
-    argv = sys.argv
-    sys.argv = ["chronoqa", *args]
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = argv
-    return _Result(code, out.getvalue() + err.getvalue())
 
 
 def _snapshot(folder: Path) -> dict[str, bytes | None]:

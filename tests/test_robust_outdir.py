@@ -8,21 +8,16 @@ chronoqa command is refused (or waits).
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
-import io
 import os
 import string
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chronoqa.cli import main
 from chronoqa.io import read_json
 from chronoqa.outdir import (
     LOCK_FILE,
@@ -34,6 +29,8 @@ from chronoqa.outdir import (
     read_marker,
 )
 from chronoqa.pipeline.stages import Stage, StageRunner
+from cli_in_process import CliResult as _Result
+from cli_in_process import cli as _cli
 
 _CSV = (
     "Country,Role,Name,Start,End\n"
@@ -52,28 +49,6 @@ def _user_folder(path: Path) -> dict[str, bytes | None]:
         (path / rel).parent.mkdir(parents=True, exist_ok=True)
         (path / rel).write_text(f"the user's {rel}\n")
     return _snapshot(path)
-
-
-@dataclass
-class _Result:
-    exit_code: int
-    output: str
-
-
-def _cli(*args: str) -> _Result:
-    """The ``chronoqa`` script in this process (its error handling included): exit status and all output."""
-    out, err = io.StringIO(), io.StringIO()
-    argv = sys.argv
-    sys.argv = ["chronoqa", *args]
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = argv
-    return _Result(code, out.getvalue() + err.getvalue())
 
 
 def _build(csv: Path, out: Path, *extra: str) -> _Result:
