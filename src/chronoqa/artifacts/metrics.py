@@ -123,12 +123,15 @@ class MetricBlock(_Record):
     """Every scored question (absent when the block has no metric)."""
     by_complexity: dict[str, SliceMetrics] = Field(default_factory=dict)
     by_operator: dict[str, SliceMetrics] = Field(default_factory=dict)
+    by_cutoff: dict[str, SliceMetrics] = Field(default_factory=dict)
+    """``evaluate --cutoff``: questions whose gold became true before / after the cutoff (docs/metrics.md)."""
     n_no_refs: int | None = None
     """``time_accuracy`` only: the questions without a gold time reference (T undefined)."""
 
     def slices(self) -> dict[str, dict[str, SliceMetrics]]:
-        """The slice groups present, by group name (``by_complexity``, ``by_operator``)."""
-        return {g: s for g, s in (("by_complexity", self.by_complexity), ("by_operator", self.by_operator)) if s}
+        """The slice groups present, by group name (``by_complexity``, ``by_operator``, ``by_cutoff``)."""
+        groups = (("by_complexity", self.by_complexity), ("by_operator", self.by_operator), ("by_cutoff", self.by_cutoff))
+        return {g: s for g, s in groups if s}
 
 
 class PairedEstimate(_Record):
@@ -154,6 +157,7 @@ class PairedBlock(_Record):
     all: PairedEstimate
     by_complexity: dict[str, PairedEstimate] = Field(default_factory=dict)
     by_operator: dict[str, PairedEstimate] = Field(default_factory=dict)
+    by_cutoff: dict[str, PairedEstimate] = Field(default_factory=dict)
 
 
 class RunRef(_Record):
@@ -209,6 +213,13 @@ class EvaluationMetrics(_Record):
     """Answers to a paraphrase set: ``A_all_k`` (every phrasing right), ``flip_rate``, ``A_original``."""
     paraphrases: dict[str, Any] | None = None
     """The paraphrase set's counts: questions with and without a set, phrasings, phrasings answered."""
+    cutoff: str | None = None
+    """``evaluate --cutoff``: the knowledge cutoff of the ``by_cutoff`` slices."""
+    memory_gap: AnswerComparison | None = None
+    """``evaluate --twin``: these answers (A) against the answers to a counterfactual twin (B), paired by
+    ``twin_of.jsonl``; ``A - B`` is the memory gap."""
+    twin: dict[str, Any] | None = None
+    """``evaluate --twin``: the twin release, its transform and how many scored questions have a twin."""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], file: str = "(metrics)") -> EvaluationMetrics:

@@ -36,9 +36,9 @@ def _block_table(title: str, block: Mapping[str, Any]) -> Table:
     slices: list[tuple[str, Mapping[str, Any]]] = []
     if "all" in block:
         slices.append(("all", block["all"]))
-    for group in ("by_complexity", "by_operator"):
+    for group in ("by_complexity", "by_operator", "by_cutoff"):
         for name, res in (block.get(group) or {}).items():
-            slices.append((f"{name}", res))
+            slices.append((f"gold {name} cutoff" if group == "by_cutoff" else name, res))
     for label, res in slices:
         first = True
         small = " (small)" if res.get("small_slice") else ""
@@ -94,6 +94,13 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
     if "compare" in metrics:
         cmp = metrics["compare"]
         console.print(_compare_table(cmp, f"paired comparison of runs: A = {cmp['a']}, B = {cmp['b']} (all questions)"))
+    if "memory_gap" in metrics:
+        tw = metrics["twin"]
+        title = (
+            f"memory gap: A = --answers (real), B = --twin-answers ({tw['release']}, "
+            f"{(tw.get('transform') or {}).get('kind')}; {tw['paired']} paired questions, {tw['unpaired']} without twin)"
+        )
+        console.print(_compare_table(metrics["memory_gap"], title))
     if "compare_answers" in metrics:
         console.print(
             _compare_table(
@@ -144,6 +151,16 @@ _Paraphrases = Annotated[
 ]
 _MaxAnswerChars = Annotated[
     int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
+]
+_Cutoff = Annotated[
+    str | None,
+    typer.Option("--cutoff", help="Knowledge cutoff (e.g. 2023-10): every metric for golds true before / after it."),
+]
+_Twin = Annotated[
+    str | None, typer.Option("--twin", help="A counterfactual twin of --bench (chronoqa twin) for the memory gap.")
+]
+_TwinAnswers = Annotated[
+    Path | None, typer.Option("--twin-answers", help="answers.jsonl to --twin, compared with --answers.")
 ]
 _Wait = Annotated[
     bool, typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once).")
@@ -201,13 +218,19 @@ def evaluate_cmd(
     max_answer_chars: _MaxAnswerChars = 100_000,
     wait: _Wait = False,
     paraphrases: _Paraphrases = None,
+    cutoff: _Cutoff = None,
+    twin: _Twin = None,
+    twin_answers: _TwinAnswers = None,
 ) -> None:
     """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
+    from chronoqa.artifacts.answers import read_answers
     from chronoqa.io import write_json
     from chronoqa.score.evaluate import DEFAULT_RANKING, evaluate
 
     if run is None and answers is None:
         raise typer.BadParameter("give --run, --answers or both")
+    if (twin is None) != (twin_answers is None) or (twin is not None and answers is None):
+        raise typer.BadParameter("the memory gap needs --answers, --twin TWIN_RELEASE and --twin-answers FILE")
     if answer_rule not in ("all", "3_of_many"):
         raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
     console = plain_console()
@@ -221,12 +244,13 @@ def evaluate_cmd(
     from chronoqa.outdir import ancestor_locks
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
-    _check_out(out, (answers, compare_answers, run, compare, paraphrases))
+    _check_out(out, (answers, compare_answers, run, compare, paraphrases, twin_answers))
     with (
         ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
         release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
+        scored_twin = None if twin_answers is None else read_answers(twin_answers, max_chars=max_answer_chars)
         paraphrases = paraphrases or _release_paraphrases(release.path, answers)
         result = evaluate(
             release,
@@ -243,6 +267,9 @@ def evaluate_cmd(
             split=split,
             judge=llm_judge,
             paraphrases=paraphrases,
+            cutoff=cutoff,
+            twin=twin,
+            twin_answers=scored_twin,
         )
         metrics = result.to_dict()
         write_json(out, metrics)

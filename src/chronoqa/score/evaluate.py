@@ -34,6 +34,7 @@ from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.score.answers import OUTCOMES, AnswerOutcome, SetRule
 from chronoqa.score.candidates import CorpusEntities, Judging
+from chronoqa.score.cutoff import cutoff_slices
 from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
@@ -41,7 +42,7 @@ from chronoqa.score.outcomes import class_metrics
 from chronoqa.score.paraphrase_sets import ParaphraseSource, set_metrics, split_answers
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow
-from chronoqa.time import ValidityMode
+from chronoqa.time import TimePoint, ValidityMode, parse_time
 
 __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select_questions"]
 
@@ -166,8 +167,8 @@ Slice = tuple[str, str, np.ndarray]
 """A slice of the questions: (group, name, question indices); the group ``all`` has the name ``all``."""
 
 
-def _slices(qs: Sequence[Question]) -> list[Slice]:
-    """(group, name, index array): all, by complexity (fixed order), by operator (sorted)."""
+def _slices(qs: Sequence[Question], cutoff: TimePoint | None = None) -> list[Slice]:
+    """(group, name, index array): all, by complexity (fixed order), by operator (sorted), by cutoff (if given)."""
     out: list[Slice] = [("all", "all", np.arange(len(qs)))]
     comp = [q.complexity for q in qs]
     ops = [q.operator for q in qs]
@@ -176,7 +177,7 @@ def _slices(qs: Sequence[Question]) -> list[Slice]:
         out.append(("by_complexity", c, np.array([i for i, x in enumerate(comp) if x == c], dtype=np.int64)))
     for o in sorted(set(ops)):
         out.append(("by_operator", o, np.array([i for i, x in enumerate(ops) if x == o], dtype=np.int64)))
-    return out
+    return out if cutoff is None else [*out, *cutoff_slices(qs, cutoff)]
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,11 @@ class _Stats:
     seed: int
     n_boot: int
     min_slice: int
+    cutoff: TimePoint | None = None
+
+    def slices(self, qs: Sequence[Question]) -> list[Slice]:
+        """The slices of ``qs`` this evaluation reports (:func:`_slices` with its cutoff)."""
+        return _slices(qs, self.cutoff)
 
     def block(self, metrics: Metrics, slices: Sequence[Slice], tag: str, warnings: list[str]) -> MetricBlock:
         """Every metric's estimate and bootstrap CI per slice; small slices are marked (and warned, with ``tag``)."""
@@ -384,7 +390,7 @@ def _score_retrieval(
 ) -> tuple[dict[str, Any], list[EvidenceRow]]:
     """The retrieval fields of the metrics record (and the comparison with ``compare``), and the evidence rows."""
     ev_qs = _evidence_questions(qs, warnings)
-    ev_slices = _slices(ev_qs)
+    ev_slices = stats.slices(ev_qs)
     name, meta, hits = _load_run(run, ev_qs, rel, warnings)
     gold = gold_columns(ev_qs, rel.flags, mode=validity_mode)
     ids = [q.id for q in ev_qs]
@@ -425,7 +431,7 @@ def _paraphrase_fields(
     if not with_set:
         warnings.append("no scored question has an accepted paraphrase: no paraphrase-set metrics")
         return {"paraphrases": info}
-    return {"paraphrase_sets": stats.block(met, _slices(with_set), "paraphrase_sets", warnings), "paraphrases": info}
+    return {"paraphrase_sets": stats.block(met, stats.slices(with_set), "paraphrase_sets", warnings), "paraphrases": info}
 
 
 def _evaluate_answers(
@@ -441,7 +447,7 @@ def _evaluate_answers(
     info: dict[str, Any] = {}  # a structured protocol's parse rate ("replies")
     outcomes, trows = _score_answers(answers, qs, rel, warnings, info=info, **kw)
     ans, tim = _answer_metrics(outcomes, trows)
-    slices = _slices(qs)
+    slices = stats.slices(qs)
     answers_block = stats.block(ans, slices, "answers", warnings)
     time_block = stats.block(tim, slices, "time", [])
     fields: dict[str, Any] = {
@@ -463,6 +469,42 @@ def _evaluate_answers(
     return fields, outcomes, trows
 
 
+def _memory_gap(
+    qs: Sequence[Question],
+    rows: tuple[list[AnswerOutcome], list[TimeRow]],
+    twin: Release | str | Path,
+    twin_answers: Answers,
+    kw: Mapping[str, Any],
+    stats: _Stats,
+    warnings: list[str],
+) -> dict[str, Any]:
+    """The answers against the answers to a counterfactual twin, question by question through ``twin_of.jsonl``.
+
+    Only scored questions with a twin are compared (``twin.paired``); each slice is the real question's.
+    """
+    from chronoqa.generate.twin import read_twin_pairs
+
+    twin_rel = _open_release(twin)
+    to_twin = {src: tw for tw, src in read_twin_pairs(twin_rel.path).items()}
+    by_id = {q.id: q for q in twin_rel.questions}
+    idx = [i for i, q in enumerate(qs) if to_twin.get(q.id) in by_id]
+    if not idx:
+        raise ChronoqaError(f"{twin_rel.path}: no scored question has a twin there: is it a twin of this release?")
+    ents = CorpusEntities(twin_rel.corpus)
+    twin_kw = {**kw, "entities": ents, "aliases": ents.aliases}
+    out_b, trows_b = _score_answers(twin_answers, [by_id[to_twin[qs[i].id]] for i in idx], twin_rel, warnings, **twin_kw)
+    ans_a, tim_a = _answer_metrics([rows[0][i] for i in idx], [rows[1][i] for i in idx])
+    ans_b, tim_b = _answer_metrics(out_b, trows_b)
+    a, b = {**ans_a, **_time_only(tim_a)}, {**ans_b, **_time_only(tim_b)}
+    slices = stats.slices([qs[i] for i in idx])
+    gap = AnswerComparison(
+        b_answers=stats.block(ans_b, slices, "twin", []),
+        paired=stats.compare({k: v for k, v in a.items() if k in b}, b, slices),
+    )
+    record = {"release": twin_rel.path.name, "transform": twin_rel.manifest.get("twin", {}).get("transform")}
+    return {"memory_gap": gap, "twin": {**record, "paired": len(idx), "unpaired": len(qs) - len(idx)}}
+
+
 def evaluate(
     release: Release | str | Path,
     run: RunSource | None = None,
@@ -482,6 +524,9 @@ def evaluate(
     split: str | None = None,
     entities: CorpusEntities | None = None,
     paraphrases: ParaphraseSource | None = None,
+    cutoff: str | None = None,
+    twin: Release | str | Path | None = None,
+    twin_answers: Answers | None = None,
 ) -> EvaluationResult:
     """Score a run and/or answers against a release; see ``docs/metrics.md`` for every definition.
 
@@ -495,15 +540,20 @@ def evaluate(
     ``paraphrases`` is a paraphrase set of the release (``paraphrases.jsonl`` or its records): the answers to its
     accepted paraphrases (ids ``<qid>~p<i>``) are scored with their originals as sets (``paraphrase_sets``:
     ``A_all_k``, ``flip_rate``; :mod:`chronoqa.score.paraphrase_sets`), the other answers as usual.
+    ``cutoff`` (``"2023-10"``) adds the ``by_cutoff`` slices to every block (:mod:`chronoqa.score.cutoff`).
+    ``twin`` is a counterfactual twin of the release (``chronoqa twin``) and ``twin_answers`` the answers to it:
+    ``memory_gap`` compares ``answers`` with them, paired through the twin's ``twin_of.jsonl``.
 
     The steps: check the arguments, open the release, select the scored questions, score the run
     (:func:`_score_retrieval`), score the answers (:func:`_evaluate_answers`), gather the record.
     """
     _check_arguments(n_bootstrap, run, compare, answers, compare_answers)
+    if (twin is None) != (twin_answers is None) or (twin is not None and answers is None):
+        raise ChronoqaError("a memory gap needs answers, a twin release and the answers to the twin: give all three")
     rel = _open_release(release)
     warnings: list[str] = []
     qs = _scored_questions(rel, functional_only, split, warnings)
-    stats = _Stats(seed, n_bootstrap, min_slice)
+    stats = _Stats(seed, n_bootstrap, min_slice, None if cutoff is None else parse_time(cutoff, field="cutoff"))
     fields: dict[str, Any] = {}
     ev_rows: list[EvidenceRow] = []
     outcomes: list[AnswerOutcome] = []
@@ -521,6 +571,8 @@ def evaluate(
             answers = split_answers(answers, paraphrases)[0]
         ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
         fields.update(ans)
+        if twin is not None and twin_answers is not None:
+            fields.update(_memory_gap(qs, (outcomes, trows), twin, twin_answers, kw, stats, warnings))
     metrics = EvaluationMetrics(
         n_questions=len(qs),
         functional_only=functional_only,
@@ -531,6 +583,7 @@ def evaluate(
         min_slice=min_slice,
         validity_mode=validity_mode,
         warnings=list(warnings),
+        **({} if cutoff is None else {"cutoff": cutoff}),
         **fields,
     )
     return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))

@@ -233,6 +233,27 @@ class TimePoint:
             raise ValueError(f"cannot shift {self} by days: it has no day")
         return TimePoint.from_unit(self.first_day() + n, Granularity.DAY)
 
+    def shift_years(self, n: int) -> TimePoint:
+        """The same calendar point ``n`` whole years later (earlier for ``n < 0``), at the same granularity.
+
+        Every order and equality between points (of any granularities) is kept, so every Allen relation is.
+        A 29 February whose target year is not a leap year has no such point: :class:`ValueError` (a shift by a
+        multiple of 4 that avoids century years, e.g. 4, 8 or 28, keeps every leap day of 1901-2099).
+        """
+        if self.month == 2 and self.day == 29 and not is_leap_year(self.year + n):
+            raise ValueError(
+                f"{self.isoformat()} shifted by {n} years falls on 29 February of {self.year + n}, not a leap "
+                "year: shift by a multiple of 4 years instead"
+            )
+        return TimePoint(self.year + n, self.month, self.day)
+
+    def side_of(self, cutoff: TimePoint) -> str:
+        """``"before"`` when this point ends before ``cutoff`` begins, ``"after"`` when it begins at or after
+        ``cutoff``'s first day, else ``"straddles"`` (a year 2023 against a cutoff 2023-10)."""
+        if self.last_day() < cutoff.first_day():
+            return "before"
+        return "after" if self.first_day() >= cutoff.first_day() else "straddles"
+
     def with_day_clamped(self, day: int | None) -> TimePoint:
         """This month with ``day``, clamped to the month's last day (``None`` keeps month precision)."""
         if day is None or self.month is None:

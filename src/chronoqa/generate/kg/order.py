@@ -35,6 +35,7 @@ __all__ = [
     "canonical_graph",
     "canonical_order",
     "fact_keys",
+    "keep_input_order",
     "mix64",
     "name_keys",
 ]
@@ -215,6 +216,19 @@ def canonical_facts(cols: FactColumns, seed: int) -> CanonicalFacts:
     out = CanonicalFacts(**{f.name: getattr(cols, f.name) for f in fields(FactColumns)})
     object.__setattr__(out, "seed", seed)  # not an __init__ field: a replaced copy claims no order
     return out
+
+
+def keep_input_order(graph: TemporalGraph, seed: int) -> TemporalGraph:
+    """``graph`` with its facts' input order taken as the build's order for ``seed`` (no content order computed).
+
+    For a counterfactual twin only (:mod:`chronoqa.generate.twin`): its facts are written in its source's
+    canonical order, so that the twin build draws the same positions as the source build did and its questions
+    have the source's logical forms (transformed). Every other build orders by content.
+    """
+    cols = FactColumns.from_facts(graph.facts)
+    out = CanonicalFacts(**{f.name: getattr(cols, f.name) for f in fields(FactColumns)})
+    object.__setattr__(out, "seed", seed)
+    return replace(graph, facts=out)
 
 
 def canonical_graph(graph: TemporalGraph, seed: int) -> TemporalGraph:

@@ -1,0 +1,266 @@
+"""Counterfactual twins of a KG release: the same world with shifted years, new names or permuted holders.
+
+A twin is made from the release's *source facts*, never from its questions: the facts are transformed, written
+to a temporary quintuple file and built again by :func:`chronoqa.generate.rebuild.rebuild_like` with the
+release's own configuration and seed, so the twin's facts, corpus, question texts and every gold are the
+builder's. The transforms (:class:`Transform`, one pure function of a fact's content):
+
+* ``shift_years`` (N): every date moves by N whole years (:meth:`chronoqa.time.TimePoint.shift_years`, which
+  keeps every Allen relation and granularity and refuses a 29 February that would not exist); ``as_of`` moves
+  too. Numbers the phrase table declares not to be years (``[not_years]``) are not dates and stay.
+* ``rename_entities``: every entity gets a new id and a name built from syllables (seeded), checked against
+  every id and label of the source so that no name is a real one.
+* ``permute_holders``: within each role (relation and object), a seeded bijection among the role's holders
+  (subjects): the same offices, teams and prizes with the same dates, held by other entities of the graph.
+
+The twin's questions are paired to the source's by logical form up to the transform (operator, template,
+hops, ``t_query`` and the gold facts ``S*``, all transformed): ``twin_of.jsonl`` in the twin lists each pair
+(``{"twin": id, "source": id}``); ``chronoqa evaluate --twin`` scores them paired. The transform, its seed and
+the pairing counts are recorded under ``twin`` in the twin's manifest and in its data card.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from chronoqa.errors import ChronoqaError
+from chronoqa.records import Question, TemporalGraph
+from chronoqa.time import TimePoint, parse_time
+
+__all__ = ["KINDS", "TWIN_FILE", "Transform", "make_twin", "pair_questions", "read_twin_pairs", "syllable_names"]
+
+#: The transforms a twin can apply.
+KINDS: Final = ("shift_years", "rename_entities", "permute_holders")
+#: The pairing file of a twin release.
+TWIN_FILE: Final = "twin_of.jsonl"
+
+_ONSETS: Final = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "tr")
+_VOWELS: Final = ("a", "e", "i", "o", "u", "ai", "ou")
+_CODAS: Final = ("", "", "", "n", "r", "l", "s", "th")
+
+Key = tuple[str, str, str, str | None, str | None]
+"""A fact by content: subject, relation and object ids, start and end as written."""
+
+
+def _word(rng: random.Random, syllables: int) -> str:
+    return "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(syllables)).title()
+
+
+def syllable_names(n: int, seed: int, taken: Iterable[str]) -> list[str]:
+    """``n`` distinct two-word names built from syllables (deterministic in ``seed``), none equal to a ``taken``.
+
+    Names are compared case-insensitively and with spaces and underscores alike, so ``<Kora_Vel>`` is taken
+    by ``Kora Vel``.
+    """
+
+    def norm(s: str) -> str:
+        return s.strip("<>").replace("_", " ").casefold()
+
+    used = {norm(t) for t in taken}
+    rng = random.Random(f"twin-names:{seed}")
+    out: list[str] = []
+    while len(out) < n:
+        name = f"{_word(rng, rng.randint(2, 3))} {_word(rng, rng.randint(2, 3))}"
+        if norm(name) not in used:
+            used.add(norm(name))
+            out.append(name)
+    return out
+
+
+@dataclass
+class Transform:
+    """One twin transform as a pure function of a fact's content (:meth:`fact`); ``record`` goes to the manifest."""
+
+    kind: str
+    seed: int
+    years: int = 0
+    not_years: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    entity_map: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, str] = field(default_factory=dict)
+    holders: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+
+    def date(self, r: str, value: str | None) -> str | None:
+        """A date as written, shifted (``shift_years``; a declared non-year of relation ``r`` stays)."""
+        point = parse_time(value)
+        if point is None or not self.years or point.year in self.not_years.get(r, frozenset()):
+            return value
+        return point.shift_years(self.years).isoformat()
+
+    def fact(self, key: Key) -> Key:
+        """The twin of a fact: ids renamed, holder permuted within its role, dates shifted."""
+        s, r, o, start, end = key
+        s = self.holders.get((r, o), {}).get(s, s)
+        s, o = self.entity_map.get(s, s), self.entity_map.get(o, o)
+        return (s, r, o, self.date(r, start), self.date(r, end))
+
+    def record(self) -> dict[str, Any]:
+        """The transform as the twin's manifest records it."""
+        out: dict[str, Any] = {"kind": self.kind, "seed": self.seed}
+        if self.kind == "shift_years":
+            out["years"] = self.years
+            out["unshifted_non_years"] = {r: sorted(v) for r, v in sorted(self.not_years.items())}
+        if self.kind == "rename_entities":
+            out["entities_renamed"] = len(self.entity_map)
+            out["names"] = "two words of 2-3 syllables, none equal to an id or label of the source"
+        if self.kind == "permute_holders":
+            out["roles"] = len(self.holders)
+            out["holders_moved"] = sum(1 for m in self.holders.values() for a, b in m.items() if a != b)
+        return out
+
+
+def _point(value: TimePoint | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _keys(graph: TemporalGraph) -> list[Key]:
+    return [(f.s, f.r, f.o, _point(f.start), _point(f.end)) for f in graph]
+
+
+def _transform(kind: str, graph: TemporalGraph, manifest: Mapping[str, Any], seed: int, years: int) -> Transform:
+    """The transform of ``kind`` for this graph (its names, holder bijections or non-years)."""
+    t = Transform(kind, seed)
+    if kind == "shift_years":
+        if not years:
+            raise ChronoqaError("--shift-years 0 would make a copy, not a twin: give a number of years such as 28")
+        declared = ((manifest.get("not_years") or {}).get("years")) or {}
+        t.years, t.not_years = years, {r: frozenset(int(y) for y in ys) for r, ys in declared.items()}
+    elif kind == "rename_entities":
+        ents = sorted({e for k in _keys(graph) for e in (k[0], k[2])})
+        taken = [*ents, *(graph.entity_label(e) for e in ents), *graph.entity_labels.values()]
+        names = syllable_names(len(ents), seed, taken)
+        t.entity_map = {e: f"<{n.replace(' ', '_')}>" for e, n in zip(ents, names, strict=True)}
+        t.labels = {t.entity_map[e]: n for e, n in zip(ents, names, strict=True)}
+    elif kind == "permute_holders":
+        roles: dict[tuple[str, str], set[str]] = {}
+        for s, r, o, _, _ in _keys(graph):
+            roles.setdefault((r, o), set()).add(s)
+        for role, subjects in sorted(roles.items()):
+            old = sorted(subjects)
+            new = old[:]
+            random.Random(f"twin-holders:{seed}:{role[0]}:{role[1]}").shuffle(new)
+            t.holders[role] = dict(zip(old, new, strict=True))
+    else:
+        raise ChronoqaError(f"twin transform {kind!r}: expected one of {', '.join(KINDS)}")
+    return t
+
+
+def _write_source(graph: TemporalGraph, t: Transform, path: Path) -> None:
+    """The transformed facts as a quintuple TSV with labels (what ``chronoqa build kg --input`` reads)."""
+
+    def label(e: str) -> str:
+        return t.labels.get(e) or graph.entity_label(e)
+
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        w.writerow(["subject", "relation", "object", "start", "end", "s_label", "r_label", "o_label"])
+        for key in _keys(graph):
+            s, r, o, start, end = t.fact(key)
+            w.writerow([s, r, o, start or "", end or "", label(s), graph.relation_label(r), label(o)])
+
+
+def _question_key(q: Question, fact: Callable[[Key], Key], date: Callable[[str | None], str | None]) -> tuple[Any, ...]:
+    star = sorted((fact((x.s_id, x.r_id, x.o_id, x.t_start, x.t_end)) for x in q.S_star), key=repr)
+    return (q.operator, q.template_id, q.hops, date(q.t_query), tuple(star))
+
+
+def pair_questions(source: Iterable[Question], twin: Iterable[Question], t: Transform) -> list[tuple[str, str]]:
+    """``(twin id, source id)`` for every twin question whose logical form is a source question's, transformed.
+
+    The logical form compared: operator, template, hops, ``t_query`` and the gold facts ``S*`` by content. A
+    source question whose form the twin build did not draw stays unpaired.
+    """
+    def date(v: str | None) -> str | None:  # t_query is a date of no relation: always shifted
+        return t.date("", v)
+
+    wanted = {_question_key(q, t.fact, date): q.id for q in source}
+    pairs = []
+    for q in twin:
+        src = wanted.pop(_question_key(q, lambda k: k, lambda v: v), None)
+        if src is not None:
+            pairs.append((q.id, src))
+    return pairs
+
+
+def read_twin_pairs(twin: Path) -> dict[str, str]:
+    """Twin question id → source question id, from a twin release's ``twin_of.jsonl``."""
+    from chronoqa.io import read_jsonl
+
+    path = twin / TWIN_FILE
+    if not path.is_file():
+        raise ChronoqaError(f"{twin}: no {TWIN_FILE}, so it is not a twin release; make one with chronoqa twin")
+    return {str(d["twin"]): str(d["source"]) for d in read_jsonl(path)}
+
+
+def _source_graph(manifest: Mapping[str, Any], release: Path, source: Path | None) -> TemporalGraph:
+    """The facts the release was built from: its named dataset, or ``source`` (its ``--input``)."""
+    from chronoqa import datasets
+    from chronoqa.sources import read_graph
+
+    as_of = parse_time(manifest["config"]["as_of"], field="as_of")
+    if source is not None:
+        return read_graph(source, as_of=as_of, on_bad_row="skip")
+    name = (manifest.get("sources") or {}).get("dataset")
+    if not name:
+        raise ChronoqaError(
+            f"{release}: built from --input {manifest['sources'].get('input')!r}, which chronoqa twin cannot find: "
+            "give the same file with --source FILE"
+        )
+    return datasets.load_graph(str(name), on_bad_row="skip", as_of=as_of)
+
+
+def _datacard_section(rec: Mapping[str, Any]) -> str:
+    t = rec["transform"]
+    lines = [
+        "",
+        "## Counterfactual twin",
+        "",
+        f"This release is a counterfactual twin of `{rec['of']['dataset']}` (`{rec['of']['release']}`): its source "
+        f"facts were transformed by `{t['kind']}` (seed {t['seed']}) and built again with the source release's "
+        "configuration and seed; every question and gold is the builder's own.",
+        "",
+        "| field | value |",
+        "|---|---|",
+        *(f"| {k} | {v} |" for k, v in t.items() if k not in ("kind", "seed")),
+        f"| questions paired to the source ({TWIN_FILE}) | {rec['pairs']:,} of {rec['questions']:,} |",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def make_twin(
+    release: Path, kind: str, out: Path, *, seed: int = 0, years: int = 0, source: Path | None = None
+) -> dict[str, Any]:
+    """Write the ``kind`` twin of ``release`` to ``out`` (see the module docstring); returns its ``twin`` record."""
+    from chronoqa.artifacts.release import DATACARD_FILE, MANIFEST_FILE, load_release
+    from chronoqa.generate.kg.order import canonical_graph
+    from chronoqa.generate.rebuild import rebuild_like
+    from chronoqa.io import write_json, write_jsonl, write_text
+
+    real = load_release(release)
+    manifest = dict(real.manifest)
+    graph = canonical_graph(_source_graph(manifest, release, source), int(manifest["seed"]))
+    t = _transform(kind, graph, manifest, seed, years)
+    as_of = t.date("", manifest["config"]["as_of"])
+    with tempfile.TemporaryDirectory(prefix="chronoqa-twin-") as tmp:
+        facts = Path(tmp) / f"{manifest['dataset']}-{kind.replace('_', '-')}.tsv"
+        _write_source(graph, t, facts)
+        rebuild_like(release, facts, out, as_of=as_of, keep_order=True)
+    twin = load_release(out)
+    pairs = pair_questions(real.questions, twin.questions, t)
+    write_jsonl(out / TWIN_FILE, ({"twin": a, "source": b} for a, b in pairs))
+    rec = {
+        "of": {"dataset": manifest["dataset"], "release": release.name, "seed": manifest["seed"]},
+        "transform": t.record(),
+        "pairs": len(pairs),
+        "questions": len(twin.questions),
+        "source_questions": len(real.questions),
+    }
+    write_text(out / DATACARD_FILE, (out / DATACARD_FILE).read_text(encoding="utf-8") + _datacard_section(rec))
+    write_json(out / MANIFEST_FILE, {**dict(twin.manifest), "twin": rec})
+    return rec
