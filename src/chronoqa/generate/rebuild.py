@@ -13,7 +13,7 @@ from typing import Any
 
 from chronoqa.errors import ChronoqaError
 
-__all__ = ["rebuild_like"]
+__all__ = ["rebuild_like", "recorded_phrases"]
 
 _DEFAULT_PHRASES = "<default "
 
@@ -38,7 +38,7 @@ def _kg_config(config: Mapping[str, Any], as_of: str | None) -> Any:
     return KGBuildConfig(**d)
 
 
-def _phrases(manifest: Mapping[str, Any], release: Path) -> str:
+def recorded_phrases(manifest: Mapping[str, Any], release: Path) -> str:
     """The phrase table the release was built with: a shipped table's name (``<default yago11k>`` → ``yago11k``)."""
     source = str((manifest.get("phrases") or {}).get("source", ""))
     if source.startswith(_DEFAULT_PHRASES) and source.endswith(">"):
@@ -81,7 +81,7 @@ def rebuild_like(
         "sha256": {p.name: sha256_file(p) for p in files},
         "rebuilt_like": {"dataset": manifest["dataset"], "sources": manifest["sources"]},
     }
-    build = build_kg_benchmark(graph, config, phrases=_phrases(manifest, release), sources=sources)
+    build = build_kg_benchmark(graph, config, phrases=recorded_phrases(manifest, release), sources=sources)
     if not build.questions:
         raise ChronoqaError(f"{source}: rebuilt like {release}, the build yielded no question; nothing was written")
     build.write(out)

@@ -7,7 +7,9 @@ builder's. The transforms (:class:`Transform`, one pure function of a fact's con
 
 * ``shift_years`` (N): every date moves by N whole years (:meth:`chronoqa.time.TimePoint.shift_years`, which
   keeps every Allen relation and granularity and refuses a 29 February that would not exist); ``as_of`` moves
-  too. Numbers the phrase table declares not to be years (``[not_years]``) are not dates and stay.
+  too. Numbers the phrase table declares not to be years (``[not_years]``) are not dates and stay; so do years
+  before 1000 (:data:`~chronoqa.generate.kg.plausible.EARLY`: the builder judges them by their value), which
+  keeps the map of dates strictly increasing (a shift that would move a later year below 1000 is refused).
 * ``rename_entities``: every entity gets a new id and a name built from syllables (seeded), checked against
   every id and label of the source so that no name is a real one.
 * ``permute_holders``: within each role (relation and object), a seeded bijection among the role's holders
@@ -15,7 +17,11 @@ builder's. The transforms (:class:`Transform`, one pure function of a fact's con
 
 The twin's questions are paired to the source's by logical form up to the transform (operator, template,
 hops, ``t_query`` and the gold facts ``S*``, all transformed): ``twin_of.jsonl`` in the twin lists each pair
-(``{"twin": id, "source": id}``); ``chronoqa evaluate --twin`` scores them paired. The transform, its seed and
+(``{"twin": id, "source": id}``); ``chronoqa evaluate --twin`` scores them paired. The twin build takes the
+facts in the source's content order (``rebuild_like(..., keep_order=True)``), so it draws the same positions and,
+for ``shift_years`` and ``rename_entities``, every question has its twin; ``permute_holders`` changes who holds
+what, so only the questions whose transformed form is still drawn are paired. ``twin_facts.tsv`` keeps the
+transformed facts beside the release. The transform, its seed and
 the pairing counts are recorded under ``twin`` in the twin's manifest and in its data card.
 """
 
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import random
+import re
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,30 +37,38 @@ from pathlib import Path
 from typing import Any, Final
 
 from chronoqa.errors import ChronoqaError
+from chronoqa.generate.kg.plausible import EARLY
+from chronoqa.artifacts.release import Release
 from chronoqa.records import Question, TemporalGraph
 from chronoqa.time import TimePoint, parse_time
 
-__all__ = ["KINDS", "TWIN_FILE", "Transform", "make_twin", "pair_questions", "read_twin_pairs", "syllable_names"]
+__all__ = ["KINDS", "TWIN_FACTS", "TWIN_FILE", "Transform", "make_twin", "pair_questions", "read_twin_pairs", "syllable_names"]
 
 #: The transforms a twin can apply.
 KINDS: Final = ("shift_years", "rename_entities", "permute_holders")
 #: The pairing file of a twin release.
 TWIN_FILE: Final = "twin_of.jsonl"
+#: The twin's transformed source facts (a quintuple TSV with labels), kept in the twin release.
+TWIN_FACTS: Final = "twin_facts.tsv"
 
+_WORD: Final = re.compile(r"\w+")
 _ONSETS: Final = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "tr")
 _VOWELS: Final = ("a", "e", "i", "o", "u", "ai", "ou")
-_CODAS: Final = ("", "", "", "n", "r", "l", "s", "th")
+_CODAS: Final = ("", "", "", "n", "r", "l", "th")
+_LAST_VOWELS: Final = ("a", "o", "u")
+_LAST_CODAS: Final = ("n", "k", "m")  # a word's end no English stemmer strips, so each word keeps one stem
 
 Key = tuple[str, str, str, str | None, str | None]
 """A fact by content: subject, relation and object ids, start and end as written."""
 
 
 def _word(rng: random.Random, syllables: int) -> str:
-    return "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(syllables)).title()
+    head = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(syllables - 1))
+    return (head + rng.choice(_ONSETS) + rng.choice(_LAST_VOWELS) + rng.choice(_LAST_CODAS)).title()
 
 
-def syllable_names(n: int, seed: int, taken: Iterable[str]) -> list[str]:
-    """``n`` distinct two-word names built from syllables (deterministic in ``seed``), none equal to a ``taken``.
+def syllable_names(n: int, seed: int, taken: Iterable[str], *, words: int = 2) -> list[str]:
+    """``n`` distinct names of ``words`` syllable-built words (deterministic in ``seed``), none equal to a ``taken``.
 
     Names are compared case-insensitively and with spaces and underscores alike, so ``<Kora_Vel>`` is taken
     by ``Kora Vel``.
@@ -66,7 +81,7 @@ def syllable_names(n: int, seed: int, taken: Iterable[str]) -> list[str]:
     rng = random.Random(f"twin-names:{seed}")
     out: list[str] = []
     while len(out) < n:
-        name = f"{_word(rng, rng.randint(2, 3))} {_word(rng, rng.randint(2, 3))}"
+        name = " ".join(_word(rng, rng.randint(2, 3)) for _ in range(words))
         if norm(name) not in used:
             used.add(norm(name))
             out.append(name)
@@ -86,11 +101,18 @@ class Transform:
     holders: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
     def date(self, r: str, value: str | None) -> str | None:
-        """A date as written, shifted (``shift_years``; a declared non-year of relation ``r`` stays)."""
+        """A date as written, shifted (``shift_years``; a declared non-year of relation ``r`` stays, and so does a
+        year before :data:`~chronoqa.generate.kg.plausible.EARLY`, which the builder judges by its value)."""
         point = parse_time(value)
-        if point is None or not self.years or point.year in self.not_years.get(r, frozenset()):
+        if point is None or not self.years or point.year in self.not_years.get(r, frozenset()) or point.year < EARLY:
             return value
-        return point.shift_years(self.years).isoformat()
+        moved = point.shift_years(self.years)
+        if moved.year < EARLY:
+            raise ChronoqaError(
+                f"--shift-years {self.years} moves {value} before the year {EARLY}, which the builder judges apart "
+                "(early years keep their value), so the order of dates would change: shift by fewer years"
+            )
+        return moved.isoformat()
 
     def fact(self, key: Key) -> Key:
         """The twin of a fact: ids renamed, holder permuted within its role, dates shifted."""
@@ -105,9 +127,10 @@ class Transform:
         if self.kind == "shift_years":
             out["years"] = self.years
             out["unshifted_non_years"] = {r: sorted(v) for r, v in sorted(self.not_years.items())}
+            out["unshifted_before_year"] = EARLY
         if self.kind == "rename_entities":
             out["entities_renamed"] = len(self.entity_map)
-            out["names"] = "two words of 2-3 syllables, none equal to an id or label of the source"
+            out["names"] = "labels renamed word by word (syllable-built words); no label equal to a real one"
         if self.kind == "permute_holders":
             out["roles"] = len(self.holders)
             out["holders_moved"] = sum(1 for m in self.holders.values() for a, b in m.items() if a != b)
@@ -122,7 +145,38 @@ def _keys(graph: TemporalGraph) -> list[Key]:
     return [(f.s, f.r, f.o, _point(f.start), _point(f.end)) for f in graph]
 
 
-def _transform(kind: str, graph: TemporalGraph, manifest: Mapping[str, Any], seed: int, years: int) -> Transform:
+def _shape(new: str, old: str) -> str:
+    """``new`` written in the case of ``old`` (upper, title or lower)."""
+    return new.upper() if old.isupper() and len(old) > 1 else new.title() if old[:1].isupper() else new.lower()
+
+
+def _rename(t: Transform, graph: TemporalGraph, vocabulary: frozenset[str]) -> None:
+    """New ids (``E0000001``..., in the order of the old ones) and labels renamed word by word.
+
+    Every word of a label (case-folded) gets one syllable-built word, the same wherever it occurs, so labels that
+    share words still share them and a label's length is kept; words of the builder's own text (``vocabulary``:
+    the words of the release's questions and corpus outside entity labels) and words with digits stay. A whole
+    label that comes out equal to a real one is renamed again word by word with the next names.
+    """
+    ents = sorted({e for k in _keys(graph) for e in (k[0], k[2])})
+    labels = {e: graph.entity_label(e) for e in ents}
+    real = {x.casefold() for x in (*ents, *labels.values(), *graph.entity_labels.values())}
+    words = sorted({w.casefold() for lab in labels.values() for w in _WORD.findall(lab)})
+    moved = [w for w in words if w not in vocabulary and len(w) > 1 and not any(c.isdigit() for c in w)]
+    fresh = iter(syllable_names(len(moved) + len(ents), t.seed, [*words, *vocabulary, *real], words=1))
+    word_map = dict(zip(moved, fresh, strict=False))
+    width = len(str(len(ents)))
+    for i, e in enumerate(ents):
+        new = _WORD.sub(lambda m: _shape(word_map.get(m.group().casefold(), m.group()), m.group()), labels[e])
+        while new.casefold() in real:
+            new = f"{new} {next(fresh).title()}"
+        t.entity_map[e] = f"E{i:0{width}d}"
+        t.labels[t.entity_map[e]] = new
+
+
+def _transform(
+    kind: str, graph: TemporalGraph, manifest: Mapping[str, Any], seed: int, years: int, vocabulary: frozenset[str]
+) -> Transform:
     """The transform of ``kind`` for this graph (its names, holder bijections or non-years)."""
     t = Transform(kind, seed)
     if kind == "shift_years":
@@ -131,11 +185,7 @@ def _transform(kind: str, graph: TemporalGraph, manifest: Mapping[str, Any], see
         declared = ((manifest.get("not_years") or {}).get("years")) or {}
         t.years, t.not_years = years, {r: frozenset(int(y) for y in ys) for r, ys in declared.items()}
     elif kind == "rename_entities":
-        ents = sorted({e for k in _keys(graph) for e in (k[0], k[2])})
-        taken = [*ents, *(graph.entity_label(e) for e in ents), *graph.entity_labels.values()]
-        names = syllable_names(len(ents), seed, taken)
-        t.entity_map = {e: f"<{n.replace(' ', '_')}>" for e, n in zip(ents, names, strict=True)}
-        t.labels = {t.entity_map[e]: n for e, n in zip(ents, names, strict=True)}
+        _rename(t, graph, vocabulary)
     elif kind == "permute_holders":
         roles: dict[tuple[str, str], set[str]] = {}
         for s, r, o, _, _ in _keys(graph):
@@ -148,6 +198,30 @@ def _transform(kind: str, graph: TemporalGraph, manifest: Mapping[str, Any], see
     else:
         raise ChronoqaError(f"twin transform {kind!r}: expected one of {', '.join(KINDS)}")
     return t
+
+
+def _vocabulary(release: Release) -> frozenset[str]:
+    """The words the builder itself reads or writes: those of the release's corpus and questions outside entity
+    labels, and the label words its phrase table declares (``not_named``: a label ending in one is unfit)."""
+    from chronoqa.generate.kg.phrases import load_phrase_table
+    from chronoqa.generate.rebuild import recorded_phrases
+
+    def words(text: str, labels: Iterable[str]) -> set[str]:  # case-folded: a sentence may capitalise a label
+        text = text.casefold()
+        for lab in sorted({lab.casefold() for lab in labels}, key=len, reverse=True):
+            text = text.replace(lab, " ")
+        return set(_WORD.findall(text))
+
+    table = load_phrase_table(recorded_phrases(release.manifest, release.path))
+    out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named}
+    labels: set[str] = set()
+    for doc in release.corpus:
+        out |= words(doc.text, (doc.s, doc.o))
+        labels.update((doc.s, doc.o))
+    for q in release.questions:  # any label of the corpus cut out: an entity the question names outside its facts
+        folded = q.question.casefold()
+        out |= words(q.question, [lab for lab in labels if lab.casefold() in folded])
+    return frozenset(out)
 
 
 def _write_source(graph: TemporalGraph, t: Transform, path: Path) -> None:
@@ -245,12 +319,13 @@ def make_twin(
     real = load_release(release)
     manifest = dict(real.manifest)
     graph = canonical_graph(_source_graph(manifest, release, source), int(manifest["seed"]))
-    t = _transform(kind, graph, manifest, seed, years)
+    t = _transform(kind, graph, manifest, seed, years, _vocabulary(real) if kind == "rename_entities" else frozenset())
     as_of = t.date("", manifest["config"]["as_of"])
     with tempfile.TemporaryDirectory(prefix="chronoqa-twin-") as tmp:
         facts = Path(tmp) / f"{manifest['dataset']}-{kind.replace('_', '-')}.tsv"
         _write_source(graph, t, facts)
         rebuild_like(release, facts, out, as_of=as_of, keep_order=True)
+        write_text(out / TWIN_FACTS, facts.read_text(encoding="utf-8"))
     twin = load_release(out)
     pairs = pair_questions(real.questions, twin.questions, t)
     write_jsonl(out / TWIN_FILE, ({"twin": a, "source": b} for a, b in pairs))
