@@ -130,7 +130,9 @@ class MetricBlock(_Record):
 
     def slices(self) -> dict[str, dict[str, SliceMetrics]]:
         """The slice groups present, by group name (``by_complexity``, ``by_operator``, ``by_cutoff``)."""
-        groups = (("by_complexity", self.by_complexity), ("by_operator", self.by_operator), ("by_cutoff", self.by_cutoff))
+        groups = (
+            ("by_complexity", self.by_complexity), ("by_operator", self.by_operator), ("by_cutoff", self.by_cutoff)
+        )  # fmt: skip
         return {g: s for g, s in groups if s}
 
 

@@ -98,7 +98,8 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         tw = metrics["twin"]
         title = (
             f"memory gap: A = --answers (real), B = --twin-answers ({tw['release']}, "
-            f"{(tw.get('transform') or {}).get('kind')}; {tw['paired']} paired questions, {tw['unpaired']} without twin)"
+            f"{(tw.get('transform') or {}).get('kind')}; {tw['paired']} paired questions, "
+            f"{tw['unpaired']} without twin)"
         )
         console.print(_compare_table(metrics["memory_gap"], title))
     if "compare_answers" in metrics:

@@ -51,15 +51,14 @@ def recorded_phrases(manifest: Mapping[str, Any], release: Path) -> str:
     )
 
 
-def rebuild_like(
-    release: Path, source: Path, out: Path, *, as_of: str | None = None, keep_order: bool = False
-) -> Path:
+def rebuild_like(release: Path, source: Path, out: Path, *, as_of: str | None = None, keep_order: bool = False) -> Path:
     """Build ``source`` (a facts file or folder ``chronoqa build kg --input`` reads) as ``release`` was built.
 
-    The release's recorded configuration, seed and phrase table are used (``as_of`` replaces its "now" when
-    given; ``keep_order`` builds the facts in ``source``'s row order instead of their content order, which only a
-    counterfactual twin wants: :func:`~chronoqa.generate.kg.order.keep_input_order`); the new release is written to ``out`` and its folder returned. Its manifest's ``sources`` name
-    ``source`` and the release it was built like. Only KG releases can be rebuilt for now.
+    The release's recorded configuration, seed and phrase table are used; ``as_of`` replaces its "now" when given.
+    ``keep_order`` builds the facts in ``source``'s row order instead of their content order, which only a
+    counterfactual twin wants (:func:`~chronoqa.generate.kg.order.keep_input_order`). The new release is written
+    to ``out`` and its folder returned; its manifest's ``sources`` name ``source`` and the release it was built
+    like. Only KG releases can be rebuilt for now.
     """
     from chronoqa.generate.kg import build_kg_benchmark
     from chronoqa.generate.kg.order import canonical_graph, keep_input_order

@@ -36,13 +36,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from chronoqa.artifacts.release import Release
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.plausible import EARLY
-from chronoqa.artifacts.release import Release
 from chronoqa.records import Question, TemporalGraph
 from chronoqa.time import TimePoint, parse_time
 
-__all__ = ["KINDS", "TWIN_FACTS", "TWIN_FILE", "Transform", "make_twin", "pair_questions", "read_twin_pairs", "syllable_names"]
+__all__ = [
+    "KINDS", "TWIN_FACTS", "TWIN_FILE", "Transform", "make_twin", "pair_questions", "read_twin_pairs", "syllable_names",
+]  # fmt: skip
 
 #: The transforms a twin can apply.
 KINDS: Final = ("shift_years", "rename_entities", "permute_holders")
@@ -52,6 +54,7 @@ TWIN_FILE: Final = "twin_of.jsonl"
 TWIN_FACTS: Final = "twin_facts.tsv"
 
 _WORD: Final = re.compile(r"\w+")
+_QUALIFIER: Final = re.compile(r"\s*\([^)]*\)$")
 _ONSETS: Final = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "tr")
 _VOWELS: Final = ("a", "e", "i", "o", "u", "ai", "ou")
 _CODAS: Final = ("", "", "", "n", "r", "l", "th")
@@ -101,8 +104,10 @@ class Transform:
     holders: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
 
     def date(self, r: str, value: str | None) -> str | None:
-        """A date as written, shifted (``shift_years``; a declared non-year of relation ``r`` stays, and so does a
-        year before :data:`~chronoqa.generate.kg.plausible.EARLY`, which the builder judges by its value)."""
+        """A date as written, shifted by ``years`` (unshifted: ``None``, a declared non-year of relation ``r``).
+
+        A year before :data:`~chronoqa.generate.kg.plausible.EARLY` stays too: the builder judges it by its value.
+        """
         point = parse_time(value)
         if point is None or not self.years or point.year in self.not_years.get(r, frozenset()) or point.year < EARLY:
             return value
@@ -201,8 +206,11 @@ def _transform(
 
 
 def _vocabulary(release: Release) -> frozenset[str]:
-    """The words the builder itself reads or writes: those of the release's corpus and questions outside entity
-    labels, and the label words its phrase table declares (``not_named``: a label ending in one is unfit)."""
+    """The words the builder itself reads or writes, which a renamed label keeps.
+
+    Those of the release's corpus and questions outside entity labels, and the label words its phrase table
+    declares (``not_named``: a label ending in one is unfit).
+    """
     from chronoqa.generate.kg.phrases import load_phrase_table
     from chronoqa.generate.rebuild import recorded_phrases
 
@@ -216,8 +224,9 @@ def _vocabulary(release: Release) -> frozenset[str]:
     out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named}
     labels: set[str] = set()
     for doc in release.corpus:
-        out |= words(doc.text, (doc.s, doc.o))
+        out |= words(doc.text, (doc.s, doc.o, _QUALIFIER.sub("", doc.s), _QUALIFIER.sub("", doc.o)))
         labels.update((doc.s, doc.o))
+    labels |= {_QUALIFIER.sub("", lab) for lab in labels}  # questions name "X (footballer)" as "X"
     for q in release.questions:  # any label of the corpus cut out: an entity the question names outside its facts
         folded = q.question.casefold()
         out |= words(q.question, [lab for lab in labels if lab.casefold() in folded])
@@ -249,6 +258,7 @@ def pair_questions(source: Iterable[Question], twin: Iterable[Question], t: Tran
     The logical form compared: operator, template, hops, ``t_query`` and the gold facts ``S*`` by content. A
     source question whose form the twin build did not draw stays unpaired.
     """
+
     def date(v: str | None) -> str | None:  # t_query is a date of no relation: always shifted
         return t.date("", v)
 

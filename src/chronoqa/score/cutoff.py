@@ -1,4 +1,4 @@
-"""Knowledge-cutoff slices: did a question's gold become true before or after a model's cutoff?
+"""Knowledge-cutoff slices: whether a question's gold became true before or after a model's cutoff.
 
 The time a gold *became true* (:func:`gold_time`) is, for every answer kind, the latest known start among the
 facts the gold rests on (``S*`` and ``S_anchor``): an entity, a time, a yes/no or a count answer is true from the

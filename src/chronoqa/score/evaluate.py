@@ -431,7 +431,8 @@ def _paraphrase_fields(
     if not with_set:
         warnings.append("no scored question has an accepted paraphrase: no paraphrase-set metrics")
         return {"paraphrases": info}
-    return {"paraphrase_sets": stats.block(met, stats.slices(with_set), "paraphrase_sets", warnings), "paraphrases": info}
+    block = stats.block(met, stats.slices(with_set), "paraphrase_sets", warnings)
+    return {"paraphrase_sets": block, "paraphrases": info}
 
 
 def _evaluate_answers(
@@ -492,7 +493,8 @@ def _memory_gap(
         raise ChronoqaError(f"{twin_rel.path}: no scored question has a twin there: is it a twin of this release?")
     ents = CorpusEntities(twin_rel.corpus)
     twin_kw = {**kw, "entities": ents, "aliases": ents.aliases}
-    out_b, trows_b = _score_answers(twin_answers, [by_id[to_twin[qs[i].id]] for i in idx], twin_rel, warnings, **twin_kw)
+    twin_qs = [by_id[to_twin[qs[i].id]] for i in idx]
+    out_b, trows_b = _score_answers(twin_answers, twin_qs, twin_rel, warnings, **twin_kw)
     ans_a, tim_a = _answer_metrics([rows[0][i] for i in idx], [rows[1][i] for i in idx])
     ans_b, tim_b = _answer_metrics(out_b, trows_b)
     a, b = {**ans_a, **_time_only(tim_a)}, {**ans_b, **_time_only(tim_b)}
@@ -554,7 +556,7 @@ def evaluate(
     warnings: list[str] = []
     qs = _scored_questions(rel, functional_only, split, warnings)
     stats = _Stats(seed, n_bootstrap, min_slice, None if cutoff is None else parse_time(cutoff, field="cutoff"))
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = {} if cutoff is None else {"cutoff": cutoff}
     ev_rows: list[EvidenceRow] = []
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
@@ -583,7 +585,7 @@ def evaluate(
         min_slice=min_slice,
         validity_mode=validity_mode,
         warnings=list(warnings),
-        **({} if cutoff is None else {"cutoff": cutoff}),
+
         **fields,
     )
     return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))

@@ -248,8 +248,11 @@ class TimePoint:
         return TimePoint(self.year + n, self.month, self.day)
 
     def side_of(self, cutoff: TimePoint) -> str:
-        """``"before"`` when this point ends before ``cutoff`` begins, ``"after"`` when it begins at or after
-        ``cutoff``'s first day, else ``"straddles"`` (a year 2023 against a cutoff 2023-10)."""
+        """Where this point lies against ``cutoff``: ``"before"``, ``"after"`` or ``"straddles"``.
+
+        ``before``: its last day is before ``cutoff``'s first day; ``after``: its first day is at or after it;
+        ``straddles``: neither (a year 2023 against a cutoff 2023-10).
+        """
         if self.last_day() < cutoff.first_day():
             return "before"
         return "after" if self.first_day() >= cutoff.first_day() else "straddles"
