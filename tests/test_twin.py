@@ -15,10 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_in_process import cli
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from kg_checker import PHRASES, Checker, check_all, not_years_of, open_end_of
 
 from chronoqa.answer import answer_release
 from chronoqa.answer.registry import make_answerer
@@ -33,6 +31,8 @@ from chronoqa.score.cutoff import gold_time
 from chronoqa.score.evaluate import evaluate
 from chronoqa.sources import read_graph
 from chronoqa.time import Granularity, Interval, TimePoint, parse_time, relate
+from cli_in_process import cli
+from kg_checker import PHRASES, Checker, check_all, not_years_of, open_end_of
 
 YEARS = 28
 

@@ -585,7 +585,6 @@ def evaluate(
         min_slice=min_slice,
         validity_mode=validity_mode,
         warnings=list(warnings),
-
         **fields,
     )
     return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))
