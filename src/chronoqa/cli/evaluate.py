@@ -173,7 +173,30 @@ def register(app: typer.Typer) -> None:
     app.command("evaluate")(evaluate_cmd)
 
 
-def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: int) -> tuple[Any, Any, Any]:
+def _check_options(
+    run: Path | None, answers: Path | None, twin: str | None, twin_answers: Path | None, answer_rule: str
+) -> None:
+    """The options that need each other or take a fixed set of values (a usage error, exit 2)."""
+    if run is None and answers is None:
+        raise typer.BadParameter("give --run, --answers or both")
+    if (twin is None) != (twin_answers is None) or (twin is not None and answers is None):
+        raise typer.BadParameter("the memory gap needs --answers, --twin TWIN_RELEASE and --twin-answers FILE")
+    if answer_rule not in ("all", "3_of_many"):
+        raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
+
+
+def _make_judge(judge: str | None, cache: Path | None, out: Path) -> Any:
+    """The LLM judge of ``--judge``, or ``None``."""
+    if not judge:
+        return None
+    from chronoqa.judge import make_judge
+
+    return make_judge(judge, cache or out.parent / "cache" / "judge")
+
+
+def _inputs(
+    bench: str, answers: Path | None, compare: Path | None, twin_answers: Path | None, max_chars: int
+) -> tuple[Any, Any, Any, Any]:
     """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
     The release's questions are read first, as the scorer reads them: a bad release is the first error.
@@ -184,8 +207,9 @@ def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: i
 
     release = load_release(local_release(bench))
     _ = release.questions
-    scored, scored_b = (None if p is None else read_answers(p, max_chars=max_chars) for p in (answers, compare))
-    return release, scored, scored_b
+    files = (answers, compare, twin_answers)
+    scored, scored_b, scored_twin = (None if p is None else read_answers(p, max_chars=max_chars) for p in files)
+    return release, scored, scored_b, scored_twin
 
 
 def evaluate_cmd(
@@ -224,23 +248,13 @@ def evaluate_cmd(
     twin_answers: _TwinAnswers = None,
 ) -> None:
     """Score retrieval evidence (TRP, CCR, coverage, R@k, nDCG@k, MRR) and answers (A, T, AT) with 95% CIs."""
-    from chronoqa.artifacts.answers import read_answers
     from chronoqa.io import write_json
     from chronoqa.score.evaluate import DEFAULT_RANKING, evaluate
 
-    if run is None and answers is None:
-        raise typer.BadParameter("give --run, --answers or both")
-    if (twin is None) != (twin_answers is None) or (twin is not None and answers is None):
-        raise typer.BadParameter("the memory gap needs --answers, --twin TWIN_RELEASE and --twin-answers FILE")
-    if answer_rule not in ("all", "3_of_many"):
-        raise typer.BadParameter(f"--answer-rule {answer_rule!r}: expected 'all' or '3_of_many'")
+    _check_options(run, answers, twin, twin_answers, answer_rule)
     console = plain_console()
     # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
-    llm_judge = None
-    if judge:
-        from chronoqa.judge import make_judge
-
-        llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
+    llm_judge = _make_judge(judge, judge_cache, out)
     from chronoqa.cli._progress import one_step
     from chronoqa.outdir import ancestor_locks
 
@@ -250,8 +264,9 @@ def evaluate_cmd(
         ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
-        release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
-        scored_twin = None if twin_answers is None else read_answers(twin_answers, max_chars=max_answer_chars)
+        release, scored, scored_b, scored_twin = _inputs(
+            bench, answers, compare_answers, twin_answers, max_answer_chars
+        )
         paraphrases = paraphrases or _release_paraphrases(release.path, answers)
         result = evaluate(
             release,

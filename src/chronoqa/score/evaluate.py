@@ -330,7 +330,16 @@ def _open_release(release: Release | str | Path) -> Release:
     return release if isinstance(release, Release) else load_release(release)
 
 
-def _check_arguments(n_bootstrap: int, run: object, compare: object, answers: object, compare_answers: object) -> None:
+def _check_arguments(
+    n_bootstrap: int,
+    run: object,
+    compare: object,
+    answers: object,
+    compare_answers: object,
+    twin: tuple[object, object],
+) -> None:
+    if (twin[0] is None) != (twin[1] is None) or (twin[0] is not None and answers is None):
+        raise ChronoqaError("a memory gap needs answers, a twin release and the answers to the twin: give all three")
     if n_bootstrap < 0:
         raise ChronoqaError(f"n_bootstrap must be >= 0 (0: no confidence intervals), got {n_bootstrap}")
     if compare is not None and run is None:
@@ -549,9 +558,7 @@ def evaluate(
     The steps: check the arguments, open the release, select the scored questions, score the run
     (:func:`_score_retrieval`), score the answers (:func:`_evaluate_answers`), gather the record.
     """
-    _check_arguments(n_bootstrap, run, compare, answers, compare_answers)
-    if (twin is None) != (twin_answers is None) or (twin is not None and answers is None):
-        raise ChronoqaError("a memory gap needs answers, a twin release and the answers to the twin: give all three")
+    _check_arguments(n_bootstrap, run, compare, answers, compare_answers, (twin, twin_answers))
     rel = _open_release(release)
     warnings: list[str] = []
     qs = _scored_questions(rel, functional_only, split, warnings)
