@@ -118,13 +118,13 @@ def _composition_rows(comp: Mapping[str, Any]) -> tuple[list[str], list[list[str
 def _slice_rows(rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> tuple[list[str], list[list[str]]] | None:
     keys: list[tuple[str, str]] = []
     for r in rows:
-        for group in ("by_operator", "by_complexity"):
+        for group in ("by_operator", "by_complexity", "by_cutoff"):
             for name in r["slices"].get(group) or {}:
                 if (group, name) not in keys:
                     keys.append((group, name))
     if not keys:
         return None
-    header = ["", *(f"{name}" for _, name in keys)]
+    header = ["", *(f"gold {name} cutoff" if group == "by_cutoff" else name for group, name in keys)]
     body = []
     for r in rows:
         cells = []

@@ -44,7 +44,7 @@ def _ci(sl: SliceMetrics | None, metric: str) -> dict[str, Any] | None:
 
 def _slices(block: MetricBlock, metrics: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for group in ("by_operator", "by_complexity"):
+    for group in ("by_operator", "by_complexity", "by_cutoff"):  # by_cutoff: evaluate --cutoff
         for name, sub in getattr(block, group).items():
             out.setdefault(group, {})[name] = {
                 "n_questions": sub.n_questions,
@@ -125,7 +125,7 @@ def _answer_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
                 },
                 "judge": {m: _ci(tim.all, m) for m in JUDGE_METRICS if _ci(tim.all, m) is not None},
                 "n_time_refs_missing": tim.n_no_refs,
-                "slices": _slices(ans, ("A",)),
+                "slices": _slices(ans, ("A", "outdated_rate")),
                 "warnings": list(rec.warnings),
             }
         )
