@@ -37,37 +37,31 @@ from kg_checker import PHRASES, Checker, check_all, not_years_of, open_end_of
 YEARS = 28
 
 
-def _build(name: str, out: Path, n: int) -> Path:
+def _release_and_twins(name: str, base: Path, n: int, kinds: tuple[str, ...]) -> dict[str, Path]:
+    """A release of ``n`` questions of the dataset ``name`` (``base/real``) and its twins (``base/<kind>``)."""
     from chronoqa import datasets
 
     cfg = KGBuildConfig(n_questions=n, seed=0)
     graph = canonical_graph(datasets.load_graph(name, on_bad_row="skip", as_of=cfg.as_of_point), cfg.seed)
-    build_kg_benchmark(graph, cfg, sources={"dataset": name}).write(out)
-    return out
+    build_kg_benchmark(graph, cfg, sources={"dataset": name}).write(base / "real")
+    for kind in kinds:
+        make_twin(base / "real", kind, base / kind, seed=5, years=YEARS)
+    return {k: base / k for k in ("real", *kinds)}
 
 
 @pytest.fixture(scope="module")
 def yago(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A YAGO11k release and its three twins."""
-    base = tmp_path_factory.mktemp("twin-yago")
-    real = _build("yago11k", base / "real", 300)
-    out = {"real": real}
-    for kind in ("shift_years", "rename_entities", "permute_holders"):
-        make_twin(real, kind, base / kind, seed=5, years=YEARS)
-        out[kind] = base / kind
-    return out
+    kinds = ("shift_years", "rename_entities", "permute_holders")
+    return _release_and_twins("yago11k", tmp_path_factory.mktemp("twin-yago"), 300, kinds)
 
 
 @pytest.fixture(scope="module")
 def wikidata(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A Wikidata12k release and its year-shifted and renamed twins."""
-    base = tmp_path_factory.mktemp("twin-wd")
-    real = _build("wikidata12k", base / "real", 200)
-    out = {"real": real}
-    for kind in ("shift_years", "rename_entities"):
-        make_twin(real, kind, base / kind, seed=5, years=YEARS)
-        out[kind] = base / kind
-    return out
+    return _release_and_twins(
+        "wikidata12k", tmp_path_factory.mktemp("twin-wd"), 200, ("shift_years", "rename_entities")
+    )
 
 
 def _checker_errors(twin: Path, dataset: str) -> list[str]:
