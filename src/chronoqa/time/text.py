@@ -839,11 +839,25 @@ _FOREIGN_UNTIL_RE: Final = re.compile(
 _FOREIGN_TO_RE: Final = re.compile(rf"(?<=\d)\s+(?:a|à|au|al)\s+{_NEXT_DATE}", re.IGNORECASE)
 
 
+# "2013年", "2013年3月5日", "2013년 3월 5일": Chinese, Japanese and Korean dates, year first
+_CJK_DATE_RE: Final = re.compile(r"(?P<y>\d{4})\s*[年년](?:\s*(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일])?)?")
+_MONTH_NAMES: Final = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                       "October", "November", "December")  # fmt: skip
+
+
+def _cjk_date(m: re.Match[str]) -> str:
+    month = int(m.group("m")) if m.group("m") else 0
+    if not 1 <= month <= 12:
+        return f" {m.group('y')} "
+    day = f"{int(m.group('d'))} " if m.group("d") else ""
+    return f" {day}{_MONTH_NAMES[month - 1]} {m.group('y')} "
+
+
 def english_dates(text: str) -> str:
-    """``text`` with dates written in German, Spanish or French rewritten the English way.
+    """``text`` with dates written in German, Spanish, French, Chinese, Japanese or Korean rewritten the English way.
 
     A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
-    "1er janvier 2011" → "1 January 2011"), and a bound word only before a number ("bis", "hasta", "jusqu'en"
+    "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number ("bis", "hasta", "jusqu'en"
     → "until"; "seit", "depuis" → "since"; "von", "desde", "du" → "from"), so no other word of the text changes.
     """
 
@@ -852,6 +866,8 @@ def english_dates(text: str) -> str:
         return f"{m.group('d')} {month} {m.group('y')}" if m.group("d") else f"{month} {m.group('y')}"
 
     out = _FOREIGN_DATE_RE.sub(date, text)
+    if "年" in out or "년" in out:
+        out = _CJK_DATE_RE.sub(_cjk_date, out)
     out = _FOREIGN_SINCE_RE.sub("since ", out)
     out = _FOREIGN_FROM_RE.sub("from ", out)
     out = _FOREIGN_TO_RE.sub(" until ", out)
