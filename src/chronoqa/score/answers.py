@@ -671,6 +671,7 @@ def _careful_entities(
     known: Iterable[str] | NameIndex | None = None,
 ) -> tuple[set[int], int, str | None]:
     """Gold items named, rival answers named, and why nothing decides (``None`` where something does)."""
+    text = _ELISION.sub(r"\g<0> ", text)  # "nell'Empoli": the article is no part of the name
     index, gold_keys, cand_keys = _gold_index(q, aliases, candidates, context, known)
     toks = tokens(text)
     mentions = index.find(text, toks)
@@ -726,6 +727,8 @@ def _careful_entities(
     return matched, extra, unknown
 
 
+# An elided article or preposition glued to a capitalised name (Italian, French): "nell'Empoli", "all'Inter", "l'OM"
+_ELISION: Final = re.compile(r"(?<![\w'’])(?:l|d|dell|nell|all|dall|sull|coll|j|qu)['’](?=[A-Z])")
 # The lead of a reply's conclusion ("..., so: X", "Therefore X.", "→ X"): the last one is where its answer is.
 _CONCLUSION_LEAD: Final = re.compile(r"(?:\b(?:so|therefore|hence|thus|answer)\s*[:—–-]|→|=>)\s*", re.IGNORECASE)
 
