@@ -419,6 +419,8 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
+    if len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" for "Calcio Lecco 1912"
+        weak.add("".join(base[:-1]))
     weak.update(_team_forms(base))
     weak.update(state_forms(label))
     # a shorter form of digits only ("2012 (1982 album)" -> "2012") would read years as names

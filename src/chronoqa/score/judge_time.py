@@ -291,6 +291,7 @@ _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
 _WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
+_WHEN_BEFORE_RE: Final = re.compile(r"\bwhen\s+(?:the\s+)?$", re.IGNORECASE)
 _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 
 
@@ -872,13 +873,19 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], span_after: str
 ) -> list[tuple[frozenset[int], str]]:
-    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"."""
+    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A joined B when C
+    collapsed in D" (A's change)."""
     out: list[tuple[frozenset[int], str]] = []
     rev = list(reversed(before))
     if owner in rev:
         k = rev.index(owner)
         if k + 1 < len(rev) and _AND_GAP_RE.fullmatch(text, rev[k + 1].end, owner.begin):
             out.append((rev[k + 1].facts - {_OTHER}, ""))
+        elif k + 1 < len(rev) and _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
+            # "A became part of B when C collapsed in D": D dates A's change too (cite only)
+            cues = _role_words(text[rev[k + 1].end : owner.begin])
+            if cues and cues[-1][1] in ("start", "end"):
+                out.append((rev[k + 1].facts - {_OTHER}, cues[-1][1]))
     m = _WHEN_RE.match(span_after)
     if m and after:
         p = after[0]
