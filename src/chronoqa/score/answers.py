@@ -287,7 +287,7 @@ _NO: Final = frozenset({"no", "false", "incorrect", "nein", "non", "nao", "nie",
 _NEITHER: Final = re.compile(
     r"\b(?:(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell)|(?:lean|leaning|go|going)\s+neither\s+way|"
     r"could\s+(?:be|go)\s+either(?:\s+way)?|either\s+way|(?:can[’']?t|cannot|couldn[’']?t)\s+(?:say|tell)\s+"
-    r"(?:either\s+way|which)|50[-/ ](?:50|fifty)|yes\s+or\s+no|(?:^|\s)(?:yes\s+and\s+no)\b)",
+    r"(?:either\s+way|which)|50[-/ ](?:50|fifty)|yes\s+or\s+no)\b",
     re.IGNORECASE,
 )
 

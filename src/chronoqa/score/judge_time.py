@@ -883,9 +883,10 @@ def _also(
             out.append((rev[k + 1].facts - {_OTHER}, ""))
         elif k + 1 < len(rev) and _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
             # "A became part of B when C collapsed in D": D dates A's change too (cite only)
-            cues = _role_words(text[rev[k + 1].end : owner.begin])
-            if cues and cues[-1][1] in ("start", "end"):
-                out.append((rev[k + 1].facts - {_OTHER}, cues[-1][1]))
+            changed = _pick(rev[k + 1 :])
+            cues = _role_words(text[rev[-1].begin : owner.begin])
+            if changed is not None and cues and cues[-1][1] in ("start", "end"):
+                out.append((changed.facts - {_OTHER}, cues[-1][1]))
     m = _WHEN_RE.match(span_after)
     if m and after:
         p = after[0]
