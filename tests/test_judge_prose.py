@@ -577,7 +577,10 @@ TWO_HOPS = q(
     answers=("1931",),
     answer_type="time",
     question="What year did Varn become part of the country Ostland was part of?",
-    S_star=(Triple("Ostland", "country", "Nordia", "1929", "1977"), Triple("Varn", "country", "Nordia", "1931", "1977")),
+    S_star=(
+        Triple("Ostland", "country", "Nordia", "1929", "1977"),
+        Triple("Varn", "country", "Nordia", "1931", "1977"),
+    ),
     time_refs=({"which": "start", "value": "1931", "of": "answer"},),
 )
 PLACES = ("Varn", "Ostland", "Nordia", "Sudmark")
@@ -590,9 +593,9 @@ PLACES = ("Varn", "Ostland", "Nordia", "Sudmark")
         # the supporting hop's start or end stated wrong: the explanation is not time-accurate
         ("Ostland joined Nordia in 1930 and Varn followed in 1931.", "wrong"),
         ("Ostland belonged to Nordia from 1929 to 1976; Varn joined it in 1931.", "wrong"),
-        ("| fact |\n|---|\n| Ostland was part of Nordia, from the year 1928 |\n| Varn was part of Nordia from 1931 |", "wrong"),
+        ("| fact |\n|---|\n| Ostland was part of Nordia, from 1928 |\n| Varn was part of Nordia from 1931 |", "wrong"),
         # the same years for the right facts, and a date of another entity's fact, stay as they were
-        ("| fact |\n|---|\n| Ostland was part of Nordia, from the year 1929 |\n| Varn was part of Nordia from 1931 |", "right"),
+        ("| fact |\n|---|\n| Ostland was part of Nordia, from 1929 |\n| Varn was part of Nordia from 1931 |", "right"),
         ("Varn joined Nordia in 1931; Ostland had been part of Sudmark, beginning 1911.", "right"),
         # a date attributed to no fact ("Relevant years: ...") decides nothing
         ("Varn joined Nordia in 1931. Relevant years: 1930, 1931.", "right"),
@@ -615,9 +618,10 @@ def test_a_wrong_date_of_the_anchor_fact_or_of_the_answers_other_end() -> None:
         "wrong"
     )
     # a table question asking only for the start: a wrong end of the same term is wrong too
+    term = Triple("Ruritania, Prime Minister", "name", "Anna Varga", "1993-04-02", "1996-11-20")
+    ref = {"which": "start", "value": "1993-04-02", "answer": "Anna Varga"}
     start_only = q(answers=("Anna Varga",), source="table", granularity="day", question="Who led Ruritania?",
-                   time_refs=({"which": "start", "value": "1993-04-02", "answer": "Anna Varga"},),
-                   S_star=(Triple("Ruritania, Prime Minister", "name", "Anna Varga", "1993-04-02", "1996-11-20"),))  # fmt: skip
+                   time_refs=(ref,), S_star=(term,))  # fmt: skip
     assert verdict(start_only, "Anna Varga took office on 2 April 1993 and resigned on 20 November 1996.") == "right"
     assert verdict(start_only, "Anna Varga took office on 2 April 1993 and resigned on 20 November 1995.") == "wrong"
 
@@ -672,7 +676,7 @@ RASK_DIED = q(answers=("1906",), answer_type="time", question="In which year did
     ("expl", "expected"),
     [
         # a vague year states no year; a closing line that restates the answer dates nothing
-        ("Here is my reasoning.\n- Ola Rask died in Ely in the 1900-something period.\nSo the answer is 1906.", "wrong"),
+        ("My reasoning:\n- Ola Rask died in Ely in the 1900-something period.\nSo the answer is 1906.", "wrong"),
         ("Ola Rask died in Ely sometime in the early 1900s.\nAnswer: 1906", "wrong"),
         ("Ola Rask died in Ely in 1900-odd.\n→ 1906", "wrong"),
         # the same closing line after a stated year

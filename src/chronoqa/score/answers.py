@@ -303,10 +303,9 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
     if is_abstention(text, careful=True):  # "No idea." does not say no
         return set(), 0
     if q.answer_type == "yes_no":
-        hedge = None
-        for hedge in _NEITHER.finditer(text):
-            pass
-        if hedge is not None:  # only what follows the last hedge may commit ("hard to say, but yes")
+        hedges = list(_NEITHER.finditer(text))
+        if hedges:
+            hedge = hedges[-1]  # only what follows the last hedge may commit ("hard to say, but yes")
             said = _polarity(text[hedge.end() :])
             return (set(), 1) if said is None else (({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1))
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
@@ -735,11 +734,10 @@ _CONCLUSION_LEAD: Final = re.compile(r"(?:\b(?:so|therefore|hence|thus|answer)\s
 
 def _concludes_with(text: str, mentions: Sequence[NameMention], asked: frozenset[str]) -> bool:
     """Whether the reply's conclusion names nothing but one of the question's own entities."""
-    lead = None
-    for lead in _CONCLUSION_LEAD.finditer(text):
-        pass
-    if lead is None:
+    leads = list(_CONCLUSION_LEAD.finditer(text))
+    if not leads:
         return False
+    lead = leads[-1]
     tail = [m for m in mentions if m.begin >= lead.end()]
     if not tail or any(not (m.keys & asked) for m in tail):
         return False

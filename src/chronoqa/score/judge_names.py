@@ -428,7 +428,9 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
 
 
-_STATE_TITLE_RE: Final = re.compile(r"^(?:the\s+)?(?:kingdom|principality|grand\s+duchy|duchy)\s+of\s+(?P<x>.+)$", re.IGNORECASE)
+_STATE_TITLE_RE: Final = re.compile(
+    r"^(?:the\s+)?(?:kingdom|principality|grand\s+duchy|duchy)\s+of\s+(?P<x>.+)$", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -446,7 +448,10 @@ def state_forms(label: str) -> frozenset[str]:
         out.add("".join(t.key for t in tokens(m.group("x"))))
     if words == ["soviet", "union"]:
         out.add("ussr")
-    for tail, short in ((["soviet", "socialist", "republic"], "ssr"), (["soviet", "federative", "socialist", "republic"], "sfsr")):
+    for tail, short in (
+        (["soviet", "socialist", "republic"], "ssr"),
+        (["soviet", "federative", "socialist", "republic"], "sfsr"),
+    ):
         head = words[: -len(tail)]
         if words[-len(tail) :] == tail and head:
             out.add("".join(head) + short)
@@ -490,7 +495,8 @@ def _club_form(words: Sequence[str]) -> str | None:
 def _team_forms(words: Sequence[str]) -> list[str]:
     """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
 
-    Also "Spain U19", "Spain under-19 team" and "the Spain under-19s"; "Ethiopia national team" for "Ethiopia national football team".
+    Also "Spain U19", "Spain under-19 team" and "the Spain under-19s"; "Ethiopia national team" for "Ethiopia
+    national football team".
     """
     if "national" not in words or words[-1] != "team":
         return []

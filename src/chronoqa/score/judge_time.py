@@ -873,8 +873,10 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], span_after: str
 ) -> list[tuple[frozenset[int], str]]:
-    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A joined B when C
-    collapsed in D" (A's change)."""
+    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D".
+
+    "A joined B when C collapsed in D": D dates A's change too.
+    """
     out: list[tuple[frozenset[int], str]] = []
     rev = list(reversed(before))
     if owner in rev:
@@ -924,8 +926,10 @@ _WITHIN_DAY_RE: Final = re.compile(
 
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
-    """The end ``d`` is stated as, whether the clause marks another term of the fact, and whether the role is
-    only the previous date's (the clause has no cue of its own)."""
+    """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
+
+    A carried role is the previous date's, the clause having no cue of its own.
+    """
     low = before.lower()
     other_term = any(w in low for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     if d.kind == "range":

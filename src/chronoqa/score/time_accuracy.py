@@ -175,8 +175,11 @@ def _fact_ref(t: Triple, table: bool, q: Question) -> FactRef:
 
 
 def _spells(q: Question, rows: Sequence[Triple]) -> list[Triple]:
-    """``rows`` and every row of the question's records that repeats one of them at other times (another spell
-    of the same holder at the same club, another term of the same office): a date of any of them is no error."""
+    """``rows`` and every row of the question's records that repeats one of them at other times.
+
+    Another spell of the same holder at the same club, another term of the same office: a date of any of them
+    is no error.
+    """
     keys = {(t.s, t.r, t.o) for t in rows}
     return [t for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale) if (t.s, t.r, t.o) in keys]
 

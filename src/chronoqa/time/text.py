@@ -774,7 +774,9 @@ def extract_times(text: str) -> list[TimeMention]:
 # "'97", "’08": an apostrophe and two digits, not a decade ("the '90s") and not inside a word or a number.
 _CLIPPED_RE: Final = re.compile(r"(?<![\w'‘’])['‘’](?P<yy>\d{2})(?![\w'‘’]|\.\d|,\d)")
 _FULL_YEAR_RE: Final = re.compile(r"(?<![\d.,/$€£-])(?P<y>1\d{3}|20\d{2})(?![\d%])")
-_RANGE_END_RE: Final = re.compile(r"\s*(?:[-–—]|to|and|until|till|through)\s*(?P<y>1\d{3}|20\d{2})(?!\d)", re.IGNORECASE)
+_RANGE_END_RE: Final = re.compile(
+    r"\s*(?:[-–—]|to|and|until|till|through)\s*(?P<y>1\d{3}|20\d{2})(?!\d)", re.IGNORECASE
+)
 
 
 def full_years(text: str, pivots: Sequence[int] = ()) -> str:
@@ -857,8 +859,9 @@ def english_dates(text: str) -> str:
     """``text`` with dates written in German, Spanish, French, Chinese, Japanese or Korean rewritten the English way.
 
     A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
-    "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number ("bis", "hasta", "jusqu'en"
-    → "until"; "seit", "depuis" → "since"; "von", "desde", "du" → "from"), so no other word of the text changes.
+    "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number
+    ("bis", "hasta", "jusqu'en" → "until"; "seit", "depuis" → "since"; "von", "desde", "du" → "from"), so no other
+    word of the text changes.
     """
 
     def date(m: re.Match[str]) -> str:
