@@ -565,12 +565,11 @@ class NameIndex:
         strong: dict[str, set[str]] = {}
         weak: dict[str, set[str]] = {}
         self._words: dict[str, set[str]] = {}
-        exclusive: dict[str, set[str]] = {}  # a state's short form: no other entity of the base may have it
+        labels_of: dict[str, tuple[str, ...]] = {}  # a state's short form: no other entity of the base may have it
         for key, labels in entities.items():
             labels = tuple(labels)
-            for label in labels:
-                for f in state_forms(label):
-                    exclusive.setdefault(f, set()).update(labels)
+            if base is not None:
+                labels_of[key] = labels
             s_forms: Iterable[str]
             w_forms: Iterable[str]
             words: Iterable[str]
@@ -590,8 +589,10 @@ class NameIndex:
         for form, keys in weak.items():
             if form in self._forms:
                 continue
-            if form in exclusive and base is not None and base.owners(form) - exclusive[form]:
-                continue  # "Hungary" names the release's Hungary, not the Kingdom of Hungary
+            if base is not None:
+                own = {label for k in keys for label in labels_of[k]}
+                if any(form in state_forms(label) for label in own) and base.owners(form) - own:
+                    continue  # "Hungary" names the release's Hungary, not the Kingdom of Hungary
             if rival_labels is not None:
                 if _taken(form, keys, rival_labels):  # a rival of the question's context has it too
                     continue
