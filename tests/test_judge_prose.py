@@ -10,6 +10,7 @@ import pytest
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
 from chronoqa.score.answers import score_answer
+from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import tables_as_fields
 from chronoqa.score.time_accuracy import score_time
 
@@ -729,6 +730,8 @@ ASKED_NO = q(answers=("no",), answer_type="yes_no", question="Did Tom Ek play fo
         (ASKED_YES, "Nein.", "wrong"),
         (ASKED_NO, "Нет.", "right"),
         (ASKED_NO, "Sí, claro.", "wrong"),
+        # "no se unió" (he did not join) is a no, not "no sé" (I don't know)
+        (ASKED_NO, "No se unió al club en 2009.", "right"),
     ],
 )
 def test_hedged_and_foreign_yes_or_no(question: Question, reply: str, expected: str) -> None:
@@ -799,6 +802,11 @@ def test_short_forms_of_clubs_and_people() -> None:
         rival = "Granit A.F.C."
         assert judged_answer(club, reply, (gold, rival)) == "right", gold
         assert judged_answer(club, "Granit", (gold, rival)) == "wrong", gold
+    # a year alone closing a title is no founding year: "Nordic Saga 2049" is not "Nordic Saga"
+    film = q(answers=("Nordic Saga 2049",), S_star=(Triple("Tom Ek", "actedIn", "Nordic Saga 2049", "2017", None),))
+    assert judged_answer(film, "Nordic Saga", ("Nordic Saga 2049", "Nordic Saga")) != "right"
+    corpus = NameIndex({label: (label,) for label in ("Nordic Saga 2049", "Nordic Saga")})  # as evaluate passes it
+    assert score_answer(film, AnswerRecord("q", "t", "ok", "Nordic Saga", None), candidates=corpus).verdict != "right"
     italian = q(answers=("Varese F.C.",), S_star=(Triple("Tom Ek", "playsFor", "Varese F.C.", "2004", None),))
     assert judged_answer(italian, "Nel 2005 giocava nell'Varese.", ("Varese F.C.", "Granit F.C.")) == "right"
     assert judged_answer(italian, "Nel 2005 giocava nell'Granit.", ("Varese F.C.", "Granit F.C.")) == "wrong"

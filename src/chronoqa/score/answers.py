@@ -516,7 +516,7 @@ _REFUSAL: Final = re.compile(
     r"(?:isn[’']?t|is\s+not|not)\s+something\s+i\s+(?:have\s+(?:data|information|anything)|know\s+(?:anything\s+)?)\s*"
     r"(?:on|about)|drawing\s+a\s+blank|(?:isn[’']?t|is\s+not|not)\s+enough\s+(?:context|information|detail)|"
     # "I don't know" in Spanish, French, German, Italian, Portuguese, Polish, Russian
-    r"no\s+(?:lo\s+)?s[ée]|je\s+ne\s+sais\s+pas|ich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht|wei(?:ß|ss)\s+ich\s+nicht|"
+    r"no\s+lo\s+s[ée]|no\s+s[ée](?=\s*(?:[.,;:!]|$))|je\s+ne\s+sais\s+pas|ich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht|wei(?:ß|ss)\s+ich\s+nicht|"
     r"non\s+lo\s+so|n[ãa]o\s+sei|nie\s+wiem)\b|не\s+знаю",
     re.IGNORECASE,
 )
@@ -606,6 +606,14 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
     return not _hedged(text)
 
 
+def _named_otherwise(form: str, label: str, rival_names: set[str], base: NameIndex | None) -> bool:
+    """Whether ``form`` (a shorter form of the gold ``label``) is the full name of another candidate or entity."""
+    if normalize_answer(form) in rival_names:
+        return True
+    squashed = "".join(t.key for t in tokens(form))
+    return base is not None and not base.is_short(squashed) and bool(base.owners(squashed) - {label})
+
+
 def _without_founding_year(label: str) -> str:
     """``label`` without a founding year closing it: "FC Wil" for "FC Wil 1900", "KFC Krefeld" for "KFC Krefeld 05"."""
     m = _FOUNDED.fullmatch(label)
@@ -640,8 +648,11 @@ def _gold_index(
         base = known if isinstance(known, NameIndex) else NameIndex({k: (k,) for k in known})
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []
+    rival_names = {normalize_answer(c) for c in cand_labels} - {normalize_answer(a) for a in q.answers}
     for i, label in enumerate(q.answers):
-        names = {label, _without_founding_year(label), _without_particles(label)}
+        # a shorter form of the gold that is another entity's name ("Nordic Saga" of "Nordic Saga 2049") is that one's
+        derived = {_without_founding_year(label), _without_particles(label)} - {label}
+        names = {label} | {d for d in derived if not _named_otherwise(d, label, rival_names, base)}
         own = {label}
         if aliases:
             names.update(aliases.get(label, ()))

@@ -419,7 +419,7 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
-    if len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" for "Calcio Lecco 1912"
+    if club and len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" (…1912)
         weak.add("".join(base[:-1]))
     weak.update(_team_forms(base))
     weak.update(state_forms(label))
@@ -470,6 +470,7 @@ def _club_form(words: Sequence[str]) -> str | None:
     lo, hi = 0, len(words)
     if hi >= 3 and words[-1].isdigit() and len(words[-1]) in (2, 4):  # a founding year: "U.S. Salernitana 1919"
         hi -= 1
+    named = hi  # a year alone makes no club ("Blade Runner 2049" is another title): an affix must go too
     while lo < hi:
         if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
@@ -486,7 +487,7 @@ def _club_form(words: Sequence[str]) -> str | None:
             hi -= 2
         else:
             break
-    if (lo == 0 and hi == len(words)) or hi <= lo:
+    if (lo == 0 and hi == named) or hi <= lo:
         return None
     core = "".join(words[lo:hi])
     return core if len(core) >= 3 and not core.isdigit() else None
