@@ -10,6 +10,7 @@ import pytest
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
 from chronoqa.score.answers import score_answer
+from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import tables_as_fields
 from chronoqa.score.time_accuracy import score_time
 
@@ -566,3 +567,255 @@ def test_a_move_in_and_a_move_on() -> None:
     assert verdict(VARGA, "Varga broke through on 2 April 1994 and quit on 20 November 1996.") == "wrong"
     assert verdict(VARGA, "Varga bought it on 2 April 1993 and kept it until 20 November 1996.") == "right"
     assert verdict(VARGA, "Varga bought it on 2 April 1993 and kept it until 20 November 1995.") == "wrong"
+
+
+# --------------------------------------------------------------------------------------------------
+# Every date stated for a fact of the question's evidence must agree with the data
+# --------------------------------------------------------------------------------------------------
+
+# A two-hop time question: the answer's fact (Varn in Ostland) and the supporting hop (Ostland in Nordia).
+TWO_HOPS = q(
+    answers=("1931",),
+    answer_type="time",
+    question="What year did Varn become part of the country Ostland was part of?",
+    S_star=(
+        Triple("Ostland", "country", "Nordia", "1929", "1977"),
+        Triple("Varn", "country", "Nordia", "1931", "1977"),
+    ),
+    time_refs=({"which": "start", "value": "1931", "of": "answer"},),
+)
+PLACES = ("Varn", "Ostland", "Nordia", "Sudmark")
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        ("Ostland joined Nordia in 1929 and Varn followed in 1931.", "right"),
+        # the supporting hop's start or end stated wrong: the explanation is not time-accurate
+        ("Ostland joined Nordia in 1930 and Varn followed in 1931.", "wrong"),
+        ("Ostland belonged to Nordia from 1929 to 1976; Varn joined it in 1931.", "wrong"),
+        ("| fact |\n|---|\n| Ostland was part of Nordia, from 1928 |\n| Varn was part of Nordia from 1931 |", "wrong"),
+        # the same years for the right facts, and a date of another entity's fact, stay as they were
+        ("| fact |\n|---|\n| Ostland was part of Nordia, from 1929 |\n| Varn was part of Nordia from 1931 |", "right"),
+        ("Varn joined Nordia in 1931; Ostland had been part of Sudmark, beginning 1911.", "right"),
+        # a date attributed to no fact ("Relevant years: ...") decides nothing
+        ("Varn joined Nordia in 1931. Relevant years: 1930, 1931.", "right"),
+    ],
+)  # fmt: skip
+def test_a_wrong_date_of_a_supporting_fact(expl: str, expected: str) -> None:
+    assert verdict(TWO_HOPS, expl, PLACES) == expected
+
+
+def test_a_wrong_date_of_the_anchor_fact_or_of_the_answers_other_end() -> None:
+    wed = q(answers=("Ida Holm",), question="Who was Per Dal married to when Ole Vik won the Nordic Prize?",
+            S_star=(Triple("Per Dal", "isMarriedTo", "Ida Holm", "1984", None),),
+            S_anchor=(Triple("Ole Vik", "hasWonPrize", "Nordic Prize", "1986", None),),
+            time_refs=({"which": "start", "value": "1986", "of": "anchor"},))  # fmt: skip
+    who = ("Per Dal", "Ida Holm", "Ole Vik", "Nordic Prize")
+    assert verdict(wed, "Per Dal and Ida Holm married in 1984; Ole Vik received the Nordic Prize in 1986.", who) == (
+        "right"
+    )
+    assert verdict(wed, "Per Dal and Ida Holm married in 1985; Ole Vik received the Nordic Prize in 1986.", who) == (
+        "wrong"
+    )
+    # a table question asking only for the start: a wrong end of the same term is wrong too
+    term = Triple("Ruritania, Prime Minister", "name", "Anna Varga", "1993-04-02", "1996-11-20")
+    ref = {"which": "start", "value": "1993-04-02", "answer": "Anna Varga"}
+    start_only = q(answers=("Anna Varga",), source="table", granularity="day", question="Who led Ruritania?",
+                   time_refs=(ref,), S_star=(term,))  # fmt: skip
+    assert verdict(start_only, "Anna Varga took office on 2 April 1993 and resigned on 20 November 1996.") == "right"
+    assert verdict(start_only, "Anna Varga took office on 2 April 1993 and resigned on 20 November 1995.") == "wrong"
+
+
+def test_another_term_of_the_same_holder_is_no_wrong_date() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek play for in 2006?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2005", "2007"),),
+              S_dist=(Triple("Tom Ek", "playsFor", "Nord FC", "1999", "2001"),),
+              time_refs=({"which": "end", "value": "2007", "of": "answer"},))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(spell, "Tom Ek first joined Nord FC in 1999; his second spell there ended in 2007.", people) == (
+        "right"
+    )
+    assert verdict(spell, "Tom Ek first joined Nord FC in 1998; his second spell there ended in 2007.", people) == (
+        "wrong"
+    )
+
+
+def test_a_state_at_a_date_is_no_start() -> None:
+    wed = q(answers=("Ida Holm",), question="Who was Per Dal married to in 1990?",
+            S_star=(Triple("Per Dal", "isMarriedTo", "Ida Holm", "1984", "1995"),),
+            S_anchor=(Triple("Per Dal", "diedIn", "Varn", "1995", "1995"),),
+            time_refs=({"which": "start", "value": "1995", "of": "anchor"},))  # fmt: skip
+    who = ("Per Dal", "Ida Holm", "Varn")
+    # "so in 1990 she was his wife", "in 1990 he was still married to her": no start is stated
+    assert verdict(wed, "Per Dal died in Varn in 1995; he had married Ida Holm in 1984, so in 1990 she was his "
+                        "wife.", who) == "right"  # fmt: skip
+    assert verdict(wed, "In 1990 Per Dal was still married to Ida Holm; he died in Varn in 1995.", who) == "right"
+    assert verdict(wed, "Per Dal married Ida Holm in 1990; he died in Varn in 1995.", who) == "wrong"
+
+
+def test_a_date_of_another_country_a_place_was_part_of() -> None:
+    # "part of Sudmark, beginning D": Sudmark's date, not the hop's ("on loan from X" still sets X aside)
+    assert verdict(TWO_HOPS, "Ostland was part of Nordia from 1929. Varn was part of Sudmark, beginning 1925. Varn "
+                             "was part of Nordia, beginning 1931.", PLACES) == "right"  # fmt: skip
+    assert verdict(TWO_HOPS, "Ostland was part of Nordia from 1929. Varn was part of Nordia, beginning 1925.",
+                   PLACES) == "wrong"  # fmt: skip
+
+
+def test_a_when_clause_of_another_entity_dates_the_change_before_it() -> None:
+    assert verdict(TWO_HOPS, "Ostland joined Nordia in 1929; Varn became part of Nordia when Sudmark fell in 1931.",
+                   PLACES) == "right"  # fmt: skip
+    assert verdict(TWO_HOPS, "Ostland joined Nordia in 1929; Varn became part of Nordia when Sudmark fell in 1932.",
+                   PLACES) == "wrong"  # fmt: skip
+
+
+RASK_DIED = q(answers=("1906",), answer_type="time", question="In which year did Ola Rask die in Ely?",
+              S_star=(Triple("Ola Rask", "diedIn", "Ely", "1906", "1906"),))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        # a vague year states no year; a closing line that restates the answer dates nothing
+        ("My reasoning:\n- Ola Rask died in Ely in the 1900-something period.\nSo the answer is 1906.", "wrong"),
+        ("Ola Rask died in Ely sometime in the early 1900s.\nAnswer: 1906", "wrong"),
+        ("Ola Rask died in Ely in 1900-odd.\n→ 1906", "wrong"),
+        # the same closing line after a stated year
+        ("Here is my reasoning.\n- Ola Rask died in Ely in 1906.\nSo the answer is 1906.", "right"),
+        ("Ola Rask died in Ely in 1905.\nAnswer: 1906", "wrong"),
+        # "in 1906 something changed" is a year
+        ("In 1906 something ended: Ola Rask died in Ely.", "right"),
+        # a reply that disclaims its dates in French, Spanish or German states none
+        ("Réponse : 1906. Je ne connais pas les dates exactes.", "wrong"),
+        ("1906 — no recuerdo las fechas con precisión.", "wrong"),
+        ("1906; ich weiss die genauen Daten nicht.", "wrong"),
+        ("No recuerdo las fechas exactas, pero Ola Rask died in Ely in 1906.", "right"),
+    ],
+)  # fmt: skip
+def test_vague_years_and_disclaimed_dates(expl: str, expected: str) -> None:
+    assert verdict(RASK_DIED, expl, ("Ola Rask", "Ely")) == expected
+
+
+def test_a_range_written_backwards_states_its_ends_as_written() -> None:
+    spell = q(answers=("Nord FC",), question="Which team did Tom Ek play for in 2003?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2002", "2004"),))  # fmt: skip
+    people = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(spell, "Tom Ek played for Nord FC between 2004 and 2002.", people) == "wrong"
+    assert verdict(spell, "Tom Ek played for Nord FC from 2004 to 2002.", people) == "wrong"
+    assert verdict(spell, "Tom Ek played for Nord FC between 2002 and 2004.", people) == "right"
+    # a clipped start before a full end is no later than the end: "'02" here is 2002, not 2102
+    assert verdict(spell, "Tom Ek played for Nord FC between '02 and 2004.", people) == "right"
+    assert verdict(spell, "Tom Ek played for Nord FC between '01 and 2004.", people) == "wrong"
+
+
+# --------------------------------------------------------------------------------------------------
+# Answers: hedged yes/no, other languages, conclusions, short forms of names
+# --------------------------------------------------------------------------------------------------
+
+ASKED_YES = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2003?")
+ASKED_NO = q(answers=("no",), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2009?")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        # commits to neither: not a yes, not a no
+        (ASKED_YES, "Yes or no? Tough to say; it could go either way.", "wrong"),
+        (ASKED_NO, "No... hard to tell, I'd lean neither way.", "wrong"),
+        # a hedge that then commits
+        (ASKED_YES, "Hard to say at first, but yes, he did.", "right"),
+        (ASKED_YES, "Difficult to tell — but no.", "wrong"),
+        # yes and no in other languages
+        (ASKED_YES, "Oui, il jouait là-bas.", "right"),
+        (ASKED_YES, "Nein.", "wrong"),
+        (ASKED_NO, "Нет.", "right"),
+        (ASKED_NO, "Sí, claro.", "wrong"),
+        # "no se unió" (he did not join) is a no, not "no sé" (I don't know)
+        (ASKED_NO, "No se unió al club en 2009.", "right"),
+    ],
+)
+def test_hedged_and_foreign_yes_or_no(question: Question, reply: str, expected: str) -> None:
+    assert judged_answer(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["I'm drawing a blank on that.", "That's outside what I can recall with confidence.",
+     "This isn't something I have information on.", "There's not enough context here to answer.",
+     "No lo sé.", "Je ne sais pas, désolé.", "Ich weiß es nicht.", "Не знаю."],
+)  # fmt: skip
+def test_refusals_in_more_words_and_languages(reply: str) -> None:
+    got = score_answer(TEAM, AnswerRecord("q", "t", "ok", reply, None), candidates=("Nord FC", "Granit"))
+    assert got.outcome == "abstain"
+    # a refusal word next to a named answer does not hide it
+    named = score_answer(TEAM, AnswerRecord("q", "t", "ok", "Granit. " + reply, None), candidates=("Nord FC", "Granit"))
+    assert named.verdict == "wrong"
+
+
+def test_nobody_in_other_languages_years_and_durations() -> None:
+    empty = q(answers=(), source="table", question="Who led Ruritania in 1850?")
+    assert judged_answer(empty, "Personne ne convient.", LEADERS) == "right"
+    assert judged_answer(empty, "Nadie.", LEADERS) == "right"
+    assert judged_answer(q(answers=("Anna Varga",), source="table"), "Niemand.", LEADERS) == "wrong"
+    year = q(answers=("2011",), answer_type="time", question="In which year?")
+    assert judged_answer(year, "2011年") == "right" and judged_answer(year, "2012年") == "wrong"
+    assert judged_answer(year, "2011년") == "right"
+    span = q(answers=("12 years",), answer_ids=("P12Y",), answer_type="duration", question="How many years?")
+    assert judged_answer(span, "12 Jahre") == "right" and judged_answer(span, "13 años") == "wrong"
+    assert judged_answer(span, "12 лет") == "right"
+
+
+def test_a_conclusion_that_names_only_the_questions_own_entity() -> None:
+    after = q(answers=("Nord FC",), question="Which team did Tom Ek play for after Granit?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),),
+              S_anchor=(Triple("Tom Ek", "playsFor", "Granit", "2001", "2004"),))  # fmt: skip
+    slot = ("Nord FC", "Granit", "Sud FC")
+
+    def judged(reply: str) -> str:
+        return score_answer(after, AnswerRecord("q", "t", "ok", reply, None), candidates=slot).verdict
+
+    assert judged("He had been at Granit before that, therefore: Granit.") == "wrong"
+    assert judged("He had been at Granit before that, therefore: Nord FC.") == "right"
+
+
+def test_short_forms_of_states_only_without_a_rival() -> None:
+    kingdom = q(answers=("Kingdom of Ruritania",), question="Which country was Varn part of in 1850?",
+                S_star=(Triple("Varn", "country", "Kingdom of Ruritania", "1800", "1900"),))  # fmt: skip
+    alone = ("Kingdom of Ruritania", "Sudmark")
+    assert judged_answer(kingdom, "Ruritania.", alone) == "right"
+    assert judged_answer(kingdom, "Sudmark.", alone) == "wrong"
+    # the release also knows a Ruritania of its own: "Ruritania" names that one
+    assert judged_answer(kingdom, "Ruritania.", (*alone, "Ruritania")) != "right"
+    ssr = q(answers=("Ostian Soviet Socialist Republic",), question="Which unit was Varn in in 1970?",
+            S_star=(Triple("Varn", "locatedIn", "Ostian Soviet Socialist Republic", "1940", "1991"),))  # fmt: skip
+    rivals = ("Ostian Soviet Socialist Republic", "Nordian Soviet Socialist Republic")
+    assert judged_answer(ssr, "The Ostian SSR.", rivals) == "right"
+    assert judged_answer(ssr, "The Nordian SSR.", rivals) == "wrong"
+    union = q(answers=("Soviet Union",), question="Which country was Varn part of in 1970?")
+    assert judged_answer(union, "The USSR.", ("Soviet Union", "Russian Empire")) == "right"
+
+
+def test_short_forms_of_clubs_and_people() -> None:
+    for gold, reply in (("Ely Town A.F.C.", "Ely Town"), ("U.S. Varese 1910", "Varese"), ("1. FC Varn", "Varn"),
+                        ("Esporte Clube Ostia", "Ostia"), ("Calcio Lecce 1908", "Calcio Lecce")):  # fmt: skip
+        club = q(answers=(gold,), S_star=(Triple("Tom Ek", "playsFor", gold, "2004", None),))
+        rival = "Granit A.F.C."
+        assert judged_answer(club, reply, (gold, rival)) == "right", gold
+        assert judged_answer(club, "Granit", (gold, rival)) == "wrong", gold
+    # a year alone closing a title is no founding year: "Nordic Saga 2049" is not "Nordic Saga"
+    film = q(answers=("Nordic Saga 2049",), S_star=(Triple("Tom Ek", "actedIn", "Nordic Saga 2049", "2017", None),))
+    assert judged_answer(film, "Nordic Saga", ("Nordic Saga 2049", "Nordic Saga")) != "right"
+    corpus = NameIndex({label: (label,) for label in ("Nordic Saga 2049", "Nordic Saga")})  # as evaluate passes it
+    assert score_answer(film, AnswerRecord("q", "t", "ok", "Nordic Saga", None), candidates=corpus).verdict != "right"
+    italian = q(answers=("Varese F.C.",), S_star=(Triple("Tom Ek", "playsFor", "Varese F.C.", "2004", None),))
+    assert judged_answer(italian, "Nel 2005 giocava nell'Varese.", ("Varese F.C.", "Granit F.C.")) == "right"
+    assert judged_answer(italian, "Nel 2005 giocava nell'Granit.", ("Varese F.C.", "Granit F.C.")) == "wrong"
+    # glued initials of the gold's given names; other initials are another person
+    pm = q(answers=("Jan Peter Varga",), source="table")
+    assert judged_answer(pm, "JP Varga", ("Jan Peter Varga", "Bela Kun")) == "right"
+    assert judged_answer(pm, "KL Varga", ("Jan Peter Varga", "Bela Kun")) != "right"
+    # "the England under-18s" is the under-18 team, a rival of the under-16 one
+    u16 = q(answers=("England national under-16 football team",))
+    teams = ("England national under-16 football team", "England national under-18 football team")
+    assert judged_answer(u16, "He started with the England under-18s.", teams) == "wrong"
+    assert judged_answer(u16, "He started with the England under-16s.", teams) == "right"

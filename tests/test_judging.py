@@ -85,23 +85,18 @@ def test_held_out_set() -> None:
 # Agreement over the decided items (A, T) and the most undecided items, as reached for each set
 # (docs/metrics.md, "Blind sets"); every set: no false accept.
 BLIND_FLOORS = {
-    "set1": {"A": (0.99, 0.06), "T": (0.95, 0.02)},
-    "set2": {"A": (0.96, 0.08), "T": (0.89, 0.03)},
-    "set3": {"A": (0.98, 0.04), "T": (0.91, 0.07)},
+    "set1": {"A": (0.99, 0.05), "T": (0.95, 0.02)},
+    "set2": {"A": (0.97, 0.05), "T": (0.89, 0.03)},
+    "set3": {"A": (0.98, 0.04), "T": (0.93, 0.07)},
     "set4": {"A": (0.97, 0.04), "T": (0.96, 0.01)},
     "set5": {"A": (0.99, 0.03), "T": (0.99, 0.02)},
-    "set6": {"A": (0.92, 0.10), "T": (0.85, 0.03)},
-    "set7": {"A": (0.97, 0.10), "T": (0.95, 0.04)},
+    "set6": {"A": (0.93, 0.05), "T": (0.86, 0.03)},
+    "set7": {"A": (0.99, 0.01), "T": (0.99, 0.03)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
-KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
-    # set7 (taken in after the judge4 rules, never read before measuring): a yes/no hedge "hard to say, I lean
-    # neither way" read as yes; explanations whose gold dates are right but a supporting fact's date is wrong
-    # (the reader labels them wrong; the rules judge only the dates the question turns on) and a vague
-    # "1890-something ... therefore 1895"
-    "set7": {"A": [41], "T": [3, 25, 42, 56, 90]},
-}
+# (None left: set7's six were removed by general rules, docs/metrics.md "Blind sets".)
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {}
 
 
 @pytest.fixture(scope="module")

@@ -279,8 +279,17 @@ _VAGUE_COUNT: Final = re.compile(
     r"\b(?:a\s+few|few|several|some|many|a\s+couple\s+of|a\s+handful\s+of)\s+(?:years?|months?|days?|decades?)\b",
     re.IGNORECASE,
 )
-_YES: Final = frozenset({"yes", "true", "correct"})
-_NO: Final = frozenset({"no", "false", "incorrect"})
+# "yes" and "no" as a reply's first word, also in German, French, Spanish, Italian, Portuguese, Polish, Russian
+_YES: Final = frozenset({"yes", "true", "correct", "ja", "oui", "si", "sim", "tak", "да"})
+_NO: Final = frozenset({"no", "false", "incorrect", "nein", "non", "nao", "nie", "нет"})
+# A yes/no reply that commits to neither ("hard to say; I lean neither way", "could be either"); a later "but
+# yes" still commits
+_NEITHER: Final = re.compile(
+    r"\b(?:(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell)|(?:lean|leaning|go|going)\s+neither\s+way|"
+    r"could\s+(?:be|go)\s+either(?:\s+way)?|either\s+way|(?:can[’']?t|cannot|couldn[’']?t)\s+(?:say|tell)\s+"
+    r"(?:either\s+way|which)|50[-/ ](?:50|fifty)|yes\s+or\s+no)\b",
+    re.IGNORECASE,
+)
 
 
 def _match_value(q: Question, text: str) -> tuple[set[int], int]:
@@ -294,6 +303,11 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
     if is_abstention(text, careful=True):  # "No idea." does not say no
         return set(), 0
     if q.answer_type == "yes_no":
+        hedges = list(_NEITHER.finditer(text))
+        if hedges:
+            hedge = hedges[-1]  # only what follows the last hedge may commit ("hard to say, but yes")
+            said = _polarity(text[hedge.end() :])
+            return (set(), 1) if said is None else (({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1))
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
         said = said or _polarity(text)
         if said is None:
@@ -450,7 +464,10 @@ _NONE_START: Final = tuple(
     for x in ("none", "no one", "nobody", "nothing", "no answer", "no such", "there is no", "there was no",
               "there were no", "there is none", "not a single", "there isn't one", "there wasn't one",
               "there isn't any", "there wasn't any", "there was none", "there were none", "not one", "no president",
-              "no prime minister", "no leader", "no one fits", "nobody fits")
+              "no prime minister", "no leader", "no one fits", "nobody fits",
+              # "nobody" in French, Spanish, German, Italian, Portuguese, Polish, Russian
+              "personne", "aucun", "aucune", "nadie", "ninguno", "ninguna", "niemand", "keiner", "nessuno", "ninguem",
+              "nikt", "никто")
 )  # fmt: skip
 # Opening words before a reply's claim that claim nothing ("Trick question? As far as I can tell, no one ...").
 _PREAMBLE: Final = re.compile(
@@ -494,7 +511,13 @@ _REFUSAL: Final = re.compile(
     r"am\s+not\s+able\s+to)\s+(?:have|find|know|determine|say|answer|verify|recall|confirm|locate|help)|"
     r"i'm\s+(?:not\s+sure|unable|not\s+aware)|i\s+have\s+no\s+(?:reliable\s+)?(?:information|record)|"
     r"no\s+reliable\s+information|no\s+idea|can(?:no|[’']?)t\s+say|beyond\s+what\s+i\s+(?:can|could|know)|"
-    r"(?:my\s+)?(?:data|knowledge|records?|information)\s+(?:doesn[’']?t|does\s+not|don[’']?t|do\s+not)\s+cover)\b",
+    r"(?:my\s+)?(?:data|knowledge|records?|information)\s+(?:doesn[’']?t|does\s+not|don[’']?t|do\s+not)\s+cover|"
+    r"outside\s+(?:of\s+)?what\s+i\s+can\s+(?:reliably\s+)?(?:recall|answer|say|know)|"
+    r"(?:isn[’']?t|is\s+not|not)\s+something\s+i\s+(?:have\s+(?:data|information|anything)|know\s+(?:anything\s+)?)\s*"
+    r"(?:on|about)|drawing\s+a\s+blank|(?:isn[’']?t|is\s+not|not)\s+enough\s+(?:context|information|detail)|"
+    # "I don't know" in Spanish, French, German, Italian, Portuguese, Polish, Russian
+    r"no\s+lo\s+s[ée]|no\s+s[ée](?=\s*(?:[.,;:!]|$))|je\s+ne\s+sais\s+pas|ich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht|wei(?:ß|ss)\s+ich\s+nicht|"
+    r"non\s+lo\s+so|n[ãa]o\s+sei|nie\s+wiem)\b|не\s+знаю",
     re.IGNORECASE,
 )
 _FILLER: Final = frozenset(
@@ -583,6 +606,14 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
     return not _hedged(text)
 
 
+def _named_otherwise(form: str, label: str, rival_names: set[str], base: NameIndex | None) -> bool:
+    """Whether ``form`` (a shorter form of the gold ``label``) is the full name of another candidate or entity."""
+    if normalize_answer(form) in rival_names:
+        return True
+    squashed = "".join(t.key for t in tokens(form))
+    return base is not None and not base.is_short(squashed) and bool(base.owners(squashed) - {label})
+
+
 def _without_founding_year(label: str) -> str:
     """``label`` without a founding year closing it: "FC Wil" for "FC Wil 1900", "KFC Krefeld" for "KFC Krefeld 05"."""
     m = _FOUNDED.fullmatch(label)
@@ -617,8 +648,11 @@ def _gold_index(
         base = known if isinstance(known, NameIndex) else NameIndex({k: (k,) for k in known})
     gold: dict[str, tuple[str, ...]] = {}
     keys: list[frozenset[str]] = []
+    rival_names = {normalize_answer(c) for c in cand_labels} - {normalize_answer(a) for a in q.answers}
     for i, label in enumerate(q.answers):
-        names = {label, _without_founding_year(label), _without_particles(label)}
+        # a shorter form of the gold that is another entity's name ("Nordic Saga" of "Nordic Saga 2049") is that one's
+        derived = {_without_founding_year(label), _without_particles(label)} - {label}
+        names = {label} | {d for d in derived if not _named_otherwise(d, label, rival_names, base)}
         own = {label}
         if aliases:
             names.update(aliases.get(label, ()))
@@ -647,6 +681,7 @@ def _careful_entities(
     known: Iterable[str] | NameIndex | None = None,
 ) -> tuple[set[int], int, str | None]:
     """Gold items named, rival answers named, and why nothing decides (``None`` where something does)."""
+    text = _ELISION.sub(r"\g<0> ", text)  # "nell'Empoli": the article is no part of the name
     index, gold_keys, cand_keys = _gold_index(q, aliases, candidates, context, known)
     toks = tokens(text)
     mentions = index.find(text, toks)
@@ -687,6 +722,8 @@ def _careful_entities(
     seen = seen or n_named > 0 or near
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
+    elif asked_span and _concludes_with(text, mentions, asked):
+        seen = True  # "Before that he was with Stoke City, so: Stoke City": its conclusion names only the question's
     if not matched and not seen:
         unknown = (
             "a name in another script that no table decides"
@@ -698,6 +735,25 @@ def _careful_entities(
     ):  # no gold name found, not even under a negation ("not Köhler" decides)
         unknown = "names a part of a gold name (a given name, a short form) that the rules cannot confirm"
     return matched, extra, unknown
+
+
+# An elided article or preposition glued to a capitalised name (Italian, French): "nell'Empoli", "all'Inter", "l'OM"
+_ELISION: Final = re.compile(r"(?<![\w'’])(?:l|d|dell|nell|all|dall|sull|coll|j|qu)['’](?=[A-Z])")
+# The lead of a reply's conclusion ("..., so: X", "Therefore X.", "→ X"): the last one is where its answer is.
+_CONCLUSION_LEAD: Final = re.compile(r"(?:\b(?:so|therefore|hence|thus|answer)\s*[:—–-]|→|=>)\s*", re.IGNORECASE)
+
+
+def _concludes_with(text: str, mentions: Sequence[NameMention], asked: frozenset[str]) -> bool:
+    """Whether the reply's conclusion names nothing but one of the question's own entities."""
+    leads = list(_CONCLUSION_LEAD.finditer(text))
+    if not leads:
+        return False
+    lead = leads[-1]
+    tail = [m for m in mentions if m.begin >= lead.end()]
+    if not tail or any(not (m.keys & asked) for m in tail):
+        return False
+    span = sum(m.end - m.begin for m in tail)
+    return len(normalize_answer(text[lead.end() :])) <= span + 4
 
 
 def _listed_with(text: str, m: NameMention, mentions: Sequence[NameMention], gold_keys: list[frozenset[str]]) -> bool:

@@ -143,7 +143,7 @@ _NOT_PERSON: Final = frozenset(
 _CLUB_AFFIXES: Final = frozenset(
     ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
      "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
-     "sad", "calcio", "futebol", "clube"]
+     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport"]
 )  # fmt: skip
 # Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
 _COMMON_WORDS: Final = frozenset(
@@ -419,21 +419,60 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
+    if club and len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" (…1912)
+        weak.add("".join(base[:-1]))
     weak.update(_team_forms(base))
+    weak.update(state_forms(label))
     # a shorter form of digits only ("2012 (1982 album)" -> "2012") would read years as names
     weak = {f for f in weak if not f.isdigit()}
     return frozenset(strong), frozenset(weak - strong), frozenset(words)
 
 
+_STATE_TITLE_RE: Final = re.compile(
+    r"^(?:the\s+)?(?:kingdom|principality|grand\s+duchy|duchy)\s+of\s+(?P<x>.+)$", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=1 << 16)
+def state_forms(label: str) -> frozenset[str]:
+    """Short forms of a state's name, kept only where no other entity of the release has them.
+
+    "Hungary" for "Kingdom of Hungary" (also principality, duchy, grand duchy); "Kirghiz SSR" for "Kirghiz Soviet
+    Socialist Republic", "Russian SFSR" and "RSFSR" for "Russian Soviet Federative Socialist Republic", "USSR" for
+    "Soviet Union".
+    """
+    words = [t.key for t in tokens(label)]
+    out: set[str] = set()
+    m = _STATE_TITLE_RE.match(label.strip())
+    if m:
+        out.add("".join(t.key for t in tokens(m.group("x"))))
+    if words == ["soviet", "union"]:
+        out.add("ussr")
+    for tail, short in (
+        (["soviet", "socialist", "republic"], "ssr"),
+        (["soviet", "federative", "socialist", "republic"], "sfsr"),
+    ):
+        head = words[: -len(tail)]
+        if words[-len(tail) :] == tail and head:
+            out.add("".join(head) + short)
+            if short == "sfsr":
+                out.add("".join(w[0] for w in head) + short)  # "RSFSR"
+    return frozenset(f for f in out if len(f) >= 3)
+
+
 def _club_form(words: Sequence[str]) -> str | None:
     """A club's name without its club-type affix ("Swindon Town F.C." -> "Swindon Town", "AFC Ajax" -> "Ajax").
 
-    Leading and trailing affix words (``FC``, ``AFC``, ``F.R.``'s letters, ...) are dropped; at least
+    Leading and trailing affix words (``FC``, ``AFC``, ``F.R.``'s and ``A.F.C.``'s letters, a leading "1.", "Esporte
+    Clube", "Sport Club") and a closing founding year ("U.S. Salernitana 1919") are dropped; at least
     one word must be dropped and one left, and what is left must not be a single letter or number.
     """
     lo, hi = 0, len(words)
+    if hi >= 3 and words[-1].isdigit() and len(words[-1]) in (2, 4):  # a founding year: "U.S. Salernitana 1919"
+        hi -= 1
+    named = hi  # a year alone makes no club ("Blade Runner 2049" is another title): an affix must go too
     while lo < hi:
-        if words[lo] in _CLUB_AFFIXES:
+        if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
         elif _dotted(words[lo : lo + 2]):
             lo += 2
@@ -442,11 +481,13 @@ def _club_form(words: Sequence[str]) -> str | None:
     while hi > lo:
         if words[hi - 1] in _CLUB_AFFIXES:
             hi -= 1
+        elif hi - 3 > lo and _dotted(words[hi - 3 : hi - 1]) and _dotted(words[hi - 2 : hi]):
+            hi -= 3  # "Wrexham A.F.C."
         elif hi - 2 >= lo and _dotted(words[hi - 2 : hi]):
             hi -= 2
         else:
             break
-    if (lo == 0 and hi == len(words)) or hi <= lo:
+    if (lo == 0 and hi == named) or hi <= lo:
         return None
     core = "".join(words[lo:hi])
     return core if len(core) >= 3 and not core.isdigit() else None
@@ -455,7 +496,8 @@ def _club_form(words: Sequence[str]) -> str | None:
 def _team_forms(words: Sequence[str]) -> list[str]:
     """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
 
-    Also "Spain U19" and "Spain under-19 team"; "Ethiopia national team" for "Ethiopia national football team".
+    Also "Spain U19", "Spain under-19 team" and "the Spain under-19s"; "Ethiopia national team" for "Ethiopia
+    national football team".
     """
     if "national" not in words or words[-1] != "team":
         return []
@@ -468,8 +510,22 @@ def _team_forms(words: Sequence[str]) -> list[str]:
         return [country + "nationalteam"]
     if len(rest) == 1 and rest[0].startswith("under") and rest[0][5:].isdigit():
         n = rest[0][5:]
-        return [country + "u" + n, country + "under" + n + "team", country + "under" + n]
+        return [country + "u" + n, country + "under" + n + "team", country + "under" + n, country + "under" + n + "s"]
     return []
+
+
+def _glued_initials(word: str, own: set[str], form: str) -> bool:
+    """Whether ``word`` ("jp") is two or three initials, each of a different given name of the label."""
+    given = [o for o in own if o != form]
+    if not 2 <= len(word) <= 3 or not word.isalpha() or len(given) < len(word):
+        return False
+    left = list(given)
+    for c in word:
+        hit = next((o for o in left if o.startswith(c)), None)
+        if hit is None:
+            return False
+        left.remove(hit)
+    return True
 
 
 def _dotted(letters: Sequence[str]) -> bool:
@@ -510,8 +566,11 @@ class NameIndex:
         strong: dict[str, set[str]] = {}
         weak: dict[str, set[str]] = {}
         self._words: dict[str, set[str]] = {}
+        labels_of: dict[str, tuple[str, ...]] = {}  # a state's short form: no other entity of the base may have it
         for key, labels in entities.items():
             labels = tuple(labels)
+            if base is not None:
+                labels_of[key] = labels
             s_forms: Iterable[str]
             w_forms: Iterable[str]
             words: Iterable[str]
@@ -531,6 +590,10 @@ class NameIndex:
         for form, keys in weak.items():
             if form in self._forms:
                 continue
+            if base is not None:
+                own = {label for k in keys for label in labels_of[k]}
+                if any(form in state_forms(label) for label in own) and base.owners(form) - own:
+                    continue  # "Hungary" names the release's Hungary, not the Kingdom of Hungary
             if rival_labels is not None:
                 if _taken(form, keys, rival_labels):  # a rival of the question's context has it too
                     continue
@@ -584,8 +647,11 @@ class NameIndex:
             names = [w for w in run if w not in _TITLES and w not in _LEADING_WORDS]
             if names:
                 own = self.label_words(form) if own is None else own
-                # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label
-                if not any(close(w, o) or (len(w) == 1 and o.startswith(w)) for w in names for o in own):
+                # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label; glued initials ("JP
+                # Balkenende" for Jan Peter Balkenende: each letter a given name's initial)
+                if not any(close(w, o) or (len(w) == 1 and o.startswith(w)) for w in names for o in own) and not (
+                    len(names) == 1 and _glued_initials(names[0], own, form)
+                ):
                     return False
         return True
 

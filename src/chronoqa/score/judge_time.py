@@ -45,6 +45,7 @@ __all__ = [
     "unread_dates",
     "unsure_refs",
     "with_relative",
+    "without_conclusion",
 ]
 
 _START: Final = frozenset(
@@ -228,12 +229,16 @@ class FactRef:
     """One fact a question's time references are about.
 
     ``entities``: its labels; ``event``: one point in time (born, died, won); ``open_end``: its end is
-    unknown (a start-only fact: "plays for ... from 1995").
+    unknown (a start-only fact: "plays for ... from 1995"). ``starts`` / ``ends``: the data's times of the
+    fact at each end (several where the same holder has several terms); a firm date stated for the fact at
+    an end that equals none of them is wrong, whether or not a reference asks for that end.
     """
 
     entities: tuple[str, ...]
     event: bool = False
     open_end: bool = False
+    starts: tuple[TimePoint, ...] = ()
+    ends: tuple[TimePoint, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +246,9 @@ class Attribution:
     """One date of the text read as ``role`` (``start``/``end``/``point``/``none``) of facts ``facts``.
 
     ``firm`` is false where the reading may cite but must not contradict (a shared subject, a
-    succession's inferred end).
+    succession's inferred end). ``carried``: the clause has no cue of its own and kept the previous date's
+    role ("married since 1946, so in 1978 she was his wife"): it is judged against a reference's end, never
+    against the data's other ends.
     """
 
     value: TimePoint
@@ -249,6 +256,7 @@ class Attribution:
     facts: frozenset[int]
     firm: bool
     begin: int
+    carried: bool = False
 
 
 @dataclass(slots=True)
@@ -269,7 +277,11 @@ _PHRASES: Final = re.compile(
     r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over|"
     # a move: "came to X" (after the longer "came to power/an end" above), "took his seat", "broke through"
     # (no "through" end); "moved on" leaves
-    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b"
+    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
+    # "having come through at X" (a youth academy): no "through" end, no cue at all
+    r"\b(?:came|come|coming)\s+through\b|"
+    # a state at the date, no change: "in 1959 she was still married to X"
+    r"\b(?:still|already)\s+[a-z]+"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
@@ -279,6 +291,7 @@ _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
 _WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
+_WHEN_BEFORE_RE: Final = re.compile(r"\bwhen\s+(?:the\s+)?$", re.IGNORECASE)
 _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 
 
@@ -291,7 +304,9 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     out = []
     for m in _WORD.finditer(low):
         w = m.group(0)
-        if w in _START:
+        if w.startswith(("still_", "already_")):
+            out.append((m.start(), "none"))
+        elif w in _START:
             out.append((m.start(), "start"))
         elif w in _END:
             out.append((m.start(), "end"))
@@ -429,7 +444,7 @@ def attribute(
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
         d = all_dates[0]
-        role, other_term = _role(d, text[: d.begin], text[d.end :], "none")
+        role, other_term, _ = _role(d, text[: d.begin], text[d.end :], "none")
         return [] if other_term else _readings(d, role, frozenset({0}), False, d.begin)
     named_spans = [(p.begin, p.end) for p in positions if not p.pronoun and not text[p.begin : p.end].isdigit()]
     # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
@@ -457,7 +472,7 @@ def attribute(
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
-            role, other_term = _role(d, span_before, span_after, prev_role)
+            role, other_term, carried = _role(d, span_before, span_after, prev_role)
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
             other_term = other_term and not cite_only
@@ -472,7 +487,7 @@ def attribute(
             )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
-            out.extend(_readings(d, role, facts_of, firm, d_begin))
+            out.extend(_readings(d, role, facts_of, firm, d_begin, carried))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, prev_end))
@@ -709,7 +724,8 @@ def _unknown_names(
     return out
 
 
-_SOURCE_RE: Final = re.compile(r"\b(?:from|of)\s*$", re.IGNORECASE)
+# "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
+_SOURCE_RE: Final = re.compile(r"\b(?:from|(?<!part\s)of)\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
@@ -857,13 +873,22 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], span_after: str
 ) -> list[tuple[frozenset[int], str]]:
-    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"."""
+    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D".
+
+    "A joined B when C collapsed in D": D dates A's change too.
+    """
     out: list[tuple[frozenset[int], str]] = []
     rev = list(reversed(before))
     if owner in rev:
         k = rev.index(owner)
         if k + 1 < len(rev) and _AND_GAP_RE.fullmatch(text, rev[k + 1].end, owner.begin):
             out.append((rev[k + 1].facts - {_OTHER}, ""))
+        elif k + 1 < len(rev) and _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
+            # "A became part of B when C collapsed in D": D dates A's change too (cite only)
+            changed = _pick(rev[k + 1 :])
+            cues = _role_words(text[rev[-1].begin : owner.begin])
+            if changed is not None and cues and cues[-1][1] in ("start", "end"):
+                out.append((changed.facts - {_OTHER}, cues[-1][1]))
     m = _WHEN_RE.match(span_after)
     if m and after:
         p = after[0]
@@ -900,28 +925,33 @@ _WITHIN_DAY_RE: Final = re.compile(
 )
 
 
-def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool]:
-    """The end ``d`` is stated as, and whether the clause marks another term of the fact."""
+def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
+    """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
+
+    A carried role is the previous date's, the clause having no cue of its own.
+    """
     low = before.lower()
     other_term = any(w in low for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     if d.kind == "range":
-        return "range", other_term
+        return "range", other_term, False
     if d.kind == "since":
-        return ("none" if d.exclusive else "start"), other_term
+        return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
-        return ("none" if d.exclusive else "end"), other_term
+        return ("none" if d.exclusive else "end"), other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
-        return "range", other_term
+        return "range", other_term, False
     cues = _role_words(before)
     if cues:
-        return cues[-1][1], other_term
+        return cues[-1][1], other_term, False
     cues = _role_words(after)
     if cues:
-        return cues[0][1], other_term
-    return prev if prev != "range" else "none", other_term
+        return cues[0][1], other_term, False
+    return prev if prev != "range" else "none", other_term, True
 
 
-def _readings(d: TimeMention, role: str, facts: frozenset[int], firm: bool, begin: int) -> list[Attribution]:
+def _readings(
+    d: TimeMention, role: str, facts: frozenset[int], firm: bool, begin: int, carried: bool = False
+) -> list[Attribution]:
     if d.kind in ("decade", "century") or not facts:
         return []
     iv = d.interval
@@ -933,7 +963,7 @@ def _readings(d: TimeMention, role: str, facts: frozenset[int], firm: bool, begi
             out.append(Attribution(iv.end, "end", facts, firm, begin))
         return out
     p = iv.start if iv.start is not None else iv.end
-    return [] if p is None else [Attribution(p, role, facts, firm, begin)]
+    return [] if p is None else [Attribution(p, role, facts, firm, begin, carried)]
 
 
 def _succession(
@@ -1013,19 +1043,21 @@ def judge_refs(
     facts: Sequence[FactRef],
     granularity: Granularity,
 ) -> tuple[int, bool]:
-    """How many ``(which, value, fact)`` references are stated, and whether any stated one is contradicted.
+    """How many ``(which, value, fact)`` references are stated, and whether the text contradicts the data.
 
     A reference is stated by a reading of its fact at its end (``any``: any end; an event fact: its
     point, start or an unmarked date); a firm reading of its fact at that end with another value
-    contradicts it. The active-succession swap ("X succeeded Y on D") is handled by ``attribute``.
+    contradicts it, and so does a firm reading of any fact at an end whose data it differs from
+    (:func:`_against_data`: a supporting or anchor fact's wrong date). The active-succession swap
+    ("X succeeded Y on D") is handled by ``attribute``.
     """
     n = 0
-    contradicted = False
     # one answer may hold several terms (two spells as acting president): a date equal to any of its fact's
     # references at that end contradicts none of them
     gold: dict[tuple[int, str], list[TimePoint]] = {}
     for which, value, fi in refs:
         gold.setdefault((fi, which), []).append(value)
+    contradicted = _against_data(readings, facts, granularity)
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
@@ -1052,14 +1084,66 @@ def judge_refs(
     return n, contradicted
 
 
+def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
+    """Whether a date firmly stated for one fact at one end differs from every time the data gives that end.
+
+    Every fact of the question's evidence counts (the answer's, a supporting hop's, the anchor's), not only the
+    ends a reference asks for: "A was part of B from 1923" is wrong where the data says 1922. An event fact's
+    point is compared with any firm start, end or point; an end the data leaves open, or a reading shared by
+    several facts or one whose role is only carried over from the date before, decides nothing.
+    """
+    for r in readings:
+        if not r.firm or r.carried or len(r.facts) != 1:
+            continue
+        (fi,) = r.facts
+        if not 0 <= fi < len(facts):
+            continue
+        fact = facts[fi]
+        if fact.event:
+            known = fact.starts if r.role in ("start", "end", "point") else ()
+        else:
+            known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
+        if known and all(_differs(r.value, v, granularity) for v in known):
+            return True
+    return False
+
+
 # A reply that says it does not know the dates ("1862 — I don't remember the dates", "not sure of the exact
-# dates involved"); a "but" after it goes on to state one ("..., but he joined in 2005").
+# dates involved"), in English, French, Spanish, German or Italian ("je n'ai pas les dates exactes", "no recuerdo
+# las fechas", "ich weiß die Daten nicht genau"); a "but" after it goes on to state one ("..., but he joined in 2005").
 _DISCLAIMER_RE: Final = re.compile(
-    r"\b(?:(?:i\s*(?:'m|’m|am)\s+)?(?:not|un)\s*(?:sure|certain)\s+(?:of|about)|i\s+(?:don[’']?t|do\s+not|can[’']?t|"
+    r"(?:\b(?:(?:i\s*(?:'m|’m|am)\s+)?(?:not|un)\s*(?:sure|certain)\s+(?:of|about)|i\s+(?:don[’']?t|do\s+not|can[’']?t|"
     r"cannot|could\s+not|couldn[’']?t)\s+(?:remember|recall|know|give|say))\s+(?:any\s+|the\s+|exact\s+|precise\s+|"
-    r"specific\s+)*dates?\b(?![^.;\n]*\b(?:but|though|although|however)\b)",
+    r"specific\s+)*dates?\b"
+    r"|\bje\s+(?:n[’']\s*ai|ne\s+(?:connais|sais|me\s+souviens))\s+pas\s+(?:des?\s+|les\s+)?(?:dates?|années?)\b"
+    r"|\bno\s+(?:recuerdo|s[ée]|tengo|conozco)\s+(?:las\s+|los\s+)?(?:fechas?|años?)\b"
+    r"|\bich\s+(?:wei(?:ß|ss)|kenne|habe)\s+(?:die\s+)?(?:genauen\s+)?(?:daten|jahre|jahreszahlen)\s+nicht\b"
+    r"|\bnon\s+(?:ricordo|conosco|so)\s+(?:le\s+)?date\b)"
+    r"(?![^.;\n]*\b(?:but|though|although|however|mais|pero|aber|ma)\b)",
     re.IGNORECASE,
 )
+
+
+# A closing line that only restates a time answer ("Therefore: 1895", "So the answer is 1895.", "→ 1895"): the
+# answer, not a date stated for a fact ("in the 1890s ... Therefore: 1895" states no year).
+_CONCLUSION_RE: Final = re.compile(
+    r"^[ \t>*#-]*(?:(?:so|therefore|thus|hence|conclusion|answer|final\s+answer|that\s+gives|which\s+means)\b[^\w\n]*"
+    r"(?:(?:the\s+)?answer\s+is\b)?|→|=>)[^\w\n]*(?P<rest>[^\n]*?)[\s.!*]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def without_conclusion(text: str) -> str:
+    """``text`` with its closing lines that hold nothing but a lead-in and one date made blank."""
+    if "\n" not in text.strip():
+        return text
+    out = text
+    for m in _CONCLUSION_RE.finditer(text):
+        rest = m.group("rest")
+        found = extract_times(rest) if rest else []
+        if m.start() > 0 and len(found) == 1 and found[0].begin == 0 and found[0].end == len(rest):
+            out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+    return out
 
 
 def disclaims_dates(text: str) -> bool:

@@ -44,6 +44,7 @@ from chronoqa.score.judge_time import (
     unread_dates,
     unsure_refs,
     with_relative,
+    without_conclusion,
 )
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years
@@ -166,10 +167,28 @@ def cites(
     return n
 
 
-def _fact_ref(t: Triple, table: bool) -> FactRef:
+def _fact_ref(t: Triple, table: bool, q: Question) -> FactRef:
     ents = (t.o,) if table else tuple(e for e in dict.fromkeys((t.s, t.o)) if e)
     event = not table and t.t_start is not None and t.t_end == t.t_start
-    return FactRef(ents, event, open_end=t.t_end is None)
+    starts, ends = _data_times(_spells(q, [t]))
+    return FactRef(ents, event, open_end=t.t_end is None, starts=starts, ends=ends)
+
+
+def _spells(q: Question, rows: Sequence[Triple]) -> list[Triple]:
+    """``rows`` and every row of the question's records that repeats one of them at other times.
+
+    Another spell of the same holder at the same club, another term of the same office: a date of any of them
+    is no error.
+    """
+    keys = {(t.s, t.r, t.o) for t in rows}
+    return [t for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale) if (t.s, t.r, t.o) in keys]
+
+
+def _data_times(rows: Iterable[Triple]) -> tuple[tuple[TimePoint, ...], tuple[TimePoint, ...]]:
+    """The data's start and end times of ``rows`` (the ends it knows)."""
+    starts = tuple(dict.fromkeys(p for t in rows if (p := _pt(t.t_start)) is not None))
+    ends = tuple(dict.fromkeys(p for t in rows if (p := _pt(t.t_end)) is not None))
+    return starts, ends
 
 
 def ref_facts(
@@ -185,7 +204,7 @@ def ref_facts(
     table = q.source == "table" or any("answer" in r for r in q.time_refs)
     refs = gold_time_refs(q) if refs is None else refs
     if table:
-        facts = [FactRef((a,)) for a in q.answers]
+        facts = [FactRef((a,), starts=se[0], ends=se[1]) for a in q.answers for se in [_data_times(_held(q, a))]]
         if not q.time_refs:
             return facts, [(ref.which, ref.value, 0) for ref in refs]
         # each answer's own references, read from the question: two holders' equal dates (one ended the
@@ -202,13 +221,14 @@ def ref_facts(
     carrying = [i for i, t in enumerate(star) if names & {t.s, t.o, t.s_id, t.o_id}]
     answer_i = carrying[0] if carrying else len(star) - 1
     order = [answer_i] + [i for i in range(len(star)) if i != answer_i] if star else []
-    facts = [_fact_ref(star[i], False) for i in order]
+    facts = [_fact_ref(star[i], False, q) for i in order]
     anchor_i = None
     if q.S_anchor:
         anchor_i = len(facts)
         ents = tuple(dict.fromkeys(e for t in q.S_anchor for e in (t.s, t.o) if e))
         event = all(t.t_start is not None and t.t_end == t.t_start for t in q.S_anchor)
-        facts.append(FactRef(ents, event, open_end=all(t.t_end is None for t in q.S_anchor)))
+        starts, ends = _data_times(_spells(q, q.S_anchor))
+        facts.append(FactRef(ents, event, open_end=all(t.t_end is None for t in q.S_anchor), starts=starts, ends=ends))
     if not facts:  # no S*: the answer itself is what the dates are about
         facts = [FactRef(tuple(q.answers))]
     out = []
@@ -219,6 +239,11 @@ def ref_facts(
     else:
         out = [(ref.which, ref.value, 0) for ref in refs]
     return facts, out
+
+
+def _held(q: Question, answer: str) -> list[Triple]:
+    """A table answer's terms: the S* rows it holds and its other terms of the same office in the records."""
+    return _spells(q, [t for t in q.S_star if t.o == answer])
 
 
 def _valid_refs(q: Question) -> list[dict[str, str]]:
@@ -254,6 +279,7 @@ def score_time(
     if mode == "careful" and text:
         # Markdown bold and tables; "wait, let me correct"
         text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
+        text = without_conclusion(text)  # "Therefore: 1895" restates the answer, it dates no fact
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
         english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
         foreign, text = english != text, english

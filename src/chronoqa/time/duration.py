@@ -48,11 +48,15 @@ _WORDS: Final = (
     "nineteen",
     "twenty",
 )
+# English, then German, French, Spanish, Italian, Portuguese, Polish and Russian ("31 Jahre", "4 años", "3 лет")
 _UNIT_WORDS: Final = {
-    Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade"),
-    Granularity.MONTH: ("months", "month", "mos", "mo"),
-    Granularity.DAY: ("days", "day"),
-}
+    Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade", "jahre", "jahren", "jahr", "ans", "années",
+                       "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет"),
+    Granularity.MONTH: ("months", "month", "mos", "mo", "monate", "monaten", "monat", "mois", "meses", "mes", "mesi",
+                        "mese", "miesięcy", "месяцев", "месяца", "месяц"),
+    Granularity.DAY: ("days", "day", "tage", "tagen", "tag", "jours", "jour", "días", "dias", "día", "giorni",
+                      "giorno", "dni", "дней", "дня", "день"),
+}  # fmt: skip
 _NUMBER: Final = r"(\d+(?:\.\d+)?|" + "|".join(_WORDS) + r"|a|an|one and a half)"
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)

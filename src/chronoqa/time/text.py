@@ -11,11 +11,12 @@ is unambiguously a time. What it reads (examples, each a :class:`TimeMention`):
   ``12/12/1996``); otherwise (``05/03/1994``) only the year is read, marked ``ambiguous``, never a
   guessed day. A season (``summer 2004``) is its year. Fixed feast days: ``Christmas Day 1992`` → 1992-12-25
   (also Christmas Eve, New Year's Day and Eve).
-* ``decade``: ``the 1990s``, ``mid-1990s`` → [1990, 1999].
+* ``decade``: ``the 1990s``, ``mid-1990s``, ``1990-something``, ``1990-odd`` → [1990, 1999] (no year stated).
 * ``century``: ``the 19th century`` → [1801, 1900]; ``the 5th century BC`` → [-500, -401].
 * ``range``: ``between 1994 and 1998``, ``from 1994 to 1998``, ``1994–1998``, ``1994-98``,
   ``1994/95``, ``2020-2021`` → [start of the first, end of the second]; ``24 February to 5 March 2004``
-  (the year written once) → [2004-02-24, 2004-03-05].
+  (the year written once) → [2004-02-24, 2004-03-05]. A range written backwards after "from"/"between"
+  (``between 2001 and 2000``) keeps its order, start after end: its ends are stated as written.
 * ``since``: ``since March 2014`` → [2014-03, open]; ``after 2001`` → [2001, open];
   ``2009–present``, ``from 2009 to now`` → [2009, open].
 * ``until``: ``until 2001``, ``before 2001`` → [unknown, 2001].
@@ -378,6 +379,8 @@ _CENTURY_RE: Final = re.compile(
     _FLAGS,
 )
 _DECADE_RE: Final = re.compile(r"(?:the\s+)?(?:(?:early|mid|late)[\s-]?)?(?P<y>\d{3}0)[’']?s(?!\w)", _FLAGS)
+# "1890-something", "1890-odd": some year of the decade, none stated
+_VAGUE_YEAR_RE: Final = re.compile(r"(?P<y>\d{3}0)-(?:something|odd)(?!\w)", _FLAGS)
 _ERA_PREFIX_RE: Final = re.compile(r"(?P<era>A\.?D\.?)\s*(?P<y>\d{1,4})(?![\d\w])")
 _YEAR_ERA_RE: Final = re.compile(r"(?P<y>\d{1,4})\s*(?P<era>B\.?C\.?E?\.?|BCE|A\.?D\.?|CE)(?!\w)")
 # Feast days with a fixed date: "Christmas Day 1992", "on New Year's Eve, 1999".
@@ -594,6 +597,7 @@ _ATOMS: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     (_HOLIDAY_RE, _h_holiday),
     (_CENTURY_RE, _h_century),
     (_DECADE_RE, _h_decade),
+    (_VAGUE_YEAR_RE, _h_decade),
     (_ERA_PREFIX_RE, _h_era_year),
     (_YEAR_ERA_RE, _h_era_year),
     (_BARE_YEAR_RE, _h_bare_year),
@@ -694,8 +698,8 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     if start is None or end is None:
         return None
     g = min(start.granularity, end.granularity)
-    if start.lo(g) > end.hi(g):
-        return None
+    if start.lo(g) > end.hi(g) and prefix is None:
+        return None  # "1999-1995" may be no range; "between 1934 and 1919" is one, written backwards
     begin = prefix.start("w") if prefix is not None else a.begin
     amb = a.ambiguous or b.ambiguous
     return TimeMention(text[begin : b.end], begin, b.end, Interval(start, end), "range", ambiguous=amb)
@@ -770,6 +774,9 @@ def extract_times(text: str) -> list[TimeMention]:
 # "'97", "’08": an apostrophe and two digits, not a decade ("the '90s") and not inside a word or a number.
 _CLIPPED_RE: Final = re.compile(r"(?<![\w'‘’])['‘’](?P<yy>\d{2})(?![\w'‘’]|\.\d|,\d)")
 _FULL_YEAR_RE: Final = re.compile(r"(?<![\d.,/$€£-])(?P<y>1\d{3}|20\d{2})(?![\d%])")
+_RANGE_END_RE: Final = re.compile(
+    r"\s*(?:[-–—]|to|and|until|till|through)\s*(?P<y>1\d{3}|20\d{2})(?!\d)", re.IGNORECASE
+)
 
 
 def full_years(text: str, pivots: Sequence[int] = ()) -> str:
@@ -786,6 +793,9 @@ def full_years(text: str, pivots: Sequence[int] = ()) -> str:
     def full(m: re.Match[str]) -> str:
         yy = int(m.group("yy"))
         options = {(a // 100 + k) * 100 + yy for a in anchors for k in (-1, 0, 1)}
+        end = _RANGE_END_RE.match(text, m.end())
+        if end is not None:  # "between '22 and 1991": a range's start is no later than its end
+            return str(max((y for y in options if y <= int(end.group("y"))), default=yy))
         return str(min(sorted(options), key=lambda y: min(abs(y - a) for a in anchors)))
 
     return _CLIPPED_RE.sub(full, text)
@@ -831,12 +841,27 @@ _FOREIGN_UNTIL_RE: Final = re.compile(
 _FOREIGN_TO_RE: Final = re.compile(rf"(?<=\d)\s+(?:a|à|au|al)\s+{_NEXT_DATE}", re.IGNORECASE)
 
 
+# "2013年", "2013年3月5日", "2013년 3월 5일": Chinese, Japanese and Korean dates, year first
+_CJK_DATE_RE: Final = re.compile(r"(?P<y>\d{4})\s*[年년](?:\s*(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일])?)?")
+_MONTH_NAMES: Final = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                       "October", "November", "December")  # fmt: skip
+
+
+def _cjk_date(m: re.Match[str]) -> str:
+    month = int(m.group("m")) if m.group("m") else 0
+    if not 1 <= month <= 12:
+        return f" {m.group('y')} "
+    day = f"{int(m.group('d'))} " if m.group("d") else ""
+    return f" {day}{_MONTH_NAMES[month - 1]} {m.group('y')} "
+
+
 def english_dates(text: str) -> str:
-    """``text`` with dates written in German, Spanish or French rewritten the English way.
+    """``text`` with dates written in German, Spanish, French, Chinese, Japanese or Korean rewritten the English way.
 
     A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
-    "1er janvier 2011" → "1 January 2011"), and a bound word only before a number ("bis", "hasta", "jusqu'en"
-    → "until"; "seit", "depuis" → "since"; "von", "desde", "du" → "from"), so no other word of the text changes.
+    "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number
+    ("bis", "hasta", "jusqu'en" → "until"; "seit", "depuis" → "since"; "von", "desde", "du" → "from"), so no other
+    word of the text changes.
     """
 
     def date(m: re.Match[str]) -> str:
@@ -844,6 +869,8 @@ def english_dates(text: str) -> str:
         return f"{m.group('d')} {month} {m.group('y')}" if m.group("d") else f"{month} {m.group('y')}"
 
     out = _FOREIGN_DATE_RE.sub(date, text)
+    if "年" in out or "년" in out:
+        out = _CJK_DATE_RE.sub(_cjk_date, out)
     out = _FOREIGN_SINCE_RE.sub("since ", out)
     out = _FOREIGN_FROM_RE.sub("from ", out)
     out = _FOREIGN_TO_RE.sub(" until ", out)
