@@ -351,6 +351,10 @@ class AnswerVerdict(_Record):
     """``None``: the question has no gold time reference."""
     answer: str | None
     explanation: str | None = None
+    outcome_class: str | None = None
+    """TDBench's outcome class (:data:`chronoqa.score.outcomes.OUTCOME_CLASSES`); ``None``: no time reference."""
+    intermediate: bool | None = None
+    """On a join question, whether the reply names the hidden hop; ``None`` elsewhere."""
 
 
 Verdict = RetrievalVerdict | AnswerVerdict

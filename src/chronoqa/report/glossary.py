@@ -55,7 +55,9 @@ COLUMN_HELP: dict[str, str] = {
     "of": "scored questions of this template and relation",
     "share": "fail / of",
     "questions": "the failing questions: click one to open it in the explorer",
-    "system columns": "✓ right, ✗ wrong, – not scored on the system's main metric (CCR for runs, A for answers)",
+    "system columns": "✓ right, ✗ wrong, – not scored on the system's main metric (CCR for runs, A for answers); "
+    "an answer's cell names its outcome class on hover (right holder / outdated holder × right / wrong date, "
+    "other wrong) and, on a join question, whether the reply names the intermediate hop (filter: outcome class)",
 }
 """Column label → what it means (the labels as the report prints them)."""
 
