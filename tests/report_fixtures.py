@@ -38,6 +38,11 @@ T = (0, None, 1, 0)
 CLASS = ("outdated_wrong_date", None, "right_holder_right_date", "other_wrong")
 """The outcome class of each answer (None where the question has no T), and whether it names a join's hop."""
 HOP = (None, None, None, False)
+PHRASINGS: dict[str, list[tuple[str, str, int, str | None]]] = {
+    "q3": [("q3~p1", "When did Ann Lee start playing for Blue FC, in which year?", 1, "2005"),
+           ("q3~p2", "In what year did Ann Lee start playing for Blue FC?", 0, "2004")],
+}  # fmt: skip
+"""A paraphrase set answered by extractive@bm25: q3 right in its original and first paraphrase, wrong in its second."""
 # [fact index, rank]: fact order is S*, S_dist, S_stale, S_anchor (q1: S* d2, S_dist d1; q2: S* d1, d4)
 MARKS: dict[str, dict[str, list[list[int]]]] = {
     "bm25": {"q1": [[1, 1], [0, 2]], "q2": [[1, 1], [0, 2]], "q3": [[0, 2]], "q4": []},
@@ -70,7 +75,14 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
         "extractive@bm25",
         [
             AnswerVerdict(
-                qid=q, outcome="correct" if a else "wrong", A=a, T=t, answer=answers[q], outcome_class=c, intermediate=h
+                qid=q,
+                outcome="correct" if a else "wrong",
+                A=a,
+                T=t,
+                answer=answers[q],
+                outcome_class=c,
+                intermediate=h,
+                phrasings=PHRASINGS.get(q),
             )
             for q, a, t, c, h in zip(TEST_IDS, A, T, CLASS, HOP, strict=True)
         ],

@@ -22,6 +22,7 @@ from report_fixtures import (
     CLASS,
     HOP,
     MARKS,
+    PHRASINGS,
     TEST_IDS,
     evil_release,
     n_star,
@@ -82,7 +83,16 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
             assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == want
         hop_wrong = [q for q, h in zip(TEST_IDS, HOP, strict=True) if h is False]
         assert _select(b, "f-class", by_label["join hop wrong for extractive@bm25"]) == len(hop_wrong)
+        # a paraphrase set: q3's phrasings disagree (right, right, wrong)
+        assert _select(b, "f-class", by_label["phrasings disagree for extractive@bm25"]) == 1
+        assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == ["q3"]
+        assert _select(b, "f-class", by_label["every phrasing right for extractive@bm25"]) == 0
         assert _select(b, "f-class", "") == 4
+        b.js("location.hash = '#q=q3'")
+        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q3')")
+        shown = b.js("Array.from(document.querySelectorAll('#cq-view tr.phrasing')).map(r => r.textContent)")
+        assert [p[1] in t and str(p[3]) in t for p, t in zip(PHRASINGS["q3"], shown, strict=True)] == [True, True]
+        assert b.js("document.querySelectorAll('#cq-view tr.phrasing td.v-bad').length") == 1
         # open q2 with the mouse: its timeline has one bar per S* fact and the retrievers' rank marks
         b.click("#cq-rows tr[data-qid='q2'] td.qtext")
         b.wait_for("document.getElementById('cq-timeline') !== null")  # the hash change is handled async

@@ -268,8 +268,8 @@ class MetricsRecord:
         """Whether the scored run comes from a control retriever."""
         return bool(self.run_meta.get("control", False))
 
-    def block(self, key: Literal["retrieval", "answers", "time_accuracy"]) -> MetricBlock:
-        """One block of metrics (``retrieval``, ``answers``, ``time_accuracy``), empty when absent."""
+    def block(self, key: Literal["retrieval", "answers", "time_accuracy", "paraphrase_sets"]) -> MetricBlock:
+        """One block of metrics (``retrieval``, ``answers``, ``time_accuracy``, ``paraphrase_sets``); empty: absent."""
         value = getattr(self.metrics, key)
         return value if isinstance(value, MetricBlock) else MetricBlock()
 
@@ -355,6 +355,8 @@ class AnswerVerdict(_Record):
     """TDBench's outcome class (:data:`chronoqa.score.outcomes.OUTCOME_CLASSES`); ``None``: no time reference."""
     intermediate: bool | None = None
     """On a join question, whether the reply names the hidden hop; ``None`` elsewhere."""
+    phrasings: list[tuple[str, str, int, str | None]] | None = None
+    """With a paraphrase set: ``(paraphrase id, text, A, answer)`` per accepted paraphrase; ``None`` without."""
 
 
 Verdict = RetrievalVerdict | AnswerVerdict

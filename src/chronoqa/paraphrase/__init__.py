@@ -11,13 +11,12 @@ and the rejection counts per reason, template and rule are kept in one
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, paraphrase_id
+from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, paraphrase_id, phrased_questions
 from chronoqa.artifacts.release import Release, write_release
 from chronoqa.generate.faithful import RewordingReport, check_rewording, key_values
 from chronoqa.paraphrase.grammar import GRAMMAR_ID, candidates
@@ -115,9 +114,3 @@ def write_phrased_release(release: Release, records: Sequence[ParaphraseRecord],
     manifest = {"paraphrases_of": str(release.path), "n_original": len(qs)}
     flags = list(release.flags.values())
     return write_release(out, qs + phrased_questions(qs, records), list(release.corpus), flags, manifest, "")
-
-
-def phrased_questions(questions: Sequence[Question], records: Sequence[ParaphraseRecord]) -> list[Question]:
-    """Each accepted paraphrase as a question of its own (id ``<qid>~p<i>``, the gold of its original)."""
-    kept = accepted_by_question(records)
-    return [dataclasses.replace(q, id=r.pid, question=r.question) for q in questions for r in kept.get(q.id, ())]

@@ -40,8 +40,10 @@
         ans: c.ans[i].map(function (v) {
           if (!v.length) { return null; }
           var t = Math.floor(v[0] / 2) - 1;
-          // [A, T, outcome, answer, outcome class, join hop]; older blobs lack the last two
-          return [v[0] % 2, t < 0 ? null : t, s(v[1]), s(v[2]), v.length > 3 ? s(v[3]) : null, v.length > 4 ? tri(v[4]) : null];
+          // [A, T, outcome, answer, outcome class, join hop, phrasings [[text, A, answer], ...]]
+          var ph = [], fl = v.length > 5 ? v[5] : [];
+          for (var k = 0; k < fl.length; k += 3) { ph.push([s(fl[k]), fl[k + 1], s(fl[k + 2])]); }
+          return [v[0] % 2, t < 0 ? null : t, s(v[1]), s(v[2]), v.length > 3 ? s(v[3]) : null, v.length > 4 ? tri(v[4]) : null, ph];
         })
       });
     }
@@ -104,6 +106,10 @@
     Object.keys(seen).sort().forEach(function (c) {
       copts.push('<option value="c:' + si + ":" + esc(c) + '">' + esc(c) + " for " + esc(SYS[si].name) + "</option>");
     });
+    if (QS.some(function (q) { var v = q.ans[k]; return v && v[6].length; })) {
+      copts.push('<option value="f:' + si + ':flip">phrasings disagree for ' + esc(SYS[si].name) + "</option>");
+      copts.push('<option value="f:' + si + ':all">every phrasing right for ' + esc(SYS[si].name) + "</option>");
+    }
     if (QS.some(function (q) { var v = q.ans[k]; return v && v[5] !== null; })) {
       ["right", "wrong"].forEach(function (w) {
         copts.push('<option value="h:' + si + ":" + w + '">join hop ' + w + " for " + esc(SYS[si].name) + "</option>");
@@ -115,6 +121,11 @@
     if (sel.length < 3) { return true; }
     var v = q.ans[ANS.indexOf(+sel[1])], want = sel.slice(2).join(":");
     if (!v) { return false; }
+    if (sel[0] === "f") {
+      if (!v[6].length) { return false; }
+      var rights = v[6].filter(function (p) { return p[1] === 1; }).length + v[0];
+      return want === "all" ? rights === v[6].length + 1 : rights > 0 && rights < v[6].length + 1;
+    }
     return sel[0] === "c" ? v[4] === want : v[5] !== null && v[5] === (want === "right");
   }
 
@@ -292,6 +303,10 @@
           (v[4] ? ' <span class="sub oclass">· class ' + esc(v[4]) + "</span>" : "") +
           (v[5] !== null ? ' <span class="sub hop">· join hop ' + (v[5] ? "named" : "not named") + "</span>" : "") +
           "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
+      (v ? v[6] : []).forEach(function (ph) {
+        rows.push('<tr class="phrasing"><td></td><td>paraphrase</td>' + cell(ph[1]) + '<td class="na">–</td><td>' +
+          esc(ph[0]) + " → " + esc(ph[2] === null ? "(no answer)" : ph[2]) + "</td></tr>");
+      });
     });
     p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th class="help" title="this question\'s main metric: CCR for a run (the whole gold chain returned, each fact valid at the time asked about), A for an answer folder (the answer names the gold)">A / CCR</th>' +
       '<th class="help" title="time accuracy: the explanation cites the dates the question turns on">T</th><th>answered / returned</th></tr></thead><tbody>' +

@@ -32,6 +32,9 @@ COLUMN_HELP: dict[str, str] = {
     "answer (a sentence around the right name scores 0)",
     "T": "time accuracy: the explanation cites the dates the question turns on",
     "AT": "both A and T right",
+    "A all-k": "paraphrase sets: share of the questions with accepted paraphrases answered right in every phrasing "
+    "(the original and each paraphrase; the facts shown are those retrieved for the original)",
+    "flip rate": "paraphrase sets: share of those questions whose verdict differs across their phrasings",
     "T half": "partial time credit: at least one of the dates the question turns on stated right (one end right)",
     "T loose": "partial time credit: every date right when compared by its year only (right at a coarser granularity)",
     "right, dates right": "the right answer, and its dates stated right (T)",

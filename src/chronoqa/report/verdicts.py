@@ -84,6 +84,15 @@ def _cut(text: str | None) -> str | None:
     return text[: MAX_ANSWER_CHARS - 1] + "…"
 
 
+def _phrasings(
+    rows: Sequence[tuple[str, str, bool]] | None, recs: Mapping[str, AnswerRecord]
+) -> list[tuple[str, str, int, str | None]] | None:
+    """Each paraphrase of a question: its id, text, verdict and answer (None: the question has no set)."""
+    if rows is None:
+        return None
+    return [(pid, text, int(ok), _cut(recs[pid].answer if pid in recs else None)) for pid, text, ok in rows]
+
+
 def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[AnswerRecord]) -> list[AnswerVerdict]:
     """One row per scored question: outcome, A, T (``None``: no time reference), the answer text, the class.
 
@@ -106,6 +115,7 @@ def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[Ans
                 explanation=_cut(rec.explanation if rec is not None else None),
                 outcome_class=None if t is None else outcome_class(o, t),
                 intermediate=o.intermediate,
+                phrasings=_phrasings(result.phrasings.get(o.qid), recs),
             )
         )
     return rows
