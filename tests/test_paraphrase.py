@@ -73,6 +73,15 @@ def test_check_requires_every_key_value_verbatim() -> None:
     assert "drops key value 'Roberto Amodio'" in check_rewording(q, "In 1984, which team did R. Amodio play for?")
 
 
+def test_check_rejects_a_rewording_that_names_the_answer() -> None:
+    q = Question("q", "test", "How long, in years, did Ann Lee play for Red FC?", None, (), answers=("3",))
+    assert "adds the answer '3'" in check_rewording(q, "For how many years (3?) did Ann Lee play for Red FC?")
+    assert check_rewording(q, "For how long, in years, did Ann Lee play for Red FC?") == ()
+    yes = Question("y", "test", "Is it true that Ann Lee played for Red FC in 2002?", "2002", (), answers=("yes",))
+    assert check_rewording(yes, "Yes or no: Ann Lee played for Red FC in 2002?") == ()  # offers both
+    assert "adds the answer 'yes'" in check_rewording(yes, "Is it true that Ann Lee played for Red FC in 2002, yes?")
+
+
 # --------------------------------------------------------------------------------------------------
 # the grammar on real releases
 # --------------------------------------------------------------------------------------------------

@@ -12,7 +12,8 @@ A rewording is kept only if it asks about the same things at the same times as i
   where the original writes it in another case);
 * **entities**: every capitalised word of the original is there, and the rewording adds no capitalised word
   the original lacks (its first word may be any question opener, or a word of the original);
-* **no answer**: no answer of the question that the original does not name (yes/no aside) appears in it;
+* **no answer**: no answer of the question is named more often than in the original (a "yes" beside a "no",
+  as in "Yes or no: ...", offers both and names neither);
 * **dates**: the surface dates (the times :func:`chronoqa.time.extract_times` finds, by their value) are the
   same multiset: none dropped, none added;
 * **time reading**: the reader's full reading (interval, kind, exclusive bound) is the same multiset, so
@@ -108,14 +109,17 @@ def _entity_reasons(original: str, paraphrase: str) -> list[str]:
     return reasons
 
 
+def _count(word: str, text: str) -> int:
+    return len(re.findall(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.IGNORECASE))
+
+
 def _answer_reasons(q: Question, text: str) -> list[str]:
-    """An answer the original does not name, named by the rewording (yes/no are words of any question)."""
+    """An answer named more often than in the original ("yes" beside "no" offers both: it names neither)."""
     out = []
     for a in q.answers:
-        if a.lower() in _YES_NO or not any(c.isalpha() for c in a):
+        if a.lower() in _YES_NO and all(_count(w, text) for w in _YES_NO):
             continue
-        pattern = re.compile(rf"(?<!\w){re.escape(a)}(?!\w)", re.IGNORECASE)
-        if len(pattern.findall(text)) > len(pattern.findall(q.question)):
+        if _count(a, text) > _count(a, q.question):
             out.append(f"adds the answer {a!r}")
     return out
 
