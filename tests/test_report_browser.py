@@ -88,11 +88,6 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
         assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == ["q3"]
         assert _select(b, "f-class", by_label["every phrasing right for extractive@bm25"]) == 0
         assert _select(b, "f-class", "") == 4
-        b.js("location.hash = '#q=q3'")
-        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q3')")
-        shown = b.js("Array.from(document.querySelectorAll('#cq-view tr.phrasing')).map(r => r.textContent)")
-        assert [p[1] in t and str(p[3]) in t for p, t in zip(PHRASINGS["q3"], shown, strict=True)] == [True, True]
-        assert b.js("document.querySelectorAll('#cq-view tr.phrasing td.v-bad').length") == 1
         # open q2 with the mouse: its timeline has one bar per S* fact and the retrievers' rank marks
         b.click("#cq-rows tr[data-qid='q2'] td.qtext")
         b.wait_for("document.getElementById('cq-timeline') !== null")  # the hash change is handled async
@@ -105,6 +100,14 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
         b.js("location.hash = '#q=q1'")
         b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q1')")
         assert f"class {CLASS[0]}" in b.js("document.getElementById('cq-view').textContent")
+        # q3's paraphrases under its verdict, each with its own verdict and answer
+        b.js("location.hash = '#q=q3'")
+        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q3')")
+        shown = b.js("Array.from(document.querySelectorAll('#cq-view tr.phrasing')).map(r => r.textContent)")
+        assert [p[1] in t and str(p[3]) in t for p, t in zip(PHRASINGS["q3"], shown, strict=True)] == [True, True]
+        assert b.js("document.querySelectorAll('#cq-view tr.phrasing td.v-bad').length") == 1
+        b.js("location.hash = '#q=q2'")  # the screenshot shows q2, as before
+        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q2')")
         b.js("document.getElementById('cq-explorer').scrollIntoView()")
         shot = Path(os.environ.get("CHRONOQA_SCREENSHOT") or tmp_path / "report-explorer.png")
         b.screenshot(shot, "#cq-explorer")
