@@ -1,7 +1,8 @@
 """A hand-written evaluate folder over the football fixture: its fails, heatmaps and tests are worked by hand.
 
 Retrieval (CCR per q1..q4): bm25 1 0 1 0, graph 1 1 0 0, dense 0 0 0 0, oracle (control) 1 1 1 1.
-Answers (A per q1..q4): extractive@bm25 0 0 1 0. Only q4 is wrong for every non-control system.
+Answers (A per q1..q4): extractive@bm25 0 0 1 0 (outcome classes in ``CLASS``, the join hop in ``HOP``). Only q4
+is wrong for every non-control system.
 """
 
 from __future__ import annotations
@@ -34,6 +35,14 @@ EVIL = "</script><img src=x onerror=window.__pwned=1><script>window.__pwned=2</s
 CCR = {"bm25": (1, 0, 1, 0), "graph": (1, 1, 0, 0), "dense": (0, 0, 0, 0), "oracle": (1, 1, 1, 1)}
 A = (0, 0, 1, 0)
 T = (0, None, 1, 0)
+CLASS = ("outdated_wrong_date", None, "right_holder_right_date", "other_wrong")
+"""The outcome class of each answer (None where the question has no T), and whether it names a join's hop."""
+HOP = (None, None, None, False)
+PHRASINGS: dict[str, list[tuple[str, str, int, str | None]]] = {
+    "q3": [("q3~p1", "When did Ann Lee start playing for Blue FC, in which year?", 1, "2005"),
+           ("q3~p2", "In what year did Ann Lee start playing for Blue FC?", 0, "2004")],
+}  # fmt: skip
+"""A paraphrase set answered by extractive@bm25: q3 right in its original and first paraphrase, wrong in its second."""
 # [fact index, rank]: fact order is S*, S_dist, S_stale, S_anchor (q1: S* d2, S_dist d1; q2: S* d1, d4)
 MARKS: dict[str, dict[str, list[list[int]]]] = {
     "bm25": {"q1": [[1, 1], [0, 2]], "q2": [[1, 1], [0, 2]], "q3": [[0, 2]], "q4": []},
@@ -65,8 +74,17 @@ def write_eval_folder(root: Path, *, release: Path | None = None) -> tuple[Path,
         "answers",
         "extractive@bm25",
         [
-            AnswerVerdict(qid=q, outcome="correct" if a else "wrong", A=a, T=t, answer=answers[q])
-            for q, a, t in zip(TEST_IDS, A, T, strict=True)
+            AnswerVerdict(
+                qid=q,
+                outcome="correct" if a else "wrong",
+                A=a,
+                T=t,
+                answer=answers[q],
+                outcome_class=c,
+                intermediate=h,
+                phrasings=PHRASINGS.get(q),
+            )
+            for q, a, t, c, h in zip(TEST_IDS, A, T, CLASS, HOP, strict=True)
         ],
     )
     return rel, ev

@@ -247,3 +247,55 @@ def test_pipeline_build_equals_cli_build_on_yago11k(tmp_path: Path, mirror: Path
         assert sha256_file(tmp_path / "run" / "build" / name) == sha256_file(cli_out / name), name
     manifest = read_json(tmp_path / "run" / "build" / "manifest.json")
     assert manifest["load_report"]["rows_skipped"] == 5  # the five YAGO11k years after as_of (2029 .. 2844)
+
+
+def test_pipeline_with_paraphrase_sets(tmp_path: Path) -> None:
+    """[paraphrase] paraphraser = "grammar": every answerer answers the set; A all-k and flips beside A."""
+    from chronoqa.artifacts.answers import read_answers
+    from chronoqa.artifacts.metrics import read_verdicts
+    from chronoqa.artifacts.paraphrases import read_paraphrases
+    from chronoqa.artifacts.release import load_release
+
+    def model(text: str) -> str:  # the fake model: a fronted preposition throws it off
+        return "Lyon" if "born" in text else "Green FC" if "For which" in text else "Blue FC"
+
+    def reply(n: int, payload: dict[str, Any]) -> Reply:
+        return 200, f"Answer: {model(payload['messages'][-1]['content'])}\nExplanation: from 2005 to 2009.", {}
+
+    rel, _ = write_fixture(tmp_path)
+    toml = tmp_path / "run.toml"
+    toml.write_text('[paraphrase]\nparaphraser = "grammar"\nparaphrase_k = 2\n')
+    with FakeOpenAI(reply) as srv:
+        llm = f"llm(model=fake,base_url={srv.base_url})"
+        cfg = load_config(toml, bench=str(rel), out=str(tmp_path / "run"), retrievers="bm25", controls="oracle",
+                          llm=llm, protocols="closed_book@1", n_bootstrap=50)  # fmt: skip
+        res = run_pipeline(cfg)
+        assert res.stages[0].name == "paraphrase"
+        assert all(s.skipped for s in run_pipeline(cfg).stages)
+    records = read_paraphrases(tmp_path / "run" / "paraphrase" / "paraphrases.jsonl")
+    kept = [r for r in records if r.accepted]
+    gold = {q.id: set(q.answers) for q in load_release(rel).questions if q.split == "test"}
+    assert kept and {r.qid for r in records} <= set(gold)
+    answers = {a.qid: a for a in read_answers(tmp_path / "run" / "answer-llm-closed_book@1" / "answers.jsonl")}
+    assert {r.pid for r in kept} <= set(answers)  # every accepted paraphrase answered, by every answerer
+    # each phrasing's verdict from its text and the fake model
+    texts = {q: [next(q_.question for q_ in load_release(rel).questions if q_.id == q)] for q in gold}
+    for r in kept:
+        texts[r.qid].append(r.question)
+    with_set = [q for q in gold if len(texts[q]) > 1]
+    right = {q: [model(t) in gold[q] for t in texts[q]] for q in with_set}
+    assert any(len(set(v)) > 1 for v in right.values())  # a flip to count
+    row = next(r for r in res.summary["answers"] if r["name"] == "llm-closed_book@1")
+    assert row["metrics"]["A_all_k"]["value"] == pytest.approx(sum(all(v) for v in right.values()) / len(with_set))
+    assert row["metrics"]["flip_rate"]["value"] == pytest.approx(
+        sum(len(set(v)) > 1 for v in right.values()) / len(with_set)
+    )
+    assert row["metrics"]["A_all_k"]["lo"] is not None
+    assert row["metrics"]["A"]["value"] == pytest.approx(
+        sum(("Blue FC" in gold[q]) or ("Lyon" in gold[q] and "born" in texts[q][0]) for q in gold) / len(gold)
+    )
+    assert "A all-k" in res.report_html.read_text() and "A all-k" in res.report_md.read_text()
+    verdicts = {v.qid: v for v in read_verdicts(tmp_path / "run" / "evaluate", "answers", "llm-closed_book@1")}
+    for q in with_set:
+        assert [p[1] for p in verdicts[q].phrasings or []] == texts[q][1:]
+        assert [bool(p[2]) for p in verdicts[q].phrasings or []] == right[q][1:]

@@ -17,7 +17,18 @@ import pytest
 from cdp import Browser, find_chromium
 from chronoqa.io import write_text
 from chronoqa.report import build_explorer, build_summary, render_html
-from report_fixtures import CCR, MARKS, evil_release, n_star, write_answer_folder, write_eval_folder
+from report_fixtures import (
+    CCR,
+    CLASS,
+    HOP,
+    MARKS,
+    PHRASINGS,
+    TEST_IDS,
+    evil_release,
+    n_star,
+    write_answer_folder,
+    write_eval_folder,
+)
 
 READY = "document.body && document.body.getAttribute('data-explorer') === 'ready'"
 ROWS = "document.querySelectorAll('#cq-rows tr').length"
@@ -62,6 +73,21 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
         value = b.js(f"document.getElementById('f-verdict').options[{bm25}].value")
         assert _select(b, "f-verdict", value) == CCR["bm25"].count(0) == 2
         assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == ["q2", "q4"]
+        assert _select(b, "f-verdict", "") == 4
+        # filter by outcome class and by the join hop, as the hand-written verdicts say
+        options = b.js("Array.from(document.getElementById('f-class').options).map(o => [o.value, o.textContent])")
+        by_label = {label: value for value, label in options}
+        for cls in {c for c in CLASS if c}:
+            want = [q for q, c in zip(TEST_IDS, CLASS, strict=True) if c == cls]
+            assert _select(b, "f-class", by_label[f"{cls} for extractive@bm25"]) == len(want)
+            assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == want
+        hop_wrong = [q for q, h in zip(TEST_IDS, HOP, strict=True) if h is False]
+        assert _select(b, "f-class", by_label["join hop wrong for extractive@bm25"]) == len(hop_wrong)
+        # a paraphrase set: q3's phrasings disagree (right, right, wrong)
+        assert _select(b, "f-class", by_label["phrasings disagree for extractive@bm25"]) == 1
+        assert b.js("Array.from(document.querySelectorAll('#cq-rows tr')).map(r => r.dataset.qid)") == ["q3"]
+        assert _select(b, "f-class", by_label["every phrasing right for extractive@bm25"]) == 0
+        assert _select(b, "f-class", "") == 4
         # open q2 with the mouse: its timeline has one bar per S* fact and the retrievers' rank marks
         b.click("#cq-rows tr[data-qid='q2'] td.qtext")
         b.wait_for("document.getElementById('cq-timeline') !== null")  # the hash change is handled async
@@ -71,6 +97,17 @@ def test_explorer_filters_opens_a_question_and_draws_its_timeline(tmp_path: Path
         assert b.js("document.querySelectorAll('#cq-timeline g.mark').length") == n_marks
         assert b.js("document.querySelector('#cq-timeline rect.tq') !== null")  # t_query drawn
         assert "Red Arena" in b.js("document.getElementById('cq-view').textContent")
+        b.js("location.hash = '#q=q1'")
+        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q1')")
+        assert f"class {CLASS[0]}" in b.js("document.getElementById('cq-view').textContent")
+        # q3's paraphrases under its verdict, each with its own verdict and answer
+        b.js("location.hash = '#q=q3'")
+        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q3')")
+        shown = b.js("Array.from(document.querySelectorAll('#cq-view tr.phrasing')).map(r => r.textContent)")
+        assert [p[1] in t and str(p[3]) in t for p, t in zip(PHRASINGS["q3"], shown, strict=True)] == [True, True]
+        assert b.js("document.querySelectorAll('#cq-view tr.phrasing td.v-bad').length") == 1
+        b.js("location.hash = '#q=q2'")  # the screenshot shows q2, as before
+        b.wait_for("document.querySelector('#cq-view h3').textContent.startsWith('q2')")
         b.js("document.getElementById('cq-explorer').scrollIntoView()")
         shot = Path(os.environ.get("CHRONOQA_SCREENSHOT") or tmp_path / "report-explorer.png")
         b.screenshot(shot, "#cq-explorer")

@@ -50,6 +50,11 @@ def test_answer_verdicts_carry_a_t_and_the_answer(tmp_path: Path) -> None:
     assert [rows[q].A for q in ("q1", "q2", "q3", "q4")] == [1, 0, 1, 0]
     assert rows["q1"].answer == "Blue FC" and rows["q4"].answer is None and rows["q4"].outcome != "correct"
     assert rows["q1"].T == 1  # cites 2005, q1's S* start
+    # the outcome class follows from A, T and the outcome alone: right and dated right; an error is other_wrong
+    assert rows["q1"].outcome_class == "right_holder_right_date"
+    assert rows["q4"].outcome_class == ("other_wrong" if rows["q4"].T is not None else None)
+    assert all((r.outcome_class is None) == (r.T is None) for r in rows.values())
+    assert all(r.intermediate is None for r in rows.values())  # no join question in the football fixture
 
 
 def test_verdicts_live_beside_metrics_and_are_not_metrics_files(tmp_path: Path) -> None:

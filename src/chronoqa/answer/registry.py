@@ -19,7 +19,7 @@ from chronoqa.answer.llm import LLMAnswerer
 from chronoqa.errors import ChronoqaError
 from chronoqa.spec import Bound, NameTable, Spec, SpecError, check_bounds, check_params
 
-__all__ = ["ANSWERERS", "BASELINES", "make_answerer", "parse_spec"]
+__all__ = ["ANSWERERS", "BASELINES", "client_config", "make_answerer", "parse_spec"]
 
 
 def _answerer_spec(text: str | Spec) -> Spec:
@@ -106,3 +106,19 @@ def make_answerer(spec: str) -> Answerer:
         return factory(**kwargs)
     except (TypeError, ValueError) as exc:
         raise ChronoqaError(f"answerer spec {spec!r}: {exc}") from None
+
+
+def client_config(spec: str, option: str) -> ClientConfig:
+    """The chat client's settings of an ``llm(model=...,base_url=...)`` spec (the ``llm`` answerer's parameters).
+
+    For the steps that ask a model through the answer client without answering (``chronoqa paraphrase --llm``,
+    ``chronoqa build table --sql-to-text``); ``option`` names the flag in the error.
+    """
+    expected = "expected llm(model=...,base_url=...), the answerer's llm spec"
+    try:
+        config = getattr(make_answerer(spec), "config", None)
+    except ChronoqaError as exc:
+        raise ChronoqaError(f"{option} {spec!r}: {exc} ({expected})") from None
+    if not isinstance(config, ClientConfig):
+        raise ChronoqaError(f"{option} {spec!r}: {expected}")
+    return config

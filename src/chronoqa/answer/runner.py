@@ -24,6 +24,7 @@ from chronoqa.artifacts.answers import (
     read_answers,
     write_answers,
 )
+from chronoqa.artifacts.paraphrases import ParaphraseRecord, phrased_questions
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.artifacts.runs import RunSource, meta_path, read_run
 from chronoqa.errors import ChronoqaError
@@ -59,13 +60,16 @@ def answer_release(
     progress: Callable[[int], None] | None = None,
     limit: int | None = None,
     max_answer_chars: int = MAX_ANSWER_CHARS,
+    paraphrases: Sequence[ParaphraseRecord] = (),
 ) -> AnswerSummary:
     """Answer every question of ``split`` and write ``answers.jsonl`` + ``answers.meta.json`` atomically.
 
     ``run`` is required for answerers that read retrieved facts (``extractive``, ``llm`` with
     ``rag@1``). ``limit`` keeps the first N questions (for smoke runs). A reply with a text longer than
     ``max_answer_chars`` characters is stored as an ``error`` line naming the cap
-    (:func:`chronoqa.artifacts.answers.capped`).
+    (:func:`chronoqa.artifacts.answers.capped`). ``paraphrases`` (a paraphrase set of the release): each
+    answered question's accepted paraphrases are answered too (ids ``<qid>~p<i>``), after the originals; a
+    paraphrase is shown the facts retrieved for its original (the run is not re-run on its wording).
     """
     check_cap(max_answer_chars)
     rel = release if isinstance(release, Release) else load_release(release)
@@ -75,6 +79,11 @@ def answer_release(
     if answerer.uses_evidence and run is None:
         raise ChronoqaError(f"answerer {answerer.spec!r} reads retrieved facts: pass a run file (--run)")
     evidence = load_hits(run, rel.corpus) if (run is not None and answerer.uses_evidence) else {}
+    if paraphrases:
+        phrased = phrased_questions(questions, paraphrases)
+        origin = {r.pid: r.qid for r in paraphrases}
+        evidence = {**evidence, **{p.id: evidence[origin[p.id]] for p in phrased if origin[p.id] in evidence}}
+        questions = [*questions, *phrased]
     context = AnswerContext(
         train=rel.split("train"),
         cache_dir=None if cache_dir is None else str(cache_dir),
@@ -107,5 +116,7 @@ def answer_release(
         "n_questions": len(records),
         "by_status": {s: counts.get(s, 0) for s in ("ok", "abstain", "error")},
     }
+    if paraphrases:
+        meta["n_paraphrases"] = len(phrased)
     write_answers(out, records, meta, max_chars=max_answer_chars)
     return AnswerSummary(out, len(records), meta["by_status"], meta)

@@ -281,8 +281,8 @@ class MetricsRecord:
         """Whether the scored run comes from a control retriever."""
         return bool(self.run_meta.get("control", False))
 
-    def block(self, key: Literal["retrieval", "answers", "time_accuracy"]) -> MetricBlock:
-        """One block of metrics (``retrieval``, ``answers``, ``time_accuracy``), empty when absent."""
+    def block(self, key: Literal["retrieval", "answers", "time_accuracy", "paraphrase_sets"]) -> MetricBlock:
+        """One block of metrics (``retrieval``, ``answers``, ``time_accuracy``, ``paraphrase_sets``); empty: absent."""
         value = getattr(self.metrics, key)
         return value if isinstance(value, MetricBlock) else MetricBlock()
 
@@ -364,6 +364,12 @@ class AnswerVerdict(_Record):
     """``None``: the question has no gold time reference."""
     answer: str | None
     explanation: str | None = None
+    outcome_class: str | None = None
+    """TDBench's outcome class (:data:`chronoqa.score.outcomes.OUTCOME_CLASSES`); ``None``: no time reference."""
+    intermediate: bool | None = None
+    """On a join question, whether the reply names the hidden hop; ``None`` elsewhere."""
+    phrasings: list[tuple[str, str, int, str | None]] | None = None
+    """With a paraphrase set: ``(paraphrase id, text, A, answer)`` per accepted paraphrase; ``None`` without."""
 
 
 Verdict = RetrievalVerdict | AnswerVerdict

@@ -9,6 +9,7 @@ question ``qid`` are the question itself and its accepted paraphrases, whose ids
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,12 +17,14 @@ from typing import Any
 
 from chronoqa.errors import DataError
 from chronoqa.io import numbered_jsonl, write_jsonl
+from chronoqa.records import Question
 
 __all__ = [
     "PARAPHRASES_FILE",
     "ParaphraseRecord",
     "accepted_by_question",
     "paraphrase_id",
+    "phrased_questions",
     "read_paraphrases",
     "write_paraphrases",
 ]
@@ -108,3 +111,9 @@ def accepted_by_question(records: Sequence[ParaphraseRecord]) -> dict[str, list[
         if r.accepted:
             out.setdefault(r.qid, []).append(r)
     return out
+
+
+def phrased_questions(questions: Sequence[Question], records: Sequence[ParaphraseRecord]) -> list[Question]:
+    """Each accepted paraphrase as a question of its own (id ``<qid>~p<i>``, the gold of its original)."""
+    kept = accepted_by_question(records)
+    return [dataclasses.replace(q, id=r.pid, question=r.question) for q in questions for r in kept.get(q.id, ())]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from chronoqa.cli._ui import fail
 
 if TYPE_CHECKING:
+    from chronoqa.answer.client import ChatClient
     from chronoqa.errors import BadRowPolicy
     from chronoqa.generate.table import JoinSpec, PhraseBook
     from chronoqa.records import TemporalTable
@@ -70,6 +72,19 @@ _Delimiters = Annotated[
 _Wait = Annotated[
     bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
 ]
+_SqlToText = Annotated[
+    str | None,
+    typer.Option(
+        "--sql-to-text",
+        help="Word each question from its SQL with a model, e.g. 'llm(model=m,base_url=http://...)' (the answerer's "
+        "llm spec, through the answer client and its cache); a wording is kept only when the faithfulness check "
+        "passes, and the rejection rate is written to the manifest and the data card.",
+    ),
+]
+_SqlToTextCache = Annotated[
+    Path | None,
+    typer.Option("--sql-to-text-cache", help="Response cache of --sql-to-text (default: <cache>/responses)."),
+]
 _CorpusFormat = Annotated[
     str, typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'.")
 ]
@@ -103,6 +118,8 @@ def build_table(
     handovers: _Handovers = "meets",
     delimiter: _Delimiters = None,
     corpus_format: _CorpusFormat = "jsonl",
+    sql_to_text: _SqlToText = None,
+    sql_to_text_cache: _SqlToTextCache = None,
     wait: _Wait = False,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
@@ -140,21 +157,58 @@ def build_table(
                 handovers=handovers,
                 delimiters=inputs.recognised.delimiters(dict(_delimiter(d) for d in delimiter or [])),
             )
-            build = build_table_benchmark(list(inputs.loaded.values()), config, phrases=book, sources=inputs.sources)
+            with _sql_client(sql_to_text, sql_to_text_cache) as client:
+                build = build_table_benchmark(
+                    list(inputs.loaded.values()),
+                    config,
+                    phrases=book,
+                    sources=inputs.sources,
+                    sql_client=client,
+                    sql_client_name=sql_to_text or "",
+                )
             where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     except ChronoqaError as exc:
         fail(exc)
-    counts = build.manifest["counts"]
+    _echo_summary(build.manifest, where, inputs.loaded)
+
+
+def _echo_summary(manifest: dict[str, Any], where: str, loaded: dict[str, TemporalTable]) -> None:
+    """What was written: questions and documents, per source its cells, the LLM wording, skipped rows."""
+    counts = manifest["counts"]
     typer.echo(f"wrote {counts['questions']} questions and {counts['corpus_docs']} documents to {where}")
-    for src, rows in sorted(build.manifest["cells"].items()):
+    for src, rows in sorted(manifest["cells"].items()):
         cells = sum(1 for r in rows.values() for v in r.values() if v)
         typer.echo(f"  {src}: {sum(sum(r.values()) for r in rows.values())} questions in {cells} non-empty cells")
-    for name, table in sorted(inputs.loaded.items()):  # nothing is dropped without a word
+    _echo_sql_to_text(manifest.get("sql_to_text"))
+    for name, table in sorted(loaded.items()):  # nothing is dropped without a word
         rep = table.report
         if rep is not None and rep.skipped:
             typer.echo(
                 f"  {name}: skipped {len(rep.skipped)} bad rows (counted, not loaded): {rep.skipped_by_reason()}"
             )
+
+
+def _sql_client(spec: str | None, cache: Path | None) -> AbstractContextManager[ChatClient | None]:
+    """The answer client of ``--sql-to-text`` (None without it), with its response cache."""
+    from chronoqa.answer.cache import ResponseCache
+    from chronoqa.answer.client import ChatClient
+    from chronoqa.answer.registry import client_config
+    from chronoqa.paths import cache_dir
+
+    if not spec:
+        return nullcontext()
+    config = client_config(spec, "--sql-to-text")
+    return ChatClient(config, ResponseCache(cache if cache is not None else cache_dir() / "responses"))
+
+
+def _echo_sql_to_text(report: dict[str, Any] | None) -> None:
+    if report is None:
+        return
+    rate = "–" if report["rejection_rate"] is None else f"{report['rejection_rate']:.1%}"
+    typer.echo(
+        f"  sql-to-text: {report['accepted']} of {report['tried']} questions reworded by the model, "
+        f"{report['rejected']} rejected by the faithfulness check (rate {rate}), {report['failed']} failed requests"
+    )
 
 
 class _Inputs:

@@ -21,10 +21,10 @@ def _rates_table(rates: dict[str, Any]) -> Table:
     table = Table(title="rejection rate per template (rejected / checked candidates)", title_justify="left")
     for col in ("template", "checked", "rejected", "rate"):
         table.add_column(col, justify="left" if col == "template" else "right")
-    rows = [*rates["by_template"].items(), ("all", rates["all"])]
+    rows = [*rates["by_template"].items(), ("all", {**rates, "checked": rates["accepted"] + rates["rejected"]})]
     for name, r in rows:
         rate = "–" if r["rejection_rate"] is None else f"{r['rejection_rate']:.3f}"
-        table.add_row(name, str(r["n_checked"]), str(r["n_rejected"]), rate)
+        table.add_row(name, str(r["checked"]), str(r["rejected"]), rate)
     return table
 
 

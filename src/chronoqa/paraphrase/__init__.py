@@ -2,23 +2,23 @@
 
 The steps (:func:`paraphrase_release`): a paraphraser proposes candidates for every question (the grammar of
 :mod:`~chronoqa.paraphrase.grammar`, or a model through :class:`~chronoqa.paraphrase.llm.LLMParaphraser`);
-the check of :mod:`~chronoqa.paraphrase.check` judges each, in order, until ``n`` are kept; every judged
-candidate becomes a line of the set (:mod:`chronoqa.artifacts.paraphrases`), and the rejection rates per
-template and per rule are computed from those lines (:func:`rejection_rates`).
+the one faithfulness check of every rewording step (:mod:`chronoqa.generate.faithful`) judges each, in order,
+until ``n`` are kept; every judged candidate becomes a line of the set (:mod:`chronoqa.artifacts.paraphrases`),
+and the rejection counts per reason, template and rule are kept in one
+:class:`~chronoqa.generate.faithful.RewordingReport` (:func:`rejection_rates`).
 :func:`phrased_questions` turns the set into questions any answerer can answer (ids ``<qid>~p<i>``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, paraphrase_id
+from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, paraphrase_id, phrased_questions
 from chronoqa.artifacts.release import Release, write_release
-from chronoqa.paraphrase.check import check_paraphrase, key_values
+from chronoqa.generate.faithful import RewordingReport, check_rewording, key_values
 from chronoqa.paraphrase.grammar import GRAMMAR_ID, candidates
 from chronoqa.records import Question
 
@@ -61,14 +61,17 @@ class ParaphraseResult:
     rates: dict[str, Any]
 
 
-def _judge(q: Question, proposed: Iterable[tuple[str, str]], n: int, name: str) -> list[ParaphraseRecord]:
+def _judge(
+    q: Question, proposed: Iterable[tuple[str, str]], n: int, name: str, report: RewordingReport
+) -> list[ParaphraseRecord]:
     keys = key_values(q)
     out: list[ParaphraseRecord] = []
     kept = 0
     for rule, text in proposed:
         if kept == n:
             break
-        reasons = check_paraphrase(q, text, keys)
+        reasons = check_rewording(q, text, keys)
+        report.count(q, rule, text, reasons)
         kept += not reasons
         pid = paraphrase_id(q.id, len(out) + 1)
         out.append(ParaphraseRecord(pid, q.id, q.template_id or "", name, rule, text, not reasons, reasons))
@@ -80,31 +83,24 @@ def paraphrase_questions(questions: Sequence[Question], paraphraser: Paraphraser
     if n < 1:
         raise ValueError(f"n = {n}: expected at least 1 rewording per question")
     proposed = paraphraser.propose(questions, n)
-    records = [r for q, cands in zip(questions, proposed, strict=True) for r in _judge(q, cands, n, paraphraser.name)]
-    return ParaphraseResult(tuple(records), rejection_rates(records, questions, n))
+    report = RewordingReport()
+    records = [
+        r for q, cands in zip(questions, proposed, strict=True) for r in _judge(q, cands, n, paraphraser.name, report)
+    ]
+    return ParaphraseResult(tuple(records), rejection_rates(report, records, questions, n))
 
 
-def _rate(rows: Sequence[ParaphraseRecord]) -> dict[str, Any]:
-    rejected = sum(1 for r in rows if not r.accepted)
-    return {"n_checked": len(rows), "n_rejected": rejected, "rejection_rate": rejected / len(rows) if rows else None}
-
-
-def rejection_rates(records: Sequence[ParaphraseRecord], questions: Sequence[Question], n: int) -> dict[str, Any]:
-    """Rejected / checked candidates overall, per question template and per rule; questions with ``n`` kept."""
-    by_template: dict[str, list[ParaphraseRecord]] = {}
-    by_rule: dict[str, list[ParaphraseRecord]] = {}
-    for r in records:
-        by_template.setdefault(r.template_id, []).append(r)
-        by_rule.setdefault(r.rule, []).append(r)
+def rejection_rates(
+    report: RewordingReport, records: Sequence[ParaphraseRecord], questions: Sequence[Question], n: int
+) -> dict[str, Any]:
+    """The report's counts (overall, per reason, template and rule) and the questions with ``n`` or no kept."""
     kept = accepted_by_question(records)
     return {
         "n": n,
         "n_questions": len(questions),
         "n_with_all_n": sum(1 for q in questions if len(kept.get(q.id, ())) >= n),
         "n_with_none": sum(1 for q in questions if not kept.get(q.id)),
-        "all": _rate(records),
-        "by_template": {k: _rate(v) for k, v in sorted(by_template.items())},
-        "by_rule": {k: _rate(v) for k, v in sorted(by_rule.items())},
+        **report.to_dict(),
     }
 
 
@@ -118,9 +114,3 @@ def write_phrased_release(release: Release, records: Sequence[ParaphraseRecord],
     manifest = {"paraphrases_of": str(release.path), "n_original": len(qs)}
     flags = list(release.flags.values())
     return write_release(out, qs + phrased_questions(qs, records), list(release.corpus), flags, manifest, "")
-
-
-def phrased_questions(questions: Sequence[Question], records: Sequence[ParaphraseRecord]) -> list[Question]:
-    """Each accepted paraphrase as a question of its own (id ``<qid>~p<i>``, the gold of its original)."""
-    kept = accepted_by_question(records)
-    return [dataclasses.replace(q, id=r.pid, question=r.question) for q in questions for r in kept.get(q.id, ())]

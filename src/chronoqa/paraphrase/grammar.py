@@ -16,7 +16,7 @@ Each :class:`Rule` rewrites a question's surface form one way, or does not apply
 
 :func:`candidates` lists the rewordings of a question: each rule alone, in order, then each pair of rules
 applied one after the other; duplicates and the original itself left out. What is kept is decided by the
-faithfulness check (:mod:`chronoqa.paraphrase.check`), never by the grammar.
+faithfulness check (:mod:`chronoqa.generate.faithful`), never by the grammar.
 """
 
 from __future__ import annotations

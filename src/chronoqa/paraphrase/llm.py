@@ -15,8 +15,7 @@ from typing import Final
 
 from chronoqa.answer.cache import ResponseCache
 from chronoqa.answer.client import ChatClient, ClientConfig
-from chronoqa.answer.registry import make_answerer
-from chronoqa.errors import ChronoqaError
+from chronoqa.answer.registry import client_config
 from chronoqa.records import Question
 
 __all__ = ["PROTOCOL", "LLMParaphraser", "messages", "parse_lines"]
@@ -59,11 +58,7 @@ class LLMParaphraser:
     @classmethod
     def from_spec(cls, spec: str, cache_dir: str | Path | None = None) -> LLMParaphraser:
         """Build from ``llm(model=m,base_url=...,max_tokens=...)``: the parameters of the ``llm`` answerer."""
-        answerer = make_answerer(spec)
-        config = getattr(answerer, "config", None)
-        if not isinstance(config, ClientConfig):
-            raise ChronoqaError(f"--llm {spec!r}: expected llm(model=...,base_url=...), the answerer's llm spec")
-        return cls(config, cache_dir)
+        return cls(client_config(spec, "--llm"), cache_dir)
 
     def propose(self, questions: Sequence[Question], n: int) -> list[list[tuple[str, str]]]:
         """Per question, its candidate rewordings as ``("llm", text)``, in the order the model wrote them."""

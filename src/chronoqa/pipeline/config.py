@@ -33,6 +33,10 @@ File format (every key optional; flags override the file, the file overrides the
     judge = ""                     # optional LLM judge of time accuracy, e.g. "llm(model=m,base_url=...)";
                                    # its cache is <run>/cache/judge, its agreement beside the T of each run
 
+    [paraphrase]                   # paraphrase sets (docs/paraphrases.md): off unless a paraphraser is named
+    paraphraser = ""               # "grammar": up to paraphrase_k checked rewordings of every question of the
+    paraphrase_k = 3               # split, each answered too; A_all_k and flip_rate are reported beside A
+
 The run folder records the effective configuration as ``config.toml`` (re-runnable with
 ``--config``) and ``config.json``.
 """
@@ -69,7 +73,10 @@ _SECTIONS: Mapping[str, tuple[str, ...]] = {
     "retrieve": ("retrievers", "controls", "k"),
     "answer": ("baselines", "reader_runs", "llm", "protocols", "llm_run", "limit"),
     "evaluate": ("n_bootstrap", "min_slice", "judge"),
+    "paraphrase": ("paraphraser", "paraphrase_k"),
 }
+PARAPHRASERS = ("", "grammar")
+"""The paraphrasers ``chronoqa run`` knows ("": no paraphrase sets)."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +106,8 @@ class RunConfig:
     n_bootstrap: int = 1000
     min_slice: int = 30
     judge: str = ""
+    paraphraser: str = ""
+    paraphrase_k: int = 3
 
     def __post_init__(self) -> None:
         if self.files and self.bench:
@@ -113,6 +122,10 @@ class RunConfig:
             raise ChronoqaError(f"n_bootstrap must be >= 0 (0: no confidence intervals), got {self.n_bootstrap}")
         if self.min_slice < 0:
             raise ChronoqaError(f"min_slice must be >= 0, got {self.min_slice}")
+        if self.paraphraser not in PARAPHRASERS:
+            raise UnknownNameError("paraphraser in [paraphrase]", self.paraphraser, [p for p in PARAPHRASERS if p])
+        if self.paraphrase_k < 1:
+            raise ChronoqaError(f"paraphrase_k must be >= 1 (rewordings per question), got {self.paraphrase_k}")
 
     @property
     def source_name(self) -> str:

@@ -4,6 +4,7 @@ Stages (each a folder of the run directory, see :mod:`chronoqa.pipeline.stages`)
 
     fetch                 the dataset's files, checksum-verified (recorded, not copied)
     build                 the benchmark release folder (chronoqa.generate.kg; with tables, chronoqa.generate.table)
+    paraphrase            with [paraphrase] paraphraser: the split's paraphrase set, answered by every answerer too
     retrieve-<spec>       one run file per retriever and control
     answer-<answerer>     answers.jsonl per answerer (the extractive reader once per run it reads)
     evaluate              metrics JSON per run and per answer file (chronoqa.score.evaluate)
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chronoqa.artifacts.answers import ANSWERS_FILE
+from chronoqa.artifacts.paraphrases import PARAPHRASES_FILE, read_paraphrases, write_paraphrases
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
@@ -239,8 +241,33 @@ def _run_file(stage_dir: Path) -> Path:
     return files[0]
 
 
+def _paraphrase_stage(cfg: RunConfig, rel: Release, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:
+    """The paraphrase set of the split's questions (``paraphrases.jsonl`` and its rejection counts)."""
+
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.paraphrase import GrammarParaphraser, paraphrase_questions
+
+        tick = progress.start("paraphrase", 1)
+        qs = [q for q in rel.questions if cfg.split in ("all", q.split)]
+        result = paraphrase_questions(qs, GrammarParaphraser(), cfg.paraphrase_k)
+        write_paraphrases(out / PARAPHRASES_FILE, result.records)
+        write_json(out / "paraphrases.rates.json", {"paraphraser": GrammarParaphraser.name, **result.rates})
+        tick(1)
+        return {k: result.rates[k] for k in ("n_questions", "n_with_all_n", "n_with_none", "accepted", "rejected")}
+
+    return fn
+
+
 def _answer_stage(
-    rel: Release, spec: str, run_file: Path | None, split: str, limit: int, cache: Path, progress: Progress, name: str
+    rel: Release,
+    spec: str,
+    run_file: Path | None,
+    split: str,
+    limit: int,
+    cache: Path,
+    progress: Progress,
+    name: str,
+    paraphrases: Path | None = None,
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.answer import answer_release, make_answerer
@@ -256,6 +283,7 @@ def _answer_stage(
             cache_dir=cache,
             progress=tick,
             limit=limit or None,
+            paraphrases=read_paraphrases(paraphrases) if paraphrases is not None else (),
         )
         return {"n": s.n, "by_status": dict(s.by_status)}
 
@@ -269,6 +297,7 @@ def _evaluate_stage(
     answers: Mapping[str, Path],
     progress: Progress,
     cache: Path,
+    paraphrases: Path | None = None,
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.answers import read_answers_meta
@@ -298,6 +327,7 @@ def _evaluate_stage(
                 n_bootstrap=cfg.n_bootstrap,
                 min_slice=cfg.min_slice,
                 judge=judge,
+                paraphrases=paraphrases,
             )
             write_metrics(out, "answers", MetricsRecord(name, res.metrics, read_answers_meta(ans)))
             write_verdicts(out, "answers", name, answer_verdicts(res, ans))
@@ -419,6 +449,12 @@ class _Run:
     results: list[StageResult] = field(default_factory=list)
     release: Release | None = None
     retrieval_timings: dict[str, Any] = field(default_factory=dict)
+    paraphrases: Path | None = None
+    """The paraphrase set the answer stages answer too (``None``: no paraphrase stage)."""
+
+    def paraphrase_inputs(self) -> dict[str, Path]:
+        """The paraphrase set as a stage input (none without one)."""
+        return {} if self.paraphrases is None else {"paraphrases": self.paraphrases}
 
     def do(self, stage: Stage) -> StageResult:
         """Run (or skip) one stage and report it."""
@@ -455,6 +491,7 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool, folder: OutputFolde
     """The steps of a run, in order."""
     run = _start(cfg, prog, force, folder)
     _open_release(run)
+    _paraphrase(run)
     runs = _retrieve(run)
     answers = _answer(run, runs)
     ev = _evaluate(run, runs, answers)
@@ -489,6 +526,16 @@ def _open_release(run: _Run) -> None:
     run.release = load_release(release)
 
 
+def _paraphrase(run: _Run) -> None:
+    """The paraphrase stage, when the config names a paraphraser: the set every answer stage answers too."""
+    cfg = run.cfg
+    if not cfg.paraphraser:
+        return
+    key = {"paraphraser": cfg.paraphraser, "k": cfg.paraphrase_k, "split": cfg.split}
+    res = run.do(Stage("paraphrase", _paraphrase_stage(cfg, run.rel, run.prog), run.bench_inputs(), key))
+    run.paraphrases = res.path / PARAPHRASES_FILE
+
+
 def _retrieve(run: _Run) -> dict[str, Path]:
     """One retrieve stage per retriever and control; their run files by spec."""
     cfg = run.cfg
@@ -507,8 +554,8 @@ def _answer(run: _Run, runs: Mapping[str, Path]) -> dict[str, Path]:
     answers: dict[str, Path] = {}
     for name, spec, run_name in _answer_plan(cfg, list(runs)):
         run_file = runs[run_name] if run_name else None
-        inputs = run.bench_inputs() | ({"run": run_file} if run_file is not None else {})
-        fn = _answer_stage(run.rel, spec, run_file, cfg.split, cfg.limit, _cache(cfg), run.prog, name)
+        inputs = run.bench_inputs() | ({"run": run_file} if run_file is not None else {}) | run.paraphrase_inputs()
+        fn = _answer_stage(run.rel, spec, run_file, cfg.split, cfg.limit, _cache(cfg), run.prog, name, run.paraphrases)
         key = {"answerer": spec, "run": run_name, "split": cfg.split, "limit": cfg.limit}
         res = run.do(Stage(name, fn, inputs, key))
         answers[name.removeprefix("answer-")] = res.path / ANSWERS_FILE
@@ -526,6 +573,7 @@ def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path]) 
     inputs: dict[str, Path] = run.bench_inputs()
     inputs.update({f"run:{k}": v for k, v in runs.items()})
     inputs.update({f"answers:{k}": v for k, v in answers.items()})
+    inputs.update(run.paraphrase_inputs())
     key: dict[str, Any] = {
         "split": cfg.split,
         "seed": cfg.seed,
@@ -535,7 +583,7 @@ def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path]) 
     }
     if cfg.judge:
         key["judge"] = cfg.judge
-    fn = _evaluate_stage(cfg, run.rel, runs, answers, run.prog, _cache(cfg))
+    fn = _evaluate_stage(cfg, run.rel, runs, answers, run.prog, _cache(cfg), run.paraphrases)
     return run.do(Stage("evaluate", fn, inputs, key))
 
 

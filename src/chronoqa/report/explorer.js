@@ -40,7 +40,10 @@
         ans: c.ans[i].map(function (v) {
           if (!v.length) { return null; }
           var t = Math.floor(v[0] / 2) - 1;
-          return [v[0] % 2, t < 0 ? null : t, s(v[1]), s(v[2])];
+          // [A, T, outcome, answer, outcome class, join hop, phrasings [[text, A, answer], ...]]
+          var ph = [], fl = v.length > 5 ? v[5] : [];
+          for (var k = 0; k < fl.length; k += 3) { ph.push([s(fl[k]), fl[k + 1], s(fl[k + 2])]); }
+          return [v[0] % 2, t < 0 ? null : t, s(v[1]), s(v[2]), v.length > 3 ? s(v[3]) : null, v.length > 4 ? tri(v[4]) : null, ph];
         })
       });
     }
@@ -95,12 +98,42 @@
     });
   });
   $("f-verdict").innerHTML = vopts.join("");
+  // outcome class (TDBench's) and the join intermediate hop, per answer system: "class:<system>:<value>"
+  var copts = ['<option value="">any</option>'];
+  ANS.forEach(function (si, k) {
+    var seen = {};
+    QS.forEach(function (q) { var v = q.ans[k]; if (v && v[4]) { seen[v[4]] = 1; } });
+    Object.keys(seen).sort().forEach(function (c) {
+      copts.push('<option value="c:' + si + ":" + esc(c) + '">' + esc(c) + " for " + esc(SYS[si].name) + "</option>");
+    });
+    if (QS.some(function (q) { var v = q.ans[k]; return v && v[6].length; })) {
+      copts.push('<option value="f:' + si + ':flip">phrasings disagree for ' + esc(SYS[si].name) + "</option>");
+      copts.push('<option value="f:' + si + ':all">every phrasing right for ' + esc(SYS[si].name) + "</option>");
+    }
+    if (QS.some(function (q) { var v = q.ans[k]; return v && v[5] !== null; })) {
+      ["right", "wrong"].forEach(function (w) {
+        copts.push('<option value="h:' + si + ":" + w + '">join hop ' + w + " for " + esc(SYS[si].name) + "</option>");
+      });
+    }
+  });
+  $("f-class").innerHTML = copts.join("");
+  function classOk(q, sel) {
+    if (sel.length < 3) { return true; }
+    var v = q.ans[ANS.indexOf(+sel[1])], want = sel.slice(2).join(":");
+    if (!v) { return false; }
+    if (sel[0] === "f") {
+      if (!v[6].length) { return false; }
+      var rights = v[6].filter(function (p) { return p[1] === 1; }).length + v[0];
+      return want === "all" ? rights === v[6].length + 1 : rights > 0 && rights < v[6].length + 1;
+    }
+    return sel[0] === "c" ? v[4] === want : v[5] !== null && v[5] === (want === "right");
+  }
 
   function apply() {
     var text = $("cq-search").value.trim().toLowerCase();
     var f = {};
     ["split", "operator", "hops", "relation", "cardinality", "allen", "ac"].forEach(function (k) { f[k] = $("f-" + k).value; });
-    var vf = $("f-verdict").value.split(":");
+    var vf = $("f-verdict").value.split(":"), cf = $("f-class").value.split(":");
     var rows = [];
     for (var i = 0; i < QS.length; i++) {
       var q = QS[i];
@@ -112,6 +145,7 @@
       if (f.cardinality && q.cardinality !== f.cardinality) { continue; }
       if (f.allen && q.allen !== f.allen) { continue; }
       if (f.ac && String(q.assumes_complete) !== f.ac) { continue; }
+      if (!classOk(q, cf)) { continue; }
       if (vf.length === 3) {
         var v = verdict(q, +vf[1], vf[2]);
         if (v === null || v === undefined || (vf[0] === "wrong") !== (v === 0)) { continue; }
@@ -145,7 +179,13 @@
       var tds = ['<td><a href="#q=' + encodeURIComponent(q.id) + '">' + esc(q.id) + "</a></td>",
         '<td class="qtext">' + esc(q.text) + "</td>", "<td>" + esc(q.operator) + "</td>", "<td>" + esc(q.hops) + "</td>",
         "<td>" + esc(q.relation) + "</td>", "<td>" + esc(q.cardinality) + "</td>"];
-      SYS.forEach(function (s, i) { if (!s.control) { tds.push(cell(verdict(q, i, s.metrics[0]))); } });
+      SYS.forEach(function (s, i) {
+        if (s.control) { return; }
+        var td = cell(verdict(q, i, s.metrics[0])), a = s.kind === "ans" ? q.ans[ANS.indexOf(i)] : null;
+        // an answer system's cell names its outcome class (and the join hop) on hover
+        if (a && a[4]) { td = td.replace("<td", '<td title="' + esc(a[4] + (a[5] === null ? "" : a[5] ? "; join hop named" : "; join hop not named")) + '"'); }
+        tds.push(td);
+      });
       out.push('<tr data-qid="' + esc(q.id) + '"' + (state.open === q.id ? ' class="sel"' : "") + ">" + tds.join("") + "</tr>");
     }
     $("cq-rows").innerHTML = out.join("");
@@ -259,7 +299,14 @@
     ANS.forEach(function (si, k) {
       var v = q.ans[k];
       rows.push("<tr" + (SYS[si].control ? ' class="control"' : "") + "><td>" + esc(SYS[si].name) + "</td><td>answer</td>" +
-        (v ? cell(v[0]) + cell(v[1]) + "<td>" + esc(v[2]) + ": " + esc(v[3] === null ? "(no answer)" : v[3]) + "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
+        (v ? cell(v[0]) + cell(v[1]) + "<td>" + esc(v[2]) + ": " + esc(v[3] === null ? "(no answer)" : v[3]) +
+          (v[4] ? ' <span class="sub oclass">· class ' + esc(v[4]) + "</span>" : "") +
+          (v[5] !== null ? ' <span class="sub hop">· join hop ' + (v[5] ? "named" : "not named") + "</span>" : "") +
+          "</td>" : '<td class="na">–</td><td>–</td><td>not scored</td>') + "</tr>");
+      (v ? v[6] : []).forEach(function (ph) {
+        rows.push('<tr class="phrasing"><td></td><td>paraphrase</td>' + cell(ph[1]) + '<td class="na">–</td><td>' +
+          esc(ph[0]) + " → " + esc(ph[2] === null ? "(no answer)" : ph[2]) + "</td></tr>");
+      });
     });
     p.push('<table class="verdicts"><thead><tr><th>system</th><th>kind</th><th class="help" title="this question\'s main metric: CCR for a run (the whole gold chain returned, each fact valid at the time asked about), A for an answer folder (the answer names the gold)">A / CCR</th>' +
       '<th class="help" title="time accuracy: the explanation cites the dates the question turns on">T</th><th>answered / returned</th></tr></thead><tbody>' +
@@ -305,7 +352,7 @@
     Array.prototype.forEach.call(document.querySelectorAll(".scroll"), overflow);
   });
   ["cq-search"].forEach(function (id) { $(id).addEventListener("input", apply); });
-  ["f-split", "f-operator", "f-hops", "f-relation", "f-cardinality", "f-allen", "f-ac", "f-verdict", "cq-sort"].forEach(function (id) {
+  ["f-split", "f-operator", "f-hops", "f-relation", "f-cardinality", "f-allen", "f-ac", "f-verdict", "f-class", "cq-sort"].forEach(function (id) {
     $(id).addEventListener("change", apply);
   });
   $("cq-size").addEventListener("change", function () { PAGE = +$("cq-size").value; state.page = 0; draw(); });

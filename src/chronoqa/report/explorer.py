@@ -8,7 +8,9 @@ wrote (:func:`chronoqa.artifacts.metrics.read_verdicts`) into one JSON-able mapp
 * ``questions``: one record per scored question (keys in :data:`QUESTION_KEYS`) with its facts
   (``[set index, s, r, o, start day, end day, start label, end label]``, ``None`` for an unknown start or
   an open end) placed on a day axis (times are turned into day numbers and labels here, by :mod:`chronoqa.time`, so the
-  page's script only draws) and, per system, its verdict;
+  page's script only draws) and, per system, its verdict (an answer folder's: A, T, outcome, answer, TDBench's
+  outcome class, on a join question whether the reply names the intermediate hop, and with a paraphrase set
+  each paraphrase with its verdict and answer);
 * ``fails``: questions every non-control system got wrong, grouped by template and relation;
 * ``heat``: CCR / A per operator x hops cell per system; ``grid``: table benchmarks' relation x cardinality;
 * ``significance``: paired McNemar tests between the non-control systems on their main metric, BH-adjusted.
@@ -130,7 +132,7 @@ def _verdict(row: Verdict | None) -> list[Any] | None:
     if isinstance(row, RetrievalVerdict):
         return [row.CCR, row.stale_hit, row.dist_hit, row.n_retrieved, row.marks]
     if isinstance(row, AnswerVerdict):
-        return [row.A, row.T, row.outcome, row.answer]
+        return [row.A, row.T, row.outcome, row.answer, row.outcome_class, row.intermediate, row.phrasings]
     return None
 
 
@@ -274,13 +276,19 @@ def _code(ccr: int, stale: int, dist: int) -> int:
     return ccr + 2 * (stale + 1) + 6 * (dist + 1)
 
 
+def _pack_phrasings(rows: Sequence[Sequence[Any]] | None, s: Any) -> list[int]:
+    """A question's paraphrases and verdicts, flat: ``[text, A, answer, ...]`` (strings as indices)."""
+    return [x for r in rows or () for x in (s(r[1]), int(r[2]), s(r[3]))]
+
+
 def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
     """What the page embeds: the systems and the questions as columns over one string table.
 
     Repeated strings (labels, relations, answers, outcomes, date labels) are indices into ``strs`` (-1: none);
     a fact is 8 numbers; a run's verdict is ``[code, n_retrieved, fact, rank, fact, rank, ...]`` with
     ``code = CCR + 2 * (stale + 1) + 6 * (dist + 1)`` (stale, dist: -1 undefined, 0, 1) and an answer
-    folder's ``[A + 2 * (T + 1), outcome, answer]`` (T -1: undefined; ``[]``: not scored). The page's
+    folder's ``[A + 2 * (T + 1), outcome, answer, outcome class, hop, phrasings]`` (T, hop -1: undefined;
+    phrasings ``[text, A, answer, ...]`` per accepted paraphrase, ``[]`` without a set; ``[]``: not scored). The page's
     script unpacks it into the records of :func:`build_explorer` (about 2.5x smaller than plain records).
     """
     strs: list[str] = []
@@ -324,5 +332,12 @@ def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:
                 for v in q["ret"]
             ]
         )
-        cols["ans"].append([[] if v is None else [v[0] + 2 * (tri(v[1]) + 1), s(v[2]), s(v[3])] for v in q["ans"]])
+        cols["ans"].append(
+            [
+                []
+                if v is None
+                else [v[0] + 2 * (tri(v[1]) + 1), s(v[2]), s(v[3]), s(v[4]), tri(v[5]), _pack_phrasings(v[6], s)]
+                for v in q["ans"]
+            ]
+        )
     return {"systems": ex["systems"], "strs": strs, "q": cols}

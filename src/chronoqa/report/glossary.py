@@ -32,6 +32,9 @@ COLUMN_HELP: dict[str, str] = {
     "answer (a sentence around the right name scores 0)",
     "T": "time accuracy: the explanation cites the dates the question turns on",
     "AT": "both A and T right",
+    "A all-k": "paraphrase sets: share of the questions with accepted paraphrases answered right in every phrasing "
+    "(the original and each paraphrase; the facts shown are those retrieved for the original)",
+    "flip rate": "paraphrase sets: share of those questions whose verdict differs across their phrasings",
     "T half": "partial time credit: at least one of the dates the question turns on stated right (one end right)",
     "T loose": "partial time credit: every date right when compared by its year only (right at a coarser granularity)",
     "right, dates right": "the right answer, and its dates stated right (T)",
@@ -55,7 +58,9 @@ COLUMN_HELP: dict[str, str] = {
     "of": "scored questions of this template and relation",
     "share": "fail / of",
     "questions": "the failing questions: click one to open it in the explorer",
-    "system columns": "✓ right, ✗ wrong, – not scored on the system's main metric (CCR for runs, A for answers)",
+    "system columns": "✓ right, ✗ wrong, – not scored on the system's main metric (CCR for runs, A for answers); "
+    "an answer's cell names its outcome class on hover (right holder / outdated holder × right / wrong date, "
+    "other wrong) and, on a join question, whether the reply names the intermediate hop (filter: outcome class)",
 }
 """Column label → what it means (the labels as the report prints them)."""
 

@@ -34,6 +34,8 @@ _ANS_COLS = (
     ("abstain_rate", "abstain"),
     ("error_rate", "error"),
 )
+_SET_COLS = (("A_all_k", "A all-k"), ("flip_rate", "flip rate"))
+"""Beside A when any answer file answered a paraphrase set (``chronoqa run`` with ``[paraphrase]``)."""
 _CLASS_COLS = (
     ("right_holder_right_date", "right, dates right"),
     ("right_holder_wrong_date", "right, dates wrong"),
@@ -76,12 +78,20 @@ def _ans_name(row: Mapping[str, Any]) -> str:
     return name
 
 
+def _ans_cols(summary: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The answer table's columns: A all-k and the flip rate beside A when a paraphrase set was answered."""
+    if not any(r["metrics"].get("A_all_k") for r in summary["answers"]):
+        return _ANS_COLS
+    return (_ANS_COLS[0], *_SET_COLS, *_ANS_COLS[1:])
+
+
 def summary_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
     """(retrieval header, rows, answer header, rows) with CI strings: the CLI prints these."""
     rh = ["retriever", *(label for _, label in _RET_COLS)]
     rr = [[_ret_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _RET_COLS)] for r in summary["retrieval"]]
-    ah = ["answerer", *(label for _, label in _ANS_COLS)]
-    ar = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _ANS_COLS)] for r in summary["answers"]]
+    cols = _ans_cols(summary)
+    ah = ["answerer", *(label for _, label in cols)]
+    ar = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in cols)] for r in summary["answers"]]
     return rh, rr, ah, ar
 
 
@@ -365,10 +375,11 @@ def _html_retrieval(summary: Mapping[str, Any]) -> list[str]:
 
 def _html_answers(summary: Mapping[str, Any]) -> list[str]:
     """The answer table with its CIs, the A bars and A by slice."""
+    cols = _ans_cols(summary)
     ans_rows = [
         (
             "control" if r.get("run_control") else "",
-            [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in _ANS_COLS)],
+            [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in cols)],
         )
         for r in summary["answers"]
     ]
@@ -376,8 +387,8 @@ def _html_answers(summary: Mapping[str, Any]) -> list[str]:
         "<h2>Answers</h2>",
         '<p class="sub">95% question-level bootstrap CIs. Failed calls count as wrong. Grey italic rows answer from '
         "a control run. <i>prior</i> answers from training-split statistics without reading anything.</p>",
-        _html_table(["answerer", *(lbl for _, lbl in _ANS_COLS)], ans_rows),
-        legend_html(lbl for _, lbl in _ANS_COLS),
+        _html_table(["answerer", *(lbl for _, lbl in cols)], ans_rows),
+        legend_html(lbl for _, lbl in cols),
         f"<h3>{_e(_CLASS_TITLE)}</h3>",
         _html_table(
             ["answerer", *(lbl for _, lbl in _CLASS_COLS)],

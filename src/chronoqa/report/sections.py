@@ -140,6 +140,7 @@ def _explorer_controls(ex: Mapping[str, Any]) -> str:
             ("allen", "Allen"),
             ("ac", "assumes complete"),
             ("verdict", "verdict"),
+            ("class", "outcome class"),
         )
     )
     sort = (

@@ -30,6 +30,7 @@ RETRIEVAL_METRICS = ("R@10", "nDCG@10", "MRR", "TRP_macro", "CCR", "Outrank@10",
 ANSWER_METRICS = ("A", "A_strict", "abstain_rate", "error_rate", "outdated_rate")
 TIME_METRICS = ("T", "AT", "T_half", "T_loose", *OUTCOME_CLASSES)  # partial credit and TDBench's outcome classes
 JOIN_METRICS = ("join_intermediate_right", "join_wrong_given_intermediate")  # join questions only
+PARAPHRASE_METRICS = ("A_all_k", "flip_rate", "A_original")  # answers to a paraphrase set only
 JUDGE_METRICS = ("judge_agreement", "judge_false_accepts", "judge_false_rejects")  # an LLM judge against the rules
 PRIOR_WARN_CI_LOW = 0.2
 """The prior is flagged on a slice whose accuracy's 95% CI lower bound reaches this value."""
@@ -40,6 +41,11 @@ def _ci(sl: SliceMetrics | None, metric: str) -> dict[str, Any] | None:
     if m is None:
         return None
     return {"value": m.value, "lo": m.ci_low, "hi": m.ci_high, "n": m.n}
+
+
+def _present(sl: SliceMetrics | None, metrics: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The metrics ``sl`` has (a block most files lack adds no key to theirs)."""
+    return {m: v for m in metrics if (v := _ci(sl, m)) is not None}
 
 
 def _slices(block: MetricBlock, metrics: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
@@ -122,12 +128,14 @@ def _answer_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:
                     **{m: _ci(ans.all, m) for m in ANSWER_METRICS},
                     **{m: _ci(tim.all, m) for m in TIME_METRICS},
                     **{m: _ci(ans.all, m) for m in JOIN_METRICS},
+                    **_present(rec.block("paraphrase_sets").all, PARAPHRASE_METRICS),
                 },
                 "judge": {m: _ci(tim.all, m) for m in JUDGE_METRICS if _ci(tim.all, m) is not None},
                 "n_time_refs_missing": tim.n_no_refs,
                 "slices": _slices(ans, ("A", "outdated_rate")),
                 "warnings": list(rec.warnings),
             }
+            | ({"paraphrases": rec.metrics.paraphrases} if rec.metrics.paraphrases else {})
         )
     rows.sort(key=lambda r: (r["answerer"] != "prior", r["name"]))
     return rows
@@ -203,7 +211,7 @@ def build_summary(
     answers = _answer_rows(folder)
     stages = []
     if run_dir is not None:
-        order = ("fetch", "build", "retrieve-", "answer-", "evaluate", "report")
+        order = ("fetch", "build", "paraphrase", "retrieve-", "answer-", "evaluate", "report")
 
         def rank(p: Path) -> tuple[int, str]:
             name = p.parent.name

@@ -18,6 +18,7 @@ from chronoqa.artifacts.release import Release
 from chronoqa.artifacts.runs import RunHit, RunSource, read_run
 from chronoqa.records import Question, Triple
 from chronoqa.score.evaluate import EvaluationResult
+from chronoqa.score.outcomes import outcome_class
 
 __all__ = ["FACT_SETS", "MAX_ANSWER_CHARS", "answer_verdicts", "question_facts", "retrieval_verdicts"]
 
@@ -83,8 +84,21 @@ def _cut(text: str | None) -> str | None:
     return text[: MAX_ANSWER_CHARS - 1] + "…"
 
 
+def _phrasings(
+    rows: Sequence[tuple[str, str, bool]] | None, recs: Mapping[str, AnswerRecord]
+) -> list[tuple[str, str, int, str | None]] | None:
+    """Each paraphrase of a question: its id, text, verdict and answer (None: the question has no set)."""
+    if rows is None:
+        return None
+    return [(pid, text, int(ok), _cut(recs[pid].answer if pid in recs else None)) for pid, text, ok in rows]
+
+
 def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[AnswerRecord]) -> list[AnswerVerdict]:
-    """One row per scored question: outcome, A, T (``None``: no time reference) and the answer text."""
+    """One row per scored question: outcome, A, T (``None``: no time reference), the answer text, the class.
+
+    The class is TDBench's outcome class (:func:`chronoqa.score.outcomes.outcome_class`); on a join question the
+    row also says whether the reply names the intermediate hop.
+    """
     recs = {r.qid: r for r in (read_answers(answers) if isinstance(answers, (str, Path)) else list(answers))}
     times: Mapping[str, Any] = {t.qid: t for t in result.time_rows}
     rows = []
@@ -99,6 +113,9 @@ def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[Ans
                 T=None if t is None or t.T is None else int(t.T),
                 answer=_cut(rec.answer if rec is not None else None),
                 explanation=_cut(rec.explanation if rec is not None else None),
+                outcome_class=None if t is None else outcome_class(o, t),
+                intermediate=o.intermediate,
+                phrasings=_phrasings(result.phrasings.get(o.qid), recs),
             )
         )
     return rows

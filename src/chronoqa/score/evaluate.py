@@ -39,7 +39,7 @@ from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.outcomes import class_metrics
-from chronoqa.score.paraphrase_sets import ParaphraseSource, set_metrics, split_answers
+from chronoqa.score.paraphrase_sets import ParaphraseSource, Phrasings, set_metrics, split_answers
 from chronoqa.score.stats import benjamini_hochberg, bootstrap_cis, mcnemar, paired_test, rng_for
 from chronoqa.score.time_accuracy import Judge, TimeRow
 from chronoqa.time import TimePoint, ValidityMode, parse_time
@@ -66,6 +66,8 @@ class EvaluationResult:
     answer_outcomes: tuple[AnswerOutcome, ...] = ()
     time_rows: tuple[TimeRow, ...] = ()
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    phrasings: Phrasings = field(default_factory=dict)
+    """With a paraphrase set: each paraphrase's verdict, per question (:mod:`chronoqa.score.paraphrase_sets`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The metrics JSON (unrounded; a new dict, safe to modify)."""
@@ -430,13 +432,18 @@ def _paraphrase_fields(
     kw: Mapping[str, Any],
     stats: _Stats,
     warnings: list[str],
+    phrasings: Phrasings,
 ) -> dict[str, Any]:
-    """The paraphrase-set block (every phrasing right, flips), scored by the judging path of the answers."""
+    """The paraphrase-set block (every phrasing right, flips), scored by the judging path of the answers.
+
+    Each paraphrase's verdict is put in ``phrasings`` (the report's explorer shows them).
+    """
     originals, phrased, records = split_answers(answers, paraphrases)
     if not phrased:  # answers to the original questions only: nothing to score as sets
         return {}
     judging = Judging(entities=kw["entities"], aliases=kw["aliases"], rule=kw["rule"], judge=kw["judge"])
-    with_set, met, info = set_metrics(qs, records, {**originals, **phrased}, judging)
+    with_set, met, info, rows = set_metrics(qs, records, {**originals, **phrased}, judging)
+    phrasings.update(rows)
     if not with_set:
         warnings.append("no scored question has an accepted paraphrase: no paraphrase-set metrics")
         return {"paraphrases": info}
@@ -567,6 +574,7 @@ def evaluate(
     ev_rows: list[EvidenceRow] = []
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
+    phrasings: Phrasings = {}
     if run is not None:
         ms = parse_measures(measures)
         ret, ev_rows = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
@@ -576,7 +584,7 @@ def evaluate(
         al = aliases if aliases is not None else ents.aliases
         kw = {"entities": ents, "aliases": al, "rule": answer_rule, "judge": judge}
         if paraphrases is not None:
-            fields.update(_paraphrase_fields(qs, paraphrases, answers, kw, stats, warnings))
+            fields.update(_paraphrase_fields(qs, paraphrases, answers, kw, stats, warnings, phrasings))
             answers = split_answers(answers, paraphrases)[0]
         ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
         fields.update(ans)
@@ -594,4 +602,4 @@ def evaluate(
         warnings=list(warnings),
         **fields,
     )
-    return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings))
+    return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings), phrasings)

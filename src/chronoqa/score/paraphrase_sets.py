@@ -27,7 +27,10 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
 from chronoqa.score.candidates import Judging
 
-__all__ = ["ParaphraseSource", "phrasing_verdicts", "set_metrics", "split_answers"]
+__all__ = ["ParaphraseSource", "Phrasings", "phrasing_verdicts", "set_metrics", "split_answers"]
+
+Phrasings = dict[str, tuple[tuple[str, str, bool], ...]]
+"""Per question with a set: ``(paraphrase id, text, right)`` for each accepted paraphrase, in set order."""
 
 ParaphraseSource = str | Path | Sequence[ParaphraseRecord]
 """A paraphrase set: its file, or its records."""
@@ -79,8 +82,11 @@ def set_metrics(
     records: Sequence[ParaphraseRecord],
     answers: Mapping[str, AnswerRecord],
     judging: Judging,
-) -> tuple[list[Question], dict[str, tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
-    """The questions with a set, their per-question ``A_all_k``, ``flip_rate`` and ``A_original``, and counts."""
+) -> tuple[list[Question], dict[str, tuple[np.ndarray, np.ndarray]], dict[str, Any], Phrasings]:
+    """The questions with a set, their per-question metrics and counts, and each paraphrase's verdict.
+
+    The metrics: ``A_all_k``, ``flip_rate`` and ``A_original``; the verdicts: :data:`Phrasings`.
+    """
     kept = accepted_by_question(records)
     with_set = [q for q in qs if kept.get(q.id)]
     rows = [phrasing_verdicts(q, kept[q.id], answers, judging) for q in with_set]
@@ -97,4 +103,8 @@ def set_metrics(
         "n_phrasings": sum(len(v) for v in rows),
         "n_phrasings_answered": sum(1 for q in with_set for p in kept[q.id] if p.pid in answers),
     }
-    return with_set, metrics, info
+    phrasings = {
+        q.id: tuple((p.pid, p.question, v) for p, v in zip(kept[q.id], row[1:], strict=True))
+        for q, row in zip(with_set, rows, strict=True)
+    }
+    return with_set, metrics, info, phrasings

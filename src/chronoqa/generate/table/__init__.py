@@ -25,11 +25,11 @@ from chronoqa.generate.table.config import (
 )
 from chronoqa.generate.table.datacard import question_counts
 from chronoqa.generate.table.join import JoinDiff, JoinResult, compare_joined, temporal_join
-from chronoqa.generate.table.sql_text import SqlTextReport, sql_to_text, unfaithful
+from chronoqa.generate.table.sql_text import sql_to_text
 from chronoqa.generate.table.store import GranularityReport, TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
 from chronoqa.generate.table.triples import primary_tfd, row_triple
-from chronoqa.generate.table.verbalise import ParaphraseReport, PhraseBook, graph_phrases, paraphrase_questions
+from chronoqa.generate.table.verbalise import PhraseBook, graph_phrases, paraphrase_questions
 from chronoqa.sources.graph_table import graph_as_table
 
 __all__ = [
@@ -44,10 +44,8 @@ __all__ = [
     "JoinDiff",
     "JoinResult",
     "JoinSpec",
-    "ParaphraseReport",
     "PhraseBook",
     "RelationSpec",
-    "SqlTextReport",
     "TFDReport",
     "TableBuild",
     "TableBuildConfig",
@@ -68,5 +66,4 @@ __all__ = [
     "select_tfds",
     "sql_to_text",
     "temporal_join",
-    "unfaithful",
 ]

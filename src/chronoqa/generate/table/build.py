@@ -18,6 +18,7 @@ from typing import Any
 
 from chronoqa.artifacts.release import FunctionalFlags
 from chronoqa.errors import BadRowPolicy, ChronoqaError, UnknownNameError
+from chronoqa.generate.faithful import RewordingReport
 from chronoqa.generate.result import BuildResult, manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.generate.table.config import AS_OF_DATA, TableBuildConfig, latest_date
@@ -35,12 +36,12 @@ from chronoqa.generate.table.questions import (
     allen_questions,
     spell_questions,
 )
+from chronoqa.generate.table.sql_text import ChatLike, sql_to_text
 from chronoqa.generate.table.store import GranularityReport, TableStore, detect_granularity
 from chronoqa.generate.table.tfd import TFD, TFDReport, check_tfd, discover_tfds, select_tfds
 from chronoqa.generate.table.triples import check_identity, primary_tfd
 from chronoqa.generate.table.verbalise import (
     ROLE_COLUMNS,
-    ParaphraseReport,
     PhraseBook,
     column_label,
     paraphrase_questions,
@@ -248,16 +249,22 @@ def build_table_benchmark(
     phrases: PhraseBook | None = None,
     paraphrase: Callable[[str], str] | None = None,
     sources: Mapping[str, Mapping[str, Any]] | None = None,
+    sql_client: ChatLike | None = None,
+    sql_client_name: str = "",
 ) -> BuildResult:
     """Build a table benchmark from ``tables`` (see the module docstring).
 
     ``paraphrase``, when given, rewrites each question; a paraphrase that drops a key value or a date
-    is rejected (the template text stays) and counted in the manifest. ``sources`` (table name →
+    is rejected (the template text stays) and counted in the manifest. ``sql_client`` (a chat client, named
+    ``sql_client_name`` in the manifest), when given, words each question from its SQL
+    (:func:`~chronoqa.generate.table.sql_text.sql_to_text`), kept only where the faithfulness check passes,
+    the rejection counts in the manifest's ``sql_to_text`` and the data card. ``sources`` (table name →
     path/sha256) is recorded in the manifest as is. The build is the steps of :data:`STEPS`, in order,
     over one :class:`TableBuildState`.
     """
     b = TableBuildState(tables, *_resolve_config(config or TableBuildConfig(), phrases or PhraseBook(), tables))
     b.paraphrase, b.sources = paraphrase, sources
+    b.sql_client, b.sql_client_name = sql_client, sql_client_name
     for step in STEPS:
         step(b)
     assert b.result is not None
@@ -275,6 +282,8 @@ class TableBuildState:
     as_of: TimePoint
     as_of_source: str
     paraphrase: Callable[[str], str] | None = None
+    sql_client: ChatLike | None = None
+    sql_client_name: str = ""
     sources: Mapping[str, Mapping[str, Any]] | None = None
     stores: dict[str, TableStore] = field(default_factory=dict)
     gran_reports: dict[str, GranularityReport] = field(default_factory=dict)
@@ -295,7 +304,8 @@ class TableBuildState:
     joins: list[JoinResult] = field(default_factory=list)
     join_manifest: list[dict[str, Any]] = field(default_factory=list)
     none_dropped: int = 0
-    para_report: ParaphraseReport | None = None
+    para_report: RewordingReport | None = None
+    sql_report: RewordingReport | None = None
     corpus: list[Doc] = field(default_factory=list)
     result: BuildResult | None = None
 
@@ -572,10 +582,12 @@ def _join_questions(b: TableBuildState) -> None:
 
 
 def _finish_questions(b: TableBuildState) -> None:
-    """At most ``max_none_share`` "none" answers; the paraphrase step, if any; the splits."""
+    """At most ``max_none_share`` "none" answers; the SQL-to-text and paraphrase steps, if any; the splits."""
     b.questions, b.none_dropped = cap_none(b.questions, b.cfg.max_none_share)
     if not b.questions:
         raise ChronoqaError(_why_no_questions(b.to_build, b.stores, b.tfd_reports, b.kept_by_table, b.cfg, b.kinds))
+    if b.sql_client is not None:
+        b.questions, b.sql_report = sql_to_text(b.questions, b.sql_client)
     if b.paraphrase is not None:
         b.questions, b.para_report = paraphrase_questions(b.questions, b.paraphrase)
     splits = assign_splits(
@@ -626,6 +638,8 @@ def _result(b: TableBuildState) -> None:
         },
         "paraphrase": None if b.para_report is None else b.para_report.to_dict(),
     }
+    if b.sql_report is not None:  # only when asked: a build without the step keeps its manifest as it was
+        manifest["sql_to_text"] = {"client": b.sql_client_name, **b.sql_report.to_dict()}
     flags = [FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in b.questions]
     docs = tuple(b.corpus)
     extras = {"tfd_reports": b.tfd_reports, "joins": tuple(b.joins)}

@@ -232,6 +232,27 @@ def _tfds(manifest: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _sql_to_text(manifest: Mapping[str, Any]) -> list[str]:
+    """The LLM wording step, when it ran: its client, what was kept and the rejections by reason and template."""
+    r = manifest.get("sql_to_text")
+    if not r:
+        return []
+    rate = "–" if r["rejection_rate"] is None else f"{r['rejection_rate']:.1%}"
+    lines = [
+        "",
+        "## Questions worded by a model from their SQL",
+        "",
+        f"- Client: {md_code(r['client'])}; {r['tried']} questions asked, {r['accepted']} rewordings passed the "
+        f"faithfulness check, {r['rejected']} rejected (rejection rate {rate}), {r['failed']} requests failed. A "
+        "rejected or failed rewording leaves the template's wording.",
+    ]
+    lines += [f"- rejected for {md_code(k)}: {v}" for k, v in r["reasons"].items()]
+    lines += [
+        f"- template {md_code(t)}: {c['rejected']} of {c['checked']} rejected" for t, c in r["by_template"].items()
+    ]
+    return lines
+
+
 def _splits_and_limits(manifest: Mapping[str, Any]) -> list[str]:
     """The split sizes and the known limitations."""
     lines: list[str] = []
@@ -269,5 +290,6 @@ _SECTIONS: tuple[Callable[[Mapping[str, Any]], list[str]], ...] = (
     _priors,
     _closed_world,
     _tfds,
+    _sql_to_text,
     _splits_and_limits,
 )

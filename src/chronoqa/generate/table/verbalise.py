@@ -20,7 +20,8 @@ family's fields (``{from}``, ``{to}``, ``{year}``).
 Several answers are asked in the plural ("Who were the Prime Ministers of ... whose terms ..."): the
 ``*_plural`` entries, derived when not given (:func:`plural_template`, :func:`plural_verb`). Questions never
 name the table or "the database". :func:`paraphrase_questions` runs an optional
-paraphrase callable and rejects (and counts) any paraphrase that loses a key value or a date.
+paraphrase callable and :func:`reword_questions` keeps a rewording only when the one faithfulness check
+(:func:`chronoqa.generate.faithful.check_rewording`) passes, counting the rejections.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.articles import definite
+from chronoqa.generate.faithful import RewordingReport
 from chronoqa.io import read_json
 from chronoqa.records import Question
 from chronoqa.sources.graph_table import GRAPH_TFD
@@ -44,7 +46,6 @@ __all__ = [
     "CLAUSES",
     "ROLE_COLUMNS",
     "ROW_NOUNS",
-    "ParaphraseReport",
     "PhraseBook",
     "TFDPhrases",
     "bounded_subject",
@@ -60,6 +61,7 @@ __all__ = [
     "plural_verb",
     "possessive",
     "render",
+    "reword_questions",
     "row_noun",
 ]
 
@@ -441,58 +443,41 @@ def _row_phrases(lhs: Sequence[str], rhs: str, row: str) -> TFDPhrases:
     )
 
 
-@dataclass
-class ParaphraseReport:
-    """What the paraphrase step did."""
+def reword_questions(
+    questions: Sequence[Question], texts: Sequence[str | None], errors: Mapping[int, str], rule: str
+) -> tuple[list[Question], RewordingReport]:
+    """Each question reworded as ``texts[i]`` where the faithfulness check passes, else as it was.
 
-    tried: int = 0
-    accepted: int = 0
-    rejected: int = 0
-    failed: int = 0
-    examples: list[dict[str, str]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON form."""
-        return {
-            "tried": self.tried,
-            "accepted": self.accepted,
-            "rejected": self.rejected,
-            "failed": self.failed,
-            "rejected_examples": self.examples[:20],
-        }
+    ``texts[i]`` None: not reworded (a failed request when ``errors`` has ``i``, counted; else not asked). A
+    kept rewording becomes the question's text, the template's wording staying in
+    ``logical_form["template_question"]``; the check is :func:`chronoqa.generate.faithful.check_rewording`.
+    """
+    report = RewordingReport()
+    out = list(questions)
+    for i, (q, text) in enumerate(zip(questions, texts, strict=True)):
+        if text is None:
+            if i in errors:
+                report.fail(q, errors[i])
+            continue
+        if report.judge(q, rule, text, same_ok=True) or text.strip() == q.question.strip():
+            continue
+        out[i] = replace(q, question=text.strip(), logical_form={**q.logical_form, "template_question": q.question})
+    return out, report
 
 
 def paraphrase_questions(
     questions: Sequence[Question], paraphrase: Callable[[str], str]
-) -> tuple[list[Question], ParaphraseReport]:
-    """Paraphrase each question; keep the template text when a key value or a date goes missing.
-
-    The strings that must survive are those the builder recorded in ``logical_form["must_keep"]``
-    (the key values and readable dates of the question), compared case-insensitively.
-    """
-    report = ParaphraseReport()
-    out = []
-    for q in questions:
-        report.tried += 1
-        keep = [str(s) for s in q.logical_form.get("must_keep", ())]
+) -> tuple[list[Question], RewordingReport]:
+    """Reword each question with ``paraphrase``; keep the template text unless the faithfulness check passes."""
+    texts: list[str | None] = []
+    errors: dict[int, str] = {}
+    for i, q in enumerate(questions):
         try:
-            text = paraphrase(q.question)
+            texts.append(paraphrase(q.question))
         except Exception as exc:  # a failing paraphraser must not lose the question
-            report.failed += 1
-            report.examples.append({"id": q.id, "error": f"{type(exc).__name__}: {exc}"})
-            out.append(q)
-            continue
-        lost = [s for s in keep if s.lower() not in text.lower()]
-        if lost or not text.strip():
-            report.rejected += 1
-            report.examples.append({"id": q.id, "paraphrase": text, "lost": ", ".join(lost) or "(empty)"})
-            out.append(q)
-            continue
-        report.accepted += 1
-        lf = dict(q.logical_form)
-        lf["template_question"] = q.question
-        out.append(replace(q, question=text.strip(), logical_form=lf))
-    return out, report
+            texts.append(None)
+            errors[i] = f"{type(exc).__name__}: {exc}"
+    return reword_questions(questions, texts, errors, "paraphrase")
 
 
 def graph_phrases(name: str = "yago11k") -> PhraseBook:
