@@ -12,7 +12,9 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import os
+import re
 import tempfile
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
@@ -33,6 +35,7 @@ R = TypeVar("R")
 __all__ = [
     "arrow_bytes",
     "atomic_write",
+    "check_finite",
     "dumps",
     "iter_json_lines",
     "json_lines",
@@ -332,8 +335,9 @@ def text_lines(path: str | Path, data: bytes | None = None) -> Generator[tuple[i
 def read_json(path: str | Path) -> Any:
     """Read a JSON file; a syntax error names the file, line and column."""
     path = Path(path)
+    text = read_text(path)
     try:
-        return json.loads(read_text(path))
+        obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(
             str(path),
@@ -343,6 +347,8 @@ def read_json(path: str | Path) -> Any:
             f"valid JSON ({exc.msg})",
             "repair or regenerate the file",
         ) from None
+    check_finite(path, 0, text, obj)
+    return obj
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
@@ -368,6 +374,7 @@ def numbered_jsonl(path: str | Path, data: bytes | None = None) -> Iterator[tupl
                 f"one JSON object per line ({exc.msg})",
                 "repair or regenerate the file",
             ) from None
+        check_finite(path, lineno, line, obj)
         if not isinstance(obj, dict):
             raise DataError(
                 str(path),
@@ -378,6 +385,42 @@ def numbered_jsonl(path: str | Path, data: bytes | None = None) -> Iterator[tupl
                 "each line must be one {...} record",
             )
         yield lineno, obj
+
+
+#: What a JSON text holding a number that is not finite shows: Python's NaN/Infinity tokens, or an exponent
+#: too large for a float (``1e999`` parses as infinity); only a text that shows one is walked.
+_NON_FINITE_HINT = re.compile(r"NaN|Infinity|[eE][+-]?\d{3}")
+
+
+def check_finite(path: str | Path, line: int, text: str, obj: Any) -> None:
+    """Raise :class:`DataError` when the JSON value ``obj`` (parsed from ``text``) holds a NaN or infinite number.
+
+    ``line`` 0: ``text`` is a whole file, and the error names the line of the first NaN/Infinity token.
+    """
+    hint = _NON_FINITE_HINT.search(text)
+    if hint is None:
+        return
+    found = _non_finite(obj, "")
+    if found is None:
+        return
+    where, value = found
+    if line == 0:
+        line = text.count("\n", 0, hint.start()) + 1
+    raise DataError(
+        str(path), line, where or "(value)", value, "a finite number (not NaN or infinity)", "fix the value"
+    )
+
+
+def _non_finite(obj: Any, where: str) -> tuple[str, float] | None:
+    """The first NaN or infinite float in ``obj`` with its field path (``hits[2].score``), else ``None``."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else (where, obj)
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    for key, value in items:
+        found = _non_finite(value, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else key)
+        if found is not None:
+            return found
+    return None
 
 
 def sha256_bytes(data: bytes) -> str:

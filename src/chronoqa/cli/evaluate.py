@@ -155,18 +155,30 @@ def register(app: typer.Typer) -> None:
     app.command("evaluate")(evaluate_cmd)
 
 
-def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: int) -> tuple[Any, Any, Any]:
+def _inputs(
+    bench: str, answers: Path | None, compare: Path | None, max_chars: int, split: str | None
+) -> tuple[Any, Any, Any]:
     """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
-    The release's questions are read first, as the scorer reads them: a bad release is the first error.
+    The release's questions are read first, as the scorer reads them: a bad release is the first error. An
+    answers file that answers none of the questions scored (empty, or made for another split) is an error.
     """
     from chronoqa.artifacts.answers import read_answers
     from chronoqa.artifacts.release import load_release
     from chronoqa.artifacts.remote import local_release
+    from chronoqa.errors import ChronoqaError
 
     release = load_release(local_release(bench))
     _ = release.questions
     scored, scored_b = (None if p is None else read_answers(p, max_chars=max_chars) for p in (answers, compare))
+    asked = {q.id for q in release.questions if split is None or q.split == split}
+    for flag, path, records in (("--answers", answers, scored), ("--compare-answers", compare, scored_b)):
+        if asked and records is not None and not asked.intersection(r.qid for r in records):
+            where = f"the {split} split" if split else str(release.path)
+            raise ChronoqaError(
+                f"{flag} {path}: {len(records)} answer lines, none for the {len(asked)} questions of {where}. "
+                f"Fix: give the answers of this release (`chronoqa run` or `chronoqa answer` writes them)"
+            )
     return release, scored, scored_b
 
 
@@ -226,7 +238,7 @@ def evaluate_cmd(
         ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
-        release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
+        release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars, split)
         paraphrases = paraphrases or _release_paraphrases(release.path, answers)
         result = evaluate(
             release,

@@ -1,0 +1,125 @@
+"""Hostile inputs closed with one general rule each: one clear error (exit 2) naming the file, never a pass.
+
+An empty table, an answers file answering none of the scored questions, a NaN or infinite number in any JSON
+file or run, a release whose files hold fewer records than its manifest says.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cli_in_process import cli
+
+_CSV = (
+    "Country,Role,Name,Start,End\n"
+    "A,President,x,1990-01-05,1995-03-01\nA,President,y,1995-03-01,2001-07-31\nA,President,z,2001-08-01,\n"
+    "B,President,u,1980-02-02,1999-12-31\nB,President,v,2000-01-01,\n"
+)
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("rel")
+    (root / "l.csv").write_text(_CSV, encoding="utf-8")
+    out = root / "rel"
+    r = cli("build", "table", str(root / "l.csv"), "--out", str(out), "--tfd", "Country,Role->Name", "--per-cell", "2")
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def _one_error(result: object, *needles: str) -> None:
+    code, output = result.exit_code, result.output  # type: ignore[attr-defined]
+    assert code == 2, output
+    assert "Traceback" not in output
+    errors = [line for line in output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, output
+    for needle in needles:
+        assert needle in errors[0], (needle, errors[0])
+
+
+def _evaluate(release: Path, tmp_path: Path, *args: str) -> object:
+    return cli("evaluate", "--bench", str(release), "--out", str(tmp_path / "m.json"), "--bootstrap", "10", *args)
+
+
+def test_a_header_only_table_says_it_has_no_rows_before_asking_for_as_of(tmp_path: Path) -> None:
+    table = tmp_path / "empty.csv"
+    table.write_text(_CSV.splitlines()[0] + "\n", encoding="utf-8")
+    _one_error(cli("build", "table", str(table), "--out", str(tmp_path / "o")), "empty.csv", "no data rows")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_table_whose_every_row_is_skipped_says_so_before_asking_for_as_of(tmp_path: Path) -> None:
+    table = tmp_path / "bad.csv"
+    table.write_text("Country,Role,Name,Start,End\nA,P,x,not a date,\nA,P,y,also not,\n", encoding="utf-8")
+    out = str(tmp_path / "o")
+    _one_error(cli("build", "table", str(table), "--out", out, "--on-bad-row", "skip"), "bad.csv", "all 2 rows")
+
+
+def test_an_empty_answers_file_is_an_error_naming_it(release: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("", encoding="utf-8")
+    _one_error(_evaluate(release, tmp_path, "--answers", str(answers)), "--answers", "answers.jsonl", "0 answer lines")
+    assert not (tmp_path / "m.json").exists()
+
+
+def _answer(qid: str) -> str:
+    return json.dumps({"qid": qid, "answerer": "t", "status": "ok", "answer": "x"}) + "\n"
+
+
+def test_answers_for_none_of_the_scored_split_are_an_error(release: Path, tmp_path: Path) -> None:
+    """A neighbour of the empty file: lines that answer only another split than the one scored."""
+    qs = [json.loads(line) for line in (release / "benchmark.jsonl").read_text(encoding="utf-8").splitlines()]
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("".join(_answer(q["id"]) for q in qs if q["split"] == "train"), encoding="utf-8")
+    test_n = sum(q["split"] == "test" for q in qs)
+    _one_error(
+        _evaluate(release, tmp_path, "--answers", str(answers), "--split", "test"),
+        "answers.jsonl",
+        f"none for the {test_n} questions of the test split",
+    )
+    assert _evaluate(release, tmp_path, "--answers", str(answers), "--split", "train").exit_code == 0
+
+
+def _run_lines(release: Path, score: str, bad: int) -> str:
+    qs = [json.loads(line) for line in (release / "benchmark.jsonl").read_text(encoding="utf-8").splitlines()]
+    doc = json.loads((release / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    hit = {k: doc[k] for k in ("doc_id", "s", "r", "o", "t_start", "t_end")}
+    lines = []
+    for i, q in enumerate(qs):
+        line = json.dumps({"qid": q["id"], "hits": [{**hit, "rank": 1, "score": 0.5}]})
+        lines.append(line.replace('"score": 0.5', f'"score": {score}') if i == bad else line)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("score", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_non_finite_score_in_a_run_names_file_line_and_field(release: Path, tmp_path: Path, score: str) -> None:
+    run = tmp_path / "x.run.jsonl"
+    run.write_text(_run_lines(release, score, bad=2), encoding="utf-8")
+    _one_error(_evaluate(release, tmp_path, "--run", str(run)), "x.run.jsonl:3", "hits[0].score", "finite")
+
+
+@pytest.mark.parametrize("score", ["nan", "inf", "-Infinity"])
+def test_a_non_finite_score_in_a_trec_run_names_its_line(release: Path, tmp_path: Path, score: str) -> None:
+    qs = [json.loads(line) for line in (release / "benchmark.jsonl").read_text(encoding="utf-8").splitlines()]
+    doc = json.loads((release / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[0])["doc_id"]
+    run = tmp_path / "x.trec"
+    run.write_text("".join(f"{q['id']} Q0 {doc} 1 {score if i == 4 else '1.5'} t\n" for i, q in enumerate(qs)))
+    _one_error(_evaluate(release, tmp_path, "--run", str(run)), "x.trec:5", "finite")
+
+
+def test_a_non_finite_number_in_any_json_file_names_its_field(tmp_path: Path) -> None:
+    """A neighbour: every JSON reader (here the manifest-like file read_json reads) refuses NaN, naming line and field."""
+    from chronoqa.errors import DataError
+    from chronoqa.io import numbered_jsonl, read_json
+
+    path = tmp_path / "m.json"
+    path.write_text('{\n  "a": 1,\n  "b": {"c": [1, NaN]}\n}\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"m\.json:3: field 'b\.c\[1\]'"):
+        read_json(path)
+    lines = tmp_path / "x.jsonl"
+    lines.write_text('{"t": "NaN is a word"}\n{"v": 1E400}\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r"x\.jsonl:2: field 'v'"):
+        list(numbered_jsonl(lines))
