@@ -111,7 +111,7 @@ def test_a_non_finite_score_in_a_trec_run_names_its_line(release: Path, tmp_path
 
 
 def test_a_non_finite_number_in_any_json_file_names_its_field(tmp_path: Path) -> None:
-    """A neighbour: every JSON reader (here the manifest-like file read_json reads) refuses NaN, naming line and field."""
+    """A neighbour: every JSON reader (a JSON file, a JSONL file) refuses NaN, naming line and field."""
     from chronoqa.errors import DataError
     from chronoqa.io import numbered_jsonl, read_json
 
@@ -123,3 +123,46 @@ def test_a_non_finite_number_in_any_json_file_names_its_field(tmp_path: Path) ->
     lines.write_text('{"t": "NaN is a word"}\n{"v": 1E400}\n', encoding="utf-8")
     with pytest.raises(DataError, match=r"x\.jsonl:2: field 'v'"):
         list(numbered_jsonl(lines))
+
+
+def _damaged(release: Path, tmp_path: Path, name: str, keep: int) -> Path:
+    """A copy of ``release`` whose file ``name`` keeps only its first ``keep`` lines."""
+    import shutil
+
+    copy = tmp_path / "damaged"
+    shutil.copytree(release, copy)
+    lines = (copy / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    (copy / name).write_text("".join(lines[:keep]), encoding="utf-8")
+    return copy
+
+
+def _manifest_count(release: Path, key: str) -> int:
+    return int(json.loads((release / "manifest.json").read_text(encoding="utf-8"))["counts"][key])
+
+
+def test_an_emptied_benchmark_is_refused_by_evaluate_with_both_counts(release: Path, tmp_path: Path) -> None:
+    damaged = _damaged(release, tmp_path, "benchmark.jsonl", 0)
+    answers = tmp_path / "a.jsonl"
+    answers.write_text("", encoding="utf-8")
+    n = _manifest_count(release, "questions")
+    _one_error(
+        _evaluate(damaged, tmp_path, "--answers", str(answers)),
+        "benchmark.jsonl: 0 records",
+        f"wrote {n}",
+        "chronoqa build table",
+    )
+
+
+def test_a_cut_corpus_is_refused_by_export(release: Path, tmp_path: Path) -> None:
+    damaged = _damaged(release, tmp_path, "corpus.jsonl", 2)
+    n = _manifest_count(release, "corpus_docs")
+    result = cli("export", str(damaged), "--to", "beir", "--out", str(tmp_path / "ex"))
+    _one_error(result, "corpus.jsonl: 2 records", f"wrote {n} (counts.corpus_docs)")
+
+
+def test_cut_functional_flags_are_refused_by_evaluate(release: Path, tmp_path: Path) -> None:
+    """A neighbour: the flags file (one record per question) cut short, read when a run is scored."""
+    damaged = _damaged(release, tmp_path, "functional_negatives.jsonl", 3)
+    run = tmp_path / "x.run.jsonl"
+    run.write_text(_run_lines(release, "0.5", bad=0), encoding="utf-8")
+    _one_error(_evaluate(damaged, tmp_path, "--run", str(run)), "functional_negatives.jsonl: 3 records")

@@ -40,8 +40,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x85\u2028\u2029]")
 # YAML's printable set, less its line breaks (U+0085, U+2028/9) and the byte-order mark
 _YAML_UNSAFE = re.compile(
-    "[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|"
-    + INVISIBLE.pattern
+    "[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|" + INVISIBLE.pattern
 )
 
 

@@ -348,7 +348,8 @@ def _check_rows(tables: Sequence[TemporalTable]) -> None:
         read = t.report.rows_read if t.report is not None else 0
         why.append(f"{source}: {'no data rows (a header only)' if not read else f'all {read} rows were skipped'}")
     raise ChronoqaError(
-        f"no question could be made: {'; '.join(why) or 'no input table'}. Fix: give a table with data rows, or fix the rows the load report lists"
+        f"no question could be made: {'; '.join(why) or 'no input table'}. "
+        "Fix: give a table with data rows, or fix the rows the load report lists"
     )
 
 
