@@ -6,7 +6,15 @@ file or run, a release whose files hold fewer records than its manifest says.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -166,3 +174,68 @@ def test_cut_functional_flags_are_refused_by_evaluate(release: Path, tmp_path: P
     run = tmp_path / "x.run.jsonl"
     run.write_text(_run_lines(release, "0.5", bad=0), encoding="utf-8")
     _one_error(_evaluate(damaged, tmp_path, "--run", str(run)), "functional_negatives.jsonl: 3 records")
+
+
+@contextlib.contextmanager
+def _held_lock(lock: Path) -> Iterator[int]:
+    """``lock`` held as another chronoqa process holds it (an open file description of its own)."""
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    os.write(fd, b"4242\n")
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _ok_run(release: Path, tmp_path: Path) -> Path:
+    run = tmp_path / "x.run.jsonl"
+    run.write_text(_run_lines(release, "0.5", bad=0), encoding="utf-8")
+    return run
+
+
+def test_a_metrics_file_another_evaluate_writes_is_refused(release: Path, tmp_path: Path) -> None:
+    run = _ok_run(release, tmp_path)
+    with _held_lock(tmp_path / ".m.json.lock"):
+        _one_error(_evaluate(release, tmp_path, "--run", str(run)), "m.json is in use", "process 4242", "--wait")
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_evaluate_with_wait_waits_for_the_writer_of_its_metrics_file(release: Path, tmp_path: Path) -> None:
+    run = _ok_run(release, tmp_path)
+    released = threading.Event()
+    with _held_lock(tmp_path / ".m.json.lock") as fd:
+
+        def release_soon() -> None:
+            time.sleep(0.5)
+            released.set()
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+        threading.Thread(target=release_soon).start()
+        result = _evaluate(release, tmp_path, "--run", str(run), "--wait")
+        assert released.is_set()  # it finished only after the other writer let go
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["n_questions"] > 0
+
+
+def test_evaluates_writing_other_files_of_one_folder_do_not_wait(release: Path, tmp_path: Path) -> None:
+    """A neighbour: the lock is the file's, not the folder's; it leaves no lock file behind."""
+    run = _ok_run(release, tmp_path)
+    with _held_lock(tmp_path / ".other.json.lock"):
+        assert _evaluate(release, tmp_path, "--run", str(run)).exit_code == 0  # type: ignore[attr-defined]
+    assert not (tmp_path / ".m.json.lock").exists()
+
+
+def test_two_evaluate_processes_into_one_metrics_file_never_both_write_unlocked(release: Path, tmp_path: Path) -> None:
+    """Two real processes at once: each either writes a whole metrics file or is refused in one line (exit 2)."""
+    run = _ok_run(release, tmp_path)
+    args = ["--bench", str(release), "--run", str(run), "--out", str(tmp_path / "m.json"), "--bootstrap", "3000"]
+    cmd = [sys.executable, "-c", "from chronoqa.cli import main; main()", "evaluate", *args]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [(p.wait(timeout=300), p.stderr.read() if p.stderr else "") for p in procs]
+    assert sorted(code for code, _ in results)[0] == 0, results
+    for code, err in results:
+        assert code in (0, 2) and "Traceback" not in err, err
+        if code == 2:
+            assert "m.json is in use by another chronoqa run" in err, err
+    assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["n_questions"] > 0

@@ -46,6 +46,7 @@ __all__ = [
     "OutputFolderError",
     "ancestor_locks",
     "check_output_folder",
+    "file_lock",
     "is_locked",
     "read_marker",
 ]
@@ -133,9 +134,11 @@ class FolderLock:
     opened it just before notices that the file it locked is gone and locks the new one.
     """
 
-    def __init__(self, folder: str | Path, *, wait: bool = False, what: str = "folder") -> None:
+    def __init__(self, folder: str | Path, *, wait: bool = False, what: str = "folder", file: str = "") -> None:
         self.folder = Path(folder)
-        self.path = self.folder / LOCK_FILE
+        #: ``file``: lock one file of the folder (``.<file>.lock``), not the whole folder (see :func:`file_lock`)
+        self.path = self.folder / (f".{file}.lock" if file else LOCK_FILE)
+        self.target = self.folder / file if file else self.folder
         self.wait = wait
         self.what = what
         self._fd: int | None = None
@@ -152,7 +155,7 @@ class FolderLock:
             except BlockingIOError:
                 holder = _read_holder(fd)
                 os.close(fd)
-                raise FolderLockedError(_busy(self.what, self.folder, holder)) from None
+                raise FolderLockedError(_busy(self.what, self.target, holder)) from None
             except BaseException:
                 os.close(fd)
                 raise
@@ -162,14 +165,16 @@ class FolderLock:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         self._fd = fd
-        _HELD.add(self.folder.resolve())
+        if self.target == self.folder:
+            _HELD.add(self.folder.resolve())
 
     def release(self) -> None:
         """Remove the lock file and release the lock (a no-op when not held)."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
-        _HELD.discard(self.folder.resolve())
+        if self.target == self.folder:
+            _HELD.discard(self.folder.resolve())
         with contextlib.suppress(OSError):
             if _same_file(fd, self.path):
                 self.path.unlink()
@@ -188,6 +193,16 @@ class FolderLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+def file_lock(path: str | Path, *, wait: bool = False, what: str = "output file") -> FolderLock:
+    """The lock of one output file ``path`` (a metrics file): ``.<name>.lock`` beside it, held as a folder's is.
+
+    Two commands writing the same file: the second fails in one line (or waits, ``wait``); commands writing
+    other files of the same folder do not wait for each other.
+    """
+    path = Path(path)
+    return FolderLock(path.parent, wait=wait, what=what, file=path.name)
 
 
 def _busy(what: str, folder: Path, holder: str) -> str:

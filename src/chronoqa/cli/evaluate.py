@@ -146,7 +146,8 @@ _MaxAnswerChars = Annotated[
     int, typer.Option("--max-answer-chars", min=1, help="Longest answer text read; a longer one is an error.")
 ]
 _Wait = Annotated[
-    bool, typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once).")
+    bool,
+    typer.Option(help="Wait while another chronoqa command holds --out or a folder above it (default: fail at once)."),
 ]
 
 
@@ -230,33 +231,34 @@ def evaluate_cmd(
 
         llm_judge = make_judge(judge, judge_cache or out.parent / "cache" / "judge")
     from chronoqa.cli._progress import one_step
-    from chronoqa.outdir import ancestor_locks
+    from chronoqa.outdir import ancestor_locks, file_lock
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
-    _check_out(out, (answers, compare_answers, run, compare, paraphrases))
     with (
         ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
-        one_step(plain_console(stderr=True), step, None),
-    ):  # start and end on stderr
-        release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars, split)
-        paraphrases = paraphrases or _release_paraphrases(release.path, answers)
-        result = evaluate(
-            release,
-            run=run,
-            answers=scored,
-            functional_only=functional_only,
-            compare=compare,
-            compare_answers=scored_b,
-            seed=seed,
-            n_bootstrap=bootstrap,
-            min_slice=min_slice,
-            measures=tuple(measure) if measure else DEFAULT_RANKING,
-            answer_rule=answer_rule,  # type: ignore[arg-type]
-            split=split,
-            judge=llm_judge,
-            paraphrases=paraphrases,
-        )
-        metrics = result.to_dict()
-        write_json(out, metrics)
+        file_lock(out, wait=wait, what="metrics file"),  # so is another evaluate writing the same --out
+    ):
+        _check_out(out, (answers, compare_answers, run, compare, paraphrases))  # under the lock: nothing races it
+        with one_step(plain_console(stderr=True), step, None):  # start and end on stderr
+            release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars, split)
+            paraphrases = paraphrases or _release_paraphrases(release.path, answers)
+            result = evaluate(
+                release,
+                run=run,
+                answers=scored,
+                functional_only=functional_only,
+                compare=compare,
+                compare_answers=scored_b,
+                seed=seed,
+                n_bootstrap=bootstrap,
+                min_slice=min_slice,
+                measures=tuple(measure) if measure else DEFAULT_RANKING,
+                answer_rule=answer_rule,  # type: ignore[arg-type]
+                split=split,
+                judge=llm_judge,
+                paraphrases=paraphrases,
+            )
+            metrics = result.to_dict()
+            write_json(out, metrics)
     render(metrics, console)
     console.print(f"metrics written to {out}")
