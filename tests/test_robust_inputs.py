@@ -239,3 +239,72 @@ def test_two_evaluate_processes_into_one_metrics_file_never_both_write_unlocked(
         if code == 2:
             assert "m.json is in use by another chronoqa run" in err, err
     assert json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["n_questions"] > 0
+
+
+def _impossible(tmp_path: Path, kind: str) -> str:
+    """An ``--out`` no file system takes: under a file, a name over 255 bytes, in a folder no one may create in."""
+    if kind == "under a file":
+        (tmp_path / "plain.txt").write_text("the user's\n", encoding="utf-8")
+        return str(tmp_path / "plain.txt" / "out")
+    if kind == "name too long":
+        return str(tmp_path / ("x" * 300) / "out")
+    return "/proc/chronoqa-cannot-be-here/out"
+
+
+_TROUBLE = {
+    "under a file": "is a file",
+    "name too long": "longer than the file system allows",
+    "not creatable": "none can be made there",
+}
+
+
+@pytest.mark.parametrize("kind", list(_TROUBLE))
+@pytest.mark.parametrize("command", ["evaluate", "build", "export"])
+def test_an_impossible_out_is_one_error_naming_the_option(
+    release: Path, tmp_path: Path, command: str, kind: str
+) -> None:
+    out = _impossible(tmp_path, kind)
+    if command == "evaluate":
+        result = _evaluate_to(release, tmp_path, out)
+    elif command == "build":
+        (tmp_path / "l.csv").write_text(_CSV, encoding="utf-8")
+        result = cli("build", "table", str(tmp_path / "l.csv"), "--out", out, "--tfd", "Country,Role->Name")
+    else:
+        result = cli("export", str(release), "--to", "beir", "--out", out)
+    trouble = "a file" if kind == "under a file" else _TROUBLE[kind]
+    _one_error(result, "--out", trouble, "Fix: give --out another path")
+    if kind == "under a file":
+        assert (tmp_path / "plain.txt").read_text(encoding="utf-8") == "the user's\n"
+
+
+def _evaluate_to(release: Path, tmp_path: Path, out: str) -> object:
+    run = _ok_run(release, tmp_path)
+    return cli("evaluate", "--bench", str(release), "--run", str(run), "--out", out, "--bootstrap", "10")
+
+
+def test_a_folder_as_config_file_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / "conf").mkdir()
+    _one_error(cli("run", "--config", str(tmp_path / "conf")), "--config", "is a folder, where a file is expected")
+
+
+def test_a_nul_in_a_path_from_a_config_file_is_one_error(tmp_path: Path) -> None:
+    """A neighbour: a path no command line can carry, given in a config file."""
+    conf = tmp_path / "c.toml"
+    conf.write_text('out = "a\\u0000b"\n', encoding="utf-8")
+    _one_error(cli("run", "--config", str(conf)), "NUL character")
+
+
+def test_path_errors_name_the_option_whose_path_failed() -> None:
+    """The option is found by the failing path: itself, a folder above it, or a lock file beside it."""
+    import errno
+
+    from chronoqa.cli._ui import path_error
+
+    argv = ["evaluate", "--bench", "rel", "--out", "/proc/x/m.json"]
+    beside = OSError(errno.ENOENT, "No such file or directory", "/proc/x/.m.json.lock")
+    above = OSError(errno.ENOTDIR, "Not a directory", "/proc/x")
+    assert path_error(beside, argv).startswith("--out /proc/x/m.json (/proc/x/.m.json.lock): no such file")
+    assert path_error(above, argv).startswith("--out /proc/x/m.json (/proc/x): a part of the path is a file")
+    elsewhere = OSError(errno.EACCES, "Permission denied", "/etc/x")
+    assert path_error(elsewhere, argv) == "/etc/x: permission denied. Fix: give another path"
+    assert path_error(ValueError("bad number"), argv) == ""

@@ -12,7 +12,7 @@ import typer
 from typer.exceptions import TyperException
 
 from chronoqa.cli import build, datasets, evaluate, export, paraphrase, retrieve, run, validate
-from chronoqa.cli._ui import EXIT_USER_ERROR, print_error
+from chronoqa.cli._ui import EXIT_USER_ERROR, path_error, print_error
 from chronoqa.errors import ChronoqaError
 from chronoqa.paths import check_mirror
 
@@ -62,6 +62,7 @@ def main() -> None:
     except (ChronoqaError, OSError, ValueError) as exc:  # OSError: a path that is missing, a folder, unreadable
         if os.environ.get("CHRONOQA_DEBUG"):
             raise
-        print_error(exc)
+        is_path = isinstance(exc, OSError | ValueError) and not isinstance(exc, ChronoqaError)
+        print_error((path_error(exc, sys.argv[1:]) if is_path else "") or exc)
         sys.exit(EXIT_USER_ERROR)
     sys.exit(code if isinstance(code, int) else 0)
