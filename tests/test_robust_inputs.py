@@ -10,6 +10,7 @@ import contextlib
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from chronoqa.artifacts.release import load_release, write_release
 from cli_in_process import cli
 
 _CSV = (
@@ -308,3 +310,65 @@ def test_path_errors_name_the_option_whose_path_failed() -> None:
     elsewhere = OSError(errno.EACCES, "Permission denied", "/etc/x")
     assert path_error(elsewhere, argv) == "/etc/x: permission denied. Fix: give another path"
     assert path_error(ValueError("bad number"), argv) == ""
+
+
+_SLOW_RELEASE_WRITER = """
+import sys, time
+from chronoqa.artifacts.release import load_release, write_release
+
+source = load_release(sys.argv[1])
+def slow(questions):  # the writer is killed while benchmark.jsonl's temporary file is half written
+    for i, q in enumerate(questions):
+        if i == 3:
+            print("writing", flush=True)
+            time.sleep(60)
+        yield q
+write_release(sys.argv[2], slow(source.questions), list(source.corpus), source.flags.values(),
+              source.manifest, "card")
+"""
+
+
+def _killed_mid_write(release: Path, out: Path, script: str) -> list[str]:
+    """Run ``script`` writing ``out`` in a child process, ``kill -9`` it mid-write; the names it left there."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(release), str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"writing\n", proc.stderr and proc.stderr.read()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    return sorted(p.name for p in out.iterdir())
+
+
+def test_a_writer_killed_mid_write_leaves_a_temporary_the_next_writer_removes(release: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rel"
+    left = _killed_mid_write(release, out, _SLOW_RELEASE_WRITER)
+    strays = [n for n in left if n.startswith(".tmp-")]
+    assert len(strays) == 1 and strays[0].startswith(".tmp-benchmark.jsonl-"), left
+    marker = json.loads((out / ".chronoqa").read_text(encoding="utf-8"))
+    assert marker["pending"] == strays  # listed by name before it was made
+    # lookalikes the user made (a pattern would match them): never touched
+    (out / ".tmp-benchmark.jsonl-1-mine").write_text("the user's\n", encoding="utf-8")
+    (out / ".benchmark.jsonl.abcd.tmp").write_text("the user's too\n", encoding="utf-8")
+    (tmp_path / "l.csv").write_text(_CSV, encoding="utf-8")
+    again = cli("build", "table", str(tmp_path / "l.csv"), "--out", str(out), "--tfd", "Country,Role->Name")
+    assert again.exit_code == 0, again.output
+    assert not (out / strays[0]).exists()
+    assert (out / ".tmp-benchmark.jsonl-1-mine").read_text(encoding="utf-8") == "the user's\n"
+    assert (out / ".benchmark.jsonl.abcd.tmp").read_text(encoding="utf-8") == "the user's too\n"
+    assert json.loads((out / ".chronoqa").read_text(encoding="utf-8"))["pending"] == []
+    assert len(load_release(out).questions) == _manifest_count(out, "questions")
+
+
+def test_the_library_release_writer_also_removes_a_killed_writers_temporary(release: Path, tmp_path: Path) -> None:
+    """A neighbour: the same kill, then the library writer a run stage uses, on that folder; same bytes as ever."""
+    out = tmp_path / "rel"
+    strays = [n for n in _killed_mid_write(release, out, _SLOW_RELEASE_WRITER) if n.startswith(".tmp-")]
+    assert strays
+    source = load_release(release)
+    write_release(out, source.questions, list(source.corpus), source.flags.values(), source.manifest, "card")
+    assert not any(p.name.startswith(".tmp-") for p in out.iterdir())
+    assert (out / "benchmark.jsonl").read_bytes() == (release / "benchmark.jsonl").read_bytes()
+    marker = (out / ".chronoqa").read_bytes()
+    assert marker == (release / ".chronoqa").read_bytes()  # the finished marker lists nothing: same bytes

@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -33,6 +33,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 __all__ = [
+    "TempNamer",
     "arrow_bytes",
     "atomic_write",
     "check_finite",
@@ -49,6 +50,7 @@ __all__ = [
     "sha256_bytes",
     "sha256_file",
     "string_bytes",
+    "temp_names",
     "text_lines",
     "write_json",
     "write_jsonl",
@@ -57,16 +59,64 @@ __all__ = [
 ]
 
 
+class TempNamer(Protocol):
+    """Names the temporary files written into one folder, and lists them where a later writer finds them."""
+
+    def temp_file(self, path: Path) -> Path | None:
+        """A new temporary file's path for ``path`` (listed first), or ``None`` to use an unlisted one."""
+
+    def forget(self, *paths: Path) -> None:
+        """Take temporary paths (renamed or removed since) off the list."""
+
+
+#: Folders (resolved) whose temporaries are named and listed by their writer (:class:`chronoqa.outdir.OutputFolder`)
+_NAMERS: dict[Path, TempNamer] = {}
+
+
+@contextlib.contextmanager
+def temp_names(folder: str | Path, namer: TempNamer) -> Iterator[None]:
+    """For the ``with`` block, :func:`atomic_write` into ``folder`` names its temporary files with ``namer``.
+
+    A writer killed mid-write (``kill -9``) leaves a temporary file the next writer of the folder finds on
+    ``namer``'s list and removes by name; a file matching no list is never removed.
+    """
+    key = Path(folder).resolve()
+    before = _NAMERS.get(key)  # a writer nested in another of the same folder names them while it runs
+    _NAMERS[key] = namer
+    try:
+        yield
+    finally:
+        if before is None:
+            _NAMERS.pop(key, None)
+        else:
+            _NAMERS[key] = before
+
+
+def _temp_file(path: Path) -> tuple[int, str, TempNamer | None]:
+    """An open temporary file beside ``path``: named by the folder's :class:`TempNamer` when it has one."""
+    namer = _NAMERS.get(path.parent.resolve()) if _NAMERS else None
+    named = None if namer is None else namer.temp_file(path)
+    if namer is None or named is None:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        return fd, tmp, None
+    try:
+        return os.open(named, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), str(named), namer
+    except BaseException:
+        namer.forget(named)
+        raise
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``, else remove it.
 
     Writes go through the page cache (a buffered file); the fsync before the rename makes the file whole on disk
-    under its final name or not there at all.
+    under its final name or not there at all. In a folder a writer holds (:func:`temp_names`), the temporary
+    file is named and listed by it, so a killed writer's leftover is removed by the next one.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp, namer = _temp_file(path)
     try:
         os.fchmod(fd, 0o644)  # mkstemp creates 0600; a written file is for sharing
         kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
@@ -79,6 +129,9 @@ def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    finally:
+        if namer is not None:
+            namer.forget(Path(tmp))
 
 
 def arrow_bytes(data: bytes) -> pa.Buffer:

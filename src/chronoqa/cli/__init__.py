@@ -62,7 +62,9 @@ def main() -> None:
     except (ChronoqaError, OSError, ValueError) as exc:  # OSError: a path that is missing, a folder, unreadable
         if os.environ.get("CHRONOQA_DEBUG"):
             raise
-        is_path = isinstance(exc, OSError | ValueError) and not isinstance(exc, ChronoqaError)
-        print_error((path_error(exc, sys.argv[1:]) if is_path else "") or exc)
+        message = ""
+        if isinstance(exc, OSError | ValueError) and not isinstance(exc, ChronoqaError):
+            message = path_error(exc, sys.argv[1:])  # a path the OS refused: name the option, say what is wrong
+        print_error(message or exc)
         sys.exit(EXIT_USER_ERROR)
     sys.exit(code if isinstance(code, int) else 0)
