@@ -115,10 +115,13 @@ def _check_out(out: Path, inputs: Sequence[Path | None]) -> None:
     """
     from chronoqa.artifacts.release import BENCHMARK_FILE
     from chronoqa.errors import ChronoqaError
+    from chronoqa.outdir import LOCK_FILE, MARKER
 
     fix = "give --out a new file path, e.g. --out metrics.json in a folder of your own"
     if out.is_dir():
         raise ChronoqaError(f"--out {out}: is a folder, expected a file path; {fix}")
+    if out.name in (MARKER, LOCK_FILE) or (out.name.startswith(".") and out.name.endswith(".lock")):
+        raise ChronoqaError(f"--out {out}: is a name chronoqa keeps for its locks and markers; {fix}")
     if any(p is not None and p.exists() and out.exists() and p.samefile(out) for p in inputs):
         raise ChronoqaError(f"--out {out}: is one of evaluate's inputs and would be replaced; {fix}")
     if (out.absolute().parent / BENCHMARK_FILE).is_file():
