@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from html.parser import HTMLParser
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chronoqa.escape import html_attr, html_text, md_text, script_json, yaml_str
+from chronoqa.escape import html_attr, html_text, md_code, md_text, script_json, yaml_str
 from chronoqa.export.hf import _yaml
 from chronoqa.validate.html import render_page
 from chronoqa.validate.importer import ValidationResult, _markdown
@@ -37,11 +38,15 @@ HOSTILE = [
     'x" onmouseover="y',
     "\u2028\u2029\x85\ufeff\x00\x7f",
     "trailing ##",
+    "\u202eevil\u202c \u2066x\u2069 zero\u200bwidth \ufeffbom \u200e\u200f\u2060 joiner\u200dkept",
 ]
+# the characters that reorder or hide text, listed here apart from chronoqa.escape's own pattern
+BIDI_AND_ZERO_WIDTH = "\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
 # hostile fragments and arbitrary text, surrogates excluded (no UTF-8 file can hold them)
 TEXT = st.one_of(
     st.sampled_from(HOSTILE),
     st.text(st.characters(exclude_categories=("Cs",))),
+    st.text(st.sampled_from([*BIDI_AND_ZERO_WIDTH, "a", "\u200c", "\u200d", "<"])),
     st.lists(st.sampled_from(["<", "</", "<!--", "<script", "-->", "&", "|", "\\", "\n", "#", "`", "[", "]", "a"])).map(
         "".join
     ),
@@ -88,13 +93,37 @@ def _parse(page: str) -> _Doc:
     return doc
 
 
+#: What markdown-it trims from a heading's ends: the tab and Unicode's space separators (category Zs)
+_MD_SPACES = "\t" + "".join(chr(c) for c in range(0x3001) if unicodedata.category(chr(c)) == "Zs")
+
+
+def _shown(s: str) -> str:
+    """``s`` as a reader should see it: each bidirectional control or zero-width character named, not applied."""
+    return "".join(f"<U+{ord(ch):04X}>" if ch in BIDI_AND_ZERO_WIDTH else ch for ch in s)
+
+
 @FUZZ
 @given(TEXT)
 def test_html_text_and_attribute_parse_back(s: str) -> None:
     doc = _parse(f'<p id="x" title="{html_attr(s)}">{html_text(s)}</p><i id="after"></i>')
     assert doc.tags == ["p", "i"]
-    assert doc.attrs[0]["title"] == s
-    assert doc.text.get("x", "") == s
+    assert doc.attrs[0]["title"] == _shown(s)
+    assert doc.text.get("x", "") == _shown(s)
+    assert not any(ch in BIDI_AND_ZERO_WIDTH for ch in html_text(s) + html_attr(s))
+
+
+@pytest.mark.parametrize("ch", list(BIDI_AND_ZERO_WIDTH))
+def test_each_bidi_or_zero_width_character_is_shown_in_html_and_markdown(ch: str) -> None:
+    label = f"Alice{ch}Bob"
+    shown = f"Alice&lt;U+{ord(ch):04X}&gt;Bob"
+    assert html_text(label) == shown and html_attr(label) == shown and md_text(label) == shown
+    assert md_code(label) == f"`Alice<U+{ord(ch):04X}>Bob`"
+
+
+@pytest.mark.parametrize("ch", ["\u200c", "\u200d"])
+def test_joiners_that_spell_words_are_kept(ch: str) -> None:
+    """A neighbour of the controls: zero-width (non-)joiners spell Persian words and emoji; they stay as they are."""
+    assert html_text(f"a{ch}b") == f"a{ch}b" and md_text(f"a{ch}b") == f"a{ch}b"
 
 
 @FUZZ
@@ -105,17 +134,18 @@ def test_script_json_stays_inside_its_element(obj: Any) -> None:
     assert doc.tags == ["script", "i"]  # nothing in the data closed the element or opened another
     assert json.loads(doc.text.get("d", "")) == obj
     assert _inert(doc.text.get("d", ""))
+    assert not any(ch in BIDI_AND_ZERO_WIDTH for ch in doc.text.get("d", ""))  # \u escapes in the page source
 
 
 @FUZZ
 @given(TEXT)
 def test_markdown_text_is_shown_as_written(s: str) -> None:
-    expected = "".join(" " if ch in "\r\n\v\f\x85\u2028\u2029" else ch for ch in s.replace("\r\n", "\n"))
+    expected = _shown("".join(" " if ch in "\r\n\v\f\x85\u2028\u2029" else ch for ch in s.replace("\r\n", "\n")))
     rendered = markdown_it.MarkdownIt("commonmark").enable("table").render(f"# {md_text(s)}\n")
     doc = _parse(rendered)
     assert doc.tags == ["h1"]  # one heading, no other element (no link, code, emphasis, html)
-    # markdown-it trims the heading and maps NUL to U+FFFD: compare what survives those two rules
-    assert doc.text.get("h1", "") == expected.replace("\x00", "\ufffd").strip(" \t")
+    # markdown-it trims the heading (tabs and Unicode spaces) and maps NUL to U+FFFD: compare what survives
+    assert doc.text.get("h1", "") == expected.replace("\x00", "\ufffd").strip(_MD_SPACES)
     table = markdown_it.MarkdownIt("commonmark").enable("table").render(f"| a | b |\n|---|---|\n| {md_text(s)} | z |\n")
     cells = _parse(table)
     assert cells.tags.count("td") == 2 and cells.tags.count("tr") == 2
@@ -125,6 +155,7 @@ def test_markdown_text_is_shown_as_written(s: str) -> None:
 @given(TEXT)
 def test_yaml_str_parses_back(s: str) -> None:
     assert yaml.safe_load(f"key: {yaml_str(s)}\n") == {"key": s}
+    assert not any(ch in BIDI_AND_ZERO_WIDTH for ch in yaml_str(s))  # \u escapes: the file shows them
 
 
 @FUZZ

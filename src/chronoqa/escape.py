@@ -1,6 +1,13 @@
 r"""One escaping rule per output language; every writer of HTML, Markdown or YAML text goes through these.
 
 * :func:`html_text` / :func:`html_attr`: text placed between tags, or inside a quoted attribute value.
+* Characters that reorder or hide the text around them (:data:`INVISIBLE`: bidirectional controls
+  U+202A..U+202E and U+2066..U+2069, the marks U+200E/U+200F and U+061C, zero-width U+200B and U+2060, the byte-order
+  mark U+FEFF) are shown, never applied, wherever text is displayed: :func:`html_text`, :func:`html_attr`,
+  :func:`md_text` and :func:`md_code` write each as ``<U+202E>`` (:func:`show_invisible`). An entity such as
+  ``&#x202E;`` would not do: a browser or Markdown renderer decodes it back into the control. Zero-width
+  (non-)joiners (U+200C/D) are kept: they spell words and emoji. The data formats (:func:`script_json`,
+  :func:`yaml_str`) keep the text as it is, writing these as ``\u`` escapes.
 * :func:`script_json`: data embedded in ``<script type="application/json">``. ``<``, ``>`` and ``&`` become
   JSON ``\u`` escapes, so no ``</script``, ``<!--`` or ``<script`` can appear in the element (the HTML
   parser's script-data states never start), and U+2028/U+2029 are escaped too. ``JSON.parse`` of the
@@ -23,23 +30,33 @@ import json
 import re
 from typing import Any
 
-__all__ = ["html_attr", "html_text", "md_code", "md_text", "script_json", "yaml_str"]
+__all__ = ["INVISIBLE", "html_attr", "html_text", "md_code", "md_text", "script_json", "show_invisible", "yaml_str"]
+
+#: Characters that reorder or hide text: bidirectional controls and marks, zero-width space and word joiner, BOM.
+INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 _SCRIPT_UNSAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
 _LINE_BREAKS = re.compile(r"\r\n|[\r\n\v\f\x85\u2028\u2029]")
 # YAML's printable set, less its line breaks (U+0085, U+2028/9) and the byte-order mark
-_YAML_UNSAFE = re.compile("[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_YAML_UNSAFE = re.compile(
+    "[^\t\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]|" + INVISIBLE.pattern
+)
+
+
+def show_invisible(value: Any) -> str:
+    """``value`` with each :data:`INVISIBLE` character written as ``<U+XXXX>`` (shown, never applied)."""
+    return INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", str(value))
 
 
 def html_text(value: Any) -> str:
     """``value`` as HTML text content (``&``, ``<``, ``>`` and both quotes as entities)."""
-    return html.escape(str(value))
+    return html.escape(show_invisible(value))
 
 
 def html_attr(value: Any) -> str:
     """``value`` inside a double- or single-quoted HTML attribute value."""
-    return html.escape(str(value), quote=True)
+    return html.escape(show_invisible(value), quote=True)
 
 
 def script_json(obj: Any, *, sort_keys: bool = False) -> str:
@@ -47,18 +64,18 @@ def script_json(obj: Any, *, sort_keys: bool = False) -> str:
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=sort_keys)
     for a, b in _SCRIPT_UNSAFE:
         text = text.replace(a, b)
-    return text
+    return INVISIBLE.sub(lambda m: _u_escape(m.group()), text)
 
 
 def md_text(value: Any) -> str:
     """``value`` as inert inline Markdown text: shown as written, never markup, one line."""
-    text = _LINE_BREAKS.sub(" ", str(value))
+    text = _LINE_BREAKS.sub(" ", show_invisible(value))
     return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
 
 
 def md_code(value: Any, *, table: bool = False) -> str:
     """``value`` as an inline Markdown code span shown as written (``table``: inside a table cell)."""
-    text = _LINE_BREAKS.sub(" ", str(value))
+    text = _LINE_BREAKS.sub(" ", show_invisible(value))
     if not text:
         return ""
     fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)

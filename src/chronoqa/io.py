@@ -12,13 +12,15 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import os
+import re
 import tempfile
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -31,8 +33,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 __all__ = [
+    "TempNamer",
     "arrow_bytes",
     "atomic_write",
+    "check_finite",
     "dumps",
     "iter_json_lines",
     "json_lines",
@@ -46,6 +50,7 @@ __all__ = [
     "sha256_bytes",
     "sha256_file",
     "string_bytes",
+    "temp_names",
     "text_lines",
     "write_json",
     "write_jsonl",
@@ -54,16 +59,64 @@ __all__ = [
 ]
 
 
+class TempNamer(Protocol):
+    """Names the temporary files written into one folder, and lists them where a later writer finds them."""
+
+    def temp_file(self, path: Path) -> Path | None:
+        """A new temporary file's path for ``path`` (listed first), or ``None`` to use an unlisted one."""
+
+    def forget(self, *paths: Path) -> None:
+        """Take temporary paths (renamed or removed since) off the list."""
+
+
+#: Folders (resolved) whose temporaries are named and listed by their writer (:class:`chronoqa.outdir.OutputFolder`)
+_NAMERS: dict[Path, TempNamer] = {}
+
+
+@contextlib.contextmanager
+def temp_names(folder: str | Path, namer: TempNamer) -> Iterator[None]:
+    """For the ``with`` block, :func:`atomic_write` into ``folder`` names its temporary files with ``namer``.
+
+    A writer killed mid-write (``kill -9``) leaves a temporary file the next writer of the folder finds on
+    ``namer``'s list and removes by name; a file matching no list is never removed.
+    """
+    key = Path(folder).resolve()
+    before = _NAMERS.get(key)  # a writer nested in another of the same folder names them while it runs
+    _NAMERS[key] = namer
+    try:
+        yield
+    finally:
+        if before is None:
+            _NAMERS.pop(key, None)
+        else:
+            _NAMERS[key] = before
+
+
+def _temp_file(path: Path) -> tuple[int, str, TempNamer | None]:
+    """An open temporary file beside ``path``: named by the folder's :class:`TempNamer` when it has one."""
+    namer = _NAMERS.get(path.parent.resolve()) if _NAMERS else None
+    named = None if namer is None else namer.temp_file(path)
+    if namer is None or named is None:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        return fd, tmp, None
+    try:
+        return os.open(named, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), str(named), namer
+    except BaseException:
+        namer.forget(named)
+        raise
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path``; on success fsync it and rename it over ``path``, else remove it.
 
     Writes go through the page cache (a buffered file); the fsync before the rename makes the file whole on disk
-    under its final name or not there at all.
+    under its final name or not there at all. In a folder a writer holds (:func:`temp_names`), the temporary
+    file is named and listed by it, so a killed writer's leftover is removed by the next one.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp, namer = _temp_file(path)
     try:
         os.fchmod(fd, 0o644)  # mkstemp creates 0600; a written file is for sharing
         kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
@@ -76,6 +129,9 @@ def atomic_write(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    finally:
+        if namer is not None:
+            namer.forget(Path(tmp))
 
 
 def arrow_bytes(data: bytes) -> pa.Buffer:
@@ -332,8 +388,9 @@ def text_lines(path: str | Path, data: bytes | None = None) -> Generator[tuple[i
 def read_json(path: str | Path) -> Any:
     """Read a JSON file; a syntax error names the file, line and column."""
     path = Path(path)
+    text = read_text(path)
     try:
-        return json.loads(read_text(path))
+        obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(
             str(path),
@@ -343,6 +400,8 @@ def read_json(path: str | Path) -> Any:
             f"valid JSON ({exc.msg})",
             "repair or regenerate the file",
         ) from None
+    check_finite(path, 0, text, obj)
+    return obj
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
@@ -368,6 +427,7 @@ def numbered_jsonl(path: str | Path, data: bytes | None = None) -> Iterator[tupl
                 f"one JSON object per line ({exc.msg})",
                 "repair or regenerate the file",
             ) from None
+        check_finite(path, lineno, line, obj)
         if not isinstance(obj, dict):
             raise DataError(
                 str(path),
@@ -378,6 +438,42 @@ def numbered_jsonl(path: str | Path, data: bytes | None = None) -> Iterator[tupl
                 "each line must be one {...} record",
             )
         yield lineno, obj
+
+
+#: What a JSON text holding a number that is not finite shows: Python's NaN/Infinity tokens, or an exponent
+#: too large for a float (``1e999`` parses as infinity); only a text that shows one is walked.
+_NON_FINITE_HINT = re.compile(r"NaN|Infinity|[eE][+-]?\d{3}")
+
+
+def check_finite(path: str | Path, line: int, text: str, obj: Any) -> None:
+    """Raise :class:`DataError` when the JSON value ``obj`` (parsed from ``text``) holds a NaN or infinite number.
+
+    ``line`` 0: ``text`` is a whole file, and the error names the line of the first NaN/Infinity token.
+    """
+    hint = _NON_FINITE_HINT.search(text)
+    if hint is None:
+        return
+    found = _non_finite(obj, "")
+    if found is None:
+        return
+    where, value = found
+    if line == 0:
+        line = text.count("\n", 0, hint.start()) + 1
+    raise DataError(
+        str(path), line, where or "(value)", value, "a finite number (not NaN or infinity)", "fix the value"
+    )
+
+
+def _non_finite(obj: Any, where: str) -> tuple[str, float] | None:
+    """The first NaN or infinite float in ``obj`` with its field path (``hits[2].score``), else ``None``."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else (where, obj)
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    for key, value in items:
+        found = _non_finite(value, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}" if where else key)
+        if found is not None:
+            return found
+    return None
 
 
 def sha256_bytes(data: bytes) -> str:

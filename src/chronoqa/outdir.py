@@ -28,13 +28,14 @@ import json
 import os
 import secrets
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from chronoqa.errors import ChronoqaError
-from chronoqa.io import read_text, write_json
+from chronoqa.io import read_text, temp_names, write_json
 
 __all__ = [
     "KINDS",
@@ -46,6 +47,7 @@ __all__ = [
     "OutputFolderError",
     "ancestor_locks",
     "check_output_folder",
+    "file_lock",
     "is_locked",
     "read_marker",
 ]
@@ -133,9 +135,11 @@ class FolderLock:
     opened it just before notices that the file it locked is gone and locks the new one.
     """
 
-    def __init__(self, folder: str | Path, *, wait: bool = False, what: str = "folder") -> None:
+    def __init__(self, folder: str | Path, *, wait: bool = False, what: str = "folder", file: str = "") -> None:
         self.folder = Path(folder)
-        self.path = self.folder / LOCK_FILE
+        #: ``file``: lock one file of the folder (``.<file>.lock``), not the whole folder (see :func:`file_lock`)
+        self.path = self.folder / (f".{file}.lock" if file else LOCK_FILE)
+        self.target = self.folder / file if file else self.folder
         self.wait = wait
         self.what = what
         self._fd: int | None = None
@@ -152,7 +156,7 @@ class FolderLock:
             except BlockingIOError:
                 holder = _read_holder(fd)
                 os.close(fd)
-                raise FolderLockedError(_busy(self.what, self.folder, holder)) from None
+                raise FolderLockedError(_busy(self.what, self.target, holder)) from None
             except BaseException:
                 os.close(fd)
                 raise
@@ -162,14 +166,16 @@ class FolderLock:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         self._fd = fd
-        _HELD.add(self.folder.resolve())
+        if self.target == self.folder:
+            _HELD.add(self.folder.resolve())
 
     def release(self) -> None:
         """Remove the lock file and release the lock (a no-op when not held)."""
         fd, self._fd = self._fd, None
         if fd is None:
             return
-        _HELD.discard(self.folder.resolve())
+        if self.target == self.folder:
+            _HELD.discard(self.folder.resolve())
         with contextlib.suppress(OSError):
             if _same_file(fd, self.path):
                 self.path.unlink()
@@ -188,6 +194,16 @@ class FolderLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+def file_lock(path: str | Path, *, wait: bool = False, what: str = "output file") -> FolderLock:
+    """The lock of one output file ``path`` (a metrics file): ``.<name>.lock`` beside it, held as a folder's is.
+
+    Two commands writing the same file: the second fails in one line (or waits, ``wait``); commands writing
+    other files of the same folder do not wait for each other.
+    """
+    path = Path(path)
+    return FolderLock(path.parent, wait=wait, what=what, file=path.name)
 
 
 def _busy(what: str, folder: Path, holder: str) -> str:
@@ -280,6 +296,8 @@ class OutputFolder:
         self._stack = contextlib.ExitStack()
         self._wait = wait
         self._created = False
+        self._marker_lock = threading.Lock()  # the marker's list is read, changed and written as one step
+        self._files = 0
 
     def __enter__(self) -> OutputFolder:
         check_output_folder(self.path, self.kind, flag=self.flag)  # before the lock creates anything there
@@ -289,6 +307,7 @@ class OutputFolder:
                 stack.enter_context(ancestor_locks(self.path, wait=self._wait))
                 stack.enter_context(self._lock)
             self.claim()
+            stack.enter_context(temp_names(self.path, self))  # atomic writes here name their temporaries
             self._stack = stack.pop_all()
         return self
 
@@ -313,21 +332,42 @@ class OutputFolder:
         pending = [p for p in marker.get("pending", []) if isinstance(p, str)]
         for name in pending:
             leftover = self.path / name
-            if _own_name(name) and leftover.is_dir() and not leftover.is_symlink():
+            if not _own_name(name) or leftover.is_symlink():
+                continue
+            if leftover.is_dir():
                 shutil.rmtree(leftover, ignore_errors=True)
+            elif leftover.is_file():
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
         if pending:
             self._write_marker([])
 
     def temp(self, role: str, label: str) -> Path:
         """A new temporary (``role="tmp"``) or backup (``"old"``) folder's path, listed in the marker first."""
         path = self.path / f".{role}-{label}-{self.id}"
-        self._write_marker([*self._pending(), path.name])
+        with self._marker_lock:
+            self._write_marker([*self._pending(), path.name])
         return path
 
+    def temp_file(self, path: Path) -> Path | None:
+        """The temporary file :func:`chronoqa.io.atomic_write` writes ``path`` through, listed in the marker first.
+
+        Named with this session's :attr:`id` (and a count), never a name a user could have made; the marker's
+        own temporary is not listed (it is what holds the list).
+        """
+        if path.name == MARKER:
+            return None
+        with self._marker_lock:
+            self._files += 1
+            temp = self.path / f".tmp-{path.name[:64]}-{self._files}-{self.id}"
+            self._write_marker([*self._pending(), temp.name])
+        return temp
+
     def forget(self, *paths: Path) -> None:
-        """Take folders made with :meth:`temp` (and removed since) off the marker's list."""
+        """Take temporaries made with :meth:`temp` or :meth:`temp_file` (removed or renamed since) off the list."""
         names = {p.name for p in paths}
-        self._write_marker([n for n in self._pending() if n not in names])
+        with self._marker_lock:
+            self._write_marker([n for n in self._pending() if n not in names])
 
     def _pending(self) -> list[str]:
         marker = read_marker(self.path) or {}

@@ -146,7 +146,8 @@ class Release:
             if data is None:
                 raise ChronoqaError(f"{self.path} is not a benchmark release: {BENCHMARK_FILE} is missing")
             rows = numbered_jsonl(bench, data)
-            self._questions = list(read_records(bench, rows, Question, "id"))
+            questions = list(read_records(bench, rows, Question, "id"))
+            self._questions = self._counted(BENCHMARK_FILE, questions, "questions")
         return self._questions
 
     @property
@@ -158,7 +159,7 @@ class Release:
             if name is None or data is None:
                 self._corpus = DocStore(CORPUS_SCHEMA.empty_table())
             else:
-                self._corpus = DocStore(_corpus_table(self.path / name, data))
+                self._corpus = self._counted(name, DocStore(_corpus_table(self.path / name, data)), "corpus_docs")
         return self._corpus
 
     @property
@@ -167,7 +168,10 @@ class Release:
         if self._flags is None:
             data = self._read(FLAGS_FILE)
             rows = () if data is None else numbered_jsonl(self.path / FLAGS_FILE, data)
-            self._flags = {f.id: f for f in read_records(self.path / FLAGS_FILE, rows, FunctionalFlags, "id")}
+            flags = list(read_records(self.path / FLAGS_FILE, rows, FunctionalFlags, "id"))
+            if data is not None:
+                self._counted(FLAGS_FILE, flags, "questions")
+            self._flags = {f.id: f for f in flags}
         return self._flags
 
     @property
@@ -210,6 +214,24 @@ class Release:
         """Questions of one split (``train``, ``dev``, ``test``)."""
         return [q for q in self.questions if q.split == name]
 
+    def _counted(self, name: str, records: _Sized, key: str) -> _Sized:
+        """``records`` read from release file ``name``, checked against the manifest's ``counts[key]``.
+
+        Checked as each file is first read (never a second read): a file emptied, cut short or grown after the
+        build is an error naming the file, both counts and the rebuild; foreign data without a manifest is not.
+        """
+        counts = self.manifest.get("counts")
+        expected = counts.get(key) if isinstance(counts, Mapping) else None
+        if isinstance(expected, int) and not isinstance(expected, bool) and len(records) != expected:
+            builder = self.manifest.get("builder") or "kg|table"
+            raise ChronoqaError(
+                f"{self.path / name}: {len(records)} records, but {self.path / MANIFEST_FILE} says the build wrote "
+                f"{expected} (counts.{key}): the file was emptied, cut short or changed after the build. Fix: "
+                f"rebuild the release (`chronoqa build {builder} ... --out {self.path}` with the config in its "
+                "manifest), or restore the file"
+            )
+        return records
+
     def _read(self, name: str) -> bytes | None:
         p = self.path / name
         if not p.is_file():
@@ -217,6 +239,9 @@ class Release:
         data = p.read_bytes()
         self._sha[name] = sha256_bytes(data)
         return data
+
+
+_Sized = TypeVar("_Sized", list[Question], list[FunctionalFlags], DocStore)
 
 
 def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:

@@ -44,6 +44,7 @@ when present. Bad lines raise :class:`chronoqa.errors.DataError` naming the file
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -385,7 +386,7 @@ def _hit_of(item: Any, j: int) -> RunHit:
         return RunHit(
             str(g("doc_id") or ""),
             _rank_of(g("rank", j + 1)),
-            float(g("score") or 0.0),
+            _finite("score", g("score") or 0.0),
             str(item["s"]),
             str(item["r"]),
             str(item["o"]),
@@ -404,7 +405,15 @@ def _hit_of(item: Any, j: int) -> RunHit:
 def _rank_of(value: Any) -> int | float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise TypeError(f"rank {value!r} is not a number")
-    return value
+    return _finite("rank", value) if isinstance(value, float) else value
+
+
+def _finite(field: str, value: Any) -> float:
+    """``value`` as a float; NaN and infinity are refused (a ranking or mean over them means nothing)."""
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{field} {value!r} is not a finite number")
+    return number
 
 
 def _read_jsonl(p: Path, by_id: DocStore | None = None) -> list[RunLine]:
@@ -474,9 +483,9 @@ def _read_trec(p: Path, docs: Iterable[Doc] | None) -> list[RunLine]:
                 str(p), lineno, "docid", doc_id, "a doc id of the release corpus", "score the run on its own release"
             )
         try:
-            rank, score = float(rank_text), float(score_text)
+            rank, score = _finite("rank", rank_text), _finite("score", score_text)
         except ValueError:
-            raise DataError(str(p), lineno, "rank/score", text[:80], "numbers", "fix the TREC line") from None
+            raise DataError(str(p), lineno, "rank/score", text[:80], "finite numbers", "fix the TREC line") from None
         per_q.setdefault(qid, []).append(
             RunHit(doc_id, int(rank) if rank.is_integer() else rank, score, d.s, d.r, d.o, d.t_start, d.t_end)
         )
@@ -523,6 +532,8 @@ def _read_columns(p: Path) -> pa.Table | None:
     flat = pc.list_flatten(table.column("hits").combine_chunks())
     if any(flat.field(k).null_count for k in ("s", "r", "o")):
         return None
+    if not all(pc.all(pc.is_finite(flat.field(k))).as_py() in (True, None) for k in ("rank", "score")):
+        return None  # NaN or infinity: the line reader names the line
     return table.combine_chunks()
 
 

@@ -12,7 +12,7 @@ import typer
 from typer.exceptions import TyperException
 
 from chronoqa.cli import build, datasets, evaluate, export, paraphrase, retrieve, run, twin, validate
-from chronoqa.cli._ui import EXIT_USER_ERROR, print_error
+from chronoqa.cli._ui import EXIT_USER_ERROR, path_error, print_error
 from chronoqa.errors import ChronoqaError
 from chronoqa.paths import check_mirror
 
@@ -62,6 +62,9 @@ def main() -> None:
     except (ChronoqaError, OSError, ValueError) as exc:  # OSError: a path that is missing, a folder, unreadable
         if os.environ.get("CHRONOQA_DEBUG"):
             raise
-        print_error(exc)
+        message = ""
+        if isinstance(exc, OSError | ValueError) and not isinstance(exc, ChronoqaError):
+            message = path_error(exc, sys.argv[1:])  # a path the OS refused: name the option, say what is wrong
+        print_error(message or exc)
         sys.exit(EXIT_USER_ERROR)
     sys.exit(code if isinstance(code, int) else 0)

@@ -123,10 +123,13 @@ def _check_out(out: Path, inputs: Sequence[Path | None]) -> None:
     """
     from chronoqa.artifacts.release import BENCHMARK_FILE
     from chronoqa.errors import ChronoqaError
+    from chronoqa.outdir import LOCK_FILE, MARKER
 
     fix = "give --out a new file path, e.g. --out metrics.json in a folder of your own"
     if out.is_dir():
         raise ChronoqaError(f"--out {out}: is a folder, expected a file path; {fix}")
+    if out.name in (MARKER, LOCK_FILE) or (out.name.startswith(".") and out.name.endswith(".lock")):
+        raise ChronoqaError(f"--out {out}: is a name chronoqa keeps for its locks and markers; {fix}")
     if any(p is not None and p.exists() and out.exists() and p.samefile(out) for p in inputs):
         raise ChronoqaError(f"--out {out}: is one of evaluate's inputs and would be replaced; {fix}")
     if (out.absolute().parent / BENCHMARK_FILE).is_file():
@@ -164,7 +167,8 @@ _TwinAnswers = Annotated[
     Path | None, typer.Option("--twin-answers", help="answers.jsonl to --twin, compared with --answers.")
 ]
 _Wait = Annotated[
-    bool, typer.Option(help="Wait while another chronoqa command holds a folder above --out (default: fail at once).")
+    bool,
+    typer.Option(help="Wait while another chronoqa command holds --out or a folder above it (default: fail at once)."),
 ]
 
 
@@ -195,20 +199,35 @@ def _make_judge(judge: str | None, cache: Path | None, out: Path) -> Any:
 
 
 def _inputs(
-    bench: str, answers: Path | None, compare: Path | None, twin_answers: Path | None, max_chars: int
+    bench: str,
+    answers: Path | None,
+    compare: Path | None,
+    twin_answers: Path | None,
+    max_chars: int,
+    split: str | None,
 ) -> tuple[Any, Any, Any, Any]:
     """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
-    The release's questions are read first, as the scorer reads them: a bad release is the first error.
+    The release's questions are read first, as the scorer reads them: a bad release is the first error. An
+    answers file that answers none of the questions scored (empty, or made for another split) is an error.
     """
     from chronoqa.artifacts.answers import read_answers
     from chronoqa.artifacts.release import load_release
     from chronoqa.artifacts.remote import local_release
+    from chronoqa.errors import ChronoqaError
 
     release = load_release(local_release(bench))
     _ = release.questions
     files = (answers, compare, twin_answers)
     scored, scored_b, scored_twin = (None if p is None else read_answers(p, max_chars=max_chars) for p in files)
+    asked = {q.id for q in release.questions if split is None or q.split == split}
+    for flag, path, records in (("--answers", answers, scored), ("--compare-answers", compare, scored_b)):
+        if asked and records is not None and not asked.intersection(r.qid for r in records):
+            where = f"the {split} split" if split else str(release.path)
+            raise ChronoqaError(
+                f"{flag} {path}: {len(records)} answer lines, none for the {len(asked)} questions of {where}. "
+                f"Fix: give the answers of this release (`chronoqa run` or `chronoqa answer` writes them)"
+            )
     return release, scored, scored_b, scored_twin
 
 
@@ -256,38 +275,40 @@ def evaluate_cmd(
     # user errors (a bad file, an unknown measure) reach chronoqa.cli.main: one line on stderr, exit 2
     llm_judge = _make_judge(judge, judge_cache, out)
     from chronoqa.cli._progress import one_step
-    from chronoqa.outdir import ancestor_locks
+    from chronoqa.outdir import ancestor_locks, file_lock
 
     step = f"evaluate ({bootstrap} bootstrap resamples)"
-    _check_out(out, (answers, compare_answers, run, compare, paraphrases, twin_answers))
     with (
         ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
-        one_step(plain_console(stderr=True), step, None),
-    ):  # start and end on stderr
-        release, scored, scored_b, scored_twin = _inputs(
-            bench, answers, compare_answers, twin_answers, max_answer_chars
-        )
-        paraphrases = paraphrases or _release_paraphrases(release.path, answers)
-        result = evaluate(
-            release,
-            run=run,
-            answers=scored,
-            functional_only=functional_only,
-            compare=compare,
-            compare_answers=scored_b,
-            seed=seed,
-            n_bootstrap=bootstrap,
-            min_slice=min_slice,
-            measures=tuple(measure) if measure else DEFAULT_RANKING,
-            answer_rule=answer_rule,  # type: ignore[arg-type]
-            split=split,
-            judge=llm_judge,
-            paraphrases=paraphrases,
-            cutoff=cutoff,
-            twin=twin,
-            twin_answers=scored_twin,
-        )
-        metrics = result.to_dict()
-        write_json(out, metrics)
+        file_lock(out, wait=wait, what="metrics file"),  # so is another evaluate writing the same --out
+    ):
+        # under the lock: nothing races it
+        _check_out(out, (answers, compare_answers, run, compare, paraphrases, twin_answers))
+        with one_step(plain_console(stderr=True), step, None):  # start and end on stderr
+            release, scored, scored_b, scored_twin = _inputs(
+                bench, answers, compare_answers, twin_answers, max_answer_chars, split
+            )
+            paraphrases = paraphrases or _release_paraphrases(release.path, answers)
+            result = evaluate(
+                release,
+                run=run,
+                answers=scored,
+                functional_only=functional_only,
+                compare=compare,
+                compare_answers=scored_b,
+                seed=seed,
+                n_bootstrap=bootstrap,
+                min_slice=min_slice,
+                measures=tuple(measure) if measure else DEFAULT_RANKING,
+                answer_rule=answer_rule,  # type: ignore[arg-type]
+                split=split,
+                judge=llm_judge,
+                paraphrases=paraphrases,
+                cutoff=cutoff,
+                twin=twin,
+                twin_answers=scored_twin,
+            )
+            metrics = result.to_dict()
+            write_json(out, metrics)
     render(metrics, console)
     console.print(f"metrics written to {out}")

@@ -324,6 +324,7 @@ def _resolve_config(
     cfg: TableBuildConfig, book: PhraseBook, tables: Sequence[TemporalTable]
 ) -> tuple[TableBuildConfig, PhraseBook, dict[str, str], TimePoint, str]:
     """The config with what the phrase file declares (TFDs, completeness) and ``as_of`` made a date."""
+    _check_rows(tables)  # an empty input is the first error: no as_of or TFD can help it
     # a phrase file may name a table's TFD ({"tables": {"dyknow_sports": {"tfd": "Name->Team"}}}): a fact of the
     # data a person knows (a player's teams), used unless the config names TFDs for that table
     from_book = {
@@ -345,6 +346,21 @@ def _resolve_config(
     if parsed is None:
         raise ChronoqaError(f"as_of {cfg.as_of!r} is not a date: expected e.g. 2025-01-01, or {AS_OF_DATA!r}")
     return cfg, book, complete_by, parsed, "given"
+
+
+def _check_rows(tables: Sequence[TemporalTable]) -> None:
+    """Raise when no input table holds a data row (a header only, or every row skipped), naming each file."""
+    if any(len(t) for t in tables):
+        return
+    why = []
+    for t in tables:
+        source = t.report.source if t.report is not None else t.name
+        read = t.report.rows_read if t.report is not None else 0
+        why.append(f"{source}: {'no data rows (a header only)' if not read else f'all {read} rows were skipped'}")
+    raise ChronoqaError(
+        f"no question could be made: {'; '.join(why) or 'no input table'}. "
+        "Fix: give a table with data rows, or fix the rows the load report lists"
+    )
 
 
 def _check_inputs(b: TableBuildState) -> None:
