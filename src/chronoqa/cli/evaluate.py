@@ -100,6 +100,11 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
                 metrics["compare_answers"], "paired comparison of answers: A = --answers, B = --compare-answers"
             )
         )
+    if "two_gold" in metrics:
+        console.print(_two_gold_table(metrics["two_gold"]))
+        dropped = metrics["two_gold"].get("retired_answers_dropped")
+        if dropped:
+            warn(console, f"{dropped} answers are to questions the refresh retired: not scored (see CHANGES.md)")
     for w in metrics.get("warnings", []):
         warn(console, w)
 
@@ -170,6 +175,35 @@ def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: i
     return release, scored, scored_b
 
 
+def _drop_retired(release: Any, scored: Any) -> tuple[Any, int]:
+    """On a refreshed release, answers to the questions the refresh retired are dropped (and counted)."""
+    from chronoqa.score.drift import for_release
+
+    if scored is None:
+        return None, 0
+    return for_release(release, {r.qid: r for r in scored})
+
+
+def _add_two_gold(metrics: dict[str, Any], release: Any, scored: Any, retired: int, **kw: Any) -> None:
+    """A refreshed release: the answers' scores under the old gold and the new, and the drift counts."""
+    from chronoqa.score.drift import two_gold
+
+    block = None if scored is None else two_gold(release, scored, **kw)
+    if block is not None:
+        metrics["two_gold"] = {**block, "retired_answers_dropped": retired}
+
+
+def _two_gold_table(block: Mapping[str, Any]) -> Table:
+    drift = ", ".join(f"{k} {v}" for k, v in block["drift"].items())
+    table = Table(title=f"refreshed release: the same answers, old gold vs new gold ({drift})", title_justify="left")
+    for col in ("metric", "old gold", "new gold", "n"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for metric, d in block["new_gold"].items():
+        if isinstance(d, Mapping) and metric in block["old_gold"]:
+            table.add_row(metric, _fmt(block["old_gold"][metric]["value"]), _fmt(d["value"]), str(d["n"]))
+    return table
+
+
 def evaluate_cmd(
     bench: Annotated[str, typer.Option("--bench", help="Benchmark release folder (a path or a URI).")],
     run: Annotated[Path | None, typer.Option("--run", help="Run file (<name>.run.jsonl).")] = None,
@@ -227,6 +261,7 @@ def evaluate_cmd(
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
         release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
+        scored, retired = _drop_retired(release, scored)
         paraphrases = paraphrases or _release_paraphrases(release.path, answers)
         result = evaluate(
             release,
@@ -245,6 +280,8 @@ def evaluate_cmd(
             paraphrases=paraphrases,
         )
         metrics = result.to_dict()
+        _add_two_gold(metrics, release, scored, retired, seed=seed, n_bootstrap=bootstrap, split=split,
+                      answer_rule=answer_rule)  # fmt: skip
         write_json(out, metrics)
     render(metrics, console)
     console.print(f"metrics written to {out}")
