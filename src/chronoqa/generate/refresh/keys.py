@@ -25,8 +25,9 @@ def question_key(q: Question) -> str:
 
 
 def next_version(old: str, counts: Mapping[str, int]) -> str:
-    """The release version after a refresh: a gold change or a retirement is a new major version, only new
-    questions a new minor one, nothing the same version.
+    """The release version after a refresh.
+
+    A gold change or a retirement makes a new major version, only new questions a new minor one, nothing the same.
     """
     major, minor, patch = (int(x) for x in old.split("."))
     if counts.get("gold_changed") or counts.get("retired"):
