@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from chronoqa.artifacts.changes import CHANGE_CLASSES, CHANGES_FILE, CHANGES_MD, ChangeRecord, write_changes
 from chronoqa.artifacts.release import FunctionalFlags, Release, load_release, write_release
