@@ -27,7 +27,16 @@ from chronoqa.artifacts.changes import CHANGE_CLASSES, CHANGES_FILE, CHANGES_MD,
 from chronoqa.artifacts.release import FunctionalFlags, Release, load_release, write_release
 from chronoqa.generate.rebuild import rebuild
 from chronoqa.generate.refresh.ground import KGGround, TableGround
-from chronoqa.generate.refresh.keys import FIRST_VERSION, Grounding, fact_diff, fact_key, next_version, question_key
+from chronoqa.generate.refresh.keys import (
+    FIRST_VERSION,
+    NEW_DRIFT,
+    NEW_SAMPLED,
+    Grounding,
+    fact_diff,
+    fact_key,
+    next_version,
+    question_key,
+)
 from chronoqa.generate.refresh.report import changes_markdown, drift_section, refresh_manifest
 from chronoqa.generate.result import BuildResult
 from chronoqa.io import sha256_file, write_text
@@ -35,12 +44,6 @@ from chronoqa.outdir import OutputFolder
 from chronoqa.records import Question
 
 __all__ = ["Refresh", "cell_of", "classify", "question_key", "refresh"]
-
-#: Why a question is new: it uses a fact the old data did not have (drift), or not (the new build drew it anew).
-_NEW_WHY = {
-    True: "uses a fact the newer data added or re-dated",
-    False: "drawn by the new build; its facts are in both snapshots (sampling, not drift)",
-}
 
 
 @dataclass
@@ -92,7 +95,7 @@ def classify(release: Release, build: BuildResult) -> Refresh:
             nq = replace(q, id=q.id if q.id not in old_ids else f"{q.id}-r")  # an old id is never reused
             kept[key] = (nq, replace(flags[q.id], id=nq.id))
             fresh = any(fact_key(t) not in old_facts for t in nq.S_star)
-            changes.append(_record(None, nq, key, "new", Grounding(nq, _NEW_WHY[fresh])))
+            changes.append(_record(None, nq, key, "new", Grounding(nq, NEW_DRIFT if fresh else NEW_SAMPLED)))
     order = {k: i for i, k in enumerate(drawn)}  # the new build's order; questions it did not draw after it
     ordered = sorted(kept.items(), key=lambda kv: order.get(kv[0], len(order)))
     counts = Counter(c.change for c in changes)

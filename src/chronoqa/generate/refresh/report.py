@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from chronoqa.artifacts.changes import CHANGE_CLASSES, ChangeRecord
 from chronoqa.artifacts.release import Release
 from chronoqa.escape import md_code, md_text
+from chronoqa.generate.refresh.keys import NEW_DRIFT
 
 if TYPE_CHECKING:
     from chronoqa.generate.refresh import Refresh
@@ -37,9 +38,18 @@ def per_cell(changes: list[ChangeRecord]) -> dict[str, dict[str, int]]:
 def _count_table(r: Refresh) -> list[str]:
     lines = ["| class | questions | meaning |", "|---|---:|---|"]
     lines += [f"| {k} | {r.counts.get(k, 0)} | {MEANING[k]} |" for k in CHANGE_CLASSES]
+    gold = [c for c in r.changes if c.change == "gold_changed"]
+    other = sum(1 for c in gold if c.old_answers != c.new_answers)
+    new = [c for c in r.changes if c.change == "new"]
+    drift = sum(1 for c in new if c.reason == NEW_DRIFT)
     not_re = sum(1 for c in r.changes if not c.regrounded and c.change != "new")
-    lines.append("")
-    lines.append(f'Questions classified without their gold recomputed (reason "not re-grounded"): {not_re}.')
+    lines += [
+        "",
+        f"Gold changed: {other} with other answers, {len(gold) - other} with the same answers and re-dated, added "
+        f"or removed S* facts. New: {drift} use a fact the newer data added or re-dated, {len(new) - drift} were "
+        "drawn anew from facts both snapshots hold (sampling, not drift). Classified without their gold recomputed "
+        f'("not re-grounded"): {not_re}.',
+    ]
     return lines
 
 
