@@ -160,11 +160,16 @@ class KGGround:
         return Grounding(self.docs.remap(nq))
 
     def _moved(self, t: Triple) -> Triple | None:
-        """``t`` re-dated as the newer data dates it (``None``: gone, or dated more than once)."""
-        ps = self.by_ids.get((t.s_id, t.r_id, t.o_id), [])
-        if len(ps) != 1:
+        """``t`` re-dated as the newer data dates it (``None``: gone, or no one spell continues it).
+
+        A fact now dated more than once (spells) continues in the one spell that starts when it started.
+        """
+        facts = [self.gold.facts[i] for i in self.by_ids.get((t.s_id, t.r_id, t.o_id), [])]
+        if len(facts) > 1:
+            facts = [f for f in facts if time_str(f.start) == t.t_start]
+        if len(facts) != 1:
             return None
-        f = self.gold.facts[ps[0]]
+        f = facts[0]
         return replace(t, t_start=time_str(f.start), t_end=time_str(f.end))
 
     def _missing(self, t: Triple) -> Grounding:
@@ -173,7 +178,7 @@ class KGGround:
         if not moved:
             return Grounding(None, f"its facts are gone: {show_fact(t)} is not in the newer data")
         dates = ", ".join(f"{time_str(x.start) or '?'}..{time_str(x.end) or ''}" for x in moved)
-        why = f"S* fact {show_fact(t)} re-dated to {dates}; not re-grounded (a date answer, not drawn by the new build)"
+        why = f"S* fact {show_fact(t)} re-dated to {dates}; not re-grounded (its answer or spell depends on the dates)"
         return Grounding(None, why, False)
 
     def _added_holder(self, q: Question) -> str | None:
