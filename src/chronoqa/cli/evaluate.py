@@ -160,10 +160,11 @@ def register(app: typer.Typer) -> None:
     app.command("evaluate")(evaluate_cmd)
 
 
-def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: int) -> tuple[Any, Any, Any]:
+def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: int) -> tuple[Any, Any, Any, int]:
     """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
-    The release's questions are read first, as the scorer reads them: a bad release is the first error.
+    The release's questions are read first, as the scorer reads them: a bad release is the first error. On a
+    refreshed release the answers to retired questions are dropped; the last value counts them.
     """
     from chronoqa.artifacts.answers import read_answers
     from chronoqa.artifacts.release import load_release
@@ -172,7 +173,8 @@ def _inputs(bench: str, answers: Path | None, compare: Path | None, max_chars: i
     release = load_release(local_release(bench))
     _ = release.questions
     scored, scored_b = (None if p is None else read_answers(p, max_chars=max_chars) for p in (answers, compare))
-    return release, scored, scored_b
+    scored, retired = _drop_retired(release, scored)
+    return release, scored, scored_b, retired
 
 
 def _drop_retired(release: Any, scored: Any) -> tuple[Any, int]:
@@ -184,13 +186,15 @@ def _drop_retired(release: Any, scored: Any) -> tuple[Any, int]:
     return for_release(release, {r.qid: r for r in scored})
 
 
-def _add_two_gold(metrics: dict[str, Any], release: Any, scored: Any, retired: int, **kw: Any) -> None:
+def _two_gold(
+    release: Any, scored: Any, retired: int, seed: int, n_bootstrap: int, split: str | None, answer_rule: str
+) -> dict[str, Any]:
     """A refreshed release: the answers' scores under the old gold and the new, and the drift counts."""
     from chronoqa.score.drift import two_gold
 
+    kw = {"seed": seed, "n_bootstrap": n_bootstrap, "split": split, "answer_rule": answer_rule}
     block = None if scored is None else two_gold(release, scored, **kw)
-    if block is not None:
-        metrics["two_gold"] = {**block, "retired_answers_dropped": retired}
+    return {} if block is None else {"two_gold": {**block, "retired_answers_dropped": retired}}
 
 
 def _two_gold_table(block: Mapping[str, Any]) -> Table:
@@ -260,8 +264,7 @@ def evaluate_cmd(
         ancestor_locks(out, wait=wait),  # a folder another command holds is the first error
         one_step(plain_console(stderr=True), step, None),
     ):  # start and end on stderr
-        release, scored, scored_b = _inputs(bench, answers, compare_answers, max_answer_chars)
-        scored, retired = _drop_retired(release, scored)
+        release, scored, scored_b, retired = _inputs(bench, answers, compare_answers, max_answer_chars)
         paraphrases = paraphrases or _release_paraphrases(release.path, answers)
         result = evaluate(
             release,
@@ -279,9 +282,7 @@ def evaluate_cmd(
             judge=llm_judge,
             paraphrases=paraphrases,
         )
-        metrics = result.to_dict()
-        _add_two_gold(metrics, release, scored, retired, seed=seed, n_bootstrap=bootstrap, split=split,
-                      answer_rule=answer_rule)  # fmt: skip
+        metrics = result.to_dict() | _two_gold(release, scored, retired, seed, bootstrap, split, answer_rule)
         write_json(out, metrics)
     render(metrics, console)
     console.print(f"metrics written to {out}")
