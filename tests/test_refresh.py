@@ -354,3 +354,18 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, hand: dict[str, Path])
         code, _, err = run_cli(args)
         assert code == 2 and needle in err and "Traceback" not in err, err
         assert len(err.strip().splitlines()) == 1, err
+
+
+def test_report_shows_the_drift_of_a_refreshed_release(hand: dict[str, Path]) -> None:
+    from chronoqa.artifacts.metrics import MetricsFolder
+    from chronoqa.report import build_summary
+    from chronoqa.report.render import render_html, render_markdown
+
+    counts = {k: 0 for k in ("unchanged", "gold_changed", "retired", "new")}
+    for c in read_changes(hand["new"] / CHANGES_FILE):
+        counts[c.change] += 1
+    summary = build_summary(hand["new"], MetricsFolder())
+    assert summary["composition"]["drift"] == {"from": "1.0.0", "to": "2.0.0", "changes": counts}
+    line = f"Refreshed release 1.0.0 -> 2.0.0: unchanged {counts['unchanged']}, gold_changed {counts['gold_changed']}"
+    assert line in render_markdown(summary) and line in render_html(summary)
+    assert build_summary(hand["old"], MetricsFolder())["composition"]["drift"] is None
