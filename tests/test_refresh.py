@@ -10,6 +10,7 @@ nothing, and evaluate scores old answers under both golds.
 from __future__ import annotations
 
 import csv
+import html
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -367,5 +368,5 @@ def test_report_shows_the_drift_of_a_refreshed_release(hand: dict[str, Path]) ->
     summary = build_summary(hand["new"], MetricsFolder())
     assert summary["composition"]["drift"] == {"from": "1.0.0", "to": "2.0.0", "changes": counts}
     line = f"Refreshed release 1.0.0 -> 2.0.0: unchanged {counts['unchanged']}, gold_changed {counts['gold_changed']}"
-    assert line in render_markdown(summary) and line in render_html(summary)
+    assert line in render_markdown(summary) and html.escape(line, quote=False) in render_html(summary)
     assert build_summary(hand["old"], MetricsFolder())["composition"]["drift"] is None
