@@ -374,3 +374,11 @@ def test_report_shows_the_drift_of_a_refreshed_release(hand: dict[str, Path]) ->
     line = f"Refreshed release 1.0.0 -> 2.0.0: unchanged {counts['unchanged']}, gold_changed {counts['gold_changed']}"
     assert line in render_markdown(summary) and html.escape(line, quote=False) in render_html(summary)
     assert build_summary(hand["old"], MetricsFolder())["composition"]["drift"] is None
+
+
+def test_refresh_is_deterministic(tmp_path: Path, hand: dict[str, Path]) -> None:
+    refresh(hand["old"], hand["new"].parent / "new.tsv", tmp_path / "again")
+    names = sorted(p.name for p in hand["new"].iterdir() if not p.name.startswith("."))
+    assert names == sorted(p.name for p in (tmp_path / "again").iterdir() if not p.name.startswith("."))
+    for name in names:
+        assert (hand["new"] / name).read_bytes() == (tmp_path / "again" / name).read_bytes(), name
