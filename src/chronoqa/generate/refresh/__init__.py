@@ -8,9 +8,10 @@ on the newer data, so that a question the new build happened not to draw (sampli
 * table questions: the question's own SQL is run on the new build's tables (the builder's stores: same
   granularity, declarations and readings), its rows are the new gold;
 * KG questions: the new build's record where it drew the same key (the builder's grounding: gold verified unique);
-  else each ``S*`` fact is looked up in the new graph and the operator's own gold rule (the build audit's) is run
-  on it, and a fact added beside an ``S*`` fact (same subject and relation, possibly valid at ``t_query``)
-  retires it (no longer unique).
+  else each ``S*`` fact is looked up in the new graph (a re-dated one followed where the answer allows) and the
+  operator's own gold rule (the build audit's) is run on it; a fact the newer data added at a hop of an entity
+  question's chain (possibly valid at ``t_query``) retires it as no longer unique
+  (:mod:`chronoqa.generate.refresh.ground`).
 
 The new release holds the unchanged and gold-changed questions (old ids kept) and the new ones, and adds
 ``CHANGES.md``, ``changes.jsonl`` (:mod:`chronoqa.artifacts.changes`), a ``release_version`` and a ``refresh``
