@@ -11,7 +11,7 @@ import sys
 import typer
 from typer.exceptions import TyperException
 
-from chronoqa.cli import build, datasets, evaluate, export, paraphrase, retrieve, run, twin, validate
+from chronoqa.cli import build, datasets, evaluate, export, paraphrase, refresh, retrieve, run, twin, validate
 from chronoqa.cli._ui import EXIT_USER_ERROR, path_error, print_error
 from chronoqa.errors import ChronoqaError
 from chronoqa.paths import check_mirror
@@ -35,7 +35,7 @@ def version() -> None:
     typer.echo(__version__)
 
 
-for _module in (datasets, build, retrieve, evaluate, run, export, validate, paraphrase, twin):
+for _module in (datasets, build, retrieve, evaluate, run, export, validate, paraphrase, refresh, twin):
     _module.register(app)
 
 

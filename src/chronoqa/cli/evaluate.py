@@ -108,6 +108,11 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
                 metrics["compare_answers"], "paired comparison of answers: A = --answers, B = --compare-answers"
             )
         )
+    if "two_gold" in metrics:
+        console.print(_two_gold_table(metrics["two_gold"]))
+        dropped = metrics["two_gold"].get("retired_answers_dropped")
+        if dropped:
+            warn(console, f"{dropped} answers are to questions the refresh retired: not scored (see CHANGES.md)")
     for w in metrics.get("warnings", []):
         warn(console, w)
 
@@ -205,11 +210,12 @@ def _inputs(
     twin_answers: Path | None,
     max_chars: int,
     split: str | None,
-) -> tuple[Any, Any, Any, Any]:
+) -> tuple[Any, Any, Any, Any, int]:
     """The release and the answer files read under the answer cap (an error names ``--max-answer-chars``).
 
     The release's questions are read first, as the scorer reads them: a bad release is the first error. An
-    answers file that answers none of the questions scored (empty, or made for another split) is an error.
+    answers file that answers none of the questions scored (empty, or made for another split) is an error. On a
+    refreshed release the answers to retired questions are dropped; the last value counts them.
     """
     from chronoqa.artifacts.answers import read_answers
     from chronoqa.artifacts.release import load_release
@@ -228,7 +234,39 @@ def _inputs(
                 f"{flag} {path}: {len(records)} answer lines, none for the {len(asked)} questions of {where}. "
                 f"Fix: give the answers of this release (`chronoqa run` or `chronoqa answer` writes them)"
             )
-    return release, scored, scored_b, scored_twin
+    scored, retired = _drop_retired(release, scored)
+    return release, scored, scored_b, scored_twin, retired
+
+
+def _drop_retired(release: Any, scored: Any) -> tuple[Any, int]:
+    """On a refreshed release, answers to the questions the refresh retired are dropped (and counted)."""
+    from chronoqa.score.drift import for_release
+
+    if scored is None:
+        return None, 0
+    return for_release(release, {r.qid: r for r in scored})
+
+
+def _two_gold(
+    release: Any, scored: Any, retired: int, seed: int, n_bootstrap: int, split: str | None, answer_rule: str
+) -> dict[str, Any]:
+    """A refreshed release: the answers' scores under the old gold and the new, and the drift counts."""
+    from chronoqa.score.drift import two_gold
+
+    kw = {"seed": seed, "n_bootstrap": n_bootstrap, "split": split, "answer_rule": answer_rule}
+    block = None if scored is None else two_gold(release, scored, **kw)
+    return {} if block is None else {"two_gold": {**block, "retired_answers_dropped": retired}}
+
+
+def _two_gold_table(block: Mapping[str, Any]) -> Table:
+    drift = ", ".join(f"{k} {v}" for k, v in block["drift"].items())
+    table = Table(title=f"refreshed release: the same answers, old gold vs new gold ({drift})", title_justify="left")
+    for col in ("metric", "old gold", "new gold", "n"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for metric, d in block["new_gold"].items():
+        if isinstance(d, Mapping) and metric in block["old_gold"]:
+            table.add_row(metric, _fmt(block["old_gold"][metric]["value"]), _fmt(d["value"]), str(d["n"]))
+    return table
 
 
 def evaluate_cmd(
@@ -285,7 +323,7 @@ def evaluate_cmd(
         # under the lock: nothing races it
         _check_out(out, (answers, compare_answers, run, compare, paraphrases, twin_answers))
         with one_step(plain_console(stderr=True), step, None):  # start and end on stderr
-            release, scored, scored_b, scored_twin = _inputs(
+            release, scored, scored_b, scored_twin, retired = _inputs(
                 bench, answers, compare_answers, twin_answers, max_answer_chars, split
             )
             paraphrases = paraphrases or _release_paraphrases(release.path, answers)
@@ -308,7 +346,7 @@ def evaluate_cmd(
                 twin=twin,
                 twin_answers=scored_twin,
             )
-            metrics = result.to_dict()
+            metrics = result.to_dict() | _two_gold(release, scored, retired, seed, bootstrap, split, answer_rule)
             write_json(out, metrics)
     render(metrics, console)
     console.print(f"metrics written to {out}")

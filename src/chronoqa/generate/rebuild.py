@@ -1,87 +1,153 @@
-"""Build a release again, with the configuration and seed an existing release recorded, from other input data.
+"""Build a release again with an existing release's recorded config and seed, from other input data.
 
-:func:`rebuild_like` is the one place that reads a release's manifest back into a builder call: counterfactual
-twins (:mod:`chronoqa.generate.twin`) give it a transformed copy of the release's facts. The new release is
-built, checked and written by the builder itself: nothing of the old release but its manifest is read.
+:func:`rebuild` reads the old release's ``manifest.json`` (builder, ``config``, ``seed``, ``sources``, the KG
+phrase table) and runs the same builder on ``source``: a KG facts file or folder in a format the KG builder reads
+(a named dataset's folder is read by that dataset's own loader, so Wikidata12k keeps its labels), or a table file
+(or a folder of table files) for a table release. ``as_of`` overrides the recorded ``as_of``; by default both
+builders keep the old release's. :func:`rebuild_like` writes the result.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from chronoqa.artifacts.release import load_release
 from chronoqa.errors import ChronoqaError
+from chronoqa.generate.result import BuildResult
 
-__all__ = ["rebuild_like", "recorded_phrases"]
+__all__ = ["rebuild", "rebuild_like", "recorded_phrases"]
 
-_DEFAULT_PHRASES = "<default "
-
-
-def _manifest(release: Path) -> dict[str, Any]:
-    from chronoqa.artifacts.release import load_release
-
-    return dict(load_release(release).manifest)
+#: Table file suffixes a folder given as a table source is read for.
+_TABLE_SUFFIXES = (".csv", ".tsv", ".parquet")
 
 
-def _kg_config(config: Mapping[str, Any], as_of: str | None) -> Any:
-    """The :class:`KGBuildConfig` a manifest recorded (its ``to_dict`` form read back), ``as_of`` replaced if given."""
-    from chronoqa.generate.kg import KGBuildConfig
-
-    d = dict(config)
-    d["operators"] = tuple(d["operators"])
-    d["split_ratios"] = tuple(d["split_ratios"])
-    d["hop_weights"] = tuple(d["hop_weights"])
-    d["operator_weights"] = tuple(dict(d["operator_weights"]).items())
-    if as_of is not None:
-        d["as_of"] = as_of
-    return KGBuildConfig(**d)
-
-
-def recorded_phrases(manifest: Mapping[str, Any], release: Path) -> str:
-    """The phrase table the release was built with: a shipped table's name (``<default yago11k>`` → ``yago11k``)."""
-    source = str((manifest.get("phrases") or {}).get("source", ""))
-    if source.startswith(_DEFAULT_PHRASES) and source.endswith(">"):
-        return source[len(_DEFAULT_PHRASES) : -1]
-    if source and Path(source).is_file():
-        return source
-    raise ChronoqaError(
-        f"{release / 'manifest.json'}: phrases.source {source!r} is not a shipped phrase table nor a file that "
-        "exists: rebuild it with chronoqa build kg --phrases FILE instead"
-    )
+def rebuild_like(
+    release: Path,
+    source: Path,
+    out: Path,
+    *,
+    as_of: str | None = None,
+    phrases: Path | None = None,
+    keep_order: bool = False,
+) -> Path:
+    """Write the release :func:`rebuild` makes into ``out``; returns ``out``."""
+    return rebuild(release, source, as_of=as_of, phrases=phrases, keep_order=keep_order).write(out)
 
 
-def rebuild_like(release: Path, source: Path, out: Path, *, as_of: str | None = None, keep_order: bool = False) -> Path:
-    """Build ``source`` (a facts file or folder ``chronoqa build kg --input`` reads) as ``release`` was built.
+def rebuild(
+    release: Path, source: Path, *, as_of: str | None = None, phrases: Path | None = None, keep_order: bool = False
+) -> BuildResult:
+    """The build of ``source`` with ``release``'s recorded builder, config and seed (``as_of`` overrides its as_of).
 
-    The release's recorded configuration, seed and phrase table are used; ``as_of`` replaces its "now" when given.
-    ``keep_order`` builds the facts in ``source``'s row order instead of their content order, which only a
-    counterfactual twin wants (:func:`~chronoqa.generate.kg.order.keep_input_order`). The new release is written
-    to ``out`` and its folder returned; its manifest's ``sources`` name ``source`` and the release it was built
-    like. Only KG releases can be rebuilt for now.
+    ``phrases``: a table release's phrase file (JSON), which its manifest does not record; a KG release's phrase
+    table is read from its manifest unless given. ``keep_order`` (KG only) builds the facts in ``source``'s row
+    order instead of their content order, which only a counterfactual twin wants
+    (:func:`~chronoqa.generate.kg.order.keep_input_order`): its transformed facts are written in the source's
+    content order, so the builder draws the same positions.
+
+    Raises:
+        ChronoqaError: ``release`` has no manifest recording a builder and its config, or ``source`` is missing.
+
     """
-    from chronoqa.generate.kg import build_kg_benchmark
-    from chronoqa.generate.kg.order import canonical_graph, keep_input_order
-    from chronoqa.io import sha256_file
-    from chronoqa.sources import read_graph
-
-    manifest = _manifest(release)
-    if manifest.get("builder") != "kg":
+    manifest = load_release(release).manifest
+    builder, config = manifest.get("builder"), manifest.get("config")
+    if builder not in ("kg", "table") or not isinstance(config, Mapping):
         raise ChronoqaError(
-            f"{release}: a {manifest.get('builder')!r} release; only KG releases (chronoqa build kg) can be "
-            "rebuilt from other facts for now"
+            f"{Path(release) / 'manifest.json'}: no recorded builder and config (field 'builder', 'config'): "
+            "refresh a release chronoqa built (`chronoqa build kg|table`)"
         )
-    config = _kg_config(manifest["config"], as_of)
-    graph = read_graph(source, as_of=config.as_of_point, on_bad_row="raise", on_reversed="keep")
-    graph = (keep_input_order if keep_order else canonical_graph)(graph, config.seed)
-    files = [source] if source.is_file() else sorted(p for p in source.iterdir() if p.is_file())
-    sources = {
-        "input": source.name,
-        "sha256": {p.name: sha256_file(p) for p in files},
-        "rebuilt_like": {"dataset": manifest["dataset"], "sources": manifest["sources"]},
-    }
-    build = build_kg_benchmark(graph, config, phrases=recorded_phrases(manifest, release), sources=sources)
-    if not build.questions:
-        raise ChronoqaError(f"{source}: rebuilt like {release}, the build yielded no question; nothing was written")
-    build.write(out)
-    return out
+    if not Path(source).exists():
+        raise ChronoqaError(f"{source}: no such file or folder (the newer data): check the path given to --input")
+    if builder == "kg":
+        return _rebuild_kg(manifest, Path(source), as_of, phrases, keep_order)
+    return _rebuild_table(manifest, Path(source), as_of, phrases)
+
+
+def _rebuild_kg(
+    manifest: Mapping[str, Any], source: Path, as_of: str | None, phrases: Path | None, keep_order: bool
+) -> BuildResult:
+    from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+    from chronoqa.generate.kg.order import canonical_graph, keep_input_order
+    from chronoqa.time import parse_time
+
+    cfg = dict(manifest["config"])
+    cfg["operator_weights"] = tuple(dict(cfg.get("operator_weights") or {}).items())
+    for key in ("operators", "split_ratios", "hop_weights"):
+        if key in cfg:
+            cfg[key] = tuple(cfg[key])
+    if as_of is not None:
+        cfg["as_of"] = as_of
+    config = KGBuildConfig(**cfg)
+    graph, sources = _read_graph(manifest, source, parse_time(config.as_of, field="as_of"))
+    table = phrases if phrases is not None else recorded_phrases(manifest)
+    graph = dataclasses.replace(graph, name=str(manifest.get("dataset") or graph.name))  # the same dataset, newer
+    ordered = (keep_input_order if keep_order else canonical_graph)(graph, config.seed)
+    return build_kg_benchmark(ordered, config, phrases=table, sources=sources)
+
+
+def _read_graph(manifest: Mapping[str, Any], source: Path, as_of: Any) -> tuple[Any, dict[str, Any]]:
+    """``source`` read as the old release's input was, and its provenance as ``chronoqa build kg`` records it.
+
+    A named dataset's folder is read by that dataset's loader, anything else in the recorded format.
+    """
+    from chronoqa import datasets
+    from chronoqa.io import sha256_file
+    from chronoqa.sources import detect_format, read_graph
+
+    files = sorted(source.iterdir()) if source.is_dir() else [source]
+    sha = {p.name: sha256_file(p) for p in files if p.is_file()}
+    recorded = manifest.get("sources") or {}
+    name = recorded.get("dataset")
+    if isinstance(name, str) and source.is_dir():
+        graph = datasets.get_spec(name).loader(source, on_bad_row="skip", as_of=as_of)
+        return graph, {"dataset": name, "input": source.name, "sha256": sha}
+    fmt = recorded.get("format") or detect_format(source)
+    return read_graph(source, fmt, as_of=as_of), {"input": source.name, "format": fmt, "sha256": sha}
+
+
+def recorded_phrases(manifest: Mapping[str, Any]) -> str | None:
+    """The phrase table the old build used: a shipped table's name (``<default wikidata12k>``) or its path."""
+    text = str((manifest.get("phrases") or {}).get("source") or "")
+    if text.startswith("<default ") and text.endswith(">"):
+        return text[len("<default ") : -1]
+    return text or None
+
+
+def _rebuild_table(manifest: Mapping[str, Any], source: Path, as_of: str | None, phrases: Path | None) -> BuildResult:
+    from chronoqa.generate.table import PhraseBook, build_table_benchmark
+    from chronoqa.generate.table.build import read_table_files
+    from chronoqa.generate.table.recognise import recognise_files
+
+    files = sorted(p for p in source.iterdir() if p.suffix in _TABLE_SUFFIXES) if source.is_dir() else [source]
+    tables, sources = read_table_files(files)
+    recognised = recognise_files(tables, sources)
+    config = _table_config(manifest, as_of)
+    missing = sorted(set(config.build_tables or ()) - {t.name for t in tables})
+    if missing:
+        raise ChronoqaError(
+            f"{source}: the old release was built from table {missing[0]!r}, which the newer data lacks: give a "
+            f"file named {missing[0]}.csv (a table is named by its file's stem)"
+        )
+    book = recognised.phrases(PhraseBook.load(phrases))
+    return build_table_benchmark(tables, config, phrases=book, sources=sources)
+
+
+def _table_config(manifest: Mapping[str, Any], as_of: str | None) -> Any:
+    """The recorded :class:`TableBuildConfig` (completeness declared by a phrase file left to that file)."""
+    from chronoqa.generate.table import JoinSpec, TableBuildConfig
+
+    cfg = dict(manifest["config"])
+    by_config = [
+        n for n, t in (manifest.get("tables") or {}).items() if (t.get("complete") or {}).get("by") == "config"
+    ]
+    cfg["complete"] = tuple(sorted(by_config))
+    cfg["joins"] = tuple(
+        JoinSpec(j["left"], j["right"], tuple(j["on"]) or None, dict(j["aliases"])) for j in cfg.get("joins") or ()
+    )
+    cfg["ratios"] = tuple(cfg["ratios"])
+    if as_of is not None:
+        cfg["as_of"] = as_of
+    return TableBuildConfig(**cfg)

@@ -220,7 +220,7 @@ def _vocabulary(release: Release) -> frozenset[str]:
             text = text.replace(lab, " ")
         return set(_WORD.findall(text))
 
-    table = load_phrase_table(recorded_phrases(release.manifest, release.path))
+    table = load_phrase_table(recorded_phrases(release.manifest) or str(release.manifest["dataset"]))
     out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named}
     labels: set[str] = set()
     for doc in release.corpus:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.artifacts.changes import CHANGE_CLASSES
 from chronoqa.escape import html_text
 from chronoqa.report.glossary import help_th, legend_html, legend_markdown
 from chronoqa.report.plots import clip_label
@@ -113,6 +114,12 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]
     return out
 
 
+def drift_line(drift: Mapping[str, Any]) -> str:
+    """A refreshed release's drift in one line: versions and questions per change class (see CHANGES.md)."""
+    counts = ", ".join(f"{k} {drift['changes'].get(k, 0):,}" for k in CHANGE_CLASSES)
+    return f"Refreshed release {drift['from']} -> {drift['to']}: {counts} (each change: CHANGES.md)."
+
+
 def _composition_rows(comp: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     comps = list(comp["complexities"])
     header = ["operator", *comps, "total"]
@@ -158,6 +165,7 @@ def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | No
         f"scored split: **{comp['split']}** ({comp['n_scored']:,} questions); corpus: {comp['n_docs']:,} facts; "
         f"as of {comp.get('as_of') or '–'}.",
         "",
+        *([drift_line(comp["drift"]), ""] if comp.get("drift") else []),
         "## Composition (operator × complexity, all splits)",
         "",
     ]
@@ -339,8 +347,10 @@ def _html_composition(comp: Mapping[str, Any]) -> list[str]:
         ("answer type", comp["by_answer_type"]),
         ("cardinality", comp["by_cardinality"]),
     ]
+    drift = [f"<p class='warn'>{_e(drift_line(comp['drift']))}</p>"] if comp.get("drift") else []
     return [
         "<h2>Composition</h2>",
+        *drift,
         _html_table(header, [("", [f"<td>{_e(c)}</td>" for c in row]) for row in rows]),
         "<p>"
         + " · ".join(f"<b>{_e(k)}</b>: " + ", ".join(f"{_e(a)} {b:,}" for a, b in v.items()) for k, v in extra)

@@ -86,7 +86,17 @@ def _composition(release: str | Path | Release, split: str, title: str | None) -
             "n": len(rel.flags),
         },
         "as_of": next((q.as_of for q in qs if q.as_of), None),
+        "drift": _drift(rel.manifest),
     }
+
+
+def _drift(manifest: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A refreshed release's versions and change counts (``chronoqa refresh``; ``None`` for any other release)."""
+    section = manifest.get("refresh")
+    if not isinstance(section, Mapping):
+        return None
+    return {"from": section.get("previous_version"), "to": manifest.get("release_version"),
+            "changes": dict(section.get("changes") or {})}  # fmt: skip
 
 
 def _retrieval_rows(metrics: MetricsFolder) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from chronoqa.generate.kg.cells import MAX_NESTING
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import ColumnarCorpus, corpus_columns
 from chronoqa.generate.kg.datacard import render_datacard
+from chronoqa.generate.kg.operators.base import GoldFacts
 from chronoqa.generate.kg.phrases import PhraseTable
 from chronoqa.generate.kg.plausible import REASONS
 from chronoqa.generate.kg.steps import (
@@ -118,7 +119,9 @@ def _result(s: BuildState) -> KGBuild:
         {"fact": fact, "doc": s.doc_ids[i], "reason": REASONS[c]}
         for i, fact, c in zip(pos.tolist(), s.facts.ids[pos].tolist(), s.implausible_code[pos].tolist(), strict=True)
     ]
-    stats = {"cells": s.manifest["cells"], "engine": s.cfg.engine}  # the engine is not in the manifest: same bytes
+    # the engine is not in the manifest: same bytes; "gold" is what a refresh re-checks an older question against
+    gold = GoldFacts(s.facts, s.is_event, s.cfg.as_of_point, s.open_end)
+    stats = {"cells": s.manifest["cells"], "engine": s.cfg.engine, "gold": gold}
     return KGBuild(
         s.questions, s.flags, corpus, s.manifest, render_datacard(s.manifest, s.questions), stats,
         implausible=listed, corpus_batches=batches,

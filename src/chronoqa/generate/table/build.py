@@ -658,7 +658,9 @@ def _result(b: TableBuildState) -> None:
         manifest["sql_to_text"] = {"client": b.sql_client_name, **b.sql_report.to_dict()}
     flags = [FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in b.questions]
     docs = tuple(b.corpus)
-    extras = {"tfd_reports": b.tfd_reports, "joins": tuple(b.joins)}
+    # "stores" (each table in DuckDB as the build read it): what a refresh re-runs an older question's SQL on
+    primary = {n: primary_tfd(b.kept_by_table.get(n, [])) for n in b.names}
+    extras = {"tfd_reports": b.tfd_reports, "joins": tuple(b.joins), "stores": b.stores, "primary": primary}
     b.result = BuildResult(b.questions, flags, lambda: iter(docs), manifest, render_datacard(manifest), extras)
 
 
