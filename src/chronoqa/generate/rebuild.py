@@ -105,7 +105,10 @@ def _read_graph(manifest: Mapping[str, Any], source: Path, as_of: Any) -> tuple[
         graph = datasets.get_spec(name).loader(source, on_bad_row="skip", as_of=as_of)
         return graph, {"dataset": name, "input": source.name, "sha256": sha}
     fmt = recorded.get("format") or detect_format(source)
-    return read_graph(source, fmt, as_of=as_of), {"input": source.name, "format": fmt, "sha256": sha}
+    # a named dataset's facts written to a file (a twin's) keep their reversed intervals, as its loader does
+    reversed_rows = "keep" if isinstance(name, str) else "raise"
+    graph = read_graph(source, fmt, as_of=as_of, on_reversed=reversed_rows)
+    return graph, {"input": source.name, "format": fmt, "sha256": sha}
 
 
 def recorded_phrases(manifest: Mapping[str, Any]) -> str | None:
