@@ -258,6 +258,21 @@ def test_leaders_old_questions_regrounded_as_the_oracle_says(leaders: dict[str, 
     assert counts["gold_changed"] > 0 and counts["new"] > 0
 
 
+def test_only_drift_adds_questions_sampling_does_not(leaders: dict[str, Path]) -> None:
+    # a new question must rest on a row the 2012 snapshot did not hold (a term that began, or got its end, later);
+    # the new build's other draws are resampling of unchanged rows: left out and counted, never added
+    old, new = load_release(leaders["old"]), load_release(leaders["new"])
+    old_facts = {(d.s, d.r, d.o, d.t_start, d.t_end) for d in old.corpus}
+    changes = changes_by_id(leaders["new"])
+    added = [q for q in new.questions if changes[q.id].change == "new"]
+    assert added
+    for q in added:
+        assert any((t.s, t.r, t.o, t.t_start, t.t_end) not in old_facts for t in q.S_star), q.question
+    refresh_section = new.manifest["refresh"]
+    assert refresh_section["sampled_left_out"] > 0
+    assert len(new.questions) == len(old.questions) - refresh_section["changes"]["retired"] + len(added)
+
+
 def test_evaluate_scores_old_answers_under_both_golds(tmp_path: Path, leaders: dict[str, Path]) -> None:
     # a corrected cell: one leader renamed in the newer data; answers made for the old release name the old label
     text = leaders["d1"].read_text(encoding="utf-8").replace("Nicolas Sarkozy", "N. Sarkozy")

@@ -13,7 +13,10 @@ on the newer data, so that a question the new build happened not to draw (sampli
   question's chain (possibly valid at ``t_query``) retires it as no longer unique
   (:mod:`chronoqa.generate.refresh.ground`).
 
-The new release holds the unchanged and gold-changed questions (old ids kept) and the new ones, and adds
+The new release holds the unchanged and gold-changed questions (old ids kept) and the new ones that drift made
+(a question of the new build using a fact the old data did not hold); the new build's other questions, drawn
+anew from facts both snapshots hold, are sampling, not drift: they are left out and counted, so a refresh never
+grows a release by resampling it. It adds
 ``CHANGES.md``, ``changes.jsonl`` (:mod:`chronoqa.artifacts.changes`), a ``release_version`` and a ``refresh``
 section in the manifest and a drift section in the data card.
 """
@@ -31,7 +34,6 @@ from chronoqa.generate.refresh.ground import KGGround, TableGround
 from chronoqa.generate.refresh.keys import (
     FIRST_VERSION,
     NEW_DRIFT,
-    NEW_SAMPLED,
     Grounding,
     fact_diff,
     fact_key,
@@ -57,6 +59,8 @@ class Refresh:
     old_version: str
     version: str
     counts: dict[str, int] = field(default_factory=dict)
+    sampled_out: int = 0
+    """Questions the new build drew from facts both snapshots hold (sampling, not drift): left out."""
 
 
 def refresh(old: Path, source: Path, out: Path, *, as_of: str | None = None, phrases: Path | None = None) -> Refresh:
@@ -91,19 +95,23 @@ def classify(release: Release, build: BuildResult) -> Refresh:
         changes.append(_record(q, nq, key, "unchanged" if same else "gold_changed", g))
     old_keys, old_ids = {question_key(q) for q in release.questions}, {q.id for q in release.questions}
     old_facts = {fact_key(d) for d in release.corpus}
+    sampled = 0
     for key, q in drawn.items():
-        if key not in old_keys:
-            nq = replace(q, id=q.id if q.id not in old_ids else f"{q.id}-r")  # an old id is never reused
-            kept[key] = (nq, replace(flags[q.id], id=nq.id))
-            fresh = any(fact_key(t) not in old_facts for t in nq.S_star)
-            changes.append(_record(None, nq, key, "new", Grounding(nq, NEW_DRIFT if fresh else NEW_SAMPLED)))
+        if key in old_keys:
+            continue
+        if all(fact_key(t) in old_facts for t in q.S_star):  # drawn anew from facts both snapshots hold
+            sampled += 1
+            continue
+        nq = replace(q, id=q.id if q.id not in old_ids else f"{q.id}-r")  # an old id is never reused
+        kept[key] = (nq, replace(flags[q.id], id=nq.id))
+        changes.append(_record(None, nq, key, "new", Grounding(nq, NEW_DRIFT)))
     order = {k: i for i, k in enumerate(drawn)}  # the new build's order; questions it did not draw after it
     ordered = sorted(kept.items(), key=lambda kv: order.get(kv[0], len(order)))
     counts = Counter(c.change for c in changes)
     old_version = str(release.manifest.get("release_version") or FIRST_VERSION)
     return Refresh(
         [q for _, (q, _) in ordered], [f for _, (_, f) in ordered], changes, old_version,
-        next_version(old_version, counts), {c: counts.get(c, 0) for c in CHANGE_CLASSES},
+        next_version(old_version, counts), {c: counts.get(c, 0) for c in CHANGE_CLASSES}, sampled,
     )  # fmt: skip
 
 

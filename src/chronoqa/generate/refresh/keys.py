@@ -10,15 +10,15 @@ from typing import Any
 from chronoqa.records import Doc, Question, Triple
 
 __all__ = [
-    "FIRST_VERSION", "NEW_DRIFT", "NEW_SAMPLED", "Docs", "FactKey", "Grounding", "fact_diff", "fact_key",
+    "FIRST_VERSION", "NEW_DRIFT", "Docs", "FactKey", "Grounding", "fact_diff", "fact_key",
     "next_version", "question_key", "show_fact",
 ]  # fmt: skip
 
 #: The version of a release that records none (every release before ``refresh`` existed).
 FIRST_VERSION = "1.0.0"
-#: Why a question is new: it uses a fact the old data did not have (drift), or the new build drew it anew.
+#: Why a question is new: it uses a fact the old data did not have (drift; one the new build drew anew from facts
+#: both snapshots hold is sampling, and left out).
 NEW_DRIFT = "uses a fact the newer data added or re-dated"
-NEW_SAMPLED = "drawn by the new build; its facts are in both snapshots (sampling, not drift)"
 FactKey = tuple[str, str, str, str | None, str | None]
 
 

@@ -46,8 +46,9 @@ def _count_table(r: Refresh) -> list[str]:
     lines += [
         "",
         f"Gold changed: {other} with other answers, {len(gold) - other} with the same answers and re-dated, added "
-        f"or removed S* facts. New: {drift} use a fact the newer data added or re-dated, {len(new) - drift} were "
-        "drawn anew from facts both snapshots hold (sampling, not drift). Classified without their gold recomputed "
+        f"or removed S* facts. New: {drift} use a fact the newer data added or re-dated; {r.sampled_out} more that "
+        "the new build drew from facts both snapshots hold (sampling, not drift) were left out. Classified without "
+        "their gold recomputed "
         f'("not re-grounded"): {not_re}.',
     ]
     return lines
@@ -109,6 +110,7 @@ def refresh_manifest(release: Release, manifest: Mapping[str, Any], r: Refresh, 
         "changes": dict(r.counts),
         "per_cell": per_cell(r.changes),
         "not_regrounded": sum(1 for c in r.changes if not c.regrounded and c.change != "new"),
+        "sampled_left_out": r.sampled_out,
         "note": "cells, composition and quality describe the new build; counts.questions the refreshed release",
     }
     return m
