@@ -29,6 +29,12 @@ Besides the English, each entry declares how the relation behaves *in the world*
   ("national"), and the other fields override the relation's English for such a fact ("which national team
   did X play for"), so a reader expecting a club is not answered with a national team.
 
+Bridges are declared in a top-level ``[bridges]`` table (:func:`parse_bridges`): ``"<relation> object"`` (a hop
+from the subject to the object, "the team X played for") or ``"<relation> subject"`` (the inverse) mapped to
+``{ holds = "lifelong" | "at a time", reason = "..." }``: one value over the entity's whole existence (born in),
+or one value at each time point in the world (one spouse, one head of government at a time). Only a declared
+direction may name an intermediate entity of a multi-hop question (:mod:`chronoqa.generate.kg.bridges`).
+
 Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
 relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
@@ -78,6 +84,7 @@ SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
 CONTAINMENTS = ("part_of", "contains", "capital_of")
+BRIDGE_HOLDS = ("lifelong", "at a time")
 DEFAULT_MAX_YEARS = 100
 _PLACEHOLDER = re.compile(r"\{([so])\}")
 
@@ -178,6 +185,7 @@ class PhraseTable:
     not_years: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     default_max_years: int = DEFAULT_MAX_YEARS
     types: Mapping[str, EntityType] = field(default_factory=dict)
+    bridges: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (key, side) -> (holds, reason)
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -290,7 +298,8 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
         raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
-    return PhraseTable(name, out, open_end, not_years, default_max, types)
+    bridges = parse_bridges(name, data.get("bridges", {}), out)
+    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges)
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
@@ -375,6 +384,38 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
                 raise ChronoqaError(
                     f"{name}: relations.{key}.{side} = {t!r}: declare a [types.{t}] table; fix the file"
                 )
+    return out
+
+
+def parse_bridges(
+    name: str, value: object, relations: Mapping[str, RelationPhrases]
+) -> dict[tuple[str, str], tuple[str, str]]:
+    """Validate the ``[bridges]`` table: ``(relation key, side) -> (holds, reason)`` (see the module docstring).
+
+    Raises:
+        ChronoqaError: Naming the file, the entry and the fix, for an unknown relation or side, a ``holds``
+            other than ``lifelong`` / ``at a time``, or a missing reason.
+
+    """
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(f'{name}: bridges must be a table of "<relation> subject|object" = {{...}}; fix the file')
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    for item in sorted(value):
+        parts = item.rsplit(" ", 1)
+        entry = value[item]
+        holds = entry.get("holds") if isinstance(entry, Mapping) else None
+        reason = entry.get("reason") if isinstance(entry, Mapping) else None
+        if len(parts) != 2 or parts[1] not in SIDES or parts[0] not in relations:
+            raise ChronoqaError(
+                f"{name}: bridges entry {item!r}: expected '<relation key of this table> subject' or '... object'; "
+                "fix the file"
+            )
+        if holds not in BRIDGE_HOLDS or not isinstance(reason, str) or not reason.strip():
+            raise ChronoqaError(
+                f'{name}: bridges entry {item!r}: expected {{ holds = "lifelong" | "at a time", reason = "..." }}; '
+                "fix the file"
+            )
+        out[(parts[0], parts[1])] = (str(holds), reason)
     return out
 
 

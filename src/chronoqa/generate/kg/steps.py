@@ -17,6 +17,7 @@ import numpy as np
 
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
+from chronoqa.generate.kg.bridges import Bridges, narrow_pool
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
 from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census
@@ -402,9 +403,21 @@ def prepare_drafting(s: BuildState) -> None:
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
+        bridges=bridges_of(s),
     )  # fmt: skip
+    if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
+        s.ctx.pool_removed = narrow_pool(s.ctx.bridges, idx, pool)
     shared = shared_short_labels([s.label(e) for e in idx.ent_names])
     s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared, generic=frozenset(s.fallback))
+
+
+def bridges_of(s: BuildState) -> Bridges | None:
+    """The bridge and hub rules (``generate.kg.bridges``) of the table's ``[bridges]``; ``None`` where it has none."""
+    if not s.table.bridges:
+        return None
+    declared = {(r, side): s.table.bridges[(p.key, side)][0] for r, p in s.phr.items() for side in ("object", "subject")
+                if (p.key, side) in s.table.bridges}  # fmt: skip
+    return Bridges.build(s.idx, declared)
 
 
 # -- fill_cells ------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     if not yes and any(x[Col.OTHER] == other and possible(x, t) for x in idx.group(e, r, forward)):
         return None  # the same partner again at t (another spell, or an uncertain span)
-    pre = reach(ctx, rng, e, t, k, {other})
+    pre = reach(ctx, rng, e, t, k, {other}, time_free=False)  # the question states t
     if pre is None:
         return None
     final = Hop(fid, r, forward, e, other)
