@@ -740,7 +740,8 @@ class Checker:
                     out[f.id] = "open_end_too_long"
                     continue
             if d.get("role") is None and f.start is not None:
-                if any(f.start.year < births.get(e, -(10**9)) for e in (f.s, f.o)):
+                age = int(d.get("min_age", 0))  # type: ignore[call-overload]
+                if any(f.start.year < births.get(e, -(10**9)) + age for e in (f.s, f.o)):
                     out[f.id] = "before_birth"
                     continue
                 if any(f.start.year > deaths.get(e, 10**9) for e in (f.s, f.o)):

@@ -252,7 +252,7 @@ def reference_implausible(
         if p.role is None and f.start is not None:
             y = f.start.year
             ents = (f.s, f.o)
-            if any(e in births and y < births[e] for e in ents):
+            if any(e in births and y < births[e] + p.min_age for e in ents):
                 out[i] = "before_birth"
                 continue
             if any(e in deaths and y > deaths[e] for e in ents):

@@ -17,6 +17,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
   at ``as_of`` after longer than this is implausible.
 * ``role``: ``"birth"`` or ``"death"`` for the relations that date a subject's life (facts of the subject
   before its birth or after its death are implausible).
+* ``min_age``: the youngest age in years at which a person takes part in a fact of the relation (marriage: 14);
+  a fact starting earlier than its person's birth year plus ``min_age`` is implausible (``before_birth``: a
+  marriage dated from a spouse's birth year is a lifetime span read as a marriage). Default 0.
 * ``containment``: ``"part_of"`` (the subject lies in the object: country, located in), ``"contains"``
   (the object lies in the subject) or ``"capital_of"``, read by the regime rules
   (:mod:`chronoqa.generate.kg.regime`).
@@ -77,7 +80,7 @@ _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "st
 _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
-    "objects_at_once", "subjects_at_once", "symmetric", "max_years", "role", "containment", "subject_type",
+    "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type",
 )  # fmt: skip
 SIDES = ("subject", "object")
@@ -119,6 +122,7 @@ class RelationPhrases:
     subjects_at_once: str | None = None
     symmetric: bool = False
     max_years: int | None = None  # None: the table's default
+    min_age: int = 0  # the youngest age (years after birth) at which a fact of the relation can start
     role: str | None = None  # "birth" | "death" | None
     containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
@@ -288,6 +292,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             subjects_at_once=entry.get("subjects_at_once"),
             symmetric=bool(entry.get("symmetric", False)),
             max_years=entry.get("max_years"),
+            min_age=entry.get("min_age", 0),
             role=entry.get("role"),
             containment=entry.get("containment"),
             subject_type=entry.get("subject_type"),
@@ -313,6 +318,9 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     m = entry.get("max_years")
     if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 1):
         raise ChronoqaError(f"{name}: relations.{key}.max_years = {m!r}: expected a positive integer of years")
+    a = entry.get("min_age", 0)
+    if not isinstance(a, int) or isinstance(a, bool) or a < 0:
+        raise ChronoqaError(f"{name}: relations.{key}.min_age = {a!r}: expected a whole number of years (0 or more)")
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")

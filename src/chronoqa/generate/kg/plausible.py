@@ -8,8 +8,9 @@ recorded):
 * ``open_end_too_long``: under the ``ongoing`` open-end reading, a state with a start and no end that
   would still hold at ``as_of`` after more than its relation's plausible duration (phrase-table field
   ``max_years``, else the table's ``default_max_years``): Wikidata12k's "position held since AD 25".
-* ``before_birth`` / ``after_death``: the fact starts before the birth year or after the death year of
-  one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
+* ``before_birth`` / ``after_death``: the fact starts before the birth year (plus its relation's ``min_age``:
+  a marriage dated from a spouse's birth year is that person's lifetime, not a marriage) or after the death
+  year of one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
 * ``century_outlier``: a date of the fact lies more than :data:`CENTURY_GAP` years from the median year
   of the *other* facts of each of its entities that has at least three other dated facts ("In 427, who
   owned Green Bay Packers?"); an entity with a long history (Rome) keeps its old facts, because the
