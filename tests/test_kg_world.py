@@ -300,3 +300,21 @@ def test_generic_relations_get_inferred_cardinality() -> None:
         "declared_by": "inferred",
     }
     assert "inferred" in b.datacard
+
+
+# Worked by hand, a relation's min_age (isMarriedTo: 14): Zed, born 1980, is recorded married to Amy from 1980
+# to 2010 (a lifetime read as a marriage: before_birth) and to Bea from 1994, his fourteenth year (plausible).
+MARRIAGES = [
+    fact(0, "Zed", "wasBornIn", "Town", 1980, None),
+    fact(1, "Zed", "isMarriedTo", "Amy", 1980, 2010),
+    fact(2, "Zed", "isMarriedTo", "Bea", 1994, 1996),
+    fact(3, "Amy", "wasBornIn", "Town", 1950, None),
+]
+
+
+def test_a_fact_before_its_relations_min_age_is_before_birth() -> None:
+    g = graph("wed", MARRIAGES)
+    qs, manifest = build(g)
+    assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == {1: "before_birth"}
+    assert Checker.from_table(g, YAGO, open_end="unknown").implausible == {1: "before_birth"}
+    assert all(t.fact_id != 1 for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))
