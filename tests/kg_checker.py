@@ -54,8 +54,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   entity with two or more containers over the data from a containment hop to another kind of hop.
 * ``bridge or hub`` (:func:`bridge_errors`, from the TOML's ``[bridges]`` and the raw facts): a question of two
   or more hops with an intermediate entity named over a direction the TOML does not declare a bridge, over an
-  ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false), or
-  at a ``t_query`` not strictly between its fact's recorded start and end years; or with an intermediate entity
+  ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false)
+  and pins none (a path step's ``at``, whose year the text states), or read at a time (``at``, else ``t_query``)
+  not strictly between its fact's recorded start and end years; or with an intermediate entity
   or an entity answer that is a hub (the 1% of entities with a valid fact that have the most, ties in, and at
   least 20);
 * ``closed-world superlative``: a sequence ``first`` question (no date closes a timeline's start), or a ``last``
@@ -346,7 +347,11 @@ class Checker:
         elif op in ("interval", "sequence", "duration", "yes_no", "present_state", "allen"):
             for i in range(len(path) - 1):
                 step = path[i]
-                others = {o for _, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")}
+                at = parse_time(step["at"]) if "at" in step else None  # a pinned bridge: unique at its time
+                others = {
+                    o for f, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")
+                    if at is None or self.possible(f, at)
+                }  # fmt: skip
                 if others != {nodes[i + 1]}:
                     errs.append(f"{q.id}: static hop {i + 1} is not unique: {sorted(others)[:5]}")
                     return errs
@@ -1145,7 +1150,9 @@ def bridge_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Multi-hop questions whose intermediate entities are not one in the world, or that pass or answer a hub.
 
     A bridge (every hop but the last) must be declared in the TOML's ``[bridges]``; an ``at a time`` one must be
-    read at a time the question shows, strictly inside its fact's recorded start and end years.
+    read at a time the question shows, strictly inside its fact's recorded start and end years: ``t_query`` where
+    the question renders it, else the time the path step pins (``at``; its year stated in the text, not
+    ``t_query``, which may be the answer).
     """
     if not checker.bridges:
         return []
@@ -1162,14 +1169,18 @@ def bridge_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             f = checker.by_id[q.S_star[i].fact_id]
             node = f.o if node == f.s else f.s
             holds = checker.bridges.get((step["r"], "object" if step["dir"] == "fwd" else "subject"))
+            at = parse_time(step["at"]) if "at" in step else None  # the time a pinned bridge's words state
+            if at is not None and (step["at"] == q.t_query or str(at.year) not in q.question):
+                why.append(f"hop {i + 1}: pinned at {step['at']}, which the text does not state or is t_query")
+            read = at or tq
             if holds is None:
                 why.append(f"hop {i + 1} over {step['r']} is no declared bridge")
-            elif holds == "at a time" and lf["static_prefix"] and not q.render_time:
+            elif holds == "at a time" and at is None and lf["static_prefix"] and not q.render_time:
                 why.append(f"hop {i + 1} over {step['r']} named without a time")
             elif holds == "at a time" and (
-                f.start is None or f.end is None or not f.start.lo(g) < tq.lo(g) < f.end.lo(g)
+                f.start is None or f.end is None or not f.start.lo(g) < read.lo(g) < f.end.lo(g)
             ):
-                why.append(f"hop {i + 1}: fact {f.id} does not span {q.t_query} with a year either side")
+                why.append(f"hop {i + 1}: fact {f.id} does not span {read.isoformat()} with a year either side")
             if node in hubs:
                 why.append(f"bridge {node} is a hub")
         if q.answer_type == "entity" and set(q.answer_ids) & hubs:

@@ -12,10 +12,13 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
   never a bridge.
 * ``bridge changes within the unit``: an ``at a time`` bridge is read at the question's time ``t``, and the
   graph's one value is believed only where it held over the whole unit: its fact has a recorded start unit
-  before ``t`` and a recorded end unit after it (no change of value inside ``t``, no open end). A time-free
-  bridge (the static prefix of a question that shows no time: interval, sequence, duration, Allen: "When did
-  the spouse of X die?") must be ``lifelong``: an ``at a time`` value named without a time is ambiguous for everyone
-  who had several (``time-free bridge``).
+  before ``t`` and a recorded end unit after it (no change of value inside ``t``, no open end). A question that
+  shows no time (the static prefix of interval, sequence, duration, Allen: "When did the spouse of X die?")
+  *pins* each ``at a time`` bridge instead: its words state a unit drawn (with the cell's seeded RNG) strictly
+  inside the bridge fact's recorded span, other than the question's own ``t`` ("the spouse of X as of 1995",
+  :func:`pin_bridges`), and the logical form records it (``at`` of the path step). A bridge whose fact has no
+  such unit cannot be pinned (``time-free bridge``): named without a time it is ambiguous for everyone who had
+  several values.
 * ``hub entity``: no bridge and no entity answer of a multi-hop question is a hub, one of the
   :data:`HUB_SHARE` of the graph's entities with the most facts (ties included; never one with fewer than
   :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
@@ -25,7 +28,9 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,7 +41,9 @@ from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.chains import Draft, Hop, Spans
 
-__all__ = ["HUB_MIN", "HUB_SHARE", "Bridges", "bridge_reason", "hub_threshold", "narrow_pool"]
+__all__ = [
+    "HUB_MIN", "HUB_SHARE", "Bridges", "bridge_reason", "hub_threshold", "narrow_pool", "pin_bridges", "shows_no_time",
+]  # fmt: skip
 
 HUB_SHARE = 0.01  # this share of the entities with a valid fact, those with the most facts, are hubs
 HUB_MIN = 20  # ... never an entity with fewer facts
@@ -72,17 +79,30 @@ class Bridges:
         return cls(holds, deg >= hub_threshold(deg))
 
     def hop_reason(self, idx: GraphIndex, h: Hop, t: int, *, time_free: bool) -> str | None:
-        """Why ``h`` cannot name an intermediate entity at unit ``t`` (``time_free``: the question shows no time)."""
+        """Why ``h`` cannot name an intermediate entity at unit ``t``.
+
+        ``time_free``: the question shows no time, so an ``at a time`` bridge must be pinnable (a unit other than
+        ``t`` strictly inside its fact's span, :meth:`pin_unit`); otherwise it is read at ``t``.
+        """
         holds = self.holds.get((h.rel, h.forward))
         if holds is None:
             return "bridge not one in the world"
         if holds == "at a time":
-            if time_free:
-                return "time-free bridge"
             lo, hi = self.inner_units(idx, h)
-            if not lo <= t <= hi:
+            if time_free and _units_besides(lo, hi, t) <= 0:
+                return "time-free bridge"
+            if not time_free and not lo <= t <= hi:
                 return "bridge changes within the unit"
         return "hub entity" if self.hub[h.dst] else None
+
+    def pin_unit(self, idx: GraphIndex, h: Hop, avoid: int, rng: random.Random) -> int | None:
+        """A unit strictly inside ``h``'s fact span other than ``avoid``, drawn with ``rng`` (``None``: none)."""
+        lo, hi = self.inner_units(idx, h)
+        n = _units_besides(lo, hi, avoid)
+        if n <= 0:
+            return None
+        u = lo + rng.randrange(n)
+        return u + 1 if lo <= avoid <= u else u
 
     @staticmethod
     def inner_units(idx: GraphIndex, h: Hop) -> tuple[int, int]:
@@ -108,13 +128,41 @@ class Bridges:
         return spans, ("hub entity" if self.hub[hops[-1].dst] else None)
 
 
+def _units_besides(lo: int, hi: int, avoid: int) -> int:
+    """How many units of ``[lo, hi]`` are not ``avoid``."""
+    return max(0, hi - lo + 1) - (lo <= avoid <= hi)
+
+
+def shows_no_time(d: Draft) -> bool:
+    """The draft's question states no time its bridges could be read at (a static prefix, no rendered time)."""
+    return d.static_prefix and not REGISTRY[d.operator].render_time
+
+
+def pin_bridges(br: Bridges | None, idx: GraphIndex, d: Draft, rng: random.Random) -> Draft:
+    """``d`` with each ``at a time`` bridge of a question that shows no time pinned to a unit (module docstring).
+
+    The unit avoids ``d.t`` (an interval's answer, a duration's start: stating it would give it away); a bridge
+    with no unit left stays unpinned and :func:`bridge_reason` rejects the draft. ``rng`` is drawn from only
+    when there is a bridge to pin.
+    """
+    if br is None or len(d.hops) < 2 or not shows_no_time(d):
+        return d
+    pins = [
+        br.pin_unit(idx, h, d.t, rng) if br.holds.get((h.rel, h.forward)) == "at a time" else None for h in d.hops[:-1]
+    ]
+    return dataclasses.replace(d, pins=tuple(pins)) if any(p is not None for p in pins) else d
+
+
 def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
     """Which rule of the module docstring rejects the draft, or ``None`` (1-hop drafts have no bridge)."""
     if br is None or len(d.hops) < 2:
         return None
-    time_free = d.static_prefix and not REGISTRY[d.operator].render_time
-    for h in d.hops[:-1]:
-        why = br.hop_reason(idx, h, d.t, time_free=time_free)
+    time_free = shows_no_time(d)
+    for i, h in enumerate(d.hops[:-1]):
+        pin = d.pins[i] if d.pins else None
+        if time_free and pin is None and br.holds.get((h.rel, h.forward)) == "at a time":
+            return "time-free bridge"
+        why = br.hop_reason(idx, h, d.t if pin is None else pin, time_free=False)
         if why is not None:
             return why
     return "hub entity" if d.kind.is_entity and any(br.hub[a] for a in d.answers) else None

@@ -488,13 +488,23 @@ def logical_form(s: BuildState, d: Draft, t_iso: str) -> dict[str, Any]:
         "operator": d.operator,
         "variant": d.variant,
         "anchor": idx.ent_names[d.anchor],
-        "path": [{"r": idx.rel_names[h.rel], "dir": "fwd" if h.forward else "inv"} for h in d.hops],
+        "path": [path_step(s, d, i) for i in range(len(d.hops))],
         "t_query": t_iso,
         "static_prefix": d.static_prefix,
         "reference_fact": s.facts[d.ref_fid].id if d.ref_fid >= 0 else None,
         "offset": d.offset,
         "final_other": idx.ent_names[d.hops[-1].dst] if REGISTRY[d.operator].names_final_entity else None,
     }
+
+
+def path_step(s: BuildState, d: Draft, i: int) -> dict[str, str]:
+    """Hop ``i`` of the logical form: relation, direction and, for a pinned bridge, the time its words state."""
+    h = d.hops[i]
+    step = {"r": s.idx.rel_names[h.rel], "dir": "fwd" if h.forward else "inv"}
+    pin = d.pins[i] if i < len(d.pins) else None
+    if pin is not None:
+        step["at"] = TimePoint.from_unit(pin, s.granularity).isoformat()
+    return step
 
 
 def make_question(s: BuildState, qid: str, x: Drafted, split: str) -> tuple[Question, FunctionalFlags]:

@@ -104,6 +104,7 @@ class Draft:
     assumes_complete: bool = False  # the gold holds only if the graph is complete (first / last ever)
     outdated: tuple[int, ...] = ()  # entity ids that answered the question before t (present_state)
     horizon: int | None = None  # sequence "last": the unit up to which the question ranks (the data's horizon)
+    pins: tuple[int | None, ...] = ()  # per bridge (hops[:-1]): the unit its words state ("as of 1995"), or None
 
     @property
     def n_hops(self) -> int:

@@ -111,7 +111,8 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 def _statement(rd: Renderer, d: Draft) -> str:
     last = d.hops[-1]
-    return rd.fact_clause(last.fid, "statement", subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
+    return rd.fact_clause(last.fid, "statement", subject_text=bridge, side_entity=last.src)
 
 
 def _still(rd: Renderer, d: Draft) -> str:
