@@ -744,6 +744,11 @@ class Checker:
                 if self.as_of.year - f.start.year > limit:
                     out[f.id] = "open_end_too_long"
                     continue
+            span_max = d.get("max_years")  # declared only: a closed state longer than it
+            closed = not event and f.start is not None and f.end is not None
+            if closed and isinstance(span_max, int) and f.end.year - f.start.year > span_max:  # type: ignore[union-attr]
+                out[f.id] = "span_too_long"
+                continue
             if d.get("role") is None and f.start is not None:
                 age = int(d.get("min_age", 0))  # type: ignore[call-overload]
                 if any(f.start.year < births.get(e, -(10**9)) + age for e in (f.s, f.o)):
