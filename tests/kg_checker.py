@@ -52,6 +52,13 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   window of its part, where the part is itself a container (from the first start to the last end of the
   facts placing something in it, an open end counting up to its start); or a chain passing through an
   entity with two or more containers over the data from a containment hop to another kind of hop.
+* ``bridge or hub`` (:func:`bridge_errors`, from the TOML's ``[bridges]`` and the raw facts): a question of two
+  or more hops with an intermediate entity named over a direction the TOML does not declare a bridge, over an
+  ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false)
+  and pins none (a path step's ``at``, whose year the text states), or read at a time (``at``, else ``t_query``)
+  not strictly between its fact's recorded start and end years; or with an intermediate entity
+  or an entity answer that is a hub (the 1% of entities with a valid fact that have the most, ties in, and at
+  least 20);
 * ``closed-world superlative``: a sequence ``first`` question (no date closes a timeline's start), or a ``last``
   question that does not say "up to <horizon>" or whose answer's spell ended before the horizon year (a stale
   record: Berlin's "last" head of government Wowereit, to 2014). The horizon is recomputed here: the latest year
@@ -71,6 +78,7 @@ The last two rules also mark facts implausible here (``not_of_type``, ``label_un
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 import tomllib
@@ -104,6 +112,18 @@ def declarations_from_toml(path: Path, graph: TemporalGraph) -> dict[str, dict[s
         entry = data["relations"].get(r) or data["relations"].get(graph.relation_label(r))
         assert entry is not None, f"no phrase entry for {r}"
         out[r] = {**entry, "default_max_years": data.get("default_max_years", 100)}
+    return out
+
+
+def bridges_from_toml(path: Path, graph: TemporalGraph) -> dict[tuple[str, str], str]:
+    """(relation id, "object" | "subject") -> the declared ``holds`` of the TOML's ``[bridges]`` table."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = {}
+    for item, entry in data.get("bridges", {}).items():
+        key, side = item.rsplit(" ", 1)
+        for r in {f.r for f in graph.facts}:
+            if key in (r, graph.relation_label(r)):
+                out[(r, side)] = entry["holds"]
     return out
 
 
@@ -155,8 +175,10 @@ class Checker:
         not_years: Mapping[str, set[int]] | None = None,
         decl: Mapping[str, Mapping[str, object]] | None = None,
         types: Mapping[str, Mapping[str, object]] | None = None,
+        bridges: Mapping[tuple[str, str], str] | None = None,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
+        self.bridges = dict(bridges or {})
         self.decl = dict(decl or {})
         self.types = dict(types or {})
         self.symmetric = {r for r, d in self.decl.items() if d.get("symmetric")}
@@ -186,7 +208,8 @@ class Checker:
     def from_table(cls, graph: TemporalGraph, path: Path, **kw: object) -> Checker:
         """A checker with the kinds and world declarations of the phrase TOML at ``path``."""
         decl = declarations_from_toml(path, graph)
-        return cls(graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), **kw)  # type: ignore[arg-type]
+        bridges = bridges_from_toml(path, graph)
+        return cls(graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), bridges=bridges, **kw)  # type: ignore[arg-type]
 
     # -- semantics ---------------------------------------------------------------------------------
     def interval(self, f: Fact) -> Interval:
@@ -324,7 +347,11 @@ class Checker:
         elif op in ("interval", "sequence", "duration", "yes_no", "present_state", "allen"):
             for i in range(len(path) - 1):
                 step = path[i]
-                others = {o for _, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")}
+                at = parse_time(step["at"]) if "at" in step else None  # a pinned bridge: unique at its time
+                others = {
+                    o for f, o in self.neighbours(nodes[i], step["r"], step["dir"] == "fwd")
+                    if at is None or self.possible(f, at)
+                }  # fmt: skip
                 if others != {nodes[i + 1]}:
                     errs.append(f"{q.id}: static hop {i + 1} is not unique: {sorted(others)[:5]}")
                     return errs
@@ -717,8 +744,14 @@ class Checker:
                 if self.as_of.year - f.start.year > limit:
                     out[f.id] = "open_end_too_long"
                     continue
+            span_max = d.get("max_years")  # declared only: a closed state longer than it
+            closed = not event and f.start is not None and f.end is not None
+            if closed and isinstance(span_max, int) and f.end.year - f.start.year > span_max:  # type: ignore[union-attr]
+                out[f.id] = "span_too_long"
+                continue
             if d.get("role") is None and f.start is not None:
-                if any(f.start.year < births.get(e, -(10**9)) for e in (f.s, f.o)):
+                age = int(d.get("min_age", 0))  # type: ignore[call-overload]
+                if any(f.start.year < births.get(e, -(10**9)) + age for e in (f.s, f.o)):
                     out[f.id] = "before_birth"
                     continue
                 if any(f.start.year > deaths.get(e, 10**9) for e in (f.s, f.o)):
@@ -1016,6 +1049,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "disambiguator in answer": [],
         "graph-walk phrasing": graph_walk_errors(checker, questions),
         "chain across regimes": regime_errors(checker, questions),
+        "bridge or hub": bridge_errors(checker, questions),
         "closed-world superlative": [],
         "containment of a non-place": [],
         "unfit label": [],
@@ -1104,6 +1138,60 @@ def graph_walk_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         types = {str(checker.decl[step["r"]].get("answer_type", "entity")).lower() for step in path} - {"entity"}
         if any(len(re.findall(r"(?<!\w)" + re.escape(t) + r"(?!\w)", text)) >= 2 for t in types):
             out.append(f"{q.id}: a type word repeated over the chain: {q.question!r}")
+    return out
+
+
+def hubs_of(checker: Checker) -> set[str]:
+    """The documented hubs: the 1% of entities with a valid fact that have the most (ties in), 20 facts or more."""
+    deg = {e: len(fs) for e, fs in checker.touching.items() if fs}
+    ranked = sorted(deg.values(), reverse=True)
+    if not ranked:
+        return set()
+    cut = max(20, ranked[max(0, math.ceil(0.01 * len(ranked)) - 1)])
+    return {e for e, d in deg.items() if d >= cut}
+
+
+def bridge_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Multi-hop questions whose intermediate entities are not one in the world, or that pass or answer a hub.
+
+    A bridge (every hop but the last) must be declared in the TOML's ``[bridges]``; an ``at a time`` one must be
+    read at a time the question shows, strictly inside its fact's recorded start and end years: ``t_query`` where
+    the question renders it, else the time the path step pins (``at``; its year stated in the text, not
+    ``t_query``, which may be the answer).
+    """
+    if not checker.bridges:
+        return []
+    hubs, g, out = hubs_of(checker), checker.g, []
+    for q in questions:
+        lf = q.logical_form
+        path = lf["path"]
+        if len(path) < 2:
+            continue
+        tq = parse_time(q.t_query)
+        assert tq is not None
+        node, why = lf["anchor"], []
+        for i, step in enumerate(path[:-1]):
+            f = checker.by_id[q.S_star[i].fact_id]
+            node = f.o if node == f.s else f.s
+            holds = checker.bridges.get((step["r"], "object" if step["dir"] == "fwd" else "subject"))
+            at = parse_time(step["at"]) if "at" in step else None  # the time a pinned bridge's words state
+            if at is not None and (step["at"] == q.t_query or str(at.year) not in q.question):
+                why.append(f"hop {i + 1}: pinned at {step['at']}, which the text does not state or is t_query")
+            read = at or tq
+            if holds is None:
+                why.append(f"hop {i + 1} over {step['r']} is no declared bridge")
+            elif holds == "at a time" and at is None and lf["static_prefix"] and not q.render_time:
+                why.append(f"hop {i + 1} over {step['r']} named without a time")
+            elif holds == "at a time" and (
+                f.start is None or f.end is None or not f.start.lo(g) < read.lo(g) < f.end.lo(g)
+            ):
+                why.append(f"hop {i + 1}: fact {f.id} does not span {read.isoformat()} with a year either side")
+            if node in hubs:
+                why.append(f"bridge {node} is a hub")
+        if q.answer_type == "entity" and set(q.answer_ids) & hubs:
+            why.append(f"answer {sorted(set(q.answer_ids) & hubs)} is a hub")
+        if why:
+            out.append(f"{q.id}: {'; '.join(why)}: {q.question!r}")
     return out
 
 

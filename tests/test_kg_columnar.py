@@ -249,10 +249,14 @@ def reference_implausible(
             if as_of.year - f.start.year > limit:
                 out[i] = "open_end_too_long"
                 continue
+        closed = not p.is_event and f.start is not None and f.end is not None
+        if closed and p.max_years is not None and f.end.year - f.start.year > p.max_years:  # type: ignore[union-attr]
+            out[i] = "span_too_long"
+            continue
         if p.role is None and f.start is not None:
             y = f.start.year
             ents = (f.s, f.o)
-            if any(e in births and y < births[e] for e in ents):
+            if any(e in births and y < births[e] + p.min_age for e in ents):
                 out[i] = "before_birth"
                 continue
             if any(e in deaths and y > deaths[e] for e in ents):

@@ -229,7 +229,7 @@ def test_implausible_rules_equal_python_on_random_graphs() -> None:
         want = reference_implausible(facts, phr, ignored, TimePoint(2026, 1, 1), open_end, 60)
         got = implausible_by_sql(DuckDBEngine(), facts, phr, ignored, TimePoint(2026, 1, 1), open_end, 60)
         assert got == want
-        assert len(set(want.values())) == (5 if open_end == "ongoing" else 4)  # every rule that applies fired
+        assert len(set(want.values())) == (6 if open_end == "ongoing" else 5)  # every rule that applies fired
 
 
 @pytest.mark.mirror

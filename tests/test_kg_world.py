@@ -141,6 +141,7 @@ def test_implausible_dates_are_found_counted_and_never_gold() -> None:
         "century_outlier": 1,
         "not_of_type": 0,  # yago11k.toml declares no entity types
         "label_unfit": 0,
+        "span_too_long": 0,
     }
     assert Checker.from_table(g, YAGO, open_end="ongoing").implausible == WANT  # the second implementation
     for q in qs:
@@ -300,3 +301,41 @@ def test_generic_relations_get_inferred_cardinality() -> None:
         "declared_by": "inferred",
     }
     assert "inferred" in b.datacard
+
+
+# Worked by hand, a relation's min_age (isMarriedTo: 14): Zed, born 1980, is recorded married to Amy from 1980
+# to 2010 (a lifetime read as a marriage: before_birth) and to Bea from 1994, his fourteenth year (plausible).
+MARRIAGES = [
+    fact(0, "Zed", "wasBornIn", "Town", 1980, None),
+    fact(1, "Zed", "isMarriedTo", "Amy", 1980, 2010),
+    fact(2, "Zed", "isMarriedTo", "Bea", 1994, 1996),
+    fact(3, "Amy", "wasBornIn", "Town", 1950, None),
+]
+
+
+def test_a_fact_before_its_relations_min_age_is_before_birth() -> None:
+    g = graph("wed", MARRIAGES)
+    qs, manifest = build(g)
+    assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == {1: "before_birth"}
+    assert Checker.from_table(g, YAGO, open_end="unknown").implausible == {1: "before_birth"}
+    assert all(t.fact_id != 1 for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))
+
+
+# Worked by hand, a relation's declared max_years over a closed span (isMarriedTo: 75, playsFor: 30): Kim is
+# recorded married to Lou 1912-1994 (82 years: a lifetime read as a marriage) and to Max 1950-2020 (70 years,
+# plausible); Kim played for Reds 1960-1991 (31 years: span_too_long) and Blues 1991-2021 (30: kept).
+SPANS = [
+    fact(0, "Kim", "isMarriedTo", "Lou", 1912, 1994),
+    fact(1, "Kim", "isMarriedTo", "Max", 1950, 2020),
+    fact(2, "Kim", "playsFor", "Reds", 1960, 1991),
+    fact(3, "Kim", "playsFor", "Blues", 1991, 2021),
+]
+
+
+def test_a_closed_fact_longer_than_its_relations_max_years_is_implausible() -> None:
+    g = graph("spans", SPANS)
+    qs, manifest = build(g)
+    want = {0: "span_too_long", 2: "span_too_long"}
+    assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == want
+    assert Checker.from_table(g, YAGO, open_end="unknown").implausible == want
+    assert all(t.fact_id not in want for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))

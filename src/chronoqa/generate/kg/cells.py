@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from chronoqa.generate.kg.bridges import bridge_reason, pin_bridges
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.regime import regime_reason
@@ -160,6 +161,7 @@ class CellFiller:
             if d is None:
                 cell.rejected["no unique chain"] += 1
                 continue
+            d = pin_bridges(self.ctx.bridges, self.ctx.index, d, rng)  # "the spouse of X as of 1995"
             why = self.reject(cell, d)
             if why is not None:
                 cell.rejected[why] += 1
@@ -179,7 +181,7 @@ class CellFiller:
             return "duplicate gold chain and answer"
         if max(len(d.hops) - 1, 0) > MAX_NESTING:
             return "noun phrase nested too deep"
-        why = regime_reason(self.ctx.regimes, d)
+        why = regime_reason(self.ctx.regimes, d) or bridge_reason(self.ctx.bridges, self.ctx.index, d)
         if why is not None:
             return why
         counts = self.answer_counts.setdefault(cell.name, Counter())

@@ -9,7 +9,8 @@ under the furthest stage it reaches at its best unit:
 
 1. ``not unique at any unit``: some hop has another value possibly valid at every tried unit;
 2. ``time or a hop does not matter``: the time-free path or a skipped hop gives the same answer;
-3. a regime rule (:mod:`chronoqa.generate.kg.regime`), by name;
+3. a regime rule (:mod:`chronoqa.generate.kg.regime`) or a bridge or hub rule (:mod:`chronoqa.generate.kg.bridges`,
+   counted where the pool lost the chain before drawing), by name;
 4. ``graph-walk phrasing`` (:func:`chronoqa.generate.kg.templates.graph_walk`);
 5. ``valid``.
 
@@ -27,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from chronoqa.generate.kg.bridges import bridge_reason
 from chronoqa.generate.kg.index import Col
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
@@ -63,7 +65,7 @@ def _best(ctx: GenContext, rd: Renderer, hops: tuple[Hop, ...], spans: Spans) ->
             best = max(best, (1, _STAGES[1], None), key=lambda x: x[0])
             continue
         d = Draft("point_in_time", "plain", hops[0].src, hops, t, ok[0], AnswerKind.ENTITY, ok[1], time_free=tf)
-        why = regime_reason(ctx.regimes, d)
+        why = regime_reason(ctx.regimes, d) or bridge_reason(ctx.bridges, ctx.index, d)
         if why is not None:
             best = max(best, (2, why, None), key=lambda x: x[0])
             continue
@@ -76,7 +78,7 @@ def _best(ctx: GenContext, rd: Renderer, hops: tuple[Hop, ...], spans: Spans) ->
 
 def _pool_census(ctx: GenContext, rd: Renderer, k: int) -> dict[str, Any]:
     assert ctx.pool is not None
-    reasons: Counter[str] = Counter()
+    reasons: Counter[str] = Counter(ctx.pool_removed.get(k, {}))  # removed from the pool before drawing
     golds: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for hops, spans in ctx.pool.get(k, []):
         _, why, d = _best(ctx, rd, hops, spans)

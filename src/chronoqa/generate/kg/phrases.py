@@ -17,6 +17,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
   at ``as_of`` after longer than this is implausible.
 * ``role``: ``"birth"`` or ``"death"`` for the relations that date a subject's life (facts of the subject
   before its birth or after its death are implausible).
+* ``min_age``: the youngest age in years at which a person takes part in a fact of the relation (marriage: 14);
+  a fact starting earlier than its person's birth year plus ``min_age`` is implausible (``before_birth``: a
+  marriage dated from a spouse's birth year is a lifetime span read as a marriage). Default 0.
 * ``containment``: ``"part_of"`` (the subject lies in the object: country, located in), ``"contains"``
   (the object lies in the subject) or ``"capital_of"``, read by the regime rules
   (:mod:`chronoqa.generate.kg.regime`).
@@ -28,6 +31,12 @@ Besides the English, each entry declares how the relation behaves *in the world*
   holds clubs and national teams): ``object_named`` lists words of the object's label that mark the role
   ("national"), and the other fields override the relation's English for such a fact ("which national team
   did X play for"), so a reader expecting a club is not answered with a national team.
+
+Bridges are declared in a top-level ``[bridges]`` table (:func:`parse_bridges`): ``"<relation> object"`` (a hop
+from the subject to the object, "the team X played for") or ``"<relation> subject"`` (the inverse) mapped to
+``{ holds = "lifelong" | "at a time", reason = "..." }``: one value over the entity's whole existence (born in),
+or one value at each time point in the world (one spouse, one head of government at a time). Only a declared
+direction may name an intermediate entity of a multi-hop question (:mod:`chronoqa.generate.kg.bridges`).
 
 Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
 relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
@@ -71,13 +80,14 @@ _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "st
 _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
-    "objects_at_once", "subjects_at_once", "symmetric", "max_years", "role", "containment", "subject_type",
+    "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type",
 )  # fmt: skip
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
 CONTAINMENTS = ("part_of", "contains", "capital_of")
+BRIDGE_HOLDS = ("lifelong", "at a time")
 DEFAULT_MAX_YEARS = 100
 _PLACEHOLDER = re.compile(r"\{([so])\}")
 
@@ -112,6 +122,7 @@ class RelationPhrases:
     subjects_at_once: str | None = None
     symmetric: bool = False
     max_years: int | None = None  # None: the table's default
+    min_age: int = 0  # the youngest age (years after birth) at which a fact of the relation can start
     role: str | None = None  # "birth" | "death" | None
     containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
@@ -178,6 +189,7 @@ class PhraseTable:
     not_years: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     default_max_years: int = DEFAULT_MAX_YEARS
     types: Mapping[str, EntityType] = field(default_factory=dict)
+    bridges: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (key, side) -> (holds, reason)
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -280,6 +292,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             subjects_at_once=entry.get("subjects_at_once"),
             symmetric=bool(entry.get("symmetric", False)),
             max_years=entry.get("max_years"),
+            min_age=entry.get("min_age", 0),
             role=entry.get("role"),
             containment=entry.get("containment"),
             subject_type=entry.get("subject_type"),
@@ -290,7 +303,8 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
         raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
-    return PhraseTable(name, out, open_end, not_years, default_max, types)
+    bridges = parse_bridges(name, data.get("bridges", {}), out)
+    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges)
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
@@ -304,6 +318,9 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     m = entry.get("max_years")
     if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 1):
         raise ChronoqaError(f"{name}: relations.{key}.max_years = {m!r}: expected a positive integer of years")
+    a = entry.get("min_age", 0)
+    if not isinstance(a, int) or isinstance(a, bool) or a < 0:
+        raise ChronoqaError(f"{name}: relations.{key}.min_age = {a!r}: expected a whole number of years (0 or more)")
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
@@ -375,6 +392,38 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
                 raise ChronoqaError(
                     f"{name}: relations.{key}.{side} = {t!r}: declare a [types.{t}] table; fix the file"
                 )
+    return out
+
+
+def parse_bridges(
+    name: str, value: object, relations: Mapping[str, RelationPhrases]
+) -> dict[tuple[str, str], tuple[str, str]]:
+    """Validate the ``[bridges]`` table: ``(relation key, side) -> (holds, reason)`` (see the module docstring).
+
+    Raises:
+        ChronoqaError: Naming the file, the entry and the fix, for an unknown relation or side, a ``holds``
+            other than ``lifelong`` / ``at a time``, or a missing reason.
+
+    """
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(f'{name}: bridges must be a table of "<relation> subject|object" = {{...}}; fix the file')
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    for item in sorted(value):
+        parts = item.rsplit(" ", 1)
+        entry = value[item]
+        holds = entry.get("holds") if isinstance(entry, Mapping) else None
+        reason = entry.get("reason") if isinstance(entry, Mapping) else None
+        if len(parts) != 2 or parts[1] not in SIDES or parts[0] not in relations:
+            raise ChronoqaError(
+                f"{name}: bridges entry {item!r}: expected '<relation key of this table> subject' or '... object'; "
+                "fix the file"
+            )
+        if holds not in BRIDGE_HOLDS or not isinstance(reason, str) or not reason.strip():
+            raise ChronoqaError(
+                f'{name}: bridges entry {item!r}: expected {{ holds = "lifelong" | "at a time", reason = "..." }}; '
+                "fix the file"
+            )
+        out[(parts[0], parts[1])] = (str(holds), reason)
     return out
 
 

@@ -8,8 +8,11 @@ recorded):
 * ``open_end_too_long``: under the ``ongoing`` open-end reading, a state with a start and no end that
   would still hold at ``as_of`` after more than its relation's plausible duration (phrase-table field
   ``max_years``, else the table's ``default_max_years``): Wikidata12k's "position held since AD 25".
-* ``before_birth`` / ``after_death``: the fact starts before the birth year or after the death year of
-  one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
+* ``span_too_long``: a state with a start and an end more than its relation's *declared* ``max_years`` apart
+  (YAGO11k's marriages spanning a spouse's lifetime: Honecker 1912-1994; a player's 60 years at one club).
+* ``before_birth`` / ``after_death``: the fact starts before the birth year (plus its relation's ``min_age``:
+  a marriage dated from a spouse's birth year is that person's lifetime, not a marriage) or after the death
+  year of one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
 * ``century_outlier``: a date of the fact lies more than :data:`CENTURY_GAP` years from the median year
   of the *other* facts of each of its entities that has at least three other dated facts ("In 427, who
   owned Green Bay Packers?"); an entity with a long history (Rome) keeps its old facts, because the
@@ -50,7 +53,7 @@ CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = (
     "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "not_of_type",
-    "label_unfit",
+    "label_unfit", "span_too_long",
 )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
+from chronoqa.generate.kg.bridges import Bridges, narrow_pool
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
 from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census
@@ -402,9 +403,21 @@ def prepare_drafting(s: BuildState) -> None:
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
+        bridges=bridges_of(s),
     )  # fmt: skip
+    if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
+        s.ctx.pool_removed = narrow_pool(s.ctx.bridges, idx, pool)
     shared = shared_short_labels([s.label(e) for e in idx.ent_names])
     s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared, generic=frozenset(s.fallback))
+
+
+def bridges_of(s: BuildState) -> Bridges | None:
+    """The bridge and hub rules (``generate.kg.bridges``) of the table's ``[bridges]``; ``None`` where it has none."""
+    if not s.table.bridges:
+        return None
+    declared = {(r, side): s.table.bridges[(p.key, side)][0] for r, p in s.phr.items() for side in ("object", "subject")
+                if (p.key, side) in s.table.bridges}  # fmt: skip
+    return Bridges.build(s.idx, declared)
 
 
 # -- fill_cells ------------------------------------------------------------------------------------------
@@ -475,13 +488,23 @@ def logical_form(s: BuildState, d: Draft, t_iso: str) -> dict[str, Any]:
         "operator": d.operator,
         "variant": d.variant,
         "anchor": idx.ent_names[d.anchor],
-        "path": [{"r": idx.rel_names[h.rel], "dir": "fwd" if h.forward else "inv"} for h in d.hops],
+        "path": [path_step(s, d, i) for i in range(len(d.hops))],
         "t_query": t_iso,
         "static_prefix": d.static_prefix,
         "reference_fact": s.facts[d.ref_fid].id if d.ref_fid >= 0 else None,
         "offset": d.offset,
         "final_other": idx.ent_names[d.hops[-1].dst] if REGISTRY[d.operator].names_final_entity else None,
     }
+
+
+def path_step(s: BuildState, d: Draft, i: int) -> dict[str, str]:
+    """Hop ``i`` of the logical form: relation, direction and, for a pinned bridge, the time its words state."""
+    h = d.hops[i]
+    step = {"r": s.idx.rel_names[h.rel], "dir": "fwd" if h.forward else "inv"}
+    pin = d.pins[i] if i < len(d.pins) else None
+    if pin is not None:
+        step["at"] = TimePoint.from_unit(pin, s.granularity).isoformat()
+    return step
 
 
 def make_question(s: BuildState, qid: str, x: Drafted, split: str) -> tuple[Question, FunctionalFlags]:

@@ -146,18 +146,24 @@ class Renderer:
         """English form of unit ``t``."""
         return render_time_text(TimePoint.from_unit(t, self.granularity))
 
-    def noun(self, hops: tuple[Hop, ...], anchor: int) -> str:
-        """Noun phrase of the entity reached by ``hops`` from ``anchor``."""
+    def noun(self, hops: tuple[Hop, ...], anchor: int, pins: Sequence[int | None] = ()) -> str:
+        """Noun phrase of the entity reached by ``hops`` from ``anchor``.
+
+        A hop pinned to a unit (``pins[i]``, :func:`chronoqa.generate.kg.bridges.pin_bridges`) states it: "the
+        spouse of X as of 1995".
+        """
         cur = self.ent(anchor)
-        for h in hops:
+        for i, h in enumerate(hops):
             p = self.rel_of(h.rel, h.dst if h.forward else h.src)
             cur = fill(p.object_of, s=cur, o="") if h.forward else fill(p.subject_of, s="", o=cur)
+            if i < len(pins) and (pin := pins[i]) is not None:  # "as of": "in 1995" could read as the verb's time
+                cur = f"{cur} as of {self.when(pin)}"
         return cur
 
     def ask(self, d: Draft) -> str:
         """The question clause asking for the last hop's endpoint ("which team did X play for")."""
         last = d.hops[-1]
-        cur = self.noun(d.hops[:-1], d.anchor)
+        cur = self.noun(d.hops[:-1], d.anchor, d.pins)
         p = self.rel_of(last.rel, last.dst if last.forward else last.src)
         phrase = cur.startswith("the ")  # a noun phrase or a label read with "the"
         if last.forward:
@@ -195,7 +201,7 @@ def graph_walk(rd: Renderer, d: Draft, text: str) -> bool:
     if clash:
         rd = dataclasses.replace(rd, keep_full=clash)
     low = " ".join(text.split()).lower()
-    descs = [rd.noun(d.hops[:i], d.anchor).lower() for i in range(1, len(d.hops))]
+    descs = [rd.noun(d.hops[:i], d.anchor, d.pins).lower() for i in range(1, len(d.hops))]
     if any(f"{h} {x}" in low for h in rd.heads for x in descs if any(x.startswith(g) for g in rd.heads)):
         return True
     for e in sorted(_draft_entities(rd, d), key=lambda e: -len(rd.ent(e))):

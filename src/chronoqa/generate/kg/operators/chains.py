@@ -22,8 +22,9 @@ Each operator's own definition is in its module's docstring.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import groupby
 from typing import TYPE_CHECKING, overload
 
@@ -34,6 +35,7 @@ from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.time import Granularity
 
 if TYPE_CHECKING:
+    from chronoqa.generate.kg.bridges import Bridges
     from chronoqa.generate.kg.regime import Regimes
 
 __all__ = [
@@ -102,6 +104,7 @@ class Draft:
     assumes_complete: bool = False  # the gold holds only if the graph is complete (first / last ever)
     outdated: tuple[int, ...] = ()  # entity ids that answered the question before t (present_state)
     horizon: int | None = None  # sequence "last": the unit up to which the question ranks (the data's horizon)
+    pins: tuple[int | None, ...] = ()  # per bridge (hops[:-1]): the unit its words state ("as of 1995"), or None
 
     @property
     def n_hops(self) -> int:
@@ -154,6 +157,8 @@ class GenContext:
     timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
+    bridges: Bridges | None = None  # declared bridges and hub entities (generate.kg.bridges); None: no rule
+    pool_removed: dict[int, Counter[str]] = field(default_factory=dict)  # k -> pool chains the bridge rules removed
 
 
 def certain(row: list[int], t: int) -> bool:
@@ -202,16 +207,24 @@ def static_options(
 
 
 def static_prefix(
-    ctx: GenContext, rng: random.Random, end: int, t: int, k: int, visited: set[int]
+    ctx: GenContext, rng: random.Random, end: int, t: int, k: int, visited: set[int], *, time_free: bool = True
 ) -> tuple[int, tuple[Hop, ...]] | None:
-    """``k`` static hops ending at ``end`` (depth-first, bounded); returns (anchor, hops in chain order)."""
+    """``k`` static hops ending at ``end`` (depth-first, bounded); returns (anchor, hops in chain order).
+
+    Every hop names an intermediate entity, so only hops the bridge rules allow are taken (``time_free``: the
+    question shows no time; see :mod:`chronoqa.generate.kg.bridges`).
+    """
     budget = [12]
+    br = ctx.bridges
 
     def options(cur: int, seen: set[int]) -> list[Hop]:
         if ctx.static_into is None:
-            return static_options(ctx.index, cur, t, seen, rng)
-        opts = [h for h, lo, hi in ctx.static_into[cur] if lo <= t <= hi and h.src not in seen]
-        rng.shuffle(opts)
+            opts = static_options(ctx.index, cur, t, seen, rng)
+        else:
+            opts = [h for h, lo, hi in ctx.static_into[cur] if lo <= t <= hi and h.src not in seen]
+            rng.shuffle(opts)
+        if br is not None:
+            opts = [h for h in opts if br.hop_reason(ctx.index, h, t, time_free=time_free) is None]
         return opts
 
     def dfs(cur: int, depth: int, seen: set[int]) -> list[Hop] | None:
@@ -541,10 +554,10 @@ def prefix_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:
 
 
 def reach(
-    ctx: GenContext, rng: random.Random, e: int, t: int, k: int, visited: set[int]
+    ctx: GenContext, rng: random.Random, e: int, t: int, k: int, visited: set[int], *, time_free: bool = True
 ) -> tuple[int, tuple[Hop, ...]] | None:
     """``k - 1`` static hops leading to ``e`` (:func:`static_prefix`), each needed (:func:`prefix_needed`)."""
-    pre = static_prefix(ctx, rng, e, t, k - 1, visited)
+    pre = static_prefix(ctx, rng, e, t, k - 1, visited, time_free=time_free)
     if pre is None or not prefix_needed(ctx.index, pre[1], e):
         return None
     return pre

@@ -104,12 +104,13 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 def _start(rd: Renderer, d: Draft) -> str:
     last = d.hops[-1]
-    return rd.fact_clause(last.fid, "start_clause", subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
+    return rd.fact_clause(last.fid, "start_clause", subject_text=bridge, side_entity=last.src)
 
 
 def _end(rd: Renderer, d: Draft, which: str) -> str:
     last = d.hops[-1]
-    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src)
 
 
 def _after(rd: Renderer, d: Draft) -> str:

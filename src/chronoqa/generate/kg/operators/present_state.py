@@ -76,7 +76,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     outdated = outdated_before(timeline, ans, t)
     if not outdated:
         return None
-    pre = reach(ctx, rng, e, t, k, {other, *outdated})
+    pre = reach(ctx, rng, e, t, k, {other, *outdated}, time_free=False)  # "As of t"
     if pre is None:
         return None
     final = Hop(fid, r, forward, e, other)

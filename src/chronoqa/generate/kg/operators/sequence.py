@@ -186,7 +186,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 def _next_clause(rd: Renderer, d: Draft) -> str:
     """The reference of a "next" question: the clause of its start (event) or end (state)."""
     last = d.hops[-1]
-    e_text = rd.noun(d.hops[:-1], d.anchor)
+    e_text = rd.noun(d.hops[:-1], d.anchor, d.pins)
     which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
     return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
 

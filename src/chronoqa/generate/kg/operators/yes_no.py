@@ -77,7 +77,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     if not yes and any(x[Col.OTHER] == other and possible(x, t) for x in idx.group(e, r, forward)):
         return None  # the same partner again at t (another spell, or an uncertain span)
-    pre = reach(ctx, rng, e, t, k, {other})
+    pre = reach(ctx, rng, e, t, k, {other}, time_free=False)  # the question states t
     if pre is None:
         return None
     final = Hop(fid, r, forward, e, other)
@@ -111,7 +111,8 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 def _statement(rd: Renderer, d: Draft) -> str:
     last = d.hops[-1]
-    return rd.fact_clause(last.fid, "statement", subject_text=rd.noun(d.hops[:-1], d.anchor), side_entity=last.src)
+    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
+    return rd.fact_clause(last.fid, "statement", subject_text=bridge, side_entity=last.src)
 
 
 def _still(rd: Renderer, d: Draft) -> str:

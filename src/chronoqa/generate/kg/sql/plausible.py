@@ -4,7 +4,8 @@ Inputs (built by :func:`plausible_tables`)::
 
     pfacts(pos BIGINT, s INT, r INT, o INT, has_start BOOLEAN, start_year INT, has_end BOOLEAN, end_year INT,
            ignored BOOLEAN)                            -- ignored: valid nowhere (reversed, non-year), not examined
-    prels(code INT, is_event BOOLEAN, role INT, max_years INT)   -- role 0 none, 1 birth, 2 death
+    prels(code INT, is_event BOOLEAN, role INT, max_years INT, min_age INT, span_max INT)
+        -- role 0 none, 1 birth, 2 death; span_max: the declared max_years (NULL: none declared)
     ptypes(code INT, side INT, type INT)   -- the relation sides that show a type (side 0 subject, 1 object)
     pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
     pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type
@@ -46,7 +47,7 @@ SELECT f.pos, f.s, f.o, f.r, f.has_start, f.start_year, f.has_end, f.end_year,
        CASE WHEN f.has_start THEN f.start_year ELSE f.end_year END AS rep,
        CASE WHEN f.has_start AND f.has_end THEN LEAST(f.start_year, f.end_year)
             WHEN f.has_start THEN f.start_year ELSE f.end_year END AS ymin,
-       rel.is_event, rel.role, rel.max_years
+       rel.is_event, rel.role, rel.max_years, rel.min_age, rel.span_max
 FROM pfacts AS f
 JOIN prels AS rel ON rel.code = f.r
 WHERE NOT f.ignored AND (f.has_start OR f.has_end)
@@ -151,8 +152,11 @@ WITH births AS (
            CASE WHEN d.is_event AND d.has_start AND d.has_end AND d.end_year > d.start_year THEN 0
                 WHEN NOT d.is_event AND :ongoing = 1 AND d.has_start AND NOT d.has_end
                      AND :as_of_year - d.start_year > d.max_years THEN 1
+                WHEN NOT d.is_event AND d.has_start AND d.has_end AND d.span_max IS NOT NULL
+                     AND d.end_year - d.start_year > d.span_max THEN {REASONS.index("span_too_long")}
                 WHEN d.role = 0 AND d.has_start
-                     AND ((bs.y IS NOT NULL AND d.start_year < bs.y) OR (bo.y IS NOT NULL AND d.start_year < bo.y))
+                     AND ((bs.y IS NOT NULL AND d.start_year < bs.y + d.min_age)
+                          OR (bo.y IS NOT NULL AND d.start_year < bo.y + d.min_age))
                      THEN 2
                 WHEN d.role = 0 AND d.has_start
                      AND ((ds.y IS NOT NULL AND d.start_year > ds.y) OR (dd.y IS NOT NULL AND d.start_year > dd.y))
@@ -259,6 +263,8 @@ def plausible_tables(
                 [p.max_years if p is not None and p.max_years is not None else default_max_years for p in rels],
                 type=pa.int32(),
             ),
+            "min_age": pa.array([p.min_age if p is not None else 0 for p in rels], type=pa.int32()),
+            "span_max": pa.array([p.max_years if p is not None else None for p in rels], type=pa.int32()),
         }
     )
     return {"pfacts": pfacts, "prels": prels, **_type_tables(cols, phrases, types or TypeRules())}

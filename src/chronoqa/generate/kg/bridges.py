@@ -1,0 +1,193 @@
+"""Bridges and hubs: the intermediate entities of a multi-hop question must be one entity in the world.
+
+A multi-hop question names an intermediate entity (a *bridge*) by one hop from the entity before it: "the team
+X played for in 1995", "the spouse of X". The graph's uniqueness of that hop is not the world's: a graph is
+incomplete, and a player listed with one team in 1995 may have played for three that year. Two rules, from
+the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phrases.parse_bridges`) and the data:
+
+* ``bridge not one in the world``: a bridge hop's (relation, direction) must be declared, ``lifelong`` (one
+  value over the entity's existence: where a person was born) or ``at a time`` (one value at each time point:
+  one spouse, one head of government, one country of a place). An undeclared direction (the team of a player,
+  the institution where one studied, a residence, a chess title: many-valued or open-class in the world) is
+  never a bridge.
+* ``bridge changes within the unit``: an ``at a time`` bridge is read at the question's time ``t``, and the
+  graph's one value is believed only where it held over the whole unit: its fact has a recorded start unit
+  before ``t`` and a recorded end unit after it (no change of value inside ``t``, no open end). A question that
+  shows no time (the static prefix of interval, sequence, duration, Allen: "When did the spouse of X die?")
+  *pins* each ``at a time`` bridge instead: its words state a unit drawn (with the cell's seeded RNG) strictly
+  inside the bridge fact's recorded span, other than the question's own ``t`` ("the spouse of X as of 1995",
+  :func:`pin_bridges`), and the logical form records it (``at`` of the path step). A bridge whose fact has no
+  such unit cannot be pinned (``time-free bridge``): named without a time it is ambiguous for everyone who had
+  several values.
+* ``hub entity``: no bridge and no entity answer of a multi-hop question is a hub, one of the
+  :data:`HUB_SHARE` of the graph's entities with the most facts (ties included; never one with fewer than
+  :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
+  administrative unit X was in part of?" answered by the Soviet Union is guessed from the prior, not resolved,
+  and "the administrative unit the Russian SFSR was in" names a polity, not a place a reader can follow.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
+from chronoqa.generate.kg.operators import REGISTRY
+from chronoqa.generate.kg.operators.chains import Draft, Hop, Spans
+
+__all__ = [
+    "HUB_MIN", "HUB_SHARE", "Bridges", "bridge_reason", "hub_threshold", "narrow_pool", "pin_bridges", "shows_no_time",
+]  # fmt: skip
+
+HUB_SHARE = 0.01  # this share of the entities with a valid fact, those with the most facts, are hubs
+HUB_MIN = 20  # ... never an entity with fewer facts
+
+
+def hub_threshold(degrees: np.ndarray) -> int:
+    """The number of valid facts that makes an entity a hub, from every entity's count (``0``: no fact)."""
+    ds = np.sort(degrees[degrees > 0])[::-1]
+    if not len(ds):
+        return HUB_MIN
+    return max(HUB_MIN, int(ds[max(0, math.ceil(HUB_SHARE * len(ds)) - 1)]))
+
+
+@dataclass(frozen=True)
+class Bridges:
+    """Per (relation, forward) its declared bridge reading; per entity whether it is a hub."""
+
+    holds: Mapping[tuple[int, bool], str]  # (relation index, forward) -> "lifelong" | "at a time"
+    hub: np.ndarray  # entity -> bool
+
+    @classmethod
+    def build(cls, idx: GraphIndex, declared: Mapping[tuple[str, str], str]) -> Bridges:
+        """From ``declared`` (graph relation id, side) -> holds; side ``object``: the forward hop."""
+        holds = {
+            (i, side == "object"): h for i, r in enumerate(idx.rel_names) for side in ("object", "subject")
+            if (h := declared.get((r, side))) is not None
+        }  # fmt: skip
+        t, ok = idx.table, ~idx.ignored_mask
+        n = len(idx.ent_names)
+        deg = np.bincount(t[ok, Col.S], minlength=n) + np.bincount(
+            t[ok & (t[:, Col.S] != t[:, Col.O]), Col.O], minlength=n
+        )
+        return cls(holds, deg >= hub_threshold(deg))
+
+    def hop_reason(self, idx: GraphIndex, h: Hop, t: int, *, time_free: bool) -> str | None:
+        """Why ``h`` cannot name an intermediate entity at unit ``t``.
+
+        ``time_free``: the question shows no time, so an ``at a time`` bridge must be pinnable (a unit other than
+        ``t`` strictly inside its fact's span, :meth:`pin_unit`); otherwise it is read at ``t``.
+        """
+        holds = self.holds.get((h.rel, h.forward))
+        if holds is None:
+            return "bridge not one in the world"
+        if holds == "at a time":
+            lo, hi = self.inner_units(idx, h)
+            if time_free and _units_besides(lo, hi, t) <= 0:
+                return "time-free bridge"
+            if not time_free and not lo <= t <= hi:
+                return "bridge changes within the unit"
+        return "hub entity" if self.hub[h.dst] else None
+
+    def pin_unit(self, idx: GraphIndex, h: Hop, avoid: int, rng: random.Random) -> int | None:
+        """A unit strictly inside ``h``'s fact span other than ``avoid``, drawn with ``rng`` (``None``: none)."""
+        lo, hi = self.inner_units(idx, h)
+        n = _units_besides(lo, hi, avoid)
+        if n <= 0:
+            return None
+        u = lo + rng.randrange(n)
+        return u + 1 if lo <= avoid <= u else u
+
+    @staticmethod
+    def inner_units(idx: GraphIndex, h: Hop) -> tuple[int, int]:
+        """The units strictly between the recorded start and end units of ``h``'s fact (empty: ``lo > hi``)."""
+        row = idx.fact_row(h.fid)
+        if row[Col.SU] == NONE or row[Col.EU] == NONE:
+            return 1, 0
+        return row[Col.SU] + 1, row[Col.EU] - 1
+
+    def chain_spans(self, idx: GraphIndex, hops: Sequence[Hop], spans: Spans) -> tuple[Spans, str | None]:
+        """``spans`` narrowed to the units where every bridge of ``hops`` is allowed, or the rule that removes all."""
+        for h in hops[:-1]:
+            holds = self.holds.get((h.rel, h.forward))
+            if holds is None:
+                return spans, "bridge not one in the world"
+            if self.hub[h.dst]:
+                return spans, "hub entity"
+            if holds == "at a time":
+                lo, hi = self.inner_units(idx, h)
+                spans = [(max(a, lo), min(b, hi)) for a, b in spans if max(a, lo) <= min(b, hi)]
+                if not spans:
+                    return spans, "bridge changes within the unit"
+        return spans, ("hub entity" if self.hub[hops[-1].dst] else None)
+
+
+def _units_besides(lo: int, hi: int, avoid: int) -> int:
+    """How many units of ``[lo, hi]`` are not ``avoid``."""
+    return max(0, hi - lo + 1) - (lo <= avoid <= hi)
+
+
+def shows_no_time(d: Draft) -> bool:
+    """The draft's question states no time its bridges could be read at (a static prefix, no rendered time)."""
+    return d.static_prefix and not REGISTRY[d.operator].render_time
+
+
+def pin_bridges(br: Bridges | None, idx: GraphIndex, d: Draft, rng: random.Random) -> Draft:
+    """``d`` with each ``at a time`` bridge of a question that shows no time pinned to a unit (module docstring).
+
+    The unit avoids ``d.t`` (an interval's answer, a duration's start: stating it would give it away); a bridge
+    with no unit left stays unpinned and :func:`bridge_reason` rejects the draft. ``rng`` is drawn from only
+    when there is a bridge to pin.
+    """
+    if br is None or len(d.hops) < 2 or not shows_no_time(d):
+        return d
+    pins = [
+        br.pin_unit(idx, h, d.t, rng) if br.holds.get((h.rel, h.forward)) == "at a time" else None for h in d.hops[:-1]
+    ]
+    return dataclasses.replace(d, pins=tuple(pins)) if any(p is not None for p in pins) else d
+
+
+def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
+    """Which rule of the module docstring rejects the draft, or ``None`` (1-hop drafts have no bridge)."""
+    if br is None or len(d.hops) < 2:
+        return None
+    time_free = shows_no_time(d)
+    for i, h in enumerate(d.hops[:-1]):
+        pin = d.pins[i] if d.pins else None
+        if time_free and pin is None and br.holds.get((h.rel, h.forward)) == "at a time":
+            return "time-free bridge"
+        why = br.hop_reason(idx, h, d.t if pin is None else pin, time_free=False)
+        if why is not None:
+            return why
+    return "hub entity" if d.kind.is_entity and any(br.hub[a] for a in d.answers) else None
+
+
+def narrow_pool(
+    br: Bridges | None, idx: GraphIndex, pool: dict[int, list[tuple[tuple[Hop, ...], Spans]]]
+) -> dict[int, Counter[str]]:
+    """Keep in ``pool`` (in place) the chains of 2+ hops the rules allow at some unit, their spans narrowed to those.
+
+    Returns per chain length the removed chains by rule (the census reports them).
+    """
+    removed: dict[int, Counter[str]] = {}
+    if br is None:
+        return removed
+    for k, chains in pool.items():
+        if k < 2:
+            continue
+        kept, why_out = [], Counter[str]()
+        for hops, spans in chains:
+            narrowed, why = br.chain_spans(idx, hops, spans)
+            if why is None:
+                kept.append((hops, narrowed))
+            else:
+                why_out[why] += 1
+        pool[k] = kept
+        removed[k] = why_out
+    return removed
