@@ -318,3 +318,26 @@ def test_a_fact_before_its_relations_min_age_is_before_birth() -> None:
     assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == {1: "before_birth"}
     assert Checker.from_table(g, YAGO, open_end="unknown").implausible == {1: "before_birth"}
     assert all(t.fact_id != 1 for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))
+
+
+# Worked by hand, a marriage the graph dates two ways: Gin is recorded married to Lew 1929-1931 and Lew to Gin
+# 1934-1940 (the graph contradicts itself: both facts are mirror_disagrees); Ann and Bob are dated the same both
+# ways (1950-1960); Cat and Dan 1970-1980 one way and from 1970 with no end the other (no year disagrees).
+MIRRORS = [
+    fact(0, "Gin", "isMarriedTo", "Lew", 1929, 1931),
+    fact(1, "Lew", "isMarriedTo", "Gin", 1934, 1940),
+    fact(2, "Ann", "isMarriedTo", "Bob", 1950, 1960),
+    fact(3, "Bob", "isMarriedTo", "Ann", 1950, 1960),
+    fact(4, "Cat", "isMarriedTo", "Dan", 1970, 1980),
+    fact(5, "Dan", "isMarriedTo", "Cat", 1970, None),
+    fact(6, "Gin", "isMarriedTo", "Jack", 1920, 1925),
+]
+
+
+def test_mirror_facts_that_disagree_are_both_implausible() -> None:
+    g = graph("mirrors", MIRRORS)
+    qs, manifest = build(g)
+    want = {0: "mirror_disagrees", 1: "mirror_disagrees"}
+    assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == want
+    assert Checker.from_table(g, YAGO, open_end="unknown").implausible == want
+    assert all(t.fact_id not in want for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))
