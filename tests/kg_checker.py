@@ -60,9 +60,8 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   least 20);
 * ``value changes near the time`` (:func:`change_errors`, from the TOML's ``[bridges]`` and the raw facts): an
   ``at a time`` value read at ``t_query`` (a bridge, or the answer of point-in-time, before/after, relative, two
-  facts and present state) whose fact starts or ends in that year, or another fact of the same entity, relation
-  and direction starts or ends within a year of it (several values in the year, or a change dated a year off:
-  Kyiv's administrative unit in 1918);
+  facts and present state) where another fact of the same entity, relation and direction starts or ends within
+  a year of it (several values in the year, or a change dated a year off: Kyiv's administrative unit in 1918);
 * ``closed-world superlative``: a sequence ``first`` question (no date closes a timeline's start), or a ``last``
   question that does not say "up to <horizon>" or whose answer's spell ended before the horizon year (a stale
   record: Berlin's "last" head of government Wowereit, to 2014). The horizon is recomputed here: the latest year
@@ -1207,8 +1206,8 @@ ANSWER_AT_T = {"point_in_time", "before_after", "relative", "two_facts", "presen
 
 def change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Questions reading an ``at a time`` value at ``t_query`` (a bridge; the answer of an operator asking the value
-    at that time) where the raw facts date a change of it near that year: its fact starts or ends in that year, or
-    another fact of the same entity, relation and direction starts or ends within one year of it."""
+    at that time) where the raw facts date a change of it near that year: another fact of the same entity, relation
+    and direction starts or ends within one year of it."""
     if not checker.bridges:
         return []
     out = []
@@ -1225,13 +1224,12 @@ def change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             src, node = node, (f.o if node == f.s else f.s)
             if checker.bridges.get((step["r"], "object" if fwd else "subject")) != "at a time":
                 continue
-            own = {p.year for p in (f.start, f.end) if p is not None}
             near = [
                 g.id for g, _ in checker.neighbours(src, step["r"], fwd) if g.id != f.id
                 and any(p is not None and abs(p.year - tq.year) <= 1 for p in (g.start, g.end))
             ]  # fmt: skip
-            if tq.year in own or near:
-                why.append(f"hop {i + 1} fact {f.id} ({sorted(own)}), near: {near}")
+            if near:
+                why.append(f"hop {i + 1} fact {f.id}, changed near it by facts {near}")
         if why:
             out.append(f"{q.id} at {q.t_query}: {'; '.join(why)}: {q.question!r}")
     return out

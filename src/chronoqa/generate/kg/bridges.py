@@ -18,11 +18,12 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
   who had several (``time-free bridge``).
 * ``value changes near the unit``: a value of an ``at a time`` direction read at the question's time ``t`` (a
   bridge, or the answer of a question whose answer is read at ``t``: point-in-time, before/after, relative, two
-  facts, present state) is not asked where the data dates a change of that value within one unit of ``t``: its own
-  fact starts or ends in ``t``, or another fact of the same entity, relation and direction starts or ends in ``t -
-  1``, ``t`` or ``t + 1``. Several values held during ``t``, or the dating of the change is a year off in a
-  turbulent time ("in 1918, in which administrative unit was Kyiv located?": the Soviets, the People's Republic
-  and the Hetmanate within the year; Brunswick's country in 1918, the German Empire to November).
+  facts, present state) is not asked where the data dates a change of that value within one unit of ``t``:
+  another fact of the same entity, relation and direction starts or ends in ``t - 1``, ``t`` or ``t + 1``.
+  Several values held during ``t``, or the dating of the change is a year off in a turbulent time ("in 1918, in
+  which administrative unit was Kyiv located?": the Soviets, the People's Republic and the Hetmanate within the
+  year; Brunswick's country in 1918, the German Empire to November). The value's own start or end in ``t`` alone
+  is no change between two values (none before it, or none after) and is left to the rules above.
 * ``hub entity``: no bridge and no entity answer of a multi-hop question is a hub, one of the
   :data:`HUB_SHARE` of the graph's entities with the most facts (ties included; never one with fewer than
   :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
@@ -113,10 +114,7 @@ class Bridges:
         return row[Col.SU] + 1, row[Col.EU] - 1
 
     def changes_near(self, idx: GraphIndex, h: Hop, t: int) -> bool:
-        """``h``'s fact starts or ends at ``t``, or another of its group starts or ends within CHANGE_MARGIN of it."""
-        row = idx.fact_row(h.fid)
-        if t in (row[Col.SU], row[Col.EU]):
-            return True
+        """Another fact of ``h``'s group (entity, relation, direction) starts or ends within CHANGE_MARGIN of ``t``."""
         a, b = idx.group_bounds(h.src, h.rel, h.forward)
         grp = idx.rows_array(h.forward, a, b)
         grp = grp[grp[:, Col.FID] != h.fid]
