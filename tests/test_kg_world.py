@@ -142,6 +142,7 @@ def test_implausible_dates_are_found_counted_and_never_gold() -> None:
         "century_outlier": 1,
         "not_of_type": 0,  # yago11k.toml declares no entity types
         "label_unfit": 0,
+        "mirror_disagrees": 0,
     }
     assert Checker.from_table(g, YAGO, open_end="ongoing").implausible == WANT  # the second implementation
     for q in qs:
