@@ -59,6 +59,10 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   not strictly between its fact's recorded start and end years; or with an intermediate entity
   or an entity answer that is a hub (the 1% of entities with a valid fact that have the most, ties in, and at
   least 20);
+* ``value changes near the time`` (:func:`change_errors`, from the TOML's ``[bridges]`` and the raw facts): an
+  ``at a time`` value read at ``t_query`` (a bridge, or the answer of point-in-time, before/after, relative, two
+  facts and present state) where another fact of the same entity, relation and direction starts or ends within
+  a year of it (several values in the year, or a change dated a year off: Kyiv's administrative unit in 1918);
 * ``closed-world superlative``: a sequence ``first`` question (no date closes a timeline's start), or a ``last``
   question that does not say "up to <horizon>" or whose answer's spell ended before the horizon year (a stale
   record: Berlin's "last" head of government Wowereit, to 2014). The horizon is recomputed here: the latest year
@@ -73,7 +77,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
   question that does not name the role ("which team did X play for?" answered by a national team).
 
-The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force.
+The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force;
+so does ``mirror_disagrees``: a fact of a ``symmetric`` relation whose dated mirror facts ``(o, r, s)`` all state
+other start or end years (where both state one).
 """
 
 from __future__ import annotations
@@ -782,7 +788,22 @@ class Checker:
                 out[f.id] = "not_of_type"
             elif f.s in unfit or f.o in unfit:
                 out[f.id] = "label_unfit"
+        for f in self.good:
+            if f.id not in out and self.decl[f.r].get("symmetric") and f.s != f.o and self._mirror_disagrees(f):
+                out[f.id] = "mirror_disagrees"
         return out
+
+    def _mirror_disagrees(self, f: Fact) -> bool:
+        """The graph holds dated mirror facts ``(o, r, s)`` of ``f`` and none states the same years as ``f``."""
+
+        def same(a: TimePoint | None, b: TimePoint | None) -> bool:
+            return a is None or b is None or a.year == b.year
+
+        mirrors = [
+            g for g in self.touching[f.o]
+            if g.id != f.id and g.r == f.r and g.s == f.o and g.o == f.s and (g.start or g.end) is not None
+        ]  # fmt: skip
+        return bool(mirrors) and not any(same(f.start, g.start) and same(f.end, g.end) for g in mirrors)
 
     # -- types (the TOML's [types.<name>] tables) ---------------------------------------------------
     def _shown_types(self) -> dict[str, set[str]]:
@@ -818,11 +839,11 @@ class Checker:
         return any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types)  # type: ignore[attr-defined]
 
     def role_of(self, f: Fact) -> str | None:
-        """The declared role (TOML ``roles``) whose ``object_named`` words the fact's object label holds."""
+        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds."""
         words = set(self.label(f.o).casefold().split())
         roles = self.decl.get(f.r, {}).get("roles", {})
         for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
-            if words & {w.casefold() for w in entry.get("object_named", [])}:
+            if any(set(w.casefold().split()) <= words for w in entry.get("object_named", [])):
                 return str(name)
         return None
 
@@ -1050,6 +1071,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "graph-walk phrasing": graph_walk_errors(checker, questions),
         "chain across regimes": regime_errors(checker, questions),
         "bridge or hub": bridge_errors(checker, questions),
+        "value changes near the time": change_errors(checker, questions),
         "closed-world superlative": [],
         "containment of a non-place": [],
         "unfit label": [],
@@ -1192,6 +1214,40 @@ def bridge_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             why.append(f"answer {sorted(set(q.answer_ids) & hubs)} is a hub")
         if why:
             out.append(f"{q.id}: {'; '.join(why)}: {q.question!r}")
+    return out
+
+
+ANSWER_AT_T = {"point_in_time", "before_after", "relative", "two_facts", "present_state"}  # answers read at t_query
+
+
+def change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions reading an ``at a time`` value at ``t_query`` (a bridge; the answer of an operator asking the value
+    at that time) where the raw facts date a change of it near that year: another fact of the same entity, relation
+    and direction starts or ends within one year of it."""
+    if not checker.bridges:
+        return []
+    out = []
+    for q in questions:
+        lf, tq = q.logical_form, parse_time(q.t_query)
+        path = lf["path"]
+        if tq is None or (lf["static_prefix"] and not q.render_time):
+            continue
+        read = len(path) if q.operator in ANSWER_AT_T and q.answer_type == "entity" else len(path) - 1
+        node, why = lf["anchor"], []
+        for i, step in enumerate(path[:read]):
+            f = checker.by_id[q.S_star[i].fact_id]
+            fwd = step["dir"] == "fwd"
+            src, node = node, (f.o if node == f.s else f.s)
+            if checker.bridges.get((step["r"], "object" if fwd else "subject")) != "at a time":
+                continue
+            near = [
+                g.id for g, _ in checker.neighbours(src, step["r"], fwd) if g.id != f.id
+                and any(p is not None and abs(p.year - tq.year) <= 1 for p in (g.start, g.end))
+            ]  # fmt: skip
+            if near:
+                why.append(f"hop {i + 1} fact {f.id}, changed near it by facts {near}")
+        if why:
+            out.append(f"{q.id} at {q.t_query}: {'; '.join(why)}: {q.question!r}")
     return out
 
 

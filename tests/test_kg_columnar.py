@@ -269,6 +269,20 @@ def reference_implausible(
                 out[i] = "century_outlier"
             elif not verdicts and min(ys) < EARLY and abs(min(ys) - rel_median[f.r]) > CENTURY_GAP:
                 out[i] = "century_outlier"  # no other fact dates the entities: the relation's own years do
+    dated = defaultdict(list)  # (s, r, o) -> the dated facts valid somewhere
+    for i, f in enumerate(facts):
+        if not ignored[i] and _years(f):
+            dated[(f.s, f.r, f.o)].append(f)
+
+    def same(a: TimePoint | None, b: TimePoint | None) -> bool:
+        return a is None or b is None or a.year == b.year
+
+    for i, f in enumerate(facts):
+        mirrors = dated.get((f.o, f.r, f.s), []) if phrases[f.r].symmetric and f.s != f.o else []
+        if i in out or ignored[i] or not _years(f) or not mirrors:
+            continue
+        if not any(same(f.start, g.start) and same(f.end, g.end) for g in mirrors):
+            out[i] = "mirror_disagrees"  # the graph dates the marriage two ways
     return out
 
 

@@ -11,10 +11,11 @@ from chronoqa.artifacts.release import IMPLAUSIBLE_FILE
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.operators import REGISTRY, templates
+from chronoqa.generate.kg.phrases import load_phrase_table
 from chronoqa.generate.kg.templates import drop_appositive, garbled, short_label
 from chronoqa.records import Fact, Question, TemporalGraph
 from chronoqa.sources.labels import is_raw_id, read_entity_labels
-from kg_checker import PHRASES, Checker, check_all, open_end_of, world_report
+from kg_checker import PHRASES, Checker, check_all, defect_report, open_end_of, world_report
 from test_kg_build import fact, labels_of, rel_labels
 
 YAGO = PHRASES / "yago11k.toml"
@@ -142,6 +143,7 @@ def test_implausible_dates_are_found_counted_and_never_gold() -> None:
         "not_of_type": 0,  # yago11k.toml declares no entity types
         "label_unfit": 0,
         "span_too_long": 0,
+        "mirror_disagrees": 0,
     }
     assert Checker.from_table(g, YAGO, open_end="ongoing").implausible == WANT  # the second implementation
     for q in qs:
@@ -339,3 +341,51 @@ def test_a_closed_fact_longer_than_its_relations_max_years_is_implausible() -> N
     assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == want
     assert Checker.from_table(g, YAGO, open_end="unknown").implausible == want
     assert all(t.fact_id not in want for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))
+
+
+# Worked by hand, a marriage the graph dates two ways: Gin is recorded married to Lew 1929-1931 and Lew to Gin
+# 1934-1940 (the graph contradicts itself: both facts are mirror_disagrees); Ann and Bob are dated the same both
+# ways (1950-1960); Cat and Dan 1970-1980 one way and from 1970 with no end the other (no year disagrees).
+MIRRORS = [
+    fact(0, "Gin", "isMarriedTo", "Lew", 1929, 1931),
+    fact(1, "Lew", "isMarriedTo", "Gin", 1934, 1940),
+    fact(2, "Ann", "isMarriedTo", "Bob", 1950, 1960),
+    fact(3, "Bob", "isMarriedTo", "Ann", 1950, 1960),
+    fact(4, "Cat", "isMarriedTo", "Dan", 1970, 1980),
+    fact(5, "Dan", "isMarriedTo", "Cat", 1970, None),
+    fact(6, "Gin", "isMarriedTo", "Jack", 1920, 1925),
+]
+
+
+def test_mirror_facts_that_disagree_are_both_implausible() -> None:
+    g = graph("mirrors", MIRRORS)
+    qs, manifest = build(g)
+    want = {0: "mirror_disagrees", 1: "mirror_disagrees"}
+    assert {x["fact"]: x["reason"] for x in manifest["implausible_facts"]} == want
+    assert Checker.from_table(g, YAGO, open_end="unknown").implausible == want
+    assert all(t.fact_id not in want for q in qs for t in (*q.S_star, *q.S_anchor, *q.S_dist, *q.S_stale))
+
+
+# Worked by hand, Wikidata's country of a Soviet place: Zhytomyr's P17 is the Ukrainian SSR (a constituent
+# republic) from 1922 and the Russian Empire before 1917. The republic is asked as what it is ("which Soviet
+# republic was Zhytomyr part of in 1950?"), the empire as a country; the Soviet Union and a socialist state that
+# was no Soviet republic (Yugoslavia) stay countries.
+SOVIET = [
+    fact(0, "Zhytomyr", "P17", "Ukrainian_Soviet_Socialist_Republic", 1922, 1991),
+    fact(1, "Zhytomyr", "P17", "Russian_Empire", 1800, 1917),
+]
+
+
+def test_a_soviet_republic_is_asked_as_one_not_as_a_country() -> None:
+    p17 = load_phrase_table(PHRASES / "wikidata12k.toml").relations["P17"]
+    assert p17.for_object("Ukrainian Soviet Socialist Republic").ask_object == "which Soviet republic was {s} part of"
+    for country in ("Soviet Union", "Socialist Federal Republic of Yugoslavia", "Russian Empire"):
+        assert p17.for_object(country).ask_object == "which country was {s} part of"
+    g = graph("soviet", SOVIET)
+    cfg = KGBuildConfig(n_questions=300, seed=1, max_answer_share=1.0)
+    qs = build_kg_benchmark(g, cfg, phrases="wikidata12k").questions
+    pit = {q.answers: q.question for q in qs if q.operator == "point_in_time"}
+    assert "Soviet republic" in pit[("Ukrainian Soviet Socialist Republic",)]
+    assert "country" in pit[("Russian Empire",)] and "Soviet" not in pit[("Russian Empire",)]
+    checker = Checker.from_table(g, PHRASES / "wikidata12k.toml", open_end="unknown")
+    assert defect_report(checker, qs)["role asked as the relation"] == []

@@ -2,7 +2,7 @@
 
 A multi-hop question names an intermediate entity (a *bridge*) by one hop from the entity before it: "the team
 X played for in 1995", "the spouse of X". The graph's uniqueness of that hop is not the world's: a graph is
-incomplete, and a player listed with one team in 1995 may have played for three that year. Two rules, from
+incomplete, and a player listed with one team in 1995 may have played for three that year. The rules, from
 the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phrases.parse_bridges`) and the data:
 
 * ``bridge not one in the world``: a bridge hop's (relation, direction) must be declared, ``lifelong`` (one
@@ -19,6 +19,14 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
   :func:`pin_bridges`), and the logical form records it (``at`` of the path step). A bridge whose fact has no
   such unit cannot be pinned (``time-free bridge``): named without a time it is ambiguous for everyone who had
   several values.
+* ``value changes near the unit``: a value of an ``at a time`` direction read at the question's time ``t`` (a
+  bridge, or the answer of a question whose answer is read at ``t``: point-in-time, before/after, relative, two
+  facts, present state) is not asked where the data dates a change of that value within one unit of ``t``:
+  another fact of the same entity, relation and direction starts or ends in ``t - 1``, ``t`` or ``t + 1``.
+  Several values held during ``t``, or the dating of the change is a year off in a turbulent time ("in 1918, in
+  which administrative unit was Kyiv located?": the Soviets, the People's Republic and the Hetmanate within the
+  year; Brunswick's country in 1918, the German Empire to November). The value's own start or end in ``t`` alone
+  is no change between two values (none before it, or none after) and is left to the rules above.
 * ``hub entity``: no bridge and no entity answer of a multi-hop question is a hub, one of the
   :data:`HUB_SHARE` of the graph's entities with the most facts (ties included; never one with fewer than
   :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
@@ -42,11 +50,24 @@ from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.chains import Draft, Hop, Spans
 
 __all__ = [
-    "HUB_MIN", "HUB_SHARE", "Bridges", "bridge_reason", "hub_threshold", "narrow_pool", "pin_bridges", "shows_no_time",
-]  # fmt: skip
+    "ANSWER_AT_T",
+    "CHANGE_MARGIN",
+    "HUB_MIN",
+    "HUB_SHARE",
+    "Bridges",
+    "answer_change_reason",
+    "bridge_reason",
+    "hub_threshold",
+    "narrow_pool",
+    "pin_bridges",
+    "shows_no_time",
+]
 
 HUB_SHARE = 0.01  # this share of the entities with a valid fact, those with the most facts, are hubs
 HUB_MIN = 20  # ... never an entity with fewer facts
+CHANGE_MARGIN = 1  # units either side of t in which another fact's start or end makes a value changing near t
+#: The operators whose entity answer is the final hop's value at the draft's ``t``.
+ANSWER_AT_T = frozenset({"point_in_time", "before_after", "relative", "two_facts", "present_state"})
 
 
 def hub_threshold(degrees: np.ndarray) -> int:
@@ -112,6 +133,14 @@ class Bridges:
             return 1, 0
         return row[Col.SU] + 1, row[Col.EU] - 1
 
+    def changes_near(self, idx: GraphIndex, h: Hop, t: int) -> bool:
+        """Another fact of ``h``'s group (entity, relation, direction) starts or ends within CHANGE_MARGIN of ``t``."""
+        a, b = idx.group_bounds(h.src, h.rel, h.forward)
+        grp = idx.rows_array(h.forward, a, b)
+        grp = grp[grp[:, Col.FID] != h.fid]
+        near = [np.abs(grp[:, c].astype(np.int64) - t) <= CHANGE_MARGIN for c in (Col.ASU, Col.AEU)]
+        return bool((near[0] | near[1]).any())
+
     def chain_spans(self, idx: GraphIndex, hops: Sequence[Hop], spans: Spans) -> tuple[Spans, str | None]:
         """``spans`` narrowed to the units where every bridge of ``hops`` is allowed, or the rule that removes all."""
         for h in hops[:-1]:
@@ -165,7 +194,21 @@ def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
         why = br.hop_reason(idx, h, d.t if pin is None else pin, time_free=False)
         if why is not None:
             return why
+    if not time_free and any(
+        br.holds.get((h.rel, h.forward)) == "at a time" and br.changes_near(idx, h, d.t) for h in d.hops[:-1]
+    ):
+        return "value changes near the unit"
     return "hub entity" if d.kind.is_entity and any(br.hub[a] for a in d.answers) else None
+
+
+def answer_change_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
+    """``value changes near the unit`` for the answer hop of a draft whose answer is read at ``t``, else ``None``."""
+    if br is None or d.operator not in ANSWER_AT_T or (d.static_prefix and not REGISTRY[d.operator].render_time):
+        return None
+    h = d.hops[-1]
+    if br.holds.get((h.rel, h.forward)) == "at a time" and br.changes_near(idx, h, d.t):
+        return "value changes near the unit"
+    return None
 
 
 def narrow_pool(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chronoqa.generate.kg.bridges import bridge_reason, pin_bridges
+from chronoqa.generate.kg.bridges import answer_change_reason, bridge_reason, pin_bridges
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.regime import regime_reason
@@ -181,7 +181,8 @@ class CellFiller:
             return "duplicate gold chain and answer"
         if max(len(d.hops) - 1, 0) > MAX_NESTING:
             return "noun phrase nested too deep"
-        why = regime_reason(self.ctx.regimes, d) or bridge_reason(self.ctx.bridges, self.ctx.index, d)
+        br, idx = self.ctx.bridges, self.ctx.index
+        why = regime_reason(self.ctx.regimes, d) or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d)
         if why is not None:
             return why
         counts = self.answer_counts.setdefault(cell.name, Counter())

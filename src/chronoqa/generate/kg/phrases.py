@@ -29,8 +29,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
 
 * ``roles``: sub-tables ``[relations.<key>.roles.<name>]`` for the roles one relation mixes (Wikidata's P54
   holds clubs and national teams): ``object_named`` lists words of the object's label that mark the role
-  ("national"), and the other fields override the relation's English for such a fact ("which national team
-  did X play for"), so a reader expecting a club is not answered with a national team.
+  ("national"; a marker of several words, "soviet socialist", marks a label holding all of them), and the other
+  fields override the relation's English for such a fact ("which national team did X play for"), so a reader
+  expecting a club is not answered with a national team.
 
 Bridges are declared in a top-level ``[bridges]`` table (:func:`parse_bridges`): ``"<relation> object"`` (a hop
 from the subject to the object, "the team X played for") or ``"<relation> subject"`` (the inverse) mapped to
@@ -132,7 +133,7 @@ class RelationPhrases:
     def for_object(self, label: str) -> RelationPhrases:
         """The English of a fact whose object reads ``label``: its role's (``roles``), else the relation's."""
         words = set(label.casefold().split())
-        return next((p for marks, p in self.roles if marks & words), self)
+        return next((p for marks, p in self.roles if any(set(m.split()) <= words for m in marks)), self)
 
     @property
     def is_event(self) -> bool:

@@ -21,6 +21,12 @@ recorded):
   where no other fact dates either entity, such an early year is judged against the median year of the
   relation's facts (YAGO11k's "Sho Sakurai created Believe" in AD 100).
 
+* ``mirror_disagrees``: a fact of a ``symmetric`` relation (marriage) whose graph also holds the mirror fact
+  ``(o, r, s)``, none of whose mirrors gives the same start and end years (where both state them): the graph
+  contradicts itself and neither dating can be believed ("Ginger Rogers married to Lew Ayres 1929-1931",
+  mirrored as 1934-1940; she married Ayres in 1934). Both directions are marked. It is checked after the type
+  rules below (its index in :data:`REASONS` is the last).
+
 Two more rules read what the data shows an entity is (the declared types,
 :class:`~chronoqa.generate.kg.phrases.EntityType`):
 
@@ -53,7 +59,7 @@ CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = (
     "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "not_of_type",
-    "label_unfit", "span_too_long",
+    "label_unfit", "span_too_long", "mirror_disagrees",
 )  # fmt: skip
 
 

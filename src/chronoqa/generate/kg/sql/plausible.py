@@ -4,7 +4,7 @@ Inputs (built by :func:`plausible_tables`)::
 
     pfacts(pos BIGINT, s INT, r INT, o INT, has_start BOOLEAN, start_year INT, has_end BOOLEAN, end_year INT,
            ignored BOOLEAN)                            -- ignored: valid nowhere (reversed, non-year), not examined
-    prels(code INT, is_event BOOLEAN, role INT, max_years INT, min_age INT, span_max INT)
+    prels(code INT, is_event BOOLEAN, role INT, max_years INT, min_age INT, span_max INT, symmetric BOOLEAN)
         -- role 0 none, 1 birth, 2 death; span_max: the declared max_years (NULL: none declared)
     ptypes(code INT, side INT, type INT)   -- the relation sides that show a type (side 0 subject, 1 object)
     pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
@@ -47,7 +47,7 @@ SELECT f.pos, f.s, f.o, f.r, f.has_start, f.start_year, f.has_end, f.end_year,
        CASE WHEN f.has_start THEN f.start_year ELSE f.end_year END AS rep,
        CASE WHEN f.has_start AND f.has_end THEN LEAST(f.start_year, f.end_year)
             WHEN f.has_start THEN f.start_year ELSE f.end_year END AS ymin,
-       rel.is_event, rel.role, rel.max_years, rel.min_age, rel.span_max
+       rel.is_event, rel.role, rel.max_years, rel.min_age, rel.span_max, rel.symmetric
 FROM pfacts AS f
 JOIN prels AS rel ON rel.code = f.r
 WHERE NOT f.ignored AND (f.has_start OR f.has_end)
@@ -136,9 +136,19 @@ GROUP BY rr.r
 """
 
 # The first rule that applies, as an index into REASONS; facts no rule flags are left out. A fact's verdicts:
-# its subject's other facts (vs) and, when the object differs, its object's (vo).
+# its subject's other facts (vs) and, when the object differs, its object's (vo). A fact of a symmetric relation
+# with mirror facts (o, r, s) agrees with one whose start and end years each equal its own where both state them;
+# mirrors of which none agrees are the graph contradicting itself (mirror_disagrees).
 _REASONS = f"""
-WITH births AS (
+WITH mirrors AS (
+    SELECT d.pos,
+           MAX(CASE WHEN (NOT d.has_start OR NOT m.has_start OR d.start_year = m.start_year)
+                         AND (NOT d.has_end OR NOT m.has_end OR d.end_year = m.end_year) THEN 1 ELSE 0 END) AS agrees
+    FROM p_dated AS d
+    JOIN p_dated AS m ON m.r = d.r AND m.s = d.o AND m.o = d.s AND m.pos <> d.pos
+    WHERE d.symmetric AND d.s <> d.o
+    GROUP BY d.pos
+), births AS (
     SELECT s AS e, MIN(start_year) AS y FROM p_dated WHERE role = 1 AND has_start GROUP BY s
 ), deaths AS (
     SELECT s AS e, MAX(start_year) AS y FROM p_dated WHERE role = 2 AND has_start GROUP BY s
@@ -165,6 +175,7 @@ WITH births AS (
                      THEN 4
                 WHEN v.vs IS NULL AND v.vo IS NULL AND d.ymin < :early
                      AND (2 * d.ymin - rm.med2 > 2 * :gap OR rm.med2 - 2 * d.ymin > 2 * :gap) THEN 4
+                WHEN mi.agrees = 0 THEN {REASONS.index("mirror_disagrees")}
                 ELSE -1 END AS reason
     FROM p_dated AS d
     JOIN v ON v.pos = d.pos
@@ -173,6 +184,7 @@ WITH births AS (
     LEFT JOIN births AS bo ON bo.e = d.o
     LEFT JOIN deaths AS ds ON ds.e = d.s
     LEFT JOIN deaths AS dd ON dd.e = d.o
+    LEFT JOIN mirrors AS mi ON mi.pos = d.pos
 )
 SELECT pos, reason FROM why WHERE reason >= 0
 """
@@ -265,6 +277,7 @@ def plausible_tables(
             ),
             "min_age": pa.array([p.min_age if p is not None else 0 for p in rels], type=pa.int32()),
             "span_max": pa.array([p.max_years if p is not None else None for p in rels], type=pa.int32()),
+            "symmetric": pa.array([bool(p and p.symmetric) for p in rels], type=pa.bool_()),
         }
     )
     return {"pfacts": pfacts, "prels": prels, **_type_tables(cols, phrases, types or TypeRules())}
