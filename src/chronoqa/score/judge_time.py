@@ -107,6 +107,9 @@ _START: Final = frozenset(
         "broke_through",
         "bought",
         "purchased",
+        "acquired",
+        "acquire",
+        "acquiring",
     ]
 )
 _END: Final = frozenset(
@@ -153,6 +156,9 @@ _END: Final = frozenset(
         "were_over",
         "concluded",
         "moved_on",
+        "sold",
+        "sell",
+        "selling",
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -180,8 +186,6 @@ _EVENT: Final = frozenset(
         "released",
         "performed",
         "founded",
-        "acquired",
-        "acquire",
         "passed",
         "graduated",
         "took_place",
@@ -214,7 +218,11 @@ _BOTH: Final = frozenset({"both"})
 _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
-_SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
+# An arrow before words ("in 1922 → the year before is 1921") starts a step of its own; one between two dates
+# joins a range ("15 March 2003 → 14 March 2013", read by the date reader).
+_SENTENCE: Final = re.compile(
+    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
+)
 _MONTH_WORDS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
      "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
@@ -293,6 +301,10 @@ _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
 _WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
 _WHEN_BEFORE_RE: Final = re.compile(r"\bwhen\s+(?:the\s+)?$", re.IGNORECASE)
 _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
+# "by 2007 he had moved on": a bound the change came before, not its date
+_BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
+# "1984 − 1959 = 25": years in a sum are arithmetic, no date stated for a fact
+_SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -330,6 +342,8 @@ def _sentences(text: str, names: Sequence[tuple[int, int]] = ()) -> list[tuple[i
         and text.find(".", 0, last) < 0
         and text.find("!", 0, last) < 0
         and text.find("?", 0, last) < 0
+        and "→" not in text
+        and "=>" not in text
     ):  # a quick accept: every break needs one of these before the last character
         return [(0, len(text))]
     out = []
@@ -440,6 +454,8 @@ def attribute(
     sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
+    sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
+    all_dates = [d for d in all_dates if not _inside(d.begin, sums)]
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -727,7 +743,7 @@ def _unknown_names(
 # "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
 _SOURCE_RE: Final = re.compile(r"\b(?:from|(?<!part\s)of)\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
-_MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|joined|joining|"
+_MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
 _NUMBER: Final = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
 _UNIT: Final = r"(?:year|month|week|day)s?"
@@ -938,6 +954,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term, False
+    if d.kind == "point" and _BY_RE.search(before):  # "by 2007 he had left": no end stated
+        return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False
     cues = _role_words(before)

@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from chronoqa.time._core import Interval, TimeParseError, TimePoint
+from chronoqa.time._core import Granularity, Interval, TimeParseError, TimePoint
 
 __all__ = ["MENTION_KINDS", "TimeMention", "english_dates", "extract_times", "full_years"]
 
@@ -662,7 +662,9 @@ def _atoms(text: str) -> list[TimeMention]:
 # Words between a bound word and its date that change nothing at a year: "from the year 1918", "from early 1975".
 _QUALIFIER: Final = r"(?:the\s+year\s+|(?:early|mid|late)(?:\s+|-))?"
 _RANGE_GAP_RE: Final = re.compile(
-    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$", _FLAGS
+    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
+    r"\s*(?P<arrow>→|->)\s*$",
+    _FLAGS,
 )
 _RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+" + _QUALIFIER + "$", _FLAGS)
 _BOUND_PREFIX_RE: Final = re.compile(
@@ -698,6 +700,8 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     if start is None or end is None:
         return None
     g = min(start.granularity, end.granularity)
+    if gap["arrow"] is not None and g < Granularity.DAY:
+        return None  # "15 March 2003 → 14 March 2013" is a term; "sold it in 1984 → 1984 − 1959" no range
     if start.lo(g) > end.hi(g) and prefix is None:
         return None  # "1999-1995" may be no range; "between 1934 and 1919" is one, written backwards
     begin = prefix.start("w") if prefix is not None else a.begin
