@@ -489,6 +489,7 @@ def attribute(
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
             role, other_term, carried = _role(d, span_before, span_after, prev_role)
+            own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
             other_term = other_term and not cite_only
@@ -499,7 +500,7 @@ def attribute(
                 not cite_only
                 and owner.distinctive
                 and d_begin not in derived
-                and not _unknown_near(unknown, owner, prev_end, d_begin, nxt)
+                and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
             )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -583,17 +584,62 @@ def _owner(
     new_clause = owner is not None and owner in before and _AND_RE.search(masked, owner.end, d.begin) is not None
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
+    return _pair(owner, before) if owner is not None else None
+
+
+def _pair(owner: _Pos, before: Sequence[_Pos]) -> _Pos:
+    """A shared owner narrowed to the one fact it has with another name of its clause.
+
+    "Moscow, capital of the Soviet Union since 1918": the Soviet Union is in two facts, Moscow in one of them;
+    the date is that fact's. Pronouns and other people's names narrow nothing.
+    """
+    if owner.distinctive or owner.pronoun or owner not in before:
+        return owner
+    facts = owner.facts - {_OTHER}
+    pairs = {frozenset(facts & p.facts) for p in before if p is not owner and not p.pronoun and p.facts & facts}
+    pairs.discard(frozenset(facts))
+    if len(pairs) == 1:
+        (one,) = pairs
+        if len(one) == 1:
+            return _Pos(owner.begin, owner.end, one, True, False, owner.person)
     return owner
 
 
-def _unknown_near(unknown: Sequence[int], owner: _Pos, clause_begin: int, d_begin: int, nxt: int) -> bool:
+def _unknown_near(
+    unknown: Sequence[int],
+    owner: _Pos,
+    span: tuple[int, int, int, int],
+    masked: str,
+    before: Sequence[_Pos],
+    own_cue: bool = False,
+) -> bool:
     """Whether a name the release does not know stands near the date.
 
     Between the owner and the date, or after it in the clause ("Alves joined Granada in 2013", "became a GM
-    in 1992"): the date may be that name's, so it cites only.
+    in 1992"): the date may be that name's, so it cites only. ``span``: the clause's start, the date's start
+    and end, and where the next date starts. A date with a cue of its own ("since 1986 before moving to
+    Swindon") keeps a name past a connector out: that name is the next clause's.
     """
+    clause_begin, d_begin, d_end, nxt = span
     lo = owner.end if owner.end <= d_begin else clause_begin
-    return any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
+    return any(
+        lo <= b < nxt and not owner.begin <= b < owner.end and not _named_after(b, owner, before, d_begin)
+        and not (own_cue and b >= d_end and _CONNECTOR_RE.match(masked, d_end, b))
+        for b in unknown
+    )
+
+
+# "in 1986 before moving to Swindon": a name after the date past a connector is another clause's
+_CONNECTOR_RE: Final = re.compile(r"[\s,]*(?:before|after|when|while|until|then|and)\b", re.IGNORECASE)
+
+
+def _named_after(b: int, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether a name of the owner's fact stands between the unknown word at ``b`` and the date.
+
+    "married the Harvard scholar Richard Neustadt in 1978": "Harvard" qualifies the spouse named after it.
+    """
+    facts = owner.facts - {_OTHER}
+    return any(b < p.begin and p.end <= d_begin and not p.pronoun and p.facts & facts for p in before)
 
 
 def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
