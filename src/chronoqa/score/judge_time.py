@@ -48,6 +48,21 @@ __all__ = [
     "without_conclusion",
 ]
 
+# Start and end cues of replies written in German, Spanish, French, Portuguese or Russian, read as the English
+# ones ("kam 1989 zu X", "fichó por X en 2002", "a rejoint X en 1999", "ingressou em 2002", "перешёл в 2005"; "verließ
+# den Verein 1990", "se marchó en 2004", "l'a quitté en 2000", "deixou o clube em 2004", "покинул в 2008"). A word
+# that is a start in one phrase and an end in another ("trat bei" / "trat zurück") is none of them.
+_FOREIGN_START: Final = (
+    "kam", "wechselte", "debütierte", "begann", "übernahm", "heiratete", "fichó", "llegó", "ingresó", "comenzó",
+    "empezó", "asumió", "debutó", "unió", "rejoint", "rejoignit", "arrivé", "arrivée", "commencé", "débuté",
+    "épousé", "signé", "ingressou", "chegou", "começou", "assumiu", "estreou", "assinou", "juntou", "перешёл",
+    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал",
+)  # fmt: skip
+_FOREIGN_END: Final = (
+    "verließ", "verliess", "endete", "marchó", "dejó", "abandonó", "salió", "terminó", "acabó", "quitté",
+    "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
+    "завершил", "оставил",
+)  # fmt: skip
 _START: Final = frozenset(
     [
         "took_office",
@@ -110,6 +125,7 @@ _START: Final = frozenset(
         "acquired",
         "acquire",
         "acquiring",
+        *_FOREIGN_START,
     ]
 )
 _END: Final = frozenset(
@@ -159,6 +175,7 @@ _END: Final = frozenset(
         "sold",
         "sell",
         "selling",
+        *_FOREIGN_END,
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -294,7 +311,7 @@ _PHRASES: Final = re.compile(
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
 _DEATH_OF_RE: Final = re.compile(r"\bdeath\s+of\b")
-_WORD: Final = re.compile(r"[a-z_]+")
+_WORD: Final = re.compile(r"[^\W\d]+")  # letters of any script and "_" ("verließ", "fichó", "покинул")
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")

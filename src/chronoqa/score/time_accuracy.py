@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
@@ -53,6 +53,21 @@ __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs",
 
 TimeMode = Literal["careful", "strict"]
 _WORDS_RE = re.compile(r"[\w'’-]+")
+
+# Function words of German, Spanish, French, Portuguese and Russian against English ones: a reply with more of
+# the first is in another language, and a reference it does not state is left undecided (its cue words and
+# dates may be written in ways the reader does not know: "verließ den Verein 1990").
+_FOREIGN_FUNCTION_RE: Final = re.compile(
+    r"\b(?:und|der|die|das|den|dem|zu|wurde|ist|mit|y|el|los|las|por|del|que|fue|se|et|les|du|des|est|au|"
+    r"em|do|da|os|foi|não|и|в|с|по|был|была|он|она)\b",
+    re.IGNORECASE,
+)
+_ENGLISH_FUNCTION_RE: Final = re.compile(r"\b(?:the|and|of|was|to|in|he|she|his|her|is|for|from|with)\b", re.IGNORECASE)
+
+
+def _another_language(text: str) -> bool:
+    return len(_FOREIGN_FUNCTION_RE.findall(text)) > max(1, len(_ENGLISH_FUNCTION_RE.findall(text)))
+
 
 Judge = Callable[[Question, AnswerRecord], "bool | None"]
 """An optional LLM judge: returns whether the explanation's times are right (``None``: no verdict)."""
@@ -282,7 +297,7 @@ def score_time(
         text = without_conclusion(text)  # "Therefore: 1895" restates the answer, it dates no fact
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
         english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
-        foreign, text = english != text, english
+        foreign, text = english != text or _another_language(text), english
     if mode == "strict":
         mentions = extract_times(text) if text else []
         n = cites(text, refs, g, mentions)
