@@ -858,7 +858,9 @@ def test_by_a_date_bounds_a_change_and_states_no_end() -> None:
     assert verdict(LEFT_BY, "No. Ek was with Nord FC from 1997 until 2005; by 2007 he had moved on.", teams) == "right"
     assert verdict(LEFT_BY, "No. Ek was with Nord FC from 1997 until 2006; by 2007 he had moved on.", teams) == "wrong"
     # a date with a cue of its own is still an end: "left in 2007" contradicts 2005
-    assert verdict(LEFT_BY, "No. Ek joined Nord FC in 1997, left in 2005 and rejoined; he left in 2007.", teams) != "right"
+    assert (
+        verdict(LEFT_BY, "No. Ek joined Nord FC in 1997, left in 2005 and rejoined; he left in 2007.", teams) != "right"
+    )
 
 
 def test_an_arrow_between_two_days_is_a_term() -> None:
@@ -880,8 +882,8 @@ CITIES = ("Varn", "Kerr", "Nordia", "Lanmark", "Ostland")
     ("expl", "expected"),
     [
         # two names of the clause that share one fact: the date is that fact's (Kerr's start as capital)
-        ("Varn joined Nordia in 1923. One year earlier, Kerr — capital of Nordia since 1922 — lay in Lanmark.", "right"),
-        ("Varn joined Nordia in 1923. One year earlier, Kerr — capital of Nordia since 1918 — lay in Lanmark.", "wrong"),
+        ("Varn joined Nordia in 1923. A year earlier, Kerr — capital of Nordia since 1922 — lay in Lanmark.", "right"),
+        ("Varn joined Nordia in 1923. A year earlier, Kerr — capital of Nordia since 1918 — lay in Lanmark.", "wrong"),
         # an arrow before words starts a step: "the year before is 1922" is no start of Varn in Nordia
         ("1. Varn joined Nordia in 1923 → the year before is 1922.\n2. Kerr lay in Lanmark (1708–1929).", "right"),
         ("1. Varn joined Nordia in 1924 → the year before is 1923.\n2. Kerr lay in Lanmark (1708–1929).", "wrong"),
@@ -909,7 +911,10 @@ def test_an_unknown_word_that_qualifies_a_known_name_or_opens_the_next_clause() 
     assert verdict(WIDOW, "Ida Holm married the Oxford scholar Per Dal in 1978. He died in Ely on 31 October 2003.",
                    people) == "wrong"  # fmt: skip
     # "since 1989 before moving to Hallam in 1993": Hallam is the next clause's
-    said = "Ek joined Sud FC in 1995. Three years earlier he was at Nord FC, where he had played since {} before moving to Hallam in 1993."
+    said = (
+        "Ek joined Sud FC in 1995. Three years earlier he was at Nord FC, where he had played since {} "
+        "before moving to Hallam in 1993."
+    )
     assert verdict(EARLIER, said.format(1989), people) == "right"
     assert verdict(EARLIER, said.format(1986), people) == "wrong"
 

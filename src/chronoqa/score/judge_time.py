@@ -640,7 +640,9 @@ def _unknown_near(
     clause_begin, d_begin, d_end, nxt = span
     lo = owner.end if owner.end <= d_begin else clause_begin
     return any(
-        lo <= b < nxt and not owner.begin <= b < owner.end and not _named_after(b, owner, before, d_begin)
+        lo <= b < nxt
+        and not owner.begin <= b < owner.end
+        and not _named_after(b, owner, before, d_begin)
         and not (own_cue and b >= d_end and _CONNECTOR_RE.match(masked, d_end, b))
         for b in unknown
     )
