@@ -945,3 +945,19 @@ SPELL = q(answers=("1 year",), answer_type="duration", question="How long did To
 def test_starts_and_ends_in_spanish_french_portuguese_german_and_russian(expl: str, expected: str) -> None:
     got = verdict(SPELL, expl, ("Tom Ek", "Nord FC", "Granit"))
     assert got == expected if expected != "wrong" else got != "right"
+
+
+CAPPED = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek play for the Nordia national team in 2000?",
+           S_star=(Triple("Tom Ek", "playsFor", "Nordia national football team", "1998", "2006"),),
+           time_refs=({"which": "end", "value": "2006", "of": "answer"},))  # fmt: skip
+
+
+def test_a_country_named_for_its_national_team_by_its_player() -> None:
+    known = ("Tom Ek", "Nordia", "Nordia national football team", "Sud FC")
+    assert verdict(CAPPED, "Yes. Tom Ek was capped by Nordia between 1998 and 2006.", known) == "right"
+    assert verdict(CAPPED, "Yes. Tom Ek was capped by Nordia between 1998 and 2007.", known) == "wrong"
+    assert (
+        verdict(CAPPED, "Yes. Tom Ek made his Nordia debut in 1997 and played for them until 2006.", known) == "wrong"
+    )
+    # a date of the country itself, with no player named in the clause, is not the team's
+    assert verdict(CAPPED, "Yes. Tom Ek played for Sud FC until 2007. Nordia was founded in 2006.", known) != "right"

@@ -502,6 +502,7 @@ def attribute(
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
             owner = _owner(masked, before, after, prev_owner, span_before, d)
+            owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
@@ -602,6 +603,26 @@ def _owner(
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+_TEAM_SUFFIX_RE: Final = re.compile(r"\s+(?:national|men's|women's|under-\d+|u-?\d+)\b", re.IGNORECASE)
+
+
+def _team_of_country(text: str, owner: _Pos, before: Sequence[_Pos], facts: Sequence[FactRef]) -> _Pos:
+    """A country named for its national team by a player of that team's fact.
+
+    "Šerić was capped by Croatia between 1998 and 2006", "Rost made his Germany debut in 2002". Only where the
+    clause names the player (a fact's own entity) before the country, and the question's fact is the country's
+    team: "Yugoslavia broke up in 1992" names no player and stays the country's.
+    """
+    if owner.facts != {_OTHER} or owner.pronoun:
+        return owner
+    name = text[owner.begin : owner.end].casefold()
+    for fi, f in enumerate(facts):
+        teams = [e for e in f.entities if e.casefold().startswith(name) and _TEAM_SUFFIX_RE.match(e, len(name))]
+        if teams and any(p.end <= owner.begin and fi in p.facts and not p.pronoun for p in before):
+            return _Pos(owner.begin, owner.end, frozenset({fi}), True, False, False)
+    return owner
 
 
 def _pair(owner: _Pos, before: Sequence[_Pos]) -> _Pos:
