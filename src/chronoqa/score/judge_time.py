@@ -311,7 +311,7 @@ _PHRASES: Final = re.compile(
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
 _DEATH_OF_RE: Final = re.compile(r"\bdeath\s+of\b")
-_WORD: Final = re.compile(r"[^\W\d]+")  # letters of any script and "_" ("verließ", "fichó", "покинул")
+_WORD: Final = re.compile(r"[a-z_\u00df-\u024f\u0400-\u04ff]+")  # Latin and Cyrillic letters ("verließ", "покинул")
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
@@ -471,8 +471,7 @@ def attribute(
     sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
-    sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
-    all_dates = [d for d in all_dates if not _inside(d.begin, sums)]
+    all_dates = _without_sums(text, all_dates)
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -785,6 +784,14 @@ def tables_as_fields(text: str) -> str:
     return "\n".join(out)
 
 
+def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+    """``dates`` without the years of a sum ("1984 − 1959 = 25")."""
+    if "=" not in text:
+        return dates
+    sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
+    return [d for d in dates if not _inside(d.begin, sums)]
+
+
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(b <= at < e for b, e in spans)
 
@@ -1040,7 +1047,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term, False
-    if d.kind == "point" and _BY_RE.search(before):  # "by 2007 he had left": no end stated
+    if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False

@@ -297,7 +297,7 @@ def score_time(
         text = without_conclusion(text)  # "Therefore: 1895" restates the answer, it dates no fact
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
         english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
-        foreign, text = english != text or _another_language(text), english
+        foreign, text = english != text, english
     if mode == "strict":
         mentions = extract_times(text) if text else []
         n = cites(text, refs, g, mentions)
@@ -343,7 +343,8 @@ def _careful(
 
     Whether every reference is stated and none contradicted, how many are stated, why it is undecided
     (or None), and whether every reference is stated and none contradicted comparing years only.
-    ``foreign``: the text wrote its dates in another language (its cue words are not read).
+    ``foreign``: the text wrote its dates in another language (its cue words are not read); a text mostly in another
+    language (:func:`_another_language`) is read the same way.
     """
     if disclaims_dates(text):  # "1862 — I don't remember the dates": the reply states no date of its own
         return _Verdict(False, 0, None, False)
@@ -369,7 +370,7 @@ def _careful(
             why = "the date is stated, but not for what the rules can tell"
         elif text and _unread(text, dates, g):
             why = "a date the reader cannot read"
-        elif foreign:
+        elif foreign or _another_language(text):
             why = "a reply in another language: its dates are read, its cue words are not"
     return _Verdict(ok, n, why, loose)
 

@@ -834,7 +834,7 @@ _FOREIGN_MONTHS: Final = {
 _FOREIGN_MONTH: Final = "|".join(sorted(_FOREIGN_MONTHS, key=len, reverse=True))
 # "10. Juli 1992", "10 de julio de 1992", "1er janvier 2011", "julio de 1992", "März 1990"
 _FOREIGN_DATE_RE: Final = re.compile(
-    rf"(?:(?P<d>\d{{1,2}})(?:\.|er|º|°)?\s+(?:de\s+)?)?(?P<m>{_FOREIGN_MONTH})\s+(?:de\s+|del\s+)?(?P<y>\d{{4}})\b",
+    rf"\b(?:(?P<d>\d{{1,2}})(?:\.|er|º|°)?\s+(?:de\s+)?)?(?P<m>{_FOREIGN_MONTH})\s+(?:de\s+|del\s+)?(?P<y>\d{{4}})\b",
     re.IGNORECASE,
 )
 # bound words before a date: "von/vom/du/de/desde/с D" → "from D"; "bis/hasta/jusqu'en/até/по D" → "until D";
@@ -882,7 +882,7 @@ def english_dates(text: str) -> str:
         month = _FOREIGN_MONTHS[m.group("m").lower()]
         return f"{m.group('d')} {month} {m.group('y')}" if m.group("d") else f"{month} {m.group('y')}"
 
-    out = _FOREIGN_DATE_RE.sub(date, _RU_YEAR_WORD_RE.sub("", text))
+    out = _FOREIGN_DATE_RE.sub(date, _RU_YEAR_WORD_RE.sub("", text) if "г" in text else text)
     if "年" in out or "년" in out:
         out = _CJK_DATE_RE.sub(_cjk_date, out)
     out = _FOREIGN_SINCE_RE.sub("since ", out)
