@@ -819,3 +819,145 @@ def test_short_forms_of_clubs_and_people() -> None:
     teams = ("England national under-16 football team", "England national under-18 football team")
     assert judged_answer(u16, "He started with the England under-18s.", teams) == "wrong"
     assert judged_answer(u16, "He started with the England under-16s.", teams) == "right"
+
+
+# --------------------------------------------------------------------------------------------------
+# Buying and selling, bounds, sums, arrows, pairs of names and replies in other languages
+# --------------------------------------------------------------------------------------------------
+
+OWNED = q(answers=("25 years",), answer_type="duration", question="How long did Tom Ek own Nord Park?",
+          S_star=(Triple("Tom Ek", "owns", "Nord Park", "1959", "1984"),),
+          time_refs=({"which": "start", "value": "1959", "of": "answer"},
+                     {"which": "end", "value": "1984", "of": "answer"}))  # fmt: skip
+PARK = ("Tom Ek", "Nord Park", "Granit")
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        # acquiring starts owning, selling ends it
+        ("Tom Ek acquired Nord Park in 1959; he sold it in 1984.", "right"),
+        ("Tom Ek acquired Nord Park in 1958; he sold it in 1984.", "wrong"),
+        ("Tom Ek acquired Nord Park in 1959; he sold it in 1985.", "wrong"),
+        # the years of a sum after an arrow are arithmetic, not dates of the fact
+        ("Tom Ek bought Nord Park in 1959 and sold it in 1984 → 1984 − 1959 = 25 years.", "right"),
+        ("Tom Ek bought Nord Park in 1959 and sold it in 1985 → 1985 − 1959 = 26 years.", "wrong"),
+    ],
+)
+def test_buying_selling_and_a_sum(expl: str, expected: str) -> None:
+    assert verdict(OWNED, expl, PARK) == expected
+
+
+LEFT_BY = q(answers=("no",), answer_type="yes_no", question="Did Tom Ek play for Nord FC in 2007?",
+            S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1997", "2005"),),
+            time_refs=({"which": "end", "value": "2005", "of": "answer"},))  # fmt: skip
+
+
+def test_by_a_date_bounds_a_change_and_states_no_end() -> None:
+    teams = ("Tom Ek", "Nord FC", "Granit")
+    assert verdict(LEFT_BY, "No. Ek was with Nord FC from 1997 until 2005; by 2007 he had moved on.", teams) == "right"
+    assert verdict(LEFT_BY, "No. Ek was with Nord FC from 1997 until 2006; by 2007 he had moved on.", teams) == "wrong"
+    # a date with a cue of its own is still an end: "left in 2007" contradicts 2005
+    assert (
+        verdict(LEFT_BY, "No. Ek joined Nord FC in 1997, left in 2005 and rejoined; he left in 2007.", teams) != "right"
+    )
+
+
+def test_an_arrow_between_two_days_is_a_term() -> None:
+    assert verdict(VARGA, "Anna Varga: in office 2 April 1993 → 20 November 1996.") == "right"
+    assert verdict(VARGA, "Anna Varga: in office 2 April 1993 → 21 November 1996.") == "wrong"
+    assert verdict(VARGA, "Anna Varga: in office 20 November 1996 → 2 April 1993.") == "wrong"
+
+
+# One year before Varn joined Nordia (the anchor), where was Kerr, Nordia's capital (a supporting fact)?
+CAPITAL = q(answers=("Lanmark",), question="One year before Varn joined Nordia, in which region was Nordia's capital?",
+            S_star=(Triple("Kerr", "locatedIn", "Lanmark", "1708", "1929"),
+                    Triple("Kerr", "capitalOf", "Nordia", "1922", "1991")),
+            S_anchor=(Triple("Varn", "country", "Nordia", "1923", "1991"),),
+            time_refs=({"which": "start", "value": "1923", "of": "anchor"},))  # fmt: skip
+CITIES = ("Varn", "Kerr", "Nordia", "Lanmark", "Ostland")
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        # two names of the clause that share one fact: the date is that fact's (Kerr's start as capital)
+        ("Varn joined Nordia in 1923. A year earlier, Kerr — capital of Nordia since 1922 — lay in Lanmark.", "right"),
+        ("Varn joined Nordia in 1923. A year earlier, Kerr — capital of Nordia since 1918 — lay in Lanmark.", "wrong"),
+        # an arrow before words starts a step: "the year before is 1922" is no start of Varn in Nordia
+        ("1. Varn joined Nordia in 1923 → the year before is 1922.\n2. Kerr lay in Lanmark (1708–1929).", "right"),
+        ("1. Varn joined Nordia in 1924 → the year before is 1923.\n2. Kerr lay in Lanmark (1708–1929).", "wrong"),
+    ],
+)  # fmt: skip
+def test_a_pair_of_names_and_a_step_after_an_arrow(expl: str, expected: str) -> None:
+    assert verdict(CAPITAL, expl, CITIES) == expected
+
+
+WIDOW = q(answers=("Ely",), question="In 2003, where did the spouse of Ida Holm die?",
+          S_star=(Triple("Per Dal", "diedIn", "Ely", "2003-10-31", "2003-10-31"),
+                  Triple("Ida Holm", "isMarriedTo", "Per Dal", "1987", "2003")),
+          time_refs=({"which": "start", "value": "2003-10-31", "of": "answer"},))  # fmt: skip
+EARLIER = q(answers=("Nord FC",), question="Three years before Tom Ek joined Sud FC, which team did he play for?",
+            S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1989", "1993"),),
+            S_anchor=(Triple("Tom Ek", "playsFor", "Sud FC", "1995", "1996"),),
+            time_refs=({"which": "start", "value": "1995", "of": "anchor"},))  # fmt: skip
+
+
+def test_an_unknown_word_that_qualifies_a_known_name_or_opens_the_next_clause() -> None:
+    people = ("Ida Holm", "Per Dal", "Ely", "Tom Ek", "Nord FC", "Sud FC")
+    # "the Oxford scholar Per Dal": Oxford (unknown) qualifies the spouse, the marriage date stays firm
+    assert verdict(WIDOW, "Ida Holm married the Oxford scholar Per Dal in 1987. He died in Ely on 31 October 2003.",
+                   people) == "right"  # fmt: skip
+    assert verdict(WIDOW, "Ida Holm married the Oxford scholar Per Dal in 1978. He died in Ely on 31 October 2003.",
+                   people) == "wrong"  # fmt: skip
+    # "since 1989 before moving to Hallam in 1993": Hallam is the next clause's
+    said = (
+        "Ek joined Sud FC in 1995. Three years earlier he was at Nord FC, where he had played since {} "
+        "before moving to Hallam in 1993."
+    )
+    assert verdict(EARLIER, said.format(1989), people) == "right"
+    assert verdict(EARLIER, said.format(1986), people) == "wrong"
+
+
+SPELL = q(answers=("1 year",), answer_type="duration", question="How long did Tom Ek play for Nord FC?",
+          S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "1989", "1990"),),
+          time_refs=({"which": "start", "value": "1989", "of": "answer"},
+                     {"which": "end", "value": "1990", "of": "answer"}))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("expl", "expected"),
+    [
+        ("Tom Ek fichó por el Nord FC en 1989 y se marchó en 1990. Por tanto, un año.", "right"),
+        ("Tom Ek fichó por el Nord FC en 1989 y se marchó en 1991. Por tanto, dos años.", "wrong"),
+        ("Tom Ek a rejoint le Nord FC en 1989 et l'a quitté en 1990 : un an.", "right"),
+        ("Tom Ek a rejoint le Nord FC en 1988 et l'a quitté en 1990 : deux ans.", "wrong"),
+        ("Tom Ek ingressou no Nord FC em 1989 e deixou o clube em 1990: um ano.", "right"),
+        ("Tom Ek ingressou no Nord FC em 1989 e deixou o clube em 1992: três anos.", "wrong"),
+        # German capitalises nouns ("den Verein 1990" reads as a title): not read, so undecided, never wrong
+        ("Tom Ek kam 1989 zu Nord FC und verließ den Verein 1990 wieder. Das ist ein Jahr.", "undecided"),
+        ("Tom Ek kam 1989 zu Nord FC und verließ Nord FC 1992 wieder. Das sind drei Jahre.", "wrong"),
+        # Russian: "с 1989 по 1990 год" is a range
+        ("Tom Ek играл за Nord FC с 1989 по 1990 год — один год.", "right"),
+        ("Tom Ek играл за Nord FC с 1989 по 1991 год — два года.", "wrong"),
+    ],
+)
+def test_starts_and_ends_in_spanish_french_portuguese_german_and_russian(expl: str, expected: str) -> None:
+    got = verdict(SPELL, expl, ("Tom Ek", "Nord FC", "Granit"))
+    assert got == expected if expected != "wrong" else got != "right"
+
+
+CAPPED = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek play for the Nordia national team in 2000?",
+           S_star=(Triple("Tom Ek", "playsFor", "Nordia national football team", "1998", "2006"),),
+           time_refs=({"which": "end", "value": "2006", "of": "answer"},))  # fmt: skip
+
+
+def test_a_country_named_for_its_national_team_by_its_player() -> None:
+    known = ("Tom Ek", "Nordia", "Nordia national football team", "Sud FC")
+    assert verdict(CAPPED, "Yes. Tom Ek was capped by Nordia between 1998 and 2006.", known) == "right"
+    assert verdict(CAPPED, "Yes. Tom Ek was capped by Nordia between 1998 and 2007.", known) == "wrong"
+    assert (
+        verdict(CAPPED, "Yes. Tom Ek made his Nordia debut in 1997 and played for them until 2006.", known) == "wrong"
+    )
+    # a date of the country itself, with no player named in the clause, is not the team's
+    assert verdict(CAPPED, "Yes. Tom Ek played for Sud FC until 2007. Nordia was founded in 2006.", known) != "right"

@@ -48,6 +48,21 @@ __all__ = [
     "without_conclusion",
 ]
 
+# Start and end cues of replies written in German, Spanish, French, Portuguese or Russian, read as the English
+# ones ("kam 1989 zu X", "fichó por X en 2002", "a rejoint X en 1999", "ingressou em 2002", "перешёл в 2005"; "verließ
+# den Verein 1990", "se marchó en 2004", "l'a quitté en 2000", "deixou o clube em 2004", "покинул в 2008"). A word
+# that is a start in one phrase and an end in another ("trat bei" / "trat zurück") is none of them.
+_FOREIGN_START: Final = (
+    "kam", "wechselte", "debütierte", "begann", "übernahm", "heiratete", "fichó", "llegó", "ingresó", "comenzó",
+    "empezó", "asumió", "debutó", "unió", "rejoint", "rejoignit", "arrivé", "arrivée", "commencé", "débuté",
+    "épousé", "signé", "ingressou", "chegou", "começou", "assumiu", "estreou", "assinou", "juntou", "перешёл",
+    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал",
+)  # fmt: skip
+_FOREIGN_END: Final = (
+    "verließ", "verliess", "endete", "marchó", "dejó", "abandonó", "salió", "terminó", "acabó", "quitté",
+    "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
+    "завершил", "оставил",
+)  # fmt: skip
 _START: Final = frozenset(
     [
         "took_office",
@@ -107,6 +122,10 @@ _START: Final = frozenset(
         "broke_through",
         "bought",
         "purchased",
+        "acquired",
+        "acquire",
+        "acquiring",
+        *_FOREIGN_START,
     ]
 )
 _END: Final = frozenset(
@@ -153,6 +172,10 @@ _END: Final = frozenset(
         "were_over",
         "concluded",
         "moved_on",
+        "sold",
+        "sell",
+        "selling",
+        *_FOREIGN_END,
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -180,8 +203,6 @@ _EVENT: Final = frozenset(
         "released",
         "performed",
         "founded",
-        "acquired",
-        "acquire",
         "passed",
         "graduated",
         "took_place",
@@ -214,7 +235,11 @@ _BOTH: Final = frozenset({"both"})
 _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
-_SENTENCE: Final = re.compile(r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+")
+# An arrow before words ("in 1922 → the year before is 1921") starts a step of its own; one between two dates
+# joins a range ("15 March 2003 → 14 March 2013", read by the date reader).
+_SENTENCE: Final = re.compile(
+    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
+)
 _MONTH_WORDS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
      "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]
@@ -286,13 +311,17 @@ _PHRASES: Final = re.compile(
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
 _DEATH_OF_RE: Final = re.compile(r"\bdeath\s+of\b")
-_WORD: Final = re.compile(r"[a-z_]+")
+_WORD: Final = re.compile(r"[a-z_\u00df-\u024f\u0400-\u04ff]+")  # Latin and Cyrillic letters ("verließ", "покинул")
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
 _WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
 _WHEN_BEFORE_RE: Final = re.compile(r"\bwhen\s+(?:the\s+)?$", re.IGNORECASE)
 _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
+# "by 2007 he had moved on": a bound the change came before, not its date
+_BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
+# "1984 − 1959 = 25": years in a sum are arithmetic, no date stated for a fact
+_SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -330,6 +359,8 @@ def _sentences(text: str, names: Sequence[tuple[int, int]] = ()) -> list[tuple[i
         and text.find(".", 0, last) < 0
         and text.find("!", 0, last) < 0
         and text.find("?", 0, last) < 0
+        and "→" not in text
+        and "=>" not in text
     ):  # a quick accept: every break needs one of these before the last character
         return [(0, len(text))]
     out = []
@@ -440,6 +471,7 @@ def attribute(
     sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
+    all_dates = _without_sums(text, all_dates)
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -469,10 +501,12 @@ def attribute(
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
             owner = _owner(masked, before, after, prev_owner, span_before, d)
+            owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
             role, other_term, carried = _role(d, span_before, span_after, prev_role)
+            own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
             other_term = other_term and not cite_only
@@ -483,7 +517,7 @@ def attribute(
                 not cite_only
                 and owner.distinctive
                 and d_begin not in derived
-                and not _unknown_near(unknown, owner, prev_end, d_begin, nxt)
+                and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
             )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -567,17 +601,84 @@ def _owner(
     new_clause = owner is not None and owner in before and _AND_RE.search(masked, owner.end, d.begin) is not None
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
+    return _pair(owner, before) if owner is not None else None
+
+
+_TEAM_SUFFIX_RE: Final = re.compile(r"\s+(?:national|men's|women's|under-\d+|u-?\d+)\b", re.IGNORECASE)
+
+
+def _team_of_country(text: str, owner: _Pos, before: Sequence[_Pos], facts: Sequence[FactRef]) -> _Pos:
+    """A country named for its national team by a player of that team's fact.
+
+    "Šerić was capped by Croatia between 1998 and 2006", "Rost made his Germany debut in 2002". Only where the
+    clause names the player (a fact's own entity) before the country, and the question's fact is the country's
+    team: "Yugoslavia broke up in 1992" names no player and stays the country's.
+    """
+    if owner.facts != {_OTHER} or owner.pronoun:
+        return owner
+    name = text[owner.begin : owner.end].casefold()
+    for fi, f in enumerate(facts):
+        teams = [e for e in f.entities if e.casefold().startswith(name) and _TEAM_SUFFIX_RE.match(e, len(name))]
+        if teams and any(p.end <= owner.begin and fi in p.facts and not p.pronoun for p in before):
+            return _Pos(owner.begin, owner.end, frozenset({fi}), True, False, False)
     return owner
 
 
-def _unknown_near(unknown: Sequence[int], owner: _Pos, clause_begin: int, d_begin: int, nxt: int) -> bool:
+def _pair(owner: _Pos, before: Sequence[_Pos]) -> _Pos:
+    """A shared owner narrowed to the one fact it has with another name of its clause.
+
+    "Moscow, capital of the Soviet Union since 1918": the Soviet Union is in two facts, Moscow in one of them;
+    the date is that fact's. Pronouns and other people's names narrow nothing.
+    """
+    if owner.distinctive or owner.pronoun or owner not in before:
+        return owner
+    facts = owner.facts - {_OTHER}
+    pairs = {frozenset(facts & p.facts) for p in before if p is not owner and not p.pronoun and p.facts & facts}
+    pairs.discard(frozenset(facts))
+    if len(pairs) == 1:
+        (one,) = pairs
+        if len(one) == 1:
+            return _Pos(owner.begin, owner.end, one, True, False, owner.person)
+    return owner
+
+
+def _unknown_near(
+    unknown: Sequence[int],
+    owner: _Pos,
+    span: tuple[int, int, int, int],
+    masked: str,
+    before: Sequence[_Pos],
+    own_cue: bool = False,
+) -> bool:
     """Whether a name the release does not know stands near the date.
 
     Between the owner and the date, or after it in the clause ("Alves joined Granada in 2013", "became a GM
-    in 1992"): the date may be that name's, so it cites only.
+    in 1992"): the date may be that name's, so it cites only. ``span``: the clause's start, the date's start
+    and end, and where the next date starts. A date with a cue of its own ("since 1986 before moving to
+    Swindon") keeps a name past a connector out: that name is the next clause's.
     """
+    clause_begin, d_begin, d_end, nxt = span
     lo = owner.end if owner.end <= d_begin else clause_begin
-    return any(lo <= b < nxt and not owner.begin <= b < owner.end for b in unknown)
+    return any(
+        lo <= b < nxt
+        and not owner.begin <= b < owner.end
+        and not _named_after(b, owner, before, d_begin)
+        and not (own_cue and b >= d_end and _CONNECTOR_RE.match(masked, d_end, b))
+        for b in unknown
+    )
+
+
+# "in 1986 before moving to Swindon": a name after the date past a connector is another clause's
+_CONNECTOR_RE: Final = re.compile(r"[\s,]*(?:before|after|when|while|until|then|and)\b", re.IGNORECASE)
+
+
+def _named_after(b: int, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether a name of the owner's fact stands between the unknown word at ``b`` and the date.
+
+    "married the Harvard scholar Richard Neustadt in 1978": "Harvard" qualifies the spouse named after it.
+    """
+    facts = owner.facts - {_OTHER}
+    return any(b < p.begin and p.end <= d_begin and not p.pronoun and p.facts & facts for p in before)
 
 
 def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
@@ -683,6 +784,14 @@ def tables_as_fields(text: str) -> str:
     return "\n".join(out)
 
 
+def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+    """``dates`` without the years of a sum ("1984 − 1959 = 25")."""
+    if "=" not in text:
+        return dates
+    sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
+    return [d for d in dates if not _inside(d.begin, sums)]
+
+
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(b <= at < e for b, e in spans)
 
@@ -727,7 +836,7 @@ def _unknown_names(
 # "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
 _SOURCE_RE: Final = re.compile(r"\b(?:from|(?<!part\s)of)\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
-_MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|joined|joining|"
+_MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
 _NUMBER: Final = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
 _UNIT: Final = r"(?:year|month|week|day)s?"
@@ -938,6 +1047,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term, False
+    if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
+        return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False
     cues = _role_words(before)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
@@ -53,6 +53,21 @@ __all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs",
 
 TimeMode = Literal["careful", "strict"]
 _WORDS_RE = re.compile(r"[\w'’-]+")
+
+# Function words of German, Spanish, French, Portuguese and Russian against English ones: a reply with more of
+# the first is in another language, and a reference it does not state is left undecided (its cue words and
+# dates may be written in ways the reader does not know: "verließ den Verein 1990").
+_FOREIGN_FUNCTION_RE: Final = re.compile(
+    r"\b(?:und|der|die|das|den|dem|zu|wurde|ist|mit|y|el|los|las|por|del|que|fue|se|et|les|du|des|est|au|"
+    r"em|do|da|os|foi|não|и|в|с|по|был|была|он|она)\b",
+    re.IGNORECASE,
+)
+_ENGLISH_FUNCTION_RE: Final = re.compile(r"\b(?:the|and|of|was|to|in|he|she|his|her|is|for|from|with)\b", re.IGNORECASE)
+
+
+def _another_language(text: str) -> bool:
+    return len(_FOREIGN_FUNCTION_RE.findall(text)) > max(1, len(_ENGLISH_FUNCTION_RE.findall(text)))
+
 
 Judge = Callable[[Question, AnswerRecord], "bool | None"]
 """An optional LLM judge: returns whether the explanation's times are right (``None``: no verdict)."""
@@ -328,7 +343,8 @@ def _careful(
 
     Whether every reference is stated and none contradicted, how many are stated, why it is undecided
     (or None), and whether every reference is stated and none contradicted comparing years only.
-    ``foreign``: the text wrote its dates in another language (its cue words are not read).
+    ``foreign``: the text wrote its dates in another language (its cue words are not read); a text mostly in another
+    language (:func:`_another_language`) is read the same way.
     """
     if disclaims_dates(text):  # "1862 — I don't remember the dates": the reply states no date of its own
         return _Verdict(False, 0, None, False)
@@ -354,7 +370,7 @@ def _careful(
             why = "the date is stated, but not for what the rules can tell"
         elif text and _unread(text, dates, g):
             why = "a date the reader cannot read"
-        elif foreign:
+        elif foreign or _another_language(text):
             why = "a reply in another language: its dates are read, its cue words are not"
     return _Verdict(ok, n, why, loose)
 

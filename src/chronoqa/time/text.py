@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from chronoqa.time._core import Interval, TimeParseError, TimePoint
+from chronoqa.time._core import Granularity, Interval, TimeParseError, TimePoint
 
 __all__ = ["MENTION_KINDS", "TimeMention", "english_dates", "extract_times", "full_years"]
 
@@ -662,7 +662,9 @@ def _atoms(text: str) -> list[TimeMention]:
 # Words between a bound word and its date that change nothing at a year: "from the year 1918", "from early 1975".
 _QUALIFIER: Final = r"(?:the\s+year\s+|(?:early|mid|late)(?:\s+|-))?"
 _RANGE_GAP_RE: Final = re.compile(
-    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$", _FLAGS
+    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
+    r"\s*(?P<arrow>→|->)\s*$",
+    _FLAGS,
 )
 _RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+" + _QUALIFIER + "$", _FLAGS)
 _BOUND_PREFIX_RE: Final = re.compile(
@@ -698,6 +700,8 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     if start is None or end is None:
         return None
     g = min(start.granularity, end.granularity)
+    if gap["arrow"] is not None and g < Granularity.DAY:
+        return None  # "15 March 2003 → 14 March 2013" is a term; "sold it in 1984 → 1984 − 1959" no range
     if start.lo(g) > end.hi(g) and prefix is None:
         return None  # "1999-1995" may be no range; "between 1934 and 1919" is one, written backwards
     begin = prefix.start("w") if prefix is not None else a.begin
@@ -818,22 +822,30 @@ _FOREIGN_MONTHS: Final = {
     "janvier": "January", "février": "February", "fevrier": "February", "mars": "March", "avril": "April",
     "juin": "June", "juillet": "July", "août": "August", "aout": "August", "septembre": "September",
     "octobre": "October", "novembre": "November", "décembre": "December", "decembre": "December",
+    # Portuguese (abril, agosto: as Spanish)
+    "janeiro": "January", "fevereiro": "February", "março": "March", "marco": "March", "maio": "May",
+    "junho": "June", "julho": "July", "setembro": "September", "outubro": "October", "novembro": "November",
+    "dezembro": "December",
+    # Russian (the genitive a date takes: "7 мая 2008 года")
+    "января": "January", "февраля": "February", "марта": "March", "апреля": "April", "мая": "May",
+    "июня": "June", "июля": "July", "августа": "August", "сентября": "September", "октября": "October",
+    "ноября": "November", "декабря": "December",
 }  # fmt: skip
 _FOREIGN_MONTH: Final = "|".join(sorted(_FOREIGN_MONTHS, key=len, reverse=True))
 # "10. Juli 1992", "10 de julio de 1992", "1er janvier 2011", "julio de 1992", "März 1990"
 _FOREIGN_DATE_RE: Final = re.compile(
-    rf"(?:(?P<d>\d{{1,2}})(?:\.|er|º|°)?\s+(?:de\s+)?)?(?P<m>{_FOREIGN_MONTH})\s+(?:de\s+|del\s+)?(?P<y>\d{{4}})\b",
+    rf"\b(?:(?P<d>\d{{1,2}})(?:\.|er|º|°)?\s+(?:de\s+)?)?(?P<m>{_FOREIGN_MONTH})\s+(?:de\s+|del\s+)?(?P<y>\d{{4}})\b",
     re.IGNORECASE,
 )
-# bound words before a date: "von/vom/du/de/desde D" → "from D"; "bis/hasta/jusqu'en D" → "until D";
+# bound words before a date: "von/vom/du/de/desde/с D" → "from D"; "bis/hasta/jusqu'en/até/по D" → "until D";
 # "seit/depuis D" → "since D"
 _NEXT_DATE: Final = (
     r"(?=\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)"
 )
-_FOREIGN_FROM_RE: Final = re.compile(rf"\b(?:vom|von|desde(?:\s+el)?|du|de)\s+{_NEXT_DATE}", re.IGNORECASE)
+_FOREIGN_FROM_RE: Final = re.compile(rf"\b(?:vom|von|desde(?:\s+el)?|du|de|с|со)\s+{_NEXT_DATE}", re.IGNORECASE)
 _FOREIGN_SINCE_RE: Final = re.compile(rf"\b(?:seit(?:\s+dem)?|depuis(?:\s+le)?)\s+{_NEXT_DATE}", re.IGNORECASE)
 _FOREIGN_UNTIL_RE: Final = re.compile(
-    rf"(?:\b(?:bis(?:\s+(?:zum|zur|am|ins\s+jahr))?|hasta(?:\s+(?:el\s+año|el))?)|\bjusqu[’']\s*(?:en|au|à|a)(?:\s+le)?)\s+"
+    rf"(?:\b(?:bis(?:\s+(?:zum|zur|am|ins\s+jahr))?|hasta(?:\s+(?:el\s+año|el))?|até|по)|\bjusqu[’']\s*(?:en|au|à|a)(?:\s+le)?)\s+"
     rf"{_NEXT_DATE}",
     re.IGNORECASE,
 )
@@ -841,6 +853,8 @@ _FOREIGN_UNTIL_RE: Final = re.compile(
 _FOREIGN_TO_RE: Final = re.compile(rf"(?<=\d)\s+(?:a|à|au|al)\s+{_NEXT_DATE}", re.IGNORECASE)
 
 
+# "2008 года", "1918 году": the Russian word "year" after a year, left out ("с 1893 по 1928 год" is a range)
+_RU_YEAR_WORD_RE: Final = re.compile(r"(?<=\d{4})\s+(?:год(?:а|у)?|г\.)(?!\w)", re.IGNORECASE)
 # "2013年", "2013年3月5日", "2013년 3월 5일": Chinese, Japanese and Korean dates, year first
 _CJK_DATE_RE: Final = re.compile(r"(?P<y>\d{4})\s*[年년](?:\s*(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일])?)?")
 _MONTH_NAMES: Final = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -856,7 +870,7 @@ def _cjk_date(m: re.Match[str]) -> str:
 
 
 def english_dates(text: str) -> str:
-    """``text`` with dates written in German, Spanish, French, Chinese, Japanese or Korean rewritten the English way.
+    """``text`` with dates in German, Spanish, French, Portuguese, Russian, Chinese, Japanese or Korean in English.
 
     A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
     "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number
@@ -868,7 +882,7 @@ def english_dates(text: str) -> str:
         month = _FOREIGN_MONTHS[m.group("m").lower()]
         return f"{m.group('d')} {month} {m.group('y')}" if m.group("d") else f"{month} {m.group('y')}"
 
-    out = _FOREIGN_DATE_RE.sub(date, text)
+    out = _FOREIGN_DATE_RE.sub(date, _RU_YEAR_WORD_RE.sub("", text) if "г" in text else text)
     if "年" in out or "년" in out:
         out = _CJK_DATE_RE.sub(_cjk_date, out)
     out = _FOREIGN_SINCE_RE.sub("since ", out)
