@@ -484,3 +484,9 @@ def test_leaders_twin_is_deterministic_in_the_seed(leaders: dict[str, Path], tmp
         other = make_twin(leaders["real"], kind, tmp_path / f"{kind}-6", seed=6, phrases=TABLE_PHRASES)
         assert other["transform"]["seed"] == 6
         assert _table_rows(tmp_path / f"{kind}-6" / "twin_table.csv") != _table_rows(leaders[kind] / "twin_table.csv")
+
+
+def test_twin_cli_refuses_a_phrase_file_for_a_kg_release(yago: dict[str, Path], tmp_path: Path) -> None:
+    res = cli("twin", str(yago["real"]), "--shift-years", "4", "--phrases", str(TABLE_PHRASES),
+              "--out", str(tmp_path / "t"))  # fmt: skip
+    assert res.exit_code == 2 and "leave out --phrases" in res.output and "Traceback" not in res.output
