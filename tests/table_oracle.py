@@ -10,6 +10,7 @@ import datetime
 import re
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 # Allen relations of closed unit spans a=[a0,a1], b=[b0,b1], read half-open [x0, x1+1).
 BRUTE = {
@@ -269,3 +270,24 @@ def family_gold(
         edge = (min if lf["form"] == "first" else max)(parse_iso(r["Start"]) for r in hits)
         return {r[y] for r in hits if parse_iso(r["Start"]) == edge}
     raise AssertionError(q_operator)
+
+
+# -- a leaders question's gold from the raw rows ---------------------------------------------------
+
+
+def oracle_gold(q: Any, rows: Sequence[Sequence[str]], as_of: str) -> set[tuple[str, str, str | None]]:
+    """The (name, start, end) rows of ``q``'s key that its condition picks on ``rows``, worked from scratch.
+
+    ``rows``: a Country, Role, Name, Start, End table (TDBench's leaders) as read by ``csv.reader``; ``q``: a
+    table question (its operator, Allen relation, ``t_query`` and logical form's key and reference units).
+    """
+    lf = q.logical_form
+    key = [r for r in rows if [r[0], r[1]] == list(lf["key"])]
+    spans = [(i, *span(r[3], r[4] or None, "day", as_of)) for i, r in enumerate(key)]
+    if q.operator == "time_alignment":
+        u = span(str(q.t_query), None, "day", as_of)[0]
+        hit = {i for i, a0, a1 in spans if a0 <= u <= a1}
+    else:
+        b0, b1 = (int(b) - EPOCH_SHIFT for b in lf["reference_units"])
+        hit = bounded_gold(q.allen or "", [(i, a0, a1) for i, a0, a1 in spans if BRUTE[q.allen or ""](a0, a1, b0, b1)])
+    return {(key[i][2], key[i][3], key[i][4] or None) for i in hit}

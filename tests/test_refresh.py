@@ -24,7 +24,7 @@ from chronoqa.generate.refresh import refresh
 from chronoqa.generate.refresh.keys import next_version, question_key
 from chronoqa.records import Question
 from cli_in_process import cli
-from table_oracle import BRUTE, EPOCH_SHIFT, bounded_gold, span
+from table_oracle import oracle_gold
 
 PHRASES = Path(__file__).parent / "fixtures" / "tdbench_phrases.json"
 DATA_FILES = ("benchmark.jsonl", "corpus.jsonl", "qrels", "functional_negatives.jsonl", "implausible_facts.jsonl")
@@ -218,20 +218,6 @@ def leaders(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     code, _, err = run_cli([*args, "--out", str(d / "new")])
     assert code == 0, err
     return {"old": d / "old", "new": d / "new", "d1": d1, "d2": d2}
-
-
-def oracle_gold(q: Question, rows: list[list[str]], as_of: str) -> set[tuple[str, str, str | None]]:
-    """The (name, start, end) rows of ``q``'s key that its condition picks on ``rows``, worked from scratch."""
-    lf = q.logical_form
-    key = [r for r in rows if [r[0], r[1]] == list(lf["key"])]
-    spans = [(i, *span(r[3], r[4] or None, "day", as_of)) for i, r in enumerate(key)]
-    if q.operator == "time_alignment":
-        u = span(str(q.t_query), None, "day", as_of)[0]
-        hit = {i for i, a0, a1 in spans if a0 <= u <= a1}
-    else:
-        b0, b1 = (int(b) - EPOCH_SHIFT for b in lf["reference_units"])
-        hit = bounded_gold(q.allen or "", [(i, a0, a1) for i, a0, a1 in spans if BRUTE[q.allen or ""](a0, a1, b0, b1)])
-    return {(key[i][2], key[i][3], key[i][4] or None) for i in hit}
 
 
 def test_leaders_old_questions_regrounded_as_the_oracle_says(leaders: dict[str, Path]) -> None:

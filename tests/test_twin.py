@@ -3,7 +3,8 @@
 Twins of YAGO11k and Wikidata12k releases are built from the mirror and checked like their sources: the
 independent checker (``kg_checker``) recomputes every gold of the twin by brute force over the twin's own
 facts; shifted dates keep every Allen relation; renamed labels are never real ones; offline baselines score
-the same on a release and its twin; the graph retriever's metrics do not change under a year shift.
+the same on a release and its twin; the graph retriever's metrics do not change under a year shift. Twins of a
+leaders table release: every gold recomputed from the twin's rows by the table oracle (``table_oracle``).
 """
 
 from __future__ import annotations
@@ -250,19 +251,26 @@ def _score(folder: Path, tmp: Path, retriever: str = "oracle") -> tuple[Path, Pa
     return run, out / "answers.jsonl"
 
 
-@pytest.mark.parametrize("kind", ["shift_years", "rename_entities"])
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [("yago", "shift_years"), ("yago", "rename_entities"),
+     ("leaders", "shift_years"), ("leaders", "rename_entities"), ("leaders", "permute_holders")],
+)  # fmt: skip
 def test_extractive_over_oracle_scores_the_same_on_real_and_twin(
-    yago: dict[str, Path], kind: str, tmp_path: Path
+    data: str, kind: str, request: Any, tmp_path: Path
 ) -> None:
-    _, real_answers = _score(yago["real"], tmp_path)
-    _, twin_answers = _score(yago[kind], tmp_path)
+    folders = request.getfixturevalue(data)
+    _, real_answers = _score(folders["real"], tmp_path)
+    _, twin_answers = _score(folders[kind], tmp_path)
     m = evaluate(
-        yago["real"], answers=real_answers, twin=yago[kind], twin_answers=twin_answers, n_bootstrap=200
+        folders["real"], answers=real_answers, twin=folders[kind], twin_answers=twin_answers, n_bootstrap=200
     ).to_dict()
     gap = m["memory_gap"]["paired"]["A"]["all"]
     assert m["twin"]["paired"] == m["n_questions"] and m["twin"]["unpaired"] == 0
     assert gap["ci_low"] <= 0 <= gap["ci_high"]
     assert gap["a"] == m["answers"]["all"]["A"]["value"]
+    if data == "leaders":  # every pair: the same question but for the transform, the same extract from the rows
+        assert gap["diff"] == 0
 
 
 @pytest.mark.parametrize("data", ["yago", "wikidata"])
@@ -357,3 +365,128 @@ def test_twin_cli_writes_a_twin(yago: dict[str, Path], tmp_path: Path) -> None:
 def test_evaluate_twin_needs_its_answers(yago: dict[str, Path], tmp_path: Path) -> None:
     res = cli("evaluate", "--bench", str(yago["real"]), "--answers", "a.jsonl", "--twin", str(yago["shift_years"]))
     assert res.exit_code == 2 and "--twin-answers" in res.output and "Traceback" not in res.output
+
+
+# --- twins of a table release (TDBench's leaders) ---------------------------------------------------------------
+
+TABLE_PHRASES = Path(__file__).parent / "fixtures" / "tdbench_phrases.json"
+TABLE_KINDS = ("shift_years", "rename_entities", "permute_holders")
+CARETAKERS = ["Bangladesh", "Prime Minister"]  # the key whose rows TDBench's declarations leave out in part
+
+
+@pytest.fixture(scope="module")
+def leaders(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A leaders table release (from the mirror's file) and its three twins, seed 5."""
+    base = tmp_path_factory.mktemp("twin-leaders")
+    table = mirror / "tdbench" / "dyknow_leaders.csv"
+    res = cli("build", "table", str(table), "--phrases", str(TABLE_PHRASES), "--out", str(base / "real"))
+    assert res.exit_code == 0, res.output
+    for kind in TABLE_KINDS:
+        make_twin(base / "real", kind, base / kind, seed=5, years=YEARS, phrases=TABLE_PHRASES)
+    return {k: base / k for k in ("real", *TABLE_KINDS)}
+
+
+def _table_rows(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.reader(fh))[1:]
+
+
+@pytest.mark.parametrize("kind", TABLE_KINDS)
+def test_leaders_twin_gold_is_the_oracle_s_on_the_twin_table(leaders: dict[str, Path], kind: str) -> None:
+    """Every gold of the twin recomputed from the twin's own rows (calendar and Allen relations from scratch)."""
+    from table_oracle import oracle_gold, validity_findings
+
+    twin = load_release(leaders[kind])
+    rows = _table_rows(leaders[kind] / "twin_table.csv")
+    checked = 0
+    for q in twin.questions:
+        assert not validity_findings(q.question, str(q.allen or q.operator), q.cardinality, q.assumes_complete,
+                                     q.logical_form.get("form")), q.question  # fmt: skip
+        if list(q.logical_form["key"]) == CARETAKERS:
+            continue
+        want = oracle_gold(q, rows, twin.manifest["config"]["as_of"])
+        assert q.answers == tuple(sorted({name for name, _, _ in want})), q.question
+        assert {(t.o, t.t_start, t.t_end) for t in q.S_star} == want, q.question
+        checked += 1
+    assert checked > 180
+
+
+def _units(start: str | None, end: str | None, as_of: str) -> tuple[int, int]:
+    from table_oracle import span
+
+    return span(str(start), end, "day", as_of)
+
+
+def _allen_matrix(q: Question) -> list[list[str]]:
+    """The Allen relation (the oracle's) between every two of a question's intervals: its rows and reference."""
+    from table_oracle import BRUTE
+
+    spans = [_units(t.t_start, t.t_end, str(q.as_of)) for t in (*q.S_star, *q.S_dist)]
+    if q.reference:
+        spans.append(_units(q.reference["start"], q.reference["end"], str(q.as_of)))
+    return [[next(r for r, f in BRUTE.items() if f(*a, *b)) for b in spans] for a in spans]
+
+
+def test_leaders_shift_keeps_every_allen_relation_day_and_month(leaders: dict[str, Path], mirror: Path) -> None:
+    pairs = _pairs(leaders["shift_years"])
+    assert len(pairs) == len(load_release(leaders["real"]).questions)
+    for real, twin in pairs:
+        assert len(_allen_matrix(real)) > 1 and _allen_matrix(twin) == _allen_matrix(real), real.question
+    shifted = [
+        [*row[:3], *(str(int(v[:4]) + YEARS) + v[4:] if v else "" for v in row[3:])]
+        for row in _table_rows(mirror / "tdbench" / "dyknow_leaders.csv")
+    ]
+    assert _table_rows(leaders["shift_years"] / "twin_table.csv") == shifted
+    assert load_release(leaders["shift_years"]).manifest["config"]["as_of"] == "2052-12-13"
+
+
+def test_leaders_shift_refuses_a_shift_that_moves_a_leap_day(leaders: dict[str, Path], tmp_path: Path) -> None:
+    res = cli("twin", str(leaders["real"]), "--shift-years", "5", "--phrases", str(TABLE_PHRASES),
+              "--out", str(tmp_path / "t"))  # fmt: skip
+    assert res.exit_code == 2 and "dyknow_leaders.csv:" in res.output and "--shift-years 28" in res.output
+    assert "Traceback" not in res.output and not (tmp_path / "t" / "benchmark.jsonl").exists()
+
+
+def test_leaders_renamed_holders_are_never_real_names(leaders: dict[str, Path], mirror: Path) -> None:
+    real_rows = _table_rows(mirror / "tdbench" / "dyknow_leaders.csv")
+    twin_rows = _table_rows(leaders["rename_entities"] / "twin_table.csv")
+    cells = {c.casefold() for row in real_rows for c in row}
+    names = {row[2] for row in twin_rows}
+    assert len(names) == len({row[2] for row in real_rows}) and not {n.casefold() for n in names} & cells
+    assert [r[:2] + r[3:] for r in twin_rows] == [r[:2] + r[3:] for r in real_rows]  # keys and dates kept
+    pairs = _pairs(leaders["rename_entities"])
+    assert len(pairs) == len(load_release(leaders["real"]).questions)
+    for real, twin in pairs:
+        assert not set(twin.answers) & set(real.answers) and len(twin.answers) == len(real.answers)
+        assert not any(a.casefold() in twin.question.casefold() for a in real.answers)
+
+
+def test_leaders_permutation_keeps_each_office_s_terms_and_holders(leaders: dict[str, Path], mirror: Path) -> None:
+    real_rows = _table_rows(mirror / "tdbench" / "dyknow_leaders.csv")
+    twin_rows = _table_rows(leaders["permute_holders"] / "twin_table.csv")
+    assert [r[:2] + r[3:] for r in twin_rows] == [r[:2] + r[3:] for r in real_rows]
+    for key in {tuple(r[:2]) for r in real_rows}:  # the same holders per office, each still holding its terms
+        by_name: dict[str, dict[str, list[str]]] = {"real": {}, "twin": {}}
+        for which, rows in (("real", real_rows), ("twin", twin_rows)):
+            for r in rows:
+                if tuple(r[:2]) == key:
+                    by_name[which].setdefault(r[2], []).append(r[3])
+        assert sorted(by_name["real"]) == sorted(by_name["twin"])
+        assert sorted(map(sorted, by_name["real"].values())) == sorted(map(sorted, by_name["twin"].values()))
+    assert sum(a[2] != b[2] for a, b in zip(real_rows, twin_rows, strict=True)) > len(real_rows) // 2
+
+
+def test_leaders_twin_is_deterministic_in_the_seed(leaders: dict[str, Path], tmp_path: Path) -> None:
+    for kind in ("rename_entities", "permute_holders"):
+        make_twin(leaders["real"], kind, tmp_path / kind, seed=5, phrases=TABLE_PHRASES)
+        for name in ("benchmark.jsonl", "corpus.jsonl", "twin_of.jsonl", "twin_table.csv", "manifest.json"):
+            assert (tmp_path / kind / name).read_bytes() == (leaders[kind] / name).read_bytes(), (kind, name)
+        other = make_twin(leaders["real"], kind, tmp_path / f"{kind}-6", seed=6, phrases=TABLE_PHRASES)
+        assert other["transform"]["seed"] == 6
+        assert _table_rows(tmp_path / f"{kind}-6" / "twin_table.csv") != _table_rows(leaders[kind] / "twin_table.csv")
+
+
+def test_twin_cli_refuses_a_phrase_file_for_a_kg_release(yago: dict[str, Path], tmp_path: Path) -> None:
+    res = cli("twin", str(yago["real"]), "--shift-years", "4", "--phrases", str(TABLE_PHRASES),
+              "--out", str(tmp_path / "t"))  # fmt: skip
+    assert res.exit_code == 2 and "leave out --phrases" in res.output and "Traceback" not in res.output

@@ -1,4 +1,4 @@
-"""``chronoqa twin``: a counterfactual twin of a KG release (thin over :func:`chronoqa.generate.twin.make_twin`)."""
+"""``chronoqa twin``: a counterfactual twin of a KG or table release."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ __all__ = ["register"]
 
 
 def twin_command(
-    release: Annotated[Path, typer.Argument(help="The KG release folder to make a twin of.")],
+    release: Annotated[Path, typer.Argument(help="The KG or table release folder to make a twin of.")],
     out: Annotated[Path, typer.Option("--out", help="Twin release folder to write (new or empty).")],
     shift_years: Annotated[
         int | None, typer.Option("--shift-years", help="Move every date by N whole years (e.g. 28).")
@@ -24,7 +24,10 @@ def twin_command(
     ] = False,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the names or the permutation.")] = 0,
     source: Annotated[
-        Path | None, typer.Option("--source", help="The release's --input file, when not a named dataset.")
+        Path | None, typer.Option("--source", help="The release's --input file (or table file), if not found.")
+    ] = None,
+    phrases: Annotated[
+        Path | None, typer.Option("--phrases", help="A table release's phrase file (JSON), as given to build table.")
     ] = None,
     wait: Annotated[bool, typer.Option(help="Wait while another chronoqa command holds --out.")] = False,
 ) -> None:
@@ -39,7 +42,7 @@ def twin_command(
         raise typer.BadParameter("give exactly one of --shift-years N, --rename-entities or --permute-holders")
     with hold_release_target(str(out), wait=wait):
         check_release_target(str(out))
-        rec = make_twin(release, chosen[0], out, seed=seed, years=shift_years or 0, source=source)
+        rec = make_twin(release, chosen[0], out, seed=seed, years=shift_years or 0, source=source, phrases=phrases)
     plain_console(stderr=True).print(
         f"twin ({chosen[0]}) of {release} → {out}: {rec['questions']:,} questions, {rec['pairs']:,} paired to the "
         f"source's {rec['source_questions']:,} (twin_of.jsonl)"

@@ -1,4 +1,7 @@
-"""Counterfactual twins of a KG release: the same world with shifted years, new names or permuted holders.
+"""Counterfactual twins of a release: the same world with shifted years, new names or permuted holders.
+
+This module holds the transforms, the pairing and the KG twin; a table release's rows are read as facts by
+:mod:`chronoqa.generate.twin_table` and go through the same :class:`Transform` and :func:`pair_questions`.
 
 A twin is made from the release's *source facts*, never from its questions: the facts are transformed, written
 to a temporary quintuple file and built again by :func:`chronoqa.generate.rebuild.rebuild_like` with the
@@ -91,6 +94,21 @@ def syllable_names(n: int, seed: int, taken: Iterable[str], *, words: int = 2) -
     return out
 
 
+def holder_bijection(seed: int, role: tuple[str, str], holders: Iterable[str]) -> dict[str, str]:
+    """A seeded permutation of a role's ``holders`` (old holder → new holder)."""
+    old = sorted(holders)
+    new = old[:]
+    random.Random(f"twin-holders:{seed}:{role[0]}:{role[1]}").shuffle(new)
+    return dict(zip(old, new, strict=True))
+
+
+def check_years(years: int) -> int:
+    """``years`` of ``--shift-years``, refused when 0 (a copy)."""
+    if not years:
+        raise ChronoqaError("--shift-years 0 would make a copy, not a twin: give a number of years such as 28")
+    return years
+
+
 @dataclass
 class Transform:
     """One twin transform as a pure function of a fact's content (:meth:`fact`); ``record`` goes to the manifest."""
@@ -102,6 +120,8 @@ class Transform:
     entity_map: dict[str, str] = field(default_factory=dict)
     labels: dict[str, str] = field(default_factory=dict)
     holders: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    #: a table's facts: the holder is the object (the role is subject and relation: key values and column)
+    table: bool = False
 
     def date(self, r: str, value: str | None) -> str | None:
         """A date as written, shifted by ``years`` (unshifted: ``None``, a declared non-year of relation ``r``).
@@ -122,7 +142,10 @@ class Transform:
     def fact(self, key: Key) -> Key:
         """The twin of a fact: ids renamed, holder permuted within its role, dates shifted."""
         s, r, o, start, end = key
-        s = self.holders.get((r, o), {}).get(s, s)
+        if self.table:
+            o = self.holders.get((s, r), {}).get(o, o)
+        else:
+            s = self.holders.get((r, o), {}).get(s, s)
         s, o = self.entity_map.get(s, s), self.entity_map.get(o, o)
         return (s, r, o, self.date(r, start), self.date(r, end))
 
@@ -131,11 +154,16 @@ class Transform:
         out: dict[str, Any] = {"kind": self.kind, "seed": self.seed}
         if self.kind == "shift_years":
             out["years"] = self.years
-            out["unshifted_non_years"] = {r: sorted(v) for r, v in sorted(self.not_years.items())}
-            out["unshifted_before_year"] = EARLY
+            if not self.table:
+                out["unshifted_non_years"] = {r: sorted(v) for r, v in sorted(self.not_years.items())}
+                out["unshifted_before_year"] = EARLY
         if self.kind == "rename_entities":
             out["entities_renamed"] = len(self.entity_map)
-            out["names"] = "labels renamed word by word (syllable-built words); no label equal to a real one"
+            out["names"] = (
+                "holders renamed (syllable-built names), key columns kept; no name equal to a cell of the table"
+                if self.table
+                else "labels renamed word by word (syllable-built words); no label equal to a real one"
+            )
         if self.kind == "permute_holders":
             out["roles"] = len(self.holders)
             out["holders_moved"] = sum(1 for m in self.holders.values() for a, b in m.items() if a != b)
@@ -185,21 +213,15 @@ def _transform(
     """The transform of ``kind`` for this graph (its names, holder bijections or non-years)."""
     t = Transform(kind, seed)
     if kind == "shift_years":
-        if not years:
-            raise ChronoqaError("--shift-years 0 would make a copy, not a twin: give a number of years such as 28")
         declared = ((manifest.get("not_years") or {}).get("years")) or {}
-        t.years, t.not_years = years, {r: frozenset(int(y) for y in ys) for r, ys in declared.items()}
+        t.years, t.not_years = check_years(years), {r: frozenset(int(y) for y in ys) for r, ys in declared.items()}
     elif kind == "rename_entities":
         _rename(t, graph, vocabulary)
     elif kind == "permute_holders":
         roles: dict[tuple[str, str], set[str]] = {}
         for s, r, o, _, _ in _keys(graph):
             roles.setdefault((r, o), set()).add(s)
-        for role, subjects in sorted(roles.items()):
-            old = sorted(subjects)
-            new = old[:]
-            random.Random(f"twin-holders:{seed}:{role[0]}:{role[1]}").shuffle(new)
-            t.holders[role] = dict(zip(old, new, strict=True))
+        t.holders = {role: holder_bijection(seed, role, subjects) for role, subjects in sorted(roles.items())}
     else:
         raise ChronoqaError(f"twin transform {kind!r}: expected one of {', '.join(KINDS)}")
     return t
@@ -249,13 +271,16 @@ def _write_source(graph: TemporalGraph, t: Transform, path: Path) -> None:
 
 def _question_key(q: Question, fact: Callable[[Key], Key], date: Callable[[str | None], str | None]) -> tuple[Any, ...]:
     star = sorted((fact((x.s_id, x.r_id, x.o_id, x.t_start, x.t_end)) for x in q.S_star), key=repr)
-    return (q.operator, q.template_id, q.hops, date(q.t_query), tuple(star))
+    ref = q.reference or {}  # a table question's reference interval; its key, for a question with no answer
+    table = (q.allen, tuple(q.logical_form.get("key") or ()), date(ref.get("start")), date(ref.get("end")))
+    return (q.operator, q.template_id, q.hops, date(q.t_query), tuple(star), table)
 
 
 def pair_questions(source: Iterable[Question], twin: Iterable[Question], t: Transform) -> list[tuple[str, str]]:
     """``(twin id, source id)`` for every twin question whose logical form is a source question's, transformed.
 
-    The logical form compared: operator, template, hops, ``t_query`` and the gold facts ``S*`` by content. A
+    The logical form compared: operator, template, hops, ``t_query`` and the gold facts ``S*`` by content, and
+    for a table question its Allen relation, key and reference interval (a twin keeps a table's key columns). A
     source question whose form the twin build did not draw stays unpaired.
     """
 
@@ -317,25 +342,55 @@ def _datacard_section(rec: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def make_twin(
-    release: Path, kind: str, out: Path, *, seed: int = 0, years: int = 0, source: Path | None = None
-) -> dict[str, Any]:
-    """Write the ``kind`` twin of ``release`` to ``out`` (see the module docstring); returns its ``twin`` record."""
-    from chronoqa.artifacts.release import DATACARD_FILE, MANIFEST_FILE, load_release
+def _rebuild_kg_twin(release: Path, kind: str, out: Path, *, seed: int, years: int, source: Path | None) -> Transform:
+    """Write the ``kind`` twin of the KG release ``release`` into ``out``; returns the transform applied."""
+    from chronoqa.artifacts.release import load_release
     from chronoqa.generate.kg.order import canonical_graph
     from chronoqa.generate.rebuild import rebuild_like
+    from chronoqa.io import write_text
+
+    real = load_release(release)
+    manifest = real.manifest
+    graph = canonical_graph(_source_graph(manifest, release, source), int(manifest["seed"]))
+    t = _transform(kind, graph, manifest, seed, years, _vocabulary(real) if kind == "rename_entities" else frozenset())
+    with tempfile.TemporaryDirectory(prefix="chronoqa-twin-") as tmp:
+        facts = Path(tmp) / f"{manifest['dataset']}-{kind.replace('_', '-')}.tsv"
+        _write_source(graph, t, facts)
+        rebuild_like(release, facts, out, as_of=t.date("", manifest["config"]["as_of"]), keep_order=True)
+        write_text(out / TWIN_FACTS, facts.read_text(encoding="utf-8"))
+    return t
+
+
+def make_twin(
+    release: Path,
+    kind: str,
+    out: Path,
+    *,
+    seed: int = 0,
+    years: int = 0,
+    source: Path | None = None,
+    phrases: Path | None = None,
+) -> dict[str, Any]:
+    """Write the ``kind`` twin of ``release`` to ``out`` (see the module docstring); returns its ``twin`` record.
+
+    A table release (:mod:`chronoqa.generate.twin_table`) reads its phrase file from ``phrases``, as
+    ``chronoqa refresh`` does: a table release's manifest does not record it.
+    """
+    from chronoqa.artifacts.release import DATACARD_FILE, MANIFEST_FILE, load_release
+    from chronoqa.generate.twin_table import rebuild_table_twin
     from chronoqa.io import write_json, write_jsonl, write_text
 
     real = load_release(release)
     manifest = dict(real.manifest)
-    graph = canonical_graph(_source_graph(manifest, release, source), int(manifest["seed"]))
-    t = _transform(kind, graph, manifest, seed, years, _vocabulary(real) if kind == "rename_entities" else frozenset())
-    as_of = t.date("", manifest["config"]["as_of"])
-    with tempfile.TemporaryDirectory(prefix="chronoqa-twin-") as tmp:
-        facts = Path(tmp) / f"{manifest['dataset']}-{kind.replace('_', '-')}.tsv"
-        _write_source(graph, t, facts)
-        rebuild_like(release, facts, out, as_of=as_of, keep_order=True)
-        write_text(out / TWIN_FACTS, facts.read_text(encoding="utf-8"))
+    if manifest.get("builder") != "table" and phrases is not None:
+        raise ChronoqaError(
+            f"--phrases {phrases}: a phrase file is for a table release; {release} is a KG release, whose phrase "
+            "table its manifest records: leave out --phrases"
+        )
+    if manifest.get("builder") == "table":
+        t = rebuild_table_twin(release, kind, out, seed=seed, years=years, source=source, phrases=phrases)
+    else:
+        t = _rebuild_kg_twin(release, kind, out, seed=seed, years=years, source=source)
     twin = load_release(out)
     pairs = pair_questions(real.questions, twin.questions, t)
     write_jsonl(out / TWIN_FILE, ({"twin": a, "source": b} for a, b in pairs))
