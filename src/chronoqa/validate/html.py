@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chronoqa.escape import html_text, script_json
+from chronoqa.escape import html_text, js_show_invisible, script_json
 from chronoqa.validate.protocol import JUDGMENTS, VALUES
 
 __all__ = ["render_page"]
@@ -44,7 +44,7 @@ if (!(state.pos >= 0 && state.pos < ITEMS.length)) state.pos = 0;
 const $ = (id) => document.getElementById(id);
 function keep(){ try { localStorage.setItem(KEY, JSON.stringify(state)); } catch (e) {} }
 function rec(id){ if (!state.judgments[id]) state.judgments[id] = {comment: ''}; return state.judgments[id]; }
-function el(tag, text, cls){ const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
+function el(tag, text, cls){ const e = document.createElement(tag); if (text !== undefined) e.textContent = show(text);
   if (cls) e.className = cls; return e; }
 function facts(title, list){
   const box = el('div'); if (!list.length) return box;
@@ -143,7 +143,7 @@ def render_page(items: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> 
             _data("items", list(items)),
             _data("judgments", judgments),
             _data("values", list(VALUES)),
-            f"<script>{_SCRIPT}</script>",
+            f"<script>{js_show_invisible('show')}\n{_SCRIPT}</script>",
             "</body></html>",
             "",
         ]
