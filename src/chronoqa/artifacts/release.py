@@ -69,6 +69,7 @@ __all__ = [
     "doc_store",
     "docs_batches",
     "load_release",
+    "qrels_rows",
     "write_corpus",
     "write_qrels",
     "write_release",
@@ -244,15 +245,21 @@ class Release:
 _Sized = TypeVar("_Sized", list[Question], list[FunctionalFlags], DocStore)
 
 
+def qrels_rows(questions: Iterable[Question]) -> Iterator[tuple[str, str, int]]:
+    """The judgments of a release: every S* doc of every question is relevant (grade 1), as ``(qid, doc, grade)``."""
+    for q in questions:
+        seen: set[str] = set()
+        for t in q.S_star:
+            if t.doc_id and t.doc_id not in seen:
+                seen.add(t.doc_id)
+                yield q.id, t.doc_id, 1
+
+
 def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:
-    """TREC qrels: every S* doc of every question is relevant (grade 1)."""
+    """TREC qrels of :func:`qrels_rows`."""
     with atomic_write(path) as fh:
-        for q in questions:
-            seen: set[str] = set()
-            for t in q.S_star:
-                if t.doc_id and t.doc_id not in seen:
-                    seen.add(t.doc_id)
-                    fh.write(f"{q.id} 0 {t.doc_id} 1\n")
+        for qid, doc, grade in qrels_rows(questions):
+            fh.write(f"{qid} 0 {doc} {grade}\n")
 
 
 @runtime_checkable
