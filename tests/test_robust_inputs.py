@@ -372,3 +372,46 @@ def test_the_library_release_writer_also_removes_a_killed_writers_temporary(rele
     assert (out / "benchmark.jsonl").read_bytes() == (release / "benchmark.jsonl").read_bytes()
     marker = (out / ".chronoqa").read_bytes()
     assert marker == (release / ".chronoqa").read_bytes()  # the finished marker lists nothing: same bytes
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf", "1.5"])
+def test_a_threshold_outside_0_to_1_is_refused_naming_the_flag_before_anything_is_written(
+    tmp_path: Path, value: str
+) -> None:
+    (tmp_path / "l.csv").write_text(_CSV, encoding="utf-8")
+    r = cli("build", "table", str(tmp_path / "l.csv"), "--threshold", value, "--out", str(tmp_path / "out"))
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert "--threshold" in r.output and "not a share from 0 to 1" in r.output, r.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("field", ["threshold", "min_changing_share"])
+def test_a_table_config_share_outside_0_to_1_is_refused(field: str) -> None:
+    from chronoqa.errors import ChronoqaError
+    from chronoqa.generate.table import TableBuildConfig
+
+    for value in (float("nan"), -0.5, float("inf")):
+        with pytest.raises(ChronoqaError, match=f"{field}: expected a share from 0 to 1"):
+            TableBuildConfig(**{field: value})
+
+
+def test_a_release_whose_build_did_not_finish_is_refused_by_retrieve(release: Path, tmp_path: Path) -> None:
+    """A chronoqa-marked release folder without its manifest (written last) is a failed build, never data."""
+    damaged = _damaged(release, tmp_path, "qrels", 10**6)
+    (damaged / "manifest.json").unlink()
+    result = cli("retrieve", "--bench", str(damaged), "-r", "bm25", "--k", "3", "--out", str(tmp_path / "runs"))
+    _one_error(result, f"{damaged}: chronoqa's build of this release did not finish", "Fix: build it again")
+    assert not (tmp_path / "runs").exists()
+    (damaged / ".chronoqa").unlink()  # foreign data (no marker, no manifest) is read as before
+    result = cli("retrieve", "--bench", str(damaged), "-r", "bm25", "--k", "3", "--out", str(tmp_path / "runs"))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_manifest_json_cannot_hold_fails_before_any_release_file_is_written(release: Path, tmp_path: Path) -> None:
+    from chronoqa.errors import ChronoqaError
+
+    rel = load_release(release)
+    manifest = {**rel.manifest, "config": {**rel.manifest["config"], "threshold": float("inf")}}
+    with pytest.raises(ChronoqaError, match="cannot be written as JSON .*nothing was written"):
+        write_release(tmp_path / "out", rel.questions, list(rel.corpus), rel.flags.values(), manifest, "")
+    assert not (tmp_path / "out").exists()
