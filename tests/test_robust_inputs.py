@@ -415,3 +415,22 @@ def test_a_manifest_json_cannot_hold_fails_before_any_release_file_is_written(re
     with pytest.raises(ChronoqaError, match="cannot be written as JSON .*nothing was written"):
         write_release(tmp_path / "out", rel.questions, list(rel.corpus), rel.flags.values(), manifest, "")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_table_path_that_is_not_a_regular_file_says_so(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "t.csv"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/null")
+    r = cli("build", "table", str(path), "--out", str(tmp_path / "out"))
+    _one_error(r, f"{path}:0", "is not a regular file (a named pipe, device or socket)")
+    assert "does not exist" not in r.output  # type: ignore[attr-defined]
+
+
+def test_a_named_pipe_as_config_file_is_refused_unread(tmp_path: Path) -> None:
+    """A neighbour through the shared text reader: a pipe would block the read forever."""
+    os.mkfifo(tmp_path / "c.toml")
+    r = cli("run", "--config", str(tmp_path / "c.toml"), "--out", str(tmp_path / "run"))
+    _one_error(r, "c.toml", "expected a regular file", "is not a regular file")
