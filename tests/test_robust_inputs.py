@@ -434,3 +434,21 @@ def test_a_named_pipe_as_config_file_is_refused_unread(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "c.toml")
     r = cli("run", "--config", str(tmp_path / "c.toml"), "--out", str(tmp_path / "run"))
     _one_error(r, "c.toml", "expected a regular file", "is not a regular file")
+
+
+@pytest.mark.parametrize("stem", ["x: y # <b>é\u202e", "my table\t2024"])
+def test_a_table_file_name_with_spaces_and_markup_gives_ids_its_own_tools_accept(tmp_path: Path, stem: str) -> None:
+    table = tmp_path / f"{stem}.csv"
+    table.write_text(_CSV, encoding="utf-8")
+    rel = tmp_path / "rel"
+    r = cli("build", "table", str(table), "--out", str(rel), "--tfd", "Country,Role->Name", "--per-cell", "2")
+    assert r.exit_code == 0, r.output
+    ids = [json.loads(x)["id"] for x in (rel / "benchmark.jsonl").read_text(encoding="utf-8").splitlines()]
+    docs = [json.loads(x)["doc_id"] for x in (rel / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    safe = "".join(c if c.isalnum() or c in "_.-" else "_" for c in stem)  # the documented rule, spelled out
+    assert ids and all(i.startswith(safe + "-") for i in ids)
+    assert docs and all(d.startswith(safe + ":") for d in docs)
+    assert all(len(line.split()) == 4 for line in (rel / "qrels").read_text(encoding="utf-8").splitlines())
+    assert cli("export", str(rel), "--to", "beir", "--out", str(tmp_path / "ex")).exit_code == 0
+    r = cli("retrieve", "--bench", str(rel), "-r", "bm25", "--k", "3", "--out", str(tmp_path / "runs"))
+    assert r.exit_code == 0, r.output
