@@ -33,6 +33,7 @@ textarea{width:100%;height:48px;font:inherit}
 
 _SCRIPT = r"""
 (function(){
+SHOW_INVISIBLE
 const META = JSON.parse(document.getElementById('meta').textContent);
 const ITEMS = JSON.parse(document.getElementById('items').textContent);
 const JUDG = JSON.parse(document.getElementById('judgments').textContent);
@@ -111,7 +112,7 @@ who.addEventListener('input', () => { state.annotator = who.value.trim(); keep()
 $('save').addEventListener('click', save);
 draw();
 })();
-"""
+""".replace("SHOW_INVISIBLE", js_show_invisible("show"))  # labels shown as chronoqa.escape shows them in HTML
 
 
 def _data(id_: str, obj: Any) -> str:
@@ -143,7 +144,7 @@ def render_page(items: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> 
             _data("items", list(items)),
             _data("judgments", judgments),
             _data("values", list(VALUES)),
-            f"<script>{js_show_invisible('show')}\n{_SCRIPT}</script>",
+            f"<script>{_SCRIPT}</script>",
             "</body></html>",
             "",
         ]
