@@ -74,7 +74,7 @@ def test_a_qrels_file_changed_after_the_build_is_refused_by_export(tmp_path: Pat
 def test_a_missing_qrels_file_is_refused_and_foreign_qrels_are_not_checked(tmp_path: Path) -> None:
     rel, _ = write_fixture(tmp_path)
     (rel / "qrels").unlink()
-    with pytest.raises(ChronoqaError, match="0 judgments, but the questions of .* give 8"):
+    with pytest.raises(ChronoqaError, match=r"0 judgments, but the questions of .* give 8"):
         export_release(rel, "beir", tmp_path / "out")
     (rel / "manifest.json").unlink()  # foreign data: its own qrels are its own
     (rel / "qrels").write_text(FIXTURE_QRELS[0] + "\n", encoding="utf-8")

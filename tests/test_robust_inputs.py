@@ -412,7 +412,7 @@ def test_a_manifest_json_cannot_hold_fails_before_any_release_file_is_written(re
 
     rel = load_release(release)
     manifest = {**rel.manifest, "config": {**rel.manifest["config"], "threshold": float("inf")}}
-    with pytest.raises(ChronoqaError, match="cannot be written as JSON .*nothing was written"):
+    with pytest.raises(ChronoqaError, match=r"cannot be written as JSON .*nothing was written"):
         write_release(tmp_path / "out", rel.questions, list(rel.corpus), rel.flags.values(), manifest, "")
     assert not (tmp_path / "out").exists()
 

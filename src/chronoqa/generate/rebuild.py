@@ -140,7 +140,7 @@ def _rebuild_table(manifest: Mapping[str, Any], source: Path, as_of: str | None,
 
 
 def _carry_declarations(manifest: Mapping[str, Any], recognised: Any, sources: dict[str, dict[str, str]]) -> None:
-    """The TDBench declarations the old build applied, kept for a newer file of that table that is not the registered one.
+    """The TDBench declarations the old build applied, kept for a newer file of that table (not the registered one).
 
     A newer release of a TDBench table differs from the registered file by design; its sha256 no longer recognises
     it, but the old release recorded which declarations it was built with (phrases, rows declared wrong,

@@ -110,8 +110,7 @@ _ID_UNSAFE = re.compile(r"[^\w.-]")
 
 
 def id_stem(name: str) -> str:
-    """``name`` (a table's, from its file stem) as ids spell it: every character but a letter, digit, ``_``,
-    ``.`` or ``-`` becomes ``_``.
+    """``name`` (a table's, from its file stem) as ids spell it: each character but a letter, digit, ``_ . -`` is ``_``.
 
     So an id holds no whitespace (TREC runs and qrels split on it), no ``:`` (the doc id's separator), no markup
     and no bidirectional or zero-width control, whatever the file was called; ``dyknow_leaders`` is unchanged.
