@@ -76,7 +76,8 @@ def test_a_missing_qrels_file_is_refused_and_foreign_qrels_are_not_checked(tmp_p
     (rel / "qrels").unlink()
     with pytest.raises(ChronoqaError, match=r"0 judgments, but the questions of .* give 8"):
         export_release(rel, "beir", tmp_path / "out")
-    (rel / "manifest.json").unlink()  # foreign data: its own qrels are its own
+    (rel / "manifest.json").unlink()  # foreign data (no manifest, no marker): its own qrels are its own
+    (rel / ".chronoqa").unlink()
     (rel / "qrels").write_text(FIXTURE_QRELS[0] + "\n", encoding="utf-8")
     export_release(rel, "beir", tmp_path / "out2")
     tsv = [x for f in sorted((tmp_path / "out2" / "beir" / "qrels").glob("*.tsv")) for x in f.read_text().splitlines()]
