@@ -383,3 +383,48 @@ def test_refresh_is_deterministic(tmp_path: Path, hand: dict[str, Path]) -> None
     assert names == sorted(p.name for p in (tmp_path / "again").iterdir() if not p.name.startswith("."))
     for name in names:
         assert (hand["new"] / name).read_bytes() == (tmp_path / "again" / name).read_bytes(), name
+
+
+# -- a newer copy of a registered TDBench table keeps the declarations the old build applied ----------------------
+
+
+def edit_name(src: Path, old: str, new: str, out: Path) -> Path:
+    """``src`` with the name ``old`` replaced by ``new`` in every cell that holds it exactly."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with src.open(newline="", encoding="utf-8") as fh, out.open("w", newline="", encoding="utf-8") as dst:
+        csv.writer(dst).writerows([new if c == old else c for c in r] for r in csv.reader(fh))
+    return out
+
+
+def in_gold(q: Question, name: str) -> bool:
+    """Whether ``name`` is in the question's text, answers or gold facts (what a refresh compares)."""
+    facts = [*q.S_star, *q.S_anchor]
+    return name in q.question or name in q.answers or any(name in (f.s, f.o) for f in facts)
+
+
+@pytest.fixture(scope="module")
+def registered(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The release of the registered TDBench leaders file (recognised: its declarations apply)."""
+    out = tmp_path_factory.mktemp("registered") / "old"
+    code, _, err = run_cli(["build", "table", str(mirror / "tdbench" / "dyknow_leaders.csv"), "--out", str(out)])
+    assert code == 0, err
+    return out
+
+
+# a name in no question; a distractor only; the one answer of one question
+@pytest.mark.parametrize("name", ["Oscar Luigi Scalfaro", "Yizhak Rabin", "Michel Temer"])
+def test_one_edited_name_in_a_tdbench_table_changes_only_the_questions_that_name_it(
+    tmp_path: Path, mirror: Path, registered: Path, name: str
+) -> None:
+    newer = edit_name(mirror / "tdbench" / "dyknow_leaders.csv", name, name + " Jr", tmp_path / "dyknow_leaders.csv")
+    r = refresh(registered, newer, tmp_path / "new")
+    naming = {q.id for q in load_release(registered).questions if in_gold(q, name)}
+    changes = changes_by_id(tmp_path / "new")
+    assert {i for i, c in changes.items() if c.change != "unchanged"} == naming
+    assert r.counts["retired"] == r.counts["new"] == 0 and r.counts["gold_changed"] == len(naming)
+    m_old, m_new = (json.loads((p / "manifest.json").read_text()) for p in (registered, tmp_path / "new"))
+    assert m_new["config"]["complete"] == m_old["config"]["complete"] == ["dyknow_leaders"]
+    assert m_new["sources"]["dyknow_leaders"]["declarations"] == "tdbench-leaders"
+    # refreshed again from the refreshed release: the declarations it recorded still apply
+    r2 = refresh(tmp_path / "new", newer, tmp_path / "again")
+    assert r2.counts["unchanged"] == len(load_release(registered).questions)

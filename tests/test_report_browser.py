@@ -178,3 +178,47 @@ def test_hostile_labels_leave_the_page_and_its_data_whole(tmp_path: Path, chromi
         assert f"wrong: {HOSTILE}" in b.js("document.getElementById('cq-view').textContent")
         assert b.js("document.querySelectorAll('script').length") == 2
         assert b.errors == []
+
+
+BIDI = "Evil\u202egnp.exe Zero\u200bWidth\u2066iso\u2069 \ufeffbom"
+"""A label with a right-to-left override, a zero-width space, an isolate pair and a byte-order mark."""
+BIDI_SHOWN = "Evil<U+202E>gnp.exe Zero<U+200B>Width<U+2066>iso<U+2069> <U+FEFF>bom"
+"""The same label as a reader must see it: every one of those characters written out, none applied."""
+INVISIBLE_IN_DOM = "/[\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff]/"
+
+
+def test_bidi_and_zero_width_characters_in_labels_are_shown_in_the_explorer(tmp_path: Path, chromium: str) -> None:
+    rel, ev = write_eval_folder(tmp_path, release=evil_release(tmp_path, BIDI))
+    page = tmp_path / "report.html"
+    write_text(page, render_html(build_summary(rel, ev), build_explorer(rel, ev)))
+    with Browser(chromium) as b:
+        b.open(page, ready=READY)
+        b.js("location.hash = 'q=q4'")
+        b.wait_for("document.getElementById('cq-timeline') !== null")
+        view = b.js("document.getElementById('cq-view').textContent")
+        assert "Where was Bob Ray born?" + BIDI_SHOWN in view and "Lyon" + BIDI_SHOWN in view
+        titles = b.js("Array.from(document.querySelectorAll('#cq-timeline title')).map(t => t.textContent).join(' ')")
+        assert BIDI_SHOWN in titles  # the timeline's tooltips too
+        assert b.js(f"{INVISIBLE_IN_DOM}.test(document.body.textContent)") is False
+        # the row keeps the real id as its key: a click still opens the question
+        b.js("location.hash = ''")
+        b.click("#cq-rows tr[data-qid='q4'] td.qtext")
+        b.wait_for("document.getElementById('cq-view').textContent.indexOf('q4') >= 0")
+        assert b.errors == []
+
+
+def test_bidi_and_zero_width_characters_are_shown_in_the_annotation_sheet(tmp_path: Path, chromium: str) -> None:
+    from chronoqa.validate.html import render_page
+
+    fact = {"s": "Bob" + BIDI, "r": "born", "o": "Lyon" + BIDI, "window": "1990 – 2000"}
+    item = {"id": "q1", "cell": "x", "question": "Where was Bob born?" + BIDI, "t_query": "1995", "as_of": "2020",
+            "cardinality": "single", "answers": ["Lyon" + BIDI], "S_star": [fact], "S_anchor": []}  # fmt: skip
+    meta = {"format": "chronoqa-judgments/1", "dataset": "d" + BIDI, "seed": 0, "n": 1}
+    page = tmp_path / "sheet.html"
+    write_text(page, render_page([item], meta))
+    with Browser(chromium) as b:
+        b.open(page, ready="document.getElementById('item') && document.getElementById('item').textContent !== ''")
+        text = b.js("document.getElementById('item').textContent")
+        assert "Where was Bob born?" + BIDI_SHOWN in text and "Lyon" + BIDI_SHOWN in text
+        assert b.js(f"{INVISIBLE_IN_DOM}.test(document.body.textContent)") is False
+        assert b.errors == []

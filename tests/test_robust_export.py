@@ -48,6 +48,42 @@ def test_a_gold_document_absent_from_the_corpus_is_refused(tmp_path: Path) -> No
         export_release(rel, "hf", tmp_path / "out")
 
 
+# the qrels a release's questions give, worked out from the fixture's S* documents by hand
+FIXTURE_QRELS = ["q1 0 d2 1", "q2 0 d1 1", "q2 0 d4 1", "q3 0 d2 1", "q4 0 d7 1", "t1 0 d8 1", "t2 0 d6 1", "t3 0 d1 1"]
+
+
+@pytest.mark.parametrize(
+    ("kept", "what"),
+    [
+        (FIXTURE_QRELS[:-1], "7 judgments"),  # cut short
+        ([], "0 judgments"),  # emptied
+        ([*FIXTURE_QRELS[:2], FIXTURE_QRELS[3], FIXTURE_QRELS[2], *FIXTURE_QRELS[4:]], "line 3 differs"),  # reordered
+        ([FIXTURE_QRELS[0].replace("d2", "d1"), *FIXTURE_QRELS[1:]], "line 1 differs"),  # another gold doc
+    ],
+)
+def test_a_qrels_file_changed_after_the_build_is_refused_by_export(tmp_path: Path, kept: list[str], what: str) -> None:
+    rel, _ = write_fixture(tmp_path)
+    assert (rel / "qrels").read_text(encoding="utf-8").splitlines() == FIXTURE_QRELS
+    (rel / "qrels").write_text("".join(x + "\n" for x in kept), encoding="utf-8")
+    res = _cli("export", str(rel), "--to", "beir", "--out", str(tmp_path / "out"))
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert what in res.stderr and "give 8" in res.stderr and "Fix: rebuild" in res.stderr, res.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_qrels_file_is_refused_and_foreign_qrels_are_not_checked(tmp_path: Path) -> None:
+    rel, _ = write_fixture(tmp_path)
+    (rel / "qrels").unlink()
+    with pytest.raises(ChronoqaError, match=r"0 judgments, but the questions of .* give 8"):
+        export_release(rel, "beir", tmp_path / "out")
+    (rel / "manifest.json").unlink()  # foreign data (no manifest, no marker): its own qrels are its own
+    (rel / ".chronoqa").unlink()
+    (rel / "qrels").write_text(FIXTURE_QRELS[0] + "\n", encoding="utf-8")
+    export_release(rel, "beir", tmp_path / "out2")
+    tsv = [x for f in sorted((tmp_path / "out2" / "beir" / "qrels").glob("*.tsv")) for x in f.read_text().splitlines()]
+    assert [x for x in tsv if not x.startswith("query-id")] == ["q1\td2\t1"]
+
+
 @pytest.mark.parametrize(
     ("line", "field"),
     [("{not json", None), ('{"id": "nope", "status": "flagged"}', "id"), ('{"id": "q1", "status": "bad"}', "status")],

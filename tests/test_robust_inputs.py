@@ -372,3 +372,83 @@ def test_the_library_release_writer_also_removes_a_killed_writers_temporary(rele
     assert (out / "benchmark.jsonl").read_bytes() == (release / "benchmark.jsonl").read_bytes()
     marker = (out / ".chronoqa").read_bytes()
     assert marker == (release / ".chronoqa").read_bytes()  # the finished marker lists nothing: same bytes
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf", "1.5"])
+def test_a_threshold_outside_0_to_1_is_refused_naming_the_flag_before_anything_is_written(
+    tmp_path: Path, value: str
+) -> None:
+    (tmp_path / "l.csv").write_text(_CSV, encoding="utf-8")
+    r = cli("build", "table", str(tmp_path / "l.csv"), "--threshold", value, "--out", str(tmp_path / "out"))
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert "--threshold" in r.output and "not a share from 0 to 1" in r.output, r.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("field", ["threshold", "min_changing_share"])
+def test_a_table_config_share_outside_0_to_1_is_refused(field: str) -> None:
+    from chronoqa.errors import ChronoqaError
+    from chronoqa.generate.table import TableBuildConfig
+
+    for value in (float("nan"), -0.5, float("inf")):
+        with pytest.raises(ChronoqaError, match=f"{field}: expected a share from 0 to 1"):
+            TableBuildConfig(**{field: value})
+
+
+def test_a_release_whose_build_did_not_finish_is_refused_by_retrieve(release: Path, tmp_path: Path) -> None:
+    """A chronoqa-marked release folder without its manifest (written last) is a failed build, never data."""
+    damaged = _damaged(release, tmp_path, "qrels", 10**6)
+    (damaged / "manifest.json").unlink()
+    result = cli("retrieve", "--bench", str(damaged), "-r", "bm25", "--k", "3", "--out", str(tmp_path / "runs"))
+    _one_error(result, f"{damaged}: chronoqa's build of this release did not finish", "Fix: build it again")
+    assert not (tmp_path / "runs").exists()
+    (damaged / ".chronoqa").unlink()  # foreign data (no marker, no manifest) is read as before
+    result = cli("retrieve", "--bench", str(damaged), "-r", "bm25", "--k", "3", "--out", str(tmp_path / "runs"))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_manifest_json_cannot_hold_fails_before_any_release_file_is_written(release: Path, tmp_path: Path) -> None:
+    from chronoqa.errors import ChronoqaError
+
+    rel = load_release(release)
+    manifest = {**rel.manifest, "config": {**rel.manifest["config"], "threshold": float("inf")}}
+    with pytest.raises(ChronoqaError, match=r"cannot be written as JSON .*nothing was written"):
+        write_release(tmp_path / "out", rel.questions, list(rel.corpus), rel.flags.values(), manifest, "")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_table_path_that_is_not_a_regular_file_says_so(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "t.csv"
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/null")
+    r = cli("build", "table", str(path), "--out", str(tmp_path / "out"))
+    _one_error(r, f"{path}:0", "is not a regular file (a named pipe, device or socket)")
+    assert "does not exist" not in r.output  # type: ignore[attr-defined]
+
+
+def test_a_named_pipe_as_config_file_is_refused_unread(tmp_path: Path) -> None:
+    """A neighbour through the shared text reader: a pipe would block the read forever."""
+    os.mkfifo(tmp_path / "c.toml")
+    r = cli("run", "--config", str(tmp_path / "c.toml"), "--out", str(tmp_path / "run"))
+    _one_error(r, "c.toml", "expected a regular file", "is not a regular file")
+
+
+@pytest.mark.parametrize("stem", ["x: y # <b>é\u202e", "my table\t2024"])
+def test_a_table_file_name_with_spaces_and_markup_gives_ids_its_own_tools_accept(tmp_path: Path, stem: str) -> None:
+    table = tmp_path / f"{stem}.csv"
+    table.write_text(_CSV, encoding="utf-8")
+    rel = tmp_path / "rel"
+    r = cli("build", "table", str(table), "--out", str(rel), "--tfd", "Country,Role->Name", "--per-cell", "2")
+    assert r.exit_code == 0, r.output
+    ids = [json.loads(x)["id"] for x in (rel / "benchmark.jsonl").read_text(encoding="utf-8").splitlines()]
+    docs = [json.loads(x)["doc_id"] for x in (rel / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    safe = "".join(c if c.isalnum() or c in "_.-" else "_" for c in stem)  # the documented rule, spelled out
+    assert ids and all(i.startswith(safe + "-") for i in ids)
+    assert docs and all(d.startswith(safe + ":") for d in docs)
+    assert all(len(line.split()) == 4 for line in (rel / "qrels").read_text(encoding="utf-8").splitlines())
+    assert cli("export", str(rel), "--to", "beir", "--out", str(tmp_path / "ex")).exit_code == 0
+    r = cli("retrieve", "--bench", str(rel), "-r", "bm25", "--k", "3", "--out", str(tmp_path / "runs"))
+    assert r.exit_code == 0, r.output

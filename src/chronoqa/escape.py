@@ -4,7 +4,8 @@ r"""One escaping rule per output language; every writer of HTML, Markdown or YAM
 * Characters that reorder or hide the text around them (:data:`INVISIBLE`: bidirectional controls
   U+202A..U+202E and U+2066..U+2069, the marks U+200E/U+200F and U+061C, zero-width U+200B and U+2060, the byte-order
   mark U+FEFF) are shown, never applied, wherever text is displayed: :func:`html_text`, :func:`html_attr`,
-  :func:`md_text` and :func:`md_code` write each as ``<U+202E>`` (:func:`show_invisible`). An entity such as
+  :func:`md_text` and :func:`md_code` write each as ``<U+202E>`` (:func:`show_invisible`; a page's own script that
+  renders data into the DOM does the same through :func:`js_show_invisible`, built from the same set). An entity such as
   ``&#x202E;`` would not do: a browser or Markdown renderer decodes it back into the control. Zero-width
   (non-)joiners (U+200C/D) are kept: they spell words and emoji. The data formats (:func:`script_json`,
   :func:`yaml_str`) keep the text as it is, writing these as ``\u`` escapes.
@@ -30,7 +31,17 @@ import json
 import re
 from typing import Any
 
-__all__ = ["INVISIBLE", "html_attr", "html_text", "md_code", "md_text", "script_json", "show_invisible", "yaml_str"]
+__all__ = [
+    "INVISIBLE",
+    "html_attr",
+    "html_text",
+    "js_show_invisible",
+    "md_code",
+    "md_text",
+    "script_json",
+    "show_invisible",
+    "yaml_str",
+]
 
 #: Characters that reorder or hide text: bidirectional controls and marks, zero-width space and word joiner, BOM.
 INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
@@ -47,6 +58,19 @@ _YAML_UNSAFE = re.compile(
 def show_invisible(value: Any) -> str:
     """``value`` with each :data:`INVISIBLE` character written as ``<U+XXXX>`` (shown, never applied)."""
     return INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", str(value))
+
+
+def js_show_invisible(name: str) -> str:
+    """JavaScript source of a function ``name(s)`` doing :func:`show_invisible` in a page's script.
+
+    Its character class is :data:`INVISIBLE`'s own pattern, so a script that renders data into the DOM shows these
+    characters exactly as the HTML written here does.
+    """
+    cls = "".join(ch if ch.isascii() else _u_escape(ch) for ch in INVISIBLE.pattern)
+    return (
+        f"function {name}(s) {{ return String(s).replace(/{cls}/g, function (c) {{"
+        ' return "<U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + ">"; }); }'
+    )
 
 
 def html_text(value: Any) -> str:

@@ -43,6 +43,7 @@ __all__ = [
     "json_strings",
     "map_ordered",
     "md_escape",
+    "not_a_file",
     "numbered_jsonl",
     "read_json",
     "read_jsonl",
@@ -358,9 +359,29 @@ def _not_utf8(path: Path, line: int, bad: bytes, offset: int) -> DataError:
     )
 
 
+def not_a_file(path: str | Path) -> str | None:
+    """Why ``path`` is not a regular file to read (``None``: it is one): missing, a folder, or a pipe/device/socket.
+
+    A named pipe would block a reader forever and a device never ends; neither is data a user meant to give.
+    """
+    p = Path(path)
+    if p.is_file():
+        return None
+    if p.is_dir():
+        return "is a folder, not a file"
+    if p.exists():
+        return "is not a regular file (a named pipe, device or socket): give the path of a file on disk"
+    return "does not exist: check the path"
+
+
 def read_text(path: str | Path) -> str:
-    """Read a UTF-8 text file; bytes that are not UTF-8 raise :class:`DataError` naming the file and line."""
+    """Read a UTF-8 text file; bytes that are not UTF-8 raise :class:`DataError` naming the file and line.
+
+    A path that exists but is not a regular file or folder (a named pipe, a device) is refused unread.
+    """
     path = Path(path)
+    if path.exists() and not path.is_dir() and (why := not_a_file(path)):
+        raise DataError(str(path), 0, "(file)", str(path), "a regular file", f"it {why}")
     data = path.read_bytes()
     try:
         return data.decode("utf-8")

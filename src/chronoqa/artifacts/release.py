@@ -26,6 +26,7 @@ without statistics); the same documents give the same bytes. :func:`load_release
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,7 @@ from chronoqa.io import (
     write_jsonl,
     write_text,
 )
-from chronoqa.outdir import OutputFolder
+from chronoqa.outdir import OutputFolder, read_marker
 from chronoqa.records import Doc, Question, Record
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "doc_store",
     "docs_batches",
     "load_release",
+    "qrels_rows",
     "write_corpus",
     "write_qrels",
     "write_release",
@@ -176,9 +178,19 @@ class Release:
 
     @property
     def manifest(self) -> Mapping[str, Any]:
-        """The manifest (empty for foreign data without one)."""
+        """The manifest (empty for foreign data without one).
+
+        A folder chronoqa marked as a release (``.chronoqa``) but without a manifest is a build that did not
+        finish (the manifest is written last): refused, never read as foreign data.
+        """
         if self._manifest is None:
             p = self.path / MANIFEST_FILE
+            if not p.is_file() and (read_marker(self.path) or {}).get("kind") == "release":
+                raise ChronoqaError(
+                    f"{self.path}: chronoqa's build of this release did not finish ({MANIFEST_FILE}, written last, is "
+                    "missing; or a build is writing it now): its files may be partial. Fix: build it again (`chronoqa "
+                    f"build ... --out {self.path}`), or give --bench a complete release"
+                )
             self._manifest = read_json(p) if p.is_file() else {}
         return self._manifest
 
@@ -244,15 +256,21 @@ class Release:
 _Sized = TypeVar("_Sized", list[Question], list[FunctionalFlags], DocStore)
 
 
+def qrels_rows(questions: Iterable[Question]) -> Iterator[tuple[str, str, int]]:
+    """The judgments of a release: every S* doc of every question is relevant (grade 1), as ``(qid, doc, grade)``."""
+    for q in questions:
+        seen: set[str] = set()
+        for t in q.S_star:
+            if t.doc_id and t.doc_id not in seen:
+                seen.add(t.doc_id)
+                yield q.id, t.doc_id, 1
+
+
 def write_qrels(path: str | Path, questions: Iterable[Question]) -> None:
-    """TREC qrels: every S* doc of every question is relevant (grade 1)."""
+    """TREC qrels of :func:`qrels_rows`."""
     with atomic_write(path) as fh:
-        for q in questions:
-            seen: set[str] = set()
-            for t in q.S_star:
-                if t.doc_id and t.doc_id not in seen:
-                    seen.add(t.doc_id)
-                    fh.write(f"{q.id} 0 {t.doc_id} 1\n")
+        for qid, doc, grade in qrels_rows(questions):
+            fh.write(f"{qid} 0 {doc} {grade}\n")
 
 
 @runtime_checkable
@@ -386,6 +404,10 @@ def write_release(
     if corpus_format not in CORPUS_FORMATS:
         raise ChronoqaError(f"corpus format {corpus_format!r} is unknown: expected one of {', '.join(CORPUS_FORMATS)}")
     out = Path(out_dir)
+    try:  # a manifest JSON cannot hold fails now, before any file is written, not after the data files
+        json.dumps(manifest, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ChronoqaError(f"the release's manifest cannot be written as JSON ({e}): nothing was written") from e
     with OutputFolder(out, "release"):
         write_jsonl(out / BENCHMARK_FILE, (q.to_dict() for q in questions))
         write_jsonl(out / FLAGS_FILE, (f.to_dict() for f in flags))

@@ -19,6 +19,18 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
+def _share(value: float) -> float:
+    """A share from 0 to 1 (NaN and infinities refused: a comparison with NaN is false)."""
+    if not 0 <= value <= 1:
+        raise typer.BadParameter(f"{value} is not a share from 0 to 1 (e.g. 0.1)")
+    return value
+
+
+_Threshold = Annotated[
+    float, typer.Option(callback=_share, help="Violation rate (0 to 1) allowed for a discovered (approximate) TFD.")
+]
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the ``build`` group."""
     app.command("table")(build_table)
@@ -100,7 +112,7 @@ def build_table(
     as_of: _AsOf = "data",
     seed: Annotated[int, typer.Option(help="Seed of every random choice.")] = 0,
     per_cell: Annotated[int, typer.Option(min=1, help="Exact quota per relation × cardinality cell and TFD.")] = 10,
-    threshold: Annotated[float, typer.Option(help="Violation rate allowed for a discovered (approximate) TFD.")] = 0.1,
+    threshold: _Threshold = 0.1,
     phrases: Annotated[Path | None, typer.Option(help="Phrase file (JSON) overriding the question phrases.")] = None,
     granularity: _Granularity = None,
     on_bad_row: Annotated[str, typer.Option(help="'raise' or 'skip' (skipped rows are counted).")] = "raise",

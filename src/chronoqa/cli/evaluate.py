@@ -171,6 +171,10 @@ _Twin = Annotated[
 _TwinAnswers = Annotated[
     Path | None, typer.Option("--twin-answers", help="answers.jsonl to --twin, compared with --answers.")
 ]
+_Measure = Annotated[
+    list[str] | None,
+    typer.Option("--measure", help="Ranking measure, repeatable (default R@10 nDCG@10 MRR Outrank@10)."),
+]
 _Wait = Annotated[
     bool,
     typer.Option(help="Wait while another chronoqa command holds --out or a folder above it (default: fail at once)."),
@@ -284,10 +288,7 @@ def evaluate_cmd(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap and permutation tests.")] = 0,
     bootstrap: Annotated[int, typer.Option("--bootstrap", help="Bootstrap / permutation resamples.")] = 1000,
     min_slice: Annotated[int, typer.Option("--min-slice", help="Warn on slices smaller than this.")] = 30,
-    measure: Annotated[
-        list[str] | None,
-        typer.Option("--measure", help="Ranking measure, repeatable (default R@10 nDCG@10 MRR Outrank@10)."),
-    ] = None,
+    measure: _Measure = None,
     split: Annotated[str | None, typer.Option("--split", help="Score one split only (train/dev/test).")] = None,
     answer_rule: Annotated[str, typer.Option("--answer-rule", help="Set answers: 'all' or '3_of_many'.")] = "all",
     judge: Annotated[

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from chronoqa.artifacts.release import CORPUS_FILE, CORPUS_PARQUET_FILE, QRELS_FILE, Release
+from chronoqa.artifacts.release import CORPUS_FILE, CORPUS_PARQUET_FILE, MANIFEST_FILE, QRELS_FILE, Release, qrels_rows
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.io import numbered_jsonl
 
@@ -19,8 +19,16 @@ _STATUSES = ("flagged", "consensus", "single_annotator")
 
 
 def check_release(release: Release, qrels: Iterable[tuple[str, str, int]]) -> None:
-    """Refuse a release without a corpus, and one whose gold documents (qrels, ``S_star``) are not in it."""
+    """Refuse a release without a corpus, and one whose gold documents (qrels, ``S_star``) are not in it.
+
+    The qrels of a release chronoqa built (one with a manifest) must be the judgments its questions give
+    (:func:`~chronoqa.artifacts.release.qrels_rows`): a qrels file emptied, cut short or edited after the build is
+    refused, as a changed benchmark or corpus file is on first read. Foreign data without a manifest is not checked.
+    """
     p = release.path
+    qrels = list(qrels)
+    if release.manifest:
+        _check_qrels(release, qrels)
     if not release.corpus:
         where = "missing" if not ((p / CORPUS_FILE).exists() or (p / CORPUS_PARQUET_FILE).exists()) else "empty"
         raise ChronoqaError(
@@ -41,6 +49,19 @@ def check_release(release: Release, qrels: Iterable[tuple[str, str, int]]) -> No
                     f"{p}: question {q.id!r}: S_star document {t.doc_id!r} is not in the corpus. "
                     "Fix: rebuild the release (`chronoqa build`), or restore its corpus file"
                 )
+
+
+def _check_qrels(release: Release, qrels: list[tuple[str, str, int]]) -> None:
+    expected = list(qrels_rows(release.questions))
+    if qrels != expected:
+        first = next((i for i, (a, b) in enumerate(zip(qrels, expected, strict=False)) if a != b), None)
+        where = f"line {first + 1} differs" if first is not None else "lines are missing or extra"
+        raise ChronoqaError(
+            f"{release.path / QRELS_FILE}: {len(qrels)} judgments, but the questions of {release.path} give "
+            f"{len(expected)} (one per S* document of each question; {where}): the file was emptied, cut short or "
+            f"changed after the build ({release.path / MANIFEST_FILE} marks a chronoqa release). Fix: rebuild the "
+            f"release (`chronoqa build ... --out {release.path}` with the config in its manifest), or restore the file"
+        )
 
 
 def check_low_confidence(path: Path, known_ids: set[str]) -> None:

@@ -103,7 +103,11 @@ def read_qrels(release: Release) -> list[tuple[str, str, int]]:
             if not parts:
                 continue
             if len(parts) != 4:
-                raise ChronoqaError(f"{path}:{n}: expected 'qid 0 doc_id grade', got {line.strip()!r}")
+                raise ChronoqaError(
+                    f"{path}:{n}: expected 'qid 0 doc_id grade' (four fields without spaces inside), got "
+                    f"{line.strip()!r}. Fix: rebuild the release with the current chronoqa (question ids hold no "
+                    "whitespace), or restore the file"
+                )
             rows.append((parts[0], parts[2], int(parts[3])))
     return rows
 

@@ -127,6 +127,7 @@ def _rebuild_table(manifest: Mapping[str, Any], source: Path, as_of: str | None,
     files = sorted(p for p in source.iterdir() if p.suffix in _TABLE_SUFFIXES) if source.is_dir() else [source]
     tables, sources = read_table_files(files)
     recognised = recognise_files(tables, sources)
+    _carry_declarations(manifest, recognised, sources)
     config = _table_config(manifest, as_of)
     missing = sorted(set(config.build_tables or ()) - {t.name for t in tables})
     if missing:
@@ -136,6 +137,24 @@ def _rebuild_table(manifest: Mapping[str, Any], source: Path, as_of: str | None,
         )
     book = recognised.phrases(PhraseBook.load(phrases))
     return build_table_benchmark(tables, config, phrases=book, sources=sources)
+
+
+def _carry_declarations(manifest: Mapping[str, Any], recognised: Any, sources: dict[str, dict[str, str]]) -> None:
+    """The TDBench declarations the old build applied, kept for a newer file of that table (not the registered one).
+
+    A newer release of a TDBench table differs from the registered file by design; its sha256 no longer recognises
+    it, but the old release recorded which declarations it was built with (phrases, rows declared wrong,
+    completeness), and a refresh rebuilds with the recorded config. The source records them as ``declarations``.
+    """
+    from chronoqa.datasets.tdbench import declarations
+
+    for name, src in sources.items():
+        old = (manifest.get("sources") or {}).get(name) or {}
+        dataset = old.get("dataset") or old.get("declarations")
+        if name in recognised.declared or not isinstance(dataset, str):
+            continue
+        recognised.add(declarations(dataset))
+        src["declarations"] = dataset
 
 
 def _table_config(manifest: Mapping[str, Any], as_of: str | None) -> Any:

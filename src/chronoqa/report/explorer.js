@@ -1,6 +1,8 @@
 // chronoqa report: the question explorer. Reads the JSON blob in #cq-data (written by chronoqa.report),
 // filters, sorts and pages the scored questions, and draws one question's timeline as inline SVG.
-// No network, no libraries. Every data string is inserted escaped (esc) or as textContent.
+// No network, no libraries. Every data string is inserted escaped (esc) or as textContent. esc also shows
+// bidirectional and zero-width characters as <U+XXXX> (cqShow, defined before this script by chronoqa.report from
+// chronoqa.escape's set); attr escapes a value kept as a key (an option value, data-qid) without changing it.
 (function () {
   "use strict";
   var blob = document.getElementById("cq-data");
@@ -50,6 +52,9 @@
     return out;
   }
   function esc(s) {
+    return attr(cqShow(s === null || s === undefined ? "" : s));
+  }
+  function attr(s) {
     return String(s === null || s === undefined ? "" : s).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
     });
@@ -74,7 +79,7 @@
     var el = $(id), seen = {}, opts = ['<option value="">all</option>'];
     values.forEach(function (v) {
       var k = String(v);
-      if (!seen[k]) { seen[k] = 1; opts.push('<option value="' + esc(k) + '">' + esc(k) + "</option>"); }
+      if (!seen[k]) { seen[k] = 1; opts.push('<option value="' + attr(k) + '">' + esc(k) + "</option>"); }
     });
     el.innerHTML = opts.join("");
   }
@@ -104,7 +109,7 @@
     var seen = {};
     QS.forEach(function (q) { var v = q.ans[k]; if (v && v[4]) { seen[v[4]] = 1; } });
     Object.keys(seen).sort().forEach(function (c) {
-      copts.push('<option value="c:' + si + ":" + esc(c) + '">' + esc(c) + " for " + esc(SYS[si].name) + "</option>");
+      copts.push('<option value="c:' + si + ":" + attr(c) + '">' + esc(c) + " for " + esc(SYS[si].name) + "</option>");
     });
     if (QS.some(function (q) { var v = q.ans[k]; return v && v[6].length; })) {
       copts.push('<option value="f:' + si + ':flip">phrasings disagree for ' + esc(SYS[si].name) + "</option>");
@@ -186,7 +191,7 @@
         if (a && a[4]) { td = td.replace("<td", '<td title="' + esc(a[4] + (a[5] === null ? "" : a[5] ? "; join hop named" : "; join hop not named")) + '"'); }
         tds.push(td);
       });
-      out.push('<tr data-qid="' + esc(q.id) + '"' + (state.open === q.id ? ' class="sel"' : "") + ">" + tds.join("") + "</tr>");
+      out.push('<tr data-qid="' + attr(q.id) + '"' + (state.open === q.id ? ' class="sel"' : "") + ">" + tds.join("") + "</tr>");
     }
     $("cq-rows").innerHTML = out.join("");
     $("cq-count").textContent = n + " of " + QS.length + " questions";
@@ -251,7 +256,7 @@
         if (!v) { return; }
         v[4].forEach(function (m) {
           if (m[0] !== r) { return; }
-          p.push('<g class="mark" data-system="' + esc(SYS[i].name) + '"><circle cx="' + cx + '" cy="' + yc + '" r="8" fill="#3b6fb6"/>' +
+          p.push('<g class="mark" data-system="' + attr(SYS[i].name) + '"><circle cx="' + cx + '" cy="' + yc + '" r="8" fill="#3b6fb6"/>' +
             '<text x="' + cx + '" y="' + (yc + 3.5) + '" font-size="10" text-anchor="middle" fill="#fff">' + esc(m[1]) + "</text></g>");
         });
       });

@@ -10,7 +10,7 @@ from importlib.resources import files
 from typing import Any
 from urllib.parse import quote
 
-from chronoqa.escape import html_attr, html_text, script_json
+from chronoqa.escape import html_attr, html_text, js_show_invisible, script_json
 from chronoqa.io import md_escape
 from chronoqa.report.explorer import pack_explorer
 from chronoqa.report.glossary import COLUMN_HELP, help_th, legend_html, legend_markdown
@@ -184,7 +184,7 @@ def explorer_html(ex: Mapping[str, Any]) -> str:
     parts.append(_fails_html(ex["fails"]))
     parts.append(_explorer_controls(ex))
     parts.append(f'<script type="application/json" id="cq-data">{embed_json(pack_explorer(ex))}</script>')
-    parts.append(f"<script>{script}</script>")
+    parts.append(f"<script>{js_show_invisible('cqShow')}\n{script}</script>")
     return "\n".join(parts)
 
 

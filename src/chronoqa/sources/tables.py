@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.errors import SKIP_BAD_ROWS, BadRowPolicy, DataError, LoadReport, SkippedRow, check_policy
+from chronoqa.io import not_a_file
 from chronoqa.records import TemporalTable
 from chronoqa.sources._common import (
     NOTE_BLANK,
@@ -162,10 +163,8 @@ def iter_records(path: Path, report: LoadReport, policy: BadRowPolicy) -> Iterat
     CSV lines are 1-based physical lines (a record spanning lines reports its first line); Parquet
     rows report ``row index + 2`` so that numbering matches a CSV export with a header.
     """
-    if not path.is_file():
-        what = "is a folder, not a table file" if path.is_dir() else "does not exist"
-        fix = f"it {what}: check the path"
-        raise DataError(str(path), 0, "(file)", str(path), "an existing .csv, .tsv or .parquet file", fix)
+    if why := not_a_file(path):
+        raise DataError(str(path), 0, "(file)", str(path), "an existing .csv, .tsv or .parquet file", f"it {why}")
     suffix = path.suffix.lower()
     if suffix in (".parquet", ".pq"):
         import pyarrow as pa

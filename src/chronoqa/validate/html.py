@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chronoqa.escape import html_text, script_json
+from chronoqa.escape import html_text, js_show_invisible, script_json
 from chronoqa.validate.protocol import JUDGMENTS, VALUES
 
 __all__ = ["render_page"]
@@ -33,6 +33,7 @@ textarea{width:100%;height:48px;font:inherit}
 
 _SCRIPT = r"""
 (function(){
+SHOW_INVISIBLE
 const META = JSON.parse(document.getElementById('meta').textContent);
 const ITEMS = JSON.parse(document.getElementById('items').textContent);
 const JUDG = JSON.parse(document.getElementById('judgments').textContent);
@@ -44,7 +45,7 @@ if (!(state.pos >= 0 && state.pos < ITEMS.length)) state.pos = 0;
 const $ = (id) => document.getElementById(id);
 function keep(){ try { localStorage.setItem(KEY, JSON.stringify(state)); } catch (e) {} }
 function rec(id){ if (!state.judgments[id]) state.judgments[id] = {comment: ''}; return state.judgments[id]; }
-function el(tag, text, cls){ const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
+function el(tag, text, cls){ const e = document.createElement(tag); if (text !== undefined) e.textContent = show(text);
   if (cls) e.className = cls; return e; }
 function facts(title, list){
   const box = el('div'); if (!list.length) return box;
@@ -111,7 +112,7 @@ who.addEventListener('input', () => { state.annotator = who.value.trim(); keep()
 $('save').addEventListener('click', save);
 draw();
 })();
-"""
+""".replace("SHOW_INVISIBLE", js_show_invisible("show"))  # labels shown as chronoqa.escape shows them in HTML
 
 
 def _data(id_: str, obj: Any) -> str:

@@ -106,6 +106,9 @@ class TableBuildConfig:
             )
         if not 0 < self.max_answer_share <= 1:
             raise ChronoqaError(f"max_answer_share: expected a share in (0, 1], got {self.max_answer_share!r}")
+        for name in ("threshold", "min_changing_share"):  # a comparison with NaN is false: NaN is refused too
+            if not 0 <= getattr(self, name) <= 1:
+                raise ChronoqaError(f"{name}: expected a share from 0 to 1, got {getattr(self, name)!r}")
 
     def is_complete(self, table: str) -> bool:
         """``table`` is declared complete (its rows are every row of its domain): see the class docstring."""

@@ -10,6 +10,7 @@ row (``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``, join rows) are built fro
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 
 from chronoqa.errors import ChronoqaError
@@ -104,14 +105,27 @@ class RowTriples:
         return Triple(*self.parts(i))
 
 
+#: A character an id may not hold: anything but a (Unicode) letter, digit, ``_``, ``.`` or ``-``.
+_ID_UNSAFE = re.compile(r"[^\w.-]")
+
+
+def id_stem(name: str) -> str:
+    """``name`` (a table's, from its file stem) as ids spell it: each character but a letter, digit, ``_ . -`` is ``_``.
+
+    So an id holds no whitespace (TREC runs and qrels split on it), no ``:`` (the doc id's separator), no markup
+    and no bidirectional or zero-width control, whatever the file was called; ``dyknow_leaders`` is unchanged.
+    """
+    return _ID_UNSAFE.sub("_", name)
+
+
 def doc_id(table: str, line: int) -> str:
-    """The corpus document id of a source row: ``table:line``."""
-    return f"{table}:{line}"
+    """The corpus document id of a source row: ``table:line`` (the table as :func:`id_stem` spells it)."""
+    return f"{id_stem(table)}:{line}"
 
 
 def question_id(prefix: str, sql: str) -> str:
-    """A question's id: ``prefix`` and a hash of its SQL (the same query always gets the same id)."""
-    return f"{prefix}-{hashlib.sha256(sql.encode('utf-8')).hexdigest()[:12]}"
+    """A question's id: ``prefix`` (:func:`id_stem`) and a hash of its SQL (the same query always gets the same id)."""
+    return f"{id_stem(prefix)}-{hashlib.sha256(sql.encode('utf-8')).hexdigest()[:12]}"
 
 
 def check_identity(questions: Sequence[Question], corpus: Sequence[Doc]) -> None:
