@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from answer_fixtures import write_fixture
+from chronoqa.artifacts.summary import read_summary
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, read_jsonl, sha256_file
 from chronoqa.outdir import LOCK_FILE, MARKER
@@ -95,19 +96,20 @@ def test_pipeline_on_fixture_then_skips_everything(tmp_path: Path) -> None:
     assert html.count("<script") == 2 and "<script src" not in html
     assert "http://" not in html.replace(srv.base_url, "") and "https://" not in html
     summ = res.summary
-    specs = {r["spec"]: r for r in summ["retrieval"]}
+    specs = {r.spec: r.to_dict() for r in summ.retrieval}
     assert set(specs) == {"bm25", "oracle", "empty"}
     assert specs["oracle"]["control"] and not specs["bm25"]["control"]
     # the oracle control returns the gold chain: CCR 1 on every question (independent: construction)
     assert specs["oracle"]["metrics"]["CCR"]["value"] == 1.0
     assert specs["empty"]["metrics"]["CCR"]["value"] == 0.0
-    ans = {r["name"]: r for r in summ["answers"]}
+    ans = {r.name: r.to_dict() for r in summ.answers}
     # the extractive reader over the oracle facts: hand-worked answers of the fixture are all right
     assert ans["extractive@oracle"]["metrics"]["A"]["value"] == 1.0
     assert ans["extractive@empty"]["metrics"]["A"]["value"] == 0.0
     # the fake LLM says Blue FC / Lyon: right on q1 and q4 only
     assert ans["llm-closed_book@1"]["metrics"]["A"]["value"] == 0.5
-    assert all(r["metrics"]["A"]["lo"] is not None for r in summ["answers"])
+    assert all(r["metrics"]["A"]["lo"] is not None for r in ans.values())
+    assert summ == read_summary(res.report_html.parent)  # summary.json holds the summary the run returned
 
 
 def test_llm_failures_scored_wrong_in_pipeline(tmp_path: Path) -> None:
@@ -127,7 +129,7 @@ def test_llm_failures_scored_wrong_in_pipeline(tmp_path: Path) -> None:
         res = run_pipeline(cfg)
     recs = list(read_jsonl(tmp_path / "run" / "answer-llm-closed_book@1" / "answers.jsonl"))
     assert len(recs) == 4 and {r["status"] for r in recs} == {"error"}
-    row = next(r for r in res.summary["answers"] if r["name"] == "llm-closed_book@1")
+    row = next(r.to_dict() for r in res.summary.answers if r.name == "llm-closed_book@1")
     assert row["metrics"]["A"]["value"] == 0.0 and row["metrics"]["error_rate"]["value"] == 1.0
 
 

@@ -22,11 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, ClassVar, Literal, overload
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     TypeAdapter,
@@ -35,7 +33,8 @@ from pydantic import (
     model_validator,
 )
 
-from chronoqa.artifacts.schema import shown_value
+from chronoqa.artifacts.answers import AnswersMeta, ReplyCounts
+from chronoqa.artifacts.schema import JsonRecord
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, read_jsonl, read_text, write_json, write_jsonl
 
@@ -47,11 +46,13 @@ __all__ = [
     "Estimate",
     "EvaluationMetrics",
     "MetricBlock",
+    "MetricsBeside",
     "MetricsFolder",
     "MetricsKind",
     "MetricsRecord",
     "PairedBlock",
     "PairedEstimate",
+    "ParaphraseCounts",
     "RetrievalVerdict",
     "RunComparison",
     "RunRef",
@@ -69,14 +70,33 @@ VERDICTS_SUFFIX = ".verdicts.jsonl"
 """The per-question verdicts beside a metrics file (``<name>.verdicts.jsonl``; never matched by ``*.json``)."""
 
 
-class _Record(BaseModel):
-    """Frozen, no unknown keys; a field with a default is an optional key, written only when it was given."""
+class _Record(JsonRecord):
+    """A part of a metrics record (errors name a metrics record; the fix reruns the evaluate stage)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    _WHAT: ClassVar[str] = "a metrics"
+    _FIX: ClassVar[str] = "rerun the evaluate stage (chronoqa run --force), or correct the field"
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form (optional keys that were not given are left out)."""
-        return self.model_dump(exclude_unset=True)
+
+class MetricsBeside(JsonRecord):
+    """A record whose ``metrics`` (by metric name) are written flat, beside the record's own keys.
+
+    :class:`SliceMetrics` (``n_questions``, ``small_slice``) and the summary's slice cells are such records.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "metrics" not in data:
+            own = set(cls.model_fields) - {"metrics"}
+            return {k: v for k, v in data.items() if k in own} | {
+                "metrics": {k: v for k, v in data.items() if k not in own}
+            }
+        return data
+
+    @model_serializer(mode="wrap")
+    def _flatten(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        return out.pop("metrics") | out
 
 
 class Estimate(_Record):
@@ -88,28 +108,13 @@ class Estimate(_Record):
     n: int
 
 
-class SliceMetrics(_Record):
+class SliceMetrics(MetricsBeside, _Record):
     """Every metric of one slice. In JSON the metric names sit beside ``n_questions`` and ``small_slice``."""
 
     metrics: dict[str, Estimate]
     n_questions: int
     small_slice: bool = False
     """True when the slice has fewer than ``min_slice`` questions (its CIs are wide)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _nest(cls, data: Any) -> Any:
-        if isinstance(data, Mapping) and "metrics" not in data:
-            own = {"n_questions", "small_slice"}
-            return {k: v for k, v in data.items() if k in own} | {
-                "metrics": {k: v for k, v in data.items() if k not in own}
-            }
-        return data
-
-    @model_serializer(mode="wrap")
-    def _flatten(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        out: dict[str, Any] = handler(self)
-        return out.pop("metrics") | out
 
     def get(self, metric: str) -> Estimate | None:
         """One metric's estimate (``None`` when it was not computed)."""
@@ -179,6 +184,15 @@ class AnswerComparison(_Record):
     paired: dict[str, PairedBlock]
 
 
+class ParaphraseCounts(_Record):
+    """The paraphrase set of an evaluation: questions with and without a set, phrasings, phrasings answered."""
+
+    n_questions_with_set: int
+    n_questions_without_set: int
+    n_phrasings: int
+    n_phrasings_answered: int
+
+
 class EvaluationMetrics(_Record):
     """The metrics file of one evaluation (``chronoqa evaluate --out``, ``evaluate/<kind>/<name>.json``)."""
 
@@ -202,46 +216,31 @@ class EvaluationMetrics(_Record):
     time_accuracy: MetricBlock | None = None
     judge: dict[str, Any] | None = None
     """The LLM judge's meta data, when one judged time accuracy."""
-    replies: dict[str, Any] | None = None
-    """A structured protocol's replies: ``n_replies``, ``n_json`` and ``parse_rate``."""
+    replies: ReplyCounts | None = None
+    """A structured protocol's replies: how many parsed as JSON."""
     compare_answers: AnswerComparison | None = None
     paraphrase_sets: MetricBlock | None = None
     """Answers to a paraphrase set: ``A_all_k`` (every phrasing right), ``flip_rate``, ``A_original``."""
-    paraphrases: dict[str, Any] | None = None
-    """The paraphrase set's counts: questions with and without a set, phrasings, phrasings answered."""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], file: str = "(metrics)") -> EvaluationMetrics:
-        """Read the JSON form; a bad record raises :class:`~chronoqa.errors.DataError` naming ``file`` and the field."""
-        try:
-            return cls.model_validate(dict(data))
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in err["loc"]).lstrip(".")
-            raise DataError(
-                file,
-                1,
-                where or "(record)",
-                shown_value(err.get("input")),
-                f"{err['msg'][0].lower()}{err['msg'][1:]} in a metrics record",
-                "rerun the evaluate stage (chronoqa run --force), or correct the field",
-            ) from None
+    paraphrases: ParaphraseCounts | None = None
+    """The paraphrase set's counts."""
 
 
 @dataclass(frozen=True)
 class MetricsRecord:
     """One metrics file: evaluate's metrics and, for answers, the answer folder's meta.
 
-    ``metrics`` may be given as its JSON form (a mapping), which is validated.
+    ``metrics`` and ``answer_meta`` may be given as their JSON forms (mappings), which are validated.
     """
 
     name: str
     metrics: EvaluationMetrics
-    answer_meta: Mapping[str, Any] | None = None
+    answer_meta: AnswersMeta | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.metrics, EvaluationMetrics):
             object.__setattr__(self, "metrics", EvaluationMetrics.from_dict(self.metrics, self.name))
+        if self.answer_meta is not None and not isinstance(self.answer_meta, AnswersMeta):
+            object.__setattr__(self, "answer_meta", AnswersMeta.from_dict(self.answer_meta, self.name))
 
     @property
     def n_questions(self) -> int:
@@ -277,7 +276,7 @@ class MetricsRecord:
         """The JSON form (``answer_meta`` added for answers)."""
         out = self.metrics.to_dict()
         if self.answer_meta is not None:
-            out["answer_meta"] = dict(self.answer_meta)
+            out["answer_meta"] = self.answer_meta.to_dict()
         return out
 
     @classmethod
@@ -286,7 +285,7 @@ class MetricsRecord:
         data = {k: v for k, v in d.items() if k != "answer_meta"}
         meta = d.get("answer_meta")
         metrics = EvaluationMetrics.from_dict(data, file or name)
-        return cls(name, metrics, dict(meta) if isinstance(meta, Mapping) else None)
+        return cls(name, metrics, None if meta is None else AnswersMeta.from_dict(meta, file or name))
 
 
 @dataclass(frozen=True)

@@ -144,8 +144,7 @@ def build_explorer(release: str | Path | Release, eval_dir: str | Path, *, split
         systems.append({"kind": "ret", "name": rec.name, "control": rec.control, "metrics": ["CCR"]})
         verdicts.append({r.qid: r for r in read_verdicts(eval_dir, "retrieval", rec.name)})
     for rec in folder.answers:
-        run = (rec.answer_meta or {}).get("run") or {}
-        control = bool(run.get("control", False)) if isinstance(run, Mapping) else False
+        control = rec.answer_meta is not None and rec.answer_meta.run_control
         systems.append({"kind": "ans", "name": rec.name, "control": control, "metrics": ["A", "T"]})
         verdicts.append({r.qid: r for r in read_verdicts(eval_dir, "answers", rec.name)})
     scored = set().union(*(v.keys() for v in verdicts)) if verdicts else set()

@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from chronoqa.artifacts.answers import AnswerRecord, read_answers
+from chronoqa.artifacts.metrics import ParaphraseCounts
 from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, read_paraphrases
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
@@ -79,7 +79,7 @@ def set_metrics(
     records: Sequence[ParaphraseRecord],
     answers: Mapping[str, AnswerRecord],
     judging: Judging,
-) -> tuple[list[Question], dict[str, tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+) -> tuple[list[Question], dict[str, tuple[np.ndarray, np.ndarray]], ParaphraseCounts]:
     """The questions with a set, their per-question ``A_all_k``, ``flip_rate`` and ``A_original``, and counts."""
     kept = accepted_by_question(records)
     with_set = [q for q in qs if kept.get(q.id)]
@@ -91,10 +91,10 @@ def set_metrics(
         "flip_rate": (np.array([float(len(set(v)) > 1) for v in rows]), ones),
         "A_original": (np.array([float(v[0]) for v in rows]), ones),
     }
-    info = {
-        "n_questions_with_set": n,
-        "n_questions_without_set": len(qs) - n,
-        "n_phrasings": sum(len(v) for v in rows),
-        "n_phrasings_answered": sum(1 for q in with_set for p in kept[q.id] if p.pid in answers),
-    }
+    info = ParaphraseCounts(
+        n_questions_with_set=n,
+        n_questions_without_set=len(qs) - n,
+        n_phrasings=sum(len(v) for v in rows),
+        n_phrasings_answered=sum(1 for q in with_set for p in kept[q.id] if p.pid in answers),
+    )
     return with_set, metrics, info
