@@ -132,8 +132,13 @@ class MetricBlock(_Record):
     """``time_accuracy`` only: the questions without a gold time reference (T undefined)."""
 
     def slices(self) -> dict[str, dict[str, SliceMetrics]]:
-        """The slice groups present, by group name (``by_complexity``, ``by_operator``)."""
-        return {g: s for g, s in (("by_complexity", self.by_complexity), ("by_operator", self.by_operator)) if s}
+        """The slice groups present, by group name, in declaration order: every ``by_*`` field is a group.
+
+        A new slice group is one more ``by_<name>`` field here (and on :class:`PairedBlock`), filled by
+        ``chronoqa.score.evaluate``; the evaluate CLI's tables and the report's summary read the groups from here.
+        """
+        groups = ((g, getattr(self, g)) for g in type(self).model_fields if g.startswith("by_"))
+        return {g: s for g, s in groups if s}
 
 
 class PairedEstimate(_Record):

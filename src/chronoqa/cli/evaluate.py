@@ -8,13 +8,23 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from chronoqa.cli._ui import plain_console, warn
+
+if TYPE_CHECKING:
+    from chronoqa.artifacts.metrics import (
+        Estimate,
+        EvaluationMetrics,
+        MetricBlock,
+        PairedBlock,
+        PairedEstimate,
+        SliceMetrics,
+    )
 
 __all__ = ["register", "render"]
 
@@ -23,64 +33,50 @@ def _fmt(v: Any) -> str:
     return "–" if v is None else f"{v:.3f}"
 
 
-def _ci(d: Mapping[str, Any]) -> str:
-    if d.get("ci_low") is None:
+def _ci(d: Estimate | PairedEstimate) -> str:
+    if d.ci_low is None or d.ci_high is None:
         return "–"
-    return f"[{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+    return f"[{d.ci_low:.3f}, {d.ci_high:.3f}]"
 
 
-def _block_table(title: str, block: Mapping[str, Any]) -> Table:
+def _block_table(title: str, block: MetricBlock) -> Table:
     table = Table(title=title, title_justify="left")
     for col in ("slice", "metric", "value", "95% CI", "n"):
         table.add_column(col, justify="left" if col in ("slice", "metric") else "right")
-    slices: list[tuple[str, Mapping[str, Any]]] = []
-    if "all" in block:
-        slices.append(("all", block["all"]))
-    for group in ("by_complexity", "by_operator"):
-        for name, res in (block.get(group) or {}).items():
-            slices.append((f"{name}", res))
+    slices: list[tuple[str, SliceMetrics]] = []
+    if block.all is not None:
+        slices.append(("all", block.all))
+    for group in block.slices().values():
+        slices += group.items()
     for label, res in slices:
         first = True
-        small = " (small)" if res.get("small_slice") else ""
-        for metric, d in res.items():
-            if not isinstance(d, Mapping):
-                continue
+        small = " (small)" if res.small_slice else ""
+        for metric, d in res.metrics.items():
             table.add_row(
-                f"{label}{small} (n={res['n_questions']})" if first else "",
-                metric,
-                _fmt(d["value"]),
-                _ci(d),
-                str(d["n"]),
+                f"{label}{small} (n={res.n_questions})" if first else "", metric, _fmt(d.value), _ci(d), str(d.n)
             )
             first = False
         table.add_section()
     return table
 
 
-def _compare_table(cmp: Mapping[str, Any], title: str) -> Table:
+def _compare_table(paired: Mapping[str, PairedBlock], title: str) -> Table:
     table = Table(title=title, title_justify="left")
     for col in ("metric", "A", "B", "A − B", "95% CI", "p", "q (BH)", "McNemar p"):
         table.add_column(col, justify="left" if col == "metric" else "right")
-    for metric, block in cmp["paired"].items():
-        r = block["all"]
+    for metric, block in paired.items():
+        r = block.all
         table.add_row(
-            metric,
-            _fmt(r["a"]),
-            _fmt(r["b"]),
-            _fmt(r["diff"]),
-            _ci(r),
-            _fmt(r["p_value"]),
-            _fmt(r["q_value_bh"]),
-            _fmt(r.get("mcnemar_p")),
+            metric, _fmt(r.a), _fmt(r.b), _fmt(r.diff), _ci(r), _fmt(r.p_value), _fmt(r.q_value_bh), _fmt(r.mcnemar_p)
         )
     return table
 
 
-def render(metrics: Mapping[str, Any], console: Console) -> None:
+def render(metrics: EvaluationMetrics, console: Console) -> None:
     """Print the metrics of :func:`chronoqa.score.evaluate.evaluate` as rich tables (rounded to 3 places)."""
     console.print(
-        f"{metrics['n_questions']} questions, seed {metrics['seed']}, "
-        f"{metrics['n_bootstrap']} bootstrap resamples, functional_only={metrics['functional_only']}"
+        f"{metrics.n_questions} questions, seed {metrics.seed}, "
+        f"{metrics.n_bootstrap} bootstrap resamples, functional_only={metrics.functional_only}"
     )
     titles = {
         "retrieval": "retrieval evidence and ranking",
@@ -89,18 +85,17 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         "paraphrase_sets": "paraphrase sets (A_all_k: every phrasing right; flip_rate: verdicts differ)",
     }
     for key, title in titles.items():
-        if key in metrics:
-            console.print(_block_table(title, metrics[key]))
-    if "compare" in metrics:
-        cmp = metrics["compare"]
-        console.print(_compare_table(cmp, f"paired comparison of runs: A = {cmp['a']}, B = {cmp['b']} (all questions)"))
-    if "compare_answers" in metrics:
-        console.print(
-            _compare_table(
-                metrics["compare_answers"], "paired comparison of answers: A = --answers, B = --compare-answers"
-            )
-        )
-    for w in metrics.get("warnings", []):
+        block = getattr(metrics, key)
+        if block is not None:
+            console.print(_block_table(title, block))
+    cmp = metrics.compare
+    if cmp is not None:
+        title = f"paired comparison of runs: A = {cmp.a}, B = {cmp.b} (all questions)"
+        console.print(_compare_table(cmp.paired, title))
+    if metrics.compare_answers is not None:
+        title = "paired comparison of answers: A = --answers, B = --compare-answers"
+        console.print(_compare_table(metrics.compare_answers.paired, title))
+    for w in metrics.warnings:
         warn(console, w)
 
 
@@ -244,7 +239,6 @@ def evaluate_cmd(
             judge=llm_judge,
             paraphrases=paraphrases,
         )
-        metrics = result.to_dict()
-        write_json(out, metrics)
-    render(metrics, console)
+        write_json(out, result.to_dict())
+    render(result.metrics, console)
     console.print(f"metrics written to {out}")

@@ -47,6 +47,9 @@ _CLASS_COLS = (
 _CLASS_TITLE = "Outcome classes (shares of the questions with a time reference; join columns: of the join questions)"
 
 
+_SLICES_FIRST = {"by_operator": 0, "by_complexity": 1}
+"""The slice groups' columns: by operator, then by complexity, then any other group by name."""
+
 Row = RetrievalRow | AnswerRow
 """A row of the summary: a scored run or a scored answer folder."""
 
@@ -130,8 +133,9 @@ def _composition_rows(comp: Composition) -> tuple[list[str], list[list[str]]]:
 
 def _slice_rows(rows: Sequence[Row], metric: str) -> tuple[list[str], list[list[str]]] | None:
     keys: list[tuple[str, str]] = []
+    groups = sorted({g for r in rows for g in r.slices}, key=lambda g: (_SLICES_FIRST.get(g, len(_SLICES_FIRST)), g))
     for r in rows:
-        for group in ("by_operator", "by_complexity"):
+        for group in groups:
             for name in r.slices.get(group) or {}:
                 if (group, name) not in keys:
                     keys.append((group, name))

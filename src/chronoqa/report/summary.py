@@ -54,8 +54,8 @@ def _ci(sl: SliceMetrics | None, metric: str) -> ShownCI | None:
 
 def _slices(block: MetricBlock, metrics: Sequence[str]) -> Slices:
     out: Slices = {}
-    for group in ("by_operator", "by_complexity"):
-        for name, sub in getattr(block, group).items():
+    for group, subs in block.slices().items():
+        for name, sub in subs.items():
             out.setdefault(group, {})[name] = SliceCell(
                 n_questions=sub.n_questions, small=sub.small_slice, metrics={m: _ci(sub, m) for m in metrics}
             )
