@@ -37,10 +37,9 @@ Sink = Callable[[pa.RecordBatch], None]
 #: Rows per batch handed to a sink.
 BATCH_ROWS = 1 << 20
 
-#: DuckDB's memory limit in a build (past it DuckDB spills to disk). Its working memory sits on top of the graph and
-#: index arrays the build keeps; at 3M mixed facts 256MB takes 190 MB off the build's peak against 1GB at the same
-#: CPU time (benchmarks/README.md, KG benchmark builder).
-MEMORY_LIMIT = "256MB"
+#: DuckDB's memory limit in a build (past it DuckDB spills to disk). 256MB took 19% off the 3M build's peak but
+#: the 10M build failed under it (DuckDB out of memory): benchmarks/results/build_kg_memory.json.
+MEMORY_LIMIT = "1GB"
 #: Spark settings of every session the engine builds: integer overflow is an error (ANSI), times in UTC.
 SPARK_CONF: Mapping[str, str] = {
     "spark.sql.ansi.enabled": "true",
