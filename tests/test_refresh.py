@@ -364,6 +364,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, hand: dict[str, Path])
         assert len(err.strip().splitlines()) == 1, err
 
 
+def test_answers_to_retired_questions_are_dropped_and_counted(hand: dict[str, Path], tmp_path: Path) -> None:
+    old = load_release(hand["old"]).questions
+    retired = {c.id for c in read_changes(hand["new"] / CHANGES_FILE) if c.change == "retired"}
+    write_answers(tmp_path / "ans", [AnswerRecord(q.id, "gold", "ok", "x") for q in old], {})
+    code, out, err = run_cli(
+        ["evaluate", "--bench", str(hand["new"]), "--answers", str(tmp_path / "ans"), "--bootstrap", "0",
+         "--out", str(tmp_path / "m.json")]
+    )  # fmt: skip
+    assert code == 0, err
+    typed = EvaluationMetrics.from_dict(json.loads((tmp_path / "m.json").read_text()), "m.json").two_gold
+    assert retired and typed is not None and typed.retired_answers_dropped == len(retired)
+    assert typed.drift.retired == len(retired) and typed.answered == len(old) - len(retired)
+    assert f"{len(retired)} answers are to questions the refresh retired" in out + err
+
+
 def test_report_shows_the_drift_of_a_refreshed_release(hand: dict[str, Path]) -> None:
     from chronoqa.artifacts.metrics import MetricsFolder
     from chronoqa.report import build_summary
