@@ -41,6 +41,8 @@ from chronoqa.pipeline.config import load_config
 from chronoqa.pipeline.run import run_pipeline
 files, out, n_questions, lists = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 cfg = load_config(None, files=files, out=out, build={"n_questions": n_questions}, **lists)
+def summary_json(summary):  # a typed Summary, or the plain dict of a tree from before it was typed
+    return summary.to_dict() if hasattr(summary, "to_dict") else summary
 t0 = time.perf_counter()
 res = run_pipeline(cfg)
 total = time.perf_counter() - t0
@@ -49,7 +51,7 @@ with open("/proc/self/status") as fh:
 use = resource.getrusage(resource.RUSAGE_SELF)
 print(json.dumps({"total_s": total, "peak_mb": peak, "cpu_s": use.ru_utime + use.ru_stime,
                   "stages": {s.name: s.seconds for s in res.stages},
-                  "n_scored": res.summary["composition"]["n_scored"]}))
+                  "n_scored": summary_json(res.summary)["composition"]["n_scored"]}))
 """
 
 

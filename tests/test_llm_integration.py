@@ -193,7 +193,7 @@ def test_structured_protocol_real_llm_parse_rate_and_fields(server: str, tmp_pat
     assert replies["n_json"] >= 1, [r.raw for r in recs]
 
     res = evaluate(rel, answers=tmp_path / "s", n_bootstrap=0)
-    assert res.metrics.replies == replies
+    assert res.metrics.replies is not None and res.metrics.replies.to_dict() == replies
     rows = {t.qid: t for t in res.time_rows}
     qs = {q.id: q for q in load_release(rel).questions}
     for r in recs:  # a parsed reply's T is its fields' verdict

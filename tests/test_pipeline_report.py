@@ -2,6 +2,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from chronoqa.artifacts.summary import Summary
+from chronoqa.errors import DataError
 from chronoqa.report import render_html, render_markdown, summary_table
 from chronoqa.report.summary import _warnings
 
@@ -10,11 +14,16 @@ def _m(v: float, lo: float, hi: float, n: int = 100) -> dict[str, Any]:
     return {"value": v, "lo": lo, "hi": hi, "n": n}
 
 
-def _summary() -> dict[str, Any]:
+def _answer_row(name: str, **fields: Any) -> dict[str, Any]:
+    row = {"name": name, "answerer": name, "run": None, "run_control": False, "protocol": None, "replies": None,
+           "model": None, "by_status": {}, "metrics": {}, "judge": {}, "n_time_refs_missing": None, "slices": {},
+           "warnings": []}  # fmt: skip
+    return row | fields
+
+
+def _summary_dict() -> dict[str, Any]:
     prior = {
-        "name": "prior",
-        "answerer": "prior",
-        "run": None,
+        **_answer_row("prior"),
         "metrics": {"A": _m(0.25, 0.21, 0.30), "T": None},
         "slices": {
             "by_operator": {
@@ -29,16 +38,19 @@ def _summary() -> dict[str, Any]:
         "name": "oracle",
         "spec": "oracle",
         "control": True,
+        "n_questions": 100,
         "metrics": {"CCR": _m(0.9, 0.85, 0.95)},
         "slices": {},
         "warnings": ["retrieval slice by_operator=tiny has 5 questions (< 30): its CIs are wide"],
     }
-    stale = {"name": "stale_only", "spec": "stale_only", "control": True,
+    stale = {"name": "stale_only", "spec": "stale_only", "control": True, "n_questions": 100,
              "metrics": {"CCR": _m(0.2, 0.1, 0.3), "coverage": _m(0.0, 0.0, 0.0)},
              "slices": {}, "warnings": []}  # fmt: skip
-    bm25 = {"name": "x", "spec": "<script>alert(1)</script>", "control": False, "metrics": {"CCR": _m(0.5, 0.4, 0.6)},
+    bm25 = {"name": "x", "spec": "<script>alert(1)</script>", "control": False, "n_questions": 100,
+            "metrics": {"CCR": _m(0.5, 0.4, 0.6)},
             "slices": {}, "warnings": []}  # fmt: skip
     return {
+        "format": 1,
         "composition": {
             "name": "t",
             "n_questions": 10,
@@ -54,6 +66,7 @@ def _summary() -> dict[str, Any]:
             "time_tag_hidden": 10,
             "functional": {"dist": 1, "stale": 1, "n": 10},
             "as_of": "2026-01-01",
+            "drift": None,
         },
         "retrieval": [bm25, oracle, stale],
         "answers": [prior],
@@ -62,9 +75,13 @@ def _summary() -> dict[str, Any]:
     }
 
 
+def _summary(**fields: Any) -> Summary:
+    return Summary.from_dict(_summary_dict() | fields)
+
+
 def test_warnings_flag_strong_prior_small_slices_and_controls() -> None:
     s = _summary()
-    w = _warnings(s["retrieval"], s["answers"], min_slice=30)
+    w = _warnings(s.retrieval, s.answers, min_slice=30)
     text = "\n".join(w)
     assert "strong question-only prior on operator=interval" in text
     assert "operator=sequence" not in text  # CI low 0.05 < 0.2
@@ -77,8 +94,7 @@ def test_warnings_flag_strong_prior_small_slices_and_controls() -> None:
 
 
 def test_html_is_self_contained_and_escaped() -> None:
-    s = _summary()
-    s["warnings"] = ["w <b>1</b>"]
+    s = _summary(warnings=["w <b>1</b>"])
     page = render_html(s)
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "src=" not in page and "http" not in page and "<link" not in page
@@ -87,3 +103,15 @@ def test_html_is_self_contained_and_escaped() -> None:
     assert "| oracle (control) |" in md and r"0.900 \[0.850, 0.950\]" in md  # brackets escaped (no link)
     rh, rr, _, ar = summary_table(s)
     assert rh[0] == "retriever" and rr[1][0] == "oracle (control)" and ar[0][1] == "0.250 [0.210, 0.300]"
+
+
+def test_summary_json_round_trips_and_a_bad_field_is_named() -> None:
+    d = _summary_dict()
+    assert Summary.from_dict(d).to_dict() == d  # every key written back as read, nulls included
+    assert Summary.from_dict(d).answers[0].slices["by_operator"]["tiny"].small is True
+    bad = _summary_dict()
+    bad["retrieval"][1]["metrics"]["CCR"]["n"] = "many"
+    with pytest.raises(DataError) as err:
+        Summary.from_dict(bad, "run/report/summary.json")
+    assert err.value.field == "retrieval[1].metrics.CCR.n"
+    assert "run/report/summary.json" in str(err.value) and "chronoqa run --force" in str(err.value)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from answer_fixtures import write_fixture
+from chronoqa.artifacts.summary import read_summary
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, read_jsonl, sha256_file
 from chronoqa.outdir import LOCK_FILE, MARKER
@@ -95,19 +96,20 @@ def test_pipeline_on_fixture_then_skips_everything(tmp_path: Path) -> None:
     assert html.count("<script") == 2 and "<script src" not in html
     assert "http://" not in html.replace(srv.base_url, "") and "https://" not in html
     summ = res.summary
-    specs = {r["spec"]: r for r in summ["retrieval"]}
+    specs = {r.spec: r.to_dict() for r in summ.retrieval}
     assert set(specs) == {"bm25", "oracle", "empty"}
     assert specs["oracle"]["control"] and not specs["bm25"]["control"]
     # the oracle control returns the gold chain: CCR 1 on every question (independent: construction)
     assert specs["oracle"]["metrics"]["CCR"]["value"] == 1.0
     assert specs["empty"]["metrics"]["CCR"]["value"] == 0.0
-    ans = {r["name"]: r for r in summ["answers"]}
+    ans = {r.name: r.to_dict() for r in summ.answers}
     # the extractive reader over the oracle facts: hand-worked answers of the fixture are all right
     assert ans["extractive@oracle"]["metrics"]["A"]["value"] == 1.0
     assert ans["extractive@empty"]["metrics"]["A"]["value"] == 0.0
     # the fake LLM says Blue FC / Lyon: right on q1 and q4 only
     assert ans["llm-closed_book@1"]["metrics"]["A"]["value"] == 0.5
-    assert all(r["metrics"]["A"]["lo"] is not None for r in summ["answers"])
+    assert all(r["metrics"]["A"]["lo"] is not None for r in ans.values())
+    assert summ == read_summary(res.report_html.parent)  # summary.json holds the summary the run returned
 
 
 def test_llm_failures_scored_wrong_in_pipeline(tmp_path: Path) -> None:
@@ -127,7 +129,7 @@ def test_llm_failures_scored_wrong_in_pipeline(tmp_path: Path) -> None:
         res = run_pipeline(cfg)
     recs = list(read_jsonl(tmp_path / "run" / "answer-llm-closed_book@1" / "answers.jsonl"))
     assert len(recs) == 4 and {r["status"] for r in recs} == {"error"}
-    row = next(r for r in res.summary["answers"] if r["name"] == "llm-closed_book@1")
+    row = next(r.to_dict() for r in res.summary.answers if r.name == "llm-closed_book@1")
     assert row["metrics"]["A"]["value"] == 0.0 and row["metrics"]["error_rate"]["value"] == 1.0
 
 
@@ -285,17 +287,17 @@ def test_pipeline_with_paraphrase_sets(tmp_path: Path) -> None:
     with_set = [q for q in gold if len(texts[q]) > 1]
     right = {q: [model(t) in gold[q] for t in texts[q]] for q in with_set}
     assert any(len(set(v)) > 1 for v in right.values())  # a flip to count
-    row = next(r for r in res.summary["answers"] if r["name"] == "llm-closed_book@1")
-    assert row["metrics"]["A_all_k"]["value"] == pytest.approx(sum(all(v) for v in right.values()) / len(with_set))
-    assert row["metrics"]["flip_rate"]["value"] == pytest.approx(
-        sum(len(set(v)) > 1 for v in right.values()) / len(with_set)
-    )
-    assert row["metrics"]["A_all_k"]["lo"] is not None
-    assert row["metrics"]["A"]["value"] == pytest.approx(
+    row = next(r for r in res.summary.answers if r.name == "llm-closed_book@1")
+    a_all_k, flip, a = (row.metrics[m] for m in ("A_all_k", "flip_rate", "A"))
+    assert a_all_k is not None and flip is not None and a is not None
+    assert a_all_k.value == pytest.approx(sum(all(v) for v in right.values()) / len(with_set))
+    assert flip.value == pytest.approx(sum(len(set(v)) > 1 for v in right.values()) / len(with_set))
+    assert a_all_k.lo is not None
+    assert a.value == pytest.approx(
         sum(("Blue FC" in gold[q]) or ("Lyon" in gold[q] and "born" in texts[q][0]) for q in gold) / len(gold)
     )
     assert "A all-k" in res.report_html.read_text() and "A all-k" in res.report_md.read_text()
     verdicts = {v.qid: v for v in read_verdicts(tmp_path / "run" / "evaluate", "answers", "llm-closed_book@1")}
     for q in with_set:
-        assert [p[1] for p in verdicts[q].phrasings or []] == texts[q][1:]
-        assert [bool(p[2]) for p in verdicts[q].phrasings or []] == right[q][1:]
+        assert [p.text for p in verdicts[q].phrasings or []] == texts[q][1:]
+        assert [bool(p.A) for p in verdicts[q].phrasings or []] == right[q][1:]

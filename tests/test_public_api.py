@@ -77,7 +77,7 @@ def test_every_stage_feeds_the_next_through_the_public_api(tmp_path: Path) -> No
     assert read_metrics(tmp_path / "evaluate") == folder
     summary = build_summary(release, tmp_path / "evaluate", config={"split": "test"})
     assert summary == build_summary(release, folder, config={"split": "test"})
-    assert [r["spec"] for r in summary["retrieval"]] == ["oracle"]
-    assert summary["retrieval"][0]["control"] is True
-    assert summary["answers"][0]["answerer"] == "extractive"
+    assert [r.spec for r in summary.retrieval] == ["oracle"]
+    assert summary.retrieval[0].control is True
+    assert summary.answers[0].answerer == "extractive"
     assert "oracle" in render_html(summary) and "extractive" in render_markdown(summary)

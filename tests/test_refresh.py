@@ -19,6 +19,7 @@ import pytest
 
 from chronoqa.artifacts.answers import AnswerRecord, write_answers
 from chronoqa.artifacts.changes import CHANGES_FILE, ChangeRecord, read_changes
+from chronoqa.artifacts.metrics import EvaluationMetrics
 from chronoqa.artifacts.release import load_release
 from chronoqa.generate.refresh import refresh
 from chronoqa.generate.refresh.keys import next_version, question_key
@@ -280,6 +281,8 @@ def test_evaluate_scores_old_answers_under_both_golds(tmp_path: Path, leaders: d
     assert block["old_gold"]["A"]["value"] == pytest.approx(len(old) / n)
     assert block["new_gold"]["A"]["value"] == pytest.approx((len(old) - len(renamed)) / n)
     assert "old gold" in out and "new gold" in out
+    typed = EvaluationMetrics.from_dict(json.loads((tmp_path / "m.json").read_text()), "m.json").two_gold
+    assert typed is not None and typed.retired_answers_dropped == 0 and typed.answered == len(old)
 
 
 # -- Wikidata12k with its last years cut -------------------------------------------------------------------------
@@ -362,6 +365,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, hand: dict[str, Path])
         assert len(err.strip().splitlines()) == 1, err
 
 
+def test_answers_to_retired_questions_are_dropped_and_counted(hand: dict[str, Path], tmp_path: Path) -> None:
+    old = load_release(hand["old"]).questions
+    retired = {c.id for c in read_changes(hand["new"] / CHANGES_FILE) if c.change == "retired"}
+    write_answers(tmp_path / "ans", [AnswerRecord(q.id, "gold", "ok", "x") for q in old], {})
+    code, out, err = run_cli(
+        ["evaluate", "--bench", str(hand["new"]), "--answers", str(tmp_path / "ans"), "--bootstrap", "0",
+         "--out", str(tmp_path / "m.json")]
+    )  # fmt: skip
+    assert code == 0, err
+    typed = EvaluationMetrics.from_dict(json.loads((tmp_path / "m.json").read_text()), "m.json").two_gold
+    assert retired and typed is not None and typed.retired_answers_dropped == len(retired)
+    assert typed.drift.retired == len(retired) and typed.answered == len(old) - len(retired)
+    assert f"{len(retired)} answers are to questions the refresh retired" in out + err
+
+
 def test_report_shows_the_drift_of_a_refreshed_release(hand: dict[str, Path]) -> None:
     from chronoqa.artifacts.metrics import MetricsFolder
     from chronoqa.report import build_summary
@@ -371,10 +389,10 @@ def test_report_shows_the_drift_of_a_refreshed_release(hand: dict[str, Path]) ->
     for c in read_changes(hand["new"] / CHANGES_FILE):
         counts[c.change] += 1
     summary = build_summary(hand["new"], MetricsFolder())
-    assert summary["composition"]["drift"] == {"from": "1.0.0", "to": "2.0.0", "changes": counts}
+    assert summary.to_dict()["composition"]["drift"] == {"from": "1.0.0", "to": "2.0.0", "changes": counts}
     line = f"Refreshed release 1.0.0 -> 2.0.0: unchanged {counts['unchanged']}, gold_changed {counts['gold_changed']}"
     assert line in render_markdown(summary) and html.escape(line, quote=False) in render_html(summary)
-    assert build_summary(hand["old"], MetricsFolder())["composition"]["drift"] is None
+    assert build_summary(hand["old"], MetricsFolder()).composition.drift is None
 
 
 def test_refresh_is_deterministic(tmp_path: Path, hand: dict[str, Path]) -> None:

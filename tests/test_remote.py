@@ -480,7 +480,7 @@ def test_pipeline_bench_uri_runs_on_the_cached_copy(tmp_path: Path, monkeypatch:
     for bench, name in ((str(rel), "local"), (uri, "remote")):
         cfg = load_config(None, bench=bench, out=str(tmp_path / f"run-{name}"), retrievers="bm25", controls="oracle",
                           baselines="prior", n_bootstrap=20)  # fmt: skip
-        summaries.append(run_pipeline(cfg).summary)
+        summaries.append(run_pipeline(cfg).summary.to_dict())
     for key in ("answers", "retrieval", "composition"):
         assert summaries[0][key] == summaries[1][key], key
     assert summaries[1]["manifest"]["config"]["bench"] == uri, "the run records the URI it was given"

@@ -180,11 +180,14 @@ def test_the_judge_sees_a_structured_replys_fields() -> None:
 
 
 def test_the_report_shows_the_judges_agreement_on_the_answerer_line() -> None:
+    from chronoqa.artifacts.summary import AnswerRow, ShownCI, Summary
     from chronoqa.report.render import summary_table
 
-    row: dict[str, Any] = {"answerer": "llm(model=m)", "run": None, "replies": None, "metrics": {},
-                           "judge": {"judge_agreement": {"value": 0.75, "lo": None, "hi": None, "n": 8}}}  # fmt: skip
-    _, _, _, rows = summary_table({"retrieval": [], "answers": [row]})
+    row = AnswerRow(name="m", answerer="llm(model=m)", run=None, run_control=False, protocol=None, replies=None,
+                    model="m", by_status={}, metrics={}, n_time_refs_missing=None, slices={}, warnings=[],
+                    judge={"judge_agreement": ShownCI(value=0.75, lo=None, hi=None, n=8)})  # fmt: skip
+    summary = Summary.model_construct(retrieval=[], answers=[row])  # the table reads the rows only
+    _, _, _, rows = summary_table(summary)
     assert rows[0][0] == "llm(model=m) · LLM judge agrees with the rules on 75.0% of 8 decided"
-    _, _, _, rows = summary_table({"retrieval": [], "answers": [{**row, "judge": {}}]})
+    _, _, _, rows = summary_table(summary.model_copy(update={"answers": [row.model_copy(update={"judge": {}})]}))
     assert rows[0][0] == "llm(model=m)"  # no judge run: the line is as before

@@ -93,8 +93,8 @@ def test_parse_counts_count_only_replies_of_a_structured_protocol() -> None:
         read_reply("c", "x", _OK),
         AnswerRecord("d", "x", "error", None, error="HTTP 500"),
     ]
-    assert parse_counts(recs) == {"n_replies": 3, "n_json": 2, "parse_rate": 2 / 3}
-    assert parse_counts([AnswerRecord("e", "x", "ok", "A")])["parse_rate"] is None
+    assert parse_counts(recs).to_dict() == {"n_replies": 3, "n_json": 2, "parse_rate": 2 / 3}
+    assert parse_counts([AnswerRecord("e", "x", "ok", "A")]).parse_rate is None
 
 
 def test_the_schema_sent_is_the_one_replies_are_validated_with() -> None:
@@ -257,7 +257,8 @@ def test_structured_protocol_end_to_end_reports_its_parse_rate_and_judges_fields
     assert [recs[q].reply_format for q in ("q1", "q2", "q3", "q4")] == ["json", "json", "prose", "prose"]
 
     res = evaluate(rel, answers=tmp_path / "ans", n_bootstrap=0, split="test")
-    assert res.metrics.replies == {"n_replies": 4, "n_json": 2, "parse_rate": 0.5}
+    assert res.metrics.replies is not None
+    assert res.metrics.replies.to_dict() == {"n_replies": 4, "n_json": 2, "parse_rate": 0.5}
     a = {o.qid: o.correct for o in res.answer_outcomes}
     t = {r.qid: r.T for r in res.time_rows}
     assert a == {"q1": True, "q2": True, "q3": True, "q4": False}

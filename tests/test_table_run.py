@@ -55,7 +55,7 @@ def test_run_tables_builds_the_cli_release_and_scores_it(tmp_path: Path) -> None
     built = tmp_path / "run" / "build"
     for f in ("benchmark.jsonl", "corpus.jsonl", "qrels", "functional_negatives.jsonl", "DATACARD.md"):
         assert (built / f).read_bytes() == (out / f).read_bytes(), f
-    specs = {r["spec"]: r for r in res.summary["retrieval"]}
+    specs = {r["spec"]: r for r in res.summary.to_dict()["retrieval"]}
     assert specs["oracle"]["metrics"]["CCR"]["value"] == 1.0  # the oracle returns S*: identity holds
     assert specs["empty"]["metrics"]["CCR"]["value"] == 0.0
     assert all(s.skipped for s in run_pipeline(cfg).stages)  # unchanged inputs: nothing recomputed
@@ -95,9 +95,9 @@ def test_run_tables_on_a_status_table(tmp_path: Path) -> None:
         build={"per_cell": 5, "as_of": "2025-01-01"},
     )
     res = run_pipeline(cfg)
-    specs = {r["spec"]: r for r in res.summary["retrieval"]}
+    specs = {r["spec"]: r for r in res.summary.to_dict()["retrieval"]}
     assert specs["oracle"]["metrics"]["CCR"]["value"] == 1.0
-    assert {r["name"] for r in res.summary["answers"]} >= {"prior", "extractive@bm25", "extractive@oracle"}
+    assert {r["name"] for r in res.summary.to_dict()["answers"]} >= {"prior", "extractive@bm25", "extractive@oracle"}
 
 
 def _declared_laws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

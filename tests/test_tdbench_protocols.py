@@ -143,7 +143,7 @@ def test_run_with_both_protocols_reports_partial_credit_and_classes(release: Rel
     assert len(opened) == n  # every open-book prompt showed a table, closed-book none
     meta = read_json(tmp_path / "run" / "answer-llm-tdbench_open@1" / "answers.meta.json")
     assert meta["protocol"]["id"] == "tdbench_open@1" and meta["open_book"]["random_rows"] == RANDOM_ROWS
-    rows = {r["protocol"]: r for r in res.summary["answers"] if r.get("protocol")}
+    rows = {r["protocol"]: r for r in res.summary.to_dict()["answers"] if r.get("protocol")}
     closed, opened_row = rows["tdbench_closed@1"], rows["tdbench_open@1"]
     assert closed["metrics"]["A"]["value"] == 0.0 and closed["metrics"]["other_wrong"]["value"] == 1.0
     m = opened_row["metrics"]

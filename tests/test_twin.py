@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from chronoqa.answer import answer_release
 from chronoqa.answer.registry import make_answerer
+from chronoqa.artifacts.metrics import EvaluationMetrics
 from chronoqa.artifacts.release import load_release
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.order import canonical_graph
@@ -310,8 +311,12 @@ def test_closed_book_memory_gap_in_the_cli(yago: dict[str, Path], tmp_path: Path
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     assert "memory gap" in res.output
-    gap = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["memory_gap"]["paired"]["A"]["all"]
+    data = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    gap = data["memory_gap"]["paired"]["A"]["all"]
     assert gap["a"] == 1.0 and 0 < gap["ci_low"] <= gap["diff"] <= gap["ci_high"]
+    twin = EvaluationMetrics.from_dict(data, "m.json").twin  # the file reads back typed
+    assert twin is not None and twin.release == yago["shift_years"].name
+    assert twin.transform is not None and twin.transform.kind == "shift_years"
 
 
 # --- knowledge-cutoff slices ------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from chronoqa.answer.client import ChatClient, ChatResult, ClientConfig
 from chronoqa.answer.prompts import get_protocol, parse_response
 from chronoqa.answer.structured import read_reply, response_formats
 from chronoqa.answer.tdbench import RANDOM_ROWS, rows_by_question
-from chronoqa.artifacts.answers import parse_counts
+from chronoqa.artifacts.answers import ReplyCounts, parse_counts
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
 
@@ -41,7 +41,7 @@ class LLMAnswerer:
         self.uses_evidence = self.protocol.uses_evidence
         self.spec = spec or f"llm(model={config.model},protocol={self.protocol.id})"
         self.last_stats: dict[str, int] = {}
-        self.last_replies: dict[str, Any] = {}
+        self.last_replies: ReplyCounts | None = None
 
     def meta(self) -> dict[str, Any]:
         """Protocol, model and every parameter (not the API key)."""
@@ -52,7 +52,7 @@ class LLMAnswerer:
             **({"open_book": {"random_rows": RANDOM_ROWS, "seed": self.config.seed}} if self.protocol.table else {}),
             "client": self.config.public_dict(),
             **({"calls": dict(self.last_stats)} if self.last_stats else {}),
-            **({"replies": dict(self.last_replies)} if self.last_replies else {}),
+            **({"replies": self.last_replies.to_dict()} if self.last_replies is not None else {}),
         }
 
     def answer(

@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema, field_validator
 
+from chronoqa.artifacts.schema import JsonRecord
 from chronoqa.errors import ChronoqaError, DataError
 from chronoqa.io import numbered_jsonl, read_json, write_json, write_jsonl
 
@@ -36,7 +37,11 @@ __all__ = [
     "STATUSES",
     "AnswerClaim",
     "AnswerRecord",
+    "AnswerRunRef",
+    "AnswersMeta",
     "DateClaim",
+    "ProtocolRef",
+    "ReplyCounts",
     "StructuredAnswer",
     "answers_file",
     "capped",
@@ -195,15 +200,70 @@ class AnswerRecord:
         )
 
 
-def parse_counts(records: Iterable[AnswerRecord]) -> dict[str, Any]:
-    """How many replies of a structured protocol parsed as JSON: ``{"n_replies", "n_json", "parse_rate"}``.
+class ReplyCounts(JsonRecord):
+    """How many replies of a structured protocol parsed as JSON (``replies`` of a metrics file and an answers meta)."""
+
+    n_replies: int
+    n_json: int
+    parse_rate: float | None
+    """``n_json / n_replies``; ``None`` when there is no reply to count."""
+
+
+class ProtocolRef(JsonRecord):
+    """The prompt protocol an LLM answered under (``name@version`` is its ``id``)."""
+
+    name: str
+    version: int
+    id: str
+
+
+class AnswerRunRef(JsonRecord):
+    """The run file whose facts the answerer read: its name and sha256, and the run's spec and control flag."""
+
+    path: str | None = None
+    sha256: str | None = None
+    spec: str | None = None
+    control: bool | None = None
+
+
+class AnswersMeta(JsonRecord):
+    """``answers.meta.json``: who answered, from what, and how it went; the keys the report reads are declared.
+
+    Every answer folder has ``answerer``, ``release``, ``split``, ``run``, ``n_questions`` and ``by_status``
+    (written by :func:`chronoqa.answer.answer_release`); an LLM adds ``protocol``, ``model`` and, for a structured
+    protocol, ``replies``. The answerer's other parameters (``k``, ``client``, ``max_hops``, ...) are kept as
+    written. A key not in the file stays out of its JSON form.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+    _WHAT: ClassVar[str] = "an answers meta"
+    _FIX: ClassVar[str] = "rerun the answer stage (chronoqa run --force), or correct the field"
+
+    answerer: str | None = None
+    release: str | None = None
+    split: str | None = None
+    run: AnswerRunRef | None = None
+    n_questions: int | None = None
+    by_status: dict[str, int] = Field(default_factory=dict)
+    protocol: ProtocolRef | None = None
+    model: str | None = None
+    replies: ReplyCounts | None = None
+
+    @property
+    def run_control(self) -> bool:
+        """Whether the answers read a control run."""
+        return bool(self.run is not None and self.run.control)
+
+
+def parse_counts(records: Iterable[AnswerRecord]) -> ReplyCounts:
+    """How many replies of a structured protocol parsed as JSON.
 
     Only records with a ``reply_format`` are replies of such a protocol (failed calls and free-text
-    protocols have none); ``parse_rate`` is ``None`` when there is no reply to count.
+    protocols have none).
     """
     formats = [r.reply_format for r in records if r.reply_format is not None]
     n_json = sum(1 for f in formats if f == "json")
-    return {"n_replies": len(formats), "n_json": n_json, "parse_rate": n_json / len(formats) if formats else None}
+    return ReplyCounts(n_replies=len(formats), n_json=n_json, parse_rate=n_json / len(formats) if formats else None)
 
 
 def answers_file(path: str | Path) -> Path:
@@ -318,8 +378,11 @@ def read_answers(path: str | Path, *, max_chars: int = MAX_ANSWER_CHARS) -> list
     return out
 
 
-def read_answers_meta(path: str | Path) -> dict[str, Any]:
-    """The ``answers.meta.json`` beside an answers file (or in its folder); empty when there is none."""
+def read_answers_meta(path: str | Path) -> AnswersMeta:
+    """The ``answers.meta.json`` beside an answers file (or in its folder); empty when there is none.
+
+    A field of the wrong type raises :class:`~chronoqa.errors.DataError` naming the file and the field.
+    """
     meta = answers_file(path).with_name(ANSWERS_META_FILE)
     data = read_json(meta) if meta.is_file() else {}
-    return dict(data) if isinstance(data, dict) else {}
+    return AnswersMeta.from_dict(data if isinstance(data, dict) else {}, str(meta))

@@ -20,13 +20,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import ClassVar, Final
 
-from chronoqa.artifacts.schema import read_records
+from chronoqa.artifacts.schema import JsonRecord, read_records
 from chronoqa.io import numbered_jsonl, write_jsonl
 from chronoqa.records import Record
 
-__all__ = ["CHANGES_FILE", "CHANGES_MD", "CHANGE_CLASSES", "ChangeRecord", "read_changes", "write_changes"]
+__all__ = [
+    "CHANGES_FILE",
+    "CHANGES_MD",
+    "CHANGE_CLASSES",
+    "ChangeCounts",
+    "ChangeRecord",
+    "read_changes",
+    "write_changes",
+]
 
 CHANGES_FILE: Final = "changes.jsonl"
 CHANGES_MD: Final = "CHANGES.md"
@@ -51,6 +59,28 @@ class ChangeRecord(Record):
     facts_removed: tuple[str, ...] = ()
     facts_redated: tuple[str, ...] = ()
     regrounded: bool = True
+
+
+class ChangeCounts(JsonRecord):
+    """Questions per change class (a release manifest's ``refresh.changes``, an evaluation's ``two_gold.drift``)."""
+
+    _WHAT: ClassVar[str] = "a change counts"
+    _FIX: ClassVar[str] = "refresh the release again (chronoqa refresh), or correct the field"
+
+    unchanged: int
+    gold_changed: int
+    retired: int
+    new: int
+
+    @classmethod
+    def of(cls, records: Iterable[ChangeRecord]) -> ChangeCounts:
+        """The counts of a refresh's change records."""
+        changes = [r.change for r in records]
+        return cls(**{k: changes.count(k) for k in CHANGE_CLASSES})
+
+    def items(self) -> list[tuple[str, int]]:
+        """``(change class, questions)`` in :data:`CHANGE_CLASSES` order."""
+        return [(k, getattr(self, k)) for k in CHANGE_CLASSES]
 
 
 def write_changes(path: str | Path, records: Iterable[ChangeRecord]) -> int:

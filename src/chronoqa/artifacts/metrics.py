@@ -22,11 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, ClassVar, Literal, NamedTuple, overload
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     TypeAdapter,
@@ -35,7 +33,9 @@ from pydantic import (
     model_validator,
 )
 
-from chronoqa.artifacts.schema import shown_value
+from chronoqa.artifacts.answers import AnswersMeta, ReplyCounts
+from chronoqa.artifacts.changes import ChangeCounts
+from chronoqa.artifacts.schema import JsonRecord
 from chronoqa.errors import DataError
 from chronoqa.io import read_json, read_jsonl, read_text, write_json, write_jsonl
 
@@ -47,15 +47,21 @@ __all__ = [
     "Estimate",
     "EvaluationMetrics",
     "MetricBlock",
+    "MetricsBeside",
     "MetricsFolder",
     "MetricsKind",
     "MetricsRecord",
     "PairedBlock",
     "PairedEstimate",
+    "ParaphraseCounts",
+    "Phrasing",
     "RetrievalVerdict",
     "RunComparison",
     "RunRef",
     "SliceMetrics",
+    "TwinRef",
+    "TwinTransform",
+    "TwoGold",
     "Verdict",
     "read_metrics",
     "read_verdicts",
@@ -69,14 +75,33 @@ VERDICTS_SUFFIX = ".verdicts.jsonl"
 """The per-question verdicts beside a metrics file (``<name>.verdicts.jsonl``; never matched by ``*.json``)."""
 
 
-class _Record(BaseModel):
-    """Frozen, no unknown keys; a field with a default is an optional key, written only when it was given."""
+class _Record(JsonRecord):
+    """A part of a metrics record (errors name a metrics record; the fix reruns the evaluate stage)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    _WHAT: ClassVar[str] = "a metrics"
+    _FIX: ClassVar[str] = "rerun the evaluate stage (chronoqa run --force), or correct the field"
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form (optional keys that were not given are left out)."""
-        return self.model_dump(exclude_unset=True)
+
+class MetricsBeside(JsonRecord):
+    """A record whose ``metrics`` (by metric name) are written flat, beside the record's own keys.
+
+    :class:`SliceMetrics` (``n_questions``, ``small_slice``) and the summary's slice cells are such records.
+    """
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "metrics" not in data:
+            own = set(cls.model_fields) - {"metrics"}
+            return {k: v for k, v in data.items() if k in own} | {
+                "metrics": {k: v for k, v in data.items() if k not in own}
+            }
+        return data
+
+    @model_serializer(mode="wrap")
+    def _flatten(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        return out.pop("metrics") | out
 
 
 class Estimate(_Record):
@@ -88,28 +113,13 @@ class Estimate(_Record):
     n: int
 
 
-class SliceMetrics(_Record):
+class SliceMetrics(MetricsBeside, _Record):
     """Every metric of one slice. In JSON the metric names sit beside ``n_questions`` and ``small_slice``."""
 
     metrics: dict[str, Estimate]
     n_questions: int
     small_slice: bool = False
     """True when the slice has fewer than ``min_slice`` questions (its CIs are wide)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _nest(cls, data: Any) -> Any:
-        if isinstance(data, Mapping) and "metrics" not in data:
-            own = {"n_questions", "small_slice"}
-            return {k: v for k, v in data.items() if k in own} | {
-                "metrics": {k: v for k, v in data.items() if k not in own}
-            }
-        return data
-
-    @model_serializer(mode="wrap")
-    def _flatten(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        out: dict[str, Any] = handler(self)
-        return out.pop("metrics") | out
 
     def get(self, metric: str) -> Estimate | None:
         """One metric's estimate (``None`` when it was not computed)."""
@@ -129,10 +139,12 @@ class MetricBlock(_Record):
     """``time_accuracy`` only: the questions without a gold time reference (T undefined)."""
 
     def slices(self) -> dict[str, dict[str, SliceMetrics]]:
-        """The slice groups present, by group name (``by_complexity``, ``by_operator``, ``by_cutoff``)."""
-        groups = (
-            ("by_complexity", self.by_complexity), ("by_operator", self.by_operator), ("by_cutoff", self.by_cutoff)
-        )  # fmt: skip
+        """The slice groups present, by group name, in declaration order: every ``by_*`` field is a group.
+
+        A new slice group is one more ``by_<name>`` field here (and on :class:`PairedBlock`), filled by
+        ``chronoqa.score.evaluate``; the evaluate CLI's tables and the report's summary read the groups from here.
+        """
+        groups = ((g, getattr(self, g)) for g in type(self).model_fields if g.startswith("by_"))
         return {g: s for g, s in groups if s}
 
 
@@ -185,6 +197,63 @@ class AnswerComparison(_Record):
     paired: dict[str, PairedBlock]
 
 
+class ParaphraseCounts(_Record):
+    """The paraphrase set of an evaluation: questions with and without a set, phrasings, phrasings answered."""
+
+    n_questions_with_set: int
+    n_questions_without_set: int
+    n_phrasings: int
+    n_phrasings_answered: int
+
+
+class TwinTransform(_Record):
+    """A twin's transform as its manifest records it (:meth:`chronoqa.generate.twin.Transform.record`).
+
+    ``kind`` and ``seed`` always; the other keys belong to one kind each and are written only for it.
+    """
+
+    _WHAT: ClassVar[str] = "a twin manifest's transform"
+    _FIX: ClassVar[str] = "make the twin again (chronoqa twin), or correct the field"
+
+    kind: str
+    seed: int
+    years: int | None = None
+    """``shift_years``: the years added to each date."""
+    unshifted_non_years: dict[str, list[int]] | None = None
+    unshifted_before_year: int | None = None
+    entities_renamed: int | None = None
+    """``rename_entities``: how many entities got a new name."""
+    names: str | None = None
+    roles: int | None = None
+    """``permute_holders``: the roles whose holders were permuted, and how many holders moved."""
+    holders_moved: int | None = None
+
+
+class TwinRef(_Record):
+    """``evaluate --twin``: the twin release, its transform, and how many scored questions have a twin or not."""
+
+    release: str
+    transform: TwinTransform | None
+    paired: int
+    unpaired: int
+
+
+class TwoGold(_Record):
+    """A refreshed release: the same answers on the carried questions, scored against the old gold and the new.
+
+    ``drift`` counts the refresh's questions per change class; answers to retired questions are not scored,
+    ``retired_answers_dropped`` counts them (``docs/refresh.md``).
+    """
+
+    n_questions: int
+    """The carried questions (unchanged and gold-changed)."""
+    answered: int
+    drift: ChangeCounts
+    old_gold: SliceMetrics
+    new_gold: SliceMetrics
+    retired_answers_dropped: int
+
+
 class EvaluationMetrics(_Record):
     """The metrics file of one evaluation (``chronoqa evaluate --out``, ``evaluate/<kind>/<name>.json``)."""
 
@@ -208,53 +277,40 @@ class EvaluationMetrics(_Record):
     time_accuracy: MetricBlock | None = None
     judge: dict[str, Any] | None = None
     """The LLM judge's meta data, when one judged time accuracy."""
-    replies: dict[str, Any] | None = None
-    """A structured protocol's replies: ``n_replies``, ``n_json`` and ``parse_rate``."""
+    replies: ReplyCounts | None = None
+    """A structured protocol's replies: how many parsed as JSON."""
     compare_answers: AnswerComparison | None = None
     paraphrase_sets: MetricBlock | None = None
     """Answers to a paraphrase set: ``A_all_k`` (every phrasing right), ``flip_rate``, ``A_original``."""
-    paraphrases: dict[str, Any] | None = None
-    """The paraphrase set's counts: questions with and without a set, phrasings, phrasings answered."""
+    paraphrases: ParaphraseCounts | None = None
+    """The paraphrase set's counts."""
     cutoff: str | None = None
     """``evaluate --cutoff``: the knowledge cutoff of the ``by_cutoff`` slices."""
     memory_gap: AnswerComparison | None = None
     """``evaluate --twin``: these answers (A) against the answers to a counterfactual twin (B), paired by
     ``twin_of.jsonl``; ``A - B`` is the memory gap."""
-    twin: dict[str, Any] | None = None
+    twin: TwinRef | None = None
     """``evaluate --twin``: the twin release, its transform and how many scored questions have a twin."""
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], file: str = "(metrics)") -> EvaluationMetrics:
-        """Read the JSON form; a bad record raises :class:`~chronoqa.errors.DataError` naming ``file`` and the field."""
-        try:
-            return cls.model_validate(dict(data))
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in err["loc"]).lstrip(".")
-            raise DataError(
-                file,
-                1,
-                where or "(record)",
-                shown_value(err.get("input")),
-                f"{err['msg'][0].lower()}{err['msg'][1:]} in a metrics record",
-                "rerun the evaluate stage (chronoqa run --force), or correct the field",
-            ) from None
+    two_gold: TwoGold | None = None
+    """``evaluate`` on a refreshed release: the same answers under the old gold and the new."""
 
 
 @dataclass(frozen=True)
 class MetricsRecord:
     """One metrics file: evaluate's metrics and, for answers, the answer folder's meta.
 
-    ``metrics`` may be given as its JSON form (a mapping), which is validated.
+    ``metrics`` and ``answer_meta`` may be given as their JSON forms (mappings), which are validated.
     """
 
     name: str
     metrics: EvaluationMetrics
-    answer_meta: Mapping[str, Any] | None = None
+    answer_meta: AnswersMeta | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.metrics, EvaluationMetrics):
             object.__setattr__(self, "metrics", EvaluationMetrics.from_dict(self.metrics, self.name))
+        if self.answer_meta is not None and not isinstance(self.answer_meta, AnswersMeta):
+            object.__setattr__(self, "answer_meta", AnswersMeta.from_dict(self.answer_meta, self.name))
 
     @property
     def n_questions(self) -> int:
@@ -290,7 +346,7 @@ class MetricsRecord:
         """The JSON form (``answer_meta`` added for answers)."""
         out = self.metrics.to_dict()
         if self.answer_meta is not None:
-            out["answer_meta"] = dict(self.answer_meta)
+            out["answer_meta"] = self.answer_meta.to_dict()
         return out
 
     @classmethod
@@ -299,7 +355,7 @@ class MetricsRecord:
         data = {k: v for k, v in d.items() if k != "answer_meta"}
         meta = d.get("answer_meta")
         metrics = EvaluationMetrics.from_dict(data, file or name)
-        return cls(name, metrics, dict(meta) if isinstance(meta, Mapping) else None)
+        return cls(name, metrics, None if meta is None else AnswersMeta.from_dict(meta, file or name))
 
 
 @dataclass(frozen=True)
@@ -354,6 +410,17 @@ class RetrievalVerdict(_Record):
     """``[fact index, rank]`` for every returned hit that is one of the question's facts."""
 
 
+class Phrasing(NamedTuple):
+    """One accepted paraphrase of a question and how the answers to it scored (a JSON array in the verdicts)."""
+
+    pid: str
+    """The paraphrase id (``<qid>~p<i>``)."""
+    text: str
+    A: int
+    answer: str | None
+    """The answer's text (``None``: not answered)."""
+
+
 class AnswerVerdict(_Record):
     """How one answer folder scored one question (a line of ``answers/<name>.verdicts.jsonl``)."""
 
@@ -368,8 +435,8 @@ class AnswerVerdict(_Record):
     """TDBench's outcome class (:data:`chronoqa.score.outcomes.OUTCOME_CLASSES`); ``None``: no time reference."""
     intermediate: bool | None = None
     """On a join question, whether the reply names the hidden hop; ``None`` elsewhere."""
-    phrasings: list[tuple[str, str, int, str | None]] | None = None
-    """With a paraphrase set: ``(paraphrase id, text, A, answer)`` per accepted paraphrase; ``None`` without."""
+    phrasings: list[Phrasing] | None = None
+    """With a paraphrase set: one :class:`Phrasing` per accepted paraphrase; ``None`` without."""
 
 
 Verdict = RetrievalVerdict | AnswerVerdict

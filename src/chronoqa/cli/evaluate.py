@@ -8,13 +8,25 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from chronoqa.cli._ui import plain_console, warn
+
+if TYPE_CHECKING:
+    from chronoqa.artifacts.metrics import (
+        Estimate,
+        EvaluationMetrics,
+        MetricBlock,
+        PairedBlock,
+        PairedEstimate,
+        SliceMetrics,
+        TwinRef,
+        TwoGold,
+    )
 
 __all__ = ["register", "render"]
 
@@ -23,64 +35,58 @@ def _fmt(v: Any) -> str:
     return "–" if v is None else f"{v:.3f}"
 
 
-def _ci(d: Mapping[str, Any]) -> str:
-    if d.get("ci_low") is None:
+def _ci(d: Estimate | PairedEstimate) -> str:
+    if d.ci_low is None or d.ci_high is None:
         return "–"
-    return f"[{d['ci_low']:.3f}, {d['ci_high']:.3f}]"
+    return f"[{d.ci_low:.3f}, {d.ci_high:.3f}]"
 
 
-def _block_table(title: str, block: Mapping[str, Any]) -> Table:
+def _block_table(title: str, block: MetricBlock) -> Table:
     table = Table(title=title, title_justify="left")
     for col in ("slice", "metric", "value", "95% CI", "n"):
         table.add_column(col, justify="left" if col in ("slice", "metric") else "right")
-    slices: list[tuple[str, Mapping[str, Any]]] = []
-    if "all" in block:
-        slices.append(("all", block["all"]))
-    for group in ("by_complexity", "by_operator", "by_cutoff"):
-        for name, res in (block.get(group) or {}).items():
-            slices.append((f"gold {name} cutoff" if group == "by_cutoff" else name, res))
+    slices: list[tuple[str, SliceMetrics]] = []
+    if block.all is not None:
+        slices.append(("all", block.all))
+    for group, named in block.slices().items():
+        slices += ((f"gold {name} cutoff" if group == "by_cutoff" else name, res) for name, res in named.items())
     for label, res in slices:
         first = True
-        small = " (small)" if res.get("small_slice") else ""
-        for metric, d in res.items():
-            if not isinstance(d, Mapping):
-                continue
+        small = " (small)" if res.small_slice else ""
+        for metric, d in res.metrics.items():
             table.add_row(
-                f"{label}{small} (n={res['n_questions']})" if first else "",
-                metric,
-                _fmt(d["value"]),
-                _ci(d),
-                str(d["n"]),
+                f"{label}{small} (n={res.n_questions})" if first else "", metric, _fmt(d.value), _ci(d), str(d.n)
             )
             first = False
         table.add_section()
     return table
 
 
-def _compare_table(cmp: Mapping[str, Any], title: str) -> Table:
+def _compare_table(paired: Mapping[str, PairedBlock], title: str) -> Table:
     table = Table(title=title, title_justify="left")
     for col in ("metric", "A", "B", "A − B", "95% CI", "p", "q (BH)", "McNemar p"):
         table.add_column(col, justify="left" if col == "metric" else "right")
-    for metric, block in cmp["paired"].items():
-        r = block["all"]
+    for metric, block in paired.items():
+        r = block.all
         table.add_row(
-            metric,
-            _fmt(r["a"]),
-            _fmt(r["b"]),
-            _fmt(r["diff"]),
-            _ci(r),
-            _fmt(r["p_value"]),
-            _fmt(r["q_value_bh"]),
-            _fmt(r.get("mcnemar_p")),
+            metric, _fmt(r.a), _fmt(r.b), _fmt(r.diff), _ci(r), _fmt(r.p_value), _fmt(r.q_value_bh), _fmt(r.mcnemar_p)
         )
     return table
 
 
-def render(metrics: Mapping[str, Any], console: Console) -> None:
+def _memory_gap_title(tw: TwinRef) -> str:
+    kind = None if tw.transform is None else tw.transform.kind
+    return (
+        f"memory gap: A = --answers (real), B = --twin-answers ({tw.release}, {kind}; "
+        f"{tw.paired} paired questions, {tw.unpaired} without twin)"
+    )
+
+
+def render(metrics: EvaluationMetrics, console: Console) -> None:
     """Print the metrics of :func:`chronoqa.score.evaluate.evaluate` as rich tables (rounded to 3 places)."""
     console.print(
-        f"{metrics['n_questions']} questions, seed {metrics['seed']}, "
-        f"{metrics['n_bootstrap']} bootstrap resamples, functional_only={metrics['functional_only']}"
+        f"{metrics.n_questions} questions, seed {metrics.seed}, "
+        f"{metrics.n_bootstrap} bootstrap resamples, functional_only={metrics.functional_only}"
     )
     titles = {
         "retrieval": "retrieval evidence and ranking",
@@ -89,31 +95,24 @@ def render(metrics: Mapping[str, Any], console: Console) -> None:
         "paraphrase_sets": "paraphrase sets (A_all_k: every phrasing right; flip_rate: verdicts differ)",
     }
     for key, title in titles.items():
-        if key in metrics:
-            console.print(_block_table(title, metrics[key]))
-    if "compare" in metrics:
-        cmp = metrics["compare"]
-        console.print(_compare_table(cmp, f"paired comparison of runs: A = {cmp['a']}, B = {cmp['b']} (all questions)"))
-    if "memory_gap" in metrics:
-        tw = metrics["twin"]
-        title = (
-            f"memory gap: A = --answers (real), B = --twin-answers ({tw['release']}, "
-            f"{(tw.get('transform') or {}).get('kind')}; {tw['paired']} paired questions, "
-            f"{tw['unpaired']} without twin)"
-        )
-        console.print(_compare_table(metrics["memory_gap"], title))
-    if "compare_answers" in metrics:
-        console.print(
-            _compare_table(
-                metrics["compare_answers"], "paired comparison of answers: A = --answers, B = --compare-answers"
-            )
-        )
-    if "two_gold" in metrics:
-        console.print(_two_gold_table(metrics["two_gold"]))
-        dropped = metrics["two_gold"].get("retired_answers_dropped")
+        block = getattr(metrics, key)
+        if block is not None:
+            console.print(_block_table(title, block))
+    cmp = metrics.compare
+    if cmp is not None:
+        title = f"paired comparison of runs: A = {cmp.a}, B = {cmp.b} (all questions)"
+        console.print(_compare_table(cmp.paired, title))
+    if metrics.memory_gap is not None and metrics.twin is not None:
+        console.print(_compare_table(metrics.memory_gap.paired, _memory_gap_title(metrics.twin)))
+    if metrics.compare_answers is not None:
+        title = "paired comparison of answers: A = --answers, B = --compare-answers"
+        console.print(_compare_table(metrics.compare_answers.paired, title))
+    if metrics.two_gold is not None:
+        console.print(_two_gold_table(metrics.two_gold))
+        dropped = metrics.two_gold.retired_answers_dropped
         if dropped:
             warn(console, f"{dropped} answers are to questions the refresh retired: not scored (see CHANGES.md)")
-    for w in metrics.get("warnings", []):
+    for w in metrics.warnings:
         warn(console, w)
 
 
@@ -252,24 +251,24 @@ def _drop_retired(release: Any, scored: Any) -> tuple[Any, int]:
 
 
 def _two_gold(
-    release: Any, scored: Any, retired: int, seed: int, n_bootstrap: int, split: str | None, answer_rule: str
-) -> dict[str, Any]:
-    """A refreshed release: the answers' scores under the old gold and the new, and the drift counts."""
+    metrics: EvaluationMetrics, release: Any, scored: Any, retired: int, kw: Mapping[str, Any]
+) -> EvaluationMetrics:
+    """On a refreshed release, ``metrics`` with ``two_gold``: the answers' scores under the old gold and the new."""
     from chronoqa.score.drift import two_gold
 
-    kw = {"seed": seed, "n_bootstrap": n_bootstrap, "split": split, "answer_rule": answer_rule}
-    block = None if scored is None else two_gold(release, scored, **kw)
-    return {} if block is None else {"two_gold": {**block, "retired_answers_dropped": retired}}
+    block = None if scored is None else two_gold(release, scored, retired, **kw)
+    return metrics if block is None else metrics.model_copy(update={"two_gold": block})
 
 
-def _two_gold_table(block: Mapping[str, Any]) -> Table:
-    drift = ", ".join(f"{k} {v}" for k, v in block["drift"].items())
+def _two_gold_table(block: TwoGold) -> Table:
+    drift = ", ".join(f"{k} {v}" for k, v in block.drift.items())
     table = Table(title=f"refreshed release: the same answers, old gold vs new gold ({drift})", title_justify="left")
     for col in ("metric", "old gold", "new gold", "n"):
         table.add_column(col, justify="left" if col == "metric" else "right")
-    for metric, d in block["new_gold"].items():
-        if isinstance(d, Mapping) and metric in block["old_gold"]:
-            table.add_row(metric, _fmt(block["old_gold"][metric]["value"]), _fmt(d["value"]), str(d["n"]))
+    for metric, d in block.new_gold.metrics.items():
+        old = block.old_gold.get(metric)
+        if old is not None:
+            table.add_row(metric, _fmt(old.value), _fmt(d.value), str(d.n))
     return table
 
 
@@ -328,6 +327,8 @@ def evaluate_cmd(
                 bench, answers, compare_answers, twin_answers, max_answer_chars, split
             )
             paraphrases = paraphrases or _release_paraphrases(release.path, answers)
+            # the scoring settings, shared by the old-and-new-gold scores of a refreshed release
+            kw: dict[str, Any] = {"seed": seed, "n_bootstrap": bootstrap, "split": split, "answer_rule": answer_rule}
             result = evaluate(
                 release,
                 run=run,
@@ -335,19 +336,16 @@ def evaluate_cmd(
                 functional_only=functional_only,
                 compare=compare,
                 compare_answers=scored_b,
-                seed=seed,
-                n_bootstrap=bootstrap,
                 min_slice=min_slice,
                 measures=tuple(measure) if measure else DEFAULT_RANKING,
-                answer_rule=answer_rule,  # type: ignore[arg-type]
-                split=split,
                 judge=llm_judge,
                 paraphrases=paraphrases,
                 cutoff=cutoff,
                 twin=twin,
                 twin_answers=scored_twin,
+                **kw,
             )
-            metrics = result.to_dict() | _two_gold(release, scored, retired, seed, bootstrap, split, answer_rule)
-            write_json(out, metrics)
+            metrics = _two_gold(result.metrics, release, scored, retired, kw)
+            write_json(out, metrics.to_dict())
     render(metrics, console)
     console.print(f"metrics written to {out}")

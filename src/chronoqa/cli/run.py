@@ -6,7 +6,7 @@ Thin layers over :func:`chronoqa.pipeline.run.run_pipeline` and :func:`chronoqa.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -16,10 +16,13 @@ from chronoqa.cli._progress import one_step, stage_progress
 from chronoqa.cli._ui import fail, plain_console, warn
 from chronoqa.errors import ChronoqaError
 
+if TYPE_CHECKING:
+    from chronoqa.artifacts.summary import Summary
+
 __all__ = ["register"]
 
 
-def _print_summary(console: Console, summary: dict[str, Any]) -> None:
+def _print_summary(console: Console, summary: Summary) -> None:
     from chronoqa.report import summary_table
 
     rh, rr, ah, ar = summary_table(summary)
@@ -33,7 +36,7 @@ def _print_summary(console: Console, summary: dict[str, Any]) -> None:
         for row in rows:
             table.add_row(*row, style="dim" if "(control" in row[0] else None)
         console.print(table)
-    for w in summary.get("warnings", []):
+    for w in summary.warnings:
         warn(console, w)
 
 
@@ -105,7 +108,7 @@ def run_cmd(
     except ChronoqaError as exc:
         fail(exc)
     out_console = plain_console()
-    _print_summary(plain_console(width=max(out_console.width, 150)), dict(result.summary))
+    _print_summary(plain_console(width=max(out_console.width, 150)), result.summary)
     console.print(f"run folder: {result.run_dir}\nreport: {result.report_html}\nsummary: {result.report_md}")
 
 

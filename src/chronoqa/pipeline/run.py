@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.artifacts.paraphrases import PARAPHRASES_FILE, read_paraphrases, write_paraphrases
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
+from chronoqa.artifacts.summary import Summary, read_summary, write_summary
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.io import read_json, sha256_file, write_json, write_text
 from chronoqa.outdir import OutputFolder
@@ -90,7 +91,7 @@ class PipelineResult:
 
     run_dir: Path
     stages: Sequence[StageResult]
-    summary: Mapping[str, Any]
+    summary: Summary
     report_html: Path
     report_md: Path
     warnings: Sequence[str] = field(default_factory=tuple)
@@ -346,11 +347,11 @@ def _report_stage(
         tick = progress.start("report", 1)
         summary = build_summary(release, eval_dir, config=_portable(cfg), run_dir=run_dir, title=cfg.source_name)
         explorer = build_explorer(release, eval_dir, split=cfg.split)
-        write_json(out / "summary.json", summary)
+        write_summary(out, summary)
         write_text(out / "report.md", render_markdown(summary, explorer))
         write_text(out / "report.html", render_html(summary, explorer))
         tick(1)
-        return {"n_warnings": len(summary.get("warnings", []))}
+        return {"n_warnings": len(summary.warnings)}
 
     return fn
 
@@ -598,7 +599,7 @@ def _report(run: _Run, ev: StageResult) -> StageResult:
 def _finish(run: _Run, rep: StageResult) -> PipelineResult:
     """The run's manifest and timings, and where everything went."""
     cfg, results = run.cfg, run.results
-    summary = read_json(rep.path / "summary.json")
+    summary = read_summary(rep.path)
     manifest = {
         "config": cfg.to_dict(),
         "release": run.runner.relative(run.rel.path),
@@ -611,5 +612,5 @@ def _finish(run: _Run, rep: StageResult) -> PipelineResult:
     }
     write_json(cfg.out_dir / TIMINGS_FILE, timings)
     return PipelineResult(
-        cfg.out_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.get("warnings", [])
+        cfg.out_dir, results, summary, rep.path / "report.html", rep.path / "report.md", summary.warnings
     )

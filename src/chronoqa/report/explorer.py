@@ -23,7 +23,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from chronoqa.artifacts.metrics import AnswerVerdict, RetrievalVerdict, Verdict, read_metrics, read_verdicts
+from chronoqa.artifacts.metrics import (
+    AnswerVerdict,
+    Phrasing,
+    RetrievalVerdict,
+    Verdict,
+    read_metrics,
+    read_verdicts,
+)
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.records import COMPLEXITIES, Question
 from chronoqa.report.verdicts import FACT_SETS, question_facts
@@ -146,8 +153,7 @@ def build_explorer(release: str | Path | Release, eval_dir: str | Path, *, split
         systems.append({"kind": "ret", "name": rec.name, "control": rec.control, "metrics": ["CCR"]})
         verdicts.append({r.qid: r for r in read_verdicts(eval_dir, "retrieval", rec.name)})
     for rec in folder.answers:
-        run = (rec.answer_meta or {}).get("run") or {}
-        control = bool(run.get("control", False)) if isinstance(run, Mapping) else False
+        control = rec.answer_meta is not None and rec.answer_meta.run_control
         systems.append({"kind": "ans", "name": rec.name, "control": control, "metrics": ["A", "T"]})
         verdicts.append({r.qid: r for r in read_verdicts(eval_dir, "answers", rec.name)})
     scored = set().union(*(v.keys() for v in verdicts)) if verdicts else set()
@@ -276,9 +282,9 @@ def _code(ccr: int, stale: int, dist: int) -> int:
     return ccr + 2 * (stale + 1) + 6 * (dist + 1)
 
 
-def _pack_phrasings(rows: Sequence[Sequence[Any]] | None, s: Any) -> list[int]:
+def _pack_phrasings(rows: Sequence[Phrasing] | None, s: Any) -> list[int]:
     """A question's paraphrases and verdicts, flat: ``[text, A, answer, ...]`` (strings as indices)."""
-    return [x for r in rows or () for x in (s(r[1]), int(r[2]), s(r[3]))]
+    return [x for r in rows or () for x in (s(r.text), r.A, s(r.answer))]
 
 
 def pack_explorer(ex: Mapping[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chronoqa.artifacts.changes import CHANGE_CLASSES
+from chronoqa.artifacts.summary import AnswerRow, Composition, Drift, RetrievalRow, ShownCI, Summary
 from chronoqa.escape import html_text
 from chronoqa.report.glossary import help_th, legend_html, legend_markdown
 from chronoqa.report.plots import clip_label
@@ -49,57 +49,72 @@ _CLASS_COLS = (
 _CLASS_TITLE = "Outcome classes (shares of the questions with a time reference; join columns: of the join questions)"
 
 
+_SLICES_FIRST = {"by_operator": 0, "by_complexity": 1}
+"""The slice groups' columns: by operator, then by complexity, then any other group by name."""
+
+Row = RetrievalRow | AnswerRow
+"""A row of the summary: a scored run or a scored answer folder."""
+
 _BAR_LABEL = 38
 """Characters of a bar chart's label shown (at 11 px they fill the 260 px label column); the rest in a tooltip."""
 
 
-def fmt_ci(m: Mapping[str, Any] | None, digits: int = 3) -> str:
+def fmt_ci(m: ShownCI | None, digits: int = 3) -> str:
     """``0.412 [0.380, 0.445]``; ``–`` when undefined."""
-    if not m or m.get("value") is None:
+    if m is None or m.value is None:
         return "–"
-    v = f"{m['value']:.{digits}f}"
-    if m.get("lo") is None or m.get("hi") is None:
+    v = f"{m.value:.{digits}f}"
+    if m.lo is None or m.hi is None:
         return v
-    return f"{v} [{m['lo']:.{digits}f}, {m['hi']:.{digits}f}]"
+    return f"{v} [{m.lo:.{digits}f}, {m.hi:.{digits}f}]"
 
 
-def _ret_name(row: Mapping[str, Any]) -> str:
-    return f"{row['spec']} (control)" if row["control"] else str(row["spec"])
+def _ret_name(row: RetrievalRow) -> str:
+    return f"{row.spec} (control)" if row.control else row.spec
 
 
-def _ans_name(row: Mapping[str, Any]) -> str:
-    name = str(row["answerer"])
-    if row.get("run"):
-        name += f" @ {row['run']}" + (" (control run)" if row.get("run_control") else "")
-    if row.get("replies"):  # a structured protocol: how many replies were valid JSON
-        name += f" · JSON parsed {row['replies']['n_json']}/{row['replies']['n_replies']}"
-    agree = (row.get("judge") or {}).get("judge_agreement")
-    if agree and agree.get("value") is not None:  # an LLM judge run: its agreement with the rules' decided T
-        name += f" · LLM judge agrees with the rules on {agree['value']:.1%} of {agree.get('n') or 0:,} decided"
+def _ans_name(row: AnswerRow) -> str:
+    name = row.answerer
+    if row.run:
+        name += f" @ {row.run}" + (" (control run)" if row.run_control else "")
+    if row.replies is not None:  # a structured protocol: how many replies were valid JSON
+        name += f" · JSON parsed {row.replies.n_json}/{row.replies.n_replies}"
+    agree = row.judge.get("judge_agreement")
+    if agree and agree.value is not None:  # an LLM judge run: its agreement with the rules' decided T
+        name += f" · LLM judge agrees with the rules on {agree.value:.1%} of {agree.n or 0:,} decided"
     return name
 
 
-def _ans_cols(summary: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def _name(row: Row) -> str:
+    return _ret_name(row) if isinstance(row, RetrievalRow) else _ans_name(row)
+
+
+def _control(row: Row) -> bool:
+    """A control run, or answers from one (shown grey)."""
+    return row.control if isinstance(row, RetrievalRow) else row.run_control
+
+
+def _ans_cols(summary: Summary) -> tuple[tuple[str, str], ...]:
     """The answer table's columns: A all-k and the flip rate beside A when a paraphrase set was answered."""
-    if not any(r["metrics"].get("A_all_k") for r in summary["answers"]):
+    if not any(r.metrics.get("A_all_k") for r in summary.answers):
         return _ANS_COLS
     return (_ANS_COLS[0], *_SET_COLS, *_ANS_COLS[1:])
 
 
-def summary_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
+def summary_table(summary: Summary) -> tuple[list[str], list[list[str]], list[str], list[list[str]]]:
     """(retrieval header, rows, answer header, rows) with CI strings: the CLI prints these."""
     rh = ["retriever", *(label for _, label in _RET_COLS)]
-    rr = [[_ret_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _RET_COLS)] for r in summary["retrieval"]]
+    rr = [[_ret_name(r), *(fmt_ci(r.metrics.get(k)) for k, _ in _RET_COLS)] for r in summary.retrieval]
     cols = _ans_cols(summary)
     ah = ["answerer", *(label for _, label in cols)]
-    ar = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in cols)] for r in summary["answers"]]
+    ar = [[_ans_name(r), *(fmt_ci(r.metrics.get(k)) for k, _ in cols)] for r in summary.answers]
     return rh, rr, ah, ar
 
 
-def outcome_table(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+def outcome_table(summary: Summary) -> tuple[list[str], list[list[str]]]:
     """(header, rows) of the outcome classes and the join hop, one row per answer file."""
     header = ["answerer", *(label for _, label in _CLASS_COLS)]
-    rows = [[_ans_name(r), *(fmt_ci(r["metrics"].get(k)) for k, _ in _CLASS_COLS)] for r in summary["answers"]]
+    rows = [[_ans_name(r), *(fmt_ci(r.metrics.get(k)) for k, _ in _CLASS_COLS)] for r in summary.answers]
     return header, rows
 
 
@@ -114,29 +129,30 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]
     return out
 
 
-def drift_line(drift: Mapping[str, Any]) -> str:
+def drift_line(drift: Drift) -> str:
     """A refreshed release's drift in one line: versions and questions per change class (see CHANGES.md)."""
-    counts = ", ".join(f"{k} {drift['changes'].get(k, 0):,}" for k in CHANGE_CLASSES)
-    return f"Refreshed release {drift['from']} -> {drift['to']}: {counts} (each change: CHANGES.md)."
+    counts = ", ".join(f"{k} {n:,}" for k, n in drift.changes.items())
+    return f"Refreshed release {drift.from_} -> {drift.to}: {counts} (each change: CHANGES.md)."
 
 
-def _composition_rows(comp: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
-    comps = list(comp["complexities"])
+def _composition_rows(comp: Composition) -> tuple[list[str], list[list[str]]]:
+    comps = list(comp.complexities)
     header = ["operator", *comps, "total"]
     rows = []
-    for op in comp["operators"]:
-        cells = [comp["cells"][op].get(c, 0) for c in comps]
+    for op in comp.operators:
+        cells = [comp.cells[op].get(c, 0) for c in comps]
         rows.append([op, *(f"{x:,}" for x in cells), f"{sum(cells):,}"])
-    totals = [sum(comp["cells"][op].get(c, 0) for op in comp["operators"]) for c in comps]
+    totals = [sum(comp.cells[op].get(c, 0) for op in comp.operators) for c in comps]
     rows.append(["total", *(f"{x:,}" for x in totals), f"{sum(totals):,}"])
     return header, rows
 
 
-def _slice_rows(rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> tuple[list[str], list[list[str]]] | None:
+def _slice_rows(rows: Sequence[Row], metric: str) -> tuple[list[str], list[list[str]]] | None:
     keys: list[tuple[str, str]] = []
+    groups = sorted({g for r in rows for g in r.slices}, key=lambda g: (_SLICES_FIRST.get(g, len(_SLICES_FIRST)), g))
     for r in rows:
-        for group in ("by_operator", "by_complexity", "by_cutoff"):
-            for name in r["slices"].get(group) or {}:
+        for group in groups:
+            for name in r.slices.get(group) or {}:
                 if (group, name) not in keys:
                     keys.append((group, name))
     if not keys:
@@ -146,26 +162,26 @@ def _slice_rows(rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> t
     for r in rows:
         cells = []
         for group, name in keys:
-            s = (r["slices"].get(group) or {}).get(name)
+            s = (r.slices.get(group) or {}).get(name)
             if s is None:
                 cells.append("–")
                 continue
             text = fmt_ci(s.get(metric), 2)
-            cells.append(text + (" *" if s.get("small") else ""))
-        body.append([namer(r), *cells])
+            cells.append(text + (" *" if s.small else ""))
+        body.append([_name(r), *cells])
     return header, body
 
 
-def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
+def render_markdown(summary: Summary, explorer: Mapping[str, Any] | None = None) -> str:
     """The Markdown summary (every data text escaped); with ``explorer``, also the fails-everywhere table."""
-    comp = summary["composition"]
-    out = [f"# chronoqa run: {md_escape(comp['name'])}", ""]
+    comp = summary.composition
+    out = [f"# chronoqa run: {md_escape(comp.name)}", ""]
     out += [
-        f"{comp['n_questions']:,} questions ({', '.join(f'{k} {v:,}' for k, v in comp['by_split'].items())}); "
-        f"scored split: **{comp['split']}** ({comp['n_scored']:,} questions); corpus: {comp['n_docs']:,} facts; "
-        f"as of {comp.get('as_of') or '–'}.",
+        f"{comp.n_questions:,} questions ({', '.join(f'{k} {v:,}' for k, v in comp.by_split.items())}); "
+        f"scored split: **{comp.split}** ({comp.n_scored:,} questions); corpus: {comp.n_docs:,} facts; "
+        f"as of {comp.as_of or '–'}.",
         "",
-        *([drift_line(comp["drift"]), ""] if comp.get("drift") else []),
+        *([drift_line(comp.drift), ""] if comp.drift is not None else []),
         "## Composition (operator × complexity, all splits)",
         "",
     ]
@@ -179,22 +195,23 @@ def render_markdown(summary: Mapping[str, Any], explorer: Mapping[str, Any] | No
     out += legend_markdown(ah)
     ch, cr = outcome_table(summary)
     out += ["", f"## {_CLASS_TITLE}", "", *_md_table(ch, cr), *legend_markdown(ch)]
-    for title, rows, metric, namer in (
-        ("Retrieval CCR by slice", summary["retrieval"], "CCR", _ret_name),
-        ("Answer accuracy by slice", summary["answers"], "A", _ans_name),
-    ):
-        t = _slice_rows(rows, metric, namer)
+    slice_tables: tuple[tuple[str, Sequence[Row], str], ...] = (
+        ("Retrieval CCR by slice", summary.retrieval, "CCR"),
+        ("Answer accuracy by slice", summary.answers, "A"),
+    )
+    for title, rows, metric in slice_tables:
+        t = _slice_rows(rows, metric)
         if t:
             out += ["", f"## {title} (* = small slice, wide CI)", ""]
             out += _md_table(*t)
     if explorer is not None:
         out += explorer_markdown(explorer)
     out += ["", "## Warnings", ""]
-    out += [f"- {md_escape(w)}" for w in summary["warnings"]] or ["- none"]
+    out += [f"- {md_escape(w)}" for w in summary.warnings] or ["- none"]
     out += ["", "## Run manifest", ""]
-    stages = summary["manifest"].get("stages") or []
     out += _md_table(
-        ["stage", "files", "fingerprint"], [[s["name"], f"{s['files']}", s["fingerprint"][:12]] for s in stages]
+        ["stage", "files", "fingerprint"],
+        [[str(s.name), f"{s.files}", str(s.fingerprint)[:12]] for s in summary.manifest.stages],
     )
     return "\n".join(out) + "\n"
 
@@ -229,13 +246,13 @@ def _e(x: Any) -> str:
     return html_text(x)
 
 
-def _cell(m: Mapping[str, Any] | None) -> str:
-    if not m or m.get("value") is None:
+def _cell(m: ShownCI | None) -> str:
+    if m is None or m.value is None:
         return "<td>–</td>"
     ci = ""
-    if m.get("lo") is not None and m.get("hi") is not None:
-        ci = f' <span class="ci">[{m["lo"]:.3f}, {m["hi"]:.3f}]</span>'
-    return f"<td>{m['value']:.3f}{ci}</td>"
+    if m.lo is not None and m.hi is not None:
+        ci = f' <span class="ci">[{m.lo:.3f}, {m.hi:.3f}]</span>'
+    return f"<td>{m.value:.3f}{ci}</td>"
 
 
 def _html_table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]) -> str:
@@ -244,9 +261,9 @@ def _html_table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
-def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]]) -> str:
+def _bars(title: str, items: Sequence[tuple[str, ShownCI | None, bool]]) -> str:
     """A horizontal bar chart with CI whiskers (inline SVG)."""
-    items = [(n, m, c) for n, m, c in items if m and m.get("value") is not None]
+    items = [(n, m, c) for n, m, c in items if m is not None and m.value is not None]
     if not items:
         return ""
     label_w, bar_w, row_h = 260, 420, 22
@@ -257,9 +274,9 @@ def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]
         parts.append(f'<line x1="{x}" y1="4" x2="{x}" y2="{h - 22}" stroke="#e3e7ec"/>')
         parts.append(f'<text x="{x}" y="{h - 8}" font-size="10" text-anchor="middle" fill="#7a848f">{tick:g}</text>')
     for i, (name, m, control) in enumerate(items):
-        assert m is not None
+        assert m is not None and m.value is not None
         y = 6 + i * row_h
-        v = max(0.0, min(1.0, float(m["value"])))
+        v = max(0.0, min(1.0, float(m.value)))
         color = "#b8c0c8" if control else "#3b6fb6"
         shown = clip_label(name, _BAR_LABEL)
         parts.append(
@@ -267,21 +284,21 @@ def _bars(title: str, items: Sequence[tuple[str, Mapping[str, Any] | None, bool]
             f"<title>{_e(name)}</title>{_e(shown)}</text>"
         )
         parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{v * bar_w:.1f}" height="{row_h - 8}" fill="{color}"/>')
-        if m.get("lo") is not None and m.get("hi") is not None:
-            lo, hi = (label_w + max(0.0, min(1.0, float(m[k]))) * bar_w for k in ("lo", "hi"))
+        if m.lo is not None and m.hi is not None:
+            lo, hi = (label_w + max(0.0, min(1.0, float(x))) * bar_w for x in (m.lo, m.hi))
             yc = y + row_h / 2 - 2
             parts.append(f'<line x1="{lo:.1f}" y1="{yc}" x2="{hi:.1f}" y2="{yc}" stroke="#1d232a" stroke-width="1.2"/>')
             for xx in (lo, hi):
                 parts.append(f'<line x1="{xx:.1f}" y1="{yc - 4}" x2="{xx:.1f}" y2="{yc + 4}" stroke="#1d232a"/>')
-        end = max(v, float(m["hi"]) if m.get("hi") is not None else v)
+        end = max(v, float(m.hi) if m.hi is not None else v)
         tx = label_w + end * bar_w + 6
         parts.append(f'<text x="{tx:.1f}" y="{y + 12}" font-size="10" fill="#5b6570">{v:.3f}</text>')
     parts.append("</svg>")
     return f"<h3>{_e(title)}</h3>" + "".join(parts)
 
 
-def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, namer: Any) -> str:
-    t = _slice_rows(rows, metric, namer)
+def _slice_html(title: str, rows: Sequence[Row], metric: str) -> str:
+    t = _slice_rows(rows, metric)
     if not t:
         return ""
     header, body = t
@@ -291,7 +308,7 @@ def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, name
         for c in cells[1:]:
             cls = ' class="small"' if c.endswith("*") else ""
             tds.append(f"<td{cls}>{_e(c)}</td>")
-        html_rows.append(("control" if r.get("control") or r.get("run_control") else "", tds))
+        html_rows.append(("control" if _control(r) else "", tds))
     note = (
         f'<p class="sub">Each cell: {_e(metric)} [95% CI] over the scored questions of that operator (left) or '
         'number of hops (right). <span class="small">*</span> a small slice: its interval is wide.</p>'
@@ -299,11 +316,11 @@ def _slice_html(title: str, rows: Sequence[Mapping[str, Any]], metric: str, name
     return f"<h3>{_e(title)}</h3>{note}" + _html_table(header, html_rows)
 
 
-def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None = None) -> str:
+def render_html(summary: Summary, explorer: Mapping[str, Any] | None = None) -> str:
     """One self-contained HTML page (inline CSS, SVG and, with ``explorer``, the explorer's script; nothing fetched)."""
     p = _html_head(summary, explorer is not None)
     p += _html_warnings(summary)
-    p += _html_composition(summary["composition"])
+    p += _html_composition(summary.composition)
     p += _html_retrieval(summary)
     p += _html_answers(summary)
     if explorer is not None:
@@ -313,61 +330,61 @@ def render_html(summary: Mapping[str, Any], explorer: Mapping[str, Any] | None =
     return "\n".join(p) + "\n"
 
 
-def _html_head(summary: Mapping[str, Any], with_explorer: bool) -> list[str]:
+def _html_head(summary: Summary, with_explorer: bool) -> list[str]:
     """The document head, the title and the summary cards."""
-    comp = summary["composition"]
-    title = f"chronoqa run: {comp['name']}"
+    comp = summary.composition
+    title = f"chronoqa run: {comp.name}"
     return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{_e(title)}</title><style>{_CSS}{EXPLORER_CSS if with_explorer else ''}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
-        f'<div class="sub">scored split <b>{_e(comp["split"])}</b> · as of {_e(comp.get("as_of") or "–")}</div>',
+        f'<div class="sub">scored split <b>{_e(comp.split)}</b> · as of {_e(comp.as_of or "–")}</div>',
         '<div class="cards">',
-        f'<div class="card"><b>{comp["n_questions"]:,}</b>questions</div>',
-        f'<div class="card"><b>{comp["n_scored"]:,}</b>scored ({_e(comp["split"])})</div>',
-        f'<div class="card"><b>{comp["n_docs"]:,}</b>corpus facts</div>',
-        f'<div class="card"><b>{len(summary["retrieval"])}</b>runs</div>',
-        f'<div class="card"><b>{len(summary["answers"])}</b>answer files</div>',
+        f'<div class="card"><b>{comp.n_questions:,}</b>questions</div>',
+        f'<div class="card"><b>{comp.n_scored:,}</b>scored ({_e(comp.split)})</div>',
+        f'<div class="card"><b>{comp.n_docs:,}</b>corpus facts</div>',
+        f'<div class="card"><b>{len(summary.retrieval)}</b>runs</div>',
+        f'<div class="card"><b>{len(summary.answers)}</b>answer files</div>',
         "</div>",
     ]
 
 
-def _html_warnings(summary: Mapping[str, Any]) -> list[str]:
+def _html_warnings(summary: Summary) -> list[str]:
     """Every warning of the run, or a line saying there is none."""
-    warns = [f'<div class="warn">{_e(w)}</div>' for w in summary["warnings"]]
+    warns = [f'<div class="warn">{_e(w)}</div>' for w in summary.warnings]
     return ["<h2>Warnings</h2>", *(warns or ['<div class="ok">No warnings.</div>'])]
 
 
-def _html_composition(comp: Mapping[str, Any]) -> list[str]:
+def _html_composition(comp: Composition) -> list[str]:
     """The release's composition: the operator × complexity table and the other counts."""
     header, rows = _composition_rows(comp)
     extra = [
-        ("split", comp["by_split"]),
-        ("answer type", comp["by_answer_type"]),
-        ("cardinality", comp["by_cardinality"]),
+        ("split", comp.by_split),
+        ("answer type", comp.by_answer_type),
+        ("cardinality", comp.by_cardinality),
     ]
-    drift = [f"<p class='warn'>{_e(drift_line(comp['drift']))}</p>"] if comp.get("drift") else []
+    drift = [] if comp.drift is None else [f"<p class='warn'>{_e(drift_line(comp.drift))}</p>"]
     return [
         "<h2>Composition</h2>",
         *drift,
         _html_table(header, [("", [f"<td>{_e(c)}</td>" for c in row]) for row in rows]),
         "<p>"
         + " · ".join(f"<b>{_e(k)}</b>: " + ", ".join(f"{_e(a)} {b:,}" for a, b in v.items()) for k, v in extra)
-        + f" · <b>time tag hidden</b> (render_time false): {comp['time_tag_hidden']:,}"
-        + f" · <b>functional negatives</b>: dist {comp['functional']['dist']:,}, stale {comp['functional']['stale']:,}"
-        + f" of {comp['functional']['n']:,}</p>",
+        + f" · <b>time tag hidden</b> (render_time false): {comp.time_tag_hidden:,}"
+        + f" · <b>functional negatives</b>: dist {comp.functional.dist:,}, stale {comp.functional.stale:,}"
+        + f" of {comp.functional.n:,}</p>",
     ]
 
 
-def _html_retrieval(summary: Mapping[str, Any]) -> list[str]:
+def _html_retrieval(summary: Summary) -> list[str]:
     """The retrieval table with its CIs, the CCR bars and CCR by slice."""
     ret_rows = [
         (
-            "control" if r["control"] else "",
-            [f"<td>{_e(_ret_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in _RET_COLS)],
+            "control" if r.control else "",
+            [f"<td>{_e(_ret_name(r))}</td>", *(_cell(r.metrics.get(k)) for k, _ in _RET_COLS)],
         )
-        for r in summary["retrieval"]
+        for r in summary.retrieval
     ]
     return [
         "<h2>Retrieval</h2>",
@@ -377,21 +394,21 @@ def _html_retrieval(summary: Mapping[str, Any]) -> list[str]:
         legend_html(lbl for _, lbl in _RET_COLS),
         _bars(
             "CCR (complete chain of time-valid gold facts)",
-            [(_ret_name(r), r["metrics"].get("CCR"), r["control"]) for r in summary["retrieval"]],
+            [(_ret_name(r), r.metrics.get("CCR"), r.control) for r in summary.retrieval],
         ),
-        _slice_html("CCR by operator and complexity", summary["retrieval"], "CCR", _ret_name),
+        _slice_html("CCR by operator and complexity", summary.retrieval, "CCR"),
     ]
 
 
-def _html_answers(summary: Mapping[str, Any]) -> list[str]:
+def _html_answers(summary: Summary) -> list[str]:
     """The answer table with its CIs, the A bars and A by slice."""
     cols = _ans_cols(summary)
     ans_rows = [
         (
-            "control" if r.get("run_control") else "",
-            [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in cols)],
+            "control" if r.run_control else "",
+            [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r.metrics.get(k)) for k, _ in cols)],
         )
-        for r in summary["answers"]
+        for r in summary.answers
     ]
     return [
         "<h2>Answers</h2>",
@@ -404,41 +421,41 @@ def _html_answers(summary: Mapping[str, Any]) -> list[str]:
             ["answerer", *(lbl for _, lbl in _CLASS_COLS)],
             [
                 (
-                    "control" if r.get("run_control") else "",
-                    [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r["metrics"].get(k)) for k, _ in _CLASS_COLS)],
+                    "control" if r.run_control else "",
+                    [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r.metrics.get(k)) for k, _ in _CLASS_COLS)],
                 )
-                for r in summary["answers"]
+                for r in summary.answers
             ],
         ),
         legend_html(lbl for _, lbl in _CLASS_COLS),
         _bars(
             "Answer accuracy A",
-            [(_ans_name(r), r["metrics"].get("A"), bool(r.get("run_control"))) for r in summary["answers"]],
+            [(_ans_name(r), r.metrics.get("A"), r.run_control) for r in summary.answers],
         ),
-        _slice_html("A by operator and complexity", summary["answers"], "A", _ans_name),
+        _slice_html("A by operator and complexity", summary.answers, "A"),
     ]
 
 
-def _html_manifest(summary: Mapping[str, Any]) -> list[str]:
+def _html_manifest(summary: Summary) -> list[str]:
     """The run manifest's stages and the effective configuration."""
     import json
 
-    stages = summary["manifest"].get("stages") or []
+    stages = summary.manifest.stages
     table = _html_table(
         ["stage", "files", "fingerprint"],
         [
             (
                 "",
                 [
-                    f"<td>{_e(s['name'])}</td>",
-                    f"<td>{_e(s['files'])}</td>",
-                    f"<td><code>{_e(str(s['fingerprint'])[:16])}</code></td>",
+                    f"<td>{_e(s.name)}</td>",
+                    f"<td>{_e(s.files)}</td>",
+                    f"<td><code>{_e(str(s.fingerprint)[:16])}</code></td>",
                 ],
             )
             for s in stages
         ],
     )
-    cfg = json.dumps(summary["manifest"].get("config") or {}, indent=2, sort_keys=True)
+    cfg = json.dumps(summary.manifest.config, indent=2, sort_keys=True)
     return [
         "<h2>Run manifest</h2>",
         table,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.artifacts.answers import AnswerRecord, read_answers
-from chronoqa.artifacts.metrics import AnswerVerdict, RetrievalVerdict
+from chronoqa.artifacts.metrics import AnswerVerdict, Phrasing, RetrievalVerdict
 from chronoqa.artifacts.release import Release
 from chronoqa.artifacts.runs import RunHit, RunSource, read_run
 from chronoqa.records import Question, Triple
@@ -84,13 +84,11 @@ def _cut(text: str | None) -> str | None:
     return text[: MAX_ANSWER_CHARS - 1] + "…"
 
 
-def _phrasings(
-    rows: Sequence[tuple[str, str, bool]] | None, recs: Mapping[str, AnswerRecord]
-) -> list[tuple[str, str, int, str | None]] | None:
+def _phrasings(rows: Sequence[tuple[str, str, bool]] | None, recs: Mapping[str, AnswerRecord]) -> list[Phrasing] | None:
     """Each paraphrase of a question: its id, text, verdict and answer (None: the question has no set)."""
     if rows is None:
         return None
-    return [(pid, text, int(ok), _cut(recs[pid].answer if pid in recs else None)) for pid, text, ok in rows]
+    return [Phrasing(pid, text, int(ok), _cut(recs[pid].answer if pid in recs else None)) for pid, text, ok in rows]
 
 
 def answer_verdicts(result: EvaluationResult, answers: str | Path | Iterable[AnswerRecord]) -> list[AnswerVerdict]:

@@ -14,8 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.artifacts.changes import CHANGE_CLASSES, CHANGES_FILE, ChangeRecord, read_changes
+from chronoqa.artifacts.changes import CHANGES_FILE, ChangeCounts, ChangeRecord, read_changes
+from chronoqa.artifacts.metrics import SliceMetrics, TwoGold
 from chronoqa.artifacts.release import Release
+from chronoqa.errors import ChronoqaError
 
 __all__ = ["drift_counts", "for_release", "two_gold"]
 
@@ -28,9 +30,9 @@ def read_release_changes(release: Release) -> list[ChangeRecord] | None:
     return read_changes(path) if path.is_file() else None
 
 
-def drift_counts(changes: list[ChangeRecord]) -> dict[str, int]:
+def drift_counts(changes: list[ChangeRecord]) -> ChangeCounts:
     """Questions per change class."""
-    return {k: sum(1 for c in changes if c.change == k) for k in CHANGE_CLASSES}
+    return ChangeCounts.of(changes)
 
 
 def for_release(release: Release, answers: Mapping[str, AnswerRecord]) -> tuple[dict[str, AnswerRecord], int]:
@@ -42,10 +44,14 @@ def for_release(release: Release, answers: Mapping[str, AnswerRecord]) -> tuple[
     return {k: v for k, v in answers.items() if k not in retired}, sum(1 for k in answers if k in retired)
 
 
-def two_gold(release: Release, answers: Mapping[str, AnswerRecord], **kw: Any) -> dict[str, Any] | None:
+def two_gold(
+    release: Release, answers: Mapping[str, AnswerRecord], retired_dropped: int = 0, **kw: Any
+) -> TwoGold | None:
     """Answers scored on the carried questions against the old gold and the new (``None``: not a refreshed release).
 
-    ``kw`` goes to :func:`chronoqa.score.evaluate.evaluate` (seed, n_bootstrap, split, answer_rule ...).
+    ``retired_dropped`` is how many answers to retired questions :func:`for_release` dropped (recorded as
+    ``retired_answers_dropped``). ``kw`` goes to :func:`chronoqa.score.evaluate.evaluate` (seed, n_bootstrap,
+    split, answer_rule ...).
     """
     from chronoqa.score.evaluate import evaluate
 
@@ -59,8 +65,18 @@ def two_gold(release: Release, answers: Mapping[str, AnswerRecord], **kw: Any) -
         "old_gold": [replace(q, answers=old[q.id].old_answers, answer_ids=old[q.id].old_answer_ids) for q in carried],
     }
     scored = {k: v for k, v in answers.items() if k in old}
-    out: dict[str, Any] = {"n_questions": len(carried), "answered": len(scored), "drift": drift_counts(changes)}
+    blocks: dict[str, SliceMetrics] = {}
     for name, qs in golds.items():
         rel = Release(release.path, questions=qs, corpus=release.corpus, flags=release.flags, manifest=release.manifest)
-        out[name] = evaluate(rel, answers=scored, **kw).to_dict()["answers"]["all"]
-    return out
+        block = evaluate(rel, answers=scored, **kw).metrics.answers
+        if block is None or block.all is None:
+            raise ChronoqaError(f"{release.path}: no carried question was scored under the {name.replace('_', ' ')}")
+        blocks[name] = block.all
+    return TwoGold(
+        n_questions=len(carried),
+        answered=len(scored),
+        drift=drift_counts(changes),
+        old_gold=blocks["old_gold"],
+        new_gold=blocks["new_gold"],
+        retired_answers_dropped=retired_dropped,
+    )

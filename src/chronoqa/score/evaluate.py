@@ -27,6 +27,8 @@ from chronoqa.artifacts.metrics import (
     RunComparison,
     RunRef,
     SliceMetrics,
+    TwinRef,
+    TwinTransform,
 )
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.artifacts.runs import RunSource, read_run
@@ -519,8 +521,14 @@ def _memory_gap(
         b_answers=stats.block(ans_b, slices, "twin", []),
         paired=stats.compare({k: v for k, v in a.items() if k in b}, b, slices),
     )
-    record = {"release": twin_rel.path.name, "transform": twin_rel.manifest.get("twin", {}).get("transform")}
-    return {"memory_gap": gap, "twin": {**record, "paired": len(idx), "unpaired": len(qs) - len(idx)}}
+    transform = twin_rel.manifest.get("twin", {}).get("transform")
+    ref = TwinRef(
+        release=twin_rel.path.name,
+        transform=None if transform is None else TwinTransform.from_dict(transform, str(twin_rel.path)),
+        paired=len(idx),
+        unpaired=len(qs) - len(idx),
+    )
+    return {"memory_gap": gap, "twin": ref}
 
 
 def evaluate(

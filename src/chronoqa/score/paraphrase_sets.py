@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from chronoqa.artifacts.answers import AnswerRecord, read_answers
+from chronoqa.artifacts.metrics import ParaphraseCounts
 from chronoqa.artifacts.paraphrases import ParaphraseRecord, accepted_by_question, read_paraphrases
 from chronoqa.errors import ChronoqaError
 from chronoqa.records import Question
@@ -82,7 +82,7 @@ def set_metrics(
     records: Sequence[ParaphraseRecord],
     answers: Mapping[str, AnswerRecord],
     judging: Judging,
-) -> tuple[list[Question], dict[str, tuple[np.ndarray, np.ndarray]], dict[str, Any], Phrasings]:
+) -> tuple[list[Question], dict[str, tuple[np.ndarray, np.ndarray]], ParaphraseCounts, Phrasings]:
     """The questions with a set, their per-question metrics and counts, and each paraphrase's verdict.
 
     The metrics: ``A_all_k``, ``flip_rate`` and ``A_original``; the verdicts: :data:`Phrasings`.
@@ -97,12 +97,12 @@ def set_metrics(
         "flip_rate": (np.array([float(len(set(v)) > 1) for v in rows]), ones),
         "A_original": (np.array([float(v[0]) for v in rows]), ones),
     }
-    info = {
-        "n_questions_with_set": n,
-        "n_questions_without_set": len(qs) - n,
-        "n_phrasings": sum(len(v) for v in rows),
-        "n_phrasings_answered": sum(1 for q in with_set for p in kept[q.id] if p.pid in answers),
-    }
+    info = ParaphraseCounts(
+        n_questions_with_set=n,
+        n_questions_without_set=len(qs) - n,
+        n_phrasings=sum(len(v) for v in rows),
+        n_phrasings_answered=sum(1 for q in with_set for p in kept[q.id] if p.pid in answers),
+    )
     phrasings = {
         q.id: tuple((p.pid, p.question, v) for p, v in zip(kept[q.id], row[1:], strict=True))
         for q, row in zip(with_set, rows, strict=True)
