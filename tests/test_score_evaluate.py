@@ -309,8 +309,8 @@ def test_a_bad_metrics_file_names_the_file_and_field(bench: Path, tmp_path: Path
 
 def test_judge_agreement_is_over_the_items_the_rules_decide(bench: Path) -> None:
     answers = {q.id: AnswerRecord(q.id, "x", "ok", q.answers[0], f"It held in {q.t_query}.") for q in QUESTIONS}
-    # q2's only date sits in a Russian date the reader leaves alone: undecided, so the judge decides it
-    answers["q2"] = AnswerRecord("q2", "x", "ok", "F", "Это было 7 мая 2000 года.")
+    # q2's only date sits in a Greek date the reader leaves alone: undecided, so the judge decides it
+    answers["q2"] = AnswerRecord("q2", "x", "ok", "F", "Ήταν στις 7 Μαΐου 2000.")
     d = evaluate(bench, answers=answers, judge=lambda q, r: False, n_bootstrap=50).to_dict()
     t = d["time_accuracy"]["all"]
     assert t["T"]["value"] == 0.75  # q1, q3, q4 cited; q2 takes the judge's No

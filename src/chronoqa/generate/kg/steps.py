@@ -412,8 +412,12 @@ def prepare_drafting(s: BuildState) -> None:
 
 
 def bridges_of(s: BuildState) -> Bridges | None:
-    """The bridge and hub rules (``generate.kg.bridges``) of the table's ``[bridges]``; ``None`` where it has none."""
-    if not s.table.bridges:
+    """The bridge and hub rules (``generate.kg.bridges``) of the table's ``[bridges]``; ``None`` where it has none.
+
+    A graph the table words only by the generic fallback (a synthetic graph, ``--generic-phrases``) has no
+    declared world to be one in: its chains are left to the other rules, as the graph-walk rule leaves them.
+    """
+    if not s.table.bridges or set(s.phr) <= set(s.fallback):
         return None
     declared = {(r, side): s.table.bridges[(p.key, side)][0] for r, p in s.phr.items() for side in ("object", "subject")
                 if (p.key, side) in s.table.bridges}  # fmt: skip
