@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -22,9 +22,29 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from chronoqa.errors import clip
 
-__all__ = ["EXIT_USER_ERROR", "fail", "path_error", "plain_console", "print_error", "task_progress", "warn"]
+__all__ = [
+    "EXIT_USER_ERROR",
+    "CorpusFormatOption",
+    "WaitOption",
+    "fail",
+    "path_error",
+    "plain_console",
+    "print_error",
+    "task_progress",
+    "warn",
+]
 
 EXIT_USER_ERROR = 2
+
+#: The ``--wait`` option of a command that writes a folder under the folder lock.
+WaitOption = Annotated[
+    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+]
+#: The ``--corpus-format`` option of both builders.
+CorpusFormatOption = Annotated[
+    str,
+    typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
+]
 
 
 def plain_console(*, stderr: bool = False, width: int | None = None) -> Console:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from chronoqa.cli._ui import fail
+from chronoqa.cli._ui import CorpusFormatOption, WaitOption, fail
 
 if TYPE_CHECKING:
     from chronoqa.answer.client import ChatClient
@@ -81,9 +81,6 @@ _Delimiters = Annotated[
         "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
     ),
 ]
-_Wait = Annotated[
-    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
-]
 _SqlToText = Annotated[
     str | None,
     typer.Option(
@@ -96,9 +93,6 @@ _SqlToText = Annotated[
 _SqlToTextCache = Annotated[
     Path | None,
     typer.Option("--sql-to-text-cache", help="Response cache of --sql-to-text (default: <cache>/responses)."),
-]
-_CorpusFormat = Annotated[
-    str, typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'.")
 ]
 
 
@@ -129,10 +123,10 @@ def build_table(
     complete: _Complete = None,
     handovers: _Handovers = "meets",
     delimiter: _Delimiters = None,
-    corpus_format: _CorpusFormat = "jsonl",
+    corpus_format: CorpusFormatOption = "jsonl",
     sql_to_text: _SqlToText = None,
     sql_to_text_cache: _SqlToTextCache = None,
-    wait: _Wait = False,
+    wait: WaitOption = False,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.artifacts.release import CORPUS_FORMATS
