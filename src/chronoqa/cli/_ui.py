@@ -18,7 +18,6 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from chronoqa.errors import clip
 
@@ -30,7 +29,6 @@ __all__ = [
     "path_error",
     "plain_console",
     "print_error",
-    "task_progress",
     "warn",
 ]
 
@@ -129,15 +127,3 @@ def fail(error: BaseException | str) -> NoReturn:
 def warn(out: Console, message: str) -> None:
     """Print ``warning: <message>`` (plain text) on ``out``."""
     out.print(f"warning: {message}", markup=False, highlight=False)
-
-
-def task_progress(out: Console, *, label: str = "{task.description}", transient: bool = False) -> Progress:
-    """The CLI's progress bar for counted work: label, bar, done/total, elapsed time (labels are plain text)."""
-    return Progress(
-        TextColumn(label, markup=False),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=out,
-        transient=transient,
-    )
