@@ -398,7 +398,7 @@ def _html_retrieval(summary: Summary) -> list[str]:
         *_metric_table("retriever", rows, _RET_COLS),
         _bars(
             "CCR (complete chain of time-valid gold facts)",
-            [(_ret_name(r), r.metrics.get("CCR"), r.control) for r in summary.retrieval],
+            [(name, metrics.get("CCR"), control) for name, control, metrics in rows],
         ),
         _slice_html("CCR by operator and complexity", summary.retrieval, "CCR"),
     ]
@@ -416,7 +416,7 @@ def _html_answers(summary: Summary) -> list[str]:
         *_metric_table("answerer", rows, _CLASS_COLS),
         _bars(
             "Answer accuracy A",
-            [(_ans_name(r), r.metrics.get("A"), r.run_control) for r in summary.answers],
+            [(name, metrics.get("A"), control) for name, control, metrics in rows],
         ),
         _slice_html("A by operator and complexity", summary.answers, "A"),
     ]
