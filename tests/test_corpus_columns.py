@@ -34,7 +34,7 @@ from chronoqa.artifacts.release import (
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.corpus import corpus_columns
 from chronoqa.generate.kg.phrases import RelationPhrases, fill, generic_phrases
-from chronoqa.io import json_lines, json_strings, write_jsonl, write_jsonl_batches
+from chronoqa.io import iter_json_lines, json_lines, json_strings, write_jsonl
 from chronoqa.records import Doc, Fact, FactColumns
 from chronoqa.time import TimePoint, distinct_dates, render_dates, render_time, start_after_end
 
@@ -177,8 +177,7 @@ def _reference_bytes(docs: list[Doc], tmp_path: Path) -> bytes:
 
 def _columnar_bytes(table: pa.Table | pa.RecordBatchReader, tmp_path: Path) -> bytes:
     batches = table.to_batches() if isinstance(table, pa.Table) else table
-    write_jsonl_batches(tmp_path / "col.jsonl", batches)
-    return (tmp_path / "col.jsonl").read_bytes()
+    return b"".join(lines.to_pybytes() for _, lines in iter_json_lines(batches))
 
 
 def test_every_time_phrase_case_by_hand() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from answer_fixtures import write_fixture
-from chronoqa.pipeline.lock import LOCK_FILE, RunLock, RunLockedError
+from chronoqa.outdir import LOCK_FILE, FolderLock, FolderLockedError
 from chronoqa.pipeline.run import TIMINGS_FILE
 from fake_openai import FakeOpenAI, Reply
 
@@ -27,7 +27,7 @@ pytest.importorskip("bm25s")
 _SCRIPT = """
 import sys
 from chronoqa.pipeline.config import load_config
-from chronoqa.pipeline.lock import RunLockedError
+from chronoqa.outdir import FolderLockedError
 from chronoqa.pipeline.run import run_pipeline
 rel, out, url, wait = sys.argv[1:5]
 cfg = load_config(None, bench=rel, out=out, retrievers="bm25", controls="oracle", baselines="prior",
@@ -35,7 +35,7 @@ cfg = load_config(None, bench=rel, out=out, retrievers="bm25", controls="oracle"
                   llm=f"llm(model=fake,base_url={url},concurrency=1,retries=0,timeout=60)", n_bootstrap=20)
 try:
     res = run_pipeline(cfg, wait=wait == "1")
-except RunLockedError as exc:
+except FolderLockedError as exc:
     print("LOCKED", exc)
     sys.exit(3)
 print(",".join(f"{s.name}={'skip' if s.skipped else 'run'}" for s in res.stages))
@@ -43,6 +43,11 @@ print(",".join(f"{s.name}={'skip' if s.skipped else 'run'}" for s in res.stages)
 
 
 _CLI = [sys.executable, "-c", "from chronoqa.cli import main; main()"]
+
+
+def _run_lock(run: Path, *, wait: bool = False) -> FolderLock:
+    """The exclusive lock a run holds on its folder (as ``OutputFolder(run, "run")`` takes it)."""
+    return FolderLock(run, wait=wait, what="run folder")
 
 
 def _ok(n: int, payload: dict[str, Any]) -> Reply:
@@ -79,27 +84,27 @@ def _reference(tmp_path: Path, rel: Path, script: Path, url: str) -> dict[str, b
 
 def test_lock_is_exclusive_and_released(tmp_path: Path) -> None:
     run = tmp_path / "run"
-    with RunLock(run) as first:
+    with _run_lock(run) as first:
         assert first.held and (run / LOCK_FILE).read_text().strip() == str(os.getpid())
-        with pytest.raises(RunLockedError, match=rf"in use by another chronoqa run \(process {os.getpid()}\)"):
-            RunLock(run).acquire()
+        with pytest.raises(FolderLockedError, match=rf"in use by another chronoqa run \(process {os.getpid()}\)"):
+            _run_lock(run).acquire()
     assert not (run / LOCK_FILE).exists()  # released and removed
-    with RunLock(run):  # free again
+    with _run_lock(run):  # free again
         pass
     # a lock file left by a dead holder (no process holds the flock) does not block
     (run / LOCK_FILE).write_text("999999\n")
-    with RunLock(run) as again:
+    with _run_lock(run) as again:
         assert again.held
 
 
 def test_waiting_lock_gets_the_folder_when_the_holder_leaves(tmp_path: Path) -> None:
     run = tmp_path / "run"
     got: list[float] = []
-    first = RunLock(run)
+    first = _run_lock(run)
     first.acquire()
 
     def second() -> None:
-        with RunLock(run, wait=True):
+        with _run_lock(run, wait=True):
             got.append(time.monotonic())
 
     t = threading.Thread(target=second)

@@ -55,7 +55,6 @@ __all__ = [
     "text_lines",
     "write_json",
     "write_jsonl",
-    "write_jsonl_batches",
     "write_text",
 ]
 
@@ -333,19 +332,6 @@ def iter_json_lines(
     the output is the same whatever the number of threads (:func:`map_ordered`).
     """
     return map_ordered(json_lines, batches, threads)
-
-
-def write_jsonl_batches(path: str | Path, batches: Iterable[pa.RecordBatch], threads: int | None = None) -> int:
-    """Write the rows of Arrow record batches as JSON lines (:func:`json_lines`) atomically; returns the row count.
-
-    ``threads``: see :func:`iter_json_lines` (the bytes do not depend on it).
-    """
-    n = 0
-    with atomic_write(path, "wb") as fh:
-        for batch, lines in iter_json_lines(batches, threads):
-            fh.write(lines)
-            n += batch.num_rows
-    return n
 
 
 def _not_utf8(path: Path, line: int, bad: bytes, offset: int) -> DataError:

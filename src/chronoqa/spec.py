@@ -145,11 +145,6 @@ class _Parser:
         self.skip_ws()
         return self.text[self.pos : self.pos + 1]
 
-    def expect(self, ch: str) -> None:
-        if self.peek() != ch:
-            raise self.fail(repr(ch))
-        self.pos += 1
-
     def ident(self) -> str:
         self.skip_ws()
         m = _IDENT_RE.match(self.text, self.pos)

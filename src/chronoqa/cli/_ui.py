@@ -14,17 +14,35 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from chronoqa.errors import clip
 
-__all__ = ["EXIT_USER_ERROR", "fail", "path_error", "plain_console", "print_error", "task_progress", "warn"]
+__all__ = [
+    "EXIT_USER_ERROR",
+    "CorpusFormatOption",
+    "WaitOption",
+    "fail",
+    "path_error",
+    "plain_console",
+    "print_error",
+    "warn",
+]
 
 EXIT_USER_ERROR = 2
+
+#: The ``--wait`` option of a command that writes a folder under the folder lock.
+WaitOption = Annotated[
+    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
+]
+#: The ``--corpus-format`` option of both builders.
+CorpusFormatOption = Annotated[
+    str,
+    typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
+]
 
 
 def plain_console(*, stderr: bool = False, width: int | None = None) -> Console:
@@ -109,15 +127,3 @@ def fail(error: BaseException | str) -> NoReturn:
 def warn(out: Console, message: str) -> None:
     """Print ``warning: <message>`` (plain text) on ``out``."""
     out.print(f"warning: {message}", markup=False, highlight=False)
-
-
-def task_progress(out: Console, *, label: str = "{task.description}", transient: bool = False) -> Progress:
-    """The CLI's progress bar for counted work: label, bar, done/total, elapsed time (labels are plain text)."""
-    return Progress(
-        TextColumn(label, markup=False),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=out,
-        transient=transient,
-    )

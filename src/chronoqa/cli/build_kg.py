@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from chronoqa.cli._ui import CorpusFormatOption, WaitOption
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -86,13 +88,6 @@ IgnoreNotYears = Annotated[
         help="Disable the phrase table's [not_years] data-quality setting (numbers read as years, e.g. "
         "yago11k's 'Xbox 360' and ownership '100'): facts dated in them are then used like any other.",
     ),
-]
-CorpusFormat = Annotated[
-    str,
-    typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'."),
-]
-Wait = Annotated[
-    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
 ]
 Engine = Annotated[
     str,
@@ -239,9 +234,9 @@ def build_kg_command(
     allow_ids: AllowIds = False,
     on_bad_row: OnBadRow = "raise",
     ignore_not_years: IgnoreNotYears = False,
-    corpus_format: CorpusFormat = "jsonl",
+    corpus_format: CorpusFormatOption = "jsonl",
     engine: Engine = "duckdb",
-    wait: Wait = False,
+    wait: WaitOption = False,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
     from chronoqa.artifacts.release import CORPUS_FORMATS

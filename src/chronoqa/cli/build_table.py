@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from chronoqa.cli._ui import fail
+from chronoqa.cli._ui import CorpusFormatOption, WaitOption, fail
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from chronoqa.answer.client import ChatClient
     from chronoqa.errors import BadRowPolicy
     from chronoqa.generate.table import JoinSpec, PhraseBook
@@ -81,9 +83,6 @@ _Delimiters = Annotated[
         "'table.column=none' (one value per cell). Default: detected (', ', ' / ', '; ')."
     ),
 ]
-_Wait = Annotated[
-    bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
-]
 _SqlToText = Annotated[
     str | None,
     typer.Option(
@@ -96,9 +95,6 @@ _SqlToText = Annotated[
 _SqlToTextCache = Annotated[
     Path | None,
     typer.Option("--sql-to-text-cache", help="Response cache of --sql-to-text (default: <cache>/responses)."),
-]
-_CorpusFormat = Annotated[
-    str, typer.Option("--corpus-format", help="Corpus file(s) of the release: 'jsonl' (default), 'parquet' or 'both'.")
 ]
 
 
@@ -129,15 +125,15 @@ def build_table(
     complete: _Complete = None,
     handovers: _Handovers = "meets",
     delimiter: _Delimiters = None,
-    corpus_format: _CorpusFormat = "jsonl",
+    corpus_format: CorpusFormatOption = "jsonl",
     sql_to_text: _SqlToText = None,
     sql_to_text_cache: _SqlToTextCache = None,
-    wait: _Wait = False,
+    wait: WaitOption = False,
 ) -> None:
     """Build a TDBench-style benchmark (13 Allen relations, time alignment, temporal joins) from tables."""
     from chronoqa.artifacts.release import CORPUS_FORMATS
     from chronoqa.artifacts.remote import check_release_target, hold_release_target, publish_release
-    from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
+    from chronoqa.errors import ChronoqaError, check_policy
     from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
 
     if corpus_format not in CORPUS_FORMATS:
@@ -152,9 +148,7 @@ def build_table(
             book = inputs.phrases(phrases, dataset or [])
             if not inputs.main and not inputs.joins:
                 raise ChronoqaError("give at least one table file, --join or --dataset")
-            for name in complete or []:
-                if name not in inputs.loaded:
-                    raise UnknownNameError("table", name, inputs.loaded)
+            inputs.check_loaded(complete or [])
             config = TableBuildConfig(
                 as_of=as_of,
                 seed=seed,
@@ -236,6 +230,14 @@ class _Inputs:
         self.joins: list[JoinSpec] = []
         self.graphs: list[str] = []  # named TKGs viewed as tables
         self.recognised = Recognised()  # the TDBench declarations that apply, by table
+
+    def check_loaded(self, names: Sequence[str]) -> None:
+        """Fail on the first of ``names`` (``--complete``'s) that names no loaded table."""
+        from chronoqa.errors import UnknownNameError
+
+        for name in names:
+            if name not in self.loaded:
+                raise UnknownNameError("table", name, self.loaded)
 
     def load(self, path: Path) -> str:
         """Read a table file once; its name is the file's stem. A TDBench table is recognised by its sha256."""

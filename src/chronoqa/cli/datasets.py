@@ -17,6 +17,9 @@ from chronoqa.time import parse_time
 __all__ = ["register"]
 
 
+_Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
 def _status(spec: ds.DatasetSpec) -> str:
     mirror = ds.mirror_dir()
     if mirror is not None and all((mirror / spec.folder_name / f.name).is_file() for f in spec.files):
@@ -28,7 +31,7 @@ def _status(spec: ds.DatasetSpec) -> str:
 
 
 def list_datasets(
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    as_json: _Json = False,
 ) -> None:
     """List the named datasets chronoqa knows."""
     rows = [
@@ -57,19 +60,22 @@ def list_datasets(
     plain_console().print(table)
 
 
+_Name = Annotated[str, typer.Argument(help="Dataset name (see `chronoqa datasets list`).")]
+_Sha256 = Annotated[str | None, typer.Option("--sha256", help="Checksum to require of a file registered without one.")]
+_AllowUnverified = Annotated[
+    bool, typer.Option("--allow-unverified", help="Accept a file registered without a checksum, unverified.")
+]
+
+
 def info(
-    name: Annotated[str, typer.Argument(help="Dataset name (see `chronoqa datasets list`).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    name: _Name,
+    as_json: _Json = False,
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="Treat times after this date as bad rows (skipped, counted).")
     ] = None,
     top: Annotated[int, typer.Option(help="How many relations to list.")] = 10,
-    sha256: Annotated[
-        str | None, typer.Option("--sha256", help="Checksum to require of a file registered without one.")
-    ] = None,
-    allow_unverified: Annotated[
-        bool, typer.Option("--allow-unverified", help="Accept a file registered without a checksum, unverified.")
-    ] = False,
+    sha256: _Sha256 = None,
+    allow_unverified: _AllowUnverified = False,
 ) -> None:
     """Summarise a dataset: counts, time range, granularity mix, interval shapes, top relations."""
     console = plain_console(stderr=True)
@@ -119,14 +125,10 @@ def info(
 
 
 def fetch(
-    name: Annotated[str, typer.Argument(help="Dataset name (see `chronoqa datasets list`).")],
-    sha256: Annotated[
-        str | None, typer.Option("--sha256", help="Checksum to require of a file registered without one.")
-    ] = None,
-    allow_unverified: Annotated[
-        bool, typer.Option("--allow-unverified", help="Accept a file registered without a checksum, unverified.")
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    name: _Name,
+    sha256: _Sha256 = None,
+    allow_unverified: _AllowUnverified = False,
+    as_json: _Json = False,
 ) -> None:
     """Download a dataset into the cache (or verify the mirror copy) and print its folder."""
     with Progress(

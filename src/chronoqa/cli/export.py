@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from chronoqa.cli._ui import WaitOption
+
 __all__ = ["register"]
 
 
@@ -27,9 +29,7 @@ def register(app: typer.Typer) -> None:
         validation: Annotated[
             Path | None, typer.Option("--validation", help="A `chronoqa validate import` folder to include.")
         ] = None,
-        wait: Annotated[
-            bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
-        ] = False,
+        wait: WaitOption = False,
     ) -> None:
         """Export a release: Hugging Face Parquet + card, Croissant, BEIR, lm-eval, TempBench's layout."""
         from chronoqa.export import export_release

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from chronoqa.cli._ui import WaitOption
+
 __all__ = ["register"]
 
 
@@ -35,9 +37,7 @@ def refresh_cmd(
             help="A table release's phrase file (JSON; its manifest does not record it), or a KG phrase table."
         ),
     ] = None,
-    wait: Annotated[
-        bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
-    ] = False,
+    wait: WaitOption = False,
 ) -> None:
     """Rebuild OLD on newer data with its recorded config and seed; classify every question (CHANGES.md)."""
     from chronoqa.artifacts.remote import hold_release_target

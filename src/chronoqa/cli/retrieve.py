@@ -19,13 +19,11 @@ from rich.table import Table
 
 from chronoqa.artifacts.runs import read_timing
 from chronoqa.cli._progress import StageBars, StageLog, one_step_result, stage_progress
-from chronoqa.cli._ui import fail, plain_console
+from chronoqa.cli._ui import WaitOption, fail, plain_console
 from chronoqa.errors import ChronoqaError
 from chronoqa.outdir import OutputFolder
 
 __all__ = ["register"]
-
-_WAIT_HELP = "Wait while another chronoqa command holds the folder (default: fail at once)."
 
 
 class _Counters:
@@ -72,7 +70,7 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--no-reuse", help="Recompute even if an identical run exists.")
         ] = False,
         list_: Annotated[bool, typer.Option("--list", help="List the registered retrievers and exit.")] = False,
-        wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
+        wait: WaitOption = False,
     ) -> None:
         """Run retrievers (bm25, bm25_temporal, graph, dense, hybrid, controls) and write run files."""
         from chronoqa.artifacts.release import load_release

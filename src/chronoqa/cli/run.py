@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from chronoqa.cli._progress import one_step, stage_progress
-from chronoqa.cli._ui import fail, plain_console, warn
+from chronoqa.cli._ui import WaitOption, fail, plain_console, warn
 from chronoqa.errors import ChronoqaError
 
 if TYPE_CHECKING:
@@ -120,9 +120,7 @@ def answer_cmd(
     split: Annotated[str, typer.Option(help="Split to answer ('all' for every question).")] = "test",
     cache: Annotated[Path | None, typer.Option(help="LLM response cache folder (default <out>/cache).")] = None,
     limit: Annotated[int | None, typer.Option(min=0, help="Answer only the first N questions (0: all).")] = None,
-    wait: Annotated[
-        bool, typer.Option(help="Wait while another chronoqa command holds the folder (default: fail at once).")
-    ] = False,
+    wait: WaitOption = False,
     max_answer_chars: Annotated[
         int, typer.Option(min=1, help="Longest reply text stored; a longer reply is an error line naming the cap.")
     ] = 100_000,

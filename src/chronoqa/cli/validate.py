@@ -7,11 +7,10 @@ from typing import Annotated
 
 import typer
 
+from chronoqa.cli._ui import WaitOption
 from chronoqa.outdir import OutputFolder
 
 __all__ = ["register"]
-
-_WAIT_HELP = "Wait while another chronoqa command holds the folder (default: fail at once)."
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +25,7 @@ def register(app: typer.Typer) -> None:
         n: Annotated[int, typer.Option("--n", help="Questions to sample (stratified by cell).")] = 300,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the sample and its order.")] = 0,
         split: Annotated[str | None, typer.Option("--split", help="Sample one split only (e.g. test).")] = None,
-        wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
+        wait: WaitOption = False,
     ) -> None:
         """Write a stratified sample as a self-contained annotation page (sheet.html) and a CSV."""
         from chronoqa.artifacts.release import load_release
@@ -46,7 +45,7 @@ def register(app: typer.Typer) -> None:
         max_sheet_mb: Annotated[
             float, typer.Option("--max-sheet-mb", min=0.001, max=1e6, help="Largest judgments file read (MB).")
         ] = 16.0,
-        wait: Annotated[bool, typer.Option(help=_WAIT_HELP)] = False,
+        wait: WaitOption = False,
     ) -> None:
         """Agreement (kappa / alpha with CIs), consensus, low-confidence flags and error rates per cell."""
         from chronoqa.artifacts.release import load_release

@@ -35,7 +35,7 @@ from chronoqa.escape import md_text, yaml_str
 from chronoqa.export.checks import check_stale_splits
 from chronoqa.export.provenance import LOW_CONFIDENCE_FILE, VALIDATION_FILE, Provenance, provenance_of
 from chronoqa.io import atomic_write, write_text
-from chronoqa.records import Question, Triple
+from chronoqa.records import Question
 
 __all__ = [
     "CORPUS_SCHEMA",
@@ -63,9 +63,8 @@ def hub_split(name: str) -> str:
 
 JSON_FIELDS = ("time_refs", "reference", "logical_form")
 
-#: The question and triple columns: :class:`~chronoqa.records.Question`'s Arrow schema (objects as JSON text),
+#: The question columns: :class:`~chronoqa.records.Question`'s Arrow schema (objects as JSON text),
 #: with the question's functional flags after them.
-TRIPLE = pa.struct(list(Triple.arrow_schema()))
 QUESTION_SCHEMA = pa.schema([*Question.arrow_schema(), *(f for f in FunctionalFlags.arrow_schema() if f.name != "id")])
 #: The release's corpus columns (``artifacts.release.CORPUS_SCHEMA``) as plain strings: the Hub reads no dictionaries.
 CORPUS_SCHEMA = pa.schema(

@@ -125,6 +125,18 @@ def year_question(text: str, q: Question) -> str | None:
     return None
 
 
+_Rewrites = tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
+
+
+def _first_rewrite(table: _Rewrites, text: str) -> str | None:
+    """``text`` rewritten by the first (pattern, replacement) of ``table`` that matches, else None."""
+    for pattern, repl in table:
+        new, n = pattern.subn(repl, text, count=1)
+        if n:
+            return new
+    return None
+
+
 _SYNONYMS: Final = (
     (re.compile(r"^As of (\d{4}),"), r"As things stood in \1,"),
     (re.compile(r"^As things stood in (\d{4}),"), r"As of \1,"),
@@ -141,11 +153,7 @@ _SYNONYMS: Final = (
 
 def time_synonyms(text: str, q: Question) -> str | None:
     """The first synonym of the time phrase that applies ("as of 1984" -> "as things stood in 1984", ...)."""
-    for pattern, repl in _SYNONYMS:
-        new, n = pattern.subn(repl, text, count=1)
-        if n:
-            return new
-    return None
+    return _first_rewrite(_SYNONYMS, text)
 
 
 _FIRST_LAST: Final = (
@@ -158,11 +166,7 @@ _FIRST_LAST: Final = (
 
 def term_clause(text: str, q: Question) -> str | None:
     """A table question's "whose term ..." clause reworded ("to take office after", "had a term that")."""
-    for pattern, repl in _FIRST_LAST:
-        new, n = pattern.subn(repl, text, count=1)
-        if n:
-            return new
-    return None
+    return _first_rewrite(_FIRST_LAST, text)
 
 
 _YES_NO: Final = (
@@ -175,11 +179,7 @@ _YES_NO: Final = (
 
 def yes_no(text: str, q: Question) -> str | None:
     """Yes/no forms: "Yes or no: X?" <-> "Is it true that X?"; "Was it still the case" <-> "Did it still hold"."""
-    for pattern, repl in _YES_NO:
-        new, n = pattern.subn(repl, text, count=1)
-        if n:
-            return new
-    return None
+    return _first_rewrite(_YES_NO, text)
 
 
 _PASSIVE: Final = re.compile(r"^(When|In which year|In what year|What year) did (.+?) receive (?:the award )?(.+)\?$")

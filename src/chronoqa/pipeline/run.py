@@ -410,7 +410,7 @@ def run_pipeline(
     The run folder is an :class:`~chronoqa.outdir.OutputFolder`: a folder that is neither new, empty nor a
     chronoqa run folder is refused before anything is written (``force`` recomputes our stages, nothing else).
     The run holds the folder's lock from before it touches any file until it returns: a second writer on the
-    same folder (or on a folder inside it) raises :class:`~chronoqa.pipeline.lock.RunLockedError` at once, or
+    same folder (or on a folder inside it) raises :class:`~chronoqa.outdir.FolderLockedError` at once, or
     waits for the lock with ``wait=True``.
     """
     _check_inputs(cfg)  # before the lock, which creates the run folder: a bad input writes nothing

@@ -5,7 +5,9 @@ wrote (:func:`chronoqa.artifacts.metrics.read_verdicts`) into one JSON-able mapp
 
 * ``systems``: every scored run (``kind`` ``"ret"``, metric CCR) and answer folder (``kind`` ``"ans"``,
   metrics A and T), controls marked;
-* ``questions``: one record per scored question (keys in :data:`QUESTION_KEYS`) with its facts
+* ``questions``: one record per scored question (``id``, ``split``, ``text``, ``operator``, ``hops``,
+  ``complexity``, ``relation``, ``cardinality``, ``allen``, ``assumes_complete``, ``template``, ``t_query``,
+  ``gold``, ``time_refs``, ``facts``, ``ret``, ``ans``) with its facts
   (``[set index, s, r, o, start day, end day, start label, end label]``, ``None`` for an unknown start or
   an open end) placed on a day axis (times are turned into day numbers and labels here, by :mod:`chronoqa.time`, so the
   page's script only draws) and, per system, its verdict (an answer folder's: A, T, outcome, answer, TDBench's
@@ -37,13 +39,7 @@ from chronoqa.report.verdicts import FACT_SETS, question_facts
 from chronoqa.score.stats import benjamini_hochberg, mcnemar
 from chronoqa.time import TimeParseError, parse_time
 
-__all__ = ["QUESTION_KEYS", "build_explorer", "pack_explorer", "question_relation"]
-
-QUESTION_KEYS = (
-    *("id", "split", "text", "operator", "hops", "complexity", "relation", "cardinality", "allen"),
-    *("assumes_complete", "template", "t_query", "gold", "time_refs", "facts", "ret", "ans"),
-)
-"""The keys of one explorer question record."""
+__all__ = ["build_explorer", "pack_explorer", "question_relation"]
 
 
 def question_relation(q: Question) -> str:

@@ -261,6 +261,17 @@ def _html_table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[str]]]
     return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
+def _metric_table(
+    first: str, rows: Sequence[tuple[str, bool, Mapping[str, ShownCI | None]]], cols: Sequence[tuple[str, str]]
+) -> list[str]:
+    """A table of metrics with CIs, one row per (name, control, metrics), and the legend of its columns."""
+    html_rows = [
+        ("control" if control else "", [f"<td>{_e(name)}</td>", *(_cell(metrics.get(k)) for k, _ in cols)])
+        for name, control, metrics in rows
+    ]
+    return [_html_table([first, *(lbl for _, lbl in cols)], html_rows), legend_html(lbl for _, lbl in cols)]
+
+
 def _bars(title: str, items: Sequence[tuple[str, ShownCI | None, bool]]) -> str:
     """A horizontal bar chart with CI whiskers (inline SVG)."""
     items = [(n, m, c) for n, m, c in items if m is not None and m.value is not None]
@@ -379,22 +390,15 @@ def _html_composition(comp: Composition) -> list[str]:
 
 def _html_retrieval(summary: Summary) -> list[str]:
     """The retrieval table with its CIs, the CCR bars and CCR by slice."""
-    ret_rows = [
-        (
-            "control" if r.control else "",
-            [f"<td>{_e(_ret_name(r))}</td>", *(_cell(r.metrics.get(k)) for k, _ in _RET_COLS)],
-        )
-        for r in summary.retrieval
-    ]
+    rows = [(_ret_name(r), r.control, r.metrics) for r in summary.retrieval]
     return [
         "<h2>Retrieval</h2>",
         '<p class="sub">95% question-level bootstrap CIs. Grey italic rows are controls: oracle returns the gold, '
         "stale_only / dist_only the negatives, random and empty nothing useful. They check the metrics.</p>",
-        _html_table(["retriever", *(lbl for _, lbl in _RET_COLS)], ret_rows),
-        legend_html(lbl for _, lbl in _RET_COLS),
+        *_metric_table("retriever", rows, _RET_COLS),
         _bars(
             "CCR (complete chain of time-valid gold facts)",
-            [(_ret_name(r), r.metrics.get("CCR"), r.control) for r in summary.retrieval],
+            [(name, metrics.get("CCR"), control) for name, control, metrics in rows],
         ),
         _slice_html("CCR by operator and complexity", summary.retrieval, "CCR"),
     ]
@@ -402,35 +406,17 @@ def _html_retrieval(summary: Summary) -> list[str]:
 
 def _html_answers(summary: Summary) -> list[str]:
     """The answer table with its CIs, the A bars and A by slice."""
-    cols = _ans_cols(summary)
-    ans_rows = [
-        (
-            "control" if r.run_control else "",
-            [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r.metrics.get(k)) for k, _ in cols)],
-        )
-        for r in summary.answers
-    ]
+    rows = [(_ans_name(r), r.run_control, r.metrics) for r in summary.answers]
     return [
         "<h2>Answers</h2>",
         '<p class="sub">95% question-level bootstrap CIs. Failed calls count as wrong. Grey italic rows answer from '
         "a control run. <i>prior</i> answers from training-split statistics without reading anything.</p>",
-        _html_table(["answerer", *(lbl for _, lbl in cols)], ans_rows),
-        legend_html(lbl for _, lbl in cols),
+        *_metric_table("answerer", rows, _ans_cols(summary)),
         f"<h3>{_e(_CLASS_TITLE)}</h3>",
-        _html_table(
-            ["answerer", *(lbl for _, lbl in _CLASS_COLS)],
-            [
-                (
-                    "control" if r.run_control else "",
-                    [f"<td>{_e(_ans_name(r))}</td>", *(_cell(r.metrics.get(k)) for k, _ in _CLASS_COLS)],
-                )
-                for r in summary.answers
-            ],
-        ),
-        legend_html(lbl for _, lbl in _CLASS_COLS),
+        *_metric_table("answerer", rows, _CLASS_COLS),
         _bars(
             "Answer accuracy A",
-            [(_ans_name(r), r.metrics.get("A"), r.run_control) for r in summary.answers],
+            [(name, metrics.get("A"), control) for name, control, metrics in rows],
         ),
         _slice_html("A by operator and complexity", summary.answers, "A"),
     ]

@@ -9,7 +9,7 @@ with the questions and are marked ``control=True`` everywhere they appear.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Protocol
@@ -140,10 +140,3 @@ def _parse_interval(d: Doc) -> Interval | None:
         return Interval(parse_time(d.t_start), parse_time(d.t_end))
     except TimeParseError:
         return None
-
-
-def top_k(scores: Mapping[int, float] | Sequence[tuple[int, float]], k: int) -> list[Hit]:
-    """Best ``k`` (index, score) pairs: score descending, then corpus order (deterministic)."""
-    items = scores.items() if isinstance(scores, Mapping) else scores
-    ranked = sorted(items, key=lambda p: (-p[1], p[0]))
-    return [Hit(i, float(s)) for i, s in ranked[:k]]

@@ -208,16 +208,6 @@ class SyntheticFacts:
     def __len__(self) -> int:
         return int(self.s.shape[0])
 
-    @staticmethod
-    def entity_name(i: int) -> str:
-        """Name of entity ``i``."""
-        return f"E{i}"
-
-    @staticmethod
-    def relation_name(i: int) -> str:
-        """Name of relation ``i``."""
-        return f"R{i}"
-
     def kinds(self) -> np.ndarray:
         """Kind index per fact (see :data:`KINDS`)."""
         both = self.has_start & self.has_end

@@ -38,7 +38,6 @@ from chronoqa.sources._common import (
 from chronoqa.time import Interval, TimePoint
 
 __all__ = [
-    "END_NAMES",
     "END_WORDS",
     "START_END_NAMES",
     "START_WORDS",
@@ -55,7 +54,6 @@ START_END_NAMES: tuple[tuple[str, str], ...] = (
     ("from", "to"),
     ("begin", "end"),
 )
-END_NAMES = tuple(e for _, e in START_END_NAMES)
 #: Words of a column name that read as the start / the end of a row's span (a stay's admission, a member leaving).
 START_WORDS = frozenset(
     {

@@ -263,10 +263,6 @@ class TimePoint:
             return self
         return TimePoint(self.year, self.month, min(day, days_in_month(self.year, self.month)))
 
-    def year_float(self) -> float:
-        """TempBench's float-year rendering (``1994.0``), the year only."""
-        return float(self.year)
-
     def isoformat(self) -> str:
         """``1994``, ``1994-03``, ``1994-03-07``; negative years as ``-0405``."""
         y = f"{self.year:05d}" if self.year < 0 else f"{self.year:04d}"

@@ -33,9 +33,7 @@ from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft, Hop
 
-__all__ = ["CONTAINMENT", "Regimes", "regime_reason"]
-
-CONTAINMENT = ("part_of", "contains", "capital_of")
+__all__ = ["Regimes", "regime_reason"]
 
 
 @dataclass(frozen=True)

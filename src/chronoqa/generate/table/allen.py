@@ -34,7 +34,6 @@ __all__ = [
     "bounded_mask",
     "bounded_sql",
     "random_reference",
-    "reference_for",
 ]
 
 Predicate = Callable[[np.ndarray, np.ndarray, int, int], np.ndarray]
@@ -192,13 +191,6 @@ TIME_REFS: dict[Allen, tuple[str, ...]] = {
     )
     for r in Allen
 }
-
-
-def reference_for(
-    relation: Allen, a0: int, a1: int, *, last: int, window: int, rng: random.Random
-) -> tuple[int, int] | None:
-    """A reference ``[b0, b1]`` (``b1 <= last``) standing in ``relation`` to the row ``[a0, a1]``, or ``None``."""
-    return RELATIONS[relation].build(a0, a1, last, window, rng)
 
 
 def random_reference(lo: int, hi: int, *, last: int, window: int, rng: random.Random) -> tuple[int, int] | None:

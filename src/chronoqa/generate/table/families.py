@@ -72,9 +72,8 @@ from chronoqa.generate.table.verbalise import (
 from chronoqa.records import Question, Triple
 from chronoqa.time import Granularity, TimePoint, parse_time, render_time
 
-__all__ = ["FAMILIES", "event_questions", "status_questions"]
+__all__ = ["event_questions", "status_questions"]
 
-FAMILIES = ("status_since", "status_at", "status_set", "event_when", "event_in", "event_order")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 #: ``status_at``: another state of the key must be held within this many years of the asked year.
 _AT_NEAR = 3

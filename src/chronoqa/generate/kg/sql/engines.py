@@ -184,7 +184,7 @@ def _spark() -> Any:
     except ImportError as exc:
         raise ChronoqaError(
             "the spark engine needs PySpark (and Java 17): pip install chronoqa[spark]; or build with "
-            "--engine numpy (the default) or --engine duckdb"
+            "--engine duckdb (the default)"
         ) from exc
     return pyspark
 

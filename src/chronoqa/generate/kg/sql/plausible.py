@@ -189,25 +189,23 @@ WITH mirrors AS (
 SELECT pos, reason FROM why WHERE reason >= 0
 """
 
-# The entities each type is shown for: they stand on a side the type's shown_by lists, in a fact valid somewhere.
-_SHOWN = """
+
+def _on_sides(sides: str) -> str:
+    """The (entity, type) pairs of the facts, not ignored, whose relation and side the table ``sides`` lists."""
+    return f"""
 SELECT e, type FROM (
-    SELECT f.s AS e, t.type FROM pfacts AS f JOIN ptypes AS t ON t.code = f.r AND t.side = 0 WHERE NOT f.ignored
+    SELECT f.s AS e, t.type FROM pfacts AS f JOIN {sides} AS t ON t.code = f.r AND t.side = 0 WHERE NOT f.ignored
     UNION ALL
-    SELECT f.o AS e, t.type FROM pfacts AS f JOIN ptypes AS t ON t.code = f.r AND t.side = 1 WHERE NOT f.ignored
-) AS shown
+    SELECT f.o AS e, t.type FROM pfacts AS f JOIN {sides} AS t ON t.code = f.r AND t.side = 1 WHERE NOT f.ignored
+) AS on_side
 GROUP BY e, type
 """
 
+
+# The entities each type is shown for: they stand on a side the type's shown_by lists, in a fact valid somewhere.
+_SHOWN = _on_sides("ptypes")
 # The entities a fact shows in another role than a type's (a side that neither shows nor presumes it).
-_OTHER = """
-SELECT e, type FROM (
-    SELECT f.s AS e, t.type FROM pfacts AS f JOIN pother AS t ON t.code = f.r AND t.side = 0 WHERE NOT f.ignored
-    UNION ALL
-    SELECT f.o AS e, t.type FROM pfacts AS f JOIN pother AS t ON t.code = f.r AND t.side = 1 WHERE NOT f.ignored
-) AS other
-GROUP BY e, type
-"""
+_OTHER = _on_sides("pother")
 
 # not_of_type: a presumed type the data does not show, of an entity it shows in another role; label_unfit:
 # every fact of an entity shown to be of a type whose label that type's not_named lists.
