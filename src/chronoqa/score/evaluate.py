@@ -39,6 +39,7 @@ from chronoqa.score.candidates import CorpusEntities, Judging
 from chronoqa.score.cutoff import cutoff_slices
 from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
+from chronoqa.score.kinds import kind_slices
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.outcomes import class_metrics
 from chronoqa.score.paraphrase_sets import ParaphraseSource, Phrasings, set_metrics, split_answers
@@ -51,6 +52,12 @@ __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select
 DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR", "Outrank@10")
 # per-question 0/1 outcomes: McNemar applies
 _BINARY = frozenset({"CCR", "coverage", "A", "T", "AT", "T_half", "T_loose"})
+_BINARY_MEASURES = frozenset({"CCR", "Outrank"})  # ranking measures whose per-question value is 0 or 1, at any k
+
+
+def _is_binary(metric: str) -> bool:
+    """Whether ``metric``'s per-question outcome is 0 or 1 (McNemar's test applies to its paired comparison)."""
+    return metric in _BINARY or metric.partition("@")[0] in _BINARY_MEASURES
 
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
 """Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
@@ -172,7 +179,8 @@ Slice = tuple[str, str, np.ndarray]
 
 
 def _slices(qs: Sequence[Question], cutoff: TimePoint | None = None) -> list[Slice]:
-    """(group, name, index array): all, by complexity (fixed order), by operator (sorted), by cutoff (if given)."""
+    """(group, name, index array): all, by complexity (fixed order), by operator (sorted), by kind (recall or
+    reasoning, :mod:`chronoqa.score.kinds`), by cutoff (if given)."""
     out: list[Slice] = [("all", "all", np.arange(len(qs)))]
     comp = [q.complexity for q in qs]
     ops = [q.operator for q in qs]
@@ -181,6 +189,7 @@ def _slices(qs: Sequence[Question], cutoff: TimePoint | None = None) -> list[Sli
         out.append(("by_complexity", c, np.array([i for i, x in enumerate(comp) if x == c], dtype=np.int64)))
     for o in sorted(set(ops)):
         out.append(("by_operator", o, np.array([i for i, x in enumerate(ops) if x == o], dtype=np.int64)))
+    out += kind_slices(qs)
     return out if cutoff is None else [*out, *cutoff_slices(qs, cutoff)]
 
 
@@ -237,7 +246,7 @@ class _Stats:
                 "a": pr.a, "b": pr.b, "diff": pr.diff, "ci_low": pr.lo, "ci_high": pr.hi,
                 "p_value": pr.p_value, "n": pr.n, "test": pr.test,
             }  # fmt: skip
-            if metric in _BINARY:  # McNemar on the questions where both outcomes are defined
+            if _is_binary(metric):  # McNemar on the questions where both outcomes are defined
                 both = (da[idx] > 0) & (db[idx] > 0)
                 row["mcnemar_p"] = mcnemar(na[idx][both] > 0.5, nb[idx][both] > 0.5).p_value
             rows.append(row)
