@@ -50,9 +50,9 @@ def _r(x: float | None) -> float | None:
 
 
 def _retriever_row(block: Any) -> dict[str, Any]:
-    """CCR, Outrank@10, MRR overall, per kind and per complexity (with CIs)."""
+    """CCR, Outrank@10, MRR overall, per kind, per complexity and per operator (with CIs)."""
     row: dict[str, Any] = {"n_questions": block.all.n_questions, "all": {m: _est(block.all, m) for m in METRICS}}
-    for group in ("by_kind", "by_complexity"):
+    for group in ("by_kind", "by_complexity", "by_operator"):
         row[group] = {
             name: {"n_questions": sl.n_questions, **{m: _est(sl, m) for m in METRICS}}
             for name, sl in getattr(block, group).items()
@@ -107,7 +107,9 @@ def _answers(metrics_folder: Any) -> dict[str, Any]:
         block = rec.metrics.answers
         out[rec.name] = {
             "all": _est(block.all, "A"),
-            "by_operator": {op: {"n_questions": sl.n_questions, "A": _est(sl, "A")} for op, sl in block.by_operator.items()},
+            "by_operator": {
+                op: {"n_questions": sl.n_questions, "A": _est(sl, "A")} for op, sl in block.by_operator.items()
+            },
             "by_kind": {k: {"n_questions": sl.n_questions, "A": _est(sl, "A")} for k, sl in block.by_kind.items()},
         }
     return out
@@ -163,9 +165,19 @@ def _print(case: dict[str, Any]) -> None:
     print(f"\n{case['dataset']}: {case['n_scored']} test questions, {case['n_evidence_questions']} with evidence")
     for name, r in case["retrievers"].items():
         rs = r["by_kind"].get("reasoning", {})
-        print(f"  {name:14} " + "  ".join(f"{m} {_fmt(r['all'][m])}" for m in METRICS) + f"  reasoning CCR {_fmt(rs.get('CCR'))}")
+        print(
+            f"  {name:14} "
+            + "  ".join(f"{m} {_fmt(r['all'][m])}" for m in METRICS)
+            + f"  reasoning CCR {_fmt(rs.get('CCR'))}"
+        )
     for pair, p in case["paired"].items():
-        print(f"  {pair:24} " + "  ".join(f"{m} {v['all']['diff']:+.3f} [{v['all']['ci'][0]:+.3f}, {v['all']['ci'][1]:+.3f}]" for m, v in p.items()))
+        print(
+            f"  {pair:24} "
+            + "  ".join(
+                f"{m} {v['all']['diff']:+.3f} [{v['all']['ci'][0]:+.3f}, {v['all']['ci'][1]:+.3f}]"
+                for m, v in p.items()
+            )
+        )
     print("  criteria:", json.dumps(case["criteria"]))
 
 

@@ -59,6 +59,7 @@ def _is_binary(metric: str) -> bool:
     """Whether ``metric``'s per-question outcome is 0 or 1 (McNemar's test applies to its paired comparison)."""
     return metric in _BINARY or metric.partition("@")[0] in _BINARY_MEASURES
 
+
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
 """Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
 
@@ -179,8 +180,11 @@ Slice = tuple[str, str, np.ndarray]
 
 
 def _slices(qs: Sequence[Question], cutoff: TimePoint | None = None) -> list[Slice]:
-    """(group, name, index array): all, by complexity (fixed order), by operator (sorted), by kind (recall or
-    reasoning, :mod:`chronoqa.score.kinds`), by cutoff (if given)."""
+    """(group, name, index array): all, by complexity, operator, kind and cutoff.
+
+    Complexities in their fixed order, operators sorted, kinds (recall, reasoning: :mod:`chronoqa.score.kinds`)
+    in theirs, the cutoff's sides only when a cutoff is given.
+    """
     out: list[Slice] = [("all", "all", np.arange(len(qs)))]
     comp = [q.complexity for q in qs]
     ops = [q.operator for q in qs]
