@@ -411,6 +411,8 @@ class RetrievalVerdict(_Record):
     n_retrieved: int
     marks: list[list[int]]
     """``[fact index, rank]`` for every returned hit that is one of the question's facts."""
+    Outrank: int | None = None
+    """Outrank@10: 1 when every time-valid gold fact comes above every negative; ``None``: undefined or not scored."""
 
 
 class Phrasing(NamedTuple):

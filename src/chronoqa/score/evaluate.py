@@ -78,6 +78,8 @@ class EvaluationResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     phrasings: Phrasings = field(default_factory=dict)
     """With a paraphrase set: each paraphrase's verdict, per question (:mod:`chronoqa.score.paraphrase_sets`)."""
+    retrieval_values: Metrics = field(default_factory=dict)
+    """With a run: each retrieval metric's per-question (numerators, denominators), aligned with ``evidence_rows``."""
 
     def to_dict(self) -> dict[str, Any]:
         """The metrics JSON (unrounded; a new dict, safe to modify)."""
@@ -413,8 +415,8 @@ def _score_retrieval(
     validity_mode: ValidityMode,
     stats: _Stats,
     warnings: list[str],
-) -> tuple[dict[str, Any], list[EvidenceRow]]:
-    """The retrieval fields of the metrics record (and the comparison with ``compare``), and the evidence rows."""
+) -> tuple[dict[str, Any], list[EvidenceRow], Metrics]:
+    """The retrieval fields of the metrics record, the evidence rows and the per-question values of the run."""
     ev_qs = _evidence_questions(qs, warnings)
     ev_slices = stats.slices(ev_qs)
     name, meta, hits = _load_run(run, ev_qs, rel, warnings)
@@ -437,7 +439,7 @@ def _score_retrieval(
             b_retrieval=stats.block(met_b, ev_slices, "compare", []),
             paired=stats.compare(met, met_b, ev_slices),
         )
-    return fields, rows
+    return fields, rows, met
 
 
 def _paraphrase_fields(
@@ -596,9 +598,10 @@ def evaluate(
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
     phrasings: Phrasings = {}
+    values: Metrics = {}
     if run is not None:
         ms = parse_measures(measures)
-        ret, ev_rows = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
+        ret, ev_rows, values = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
         fields.update(ret)
     if answers is not None:
         ents = entities if entities is not None else CorpusEntities(rel.corpus)
@@ -623,4 +626,6 @@ def evaluate(
         warnings=list(warnings),
         **fields,
     )
-    return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings), phrasings)
+    return EvaluationResult(
+        metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings), phrasings, retrieval_values=values
+    )
