@@ -153,6 +153,8 @@ def measure(dataset: str, folder: Path, args: argparse.Namespace) -> dict[str, A
         "extractive_A": _answers(mf),
         "run_wall_s": round(t_run, 1),
         "run_cpu_s_this_process": round(c_run, 1),
+        "stages_skipped": sum(1 for st in res.stages if st.skipped),  # a resumed run (--keep) times only the rest
+        "stages_run": sum(1 for st in res.stages if not st.skipped),
         "n_warnings": len(res.warnings),
     }
 

@@ -615,17 +615,9 @@ def evaluate(
         if twin is not None and twin_answers is not None:
             fields.update(_memory_gap(qs, (outcomes, trows), twin, twin_answers, kw, stats, warnings))
     metrics = EvaluationMetrics(
-        n_questions=len(qs),
-        functional_only=functional_only,
-        split=split,
-        seed=seed,
-        n_bootstrap=n_bootstrap,
-        confidence=0.95,
-        min_slice=min_slice,
-        validity_mode=validity_mode,
-        warnings=list(warnings),
-        **fields,
-    )
+        n_questions=len(qs), functional_only=functional_only, split=split, seed=seed, n_bootstrap=n_bootstrap,
+        confidence=0.95, min_slice=min_slice, validity_mode=validity_mode, warnings=list(warnings), **fields,
+    )  # fmt: skip
     return EvaluationResult(
         metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings), phrasings, retrieval_values=values
     )
