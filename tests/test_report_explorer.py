@@ -35,6 +35,30 @@ def test_retrieval_verdicts_mark_the_rank_of_each_own_fact(tmp_path: Path) -> No
     assert {q: r.n_retrieved for q, r in rows.items()} == {q: len(h) for q, h in RUN.items()}
     assert all(r.CCR == 1 for r in rows.values())  # every S* fact valid at t_query is returned
     assert rows["q1"].dist_hit is True
+    # Outrank@10: q1's distractor d1 comes before its gold d2; the other questions have no negative (undefined)
+    assert rows["q1"].Outrank == 0
+    assert rows["q3"].Outrank is None and rows["q4"].Outrank is None
+
+
+def test_outrank_significance_between_runs(tmp_path: Path) -> None:
+    """Runs are also compared on Outrank@10 (McNemar on the questions where both have it), beside CCR."""
+    rel, ev = write_eval_folder(tmp_path)
+    outrank = {"bm25": (1, 1, 0, None), "graph": (0, 0, 0, None), "dense": (0, 1, 0, None)}
+    for name, values in outrank.items():
+        old = read_verdicts(ev, "retrieval", name)
+        rows = [r.model_copy(update={"Outrank": v}) for r, v in zip(old, values, strict=True)]
+        write_verdicts(ev, "retrieval", name, rows)
+    ex = build_explorer(rel, ev)
+    blocks = [b for b in ex["significance"] if b["kind"] == "ret"]
+    assert [b["metric"] for b in blocks] == ["CCR", "Outrank@10"]
+    sig = blocks[1]
+    assert sig["systems"] == ["bm25", "dense", "graph"]
+    got = {(sig["systems"][p["a"]], sig["systems"][p["b"]]): (p["p"], p["n"]) for p in sig["pairs"]}
+    # q4 undefined everywhere: 3 questions paired; bm25/graph discordant 2:0 -> p = 2 * 0.5^2; the others 1:0 -> 1
+    assert got[("bm25", "graph")] == pytest.approx((0.5, 3))
+    assert got[("bm25", "dense")] == pytest.approx((1.0, 3))
+    assert got[("dense", "graph")] == pytest.approx((1.0, 3))
+    assert "Significance (Outrank@10" in render_markdown(build_summary(rel, ev), ex)
 
 
 def test_answer_verdicts_carry_a_t_and_the_answer(tmp_path: Path) -> None:
@@ -99,7 +123,7 @@ def test_explorer_fails_heatmap_and_significance_are_the_hand_worked_ones(tmp_pa
     assert q1["facts"][0][4] == 12784 and q1["facts"][0][5] == 14609  # 2005-01-01, 2009-12-31
     assert q1["facts"][0][6:] == ["2005", "2009"]
     q4 = ex["questions"][3]
-    assert q4["ret"][0] == [0, None, False, 3, []] and q4["ans"][0][0] == 0
+    assert q4["ret"][0] == [0, None, False, 3, [], None] and q4["ans"][0][0] == 0  # Outrank undefined: None
 
 
 def test_open_ends_and_unknown_starts_are_kept_as_null(tmp_path: Path) -> None:

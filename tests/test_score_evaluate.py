@@ -141,6 +141,47 @@ def test_compare_oracle_and_empty(bench: Path, tmp_path: Path) -> None:
     assert d["compare"]["paired"]["TRP_macro"]["all"]["p_value"] is None  # undefined for the empty run
 
 
+def test_kind_slices_and_outrank_paired(bench: Path, tmp_path: Path) -> None:
+    """Recall (1-hop, TempBench's operators) and reasoning slices; Outrank's paired test carries McNemar's p."""
+    q1 = QUESTIONS[0]
+    # q1 (2-hop: reasoning) gets its stale fact ranked above its gold chain: the chain is complete (CCR 1) but the
+    # fact true at t_query does not come first (Outrank 0); q2 to q4 (1-hop recall) as in the main run
+    stale_first = write_run(
+        tmp_path / "stale_first.run.jsonl",
+        {"q1": [*q1.S_stale, *q1.S_star], "q2": list(QUESTIONS[1].S_star), "q3": list(QUESTIONS[2].S_stale)},
+    )
+    d = evaluate(bench, run=main_run(tmp_path), compare=stale_first, n_bootstrap=200, min_slice=1).to_dict()
+    kinds = d["retrieval"]["by_kind"]
+    assert list(kinds) == ["recall", "reasoning"]
+    assert kinds["recall"]["n_questions"] == 3 and kinds["reasoning"]["n_questions"] == 1
+    assert kinds["recall"]["CCR"]["value"] == pytest.approx(1 / 3)  # q2 complete; q3 stale only; q4 no line
+    assert kinds["reasoning"]["CCR"]["value"] == 1.0
+    # Outrank is defined for q1 only (q2, q4: no negative; q3: its stale negative is not functional)
+    assert d["retrieval"]["all"]["Outrank@10"]["n"] == 1
+    assert kinds["recall"]["Outrank@10"]["value"] is None
+    paired = d["compare"]["paired"]
+    assert paired["CCR"]["by_kind"]["reasoning"]["diff"] == 0.0
+    out = paired["Outrank@10"]["all"]
+    assert (out["a"], out["b"], out["diff"]) == (1.0, 0.0, 1.0)
+    assert out["mcnemar_p"] == pytest.approx(1.0)  # one discordant question: exact two-sided p = 1
+    assert paired["Outrank@10"]["by_kind"]["reasoning"]["diff"] == 1.0
+    assert "mcnemar_p" not in paired["MRR"]["all"] or paired["MRR"]["all"]["mcnemar_p"] is None
+
+
+def test_question_kind() -> None:
+    from chronoqa.score.kinds import question_kind
+
+    def q(operator: str, hops: int = 1, source: str = "kg") -> Question:
+        return Question("x", "test", "?", "2000", (), operator=operator, hops=hops, source=source)
+
+    assert [question_kind(q(o)) for o in ("point_in_time", "before_after", "interval", "sequence")] == ["recall"] * 4
+    assert question_kind(q("interval", hops=2)) == "reasoning"
+    assert question_kind(q("point_in_time", hops=3)) == "reasoning"
+    for o in ("two_facts", "allen", "duration", "yes_no", "present_state", "relative"):
+        assert question_kind(q(o)) == "reasoning"
+    assert question_kind(q("time_alignment", source="table")) == "reasoning"
+
+
 def test_answers_and_time(bench: Path, tmp_path: Path) -> None:
     path = tmp_path / "answers.jsonl"
     lines = [

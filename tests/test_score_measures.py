@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 import ir_measures
@@ -141,3 +142,21 @@ def test_outrank_hand_worked() -> None:
     assert got["Outrank"] == [0.0, 1.0, 1.0, 0.0, 1.0, 0.0, None, None]
     assert got["Outrank@1"] == [0.0, 1.0, 1.0, 0.0, 0.0, 0.0, None, None]
     assert str(Measure.parse("outrank@10")) == "Outrank@10"
+
+
+def test_an_anchor_fact_is_no_negative() -> None:
+    """The anchor event ("the year before X joined Y": X's spell at Y), also listed among X's other spells in
+    S_dist, is evidence the question needs: ranked above the gold it is no error, and retrieved it is no
+    distractor hit; the other spells stay negatives."""
+    gold, anchor, other_spell = t(1, 2000), t(2, 2001), t(3, 1995)
+    q_anchor_only = Question("a", "test", "?", "2000", (gold,), S_dist=(anchor,), S_anchor=(anchor,))
+    q_both = Question("b", "test", "?", "2000", (gold,), S_dist=(anchor, other_spell), S_anchor=(anchor,))
+    questions = [q_anchor_only, q_both, replace(q_both, id="c")]
+    run = {"a": [anchor, gold], "b": [anchor, gold, other_spell], "c": [other_spell, anchor, gold]}
+    got = values(questions, run, ["Outrank"])
+    # a: its only distractor is the anchor, so nothing to outrank (undefined); b: the gold is above the other
+    # spell (the anchor above it is no negative); c: the other spell comes first
+    assert got["Outrank"] == [None, 1.0, 0.0]
+    sc = score_run(gold_columns(questions), hits_from_run(Run.from_mapping("r", run), questions))
+    assert sc.dist_defined.tolist() == [False, True, True]
+    assert sc.dist_hit.tolist() == [False, True, True]

@@ -133,6 +133,8 @@ class MetricBlock(_Record):
     """Every scored question (absent when the block has no metric)."""
     by_complexity: dict[str, SliceMetrics] = Field(default_factory=dict)
     by_operator: dict[str, SliceMetrics] = Field(default_factory=dict)
+    by_kind: dict[str, SliceMetrics] = Field(default_factory=dict)
+    """``recall`` (1-hop questions of TempBench's operators) and ``reasoning`` (the rest): chronoqa.score.kinds."""
     by_cutoff: dict[str, SliceMetrics] = Field(default_factory=dict)
     """``evaluate --cutoff``: questions whose gold became true before / after the cutoff (docs/metrics.md)."""
     n_no_refs: int | None = None
@@ -171,6 +173,7 @@ class PairedBlock(_Record):
     all: PairedEstimate
     by_complexity: dict[str, PairedEstimate] = Field(default_factory=dict)
     by_operator: dict[str, PairedEstimate] = Field(default_factory=dict)
+    by_kind: dict[str, PairedEstimate] = Field(default_factory=dict)
     by_cutoff: dict[str, PairedEstimate] = Field(default_factory=dict)
 
 
@@ -408,6 +411,8 @@ class RetrievalVerdict(_Record):
     n_retrieved: int
     marks: list[list[int]]
     """``[fact index, rank]`` for every returned hit that is one of the question's facts."""
+    Outrank: int | None = None
+    """Outrank@10: 1 when every time-valid gold fact comes above every negative; ``None``: undefined or not scored."""
 
 
 class Phrasing(NamedTuple):

@@ -580,7 +580,7 @@ def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path]) 
         "seed": cfg.seed,
         "n_bootstrap": cfg.n_bootstrap,
         "min_slice": cfg.min_slice,
-        "verdicts": 1,
+        "verdicts": 2,  # 2: retrieval verdicts carry Outrank@10
     }
     if cfg.judge:
         key["judge"] = cfg.judge

@@ -15,7 +15,8 @@ wrote (:func:`chronoqa.artifacts.metrics.read_verdicts`) into one JSON-able mapp
   each paraphrase with its verdict and answer);
 * ``fails``: questions every non-control system got wrong, grouped by template and relation;
 * ``heat``: CCR / A per operator x hops cell per system; ``grid``: table benchmarks' relation x cardinality;
-* ``significance``: paired McNemar tests between the non-control systems on their main metric, BH-adjusted.
+* ``significance``: paired McNemar tests between the non-control systems on their main metric (and runs on
+  Outrank@10 too), BH-adjusted.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from chronoqa.artifacts.metrics import (
 )
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.records import COMPLEXITIES, Question
-from chronoqa.report.verdicts import FACT_SETS, question_facts
+from chronoqa.report.verdicts import FACT_SETS, OUTRANK, question_facts
 from chronoqa.score.stats import benjamini_hochberg, mcnemar
 from chronoqa.time import TimeParseError, parse_time
 
@@ -133,7 +134,7 @@ def _grid(
 
 def _verdict(row: Verdict | None) -> list[Any] | None:
     if isinstance(row, RetrievalVerdict):
-        return [row.CCR, row.stale_hit, row.dist_hit, row.n_retrieved, row.marks]
+        return [row.CCR, row.stale_hit, row.dist_hit, row.n_retrieved, row.marks, row.Outrank]
     if isinstance(row, AnswerVerdict):
         return [row.A, row.T, row.outcome, row.answer, row.outcome_class, row.intermediate, row.phrasings]
     return None
@@ -188,7 +189,7 @@ def build_explorer(release: str | Path | Release, eval_dir: str | Path, *, split
         "questions": questions,
         "fails": fails,
         "heat": heat,
-        "significance": _significance(questions, systems, real, main_value),
+        "significance": _significance(questions, systems, real, main_value, ret_idx),
         "table": None,
     }
     if any(q.source == "table" for q in qs_src):
@@ -216,21 +217,38 @@ def _fails(questions: Sequence[Mapping[str, Any]], real: Sequence[int], main_val
     return {"n": n, "n_questions": len(questions), "groups": rows}
 
 
+_OUTRANK_AT = 5
+"""Where a retrieval verdict's Outrank sits in its explorer row (:func:`_verdict`)."""
+
+
 def _significance(
-    questions: Sequence[Mapping[str, Any]], systems: Sequence[Mapping[str, Any]], real: Sequence[int], main_value: Any
+    questions: Sequence[Mapping[str, Any]],
+    systems: Sequence[Mapping[str, Any]],
+    real: Sequence[int],
+    main_value: Any,
+    ret_idx: Sequence[int] = (),
 ) -> list[dict[str, Any]]:
-    """Per kind: McNemar between every pair of non-control systems on the questions both scored, then BH."""
+    """Per kind and metric: McNemar between every pair of non-control systems on the questions both scored, then BH.
+
+    Runs are compared on CCR and on Outrank@10 (the rank of the time-valid fact against its negatives: where a
+    time-aware retriever differs from a time-blind one), answers on A.
+    """
+
+    def outrank(q: Mapping[str, Any], i: int) -> int | None:
+        v = q["ret"][ret_idx.index(i)]
+        return None if v is None or len(v) <= _OUTRANK_AT or v[_OUTRANK_AT] is None else int(v[_OUTRANK_AT])
+
     out = []
-    for kind, metric in (("ret", "CCR"), ("ans", "A")):
+    for kind, metric, value in (("ret", "CCR", main_value), ("ret", OUTRANK, outrank), ("ans", "A", main_value)):
         idx = [i for i in real if systems[i]["kind"] == kind]
-        if len(idx) < 2:
+        if len(idx) < 2 or (metric == OUTRANK and all(value(q, i) is None for q in questions for i in idx)):
             continue
         pairs = []
         for a in range(len(idx)):
             for b in range(a + 1, len(idx)):
                 xs, ys = [], []
                 for q in questions:
-                    va, vb = main_value(q, idx[a]), main_value(q, idx[b])
+                    va, vb = value(q, idx[a]), value(q, idx[b])
                     if va is not None and vb is not None:
                         xs.append(bool(va))
                         ys.append(bool(vb))

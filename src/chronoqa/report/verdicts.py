@@ -20,10 +20,13 @@ from chronoqa.records import Question, Triple
 from chronoqa.score.evaluate import EvaluationResult
 from chronoqa.score.outcomes import outcome_class
 
-__all__ = ["FACT_SETS", "MAX_ANSWER_CHARS", "answer_verdicts", "question_facts", "retrieval_verdicts"]
+__all__ = ["FACT_SETS", "MAX_ANSWER_CHARS", "OUTRANK", "answer_verdicts", "question_facts", "retrieval_verdicts"]
 
 FACT_SETS: tuple[str, ...] = ("S_star", "S_dist", "S_stale", "S_anchor")
 """The fact sets a question's timeline draws, in drawing order."""
+
+OUTRANK = "Outrank@10"
+"""The rank measure a retrieval verdict records beside CCR (one of evaluate's default measures)."""
 
 MAX_ANSWER_CHARS = 300
 """Answer texts longer than this are cut (with ``…``) in the verdicts: the explorer shows, it does not archive."""
@@ -62,9 +65,11 @@ def retrieval_verdicts(result: EvaluationResult, run: RunSource, release: Releas
     """One row per question with evidence: CCR, stale/dist hits, hits returned and the marks of its own facts."""
     hits = read_run(run, docs=release.corpus).hits
     by_id = {q.id: q for q in release.questions}
+    num, den = result.retrieval_values.get(OUTRANK, (None, None))
     rows = []
-    for r in result.evidence_rows:
+    for i, r in enumerate(result.evidence_rows):
         facts = question_facts(by_id[r.id])
+        outrank = None if num is None or den is None or not den[i] else int(num[i])
         rows.append(
             RetrievalVerdict(
                 qid=r.id,
@@ -73,6 +78,7 @@ def retrieval_verdicts(result: EvaluationResult, run: RunSource, release: Releas
                 dist_hit=r.dist_hit,
                 n_retrieved=r.n_retrieved,
                 marks=_marks(facts, hits.get(r.id, ())),
+                Outrank=outrank,
             )
         )
     return rows

@@ -39,6 +39,7 @@ from chronoqa.score.candidates import CorpusEntities, Judging
 from chronoqa.score.cutoff import cutoff_slices
 from chronoqa.score.evidence import EvidenceRow, has_time_valid_chain
 from chronoqa.score.fast import GoldColumns, HitColumns, evidence_rows, gold_columns, hits_from_run, score_run
+from chronoqa.score.kinds import kind_slices
 from chronoqa.score.measures import Measure, parse_measures
 from chronoqa.score.outcomes import class_metrics
 from chronoqa.score.paraphrase_sets import ParaphraseSource, Phrasings, set_metrics, split_answers
@@ -51,6 +52,13 @@ __all__ = ["DEFAULT_RANKING", "EvaluationResult", "Metrics", "evaluate", "select
 DEFAULT_RANKING: tuple[str, ...] = ("R@10", "nDCG@10", "MRR", "Outrank@10")
 # per-question 0/1 outcomes: McNemar applies
 _BINARY = frozenset({"CCR", "coverage", "A", "T", "AT", "T_half", "T_loose"})
+_BINARY_MEASURES = frozenset({"CCR", "Outrank"})  # ranking measures whose per-question value is 0 or 1, at any k
+
+
+def _is_binary(metric: str) -> bool:
+    """Whether ``metric``'s per-question outcome is 0 or 1 (McNemar's test applies to its paired comparison)."""
+    return metric in _BINARY or metric.partition("@")[0] in _BINARY_MEASURES
+
 
 Metrics = dict[str, tuple[np.ndarray, np.ndarray]]
 """Per-question ratio metrics: name → (numerators, denominators), aligned with the question list."""
@@ -70,6 +78,8 @@ class EvaluationResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     phrasings: Phrasings = field(default_factory=dict)
     """With a paraphrase set: each paraphrase's verdict, per question (:mod:`chronoqa.score.paraphrase_sets`)."""
+    retrieval_values: Metrics = field(default_factory=dict)
+    """With a run: each retrieval metric's per-question (numerators, denominators), aligned with ``evidence_rows``."""
 
     def to_dict(self) -> dict[str, Any]:
         """The metrics JSON (unrounded; a new dict, safe to modify)."""
@@ -172,7 +182,11 @@ Slice = tuple[str, str, np.ndarray]
 
 
 def _slices(qs: Sequence[Question], cutoff: TimePoint | None = None) -> list[Slice]:
-    """(group, name, index array): all, by complexity (fixed order), by operator (sorted), by cutoff (if given)."""
+    """(group, name, index array): all, by complexity, operator, kind and cutoff.
+
+    Complexities in their fixed order, operators sorted, kinds (recall, reasoning: :mod:`chronoqa.score.kinds`)
+    in theirs, the cutoff's sides only when a cutoff is given.
+    """
     out: list[Slice] = [("all", "all", np.arange(len(qs)))]
     comp = [q.complexity for q in qs]
     ops = [q.operator for q in qs]
@@ -181,6 +195,7 @@ def _slices(qs: Sequence[Question], cutoff: TimePoint | None = None) -> list[Sli
         out.append(("by_complexity", c, np.array([i for i, x in enumerate(comp) if x == c], dtype=np.int64)))
     for o in sorted(set(ops)):
         out.append(("by_operator", o, np.array([i for i, x in enumerate(ops) if x == o], dtype=np.int64)))
+    out += kind_slices(qs)
     return out if cutoff is None else [*out, *cutoff_slices(qs, cutoff)]
 
 
@@ -237,7 +252,7 @@ class _Stats:
                 "a": pr.a, "b": pr.b, "diff": pr.diff, "ci_low": pr.lo, "ci_high": pr.hi,
                 "p_value": pr.p_value, "n": pr.n, "test": pr.test,
             }  # fmt: skip
-            if metric in _BINARY:  # McNemar on the questions where both outcomes are defined
+            if _is_binary(metric):  # McNemar on the questions where both outcomes are defined
                 both = (da[idx] > 0) & (db[idx] > 0)
                 row["mcnemar_p"] = mcnemar(na[idx][both] > 0.5, nb[idx][both] > 0.5).p_value
             rows.append(row)
@@ -400,8 +415,8 @@ def _score_retrieval(
     validity_mode: ValidityMode,
     stats: _Stats,
     warnings: list[str],
-) -> tuple[dict[str, Any], list[EvidenceRow]]:
-    """The retrieval fields of the metrics record (and the comparison with ``compare``), and the evidence rows."""
+) -> tuple[dict[str, Any], list[EvidenceRow], Metrics]:
+    """The retrieval fields of the metrics record, the evidence rows and the per-question values of the run."""
     ev_qs = _evidence_questions(qs, warnings)
     ev_slices = stats.slices(ev_qs)
     name, meta, hits = _load_run(run, ev_qs, rel, warnings)
@@ -424,7 +439,7 @@ def _score_retrieval(
             b_retrieval=stats.block(met_b, ev_slices, "compare", []),
             paired=stats.compare(met, met_b, ev_slices),
         )
-    return fields, rows
+    return fields, rows, met
 
 
 def _paraphrase_fields(
@@ -583,9 +598,10 @@ def evaluate(
     outcomes: list[AnswerOutcome] = []
     trows: list[TimeRow] = []
     phrasings: Phrasings = {}
+    values: Metrics = {}
     if run is not None:
         ms = parse_measures(measures)
-        ret, ev_rows = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
+        ret, ev_rows, values = _score_retrieval(rel, qs, run, compare, ms, validity_mode, stats, warnings)
         fields.update(ret)
     if answers is not None:
         ents = entities if entities is not None else CorpusEntities(rel.corpus)
@@ -599,15 +615,9 @@ def evaluate(
         if twin is not None and twin_answers is not None:
             fields.update(_memory_gap(qs, (outcomes, trows), twin, twin_answers, kw, stats, warnings))
     metrics = EvaluationMetrics(
-        n_questions=len(qs),
-        functional_only=functional_only,
-        split=split,
-        seed=seed,
-        n_bootstrap=n_bootstrap,
-        confidence=0.95,
-        min_slice=min_slice,
-        validity_mode=validity_mode,
-        warnings=list(warnings),
-        **fields,
+        n_questions=len(qs), functional_only=functional_only, split=split, seed=seed, n_bootstrap=n_bootstrap,
+        confidence=0.95, min_slice=min_slice, validity_mode=validity_mode, warnings=list(warnings), **fields,
+    )  # fmt: skip
+    return EvaluationResult(
+        metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings), phrasings, retrieval_values=values
     )
-    return EvaluationResult(metrics, tuple(ev_rows), tuple(outcomes), tuple(trows), tuple(warnings), phrasings)

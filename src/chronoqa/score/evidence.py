@@ -15,9 +15,11 @@ Definitions (exactly TempBench's; see ``docs/metrics.md``):
 * **CCR** of a question = 1 when every S* triple was retrieved and every S* triple is time-valid,
   else 0 (an empty S* scores 0). Averaged over all questions, empty retrievals included.
 * **coverage** = fraction of questions with a non-empty retrieval.
-* **stale hit** / **distractor hit**: a retrieved triple is in S_stale (resp. S_dist) and not in
-  S*. Defined only for questions that have such a negative and, when functional flags are known,
-  whose negative is functional (the seed README's trap: non-functional negatives equal the gold).
+* **stale hit** / **distractor hit**: a retrieved triple is in S_stale (resp. S_dist) and neither in
+  S* nor in S_anchor (an anchor fact is evidence the question needs, also when it is one of the
+  subject's other spells). Defined only for questions that have such a negative and, when functional
+  flags are known, whose negative is functional (the seed README's trap: non-functional negatives equal
+  the gold).
 * **wrong-reason**: a stale or distractor hit while the gold chain was not retrieved (CCR 0): the
   questions a system could answer right for the wrong reason. Defined on questions where a hit is
   defined.

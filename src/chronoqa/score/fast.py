@@ -132,6 +132,20 @@ class GoldColumns:
     dist_defined: np.ndarray
 
 
+def _negatives_of(q: GoldSource) -> tuple[list[str], list[str]]:
+    """The keys of ``q``'s stale and distractor triples, its anchor facts left out.
+
+    A fact in ``S_anchor`` is evidence the question needs to resolve its time (the event of "the year before X
+    joined Y", which is also one of X's other spells in ``S_dist``): retrieving it is no wrong-time hit, and
+    ranking it above the gold is no error (Outrank).
+    """
+    anchors = {_key_text(t) for t in getattr(q, "S_anchor", ())}
+    return (
+        [k for t in q.S_stale if (k := _key_text(t)) not in anchors],
+        [k for t in q.S_dist if (k := _key_text(t)) not in anchors],
+    )
+
+
 def gold_columns(
     questions: Sequence[GoldSource],
     flags: Mapping[str, FunctionalFlags] | None = None,
@@ -156,15 +170,15 @@ def gold_columns(
             gq.append(qi)
             gk.append(_key_text(key))
             valid.append(True if tq is None else time_valid(ts, te, tq, g, as_of, mode))
-        if q.S_stale or q.S_dist:
+        stale, dist = _negatives_of(q)
+        if stale or dist:
             f = flags.get(q.id) if flags else None
-            stale_def[qi] = bool(q.S_stale) and (f is None or f.stale_functional)
-            dist_def[qi] = bool(q.S_dist) and (f is None or f.dist_functional)
-            for name, items in (("S_stale", q.S_stale), ("S_dist", q.S_dist)):
+            stale_def[qi] = bool(stale) and (f is None or f.stale_functional)
+            dist_def[qi] = bool(dist) and (f is None or f.dist_functional)
+            for name, keys in (("S_stale", stale), ("S_dist", dist)):
                 nq_, nk = negs[name]
-                for t in items:
-                    nq_.append(qi)
-                    nk.append(_key_text(t))
+                nq_.extend([qi] * len(keys))
+                nk.extend(keys)
 
     def cols(qq: list[int], kk: list[str]) -> tuple[np.ndarray, pa.Array]:
         return np.asarray(qq, dtype=np.int64), pa.array(kk, type=pa.string())

@@ -145,7 +145,8 @@ def outrank(h: RankedHits, k: int | None) -> Values:
     """``Outrank`` / ``Outrank@k``: 1 when every time-valid S* triple is retrieved (within k) above every negative.
 
     The negatives are the question's stale and distractor triples (where they are defined: functional,
-    and not also gold); a negative that was not retrieved ranks below everything. This is the question a
+    and neither gold nor an anchor fact of the question); a negative that was not retrieved ranks below
+    everything. This is the question a
     time-aware retriever answers and a time-blind one does not: does the fact true at ``t_query`` come
     before the facts of the same subject and relation true at other times? Undefined for a question with
     no time-valid gold or no negative.
