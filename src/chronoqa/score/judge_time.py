@@ -48,7 +48,7 @@ __all__ = [
     "without_conclusion",
 ]
 
-# Start and end cues of replies written in German, Spanish, French, Portuguese or Russian, read as the English
+# Start and end cues of replies written in German, Spanish, French, Portuguese, Italian or Russian, read as the English
 # ones ("kam 1989 zu X", "fichó por X en 2002", "a rejoint X en 1999", "ingressou em 2002", "перешёл в 2005"; "verließ
 # den Verein 1990", "se marchó en 2004", "l'a quitté en 2000", "deixou o clube em 2004", "покинул в 2008"). A word
 # that is a start in one phrase and an end in another ("trat bei" / "trat zurück") is none of them.
@@ -56,18 +56,21 @@ _FOREIGN_START: Final = (
     "kam", "wechselte", "debütierte", "begann", "übernahm", "heiratete", "fichó", "llegó", "ingresó", "comenzó",
     "empezó", "asumió", "debutó", "unió", "rejoint", "rejoignit", "arrivé", "arrivée", "commencé", "débuté",
     "épousé", "signé", "ingressou", "chegou", "começou", "assumiu", "estreou", "assinou", "juntou", "перешёл",
-    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал",
+    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал", "iniziato", "iniziò", "cominciato",
+    "cominciò", "assunse", "arrivò", "sposò", "esordì", "entrò",
 )  # fmt: skip
 _FOREIGN_END: Final = (
     "verließ", "verliess", "endete", "marchó", "dejó", "abandonó", "salió", "terminó", "acabó", "quitté",
     "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
-    "завершил", "оставил",
+    "завершил", "оставил", "concluso", "concluse", "terminato", "terminò", "lasciò", "lasciato",
 )  # fmt: skip
 _START: Final = frozenset(
     [
         "took_office",
         "sworn",
         "inaugurated",
+        "inauguration",
+        "investiture",
         "became",
         "become",
         "assumed",
@@ -211,6 +214,7 @@ _EVENT: Final = frozenset(
         "birth",
     ]
 )
+_HAPPENED: Final = frozenset({"took_place", "happened", "occurred"})
 _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 # An election comes before the term it opens: it may cite a start (at a year), never contradicts one.
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
@@ -330,9 +334,13 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
     low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _ABBREVIATED_RE.sub(lambda m: m.group(1) + "_", low)  # "(m. 1952; div. 1959)", "(b. 1902)"
-    out = []
+    out: list[tuple[int, str]] = []
+    prev_end = -1
     for m in _WORD.finditer(low):
         w = m.group(0)
+        if w in _HAPPENED and out and out[-1][1] in ("start", "end") and not low[prev_end : m.start()].strip():
+            continue  # "his inauguration took place on D": the change happened, the noun before says which
+        n_before = len(out)
         if w.startswith(("still_", "already_")):
             out.append((m.start(), "none"))
         elif w in _START:
@@ -347,6 +355,8 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
             out.append((m.start(), "elected"))
         elif w in _NONE:
             out.append((m.start(), "none"))
+        if len(out) > n_before:
+            prev_end = m.end()
     return tuple(out)
 
 
@@ -598,10 +608,19 @@ def _owner(
     cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
     owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
     owner = owner or _pick(after) or prev_owner
-    new_clause = owner is not None and owner in before and _AND_RE.search(masked, owner.end, d.begin) is not None
+    new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether an "and" between the owner and the date starts a clause of its own ("A divorced B and in 1935
+    married C"); one that joins two names as a pair ("A and B were married from D") does not."""
+    for m in _AND_RE.finditer(masked, owner.end, d_begin):
+        if not any(p.begin >= m.end() and not masked[m.end() : p.begin].strip() for p in before if not p.pronoun):
+            return True
+    return False
 
 
 _TEAM_SUFFIX_RE: Final = re.compile(r"\s+(?:national|men's|women's|under-\d+|u-?\d+)\b", re.IGNORECASE)
@@ -834,7 +853,8 @@ def _unknown_names(
 
 
 # "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
-_SOURCE_RE: Final = re.compile(r"\b(?:from|(?<!part\s)of)\s*$", re.IGNORECASE)
+# a move's source or a giver: "on loan from Liverpool", "received the prize from the Royal Society in 2009"
+_SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
