@@ -1052,3 +1052,50 @@ def test_a_start_noun_before_took_place_and_italian_dates_and_cues() -> None:
     said = "Anna Varga ha iniziato il mandato il 2 aprile 1993 e lo ha concluso il {} novembre 1996."
     assert verdict(ended, said.format(20)) == "right"
     assert verdict(ended, said.format(21)) == "wrong"
+
+
+def test_a_rival_named_as_an_earlier_spell_and_nobody_said_of_the_office() -> None:
+    in_2005 = q(answers=("Nord FC",), question="Which team did Tom Ek play for in 2005?",
+                S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", "2007"),))  # fmt: skip
+    # "having earlier been at Granit", "had previously played for Granit": an earlier spell, context
+    assert judged_answer(in_2005, "In 2005 he played for **Nord FC** (2004–07), having earlier been at Granit.") == "right"
+    assert judged_answer(in_2005, "Nord FC. He had previously played for Granit.") == "right"
+    assert judged_answer(in_2005, "Nord FC, previously Granit") == "wrong"  # a bare "previously X" may be a second answer
+    # the same shape with the gold as the earlier spell names the rival as the answer
+    assert judged_answer(in_2005, "In 2005 he played for Granit, having earlier been at Nord FC.") == "wrong"
+    assert judged_answer(in_2005, "Granit and Nord FC.") == "wrong"
+    empty = q(answers=(), source="table", question="Who was the President of Ruritania whose term began in 1850?")
+    assert judged_answer(empty, "No Ruritanian president began a term in 1850: Anna Varga served on.", LEADERS) == "right"
+    assert judged_answer(empty, "No elected leader took office that year.", LEADERS) == "right"
+    # "No, ..." answers the question with someone: not a none
+    assert judged_answer(empty, "No, Anna Varga was president then.", LEADERS) == "wrong"
+    held = q(answers=("Anna Varga",), source="table", question="Who was the President of Ruritania in 1850?")
+    assert judged_answer(held, "No Ruritanian president served in 1850.", LEADERS) == "wrong"
+
+
+RESIGNED = q(answers=("2004",), answer_type="time", question="In which year did Tom Ek cease to be a member of Nord FC?",
+             S_star=(Triple("Tom Ek", "memberOf", "Nord FC", "2000", "2004"),),
+             time_refs=({"which": "end", "value": "2004", "of": "answer"},))  # fmt: skip
+
+
+def test_a_common_noun_of_the_question_in_lower_case_is_no_entity() -> None:
+    # the corpus holds an entity labelled "member": written in lower case, the question's own noun names nobody
+    known = ("Tom Ek", "Nord FC", "member", "Sud FC")
+    assert verdict(RESIGNED, "Ek was a member from 2000 to 2004.", known) == "right"
+    assert verdict(RESIGNED, "Ek was a member from 2000 to 2005.", known) == "wrong"
+    # a capitalised form, or a noun the question does not use, is still the entity's
+    assert verdict(RESIGNED, "Tom Ek left Nord FC in 2004; Member joined in 2001.", known) == "right"
+
+
+def test_the_historic_present_of_a_timeline_and_a_year_a_sum_computes() -> None:
+    # "1990: Tom Ek joins Nord FC" states the start; "leaves" the end
+    assert verdict(TERM, "1990 (Tom Ek joins Nord FC); 1994 (he leaves).", CLUBS) == "right"
+    assert verdict(TERM, "1991 (Tom Ek joins Nord FC); 1994 (he leaves).", CLUBS) == "wrong"
+    # "1990 − 2 = 1988": the question's arithmetic computes a year, it dates no fact
+    before = q(answers=("Sud FC",), question="Which team did Tom Ek play for two years before he joined Nord FC?",
+               S_star=(Triple("Tom Ek", "playsFor", "Sud FC", "1986", "1990"),),
+               S_anchor=(Triple("Tom Ek", "playsFor", "Nord FC", "1990", "1994"),),
+               time_refs=({"which": "start", "value": "1990", "of": "anchor"},))  # fmt: skip
+    assert verdict(before, "1990 (Tom Ek joins Nord FC) minus 2 = 1988: he was at Sud FC.", CLUBS) == "right"
+    assert verdict(before, "1990 (Tom Ek joins Nord FC) − 2 = 1988: he was at Sud FC.", CLUBS) == "right"
+    assert verdict(before, "1991 (Tom Ek joins Nord FC) minus 2 = 1989: he was at Sud FC.", CLUBS) == "wrong"

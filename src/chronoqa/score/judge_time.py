@@ -128,6 +128,13 @@ _START: Final = frozenset(
         "acquired",
         "acquire",
         "acquiring",
+        # the historic present of timelines ("1922: Orenburg joins the USSR")
+        "joins",
+        "becomes",
+        "marries",
+        "signs",
+        "starts",
+        "begins",
         *_FOREIGN_START,
     ]
 )
@@ -178,6 +185,11 @@ _END: Final = frozenset(
         "sold",
         "sell",
         "selling",
+        "leaves",
+        "resigns",
+        "retires",
+        "quits",
+        "divorces",
         *_FOREIGN_END,
     ]
 )
@@ -325,6 +337,8 @@ _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 # "by 2007 he had moved on": a bound the change came before, not its date
 _BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
 # "1984 − 1959 = 25": years in a sum are arithmetic, no date stated for a fact
+# "1922 − 3 = 1919", "minus 3 = 1919": a year computed from another, the question's arithmetic, no fact's date
+_COMPUTED_RE: Final = re.compile(r"(?:[−–+-]|\bminus|\bplus)\s*\d{1,3}\s*=\s*$", re.IGNORECASE)
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
@@ -558,7 +572,11 @@ def _named(
         index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
     known = _known_keys(known_words)
-    mentions = [m for m in index.find(text, toks) if not _qualifies_office(text, m, owners, known)]
+    mentions = [
+        m
+        for m in index.find(text, toks)
+        if not _qualifies_office(text, m, owners, known) and not _question_noun(text, m, owners, known)
+    ]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
 
@@ -589,6 +607,15 @@ def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[
         w is not None and w.group(1)[:1].isupper() and all(t.key in known for t in tokens(w.group(1)))
         for w in (after, before)
     )
+
+
+def _question_noun(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
+    """Whether ``m`` is a common noun of the question written in lower case ("was a member from 2000", the
+    question asking when he ceased to be a "member"), not the entity the corpus happens to label so."""
+    named = text[m.begin : m.end]
+    if not named.islower() or any(k in owners for k in m.keys):
+        return False
+    return all(t.key in known for t in tokens(named))
 
 
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
@@ -804,11 +831,11 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum ("1984 − 1959 = 25")."""
+    """``dates`` without the years of a sum ("1984 − 1959 = 25") and a year a sum computes ("minus 3 = 1919")."""
     if "=" not in text:
         return dates
     sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
-    return [d for d in dates if not _inside(d.begin, sums)]
+    return [d for d in dates if not _inside(d.begin, sums) and not _COMPUTED_RE.search(text, 0, d.begin)]
 
 
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
