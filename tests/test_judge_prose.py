@@ -1099,3 +1099,21 @@ def test_the_historic_present_of_a_timeline_and_a_year_a_sum_computes() -> None:
     assert verdict(before, "1990 (Tom Ek joins Nord FC) minus 2 = 1988: he was at Sud FC.", CLUBS) == "right"
     assert verdict(before, "1990 (Tom Ek joins Nord FC) − 2 = 1988: he was at Sud FC.", CLUBS) == "right"
     assert verdict(before, "1991 (Tom Ek joins Nord FC) minus 2 = 1989: he was at Sud FC.", CLUBS) == "wrong"
+
+
+def test_a_handover_in_a_clause_joined_by_and_is_the_sentence_subjects() -> None:
+    said = "Anna Varga succeeded Bela Kun on 2 April 1993 and handed over to Carla Dorn on {} 1996."
+    assert verdict(VARGA, said.format("20 November")) == "right"
+    assert verdict(VARGA, said.format("21 November")) != "right"
+    # a clause that names its own subject keeps it: Kun's handover is no end of Varga's
+    other = "Anna Varga took office on 2 April 1993; Bela Kun handed over to Carla Dorn on 20 November 1996."
+    assert verdict(VARGA, other) != "right"
+
+
+def test_a_city_in_its_own_language_in_a_club_name() -> None:
+    team = q(answers=("FC Vistula Warsaw",), question="Which team did Tom Ek play for in 1999?",
+             S_star=(Triple("Tom Ek", "playsFor", "FC Vistula Warsaw", "1998", "2000"),))  # fmt: skip
+    clubs = ("FC Vistula Warsaw", "FC Union Bucharest", "SC Isar Munich")
+    assert judged_answer(team, "Vistula Warszawa.", clubs) == "right"
+    assert judged_answer(team, "He was at Union București in 1999.", clubs) == "wrong"
+    assert judged_answer(team, "Isar München.", clubs) == "wrong"

@@ -38,8 +38,14 @@ _SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
 _TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
 _PAREN_RE: Final = re.compile(r"\s*\([^)]*\)\s*")
 _PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S")
-# Words that name the same thing in a transliteration and in English ("Moscow Guberniya" is Moscow Governorate).
-_SAME_WORD: Final = {"guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate"}
+# Words that name the same thing in a transliteration and in English ("Moscow Guberniya" is Moscow Governorate),
+# and cities the data names in English in some labels and in their own language in others ("FC Dinamo Bucharest"
+# and "Dinamo București", "FC Bayern Munich" and "TSV 1860 München", "Dynamo Kyiv" and "Kiev"): one key each.
+_SAME_WORD: Final = {
+    "guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate",
+    "bucuresti": "bucharest", "munchen": "munich", "koln": "cologne", "praha": "prague", "warszawa": "warsaw",
+    "lisboa": "lisbon", "beograd": "belgrade", "kobenhavn": "copenhagen", "moskva": "moscow", "kiev": "kyiv",
+}  # fmt: skip
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
 _NEGATIONS: Final = frozenset({"not", "never", "neither", "nor", "isnt", "wasnt", "werent", "arent", "no"})

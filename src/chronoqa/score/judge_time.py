@@ -548,7 +548,7 @@ def attribute(
             out.extend(_readings(d, role, facts_of, firm, d_begin, carried))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
-            out.extend(_succession(text, d, d_begin, before, positions, prev_end))
+            out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
             out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
@@ -1130,11 +1130,16 @@ def _succession(
     d_begin: int,
     before: Sequence[_Pos],
     positions: Sequence[_Pos],
-    clause_begin: int,
+    bounds: tuple[int, int],
 ) -> list[Attribution]:
-    """The inferred other end of a handover ("X was succeeded by Y on D": D is X's end too)."""
+    """The inferred other end of a handover ("X was succeeded by Y on D": D is X's end too).
+
+    ``bounds``: where the sentence and the date's clause begin. A clause that opens with "and" and names nobody
+    before its cue has the sentence's subject ("X took office on D1 and handed over to Y on D2").
+    """
     if d.kind != "point" or d.interval.start is None:
         return []
+    sentence_begin, clause_begin = bounds
     span = text[clause_begin:d_begin]
     folded = span.casefold()  # a quick reject: every cue holds one of these words (casefold covers re's case rules)
     if not any(w in folded for w in _SUCCESSION_WORDS):
@@ -1147,6 +1152,8 @@ def _succession(
     at = clause_begin + cue.start()
     earlier = [p for p in positions if p.end <= at]
     prior = _pick(list(reversed(earlier))) if earlier else None
+    if passive and _AND_OPENS_RE.match(span) and not any(p.begin >= clause_begin for p in earlier):
+        prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
     if prior is None or not after_cue:
         return []
@@ -1159,6 +1166,9 @@ def _succession(
         if later:
             out.append(Attribution(d.interval.start, "end", later, False, d_begin))
     return out
+
+
+_AND_OPENS_RE: Final = re.compile(r"\s*,?\s*and\b", re.IGNORECASE)
 
 
 def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:
