@@ -1117,3 +1117,14 @@ def test_a_city_in_its_own_language_in_a_club_name() -> None:
     assert judged_answer(team, "Vistula Warszawa.", clubs) == "right"
     assert judged_answer(team, "He was at Union București in 1999.", clubs) == "wrong"
     assert judged_answer(team, "Isar München.", clubs) == "wrong"
+
+
+def test_a_portuguese_or_italian_club_by_its_distinctive_word() -> None:
+    team = q(answers=("Associação Nortenha de Desportos",), question="Which team did Tom Ek play for in 1999?",
+             S_star=(Triple("Tom Ek", "playsFor", "Associação Nortenha de Desportos", "1998", "2000"),))  # fmt: skip
+    clubs = ("Associação Nortenha de Desportos", "Sociedade Esportiva Sulista", "Polisportiva Lagunare")
+    assert judged_answer(team, "Nortenha.", clubs) == "right"
+    assert judged_answer(team, "He was at Sulista.", clubs) == "wrong"
+    assert judged_answer(team, "Lagunare", clubs) == "wrong"
+    # two clubs of the same word: the short form names neither
+    assert judged_answer(team, "Nortenha.", (*clubs, "Nortenha Futebol Clube")) != "right"

@@ -149,8 +149,13 @@ _NOT_PERSON: Final = frozenset(
 _CLUB_AFFIXES: Final = frozenset(
     ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
      "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
-     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport"]
+     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport",
+     # Portuguese and Italian words for "association", "sports", "society": "Associação Portuguesa de Desportos"
+     "associacao", "desportos", "desportiva", "desportivo", "esportiva", "esportivo", "sociedade", "associazione",
+     "sportiva", "polisportiva"]
 )  # fmt: skip
+# A linking particle left before a dropped trailing affix ("Portuguesa de [Desportos]") goes with it.
+_CLUB_PARTICLES: Final = frozenset(["de", "do", "da", "dos", "das", "di", "del", "della"])
 # Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
 _COMMON_WORDS: Final = frozenset(
     [
@@ -487,6 +492,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     while hi > lo:
         if words[hi - 1] in _CLUB_AFFIXES:
             hi -= 1
+            if hi - 1 > lo and words[hi - 1] in _CLUB_PARTICLES:
+                hi -= 1
         elif hi - 3 > lo and _dotted(words[hi - 3 : hi - 1]) and _dotted(words[hi - 2 : hi]):
             hi -= 3  # "Wrexham A.F.C."
         elif hi - 2 >= lo and _dotted(words[hi - 2 : hi]):
