@@ -1128,3 +1128,9 @@ def test_a_portuguese_or_italian_club_by_its_distinctive_word() -> None:
     assert judged_answer(team, "Lagunare", clubs) == "wrong"
     # two clubs of the same word: the short form names neither
     assert judged_answer(team, "Nortenha.", (*clubs, "Nortenha Futebol Clube")) != "right"
+    # "Sociedade Esportiva e Recreativa X": the joined affixes go, X names the club
+    vale = q(answers=("Sociedade Esportiva e Recreativa Vale do Norte",), question="Which team did Tom Ek play for?",
+             S_star=(Triple("Tom Ek", "playsFor", "Sociedade Esportiva e Recreativa Vale do Norte", "1998", "2000"),))
+    rivals = ("Sociedade Esportiva e Recreativa Vale do Norte", "Sociedade Esportiva Sulista")
+    assert judged_answer(vale, "Vale do Norte (SER).", rivals) == "right"
+    assert judged_answer(vale, "Sulista (SE).", rivals) == "wrong"

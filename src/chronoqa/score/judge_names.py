@@ -152,7 +152,7 @@ _CLUB_AFFIXES: Final = frozenset(
      "sad", "calcio", "futebol", "clube", "esporte", "club", "sport",
      # Portuguese and Italian words for "association", "sports", "society": "Associação Portuguesa de Desportos"
      "associacao", "desportos", "desportiva", "desportivo", "esportiva", "esportivo", "sociedade", "associazione",
-     "sportiva", "polisportiva"]
+     "sportiva", "polisportiva", "recreativa", "recreativo"]
 )  # fmt: skip
 # A linking particle left before a dropped trailing affix ("Portuguesa de [Desportos]") goes with it.
 _CLUB_PARTICLES: Final = frozenset(["de", "do", "da", "dos", "das", "di", "del", "della"])
@@ -485,6 +485,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     while lo < hi:
         if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
+        elif lo > 0 and words[lo] in ("e", "y") and lo + 1 < hi and words[lo + 1] in _CLUB_AFFIXES:
+            lo += 2  # "Sociedade Esportiva e Recreativa Caxias do Sul"
         elif _dotted(words[lo : lo + 2]):
             lo += 2
         else:
