@@ -1017,7 +1017,7 @@ def test_years_after_a_capitalised_word_stay_a_title_unless_they_span() -> None:
 
 
 # The year Ida Holm's husband won the Gold Medal (the marriage is a bridge fact, the prize the answer's)
-MEDAL = q(answers=("1985",), answer_type="time", question="In which year did the spouse of Ida Holm win the Gold Medal?",
+MEDAL = q(answers=("1985",), answer_type="time", question="In which year did Ida Holm's spouse win the Gold Medal?",
           S_star=(Triple("Ida Holm", "isMarriedTo", "Per Dal", "1970", "1995"),
                   Triple("Per Dal", "hasWonPrize", "Gold Medal", "1985", None)),
           time_refs=({"which": "start", "value": "1985", "of": "answer"},))  # fmt: skip
@@ -1058,14 +1058,16 @@ def test_a_rival_named_as_an_earlier_spell_and_nobody_said_of_the_office() -> No
     in_2005 = q(answers=("Nord FC",), question="Which team did Tom Ek play for in 2005?",
                 S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", "2007"),))  # fmt: skip
     # "having earlier been at Granit", "had previously played for Granit": an earlier spell, context
-    assert judged_answer(in_2005, "In 2005 he played for **Nord FC** (2004–07), having earlier been at Granit.") == "right"
+    said = "In 2005 he played for **Nord FC** (2004–07), having earlier been at Granit."
+    assert judged_answer(in_2005, said) == "right"
     assert judged_answer(in_2005, "Nord FC. He had previously played for Granit.") == "right"
-    assert judged_answer(in_2005, "Nord FC, previously Granit") == "wrong"  # a bare "previously X" may be a second answer
+    assert judged_answer(in_2005, "Nord FC, previously Granit") == "wrong"  # a bare "previously X": a second answer
     # the same shape with the gold as the earlier spell names the rival as the answer
     assert judged_answer(in_2005, "In 2005 he played for Granit, having earlier been at Nord FC.") == "wrong"
     assert judged_answer(in_2005, "Granit and Nord FC.") == "wrong"
     empty = q(answers=(), source="table", question="Who was the President of Ruritania whose term began in 1850?")
-    assert judged_answer(empty, "No Ruritanian president began a term in 1850: Anna Varga served on.", LEADERS) == "right"
+    said = "No Ruritanian president began a term in 1850: Anna Varga served on."
+    assert judged_answer(empty, said, LEADERS) == "right"
     assert judged_answer(empty, "No elected leader took office that year.", LEADERS) == "right"
     # "No, ..." answers the question with someone: not a none
     assert judged_answer(empty, "No, Anna Varga was president then.", LEADERS) == "wrong"
@@ -1073,7 +1075,7 @@ def test_a_rival_named_as_an_earlier_spell_and_nobody_said_of_the_office() -> No
     assert judged_answer(held, "No Ruritanian president served in 1850.", LEADERS) == "wrong"
 
 
-RESIGNED = q(answers=("2004",), answer_type="time", question="In which year did Tom Ek cease to be a member of Nord FC?",
+RESIGNED = q(answers=("2004",), answer_type="time", question="When did Tom Ek cease to be a member of Nord FC?",
              S_star=(Triple("Tom Ek", "memberOf", "Nord FC", "2000", "2004"),),
              time_refs=({"which": "end", "value": "2004", "of": "answer"},))  # fmt: skip
 
@@ -1129,8 +1131,11 @@ def test_a_portuguese_or_italian_club_by_its_distinctive_word() -> None:
     # two clubs of the same word: the short form names neither
     assert judged_answer(team, "Nortenha.", (*clubs, "Nortenha Futebol Clube")) != "right"
     # "Sociedade Esportiva e Recreativa X": the joined affixes go, X names the club
-    vale = q(answers=("Sociedade Esportiva e Recreativa Vale do Norte",), question="Which team did Tom Ek play for?",
-             S_star=(Triple("Tom Ek", "playsFor", "Sociedade Esportiva e Recreativa Vale do Norte", "1998", "2000"),))
+    vale = q(
+        answers=("Sociedade Esportiva e Recreativa Vale do Norte",),
+        question="Which team did Tom Ek play for?",
+        S_star=(Triple("Tom Ek", "playsFor", "Sociedade Esportiva e Recreativa Vale do Norte", "1998", "2000"),),
+    )
     rivals = ("Sociedade Esportiva e Recreativa Vale do Norte", "Sociedade Esportiva Sulista")
     assert judged_answer(vale, "Vale do Norte (SER).", rivals) == "right"
     assert judged_answer(vale, "Sulista (SE).", rivals) == "wrong"

@@ -44,6 +44,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final, Literal, NamedTuple
 
 import pyarrow as pa
@@ -895,7 +896,7 @@ def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
         return True
     keys = [toks[k].key for k in range(max(0, m.first - 5), m.first)]
     aux, adverb = _EARLIER_SPELL
-    return any(a in aux and b in adverb for a, b in zip(keys, keys[1:], strict=False))
+    return any(a in aux and b in adverb for a, b in pairwise(keys))
 
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:

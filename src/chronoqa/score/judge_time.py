@@ -610,8 +610,10 @@ def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[
 
 
 def _question_noun(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
-    """Whether ``m`` is a common noun of the question written in lower case ("was a member from 2000", the
-    question asking when he ceased to be a "member"), not the entity the corpus happens to label so."""
+    """Whether ``m`` is a common noun of the question written in lower case, not an entity the corpus labels so.
+
+    "He was a member from 2000", the question asking when he ceased to be a "member".
+    """
     named = text[m.begin : m.end]
     if not named.islower() or any(k in owners for k in m.keys):
         return False
@@ -642,8 +644,10 @@ def _owner(
 
 
 def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
-    """Whether an "and" between the owner and the date starts a clause of its own ("A divorced B and in 1935
-    married C"); one that joins two names as a pair ("A and B were married from D") does not."""
+    """Whether an "and" between the owner and the date starts a clause of its own.
+
+    "A divorced B and in 1935 married C" does; one that joins two names ("A and B were married from D") does not.
+    """
     for m in _AND_RE.finditer(masked, owner.end, d_begin):
         if not any(p.begin >= m.end() and not masked[m.end() : p.begin].strip() for p in before if not p.pronoun):
             return True

@@ -50,8 +50,8 @@ _WORDS: Final = (
 )
 # English, then German, French, Spanish, Italian, Portuguese, Polish and Russian ("31 Jahre", "4 años", "3 лет")
 _UNIT_WORDS: Final = {
-    Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade", "jahre", "jahren", "jahr", "ans", "années", "année",
-                       "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет"),
+    Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade", "jahre", "jahren", "jahr", "ans", "années",
+                       "année", "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет"),
     Granularity.MONTH: ("months", "month", "mos", "mo", "monate", "monaten", "monat", "mois", "meses", "mes", "mesi",
                         "mese", "miesięcy", "месяцев", "месяца", "месяц"),
     Granularity.DAY: ("days", "day", "tage", "tagen", "tag", "jours", "jour", "días", "dias", "día", "giorni",
@@ -72,9 +72,7 @@ _FOREIGN_WORDS: Final = {
     "zehn": 10, "dix": 10, "diez": 10, "dieci": 10, "dez": 10,
 }  # fmt: skip
 _NUMBER: Final = (
-    r"(\d+(?:\.\d+)?|"
-    + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True))
-    + r"|a|an|one and a half)"
+    r"(\d+(?:\.\d+)?|" + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True)) + r"|a|an|one and a half)"
 )
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)

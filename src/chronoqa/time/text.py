@@ -886,7 +886,7 @@ def _cjk_date(m: re.Match[str]) -> str:
 
 
 def english_dates(text: str) -> str:
-    """``text`` with dates in German, Spanish, French, Portuguese, Italian, Russian, Chinese, Japanese or Korean in English.
+    """``text`` with dates in German, Spanish, French, Portuguese, Italian, Russian, CJK scripts in English.
 
     A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
     "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number
