@@ -1139,3 +1139,10 @@ def test_a_portuguese_or_italian_club_by_its_distinctive_word() -> None:
     rivals = ("Sociedade Esportiva e Recreativa Vale do Norte", "Sociedade Esportiva Sulista")
     assert judged_answer(vale, "Vale do Norte (SER).", rivals) == "right"
     assert judged_answer(vale, "Sulista (SE).", rivals) == "wrong"
+
+
+def test_a_number_word_is_no_surname() -> None:
+    index = NameIndex({"Radio Seven": ["Radio Seven"], "Anna Varga": ["Anna Varga"]})
+    assert index.find("Seven years later he left.") == []
+    assert [m.keys for m in index.find("He worked for Radio Seven.")] == [frozenset({"Radio Seven"})]
+    assert [m.keys for m in index.find("Varga left after seven years.")] == [frozenset({"Anna Varga"})]

@@ -191,6 +191,17 @@ _COMMON_WORDS: Final = frozenset(
         "bush",
         "rice",
         "price",
+        # number words: "One year." names no "America One"
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
     ]
 )
 KOREAN_SURNAMES: Final = frozenset(
