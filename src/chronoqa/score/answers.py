@@ -44,6 +44,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final, Literal, NamedTuple
 
 import pyarrow as pa
@@ -469,6 +470,14 @@ _NONE_START: Final = tuple(
               "personne", "aucun", "aucune", "nadie", "ninguno", "ninguna", "niemand", "keiner", "nessuno", "ninguem",
               "nikt", "никто")
 )  # fmt: skip
+# "No Chilean president began a term then": "no", with no comma after it, and one or two words before an office
+# or a holder ("No, Boric took office" says something else and stays unmatched)
+_NO_HOLDER: Final = re.compile(
+    r"^\s*no\s+(?:[^\W\d_][\w'’-]*\s+){0,2}?(?:presidents?|prime\s+ministers?|premiers?|chancellors?|kings?|"
+    r"queens?|monarchs?|rulers?|leaders?|heads?\s+of\s+(?:state|government)|governors?|mayors?|holders?|"
+    r"office-?holders?|players?|teams?|clubs?|spouses?)\b",
+    re.IGNORECASE,
+)
 # Opening words before a reply's claim that claim nothing ("Trick question? As far as I can tell, no one ...").
 _PREAMBLE: Final = re.compile(
     r"^(?:\s*(?:(?:this\s+is\s+)?(?:a\s+)?trick\s+question|as\s+far\s+as\s+i\s+(?:can\s+tell|know)|"
@@ -600,8 +609,9 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
 
     What follows is read as its reason, so the holders it names are context; a hedge still fails it.
     """
-    words = tuple(normalize_answer(_PREAMBLE.sub("", text)).split())
-    if not any(words[: len(p)] == p for p in _NONE_START):
+    body = _PREAMBLE.sub("", text)
+    words = tuple(normalize_answer(body).split())
+    if not any(words[: len(p)] == p for p in _NONE_START) and not _NO_HOLDER.match(body):
         return False
     return not _hedged(text)
 
@@ -876,8 +886,17 @@ def _part_of_gold(
     return any(t.key in gold_words and len(t.key) >= 3 and text[t.begin : t.begin + 1].isupper() for t in toks)
 
 
+# A perfect participle clause of an earlier spell before the name: "having earlier been at Ajax", "had previously
+# played for Ajax" (a bare "previously Ajax" may still be a second answer).
+_EARLIER_SPELL: Final = (frozenset({"having", "had"}), frozenset({"earlier", "previously", "formerly", "once"}))
+
+
 def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
-    return any(toks[k].key in _CONTEXT for k in range(max(0, m.first - 3), m.first))
+    if any(toks[k].key in _CONTEXT for k in range(max(0, m.first - 3), m.first)):
+        return True
+    keys = [toks[k].key for k in range(max(0, m.first - 5), m.first)]
+    aux, adverb = _EARLIER_SPELL
+    return any(a in aux and b in adverb for a, b in pairwise(keys))
 
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:

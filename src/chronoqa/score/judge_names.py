@@ -38,8 +38,14 @@ _SEPARATORS: Final = re.compile(r"['’ʼ`´\-‐‑–]")
 _TOKEN_RE: Final = re.compile(r"[^\W_]+(?:['’ʼ`´\-‐‑][^\W_]+)*'?|&")
 _PAREN_RE: Final = re.compile(r"\s*\([^)]*\)\s*")
 _PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s+\S")
-# Words that name the same thing in a transliteration and in English ("Moscow Guberniya" is Moscow Governorate).
-_SAME_WORD: Final = {"guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate"}
+# Words that name the same thing in a transliteration and in English ("Moscow Guberniya" is Moscow Governorate),
+# and cities the data names in English in some labels and in their own language in others ("FC Dinamo Bucharest"
+# and "Dinamo București", "FC Bayern Munich" and "TSV 1860 München", "Dynamo Kyiv" and "Kiev"): one key each.
+_SAME_WORD: Final = {
+    "guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate",
+    "bucuresti": "bucharest", "munchen": "munich", "koln": "cologne", "praha": "prague", "warszawa": "warsaw",
+    "lisboa": "lisbon", "beograd": "belgrade", "kobenhavn": "copenhagen", "moskva": "moscow", "kiev": "kyiv",
+}  # fmt: skip
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
 _NEGATIONS: Final = frozenset({"not", "never", "neither", "nor", "isnt", "wasnt", "werent", "arent", "no"})
@@ -143,8 +149,13 @@ _NOT_PERSON: Final = frozenset(
 _CLUB_AFFIXES: Final = frozenset(
     ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
      "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
-     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport"]
+     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport",
+     # Portuguese and Italian words for "association", "sports", "society": "Associação Portuguesa de Desportos"
+     "associacao", "desportos", "desportiva", "desportivo", "esportiva", "esportivo", "sociedade", "associazione",
+     "sportiva", "polisportiva", "recreativa", "recreativo"]
 )  # fmt: skip
+# A linking particle left before a dropped trailing affix ("Portuguesa de [Desportos]") goes with it.
+_CLUB_PARTICLES: Final = frozenset(["de", "do", "da", "dos", "das", "di", "del", "della"])
 # Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
 _COMMON_WORDS: Final = frozenset(
     [
@@ -180,6 +191,17 @@ _COMMON_WORDS: Final = frozenset(
         "bush",
         "rice",
         "price",
+        # number words: "One year." names no "America One"
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
     ]
 )
 KOREAN_SURNAMES: Final = frozenset(
@@ -474,6 +496,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     while lo < hi:
         if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
+        elif lo > 0 and words[lo] in ("e", "y") and lo + 1 < hi and words[lo + 1] in _CLUB_AFFIXES:
+            lo += 2  # "Sociedade Esportiva e Recreativa Caxias do Sul"
         elif _dotted(words[lo : lo + 2]):
             lo += 2
         else:
@@ -481,6 +505,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     while hi > lo:
         if words[hi - 1] in _CLUB_AFFIXES:
             hi -= 1
+            if hi - 1 > lo and words[hi - 1] in _CLUB_PARTICLES:
+                hi -= 1
         elif hi - 3 > lo and _dotted(words[hi - 3 : hi - 1]) and _dotted(words[hi - 2 : hi]):
             hi -= 3  # "Wrexham A.F.C."
         elif hi - 2 >= lo and _dotted(words[hi - 2 : hi]):

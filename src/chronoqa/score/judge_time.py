@@ -48,7 +48,7 @@ __all__ = [
     "without_conclusion",
 ]
 
-# Start and end cues of replies written in German, Spanish, French, Portuguese or Russian, read as the English
+# Start and end cues of replies written in German, Spanish, French, Portuguese, Italian or Russian, read as the English
 # ones ("kam 1989 zu X", "fichó por X en 2002", "a rejoint X en 1999", "ingressou em 2002", "перешёл в 2005"; "verließ
 # den Verein 1990", "se marchó en 2004", "l'a quitté en 2000", "deixou o clube em 2004", "покинул в 2008"). A word
 # that is a start in one phrase and an end in another ("trat bei" / "trat zurück") is none of them.
@@ -56,18 +56,21 @@ _FOREIGN_START: Final = (
     "kam", "wechselte", "debütierte", "begann", "übernahm", "heiratete", "fichó", "llegó", "ingresó", "comenzó",
     "empezó", "asumió", "debutó", "unió", "rejoint", "rejoignit", "arrivé", "arrivée", "commencé", "débuté",
     "épousé", "signé", "ingressou", "chegou", "começou", "assumiu", "estreou", "assinou", "juntou", "перешёл",
-    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал",
+    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал", "iniziato", "iniziò", "cominciato",
+    "cominciò", "assunse", "arrivò", "sposò", "esordì", "entrò",
 )  # fmt: skip
 _FOREIGN_END: Final = (
     "verließ", "verliess", "endete", "marchó", "dejó", "abandonó", "salió", "terminó", "acabó", "quitté",
     "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
-    "завершил", "оставил",
+    "завершил", "оставил", "concluso", "concluse", "terminato", "terminò", "lasciò", "lasciato",
 )  # fmt: skip
 _START: Final = frozenset(
     [
         "took_office",
         "sworn",
         "inaugurated",
+        "inauguration",
+        "investiture",
         "became",
         "become",
         "assumed",
@@ -125,6 +128,13 @@ _START: Final = frozenset(
         "acquired",
         "acquire",
         "acquiring",
+        # the historic present of timelines ("1922: Orenburg joins the USSR")
+        "joins",
+        "becomes",
+        "marries",
+        "signs",
+        "starts",
+        "begins",
         *_FOREIGN_START,
     ]
 )
@@ -175,6 +185,11 @@ _END: Final = frozenset(
         "sold",
         "sell",
         "selling",
+        "leaves",
+        "resigns",
+        "retires",
+        "quits",
+        "divorces",
         *_FOREIGN_END,
     ]
 )
@@ -211,6 +226,7 @@ _EVENT: Final = frozenset(
         "birth",
     ]
 )
+_HAPPENED: Final = frozenset({"took_place", "happened", "occurred"})
 _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 # An election comes before the term it opens: it may cite a start (at a year), never contradicts one.
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
@@ -321,6 +337,8 @@ _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 # "by 2007 he had moved on": a bound the change came before, not its date
 _BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
 # "1984 − 1959 = 25": years in a sum are arithmetic, no date stated for a fact
+# "1922 − 3 = 1919", "minus 3 = 1919": a year computed from another, the question's arithmetic, no fact's date
+_COMPUTED_RE: Final = re.compile(r"(?:[−–+-]|\bminus|\bplus)\s*\d{1,3}\s*=\s*$", re.IGNORECASE)
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
@@ -330,9 +348,13 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
     low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _ABBREVIATED_RE.sub(lambda m: m.group(1) + "_", low)  # "(m. 1952; div. 1959)", "(b. 1902)"
-    out = []
+    out: list[tuple[int, str]] = []
+    prev_end = -1
     for m in _WORD.finditer(low):
         w = m.group(0)
+        if w in _HAPPENED and out and out[-1][1] in ("start", "end") and not low[prev_end : m.start()].strip():
+            continue  # "his inauguration took place on D": the change happened, the noun before says which
+        n_before = len(out)
         if w.startswith(("still_", "already_")):
             out.append((m.start(), "none"))
         elif w in _START:
@@ -347,6 +369,8 @@ def _role_words(text: str) -> tuple[tuple[int, str], ...]:
             out.append((m.start(), "elected"))
         elif w in _NONE:
             out.append((m.start(), "none"))
+        if len(out) > n_before:
+            prev_end = m.end()
     return tuple(out)
 
 
@@ -524,7 +548,7 @@ def attribute(
             out.extend(_readings(d, role, facts_of, firm, d_begin, carried))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
-            out.extend(_succession(text, d, d_begin, before, positions, prev_end))
+            out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
             out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
@@ -548,7 +572,11 @@ def _named(
         index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
     known = _known_keys(known_words)
-    mentions = [m for m in index.find(text, toks) if not _qualifies_office(text, m, owners, known)]
+    mentions = [
+        m
+        for m in index.find(text, toks)
+        if not _qualifies_office(text, m, owners, known) and not _question_noun(text, m, owners, known)
+    ]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
 
@@ -581,6 +609,17 @@ def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[
     )
 
 
+def _question_noun(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
+    """Whether ``m`` is a common noun of the question written in lower case, not an entity the corpus labels so.
+
+    "He was a member from 2000", the question asking when he ceased to be a "member".
+    """
+    named = text[m.begin : m.end]
+    if not named.islower() or any(k in owners for k in m.keys):
+        return False
+    return all(t.key in known for t in tokens(named))
+
+
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
@@ -598,10 +637,21 @@ def _owner(
     cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
     owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
     owner = owner or _pick(after) or prev_owner
-    new_clause = owner is not None and owner in before and _AND_RE.search(masked, owner.end, d.begin) is not None
+    new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether an "and" between the owner and the date starts a clause of its own.
+
+    "A divorced B and in 1935 married C" does; one that joins two names ("A and B were married from D") does not.
+    """
+    for m in _AND_RE.finditer(masked, owner.end, d_begin):
+        if not any(p.begin >= m.end() and not masked[m.end() : p.begin].strip() for p in before if not p.pronoun):
+            return True
+    return False
 
 
 _TEAM_SUFFIX_RE: Final = re.compile(r"\s+(?:national|men's|women's|under-\d+|u-?\d+)\b", re.IGNORECASE)
@@ -785,11 +835,11 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum ("1984 − 1959 = 25")."""
+    """``dates`` without the years of a sum ("1984 − 1959 = 25") and a year a sum computes ("minus 3 = 1919")."""
     if "=" not in text:
         return dates
     sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
-    return [d for d in dates if not _inside(d.begin, sums)]
+    return [d for d in dates if not _inside(d.begin, sums) and not _COMPUTED_RE.search(text, 0, d.begin)]
 
 
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
@@ -834,7 +884,8 @@ def _unknown_names(
 
 
 # "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
-_SOURCE_RE: Final = re.compile(r"\b(?:from|(?<!part\s)of)\s*$", re.IGNORECASE)
+# a move's source or a giver: "on loan from Liverpool", "received the prize from the Royal Society in 2009"
+_SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
@@ -1083,11 +1134,16 @@ def _succession(
     d_begin: int,
     before: Sequence[_Pos],
     positions: Sequence[_Pos],
-    clause_begin: int,
+    bounds: tuple[int, int],
 ) -> list[Attribution]:
-    """The inferred other end of a handover ("X was succeeded by Y on D": D is X's end too)."""
+    """The inferred other end of a handover ("X was succeeded by Y on D": D is X's end too).
+
+    ``bounds``: where the sentence and the date's clause begin. A clause that opens with "and" and names nobody
+    before its cue has the sentence's subject ("X took office on D1 and handed over to Y on D2").
+    """
     if d.kind != "point" or d.interval.start is None:
         return []
+    sentence_begin, clause_begin = bounds
     span = text[clause_begin:d_begin]
     folded = span.casefold()  # a quick reject: every cue holds one of these words (casefold covers re's case rules)
     if not any(w in folded for w in _SUCCESSION_WORDS):
@@ -1100,6 +1156,8 @@ def _succession(
     at = clause_begin + cue.start()
     earlier = [p for p in positions if p.end <= at]
     prior = _pick(list(reversed(earlier))) if earlier else None
+    if passive and _AND_OPENS_RE.match(span) and not any(p.begin >= clause_begin for p in earlier):
+        prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
     if prior is None or not after_cue:
         return []
@@ -1112,6 +1170,9 @@ def _succession(
         if later:
             out.append(Attribution(d.interval.start, "end", later, False, d_begin))
     return out
+
+
+_AND_OPENS_RE: Final = re.compile(r"\s*,?\s*and\b", re.IGNORECASE)
 
 
 def _same(pred: TimePoint, gold: TimePoint, g: Granularity) -> bool:

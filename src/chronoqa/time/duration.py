@@ -51,13 +51,29 @@ _WORDS: Final = (
 # English, then German, French, Spanish, Italian, Portuguese, Polish and Russian ("31 Jahre", "4 años", "3 лет")
 _UNIT_WORDS: Final = {
     Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade", "jahre", "jahren", "jahr", "ans", "années",
-                       "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет"),
+                       "année", "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет"),
     Granularity.MONTH: ("months", "month", "mos", "mo", "monate", "monaten", "monat", "mois", "meses", "mes", "mesi",
                         "mese", "miesięcy", "месяцев", "месяца", "месяц"),
     Granularity.DAY: ("days", "day", "tage", "tagen", "tag", "jours", "jour", "días", "dias", "día", "giorni",
                       "giorno", "dni", "дней", "дня", "день"),
 }  # fmt: skip
-_NUMBER: Final = r"(\d+(?:\.\d+)?|" + "|".join(_WORDS) + r"|a|an|one and a half)"
+# Counts written in German, French, Spanish, Italian and Portuguese ("zwei Jahre", "un anno", "tres años"),
+# read only before a unit word of :data:`_UNIT_WORDS`.
+_FOREIGN_WORDS: Final = {
+    "ein": 1, "eine": 1, "einen": 1, "einem": 1, "un": 1, "une": 1, "uno": 1, "una": 1, "um": 1, "uma": 1,
+    "zwei": 2, "deux": 2, "dos": 2, "due": 2, "dois": 2, "duas": 2,
+    "drei": 3, "trois": 3, "tres": 3, "tre": 3, "três": 3,
+    "vier": 4, "quatre": 4, "cuatro": 4, "quattro": 4, "quatro": 4,
+    "fünf": 5, "fuenf": 5, "cinq": 5, "cinco": 5, "cinque": 5,
+    "sechs": 6, "six": 6, "seis": 6, "sei": 6,
+    "sieben": 7, "sept": 7, "siete": 7, "sette": 7, "sete": 7,
+    "acht": 8, "huit": 8, "ocho": 8, "otto": 8, "oito": 8,
+    "neun": 9, "neuf": 9, "nueve": 9, "nove": 9,
+    "zehn": 10, "dix": 10, "diez": 10, "dieci": 10, "dez": 10,
+}  # fmt: skip
+_NUMBER: Final = (
+    r"(\d+(?:\.\d+)?|" + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True)) + r"|a|an|one and a half)"
+)
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
 _ISO: Final = re.compile(r"^P(\d+)([YMD])$")
@@ -66,7 +82,10 @@ _ISO: Final = re.compile(r"^P(\d+)([YMD])$")
 _BOUND: Final = re.compile(
     r"\b(?:less|fewer|more)\s+than\s+$|\b(?:under|over|at\s+(?:least|most)|upwards\s+of)\s+$", re.IGNORECASE
 )
-_FIRST: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"\s*(?:or|to|[-–])\s*$", re.IGNORECASE)
+# "between two and three years" names two counts as well (a hedge between them), "and" only after "between"
+_FIRST: Final = re.compile(
+    r"(?<![\w.])" + _NUMBER + r"\s*(?:or|to|[-–])\s*$|\bbetween\s+" + _NUMBER + r"\s+and\s+$", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +133,8 @@ def _number(word: str) -> float:
         return 1.5
     if w in _WORDS:
         return float(_WORDS.index(w))
+    if w in _FOREIGN_WORDS:
+        return float(_FOREIGN_WORDS[w])
     return float(w)
 
 
@@ -130,8 +151,9 @@ def durations_in(text: str) -> list[Duration]:
         scale = 10 if unit.startswith("decade") else 1  # "six decades": 60 years
         before = text[: m.start()]
         first = _FIRST.search(before)
-        if first is not None and len(first.group(1)) < 4:  # not a year: "in 1999 or so, 2 years later"
-            out.append(Duration(_number(first.group(1)) * scale, g))
+        count = None if first is None else first.group(1) or first.group(2)
+        if count is not None and len(count) < 4:  # not a year: "in 1999 or so, 2 years later"
+            out.append(Duration(_number(count) * scale, g))
         exact = _BOUND.search(before if first is None else before[: first.start()]) is None
         out.append(Duration(_number(m.group(1)) * scale, g, exact))
     return out

@@ -400,6 +400,8 @@ _DAY_OR_MONTH_BEFORE_RE: Final = re.compile(r"(?<!\d)\d{1,2}/$")
 _DAY_OR_MONTH_AFTER_RE: Final = re.compile(r"/\d{1,2}(?!\d)")
 _WORD_BEFORE_RE: Final = re.compile(r"([\w.#$€£]+)\s+$")
 _WORD_AFTER_RE: Final = re.compile(r"\s+([A-Za-z%][\w%]*)")
+# a dash and a later year of four digits after a year: a span of years, whatever word precedes it
+_YEAR_RANGE_AFTER_RE: Final = re.compile(r"\s?[-–—]\s?\d{4}(?![\d/-])")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -456,7 +458,8 @@ def _number_context_ok(text: str, begin: int, end: int) -> bool:
         if low in _NUMBER_WORDS or word[-1:] in "$€£#":
             return False
         if word[:1].isupper() and low.rstrip(",") not in _TITLE_OK and low.rstrip(".") not in _MONTHS:
-            return False
+            # "Windows 2000", "FC Wil 1900" are titles; "Milan 2006–2008" is a name and the years of a spell
+            return _YEAR_RANGE_AFTER_RE.match(text, end) is not None
     return True
 
 
@@ -688,6 +691,16 @@ _BOUND_KIND: Final = {
 }
 
 
+# arithmetic after the second year of an arrow: "1984 → 1984 − 1959" computes, it states no span
+_ARITHMETIC_AFTER_RE: Final = re.compile(r"\s*[−–+*/×-]\s*\d")
+
+
+def _year_arrow(text: str, start: TimePoint, end: TimePoint, after: int) -> bool:
+    """Whether years joined by an arrow ("Sampdoria: 2012 → 2014") are a span: later, and not a sum's first term."""
+    later = start.granularity == end.granularity == Granularity.YEAR and start.year < end.year
+    return later and _ARITHMETIC_AFTER_RE.match(text, after) is None
+
+
 def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     """``a`` and ``b`` joined as one range when the text between them (and before ``a``) says so."""
     gap = _RANGE_GAP_RE.match(text, a.end, b.begin)
@@ -700,7 +713,7 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     if start is None or end is None:
         return None
     g = min(start.granularity, end.granularity)
-    if gap["arrow"] is not None and g < Granularity.DAY:
+    if gap["arrow"] is not None and g < Granularity.DAY and not _year_arrow(text, start, end, b.end):
         return None  # "15 March 2003 → 14 March 2013" is a term; "sold it in 1984 → 1984 − 1959" no range
     if start.lo(g) > end.hi(g) and prefix is None:
         return None  # "1999-1995" may be no range; "between 1934 and 1919" is one, written backwards
@@ -806,7 +819,7 @@ def full_years(text: str, pivots: Sequence[int] = ()) -> str:
 
 
 # --------------------------------------------------------------------------------------------------
-# Dates written in German, Spanish or French
+# Dates written in German, Spanish, French, Portuguese, Italian or Russian
 # --------------------------------------------------------------------------------------------------
 
 _FOREIGN_MONTHS: Final = {
@@ -826,6 +839,9 @@ _FOREIGN_MONTHS: Final = {
     "janeiro": "January", "fevereiro": "February", "março": "March", "marco": "March", "maio": "May",
     "junho": "June", "julho": "July", "setembro": "September", "outubro": "October", "novembro": "November",
     "dezembro": "December",
+    # Italian (marzo, agosto: as Spanish)
+    "gennaio": "January", "febbraio": "February", "aprile": "April", "maggio": "May", "giugno": "June",
+    "luglio": "July", "settembre": "September", "ottobre": "October", "dicembre": "December",
     # Russian (the genitive a date takes: "7 мая 2008 года")
     "января": "January", "февраля": "February", "марта": "March", "апреля": "April", "мая": "May",
     "июня": "June", "июля": "July", "августа": "August", "сентября": "September", "октября": "October",
@@ -870,7 +886,7 @@ def _cjk_date(m: re.Match[str]) -> str:
 
 
 def english_dates(text: str) -> str:
-    """``text`` with dates in German, Spanish, French, Portuguese, Russian, Chinese, Japanese or Korean in English.
+    """``text`` with dates in German, Spanish, French, Portuguese, Italian, Russian, CJK scripts in English.
 
     A month name is rewritten only next to a year ("10. Juli 1992" → "10 July 1992", "10 de julio de 1992",
     "1er janvier 2011" → "1 January 2011"; "2013年3月5日" → "5 March 2013"), and a bound word only before a number
