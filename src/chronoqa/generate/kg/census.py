@@ -23,10 +23,12 @@ rejections say the rest.
 
 The **coverage account** (:func:`coverage_account`, manifest ``coverage``, data card *Coverage*) is one record per
 cell of the operator x hops matrix (point-in-time, before/after, interval, sequence x 1, 2, 3+ hops): the
-questions made, the draws, and every draw that made no question counted under the rule that decided it. The
-rules count themselves where they decide (``GenContext.miss`` for a draw that found no chain, the cell's
-rejections after it), so the account is never a second implementation of a rule; a thin multi-hop cell adds its
-census, and ``static_hops_removed`` counts the static hops the bridge rules took out of every prefix search.
+questions made, the draws, every draw that made no question under the rule that decided it, and every distinct
+candidate drawn (a chain of the pool; a final fact and the entity the chain reaches) under ``made a question`` or,
+failing that, the rule that decided most of its draws. The rules count themselves where they decide
+(``GenContext.miss`` for a draw that found no chain, the cell's rejections after it), so the account is never a
+second implementation of a rule; a thin multi-hop cell adds its census (every candidate, drawn or not), whose
+``static_hops_removed`` counts the static hops the bridge rules took out of every prefix search.
 """
 
 from __future__ import annotations

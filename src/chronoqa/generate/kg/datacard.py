@@ -216,7 +216,8 @@ def _coverage_lines(manifest: Mapping[str, Any]) -> list[str]:
     for name, rec in manifest.get("coverage", {}).items():
         if rec["hops"] < 2:
             continue
-        top = ", ".join(f"{k}: {v:,}" for k, v in list(rec["candidates_by_outcome"].items())[:4])
+        outcomes = sorted(rec["candidates_by_outcome"].items(), key=lambda kv: (-kv[1], kv[0]))
+        top = ", ".join(f"{k}: {v:,}" for k, v in outcomes[:4])
         out.append(
             f"- `{name}` hops: {rec['questions']:,} questions from {rec['draws']:,} draws of "
             f"{rec['candidates_drawn']:,} distinct candidates ({top or 'none drawn'})."
@@ -231,7 +232,7 @@ def _thin_section(manifest: Mapping[str, Any]) -> list[str]:
         *(_thin_cells(manifest) or ["- none: every cell met its quota."]),
         "",
         "Coverage of the multi-hop cells of the operator x hops matrix (manifest `coverage`: every draw and every "
-        "drawn candidate under the rule that decided it; the census above counts the candidates not drawn):",
+        "drawn candidate under the rule that decided it; the census above counts every candidate, drawn or not):",
         "",
         *(_coverage_lines(manifest) or ["- no multi-hop cell."]),
         "",
