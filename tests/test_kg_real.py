@@ -83,6 +83,11 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
             # a 3-hop cell the data cannot fill is empty with its candidates counted, never filled by a weaker rule
             cell = b.manifest["cells"][f"{op}/3"]
             assert comp[op]["3+-hop"] > 0 or cell["census"]["chains"] > 0, (op, cell)
+    for name, rec in b.manifest["coverage"].items():
+        # every cell of the operator x hops matrix accounts for each draw under the rule that decided it
+        assert rec["questions"] + sum(rec["draws_by_rule"].values()) == rec["draws"], (name, rec)
+        assert "not recorded" not in rec["draws_by_rule"], (name, rec)
+        assert rec["hops"] < 2 or rec["questions"] >= 50 or "census" in rec, (name, rec)
     assert b.manifest["audit"] == {"leaks": 0, "invalid_gold": 0}
     ids = [q.id for q in b.questions]
     assert len(set(ids)) == len(ids)

@@ -59,6 +59,7 @@ __all__ = [
     "bridge_reason",
     "hub_threshold",
     "narrow_pool",
+    "narrow_static_into",
     "pin_bridges",
     "shows_no_time",
 ]
@@ -155,6 +156,39 @@ class Bridges:
                 if not spans:
                     return spans, "bridge changes within the unit"
         return spans, ("hub entity" if self.hub[hops[-1].dst] else None)
+
+
+def narrow_static_into(
+    br: Bridges | None, idx: GraphIndex, static_into: list[list[tuple[Hop, int, int]]]
+) -> Counter[str]:
+    """Keep in ``static_into`` (in place) the static hops that may name an intermediate entity at some unit.
+
+    The rules that do not depend on the question's time remove a hop for good: an undeclared direction, a hub
+    entity, an ``at a time`` fact with no unit strictly inside its recorded span (never pinnable, never read
+    whole). The chain search then draws only final facts that a bridge-valid prefix can reach (``static_depths``
+    counts over the kept hops). Returns the removed hops by rule.
+    """
+    removed = Counter[str]()
+    if br is None:
+        return removed
+    for into in static_into:
+        kept = []
+        for item in into:
+            h = item[0]
+            holds = br.holds.get((h.rel, h.forward))
+            lo, hi = br.inner_units(idx, h)
+            why = (
+                "bridge not one in the world" if holds is None
+                else "hub entity" if br.hub[h.dst]
+                else "time-free bridge" if holds == "at a time" and lo > hi
+                else None
+            )  # fmt: skip
+            if why is None:
+                kept.append(item)
+            else:
+                removed[why] += 1
+        into[:] = kept
+    return removed
 
 
 def _units_besides(lo: int, hi: int, avoid: int) -> int:

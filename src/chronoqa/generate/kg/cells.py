@@ -36,6 +36,9 @@ __all__ = [
 
 MAX_NESTING = 2  # noun phrases nest at most this deep ("the team the spouse of X played for")
 FILL_CHUNK = 25  # cells are filled round robin, this many questions at a time
+#: TempBench's operators: the rows of the operator x hops matrix that the coverage account covers
+MATRIX = ("point_in_time", "before_after", "interval", "sequence")
+MADE = "made a question"  # the outcome of a draw that became a question
 
 #: A kept draft: the draft, its template id and its text.
 Drafted = tuple[Draft, str, str]
@@ -53,6 +56,9 @@ class Cell:
     attempts: int = 0
     drafts: list[Drafted] = field(default_factory=list)
     rejected: Counter[str] = field(default_factory=Counter)
+    no_chain: Counter[str] = field(default_factory=Counter)  # the "no unique chain" draws by the rule that decided
+    # per drawn candidate (its chain's facts, or final fact and entity): its draws' outcomes (coverage account)
+    candidates: dict[tuple[int, ...], Counter[str]] = field(default_factory=dict)
     gave_up: bool = False
     last_success: int = 0
     initial_quota: int = 0
@@ -157,21 +163,28 @@ class CellFiller:
                 cell.gave_up = True
                 break
             cell.attempts += 1
+            self.ctx.miss, self.ctx.drawn = "", ()
             d = op.draft(self.ctx, rng, cell.hops)
             if d is None:
                 cell.rejected["no unique chain"] += 1
+                cell.no_chain[self.ctx.miss or "not recorded"] += 1
+                self.note(cell, self.ctx.miss or "not recorded")
                 continue
             d = pin_bridges(self.ctx.bridges, self.ctx.index, d, rng)  # "the spouse of X as of 1995"
             why = self.reject(cell, d)
-            if why is not None:
-                cell.rejected[why] += 1
-                continue
-            tid, text = render(self.renderer, d, op.templates, rng)
-            why = self.reject_text(d, text)
+            if why is None:
+                tid, text = render(self.renderer, d, op.templates, rng)
+                why = self.reject_text(d, text)
+            self.note(cell, why or MADE)
             if why is not None:
                 cell.rejected[why] += 1
                 continue
             self.keep(cell, d, tid, text)
+
+    def note(self, cell: Cell, outcome: str) -> None:
+        """Count the outcome of the current draw for the candidate it drew (the coverage account's rows only)."""
+        if self.ctx.drawn and cell.operator in MATRIX:
+            cell.candidates.setdefault(self.ctx.drawn, Counter())[outcome] += 1
 
     def reject(self, cell: Cell, d: Draft) -> str | None:
         """Why a draft cannot be kept before it is put into words, or ``None``."""

@@ -18,25 +18,42 @@ The valid chains are then counted by distinct gold chain and answer (one questio
 answer: a cell of fewer than 100 questions keeps at most one question per answer (the 2% answer-prior cap),
 so fewer than :data:`THIN` distinct answers bound the cell below :data:`THIN` whatever the draws.
 For interval and sequence cells (a static prefix into a timeline) the candidates are the facts with a start
-that one of their entities reaches over k-1 static hops (time ignored); the draw rejections say the rest.
+that one of their entities reaches over k-1 static hops the bridge rules allow (time ignored); the draw
+rejections say the rest.
+
+The **coverage account** (:func:`coverage_account`, manifest ``coverage``, data card *Coverage*) is one record per
+cell of the operator x hops matrix (point-in-time, before/after, interval, sequence x 1, 2, 3+ hops): the
+questions made, the draws, every draw that made no question under the rule that decided it, and every distinct
+candidate drawn (a chain of the pool; a final fact and the entity the chain reaches) under ``made a question`` or,
+failing that, the rule that decided most of its draws. The rules count themselves where they decide
+(``GenContext.miss`` for a draw that found no chain, the cell's rejections after it), so the account is never a
+second implementation of a rule; a thin multi-hop cell adds its census (every candidate, drawn or not), whose
+``static_hops_removed`` counts the static hops the bridge rules took out of every prefix search.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
-
-import numpy as np
+from collections.abc import Mapping, Sequence
+from typing import Any, NotRequired, TypedDict
 
 from chronoqa.generate.kg.bridges import bridge_reason
-from chronoqa.generate.kg.index import Col
+from chronoqa.generate.kg.cells import MADE, MATRIX, Cell
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
-from chronoqa.generate.kg.operators.chains import Draft, GenContext, Hop, Spans, time_and_hops_matter, unique_at
+from chronoqa.generate.kg.operators.chains import (
+    Draft,
+    GenContext,
+    Hop,
+    Spans,
+    final_facts,
+    time_and_hops_matter,
+    unique_at,
+)
 from chronoqa.generate.kg.regime import regime_reason
 from chronoqa.generate.kg.templates import Renderer, graph_walk
 
-__all__ = ["CENSUS_OPERATORS", "MAX_UNITS", "THIN", "cell_census"]
+__all__ = ["CENSUS_OPERATORS", "MATRIX", "MAX_UNITS", "THIN", "CoverageCell", "cell_census", "coverage_account"]
 
 THIN = 50  # a cell with fewer questions gets a census
 MAX_UNITS = 40  # units tried per chain
@@ -95,11 +112,12 @@ def _pool_census(ctx: GenContext, rd: Renderer, k: int) -> dict[str, Any]:
 
 
 def _static_census(ctx: GenContext, k: int) -> dict[str, Any]:
-    assert ctx.static_depth is not None
-    depth = np.asarray(ctx.static_depth, dtype=np.int64)
-    rows = ctx.index.table[np.asarray(ctx.timed, dtype=np.int64)]
-    n = int((np.maximum(depth[rows[:, Col.S]], depth[rows[:, Col.O]]) >= k - 1).sum())
-    return {"candidates": "facts with a start one of whose entities has k-1 static hops into it", "chains": n}
+    n = len(final_facts(ctx, k))
+    return {
+        "candidates": "facts with a start one of whose entities has k-1 static hops the bridge rules allow into it",
+        "chains": n,
+        "static_hops_removed": dict(sorted(ctx.static_removed.items())),
+    }
 
 
 def cell_census(ctx: GenContext, rd: Renderer, operator: str, k: int) -> dict[str, Any] | None:
@@ -111,3 +129,40 @@ def cell_census(ctx: GenContext, rd: Renderer, operator: str, k: int) -> dict[st
     if operator in _STATIC and ctx.static_depth is not None:
         return _static_census(ctx, k)
     return None
+
+
+class CoverageCell(TypedDict):
+    """One cell of the operator x hops matrix in the coverage account."""
+
+    operator: str
+    hops: int
+    questions: int
+    draws: int
+    draws_by_rule: dict[str, int]  # every draw that made no question, under the rule that decided it
+    candidates_drawn: int  # distinct candidates (a chain; a final fact and the entity reached) drawn
+    candidates_by_outcome: dict[str, int]  # each drawn candidate: "made a question", else its most frequent rule
+    census: NotRequired[dict[str, Any]]  # a thin multi-hop cell: every candidate, drawn or not (cell_census)
+
+
+def _by_count(c: Counter[str]) -> dict[str, int]:
+    return dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def coverage_account(cells: Sequence[Cell], censuses: Mapping[str, dict[str, Any] | None]) -> dict[str, CoverageCell]:
+    """Per matrix cell (``cells``: the build's cells) its account (module docstring)."""
+    out: dict[str, CoverageCell] = {}
+    for c in cells:
+        if c.operator not in MATRIX:
+            continue
+        why = Counter({k: v for k, v in c.rejected.items() if k != "no unique chain"}) + c.no_chain
+        outcome = Counter(
+            MADE if MADE in seen else min(seen, key=lambda w: (-seen[w], w)) for seen in c.candidates.values()
+        )
+        rec = CoverageCell(
+            operator=c.operator, hops=c.hops, questions=len(c.drafts), draws=c.attempts, draws_by_rule=_by_count(why),
+            candidates_drawn=len(c.candidates), candidates_by_outcome=_by_count(outcome),
+        )  # fmt: skip
+        if (census := censuses.get(c.name)) is not None:
+            rec["census"] = census
+        out[c.name] = rec
+    return out

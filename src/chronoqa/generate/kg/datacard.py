@@ -210,11 +210,31 @@ def stale_section(questions: Sequence[Question]) -> list[str]:
     ]
 
 
+def _coverage_lines(manifest: Mapping[str, Any]) -> list[str]:
+    """The coverage account of the multi-hop cells of the operator x hops matrix (``generate.kg.census``)."""
+    out = []
+    for name, rec in manifest.get("coverage", {}).items():
+        if rec["hops"] < 2:
+            continue
+        outcomes = sorted(rec["candidates_by_outcome"].items(), key=lambda kv: (-kv[1], kv[0]))
+        top = ", ".join(f"{k}: {v:,}" for k, v in outcomes[:4])
+        out.append(
+            f"- `{name}` hops: {rec['questions']:,} questions from {rec['draws']:,} draws of "
+            f"{rec['candidates_drawn']:,} distinct candidates ({top or 'none drawn'})."
+        )
+    return out
+
+
 def _thin_section(manifest: Mapping[str, Any]) -> list[str]:
     return [
         "## Thin cells",
         "",
         *(_thin_cells(manifest) or ["- none: every cell met its quota."]),
+        "",
+        "Coverage of the multi-hop cells of the operator x hops matrix (manifest `coverage`: every draw and every "
+        "drawn candidate under the rule that decided it; the census above counts every candidate, drawn or not):",
+        "",
+        *(_coverage_lines(manifest) or ["- no multi-hop cell."]),
         "",
         "Why cells run thin: every `S_star` fact must be valid at `t_query`, and events (births, deaths, prizes) "
         "are valid only in their own unit, so chains through events need same-year coincidences; every hop must "

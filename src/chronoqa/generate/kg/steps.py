@@ -17,10 +17,10 @@ import numpy as np
 
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
-from chronoqa.generate.kg.bridges import Bridges, narrow_pool
+from chronoqa.generate.kg.bridges import Bridges, narrow_pool, narrow_static_into
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
-from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census
+from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census, coverage_account
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
@@ -398,12 +398,14 @@ def prepare_drafting(s: BuildState) -> None:
                 np.array([h.forward for h in first], dtype=bool),
             )  # fmt: skip
             pool[1] = [c for c, keep in zip(pool[1], several.tolist(), strict=True) if keep]
+    bridges = bridges_of(s)
+    static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
-        bridges=bridges_of(s),
+        bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
         s.ctx.pool_removed = narrow_pool(s.ctx.bridges, idx, pool)
@@ -699,6 +701,7 @@ def make_manifest(s: BuildState) -> None:
         "functional_rates": _rates(s.flags),
         "audit": {"leaks": s.audit_result["leaks"], "invalid_gold": s.audit_result["invalid_gold"]},
         "cells": {c.name: _cell_info(c, census[c.name]) for c in s.cells},
+        "coverage": coverage_account(s.cells, census),
         "splits_stratified_by": "complexity x operator" if s.stratified_fine else "complexity",
     }
     s.manifest = manifest

@@ -49,13 +49,16 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
             if any(a <= u <= b for a, b in spans):
                 refs.append((ref[Col.FID], off))
     rng.shuffle(refs)
+    ctx.miss = "no unambiguous reference fact a unit off"
     for gid, off in refs[:4]:
         t = idx.fact_row(gid)[Col.SU] + off
         ok = unique_at(ctx, hops, t)
         if ok is None:
+            ctx.miss = "not unique at the drawn unit"
             continue
         tf = time_and_hops_matter(idx, anchor, hops, t, ok[0])
         if tf is None:
+            ctx.miss = "time or a hop does not matter"
             continue
         return Draft(
             "before_after", "after" if off > 0 else "before", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY,

@@ -52,6 +52,7 @@ __all__ = [
     "certain",
     "draw_chain",
     "draw_final_fact",
+    "final_facts",
     "follow",
     "incident_sample",
     "pick_unit",
@@ -159,6 +160,11 @@ class GenContext:
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
     bridges: Bridges | None = None  # declared bridges and hub entities (generate.kg.bridges); None: no rule
     pool_removed: dict[int, Counter[str]] = field(default_factory=dict)  # k -> pool chains the bridge rules removed
+    static_removed: Counter[str] = field(default_factory=Counter)  # static hops the bridge rules removed, by rule
+    finals: dict[int, np.ndarray] = field(default_factory=dict)  # k -> final_facts(k), made when first drawn
+    # why the current draw made no draft: set by the rule that decided (the cell counts it; "" before a draw)
+    miss: str = ""
+    drawn: tuple[int, ...] = ()  # the candidate the current draw drew: its chain's facts, or (final fact, entity)
 
 
 def certain(row: list[int], t: int) -> bool:
@@ -216,6 +222,7 @@ def static_prefix(
     """
     budget = [12]
     br = ctx.bridges
+    barred = Counter[str]()  # hops the bridge rules kept out of the search, by rule
 
     def options(cur: int, seen: set[int]) -> list[Hop]:
         if ctx.static_into is None:
@@ -224,7 +231,9 @@ def static_prefix(
             opts = [h for h, lo, hi in ctx.static_into[cur] if lo <= t <= hi and h.src not in seen]
             rng.shuffle(opts)
         if br is not None:
-            opts = [h for h in opts if br.hop_reason(ctx.index, h, t, time_free=time_free) is None]
+            why = [br.hop_reason(ctx.index, h, t, time_free=time_free) for h in opts]
+            barred.update(w for w in why if w is not None)
+            opts = [h for h, w in zip(opts, why, strict=True) if w is None]
         return opts
 
     def dfs(cur: int, depth: int, seen: set[int]) -> list[Hop] | None:
@@ -241,6 +250,11 @@ def static_prefix(
 
     found = dfs(end, 0, set(visited) | {end})
     if found is None:
+        ctx.miss = (
+            min(barred, key=lambda w: (-barred[w], w)) if barred
+            else "static prefix search budget spent" if budget[0] <= 0
+            else "no static hop certain at the answer time"
+        )  # fmt: skip
         return None
     anchor = found[-1].src if found else end
     return anchor, tuple(reversed(found))
@@ -455,18 +469,23 @@ def draw_chain(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[H
     if ctx.pool is not None and k in ctx.pool and not ctx.keep_multi:
         chains = ctx.pool[k]
         if not chains:
+            ctx.miss = "no chain the rules leave in the pool"
             return None
         hops_t, spans = chains[rng.randrange(len(chains))]
+        ctx.drawn = tuple(h.fid for h in hops_t)
         return hops_t[0].src, list(hops_t), spans
     seeds = ctx.seed_multi if k == 1 and ctx.seed_multi is not None else ctx.seedable
     if not seeds:
+        ctx.miss = "no chain of k facts unique and certain at a unit"
         return None
     fid, subject = seeds[rng.randrange(len(seeds))]
     row = ctx.index.fact_row(fid)
     anchor = row[Col.S] if subject else row[Col.O]
     chain = _aligned_chain(ctx, rng, anchor, k, ctx.t_min, ctx.t_max)
     if chain is None:
+        ctx.miss = "no chain of k facts unique and certain at a unit"
         return None
+    ctx.drawn = tuple(h.fid for h in chain[0])
     return anchor, chain[0], chain[1]
 
 
@@ -475,20 +494,38 @@ def draw_final_fact(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, l
 
     A fact with a start known at the granularity, read from its subject or its object at random (``e``, the
     entity the chain reaches; a symmetric relation is traversed forward). A k-hop chain needs k-1 static hops
-    into ``e``: redrawn up to :data:`SEQ_SEED_TRIES` times until ``e`` has them.
+    into ``e``: with the static hops listed (``static_depth``), drawn from :func:`final_facts` only and read
+    from an endpoint that has them; else redrawn up to :data:`SEQ_SEED_TRIES` times until ``e`` has them.
     """
-    if not len(ctx.timed):
+    pool = final_facts(ctx, k) if k > 1 and ctx.static_depth is not None else ctx.timed
+    if not len(pool):
+        ctx.miss = "no fact with a start" if k == 1 else "no fact with k-1 bridge hops into it"
         return None
     idx = ctx.index
-    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is not None else 1):
-        fid = int(ctx.timed[rng.randrange(len(ctx.timed))])
+    for _ in range(SEQ_SEED_TRIES if k > 1 and ctx.static_depth is None else 1):
+        fid = int(pool[rng.randrange(len(pool))])
         row = idx.fact_row(fid)
         forward = rng.random() < 0.5  # the chain reaches the subject (forward final hop) or the object
+        if ctx.static_depth is not None and k > 1:  # an endpoint without the hops cannot be the one reached
+            forward = ctx.static_depth[row[Col.S]] >= k - 1 and (forward or ctx.static_depth[row[Col.O]] < k - 1)
         e, other = (row[Col.S], row[Col.O]) if forward else (row[Col.O], row[Col.S])
         forward = forward or idx.rel_symmetric[row[Col.R]]  # a symmetric relation is traversed forward
         if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
+            ctx.drawn = (fid, e)
             return fid, row, forward, e, other
+    ctx.miss = "no k-1 bridge hops into the drawn facts"
     return None
+
+
+def final_facts(ctx: GenContext, k: int) -> np.ndarray:
+    """The facts with a start one of whose entities has k-1 static hops into it (``static_depth``), in order."""
+    assert ctx.static_depth is not None
+    if k not in ctx.finals:
+        depth = np.asarray(ctx.static_depth, dtype=np.int64)
+        timed = np.asarray(ctx.timed, dtype=np.int64)
+        rows = ctx.index.table[timed]
+        ctx.finals[k] = timed[np.maximum(depth[rows[:, Col.S]], depth[rows[:, Col.O]]) >= k - 1]
+    return ctx.finals[k]
 
 
 def follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: int | None) -> set[int] | None:

@@ -41,9 +41,12 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     use_end = not idx.rel_event[r] and row[Col.EU] != NONE and rng.random() < 0.4
     t = row[Col.EU] if use_end else row[Col.SU]
     if t == NONE or not ctx.t_min <= t <= ctx.t_max or not row[Col.CLO] <= t <= row[Col.CHI]:
+        ctx.miss = "answer time outside the range or not certain"
         return None
     if not triple_unique(idx, fid):
+        ctx.miss = "the asked triple holds more than once"
         return None
+    ctx.miss = "a hop does not matter"  # the checks below, unless static_prefix says otherwise
     if k > 1 and times_of(idx, {other}, r, not forward or idx.rel_symmetric[r], e, use_end, any_partner=True) == {t}:
         return None  # the named entity alone gives the answer: the description of e is not needed
     pre = static_prefix(ctx, rng, e, t, k - 1, {other})

@@ -37,8 +37,10 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         t = pick_unit(spans, rng)
         ok = unique_at(ctx, hops, t)
         if ok is None:
+            ctx.miss = "not unique at the drawn unit"
             continue
         tf = time_and_hops_matter(ctx.index, anchor, hops, t, ok[0])
+        ctx.miss = "time or a hop does not matter"
         if tf is not None:
             return Draft(
                 "point_in_time", "plain", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], time_free=tf

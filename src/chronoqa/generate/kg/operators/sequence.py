@@ -55,6 +55,7 @@ __all__ = [
     "last_is_latest",
     "orderable",
     "time_refs",
+    "unorderable",
 ]
 
 # "first"/"last" over an inverse timeline ("who was born in X first?") ranks an open class of subjects
@@ -66,14 +67,20 @@ Row = list[int]
 
 def orderable(idx: GraphIndex, e: int, r: int, forward: bool) -> list[Row] | None:
     """The timeline of ``(e, r, dir)`` when it can be ordered (see the module docstring), else ``None``."""
+    return None if unorderable(idx, e, r, forward) else idx.group(e, r, forward)
+
+
+def unorderable(idx: GraphIndex, e: int, r: int, forward: bool) -> str | None:
+    """Why the timeline of ``(e, r, dir)`` cannot be ordered, or ``None`` (it can)."""
     if not idx.one_at(e, r, forward) or idx.group_size(e, r, forward) > HUB_CAP:
-        return None  # a "many" timeline ("who played for X first?") ranks an open class
+        return "open-class timeline"  # a "many" timeline ("who played for X first?") ranks an open class
     timeline = idx.group(e, r, forward)
     if len(timeline) < 2 or any(x[Col.ASU] == NONE or x[Col.OTHER] == e for x in timeline):
-        return None  # an unknown start, or a self-loop ("the Cossack Hetmanate was part of itself")
+        # an unknown start, or a self-loop ("the Cossack Hetmanate was part of itself")
+        return "timeline of one fact, an unknown start or a self-loop"
     if len({x[Col.OTHER] for x in timeline}) < 2:
-        return None  # one value over all time: the order is not needed
-    return timeline
+        return "one value over all time"  # the order is not needed
+    return None
 
 
 def _next_after(idx: GraphIndex, timeline: list[Row], r: int, rng: random.Random) -> tuple[list[Row], Row] | None:
@@ -105,11 +112,13 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     _, row, forward, e, _ = drawn
     idx = ctx.index
     r = row[Col.R]
-    timeline = orderable(idx, e, r, forward)
-    if timeline is None:
+    ctx.miss = unorderable(idx, e, r, forward) or ""
+    if ctx.miss:
         return None
+    timeline = idx.group(e, r, forward)
     variant = ("last", "next")[rng.randrange(2)]
     if variant == "last" and not forward and len(timeline) > SEQ_INVERSE_FIRST_LAST_CAP:
+        ctx.miss = "open-class timeline"
         return None
     ref = -1
     visited: set[int] = set()
@@ -120,20 +129,25 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     else:
         nxt = _next_after(idx, timeline, r, rng)
         if nxt is None:
+            ctx.miss = "no unambiguous reference with a later spell"
             return None
         cands, y = nxt
         ref = y[Col.FID]
         visited.add(y[Col.OTHER])
     if len(cands) != 1:
+        ctx.miss = "two spells start in the same unit"
         return None
     ans = cands[0]
     if variant == "last" and not (last_is_latest(idx, timeline, r, ans) and closed_at_horizon(idx, r, ans, horizon)):
+        ctx.miss = "last not closed at the horizon"
         return None
     t = ans[Col.ASU]
     if not ctx.t_min <= t <= ctx.t_max or not certain(ans, t) or ans[Col.OTHER] in visited:
+        ctx.miss = "answer time outside the range or not certain"
         return None
     pre = static_prefix(ctx, rng, e, t, k - 1, visited | {ans[Col.OTHER]})
     if pre is None or not every_hop_needed(idx, pre[1], e):
+        ctx.miss = ctx.miss if pre is None else "a hop does not matter"
         return None
     final = Hop(ans[Col.FID], r, forward, e, ans[Col.OTHER])
     return Draft(
