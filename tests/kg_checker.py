@@ -1016,14 +1016,16 @@ _PHRASE_FIELDS = (
 
 
 def relation_cores(entry: Mapping[str, object]) -> list[str]:
-    """The literal word runs of a relation's phrase fields, without slots and edge function words.
+    """The literal word runs of a relation's phrase fields (and its roles'), without slots and edge function words.
 
     A run that ends in an appositive type word before its slot ("left the party {o}") also counts without it
     ("left"), the documented reading when the slot holds a noun phrase.
     """
     cores: set[str] = set()
-    for name in _PHRASE_FIELDS:
-        text = entry.get(name)
+    roles = entry.get("roles", {})
+    fields = [(e, n) for e in (entry, *(roles.values() if isinstance(roles, Mapping) else ())) for n in _PHRASE_FIELDS]
+    for e, name in fields:
+        text = e.get(name)
         if not isinstance(text, str):
             continue
         for run in re.split(r"\{[so]\}", text):
