@@ -1016,14 +1016,16 @@ _PHRASE_FIELDS = (
 
 
 def relation_cores(entry: Mapping[str, object]) -> list[str]:
-    """The literal word runs of a relation's phrase fields, without slots and edge function words.
+    """The literal word runs of a relation's phrase fields (and its roles'), without slots and edge function words.
 
     A run that ends in an appositive type word before its slot ("left the party {o}") also counts without it
     ("left"), the documented reading when the slot holds a noun phrase.
     """
     cores: set[str] = set()
-    for name in _PHRASE_FIELDS:
-        text = entry.get(name)
+    roles = entry.get("roles", {})
+    fields = [(e, n) for e in (entry, *(roles.values() if isinstance(roles, Mapping) else ())) for n in _PHRASE_FIELDS]
+    for e, name in fields:
+        text = e.get(name)
         if not isinstance(text, str):
             continue
         for run in re.split(r"\{[so]\}", text):
@@ -1073,6 +1075,8 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "bridge or hub": bridge_errors(checker, questions),
         "value changes near the time": change_errors(checker, questions),
         "closed-world superlative": [],
+        "next not unique": next_errors(checker, questions),
+        "status at founding": founding_errors(checker, questions),
         "containment of a non-place": [],
         "unfit label": [],
         "role asked as the relation": [],
@@ -1306,13 +1310,68 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     return out
 
 
+def founding_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions timed by a ``status`` fact that starts with its subject's whole record.
+
+    The subject's record: every valid fact with the subject on either side; it starts with the status fact when
+    there is another, none has an unknown start and none starts earlier.
+    """
+    status = {r for r, d in checker.decl.items() if d.get("status")}
+    g = checker.g
+
+    def dates(f: Fact) -> bool:
+        others = [x for x in checker.touching[f.s] if x.id != f.id]
+        if not others:
+            return False
+        return f.start is not None and all(x.start is not None and x.start.lo(g) >= f.start.lo(g) for x in others)
+
+    out = []
+    for q in questions:
+        path = q.logical_form["path"]
+        timed = [checker.by_id[t.fact_id] for t in q.S_anchor]
+        if q.answer_type in ("time", "duration", "yes_no"):
+            timed.append(checker.by_id[q.S_star[len(path) - 1].fact_id])
+        hit = [f.id for f in timed if f.r in status and dates(f)]
+        if hit:
+            out.append(f"{q.id}: status fact {hit[0]} dates its subject's own start or end: {q.question!r}")
+    return out
+
+
 def _closed_superlative(checker: Checker, q: Question, horizon: int) -> bool:
     """A ``last`` question that says "up to <horizon>" and whose answer still held in the horizon year."""
     if q.logical_form["variant"] != "last" or f"up to {horizon}," not in q.question.casefold():
         return False
     f = checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]
     end = f.start if checker.kinds[f.r] == "event" else f.end
-    return (end is None and checker.kinds[f.r] == "state") or (end is not None and end.year >= horizon)
+    if end is None and checker.kinds[f.r] == "state":  # an open end holds on only where it is read as ongoing
+        return checker.open_end == "ongoing"
+    return end is not None and end.year >= horizon
+
+
+def next_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """``next`` questions with another spell starting from the reference's end (an event: start) to the answer's.
+
+    "Immediately after X left Y, which team did X join?" has two answers when another spell starts in the unit X
+    left Y (or between that and the gold's start), whether or not it starts after the reference's own start.
+    """
+    out = []
+    for q in questions:
+        lf = q.logical_form
+        if q.operator != "sequence" or lf["variant"] != "next":
+            continue
+        path = lf["path"]
+        r, fwd = path[-1]["r"], path[-1]["dir"] == "fwd"
+        y, ans = checker.by_id[lf["reference_fact"]], checker.by_id[q.S_star[len(path) - 1].fact_id]
+        ref = y.start if checker.kinds[r] == "event" or y.end is None else y.end
+        assert ref is not None and ans.start is not None
+        lo, hi = ref.lo(checker.g), ans.start.lo(checker.g)
+        others = [
+            f.id for f, _ in checker.neighbours(_chain_end_source(q), r, fwd)
+            if f.id not in (y.id, ans.id) and f.start is not None and lo <= f.start.lo(checker.g) <= hi
+        ]  # fmt: skip
+        if others:
+            out.append(f"{q.id}: spells {others} also start from {ref} to {ans.start}: {q.question!r}")
+    return out
 
 
 def _chain_end_source(q: Question) -> str:

@@ -217,13 +217,14 @@ def test_a_thin_cell_counts_its_candidate_chains() -> None:
 
 # Worked by hand. The graph's dates run to 2017 (Dee, Lions 2015-2017): its horizon. Ann's record stops in 2008
 # (Reds 2000-2004, Blues 2005-2008): "up to 2017, which team did Ann play for last?" would answer Blues from a
-# stale record, so it is not asked. Eve played for Reds 2000-2013 and joined Owls in 2012 (no end recorded):
-# "Up to 2017, which team did Eve play for last?" is Owls (no "next" after Reds takes that gold chain first: Owls
-# started before Reds ended). No "first" is asked: nothing dates a career's start.
+# stale record, so it is not asked. Eve played for Reds 2000-2004 and 2006-2011 and for Owls 2012-2017: "Up to
+# 2017, which team did Eve play for last?" is Owls (no "next" after Reds takes that gold chain first: Reds, twice
+# in her timeline, is no reference). No "first" is asked: nothing dates a career's start.
 HORIZON = [
     *SPELLS[2:4],
-    fact(6, "Eve", "playsFor", "Reds", 2000, 2013),
-    fact(7, "Eve", "playsFor", "Owls", 2012, None),
+    fact(6, "Eve", "playsFor", "Reds", 2000, 2004),
+    fact(10, "Eve", "playsFor", "Reds", 2006, 2011),
+    fact(7, "Eve", "playsFor", "Owls", 2012, 2017),
     fact(8, "Dee", "playsFor", "Lions", 2015, 2017),
     fact(9, "Dee", "playsFor", "Reds", 2009, 2014),
 ]

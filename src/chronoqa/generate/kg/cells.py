@@ -18,6 +18,7 @@ from typing import Any
 
 from chronoqa.generate.kg.bridges import answer_change_reason, bridge_reason, pin_bridges
 from chronoqa.generate.kg.config import KGBuildConfig
+from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.regime import regime_reason
 from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, render, short_label
@@ -195,7 +196,8 @@ class CellFiller:
         if max(len(d.hops) - 1, 0) > MAX_NESTING:
             return "noun phrase nested too deep"
         br, idx = self.ctx.bridges, self.ctx.index
-        why = regime_reason(self.ctx.regimes, d) or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d)
+        why = regime_reason(self.ctx.regimes, d) or modelling_reason(self.ctx.modelling, d)
+        why = why or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d)
         if why is not None:
             return why
         counts = self.answer_counts.setdefault(cell.name, Counter())

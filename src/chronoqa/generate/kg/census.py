@@ -39,6 +39,7 @@ from typing import Any, NotRequired, TypedDict
 
 from chronoqa.generate.kg.bridges import bridge_reason
 from chronoqa.generate.kg.cells import MADE, MATRIX, Cell
+from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import (
@@ -82,7 +83,8 @@ def _best(ctx: GenContext, rd: Renderer, hops: tuple[Hop, ...], spans: Spans) ->
             best = max(best, (1, _STAGES[1], None), key=lambda x: x[0])
             continue
         d = Draft("point_in_time", "plain", hops[0].src, hops, t, ok[0], AnswerKind.ENTITY, ok[1], time_free=tf)
-        why = regime_reason(ctx.regimes, d) or bridge_reason(ctx.bridges, ctx.index, d)
+        why = regime_reason(ctx.regimes, d) or modelling_reason(ctx.modelling, d)
+        why = why or bridge_reason(ctx.bridges, ctx.index, d)
         if why is not None:
             best = max(best, (2, why, None), key=lambda x: x[0])
             continue

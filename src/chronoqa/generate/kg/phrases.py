@@ -23,6 +23,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``containment``: ``"part_of"`` (the subject lies in the object: country, located in), ``"contains"``
   (the object lies in the subject) or ``"capital_of"``, read by the regime rules
   (:mod:`chronoqa.generate.kg.regime`).
+* ``status``: ``true`` where the relation states what its subject is (Wikidata's "instance of": "X had the status of
+  sovereign state"); a status fact that starts with its subject's whole record dates the subject's founding, not
+  a change of status (:mod:`chronoqa.generate.kg.modelling`).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
@@ -82,7 +85,7 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type",
+    "object_type", "status",
 )  # fmt: skip
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
@@ -126,6 +129,7 @@ class RelationPhrases:
     min_age: int = 0  # the youngest age (years after birth) at which a fact of the relation can start
     role: str | None = None  # "birth" | "death" | None
     containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
+    status: bool = False  # the relation states what its subject is ("instance of")
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     roles: tuple[tuple[frozenset[str], RelationPhrases], ...] = ()  # (object label words, the role's English)
@@ -296,6 +300,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             min_age=entry.get("min_age", 0),
             role=entry.get("role"),
             containment=entry.get("containment"),
+            status=bool(entry.get("status", False)),
             subject_type=entry.get("subject_type"),
             object_type=entry.get("object_type"),
         )
@@ -314,8 +319,9 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         v = entry.get(f)
         if v is not None and v not in CARDINALITIES:
             raise ChronoqaError(f"{name}: relations.{key}.{f} = {v!r}: expected 'one' or 'many'; fix the file")
-    if not isinstance(entry.get("symmetric", False), bool):
-        raise ChronoqaError(f"{name}: relations.{key}.symmetric must be true or false")
+    for flag in ("symmetric", "status"):
+        if not isinstance(entry.get(flag, False), bool):
+            raise ChronoqaError(f"{name}: relations.{key}.{flag} must be true or false; fix the file")
     m = entry.get("max_years")
     if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 1):
         raise ChronoqaError(f"{name}: relations.{key}.max_years = {m!r}: expected a positive integer of years")

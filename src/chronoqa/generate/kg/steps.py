@@ -24,6 +24,7 @@ from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census, cov
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
+from chronoqa.generate.kg.modelling import Modelling
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import REGISTRY, TIME_FREE_CAP, Draft, GenContext
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts
@@ -405,6 +406,7 @@ def prepare_drafting(s: BuildState) -> None:
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
+        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
         bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow

@@ -36,6 +36,7 @@ from chronoqa.time import Granularity
 
 if TYPE_CHECKING:
     from chronoqa.generate.kg.bridges import Bridges
+    from chronoqa.generate.kg.modelling import Modelling
     from chronoqa.generate.kg.regime import Regimes
 
 __all__ = [
@@ -158,6 +159,7 @@ class GenContext:
     timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
+    modelling: Modelling | None = None  # circular chains, status at founding (generate.kg.modelling); None: no rule
     bridges: Bridges | None = None  # declared bridges and hub entities (generate.kg.bridges); None: no rule
     pool_removed: dict[int, Counter[str]] = field(default_factory=dict)  # k -> pool chains the bridge rules removed
     static_removed: Counter[str] = field(default_factory=Counter)  # static hops the bridge rules removed, by rule

@@ -3,15 +3,17 @@
 Draft: k-1 static hops to ``e``, then the timeline of ``(e, r, dir)`` (every fact with a known start at the
 granularity, at least two facts): ``last`` = the only fact with the largest start, ``next`` after a reference
 fact ``y`` (the only fact of the timeline with its other endpoint) = the only fact with the smallest start among
-those with start > start(y) (events) or start >= end(y) and start > start(y) (states, ``y`` with a known end).
+those with start > start(y) (events) or start >= end(y) and start > start(y) (states, ``y`` with a known end),
+asked only where no other spell starts from end(y) (an event: start(y)) up to it (:func:`next_is_unique`).
 ``t`` = the answer fact's start; ``y`` goes to ``S_anchor``. ``last`` assumes the graph is complete up to its
 horizon (``assumes_complete``).
 
 Closed-world rule (:func:`closed_at_horizon`): a graph frozen in one year, asked as of a later ``as_of``, closes
 no timeline by itself. "Last" is asked only where the data's own record reaches its horizon
 (:meth:`~chronoqa.generate.kg.index.GraphIndex.horizon`, the latest year holding a share of its dates, 2017 for
-YAGO11k and Wikidata12k): the answer's spell has no recorded end or ends in the horizon year or later (an event:
-happens in it), and the question says so ("Up to 2017, which team did X play for last?"). A spell that ended
+YAGO11k and Wikidata12k): the answer's spell is certainly valid in the horizon year or later (an open end only under
+the ``ongoing`` reading; under ``unknown`` it asserts nothing after its start; an event: happens in it), and the
+question says so ("Up to 2017, which team did X play for last?"). A spell that ended
 before the horizon while nothing follows it ("Berlin's last head of government: Klaus Wowereit, to 2014"; Rita
 Hayworth's last husband in YAGO, to 1955) is a stale record, not the end of the timeline. "First" is not asked:
 no date in the graph closes a timeline's start (a player's youth clubs, a place's earlier rulers are missing).
@@ -30,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chronoqa.generate.kg.index import NONE, Col, GraphIndex
+from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
     HUB_CAP,
@@ -53,6 +55,7 @@ __all__ = [
     "draft",
     "every_hop_needed",
     "last_is_latest",
+    "next_is_unique",
     "orderable",
     "time_refs",
     "unorderable",
@@ -101,7 +104,20 @@ def _next_after(idx: GraphIndex, timeline: list[Row], r: int, rng: random.Random
     if not after:
         return None
     best = min(x[Col.ASU] for x in after)
+    if not next_is_unique(idx, timeline, r, y, best):
+        return None
     return [x for x in after if x[Col.ASU] == best], y
+
+
+def next_is_unique(idx: GraphIndex, timeline: Sequence[Row], r: int, y: Row, best: int) -> bool:
+    """No spell but the reference ``y`` and the answer starts from ``y``'s end (an event: its start) to ``best``.
+
+    "Immediately after X left Y" read at the granularity: a spell that starts in the unit the reference ends
+    (Kärnten left in 2008, Antalyaspor joined in 2008) is as much "next" as a later one, even where it does not
+    start after the reference's own start; two such spells leave the question without one answer.
+    """
+    lo = y[Col.ASU] if idx.rel_event[r] else y[Col.AEU]
+    return sum(1 for x in timeline if x[Col.FID] != y[Col.FID] and lo <= x[Col.ASU] <= best) == 1
 
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
@@ -171,13 +187,13 @@ def last_is_latest(idx: GraphIndex, timeline: Sequence[Row], r: int, ans: Row) -
 def closed_at_horizon(idx: GraphIndex, r: int, ans: Row, horizon: int) -> bool:
     """The answer of a "last" question still holds at the data's horizon (the closed-world rule, module docstring).
 
-    A state spell with no recorded end, or one that ends in the horizon's year or later; an event in that year.
+    A state spell *certainly* valid in the horizon's year or later (under the ``unknown`` open-end reading a spell
+    with no recorded end asserts nothing after its start unit: Coventry City "from 2015" does not show the player
+    was still there in 2017, the graph may lack his later clubs); an event in that year or later.
     """
     year = TimePoint.from_unit(horizon, idx.granularity).year
-    end = ans[Col.ASU] if idx.rel_event[r] else ans[Col.AEU]
-    return (end == NONE and not idx.rel_event[r]) or (
-        end != NONE and TimePoint.from_unit(end, idx.granularity).year >= year
-    )
+    end = ans[Col.ASU] if idx.rel_event[r] else ans[Col.ACHI]
+    return end >= POS or (end not in (NONE, NEG) and TimePoint.from_unit(end, idx.granularity).year >= year)
 
 
 def every_hop_needed(idx: GraphIndex, prefix: Sequence[Hop], e: int) -> bool:
