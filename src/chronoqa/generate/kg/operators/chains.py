@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, overload
 
 import numpy as np
 
-from chronoqa.generate.kg.index import Col, GraphIndex
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.time import Granularity
 
@@ -47,17 +47,20 @@ __all__ = [
     "Hop",
     "SeedList",
     "Spans",
+    "askable_at",
     "build_chain_pool",
     "build_static_into",
     "certain",
     "draw_chain",
     "draw_final_fact",
+    "draw_named_fact",
     "follow",
     "incident_sample",
     "pick_unit",
     "possible",
     "prefix_needed",
     "reach",
+    "reference_rows",
     "static_depths",
     "static_options",
     "static_prefix",
@@ -154,7 +157,6 @@ class GenContext:
     static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
     seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
-    timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
     bridges: Bridges | None = None  # declared bridges and hub entities (generate.kg.bridges); None: no rule
@@ -181,6 +183,29 @@ def incident_sample(idx: GraphIndex, e: int, rng: random.Random, cap: int = HUB_
     fw = np.array([p + a1 for p in picks if p < n1], dtype=np.int64)
     bw = np.array([p - n1 + a2 for p in picks if p >= n1], dtype=np.int64)
     return [(True, r) for r in idx.rows_at(True, fw)] + [(False, r) for r in idx.rows_at(False, bw)]
+
+
+REF_SAMPLE = 64  # rows of an entity read per draft in search of a reference fact (a random sample of a hub's)
+
+
+def reference_rows(
+    idx: GraphIndex, rng: random.Random, entities: Sequence[int], used: set[int], nodes: set[int]
+) -> list[list[int]]:
+    """Adjacency rows of facts that may date a question about a chain, read from the named ``entities``' own.
+
+    The one rule of the reference facts of two_facts and relative questions: a fact of an entity the question
+    names (so the two facts share it, never two unrelated facts joined by a date), not a fact of the chain
+    (``used``), its other end off the chain (``nodes``: no second chain entity, no answer), usable, and the only
+    fact of its (s, r, o) (so "when X joined Y" names one time). A hub's rows are sampled (``REF_SAMPLE`` each).
+    """
+    out = []
+    for e in entities:
+        for _, ref in incident_sample(idx, e, rng, cap=REF_SAMPLE):
+            gid = ref[Col.FID]
+            if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
+                continue
+            out.append(ref)
+    return out
 
 
 def static_options(
@@ -489,6 +514,23 @@ def draw_final_fact(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, l
         if ctx.static_depth is None or k == 1 or ctx.static_depth[e] >= k - 1:
             return fid, row, forward, e, other
     return None
+
+
+def draw_named_fact(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[int], bool, int, int] | None:
+    """:func:`draw_final_fact`, kept only where the question can name the fact by its (s, r, o) alone.
+
+    The fact of a duration, interval, yes/no or Allen question is named without its time ("when X joined Y"),
+    so it must be the only fact of its (s, r, o) and usable (no implausible or invalid date).
+    """
+    drawn = draw_final_fact(ctx, rng, k)
+    if drawn is None or not triple_unique(ctx.index, drawn[0]) or not ctx.index.usable(drawn[0]):
+        return None
+    return drawn
+
+
+def askable_at(ctx: GenContext, row: list[int], t: int) -> bool:
+    """Unit ``t`` is inside the build's range of question times and the fact of ``row`` certainly holds at it."""
+    return t != NONE and ctx.t_min <= t <= ctx.t_max and row[Col.CLO] <= t <= row[Col.CHI]
 
 
 def follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: int | None) -> set[int] | None:

@@ -18,11 +18,11 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     Hop,
-    draw_final_fact,
+    askable_at,
+    draw_named_fact,
     follow,
     static_prefix,
     times_of,
-    triple_unique,
 )
 from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact
@@ -32,7 +32,7 @@ __all__ = ["OPERATOR", "draft", "every_hop_needed", "time_refs"]
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """The only fact of its (s, r, o) gives the answer time; k-1 static hops lead to it."""
-    drawn = draw_final_fact(ctx, rng, k)
+    drawn = draw_named_fact(ctx, rng, k)
     if drawn is None:
         return None
     fid, row, forward, e, other = drawn
@@ -40,9 +40,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     r = row[Col.R]
     use_end = not idx.rel_event[r] and row[Col.EU] != NONE and rng.random() < 0.4
     t = row[Col.EU] if use_end else row[Col.SU]
-    if t == NONE or not ctx.t_min <= t <= ctx.t_max or not row[Col.CLO] <= t <= row[Col.CHI]:
-        return None
-    if not triple_unique(idx, fid):
+    if not askable_at(ctx, row, t):
         return None
     if k > 1 and times_of(idx, {other}, r, not forward or idx.rel_symmetric[r], e, use_end, any_partner=True) == {t}:
         return None  # the named entity alone gives the answer: the description of e is not needed
