@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
 
@@ -54,6 +54,7 @@ __all__ = [
     "draw_chain",
     "draw_final_fact",
     "draw_named_fact",
+    "first_askable",
     "follow",
     "incident_sample",
     "pick_unit",
@@ -70,6 +71,7 @@ __all__ = [
     "unique_at",
 ]
 
+K = TypeVar("K")  # what a caller keys a candidate time by (first_askable)
 HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never unique in practice)
 # interval / sequence chains of 2+ hops: redraws per attempt for an entity with a static hop into it
 SEQ_SEED_TRIES = 16
@@ -189,23 +191,42 @@ REF_SAMPLE = 64  # rows of an entity read per draft in search of a reference fac
 
 
 def reference_rows(
-    idx: GraphIndex, rng: random.Random, entities: Sequence[int], used: set[int], nodes: set[int]
+    idx: GraphIndex, rng: random.Random, entities: Sequence[int], used: set[int], nodes: set[int], cap: int = REF_SAMPLE
 ) -> list[list[int]]:
     """Adjacency rows of facts that may date a question about a chain, read from the named ``entities``' own.
 
     The one rule of the reference facts of two_facts and relative questions: a fact of an entity the question
     names (so the two facts share it, never two unrelated facts joined by a date), not a fact of the chain
     (``used``), its other end off the chain (``nodes``: no second chain entity, no answer), usable, and the only
-    fact of its (s, r, o) (so "when X joined Y" names one time). A hub's rows are sampled (``REF_SAMPLE`` each).
+    fact of its (s, r, o) (so "when X joined Y" names one time). A hub's rows are sampled (``cap`` each).
     """
     out = []
     for e in entities:
-        for _, ref in incident_sample(idx, e, rng, cap=REF_SAMPLE):
+        for _, ref in incident_sample(idx, e, rng, cap=cap):
             gid = ref[Col.FID]
             if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
                 continue
             out.append(ref)
     return out
+
+
+def first_askable(
+    ctx: GenContext, anchor: int, hops: list[Hop], times: Sequence[tuple[K, int]]
+) -> tuple[K, int, tuple[tuple[int, ...], tuple[int, ...]], int] | None:
+    """The first ``(key, t)`` of ``times`` at which a point-in-time chain may be asked: ``(key, t, unique, time_free)``.
+
+    Every hop unique and certain at ``t`` (:func:`unique_at`), and the time and every hop matter
+    (:func:`time_and_hops_matter`): the rule of the questions that ask a chain at a time resolved from a reference
+    fact (before/after, relative, two facts).
+    """
+    for key, t in times:
+        ok = unique_at(ctx, hops, t)
+        if ok is None:
+            continue
+        tf = time_and_hops_matter(ctx.index, anchor, hops, t, ok[0])
+        if tf is not None:
+            return key, t, ok, tf
+    return None
 
 
 def static_options(

@@ -26,9 +26,8 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     draw_chain,
+    first_askable,
     reference_rows,
-    time_and_hops_matter,
-    unique_at,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
@@ -67,19 +66,15 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         u = row[Col.SU] if which == "start" else row[Col.EU]
         refs += [(gid, which, off) for off in OFFSETS[which] if any(a <= u + off <= b for a, b in spans)]
     rng.shuffle(refs)
-    for gid, which, off in refs[:4]:
-        row = idx.fact_row(gid)
-        t = (row[Col.SU] if which == "start" else row[Col.EU]) + off
-        ok = unique_at(ctx, hops, t)
-        if ok is None:
-            continue
-        tf = time_and_hops_matter(idx, anchor, hops, t, ok[0])
-        if tf is None:
-            continue
-        variant = f"{'after' if off > 0 else 'before'}_{which}"
-        return Draft("relative", variant, anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid,
-                     offset=off, time_free=tf)  # fmt: skip
-    return None
+    times = [((gid, which, off), idx.fact_row(gid)[Col.SU if which == "start" else Col.EU] + off)
+             for gid, which, off in refs[:4]]  # fmt: skip
+    found = first_askable(ctx, anchor, hops, times)
+    if found is None:
+        return None
+    (gid, which, off), t, ok, tf = found
+    variant = f"{'after' if off > 0 else 'before'}_{which}"
+    return Draft("relative", variant, anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid,
+                 offset=off, time_free=tf)  # fmt: skip
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:

@@ -31,10 +31,9 @@ from chronoqa.generate.kg.operators.chains import (
     Hop,
     Spans,
     draw_chain,
+    first_askable,
     follow,
     reference_rows,
-    time_and_hops_matter,
-    unique_at,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
@@ -70,18 +69,13 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     free = follow(idx, {anchor}, [(h.rel, h.forward) for h in hops], None)
     if free is not None and len(free) < 2:
         return None  # one value over all time: no reference time can matter (time_and_hops_matter says no)
-    for gid in refs:
-        t = idx.fact_row(gid)[Col.SU]
-        ok = unique_at(ctx, hops, t)
-        if ok is None or {idx.fact_row(gid)[Col.S], idx.fact_row(gid)[Col.O]} & set(ok[0]):
-            continue
-        tf = time_and_hops_matter(idx, anchor, hops, t, ok[0])
-        if tf is None:
-            continue
-        return Draft(
-            "two_facts", "when", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid, time_free=tf
-        )
-    return None
+    found = first_askable(ctx, anchor, hops, [(gid, idx.fact_row(gid)[Col.SU]) for gid in refs])
+    if found is None:
+        return None
+    gid, t, ok, tf = found
+    return Draft(
+        "two_facts", "when", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid, time_free=tf
+    )
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
