@@ -235,8 +235,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _clause(rd: Renderer, d: Draft, which: str) -> str:
-    last = d.hops[-1]
-    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src)
+    return rd.final_clause(d, which)
 
 
 def _comparison(rd: Renderer, d: Draft) -> str:

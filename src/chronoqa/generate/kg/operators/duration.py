@@ -101,14 +101,11 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _start(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
-    return rd.fact_clause(last.fid, "start_clause", subject_text=bridge, side_entity=last.src)
+    return rd.final_clause(d, "start_clause")
 
 
 def _end(rd: Renderer, d: Draft, which: str) -> str:
-    last = d.hops[-1]
-    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src)
+    return rd.final_clause(d, which)
 
 
 def _after(rd: Renderer, d: Draft) -> str:

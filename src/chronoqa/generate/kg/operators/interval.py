@@ -70,10 +70,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _ask(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    e_text = rd.noun(d.hops[:-1], d.anchor, d.pins)
-    which = "ask_end" if d.variant == "end" else "ask_start"
-    return rd.fact_clause(last.fid, which, subject_text=e_text, side_entity=last.src)
+    return rd.final_clause(d, "ask_end" if d.variant == "end" else "ask_start")
 
 
 def _which(rd: Renderer, d: Draft) -> str:

@@ -104,9 +104,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _statement(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
-    return rd.fact_clause(last.fid, "statement", subject_text=bridge, side_entity=last.src)
+    return rd.final_clause(d, "statement")
 
 
 def _still(rd: Renderer, d: Draft) -> str:
