@@ -195,8 +195,8 @@ def reference_rows(
 ) -> list[list[int]]:
     """Adjacency rows of facts that may date a question about a chain, read from the named ``entities``' own.
 
-    The one rule of the reference facts of two_facts and relative questions: a fact of an entity the question
-    names (so the two facts share it, never two unrelated facts joined by a date), not a fact of the chain
+    The one rule of the reference facts of before/after, relative and two-facts questions: a fact of an entity
+    the question names (so the two facts share it, never two unrelated facts joined by a date), not a fact of the chain
     (``used``), its other end off the chain (``nodes``: no second chain entity, no answer), usable, and the only
     fact of its (s, r, o) (so "when X joined Y" names one time). A hub's rows are sampled (``cap`` each).
     """
