@@ -40,7 +40,7 @@ from chronoqa.records import Fact
 
 __all__ = ["CHAIN_TRIES", "OPERATOR", "draft", "time_refs"]
 
-CHAIN_TRIES = 8  # chains drawn per attempt until one has a candidate reference fact
+CHAIN_TRIES = 8  # 1-hop chains drawn per attempt until one has a candidate reference fact
 
 
 def _reference(ctx: GenContext, rng: random.Random, hops: list[Hop], anchor: int, spans: Spans) -> list[int]:
@@ -56,7 +56,9 @@ def _reference(ctx: GenContext, rng: random.Random, hops: list[Hop], anchor: int
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """A point_in_time chain asked at the start unit of an unambiguous fact of one of its named entities."""
     idx = ctx.index
-    for _ in range(CHAIN_TRIES):  # most chains' named entities have no other dated fact: redraw within the attempt
+    # most 1-hop chains' anchors have no other dated fact: redraw within the attempt (a longer chain names more
+    # entities, and reading all of their facts per redraw would cost more than it finds)
+    for _ in range(CHAIN_TRIES if k == 1 else 1):
         drawn = draw_chain(ctx, rng, k)
         if drawn is None:
             return None
