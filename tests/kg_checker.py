@@ -47,7 +47,8 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   administrative unit was the administrative unit containing X located?");
 * ``chain across regimes`` (:func:`regime_errors`, from the phrase table's ``containment`` declarations and
   the raw facts; ``capital_of`` counts as containment for the last rule only): a containment fact whose
-  start (end) is its container's first start (last end) in the data, used for its time (a reference fact,
+  start (end) is its container's first start (last end) in the data, or falls at a batch unit of it (a quarter,
+  and three at least, of the container's dated starts (ends): Germany 1990), used for its time (a reference fact,
   or the asked fact of a time, duration or yes/no question); a containment hop at a ``t_query`` outside the
   window of its part, where the part is itself a container (from the first start to the last end of the
   facts placing something in it, an open end counting up to its start); or a chain passing through an
@@ -73,6 +74,13 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   presumes it): "Which country was the NIN Prize part of?";
 * ``unfit label``: a question naming or answering an entity the data shows is of a type whose label ends in a
   word that type's ``not_named`` lists ("Old Main street" for an administrative unit);
+* ``unrelated reference fact`` (:func:`unrelated_reference_errors`): a two-facts or relative question whose
+  reference fact shares no entity with the names of its asked chain (anchor or bridge): two unrelated facts
+  joined by a date ("At the time Pont Saint-Bénézet received the heritage designation, where was Karl
+  Weierstraß educated?");
+* ``duration over per-term spells`` (:func:`per_term_errors`): a duration over a state relation the data stores
+  per term (at least 4%, and 10, of its dated (s, r, o) triples hold a spell starting at most a year after
+  another's end): one spell in the graph need not be the whole tenure ("How long was Bevin an MP?");
 * ``role asked as the relation``: an answer that is the object of a gold fact whose relation declares roles
   (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
   question that does not name the role ("which team did X play for?" answered by a national team).
@@ -466,7 +474,7 @@ class Checker:
             errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start} {lf['offset']:+d}")
 
     def _check_other_fact(self, q: Question, tq: TimePoint, nodes: Sequence[str], errs: list[str]) -> None:
-        """two_facts: t_query is the start unit of another entity's unambiguous, known-start fact."""
+        """two_facts: t_query is the start unit of an unambiguous, known-start fact of a named chain entity."""
         lf = q.logical_form
         ref = self.by_id.get(lf["reference_fact"]) if lf.get("reference_fact") is not None else None
         if ref is None or len(q.S_anchor) != 1 or q.S_anchor[0].fact_id != ref.id:
@@ -476,8 +484,11 @@ class Checker:
             self._triples = Counter(self.canon(f)[:3] for f in self.good)
         if self._triples[self.canon(ref)[:3]] != 1:
             errs.append(f"{q.id}: reference fact {ref.id} is ambiguous")
-        if {ref.s, ref.o} & (set(nodes) | set(q.answer_ids)):
-            errs.append(f"{q.id}: the reference fact {ref.id} touches the chain or the answer")
+        named = set(nodes[:-1]) - set(q.answer_ids)  # the anchor and the bridges
+        shared = {ref.s, ref.o} & named
+        if len(shared) != 1 or ({ref.s, ref.o} - shared) & (set(nodes) | set(q.answer_ids)):
+            errs.append(f"{q.id}: the reference fact {ref.id} shares no one named entity with the chain, or touches "
+                        "another or the answer")  # fmt: skip
         if ref.start is None or self.unit_iso(ref.start) != q.t_query or lf["offset"] != 0:
             errs.append(f"{q.id}: t_query {q.t_query} is not the reference start {ref.start}")
         if [tr["which"] for tr in q.time_refs] != ["start"]:
@@ -1080,6 +1091,8 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "containment of a non-place": [],
         "unfit label": [],
         "role asked as the relation": [],
+        "unrelated reference fact": unrelated_reference_errors(questions),
+        "duration over per-term spells": per_term_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1255,6 +1268,10 @@ def change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     return out
 
 
+BATCH_SHARE = 0.25  # the documented share of a container's dated starts (ends) that makes a unit a batch date
+BATCH_MIN = 3
+
+
 def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Questions whose chain reads the source's regime modelling as the world (see the module docstring)."""
     g = checker.g
@@ -1262,6 +1279,11 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     first: dict[str, int] = {}
     last: dict[str, int] = {}
     wholes: defaultdict[str, set[str]] = defaultdict(set)
+    dated: dict[str, defaultdict[str, Counter[int]]] = {"start": defaultdict(Counter), "end": defaultdict(Counter)}
+
+    def batch(which: str, whole: str, p: TimePoint | None) -> bool:  # a quarter (3 at least) of the container's
+        c = dated[which][whole]
+        return p is not None and c[p.lo(g)] >= max(BATCH_MIN, BATCH_SHARE * sum(c.values()))
 
     def part_whole(f: Fact) -> tuple[str, str]:
         return (f.s, f.o) if role[f.r] == "part_of" else (f.o, f.s)
@@ -1271,6 +1293,9 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             continue
         part, whole = part_whole(f)
         wholes[part].add(whole)
+        for which, p in (("start", f.start), ("end", f.end)):
+            if p is not None:
+                dated[which][whole][p.lo(g)] += 1
         if f.start is not None:
             first[whole] = min(first.get(whole, f.start.lo(g)), f.start.lo(g))
         end = f.end.lo(g) if f.end is not None else f.start.lo(g) if f.start is not None else None
@@ -1287,8 +1312,11 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             if role.get(f.r) not in ("part_of", "contains"):
                 continue
             whole = part_whole(f)[1]
-            if (f.start is not None and f.start.lo(g) == first.get(whole)) or (
-                f.end is not None and f.end.lo(g) == last.get(whole)
+            if (
+                (f.start is not None and f.start.lo(g) == first.get(whole))
+                or (f.end is not None and f.end.lo(g) == last.get(whole))
+                or batch("start", whole, f.start)
+                or batch("end", whole, f.end)
             ):
                 out.append(f"{q.id}: fact {f.id} dates its container's own start or end: {q.question!r}")
                 break
@@ -1335,6 +1363,53 @@ def founding_errors(checker: Checker, questions: Sequence[Question]) -> list[str
         if hit:
             out.append(f"{q.id}: status fact {hit[0]} dates its subject's own start or end: {q.question!r}")
     return out
+
+
+def unrelated_reference_errors(questions: Sequence[Question]) -> list[str]:
+    """Two-facts and relative questions whose reference fact shares no entity the question names with the asked
+    chain (its anchor or an intermediate entity): two unrelated facts joined by a date alone."""
+    out = []
+    for q in questions:
+        if q.operator not in ("two_facts", "relative") or not q.S_anchor:
+            continue
+        named = ({q.logical_form["anchor"]} | {x for t in q.S_star for x in (t.s_id, t.o_id)}) - set(q.answer_ids)
+        ref = q.S_anchor[0]
+        if not {ref.s_id, ref.o_id} & named:
+            out.append(f"{q.id}: reference {ref.s} / {ref.o} shares nothing with the chain: {q.question!r}")
+    return out
+
+
+PER_TERM_SHARE = 0.04  # the documented share of a state relation's triples split into adjacent spells
+PER_TERM_MIN = 10  # ... and at least this many such triples
+
+
+def per_term_relations(checker: Checker) -> set[str]:
+    """State relations the data stores per term: at least ``PER_TERM_SHARE`` (and ``PER_TERM_MIN``) of their dated
+    (s, r, o) triples hold two spells of which one starts at most a unit after the previous one's end."""
+    g = checker.g
+    spells: defaultdict[tuple[str, str, str], list[Fact]] = defaultdict(list)
+    for f in checker.good:
+        if checker.kinds[f.r] == "state" and f.start is not None:
+            spells[(f.s, f.r, f.o)].append(f)
+    triples: Counter[str] = Counter()
+    split: Counter[str] = Counter()
+    for (_, r, _), fs in spells.items():
+        triples[r] += 1
+        fs.sort(key=lambda f: f.start.lo(g) if f.start is not None else 0)
+        if any(a.end is not None and b.start is not None and 0 <= b.start.lo(g) - a.end.lo(g) <= 1
+               for a, b in pairwise(fs)):  # fmt: skip
+            split[r] += 1
+    return {r for r, n in split.items() if n >= PER_TERM_MIN and n >= PER_TERM_SHARE * triples[r]}
+
+
+def per_term_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Duration questions over a relation stored per term: one spell in the graph need not be the whole tenure."""
+    terms = per_term_relations(checker)
+    return [
+        f"{q.id}: {q.S_star[len(q.logical_form['path']) - 1].r} is stored per term: {q.question!r}"
+        for q in questions
+        if q.operator == "duration" and q.S_star[len(q.logical_form["path"]) - 1].r_id in terms
+    ]
 
 
 def _closed_superlative(checker: Checker, q: Question, horizon: int) -> bool:

@@ -201,6 +201,37 @@ def test_chains_across_regimes_are_not_asked() -> None:
     assert len(defect_report(checker, [bad])["chain across regimes"]) == 1
 
 
+# Worked by hand, added to REGIMES: Bonn (Q40) is in Germany from 1949, so Germany's first start in the data is
+# 1949; Berlin, Lower Saxony, Hamelin and Potsdam (Q41) all enter it in 1990 (4 of its 5 dated starts: a batch
+# date, Germany re-forming, not an event of each place). Potsdam's head of government Q42 1992-1999 and
+# its administrative unit Brandenburg (Q43) 1993-2010 give questions that could be timed by "when Potsdam
+# became part of Germany".
+BATCH = [
+    ("Q40", "P17", "Q12", 1949, 2020), ("Q41", "P17", "Q12", 1990, 2020), ("Q41", "P6", "Q42", 1992, 1999),
+    ("Q41", "P6", "Q44", 1986, 1990), ("Q41", "P131", "Q43", 1993, 2010),
+]  # fmt: skip
+BATCH_LABELS = {"Q40": "Bonn", "Q41": "Potsdam", "Q42": "Matthias Platzeck", "Q43": "Brandenburg", "Q44": "Wilma Lenz"}
+
+
+def test_a_containers_batch_date_is_not_read_as_an_event_of_the_place() -> None:
+    rows = REGIMES + BATCH
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(rows)]
+    checker, qs = _build(facts, "wikidata12k", {**REGIME_LABELS, **BATCH_LABELS}, n_questions=300)
+    batch = {i for i, (_, r, o, a, _) in enumerate(rows) if r == "P17" and o == "Q12" and a == 1990}
+    assert len(batch) == 4 and qs
+    for q in qs:
+        timed = [t.fact_id for t in q.S_anchor]
+        if q.answer_type in ("time", "duration", "yes_no"):
+            timed.append(q.S_star[len(q.logical_form["path"]) - 1].fact_id)
+        assert not batch & set(timed), q.question
+    assert defect_report(checker, qs)["chain across regimes"] == []
+    # made by hand: a question timed by Potsdam's 1990 entry into Germany
+    q = qs[0]
+    ref = dataclasses.replace(q.S_star[0], s="Potsdam", s_id="Q41", r_id="P17", o="Germany", o_id="Q12", fact_id=13)
+    made = dataclasses.replace(q, S_anchor=(ref,))
+    assert len(defect_report(checker, [made])["chain across regimes"]) == 1
+
+
 def test_a_thin_cell_counts_its_candidate_chains() -> None:
     # Worked by hand on the capitals graph: the only 2-fact chains unique at some year are Oblast -> SSR ->
     # Kharkiv (1919-1933) and Oblast -> SSR -> Kyiv (1935-1991); both valid, two answers. No 3-fact chain.

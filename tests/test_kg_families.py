@@ -16,7 +16,7 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.generate.kg import OPERATORS, KGBuildConfig, build_kg_benchmark
 from chronoqa.records import Fact, Question, TemporalGraph
 from chronoqa.score.answers import score_answer
-from chronoqa.time import Duration, Granularity, durations_in, same_duration
+from chronoqa.time import Duration, Granularity, TimePoint, durations_in, same_duration
 from kg_checker import PHRASES, Checker, check_all, defect_report, open_end_of
 from test_kg_build import fact, labels_of, random_graph, rel_labels
 
@@ -184,45 +184,49 @@ def test_yes_no_and_durations_are_scored(
     assert got.outcome == outcome
 
 
-# Worked by hand (playsFor a state, one team at a time; wasBornIn an event; YAGO11k reads an open end as
+# Worked by hand (playsFor a state, one team at a time; prizes and births events; YAGO11k reads an open end as
 # unknown: a spell with no end is asserted in its start year only).
-# Ann: Reds 1990-1994, Blues 1996-2001. Eve: Hawks 2000-2003, Lions 2005 with no end.
-# Born: Bob 1992, Cid 1995 (Ann between teams), Dan 1998, Fay 2008 (Eve's Lions spell not asserted then),
-# Gus 2005. Only Ann's and Eve's teams change over time (a birthplace asked at its own year needs no time).
+# Ann: Reds 1990-1994, Blues 1996-2001; married Bob 1992 (no end); won the Cup 1995 (between teams), the Medal
+# 1998. Eve: Hawks 2000-2003, Lions 2005 with no end; won the Shield 2005, the Star 2008 (the Lions spell is
+# not asserted then). Gus (born 1998) and Dan (born 2000) share nothing with Ann or Eve: never a reference.
 OTHER_FACTS = [
     fact(0, "Ann", "playsFor", "Reds", 1990, 1994),
     fact(1, "Ann", "playsFor", "Blues", 1996, 2001),
-    fact(2, "Bob", "wasBornIn", "Paris", 1992, None),
-    fact(3, "Cid", "wasBornIn", "Rome", 1995, None),
-    fact(4, "Dan", "wasBornIn", "Oslo", 1998, None),
+    fact(2, "Ann", "isMarriedTo", "Bob", 1992, None),
+    fact(3, "Ann", "hasWonPrize", "Cup", 1995, None),
+    fact(4, "Ann", "hasWonPrize", "Medal", 1998, None),
     fact(5, "Eve", "playsFor", "Hawks", 2000, 2003),
     fact(6, "Eve", "playsFor", "Lions", 2005, None),
-    fact(7, "Fay", "wasBornIn", "Oslo", 2008, None),
-    fact(8, "Gus", "wasBornIn", "Rome", 2005, None),
+    fact(7, "Eve", "hasWonPrize", "Star", 2008, None),
+    fact(8, "Eve", "hasWonPrize", "Shield", 2005, None),
+    fact(9, "Gus", "wasBornIn", "Rome", 1998, None),
+    fact(10, "Dan", "wasBornIn", "Oslo", 2000, None),
 ]
-# (anchor, year, answer, reference fact): the asked team at the start of another entity's fact; a gold
-# chain is asked once, so Ann's Blues spell is asked at Dan's birth or at Eve's joining the Hawks
+# (anchor, year, answer, reference fact): the asked team at the start of another fact of the same person
 AT_OTHER_FACT = {
-    ("<Ann>", 1992, "<Reds>", 2),  # when Bob was born
-    ("<Ann>", 1998, "<Blues>", 4),  # when Dan was born
-    ("<Ann>", 2000, "<Blues>", 5),  # when Eve joined the Hawks
-    ("<Eve>", 2005, "<Lions>", 8),  # when Gus was born: the start year of the open spell is asserted
+    ("<Ann>", 1992, "<Reds>", 2),  # when Ann married Bob
+    ("<Ann>", 1998, "<Blues>", 4),  # when Ann won the Medal
+    ("<Eve>", 2005, "<Lions>", 8),  # when Eve won the Shield: the start year of the open spell is asserted
 }
 
 
-def test_two_facts_asks_at_another_facts_start_and_never_past_an_open_end() -> None:
+def test_two_facts_asks_at_a_fact_of_a_named_entity_and_never_past_an_open_end() -> None:
     checker, qs = _build(OTHER_FACTS, "two_facts")
     got = {(q.logical_form["anchor"], int(q.t_query), q.answer_ids[0], q.logical_form["reference_fact"]) for q in qs}
-    assert got <= AT_OTHER_FACT  # not at Cid's birth (no team), nor at Fay's (the Lions spell has no known end)
-    assert sorted((a, o) for a, _, o, _ in got) == [("<Ann>", "<Blues>"), ("<Ann>", "<Reds>"), ("<Eve>", "<Lions>")]
+    # not at the Cup (no team), nor at the Star (the Lions spell has no known end), never at Gus's or Dan's birth
+    assert got == AT_OTHER_FACT
     for q in qs:
         assert not q.render_time and q.t_query not in q.question
         assert [t.fact_id for t in q.S_anchor] == [q.logical_form["reference_fact"]]
         assert list(q.time_refs) == [{"which": "start", "value": q.t_query, "of": "anchor"}]
     wrong = dataclasses.replace(qs[0], answers=("Lions",), answer_ids=("<Lions>",))
     assert checker.check(wrong)
-    moved = dataclasses.replace(qs[0], logical_form={**qs[0].logical_form, "reference_fact": 7})
-    assert checker.check(moved)
+    ann = next(q for q in qs if q.t_query == "1998")
+    gus = dataclasses.replace(ann.S_anchor[0], s="Gus", o="Rome", s_id="<Gus>", o_id="<Rome>", fact_id=9)
+    gus = dataclasses.replace(gus, r_id="<wasBornIn>")  # Gus's birth, the same year: two facts that share nothing
+    unrelated = dataclasses.replace(ann, logical_form={**ann.logical_form, "reference_fact": 9}, S_anchor=(gus,))
+    assert any("shares no one named entity" in e for e in checker.check(unrelated))
+    assert len(defect_report(checker, [unrelated])["unrelated reference fact"]) == 1
 
 
 # Worked by hand (SPELLS above, read at year granularity; an open end is only known to be at or after its start).
@@ -345,3 +349,33 @@ def test_allen_never_compares_ones_own_birth_with_ones_life() -> None:
     _, qs = _build(facts, "allen", n_questions=100)
     pairs = {frozenset((q.S_star[-1].fact_id, q.S_anchor[0].fact_id)) for q in qs}
     assert pairs and pairs <= {frozenset((0, 1)), frozenset((2, 3))}
+
+
+# Worked by hand (Wikidata relations, both states). Twelve deputies D0..D11 each hold the office "Deputy" for
+# two legislatures that meet (1990-1995, then 1995-2000): 12 of the 13 position-held triples are split into
+# adjacent spells, so position held is stored per term, and Mia's one 2001-2006 spell need not be her whole
+# tenure. Employers are not split: each of the three employments below is a whole spell (6, 4 and 9 years).
+TERMS = [
+    *(Fact(2 * i + j, f"D{i}", "P39", "Q1", TimePoint(1990 + 5 * j), TimePoint(1995 + 5 * j), 2 * i + j + 1)
+      for i in range(12) for j in range(2)),
+    Fact(24, "Mia", "P39", "Q1", TimePoint(2001), TimePoint(2006), 25),
+    Fact(25, "Mia", "P108", "Acme", TimePoint(1990), TimePoint(1996), 26),
+    Fact(26, "Mia", "P108", "Bolt", TimePoint(1997), TimePoint(2001), 27),
+    Fact(27, "D0", "P108", "Acme", TimePoint(1980), TimePoint(1989), 28),
+]  # fmt: skip
+TERM_LABELS = {"Q1": "Deputy", **{f"D{i}": f"Deputy Number {i}" for i in range(12)}, "Mia": "Mia Rossi"}
+
+
+def test_no_duration_over_a_relation_stored_per_term() -> None:
+    g = TemporalGraph("hand", TERMS, {**labels_of(TERMS), **TERM_LABELS}, rel_labels(TERMS))
+    cfg = KGBuildConfig(n_questions=200, seed=3, max_answer_share=1.0, max_hops=1, operator_weights=_only("duration"))
+    b = build_kg_benchmark(g, cfg, phrases="wikidata12k")
+    checker = Checker.from_table(g, PHRASES / "wikidata12k.toml", open_end=open_end_of(b.manifest))
+    assert check_all(checker, b.questions) == []
+    qs = [q for q in b.questions if q.operator == "duration"]
+    got = {(q.S_star[0].s_id, q.S_star[0].o_id, q.answer_ids[0]) for q in qs}
+    assert got == {("Mia", "Acme", "P6Y"), ("Mia", "Bolt", "P4Y"), ("D0", "Acme", "P9Y")}  # never Mia's 5-year term
+    assert defect_report(checker, qs)["duration over per-term spells"] == []
+    term = dataclasses.replace(qs[0].S_star[0], s="Mia Rossi", r_id="P39", o="Deputy", o_id="Q1", fact_id=24)
+    made = dataclasses.replace(qs[0], S_star=(term,), answers=("5 years",), answer_ids=("P5Y",))
+    assert len(defect_report(checker, [made])["duration over per-term spells"]) == 1

@@ -65,6 +65,8 @@ POS = 2**31 - 2
 NONE = -(2**31) + 1  # marker for "no unit" in the SU/EU columns
 KEY_INT32_MAX = 2**31 - 1  # adjacency keys are int32 while entities * relations stays below this
 HORIZON_SHARE = 0.001  # a year holding at least this share of the graph's dates is inside its horizon
+PER_TERM_SHARE = 0.04  # a state relation with this share of split triples is stored per term (GraphIndex.per_term)
+PER_TERM_MIN = 10  # ... and at least this many split triples
 ROW_CACHE_MAX = 1 << 20  # a direction with at most this many rows keeps them gathered (the small graphs' hot path)
 
 
@@ -226,6 +228,7 @@ class GraphIndex:
     _mirror_pos: array[int] = field(init=False)  # sorted positions of the outgoing rows from an object (bisected)
     _row_cache: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> gathered rows
     _horizon: int | None = field(init=False, default=None)
+    _per_term: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -319,6 +322,34 @@ class GraphIndex:
         it stands: give them after :meth:`mark_implausible` (an implausible fact has no certain span).
         """
         self._overlapping = (frozenset(keys[True]), frozenset(keys[False]))
+
+    def per_term(self, relation: int) -> bool:
+        """True for a state relation the data stores per term (one spell in the graph need not be a whole tenure).
+
+        Such a relation splits a holder's tenure into adjacent spells of one (s, r, o): of its triples with a
+        dated, kept fact, at least :data:`PER_TERM_SHARE` (and :data:`PER_TERM_MIN` triples) hold a spell that
+        starts at most one unit after another one's end (Wikidata12k: member of sports team, position held,
+        member of; a deputy's 2002-2007 and 2007-2012 legislatures). The graph is a subset of its source, so a
+        single spell of such a relation may be one term of several: its length is not asked.
+        """
+        if self._per_term is None:
+            t = self.table.astype(np.int64)
+            state = ~np.asarray(self.rel_event, dtype=bool)[t[:, Col.R]]
+            rows = np.flatnonzero(state & ~self.ignored_mask & (t[:, Col.SU] != NONE))
+            rows = rows[np.lexsort((t[rows, Col.SU], t[rows, Col.O], t[rows, Col.R], t[rows, Col.S]))]
+            a, b = t[rows[:-1]], t[rows[1:]]
+            same = (a[:, Col.S] == b[:, Col.S]) & (a[:, Col.R] == b[:, Col.R]) & (a[:, Col.O] == b[:, Col.O])
+            gap = b[:, Col.SU] - a[:, Col.EU]
+            adjacent = same & (a[:, Col.EU] != NONE) & (gap >= 0) & (gap <= 1)
+            first = np.ones(len(rows), dtype=bool)
+            first[1:] = ~same  # one row per triple
+            split = np.zeros(len(rows), dtype=np.int64)  # the triple's first row marks a split triple
+            starts = np.cumsum(first) - 1
+            np.maximum.at(split, np.flatnonzero(first)[starts[1:][adjacent]], 1)
+            triples = np.bincount(t[rows[first], Col.R], minlength=self.n_rel)
+            n_split = np.bincount(t[rows, Col.R], weights=split, minlength=self.n_rel)
+            self._per_term = (n_split >= PER_TERM_MIN) & (n_split >= PER_TERM_SHARE * triples)
+        return bool(self._per_term[relation])
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""

@@ -11,7 +11,11 @@ counts for the third rule only). Three rules, all from the data:
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
   never asked or used to resolve one ("When did X become part of Russia?" → 1991; "the year after Lower
-  Saxony ceased to be part of the German Empire").
+  Saxony ceased to be part of the German Empire"). So does a start (end) at a *batch* unit of the container:
+  one where at least ``BATCH_SHARE`` of its dated starts (ends), and ``BATCH_MIN``, fall. Many places
+  re-subordinated in one year is the container re-forming, dissolving or being reorganised (Germany 1990:
+  17 of its 28 starts, "Berlin became part of Germany in 1990"; the Soviet Union 1922 and 1991), not an
+  event of the place.
 * ``outside the polity's window``: a containment hop is asked only at a time where both ends existed as
   polities per the data: a part that is itself a container (something lies in it) has a window, from the
   first start to the last end of the facts placing something in it (an open end counts up to its start:
@@ -33,7 +37,10 @@ from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft, Hop
 
-__all__ = ["Regimes", "regime_reason"]
+__all__ = ["BATCH_MIN", "BATCH_SHARE", "Regimes", "regime_reason"]
+
+BATCH_SHARE = 0.25  # a unit where this share of a container's dated starts (ends) fall dates the container
+BATCH_MIN = 3  # ... and at least this many
 
 
 @dataclass(frozen=True)
@@ -71,8 +78,8 @@ class Regimes:
         win_lo[win_lo == np.iinfo(np.int32).max] = NONE
         pairs = np.unique(np.stack([part[cont], whole[cont]], axis=1), axis=0) if cont.any() else np.zeros((0, 2))
         changes = np.bincount(pairs[:, 0].astype(np.int64), minlength=n) >= 2
-        b_start = cont & (su != NONE) & (su == win_lo[whole])
-        b_end = cont & (eu != NONE) & (eu == win_hi[whole])
+        b_start = cont & (su != NONE) & ((su == win_lo[whole]) | _batch(whole, su, cont & (su != NONE), n))
+        b_end = cont & (eu != NONE) & ((eu == win_hi[whole]) | _batch(whole, eu, cont & (eu != NONE), n))
         return cls(role, win_lo, win_hi, changes, b_start, b_end)
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
@@ -82,6 +89,18 @@ class Regimes:
             return None
         subject, obj = (h.src, h.dst) if h.forward else (h.dst, h.src)
         return (subject, obj) if role == "part_of" else (obj, subject)
+
+
+def _batch(whole: np.ndarray, unit: np.ndarray, sel: np.ndarray, n: int) -> np.ndarray:
+    """Facts (of ``sel``) dated at a unit holding :data:`BATCH_SHARE` and :data:`BATCH_MIN` of their container's."""
+    out = np.zeros(len(whole), dtype=bool)
+    if not sel.any():
+        return out
+    w, u = whole[sel].astype(np.int64), unit[sel].astype(np.int64)
+    _, inv, counts = np.unique(np.stack([w, u], axis=1), axis=0, return_inverse=True, return_counts=True)
+    c = counts[inv.ravel()]
+    out[sel] = (c >= BATCH_MIN) & (c >= BATCH_SHARE * np.bincount(w, minlength=n)[w])
+    return out
 
 
 def regime_reason(rg: Regimes | None, d: Draft) -> str | None:

@@ -170,6 +170,17 @@ class Renderer:
             return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
         return fill(drop_appositive(p.ask_subject, "o") if phrase else p.ask_subject, s="", o=cur)
 
+    def final_clause(self, d: Draft, which: str) -> str:
+        """A clause field of the chain's final fact, the entity the chain reaches named by the prefix's noun phrase.
+
+        How a question with a static prefix names its asked fact ("when the spouse of X as of 1971 died in Y"):
+        interval, duration, yes/no and Allen questions.
+        """
+        last = d.hops[-1]
+        return self.fact_clause(
+            last.fid, which, subject_text=self.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src
+        )
+
     def fact_clause(self, fid: int, which: str, *, subject_text: str | None = None, side_entity: int = -1) -> str:
         """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
         row = self.index.fact_row(fid)

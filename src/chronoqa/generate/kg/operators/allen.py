@@ -37,7 +37,8 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     Hop,
-    draw_final_fact,
+    askable_at,
+    draw_named_fact,
     incident_sample,
     reach,
     triple_unique,
@@ -161,18 +162,16 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """
     variant = VARIANTS[rng.randrange(len(VARIANTS))]
     yes = rng.random() < 0.5
-    drawn = draw_final_fact(ctx, rng, k)
+    drawn = draw_named_fact(ctx, rng, k)
     if drawn is None:
         return None
     fid, row, forward, e, other = drawn
     idx = ctx.index
     r = row[Col.R]
     wa = window(row[Col.SU], row[Col.EU], bool(idx.rel_event[r]))
-    if wa is None or not triple_unique(idx, fid) or not idx.usable(fid) or (variant == "still" and idx.rel_event[r]):
+    if wa is None or (variant == "still" and idx.rel_event[r]) or not askable_at(ctx, row, wa[0]):
         return None
     t = wa[0]
-    if not ctx.t_min <= t <= ctx.t_max or not row[Col.CLO] <= t <= row[Col.CHI]:
-        return None
     pre = reach(ctx, rng, e, t, k, {other})  # the static prefix first: where it fails, nothing else is read
     if pre is None:
         return None
@@ -236,8 +235,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _clause(rd: Renderer, d: Draft, which: str) -> str:
-    last = d.hops[-1]
-    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src)
+    return rd.final_clause(d, which)
 
 
 def _comparison(rd: Renderer, d: Draft) -> str:

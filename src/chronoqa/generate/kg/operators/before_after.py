@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from chronoqa.generate.kg.index import NONE, Col
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
+    HUB_CAP,
     Draft,
     GenContext,
     draw_chain,
-    incident_sample,
-    time_and_hops_matter,
-    triple_unique,
-    unique_at,
+    first_askable,
+    reference_rows,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
@@ -39,32 +38,22 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     used = {h.fid for h in hops}
     nodes = {anchor} | {h.dst for h in hops}
     refs: list[tuple[int, int]] = []
-    for _, ref in incident_sample(idx, anchor, rng):
-        if ref[Col.FID] in used or ref[Col.ASU] == NONE or ref[Col.OTHER] in nodes or not idx.usable(ref[Col.FID]):
-            continue
-        if not triple_unique(idx, ref[Col.FID]):
-            continue
+    for ref in reference_rows(idx, rng, [anchor], used, nodes, cap=HUB_CAP):
         for off in (-1, 1):
             u = ref[Col.ASU] + off
-            if any(a <= u <= b for a, b in spans):
+            if ref[Col.ASU] != NONE and any(a <= u <= b for a, b in spans):
                 refs.append((ref[Col.FID], off))
     rng.shuffle(refs)
     ctx.miss = "no unambiguous reference fact a unit off"
-    for gid, off in refs[:4]:
-        t = idx.fact_row(gid)[Col.SU] + off
-        ok = unique_at(ctx, hops, t)
-        if ok is None:
-            ctx.miss = "not unique at the drawn unit"
-            continue
-        tf = time_and_hops_matter(idx, anchor, hops, t, ok[0])
-        if tf is None:
-            ctx.miss = "time or a hop does not matter"
-            continue
-        return Draft(
-            "before_after", "after" if off > 0 else "before", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY,
-            ok[1], ref_fid=gid, offset=off, time_free=tf,
-        )  # fmt: skip
-    return None
+    times = [((gid, off), idx.fact_row(gid)[Col.SU] + off) for gid, off in refs[:4]]
+    found = first_askable(ctx, anchor, hops, times)
+    if found is None:
+        return None
+    (gid, off), t, ok, tf = found
+    return Draft(
+        "before_after", "after" if off > 0 else "before", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY,
+        ok[1], ref_fid=gid, offset=off, time_free=tf,
+    )  # fmt: skip
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:

@@ -26,11 +26,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
 
-from chronoqa.generate.kg.index import Col, GraphIndex
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.time import Granularity
 
@@ -48,18 +48,22 @@ __all__ = [
     "Hop",
     "SeedList",
     "Spans",
+    "askable_at",
     "build_chain_pool",
     "build_static_into",
     "certain",
     "draw_chain",
     "draw_final_fact",
+    "draw_named_fact",
     "final_facts",
+    "first_askable",
     "follow",
     "incident_sample",
     "pick_unit",
     "possible",
     "prefix_needed",
     "reach",
+    "reference_rows",
     "static_depths",
     "static_options",
     "static_prefix",
@@ -69,6 +73,7 @@ __all__ = [
     "unique_at",
 ]
 
+K = TypeVar("K")  # what a caller keys a candidate time by (first_askable)
 HUB_CAP = 512  # larger neighbourhoods are sampled, larger groups skipped (never unique in practice)
 # interval / sequence chains of 2+ hops: redraws per attempt for an entity with a static hop into it
 SEQ_SEED_TRIES = 16
@@ -156,7 +161,6 @@ class GenContext:
     static_depth: list[int] | None = None  # entity -> longest chain of static hops into it (time ignored, capped)
     seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
-    timed_by_start: tuple[np.ndarray, np.ndarray] | None = None  # timed facts by start unit (two_facts, lazily)
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
     modelling: Modelling | None = None  # circular chains, status at founding (generate.kg.modelling); None: no rule
@@ -189,6 +193,50 @@ def incident_sample(idx: GraphIndex, e: int, rng: random.Random, cap: int = HUB_
     fw = np.array([p + a1 for p in picks if p < n1], dtype=np.int64)
     bw = np.array([p - n1 + a2 for p in picks if p >= n1], dtype=np.int64)
     return [(True, r) for r in idx.rows_at(True, fw)] + [(False, r) for r in idx.rows_at(False, bw)]
+
+
+REF_SAMPLE = 64  # rows of an entity read per draft in search of a reference fact (a random sample of a hub's)
+
+
+def reference_rows(
+    idx: GraphIndex, rng: random.Random, entities: Sequence[int], used: set[int], nodes: set[int], cap: int = REF_SAMPLE
+) -> list[list[int]]:
+    """Adjacency rows of facts that may date a question about a chain, read from the named ``entities``' own.
+
+    The one rule of the reference facts of before/after, relative and two-facts questions: a fact of an entity
+    the question names (so the two facts share it, never two unrelated facts joined by a date), not a fact of the chain
+    (``used``), its other end off the chain (``nodes``: no second chain entity, no answer), usable, and the only
+    fact of its (s, r, o) (so "when X joined Y" names one time). A hub's rows are sampled (``cap`` each).
+    """
+    out = []
+    for e in entities:
+        for _, ref in incident_sample(idx, e, rng, cap=cap):
+            gid = ref[Col.FID]
+            if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
+                continue
+            out.append(ref)
+    return out
+
+
+def first_askable(
+    ctx: GenContext, anchor: int, hops: list[Hop], times: Sequence[tuple[K, int]]
+) -> tuple[K, int, tuple[tuple[int, ...], tuple[int, ...]], int] | None:
+    """The first ``(key, t)`` of ``times`` at which a point-in-time chain may be asked: ``(key, t, unique, time_free)``.
+
+    Every hop unique and certain at ``t`` (:func:`unique_at`), and the time and every hop matter
+    (:func:`time_and_hops_matter`): the rule of the questions that ask a chain at a time resolved from a reference
+    fact (before/after, relative, two facts).
+    """
+    for key, t in times:
+        ok = unique_at(ctx, hops, t)
+        if ok is None:
+            ctx.miss = "not unique at the drawn unit"
+            continue
+        tf = time_and_hops_matter(ctx.index, anchor, hops, t, ok[0])
+        if tf is not None:
+            return key, t, ok, tf
+        ctx.miss = "time or a hop does not matter"
+    return None
 
 
 def static_options(
@@ -528,6 +576,29 @@ def final_facts(ctx: GenContext, k: int) -> np.ndarray:
         rows = ctx.index.table[timed]
         ctx.finals[k] = timed[np.maximum(depth[rows[:, Col.S]], depth[rows[:, Col.O]]) >= k - 1]
     return ctx.finals[k]
+
+
+def draw_named_fact(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, list[int], bool, int, int] | None:
+    """:func:`draw_final_fact`, kept only where the question can name the fact by its (s, r, o) alone.
+
+    The fact of a duration, interval, yes/no or Allen question is named without its time ("when X joined Y"),
+    so it must be the only fact of its (s, r, o) and usable (no implausible or invalid date).
+    """
+    drawn = draw_final_fact(ctx, rng, k)
+    if drawn is None:
+        return None
+    if not triple_unique(ctx.index, drawn[0]):
+        ctx.miss = "the asked triple holds more than once"
+        return None
+    if not ctx.index.usable(drawn[0]):
+        ctx.miss = "an implausible or invalid date"
+        return None
+    return drawn
+
+
+def askable_at(ctx: GenContext, row: list[int], t: int) -> bool:
+    """Unit ``t`` is inside the build's range of question times and the fact of ``row`` certainly holds at it."""
+    return t != NONE and ctx.t_min <= t <= ctx.t_max and row[Col.CLO] <= t <= row[Col.CHI]
 
 
 def follow(idx: GraphIndex, start: set[int], steps: list[tuple[int, bool]], t: int | None) -> set[int] | None:

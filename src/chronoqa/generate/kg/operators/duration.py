@@ -2,7 +2,10 @@
 
 Draft: k-1 static hops from the anchor to ``e``, then the final fact ``f`` between ``e`` and a named entity: a
 state, the only fact with its (s, r, o), with a start and an end both known at the granularity (a closed
-interval: an open or unknown end is never guessed) and at least one unit apart. The answer is
+interval: an open or unknown end is never guessed) and at least one unit apart, over a relation the data does not
+store per term (:meth:`~chronoqa.generate.kg.index.GraphIndex.per_term`: one spell of a deputy's or a player's
+tenure is not its length; "How long was Ernest Bevin a Member of Parliament?" answered from his one 1950-1951
+spell in the graph). The answer is
 ``end unit - start unit`` (:class:`chronoqa.time.Duration`), scored within the granularity's tolerance
 (:data:`chronoqa.time.TOLERANCE`: at year and month granularity the true span lies strictly within one unit,
 so a stated whole number must equal the gold and a fraction may fall within a unit; exact at day
@@ -31,9 +34,9 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     Hop,
-    draw_final_fact,
+    askable_at,
+    draw_named_fact,
     reach,
-    triple_unique,
 )
 from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact, Question
@@ -53,21 +56,16 @@ def spell_lengths(idx: GraphIndex, e: int, r: int, forward: bool) -> set[int]:
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """A closed spell of a state, named by its (s, r, o); its length in units; k-1 static hops lead to it."""
-    drawn = draw_final_fact(ctx, rng, k)
+    drawn = draw_named_fact(ctx, rng, k)
     if drawn is None:
         return None
     fid, row, forward, e, other = drawn
     idx = ctx.index
     r = row[Col.R]
     su, eu = row[Col.SU], row[Col.EU]
-    if idx.rel_event[r] or su == NONE or eu == NONE or eu - su < 1:
-        return None  # an event, an open or unknown end, or a spell within one unit
-    if (
-        not ctx.t_min <= su <= ctx.t_max
-        or not row[Col.CLO] <= su <= row[Col.CHI]
-        or not triple_unique(idx, fid)
-        or not idx.usable(fid)
-    ):
+    if idx.rel_event[r] or su == NONE or eu == NONE or eu - su < 1 or idx.per_term(r):
+        return None  # an event, an open or unknown end, a spell within one unit, or one term of a tenure
+    if not askable_at(ctx, row, su):
         return None
     n = eu - su
     if k > 1 and spell_lengths(idx, other, r, not forward or idx.rel_symmetric[r]) == {n}:
@@ -103,14 +101,11 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _start(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
-    return rd.fact_clause(last.fid, "start_clause", subject_text=bridge, side_entity=last.src)
+    return rd.final_clause(d, "start_clause")
 
 
 def _end(rd: Renderer, d: Draft, which: str) -> str:
-    last = d.hops[-1]
-    return rd.fact_clause(last.fid, which, subject_text=rd.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src)
+    return rd.final_clause(d, which)
 
 
 def _after(rd: Renderer, d: Draft) -> str:

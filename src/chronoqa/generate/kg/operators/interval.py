@@ -18,11 +18,11 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     Hop,
-    draw_final_fact,
+    askable_at,
+    draw_named_fact,
     follow,
     static_prefix,
     times_of,
-    triple_unique,
 )
 from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact
@@ -32,7 +32,7 @@ __all__ = ["OPERATOR", "draft", "every_hop_needed", "time_refs"]
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """The only fact of its (s, r, o) gives the answer time; k-1 static hops lead to it."""
-    drawn = draw_final_fact(ctx, rng, k)
+    drawn = draw_named_fact(ctx, rng, k)
     if drawn is None:
         return None
     fid, row, forward, e, other = drawn
@@ -40,11 +40,8 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     r = row[Col.R]
     use_end = not idx.rel_event[r] and row[Col.EU] != NONE and rng.random() < 0.4
     t = row[Col.EU] if use_end else row[Col.SU]
-    if t == NONE or not ctx.t_min <= t <= ctx.t_max or not row[Col.CLO] <= t <= row[Col.CHI]:
+    if not askable_at(ctx, row, t):
         ctx.miss = "answer time outside the range or not certain"
-        return None
-    if not triple_unique(idx, fid):
-        ctx.miss = "the asked triple holds more than once"
         return None
     ctx.miss = "a hop does not matter"  # the checks below, unless static_prefix says otherwise
     if k > 1 and times_of(idx, {other}, r, not forward or idx.rel_symmetric[r], e, use_end, any_partner=True) == {t}:
@@ -75,10 +72,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _ask(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    e_text = rd.noun(d.hops[:-1], d.anchor, d.pins)
-    which = "ask_end" if d.variant == "end" else "ask_start"
-    return rd.fact_clause(last.fid, which, subject_text=e_text, side_entity=last.src)
+    return rd.final_clause(d, "ask_end" if d.variant == "end" else "ask_start")
 
 
 def _which(rd: Renderer, d: Draft) -> str:

@@ -26,30 +26,25 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     draw_chain,
-    incident_sample,
-    time_and_hops_matter,
-    triple_unique,
-    unique_at,
+    first_askable,
+    reference_rows,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
 
-__all__ = ["OFFSETS", "OPERATOR", "REF_SAMPLE", "draft", "time_refs"]
+__all__ = ["OFFSETS", "OPERATOR", "draft", "time_refs"]
 
 #: Signed offsets in units from a reference fact's start or end.
 OFFSETS = {"start": (-3, -2, 2, 3), "end": (-3, -2, -1, 1, 2, 3)}
 _NUMBERS = {1: "one", 2: "two", 3: "three"}
-REF_SAMPLE = 64  # facts of the anchor read per draft in search of a reference (a random sample of a hub's)
 
 
 def _points(ctx: GenContext, rng: random.Random, anchor: int, used: set[int], nodes: set[int]) -> list[tuple[int, str]]:
-    """``(fact, start | end)`` for the anchor's usable, unambiguous facts with that point known."""
+    """``(fact, start | end)`` for the anchor's reference facts (:func:`reference_rows`) with that point known."""
     idx = ctx.index
     out = []
-    for _, ref in incident_sample(idx, anchor, rng, cap=REF_SAMPLE):
+    for ref in reference_rows(idx, rng, [anchor], used, nodes):
         gid = ref[Col.FID]
-        if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
-            continue
         if ref[Col.ASU] != NONE:
             out.append((gid, "start"))
         if ref[Col.AEU] != NONE and not idx.rel_event[ref[Col.AR]]:
@@ -71,19 +66,15 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         u = row[Col.SU] if which == "start" else row[Col.EU]
         refs += [(gid, which, off) for off in OFFSETS[which] if any(a <= u + off <= b for a, b in spans)]
     rng.shuffle(refs)
-    for gid, which, off in refs[:4]:
-        row = idx.fact_row(gid)
-        t = (row[Col.SU] if which == "start" else row[Col.EU]) + off
-        ok = unique_at(ctx, hops, t)
-        if ok is None:
-            continue
-        tf = time_and_hops_matter(idx, anchor, hops, t, ok[0])
-        if tf is None:
-            continue
-        variant = f"{'after' if off > 0 else 'before'}_{which}"
-        return Draft("relative", variant, anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid,
-                     offset=off, time_free=tf)  # fmt: skip
-    return None
+    times = [((gid, which, off), idx.fact_row(gid)[Col.SU if which == "start" else Col.EU] + off)
+             for gid, which, off in refs[:4]]  # fmt: skip
+    found = first_askable(ctx, anchor, hops, times)
+    if found is None:
+        return None
+    (gid, which, off), t, ok, tf = found
+    variant = f"{'after' if off > 0 else 'before'}_{which}"
+    return Draft("relative", variant, anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid,
+                 offset=off, time_free=tf)  # fmt: skip
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:

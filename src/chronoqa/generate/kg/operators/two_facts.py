@@ -1,9 +1,11 @@
-"""two_facts: "Which team did X play for when Y joined Z?" (the answer holds at another fact's time).
+"""two_facts: "Which team did X play for when X married Y?" (the answer holds at another fact's time).
 
-A relation between two facts: the asked fact's validity window contains the point where a second, unrelated
-fact begins. Draft: a point-in-time chain (every hop unique and certain at ``t``); a reference fact ``g`` of
-*another* entity (neither endpoint on the chain or among the answers: the question names two separate
-facts), the only fact with its (s, r, o), whose start is known at the granularity; ``t`` is that start unit.
+A relation between two facts: the asked fact's validity window contains the point where a second fact begins.
+Draft: a point-in-time chain (every hop unique and certain at ``t``); a reference fact ``g`` of an entity the
+question names on the chain (the anchor or a bridge, never the answer: the two facts share a person, an
+organisation or a place, so the question reads as one story, not as two unrelated facts joined by a date), its
+other end off the chain, the only fact with its (s, r, o), whose start is known at the granularity; ``t`` is
+that start unit (:func:`~chronoqa.generate.kg.operators.chains.reference_rows`, shared with relative).
 ``g`` goes to ``S_anchor``; the question's time reference is its start. ``t`` is not shown (the system must
 resolve the time of ``g``).
 
@@ -21,85 +23,61 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-import numpy as np
-
-from chronoqa.generate.kg.index import Col
+from chronoqa.generate.kg.index import NONE, Col
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
+    Hop,
+    Spans,
     draw_chain,
+    first_askable,
     follow,
-    time_and_hops_matter,
-    triple_unique,
-    unique_at,
+    reference_rows,
 )
 from chronoqa.generate.kg.templates import Renderer, Template, cap
 from chronoqa.records import Fact
 
-__all__ = ["OPERATOR", "REF_TRIES", "draft", "time_refs"]
+__all__ = ["CHAIN_TRIES", "OPERATOR", "draft", "time_refs"]
 
-REF_TRIES = 16  # facts starting inside the chain's spans drawn per chain in search of a reference fact
-
-
-def _by_start(ctx: GenContext) -> tuple[np.ndarray, np.ndarray]:
-    """The timed facts sorted by start unit, and their start units (made once per build context)."""
-    if ctx.timed_by_start is None:
-        timed = np.asarray(ctx.timed, dtype=np.int64)
-        su = ctx.index.table[timed, Col.SU]
-        order = np.argsort(su, kind="stable")
-        ctx.timed_by_start = (timed[order], su[order])
-    return ctx.timed_by_start
+CHAIN_TRIES = 8  # 1-hop chains drawn per attempt until one has a candidate reference fact
 
 
-def _reference(ctx: GenContext, rng: random.Random, spans: list[tuple[int, int]], nodes: set[int]) -> list[int]:
-    """Candidate reference facts: another entity's unique fact whose known start unit lies in ``spans``."""
-    idx = ctx.index
-    fids, starts = _by_start(ctx)
-    ranges = [(int(np.searchsorted(starts, a, "left")), int(np.searchsorted(starts, b, "right"))) for a, b in spans]
-    total = sum(hi - lo for lo, hi in ranges)
-    out: list[int] = []
-    for _ in range(min(REF_TRIES, total)):
-        k = rng.randrange(total)
-        for lo, hi in ranges:
-            if k < hi - lo:
-                break
-            k -= hi - lo
-        gid = int(fids[lo + k])
-        s, o = int(idx.table[gid, Col.S]), int(idx.table[gid, Col.O])
-        if s in nodes or o in nodes or gid in out or not triple_unique(idx, gid) or not idx.usable(gid):
-            continue
-        out.append(gid)
-        if len(out) == 4:
-            break
-    return out
+def _reference(ctx: GenContext, rng: random.Random, hops: list[Hop], anchor: int, spans: Spans) -> list[int]:
+    """Candidate reference facts: a named chain entity's fact (:func:`reference_rows`) starting inside ``spans``."""
+    nodes = {anchor} | {h.dst for h in hops}
+    named = [anchor, *(h.dst for h in hops[:-1])]  # the anchor and the bridges: never the answer
+    rows = reference_rows(ctx.index, rng, named, {h.fid for h in hops}, nodes)
+    out = [r[Col.FID] for r in rows if r[Col.ASU] != NONE and any(a <= r[Col.ASU] <= b for a, b in spans)]
+    rng.shuffle(out)
+    return out[:4]
 
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
-    """A point_in_time chain asked at the start unit of an unrelated, unambiguous reference fact."""
+    """A point_in_time chain asked at the start unit of an unambiguous fact of one of its named entities."""
     idx = ctx.index
-    if not len(ctx.timed):
+    # most 1-hop chains' anchors have no other dated fact: redraw within the attempt (a longer chain names more
+    # entities, and reading all of their facts per redraw would cost more than it finds)
+    for _ in range(CHAIN_TRIES if k == 1 else 1):
+        drawn = draw_chain(ctx, rng, k)
+        if drawn is None:
+            return None
+        anchor, hops, spans = drawn
+        refs = _reference(ctx, rng, hops, anchor, spans)
+        if refs:
+            break
+    else:
         return None
-    drawn = draw_chain(ctx, rng, k)
-    if drawn is None:
-        return None
-    anchor, hops, spans = drawn
     free = follow(idx, {anchor}, [(h.rel, h.forward) for h in hops], None)
     if free is not None and len(free) < 2:
         return None  # one value over all time: no reference time can matter (time_and_hops_matter says no)
-    nodes = {anchor} | {h.dst for h in hops}
-    for gid in _reference(ctx, rng, spans, nodes):
-        t = idx.fact_row(gid)[Col.SU]
-        ok = unique_at(ctx, hops, t)
-        if ok is None or {idx.fact_row(gid)[Col.S], idx.fact_row(gid)[Col.O]} & set(ok[0]):
-            continue
-        tf = time_and_hops_matter(idx, anchor, hops, t, ok[0])
-        if tf is None:
-            continue
-        return Draft(
-            "two_facts", "when", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid, time_free=tf
-        )
-    return None
+    found = first_askable(ctx, anchor, hops, [(gid, idx.fact_row(gid)[Col.SU]) for gid in refs])
+    if found is None:
+        return None
+    gid, t, ok, tf = found
+    return Draft(
+        "two_facts", "when", anchor, tuple(hops), t, ok[0], AnswerKind.ENTITY, ok[1], ref_fid=gid, time_free=tf
+    )
 
 
 def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:

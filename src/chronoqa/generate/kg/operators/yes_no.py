@@ -27,10 +27,10 @@ from chronoqa.generate.kg.operators.chains import (
     Draft,
     GenContext,
     Hop,
-    draw_final_fact,
+    askable_at,
+    draw_named_fact,
     possible,
     reach,
-    triple_unique,
 )
 from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact, Question
@@ -56,24 +56,18 @@ def _pick_t(row: list[int], yes: bool, rng: random.Random, t_max: int) -> int | 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """A closed spell and a unit inside it (yes) or just after it (no); k-1 static hops lead to it."""
     yes = rng.random() < 0.5
-    drawn = draw_final_fact(ctx, rng, k)
+    drawn = draw_named_fact(ctx, rng, k)
     if drawn is None:
         return None
     fid, row, forward, e, other = drawn
     idx = ctx.index
     r = row[Col.R]
-    if (
-        idx.rel_event[r]
-        or row[Col.SU] == NONE
-        or row[Col.EU] == NONE
-        or not triple_unique(idx, fid)
-        or not idx.usable(fid)
-    ):
+    if idx.rel_event[r] or row[Col.SU] == NONE or row[Col.EU] == NONE:
         return None
     t = _pick_t(row, yes, rng, ctx.t_max)
     if t is None or not ctx.t_min <= t <= ctx.t_max:
         return None
-    if yes and not row[Col.CLO] <= t <= row[Col.CHI]:
+    if yes and not askable_at(ctx, row, t):
         return None
     if not yes and any(x[Col.OTHER] == other and possible(x, t) for x in idx.group(e, r, forward)):
         return None  # the same partner again at t (another spell, or an uncertain span)
@@ -110,9 +104,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _statement(rd: Renderer, d: Draft) -> str:
-    last = d.hops[-1]
-    bridge = rd.noun(d.hops[:-1], d.anchor, d.pins)
-    return rd.fact_clause(last.fid, "statement", subject_text=bridge, side_entity=last.src)
+    return rd.final_clause(d, "statement")
 
 
 def _still(rd: Renderer, d: Draft) -> str:
