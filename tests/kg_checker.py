@@ -1029,11 +1029,16 @@ _PHRASE_FIELDS = (
 def relation_cores(entry: Mapping[str, object]) -> list[str]:
     """The literal word runs of a relation's phrase fields (and its roles'), without slots and edge function words.
 
+    A role's ``object_named`` words count too: a role's phrases may say no more than "was {o}".
+
     A run that ends in an appositive type word before its slot ("left the party {o}") also counts without it
     ("left"), the documented reading when the slot holds a noun phrase.
     """
     cores: set[str] = set()
     roles = entry.get("roles", {})
+    for role in roles.values() if isinstance(roles, Mapping) else ():
+        # a role's statement may be bare ("{s} was {o}"): the object it names ("First Lady of ...") shows the hop
+        cores.update(str(w).lower() for w in role.get("object_named", ()))
     fields = [(e, n) for e in (entry, *(roles.values() if isinstance(roles, Mapping) else ())) for n in _PHRASE_FIELDS]
     for e, name in fields:
         text = e.get(name)
