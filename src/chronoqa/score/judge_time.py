@@ -272,7 +272,8 @@ class FactRef:
     ``entities``: its labels; ``event``: one point in time (born, died, won); ``open_end``: its end is
     unknown (a start-only fact: "plays for ... from 1995"). ``starts`` / ``ends``: the data's times of the
     fact at each end (several where the same holder has several terms); a firm date stated for the fact at
-    an end that equals none of them is wrong, whether or not a reference asks for that end.
+    an end that equals none of them is wrong, whether or not a reference asks for that end. ``spells``: the
+    data's ``(start, end)`` of each spell or term, where a stated range must not join two spells across a gap.
     """
 
     entities: tuple[str, ...]
@@ -280,6 +281,7 @@ class FactRef:
     open_end: bool = False
     starts: tuple[TimePoint, ...] = ()
     ends: tuple[TimePoint, ...] = ()
+    spells: tuple[tuple[TimePoint | None, TimePoint | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1225,7 +1227,7 @@ def judge_refs(
     gold: dict[tuple[int, str], list[TimePoint]] = {}
     for which, value, fi in refs:
         gold.setdefault((fi, which), []).append(value)
-    contradicted = _against_data(readings, facts, granularity)
+    contradicted = _against_data(readings, facts, granularity) or _joins_spells(readings, facts, granularity)
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
@@ -1273,6 +1275,47 @@ def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
         if known and all(_differs(r.value, v, granularity) for v in known):
             return True
+    return False
+
+
+def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
+    """Whether one range stated firmly for a fact runs from one spell's start to another spell's end across a gap.
+
+    "played for Cerro from 2004 to 2007" where the data has him there in 2004 and again from 2006 to 2007:
+    each end is some spell's, the range is none. Spells that follow on (the next starts at most a year after
+    the last ended) join into one range.
+    """
+    by_range: dict[tuple[int, int], dict[str, TimePoint]] = {}
+    for r in readings:
+        if r.firm and not r.carried and len(r.facts) == 1 and r.role in ("start", "end"):
+            (fi,) = r.facts
+            by_range.setdefault((r.begin, fi), {})[r.role] = r.value
+    for (_, fi), ends in by_range.items():
+        if "start" not in ends or "end" not in ends or not 0 <= fi < len(facts) or len(facts[fi].spells) < 2:
+            continue
+        spells = facts[fi].spells
+        if any(a is None or b is None for a, b in spells):
+            continue  # an open or unknown end: the spells' gaps are not known
+        chain = sorted(((a, b) for a, b in spells if a is not None and b is not None), key=lambda s: s[0].first_day())
+        if not _chain_covers(chain, ends["start"], ends["end"], granularity):
+            return True
+    return False
+
+
+def _chain_covers(
+    chain: Sequence[tuple[TimePoint, TimePoint]], start: TimePoint, end: TimePoint, granularity: Granularity
+) -> bool:
+    """Whether spells (sorted by start) that follow on from one starting at ``start`` reach one ending at ``end``."""
+    for i, (a, b) in enumerate(chain):
+        if not _same(start, a, granularity):
+            continue
+        last = b
+        for a2, b2 in chain[i:]:
+            if a2.year > last.year + 1:
+                break  # a gap of more than a year: the range would join two spells
+            last = b2 if b2.last_day() > last.last_day() else last
+            if _same(end, b2, granularity):
+                return True
     return False
 
 
