@@ -45,6 +45,7 @@ _SAME_WORD: Final = {
     "guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate",
     "bucuresti": "bucharest", "munchen": "munich", "koln": "cologne", "praha": "prague", "warszawa": "warsaw",
     "lisboa": "lisbon", "beograd": "belgrade", "kobenhavn": "copenhagen", "moskva": "moscow", "kiev": "kyiv",
+    "wien": "vienna",
 }  # fmt: skip
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])

@@ -859,7 +859,8 @@ def _unknown_names(
     Another team, title or place the release does not list. A sentence's first word, months, weekdays and
     ``known`` are none.
     """
-    skip = {w.lower() for w in known} | _NOT_NAMES
+    skip = {w.lower() for w in known} | _NOT_NAMES | _initials(list(known))
+    agents = _agents(masked)
     firsts = set()
     for b, e in sentences:
         m = re.search(r"[A-Za-z]", masked[b:e])
@@ -873,12 +874,37 @@ def _unknown_names(
             or w in skip
             or w.rstrip(".") in _MONTH_WORDS
             or masked[m.start() - 1 : m.start()] == ":"
+            or m.start() in agents
         ):
             continue
         if any(d.begin <= m.start() < d.end for d in dates):
             continue
         out.append(m.start())
     return out
+
+
+def _initials(words: Sequence[str]) -> set[str]:
+    """The initials of two or three capitalised words in a row of the question ("pm" of "Prime Minister")."""
+    out = set()
+    for i in range(len(words)):
+        for k in (2, 3):
+            run = words[i : i + k]
+            if len(run) == k and all(w[:1].isupper() for w in run):
+                out.add("".join(w[0] for w in run).lower())
+    return out
+
+
+# The agent of an election or appointment ("elected PM by the National Assembly", "appointed by the Senate"):
+# the body that chose, no owner of the date.
+_AGENT_RE: Final = re.compile(
+    r"\b(?:elected|re-elected|appointed|nominated|chosen|named|confirmed|approved)\b[^.;,\n]{0,30}?\bby\s+(?:the\s+)?"
+    r"((?:[A-Z][\w'’-]*\s*)+)"
+)
+
+
+def _agents(masked: str) -> set[int]:
+    """Offsets of the capitalised words that name the agent of an election or appointment."""
+    return {m.start(1) + w.start() for m in _AGENT_RE.finditer(masked) for w in _CAPITAL_RE.finditer(m.group(1))}
 
 
 # "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
