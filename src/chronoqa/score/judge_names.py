@@ -481,6 +481,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     while lo < hi:
         if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
+        elif lo + 3 < hi and _dotted(words[lo : lo + 2]) and _dotted(words[lo + 1 : lo + 3]):
+            lo += 3  # "S.S.C. Napoli"
         elif _dotted(words[lo : lo + 2]):
             lo += 2
         else:
