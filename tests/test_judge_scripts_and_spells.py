@@ -117,3 +117,30 @@ def test_a_club_city_written_in_german() -> None:
     clubs = ("SK Isar Wien", "FC Donau Vienna")
     assert judged_answer(team, "Isar Vienna", clubs) == "right"
     assert judged_answer(team, "Donau Wien", clubs) == "wrong"
+
+
+def test_an_office_of_the_fact_and_the_head_of_its_label_own_no_date() -> None:
+    mayor = q(answers=("Paul Reno",), question="Who was the head of government of Varnville as of 1952?",
+              S_star=(Triple("Varnville", "headOfGovernment", "Paul Reno", "1952", "1970"),),
+              time_refs=({"which": "start", "value": "1952", "of": "answer"},
+                         {"which": "end", "value": "1970", "of": "answer"}))  # fmt: skip
+    known = ("Paul Reno", "Varnville", "mayor", "Member")
+    assert verdict(mayor, "Paul Reno was mayor of Varnville from 1952 to 1970.", known) == "right"
+    assert verdict(mayor, "Paul Reno was mayor of Varnville from 1952 to 1971.", known) == "wrong"
+    seat = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek still hold the seat in 2000?",
+             S_star=(Triple("Tom Ek", "positionHeld", "Member of the 9th Diet of Ruritania", "1997", "2001"),),
+             time_refs=({"which": "end", "value": "2001", "of": "answer"},))  # fmt: skip
+    known = ("Tom Ek", "Member", "Member of the 9th Diet of Ruritania")
+    assert verdict(seat, "Yes. Ek was a Member of the 9th Diet from 1997 to 2001.", known) == "right"
+    assert verdict(seat, "Yes. Ek was a Member of the 9th Diet from 1997 to 2002.", known) == "wrong"
+
+
+def test_a_town_that_begins_the_clubs_name_is_the_club() -> None:
+    spell = q(answers=("2 years",), answer_ids=("P2Y",), answer_type="duration",
+              question="How many years passed between when Tom Ek joined Varn Rovers F.C. and when he left it?",
+              S_star=(Triple("Tom Ek", "playsFor", "Varn Rovers F.C.", "1998", "2000"),),
+              time_refs=({"which": "start", "value": "1998", "of": "answer"},
+                         {"which": "end", "value": "2000", "of": "answer"}))  # fmt: skip
+    known = ("Tom Ek", "Varn", "Varn Rovers F.C.", "Granit", "Sud FC")
+    assert verdict(spell, "Tom Ek joined Varn from Granit in 1998 and left in 2000.", known) == "right"
+    assert verdict(spell, "Tom Ek joined Varn from Granit in 1998 and left in 2001.", known) == "wrong"

@@ -574,11 +574,15 @@ def _named(
         index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
     known = _known_keys(known_words)
+    found = index.find(text, toks)
     mentions = [
         m
-        for m in index.find(text, toks)
-        if not _qualifies_office(text, m, owners, known) and not _question_noun(text, m, owners, known)
+        for m in found
+        if not _qualifies_office(text, m, owners, known)
+        and not _question_noun(text, m, owners, known)
+        and not _office_of_fact(text, m, found, owners)
     ]
+    mentions = [_head_of_fact(text, m, owners) for m in mentions]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
 
@@ -618,6 +622,46 @@ def _question_noun(text: str, m: NameMention, owners: Mapping[str, frozenset[int
     if not named.islower() or any(k in owners for k in m.keys):
         return False
     return all(t.key in known for t in tokens(named))
+
+
+def _head_of_fact(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
+    """``m`` as the fact's own entity where another entity's name is the first word(s) of one fact label only.
+
+    "joined Bolton in 1998" for the fact's "Bolton Wanderers F.C.", "signed for the Chicago Fire" for "Chicago
+    Fire Soccer Club": the release's town of that name is not what an explanation of the fact dates.
+    """
+    if any(k in owners for k in m.keys):
+        return m
+    head = text[m.begin : m.end].lower() + " "
+    labels = [label for label in owners if label.lower().startswith(head)]
+    return m._replace(keys=frozenset(labels)) if len(labels) == 1 else m
+
+
+_OF_RE: Final = re.compile(r"\s+of\s+(?:the\s+)?")
+
+
+def _office_of_fact(text: str, m: NameMention, found: Sequence[NameMention], owners: Mapping[str, frozenset[int]]) -> bool:
+    """Whether ``m`` (another entity) is an office the fact's own entity holds or the head of a fact's own label.
+
+    "Toucas was mayor of Puget-Ville from 1952": an office in lower case before "of" and a name of the fact
+    qualifies that fact, it owns no date. "Healey was a Member of the 52nd Parliament from 1997" for the fact's
+    "Member of the 52nd Parliament of the United Kingdom": the label's words up to one of its "of"s name it.
+    """
+    if any(k in owners for k in m.keys):
+        return False
+    of = _OF_RE.match(text, m.end)
+    if of is None:
+        return False
+    if text[m.begin : m.end].islower() and any(n.begin == of.end() and n.keys & owners.keys() for n in found):
+        return True
+    low = text[m.begin :].lower()
+    for label in owners:
+        parts = label.lower().split(" of ")
+        for k in range(2, len(parts)):
+            head = " of ".join(parts[:k])
+            if low.startswith(head) and not low[len(head) : len(head) + 1].isalnum():
+                return True
+    return False
 
 
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
