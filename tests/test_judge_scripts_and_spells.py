@@ -144,3 +144,51 @@ def test_a_town_that_begins_the_clubs_name_is_the_club() -> None:
     known = ("Tom Ek", "Varn", "Varn Rovers F.C.", "Granit", "Sud FC")
     assert verdict(spell, "Tom Ek joined Varn from Granit in 1998 and left in 2000.", known) == "right"
     assert verdict(spell, "Tom Ek joined Varn from Granit in 1998 and left in 2001.", known) == "wrong"
+
+
+def test_years_with_turkish_and_hungarian_endings_and_cjk_bounds() -> None:
+    from chronoqa.time.text import english_dates, extract_times
+
+    def read(text: str) -> list[tuple[str, str]]:
+        return [(m.kind, str(m.interval.start or m.interval.end)) for m in extract_times(english_dates(text))]
+
+    assert read("2011-től 2013-ig") == [("range", "2011")]
+    assert read("2002'den 2005'e kadar") == [("range", "2002")]
+    assert read("2013-ig játszott") == [("until", "2013")] and read("2011-ben") == [("point", "2011")]
+    assert read("1982年から1994年まで") == [("range", "1982")]
+    assert read("直至2001年") == [("until", "2001")] and read("2013年3月5日") == [("point", "2013-03-05")]
+    term = q(answers=("yes",), answer_type="yes_no", question="In 2012, did Tom Ek play for Nord FC?",
+             S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2011", "2013"),),
+             time_refs=({"which": "end", "value": "2013", "of": "answer"},))  # fmt: skip
+    known = ("Tom Ek", "Nord FC", "Sud FC")
+    assert verdict(term, "Igen. Tom Ek 2011-ben igazolt a Nord FC-hez, és 2013-ig játszott ott.", known) == "right"
+    assert verdict(term, "Igen. Tom Ek 2011-ben igazolt a Nord FC-hez, és 2014-ig játszott ott.", known) == "wrong"
+
+
+def test_a_restated_window_and_a_year_of_another_calendar_date_no_fact() -> None:
+    term = q(answers=("Anna Varga",), source="table", granularity="day",
+             question="Who was the President of Ruritania whose term began before 22 November 2024 and continued after "
+                      "24 November 2024?",
+             time_refs=({"which": "start", "value": "2023-12-10", "answer": "Anna Varga"},))  # fmt: skip
+    leaders = ("Anna Varga", "Bela Kun")
+    said = "Anna Varga has been president since {} December 2023, so her term covers 22–24 November 2024."
+    assert verdict(term, said.format("10"), leaders) == "right"
+    assert verdict(term, said.format("11"), leaders) == "wrong"
+    joined = q(answers=("2015",), answer_type="time", question="In what year did Tom Ek join Nord FC?",
+               S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2015", "2015"),),
+               time_refs=({"which": "start", "value": "2015", "of": "answer"},))  # fmt: skip
+    known = ("Tom Ek", "Nord FC")
+    assert verdict(joined, "Tom Ek joined Nord FC in 2015 (1394 in the Iranian calendar).", known) == "right"
+    assert verdict(joined, "Tom Ek joined Nord FC in 2016 (1395 in the Iranian calendar).", known) == "wrong"
+
+
+def test_a_turkish_verb_after_the_date_is_its_cue() -> None:
+    spell = q(answers=("3 years",), answer_ids=("P3Y",), answer_type="duration",
+              question="How long after Tom Ek joined Nord FC did he leave Nord FC?",
+              S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2002", "2005"),),
+              time_refs=({"which": "start", "value": "2002", "of": "answer"},
+                         {"which": "end", "value": "2005", "of": "answer"}))  # fmt: skip
+    known = ("Tom Ek", "Nord FC", "Sud FC")
+    assert verdict(spell, "Tom Ek, Nord FC'ye 2002'de katıldı ve 2005'te ayrıldı.", known) == "right"
+    # the verbs swapped: 2002 is read as the end and 2005 as the start
+    assert verdict(spell, "Tom Ek, Nord FC'den 2002'de ayrıldı ve 2005'te katıldı.", known) != "right"

@@ -64,6 +64,10 @@ _FOREIGN_END: Final = (
     "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
     "завершил", "оставил", "concluso", "concluse", "terminato", "terminò", "lasciò", "lasciato",
 )  # fmt: skip
+# Turkish and Hungarian verbs close their clause ("2002'de katıldı", "2011-ben igazolt"): each is the cue of the date
+# before it, never of the next one.
+_VERB_FINAL_START: Final = ("katıldı", "başladı", "imzaladı", "evlendi", "geldi", "igazolt", "csatlakozott", "kezdett")
+_VERB_FINAL_END: Final = ("ayrıldı", "bıraktı", "boşandı", "távozott", "elhagyta", "befejezte")
 _START: Final = frozenset(
     [
         "took_office",
@@ -136,6 +140,7 @@ _START: Final = frozenset(
         "starts",
         "begins",
         *_FOREIGN_START,
+        *_VERB_FINAL_START,
     ]
 )
 _END: Final = frozenset(
@@ -191,6 +196,7 @@ _END: Final = frozenset(
         "quits",
         "divorces",
         *_FOREIGN_END,
+        *_VERB_FINAL_END,
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -231,7 +237,9 @@ _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 # An election comes before the term it opens: it may cite a start (at a year), never contradicts one.
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
-               "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off")  # fmt: skip
+               "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off",
+               # the question's window restated: "so his term covers 22–24 November 2024"
+               "covers", "covered", "covering")  # fmt: skip
 _PASSIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+(?:(?:over|back)\s+)?(?:(?:the|his|her|their)\s+\w+\s+)?"
     r"(?:(?:over|back)\s+)?to|gave\s+way\s+to)\b",
@@ -341,6 +349,8 @@ _BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
 # "1984 − 1959 = 25": years in a sum are arithmetic, no date stated for a fact
 # "1922 − 3 = 1919", "minus 3 = 1919": a year computed from another, the question's arithmetic, no fact's date
 _COMPUTED_RE: Final = re.compile(r"(?:[−–+-]|\bminus|\bplus)\s*\d{1,3}\s*=\s*$", re.IGNORECASE)
+# A year of another calendar given beside the Gregorian one ("1394 in the Iranian calendar"): no fact's date
+_CALENDAR_RE: Final = re.compile(r"\s+(?:in|of)\s+the\s+(?:[A-Z][\w-]*\s+){1,2}calendar\b")
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
@@ -498,6 +508,7 @@ def attribute(
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     all_dates = _without_sums(text, all_dates)
+    all_dates = [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)]  # "2015 (1394 in the Iranian calendar)"
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -665,7 +676,7 @@ def _office_of_fact(text: str, m: NameMention, found: Sequence[NameMention], own
 
 
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
-_NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off", re.IGNORECASE)
+_NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
 
@@ -1170,13 +1181,20 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False
-    cues = _role_words(before)
+    after_cues = _role_words(after)
+    if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
+        return after_cues[0][1], other_term, False
+    cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
     if cues:
         return cues[-1][1], other_term, False
-    cues = _role_words(after)
-    if cues:
-        return cues[0][1], other_term, False
+    if after_cues:
+        return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
+
+
+def _verb_final(span: str, at: int) -> bool:
+    """Whether the cue at ``at`` of ``span`` is a verb that closes its clause (:data:`_VERB_FINAL_START`)."""
+    return span[at:].lower().startswith((*_VERB_FINAL_START, *_VERB_FINAL_END))
 
 
 def _readings(
