@@ -822,7 +822,9 @@ def _aside(text: str, m: NameMention, first_gold: int | None) -> bool:
     return _EXCLUDES.search(text, m.end, end.start() if end else len(text)) is not None
 
 
-def _rival_labels(q: Question, candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None) -> list[str]:
+def _rival_labels(
+    q: Question, candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None
+) -> list[str]:
     """The labels of the question's context and candidates that are no gold answer."""
     labels = list(context or ()) + ([] if candidates is None or isinstance(candidates, NameIndex) else list(candidates))
     gold = {normalize_answer(a) for a in q.answers}

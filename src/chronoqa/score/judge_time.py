@@ -651,7 +651,9 @@ def _head_of_fact(text: str, m: NameMention, owners: Mapping[str, frozenset[int]
 _OF_RE: Final = re.compile(r"\s+of\s+(?:the\s+)?")
 
 
-def _office_of_fact(text: str, m: NameMention, found: Sequence[NameMention], owners: Mapping[str, frozenset[int]]) -> bool:
+def _office_of_fact(
+    text: str, m: NameMention, found: Sequence[NameMention], owners: Mapping[str, frozenset[int]]
+) -> bool:
     """Whether ``m`` (another entity) is an office the fact's own entity holds or the head of a fact's own label.
 
     "Toucas was mayor of Puget-Ville from 1952": an office in lower case before "of" and a name of the fact
