@@ -52,6 +52,9 @@ def test_another_persons_full_name_is_wrong_not_undecided() -> None:
     # a single unknown word (a nickname, a maiden name) may be a form of the gold: undecided
     assert judged_answer(wed, "Babs", cands) == "undecided"
     assert judged_answer(wed, "Oskarsdottir", cands) == "undecided"
+    # a name that is no person's (a club, a prize) says nothing of whom the reply meant
+    assert judged_answer(wed, "Granit FC", (*cands, "Granit FC")) != "right"
+    assert judged_answer(wed, "Blue Rovers FC", cands) == "undecided"
     # the slot is no person: an unknown club name stays undecided
     team = q(answers=("Nord FC",), S_star=(Triple("Tom Ek", "playsFor", "Nord FC", "2004", None),))
     assert judged_answer(team, "Sud Rovers", ("Nord FC", "Granit")) == "undecided"

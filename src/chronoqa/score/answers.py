@@ -889,6 +889,8 @@ def _stranger(q: Question, text: str, aliases: Mapping[str, Sequence[str]] | Non
     parts = body.split()
     if not 2 <= len(parts) <= 4 or not all(p[:1].isupper() or _NAME_PARTICLE.fullmatch(p) for p in parts):
         return False
+    if not person_like(body):  # "Blue FC", "Oersted Medal": no person's name, perhaps a misread slot
+        return False
     words = _label_words(body)
     return len(words) == len(parts) and not any(close(w, g) for w in words for g in gold)
 
