@@ -195,3 +195,16 @@ def test_a_turkish_verb_after_the_date_is_its_cue() -> None:
     assert verdict(spell, "Tom Ek, Nord FC'ye 2002'de katıldı ve 2005'te ayrıldı.", known) == "right"
     # the verbs swapped: 2002 is read as the end and 2005 as the start
     assert verdict(spell, "Tom Ek, Nord FC'den 2002'de ayrıldı ve 2005'te katıldı.", known) != "right"
+
+
+def test_a_couple_of_years_is_two_and_an_earlier_holder_in_the_pluperfect_is_context() -> None:
+    two = q(answers=("2 years",), answer_ids=("P2Y",), answer_type="duration", question="How many years?")
+    three = q(answers=("3 years",), answer_ids=("P3Y",), answer_type="duration", question="How many years?")
+    assert judged_answer(two, "A couple of years, 1998 to 2000.", ()) == "right"
+    assert judged_answer(three, "A couple of years, 1998 to 2000.", ()) == "wrong"
+    mayor = q(answers=("Paul Reno",), source="table", question="Who was the mayor of Varnville in 1952?")
+    holders = ("Paul Reno", "Ivo Marr", "Lena Sand")
+    assert judged_answer(mayor, "Paul Reno — although Ivo Marr had been mayor earlier, in 1944–47.", holders) == "right"
+    # the rival as the answer with the gold as the earlier holder, or two holders offered, stay wrong
+    assert judged_answer(mayor, "Ivo Marr — although Paul Reno had been mayor earlier.", holders) == "wrong"
+    assert judged_answer(mayor, "Paul Reno, or Ivo Marr, who had been mayor.", holders) == "wrong"

@@ -716,7 +716,7 @@ def _careful_entities(
             continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
         seen = True
-        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold):
+        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
             continue
         if _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)):
             continue
@@ -955,6 +955,12 @@ def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
     keys = [toks[k].key for k in range(max(0, m.first - 5), m.first)]
     aux, adverb = _EARLIER_SPELL
     return any(a in aux and b in adverb for a, b in zip(keys, keys[1:], strict=False))
+
+
+def _earlier_holder(toks: Sequence[Token], m: NameMention) -> bool:
+    """A rival said in the pluperfect to have held it earlier ("X, although Y had been mayor earlier"): context."""
+    nxt = [toks[k].key for k in range(m.last + 1, min(len(toks), m.last + 9))]
+    return nxt[:1] == ["had"] and any(w in _EARLIER_SPELL[1] or w == "before" for w in nxt[1:])
 
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:

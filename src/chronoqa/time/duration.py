@@ -76,7 +76,7 @@ _FOREIGN_WORDS: Final = {
 _NUMBER: Final = (
     r"(\d+(?:\.\d+)?|"
     + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True))
-    + r"|a|an|one and a half|half an?)"
+    + r"|a|an|one and a half|half an?|a couple of)"
 )
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
@@ -137,6 +137,8 @@ def _number(word: str) -> float:
         return 1.5
     if w.startswith("half"):  # "half a decade": five years
         return 0.5
+    if w.startswith("a couple"):  # "a couple of years": two
+        return 2.0
     if w in _WORDS:
         return float(_WORDS.index(w))
     if w in _FOREIGN_WORDS:
