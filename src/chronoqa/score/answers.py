@@ -54,7 +54,7 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
-from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
+from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
 from chronoqa.time.text import english_dates, extract_times, full_years
@@ -717,19 +717,20 @@ def _careful_entities(
             continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
         seen = True
-        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold):
+        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
             continue
         if _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)):
             continue
         extra += 1
-    matched |= _foreign_gold(q, text)
+    rivals = _rival_labels(q, candidates, context)
+    matched |= _foreign_gold(q, text, rivals)
     if n_named >= 2 or len(q.answers) > 1:
         extra += _unknown_list_items(text, index)
     if n_named >= 2 and any(t.key == "or" for t in toks):
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
     near = _near_gold(q, toks, candidates, context)  # "Köhlerei", a surname a rival shares: decided
-    seen = seen or n_named > 0 or near
+    seen = seen or n_named > 0 or near or (not matched and _stranger(q, text, aliases))
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     elif asked_span and _concludes_with(text, mentions, asked):
@@ -822,19 +823,77 @@ def _aside(text: str, m: NameMention, first_gold: int | None) -> bool:
     return _EXCLUDES.search(text, m.end, end.start() if end else len(text)) is not None
 
 
-def _foreign_gold(q: Question, text: str) -> set[int]:
-    """Gold items named in Cyrillic, Greek or kana (:mod:`chronoqa.score.translit`)."""
+def _rival_labels(
+    q: Question, candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None
+) -> list[str]:
+    """The labels of the question's context and candidates that are no gold answer."""
+    labels = list(context or ()) + ([] if candidates is None or isinstance(candidates, NameIndex) else list(candidates))
+    gold = {normalize_answer(a) for a in q.answers}
+    return [c for c in labels if normalize_answer(c) not in gold]
+
+
+def _label_words(label: str) -> list[str]:
+    return [t.key for t in tokens(_PAREN_RE.sub(" ", label))]
+
+
+def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int]:
+    """Gold items named in Cyrillic, Greek or kana (:mod:`chronoqa.score.translit`).
+
+    A person's given names are spelled too many ways across scripts ("Джузеппе" for "Giuseppe", "ヤン" for "Jan")
+    to be compared: a spelled surname that matches the gold person's and no rival person's names the gold, as a
+    surname alone does in Latin letters.
+    """
     out: set[int] = set()
+    rival_surnames = [w[-1] for w in map(_label_words, rivals) if w and person_like(" ".join(w))]
     for run in foreign_runs(text):
         spelled = latin(run)
         if spelled is None:
             continue
         kana = all(script_of(c) == "kana" for c in run if c.isalpha())
         for i, label in enumerate(q.answers):
-            words = [t.key for t in tokens(_PAREN_RE.sub(" ", label))]
+            words = _label_words(label)
             if same_name(spelled, words, kana):
                 out.add(i)
+            elif words and spelled.split() and person_like(label):
+                surname = spelled.split()[-1:]
+                if same_name(" ".join(surname), words[-1:], kana) and not any(
+                    same_name(surname[0], [r], kana) for r in rival_surnames
+                ):
+                    out.add(i)
     return out
+
+
+# A name's particles and initials, written lower case or short in full names ("van", "de", "J.")
+_NAME_PARTICLE: Final = re.compile(r"(?:van|von|der|den|de|del|da|di|du|la|le|bin|ibn|al|[A-Z]\.?)")
+
+
+def _stranger(q: Question, text: str, aliases: Mapping[str, Sequence[str]] | None) -> bool:
+    """Whether the reply is nothing but another person's full name: no word of it is a word of any gold name.
+
+    Where the question asks for a person, "Ada Lovelace" for the gold "Grace Hopper" is wrong, not undecided:
+    a full name (two words or more; in another script, its Latin spelling) that shares no word with the gold,
+    its aliases or their Latin spellings is someone else. A single word ("Hopper", a nickname) stays undecided.
+    """
+    if not q.answers or not all(person_like(a) for a in q.answers):
+        return False
+    names = [*q.answers, *(n for a in (*q.answers, *q.answer_ids) for n in (aliases or {}).get(a, ()))]
+    gold = {w for n in names for w in _label_words(n)}
+    body = _ANSWER_LEAD.sub("", text).strip().rstrip(".!")
+    runs = foreign_runs(body)
+    if runs:
+        if len(runs) != 1 or runs[0].strip() != body:
+            return False
+        spelled = latin(runs[0])
+        kana = all(script_of(c) == "kana" for c in runs[0] if c.isalpha())
+        words = spelled.split() if spelled else []
+        return len(words) >= 2 and not any(same_name(w, [g], kana) for w in words for g in gold)
+    parts = body.split()
+    if not 2 <= len(parts) <= 4 or not all(p[:1].isupper() or _NAME_PARTICLE.fullmatch(p) for p in parts):
+        return False
+    if not person_like(body):  # "Blue FC", "Oersted Medal": no person's name, perhaps a misread slot
+        return False
+    words = _label_words(body)
+    return len(words) == len(parts) and not any(close(w, g) for w in words for g in gold)
 
 
 _POSSESSED_RE: Final = re.compile(r"\s+(?!(?:the|a|an|not|been|going|my|your|our|no)\b)[a-z]")
@@ -897,6 +956,12 @@ def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
     keys = [toks[k].key for k in range(max(0, m.first - 5), m.first)]
     aux, adverb = _EARLIER_SPELL
     return any(a in aux and b in adverb for a, b in pairwise(keys))
+
+
+def _earlier_holder(toks: Sequence[Token], m: NameMention) -> bool:
+    """A rival said in the pluperfect to have held it earlier ("X, although Y had been mayor earlier"): context."""
+    nxt = [toks[k].key for k in range(m.last + 1, min(len(toks), m.last + 9))]
+    return nxt[:1] == ["had"] and any(w in _EARLIER_SPELL[1] or w == "before" for w in nxt[1:])
 
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:

@@ -45,6 +45,7 @@ _SAME_WORD: Final = {
     "guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate",
     "bucuresti": "bucharest", "munchen": "munich", "koln": "cologne", "praha": "prague", "warszawa": "warsaw",
     "lisboa": "lisbon", "beograd": "belgrade", "kobenhavn": "copenhagen", "moskva": "moscow", "kiev": "kyiv",
+    "wien": "vienna",
 }  # fmt: skip
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
@@ -496,6 +497,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     while lo < hi:
         if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
+        elif lo + 3 < hi and _dotted(words[lo : lo + 2]) and _dotted(words[lo + 1 : lo + 3]):
+            lo += 3  # "S.S.C. Napoli"
         elif lo > 0 and words[lo] in ("e", "y") and lo + 1 < hi and words[lo + 1] in _CLUB_AFFIXES:
             lo += 2  # "Sociedade Esportiva e Recreativa Caxias do Sul"
         elif _dotted(words[lo : lo + 2]):

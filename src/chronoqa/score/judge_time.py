@@ -64,6 +64,10 @@ _FOREIGN_END: Final = (
     "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
     "завершил", "оставил", "concluso", "concluse", "terminato", "terminò", "lasciò", "lasciato",
 )  # fmt: skip
+# Turkish and Hungarian verbs close their clause ("2002'de katıldı", "2011-ben igazolt"): each is the cue of the date
+# before it, never of the next one.
+_VERB_FINAL_START: Final = ("katıldı", "başladı", "imzaladı", "evlendi", "geldi", "igazolt", "csatlakozott", "kezdett")
+_VERB_FINAL_END: Final = ("ayrıldı", "bıraktı", "boşandı", "távozott", "elhagyta", "befejezte")
 _START: Final = frozenset(
     [
         "took_office",
@@ -136,6 +140,7 @@ _START: Final = frozenset(
         "starts",
         "begins",
         *_FOREIGN_START,
+        *_VERB_FINAL_START,
     ]
 )
 _END: Final = frozenset(
@@ -191,6 +196,7 @@ _END: Final = frozenset(
         "quits",
         "divorces",
         *_FOREIGN_END,
+        *_VERB_FINAL_END,
     ]
 )
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
@@ -231,7 +237,9 @@ _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 # An election comes before the term it opens: it may cite a start (at a year), never contradicts one.
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
-               "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off")  # fmt: skip
+               "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off",
+               # the question's window restated: "so his term covers 22–24 November 2024"
+               "covers", "covered", "covering")  # fmt: skip
 _PASSIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+(?:(?:over|back)\s+)?(?:(?:the|his|her|their)\s+\w+\s+)?"
     r"(?:(?:over|back)\s+)?to|gave\s+way\s+to)\b",
@@ -272,7 +280,8 @@ class FactRef:
     ``entities``: its labels; ``event``: one point in time (born, died, won); ``open_end``: its end is
     unknown (a start-only fact: "plays for ... from 1995"). ``starts`` / ``ends``: the data's times of the
     fact at each end (several where the same holder has several terms); a firm date stated for the fact at
-    an end that equals none of them is wrong, whether or not a reference asks for that end.
+    an end that equals none of them is wrong, whether or not a reference asks for that end. ``spells``: the
+    data's ``(start, end)`` of each spell or term, where a stated range must not join two spells across a gap.
     """
 
     entities: tuple[str, ...]
@@ -280,6 +289,7 @@ class FactRef:
     open_end: bool = False
     starts: tuple[TimePoint, ...] = ()
     ends: tuple[TimePoint, ...] = ()
+    spells: tuple[tuple[TimePoint | None, TimePoint | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +349,8 @@ _BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
 # "1984 − 1959 = 25": years in a sum are arithmetic, no date stated for a fact
 # "1922 − 3 = 1919", "minus 3 = 1919": a year computed from another, the question's arithmetic, no fact's date
 _COMPUTED_RE: Final = re.compile(r"(?:[−–+-]|\bminus|\bplus)\s*\d{1,3}\s*=\s*$", re.IGNORECASE)
+# A year of another calendar given beside the Gregorian one ("1394 in the Iranian calendar"): no fact's date
+_CALENDAR_RE: Final = re.compile(r"\s+(?:in|of)\s+the\s+(?:[A-Z][\w-]*\s+){1,2}calendar\b")
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
@@ -496,6 +508,7 @@ def attribute(
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     all_dates = _without_sums(text, all_dates)
+    all_dates = [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)]  # "2015 (1394 in the Iranian calendar)"
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -572,11 +585,15 @@ def _named(
         index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
     known = _known_keys(known_words)
+    found = index.find(text, toks)
     mentions = [
         m
-        for m in index.find(text, toks)
-        if not _qualifies_office(text, m, owners, known) and not _question_noun(text, m, owners, known)
+        for m in found
+        if not _qualifies_office(text, m, owners, known)
+        and not _question_noun(text, m, owners, known)
+        and not _office_of_fact(text, m, found, owners)
     ]
+    mentions = [_head_of_fact(text, m, owners) for m in mentions]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
 
@@ -620,8 +637,50 @@ def _question_noun(text: str, m: NameMention, owners: Mapping[str, frozenset[int
     return all(t.key in known for t in tokens(named))
 
 
+def _head_of_fact(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
+    """``m`` as the fact's own entity where another entity's name is the first word(s) of one fact label only.
+
+    "joined Bolton in 1998" for the fact's "Bolton Wanderers F.C.", "signed for the Chicago Fire" for "Chicago
+    Fire Soccer Club": the release's town of that name is not what an explanation of the fact dates.
+    """
+    if any(k in owners for k in m.keys):
+        return m
+    head = text[m.begin : m.end].lower() + " "
+    labels = [label for label in owners if label.lower().startswith(head)]
+    return m._replace(keys=frozenset(labels)) if len(labels) == 1 else m
+
+
+_OF_RE: Final = re.compile(r"\s+of\s+(?:the\s+)?")
+
+
+def _office_of_fact(
+    text: str, m: NameMention, found: Sequence[NameMention], owners: Mapping[str, frozenset[int]]
+) -> bool:
+    """Whether ``m`` (another entity) is an office the fact's own entity holds or the head of a fact's own label.
+
+    "Toucas was mayor of Puget-Ville from 1952": an office in lower case before "of" and a name of the fact
+    qualifies that fact, it owns no date. "Healey was a Member of the 52nd Parliament from 1997" for the fact's
+    "Member of the 52nd Parliament of the United Kingdom": the label's words up to one of its "of"s name it.
+    """
+    if any(k in owners for k in m.keys):
+        return False
+    of = _OF_RE.match(text, m.end)
+    if of is None:
+        return False
+    if text[m.begin : m.end].islower() and any(n.begin == of.end() and n.keys & owners.keys() for n in found):
+        return True
+    low = text[m.begin :].lower()
+    for label in owners:
+        parts = label.lower().split(" of ")
+        for k in range(2, len(parts)):
+            head = " of ".join(parts[:k])
+            if low.startswith(head) and not low[len(head) : len(head) + 1].isalnum():
+                return True
+    return False
+
+
 _ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
-_NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off", re.IGNORECASE)
+_NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
 
@@ -861,7 +920,8 @@ def _unknown_names(
     Another team, title or place the release does not list. A sentence's first word, months, weekdays and
     ``known`` are none.
     """
-    skip = {w.lower() for w in known} | _NOT_NAMES
+    skip = {w.lower() for w in known} | _NOT_NAMES | _initials(list(known))
+    agents = _agents(masked)
     firsts = set()
     for b, e in sentences:
         m = re.search(r"[A-Za-z]", masked[b:e])
@@ -875,12 +935,37 @@ def _unknown_names(
             or w in skip
             or w.rstrip(".") in _MONTH_WORDS
             or masked[m.start() - 1 : m.start()] == ":"
+            or m.start() in agents
         ):
             continue
         if any(d.begin <= m.start() < d.end for d in dates):
             continue
         out.append(m.start())
     return out
+
+
+def _initials(words: Sequence[str]) -> set[str]:
+    """The initials of two or three capitalised words in a row of the question ("pm" of "Prime Minister")."""
+    out = set()
+    for i in range(len(words)):
+        for k in (2, 3):
+            run = words[i : i + k]
+            if len(run) == k and all(w[:1].isupper() for w in run):
+                out.add("".join(w[0] for w in run).lower())
+    return out
+
+
+# The agent of an election or appointment ("elected PM by the National Assembly", "appointed by the Senate"):
+# the body that chose, no owner of the date.
+_AGENT_RE: Final = re.compile(
+    r"\b(?:elected|re-elected|appointed|nominated|chosen|named|confirmed|approved)\b[^.;,\n]{0,30}?\bby\s+(?:the\s+)?"
+    r"((?:[A-Z][\w'’-]*\s*)+)"
+)
+
+
+def _agents(masked: str) -> set[int]:
+    """Offsets of the capitalised words that name the agent of an election or appointment."""
+    return {m.start(1) + w.start() for m in _AGENT_RE.finditer(masked) for w in _CAPITAL_RE.finditer(m.group(1))}
 
 
 # "on loan from Y", "on the death of Y": not the date's owner; "part of Y" names the fact's other end
@@ -1102,13 +1187,20 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False
-    cues = _role_words(before)
+    after_cues = _role_words(after)
+    if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
+        return after_cues[0][1], other_term, False
+    cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
     if cues:
         return cues[-1][1], other_term, False
-    cues = _role_words(after)
-    if cues:
-        return cues[0][1], other_term, False
+    if after_cues:
+        return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
+
+
+def _verb_final(span: str, at: int) -> bool:
+    """Whether the cue at ``at`` of ``span`` is a verb that closes its clause (:data:`_VERB_FINAL_START`)."""
+    return span[at:].lower().startswith((*_VERB_FINAL_START, *_VERB_FINAL_END))
 
 
 def _readings(
@@ -1229,7 +1321,7 @@ def judge_refs(
     gold: dict[tuple[int, str], list[TimePoint]] = {}
     for which, value, fi in refs:
         gold.setdefault((fi, which), []).append(value)
-    contradicted = _against_data(readings, facts, granularity)
+    contradicted = _against_data(readings, facts, granularity) or _joins_spells(readings, facts, granularity)
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
@@ -1277,6 +1369,47 @@ def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
         if known and all(_differs(r.value, v, granularity) for v in known):
             return True
+    return False
+
+
+def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
+    """Whether one range stated firmly for a fact runs from one spell's start to another spell's end across a gap.
+
+    "played for Cerro from 2004 to 2007" where the data has him there in 2004 and again from 2006 to 2007:
+    each end is some spell's, the range is none. Spells that follow on (the next starts at most a year after
+    the last ended) join into one range.
+    """
+    by_range: dict[tuple[int, int], dict[str, TimePoint]] = {}
+    for r in readings:
+        if r.firm and not r.carried and len(r.facts) == 1 and r.role in ("start", "end"):
+            (fi,) = r.facts
+            by_range.setdefault((r.begin, fi), {})[r.role] = r.value
+    for (_, fi), ends in by_range.items():
+        if "start" not in ends or "end" not in ends or not 0 <= fi < len(facts) or len(facts[fi].spells) < 2:
+            continue
+        spells = facts[fi].spells
+        if any(a is None or b is None for a, b in spells):
+            continue  # an open or unknown end: the spells' gaps are not known
+        chain = sorted(((a, b) for a, b in spells if a is not None and b is not None), key=lambda s: s[0].first_day())
+        if not _chain_covers(chain, ends["start"], ends["end"], granularity):
+            return True
+    return False
+
+
+def _chain_covers(
+    chain: Sequence[tuple[TimePoint, TimePoint]], start: TimePoint, end: TimePoint, granularity: Granularity
+) -> bool:
+    """Whether spells (sorted by start) that follow on from one starting at ``start`` reach one ending at ``end``."""
+    for i, (a, b) in enumerate(chain):
+        if not _same(start, a, granularity):
+            continue
+        last = b
+        for a2, b2 in chain[i:]:
+            if a2.year > last.year + 1:
+                break  # a gap of more than a year: the range would join two spells
+            last = b2 if b2.last_day() > last.last_day() else last
+            if _same(end, b2, granularity):
+                return True
     return False
 
 

@@ -185,8 +185,9 @@ def cites(
 def _fact_ref(t: Triple, table: bool, q: Question) -> FactRef:
     ents = (t.o,) if table else tuple(e for e in dict.fromkeys((t.s, t.o)) if e)
     event = not table and t.t_start is not None and t.t_end == t.t_start
-    starts, ends = _data_times(_spells(q, [t]))
-    return FactRef(ents, event, open_end=t.t_end is None, starts=starts, ends=ends)
+    rows = _spells(q, [t])
+    starts, ends = _data_times(rows)
+    return FactRef(ents, event, open_end=t.t_end is None, starts=starts, ends=ends, spells=_data_spells(rows))
 
 
 def _spells(q: Question, rows: Sequence[Triple]) -> list[Triple]:
@@ -206,6 +207,11 @@ def _data_times(rows: Iterable[Triple]) -> tuple[tuple[TimePoint, ...], tuple[Ti
     return starts, ends
 
 
+def _data_spells(rows: Iterable[Triple]) -> tuple[tuple[TimePoint | None, TimePoint | None], ...]:
+    """The data's ``(start, end)`` of each of ``rows`` (one spell, one term)."""
+    return tuple(dict.fromkeys((_pt(t.t_start), _pt(t.t_end)) for t in rows))
+
+
 def ref_facts(
     q: Question, refs: Sequence[TimeRef] | None = None
 ) -> tuple[list[FactRef], list[tuple[str, TimePoint, int]]]:
@@ -219,7 +225,12 @@ def ref_facts(
     table = q.source == "table" or any("answer" in r for r in q.time_refs)
     refs = gold_time_refs(q) if refs is None else refs
     if table:
-        facts = [FactRef((a,), starts=se[0], ends=se[1]) for a in q.answers for se in [_data_times(_held(q, a))]]
+        facts = [
+            FactRef((a,), starts=se[0], ends=se[1], spells=_data_spells(held))
+            for a in q.answers
+            for held in [_held(q, a)]
+            for se in [_data_times(held)]
+        ]
         if not q.time_refs:
             return facts, [(ref.which, ref.value, 0) for ref in refs]
         # each answer's own references, read from the question: two holders' equal dates (one ended the
@@ -242,8 +253,10 @@ def ref_facts(
         anchor_i = len(facts)
         ents = tuple(dict.fromkeys(e for t in q.S_anchor for e in (t.s, t.o) if e))
         event = all(t.t_start is not None and t.t_end == t.t_start for t in q.S_anchor)
-        starts, ends = _data_times(_spells(q, q.S_anchor))
-        facts.append(FactRef(ents, event, open_end=all(t.t_end is None for t in q.S_anchor), starts=starts, ends=ends))
+        rows = _spells(q, q.S_anchor)
+        starts, ends = _data_times(rows)
+        open_end = all(t.t_end is None for t in q.S_anchor)
+        facts.append(FactRef(ents, event, open_end=open_end, starts=starts, ends=ends, spells=_data_spells(rows)))
     if not facts:  # no S*: the answer itself is what the dates are about
         facts = [FactRef(tuple(q.answers))]
     out = []

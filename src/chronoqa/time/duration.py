@@ -48,10 +48,12 @@ _WORDS: Final = (
     "nineteen",
     "twenty",
 )
-# English, then German, French, Spanish, Italian, Portuguese, Polish and Russian ("31 Jahre", "4 años", "3 лет")
+# English, then German, French, Spanish, Italian, Portuguese, Polish and Russian ("31 Jahre", "4 años", "3 лет"),
+# then Dutch, Turkish and Hungarian years ("3 jaar", "3 yıl", "3 év")
 _UNIT_WORDS: Final = {
     Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade", "jahre", "jahren", "jahr", "ans", "années",
-                       "année", "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет"),
+                       "année", "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет",
+                       "jaar", "yıl", "yil", "év"),
     Granularity.MONTH: ("months", "month", "mos", "mo", "monate", "monaten", "monat", "mois", "meses", "mes", "mesi",
                         "mese", "miesięcy", "месяцев", "месяца", "месяц"),
     Granularity.DAY: ("days", "day", "tage", "tagen", "tag", "jours", "jour", "días", "dias", "día", "giorni",
@@ -72,7 +74,9 @@ _FOREIGN_WORDS: Final = {
     "zehn": 10, "dix": 10, "diez": 10, "dieci": 10, "dez": 10,
 }  # fmt: skip
 _NUMBER: Final = (
-    r"(\d+(?:\.\d+)?|" + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True)) + r"|a|an|one and a half)"
+    r"(\d+(?:\.\d+)?|"
+    + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True))
+    + r"|a|an|one and a half|half an?|a couple of)"
 )
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
@@ -131,6 +135,10 @@ def _number(word: str) -> float:
         return 1.0
     if w == "one and a half":
         return 1.5
+    if w.startswith("half"):  # "half a decade": five years
+        return 0.5
+    if w.startswith("a couple"):  # "a couple of years": two
+        return 2.0
     if w in _WORDS:
         return float(_WORDS.index(w))
     if w in _FOREIGN_WORDS:

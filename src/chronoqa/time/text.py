@@ -872,17 +872,38 @@ _FOREIGN_TO_RE: Final = re.compile(rf"(?<=\d)\s+(?:a|à|au|al)\s+{_NEXT_DATE}", 
 # "2008 года", "1918 году": the Russian word "year" after a year, left out ("с 1893 по 1928 год" is a range)
 _RU_YEAR_WORD_RE: Final = re.compile(r"(?<=\d{4})\s+(?:год(?:а|у)?|г\.)(?!\w)", re.IGNORECASE)
 # "2013年", "2013年3月5日", "2013년 3월 5일": Chinese, Japanese and Korean dates, year first
-_CJK_DATE_RE: Final = re.compile(r"(?P<y>\d{4})\s*[年년](?:\s*(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일])?)?")
+_CJK_DATE_RE: Final = re.compile(
+    r"(?P<y>\d{4})\s*[年년](?:\s*(?P<m>\d{1,2})\s*[月월](?:\s*(?P<d>\d{1,2})\s*[日일])?)?"
+    r"(?:\s*(?P<from>から)|\s*(?P<until>まで|為止|为止))?"  # Japanese "from" and "until", Chinese "until" after
+)
 _MONTH_NAMES: Final = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
                        "October", "November", "December")  # fmt: skip
 
 
 def _cjk_date(m: re.Match[str]) -> str:
     month = int(m.group("m")) if m.group("m") else 0
+    bound = "from " if m.group("from") else ("until " if m.group("until") else "")
     if not 1 <= month <= 12:
-        return f" {m.group('y')} "
+        return f" {bound}{m.group('y')} "
     day = f"{int(m.group('d'))} " if m.group("d") else ""
-    return f" {day}{_MONTH_NAMES[month - 1]} {m.group('y')} "
+    return f" {bound}{day}{_MONTH_NAMES[month - 1]} {m.group('y')} "
+
+
+# Years with a case ending or a postposition (Turkish, Hungarian): "2002'de", "2011-ben" (in); "2013-ig", "2005'e
+# kadar" (until); "2011-től", "2002'den" (from). Chinese bound words before a year: "直至2001年" (until), "從1994年"
+# (from); the Japanese ones after a date ("1982年から", "1994年まで") are read with the date (:data:`_CJK_DATE_RE`).
+_SUFFIX_IN_RE: Final = re.compile(r"(?<!\d)(\d{4})(?:['’](?:de|da|te|ta)|-(?:ben|ban))(?!\w)")
+_SUFFIX_UNTIL_RE: Final = re.compile(r"(?<!\d)(\d{4})(?:['’](?:e|a|ye|ya)\s+kadar|-ig)(?!\w)")
+_SUFFIX_FROM_RE: Final = re.compile(r"(?<!\d)(\d{4})(?:['’](?:den|dan|ten|tan)|-(?:től|tól))(?!\w)")
+_CJK_BOUND_RE: Final = re.compile(r"(?:(?P<until>直至|直到|至|到)|(?P<from>從|从|自))\s*(?=\d{4})")
+
+
+def _suffixed_years(text: str) -> str:
+    """``text`` with the years of :data:`_SUFFIX_IN_RE` and its kin written with English bound words."""
+    out = _SUFFIX_IN_RE.sub(r"in \1", text)
+    out = _SUFFIX_UNTIL_RE.sub(r"until \1 ", out)
+    out = _SUFFIX_FROM_RE.sub(r"from \1 ", out)
+    return _CJK_BOUND_RE.sub(lambda m: " until " if m.group("until") else " from ", out)
 
 
 def english_dates(text: str) -> str:
@@ -901,6 +922,7 @@ def english_dates(text: str) -> str:
     out = _FOREIGN_DATE_RE.sub(date, _RU_YEAR_WORD_RE.sub("", text) if "г" in text else text)
     if "年" in out or "년" in out:
         out = _CJK_DATE_RE.sub(_cjk_date, out)
+    out = _suffixed_years(out)
     out = _FOREIGN_SINCE_RE.sub("since ", out)
     out = _FOREIGN_FROM_RE.sub("from ", out)
     out = _FOREIGN_TO_RE.sub(" until ", out)
