@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -119,7 +121,16 @@ def _expected_synthetic_row(data: SyntheticFacts, i: int) -> tuple[object, ...]:
 
 
 def test_synthetic_graph_loads_from_its_columns() -> None:
-    data = generate(n_facts=4000, seed=2, p_day=0.4)
+    made = generate(n_facts=4000, seed=2, p_day=0.4)
+    # the generator states both ends at one granularity and never reverses a span: mix the granularities
+    # (every third end by its year alone) and reverse every fifth fact's span (its end a year before its start)
+    coarse, back = np.arange(len(made)) % 3 == 0, np.arange(len(made)) % 5 == 0
+    data = replace(
+        made,
+        end_month=np.where(coarse, 0, made.end_month).astype(np.int8),
+        end_day=np.where(coarse, 0, made.end_day).astype(np.int8),
+        end_year=np.where(back & made.has_start & made.has_end, made.start_year - 1, made.end_year).astype(np.int32),
+    )
     assert isinstance(data.to_graph().facts, FactColumns)  # the columnar path, no Fact per row
     with FactStore.from_graph(data.to_graph()) as store:
         assert store.execute("SELECT * FROM facts ORDER BY id") == [
