@@ -20,7 +20,8 @@ with ``t_first``/``t_last`` the first/last day ``t`` covers (the tests check thi
 on YAGO11k). One corner differs: ``reversed`` is judged at the fact's own granularity, while
 ``valid_at`` judges it at the query's, so a fact stated ``2016-12 .. 2016-03`` is excluded here but
 counts as possibly valid in the year 2016 there (no such fact in YAGO11k or Wikidata12k).
-Loading goes through Arrow (no row-by-row inserts). :meth:`FactStore.cached` builds a store once per
+Loading reads the graph's columns (:class:`~chronoqa.records.FactColumns`, one conversion per distinct
+date) into Arrow tables (no row-by-row inserts). :meth:`FactStore.cached` builds a store once per
 cache key (e.g. the source files' checksums) into a DuckDB file and reopens it read-only afterwards.
 
 DuckDB 2.x: results are always fully consumed (:meth:`FactStore.execute` returns a list), so the
