@@ -6,7 +6,12 @@ Cases: YAGO11k and Wikidata12k (needs CHRONOQA_MIRROR) and a 1M-fact synthetic g
 temporary folder first, each read by chronoqa and by a peer (DuckDB's ``read_csv``, pyarrow's CSV
 reader) that only tokenises the same file, with no time parsing or checks.
 
-Run: ``python benchmarks/bench_load.py [--facts 1000000] [--repeat 1]``; results go to
+``cpu_s`` is the timed work's CPU time (the child's), ``proc_cpu_s`` the whole child process's (imports
+included), read by the parent. ``--before DIR`` also runs the fact-store build cases (not the cached ones: they
+share the cache file) with another checkout's ``benchmarks/bench_load.py`` and ``src`` (e.g. ``main``): rows
+marked ``before``, compared by ``proc_cpu_s`` (that checkout's script may not report ``cpu_s``).
+
+Run: ``python benchmarks/bench_load.py [--facts 1000000] [--repeat 1] [--before DIR]``; results go to
 ``benchmarks/results/load.json``.
 """
 
@@ -16,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -75,7 +81,7 @@ def case_store_from_synthetic(n: str) -> int:
     from chronoqa.sources.synthetic import generate
     from chronoqa.store import FactStore
 
-    with FactStore.from_synthetic(generate(n_facts=int(n), seed=0)) as store:
+    with FactStore.from_graph(generate(n_facts=int(n), seed=0).to_graph()) as store:
         return len(store)
 
 
@@ -103,22 +109,32 @@ def child(case: str, arg: str) -> None:
         importlib.import_module(module)  # imports are not part of the measurement
 
     base = rss_mb()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     n = CASES[case](arg)
-    seconds = time.perf_counter() - t0
-    print(json.dumps({"rows": n, "seconds": seconds, "peak_rss_mb": peak_mb(), "rss_delta_mb": peak_mb() - base}))
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    peak = peak_mb()
+    print(json.dumps({"rows": n, "seconds": seconds, "cpu_s": cpu, "peak_rss_mb": peak, "rss_delta_mb": peak - base}))
 
 
 # -- driver ------------------------------------------------------------------------------------------
 
 
-def run_case(case: str, arg: str, repeat: int) -> dict[str, Any]:
+def run_case(case: str, arg: str, repeat: int, checkout: Path | None = None) -> dict[str, Any]:
+    """Best of ``repeat`` child runs of ``case``; with ``checkout``, that checkout's script and ``src``."""
+    script, env = __file__, dict(os.environ)
+    if checkout is not None:
+        script = str(checkout / "benchmarks" / "bench_load.py")
+        env["PYTHONPATH"] = str(checkout / "src")
     runs = []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(
-            [sys.executable, __file__, "--child", case, arg], check=True, capture_output=True, text=True
+            [sys.executable, script, "--child", case, arg], check=True, capture_output=True, text=True, env=env
         ).stdout
-        runs.append(json.loads(out.strip().splitlines()[-1]))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        run = json.loads(out.strip().splitlines()[-1])
+        run["proc_cpu_s"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        runs.append(run)
     best = min(runs, key=lambda r: r["seconds"])
     return {"case": case, **best, "repeat": repeat}
 
@@ -127,6 +143,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--facts", type=int, default=1_000_000, help="synthetic graph size")
     parser.add_argument("--repeat", type=int, default=1, help="runs per case (best time kept)")
+    parser.add_argument("--before", type=Path, help="another checkout whose fact-store cases run beside these")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -141,12 +158,17 @@ def main() -> None:
     results: list[dict[str, Any]] = []
 
     def record(dataset: str, reader: str, case: str, arg: str, note: str = "") -> None:
-        r = run_case(case, arg, args.repeat)
-        r.update(dataset=dataset, reader=reader, note=note)
+        if args.before is not None and case in ("store_from_hyte", "store_from_synthetic"):  # not the cache: shared
+            run(dataset, f"before: {reader}", case, arg, note, args.before)
+        run(dataset, reader, case, arg, note, None)
+
+    def run(dataset: str, reader: str, case: str, arg: str, note: str, checkout: Path | None) -> None:
+        r = run_case(case, arg, args.repeat, checkout)
+        r.update(dataset=dataset, reader=reader, note=note, checkout="before" if checkout else "this")
         r["facts_per_s"] = round(r["rows"] / r["seconds"]) if r["seconds"] else None
         results.append(r)
         print(
-            f"{dataset:<14} {reader:<34} {r['rows']:>9,} rows {r['seconds']:>7.2f} s "
+            f"{dataset:<14} {reader:<42} {r['rows']:>9,} rows {r['seconds']:>7.2f} s cpu {r['proc_cpu_s']:>6.2f} s "
             f"peak {r['peak_rss_mb']:>7.1f} MB (+{r['rss_delta_mb']:.1f})",
             flush=True,
         )
@@ -176,7 +198,7 @@ def main() -> None:
         record(label, "chronoqa read_hyte", "read_hyte", folder)
         record(label, "chronoqa read_quintuples (CSV)", "read_quintuples", str(Path(tmp) / "q.csv"))
         record(label, "chronoqa read_hyte + FactStore", "store_from_hyte", folder)
-        record(label, "chronoqa FactStore.from_synthetic", "store_from_synthetic", str(n), "generate + bulk load")
+        record(label, "chronoqa generate + FactStore", "store_from_synthetic", str(n), "generate + load")
         record(label, "chronoqa FactStore.cached (build)", "store_cached_open", folder, "first use builds the file")
         record(label, "chronoqa FactStore.cached (reopen)", "store_cached_open", folder, "later uses open it")
         record(label, "peer: duckdb read_csv (no parsing)", "duckdb_read_csv", folder, "tokenise only")

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import datetime
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pytest
 
-from chronoqa.records import Fact, TemporalGraph
+from chronoqa.records import Fact, FactColumns, TemporalGraph
 from chronoqa.sources.hyte import read_hyte
-from chronoqa.sources.synthetic import generate
+from chronoqa.sources.synthetic import SyntheticFacts, generate
 from chronoqa.store import FactStore, cache_key
 from chronoqa.time import TimePoint, valid_at
 
@@ -93,13 +96,61 @@ def test_store_file_and_cache(tmp_path: Path) -> None:
         FactStore.from_graph(tiny_graph(), s1.path)
 
 
-def test_synthetic_bulk_path_equals_graph_path() -> None:
-    data = generate(n_facts=5000, seed=2)
-    with FactStore.from_synthetic(data) as fast, FactStore.from_graph(data.to_graph()) as slow:
-        q = "SELECT * FROM facts ORDER BY id"
-        assert fast.execute(q) == slow.execute(q)
-        q = "SELECT id, facts FROM relations WHERE facts > 0 ORDER BY id"
-        assert fast.execute(q) == slow.execute(q)
+def _expected_synthetic_row(data: SyntheticFacts, i: int) -> tuple[object, ...]:
+    """The facts-table row of synthetic fact ``i`` worked out from the raw arrays with ``datetime`` alone."""
+    ends = []
+    for which in ("start", "end"):
+        if not getattr(data, f"has_{which}")[i]:
+            ends.append((None, None, None, None))
+            continue
+        y, m, d = (int(getattr(data, f"{which}_{f}")[i]) for f in ("year", "month", "day"))
+        if d:  # the generator states a day with its month, or neither
+            ends.append((f"{y:04d}-{m:02d}-{d:02d}", day(y, m, d), day(y, m, d), 3))
+        else:
+            ends.append((f"{y:04d}", day(y, 1, 1), day(y, 12, 31), 1))
+    (t_start, slo, shi, sg), (t_end, elo, ehi, eg) = ends
+    known = [g for g in (sg, eg) if g is not None]
+    gran = {1: "year", 3: "day"}[min(known)] if known else None
+    if sg is None or eg is None:
+        rev = False
+    elif sg == eg == 3:
+        rev = slo > ehi
+    else:  # compared at the coarser end: by year
+        rev = int(data.start_year[i]) > int(data.end_year[i])
+    return (i, f"E{data.s[i]}", f"R{data.r[i]}", f"E{data.o[i]}", t_start, t_end, slo, shi, elo, ehi, gran, rev, i + 1)
+
+
+def test_synthetic_graph_loads_from_its_columns() -> None:
+    made = generate(n_facts=4000, seed=2, p_day=0.4)
+    # the generator states both ends at one granularity and never reverses a span: mix the granularities
+    # (every third end by its year alone) and reverse every fifth fact's span (its end a year before its start)
+    coarse, back = np.arange(len(made)) % 3 == 0, np.arange(len(made)) % 5 == 0
+    data = replace(
+        made,
+        end_month=np.where(coarse, 0, made.end_month).astype(np.int8),
+        end_day=np.where(coarse, 0, made.end_day).astype(np.int8),
+        end_year=np.where(back & made.has_start & made.has_end, made.start_year - 1, made.end_year).astype(np.int32),
+    )
+    assert isinstance(data.to_graph().facts, FactColumns)  # the columnar path, no Fact per row
+    with FactStore.from_graph(data.to_graph()) as store:
+        assert store.execute("SELECT * FROM facts ORDER BY id") == [
+            _expected_synthetic_row(data, i) for i in range(len(data))
+        ]
+        counts = Counter(f"R{r}" for r in data.r.tolist())
+        assert store.execute("SELECT id, label, facts FROM relations ORDER BY id") == [
+            (r, r, counts[r]) for r in sorted(counts)
+        ]
+        used = sorted({f"E{e}" for e in (*data.s.tolist(), *data.o.tolist())})
+        assert store.execute("SELECT id, label FROM entities ORDER BY id") == [(e, e) for e in used]
+
+
+def test_fact_objects_and_columns_give_one_store() -> None:
+    g = tiny_graph()
+    columns = TemporalGraph(g.name, FactColumns.from_facts(g.facts), g.entity_labels, g.relation_labels)
+    with FactStore.from_graph(g) as objects, FactStore.from_graph(columns) as cols:
+        for table in ("facts", "entities", "relations"):
+            q = f"SELECT * FROM {table} ORDER BY ALL"
+            assert objects.execute(q) == cols.execute(q)
 
 
 def _sql_valid_ids(store: FactStore, t: TimePoint) -> list[int]:

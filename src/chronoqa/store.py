@@ -20,7 +20,8 @@ with ``t_first``/``t_last`` the first/last day ``t`` covers (the tests check thi
 on YAGO11k). One corner differs: ``reversed`` is judged at the fact's own granularity, while
 ``valid_at`` judges it at the query's, so a fact stated ``2016-12 .. 2016-03`` is excluded here but
 counts as possibly valid in the year 2016 there (no such fact in YAGO11k or Wikidata12k).
-Loading goes through Arrow (no row-by-row inserts). :meth:`FactStore.cached` builds a store once per
+Loading reads the graph's columns (:class:`~chronoqa.records.FactColumns`, one conversion per distinct
+date) into Arrow tables (no row-by-row inserts). :meth:`FactStore.cached` builds a store once per
 cache key (e.g. the source files' checksums) into a DuckDB file and reopens it read-only afterwards.
 
 DuckDB 2.x: results are always fully consumed (:meth:`FactStore.execute` returns a list), so the
@@ -44,14 +45,11 @@ import duckdb
 
 from chronoqa._gc import gc_paused
 from chronoqa.paths import cache_dir
-from chronoqa.records import TemporalGraph
-from chronoqa.time import Granularity, Interval, TimePoint, unit_bounds
+from chronoqa.records import FactColumns, TemporalGraph
+from chronoqa.time import Interval, distinct_dates_of
 
 if TYPE_CHECKING:
-    import numpy as np
     import pyarrow as pa
-
-    from chronoqa.sources.synthetic import SyntheticFacts
 
 __all__ = ["SCHEMA_VERSION", "FactStore", "cache_key", "graph_to_arrow"]
 
@@ -71,70 +69,33 @@ def cache_key(*parts: object) -> str:
 
 @gc_paused()
 def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
-    """The ``facts``, ``entities`` and ``relations`` tables of ``graph`` as Arrow tables."""
+    """The ``facts``, ``entities`` and ``relations`` tables of ``graph`` as Arrow tables.
+
+    Read from the graph's columns (:class:`~chronoqa.records.FactColumns`; a graph that holds :class:`Fact`
+    objects is turned into columns first), so no Python object is made per fact.
+    """
     import numpy as np
     import pyarrow as pa
 
-    n = len(graph.facts)
-    if n:
-        ids, ss, rs, os_, starts, ends, lines = (list(c) for c in zip(*graph.facts, strict=True))
-    else:
-        ids, ss, rs, os_, starts, ends, lines = [], [], [], [], [], [], []
-    # Distinct point objects, keyed by id(): readers share one TimePoint per distinct time string and
-    # every point stays alive inside ``graph`` while this runs, so ids are not reused; this avoids
-    # hashing a frozen dataclass per fact. Code 0 stands for "no time".
-    by_id: dict[int, TimePoint] = {id(t): t for t in (*starts, *ends) if t is not None}
-    code_of = {k: i for i, k in enumerate(by_id, 1)}
-    points = list(by_id.values())
-    m = len(points) + 1
-    first = np.zeros(m, np.int64)
-    last = np.zeros(m, np.int64)
-    gran_code = np.zeros(m, np.int64)
-    iso = np.empty(m, dtype=object)
-    for i, t in enumerate(points, 1):
-        first[i], last[i], iso[i], gran_code[i] = t.first_day(), t.last_day(), t.isoformat(), int(t.granularity)
-    sc = np.array([0 if t is None else code_of[id(t)] for t in starts], dtype=np.int64)
-    ec = np.array([0 if t is None else code_of[id(t)] for t in ends], dtype=np.int64)
-    has_s, has_e = sc > 0, ec > 0
-    sg, eg = gran_code[sc], gran_code[ec]
-    g = np.where(has_s & has_e, np.minimum(sg, eg), np.maximum(sg, eg))
-    # Interval.is_reversed (the time package's rule), judged once per distinct (start, end) pair
-    pairs, inverse = np.unique(sc * m + ec, return_inverse=True)
-    starts_of, ends_of = (x.tolist() for x in divmod(pairs, m))
-    pair_rev = np.array(
-        [
-            bool(a and b) and Interval(points[a - 1], points[b - 1]).is_reversed()
-            for a, b in zip(starts_of, ends_of, strict=True)
-        ],
-        dtype=bool,
-    )
-    rev = pair_rev[inverse.reshape(-1)] if n else np.zeros(0, dtype=bool)
-    gran_names = np.array([None, "year", "month", "day"], dtype=object)
-    slo, shi, elo, ehi = (
-        pa.array(arr, mask=~mask)
-        for arr, mask in ((first[sc], has_s), (last[sc], has_s), (first[ec], has_e), (last[ec], has_e))
-    )
-    t_start, t_end, gran = iso[sc], iso[ec], gran_names[g]
-    rel_count = Counter(rs)
-    entities = set(ss) | set(os_)
+    cols = FactColumns.from_facts(graph.facts)
+    used = np.unique(np.concatenate([cols.s, cols.o]))
+    entity_names = pa.array(cols.entities, pa.string())
+    relation_names = pa.array(cols.relations, pa.string())
+    rel_count: Counter[str] = Counter()
+    counts = np.bincount(cols.r, minlength=len(cols.relations)) if len(cols) else np.zeros(0, np.int64)
+    for i in np.flatnonzero(counts).tolist():
+        rel_count[cols.relations[i]] += int(counts[i])
     facts = pa.table(
         {
-            "id": pa.array(ids, pa.int64()),
-            "s": pa.array(ss, pa.string()),
-            "r": pa.array(rs, pa.string()),
-            "o": pa.array(os_, pa.string()),
-            "t_start": pa.array(t_start, pa.string()),
-            "t_end": pa.array(t_end, pa.string()),
-            "start_lo": slo,
-            "start_hi": shi,
-            "end_lo": elo,
-            "end_hi": ehi,
-            "granularity": pa.array(gran, pa.string()),
-            "reversed": pa.array(rev, pa.bool_()),
-            "line": pa.array(lines, pa.int64()),
+            "id": pa.array(cols.ids, pa.int64()),
+            "s": entity_names.take(pa.array(cols.s)),
+            "r": relation_names.take(pa.array(cols.r)),
+            "o": entity_names.take(pa.array(cols.o)),
+            **_time_columns(cols),
+            "line": pa.array(cols.lines, pa.int64()),
         }
     )
-    ents = sorted(entities | set(graph.entity_labels))
+    ents = sorted({cols.entities[i] for i in used.tolist()} | set(graph.entity_labels))
     entity_table = pa.table(
         {"id": pa.array(ents, pa.string()), "label": pa.array([graph.entity_label(e) for e in ents], pa.string())}
     )
@@ -147,6 +108,52 @@ def graph_to_arrow(graph: TemporalGraph) -> tuple[pa.Table, pa.Table, pa.Table]:
         }
     )
     return facts, entity_table, relation_table
+
+
+def _time_columns(cols: FactColumns) -> dict[str, pa.Array]:
+    """The time columns of the facts table (see the module docstring), one conversion per distinct date.
+
+    Each distinct date is a :class:`TimePoint` (its ISO text, day span and granularity); ``reversed`` is
+    :meth:`Interval.is_reversed` (the time package's rule), judged once per distinct (start, end) pair.
+    """
+    import numpy as np
+    import pyarrow as pa
+
+    has_s, has_e = cols.has_start, cols.has_end
+    points, (sp, ep) = distinct_dates_of(
+        (cols.start_year, cols.start_month, cols.start_day, has_s), (cols.end_year, cols.end_month, cols.end_day, has_e)
+    )
+    # code 0 stands for "no time", code k for points[k - 1]
+    sc = np.where(has_s, sp.astype(np.int64) + 1, 0)
+    ec = np.where(has_e, ep.astype(np.int64) + 1, 0)
+    m = len(points) + 1
+    first = np.array([0, *(t.first_day() for t in points)], np.int64)
+    last = np.array([0, *(t.last_day() for t in points)], np.int64)
+    gran_code = np.array([0, *(int(t.granularity) for t in points)], np.int64)
+    iso = pa.array([None, *(t.isoformat() for t in points)], pa.string())
+    sg, eg = gran_code[sc], gran_code[ec]
+    g = np.where(has_s & has_e, np.minimum(sg, eg), np.maximum(sg, eg))
+    pairs, inverse = np.unique(sc * m + ec, return_inverse=True)
+    starts_of, ends_of = (x.tolist() for x in divmod(pairs, m))
+    pair_rev = np.array(
+        [
+            bool(a and b) and Interval(points[a - 1], points[b - 1]).is_reversed()
+            for a, b in zip(starts_of, ends_of, strict=True)
+        ],
+        dtype=bool,
+    )
+    rev = pair_rev[inverse.reshape(-1)] if len(cols) else np.zeros(0, dtype=bool)
+    gran_names = pa.array([None, "year", "month", "day"], pa.string())
+    return {
+        "t_start": iso.take(pa.array(sc)),
+        "t_end": iso.take(pa.array(ec)),
+        "start_lo": pa.array(first[sc], mask=~has_s),
+        "start_hi": pa.array(last[sc], mask=~has_s),
+        "end_lo": pa.array(first[ec], mask=~has_e),
+        "end_hi": pa.array(last[ec], mask=~has_e),
+        "granularity": gran_names.take(pa.array(g)),
+        "reversed": pa.array(rev, pa.bool_()),
+    }
 
 
 class FactStore:
@@ -162,48 +169,6 @@ class FactStore:
         """Build a store from a graph, in memory (``path=None``) or into a new DuckDB file."""
         facts, entities, relations = graph_to_arrow(graph)
         return cls._build(facts, entities, relations, graph.name, path, key)
-
-    @classmethod
-    def from_synthetic(
-        cls, data: SyntheticFacts, path: str | Path | None = None, *, name: str = "synthetic"
-    ) -> FactStore:
-        """Build a store straight from synthetic column arrays (vectorised; no Python loop over facts)."""
-        import numpy as np
-        import pyarrow as pa
-
-        arrays = data.to_arrow()
-        slo, shi = _day_spans(data.start_year, data.start_month, data.start_day)
-        elo, ehi = _day_spans(data.end_year, data.end_month, data.end_day)
-        both = data.has_start & data.has_end
-        gran_code = np.minimum(
-            np.where(data.has_start, np.where(data.start_day > 0, 3, 1), 9),
-            np.where(data.has_end, np.where(data.end_day > 0, 3, 1), 9),
-        )
-        gran = pa.array(np.array(["", "year", "month", "day"], dtype=object)[gran_code], pa.string())
-        n = len(data)
-        facts = pa.table(
-            {
-                "id": pa.array(np.arange(n, dtype=np.int64)),
-                "s": arrays["s"],
-                "r": arrays["r"],
-                "o": arrays["o"],
-                "t_start": arrays["start"],
-                "t_end": arrays["end"],
-                "start_lo": pa.array(slo, mask=~data.has_start),
-                "start_hi": pa.array(shi, mask=~data.has_start),
-                "end_lo": pa.array(elo, mask=~data.has_end),
-                "end_hi": pa.array(ehi, mask=~data.has_end),
-                "granularity": gran,
-                "reversed": pa.array(both & (slo > ehi)),
-                "line": pa.array(np.arange(1, n + 1, dtype=np.int64)),
-            }
-        )
-        ent_ids = np.arange(data.n_entities)
-        entities = pa.table({"id": data.names(ent_ids, "E"), "label": data.names(ent_ids, "E")})
-        rel_ids = np.arange(data.n_relations)
-        counts = np.bincount(data.r, minlength=data.n_relations).astype(np.int64)
-        relations = pa.table({"id": data.names(rel_ids, "R"), "label": data.names(rel_ids, "R"), "facts": counts})
-        return cls._build(facts, entities, relations, name, path, "")
 
     @classmethod
     def _build(
@@ -308,9 +273,3 @@ class FactStore:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
-
-
-def _day_spans(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """First and last day number of each ``(year, month, day)`` unit (``0`` = month or day not stated)."""
-    lo, hi, _ = unit_bounds(year, month, day, Granularity.DAY)
-    return lo, hi

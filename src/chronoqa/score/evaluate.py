@@ -503,6 +503,34 @@ def _evaluate_answers(
     return fields, outcomes, trows
 
 
+def _score_answer_files(
+    rel: Release,
+    qs: Sequence[Question],
+    answers: Answers,
+    others: tuple[Answers | None, ParaphraseSource | None, Release | str | Path | None, Answers | None],
+    kw: Mapping[str, Any],
+    stats: _Stats,
+    warnings: list[str],
+    phrasings: Phrasings,
+) -> tuple[dict[str, Any], list[AnswerOutcome], list[TimeRow]]:
+    """The answer fields of the metrics record and the per-question rows of the answers to the original questions.
+
+    In order: the paraphrase sets (:func:`_paraphrase_fields`), the answers to the original questions
+    (:func:`_evaluate_answers`), the memory gap to a twin (:func:`_memory_gap`). ``others`` are
+    :func:`evaluate`'s ``compare_answers``, ``paraphrases``, ``twin`` and ``twin_answers``.
+    """
+    compare_answers, paraphrases, twin, twin_answers = others
+    fields: dict[str, Any] = {}
+    if paraphrases is not None:
+        fields.update(_paraphrase_fields(qs, paraphrases, answers, kw, stats, warnings, phrasings))
+        answers = split_answers(answers, paraphrases)[0]
+    ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
+    fields.update(ans)
+    if twin is not None and twin_answers is not None:
+        fields.update(_memory_gap(qs, (outcomes, trows), twin, twin_answers, kw, stats, warnings))
+    return fields, outcomes, trows
+
+
 def _memory_gap(
     qs: Sequence[Question],
     rows: tuple[list[AnswerOutcome], list[TimeRow]],
@@ -586,7 +614,7 @@ def evaluate(
     ``memory_gap`` compares ``answers`` with them, paired through the twin's ``twin_of.jsonl``.
 
     The steps: check the arguments, open the release, select the scored questions, score the run
-    (:func:`_score_retrieval`), score the answers (:func:`_evaluate_answers`), gather the record.
+    (:func:`_score_retrieval`), score the answers (:func:`_score_answer_files`), gather the record.
     """
     _check_arguments(n_bootstrap, run, compare, answers, compare_answers, (twin, twin_answers))
     rel = _open_release(release)
@@ -607,13 +635,9 @@ def evaluate(
         ents = entities if entities is not None else CorpusEntities(rel.corpus)
         al = aliases if aliases is not None else ents.aliases
         kw = {"entities": ents, "aliases": al, "rule": answer_rule, "judge": judge}
-        if paraphrases is not None:
-            fields.update(_paraphrase_fields(qs, paraphrases, answers, kw, stats, warnings, phrasings))
-            answers = split_answers(answers, paraphrases)[0]
-        ans, outcomes, trows = _evaluate_answers(rel, qs, answers, compare_answers, kw, stats, warnings)
+        others = (compare_answers, paraphrases, twin, twin_answers)
+        ans, outcomes, trows = _score_answer_files(rel, qs, answers, others, kw, stats, warnings, phrasings)
         fields.update(ans)
-        if twin is not None and twin_answers is not None:
-            fields.update(_memory_gap(qs, (outcomes, trows), twin, twin_answers, kw, stats, warnings))
     metrics = EvaluationMetrics(
         n_questions=len(qs), functional_only=functional_only, split=split, seed=seed, n_bootstrap=n_bootstrap,
         confidence=0.95, min_slice=min_slice, validity_mode=validity_mode, warnings=list(warnings), **fields,
