@@ -142,10 +142,7 @@ def expected_hand(q: Question) -> set[str]:
     keys = star_keys(q)
     if REMOVED in keys:
         return {"retired"}
-    if REDATED in keys:
-        asks_end = any(r.get("which") == "end" for r in q.time_refs)
-        if q.answer_type in ("time", "duration") and asks_end:
-            return {"retired"}
+    if REDATED in keys:  # a time or duration answer too: drawn again from the new dates (expected_dated)
         return {"gold_changed", "retired"}
     t = q.t_query_point
     bob_hop = any(k[0] == "<Bob>" and k[1] == "<worksAt>" for k in keys) and q.logical_form.get("anchor") == "<Bob>"
@@ -160,9 +157,9 @@ def test_hand_edits_give_the_expected_classes(hand: dict[str, Path]) -> None:
     for q in old:
         c = changes[q.id]
         assert c.change in expected_hand(q), (q.question, c.change, c.reason)
-        if c.change == "gold_changed":  # the re-dated fact, with its answers kept
+        if c.change == "gold_changed":  # the re-dated fact, its answers kept unless they are its dates
             assert c.facts_redated == ("Gus | playsFor | Reds | 2003..2007 -> 2003..2005",)
-            assert c.old_answers == c.new_answers
+            assert c.old_answers == c.new_answers or q.answer_type in ("time", "duration")
     assert any(c.change == "retired" for c in changes.values())
     new = load_release(hand["new"])
     kept = {q.id for q in old if changes[q.id].change in ("unchanged", "gold_changed")}
@@ -172,6 +169,85 @@ def test_hand_edits_give_the_expected_classes(hand: dict[str, Path]) -> None:
     assert new.manifest["release_version"] == "2.0.0"
     text = (hand["new"] / "CHANGES.md").read_text()
     assert all(f"`{c.id}`" in text for c in changes.values() if c.change == "retired")
+
+
+def expected_dated(q: Question, facts: list[tuple[str, str, str, str, str]]) -> tuple[str, ...] | None:
+    """A time or duration question's gold on ``facts``, worked from the facts list alone (``None``: retired).
+
+    Its answer fact is its chain's final S* fact; it must be the one spell of its (s, r, o). A time answer is the
+    asked year (start or end); a duration the closed spell's length in years, at least one.
+    """
+    last = q.S_star[-1]
+    spells = [f for f in facts if tuple(f"<{x}>" for x in f[:3]) == (last.s_id, last.r_id, last.o_id)]
+    if len(spells) != 1:
+        return None
+    start, end = spells[0][3], spells[0][4]
+    if q.answer_type == "duration":
+        return (f"{int(end) - int(start)} years",) if end and int(end) - int(start) >= 1 else None
+    (which,) = {r["which"] for r in q.time_refs}
+    year = end if which == "end" else start
+    return (year,) if year else None
+
+
+def dated_changes(old: Path, new: Path, facts: list[tuple[str, str, str, str, str]]) -> list[tuple[str, str]]:
+    """(question, what went wrong) for each old time or duration question the refresh re-grounded otherwise."""
+    changes = changes_by_id(new)
+    wrong = []
+    for q in load_release(old).questions:
+        if q.answer_type not in ("time", "duration") or q.operator not in ("interval", "duration"):
+            continue
+        c, want = changes[q.id], expected_dated(q, facts)
+        if want is None and c.change != "retired":
+            wrong.append((q.question, f"{c.change} {c.new_answers}, expected retired"))
+        if want is not None and (c.change == "retired" or c.new_answers != want):
+            wrong.append((q.question, f"{c.change} {c.new_answers} ({c.reason}), expected {want}"))
+        if want is not None and c.change != ("unchanged" if star_keys(q) <= star_keys_of(facts) else "gold_changed"):
+            wrong.append(
+                (q.question, f"{c.change}: its facts {'did not change' if c.change != 'unchanged' else 'did'}")
+            )
+    return wrong
+
+
+def star_keys_of(facts: list[tuple[str, str, str, str, str]]) -> set[tuple[str, str, str, str | None, str | None]]:
+    return {(f"<{s}>", f"<{r}>", f"<{o}>", a or None, b or None) for s, r, o, a, b in facts}
+
+
+def test_redated_time_and_duration_answers_are_regrounded(hand: dict[str, Path]) -> None:
+    """Gus left Reds in 2007, now 2005: "When did Gus leave Reds?" is 2005 and the spell 2 years, not retired."""
+    assert dated_changes(hand["old"], hand["new"], hand_new()) == []
+    changes = changes_by_id(hand["new"])
+    regrounded = [c for c in changes.values() if c.change == "gold_changed" and c.new_answers != c.old_answers]
+    assert {(c.old_answers, c.new_answers) for c in regrounded} == {
+        (("2007",), ("2005",)),
+        (("4 years",), ("2 years",)),
+    }
+    new = {q.id: q for q in load_release(hand["new"]).questions}
+    for c in regrounded:  # the question's record follows its new answer: t_query, time references, logical form
+        q = new[c.id]
+        assert q.answers == c.new_answers and q.logical_form["t_query"] == q.t_query
+        assert {r["value"] for r in q.time_refs} <= {"2003", "2005"}
+
+
+# A second snapshot of the same graph: a spell added to a fact an interval question asks about (no longer unique),
+# and an end no longer known (the year it asks for is gone; the spell is no longer closed).
+SPELL = ("Dan", "playsFor", "Reds", "2012", "2014")
+OPENED = ("Ann", "playsFor", "Blues", "2005", "2008")
+
+
+def test_an_added_spell_or_a_lost_end_retires_the_dated_questions(tmp_path: Path) -> None:
+    old = build_kg(write_facts(tmp_path / "old.tsv", list(HAND)), tmp_path / "old")
+    facts = [(*f[:4], "") if f == OPENED else f for f in HAND] + [SPELL]
+    new_facts = write_facts(tmp_path / "new.tsv", facts)
+    code, _, err = run_cli(["refresh", str(old), "--input", str(new_facts), "--out", str(tmp_path / "new")])
+    assert code == 0, err
+    assert dated_changes(old, tmp_path / "new", facts) == []
+    changes = changes_by_id(tmp_path / "new")
+    qs = {q.id: q for q in load_release(old).questions if q.answer_type in ("time", "duration")}
+    on = {f: [i for i, q in qs.items() if q.S_star[-1].s == f[0] and q.S_star[-1].o == f[2]] for f in (SPELL, OPENED)}
+    assert on[SPELL] and on[OPENED]  # the draw asks about both facts
+    assert all("no longer unique" in changes[i].reason for i in on[SPELL])
+    asks_end = [i for i in on[OPENED] if any(r["which"] == "end" for r in qs[i].time_refs)]
+    assert asks_end and all(changes[i].change == "retired" for i in asks_end)
 
 
 def test_matched_questions_keep_ids_and_negatives_point_into_the_new_corpus(hand: dict[str, Path]) -> None:
