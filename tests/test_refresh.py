@@ -124,6 +124,47 @@ def test_refresh_on_the_same_table_changes_nothing(tmp_path: Path, leaders: dict
     assert_same_release(leaders["old"], tmp_path / "new")
 
 
+def test_table_manifest_records_its_phrase_file_and_a_rebuild_uses_it(tmp_path: Path, leaders: dict[str, Path]) -> None:
+    """Without --phrases, refresh and twin read the phrase file the manifest records, checked by its sha256."""
+    import hashlib
+    import shutil
+
+    from chronoqa.generate.twin import make_twin
+
+    manifest = json.loads((leaders["old"] / "manifest.json").read_text())
+    assert manifest["phrases"] == {"file": str(PHRASES), "sha256": hashlib.sha256(PHRASES.read_bytes()).hexdigest()}
+    refresh(leaders["old"], leaders["d1"], tmp_path / "same")  # no --phrases: the recorded file
+    assert_same_release(leaders["old"], tmp_path / "same")
+    # the twin keeps the phrase file it was built with (the release's, transformed) and records it
+    make_twin(leaders["old"], "rename_entities", tmp_path / "twin", seed=5)
+    given = make_twin(leaders["old"], "rename_entities", tmp_path / "twin-given", seed=5, phrases=PHRASES)
+    assert given["questions"] > 0
+    for name in DATA_FILES:
+        if (tmp_path / "twin" / name).exists():
+            assert (tmp_path / "twin" / name).read_bytes() == (tmp_path / "twin-given" / name).read_bytes(), name
+    twin_manifest = json.loads((tmp_path / "twin" / "manifest.json").read_text())
+    kept = tmp_path / "twin" / "twin_phrases.json"
+    assert twin_manifest["phrases"] == {
+        "file": "twin_phrases.json",
+        "sha256": hashlib.sha256(kept.read_bytes()).hexdigest(),
+    }
+    table = tmp_path / "twin-data" / "dyknow_leaders.csv"  # the twin's table, under its table's name
+    table.parent.mkdir()
+    shutil.copy(tmp_path / "twin" / "twin_table.csv", table)
+    r = refresh(tmp_path / "twin", table, tmp_path / "twin-again")
+    assert r.counts["unchanged"] == len(load_release(tmp_path / "twin").questions)
+    # a release whose recorded phrase file changed since the build: one line naming it, exit 2
+    moved = tmp_path / "moved"
+    shutil.copytree(leaders["old"], moved)
+    edited = tmp_path / "phrases.json"
+    edited.write_text(PHRASES.read_text() + "\n")
+    (moved / "manifest.json").write_text(
+        json.dumps({**manifest, "phrases": {**manifest["phrases"], "file": str(edited)}})
+    )
+    code, _, err = run_cli(["refresh", str(moved), "--input", str(leaders["d1"]), "--out", str(tmp_path / "x")])
+    assert code == 2 and "is not the file the build read" in err and str(edited) in err and "--phrases" in err
+
+
 # -- the hand-edited graph ---------------------------------------------------------------------------------------
 
 

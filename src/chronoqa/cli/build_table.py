@@ -138,6 +138,7 @@ def build_table(
     from chronoqa.artifacts.release import CORPUS_FORMATS
     from chronoqa.artifacts.remote import check_release_target, hold_release_target, publish_release
     from chronoqa.errors import ChronoqaError, UnknownNameError, check_policy
+    from chronoqa.generate.rebuild import table_phrase_record
     from chronoqa.generate.table import TableBuildConfig, build_table_benchmark
 
     if corpus_format not in CORPUS_FORMATS:
@@ -177,6 +178,7 @@ def build_table(
                     sources=inputs.sources,
                     sql_client=client,
                     sql_client_name=sql_to_text or "",
+                    phrase_file=None if phrases is None else table_phrase_record(phrases),
                 )
             where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     except ChronoqaError as exc:
