@@ -100,3 +100,50 @@ def test_run_on_a_refreshed_release_reports_both_golds(tmp_path: Path) -> None:
     assert tg.new_gold.metrics["A"].value == pytest.approx(new_a)
     assert tg.old_gold.metrics["A"].value == pytest.approx(old_a)
     assert "## Two golds: old gold vs new gold" in res.report_md.read_text(encoding="utf-8")
+
+
+def test_closed_book_model_that_remembers_the_real_release_shows_a_memory_gap(tmp_path: Path, mirror: Path) -> None:
+    """A fake closed-book LLM answers from a memory of the real release's questions: A(twin) falls, the gap shows.
+
+    Expected accuracies are worked here by exact match: on the real release it knows every gold; on a
+    year-shifted twin it answers only questions whose wording it has seen, with the gold it remembers.
+    """
+    from chronoqa import datasets
+    from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+    from chronoqa.generate.kg.order import canonical_graph
+    from fake_openai import FakeOpenAI
+
+    kcfg = KGBuildConfig(n_questions=300, seed=0)
+    graph = canonical_graph(datasets.load_graph("yago11k", on_bad_row="skip", as_of=kcfg.as_of_point), kcfg.seed)
+    real = build_kg_benchmark(graph, kcfg, sources={"dataset": "yago11k"}).write(tmp_path / "real")
+    memory = {q.question: q.answers[0] for q in load_release(real).questions if len(q.answers) == 1}
+
+    def reply(n: int, payload: dict[str, object]) -> tuple[int, str, dict[str, str]]:
+        content = str(payload["messages"][-1]["content"])  # type: ignore[index]
+        seen = max((t for t in memory if t in content), key=len, default=None)
+        return 200, f"Answer: {memory[seen] if seen else 'I do not know'}\nExplanation: from memory.", {}
+
+    toml = tmp_path / "run.toml"
+    toml.write_text('[twin]\nkind = "shift_years"\nyears = 28\n')
+    with FakeOpenAI(reply) as srv:
+        cfg = load_config(toml, bench=str(real), out=str(tmp_path / "run"), retrievers="", controls="",
+                          baselines="", llm=f"llm(model=fake,base_url={srv.base_url})", protocols="closed_book@1",
+                          n_bootstrap=200)  # fmt: skip
+        res = run_pipeline(cfg)
+    (row,) = res.summary.answers
+    gap = row.memory_gap
+    assert gap is not None
+    twin = load_release(tmp_path / "run" / "twin" / "release")
+    by_id = {q.id: q for q in load_release(real).questions}
+    pairs = [(by_id[s], t) for t, s in sorted(read_twin_pairs(twin.path).items()) if by_id[s].split == "test"]
+    twin_q = {q.id: q for q in twin.questions}
+    pairs = [(a, twin_q[b]) for a, b in pairs if b in twin_q]
+    right_real = [memory.get(a.question) in a.answers for a, _ in pairs]
+    right_twin = [memory.get(b.question) in b.answers for _, b in pairs]
+    assert gap.twin.paired == len(pairs)
+    assert gap.all.a == pytest.approx(sum(right_real) / len(pairs), abs=0.02)
+    assert gap.all.b == pytest.approx(sum(right_twin) / len(pairs), abs=0.02)
+    assert sum(right_twin) < sum(right_real)  # the twin's dated wordings are not in its memory
+    assert gap.all.diff is not None and gap.all.ci_low is not None and gap.all.ci_low > 0  # the gap is not noise
+    md = res.report_md.read_text(encoding="utf-8")
+    assert f"| {gap.all.diff:+.3f} [{gap.all.ci_low:+.3f}, " in md.replace("\\", "")

@@ -224,14 +224,11 @@ def two_gold_table(summary: Summary) -> tuple[list[str], list[list[str]], list[s
         tg = r.two_gold
         if tg is None:
             continue
-        for m in _GOLD_METRICS:
-            old, new = tg.old_gold.get(m), tg.new_gold.get(m)
-            if old is None or new is None:
-                continue
+        shown = [(m, o, n) for m in _GOLD_METRICS if (o := tg.old_gold.get(m)) and (n := tg.new_gold.get(m))]
+        for i, (m, old, new) in enumerate(shown):
             diff = None if old.value is None or new.value is None else new.value - old.value
-            first = m == _GOLD_METRICS[0]
             cells = [fmt_ci(ShownCI.of(old)), fmt_ci(ShownCI.of(new)), "–" if diff is None else f"{diff:+.3f}"]
-            rows.append([_ans_name(r) if first else "", m, *cells, f"{new.n:,}"])
+            rows.append([_ans_name(r) if i == 0 else "", m, *cells, f"{new.n:,}"])
         notes.append(
             f"{_ans_name(r)}: {tg.answered:,} answers to the {tg.n_questions:,} carried questions; "
             f"{tg.retired_answers_dropped:,} answers to retired questions not scored"
