@@ -173,14 +173,14 @@ def _slice_rows(rows: Sequence[Row], metric: str) -> tuple[list[str], list[list[
     return header, body
 
 
-_GAP_COLS = ("answerer", "family", "paired", "A real", "A twin", "gap", "p")
-_GOLD_COLS = ("answerer", "metric", "old gold", "new gold", "new − old", "n")
+_GAP_COLS = ("answerer", "family", "paired", "A real", "A twin", "gap", "p (paired)")
+_GOLD_COLS = ("answerer", "score", "old gold", "new gold", "new − old", "n carried")
 _GOLD_METRICS = ("A", "A_strict", "outdated_rate")
 _GAP_NOTE = (
     "The same answerer on the release and on its counterfactual twin (the same questions with shifted dates, "
     "invented names or permuted holders), paired question by question: the gap is the part of A that comes from "
-    "memory, not from reading. 95% paired bootstrap CI; p: paired test. A family (operator) is shown when it has "
-    "at least {min_slice} paired questions."
+    "memory, not from reading. 95% paired bootstrap CI and the paired test's p. A family (operator) is shown when "
+    "it has at least {min_slice} paired questions."
 )
 _GOLD_NOTE = (
     "A refreshed release: the same answers on the questions it carried over (unchanged and gold-changed), scored "
