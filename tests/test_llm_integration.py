@@ -253,3 +253,38 @@ def test_llm_paraphraser_real_llm_check_and_cache(server: str, tmp_path: Path) -
     again = LLMParaphraser.from_spec(spec, tmp_path / "cache")
     assert paraphrase_questions(qs, again, 3).records == res.records
     assert again.stats["http_calls"] == 0 and again.stats["cache_hits"] == len(qs)
+
+
+def test_closed_book_memory_gap_with_smollm2_in_the_report(server: str, tmp_path: Path, mirror: Path) -> None:
+    """`chronoqa run` with [twin]: SmolLM2 closed-book on a YAGO11k release and its year-shifted twin.
+
+    Plumbing, not accuracy: the twin is answered, the report's memory-gap section shows the gap with its CI, and
+    A(real) is the share the run's own verdicts count right on the questions with a twin.
+    """
+    from chronoqa import datasets
+    from chronoqa.artifacts.metrics import read_verdicts
+    from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
+    from chronoqa.generate.kg.order import canonical_graph
+    from chronoqa.generate.twin import read_twin_pairs
+    from chronoqa.pipeline.config import load_config
+    from chronoqa.pipeline.run import run_pipeline
+
+    kcfg = KGBuildConfig(n_questions=150, seed=0)
+    graph = canonical_graph(datasets.load_graph("yago11k", on_bad_row="skip", as_of=kcfg.as_of_point), kcfg.seed)
+    real = build_kg_benchmark(graph, kcfg, sources={"dataset": "yago11k"}).write(tmp_path / "real")
+    toml = tmp_path / "run.toml"
+    toml.write_text('[twin]\nkind = "shift_years"\nyears = 28\n')
+    llm = f"llm(model=smollm2,base_url={server},max_tokens=40,concurrency=2,timeout=120)"
+    cfg = load_config(toml, bench=str(real), out=str(tmp_path / "run"), retrievers="", controls="", baselines="",
+                      llm=llm, protocols="closed_book@1", n_bootstrap=200)  # fmt: skip
+    res = run_pipeline(cfg)
+    (row,) = res.summary.answers
+    gap = row.memory_gap
+    assert gap is not None and gap.all.ci_low is not None and gap.all.ci_high is not None
+    paired = set(read_twin_pairs(tmp_path / "run" / "twin" / "release").values())
+    verdicts = read_verdicts(tmp_path / "run" / "evaluate", "answers", row.name)
+    right = [v.A for v in verdicts if v.qid in paired]
+    assert gap.twin.paired == len(right) > 0
+    assert gap.all.a == pytest.approx(sum(right) / len(right))
+    md = res.report_md.read_text(encoding="utf-8").replace("\\", "")
+    assert "## Memory gap: A(real) − A(twin)" in md and f"[{gap.all.ci_low:+.3f}, {gap.all.ci_high:+.3f}]" in md

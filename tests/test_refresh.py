@@ -124,6 +124,47 @@ def test_refresh_on_the_same_table_changes_nothing(tmp_path: Path, leaders: dict
     assert_same_release(leaders["old"], tmp_path / "new")
 
 
+def test_table_manifest_records_its_phrase_file_and_a_rebuild_uses_it(tmp_path: Path, leaders: dict[str, Path]) -> None:
+    """Without --phrases, refresh and twin read the phrase file the manifest records, checked by its sha256."""
+    import hashlib
+    import shutil
+
+    from chronoqa.generate.twin import make_twin
+
+    manifest = json.loads((leaders["old"] / "manifest.json").read_text())
+    assert manifest["phrases"] == {"file": str(PHRASES), "sha256": hashlib.sha256(PHRASES.read_bytes()).hexdigest()}
+    refresh(leaders["old"], leaders["d1"], tmp_path / "same")  # no --phrases: the recorded file
+    assert_same_release(leaders["old"], tmp_path / "same")
+    # the twin keeps the phrase file it was built with (the release's, transformed) and records it
+    make_twin(leaders["old"], "rename_entities", tmp_path / "twin", seed=5)
+    given = make_twin(leaders["old"], "rename_entities", tmp_path / "twin-given", seed=5, phrases=PHRASES)
+    assert given["questions"] > 0
+    for name in DATA_FILES:
+        if (tmp_path / "twin" / name).exists():
+            assert (tmp_path / "twin" / name).read_bytes() == (tmp_path / "twin-given" / name).read_bytes(), name
+    twin_manifest = json.loads((tmp_path / "twin" / "manifest.json").read_text())
+    kept = tmp_path / "twin" / "twin_phrases.json"
+    assert twin_manifest["phrases"] == {
+        "file": "twin_phrases.json",
+        "sha256": hashlib.sha256(kept.read_bytes()).hexdigest(),
+    }
+    table = tmp_path / "twin-data" / "dyknow_leaders.csv"  # the twin's table, under its table's name
+    table.parent.mkdir()
+    shutil.copy(tmp_path / "twin" / "twin_table.csv", table)
+    r = refresh(tmp_path / "twin", table, tmp_path / "twin-again")
+    assert r.counts["unchanged"] == len(load_release(tmp_path / "twin").questions)
+    # a release whose recorded phrase file changed since the build: one line naming it, exit 2
+    moved = tmp_path / "moved"
+    shutil.copytree(leaders["old"], moved)
+    edited = tmp_path / "phrases.json"
+    edited.write_text(PHRASES.read_text() + "\n")
+    (moved / "manifest.json").write_text(
+        json.dumps({**manifest, "phrases": {**manifest["phrases"], "file": str(edited)}})
+    )
+    code, _, err = run_cli(["refresh", str(moved), "--input", str(leaders["d1"]), "--out", str(tmp_path / "x")])
+    assert code == 2 and "is not the file the build read" in err and str(edited) in err and "--phrases" in err
+
+
 # -- the hand-edited graph ---------------------------------------------------------------------------------------
 
 
@@ -142,10 +183,7 @@ def expected_hand(q: Question) -> set[str]:
     keys = star_keys(q)
     if REMOVED in keys:
         return {"retired"}
-    if REDATED in keys:
-        asks_end = any(r.get("which") == "end" for r in q.time_refs)
-        if q.answer_type in ("time", "duration") and asks_end:
-            return {"retired"}
+    if REDATED in keys:  # a time or duration answer too: drawn again from the new dates (expected_dated)
         return {"gold_changed", "retired"}
     t = q.t_query_point
     bob_hop = any(k[0] == "<Bob>" and k[1] == "<worksAt>" for k in keys) and q.logical_form.get("anchor") == "<Bob>"
@@ -160,9 +198,9 @@ def test_hand_edits_give_the_expected_classes(hand: dict[str, Path]) -> None:
     for q in old:
         c = changes[q.id]
         assert c.change in expected_hand(q), (q.question, c.change, c.reason)
-        if c.change == "gold_changed":  # the re-dated fact, with its answers kept
+        if c.change == "gold_changed":  # the re-dated fact, its answers kept unless they are its dates
             assert c.facts_redated == ("Gus | playsFor | Reds | 2003..2007 -> 2003..2005",)
-            assert c.old_answers == c.new_answers
+            assert c.old_answers == c.new_answers or q.answer_type in ("time", "duration")
     assert any(c.change == "retired" for c in changes.values())
     new = load_release(hand["new"])
     kept = {q.id for q in old if changes[q.id].change in ("unchanged", "gold_changed")}
@@ -172,6 +210,85 @@ def test_hand_edits_give_the_expected_classes(hand: dict[str, Path]) -> None:
     assert new.manifest["release_version"] == "2.0.0"
     text = (hand["new"] / "CHANGES.md").read_text()
     assert all(f"`{c.id}`" in text for c in changes.values() if c.change == "retired")
+
+
+def expected_dated(q: Question, facts: list[tuple[str, str, str, str, str]]) -> tuple[str, ...] | None:
+    """A time or duration question's gold on ``facts``, worked from the facts list alone (``None``: retired).
+
+    Its answer fact is its chain's final S* fact; it must be the one spell of its (s, r, o). A time answer is the
+    asked year (start or end); a duration the closed spell's length in years, at least one.
+    """
+    last = q.S_star[-1]
+    spells = [f for f in facts if tuple(f"<{x}>" for x in f[:3]) == (last.s_id, last.r_id, last.o_id)]
+    if len(spells) != 1:
+        return None
+    start, end = spells[0][3], spells[0][4]
+    if q.answer_type == "duration":
+        return (f"{int(end) - int(start)} years",) if end and int(end) - int(start) >= 1 else None
+    (which,) = {r["which"] for r in q.time_refs}
+    year = end if which == "end" else start
+    return (year,) if year else None
+
+
+def dated_changes(old: Path, new: Path, facts: list[tuple[str, str, str, str, str]]) -> list[tuple[str, str]]:
+    """(question, what went wrong) for each old time or duration question the refresh re-grounded otherwise."""
+    changes = changes_by_id(new)
+    wrong = []
+    for q in load_release(old).questions:
+        if q.answer_type not in ("time", "duration") or q.operator not in ("interval", "duration"):
+            continue
+        c, want = changes[q.id], expected_dated(q, facts)
+        if want is None and c.change != "retired":
+            wrong.append((q.question, f"{c.change} {c.new_answers}, expected retired"))
+        if want is not None and (c.change == "retired" or c.new_answers != want):
+            wrong.append((q.question, f"{c.change} {c.new_answers} ({c.reason}), expected {want}"))
+        if want is not None and c.change != ("unchanged" if star_keys(q) <= star_keys_of(facts) else "gold_changed"):
+            wrong.append(
+                (q.question, f"{c.change}: its facts {'did not change' if c.change != 'unchanged' else 'did'}")
+            )
+    return wrong
+
+
+def star_keys_of(facts: list[tuple[str, str, str, str, str]]) -> set[tuple[str, str, str, str | None, str | None]]:
+    return {(f"<{s}>", f"<{r}>", f"<{o}>", a or None, b or None) for s, r, o, a, b in facts}
+
+
+def test_redated_time_and_duration_answers_are_regrounded(hand: dict[str, Path]) -> None:
+    """Gus left Reds in 2007, now 2005: "When did Gus leave Reds?" is 2005 and the spell 2 years, not retired."""
+    assert dated_changes(hand["old"], hand["new"], hand_new()) == []
+    changes = changes_by_id(hand["new"])
+    regrounded = [c for c in changes.values() if c.change == "gold_changed" and c.new_answers != c.old_answers]
+    assert {(c.old_answers, c.new_answers) for c in regrounded} == {
+        (("2007",), ("2005",)),
+        (("4 years",), ("2 years",)),
+    }
+    new = {q.id: q for q in load_release(hand["new"]).questions}
+    for c in regrounded:  # the question's record follows its new answer: t_query, time references, logical form
+        q = new[c.id]
+        assert q.answers == c.new_answers and q.logical_form["t_query"] == q.t_query
+        assert {r["value"] for r in q.time_refs} <= {"2003", "2005"}
+
+
+# A second snapshot of the same graph: a spell added to a fact an interval question asks about (no longer unique),
+# and an end no longer known (the year it asks for is gone; the spell is no longer closed).
+SPELL = ("Dan", "playsFor", "Reds", "2012", "2014")
+OPENED = ("Ann", "playsFor", "Blues", "2005", "2008")
+
+
+def test_an_added_spell_or_a_lost_end_retires_the_dated_questions(tmp_path: Path) -> None:
+    old = build_kg(write_facts(tmp_path / "old.tsv", list(HAND)), tmp_path / "old")
+    facts = [(*f[:4], "") if f == OPENED else f for f in HAND] + [SPELL]
+    new_facts = write_facts(tmp_path / "new.tsv", facts)
+    code, _, err = run_cli(["refresh", str(old), "--input", str(new_facts), "--out", str(tmp_path / "new")])
+    assert code == 0, err
+    assert dated_changes(old, tmp_path / "new", facts) == []
+    changes = changes_by_id(tmp_path / "new")
+    qs = {q.id: q for q in load_release(old).questions if q.answer_type in ("time", "duration")}
+    on = {f: [i for i, q in qs.items() if q.S_star[-1].s == f[0] and q.S_star[-1].o == f[2]] for f in (SPELL, OPENED)}
+    assert on[SPELL] and on[OPENED]  # the draw asks about both facts
+    assert all("no longer unique" in changes[i].reason for i in on[SPELL])
+    asks_end = [i for i in on[OPENED] if any(r["which"] == "end" for r in qs[i].time_refs)]
+    assert asks_end and all(changes[i].change == "retired" for i in asks_end)
 
 
 def test_matched_questions_keep_ids_and_negatives_point_into_the_new_corpus(hand: dict[str, Path]) -> None:

@@ -20,7 +20,7 @@ from pydantic import ConfigDict, Field
 
 from chronoqa.artifacts.answers import ReplyCounts
 from chronoqa.artifacts.changes import ChangeCounts
-from chronoqa.artifacts.metrics import Estimate, MetricsBeside, ParaphraseCounts
+from chronoqa.artifacts.metrics import Estimate, MetricsBeside, PairedEstimate, ParaphraseCounts, TwinRef, TwoGold
 from chronoqa.artifacts.schema import JsonRecord
 from chronoqa.io import read_json, write_json
 
@@ -30,6 +30,7 @@ __all__ = [
     "Composition",
     "Drift",
     "FunctionalCounts",
+    "MemoryGap",
     "RetrievalRow",
     "RunManifest",
     "ShownCI",
@@ -79,6 +80,23 @@ class SliceCell(MetricsBeside, _Part):
         return self.metrics.get(metric)
 
 
+class MemoryGap(_Part):
+    """One answer folder's memory gap (``evaluate --twin``): its accuracy on the real release minus on the twin.
+
+    ``all`` is the paired estimate (``a`` real, ``b`` twin, ``diff`` with its paired 95% CI) over every question
+    that has a twin. ``by_operator`` holds a question family's (operator's) estimate only where the family has at
+    least ``min_slice`` paired questions; ``n_small_families`` counts the families left out (too few questions for
+    their interval to say anything).
+    """
+
+    twin: TwinRef
+    metric: str
+    all: PairedEstimate
+    by_operator: dict[str, PairedEstimate]
+    min_slice: int
+    n_small_families: int
+
+
 Slices = dict[str, dict[str, SliceCell]]
 """A row's slices: by group (``by_operator``, ``by_complexity``; a group without a slice is absent), by name."""
 
@@ -116,6 +134,10 @@ class AnswerRow(_Part):
     warnings: list[str]
     paraphrases: ParaphraseCounts | None = None
     """Answers to a paraphrase set: the set's counts (the key is absent for other answers)."""
+    memory_gap: MemoryGap | None = None
+    """Answers scored against answers to a counterfactual twin (the key is absent for other answers)."""
+    two_gold: TwoGold | None = None
+    """Answers on a refreshed release: the carried questions under the old gold and the new (absent otherwise)."""
 
 
 class FunctionalCounts(_Part):

@@ -141,9 +141,7 @@ def build_table(
     try:
         with hold_release_target(out, wait=wait):  # a local --out: locked for the whole build
             check_release_target(out)  # a URI: reached now, before the build
-            if on_reversed not in (None, "raise", "skip", "swap", "keep"):
-                raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected raise, skip, swap or keep")
-            inputs = _Inputs(check_policy(on_bad_row), on_reversed)
+            inputs = _Inputs(check_policy(on_bad_row), on_reversed)  # a bad --on-reversed is refused here
             inputs.read(tables or [], join or [], dict(_pair(a, "=", "--alias") for a in alias or []), dataset or [])
             book = inputs.phrases(phrases, dataset or [])
             if not inputs.main and not inputs.joins:
@@ -171,11 +169,19 @@ def build_table(
                     sources=inputs.sources,
                     sql_client=client,
                     sql_client_name=sql_to_text or "",
+                    phrase_file=_phrase_record(phrases),
                 )
             where = publish_release(out, lambda local: build.write(local, corpus_format=corpus_format))
     except ChronoqaError as exc:
         fail(exc)
     _echo_summary(build.manifest, where, inputs.loaded)
+
+
+def _phrase_record(phrases: Path | None) -> dict[str, str] | None:
+    """The phrase file as the manifest records it (``None``: no phrase file given)."""
+    from chronoqa.generate.rebuild import table_phrase_record
+
+    return None if phrases is None else table_phrase_record(phrases)
 
 
 def _echo_summary(manifest: dict[str, Any], where: str, loaded: dict[str, TemporalTable]) -> None:
@@ -221,8 +227,11 @@ class _Inputs:
     """The tables a build reads (files once each, by stem; named TKGs as tables), the joins and the sources."""
 
     def __init__(self, policy: BadRowPolicy, on_reversed: str | None = None) -> None:
+        from chronoqa.errors import ChronoqaError
         from chronoqa.generate.table.recognise import Recognised
 
+        if on_reversed not in (None, "raise", "skip", "swap", "keep"):
+            raise ChronoqaError(f"--on-reversed {on_reversed!r}: expected raise, skip, swap or keep")
         self.policy, self.on_reversed = policy, on_reversed
         self.loaded: dict[str, TemporalTable] = {}
         self.sources: dict[str, dict[str, str]] = {}

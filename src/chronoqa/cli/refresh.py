@@ -34,7 +34,8 @@ def refresh_cmd(
     phrases: Annotated[
         Path | None,
         typer.Option(
-            help="A table release's phrase file (JSON; its manifest does not record it), or a KG phrase table."
+            help="A phrase file (JSON) for a table release, a phrase table for a KG release (default: the one its "
+            "manifest records)."
         ),
     ] = None,
     wait: WaitOption = False,

@@ -27,7 +27,8 @@ def twin_command(
         Path | None, typer.Option("--source", help="The release's --input file (or table file), if not found.")
     ] = None,
     phrases: Annotated[
-        Path | None, typer.Option("--phrases", help="A table release's phrase file (JSON), as given to build table.")
+        Path | None,
+        typer.Option("--phrases", help="A table release's phrase file (JSON; default: the one its manifest records)."),
     ] = None,
     wait: Annotated[bool, typer.Option(help="Wait while another chronoqa command holds --out.")] = False,
 ) -> None:

@@ -18,7 +18,7 @@ from chronoqa.artifacts.release import load_release
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.result import BuildResult
 
-__all__ = ["rebuild", "rebuild_like", "recorded_phrases"]
+__all__ = ["rebuild", "rebuild_like", "recorded_phrases", "recorded_table_phrases", "table_phrase_record"]
 
 #: Table file suffixes a folder given as a table source is read for.
 _TABLE_SUFFIXES = (".csv", ".tsv", ".parquet")
@@ -42,11 +42,11 @@ def rebuild(
 ) -> BuildResult:
     """The build of ``source`` with ``release``'s recorded builder, config and seed (``as_of`` overrides its as_of).
 
-    ``phrases``: a table release's phrase file (JSON), which its manifest does not record; a KG release's phrase
-    table is read from its manifest unless given. ``keep_order`` (KG only) builds the facts in ``source``'s row
-    order instead of their content order, which only a counterfactual twin wants
-    (:func:`~chronoqa.generate.kg.order.keep_input_order`): its transformed facts are written in the source's
-    content order, so the builder draws the same positions.
+    ``phrases``: a phrase file (JSON) for a table release, a phrase table for a KG release; without it, the one
+    the manifest records (:func:`recorded_table_phrases`, :func:`recorded_phrases`). ``keep_order`` (KG only)
+    builds the facts in ``source``'s row order instead of their content order, which only a counterfactual twin
+    wants (:func:`~chronoqa.generate.kg.order.keep_input_order`): its transformed facts are written in the
+    source's content order, so the builder draws the same positions.
 
     Raises:
         ChronoqaError: ``release`` has no manifest recording a builder and its config, or ``source`` is missing.
@@ -63,7 +63,7 @@ def rebuild(
         raise ChronoqaError(f"{source}: no such file or folder (the newer data): check the path given to --input")
     if builder == "kg":
         return _rebuild_kg(manifest, Path(source), as_of, phrases, keep_order)
-    return _rebuild_table(manifest, Path(source), as_of, phrases)
+    return _rebuild_table(manifest, Path(source), as_of, phrases, Path(release))
 
 
 def _rebuild_kg(
@@ -119,7 +119,43 @@ def recorded_phrases(manifest: Mapping[str, Any]) -> str | None:
     return text or None
 
 
-def _rebuild_table(manifest: Mapping[str, Any], source: Path, as_of: str | None, phrases: Path | None) -> BuildResult:
+def table_phrase_record(path: str | Path) -> dict[str, str]:
+    """A table manifest's ``phrases``: the phrase file as given and its sha256 (what a rebuild checks it by)."""
+    from chronoqa.io import sha256_file
+
+    return {"file": str(path), "sha256": sha256_file(Path(path))}
+
+
+def recorded_table_phrases(manifest: Mapping[str, Any], release: Path) -> tuple[Path | None, dict[str, str] | None]:
+    """The phrase file a table release was built with (its manifest's ``phrases``), and its record.
+
+    The file is looked for as recorded and inside the release folder, and taken only when its sha256 is the
+    recorded one. ``(None, None)``: the build read no phrase file.
+
+    Raises:
+        ChronoqaError: the recorded file is missing or differs from the one the build read.
+
+    """
+    from chronoqa.io import sha256_file
+
+    record = manifest.get("phrases")
+    if not isinstance(record, Mapping) or "sha256" not in record:
+        return None, None
+    name, sha = str(record.get("file")), str(record["sha256"])
+    found = [p for p in (Path(name), release / name) if p.is_file()]
+    for p in found:
+        if sha256_file(p) == sha:
+            return p, {"file": name, "sha256": sha}
+    why = "is not there" if not found else f"is not the file the build read (sha256 {sha[:12]}...)"
+    raise ChronoqaError(
+        f"{release / 'manifest.json'}: its phrase file {name!r} {why}: give the phrase file it was built with, "
+        "--phrases FILE"
+    )
+
+
+def _rebuild_table(
+    manifest: Mapping[str, Any], source: Path, as_of: str | None, phrases: Path | None, release: Path
+) -> BuildResult:
     from chronoqa.generate.table import PhraseBook, build_table_benchmark
     from chronoqa.generate.table.build import read_table_files
     from chronoqa.generate.table.recognise import recognise_files
@@ -135,8 +171,11 @@ def _rebuild_table(manifest: Mapping[str, Any], source: Path, as_of: str | None,
             f"{source}: the old release was built from table {missing[0]!r}, which the newer data lacks: give a "
             f"file named {missing[0]}.csv (a table is named by its file's stem)"
         )
-    book = recognised.phrases(PhraseBook.load(phrases))
-    return build_table_benchmark(tables, config, phrases=book, sources=sources)
+    read, record = (
+        (phrases, table_phrase_record(phrases)) if phrases is not None else recorded_table_phrases(manifest, release)
+    )
+    book = recognised.phrases(PhraseBook.load(read))
+    return build_table_benchmark(tables, config, phrases=book, sources=sources, phrase_file=record)
 
 
 def _carry_declarations(manifest: Mapping[str, Any], recognised: Any, sources: dict[str, dict[str, str]]) -> None:

@@ -374,7 +374,7 @@ def make_twin(
     """Write the ``kind`` twin of ``release`` to ``out`` (see the module docstring); returns its ``twin`` record.
 
     A table release (:mod:`chronoqa.generate.twin_table`) reads its phrase file from ``phrases``, as
-    ``chronoqa refresh`` does: a table release's manifest does not record it.
+    ``chronoqa refresh`` does, or else the one its manifest records.
     """
     from chronoqa.artifacts.release import DATACARD_FILE, MANIFEST_FILE, load_release
     from chronoqa.generate.twin_table import rebuild_table_twin

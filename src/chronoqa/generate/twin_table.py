@@ -34,10 +34,13 @@ from chronoqa.generate.twin import Key, Transform, check_years, holder_bijection
 from chronoqa.records import Question
 from chronoqa.time import parse_time
 
-__all__ = ["TWIN_TABLE", "TableTwin"]
+__all__ = ["TWIN_PHRASES", "TWIN_TABLE", "TableTwin"]
 
 #: The twin's transformed table, kept in the twin release.
 TWIN_TABLE: Final = "twin_table.csv"
+#: The phrase file the twin was built with (the release's, transformed), kept in the twin release and recorded
+#: in its manifest, so that the twin can be refreshed or rebuilt as any table release.
+TWIN_PHRASES: Final = "twin_phrases.json"
 
 
 class TableTwin:
@@ -174,12 +177,13 @@ def rebuild_table_twin(
     import tempfile
 
     from chronoqa.artifacts.release import load_release
-    from chronoqa.generate.rebuild import rebuild
+    from chronoqa.generate.rebuild import rebuild, recorded_table_phrases
     from chronoqa.io import write_text
 
     real = load_release(release)
     path, declared = _table_source(real.manifest, release, source)
-    given = json.loads(phrases.read_text(encoding="utf-8")) if phrases is not None else {}
+    book_path = phrases if phrases is not None else recorded_table_phrases(real.manifest, release)[0]
+    given = json.loads(book_path.read_text(encoding="utf-8")) if book_path is not None else {}
     twin = TableTwin(list(real.questions), path, kind, seed)
     t = twin.make(years)
     with tempfile.TemporaryDirectory(prefix="chronoqa-twin-") as tmp:
@@ -190,12 +194,14 @@ def rebuild_table_twin(
         _name_kept_table(built.manifest, twin.path.stem)
         built.write(out)
         write_text(out / TWIN_TABLE, table.read_text(encoding="utf-8"))
+        write_text(out / TWIN_PHRASES, book.read_text(encoding="utf-8"))
     return t
 
 
 def _name_kept_table(manifest: dict[str, Any], table: str) -> None:
-    """The twin's table named by the copy the release keeps (:data:`TWIN_TABLE`), not by its temporary path."""
+    """The twin's table and phrase file named by the copies the release keeps, not by their temporary paths."""
     manifest["sources"][table]["path"] = TWIN_TABLE
+    manifest["phrases"]["file"] = TWIN_PHRASES
     report = (manifest.get("tables") or {}).get(table, {}).get("load_report")
     if isinstance(report, dict):
         report["source"] = TWIN_TABLE

@@ -37,6 +37,14 @@ File format (every key optional; flags override the file, the file overrides the
     paraphraser = ""               # "grammar": up to paraphrase_k checked rewordings of every question of the
     paraphrase_k = 3               # split, each answered too; A_all_k and flip_rate are reported beside A
 
+    [twin]                         # the memory gap (docs/report.md): off unless a kind is named
+    kind = ""                      # "shift_years", "rename_entities" or "permute_holders": the release's
+    seed = 0                       # counterfactual twin (chronoqa twin) is made, retrieved and answered by every
+    years = 28                     # answerer too; shift_years moves every date by this many years
+
+    [cutoff]                       # knowledge-cutoff slices: off unless a date is given
+    date = ""                      # e.g. "2023-10": every metric for golds true before / after it
+
 The run folder records the effective configuration as ``config.toml`` (re-runnable with
 ``--config``) and ``config.json``.
 """
@@ -60,6 +68,7 @@ from chronoqa.io import read_text
 __all__ = [
     "DEFAULT_CONTROLS",
     "DEFAULT_RETRIEVERS",
+    "TWIN_KINDS",
     "RunConfig",
     "build_kwargs",
     "dump_toml",
@@ -74,7 +83,17 @@ _SECTIONS: Mapping[str, tuple[str, ...]] = {
     "answer": ("baselines", "reader_runs", "llm", "protocols", "llm_run", "limit"),
     "evaluate": ("n_bootstrap", "min_slice", "judge"),
     "paraphrase": ("paraphraser", "paraphrase_k"),
+    "twin": ("kind", "seed", "years"),
+    "cutoff": ("date",),
 }
+_PREFIXED = ("twin", "cutoff")
+"""Sections whose keys are named ``<section>_<key>`` in :class:`RunConfig` ([twin] seed is not the run's seed)."""
+_FLAT: Mapping[str, tuple[str, str]] = {
+    (f"{section}_{k}" if section in _PREFIXED else k): (section, k) for section, keys in _SECTIONS.items() for k in keys
+}
+"""A sectioned setting's :class:`RunConfig` field → (section, key in the file)."""
+TWIN_KINDS = ("", "shift_years", "rename_entities", "permute_holders")
+"""The twins ``chronoqa run`` can make ("": none)."""
 PARAPHRASERS = ("", "grammar")
 """The paraphrasers ``chronoqa run`` knows ("": no paraphrase sets)."""
 
@@ -108,6 +127,10 @@ class RunConfig:
     judge: str = ""
     paraphraser: str = ""
     paraphrase_k: int = 3
+    twin_kind: str = ""
+    twin_seed: int = 0
+    twin_years: int = 28
+    cutoff_date: str = ""
 
     def __post_init__(self) -> None:
         if self.files and self.bench:
@@ -126,6 +149,19 @@ class RunConfig:
             raise UnknownNameError("paraphraser in [paraphrase]", self.paraphraser, [p for p in PARAPHRASERS if p])
         if self.paraphrase_k < 1:
             raise ChronoqaError(f"paraphrase_k must be >= 1 (rewordings per question), got {self.paraphrase_k}")
+        if self.twin_kind not in TWIN_KINDS:
+            raise UnknownNameError("kind in [twin]", self.twin_kind, [k for k in TWIN_KINDS if k])
+        if self.twin_kind == "shift_years" and self.twin_years == 0:
+            raise ChronoqaError("[twin] years = 0 shifts nothing: give the years a shift_years twin moves (e.g. 28)")
+        if self.cutoff_date:
+            from chronoqa.time import TimeParseError, parse_time
+
+            try:
+                parse_time(self.cutoff_date, field="[cutoff] date")
+            except TimeParseError as exc:
+                raise ChronoqaError(
+                    f"{exc}. Fix: give the cutoff as a year, year-month or date (e.g. 2023-10)"
+                ) from None
 
     @property
     def source_name(self) -> str:
@@ -148,12 +184,13 @@ class RunConfig:
         flat = {f.name: getattr(self, f.name) for f in fields(self)}
         out: dict[str, Any] = {}
         for k, v in flat.items():
-            if any(k in keys for keys in _SECTIONS.values()) or k == "build":
+            if k in _FLAT or k == "build":
                 continue
             out[k] = v
         out["build"] = dict(sorted(self.build.items()))
-        for section, keys in _SECTIONS.items():
-            out[section] = {k: list(flat[k]) if isinstance(flat[k], tuple) else flat[k] for k in keys}
+        for name, (section, key) in _FLAT.items():
+            v = flat[name]
+            out.setdefault(section, {})[key] = list(v) if isinstance(v, tuple) else v
         return json.loads(json.dumps(out))
 
 
@@ -167,12 +204,12 @@ def _flatten(doc: Mapping[str, Any], source: str) -> dict[str, Any]:
             for k, v in value.items():
                 if k not in _SECTIONS[key]:
                     raise UnknownNameError(f"key in [{key}] of {source}", k, _SECTIONS[key])
-                flat[k] = v
+                flat[next(n for n, sk in _FLAT.items() if sk == (key, k))] = v
         elif key == "build":
             if not isinstance(value, Mapping):
                 raise ChronoqaError(f"{source}: [build] must be a table")
             flat["build"] = dict(value)
-        elif key in known and not any(key in keys for keys in _SECTIONS.values()):
+        elif key in known and key not in _FLAT:
             flat[key] = value
         else:
             raise UnknownNameError(f"key of {source}", key, [*sorted(known - {"build"}), *_SECTIONS, "build"])

@@ -7,6 +7,9 @@ Stages (each a folder of the run directory, see :mod:`chronoqa.pipeline.stages`)
     paraphrase            with [paraphrase] paraphraser: the split's paraphrase set, answered by every answerer too
     retrieve-<spec>       one run file per retriever and control
     answer-<answerer>     answers.jsonl per answerer (the extractive reader once per run it reads)
+    twin                  with [twin] kind: the release's counterfactual twin (chronoqa twin), then
+    twin-retrieve-<spec>  the runs its answerers read and
+    twin-answer-<name>    each answerer's answers to the twin (the memory gap: docs/report.md)
     evaluate              metrics JSON per run and per answer file (chronoqa.score.evaluate)
     report                report.html (self-contained) + report.md + summary.json
 
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chronoqa.artifacts.answers import ANSWERS_FILE
+from chronoqa.artifacts.metrics import EvaluationMetrics
 from chronoqa.artifacts.paraphrases import PARAPHRASES_FILE, read_paraphrases, write_paraphrases
 from chronoqa.artifacts.release import BENCHMARK_FILE, Release, load_release
 from chronoqa.artifacts.summary import Summary, read_summary, write_summary
@@ -299,6 +303,7 @@ def _evaluate_stage(
     progress: Progress,
     cache: Path,
     paraphrases: Path | None = None,
+    twin: _Twin | None = None,
 ) -> Callable[[Path], Mapping[str, Any]]:
     def fn(out: Path) -> Mapping[str, Any]:
         from chronoqa.artifacts.answers import read_answers_meta
@@ -309,33 +314,69 @@ def _evaluate_stage(
         from chronoqa.score.evaluate import evaluate
 
         tick = progress.start("evaluate", len(runs) + len(answers))
+        kw: dict[str, Any] = {"split": cfg.split, "seed": cfg.seed, "n_bootstrap": cfg.n_bootstrap}
+        cutoff = cfg.cutoff_date or None  # [cutoff] date: the by_cutoff slices of every block
         for name, run in sorted(runs.items()):
-            res = evaluate(
-                rel, run=run, split=cfg.split, seed=cfg.seed, n_bootstrap=cfg.n_bootstrap, min_slice=cfg.min_slice
-            )
+            res = evaluate(rel, run=run, min_slice=cfg.min_slice, cutoff=cutoff, **kw)
             write_metrics(out, "retrieval", MetricsRecord(name, res.metrics))
             write_verdicts(out, "retrieval", name, retrieval_verdicts(res, run, rel))
             tick(1)
         entities = CorpusEntities(rel.corpus) if answers else None  # once per release, not once per answer file
         for name, ans in sorted(answers.items()):
             judge = make_judge(cfg.judge, cache / "judge") if cfg.judge else None  # its own call counts per file
+            gap = {} if twin is None or name not in twin.answers else twin.gap_args(name)
             res = evaluate(
                 rel,
                 answers=ans,
                 entities=entities,
-                split=cfg.split,
-                seed=cfg.seed,
-                n_bootstrap=cfg.n_bootstrap,
                 min_slice=cfg.min_slice,
                 judge=judge,
                 paraphrases=paraphrases,
+                cutoff=cutoff,
+                **gap,
+                **kw,
             )
-            write_metrics(out, "answers", MetricsRecord(name, res.metrics, read_answers_meta(ans)))
+            metrics = _with_two_gold(rel, ans, res.metrics, kw)
+            write_metrics(out, "answers", MetricsRecord(name, metrics, read_answers_meta(ans)))
             write_verdicts(out, "answers", name, answer_verdicts(res, ans))
             tick(1)
         return {"n_runs": len(runs), "n_answer_files": len(answers)}
 
     return fn
+
+
+def _with_two_gold(rel: Release, answers: Path, metrics: EvaluationMetrics, kw: Mapping[str, Any]) -> EvaluationMetrics:
+    """On a refreshed release (``chronoqa refresh``): ``metrics`` with the carried questions' two-gold scores."""
+    from chronoqa.artifacts.answers import read_answers
+    from chronoqa.artifacts.changes import CHANGES_FILE
+    from chronoqa.score.drift import two_gold
+
+    if not (rel.path / CHANGES_FILE).is_file():
+        return metrics
+    block = two_gold(rel, {r.qid: r for r in read_answers(answers)}, 0, **kw)
+    return metrics if block is None else metrics.model_copy(update={"two_gold": block})
+
+
+def _twin_stage(cfg: RunConfig, rel: Release, progress: Progress) -> Callable[[Path], Mapping[str, Any]]:
+    """The release's counterfactual twin (``chronoqa twin``) under ``release/`` of the stage folder."""
+
+    def fn(out: Path) -> Mapping[str, Any]:
+        from chronoqa.generate.twin import make_twin
+
+        tick = progress.start("twin", 1)
+        source = Path(cfg.files) if cfg.files else None  # a named dataset is found by its name
+        rec = make_twin(
+            rel.path, cfg.twin_kind, out / "release", seed=cfg.twin_seed, years=_twin_years(cfg), source=source
+        )
+        tick(1)
+        return {k: rec[k] for k in ("pairs", "questions", "source_questions")}
+
+    return fn
+
+
+def _twin_years(cfg: RunConfig) -> int:
+    """The years a shift_years twin moves (0 for the other kinds, which move no date)."""
+    return cfg.twin_years if cfg.twin_kind == "shift_years" else 0
 
 
 def _report_stage(
@@ -481,11 +522,27 @@ class _Run:
 
     def bench_inputs(self) -> dict[str, Path]:
         """The release files every stage over the release depends on: the questions and the corpus it reads."""
-        rel = self.rel
-        inputs = {"benchmark": rel.path / BENCHMARK_FILE}
-        if rel.corpus_file is not None:
-            inputs["corpus"] = rel.path / rel.corpus_file
-        return inputs
+        return _release_inputs(self.rel)
+
+
+def _release_inputs(rel: Release) -> dict[str, Path]:
+    """A release's files a stage over it depends on: the questions and the corpus it reads."""
+    inputs = {"benchmark": rel.path / BENCHMARK_FILE}
+    if rel.corpus_file is not None:
+        inputs["corpus"] = rel.path / rel.corpus_file
+    return inputs
+
+
+@dataclass(frozen=True)
+class _Twin:
+    """The release's counterfactual twin and the answers to it, by the name of the real release's answer file."""
+
+    release: Release
+    answers: Mapping[str, Path]
+
+    def gap_args(self, name: str) -> dict[str, Any]:
+        """``evaluate``'s keywords for the memory gap of the answer file ``name``."""
+        return {"twin": self.release, "twin_answers": self.answers[name]}
 
 
 def _run_locked(cfg: RunConfig, prog: Progress, force: bool, folder: OutputFolder) -> PipelineResult:
@@ -495,7 +552,8 @@ def _run_locked(cfg: RunConfig, prog: Progress, force: bool, folder: OutputFolde
     _paraphrase(run)
     runs = _retrieve(run)
     answers = _answer(run, runs)
-    ev = _evaluate(run, runs, answers)
+    twin = _twin(run)
+    ev = _evaluate(run, runs, answers, twin)
     rep = _report(run, ev)
     return _finish(run, rep)
 
@@ -563,18 +621,51 @@ def _answer(run: _Run, runs: Mapping[str, Path]) -> dict[str, Path]:
     return answers
 
 
+def _twin(run: _Run) -> _Twin | None:
+    """With ``[twin] kind``: the twin stage, then each answerer's answers to the twin (and the runs they read).
+
+    The twin is retrieved and answered as the release is (same specs, k, split and limit; no paraphrase set): the
+    stages are ``twin-retrieve-<spec>`` and ``twin-answer-<name>``.
+    """
+    cfg = run.cfg
+    if not cfg.twin_kind:
+        return None
+    key = {"kind": cfg.twin_kind, "seed": cfg.twin_seed, "years": _twin_years(cfg)}
+    made = run.do(Stage("twin", _twin_stage(cfg, run.rel, run.prog), run.bench_inputs(), key))
+    twin = load_release(made.path / "release")
+    inputs = _release_inputs(twin)
+    runs: dict[str, Path] = {}
+    answers: dict[str, Path] = {}
+    for name, spec, run_name in _answer_plan(cfg, [*cfg.retrievers, *cfg.controls]):
+        if run_name is not None and run_name not in runs:
+            rname = stage_name("twin-retrieve", run_name)
+            fn = _retrieve_stage(twin, run_name, cfg.k, cfg.split, run.prog, rname, run.retrieval_timings)
+            res = run.do(Stage(rname, fn, inputs, {"spec": run_name, "k": cfg.k, "split": cfg.split}))
+            runs[run_name] = _run_file(res.path)
+        run_file = runs[run_name] if run_name else None
+        aname = f"twin-{name}"
+        fn = _answer_stage(twin, spec, run_file, cfg.split, cfg.limit, _cache(cfg), run.prog, aname)
+        key = {"answerer": spec, "run": run_name, "split": cfg.split, "limit": cfg.limit}
+        res = run.do(Stage(aname, fn, inputs | ({"run": run_file} if run_file else {}), key))
+        answers[name.removeprefix("answer-")] = res.path / ANSWERS_FILE
+    return _Twin(twin, answers)
+
+
 def _cache(cfg: RunConfig) -> Path:
     """The run's cache folder (LLM responses, the judge's), outside the stage folders."""
     return cfg.out_dir / "cache"
 
 
-def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path]) -> StageResult:
-    """The evaluate stage: metrics and verdicts of every run and answer file."""
+def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path], twin: _Twin | None) -> StageResult:
+    """The evaluate stage: metrics and verdicts of every run and answer file (with [twin], their memory gaps)."""
     cfg = run.cfg
     inputs: dict[str, Path] = run.bench_inputs()
     inputs.update({f"run:{k}": v for k, v in runs.items()})
     inputs.update({f"answers:{k}": v for k, v in answers.items()})
     inputs.update(run.paraphrase_inputs())
+    if twin is not None:
+        inputs.update({f"twin:{k}": v for k, v in _release_inputs(twin.release).items()})
+        inputs.update({f"twin-answers:{k}": v for k, v in twin.answers.items()})
     key: dict[str, Any] = {
         "split": cfg.split,
         "seed": cfg.seed,
@@ -584,7 +675,9 @@ def _evaluate(run: _Run, runs: Mapping[str, Path], answers: Mapping[str, Path]) 
     }
     if cfg.judge:
         key["judge"] = cfg.judge
-    fn = _evaluate_stage(cfg, run.rel, runs, answers, run.prog, _cache(cfg), run.paraphrases)
+    if cfg.cutoff_date:
+        key["cutoff"] = cfg.cutoff_date
+    fn = _evaluate_stage(cfg, run.rel, runs, answers, run.prog, _cache(cfg), run.paraphrases, twin)
     return run.do(Stage("evaluate", fn, inputs, key))
 
 
@@ -593,7 +686,7 @@ def _report(run: _Run, ev: StageResult) -> StageResult:
     cfg = run.cfg
     fn = _report_stage(cfg, run.rel, ev.path, cfg.out_dir, run.prog)
     inputs = {"evaluate": ev.path, **run.bench_inputs()}
-    return run.do(Stage("report", fn, inputs, {"config": _portable(cfg), "report_version": 2}))
+    return run.do(Stage("report", fn, inputs, {"config": _portable(cfg), "report_version": 3}))
 
 
 def _finish(run: _Run, rep: StageResult) -> PipelineResult:

@@ -46,6 +46,18 @@ COLUMN_HELP: dict[str, str] = {
     "join: wrong given hop": "join questions whose hidden hop is named right but whose final answer is wrong",
     "abstain": "share of questions the system declined to answer (scored wrong)",
     "error": "share of failed calls (scored wrong, never dropped)",
+    # the memory gap (a release against its counterfactual twin) and the two golds (a refreshed release)
+    "family": "the question family (operator) of the row; all: every question that has a twin",
+    "paired": "the questions in this row that have a twin (the family's, or all of them)",
+    "A real": "answer accuracy on the real release's questions",
+    "A twin": "answer accuracy on the same questions in the counterfactual twin",
+    "gap": "A real − A twin with its 95% paired bootstrap CI: the part of the accuracy that comes from memory",
+    "p (paired)": "the paired test's p-value for the gap",
+    "score": "A (careful judge), A_strict (whole string) or outdated_rate (an earlier holder named)",
+    "old gold": "the same answers scored against the gold of the release before the refresh",
+    "new gold": "the same answers scored against the refreshed gold",
+    "new − old": "the change in the score that the drift alone makes",
+    "n carried": "the carried questions the score is defined on",
     # the explorer's list and the fails-everywhere table
     "id": "the question's id: click to open its verdicts and timeline",
     "question": "the question as asked",

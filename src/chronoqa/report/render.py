@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from chronoqa.artifacts.metrics import PairedEstimate
 from chronoqa.artifacts.summary import AnswerRow, Composition, Drift, RetrievalRow, ShownCI, Summary
 from chronoqa.escape import html_text
 from chronoqa.report.glossary import help_th, legend_html, legend_markdown
 from chronoqa.report.plots import clip_label
 from chronoqa.report.sections import EXPLORER_CSS, explorer_html, explorer_markdown, md_escape
 
-__all__ = ["fmt_ci", "render_html", "render_markdown", "summary_table"]
+__all__ = ["fmt_ci", "memory_gap_table", "render_html", "render_markdown", "summary_table", "two_gold_table"]
 
 _RET_COLS = (
     ("R@10", "R@10"),
@@ -172,6 +173,95 @@ def _slice_rows(rows: Sequence[Row], metric: str) -> tuple[list[str], list[list[
     return header, body
 
 
+_GAP_COLS = ("answerer", "family", "paired", "A real", "A twin", "gap", "p (paired)")
+_GOLD_COLS = ("answerer", "score", "old gold", "new gold", "new − old", "n carried")
+_GOLD_METRICS = ("A", "A_strict", "outdated_rate")
+_GAP_NOTE = (
+    "The same answerer on the release and on its counterfactual twin (the same questions with shifted dates, "
+    "invented names or permuted holders), paired question by question: the gap is the part of A that comes from "
+    "memory, not from reading. 95% paired bootstrap CI and the paired test's p. A family (operator) is shown when "
+    "it has at least {min_slice} paired questions."
+)
+_GOLD_NOTE = (
+    "A refreshed release: the same answers on the questions it carried over (unchanged and gold-changed), scored "
+    "against the old release's gold and the new one's, so that a number reported on the old release can be "
+    "carried forward; the difference is the drift alone. Answers to retired questions are not scored."
+)
+
+
+def _paired(p: PairedEstimate) -> str:
+    """``+0.250 [0.100, 0.400]``: a paired difference and its CI (``–`` when undefined)."""
+    if p.diff is None:
+        return "–"
+    ci = "" if p.ci_low is None or p.ci_high is None else f" [{p.ci_low:+.3f}, {p.ci_high:+.3f}]"
+    return f"{p.diff:+.3f}{ci}"
+
+
+def memory_gap_table(summary: Summary) -> tuple[list[str], list[list[str]], list[str]]:
+    """(header, rows, notes) of the memory gap: per answer file with a twin, overall then per large family."""
+    rows, notes = [], []
+    for r in summary.answers:
+        gap = r.memory_gap
+        if gap is None:
+            continue
+        for family, p in [("all", gap.all), *sorted(gap.by_operator.items())]:
+            cells = [_fmt_value(p.a), _fmt_value(p.b), _paired(p), _fmt_value(p.p_value)]
+            rows.append([_ans_name(r) if family == "all" else "", family, f"{p.n:,}", *cells])
+        t = gap.twin
+        kind = "–" if t.transform is None else t.transform.kind
+        small = f"; {gap.n_small_families} smaller families not shown" if gap.n_small_families else ""
+        notes.append(
+            f"{_ans_name(r)}: twin {t.release} ({kind}), {t.paired:,} questions paired, "
+            f"{t.unpaired:,} without a twin{small}"
+        )
+    return list(_GAP_COLS), rows, notes
+
+
+def two_gold_table(summary: Summary) -> tuple[list[str], list[list[str]], list[str]]:
+    """(header, rows, notes) of the two-gold scores: per answer file on a refreshed release, old gold vs new."""
+    rows, notes = [], []
+    for r in summary.answers:
+        tg = r.two_gold
+        if tg is None:
+            continue
+        shown = [(m, o, n) for m in _GOLD_METRICS if (o := tg.old_gold.get(m)) and (n := tg.new_gold.get(m))]
+        for i, (m, old, new) in enumerate(shown):
+            diff = None if old.value is None or new.value is None else new.value - old.value
+            cells = [fmt_ci(ShownCI.of(old)), fmt_ci(ShownCI.of(new)), "–" if diff is None else f"{diff:+.3f}"]
+            rows.append([_ans_name(r) if i == 0 else "", m, *cells, f"{new.n:,}"])
+        notes.append(
+            f"{_ans_name(r)}: {tg.answered:,} answers to the {tg.n_questions:,} carried questions; "
+            f"{tg.retired_answers_dropped:,} answers to retired questions not scored"
+        )
+    return list(_GOLD_COLS), rows, notes
+
+
+def _fmt_value(v: float | None) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+def _gap_note(summary: Summary) -> str:
+    """The memory gap's note, with the smallest family shown (the answer files' ``min_slice``)."""
+    shown = min((r.memory_gap.min_slice for r in summary.answers if r.memory_gap is not None), default=0)
+    return _GAP_NOTE.format(min_slice=shown)
+
+
+def _carried_markdown(summary: Summary) -> list[str]:
+    """The memory-gap and two-gold sections of the Markdown report (none when no answer file has them)."""
+    out: list[str] = []
+    gh, gr, gn = memory_gap_table(summary)
+    if gr:
+        out += ["", "## Memory gap: A(real) − A(twin)", "", _gap_note(summary), "", *_md_table(gh, gr), ""]
+        out += [f"- {md_escape(n)}" for n in gn]
+        out += legend_markdown(gh)
+    th, tr, tn = two_gold_table(summary)
+    if tr:
+        out += ["", "## Two golds: old gold vs new gold", "", _GOLD_NOTE, "", *_md_table(th, tr), ""]
+        out += [f"- {md_escape(n)}" for n in tn]
+        out += legend_markdown(th)
+    return out
+
+
 def render_markdown(summary: Summary, explorer: Mapping[str, Any] | None = None) -> str:
     """The Markdown summary (every data text escaped); with ``explorer``, also the fails-everywhere table."""
     comp = summary.composition
@@ -204,6 +294,7 @@ def render_markdown(summary: Summary, explorer: Mapping[str, Any] | None = None)
         if t:
             out += ["", f"## {title} (* = small slice, wide CI)", ""]
             out += _md_table(*t)
+    out += _carried_markdown(summary)
     if explorer is not None:
         out += explorer_markdown(explorer)
     out += ["", "## Warnings", ""]
@@ -334,6 +425,7 @@ def render_html(summary: Summary, explorer: Mapping[str, Any] | None = None) -> 
     p += _html_composition(summary.composition)
     p += _html_retrieval(summary)
     p += _html_answers(summary)
+    p += _html_carried(summary)
     if explorer is not None:
         p.append(explorer_html(explorer))
     p += _html_manifest(summary)
@@ -420,6 +512,23 @@ def _html_answers(summary: Summary) -> list[str]:
         ),
         _slice_html("A by operator and complexity", summary.answers, "A"),
     ]
+
+
+def _html_carried(summary: Summary) -> list[str]:
+    """The memory-gap and two-gold sections (none when no answer file has them)."""
+    out: list[str] = []
+    sections = (
+        ("Memory gap: A(real) − A(twin)", _gap_note(summary), memory_gap_table(summary)),
+        ("Two golds: old gold vs new gold", _GOLD_NOTE, two_gold_table(summary)),
+    )
+    for title, note, (header, rows, notes) in sections:
+        if not rows:
+            continue
+        body = [("", [f"<td>{_e(c)}</td>" for c in row]) for row in rows]
+        out += [f"<h2>{_e(title)}</h2>", f'<p class="sub">{_e(note)}</p>', _html_table(header, body)]
+        out += [f'<p class="sub">{_e(n)}</p>' for n in notes]
+        out.append(legend_html(header))
+    return out
 
 
 def _html_manifest(summary: Summary) -> list[str]:

@@ -14,13 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from chronoqa.artifacts.answers import AnswersMeta
-from chronoqa.artifacts.metrics import MetricBlock, MetricsFolder, ParaphraseCounts, SliceMetrics, read_metrics
+from chronoqa.artifacts.metrics import (
+    MetricBlock,
+    MetricsFolder,
+    MetricsRecord,
+    SliceMetrics,
+    read_metrics,
+)
 from chronoqa.artifacts.release import MANIFEST_FILE, Release, load_release
 from chronoqa.artifacts.summary import (
     AnswerRow,
     Composition,
     Drift,
     FunctionalCounts,
+    MemoryGap,
     RetrievalRow,
     RunManifest,
     ShownCI,
@@ -153,16 +160,35 @@ def _answer_rows(metrics: MetricsFolder) -> list[AnswerRow]:
                 n_time_refs_missing=tim.n_no_refs,
                 slices=_slices(ans, ("A", "outdated_rate")),
                 warnings=list(rec.warnings),
-                **_paraphrases(rec.metrics.paraphrases),
+                **_optional(rec),
             )
         )
     rows.sort(key=lambda r: (r.answerer != "prior", r.name))
     return rows
 
 
-def _paraphrases(counts: ParaphraseCounts | None) -> dict[str, ParaphraseCounts]:
-    """An answer row's ``paraphrases`` key: only for answers to a paraphrase set (other rows keep their bytes)."""
-    return {} if not counts else {"paraphrases": counts}
+def _optional(rec: MetricsRecord) -> dict[str, Any]:
+    """An answer row's optional keys, each only when its evaluation made it (other rows keep their bytes).
+
+    ``paraphrases`` for answers to a paraphrase set, ``two_gold`` on a refreshed release, ``memory_gap`` with a twin.
+    """
+    m = rec.metrics
+    out: dict[str, Any] = {} if not m.paraphrases else {"paraphrases": m.paraphrases}
+    if m.two_gold is not None:
+        out["two_gold"] = m.two_gold
+    gap = None if m.memory_gap is None else m.memory_gap.paired.get("A")
+    if gap is None or m.twin is None:
+        return out
+    families = {k: v for k, v in gap.by_operator.items() if v.n >= m.min_slice}
+    out["memory_gap"] = MemoryGap(
+        twin=m.twin,
+        metric="A",
+        all=gap.all,
+        by_operator=families,
+        min_slice=m.min_slice,
+        n_small_families=len(gap.by_operator) - len(families),
+    )
+    return out
 
 
 def _warnings(retrieval: Sequence[RetrievalRow], answers: Sequence[AnswerRow], min_slice: int) -> list[str]:

@@ -93,7 +93,9 @@ def classify(release: Release, build: BuildResult) -> Refresh:
         )
         same = nq.answers == q.answers and {fact_key(t) for t in nq.S_star} == {fact_key(t) for t in q.S_star}
         changes.append(_record(q, nq, key, "unchanged" if same else "gold_changed", g))
-    old_keys, old_ids = {question_key(q) for q in release.questions}, {q.id for q in release.questions}
+    # a re-dated time answer moves its question's t_query: the new build's draw of that form is the same question
+    old_keys = {question_key(q) for q in release.questions} | {question_key(q) for q, _ in kept.values()}
+    old_ids = {q.id for q in release.questions}
     old_facts = {fact_key(d) for d in release.corpus}
     sampled = 0
     for key, q in drawn.items():

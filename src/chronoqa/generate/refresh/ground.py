@@ -23,12 +23,13 @@ from chronoqa.generate.table.config import cardinality_of
 from chronoqa.generate.table.store import TableStore, key_index
 from chronoqa.generate.table.triples import row_triple
 from chronoqa.records import Question, Triple, time_str
-from chronoqa.time import Allen, valid_at
+from chronoqa.time import Allen, Duration, Granularity, parse_time, valid_at
 
 __all__ = ["KGGround", "TableGround"]
 
-#: KG answer kinds that a re-dated fact leaves as they are (the operator's gold rule still re-checks them).
-_DATE_FREE_ANSWERS = ("entity", "yes_no")
+#: KG answer kinds a re-dated fact is followed for (the operator's gold rule re-checks them); a time or duration
+#: answer is drawn again from the re-dated fact (:meth:`KGGround._dated_gold`).
+_REDATABLE_ANSWERS = ("entity", "yes_no", "time", "duration")
 #: Table operators whose gold is the rows of their SQL (``SELECT _row, <answer column>``).
 _SQL_OPERATORS = ("allen", "time_alignment")
 
@@ -151,13 +152,52 @@ class KGGround:
                 return self._missing(t)
             star.append(moved)
         nq = replace(q, S_star=tuple(star))
+        if q.answer_type in ("time", "duration"):
+            timed = self._dated_gold(nq)
+            if isinstance(timed, str):
+                return Grounding(None, timed)
+            nq = timed
         why = REGISTRY[q.operator].gold_rule(self.gold, nq, [self.pos[fact_key(t)] for t in star])
         if why is not None:
             return Grounding(None, f"its gold no longer holds: {why}")
-        holder = self._added_holder(q)
+        holder = self._added_holder(nq)
         if holder is not None:
-            return Grounding(None, f"no longer unique: the added fact {holder} may also hold at {q.t_query}")
+            return Grounding(None, f"no longer unique: the added fact {holder} may also hold at {nq.t_query}")
         return Grounding(self.docs.remap(nq))
+
+    def _dated_gold(self, q: Question) -> Question | str:
+        """A time or duration question's gold from its answer fact as the newer data dates it, or why it is retired.
+
+        As the interval and duration operators draft them: the answer fact is the chain's final fact and must be
+        the only one of its (s, r, o). A time answer is its asked end (start or end) at the question's granularity,
+        and is also ``t_query``; a duration answer is its closed spell's length in units (at least one), ``t_query``
+        its start. The operator's gold rule then re-checks the new gold.
+        """
+        fact = q.S_star[-1]
+        spells = self.by_ids.get((fact.s_id, fact.r_id, fact.o_id), [])
+        if len(spells) > 1:
+            return f"no longer unique: {show_fact(fact)} now holds in {len(spells)} spells, the answer asks of one"
+        g = Granularity.parse(q.granularity or "year")
+        start, end = parse_time(fact.t_start), parse_time(fact.t_end)
+        asked = {str(r.get("which")) for r in q.time_refs if r.get("of") == "answer"}
+        if q.answer_type == "duration":
+            if start is None or end is None or min(start.granularity, end.granularity) < g:
+                return f"its spell is no longer closed at {g} granularity: {show_fact(fact)}"
+            n = end.lo(g) - start.lo(g)
+            if n < 1:
+                return f"its spell now lasts under one {g}: {show_fact(fact)}"
+            t = start.truncate(g).isoformat()
+            values = {"start": t, "end": end.isoformat()}
+            answers, ids = (Duration(n, g).text(),), (Duration(n, g).iso(),)
+        else:
+            point = end if asked == {"end"} else start
+            if asked not in ({"start"}, {"end"}) or point is None or point.granularity < g:
+                return f"its asked date ({', '.join(sorted(asked))}) is unknown or coarser than a {g} now"
+            t = point.truncate(g).isoformat()
+            values, answers, ids = {next(iter(asked)): t}, (t,), (t,)
+        refs = tuple({**r, "value": values[str(r["which"])]} if r.get("of") == "answer" else r for r in q.time_refs)
+        form = {**q.logical_form, "t_query": t} if q.logical_form else q.logical_form
+        return replace(q, answers=answers, answer_ids=ids, t_query=t, time_refs=refs, logical_form=form)
 
     def _moved(self, t: Triple) -> Triple | None:
         """``t`` re-dated as the newer data dates it (``None``: gone, or no one spell continues it).
@@ -182,16 +222,18 @@ class KGGround:
         return Grounding(None, why, False)
 
     def _added_holder(self, q: Question) -> str | None:
-        """An added fact that a hop of an entity question's chain could also take (``None``: none).
+        """An added fact that a hop of an entity or time question's chain could also take (``None``: none).
 
         From the entity the chain is at (the anchor first), with the hop's relation, to another entity, possibly
-        valid at ``t_query``.
+        valid at ``t_query``. The final hop of an operator that names its final entity is not walked: the question
+        names where it ends.
         """
         tq, at = q.t_query_point, q.logical_form.get("anchor")
-        if tq is None or q.answer_type != "entity" or not self.added:
+        if tq is None or q.answer_type not in ("entity", "time") or not self.added:
             return None
         facts = self.gold.facts
-        for t in q.S_star[: len(q.logical_form.get("path") or ())]:
+        hops = len(q.logical_form.get("path") or ()) - int(REGISTRY[q.operator].names_final_entity)
+        for t in q.S_star[:hops]:
             if at not in (t.s_id, t.o_id):
                 return None  # not a chain from the anchor: nothing to walk
             nxt = t.o_id if at == t.s_id else t.s_id
@@ -204,12 +246,13 @@ class KGGround:
 
 
 def _answer_kept(q: Question, old: Triple, new: Triple) -> bool:
-    """Whether a re-dated fact leaves the answer as it was.
+    """Whether a question can be re-grounded through a re-dated fact.
 
-    So it does for an entity or yes/no answer (its gold rule still re-checks the dates) and for a date answer whose
-    asked dates (``time_refs``: start / end) the new dating keeps.
+    An entity or yes/no answer is kept (its gold rule re-checks the dates); a time or duration answer is drawn
+    again from the new dating (:meth:`KGGround._dated_gold`); any other answer (a count) only when the dates it
+    asks for (``time_refs``: start / end) are unchanged.
     """
-    if q.answer_type in _DATE_FREE_ANSWERS:
+    if q.answer_type in _REDATABLE_ANSWERS:
         return True
     asked = {str(r.get("which")) for r in q.time_refs}
     same = {"start": old.t_start == new.t_start, "end": old.t_end == new.t_end}

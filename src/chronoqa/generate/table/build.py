@@ -251,6 +251,7 @@ def build_table_benchmark(
     sources: Mapping[str, Mapping[str, Any]] | None = None,
     sql_client: ChatLike | None = None,
     sql_client_name: str = "",
+    phrase_file: Mapping[str, str] | None = None,
 ) -> BuildResult:
     """Build a table benchmark from ``tables`` (see the module docstring).
 
@@ -259,12 +260,15 @@ def build_table_benchmark(
     ``sql_client_name`` in the manifest), when given, words each question from its SQL
     (:func:`~chronoqa.generate.table.sql_text.sql_to_text`), kept only where the faithfulness check passes,
     the rejection counts in the manifest's ``sql_to_text`` and the data card. ``sources`` (table name →
-    path/sha256) is recorded in the manifest as is. The build is the steps of :data:`STEPS`, in order,
-    over one :class:`TableBuildState`.
+    path/sha256) is recorded in the manifest as is, and so is ``phrase_file`` (the phrase file ``phrases`` was
+    read from: ``{"file", "sha256"}``, :func:`chronoqa.generate.rebuild.table_phrase_record`) as ``phrases``, so
+    that ``chronoqa refresh`` and ``chronoqa twin`` rebuild with it. The build is the steps of :data:`STEPS`, in
+    order, over one :class:`TableBuildState`.
     """
     b = TableBuildState(tables, *_resolve_config(config or TableBuildConfig(), phrases or PhraseBook(), tables))
     b.paraphrase, b.sources = paraphrase, sources
     b.sql_client, b.sql_client_name = sql_client, sql_client_name
+    b.phrase_file = None if phrase_file is None else dict(phrase_file)
     for step in STEPS:
         step(b)
     assert b.result is not None
@@ -285,6 +289,7 @@ class TableBuildState:
     sql_client: ChatLike | None = None
     sql_client_name: str = ""
     sources: Mapping[str, Mapping[str, Any]] | None = None
+    phrase_file: dict[str, str] | None = None
     stores: dict[str, TableStore] = field(default_factory=dict)
     gran_reports: dict[str, GranularityReport] = field(default_factory=dict)
     to_build: list[str] = field(default_factory=list)
@@ -656,6 +661,8 @@ def _result(b: TableBuildState) -> None:
     }
     if b.sql_report is not None:  # only when asked: a build without the step keeps its manifest as it was
         manifest["sql_to_text"] = {"client": b.sql_client_name, **b.sql_report.to_dict()}
+    if b.phrase_file is not None:  # only with a phrase file: a build without one keeps its manifest as it was
+        manifest["phrases"] = b.phrase_file
     flags = [FunctionalFlags(q.id, bool(q.S_dist), bool(q.S_stale)) for q in b.questions]
     docs = tuple(b.corpus)
     # "stores" (each table in DuckDB as the build read it): what a refresh re-runs an older question's SQL on
