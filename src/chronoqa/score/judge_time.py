@@ -542,7 +542,8 @@ def attribute(
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
-            role, other_term, carried = _role(d, span_before, span_after, prev_role)
+            own_after = _without_next_cue(span_after) if di + 1 < len(dates) else span_after
+            role, other_term, carried = _role(d, span_before, own_after, prev_role)
             own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
@@ -563,6 +564,7 @@ def attribute(
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
             out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
+            out.extend(_left_for(masked, d, owner, before, prev_owner, prev_end))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
@@ -1083,6 +1085,32 @@ def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
     if _TARGET_RE.search(head.lower()) and _MOVE_RE.search(masked, clause_begin, p.begin):
         return "start"
     return None
+
+
+# The cue that opens the next date's clause ("in 2015 he was at X, having joined in 2014"): the next date's own
+_NEXT_CUE_RE: Final = re.compile(r"[^\W\d]+(?:\s+[^\W\d]+)?\s+(?:in|on)\s+(?:the\s+)?", re.IGNORECASE)
+# "and left for Y in D", "leaving for Y in D": D is also the end of the spell the subject left
+_LEFT_FOR_RE: Final = re.compile(r"\b(?:left|leaving|departed)\s+(?:for|to)\s+(?:the\s+)?$")
+
+
+def _without_next_cue(span_after: str) -> str:
+    """``span_after`` (up to the next date) without a last cue that the next date closes ("having joined in")."""
+    cues = _role_words(span_after)
+    if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]):
+        return span_after[: cues[-1][0]]
+    return span_after
+
+
+def _left_for(
+    masked: str, d: TimeMention, owner: _Pos, before: Sequence[_Pos], prev_owner: _Pos | None, clause_begin: int
+) -> list[Attribution]:
+    """A cite-only end for the spell a move leaves: "arrived at X in 2010 and left for Y in 2012" (X's end)."""
+    if d.kind != "point" or d.interval.start is None or prev_owner is None or prev_owner is owner:
+        return []
+    if [p for p in before if not p.pronoun] != [owner] or not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
+        return []
+    facts = prev_owner.facts - {_OTHER}
+    return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
 
 
 def _clause_cites(
