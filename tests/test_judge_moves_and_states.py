@@ -52,3 +52,68 @@ def test_a_cue_just_before_the_next_date_is_that_dates_own() -> None:
     assert verdict(AFTER, text, KNOWN) == "wrong"
     # a cue with the date after it and no date of its own still gives the date before it its role
     assert verdict(AFTER, "Brekke left Vardal IF in 2006. In 2008 he signed for Lomen FK.", KNOWN) == "wrong"
+
+
+PARTY = q(answers=("Green Alliance",), question="Going by the situation in 1996, which party was Jan Novák a member of?",
+          S_star=(Triple("Jan Novák", "memberOf", "Green Alliance", "1994", "1998"),))  # fmt: skip
+PARTIES = ("Jan Novák", "Green Alliance", "Civic Union")
+
+
+def test_a_range_stated_all_the_way_and_a_party_whose_initial_is_a_latin_extended_capital() -> None:
+    assert verdict(PARTY, "Novák sat for the Green Alliance from 1994 all the way to 1998.", PARTIES) == "right"
+    assert verdict(PARTY, "Novák sat for the Green Alliance from 1994 right up until 1998.", PARTIES) == "right"
+    assert verdict(PARTY, "Novák sat for the Green Alliance from 1994 all the way to 1999.", PARTIES) == "wrong"
+    # "ŠDU" is another party the release does not know: its start is not the Green Alliance's
+    text = "Novák was in the Green Alliance from 1994 to 1998, then the ŠDU from 1999."
+    assert verdict(PARTY, text, PARTIES) == "right"
+    text = "Novák was in the Green Alliance from 1993 to 1998, then the ŠDU from 1999."
+    assert verdict(PARTY, text, PARTIES) == "wrong"
+
+
+PRIZE = q(answers=("no",), question="Did Eva Lind win the Orm Prize in the year she joined the Tarn Academy?",
+          S_star=(Triple("Eva Lind", "won", "Orm Prize", "1990", "1990"),),
+          S_anchor=(Triple("Eva Lind", "memberOf", "Tarn Academy", "1974", "1974"),),
+          time_refs=({"which": "start", "value": "1990", "of": "answer"},
+                     {"which": "start", "value": "1974", "of": "anchor"}))  # fmt: skip
+PRIZES = ("Eva Lind", "Orm Prize", "Tarn Academy")
+
+
+def test_counts_of_years_above_twelve_pin_a_year() -> None:
+    text = "Lind won the Orm Prize in 1990; she had joined the Tarn Academy sixteen years earlier."
+    assert verdict(PRIZE, text, PRIZES) == "right"
+    text = "Lind won the Orm Prize in 1990; she had joined the Tarn Academy seventeen years earlier."
+    assert verdict(PRIZE, text, PRIZES) != "right"
+
+
+TERM = q(answers=("Karl Rask",), source="table", granularity="day",
+         question="Who was the President of Nordia whose term ended on 3 March 2016?",
+         S_star=(Triple("Nordia", "President", "Karl Rask", "2011-03-03", "2016-03-03"),),
+         time_refs=({"which": "start", "value": "2011-03-03", "answer": "Karl Rask"},
+                    {"which": "end", "value": "2016-03-03", "answer": "Karl Rask"}))  # fmt: skip
+RASK = ("Karl Rask", "Nordia", "Ida Moen")
+
+
+def test_exactly_n_years_later_is_the_anniversary() -> None:
+    text = "Rask took office on 3 March 2011 and left exactly five years later, when Ida Moen was sworn in."
+    assert verdict(TERM, text, RASK) == "right"
+    # without "exactly" only the year is pinned: a day-level end is not stated
+    text = "Rask took office on 3 March 2011 and left five years later, when Ida Moen was sworn in."
+    assert verdict(TERM, text, RASK) != "right"
+    # the anniversary of a wrong start is a wrong end, and the start is wrong
+    text = "Rask took office on 4 March 2011 and left exactly five years later, when Ida Moen was sworn in."
+    assert verdict(TERM, text, RASK) == "wrong"
+
+
+LATER = q(answers=("Nord FC",), question="Two years after Ola Brekke joined Vardal IF, which team did he play for?",
+          S_star=(Triple("Ola Brekke", "playsFor", "Nord FC", "2003", "2006"),),
+          S_anchor=(Triple("Ola Brekke", "playsFor", "Vardal IF", "2002", "2003"),),
+          time_refs=({"which": "start", "value": "2002", "of": "anchor"},))  # fmt: skip
+
+
+def test_a_year_a_relative_phrase_computes_dates_no_fact() -> None:
+    known = ("Ola Brekke", "Vardal IF", "Nord FC")
+    text = "Brekke joined Vardal IF in 2002, so two years later is 2004. He was at Nord FC from 2003 to 2006."
+    assert verdict(LATER, text, known) == "right"
+    # a start stated in a clause of its own is still read, and still contradicts
+    text = "Brekke joined Vardal IF in 2002, so two years later is 2004. He joined Nord FC in 2004."
+    assert verdict(LATER, text, known) == "wrong"

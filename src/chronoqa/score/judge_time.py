@@ -351,6 +351,11 @@ _BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
 _COMPUTED_RE: Final = re.compile(r"(?:[−–+-]|\bminus|\bplus)\s*\d{1,3}\s*=\s*$", re.IGNORECASE)
 # A year of another calendar given beside the Gregorian one ("1394 in the Iranian calendar"): no fact's date
 _CALENDAR_RE: Final = re.compile(r"\s+(?:in|of)\s+the\s+(?:[A-Z][\w-]*\s+){1,2}calendar\b")
+_COUNTED_RE: Final = re.compile(
+    r"\b(?:later|earlier|before|after|afterwards|(?:following|next|previous|prior|preceding)\s+(?:year|month|day))"
+    r"\s+(?:is|was|would\s+be|gives|makes)\s+$",
+    re.IGNORECASE,
+)
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
@@ -798,7 +803,8 @@ def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
 
 
 _GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
-_CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+# a capital of Latin Extended-A too ("ČSSD", "Łódź"); the range holds small letters as well, told apart by isupper
+_CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-ZÀ-ÖØ-Þ\u0100-\u017d][\w'’-]*")
 _NOT_NAMES: Final = frozenset(
     ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "ad", "bc", "bce", "ce",
      "christmas", "easter", "answer", "note", "yes", "no"]
@@ -896,7 +902,9 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum ("1984 − 1959 = 25") and a year a sum computes ("minus 3 = 1919")."""
+    """``dates`` without the years of a sum ("1984 − 1959 = 25") and a year a sum computes ("minus 3 = 1919"), or
+    a relative phrase ("so two years later is 1926": the question's arithmetic, no fact's date)."""
+    dates = [d for d in dates if not _COUNTED_RE.search(text, max(0, d.begin - 40), d.begin)]
     if "=" not in text:
         return dates
     sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
@@ -933,7 +941,8 @@ def _unknown_names(
     for m in _CAPITAL_RE.finditer(masked):
         w = m.group(0).lower().rstrip("'’s").rstrip("'’")
         if (
-            m.start() in firsts
+            not m.group(0)[0].isupper()
+            or m.start() in firsts
             or w in skip
             or w.rstrip(".") in _MONTH_WORDS
             or masked[m.start() - 1 : m.start()] == ":"
@@ -976,20 +985,22 @@ _SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
-_NUMBER: Final = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
+_NUMBER: Final = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                  r"sixteen|seventeen|eighteen|nineteen|twenty|\d{1,2})")
 _UNIT: Final = r"(?:year|month|week|day)s?"
 _OPEN: Final = r"(?=\s+(?:the|his|her|their|its|he|she|they|it|[a-z]+ing)\b)"
 _RELATIVE_RE: Final = re.compile(
     # counted from the date before ("two years later", "the following year", "that same month"), or from the
     # date closing the clause that follows ("two years after taking office in 2004")
     rf"\b(?:(?:the|that)\s+(?:very\s+)?same\s+(?P<u1>{_UNIT})|that\s+(?P<u2>{_UNIT})|"
-    rf"(?P<n>{_NUMBER})\s+(?P<u3>{_UNIT})\s+(?:(?P<dir>later|afterwards|earlier)|(?P<dirb>after|before)(?P<open>{_OPEN})?)|"
+    rf"(?:(?P<exact>exactly|precisely)\s+)?(?P<n>{_NUMBER})\s+(?P<u3>{_UNIT})\s+(?:(?P<dir>later|afterwards|earlier)|(?P<dirb>after|before)(?P<open>{_OPEN})?)|"
     rf"the\s+(?P<next>following|next|subsequent|previous|preceding|prior)\s+(?P<u4>{_UNIT})|"
     rf"the\s+(?P<u5>{_UNIT})\s+(?P<dir2>after|before)(?P<open2>{_OPEN})?)\b",
     re.IGNORECASE,
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                  "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}  # fmt: skip
 _UNITS: Final = {"year": Granularity.YEAR, "month": Granularity.MONTH, "week": Granularity.DAY,
                  "day": Granularity.DAY}  # fmt: skip
 # The explicit date that a relative one is a gloss of ("four years later, on 7 May 2012"): the explicit wins.
@@ -1014,7 +1025,10 @@ def _relative_base(text: str, m: re.Match[str], dates: Sequence[TimeMention]) ->
 
 
 def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
-    """``base`` moved as ``m`` says, at the relative's unit (``None`` where the base is coarser than it)."""
+    """``base`` moved as ``m`` says, at the relative's unit (``None`` where the base is coarser than it).
+
+    "Exactly five years later" keeps the base's own day or month (the anniversary), not only its year.
+    """
     word = next(u for u in m.group("u1", "u2", "u3", "u4", "u5") if u).lower().rstrip("s")
     unit = _UNITS[word]
     if base.granularity < unit:
@@ -1026,7 +1040,7 @@ def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
         n *= 7
     if way in ("earlier", "before", "previous", "preceding", "prior"):
         n = -n
-    return base.truncate(unit).shift(n, unit)
+    return (base if m.group("exact") else base.truncate(unit)).shift(n, unit)
 
 
 def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:

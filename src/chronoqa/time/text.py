@@ -665,7 +665,9 @@ def _atoms(text: str) -> list[TimeMention]:
 # Words between a bound word and its date that change nothing at a year: "from the year 1918", "from early 1975".
 _QUALIFIER: Final = r"(?:the\s+year\s+|(?:early|mid|late)(?:\s+|-))?"
 _RANGE_GAP_RE: Final = re.compile(
-    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
+    # "from 1990 all the way to 2004", "right up until 2004": the same range
+    r"\s*(?:[-–—]|(?:(?:all\s+the\s+way|right)\s+)?(?:up\s+)?(?:to|until|till|through)|thru)\s*(?:the\s+year\s+)?$|"
+    r"\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
     r"\s*(?P<arrow>→|->)\s*$",
     _FLAGS,
 )
