@@ -117,3 +117,33 @@ def test_a_year_a_relative_phrase_computes_dates_no_fact() -> None:
     # a start stated in a clause of its own is still read, and still contradicts
     text = "Brekke joined Vardal IF in 2002, so two years later is 2004. He joined Nord FC in 2004."
     assert verdict(LATER, text, known) == "wrong"
+
+
+RESERVE = q(answers=("Orm United",), question="One year before Per Dal joined Orm United, which team did he play for?",
+            S_star=(Triple("Per Dal", "playsFor", "Orm United", "2009", "2011"),),
+            S_anchor=(Triple("Per Dal", "playsFor", "Kvist FC B", "2007", "2008"),),
+            time_refs=({"which": "start", "value": "2009", "of": "answer"},))  # fmt: skip
+
+
+def test_a_reserve_side_named_without_its_affix_owns_its_dates() -> None:
+    known = ("Per Dal", "Orm United", "Kvist FC B", "Kvist FC")
+    # "Kvist B" is the reserve side: a wrong start stated for it contradicts the data
+    text = "Dal joined Orm United in 2009. A year earlier he was with Kvist B (2006–2008)."
+    assert verdict(RESERVE, text, known) == "wrong"
+    text = "Dal joined Orm United in 2009. A year earlier he was with Kvist B (2007–2008)."
+    assert verdict(RESERVE, text, known) == "right"
+
+
+TWIN = q(answers=("Hald Region",), question="In the year before Sande was twinned with Lokk, where was Sande located?",
+         S_star=(Triple("Sande", "locatedIn", "Hald Region", "1970", "2001"),),
+         S_anchor=(Triple("Sande", "twinnedWith", "Lokk", "1985", None),),
+         time_refs=({"which": "start", "value": "1985", "of": "anchor"},))  # fmt: skip
+
+
+def test_a_twinning_year_is_the_partnerships_start() -> None:
+    known = ("Sande", "Lokk", "Hald Region")
+    text = "Sande was twinned with Lokk in 1985, so the year before is 1984. Sande lay in Hald Region then."
+    assert verdict(TWIN, text, known) == "right"
+    # a wrong twinning year is wrong even where the counted-back year would be the right one
+    text = "Sande was twinned with Lokk in 1986, so the year before is 1985. Sande lay in Hald Region then."
+    assert verdict(TWIN, text, known) == "wrong"

@@ -155,6 +155,8 @@ _CLUB_AFFIXES: Final = frozenset(
      "associacao", "desportos", "desportiva", "desportivo", "esportiva", "esportivo", "sociedade", "associazione",
      "sportiva", "polisportiva", "recreativa", "recreativo"]
 )  # fmt: skip
+# The mark of a club's reserve side after its affix ("Sevilla FC B", "Celta CF II"): the affix may go, the mark stays.
+_RESERVE_MARKS: Final = frozenset(["b", "c", "ii"])
 # A linking particle left before a dropped trailing affix ("Portuguesa de [Desportos]") goes with it.
 _CLUB_PARTICLES: Final = frozenset(["de", "do", "da", "dos", "das", "di", "del", "della"])
 # Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
@@ -442,6 +444,8 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
+    if len(base) >= 3 and base[-1] in _RESERVE_MARKS and base[-2] in _CLUB_AFFIXES:  # "Villarreal [CF] B"
+        weak.add("".join(base[:-2]) + base[-1])
     if club and len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" (…1912)
         weak.add("".join(base[:-1]))
     weak.update(_team_forms(base))

@@ -132,6 +132,7 @@ _START: Final = frozenset(
         "acquired",
         "acquire",
         "acquiring",
+        "twinned",  # "X was twinned with Y in D": the partnership's start
         # the historic present of timelines ("1922: Orenburg joins the USSR")
         "joins",
         "becomes",
