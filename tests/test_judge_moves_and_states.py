@@ -1,6 +1,8 @@
-"""Careful time judging of a move that leaves a spell ("left for Y in D": D ends the spell left) and of a cue that
-belongs to the next date ("in D1 he was at X, having joined in D2": D1 is a state, D2 the start); each case with a
-trap of the same shape that must stay wrong."""
+"""Careful judging of a move that leaves a spell ("left for Y in D": D ends the spell left), a cue that belongs to
+the next date ("in D1 he was at X, having joined in D2"), ranges "all the way to", counts of years above twelve,
+"exactly N years later", a year a relative phrase computes, a twinning's start, reserve sides and clubs with a number
+inside their name, counts in Russian, Spanish and Japanese, Roman years and Greek yes/no; each case with a trap of
+the same shape that must stay wrong (or undecided)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
+from chronoqa.score.answers import score_answer
 from chronoqa.score.time_accuracy import score_time
 
 
@@ -147,3 +150,47 @@ def test_a_twinning_year_is_the_partnerships_start() -> None:
     # a wrong twinning year is wrong even where the counted-back year would be the right one
     text = "Sande was twinned with Lokk in 1986, so the year before is 1985. Sande lay in Hald Region then."
     assert verdict(TWIN, text, known) == "wrong"
+
+
+def judged_answer(question: Question, reply: str, cands: tuple[str, ...]) -> str:
+    return score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict
+
+
+HOW_LONG = q(answers=("3 years",), answer_ids=("P3Y",), answer_type="duration", question="How many years did Ola Brekke play for Vardal IF?")
+
+
+def test_counts_in_russian_spanish_and_japanese() -> None:
+    assert judged_answer(HOW_LONG, "Три года.", ()) == "right"
+    assert judged_answer(HOW_LONG, "Пять лет.", ()) == "wrong"
+    assert judged_answer(HOW_LONG, "Tres años (2002–2005).", ()) == "right"
+    twelve = q(answers=("12 years",), answer_ids=("P12Y",), answer_type="duration", question="How many years did Ola Brekke play for X?")
+    assert judged_answer(twelve, "Doce años.", ()) == "right"
+    assert judged_answer(twelve, "Once años.", ()) == "wrong"
+    assert judged_answer(HOW_LONG, "3年です。", ()) == "right"
+    assert judged_answer(HOW_LONG, "5年間です。", ()) == "wrong"
+    # a year written in Japanese or an era's year is no count
+    assert judged_answer(HOW_LONG, "2003年です。", ()) != "right"
+    assert judged_answer(HOW_LONG, "平成3年", ()) != "right"
+
+
+def test_a_year_in_roman_numerals_and_yes_or_no_in_greek() -> None:
+    year = q(answers=("1994",), answer_type="time", question="In which year did Eva Lind write Orm?")
+    assert judged_answer(year, "MCMXCIV", ()) == "right"
+    assert judged_answer(year, "MCMXCV.", ()) == "wrong"
+    still = q(answers=("yes",), answer_type="yes_no", question="Was Ola Brekke still at Vardal IF in 2004?")
+    assert judged_answer(still, "Ναι, έπαιζε εκεί το 2004.", ()) == "right"
+    assert judged_answer(still, "Όχι, είχε φύγει.", ()) == "wrong"
+
+
+def test_a_club_named_without_the_number_inside_its_name() -> None:
+    club = q(answers=("Kvist 05 Hammar",), question="Which team did Per Dal play for in 2008?")
+    cands = ("Kvist 05 Hammar", "Orm United", "Hammar FC")
+    assert judged_answer(club, "Kvist Hammar.", cands[:2]) == "right"
+    assert judged_answer(club, "Hammar.", cands[:2]) == "right"
+    # another club of the same town: the town alone names neither
+    assert judged_answer(club, "Hammar.", cands) != "right"
+    # a rival club left, in a German clause of context, is no second answer
+    orm = q(answers=("Orm United",), question="Which team did Per Dal play for in 2010?")
+    for rival in ("Kvist 05 Hammar", "Kvist Hammar"):
+        assert judged_answer(orm, f"Dal spielte für Orm United, nachdem er {rival} verlassen hatte.", cands) == "right"
+        assert judged_answer(orm, f"Dal spielte für Orm United und {rival}.", cands) == "wrong"
