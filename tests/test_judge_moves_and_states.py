@@ -57,7 +57,7 @@ def test_a_cue_just_before_the_next_date_is_that_dates_own() -> None:
     assert verdict(AFTER, "Brekke left Vardal IF in 2006. In 2008 he signed for Lomen FK.", KNOWN) == "wrong"
 
 
-PARTY = q(answers=("Green Alliance",), question="Going by the situation in 1996, which party was Jan Novák a member of?",
+PARTY = q(answers=("Green Alliance",), question="Going by the situation in 1996, which party was Jan Novák in?",
           S_star=(Triple("Jan Novák", "memberOf", "Green Alliance", "1994", "1998"),))  # fmt: skip
 PARTIES = ("Jan Novák", "Green Alliance", "Civic Union")
 
@@ -156,14 +156,24 @@ def judged_answer(question: Question, reply: str, cands: tuple[str, ...]) -> str
     return score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict
 
 
-HOW_LONG = q(answers=("3 years",), answer_ids=("P3Y",), answer_type="duration", question="How many years did Ola Brekke play for Vardal IF?")
+HOW_LONG = q(
+    answers=("3 years",),
+    answer_ids=("P3Y",),
+    answer_type="duration",
+    question="How many years did Ola Brekke play for Vardal IF?",
+)
 
 
 def test_counts_in_russian_spanish_and_japanese() -> None:
     assert judged_answer(HOW_LONG, "Три года.", ()) == "right"
     assert judged_answer(HOW_LONG, "Пять лет.", ()) == "wrong"
     assert judged_answer(HOW_LONG, "Tres años (2002–2005).", ()) == "right"
-    twelve = q(answers=("12 years",), answer_ids=("P12Y",), answer_type="duration", question="How many years did Ola Brekke play for X?")
+    twelve = q(
+        answers=("12 years",),
+        answer_ids=("P12Y",),
+        answer_type="duration",
+        question="How many years did Ola Brekke play for X?",
+    )
     assert judged_answer(twelve, "Doce años.", ()) == "right"
     assert judged_answer(twelve, "Once años.", ()) == "wrong"
     assert judged_answer(HOW_LONG, "3年です。", ()) == "right"

@@ -459,7 +459,7 @@ _CONTEXT: Final = frozenset(
     {"succeeded", "succeeding", "successor", "predecessor", "preceded", "replacing", "replaced", "following",
      "after", "than", "instead", "rather", "later", "before", "until", "from", "divorcing", "divorced", "widow",
      "widower"}
-    # "after"/"before" as conjunctions in German, Spanish and French ("nachdem er X verlassen hatte"), as tokens fold them
+    # "after"/"before" as conjunctions in German, Spanish, French ("nachdem er X verlassen hatte"), as tokens fold them
     | {t.key for t in tokens("nachdem bevor después après")}
 )  # fmt: skip
 _NONE_START: Final = tuple(

@@ -903,8 +903,10 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum ("1984 − 1959 = 25") and a year a sum computes ("minus 3 = 1919"), or
-    a relative phrase ("so two years later is 1926": the question's arithmetic, no fact's date)."""
+    """``dates`` without the years of a sum and the year a sum or a relative phrase computes.
+
+    "1984 − 1959 = 25", "minus 3 = 1919", "so two years later is 1926": the question's arithmetic, no fact's date.
+    """
     dates = [d for d in dates if not _COUNTED_RE.search(text, max(0, d.begin - 40), d.begin)]
     if "=" not in text:
         return dates
@@ -986,8 +988,10 @@ _SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
-_NUMBER: Final = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-                  r"sixteen|seventeen|eighteen|nineteen|twenty|\d{1,2})")
+_NUMBER: Final = (
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty|\d{1,2})"
+)
 _UNIT: Final = r"(?:year|month|week|day)s?"
 _OPEN: Final = r"(?=\s+(?:the|his|her|their|its|he|she|they|it|[a-z]+ing)\b)"
 _RELATIVE_RE: Final = re.compile(
@@ -1001,7 +1005,8 @@ _RELATIVE_RE: Final = re.compile(
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                   "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-                  "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}  # fmt: skip
+                  "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+                  "twenty": 20}  # fmt: skip
 _UNITS: Final = {"year": Granularity.YEAR, "month": Granularity.MONTH, "week": Granularity.DAY,
                  "day": Granularity.DAY}  # fmt: skip
 # The explicit date that a relative one is a gloss of ("four years later, on 7 May 2012"): the explicit wins.

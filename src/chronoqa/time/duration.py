@@ -84,9 +84,11 @@ _NUMBER: Final = (
 )
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
-# A count in Chinese or Japanese ("1年", "3年間", "18ヶ月", "10日間"): one or two digits, no space, never the digits of a
-# date ("2012年", "5日") or an era's year ("平成24年": a CJK character before the digits)
-_CJK_MENTION: Final = re.compile(r"(?<![\d\u3040-\u30ff\u4e00-\u9fff])(\d{1,2})\s*(年間?|か月|ヶ月|カ月|个月|個月|日間)")
+# A count in Chinese or Japanese ("1年", "3年間", "18ヶ月", "10日間"): one or two digits, never the digits of
+# a date ("2012年", "5日") or an era's year ("平成24年": a CJK character before the digits)
+_CJK_MENTION: Final = re.compile(
+    r"(?<![\d\u3040-\u30ff\u4e00-\u9fff])(\d{1,2})\s*(年間?|か月|ヶ月|カ月|个月|個月|日間)"
+)
 _CJK_UNITS: Final = {"年": Granularity.YEAR, "年間": Granularity.YEAR, "日間": Granularity.DAY}
 _ISO: Final = re.compile(r"^P(\d+)([YMD])$")
 # A bound before a mention ("less than a year"), and the first number of a range or choice before it
