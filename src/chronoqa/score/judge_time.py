@@ -534,8 +534,7 @@ def attribute(
         listed = _listed(text, dates)
         prev_owner, colon = _field_line(text, s_begin, s_end, positions)  # "Married: 1959"
         dates = [m for m in dates if m.begin >= colon]  # "Status in 1970: married": an as-of date in a key
-        prev_role = "none"
-        prev_end = s_begin
+        prev_role, prev_end = "none", s_begin
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
@@ -548,8 +547,7 @@ def attribute(
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
-            own_after = _without_next_cue(span_after) if di + 1 < len(dates) else span_after
-            role, other_term, carried = _role(d, span_before, own_after, prev_role)
+            role, other_term, carried = _role(d, span_before, _own_after(span_after, di + 1 < len(dates)), prev_role)
             own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
@@ -569,8 +567,7 @@ def attribute(
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
-            out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
-            out.extend(_left_for(masked, d, owner, before, prev_owner, prev_end))
+            out.extend(_left_for(masked, d, owner, before, prev_owner, prev_end, positions))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
@@ -1113,24 +1110,37 @@ _NEXT_CUE_RE: Final = re.compile(r"[^\W\d]+(?:\s+[^\W\d]+)?\s+(?:in|on)\s+(?:the
 _LEFT_FOR_RE: Final = re.compile(r"\b(?:left|leaving|departed)\s+(?:for|to)\s+(?:the\s+)?$")
 
 
-def _without_next_cue(span_after: str) -> str:
-    """``span_after`` (up to the next date) without a last cue that the next date closes ("having joined in")."""
-    cues = _role_words(span_after)
-    if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]):
+def _own_after(span_after: str, next_date: bool) -> str:
+    """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
+
+    A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it.
+    """
+    cues = _role_words(span_after) if next_date else ()
+    if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]) and not _verb_final(span_after, cues[-1][0]):
         return span_after[: cues[-1][0]]
     return span_after
 
 
 def _left_for(
-    masked: str, d: TimeMention, owner: _Pos, before: Sequence[_Pos], prev_owner: _Pos | None, clause_begin: int
+    masked: str,
+    d: TimeMention,
+    owner: _Pos,
+    before: Sequence[_Pos],
+    prev_owner: _Pos | None,
+    clause_begin: int,
+    positions: Sequence[_Pos],
 ) -> list[Attribution]:
-    """A cite-only end for the spell a move leaves: "arrived at X in 2010 and left for Y in 2012" (X's end)."""
+    """Cite-only ends of the previous owner's spell: a move that leaves it, and a handover (:func:`_until_handover`).
+
+    "Arrived at X in 2010 and left for Y in 2012": 2012 is X's end as well.
+    """
+    out = _until_handover(masked, d, positions, clause_begin, prev_owner)
     if d.kind != "point" or d.interval.start is None or prev_owner is None or prev_owner is owner:
-        return []
+        return out
     if [p for p in before if not p.pronoun] != [owner] or not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
-        return []
+        return out
     facts = prev_owner.facts - {_OTHER}
-    return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
+    return [*out, Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else out
 
 
 def _clause_cites(
