@@ -204,3 +204,24 @@ def test_a_club_named_without_the_number_inside_its_name() -> None:
     for rival in ("Kvist 05 Hammar", "Kvist Hammar"):
         assert judged_answer(orm, f"Dal spielte für Orm United, nachdem er {rival} verlassen hatte.", cands) == "right"
         assert judged_answer(orm, f"Dal spielte für Orm United und {rival}.", cands) == "wrong"
+
+
+WINDOW = q(answers=("Karl Rask",), source="table", granularity="day",
+           question="Who was the President of Nordia whose term began after 1 May 2009 and ended before 1 June 2017?",
+           S_star=(Triple("Nordia", "President", "Karl Rask", "2011-03-03", "2016-03-03"),),
+           time_refs=({"which": "start", "value": "2011-03-03", "answer": "Karl Rask"},
+                      {"which": "end", "value": "2016-03-03", "answer": "Karl Rask"}))  # fmt: skip
+
+
+def test_the_questions_window_restated_and_a_tables_from_and_to_columns() -> None:
+    text = "Rask served from 3 March 2011 to 3 March 2016; his whole term sits between May 2009 and June 2017."
+    assert verdict(WINDOW, text, RASK) == "right"
+    text = "Rask took office on 3 March 2011 and left on 3 March 2016, so his term straddles 1 May 2012."
+    assert verdict(WINDOW, text, RASK) == "right"
+    # the term's own dates stay read: a wrong start is still wrong beside a restated window
+    text = "Rask served from 3 March 2012 to 3 March 2016; his whole term sits between May 2009 and June 2017."
+    assert verdict(WINDOW, text, RASK) == "wrong"
+    table = "| President | from | to |\n|---|---|---|\n| Karl Rask | 3 March 2011 | 3 March 2016 |"
+    assert verdict(WINDOW, table, RASK) == "right"
+    swapped = "| President | from | to |\n|---|---|---|\n| Karl Rask | 3 March 2016 | 3 March 2011 |"
+    assert verdict(WINDOW, swapped, RASK) != "right"

@@ -239,8 +239,15 @@ _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
                "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off",
-               # the question's window restated: "so his term covers 22–24 November 2024"
-               "covers", "covered", "covering")  # fmt: skip
+               # the question's window restated: "so his term covers 22–24 November 2024", "straddles D", "the whole
+               # term sits between D1 and D2"
+               "covers", "covered", "covering", "straddle", "sits between", "sits within", "lies between",
+               "lie between", "lies within", "lie within", "falls between", "fall between", "falls within",
+               "fall within")  # fmt: skip
+# A field's key that says which end its date is: "from: D", "start: D", "to: D", "end: D"
+_FIELD_KEY_RE: Final = re.compile(
+    r"\s*(?:(?P<start>from|start|started|began|since)|(?P<end>to|until|end|ended))\s*:\s*", re.IGNORECASE
+)
 _PASSIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+(?:(?:over|back)\s+)?(?:(?:the|his|her|their)\s+\w+\s+)?"
     r"(?:(?:over|back)\s+)?to|gave\s+way\s+to)\b",
@@ -1234,7 +1241,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     A carried role is the previous date's, the clause having no cue of its own.
     """
     low = before.lower()
-    other_term = any(w in low for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
+    head = low + d.text[:8].lower()  # a range's own "between" ("sits between D1 and D2")
+    other_term = any(w in head for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     if d.kind == "range":
         return "range", other_term, False
     if d.kind == "since":
@@ -1245,6 +1253,9 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False
+    key = _FIELD_KEY_RE.fullmatch(before)  # "from: 6 June 2019" / "to: 10 December 2019" (a table's columns)
+    if key is not None:
+        return ("start" if key.group("start") else "end"), other_term, False
     after_cues = _role_words(after)
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
