@@ -1,29 +1,14 @@
 """Careful judging of a move that leaves a spell ("left for Y in D": D ends the spell left), a cue that belongs to
 the next date ("in D1 he was at X, having joined in D2"), ranges "all the way to", counts of years above twelve,
 "exactly N years later", a year a relative phrase computes, a twinning's start, reserve sides and clubs with a number
-inside their name, counts in Russian, Spanish and Japanese, Roman years and Greek yes/no; each case with a trap of
-the same shape that must stay wrong (or undecided)."""
+inside their name, counts in Russian, Spanish and Japanese, Roman years and Greek yes/no, the question's window
+restated and a table's from/to columns; each case with a trap of the same shape that must stay wrong (or
+undecided)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Question, Triple
-from chronoqa.score.answers import score_answer
-from chronoqa.score.time_accuracy import score_time
-
-
-def q(**kw: Any) -> Question:
-    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": "2000", "S_star": ()}
-    base.update(kw)
-    return Question(**base)
-
-
-def verdict(question: Question, expl: str, entities: tuple[str, ...]) -> str:
-    row = score_time(question, AnswerRecord("q", "t", "ok", question.answers[0], expl), True, entities=entities)
-    return "undecided" if row.undecided else ("right" if row.T else "wrong")
-
+from chronoqa.records import Triple
+from test_judge_scripts_and_spells import judged_answer, q, verdict
 
 KNOWN = ("Ola Brekke", "Vardal IF", "Skarnes BK", "Lomen FK")
 STILL = q(answers=("yes",), question="Was it still the case in 2004 that Ola Brekke played for Vardal IF?",
@@ -150,10 +135,6 @@ def test_a_twinning_year_is_the_partnerships_start() -> None:
     # a wrong twinning year is wrong even where the counted-back year would be the right one
     text = "Sande was twinned with Lokk in 1986, so the year before is 1985. Sande lay in Hald Region then."
     assert verdict(TWIN, text, known) == "wrong"
-
-
-def judged_answer(question: Question, reply: str, cands: tuple[str, ...]) -> str:
-    return score_answer(question, AnswerRecord("q", "t", "ok", reply, None), candidates=cands).verdict
 
 
 HOW_LONG = q(
