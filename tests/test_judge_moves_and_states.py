@@ -206,3 +206,16 @@ def test_the_questions_window_restated_and_a_tables_from_and_to_columns() -> Non
     assert verdict(WINDOW, table, RASK) == "right"
     swapped = "| President | from | to |\n|---|---|---|\n| Karl Rask | 3 March 2016 | 3 March 2011 |"
     assert verdict(WINDOW, swapped, RASK) != "right"
+
+
+OFFICE = q(answers=("2011",), answer_type="time", question="What year did Karl Rask become President of Nordia?",
+           S_star=(Triple("Karl Rask", "holdsOffice", "President of Nordia", "2011", "2016"),),
+           time_refs=({"which": "start", "value": "2011", "of": "answer"},))  # fmt: skip
+
+
+def test_a_second_term_named_as_the_second_cites_and_never_contradicts() -> None:
+    known = ("Karl Rask", "President of Nordia")
+    text = "Karl Rask took office as President of Nordia in 2011; he served two terms, the second beginning in 2016."
+    assert verdict(OFFICE, text, known) == "right"
+    text = "Karl Rask took office as President of Nordia in 2012; he served two terms, the second beginning in 2016."
+    assert verdict(OFFICE, text, known) == "wrong"

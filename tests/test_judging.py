@@ -95,7 +95,7 @@ BLIND_FLOORS = {
     "set8": {"A": (0.97, 0.03), "T": (0.95, 0.10)},
     "set9": {"A": (0.99, 0.04), "T": (0.97, 0.02)},
     "set10": {"A": (0.98, 0.04), "T": (0.94, 0.03)},
-    "set11": {"A": (0.96, 0.04), "T": (0.91, 0.05)},
+    "set11": {"A": (0.96, 0.04), "T": (0.92, 0.05)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

@@ -239,6 +239,8 @@ _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
                "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off",
+               # "he served two terms, the second beginning in 2018"
+               "the second beginning", "the second starting", "the second from", "the second one",
                # the question's window restated: "so his term covers 22–24 November 2024", "straddles D", "the whole
                # term sits between D1 and D2"
                "covers", "covered", "covering", "straddle", "sits between", "sits within", "lies between",
