@@ -85,7 +85,7 @@ def test_held_out_set() -> None:
 # Agreement over the decided items (A, T) and the most undecided items, as reached for each set
 # (docs/metrics.md, "Blind sets"); every set: no false accept.
 BLIND_FLOORS = {
-    "set1": {"A": (0.99, 0.05), "T": (0.95, 0.02)},
+    "set1": {"A": (0.99, 0.04), "T": (0.95, 0.02)},
     "set2": {"A": (0.97, 0.05), "T": (0.91, 0.01)},
     "set3": {"A": (0.98, 0.03), "T": (0.93, 0.07)},
     "set4": {"A": (0.97, 0.04), "T": (0.96, 0.01)},
@@ -95,17 +95,14 @@ BLIND_FLOORS = {
     "set8": {"A": (0.97, 0.03), "T": (0.95, 0.10)},
     "set9": {"A": (0.99, 0.04), "T": (0.97, 0.02)},
     "set10": {"A": (0.98, 0.04), "T": (0.94, 0.03)},
-    "set11": {"A": (0.95, 0.09), "T": (0.82, 0.05)},
+    "set11": {"A": (0.96, 0.04), "T": (0.92, 0.05)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
 # set8 T36: a wrong marriage year stated by the spouse's short name ("Cristina Fernández married Néstor Kirchner in
 # 1978"): the short form without "de Kirchner" names no entity, so the date is only shared by the husband's two facts.
-# set11 (taken in on integ7, never read before measuring): an anchor's date stated a year late while the gold's
-# dates are right (T106), a spell's start stated a year early beside the right answer (T122).
 KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set8": {"T": [36]},
-    "set11": {"T": [106, 122]},
 }
 
 

@@ -57,7 +57,7 @@ from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, person_like, tokens
 from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
-from chronoqa.time.text import english_dates, extract_times, full_years
+from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -197,9 +197,9 @@ def _time_points(text: str) -> list[TimePoint]:
         for end in (iv.start, iv.end):
             if end is not None and end not in pts:
                 pts.append(end)
-    if not pts:  # a reply in another language ("En 2007."): its one bare year
+    if not pts:  # a reply in another language ("En 2007."): its one bare year; a year in Roman numerals
         years = _BARE_YEAR.findall(text)
-        year = parse_time(years[0]) if len(years) == 1 else None
+        year = parse_time(years[0]) if len(years) == 1 else roman_year(text)
         if year is not None:
             pts.append(year)
     return pts
@@ -280,9 +280,9 @@ _VAGUE_COUNT: Final = re.compile(
     r"\b(?:a\s+few|few|several|some|many|a\s+couple\s+of|a\s+handful\s+of)\s+(?:years?|months?|days?|decades?)\b",
     re.IGNORECASE,
 )
-# "yes" and "no" as a reply's first word, also in German, French, Spanish, Italian, Portuguese, Polish, Russian
-_YES: Final = frozenset({"yes", "true", "correct", "ja", "oui", "si", "sim", "tak", "да"})
-_NO: Final = frozenset({"no", "false", "incorrect", "nein", "non", "nao", "nie", "нет"})
+# "yes" and "no" as a reply's first word, also in German, French, Spanish, Italian, Portuguese, Polish, Russian, Greek
+_YES: Final = frozenset({"yes", "true", "correct", "ja", "oui", "si", "sim", "tak", "да", "ναι"})
+_NO: Final = frozenset({"no", "false", "incorrect", "nein", "non", "nao", "nie", "нет", "όχι", "οχι"})
 # A yes/no reply that commits to neither ("hard to say; I lean neither way", "could be either"); a later "but
 # yes" still commits
 _NEITHER: Final = re.compile(
@@ -459,6 +459,8 @@ _CONTEXT: Final = frozenset(
     {"succeeded", "succeeding", "successor", "predecessor", "preceded", "replacing", "replaced", "following",
      "after", "than", "instead", "rather", "later", "before", "until", "from", "divorcing", "divorced", "widow",
      "widower"}
+    # "after"/"before" as conjunctions in German, Spanish, French ("nachdem er X verlassen hatte"), as tokens fold them
+    | {t.key for t in tokens("nachdem bevor después après")}
 )  # fmt: skip
 _NONE_START: Final = tuple(
     tuple(normalize_answer(x).split())

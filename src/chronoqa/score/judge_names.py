@@ -155,6 +155,8 @@ _CLUB_AFFIXES: Final = frozenset(
      "associacao", "desportos", "desportiva", "desportivo", "esportiva", "esportivo", "sociedade", "associazione",
      "sportiva", "polisportiva", "recreativa", "recreativo"]
 )  # fmt: skip
+# The mark of a club's reserve side after its affix ("Sevilla FC B", "Celta CF II"): the affix may go, the mark stays.
+_RESERVE_MARKS: Final = frozenset(["b", "c", "ii"])
 # A linking particle left before a dropped trailing affix ("Portuguesa de [Desportos]") goes with it.
 _CLUB_PARTICLES: Final = frozenset(["de", "do", "da", "dos", "das", "di", "del", "della"])
 # Surnames that are also common words a text uses for something else ("Theresa May", "23 May 2024").
@@ -442,6 +444,9 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
+    if len(base) >= 3 and base[-1] in _RESERVE_MARKS and base[-2] in _CLUB_AFFIXES:  # "Villarreal [CF] B"
+        weak.add("".join(base[:-2]) + base[-1])
+    weak.update(_numbered_club_forms(base))
     if club and len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" (…1912)
         weak.add("".join(base[:-1]))
     weak.update(_team_forms(base))
@@ -481,6 +486,15 @@ def state_forms(label: str) -> frozenset[str]:
             if short == "sfsr":
                 out.add("".join(w[0] for w in head) + short)  # "RSFSR"
     return frozenset(f for f in out if len(f) >= 3)
+
+
+def _numbered_club_forms(words: Sequence[str]) -> list[str]:
+    """A club with a two-digit number inside its name ("Bayer 04 Leverkusen"): without it, and its town after it."""
+    inner = [i for i, w in enumerate(words[1:-1], 1) if w.isdigit() and len(w) == 2]
+    if len(inner) != 1 or any(w in _CLUB_AFFIXES for w in words):
+        return []
+    k = inner[0]
+    return ["".join([*words[:k], *words[k + 1 :]]), "".join(words[k + 1 :])]
 
 
 def _club_form(words: Sequence[str]) -> str | None:

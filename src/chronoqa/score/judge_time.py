@@ -132,6 +132,7 @@ _START: Final = frozenset(
         "acquired",
         "acquire",
         "acquiring",
+        "twinned",  # "X was twinned with Y in D": the partnership's start
         # the historic present of timelines ("1922: Orenburg joins the USSR")
         "joins",
         "becomes",
@@ -238,8 +239,17 @@ _NONE: Final = frozenset({"during", "served", "serving", "in_office"})
 _ELECTED: Final = frozenset({"elected", "reelected", "nominated"})
 _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "having first", "former", "returned",
                "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off",
-               # the question's window restated: "so his term covers 22–24 November 2024"
-               "covers", "covered", "covering")  # fmt: skip
+               # "he served two terms, the second beginning in 2018"
+               "the second beginning", "the second starting", "the second from", "the second one",
+               # the question's window restated: "so his term covers 22–24 November 2024", "straddles D", "the whole
+               # term sits between D1 and D2"
+               "covers", "covered", "covering", "straddle", "sits between", "sits within", "lies between",
+               "lie between", "lies within", "lie within", "falls between", "fall between", "falls within",
+               "fall within")  # fmt: skip
+# A field's key that says which end its date is: "from: D", "start: D", "to: D", "end: D"
+_FIELD_KEY_RE: Final = re.compile(
+    r"\s*(?:(?P<start>from|start|started|began|since)|(?P<end>to|until|end|ended))\s*:\s*", re.IGNORECASE
+)
 _PASSIVE_SUCCESSION: Final = re.compile(
     r"\b(?:succeeded\s+by|replaced\s+by|followed\s+by|handed\s+(?:(?:over|back)\s+)?(?:(?:the|his|her|their)\s+\w+\s+)?"
     r"(?:(?:over|back)\s+)?to|gave\s+way\s+to)\b",
@@ -351,6 +361,11 @@ _BY_RE: Final = re.compile(r"\bby\s*$", re.IGNORECASE)
 _COMPUTED_RE: Final = re.compile(r"(?:[−–+-]|\bminus|\bplus)\s*\d{1,3}\s*=\s*$", re.IGNORECASE)
 # A year of another calendar given beside the Gregorian one ("1394 in the Iranian calendar"): no fact's date
 _CALENDAR_RE: Final = re.compile(r"\s+(?:in|of)\s+the\s+(?:[A-Z][\w-]*\s+){1,2}calendar\b")
+_COUNTED_RE: Final = re.compile(
+    r"\b(?:later|earlier|before|after|afterwards|(?:following|next|previous|prior|preceding)\s+(?:year|month|day))"
+    r"\s+(?:is|was|would\s+be|gives|makes)\s+$",
+    re.IGNORECASE,
+)
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 
 
@@ -528,8 +543,7 @@ def attribute(
         listed = _listed(text, dates)
         prev_owner, colon = _field_line(text, s_begin, s_end, positions)  # "Married: 1959"
         dates = [m for m in dates if m.begin >= colon]  # "Status in 1970: married": an as-of date in a key
-        prev_role = "none"
-        prev_end = s_begin
+        prev_role, prev_end = "none", s_begin
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
@@ -542,7 +556,7 @@ def attribute(
             if owner is None or di in listed:
                 prev_end = d_end
                 continue  # nobody named, or a bare list of dates: attributes nothing
-            role, other_term, carried = _role(d, span_before, span_after, prev_role)
+            role, other_term, carried = _role(d, span_before, _own_after(span_after, di + 1 < len(dates)), prev_role)
             own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
@@ -562,7 +576,7 @@ def attribute(
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
-            out.extend(_until_handover(masked, d, positions, prev_end, prev_owner))
+            out.extend(_left_for(masked, d, owner, before, prev_owner, prev_end, positions))
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, span_after):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
@@ -796,7 +810,8 @@ def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
 
 
 _GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
-_CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*")
+# a capital of Latin Extended-A too ("ČSSD", "Łódź"); the range holds small letters as well, told apart by isupper
+_CAPITAL_RE: Final = re.compile(r"(?<![\w'’-])[A-ZÀ-ÖØ-Þ\u0100-\u017d][\w'’-]*")
 _NOT_NAMES: Final = frozenset(
     ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "ad", "bc", "bce", "ce",
      "christmas", "easter", "answer", "note", "yes", "no"]
@@ -894,7 +909,11 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum ("1984 − 1959 = 25") and a year a sum computes ("minus 3 = 1919")."""
+    """``dates`` without the years of a sum and the year a sum or a relative phrase computes.
+
+    "1984 − 1959 = 25", "minus 3 = 1919", "so two years later is 1926": the question's arithmetic, no fact's date.
+    """
+    dates = [d for d in dates if not _COUNTED_RE.search(text, max(0, d.begin - 40), d.begin)]
     if "=" not in text:
         return dates
     sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
@@ -931,7 +950,8 @@ def _unknown_names(
     for m in _CAPITAL_RE.finditer(masked):
         w = m.group(0).lower().rstrip("'’s").rstrip("'’")
         if (
-            m.start() in firsts
+            not m.group(0)[0].isupper()
+            or m.start() in firsts
             or w in skip
             or w.rstrip(".") in _MONTH_WORDS
             or masked[m.start() - 1 : m.start()] == ":"
@@ -974,20 +994,25 @@ _SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
                              r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
-_NUMBER: Final = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
+_NUMBER: Final = (
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|eighteen|nineteen|twenty|\d{1,2})"
+)
 _UNIT: Final = r"(?:year|month|week|day)s?"
 _OPEN: Final = r"(?=\s+(?:the|his|her|their|its|he|she|they|it|[a-z]+ing)\b)"
 _RELATIVE_RE: Final = re.compile(
     # counted from the date before ("two years later", "the following year", "that same month"), or from the
     # date closing the clause that follows ("two years after taking office in 2004")
     rf"\b(?:(?:the|that)\s+(?:very\s+)?same\s+(?P<u1>{_UNIT})|that\s+(?P<u2>{_UNIT})|"
-    rf"(?P<n>{_NUMBER})\s+(?P<u3>{_UNIT})\s+(?:(?P<dir>later|afterwards|earlier)|(?P<dirb>after|before)(?P<open>{_OPEN})?)|"
+    rf"(?:(?P<exact>exactly|precisely)\s+)?(?P<n>{_NUMBER})\s+(?P<u3>{_UNIT})\s+(?:(?P<dir>later|afterwards|earlier)|(?P<dirb>after|before)(?P<open>{_OPEN})?)|"
     rf"the\s+(?P<next>following|next|subsequent|previous|preceding|prior)\s+(?P<u4>{_UNIT})|"
     rf"the\s+(?P<u5>{_UNIT})\s+(?P<dir2>after|before)(?P<open2>{_OPEN})?)\b",
     re.IGNORECASE,
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+                  "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                  "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+                  "twenty": 20}  # fmt: skip
 _UNITS: Final = {"year": Granularity.YEAR, "month": Granularity.MONTH, "week": Granularity.DAY,
                  "day": Granularity.DAY}  # fmt: skip
 # The explicit date that a relative one is a gloss of ("four years later, on 7 May 2012"): the explicit wins.
@@ -1012,7 +1037,10 @@ def _relative_base(text: str, m: re.Match[str], dates: Sequence[TimeMention]) ->
 
 
 def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
-    """``base`` moved as ``m`` says, at the relative's unit (``None`` where the base is coarser than it)."""
+    """``base`` moved as ``m`` says, at the relative's unit (``None`` where the base is coarser than it).
+
+    "Exactly five years later" keeps the base's own day or month (the anniversary), not only its year.
+    """
     word = next(u for u in m.group("u1", "u2", "u3", "u4", "u5") if u).lower().rstrip("s")
     unit = _UNITS[word]
     if base.granularity < unit:
@@ -1024,7 +1052,7 @@ def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
         n *= 7
     if way in ("earlier", "before", "previous", "preceding", "prior"):
         n = -n
-    return base.truncate(unit).shift(n, unit)
+    return (base if m.group("exact") else base.truncate(unit)).shift(n, unit)
 
 
 def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
@@ -1083,6 +1111,45 @@ def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
     if _TARGET_RE.search(head.lower()) and _MOVE_RE.search(masked, clause_begin, p.begin):
         return "start"
     return None
+
+
+# The cue that opens the next date's clause ("in 2015 he was at X, having joined in 2014"): the next date's own
+_NEXT_CUE_RE: Final = re.compile(r"[^\W\d]+(?:\s+[^\W\d]+)?\s+(?:in|on)\s+(?:the\s+)?", re.IGNORECASE)
+# "and left for Y in D", "leaving for Y in D": D is also the end of the spell the subject left
+_LEFT_FOR_RE: Final = re.compile(r"\b(?:left|leaving|departed)\s+(?:for|to)\s+(?:the\s+)?$")
+
+
+def _own_after(span_after: str, next_date: bool) -> str:
+    """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
+
+    A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it.
+    """
+    cues = _role_words(span_after) if next_date else ()
+    if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]) and not _verb_final(span_after, cues[-1][0]):
+        return span_after[: cues[-1][0]]
+    return span_after
+
+
+def _left_for(
+    masked: str,
+    d: TimeMention,
+    owner: _Pos,
+    before: Sequence[_Pos],
+    prev_owner: _Pos | None,
+    clause_begin: int,
+    positions: Sequence[_Pos],
+) -> list[Attribution]:
+    """Cite-only ends of the previous owner's spell: a move that leaves it, and a handover (:func:`_until_handover`).
+
+    "Arrived at X in 2010 and left for Y in 2012": 2012 is X's end as well.
+    """
+    out = _until_handover(masked, d, positions, clause_begin, prev_owner)
+    if d.kind != "point" or d.interval.start is None or prev_owner is None or prev_owner is owner:
+        return out
+    if [p for p in before if not p.pronoun] != [owner] or not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
+        return out
+    facts = prev_owner.facts - {_OTHER}
+    return [*out, Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else out
 
 
 def _clause_cites(
@@ -1176,7 +1243,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     A carried role is the previous date's, the clause having no cue of its own.
     """
     low = before.lower()
-    other_term = any(w in low for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
+    head = low + d.text[:8].lower()  # a range's own "between" ("sits between D1 and D2")
+    other_term = any(w in head for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     if d.kind == "range":
         return "range", other_term, False
     if d.kind == "since":
@@ -1187,6 +1255,9 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return "none", other_term, False
     if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
         return "range", other_term, False
+    key = _FIELD_KEY_RE.fullmatch(before)  # "from: 6 June 2019" / "to: 10 December 2019" (a table's columns)
+    if key is not None:
+        return ("start" if key.group("start") else "end"), other_term, False
     after_cues = _role_words(after)
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False

@@ -72,6 +72,10 @@ _FOREIGN_WORDS: Final = {
     "acht": 8, "huit": 8, "ocho": 8, "otto": 8, "oito": 8,
     "neun": 9, "neuf": 9, "nueve": 9, "nove": 9,
     "zehn": 10, "dix": 10, "diez": 10, "dieci": 10, "dez": 10,
+    "elf": 11, "onze": 11, "once": 11, "undici": 11, "zwölf": 12, "douze": 12, "doce": 12, "dodici": 12, "doze": 12,
+    # Russian ("два года", "пять лет")
+    "один": 1, "одна": 1, "одного": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7,
+    "восемь": 8, "девять": 9, "десять": 10, "одиннадцать": 11, "двенадцать": 12,
 }  # fmt: skip
 _NUMBER: Final = (
     r"(\d+(?:\.\d+)?|"
@@ -80,6 +84,12 @@ _NUMBER: Final = (
 )
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
 _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\b", re.IGNORECASE)
+# A count in Chinese or Japanese ("1年", "3年間", "18ヶ月", "10日間"): one or two digits, never the digits of
+# a date ("2012年", "5日") or an era's year ("平成24年": a CJK character before the digits)
+_CJK_MENTION: Final = re.compile(
+    r"(?<![\d\u3040-\u30ff\u4e00-\u9fff])(\d{1,2})\s*(年間?|か月|ヶ月|カ月|个月|個月|日間)"
+)
+_CJK_UNITS: Final = {"年": Granularity.YEAR, "年間": Granularity.YEAR, "日間": Granularity.DAY}
 _ISO: Final = re.compile(r"^P(\d+)([YMD])$")
 # A bound before a mention ("less than a year"), and the first number of a range or choice before it
 # ("two or three years", "3-4 years": the mention is the second number).
@@ -164,6 +174,9 @@ def durations_in(text: str) -> list[Duration]:
             out.append(Duration(_number(count) * scale, g))
         exact = _BOUND.search(before if first is None else before[: first.start()]) is None
         out.append(Duration(_number(m.group(1)) * scale, g, exact))
+    if not out:
+        for m in _CJK_MENTION.finditer(text):
+            out.append(Duration(float(m.group(1)), _CJK_UNITS.get(m.group(2), Granularity.MONTH)))
     return out
 
 

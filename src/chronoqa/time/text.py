@@ -44,7 +44,7 @@ from typing import Final
 
 from chronoqa.time._core import Granularity, Interval, TimeParseError, TimePoint
 
-__all__ = ["MENTION_KINDS", "TimeMention", "english_dates", "extract_times", "full_years"]
+__all__ = ["MENTION_KINDS", "TimeMention", "english_dates", "extract_times", "full_years", "roman_year"]
 
 MENTION_KINDS: Final = ("point", "range", "decade", "century", "since", "until")
 
@@ -665,7 +665,9 @@ def _atoms(text: str) -> list[TimeMention]:
 # Words between a bound word and its date that change nothing at a year: "from the year 1918", "from early 1975".
 _QUALIFIER: Final = r"(?:the\s+year\s+|(?:early|mid|late)(?:\s+|-))?"
 _RANGE_GAP_RE: Final = re.compile(
-    r"\s*(?:[-–—]|to|until|till|through|thru)\s*(?:the\s+year\s+)?$|\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
+    # "from 1990 all the way to 2004", "right up until 2004": the same range
+    r"\s*(?:[-–—]|(?:(?:all\s+the\s+way|right)\s+)?(?:up\s+)?(?:to|until|till|through)|thru)\s*(?:the\s+year\s+)?$|"
+    r"\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
     r"\s*(?P<arrow>→|->)\s*$",
     _FLAGS,
 )
@@ -927,3 +929,21 @@ def english_dates(text: str) -> str:
     out = _FOREIGN_FROM_RE.sub("from ", out)
     out = _FOREIGN_TO_RE.sub(" until ", out)
     return _FOREIGN_UNTIL_RE.sub("until ", out)
+
+
+# A year in Roman numerals, in the canonical subtractive form ("MCMLXXXVI", "MMXII"), the whole of a reply
+_ROMAN_RE: Final = re.compile(r"M{1,2}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_ROMAN: Final = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def roman_year(text: str) -> TimePoint | None:
+    """The year a reply writes in Roman numerals and nothing else ("MCMLXXXVI." is 1986), else ``None``.
+
+    Only upper-case numerals in the canonical form between 1000 and 2100: "MIX" is no year of a sentence.
+    """
+    word = text.strip().rstrip(".!")
+    if not _ROMAN_RE.fullmatch(word):
+        return None
+    values = [_ROMAN[c] for c in word]
+    n = sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+    return TimePoint(n) if _MIN_BARE_YEAR <= n <= _MAX_BARE_YEAR else None
