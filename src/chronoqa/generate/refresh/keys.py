@@ -90,8 +90,10 @@ class Docs:
         return None if d is None else replace(t, doc_id=d.doc_id, fact_id=d.fact_id)
 
     def as_held(self, ts: Sequence[Triple]) -> list[Triple]:
-        """``ts`` as the newer data holds them: each fact itself, else its spells (the one starting when it did,
-        if any), so that :func:`fact_diff` lists as removed only what the newer data dropped."""
+        """``ts`` as the newer data holds them: each fact itself, else its spells (the one starting when it did).
+
+        :func:`fact_diff` against them lists as removed only what the newer data dropped.
+        """
         out: list[Triple] = []
         for t in ts:
             d = self.by_key.get(fact_key(t))
