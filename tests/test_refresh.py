@@ -291,6 +291,24 @@ def test_an_added_spell_or_a_lost_end_retires_the_dated_questions(tmp_path: Path
     assert asks_end and all(changes[i].change == "retired" for i in asks_end)
 
 
+def test_a_retired_question_lists_only_what_the_newer_data_did_to_its_facts(tmp_path: Path) -> None:
+    """A question retired as no longer unique keeps its facts in the newer data: none is listed as removed."""
+    old = build_kg(write_facts(tmp_path / "old.tsv", list(HAND)), tmp_path / "old")
+    facts = [(*f[:4], "") if f == OPENED else f for f in HAND] + [SPELL]  # one spell added, one end lost
+    new_facts = write_facts(tmp_path / "new.tsv", facts)
+    code, _, err = run_cli(["refresh", str(old), "--input", str(new_facts), "--out", str(tmp_path / "new")])
+    assert code == 0, err
+    held = {tuple(f"<{x}>" for x in f[:3]) + tuple(x or None for x in f[3:]) for f in facts}
+    retired = [c for c in changes_by_id(tmp_path / "new").values() if c.change == "retired"]
+    by_id = {q.id: q for q in load_release(old).questions}
+    assert retired
+    for c in retired:
+        kept = [t for t in by_id[c.id].S_star if (t.s_id, t.r_id, t.o_id, t.t_start, t.t_end) in held]
+        assert not any(f"{t.s} | {t.r} | {t.o} | {t.t_start or '?'}..{t.t_end or ''}" in c.facts_removed for t in kept)
+    lost_end = [c for c in retired if any(t.s == "Ann" and t.o == "Blues" for t in by_id[c.id].S_star)]
+    assert lost_end and all(c.facts_redated == ("Ann | playsFor | Blues | 2005..2008 -> 2005..",) for c in lost_end)
+
+
 def test_matched_questions_keep_ids_and_negatives_point_into_the_new_corpus(hand: dict[str, Path]) -> None:
     new = load_release(hand["new"])
     docs = {d.doc_id: d for d in new.corpus}

@@ -24,6 +24,7 @@ section in the manifest and a drift section in the data card.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -44,7 +45,7 @@ from chronoqa.generate.refresh.report import changes_markdown, drift_section, re
 from chronoqa.generate.result import BuildResult
 from chronoqa.io import sha256_file, write_text
 from chronoqa.outdir import OutputFolder
-from chronoqa.records import Question
+from chronoqa.records import Question, Triple
 
 __all__ = ["Refresh", "cell_of", "classify", "question_key", "refresh"]
 
@@ -83,7 +84,7 @@ def classify(release: Release, build: BuildResult) -> Refresh:
         key = question_key(q)
         g = Grounding(drawn[key]) if key in drawn else ground(q)  # drawn: the builder's own grounding
         if g.question is None:
-            changes.append(_record(q, None, key, "retired", g))
+            changes.append(_record(q, None, key, "retired", g, held=ground.docs.as_held(q.S_star)))
             continue
         nq = replace(g.question, id=q.id, split=q.split)
         flag = flags.get(drawn[key].id) if key in drawn else release.flags.get(q.id)
@@ -117,10 +118,13 @@ def classify(release: Release, build: BuildResult) -> Refresh:
     )  # fmt: skip
 
 
-def _record(old: Question | None, new: Question | None, key: str, change: str, g: Grounding) -> ChangeRecord:
+def _record(
+    old: Question | None, new: Question | None, key: str, change: str, g: Grounding, held: Sequence[Triple] = ()
+) -> ChangeRecord:
+    """``held``: a retired question's S* facts as the newer data holds them (what it dropped, re-dated, kept)."""
     q = new if new is not None else old
     assert q is not None
-    added, removed, redated = fact_diff(old.S_star if old else (), new.S_star if new else ())
+    added, removed, redated = fact_diff(old.S_star if old else (), new.S_star if new else held)
     if change == "new":
         added = removed = redated = []
     return ChangeRecord(

@@ -80,11 +80,27 @@ class Docs:
 
     def __init__(self, docs: Iterable[Doc]) -> None:
         self.by_key: dict[FactKey, Doc] = {fact_key(d): d for d in docs}
+        self.spells: dict[tuple[str, str, str], list[Doc]] = {}  # the newer data's spells of each fact, by ids
+        for d in self.by_key.values():
+            self.spells.setdefault(fact_key(d)[:3], []).append(d)
 
     def triple(self, t: Triple) -> Triple | None:
         """``t`` with the new document's id and fact id (``None``: the fact is not in the newer data)."""
         d = self.by_key.get(fact_key(t))
         return None if d is None else replace(t, doc_id=d.doc_id, fact_id=d.fact_id)
+
+    def as_held(self, ts: Sequence[Triple]) -> list[Triple]:
+        """``ts`` as the newer data holds them: each fact itself, else its spells (the one starting when it did).
+
+        :func:`fact_diff` against them lists as removed only what the newer data dropped.
+        """
+        out: list[Triple] = []
+        for t in ts:
+            d = self.by_key.get(fact_key(t))
+            spells = [d] if d is not None else self.spells.get(fact_key(t)[:3], [])
+            same_start = [s for s in spells if s.t_start == t.t_start]
+            out += [replace(t, t_start=s.t_start, t_end=s.t_end) for s in same_start or spells]
+        return out
 
     def remap(self, q: Question) -> Question:
         """``q`` with every fact moved to the new documents (negatives no longer in the data dropped)."""
