@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Final, NamedTuple
 
+from chronoqa.time.duration import NUMBER_WORDS
+
 __all__ = ["KOREAN_SURNAMES", "NameIndex", "NameMention", "Token", "close", "fold", "person_like", "tokens"]
 
 _TRANSLIT: Final = str.maketrans(
@@ -195,16 +197,7 @@ _COMMON_WORDS: Final = frozenset(
         "rice",
         "price",
         # number words: "One year." names no "America One"
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
+        *NUMBER_WORDS[1:11],
     ]
 )
 KOREAN_SURNAMES: Final = frozenset(

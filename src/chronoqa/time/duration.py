@@ -19,13 +19,14 @@ from typing import Final
 
 from chronoqa.time._core import Granularity
 
-__all__ = ["TOLERANCE", "Duration", "durations_in", "same_duration"]
+__all__ = ["NUMBER_WORDS", "TOLERANCE", "Duration", "durations_in", "same_duration"]
 
 #: Units either way, an open bound, within which a duration read from a text matches the gold, per granularity.
 TOLERANCE: Final = {Granularity.YEAR: 1, Granularity.MONTH: 1, Granularity.DAY: 0}
 
 _ISO_LETTER: Final = {Granularity.YEAR: "Y", Granularity.MONTH: "M", Granularity.DAY: "D"}
-_WORDS: Final = (
+#: English number words, "zero" to "twenty" (a word's index is its value).
+NUMBER_WORDS: Final = (
     "zero",
     "one",
     "two",
@@ -79,7 +80,7 @@ _FOREIGN_WORDS: Final = {
 }  # fmt: skip
 _NUMBER: Final = (
     r"(\d+(?:\.\d+)?|"
-    + "|".join(sorted({*_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True))
+    + "|".join(sorted({*NUMBER_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True))
     + r"|a|an|one and a half|half an?|a couple of)"
 )
 _UNIT: Final = "|".join(w for ws in _UNIT_WORDS.values() for w in ws)
@@ -149,8 +150,8 @@ def _number(word: str) -> float:
         return 0.5
     if w.startswith("a couple"):  # "a couple of years": two
         return 2.0
-    if w in _WORDS:
-        return float(_WORDS.index(w))
+    if w in NUMBER_WORDS:
+        return float(NUMBER_WORDS.index(w))
     if w in _FOREIGN_WORDS:
         return float(_FOREIGN_WORDS[w])
     return float(w)
