@@ -333,21 +333,23 @@ class GraphIndex:
         single spell of such a relation may be one term of several: its length is not asked.
         """
         if self._per_term is None:
-            t = self.table.astype(np.int64)
+            t = self.table  # the five columns read, one at a time: never a copy of whole rows
             state = ~np.asarray(self.rel_event, dtype=bool)[t[:, Col.R]]
             rows = np.flatnonzero(state & ~self.ignored_mask & (t[:, Col.SU] != NONE))
-            rows = rows[np.lexsort((t[rows, Col.SU], t[rows, Col.O], t[rows, Col.R], t[rows, Col.S]))]
-            a, b = t[rows[:-1]], t[rows[1:]]
-            same = (a[:, Col.S] == b[:, Col.S]) & (a[:, Col.R] == b[:, Col.R]) & (a[:, Col.O] == b[:, Col.O])
-            gap = b[:, Col.SU] - a[:, Col.EU]
-            adjacent = same & (a[:, Col.EU] != NONE) & (gap >= 0) & (gap <= 1)
+            s_, r_, o_ = (t[rows, c].astype(np.int64) for c in (Col.S, Col.R, Col.O))
+            su, eu = (t[rows, c].astype(np.int64) for c in (Col.SU, Col.EU))
+            order = np.lexsort((su, o_, r_, s_))
+            s_, r_, o_, su, eu = s_[order], r_[order], o_[order], su[order], eu[order]
+            same = (s_[:-1] == s_[1:]) & (r_[:-1] == r_[1:]) & (o_[:-1] == o_[1:])
+            gap = su[1:] - eu[:-1]
+            adjacent = same & (eu[:-1] != NONE) & (gap >= 0) & (gap <= 1)
             first = np.ones(len(rows), dtype=bool)
             first[1:] = ~same  # one row per triple
             split = np.zeros(len(rows), dtype=np.int64)  # the triple's first row marks a split triple
             starts = np.cumsum(first) - 1
             np.maximum.at(split, np.flatnonzero(first)[starts[1:][adjacent]], 1)
-            triples = np.bincount(t[rows[first], Col.R], minlength=self.n_rel)
-            n_split = np.bincount(t[rows, Col.R], weights=split, minlength=self.n_rel)
+            triples = np.bincount(r_[first], minlength=self.n_rel)
+            n_split = np.bincount(r_, weights=split, minlength=self.n_rel)
             self._per_term = (n_split >= PER_TERM_MIN) & (n_split >= PER_TERM_SHARE * triples)
         return bool(self._per_term[relation])
 
