@@ -54,17 +54,8 @@ class ParaphraseRecord:
     reasons: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (fixed key order)."""
-        return {
-            "pid": self.pid,
-            "qid": self.qid,
-            "template_id": self.template_id,
-            "paraphraser": self.paraphraser,
-            "rule": self.rule,
-            "question": self.question,
-            "accepted": self.accepted,
-            "reasons": list(self.reasons),
-        }
+        """JSON form (the fields in their declared order)."""
+        return dataclasses.asdict(self) | {"reasons": list(self.reasons)}
 
 
 _STR_FIELDS = ("pid", "qid", "template_id", "paraphraser", "rule", "question")

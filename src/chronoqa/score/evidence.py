@@ -44,8 +44,6 @@ __all__ = ["EvidenceRow", "TripleKey", "has_time_valid_chain", "norm_time", "tim
 
 TripleKey = tuple[str, str, str, str | None, str | None]
 
-_GRANULARITIES = {str(g): g for g in Granularity}
-
 
 @lru_cache(maxsize=1 << 16, typed=True)
 def norm_time(value: Any) -> str | None:

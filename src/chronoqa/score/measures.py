@@ -27,7 +27,6 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.spec import NameTable, Spec, SpecError
 
 __all__ = [
-    "DEFAULT_MEASURES",
     "MEASURES",
     "Measure",
     "MeasureFn",
@@ -216,9 +215,6 @@ class Measure:
     def values(self, hits: RankedHits) -> Values:
         """This measure's per-question (numerators, denominators) over a run's ranked hits."""
         return MEASURES[self.name](hits, self.cutoff)
-
-
-DEFAULT_MEASURES: tuple[Measure, ...] = tuple(Measure.parse(m) for m in ("R@10", "nDCG@10", "MRR", "TRP", "CCR"))
 
 
 def parse_measures(texts: Sequence[str | Measure]) -> tuple[Measure, ...]:

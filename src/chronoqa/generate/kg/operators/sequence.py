@@ -221,6 +221,16 @@ def _next_clause(rd: Renderer, d: Draft) -> str:
     return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
 
 
+def _ref_other(rd: Renderer, d: Draft) -> str:
+    """The reference of a "next" question named by its other endpoint only, without repeating its clause.
+
+    "Who won the William Allan Award next after Elizabeth F. Neufeld?": the reference is the only fact of the
+    timeline (of the final hop's source, in its direction) with that endpoint.
+    """
+    row = rd.index.fact_row(d.ref_fid)
+    return rd.ent(row[2] if d.hops[-1].forward else row[0])
+
+
 def _horizon(rd: Renderer, d: Draft) -> str:
     """The data's horizon a "last" question ranks up to ("2017")."""
     assert d.horizon is not None
@@ -240,11 +250,7 @@ def _plain(rd: Renderer, d: Draft) -> str:
 
 def _alt(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        # "Who won the William Allan Award next after Elizabeth F. Neufeld?": the reference is named by
-        # its other endpoint only (the only fact of the timeline with it), without repeating the clause
-        row = rd.index.fact_row(d.ref_fid)
-        other = row[2] if d.hops[-1].forward else row[0]
-        return f"{cap(rd.ask(d))} next after {rd.ent(other)}?"
+        return f"{cap(rd.ask(d))} next after {_ref_other(rd, d)}?"
     return f"{_up_to(rd, d)}{rd.ask(d)} most recently?"
 
 
@@ -256,9 +262,7 @@ def _lead(rd: Renderer, d: Draft) -> str:
 
 def _earliest(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        row = rd.index.fact_row(d.ref_fid)
-        other = row[2] if row[0] == d.hops[-1].src else row[0]
-        return f"After {rd.ent(other)}, {rd.ask(d)} next?"
+        return f"After {_ref_other(rd, d)}, {rd.ask(d)} next?"
     return f"{_up_to(rd, d)}{rd.ask(d)} last of all?"
 
 
