@@ -105,20 +105,18 @@ class TimeRow(NamedTuple):
 
 
 def _pt(value: object) -> TimePoint | None:
-    if isinstance(value, str):
-        return _pt_str(value)
+    """``value`` as a time, ``None`` when unknown or unreadable (a string's reading is cached)."""
+    return _pt_str(value) if isinstance(value, str) else _read_time(value)
+
+
+def _read_time(value: object) -> TimePoint | None:
     try:
         return parse_time(value)
     except TimeParseError:
         return None
 
 
-@lru_cache(maxsize=1 << 16)
-def _pt_str(value: str) -> TimePoint | None:
-    try:
-        return parse_time(value)
-    except TimeParseError:
-        return None
+_pt_str = lru_cache(maxsize=1 << 16)(_read_time)
 
 
 def _which(name: str) -> str:

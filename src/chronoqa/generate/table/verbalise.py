@@ -396,8 +396,18 @@ class PhraseBook:
         return "; ".join(f"{column_label(c)}: {v}" for c, v in zip(columns, values, strict=True) if v is not None)
 
 
+def _wh(person: bool) -> tuple[str, str]:
+    """The question words of a past and of a present holder: "Who" for people, else "What"."""
+    return ("Who was", "Who is") if person else ("What was", "What is")
+
+
+def _key_parts(lhs: Sequence[str]) -> str:
+    """The key columns with their values: "country {Country} and role {Role}"."""
+    return " and ".join(f"{column_label(c)} {{{c}}}" for c in lhs)
+
+
 def _default_phrases(lhs: Sequence[str], rhs: str) -> TFDPhrases:
-    person = column_label(rhs) in _PERSON_COLUMNS
+    person = person_column(rhs)
     roles = [c for c in lhs if column_label(c) in ROLE_COLUMNS]
     if roles:
         role = roles[0]
@@ -408,12 +418,12 @@ def _default_phrases(lhs: Sequence[str], rhs: str) -> TFDPhrases:
     elif len(lhs) == 1:
         subject = f"the {column_label(rhs)} of {{{lhs[0]}}}"
     else:
-        parts = " and ".join(f"{column_label(c)} {{{c}}}" for c in lhs)
-        subject = f"the {column_label(rhs)} for {parts}"
+        subject = f"the {column_label(rhs)} for {_key_parts(lhs)}"
+    wh, wh_now = _wh(person)
     return TFDPhrases(
         subject=subject,
-        wh="Who was" if person else "What was",
-        wh_now="Who is" if person else "What is",
+        wh=wh,
+        wh_now=wh_now,
         period="term" if person and roles else "period",
     )
 
@@ -421,14 +431,13 @@ def _default_phrases(lhs: Sequence[str], rhs: str) -> TFDPhrases:
 def _row_phrases(lhs: Sequence[str], rhs: str, row: str) -> TFDPhrases:
     """The row form: "{Patient:possessive} doctor" (one key column) or "the doctor for patient {Patient} and ..."."""
     label = column_label(rhs)
-    person = label in _PERSON_COLUMNS
     if len(lhs) == 1:
         subject = f"{{{lhs[0]}:possessive}} {label}"
         subject_plural = f"{{{lhs[0]}:possessive}} {plural_noun(label)}"
     else:
-        parts = " and ".join(f"{column_label(c)} {{{c}}}" for c in lhs)
+        parts = _key_parts(lhs)
         subject, subject_plural = f"the {label} for {parts}", f"the {plural_noun(label)} for {parts}"
-    wh, wh_now = ("Who was", "Who is") if person else ("What was", "What is")
+    wh, wh_now = _wh(person_column(rhs))
     return TFDPhrases(
         subject=subject,
         wh=wh,
