@@ -39,8 +39,7 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import Release, load_release
 from chronoqa.artifacts.runs import read_run
 from chronoqa.records import Question
-from chronoqa.score.answers import score_answer
-from chronoqa.score.time_accuracy import score_time
+from chronoqa.score.time_accuracy import reply_scores
 
 __all__ = ["chronoqa_qa", "chronoqa_scorer", "defined_mean", "release_samples"]
 
@@ -101,12 +100,9 @@ def chronoqa_scorer(questions: dict[str, Question]) -> Scorer:
         q = questions[str(state.sample_id)]
         parsed = parse_response(state.output.completion or "")
         record = AnswerRecord(q.id, "inspect", parsed.status, parsed.answer, parsed.explanation)
-        outcome = score_answer(q, record)
-        row = score_time(q, record, outcome.correct)
-        t = math.nan if row.T is None else float(row.T)
-        at = math.nan if row.T is None else float(outcome.correct and row.T)
+        outcome, value = reply_scores(q, record)
         return Score(
-            value={"A": float(outcome.correct), "T": t, "AT": at},
+            value=value,
             answer=parsed.answer,
             explanation=outcome.outcome,
         )

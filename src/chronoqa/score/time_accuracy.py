@@ -24,6 +24,7 @@ questions, as TDBench does.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
@@ -32,7 +33,7 @@ from typing import Final, Literal, NamedTuple
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Question, Triple
-from chronoqa.score.answers import after_correction
+from chronoqa.score.answers import AnswerOutcome, after_correction, score_answer
 from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import (
     FactRef,
@@ -49,7 +50,17 @@ from chronoqa.score.judge_time import (
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years
 
-__all__ = ["Judge", "TimeMode", "TimeRef", "TimeRow", "cites", "gold_time_refs", "ref_facts", "score_time"]
+__all__ = [
+    "Judge",
+    "TimeMode",
+    "TimeRef",
+    "TimeRow",
+    "cites",
+    "gold_time_refs",
+    "ref_facts",
+    "reply_scores",
+    "score_time",
+]
 
 TimeMode = Literal["careful", "strict"]
 _WORDS_RE = re.compile(r"[\w'’-]+")
@@ -321,6 +332,17 @@ def score_time(
         q.id, answer_correct, v.ok, len(fact_refs), v.n, verdict, undecided=v.why, T_half=v.n > 0, T_loose=v.loose
     )
     return _resolved(row)
+
+
+def reply_scores(q: Question, record: AnswerRecord) -> tuple[AnswerOutcome, dict[str, float]]:
+    """One reply's outcome and its ``A``, ``T`` and ``AT`` as numbers (``T``, ``AT``: NaN without a time reference).
+
+    What a harness that scores reply by reply records (``chronoqa export --to lm-eval``, the inspect scorer).
+    """
+    outcome = score_answer(q, record)
+    t = score_time(q, record, outcome.correct).T
+    at = math.nan if t is None else float(outcome.correct and t)
+    return outcome, {"A": float(outcome.correct), "T": math.nan if t is None else float(t), "AT": at}
 
 
 def question_years(q: Question, values: Iterable[TimePoint] = ()) -> list[int]:
