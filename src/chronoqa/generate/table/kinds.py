@@ -76,16 +76,8 @@ class TableKind:
     entity: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """JSON form for the manifest."""
-        return {
-            "kind": self.kind,
-            "why": self.why,
-            "declared_by": self.declared_by,
-            "key": list(self.key),
-            "state": self.state,
-            "category": self.category,
-            "entity": self.entity,
-        }
+        """JSON form for the manifest (the fields in their declared order)."""
+        return dataclasses.asdict(self) | {"key": list(self.key)}
 
 
 def _distinct(table: TemporalTable) -> dict[str, Counter[str | None]]:
