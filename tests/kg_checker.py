@@ -64,6 +64,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   ``at a time`` value read at ``t_query`` (a bridge, or the answer of point-in-time, before/after, relative, two
   facts and present state) where another fact of the same entity, relation and direction starts or ends within
   a year of it (several values in the year, or a change dated a year off: Kyiv's administrative unit in 1918);
+  or such a value, or any answer read at ``t_query``, whose own spell starts (ends) in that year while no other
+  spell of the group may hold the year before (after) and one lies further on (a gap in the record: the missing
+  value may share the boundary year, Mertens's AGOVV Apeldoorn in 2006);
 * ``closed-world superlative``: a sequence ``first`` question (no date closes a timeline's start), or a ``last``
   question that does not say "up to <horizon>" or whose answer's spell ended before the horizon year (a stale
   record: Berlin's "last" head of government Wowereit, to 2014). The horizon is recomputed here: the latest year
@@ -81,6 +84,12 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``duration over per-term spells`` (:func:`per_term_errors`): a duration over a state relation the data stores
   per term (at least 4%, and 10, of its dated (s, r, o) triples hold a spell starting at most a year after
   another's end): one spell in the graph need not be the whole tenure ("How long was Bevin an MP?");
+* ``end of a per-term spell`` (:func:`tenure_end_errors`): a question resting on the recorded end of a spell of a
+  relation stored per term (a time reference ``end`` of the answer or anchor fact; a yes/no ``yes`` asks inside the
+  spell and rests on none) where that end is not a tenure's: spells of one (s, r, o) that touch (the next starts at
+  most a year after the previous end) are one tenure whose only end is its last, and that end counts only where in
+  a direction the TOML declares ``one`` another value starts in the end year or the next (another club joined,
+  a successor in office);
 * ``role asked as the relation``: an answer that is the object of a gold fact whose relation declares roles
   (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
   question that does not name the role ("which team did X play for?" answered by a national team).
@@ -190,9 +199,12 @@ class Checker:
         decl: Mapping[str, Mapping[str, object]] | None = None,
         types: Mapping[str, Mapping[str, object]] | None = None,
         bridges: Mapping[tuple[str, str], str] | None = None,
+        bridges_declared: bool | None = None,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
         self.bridges = dict(bridges or {})
+        # the table has a [bridges] table (its rules apply, even where none of the graph's relations is declared)
+        self.bridges_declared = bool(self.bridges) if bridges_declared is None else bridges_declared
         self.decl = dict(decl or {})
         self.types = dict(types or {})
         self.symmetric = {r for r, d in self.decl.items() if d.get("symmetric")}
@@ -223,7 +235,11 @@ class Checker:
         """A checker with the kinds and world declarations of the phrase TOML at ``path``."""
         decl = declarations_from_toml(path, graph)
         bridges = bridges_from_toml(path, graph)
-        return cls(graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), bridges=bridges, **kw)  # type: ignore[arg-type]
+        declared = "bridges" in tomllib.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), bridges=bridges,
+            bridges_declared=declared, **kw,  # type: ignore[arg-type]
+        )  # fmt: skip
 
     # -- semantics ---------------------------------------------------------------------------------
     def interval(self, f: Fact) -> Interval:
@@ -1098,6 +1114,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "role asked as the relation": [],
         "unrelated reference fact": unrelated_reference_errors(questions),
         "duration over per-term spells": per_term_errors(checker, questions),
+        "end of a per-term spell": tenure_end_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1245,8 +1262,9 @@ ANSWER_AT_T = {"point_in_time", "before_after", "relative", "two_facts", "presen
 def change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Questions reading an ``at a time`` value at ``t_query`` (a bridge; the answer of an operator asking the value
     at that time) where the raw facts date a change of it near that year: another fact of the same entity, relation
-    and direction starts or ends within one year of it."""
-    if not checker.bridges:
+    and direction starts or ends within one year of it; or any answer read at ``t_query`` beside a gap in the record
+    (:func:`_gap_beside`)."""
+    if not checker.bridges_declared:
         return []
     out = []
     for q in questions:
@@ -1260,17 +1278,37 @@ def change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             f = checker.by_id[q.S_star[i].fact_id]
             fwd = step["dir"] == "fwd"
             src, node = node, (f.o if node == f.s else f.s)
-            if checker.bridges.get((step["r"], "object" if fwd else "subject")) != "at a time":
+            at_a_time = checker.bridges.get((step["r"], "object" if fwd else "subject")) == "at a time"
+            others = [g for g, _ in checker.neighbours(src, step["r"], fwd) if g.id != f.id]
+            if at_a_time or i == len(path) - 1:  # the answer read at t: its own spell beside a gap in the record
+                gap = _gap_beside(checker, f, others, tq.year)
+                if gap:
+                    why.append(f"hop {i + 1} fact {f.id}, {gap}")
+            if not at_a_time:
                 continue
-            near = [
-                g.id for g, _ in checker.neighbours(src, step["r"], fwd) if g.id != f.id
-                and any(p is not None and abs(p.year - tq.year) <= 1 for p in (g.start, g.end))
-            ]  # fmt: skip
+            near = [g.id for g in others if any(p is not None and abs(p.year - tq.year) <= 1 for p in (g.start, g.end))]
             if near:
                 why.append(f"hop {i + 1} fact {f.id}, changed near it by facts {near}")
         if why:
             out.append(f"{q.id} at {q.t_query}: {'; '.join(why)}: {q.question!r}")
     return out
+
+
+def _gap_beside(checker: Checker, f: Fact, others: Sequence[Fact], year: int) -> str:
+    """Where ``f`` starts (ends) in ``year`` and no other spell may hold the year before (after) while one starts
+    after it (ends before it): the record has a gap beside the boundary year; ``""`` where it has none."""
+    for own, beside, step in ((f.end, year + 1, 1), (f.start, year - 1, -1)):
+        if own is None or own.year != year:
+            continue
+        further = [
+            g for g in others
+            if (step > 0 and g.start is not None and g.start.year > beside)
+            or (step < 0 and g.end is not None and g.end.year < beside)
+        ]  # fmt: skip
+        if further and not any(checker.possible(g, TimePoint(beside)) for g in others):
+            side = "ends" if step > 0 else "starts"
+            return f"{side} in {year} beside a gap {'before' if step > 0 else 'after'} fact {further[0].id}"
+    return ""
 
 
 BATCH_SHARE = 0.25  # the documented share of a container's dated starts (ends) that makes a unit a batch date
@@ -1415,6 +1453,63 @@ def per_term_errors(checker: Checker, questions: Sequence[Question]) -> list[str
         for q in questions
         if q.operator == "duration" and q.S_star[len(q.logical_form["path"]) - 1].r_id in terms
     ]
+
+
+def tenure_ends(checker: Checker) -> set[int]:
+    """Ids of the facts of per-term relations whose recorded end is a tenure's end (see :func:`tenure_end_errors`)."""
+    g = checker.g
+    terms = per_term_relations(checker)
+    spells: defaultdict[tuple[str, str, str], list[Fact]] = defaultdict(list)
+    starts: defaultdict[tuple[str, str, int], set[str]] = defaultdict(set)  # (entity, r, start) -> values, per side
+    for f in checker.good:
+        if f.r in terms and f.start is not None:
+            spells[(f.s, f.r, f.o)].append(f)
+            if checker.decl.get(f.r, {}).get("objects_at_once") == "one":
+                starts[("fwd:" + f.s, f.r, f.start.lo(g))].add(f.o)
+            if checker.decl.get(f.r, {}).get("subjects_at_once") == "one":
+                starts[("inv:" + f.o, f.r, f.start.lo(g))].add(f.s)
+    out: set[int] = set()
+    for (s, r, o), fs in spells.items():
+        fs.sort(key=lambda f: f.start.lo(g) if f.start is not None else 0)
+        tenures: list[list[Fact]] = []
+        reach = None  # the furthest end of the current tenure (math.inf: open)
+        for f in fs:
+            assert f.start is not None
+            end = math.inf if f.end is None else f.end.lo(g)
+            if reach is None or f.start.lo(g) > reach + 1:
+                tenures.append([])
+                reach = end
+            tenures[-1].append(f)
+            reach = max(reach, end)
+        for tenure in tenures:
+            last = max(math.inf if f.end is None else f.end.lo(g) for f in tenure)
+            if last == math.inf:
+                continue
+            end_year = int(last)
+            followed = any(
+                starts.get((side + e, r, end_year + k), set()) - {v}
+                for side, e, v in (("fwd:", s, o), ("inv:", o, s)) for k in (0, 1)
+            )  # fmt: skip
+            if followed:
+                out.update(f.id for f in tenure if f.end is not None and f.end.lo(g) == end_year)
+    return out
+
+
+def tenure_end_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions resting on a per-term spell's recorded end that is not a tenure's end (a ``yes`` rests on none)."""
+    terms = per_term_relations(checker)
+    ends = tenure_ends(checker)
+    out = []
+    for q in questions:
+        if q.operator == "yes_no" and q.answers == ("yes",):
+            continue
+        asked = q.S_star[len(q.logical_form["path"]) - 1] if q.S_star else None
+        for ref in q.time_refs:
+            t = asked if ref["of"] == "answer" else (q.S_anchor[0] if q.S_anchor else None)
+            if ref["which"] == "end" and t is not None and t.r_id in terms and t.fact_id not in ends:
+                out.append(f"{q.id}: rests on the end of per-term spell {t.fact_id} ({t.s} / {t.o}): {q.question!r}")
+                break
+    return out
 
 
 def _closed_superlative(checker: Checker, q: Question, horizon: int) -> bool:

@@ -26,7 +26,12 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
   Several values held during ``t``, or the dating of the change is a year off in a turbulent time ("in 1918, in
   which administrative unit was Kyiv located?": the Soviets, the People's Republic and the Hetmanate within the
   year; Brunswick's country in 1918, the German Empire to November). The value's own start or end in ``t`` alone
-  is no change between two values (none before it, or none after) and is left to the rules above.
+  is no change between two values (none before it, or none after) and is left to the rules above; but where that
+  start (end) borders a gap of a unit or more before (after) another spell of the group, the graph lacks the value
+  of the gap, which may have begun (ended) in ``t`` too: at ``t`` it is not asked either, for a bridge read at
+  ``t`` and for every answer read at ``t`` (an answer hop is ``one`` at a time, declared a bridge or not). "Which
+  team did Mertens play for three years before he joined FC Utrecht (2009)?" → KAA Gent (2005-2006): he joined
+  AGOVV Apeldoorn, missing from the graph, in 2006.
 * ``hub entity``: no bridge and no entity answer of a multi-hop question is a hub, one of the
   :data:`HUB_SHARE` of the graph's entities with the most facts (ties included; never one with fewer than
   :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
@@ -142,6 +147,26 @@ class Bridges:
         near = [np.abs(grp[:, c].astype(np.int64) - t) <= CHANGE_MARGIN for c in (Col.ASU, Col.AEU)]
         return bool((near[0] | near[1]).any())
 
+    @staticmethod
+    def gap_beside(idx: GraphIndex, h: Hop, t: int) -> bool:
+        """``h``'s fact starts (ends) in ``t`` beside a gap in the record of its group (entity, relation, direction).
+
+        No other spell may hold ``t - 1`` (``t + 1``) while another lies further on that side: a value the graph
+        lacks may have held in ``t`` too.
+        """
+        row = idx.fact_row(h.fid)
+        a, b = idx.group_bounds(h.src, h.rel, h.forward)
+        grp = idx.rows_array(h.forward, a, b)
+        grp = grp[grp[:, Col.FID] != h.fid]
+        for own, beside, further in (
+            (Col.EU, t + 1, grp[:, Col.ASU] > t + 1),
+            (Col.SU, t - 1, (grp[:, Col.AEU] != NONE) & (grp[:, Col.AEU] < t - 1)),
+        ):
+            covered = (grp[:, Col.APLO] <= beside) & (beside <= grp[:, Col.APHI])
+            if row[own] == t and further.any() and not covered.any():
+                return True
+        return False
+
     def chain_spans(self, idx: GraphIndex, hops: Sequence[Hop], spans: Spans) -> tuple[Spans, str | None]:
         """``spans`` narrowed to the units where every bridge of ``hops`` is allowed, or the rule that removes all."""
         for h in hops[:-1]:
@@ -229,7 +254,8 @@ def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
         if why is not None:
             return why
     if not time_free and any(
-        br.holds.get((h.rel, h.forward)) == "at a time" and br.changes_near(idx, h, d.t) for h in d.hops[:-1]
+        br.holds.get((h.rel, h.forward)) == "at a time" and (br.changes_near(idx, h, d.t) or br.gap_beside(idx, h, d.t))
+        for h in d.hops[:-1]
     ):
         return "value changes near the unit"
     return "hub entity" if d.kind.is_entity and any(br.hub[a] for a in d.answers) else None
@@ -241,6 +267,8 @@ def answer_change_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str |
         return None
     h = d.hops[-1]
     if br.holds.get((h.rel, h.forward)) == "at a time" and br.changes_near(idx, h, d.t):
+        return "value changes near the unit"
+    if br.gap_beside(idx, h, d.t):  # every answer hop is one at a time: a missing spell may share the boundary
         return "value changes near the unit"
     return None
 

@@ -22,6 +22,7 @@ from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.regime import regime_reason
 from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, render, short_label
+from chronoqa.generate.kg.tenure import tenure_reason
 
 __all__ = [
     "FILL_CHUNK",
@@ -197,7 +198,7 @@ class CellFiller:
             return "noun phrase nested too deep"
         br, idx = self.ctx.bridges, self.ctx.index
         why = regime_reason(self.ctx.regimes, d) or modelling_reason(self.ctx.modelling, d)
-        why = why or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d)
+        why = why or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d) or tenure_reason(idx, d)
         if why is not None:
             return why
         counts = self.answer_counts.setdefault(cell.name, Counter())

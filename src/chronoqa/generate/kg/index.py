@@ -229,6 +229,7 @@ class GraphIndex:
     _row_cache: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> gathered rows
     _horizon: int | None = field(init=False, default=None)
     _per_term: np.ndarray | None = field(init=False, default=None)
+    _tenure_end: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -352,6 +353,23 @@ class GraphIndex:
             n_split = np.bincount(r_, weights=split, minlength=self.n_rel)
             self._per_term = (n_split >= PER_TERM_MIN) & (n_split >= PER_TERM_SHARE * triples)
         return bool(self._per_term[relation])
+
+    def tenure_end(self, fid: int) -> bool:
+        """True when the fact's recorded end may be read as the end of a tenure (a question may rest on it).
+
+        Every end does, except that of a spell of a relation stored per term (:meth:`per_term`), where one spell
+        need not be the whole tenure: spells of one (s, r, o) that touch (the next starts at most one unit after
+        the previous end) are one tenure, whose only end is its last; and that end is read as the tenure's only
+        where the data corroborates it: in a ``one`` direction another value starts in the end unit or the next
+        (he joined another club; for an office held by one at a time, the successor took it). Otherwise no
+        question rests on the end (:func:`~chronoqa.generate.kg.tenure.tenure_reason`); starts stay usable.
+        """
+        if self._tenure_end is None:
+            self._tenure_end = np.ones(len(self.table), dtype=bool)
+            terms = [r for r in range(len(self.rel_names)) if not self.rel_event[r] and self.per_term(r)]
+            if terms:
+                self._tenure_end &= ~_unsure_ends(self, terms)
+        return bool(self._tenure_end[fid])
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
@@ -489,3 +507,64 @@ class GraphIndex:
     def incident(self, entity: int, forward: bool) -> list[list[int]]:
         """All adjacency rows of ``entity`` in one direction, sorted by relation then fact id."""
         return self.rows(forward, *self.bounds(entity, forward))
+
+
+def _unsure_ends(idx: GraphIndex, terms: Sequence[int]) -> np.ndarray:
+    """Per fact: a dated end of one of ``terms`` (per-term relations) that :meth:`GraphIndex.tenure_end` rejects."""
+    t = idx.table
+    out = np.zeros(len(t), dtype=bool)
+    rows = np.flatnonzero(np.isin(t[:, Col.R], terms) & ~idx.ignored_mask & (t[:, Col.SU] != NONE))
+    s_, r_, o_, su = (t[rows, c].astype(np.int64) for c in (Col.S, Col.R, Col.O, Col.SU))
+    eu = t[rows, Col.EU].astype(np.int64)
+    reach = np.where(eu == NONE, POS, eu)  # an open end: the tenure runs on, no end of it is known
+    order = np.lexsort((reach, su, o_, r_, s_))
+    rows, s_, r_, o_, su, reach = rows[order], s_[order], r_[order], o_[order], su[order], reach[order]
+    new_triple = np.ones(len(rows), dtype=bool)
+    new_triple[1:] = (s_[1:] != s_[:-1]) | (r_[1:] != r_[:-1]) | (o_[1:] != o_[:-1])
+    gid = np.cumsum(new_triple) - 1
+    # the furthest end reached so far in the triple (int64: the triple's number above the shifted unit)
+    run = np.maximum.accumulate((gid << 33) + (reach - NEG))
+    before = np.empty_like(run)
+    before[0], before[1:] = -1, run[:-1]
+    prev_reach = np.where(new_triple, NEG - 2, (before & ((1 << 33) - 1)) + NEG)
+    starts = new_triple | (su > prev_reach + 1)  # a spell not touching the tenure so far starts a new one
+    tenure = np.cumsum(starts) - 1
+    last = np.maximum.reduceat(reach, np.flatnonzero(starts))[tenure]
+    dated = reach != POS
+    interior = dated & (reach < last)
+    ends = dated & ~interior & (last != POS)
+    followed = np.zeros(len(rows), dtype=bool)
+    for forward in (True, False):
+        if any(idx.one(r, forward) for r in terms):
+            followed |= _successor(idx, rows, forward, terms) & ends
+    out[rows[interior | (ends & ~followed)]] = True
+    return out
+
+
+def _successor(idx: GraphIndex, rows: np.ndarray, forward: bool, terms: Sequence[int]) -> np.ndarray:
+    """Per row: in a ``one`` direction, its entity's value changes at its end (another starts then or a unit on)."""
+    t = idx.table
+    ent, other = (Col.S, Col.O) if forward else (Col.O, Col.S)
+    one = np.array([r in terms and idx.one(r, forward) for r in range(idx.n_rel)], dtype=bool)
+    cand = np.flatnonzero(one[t[:, Col.R]] & ~idx.ignored_mask & (t[:, Col.SU] != NONE))
+    found = np.zeros(len(rows), dtype=bool)
+    if not len(cand) or not len(rows):
+        return found
+    lo_unit = int(t[cand, Col.SU].min())
+    span = max(int(t[rows, Col.EU].max()), int(t[cand, Col.SU].max())) - lo_unit + 3
+    n_ent = max(len(idx.ent_names), 1)
+    if n_ent * n_ent * idx.n_rel * span >= 1 << 62:  # the keys would overflow int64: corroborate nothing
+        return found
+
+    def keys(fids: np.ndarray, unit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        group = t[fids, ent].astype(np.int64) * idx.n_rel + t[fids, Col.R]
+        at = unit.astype(np.int64) - lo_unit
+        return group * span + at, (group * n_ent + t[fids, other]) * span + at
+
+    by_group, by_value = (np.sort(k) for k in keys(cand, t[cand, Col.SU]))
+    for step in (0, 1):  # another value starting in the end unit or the next
+        g, v = keys(rows, t[rows, Col.EU].astype(np.int64) + step)
+        n_any = np.searchsorted(by_group, g, "right") - np.searchsorted(by_group, g, "left")
+        n_same = np.searchsorted(by_value, v, "right") - np.searchsorted(by_value, v, "left")
+        found |= n_any > n_same
+    return found & one[t[rows, Col.R]]
