@@ -1015,15 +1015,29 @@ def _club_by_word(
     return out
 
 
+_SIDE_MARK: Final = re.compile(r"[A-Z]|II|III|IV|[1-9]")
+
+
 def _stands_alone(text: str, toks: Sequence[Token], k: int, own: set[str]) -> bool:
-    """Whether the words right next to ``toks[k]`` (a space apart), when capitalised, are words of its own label."""
-    for j in (k - 1, k + 1):
-        if not 0 <= j < len(toks):
-            continue
-        a, b = (toks[j], toks[k]) if j < k else (toks[k], toks[j])
-        if text[a.end : b.begin].strip() == "" and text[toks[j].begin].isupper() and toks[j].key not in own:
+    """Whether the capitalised words right next to ``toks[k]`` (a space apart) are all words of its own label.
+
+    A side's mark closing the run ("Varela B", "Varela FC II") makes it another team.
+    """
+    j = k - 1
+    while j >= 0 and _joined(text, toks[j], toks[j + 1]) and text[toks[j].begin].isupper():
+        if toks[j].key not in own:
             return False
+        j -= 1
+    j = k + 1
+    while j < len(toks) and _joined(text, toks[j - 1], toks[j]) and text[toks[j].begin].isupper():
+        if _SIDE_MARK.fullmatch(text, toks[j].begin, toks[j].end) or toks[j].key not in own:
+            return False
+        j += 1
     return True
+
+
+def _joined(text: str, a: Token, b: Token) -> bool:
+    return text[a.end : b.begin].strip() == ""
 
 
 # A name's particles and initials, written lower case or short in full names ("van", "de", "J.")
