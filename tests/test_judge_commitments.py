@@ -2,7 +2,7 @@
 
 Hedged yes/no that still commits, colloquial yes/no, a club named by one distinctive word of its name, the
 answer sentence of a long paragraph, a place named with the larger place it lies in, and a lower-case "a" after
-a club's name (an article, not a reserve side's letter).
+a club's name (an article, not a reserve side's letter); names written in Hebrew letters.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import pytest
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
 from chronoqa.score.answers import score_answer
-from chronoqa.score.judge_names import NameIndex, club_words
+from chronoqa.score.judge_names import NameIndex, club_words, tokens
+from chronoqa.score.translit import hebrew_names
 
 
 def q(**kw: Any) -> Question:
@@ -195,3 +196,34 @@ def test_a_place_named_with_the_place_it_lies_in(reply: str, relation: str, expe
         answers=("Kingdom of Ruritania",), S_star=(Triple("Strelsau", relation, "Kingdom of Ruritania", "1900", None),)
     )
     assert judged(place, reply, STATES) == expected
+
+
+# --------------------------------------------------------------------------------------------------
+# Names written in Hebrew letters: compared by their consonants
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("run", "label", "expected"),
+    [
+        ("דנה ולר", "Dana Weller", True),
+        ("ג'ון רידר", "John Reader", True),  # a geresh makes ג a j
+        ("קסלר", "Dana Kessler", True),  # the surname alone
+        ("ולר", "Dana Weller", False),  # two consonants (ו may be a vowel): too few to tell
+        ("דנה ולר", "Mona Keller", False),
+        ("דנה", "Dana Weller", False),  # a given name alone is no surname
+        ("דן", "Dan", False),  # too few consonants to tell
+        ("גון רידר", "John Reader", False),  # without the geresh, ג is a g
+    ],
+)
+def test_hebrew_names_by_their_consonants(run: str, label: str, expected: bool) -> None:
+    assert hebrew_names(run, [t.key for t in tokens(label)]) is expected
+
+
+def test_a_spouse_named_in_hebrew_decides_only_when_no_rival_has_the_same_consonants() -> None:
+    spouse = q(answers=("Dana Weller",), S_star=(Triple("Ole Berg", "isMarriedTo", "Dana Weller", "1990", "1995"),))
+    people = ("Dana Weller", "Mona Keller")
+    assert judged(spouse, "דנה ולר", people) == "right"
+    assert judged(spouse, "מונה קלר", people) != "right"
+    # "Dina Waller" has Dana Weller's consonants: the Hebrew could be either
+    assert judged(spouse, "דנה ולר", (*people, "Dina Waller")) == "undecided"

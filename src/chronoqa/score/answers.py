@@ -55,7 +55,7 @@ from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, club_words, person_like, tokens
-from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
+from chronoqa.score.translit import foreign_runs, hebrew_names, hebrew_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
 from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
 
@@ -970,6 +970,11 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
                     same_name(surname[0], [r], kana) for r in rival_surnames
                 ):
                     out.add(i)
+    rival_words = [w for w in map(_label_words, rivals) if w]
+    for run in hebrew_runs(text):  # by consonants, where no rival of the question has the same ones
+        hits = {i for i, label in enumerate(q.answers) if hebrew_names(run, _label_words(label))}
+        if hits and not any(hebrew_names(run, w) for w in rival_words):
+            out |= hits
     return out
 
 
