@@ -227,3 +227,32 @@ def test_a_spouse_named_in_hebrew_decides_only_when_no_rival_has_the_same_conson
     assert judged(spouse, "מונה קלר", people) != "right"
     # "Dina Waller" has Dana Weller's consonants: the Hebrew could be either
     assert judged(spouse, "דנה ולר", (*people, "Dina Waller")) == "undecided"
+
+
+# --------------------------------------------------------------------------------------------------
+# An empty gold set: a reply that reasons first and concludes that nobody fits
+# --------------------------------------------------------------------------------------------------
+
+NOBODY = q(
+    answers=(), source="table", question="Who led Ruritania whose term began after 1 May 1990 and ended in 1991?"
+)
+RULERS = ("Anna Varga", "Bela Kun")
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Anna Varga ruled from 1988 to 1993 and Bela Kun from 1993, so neither fits; so nobody.", "right"),
+        ("Varga's term began in 1988, long before May 1990. Answer: none.", "right"),
+        ("Bela Kun started in 1993, so there isn't one.", "right"),
+        ("No Ruritanian PM fits: Varga began in 1988.", "right"),
+        # a conclusion that names someone is a claim
+        ("Varga began in 1988, so it must be Bela Kun.", "wrong"),
+        # a hedged conclusion commits to nothing
+        ("Varga began in 1988, so probably nobody.", "wrong"),
+        # "no one" in the middle of the reasoning is no conclusion
+        ("Varga began in 1988 and no one disputes it; so the answer is Bela Kun.", "wrong"),
+    ],
+)
+def test_a_reply_that_concludes_nobody_fits(reply: str, expected: str) -> None:
+    assert judged(NOBODY, reply, RULERS) == expected

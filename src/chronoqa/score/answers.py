@@ -557,7 +557,7 @@ _NONE_START: Final = tuple(
 # or a holder ("No, Boric took office" says something else and stays unmatched)
 _NO_HOLDER: Final = re.compile(
     r"^\s*no\s+(?:[^\W\d_][\w'’-]*\s+){0,2}?(?:presidents?|prime\s+ministers?|premiers?|chancellors?|kings?|"
-    r"queens?|monarchs?|rulers?|leaders?|heads?\s+of\s+(?:state|government)|governors?|mayors?|holders?|"
+    r"queens?|monarchs?|rulers?|leaders?|heads?\s+of\s+(?:state|government)|governors?|mayors?|holders?|pms?|"
     r"office-?holders?|players?|teams?|clubs?|spouses?)\b",
     re.IGNORECASE,
 )
@@ -693,10 +693,27 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
     What follows is read as its reason, so the holders it names are context; a hedge still fails it.
     """
     body = _PREAMBLE.sub("", text)
-    words = tuple(normalize_answer(body).split())
-    if not any(words[: len(p)] == p for p in _NONE_START) and not _NO_HOLDER.match(body):
+    if not _opens_none(body) and not _NO_HOLDER.match(body) and not _concludes_none(text):
         return False
     return not _hedged(text)
+
+
+def _opens_none(text: str) -> bool:
+    words = tuple(normalize_answer(text).split())
+    return any(words[: len(p)] == p for p in _NONE_START)
+
+
+# The lead of a reply's last clause that draws its conclusion: "..., so no one.", "Answer: none.", "Therefore none"
+_LAST_LEAD: Final = re.compile(r"(?:\b(?:so|therefore|hence|thus)\b|\banswer\s*:)\s*[:,—–-]?\s*", re.IGNORECASE)
+
+
+def _concludes_none(text: str) -> bool:
+    """A reply that reasons first and ends saying nobody fits: "..., neither spans both dates, so there isn't one."."""
+    leads = list(_LAST_LEAD.finditer(text))
+    if not leads:
+        return False
+    rest = text[leads[-1].end() :]
+    return len(normalize_answer(rest).split()) <= 6 and _opens_none(rest)
 
 
 def _named_otherwise(form: str, label: str, rival_names: set[str], base: NameIndex | None) -> bool:

@@ -13,9 +13,9 @@ them, token by token, never inside a longer word ("Köhlerei" names nobody). A l
   "Burbank"), and for a person-like label its surname (the last word; the first for Korean names such
   as "Moon Jae-in") and its last two words ("Tayyip Erdoğan").
 
-A mention directly followed by a single letter, a roman numeral or a small number ("FC Barcelona B",
-"Cars 2") names some other entity and is dropped. A mention within three words after a negation
-("not", "never", "neither", "nor", "n't") is marked ``negated``.
+A mention directly followed by a capital letter, a roman numeral or a small number ("FC Barcelona B",
+"Cars 2") names some other entity and is dropped (a lower-case "a" after it is an article). A mention
+within three words after a negation ("not", "never", "neither", "nor", "n't") is marked ``negated``.
 """
 
 from __future__ import annotations
