@@ -256,3 +256,28 @@ RULERS = ("Anna Varga", "Bela Kun")
 )
 def test_a_reply_that_concludes_nobody_fits(reply: str, expected: str) -> None:
     assert judged(NOBODY, reply, RULERS) == expected
+
+
+# --------------------------------------------------------------------------------------------------
+# A successor named after the gold with the verb of taking over: context, not a second answer
+# --------------------------------------------------------------------------------------------------
+
+VARGA_Q = q(answers=("Anna Varga",), source="table", question="Who led Ruritania until 20 November 1996?")
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Anna Varga, until Bela Kun took over on 21 November 1996.", "right"),
+        ("Anna Varga — Bela Kun was sworn in the next day.", "right"),
+        ("That's Varga: her term ended when Kun took office.", "right"),
+        # named before the gold, the successor is no context
+        ("Bela Kun took over from Anna Varga.", "wrong"),
+        # without the verb, a second name after the gold is a second answer
+        ("Anna Varga and Bela Kun.", "wrong"),
+        # the successor named again as the answer
+        ("Anna Varga? No wait, Bela Kun took over earlier, so the answer is Bela Kun.", "wrong"),
+    ],
+)
+def test_a_successor_taking_over_after_the_gold_is_context(reply: str, expected: str) -> None:
+    assert judged(VARGA_Q, reply, RULERS) == expected

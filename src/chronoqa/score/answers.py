@@ -1116,14 +1116,23 @@ def _possessive(text: str, m: NameMention) -> bool:
 def _succession_after(text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
     """A rival named after the gold as its successor or predecessor with a plain verb.
 
-    "A; B came after him in 2004", "A, then B took over", "A. B was his successor": the gold stays the one answer.
+    "A; B came after him in 2004", "A, then B took over", "A. B was his successor", "A, until B took over",
+    "A — B was sworn in on D": the gold stays the one answer.
     """
     if first_gold is None or m.begin < first_gold:
         return False
     if _THEN_BEFORE.search(text, first_gold, m.begin) and _CLAUSE_GOES_ON.match(text, m.end):
         return True  # "A, then B took over in 2004"; a bare "A, then B" lists two answers
     nxt = [t.key for t in toks[m.last + 1 : m.last + 6]]
+    if tuple(nxt[:2]) in _TOOK_OVER:
+        return True
     return any(w in _SUCCESSION_NEAR for w in nxt[:4]) and any(w in _BACK for w in nxt)
+
+
+# A successor's verb right after its name: "B took over", "B was sworn in", "B took office"
+_TOOK_OVER: Final = frozenset(
+    {("took", "over"), ("took", "office"), ("was", "sworn"), ("were", "sworn"), ("was", "inaugurated")}
+)
 
 
 def _part_of_gold(

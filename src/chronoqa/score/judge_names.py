@@ -368,6 +368,7 @@ _TITLES: Final = frozenset(
         "senator",
         "bundesprasident",
         "it",
+        "that",  # "That's Komorowski"
         "was",
         "the",
         "is",
