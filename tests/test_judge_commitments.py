@@ -281,3 +281,10 @@ VARGA_Q = q(answers=("Anna Varga",), source="table", question="Who led Ruritania
 )
 def test_a_successor_taking_over_after_the_gold_is_context(reply: str, expected: str) -> None:
     assert judged(VARGA_Q, reply, RULERS) == expected
+
+
+def test_a_city_in_cyrillic_by_its_own_name_the_data_writes_in_english() -> None:
+    home = q(answers=("Moscow",), S_star=(Triple("Ole Berg", "residence", "Moscow", "1990", "1992"),))
+    cities = ("Moscow", "Minsk", "Santiago")
+    assert judged(home, "Москва.", cities) == "right"
+    assert judged(home, "Минск.", cities) != "right"  # another city's name: not the gold

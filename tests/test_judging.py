@@ -96,7 +96,7 @@ BLIND_FLOORS = {
     "set9": {"A": (0.99, 0.04), "T": (0.97, 0.02)},
     "set10": {"A": (0.99, 0.02), "T": (0.94, 0.03)},
     "set11": {"A": (0.99, 0.03), "T": (0.92, 0.05)},
-    "set12": {"A": (0.97, 0.04), "T": (0.85, 0.06)},
+    "set12": {"A": (0.97, 0.035), "T": (0.85, 0.06)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

@@ -977,6 +977,8 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
         if spelled is None:
             continue
         kana = all(script_of(c) == "kana" for c in run if c.isalpha())
+        if not kana:  # a city's own name the data writes in English: "Москва" is "moskva", which is Moscow
+            spelled = " ".join(t.key for t in tokens(spelled))
         for i, label in enumerate(q.answers):
             words = _label_words(label)
             if same_name(spelled, words, kana):
