@@ -54,8 +54,8 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
-from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, person_like, tokens
-from chronoqa.score.translit import foreign_runs, latin, same_name, script_of
+from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, club_words, person_like, tokens
+from chronoqa.score.translit import foreign_runs, hebrew_names, hebrew_runs, latin, same_name, script_of
 from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
 from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
 
@@ -281,8 +281,20 @@ _VAGUE_COUNT: Final = re.compile(
     re.IGNORECASE,
 )
 # "yes" and "no" as a reply's first word, also in German, French, Spanish, Italian, Portuguese, Polish, Russian, Greek
-_YES: Final = frozenset({"yes", "true", "correct", "ja", "oui", "si", "sim", "tak", "да", "ναι"})
-_NO: Final = frozenset({"no", "false", "incorrect", "nein", "non", "nao", "nie", "нет", "όχι", "οχι"})
+_YES: Final = frozenset({"yes", "yep", "yeah", "yup", "true", "correct", "ja", "oui", "si", "sim", "tak", "да", "ναι"})
+_NO: Final = frozenset({"no", "nope", "nah", "false", "incorrect", "nein", "non", "nao", "nie", "нет", "όχι", "οχι"})
+# A reply that opens by denying it for the time asked ("Not in 2014.", "Not any more by then", "Not as of 2003"): a no
+_NOT_THEN: Final = re.compile(
+    r"^\W*not\s+(?:in|by|as\s+of|during|at\s+that\s+(?:time|point)|then|any\s*more|anymore|any\s+longer|still)\b",
+    re.IGNORECASE,
+)
+# A hedge word right before the yes or no it qualifies ("Probably yes", "most likely no"): the reply still commits,
+# unless what follows opens the other side again (_REOPENED: "Probably yes, though he may have left by then")
+_HEDGED_COMMIT: Final = re.compile(
+    r"^\W*(?:(?:i\s+(?:believe|think)\s+so\s*[—–,;:-]\s*)?(?:most\s+)?(?:probably|likely|presumably)\s*,?\s*"
+    r"(?P<said>yes|no)\b)",
+    re.IGNORECASE,
+)
 # A yes/no reply that commits to neither ("hard to say; I lean neither way", "could be either"); a later "but
 # yes" still commits
 _NEITHER: Final = re.compile(
@@ -310,7 +322,7 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
             said = _polarity(text[hedge.end() :])
             return (set(), 1) if said is None else (({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1))
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
-        said = said or _polarity(text)
+        said = said or _opening_commitment(text) or _polarity(text)
         if said is None:
             return set(), 0
         return ({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1)
@@ -335,6 +347,25 @@ _SAYS_YES: Final = re.compile(
     r"\b(?:yes|yeah|yep|true|correct|indeed|i\s+(?:believe|think)\s+so|that[’']?s\s+right|(?:it|he|she|they)\s+(?:did|was|were))\b",
     re.IGNORECASE,
 )
+
+
+_REOPENED: Final = re.compile(r"\b(?:may|though|although|unless|or)\b", re.IGNORECASE)
+
+
+def _hedged_commitment(text: str) -> re.Match[str] | None:
+    """A reply opening "Probably yes" (or no) whose rest raises no doubt again; else ``None``."""
+    m = _HEDGED_COMMIT.match(text)
+    if m is None or _hedged(text[m.end() :]) or _REOPENED.search(text, m.end()):
+        return None
+    return m
+
+
+def _opening_commitment(text: str) -> str | None:
+    """The yes or no a reply opens with after a hedge word ("Probably yes"), or "no" for "Not in 2014."."""
+    m = _hedged_commitment(text)
+    if m is not None:
+        return m.group("said").lower()
+    return "no" if _NOT_THEN.match(text) else None
 
 
 def _polarity(text: str) -> str | None:
@@ -391,14 +422,10 @@ def score_answer(
     if record.status == "abstain" or text is None or not text.strip():
         return AnswerOutcome(q.id, "abstain", False, n_gold, 0, 0)
     if mode == "careful":
-        fixed = _marked_item(after_correction(_json_answer(text)), n_gold)  # "- A\n- B ✓": B
-        head = _headline(fixed) if fixed == _json_answer(text) else None
-        if head is not None:  # "Cagliari\n\nHe joined Reggiana in 1997 ...": the first line is the answer
-            kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
-            o = score_answer(q, AnswerRecord(record.qid, record.answerer, "ok", head), **kw)  # type: ignore[arg-type]
-            if o.outcome in ("correct", "outdated") or (o.outcome == "wrong" and o.n_extra):
-                return o
-        text = fixed
+        kw = {"aliases": aliases, "rule": rule, "candidates": candidates, "context": context, "known": known}
+        first, text = _careful_reading(q, record, text, kw)
+        if first is not None:
+            return first
     if n_gold == 0:
         ok = normalize_answer(text) in NONE_ANSWERS or (mode == "careful" and _says_none(text, candidates))
         if ok:
@@ -414,8 +441,8 @@ def score_answer(
     else:
         matched, extra = _match_entities(text, _gold_names(q, aliases))
         unknown = None  # the strict rule always decides
-    if mode == "careful" and _hedged(text):
-        extra = max(extra, 1)
+    if mode == "careful" and _hedged(text) and not (q.answer_type == "yes_no" and _hedged_commitment(text)):
+        extra = max(extra, 1)  # a hedge, unless it qualifies the one yes or no the reply commits to
     if _set_ok(n_gold, len(matched), extra, rule):
         return AnswerOutcome(q.id, "correct", True, n_gold, len(matched), extra)
     if is_abstention(text, careful=mode == "careful" and not matched):
@@ -437,6 +464,60 @@ def score_answer(
     if unknown and not extra and not matched and candidates is not None and not says_none:
         return AnswerOutcome(q.id, "undecided", False, n_gold, 0, 0, undecided=unknown)
     return AnswerOutcome(q.id, "wrong", False, n_gold, len(matched), extra)
+
+
+def _careful_reading(
+    q: Question, record: AnswerRecord, text: str, kw: Mapping[str, object]
+) -> tuple[AnswerOutcome | None, str]:
+    """What decides a reply before the whole of it: its headline or its committed sentences; and its text to read.
+
+    The text is what follows a self-correction, or the item a list marks. A short first paragraph before an
+    explanation is the answer ("Cagliari", a blank line, "He joined Reggiana in 1997 ..."); in a longer paragraph
+    that names other candidates on the way, the sentences that commit to an answer (:func:`_committed_sentences`)
+    decide when each of them, read alone, names the gold and nothing else.
+    """
+    n_gold = len(q.answers)
+    fixed = _marked_item(after_correction(_json_answer(text)), n_gold)  # "- A\n- B ✓": B
+    head = _headline(fixed) if fixed == _json_answer(text) else None
+
+    def alone(part: str) -> AnswerOutcome:
+        return score_answer(q, AnswerRecord(record.qid, record.answerer, "ok", part), **kw)  # type: ignore[arg-type]
+
+    if head is not None:
+        o = alone(head)
+        if o.outcome in ("correct", "outdated") or (o.outcome == "wrong" and o.n_extra):
+            return o, fixed
+    if n_gold == 1 and q.answer_type not in ("duration", "yes_no", "time"):
+        committed = _committed_sentences(q, fixed)
+        got = [alone(c) for c in committed]
+        if got and all(o.outcome == "correct" for o in got):
+            return got[-1], fixed
+    return None, fixed
+
+
+_SENTENCE_END: Final = re.compile(r"(?<=[.!?])\s+(?=[\"'“*(]?[A-Z])|\n+")
+# A sentence that states the conclusion: "So the answer is X.", "Therefore X.", "In short, X."
+_CONCLUDES: Final = re.compile(
+    r"^\W*(?:so|therefore|thus|hence|in\s+short|in\s+sum|all\s+in\s+all)\b|\bthe\s+answer\s+is\b", re.IGNORECASE
+)
+_SUBJECT: Final = re.compile(r"\b(?:he|she|they)\b", re.IGNORECASE)
+
+
+def _committed_sentences(q: Question, text: str) -> list[str]:
+    """The sentences of a paragraph reply (three sentences or more) that commit to its answer.
+
+    Its conclusions ("So the answer is X."), or where it draws none, the sentences that put the subject ("he",
+    "she", "they") at the question's own time ("As of 2010 he was playing for X", "By 1999 he was at X").
+    """
+    sentences = [p.strip() for p in _SENTENCE_END.split(text) if p.strip()]
+    if len(sentences) < 3:
+        return []
+    out = [s for s in sentences if _CONCLUDES.search(s)]
+    if out or not q.t_query:
+        return out
+    year = q.t_query[:4]
+    when = re.compile(rf"\b(?:as\s+of|by|in|during)\s+{year}\b", re.IGNORECASE)
+    return [s for s in sentences if when.search(s) and _SUBJECT.search(s)]
 
 
 def _safe_time(value: str) -> TimePoint | None:
@@ -476,7 +557,7 @@ _NONE_START: Final = tuple(
 # or a holder ("No, Boric took office" says something else and stays unmatched)
 _NO_HOLDER: Final = re.compile(
     r"^\s*no\s+(?:[^\W\d_][\w'’-]*\s+){0,2}?(?:presidents?|prime\s+ministers?|premiers?|chancellors?|kings?|"
-    r"queens?|monarchs?|rulers?|leaders?|heads?\s+of\s+(?:state|government)|governors?|mayors?|holders?|"
+    r"queens?|monarchs?|rulers?|leaders?|heads?\s+of\s+(?:state|government)|governors?|mayors?|holders?|pms?|"
     r"office-?holders?|players?|teams?|clubs?|spouses?)\b",
     re.IGNORECASE,
 )
@@ -612,10 +693,27 @@ def _says_none(text: str, candidates: Iterable[str] | NameIndex | None) -> bool:
     What follows is read as its reason, so the holders it names are context; a hedge still fails it.
     """
     body = _PREAMBLE.sub("", text)
-    words = tuple(normalize_answer(body).split())
-    if not any(words[: len(p)] == p for p in _NONE_START) and not _NO_HOLDER.match(body):
+    if not _opens_none(body) and not _NO_HOLDER.match(body) and not _concludes_none(text):
         return False
     return not _hedged(text)
+
+
+def _opens_none(text: str) -> bool:
+    words = tuple(normalize_answer(text).split())
+    return any(words[: len(p)] == p for p in _NONE_START)
+
+
+# The lead of a reply's last clause that draws its conclusion: "..., so no one.", "Answer: none.", "Therefore none"
+_LAST_LEAD: Final = re.compile(r"(?:\b(?:so|therefore|hence|thus)\b|\banswer\s*:)\s*[:,—–-]?\s*", re.IGNORECASE)
+
+
+def _concludes_none(text: str) -> bool:
+    """A reply that reasons first and ends saying nobody fits: "..., neither spans both dates, so there isn't one."."""
+    leads = list(_LAST_LEAD.finditer(text))
+    if not leads:
+        return False
+    rest = text[leads[-1].end() :]
+    return len(normalize_answer(rest).split()) <= 6 and _opens_none(rest)
 
 
 def _named_otherwise(form: str, label: str, rival_names: set[str], base: NameIndex | None) -> bool:
@@ -721,6 +819,8 @@ def _careful_entities(
         seen = True
         if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
             continue
+        if _container(q, text, m, first_gold):
+            continue
         if _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)):
             continue
         extra += 1
@@ -737,6 +837,8 @@ def _careful_entities(
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     elif asked_span and _concludes_with(text, mentions, asked):
         seen = True  # "Before that he was with Stoke City, so: Stoke City": its conclusion names only the question's
+    if not matched and not seen:
+        matched = _club_by_word(q, text, toks, candidates, context, aliases)
     if not matched and not seen:
         unknown = (
             "a name in another script that no table decides"
@@ -825,6 +927,29 @@ def _aside(text: str, m: NameMention, first_gold: int | None) -> bool:
     return _EXCLUDES.search(text, m.end, end.start() if end else len(text)) is not None
 
 
+# The relations whose answer is a place inside other places: a larger place named after it is where it lies.
+_PLACE_RELATIONS: Final = frozenset(
+    {"located in the administrative territorial entity", "country", "P131", "P17", "isLocatedIn", "<isLocatedIn>"}
+)
+# "Rostock District of East Germany", "the Kazakh SSR within the Soviet Union", "..., part of the USSR"
+_CONTAINED_IN: Final = re.compile(
+    r"(?:\bof|\bwithin|\binside|\bpart\s+of|,\s*in)\s+(?:the\s+)?(?:[A-Z][\w'’-]*\s+)?$", re.IGNORECASE
+)
+
+
+def _container(q: Question, text: str, m: NameMention, first_gold: int | None) -> bool:
+    """A larger place named right after the gold place, as where it lies ("... within the Soviet Union"): context.
+
+    Only for a question that asks where a place lies, in the gold's own sentence, at most eight words on.
+    """
+    if first_gold is None or m.begin < first_gold or not any(t.r in _PLACE_RELATIONS for t in q.S_star):
+        return False
+    between = text[first_gold : m.begin]
+    if re.search(r"[.;!?\n]", between) or len(between.split()) > 8:
+        return False
+    return _CONTAINED_IN.search(between) is not None
+
+
 def _rival_labels(
     q: Question, candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None
 ) -> list[str]:
@@ -852,6 +977,8 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
         if spelled is None:
             continue
         kana = all(script_of(c) == "kana" for c in run if c.isalpha())
+        if not kana:  # a city's own name the data writes in English: "Москва" is "moskva", which is Moscow
+            spelled = " ".join(t.key for t in tokens(spelled))
         for i, label in enumerate(q.answers):
             words = _label_words(label)
             if same_name(spelled, words, kana):
@@ -862,7 +989,79 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
                     same_name(surname[0], [r], kana) for r in rival_surnames
                 ):
                     out.add(i)
+    rival_words = [w for w in map(_label_words, rivals) if w]
+    for run in hebrew_runs(text):  # by consonants, where no rival of the question has the same ones
+        hits = {i for i, label in enumerate(q.answers) if hebrew_names(run, _label_words(label))}
+        if hits and not any(hebrew_names(run, w) for w in rival_words):
+            out |= hits
     return out
+
+
+_DENIALS: Final = frozenset({"not", "never", "no", "nor", "neither", "isnt", "wasnt"})
+
+
+def _club_by_word(
+    q: Question,
+    text: str,
+    toks: Sequence[Token],
+    candidates: Iterable[str] | NameIndex | None,
+    context: Iterable[str] | None,
+    aliases: Mapping[str, Sequence[str]] | None,
+) -> set[int]:
+    """Gold clubs a reply names by one distinctive word of their name ("Banfield" for "Club Atlético Banfield").
+
+    The word (:func:`~chronoqa.score.judge_names.club_words`) is written capitalised (a word of three letters in
+    capitals: "AIK"), not after a negation, with no capitalised word of another name next to it; and no other
+    entity of the question's slot, nor of its context, has it in a label (the gold's own aliases may).
+    """
+    out: set[int] = set()
+    rival_words = {w for r in _rival_labels(q, candidates, context) for w in _label_words(r)}
+    slot = candidates if isinstance(candidates, NameIndex) else None
+    for i, label in enumerate(q.answers):
+        words = club_words(label)
+        if not words:
+            continue
+        own = {label, *(aliases or {}).get(label, ())}
+        if i < len(q.answer_ids) and q.answer_ids[i]:
+            own |= {q.answer_ids[i], *(aliases or {}).get(q.answer_ids[i], ())}
+        label_words = set(_label_words(label))
+        for k, t in enumerate(toks):
+            written = text[t.begin : t.end]
+            if t.key not in words or not written[:1].isupper() or (len(t.key) < 4 and not written.isupper()):
+                continue
+            if t.key in rival_words or (slot is not None and slot.with_word(t.key) - own):
+                continue
+            if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)):
+                continue
+            if not _stands_alone(text, toks, k, label_words):
+                continue
+            out.add(i)
+    return out
+
+
+_SIDE_MARK: Final = re.compile(r"[A-Z]|II|III|IV|[1-9]")
+
+
+def _stands_alone(text: str, toks: Sequence[Token], k: int, own: set[str]) -> bool:
+    """Whether the capitalised words right next to ``toks[k]`` (a space apart) are all words of its own label.
+
+    A side's mark closing the run ("Varela B", "Varela FC II") makes it another team.
+    """
+    j = k - 1
+    while j >= 0 and _joined(text, toks[j], toks[j + 1]) and text[toks[j].begin].isupper():
+        if toks[j].key not in own:
+            return False
+        j -= 1
+    j = k + 1
+    while j < len(toks) and _joined(text, toks[j - 1], toks[j]) and text[toks[j].begin].isupper():
+        if _SIDE_MARK.fullmatch(text, toks[j].begin, toks[j].end) or toks[j].key not in own:
+            return False
+        j += 1
+    return True
+
+
+def _joined(text: str, a: Token, b: Token) -> bool:
+    return text[a.end : b.begin].strip() == ""
 
 
 # A name's particles and initials, written lower case or short in full names ("van", "de", "J.")
@@ -919,14 +1118,23 @@ def _possessive(text: str, m: NameMention) -> bool:
 def _succession_after(text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
     """A rival named after the gold as its successor or predecessor with a plain verb.
 
-    "A; B came after him in 2004", "A, then B took over", "A. B was his successor": the gold stays the one answer.
+    "A; B came after him in 2004", "A, then B took over", "A. B was his successor", "A, until B took over",
+    "A — B was sworn in on D": the gold stays the one answer.
     """
     if first_gold is None or m.begin < first_gold:
         return False
     if _THEN_BEFORE.search(text, first_gold, m.begin) and _CLAUSE_GOES_ON.match(text, m.end):
         return True  # "A, then B took over in 2004"; a bare "A, then B" lists two answers
     nxt = [t.key for t in toks[m.last + 1 : m.last + 6]]
+    if tuple(nxt[:2]) in _TOOK_OVER:
+        return True
     return any(w in _SUCCESSION_NEAR for w in nxt[:4]) and any(w in _BACK for w in nxt)
+
+
+# A successor's verb right after its name: "B took over", "B was sworn in", "B took office"
+_TOOK_OVER: Final = frozenset(
+    {("took", "over"), ("took", "office"), ("was", "sworn"), ("were", "sworn"), ("was", "inaugurated")}
+)
 
 
 def _part_of_gold(

@@ -13,9 +13,9 @@ them, token by token, never inside a longer word ("Köhlerei" names nobody). A l
   "Burbank"), and for a person-like label its surname (the last word; the first for Korean names such
   as "Moon Jae-in") and its last two words ("Tayyip Erdoğan").
 
-A mention directly followed by a single letter, a roman numeral or a small number ("FC Barcelona B",
-"Cars 2") names some other entity and is dropped. A mention within three words after a negation
-("not", "never", "neither", "nor", "n't") is marked ``negated``.
+A mention directly followed by a capital letter, a roman numeral or a small number ("FC Barcelona B",
+"Cars 2") names some other entity and is dropped (a lower-case "a" after it is an article). A mention
+within three words after a negation ("not", "never", "neither", "nor", "n't") is marked ``negated``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,17 @@ from typing import Final, NamedTuple
 
 from chronoqa.time.duration import NUMBER_WORDS
 
-__all__ = ["KOREAN_SURNAMES", "NameIndex", "NameMention", "Token", "close", "fold", "person_like", "tokens"]
+__all__ = [
+    "KOREAN_SURNAMES",
+    "NameIndex",
+    "NameMention",
+    "Token",
+    "close",
+    "club_words",
+    "fold",
+    "person_like",
+    "tokens",
+]
 
 _TRANSLIT: Final = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "ae", "Ö": "oe", "Ü": "ue", "ø": "oe", "Ø": "oe", "æ": "ae", "Æ": "ae",
@@ -43,11 +53,12 @@ _PRIZE_FIELD_RE: Final = re.compile(r"(.+? (?:Prize|Award|Medal))\s+(?:in|for)\s
 # Words that name the same thing in a transliteration and in English ("Moscow Guberniya" is Moscow Governorate),
 # and cities the data names in English in some labels and in their own language in others ("FC Dinamo Bucharest"
 # and "Dinamo București", "FC Bayern Munich" and "TSV 1860 München", "Dynamo Kyiv" and "Kiev"): one key each.
+# "Barça" is how Barcelona's clubs are written in Catalan and in the press ("Barça B" for FC Barcelona B).
 _SAME_WORD: Final = {
     "guberniya": "governorate", "gubernia": "governorate", "gubernija": "governorate",
     "bucuresti": "bucharest", "munchen": "munich", "koln": "cologne", "praha": "prague", "warszawa": "warsaw",
     "lisboa": "lisbon", "beograd": "belgrade", "kobenhavn": "copenhagen", "moskva": "moscow", "kiev": "kyiv",
-    "wien": "vienna",
+    "wien": "vienna", "barca": "barcelona",
 }  # fmt: skip
 _DATE_SEP_RE: Final = re.compile(r"[./\-–]\d")
 _MONTH_PREFIXES: Final = frozenset(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])
@@ -152,7 +163,7 @@ _NOT_PERSON: Final = frozenset(
 _CLUB_AFFIXES: Final = frozenset(
     ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
      "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
-     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport",
+     "sad", "calcio", "futebol", "clube", "esporte", "club", "sport", "fotboll",
      # Portuguese and Italian words for "association", "sports", "society": "Associação Portuguesa de Desportos"
      "associacao", "desportos", "desportiva", "desportivo", "esportiva", "esportivo", "sociedade", "associazione",
      "sportiva", "polisportiva", "recreativa", "recreativo"]
@@ -357,6 +368,7 @@ _TITLES: Final = frozenset(
         "senator",
         "bundesprasident",
         "it",
+        "that",  # "That's Komorowski"
         "was",
         "the",
         "is",
@@ -529,6 +541,29 @@ def _club_form(words: Sequence[str]) -> str | None:
     return core if len(core) >= 3 and not core.isdigit() else None
 
 
+# Words of a club's name too common among clubs to name one alone ("Atlético", "Sporting", "United").
+_CLUB_COMMON: Final = frozenset(
+    ["atletico", "athletic", "athletico", "sporting", "real", "racing", "union", "united", "city", "town", "rovers",
+     "dynamo", "dinamo", "olympique", "olimpia", "deportivo", "deportiva", "internacional", "national", "nacional",
+     "youth", "reserves", "women", "ladies", "and", "the", "of"]
+)  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 14)
+def club_words(label: str) -> tuple[str, ...]:
+    """The words of a club's name that may name it alone: "Banfield" of "Club Atlético Banfield".
+
+    They are the words left once its club-type affixes go ("AIK" of "AIK Fotboll"), less those common to many clubs.
+    Empty for a label that is no club's (no affix to drop). Whether one of them names the club in a reply is
+    for the caller to check against the other clubs of the question's slot.
+    """
+    words = [t.key for t in tokens(_PAREN_RE.sub(" ", label))]
+    if _club_form(words) is None:
+        return ()
+    keep = [w for w in words if w not in _CLUB_AFFIXES and w not in _CLUB_PARTICLES and w not in _CLUB_COMMON]
+    return tuple(w for w in keep if len(w) >= 3 and not w.isdigit() and w not in _COMMON_WORDS)
+
+
 def _team_forms(words: Sequence[str]) -> list[str]:
     """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
 
@@ -603,8 +638,11 @@ class NameIndex:
         weak: dict[str, set[str]] = {}
         self._words: dict[str, set[str]] = {}
         labels_of: dict[str, tuple[str, ...]] = {}  # a state's short form: no other entity of the base may have it
+        self._labels: dict[str, tuple[str, ...]] = {}
+        self._by_word: dict[str, frozenset[str]] | None = None
         for key, labels in entities.items():
             labels = tuple(labels)
+            self._labels[key] = labels
             if base is not None:
                 labels_of[key] = labels
             s_forms: Iterable[str]
@@ -656,6 +694,17 @@ class NameIndex:
         """The entity keys of this index (not of its base)."""
         return self._keys
 
+    def with_word(self, word: str) -> frozenset[str]:
+        """The keys of this index's entities (not its base's) with ``word`` (folded) among their labels' words."""
+        if self._by_word is None:  # built when first asked: most indexes are never asked
+            by: dict[str, set[str]] = {}
+            for key, labels in self._labels.items():
+                for label in labels:
+                    for w in _label_forms(label)[2]:
+                        by.setdefault(w, set()).add(key)
+            self._by_word = {w: frozenset(ks) for w, ks in by.items()}
+        return self._by_word.get(word, frozenset())
+
     def label_words(self, form: str) -> set[str]:
         """The words of the labels a shorter form stands for."""
         here = self._words.get(form, set())
@@ -697,6 +746,8 @@ class NameIndex:
         nxt = toks[last + 1]
         if not _DISCRIMINATOR.match(nxt.key) or text[toks[last].end : nxt.begin].strip() != "":
             return False
+        if not nxt.key.isdigit() and not text[nxt.begin].isupper():
+            return False  # "played for Chemnitzer FC a year later": the article, not a reserve side's letter
         if nxt.key.isdigit():  # "Köhler 30.06.2004", "Rau 1 July 2004" are dates, not "Cars 2"
             if _DATE_SEP_RE.match(text, nxt.end):
                 return False

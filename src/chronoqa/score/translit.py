@@ -6,6 +6,9 @@ romanisation). The spelling is one of several in use ("Ельцин" gives "elts
 "Yeltsin"), so a caller compares it with a label loosely (:func:`chronoqa.score.judge_names.close`).
 Scripts whose letters leave the vowels out (Hebrew, Arabic) and kanji (whose readings need a
 dictionary) have no table: :func:`latin` returns ``None`` for them, and the judge says ``undecided``.
+Hebrew names are compared instead by their consonants (:func:`hebrew_names`): each Hebrew letter stands
+for a few Latin sounds, the letters that also write vowels (ו, י, ה) may stand for nothing, and every
+other consonant of the Latin name must be there, in order.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 import unicodedata
 from typing import Final
 
-__all__ = ["foreign_runs", "latin", "same_name", "script_of"]
+__all__ = ["foreign_runs", "hebrew_names", "hebrew_runs", "latin", "same_name", "script_of"]
 
 _CYRILLIC: Final = dict(
     zip(
@@ -224,3 +227,117 @@ def same_name(spelled: str, label_words: list[str], kana: bool) -> bool:
     if not close(words[-1], label_words[-1]):
         return False
     return all(any(close(w, x) for x in label_words) for w in words)
+
+
+# Hebrew letters: the Latin sounds each may write, and whether it may write none (a vowel letter). A geresh after
+# ג, ז, צ, ת makes the sound foreign names use it for (ג' = j, צ' = ch, ת' = th).
+_HEBREW: Final[dict[str, tuple[frozenset[str], bool]]] = {
+    "ב": (frozenset({"b", "v"}), False), "ג": (frozenset({"g"}), False), "ד": (frozenset({"d"}), False),
+    "ה": (frozenset({"h"}), True), "ו": (frozenset({"w", "v"}), True), "ז": (frozenset({"z", "s"}), False),
+    "ח": (frozenset({"kh", "h", "j"}), False), "ט": (frozenset({"t"}), False), "י": (frozenset({"y", "j"}), True),
+    "כ": (frozenset({"k", "kh", "h"}), False), "ך": (frozenset({"k", "kh", "h"}), False),
+    "ל": (frozenset({"l"}), False), "מ": (frozenset({"m"}), False), "ם": (frozenset({"m"}), False),
+    "נ": (frozenset({"n"}), False), "ן": (frozenset({"n"}), False), "ס": (frozenset({"s"}), False),
+    "פ": (frozenset({"p", "f"}), False), "ף": (frozenset({"p", "f"}), False), "צ": (frozenset({"ts", "z"}), False),
+    "ץ": (frozenset({"ts", "z"}), False), "ק": (frozenset({"k"}), False), "ר": (frozenset({"r"}), False),
+    "ש": (frozenset({"s", "sh"}), False), "ת": (frozenset({"t"}), False),
+}  # fmt: skip
+_GERESH: Final = {
+    "ג": frozenset({"j"}),
+    "ז": frozenset({"zh", "j"}),
+    "צ": frozenset({"ch"}),
+    "ת": frozenset({"th", "t"}),
+}
+_SILENT: Final = frozenset("אע")
+# Latin letters and pairs: the sounds they write; y, w, h may be vowels or silent in a name ("Hayworth")
+_LATIN_PAIRS: Final = {
+    "sch": frozenset({"sh"}), "sh": frozenset({"sh", "s"}), "ch": frozenset({"ch", "kh", "k", "h"}),
+    "kh": frozenset({"kh", "h", "k"}), "th": frozenset({"th", "t"}), "ph": frozenset({"p", "f"}),
+    "ck": frozenset({"k"}), "ts": frozenset({"ts"}), "tz": frozenset({"ts"}), "zh": frozenset({"zh"}),
+}  # fmt: skip
+_LATIN_ONE: Final = {
+    "b": frozenset({"b"}), "v": frozenset({"v"}), "f": frozenset({"f"}), "p": frozenset({"p"}),
+    "g": frozenset({"g", "j"}), "j": frozenset({"j", "y", "kh", "h"}), "k": frozenset({"k"}), "q": frozenset({"k"}),
+    "c": frozenset({"k", "s", "ts"}), "d": frozenset({"d"}), "t": frozenset({"t"}), "l": frozenset({"l"}),
+    "m": frozenset({"m"}), "n": frozenset({"n"}), "r": frozenset({"r"}), "s": frozenset({"s", "z"}),
+    "z": frozenset({"z", "ts", "s"}), "y": frozenset({"y"}), "w": frozenset({"w", "v"}), "h": frozenset({"h"}),
+}  # fmt: skip
+_LATIN_SOFT: Final = frozenset("ywh")
+_HEBREW_RUN: Final = re.compile(r"[\u05d0-\u05ea][\u05d0-\u05ea'׳]*(?:\s+[\u05d0-\u05ea][\u05d0-\u05ea'׳]*)*")
+
+_Sound = tuple[frozenset[str], bool]  # the sounds a letter may write; whether it may write none
+
+
+def hebrew_runs(text: str) -> list[str]:
+    """The runs of Hebrew words in ``text`` (a geresh kept with its letter)."""
+    return [m.group(0) for m in _HEBREW_RUN.finditer(text)]
+
+
+def _hebrew_sounds(word: str) -> list[_Sound]:
+    out: list[_Sound] = []
+    for k, ch in enumerate(word):
+        if ch in _SILENT or ch not in _HEBREW:
+            continue
+        sounds, soft = _HEBREW[ch]
+        if k + 1 < len(word) and word[k + 1] in "'׳" and ch in _GERESH:
+            sounds = _GERESH[ch]
+        if out and ch in "וי" and word[k - 1] == ch:  # וו is a consonant (w, v); יי a y
+            out[-1] = (sounds, ch == "י")
+            continue
+        out.append((sounds, soft))
+    return out
+
+
+def _latin_sounds(word: str) -> list[_Sound]:
+    w = re.sub(r"(.)\1+", r"\1", word.lower())
+    out: list[_Sound] = []
+    k = 0
+    while k < len(w):
+        pair = next((p for p in ("sch", *_LATIN_PAIRS) if w.startswith(p, k)), None)
+        if pair is not None:
+            out.append((_LATIN_PAIRS[pair], False))
+            k += len(pair)
+            continue
+        if w[k] == "x":
+            out += [(frozenset({"k"}), False), (frozenset({"s"}), False)]
+        elif w[k] in _LATIN_ONE:
+            out.append((_LATIN_ONE[w[k]], w[k] in _LATIN_SOFT))
+        k += 1
+    return out
+
+
+def _same_sounds(heb: list[_Sound], lat: list[_Sound]) -> bool:
+    """Whether the two spell the same consonants in order, letters that may write none skipped."""
+    reach = {(0, 0)}
+    seen: set[tuple[int, int]] = set()
+    while reach:
+        i, j = reach.pop()
+        if (i, j) in seen:
+            continue
+        seen.add((i, j))
+        if i == len(heb) and j == len(lat):
+            return True
+        if i < len(heb) and heb[i][1]:
+            reach.add((i + 1, j))
+        if j < len(lat) and lat[j][1]:
+            reach.add((i, j + 1))
+        if i < len(heb) and j < len(lat) and heb[i][0] & lat[j][0]:
+            reach.add((i + 1, j + 1))
+    return False
+
+
+def hebrew_names(run: str, label_words: list[str]) -> bool:
+    """Whether a run of Hebrew words writes a label (its folded words) by their consonants.
+
+    Each Hebrew word must write a word of the label and the last words must agree (the surname); the Latin
+    words must hold three consonants or more in all, so that a short word decides nothing alone.
+    """
+    words = run.split()
+    if not words or not label_words:
+        return False
+    lat = {w: _latin_sounds(w) for w in label_words}
+    if sum(not soft for w in words for _, soft in _hebrew_sounds(w)) < 3:
+        return False
+    if not _same_sounds(_hebrew_sounds(words[-1]), lat[label_words[-1]]):
+        return False
+    return all(any(_same_sounds(_hebrew_sounds(w), lat[x]) for x in label_words) for w in words)
