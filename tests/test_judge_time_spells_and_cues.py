@@ -133,3 +133,18 @@ def test_a_term_of_one_day_said_after_its_date_begins_and_ends_on_it() -> None:
     )
     assert verdict(acting, "Anna Kell – acting president on 3 May 2011 (a single day).") == "right"
     assert verdict(acting, "Anna Kell – acting president on 4 May 2011 (a single day).") == "wrong"
+
+
+def test_a_dated_spell_at_a_club_is_the_clubs_not_the_subjects() -> None:
+    loan = q(
+        answers=("Pine United",),
+        question="One year after Ari Dale joined Cove Rovers, which team did Ari Dale play for?",
+        S_star=(Triple("Ari Dale", "playsFor", "Pine United", "2012", "2015"),),
+        S_anchor=(Triple("Ari Dale", "playsFor", "Cove Rovers", "2012", "2012"),),
+        time_refs=({"which": "start", "value": "2012", "of": "anchor"},),
+    )
+    clubs = ("Pine United", "Cove Rovers")
+    right = "He had a short 2012 stint at Cove Rovers, then joined Pine United that year."
+    assert verdict(loan, right, clubs) == "right"
+    # the year of the stint is the club's: a wrong one contradicts its data
+    assert verdict(loan, "He had a short 2013 stint at Cove Rovers, then joined Pine United in 2012.", clubs) == "wrong"

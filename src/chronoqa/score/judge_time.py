@@ -703,6 +703,9 @@ _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\b
 _AND_RE: Final = re.compile(r"\band\b")
 
 
+_SPELL_AT_RE: Final = re.compile(r"\s+(?:spell|stint|season|loan)s?\s+(?:at|with)\s+(?:the\s+)?", re.IGNORECASE)
+
+
 def _owner(
     masked: str, before: list[_Pos], after: list[_Pos], prev_owner: _Pos | None, span_before: str, d: TimeMention
 ) -> _Pos | None:
@@ -712,6 +715,9 @@ def _owner(
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
     """
+    spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
+    if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
+        return _pair(after[0], before)
     cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
     owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
     owner = owner or _pick(after) or prev_owner
