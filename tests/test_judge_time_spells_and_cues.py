@@ -148,3 +148,18 @@ def test_a_dated_spell_at_a_club_is_the_clubs_not_the_subjects() -> None:
     assert verdict(loan, right, clubs) == "right"
     # the year of the stint is the club's: a wrong one contradicts its data
     assert verdict(loan, "He had a short 2013 stint at Cove Rovers, then joined Pine United in 2012.", clubs) == "wrong"
+
+
+def test_a_territory_that_came_under_a_state_starts_there() -> None:
+    town = q(
+        answers=("Republic of Velia",),
+        question="As of 1930, which country was Orsk part of?",
+        S_star=(Triple("Orsk", "country", "Republic of Velia", "1920", "1940"),),
+        time_refs=(
+            {"which": "start", "value": "1920", "of": "answer"},
+            {"which": "end", "value": "1940", "of": "answer"},
+        ),
+    )
+    text = "Orsk came under the Republic of Velia in {} and stayed there until the annexation of 1940."
+    assert verdict(town, text.format(1920)) == "right"
+    assert verdict(town, text.format(1921)) == "wrong"

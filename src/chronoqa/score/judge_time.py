@@ -133,6 +133,9 @@ _START: Final = frozenset(
         "acquire",
         "acquiring",
         "twinned",  # "X was twinned with Y in D": the partnership's start
+        "came_under",
+        "fell_under",
+        "passed_to",
         "enrolled",  # a study's start: "enrolled at X in 1931"
         "enroled",
         "enrolling",
@@ -345,6 +348,8 @@ _PHRASES: Final = re.compile(
     r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
     # "having come through at X" (a youth academy): no "through" end, no cue at all
     r"\b(?:came|come|coming)\s+through\b|"
+    # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
+    r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
     r"\b(?:still|already)\s+[a-z]+"
 )
