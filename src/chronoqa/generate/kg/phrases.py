@@ -63,7 +63,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from chronoqa.errors import ChronoqaError, UnknownNameError
 
@@ -91,6 +91,11 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not",
+)  # fmt: skip
+# the declarations read as given (a string, or max_years an int), None where absent
+_DECLARED_TEXT = (
+    "objects_at_once", "subjects_at_once", "max_years", "role", "containment", "subject_type", "object_type",
+    "subject_not", "object_not",
 )  # fmt: skip
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
@@ -288,6 +293,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
         if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
             raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+        declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
         out[key] = RelationPhrases(
             key=key,
             kind=kind,
@@ -301,18 +307,10 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             answer_type=entry.get("answer_type", "entity"),
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
-            objects_at_once=entry.get("objects_at_once"),
-            subjects_at_once=entry.get("subjects_at_once"),
             symmetric=bool(entry.get("symmetric", False)),
-            max_years=entry.get("max_years"),
             min_age=entry.get("min_age", 0),
-            role=entry.get("role"),
-            containment=entry.get("containment"),
             status=bool(entry.get("status", False)),
-            subject_type=entry.get("subject_type"),
-            object_type=entry.get("object_type"),
-            subject_not=entry.get("subject_not"),
-            object_not=entry.get("object_not"),
+            **declared,
         )
         out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
     types = parse_types(name, data.get("types", {}), out)
