@@ -75,8 +75,17 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   (``subject_type`` / ``object_type``) where no fact of the graph shows that entity is of the type (the TOML's
   ``[types.<name>] shown_by`` sides) and some fact shows it in another role (a side that neither shows nor
   presumes it): "Which country was the NIN Prize part of?";
+* ``type the relation excludes``: an S* or S_anchor fact whose relation's words exclude a type of one side
+  (``subject_not`` / ``object_not``) where a fact shows the entity is of it: "the year after Denmark received the
+  Konrad-Duden Prize";
 * ``unfit label``: a question naming or answering an entity the data shows is of a type whose label ends in a
-  word that type's ``not_named`` lists ("Old Main street" for an administrative unit);
+  word that type's ``not_named`` lists ("Old Main street" for an administrative unit), or, for a type declaring
+  ``not_articles``, whose label titles an article about a topic (:func:`article_title`: a list, a
+  disambiguation page, "Political positions of Rudy Giuliani", "Presidency of X" where X is of the type too);
+* ``one label, two entities``: an entity of a question's facts other than its answers shares its label with another
+  entity of its facts, answers or the values it chooses among (the neighbours, over its relation and either way, of
+  both ends of its final and reference facts), or two answers share one ("next after the Kingdom of Hungary" among
+  a city's countries: 1000-1526 and 1940-1944): nothing names them apart;
 * ``unrelated reference fact`` (:func:`unrelated_reference_errors`): a two-facts or relative question whose
   reference fact shares no entity with the names of its asked chain (anchor or bridge): two unrelated facts
   joined by a date ("At the time Pont Saint-Bénézet received the heritage designation, where was Karl
@@ -226,6 +235,7 @@ class Checker:
             self.touching[f.s].append(f)
             if f.o != f.s:
                 self.touching[f.o].append(f)
+        self._labelled: dict[str, list[str]] | None = None  # label -> entities, on first use
         self.shown: dict[str, set[str]] = self._shown_types()
         self.implausible: dict[int, str] = self._find_implausible() if self.decl else {}
         self._triples: Counter[tuple[object, ...]] | None = None  # canonical (s, r, o) -> facts, on first use
@@ -811,7 +821,7 @@ class Checker:
         for f in self.good:
             if f.id in out:
                 continue
-            if self.unshown_side(f) is not None:
+            if self.unshown_side(f) is not None or self.excluded_side(f) is not None:
                 out[f.id] = "not_of_type"
             elif f.s in unfit or f.o in unfit:
                 out[f.id] = "label_unfit"
@@ -858,12 +868,37 @@ class Checker:
                 return e
         return None
 
+    def excluded_side(self, f: Fact) -> str | None:
+        """The entity of ``f`` that a fact shows is of the type the relation excludes of its side, or None."""
+        d = self.decl.get(f.r, {})
+        for field_name, e in (("subject_not", f.s), ("object_not", f.o)):
+            t = d.get(field_name)
+            if t is not None and t in self.shown.get(e, set()):
+                return e
+        return None
+
     def unfit_label(self, e: str) -> bool:
-        """``e`` is shown to be of a type whose ``not_named`` lists its label's last word."""
+        """``e`` is shown to be of a type whose ``not_named`` lists its label's last word, or that declares
+        ``not_articles`` while its label titles an article about a topic (:func:`article_title`)."""
         words = self.label(e).split()
         last = words[-1].casefold() if words else ""
         types = [t for t in self.shown.get(e, ()) if t in self.types]
-        return any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types)  # type: ignore[attr-defined]
+        if any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types):  # type: ignore[attr-defined]
+            return True
+        for t in types:
+            if self.types[t].get("not_articles"):  # type: ignore[attr-defined]
+                whole, of = article_title(self.label(e))
+                if whole or any(t in self.shown.get(x, ()) for x in self._by_label().get(of or "", ()) if x != e):
+                    return True
+        return False
+
+    def _by_label(self) -> dict[str, list[str]]:
+        """Label (underscores read as spaces) -> the entities of the graph that bear it."""
+        if self._labelled is None:
+            self._labelled = defaultdict(list)
+            for e in sorted({x for f in self.graph.facts for x in (f.s, f.o)}):
+                self._labelled[" ".join(self.label(e).replace("_", " ").split())].append(e)
+        return self._labelled
 
     def role_of(self, f: Fact) -> str | None:
         """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds."""
@@ -1095,6 +1130,34 @@ def _phrase_count(text: str, cores: Sequence[str]) -> int:
     return n
 
 
+_LIST_HEADS = {"list", "lists", "timeline", "outline", "index", "glossary", "chronology", "bibliography"}
+_LIST_HEADS |= {"discography", "filmography"}
+
+
+def article_title(label: str) -> tuple[bool, str | None]:
+    """Whether ``label`` titles a Wikipedia article about a topic (a list or timeline, a disambiguation page, a
+    capitalised head of two or more words whose later words are lower case before "of": "Political positions of
+    X"), and else the part after "of" of a one-word head ("X" of "Presidency of X"), or None."""
+    words = label.replace("_", " ").split()
+    if words and words[-1] == "(disambiguation)":
+        return True, None
+    if "of" not in words[1:-1]:
+        return False, None
+    k = words.index("of", 1)
+    head, rest = words[:k], words[k + 1 :]
+
+    def lower(w: str) -> bool:
+        return w.isascii() and w.isalpha() and w.islower()
+
+    if not (head[0][:1].isascii() and head[0][:1].isupper() and lower(head[0][1:])):
+        return False, None
+    if head[0].casefold() in _LIST_HEADS and len(head) == 1:
+        return True, None
+    if len(head) > 1 and all(lower(w) for w in head[1:]):
+        return True, None
+    return False, (" ".join(rest) if len(head) == 1 else None)
+
+
 def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, list[str]]:
     """Category -> messages for each systematic defect of the module docstring, over a whole release."""
     out: dict[str, list[str]] = {
@@ -1110,7 +1173,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "next not unique": next_errors(checker, questions),
         "status at founding": founding_errors(checker, questions),
         "containment of a non-place": [],
+        "type the relation excludes": [],
         "unfit label": [],
+        "one label, two entities": [],
         "role asked as the relation": [],
         "unrelated reference fact": unrelated_reference_errors(questions),
         "duration over per-term spells": per_term_errors(checker, questions),
@@ -1153,9 +1218,21 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         unshown = {e for f in facts if (e := checker.unshown_side(f)) is not None}
         if unshown:
             out["containment of a non-place"].append(f"{q.id}: {sorted(unshown)} in {q.question!r}")
+        excluded = {e for f in facts if (e := checker.excluded_side(f)) is not None}
+        if excluded:
+            out["type the relation excludes"].append(f"{q.id}: {sorted(excluded)} in {q.question!r}")
         named = {e for f in facts for e in (f.s, f.o)}
         if any(checker.unfit_label(e) for e in named):
             out["unfit label"].append(f"{q.id}: {q.question!r}")
+        bearers: dict[str, set[str]] = defaultdict(set)
+        in_text = named - set(q.answer_ids)  # the anchor, bridges and other entities of its facts
+        for e in named | set(q.answer_ids) | _options(checker, q):
+            bearers[checker.label(e).casefold()].add(e)
+        twins = sorted({checker.label(e).casefold() for e in in_text if len(bearers[checker.label(e).casefold()]) > 1})
+        if len({checker.label(a).casefold() for a in q.answer_ids}) < len(set(q.answer_ids)):
+            twins.append("two answers")
+        if twins:
+            out["one label, two entities"].append(f"{q.id}: {twins} in {q.question!r} -> {list(q.answers)}")
         for f in facts[: len(q.S_star)]:
             role = checker.role_of(f)
             if role is not None and f.o in q.answer_ids and role.casefold() not in q.question.casefold():
@@ -1547,6 +1624,13 @@ def next_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
         if others:
             out.append(f"{q.id}: spells {others} also start from {ref} to {ans.start}: {q.question!r}")
     return out
+
+
+def _options(checker: Checker, q: Question) -> set[str]:
+    """The values a question chooses among: the neighbours, over its relation and in either direction, of both
+    ends of its final gold fact and of its reference facts."""
+    facts = [checker.by_id[t.fact_id] for t in (q.S_star[len(q.logical_form["path"]) - 1], *q.S_anchor)]
+    return {x for f in facts for e in (f.s, f.o) for fwd in (True, False) for _, x in checker.neighbours(e, f.r, fwd)}
 
 
 def _chain_end_source(q: Question) -> str:

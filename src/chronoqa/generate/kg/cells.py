@@ -21,7 +21,7 @@ from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.regime import regime_reason
-from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, render, short_label
+from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, label_twins, render, short_label
 from chronoqa.generate.kg.tenure import tenure_reason
 
 __all__ = [
@@ -215,6 +215,8 @@ class CellFiller:
             return "answer in text"
         if d.kind.is_entity and any(short_label(a) != a for a in answers):
             return "answer needs its disambiguator"  # a namesake reads the same without it: not asked
+        if label_twins(self.renderer, d):
+            return "two entities share a label"
         if garbled(text):
             return "garbled text"
         if graph_walk(self.renderer, d, text):

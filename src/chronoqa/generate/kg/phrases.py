@@ -29,6 +29,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
+* ``subject_not`` / ``object_not``: an entity type the relation's words exclude of that side ("X received the
+  award Y" is said of a person, a group or a work, not of a place). A fact whose entity the data shows is of
+  that type is not asked about (Wikidata's "Denmark received the Konrad-Duden Prize").
 
 * ``roles``: sub-tables ``[relations.<key>.roles.<name>]`` for the roles one relation mixes (Wikidata's P54
   holds clubs and national teams): ``object_named`` lists words of the object's label that mark the role
@@ -45,7 +48,9 @@ direction may name an intermediate entity of a multi-hop question (:mod:`chronoq
 Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
 relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
-no administrative unit). Both are rules over the graph's own facts and labels
+no administrative unit), ``not_articles = true`` that the title of a Wikipedia article about a topic cannot name
+one (a list, a timeline, a disambiguation page, "Political positions of X", "Presidency of X" where X is itself
+of the type: :func:`chronoqa.generate.kg.plausible.topic_article`). Both are rules over the graph's own facts and labels
 (:mod:`chronoqa.generate.kg.plausible`), never lists of entity ids.
 """
 
@@ -58,7 +63,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from chronoqa.errors import ChronoqaError, UnknownNameError
 
@@ -85,7 +90,12 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type", "status",
+    "object_type", "status", "subject_not", "object_not",
+)  # fmt: skip
+# the declarations read as given (a string, or max_years an int), None where absent
+_DECLARED_TEXT = (
+    "objects_at_once", "subjects_at_once", "max_years", "role", "containment", "subject_type", "object_type",
+    "subject_not", "object_not",
 )  # fmt: skip
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
@@ -132,6 +142,8 @@ class RelationPhrases:
     status: bool = False  # the relation states what its subject is ("instance of")
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
+    subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
+    object_not: str | None = None
     roles: tuple[tuple[frozenset[str], RelationPhrases], ...] = ()  # (object label words, the role's English)
 
     def for_object(self, label: str) -> RelationPhrases:
@@ -170,6 +182,7 @@ class EntityType:
     name: str
     shown_by: tuple[tuple[str, str], ...]  # (relation id or label, "subject" | "object")
     not_named: tuple[str, ...] = ()  # last words (case-folded) of a label that cannot name such an entity
+    not_articles: bool = False  # a topic article's title ("Political positions of X") cannot name such an entity
 
 
 @dataclass(frozen=True)
@@ -280,6 +293,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
         if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
             raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+        declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
         out[key] = RelationPhrases(
             key=key,
             kind=kind,
@@ -293,16 +307,10 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             answer_type=entry.get("answer_type", "entity"),
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
-            objects_at_once=entry.get("objects_at_once"),
-            subjects_at_once=entry.get("subjects_at_once"),
             symmetric=bool(entry.get("symmetric", False)),
-            max_years=entry.get("max_years"),
             min_age=entry.get("min_age", 0),
-            role=entry.get("role"),
-            containment=entry.get("containment"),
             status=bool(entry.get("status", False)),
-            subject_type=entry.get("subject_type"),
-            object_type=entry.get("object_type"),
+            **declared,
         )
         out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
     types = parse_types(name, data.get("types", {}), out)
@@ -378,10 +386,16 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
         entry = value[tname]
         shown = entry.get("shown_by") if isinstance(entry, Mapping) else None
         words = entry.get("not_named", []) if isinstance(entry, Mapping) else None
-        if not isinstance(shown, list) or not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+        articles = entry.get("not_articles", False) if isinstance(entry, Mapping) else None
+        if (
+            not isinstance(shown, list)
+            or not isinstance(words, list)
+            or not all(isinstance(w, str) for w in words)
+            or not isinstance(articles, bool)
+        ):
             raise ChronoqaError(
                 f'{name}: types.{tname}: expected shown_by = ["<relation> subject|object", ...] and optionally '
-                'not_named = ["<word>", ...]; fix the file'
+                'not_named = ["<word>", ...] and not_articles = true|false; fix the file'
             )
         sides = []
         for item in shown:
@@ -392,9 +406,13 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
                     "subject' or '... object'; fix the file"
                 )
             sides.append((parts[0], parts[1]))
-        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})))
+        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})), articles)
     for key, p in relations.items():
-        for side, t in (("subject_type", p.subject_type), ("object_type", p.object_type)):
+        declared = (
+            ("subject_type", p.subject_type), ("object_type", p.object_type), ("subject_not", p.subject_not),
+            ("object_not", p.object_not),
+        )  # fmt: skip
+        for side, t in declared:
             if t is not None and t not in out:
                 raise ChronoqaError(
                     f"{name}: relations.{key}.{side} = {t!r}: declare a [types.{t}] table; fix the file"

@@ -37,7 +37,11 @@ Two more rules read what the data shows an entity is (the declared types,
   Prize part of?". An entity whose only facts are the presuming relation's ("Sukhumi": its countries) is taken at
   the relation's word; the data says nothing else about it.
 * ``label_unfit``: an entity the data shows is of a type has a label whose last word the type's ``not_named``
-  lists ("Old Main street" labels an administrative unit): every fact of that entity; its label cannot name it.
+  lists ("Old Main street" labels an administrative unit), or, for a type declaring ``not_articles``, the title
+  of an article about a topic (:func:`topic_article`: "Political positions of Rudy Giuliani" typed as a person by
+  its marriages): every fact of that entity; its label cannot name it.
+* ``not_of_type`` also covers a type the relation's words *exclude* of a side (``subject_not`` /
+  ``object_not``: an award is not received by a place), where the data shows the entity is of it.
 
 Implausible facts are never gold, anchors, references or negatives; they still count against answer
 uniqueness (conservative), stay in the corpus, and are counted by reason and listed in the manifest.
@@ -49,11 +53,12 @@ The rules run as SQL (:data:`chronoqa.generate.kg.sql.plausible.PLAUSIBLE_STEPS`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from chronoqa.generate.kg.phrases import EntityType
 
-__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "unfit_labels"]
+__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "topic_article", "unfit_labels"]
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
@@ -63,19 +68,56 @@ REASONS = (
 )  # fmt: skip
 
 
+# Titles of Wikipedia articles about a topic, not an entity: lists and timelines, disambiguation pages, and a
+# capitalised common-noun head of two words or more ("Political positions of X", "Electoral history of X"; a
+# name's words after the first are capitalised: "Prince Aimone, Duke of Apulia", "Mary II of England").
+_LIST_ARTICLE = re.compile(
+    r"^(?:Lists?|Timeline|Outline|Index|Glossary|Chronology|Bibliography|Discography|Filmography) of "
+    r"|\(disambiguation\)$"
+)
+_TOPIC_HEAD = re.compile(r"^[A-Z][a-z]+(?: [a-z]+)+ of \S")
+# "Presidency of X", "Family of X", "Legacy of X": an article about an aspect of X, when X is itself of the type
+# (a person is not "of" a person; "Catherine of Aragon" is of a place).
+_ASPECT = re.compile(r"^[A-Z][a-z]+ of (?P<of>\S.*)$")
+
+
+def topic_article(label: str) -> tuple[bool, str | None]:
+    """Whether ``label`` titles an article about a topic, and else the label it would be an aspect of.
+
+    "X" of "Presidency of X": unfit where that entity is of the same type as the one so labelled.
+    """
+    text = label.replace("_", " ").strip()
+    if _LIST_ARTICLE.search(text) or _TOPIC_HEAD.match(text):
+        return True, None
+    m = _ASPECT.match(text)
+    return False, (m.group("of") if m else None)
+
+
 def unfit_labels(
     entities: Sequence[str], label: Callable[[str], str], types: Mapping[str, EntityType]
-) -> list[tuple[int, str]]:
-    """``(entity position, type)`` for each label whose last word the type's ``not_named`` lists.
+) -> list[tuple[int, str, int]]:
+    """``(entity position, type, of)`` for each label unfit to name an entity of the type.
 
-    Whether the data shows the entity is of that type is the SQL's part (``label_unfit``); this is the label test.
+    A label whose last word the type's ``not_named`` lists, or, for a type declaring ``not_articles``, a topic
+    article's title (:func:`topic_article`); ``of`` is -1, or the position of an entity the label is an aspect of,
+    which must be of the type too. Whether the data shows the entities are of the type is the SQL's part
+    (``label_unfit``); this is the label test.
     """
     named = [(t.name, frozenset(t.not_named)) for t in types.values() if t.not_named]
-    if not named:
+    articles = [t.name for t in types.values() if t.not_articles]
+    if not named and not articles:
         return []
+    position: dict[str, list[int]] = {}
+    if articles:
+        for i, e in enumerate(entities):
+            position.setdefault(label(e).replace("_", " ").strip(), []).append(i)
     out = []
     for i, e in enumerate(entities):
         words = label(e).split()
         last = words[-1].casefold() if words else ""
-        out += [(i, name) for name, bad in named if last in bad]
+        out += [(i, name, -1) for name, bad in named if last in bad]
+        if articles:
+            whole, of = topic_article(label(e))
+            hits = [-1] if whole else [j for j in position.get(of or "", []) if j != i]
+            out += [(i, name, j) for name in articles for j in hits]
     return out

@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from chronoqa.generate.articles import definite
-from chronoqa.generate.kg.index import GraphIndex
+from chronoqa.generate.kg.index import Col, GraphIndex
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.time import Granularity, TimePoint, render_time
 
@@ -40,6 +40,7 @@ __all__ = [
     "garbled",
     "graph_walk",
     "label_clashes",
+    "label_twins",
     "relational_heads",
     "render",
     "render_time_text",
@@ -98,6 +99,11 @@ def render_time_text(t: TimePoint) -> str:
 def cap(text: str) -> str:
     """``text`` with its first letter upper-cased."""
     return text[:1].upper() + text[1:]
+
+
+# Cut from a relational noun for its second mention (:meth:`Renderer.named_again`).
+_CLAUSE = re.compile(r" (?:whose|where|who|which|that|with) ")
+_TRAILING = frozenset({"of", "by", "within", "in", "for", "involving", "held", "to"})
 
 
 @dataclass(frozen=True)
@@ -170,16 +176,35 @@ class Renderer:
             return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
         return fill(drop_appositive(p.ask_subject, "o") if phrase else p.ask_subject, s="", o=cur)
 
-    def final_clause(self, d: Draft, which: str) -> str:
+    def final_clause(self, d: Draft, which: str, *, again: bool = False) -> str:
         """A clause field of the chain's final fact, the entity the chain reaches named by the prefix's noun phrase.
 
         How a question with a static prefix names its asked fact ("when the spouse of X as of 1971 died in Y"):
-        interval, duration, yes/no and Allen questions.
+        interval, duration, yes/no and Allen questions. ``again``: the question has named that entity already, so
+        a noun phrase reads as a back reference (:meth:`named_again`), not repeated.
         """
         last = d.hops[-1]
-        return self.fact_clause(
-            last.fid, which, subject_text=self.noun(d.hops[:-1], d.anchor, d.pins), side_entity=last.src
-        )
+        subject = self.named_again(d) if again else self.noun(d.hops[:-1], d.anchor, d.pins)
+        return self.fact_clause(last.fid, which, subject_text=subject, side_entity=last.src)
+
+    def named_again(self, d: Draft) -> str:
+        """The second mention of the entity the prefix names: "that spouse" for "the spouse of X as of 1971".
+
+        The last bridge's relational noun with its slot, relative clause and trailing preposition cut ("the
+        country {s} was part of": "that country"; "the head of government of {s}": "that head of government");
+        an entity named by its label (no bridge) keeps its label.
+        """
+        if len(d.hops) < 2:
+            return self.noun((), d.anchor)
+        h = d.hops[-2]
+        p = self.rel_of(h.rel, h.dst if h.forward else h.src)
+        head = (p.object_of if h.forward else p.subject_of).split("{", 1)[0]
+        words = _CLAUSE.split(head)[0].split()
+        while len(words) > 2 and words[-1] in _TRAILING:
+            words.pop()
+        if len(words) < 2 or words[0] != "the":
+            return self.noun(d.hops[:-1], d.anchor, d.pins)
+        return " ".join(["that", *words[1:]])
 
     def fact_clause(self, fid: int, which: str, *, subject_text: str | None = None, side_entity: int = -1) -> str:
         """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
@@ -272,6 +297,33 @@ def label_clashes(rd: Renderer, d: Draft) -> frozenset[int]:
     for e in _draft_entities(rd, d):
         by_short.setdefault(short_label(rd.labels(rd.index.ent_names[e])).casefold(), set()).add(e)
     return frozenset(e for group in by_short.values() if len(group) > 1 for e in group)
+
+
+def label_twins(rd: Renderer, d: Draft) -> bool:
+    """An entity the question names shares its label with another it names, answers or chooses among.
+
+    Or two answers share one: nothing then names them apart, so it is not asked. The values a question chooses
+    among are the neighbours, over its asked and reference facts' relations and in either direction, of both ends
+    of those facts: "next after the Kingdom of Hungary" among a city's countries, two of them labelled so
+    (1000-1526 and 1940-1944); "When did Ann marry Bob Smith?" where she married two. An answer sharing its label
+    with an option is no ambiguity (the label is right either way).
+    """
+    answers = set(d.answers) if d.kind.is_entity else set()
+    named = _draft_entities(rd, d) - answers
+    pool = named | answers
+    for fid in (d.hops[-1].fid, d.ref_fid) if d.ref_fid >= 0 else (d.hops[-1].fid,):
+        row = rd.index.fact_row(fid)
+        for e in (row[0], row[2]):
+            for forward in (True, False):
+                pool |= {x[Col.OTHER] for x in rd.index.group(e, row[1], forward)}
+
+    def label(e: int) -> str:
+        return rd.labels(rd.index.ent_names[e]).casefold()
+
+    bearers: dict[str, set[int]] = {}
+    for e in pool:
+        bearers.setdefault(label(e), set()).add(e)
+    return any(len(bearers[label(e)]) > 1 for e in named) or len({label(a) for a in answers}) < len(answers)
 
 
 def shared_short_labels(labels: Sequence[str]) -> frozenset[str]:

@@ -105,7 +105,7 @@ def _start(rd: Renderer, d: Draft) -> str:
 
 
 def _end(rd: Renderer, d: Draft, which: str) -> str:
-    return rd.final_clause(d, which)
+    return rd.final_clause(d, which, again=True)  # "... and when that spouse stopped ...": not named twice
 
 
 def _after(rd: Renderer, d: Draft) -> str:

@@ -213,10 +213,13 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
     return out
 
 
-def _next_clause(rd: Renderer, d: Draft) -> str:
-    """The reference of a "next" question: the clause of its start (event) or end (state)."""
+def _next_clause(rd: Renderer, d: Draft, *, again: bool = False) -> str:
+    """The reference of a "next" question: the clause of its start (event) or end (state).
+
+    ``again``: the question clause named the entity before ("... immediately after that spouse moved away").
+    """
     last = d.hops[-1]
-    e_text = rd.noun(d.hops[:-1], d.anchor, d.pins)
+    e_text = rd.named_again(d) if again else rd.noun(d.hops[:-1], d.anchor, d.pins)
     which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
     return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
 
@@ -256,7 +259,7 @@ def _alt(rd: Renderer, d: Draft) -> str:
 
 def _lead(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        return f"{cap(rd.ask(d))} immediately after {_next_clause(rd, d)}?"
+        return f"{cap(rd.ask(d))} immediately after {_next_clause(rd, d, again=True)}?"
     return f"Most recently up to {_horizon(rd, d)}, {rd.ask(d)}?"
 
 

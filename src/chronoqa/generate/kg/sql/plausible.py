@@ -9,7 +9,9 @@ Inputs (built by :func:`plausible_tables`)::
     ptypes(code INT, side INT, type INT)   -- the relation sides that show a type (side 0 subject, 1 object)
     pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
     pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type
-    punfit(e INT, type INT)                -- entities whose label the type's not_named lists
+    pexcl(code INT, side INT, type INT)    -- the relation sides whose words exclude a type (subject_not)
+    punfit(e INT, type INT, of_e INT)      -- entities whose label cannot name one of the type (of_e >= 0: only
+                                           -- where that entity, the label's "X" of "Presidency of X", is one too)
 
 Parameters: ``as_of_year``, ``ongoing`` (1 under the ``ongoing`` open-end reading), ``gap``
 (:data:`~chronoqa.generate.kg.plausible.CENTURY_GAP`) and ``early`` (:data:`~chronoqa.generate.kg.plausible.EARLY`).
@@ -207,8 +209,8 @@ _SHOWN = _on_sides("ptypes")
 # The entities a fact shows in another role than a type's (a side that neither shows nor presumes it).
 _OTHER = _on_sides("pother")
 
-# not_of_type: a presumed type the data does not show, of an entity it shows in another role; label_unfit:
-# every fact of an entity shown to be of a type whose label that type's not_named lists.
+# not_of_type: a presumed type the data does not show, of an entity it shows in another role, or an excluded
+# type the data shows; label_unfit: every fact of an entity shown to be of a type its label cannot name.
 _TYPE_REASONS = f"""
 WITH unshown AS (
     SELECT f.pos FROM pfacts AS f
@@ -216,8 +218,17 @@ WITH unshown AS (
     JOIN p_other AS y ON y.e = (CASE WHEN n.side = 0 THEN f.s ELSE f.o END) AND y.type = n.type
     LEFT JOIN p_shown AS x ON x.e = y.e AND x.type = n.type
     WHERE NOT f.ignored AND x.e IS NULL
+), excluded AS (
+    SELECT f.pos FROM pfacts AS f
+    JOIN pexcl AS n ON n.code = f.r
+    JOIN p_shown AS x ON x.e = (CASE WHEN n.side = 0 THEN f.s ELSE f.o END) AND x.type = n.type
+    WHERE NOT f.ignored
 ), unfit AS (
-    SELECT u.e FROM punfit AS u JOIN p_shown AS x ON x.e = u.e AND x.type = u.type GROUP BY u.e
+    SELECT u.e FROM punfit AS u
+    JOIN p_shown AS x ON x.e = u.e AND x.type = u.type
+    LEFT JOIN p_shown AS y ON y.e = u.of_e AND y.type = u.type
+    WHERE u.of_e < 0 OR y.e IS NOT NULL
+    GROUP BY u.e
 ), mislabelled AS (
     SELECT pos FROM (
         SELECT f.pos FROM pfacts AS f JOIN unfit AS u ON u.e = f.s WHERE NOT f.ignored
@@ -227,6 +238,8 @@ WITH unshown AS (
     GROUP BY pos
 )
 SELECT pos, {REASONS.index("not_of_type")} AS reason FROM unshown
+UNION ALL
+SELECT pos, {REASONS.index("not_of_type")} AS reason FROM excluded
 UNION ALL
 SELECT pos, {REASONS.index("label_unfit")} AS reason FROM mislabelled
 """
@@ -297,10 +310,10 @@ def _side_table(rows: list[tuple[int, int, int]]) -> pa.Table:
 
 
 def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rules: TypeRules) -> dict[str, pa.Table]:
-    """``ptypes``, ``pneeds``, ``pother`` and ``punfit`` (types by their position in ``rules.types``)."""
+    """``ptypes``, ``pneeds``, ``pexcl``, ``pother`` and ``punfit`` (types by their position in ``rules.types``)."""
     code_of = {name: i for i, name in enumerate(rules.types)}
     rels = [phrases.get(x) for x in cols.relations]
-    shows, needs = [], []
+    shows, needs, excl = [], [], []
     for c, p in enumerate(rels):
         if p is None:
             continue
@@ -310,16 +323,20 @@ def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rule
         for side, t_name in ((0, p.subject_type), (1, p.object_type)):
             if t_name in code_of:  # a type the rules were not given is no rule
                 needs.append((c, side, code_of[t_name]))
+        for side, t_name in ((0, p.subject_not), (1, p.object_not)):
+            if t_name in code_of:
+                excl.append((c, side, code_of[t_name]))
     known = set(shows) | set(needs)
     other = [(c, side, k) for c in range(len(rels)) for side in (0, 1) for k in code_of.values()]
     unfit = unfit_labels(cols.entities, rules.label, rules.types)
     punfit = pa.table(
         {
-            "e": pa.array([e for e, _ in unfit], type=pa.int32()),
-            "type": pa.array([code_of[t] for _, t in unfit], type=pa.int32()),
+            "e": pa.array([e for e, _, _ in unfit], type=pa.int32()),
+            "type": pa.array([code_of[t] for _, t, _ in unfit], type=pa.int32()),
+            "of_e": pa.array([j for _, _, j in unfit], type=pa.int32()),
         }
     )
-    tables = {"ptypes": _side_table(shows), "pneeds": _side_table(needs)}
+    tables = {"ptypes": _side_table(shows), "pneeds": _side_table(needs), "pexcl": _side_table(excl)}
     return {**tables, "pother": _side_table([x for x in other if x not in known]), "punfit": punfit}
 
 
