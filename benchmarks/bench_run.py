@@ -4,7 +4,8 @@ The case: a synthetic graph (``chronoqa.sources.synthetic``, the mixed shape, se
 written as a Parquet quintuple file, run with ``--files`` (so the build stage builds the release in the same
 process), 2,000 questions, the retrievers ``bm25`` and ``graph``, the controls ``oracle`` and ``random``,
 the answerers ``extractive`` (over every run) and ``prior``. Each run is a fresh process with a fresh run
-folder and cache (BM25 indexes built as on a first run); its peak resident memory (``VmHWM``) is its own.
+folder and cache (BM25 indexes built as on a first run); its peak resident memory (``VmHWM``) is its own, and
+so is each stage's (``VmHWM`` reset through ``/proc/self/clear_refs`` as each stage begins and ends).
 With ``--before SRC`` (e.g. ``/work/main/src``) the same case also runs with that source tree first on
 ``PYTHONPATH``, alternating with this tree's, ``--repeat`` times each. Targets: 120 s and 1.5 GB.
 
