@@ -4,7 +4,8 @@ The case: a synthetic graph (``chronoqa.sources.synthetic``, the mixed shape, se
 written as a Parquet quintuple file, run with ``--files`` (so the build stage builds the release in the same
 process), 2,000 questions, the retrievers ``bm25`` and ``graph``, the controls ``oracle`` and ``random``,
 the answerers ``extractive`` (over every run) and ``prior``. Each run is a fresh process with a fresh run
-folder and cache (BM25 indexes built as on a first run); its peak resident memory (``VmHWM``) is its own.
+folder and cache (BM25 indexes built as on a first run); its peak resident memory (``VmHWM``) is its own, and
+so is each stage's (``VmHWM`` reset through ``/proc/self/clear_refs`` as each stage begins and ends).
 With ``--before SRC`` (e.g. ``/work/main/src``) the same case also runs with that source tree first on
 ``PYTHONPATH``, alternating with this tree's, ``--repeat`` times each. Targets: 120 s and 1.5 GB.
 
@@ -43,14 +44,32 @@ files, out, n_questions, lists = sys.argv[1], sys.argv[2], int(sys.argv[3]), jso
 cfg = load_config(None, files=files, out=out, build={"n_questions": n_questions}, **lists)
 def summary_json(summary):  # a typed Summary, or the plain dict of a tree from before it was typed
     return summary.to_dict() if hasattr(summary, "to_dict") else summary
+def hwm_mb(reset):  # the peak resident memory since the last reset; resetting starts a new one (Linux)
+    with open("/proc/self/status") as fh:
+        peak = next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM:"))
+    if reset:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    return peak
+class StagePeaks:  # a Progress: the peak of each stage, and of the work between stages (opening the release)
+    def __init__(self):
+        self.peaks = {}
+    def note(self, key):
+        self.peaks[key] = max(self.peaks.get(key, 0.0), hwm_mb(reset=True))
+    def begin(self, stage):
+        self.note("(before " + stage + ")")
+    def start(self, stage, total):
+        return lambda n: None
+    def finish(self, stage, result):
+        self.note(stage)
+peaks = StagePeaks()
 t0 = time.perf_counter()
-res = run_pipeline(cfg)
+res = run_pipeline(cfg, progress=peaks)
 total = time.perf_counter() - t0
-with open("/proc/self/status") as fh:
-    peak = next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM:"))
+peaks.note("(after the last stage)")
 use = resource.getrusage(resource.RUSAGE_SELF)
-print(json.dumps({"total_s": total, "peak_mb": peak, "cpu_s": use.ru_utime + use.ru_stime,
-                  "stages": {s.name: s.seconds for s in res.stages},
+print(json.dumps({"total_s": total, "peak_mb": max(peaks.peaks.values()), "cpu_s": use.ru_utime + use.ru_stime,
+                  "stages": {s.name: s.seconds for s in res.stages}, "peak_mb_by_stage": peaks.peaks,
                   "n_scored": summary_json(res.summary)["composition"]["n_scored"]}))
 """
 
@@ -74,7 +93,15 @@ def run_once(src: Path, graph: Path, tmp: Path, tag: str, n_questions: int) -> d
     stages = {k: round(v, 2) for k, v in res["stages"].items()}
     out = {"total_s": round(res["total_s"], 1), "process_s": round(wall, 1), "cpu_s": round(res["cpu_s"], 1)}
     load = round(os.getloadavg()[0], 1)
-    return {**out, "peak_mb": round(res["peak_mb"]), "load_avg": load, "n_scored": res["n_scored"], "stages": stages}
+    peaks = {k: round(v) for k, v in res["peak_mb_by_stage"].items()}
+    return {
+        **out,
+        "peak_mb": round(res["peak_mb"]),
+        "load_avg": load,
+        "n_scored": res["n_scored"],
+        "stages": stages,
+        "peak_mb_by_stage": peaks,
+    }
 
 
 def _write(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> None:
@@ -120,7 +147,7 @@ def main() -> None:
         best = min(rs, key=lambda r: r["total_s"])
         print(f"{tag}: {best['total_s']} s total, {best['peak_mb']} MB peak")
         for name, s in best["stages"].items():
-            print(f"  {name:<32} {s:>8.2f} s")
+            print(f"  {name:<32} {s:>8.2f} s {best['peak_mb_by_stage'].get(name, 0):>6} MB")
 
 
 if __name__ == "__main__":

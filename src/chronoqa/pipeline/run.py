@@ -582,7 +582,19 @@ def _open_release(run: _Run) -> None:
         build_key = {"seed": cfg.seed, "build": dict(cfg.build)}
         build_fn = _build_stage(cfg, fetch.path, run.prog)
         release = run.do(Stage("build", build_fn, {"fetch": fetch.path / "fetch.json"}, build_key)).path
+        _return_freed_memory()
     run.release = load_release(release)
+
+
+def _return_freed_memory() -> None:
+    """Give the system back the memory Arrow's allocator keeps from the build stage's freed buffers.
+
+    The built graph, its engine's tables and the corpus batches are gone once the stage has written the release,
+    but Arrow's pool keeps their pages for reuse; left there, they would stay under every later stage's peak.
+    """
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
 
 
 def _paraphrase(run: _Run) -> None:

@@ -9,12 +9,13 @@ with the questions and are marked ``control=True`` everywhere they appear.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Protocol
 
 import numpy as np
+import pyarrow as pa
 
 from chronoqa.artifacts.docstore import DocStore
 from chronoqa.paths import cache_dir
@@ -68,7 +69,7 @@ class Corpus:
     docs: Sequence[Doc]
     sha256: str
     cache_dir: Path = field(default_factory=cache_dir)
-    _intervals: list[Interval | None] = field(default_factory=list, repr=False, compare=False)
+    _intervals: dict[int, Interval | None] = field(default_factory=dict, repr=False, compare=False)
     _by_id: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _days: list[np.ndarray] = field(default_factory=list, repr=False, compare=False)
 
@@ -76,9 +77,9 @@ class Corpus:
         return len(self.docs)
 
     def interval(self, i: int) -> Interval | None:
-        """Validity interval of document ``i`` (``None`` when its times do not parse); parsed once."""
-        if not self._intervals:
-            self._intervals.extend(_parse_interval(d) for d in self.docs)
+        """Validity interval of document ``i`` (``None`` when its times do not parse); parsed when first asked for."""
+        if i not in self._intervals:
+            self._intervals[i] = _parse_interval(self.docs[i])
         return self._intervals[i]
 
     def index_of(self, doc_id: str) -> int | None:
@@ -105,15 +106,23 @@ class Corpus:
         return self._days[0], self._days[1], self._days[2]
 
     def _times(self, name: str) -> list[str | None]:
+        return self.column(name).to_pylist()
+
+    def column(self, name: str) -> pa.Array:
+        """One :class:`~chronoqa.records.Doc` field of every document, in corpus order, as an Arrow array."""
         if isinstance(self.docs, DocStore):
-            return self.docs.column(name).to_pylist()
-        return [getattr(d, name) for d in self.docs]
+            return self.docs.column(name)
+        return pa.array([getattr(d, name) for d in self.docs], pa.string())
+
+    def text_batches(self, rows: int = 1 << 16) -> Iterator[list[str]]:
+        """The document texts in corpus order, ``rows`` at a time: a scan never holds every text as a string."""
+        texts = self.column("text")
+        for start in range(0, len(texts), rows):
+            yield texts.slice(start, rows).to_pylist()
 
     def texts(self) -> list[str]:
         """The document texts, in corpus order."""
-        if isinstance(self.docs, DocStore):
-            return self.docs.texts()
-        return [d.text for d in self.docs]
+        return [t for batch in self.text_batches() for t in batch]
 
 
 def _days(texts: list[str | None], *, last: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -16,12 +16,15 @@ A question in which no entity is linked falls back to plain BM25 over the whole 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from chronoqa.retrieve.base import Hit, RetrievalQuery
+from chronoqa.retrieve.base import Corpus, Hit, RetrievalQuery
 from chronoqa.retrieve.lexical import BM25Index, lexical_text, query_intervals, validity_mask
 
 __all__ = ["EntityLinker", "GraphRetriever"]
@@ -32,7 +35,7 @@ _WORD_RE: Final = re.compile(r"\w+")
 class EntityLinker:
     """Longest-match linking of label word sequences to entity ids."""
 
-    def __init__(self, pairs: Sequence[tuple[str, str]], stopwords: frozenset[str], max_len: int = 12) -> None:
+    def __init__(self, pairs: Iterable[tuple[str, str]], stopwords: frozenset[str], max_len: int = 12) -> None:
         table: dict[tuple[str, ...], set[str]] = {}
         for label, entity in pairs:
             key = tuple(_WORD_RE.findall(label.lower()))
@@ -82,21 +85,13 @@ class GraphRetriever:
         self.index = index
         self.hops, self.time_weight, self.hop_weight = hops, time_weight, hop_weight
         self.max_degree, self.max_visit = max_degree, max_visit
-        docs = index.corpus.docs
-        pairs: list[tuple[str, str]] = []
-        adj: dict[str, list[int]] = {}
-        ends: list[tuple[str, str]] = []
-        for i, d in enumerate(docs):
-            s_id, o_id = d.s_id or d.s, d.o_id or d.o
-            pairs.append((d.s, s_id))
-            pairs.append((d.o, o_id))
-            ends.append((s_id, o_id))
-            adj.setdefault(s_id, []).append(i)
-            if o_id != s_id:
-                adj.setdefault(o_id, []).append(i)
-        self._adj = adj
-        self._ends = ends
-        self.linker = EntityLinker(pairs, index.tokenize.stopwords)
+        corpus = index.corpus
+        s_ent, o_ent = _entities(corpus, "s"), _entities(corpus, "o")
+        names, s_code, o_code = _codes(s_ent, o_ent)
+        self._code = {e: i for i, e in enumerate(names)}  # codes in entity order: sorting codes sorts entities
+        self._ptr, self._facts = _adjacency(s_code, o_code, len(names))
+        self._ends_s, self._ends_o = _ints(s_code), _ints(o_code)
+        self.linker = EntityLinker(_label_pairs(corpus, s_ent, o_ent), index.tokenize.stopwords)
 
     def retrieve(self, queries: Sequence[RetrievalQuery], k: int) -> list[list[Hit]]:
         """Top-``k`` visited facts per query."""
@@ -105,19 +100,20 @@ class GraphRetriever:
     def expand(self, seeds: Sequence[str]) -> dict[int, int]:
         """Facts reached from ``seeds``: document index → hop (1 = touches a seed)."""
         visited: dict[int, int] = {}
-        seen = set(seeds)
+        seen = {self._code[e] for e in seeds if e in self._code}
         frontier = sorted(seen)
+        ptr, facts, ends_s, ends_o = self._ptr, self._facts, self._ends_s, self._ends_o
         for hop in range(1, self.hops + 1):
-            nxt: set[str] = set()
+            nxt: set[int] = set()
             for e in frontier:
-                facts = self._adj.get(e, ())
-                if hop > 1 and len(facts) > self.max_degree:
+                lo, hi = ptr[e], ptr[e + 1]
+                if hop > 1 and hi - lo > self.max_degree:
                     continue
-                for i in facts:
+                for i in facts[lo:hi]:
                     if i in visited:
                         continue
                     visited[i] = hop
-                    for other in self._ends[i]:
+                    for other in (ends_s[i], ends_o[i]):
                         if other not in seen:
                             seen.add(other)
                             nxt.add(other)
@@ -146,3 +142,50 @@ class GraphRetriever:
             score += self.time_weight * validity_mask(self.index.corpus, idx, times)
         order = np.lexsort((idx, -score))[:k]
         return [Hit(int(idx[j]), float(score[j])) for j in order]
+
+
+def _entities(corpus: Corpus, end: str) -> pa.Array:
+    """The entity at one end (``"s"`` or ``"o"``) of every fact: its id, or its label when it has no id."""
+    ids = pc.fill_null(corpus.column(f"{end}_id"), "")
+    return pc.if_else(pc.equal(ids, ""), corpus.column(end), ids)
+
+
+def _codes(s_ent: pa.Array, o_ent: pa.Array) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The distinct entities in sorted order, and each fact's subject and object as positions in it."""
+    encoded = pa.concat_arrays([s_ent, o_ent]).dictionary_encode()
+    names = encoded.dictionary
+    order = pc.sort_indices(names).to_numpy()  # UTF-8 byte order: Python's order of the same strings
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    codes = rank[encoded.indices.to_numpy()]
+    n = len(s_ent)
+    return names.take(pa.array(order)).to_pylist(), codes[:n], codes[n:]
+
+
+def _adjacency(s_code: np.ndarray, o_code: np.ndarray, n_entities: int) -> tuple[array[int], array[int]]:
+    """Each entity's facts (as subject, or as object when not its own subject), ascending: offsets and fact list."""
+    docs = np.arange(len(s_code), dtype=np.int64)
+    other = o_code != s_code
+    ent = np.concatenate([s_code, o_code[other]])
+    fact = np.concatenate([docs, docs[other]])
+    order = np.lexsort((fact, ent))
+    ptr = np.zeros(n_entities + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ent, minlength=n_entities), out=ptr[1:])
+    return _ints(ptr), _ints(fact[order])
+
+
+def _ints(values: np.ndarray) -> array[int]:
+    """Integers as a compact array whose items read back as Python ints (the expansion reads them one by one)."""
+    return array("q", np.ascontiguousarray(values, dtype=np.int64).tobytes())
+
+
+def _label_pairs(corpus: Corpus, s_ent: pa.Array, o_ent: pa.Array) -> Iterator[tuple[str, str]]:
+    """Every distinct ``(label, entity)`` of the facts' subjects and objects, for the linker."""
+    pairs = pa.table(
+        {
+            "label": pa.concat_arrays([corpus.column("s"), corpus.column("o")]),
+            "entity": pa.concat_arrays([s_ent, o_ent]),
+        }
+    )
+    unique = pairs.group_by(["label", "entity"], use_threads=False).aggregate([])
+    return zip(unique.column("label").to_pylist(), unique.column("entity").to_pylist(), strict=True)

@@ -98,7 +98,7 @@ class BM25Index:
         if (path / "params.index.json").exists():
             return bm25s.BM25.load(str(path), mmap=True, show_progress=False)
         model = bm25s.BM25(k1=self.k1, b=self.b, method=self.method)
-        model.index([self.tokenize(t) for t in self.corpus.texts()], show_progress=False)
+        model.index(self._token_ids(), show_progress=False)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
         try:
@@ -112,6 +112,21 @@ class BM25Index:
             raise
         self.built = True
         return bm25s.BM25.load(str(path), mmap=True, show_progress=False)
+
+    def _token_ids(self) -> Any:
+        """The corpus as bm25s' token ids, with the vocabulary (ids in order of first occurrence).
+
+        The texts are read from the corpus column a batch at a time and each document keeps only its ids (one
+        shared int per vocabulary entry), never its token strings: a million documents' token lists would be
+        ten million strings.
+        """
+        from bm25s.tokenization import Tokenized
+
+        vocab: dict[str, int] = {}
+        ids: list[list[int]] = []
+        for texts in self.corpus.text_batches():
+            ids.extend([vocab.setdefault(t, len(vocab)) for t in self.tokenize(text)] for text in texts)
+        return Tokenized(ids, vocab)
 
     def token_ids(self, text: str) -> list[int]:
         """Vocabulary ids of the query's tokens (unknown tokens dropped)."""
