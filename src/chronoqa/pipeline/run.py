@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from chronoqa._gc import return_freed_memory
 from chronoqa.artifacts.answers import ANSWERS_FILE
 from chronoqa.artifacts.metrics import EvaluationMetrics
 from chronoqa.artifacts.paraphrases import PARAPHRASES_FILE, read_paraphrases, write_paraphrases
@@ -502,6 +503,7 @@ class _Run:
         """Run (or skip) one stage and report it."""
         self.prog.begin(stage.name)
         res = self.runner.run(stage)
+        return_freed_memory()  # the stage's freed memory would otherwise stay under every later stage's peak
         self.prog.finish(stage.name, res)
         self.results.append(res)
         return res
@@ -582,19 +584,7 @@ def _open_release(run: _Run) -> None:
         build_key = {"seed": cfg.seed, "build": dict(cfg.build)}
         build_fn = _build_stage(cfg, fetch.path, run.prog)
         release = run.do(Stage("build", build_fn, {"fetch": fetch.path / "fetch.json"}, build_key)).path
-        _return_freed_memory()
     run.release = load_release(release)
-
-
-def _return_freed_memory() -> None:
-    """Give the system back the memory Arrow's allocator keeps from the build stage's freed buffers.
-
-    The built graph, its engine's tables and the corpus batches are gone once the stage has written the release,
-    but Arrow's pool keeps their pages for reuse; left there, they would stay under every later stage's peak.
-    """
-    import pyarrow as pa
-
-    pa.default_memory_pool().release_unused()
 
 
 def _paraphrase(run: _Run) -> None:
