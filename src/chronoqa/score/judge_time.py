@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from chronoqa.score.judge_names import _CLUB_AFFIXES as _CLUB_WORDS
+from chronoqa.score.judge_names import _TITLES as _TITLE_WORDS
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.time import Granularity, Interval, TimePoint
 from chronoqa.time.text import TimeMention, extract_times
@@ -593,13 +595,14 @@ def _named(
     text: str, facts: Sequence[FactRef], others: NameIndex | Iterable[str] | None, known_words: Iterable[str]
 ) -> tuple[list[tuple[int, int]], list[_Pos]]:
     """The sentences of ``text`` and the positions of the entities and pronouns it names."""
-    if others is None or isinstance(others, NameIndex):
-        index, owners = _fact_index(tuple(facts), others)
-    else:
-        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
+    heads = _head_words(facts, toks, text)
+    if others is None or isinstance(others, NameIndex):
+        index, owners = _fact_index(tuple(facts), others, heads)
+    else:
+        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)), heads)
     known = _known_keys(known_words)
-    found = index.find(text, toks)
+    found = [m for m in index.find(text, toks) if not _head_word_of_another(text, toks, m, heads)]
     mentions = [
         m
         for m in found
@@ -1210,13 +1213,90 @@ def _also(
     return [(f, r) for f, r in out if f]
 
 
+# Words of a label that name no one thing on their own: a club's, a team's, a body's or a unit's kind, a particle.
+_GENERIC_WORDS: Final = frozenset(
+    ["de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "los", "las", "el", "il", "of", "the",
+     "and", "for", "in", "at", "on", "von", "van", "der", "den", "und", "et", "y", "e", "national", "team", "football",
+     "soccer", "association", "under", "men", "women", "youth", "olympic", "reserves", "city", "town", "united",
+     "athletic", "atletico", "athletico", "sporting", "real", "racing", "university", "college", "school", "institute",
+     "academy", "party", "republic", "kingdom", "empire", "county", "district", "region", "province", "state",
+     "oblast", "governorate", "okrug", "uyezd", "bezirk", "government", "award", "prize", "medal", "order", "best",
+     "actor", "actress", "festival", "jury", "member", "parliament", "house", "council", "assembly", "church",
+     "north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "old", "great", "saint",
+     "san", "santa", "st", "fort", "lower", "upper", "central", "democratic", "socialist", "people", "peoples",
+     "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality"]
+)  # fmt: skip
+
+
+def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> dict[str, tuple[str, ...]]:
+    """Each fact entity's words the text names it by alone: "Sparta" for Sparta Rotterdam, "Estudiantes".
+
+    A word of one entity's label, capitalised there and in the text, that is no kind of thing (:data:`_GENERIC_WORDS`,
+    a club's affix, a title) and no word of another fact's entity: within the question's facts it names that one,
+    whatever else of the release shares it ("Cannes" of the Cannes jury).
+    """
+    said = {t.key for t in toks if text[t.begin].isupper()}
+    if not said:
+        return {}
+    words_of: dict[str, set[str]] = {}
+    owner_of: dict[str, set[int]] = {}
+    for i, f in enumerate(facts):
+        for e in f.entities:
+            owner_of.setdefault(e, set()).add(i)
+            words_of[e] = {t.key for t in tokens(e) if e[t.begin].isupper() and len(t.key) >= 2 and not t.key.isdigit()}
+    out: dict[str, tuple[str, ...]] = {}
+    for e, words in words_of.items():
+        if _person(e):
+            continue  # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford)
+        rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
+        mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
+        if mine and len(words) > 1:
+            out[e] = tuple(mine)
+    return out
+
+
+def _person(label: str) -> bool:
+    """A person's name: :func:`person_like`, with no acronym ("AZ Alkmaar") and no word of a kind of thing."""
+    if not person_like(label):
+        return False
+    toks = tokens(label)
+    return not any(
+        (len(t.key) >= 2 and label[t.begin : t.end].isupper()) or t.key in _GENERIC_WORDS or _affix(t.key) for t in toks
+    )
+
+
+def _affix(word: str) -> bool:
+    return word in _CLUB_WORDS or word in _TITLE_WORDS
+
+
+def _head_word_of_another(text: str, toks: Sequence[Token], m: NameMention, heads: Mapping[str, tuple[str, ...]]) -> bool:
+    """Whether a one-word mention that only a head word names is part of another name ("Sparta Prague")."""
+    if not heads or not any(m.keys & heads.keys()):
+        return False
+    i = next((k for k, t in enumerate(toks) if t.begin == m.begin), None)
+    if i is None or toks[i].end != m.end:
+        return False
+    if not any(toks[i].key in heads.get(k, ()) for k in m.keys):
+        return False
+    own = {t.key for k in m.keys for t in tokens(k)}
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(toks):
+            a, b = (toks[j], toks[i]) if j < i else (toks[i], toks[j])
+            if not text[a.end : b.begin].strip() and text[toks[j].begin].isupper() and toks[j].key not in own:
+                return True
+    return False
+
+
 def _labels_index(labels: tuple[str, ...]) -> NameIndex:
     return NameIndex({o: (o,) for o in labels})
 
 
-def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[NameIndex, dict[str, frozenset[int]]]:
+def _fact_index(
+    facts: tuple[FactRef, ...], base: NameIndex | None, heads: Mapping[str, tuple[str, ...]] | None = None
+) -> tuple[NameIndex, dict[str, frozenset[int]]]:
     """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners.
 
+    ``heads``: each entity's head words the text names it by (:func:`_head_words`), labels of it as well.
     Built per explanation, never kept (a kept index would hold ``base``, a whole corpus, alive too).
     """
     owner_of: dict[str, set[int]] = {}
@@ -1224,7 +1304,7 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
     for i, f in enumerate(facts):
         for e in f.entities:
             owner_of.setdefault(e, set()).add(i)
-            ents[e] = (e,)
+            ents[e] = (e, *(heads or {}).get(e, ()))
     index = NameIndex(ents, base=base, rivals=())
     return index, {k: frozenset(v) for k, v in owner_of.items()}
 
