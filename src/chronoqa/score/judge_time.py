@@ -1518,7 +1518,10 @@ def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
             known = fact.starts if r.role in ("start", "end", "point") else ()
         else:
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
-        if known and all(_differs(r.value, v, granularity) for v in known):
+        # a date stated finer than the question is held to the data at the finer unit it states ("10 March 1961"
+        # for a birth on 10 February 1961 is wrong, though its year is right)
+        fine = max(granularity, r.value.granularity)
+        if known and all(_differs(r.value, v, fine) for v in known):
             return True
     return False
 
