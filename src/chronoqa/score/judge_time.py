@@ -369,6 +369,8 @@ _COUNTED_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
+# "1994 ≠ 2001", "2001 > 1994": two years compared are the reply's reasoning, no date stated for a fact
+_COMPARED_RE: Final = re.compile(r"(?<!\d)\d{4}\s*(?:≠|!=|=|<|>|≤|≥|<=|>=)\s*\d{4}(?!\d)")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -538,6 +540,7 @@ def attribute(
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
     # a relative date and the date a following clause counts it from cite, never contradict
     derived = {d.begin for d in all_dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, all_dates)
+    derived |= _glosses(text, all_dates)
     asides = _asides(text)
     unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
@@ -711,7 +714,10 @@ def _owner(
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
     """
     cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
-    owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
+    cands = _not_a_source(masked, list(reversed(before)))
+    if prev_owner is not None and cands and _sources_only(masked, cands, d):
+        cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
+    owner = _pick(cands) or (prev_owner if cue_before else None)
     owner = owner or _pick(after) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
@@ -912,11 +918,14 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum and the year a sum or a relative phrase computes.
+    """``dates`` without the years of a sum or a comparison and the year a sum or a relative phrase computes.
 
-    "1984 − 1959 = 25", "minus 3 = 1919", "so two years later is 1926": the question's arithmetic, no fact's date.
+    "1984 − 1959 = 25", "minus 3 = 1919", "so two years later is 1926", "1994 ≠ 2001": the question's arithmetic,
+    no fact's date.
     """
     dates = [d for d in dates if not _COUNTED_RE.search(text, max(0, d.begin - 40), d.begin)]
+    compared = [(m.start(), m.end()) for m in _COMPARED_RE.finditer(text)]
+    dates = [d for d in dates if not _inside(d.begin, compared)]
     if "=" not in text:
         return dates
     sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
@@ -1085,6 +1094,21 @@ def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     return sorted(out, key=lambda d: d.begin)
 
 
+_GLOSS_RE: Final = re.compile(r"\s*\(\s*")
+
+
+def _glosses(text: str, dates: Sequence[TimeMention]) -> set[int]:
+    """Offsets of the dates in brackets right after a relative phrase ("one year before (2008)"): computed, cite only."""
+    if _RELATIVE_RE.search(text) is None:
+        return set()
+    out = set()
+    for m in _RELATIVE_RE.finditer(text):
+        nxt = [d for d in dates if d.begin >= m.end()]
+        if nxt and _GLOSS_RE.fullmatch(text, m.end(), nxt[0].begin):
+            out.add(nxt[0].begin)
+    return out
+
+
 def relative_bases(text: str, dates: Sequence[TimeMention]) -> set[int]:
     """Offsets of the dates a following-clause relative counts from ("the year after he took office in D").
 
@@ -1104,6 +1128,13 @@ def _not_a_source(masked: str, cands: list[_Pos]) -> list[_Pos]:
     """Positions nearest first, a move's source ("on loan from Liverpool") after the others."""
     src = [p for p in cands if _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin)]
     return [p for p in cands if p not in src] + src if len(src) < len(cands) else cands
+
+
+def _sources_only(masked: str, cands: Sequence[_Pos], d: TimeMention) -> bool:
+    """Whether every name before ``d`` is a move's source with a verb of its own between it and ``d``."""
+    return all(_SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in cands) and (
+        d.kind == "until" or bool(_role_words(masked[cands[0].end : d.begin]))
+    )
 
 
 def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
@@ -1485,6 +1516,8 @@ def judge_refs(
             ok_roles, strict_roles = {"end", "death"}, {"end"}
         else:
             ok_roles, strict_roles = {which}, {which}
+        if _one_day(fact):  # a term begun and ended the same day: a date stated for it with no end is either end
+            ok_roles = ok_roles | {"point", "none"}
         mine = [r for r in readings if fi in r.facts]
         if any(r.role in ok_roles and _same(r.value, value, granularity) for r in mine):
             n += 1
@@ -1497,6 +1530,11 @@ def judge_refs(
         ):
             contradicted = True
     return n, contradicted
+
+
+def _one_day(fact: FactRef) -> bool:
+    """Whether every spell of ``fact`` began and ended on the same day (an acting term of hours)."""
+    return bool(fact.spells) and all(a is not None and a == b and a.granularity >= Granularity.DAY for a, b in fact.spells)
 
 
 def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
