@@ -1,0 +1,98 @@
+"""Careful judging of a club named by one word of its label ("Estrellas"), a date stated finer than the question,
+years compared in the reply's reasoning ("1994 ≠ 2001"), a bracketed year that glosses a relative date, a move's
+source before the next clause's date, and a term that began and ended on one day: each case with a trap of the same
+shape that must stay wrong (or not right)."""
+
+from __future__ import annotations
+
+from chronoqa.records import Triple
+from test_judge_scripts_and_spells import q, verdict
+
+CLUBS = ("Tomas Rell", "Estrellas de San Pedro", "RKV Lindholm")
+LATER = q(answers=("Estrellas de San Pedro",),
+          question="Which team did Tomas Rell play for a year later, counting from when Tomas Rell left RKV Lindholm?",
+          S_star=(Triple("Tomas Rell", "playsFor", "Estrellas de San Pedro", "2006", "2007"),),
+          S_anchor=(Triple("Tomas Rell", "playsFor", "RKV Lindholm", "1999", "2006"),),
+          time_refs=({"which": "end", "value": "2006", "of": "anchor"},))  # fmt: skip
+
+
+def test_a_head_word_of_one_facts_label_names_that_fact() -> None:
+    assert verdict(LATER, "Rell left Lindholm in 2006 and played for Estrellas from 2006 to 2007.", CLUBS) == "right"
+    # the answer's spell stated a year late by its head word alone: the data of that fact contradicts it
+    assert verdict(LATER, "Rell left Lindholm in 2006 and played for Estrellas from 2007 to 2008.", CLUBS) == "wrong"
+    assert verdict(LATER, "Rell left Lindholm in 2006. He had arrived at Estrellas in 2005.", CLUBS) == "wrong"
+    # the head word inside another name the release does not know is not the fact's ("Estrellas Verdes")
+    text = "Rell left Lindholm in 2006 and played for Estrellas Verdes from 2007 to 2008."
+    assert verdict(LATER, text, CLUBS) != "wrong"
+
+
+BORN = q(answers=("1961",), question="When was Ana Ruiz born in Tolva?",
+         S_star=(Triple("Ana Ruiz", "wasBornIn", "Tolva", "1961-02-10", "1961-02-10"),),
+         time_refs=({"which": "start", "value": "1961", "of": "answer"},))  # fmt: skip
+
+
+def test_a_date_finer_than_the_question_must_agree_at_the_unit_it_states() -> None:
+    assert verdict(BORN, "Ana Ruiz was born in Tolva on 10 February 1961.", ("Ana Ruiz", "Tolva")) == "right"
+    assert verdict(BORN, "Ana Ruiz was born in Tolva in February 1961.", ("Ana Ruiz", "Tolva")) == "right"
+    assert verdict(BORN, "Ana Ruiz was born in Tolva in 1961.", ("Ana Ruiz", "Tolva")) == "right"
+    # the right year with the wrong day or month is a wrong date
+    assert verdict(BORN, "Ana Ruiz was born in Tolva on 10 March 1961.", ("Ana Ruiz", "Tolva")) == "wrong"
+    assert verdict(BORN, "Ana Ruiz was born in Tolva in March 1961.", ("Ana Ruiz", "Tolva")) == "wrong"
+
+
+SAME_YEAR = q(answers=("no",),
+              question="Yes or no: Ivo Dral left Korsa FC in the same year that Pim Lode joined Korsa FC?",
+              S_star=(Triple("Ivo Dral", "playsFor", "Korsa FC", "1988", "1994"),),
+              S_anchor=(Triple("Pim Lode", "playsFor", "Korsa FC", "2001", "2001"),),
+              time_refs=({"which": "end", "value": "1994", "of": "answer"},
+                         {"which": "start", "value": "2001", "of": "anchor"}))  # fmt: skip
+KORSA = ("Ivo Dral", "Pim Lode", "Korsa FC")
+
+
+def test_years_compared_in_the_replys_reasoning_date_no_fact() -> None:
+    text = "Ivo Dral played for Korsa FC from 1988 to 1994. Pim Lode only joined Korsa in 2001. 1994 ≠ 2001, so no."
+    assert verdict(SAME_YEAR, text, KORSA) == "right"
+    text = "Ivo Dral played for Korsa FC from 1988 to 1995. Pim Lode only joined Korsa in 2001. 1995 ≠ 2001, so no."
+    assert verdict(SAME_YEAR, text, KORSA) == "wrong"
+
+
+BEFORE = q(answers=("Tarvo United",), question="One year before Lars Venn joined Hertzog Olsen, which team did he play for?",
+           S_star=(Triple("Lars Venn", "playsFor", "Tarvo United", "2006", "2009"),),
+           S_anchor=(Triple("Lars Venn", "playsFor", "Hertzog Olsen", "2009", "2010"),),
+           time_refs=({"which": "start", "value": "2009", "of": "anchor"},))  # fmt: skip
+VENN = ("Lars Venn", "Tarvo United", "Hertzog Olsen")
+
+
+def test_a_bracketed_year_after_a_relative_date_is_computed_not_stated() -> None:
+    text = "Venn joined Hertzog Olsen in 2009, so one year before (2008) he was at Tarvo United."
+    assert verdict(BEFORE, text, VENN) == "right"
+    text = "Venn joined Hertzog Olsen in 2010, so one year before (2009) he was at Tarvo United."
+    assert verdict(BEFORE, text, VENN) == "wrong"
+
+
+STAYED = q(answers=("yes",), question="Was it still the case in 2003 that Nils Aas played for Brenna IF?",
+           S_star=(Triple("Nils Aas", "playsFor", "Brenna IF", "2002", "2004"),),
+           time_refs=({"which": "end", "value": "2004", "of": "answer"},))  # fmt: skip
+AAS = ("Nils Aas", "Brenna IF", "Fjell BK", "Sund FK")
+
+
+def test_a_moves_source_owns_no_date_of_the_next_clause() -> None:
+    text = "Aas joined Brenna IF in 2002 from Fjell BK and stayed until 2004, when he moved to Sund FK."
+    assert verdict(STAYED, text, AAS) == "right"
+    text = "Aas joined Brenna IF in 2002 from Fjell BK and stayed until 2005, when he moved to Sund FK."
+    assert verdict(STAYED, text, AAS) == "wrong"
+
+
+ACTING = q(answers=("Olek Wrona",), source="table", granularity="day",
+           question="Who was the President of Nordia whose term ended immediately before 9 July 2010?",
+           S_star=(Triple("Nordia", "president", "Olek Wrona", "2010-07-08", "2010-07-08"),),
+           time_refs=({"answer": "Olek Wrona", "value": "2010-07-08", "which": "end"},))  # fmt: skip
+
+
+def test_a_term_of_one_day_is_stated_by_its_day() -> None:
+    holders = ("Olek Wrona", "Jan Sowa")
+    text = "Sowa acted until 8 July 2010; Wrona then acted for that same day, 8 July 2010."
+    assert verdict(ACTING, text, holders) == "right"
+    assert verdict(ACTING, "Sowa acted until 8 July 2010; Wrona then acted on 9 July 2010.", holders) == "wrong"
+    # a range with a wrong first day states no start of the one-day term
+    assert verdict(ACTING, "Wrona acted as president (8 June 2010 – 8 July 2010).", holders) == "wrong"
