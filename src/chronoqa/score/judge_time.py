@@ -274,7 +274,7 @@ _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # An arrow before words ("in 1922 → the year before is 1921") starts a step of its own; one between two dates
 # joins a range ("15 March 2003 → 14 March 2013", read by the date reader).
 _SENTENCE: Final = re.compile(
-    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
+    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"']|\d{4}\b)|;\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
 )
 _MONTH_WORDS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
@@ -541,6 +541,7 @@ def attribute(
     # a relative date and the date a following clause counts it from cite, never contradict
     derived = {d.begin for d in all_dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, all_dates)
     derived |= _glosses(text, all_dates)
+    derived |= {d.begin for d in all_dates if _SO_IN_RE.search(text, max(0, d.begin - 30), d.begin)}
     asides = _asides(text)
     unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
@@ -613,9 +614,14 @@ def _named(
         and not _question_noun(text, m, owners, known)
         and not _office_of_fact(text, m, found, owners)
     ]
-    mentions = [_head_of_fact(text, m, owners) for m in mentions]
+    mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+def _bare_title(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> bool:
+    """Whether ``m`` is an office's title alone ("became Prime Minister in 1950"): it says what, never whose."""
+    return not any(k in owners for k in m.keys) and all(t.key in _TITLE_WORDS for t in tokens(text[m.begin : m.end]))
 
 
 def _known_keys(words: Iterable[str]) -> frozenset[str]:
@@ -699,7 +705,9 @@ def _office_of_fact(
     return False
 
 
-_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
+_ASIDE_RE: Final = re.compile(
+    r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like|succeeding|replacing)\b[^,;.()\n]*,"
+)
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
@@ -713,7 +721,8 @@ def _owner(
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
     """
-    cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
+    # "and stayed until D", "and again in D": the same subject
+    cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
     cands = _not_a_source(masked, list(reversed(before)))
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
@@ -723,6 +732,9 @@ def _owner(
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+_AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
 
 
 def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
@@ -1095,6 +1107,8 @@ def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
 
 
 _GLOSS_RE: Final = re.compile(r"\s*\(\s*")
+# "..., so in 1999 she was married to him": the conclusion's date is the question's, restated (cite only)
+_SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as\s+of|during)\s+$", re.IGNORECASE)
 
 
 def _glosses(text: str, dates: Sequence[TimeMention]) -> set[int]:
@@ -1244,10 +1258,13 @@ def _also(
     return [(f, r) for f, r in out if f]
 
 
-# Words of a label that name no one thing on their own: a club's, a team's, a body's or a unit's kind, a particle.
-_GENERIC_WORDS: Final = frozenset(
+# Words of a label that name no one thing on their own: a particle, and a club's, a team's, a body's or a unit's kind.
+_PARTICLES: Final = frozenset(
     ["de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "los", "las", "el", "il", "of", "the",
-     "and", "for", "in", "at", "on", "von", "van", "der", "den", "und", "et", "y", "e", "national", "team", "football",
+     "and", "for", "in", "at", "on", "von", "van", "der", "den", "und", "et", "y", "e"]
+)  # fmt: skip
+_KINDS: Final = frozenset(
+    ["national", "team", "football",
      "soccer", "association", "under", "men", "women", "youth", "olympic", "reserves", "city", "town", "united",
      "athletic", "atletico", "athletico", "sporting", "real", "racing", "university", "college", "school", "institute",
      "academy", "party", "republic", "kingdom", "empire", "county", "district", "region", "province", "state",
@@ -1257,6 +1274,7 @@ _GENERIC_WORDS: Final = frozenset(
      "san", "santa", "st", "fort", "lower", "upper", "central", "democratic", "socialist", "people", "peoples",
      "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality"]
 )  # fmt: skip
+_GENERIC_WORDS: Final = _PARTICLES | _KINDS
 
 
 def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> dict[str, tuple[str, ...]]:
@@ -1292,7 +1310,7 @@ def _person(label: str) -> bool:
         return False
     toks = tokens(label)
     return not any(
-        (len(t.key) >= 2 and label[t.begin : t.end].isupper()) or t.key in _GENERIC_WORDS or _affix(t.key) for t in toks
+        (len(t.key) >= 2 and label[t.begin : t.end].isupper()) or t.key in _KINDS or _affix(t.key) for t in toks
     )
 
 
