@@ -1,7 +1,8 @@
 """Careful judging of a club named by one word of its label ("Estrellas"), a date stated finer than the question,
 years compared in the reply's reasoning ("1994 ≠ 2001"), a bracketed year that glosses a relative date, a move's
-source before the next clause's date, and a term that began and ended on one day: each case with a trap of the same
-shape that must stay wrong (or not right)."""
+source before the next clause's date, a term that began and ended on one day, a conclusion's restated year, a sentence
+that opens with a year, an office's bare title, a predecessor in an aside and a second spell "again in D": each case
+with a trap of the same shape that must stay wrong (or not right)."""
 
 from __future__ import annotations
 
@@ -96,3 +97,66 @@ def test_a_term_of_one_day_is_stated_by_its_day() -> None:
     assert verdict(ACTING, "Sowa acted until 8 July 2010; Wrona then acted on 9 July 2010.", holders) == "wrong"
     # a range with a wrong first day states no start of the one-day term
     assert verdict(ACTING, "Wrona acted as president (8 June 2010 – 8 July 2010).", holders) == "wrong"
+
+
+WED = q(answers=("Omar Lindqvist",), question="In 1999, who was Rita Solano married to?",
+        S_star=(Triple("Rita Solano", "isMarriedTo", "Omar Lindqvist", "1991", "2001"),),
+        time_refs=({"which": "start", "value": "1991", "of": "answer"},
+                   {"which": "end", "value": "2001", "of": "answer"}))  # fmt: skip
+SPOUSES = ("Rita Solano", "Omar Lindqvist")
+
+
+def test_a_conclusions_restated_year_is_no_start() -> None:
+    text = "Solano and Lindqvist were married from 1991 to 2001, so in 1999 she was married to him."
+    assert verdict(WED, text, SPOUSES) == "right"
+    text = "Solano and Lindqvist were married from 1992 to 2001, so in 1999 she was married to him."
+    assert verdict(WED, text, SPOUSES) == "wrong"
+    # a year stated as the start without the conclusion's lead-in still contradicts
+    assert verdict(WED, "Solano and Lindqvist were married from 1991 to 2001. She married him in 1999.", SPOUSES) == (
+        "wrong"
+    )
+
+
+PART = q(answers=("Lower Vardia",), question="In which administrative unit was Kessel Region located in 1973?",
+         S_star=(Triple("Kessel Region", "locatedIn", "Lower Vardia", "1946", "2004"),),
+         time_refs=({"which": "start", "value": "1946", "of": "answer"},
+                    {"which": "end", "value": "2004", "of": "answer"}))  # fmt: skip
+UNITS = ("Kessel Region", "Lower Vardia", "Province of Tamberg")
+
+
+def test_a_sentence_may_open_with_a_year() -> None:
+    text = "Kessel Region was part of Lower Vardia from 1946 until it was abolished in 2004. 1973 falls in that period."
+    assert verdict(PART, text, UNITS) == "right"
+    text = "Kessel Region was part of Lower Vardia from 1946 until it was abolished in 2005. 1973 falls in that period."
+    assert verdict(PART, text, UNITS) == "wrong"
+
+
+HEAD = q(answers=("3 years",), question="How many years after Erik Dahlberg became head of government of Nordia did "
+         "Erik Dahlberg cease to be head of government of Nordia?",
+         S_star=(Triple("Erik Dahlberg", "headOf", "Nordia", "1950", "1953"),),
+         time_refs=({"which": "start", "value": "1950", "of": "answer"},
+                    {"which": "end", "value": "1953", "of": "answer"}))  # fmt: skip
+LEADERS = ("Erik Dahlberg", "Nordia", "Hans Halvorsen", "Minister")
+
+
+def test_an_offices_title_and_a_predecessor_in_an_aside_own_no_date() -> None:
+    text = "Erik Dahlberg became Prime Minister in 1950, succeeding Hans Halvorsen, and served until 1953."
+    assert verdict(HEAD, text, LEADERS) == "right"
+    text = "Erik Dahlberg became Prime Minister in 1950, succeeding Hans Halvorsen, and served until 1954."
+    assert verdict(HEAD, text, LEADERS) == "wrong"
+    text = "Erik Dahlberg became Prime Minister in 1951, succeeding Hans Halvorsen, and served until 1953."
+    assert verdict(HEAD, text, LEADERS) == "wrong"
+
+
+SPELLS = q(answers=("Club Athletico Ravena",), question="Which team did Paulo Viegas play for during 2004?",
+           S_star=(Triple("Paulo Viegas", "playsFor", "Club Athletico Ravena", "2004", "2004"),
+                   Triple("Paulo Viegas", "playsFor", "Club Athletico Ravena", "1999", "2000")),
+           time_refs=({"which": "any", "value": "2004", "of": "answer"},))  # fmt: skip
+VIEGAS = ("Paulo Viegas", "Club Athletico Ravena", "Sendai FC", "Flamengo")
+
+
+def test_a_second_spell_again_in_d_is_the_same_clubs() -> None:
+    text = "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2004, between Sendai FC (2003) and Flamengo."
+    assert verdict(SPELLS, text, VIEGAS) == "right"
+    text = "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2005, between Sendai FC (2003) and Flamengo."
+    assert verdict(SPELLS, text, VIEGAS) != "right"
