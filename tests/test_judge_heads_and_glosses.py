@@ -57,7 +57,8 @@ def test_years_compared_in_the_replys_reasoning_date_no_fact() -> None:
     assert verdict(SAME_YEAR, text, KORSA) == "wrong"
 
 
-BEFORE = q(answers=("Tarvo United",), question="One year before Lars Venn joined Hertzog Olsen, which team did he play for?",
+BEFORE = q(answers=("Tarvo United",),
+           question="One year before Lars Venn joined Hertzog Olsen, which team did he play for?",
            S_star=(Triple("Lars Venn", "playsFor", "Tarvo United", "2006", "2009"),),
            S_anchor=(Triple("Lars Venn", "playsFor", "Hertzog Olsen", "2009", "2010"),),
            time_refs=({"which": "start", "value": "2009", "of": "anchor"},))  # fmt: skip
@@ -156,7 +157,11 @@ VIEGAS = ("Paulo Viegas", "Club Athletico Ravena", "Sendai FC", "Flamengo")
 
 
 def test_a_second_spell_again_in_d_is_the_same_clubs() -> None:
-    text = "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2004, between Sendai FC (2003) and Flamengo."
+    text = (
+        "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2004, between Sendai FC (2003) and Flamengo"
+    )
     assert verdict(SPELLS, text, VIEGAS) == "right"
-    text = "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2005, between Sendai FC (2003) and Flamengo."
+    text = (
+        "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2005, between Sendai FC (2003) and Flamengo"
+    )
     assert verdict(SPELLS, text, VIEGAS) != "right"

@@ -272,9 +272,11 @@ _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 # An arrow before words ("in 1922 → the year before is 1921") starts a step of its own; one between two dates
-# joins a range ("15 March 2003 → 14 March 2013", read by the date reader).
+# joins a range ("15 March 2003 → 14 March 2013", read by the date reader). A year after a year's full stop starts
+# one too ("abolished in 2004. 1973 falls in that period"), not one after an abbreviation ("div. 1970").
 _SENTENCE: Final = re.compile(
-    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"']|\d{4}\b)|;\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
+    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|(?<=\d{4}[.!?])\s+(?=\d{4}\b)|"
+    r";\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
 )
 _MONTH_WORDS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
@@ -705,9 +707,7 @@ def _office_of_fact(
     return False
 
 
-_ASIDE_RE: Final = re.compile(
-    r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like|succeeding|replacing)\b[^,;.()\n]*,"
-)
+_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like|succeeding|replacing)\b[^,;.()\n]*,")
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
@@ -1112,7 +1112,7 @@ _SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as
 
 
 def _glosses(text: str, dates: Sequence[TimeMention]) -> set[int]:
-    """Offsets of the dates in brackets right after a relative phrase ("one year before (2008)"): computed, cite only."""
+    """Offsets of the bracketed dates right after a relative phrase ("one year before (2008)"): computed, cite only."""
     if _RELATIVE_RE.search(text) is None:
         return set()
     out = set()
@@ -1318,7 +1318,9 @@ def _affix(word: str) -> bool:
     return word in _CLUB_WORDS or word in _TITLE_WORDS
 
 
-def _head_word_of_another(text: str, toks: Sequence[Token], m: NameMention, heads: Mapping[str, tuple[str, ...]]) -> bool:
+def _head_word_of_another(
+    text: str, toks: Sequence[Token], m: NameMention, heads: Mapping[str, tuple[str, ...]]
+) -> bool:
     """Whether a one-word mention that only a head word names is part of another name ("Sparta Prague")."""
     if not heads or not any(m.keys & heads.keys()):
         return False
@@ -1552,7 +1554,9 @@ def judge_refs(
 
 def _one_day(fact: FactRef) -> bool:
     """Whether every spell of ``fact`` began and ended on the same day (an acting term of hours)."""
-    return bool(fact.spells) and all(a is not None and a == b and a.granularity >= Granularity.DAY for a, b in fact.spells)
+    return bool(fact.spells) and all(
+        a is not None and a == b and a.granularity >= Granularity.DAY for a, b in fact.spells
+    )
 
 
 def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
