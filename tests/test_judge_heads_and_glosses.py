@@ -165,3 +165,19 @@ def test_a_second_spell_again_in_d_is_the_same_clubs() -> None:
         "Viegas had two spells at Atlético Ravena: 1999–2000 and again in 2005, between Sendai FC (2003) and Flamengo"
     )
     assert verdict(SPELLS, text, VIEGAS) != "right"
+
+
+NEXT = q(answers=("Orvault SC",),
+         question="Which team did Remi Caval play for a year later, counting from when Remi Caval left FC Lunel?",
+         S_star=(Triple("Remi Caval", "playsFor", "Orvault SC", "1994", "1995"),),
+         S_anchor=(Triple("Remi Caval", "playsFor", "FC Lunel", "1992", "1994"),),
+         time_refs=({"which": "end", "value": "1994", "of": "anchor"},))  # fmt: skip
+CAVAL = ("Remi Caval", "Orvault SC", "FC Lunel")
+
+
+def test_a_bracketed_date_with_no_name_before_it_glosses_the_clause_before() -> None:
+    text = "Caval left FC Lunel in 1994 after two seasons (1992–94) and joined Orvault SC, where he played 1994–1995."
+    assert verdict(NEXT, text, CAVAL) == "right"
+    # the bracketed spell is FC Lunel's, not the club named after it: a wrong start there is wrong
+    text = "Caval left FC Lunel in 1994 after two seasons (1991–94) and joined Orvault SC, where he played 1994–1995."
+    assert verdict(NEXT, text, CAVAL) == "wrong"

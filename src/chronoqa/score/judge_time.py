@@ -726,7 +726,10 @@ def _owner(
     cands = _not_a_source(masked, list(reversed(before)))
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
-    owner = _pick(cands) or (prev_owner if cue_before else None)
+    # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
+    # the previous date's clause
+    bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
+    owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
     owner = owner or _pick(after) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
