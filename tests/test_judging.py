@@ -86,7 +86,7 @@ def test_held_out_set() -> None:
 # (docs/metrics.md, "Blind sets"); every set: no false accept.
 BLIND_FLOORS = {
     "set1": {"A": (0.99, 0.04), "T": (0.95, 0.02)},
-    "set2": {"A": (0.97, 0.05), "T": (0.91, 0.01)},
+    "set2": {"A": (0.97, 0.05), "T": (0.92, 0.01)},
     "set3": {"A": (0.98, 0.03), "T": (0.93, 0.07)},
     "set4": {"A": (0.97, 0.04), "T": (0.96, 0.01)},
     "set5": {"A": (0.99, 0.03), "T": (0.99, 0.02)},
@@ -96,16 +96,12 @@ BLIND_FLOORS = {
     "set9": {"A": (0.99, 0.04), "T": (0.97, 0.02)},
     "set10": {"A": (0.98, 0.04), "T": (0.94, 0.03)},
     "set11": {"A": (0.96, 0.04), "T": (0.92, 0.05)},
-    "set12": {"A": (0.94, 0.08), "T": (0.85, 0.06)},
+    "set12": {"A": (0.94, 0.08), "T": (0.94, 0.06)},
     "set13": {"A": (0.98, 0.09), "T": (0.93, 0.03)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
-# set12 (taken in on the final tree, never read before measuring): a self-correction that ends on a wrong leave year
-# for the anchor ("... wait — it is the same year, but ... actually left in 2014", T127) is not read as stating it.
-KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
-    "set12": {"T": [127]},
-}
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {}
 
 
 @pytest.fixture(scope="module")

@@ -135,6 +135,13 @@ _START: Final = frozenset(
         "acquire",
         "acquiring",
         "twinned",  # "X was twinned with Y in D": the partnership's start
+        "came_under",
+        "fell_under",
+        "passed_to",
+        "enrolled",  # a study's start: "enrolled at X in 1931"
+        "enroled",
+        "enrolling",
+        "matriculated",
         # the historic present of timelines ("1922: Orenburg joins the USSR")
         "joins",
         "becomes",
@@ -345,6 +352,8 @@ _PHRASES: Final = re.compile(
     r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
     # "having come through at X" (a youth academy): no "through" end, no cue at all
     r"\b(?:came|come|coming)\s+through\b|"
+    # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
+    r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
     r"\b(?:still|already)\s+[a-z]+"
 )
@@ -577,6 +586,7 @@ def attribute(
                 and owner.distinctive
                 and d_begin not in derived
                 and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
+                and not _thing_aside(text, asides, positions, d_begin)
             )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -586,7 +596,7 @@ def attribute(
             out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
             out.extend(_left_for(masked, d, owner, before, prev_owner, prev_end, positions))
             if not other_term:
-                for also_facts, also_role in _also(text, owner, before, after, span_after):
+                for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end = owner, role, d_end
     return out
@@ -712,6 +722,9 @@ _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\b
 _AND_RE: Final = re.compile(r"\band\b")
 
 
+_SPELL_AT_RE: Final = re.compile(r"\s+(?:spell|stint|season|loan)s?\s+(?:at|with)\s+(?:the\s+)?", re.IGNORECASE)
+
+
 def _owner(
     masked: str, before: list[_Pos], after: list[_Pos], prev_owner: _Pos | None, span_before: str, d: TimeMention
 ) -> _Pos | None:
@@ -721,6 +734,9 @@ def _owner(
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
     """
+    spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
+    if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
+        return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
     cands = _not_a_source(masked, list(reversed(before)))
@@ -949,6 +965,23 @@ def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
 
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(b <= at < e for b, e in spans)
+
+
+# An aside whose subject is a thing named by a common noun ("(the province having ended in 2016)"): not the fact's
+_THING_ASIDE_RE: Final = re.compile(r"\(\s*the\s+[a-z]+\b")
+
+
+def _thing_aside(text: str, asides: Sequence[tuple[int, int]], positions: Sequence[_Pos], at: int) -> bool:
+    """Whether the date at ``at`` lies in a parenthetical aside about "the <thing>" that names no entity before it.
+
+    Such a date may be the fact's ("the club"), or another thing's (the province the fact's place left): it
+    may cite, never contradict.
+    """
+    for b, e in asides:
+        m = _THING_ASIDE_RE.match(text, b) if b <= at < e else None
+        if m is not None and m.end() < at and not any(b <= p.begin < at for p in positions):
+            return True
+    return False
 
 
 def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: int) -> list[_Pos]:
@@ -1234,12 +1267,14 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
 
 
 def _also(
-    text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], span_after: str
+    text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], tail: tuple[str, int]
 ) -> list[tuple[frozenset[int], str]]:
     """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D".
 
-    "A joined B when C collapsed in D": D dates A's change too.
+    "A joined B when C collapsed in D": D dates A's change too. ``tail``: the text after the date (cue words
+    read with names blanked) and where it begins.
     """
+    span_after, after_begin = tail
     out: list[tuple[frozenset[int], str]] = []
     rev = list(reversed(before))
     if owner in rev:
@@ -1255,7 +1290,8 @@ def _also(
     m = _WHEN_RE.match(span_after)
     if m and after:
         p = after[0]
-        cues = _role_words(text[p.end : p.end + 40])
+        # the verb before the name ("left A in D and joined B": B's start), else the one after it ("when B took office")
+        cues = _role_words(span_after[m.end() : p.begin - after_begin]) or _role_words(text[p.end : p.end + 40])
         if cues and cues[0][1] in ("start", "end"):
             out.append((p.facts - {_OTHER}, cues[0][1]))
     return [(f, r) for f, r in out if f]
@@ -1371,6 +1407,20 @@ _WITHIN_DAY_RE: Final = re.compile(
 )
 
 
+# A state that holds at the date written after it ("in 1958, she was married to X", "by then they were married"):
+# no change, so no start.
+_STATE_AFTER_RE: Final = re.compile(
+    r"[\s,]*(?:(?:he|she|they|it|[^\W\d_]+)\s+)?(?:was|were|is|are|had\s+been|has\s+been)\s+(?:already\s+|still\s+)?"
+    r"married\b",
+    re.IGNORECASE,
+)
+# A term that lasted the one day it is dated by, said after the date ("on 8 July 2010 (a single day)", "on D, for
+# one day")
+_ONE_DAY_AFTER_RE: Final = re.compile(
+    r"\s*[,(]\s*(?:for\s+)?(?:only\s+|just\s+)?(?:a\s+single|a|one|that)\s+(?:single\s+)?day\b", re.IGNORECASE
+)
+
+
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
     """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
 
@@ -1387,12 +1437,14 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "end"), other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
-    if d.kind == "point" and _WITHIN_DAY_RE.search(before):  # "acted for a few hours on D": began and ended on D
-        return "range", other_term, False
+    if d.kind == "point" and (_WITHIN_DAY_RE.search(before) or _ONE_DAY_AFTER_RE.match(after)):
+        return "range", other_term, False  # "acted for a few hours on D", "on D (a single day)": began and ended on D
     key = _FIELD_KEY_RE.fullmatch(before)  # "from: 6 June 2019" / "to: 10 December 2019" (a table's columns)
     if key is not None:
         return ("start" if key.group("start") else "end"), other_term, False
     after_cues = _role_words(after)
+    if _STATE_AFTER_RE.match(after):  # "in 1958, she was married to X": a state at the date, no wedding
+        after_cues = ()
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
@@ -1515,17 +1567,20 @@ def judge_refs(
     """How many ``(which, value, fact)`` references are stated, and whether the text contradicts the data.
 
     A reference is stated by a reading of its fact at its end (``any``: any end; an event fact: its
-    point, start or an unmarked date); a firm reading of its fact at that end with another value
-    contradicts it, and so does a firm reading of any fact at an end whose data it differs from
-    (:func:`_against_data`: a supporting or anchor fact's wrong date). The active-succession swap
-    ("X succeeded Y on D") is handled by ``attribute``.
+    point, start or an unmarked date); a firm reading of its fact at that end that equals neither a reference
+    nor another spell's time at that end contradicts it, and so does a firm reading of any fact at an end whose
+    data it differs from (:func:`_against_data`: a supporting or anchor fact's wrong date). The active-succession
+    swap ("X succeeded Y on D") is handled by ``attribute``.
     """
     n = 0
     # one answer may hold several terms (two spells as acting president): a date equal to any of its fact's
-    # references at that end contradicts none of them
+    # references at that end, or to another spell's time at that end, contradicts none of them
     gold: dict[tuple[int, str], list[TimePoint]] = {}
     for which, value, fi in refs:
         gold.setdefault((fi, which), []).append(value)
+    for (fi, which), values in gold.items():
+        if 0 <= fi < len(facts):
+            values.extend(_known_at(facts[fi], which))
     contradicted = _against_data(readings, facts, granularity) or _joins_spells(readings, facts, granularity)
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
@@ -1562,6 +1617,13 @@ def _one_day(fact: FactRef) -> bool:
     )
 
 
+def _known_at(fact: FactRef, which: str) -> tuple[TimePoint, ...]:
+    """The data's times of ``fact`` at end ``which`` (every spell's; an event's point at any end)."""
+    if fact.event:
+        return fact.starts
+    return {"start": fact.starts, "end": fact.ends}.get(which, fact.starts + fact.ends)
+
+
 def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
     """Whether a date firmly stated for one fact at one end differs from every time the data gives that end.
 
@@ -1586,7 +1648,14 @@ def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
         fine = max(granularity, r.value.granularity)
         if known and all(_differs(r.value, v, fine) for v in known):
             return True
+        if r.role == "end" and not fact.event and _before_every(r.value, fact.starts):
+            return True  # left before it began: wrong even where the data leaves the end open
     return False
+
+
+def _before_every(pred: TimePoint, starts: Sequence[TimePoint]) -> bool:
+    """Whether ``pred`` ends before every one of ``starts`` begins (compared by year: no boundary case)."""
+    return bool(starts) and all(pred.year < s.year for s in starts)
 
 
 def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
