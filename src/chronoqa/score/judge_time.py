@@ -549,10 +549,7 @@ def attribute(
     # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
     masked = "".join(" " if any(b <= i < e for b, e in named_spans) else c for i, c in enumerate(text))
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
-    # a relative date and the date a following clause counts it from cite, never contradict
-    derived = {d.begin for d in all_dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, all_dates)
-    derived |= _glosses(text, all_dates)
-    derived |= {d.begin for d in all_dates if _SO_IN_RE.search(text, max(0, d.begin - 30), d.begin)}
+    derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
     unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
@@ -1140,6 +1137,18 @@ def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
         if value is not None:
             out.append(TimeMention(m.group(0), m.start(), m.end(), Interval(value, value), "point"))
     return sorted(out, key=lambda d: d.begin)
+
+
+def _derived(text: str, dates: Sequence[TimeMention]) -> set[int]:
+    """Offsets of the dates that cite, never contradict: computed or restated, not stated for a fact.
+
+    A relative date and the date a following clause counts it from (:func:`relative_bases`), a bracketed year that
+    glosses a relative date (:func:`_glosses`), and a conclusion's restated year ("so in 1999 she was ...").
+    """
+    out = (
+        {d.begin for d in dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, dates) | _glosses(text, dates)
+    )
+    return out | {d.begin for d in dates if _SO_IN_RE.search(text, max(0, d.begin - 30), d.begin)}
 
 
 _GLOSS_RE: Final = re.compile(r"\s*\(\s*")
