@@ -181,3 +181,18 @@ def test_a_bracketed_date_with_no_name_before_it_glosses_the_clause_before() -> 
     # the bracketed spell is FC Lunel's, not the club named after it: a wrong start there is wrong
     text = "Caval left FC Lunel in 1994 after two seasons (1991–94) and joined Orvault SC, where he played 1994–1995."
     assert verdict(NEXT, text, CAVAL) == "wrong"
+
+
+CHAIR = q(answers=("Wen Keli",), source="table", granularity="day",
+          question="Who was the President of Tarnia whose term began after 9 July 1999 and ended on 14 March 2013?",
+          S_star=(Triple("Tarnia", "president", "Wen Keli", "2003-03-15", "2013-03-14"),),
+          time_refs=({"answer": "Wen Keli", "value": "2003-03-15", "which": "start"},
+                     {"answer": "Wen Keli", "value": "2013-03-14", "which": "end"}))  # fmt: skip
+CHAIRS = ("Wen Keli", "Lo Pandu", "Sai Marun")
+
+
+def test_a_predecessor_in_an_aside_does_not_hand_over() -> None:
+    text = "He became president on 15 March 2003, succeeding Lo Pandu, and handed over to Sai Marun on 14 March 2013."
+    assert verdict(CHAIR, text, CHAIRS) == "right"
+    text = "He became president on 15 March 2003, succeeding Lo Pandu, and handed over to Sai Marun on 14 March 2012."
+    assert verdict(CHAIR, text, CHAIRS) == "wrong"

@@ -10,7 +10,8 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   owns the date; where it names only entities several facts share (the subject of both the answer
   fact and the anchor fact), the date may cite either but contradicts neither. A date in a clause
   that names nobody belongs to the owner of the previous date of the same sentence; a list of dates
-  with no owner at all ("Relevant dates: ...") is attributed to nothing.
+  with no owner at all ("Relevant dates: ...") is attributed to nothing. A fact's entity is named by its full
+  label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam).
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
@@ -1512,9 +1513,14 @@ def _succession(
     if cue is None:
         return []
     at = clause_begin + cue.start()
-    earlier = [p for p in positions if p.end <= at]
+    # ", succeeding Jiang Zemin, and handed over to Y on D": the aside's name is not the one who handed over
+    asides = [(b, e) for b, e in _asides(text) if clause_begin <= b and e <= at]
+    lead = clause_begin
+    for b, e in asides:
+        lead = e if not text[lead:b].strip() else lead
+    earlier = [p for p in positions if p.end <= at and not _inside(p.begin, asides)]
     prior = _pick(list(reversed(earlier))) if earlier else None
-    if passive and _AND_OPENS_RE.match(span) and not any(p.begin >= clause_begin for p in earlier):
+    if passive and _AND_OPENS_RE.match(text, lead) and not any(p.begin >= clause_begin for p in earlier):
         prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
     if prior is None or not after_cue:
