@@ -1,8 +1,8 @@
 """Careful judging of a club named by one word of its label ("Estrellas"), a date stated finer than the question,
 years compared in the reply's reasoning ("1994 ≠ 2001"), a bracketed year that glosses a relative date, a move's
 source before the next clause's date, a term that began and ended on one day, a conclusion's restated year, a sentence
-that opens with a year, an office's bare title, a predecessor in an aside and a second spell "again in D": each case
-with a trap of the same shape that must stay wrong (or not right)."""
+that opens with a year, an office's bare title, a predecessor in an aside, a second spell "again in D" and a label's
+initials ("NPC"): each case with a trap of the same shape that must stay wrong (or not right)."""
 
 from __future__ import annotations
 
@@ -196,3 +196,17 @@ def test_a_predecessor_in_an_aside_does_not_hand_over() -> None:
     assert verdict(CHAIR, text, CHAIRS) == "right"
     text = "He became president on 15 March 2003, succeeding Lo Pandu, and handed over to Sai Marun on 14 March 2012."
     assert verdict(CHAIR, text, CHAIRS) == "wrong"
+
+
+PARTY_YN = q(answers=("yes",),
+             question="Is it true that in 1995 Rafael Dizon was affiliated with United Farmers' Alliance?",
+             S_star=(Triple("Rafael Dizon", "isAffiliatedTo", "United Farmers' Alliance", "1992", "2013"),),
+             time_refs=({"which": "end", "value": "2013", "of": "answer"},))  # fmt: skip
+DIZON = ("Rafael Dizon", "United Farmers' Alliance", "Liberal Bloc")
+
+
+def test_the_initials_of_a_label_in_capitals_name_it() -> None:
+    text = "Dizon was with the Liberal Bloc from 1971 to 1987 and with the UFA from 1992 to 2013."
+    assert verdict(PARTY_YN, text, DIZON) == "right"
+    text = "Dizon was with the Liberal Bloc from 1971 to 1987 and with the UFA from 1992 to 2012."
+    assert verdict(PARTY_YN, text, DIZON) == "wrong"

@@ -97,7 +97,7 @@ BLIND_FLOORS = {
     "set10": {"A": (0.98, 0.04), "T": (0.94, 0.03)},
     "set11": {"A": (0.96, 0.04), "T": (0.92, 0.05)},
     "set12": {"A": (0.94, 0.08), "T": (0.94, 0.06)},
-    "set13": {"A": (0.98, 0.09), "T": (0.93, 0.03)},
+    "set13": {"A": (0.98, 0.09), "T": (0.94, 0.03)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

@@ -1331,11 +1331,13 @@ def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> d
 
     A word of one entity's label, capitalised there and in the text, that is no kind of thing (:data:`_GENERIC_WORDS`,
     a club's affix, a title) and no word of another fact's entity: within the question's facts it names that one,
-    whatever else of the release shares it ("Cannes" of the Cannes jury).
+    whatever else of the release shares it ("Cannes" of the Cannes jury); so do the initials of three or more such
+    words written in capitals ("NPC").
     """
     said = {t.key for t in toks if text[t.begin].isupper()}
     if not said:
         return {}
+    acronyms = {t.key for t in toks if t.end - t.begin >= 2 and text[t.begin : t.end].isupper()}
     words_of: dict[str, set[str]] = {}
     owner_of: dict[str, set[int]] = {}
     for i, f in enumerate(facts):
@@ -1348,9 +1350,16 @@ def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> d
             continue  # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford)
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
+        mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+def _initials_of(label: str) -> str:
+    """The initials of a label of three or more capitalised words ("npc"), else empty."""
+    caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
+    return "".join(caps) if len(caps) >= 3 else ""
 
 
 def _person(label: str) -> bool:
