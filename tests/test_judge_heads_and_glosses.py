@@ -1,8 +1,9 @@
 """Careful judging of a club named by one word of its label ("Estrellas"), a date stated finer than the question,
 years compared in the reply's reasoning ("1994 ≠ 2001"), a bracketed year that glosses a relative date, a move's
 source before the next clause's date, a term that began and ended on one day, a conclusion's restated year, a sentence
-that opens with a year, an office's bare title, a predecessor in an aside, a second spell "again in D" and a label's
-initials ("NPC"): each case with a trap of the same shape that must stay wrong (or not right)."""
+that opens with a year, an office's bare title, a predecessor in an aside, a second spell "again in D", a label's
+initials ("NPC") and "it" before a fact's name: each case with a trap of the same shape that must stay wrong (or not
+right)."""
 
 from __future__ import annotations
 
@@ -210,3 +211,17 @@ def test_the_initials_of_a_label_in_capitals_name_it() -> None:
     assert verdict(PARTY_YN, text, DIZON) == "right"
     text = "Dizon was with the Liberal Bloc from 1971 to 1987 and with the UFA from 1992 to 2012."
     assert verdict(PARTY_YN, text, DIZON) == "wrong"
+
+
+TOWN = q(answers=("Lunar Republic",), question="As things stood in 1800, which country was Veldra part of?",
+         S_star=(Triple("Veldra", "country", "Lunar Republic", "1797", "1802"),),
+         time_refs=({"which": "start", "value": "1797", "of": "answer"},
+                    {"which": "end", "value": "1802", "of": "answer"}))  # fmt: skip
+STATES = ("Veldra", "Lunar Republic", "Duchy of Osten", "Solar Republic")
+
+
+def test_it_before_a_facts_name_is_that_facts_thing() -> None:
+    text = "Veldra was in the Duchy of Osten until 1796; from 1797 to 1802 it belonged to the Lunar Republic."
+    assert verdict(TOWN, text, STATES) == "right"
+    text = "Veldra was in the Duchy of Osten until 1796; from 1797 to 1803 it belonged to the Lunar Republic."
+    assert verdict(TOWN, text, STATES) == "wrong"

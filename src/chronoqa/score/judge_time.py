@@ -744,7 +744,7 @@ def _owner(
     # the previous date's clause
     bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
     owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
-    owner = owner or _pick(after) or prev_owner
+    owner = owner or _pick(_named_over_it(masked, after)) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
@@ -752,6 +752,20 @@ def _owner(
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
+
+
+def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
+    """``after`` with "it" that stands for someone else's thing behind a name of a fact the clause names.
+
+    "from 1797 to 1802 it belonged to the Cisalpine Republic": "it" read as the duchy named last is a guess, the
+    republic is the fact's.
+    """
+    if not after or not after[0].pronoun or after[0].facts != {_OTHER}:
+        return after
+    if masked[after[0].begin : after[0].end].lower() not in _THING_PRONOUNS:
+        return after
+    named = [p for p in after[1:] if not p.pronoun and p.distinctive and _OTHER not in p.facts]
+    return named + after if named else after
 
 
 def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
