@@ -96,15 +96,12 @@ BLIND_FLOORS = {
     "set9": {"A": (0.99, 0.04), "T": (0.97, 0.02)},
     "set10": {"A": (0.99, 0.02), "T": (0.94, 0.03)},
     "set11": {"A": (0.99, 0.03), "T": (0.92, 0.05)},
-    "set12": {"A": (0.97, 0.035), "T": (0.90, 0.06)},
+    "set12": {"A": (0.97, 0.035), "T": (0.94, 0.06)},
+    "set13": {"A": (0.98, 0.09), "T": (0.94, 0.03)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
-# set8 T36: a wrong marriage year stated by the spouse's short name ("Cristina Fernández married Néstor Kirchner in
-# 1978"): the short form without "de Kirchner" names no entity, so the date is only shared by the husband's two facts.
-KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
-    "set8": {"T": [36]},
-}
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {}
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   owns the date; where it names only entities several facts share (the subject of both the answer
   fact and the anchor fact), the date may cite either but contradicts neither. A date in a clause
   that names nobody belongs to the owner of the previous date of the same sentence; a list of dates
-  with no owner at all ("Relevant dates: ...") is attributed to nothing.
+  with no owner at all ("Relevant dates: ...") is attributed to nothing. A fact's entity is named by its full
+  label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam).
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from chronoqa.score.judge_names import _CLUB_AFFIXES as _CLUB_WORDS
+from chronoqa.score.judge_names import _TITLES as _TITLE_WORDS
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.time import Granularity, Interval, TimePoint
 from chronoqa.time.text import TimeMention, extract_times
@@ -277,9 +280,11 @@ _PRONOUNS_OR_OTHERS: Final = _PRONOUNS | _OTHERS | _BOTH
 # A sentence ends at . ! ? after two lower-case letters or digits or a closing bracket (not after
 # "F.C.", "Jr.", "St.", "U.D."), at a semicolon, or at a line break.
 # An arrow before words ("in 1922 → the year before is 1921") starts a step of its own; one between two dates
-# joins a range ("15 March 2003 → 14 March 2013", read by the date reader).
+# joins a range ("15 March 2003 → 14 March 2013", read by the date reader). A year after a year's full stop starts
+# one too ("abolished in 2004. 1973 falls in that period"), not one after an abbreviation ("div. 1970").
 _SENTENCE: Final = re.compile(
-    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|;\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
+    r"(?:(?<=[a-z0-9\u00df-\u00ff]{2}[.!?])|(?<=[)\]\"'][.!?]))\s+(?=[A-Z\"'])|(?<=\d{4}[.!?])\s+(?=\d{4}\b)|"
+    r";\s*|\n+|\s*(?:→|=>)\s*(?=[^\W\d_])"
 )
 _MONTH_WORDS: Final = frozenset(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
@@ -376,6 +381,8 @@ _COUNTED_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
+# "1994 ≠ 2001", "2001 > 1994": two years compared are the reply's reasoning, no date stated for a fact
+_COMPARED_RE: Final = re.compile(r"(?<!\d)\d{4}\s*(?:≠|!=|=|<|>|≤|≥|<=|>=)\s*\d{4}(?!\d)")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -543,8 +550,7 @@ def attribute(
     # cue words are read with the names blanked out ("Preston North End F.C." says nothing about an end)
     masked = "".join(" " if any(b <= i < e for b, e in named_spans) else c for i, c in enumerate(text))
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
-    # a relative date and the date a following clause counts it from cite, never contradict
-    derived = {d.begin for d in all_dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, all_dates)
+    derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
     unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
     for s_begin, s_end in sentences:
@@ -603,13 +609,14 @@ def _named(
     text: str, facts: Sequence[FactRef], others: NameIndex | Iterable[str] | None, known_words: Iterable[str]
 ) -> tuple[list[tuple[int, int]], list[_Pos]]:
     """The sentences of ``text`` and the positions of the entities and pronouns it names."""
-    if others is None or isinstance(others, NameIndex):
-        index, owners = _fact_index(tuple(facts), others)
-    else:
-        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)))
     toks = tokens(text)
+    heads = _head_words(facts, toks, text)
+    if others is None or isinstance(others, NameIndex):
+        index, owners = _fact_index(tuple(facts), others, heads)
+    else:
+        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)), heads)
     known = _known_keys(known_words)
-    found = index.find(text, toks)
+    found = [m for m in index.find(text, toks) if not _head_word_of_another(text, toks, m, heads)]
     mentions = [
         m
         for m in found
@@ -617,9 +624,14 @@ def _named(
         and not _question_noun(text, m, owners, known)
         and not _office_of_fact(text, m, found, owners)
     ]
-    mentions = [_head_of_fact(text, m, owners) for m in mentions]
+    mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+def _bare_title(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> bool:
+    """Whether ``m`` is an office's title alone ("became Prime Minister in 1950"): it says what, never whose."""
+    return not any(k in owners for k in m.keys) and all(t.key in _TITLE_WORDS for t in tokens(text[m.begin : m.end]))
 
 
 def _known_keys(words: Iterable[str]) -> frozenset[str]:
@@ -703,7 +715,7 @@ def _office_of_fact(
     return False
 
 
-_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like)\b[^,;.()\n]*,")
+_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like|succeeding|replacing)\b[^,;.()\n]*,")
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
@@ -723,13 +735,37 @@ def _owner(
     spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
     if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
         return _pair(after[0], before)
-    cue_before = bool(_role_words(span_before)) or d.kind == "until"  # "and stayed until D": the same subject
-    owner = _pick(_not_a_source(masked, list(reversed(before)))) or (prev_owner if cue_before else None)
-    owner = owner or _pick(after) or prev_owner
+    # "and stayed until D", "and again in D": the same subject
+    cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
+    cands = _not_a_source(masked, list(reversed(before)))
+    if prev_owner is not None and cands and _sources_only(masked, cands, d):
+        cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
+    # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
+    # the previous date's clause
+    bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
+    owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
+    owner = owner or _pick(_named_over_it(masked, after)) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+_AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
+
+
+def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
+    """``after`` with "it" that stands for someone else's thing behind a name of a fact the clause names.
+
+    "from 1797 to 1802 it belonged to the Cisalpine Republic": "it" read as the duchy named last is a guess, the
+    republic is the fact's.
+    """
+    if not after or not after[0].pronoun or after[0].facts != {_OTHER}:
+        return after
+    if masked[after[0].begin : after[0].end].lower() not in _THING_PRONOUNS:
+        return after
+    named = [p for p in after[1:] if not p.pronoun and p.distinctive and _OTHER not in p.facts]
+    return named + after if named else after
 
 
 def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
@@ -925,11 +961,14 @@ def tables_as_fields(text: str) -> str:
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` without the years of a sum and the year a sum or a relative phrase computes.
+    """``dates`` without the years of a sum or a comparison and the year a sum or a relative phrase computes.
 
-    "1984 − 1959 = 25", "minus 3 = 1919", "so two years later is 1926": the question's arithmetic, no fact's date.
+    "1984 − 1959 = 25", "minus 3 = 1919", "so two years later is 1926", "1994 ≠ 2001": the question's arithmetic,
+    no fact's date.
     """
     dates = [d for d in dates if not _COUNTED_RE.search(text, max(0, d.begin - 40), d.begin)]
+    compared = [(m.start(), m.end()) for m in _COMPARED_RE.finditer(text)]
+    dates = [d for d in dates if not _inside(d.begin, compared)]
     if "=" not in text:
         return dates
     sums = [(m.start(), m.end()) for m in _SUM_RE.finditer(text)]
@@ -1115,6 +1154,35 @@ def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     return sorted(out, key=lambda d: d.begin)
 
 
+def _derived(text: str, dates: Sequence[TimeMention]) -> set[int]:
+    """Offsets of the dates that cite, never contradict: computed or restated, not stated for a fact.
+
+    A relative date and the date a following clause counts it from (:func:`relative_bases`), a bracketed year that
+    glosses a relative date (:func:`_glosses`), and a conclusion's restated year ("so in 1999 she was ...").
+    """
+    out = (
+        {d.begin for d in dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, dates) | _glosses(text, dates)
+    )
+    return out | {d.begin for d in dates if _SO_IN_RE.search(text, max(0, d.begin - 30), d.begin)}
+
+
+_GLOSS_RE: Final = re.compile(r"\s*\(\s*")
+# "..., so in 1999 she was married to him": the conclusion's date is the question's, restated (cite only)
+_SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as\s+of|during)\s+$", re.IGNORECASE)
+
+
+def _glosses(text: str, dates: Sequence[TimeMention]) -> set[int]:
+    """Offsets of the bracketed dates right after a relative phrase ("one year before (2008)"): computed, cite only."""
+    if _RELATIVE_RE.search(text) is None:
+        return set()
+    out = set()
+    for m in _RELATIVE_RE.finditer(text):
+        nxt = [d for d in dates if d.begin >= m.end()]
+        if nxt and _GLOSS_RE.fullmatch(text, m.end(), nxt[0].begin):
+            out.add(nxt[0].begin)
+    return out
+
+
 def relative_bases(text: str, dates: Sequence[TimeMention]) -> set[int]:
     """Offsets of the dates a following-clause relative counts from ("the year after he took office in D").
 
@@ -1134,6 +1202,13 @@ def _not_a_source(masked: str, cands: list[_Pos]) -> list[_Pos]:
     """Positions nearest first, a move's source ("on loan from Liverpool") after the others."""
     src = [p for p in cands if _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin)]
     return [p for p in cands if p not in src] + src if len(src) < len(cands) else cands
+
+
+def _sources_only(masked: str, cands: Sequence[_Pos], d: TimeMention) -> bool:
+    """Whether every name before ``d`` is a move's source with a verb of its own between it and ``d``."""
+    return all(_SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in cands) and (
+        d.kind == "until" or bool(_role_words(masked[cands[0].end : d.begin]))
+    )
 
 
 def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
@@ -1246,13 +1321,105 @@ def _also(
     return [(f, r) for f, r in out if f]
 
 
+# Words of a label that name no one thing on their own: a particle, and a club's, a team's, a body's or a unit's kind.
+_PARTICLES: Final = frozenset(
+    ["de", "del", "della", "di", "da", "do", "dos", "das", "la", "le", "les", "los", "las", "el", "il", "of", "the",
+     "and", "for", "in", "at", "on", "von", "van", "der", "den", "und", "et", "y", "e"]
+)  # fmt: skip
+_KINDS: Final = frozenset(
+    ["national", "team", "football",
+     "soccer", "association", "under", "men", "women", "youth", "olympic", "reserves", "city", "town", "united",
+     "athletic", "atletico", "athletico", "sporting", "real", "racing", "university", "college", "school", "institute",
+     "academy", "party", "republic", "kingdom", "empire", "county", "district", "region", "province", "state",
+     "oblast", "governorate", "okrug", "uyezd", "bezirk", "government", "award", "prize", "medal", "order", "best",
+     "actor", "actress", "festival", "jury", "member", "parliament", "house", "council", "assembly", "church",
+     "north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "old", "great", "saint",
+     "san", "santa", "st", "fort", "lower", "upper", "central", "democratic", "socialist", "people", "peoples",
+     "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality"]
+)  # fmt: skip
+_GENERIC_WORDS: Final = _PARTICLES | _KINDS
+
+
+def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> dict[str, tuple[str, ...]]:
+    """Each fact entity's words the text names it by alone: "Sparta" for Sparta Rotterdam, "Estudiantes".
+
+    A word of one entity's label, capitalised there and in the text, that is no kind of thing (:data:`_GENERIC_WORDS`,
+    a club's affix, a title) and no word of another fact's entity: within the question's facts it names that one,
+    whatever else of the release shares it ("Cannes" of the Cannes jury); so do the initials of three or more such
+    words written in capitals ("NPC").
+    """
+    said = {t.key for t in toks if text[t.begin].isupper()}
+    if not said:
+        return {}
+    acronyms = {t.key for t in toks if t.end - t.begin >= 2 and text[t.begin : t.end].isupper()}
+    words_of: dict[str, set[str]] = {}
+    owner_of: dict[str, set[int]] = {}
+    for i, f in enumerate(facts):
+        for e in f.entities:
+            owner_of.setdefault(e, set()).add(i)
+            words_of[e] = {t.key for t in tokens(e) if e[t.begin].isupper() and len(t.key) >= 2 and not t.key.isdigit()}
+    out: dict[str, tuple[str, ...]] = {}
+    for e, words in words_of.items():
+        if _person(e):
+            continue  # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford)
+        rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
+        mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
+        mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
+        if mine and len(words) > 1:
+            out[e] = tuple(mine)
+    return out
+
+
+def _initials_of(label: str) -> str:
+    """The initials of a label of three or more capitalised words ("npc"), else empty."""
+    caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
+    return "".join(caps) if len(caps) >= 3 else ""
+
+
+def _person(label: str) -> bool:
+    """A person's name: :func:`person_like`, with no acronym ("AZ Alkmaar") and no word of a kind of thing."""
+    if not person_like(label):
+        return False
+    toks = tokens(label)
+    return not any(
+        (len(t.key) >= 2 and label[t.begin : t.end].isupper()) or t.key in _KINDS or _affix(t.key) for t in toks
+    )
+
+
+def _affix(word: str) -> bool:
+    return word in _CLUB_WORDS or word in _TITLE_WORDS
+
+
+def _head_word_of_another(
+    text: str, toks: Sequence[Token], m: NameMention, heads: Mapping[str, tuple[str, ...]]
+) -> bool:
+    """Whether a one-word mention that only a head word names is part of another name ("Sparta Prague")."""
+    if not heads or not any(m.keys & heads.keys()):
+        return False
+    i = next((k for k, t in enumerate(toks) if t.begin == m.begin), None)
+    if i is None or toks[i].end != m.end:
+        return False
+    if not any(toks[i].key in heads.get(k, ()) for k in m.keys):
+        return False
+    own = {t.key for k in m.keys for t in tokens(k)}
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(toks):
+            a, b = (toks[j], toks[i]) if j < i else (toks[i], toks[j])
+            if not text[a.end : b.begin].strip() and text[toks[j].begin].isupper() and toks[j].key not in own:
+                return True
+    return False
+
+
 def _labels_index(labels: tuple[str, ...]) -> NameIndex:
     return NameIndex({o: (o,) for o in labels})
 
 
-def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[NameIndex, dict[str, frozenset[int]]]:
+def _fact_index(
+    facts: tuple[FactRef, ...], base: NameIndex | None, heads: Mapping[str, tuple[str, ...]] | None = None
+) -> tuple[NameIndex, dict[str, frozenset[int]]]:
     """The facts' entities over ``base`` (a surname names them where none of them shares it), and owners.
 
+    ``heads``: each entity's head words the text names it by (:func:`_head_words`), labels of it as well.
     Built per explanation, never kept (a kept index would hold ``base``, a whole corpus, alive too).
     """
     owner_of: dict[str, set[int]] = {}
@@ -1260,7 +1427,7 @@ def _fact_index(facts: tuple[FactRef, ...], base: NameIndex | None) -> tuple[Nam
     for i, f in enumerate(facts):
         for e in f.entities:
             owner_of.setdefault(e, set()).add(i)
-            ents[e] = (e,)
+            ents[e] = (e, *(heads or {}).get(e, ()))
     index = NameIndex(ents, base=base, rivals=())
     return index, {k: frozenset(v) for k, v in owner_of.items()}
 
@@ -1369,9 +1536,14 @@ def _succession(
     if cue is None:
         return []
     at = clause_begin + cue.start()
-    earlier = [p for p in positions if p.end <= at]
+    # ", succeeding Jiang Zemin, and handed over to Y on D": the aside's name is not the one who handed over
+    asides = [(b, e) for b, e in _asides(text) if clause_begin <= b and e <= at]
+    lead = clause_begin
+    for b, e in asides:
+        lead = e if not text[lead:b].strip() else lead
+    earlier = [p for p in positions if p.end <= at and not _inside(p.begin, asides)]
     prior = _pick(list(reversed(earlier))) if earlier else None
-    if passive and _AND_OPENS_RE.match(span) and not any(p.begin >= clause_begin for p in earlier):
+    if passive and _AND_OPENS_RE.match(text, lead) and not any(p.begin >= clause_begin for p in earlier):
         prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
     if prior is None or not after_cue:
@@ -1460,6 +1632,8 @@ def judge_refs(
             ok_roles, strict_roles = {"end", "death"}, {"end"}
         else:
             ok_roles, strict_roles = {which}, {which}
+        if _one_day(fact):  # a term begun and ended the same day: a date stated for it with no end is either end
+            ok_roles = ok_roles | {"point", "none"}
         mine = [r for r in readings if fi in r.facts]
         if any(r.role in ok_roles and _same(r.value, value, granularity) for r in mine):
             n += 1
@@ -1472,6 +1646,13 @@ def judge_refs(
         ):
             contradicted = True
     return n, contradicted
+
+
+def _one_day(fact: FactRef) -> bool:
+    """Whether every spell of ``fact`` began and ended on the same day (an acting term of hours)."""
+    return bool(fact.spells) and all(
+        a is not None and a == b and a.granularity >= Granularity.DAY for a, b in fact.spells
+    )
 
 
 def _known_at(fact: FactRef, which: str) -> tuple[TimePoint, ...]:
@@ -1500,7 +1681,10 @@ def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
             known = fact.starts if r.role in ("start", "end", "point") else ()
         else:
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
-        if known and all(_differs(r.value, v, granularity) for v in known):
+        # a date stated finer than the question is held to the data at the finer unit it states ("10 March 1961"
+        # for a birth on 10 February 1961 is wrong, though its year is right)
+        fine = max(granularity, r.value.granularity)
+        if known and all(_differs(r.value, v, fine) for v in known):
             return True
         if r.role == "end" and not fact.event and _before_every(r.value, fact.starts):
             return True  # left before it began: wrong even where the data leaves the end open
