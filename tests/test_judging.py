@@ -98,10 +98,13 @@ BLIND_FLOORS = {
     "set11": {"A": (0.99, 0.03), "T": (0.92, 0.05)},
     "set12": {"A": (0.97, 0.035), "T": (0.94, 0.06)},
     "set13": {"A": (0.98, 0.09), "T": (0.94, 0.03)},
+    "set14": {"A": (0.98, 0.10), "T": (0.81, 0.04)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
-KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {}
+KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
+    "set14": {"T": [8, 12, 73]},
+}
 
 
 @pytest.fixture(scope="module")
