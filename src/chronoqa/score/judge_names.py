@@ -30,7 +30,9 @@ from typing import Final, NamedTuple
 from chronoqa.time.duration import NUMBER_WORDS
 
 __all__ = [
+    "CLUB_AFFIXES",
     "KOREAN_SURNAMES",
+    "TITLES",
     "NameIndex",
     "NameMention",
     "Token",
@@ -160,7 +162,7 @@ _NOT_PERSON: Final = frozenset(
     ]
 )
 # Words that mark a sports club's type, dropped for its short name ("AFC Ajax" is "Ajax").
-_CLUB_AFFIXES: Final = frozenset(
+CLUB_AFFIXES: Final = frozenset(
     ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
      "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
      "sad", "calcio", "futebol", "clube", "esporte", "club", "sport", "fotboll",
@@ -340,7 +342,7 @@ def close(a: str, b: str) -> bool:
     return prev[-1] <= budget
 
 
-_TITLES: Final = frozenset(
+TITLES: Final = frozenset(
     [
         "president",
         "prime",
@@ -400,7 +402,7 @@ def _person_forms(words: Sequence[str], compound_last: bool = False) -> list[tup
     ``compound_last``: the last word is a hyphenated maternal surname (Spanish "Eduardo Frei Ruiz-Tagle"),
     so the paternal surname before it is a surname form too ("Frei", "Eduardo Frei").
     """
-    if len(words) < 2 or any(w in _NOT_PERSON or w in _CLUB_AFFIXES or w.isdigit() for w in words):
+    if len(words) < 2 or any(w in _NOT_PERSON or w in CLUB_AFFIXES or w.isdigit() for w in words):
         return []
     if _club_form(words):  # "S.C. Corinthians Paulista", "Botafogo F.R.": a club, not a person
         return []
@@ -449,7 +451,7 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     club = _club_form(base)
     if club:
         weak.add(club)
-    if len(base) >= 3 and base[-1] in _RESERVE_MARKS and base[-2] in _CLUB_AFFIXES:  # "Villarreal [CF] B"
+    if len(base) >= 3 and base[-1] in _RESERVE_MARKS and base[-2] in CLUB_AFFIXES:  # "Villarreal [CF] B"
         weak.add("".join(base[:-2]) + base[-1])
     weak.update(_numbered_club_forms(base))
     if club and len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" (…1912)
@@ -496,7 +498,7 @@ def state_forms(label: str) -> frozenset[str]:
 def _numbered_club_forms(words: Sequence[str]) -> list[str]:
     """A club with a two-digit number inside its name ("Bayer 04 Leverkusen"): without it, and its town after it."""
     inner = [i for i, w in enumerate(words[1:-1], 1) if w.isdigit() and len(w) == 2]
-    if len(inner) != 1 or any(w in _CLUB_AFFIXES for w in words):
+    if len(inner) != 1 or any(w in CLUB_AFFIXES for w in words):
         return []
     k = inner[0]
     return ["".join([*words[:k], *words[k + 1 :]]), "".join(words[k + 1 :])]
@@ -514,18 +516,18 @@ def _club_form(words: Sequence[str]) -> str | None:
         hi -= 1
     named = hi  # a year alone makes no club ("Blade Runner 2049" is another title): an affix must go too
     while lo < hi:
-        if words[lo] in _CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
+        if words[lo] in CLUB_AFFIXES or (lo == 0 and words[lo] == "1"):  # "1. FC Köln"
             lo += 1
         elif lo + 3 < hi and _dotted(words[lo : lo + 2]) and _dotted(words[lo + 1 : lo + 3]):
             lo += 3  # "S.S.C. Napoli"
-        elif lo > 0 and words[lo] in ("e", "y") and lo + 1 < hi and words[lo + 1] in _CLUB_AFFIXES:
+        elif lo > 0 and words[lo] in ("e", "y") and lo + 1 < hi and words[lo + 1] in CLUB_AFFIXES:
             lo += 2  # "Sociedade Esportiva e Recreativa Caxias do Sul"
         elif _dotted(words[lo : lo + 2]):
             lo += 2
         else:
             break
     while hi > lo:
-        if words[hi - 1] in _CLUB_AFFIXES:
+        if words[hi - 1] in CLUB_AFFIXES:
             hi -= 1
             if hi - 1 > lo and words[hi - 1] in _CLUB_PARTICLES:
                 hi -= 1
@@ -560,7 +562,7 @@ def club_words(label: str) -> tuple[str, ...]:
     words = [t.key for t in tokens(_PAREN_RE.sub(" ", label))]
     if _club_form(words) is None:
         return ()
-    keep = [w for w in words if w not in _CLUB_AFFIXES and w not in _CLUB_PARTICLES and w not in _CLUB_COMMON]
+    keep = [w for w in words if w not in CLUB_AFFIXES and w not in _CLUB_PARTICLES and w not in _CLUB_COMMON]
     return tuple(w for w in keep if len(w) >= 3 and not w.isdigit() and w not in _COMMON_WORDS)
 
 
@@ -729,7 +731,7 @@ class NameIndex:
                     break  # "Charles A. Beard": the initial's period keeps the run going
                 run.append(toks[k].key)
                 k += step
-            names = [w for w in run if w not in _TITLES and w not in _LEADING_WORDS]
+            names = [w for w in run if w not in TITLES and w not in _LEADING_WORDS]
             if names:
                 own = self.label_words(form) if own is None else own
                 # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label; glued initials ("JP

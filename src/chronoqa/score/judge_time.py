@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from chronoqa.score.judge_names import _CLUB_AFFIXES as _CLUB_WORDS
-from chronoqa.score.judge_names import _TITLES as _TITLE_WORDS
+from chronoqa.score.judge_names import CLUB_AFFIXES as _CLUB_WORDS
+from chronoqa.score.judge_names import TITLES as _TITLE_WORDS
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.time import Granularity, Interval, TimePoint
 from chronoqa.time.text import TimeMention, extract_times
@@ -1601,6 +1601,7 @@ def judge_refs(
     refs: Sequence[tuple[str, TimePoint, int]],
     facts: Sequence[FactRef],
     granularity: Granularity,
+    years_only: bool = False,
 ) -> tuple[int, bool]:
     """How many ``(which, value, fact)`` references are stated, and whether the text contradicts the data.
 
@@ -1608,7 +1609,8 @@ def judge_refs(
     point, start or an unmarked date); a firm reading of its fact at that end that equals neither a reference
     nor another spell's time at that end contradicts it, and so does a firm reading of any fact at an end whose
     data it differs from (:func:`_against_data`: a supporting or anchor fact's wrong date). The active-succession
-    swap ("X succeeded Y on D") is handled by ``attribute``.
+    swap ("X succeeded Y on D") is handled by ``attribute``. ``years_only``: every date compared by its year
+    (``T_loose``), also one stated finer than the question.
     """
     n = 0
     # one answer may hold several terms (two spells as acting president): a date equal to any of its fact's
@@ -1619,7 +1621,8 @@ def judge_refs(
     for (fi, which), values in gold.items():
         if 0 <= fi < len(facts):
             values.extend(_known_at(facts[fi], which))
-    contradicted = _against_data(readings, facts, granularity) or _joins_spells(readings, facts, granularity)
+    contradicted = _against_data(readings, facts, granularity, years_only)
+    contradicted = contradicted or _joins_spells(readings, facts, granularity)
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
@@ -1662,7 +1665,9 @@ def _known_at(fact: FactRef, which: str) -> tuple[TimePoint, ...]:
     return {"start": fact.starts, "end": fact.ends}.get(which, fact.starts + fact.ends)
 
 
-def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
+def _against_data(
+    readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity, years_only: bool = False
+) -> bool:
     """Whether a date firmly stated for one fact at one end differs from every time the data gives that end.
 
     Every fact of the question's evidence counts (the answer's, a supporting hop's, the anchor's), not only the
@@ -1682,8 +1687,8 @@ def _against_data(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
         else:
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
         # a date stated finer than the question is held to the data at the finer unit it states ("10 March 1961"
-        # for a birth on 10 February 1961 is wrong, though its year is right)
-        fine = max(granularity, r.value.granularity)
+        # for a birth on 10 February 1961 is wrong, though its year is right); T_loose compares years only
+        fine = granularity if years_only else max(granularity, r.value.granularity)
         if known and all(_differs(r.value, v, fine) for v in known):
             return True
         if r.role == "end" and not fact.event and _before_every(r.value, fact.starts):

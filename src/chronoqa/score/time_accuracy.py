@@ -388,14 +388,14 @@ def _careful(
         why = "a date the reader cannot read" if text and _unread(text, dates, g) else None
         if not coarser:
             return _Verdict(False, 0, why, False)
-        n_y, contra_y = judge_refs(attribute(text, facts, entities, dates, words), fact_refs, facts, year)
+        n_y, contra_y = judge_refs(attribute(text, facts, entities, dates, words), fact_refs, facts, year, True)
         return _Verdict(False, 0, why, n_y == len(fact_refs) and not contra_y)
     readings = attribute(text, facts, entities, dates, words)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     ok = n == len(fact_refs) and not contradicted
     loose = ok
     if coarser and not ok:
-        n_y, contra_y = judge_refs(readings, fact_refs, facts, year)
+        n_y, contra_y = judge_refs(readings, fact_refs, facts, year, True)
         loose = n_y == len(fact_refs) and not contra_y
     why = None
     if not ok and not contradicted:
