@@ -51,6 +51,6 @@ def _malloc_trim() -> Callable[[int], int] | None:
     """The C library's ``malloc_trim`` (glibc), or ``None`` where the C library has none (musl, macOS, Windows)."""
     try:
         libc = ctypes.CDLL(None)
-    except OSError:
+    except (OSError, TypeError):  # no C library to open by name None (Windows)
         return None
     return getattr(libc, "malloc_trim", None)
