@@ -118,11 +118,19 @@ class Renderer:
     # short labels (case-folded) that two entities of the graph share: an answer keeps its disambiguator
     shared_short: frozenset[str] = field(default_factory=frozenset)
     generic: frozenset[str] = field(default_factory=frozenset)  # relation ids worded by the generic fallback
+    _folded: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
         label = self.labels(self.index.ent_names[e])
         return definite(label if e in self.keep_full else short_label(label))
+
+    def folded_label(self, e: int) -> str:
+        """The case-folded full label of an interned entity, made once (:func:`label_twins` asks it of every option)."""
+        got = self._folded.get(e)
+        if got is None:
+            got = self._folded[e] = self.labels(self.index.ent_names[e]).casefold()
+        return got
 
     def rel(self, r: int) -> RelationPhrases:
         """Phrases of an interned relation."""
@@ -317,9 +325,7 @@ def label_twins(rd: Renderer, d: Draft) -> bool:
             for forward in (True, False):
                 pool |= {x[Col.OTHER] for x in rd.index.group(e, row[1], forward)}
 
-    def label(e: int) -> str:
-        return rd.labels(rd.index.ent_names[e]).casefold()
-
+    label = rd.folded_label
     bearers: dict[str, set[int]] = {}
     for e in pool:
         bearers.setdefault(label(e), set()).add(e)
