@@ -42,10 +42,6 @@ class DocStore(Sequence[Doc]):
             col = col.cast(col.type.value_type)
         return col.combine_chunks()  # one chunk already: no copy
 
-    def texts(self) -> list[str]:
-        """The document texts, in corpus order."""
-        return self.column("text").to_pylist()
-
     def __len__(self) -> int:
         return self._table.num_rows
 

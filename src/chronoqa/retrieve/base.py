@@ -122,7 +122,7 @@ class Corpus:
 
     def texts(self) -> list[str]:
         """The document texts, in corpus order."""
-        return [t for batch in self.text_batches() for t in batch]
+        return self.column("text").to_pylist()
 
 
 def _days(texts: list[str | None], *, last: bool) -> tuple[np.ndarray, np.ndarray]:
