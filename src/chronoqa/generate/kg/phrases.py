@@ -92,11 +92,8 @@ _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not",
 )  # fmt: skip
-# the declarations read as given (a string, or max_years an int), None where absent
-_DECLARED_TEXT = (
-    "objects_at_once", "subjects_at_once", "max_years", "role", "containment", "subject_type", "object_type",
-    "subject_not", "object_not",
-)  # fmt: skip
+# the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
+_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in ("symmetric", "min_age", "status"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
