@@ -55,7 +55,6 @@ from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.chains import Draft, Hop, Spans
 
 __all__ = [
-    "ANSWER_AT_T",
     "CHANGE_MARGIN",
     "HUB_MIN",
     "HUB_SHARE",
@@ -72,8 +71,6 @@ __all__ = [
 HUB_SHARE = 0.01  # this share of the entities with a valid fact, those with the most facts, are hubs
 HUB_MIN = 20  # ... never an entity with fewer facts
 CHANGE_MARGIN = 1  # units either side of t in which another fact's start or end makes a value changing near t
-#: The operators whose entity answer is the final hop's value at the draft's ``t``.
-ANSWER_AT_T = frozenset({"point_in_time", "before_after", "relative", "two_facts", "present_state"})
 
 
 def hub_threshold(degrees: np.ndarray) -> int:
@@ -263,7 +260,8 @@ def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
 
 def answer_change_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
     """``value changes near the unit`` for the answer hop of a draft whose answer is read at ``t``, else ``None``."""
-    if br is None or d.operator not in ANSWER_AT_T or (d.static_prefix and not REGISTRY[d.operator].render_time):
+    op = REGISTRY[d.operator]
+    if br is None or not op.answer_at_t or (d.static_prefix and not op.render_time):
         return None
     h = d.hops[-1]
     if br.holds.get((h.rel, h.forward)) == "at a time" and br.changes_near(idx, h, d.t):

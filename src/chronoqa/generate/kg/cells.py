@@ -38,8 +38,8 @@ __all__ = [
 
 MAX_NESTING = 2  # noun phrases nest at most this deep ("the team the spouse of X played for")
 FILL_CHUNK = 25  # cells are filled round robin, this many questions at a time
-#: TempBench's operators: the rows of the operator x hops matrix that the coverage account covers
-MATRIX = ("point_in_time", "before_after", "interval", "sequence")
+#: TempBench's operators (declared ``tempbench``): the rows of the operator x hops matrix the coverage account covers
+MATRIX = tuple(name for name, op in REGISTRY.items() if op.tempbench)
 MADE = "made a question"  # the outcome of a draw that became a question
 
 #: A kept draft: the draft, its template id and its text.

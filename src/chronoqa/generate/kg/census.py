@@ -54,14 +54,11 @@ from chronoqa.generate.kg.operators.chains import (
 from chronoqa.generate.kg.regime import regime_reason
 from chronoqa.generate.kg.templates import Renderer, graph_walk
 
-__all__ = ["CENSUS_OPERATORS", "MATRIX", "MAX_UNITS", "THIN", "CoverageCell", "cell_census", "coverage_account"]
+__all__ = ["MATRIX", "MAX_UNITS", "THIN", "CoverageCell", "cell_census", "coverage_account"]
 
 THIN = 50  # a cell with fewer questions gets a census
 MAX_UNITS = 40  # units tried per chain
 _STAGES = ("not unique at any unit", "time or a hop does not matter")
-_POOL = ("point_in_time", "before_after", "two_facts", "present_state")
-_STATIC = ("interval", "sequence")
-CENSUS_OPERATORS = _POOL + _STATIC  # the cells a census speaks for
 
 
 def _units(spans: Spans) -> list[int]:
@@ -123,12 +120,16 @@ def _static_census(ctx: GenContext, k: int) -> dict[str, Any]:
 
 
 def cell_census(ctx: GenContext, rd: Renderer, operator: str, k: int) -> dict[str, Any] | None:
-    """The census of a thin ``operator``/``k`` cell (see the module docstring), or ``None`` where none applies."""
+    """The census of a thin ``operator``/``k`` cell (see the module docstring), or ``None`` where none applies.
+
+    The operator declares which chains its census counts (``Operator.census``).
+    """
     if k < 2:
         return None
-    if operator in _POOL and ctx.pool is not None:
+    over = REGISTRY[operator].census
+    if over == "pool" and ctx.pool is not None:
         return _pool_census(ctx, rd, k)
-    if operator in _STATIC and ctx.static_depth is not None:
+    if over == "static" and ctx.static_depth is not None:
         return _static_census(ctx, k)
     return None
 

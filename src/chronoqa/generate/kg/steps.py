@@ -20,7 +20,7 @@ from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.bridges import Bridges, narrow_pool, narrow_static_into
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, plan_cells
-from chronoqa.generate.kg.census import CENSUS_OPERATORS, THIN, cell_census, coverage_account
+from chronoqa.generate.kg.census import THIN, cell_census, coverage_account
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
@@ -606,13 +606,13 @@ def _censuses(s: BuildState) -> dict[str, dict[str, Any] | None]:
     made: dict[tuple[str, int], dict[str, Any] | None] = {}
     out: dict[str, dict[str, Any] | None] = {}
     for c in s.cells:
-        if c.hops < 2 or len(c.drafts) >= THIN:
+        over = REGISTRY[c.operator].census  # the chains its census counts, shared by the operators that declare them
+        if c.hops < 2 or len(c.drafts) >= THIN or over is None:
             out[c.name] = None
             continue
-        kind = "static" if c.operator in ("interval", "sequence") else "pool"
-        if (kind, c.hops) not in made:
-            made[(kind, c.hops)] = cell_census(s.ctx, s.renderer, c.operator, c.hops)
-        out[c.name] = made[(kind, c.hops)] if c.operator in CENSUS_OPERATORS else None
+        if (over, c.hops) not in made:
+            made[(over, c.hops)] = cell_census(s.ctx, s.renderer, c.operator, c.hops)
+        out[c.name] = made[(over, c.hops)]
     return out
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chronoqa.generate.kg.index import NONE, Col, certain_interval
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex, certain_interval
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
     Draft,
@@ -270,6 +270,13 @@ def _still_true(rd: Renderer, d: Draft) -> str:
     return f"Is it true that {_clause(rd, d, 'statement')} and was still so when {ref}?"
 
 
+def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
+    """The asked fact's end where the comparison reads it (``still``, ``end_...``), the reference's likewise."""
+    parts = d.variant.split("_")
+    asked = [d.hops[-1].fid] if d.variant == "still" or parts[0] == "end" else []
+    return asked + ([d.ref_fid] if parts[-1] == "end" else [])
+
+
 OPERATOR = Operator(
     name="allen",
     title="Two windows",
@@ -283,6 +290,7 @@ OPERATOR = Operator(
         Template("al.still_true", _still_true, _is_still),
     ),
     time_refs=time_refs,
+    ends_rested_on=ends_rested_on,
     gold_rule=gold_comparison,
     names_final_entity=True,
 )

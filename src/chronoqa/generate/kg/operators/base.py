@@ -12,25 +12,28 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from chronoqa.generate.kg.index import certain_interval
 from chronoqa.records import Fact, Question
 from chronoqa.time import Granularity, TimePoint, valid_at
 
 if TYPE_CHECKING:
+    from chronoqa.generate.kg.index import GraphIndex
     from chronoqa.generate.kg.operators.chains import Draft, GenContext
     from chronoqa.generate.kg.templates import Template
 
 __all__ = [
     "AnswerKind",
     "DraftFn",
+    "EndsFn",
     "GoldFacts",
     "GoldRule",
     "Operator",
     "TimeRefsFn",
     "gold_certain_at_t_query",
     "no_time_refs",
+    "rests_on_no_end",
     "time_ref",
 ]
 
@@ -82,10 +85,17 @@ DraftFn = Callable[["GenContext", random.Random, int], "Draft | None"]
 TimeRefsFn = Callable[["Draft", Sequence[Fact], str], list[dict[str, str]]]
 #: ``(gold facts, question, positions of its S* facts) -> why the gold is invalid, or None``.
 GoldRule = Callable[[GoldFacts, Question, Sequence[int]], "str | None"]
+#: ``(index, draft) -> the facts whose recorded end the draft's question or answer rests on``.
+EndsFn = Callable[["GraphIndex", "Draft"], list[int]]
 
 
 def no_time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
     """No time reference: the question states its time (point-in-time)."""
+    return []
+
+
+def rests_on_no_end(idx: GraphIndex, d: Draft) -> list[int]:
+    """No recorded end: the question and its answer read starts or points in time only."""
     return []
 
 
@@ -120,10 +130,18 @@ class Operator:
         templates: Its surface forms, in draw order (a template may suit only some drafts).
         time_refs: The times a question states or asks (``Question.time_refs``).
         gold_rule: The build-time audit's re-check of a question's gold chain.
+        ends_rested_on: The facts whose recorded end a draft's question or answer rests on (the per-term
+            rule, :mod:`~chronoqa.generate.kg.tenure`, rejects a draft resting on an end that is no tenure's end).
         render_time: Whether a prompt may show ``t_query`` (``False`` when it gives the answer away or the
             system must resolve the time).
         names_final_entity: The logical form records the final hop's other endpoint (``final_other``): the
             question names it and asks about the fact's time.
+        tempbench: One of TempBench's four operators: a row of the operator x hops matrix the coverage account
+            covers (:mod:`~chronoqa.generate.kg.census`).
+        census: The chains a census of its thin multi-hop cells counts: ``"pool"`` (the exhaustive
+            point-in-time pool), ``"static"`` (static prefixes into a timeline), or ``None`` (no census).
+        answer_at_t: Its entity answer is the final hop's value at the draft's ``t`` (the bridge rules then
+            reject an answer that changes near ``t``).
 
     """
 
@@ -135,8 +153,12 @@ class Operator:
     templates: tuple[Template, ...]
     time_refs: TimeRefsFn = no_time_refs
     gold_rule: GoldRule = gold_certain_at_t_query
+    ends_rested_on: EndsFn = rests_on_no_end
     render_time: bool = False
     names_final_entity: bool = False
+    tempbench: bool = False
+    census: Literal["pool", "static"] | None = None
+    answer_at_t: bool = False
 
     def answer_kind(self, granularity: Granularity) -> AnswerKind:
         """The kind of this operator's answer at a question granularity."""

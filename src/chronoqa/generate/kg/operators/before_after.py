@@ -97,4 +97,7 @@ OPERATOR = Operator(
         Template("ba.trailing_one", _trailing_one),
     ),
     time_refs=time_refs,
+    tempbench=True,
+    census="pool",
+    answer_at_t=True,
 )

@@ -91,6 +91,11 @@ def _in_what(rd: Renderer, d: Draft) -> str:
     return f"In what {rd.unit_word()} {_ask(rd, d)}?"
 
 
+def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
+    """An ``end`` question's answer is the asked fact's recorded end."""
+    return [d.hops[-1].fid] if d.variant == "end" else []
+
+
 OPERATOR = Operator(
     name="interval",
     title="Interval",
@@ -104,5 +109,8 @@ OPERATOR = Operator(
         Template("iv.in_what", _in_what),
     ),
     time_refs=time_refs,
+    ends_rested_on=ends_rested_on,
     names_final_entity=True,
+    tempbench=True,
+    census="static",
 )

@@ -81,4 +81,7 @@ OPERATOR = Operator(
         Template("pit.during", _during, suits=state_only),
     ),
     render_time=True,
+    tempbench=True,
+    census="pool",
+    answer_at_t=True,
 )

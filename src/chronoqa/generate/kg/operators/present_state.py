@@ -117,4 +117,6 @@ OPERATOR = Operator(
         Template("ps.then", _then),
     ),
     render_time=True,
+    census="pool",
+    answer_at_t=True,
 )

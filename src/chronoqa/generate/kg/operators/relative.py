@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chronoqa.generate.kg.index import NONE, Col
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
     Draft,
@@ -121,6 +121,11 @@ def _counting_trailing(rd: Renderer, d: Draft) -> str:
     return f"{cap(rd.ask(d))} {_later(rd, d)}, counting from when {rd.fact_clause(d.ref_fid, f'{which}_clause')}?"
 
 
+def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
+    """A ``..._end`` question counts from the reference fact's end."""
+    return [d.ref_fid] if d.variant.endswith("_end") else []
+
+
 OPERATOR = Operator(
     name="relative",
     title="Relative time",
@@ -134,4 +139,6 @@ OPERATOR = Operator(
         Template("rt.counting_trailing", _counting_trailing),
     ),
     time_refs=time_refs,
+    ends_rested_on=ends_rested_on,
+    answer_at_t=True,
 )

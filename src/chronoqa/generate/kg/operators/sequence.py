@@ -269,6 +269,11 @@ def _earliest(rd: Renderer, d: Draft) -> str:
     return f"{_up_to(rd, d)}{rd.ask(d)} last of all?"
 
 
+def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
+    """``next`` over a state starts where the reference fact ends (over events, at its one time)."""
+    return [d.ref_fid] if d.variant == "next" and not idx.rel_event[d.hops[-1].rel] else []
+
+
 OPERATOR = Operator(
     name="sequence",
     title="Sequence",
@@ -282,4 +287,7 @@ OPERATOR = Operator(
         Template("seq.earliest", _earliest),
     ),
     time_refs=time_refs,
+    ends_rested_on=ends_rested_on,
+    tempbench=True,
+    census="static",
 )

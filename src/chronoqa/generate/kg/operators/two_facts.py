@@ -119,4 +119,6 @@ OPERATOR = Operator(
         Template("tf.trailing_time", _trailing_time),
     ),
     time_refs=time_refs,
+    census="pool",
+    answer_at_t=True,
 )

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from chronoqa.generate.kg.index import NONE, Col, certain_interval
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex, certain_interval
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
     Draft,
@@ -123,6 +123,11 @@ def _still_held(rd: Renderer, d: Draft) -> str:
     return f"Did it still hold in {rd.when(d.t)} that {_statement(rd, d)}?"
 
 
+def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
+    """A ``no`` rests on the asked fact's end (a ``yes`` asks inside the spell: a longer tenure keeps it)."""
+    return [d.hops[-1].fid] if d.variant == "no" else []
+
+
 OPERATOR = Operator(
     name="yes_no",
     title="Yes/no",
@@ -136,6 +141,7 @@ OPERATOR = Operator(
         Template("yn.still_held", _still_held),
     ),
     time_refs=time_refs,
+    ends_rested_on=ends_rested_on,
     gold_rule=gold_label,
     names_final_entity=True,
     render_time=True,
