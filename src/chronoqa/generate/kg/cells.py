@@ -135,9 +135,7 @@ class CellFiller:
 
     def gold_key(self, d: Draft) -> tuple[Any, ...]:
         """The gold chain (as fact content) and the answer: no two questions share it."""
-        chain = tuple(
-            sorted({self.fact_key(h.fid) for h in d.hops} | {self.fact_key(x) for x in d.extra_fids}, key=repr)
-        )
+        chain = frozenset(self.fact_key(h.fid) for h in d.hops) | {self.fact_key(x) for x in d.extra_fids}
         return (chain, d.kind, tuple(sorted(d.answers)))
 
     def answer_cap(self, cell: Cell) -> int:
@@ -185,8 +183,12 @@ class CellFiller:
 
     def note(self, cell: Cell, outcome: str) -> None:
         """Count the outcome of the current draw for the candidate it drew (the coverage account's rows only)."""
-        if self.ctx.drawn and cell.operator in MATRIX:
-            cell.candidates.setdefault(self.ctx.drawn, Counter())[outcome] += 1
+        drawn = self.ctx.drawn
+        if drawn and cell.operator in MATRIX:
+            seen = cell.candidates.get(drawn)
+            if seen is None:
+                seen = cell.candidates[drawn] = Counter()
+            seen[outcome] += 1
 
     def reject(self, cell: Cell, d: Draft) -> str | None:
         """Why a draft cannot be kept before it is put into words, or ``None``."""

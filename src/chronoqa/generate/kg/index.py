@@ -227,6 +227,8 @@ class GraphIndex:
     _ent_id: dict[str, int] | None = field(init=False, default=None)
     _mirror_pos: array[int] = field(init=False)  # sorted positions of the outgoing rows from an object (bisected)
     _row_cache: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> gathered rows
+    _ent_start: dict[bool, np.ndarray] = field(init=False, default_factory=dict)  # direction -> first row per entity
+    _groups: dict[tuple[int, int, bool], tuple[int, int]] = field(init=False, default_factory=dict)  # group_bounds
     _horizon: int | None = field(init=False, default=None)
     _per_term: np.ndarray | None = field(init=False, default=None)
     _tenure_end: np.ndarray | None = field(init=False, default=None)
@@ -473,17 +475,30 @@ class GraphIndex:
         return self._gather(False, 0, len(self.in_fids))
 
     def group_bounds(self, entity: int, relation: int, forward: bool) -> tuple[int, int]:
-        """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction)."""
-        keys = self.out_keys if forward else self.in_keys
-        k = keys.dtype.type(entity * self.n_rel + relation)  # a key of the array's dtype: no cast of the array
-        return int(keys.searchsorted(k, "left")), int(keys.searchsorted(k, "right"))
+        """Slice ``[a, b)`` of the adjacency table holding the group (entity, relation, direction).
+
+        Each group is searched once and remembered (a build asks the same groups again and again; it holds those
+        it asked, never every group of the graph).
+        """
+        got = self._groups.get((entity, relation, forward))
+        if got is None:
+            keys = self.out_keys if forward else self.in_keys
+            k = keys.dtype.type(entity * self.n_rel + relation)  # a key of the array's dtype: no cast of the array
+            got = int(keys.searchsorted(k, "left")), int(keys.searchsorted(k, "right"))
+            self._groups[(entity, relation, forward)] = got
+        return got
 
     def bounds(self, entity: int, forward: bool) -> tuple[int, int]:
-        """Slice ``[a, b)`` of the adjacency table holding all rows of ``entity`` in one direction."""
-        keys = self.out_keys if forward else self.in_keys
-        k = entity * self.n_rel
-        kind = keys.dtype.type  # (entity + 1) * n_rel fits the key dtype (see key_dtype)
-        return int(keys.searchsorted(kind(k), "left")), int(keys.searchsorted(kind(k + self.n_rel), "left"))
+        """Slice ``[a, b)`` of the adjacency table holding all rows of ``entity`` in one direction.
+
+        Every entity's first row is found once per direction (one vectorised search), then read here.
+        """
+        start = self._ent_start.get(forward)
+        if start is None:
+            keys = self.out_keys if forward else self.in_keys
+            firsts = np.arange(len(self.ent_names) + 1, dtype=np.int64) * self.n_rel  # (entity + 1) * n_rel fits
+            start = self._ent_start[forward] = keys.searchsorted(firsts.astype(keys.dtype), "left")
+        return int(start[entity]), int(start[entity + 1])
 
     def rows(self, forward: bool, a: int, b: int) -> list[list[int]]:
         """Adjacency rows ``[a, b)`` of one direction as Python lists."""

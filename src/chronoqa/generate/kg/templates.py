@@ -41,6 +41,7 @@ __all__ = [
     "graph_walk",
     "label_clashes",
     "label_twins",
+    "namesakes",
     "relational_heads",
     "render",
     "render_time_text",
@@ -118,19 +119,14 @@ class Renderer:
     # short labels (case-folded) that two entities of the graph share: an answer keeps its disambiguator
     shared_short: frozenset[str] = field(default_factory=frozenset)
     generic: frozenset[str] = field(default_factory=frozenset)  # relation ids worded by the generic fallback
-    _folded: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    # entity -> the other entities of the graph whose case-folded full label is its own (:func:`namesakes`);
+    # an entity that shares its label with none is not a key
+    namesakes: Mapping[int, frozenset[int]] = field(default_factory=dict, repr=False, compare=False)
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
         label = self.labels(self.index.ent_names[e])
         return definite(label if e in self.keep_full else short_label(label))
-
-    def folded_label(self, e: int) -> str:
-        """The case-folded full label of an interned entity, made once (:func:`label_twins` asks it of every option)."""
-        got = self._folded.get(e)
-        if got is None:
-            got = self._folded[e] = self.labels(self.index.ent_names[e]).casefold()
-        return got
 
     def rel(self, r: int) -> RelationPhrases:
         """Phrases of an interned relation."""
@@ -315,21 +311,38 @@ def label_twins(rd: Renderer, d: Draft) -> bool:
     of those facts: "next after the Kingdom of Hungary" among a city's countries, two of them labelled so
     (1000-1526 and 1940-1944); "When did Ann marry Bob Smith?" where she married two. An answer sharing its label
     with an option is no ambiguity (the label is right either way).
+
+    The graph's namesakes (:attr:`Renderer.namesakes`, made once) decide it: the options are gathered only for a
+    named entity that has a namesake somewhere in the graph.
     """
+    twins = rd.namesakes
     answers = set(d.answers) if d.kind.is_entity else set()
+    if any(not answers.isdisjoint(twins[a]) for a in answers if a in twins):
+        return True
     named = _draft_entities(rd, d) - answers
+    shared = [e for e in named if e in twins]
+    if not shared:
+        return False
     pool = named | answers
     for fid in (d.hops[-1].fid, d.ref_fid) if d.ref_fid >= 0 else (d.hops[-1].fid,):
         row = rd.index.fact_row(fid)
         for e in (row[0], row[2]):
             for forward in (True, False):
                 pool |= {x[Col.OTHER] for x in rd.index.group(e, row[1], forward)}
+    return any(not pool.isdisjoint(twins[e]) for e in shared)
 
-    label = rd.folded_label
-    bearers: dict[str, set[int]] = {}
-    for e in pool:
-        bearers.setdefault(label(e), set()).add(e)
-    return any(len(bearers[label(e)]) > 1 for e in named) or len({label(a) for a in answers}) < len(answers)
+
+def namesakes(labels: Sequence[str]) -> dict[int, frozenset[int]]:
+    """Entity position -> the other positions of ``labels`` with the same case-folded label (only those with one)."""
+    by_label: dict[str, list[int]] = {}
+    for e, label in enumerate(labels):
+        by_label.setdefault(label.casefold(), []).append(e)
+    out: dict[int, frozenset[int]] = {}
+    for group in by_label.values():
+        if len(group) > 1:
+            for e in group:
+                out[e] = frozenset(group) - {e}
+    return out
 
 
 def shared_short_labels(labels: Sequence[str]) -> frozenset[str]:

@@ -634,7 +634,7 @@ def times_of(
         rows = idx.rows_array(forward, *idx.group_bounds(e, r, forward))
         if not any_partner:
             rows = rows[rows[:, Col.OTHER] == other]
-        out.update(np.unique(rows[:, Col.AEU if use_end else Col.ASU]).tolist())
+        out.update(rows[:, Col.AEU if use_end else Col.ASU].tolist())
     return out
 
 
