@@ -156,10 +156,13 @@ class FactColumns(Sequence[Fact]):
             yield self[i]
 
     def _point(self, which: str, i: int) -> TimePoint | None:
-        if not getattr(self, f"has_{which}")[i]:
+        if which == "start":
+            has, year, month, day = self.has_start, self.start_year, self.start_month, self.start_day
+        else:
+            has, year, month, day = self.has_end, self.end_year, self.end_month, self.end_day
+        if not has[i]:
             return None
-        y, m, d = (int(getattr(self, f"{which}_{f}")[i]) for f in _DATE_FIELDS)
-        return TimePoint(y, m or None, d or None)
+        return TimePoint(int(year[i]), int(month[i]) or None, int(day[i]) or None)
 
     # -- building -----------------------------------------------------------------------------------
     def take(self, positions: np.ndarray) -> FactColumns:
