@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 from chronoqa.generate.kg import OPERATORS, KGBuildConfig, build_kg_benchmark
+from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, Hop
+from chronoqa.generate.kg.tenure import RULE, tenure_reason
 from chronoqa.records import Fact, TemporalGraph
 from chronoqa.time import Granularity, TimePoint
 from kg_checker import PHRASES, Checker, check_all, defect_report, open_end_of, tenure_ends
@@ -71,6 +73,35 @@ def test_index_reads_a_successor_in_a_one_holder_office() -> None:
         towns + oslo, {"P6": False}, Granularity.YEAR, TimePoint(2026), "unknown", cardinality={"P6": (True, True)}
     )
     assert {f.id for f in towns + oslo if idx.tenure_end(f.id)} == {24}
+
+
+def test_each_operator_says_which_recorded_ends_its_draft_rests_on() -> None:
+    # Bea's Club Alpha spell (fact 26) ends in 2004 with no successor: no tenure's end. Her Beta spell (27) is the
+    # reference fact where one is needed. The rule asks the draft's operator: only the readings below rest on an end.
+    idx = index_of(
+        PLAYERS, {"P54": False}, Granularity.YEAR, TimePoint(2026), "unknown", cardinality={"P54": (True, False)}
+    )
+    rel, bea, alpha = idx.rel_id["P54"], idx.ent_id["Bea"], idx.ent_id["QA"]
+    asked = Hop(26, rel, True, bea, alpha)
+
+    def reason(op: str, variant: str, ref: int = -1, fid: int = 26) -> str | None:
+        hop = dataclasses.replace(asked, fid=fid)
+        return tenure_reason(idx, Draft(op, variant, bea, (hop,), 2003, (alpha,), AnswerKind.ENTITY, ref_fid=ref))
+
+    resting = {
+        ("interval", "end", -1), ("yes_no", "no", -1), ("allen", "still", 27), ("allen", "end_before_start", 27),
+        ("allen", "start_after_end", 26), ("relative", "after_end", 26), ("sequence", "next", 26),
+    }  # fmt: skip
+    not_resting = {
+        ("interval", "start", -1), ("yes_no", "yes", -1), ("allen", "start_before_start", 27),
+        ("relative", "before_start", 26), ("sequence", "last", 26),
+        *((op, "plain", 26) for op in ("point_in_time", "before_after", "duration", "present_state", "two_facts")),
+    }  # fmt: skip
+    assert {(op, v, ref) for op, v, ref in resting if reason(op, v, ref) == RULE} == resting
+    assert {(op, v, ref) for op, v, ref in not_resting if reason(op, v, ref) is not None} == set()
+    # the same readings over Ann's Alpha spell (24), whose 2004 end is a tenure's (Beta joined then), stand
+    assert all(reason(op, v, 24 if ref == 26 else ref, fid=24) is None for op, v, ref in resting)
+    assert set(REGISTRY) == {op for op, _, _ in resting | not_resting}  # every registered operator is covered
 
 
 def _only(op: str) -> tuple[tuple[str, float], ...]:
