@@ -50,7 +50,10 @@ relation sides that show an entity is of the type (``"P131 object"``: whatever a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
 no administrative unit), ``not_articles = true`` that the title of a Wikipedia article about a topic cannot name
 one (a list, a timeline, a disambiguation page, "Political positions of X", "Presidency of X" where X is itself
-of the type: :func:`chronoqa.generate.kg.plausible.topic_article`). Both are rules over the graph's own facts and labels
+of the type: :func:`chronoqa.generate.kg.plausible.topic_article`), ``not_spouse_roles = true`` that the title of
+an office of a holder's spouse ("First Lady of Argentina", a "Queen consort") cannot name one, since it presumes a
+sex of its holder that the graph does not record (:data:`chronoqa.generate.kg.plausible.SPOUSE_ROLE`). All are
+rules over the graph's own facts and labels
 (:mod:`chronoqa.generate.kg.plausible`), never lists of entity ids.
 """
 
@@ -180,6 +183,9 @@ class EntityType:
     shown_by: tuple[tuple[str, str], ...]  # (relation id or label, "subject" | "object")
     not_named: tuple[str, ...] = ()  # last words (case-folded) of a label that cannot name such an entity
     not_articles: bool = False  # a topic article's title ("Political positions of X") cannot name such an entity
+    # the title of an office held by a holder's spouse ("First Lady", "First Gentleman", a "consort") cannot name
+    # such an entity: it presumes a sex of its holder the graph does not record (neither graph states a sex)
+    not_spouse_roles: bool = False
 
 
 @dataclass(frozen=True)
@@ -290,6 +296,12 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
         if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
             raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+        if kind == "state" and entry["start_clause"].strip() == entry["statement"].strip():
+            # "at the time Kyiv was twinned with Florence" reads the whole open-ended twinning as one moment
+            raise ChronoqaError(
+                f"{name}: relations.{key} is a state whose start_clause repeats its statement "
+                f'({entry["start_clause"]!r}); word its start as a change ("{{s}} became ..."); fix the file'
+            )
         declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
         out[key] = RelationPhrases(
             key=key,
@@ -384,15 +396,17 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
         shown = entry.get("shown_by") if isinstance(entry, Mapping) else None
         words = entry.get("not_named", []) if isinstance(entry, Mapping) else None
         articles = entry.get("not_articles", False) if isinstance(entry, Mapping) else None
+        spouse = entry.get("not_spouse_roles", False) if isinstance(entry, Mapping) else None
         if (
             not isinstance(shown, list)
             or not isinstance(words, list)
             or not all(isinstance(w, str) for w in words)
             or not isinstance(articles, bool)
+            or not isinstance(spouse, bool)
         ):
             raise ChronoqaError(
                 f'{name}: types.{tname}: expected shown_by = ["<relation> subject|object", ...] and optionally '
-                'not_named = ["<word>", ...] and not_articles = true|false; fix the file'
+                'not_named = ["<word>", ...], not_articles = true|false and not_spouse_roles = true|false; fix the file'
             )
         sides = []
         for item in shown:
@@ -403,7 +417,7 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
                     "subject' or '... object'; fix the file"
                 )
             sides.append((parts[0], parts[1]))
-        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})), articles)
+        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})), articles, spouse)
     for key, p in relations.items():
         declared = (
             ("subject_type", p.subject_type), ("object_type", p.object_type), ("subject_not", p.subject_not),

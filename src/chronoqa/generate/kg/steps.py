@@ -48,7 +48,7 @@ from chronoqa.generate.kg.sql import (
     overlap_keys_by_sql,
 )
 from chronoqa.generate.kg.sql.plausible import TypeRules
-from chronoqa.generate.kg.templates import Renderer, answer_label, shared_short_labels
+from chronoqa.generate.kg.templates import Renderer, answer_label, namesake_labels, shared_short_labels
 from chronoqa.generate.result import manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import (
@@ -411,8 +411,11 @@ def prepare_drafting(s: BuildState) -> None:
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
         s.ctx.pool_removed = narrow_pool(s.ctx.bridges, idx, pool)
-    shared = shared_short_labels([s.label(e) for e in idx.ent_names])
-    s.renderer = Renderer(idx, s.phr, s.label, s.granularity, shared_short=shared, generic=frozenset(s.fallback))
+    labels = [s.label(e) for e in idx.ent_names]
+    s.renderer = Renderer(
+        idx, s.phr, s.label, s.granularity, shared_short=shared_short_labels(labels),
+        namesakes=namesake_labels(labels), generic=frozenset(s.fallback),
+    )  # fmt: skip
 
 
 def bridges_of(s: BuildState) -> Bridges | None:
