@@ -1186,6 +1186,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end of a per-term spell": tenure_end_errors(checker, questions),
         "namesake disambiguator dropped": namesake_errors(checker, questions),
         "state read as a moment": moment_errors(checker, questions),
+        "duration beside a career gap": career_gap_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1537,6 +1538,28 @@ def moment_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
                 continue
             if start == state or start not in text:
                 out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def career_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Duration questions over a spell of a ``career`` relation whose subject has another spell of it ending before
+    the year before its start (starting after the year after its end) and none possibly valid in that year: the
+    record has a gap the asked employer may fill."""
+    out = []
+    for q in questions:
+        if q.operator != "duration":
+            continue
+        f = checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]
+        if not checker.decl.get(f.r, {}).get("career") or f.start is None or f.end is None:
+            continue
+        a, b = f.start.year, f.end.year
+        others = [x for x, _ in checker.neighbours(f.s, f.r, True) if x.id != f.id]
+        before = any(x.end is not None and x.end.year < a - 1 for x in others)
+        after = any(x.start is not None and x.start.year > b + 1 for x in others)
+        gap_before = before and not any(checker.possible(x, TimePoint(a - 1)) for x in others)
+        gap_after = after and not any(checker.possible(x, TimePoint(b + 1)) for x in others)
+        if gap_before or gap_after:
+            out.append(f"{q.id}: {q.question!r}")
     return out
 
 

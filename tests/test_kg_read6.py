@@ -118,3 +118,26 @@ def test_a_twinning_times_a_question_by_its_start() -> None:
     assert defect_report(checker, b.questions)["state read as a moment"] == []
     made = dataclasses.replace(timed[0], id="made", question=timed[0].question.replace("became", "was"))
     assert [m.split(":")[0] for m in defect_report(checker, [made])["state read as a moment"]] == ["made"]
+
+
+# Worked by hand (YAGO; worksAt declares `career`). Ann: LSE 1925-1930, then Oxford 1946-1970 (nothing recorded
+# 1931-1945: both spells border the gap). Bob: Oxford 1950-1960, then Yale 1961-1965 (no gap). Cid: Harvard
+# 1940-1950, MIT 1955-1960 (a gap between). Only Bob's two spells bear a duration: 10 and 4 years.
+CAREERS = [
+    fact(0, "Ann", "worksAt", "LSE", 1925, 1930),
+    fact(1, "Ann", "worksAt", "Oxford", 1946, 1970),
+    fact(2, "Bob", "worksAt", "Oxford", 1950, 1960),
+    fact(3, "Bob", "worksAt", "Yale", 1961, 1965),
+    fact(4, "Cid", "worksAt", "Harvard", 1940, 1950),
+    fact(5, "Cid", "worksAt", "MIT", 1955, 1960),
+]
+
+
+def test_no_duration_beside_a_gap_in_a_career() -> None:
+    b, checker = _built(CAREERS, "yago11k", n=400)
+    durations = {q.S_star[-1].fact_id: q.answers[0] for q in b.questions if q.operator == "duration"}
+    assert durations == {2: "10 years", 3: "4 years"}
+    assert defect_report(checker, b.questions)["duration beside a career gap"] == []
+    q = next(q for q in b.questions if q.operator == "duration")  # made by hand: the same question over Ann's Oxford
+    made = dataclasses.replace(q, id="made", S_star=(dataclasses.replace(q.S_star[0], fact_id=1),))
+    assert [m.split(":")[0] for m in defect_report(checker, [made])["duration beside a career gap"]] == ["made"]
