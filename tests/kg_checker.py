@@ -166,6 +166,8 @@ def types_from_toml(path: Path) -> dict[str, dict[str, object]]:
 
 RAW_ID = re.compile(r"(?<![\w-])[QP]\d+(?![\w-])")
 DOUBLED = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
+# the documented titles of an office of a holder's spouse (docs/kg-builder.md, not_spouse_roles)
+SPOUSE_OFFICE = re.compile(r"\b(?:first (?:lady|gentleman|spouse)|consort)\b", re.IGNORECASE)
 CENTURIES = 300  # the documented century-outlier distance (docs/kg-builder.md)
 
 
@@ -885,6 +887,8 @@ class Checker:
         types = [t for t in self.shown.get(e, ()) if t in self.types]
         if any(last in {w.casefold() for w in self.types[t].get("not_named", [])} for t in types):  # type: ignore[attr-defined]
             return True
+        if any(self.types[t].get("not_spouse_roles") for t in types) and SPOUSE_OFFICE.search(self.label(e)):
+            return True
         for t in types:
             if self.types[t].get("not_articles"):  # type: ignore[attr-defined]
                 whole, of = article_title(self.label(e))
@@ -1180,6 +1184,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "unrelated reference fact": unrelated_reference_errors(questions),
         "duration over per-term spells": per_term_errors(checker, questions),
         "end of a per-term spell": tenure_end_errors(checker, questions),
+        "namesake disambiguator dropped": namesake_errors(checker, questions),
+        "state read as a moment": moment_errors(checker, questions),
+        "duration beside a career gap": career_gap_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1482,6 +1489,77 @@ def founding_errors(checker: Checker, questions: Sequence[Question]) -> list[str
         hit = [f.id for f in timed if f.r in status and dates(f)]
         if hit:
             out.append(f"{q.id}: status fact {hit[0]} dates its subject's own start or end: {q.question!r}")
+    return out
+
+
+def _spaced(label: str) -> str:
+    return " ".join(label.replace("_", " ").split())
+
+
+def namesake_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions naming an entity by its label without a disambiguator that marks a namesake: one whose short label
+    another graph label shares, or whose bracket holds a number (a year) or another entity's short label (a place).
+    """
+    labels = list(checker._by_label())
+    shorts = Counter(DISAMBIGUATOR.sub("", x).casefold() for x in labels)
+    out = []
+    for q in questions:
+        named = {x for t in (*q.S_star, *q.S_anchor) for x in (t.s_id, t.o_id)} - set(q.answer_ids)
+        for e in sorted(named):
+            full = _spaced(checker.label(e))
+            m = DISAMBIGUATOR.search(full)
+            if m is None or full.casefold() in q.question.casefold():
+                continue
+            inner = m.group(0).strip()[1:-1].strip()
+            shared = shorts[DISAMBIGUATOR.sub("", full).casefold()] > 1
+            if shared or re.search(r"\d", inner) or shorts[inner.casefold()]:
+                out.append(f"{q.id}: {full!r} read without its bracket in {q.question!r}")
+    return out
+
+
+def _core(template: str) -> str:
+    """A phrase template's words between its slots ("{s} was twinned with {o}": "was twinned with")."""
+    return " ".join(re.sub(r"\{[so]\}", " ", template).split()).casefold()
+
+
+def moment_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions whose reference fact, a state, is worded as the state itself where the question reads it as a
+    moment ("at the time Kyiv was twinned with Florence"): the relation's statement words are in the text and its
+    start words (its change) are not, more often than the asked facts of the relation account for."""
+    out = []
+    for q in questions:
+        asked = Counter(checker.by_id[t.fact_id].r for t in q.S_star)
+        text = q.question.casefold()
+        for t in q.S_anchor:
+            f = checker.by_id[t.fact_id]
+            d = checker.decl.get(f.r, {})
+            state, start = _core(str(d.get("statement", ""))), _core(str(d.get("start_clause", "")))
+            if checker.kinds[f.r] != "state" or not state or text.count(state) <= asked[f.r]:
+                continue
+            if start == state or start not in text:
+                out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def career_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Duration questions over a spell of a ``career`` relation whose subject has another spell of it ending before
+    the year before its start (starting after the year after its end) and none possibly valid in that year: the
+    record has a gap the asked employer may fill."""
+    out = []
+    for q in questions:
+        if q.operator != "duration":
+            continue
+        f = checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]
+        if not checker.decl.get(f.r, {}).get("career") or f.start is None or f.end is None:
+            continue
+        a, b = f.start.year, f.end.year
+        others = [x for x, _ in checker.neighbours(f.s, f.r, True) if x.id != f.id]
+        before = any(x.end is not None and x.end.year < a - 1 for x in others)
+        after = any(x.start is not None and x.start.year > b + 1 for x in others)
+        gap_before = before and not any(checker.possible(x, TimePoint(a - 1)) for x in others)
+        gap_after = after and not any(checker.possible(x, TimePoint(b + 1)) for x in others)
+        if gap_before or gap_after:
+            out.append(f"{q.id}: {q.question!r}")
     return out
 
 

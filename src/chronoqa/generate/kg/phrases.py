@@ -26,6 +26,10 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``status``: ``true`` where the relation states what its subject is (Wikidata's "instance of": "X had the status of
   sovereign state"); a status fact that starts with its subject's whole record dates the subject's founding, not
   a change of status (:mod:`chronoqa.generate.kg.modelling`).
+* ``career``: ``true`` where a subject's spells of the relation read as one working life (an employer): a gap
+  between two spells is time the graph does not record, which may have been spent with either employer, so a
+  duration over a spell with such a gap before or after it is not asked
+  (:func:`chronoqa.generate.kg.operators.duration.career_gap`).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
@@ -50,7 +54,10 @@ relation sides that show an entity is of the type (``"P131 object"``: whatever a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
 no administrative unit), ``not_articles = true`` that the title of a Wikipedia article about a topic cannot name
 one (a list, a timeline, a disambiguation page, "Political positions of X", "Presidency of X" where X is itself
-of the type: :func:`chronoqa.generate.kg.plausible.topic_article`). Both are rules over the graph's own facts and labels
+of the type: :func:`chronoqa.generate.kg.plausible.topic_article`), ``not_spouse_roles = true`` that the title of
+an office of a holder's spouse ("First Lady of Argentina", a "Queen consort") cannot name one, since it presumes a
+sex of its holder that the graph does not record (:data:`chronoqa.generate.kg.plausible.SPOUSE_ROLE`). All are
+rules over the graph's own facts and labels
 (:mod:`chronoqa.generate.kg.plausible`), never lists of entity ids.
 """
 
@@ -90,10 +97,10 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type", "status", "subject_not", "object_not",
+    "object_type", "status", "subject_not", "object_not", "career",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
-_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in ("symmetric", "min_age", "status"))
+_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in ("symmetric", "min_age", "status", "career"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
@@ -137,6 +144,7 @@ class RelationPhrases:
     role: str | None = None  # "birth" | "death" | None
     containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
     status: bool = False  # the relation states what its subject is ("instance of")
+    career: bool = False  # a subject's spells read as one career: a gap between two of them is missing data
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
@@ -180,6 +188,9 @@ class EntityType:
     shown_by: tuple[tuple[str, str], ...]  # (relation id or label, "subject" | "object")
     not_named: tuple[str, ...] = ()  # last words (case-folded) of a label that cannot name such an entity
     not_articles: bool = False  # a topic article's title ("Political positions of X") cannot name such an entity
+    # the title of an office held by a holder's spouse ("First Lady", "First Gentleman", a "consort") cannot name
+    # such an entity: it presumes a sex of its holder the graph does not record (neither graph states a sex)
+    not_spouse_roles: bool = False
 
 
 @dataclass(frozen=True)
@@ -290,6 +301,12 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
         if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
             raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+        if kind == "state" and entry["start_clause"].strip() == entry["statement"].strip():
+            # "at the time Kyiv was twinned with Florence" reads the whole open-ended twinning as one moment
+            raise ChronoqaError(
+                f"{name}: relations.{key} is a state whose start_clause repeats its statement "
+                f'({entry["start_clause"]!r}); word its start as a change ("{{s}} became ..."); fix the file'
+            )
         declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
         out[key] = RelationPhrases(
             key=key,
@@ -307,6 +324,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             symmetric=bool(entry.get("symmetric", False)),
             min_age=entry.get("min_age", 0),
             status=bool(entry.get("status", False)),
+            career=bool(entry.get("career", False)),
             **declared,
         )
         out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
@@ -324,7 +342,7 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         v = entry.get(f)
         if v is not None and v not in CARDINALITIES:
             raise ChronoqaError(f"{name}: relations.{key}.{f} = {v!r}: expected 'one' or 'many'; fix the file")
-    for flag in ("symmetric", "status"):
+    for flag in ("symmetric", "status", "career"):
         if not isinstance(entry.get(flag, False), bool):
             raise ChronoqaError(f"{name}: relations.{key}.{flag} must be true or false; fix the file")
     m = entry.get("max_years")
@@ -384,15 +402,17 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
         shown = entry.get("shown_by") if isinstance(entry, Mapping) else None
         words = entry.get("not_named", []) if isinstance(entry, Mapping) else None
         articles = entry.get("not_articles", False) if isinstance(entry, Mapping) else None
+        spouse = entry.get("not_spouse_roles", False) if isinstance(entry, Mapping) else None
         if (
             not isinstance(shown, list)
             or not isinstance(words, list)
             or not all(isinstance(w, str) for w in words)
             or not isinstance(articles, bool)
+            or not isinstance(spouse, bool)
         ):
             raise ChronoqaError(
                 f'{name}: types.{tname}: expected shown_by = ["<relation> subject|object", ...] and optionally '
-                'not_named = ["<word>", ...] and not_articles = true|false; fix the file'
+                'not_named = ["<word>", ...], not_articles = true|false and not_spouse_roles = true|false; fix the file'
             )
         sides = []
         for item in shown:
@@ -403,7 +423,7 @@ def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrase
                     "subject' or '... object'; fix the file"
                 )
             sides.append((parts[0], parts[1]))
-        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})), articles)
+        out[tname] = EntityType(tname, tuple(sides), tuple(sorted({w.casefold() for w in words})), articles, spouse)
     for key, p in relations.items():
         declared = (
             ("subject_type", p.subject_type), ("object_type", p.object_type), ("subject_not", p.subject_not),

@@ -39,7 +39,9 @@ Two more rules read what the data shows an entity is (the declared types,
 * ``label_unfit``: an entity the data shows is of a type has a label whose last word the type's ``not_named``
   lists ("Old Main street" labels an administrative unit), or, for a type declaring ``not_articles``, the title
   of an article about a topic (:func:`topic_article`: "Political positions of Rudy Giuliani" typed as a person by
-  its marriages): every fact of that entity; its label cannot name it.
+  its marriages), or, for a type declaring ``not_spouse_roles``, the title of an office of a holder's spouse
+  (:data:`SPOUSE_ROLE`: "First Lady of Argentina", attached to Néstor Kirchner; no graph here records a sex to
+  check it against): every fact of that entity; its label cannot name it.
 * ``not_of_type`` also covers a type the relation's words *exclude* of a side (``subject_not`` /
   ``object_not``: an award is not received by a place), where the data shows the entity is of it.
 
@@ -58,7 +60,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from chronoqa.generate.kg.phrases import EntityType
 
-__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "topic_article", "unfit_labels"]
+__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "SPOUSE_ROLE", "topic_article", "unfit_labels"]
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
@@ -81,6 +83,11 @@ _TOPIC_HEAD = re.compile(r"^[A-Z][a-z]+(?: [a-z]+)+ of \S")
 _ASPECT = re.compile(r"^[A-Z][a-z]+ of (?P<of>\S.*)$")
 
 
+# The office of a holder's spouse: its title presumes the holder's sex ("First Lady" of a man is a false premise:
+# Wikidata attaches "First Lady of Argentina" to Néstor Kirchner, the president's spouse 2007-2010).
+SPOUSE_ROLE = re.compile(r"\b(?:first (?:lady|gentleman|spouse)|consort)\b", re.IGNORECASE)
+
+
 def topic_article(label: str) -> tuple[bool, str | None]:
     """Whether ``label`` titles an article about a topic, and else the label it would be an aspect of.
 
@@ -98,14 +105,16 @@ def unfit_labels(
 ) -> list[tuple[int, str, int]]:
     """``(entity position, type, of)`` for each label unfit to name an entity of the type.
 
-    A label whose last word the type's ``not_named`` lists, or, for a type declaring ``not_articles``, a topic
-    article's title (:func:`topic_article`); ``of`` is -1, or the position of an entity the label is an aspect of,
+    A label whose last word the type's ``not_named`` lists, for a type declaring ``not_articles`` a topic
+    article's title (:func:`topic_article`), for one declaring ``not_spouse_roles`` a spouse's office
+    (:data:`SPOUSE_ROLE`); ``of`` is -1, or the position of an entity the label is an aspect of,
     which must be of the type too. Whether the data shows the entities are of the type is the SQL's part
     (``label_unfit``); this is the label test.
     """
     named = [(t.name, frozenset(t.not_named)) for t in types.values() if t.not_named]
     articles = [t.name for t in types.values() if t.not_articles]
-    if not named and not articles:
+    spouse = [t.name for t in types.values() if t.not_spouse_roles]
+    if not named and not articles and not spouse:
         return []
     position: dict[str, list[int]] = {}
     if articles:
@@ -116,6 +125,8 @@ def unfit_labels(
         words = label(e).split()
         last = words[-1].casefold() if words else ""
         out += [(i, name, -1) for name, bad in named if last in bad]
+        if spouse and SPOUSE_ROLE.search(label(e).replace("_", " ")):
+            out += [(i, name, -1) for name in spouse]
         if articles:
             whole, of = topic_article(label(e))
             hits = [-1] if whole else [j for j in position.get(of or "", []) if j != i]

@@ -48,7 +48,7 @@ from chronoqa.generate.kg.sql import (
     overlap_keys_by_sql,
 )
 from chronoqa.generate.kg.sql.plausible import TypeRules
-from chronoqa.generate.kg.templates import Renderer, answer_label, namesakes, shared_short_labels
+from chronoqa.generate.kg.templates import Renderer, answer_label, namesake_labels, namesakes, shared_short_labels
 from chronoqa.generate.result import manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import (
@@ -405,6 +405,7 @@ def prepare_drafting(s: BuildState) -> None:
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
+        careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career),
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
         modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
         bridges=bridges, static_removed=static_removed,
@@ -412,10 +413,11 @@ def prepare_drafting(s: BuildState) -> None:
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
         s.ctx.pool_removed = narrow_pool(s.ctx.bridges, idx, pool)
     labels = [s.label(e) for e in idx.ent_names]
-    shared, twins = shared_short_labels(labels), namesakes(labels)
+    shared, twins, keep = shared_short_labels(labels), namesakes(labels), namesake_labels(labels)
     s.renderer = Renderer(
-        idx, s.phr, s.label, s.granularity, shared_short=shared, generic=frozenset(s.fallback), namesakes=twins
-    )
+        idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
+        namesakes=twins,
+    )  # fmt: skip
 
 
 def bridges_of(s: BuildState) -> Bridges | None:

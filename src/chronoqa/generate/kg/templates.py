@@ -41,6 +41,7 @@ __all__ = [
     "graph_walk",
     "label_clashes",
     "label_twins",
+    "namesake_labels",
     "namesakes",
     "relational_heads",
     "render",
@@ -52,6 +53,7 @@ __all__ = [
 
 _PREPOSITIONS = "(?:of|by|for|to|at|in|on|with|from|into|over|under)"
 _DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
+_NUMBER = re.compile(r"\d")
 _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
 # a relational noun whose slot ends it: "the capital of {o}", "the place governed by {o}"
 _REL_NOUN = re.compile(r"\bthe\s+[^{}]*?\b(?:of|by|containing|within|contained|with)\s*$")
@@ -118,6 +120,8 @@ class Renderer:
     keep_full: frozenset[int] = field(default_factory=frozenset)  # entities that keep their disambiguator
     # short labels (case-folded) that two entities of the graph share: an answer keeps its disambiguator
     shared_short: frozenset[str] = field(default_factory=frozenset)
+    # full labels (case-folded) whose disambiguator names a namesake (:func:`namesake_labels`): always kept
+    keep_labels: frozenset[str] = field(default_factory=frozenset)
     generic: frozenset[str] = field(default_factory=frozenset)  # relation ids worded by the generic fallback
     # entity -> the other entities of the graph whose case-folded full label is its own (:func:`namesakes`);
     # an entity that shares its label with none is not a key
@@ -126,7 +130,8 @@ class Renderer:
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
         label = self.labels(self.index.ent_names[e])
-        return definite(label if e in self.keep_full else short_label(label))
+        keep = e in self.keep_full or label.casefold() in self.keep_labels
+        return definite(label if keep else short_label(label))
 
     def rel(self, r: int) -> RelationPhrases:
         """Phrases of an interned relation."""
@@ -345,6 +350,28 @@ def namesakes(labels: Sequence[str]) -> dict[int, frozenset[int]]:
     return out
 
 
+def namesake_labels(labels: Sequence[str]) -> frozenset[str]:
+    """The labels (case-folded) whose disambiguator names a namesake, so a question keeps it.
+
+    A disambiguator may be dropped only where nothing hints at another bearer of the short name: it stays where
+    two labels of the graph share the short label (:func:`shared_short_labels`), where it holds a number (a year:
+    ``Liberal Party (1922)``, a short-lived party beside later Liberal parties) or where it is itself the short
+    label of an entity of the graph (a place: ``Liberal Party (Australia)``). "the Liberal Party (1922)" then
+    reads unambiguously; a question whose answer would need it is not asked (``answer needs its disambiguator``).
+    """
+    shorts = {short_label(label).casefold() for label in labels}
+    shared = shared_short_labels(labels)
+    out = set()
+    for label in labels:
+        m = _DISAMBIGUATOR.search(label)
+        if m is None:
+            continue
+        inner = m.group(0).strip()[1:-1].strip().casefold()
+        if short_label(label).casefold() in shared or _NUMBER.search(inner) or inner in shorts:
+            out.add(label.casefold())
+    return frozenset(out)
+
+
 def shared_short_labels(labels: Sequence[str]) -> frozenset[str]:
     """The short labels (case-folded, :func:`short_label`) that two or more of ``labels`` share."""
     seen: dict[str, int] = {}
@@ -358,11 +385,12 @@ def answer_label(rd: Renderer, d: Draft, e: int) -> str:
     """An entity answer as a question states it: its label without the disambiguator, unless that clashes.
 
     "John Heard (actor)" reads "John Heard" (the answer id keeps it), unless another entity of the draft or of
-    the graph then reads the same.
+    the graph then reads the same, or its disambiguator names a namesake (:func:`namesake_labels`).
     """
     label = rd.labels(rd.index.ent_names[e])
     short = short_label(label)
-    return label if short.casefold() in rd.shared_short or e in label_clashes(rd, d) else short
+    keep = short.casefold() in rd.shared_short or label.casefold() in rd.namesakes or e in label_clashes(rd, d)
+    return label if keep else short
 
 
 def render(rd: Renderer, d: Draft, templates: Sequence[Template], rng: random.Random) -> tuple[str, str]:

@@ -162,6 +162,7 @@ class GenContext:
     seed_multi: Sequence[tuple[int, bool]] | None = None  # seeds whose (anchor, relation) has several values over time
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
+    careers: frozenset[int] = frozenset()  # relations whose spells read as one career (phrase table ``career``)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
     modelling: Modelling | None = None  # circular chains, status at founding (generate.kg.modelling); None: no rule
     bridges: Bridges | None = None  # declared bridges and hub entities (generate.kg.bridges); None: no rule

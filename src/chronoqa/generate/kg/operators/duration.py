@@ -42,7 +42,7 @@ from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact, Question
 from chronoqa.time import Duration, Granularity
 
-__all__ = ["OPERATOR", "draft", "gold_closed_spell", "spell_lengths", "time_refs"]
+__all__ = ["OPERATOR", "career_gap", "draft", "gold_closed_spell", "spell_lengths", "time_refs"]
 
 
 def spell_lengths(idx: GraphIndex, e: int, r: int, forward: bool) -> set[int]:
@@ -52,6 +52,23 @@ def spell_lengths(idx: GraphIndex, e: int, r: int, forward: bool) -> set[int]:
         known = x[Col.ASU] != NONE and x[Col.AEU] != NONE
         out.add(x[Col.AEU] - x[Col.ASU] if known else NONE)
     return out
+
+
+def career_gap(idx: GraphIndex, fid: int, s: int, r: int, su: int, eu: int) -> bool:
+    """The subject's record of a career relation has a gap beside the spell ``su``-``eu`` of fact ``fid``.
+
+    Another spell of ``(s, r)`` ends before ``su - 1`` (starts after ``eu + 1``) and no other spell may hold in
+    ``su - 1`` (``eu + 1``): the graph lacks what the subject did in between, which may be this employer too
+    (Evans-Pritchard: the London School of Economics to 1930, then Oxford 1946-1970 only; he was at Oxford from 1935).
+    """
+    others = [x for x in idx.group(s, r, True) if x[Col.FID] != fid]
+
+    def held(t: int) -> bool:
+        return any(x[Col.APLO] <= t <= x[Col.APHI] for x in others)
+
+    before = any(x[Col.AEU] != NONE and x[Col.AEU] < su - 1 for x in others) and not held(su - 1)
+    after = any(x[Col.ASU] != NONE and x[Col.ASU] > eu + 1 for x in others) and not held(eu + 1)
+    return before or after
 
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
@@ -65,6 +82,9 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     su, eu = row[Col.SU], row[Col.EU]
     if idx.rel_event[r] or su == NONE or eu == NONE or eu - su < 1 or idx.per_term(r):
         return None  # an event, an open or unknown end, a spell within one unit, or one term of a tenure
+    if r in ctx.careers and career_gap(idx, fid, row[Col.S], r, su, eu):
+        ctx.miss = "gap in a career record"
+        return None  # the spell may be the last part of a longer one the graph leaves out
     if not askable_at(ctx, row, su):
         return None
     n = eu - su
