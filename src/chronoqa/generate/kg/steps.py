@@ -324,7 +324,7 @@ def resolve_cardinality(
 def run_engine(s: BuildState) -> None:
     """The graph index, implausible dates, cardinality, overlap groups and chain candidates, in one engine session."""
     cfg, as_of = s.cfg, s.cfg.as_of_point
-    with engine_session(cfg.engine) as engine:  # one Spark session for every SQL run of the build
+    with engine_session(cfg.engine, cfg.engine_memory) as engine:  # one Spark session for every SQL run of the build
         idx = build_index(
             engine, s.facts, s.is_event, s.granularity, as_of, s.open_end, s.bad_years, symmetric=s.symmetric
         )
