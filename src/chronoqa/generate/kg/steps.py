@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from chronoqa._gc import return_freed_memory
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.bridges import Bridges, narrow_pool, narrow_static_into
@@ -345,6 +346,8 @@ def run_engine(s: BuildState) -> None:
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
     s.idx = idx
+    del multi
+    return_freed_memory()  # the runs' results, read into arrays, are gone: their pages not under the drafting's peak
 
 
 # -- check_labels ----------------------------------------------------------------------------------------
