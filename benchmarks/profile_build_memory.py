@@ -2,9 +2,12 @@
 
 A thread samples the process's resident memory every 50 ms and files it under the step running: the build's
 steps (``chronoqa.generate.kg.build.STEPS``) and, within ``run_engine``, the SQL step DuckDB runs (named when it
-is rendered, so a step's figure includes fetching the one before it). DuckDB's own memory is in the figure
-(``tracemalloc`` would miss it). Run: ``python benchmarks/profile_build_memory.py 3000000 [--memory-limit 1GB]``;
-it prints JSON (build CPU seconds, the peak, the peak per step in build order).
+is rendered, so a step's figure includes fetching the one before it, and ``run_engine`` alone loading the first
+run's inputs). DuckDB's own memory is in the figure (``tracemalloc`` would miss it). The synthetic graph is put
+in canonical order and its input order dropped before the build, as the CLI and ``bench_build_kg.py`` do. Run:
+``python benchmarks/profile_build_memory.py 3000000 [--memory-limit 1GB]`` (before/after: run it with
+``PYTHONPATH`` naming each ``src``); it prints JSON (build CPU seconds, the peak, the peak per step in build
+order).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any
 from _proc import peak_mb, rss_mb
 
 
-def _profile(n_facts: int) -> dict[str, Any]:
+def _profile(n_facts: int, memory_limit: str | None) -> dict[str, Any]:
     import chronoqa.generate.kg.build as build_module
     import chronoqa.generate.kg.sql.engines as engines
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
@@ -53,15 +56,17 @@ def _profile(n_facts: int) -> dict[str, Any]:
     engines.render = render_named
     threading.Thread(target=sample, daemon=True).start()
     graph = generate(SyntheticConfig.mixed(n_facts)).to_graph(f"synthetic{n_facts}")
-    cfg = KGBuildConfig(n_questions=2000, generic_phrases=True)
+    limit = {"engine_memory": memory_limit} if memory_limit else {}
+    cfg = KGBuildConfig(n_questions=2000, generic_phrases=True, **limit)
     label[:] = ["canonical_graph"]
     cpu0 = time.process_time()
-    build = build_kg_benchmark(canonical_graph(graph, cfg.seed), cfg)
+    graph = canonical_graph(graph, cfg.seed)  # the input order dropped, as the CLI and bench_build_kg.py do
+    build = build_kg_benchmark(graph, cfg)
     cpu = time.process_time() - cpu0
     done.set()
     return {
         "facts": n_facts,
-        "memory_limit": engines.MEMORY_LIMIT,
+        "memory_limit": getattr(cfg, "engine_memory", None) or engines.MEMORY_LIMIT,
         "questions": build.manifest["counts"]["questions"],
         "build_cpu_s": round(cpu, 1),
         "peak_mb": round(peak_mb(), 1),
@@ -72,14 +77,9 @@ def _profile(n_facts: int) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("facts", type=int)
-    ap.add_argument("--memory-limit", help="DuckDB's memory limit (default: the build's, engines.MEMORY_LIMIT)")
+    ap.add_argument("--memory-limit", help="DuckDB's (KGBuildConfig.engine_memory; default: engines.MEMORY_LIMIT)")
     args = ap.parse_args()
-    if args.memory_limit:
-        import chronoqa.generate.kg.sql.engines as engines
-
-        engines.MEMORY_LIMIT = args.memory_limit
-        engines.DuckDBEngine.__init__.__defaults__ = (None, args.memory_limit)
-    print(json.dumps(_profile(args.facts), indent=1))
+    print(json.dumps(_profile(args.facts, args.memory_limit), indent=1))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,17 @@ import pytest
 
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col
-from chronoqa.generate.kg.sql import STEPS, DuckDBEngine, build_index, check_subset, render, sql_params
+from chronoqa.generate.kg.sql import (
+    STEPS,
+    DuckDBEngine,
+    build_index,
+    check_subset,
+    engines,
+    render,
+    sql_engine,
+    sql_params,
+)
+from chronoqa.generate.kg.sql.candidates import adjacency_table
 from chronoqa.generate.kg.sql.plausible import PLAUSIBLE_STEPS, implausible_by_sql
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, TimePoint
@@ -86,6 +96,39 @@ def test_columns_with_codes_out_of_first_appearance_order() -> None:
     assert list(shuffled) == facts
     args = build_args(facts)
     assert index_differences(build_index("duckdb", **{**args, "facts": shuffled}), reference_index(**args)) == []
+
+
+def test_inputs_made_in_small_batches_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every input made a batch at a time (the facts, pfacts, adj, cfacts) cut into batches of 3 rows: the index
+    # and the implausible dates still equal the Python references (no row lost or doubled at a batch boundary)
+    monkeypatch.setattr(engines, "BATCH_ROWS", 3)
+    for granularity in ("year", "day"):
+        args = build_args(hand_facts(), granularity, "unknown")
+        assert index_differences(build_index("duckdb", **args), reference_index(**args)) == []
+    test_implausible_rules_equal_python_on_random_graphs()
+
+
+def test_adjacency_input_holds_the_index_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engines, "BATCH_ROWS", 5)  # a batch that straddles the outgoing/incoming boundary
+    idx = build_index("duckdb", **build_args(hand_facts()))
+    got = adjacency_table(idx, ("r", Col.R), ("plo", Col.PLO)).read_all().to_pylist()
+    want = [
+        {"dir": d, "key": int(k), "other": row[Col.OTHER], "r": row[Col.AR], "plo": row[Col.APLO]}
+        for d, keys, rows in ((0, idx.out_keys, idx.out_rows), (1, idx.in_keys, idx.in_rows))
+        for k, row in zip(keys.tolist(), rows.tolist(), strict=True)
+    ]
+    assert got == want
+    assert len(idx.out_keys) % 5 and len(idx.in_keys) > 5  # one batch holds rows of both directions
+
+
+def test_engine_memory_is_a_size_and_not_in_the_manifest() -> None:
+    from chronoqa.generate.kg import KGBuildConfig
+
+    assert KGBuildConfig(engine_memory="64MB").to_dict() == KGBuildConfig().to_dict()
+    with pytest.raises(ValueError, match="engine_memory"):
+        KGBuildConfig(engine_memory="lots")
+    runner = sql_engine("duckdb", "64MB")
+    assert isinstance(runner, DuckDBEngine) and runner.memory_limit == "64MB"
 
 
 def test_unknown_engine_names_the_known_ones() -> None:

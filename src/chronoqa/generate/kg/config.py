@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -17,6 +18,8 @@ __all__ = ["DEFAULT_AS_OF", "ENGINES", "OPERATORS", "KGBuildConfig"]
 OPERATORS = tuple(REGISTRY)
 #: Providers of the graph index (``KGBuildConfig.engine``; see :func:`chronoqa.generate.kg.sql.build_index`).
 ENGINES = ("duckdb", "spark")
+#: A DuckDB size (``KGBuildConfig.engine_memory``): a number and a unit.
+_SIZE = re.compile(r"\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)", re.IGNORECASE)
 DEFAULT_AS_OF = "2026-01-01"
 
 
@@ -66,6 +69,11 @@ class KGBuildConfig:
             (the same SQL on Apache Spark, ``chronoqa[spark]``). Both give the same results, so the release is
             byte-identical across engines; the engine is therefore left out of :meth:`to_dict` (and of the
             manifest) on purpose.
+        engine_memory: DuckDB's memory limit in the build (a DuckDB size such as ``"512MB"`` or ``"2GB"``);
+            ``None`` takes :data:`chronoqa.generate.kg.sql.engines.MEMORY_LIMIT`. Past it DuckDB spills its
+            tables, sorts and hash tables to a temporary folder: a larger limit spends memory to save disk
+            traffic, never changes a result, and is left out of :meth:`to_dict` like ``engine``. The build's own
+            arrays (the facts and the index) come on top of it. Unused by the Spark engine (``spark.*`` settings).
 
     """
 
@@ -93,6 +101,7 @@ class KGBuildConfig:
     max_answer_share: float = 0.02
     max_quota_growth: float = 2.0
     engine: str = "duckdb"
+    engine_memory: str | None = None
 
     def __post_init__(self) -> None:
         if self.not_years is not None:
@@ -104,6 +113,8 @@ class KGBuildConfig:
             raise ValueError("operators must name at least one operator")
         if self.engine not in ENGINES:
             raise UnknownNameError("index engine", self.engine, ENGINES)
+        if self.engine_memory is not None and not _SIZE.fullmatch(self.engine_memory.strip()):
+            raise ValueError(f"engine_memory must be a size such as '512MB' or '2GB', got {self.engine_memory!r}")
         if self.open_end is not None and self.open_end not in OPEN_END_READINGS:
             raise UnknownNameError("open_end reading", self.open_end, OPEN_END_READINGS)
         if self.n_questions < 0:
@@ -148,9 +159,9 @@ class KGBuildConfig:
         return tp
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (recorded in the manifest), without ``engine`` (it does not change the release)."""
+        """JSON-ready form (recorded in the manifest), without ``engine`` and ``engine_memory`` (same release)."""
         d = asdict(self)
-        del d["engine"]
+        del d["engine"], d["engine_memory"]
         d["operators"] = list(self.operators)
         d["split_ratios"] = list(self.split_ratios)
         d["hop_weights"] = list(self.hop_weights)

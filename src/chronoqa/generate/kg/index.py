@@ -336,23 +336,22 @@ class GraphIndex:
         single spell of such a relation may be one term of several: its length is not asked.
         """
         if self._per_term is None:
-            t = self.table  # the five columns read, one at a time: never a copy of whole rows
+            t = self.table  # the five columns read, one at a time, as they are (int32): never a copy of whole rows
             state = ~np.asarray(self.rel_event, dtype=bool)[t[:, Col.R]]
             rows = np.flatnonzero(state & ~self.ignored_mask & (t[:, Col.SU] != NONE))
-            s_, r_, o_ = (t[rows, c].astype(np.int64) for c in (Col.S, Col.R, Col.O))
-            su, eu = (t[rows, c].astype(np.int64) for c in (Col.SU, Col.EU))
-            order = np.lexsort((su, o_, r_, s_))
-            s_, r_, o_, su, eu = s_[order], r_[order], o_[order], su[order], eu[order]
+            rows = rows[np.lexsort(tuple(t[rows, c] for c in (Col.SU, Col.O, Col.R, Col.S)))]
+            s_, r_, o_, su, eu = (t[rows, c] for c in (Col.S, Col.R, Col.O, Col.SU, Col.EU))
+            del rows
             same = (s_[:-1] == s_[1:]) & (r_[:-1] == r_[1:]) & (o_[:-1] == o_[1:])
-            gap = su[1:] - eu[:-1]
+            gap = su[1:].astype(np.int64) - eu[:-1]  # int64: an end NONE would wrap in int32 (it is masked)
             adjacent = same & (eu[:-1] != NONE) & (gap >= 0) & (gap <= 1)
-            first = np.ones(len(rows), dtype=bool)
+            del gap, su, eu
+            first = np.ones(len(s_), dtype=bool)
             first[1:] = ~same  # one row per triple
-            split = np.zeros(len(rows), dtype=np.int64)  # the triple's first row marks a split triple
-            starts = np.cumsum(first) - 1
-            np.maximum.at(split, np.flatnonzero(first)[starts[1:][adjacent]], 1)
+            triple = np.cumsum(first, dtype=np.int32) - 1  # each row's triple
+            split = np.unique(triple[1:][adjacent])  # the triples holding a spell that touches another
             triples = np.bincount(r_[first], minlength=self.n_rel)
-            n_split = np.bincount(r_, weights=split, minlength=self.n_rel)
+            n_split = np.bincount(r_[np.flatnonzero(first)[split]], minlength=self.n_rel)
             self._per_term = (n_split >= PER_TERM_MIN) & (n_split >= PER_TERM_SHARE * triples)
         return bool(self._per_term[relation])
 

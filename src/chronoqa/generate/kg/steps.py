@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from chronoqa._gc import return_freed_memory
 from chronoqa.artifacts.release import IMPLAUSIBLE_FILE, FunctionalFlags
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.bridges import Bridges, narrow_pool, narrow_static_into
@@ -324,7 +325,7 @@ def resolve_cardinality(
 def run_engine(s: BuildState) -> None:
     """The graph index, implausible dates, cardinality, overlap groups and chain candidates, in one engine session."""
     cfg, as_of = s.cfg, s.cfg.as_of_point
-    with engine_session(cfg.engine) as engine:  # one Spark session for every SQL run of the build
+    with engine_session(cfg.engine, cfg.engine_memory) as engine:  # one Spark session for every SQL run of the build
         idx = build_index(
             engine, s.facts, s.is_event, s.granularity, as_of, s.open_end, s.bad_years, symmetric=s.symmetric
         )
@@ -345,6 +346,8 @@ def run_engine(s: BuildState) -> None:
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
     s.idx = idx
+    del multi
+    return_freed_memory()  # the runs' results, read into arrays, are gone: their pages not under the drafting's peak
 
 
 # -- check_labels ----------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ import pyarrow as pa
 from chronoqa.generate.kg.candidates import Candidates
 from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators import SeedList
-from chronoqa.generate.kg.sql.engines import SqlEngine
+from chronoqa.generate.kg.sql.engines import Input, SqlEngine, batches_of
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
@@ -89,20 +89,22 @@ CANDIDATE_STEPS: tuple[Step, ...] = (
 )
 
 
-def candidate_tables(idx: GraphIndex, multi: pa.Table | None = None) -> dict[str, pa.Table]:
+def candidate_tables(idx: GraphIndex, multi: pa.Table | None = None) -> dict[str, Input]:
     """The ``cfacts``, ``crels`` and ``adj`` input tables of the steps, from the index's arrays.
 
-    Given the ``multi`` groups (the output of :data:`GROUP_STEPS` run before), ``multi`` stands for ``adj``.
+    ``cfacts`` and ``adj`` are made a batch at a time as the engine reads them. Given the ``multi`` groups (the
+    output of :data:`GROUP_STEPS` run before), ``multi`` stands for ``adj``.
     """
     tab = idx.table
-    cfacts = pa.table(
-        {
-            "pos": pa.array(np.arange(len(tab), dtype=np.int64)),
-            **{name: pa.array(np.ascontiguousarray(tab[:, c])) for name, c in
-               (("s", Col.S), ("r", Col.R), ("o", Col.O), ("clo", Col.CLO), ("chi", Col.CHI), ("su", Col.SU))},
-            "ignored": pa.array(np.asarray(idx.ignored_mask, dtype=bool)),
+    picked = (("s", Col.S), ("r", Col.R), ("o", Col.O), ("clo", Col.CLO), ("chi", Col.CHI), ("su", Col.SU))
+
+    def fact_batch(a: int, b: int) -> dict[str, np.ndarray]:
+        return {
+            "pos": np.arange(a, b, dtype=np.int64),
+            **{name: np.ascontiguousarray(tab[a:b, c]) for name, c in picked},
+            "ignored": np.asarray(idx.ignored_mask[a:b], dtype=bool),
         }
-    )  # fmt: skip
+
     n = len(idx.rel_names)
     crels = pa.table(
         {
@@ -113,25 +115,34 @@ def candidate_tables(idx: GraphIndex, multi: pa.Table | None = None) -> dict[str
         }
     )
     given = {"adj": adjacency_table(idx, ("r", Col.R))} if multi is None else {"multi": multi}
-    return {"cfacts": cfacts, "crels": crels, **given}
+    return {"cfacts": batches_of(len(tab), fact_batch), "crels": crels, **given}
 
 
-def adjacency_table(idx: GraphIndex, *columns: tuple[str, int]) -> pa.Table:
-    """The ``adj`` input table: the index's adjacency rows, outgoing (``dir`` 0) then incoming (``dir`` 1).
+def adjacency_table(idx: GraphIndex, *columns: tuple[str, int]) -> pa.RecordBatchReader:
+    """The ``adj`` input: the index's adjacency rows, outgoing (``dir`` 0) then incoming (``dir`` 1).
 
     Each row has its key and other end, and each ``(name, Col)`` of ``columns`` read from its fact (the
-    groups steps read ``("r", Col.R)``).
+    groups steps read ``("r", Col.R)``). Made a batch at a time as the engine reads it: the rows are gathered
+    from the index's arrays, never whole beside them.
     """
-    n_out, n_in = len(idx.out_keys), len(idx.in_keys)
-    fids = np.concatenate([idx.out_fids, idx.in_fids])
-    table = {
-        "dir": pa.array(np.repeat(np.array([0, 1], dtype=np.int32), [n_out, n_in])),
-        "key": pa.array(np.concatenate([idx.out_keys, idx.in_keys]).astype(np.int64)),
-        "other": pa.array(np.concatenate([idx.other_at(True), idx.other_at(False)]).astype(np.int32)),
-    }
-    for name, col in columns:
-        table[name] = pa.array(np.ascontiguousarray(idx.table[fids, col], dtype=np.int32))
-    return pa.table(table)
+    n_out = len(idx.out_keys)
+
+    def part(forward: bool, a: int, b: int) -> dict[str, np.ndarray]:
+        keys, fids = (idx.out_keys, idx.out_fids) if forward else (idx.in_keys, idx.in_fids)
+        return {
+            "dir": np.full(b - a, 0 if forward else 1, dtype=np.int32),
+            "key": keys[a:b].astype(np.int64),
+            "other": idx.other_at(forward, slice(a, b)).astype(np.int32),
+            **{name: idx.table[fids[a:b], col].astype(np.int32) for name, col in columns},
+        }
+
+    def rows(a: int, b: int) -> dict[str, np.ndarray]:
+        parts = [part(True, a, min(b, n_out))] if a < n_out or b == 0 else []
+        if b > n_out:
+            parts.append(part(False, max(a, n_out) - n_out, b - n_out))
+        return parts[0] if len(parts) == 1 else {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    return batches_of(n_out + len(idx.in_keys), rows)
 
 
 def _np(table: pa.Table, column: str, dtype: type) -> np.ndarray:

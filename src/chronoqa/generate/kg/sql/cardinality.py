@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from chronoqa.generate.kg.index import Col, GraphIndex
 from chronoqa.generate.kg.sql.candidates import GROUP_STEPS, adjacency_table
-from chronoqa.generate.kg.sql.engines import SqlEngine
+from chronoqa.generate.kg.sql.engines import Input, SqlEngine
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
@@ -92,7 +92,7 @@ def cardinality_steps(window: int = 20) -> tuple[Step, ...]:
 CARDINALITY_STEPS: tuple[Step, ...] = cardinality_steps()
 
 
-def cardinality_tables(idx: GraphIndex) -> dict[str, pa.Table]:
+def cardinality_tables(idx: GraphIndex) -> dict[str, Input]:
     """The ``adj`` input table of the steps, from the index's arrays."""
     return {"adj": adjacency_table(idx, ("r", Col.R), ("plo", Col.PLO), ("phi", Col.PHI))}
 

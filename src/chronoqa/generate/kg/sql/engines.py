@@ -3,10 +3,13 @@
 Both run the same :data:`~chronoqa.generate.kg.sql.queries.STEPS`, rendered for their dialect by sqlglot, and
 return each output step's result as an Arrow table in the step's total order (an intermediate step's result
 stays in the engine), or hand it batch by batch, in that order, to a *sink* the caller gives for it (a large
-result then never stands whole in memory: the index fills its arrays from the batches). DuckDB reads the
-inputs straight from Arrow and keeps intermediate results as temporary tables (spilled to a temporary folder
-past its memory limit); Spark reads the inputs from Parquet files in a folder (local, or a cluster's object
-storage: ``work_dir``) and writes every step's result there as Parquet, the outputs read back with pyarrow.
+result then never stands whole in memory: the index fills its arrays from the batches). An input is an Arrow
+table, or batches made one at a time (:func:`batches_of`: a large input made from the index's arrays then never
+stands whole in the caller's memory beside the engine's copy). DuckDB reads a table straight from Arrow, loads
+batches into a temporary table, and keeps intermediate results as temporary tables (all spilled to a temporary
+folder past its memory limit, and dropped after the last step that reads them); Spark reads the inputs from
+Parquet files in a folder (local, or a cluster's object storage: ``work_dir``) and writes every step's result
+there as Parquet, the outputs read back with pyarrow.
 """
 
 from __future__ import annotations
@@ -19,27 +22,32 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
 import pyarrow as pa
 
+from chronoqa._gc import return_freed_memory
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.sql.queries import Step, render
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["DuckDBEngine", "Sink", "SparkEngine", "SqlEngine", "in_order"]
+__all__ = ["DuckDBEngine", "Input", "Sink", "SparkEngine", "SqlEngine", "batches_of", "in_order"]
 
 #: Takes an output step's result batch by batch, in the step's total order.
 Sink = Callable[[pa.RecordBatch], None]
-#: Rows per batch handed to a sink.
+#: An input table of the steps: whole, or batches made one at a time (read once, by the engine).
+Input: TypeAlias = pa.Table | pa.RecordBatchReader
+#: Rows per batch handed to a sink, and per batch of an input made by :func:`batches_of`.
 BATCH_ROWS = 1 << 20
 
-#: DuckDB's memory limit in a build (past it DuckDB spills to disk). 256MB took 19% off the 3M build's peak but
-#: the 10M build failed under it (DuckDB out of memory): benchmarks/results/build_kg_memory.json.
-MEMORY_LIMIT = "1GB"
+#: DuckDB's memory limit unless the caller gives one (``KGBuildConfig.engine_memory``); past it DuckDB spills to a
+#: temporary folder. The large inputs are loaded into DuckDB batch by batch (:func:`batches_of`), so every table,
+#: sort and hash table of the SQL steps lives under this limit and the build's peak is its own arrays plus this,
+#: whatever the graph's size (docs/scale.md: "Memory").
+MEMORY_LIMIT = "256MB"
 #: Spark settings of every session the engine builds: integer overflow is an error (ANSI), times in UTC.
 SPARK_CONF: Mapping[str, str] = {
     "spark.sql.ansi.enabled": "true",
@@ -56,6 +64,29 @@ SPARK_LOCAL_CONF: Mapping[str, str] = {
 }
 
 
+def batches_of(
+    n: int, columns: Callable[[int, int], Mapping[str, np.ndarray | pa.Array]], rows: int | None = None
+) -> pa.RecordBatchReader:
+    """An input of ``n`` rows made ``rows`` at a time (default :data:`BATCH_ROWS`), read once by the engine.
+
+    ``columns(a, b)`` gives the columns of rows ``[a, b)``. Each batch is made when the engine reads it and
+    dropped once read, so the caller holds one batch, not the whole input (the engine keeps its own copy,
+    within its memory limit).
+    """
+
+    def batch(a: int, b: int) -> pa.RecordBatch:
+        made = columns(a, b)
+        return pa.RecordBatch.from_pydict({k: v if isinstance(v, pa.Array) else pa.array(v) for k, v in made.items()})
+
+    step = rows or BATCH_ROWS
+
+    def made() -> Iterator[pa.RecordBatch]:
+        for a in range(0, n, step):
+            yield batch(a, min(a + step, n))
+
+    return pa.RecordBatchReader.from_batches(batch(0, 0).schema, made())
+
+
 class SqlEngine(Protocol):
     """What runs the SQL steps: inputs by table name in, every output step's result by name out."""
 
@@ -63,7 +94,7 @@ class SqlEngine(Protocol):
 
     def run(
         self,
-        inputs: Mapping[str, pa.Table],
+        inputs: Mapping[str, Input],
         steps: Sequence[Step],
         params: Mapping[str, int],
         sinks: Mapping[str, Sink] | None = None,
@@ -116,9 +147,9 @@ class DuckDBEngine:
     """Runs the steps in an in-memory DuckDB connection (opened and closed by :meth:`run`).
 
     ``threads`` defaults to DuckDB's (every core); ``memory_limit`` (a DuckDB size) to :data:`MEMORY_LIMIT`: past
-    it DuckDB spills its sorts, hash tables and intermediate tables to a temporary folder removed after the run,
-    so the build's peak stays near the arrays it keeps. An intermediate table is dropped after the last step
-    that reads it.
+    it DuckDB spills its sorts, hash tables, loaded inputs and intermediate tables to a temporary folder removed
+    after the run, so the build's peak stays near the arrays it keeps. A loaded input or intermediate table is
+    dropped after the last step that reads it.
     """
 
     name = "duckdb"
@@ -129,14 +160,15 @@ class DuckDBEngine:
 
     def run(
         self,
-        inputs: Mapping[str, pa.Table],
+        inputs: Mapping[str, Input],
         steps: Sequence[Step],
         params: Mapping[str, int],
         sinks: Mapping[str, Sink] | None = None,
     ) -> dict[str, pa.Table]:
         """Run ``steps`` over the Arrow ``inputs``; the output steps' results come back as Arrow tables.
 
-        A result going to a sink is streamed from DuckDB batch by batch (its sort spills past the memory limit).
+        An input given as batches is loaded into a temporary table (dropped after the last step that reads it). A
+        result going to a sink is streamed from DuckDB batch by batch (its sort spills past the memory limit).
         """
         import duckdb
 
@@ -148,8 +180,7 @@ class DuckDBEngine:
                 if self.memory_limit:
                     con.execute("SET memory_limit = ?", [self.memory_limit])
                 con.execute("SET preserve_insertion_order = false")  # outputs are ordered by ORDER BY alone
-                for name, table in inputs.items():
-                    con.register(name, table)
+                loaded = [name for name, table in inputs.items() if _load(con, name, table)]
                 out: dict[str, pa.Table] = {}
                 for i, step in enumerate(steps):
                     sql = render(step, "duckdb", params)
@@ -160,16 +191,28 @@ class DuckDBEngine:
                     else:
                         out[step.name] = in_order(con.sql(sql).to_arrow_table(), step)
                         con.register(step.name, out[step.name])
-                    for done in _last_read(steps, i):
+                    for done in _last_read(steps, i, loaded):
                         con.execute(f"DROP TABLE {done}")
                 return out
             finally:
                 con.close()
+                return_freed_memory()  # the batches' and DuckDB's freed pages, not kept under the later steps' peak
 
 
-def _last_read(steps: Sequence[Step], i: int) -> list[str]:
-    """The intermediate tables step ``i`` is the last to read (dropped after it)."""
-    names = [s.name for s in steps[: i + 1] if not s.output]
+def _load(con: Any, name: str, table: Input) -> bool:
+    """Make ``table`` readable as ``name``: a table registered as it is (False), batches loaded one by one (True)."""
+    if isinstance(table, pa.Table):
+        con.register(name, table)
+        return False
+    con.register(f"{name}_batches", table)
+    con.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM {name}_batches")
+    con.unregister(f"{name}_batches")
+    return True
+
+
+def _last_read(steps: Sequence[Step], i: int, loaded: Sequence[str] = ()) -> list[str]:
+    """The tables (intermediate results, ``loaded`` inputs) step ``i`` is the last to read (dropped after it)."""
+    names = [*loaded, *(s.name for s in steps[: i + 1] if not s.output)]
     return [n for n in names if _reads(steps[i], n) and not any(_reads(s, n) for s in steps[i + 1 :])]
 
 
@@ -257,14 +300,12 @@ class SparkEngine:
 
     def run(
         self,
-        inputs: Mapping[str, pa.Table],
+        inputs: Mapping[str, Input],
         steps: Sequence[Step],
         params: Mapping[str, int],
         sinks: Mapping[str, Sink] | None = None,
     ) -> dict[str, pa.Table]:
         """Write ``inputs`` as Parquet, run ``steps`` (each written as Parquet), read the results back as Arrow."""
-        import pyarrow.parquet as pq
-
         if self._session is None:  # not entered: a session for this run only
             with self:
                 return self.run(inputs, steps, params, sinks)
@@ -276,9 +317,10 @@ class SparkEngine:
                 path = f"{folder}/in/{name}"
                 if local:
                     os.makedirs(path, exist_ok=True)
-                    pq.write_table(table, f"{path}/part-00000.parquet")
+                    _write_parquet(table, f"{path}/part-00000.parquet")
                 else:  # object storage: let Spark write it
-                    spark.createDataFrame(table.to_pandas()).write.mode("overwrite").parquet(path)
+                    whole = table if isinstance(table, pa.Table) else table.read_all()
+                    spark.createDataFrame(whole.to_pandas()).write.mode("overwrite").parquet(path)
                 spark.read.parquet(path).createOrReplaceTempView(name)
             for step in steps:
                 path = f"{folder}/out/{step.name}"
@@ -293,6 +335,18 @@ class SparkEngine:
                 if step.name in (sinks or {}):  # read whole (and put in order), then handed on
                     _to_sink(iter(out.pop(step.name).to_batches(BATCH_ROWS)), step, (sinks or {})[step.name])
         return out
+
+
+def _write_parquet(table: Input, path: str) -> None:
+    """One input as one Parquet file: a table at once, batches as they are made (one row group each)."""
+    import pyarrow.parquet as pq
+
+    if isinstance(table, pa.Table):
+        pq.write_table(table, path)
+        return
+    with pq.ParquetWriter(path, table.schema) as writer:
+        for batch in table:
+            writer.write_batch(batch)
 
 
 def _read_parts(path: str) -> pa.Table:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -16,7 +17,7 @@ import pyarrow as pa
 from chronoqa.errors import ChronoqaError, UnknownNameError
 from chronoqa.generate.kg.config import ENGINES
 from chronoqa.generate.kg.index import NEG, NONE, POS, GraphIndex, key_dtype
-from chronoqa.generate.kg.sql.engines import DuckDBEngine, Sink, SparkEngine, SqlEngine
+from chronoqa.generate.kg.sql.engines import DuckDBEngine, Input, Sink, SparkEngine, SqlEngine, batches_of
 from chronoqa.generate.kg.sql.queries import STEPS
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import Granularity, TimePoint, unit_bounds
@@ -28,6 +29,7 @@ __all__ = [
     "engine_session",
     "fact_arrays",
     "fact_columns",
+    "fact_rows",
     "input_tables",
     "sql_engine",
     "sql_params",
@@ -49,10 +51,13 @@ def fact_columns(facts: Sequence[Fact]) -> FactColumns:
     return cols
 
 
-def fact_arrays(cols: FactColumns) -> dict[str, pa.Array]:
-    """The per-fact columns every SQL input table starts with: position, codes, known ends and their years."""
+def fact_arrays(cols: FactColumns, first: int = 0) -> dict[str, pa.Array]:
+    """The per-fact columns every SQL input table starts with: position, codes, known ends and their years.
+
+    ``cols`` may be rows ``first, first + 1, ...`` of the facts (:func:`fact_rows`): positions count from ``first``.
+    """
     return {
-        "pos": pa.array(np.arange(len(cols), dtype=np.int64)),
+        "pos": pa.array(np.arange(first, first + len(cols), dtype=np.int64)),
         "s": pa.array(np.asarray(cols.s, dtype=np.int32)),
         "r": pa.array(np.asarray(cols.r, dtype=np.int32)),
         "o": pa.array(np.asarray(cols.o, dtype=np.int32)),
@@ -61,6 +66,11 @@ def fact_arrays(cols: FactColumns) -> dict[str, pa.Array]:
         "has_end": pa.array(np.asarray(cols.has_end, dtype=bool)),
         "end_year": pa.array(np.asarray(cols.end_year, dtype=np.int32)),
     }
+
+
+def fact_rows(cols: FactColumns, a: int, b: int) -> FactColumns:
+    """Rows ``[a, b)`` of ``cols`` as views of its arrays (no copy), sharing the name tables."""
+    return FactColumns(cols.entities, cols.relations, **{f: getattr(cols, f)[a:b] for f in cols._array_fields()})
 
 
 def _bounds(cols: FactColumns, which: str, g: Granularity) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -101,14 +111,23 @@ def input_tables(
     granularity: Granularity,
     not_years: Mapping[str, Collection[int]] | None = None,
     symmetric: Collection[str] = (),
-) -> tuple[dict[str, pa.Table], FactColumns]:
-    """The ``facts``, ``relations`` and ``not_years`` tables of the SQL steps, and the columns they came from."""
+) -> tuple[dict[str, Input], FactColumns]:
+    """The ``facts``, ``relations`` and ``not_years`` tables of the SQL steps, and the columns they came from.
+
+    ``facts`` is made a batch at a time as the engine reads it (:func:`~chronoqa.generate.kg.sql.engines.batches_of`:
+    the unit bounds of a batch's rows, then dropped).
+    """
     cols = fact_columns(facts)
     g = Granularity.parse(granularity)
-    s_lo, s_hi, s_fine = _bounds(cols, "start", g)
-    e_lo, e_hi, e_fine = _bounds(cols, "end", g)
-    units = {"s_lo": s_lo, "s_hi": s_hi, "s_fine": s_fine, "e_lo": e_lo, "e_hi": e_hi, "e_fine": e_fine}
-    fact_table = pa.table({**fact_arrays(cols), **{k: pa.array(v) for k, v in units.items()}})
+
+    def fact_batch(a: int, b: int) -> dict[str, Any]:
+        part = fact_rows(cols, a, b)
+        s_lo, s_hi, s_fine = _bounds(part, "start", g)
+        e_lo, e_hi, e_fine = _bounds(part, "end", g)
+        units = {"s_lo": s_lo, "s_hi": s_hi, "s_fine": s_fine, "e_lo": e_lo, "e_hi": e_hi, "e_fine": e_fine}
+        return {**fact_arrays(part, a), **units}
+
+    fact_table = batches_of(len(cols), fact_batch)
     names = list(cols.relations)
     sym = set(symmetric)
     relations = pa.table(
@@ -215,15 +234,17 @@ class IndexArrays:
         return keys, fids
 
 
-def sql_engine(engine: str | SqlEngine) -> SqlEngine:
+def sql_engine(engine: str | SqlEngine, memory_limit: str | None = None) -> SqlEngine:
     """The executor an engine name stands for (``duckdb``, ``spark``), or ``engine`` itself when it is one.
+
+    ``memory_limit`` is DuckDB's (``None``: :data:`~chronoqa.generate.kg.sql.engines.MEMORY_LIMIT`).
 
     Raises:
         UnknownNameError: ``engine`` names no SQL engine.
 
     """
     if engine == "duckdb":
-        return DuckDBEngine()
+        return DuckDBEngine() if memory_limit is None else DuckDBEngine(memory_limit=memory_limit)
     if engine == "spark":
         return SparkEngine()
     if isinstance(engine, str):
@@ -232,13 +253,13 @@ def sql_engine(engine: str | SqlEngine) -> SqlEngine:
 
 
 @contextlib.contextmanager
-def engine_session(engine: str | SqlEngine) -> Iterator[SqlEngine]:
+def engine_session(engine: str | SqlEngine, memory_limit: str | None = None) -> Iterator[SqlEngine]:
     """One engine for the build's several SQL runs: a name resolved once, a Spark session entered once.
 
     :func:`build_index` and the other steps each build (and stop) a Spark session when given the name ``spark``;
-    inside ``with engine_session("spark") as engine`` they share one.
+    inside ``with engine_session("spark") as engine`` they share one. ``memory_limit`` as :func:`sql_engine`.
     """
-    runner = sql_engine(engine)
+    runner = sql_engine(engine, memory_limit)
     if isinstance(runner, SparkEngine):
         with runner:
             yield runner

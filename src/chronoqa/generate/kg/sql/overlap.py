@@ -38,11 +38,10 @@ value's runs are disjoint), and two values' merged runs intersect exactly when t
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 
 from chronoqa.generate.kg.index import Col, GraphIndex
 from chronoqa.generate.kg.sql.candidates import adjacency_table
-from chronoqa.generate.kg.sql.engines import SqlEngine
+from chronoqa.generate.kg.sql.engines import Input, SqlEngine
 from chronoqa.generate.kg.sql.index import sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 
@@ -113,7 +112,7 @@ OVERLAP_STEPS: tuple[Step, ...] = (
 )
 
 
-def overlap_tables(idx: GraphIndex) -> dict[str, pa.Table]:
+def overlap_tables(idx: GraphIndex) -> dict[str, Input]:
     """The ``vadj`` input table of the steps, from the index's arrays (as they stand: mark implausible facts first)."""
     return {"vadj": adjacency_table(idx, ("clo", Col.CLO), ("chi", Col.CHI))}
 

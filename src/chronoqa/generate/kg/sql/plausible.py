@@ -36,8 +36,8 @@ import pyarrow as pa
 
 from chronoqa.generate.kg.phrases import SIDES, EntityType, RelationPhrases
 from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS, unfit_labels
-from chronoqa.generate.kg.sql.engines import SqlEngine
-from chronoqa.generate.kg.sql.index import fact_arrays, fact_columns, sql_engine
+from chronoqa.generate.kg.sql.engines import Input, SqlEngine, batches_of
+from chronoqa.generate.kg.sql.index import fact_arrays, fact_columns, fact_rows, sql_engine
 from chronoqa.generate.kg.sql.queries import Step
 from chronoqa.records import Fact, FactColumns
 from chronoqa.time import TimePoint
@@ -270,12 +270,13 @@ _ROLES = {None: 0, "birth": 1, "death": 2}
 def plausible_tables(
     cols: FactColumns,
     phrases: Mapping[str, RelationPhrases],
-    ignored: Sequence[bool],
+    ignored: Sequence[bool] | np.ndarray,
     default_max_years: int,
     types: TypeRules | None = None,
-) -> dict[str, pa.Table]:
-    """The input tables (relations and entities by their codes in ``cols``)."""
-    pfacts = pa.table({**fact_arrays(cols), "ignored": pa.array(np.asarray(ignored, dtype=bool))})
+) -> dict[str, Input]:
+    """The input tables (relations and entities by their codes in ``cols``; ``pfacts`` made a batch at a time)."""
+    flags = np.asarray(ignored, dtype=bool)
+    pfacts = batches_of(len(cols), lambda a, b: {**fact_arrays(fact_rows(cols, a, b), a), "ignored": flags[a:b]})
     rels = [phrases.get(x) for x in cols.relations]
     prels = pa.table(
         {
@@ -344,7 +345,7 @@ def implausible_by_sql(
     engine: SqlEngine,
     facts: Sequence[Fact],
     phrases: Mapping[str, RelationPhrases],
-    ignored: Sequence[bool],
+    ignored: Sequence[bool] | np.ndarray,
     as_of: TimePoint,
     open_end: str,
     default_max_years: int,
@@ -375,7 +376,7 @@ def implausible_dates(
     Per fact position the index in :data:`REASONS` of its reason, or ``-1`` (int8).
     """
     found = implausible_by_sql(
-        sql_engine(engine), facts, phrases, np.asarray(ignored, dtype=bool).tolist(), as_of, open_end,
+        sql_engine(engine), facts, phrases, np.asarray(ignored, dtype=bool), as_of, open_end,
         default_max_years, types,
     )  # fmt: skip
     codes = np.full(len(facts), -1, dtype=np.int8)
