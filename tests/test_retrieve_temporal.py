@@ -16,6 +16,7 @@ from chronoqa.retrieve.graph import EntityLinker, GraphRetriever
 from chronoqa.retrieve.lexical import (
     BM25Index,
     TemporalBM25Retriever,
+    lexical_text,
     query_intervals,
     valid_within,
     validity_mask,
@@ -41,22 +42,54 @@ def test_query_intervals_prefers_the_shown_tag() -> None:
     assert query_intervals(RetrievalQuery("q", "Who led?")) == []
 
 
-def test_filter_keeps_only_facts_valid_at_the_question_time(tmp_path: Path) -> None:
+def test_filter_drops_a_subjects_versions_not_valid_at_the_question_time(tmp_path: Path) -> None:
     c = corpus(tmp_path)
     r = TemporalBM25Retriever(BM25Index(c), mode="filter")
-    # Chancellor facts: d09 Merkel 2005-11..2021-12, d10 Schröder 1998-10..2005-11, d11 Scholz 2021-12..open
+    # Messi's clubs: d00 Barcelona 2004..2021, d01 PSG 2021..2023, d02 Inter Miami 2023..open
+    (h,) = r.retrieve([RetrievalQuery("q", "Which club did Lionel Messi play for in 2022?")], 10)
+    got = ids(c, h)
+    assert got[0] == "d01" and "d00" not in got and "d02" not in got  # superseded by d01
+    # Ronaldo's (d03-d05) and Zidane's (d17) clubs: no version valid in 2022, so the time judges none of them
+    assert set(got) == {"d01", "d03", "d04", "d05", "d17"}
+    (h,) = r.retrieve([RetrievalQuery("q", "Which club did Lionel Messi play for", "2021")], 10)
+    assert {"d00", "d01"} <= set(ids(c, h)) and "d02" not in ids(c, h)  # both held in (part of) 2021
+    (h,) = r.retrieve([RetrievalQuery("q", "Which club did Lionel Messi play for", "2024")], 10)
+    assert "d02" in ids(c, h) and not {"d00", "d01"} & set(ids(c, h))  # open end: still valid
+    (h,) = r.retrieve([RetrievalQuery("q", "Which club did Lionel Messi play for between 2005 and 2010?")], 10)
+    assert "d00" in ids(c, h) and not {"d01", "d02"} & set(ids(c, h))
+    (h,) = r.retrieve([RetrievalQuery("q", "Which club did Lionel Messi play for?")], 10)  # no time: plain bm25
+    assert h == BM25Index(c).search("Which club did Lionel Messi play for?", 10)
+    # The chancellors are three subjects (person, position held, office): a time does not choose between
+    # different subjects' facts, so none is dropped
     (h,) = r.retrieve([RetrievalQuery("q", "Who was Chancellor of Germany in March 2000?")], 10)
-    assert ids(c, h) == ["d10"]
-    (h,) = r.retrieve([RetrievalQuery("q", "Who was Chancellor of Germany in 2005?")], 10)
-    assert sorted(ids(c, h)) == ["d09", "d10"]  # both held office in (part of) 2005
-    (h,) = r.retrieve([RetrievalQuery("q", "Who was Chancellor of Germany", "2022")], 10)
-    assert ids(c, h) == ["d11"]  # open end: still valid
-    (h,) = r.retrieve([RetrievalQuery("q", "Who was Chancellor of Germany between 1990 and 1999?")], 10)
-    assert ids(c, h) == ["d10"]
-    (h,) = r.retrieve([RetrievalQuery("q", "Who was Chancellor of Germany in 1950?")], 10)
-    assert h == []
-    (h,) = r.retrieve([RetrievalQuery("q", "Who was Chancellor of Germany?")], 10)  # no time: plain bm25
     assert sorted(ids(c, h)) == ["d09", "d10", "d11"]
+
+
+def test_filter_keeps_a_chains_hop_that_holds_at_another_time(tmp_path: Path) -> None:
+    """The time scoping a chain's bridge ("as of 1977") does not drop the chain's other hop, nor a static fact."""
+    facts = [  # (doc_id, text, subject, relation, object, start, end)
+        ("m1", "Anita Morris was married to Grover Dale from 1973 to 1994.", "Anita Morris", "spouse", "Grover Dale",
+         "1973", "1994"),
+        ("m0", "Anita Morris was married to Grover Dale from 1965 to 1970.", "Anita Morris", "spouse", "Grover Dale",
+         "1965", "1970"),
+        ("d1", "Anita Morris died in Los Angeles on 2 March 1994.", "Anita Morris", "died in", "Los Angeles",
+         "1994-03-02", "1994-03-02"),
+        ("d2", "Ray Dale died in Los Angeles on 5 May 1977.", "Ray Dale", "died in", "Los Angeles",
+         "1977-05-05", "1977-05-05"),
+        ("c1", "Los Angeles is in California.", "Los Angeles", "located in", "California", None, None),
+    ]  # fmt: skip
+    ds = [Doc(d, text, s, r, o, a, b) for d, text, s, r, o, a, b in facts]
+    c = Corpus(ds, "e" * 64, tmp_path / "cache")
+    q = RetrievalQuery("q", "In which year did the spouse of Grover Dale as of 1977 die in Los Angeles, California?")
+    (hits,) = TemporalBM25Retriever(BM25Index(c), mode="filter").retrieve([q], 10)
+    plain = BM25Index(c).search(lexical_text(q), 10)
+    # m0 (an earlier marriage of the same subject) is superseded by m1, valid in 1977; the death d1 is not valid
+    # in 1977 but no death of Anita Morris is, so it stays; so do another subject's death (d2) and the static c1
+    assert ids(c, hits) == [d for d in ids(c, plain) if d != "m0"]
+    assert {"m1", "d1", "c1"} <= set(ids(c, hits))
+    assert validity_mask(c, np.arange(len(ds)), query_intervals(q)).tolist() == [True, False, False, True, True]
+    (boosted,) = TemporalBM25Retriever(BM25Index(c), mode="boost").retrieve([q], 10)
+    assert ids(c, boosted)[-1] == "m0" and set(ids(c, boosted)) == set(ids(c, plain))
 
 
 def test_boost_ranks_valid_facts_first_but_keeps_the_rest(tmp_path: Path) -> None:

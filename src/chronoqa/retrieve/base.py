@@ -16,6 +16,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from chronoqa.artifacts.docstore import DocStore
 from chronoqa.paths import cache_dir
@@ -72,6 +73,7 @@ class Corpus:
     _intervals: dict[int, Interval | None] = field(default_factory=dict, repr=False, compare=False)
     _by_id: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     _days: list[np.ndarray] = field(default_factory=list, repr=False, compare=False)
+    _slots: list[np.ndarray] = field(default_factory=list, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -104,6 +106,22 @@ class Corpus:
             lo[odd], hi[odd] = -np.inf, np.inf
             self._days.extend((lo, hi, odd | (lo > hi)))
         return self._days[0], self._days[1], self._days[2]
+
+    def slots(self) -> np.ndarray:
+        """Per document, a code of its (subject, relation): equal codes are versions of one slot of the graph.
+
+        A subject or relation is its id, or its label where it has none; codes follow first occurrence.
+        """
+        if not self._slots:
+            subject, relation = self._entity("s"), self._entity("r")
+            key = pc.binary_join_element_wise(subject, relation, "\x1f")
+            self._slots.append(key.dictionary_encode().indices.to_numpy().astype(np.int64))
+        return self._slots[0]
+
+    def _entity(self, name: str) -> pa.Array:
+        """The ``name`` column's id (``s_id``, ``r_id``, ...) where it has one, else its label, as strings."""
+        ids = pc.fill_null(pc.cast(self.column(f"{name}_id"), pa.string()), "")
+        return pc.if_else(pc.equal(ids, ""), pc.cast(self.column(name), pa.string()), ids)
 
     def _times(self, name: str) -> list[str | None]:
         return self.column(name).to_pylist()

@@ -34,6 +34,7 @@ __all__ = [
     "Tokenizer",
     "lexical_text",
     "query_intervals",
+    "unsuperseded_mask",
     "valid_within",
     "validity_mask",
 ]
@@ -251,6 +252,22 @@ def validity_mask(corpus: Corpus, indices: np.ndarray, times: Sequence[Interval]
     return out
 
 
+def unsuperseded_mask(corpus: Corpus, indices: np.ndarray, times: Sequence[Interval]) -> np.ndarray:
+    """For each candidate, whether it is valid at the ``times`` or no candidate of its subject and relation is.
+
+    Subject and relation are :meth:`Corpus.slots`; the other candidates are the ``indices`` given.
+
+    A time the question names chooses between versions of one fact (a player's clubs, a city's mayors): a
+    candidate is superseded when another version of its slot holds then. A fact whose slot has no version valid
+    then is not judged by that time: in "In which year did the spouse of X as of 1977 die?" the death is the
+    chain's other hop, true at the time asked for, and no other death of the spouse competes with it. A time
+    does not choose between different subjects' facts (an office's holders stored as "X position held P").
+    """
+    valid = validity_mask(corpus, indices, times)
+    slots = corpus.slots()[indices]
+    return valid | ~np.isin(slots, slots[valid])
+
+
 def valid_within(fact: Interval | None, q: Interval) -> bool:
     """Whether ``fact`` may hold at some time of ``q``.
 
@@ -272,11 +289,15 @@ def valid_within(fact: Interval | None, q: Interval) -> bool:
 
 
 class TemporalBM25Retriever:
-    """``bm25_temporal``: BM25 candidates, then a filter or boost by validity at the question's time.
+    """``bm25_temporal``: BM25 candidates, then a filter or boost by the time the question names.
 
-    ``mode="filter"`` keeps only candidates valid at (some) time the question names, in BM25 order;
-    ``mode="boost"`` re-ranks by ``bm25 / max_bm25 + weight * valid``. Questions without a readable
-    time get plain BM25. ``depth`` BM25 candidates are considered.
+    The time judges versions of one fact (:func:`unsuperseded_mask`): a candidate is *superseded* when it is
+    not valid at (some) time the question names while another candidate of the same subject and relation is.
+    ``mode="filter"`` drops superseded candidates and keeps the rest in BM25 order; ``mode="boost"`` re-ranks
+    by ``bm25 / max_bm25 + weight * (not superseded)``. A candidate whose subject and relation have no version
+    valid then stays: a chain's other hop holds at another time than the one that scopes its bridge ("the
+    spouse of X as of 1977"), and a filter by validity alone drops it. Questions without a readable time get
+    plain BM25. ``depth`` BM25 candidates are considered.
     """
 
     control = False
@@ -296,7 +317,7 @@ class TemporalBM25Retriever:
         if not times or not cands:
             return cands[:k]
         idx = np.fromiter((h.pos for h in cands), dtype=np.int64, count=len(cands))
-        valid = validity_mask(self.index.corpus, idx, times).tolist()
+        valid = unsuperseded_mask(self.index.corpus, idx, times).tolist()
         if self.mode == "filter":
             return [h for h, ok in zip(cands, valid, strict=True) if ok][:k]
         top = cands[0].score or 1.0

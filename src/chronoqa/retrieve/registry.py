@@ -230,7 +230,7 @@ for _info in (
         _bm25_temporal,
         {**_BM25_DEFAULTS, "mode": "filter", "weight": 1.0, "depth": 1000},
         False,
-        "BM25 + filter/boost by validity at the times parsed from the question",
+        "BM25 + filter/boost of a subject's versions not valid at the times parsed from the question",
     ),
     RetrieverInfo(
         "graph",
