@@ -90,6 +90,10 @@ _START: Final = frozenset(
         "starting",
         "joined",
         "join",
+        "rejoined",  # another spell's start: "rejoined X in 1994" (held to that spell's data like any start)
+        "rejoin",
+        "rejoining",
+        "rejoins",
         "signed",
         "entered",
         "acceded",
@@ -610,11 +614,9 @@ def _named(
 ) -> tuple[list[tuple[int, int]], list[_Pos]]:
     """The sentences of ``text`` and the positions of the entities and pronouns it names."""
     toks = tokens(text)
-    heads = _head_words(facts, toks, text)
-    if others is None or isinstance(others, NameIndex):
-        index, owners = _fact_index(tuple(facts), others, heads)
-    else:
-        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)), heads)
+    base = others if others is None or isinstance(others, NameIndex) else _labels_index(tuple(others))
+    heads = _head_words(facts, toks, text, base)
+    index, owners = _fact_index(tuple(facts), base, heads)
     known = _known_keys(known_words)
     found = [m for m in index.find(text, toks) if not _head_word_of_another(text, toks, m, heads)]
     mentions = [
@@ -625,8 +627,31 @@ def _named(
         and not _office_of_fact(text, m, found, owners)
     ]
     mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
+    mentions = [_youth_team(text, m, owners) for m in mentions]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+# A country's age-group side written after the country: "Paraguay's U-20s", "England U-18", "Spain's under-16 side"
+_YOUTH_AFTER_RE: Final = re.compile(r"(?:['’]s)?\s+(?:u-?|under-?\s?)(\d{2})s?\b", re.IGNORECASE)
+_POSSESSIVE_RE: Final = re.compile(r"['’]s$")
+
+
+def _youth_team(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
+    """``m`` as a fact's national age-group team where the text names the team by its country and age.
+
+    "Paraguay's U-20s" names the fact's "Paraguay national under-20 football team", not the country: the mention
+    grows over the age so that no part of it reads as a name the release does not know.
+    """
+    if any(k in owners for k in m.keys):
+        return m
+    after = _YOUTH_AFTER_RE.match(text, m.end)
+    if after is None:
+        return m
+    country = _POSSESSIVE_RE.sub("", text[m.begin : m.end]).casefold() + " "
+    age = re.compile(rf"\bunder-{after.group(1)}\b")
+    teams = [e for e in owners if e.casefold().startswith(country) and age.search(e.casefold())]
+    return m._replace(keys=frozenset(teams), end=after.end()) if len(teams) == 1 else m
 
 
 def _bare_title(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> bool:
@@ -857,8 +882,14 @@ def _named_after(b: int, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> b
 
 
 def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
-    """Whether a cue word follows the date before the next name."""
-    return bool(after) and bool(_role_words(masked[d_end : after[0].begin]))
+    """Whether a cue word follows the date before the next name, in the date's own clause.
+
+    "and in 1935 married C": the cue is the date's; "and played there from 1984 to 1988 before joining C": a
+    connector opens the next clause, whose cue says nothing of the date.
+    """
+    if not after or _CONNECTOR_RE.match(masked, d_end):
+        return False
+    return bool(_role_words(masked[d_end : after[0].begin]))
 
 
 _GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
@@ -1340,13 +1371,16 @@ _KINDS: Final = frozenset(
 _GENERIC_WORDS: Final = _PARTICLES | _KINDS
 
 
-def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> dict[str, tuple[str, ...]]:
+def _head_words(
+    facts: Sequence[FactRef], toks: Sequence[Token], text: str, base: NameIndex | None = None
+) -> dict[str, tuple[str, ...]]:
     """Each fact entity's words the text names it by alone: "Sparta" for Sparta Rotterdam, "Estudiantes".
 
     A word of one entity's label, capitalised there and in the text, that is no kind of thing (:data:`_GENERIC_WORDS`,
     a club's affix, a title) and no word of another fact's entity: within the question's facts it names that one,
     whatever else of the release shares it ("Cannes" of the Cannes jury); so do the initials of three or more such
-    words written in capitals ("NPC").
+    words written in capitals ("NPC"). A label that looks like a person's name but ends in the name of a place the
+    release knows (``base``: "Red Star Belgrade") is named by its words before the place (:func:`_leading_words`).
     """
     said = {t.key for t in toks if text[t.begin].isupper()}
     if not said:
@@ -1361,13 +1395,35 @@ def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> d
     out: dict[str, tuple[str, ...]] = {}
     for e, words in words_of.items():
         if _person(e):
-            continue  # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford)
+            # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford); a label that
+            # only looks like one ("Red Star Belgrade") is named by its words before the last ("Red Star")
+            lead = _leading_words(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
+            if lead:
+                out[e] = (lead,)
+            continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> str:
+    """A label of three or more words without its last, where that last word is a place's whole label in ``base``.
+
+    "Red Star" of Red Star Belgrade (the release knows "Belgrade"), where the text writes it and no rival label of
+    the question starts so. A person's surname is no place's label ("Eduardo Frei" of Eduardo Frei Ruiz-Tagle is not
+    taken: "Eduardo Frei Montalva" is his father).
+    """
+    toks = tokens(label)
+    if len(toks) < 3 or base is None:
+        return ""
+    lead = label[: toks[-1].begin].strip()
+    if lead not in text or any(r.startswith(lead) for r in rivals):
+        return ""
+    last = label[toks[-1].begin : toks[-1].end].casefold()
+    return lead if any(k.casefold() == last for k in base.owners(toks[-1].key)) else ""
 
 
 def _initials_of(label: str) -> str:
