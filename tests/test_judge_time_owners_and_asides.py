@@ -81,3 +81,134 @@ def test_a_persons_given_names_do_not_name_another_person() -> None:
     assert verdict(chair, "Ana Maria Costa chaired it from 1994 to 2000.", known) == "right"
     # her namesake's dates are not hers, though "Costa" is a place the release knows
     assert verdict(chair, "Ana Maria Pires chaired it from 1994 to 2000.", known) != "right"
+
+
+# Kai Lund's wife in 1990 was Mira Holt (married 1984-1995); she received the Vela Prize in 1986
+SPOUSE_PRIZE = q(
+    answers=("1986",),
+    answer_type="time",
+    question="In which year did the spouse of Kai Lund as of 1990 receive the Vela Prize?",
+    S_star=(
+        Triple("Kai Lund", "spouse", "Mira Holt", "1984", "1995"),
+        Triple("Mira Holt", "hasWonPrize", "Vela Prize", "1986", "1986"),
+    ),
+    time_refs=({"which": "start", "value": "1986", "of": "answer"},),
+)
+
+
+def test_a_cue_in_a_bracket_after_the_date_is_the_brackets_own() -> None:
+    text = "Kai Lund's wife in 1990 was Mira Holt (married {}–1995). She received the Vela Prize in 1986."
+    assert verdict(SPOUSE_PRIZE, text.format(1984)) == "right"
+    # a cue after the date outside a bracket is still the date's: a wedding in 1983 is wrong
+    assert verdict(SPOUSE_PRIZE, "In 1983 Kai Lund married Mira Holt. She received the Vela Prize in 1986.") == "wrong"
+
+
+def test_a_seat_taken_with_a_word_between_is_a_start() -> None:
+    senator = q(
+        answers=("Olaf Berg",),
+        question="Who took office as senator of Nordia in 1801?",
+        S_star=(Triple("Olaf Berg", "positionHeld", "senator of Nordia", "1801", "1809"),),
+        time_refs=({"which": "start", "value": "1801", "of": "answer"},),
+    )
+    assert verdict(senator, "Olaf Berg took his Senate seat in 1801.") == "right"
+    assert verdict(senator, "Olaf Berg took his Senate seat in 1802.") == "wrong"
+
+
+# Lina Roos was First Lady of Nordia from 2003 to 2007, married to Per Roos from 1975 to 2010
+FIRST_LADY = q(
+    answers=("yes",),
+    question="Is it true that in 2004 the spouse of Per Roos was First Lady of Nordia?",
+    S_star=(
+        Triple("Per Roos", "spouse", "Lina Roos", "1975", "2010"),
+        Triple("Lina Roos", "positionHeld", "First Lady of Nordia", "2003", "2007"),
+    ),
+    time_refs=({"which": "end", "value": "2007", "of": "answer"},),
+)
+
+
+def test_a_when_clause_between_commas_is_an_aside() -> None:
+    text = "Lina Roos was First Lady of Nordia from 2003, when her husband Per Roos took office, until {}."
+    assert verdict(FIRST_LADY, text.format(2007), ("Per Roos",)) == "right"
+    # the end after the aside is still the office's: a wrong year contradicts it
+    assert verdict(FIRST_LADY, text.format(2008), ("Per Roos",)) == "wrong"
+
+
+def test_a_date_in_a_relative_clause_about_the_subject_cites_only() -> None:
+    minister = q(
+        answers=("2011",),
+        answer_type="time",
+        question="When did Omar Vik take office as Prime Minister of Nordia?",
+        S_star=(Triple("Omar Vik", "positionHeld", "Prime Minister of Nordia", "2011", None),),
+        time_refs=({"which": "start", "value": "2011", "of": "answer"},),
+    )
+    text = "Vik, who had led the opposition since 2004, was sworn in as Prime Minister of Nordia in {}."
+    assert verdict(minister, text.format(2011)) == "right"
+    assert verdict(minister, text.format(2012)) == "wrong"
+    # a clause that names the office itself states its start
+    said = "Vik, who became Prime Minister of Nordia in 2004, won again in 2011."
+    assert verdict(minister, said) == "wrong"
+
+
+def test_a_name_the_release_does_not_know_owns_the_date_of_its_own_aside() -> None:
+    cornell = q(
+        answers=("1985",),
+        answer_type="time",
+        question="What year did Lu Wen start working at Vela University?",
+        S_star=(Triple("Lu Wen", "worksAt", "Vela University", "1985", None),),
+        time_refs=({"which": "start", "value": "1985", "of": "answer"},),
+    )
+    text = "Lu Wen taught at Oster College (from 1982) and at home (Tarn Normal, from 1983) before joining Vela"
+    assert verdict(cornell, text + " University in 1985.") == "right"
+    # a name in an aside owns no date outside it
+    assert verdict(cornell, "Lu Wen (a Tarn Normal alumnus) started at Vela University in 1983.") == "wrong"
+
+
+def test_a_range_in_words_from_a_date_until_another_starts_at_the_first() -> None:
+    town = q(
+        answers=("Oster",),
+        question="In which administrative unit was Vennik located in 1843?",
+        S_star=(Triple("Vennik", "locatedIn", "Oster", "1790", "1968"),),
+        time_refs=(
+            {"which": "start", "value": "1790", "of": "answer"},
+            {"which": "end", "value": "1968", "of": "answer"},
+        ),
+    )
+    text = "Vennik belonged to Oster from the creation of the districts in {} until the 1968 reform."
+    assert verdict(town, text.format(1790)) == "right"
+    assert verdict(town, text.format(1791)) == "wrong"
+
+
+def test_a_move_to_the_next_club_ends_the_spell_before_it() -> None:
+    qatar = q(
+        answers=("Vela SC",),
+        question="Which team did Amir Saleh play for in 2005?",
+        S_star=(Triple("Amir Saleh", "playsFor", "Vela SC", "2005", "2008"),),
+        time_refs=(
+            {"which": "start", "value": "2005", "of": "answer"},
+            {"which": "end", "value": "2008", "of": "answer"},
+        ),
+    )
+    clubs = ("Vela SC", "Tarn FC", "Oster FC")
+    text = "Saleh moved to Vela SC in 2005 and stayed three seasons, before joining Tarn FC in {}."
+    assert verdict(qatar, text.format(2008), clubs) == "right"
+    assert verdict(qatar, text.format(2009), clubs) == "wrong"
+    left = "He joined Vela SC in 2005 from Oster FC and left for Tarn FC in {}, so in 2006 he was there."
+    assert verdict(qatar, left.format(2008), clubs) == "right"
+    assert verdict(qatar, left.format(2009), clubs) == "wrong"
+
+
+def test_a_clause_that_opens_with_its_date_is_the_objects() -> None:
+    wed = q(
+        answers=("Ruth Dale",),
+        question="Who was Ralf Orm married to during 1926?",
+        S_star=(Triple("Ralf Orm", "spouse", "Ruth Dale", "1924", "1932"),),
+        time_refs=(
+            {"which": "start", "value": "1924", "of": "answer"},
+            {"which": "end", "value": "1932", "of": "answer"},
+        ),
+    )
+    people = ("Ruth Dale", "Hedda Moss")
+    text = "Orm married Ruth Dale in 1924; they divorced in 1932, and in 1934 he married {}."
+    assert verdict(wed, text.format("Hedda Moss"), people) == "right"
+    # a wedding to the fact's own spouse in another year is still wrong
+    assert verdict(wed, text.format("Ruth Dale"), people) == "wrong"

@@ -354,7 +354,7 @@ _PHRASES: Final = re.compile(
     r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over|"
     # a move: "came to X" (after the longer "came to power/an end" above), "took his seat", "broke through"
     # (no "through" end); "moved on" leaves
-    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
+    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
     # "having come through at X" (a youth academy): no "through" end, no cue at all
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
@@ -389,10 +389,20 @@ _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 _COMPARED_RE: Final = re.compile(r"(?<!\d)\d{4}\s*(?:≠|!=|=|<|>|≤|≥|<=|>=)\s*\d{4}(?!\d)")
 
 
+_SEAT_RE: Final = re.compile(r"took\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?seat")
+
+
+def _phrase_word(m: re.Match[str]) -> str:
+    """A phrase of :data:`_PHRASES` as one word: "took_office"; "took his Senate seat" is "took_a_seat"."""
+    if _SEAT_RE.fullmatch(m.group(0)):
+        return "took_a_seat".ljust(len(m.group(0)))
+    return _SPACES_RE.sub("_", m.group(0))
+
+
 @lru_cache(maxsize=1 << 16)
 def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
-    low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
+    low = _PHRASES.sub(_phrase_word, text.lower())
     low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _ABBREVIATED_RE.sub(lambda m: m.group(1) + "_", low)  # "(m. 1952; div. 1959)", "(b. 1902)"
     out: list[tuple[int, str]] = []
@@ -556,7 +566,7 @@ def attribute(
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
     derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
-    unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
+    unknown_all = _unknown_names(masked, sentences, all_dates, known_words)
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -570,6 +580,7 @@ def attribute(
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
+            unknown = _unknown_for(unknown_all, asides, d_begin)
             owner = _owner(masked, before, after, prev_owner, span_before, d)
             owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
@@ -588,7 +599,7 @@ def attribute(
                 and owner.distinctive
                 and d_begin not in derived
                 and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
-                and not _thing_aside(text, asides, positions, d_begin)
+                and not _aside_of_another(text, asides, positions, owner, d_begin)
             )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -740,7 +751,9 @@ def _office_of_fact(
     return False
 
 
-_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like|succeeding|replacing)\b[^,;.()\n]*,")
+_ASIDE_RE: Final = re.compile(
+    r"\([^()\n]*\)|,\s*(?:who|which|where|whose|when|like|succeeding|replacing)\b[^,;.()\n]*,"
+)
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
@@ -769,7 +782,7 @@ def _owner(
     # the previous date's clause
     bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
     owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
-    owner = owner or _pick(_named_over_it(masked, after)) or prev_owner
+    owner = owner or _pick(_object_first(masked, _named_over_it(masked, after))) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
@@ -791,6 +804,17 @@ def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
         return after
     named = [p for p in after[1:] if not p.pronoun and p.distinctive and _OTHER not in p.facts]
     return named + after if named else after
+
+
+def _object_first(masked: str, after: list[_Pos]) -> list[_Pos]:
+    """``after`` with the object of a move or a change first where a pronoun subject comes before its verb.
+
+    "and in 1934 he married C": the date is the wedding to C, whoever "he" is; "in 2005 he joined X": X's start.
+    """
+    if len(after) < 2 or not after[0].pronoun or after[1].pronoun:
+        return after
+    cues = _role_words(masked[after[0].end : after[1].begin])
+    return [after[1], *after] if any(r in ("start", "end") for _, r in cues) else after
 
 
 def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
@@ -904,8 +928,8 @@ _NOT_NAMES: Final = frozenset(
 def _asides(text: str) -> list[tuple[int, int]]:
     """Spans of asides with a clause of their own.
 
-    A relative clause between commas (", where Jons is,") or a parenthetical that starts with "like"/"unlike"
-    or holds a cue word or a date ("(married to X since 1982)").
+    A relative clause between commas (", where Jons is,", ", when he took office,") or a parenthetical that starts
+    with "like"/"unlike" or holds a cue word or a date ("(married to X since 1982)").
     A parenthetical gloss of a name ("(Feltscher)", "(today Wrocław, Poland)") is none.
     """
     out = []
@@ -1006,6 +1030,18 @@ def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     return [d for d in dates if not _inside(d.begin, sums) and not _COMPUTED_RE.search(text, 0, d.begin)]
 
 
+def _unknown_for(unknown: Sequence[int], asides: Sequence[tuple[int, int]], at: int) -> list[int]:
+    """The unknown names that may own the date at ``at``: those outside every aside, and those of its own aside.
+
+    "in Taiwan (National Taiwan Normal, from 1983)": the aside's date may be the name's it holds; a name in another
+    aside owns no date outside it.
+    """
+    if not asides:
+        return list(unknown)
+    own = [(b, e) for b, e in asides if b <= at < e]
+    return [u for u in unknown if not _inside(u, asides) or _inside(u, own)]
+
+
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(b <= at < e for b, e in spans)
 
@@ -1025,6 +1061,25 @@ def _thing_aside(text: str, asides: Sequence[tuple[int, int]], positions: Sequen
         if m is not None and m.end() < at and not any(b <= p.begin < at for p in positions):
             return True
     return False
+
+
+def _aside_of_another(
+    text: str, asides: Sequence[tuple[int, int]], positions: Sequence[_Pos], owner: _Pos, at: int
+) -> bool:
+    """Whether the date at ``at`` lies in an aside that may tell of another thing than its owner's fact."""
+    return _thing_aside(text, asides, positions, at) or _relative_aside(text, asides, owner, at)
+
+
+_RELATIVE_ASIDE_RE: Final = re.compile(r",\s*(?:who|which|whose|where|when)\b", re.IGNORECASE)
+
+
+def _relative_aside(text: str, asides: Sequence[tuple[int, int]], owner: _Pos, at: int) -> bool:
+    """Whether the date at ``at`` lies in a relative clause about an owner named outside it.
+
+    "Rajoy, who had led the opposition since 2004, won ...": the clause tells another thing its subject did; its
+    date may cite, never contradict. A clause that names the owner ("..., who joined Lavra in 1994,") states it.
+    """
+    return any(b <= at < e and _RELATIVE_ASIDE_RE.match(text, b) and not b <= owner.begin < e for b, e in asides)
 
 
 def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: int) -> list[_Pos]:
@@ -1254,15 +1309,23 @@ def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
 
 # The cue that opens the next date's clause ("in 2015 he was at X, having joined in 2014"): the next date's own
 _NEXT_CUE_RE: Final = re.compile(r"[^\W\d]+(?:\s+[^\W\d]+)?\s+(?:in|on)\s+(?:the\s+)?", re.IGNORECASE)
-# "and left for Y in D", "leaving for Y in D": D is also the end of the spell the subject left
-_LEFT_FOR_RE: Final = re.compile(r"\b(?:left|leaving|departed)\s+(?:for|to)\s+(?:the\s+)?$")
+# "and left for Y in D", "leaving for Y in D", "before joining Y in D": D is also the end of the spell the subject left
+_LEFT_FOR_RE: Final = re.compile(
+    r"\b(?:(?:left|leaving|departed)\s+(?:for|to)|before\s+(?:joining|moving\s+to|signing\s+for|switching\s+to))"
+    r"\s+(?:the\s+)?$"
+)
 
 
 def _own_after(span_after: str, next_date: bool) -> str:
     """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
 
-    A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it.
+    A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it. A bracket opened
+    before the next date glosses that date ("wife in 1987 was X (married 1980–1990)"): its cue is not this date's.
     """
+    if next_date:
+        opened = span_after.rfind("(")
+        if opened >= 0 and ")" not in span_after[opened:]:
+            span_after = span_after[:opened]
     cues = _role_words(span_after) if next_date else ()
     if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]) and not _verb_final(span_after, cues[-1][0]):
         return span_after[: cues[-1][0]]
@@ -1285,7 +1348,11 @@ def _left_for(
     out = _until_handover(masked, d, positions, clause_begin, prev_owner)
     if d.kind != "point" or d.interval.start is None or prev_owner is None or prev_owner is owner:
         return out
-    if [p for p in before if not p.pronoun] != [owner] or not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
+    # every other name of the clause is a move's source ("joined X in 2012 from Y and left for Z in 2014")
+    others = [p for p in before if not p.pronoun and p is not owner]
+    if owner not in before or any(not _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in others):
+        return out
+    if not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
         return out
     facts = prev_owner.facts - {_OTHER}
     return [*out, Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else out
@@ -1510,6 +1577,9 @@ _ONE_DAY_AFTER_RE: Final = re.compile(
 )
 
 
+_FROM_RE: Final = re.compile(r"\bfrom\b")
+
+
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
     """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
 
@@ -1540,6 +1610,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if cues:
         return cues[-1][1], other_term, False
     if after_cues:
+        if _FROM_RE.search(low) and after[after_cues[0][0] :].lower().startswith(("until", "till")):
+            return "start", other_term, False  # "from the creation of X in 1790 until 1968": a range in words
         return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
 
