@@ -212,3 +212,35 @@ def test_a_clause_that_opens_with_its_date_is_the_objects() -> None:
     assert verdict(wed, text.format("Hedda Moss"), people) == "right"
     # a wedding to the fact's own spouse in another year is still wrong
     assert verdict(wed, text.format("Ruth Dale"), people) == "wrong"
+
+
+# Ida Roth became an International Master in 1996 and a Grandmaster in 1997 (start-only facts)
+TITLES = q(
+    answers=("International Master",),
+    question="Which chess title did Ida Roth receive in the year before Ida Roth received the chess title Grandmaster?",
+    S_star=(Triple("Ida Roth", "title", "International Master", "1996", None),),
+    S_anchor=(Triple("Ida Roth", "title", "Grandmaster", "1997", None),),
+    time_refs=({"which": "start", "value": "1997", "of": "anchor"},),
+)
+
+
+def test_a_lower_case_article_does_not_make_a_fact_entity_anothers() -> None:
+    film = ("The Grandmaster",)  # a film the release knows
+    text = "Roth became an International Master in 1996 and was awarded the Grandmaster title in {}."
+    assert verdict(TITLES, text.format(1997), film) == "right"
+    assert verdict(TITLES, text.format(1998), film) == "wrong"
+    # the film's own date (the title case keeps "The") is not the title's
+    assert verdict(TITLES, "Roth was a Grandmaster from 1997. The Grandmaster was released in 2013.", film) == "right"
+
+
+def test_a_date_restated_as_the_same_year_is_no_list() -> None:
+    club = q(
+        answers=("Grandmaster",),
+        question="Which chess title did Ida Roth receive at the time Ida Roth joined SK Lavra?",
+        S_star=(Triple("Ida Roth", "title", "Grandmaster", "2000", None),),
+        S_anchor=(Triple("Ida Roth", "playsFor", "SK Lavra", "2000", "2004"),),
+        time_refs=({"which": "start", "value": "2000", "of": "anchor"},),
+    )
+    text = "Roth joined SK Lavra in {}, the same year she was awarded the Grandmaster title."
+    assert verdict(club, text.format(2000)) == "right"
+    assert verdict(club, text.format(2001)) == "wrong"

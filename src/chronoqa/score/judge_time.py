@@ -638,9 +638,19 @@ def _named(
         and not _office_of_fact(text, m, found, owners)
     ]
     mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
-    mentions = [_youth_team(text, m, owners) for m in mentions]
+    mentions = [_youth_team(text, _without_article(text, m, owners), owners) for m in mentions]
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+def _without_article(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
+    """``m`` as a fact's entity where a lower-case "the" made it another's ("the Grandmaster title": no film)."""
+    named = text[m.begin : m.end]
+    if not named.startswith("the ") or any(k in owners for k in m.keys):
+        return m
+    rest = named[4:].strip().casefold()
+    own = [e for e in owners if e.casefold() == rest]
+    return m._replace(keys=frozenset(own), begin=m.end - len(named[4:].strip())) if len(own) == 1 else m
 
 
 # A country's age-group side written after the country: "Paraguay's U-20s", "England U-18", "Spain's under-16 side"
@@ -1382,6 +1392,8 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
     for i in range(len(dates) - 1):
         if dates[i].kind != "point" or dates[i + 1].kind != "point":
             continue
+        if _RELATIVE_RE.fullmatch(dates[i + 1].text):
+            continue  # "in 2000, the same year ...": a date and its restatement, no list
         gap = sentence[dates[i].end : dates[i + 1].begin]
         if _LIST_GAP_RE.fullmatch(gap):
             out |= {i, i + 1}
