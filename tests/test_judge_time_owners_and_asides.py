@@ -244,3 +244,22 @@ def test_a_date_restated_as_the_same_year_is_no_list() -> None:
     text = "Roth joined SK Lavra in {}, the same year she was awarded the Grandmaster title."
     assert verdict(club, text.format(2000)) == "right"
     assert verdict(club, text.format(2001)) == "wrong"
+
+
+def _youth(starts: tuple[str, str]) -> Question:
+    return q(
+        answers=("Nordia national under-21 football team",),
+        question="Which national team did Ivo Marek play for in 2010?",
+        S_star=(Triple("Ivo Marek", "playsFor", "Nordia national under-21 football team", *starts),),
+        time_refs=({"which": "start", "value": starts[0], "of": "answer"}, {"which": "end", "value": starts[1]}),
+    )
+
+
+def test_two_years_that_follow_on_are_a_spell_and_an_age_alone_names_the_team() -> None:
+    text = "Marek was capped at U-21 level in 2010 and 2011; by 2014 he had moved on."
+    assert verdict(_youth(("2010", "2011")), text) == "right"
+    # the data has one year only: the pair's first year is a start that is none of the data's
+    assert verdict(_youth(("2011", "2011")), text) == "wrong"
+    # a longer list stays a bare list: it states no start or end
+    listed = "Marek was capped at U-21 level in 2009, 2010 and 2011."
+    assert verdict(_youth(("2010", "2011")), listed) != "right"

@@ -553,7 +553,7 @@ def attribute(
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     all_dates = _without_sums(text, all_dates)
-    all_dates = [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)]  # "2015 (1394 in the Iranian calendar)"
+    all_dates = _year_pairs(text, [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)])  # "(1394 in the ...)"
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -639,6 +639,7 @@ def _named(
     ]
     mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
     mentions = [_youth_team(text, _without_article(text, m, owners), owners) for m in mentions]
+    mentions += _bare_ages(text, mentions, owners)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
 
@@ -673,6 +674,22 @@ def _youth_team(text: str, m: NameMention, owners: Mapping[str, frozenset[int]])
     age = re.compile(rf"\bunder-{after.group(1)}\b")
     teams = [e for e in owners if e.casefold().startswith(country) and age.search(e.casefold())]
     return m._replace(keys=frozenset(teams), end=after.end()) if len(teams) == 1 else m
+
+
+_AGE_RE: Final = re.compile(r"\b(?:U-?|[Uu]nder-)(\d{2})s?\b")
+
+
+def _bare_ages(text: str, mentions: Sequence[NameMention], owners: Mapping[str, frozenset[int]]) -> list[NameMention]:
+    """Mentions of the one age-group team of the question's facts named by its age alone ("capped at U-21 level")."""
+    out = []
+    for m in _AGE_RE.finditer(text):
+        if any(n.begin <= m.start() < n.end for n in mentions):
+            continue
+        age = re.compile(rf"\bunder-{m.group(1)}\b")
+        teams = [e for e in owners if age.search(e.casefold())]
+        if len(teams) == 1:
+            out.append(NameMention(frozenset(teams), 0, 0, m.start(), m.end(), False))
+    return out
 
 
 def _bare_title(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> bool:
@@ -1383,6 +1400,41 @@ def _clause_cites(
             role = cues[-1][1] if cues and cues[-1][1] in ("start", "end") else None
         if role is not None:
             out.extend(_readings(d, role, facts, False, d.begin))
+    return out
+
+
+_PAIR_GAP_RE: Final = re.compile(r"\s*(?:and|&)\s*")
+_IN_BEFORE_RE: Final = re.compile(r"\b(?:in|during)\s+$", re.IGNORECASE)
+
+
+def _year_pairs(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+    """``dates`` with "in 2005 and 2006" (two years that follow on, and no more) read as the range 2005–2006.
+
+    A spell of two seasons written as its years; a longer list ("1992, 2000 and 2002") stays a bare list.
+    """
+    out: list[TimeMention] = []
+    i = 0
+    while i < len(dates):
+        a = dates[i]
+        b = dates[i + 1] if i + 1 < len(dates) else None
+        after = dates[i + 2] if i + 2 < len(dates) else None
+        if (
+            b is not None
+            and a.kind == b.kind == "point"
+            and a.interval.start is not None
+            and b.interval.start is not None
+            and a.interval.start.granularity == b.interval.start.granularity == Granularity.YEAR
+            and b.interval.start.year == a.interval.start.year + 1
+            and _PAIR_GAP_RE.fullmatch(text, a.end, b.begin)
+            and _IN_BEFORE_RE.search(text, max(0, a.begin - 10), a.begin)
+            and not (after is not None and _LIST_GAP_RE.fullmatch(text, b.end, after.begin))
+        ):
+            iv = Interval(a.interval.start, b.interval.start)
+            out.append(TimeMention(text[a.begin : b.end], a.begin, b.end, iv, "range"))
+            i += 2
+            continue
+        out.append(a)
+        i += 1
     return out
 
 
