@@ -11,12 +11,15 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   fact and the anchor fact), the date may cite either but contradicts neither. A date in a clause
   that names nobody belongs to the owner of the previous date of the same sentence; a list of dates
   with no owner at all ("Relevant dates: ...") is attributed to nothing. A fact's entity is named by its full
-  label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam).
+  label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam); an age-group
+  team by its country and age or its age alone ("Paraguay's U-20s", "at U-21 level"). A date in a relative clause
+  about an owner named outside it (", who had led the opposition since 2004,") cites only.
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
   "created" → the point of an event). A clause with no cue keeps the role of the previous date of the
-  same sentence. "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
+  same sentence; a cue inside a bracket that glosses the next date is that date's. "in 2010 and 2011" is a range.
+  "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
   as a citation only, X's end; "X succeeded Y on D" the reverse. ``before`` / ``after`` bound a time
   without stating it; "as of", "first served", "previously" mark a date that is not the fact's.
 * Decades and centuries are too coarse to cite anything; a season is its year.
