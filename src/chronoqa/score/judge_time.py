@@ -11,12 +11,15 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   fact and the anchor fact), the date may cite either but contradicts neither. A date in a clause
   that names nobody belongs to the owner of the previous date of the same sentence; a list of dates
   with no owner at all ("Relevant dates: ...") is attributed to nothing. A fact's entity is named by its full
-  label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam).
+  label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam); an age-group
+  team by its country and age or its age alone ("Paraguay's U-20s", "at U-21 level"). A date in a relative clause
+  about an owner named outside it (", who had led the opposition since 2004,") cites only.
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
   "created" → the point of an event). A clause with no cue keeps the role of the previous date of the
-  same sentence. "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
+  same sentence; a cue inside a bracket that glosses the next date is that date's. "in 2010 and 2011" is a range.
+  "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
   as a citation only, X's end; "X succeeded Y on D" the reverse. ``before`` / ``after`` bound a time
   without stating it; "as of", "first served", "previously" mark a date that is not the fact's.
 * Decades and centuries are too coarse to cite anything; a season is its year.
@@ -90,6 +93,10 @@ _START: Final = frozenset(
         "starting",
         "joined",
         "join",
+        "rejoined",  # another spell's start: "rejoined X in 1994" (held to that spell's data like any start)
+        "rejoin",
+        "rejoining",
+        "rejoins",
         "signed",
         "entered",
         "acceded",
@@ -350,7 +357,7 @@ _PHRASES: Final = re.compile(
     r"wrapped\s+up|came\s+to\s+an\s+end|drew\s+to\s+a\s+close|was\s+over|were\s+over|"
     # a move: "came to X" (after the longer "came to power/an end" above), "took his seat", "broke through"
     # (no "through" end); "moved on" leaves
-    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
+    r"\bcame\s+to\b|\btook\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?seat\b|\bmoved\s+on\b|\bbroke\s+through\b|"
     # "having come through at X" (a youth academy): no "through" end, no cue at all
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
@@ -385,10 +392,20 @@ _SUM_RE: Final = re.compile(r"(?<!\d)\d{4}\s*[−–-]\s*\d{4}\s*=\s*\d")
 _COMPARED_RE: Final = re.compile(r"(?<!\d)\d{4}\s*(?:≠|!=|=|<|>|≤|≥|<=|>=)\s*\d{4}(?!\d)")
 
 
+_SEAT_RE: Final = re.compile(r"took\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?seat")
+
+
+def _phrase_word(m: re.Match[str]) -> str:
+    """A phrase of :data:`_PHRASES` as one word: "took_office"; "took his Senate seat" is "took_a_seat"."""
+    if _SEAT_RE.fullmatch(m.group(0)):
+        return "took_a_seat".ljust(len(m.group(0)))
+    return _SPACES_RE.sub("_", m.group(0))
+
+
 @lru_cache(maxsize=1 << 16)
 def _role_words(text: str) -> tuple[tuple[int, str], ...]:
     """(offset, role) of every cue word in ``text`` (cached: the same clauses recur)."""
-    low = _PHRASES.sub(lambda m: _SPACES_RE.sub("_", m.group(0)), text.lower())
+    low = _PHRASES.sub(_phrase_word, text.lower())
     low = _DEATH_OF_RE.sub(lambda m: " " * len(m.group(0)), low)
     low = _ABBREVIATED_RE.sub(lambda m: m.group(1) + "_", low)  # "(m. 1952; div. 1959)", "(b. 1902)"
     out: list[tuple[int, str]] = []
@@ -539,7 +556,7 @@ def attribute(
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
     all_dates = _without_sums(text, all_dates)
-    all_dates = [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)]  # "2015 (1394 in the Iranian calendar)"
+    all_dates = _year_pairs(text, [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)])  # "(1394 in the ...)"
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
@@ -552,7 +569,7 @@ def attribute(
     all_dates = [d for d in all_dates if not any(b <= d.begin < e for b, e in named_spans)]  # "(born 1972)"
     derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
-    unknown = [u for u in _unknown_names(masked, sentences, all_dates, known_words) if not _inside(u, asides)]
+    unknown_all = _unknown_names(masked, sentences, all_dates, known_words)
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -566,6 +583,7 @@ def attribute(
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
+            unknown = _unknown_for(unknown_all, asides, d_begin)
             owner = _owner(masked, before, after, prev_owner, span_before, d)
             owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
@@ -584,7 +602,7 @@ def attribute(
                 and owner.distinctive
                 and d_begin not in derived
                 and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
-                and not _thing_aside(text, asides, positions, d_begin)
+                and not _aside_of_another(text, asides, positions, owner, d_begin)
             )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -610,11 +628,9 @@ def _named(
 ) -> tuple[list[tuple[int, int]], list[_Pos]]:
     """The sentences of ``text`` and the positions of the entities and pronouns it names."""
     toks = tokens(text)
-    heads = _head_words(facts, toks, text)
-    if others is None or isinstance(others, NameIndex):
-        index, owners = _fact_index(tuple(facts), others, heads)
-    else:
-        index, owners = _fact_index(tuple(facts), _labels_index(tuple(others)), heads)
+    base = others if others is None or isinstance(others, NameIndex) else _labels_index(tuple(others))
+    heads = _head_words(facts, toks, text, base)
+    index, owners = _fact_index(tuple(facts), base, heads)
     known = _known_keys(known_words)
     found = [m for m in index.find(text, toks) if not _head_word_of_another(text, toks, m, heads)]
     mentions = [
@@ -625,8 +641,58 @@ def _named(
         and not _office_of_fact(text, m, found, owners)
     ]
     mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
+    mentions = [_youth_team(text, _without_article(text, m, owners), owners) for m in mentions]
+    mentions += _bare_ages(text, mentions, owners)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+def _without_article(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
+    """``m`` as a fact's entity where a lower-case "the" made it another's ("the Grandmaster title": no film)."""
+    named = text[m.begin : m.end]
+    if not named.startswith("the ") or any(k in owners for k in m.keys):
+        return m
+    rest = named[4:].strip().casefold()
+    own = [e for e in owners if e.casefold() == rest]
+    return m._replace(keys=frozenset(own), begin=m.end - len(named[4:].strip())) if len(own) == 1 else m
+
+
+# A country's age-group side written after the country: "Paraguay's U-20s", "England U-18", "Spain's under-16 side"
+_YOUTH_AFTER_RE: Final = re.compile(r"(?:['’]s)?\s+(?:u-?|under-?\s?)(\d{2})s?\b", re.IGNORECASE)
+_POSSESSIVE_RE: Final = re.compile(r"['’]s$")
+
+
+def _youth_team(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
+    """``m`` as a fact's national age-group team where the text names the team by its country and age.
+
+    "Paraguay's U-20s" names the fact's "Paraguay national under-20 football team", not the country: the mention
+    grows over the age so that no part of it reads as a name the release does not know.
+    """
+    if any(k in owners for k in m.keys):
+        return m
+    after = _YOUTH_AFTER_RE.match(text, m.end)
+    if after is None:
+        return m
+    country = _POSSESSIVE_RE.sub("", text[m.begin : m.end]).casefold() + " "
+    age = re.compile(rf"\bunder-{after.group(1)}\b")
+    teams = [e for e in owners if e.casefold().startswith(country) and age.search(e.casefold())]
+    return m._replace(keys=frozenset(teams), end=after.end()) if len(teams) == 1 else m
+
+
+_AGE_RE: Final = re.compile(r"\b(?:U-?|[Uu]nder-)(\d{2})s?\b")
+
+
+def _bare_ages(text: str, mentions: Sequence[NameMention], owners: Mapping[str, frozenset[int]]) -> list[NameMention]:
+    """Mentions of the one age-group team of the question's facts named by its age alone ("capped at U-21 level")."""
+    out = []
+    for m in _AGE_RE.finditer(text):
+        if any(n.begin <= m.start() < n.end for n in mentions):
+            continue
+        age = re.compile(rf"\bunder-{m.group(1)}\b")
+        teams = [e for e in owners if age.search(e.casefold())]
+        if len(teams) == 1:
+            out.append(NameMention(frozenset(teams), 0, 0, m.start(), m.end(), False))
+    return out
 
 
 def _bare_title(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> bool:
@@ -715,7 +781,9 @@ def _office_of_fact(
     return False
 
 
-_ASIDE_RE: Final = re.compile(r"\([^()\n]*\)|,\s*(?:who|which|where|whose|like|succeeding|replacing)\b[^,;.()\n]*,")
+_ASIDE_RE: Final = re.compile(
+    r"\([^()\n]*\)|,\s*(?:who|which|where|whose|when|like|succeeding|replacing)\b[^,;.()\n]*,"
+)
 _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\bcover(?:s|ed|ing)\b", re.IGNORECASE)
 _AND_RE: Final = re.compile(r"\band\b")
 
@@ -744,7 +812,7 @@ def _owner(
     # the previous date's clause
     bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
     owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
-    owner = owner or _pick(_named_over_it(masked, after)) or prev_owner
+    owner = owner or _pick(_object_first(masked, _named_over_it(masked, after))) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
@@ -766,6 +834,17 @@ def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
         return after
     named = [p for p in after[1:] if not p.pronoun and p.distinctive and _OTHER not in p.facts]
     return named + after if named else after
+
+
+def _object_first(masked: str, after: list[_Pos]) -> list[_Pos]:
+    """``after`` with the object of a move or a change first where a pronoun subject comes before its verb.
+
+    "and in 1934 he married C": the date is the wedding to C, whoever "he" is; "in 2005 he joined X": X's start.
+    """
+    if len(after) < 2 or not after[0].pronoun or after[1].pronoun:
+        return after
+    cues = _role_words(masked[after[0].end : after[1].begin])
+    return [after[1], *after] if any(r in ("start", "end") for _, r in cues) else after
 
 
 def _new_clause(masked: str, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
@@ -857,8 +936,14 @@ def _named_after(b: int, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> b
 
 
 def _cue_next(masked: str, d_end: int, after: Sequence[_Pos]) -> bool:
-    """Whether a cue word follows the date before the next name."""
-    return bool(after) and bool(_role_words(masked[d_end : after[0].begin]))
+    """Whether a cue word follows the date before the next name, in the date's own clause.
+
+    "and in 1935 married C": the cue is the date's; "and played there from 1984 to 1988 before joining C": a
+    connector opens the next clause, whose cue says nothing of the date.
+    """
+    if not after or _CONNECTOR_RE.match(masked, d_end):
+        return False
+    return bool(_role_words(masked[d_end : after[0].begin]))
 
 
 _GLOSS_START_RE: Final = re.compile(r"\(\s*(?:like|unlike|as|with)\b", re.IGNORECASE)
@@ -873,8 +958,8 @@ _NOT_NAMES: Final = frozenset(
 def _asides(text: str) -> list[tuple[int, int]]:
     """Spans of asides with a clause of their own.
 
-    A relative clause between commas (", where Jons is,") or a parenthetical that starts with "like"/"unlike"
-    or holds a cue word or a date ("(married to X since 1982)").
+    A relative clause between commas (", where Jons is,", ", when he took office,") or a parenthetical that starts
+    with "like"/"unlike" or holds a cue word or a date ("(married to X since 1982)").
     A parenthetical gloss of a name ("(Feltscher)", "(today Wrocław, Poland)") is none.
     """
     out = []
@@ -975,6 +1060,18 @@ def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     return [d for d in dates if not _inside(d.begin, sums) and not _COMPUTED_RE.search(text, 0, d.begin)]
 
 
+def _unknown_for(unknown: Sequence[int], asides: Sequence[tuple[int, int]], at: int) -> list[int]:
+    """The unknown names that may own the date at ``at``: those outside every aside, and those of its own aside.
+
+    "in Taiwan (National Taiwan Normal, from 1983)": the aside's date may be the name's it holds; a name in another
+    aside owns no date outside it.
+    """
+    if not asides:
+        return list(unknown)
+    own = [(b, e) for b, e in asides if b <= at < e]
+    return [u for u in unknown if not _inside(u, asides) or _inside(u, own)]
+
+
 def _inside(at: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(b <= at < e for b, e in spans)
 
@@ -994,6 +1091,25 @@ def _thing_aside(text: str, asides: Sequence[tuple[int, int]], positions: Sequen
         if m is not None and m.end() < at and not any(b <= p.begin < at for p in positions):
             return True
     return False
+
+
+def _aside_of_another(
+    text: str, asides: Sequence[tuple[int, int]], positions: Sequence[_Pos], owner: _Pos, at: int
+) -> bool:
+    """Whether the date at ``at`` lies in an aside that may tell of another thing than its owner's fact."""
+    return _thing_aside(text, asides, positions, at) or _relative_aside(text, asides, owner, at)
+
+
+_RELATIVE_ASIDE_RE: Final = re.compile(r",\s*(?:who|which|whose|where|when)\b", re.IGNORECASE)
+
+
+def _relative_aside(text: str, asides: Sequence[tuple[int, int]], owner: _Pos, at: int) -> bool:
+    """Whether the date at ``at`` lies in a relative clause about an owner named outside it.
+
+    "Rajoy, who had led the opposition since 2004, won ...": the clause tells another thing its subject did; its
+    date may cite, never contradict. A clause that names the owner ("..., who joined Lavra in 1994,") states it.
+    """
+    return any(b <= at < e and _RELATIVE_ASIDE_RE.match(text, b) and not b <= owner.begin < e for b, e in asides)
 
 
 def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: int) -> list[_Pos]:
@@ -1223,15 +1339,23 @@ def _move_role(masked: str, p: _Pos, clause_begin: int) -> str | None:
 
 # The cue that opens the next date's clause ("in 2015 he was at X, having joined in 2014"): the next date's own
 _NEXT_CUE_RE: Final = re.compile(r"[^\W\d]+(?:\s+[^\W\d]+)?\s+(?:in|on)\s+(?:the\s+)?", re.IGNORECASE)
-# "and left for Y in D", "leaving for Y in D": D is also the end of the spell the subject left
-_LEFT_FOR_RE: Final = re.compile(r"\b(?:left|leaving|departed)\s+(?:for|to)\s+(?:the\s+)?$")
+# "and left for Y in D", "leaving for Y in D", "before joining Y in D": D is also the end of the spell the subject left
+_LEFT_FOR_RE: Final = re.compile(
+    r"\b(?:(?:left|leaving|departed)\s+(?:for|to)|before\s+(?:joining|moving\s+to|signing\s+for|switching\s+to))"
+    r"\s+(?:the\s+)?$"
+)
 
 
 def _own_after(span_after: str, next_date: bool) -> str:
     """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
 
-    A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it.
+    A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it. A bracket opened
+    before the next date glosses that date ("wife in 1987 was X (married 1980–1990)"): its cue is not this date's.
     """
+    if next_date:
+        opened = span_after.rfind("(")
+        if opened >= 0 and ")" not in span_after[opened:]:
+            span_after = span_after[:opened]
     cues = _role_words(span_after) if next_date else ()
     if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]) and not _verb_final(span_after, cues[-1][0]):
         return span_after[: cues[-1][0]]
@@ -1254,7 +1378,11 @@ def _left_for(
     out = _until_handover(masked, d, positions, clause_begin, prev_owner)
     if d.kind != "point" or d.interval.start is None or prev_owner is None or prev_owner is owner:
         return out
-    if [p for p in before if not p.pronoun] != [owner] or not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
+    # every other name of the clause is a move's source ("joined X in 2012 from Y and left for Z in 2014")
+    others = [p for p in before if not p.pronoun and p is not owner]
+    if owner not in before or any(not _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in others):
+        return out
+    if not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
         return out
     facts = prev_owner.facts - {_OTHER}
     return [*out, Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else out
@@ -1278,12 +1406,49 @@ def _clause_cites(
     return out
 
 
+_PAIR_GAP_RE: Final = re.compile(r"\s*(?:and|&)\s*")
+_IN_BEFORE_RE: Final = re.compile(r"\b(?:in|during)\s+$", re.IGNORECASE)
+
+
+def _year_pairs(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+    """``dates`` with "in 2005 and 2006" (two years that follow on, and no more) read as the range 2005–2006.
+
+    A spell of two seasons written as its years; a longer list ("1992, 2000 and 2002") stays a bare list.
+    """
+    out: list[TimeMention] = []
+    i = 0
+    while i < len(dates):
+        a = dates[i]
+        b = dates[i + 1] if i + 1 < len(dates) else None
+        after = dates[i + 2] if i + 2 < len(dates) else None
+        if (
+            b is not None
+            and a.kind == b.kind == "point"
+            and a.interval.start is not None
+            and b.interval.start is not None
+            and a.interval.start.granularity == b.interval.start.granularity == Granularity.YEAR
+            and b.interval.start.year == a.interval.start.year + 1
+            and _PAIR_GAP_RE.fullmatch(text, a.end, b.begin)
+            and _IN_BEFORE_RE.search(text, max(0, a.begin - 10), a.begin)
+            and not (after is not None and _LIST_GAP_RE.fullmatch(text, b.end, after.begin))
+        ):
+            iv = Interval(a.interval.start, b.interval.start)
+            out.append(TimeMention(text[a.begin : b.end], a.begin, b.end, iv, "range"))
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
 def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
     """Indices of dates in a bare list ("1992, 2000, 2002", "in 2010 and 2011"): no clause of their own."""
     out: set[int] = set()
     for i in range(len(dates) - 1):
         if dates[i].kind != "point" or dates[i + 1].kind != "point":
             continue
+        if _RELATIVE_RE.fullmatch(dates[i + 1].text):
+            continue  # "in 2000, the same year ...": a date and its restatement, no list
         gap = sentence[dates[i].end : dates[i + 1].begin]
         if _LIST_GAP_RE.fullmatch(gap):
             out |= {i, i + 1}
@@ -1340,13 +1505,16 @@ _KINDS: Final = frozenset(
 _GENERIC_WORDS: Final = _PARTICLES | _KINDS
 
 
-def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> dict[str, tuple[str, ...]]:
+def _head_words(
+    facts: Sequence[FactRef], toks: Sequence[Token], text: str, base: NameIndex | None = None
+) -> dict[str, tuple[str, ...]]:
     """Each fact entity's words the text names it by alone: "Sparta" for Sparta Rotterdam, "Estudiantes".
 
     A word of one entity's label, capitalised there and in the text, that is no kind of thing (:data:`_GENERIC_WORDS`,
     a club's affix, a title) and no word of another fact's entity: within the question's facts it names that one,
     whatever else of the release shares it ("Cannes" of the Cannes jury); so do the initials of three or more such
-    words written in capitals ("NPC").
+    words written in capitals ("NPC"). A label that looks like a person's name but ends in the name of a place the
+    release knows (``base``: "Red Star Belgrade") is named by its words before the place (:func:`_leading_words`).
     """
     said = {t.key for t in toks if text[t.begin].isupper()}
     if not said:
@@ -1361,13 +1529,35 @@ def _head_words(facts: Sequence[FactRef], toks: Sequence[Token], text: str) -> d
     out: dict[str, tuple[str, ...]] = {}
     for e, words in words_of.items():
         if _person(e):
-            continue  # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford)
+            # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford); a label that
+            # only looks like one ("Red Star Belgrade") is named by its words before the last ("Red Star")
+            lead = _leading_words(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
+            if lead:
+                out[e] = (lead,)
+            continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> str:
+    """A label of three or more words without its last, where that last word is a place's whole label in ``base``.
+
+    "Red Star" of Red Star Belgrade (the release knows "Belgrade"), where the text writes it and no rival label of
+    the question starts so. A person's surname is no place's label ("Eduardo Frei" of Eduardo Frei Ruiz-Tagle is not
+    taken: "Eduardo Frei Montalva" is his father).
+    """
+    toks = tokens(label)
+    if len(toks) < 3 or base is None:
+        return ""
+    lead = label[: toks[-1].begin].strip()
+    if lead not in text or any(r.startswith(lead) for r in rivals):
+        return ""
+    last = label[toks[-1].begin : toks[-1].end].casefold()
+    return lead if any(k.casefold() == last for k in base.owners(toks[-1].key)) else ""
 
 
 def _initials_of(label: str) -> str:
@@ -1454,6 +1644,9 @@ _ONE_DAY_AFTER_RE: Final = re.compile(
 )
 
 
+_FROM_RE: Final = re.compile(r"\bfrom\b")
+
+
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
     """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
 
@@ -1484,6 +1677,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if cues:
         return cues[-1][1], other_term, False
     if after_cues:
+        if _FROM_RE.search(low) and after[after_cues[0][0] :].lower().startswith(("until", "till")):
+            return "start", other_term, False  # "from the creation of X in 1790 until 1968": a range in words
         return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
 
