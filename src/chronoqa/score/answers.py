@@ -56,7 +56,16 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, club_words, person_like, tokens
 from chronoqa.score.translit import foreign_runs, hebrew_names, hebrew_runs, latin, same_name, script_of
-from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
+from chronoqa.time import (
+    Duration,
+    Granularity,
+    TimeParseError,
+    TimePoint,
+    count_of,
+    durations_in,
+    parse_time,
+    same_duration,
+)
 from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
 
 __all__ = [
@@ -288,12 +297,16 @@ _NO: Final = frozenset({"no", "nope", "nah", "false", "incorrect", "nein", "non"
 # "так" Russian "so"). Danish/Swedish/Norwegian, Dutch, Romanian, Czech/Slovak, Ukrainian, Finnish, Hungarian,
 # Turkish, Japanese, Korean, Chinese.
 _YES_ALONE: Final = frozenset(
-    normalize_answer(w) for w in ("da", "ano", "áno", "так", "kyllä", "igen", "evet", "はい", "ええ", "네", "예", "是", "是的", "对")
+    normalize_answer(w)
+    for w in ("da", "ano", "áno", "так", "kyllä", "igen", "evet", "はい", "ええ", "네", "예", "是", "是的", "对")
 )
 _NO_ALONE: Final = frozenset(
     normalize_answer(w)
-    for w in ("nej", "nei", "nee", "nu", "ne", "ні", "ei", "nem", "hayır", "いいえ", "아니요", "아니오", "不", "不是", "否")
-)
+    for w in (
+        "nej", "nei", "nee", "nu", "ne", "ні", "ei", "nem", "hayır",
+        "いいえ", "아니요", "아니오", "不", "不是", "否",
+    )
+)  # fmt: skip
 # The reply's first word standing alone: followed by a sentence or clause mark, or nothing
 _FIRST_ALONE: Final = re.compile(r"^\W*?(?P<word>[^\W_]+)\s*(?:[.!,;:。、！，—–-]|$)")
 # A reply that opens by denying it for the time asked ("Not in 2014.", "Not any more by then", "Not as of 2003"): a no
@@ -342,15 +355,23 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
     gold = Duration.parse_iso(q.answer_ids[0]) if q.answer_ids else None
     if gold is None:
         return set(), 1
-    found = durations_in(text)
-    if not found and len(words) == 1 and words[0].isdigit():
-        found = [Duration(int(words[0]), gold.granularity)]
+    found = durations_in(_ROUND_FIGURE.sub(" ", text)) or durations_in(text)
+    count = count_of(text) if not found else None  # a reply that is one count: "7", "seven", "twenty-four"
+    if count is not None:
+        found = [Duration(count, gold.granularity)]
     if not found:
         return set(), 1 if _VAGUE_COUNT.search(text) else 0  # "just a few years" claims no number: wrong
     wrong = sum(1 for d in found if not same_duration(d, gold))
     return ({0}, 0) if not wrong else (set(), wrong)
 
 
+# A round figure said before the count ("Almost three decades — 29 years"): the count decides where the reply
+# states one; a round figure alone ("nearly five years") is read as before
+_ROUND_FIGURE: Final = re.compile(
+    r"\b(?:almost|nearly|roughly|about|around|approximately|close\s+to|just\s+(?:under|over))\s+"
+    r"(?:[\w-]+\s+){1,2}?(?:decades?|years?|months?|days?)\b",
+    re.IGNORECASE,
+)
 _SAYS_NO: Final = re.compile(
     r"\b(?:no|nope|false|incorrect|not\s+(?:true|correct|so|the\s+case)|(?:is|was|were|are)n[’']?t\s+(?:true|so|the\s+case)|"
     r"(?:did|does|do|was|were|is|had|has)\s*n[o’']?t\b|i\s+don[’']?t\s+(?:think|believe)\s+so)\b",
@@ -1113,6 +1134,12 @@ _SENIOR_SIDE: Final = re.compile(
 )
 # Words before a country that make it a place, not a side ("he was at a club in Mexico")
 _PLACE_LEAD: Final = frozenset({"in", "from", "at", "to", "of", "across", "near", "around", "within", "inside", "en"})
+# Words near a country that make the side another one than the senior team ("Norway's under-21s", "a youth
+# international for Norway", "Norway women")
+_OTHER_SIDE: Final = re.compile(
+    r"^(?:(?:u|under|sub)\d+s?|youth|junior|juniors|olympic|women|womens|ladies|girls|amateur|reserves?|b|futsal|"
+    r"beach|u|under|sub)$"
+)
 
 
 def _senior_side(q: Question, text: str, toks: Sequence[Token]) -> set[int]:
@@ -1134,6 +1161,9 @@ def _senior_side(q: Question, text: str, toks: Sequence[Token]) -> set[int]:
                 continue
             before = {toks[j].key for j in range(max(0, k - 3), k)}
             if before & _DENIALS or (k > 0 and toks[k - 1].key in _PLACE_LEAD):
+                continue
+            near = [t.key for t in toks[max(0, k - 4) : k + n + 3]]
+            if any(_OTHER_SIDE.match(w) for w in near):
                 continue
             if _stands_alone(text, toks, k, set(country)) and _stands_alone(text, toks, k + n - 1, set(country)):
                 out.add(i)
