@@ -87,8 +87,9 @@ def test_a_senior_national_team_named_by_its_country_alone() -> None:
     assert judged(SENIOR, "Freedonia U21", SIDES, ctx) != "right"
     assert judged(SENIOR, "Not Freedonia.", SIDES, ctx) != "right"
     # a country alone names no age side
-    young = q(answers=("Freedonia national under-21 football team",), question="Which team did Tom Ek play for?",
-              S_star=(Triple("Tom Ek", "playsFor", "Freedonia national under-21 football team", "1998", "2000"),))  # fmt: skip
+    under = SIDES[1]
+    young = q(answers=(under,), question="Which team did Tom Ek play for?",
+              S_star=(Triple("Tom Ek", "playsFor", under, "1998", "2000"),))  # fmt: skip
     assert judged(young, "Freedonia", SIDES, (SIDES[0], SIDES[2])) != "right"
 
 
