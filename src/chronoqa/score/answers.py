@@ -56,7 +56,16 @@ from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, club_words, person_like, tokens
 from chronoqa.score.translit import foreign_runs, hebrew_names, hebrew_runs, latin, same_name, script_of
-from chronoqa.time import Duration, Granularity, TimeParseError, TimePoint, durations_in, parse_time, same_duration
+from chronoqa.time import (
+    Duration,
+    Granularity,
+    TimeParseError,
+    TimePoint,
+    count_of,
+    durations_in,
+    parse_time,
+    same_duration,
+)
 from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
 
 __all__ = [
@@ -283,6 +292,23 @@ _VAGUE_COUNT: Final = re.compile(
 # "yes" and "no" as a reply's first word, also in German, French, Spanish, Italian, Portuguese, Polish, Russian, Greek
 _YES: Final = frozenset({"yes", "yep", "yeah", "yup", "true", "correct", "ja", "oui", "si", "sim", "tak", "да", "ναι"})
 _NO: Final = frozenset({"no", "nope", "nah", "false", "incorrect", "nein", "non", "nao", "nie", "нет", "όχι", "οχι"})
+# "yes" and "no" in more languages, read only as a reply's whole first sentence or clause ("Nej.", "Da, ...", "はい。"):
+# several are other words elsewhere (Romanian "da" is Italian "from", Norwegian "nei" Italian "in the", Ukrainian
+# "так" Russian "so"). Danish/Swedish/Norwegian, Dutch, Romanian, Czech/Slovak, Ukrainian, Finnish, Hungarian,
+# Turkish, Japanese, Korean, Chinese.
+_YES_ALONE: Final = frozenset(
+    normalize_answer(w)
+    for w in ("da", "ano", "áno", "так", "kyllä", "igen", "evet", "はい", "ええ", "네", "예", "是", "是的", "对")
+)
+_NO_ALONE: Final = frozenset(
+    normalize_answer(w)
+    for w in (
+        "nej", "nei", "nee", "nu", "ne", "ні", "ei", "nem", "hayır",
+        "いいえ", "아니요", "아니오", "不", "不是", "否",
+    )
+)  # fmt: skip
+# The reply's first word standing alone: followed by a sentence or clause mark, or nothing
+_FIRST_ALONE: Final = re.compile(r"^\W*?(?P<word>[^\W_]+)\s*(?:[.!,;:。、！，—–-]|$)")
 # A reply that opens by denying it for the time asked ("Not in 2014.", "Not any more by then", "Not as of 2003"): a no
 _NOT_THEN: Final = re.compile(
     r"^\W*not\s+(?:in|by|as\s+of|during|at\s+that\s+(?:time|point)|then|any\s*more|anymore|any\s+longer|still)\b",
@@ -322,22 +348,30 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
             said = _polarity(text[hedge.end() :])
             return (set(), 1) if said is None else (({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1))
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
-        said = said or _opening_commitment(text) or _polarity(text)
+        said = said or _alone_yes_no(text) or _opening_commitment(text) or _polarity(text)
         if said is None:
             return set(), 0
         return ({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1)
     gold = Duration.parse_iso(q.answer_ids[0]) if q.answer_ids else None
     if gold is None:
         return set(), 1
-    found = durations_in(text)
-    if not found and len(words) == 1 and words[0].isdigit():
-        found = [Duration(int(words[0]), gold.granularity)]
+    found = durations_in(_ROUND_FIGURE.sub(" ", text)) or durations_in(text)
+    count = count_of(text) if not found else None  # a reply that is one count: "7", "seven", "twenty-four"
+    if count is not None:
+        found = [Duration(count, gold.granularity)]
     if not found:
         return set(), 1 if _VAGUE_COUNT.search(text) else 0  # "just a few years" claims no number: wrong
     wrong = sum(1 for d in found if not same_duration(d, gold))
     return ({0}, 0) if not wrong else (set(), wrong)
 
 
+# A round figure said before the count ("Almost three decades — 29 years"): the count decides where the reply
+# states one; a round figure alone ("nearly five years") is read as before
+_ROUND_FIGURE: Final = re.compile(
+    r"\b(?:almost|nearly|roughly|about|around|approximately|close\s+to|just\s+(?:under|over))\s+"
+    r"(?:[\w-]+\s+){1,2}?(?:decades?|years?|months?|days?)\b",
+    re.IGNORECASE,
+)
 _SAYS_NO: Final = re.compile(
     r"\b(?:no|nope|false|incorrect|not\s+(?:true|correct|so|the\s+case)|(?:is|was|were|are)n[’']?t\s+(?:true|so|the\s+case)|"
     r"(?:did|does|do|was|were|is|had|has)\s*n[o’']?t\b|i\s+don[’']?t\s+(?:think|believe)\s+so)\b",
@@ -350,6 +384,13 @@ _SAYS_YES: Final = re.compile(
 
 
 _REOPENED: Final = re.compile(r"\b(?:may|though|although|unless|or)\b", re.IGNORECASE)
+
+
+def _alone_yes_no(text: str) -> str | None:
+    """The yes or no of another language a reply opens with as a sentence or clause of its own ("Nej.", "Da, ...")."""
+    m = _FIRST_ALONE.match(text)
+    word = normalize_answer(m.group("word")) if m else ""
+    return "yes" if word in _YES_ALONE else ("no" if word in _NO_ALONE else None)
 
 
 def _hedged_commitment(text: str) -> re.Match[str] | None:
@@ -826,6 +867,7 @@ def _careful_entities(
         extra += 1
     rivals = _rival_labels(q, candidates, context)
     matched |= _foreign_gold(q, text, rivals)
+    matched |= _initials_gold(q, text, toks, [*rivals, *(slot - set(q.answers)), *asked])
     if n_named >= 2 or len(q.answers) > 1:
         extra += _unknown_list_items(text, index)
     if n_named >= 2 and any(t.key == "or" for t in toks):
@@ -838,7 +880,7 @@ def _careful_entities(
     elif asked_span and _concludes_with(text, mentions, asked):
         seen = True  # "Before that he was with Stoke City, so: Stoke City": its conclusion names only the question's
     if not matched and not seen:
-        matched = _club_by_word(q, text, toks, candidates, context, aliases)
+        matched = _club_by_word(q, text, toks, candidates, context, aliases) or _senior_side(q, text, toks)
     if not matched and not seen:
         unknown = (
             "a name in another script that no table decides"
@@ -998,6 +1040,52 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
 
 
 _DENIALS: Final = frozenset({"not", "never", "no", "nor", "neither", "isnt", "wasnt"})
+# Words an initialism skips ("PDS" for "Party of Democratic Socialism"), and words written as one that are
+# abbreviated as two ("GM" for "Grandmaster", "WGM" for "Woman Grandmaster": FIDE's own abbreviations)
+_INITIALS_SKIP: Final = frozenset({"of", "and", "the", "for", "in", "at", "on", "de", "des", "du", "la", "le", "&"})
+_COMPOUND_INITIALS: Final = {"grandmaster": "gm"}
+_INITIAL_WORDS: Final = re.compile(r"[^\s\-‐‑–/,]+")
+
+
+@lru_cache(maxsize=1 << 15)
+def initials(label: str) -> str | None:
+    """The initials of a label of two words or more (lower case): "la" for "Los Angeles", "rwe" for "Rot-Weiss Essen".
+
+    ``None`` where a word starts with a digit, or the initials are fewer than two letters or more than five.
+    """
+    out = []
+    for word in _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label)):
+        key = "".join(t.key for t in tokens(word))
+        if not key or key in _INITIALS_SKIP:
+            continue
+        if not key[0].isalpha() or not key[0].isascii():
+            return None
+        out.append(_COMPOUND_INITIALS.get(key, key[0]))
+    got = "".join(out)
+    return got if 2 <= len(got) <= 5 else None
+
+
+def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterable[str]) -> set[int]:
+    """Gold items a reply names by their initials: "IM" for International Master, "RWE" for Rot-Weiss Essen.
+
+    The initials are written in capitals as a word of their own, not after a negation, with no capitalised word
+    next to them ("AC Milan" names no "Athletic Club"); no rival (the question's context, the other entities of
+    its slot, its own entities) has the same initials.
+    """
+    taken = {initials(r) for r in rivals}
+    out: set[int] = set()
+    for i, label in enumerate(q.answers):
+        ini = initials(label)
+        if ini is None or ini in taken:
+            continue
+        for k, t in enumerate(toks):
+            written = text[t.begin : t.end]
+            if not (written.isascii() and written.isalpha() and written.isupper() and written.lower() == ini):
+                continue
+            if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)) or not _stands_alone(text, toks, k, set()):
+                continue
+            out.add(i)
+    return out
 
 
 def _club_by_word(
@@ -1036,6 +1124,49 @@ def _club_by_word(
             if not _stands_alone(text, toks, k, label_words):
                 continue
             out.add(i)
+    return out
+
+
+# A senior national team's label: the country, then "national", then only its sport ("Norway national association
+# football team", "Canada men's national soccer team")
+_SENIOR_SIDE: Final = re.compile(
+    r"^(?P<country>.+?)(?:\s+men[’']?s)?\s+national\s+(?:(?:association|football|soccer)\s+)*team$", re.IGNORECASE
+)
+# Words before a country that make it a place, not a side ("he was at a club in Mexico")
+_PLACE_LEAD: Final = frozenset({"in", "from", "at", "to", "of", "across", "near", "around", "within", "inside", "en"})
+# Words near a country that make the side another one than the senior team ("Norway's under-21s", "a youth
+# international for Norway", "Norway women")
+_OTHER_SIDE: Final = re.compile(
+    r"^(?:(?:u|under|sub)\d+s?|youth|junior|juniors|olympic|women|womens|ladies|girls|amateur|reserves?|b|futsal|"
+    r"beach|u|under|sub)$"
+)
+
+
+def _senior_side(q: Question, text: str, toks: Sequence[Token]) -> set[int]:
+    """Gold senior national teams a reply names by their country alone ("playing for Argentina", "Norway").
+
+    Called only where the reply names no entity of the question's slot. The country's words are written
+    capitalised, with no capitalised word of another name or a side's mark next to them ("Norway U21"), not after a
+    negation nor after a word that makes the country a place ("a club in Mexico").
+    """
+    out: set[int] = set()
+    for i, label in enumerate(q.answers):
+        m = _SENIOR_SIDE.match(label.strip())
+        if m is None:
+            continue
+        country = [t.key for t in tokens(m.group("country"))]
+        n = len(country)
+        for k in range(len(toks) - n + 1):
+            if [t.key for t in toks[k : k + n]] != country or not text[toks[k].begin].isupper():
+                continue
+            before = {toks[j].key for j in range(max(0, k - 3), k)}
+            if before & _DENIALS or (k > 0 and toks[k - 1].key in _PLACE_LEAD):
+                continue
+            near = [t.key for t in toks[max(0, k - 4) : k + n + 3]]
+            if any(_OTHER_SIDE.match(w) for w in near):
+                continue
+            if _stands_alone(text, toks, k, set(country)) and _stands_alone(text, toks, k + n - 1, set(country)):
+                out.add(i)
     return out
 
 

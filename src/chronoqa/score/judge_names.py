@@ -569,13 +569,17 @@ def club_words(label: str) -> tuple[str, ...]:
 def _team_forms(words: Sequence[str]) -> list[str]:
     """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
 
-    Also "Spain U19", "Spain under-19 team" and "the Spain under-19s"; "Ethiopia national team" for "Ethiopia
-    national football team".
+    Also "Spain U19", "the Spain U-19s", "Spain under-19 team" and "the Spain under-19s"; "Ethiopia national team"
+    for "Ethiopia national football team". A men's side ("Canada men's national under-20 soccer team") is named as
+    "Canada U-20"; a women's side keeps the word ("Canada women U-20").
     """
     if "national" not in words or words[-1] != "team":
         return []
     k = words.index("national")
-    country = "".join(words[:k])
+    head = list(words[:k])
+    if head[-1:] in (["men"], ["mens"]):
+        head = head[:-1]
+    country = "".join(head)
     if not country:
         return []
     rest = [w for w in words[k + 1 : -1] if w not in ("football", "soccer", "association", "men", "mens")]
@@ -583,7 +587,8 @@ def _team_forms(words: Sequence[str]) -> list[str]:
         return [country + "nationalteam"]
     if len(rest) == 1 and rest[0].startswith("under") and rest[0][5:].isdigit():
         n = rest[0][5:]
-        return [country + "u" + n, country + "under" + n + "team", country + "under" + n, country + "under" + n + "s"]
+        under = country + "under" + n
+        return [country + "u" + n, country + "u" + n + "s", under + "team", under, under + "s"]
     return []
 
 

@@ -37,7 +37,7 @@ from chronoqa.time.columns import (
     start_after_end,
     unit_bounds,
 )
-from chronoqa.time.duration import TOLERANCE, Duration, durations_in, same_duration
+from chronoqa.time.duration import TOLERANCE, Duration, count_of, durations_in, same_duration
 from chronoqa.time.render import MONTH_NAMES, float_year, render_time, render_unit, render_year
 from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
 
@@ -57,6 +57,7 @@ __all__ = [
     "ValidityMode",
     "allen_of_spans",
     "civil_from_days",
+    "count_of",
     "date_codes",
     "date_table",
     "days_from_civil",

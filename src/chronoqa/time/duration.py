@@ -19,7 +19,7 @@ from typing import Final
 
 from chronoqa.time._core import Granularity
 
-__all__ = ["NUMBER_WORDS", "TOLERANCE", "Duration", "durations_in", "same_duration"]
+__all__ = ["NUMBER_WORDS", "TOLERANCE", "Duration", "count_of", "durations_in", "same_duration"]
 
 #: Units either way, an open bound, within which a duration read from a text matches the gold, per granularity.
 TOLERANCE: Final = {Granularity.YEAR: 1, Granularity.MONTH: 1, Granularity.DAY: 0}
@@ -78,8 +78,16 @@ _FOREIGN_WORDS: Final = {
     "один": 1, "одна": 1, "одного": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7,
     "восемь": 8, "девять": 9, "десять": 10, "одиннадцать": 11, "двенадцать": 12,
 }  # fmt: skip
+# The tens from thirty on ("twenty" is a number word already); a ten with a unit after it ("twenty-four") is one count
+_TENS: Final = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+                "ninety": 90}  # fmt: skip
+_COMPOUND: Final = re.compile(
+    r"(?P<tens>" + "|".join(_TENS) + r")(?:[\s-]+(?P<unit>" + "|".join(NUMBER_WORDS[1:10]) + r"))?", re.IGNORECASE
+)
 _NUMBER: Final = (
     r"(\d+(?:\.\d+)?|"
+    + _COMPOUND.pattern.replace("?P<tens>", "?:").replace("?P<unit>", "?:")
+    + "|"
     + "|".join(sorted({*NUMBER_WORDS, *_FOREIGN_WORDS}, key=len, reverse=True))
     + r"|a|an|one and a half|half an?|a couple of)"
 )
@@ -150,11 +158,26 @@ def _number(word: str) -> float:
         return 0.5
     if w.startswith("a couple"):  # "a couple of years": two
         return 2.0
+    tens = _COMPOUND.fullmatch(w)
+    if tens is not None:  # "twenty-four", "thirty one", "forty"
+        unit = tens.group("unit")
+        return float(_TENS[tens.group("tens")] + (NUMBER_WORDS.index(unit) if unit else 0))
     if w in NUMBER_WORDS:
         return float(NUMBER_WORDS.index(w))
     if w in _FOREIGN_WORDS:
         return float(_FOREIGN_WORDS[w])
     return float(w)
+
+
+def count_of(text: str) -> float | None:
+    """The number a reply of one count says ("7", "seven", "twenty-four"), or ``None``."""
+    t = text.strip().rstrip(".!").strip()
+    if t.isdigit():
+        return float(t)
+    low = t.lower()
+    if _COMPOUND.fullmatch(low) or low in NUMBER_WORDS:
+        return _number(low)
+    return None
 
 
 def durations_in(text: str) -> list[Duration]:
@@ -171,7 +194,8 @@ def durations_in(text: str) -> list[Duration]:
         before = text[: m.start()]
         first = _FIRST.search(before)
         count = None if first is None else first.group(1) or first.group(2)
-        if count is not None and len(count) < 4:  # not a year: "in 1999 or so, 2 years later"
+        # not a year ("in 1999 or so, 2 years later"); a number word of any length is a count ("seventeen or")
+        if count is not None and not (count.isdigit() and len(count) >= 4):
             out.append(Duration(_number(count) * scale, g))
         exact = _BOUND.search(before if first is None else before[: first.start()]) is None
         out.append(Duration(_number(m.group(1)) * scale, g, exact))
