@@ -253,6 +253,22 @@ class PhraseTable:
         return out, fallback
 
 
+def _checked_kind(name: str, key: str, entry: dict[str, Any]) -> Literal["state", "event"]:
+    """A relation's ``kind`` (``state`` or ``event``), checked with the clauses a state needs."""
+    kind = entry["kind"]
+    if kind not in ("state", "event"):
+        raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
+    if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
+        raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+    if kind == "state" and entry["start_clause"].strip() == entry["statement"].strip():
+        # "at the time Kyiv was twinned with Florence" reads the whole open-ended twinning as one moment
+        raise ChronoqaError(
+            f"{name}: relations.{key} is a state whose start_clause repeats its statement "
+            f'({entry["start_clause"]!r}); word its start as a change ("{{s}} became ..."); fix the file'
+        )
+    return "state" if kind == "state" else "event"
+
+
 def load_phrase_table(source: str | Path) -> PhraseTable:
     """Load a phrase table: a shipped default by name (``yago11k``, ``wikidata12k``) or a TOML file path."""
     if isinstance(source, str) and source in DEFAULT_PHRASE_TABLES:
@@ -296,17 +312,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
                 f"known: {', '.join(_REQUIRED + _OPTIONAL + _DECLARED)}"
             )
         _check_declared(name, key, entry)
-        kind = entry["kind"]
-        if kind not in ("state", "event"):
-            raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
-        if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
-            raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
-        if kind == "state" and entry["start_clause"].strip() == entry["statement"].strip():
-            # "at the time Kyiv was twinned with Florence" reads the whole open-ended twinning as one moment
-            raise ChronoqaError(
-                f"{name}: relations.{key} is a state whose start_clause repeats its statement "
-                f'({entry["start_clause"]!r}); word its start as a change ("{{s}} became ..."); fix the file'
-            )
+        kind = _checked_kind(name, key, entry)
         declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
         out[key] = RelationPhrases(
             key=key,
