@@ -14,6 +14,8 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   label's forms and by a head word of its label no other fact shares ("Sparta" for Sparta Rotterdam); an age-group
   team by its country and age or its age alone ("Paraguay's U-20s", "at U-21 level"). A date in a relative clause
   about an owner named outside it (", who had led the opposition since 2004,") cites only.
+  A shared subject's sentence whose date, at its own end, is one fact's time alone in the data is that fact's
+  (:func:`_pinned`): "he was still in the party, which he had joined in 1965 and left in 1975".
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
@@ -52,6 +54,7 @@ __all__ = [
     "unsure_refs",
     "with_relative",
     "without_conclusion",
+    "without_range_glosses",
 ]
 
 # Start and end cues of replies written in German, Spanish, French, Portuguese, Italian or Russian, read as the English
@@ -60,15 +63,15 @@ __all__ = [
 # that is a start in one phrase and an end in another ("trat bei" / "trat zurück") is none of them.
 _FOREIGN_START: Final = (
     "kam", "wechselte", "debütierte", "begann", "übernahm", "heiratete", "fichó", "llegó", "ingresó", "comenzó",
-    "empezó", "asumió", "debutó", "unió", "rejoint", "rejoignit", "arrivé", "arrivée", "commencé", "débuté",
-    "épousé", "signé", "ingressou", "chegou", "começou", "assumiu", "estreou", "assinou", "juntou", "перешёл",
-    "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал", "iniziato", "iniziò", "cominciato",
-    "cominciò", "assunse", "arrivò", "sposò", "esordì", "entrò",
+    "empezó", "asumió", "debutó", "unió", "rejoint", "rejoignit", "arrivé", "arrivée", "entré", "entrée", "entra",
+    "commencé", "débuté", "épousé", "signé", "ingressou", "chegou", "começou", "assumiu", "estreou", "assinou",
+    "juntou", "перешёл", "перешел", "пришёл", "пришел", "вступил", "начал", "стал", "дебютировал", "iniziato",
+    "iniziò", "cominciato", "cominciò", "assunse", "arrivò", "sposò", "esordì", "entrò",
 )  # fmt: skip
 _FOREIGN_END: Final = (
-    "verließ", "verliess", "endete", "marchó", "dejó", "abandonó", "salió", "terminó", "acabó", "quitté",
-    "quitta", "quitte", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл", "ушел",
-    "завершил", "оставил", "concluso", "concluse", "terminato", "terminò", "lasciò", "lasciato",
+    "verließ", "verliess", "endete", "marchó", "dejó", "abandonó", "salió", "terminó", "acabó", "quitté", "quitta",
+    "quitte", "sorti", "sortie", "sortit", "terminé", "deixou", "saiu", "terminou", "abandonou", "покинул", "ушёл",
+    "ушел", "завершил", "оставил", "concluso", "concluse", "terminato", "terminò", "lasciò", "lasciato",
 )  # fmt: skip
 # Turkish and Hungarian verbs close their clause ("2002'de katıldı", "2011-ben igazolt"): each is the cue of the date
 # before it, never of the next one.
@@ -146,6 +149,8 @@ _START: Final = frozenset(
         "came_under",
         "fell_under",
         "passed_to",
+        "passed_from",
+        "stepped_up",
         "enrolled",  # a study's start: "enrolled at X in 1931"
         "enroled",
         "enrolling",
@@ -182,6 +187,10 @@ _END: Final = frozenset(
         "expired",
         "until",
         "till",
+        "stayed_into",
+        "remained_into",
+        "stayed_on_into",
+        "remained_on_into",
         "through",
         "ending",
         "finished",
@@ -362,6 +371,11 @@ _PHRASES: Final = re.compile(
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
     r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
+    # "passed from Ottoman rule to X in 1878": the change to the new holder, as "passed to"
+    r"\bpassed\s+from\b|"
+    # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
+    # reached the date ("stayed into 1993": still there in 1993, its last year)
+    r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
     r"\b(?:still|already)\s+[a-z]+"
 )
@@ -570,6 +584,7 @@ def attribute(
     derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
     unknown_all = _unknown_names(masked, sentences, all_dates, known_words)
+    shared: list[tuple[int, int, int]] = []  # (first, last + 1) reading of a shared subject's date, its sentence
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -597,16 +612,14 @@ def attribute(
             if d.kind == "point" and owner in before:
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
-            firm = (
-                not cite_only
-                and owner.distinctive
-                and d_begin not in derived
-                and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
-                and not _aside_of_another(text, asides, positions, owner, d_begin)
-            )
+            firm = not cite_only and d_begin not in derived
+            firm = firm and not _aside_of_another(text, asides, positions, owner, d_begin)
+            firm = firm and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
-            out.extend(_readings(d, role, facts_of, firm, d_begin, carried))
+            if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
+                shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin))
+            out.extend(_readings(d, role, facts_of, firm and owner.distinctive, d_begin, carried))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
@@ -615,7 +628,42 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end = owner, role, d_end
+    return _pinned(out, shared, facts)
+
+
+def _pinned(
+    out: list[Attribution], shared: Sequence[tuple[int, int, int]], facts: Sequence[FactRef]
+) -> list[Attribution]:
+    """``out`` with a shared subject's dates made firm for one fact where their sentence pins that fact.
+
+    A subject several facts share ("he") leaves its dates to any of them, citing only. Where one of those dates,
+    stated at its own end, is that end's time in the data of exactly one of the facts, and no date of the sentence
+    is another one's only, the sentence is about that fact: "he was still in the party, which he had joined in 1965
+    and left in 1975" (joined 1965: the party's start, not the university's 1969) makes 1975 the party's end, held to
+    its data like a named fact's date.
+    """
+    by_sentence: dict[int, list[int]] = {}
+    for first, last, sentence in shared:
+        by_sentence.setdefault(sentence, []).extend(range(first, last))
+    for rows in by_sentence.values():
+        pins = {fi for i in rows for fi in [_only_fact(out[i], facts)] if fi is not None}
+        if len(pins) == 1 and len({out[i].facts for i in rows}) == 1:
+            (fi,) = pins
+            for i in rows:
+                out[i] = Attribution(out[i].value, out[i].role, frozenset({fi}), True, out[i].begin, out[i].carried)
     return out
+
+
+def _only_fact(r: Attribution, facts: Sequence[FactRef]) -> int | None:
+    """The one fact of ``r`` whose data has ``r``'s time at ``r``'s own end (``None``: none or several)."""
+    if r.carried or r.role not in ("start", "end"):
+        return None
+    hits = [
+        fi
+        for fi in r.facts
+        if 0 <= fi < len(facts) and any(_same(r.value, v, r.value.granularity) for v in _known_at(facts[fi], r.role))
+    ]
+    return hits[0] if len(hits) == 1 else None
 
 
 _OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?([^\W\d_][\w-]*)")
@@ -800,6 +848,10 @@ def _owner(
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
     """
+    # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
+    # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
+    if prev_owner is not None and _UNTIL_EVENT_RE.match(span_before) and len(_role_words(span_before)) == 1:
+        return prev_owner
     spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
     if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
         return _pair(after[0], before)
@@ -820,6 +872,8 @@ def _owner(
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
+# "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
+_UNTIL_EVENT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)\s+$", re.IGNORECASE)
 
 
 def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
@@ -1096,8 +1150,31 @@ def _thing_aside(text: str, asides: Sequence[tuple[int, int]], positions: Sequen
 def _aside_of_another(
     text: str, asides: Sequence[tuple[int, int]], positions: Sequence[_Pos], owner: _Pos, at: int
 ) -> bool:
-    """Whether the date at ``at`` lies in an aside that may tell of another thing than its owner's fact."""
-    return _thing_aside(text, asides, positions, at) or _relative_aside(text, asides, owner, at)
+    """Whether the date at ``at`` lies in an aside that may tell of another thing than its owner's fact.
+
+    A bracket right after it that names another entity is one (:func:`_glossed_by_another`).
+    """
+    return (
+        _thing_aside(text, asides, positions, at)
+        or _relative_aside(text, asides, owner, at)
+        or _glossed_by_another(text, positions, at)
+    )
+
+
+_GLOSS_AFTER_RE: Final = re.compile(r"[\w ]{1,20}?\s*\(\s*")
+
+
+def _glossed_by_another(text: str, positions: Sequence[_Pos], at: int) -> bool:
+    """Whether the date at ``at`` is followed by a bracket that holds nothing but another entity's name.
+
+    "came under Russian rule in 1654 (Tsardom of Russia)": the bracket says whose rule began then, not the fact's
+    Russian Empire; the date may cite the fact, never contradict it. "in 1654 (Kyiv)", a fact's own name, keeps it.
+    """
+    m = _GLOSS_AFTER_RE.match(text, at)
+    if m is None:
+        return False
+    inside = [p for p in positions if p.begin == m.end()]
+    return bool(inside) and inside[0].facts == {_OTHER} and text[inside[0].end :].lstrip().startswith(")")
 
 
 _RELATIVE_ASIDE_RE: Final = re.compile(r",\s*(?:who|which|whose|where|when)\b", re.IGNORECASE)
@@ -1500,7 +1577,10 @@ _KINDS: Final = frozenset(
      "actor", "actress", "festival", "jury", "member", "parliament", "house", "council", "assembly", "church",
      "north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "old", "great", "saint",
      "san", "santa", "st", "fort", "lower", "upper", "central", "democratic", "socialist", "people", "peoples",
-     "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality"]
+     "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality",
+     # Danish, Norwegian and Swedish words for a ball or sports club ("Vejle Boldklub" names no person)
+     "boldklub", "boldspilklub", "fodboldklub", "idrætsforening", "idrætsklub", "fotballklubb", "ballklubb",
+     "idrettslag", "idrettsforening", "idrottsförening", "fotbollsförening", "bollklubb"]
 )  # fmt: skip
 _GENERIC_WORDS: Final = _PARTICLES | _KINDS
 
@@ -1645,6 +1725,10 @@ _ONE_DAY_AFTER_RE: Final = re.compile(
 
 
 _FROM_RE: Final = re.compile(r"\bfrom\b")
+# "ran past 1999", "went on beyond 2004": a time the fact outlasted, not its end
+_PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s+of\s+)?$", re.IGNORECASE)
+# "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
+_WHEN_CLAUSE_RE: Final = re.compile(r"\bwhen\b")
 
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
@@ -1663,6 +1747,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "end"), other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
+    if d.kind == "point" and _PAST_RE.search(before):  # "ran past 1999": a bound, no end stated
+        return "none", other_term, False
     if d.kind == "point" and (_WITHIN_DAY_RE.search(before) or _ONE_DAY_AFTER_RE.match(after)):
         return "range", other_term, False  # "acted for a few hours on D", "on D (a single day)": began and ended on D
     key = _FIELD_KEY_RE.fullmatch(before)  # "from: 6 June 2019" / "to: 10 December 2019" (a table's columns)
@@ -1675,12 +1761,26 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return after_cues[0][1], other_term, False
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
     if cues:
-        return cues[-1][1], other_term, False
+        return _main_clause_role(low, cues), other_term, False
     if after_cues:
         if _FROM_RE.search(low) and after[after_cues[0][0] :].lower().startswith(("until", "till")):
             return "start", other_term, False  # "from the creation of X in 1790 until 1968": a range in words
         return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
+
+
+def _main_clause_role(low: str, cues: Sequence[tuple[int, str]]) -> str:
+    """The role of the last cue, or of the change before "when" where the last is an event in the when-clause.
+
+    "became a citizen when the state was founded in 1949": the founding dates the citizenship's start. "was born
+    when ...", "left when it was dissolved" keep the last cue.
+    """
+    at, role = cues[-1]
+    if role != "point":
+        return role
+    whens = [m.start() for m in _WHEN_CLAUSE_RE.finditer(low, 0, at)]
+    main = [r for c, r in cues if whens and c < whens[-1]]
+    return main[-1] if main and main[-1] in ("start", "end") else role
 
 
 def _verb_final(span: str, at: int) -> bool:
@@ -1972,6 +2072,28 @@ def without_conclusion(text: str) -> str:
         found = extract_times(rest) if rest else []
         if m.start() > 0 and len(found) == 1 and found[0].begin == 0 and found[0].end == len(rest):
             out = out[: m.start()] + " " * (m.end() - m.start()) + out[m.end() :]
+    return out
+
+
+# A bracket between a range's two dates ("From 1871 (Treaty of Frankfurt) to 1920"): a gloss of the first date
+_RANGE_GLOSS_RE: Final = re.compile(
+    r"\s*(?P<gloss>\([^()\n]{1,60}\))\s*(?:to|until|till|through|[-–])\s*"
+    r"(?=\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)",
+    re.IGNORECASE,
+)
+
+
+def without_range_glosses(text: str) -> str:
+    """``text`` with a bracket between a "from" date and the date that closes its range blanked (same length).
+
+    "From 1871 (Treaty of Frankfurt) to 1920" is the range 1871–1920, the bracket saying why it began; a bracket
+    after a date that no "to D" follows ("from 1871 (Treaty of Frankfurt), then ...") stays.
+    """
+    out = text
+    for d in extract_times(text):
+        m = _RANGE_GLOSS_RE.match(text, d.end) if d.kind == "since" else None
+        if m is not None:
+            out = out[: m.start("gloss")] + " " * len(m.group("gloss")) + out[m.end("gloss") :]
     return out
 
 

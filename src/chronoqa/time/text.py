@@ -869,6 +869,11 @@ _FOREIGN_UNTIL_RE: Final = re.compile(
 )
 # "1992 à 1995", "2001 a 2004", "15 May 1991 au 2 April 1992": the second date of a range
 _FOREIGN_TO_RE: Final = re.compile(rf"(?<=\d)\s+(?:a|à|au|al)\s+{_NEXT_DATE}", re.IGNORECASE)
+# "entre 1993 y 1996", "entre 1883 et 1886", "zwischen 1990 und 1994": a range between two dates
+_FOREIGN_BETWEEN_RE: Final = re.compile(
+    rf"\b(?:entre|zwischen|tra|fra)\s+(?P<a>(?:\d{{1,2}}\s+[^\W\d_]+\s+)?\d{{4}})\s+(?:y|e|et|und)\s+{_NEXT_DATE}",
+    re.IGNORECASE,
+)
 
 
 # "2008 года", "1918 году": the Russian word "year" after a year, left out ("с 1893 по 1928 год" is a range)
@@ -928,6 +933,7 @@ def english_dates(text: str) -> str:
     out = _FOREIGN_SINCE_RE.sub("since ", out)
     out = _FOREIGN_FROM_RE.sub("from ", out)
     out = _FOREIGN_TO_RE.sub(" until ", out)
+    out = _FOREIGN_BETWEEN_RE.sub(lambda m: f"between {m.group('a')} and ", out)
     return _FOREIGN_UNTIL_RE.sub("until ", out)
 
 
