@@ -100,11 +100,13 @@ BLIND_FLOORS = {
     "set13": {"A": (0.98, 0.05), "T": (0.96, 0.02)},
     "set14": {"A": (0.99, 0.055), "T": (0.95, 0.02)},
     "set15": {"A": (0.98, 0.035), "T": (0.98, 0.01)},
+    "set16": {"A": (0.96, 0.08), "T": (0.83, 0.01)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
 KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set15": {"A": [30]},
+    "set16": {"T": [25, 71]},
 }
 
 
