@@ -54,7 +54,18 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
-from chronoqa.score.judge_names import NameIndex, NameMention, Token, close, club_words, person_like, tokens
+from chronoqa.score.judge_names import (
+    LEGAL_FORMS,
+    NameIndex,
+    NameMention,
+    Token,
+    close,
+    club_words,
+    names_beside,
+    owns_names,
+    person_like,
+    tokens,
+)
 from chronoqa.score.translit import foreign_runs, hebrew_names, hebrew_runs, latin, same_name, script_of
 from chronoqa.time import (
     Duration,
@@ -77,6 +88,7 @@ __all__ = [
     "SetRule",
     "after_correction",
     "aliases_from_corpus",
+    "committed_answer",
     "gold_names",
     "is_abstention",
     "normalize_answer",
@@ -512,14 +524,16 @@ def _careful_reading(
 ) -> tuple[AnswerOutcome | None, str]:
     """What decides a reply before the whole of it: its headline or its committed sentences; and its text to read.
 
-    The text is what follows a self-correction, or the item a list marks. A short first paragraph before an
+    The text is what follows an explicit commitment ("Final answer: X"), then what follows a self-correction, or the
+    item a list marks. A short first paragraph before an
     explanation is the answer ("Cagliari", a blank line, "He joined Reggiana in 1997 ..."); in a longer paragraph
     that names other candidates on the way, the sentences that commit to an answer (:func:`_committed_sentences`)
     decide when each of them, read alone, names the gold and nothing else.
     """
     n_gold = len(q.answers)
-    fixed = _marked_item(after_correction(_json_answer(text)), n_gold)  # "- A\n- B ✓": B
-    head = _headline(fixed) if fixed == _json_answer(text) else None
+    final = committed_answer(_json_answer(text))  # "..., Ternana? ... Final answer: Reggiana.": Reggiana
+    fixed = _marked_item(after_correction(final), n_gold)  # "- A\n- B ✓": B
+    head = _headline(fixed) if fixed == final else None
 
     def alone(part: str) -> AnswerOutcome:
         return score_answer(q, AnswerRecord(record.qid, record.answerer, "ok", part), **kw)  # type: ignore[arg-type]
@@ -672,8 +686,18 @@ def _hedged(text: str) -> bool:
 _HEAD_RE: Final = re.compile(r"\s*\n\s*\n|\n(?=\s*(?:#|\*\*|[-*•]\s|\d+[.)]\s|\|))")
 
 
+# A reply that opens with its answer in bold, then a dash, a colon or a line break and an explanation
+_BOLD_LEAD: Final = re.compile(r"\s*\*\*(?P<head>[^*\n]{1,120}?)\*\*\s*(?:[—–:]|-\s|\n)\s*(?=\S)")
+
+
 def _headline(text: str) -> str | None:
-    """The first paragraph of a reply that goes on with an explanation, when it is short; else ``None``."""
+    """The first paragraph of a reply that goes on with an explanation, when it is short; else ``None``.
+
+    An answer in bold at the very start ("**X** — it was in ... between 1871 and 1920") is a headline too.
+    """
+    bold = _BOLD_LEAD.match(text)
+    if bold is not None:
+        return bold.group("head").strip()
     m = _HEAD_RE.search(text.strip())
     if m is None:
         return None
@@ -715,6 +739,29 @@ def _json_answer(text: str) -> str:
     if isinstance(value, list):
         return "; ".join(str(v) for v in value)
     return str(value)
+
+
+# An explicit commitment after deliberating: "Final answer: X", "So my answer is X", "**Answer:** X", a line
+# "Answer: X". What a reply names before it (the candidates it weighed) is no answer.
+_COMMITS: Final = re.compile(
+    r"\bfinal\s+answer\b(?:\s*(?:is|would\s+be)\b)?\s*[:—–-]?|\bmy\s+answer\s+(?:is|would\s+be)\b\s*:?|"
+    r"\bmy\s+answer\s*:|\*\*\s*answer\s*:?\s*\*\*\s*:?|^[ \t]*answer\s*:",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def committed_answer(text: str) -> str:
+    """What follows a reply's last explicit commitment (:data:`_COMMITS`), when something follows it; else ``text``.
+
+    A hedge after the marker ("Final answer: probably X") stays in what is read, and so still fails the reply.
+    """
+    last = None
+    for m in _COMMITS.finditer(text):
+        last = m
+    if last is None:
+        return text
+    rest = text[last.end() :].strip(" *:—–-")
+    return rest if any(c.isalnum() for c in rest) else text
 
 
 def after_correction(text: str) -> str:
@@ -867,14 +914,16 @@ def _careful_entities(
         extra += 1
     rivals = _rival_labels(q, candidates, context)
     matched |= _foreign_gold(q, text, rivals)
-    matched |= _initials_gold(q, text, toks, [*rivals, *(slot - set(q.answers)), *asked])
+    others = [*rivals, *(slot - set(q.answers)), *asked]
+    matched |= _initials_gold(q, text, toks, others) | _translated_gold(q, text, others)
     if n_named >= 2 or len(q.answers) > 1:
         extra += _unknown_list_items(text, index)
     if n_named >= 2 and any(t.key == "or" for t in toks):
         extra = max(extra, 1)  # "A or B": a hedge
     unknown = None
     near = _near_gold(q, toks, candidates, context)  # "Köhlerei", a surname a rival shares: decided
-    seen = seen or n_named > 0 or near or (not matched and _stranger(q, text, aliases))
+    near = near or (not matched and _someone_else(q, text, toks, aliases))  # another person, another side: decided
+    seen = seen or n_named > 0 or near
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     elif asked_span and _concludes_with(text, mentions, asked):
@@ -1039,6 +1088,37 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
     return out
 
 
+# The generic word of an institution's name as other languages write it (folded), and the English word
+_TRANSLATED_WORDS: Final = {
+    w: "university"
+    for w in ("universitat", "universita", "universite", "universidad", "universidade", "uniwersytet", "universiteit",
+              "univerzita", "universitet", "universitatea", "universitaet")
+}  # fmt: skip
+# Words that link a name's parts in one language and not in another ("University of Bonn", "Universität Bonn")
+_LINK_WORDS: Final = frozenset({"of", "the", "de", "di", "der", "des", "du", "la", "le", "del", "degli", "do", "da"})
+
+
+def _content_words(label: str) -> list[str]:
+    return sorted(_TRANSLATED_WORDS.get(w, w) for w in _label_words(label) if w not in _LINK_WORDS)
+
+
+def _translated_gold(q: Question, text: str, rivals: Sequence[str]) -> set[int]:
+    """Gold items a short reply names in the language of the place: "Universität Bonn" for "University of Bonn".
+
+    The reply is nothing but the name (two to six words), with an institution's generic word in another language
+    (:data:`_TRANSLATED_WORDS`); its other words, linking words aside and in any order, are the gold's, and no
+    rival's.
+    """
+    body = _ANSWER_LEAD.sub("", text).strip().rstrip(".!")
+    words = _label_words(body)
+    if not 2 <= len(words) <= 6 or not any(w in _TRANSLATED_WORDS for w in words):
+        return set()
+    said = _content_words(body)
+    if any(_content_words(r) == said for r in rivals):
+        return set()
+    return {i for i, a in enumerate(q.answers) if _content_words(a) == said}
+
+
 _DENIALS: Final = frozenset({"not", "never", "no", "nor", "neither", "isnt", "wasnt"})
 # Words an initialism skips ("PDS" for "Party of Democratic Socialism"), and words written as one that are
 # abbreviated as two ("GM" for "Grandmaster", "WGM" for "Woman Grandmaster": FIDE's own abbreviations)
@@ -1100,7 +1180,8 @@ def _club_by_word(
 
     The word (:func:`~chronoqa.score.judge_names.club_words`) is written capitalised (a word of three letters in
     capitals: "AIK"), not after a negation, with no capitalised word of another name next to it; and no other
-    entity of the question's slot, nor of its context, has it in a label (the gold's own aliases may).
+    entity of the question's slot, nor of its context, has it in a label (the gold's own aliases may). The letters
+    of the gold's written-out legal form may stand beside it ("Lyngby BK" for "Lyngby Boldklub").
     """
     out: set[int] = set()
     rival_words = {w for r in _rival_labels(q, candidates, context) for w in _label_words(r)}
@@ -1113,6 +1194,7 @@ def _club_by_word(
         if i < len(q.answer_ids) and q.answer_ids[i]:
             own |= {q.answer_ids[i], *(aliases or {}).get(q.answer_ids[i], ())}
         label_words = set(_label_words(label))
+        label_words |= {LEGAL_FORMS[w] for w in label_words if w in LEGAL_FORMS}  # "Lyngby BK"
         for k, t in enumerate(toks):
             written = text[t.begin : t.end]
             if t.key not in words or not written[:1].isupper() or (len(t.key) < 4 and not written.isupper()):
@@ -1226,6 +1308,54 @@ def _stranger(q: Question, text: str, aliases: Mapping[str, Sequence[str]] | Non
         return False
     words = _label_words(body)
     return len(words) == len(parts) and not any(close(w, g) for w in words for g in gold)
+
+
+def _someone_else(q: Question, text: str, toks: Sequence[Token], aliases: Mapping[str, Sequence[str]] | None) -> bool:
+    """Whether the reply, naming no gold item, names another entity of the gold's kind: then it is wrong, decided.
+
+    Another person's full name (:func:`_stranger`), another person who shares the gold's surname
+    (:func:`_namesake`), or a youth side of another age (:func:`_other_age_side`).
+    """
+    return _stranger(q, text, aliases) or _namesake(q, text, toks, aliases) or _other_age_side(q, text)
+
+
+def _namesake(q: Question, text: str, toks: Sequence[Token], aliases: Mapping[str, Sequence[str]] | None) -> bool:
+    """Whether the reply names someone else by the gold person's surname: two given names before it, none the gold's.
+
+    "Anna Maria Berg" for the gold "Karin Berg" is another person; "K. Berg", "Karin Berg", "President Berg" are not.
+    One given name alone decides nothing: it may be a short form or a nickname ("Arik Sharon" is Ariel Sharon).
+    """
+    for i, label in enumerate(q.answers):
+        words = _label_words(label)
+        if not person_like(label) or len(words) < 2:
+            continue
+        names = [label, *(aliases or {}).get(label, ())]
+        if i < len(q.answer_ids):
+            names += (aliases or {}).get(q.answer_ids[i], ())
+        own = {w for n in names for w in _label_words(n)}
+        for k, t in enumerate(toks):
+            if t.key != words[-1] or not text[t.begin].isupper():
+                continue
+            given = names_beside(text, toks, k - 1, -1)
+            if len(given) >= 2 and not owns_names(given, own, words[-1]):
+                return True
+    return False
+
+
+# A youth side's age mark: "U-23", "U21", "under-19", "Under 20s" (not "under 20 years")
+_AGE_MARK: Final = re.compile(
+    r"\b(?:u|under)\s?[-‐‑–]?\s?(?P<age>1[4-9]|2[0-3])s?\b(?!\s*(?:years|yrs))", re.IGNORECASE
+)
+
+
+def _other_age_side(q: Question, text: str) -> bool:
+    """Whether the gold is a youth side ("... under-17 soccer team") and the reply names only sides of other ages.
+
+    "the U-23s" for an under-17 gold is another team; a reply that also writes the gold's age is left to the names.
+    """
+    gold = {m.group("age") for a in q.answers for m in _AGE_MARK.finditer(a)}
+    said = {m.group("age") for m in _AGE_MARK.finditer(text)}
+    return bool(gold and said) and not gold & said
 
 
 _POSSESSED_RE: Final = re.compile(r"\s+(?!(?:the|a|an|not|been|going|my|your|our|no)\b)[a-z]")

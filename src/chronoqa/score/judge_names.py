@@ -32,6 +32,7 @@ from chronoqa.time.duration import NUMBER_WORDS
 __all__ = [
     "CLUB_AFFIXES",
     "KOREAN_SURNAMES",
+    "LEGAL_FORMS",
     "TITLES",
     "NameIndex",
     "NameMention",
@@ -39,6 +40,8 @@ __all__ = [
     "close",
     "club_words",
     "fold",
+    "names_beside",
+    "owns_names",
     "person_like",
     "tokens",
 ]
@@ -162,7 +165,15 @@ _NOT_PERSON: Final = frozenset(
     ]
 )
 # Words that mark a sports club's type, dropped for its short name ("AFC Ajax" is "Ajax").
-CLUB_AFFIXES: Final = frozenset(
+# A club's legal form written out as one word (folded), and the letters a reply writes for it: "Lyngby BK" is
+# "Lyngby Boldklub", "Malmö FF" "Malmö Fotbollförening", "IF Elfsborg" "Idrottsföreningen Elfsborg"
+LEGAL_FORMS: Final = {
+    "boldklub": "bk", "boldklubben": "bk", "boldspilklub": "bk", "ballklubb": "bk", "idrottsforening": "if",
+    "idrottsforeningen": "if", "idratsforening": "if", "idrettsforening": "if", "idrettslag": "il",
+    "idrottsklubb": "ik", "idratsklub": "ik", "fotballklubb": "fk", "fodboldklub": "fk", "fotbollsklubb": "fk",
+    "fotbollforening": "ff", "fotballforening": "ff", "fodboldforening": "ff", "sportklub": "sk", "sportverein": "sv",
+}  # fmt: skip
+CLUB_AFFIXES: Final = frozenset(LEGAL_FORMS) | frozenset(
     ["fc", "afc", "cf", "sc", "fk", "sk", "nk", "bk", "ik", "if", "ff", "ac", "as", "cd", "ud", "rcd", "sv", "vfb",
      "vfl", "tsv", "fsv", "kv", "krc", "rsc", "cfc", "sfc", "ssc", "us", "ss", "asd", "ca", "ec", "se", "fbc",
      "sad", "calcio", "futebol", "clube", "esporte", "club", "sport", "fotboll",
@@ -394,6 +405,33 @@ _LEADING_WORDS: Final = frozenset(
      "by", "for", "with", "under", "during", "both", "following", "unlike", "like", "between", "once", "although",
      "though", "because", "if", "so", "whereas"]
 )  # fmt: skip
+
+
+def names_beside(text: str, toks: Sequence[Token], k: int, step: int) -> list[str]:
+    """The capitalised words of the run that starts at ``toks[k]`` and goes ``step`` (-1: back, 1: on), a space apart.
+
+    Titles and words that start a sentence ("President", "After") are left out: what is left are names.
+    """
+    run = []
+    while 0 <= k < len(toks):
+        a, b = (toks[k], toks[k + 1]) if step == -1 else (toks[k - 1], toks[k])
+        gap = text[a.end : b.begin].strip()
+        if (gap != "" and not (gap == "." and len(a.key) <= 2)) or not text[toks[k].begin].isupper():
+            break  # "Charles A. Beard": the initial's period keeps the run going
+        run.append(toks[k].key)
+        k += step
+    return [w for w in run if w not in TITLES and w not in _LEADING_WORDS]
+
+
+def owns_names(names: Sequence[str], own: set[str], form: str) -> bool:
+    """Whether names next to a person's shorter form are of that person's label.
+
+    A given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label; glued initials ("JP Balkenende" for Jan
+    Peter Balkenende: each letter a given name's initial).
+    """
+    if any(close(w, o) or (len(w) == 1 and o.startswith(w)) for w in names for o in own):
+        return True
+    return len(names) == 1 and _glued_initials(names[0], own, form)
 
 
 def _person_forms(words: Sequence[str], compound_last: bool = False) -> list[tuple[str, ...]]:
@@ -728,22 +766,10 @@ class NameIndex:
             return False
         own: set[str] | None = None
         for k, step in ((i - 1, -1), (last + 1, 1)):
-            run = []
-            while 0 <= k < len(toks):
-                a, b = (toks[k], toks[k + 1]) if step == -1 else (toks[k - 1], toks[k])
-                gap = text[a.end : b.begin].strip()
-                if (gap != "" and not (gap == "." and len(a.key) <= 2)) or not text[toks[k].begin].isupper():
-                    break  # "Charles A. Beard": the initial's period keeps the run going
-                run.append(toks[k].key)
-                k += step
-            names = [w for w in run if w not in TITLES and w not in _LEADING_WORDS]
+            names = names_beside(text, toks, k, step)
             if names:
                 own = self.label_words(form) if own is None else own
-                # a given name, or its initial ("V. V. Putin", "G. W. Bush"), of the label; glued initials ("JP
-                # Balkenende" for Jan Peter Balkenende: each letter a given name's initial)
-                if not any(close(w, o) or (len(w) == 1 and o.startswith(w)) for w in names for o in own) and not (
-                    len(names) == 1 and _glued_initials(names[0], own, form)
-                ):
+                if not owns_names(names, own, form):
                     return False
         return True
 
