@@ -13,7 +13,8 @@ with the commands the set's questions came from (:data:`BUILDS`); :class:`chrono
 judges each item exactly as ``evaluate`` does. Verdicts are ``right``, ``wrong`` or ``undecided``.
 
 Run ``python tests/judging/blind.py tests/judging/blind/set1 --releases DIR`` (``DIR/<release>/`` built
-folders) for a report; ``--take-in /work/blind/set1`` copies a frozen set in first.
+folders) for a report; ``--take-in /work/blind/set1`` copies a frozen set in first; ``--table
+tests/judging/blind`` prints a row per set (the "now" table of docs/metrics.md, "Blind sets").
 """
 
 from __future__ import annotations
@@ -203,6 +204,21 @@ def measure(items: Sequence[BlindItem], judge: Callable[[BlindItem], str]) -> Me
     return m
 
 
+def cell(m: Measured) -> str:
+    """One verdict's columns of the docs' table: agreement, false accepts, false rejects, undecided."""
+    share = f"{len(m.undecided)} ({m.undecided_share:.1%})"
+    return f"{m.agree}/{m.decided} = {m.rate:.1%} | {len(m.false_accepts)} | {len(m.false_rejects)} | {share}"
+
+
+def table(sets: Path, releases: Path) -> None:
+    """Print docs/metrics.md's "now" table: a row per set of ``sets`` (``setN/`` folders, in order)."""
+    judges = Judges(releases)
+    for folder in sorted(sets.glob("set*"), key=lambda f: int(f.name[3:])):
+        answers, explanations = read_set(folder)
+        a, t = measure(answers, judges.answer), measure(explanations, judges.time)
+        print(f"| {folder.name} | {cell(a)} | {cell(t)} |")
+
+
 def report(folder: Path, releases: Path, show: bool = False) -> dict[str, Measured]:
     """Measure A and T of one set; print the figures (and with ``show`` every miss)."""
     answers, explanations = read_set(folder)
@@ -229,10 +245,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--releases", type=Path, required=True, help="folder with built yago11k/, wikidata12k/, leaders/")
     ap.add_argument("--take-in", type=Path, help="a frozen set to copy into FOLDER first")
     ap.add_argument("--show", action="store_true", help="print every disagreement and undecided item")
+    ap.add_argument("--table", action="store_true", help="FOLDER holds sets: print a table row per set")
     args = ap.parse_args(argv)
     if args.take_in is not None:
         take_in(args.take_in, args.folder, args.releases)
-    report(args.folder, args.releases, args.show)
+    if args.table:
+        table(args.folder, args.releases)
+    else:
+        report(args.folder, args.releases, args.show)
 
 
 if __name__ == "__main__":
