@@ -53,6 +53,13 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   window of its part, where the part is itself a container (from the first start to the last end of the
   facts placing something in it, an open end counting up to its start); or a chain passing through an
   entity with two or more containers over the data from a containment hop to another kind of hop.
+* ``direct parent read as membership`` (:func:`parent_change_errors`): a containment fact used for its time (as
+  above) whose start (end) the data does not show to be a change of membership: in the year before (after) it,
+  no other containment fact of the part is possibly valid, or one is whose container lies (transitively, over
+  containment facts possibly valid that year, at most 8 levels up) inside the fact's container or has no
+  container recorded that year (a unit with no containment facts at all ends a chain, but the earlier container
+  itself counts as unknown unless the fact's container has none either). Cuxhaven "became part of Lower Saxony"
+  in 2004 when its Regierungsbezirk, inside Lower Saxony, was abolished;
 * ``bridge or hub`` (:func:`bridge_errors`, from the TOML's ``[bridges]`` and the raw facts): a question of two
   or more hops with an intermediate entity named over a direction the TOML does not declare a bridge, over an
   ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false)
@@ -1171,6 +1178,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "disambiguator in answer": [],
         "graph-walk phrasing": graph_walk_errors(checker, questions),
         "chain across regimes": regime_errors(checker, questions),
+        "direct parent read as membership": parent_change_errors(checker, questions),
         "bridge or hub": bridge_errors(checker, questions),
         "value changes near the time": change_errors(checker, questions),
         "closed-world superlative": [],
@@ -1462,6 +1470,65 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
                 if len(wholes[node]) >= 2 and bool(role.get(a.r)) != bool(role.get(b.r)):
                     out.append(f"{q.id}: passes {node} across regimes: {q.question!r}")
                     break
+    return out
+
+
+PARENT_DEPTH = 8  # the documented depth of containment chains followed
+
+
+def _membership_changed(checker: Checker, f: Fact, year: int, parts: Mapping[str, list[Fact]]) -> bool:
+    """The data shows the part of containment fact ``f`` outside its container in ``year``."""
+    role = checker.decl[f.r].get("containment")
+    part, whole = (f.s, f.o) if role == "part_of" else (f.o, f.s)
+
+    def containers(e: str) -> list[str]:
+        out = []
+        for g in parts.get(e, []):
+            if g.id != f.id and (g.start is not None or g.end is not None) and checker.possible(g, TimePoint(year)):
+                out.append(g.o if checker.decl[g.r].get("containment") == "part_of" else g.s)
+        return out
+
+    level = containers(part)
+    if not level:
+        return False
+    unknown = False
+    for depth in range(PARENT_DEPTH + 2):
+        if whole in level:
+            return False
+        if depth > PARENT_DEPTH:
+            return False  # chain too long to follow: unknown
+        nxt = []
+        for e in level:
+            up = containers(e)
+            if not up and (e in parts or (depth == 0 and whole in parts)):
+                unknown = True
+            nxt += up
+        level = nxt
+        if not level:
+            break
+    return not unknown
+
+
+def parent_change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions timed by a containment start (end) the data does not show to be a change of membership."""
+    parts: defaultdict[str, list[Fact]] = defaultdict(list)
+    for f in checker.good:
+        role = checker.decl.get(f.r, {}).get("containment")
+        if role in ("part_of", "contains"):
+            parts[f.s if role == "part_of" else f.o].append(f)
+    out = []
+    for q in questions:
+        timed = [checker.by_id[t.fact_id] for t in q.S_anchor]
+        if q.answer_type in ("time", "duration", "yes_no"):
+            timed.append(checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id])
+        for f in timed:
+            if checker.decl.get(f.r, {}).get("containment") not in ("part_of", "contains"):
+                continue
+            if (f.start is not None and not _membership_changed(checker, f, f.start.year - 1, parts)) or (
+                f.end is not None and not _membership_changed(checker, f, f.end.year + 1, parts)
+            ):
+                out.append(f"{q.id}: fact {f.id}'s start or end is not shown to change membership: {q.question!r}")
+                break
     return out
 
 
