@@ -60,6 +60,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   container recorded that year (a unit with no containment facts at all ends a chain, but the earlier container
   itself counts as unknown unless the fact's container has none either). Cuxhaven "became part of Lower Saxony"
   in 2004 when its Regierungsbezirk, inside Lower Saxony, was abolished;
+* ``youth side over age`` (:func:`youth_errors`): an S* or S_anchor fact with an under-N side ("U17", "U-21",
+  "under-19", N from 14 to 23) starting more than N + 1 years after the person's birth year on the other side
+  (Reginiussen, born 1986, "in Norway U17 2005-2006"); also marked implausible here (``youth_over_age``);
 * ``bridge or hub`` (:func:`bridge_errors`, from the TOML's ``[bridges]`` and the raw facts): a question of two
   or more hops with an intermediate entity named over a direction the TOML does not declare a bridge, over an
   ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false)
@@ -809,6 +812,9 @@ class Checker:
                 if any(f.start.year > deaths.get(e, 10**9) for e in (f.s, f.o)):
                     out[f.id] = "after_death"
                     continue
+                if self.youth_over_age(f, births):
+                    out[f.id] = "youth_over_age"
+                    continue
             years = [p.year for p in (f.start, f.end) if p is not None]
             if not years:
                 continue
@@ -838,6 +844,22 @@ class Checker:
             if f.id not in out and self.decl[f.r].get("symmetric") and f.s != f.o and self._mirror_disagrees(f):
                 out[f.id] = "mirror_disagrees"
         return out
+
+    def youth_over_age(self, f: Fact, births: Mapping[str, int]) -> bool:
+        """``f`` starts when the person on one side was certainly older than the N of the under-N side on the
+        other (born in year b, at most N + 1 years after b is allowed: the birthday may fall late in the year)."""
+        if f.start is None or self.decl.get(f.r, {}).get("role") is not None:
+            return False
+        for person, side in ((f.s, f.o), (f.o, f.s)):
+            words = self.label(side).replace("_", " ").replace("-", " ").casefold().split()
+            glued = [w[1:] for w in words if len(w) == 3 and w[0] == "u"]
+            glued += [w[5:] for w in words if w.startswith("under")]
+            limits = [int(n) for n in glued if n.isdigit() and len(n) == 2 and n.isascii()]
+            limits += [int(b) for a, b in pairwise(words) if a in ("u", "under") and b.isdigit() and len(b) == 2]
+            limits = [n for n in limits if 14 <= n <= 23]
+            if limits and person in births and f.start.year - births[person] > limits[0] + 1:
+                return True
+        return False
 
     def _mirror_disagrees(self, f: Fact) -> bool:
         """The graph holds dated mirror facts ``(o, r, s)`` of ``f`` and none states the same years as ``f``."""
@@ -1179,6 +1201,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "graph-walk phrasing": graph_walk_errors(checker, questions),
         "chain across regimes": regime_errors(checker, questions),
         "direct parent read as membership": parent_change_errors(checker, questions),
+        "youth side over age": youth_errors(checker, questions),
         "bridge or hub": bridge_errors(checker, questions),
         "value changes near the time": change_errors(checker, questions),
         "closed-world superlative": [],
@@ -1507,6 +1530,20 @@ def _membership_changed(checker: Checker, f: Fact, year: int, parts: Mapping[str
         if not level:
             break
     return not unknown
+
+
+def youth_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions with an S* or S_anchor fact of an under-N side that starts when the person was older than N."""
+    births: dict[str, int] = {}
+    for f in checker.good:
+        if checker.decl.get(f.r, {}).get("role") == "birth" and f.start is not None:
+            births[f.s] = min(births.get(f.s, f.start.year), f.start.year)
+    out = []
+    for q in questions:
+        hit = [t.fact_id for t in (*q.S_star, *q.S_anchor) if checker.youth_over_age(checker.by_id[t.fact_id], births)]
+        if hit:
+            out.append(f"{q.id}: facts {hit} put a person over age in a youth side: {q.question!r}")
+    return out
 
 
 def parent_change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
