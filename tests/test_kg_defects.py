@@ -8,6 +8,7 @@ when one is made by hand.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -432,3 +433,24 @@ def test_a_change_of_direct_parent_is_not_read_as_membership() -> None:
     triple = dataclasses.replace(asked.S_star[-1], fact_id=1, s_id="Q50", o_id="Q52", t_start="2004", t_end="2020")
     bad = dataclasses.replace(asked, S_star=(*asked.S_star[:-1], triple))
     assert len(defect_report(checker, [bad])["direct parent read as membership"]) == 1
+
+
+# Worked by hand (Wikidata's "award received"): Paul Simon (Q70) entered the Rock and Roll Hall of Fame (Q71) in
+# 1990 and received a Grammy Award (Q72) in 1976; Ray Charles (Q73) entered the hall in 1986. A hall of fame
+# inducts: "When was Paul Simon inducted into the Rock and Roll Hall of Fame?", never "received".
+HALL = [
+    ("Q70", "P166", "Q71", 1990, 1990), ("Q70", "P166", "Q72", 1976, 1976), ("Q73", "P166", "Q71", 1986, 1986),
+    ("Q73", "P166", "Q72", 1960, 1960),
+]  # fmt: skip
+HALL_LABELS = {"Q70": "Paul Simon", "Q71": "Rock and Roll Hall of Fame", "Q72": "Grammy Award", "Q73": "Ray Charles"}
+
+
+def test_a_hall_of_fame_inducts() -> None:
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(HALL)]
+    checker, qs = _build(facts, "wikidata12k", HALL_LABELS, n_questions=100)
+    hall = [q for q in qs if "Hall of Fame" in q.question]
+    assert hall and all("inducted into" in q.question and "receive Rock" not in q.question for q in hall)
+    assert not [q for q in hall if re.search(r"receive[ds]? (?:the )?Rock", q.question)]
+    grammy = [q for q in qs if "Grammy" in q.question]  # an award is still received
+    assert grammy and all(re.search(r"receive[ds]? the Grammy", q.question) for q in grammy)
+    assert defect_report(checker, qs)["role asked as the relation"] == []
