@@ -63,6 +63,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``youth side over age`` (:func:`youth_errors`): an S* or S_anchor fact with an under-N side ("U17", "U-21",
   "under-19", N from 14 to 23) starting more than N + 1 years after the person's birth year on the other side
   (Reginiussen, born 1986, "in Norway U17 2005-2006"); also marked implausible here (``youth_over_age``);
+* ``place presupposed in a life time`` (:func:`life_place_errors`): an interval question on a birth or death (a
+  relation whose ``role`` is ``birth`` / ``death``) whose text names the place ("When was X born in Brooklyn?":
+  the place is context, not the question), or whose subject has births (deaths) in two or more years;
 * ``bridge or hub`` (:func:`bridge_errors`, from the TOML's ``[bridges]`` and the raw facts): a question of two
   or more hops with an intermediate entity named over a direction the TOML does not declare a bridge, over an
   ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false)
@@ -1202,6 +1205,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "chain across regimes": regime_errors(checker, questions),
         "direct parent read as membership": parent_change_errors(checker, questions),
         "youth side over age": youth_errors(checker, questions),
+        "place presupposed in a life time": life_place_errors(checker, questions),
         "bridge or hub": bridge_errors(checker, questions),
         "value changes near the time": change_errors(checker, questions),
         "closed-world superlative": [],
@@ -1530,6 +1534,20 @@ def _membership_changed(checker: Checker, f: Fact, year: int, parts: Mapping[str
         if not level:
             break
     return not unknown
+
+
+def life_place_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Interval questions on a birth or death (a relation whose ``role`` dates a life) naming its place, or asked
+    where the subject's births (deaths) give more than one year."""
+    out = []
+    for q in questions:
+        f = checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]
+        if q.operator != "interval" or checker.decl.get(f.r, {}).get("role") not in ("birth", "death"):
+            continue
+        years = {g.start.year for g, _ in checker.neighbours(f.s, f.r, True) if g.start is not None}
+        if checker.label(f.o).casefold() in q.question.casefold() or len(years) > 1:
+            out.append(f"{q.id}: {q.question!r} ({checker.label(f.o)}, years {sorted(years)})")
+    return out
 
 
 def youth_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
