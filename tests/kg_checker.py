@@ -61,8 +61,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   itself counts as unknown unless the fact's container has none either). Cuxhaven "became part of Lower Saxony"
   in 2004 when its Regierungsbezirk, inside Lower Saxony, was abolished;
 * ``youth side over age`` (:func:`youth_errors`): an S* or S_anchor fact with an under-N side ("U17", "U-21",
-  "under-19", N from 14 to 23) starting more than N + 1 years after the person's birth year on the other side
-  (Reginiussen, born 1986, "in Norway U17 2005-2006"); also marked implausible here (``youth_over_age``);
+  "under-19", N from 14 to 23) starting more than N + 2 years after the person's birth year on the other side
+  (older than N + 1 all year: a cycle's cut-off lets 22-year-olds play an under-21 final); also marked
+  implausible here (``youth_over_age``);
 * ``place presupposed in a life time`` (:func:`life_place_errors`): an interval question on a birth or death (a
   relation whose ``role`` is ``birth`` / ``death``) whose text names the place ("When was X born in Brooklyn?":
   the place is context, not the question), or whose subject has births (deaths) in two or more years;
@@ -849,8 +850,8 @@ class Checker:
         return out
 
     def youth_over_age(self, f: Fact, births: Mapping[str, int]) -> bool:
-        """``f`` starts when the person on one side was certainly older than the N of the under-N side on the
-        other (born in year b, at most N + 1 years after b is allowed: the birthday may fall late in the year)."""
+        """``f`` starts when the person on one side was older than N + 1 all year, N of the under-N side on the
+        other (born in year b: up to N + 2 years after b is allowed, a cycle's cut-off and a late birthday)."""
         if f.start is None or self.decl.get(f.r, {}).get("role") is not None:
             return False
         for person, side in ((f.s, f.o), (f.o, f.s)):
@@ -860,7 +861,7 @@ class Checker:
             limits = [int(n) for n in glued if n.isdigit() and len(n) == 2 and n.isascii()]
             limits += [int(b) for a, b in pairwise(words) if a in ("u", "under") and b.isdigit() and len(b) == 2]
             limits = [n for n in limits if 14 <= n <= 23]
-            if limits and person in births and f.start.year - births[person] > limits[0] + 1:
+            if limits and person in births and f.start.year - births[person] > limits[0] + 2:
                 return True
         return False
 

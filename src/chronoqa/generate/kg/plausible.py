@@ -15,9 +15,12 @@ recorded):
   year of one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
 * ``youth_over_age``: a fact of a relation with no ``role`` whose other side is a youth side, its label naming
   an under-N team ("Norway U17", "U-21", "under-19", "national under-21 football team"; :func:`youth_limit`), that
-  starts more than N + 1 years after the entity's birth year, so the person was certainly older than N (Tore
-  Reginiussen, born 1986, "in Norway U17 2005-2006"). No birth year recorded: nothing is guessed. Checked after
-  ``after_death`` (its index in :data:`REASONS` comes after ``mirror_disagrees``).
+  starts more than N + 2 years after the entity's birth year: the person was older than N + 1 all that year.
+  One year more than "older than N" because a youth championship's cut-off is set at the start of its
+  qualifying cycle (two years for the UEFA under-21: players born in 1983 played the 2006 finals at 22 or 23,
+  José Fonte among them). No birth year recorded: nothing is guessed (Wikidata12k records no births, so Tore
+  Reginiussen's "Norway U17 2005-2006" stays). Checked after ``after_death`` (its index in :data:`REASONS` comes
+  after ``mirror_disagrees``).
 * ``century_outlier``: a date of the fact lies more than :data:`CENTURY_GAP` years from the median year
   of the *other* facts of each of its entities that has at least three other dated facts ("In 427, who
   owned Green Bay Packers?"); an entity with a long history (Rome) keeps its old facts, because the

@@ -175,8 +175,8 @@ WITH mirrors AS (
                      AND ((ds.y IS NOT NULL AND d.start_year > ds.y) OR (dd.y IS NOT NULL AND d.start_year > dd.y))
                      THEN 3
                 WHEN d.role = 0 AND d.has_start
-                     AND ((yo.max_age IS NOT NULL AND bs.y IS NOT NULL AND d.start_year - bs.y > yo.max_age + 1)
-                          OR (ys.max_age IS NOT NULL AND bo.y IS NOT NULL AND d.start_year - bo.y > ys.max_age + 1))
+                     AND ((yo.max_age IS NOT NULL AND bs.y IS NOT NULL AND d.start_year - bs.y > yo.max_age + 2)
+                          OR (ys.max_age IS NOT NULL AND bo.y IS NOT NULL AND d.start_year - bo.y > ys.max_age + 2))
                      THEN {REASONS.index("youth_over_age")}
                 WHEN (v.vs IS NOT NULL OR v.vo IS NOT NULL) AND COALESCE(v.vs, 1) = 1 AND COALESCE(v.vo, 1) = 1
                      THEN 4
