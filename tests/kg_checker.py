@@ -744,6 +744,8 @@ class Checker:
             if sum(1 for _, o in timeline if o == y_other) != 1 or all(f.id != y.id for f, _ in timeline):
                 errs.append(f"{q.id}: the sequence reference is ambiguous or outside the timeline")
                 return
+            if fwd:  # spells of another role (national teams beside clubs) are another timeline
+                timeline = [(f, o) for f, o in timeline if self.role_of(f) == self.role_of(y)]
             if self.kinds[r] == "event":
                 after = [(f, o) for f, o in timeline if su(f) > su(y)]
             else:
@@ -1806,6 +1808,8 @@ def next_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
 
     "Immediately after X left Y, which team did X join?" has two answers when another spell starts in the unit X
     left Y (or between that and the gold's start), whether or not it starts after the reference's own start.
+    Spells of another role (TOML ``roles``: national teams beside clubs) are another timeline: neither counted
+    here nor a ``next`` answer (counted too).
     """
     out = []
     for q in questions:
@@ -1818,9 +1822,15 @@ def next_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
         ref = y.start if checker.kinds[r] == "event" or y.end is None else y.end
         assert ref is not None and ans.start is not None
         lo, hi = ref.lo(checker.g), ans.start.lo(checker.g)
+        if fwd and checker.role_of(y) != checker.role_of(ans):
+            out.append(
+                f"{q.id}: next after a {checker.role_of(y)} spell is a {checker.role_of(ans)} one: {q.question!r}"
+            )
+            continue
         others = [
             f.id for f, _ in checker.neighbours(_chain_end_source(q), r, fwd)
             if f.id not in (y.id, ans.id) and f.start is not None and lo <= f.start.lo(checker.g) <= hi
+            and (not fwd or checker.role_of(f) == checker.role_of(y))
         ]  # fmt: skip
         if others:
             out.append(f"{q.id}: spells {others} also start from {ref} to {ans.start}: {q.question!r}")

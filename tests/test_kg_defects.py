@@ -454,3 +454,27 @@ def test_a_hall_of_fame_inducts() -> None:
     grammy = [q for q in qs if "Grammy" in q.question]  # an award is still received
     assert grammy and all(re.search(r"receive[ds]? the Grammy", q.question) for q in grammy)
     assert defect_report(checker, qs)["role asked as the relation"] == []
+
+
+# Worked by hand: Ola played for Reds 2000-2003, the Norway national football team 2003-2004, Blues 2004-2008 and
+# Greens 2009-2012. Club and national spells are two timelines: "next after Ola left the national team" has no
+# answer in the data (Blues, a club, starts in 2004 but is no national team); next after Reds is Blues (the
+# national spell is not a club), next after Blues is Greens.
+NATIONAL = [
+    fact(0, "Ola", "playsFor", "Reds", 2000, 2003),
+    fact(1, "Ola", "playsFor", "Norway_national_football_team", 2003, 2004),
+    fact(2, "Ola", "playsFor", "Blues", 2004, 2008),
+    fact(3, "Ola", "playsFor", "Greens", 2009, 2012),
+]
+
+
+def test_next_keeps_club_and_national_spells_apart() -> None:
+    only_seq = (("point_in_time", 0.0), ("before_after", 0.0), ("interval", 0.0), ("sequence", 1.0))
+    checker, qs = _build(NATIONAL, "yago11k", operator_weights=only_seq)
+    nxt = [q for q in qs if q.operator == "sequence" and q.logical_form["variant"] == "next"]
+    got = {(q.logical_form["reference_fact"], q.S_star[-1].fact_id) for q in nxt}
+    assert got and got <= {(0, 2), (2, 3)}, [q.question for q in nxt]
+    assert defect_report(checker, qs)["next not unique"] == []
+    made = dataclasses.replace(nxt[0], logical_form={**nxt[0].logical_form, "reference_fact": 1})  # after the nation
+    made = dataclasses.replace(made, S_star=(dataclasses.replace(made.S_star[-1], fact_id=2),))
+    assert len(defect_report(checker, [made])["next not unique"]) == 1
