@@ -1548,7 +1548,8 @@ def life_place_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         if q.operator != "interval" or checker.decl.get(f.r, {}).get("role") not in ("birth", "death"):
             continue
         years = {g.start.year for g, _ in checker.neighbours(f.s, f.r, True) if g.start is not None}
-        if checker.label(f.o).casefold() in q.question.casefold() or len(years) > 1:
+        text = q.question.casefold().replace(checker.label(f.s).casefold(), "")  # "Patriarch Tikhon of Moscow"
+        if checker.label(f.o).casefold() in text or len(years) > 1:
             out.append(f"{q.id}: {q.question!r} ({checker.label(f.o)}, years {sorted(years)})")
     return out
 
