@@ -53,6 +53,20 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   window of its part, where the part is itself a container (from the first start to the last end of the
   facts placing something in it, an open end counting up to its start); or a chain passing through an
   entity with two or more containers over the data from a containment hop to another kind of hop.
+* ``direct parent read as membership`` (:func:`parent_change_errors`): a containment fact used for its time (as
+  above) whose start (end) the data does not show to be a change of membership: in the year before (after) it,
+  no other containment fact of the part is possibly valid, or one is whose container lies (transitively, over
+  containment facts possibly valid that year, at most 8 levels up) inside the fact's container or has no
+  container recorded that year (a unit with no containment facts at all ends a chain, but the earlier container
+  itself counts as unknown unless the fact's container has none either). Cuxhaven "became part of Lower Saxony"
+  in 2004 when its Regierungsbezirk, inside Lower Saxony, was abolished;
+* ``youth side over age`` (:func:`youth_errors`): an S* or S_anchor fact with an under-N side ("U17", "U-21",
+  "under-19", N from 14 to 23) starting more than N + 2 years after the person's birth year on the other side
+  (older than N + 1 all year: a cycle's cut-off lets 22-year-olds play an under-21 final); also marked
+  implausible here (``youth_over_age``);
+* ``place presupposed in a life time`` (:func:`life_place_errors`): an interval question on a birth or death (a
+  relation whose ``role`` is ``birth`` / ``death``) whose text names the place ("When was X born in Brooklyn?":
+  the place is context, not the question), or whose subject has births (deaths) in two or more years;
 * ``bridge or hub`` (:func:`bridge_errors`, from the TOML's ``[bridges]`` and the raw facts): a question of two
   or more hops with an intermediate entity named over a direction the TOML does not declare a bridge, over an
   ``at a time`` direction in a question that shows no time (a static prefix whose ``render_time`` is false)
@@ -730,6 +744,8 @@ class Checker:
             if sum(1 for _, o in timeline if o == y_other) != 1 or all(f.id != y.id for f, _ in timeline):
                 errs.append(f"{q.id}: the sequence reference is ambiguous or outside the timeline")
                 return
+            if fwd:  # spells of another role (national teams beside clubs) are another timeline
+                timeline = [(f, o) for f, o in timeline if self.role_of(f) == self.role_of(y)]
             if self.kinds[r] == "event":
                 after = [(f, o) for f, o in timeline if su(f) > su(y)]
             else:
@@ -802,6 +818,9 @@ class Checker:
                 if any(f.start.year > deaths.get(e, 10**9) for e in (f.s, f.o)):
                     out[f.id] = "after_death"
                     continue
+                if self.youth_over_age(f, births):
+                    out[f.id] = "youth_over_age"
+                    continue
             years = [p.year for p in (f.start, f.end) if p is not None]
             if not years:
                 continue
@@ -831,6 +850,22 @@ class Checker:
             if f.id not in out and self.decl[f.r].get("symmetric") and f.s != f.o and self._mirror_disagrees(f):
                 out[f.id] = "mirror_disagrees"
         return out
+
+    def youth_over_age(self, f: Fact, births: Mapping[str, int]) -> bool:
+        """``f`` starts when the person on one side was older than N + 1 all year, N of the under-N side on the
+        other (born in year b: up to N + 2 years after b is allowed, a cycle's cut-off and a late birthday)."""
+        if f.start is None or self.decl.get(f.r, {}).get("role") is not None:
+            return False
+        for person, side in ((f.s, f.o), (f.o, f.s)):
+            words = self.label(side).replace("_", " ").replace("-", " ").casefold().split()
+            glued = [w[1:] for w in words if len(w) == 3 and w[0] == "u"]
+            glued += [w[5:] for w in words if w.startswith("under")]
+            limits = [int(n) for n in glued if n.isdigit() and len(n) == 2 and n.isascii()]
+            limits += [int(b) for a, b in pairwise(words) if a in ("u", "under") and b.isdigit() and len(b) == 2]
+            limits = [n for n in limits if 14 <= n <= 23]
+            if limits and person in births and f.start.year - births[person] > limits[0] + 2:
+                return True
+        return False
 
     def _mirror_disagrees(self, f: Fact) -> bool:
         """The graph holds dated mirror facts ``(o, r, s)`` of ``f`` and none states the same years as ``f``."""
@@ -1171,6 +1206,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "disambiguator in answer": [],
         "graph-walk phrasing": graph_walk_errors(checker, questions),
         "chain across regimes": regime_errors(checker, questions),
+        "direct parent read as membership": parent_change_errors(checker, questions),
+        "youth side over age": youth_errors(checker, questions),
+        "place presupposed in a life time": life_place_errors(checker, questions),
         "bridge or hub": bridge_errors(checker, questions),
         "value changes near the time": change_errors(checker, questions),
         "closed-world superlative": [],
@@ -1465,6 +1503,94 @@ def regime_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     return out
 
 
+PARENT_DEPTH = 8  # the documented depth of containment chains followed
+
+
+def _membership_changed(checker: Checker, f: Fact, year: int, parts: Mapping[str, list[Fact]]) -> bool:
+    """The data shows the part of containment fact ``f`` outside its container in ``year``."""
+    role = checker.decl[f.r].get("containment")
+    part, whole = (f.s, f.o) if role == "part_of" else (f.o, f.s)
+
+    def containers(e: str) -> list[str]:
+        out = []
+        for g in parts.get(e, []):
+            if g.id != f.id and (g.start is not None or g.end is not None) and checker.possible(g, TimePoint(year)):
+                out.append(g.o if checker.decl[g.r].get("containment") == "part_of" else g.s)
+        return out
+
+    level = containers(part)
+    if not level:
+        return False
+    unknown = False
+    for depth in range(PARENT_DEPTH + 2):
+        if whole in level:
+            return False
+        if depth > PARENT_DEPTH:
+            return False  # chain too long to follow: unknown
+        nxt = []
+        for e in level:
+            up = containers(e)
+            if not up and (e in parts or (depth == 0 and whole in parts)):
+                unknown = True
+            nxt += up
+        level = nxt
+        if not level:
+            break
+    return not unknown
+
+
+def life_place_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Interval questions on a birth or death (a relation whose ``role`` dates a life) naming its place, or asked
+    where the subject's births (deaths) give more than one year."""
+    out = []
+    for q in questions:
+        f = checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id]
+        if q.operator != "interval" or checker.decl.get(f.r, {}).get("role") not in ("birth", "death"):
+            continue
+        years = {g.start.year for g, _ in checker.neighbours(f.s, f.r, True) if g.start is not None}
+        text = q.question.casefold().replace(checker.label(f.s).casefold(), "")  # "Patriarch Tikhon of Moscow"
+        if checker.label(f.o).casefold() in text or len(years) > 1:
+            out.append(f"{q.id}: {q.question!r} ({checker.label(f.o)}, years {sorted(years)})")
+    return out
+
+
+def youth_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions with an S* or S_anchor fact of an under-N side that starts when the person was older than N."""
+    births: dict[str, int] = {}
+    for f in checker.good:
+        if checker.decl.get(f.r, {}).get("role") == "birth" and f.start is not None:
+            births[f.s] = min(births.get(f.s, f.start.year), f.start.year)
+    out = []
+    for q in questions:
+        hit = [t.fact_id for t in (*q.S_star, *q.S_anchor) if checker.youth_over_age(checker.by_id[t.fact_id], births)]
+        if hit:
+            out.append(f"{q.id}: facts {hit} put a person over age in a youth side: {q.question!r}")
+    return out
+
+
+def parent_change_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions timed by a containment start (end) the data does not show to be a change of membership."""
+    parts: defaultdict[str, list[Fact]] = defaultdict(list)
+    for f in checker.good:
+        role = checker.decl.get(f.r, {}).get("containment")
+        if role in ("part_of", "contains"):
+            parts[f.s if role == "part_of" else f.o].append(f)
+    out = []
+    for q in questions:
+        timed = [checker.by_id[t.fact_id] for t in q.S_anchor]
+        if q.answer_type in ("time", "duration", "yes_no"):
+            timed.append(checker.by_id[q.S_star[len(q.logical_form["path"]) - 1].fact_id])
+        for f in timed:
+            if checker.decl.get(f.r, {}).get("containment") not in ("part_of", "contains"):
+                continue
+            if (f.start is not None and not _membership_changed(checker, f, f.start.year - 1, parts)) or (
+                f.end is not None and not _membership_changed(checker, f, f.end.year + 1, parts)
+            ):
+                out.append(f"{q.id}: fact {f.id}'s start or end is not shown to change membership: {q.question!r}")
+                break
+    return out
+
+
 def founding_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Questions timed by a ``status`` fact that starts with its subject's whole record.
 
@@ -1683,6 +1809,8 @@ def next_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
 
     "Immediately after X left Y, which team did X join?" has two answers when another spell starts in the unit X
     left Y (or between that and the gold's start), whether or not it starts after the reference's own start.
+    Spells of another role (TOML ``roles``: national teams beside clubs) are another timeline: neither counted
+    here nor a ``next`` answer (counted too).
     """
     out = []
     for q in questions:
@@ -1695,9 +1823,15 @@ def next_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
         ref = y.start if checker.kinds[r] == "event" or y.end is None else y.end
         assert ref is not None and ans.start is not None
         lo, hi = ref.lo(checker.g), ans.start.lo(checker.g)
+        if fwd and checker.role_of(y) != checker.role_of(ans):
+            out.append(
+                f"{q.id}: next after a {checker.role_of(y)} spell is a {checker.role_of(ans)} one: {q.question!r}"
+            )
+            continue
         others = [
             f.id for f, _ in checker.neighbours(_chain_end_source(q), r, fwd)
             if f.id not in (y.id, ans.id) and f.start is not None and lo <= f.start.lo(checker.g) <= hi
+            and (not fwd or checker.role_of(f) == checker.role_of(y))
         ]  # fmt: skip
         if others:
             out.append(f"{q.id}: spells {others} also start from {ref} to {ans.start}: {q.question!r}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
@@ -184,6 +185,16 @@ def _years(f: Fact) -> list[int]:
     return [p.year for p in (f.start, f.end) if p is not None]
 
 
+_UNDER = re.compile(r"(?<!\w)(?:u|under)[- ]?(\d\d)(?!\w)", re.IGNORECASE)
+
+
+def _youth_over(person: str, side: str, year: int, births: Mapping[str, int]) -> bool:
+    """``side`` (an entity read by its id, as the rules' default label) names an under-N side, 14 <= N <= 23, and
+    ``year`` is more than N + 2 years after ``person``'s birth year."""
+    limits = [int(n) for n in _UNDER.findall(side.replace("_", " ")) if 14 <= int(n) <= 23]
+    return bool(limits) and person in births and year - births[person] > limits[0] + 2
+
+
 def reference_implausible(
     facts: Sequence[Fact],
     phrases: Mapping[str, RelationPhrases],
@@ -261,6 +272,9 @@ def reference_implausible(
                 continue
             if any(e in deaths and y > deaths[e] for e in ents):
                 out[i] = "after_death"
+                continue
+            if _youth_over(f.s, f.o, y, births) or _youth_over(f.o, f.s, y, births):
+                out[i] = "youth_over_age"
                 continue
         ys = _years(f)
         if ys:

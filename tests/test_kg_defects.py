@@ -8,6 +8,7 @@ when one is made by hand.
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -386,3 +387,94 @@ def test_role_declarations_are_checked(tmp_path: Path) -> None:
     p54 = table.relations["P54"]
     assert p54.for_object("Poland national football team").ask_object == "which national team did {s} play for"
     assert p54.for_object("Wisla Krakow") is p54
+
+
+# Worked by hand (Wikidata relations), a direct parent read as membership:
+# * Cuxhaven (Q50) lies in the region Lüneburg (Q51) 1977-2004, then directly in Lower Saxony (Q52) 2004-2020;
+#   Lüneburg lies in Lower Saxony 1946-2004. In 2003 Cuxhaven was already inside Lower Saxony (through
+#   Lüneburg): "When did Cuxhaven become part of Lower Saxony?" (2004) is not asked, nor its duration.
+#   Its 1977 start in Lüneburg has no earlier parent recorded: unknown, not asked either. Stade (Q54) and Gronau
+#   (Q67) keep these years from being Lüneburg's or Lower Saxony's first start or last end (a regime boundary).
+# * Alfeld (Q60) lies in Gronau (Q67) 1930-1950, Bad Land (Q61) 1950-1980, Hersfeld (Q62) 1980-2010 and Gronau
+#   again 2010-2020; Gronau and Bad Land lie in Lower Saxony, Hersfeld in Hesse (Q63), both in Germany (Q12, no
+#   container: top-level). The year before (after) each boundary Alfeld lay in another unit, outside the
+#   container: every boundary of its Bad Land and Hersfeld spells is a change of membership and may be asked.
+#   Asbach (Q64), Dorum (Q65) and Ems (Q69) keep those years from being a container's first start or last end
+#   (a regime boundary).
+PARENTS = [
+    ("Q50", "P131", "Q51", 1977, 2004), ("Q50", "P131", "Q52", 2004, 2020), ("Q51", "P131", "Q52", 1946, 2004),
+    ("Q52", "P17", "Q12", 1949, 2020), ("Q60", "P131", "Q61", 1950, 1980), ("Q60", "P131", "Q62", 1980, 2010),
+    ("Q61", "P131", "Q52", 1946, 2010), ("Q62", "P131", "Q63", 1946, 2010), ("Q63", "P17", "Q12", 1949, 2020),
+    ("Q64", "P131", "Q62", 1950, 2015), ("Q65", "P131", "Q61", 1940, 2015), ("Q50", "P6", "Q53", 1990, 1998),
+    ("Q60", "P6", "Q66", 1984, 1992), ("Q60", "P131", "Q67", 1930, 1950), ("Q60", "P131", "Q67", 2010, 2020),
+    ("Q67", "P131", "Q52", 1946, 2025), ("Q69", "P131", "Q67", 1920, 2025), ("Q54", "P131", "Q51", 1950, 2010),
+]  # fmt: skip
+PARENT_LABELS = {
+    "Q50": "Cuxhaven", "Q51": "Lüneburg region", "Q52": "Lower Saxony", "Q12": "Germany", "Q53": "Hans Meyer",
+    "Q60": "Alfeld", "Q61": "Bad Land", "Q62": "Hersfeld", "Q63": "Hesse", "Q64": "Asbach", "Q65": "Dorum",
+    "Q66": "Karl Roth", "Q67": "Gronau", "Q69": "Ems", "Q54": "Stade",
+}  # fmt: skip
+
+
+def test_a_change_of_direct_parent_is_not_read_as_membership() -> None:
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(PARENTS)]
+    checker, qs = _build(facts, "wikidata12k", PARENT_LABELS, n_questions=400)
+    timed_ids = []
+    for q in qs:
+        timed = [t.fact_id for t in q.S_anchor]
+        if q.answer_type in ("time", "duration", "yes_no"):
+            timed.append(q.S_star[len(q.logical_form["path"]) - 1].fact_id)
+        assert not {0, 1} & set(timed), q.question  # Cuxhaven's spells: boundaries unknown as membership
+        timed_ids += timed
+    assert {4, 5} & set(timed_ids), "Alfeld's 1980 move from Bad Land to Hersfeld is asked"
+    assert defect_report(checker, qs)["direct parent read as membership"] == []
+    # made by hand: "When did Cuxhaven become part of Lower Saxony?"
+    asked = next(q for q in qs if q.answer_type == "time" and q.S_star[-1].fact_id in (4, 5))
+    triple = dataclasses.replace(asked.S_star[-1], fact_id=1, s_id="Q50", o_id="Q52", t_start="2004", t_end="2020")
+    bad = dataclasses.replace(asked, S_star=(*asked.S_star[:-1], triple))
+    assert len(defect_report(checker, [bad])["direct parent read as membership"]) == 1
+
+
+# Worked by hand (Wikidata's "award received"): Paul Simon (Q70) entered the Rock and Roll Hall of Fame (Q71) in
+# 1990 and received a Grammy Award (Q72) in 1976; Ray Charles (Q73) entered the hall in 1986. A hall of fame
+# inducts: "When was Paul Simon inducted into the Rock and Roll Hall of Fame?", never "received".
+HALL = [
+    ("Q70", "P166", "Q71", 1990, 1990), ("Q70", "P166", "Q72", 1976, 1976), ("Q73", "P166", "Q71", 1986, 1986),
+    ("Q73", "P166", "Q72", 1960, 1960),
+]  # fmt: skip
+HALL_LABELS = {"Q70": "Paul Simon", "Q71": "Rock and Roll Hall of Fame", "Q72": "Grammy Award", "Q73": "Ray Charles"}
+
+
+def test_a_hall_of_fame_inducts() -> None:
+    facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(HALL)]
+    checker, qs = _build(facts, "wikidata12k", HALL_LABELS, n_questions=100)
+    hall = [q for q in qs if "Hall of Fame" in q.question]
+    assert hall and all("inducted into" in q.question and "receive Rock" not in q.question for q in hall)
+    assert not [q for q in hall if re.search(r"receive[ds]? (?:the )?Rock", q.question)]
+    grammy = [q for q in qs if "Grammy" in q.question]  # an award is still received
+    assert grammy and all(re.search(r"receive[ds]? the Grammy", q.question) for q in grammy)
+    assert defect_report(checker, qs)["role asked as the relation"] == []
+
+
+# Worked by hand: Ola played for Reds 2000-2003, the Norway national football team 2003-2004, Blues 2004-2008 and
+# Greens 2009-2012. Club and national spells are two timelines: "next after Ola left the national team" has no
+# answer in the data (Blues, a club, starts in 2004 but is no national team); next after Reds is Blues (the
+# national spell is not a club), next after Blues is Greens.
+NATIONAL = [
+    fact(0, "Ola", "playsFor", "Reds", 2000, 2003),
+    fact(1, "Ola", "playsFor", "Norway_national_football_team", 2003, 2004),
+    fact(2, "Ola", "playsFor", "Blues", 2004, 2008),
+    fact(3, "Ola", "playsFor", "Greens", 2009, 2012),
+]
+
+
+def test_next_keeps_club_and_national_spells_apart() -> None:
+    only_seq = (("point_in_time", 0.0), ("before_after", 0.0), ("interval", 0.0), ("sequence", 1.0))
+    checker, qs = _build(NATIONAL, "yago11k", operator_weights=only_seq)
+    nxt = [q for q in qs if q.operator == "sequence" and q.logical_form["variant"] == "next"]
+    got = {(q.logical_form["reference_fact"], q.S_star[-1].fact_id) for q in nxt}
+    assert got and got <= {(0, 2), (2, 3)}, [q.question for q in nxt]
+    assert defect_report(checker, qs)["next not unique"] == []
+    made = dataclasses.replace(nxt[0], logical_form={**nxt[0].logical_form, "reference_fact": 1})  # after the nation
+    made = dataclasses.replace(made, S_star=(dataclasses.replace(made.S_star[-1], fact_id=2),))
+    assert len(defect_report(checker, [made])["next not unique"]) == 1

@@ -13,6 +13,14 @@ recorded):
 * ``before_birth`` / ``after_death``: the fact starts before the birth year (plus its relation's ``min_age``:
   a marriage dated from a spouse's birth year is that person's lifetime, not a marriage) or after the death
   year of one of its entities, where the graph dates them (relations with ``role = "birth"`` / ``"death"``).
+* ``youth_over_age``: a fact of a relation with no ``role`` whose other side is a youth side, its label naming
+  an under-N team ("Norway U17", "U-21", "under-19", "national under-21 football team"; :func:`youth_limit`), that
+  starts more than N + 2 years after the entity's birth year: the person was older than N + 1 all that year.
+  One year more than "older than N" because a youth championship's cut-off is set at the start of its
+  qualifying cycle (two years for the UEFA under-21: players born in 1983 played the 2006 finals at 22 or 23,
+  José Fonte among them). No birth year recorded: nothing is guessed (Wikidata12k records no births, so Tore
+  Reginiussen's "Norway U17 2005-2006" stays). Checked after ``after_death`` (its index in :data:`REASONS` comes
+  after ``mirror_disagrees``).
 * ``century_outlier``: a date of the fact lies more than :data:`CENTURY_GAP` years from the median year
   of the *other* facts of each of its entities that has at least three other dated facts ("In 427, who
   owned Green Bay Packers?"); an entity with a long history (Rome) keeps its old facts, because the
@@ -60,14 +68,25 @@ from collections.abc import Callable, Mapping, Sequence
 
 from chronoqa.generate.kg.phrases import EntityType
 
-__all__ = ["CENTURY_GAP", "EARLY", "REASONS", "SPOUSE_ROLE", "topic_article", "unfit_labels"]
+__all__ = [
+    "CENTURY_GAP", "EARLY", "REASONS", "SPOUSE_ROLE", "YOUTH_SIDE", "topic_article", "unfit_labels", "youth_limit",
+]  # fmt: skip
 
 CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = (
     "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "not_of_type",
-    "label_unfit", "span_too_long", "mirror_disagrees",
+    "label_unfit", "span_too_long", "mirror_disagrees", "youth_over_age",
 )  # fmt: skip
+
+# An under-N side in a label: "Norway U17", "U-21", "under-19", "national under-21 football team" (N 14 to 23).
+YOUTH_SIDE = re.compile(r"\b(?:u|under)[- ]?(1[4-9]|2[0-3])\b", re.IGNORECASE)
+
+
+def youth_limit(label: str) -> int | None:
+    """The N of an under-N side the label names, or ``None``."""
+    m = YOUTH_SIDE.search(label.replace("_", " "))
+    return int(m.group(1)) if m else None
 
 
 # Titles of Wikipedia articles about a topic, not an entity: lists and timelines, disambiguation pages, and a

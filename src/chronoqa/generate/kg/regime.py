@@ -6,7 +6,7 @@ the German Empire decades before it existed, and every place of the Soviet Union
 1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
 lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
 the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
-counts for the third rule only). Three rules, all from the data:
+counts for the third rule only). Four rules, all from the data:
 
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
@@ -20,6 +20,17 @@ counts for the third rule only). Three rules, all from the data:
   polities per the data: a part that is itself a container (something lies in it) has a window, from the
   first start to the last end of the facts placing something in it (an open end counts up to its start:
   nothing asserts the fact later), and the time asked must fall inside it.
+* ``direct parent, not membership``: a source such as Wikidata records a place's *direct* parent, which changes
+  when an intermediate level is abolished or inserted (Cuxhaven "became part of Lower Saxony" in 2004 when its
+  Regierungsbezirk was abolished; it had lain in Lower Saxony since 1977). A containment fact's start is a change
+  of membership only where the data shows the part was *not* transitively inside the container the unit before:
+  a containment fact of the part possibly valid then names another container, whose own containers at that unit
+  are recorded, and no chain of containment facts possibly valid then leads from the part to the container (a
+  chain may end at a unit with no container facts at all, except that the earlier container itself must have
+  one unless the new container has none either: two top-level units). Otherwise (no earlier parent recorded, its
+  own containment unknown, or it lay inside the container) the start is unknown as an event and is treated like
+  a regime boundary; an end likewise, with the unit after it and the next parent. Asking which unit contained a
+  place at a time is unaffected.
 * ``identity across regimes``: an entity whose own container has two or more values over the data (its
   polity changed) is not passed through from a containment hop to another kind of hop ("which country was
   the place Dietrich Stobbe governed part of in 1978?" joins West Berlin's mayor to East Berlin's country).
@@ -37,10 +48,11 @@ from chronoqa.generate.kg.index import NEG, NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft, Hop
 
-__all__ = ["BATCH_MIN", "BATCH_SHARE", "Regimes", "regime_reason"]
+__all__ = ["BATCH_MIN", "BATCH_SHARE", "MAX_DEPTH", "Regimes", "regime_reason"]
 
 BATCH_SHARE = 0.25  # a unit where this share of a container's dated starts (ends) fall dates the container
 BATCH_MIN = 3  # ... and at least this many
+MAX_DEPTH = 8  # containment chains longer than this are not followed (the answer is unknown)
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,8 @@ class Regimes:
     changes: np.ndarray  # entity -> its own container has two or more values over the data
     boundary_start: np.ndarray  # fact -> its start is its container's first start
     boundary_end: np.ndarray  # fact -> its end is its container's last end
+    parent_start: np.ndarray  # fact -> its start is not shown to be a change of membership (direct parent)
+    parent_end: np.ndarray  # fact -> its end is not shown to be a change of membership
 
     @classmethod
     def build(cls, idx: GraphIndex, roles: Mapping[str, str | None]) -> Regimes | None:
@@ -80,7 +94,8 @@ class Regimes:
         changes = np.bincount(pairs[:, 0].astype(np.int64), minlength=n) >= 2
         b_start = cont & (su != NONE) & ((su == win_lo[whole]) | _batch(whole, su, cont & (su != NONE), n))
         b_end = cont & (eu != NONE) & ((eu == win_hi[whole]) | _batch(whole, eu, cont & (eu != NONE), n))
-        return cls(role, win_lo, win_hi, changes, b_start, b_end)
+        p_start, p_end = _Parents(cont, part, whole, su, eu).unknown_boundaries()
+        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end)
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
         """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
@@ -103,6 +118,55 @@ def _batch(whole: np.ndarray, unit: np.ndarray, sel: np.ndarray, n: int) -> np.n
     return out
 
 
+class _Parents:
+    """Each part's containment facts, read for the ``direct parent, not membership`` rule."""
+
+    def __init__(self, cont: np.ndarray, part: np.ndarray, whole: np.ndarray, su: np.ndarray, eu: np.ndarray):
+        self.su, self.eu, self.whole, self.part = su, eu, whole, part
+        self.of: dict[int, list[int]] = {}
+        for f in np.flatnonzero(cont).tolist():
+            self.of.setdefault(int(part[f]), []).append(f)
+
+    def held(self, e: int, u: int, but: int = -1) -> list[int]:
+        """The containment facts of part ``e`` (other than ``but``) possibly valid at unit ``u``."""
+        out = []
+        for g in self.of.get(e, ()):
+            lo, hi = int(self.su[g]), int(self.eu[g])
+            if g != but and (lo == NONE or lo <= u) and (hi == NONE or u <= hi) and (lo != NONE or hi != NONE):
+                out.append(g)
+        return out
+
+    def inside(self, e: int, c: int, u: int, depth: int) -> bool | None:
+        """Whether the data shows ``e`` inside ``c`` at ``u`` (True), outside it (False), or cannot tell (None)."""
+        if e == c:
+            return True
+        if depth > MAX_DEPTH:
+            return None
+        up = self.held(e, u)
+        if not up:  # no container then: a top-level unit ends the chain; a unit with containers elsewhere: unknown
+            top = e not in self.of and (depth > 0 or c not in self.of)
+            return False if top else None
+        verdicts = [self.inside(int(self.whole[g]), c, u, depth + 1) for g in up]
+        return True if True in verdicts else None if None in verdicts else False
+
+    def changed(self, f: int, u: int) -> bool:
+        """The data shows the part of fact ``f`` outside its container at unit ``u`` (just before or after it)."""
+        beside = self.held(int(self.part[f]), u, but=f)
+        c = int(self.whole[f])
+        return bool(beside) and all(self.inside(int(self.whole[g]), c, u, 0) is False for g in beside)
+
+    def unknown_boundaries(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per fact: a dated start (end) of a containment fact not shown to be a change of membership."""
+        start = np.zeros(len(self.su), dtype=bool)
+        end = np.zeros(len(self.su), dtype=bool)
+        for fs in self.of.values():
+            for f in fs:
+                lo, hi = int(self.su[f]), int(self.eu[f])
+                start[f] = lo != NONE and not self.changed(f, lo - 1)
+                end[f] = hi != NONE and not self.changed(f, hi + 1)
+        return start, end
+
+
 def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
     """Which rule of the module docstring rejects the draft, or ``None``."""
     if rg is None:
@@ -112,6 +176,8 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
         timed.append(d.hops[-1].fid)  # its start or end is asked (or bounds the answer)
     if any(rg.boundary_start[f] or rg.boundary_end[f] for f in timed):
         return "regime boundary"
+    if any(rg.parent_start[f] or rg.parent_end[f] for f in timed):
+        return "direct parent, not membership"
     for h in d.hops:
         pw = rg.part_and_whole(h)
         if pw is not None and rg.win_lo[pw[0]] != NONE and not rg.win_lo[pw[0]] <= d.t <= rg.win_hi[pw[0]]:

@@ -322,6 +322,18 @@ def resolve_cardinality(
     return out, record
 
 
+def object_roles(s: BuildState) -> dict[int, dict[int, str]]:
+    """Relation -> object -> the role its label marks, for the relations declaring roles (``GenContext``)."""
+    idx, out = s.idx, {}
+    labels = [s.label(x) for x in idx.ent_names] if any(p.roles for p in s.phr.values()) else []
+    for i, name in enumerate(idx.rel_names):
+        p = s.phr[name]
+        if p.roles:
+            marked = {e: p.for_object(label).key for e, label in enumerate(labels)}
+            out[i] = {e: key for e, key in marked.items() if key != p.key}
+    return out
+
+
 def run_engine(s: BuildState) -> None:
     """The graph index, implausible dates, cardinality, overlap groups and chain candidates, in one engine session."""
     cfg, as_of = s.cfg, s.cfg.as_of_point
@@ -408,7 +420,7 @@ def prepare_drafting(s: BuildState) -> None:
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
-        careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career),
+        careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=object_roles(s),
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
         modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
         bridges=bridges, static_removed=static_removed,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import TYPE_CHECKING, TypeVar, overload
@@ -163,6 +163,8 @@ class GenContext:
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
     careers: frozenset[int] = frozenset()  # relations whose spells read as one career (phrase table ``career``)
+    # relation -> object -> the role its label marks (phrase table ``roles``: national teams); relations with roles
+    object_roles: Mapping[int, Mapping[int, str]] = field(default_factory=dict)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared
     modelling: Modelling | None = None  # circular chains, status at founding (generate.kg.modelling); None: no rule
     bridges: Bridges | None = None  # declared bridges and hub entities (generate.kg.bridges); None: no rule

@@ -43,6 +43,10 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if not askable_at(ctx, row, t):
         ctx.miss = "answer time outside the range or not certain"
         return None
+    person = e if forward else other
+    if r in ctx.life and times_of(idx, {person}, r, True, other, use_end, any_partner=True) != {t}:
+        ctx.miss = "birth or death dated twice"  # asked without its place ("In what year was X born?")
+        return None
     ctx.miss = "a hop does not matter"  # the checks below, unless static_prefix says otherwise
     if k > 1 and times_of(idx, {other}, r, not forward or idx.rel_symmetric[r], e, use_end, any_partner=True) == {t}:
         return None  # the named entity alone gives the answer: the description of e is not needed

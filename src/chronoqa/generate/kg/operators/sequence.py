@@ -30,7 +30,7 @@ little); skipping any prefix hop must not lead to ``e`` again.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from chronoqa.generate.kg.index import NEG, NONE, POS, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind, Operator, time_ref
@@ -86,8 +86,14 @@ def unorderable(idx: GraphIndex, e: int, r: int, forward: bool) -> str | None:
     return None
 
 
-def _next_after(idx: GraphIndex, timeline: list[Row], r: int, rng: random.Random) -> tuple[list[Row], Row] | None:
-    """The candidates for "next" after a reference fact drawn with ``rng``, and that reference."""
+def _next_after(
+    idx: GraphIndex, timeline: list[Row], r: int, rng: random.Random, roles: Mapping[int, str]
+) -> tuple[list[Row], Row] | None:
+    """The candidates for "next" after a reference fact drawn with ``rng``, and that reference.
+
+    Spells of another role than the reference's (``roles``: object -> the role its label marks) are another
+    timeline: national-team spells overlap club spells, so "next after leaving the national team" is not a club.
+    """
     counts: dict[int, int] = {}
     for x in timeline:
         counts[x[Col.OTHER]] = counts.get(x[Col.OTHER], 0) + 1
@@ -95,6 +101,7 @@ def _next_after(idx: GraphIndex, timeline: list[Row], r: int, rng: random.Random
     if not refs:
         return None
     y = refs[rng.randrange(len(refs))]
+    timeline = [x for x in timeline if roles.get(x[Col.OTHER]) == roles.get(y[Col.OTHER])]
     if idx.rel_event[r]:
         after = [x for x in timeline if x[Col.ASU] > y[Col.ASU]]
     else:
@@ -143,7 +150,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         best = max(x[Col.ASU] for x in timeline)
         cands = [x for x in timeline if x[Col.ASU] == best]
     else:
-        nxt = _next_after(idx, timeline, r, rng)
+        nxt = _next_after(idx, timeline, r, rng, ctx.object_roles.get(r, {}) if forward else {})
         if nxt is None:
             ctx.miss = "no unambiguous reference with a later spell"
             return None

@@ -10,6 +10,7 @@ Inputs (built by :func:`plausible_tables`)::
     pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
     pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type
     pexcl(code INT, side INT, type INT)    -- the relation sides whose words exclude a type (subject_not)
+    pyouth(e INT, max_age INT)             -- entities whose label names an under-N side (max_age N)
     punfit(e INT, type INT, of_e INT)      -- entities whose label cannot name one of the type (of_e >= 0: only
                                            -- where that entity, the label's "X" of "Presidency of X", is one too)
 
@@ -35,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from chronoqa.generate.kg.phrases import SIDES, EntityType, RelationPhrases
-from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS, unfit_labels
+from chronoqa.generate.kg.plausible import CENTURY_GAP, EARLY, REASONS, unfit_labels, youth_limit
 from chronoqa.generate.kg.sql.engines import Input, SqlEngine, batches_of
 from chronoqa.generate.kg.sql.index import fact_arrays, fact_columns, fact_rows, sql_engine
 from chronoqa.generate.kg.sql.queries import Step
@@ -173,6 +174,10 @@ WITH mirrors AS (
                 WHEN d.role = 0 AND d.has_start
                      AND ((ds.y IS NOT NULL AND d.start_year > ds.y) OR (dd.y IS NOT NULL AND d.start_year > dd.y))
                      THEN 3
+                WHEN d.role = 0 AND d.has_start
+                     AND ((yo.max_age IS NOT NULL AND bs.y IS NOT NULL AND d.start_year - bs.y > yo.max_age + 2)
+                          OR (ys.max_age IS NOT NULL AND bo.y IS NOT NULL AND d.start_year - bo.y > ys.max_age + 2))
+                     THEN {REASONS.index("youth_over_age")}
                 WHEN (v.vs IS NOT NULL OR v.vo IS NOT NULL) AND COALESCE(v.vs, 1) = 1 AND COALESCE(v.vo, 1) = 1
                      THEN 4
                 WHEN v.vs IS NULL AND v.vo IS NULL AND d.ymin < :early
@@ -187,6 +192,8 @@ WITH mirrors AS (
     LEFT JOIN deaths AS ds ON ds.e = d.s
     LEFT JOIN deaths AS dd ON dd.e = d.o
     LEFT JOIN mirrors AS mi ON mi.pos = d.pos
+    LEFT JOIN pyouth AS yo ON yo.e = d.o
+    LEFT JOIN pyouth AS ys ON ys.e = d.s
 )
 SELECT pos, reason FROM why WHERE reason >= 0
 """
@@ -292,7 +299,15 @@ def plausible_tables(
             "symmetric": pa.array([bool(p and p.symmetric) for p in rels], type=pa.bool_()),
         }
     )
-    return {"pfacts": pfacts, "prels": prels, **_type_tables(cols, phrases, types or TypeRules())}
+    rules = types or TypeRules()
+    youth = [(i, n) for i, e in enumerate(cols.entities) if (n := youth_limit(rules.label(e))) is not None]
+    pyouth = pa.table(
+        {
+            "e": pa.array([i for i, _ in youth], type=pa.int32()),
+            "max_age": pa.array([n for _, n in youth], type=pa.int32()),
+        }
+    )
+    return {"pfacts": pfacts, "prels": prels, "pyouth": pyouth, **_type_tables(cols, phrases, rules)}
 
 
 @dataclass(frozen=True)
