@@ -11,11 +11,13 @@ import dataclasses
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.phrases import load_phrase_table
+from chronoqa.generate.kg.regime import _Parents
 from chronoqa.generate.kg.templates import drop_appositive
 from chronoqa.records import Fact, Question, TemporalGraph
 from chronoqa.time import TimePoint
@@ -433,6 +435,19 @@ def test_a_change_of_direct_parent_is_not_read_as_membership() -> None:
     triple = dataclasses.replace(asked.S_star[-1], fact_id=1, s_id="Q50", o_id="Q52", t_start="2004", t_end="2020")
     bad = dataclasses.replace(asked, S_star=(*asked.S_star[:-1], triple))
     assert len(defect_report(checker, [bad])["direct parent read as membership"]) == 1
+
+
+def test_a_move_between_units_without_containers_is_unknown_as_membership() -> None:
+    # Novgo (0) lies in an okrug (1) 1927-1930, then in an oblast (2) 1930-1944; neither unit has a container in
+    # the data, so the okrug may have lain inside the oblast: the 1930 start is unknown (and the 1930 end, with no
+    # unit after it known to be outside). Alf (3) moves from Bad (4) to Hers (5) in 1980; Bad lies in Land (6),
+    # Hers in Hesse (7), neither of which has a container: Alf left Hesse's outside, a change of membership.
+    rows = [(0, 1, 1927, 1930), (0, 2, 1930, 1944), (3, 4, 1950, 1980), (3, 5, 1980, 2010),
+            (4, 6, 1946, 2010), (5, 7, 1946, 2010)]  # fmt: skip
+    part, whole, su, eu = (np.array(c) for c in zip(*rows, strict=True))
+    start, end = _Parents(np.ones(len(rows), dtype=bool), part, whole, su, eu).unknown_boundaries()
+    assert start[1] and end[0]  # Novgo's 1930: not shown to be a change of membership
+    assert not start[3] and not end[2]  # Alf's 1980: shown
 
 
 # Worked by hand (Wikidata's "award received"): Paul Simon (Q70) entered the Rock and Roll Hall of Fame (Q71) in

@@ -26,11 +26,11 @@ counts for the third rule only). Four rules, all from the data:
   of membership only where the data shows the part was *not* transitively inside the container the unit before:
   a containment fact of the part possibly valid then names another container, whose own containers at that unit
   are recorded, and no chain of containment facts possibly valid then leads from the part to the container (a
-  chain may end at a unit with no container facts at all, except that the earlier container itself must have
-  one unless the new container has none either: two top-level units). Otherwise (no earlier parent recorded, its
-  own containment unknown, or it lay inside the container) the start is unknown as an event and is treated like
-  a regime boundary; an end likewise, with the unit after it and the next parent. Asking which unit contained a
-  place at a time is unaffected.
+  chain may end at a unit with no container facts above the earlier container, never at it: an okrug and the
+  oblast after it, both without containers in the data, may be one inside the other). Otherwise (no earlier
+  parent recorded, its own containment unknown, or it lay inside the container) the start is unknown as an event
+  and is treated like a regime boundary; an end likewise, with the unit after it and the next parent. Asking
+  which unit contained a place at a time is unaffected.
 * ``identity across regimes``: an entity whose own container has two or more values over the data (its
   polity changed) is not passed through from a containment hop to another kind of hop ("which country was
   the place Dietrich Stobbe governed part of in 1978?" joins West Berlin's mayor to East Berlin's country).
@@ -143,8 +143,8 @@ class _Parents:
         if depth > MAX_DEPTH:
             return None
         up = self.held(e, u)
-        if not up:  # no container then: a top-level unit ends the chain; a unit with containers elsewhere: unknown
-            top = e not in self.of and (depth > 0 or c not in self.of)
+        if not up:  # above the earlier container, a unit with no container facts ends the chain; else unknown
+            top = e not in self.of and depth > 0
             return False if top else None
         verdicts = [self.inside(int(self.whole[g]), c, u, depth + 1) for g in up]
         return True if True in verdicts else None if None in verdicts else False
