@@ -1076,9 +1076,11 @@ def _folded(label: str) -> str:
 
 
 def _short_states(q: Question, rivals: Sequence[str]) -> dict[str, int]:
-    """The short names of gold states with a formal name ("romania" for "Kingdom of Romania"), folded, each with
-    its gold item; ``-1`` where a rival of the question is that state or has the same short name ("Socialist
-    Republic of Romania"): there the short name decides nothing."""
+    """The folded short names of gold states with a formal name ("romania" for "Kingdom of Romania").
+
+    Each maps to its gold item; to ``-1`` where a rival of the question is that state or has the same short name
+    ("Socialist Republic of Romania"): there the short name decides nothing.
+    """
     out: dict[str, int] = {}
     for i, label in enumerate(q.answers):
         m = _FORMAL_STATE.match(label.strip())
@@ -1092,8 +1094,10 @@ def _short_states(q: Question, rivals: Sequence[str]) -> dict[str, int]:
 
 
 def _place_after_gold(text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
-    """A rival named by a short form right after "in", after the gold in its sentence: where the gold is ("He was
-    with Associação Portuguesa de Desportos in São Paulo": the city, not São Paulo FC)."""
+    """A rival named by a short form right after "in", after the gold in its sentence: where the gold is.
+
+    "He was with Associação Portuguesa de Desportos in São Paulo": the city, not São Paulo FC.
+    """
     if first_gold is None or m.begin < first_gold or not m.short or m.first == 0 or toks[m.first - 1].key != "in":
         return False
     return re.search(r"[.;!?\n]", text[first_gold : m.begin]) is None
@@ -1147,11 +1151,10 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
 
 
 def _foreign_state(q: Question, text: str, rivals: Sequence[str]) -> tuple[set[int], int]:
-    """Gold items, and rivals, a reply names by a state's name in Cyrillic or Greek (:func:`state_exonym`):
-    "Российская империя" for the Russian Empire, "СССР" for the Soviet Union.
+    """Gold items, and rivals, a reply names by a state's name in Cyrillic or Greek (:func:`state_exonym`).
 
-    The English label the table gives is compared with each gold label and each rival's; a label that is neither
-    decides nothing.
+    "Российская империя" is the Russian Empire, "СССР" the Soviet Union. The English label the table gives is
+    compared with each gold label and each rival's; a label that is neither decides nothing.
     """
     gold = {normalize_answer(a): i for i, a in enumerate(q.answers)}
     rival = {normalize_answer(r) for r in rivals} - set(gold)
@@ -1226,8 +1229,10 @@ def initials(label: str) -> str | None:
 
 @lru_cache(maxsize=1 << 15)
 def _bare_initials(label: str) -> str | None:
-    """The initials of ``label`` without a club's type affix at either end: "qpr" for "Queens Park Rangers F.C."
-    (:func:`initials` gives "qprf"); ``None`` where it has no such affix."""
+    """The initials of ``label`` without a club's type affix at either end ("qpr" for "Queens Park Rangers F.C.").
+
+    :func:`initials` gives "qprf"; ``None`` where the label has no such affix.
+    """
     words = _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label))
     keys = ["".join(t.key for t in tokens(w)) for w in words]
     lo, hi = 0, len(words)
@@ -1263,8 +1268,11 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
 
 
 def _club_word_at(text: str, toks: Sequence[Token], k: int, words: Iterable[str], own_words: set[str]) -> bool:
-    """Whether ``toks[k]`` names a club by one of its ``words``: capitalised (three letters in capitals: "AIK"), not
-    after a negation, with no capitalised word beside it but the club's own (``own_words``)."""
+    """Whether ``toks[k]`` names a club by one of its ``words``.
+
+    The word is capitalised (three letters in capitals: "AIK"), not after a negation, with no capitalised word
+    beside it but the club's own (``own_words``).
+    """
     t = toks[k]
     written = text[t.begin : t.end]
     if t.key not in words or not written[:1].isupper() or (len(t.key) < 4 and not written.isupper()):
@@ -1312,11 +1320,11 @@ def _rival_club_by_word(
     candidates: Iterable[str] | NameIndex | None,
     context: Iterable[str] | None,
 ) -> bool:
-    """Whether a reply that names no gold commits to a rival club of the question's context by one distinctive
-    word of its name ("Tottenham" for "Tottenham Hotspur F.C."): ``wrong``, not undecided.
+    """Whether a reply that names no gold names a rival club of the question's context by a distinctive word.
 
-    The word is no word of a gold label nor of the question's own entities, and no other rival's; it is written as
-    :func:`_club_word_at` reads it, at least once not right after a word that makes it context ("moved from X").
+    "Tottenham" for "Tottenham Hotspur F.C.": ``wrong``, not undecided. The word is no word of a gold label nor of
+    the question's own entities, and no other rival's; it is written as :func:`_club_word_at` reads it, at least
+    once not right after a word that makes it context ("moved from X").
     """
     rivals = _rival_labels(q, candidates, context)
     taken = {w for a in (*q.answers, *_question_entities(q)) for w in _label_words(a)}
