@@ -596,6 +596,8 @@ def _safe_time(value: str) -> TimePoint | None:
 # Careful judging of entity answers
 # --------------------------------------------------------------------------------------------------
 
+# Words before the question's own entity that keep it as the answer ("still a Tenerife player", "stayed at X")
+_STILL: Final = frozenset({"still", "stayed", "remained"})
 _HEDGES: Final = frozenset(
     {"maybe", "perhaps", "possibly", "probably", "likely", "unsure", "uncertain", "either", "guess", "might"}
 )
@@ -902,6 +904,7 @@ def _careful_entities(
     first_gold = next((m.begin for m in mentions if any(m.keys & ks for ks in gold_keys) and not m.negated), None)
     rivals = _rival_labels(q, candidates, context)
     states, shared = _short_states(q, rivals), False
+    kept = False  # "he was still a Tenerife player": the reply keeps the question's own entity as its answer
     for m in mentions:
         gi = {i for i, ks in enumerate(gold_keys) if m.keys & ks}
         if gi:
@@ -911,6 +914,7 @@ def _careful_entities(
             continue
         if m.keys & asked and not _listed_with(text, m, mentions, gold_keys):
             asked_span += m.end - m.begin
+            kept = kept or any(toks[k].key in _STILL for k in range(max(0, m.first - 3), m.first))
             continue  # the question's own entities (its subject, the hop in between) are context
         state = next((states[k] for k in map(_folded, m.keys) if k in states), None)
         if state is not None:  # "Romania" for the gold "Kingdom of Romania"
@@ -922,18 +926,10 @@ def _careful_entities(
             continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
         seen = True
-        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
-            continue
-        if _container(q, text, m, first_gold) or _place_after_gold(text, toks, m, first_gold):
-            continue
-        if _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)):
-            continue
-        extra += 1
-    foreign, foreign_rivals = _foreign_state(q, text, rivals)
-    matched |= _foreign_gold(q, text, rivals) | foreign
+        extra += not _rival_as_context(q, text, toks, m, first_gold)
+    other_forms, foreign_rivals = _other_forms(q, text, toks, rivals, [*rivals, *(slot - set(q.answers)), *asked])
+    matched |= other_forms
     extra, seen = extra + foreign_rivals, seen or foreign_rivals > 0
-    others = [*rivals, *(slot - set(q.answers)), *asked]
-    matched |= _initials_gold(q, text, toks, others) | _translated_gold(q, text, others)
     if n_named >= 2 or len(q.answers) > 1:
         extra += _unknown_list_items(text, index)
     if n_named >= 2 and any(t.key == "or" for t in toks):
@@ -941,7 +937,7 @@ def _careful_entities(
     unknown = None
     near = _near_gold(q, toks, candidates, context)  # "Köhlerei", a surname a rival shares: decided
     near = near or (not matched and _someone_else(q, text, toks, aliases))  # another person, another side: decided
-    seen = seen or n_named > 0 or near
+    seen = seen or n_named > 0 or near or kept
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     elif asked_span and _concludes_with(text, mentions, asked):
@@ -963,6 +959,32 @@ def _careful_entities(
     if shared and not matched and not extra:
         unknown = "a state's short name that the gold and a rival of the question share"
     return matched, extra, unknown
+
+
+def _rival_as_context(q: Question, text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
+    """Whether a rival's mention is context, not a second answer.
+
+    Negated, after "succeeded", an aside after the gold, an earlier holder, a place that holds the gold or where
+    it is, a possessive, the holder after the gold.
+    """
+    if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
+        return True
+    if _container(q, text, m, first_gold) or _place_after_gold(text, toks, m, first_gold):
+        return True
+    return _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold))
+
+
+def _other_forms(
+    q: Question, text: str, toks: Sequence[Token], rivals: Sequence[str], others: Sequence[str]
+) -> tuple[set[int], int]:
+    """Gold items named in another script, by initials, in translation or by a native name; rivals named so.
+
+    Rivals count only where a state's name in another script names them. ``others`` are every rival of the
+    slot and the question's own entities.
+    """
+    foreign, n_rivals = _foreign_state(q, text, rivals)
+    matched = _foreign_gold(q, text, rivals) | foreign | _initials_gold(q, text, toks, others)
+    return matched | _translated_gold(q, text, others) | _native_gold(q, text, toks, others), n_rivals
 
 
 # An elided article or preposition glued to a capitalised name (Italian, French): "nell'Empoli", "all'Inter", "l'OM"
@@ -1243,20 +1265,52 @@ def _bare_initials(label: str) -> str | None:
     return None if (lo, hi) == (0, len(words)) else initials(" ".join(words[lo:hi]))
 
 
+# Parties' names in their own language (the data labels them in English), for the initials a reply writes ("SPD")
+# and the native name itself ("Die Grünen")
+NATIVE_NAMES: Final = {
+    "Social Democratic Party of Germany": ("Sozialdemokratische Partei Deutschlands",),
+    "Alliance '90/The Greens": ("Bündnis 90/Die Grünen", "Die Grünen"),
+    "Christian Democratic Union": ("Christlich Demokratische Union", "Christlich Demokratische Union Deutschlands"),
+    "Christian Democratic Union of Germany": ("Christlich Demokratische Union",),
+    "Christian Social Union in Bavaria": ("Christlich-Soziale Union in Bayern", "Christlich-Soziale Union"),
+    "Free Democratic Party": ("Freie Demokratische Partei",),
+    "Communist Party of Germany": ("Kommunistische Partei Deutschlands",),
+    "German Communist Party": ("Deutsche Kommunistische Partei",),
+    "Liberal Democratic Party of Germany": ("Liberal-Demokratische Partei Deutschlands",),
+    "Party of Democratic Socialism": ("Partei des Demokratischen Sozialismus",),
+    "Party of Democratic Socialism (Germany)": ("Partei des Demokratischen Sozialismus",),
+    "Socialist Unity Party of Germany": ("Sozialistische Einheitspartei Deutschlands",),
+    "Independent Social Democratic Party of Germany": ("Unabhängige Sozialdemokratische Partei Deutschlands",),
+    "The Left": ("Die Linke",),
+    "The Left (Germany)": ("Die Linke",),
+    "Alternative for Germany": ("Alternative für Deutschland",),
+    "Italian Socialist Party": ("Partito Socialista Italiano",),
+    "Italian Communist Party": ("Partito Comunista Italiano",),
+    "Christian Democracy (Italy)": ("Democrazia Cristiana",),
+    "Spanish Socialist Workers' Party": ("Partido Socialista Obrero Español",),
+}
+
+
+def _strong_initials(label: str) -> set[str | None]:
+    """The initials of ``label`` and of its native names (:data:`NATIVE_NAMES`): "spd" for the SPD."""
+    return {initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))}
+
+
 def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterable[str]) -> set[int]:
     """Gold items a reply names by their initials: "IM" for International Master, "RWE" for Rot-Weiss Essen.
 
-    The initials are written in capitals as a word of their own, not after a negation, with no capitalised word
-    next to them ("AC Milan" names no "Athletic Club"); no rival (the question's context, the other entities of
-    its slot, its own entities) has the same initials. A club's initials without its type affix ("QPR",
-    :func:`_bare_initials`) are the weaker form: they decide only where no rival has them with or without its own.
+    The initials (of the label, or of its native name: "SPD") are written in capitals as a word of their own, not
+    after a negation, with no capitalised word next to them ("AC Milan" names no "Athletic Club"); no rival (the
+    question's context, the other entities of its slot, its own entities) has the same initials. A club's
+    initials without its type affix ("QPR", :func:`_bare_initials`) are the weaker form: they decide only where no
+    rival has them with or without its own.
     """
     rivals = list(rivals)
-    taken = {initials(r) for r in rivals}
+    taken = {f for r in rivals for f in _strong_initials(r)}
     taken_bare = taken | {_bare_initials(r) for r in rivals}
     out: set[int] = set()
     for i, label in enumerate(q.answers):
-        forms = (({initials(label)} - taken) | ({_bare_initials(label)} - taken_bare)) - {None}
+        forms = ((_strong_initials(label) - taken) | ({_bare_initials(label)} - taken_bare)) - {None}
         for k, t in enumerate(toks):
             written = text[t.begin : t.end]
             if not (written.isascii() and written.isalpha() and written.isupper() and written.lower() in forms):
@@ -1264,6 +1318,29 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
             if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)) or not _stands_alone(text, toks, k, set()):
                 continue
             out.add(i)
+    return out
+
+
+def _native_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterable[str]) -> set[int]:
+    """Gold items a reply names by their native name (:data:`NATIVE_NAMES`).
+
+    "Die Grünen" names "Alliance '90/The Greens". The name's words stand in the reply in order, its last one
+    capitalised, not after a negation; no rival has it.
+    """
+    taken = {tuple(_label_words(n)) for r in rivals for n in NATIVE_NAMES.get(r, ())}
+    keys = [t.key for t in toks]
+    out: set[int] = set()
+    for i, label in enumerate(q.answers):
+        for name in NATIVE_NAMES.get(label, ()):
+            words = tuple(_label_words(name))
+            if words in taken:
+                continue
+            for k in range(len(toks) - len(words) + 1):
+                last = toks[k + len(words) - 1]
+                if tuple(keys[k : k + len(words)]) != words or not text[last.begin].isupper():
+                    continue
+                if not any(keys[j] in _DENIALS for j in range(max(0, k - 3), k)):
+                    out.add(i)
     return out
 
 
