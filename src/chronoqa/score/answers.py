@@ -979,12 +979,15 @@ def _other_forms(
 ) -> tuple[set[int], int]:
     """Gold items named in another script, by initials, in translation or by a native name; rivals named so.
 
-    Rivals count only where a state's name in another script names them. ``others`` are every rival of the
+    Rivals count where a state's name in another script or a native name names them. ``others`` are every rival of the
     slot and the question's own entities.
     """
     foreign, n_rivals = _foreign_state(q, text, rivals)
     matched = _foreign_gold(q, text, rivals) | foreign | _initials_gold(q, text, toks, others)
-    return matched | _translated_gold(q, text, others) | _native_gold(q, text, toks, others), n_rivals
+    matched |= _translated_gold(q, text, others) | _native_named(q.answers, text, toks, others)
+    gold = set(q.answers)
+    n_rivals += len(_native_named(rivals, text, toks, [o for o in others if o in gold]))
+    return matched, n_rivals
 
 
 # An elided article or preposition glued to a capitalised name (Italian, French): "nell'Empoli", "all'Inter", "l'OM"
@@ -1321,16 +1324,16 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
     return out
 
 
-def _native_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterable[str]) -> set[int]:
-    """Gold items a reply names by their native name (:data:`NATIVE_NAMES`).
+def _native_named(labels: Sequence[str], text: str, toks: Sequence[Token], others: Iterable[str]) -> set[int]:
+    """The items of ``labels`` a reply names by their native name (:data:`NATIVE_NAMES`).
 
     "Die Grünen" names "Alliance '90/The Greens". The name's words stand in the reply in order, its last one
-    capitalised, not after a negation; no rival has it.
+    capitalised, not after a negation; none of ``others`` has it.
     """
-    taken = {tuple(_label_words(n)) for r in rivals for n in NATIVE_NAMES.get(r, ())}
+    taken = {tuple(_label_words(n)) for r in others for n in NATIVE_NAMES.get(r, ())}
     keys = [t.key for t in toks]
     out: set[int] = set()
-    for i, label in enumerate(q.answers):
+    for i, label in enumerate(labels):
         for name in NATIVE_NAMES.get(label, ()):
             words = tuple(_label_words(name))
             if words in taken:
