@@ -67,8 +67,9 @@ def test_a_states_short_name_for_its_formal_name_where_no_rival_shares_it() -> N
     assert judged(formal, "The Ottoman Empire.", slot, ("Ottoman Empire",)) == "wrong"
 
 
-PARTY = q(answers=("Social Democratic Party of Germany",), question="Which party was Tom Ek a member of in 1980?",
-          S_star=(Triple("Tom Ek", "member of political party", "Social Democratic Party of Germany", "1970", None),))  # fmt: skip
+SPD = "Social Democratic Party of Germany"
+PARTY = q(answers=(SPD,), question="Which party was Tom Ek a member of in 1980?",
+          S_star=(Triple("Tom Ek", "member of political party", SPD, "1970", None),))  # fmt: skip
 PARTIES = ("Social Democratic Party of Germany", "Alliance '90/The Greens", "Free Democratic Party")
 
 
@@ -116,7 +117,7 @@ def test_a_city_named_after_the_gold_club_is_where_it_plays() -> None:
 
 
 def test_a_reply_that_keeps_the_questions_own_club_is_wrong() -> None:
-    after = q(answers=("Pellam Town F.C.",), question="Which team did Tom Ek play for the year after he joined Nord FC?",
+    after = q(answers=("Pellam Town F.C.",), question="Which team did Tom Ek play for a year after he joined Nord FC?",
               S_star=(Triple("Tom Ek", "playsFor", "Pellam Town F.C.", "1992", "1994"),),
               S_anchor=(Triple("Tom Ek", "playsFor", "Nord FC", "1991", "1992"),))  # fmt: skip
     slot = ("Pellam Town F.C.", "Nord FC", "Sylvanton Harriers F.C.")
