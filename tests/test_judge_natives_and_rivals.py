@@ -13,7 +13,7 @@ from chronoqa.records import Question, Triple
 from chronoqa.score.answers import score_answer
 from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.translit import state_exonym
-from chronoqa.time import Duration, Granularity, durations_in
+from chronoqa.time import Duration, Granularity, count_of, durations_in
 
 
 def q(**kw: Any) -> Question:
@@ -38,6 +38,9 @@ def test_durations_counted_in_greek_and_ukrainian_words() -> None:
     assert judged(three, "Τρία χρόνια (1981–1984).") == "right"
     assert judged(three, "Чотири роки.") == "wrong"
     assert judged(three, "Έξι χρόνια.") == "wrong"
+    # a count alone in Cyrillic or Greek letters; a Latin word of another language alone is no count ("tre")
+    assert count_of("Τρία.") == 3 and count_of("три") == 3 and count_of("tre") is None
+    assert judged(three, "Три.") == "right" and judged(three, "Πέντε.") == "wrong"
 
 
 COUNTRY = (Triple("Nordgrad", "country", "Russian Empire", "1812", "1917"),)

@@ -180,12 +180,14 @@ def _number(word: str) -> float:
 
 
 def count_of(text: str) -> float | None:
-    """The number a reply of one count says ("7", "seven", "twenty-four"), or ``None``."""
+    """The number a reply of one count says ("7", "seven", "twenty-four", "Εννέα", "три"), or ``None``."""
     t = text.strip().rstrip(".!").strip()
     if t.isdigit():
         return float(t)
     low = t.lower()
     if _COMPOUND.fullmatch(low) or low in NUMBER_WORDS:
+        return _number(low)
+    if low in _FOREIGN_WORDS and not low.isascii():  # "Εννέα.", "Три": a Latin word alone may be anything ("sei")
         return _number(low)
     return None
 
