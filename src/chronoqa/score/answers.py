@@ -55,6 +55,7 @@ from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
 from chronoqa.score.judge_names import (
+    CLUB_AFFIXES,
     LEGAL_FORMS,
     NameIndex,
     NameMention,
@@ -66,7 +67,15 @@ from chronoqa.score.judge_names import (
     person_like,
     tokens,
 )
-from chronoqa.score.translit import foreign_runs, hebrew_names, hebrew_runs, latin, same_name, script_of
+from chronoqa.score.translit import (
+    foreign_runs,
+    hebrew_names,
+    hebrew_runs,
+    latin,
+    same_name,
+    script_of,
+    state_exonym,
+)
 from chronoqa.time import (
     Duration,
     Granularity,
@@ -587,6 +596,8 @@ def _safe_time(value: str) -> TimePoint | None:
 # Careful judging of entity answers
 # --------------------------------------------------------------------------------------------------
 
+# Words before the question's own entity that keep it as the answer ("still a Tenerife player", "stayed at X")
+_STILL: Final = frozenset({"still", "stayed", "remained"})
 _HEDGES: Final = frozenset(
     {"maybe", "perhaps", "possibly", "probably", "likely", "unsure", "uncertain", "either", "guess", "might"}
 )
@@ -891,6 +902,9 @@ def _careful_entities(
     seen = False  # an entity of the question's slot is named: the rules can decide
     asked_span = 0  # characters of the text that name the question's own entities
     first_gold = next((m.begin for m in mentions if any(m.keys & ks for ks in gold_keys) and not m.negated), None)
+    rivals = _rival_labels(q, candidates, context)
+    states, shared = _short_states(q, rivals), False
+    kept = False  # "he was still a Tenerife player": the reply keeps the question's own entity as its answer
     for m in mentions:
         gi = {i for i, ks in enumerate(gold_keys) if m.keys & ks}
         if gi:
@@ -900,22 +914,22 @@ def _careful_entities(
             continue
         if m.keys & asked and not _listed_with(text, m, mentions, gold_keys):
             asked_span += m.end - m.begin
+            kept = kept or any(toks[k].key in _STILL for k in range(max(0, m.first - 3), m.first))
             continue  # the question's own entities (its subject, the hop in between) are context
+        state = next((states[k] for k in map(_folded, m.keys) if k in states), None)
+        if state is not None:  # "Romania" for the gold "Kingdom of Romania"
+            n_named += 1
+            shared = shared or state < 0
+            matched |= {state} if state >= 0 and not m.negated else set()
+            continue
         if not (m.keys & cand_keys or m.keys & slot):
             continue  # another entity the corpus knows ("CNN Center" is not CNN), not a rival answer
         n_named += 1
         seen = True
-        if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
-            continue
-        if _container(q, text, m, first_gold):
-            continue
-        if _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)):
-            continue
-        extra += 1
-    rivals = _rival_labels(q, candidates, context)
-    matched |= _foreign_gold(q, text, rivals)
-    others = [*rivals, *(slot - set(q.answers)), *asked]
-    matched |= _initials_gold(q, text, toks, others) | _translated_gold(q, text, others)
+        extra += not _rival_as_context(q, text, toks, m, first_gold)
+    other_forms, foreign_rivals = _other_forms(q, text, toks, rivals, [*rivals, *(slot - set(q.answers)), *asked])
+    matched |= other_forms
+    extra, seen = extra + foreign_rivals, seen or foreign_rivals > 0
     if n_named >= 2 or len(q.answers) > 1:
         extra += _unknown_list_items(text, index)
     if n_named >= 2 and any(t.key == "or" for t in toks):
@@ -923,13 +937,15 @@ def _careful_entities(
     unknown = None
     near = _near_gold(q, toks, candidates, context)  # "Köhlerei", a surname a rival shares: decided
     near = near or (not matched and _someone_else(q, text, toks, aliases))  # another person, another side: decided
-    seen = seen or n_named > 0 or near
+    seen = seen or n_named > 0 or near or kept
     if asked_span and len(normalize_answer(_ANSWER_LEAD.sub("", text))) <= asked_span + 4:
         seen = True  # the reply is only a name of the question's own ("Stoke City" for the club he joined after)
     elif asked_span and _concludes_with(text, mentions, asked):
         seen = True  # "Before that he was with Stoke City, so: Stoke City": its conclusion names only the question's
     if not matched and not seen:
         matched = _club_by_word(q, text, toks, candidates, context, aliases) or _senior_side(q, text, toks)
+    if not matched and not seen and _rival_club_by_word(q, text, toks, candidates, context):
+        extra, seen = extra + 1, True  # "Tottenham" for the rival "Tottenham Hotspur F.C.": a committed rival
     if not matched and not seen:
         unknown = (
             "a name in another script that no table decides"
@@ -940,7 +956,38 @@ def _careful_entities(
         q, text, toks, candidates, context
     ):  # no gold name found, not even under a negation ("not Köhler" decides)
         unknown = "names a part of a gold name (a given name, a short form) that the rules cannot confirm"
+    if shared and not matched and not extra:
+        unknown = "a state's short name that the gold and a rival of the question share"
     return matched, extra, unknown
+
+
+def _rival_as_context(q: Question, text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
+    """Whether a rival's mention is context, not a second answer.
+
+    Negated, after "succeeded", an aside after the gold, an earlier holder, a place that holds the gold or where
+    it is, a possessive, the holder after the gold.
+    """
+    if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
+        return True
+    if _container(q, text, m, first_gold) or _place_after_gold(text, toks, m, first_gold):
+        return True
+    return _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold))
+
+
+def _other_forms(
+    q: Question, text: str, toks: Sequence[Token], rivals: Sequence[str], others: Sequence[str]
+) -> tuple[set[int], int]:
+    """Gold items named in another script, by initials, in translation or by a native name; rivals named so.
+
+    Rivals count where a state's name in another script or a native name names them. ``others`` are every rival of the
+    slot and the question's own entities.
+    """
+    foreign, n_rivals = _foreign_state(q, text, rivals)
+    matched = _foreign_gold(q, text, rivals) | foreign | _initials_gold(q, text, toks, others)
+    matched |= _translated_gold(q, text, others) | _native_named(q.answers, text, toks, others)
+    gold = set(q.answers)
+    n_rivals += len(_native_named(rivals, text, toks, [o for o in others if o in gold]))
+    return matched, n_rivals
 
 
 # An elided article or preposition glued to a capitalised name (Italian, French): "nell'Empoli", "all'Inter", "l'OM"
@@ -1041,6 +1088,46 @@ def _container(q: Question, text: str, m: NameMention, first_gold: int | None) -
     return _CONTAINED_IN.search(between) is not None
 
 
+# A state's formal name and its short name ("Kingdom of Romania", "Socialist Republic of Romania": "Romania")
+_FORMAL_STATE: Final = re.compile(
+    r"^(?:the\s+)?(?:kingdom|principality|grand\s+duchy|duchy|empire|tsardom|"
+    r"(?:(?:socialist|people'?s|democratic|federal|federative|soviet)\s+)*republic)\s+of\s+(?:the\s+)?(?P<x>.+)$",
+    re.IGNORECASE,
+)
+
+
+def _folded(label: str) -> str:
+    return "".join(t.key for t in tokens(label))
+
+
+def _short_states(q: Question, rivals: Sequence[str]) -> dict[str, int]:
+    """The folded short names of gold states with a formal name ("romania" for "Kingdom of Romania").
+
+    Each maps to its gold item; to ``-1`` where a rival of the question is that state or has the same short name
+    ("Socialist Republic of Romania"): there the short name decides nothing.
+    """
+    out: dict[str, int] = {}
+    for i, label in enumerate(q.answers):
+        m = _FORMAL_STATE.match(label.strip())
+        if m:
+            out[_folded(m.group("x"))] = i
+    for r in rivals:
+        m = _FORMAL_STATE.match(r.strip())
+        for k in {_folded(r), _folded(m.group("x")) if m else ""} & set(out):
+            out[k] = -1
+    return out
+
+
+def _place_after_gold(text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
+    """A rival named by a short form right after "in", after the gold in its sentence: where the gold is.
+
+    "He was with Associação Portuguesa de Desportos in São Paulo": the city, not São Paulo FC.
+    """
+    if first_gold is None or m.begin < first_gold or not m.short or m.first == 0 or toks[m.first - 1].key != "in":
+        return False
+    return re.search(r"[.;!?\n]", text[first_gold : m.begin]) is None
+
+
 def _rival_labels(
     q: Question, candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None
 ) -> list[str]:
@@ -1086,6 +1173,26 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
         if hits and not any(hebrew_names(run, w) for w in rival_words):
             out |= hits
     return out
+
+
+def _foreign_state(q: Question, text: str, rivals: Sequence[str]) -> tuple[set[int], int]:
+    """Gold items, and rivals, a reply names by a state's name in Cyrillic or Greek (:func:`state_exonym`).
+
+    "Российская империя" is the Russian Empire, "СССР" the Soviet Union. The English label the table gives is
+    compared with each gold label and each rival's; a label that is neither decides nothing.
+    """
+    gold = {normalize_answer(a): i for i, a in enumerate(q.answers)}
+    rival = {normalize_answer(r) for r in rivals} - set(gold)
+    out: set[int] = set()
+    n_rivals = 0
+    for run in foreign_runs(text):
+        label = state_exonym(run)
+        key = None if label is None else normalize_answer(label)
+        if key in gold:
+            out.add(gold[key])
+        elif key in rival:
+            n_rivals += 1
+    return out, n_rivals
 
 
 # The generic word of an institution's name as other languages write it (folded), and the English word
@@ -1145,27 +1252,114 @@ def initials(label: str) -> str | None:
     return got if 2 <= len(got) <= 5 else None
 
 
+@lru_cache(maxsize=1 << 15)
+def _bare_initials(label: str) -> str | None:
+    """The initials of ``label`` without a club's type affix at either end ("qpr" for "Queens Park Rangers F.C.").
+
+    :func:`initials` gives "qprf"; ``None`` where the label has no such affix.
+    """
+    words = _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label))
+    keys = ["".join(t.key for t in tokens(w)) for w in words]
+    lo, hi = 0, len(words)
+    while lo < hi and keys[lo] in CLUB_AFFIXES:
+        lo += 1
+    while hi > lo and keys[hi - 1] in CLUB_AFFIXES:
+        hi -= 1
+    return None if (lo, hi) == (0, len(words)) else initials(" ".join(words[lo:hi]))
+
+
+# Parties' names in their own language (the data labels them in English), for the initials a reply writes ("SPD")
+# and the native name itself ("Die Grünen")
+NATIVE_NAMES: Final = {
+    "Social Democratic Party of Germany": ("Sozialdemokratische Partei Deutschlands",),
+    "Alliance '90/The Greens": ("Bündnis 90/Die Grünen", "Die Grünen"),
+    "Christian Democratic Union": ("Christlich Demokratische Union", "Christlich Demokratische Union Deutschlands"),
+    "Christian Democratic Union of Germany": ("Christlich Demokratische Union",),
+    "Christian Social Union in Bavaria": ("Christlich-Soziale Union in Bayern", "Christlich-Soziale Union"),
+    "Free Democratic Party": ("Freie Demokratische Partei",),
+    "Communist Party of Germany": ("Kommunistische Partei Deutschlands",),
+    "German Communist Party": ("Deutsche Kommunistische Partei",),
+    "Liberal Democratic Party of Germany": ("Liberal-Demokratische Partei Deutschlands",),
+    "Party of Democratic Socialism": ("Partei des Demokratischen Sozialismus",),
+    "Party of Democratic Socialism (Germany)": ("Partei des Demokratischen Sozialismus",),
+    "Socialist Unity Party of Germany": ("Sozialistische Einheitspartei Deutschlands",),
+    "Independent Social Democratic Party of Germany": ("Unabhängige Sozialdemokratische Partei Deutschlands",),
+    "The Left": ("Die Linke",),
+    "The Left (Germany)": ("Die Linke",),
+    "Alternative for Germany": ("Alternative für Deutschland",),
+    "Italian Socialist Party": ("Partito Socialista Italiano",),
+    "Italian Communist Party": ("Partito Comunista Italiano",),
+    "Christian Democracy (Italy)": ("Democrazia Cristiana",),
+    "Spanish Socialist Workers' Party": ("Partido Socialista Obrero Español",),
+}
+
+
+def _strong_initials(label: str) -> set[str | None]:
+    """The initials of ``label`` and of its native names (:data:`NATIVE_NAMES`): "spd" for the SPD."""
+    return {initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))}
+
+
 def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterable[str]) -> set[int]:
     """Gold items a reply names by their initials: "IM" for International Master, "RWE" for Rot-Weiss Essen.
 
-    The initials are written in capitals as a word of their own, not after a negation, with no capitalised word
-    next to them ("AC Milan" names no "Athletic Club"); no rival (the question's context, the other entities of
-    its slot, its own entities) has the same initials.
+    The initials (of the label, or of its native name: "SPD") are written in capitals as a word of their own, not
+    after a negation, with no capitalised word next to them ("AC Milan" names no "Athletic Club"); no rival (the
+    question's context, the other entities of its slot, its own entities) has the same initials. A club's
+    initials without its type affix ("QPR", :func:`_bare_initials`) are the weaker form: they decide only where no
+    rival has them with or without its own.
     """
-    taken = {initials(r) for r in rivals}
+    rivals = list(rivals)
+    taken = {f for r in rivals for f in _strong_initials(r)}
+    taken_bare = taken | {_bare_initials(r) for r in rivals}
     out: set[int] = set()
     for i, label in enumerate(q.answers):
-        ini = initials(label)
-        if ini is None or ini in taken:
-            continue
+        forms = ((_strong_initials(label) - taken) | ({_bare_initials(label)} - taken_bare)) - {None}
         for k, t in enumerate(toks):
             written = text[t.begin : t.end]
-            if not (written.isascii() and written.isalpha() and written.isupper() and written.lower() == ini):
+            if not (written.isascii() and written.isalpha() and written.isupper() and written.lower() in forms):
                 continue
             if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)) or not _stands_alone(text, toks, k, set()):
                 continue
             out.add(i)
     return out
+
+
+def _native_named(labels: Sequence[str], text: str, toks: Sequence[Token], others: Iterable[str]) -> set[int]:
+    """The items of ``labels`` a reply names by their native name (:data:`NATIVE_NAMES`).
+
+    "Die Grünen" names "Alliance '90/The Greens". The name's words stand in the reply in order, its last one
+    capitalised, not after a negation; none of ``others`` has it.
+    """
+    taken = {tuple(_label_words(n)) for r in others for n in NATIVE_NAMES.get(r, ())}
+    keys = [t.key for t in toks]
+    out: set[int] = set()
+    for i, label in enumerate(labels):
+        for name in NATIVE_NAMES.get(label, ()):
+            words = tuple(_label_words(name))
+            if words in taken:
+                continue
+            for k in range(len(toks) - len(words) + 1):
+                last = toks[k + len(words) - 1]
+                if tuple(keys[k : k + len(words)]) != words or not text[last.begin].isupper():
+                    continue
+                if not any(keys[j] in _DENIALS for j in range(max(0, k - 3), k)):
+                    out.add(i)
+    return out
+
+
+def _club_word_at(text: str, toks: Sequence[Token], k: int, words: Iterable[str], own_words: set[str]) -> bool:
+    """Whether ``toks[k]`` names a club by one of its ``words``.
+
+    The word is capitalised (three letters in capitals: "AIK"), not after a negation, with no capitalised word
+    beside it but the club's own (``own_words``).
+    """
+    t = toks[k]
+    written = text[t.begin : t.end]
+    if t.key not in words or not written[:1].isupper() or (len(t.key) < 4 and not written.isupper()):
+        return False
+    if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)):
+        return False
+    return _stands_alone(text, toks, k, own_words)
 
 
 def _club_by_word(
@@ -1178,35 +1372,52 @@ def _club_by_word(
 ) -> set[int]:
     """Gold clubs a reply names by one distinctive word of their name ("Banfield" for "Club Atlético Banfield").
 
-    The word (:func:`~chronoqa.score.judge_names.club_words`) is written capitalised (a word of three letters in
-    capitals: "AIK"), not after a negation, with no capitalised word of another name next to it; and no other
-    entity of the question's slot, nor of its context, has it in a label (the gold's own aliases may). The letters
-    of the gold's written-out legal form may stand beside it ("Lyngby BK" for "Lyngby Boldklub").
+    The word (:func:`~chronoqa.score.judge_names.club_words`) is written as :func:`_club_word_at` reads it; and no
+    other entity of the question's slot, nor of its context, has it in a label (the gold's own aliases may). The
+    letters of the gold's written-out legal form may stand beside it ("Lyngby BK" for "Lyngby Boldklub").
     """
     out: set[int] = set()
     rival_words = {w for r in _rival_labels(q, candidates, context) for w in _label_words(r)}
     slot = candidates if isinstance(candidates, NameIndex) else None
     for i, label in enumerate(q.answers):
-        words = club_words(label)
-        if not words:
-            continue
         own = {label, *(aliases or {}).get(label, ())}
         if i < len(q.answer_ids) and q.answer_ids[i]:
             own |= {q.answer_ids[i], *(aliases or {}).get(q.answer_ids[i], ())}
         label_words = set(_label_words(label))
         label_words |= {LEGAL_FORMS[w] for w in label_words if w in LEGAL_FORMS}  # "Lyngby BK"
-        for k, t in enumerate(toks):
-            written = text[t.begin : t.end]
-            if t.key not in words or not written[:1].isupper() or (len(t.key) < 4 and not written.isupper()):
-                continue
-            if t.key in rival_words or (slot is not None and slot.with_word(t.key) - own):
-                continue
-            if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)):
-                continue
-            if not _stands_alone(text, toks, k, label_words):
-                continue
+        words = {
+            w for w in club_words(label) if w not in rival_words and not (slot is not None and slot.with_word(w) - own)
+        }
+        if any(_club_word_at(text, toks, k, words, label_words) for k in range(len(toks))):
             out.add(i)
     return out
+
+
+def _rival_club_by_word(
+    q: Question,
+    text: str,
+    toks: Sequence[Token],
+    candidates: Iterable[str] | NameIndex | None,
+    context: Iterable[str] | None,
+) -> bool:
+    """Whether a reply that names no gold names a rival club of the question's context by a distinctive word.
+
+    "Tottenham" for "Tottenham Hotspur F.C.": ``wrong``, not undecided. The word is no word of a gold label nor of
+    the question's own entities, and no other rival's; it is written as :func:`_club_word_at` reads it, at least
+    once not right after a word that makes it context ("moved from X").
+    """
+    rivals = _rival_labels(q, candidates, context)
+    taken = {w for a in (*q.answers, *_question_entities(q)) for w in _label_words(a)}
+    for r in rivals:
+        others = {w for o in rivals if o != r for w in _label_words(o)}
+        words = set(club_words(r)) - taken - others
+        own = set(_label_words(r))
+        for k in range(len(toks)):
+            if _club_word_at(text, toks, k, words, own) and not any(
+                toks[j].key in _CONTEXT for j in range(max(0, k - 3), k)
+            ):
+                return True
+    return False
 
 
 # A senior national team's label: the country, then "national", then only its sport ("Norway national association

@@ -50,15 +50,18 @@ NUMBER_WORDS: Final = (
     "twenty",
 )
 # English, then German, French, Spanish, Italian, Portuguese, Polish and Russian ("31 Jahre", "4 años", "3 лет"),
-# then Dutch, Turkish and Hungarian years ("3 jaar", "3 yıl", "3 év")
+# then Dutch, Turkish and Hungarian years ("3 jaar", "3 yıl", "3 év"), then Ukrainian and Greek ("один рік",
+# "εννέα χρόνια")
 _UNIT_WORDS: Final = {
     Granularity.YEAR: ("years", "year", "yrs", "yr", "decades", "decade", "jahre", "jahren", "jahr", "ans", "années",
                        "année", "annees", "años", "anos", "año", "anni", "anno", "lata", "lat", "года", "год", "лет",
-                       "jaar", "yıl", "yil", "év"),
+                       "jaar", "yıl", "yil", "év", "рік", "роки", "років", "року", "χρόνια", "χρόνο", "χρόνος",
+                       "χρόνων", "έτη", "έτος", "ετών"),
     Granularity.MONTH: ("months", "month", "mos", "mo", "monate", "monaten", "monat", "mois", "meses", "mes", "mesi",
-                        "mese", "miesięcy", "месяцев", "месяца", "месяц"),
+                        "mese", "miesięcy", "месяцев", "месяца", "месяц", "місяців", "місяці", "місяць", "μήνες",
+                        "μήνα", "μηνών"),
     Granularity.DAY: ("days", "day", "tage", "tagen", "tag", "jours", "jour", "días", "dias", "día", "giorni",
-                      "giorno", "dni", "дней", "дня", "день"),
+                      "giorno", "dni", "дней", "дня", "день", "днів", "дні", "ημέρες", "ημέρα", "μέρες", "μέρα"),
 }  # fmt: skip
 # Counts written in German, French, Spanish, Italian and Portuguese ("zwei Jahre", "un anno", "tres años"),
 # read only before a unit word of :data:`_UNIT_WORDS`.
@@ -77,6 +80,13 @@ _FOREIGN_WORDS: Final = {
     # Russian ("два года", "пять лет")
     "один": 1, "одна": 1, "одного": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7,
     "восемь": 8, "девять": 9, "десять": 10, "одиннадцать": 11, "двенадцать": 12,
+    # Ukrainian where it differs from Russian ("два роки", "п'ять років")
+    "дві": 2, "чотири": 4, "п'ять": 5, "п’ять": 5, "шість": 6, "сім": 7, "вісім": 8, "дев'ять": 9, "дев’ять": 9,
+    "одинадцять": 11, "дванадцять": 12,
+    # Greek ("δύο χρόνια", "εννέα έτη")
+    "ένα": 1, "έναν": 1, "ένας": 1, "μία": 1, "μια": 1, "δύο": 2, "δυο": 2, "τρία": 3, "τρεις": 3, "τέσσερα": 4,
+    "τέσσερις": 4, "πέντε": 5, "έξι": 6, "επτά": 7, "εφτά": 7, "οκτώ": 8, "οχτώ": 8, "εννέα": 9, "εννιά": 9,
+    "δέκα": 10, "έντεκα": 11, "δώδεκα": 12,
 }  # fmt: skip
 # The tens from thirty on ("twenty" is a number word already); a ten with a unit after it ("twenty-four") is one count
 _TENS: Final = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
@@ -170,12 +180,14 @@ def _number(word: str) -> float:
 
 
 def count_of(text: str) -> float | None:
-    """The number a reply of one count says ("7", "seven", "twenty-four"), or ``None``."""
+    """The number a reply of one count says ("7", "seven", "twenty-four", "Εννέα", "три"), or ``None``."""
     t = text.strip().rstrip(".!").strip()
     if t.isdigit():
         return float(t)
     low = t.lower()
     if _COMPOUND.fullmatch(low) or low in NUMBER_WORDS:
+        return _number(low)
+    if low in _FOREIGN_WORDS and not low.isascii():  # "Εννέα.", "Три": a Latin word alone may be anything ("sei")
         return _number(low)
     return None
 
