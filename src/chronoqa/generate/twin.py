@@ -41,7 +41,7 @@ from typing import Any, Final
 
 from chronoqa.artifacts.release import Release
 from chronoqa.errors import ChronoqaError
-from chronoqa.generate.kg.plausible import EARLY
+from chronoqa.generate.kg.plausible import EARLY, YOUTH_WORDS
 from chronoqa.records import Question, TemporalGraph
 from chronoqa.time import TimePoint, parse_time
 
@@ -58,6 +58,8 @@ TWIN_FACTS: Final = "twin_facts.tsv"
 
 _WORD: Final = re.compile(r"\w+")
 _QUALIFIER: Final = re.compile(r"\s*\([^)]*\)$")
+_DISAMBIGUATOR: Final = re.compile(r"\([^()]*\)$")  # "Liberal Party (1922)", "X (footballer, born 1983)"
+_YEAR: Final = re.compile(r"\b\d{4}\b")
 _ONSETS: Final = ("b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z", "br", "dr", "kr", "tr")
 _VOWELS: Final = ("a", "e", "i", "o", "u", "ai", "ou")
 _CODAS: Final = ("", "", "", "n", "r", "l", "th")
@@ -154,6 +156,7 @@ class Transform:
         out: dict[str, Any] = {"kind": self.kind, "seed": self.seed}
         if self.kind == "shift_years":
             out["years"] = self.years
+            out["labels_with_years_moved"] = len(self.labels)  # a disambiguator's year: "(footballer, born 1983)"
             if not self.table:
                 out["unshifted_non_years"] = {r: sorted(v) for r, v in sorted(self.not_years.items())}
                 out["unshifted_before_year"] = EARLY
@@ -207,6 +210,17 @@ def _rename(t: Transform, graph: TemporalGraph, vocabulary: frozenset[str]) -> N
         t.labels[t.entity_map[e]] = new
 
 
+def _shifted_labels(t: Transform, graph: TemporalGraph) -> dict[str, str]:
+    """Labels whose disambiguator holds a year ("(footballer, born 1983)", "(1974 film)"): a date, moved too."""
+    out = {}
+    for e in sorted({e for k in _keys(graph) for e in (k[0], k[2])}):
+        label = graph.entity_label(e)
+        moved = _DISAMBIGUATOR.sub(lambda m: _YEAR.sub(lambda y: t.date("", y.group()) or "", m.group()), label)
+        if moved != label:
+            out[e] = moved
+    return out
+
+
 def _transform(
     kind: str, graph: TemporalGraph, manifest: Mapping[str, Any], seed: int, years: int, vocabulary: frozenset[str]
 ) -> Transform:
@@ -215,6 +229,7 @@ def _transform(
     if kind == "shift_years":
         declared = ((manifest.get("not_years") or {}).get("years")) or {}
         t.years, t.not_years = check_years(years), {r: frozenset(int(y) for y in ys) for r, ys in declared.items()}
+        t.labels = _shifted_labels(t, graph)
     elif kind == "rename_entities":
         _rename(t, graph, vocabulary)
     elif kind == "permute_holders":
@@ -230,8 +245,8 @@ def _transform(
 def _vocabulary(release: Release) -> frozenset[str]:
     """The words the builder itself reads or writes, which a renamed label keeps.
 
-    Those of the release's corpus and questions outside entity labels, and the label words its phrase table
-    declares (``not_named``: a label ending in one is unfit).
+    Those of the release's corpus and questions outside entity labels, the label words its phrase table
+    declares (``not_named``: a label ending in one is unfit) and those of a youth side's age mark (its rule).
     """
     from chronoqa.generate.kg.phrases import load_phrase_table
     from chronoqa.generate.rebuild import recorded_phrases
@@ -243,7 +258,7 @@ def _vocabulary(release: Release) -> frozenset[str]:
         return set(_WORD.findall(text))
 
     table = load_phrase_table(recorded_phrases(release.manifest) or str(release.manifest["dataset"]))
-    out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named}
+    out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named} | set(YOUTH_WORDS)
     labels: set[str] = set()
     for doc in release.corpus:
         out |= words(doc.text, (doc.s, doc.o, _QUALIFIER.sub("", doc.s), _QUALIFIER.sub("", doc.o)))

@@ -69,7 +69,8 @@ from collections.abc import Callable, Mapping, Sequence
 from chronoqa.generate.kg.phrases import EntityType
 
 __all__ = [
-    "CENTURY_GAP", "EARLY", "REASONS", "SPOUSE_ROLE", "YOUTH_SIDE", "topic_article", "unfit_labels", "youth_limit",
+    "CENTURY_GAP", "EARLY", "REASONS", "SPOUSE_ROLE", "YOUTH_SIDE", "YOUTH_WORDS", "topic_article", "unfit_labels",
+    "youth_limit",
 ]  # fmt: skip
 
 CENTURY_GAP = 300
@@ -80,7 +81,8 @@ REASONS = (
 )  # fmt: skip
 
 # An under-N side in a label: "Norway U17", "U-21", "under-19", "national under-21 football team" (N 14 to 23).
-YOUTH_SIDE = re.compile(r"\b(?:u|under)[- ]?(1[4-9]|2[0-3])\b", re.IGNORECASE)
+YOUTH_WORDS = ("u", "under")  # the words of a side's age mark: a renamed twin keeps them
+YOUTH_SIDE = re.compile(rf"\b(?:{'|'.join(YOUTH_WORDS)})[- ]?(1[4-9]|2[0-3])\b", re.IGNORECASE)
 
 
 def youth_limit(label: str) -> int | None:
