@@ -151,6 +151,10 @@ _START: Final = frozenset(
         "passed_to",
         "passed_from",
         "stepped_up",
+        "stepping_up",
+        "steps_up",
+        "called_up",
+        "calls_up",
         "enrolled",  # a study's start: "enrolled at X in 1931"
         "enroled",
         "enrolling",
@@ -376,6 +380,9 @@ _PHRASES: Final = re.compile(
     # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
     # reached the date ("stayed into 1993": still there in 1993, its last year)
     r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
+    # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
+    # to a side, its start ("was called up to the France U-17 side in 2004")
+    r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
     r"\b(?:still|already)\s+[a-z]+"
 )
@@ -599,7 +606,7 @@ def attribute(
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
             unknown = _unknown_for(unknown_all, asides, d_begin)
-            owner = _owner(masked, before, after, prev_owner, span_before, d)
+            owner = _owner(masked, before, after, prev_owner, span_before, d, _subject(masked, positions, s_begin))
             owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
                 prev_end = d_end
@@ -840,13 +847,21 @@ _SPELL_AT_RE: Final = re.compile(r"\s+(?:spell|stint|season|loan)s?\s+(?:at|with
 
 
 def _owner(
-    masked: str, before: list[_Pos], after: list[_Pos], prev_owner: _Pos | None, span_before: str, d: TimeMention
+    masked: str,
+    before: list[_Pos],
+    after: list[_Pos],
+    prev_owner: _Pos | None,
+    span_before: str,
+    d: TimeMention,
+    subject: _Pos | None = None,
 ) -> _Pos | None:
     """Whose date ``d`` is.
 
     The nearest name before it (a move's source last); else the previous date's owner
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
+    A predicate joined by "and" with no subject of its own, or "it" standing for another's thing, is the sentence's
+    ``subject``'s (:func:`_bound_to_subject`).
     """
     # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
@@ -864,6 +879,7 @@ def _owner(
     # the previous date's clause
     bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
     owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
+    owner = _bound_to_subject(masked, owner, subject, before, d.begin - len(span_before), d.begin)
     owner = owner or _pick(_object_first(masked, _named_over_it(masked, after))) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
@@ -872,6 +888,85 @@ def _owner(
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
+# A word that opens a phrase of place, time or company: the name after it is not the sentence's subject
+_PREPOSITION_RE: Final = re.compile(
+    r"\b(?:after|before|with|without|of|at|from|to|for|in|under|since|by|on|following|during|until|till|like|than|as|"
+    r"when|while|between|into|over|within|via|about|against|behind|beside|besides|near|through|upon|where|which|who|"
+    r"whose|that)\b",
+    re.IGNORECASE,
+)
+# "and stayed until 1974", "and then served until D": a predicate joined by "and", its verb with no subject of its own
+_ELIDED_RE: Final = re.compile(r"\band\s+(?:then\s+|later\s+|also\s+|finally\s+|eventually\s+)?([a-z]+)\b")
+_IRREGULAR_VERBS: Final = frozenset(
+    {
+        "was",
+        "were",
+        "ran",
+        "held",
+        "kept",
+        "went",
+        "got",
+        "won",
+        "spent",
+        "left",
+        "became",
+        "took",
+        "made",
+        "had",
+        "lost",
+        "quit",
+    }
+)
+
+
+def _subject(masked: str, positions: Sequence[_Pos], s_begin: int) -> _Pos | None:
+    """The subject of the sentence at ``s_begin``: its first name or pronoun before any verb, outside a phrase.
+
+    "Hateley joined Oldham ...", "After X's death, Sejm Marshal Y was acting president ...": a leading phrase
+    closed by a comma is skipped; a name after a preposition ("after X's death") or after a cue word (an object)
+    is no subject. ``None`` where the sentence opens otherwise ("In 1973 Oldham signed him").
+    """
+    for p in positions:
+        if p.begin < s_begin:
+            continue
+        lead = masked[s_begin : p.begin]
+        if _role_words(lead) or any(c in lead for c in ".;!?\n"):
+            return None
+        if not _PREPOSITION_RE.search(lead.rsplit(",", 1)[-1]):
+            return p
+    return None
+
+
+def _bound_to_subject(
+    masked: str, owner: _Pos | None, subject: _Pos | None, before: Sequence[_Pos], lo: int, d_begin: int
+) -> _Pos | None:
+    """The sentence's ``subject`` for a date the nearest name would give to another fact's or another's entity.
+
+    A date is bound to the entity its own clause names. "Hateley joined Oldham in 1973 after his spell at Notts
+    County (1970–72) and stayed until 1974", "Abbasi took office on D after Sharif's disqualification and served until
+    D2": the clause "and stayed until 1974" names nobody; its verb's subject is the sentence's, not the county named in
+    a phrase of the clause before. "W. Jason Morgan got it in 1994", "it" read as a prize named in an aside: the
+    subject named in the clause is the fact's. A subject that shares a fact with ``owner`` changes nothing
+    ("married B in 1950 and divorced in 1960").
+    """
+    if owner is None or subject is None or subject is owner or subject.begin >= owner.begin:
+        return owner
+    if owner.facts & subject.facts or _OTHER not in owner.facts:
+        return owner
+    if owner.pronoun and masked[owner.begin : owner.end].lower() in _THING_PRONOUNS:
+        named = [p for p in before if not p.pronoun and p.end <= owner.begin]
+        return subject if named and named[-1] is subject else owner
+    start = max(lo, owner.end)
+    for m in _ELIDED_RE.finditer(masked, start, d_begin):
+        verb = m.group(1)
+        # a finite verb; a participle ("beginning 1922 and ending 1991") goes on with the phrase before
+        if (verb in _IRREGULAR_VERBS or verb.endswith("ed")) and not any(
+            m.start() <= p.begin < d_begin for p in before
+        ):
+            return subject
+    return owner
+
+
 # "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
 _UNTIL_EVENT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)\s+$", re.IGNORECASE)
 

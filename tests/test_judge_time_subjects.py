@@ -1,0 +1,92 @@
+"""Careful time judging: a date is bound to the entity its own clause names. A predicate joined by "and" with no
+subject of its own ("... after his spell at X (1977–80) and stayed until 1984"), and "it" read as a thing named in an
+aside, are the sentence subject's; a call-up or a step up to a side is its start. Each rule with a trap of the same
+shape that must stay wrong, or a case the rule must leave alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.records import Question, Triple
+from chronoqa.score.time_accuracy import score_time
+
+
+def q(**kw: Any) -> Question:
+    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": None, "S_star": ()}
+    base.update(kw)
+    return Question(**base)
+
+
+def verdict(question: Question, expl: str, entities: tuple[str, ...] = ()) -> str:
+    row = score_time(question, AnswerRecord("q", "t", "ok", question.answers[0], expl), True, entities=entities)
+    return "undecided" if row.undecided else ("right" if row.T else "wrong")
+
+
+def refs(*pairs: tuple[str, str]) -> tuple[dict[str, str], ...]:
+    return tuple({"which": which, "value": value, "of": "answer"} for which, value in pairs)
+
+
+# Ivo Brand played for Corvel Rovers 1981-1984; Dunmore Athletic is another club the release knows
+CORVEL = q(
+    answers=("Corvel Rovers",),
+    question="Which team did Ivo Brand play for in 1982?",
+    S_star=(Triple("Ivo Brand", "playsFor", "Corvel Rovers", "1981", "1984"),),
+    time_refs=refs(("start", "1981"), ("end", "1984")),
+)
+CLUBS = ("Dunmore Athletic",)
+
+
+def test_a_predicate_joined_by_and_is_the_subjects_not_a_club_named_before_it() -> None:
+    text = "Brand joined Corvel Rovers in 1981 after his spell at Dunmore Athletic (1977–80) and stayed until {}."
+    assert verdict(CORVEL, text.format(1984), CLUBS) == "right"
+    # the same clause with a wrong end is the subject's wrong end, not the other club's
+    assert verdict(CORVEL, text.format(1986), CLUBS) == "wrong"
+    text = "Brand joined Corvel Rovers in 1981 after Dunmore Athletic's relegation and played there until {}."
+    assert verdict(CORVEL, text.format(1984), CLUBS) == "right"
+    assert verdict(CORVEL, text.format(1983), CLUBS) == "wrong"
+
+
+def test_a_participle_joined_by_and_stays_with_the_phrase_before_it() -> None:
+    # "beginning 1977 and ending 1986" is Dunmore's own range: it says nothing of the subject's Corvel spell
+    text = "Brand was at Corvel Rovers from 1981 to 1984. "
+    text += "Brand played for Dunmore Athletic, beginning 1977 and ending 1986."
+    assert verdict(CORVEL, text, CLUBS) == "right"
+    # an "and" clause that names its own subject is that subject's
+    text = "Brand joined Corvel Rovers in 1981 and stayed until 1984, and Dunmore Athletic folded in 1986."
+    assert verdict(CORVEL, text, CLUBS) == "right"
+
+
+# Lena Ost won the Harlow Medal in 1970 (the answer fact), Piet Rune in 1988 (the anchor)
+HARLOW = q(
+    answers=("yes",),
+    question="Did Lena Ost win the Harlow Medal before Piet Rune won the Harlow Medal?",
+    S_star=(Triple("Lena Ost", "hasWonPrize", "Harlow Medal", "1970", None),),
+    S_anchor=(Triple("Piet Rune", "hasWonPrize", "Harlow Medal", "1988", None),),
+    time_refs=(
+        {"which": "start", "value": "1970", "of": "answer"},
+        {"which": "start", "value": "1988", "of": "anchor"},
+    ),
+)
+
+
+def test_it_for_a_prize_named_in_an_aside_yields_to_the_clauses_subject() -> None:
+    text = "Ost received the Harlow Medal in 1970, two years after her Corbin Prize (1968). Rune got it in {}."
+    assert verdict(HARLOW, text.format(1988), ("Corbin Prize",)) == "right"
+    assert verdict(HARLOW, text.format(1989), ("Corbin Prize",)) == "wrong"
+
+
+# Tom Vale was in the Norland under-19 team 2001-2003
+NORLAND = q(
+    answers=("Norland national under-19 football team",),
+    question="What year did Tom Vale join the Norland national under-19 football team?",
+    S_star=(Triple("Tom Vale", "playsFor", "Norland national under-19 football team", "2001", "2003"),),
+    time_refs=refs(("start", "2001")),
+)
+
+
+def test_a_call_up_and_a_step_up_to_a_side_are_its_start() -> None:
+    assert verdict(NORLAND, "Vale was called up to the Norland U-19 side in 2001.") == "right"
+    assert verdict(NORLAND, "Vale was called up to the Norland U-19 side in 2002.") == "wrong"
+    assert verdict(NORLAND, "Vale played for Norland's U-17s before stepping up to the U-19s in 2001.") == "right"
+    assert verdict(NORLAND, "Vale played for Norland's U-17s before stepping up to the U-19s in 2000.") == "wrong"
