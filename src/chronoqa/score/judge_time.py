@@ -16,6 +16,8 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   about an owner named outside it (", who had led the opposition since 2004,") cites only.
   A shared subject's sentence whose date, at its own end, is one fact's time alone in the data is that fact's
   (:func:`_pinned`): "he was still in the party, which he had joined in 1965 and left in 1975".
+  A predicate joined by "and" with no subject of its own ("after his spell at X (1970–72) and stayed until 1974") is the
+  sentence subject's, not the entity named in the phrase before it (:func:`_bound_to_subject`).
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
