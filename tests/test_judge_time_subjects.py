@@ -90,3 +90,63 @@ def test_a_call_up_and_a_step_up_to_a_side_are_its_start() -> None:
     assert verdict(NORLAND, "Vale was called up to the Norland U-19 side in 2002.") == "wrong"
     assert verdict(NORLAND, "Vale played for Norland's U-17s before stepping up to the U-19s in 2001.") == "right"
     assert verdict(NORLAND, "Vale played for Norland's U-17s before stepping up to the U-19s in 2000.") == "wrong"
+
+
+# Ada Voss was married to Karl Linde 1990-1996; "Years" is also a film the release knows
+LINDE = q(
+    answers=("Karl Linde",),
+    question="As of 1993, who was Ada Voss married to?",
+    S_star=(Triple("Ada Voss", "isMarriedTo", "Karl Linde", "1990", "1996"),),
+    time_refs=refs(("start", "1990"), ("end", "1996")),
+)
+SPOUSES = (
+    "| Spouse | Years |\n|---|---|\n| Tom Ruiz | 1980–1988 |\n| **Karl Linde** | {} |\n\nIn 1993 it was Karl Linde."
+)
+
+
+def test_a_tables_header_names_a_column_not_an_entity() -> None:
+    others = ("Years", "Tom Ruiz")
+    assert verdict(LINDE, SPOUSES.format("1990–1996"), others) == "right"
+    assert verdict(LINDE, SPOUSES.format("1990–1998"), others) == "wrong"
+
+
+# Ivo Brand played for Halesby from 1986 (the answer) after Athletic Marlow 1981-1984 (the anchor; its name reads
+# like a person's, so "he" after it would stand for the club)
+HALE = q(
+    answers=("Halesby",),
+    question="After Ivo Brand left Athletic Marlow, which team did Ivo Brand play for next?",
+    S_star=(Triple("Ivo Brand", "playsFor", "Halesby", "1986", "1990"),),
+    S_anchor=(Triple("Ivo Brand", "playsFor", "Athletic Marlow", "1981", "1984"),),
+    time_refs=(
+        {"which": "end", "value": "1984", "of": "anchor"},
+        {"which": "start", "value": "1986", "of": "answer"},
+    ),
+)
+
+
+def test_a_relative_clause_whose_pronoun_is_the_object_is_its_antecedents() -> None:
+    text = "Brand left Athletic Marlow in 1984; the next club on record is Halesby, which he joined in {}."
+    assert verdict(HALE, text.format(1986)) == "right"
+    assert verdict(HALE, text.format(1985)) == "wrong"
+
+
+# Ada Voss was First Lady of Norland 2003-2007 (the answer) and married to Karl Linde 1980-2010 (the anchor)
+LADY = q(
+    answers=("Ada Voss",),
+    question="Who did Karl Linde's spouse as of 1990 become in 2003?",
+    S_star=(Triple("Ada Voss", "positionHeld", "First Lady of Norland", "2003", "2007"),),
+    S_anchor=(Triple("Ada Voss", "isMarriedTo", "Karl Linde", "1980", "2010"),),
+    time_refs=refs(("start", "2003")),
+)
+
+
+def test_a_when_clause_times_the_change_before_it_not_its_own_subjects_fact() -> None:
+    text = "Ada Voss, married to Karl Linde since 1980, became First Lady when he took office in May {}, and held the "
+    text += "role until 2007, when she succeeded him as president."
+    # "he took office in 2003" is no wedding of his: it times her start as First Lady
+    assert verdict(LADY, text.format(2003)) == "right"
+    assert verdict(LADY, text.format(2004)) == "wrong"
+    # no clause put under the subject's: the pair's own dates are still held to the data
+    assert verdict(
+        LADY, "Ada Voss became First Lady in 2003. She married Karl Linde in 1980 and divorced in 2012."
+    ) == ("wrong")

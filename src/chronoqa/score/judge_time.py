@@ -622,7 +622,7 @@ def attribute(
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
             firm = not cite_only and d_begin not in derived
-            firm = firm and not _aside_of_another(text, asides, positions, owner, d_begin)
+            firm = firm and not _aside_of_another(text, asides, positions, owner, d_begin, before)
             firm = firm and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -698,10 +698,27 @@ def _named(
         and not _office_of_fact(text, m, found, owners)
     ]
     mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
-    mentions = [_youth_team(text, _without_article(text, m, owners), owners) for m in mentions]
+    mentions = [
+        _youth_team(text, _without_article(text, m, owners), owners) for m in mentions if not _column_key(text, m)
+    ]
     mentions += _bare_ages(text, mentions, owners)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+_KEY_END_RE: Final = re.compile(r"[ \t]*:")
+
+
+def _column_key(text: str, m: NameMention) -> bool:
+    """Whether ``m`` is the whole lower-case key of a "key: value" line: a column's or a field's name, no entity.
+
+    :func:`tables_as_fields` writes a table's headers so ("years: 2000–2006"; "Years" is also a film); a model writes
+    an entity's own key capitalised ("Ellen Barkin: 2000–2006").
+    """
+    if not text[m.begin : m.begin + 1].islower() or _KEY_END_RE.match(text, m.end) is None:
+        return False
+    line_start = text.rfind("\n", 0, m.begin) + 1
+    return not text[line_start : m.begin].strip(" \t>*#-")
 
 
 def _without_article(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
@@ -874,7 +891,7 @@ def _owner(
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
-    cands = _not_a_source(masked, list(reversed(before)))
+    cands = _antecedent_first(masked, _not_a_source(masked, list(reversed(before))), d.begin)
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
     # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
@@ -897,6 +914,7 @@ _PREPOSITION_RE: Final = re.compile(
     r"whose|that)\b",
     re.IGNORECASE,
 )
+_SUBORDINATE_RE: Final = re.compile(r"\b(?:when|after|before|while|once|until|till)\b", re.IGNORECASE)
 # "and stayed until 1974", "and then served until D": a predicate joined by "and", its verb with no subject of its own
 _ELIDED_RE: Final = re.compile(r"\band\s+(?:then\s+|later\s+|also\s+|finally\s+|eventually\s+)?([a-z]+)\b")
 _IRREGULAR_VERBS: Final = frozenset(
@@ -949,13 +967,19 @@ def _bound_to_subject(
     D2": the clause "and stayed until 1974" names nobody; its verb's subject is the sentence's, not the county named in
     a phrase of the clause before. "W. Jason Morgan got it in 1994", "it" read as a prize named in an aside: the
     subject named in the clause is the fact's. A subject that shares a fact with ``owner`` changes nothing
-    ("married B in 1950 and divorced in 1960").
+    ("married B in 1950 and divorced in 1960") unless ``owner`` stands in a clause put under the subject's ("became
+    First Lady when he took office in 2003, and held the role until 2007": the role is hers, not his).
     """
     if owner is None or subject is None or subject is owner or subject.begin >= owner.begin:
         return owner
-    if owner.facts & subject.facts or _OTHER not in owner.facts:
+    another = _OTHER in owner.facts and not owner.facts & subject.facts
+    # a name or pronoun in a phrase or clause put under the subject's ("when he took office in D"): not the subject
+    under = owner.facts != subject.facts and _SUBORDINATE_RE.search(masked, subject.end, owner.begin) is not None
+    if not (another or under):
         return owner
     if owner.pronoun and masked[owner.begin : owner.end].lower() in _THING_PRONOUNS:
+        if not another:
+            return owner
         named = [p for p in before if not p.pronoun and p.end <= owner.begin]
         return subject if named and named[-1] is subject else owner
     start = max(lo, owner.end)
@@ -971,6 +995,24 @@ def _bound_to_subject(
 
 # "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
 _UNTIL_EVENT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)\s+$", re.IGNORECASE)
+
+
+# "Numancia, which he joined in": a relative pronoun right after a name, then the clause's subject
+_WHICH_RE: Final = re.compile(r"\s*,?\s*(?:which|that)\s+$", re.IGNORECASE)
+
+
+def _antecedent_first(masked: str, cands: list[_Pos], d_begin: int) -> list[_Pos]:
+    """``cands`` (nearest first) with the name a relative clause is about first, where its pronoun is the object.
+
+    "the next club on record is Numancia, which he joined in 2010": "which" is what he joined, so the date is
+    Numancia's whoever "he" reads as. Only where the clause's verb is a start or an end ("which he joined/left").
+    """
+    if len(cands) < 2 or not cands[0].pronoun or cands[1].pronoun:
+        return cands
+    if _WHICH_RE.search(masked, cands[1].end, cands[0].begin) is None:
+        return cands
+    cues = _role_words(masked[cands[0].end : d_begin])
+    return [cands[1], *cands] if any(r in ("start", "end") for _, r in cues) else cands
 
 
 def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
@@ -1173,8 +1215,9 @@ def _cells(line: str) -> list[str]:
 def tables_as_fields(text: str) -> str:
     """``text`` with each Markdown table written as field lines: a row's first cell, then "header: cell".
 
-    "| PM | Took office |" over "| Oleksy | 7 March 1995 |" reads "Oleksy" then "Took office: 7 March 1995",
-    so the row's dates belong to the row's name at the end its column names.
+    "| PM | Took office |" over "| Oleksy | 7 March 1995 |" reads "Oleksy" then "took office: 7 March 1995",
+    so the row's dates belong to the row's name at the end its column names. A header is written in lower case: it
+    names a column, never an entity ("| Spouse | Years |": "Years" is also a film the release knows).
     """
     if "|" not in text:
         return text
@@ -1188,7 +1231,7 @@ def tables_as_fields(text: str) -> str:
             while i < len(lines) and lines[i].strip().startswith("|"):
                 row = _cells(lines[i])
                 out.append(row[0] + ".")
-                out += [f"{h}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
+                out += [f"{h.lower()}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
                 i += 1
             continue
         out.append(lines[i])
@@ -1245,16 +1288,23 @@ def _thing_aside(text: str, asides: Sequence[tuple[int, int]], positions: Sequen
 
 
 def _aside_of_another(
-    text: str, asides: Sequence[tuple[int, int]], positions: Sequence[_Pos], owner: _Pos, at: int
+    text: str,
+    asides: Sequence[tuple[int, int]],
+    positions: Sequence[_Pos],
+    owner: _Pos,
+    at: int,
+    before: Sequence[_Pos] = (),
 ) -> bool:
     """Whether the date at ``at`` lies in an aside that may tell of another thing than its owner's fact.
 
-    A bracket right after it that names another entity is one (:func:`_glossed_by_another`).
+    A bracket right after it that names another entity is one (:func:`_glossed_by_another`); so is a when-clause that
+    times the change before it ("became First Lady when he took office in D": his office, not his marriage).
     """
     return (
         _thing_aside(text, asides, positions, at)
         or _relative_aside(text, asides, owner, at)
         or _glossed_by_another(text, positions, at)
+        or _when_change(text, owner, before) is not None
     )
 
 
@@ -1629,6 +1679,30 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
     return out
 
 
+_CLAUSE_MARK_RE: Final = re.compile(r"[,;.!?\n]")
+
+
+def _when_change(text: str, owner: _Pos, before: Sequence[_Pos]) -> tuple[_Pos, str] | None:
+    """The entity and the end a when-clause's date times, where ``owner`` opens the when-clause after a change.
+
+    "A became part of B when C collapsed in D", "she became First Lady when he took office in D": D dates A's (her)
+    change; it is told as the when-clause's event, so it binds ``owner``'s own facts loosely (cite only).
+    """
+    rev = list(reversed(before))
+    if owner not in rev:
+        return None
+    k = rev.index(owner)
+    if k + 1 >= len(rev) or not _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
+        return None
+    changed = _pick(rev[k + 1 :])
+    # the change's verb may stand before the changed entity's clause opens ("since 1975, became First Lady when")
+    cut = [m.end() for m in _CLAUSE_MARK_RE.finditer(text, 0, rev[k + 1].begin)]
+    cues = _role_words(text[min(rev[-1].begin, cut[-1]) if cut else rev[-1].begin : owner.begin])
+    if changed is None or not cues or cues[-1][1] not in ("start", "end"):
+        return None
+    return changed, cues[-1][1]
+
+
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], tail: tuple[str, int]
 ) -> list[tuple[frozenset[int], str]]:
@@ -1644,12 +1718,8 @@ def _also(
         k = rev.index(owner)
         if k + 1 < len(rev) and _AND_GAP_RE.fullmatch(text, rev[k + 1].end, owner.begin):
             out.append((rev[k + 1].facts - {_OTHER}, ""))
-        elif k + 1 < len(rev) and _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
-            # "A became part of B when C collapsed in D": D dates A's change too (cite only)
-            changed = _pick(rev[k + 1 :])
-            cues = _role_words(text[rev[-1].begin : owner.begin])
-            if changed is not None and cues and cues[-1][1] in ("start", "end"):
-                out.append((changed.facts - {_OTHER}, cues[-1][1]))
+        elif (change := _when_change(text, owner, before)) is not None:
+            out.append((change[0].facts - {_OTHER}, change[1]))  # "A became part of B when C collapsed in D" (cite)
     m = _WHEN_RE.match(span_after)
     if m and after:
         p = after[0]
