@@ -150,3 +150,35 @@ def test_a_when_clause_times_the_change_before_it_not_its_own_subjects_fact() ->
     assert verdict(
         LADY, "Ada Voss became First Lady in 2003. She married Karl Linde in 1980 and divorced in 2012."
     ) == ("wrong")
+
+
+def test_a_year_glossed_as_the_year_of_another_change_states_that_change() -> None:
+    def wed(linde_start: str) -> Question:
+        return q(
+            answers=("Tom Ruiz",),
+            question="Who was Ada Voss married to two years before Ada Voss married Karl Linde?",
+            S_star=(Triple("Ada Voss", "isMarriedTo", "Tom Ruiz", "1970", "1975"),),
+            S_anchor=(Triple("Ada Voss", "isMarriedTo", "Karl Linde", linde_start, "1990"),),
+            time_refs=({"which": "start", "value": linde_start, "of": "anchor"},),
+        )
+
+    text = "Voss married Tom Ruiz in 1970; they divorced in 1975, the year she married Karl Linde."
+    assert verdict(wed("1975"), text) == "right"
+    # the glossed year is the wedding's: where the data's wedding is a year later, it is not stated
+    assert verdict(wed("1976"), text) == "wrong"
+
+
+# Team Orla held the Pro Tier status 1999-2004
+ORLA = q(
+    answers=("5 years",),
+    question="How long after Team Orla gained the Pro Tier status did Team Orla lose it?",
+    S_star=(Triple("Team Orla", "status", "Pro Tier", "1999", "2004"),),
+    time_refs=refs(("start", "1999"), ("end", "2004")),
+)
+
+
+def test_a_last_season_named_as_such_is_the_end() -> None:
+    text = "Team Orla held the Pro Tier status from 1999; its last season in that tier was {}, after which it became "
+    text += "a top team (2005)."
+    assert verdict(ORLA, text.format(2004), ("Top Team",)) == "right"
+    assert verdict(ORLA, text.format(2003), ("Top Team",)) == "wrong"

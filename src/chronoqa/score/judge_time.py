@@ -220,6 +220,10 @@ _END: Final = frozenset(
         "were_over",
         "concluded",
         "moved_on",
+        "last_season",
+        "final_season",
+        "last_year",
+        "final_year",
         "sold",
         "sell",
         "selling",
@@ -385,6 +389,8 @@ _PHRASES: Final = re.compile(
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
     # to a side, its start ("was called up to the France U-17 side in 2004")
     r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|"
+    # a spell's last season or year named as such ("its last season in that category was 2004"): its end
+    r"\b(?:last|final)\s+(?:season|year)\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
     r"\b(?:still|already)\s+[a-z]+"
 )
@@ -395,7 +401,8 @@ _WORD: Final = re.compile(r"[a-z_\u00df-\u024f\u0400-\u04ff]+")  # Latin and Cyr
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
-_WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
+# "in D, when B took office", "in D and joined B", "in 1953, the year she married C": a clause after the date it dates
+_WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and|the\s+(?:same\s+)?year(?:\s+(?:that|when|in\s+which))?)\s+")
 _WHEN_BEFORE_RE: Final = re.compile(r"\bwhen\s+(?:the\s+)?$", re.IGNORECASE)
 _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 # "by 2007 he had moved on": a bound the change came before, not its date
@@ -1706,7 +1713,8 @@ def _when_change(text: str, owner: _Pos, before: Sequence[_Pos]) -> tuple[_Pos, 
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], tail: tuple[str, int]
 ) -> list[tuple[frozenset[int], str]]:
-    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D".
+    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D"; "in D, the
+    year she married C".
 
     "A joined B when C collapsed in D": D dates A's change too. ``tail``: the text after the date (cue words
     read with names blanked) and where it begins.
@@ -1722,7 +1730,7 @@ def _also(
             out.append((change[0].facts - {_OTHER}, change[1]))  # "A became part of B when C collapsed in D" (cite)
     m = _WHEN_RE.match(span_after)
     if m and after:
-        p = after[0]
+        p = _object_first(text, list(after))[0]  # "the year she married C": C's start, whoever "she" is
         # the verb before the name ("left A in D and joined B": B's start), else the one after it ("when B took office")
         cues = _role_words(span_after[m.end() : p.begin - after_begin]) or _role_words(text[p.end : p.end + 40])
         if cues and cues[0][1] in ("start", "end"):
