@@ -182,3 +182,22 @@ def test_a_last_season_named_as_such_is_the_end() -> None:
     text += "a top team (2005)."
     assert verdict(ORLA, text.format(2004), ("Top Team",)) == "right"
     assert verdict(ORLA, text.format(2003), ("Top Team",)) == "wrong"
+
+
+def test_until_his_own_move_ends_his_spell_there() -> None:
+    def before_halesby(corvel_end: str, halesby_start: str) -> Question:
+        return q(
+            answers=("Corvel Rovers",),
+            question="Which team did Ivo Brand play for in the year before Ivo Brand joined Halesby?",
+            S_star=(Triple("Ivo Brand", "playsFor", "Corvel Rovers", "1981", corvel_end),),
+            S_anchor=(Triple("Ivo Brand", "playsFor", "Halesby", halesby_start, "1990"),),
+            time_refs=({"which": "start", "value": halesby_start, "of": "anchor"},),
+        )
+
+    text = "Brand was at Corvel Rovers from 1981 until he joined Halesby in 1985, so in 1984 he was still there."
+    assert verdict(before_halesby("1985", "1985"), text) == "right"
+    # the move ends the Corvel spell in 1985; the data ends it in 1984
+    assert verdict(before_halesby("1984", "1985"), text) == "wrong"
+    # another person's move is a handover: a citation of the end, never a contradiction
+    text = "Brand was at Corvel Rovers from 1981 until Tom Ruiz joined Halesby in 1985."
+    assert verdict(before_halesby("1984", "1985"), text, ("Tom Ruiz",)) == "right"

@@ -97,16 +97,16 @@ BLIND_FLOORS = {
     "set10": {"A": (0.99, 0.02), "T": (0.96, 0.03)},
     "set11": {"A": (0.99, 0.03), "T": (0.94, 0.03)},
     "set12": {"A": (0.975, 0.035), "T": (0.95, 0.06)},
-    "set13": {"A": (0.98, 0.05), "T": (0.96, 0.02)},
+    "set13": {"A": (0.98, 0.05), "T": (0.97, 0.02)},
     "set14": {"A": (0.99, 0.055), "T": (0.95, 0.02)},
     "set15": {"A": (0.98, 0.035), "T": (0.98, 0.01)},
-    "set16": {"A": (0.96, 0.08), "T": (0.87, 0.01)},
+    "set16": {"A": (0.96, 0.08), "T": (0.91, 0.01)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
 KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set15": {"A": [30]},
-    "set16": {"T": [25, 71]},
+    "set16": {"T": [25]},
 }
 
 

@@ -1195,7 +1195,11 @@ def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> t
 def _until_handover(
     masked: str, d: TimeMention, positions: Sequence[_Pos], clause_begin: int, prev_owner: _Pos | None
 ) -> list[Attribution]:
-    """D is A's end as well in "A served until B took office on D" (cite only)."""
+    """D is A's end as well in "A served until B took office on D" (cite only: a handover may fall a day apart).
+
+    Where the until-clause's subject is a pronoun, its own move ends its own spell: "Marsden was at Wigan from 2004
+    until he joined Celtic in 2009" states Wigan's end as 2009, held to the data.
+    """
     if d.kind != "point" or d.interval.start is None:
         return []
     untils = list(_UNTIL_RE.finditer(masked, clause_begin, d.begin))
@@ -1209,7 +1213,9 @@ def _until_handover(
     subject = [p for p in positions if clause_begin <= p.begin and p.end <= at]
     who = _pick(list(reversed(subject))) or prev_owner
     facts = who.facts - {_OTHER} if who is not None else frozenset()
-    return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
+    mover = next((p for p in positions if at < p.begin < d.begin), None)
+    own = mover is not None and mover.pronoun and masked[mover.begin : mover.end].lower() in ("he", "she")
+    return [Attribution(d.interval.start, "end", facts, own and len(facts) == 1, d.begin)] if facts else []
 
 
 _TABLE_RULE_RE: Final = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*")
@@ -1713,11 +1719,10 @@ def _when_change(text: str, owner: _Pos, before: Sequence[_Pos]) -> tuple[_Pos, 
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], tail: tuple[str, int]
 ) -> list[tuple[frozenset[int], str]]:
-    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D"; "in D, the
-    year she married C".
+    """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D".
 
-    "A joined B when C collapsed in D": D dates A's change too. ``tail``: the text after the date (cue words
-    read with names blanked) and where it begins.
+    "A joined B when C collapsed in D": D dates A's change too; "in 1953, the year she married C": C's start.
+    ``tail``: the text after the date (cue words read with names blanked) and where it begins.
     """
     span_after, after_begin = tail
     out: list[tuple[frozenset[int], str]] = []
