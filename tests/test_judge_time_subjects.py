@@ -201,3 +201,25 @@ def test_until_his_own_move_ends_his_spell_there() -> None:
     # another person's move is a handover: a citation of the end, never a contradiction
     text = "Brand was at Corvel Rovers from 1981 until Tom Ruiz joined Halesby in 1985."
     assert verdict(before_halesby("1984", "1985"), text, ("Tom Ruiz",)) == "right"
+
+
+# Ben Kort lived in Orsk until 1932 (the anchor), then in Tarn 1932-1935 (the answer)
+def test_a_moves_destination_after_its_date_starts_when_the_source_ends() -> None:
+    def tarn(start: str) -> Question:
+        return q(
+            answers=("Tarn",),
+            question="Where did Ben Kort live immediately after Ben Kort moved away from Orsk?",
+            S_star=(Triple("Ben Kort", "livesIn", "Tarn", start, "1935"),),
+            S_anchor=(Triple("Ben Kort", "livesIn", "Orsk", "1920", "1932"),),
+            time_refs=(
+                {"which": "end", "value": "1932", "of": "anchor"},
+                {"which": "start", "value": start, "of": "answer"},
+            ),
+        )
+
+    text = "Kort left Orsk in 1932 for a flat in Tarn, where he lived until 1935."
+    assert verdict(tarn("1932"), text) == "right"
+    # the move dates Tarn's start as 1932: a data start of 1933 is not stated
+    assert verdict(tarn("1933"), text) == "wrong"
+    # a reason after "for" names no destination
+    assert verdict(tarn("1932"), "Kort left Orsk in 1932 for health reasons; he lived in Tarn until 1935.") == "wrong"

@@ -1695,6 +1695,10 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
 _CLAUSE_MARK_RE: Final = re.compile(r"[,;.!?\n]")
 
 
+# "in 1932 for a house in Y", "in 2004 for Y": the destination of a move whose date is its source's end
+_FOR_PLACE_RE: Final = re.compile(r"\s+for\s+(?:(?:a|an|the|his|her|their)\s+(?:[a-z-]+\s+){0,2}(?:in|at|near)\s+)?")
+
+
 def _when_change(text: str, owner: _Pos, before: Sequence[_Pos]) -> tuple[_Pos, str] | None:
     """The entity and the end a when-clause's date times, where ``owner`` opens the when-clause after a change.
 
@@ -1740,6 +1744,11 @@ def _also(
         cues = _role_words(span_after[m.end() : p.begin - after_begin]) or _role_words(text[p.end : p.end + 40])
         if cues and cues[0][1] in ("start", "end"):
             out.append((p.facts - {_OTHER}, cues[0][1]))
+    elif after and _FOR_PLACE_RE.fullmatch(span_after, 0, after[0].begin - after_begin) and before:
+        # "left Berlin in 1932 for a house in Kleinmachnow": the move's destination starts when the source ends
+        cues = _role_words(text[before[0].begin : after_begin])
+        if cues and cues[-1][1] == "end":
+            out.append((after[0].facts - {_OTHER}, "start"))
     return [(f, r) for f, r in out if f]
 
 
