@@ -117,7 +117,8 @@ def test_names_the_release_does_not_know() -> None:
 
 def test_tables_become_field_lines() -> None:
     text = "Intro.\n| PM | From | To |\n|:--|--:|---|\n| A B | 1990 | 1994 |\nAfter."
-    assert tables_as_fields(text) == "Intro.\nA B.\nFrom: 1990.\nTo: 1994.\nAfter."
+    # a header is written in lower case: it names a column, never an entity ("Years" is a film's label too)
+    assert tables_as_fields(text) == "Intro.\nA B.\nfrom: 1990.\nto: 1994.\nAfter."
     assert tables_as_fields("a | b") == "a | b"  # no rule line: no table
 
 

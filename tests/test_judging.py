@@ -94,18 +94,18 @@ BLIND_FLOORS = {
     "set7": {"A": (0.99, 0.01), "T": (0.99, 0.02)},
     "set8": {"A": (0.99, 0.03), "T": (0.98, 0.08)},
     "set9": {"A": (0.99, 0.04), "T": (0.97, 0.02)},
-    "set10": {"A": (0.99, 0.02), "T": (0.95, 0.03)},
-    "set11": {"A": (0.99, 0.025), "T": (0.92, 0.03)},
-    "set12": {"A": (0.975, 0.035), "T": (0.94, 0.06)},
-    "set13": {"A": (0.98, 0.035), "T": (0.96, 0.02)},
+    "set10": {"A": (0.99, 0.02), "T": (0.96, 0.03)},
+    "set11": {"A": (0.99, 0.025), "T": (0.94, 0.03)},
+    "set12": {"A": (0.975, 0.035), "T": (0.95, 0.06)},
+    "set13": {"A": (0.98, 0.035), "T": (0.97, 0.02)},
     "set14": {"A": (0.99, 0.055), "T": (0.95, 0.02)},
     "set15": {"A": (0.99, 0.01), "T": (0.98, 0.01)},
-    "set16": {"A": (0.99, 0.01), "T": (0.83, 0.01)},
+    "set16": {"A": (0.99, 0.01), "T": (0.92, 0.01)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
 KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
-    "set16": {"T": [25, 71]},
+    "set16": {"T": [25]},
 }
 
 

@@ -16,6 +16,8 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   about an owner named outside it (", who had led the opposition since 2004,") cites only.
   A shared subject's sentence whose date, at its own end, is one fact's time alone in the data is that fact's
   (:func:`_pinned`): "he was still in the party, which he had joined in 1965 and left in 1975".
+  A predicate joined by "and" with no subject of its own ("after his spell at X (1970–72) and stayed until 1974") is the
+  sentence subject's, not the entity named in the phrase before it (:func:`_bound_to_subject`).
 * Role: a range gives its first date the start and its second the end; ``since`` / ``from`` mark a
   start, ``until`` / ``through`` an end; otherwise the nearest cue word decides ("took office",
   "joined", "became" → start; "resigned", "left", "ended", "stepped down" → end; "born", "died", "won",
@@ -151,6 +153,10 @@ _START: Final = frozenset(
         "passed_to",
         "passed_from",
         "stepped_up",
+        "stepping_up",
+        "steps_up",
+        "called_up",
+        "calls_up",
         "enrolled",  # a study's start: "enrolled at X in 1931"
         "enroled",
         "enrolling",
@@ -214,6 +220,10 @@ _END: Final = frozenset(
         "were_over",
         "concluded",
         "moved_on",
+        "last_season",
+        "final_season",
+        "last_year",
+        "final_year",
         "sold",
         "sell",
         "selling",
@@ -376,6 +386,11 @@ _PHRASES: Final = re.compile(
     # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
     # reached the date ("stayed into 1993": still there in 1993, its last year)
     r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
+    # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
+    # to a side, its start ("was called up to the France U-17 side in 2004")
+    r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|"
+    # a spell's last season or year named as such ("its last season in that category was 2004"): its end
+    r"\b(?:last|final)\s+(?:season|year)\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
     r"\b(?:still|already)\s+[a-z]+"
 )
@@ -386,7 +401,8 @@ _WORD: Final = re.compile(r"[a-z_\u00df-\u024f\u0400-\u04ff]+")  # Latin and Cyr
 _SPACES_RE: Final = re.compile(r"\s+")
 _LIST_GAP_RE: Final = re.compile(r"\s*(?:,|and|&|;)?\s*(?:and\s+)?")
 _AND_GAP_RE: Final = re.compile(r"\s*(?:,|and|&)\s*")
-_WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and)\s+")
+# "in D, when B took office", "in D and joined B", "in 1953, the year she married C": a clause after the date it dates
+_WHEN_RE: Final = re.compile(r"\s*,?\s*(?:when|as|after|and|the\s+(?:same\s+)?year(?:\s+(?:that|when|in\s+which))?)\s+")
 _WHEN_BEFORE_RE: Final = re.compile(r"\bwhen\s+(?:the\s+)?$", re.IGNORECASE)
 _AS_OF_RE: Final = re.compile(r"\bas\s+of\s*$")
 # "by 2007 he had moved on": a bound the change came before, not its date
@@ -599,7 +615,7 @@ def attribute(
             span_before = masked[prev_end:d_begin]
             span_after = masked[d_end:nxt]
             unknown = _unknown_for(unknown_all, asides, d_begin)
-            owner = _owner(masked, before, after, prev_owner, span_before, d)
+            owner = _owner(masked, before, after, prev_owner, span_before, d, _subject(masked, positions, s_begin))
             owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
                 prev_end = d_end
@@ -613,7 +629,7 @@ def attribute(
                 role = _move_role(masked, owner, prev_end) or role
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
             firm = not cite_only and d_begin not in derived
-            firm = firm and not _aside_of_another(text, asides, positions, owner, d_begin)
+            firm = firm and not _aside_of_another(text, asides, positions, owner, d_begin, before)
             firm = firm and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
@@ -689,10 +705,27 @@ def _named(
         and not _office_of_fact(text, m, found, owners)
     ]
     mentions = [h for m in mentions for h in [_head_of_fact(text, m, owners)] if not _bare_title(text, h, owners)]
-    mentions = [_youth_team(text, _without_article(text, m, owners), owners) for m in mentions]
+    mentions = [
+        _youth_team(text, _without_article(text, m, owners), owners) for m in mentions if not _column_key(text, m)
+    ]
     mentions += _bare_ages(text, mentions, owners)
     sentences = _sentences(text, [(m.begin, m.end) for m in mentions])
     return sentences, _positions(text, toks, mentions, owners, [b for b, _ in sentences], len(facts))
+
+
+_KEY_END_RE: Final = re.compile(r"[ \t]*:")
+
+
+def _column_key(text: str, m: NameMention) -> bool:
+    """Whether ``m`` is the whole lower-case key of a "key: value" line: a column's or a field's name, no entity.
+
+    :func:`tables_as_fields` writes a table's headers so ("years: 2000–2006"; "Years" is also a film); a model writes
+    an entity's own key capitalised ("Ellen Barkin: 2000–2006").
+    """
+    if not text[m.begin : m.begin + 1].islower() or _KEY_END_RE.match(text, m.end) is None:
+        return False
+    line_start = text.rfind("\n", 0, m.begin) + 1
+    return not text[line_start : m.begin].strip(" \t>*#-")
 
 
 def _without_article(text: str, m: NameMention, owners: Mapping[str, frozenset[int]]) -> NameMention:
@@ -840,13 +873,21 @@ _SPELL_AT_RE: Final = re.compile(r"\s+(?:spell|stint|season|loan)s?\s+(?:at|with
 
 
 def _owner(
-    masked: str, before: list[_Pos], after: list[_Pos], prev_owner: _Pos | None, span_before: str, d: TimeMention
+    masked: str,
+    before: list[_Pos],
+    after: list[_Pos],
+    prev_owner: _Pos | None,
+    span_before: str,
+    d: TimeMention,
+    subject: _Pos | None = None,
 ) -> _Pos | None:
     """Whose date ``d`` is.
 
     The nearest name before it (a move's source last); else the previous date's owner
     when the clause's verb precedes the date ("... and resigned on D, when B took office"); else the next
     name ("in D he was ..."). "A divorced B and in 1935 married C": a new clause whose verb and name follow.
+    A predicate joined by "and" with no subject of its own, or "it" standing for another's thing, is the sentence's
+    ``subject``'s (:func:`_bound_to_subject`).
     """
     # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
@@ -857,13 +898,14 @@ def _owner(
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
-    cands = _not_a_source(masked, list(reversed(before)))
+    cands = _antecedent_first(masked, _not_a_source(masked, list(reversed(before))), d.begin)
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
     # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
     # the previous date's clause
     bracketed = not cands and masked[max(0, d.begin - 2) : d.begin].strip() == "("
     owner = _pick(cands) or (prev_owner if cue_before or bracketed else None)
+    owner = _bound_to_subject(masked, owner, subject, before, d.begin - len(span_before), d.begin)
     owner = owner or _pick(_object_first(masked, _named_over_it(masked, after))) or prev_owner
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
@@ -872,8 +914,112 @@ def _owner(
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
+# A word that opens a phrase of place, time or company: the name after it is not the sentence's subject
+_PREPOSITION_RE: Final = re.compile(
+    r"\b(?:after|before|with|without|of|at|from|to|for|in|under|since|by|on|following|during|until|till|like|than|as|"
+    r"when|while|between|into|over|within|via|about|against|behind|beside|besides|near|through|upon|where|which|who|"
+    r"whose|that)\b",
+    re.IGNORECASE,
+)
+_SUBORDINATE_RE: Final = re.compile(r"\b(?:when|after|before|while|once|until|till)\b", re.IGNORECASE)
+# "and stayed until 1974", "and then served until D": a predicate joined by "and", its verb with no subject of its own
+_ELIDED_RE: Final = re.compile(r"\band\s+(?:then\s+|later\s+|also\s+|finally\s+|eventually\s+)?([a-z]+)\b")
+_IRREGULAR_VERBS: Final = frozenset(
+    {
+        "was",
+        "were",
+        "ran",
+        "held",
+        "kept",
+        "went",
+        "got",
+        "won",
+        "spent",
+        "left",
+        "became",
+        "took",
+        "made",
+        "had",
+        "lost",
+        "quit",
+    }
+)
+
+
+def _subject(masked: str, positions: Sequence[_Pos], s_begin: int) -> _Pos | None:
+    """The subject of the sentence at ``s_begin``: its first name or pronoun before any verb, outside a phrase.
+
+    "Hateley joined Oldham ...", "After X's death, Sejm Marshal Y was acting president ...": a leading phrase
+    closed by a comma is skipped; a name after a preposition ("after X's death") or after a cue word (an object)
+    is no subject. ``None`` where the sentence opens otherwise ("In 1973 Oldham signed him").
+    """
+    for p in positions:
+        if p.begin < s_begin:
+            continue
+        lead = masked[s_begin : p.begin]
+        if _role_words(lead) or any(c in lead for c in ".;!?\n"):
+            return None
+        if not _PREPOSITION_RE.search(lead.rsplit(",", 1)[-1]):
+            return p
+    return None
+
+
+def _bound_to_subject(
+    masked: str, owner: _Pos | None, subject: _Pos | None, before: Sequence[_Pos], lo: int, d_begin: int
+) -> _Pos | None:
+    """The sentence's ``subject`` for a date the nearest name would give to another fact's or another's entity.
+
+    A date is bound to the entity its own clause names. "Hateley joined Oldham in 1973 after his spell at Notts
+    County (1970–72) and stayed until 1974", "Abbasi took office on D after Sharif's disqualification and served until
+    D2": the clause "and stayed until 1974" names nobody; its verb's subject is the sentence's, not the county named in
+    a phrase of the clause before. "W. Jason Morgan got it in 1994", "it" read as a prize named in an aside: the
+    subject named in the clause is the fact's. A subject that shares a fact with ``owner`` changes nothing
+    ("married B in 1950 and divorced in 1960") unless ``owner`` stands in a clause put under the subject's ("became
+    First Lady when he took office in 2003, and held the role until 2007": the role is hers, not his).
+    """
+    if owner is None or subject is None or subject is owner or subject.begin >= owner.begin:
+        return owner
+    another = _OTHER in owner.facts and not owner.facts & subject.facts
+    # a name or pronoun in a phrase or clause put under the subject's ("when he took office in D"): not the subject
+    under = owner.facts != subject.facts and _SUBORDINATE_RE.search(masked, subject.end, owner.begin) is not None
+    if not (another or under):
+        return owner
+    if owner.pronoun and masked[owner.begin : owner.end].lower() in _THING_PRONOUNS:
+        if not another:
+            return owner
+        named = [p for p in before if not p.pronoun and p.end <= owner.begin]
+        return subject if named and named[-1] is subject else owner
+    start = max(lo, owner.end)
+    for m in _ELIDED_RE.finditer(masked, start, d_begin):
+        verb = m.group(1)
+        # a finite verb; a participle ("beginning 1922 and ending 1991") goes on with the phrase before
+        if (verb in _IRREGULAR_VERBS or verb.endswith("ed")) and not any(
+            m.start() <= p.begin < d_begin for p in before
+        ):
+            return subject
+    return owner
+
+
 # "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
 _UNTIL_EVENT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)\s+$", re.IGNORECASE)
+
+
+# "Numancia, which he joined in": a relative pronoun right after a name, then the clause's subject
+_WHICH_RE: Final = re.compile(r"\s*,?\s*(?:which|that)\s+$", re.IGNORECASE)
+
+
+def _antecedent_first(masked: str, cands: list[_Pos], d_begin: int) -> list[_Pos]:
+    """``cands`` (nearest first) with the name a relative clause is about first, where its pronoun is the object.
+
+    "the next club on record is Numancia, which he joined in 2010": "which" is what he joined, so the date is
+    Numancia's whoever "he" reads as. Only where the clause's verb is a start or an end ("which he joined/left").
+    """
+    if len(cands) < 2 or not cands[0].pronoun or cands[1].pronoun:
+        return cands
+    if _WHICH_RE.search(masked, cands[1].end, cands[0].begin) is None:
+        return cands
+    cues = _role_words(masked[cands[0].end : d_begin])
+    return [cands[1], *cands] if any(r in ("start", "end") for _, r in cues) else cands
 
 
 def _named_over_it(masked: str, after: list[_Pos]) -> list[_Pos]:
@@ -1049,7 +1195,11 @@ def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> t
 def _until_handover(
     masked: str, d: TimeMention, positions: Sequence[_Pos], clause_begin: int, prev_owner: _Pos | None
 ) -> list[Attribution]:
-    """D is A's end as well in "A served until B took office on D" (cite only)."""
+    """D is A's end as well in "A served until B took office on D" (cite only: a handover may fall a day apart).
+
+    Where the until-clause's subject is a pronoun, its own move ends its own spell: "Marsden was at Wigan from 2004
+    until he joined Celtic in 2009" states Wigan's end as 2009, held to the data.
+    """
     if d.kind != "point" or d.interval.start is None:
         return []
     untils = list(_UNTIL_RE.finditer(masked, clause_begin, d.begin))
@@ -1063,7 +1213,9 @@ def _until_handover(
     subject = [p for p in positions if clause_begin <= p.begin and p.end <= at]
     who = _pick(list(reversed(subject))) or prev_owner
     facts = who.facts - {_OTHER} if who is not None else frozenset()
-    return [Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else []
+    mover = next((p for p in positions if at < p.begin < d.begin), None)
+    own = mover is not None and mover.pronoun and masked[mover.begin : mover.end].lower() in ("he", "she")
+    return [Attribution(d.interval.start, "end", facts, own and len(facts) == 1, d.begin)] if facts else []
 
 
 _TABLE_RULE_RE: Final = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*")
@@ -1076,8 +1228,9 @@ def _cells(line: str) -> list[str]:
 def tables_as_fields(text: str) -> str:
     """``text`` with each Markdown table written as field lines: a row's first cell, then "header: cell".
 
-    "| PM | Took office |" over "| Oleksy | 7 March 1995 |" reads "Oleksy" then "Took office: 7 March 1995",
-    so the row's dates belong to the row's name at the end its column names.
+    "| PM | Took office |" over "| Oleksy | 7 March 1995 |" reads "Oleksy" then "took office: 7 March 1995",
+    so the row's dates belong to the row's name at the end its column names. A header is written in lower case: it
+    names a column, never an entity ("| Spouse | Years |": "Years" is also a film the release knows).
     """
     if "|" not in text:
         return text
@@ -1091,7 +1244,7 @@ def tables_as_fields(text: str) -> str:
             while i < len(lines) and lines[i].strip().startswith("|"):
                 row = _cells(lines[i])
                 out.append(row[0] + ".")
-                out += [f"{h}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
+                out += [f"{h.lower()}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
                 i += 1
             continue
         out.append(lines[i])
@@ -1148,16 +1301,23 @@ def _thing_aside(text: str, asides: Sequence[tuple[int, int]], positions: Sequen
 
 
 def _aside_of_another(
-    text: str, asides: Sequence[tuple[int, int]], positions: Sequence[_Pos], owner: _Pos, at: int
+    text: str,
+    asides: Sequence[tuple[int, int]],
+    positions: Sequence[_Pos],
+    owner: _Pos,
+    at: int,
+    before: Sequence[_Pos] = (),
 ) -> bool:
     """Whether the date at ``at`` lies in an aside that may tell of another thing than its owner's fact.
 
-    A bracket right after it that names another entity is one (:func:`_glossed_by_another`).
+    A bracket right after it that names another entity is one (:func:`_glossed_by_another`); so is a when-clause that
+    times the change before it ("became First Lady when he took office in D": his office, not his marriage).
     """
     return (
         _thing_aside(text, asides, positions, at)
         or _relative_aside(text, asides, owner, at)
         or _glossed_by_another(text, positions, at)
+        or _when_change(text, owner, before) is not None
     )
 
 
@@ -1532,13 +1692,41 @@ def _listed(sentence: str, dates: Sequence[TimeMention]) -> set[int]:
     return out
 
 
+_CLAUSE_MARK_RE: Final = re.compile(r"[,;.!?\n]")
+
+
+# "in 1932 for a house in Y", "in 2004 for Y": the destination of a move whose date is its source's end
+_FOR_PLACE_RE: Final = re.compile(r"\s+for\s+(?:(?:a|an|the|his|her|their)\s+(?:[a-z-]+\s+){0,2}(?:in|at|near)\s+)?")
+
+
+def _when_change(text: str, owner: _Pos, before: Sequence[_Pos]) -> tuple[_Pos, str] | None:
+    """The entity and the end a when-clause's date times, where ``owner`` opens the when-clause after a change.
+
+    "A became part of B when C collapsed in D", "she became First Lady when he took office in D": D dates A's (her)
+    change; it is told as the when-clause's event, so it binds ``owner``'s own facts loosely (cite only).
+    """
+    rev = list(reversed(before))
+    if owner not in rev:
+        return None
+    k = rev.index(owner)
+    if k + 1 >= len(rev) or not _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
+        return None
+    changed = _pick(rev[k + 1 :])
+    # the change's verb may stand before the changed entity's clause opens ("since 1975, became First Lady when")
+    cut = [m.end() for m in _CLAUSE_MARK_RE.finditer(text, 0, rev[k + 1].begin)]
+    cues = _role_words(text[min(rev[-1].begin, cut[-1]) if cut else rev[-1].begin : owner.begin])
+    if changed is None or not cues or cues[-1][1] not in ("start", "end"):
+        return None
+    return changed, cues[-1][1]
+
+
 def _also(
     text: str, owner: _Pos, before: Sequence[_Pos], after: Sequence[_Pos], tail: tuple[str, int]
 ) -> list[tuple[frozenset[int], str]]:
     """Cite-only readings for a second entity: "A and B in D"; "on D, when B took office"; "A ... when C D".
 
-    "A joined B when C collapsed in D": D dates A's change too. ``tail``: the text after the date (cue words
-    read with names blanked) and where it begins.
+    "A joined B when C collapsed in D": D dates A's change too; "in 1953, the year she married C": C's start.
+    ``tail``: the text after the date (cue words read with names blanked) and where it begins.
     """
     span_after, after_begin = tail
     out: list[tuple[frozenset[int], str]] = []
@@ -1547,19 +1735,20 @@ def _also(
         k = rev.index(owner)
         if k + 1 < len(rev) and _AND_GAP_RE.fullmatch(text, rev[k + 1].end, owner.begin):
             out.append((rev[k + 1].facts - {_OTHER}, ""))
-        elif k + 1 < len(rev) and _WHEN_BEFORE_RE.search(text, rev[k + 1].end, owner.begin):
-            # "A became part of B when C collapsed in D": D dates A's change too (cite only)
-            changed = _pick(rev[k + 1 :])
-            cues = _role_words(text[rev[-1].begin : owner.begin])
-            if changed is not None and cues and cues[-1][1] in ("start", "end"):
-                out.append((changed.facts - {_OTHER}, cues[-1][1]))
+        elif (change := _when_change(text, owner, before)) is not None:
+            out.append((change[0].facts - {_OTHER}, change[1]))  # "A became part of B when C collapsed in D" (cite)
     m = _WHEN_RE.match(span_after)
     if m and after:
-        p = after[0]
+        p = _object_first(text, list(after))[0]  # "the year she married C": C's start, whoever "she" is
         # the verb before the name ("left A in D and joined B": B's start), else the one after it ("when B took office")
         cues = _role_words(span_after[m.end() : p.begin - after_begin]) or _role_words(text[p.end : p.end + 40])
         if cues and cues[0][1] in ("start", "end"):
             out.append((p.facts - {_OTHER}, cues[0][1]))
+    elif after and _FOR_PLACE_RE.fullmatch(span_after, 0, after[0].begin - after_begin) and before:
+        # "left Berlin in 1932 for a house in Kleinmachnow": the move's destination starts when the source ends
+        cues = _role_words(text[before[0].begin : after_begin])
+        if cues and cues[-1][1] == "end":
+            out.append((after[0].facts - {_OTHER}, "start"))
     return [(f, r) for f, r in out if f]
 
 
