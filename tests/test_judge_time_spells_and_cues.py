@@ -4,23 +4,8 @@ term of one day said after its date. Each rule with a trap of the same shape tha
 
 from __future__ import annotations
 
-from typing import Any
-
-from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Question, Triple
-from chronoqa.score.time_accuracy import score_time
-
-
-def q(**kw: Any) -> Question:
-    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": None, "S_star": ()}
-    base.update(kw)
-    return Question(**base)
-
-
-def verdict(question: Question, expl: str, entities: tuple[str, ...] = ()) -> str:
-    row = score_time(question, AnswerRecord("q", "t", "ok", question.answers[0], expl), True, entities=entities)
-    return "undecided" if row.undecided else ("right" if row.T else "wrong")
-
+from chronoqa.records import Triple
+from time_verdicts import q, verdict
 
 # Vennik belonged to Nordmark twice: 1801-1866, then again from 1919 (the question asks about the second spell)
 NORDMARK = q(

@@ -5,27 +5,8 @@ shape that must stay wrong, or a case the rule must leave alone."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
-from chronoqa.score.time_accuracy import score_time
-
-
-def q(**kw: Any) -> Question:
-    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": None, "S_star": ()}
-    base.update(kw)
-    return Question(**base)
-
-
-def verdict(question: Question, expl: str, entities: tuple[str, ...] = ()) -> str:
-    row = score_time(question, AnswerRecord("q", "t", "ok", question.answers[0], expl), True, entities=entities)
-    return "undecided" if row.undecided else ("right" if row.T else "wrong")
-
-
-def refs(*pairs: tuple[str, str]) -> tuple[dict[str, str], ...]:
-    return tuple({"which": which, "value": value, "of": "answer"} for which, value in pairs)
-
+from time_verdicts import q, refs, verdict
 
 # Ivo Brand played for Corvel Rovers 1981-1984; Dunmore Athletic is another club the release knows
 CORVEL = q(
