@@ -575,10 +575,9 @@ def attribute(
 ) -> list[Attribution]:
     """Every date of ``text`` with the facts and the end it is stated for (see the module docstring).
 
-    ``facts[0]`` is the fact a pronoun refers to when nothing was named before it (the answer's).
-    ``others`` are the other entities the release knows (a :class:`NameIndex` or labels). ``dates``:
-    ``extract_times(text)`` where the caller has read it already. ``known_words``: words that name no
-    entity of their own here (the question's: "President", "Prime Minister").
+    ``facts[0]``: the fact a pronoun refers to when nothing was named before it (the answer's). ``others``: the
+    other entities the release knows (a :class:`NameIndex` or labels). ``dates``: ``extract_times(text)`` where the
+    caller has read it already. ``known_words``: words that name no entity here ("President", "Prime Minister").
     """
     if not text:
         return []
@@ -606,7 +605,7 @@ def attribute(
         listed = _listed(text, dates)
         prev_owner, colon = _field_line(text, s_begin, s_end, positions)  # "Married: 1959"
         dates = [m for m in dates if m.begin >= colon]  # "Status in 1970: married": an as-of date in a key
-        prev_role, prev_end = "none", s_begin
+        prev_role, prev_end, firm_at = "none", s_begin, -1
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
@@ -618,7 +617,7 @@ def attribute(
             owner = _owner(masked, before, after, prev_owner, span_before, d, _subject(masked, positions, s_begin))
             owner = _team_of_country(text, owner, before, facts) if owner is not None else None
             if owner is None or di in listed:
-                prev_end = d_end
+                prev_end, firm_at = d_end, -1
                 continue  # nobody named, or a bare list of dates: attributes nothing
             role, other_term, carried = _role(d, span_before, _own_after(span_after, di + 1 < len(dates)), prev_role)
             own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
@@ -630,7 +629,9 @@ def attribute(
             facts_of = frozenset() if other_term else owner.facts - {_OTHER}
             firm = not cite_only and d_begin not in derived
             firm = firm and not _aside_of_another(text, asides, positions, owner, d_begin, before)
-            firm = firm and not _unknown_near(unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue)
+            firm = firm and not _unknown_near(
+                unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue, firm_at
+            )
             if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
                 facts_of = owner.facts
             if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
@@ -643,7 +644,7 @@ def attribute(
             if not other_term:
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
-            prev_owner, prev_role, prev_end = owner, role, d_end
+            prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     return _pinned(out, shared, facts)
 
 
@@ -1103,16 +1104,22 @@ def _unknown_near(
     masked: str,
     before: Sequence[_Pos],
     own_cue: bool = False,
+    firm_at: int = -1,
 ) -> bool:
     """Whether a name the release does not know stands near the date.
 
     Between the owner and the date, or after it in the clause ("Alves joined Granada in 2013", "became a GM
     in 1992"): the date may be that name's, so it cites only. ``span``: the clause's start, the date's start
     and end, and where the next date starts. A date with a cue of its own ("since 1986 before moving to
-    Swindon") keeps a name past a connector out: that name is the next clause's.
+    Swindon") keeps a name past a connector out: that name is the next clause's; so does a comma before "with"
+    ("from 2010 to 2015, with loans at Troyes"). ``firm_at``: the owner of the sentence's date before, where that date
+    was firm. A clause that goes on from it with "and" ("became Minister-President in 1962 and led the state until
+    1974") does not weigh again a name before that date: it was weighed for it.
     """
     clause_begin, d_begin, d_end, nxt = span
     lo = owner.end if owner.end <= d_begin else clause_begin
+    if firm_at == owner.begin and _GOES_ON_RE.match(masked, clause_begin):
+        lo = max(lo, clause_begin)
     return any(
         lo <= b < nxt
         and not owner.begin <= b < owner.end
@@ -1123,7 +1130,9 @@ def _unknown_near(
 
 
 # "in 1986 before moving to Swindon": a name after the date past a connector is another clause's
-_CONNECTOR_RE: Final = re.compile(r"[\s,]*(?:before|after|when|while|until|then|and)\b", re.IGNORECASE)
+_CONNECTOR_RE: Final = re.compile(r"[\s,]*(?:before|after|when|while|until|then|and)\b|,\s*with\b", re.IGNORECASE)
+# a clause that goes on from the date before it: "in 1962 and led the state until 1974"
+_GOES_ON_RE: Final = re.compile(r"[\s,]*and\b", re.IGNORECASE)
 
 
 def _named_after(b: int, owner: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
