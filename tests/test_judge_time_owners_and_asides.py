@@ -1,7 +1,8 @@
 """Careful time judging: whose date a clause states and at which end. Another spell rejoined, a country's age-group
 side, a club named by the words before its city, a cue past a connector, an after-cue that opens a bracket, a "when"
 aside, a relative-clause aside, a name the release does not know inside an aside, a wordy "from ... until" range,
-a move that ends the spell before it, and a date-first clause whose object is someone else. Each rule with a trap of
+a move that ends the spell before it, a date-first clause whose object is someone else, a clause going on with
+"and" from a firm date, a name after ", with", and a where-clause stay at a place. Each rule with a trap of
 the same shape that must stay wrong."""
 
 from __future__ import annotations
@@ -249,3 +250,54 @@ def test_two_years_that_follow_on_are_a_spell_and_an_age_alone_names_the_team() 
     # a longer list stays a bare list: it states no start or end
     listed = "Marek was capped at U-21 level in 2009, 2010 and 2011."
     assert verdict(_youth(("2010", "2011")), listed) != "right"
+
+
+def test_a_clause_going_on_with_and_from_the_same_owners_firm_date_states_its_fact() -> None:
+    state = q(
+        answers=("Federal Nordia",),
+        question="Which country was Nordia part of when Ivo Marek became head of government of Nordia?",
+        S_star=(Triple("Nordia", "country", "Federal Nordia", "1949", "1990"),),
+        S_anchor=(Triple("Nordia", "headOfGovernment", "Ivo Marek", "1962", "1978"),),
+        time_refs=({"which": "start", "value": "1962", "of": "anchor"},),
+    )
+    known = ("Nordia", "Federal Nordia", "Ivo Marek")
+    then = " Nordia was then part of Federal Nordia (1949–1990)."
+    text = "Ivo Marek became Minister-President of Nordia in 1962 and led the state until {}." + then
+    assert verdict(state, text.format(1978), known) == "right"
+    # the anchor's term ended in 1978: "until 1974" is its end, though an unknown title stands before 1962
+    assert verdict(state, text.format(1974), known) == "wrong"
+    # a party the release does not know, led in the clause that goes on, may own the date: it cites only
+    party = "Ivo Marek became Minister-President of Nordia in 1962 and led the Vardar Party until 1974." + then
+    assert verdict(state, party, known) == "right"
+    # the first date is not firm (the unknown title may own it): the clause going on from it stays a citation
+    loose = "Ivo Marek became Minister-President in 1962 and led the state until 1974." + then
+    assert verdict(state, loose, known) == "right"
+
+
+def test_a_name_after_a_comma_and_with_belongs_to_an_aside_not_to_the_range() -> None:
+    lavra = anchored("FK Lavra Sela", (("1996", "2001"),), "FK Dolina", "2001")
+    clubs = ("FK Lavra Sela", "FK Dolina")
+    text = "Marek was in Lavra Sela's first team from {} to 2001, with loans at Vardar and Ostrava in between. He"
+    text += " joined Dolina in 2001."
+    assert verdict(lavra, text.format(1996), clubs) == "right"
+    assert verdict(lavra, text.format(1995), clubs) == "wrong"
+    # without the comma the unknown club may be the range's own ("from 1995 to 2001 with Vardar"): it cites only
+    assert (
+        verdict(
+            lavra,
+            "Marek was in Lavra Sela's first team and played from 1995 to 2001 with Vardar. He joined Dolina in 2001.",
+            clubs,
+        )
+        == "right"
+    )
+
+
+def test_a_where_clause_right_after_the_place_with_a_range_is_the_persons_stay_there() -> None:
+    lavra = anchored("FK Lavra Sela", (("1996", "2001"),), "FK Dolina", "2001")
+    clubs = ("FK Lavra Sela", "FK Dolina")
+    text = "Marek joined Dolina in 2001. In 2000 he was at Lavra Sela, where he played from {} to 2001, before Dolina."
+    assert verdict(lavra, text.format(1996), clubs) == "right"
+    assert verdict(lavra, text.format(1995), clubs) == "wrong"
+    # a where-clause dating another thing at the place (a point, not a stay) may cite, never contradict
+    other = "Marek joined Dolina in 2001. In 2000 he was at Lavra Sela, where he became captain in 1995, before Dolina."
+    assert verdict(lavra, other, clubs) == "right"

@@ -101,13 +101,13 @@ BLIND_FLOORS = {
     "set14": {"A": (0.99, 0.055), "T": (0.95, 0.02)},
     "set15": {"A": (0.99, 0.01), "T": (0.98, 0.01)},
     "set16": {"A": (0.99, 0.01), "T": (0.92, 0.01)},
-    "set17": {"A": (0.95, 0.025), "T": (0.89, 0.02)},
+    "set17": {"A": (0.95, 0.025), "T": (0.91, 0.02)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
 KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set16": {"T": [25]},
-    "set17": {"T": [16, 33, 42, 44, 48]},
+    "set17": {"T": [16, 44]},
 }
 
 

@@ -1353,9 +1353,26 @@ def _relative_aside(text: str, asides: Sequence[tuple[int, int]], owner: _Pos, a
     """Whether the date at ``at`` lies in a relative clause about an owner named outside it.
 
     "Rajoy, who had led the opposition since 2004, won ...": the clause tells another thing its subject did; its
-    date may cite, never contradict. A clause that names the owner ("..., who joined Lavra in 1994,") states it.
+    date may cite, never contradict. A clause that names the owner ("..., who joined Lavra in 1994,") states it; so
+    does a where-clause right after the owner's place whose subject is a pronoun and whose date is a range ("at
+    Tübingen, where he studied from 1860 to 1862,"): the person's own stay there.
     """
-    return any(b <= at < e and _RELATIVE_ASIDE_RE.match(text, b) and not b <= owner.begin < e for b, e in asides)
+    return any(
+        b <= at < e
+        and _RELATIVE_ASIDE_RE.match(text, b)
+        and not b <= owner.begin < e
+        and not _stay_there(text, owner, b, at)
+        for b, e in asides
+    )
+
+
+_STAY_RE: Final = re.compile(r",\s*where\s+(?:he|she|they)\s+[a-z]+\s+(?=from\b|between\b)", re.IGNORECASE)
+
+
+def _stay_there(text: str, owner: _Pos, b: int, at: int) -> bool:
+    """Whether the aside at ``b`` is ", where he <verb> from D1 to D2" right after the owner, its range at ``at``."""
+    m = _STAY_RE.match(text, b)
+    return m is not None and m.end() == at and not text[owner.end : b].strip()
 
 
 def _outside_asides(before: list[_Pos], asides: Sequence[tuple[int, int]], at: int) -> list[_Pos]:
