@@ -224,6 +224,8 @@ class TwinTransform(_Record):
     """``shift_years``: the years added to each date."""
     unshifted_non_years: dict[str, list[int]] | None = None
     unshifted_before_year: int | None = None
+    labels_with_years_moved: int | None = None
+    """``shift_years``: labels whose disambiguator's years moved too ("(footballer, born 1963)")."""
     entities_renamed: int | None = None
     """``rename_entities``: how many entities got a new name."""
     names: str | None = None

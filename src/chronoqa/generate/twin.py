@@ -156,8 +156,8 @@ class Transform:
         out: dict[str, Any] = {"kind": self.kind, "seed": self.seed}
         if self.kind == "shift_years":
             out["years"] = self.years
-            out["labels_with_years_moved"] = len(self.labels)  # a disambiguator's year: "(footballer, born 1983)"
             if not self.table:
+                out["labels_with_years_moved"] = len(self.labels)  # a disambiguator's years: "(... born 1983)"
                 out["unshifted_non_years"] = {r: sorted(v) for r, v in sorted(self.not_years.items())}
                 out["unshifted_before_year"] = EARLY
         if self.kind == "rename_entities":
