@@ -8,26 +8,13 @@ town. Each case with a trap of the same shape that must not be accepted.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from answer_verdicts import judged, q
 from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Question, Triple
+from chronoqa.records import Triple
 from chronoqa.score.answers import committed_answer, score_answer
 from chronoqa.score.judge_names import NameIndex, club_words
-
-
-def q(**kw: Any) -> Question:
-    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": "2000", "S_star": ()}
-    base.update(kw)
-    return Question(**base)
-
-
-def judged(question: Question, reply: str, cands: tuple[str, ...] = (), context: tuple[str, ...] | None = None) -> str:
-    rec = AnswerRecord("q", "t", "ok", reply, None)
-    return score_answer(question, rec, candidates=cands, context=context).verdict
-
 
 CLUBS = ("Nord FC", "Granit FC", "Ostende SC")
 NEXT_CLUB = q(

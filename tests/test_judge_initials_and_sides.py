@@ -4,24 +4,10 @@ words of two parts: each case with a trap of the same shape that must not be acc
 
 from __future__ import annotations
 
-from typing import Any
-
-from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Question, Triple
-from chronoqa.score.answers import initials, score_answer
+from answer_verdicts import judged, q
+from chronoqa.records import Triple
+from chronoqa.score.answers import initials
 from chronoqa.time import Duration, Granularity, count_of, durations_in
-
-
-def q(**kw: Any) -> Question:
-    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": "2000", "S_star": ()}
-    base.update(kw)
-    return Question(**base)
-
-
-def judged(question: Question, reply: str, cands: tuple[str, ...] = (), context: tuple[str, ...] | None = None) -> str:
-    rec = AnswerRecord("q", "t", "ok", reply, None)
-    return score_answer(question, rec, candidates=cands, context=context).verdict
-
 
 YES = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek still play for Nord FC in 2001?")
 NO = q(answers=("no",), answer_type="yes_no", question="Did Tom Ek still play for Nord FC in 2004?")

@@ -6,20 +6,13 @@ trap of the same shape that must not be accepted."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from answer_verdicts import q
 from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.records import Question, Triple
 from chronoqa.score.answers import score_answer
 from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.translit import state_exonym
 from chronoqa.time import Duration, Granularity, count_of, durations_in
-
-
-def q(**kw: Any) -> Question:
-    base: dict[str, Any] = {"id": "q", "split": "test", "question": "?", "t_query": "2000", "S_star": ()}
-    base.update(kw)
-    return Question(**base)
 
 
 def judged(question: Question, reply: str, slot: tuple[str, ...] = (), context: tuple[str, ...] | None = None) -> str:
