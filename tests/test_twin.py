@@ -24,6 +24,7 @@ from chronoqa.answer import answer_release
 from chronoqa.answer.registry import make_answerer
 from chronoqa.artifacts.metrics import EvaluationMetrics
 from chronoqa.artifacts.release import load_release
+from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.order import canonical_graph
 from chronoqa.generate.rebuild import rebuild_like
@@ -503,3 +504,12 @@ def test_twin_cli_refuses_a_phrase_file_for_a_kg_release(yago: dict[str, Path], 
     res = cli("twin", str(yago["real"]), "--shift-years", "4", "--phrases", str(TABLE_PHRASES),
               "--out", str(tmp_path / "t"))  # fmt: skip
     assert res.exit_code == 2 and "leave out --phrases" in res.output and "Traceback" not in res.output
+
+
+def test_a_release_without_its_manifest_is_refused_with_the_fix(tmp_path: Path) -> None:
+    release = tmp_path / "rel"
+    release.mkdir()
+    (release / "benchmark.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(ChronoqaError, match=r"no manifest\.json.*chronoqa build"):
+        make_twin(release, "shift_years", tmp_path / "twin", years=28)
+    assert not (tmp_path / "twin").exists()

@@ -397,6 +397,11 @@ def make_twin(
 
     real = load_release(release)
     manifest = dict(real.manifest)
+    if not manifest:
+        raise ChronoqaError(
+            f"{release}: no {MANIFEST_FILE}, so chronoqa twin cannot tell how the release was built (its builder, "
+            "graph and config): build the release with `chronoqa build`, which writes one"
+        )
     if manifest.get("builder") != "table" and phrases is not None:
         raise ChronoqaError(
             f"--phrases {phrases}: a phrase file is for a table release; {release} is a KG release, whose phrase "
