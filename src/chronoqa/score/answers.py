@@ -551,6 +551,11 @@ def _careful_reading(
         o = alone(head)
         if o.outcome in ("correct", "outdated") or (o.outcome == "wrong" and o.n_extra):
             return o, fixed
+    bold = _sole_bold(fixed) if head is None else None
+    if bold is not None:
+        o = alone(bold)
+        if o.outcome == "correct":
+            return o, fixed
     if n_gold == 1 and q.answer_type not in ("duration", "yes_no", "time"):
         committed = _committed_sentences(q, fixed)
         got = [alone(c) for c in committed]
@@ -653,10 +658,14 @@ _CORRECTION: Final = re.compile(
     r"say\b[^.;\n]{0,80}?\bbut\b)",
     re.IGNORECASE,
 )
-# A clause that excludes what it names ("so he doesn't qualify", "past the cutoff").
+# A clause that excludes what it names ("so he doesn't qualify", "past the cutoff", "not yet sworn in").
 _EXCLUDES: Final = re.compile(
     r"(?:\b(?:does|did|do|would|could|is|was|were)\s*n[o']?t|\bnot)\s+(?:qualify|fit|count|match|apply|meet|"
-    r"satisfy|included|eligible)|\btoo\s+(?:early|late|soon)\b|\b(?:past|after|before|outside)\s+the\s+"
+    r"satisfy|included|eligible)|\btoo\s+(?:early|late|soon)\b|"
+    # a holder not yet in office: "X had won the election but wouldn't be inaugurated until January"
+    r"\b(?:(?:would|will|did|was|were|had)\s*n[o'’]?t|won[’']?t)\s+(?:yet\s+)?(?:be\s+|have\s+)?(?:inaugurated|"
+    r"sworn\s+in|take\s+office|taken\s+office|assume\s+office|in\s+office)\b|\bnot\s+yet\s+(?:in\s+office|"
+    r"inaugurated|sworn\s+in)\b|\b(?:past|after|before|outside)\s+the\s+"
     r"(?:cut-?off|window|range|period)\b|\bruled\s+out\b|\bexcluded\b",
     re.IGNORECASE,
 )
@@ -699,6 +708,32 @@ _HEAD_RE: Final = re.compile(r"\s*\n\s*\n|\n(?=\s*(?:#|\*\*|[-*•]\s|\d+[.)]\s|
 
 # A reply that opens with its answer in bold, then a dash, a colon or a line break and an explanation
 _BOLD_LEAD: Final = re.compile(r"\s*\*\*(?P<head>[^*\n]{1,120}?)\*\*\s*(?:[—–:]|-\s|\n)\s*(?=\S)")
+
+
+_DENIALS: Final = frozenset({"not", "never", "no", "nor", "neither", "isnt", "wasnt"})
+# What may follow a bold answer: the reply's end, a dash, a full stop, a bracket, a comma before a lower-case word
+_BOLD_ENDS: Final = re.compile(r"\s*(?:$|[—–.;:!?(\n]|-\s|,\s*(?![A-Z*]))")
+_BOLD_LISTED: Final = re.compile(r"(?:[,&/]|\band)\s*$", re.IGNORECASE)
+_BOLD: Final = re.compile(r"\*\*(?P<span>[^*\n]{1,120}?)\*\*")
+# Words right before a bold name that keep it from being the reply's answer ("not **X**", "after **X**", "or **X**")
+_BOLD_SET_ASIDE: Final = _CONTEXT | _DENIALS | {"or", "nor", "neither", "either", "than"}
+
+
+def _sole_bold(text: str) -> str | None:
+    """The one name a reply sets in bold inside its sentence, as its answer: "In 1997 he was at **Ituano** — ...".
+
+    The rest of the reply is context. ``None`` where it bolds no span or several, hedges ("maybe", "or"), lists the
+    span with another name ("**A** and B", "A, **B**"), or writes a negation or a context word ("after", "not") in
+    the three words before it.
+    """
+    spans = list(_BOLD.finditer(text))
+    if len(spans) != 1 or _hedged(text) or re.search(r"\bor\b", text, re.IGNORECASE):
+        return None
+    b = spans[0]
+    if not _BOLD_ENDS.match(text, b.end()) or _BOLD_LISTED.search(text, 0, b.start()):
+        return None  # "**A** and B", "A, **B**": a list, not one answer
+    before = [t.key for t in tokens(text[: b.start()])][-3:]
+    return None if set(before) & _BOLD_SET_ASIDE else b.group("span").strip()
 
 
 def _headline(text: str) -> str | None:
@@ -964,14 +999,18 @@ def _careful_entities(
 def _rival_as_context(q: Question, text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
     """Whether a rival's mention is context, not a second answer.
 
-    Negated, after "succeeded", an aside after the gold, an earlier holder, a place that holds the gold or where
-    it is, a possessive, the holder after the gold.
+    Negated, after "succeeded", an aside after the gold, an earlier holder or one whose time ended ("X died"), a place
+    that holds the gold, where it is or a sub-unit of it, a possessive, who appointed the gold, the holder after it.
     """
     if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
         return True
-    if _container(q, text, m, first_gold) or _place_after_gold(text, toks, m, first_gold):
+    if _container(q, text, m, first_gold) or _sub_unit(q, text, m, first_gold):
         return True
-    return _possessive(text, m) or (len(q.answers) == 1 and _succession_after(text, toks, m, first_gold))
+    if _place_after_gold(text, toks, m, first_gold):
+        return True
+    if _possessive(text, m) or _appointer(text, m, first_gold):
+        return True
+    return len(q.answers) == 1 and _succession_after(text, toks, m, first_gold)
 
 
 def _other_forms(
@@ -1088,6 +1127,25 @@ def _container(q: Question, text: str, m: NameMention, first_gold: int | None) -
     return _CONTAINED_IN.search(between) is not None
 
 
+# "the Ukrainian SSR, part of the USSR", "Bavaria, then within the German Empire": a sub-unit, then its parent
+_PARENT_AFTER: Final = re.compile(
+    r"\s*,?\s*(?:(?:which|that)\s+(?:was|is)\s+|then\s+|itself\s+)?(?:a\s+|an\s+)?(?:part\s+of|within|inside|"
+    r"(?:constituent\s+)?(?:republic|province|region|state|land|kingdom|unit)\s+of)\s+(?:the\s+)?(?:\*\*)?",
+    re.IGNORECASE,
+)
+
+
+def _sub_unit(q: Question, text: str, m: NameMention, first_gold: int | None) -> bool:
+    """A smaller place named right before the gold place as lying in it ("the Ukrainian SSR, part of the USSR").
+
+    Only for a question that asks where a place lies: the gold after "part of", "within" is the answer, the
+    sub-unit before it context. "the Ukrainian SSR, not the USSR" or "... or the USSR" keeps both.
+    """
+    if first_gold is None or m.begin > first_gold or not any(t.r in _PLACE_RELATIONS for t in q.S_star):
+        return False
+    return _PARENT_AFTER.fullmatch(text, m.end, first_gold) is not None
+
+
 # A state's formal name and its short name ("Kingdom of Romania", "Socialist Republic of Romania": "Romania")
 _FORMAL_STATE: Final = re.compile(
     r"^(?:the\s+)?(?:kingdom|principality|grand\s+duchy|duchy|empire|tsardom|"
@@ -1156,7 +1214,7 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
             continue
         kana = all(script_of(c) == "kana" for c in run if c.isalpha())
         if not kana:  # a city's own name the data writes in English: "Москва" is "moskva", which is Moscow
-            spelled = " ".join(t.key for t in tokens(spelled))
+            spelled = _surname_last(" ".join(t.key for t in tokens(spelled)))
         for i, label in enumerate(q.answers):
             words = _label_words(label)
             if same_name(spelled, words, kana):
@@ -1175,24 +1233,93 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
     return out
 
 
-def _foreign_state(q: Question, text: str, rivals: Sequence[str]) -> tuple[set[int], int]:
-    """Gold items, and rivals, a reply names by a state's name in Cyrillic or Greek (:func:`state_exonym`).
+# A Russian patronymic, spelled in Latin letters: "vladimirovich", "sergeyevna", "ilyich"
+_PATRONYMIC: Final = re.compile(r"^[a-z]{3,}(?:ovich|evich|ovna|evna|ichna|inichna)$")
 
-    "Российская империя" is the Russian Empire, "СССР" the Soviet Union. The English label the table gives is
-    compared with each gold label and each rival's; a label that is neither decides nothing.
+
+def _surname_last(spelled: str) -> str:
+    """A Russian name written surname first with a patronymic ("Мишустин Михаил Владимирович"), given name first.
+
+    "mishustin mikhail vladimirovich" is "mikhail mishustin": three words, the last a patronymic, are the surname,
+    the given name and the patronymic, as official Russian usage orders them. Any other spelling is left as it is.
+    """
+    words = spelled.split()
+    if len(words) != 3 or not _PATRONYMIC.match(words[2]) or _PATRONYMIC.match(words[1]):
+        return spelled
+    return f"{words[1]} {words[0]}"
+
+
+def _foreign_state(q: Question, text: str, rivals: Sequence[str]) -> tuple[set[int], int]:
+    """Gold items, and rivals, a reply names by a state's name in another language (:func:`state_exonym`).
+
+    Cyrillic or Greek, or another language's Latin letters (:func:`_latin_exonyms`): "Российская империя" is the
+    Russian Empire, "СССР" the Soviet Union, "Königreich Preußen" the Kingdom of Prussia. The English label the table
+    gives is compared with each gold label and each rival's; a label that is neither decides nothing.
     """
     gold = {normalize_answer(a): i for i, a in enumerate(q.answers)}
     rival = {normalize_answer(r) for r in rivals} - set(gold)
     out: set[int] = set()
     n_rivals = 0
-    for run in foreign_runs(text):
-        label = state_exonym(run)
+    for label in [state_exonym(run) for run in foreign_runs(text)] + _latin_exonyms(text):
         key = None if label is None else normalize_answer(label)
         if key in gold:
             out.add(gold[key])
         elif key in rival:
             n_rivals += 1
     return out, n_rivals
+
+
+# States (past and present) by their names in German, Polish, French, Spanish and Italian, and the English label the
+# data gives them. Only names that are one state's: no "Prusy" (the kingdom or the free state), no "Deutsches Reich"
+# (the empire, Weimar or Nazi Germany), no "Królestwo Polskie" (the medieval kingdom or Congress Poland).
+_LATIN_STATE_NAMES: Final = {
+    "Kingdom of Prussia": ("Königreich Preußen", "Königreich Preussen", "Królestwo Prus", "Królestwo Pruskie",
+                           "Royaume de Prusse", "Reino de Prusia", "Regno di Prussia"),
+    "Free State of Prussia": ("Freistaat Preußen", "Freistaat Preussen", "Wolne Państwo Prusy"),
+    "German Empire": ("Deutsches Kaiserreich", "Cesarstwo Niemieckie", "Empire allemand", "Imperio alemán",
+                      "Impero tedesco"),
+    "Austria-Hungary": ("Österreich-Ungarn", "Austro-Węgry", "Autriche-Hongrie", "Austria-Hungría"),
+    "Austrian Empire": ("Kaisertum Österreich", "Cesarstwo Austriackie", "Empire d'Autriche", "Imperio austríaco"),
+    "Russian Empire": ("Russisches Kaiserreich", "Imperium Rosyjskie", "Cesarstwo Rosyjskie", "Empire russe",
+                       "Imperio ruso", "Impero russo"),
+    "Soviet Union": ("Sowjetunion", "Związek Radziecki", "Związek Sowiecki", "ZSRR", "UdSSR", "Union soviétique",
+                     "Unión Soviética", "Unione Sovietica"),
+    "Ottoman Empire": ("Osmanisches Reich", "Imperium Osmańskie", "Empire ottoman", "Imperio otomano",
+                       "Impero ottomano"),
+    "Holy Roman Empire": ("Heiliges Römisches Reich", "Święte Cesarstwo Rzymskie", "Saint-Empire romain germanique",
+                          "Sacro Imperio Romano Germánico", "Sacro Romano Impero"),
+    "Kingdom of Bavaria": ("Königreich Bayern", "Królestwo Bawarii", "Royaume de Bavière"),
+    "Kingdom of Saxony": ("Königreich Sachsen", "Królestwo Saksonii", "Royaume de Saxe"),
+    "Kingdom of Hanover": ("Königreich Hannover", "Królestwo Hanoweru"),
+    "Kingdom of Württemberg": ("Königreich Württemberg", "Królestwo Wirtembergii"),
+    "Kingdom of Hungary": ("Königreich Ungarn", "Królestwo Węgier", "Magyar Királyság"),
+    "Kingdom of Italy": ("Königreich Italien", "Królestwo Włoch", "Regno d'Italia", "Royaume d'Italie"),
+    "Duchy of Warsaw": ("Księstwo Warszawskie", "Herzogtum Warschau", "Duché de Varsovie"),
+    "Grand Duchy of Lithuania": ("Wielkie Księstwo Litewskie", "Großfürstentum Litauen"),
+    "Polish–Lithuanian Commonwealth": ("Rzeczpospolita Obojga Narodów",),
+    "Czechoslovakia": ("Tschechoslowakei", "Czechosłowacja", "Tchécoslovaquie", "Checoslovaquia", "Cecoslovacchia"),
+    "East Germany": ("Deutsche Demokratische Republik", "Niemiecka Republika Demokratyczna",
+                     "République démocratique allemande"),
+}  # fmt: skip
+_LATIN_STATE_WORDS: Final = {tuple(_label_words(n)): label for label, ns in _LATIN_STATE_NAMES.items() for n in ns}
+
+
+def _latin_exonyms(text: str) -> list[str]:
+    """The English labels of the states a reply names in another language (:data:`_LATIN_STATE_NAMES`).
+
+    "Königreich Preußen" is the Kingdom of Prussia. Each name's words stand in the reply in order, its first one
+    capitalised, not within three words after a negation.
+    """
+    toks = tokens(text)
+    keys = [t.key for t in toks]
+    out: list[str] = []
+    for words, label in _LATIN_STATE_WORDS.items():
+        for k in range(len(toks) - len(words) + 1):
+            if tuple(keys[k : k + len(words)]) != words or not text[toks[k].begin].isupper():
+                continue
+            if not any(keys[j] in _DENIALS for j in range(max(0, k - 3), k)):
+                out.append(label)
+    return out
 
 
 # The generic word of an institution's name as other languages write it (folded), and the English word
@@ -1226,7 +1353,6 @@ def _translated_gold(q: Question, text: str, rivals: Sequence[str]) -> set[int]:
     return {i for i, a in enumerate(q.answers) if _content_words(a) == said}
 
 
-_DENIALS: Final = frozenset({"not", "never", "no", "nor", "neither", "isnt", "wasnt"})
 # Words an initialism skips ("PDS" for "Party of Democratic Socialism"), and words written as one that are
 # abbreviated as two ("GM" for "Grandmaster", "WGM" for "Woman Grandmaster": FIDE's own abbreviations)
 _INITIALS_SKIP: Final = frozenset({"of", "and", "the", "for", "in", "at", "on", "de", "des", "du", "la", "le", "&"})
@@ -1591,16 +1717,28 @@ def _succession_after(text: str, toks: Sequence[Token], m: NameMention, first_go
     """A rival named after the gold as its successor or predecessor with a plain verb.
 
     "A; B came after him in 2004", "A, then B took over", "A. B was his successor", "A, until B took over",
-    "A — B was sworn in on D": the gold stays the one answer.
+    "A — B was sworn in on D", "A; before him it was B": the gold stays the one answer.
     """
     if first_gold is None or m.begin < first_gold:
         return False
+    prev = [t.key for t in toks[max(0, m.first - 4) : m.first]]
+    if any(a in _SUCCESSION_NEAR and b in _BACK for a, b in pairwise(prev)):
+        return True  # "A; before him it was B", "A — after her came B"
     if _THEN_BEFORE.search(text, first_gold, m.begin) and _CLAUSE_GOES_ON.match(text, m.end):
         return True  # "A, then B took over in 2004"; a bare "A, then B" lists two answers
     nxt = [t.key for t in toks[m.last + 1 : m.last + 6]]
     if tuple(nxt[:2]) in _TOOK_OVER:
         return True
     return any(w in _SUCCESSION_NEAR for w in nxt[:4]) and any(w in _BACK for w in nxt)
+
+
+# The verb of one who put the gold in office, between the two names: "Macron appointed **Bayrou**"
+_APPOINTED: Final = re.compile(r"\s+(?:appointed|named|nominated|chose|picked)\s+(?:\*\*)?", re.IGNORECASE)
+
+
+def _appointer(text: str, m: NameMention, first_gold: int | None) -> bool:
+    """A rival right before the gold as the one who appointed it ("Macron appointed **Bayrou**"): context."""
+    return first_gold is not None and m.end <= first_gold and _APPOINTED.fullmatch(text, m.end, first_gold) is not None
 
 
 # A successor's verb right after its name: "B took over", "B was sworn in", "B took office"
@@ -1641,9 +1779,21 @@ def _after_context(toks: Sequence[Token], m: NameMention) -> bool:
 
 
 def _earlier_holder(toks: Sequence[Token], m: NameMention) -> bool:
-    """A rival said in the pluperfect to have held it earlier ("X, although Y had been mayor earlier"): context."""
+    """A rival said in the pluperfect to have held it earlier ("X, although Y had been mayor earlier"): context.
+
+    So is a rival whose time in it the reply ends: "Raisi died in May 2024; the president is now Pezeshkian".
+    """
     nxt = [toks[k].key for k in range(m.last + 1, min(len(toks), m.last + 9))]
+    if tuple(nxt[:2]) in _LEFT_OFFICE or nxt[:1] in (["died"], ["resigned"]):
+        return True
     return nxt[:1] == ["had"] and any(w in _EARLIER_SPELL[1] or w == "before" for w in nxt[1:])
+
+
+# A holder's time in office ended right after the name: "X stepped down", "X was killed", "X left office"
+_LEFT_OFFICE: Final = frozenset(
+    {("stepped", "down"), ("left", "office"), ("was", "killed"), ("was", "assassinated"), ("was", "ousted"),
+     ("was", "deposed"), ("was", "removed"), ("had", "died"), ("had", "resigned"), ("was", "overthrown")}
+)  # fmt: skip
 
 
 def _unknown_list_items(text: str, index: NameIndex) -> int:

@@ -31,6 +31,7 @@ from chronoqa.time.duration import NUMBER_WORDS
 
 __all__ = [
     "CLUB_AFFIXES",
+    "DEMONYMS",
     "KOREAN_SURNAMES",
     "LEGAL_FORMS",
     "TITLES",
@@ -604,12 +605,34 @@ def club_words(label: str) -> tuple[str, ...]:
     return tuple(w for w in keep if len(w) >= 3 and not w.isdigit() and w not in _COMMON_WORDS)
 
 
+# The adjective of a country (folded key of the country's name in the data's team labels: "turkey"), for the teams a
+# reply names by it ("the Turkish under-21s"). Only adjectives that name one country: no "Korean", no "Congolese".
+DEMONYMS: Final = {
+    "england": ("english",), "scotland": ("scottish",), "wales": ("welsh",), "northernireland": ("northernirish",),
+    "republicofireland": ("irish",), "france": ("french",), "germany": ("german",), "spain": ("spanish",),
+    "italy": ("italian",), "portugal": ("portuguese",), "netherlands": ("dutch",), "belgium": ("belgian",),
+    "turkey": ("turkish",), "greece": ("greek",), "poland": ("polish",), "russia": ("russian",),
+    "ukraine": ("ukrainian",), "sweden": ("swedish",), "norway": ("norwegian",), "denmark": ("danish",),
+    "finland": ("finnish",), "iceland": ("icelandic",), "switzerland": ("swiss",), "austria": ("austrian",),
+    "czechrepublic": ("czech",), "slovakia": ("slovak", "slovakian"), "hungary": ("hungarian",),
+    "romania": ("romanian",), "bulgaria": ("bulgarian",), "serbia": ("serbian",), "croatia": ("croatian",),
+    "slovenia": ("slovenian", "slovene"), "brazil": ("brazilian",), "argentina": ("argentine", "argentinian"),
+    "uruguay": ("uruguayan",), "chile": ("chilean",), "colombia": ("colombian",), "mexico": ("mexican",),
+    "peru": ("peruvian",), "paraguay": ("paraguayan",), "ecuador": ("ecuadorian",), "japan": ("japanese",),
+    "australia": ("australian",), "nigeria": ("nigerian",), "ghana": ("ghanaian",), "cameroon": ("cameroonian",),
+    "senegal": ("senegalese",), "egypt": ("egyptian",), "morocco": ("moroccan",), "tunisia": ("tunisian",),
+    "algeria": ("algerian",), "iran": ("iranian",), "israel": ("israeli",), "canada": ("canadian",),
+}  # fmt: skip
+
+
 def _team_forms(words: Sequence[str]) -> list[str]:
     """Short names of a national team ("Spain U-19" for "Spain national under-19 football team").
 
     Also "Spain U19", "the Spain U-19s", "Spain under-19 team" and "the Spain under-19s"; "Ethiopia national team"
     for "Ethiopia national football team". A men's side ("Canada men's national under-20 soccer team") is named as
-    "Canada U-20"; a women's side keeps the word ("Canada women U-20").
+    "Canada U-20"; a women's side keeps the word ("Canada women U-20"). The country's adjective
+    (:data:`DEMONYMS`) names it too ("the Turkish under-21s", "the Spanish national team"), and a youth side is
+    named by the idiom "England at under-17 level".
     """
     if "national" not in words or words[-1] != "team":
         return []
@@ -620,13 +643,17 @@ def _team_forms(words: Sequence[str]) -> list[str]:
     country = "".join(head)
     if not country:
         return []
+    names = [country, *DEMONYMS.get(country, ())]
     rest = [w for w in words[k + 1 : -1] if w not in ("football", "soccer", "association", "men", "mens")]
     if not rest:
-        return [country + "nationalteam"]
+        return [c + "nationalteam" for c in names]
     if len(rest) == 1 and rest[0].startswith("under") and rest[0][5:].isdigit():
         n = rest[0][5:]
-        under = country + "under" + n
-        return [country + "u" + n, country + "u" + n + "s", under + "team", under, under + "s"]
+        out = [country + "atunder" + n + "level", country + "atu" + n + "level"]
+        for c in names:
+            under = c + "under" + n
+            out += [c + "u" + n, c + "u" + n + "s", under + "team", under, under + "s"]
+        return out
     return []
 
 
