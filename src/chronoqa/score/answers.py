@@ -1233,7 +1233,7 @@ def _foreign_gold(q: Question, text: str, rivals: Sequence[str] = ()) -> set[int
     return out
 
 
-# A Russian patronymic, spelled in Latin letters: "vladimirovich", "sergeyevna", "ilyich"
+# A Russian patronymic, spelled in Latin letters: "vladimirovich", "sergeyevich", "petrovna"
 _PATRONYMIC: Final = re.compile(r"^[a-z]{3,}(?:ovich|evich|ovna|evna|ichna|inichna)$")
 
 
