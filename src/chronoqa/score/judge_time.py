@@ -635,18 +635,10 @@ def attribute(
             firm = firm and not _unknown_near(
                 unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue, firm_at
             )
-            if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
-                facts_of = owner.facts
+            facts_of = owner.facts if owner.facts == {_OTHER} and not other_term else facts_of  # someone else's: kept
             if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
                 shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin))
-            weak = (
-                firm
-                and owner.distinctive
-                and (
-                    (weak and owner == prev_owner and owner not in before)  # "before Aarau — 2002–2005 and 2006–2009"
-                    or _weakly_bound(text, masked, d, owner, (before, unknown), prev_end)
-                )
-            )
+            weak = firm and _weakly_bound(text, masked, d, owner, (before, unknown, prev_owner, prev_end, weak))
             out.extend(_readings(d, role, facts_of, firm and owner.distinctive and not weak, d_begin, carried, weak))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
@@ -1122,8 +1114,7 @@ def _weakly_bound(
     masked: str,
     d: TimeMention,
     owner: _Pos,
-    near: tuple[Sequence[_Pos], Sequence[int]],
-    clause_begin: int,
+    near: tuple[Sequence[_Pos], Sequence[int], _Pos | None, int, bool],
 ) -> bool:
     """Whether a date that would be firmly its owner's fact's rests on weak evidence only.
 
@@ -1134,8 +1125,14 @@ def _weakly_bound(
     a subordinate clause whose subject is another name ("before VfB Stuttgart signed him in 1995"), or where it is
     a bracket after a new clause that names nothing of the fact ("; he was already a senior international by then
     (1995–2001)"). A mismatch of such a date may be another fact's: the verdict is undecided, never wrong.
+    ``near``: the names before the date in its clause, the unknown names, and the previous date's owner, end and
+    weakness in the sentence.
     """
-    before, unknown = near
+    before, unknown, prev_owner, clause_begin, prev_weak = near
+    if not owner.distinctive:
+        return False  # a shared subject's date is firm for no one fact anyway
+    if prev_weak and owner == prev_owner and owner not in before:
+        return True  # a date that goes on from a weak one with its owner: "before Aarau — 2002–2005 and 2006–2009"
     if (
         owner in before
         and not owner.pronoun
