@@ -638,7 +638,7 @@ def attribute(
             facts_of = owner.facts if owner.facts == {_OTHER} and not other_term else facts_of  # someone else's: kept
             if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
                 shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin))
-            weak = firm and _weakly_bound(text, masked, d, owner, (before, unknown, prev_owner, prev_end, weak))
+            weak = firm and _weakly_bound(text, masked, d, owner, (before, after, unknown, prev_owner, prev_end, weak))
             out.extend(_readings(d, role, facts_of, firm and owner.distinctive and not weak, d_begin, carried, weak))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
@@ -1114,21 +1114,22 @@ def _weakly_bound(
     masked: str,
     d: TimeMention,
     owner: _Pos,
-    near: tuple[Sequence[_Pos], Sequence[int], _Pos | None, int, bool],
+    near: tuple[Sequence[_Pos], Sequence[_Pos], Sequence[int], _Pos | None, int, bool],
 ) -> bool:
     """Whether a date that would be firmly its owner's fact's rests on weak evidence only.
 
     A ``wrong`` verdict needs the date bound firmly to the fact: its clause's subject is the fact's and its
     predicate or object names the fact. A date is weakly bound where its owner
     is only the object of a time preposition ("two spells at FC Vaduz before Aarau — 2002–2005"), or only the
-    nearest name after it past a connector ("— 2006–2009 — and moved to Aarau"), where it lies in
+    nearest name after it past a connector ("— 2006–2009 — and moved to Aarau") or a subject after it whose object is
+    another entity ("in 2002, he received the Mark Twain Prize"), where it lies in
     a subordinate clause whose subject is another name ("before VfB Stuttgart signed him in 1995"), or where it is
     a bracket after a new clause that names nothing of the fact ("; he was already a senior international by then
     (1995–2001)"). A mismatch of such a date may be another fact's: the verdict is undecided, never wrong.
-    ``near``: the names before the date in its clause, the unknown names, and the previous date's owner, end and
-    weakness in the sentence.
+    ``near``: the names before the date in its clause and after it, the unknown names, and the previous date's owner,
+    end and weakness in the sentence.
     """
-    before, unknown, prev_owner, clause_begin, prev_weak = near
+    before, after, unknown, prev_owner, clause_begin, prev_weak = near
     if not owner.distinctive:
         return False  # a shared subject's date is firm for no one fact anyway
     if prev_weak and owner == prev_owner and owner not in before:
@@ -1142,6 +1143,10 @@ def _weakly_bound(
         return True
     if owner.begin >= d.end and _PAST_CONNECTOR_RE.search(masked, d.end, owner.begin):
         return True  # the nearest name is past a connector, in the next clause: "— 2006–2009 — and moved to Aarau"
+    if owner.begin >= d.end and any(p.begin > owner.end and not p.pronoun and p.facts == {_OTHER} for p in after):
+        return (
+            True  # a subject after the date whose object is another entity: "in 2002, he received the Mark Twain Prize"
+        )
     return _another_agent(text, owner, before, unknown, (clause_begin, d.begin)) or _bare_bracket(
         masked, owner, before, (clause_begin, d.begin)
     )
