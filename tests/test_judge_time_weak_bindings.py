@@ -98,3 +98,20 @@ def test_firm_negatives_stay_wrong() -> None:
     two = anchored((("1996", "2000"),))
     assert verdict(two, "Marek joined Dolina in 2002; in 2001 he was at Lavra Sela.", CLUBS) == "wrong"
     assert verdict(two, "Marek joined Dolina in 2001; in 2000 he was at Lavra Sela.", CLUBS) == "right"
+
+
+def test_a_year_range_over_day_level_spells_is_held_to_them_by_year() -> None:
+    # two day-level terms a month apart (acting, then elected): "(2010–2015)" spans both, stated by the year
+    chair = q(
+        answers=("Ana Maria Costa",),
+        source="table",
+        question="Who chaired the Nordia council whose term ended on 6 August 2015?",
+        S_star=(Triple("Nordia council, chair", "name", "Ana Maria Costa", "2010-08-06", "2015-08-06"),),
+        S_stale=(Triple("Nordia council, chair", "name", "Ana Maria Costa", "2010-04-10", "2010-07-08"),),
+        time_refs=({"which": "end", "value": "2015-08-06", "answer": "Ana Maria Costa"},),
+        granularity="day",
+    )
+    text = "Ana Maria Costa chaired it until 6 August 2015, so Ana Maria Costa ({}) is the one."
+    assert verdict(chair, text.format("2010–2015")) == "right"
+    # a year range that no chain of her terms covers is still wrong
+    assert verdict(chair, text.format("2008–2015")) == "wrong"

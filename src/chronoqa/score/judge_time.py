@@ -2344,7 +2344,9 @@ def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
         if any(a is None or b is None for a, b in spells):
             continue  # an open or unknown end: the spells' gaps are not known
         chain = sorted(((a, b) for a, b in spells if a is not None and b is not None), key=lambda s: s[0].first_day())
-        if not _chain_covers(chain, ends["start"], ends["end"], granularity):
+        # a range stated coarser than the question ("(2010–2015)" for day-level terms) is held to spells at its own unit
+        coarse = min(granularity, ends["start"].granularity, ends["end"].granularity)
+        if not _chain_covers(chain, ends["start"], ends["end"], coarse):
             return True
     return False
 
