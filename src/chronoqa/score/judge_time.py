@@ -26,6 +26,9 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
   as a citation only, X's end; "X succeeded Y on D" the reverse. ``before`` / ``after`` bound a time
   without stating it; "as of", "first served", "previously" mark a date that is not the fact's.
+* Binding: a date firmly its fact's whose owner rests on weak evidence (a time preposition's object, the nearest
+  name past a connector, another agent's subordinate clause; :func:`_weakly_bound`) is ``weak``: where it differs
+  from the data, the verdict is undecided (:func:`weakly_contradicted`), not wrong.
 * Decades and centuries are too coarse to cite anything; a season is its year.
 """
 
@@ -1119,13 +1122,13 @@ def _weakly_bound(
     """Whether a date that would be firmly its owner's fact's rests on weak evidence only.
 
     A ``wrong`` verdict needs the date bound firmly to the fact: its clause's subject is the fact's and its
-    predicate or object names the fact. A date is weakly bound where its owner
-    is only the object of a time preposition ("two spells at FC Vaduz before Aarau — 2002–2005"), or only the
-    nearest name after it past a connector ("— 2006–2009 — and moved to Aarau") or a subject after it whose object is
-    another entity ("in 2002, he received the Mark Twain Prize"), where it lies in
-    a subordinate clause whose subject is another name ("before VfB Stuttgart signed him in 1995"), or where it is
-    a bracket after a new clause that names nothing of the fact ("; he was already a senior international by then
-    (1995–2001)"). A mismatch of such a date may be another fact's: the verdict is undecided, never wrong.
+    predicate or object names the fact. A date is weakly bound where its owner is only the object of a time
+    preposition ("two spells at FC Vaduz before Aarau — 2002–2005"), only the nearest name after it past a connector
+    ("— 2006–2009 — and moved to Aarau"), or a subject after it whose object is another entity ("in 2002, he
+    received the Mark Twain Prize"); where it lies in a subordinate clause whose subject is another name ("before
+    VfB Stuttgart signed him in 1995"); or where it opens a bracket after a pronoun clause that names nothing of the
+    fact ("; he was already a senior international by then (1995–2001)"). A mismatch of such a date may be another
+    fact's: the verdict is undecided, never wrong.
     ``near``: the names before the date in its clause and after it, the unknown names, and the previous date's owner,
     end and weakness in the sentence.
     """
@@ -1143,10 +1146,9 @@ def _weakly_bound(
         return True
     if owner.begin >= d.end and _PAST_CONNECTOR_RE.search(masked, d.end, owner.begin):
         return True  # the nearest name is past a connector, in the next clause: "— 2006–2009 — and moved to Aarau"
+    # a subject after the date whose object is another entity: "in 2002, he received the Mark Twain Prize"
     if owner.begin >= d.end and any(p.begin > owner.end and not p.pronoun and p.facts == {_OTHER} for p in after):
-        return (
-            True  # a subject after the date whose object is another entity: "in 2002, he received the Mark Twain Prize"
-        )
+        return True
     return _another_agent(text, owner, before, unknown, (clause_begin, d.begin)) or _bare_bracket(
         masked, owner, before, (clause_begin, d.begin)
     )
@@ -2263,8 +2265,8 @@ def weakly_contradicted(
     """The first date that contradicts the data only through a weak binding (``None``: none does).
 
     :func:`judge_refs` found no contradiction among the firmly bound dates; a date weakly bound to a fact
-    (:func:`_weakly_bound`) may still differ from that fact's data. It may
-    belong to another fact: the verdict is undecided, not wrong.
+    (:func:`_weakly_bound`) may still differ from that fact's data. It may belong to another fact: the verdict is
+    undecided, not wrong.
     """
     for i, r in enumerate(readings):
         if not r.weak:
