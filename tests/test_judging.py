@@ -100,8 +100,8 @@ BLIND_FLOORS = {
     "set13": {"A": (0.98, 0.035), "T": (0.97, 0.02)},
     "set14": {"A": (0.99, 0.055), "T": (0.95, 0.02)},
     "set15": {"A": (0.99, 0.01), "T": (0.98, 0.01)},
-    "set16": {"A": (0.99, 0.01), "T": (0.92, 0.01)},
-    "set17": {"A": (0.95, 0.025), "T": (0.91, 0.02)},
+    "set16": {"A": (0.99, 0.01), "T": (0.935, 0.02)},
+    "set17": {"A": (0.95, 0.025), "T": (0.93, 0.04)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

@@ -26,6 +26,9 @@ An explanation's dates (:func:`chronoqa.time.text.extract_times`) are each given
   "X was succeeded by Y on D" (and "handed over to", "replaced") makes D Y's start and,
   as a citation only, X's end; "X succeeded Y on D" the reverse. ``before`` / ``after`` bound a time
   without stating it; "as of", "first served", "previously" mark a date that is not the fact's.
+* Binding: a date firmly its fact's whose owner rests on weak evidence (a time preposition's object, the nearest
+  name past a connector, another agent's subordinate clause; :func:`_weakly_bound`) is ``weak``: where it differs
+  from the data, the verdict is undecided (:func:`weakly_contradicted`), not wrong.
 * Decades and centuries are too coarse to cite anything; a season is its year.
 """
 
@@ -33,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
@@ -54,6 +57,7 @@ __all__ = [
     "tables_as_fields",
     "unread_dates",
     "unsure_refs",
+    "weakly_contradicted",
     "with_relative",
     "without_conclusion",
     "without_range_glosses",
@@ -347,7 +351,8 @@ class Attribution:
     ``firm`` is false where the reading may cite but must not contradict (a shared subject, a
     succession's inferred end). ``carried``: the clause has no cue of its own and kept the previous date's
     role ("married since 1946, so in 1978 she was his wife"): it is judged against a reference's end, never
-    against the data's other ends.
+    against the data's other ends. ``weak``: the date would be firm, but its binding to the fact rests on weak
+    evidence (:func:`_weakly_bound`): a mismatch makes the verdict undecided, never wrong.
     """
 
     value: TimePoint
@@ -356,6 +361,7 @@ class Attribution:
     firm: bool
     begin: int
     carried: bool = False
+    weak: bool = False
 
 
 @dataclass(slots=True)
@@ -605,7 +611,7 @@ def attribute(
         listed = _listed(text, dates)
         prev_owner, colon = _field_line(text, s_begin, s_end, positions)  # "Married: 1959"
         dates = [m for m in dates if m.begin >= colon]  # "Status in 1970: married": an as-of date in a key
-        prev_role, prev_end, firm_at = "none", s_begin, -1
+        prev_role, prev_end, firm_at, weak = "none", s_begin, -1, False
         for di, d in enumerate(dates):
             d_begin, d_end = d.begin, d.end
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
@@ -632,11 +638,11 @@ def attribute(
             firm = firm and not _unknown_near(
                 unknown, owner, (prev_end, d_begin, d_end, nxt), masked, before, own_cue, firm_at
             )
-            if owner.facts == {_OTHER} and not other_term:  # someone else's date: kept to tell it apart
-                facts_of = owner.facts
+            facts_of = owner.facts if owner.facts == {_OTHER} and not other_term else facts_of  # someone else's: kept
             if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
                 shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin))
-            out.extend(_readings(d, role, facts_of, firm and owner.distinctive, d_begin, carried))
+            weak = firm and _weakly_bound(text, masked, d, owner, (before, after, unknown, prev_owner, prev_end, weak))
+            out.extend(_readings(d, role, facts_of, firm and owner.distinctive and not weak, d_begin, carried, weak))
             if not other_term and d.kind == "point":
                 out.extend(_clause_cites(masked, d, owner, before, prev_end))
             out.extend(_succession(text, d, d_begin, before, positions, (s_begin, prev_end)))
@@ -1095,6 +1101,91 @@ def _pair(owner: _Pos, before: Sequence[_Pos]) -> _Pos:
         if len(one) == 1:
             return _Pos(owner.begin, owner.end, one, True, False, owner.person)
     return owner
+
+
+# A name that is the object of a time preposition ("two spells at X before Aarau — 2002–2005"): it times, owns nothing
+_TIME_OBJECT_RE: Final = re.compile(r"\b(?:before|after|following|prior\s+to|since|until|till)\s+(?:the\s+)?$")
+_PAST_CONNECTOR_RE: Final = re.compile(r"[;—–]|\b(?:and|then|before|after|until|till|but)\b", re.IGNORECASE)
+_NEXT_TO_DATE_RE: Final = re.compile(r"[\s,:(—–-]*(?:in|on)?\s*")
+_CLAUSE_END_RE: Final = re.compile(r"[,;(]|\band\b")
+# A clause under the date's sentence that opens with a connector ("before VfB Stuttgart signed him in 1995")
+_SUBCLAUSE_RE: Final = re.compile(r"\b(?:before|after|when|while|once|until|till|as)\s+(?:the\s+)?(?=[A-Z])")
+
+
+def _weakly_bound(
+    text: str,
+    masked: str,
+    d: TimeMention,
+    owner: _Pos,
+    near: tuple[Sequence[_Pos], Sequence[_Pos], Sequence[int], _Pos | None, int, bool],
+) -> bool:
+    """Whether a date that would be firmly its owner's fact's rests on weak evidence only.
+
+    A ``wrong`` verdict needs the date bound firmly to the fact: its clause's subject is the fact's and its
+    predicate or object names the fact. A date is weakly bound where its owner is only the object of a time
+    preposition ("two spells at FC Vaduz before Aarau — 2002–2005"), only the nearest name after it past a connector
+    ("— 2006–2009 — and moved to Aarau"), or a subject after it whose object is another entity ("in 2002, he
+    received the Mark Twain Prize"); where it lies in a subordinate clause whose subject is another name ("before
+    VfB Stuttgart signed him in 1995"); or where it opens a bracket after a pronoun clause that names nothing of the
+    fact ("; he was already a senior international by then (1995–2001)"). A mismatch of such a date may be another
+    fact's: the verdict is undecided, never wrong.
+    ``near``: the names before the date in its clause and after it, the unknown names, and the previous date's owner,
+    end and weakness in the sentence.
+    """
+    before, after, unknown, prev_owner, clause_begin, prev_weak = near
+    if not owner.distinctive:
+        return False  # a shared subject's date is firm for no one fact anyway
+    if prev_weak and owner == prev_owner and owner not in before:
+        return True  # a date that goes on from a weak one with its owner: "before Aarau — 2002–2005 and 2006–2009"
+    if (
+        owner in before
+        and not owner.pronoun
+        and _TIME_OBJECT_RE.search(masked, max(clause_begin, owner.begin - 20), owner.begin)
+        and _NEXT_TO_DATE_RE.fullmatch(masked, owner.end, d.begin)
+    ):
+        return True
+    if owner.begin >= d.end and _PAST_CONNECTOR_RE.search(masked, d.end, owner.begin):
+        return True  # the nearest name is past a connector, in the next clause: "— 2006–2009 — and moved to Aarau"
+    # a subject after the date whose object is another entity: "in 2002, he received the Mark Twain Prize"
+    if owner.begin >= d.end and any(p.begin > owner.end and not p.pronoun and p.facts == {_OTHER} for p in after):
+        return True
+    return _another_agent(text, owner, before, unknown, (clause_begin, d.begin)) or _bare_bracket(
+        masked, owner, before, (clause_begin, d.begin)
+    )
+
+
+def _another_agent(
+    text: str, owner: _Pos, before: Sequence[_Pos], unknown: Sequence[int], span: tuple[int, int]
+) -> bool:
+    """Whether the date closes a subordinate clause whose subject is a name other than its owner's fact's.
+
+    "came to St. Gallen in 1993 and spent two seasons there before VfB Stuttgart signed him in 1995": the
+    clause after "before" tells what Stuttgart did; its date may be that move's, not the stay's end.
+    """
+    lo, at = span
+    for m in _SUBCLAUSE_RE.finditer(text, lo, at):
+        subject = m.end()
+        if owner.begin >= subject and not owner.pronoun:
+            continue  # the fact's own name is in the clause: "when he joined Milan in 1990"
+        if _CLAUSE_END_RE.search(text, subject, at):
+            continue  # "after X's disqualification and served until D": the clause ended before the date
+        if subject in unknown or any(p.begin == subject and owner.facts.isdisjoint(p.facts) for p in before):
+            return True
+    return False
+
+
+def _bare_bracket(masked: str, owner: _Pos, before: Sequence[_Pos], span: tuple[int, int]) -> bool:
+    """Whether the date opens a bracket after a clause with a pronoun subject, no name of the fact and no cue.
+
+    "left it that same year; he was already a senior international by then (1995–2001)": the bracket dates the
+    clause, which may be about another of his spells; a bracket after the fact's name ("at Porto (1995–2001)")
+    or a cue ("he joined them (1995)", "(serving until 1921)") binds it.
+    """
+    lo, at = span
+    if masked[max(lo, at - 2) : at].strip() != "(" or not (owner.pronoun and owner in before):
+        return False
+    named = [p for p in before if not p.pronoun and p.facts & owner.facts]
+    return not named and all(role == "none" for _, role in _role_words(masked[lo:at]))  # "was already a ..."
 
 
 def _unknown_near(
@@ -2004,7 +2095,7 @@ def _verb_final(span: str, at: int) -> bool:
 
 
 def _readings(
-    d: TimeMention, role: str, facts: frozenset[int], firm: bool, begin: int, carried: bool = False
+    d: TimeMention, role: str, facts: frozenset[int], firm: bool, begin: int, carried: bool = False, weak: bool = False
 ) -> list[Attribution]:
     if d.kind in ("decade", "century") or not facts:
         return []
@@ -2012,12 +2103,12 @@ def _readings(
     if role == "range":
         out = []
         if iv.start is not None:
-            out.append(Attribution(iv.start, "start", facts, firm, begin))
+            out.append(Attribution(iv.start, "start", facts, firm, begin, weak=weak))
         if iv.end is not None:
-            out.append(Attribution(iv.end, "end", facts, firm, begin))
+            out.append(Attribution(iv.end, "end", facts, firm, begin, weak=weak))
         return out
     p = iv.start if iv.start is not None else iv.end
-    return [] if p is None else [Attribution(p, role, facts, firm, begin, carried)]
+    return [] if p is None else [Attribution(p, role, facts, firm, begin, carried, weak)]
 
 
 def _succession(
@@ -2112,6 +2203,7 @@ def judge_refs(
     facts: Sequence[FactRef],
     granularity: Granularity,
     years_only: bool = False,
+    loose: bool = False,
 ) -> tuple[int, bool]:
     """How many ``(which, value, fact)`` references are stated, and whether the text contradicts the data.
 
@@ -2120,8 +2212,11 @@ def judge_refs(
     nor another spell's time at that end contradicts it, and so does a firm reading of any fact at an end whose
     data it differs from (:func:`_against_data`: a supporting or anchor fact's wrong date). The active-succession
     swap ("X succeeded Y on D") is handled by ``attribute``. ``years_only``: every date compared by its year
-    (``T_loose``), also one stated finer than the question.
+    (``T_loose``), also one stated finer than the question. A weakly bound reading (``Attribution.weak``)
+    contradicts nothing; ``loose``: it does (what :func:`weakly_contradicted` asks).
     """
+    if loose:
+        readings = [replace(r, firm=True) if r.weak else r for r in readings]
     n = 0
     # one answer may hold several terms (two spells as acting president): a date equal to any of its fact's
     # references at that end, or to another spell's time at that end, contradicts none of them
@@ -2159,6 +2254,27 @@ def judge_refs(
         ):
             contradicted = True
     return n, contradicted
+
+
+def weakly_contradicted(
+    readings: Sequence[Attribution],
+    refs: Sequence[tuple[str, TimePoint, int]],
+    facts: Sequence[FactRef],
+    granularity: Granularity,
+) -> TimePoint | None:
+    """The first date that contradicts the data only through a weak binding (``None``: none does).
+
+    :func:`judge_refs` found no contradiction among the firmly bound dates; a date weakly bound to a fact
+    (:func:`_weakly_bound`) may still differ from that fact's data. It may belong to another fact: the verdict is
+    undecided, not wrong.
+    """
+    for i, r in enumerate(readings):
+        if not r.weak:
+            continue
+        rest = [x for j, x in enumerate(readings) if j == i or not x.weak]
+        if judge_refs(rest, refs, facts, granularity, loose=True)[1]:
+            return r.value
+    return None
 
 
 def _one_day(fact: FactRef) -> bool:
@@ -2230,7 +2346,9 @@ def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
         if any(a is None or b is None for a, b in spells):
             continue  # an open or unknown end: the spells' gaps are not known
         chain = sorted(((a, b) for a, b in spells if a is not None and b is not None), key=lambda s: s[0].first_day())
-        if not _chain_covers(chain, ends["start"], ends["end"], granularity):
+        # a range stated coarser than the question ("(2010–2015)" for day-level terms) is held to spells at its own unit
+        coarse = min(granularity, ends["start"].granularity, ends["end"].granularity)
+        if not _chain_covers(chain, ends["start"], ends["end"], coarse):
             return True
     return False
 

@@ -44,6 +44,7 @@ from chronoqa.score.judge_time import (
     tables_as_fields,
     unread_dates,
     unsure_refs,
+    weakly_contradicted,
     with_relative,
     without_conclusion,
     without_range_glosses,
@@ -400,7 +401,11 @@ def _careful(
         n_y, contra_y = judge_refs(readings, fact_refs, facts, year, True)
         loose = n_y == len(fact_refs) and not contra_y
     why = None
-    if not ok and not contradicted:
+    weak = None if contradicted else weakly_contradicted(readings, fact_refs, facts, g)
+    if weak is not None:  # a mismatch bound to the fact by weak evidence only: it may be another fact's
+        ok = loose = False
+        why = f"date {weak} may belong to another fact"
+    elif not ok and not contradicted:
         if unsure_refs(readings, fact_refs, dates, g):
             why = "the date is stated, but not for what the rules can tell"
         elif text and _unread(text, dates, g):
