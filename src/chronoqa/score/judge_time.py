@@ -1194,11 +1194,34 @@ def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> t
     m = _FIELD_RE.match(text, begin, end)
     if m is None or any(begin <= p.begin < end and not p.pronoun for p in positions):
         return None, begin
+    row = _row_name(text, begin, positions)
+    if row is not None:
+        return row, m.end()
     named = [p for p in positions if p.end <= begin and not p.pronoun and _OTHER not in p.facts]
     if not named:
         return None, m.end()
     last = named[-1]
     return _Pos(last.begin, last.end, last.facts, False, False, last.person), m.end()
+
+
+def _row_name(text: str, begin: int, positions: Sequence[_Pos]) -> _Pos | None:
+    """The name a table row's field line at ``begin`` belongs to: the row's first cell, its line alone ("FC X.").
+
+    :func:`tables_as_fields` writes a row as its first cell, then one "header: cell" line per column; the field
+    lines after that name hold the row's own dates, stated for it as plainly as "at FC X from 2002 to 2004" (a
+    row of someone else's holds someone else's). None where the lines before are not such a row.
+    """
+    at = begin
+    while at > 0:
+        line_begin = text.rfind("\n", 0, at - 1) + 1
+        line = text[line_begin : at - 1] if text[at - 1] == "\n" else text[line_begin:at]
+        if _FIELD_RE.match(line):
+            at = line_begin
+            continue
+        cell = line.rstrip(" .")
+        named = [p for p in positions if p.begin == line_begin and p.end == line_begin + len(cell) and not p.pronoun]
+        return named[0] if cell and named else None
+    return None
 
 
 def _until_handover(
@@ -1608,6 +1631,14 @@ _LEFT_FOR_RE: Final = re.compile(
     r"\s+(?:the\s+)?$"
 )
 
+# A stay counted in seasons or years right after the date it starts from ("and stayed one season", "remained there
+# for two years"): the stay's own length, up to the move that follows it
+_COUNTED_STAY_RE: Final = re.compile(
+    rf"\s*,?\s*(?:and\s+)?(?:stayed|remained|spent|played)\s+(?:there\s+)?(?:for\s+)?(?:only\s+|just\s+)?"
+    rf"{_NUMBER}\s+(?:more\s+)?(?:seasons?|years?|months?)(?:\s+there)?\s*,?\s*$",
+    re.IGNORECASE,
+)
+
 
 def _own_after(span_after: str, next_date: bool) -> str:
     """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
@@ -1645,10 +1676,18 @@ def _left_for(
     others = [p for p in before if not p.pronoun and p is not owner]
     if owner not in before or any(not _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in others):
         return out
-    if not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
+    move = _LEFT_FOR_RE.search(masked, clause_begin, owner.begin)
+    if move is None:
         return out
     facts = prev_owner.facts - {_OTHER}
-    return [*out, Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else out
+    # "moved to X in 2007 and stayed one season before joining Y in 2009": the stay ran up to the move, so D is
+    # stated as X's end, held to the data; a bare move ("left for Y in D") may leave a gap, and only cites
+    firm = (
+        len(facts) == 1
+        and prev_owner.distinctive
+        and _COUNTED_STAY_RE.fullmatch(masked, clause_begin, move.start()) is not None
+    )
+    return [*out, Attribution(d.interval.start, "end", facts, firm, d.begin)] if facts else out
 
 
 def _clause_cites(
@@ -1823,16 +1862,18 @@ def _head_words(
             words_of[e] = {t.key for t in tokens(e) if e[t.begin].isupper() and len(t.key) >= 2 and not t.key.isdigit()}
     out: dict[str, tuple[str, ...]] = {}
     for e, words in words_of.items():
+        pair = _pair_initials(e, words_of, owner_of, acronyms)  # "IM" of International Master
         if _person(e):
             # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford); a label that
             # only looks like one ("Red Star Belgrade") is named by its words before the last ("Red Star")
             lead = _leading_words(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-            if lead:
-                out[e] = (lead,)
+            if lead or pair:
+                out[e] = (*([lead] if lead else []), *pair)
             continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
+        mine += pair
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
@@ -1859,6 +1900,22 @@ def _initials_of(label: str) -> str:
     """The initials of a label of three or more capitalised words ("npc"), else empty."""
     caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
     return "".join(caps) if len(caps) >= 3 else ""
+
+
+def _pair_initials(
+    label: str, words_of: Mapping[str, set[str]], owner_of: Mapping[str, set[int]], acronyms: set[str]
+) -> list[str]:
+    """The initials of a two-word label ("im" of International Master) where the text writes them in capitals.
+
+    A title or a side named by its initials ("became an IM in 2008") is named as plainly as by its words; initials
+    another fact's entity shares name neither.
+    """
+    caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
+    initials = "".join(caps)
+    if len(caps) != 2 or len(tokens(label)) != 2 or initials not in acronyms:
+        return []
+    rivals = {"".join(t.key[0] for t in tokens(o)) for o in words_of if owner_of[o] != owner_of[label]}
+    return [] if initials in rivals else [initials]
 
 
 def _person(label: str) -> bool:
