@@ -645,7 +645,7 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
-    return _pinned(out, shared, facts)
+    return _pinned(out + _counted_stays(text, out, all_dates, facts), shared, facts)
 
 
 def _pinned(
@@ -1565,12 +1565,24 @@ def _derived(text: str, dates: Sequence[TimeMention]) -> set[int]:
     out = (
         {d.begin for d in dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, dates) | _glosses(text, dates)
     )
-    return out | {d.begin for d in dates if _SO_IN_RE.search(text, max(0, d.begin - 30), d.begin)}
+    return out | {d.begin for d in dates if _so_in(text, d.begin)}
+
+
+def _so_in(text: str, at: int) -> bool:
+    """Whether the date at ``at`` is a conclusion's ("so in 1999 ...", "so he was a Hertha player in 2000")."""
+    return bool(_SO_IN_RE.search(text, max(0, at - 30), at) or _SO_STATE_RE.search(text, max(0, at - 80), at))
 
 
 _GLOSS_RE: Final = re.compile(r"\s*\(\s*")
 # "..., so in 1999 she was married to him": the conclusion's date is the question's, restated (cite only)
 _SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as\s+of|during)\s+$", re.IGNORECASE)
+
+# "..., so he was a Hertha player in 2000": a state the conclusion draws at the question's date, restated (cite only)
+_SO_STATE_RE: Final = re.compile(
+    r"\b(?:[Ss]o|[Tt]hus|[Hh]ence|[Tt]herefore)\s*,?\s+(?:he|she|they|it|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+"
+    r"(?:was|were|is|are|remained|had\s+been|would\s+have\s+been)\s+(?:still\s+|already\s+)?[^\d.;:!?]{0,50}?"
+    r"\b(?:in|by|as\s+of|during)\s+$"
+)
 
 
 def _glosses(text: str, dates: Sequence[TimeMention]) -> set[int]:
@@ -1638,6 +1650,40 @@ _COUNTED_STAY_RE: Final = re.compile(
     rf"{_NUMBER}\s+(?:more\s+)?(?:seasons?|years?|months?)(?:\s+there)?\s*,?\s*$",
     re.IGNORECASE,
 )
+
+# The length of a stay right after the date it starts from ("in 2007 and stayed two seasons", "remained there for
+# three years"): its end, counted from the start
+_STAY_LENGTH_RE: Final = re.compile(
+    rf"\s*,?\s*(?:and\s+)?(?:stayed|remained|spent|played)\s+(?:there\s+)?(?:for\s+)?(?:only\s+|just\s+)?"
+    rf"(?P<n>{_NUMBER})\s+(?:more\s+)?(?:seasons?|years?)\b",
+    re.IGNORECASE,
+)
+
+
+def _counted_stays(
+    text: str, readings: Sequence[Attribution], dates: Sequence[TimeMention], facts: Sequence[FactRef]
+) -> list[Attribution]:
+    """The end a stay counted in seasons or years gives a start firmly stated for one fact.
+
+    "Joined X in 2007 and stayed two seasons": X's end is 2009. A season may close in the year it began or the next,
+    and a count of years rounds, so the end is held to the data with a year's slack: where it is more than a year
+    from every end the data gives, it is firm (wrong); otherwise it only cites.
+    """
+    if _STAY_LENGTH_RE.search(text) is None:
+        return []
+    ends = {d.begin: d.end for d in dates}
+    out = []
+    for r in readings:
+        m = _STAY_LENGTH_RE.match(text, ends.get(r.begin, r.begin)) if r.role == "start" and r.firm else None
+        if m is None or len(r.facts) != 1:
+            continue
+        (fi,) = r.facts
+        n_word = m.group("n")
+        end = r.value.truncate(Granularity.YEAR).shift(int(n_word) if n_word.isdigit() else _COUNTS[n_word.lower()])
+        known = facts[fi].ends if 0 <= fi < len(facts) and not facts[fi].event else ()
+        firm = bool(known) and all(abs(end.year - k.year) > 1 for k in known)
+        out.append(Attribution(end, "end", r.facts, firm, m.start("n")))
+    return out
 
 
 def _own_after(span_after: str, next_date: bool) -> str:
