@@ -890,6 +890,11 @@ def _owner(
     A predicate joined by "and" with no subject of its own, or "it" standing for another's thing, is the sentence's
     ``subject``'s (:func:`_bound_to_subject`).
     """
+    place = _where_stayed(masked, before, d.begin)
+    if place is not None:
+        return _pair(place, before)
+    if prev_owner is not None and _RESUMED_RANGE_RE.fullmatch(span_before):
+        return prev_owner  # "from D1, succeeding X, to D2": the range goes on past the phrase put in it
     # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
     if prev_owner is not None and _UNTIL_EVENT_RE.match(span_before) and len(_role_words(span_before)) == 1:
@@ -899,7 +904,7 @@ def _owner(
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
-    cands = _antecedent_first(masked, _not_a_source(masked, list(reversed(before))), d.begin)
+    cands = _antecedent_first(masked, _not_a_source(masked, _without_possessors(masked, before)), d.begin)
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
     # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
@@ -912,6 +917,49 @@ def _owner(
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+# ", succeeding X, to D": a range's second date after a phrase put between its two (names blanked)
+_RESUMED_RANGE_RE: Final = re.compile(r"\s*,\s*[^\W\d][^,;()\d]{0,60},\s*(?:to|until|till|through)\s+", re.IGNORECASE)
+
+# "..., where he stayed until 2011": a where-clause about the place named right before it, its subject a pronoun
+_WHERE_STAYED_RE: Final = re.compile(
+    r",\s*where\s+(?:he|she|they)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?$", re.IGNORECASE
+)
+
+
+def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | None:
+    """The place a where-clause right before ``d`` is about: "went to APOEL, where he stayed until 2011" is APOEL's.
+
+    The clause's pronoun is the person who stayed there; the date is the stay's at that place, not the place named
+    before it ("left X in 2009 and went to Y, where he stayed until 2011": Y's end, not X's).
+    """
+    m = _WHERE_STAYED_RE.search(masked, max(0, d_begin - 60), d_begin)
+    if m is None:
+        return None
+    places = [p for p in before if not p.pronoun and p.end <= m.start() and not masked[p.end : m.start()].strip()]
+    return places[-1] if places else None
+
+
+# "Grover Dale's wife Anita Morris": a possessor and a kin word before the name they qualify
+_KIN_RE: Final = re.compile(
+    r"\s*(?:wife|husband|spouse|partner|widow|widower|son|daughter|father|mother|brother|sister)\s+", re.IGNORECASE
+)
+
+
+def _without_possessors(masked: str, before: Sequence[_Pos]) -> list[_Pos]:
+    """``before`` nearest first, without a possessor that only qualifies the next name ("X's wife Y died in D": Y's).
+
+    The possessor is no subject of the clause; the person named after the kin word is.
+    """
+    out = []
+    for i, p in enumerate(before):
+        nxt = before[i + 1] if i + 1 < len(before) else None
+        # names are blanked in ``masked``: only a kin word stands between the two ("X's wife Y")
+        if nxt is not None and not p.pronoun and not nxt.pronoun and _KIN_RE.fullmatch(masked, p.end, nxt.begin):
+            continue
+        out.append(p)
+    return list(reversed(out))
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
@@ -981,6 +1029,8 @@ def _bound_to_subject(
     if owner is None or subject is None or subject is owner or subject.begin >= owner.begin:
         return owner
     another = _OTHER in owner.facts and not owner.facts & subject.facts
+    # "Y succeeded him and stayed until D": an object pronoun is no subject of the predicate "and" joins
+    another = another or (owner.pronoun and masked[owner.begin : owner.end].lower() in ("him", "them"))
     # a name or pronoun in a phrase or clause put under the subject's ("when he took office in D"): not the subject
     under = owner.facts != subject.facts and _SUBORDINATE_RE.search(masked, subject.end, owner.begin) is not None
     if not (another or under):
@@ -1853,8 +1903,10 @@ def _also(
         p = _object_first(text, list(after))[0]  # "the year she married C": C's start, whoever "she" is
         # the verb before the name ("left A in D and joined B": B's start), else the one after it ("when B took office")
         cues = _role_words(span_after[m.end() : p.begin - after_begin]) or _role_words(text[p.end : p.end + 40])
-        if cues and cues[0][1] in ("start", "end"):
-            out.append((p.facts - {_OTHER}, cues[0][1]))
+        # "left A in D and went straight to B": a move to B is B's start, whatever the clause after B says
+        moved = _move_role(text, p, after_begin + m.end())
+        if moved is not None or (cues and cues[0][1] in ("start", "end")):
+            out.append((p.facts - {_OTHER}, moved or cues[0][1]))
     elif after and _FOR_PLACE_RE.fullmatch(span_after, 0, after[0].begin - after_begin) and before:
         # "left Berlin in 1932 for a house in Kleinmachnow": the move's destination starts when the source ends
         cues = _role_words(text[before[0].begin : after_begin])
@@ -2048,6 +2100,9 @@ _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s
 # "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
 _WHEN_CLAUSE_RE: Final = re.compile(r"\bwhen\b")
 
+# "the 2004–2012 window": the question's window restated after its dates, no fact's
+_WINDOW_AFTER_RE: Final = re.compile(r"\s*(?:time\s+)?window\b", re.IGNORECASE)
+
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
     """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
@@ -2057,12 +2112,15 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     low = before.lower()
     head = low + d.text[:8].lower()  # a range's own "between" ("sits between D1 and D2")
     other_term = any(w in head for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
+    other_term = other_term or _WINDOW_AFTER_RE.match(after) is not None  # "within the 2004–2012 window"
     if d.kind == "range":
         return "range", other_term, False
     if d.kind == "since":
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term, False
+    if d.kind == "point" and _RESUMED_RANGE_RE.fullmatch(before):  # "from D1, succeeding X, to D2": the range's end
+        return "end", other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
     if d.kind == "point" and _PAST_RE.search(before):  # "ran past 1999": a bound, no end stated
