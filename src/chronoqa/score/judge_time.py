@@ -904,7 +904,7 @@ def _owner(
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
-    cands = _antecedent_first(masked, _not_a_source(masked, _without_possessors(masked, before)), d.begin)
+    cands = _antecedent_first(masked, _not_a_source(masked, _without_possessors(masked, before, d.begin)), d.begin)
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
     # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
@@ -947,10 +947,11 @@ _KIN_RE: Final = re.compile(
 )
 
 
-def _without_possessors(masked: str, before: Sequence[_Pos]) -> list[_Pos]:
-    """``before`` nearest first, without a possessor that only qualifies the next name ("X's wife Y died in D": Y's).
+def _without_possessors(masked: str, before: Sequence[_Pos], d_begin: int) -> list[_Pos]:
+    """``before`` nearest first, without a possessor that only qualifies the next name, or an event's place.
 
-    The possessor is no subject of the clause; the person named after the kin word is.
+    "X's wife Y died in D": the possessor is no subject of the clause, Y is. "Founded X in New York in 1885": the
+    place the event happened in (:func:`_place_of_event`) says where, not whose.
     """
     out = []
     for i, p in enumerate(before):
@@ -958,8 +959,29 @@ def _without_possessors(masked: str, before: Sequence[_Pos]) -> list[_Pos]:
         # names are blanked in ``masked``: only a kin word stands between the two ("X's wife Y")
         if nxt is not None and not p.pronoun and not nxt.pronoun and _KIN_RE.fullmatch(masked, p.end, nxt.begin):
             continue
+        if nxt is None and _place_of_event(masked, p, before, d_begin):
+            continue
         out.append(p)
     return list(reversed(out))
+
+
+# "... in New York in 1885": a place between "in" and its date
+_PLACE_OF_EVENT_RE: Final = re.compile(r"\s*,?\s*in\s+")
+_EVENT_IN_RE: Final = re.compile(r",?\s+in\s+$")
+
+
+def _place_of_event(masked: str, p: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether ``p``, named last before the date, is only where its clause's event happened ("in New York in 1885").
+
+    Someone else's name (no fact of the question holds it) between "in" and "in D", where a fact's entity is named
+    earlier in the clause: the date is that entity's.
+    """
+    return (
+        p.facts == {_OTHER}
+        and _PLACE_OF_EVENT_RE.fullmatch(masked, p.end, d_begin) is not None
+        and _EVENT_IN_RE.search(masked, max(0, p.begin - 8), p.begin) is not None
+        and any(q.facts - {_OTHER} for q in before)
+    )
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
