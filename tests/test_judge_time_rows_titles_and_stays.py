@@ -173,3 +173,19 @@ def test_a_possessor_before_a_kin_word_is_not_the_dates_owner() -> None:
     text = "Per Roos's wife Lina Roos died in Lund in {} (2 March); Eva Lind was born in Lund on 5 August 1950."
     assert verdict(spouse, text.format(1994)) == "right"
     assert verdict(spouse, text.format(1995)) == "wrong"
+
+
+def test_the_place_an_event_happened_in_is_not_the_dates_owner() -> None:
+    firm = q(
+        answers=("1885",),
+        answer_type="time",
+        question="What year did Olaf Berg create Berg Dahl?",
+        S_star=(Triple("Olaf Berg", "created", "Berg Dahl", "1885", None),),
+        time_refs=({"which": "start", "value": "1885", "of": "answer"},),
+    )
+    text = "Olaf Berg founded his practice, which became Berg Dahl, in New York in {}."
+    assert verdict(firm, text.format(1885), ("New York",)) == "right"
+    assert verdict(firm, text.format(1886), ("New York",)) == "wrong"
+    # a state at the place keeps the date the place's: the fact's own year is not stated
+    state = "Olaf Berg, of Berg Dahl, was at New York in 1885."
+    assert verdict(firm, state, ("New York",)) != "right"

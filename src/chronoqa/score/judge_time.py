@@ -965,23 +965,24 @@ def _without_possessors(masked: str, before: Sequence[_Pos], d_begin: int) -> li
     return list(reversed(out))
 
 
-# "... in New York in 1885": a place between "in" and its date
-_PLACE_OF_EVENT_RE: Final = re.compile(r"\s*,?\s*in\s+")
-_EVENT_IN_RE: Final = re.compile(r",?\s+in\s+$")
+# "... in New York in 1885", "at the Mannheim congress in November 1995": a place between "in"/"at" and its date
+_PLACE_OF_EVENT_RE: Final = re.compile(r"\s*(?:[a-z]+\s*)?,?\s*in\s+")
+_EVENT_IN_RE: Final = re.compile(r",?\s+(?:in|at)\s+(?:the\s+)?$")
 
 
 def _place_of_event(masked: str, p: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
     """Whether ``p``, named last before the date, is only where its clause's event happened ("in New York in 1885").
 
-    Someone else's name (no fact of the question holds it) between "in" and "in D", where a fact's entity is named
-    earlier in the clause: the date is that entity's.
+    Someone else's name (no fact of the question holds it) between "in"/"at" and "in D", where a fact's entity is named
+    earlier in the clause and a change or an event is told between the two ("founded", "was elected"): the date is
+    that entity's. A state ("Marek, a Kessel player, was at Fenerbahçe in 2005") keeps the place's.
     """
-    return (
-        p.facts == {_OTHER}
-        and _PLACE_OF_EVENT_RE.fullmatch(masked, p.end, d_begin) is not None
-        and _EVENT_IN_RE.search(masked, max(0, p.begin - 8), p.begin) is not None
-        and any(q.facts - {_OTHER} for q in before)
-    )
+    if p.facts != {_OTHER} or _PLACE_OF_EVENT_RE.fullmatch(masked, p.end, d_begin) is None:
+        return False
+    if _EVENT_IN_RE.search(masked, max(0, p.begin - 12), p.begin) is None:
+        return False
+    first = next((q for q in before if q.facts - {_OTHER} and q.end <= p.begin), None)
+    return first is not None and any(role != "none" for _, role in _role_words(masked[first.end : p.begin]))
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
@@ -2027,12 +2028,14 @@ def _pair_initials(
 ) -> list[str]:
     """The initials of a two-word label ("im" of International Master) where the text writes them in capitals.
 
-    A title or a side named by its initials ("became an IM in 2008") is named as plainly as by its words; initials
-    another fact's entity shares name neither.
+    A title named by its initials ("became an IM in 2008") is named as plainly as by its words. Initials another
+    fact's entity shares name neither; a body's, a side's or a place's two letters ("BP" of Blue Party, a word of
+    :data:`_KINDS`) are too common to name one (an oil company's too).
     """
-    caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
+    toks = tokens(label)
+    caps = [t.key[0] for t in toks if label[t.begin].isupper()]
     initials = "".join(caps)
-    if len(caps) != 2 or len(tokens(label)) != 2 or initials not in acronyms:
+    if len(caps) != 2 or len(toks) != 2 or initials not in acronyms or any(t.key in _KINDS for t in toks):
         return []
     rivals = {"".join(t.key[0] for t in tokens(o)) for o in words_of if owner_of[o] != owner_of[label]}
     return [] if initials in rivals else [initials]
