@@ -159,7 +159,7 @@ def test_a_successors_stay_after_him_and_a_restated_window_are_not_the_terms() -
 def test_a_possessor_before_a_kin_word_is_not_the_dates_owner() -> None:
     spouse = q(
         answers=("no",),
-        question="Is it true that the spouse of Per Roos as of 1981 died in Lund in the year Eva Lind was born in Lund?",
+        question="Did the spouse of Per Roos as of 1981 die in Lund in the year Eva Lind was born in Lund?",
         S_star=(
             Triple("Per Roos", "spouse", "Lina Roos", "1973", "1994"),
             Triple("Lina Roos", "diedIn", "Lund", "1994", "1994"),
