@@ -651,7 +651,7 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
-    return _pinned(out, shared, facts)
+    return _pinned(out + _counted_stays(text, out, all_dates, facts), shared, facts)
 
 
 def _pinned(
@@ -896,6 +896,11 @@ def _owner(
     A predicate joined by "and" with no subject of its own, or "it" standing for another's thing, is the sentence's
     ``subject``'s (:func:`_bound_to_subject`).
     """
+    place = _where_stayed(masked, before, d.begin)
+    if place is not None:
+        return _pair(place, before)
+    if prev_owner is not None and _RESUMED_RANGE_RE.fullmatch(span_before):
+        return prev_owner  # "from D1, succeeding X, to D2": the range goes on past the phrase put in it
     # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
     if prev_owner is not None and _UNTIL_EVENT_RE.match(span_before) and len(_role_words(span_before)) == 1:
@@ -905,7 +910,7 @@ def _owner(
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
-    cands = _antecedent_first(masked, _not_a_source(masked, list(reversed(before))), d.begin)
+    cands = _antecedent_first(masked, _not_a_source(masked, _without_possessors(masked, before, d.begin)), d.begin)
     if prev_owner is not None and cands and _sources_only(masked, cands, d):
         cands = []  # "joined X in 2002 from Y and stayed until 2004": Y is the earlier move's source, not the owner
     # "left X in 1994 after two seasons (1992–94) and joined Y": a bracketed date with no name before it glosses
@@ -918,6 +923,72 @@ def _owner(
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
     return _pair(owner, before) if owner is not None else None
+
+
+# ", succeeding X, to D": a range's second date after a phrase put between its two (names blanked)
+_RESUMED_RANGE_RE: Final = re.compile(r"\s*,\s*[^\W\d][^,;()\d]{0,60},\s*(?:to|until|till|through)\s+", re.IGNORECASE)
+
+# "..., where he stayed until 2011": a where-clause about the place named right before it, its subject a pronoun
+_WHERE_STAYED_RE: Final = re.compile(
+    r",\s*where\s+(?:he|she|they)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?$", re.IGNORECASE
+)
+
+
+def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | None:
+    """The place a where-clause right before ``d`` is about: "went to APOEL, where he stayed until 2011" is APOEL's.
+
+    The clause's pronoun is the person who stayed there; the date is the stay's at that place, not the place named
+    before it ("left X in 2009 and went to Y, where he stayed until 2011": Y's end, not X's).
+    """
+    m = _WHERE_STAYED_RE.search(masked, max(0, d_begin - 60), d_begin)
+    if m is None:
+        return None
+    places = [p for p in before if not p.pronoun and p.end <= m.start() and not masked[p.end : m.start()].strip()]
+    return places[-1] if places else None
+
+
+# "Grover Dale's wife Anita Morris": a possessor and a kin word before the name they qualify
+_KIN_RE: Final = re.compile(
+    r"\s*(?:wife|husband|spouse|partner|widow|widower|son|daughter|father|mother|brother|sister)\s+", re.IGNORECASE
+)
+
+
+def _without_possessors(masked: str, before: Sequence[_Pos], d_begin: int) -> list[_Pos]:
+    """``before`` nearest first, without a possessor that only qualifies the next name, or an event's place.
+
+    "X's wife Y died in D": the possessor is no subject of the clause, Y is. "Founded X in New York in 1885": the
+    place the event happened in (:func:`_place_of_event`) says where, not whose.
+    """
+    out = []
+    for i, p in enumerate(before):
+        nxt = before[i + 1] if i + 1 < len(before) else None
+        # names are blanked in ``masked``: only a kin word stands between the two ("X's wife Y")
+        if nxt is not None and not p.pronoun and not nxt.pronoun and _KIN_RE.fullmatch(masked, p.end, nxt.begin):
+            continue
+        if nxt is None and _place_of_event(masked, p, before, d_begin):
+            continue
+        out.append(p)
+    return list(reversed(out))
+
+
+# "... in New York in 1885", "at the Mannheim congress in November 1995": a place between "in"/"at" and its date
+_PLACE_OF_EVENT_RE: Final = re.compile(r"\s*(?:[a-z]+\s*)?,?\s*in\s+")
+_EVENT_IN_RE: Final = re.compile(r",?\s+(?:in|at)\s+(?:the\s+)?$")
+
+
+def _place_of_event(masked: str, p: _Pos, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether ``p``, named last before the date, is only where its clause's event happened ("in New York in 1885").
+
+    Someone else's name (no fact of the question holds it) between "in"/"at" and "in D", where a fact's entity is named
+    earlier in the clause and a change or an event is told between the two ("founded", "was elected"): the date is
+    that entity's. A state ("Marek, a Kessel player, was at Fenerbahçe in 2005") keeps the place's.
+    """
+    if p.facts != {_OTHER} or _PLACE_OF_EVENT_RE.fullmatch(masked, p.end, d_begin) is None:
+        return False
+    if _EVENT_IN_RE.search(masked, max(0, p.begin - 12), p.begin) is None:
+        return False
+    first = next((q for q in before if q.facts - {_OTHER} and q.end <= p.begin), None)
+    return first is not None and any(role != "none" for _, role in _role_words(masked[first.end : p.begin]))
 
 
 _AGAIN_RE: Final = re.compile(r"\bagain\b", re.IGNORECASE)
@@ -987,6 +1058,8 @@ def _bound_to_subject(
     if owner is None or subject is None or subject is owner or subject.begin >= owner.begin:
         return owner
     another = _OTHER in owner.facts and not owner.facts & subject.facts
+    # "Y succeeded him and stayed until D": an object pronoun is no subject of the predicate "and" joins
+    another = another or (owner.pronoun and masked[owner.begin : owner.end].lower() in ("him", "them"))
     # a name or pronoun in a phrase or clause put under the subject's ("when he took office in D"): not the subject
     under = owner.facts != subject.facts and _SUBORDINATE_RE.search(masked, subject.end, owner.begin) is not None
     if not (another or under):
@@ -1285,11 +1358,34 @@ def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> t
     m = _FIELD_RE.match(text, begin, end)
     if m is None or any(begin <= p.begin < end and not p.pronoun for p in positions):
         return None, begin
+    row = _row_name(text, begin, positions)
+    if row is not None:
+        return row, m.end()
     named = [p for p in positions if p.end <= begin and not p.pronoun and _OTHER not in p.facts]
     if not named:
         return None, m.end()
     last = named[-1]
     return _Pos(last.begin, last.end, last.facts, False, False, last.person), m.end()
+
+
+def _row_name(text: str, begin: int, positions: Sequence[_Pos]) -> _Pos | None:
+    """The name a table row's field line at ``begin`` belongs to: the row's first cell, its line alone ("FC X.").
+
+    :func:`tables_as_fields` writes a row as its first cell, then one "header: cell" line per column; the field
+    lines after that name hold the row's own dates, stated for it as plainly as "at FC X from 2002 to 2004" (a
+    row of someone else's holds someone else's). None where the lines before are not such a row.
+    """
+    at = begin
+    while at > 0:
+        line_begin = text.rfind("\n", 0, at - 1) + 1
+        line = text[line_begin : at - 1] if text[at - 1] == "\n" else text[line_begin:at]
+        if _FIELD_RE.match(line):
+            at = line_begin
+            continue
+        cell = line.rstrip(" .")
+        named = [p for p in positions if p.begin == line_begin and p.end == line_begin + len(cell) and not p.pronoun]
+        return named[0] if cell and named else None
+    return None
 
 
 def _until_handover(
@@ -1633,12 +1729,24 @@ def _derived(text: str, dates: Sequence[TimeMention]) -> set[int]:
     out = (
         {d.begin for d in dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, dates) | _glosses(text, dates)
     )
-    return out | {d.begin for d in dates if _SO_IN_RE.search(text, max(0, d.begin - 30), d.begin)}
+    return out | {d.begin for d in dates if _so_in(text, d.begin)}
+
+
+def _so_in(text: str, at: int) -> bool:
+    """Whether the date at ``at`` is a conclusion's ("so in 1999 ...", "so he was a Hertha player in 2000")."""
+    return bool(_SO_IN_RE.search(text, max(0, at - 30), at) or _SO_STATE_RE.search(text, max(0, at - 80), at))
 
 
 _GLOSS_RE: Final = re.compile(r"\s*\(\s*")
 # "..., so in 1999 she was married to him": the conclusion's date is the question's, restated (cite only)
 _SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as\s+of|during)\s+$", re.IGNORECASE)
+
+# "..., so he was a Hertha player in 2000": a state the conclusion draws at the question's date, restated (cite only)
+_SO_STATE_RE: Final = re.compile(
+    r"\b(?:[Ss]o|[Tt]hus|[Hh]ence|[Tt]herefore)\s*,?\s+(?:he|she|they|it|[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)\s+"
+    r"(?:was|were|is|are|remained|had\s+been|would\s+have\s+been)\s+(?:still\s+|already\s+)?[^\d.;:!?]{0,50}?"
+    r"\b(?:in|by|as\s+of|during)\s+$"
+)
 
 
 def _glosses(text: str, dates: Sequence[TimeMention]) -> set[int]:
@@ -1699,6 +1807,48 @@ _LEFT_FOR_RE: Final = re.compile(
     r"\s+(?:the\s+)?$"
 )
 
+# A stay counted in seasons or years right after the date it starts from ("and stayed one season", "remained there
+# for two years"): the stay's own length, up to the move that follows it
+_COUNTED_STAY_RE: Final = re.compile(
+    rf"\s*,?\s*(?:and\s+)?(?:stayed|remained|spent|played)\s+(?:there\s+)?(?:for\s+)?(?:only\s+|just\s+)?"
+    rf"{_NUMBER}\s+(?:more\s+)?(?:seasons?|years?|months?)(?:\s+there)?\s*,?\s*$",
+    re.IGNORECASE,
+)
+
+# The length of a stay right after the date it starts from ("in 2007 and stayed two seasons", "remained there for
+# three years"): its end, counted from the start
+_STAY_LENGTH_RE: Final = re.compile(
+    rf"\s*,?\s*(?:and\s+)?(?:stayed|remained|spent|played)\s+(?:there\s+)?(?:for\s+)?(?:only\s+|just\s+)?"
+    rf"(?P<n>{_NUMBER})\s+(?:more\s+)?(?:seasons?|years?)\b",
+    re.IGNORECASE,
+)
+
+
+def _counted_stays(
+    text: str, readings: Sequence[Attribution], dates: Sequence[TimeMention], facts: Sequence[FactRef]
+) -> list[Attribution]:
+    """The end a stay counted in seasons or years gives a start firmly stated for one fact.
+
+    "Joined X in 2007 and stayed two seasons": X's end is 2009. A season may close in the year it began or the next,
+    and a count of years rounds, so the end is held to the data with a year's slack: where it is more than a year
+    from every end the data gives, it is firm (wrong); otherwise it only cites.
+    """
+    if _STAY_LENGTH_RE.search(text) is None:
+        return []
+    ends = {d.begin: d.end for d in dates}
+    out = []
+    for r in readings:
+        m = _STAY_LENGTH_RE.match(text, ends.get(r.begin, r.begin)) if r.role == "start" and r.firm else None
+        if m is None or len(r.facts) != 1:
+            continue
+        (fi,) = r.facts
+        n_word = m.group("n")
+        end = r.value.truncate(Granularity.YEAR).shift(int(n_word) if n_word.isdigit() else _COUNTS[n_word.lower()])
+        known = facts[fi].ends if 0 <= fi < len(facts) and not facts[fi].event else ()
+        firm = bool(known) and all(abs(end.year - k.year) > 1 for k in known)
+        out.append(Attribution(end, "end", r.facts, firm, m.start("n")))
+    return out
+
 
 def _own_after(span_after: str, next_date: bool) -> str:
     """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
@@ -1736,10 +1886,18 @@ def _left_for(
     others = [p for p in before if not p.pronoun and p is not owner]
     if owner not in before or any(not _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in others):
         return out
-    if not _LEFT_FOR_RE.search(masked, clause_begin, owner.begin):
+    move = _LEFT_FOR_RE.search(masked, clause_begin, owner.begin)
+    if move is None:
         return out
     facts = prev_owner.facts - {_OTHER}
-    return [*out, Attribution(d.interval.start, "end", facts, False, d.begin)] if facts else out
+    # "moved to X in 2007 and stayed one season before joining Y in 2009": the stay ran up to the move, so D is
+    # stated as X's end, held to the data; a bare move ("left for Y in D") may leave a gap, and only cites
+    firm = (
+        len(facts) == 1
+        and prev_owner.distinctive
+        and _COUNTED_STAY_RE.fullmatch(masked, clause_begin, move.start()) is not None
+    )
+    return [*out, Attribution(d.interval.start, "end", facts, firm, d.begin)] if facts else out
 
 
 def _clause_cites(
@@ -1859,8 +2017,10 @@ def _also(
         p = _object_first(text, list(after))[0]  # "the year she married C": C's start, whoever "she" is
         # the verb before the name ("left A in D and joined B": B's start), else the one after it ("when B took office")
         cues = _role_words(span_after[m.end() : p.begin - after_begin]) or _role_words(text[p.end : p.end + 40])
-        if cues and cues[0][1] in ("start", "end"):
-            out.append((p.facts - {_OTHER}, cues[0][1]))
+        # "left A in D and went straight to B": a move to B is B's start, whatever the clause after B says
+        moved = _move_role(text, p, after_begin + m.end())
+        if moved is not None or (cues and cues[0][1] in ("start", "end")):
+            out.append((p.facts - {_OTHER}, moved or cues[0][1]))
     elif after and _FOR_PLACE_RE.fullmatch(span_after, 0, after[0].begin - after_begin) and before:
         # "left Berlin in 1932 for a house in Kleinmachnow": the move's destination starts when the source ends
         cues = _role_words(text[before[0].begin : after_begin])
@@ -1914,16 +2074,18 @@ def _head_words(
             words_of[e] = {t.key for t in tokens(e) if e[t.begin].isupper() and len(t.key) >= 2 and not t.key.isdigit()}
     out: dict[str, tuple[str, ...]] = {}
     for e, words in words_of.items():
+        pair = _pair_initials(e, words_of, owner_of, acronyms)  # "IM" of International Master
         if _person(e):
             # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford); a label that
             # only looks like one ("Red Star Belgrade") is named by its words before the last ("Red Star")
             lead = _leading_words(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-            if lead:
-                out[e] = (lead,)
+            if lead or pair:
+                out[e] = (*([lead] if lead else []), *pair)
             continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
+        mine += pair
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
@@ -1950,6 +2112,24 @@ def _initials_of(label: str) -> str:
     """The initials of a label of three or more capitalised words ("npc"), else empty."""
     caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
     return "".join(caps) if len(caps) >= 3 else ""
+
+
+def _pair_initials(
+    label: str, words_of: Mapping[str, set[str]], owner_of: Mapping[str, set[int]], acronyms: set[str]
+) -> list[str]:
+    """The initials of a two-word label ("im" of International Master) where the text writes them in capitals.
+
+    A title named by its initials ("became an IM in 2008") is named as plainly as by its words. Initials another
+    fact's entity shares name neither; a body's, a side's or a place's two letters ("BP" of Blue Party, a word of
+    :data:`_KINDS`) are too common to name one (an oil company's too).
+    """
+    toks = tokens(label)
+    caps = [t.key[0] for t in toks if label[t.begin].isupper()]
+    initials = "".join(caps)
+    if len(caps) != 2 or len(toks) != 2 or initials not in acronyms or any(t.key in _KINDS for t in toks):
+        return []
+    rivals = {"".join(t.key[0] for t in tokens(o)) for o in words_of if owner_of[o] != owner_of[label]}
+    return [] if initials in rivals else [initials]
 
 
 def _person(label: str) -> bool:
@@ -2036,6 +2216,9 @@ _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s
 # "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
 _WHEN_CLAUSE_RE: Final = re.compile(r"\bwhen\b")
 
+# "the 2004–2012 window": the question's window restated after its dates, no fact's
+_WINDOW_AFTER_RE: Final = re.compile(r"\s*(?:time\s+)?window\b", re.IGNORECASE)
+
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
     """The end ``d`` is stated as, whether the clause marks another term, and whether the role is carried.
@@ -2045,12 +2228,15 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     low = before.lower()
     head = low + d.text[:8].lower()  # a range's own "between" ("sits between D1 and D2")
     other_term = any(w in head for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
+    other_term = other_term or _WINDOW_AFTER_RE.match(after) is not None  # "within the 2004–2012 window"
     if d.kind == "range":
         return "range", other_term, False
     if d.kind == "since":
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term, False
+    if d.kind == "point" and _RESUMED_RANGE_RE.fullmatch(before):  # "from D1, succeeding X, to D2": the range's end
+        return "end", other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
     if d.kind == "point" and _PAST_RE.search(before):  # "ran past 1999": a bound, no end stated
