@@ -1225,6 +1225,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "namesake disambiguator dropped": namesake_errors(checker, questions),
         "state read as a moment": moment_errors(checker, questions),
         "duration beside a career gap": career_gap_errors(checker, questions),
+        "interrupted spell": interrupted_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1686,6 +1687,45 @@ def career_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         gap_after = after and not any(checker.possible(x, TimePoint(b + 1)) for x in others)
         if gap_before or gap_after:
             out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def interrupted_spells(checker: Checker) -> set[int]:
+    """Ids of the closed spells of ``exclusive`` relations in which another spell of the same subject, relation and
+    role with another object starts (in the spell's start year or later, before its end year)."""
+    g = checker.g
+    groups: defaultdict[tuple[str, str, str | None], list[Fact]] = defaultdict(list)
+    for f in checker.good:
+        if checker.decl.get(f.r, {}).get("exclusive"):
+            groups[(f.s, f.r, checker.role_of(f))].append(f)
+    out = set()
+    for fs in groups.values():
+        for f in fs:
+            if f.start is None or f.end is None:
+                continue
+            lo, hi = f.start.lo(g), f.end.lo(g)
+            if any(x.o != f.o and x.start is not None and lo <= x.start.lo(g) < hi for x in fs):
+                out.add(f.id)
+    return out
+
+
+def interrupted_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions reading an interrupted spell (:func:`interrupted_spells`) by its end (a time reference ``end``), its
+    length (duration), its holding on (yes/no, either label; Allen ``still``): no membership of that span."""
+    bad = interrupted_spells(checker)
+    out = []
+    for q in questions:
+        asked = q.S_star[len(q.logical_form["path"]) - 1] if q.S_star else None
+        read = []
+        if asked is not None and (q.operator in ("duration", "yes_no") or q.logical_form.get("variant") == "still"):
+            read.append(asked.fact_id)
+        for ref in q.time_refs:
+            t = asked if ref["of"] == "answer" else (q.S_anchor[0] if q.S_anchor else None)
+            if ref["which"] == "end" and t is not None:
+                read.append(t.fact_id)
+        hit = [f for f in read if f in bad]
+        if hit:
+            out.append(f"{q.id}: reads interrupted spell {hit[0]}: {q.question!r}")
     return out
 
 

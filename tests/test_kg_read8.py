@@ -1,0 +1,83 @@
+"""What the eighth blind read found, each rule on a hand-made graph whose expected outcome was worked by hand: a
+spell of an ``exclusive`` relation that another value's start interrupts bears no end, length or "still in".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from chronoqa.generate.kg.operators import AnswerKind, Draft, Hop
+from chronoqa.generate.kg.tenure import INTERRUPTED, tenure_reason
+from chronoqa.time import Granularity, TimePoint
+from kg_checker import defect_report, interrupted_spells
+from sql_index_fixtures import index_of
+from test_kg_build import fact
+from test_kg_entity_rules import _built
+
+# Worked by hand (YAGO; isAffiliatedTo declares `exclusive`: one party at a time). Clay: Republican 1854-1903,
+# Liberal Republican 1870-1872, Democrat 1872-1890: the Republican spell contains the Liberal Republicans' 1870
+# start (interrupted); the Liberal Republican spell ends in 1872, the year the Democratic one starts (a switch, not
+# an interruption); nothing starts inside the Democratic spell. Ann: Republican 1900-1910, Democrat 1910-1920 (a
+# switch). Bob: Democrat 1950-1960 and Republican 1950-1955, both starting in 1950: each contains the other's start.
+PARTIES = [
+    fact(0, "Cassius_Clay", "isAffiliatedTo", "Republican_Party", 1854, 1903),
+    fact(1, "Cassius_Clay", "isAffiliatedTo", "Liberal_Republican_Party", 1870, 1872),
+    fact(2, "Cassius_Clay", "isAffiliatedTo", "Democratic_Party", 1872, 1890),
+    fact(3, "Ann_Holm", "isAffiliatedTo", "Republican_Party", 1900, 1910),
+    fact(4, "Ann_Holm", "isAffiliatedTo", "Democratic_Party", 1910, 1920),
+    fact(5, "Bob_Lind", "isAffiliatedTo", "Democratic_Party", 1950, 1960),
+    fact(6, "Bob_Lind", "isAffiliatedTo", "Republican_Party", 1950, 1955),
+    fact(7, "Cassius_Clay", "wasBornIn", "Madison_County", 1810, 1810),
+]
+INTERRUPTED_SPELLS = {0, 5, 6}
+
+
+def _index(roles: dict[int, dict[int, str]] | None = None):  # type: ignore[no-untyped-def]
+    idx = index_of(PARTIES, {"<isAffiliatedTo>": False, "<wasBornIn>": True}, Granularity.YEAR, TimePoint(2026))
+    idx.mark_interrupted([idx.rel_id["<isAffiliatedTo>"]], roles or {})
+    return idx
+
+
+def test_index_marks_the_spells_another_value_starts_in() -> None:
+    idx = _index()
+    assert {f.id for f in PARTIES if idx.interrupted(f.id)} == INTERRUPTED_SPELLS
+
+
+def test_a_value_of_another_role_does_not_interrupt() -> None:
+    idx = index_of(PARTIES, {"<isAffiliatedTo>": False, "<wasBornIn>": True}, Granularity.YEAR, TimePoint(2026))
+    rel = idx.rel_id["<isAffiliatedTo>"]
+    # the Liberal Republicans and the Democrats read as another role (as national teams beside clubs): Clay's
+    # Republican spell and Bob's two spells stand, each alone in its role; the Liberal Republican spell ends as the
+    # Democratic one starts
+    other = {idx.ent_id[e]: "other" for e in ("<Liberal_Republican_Party>", "<Democratic_Party>")}
+    idx.mark_interrupted([rel], {rel: other})
+    assert {f.id for f in PARTIES if idx.interrupted(f.id)} == set()
+
+
+def test_the_rule_rejects_ends_lengths_and_holding_on_of_an_interrupted_spell() -> None:
+    idx = _index()
+    rel, clay, rep = idx.rel_id["<isAffiliatedTo>"], idx.ent_id["<Cassius_Clay>"], idx.ent_id["<Republican_Party>"]
+
+    def reason(op: str, variant: str, fid: int = 0, ref: int = -1) -> str | None:
+        hop = Hop(fid, rel, True, clay, rep)
+        return tenure_reason(idx, Draft(op, variant, clay, (hop,), 1860, (rep,), AnswerKind.ENTITY, ref_fid=ref))
+
+    rejected = [("interval", "end"), ("duration", "plain"), ("yes_no", "yes"), ("yes_no", "no"), ("allen", "still")]
+    assert [reason(op, v, ref=2 if op == "allen" else -1) for op, v in rejected] == [INTERRUPTED] * len(rejected)
+    assert reason("interval", "start") is None  # the start of an interrupted spell stays usable
+    assert reason("allen", "start_before_start", ref=2) is None
+    assert reason("relative", "after_end", fid=7, ref=0) == INTERRUPTED  # counted from the interrupted end
+    assert all(reason(op, v, fid=2, ref=4 if op == "allen" else -1) is None for op, v in rejected)  # Clay's Democrats
+
+
+def test_no_question_reads_an_interrupted_spell() -> None:
+    b, checker = _built(PARTIES, "yago11k", n=400)
+    assert interrupted_spells(checker) == INTERRUPTED_SPELLS  # the checker's own reading agrees with the hand one
+    assert defect_report(checker, b.questions)["interrupted spell"] == []
+    durations = {q.S_star[-1].fact_id: q.answers[0] for q in b.questions if q.operator == "duration"}
+    assert durations == {1: "2 years", 2: "18 years", 3: "10 years", 4: "10 years"}
+    starts = [q for q in b.questions if q.operator == "interval" and q.logical_form["variant"] == "start"]
+    assert 0 in {q.S_star[-1].fact_id for q in starts}  # "When did Clay become affiliated with the Republicans?"
+    q = next(q for q in b.questions if q.operator == "duration")  # made by hand: the same question over fact 0
+    made = dataclasses.replace(q, id="made", S_star=(dataclasses.replace(q.S_star[-1], fact_id=0),))
+    assert [m.split(":")[0] for m in defect_report(checker, [made])["interrupted spell"]] == ["made"]
