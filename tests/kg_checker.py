@@ -225,8 +225,10 @@ class Checker:
         types: Mapping[str, Mapping[str, object]] | None = None,
         bridges: Mapping[tuple[str, str], str] | None = None,
         bridges_declared: bool | None = None,
+        entity_subset: bool = False,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
+        self.entity_subset = entity_subset  # the TOML's top-level entity_subset: a gap in a timeline is missing data
         self.bridges = dict(bridges or {})
         # the table has a [bridges] table (its rules apply, even where none of the graph's relations is declared)
         self.bridges_declared = bool(self.bridges) if bridges_declared is None else bridges_declared
@@ -261,10 +263,11 @@ class Checker:
         """A checker with the kinds and world declarations of the phrase TOML at ``path``."""
         decl = declarations_from_toml(path, graph)
         bridges = bridges_from_toml(path, graph)
-        declared = "bridges" in tomllib.loads(path.read_text(encoding="utf-8"))
+        top = tomllib.loads(path.read_text(encoding="utf-8"))
         return cls(
             graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), bridges=bridges,
-            bridges_declared=declared, **kw,  # type: ignore[arg-type]
+            bridges_declared="bridges" in top, entity_subset=bool(top.get("entity_subset", False)),
+            **kw,  # type: ignore[arg-type]
         )  # fmt: skip
 
     # -- semantics ---------------------------------------------------------------------------------
@@ -1226,6 +1229,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "state read as a moment": moment_errors(checker, questions),
         "duration beside a career gap": career_gap_errors(checker, questions),
         "interrupted spell": interrupted_errors(checker, questions),
+        "next across a gap": next_gap_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1687,6 +1691,24 @@ def career_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         gap_after = after and not any(checker.possible(x, TimePoint(b + 1)) for x in others)
         if gap_before or gap_after:
             out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def next_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """On a graph the TOML declares an entity subset: ``next`` questions whose answer starts more than a year after
+    the reference's end (an event: its one time): the gap may hold a spell whose entity the subset dropped."""
+    if not checker.entity_subset:
+        return []
+    out = []
+    for q in questions:
+        lf = q.logical_form
+        if q.operator != "sequence" or lf["variant"] != "next":
+            continue
+        y, ans = checker.by_id[lf["reference_fact"]], checker.by_id[q.S_star[len(lf["path"]) - 1].fact_id]
+        ref = y.start if checker.kinds[y.r] == "event" or y.end is None else y.end
+        assert ref is not None and ans.start is not None
+        if ans.start.lo(checker.g) - ref.lo(checker.g) > 1:
+            out.append(f"{q.id}: next starts {ans.start} after {ref}: {q.question!r}")
     return out
 
 

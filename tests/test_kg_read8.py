@@ -1,17 +1,22 @@
 """What the eighth blind read found, each rule on a hand-made graph whose expected outcome was worked by hand: a
-spell of an ``exclusive`` relation that another value's start interrupts bears no end, length or "still in".
+spell of an ``exclusive`` relation that another value's start interrupts bears no end, length or "still in"; on a
+graph declared an entity subset, "next" is not asked across a gap.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+from chronoqa.generate.kg import OPERATORS, KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.operators import AnswerKind, Draft, Hop
+from chronoqa.generate.kg.phrases import load_phrase_table
 from chronoqa.generate.kg.tenure import INTERRUPTED, tenure_reason
+from chronoqa.records import Question, TemporalGraph
 from chronoqa.time import Granularity, TimePoint
-from kg_checker import defect_report, interrupted_spells
+from kg_checker import PHRASES, Checker, check_all, defect_report, interrupted_spells, open_end_of
 from sql_index_fixtures import index_of
-from test_kg_build import fact
+from test_kg_build import fact, labels_of, rel_labels
 from test_kg_entity_rules import _built
 
 # Worked by hand (YAGO; isAffiliatedTo declares `exclusive`: one party at a time). Clay: Republican 1854-1903,
@@ -81,3 +86,47 @@ def test_no_question_reads_an_interrupted_spell() -> None:
     q = next(q for q in b.questions if q.operator == "duration")  # made by hand: the same question over fact 0
     made = dataclasses.replace(q, id="made", S_star=(dataclasses.replace(q.S_star[-1], fact_id=0),))
     assert [m.split(":")[0] for m in defect_report(checker, [made])["interrupted spell"]] == ["made"]
+
+
+# Worked by hand (YAGO, declared an entity subset). Igor: Athletic 2005-2008, then Numancia 2010-2012 (a two-year
+# gap: the graph may lack the club between), then Eibar from 2012 (no end: no "last" is asked of him). Ann: Reds 2000-2004, Blues 2005-2008 (joined the year after). Cid:
+# Owls 2001-2003, Hawks 2003-2006 (joined the year he left). "Next" is asked after Reds (Blues) and after Owls
+# (Hawks) and after Numancia (Eibar) only; with the table's `entity_subset` off, after Athletic too (Numancia).
+TEAMS = [
+    fact(0, "Igor", "playsFor", "Athletic", 2005, 2008),
+    fact(1, "Igor", "playsFor", "Numancia", 2010, 2012),
+    fact(2, "Ann", "playsFor", "Reds", 2000, 2004),
+    fact(3, "Ann", "playsFor", "Blues", 2005, 2008),
+    fact(4, "Cid", "playsFor", "Owls", 2001, 2003),
+    fact(5, "Cid", "playsFor", "Hawks", 2003, 2006),
+    fact(6, "Igor", "playsFor", "Eibar", 2012, None),
+]
+ONLY_SEQ = tuple((name, 1.0 if name == "sequence" else 0.0) for name in OPERATORS)
+
+
+def _nexts(table: Path) -> tuple[Checker, list[Question], dict[int, str]]:
+    g = TemporalGraph("hand", TEAMS, labels_of(TEAMS), rel_labels(TEAMS))
+    cfg = KGBuildConfig(n_questions=200, seed=2, max_answer_share=1.0, operator_weights=ONLY_SEQ)
+    b = build_kg_benchmark(g, cfg, phrases=load_phrase_table(table))
+    checker = Checker.from_table(g, table, open_end=open_end_of(b.manifest))
+    assert check_all(checker, b.questions) == []
+    nexts = [q for q in b.questions if q.logical_form["variant"] == "next"]
+    return checker, nexts, {q.logical_form["reference_fact"]: q.answer_ids[0] for q in nexts}
+
+
+def test_next_is_not_asked_across_a_gap_in_a_subset_graph(tmp_path: Path) -> None:
+    checker, nexts, asked = _nexts(PHRASES / "yago11k.toml")
+    assert checker.entity_subset
+    assert asked == {1: "<Eibar>", 2: "<Blues>", 4: "<Hawks>"}
+    assert defect_report(checker, nexts)["next across a gap"] == []
+    made = dataclasses.replace(
+        nexts[0], id="made", logical_form={**nexts[0].logical_form, "reference_fact": 0},
+        S_star=(dataclasses.replace(nexts[0].S_star[0], fact_id=1),),  # after Athletic: Numancia
+    )  # fmt: skip
+    assert [m.split(":")[0] for m in defect_report(checker, [made])["next across a gap"]] == ["made"]
+    # the same table without the declaration asks across the gap, and the checker counts nothing
+    whole = tmp_path / "yago11k.toml"
+    whole.write_text((PHRASES / "yago11k.toml").read_text(encoding="utf-8").replace("entity_subset = true", ""))
+    checker, nexts, asked = _nexts(whole)
+    assert asked == {0: "<Numancia>", 1: "<Eibar>", 2: "<Blues>", 4: "<Hawks>"}
+    assert defect_report(checker, nexts)["next across a gap"] == []

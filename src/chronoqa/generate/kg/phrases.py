@@ -208,6 +208,10 @@ class PhraseTable:
     current states) or ``"unknown"`` (no end was recorded; YAGO asserts nothing after the start), or
     ``None`` when the table declares none (the builder then reads ``"ongoing"``).
 
+    ``entity_subset`` (top-level TOML key, default ``false``) declares the graph a subset of its source's entities
+    (YAGO11k keeps 10,623 of YAGO3's): a club, a party or a prize missing from the graph leaves a gap in a
+    timeline, so "next" is asked only across no gap (:mod:`chronoqa.generate.kg.operators.sequence`).
+
     ``not_years`` is the declared data-quality setting (top-level TOML table ``[not_years]``): relation id
     or label → years that the source's extraction read from numbers that are not years (YAGO11k's
     ``<created>`` facts dated 360, from "Xbox 360"; ``<owns>`` facts dated 100, an ownership percentage).
@@ -222,6 +226,7 @@ class PhraseTable:
     default_max_years: int = DEFAULT_MAX_YEARS
     types: Mapping[str, EntityType] = field(default_factory=dict)
     bridges: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (key, side) -> (holds, reason)
+    entity_subset: bool = False  # top-level ``entity_subset``: the graph keeps a subset of its source's entities
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -346,7 +351,10 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
         raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
     bridges = parse_bridges(name, data.get("bridges", {}), out)
-    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges)
+    subset = data.get("entity_subset", False)
+    if not isinstance(subset, bool):
+        raise ChronoqaError(f"{name}: entity_subset = {subset!r}: expected true or false; fix the file")
+    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges, subset)
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:

@@ -422,6 +422,7 @@ def prepare_drafting(s: BuildState) -> None:
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
+        entity_subset=s.table.entity_subset,
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
         modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
         bridges=bridges, static_removed=static_removed,
