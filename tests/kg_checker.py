@@ -1230,6 +1230,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "duration beside a career gap": career_gap_errors(checker, questions),
         "interrupted spell": interrupted_errors(checker, questions),
         "next across a gap": next_gap_errors(checker, questions),
+        "unrelated Allen pair": unrelated_pair_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1691,6 +1692,19 @@ def career_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         gap_after = after and not any(checker.possible(x, TimePoint(b + 1)) for x in others)
         if gap_before or gap_after:
             out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def unrelated_pair_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Allen questions whose two facts' subjects differ and share no fact of the graph (two players of one club, two
+    winners of one prize, two people born in one city)."""
+    out = []
+    for q in questions:
+        if q.operator != "allen" or not q.S_anchor:
+            continue
+        a, b = q.S_star[len(q.logical_form["path"]) - 1].s_id, q.S_anchor[0].s_id
+        if a != b and not any(b in (f.s, f.o) for f in checker.touching.get(a, ())):
+            out.append(f"{q.id}: {a} and {b} share no fact: {q.question!r}")
     return out
 
 

@@ -89,7 +89,8 @@ def test_no_question_reads_an_interrupted_spell() -> None:
 
 
 # Worked by hand (YAGO, declared an entity subset). Igor: Athletic 2005-2008, then Numancia 2010-2012 (a two-year
-# gap: the graph may lack the club between), then Eibar from 2012 (no end: no "last" is asked of him). Ann: Reds 2000-2004, Blues 2005-2008 (joined the year after). Cid:
+# gap: the graph may lack the club between), then Eibar from 2012 (no end: no "last" is asked of him). Ann: Reds
+# 2000-2004, Blues 2005-2008 (joined the year after). Cid:
 # Owls 2001-2003, Hawks 2003-2006 (joined the year he left). "Next" is asked after Reds (Blues) and after Owls
 # (Hawks) and after Numancia (Eibar) only; with the table's `entity_subset` off, after Athletic too (Numancia).
 TEAMS = [
@@ -130,3 +131,36 @@ def test_next_is_not_asked_across_a_gap_in_a_subset_graph(tmp_path: Path) -> Non
     checker, nexts, asked = _nexts(whole)
     assert asked == {0: "<Numancia>", 1: "<Eibar>", 2: "<Blues>", 4: "<Hawks>"}
     assert defect_report(checker, nexts)["next across a gap"] == []
+
+
+# Worked by hand (YAGO). Ann (Reds 2000-2004) and Bob (Reds 2002-2006) share only a club; Dee (Medal 1995) and
+# Eve (Medal 2001) only a prize; Cal was married to Dee 1990-2000. An Allen pair is asked of one subject's facts or
+# of two subjects a fact links (Cal and Dee: "Was it still the case when Dee won the Medal that Cal was married to
+# Dee?" -> yes), never of Ann and Bob or Dee and Eve.
+PAIRS = [
+    fact(0, "Ann", "playsFor", "Reds", 2000, 2004),
+    fact(1, "Bob", "playsFor", "Reds", 2002, 2006),
+    fact(2, "Cal", "isMarriedTo", "Dee", 1990, 2000),
+    fact(3, "Dee", "hasWonPrize", "Medal", 1995, None),
+    fact(4, "Eve", "hasWonPrize", "Medal", 2001, None),
+    fact(5, "Ann", "playsFor", "Blues", 2005, 2009),
+]
+ONLY_ALLEN = tuple((name, 1.0 if name == "allen" else 0.0) for name in OPERATORS)
+
+
+def test_allen_pairs_two_facts_of_one_story() -> None:
+    g = TemporalGraph("hand", PAIRS, labels_of(PAIRS), rel_labels(PAIRS))
+    cfg = KGBuildConfig(n_questions=400, seed=2, max_answer_share=1.0, operator_weights=ONLY_ALLEN)
+    b = build_kg_benchmark(g, cfg, phrases="yago11k")
+    checker = Checker.from_table(g, PHRASES / "yago11k.toml", open_end=open_end_of(b.manifest))
+    assert check_all(checker, b.questions) == []
+    pairs = {frozenset((q.S_star[-1].fact_id, q.S_anchor[0].fact_id)) for q in b.questions}
+    assert frozenset((2, 3)) in pairs  # Cal's marriage and Dee's medal: linked by the marriage
+    assert pairs <= {frozenset((2, 3)), frozenset((0, 5))}  # Ann's own two clubs may be compared too
+    assert defect_report(checker, b.questions)["unrelated Allen pair"] == []
+    q = b.questions[0]  # made by hand: Ann's Reds against Bob's Reds
+    made = dataclasses.replace(
+        q, id="made", S_star=(dataclasses.replace(q.S_star[-1], s_id="<Ann>", fact_id=0),),
+        S_anchor=(dataclasses.replace(q.S_anchor[0], s_id="<Bob>", fact_id=1),),
+    )  # fmt: skip
+    assert [m.split(":")[0] for m in defect_report(checker, [made])["unrelated Allen pair"]] == ["made"]

@@ -33,8 +33,11 @@ WHOLE_SPELL = ("duration", "yes_no")  # operators whose question reads the asked
 
 
 def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
-    """:data:`RULE` when the draft rests on a recorded end that is not a tenure's end, :data:`INTERRUPTED` when it
-    reads an interrupted spell's end or the spell whole, else ``None``."""
+    """Why the draft reads a spell's end the data does not make one in the world, or ``None``.
+
+    :data:`RULE` when it rests on a recorded end that is not a tenure's end, :data:`INTERRUPTED` when it reads an
+    interrupted spell's end or the spell whole.
+    """
     ends = REGISTRY[d.operator].ends_rested_on(idx, d)
     if any(f >= 0 and not idx.tenure_end(f) for f in ends):
         return RULE
