@@ -164,3 +164,21 @@ def test_allen_pairs_two_facts_of_one_story() -> None:
         S_anchor=(dataclasses.replace(q.S_anchor[0], s_id="<Bob>", fact_id=1),),
     )  # fmt: skip
     assert [m.split(":")[0] for m in defect_report(checker, [made])["unrelated Allen pair"]] == ["made"]
+
+
+# Worked by hand (YAGO; created declares `object_not = "person"`). Nancy "created" Stephen King in 1976 (a cast
+# credit: King is shown a person by his birth) and RoboCop in 1987. The first is implausible (`not_of_type`), the
+# second is asked.
+CREDITS = [
+    fact(0, "Nancy_Allen", "created", "Stephen_King", 1976, None),
+    fact(1, "Stephen_King", "wasBornIn", "Portland", 1947, 1947),
+    fact(2, "Nancy_Allen", "created", "RoboCop", 1987, None),
+]
+
+
+def test_a_person_is_not_a_created_work() -> None:
+    b, checker = _built(CREDITS, "yago11k", n=100)
+    assert {x["fact"]: x["reason"] for x in b.implausible or ()} == {0: "not_of_type"}
+    assert checker.implausible == {0: "not_of_type"}  # the second implementation
+    asked = {t.fact_id for q in b.questions for t in (*q.S_star, *q.S_anchor)}
+    assert 0 not in asked and 2 in asked
