@@ -225,8 +225,10 @@ class Checker:
         types: Mapping[str, Mapping[str, object]] | None = None,
         bridges: Mapping[tuple[str, str], str] | None = None,
         bridges_declared: bool | None = None,
+        entity_subset: bool = False,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
+        self.entity_subset = entity_subset  # the TOML's top-level entity_subset: a gap in a timeline is missing data
         self.bridges = dict(bridges or {})
         # the table has a [bridges] table (its rules apply, even where none of the graph's relations is declared)
         self.bridges_declared = bool(self.bridges) if bridges_declared is None else bridges_declared
@@ -261,10 +263,11 @@ class Checker:
         """A checker with the kinds and world declarations of the phrase TOML at ``path``."""
         decl = declarations_from_toml(path, graph)
         bridges = bridges_from_toml(path, graph)
-        declared = "bridges" in tomllib.loads(path.read_text(encoding="utf-8"))
+        top = tomllib.loads(path.read_text(encoding="utf-8"))
         return cls(
             graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), bridges=bridges,
-            bridges_declared=declared, **kw,  # type: ignore[arg-type]
+            bridges_declared="bridges" in top, entity_subset=bool(top.get("entity_subset", False)),
+            **kw,  # type: ignore[arg-type]
         )  # fmt: skip
 
     # -- semantics ---------------------------------------------------------------------------------
@@ -1225,6 +1228,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "namesake disambiguator dropped": namesake_errors(checker, questions),
         "state read as a moment": moment_errors(checker, questions),
         "duration beside a career gap": career_gap_errors(checker, questions),
+        "interrupted spell": interrupted_errors(checker, questions),
+        "next across a gap": next_gap_errors(checker, questions),
+        "unrelated Allen pair": unrelated_pair_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1686,6 +1692,76 @@ def career_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         gap_after = after and not any(checker.possible(x, TimePoint(b + 1)) for x in others)
         if gap_before or gap_after:
             out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def unrelated_pair_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Allen questions whose two facts' subjects differ and share no fact of the graph (two players of one club, two
+    winners of one prize, two people born in one city)."""
+    out = []
+    for q in questions:
+        if q.operator != "allen" or not q.S_anchor:
+            continue
+        a, b = q.S_star[len(q.logical_form["path"]) - 1].s_id, q.S_anchor[0].s_id
+        if a != b and not any(b in (f.s, f.o) for f in checker.touching.get(a, ())):
+            out.append(f"{q.id}: {a} and {b} share no fact: {q.question!r}")
+    return out
+
+
+def next_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """On a graph the TOML declares an entity subset: ``next`` questions whose answer starts more than a year after
+    the reference's end (an event: its one time): the gap may hold a spell whose entity the subset dropped."""
+    if not checker.entity_subset:
+        return []
+    out = []
+    for q in questions:
+        lf = q.logical_form
+        if q.operator != "sequence" or lf["variant"] != "next":
+            continue
+        y, ans = checker.by_id[lf["reference_fact"]], checker.by_id[q.S_star[len(lf["path"]) - 1].fact_id]
+        ref = y.start if checker.kinds[y.r] == "event" or y.end is None else y.end
+        assert ref is not None and ans.start is not None
+        if ans.start.lo(checker.g) - ref.lo(checker.g) > 1:
+            out.append(f"{q.id}: next starts {ans.start} after {ref}: {q.question!r}")
+    return out
+
+
+def interrupted_spells(checker: Checker) -> set[int]:
+    """Ids of the closed spells of ``exclusive`` relations in which another spell of the same subject, relation and
+    role with another object starts (in the spell's start year or later, before its end year)."""
+    g = checker.g
+    groups: defaultdict[tuple[str, str, str | None], list[Fact]] = defaultdict(list)
+    for f in checker.good:
+        if checker.decl.get(f.r, {}).get("exclusive"):
+            groups[(f.s, f.r, checker.role_of(f))].append(f)
+    out = set()
+    for fs in groups.values():
+        for f in fs:
+            if f.start is None or f.end is None:
+                continue
+            lo, hi = f.start.lo(g), f.end.lo(g)
+            if any(x.o != f.o and x.start is not None and lo <= x.start.lo(g) < hi for x in fs):
+                out.add(f.id)
+    return out
+
+
+def interrupted_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions reading an interrupted spell (:func:`interrupted_spells`) by its end (a time reference ``end``), its
+    length (duration), its holding on (yes/no, either label; Allen ``still``): no membership of that span."""
+    bad = interrupted_spells(checker)
+    out = []
+    for q in questions:
+        asked = q.S_star[len(q.logical_form["path"]) - 1] if q.S_star else None
+        read = []
+        if asked is not None and (q.operator in ("duration", "yes_no") or q.logical_form.get("variant") == "still"):
+            read.append(asked.fact_id)
+        for ref in q.time_refs:
+            t = asked if ref["of"] == "answer" else (q.S_anchor[0] if q.S_anchor else None)
+            if ref["which"] == "end" and t is not None:
+                read.append(t.fact_id)
+        hit = [f for f in read if f in bad]
+        if hit:
+            out.append(f"{q.id}: reads interrupted spell {hit[0]}: {q.question!r}")
     return out
 
 

@@ -58,8 +58,9 @@ def wikidata(mirror: Path) -> tuple[TemporalGraph, KGBuild]:
 @pytest.mark.parametrize("which", ["yago", "wikidata"])
 def test_real_build_passes_independent_checker(which: str, request: pytest.FixtureRequest) -> None:
     g, b = request.getfixturevalue(which)
-    # fewer than the 10,000 asked for: the graphs hold fewer questions that are valid in the world
-    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 5000}[g.name]
+    # fewer than the 10,000 asked for: the graphs hold fewer questions that are valid in the world (Wikidata12k 4,996
+    # once Allen pairs only facts of one subject or of two linked ones: its 2-hop cell 52 -> 18)
+    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4900}[g.name]
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "unknown"}[g.name]
     assert b.manifest["open_end"] == {"reading": want_reading, "declared_by": "phrase table"}

@@ -232,6 +232,7 @@ class GraphIndex:
     _horizon: int | None = field(init=False, default=None)
     _per_term: np.ndarray | None = field(init=False, default=None)
     _tenure_end: np.ndarray | None = field(init=False, default=None)
+    _interrupted: frozenset[int] = field(init=False, default=frozenset())  # mark_interrupted
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -371,6 +372,32 @@ class GraphIndex:
             if terms:
                 self._tenure_end &= ~_unsure_ends(self, terms)
         return bool(self._tenure_end[fid])
+
+    def mark_interrupted(self, relations: Collection[int], roles: Mapping[int, Mapping[int, str]]) -> None:
+        """Mark the interrupted spells of ``relations`` (declared ``exclusive``: one value at a time in the world).
+
+        A dated, closed spell is interrupted where another kept spell of the same subject, relation and role
+        (``roles``: relation -> object -> role key, national teams beside clubs; absent: the relation's own) with
+        another object starts in its start unit or later and before its end unit (Cassius M. Clay a Republican
+        1854-1903 while a Liberal Republican from 1870): the spell is no membership of that length, so no question
+        rests on its end, its length or its holding on (:meth:`interrupted`). A start in the end unit is a switch.
+        """
+        t, out = self.table, set()
+        by_group: dict[tuple[int, int, str], list[tuple[int, int, int, int]]] = {}
+        for fid in np.flatnonzero(np.isin(t[:, Col.R], list(relations)) & ~self.ignored_mask).tolist():
+            s_, r, o, su, eu = (int(t[fid, c]) for c in (Col.S, Col.R, Col.O, Col.SU, Col.EU))
+            by_group.setdefault((s_, r, roles.get(r, {}).get(o, "")), []).append((fid, o, su, eu))
+        for spells in by_group.values():
+            for fid, o, su, eu in spells:
+                if su != NONE and eu != NONE and any(
+                    o2 != o and s2 != NONE and su <= s2 < eu for _, o2, s2, _ in spells
+                ):  # fmt: skip
+                    out.add(fid)
+        self._interrupted = frozenset(out)
+
+    def interrupted(self, fid: int) -> bool:
+        """True for a spell :meth:`mark_interrupted` marked (another value of an exclusive relation starts in it)."""
+        return fid in self._interrupted
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""

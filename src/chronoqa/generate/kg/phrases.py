@@ -30,6 +30,11 @@ Besides the English, each entry declares how the relation behaves *in the world*
   between two spells is time the graph does not record, which may have been spent with either employer, so a
   duration over a spell with such a gap before or after it is not asked
   (:func:`chronoqa.generate.kg.operators.duration.career_gap`).
+* ``exclusive``: ``true`` where a subject holds one value of the relation (of one role) at a time in the world
+  even if the declared cardinality is ``many`` for safety (a party membership ends when one joins another party):
+  a spell that contains the start of another spell of the same subject, relation and role with another object is
+  interrupted, so its end, its length and "still in" are not asked (:meth:`GraphIndex.mark_interrupted
+  <chronoqa.generate.kg.index.GraphIndex.mark_interrupted>`, :mod:`chronoqa.generate.kg.tenure`).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
@@ -97,10 +102,10 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type", "status", "subject_not", "object_not", "career",
+    "object_type", "status", "subject_not", "object_not", "career", "exclusive",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
-_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in ("symmetric", "min_age", "status", "career"))
+_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in ("symmetric", "min_age", "status", "career", "exclusive"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
@@ -145,6 +150,7 @@ class RelationPhrases:
     containment: str | None = None  # "part_of" | "contains" | "capital_of" | None
     status: bool = False  # the relation states what its subject is ("instance of")
     career: bool = False  # a subject's spells read as one career: a gap between two of them is missing data
+    exclusive: bool = False  # one value of a role at a time in the world: another's start interrupts a spell
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
@@ -202,6 +208,10 @@ class PhraseTable:
     current states) or ``"unknown"`` (no end was recorded; YAGO asserts nothing after the start), or
     ``None`` when the table declares none (the builder then reads ``"ongoing"``).
 
+    ``entity_subset`` (top-level TOML key, default ``false``) declares the graph a subset of its source's entities
+    (YAGO11k keeps 10,623 of YAGO3's): a club, a party or a prize missing from the graph leaves a gap in a
+    timeline, so "next" is asked only across no gap (:mod:`chronoqa.generate.kg.operators.sequence`).
+
     ``not_years`` is the declared data-quality setting (top-level TOML table ``[not_years]``): relation id
     or label → years that the source's extraction read from numbers that are not years (YAGO11k's
     ``<created>`` facts dated 360, from "Xbox 360"; ``<owns>`` facts dated 100, an ownership percentage).
@@ -216,6 +226,7 @@ class PhraseTable:
     default_max_years: int = DEFAULT_MAX_YEARS
     types: Mapping[str, EntityType] = field(default_factory=dict)
     bridges: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (key, side) -> (holds, reason)
+    entity_subset: bool = False  # top-level ``entity_subset``: the graph keeps a subset of its source's entities
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -331,6 +342,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             min_age=entry.get("min_age", 0),
             status=bool(entry.get("status", False)),
             career=bool(entry.get("career", False)),
+            exclusive=bool(entry.get("exclusive", False)),
             **declared,
         )
         out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
@@ -339,7 +351,10 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
         raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
     bridges = parse_bridges(name, data.get("bridges", {}), out)
-    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges)
+    subset = data.get("entity_subset", False)
+    if not isinstance(subset, bool):
+        raise ChronoqaError(f"{name}: entity_subset = {subset!r}: expected true or false; fix the file")
+    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges, subset)
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
@@ -348,7 +363,7 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         v = entry.get(f)
         if v is not None and v not in CARDINALITIES:
             raise ChronoqaError(f"{name}: relations.{key}.{f} = {v!r}: expected 'one' or 'many'; fix the file")
-    for flag in ("symmetric", "status", "career"):
+    for flag in ("symmetric", "status", "career", "exclusive"):
         if not isinstance(entry.get(flag, False), bool):
             raise ChronoqaError(f"{name}: relations.{key}.{flag} must be true or false; fix the file")
     m = entry.get("max_years")

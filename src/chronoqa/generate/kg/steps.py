@@ -414,13 +414,15 @@ def prepare_drafting(s: BuildState) -> None:
                 np.array([h.forward for h in first], dtype=bool),
             )  # fmt: skip
             pool[1] = [c for c, keep in zip(pool[1], several.tolist(), strict=True) if keep]
-    bridges = bridges_of(s)
+    bridges, roles = bridges_of(s), object_roles(s)
+    idx.mark_interrupted([i for i, r in enumerate(idx.rel_names) if s.phr[r].exclusive], roles)
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
-        careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=object_roles(s),
+        careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
+        entity_subset=s.table.entity_subset,
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
         modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
         bridges=bridges, static_removed=static_removed,

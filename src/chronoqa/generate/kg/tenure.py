@@ -11,6 +11,12 @@ yes/no ``no``, an Allen comparison reading an end, a relative time counted from 
 a state; by default none), and this module rejects a draft that rests on another end than a tenure's.
 
 Starts stay usable. Rule name: ``end of a per-term spell``.
+
+The same holds for an *interrupted* spell of a relation declared ``exclusive`` (one party at a time in the world:
+:meth:`~chronoqa.generate.kg.index.GraphIndex.mark_interrupted`): another value starts inside it, so neither its
+recorded end nor its length nor its holding on inside it is a fact of the world. A draft resting on its end, a
+duration over it or a yes/no on it (either label: "still" reads the whole spell) is rejected. Rule name:
+``interrupted spell``.
 """
 
 from __future__ import annotations
@@ -19,13 +25,23 @@ from chronoqa.generate.kg.index import GraphIndex
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.chains import Draft
 
-__all__ = ["RULE", "tenure_reason"]
+__all__ = ["INTERRUPTED", "RULE", "tenure_reason"]
 
 RULE = "end of a per-term spell"
+INTERRUPTED = "interrupted spell"
+WHOLE_SPELL = ("duration", "yes_no")  # operators whose question reads the asked spell whole (its length, "still")
 
 
 def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
-    """:data:`RULE` when the draft rests on a recorded end that is not a tenure's end, else ``None``."""
-    if any(f >= 0 and not idx.tenure_end(f) for f in REGISTRY[d.operator].ends_rested_on(idx, d)):
+    """Why the draft reads a spell's end the data does not make one in the world, or ``None``.
+
+    :data:`RULE` when it rests on a recorded end that is not a tenure's end, :data:`INTERRUPTED` when it reads an
+    interrupted spell's end or the spell whole.
+    """
+    ends = REGISTRY[d.operator].ends_rested_on(idx, d)
+    if any(f >= 0 and not idx.tenure_end(f) for f in ends):
         return RULE
+    whole = [d.hops[-1].fid] if d.operator in WHOLE_SPELL and d.hops else []
+    if any(f >= 0 and idx.interrupted(f) for f in [*ends, *whole]):
+        return INTERRUPTED
     return None

@@ -2,10 +2,11 @@
 
 A relation between two facts, each named by its (s, r, o) and the only fact with it, whose starts are known at
 the granularity. The asked fact ``A`` ends a chain of k-1 static hops (as in yes_no); the reference fact ``B``
-touches ``A``'s named entity (``final_other``) and no other entity of the chain ("Did X join Z before Y left
-Z?", "Was it still the case when Y won P that X was married to Y?"), and is not the birth or death of A's
-subject when A is another fact of that subject, nor the reverse (joining a club after one's own birth is known
-a priori). The question compares one endpoint of each window, in units of the granularity:
+touches ``A``'s named entity (``final_other``) and no other entity of the chain ("Was it still the case when Y won P
+that X was married to Y?"), has A's subject as its subject or one linked to it by a fact of the graph
+(:func:`related_subjects`: "Did X join Z before Y left Z?" pairs two strangers who share a club), and is not the
+birth or death of A's subject when A is another fact of that subject, nor the reverse (joining a club after one's
+own birth is known a priori). The question compares one endpoint of each window, in units of the granularity:
 
 * ``<pa>_<op>_<pb>`` (``pa``, ``pb`` in start / end, ``op`` in before / after / same): "Is it true that X
   joined Z before Y left Z?" is ``start(A) < end(B)``; ``same`` asks for the same unit ("in the same year that");
@@ -54,6 +55,7 @@ __all__ = [
     "compare",
     "draft",
     "gold_comparison",
+    "related_subjects",
     "still",
     "time_refs",
     "truth",
@@ -154,6 +156,16 @@ def _fits(variant: str, a_event: bool, b_event: bool) -> bool:
     return not (pa == "end" and a_event) and not (pb == "end" and b_event)
 
 
+def related_subjects(idx: GraphIndex, a: int, b: int) -> bool:
+    """The subjects of the two facts are one entity or linked by a fact of the graph (a spouse; the asked fact).
+
+    Two players who only share a club, two people born in one city, two winners of one prize are unrelated: "Did
+    Ernest Lawrence win the Enrico Fermi Award after John von Neumann won it?" reads as trivia, and over a subset
+    graph a repeat win of either is missing ("Boeheim after Bennett", who won again in 2018).
+    """
+    return a == b or any(x[Col.OTHER] == b for fw in (True, False) for x in idx.incident(a, fw))
+
+
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """A named fact A, a fact B of A's named entity, and a comparison of their windows with the drawn label.
 
@@ -183,6 +195,8 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
             continue
         if g[Col.S] == row[Col.S] and ctx.life & {r, g[Col.R]}:
             continue  # one's own birth or death against another fact of one's life: the order is known a priori
+        if not related_subjects(idx, row[Col.S], g[Col.S]):
+            continue  # two strangers who share a club, a city or a prize: trivia, not one story
         if truth(variant, wa, wb) is yes:
             final = Hop(fid, r, forward, e, other)
             return Draft("allen", variant, pre[0], (*pre[1], final), t, (int(yes),), AnswerKind.YES_NO,

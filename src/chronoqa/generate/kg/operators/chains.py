@@ -163,6 +163,7 @@ class GenContext:
     granularity: Granularity = Granularity.YEAR  # of t and of time answers
     life: frozenset[int] = frozenset()  # relations that date their subject's life (phrase table role birth / death)
     careers: frozenset[int] = frozenset()  # relations whose spells read as one career (phrase table ``career``)
+    entity_subset: bool = False  # the graph is a subset of its source's entities (phrase table ``entity_subset``)
     # relation -> object -> the role its label marks (phrase table ``roles``: national teams); relations with roles
     object_roles: Mapping[int, Mapping[int, str]] = field(default_factory=dict)
     regimes: Regimes | None = None  # containment across regimes (generate.kg.regime); None: none declared

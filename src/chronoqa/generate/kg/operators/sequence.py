@@ -55,6 +55,7 @@ __all__ = [
     "draft",
     "every_hop_needed",
     "last_is_latest",
+    "next_adjoins",
     "next_is_unique",
     "orderable",
     "time_refs",
@@ -127,6 +128,17 @@ def next_is_unique(idx: GraphIndex, timeline: Sequence[Row], r: int, y: Row, bes
     return sum(1 for x in timeline if x[Col.FID] != y[Col.FID] and lo <= x[Col.ASU] <= best) == 1
 
 
+def next_adjoins(idx: GraphIndex, r: int, y: Row, ans: Row) -> bool:
+    """The answer starts in the unit the reference ``y`` ends (an event: happens) or the unit after.
+
+    Asked of a graph declared an entity subset (phrase table ``entity_subset``): a gap between two spells there is
+    a spell whose club dropped out of the graph ("After Athletic Bilbao (to 2008), which team did Igor Angulo play
+    for next?" -> Numancia, from 2010), so "next" across it is not asked.
+    """
+    lo = y[Col.ASU] if idx.rel_event[r] else y[Col.AEU]
+    return ans[Col.ASU] - lo <= 1
+
+
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     """First / last / next in the timeline of (e, r, dir); k-1 static hops lead to ``e``."""
     drawn = draw_final_fact(ctx, rng, k)
@@ -155,6 +167,9 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
             ctx.miss = "no unambiguous reference with a later spell"
             return None
         cands, y = nxt
+        if ctx.entity_subset and not next_adjoins(idx, r, y, cands[0]):
+            ctx.miss = "next across a gap in a subset graph"
+            return None
         ref = y[Col.FID]
         visited.add(y[Col.OTHER])
     if len(cands) != 1:
