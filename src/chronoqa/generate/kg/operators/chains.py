@@ -59,6 +59,7 @@ __all__ = [
     "first_askable",
     "follow",
     "incident_sample",
+    "nameable_sample",
     "pick_unit",
     "possible",
     "prefix_needed",
@@ -213,12 +214,20 @@ def reference_rows(
     """
     out = []
     for e in entities:
-        for _, ref in incident_sample(idx, e, rng, cap=cap):
-            gid = ref[Col.FID]
-            if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
-                continue
-            out.append(ref)
+        out += [r for r in nameable_sample(idx, e, rng, cap) if r[Col.FID] not in used and r[Col.OTHER] not in nodes]
     return out
+
+
+def nameable_sample(idx: GraphIndex, e: int, rng: random.Random, cap: int) -> list[list[int]]:
+    """The rows of :func:`incident_sample` whose facts a question may name by their triple (``idx.nameable``).
+
+    A hub's rows are sampled as :func:`incident_sample` does (the same draws); another entity's, which draw nothing,
+    are read from the index's per-entity list (made once per entity).
+    """
+    (a1, b1), (a2, b2) = idx.bounds(e, True), idx.bounds(e, False)
+    if b1 - a1 + b2 - a2 <= cap:
+        return idx.nameable_rows(e)
+    return [row for _, row in incident_sample(idx, e, rng, cap=cap) if idx.nameable(row[Col.FID])]
 
 
 def first_askable(
@@ -315,7 +324,7 @@ def static_prefix(
 
 def triple_unique(idx: GraphIndex, fid: int) -> bool:
     """The fact is the only one with its (s, r, o): a question can name it without its time."""
-    return bool(idx.triple_count[fid] == 1)
+    return idx.single_triple(fid)
 
 
 def _subtract(spans: Spans, lo: int, hi: int) -> Spans:
@@ -413,7 +422,7 @@ def unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...]
     for i, h in enumerate(hops):
         a, b = idx.group_bounds(h.src, h.rel, h.forward)
         grp = idx.rows_array(h.forward, a, b)  # an array: a hub's group is never a list
-        possible = np.unique(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER]).tolist()
+        possible = sorted(set(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER].tolist()))
         final = i == len(hops) - 1
         if possible != [h.dst] and not (final and ctx.keep_multi and h.dst in possible and len(possible) > 1):
             return None
