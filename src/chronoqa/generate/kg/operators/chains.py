@@ -172,6 +172,10 @@ class GenContext:
     pool_removed: dict[int, Counter[str]] = field(default_factory=dict)  # k -> pool chains the bridge rules removed
     static_removed: Counter[str] = field(default_factory=Counter)  # static hops the bridge rules removed, by rule
     finals: dict[int, np.ndarray] = field(default_factory=dict)  # k -> final_facts(k), made when first drawn
+    # (chain, unit) -> unique_at's verdict: a cell draws the same chain again and again, the check reads the index once
+    unique_memo: dict[tuple[tuple[Hop, ...], int], tuple[tuple[int, ...], tuple[int, ...]] | None] = field(
+        default_factory=dict
+    )
     # why the current draw made no draft: set by the rule that decided (the cell counts it; "" before a draw)
     miss: str = ""
     drawn: tuple[int, ...] = ()  # the candidate the current draw drew: its chain's facts, or (final fact, entity)
@@ -414,7 +418,18 @@ def _aligned_chain(
 
 
 def unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """Check every hop is unique at ``t`` (final hop: several answers allowed with ``keep_multi``)."""
+    """Check every hop is unique at ``t`` (final hop: several answers allowed with ``keep_multi``).
+
+    Returns ``(answers, extra answer facts)``, or ``None``; remembered per chain and unit (``ctx.unique_memo``).
+    """
+    key = (tuple(hops), t)
+    if key not in ctx.unique_memo:
+        ctx.unique_memo[key] = _unique_at(ctx, hops, t)
+    return ctx.unique_memo[key]
+
+
+def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """:func:`unique_at`, worked out on the index."""
     answers: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
     seen = {hops[0].src}
