@@ -233,6 +233,12 @@ class GraphIndex:
     _per_term: np.ndarray | None = field(init=False, default=None)
     _tenure_end: np.ndarray | None = field(init=False, default=None)
     _interrupted: frozenset[int] = field(init=False, default=frozenset())  # mark_interrupted
+    # per fact, as bytes (one read is a plain index, no NumPy scalar): usable (reset when a fact is marked
+    # implausible) and the only fact of its (s, r, o); made on first use
+    _usable: bytes | None = field(init=False, default=None)
+    _single: bytes | None = field(init=False, default=None)
+    # entity -> its rows (both directions) of nameable facts (:meth:`nameable_rows`), for the entities asked
+    _nameable: dict[int, list[list[int]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         """Derive ``ignored_mask`` (facts valid nowhere and left out of the adjacency)."""
@@ -291,6 +297,8 @@ class GraphIndex:
         if not len(sel):
             return
         self.implausible_mask[sel] = True
+        self._usable = None
+        self._nameable.clear()
         self.table[sel, Col.CLO] = POS
         self.table[sel, Col.CHI] = NEG  # the adjacency rows read their bounds from the table
         for rows in self._row_cache.values():  # and the gathered ones are updated alike
@@ -401,8 +409,16 @@ class GraphIndex:
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""
-        assert self.implausible_mask is not None
-        return not (self.ignored_mask[fid] or self.implausible_mask[fid])
+        if self._usable is None:
+            assert self.implausible_mask is not None
+            self._usable = (~(self.ignored_mask | self.implausible_mask)).tobytes()
+        return self._usable[fid] == 1
+
+    def single_triple(self, fid: int) -> bool:
+        """True for the only kept fact with its (s, r, o) (``triple_count`` 1): a question may name it without time."""
+        if self._single is None:
+            self._single = (self.triple_count == 1).tobytes()
+        return self._single[fid] == 1
 
     def horizon(self) -> int:
         """The data's horizon: the last unit of the latest year holding :data:`HORIZON_SHARE` of the graph's dates.
@@ -548,6 +564,22 @@ class GraphIndex:
     def incident(self, entity: int, forward: bool) -> list[list[int]]:
         """All adjacency rows of ``entity`` in one direction, sorted by relation then fact id."""
         return self.rows(forward, *self.bounds(entity, forward))
+
+    def nameable(self, fid: int) -> bool:
+        """True for a fact a question may name by its (s, r, o) alone: usable and the only fact of its triple."""
+        return self.usable(fid) and self.single_triple(fid)
+
+    def nameable_rows(self, entity: int) -> list[list[int]]:
+        """The rows of ``entity``, outgoing then incoming (as :meth:`incident`), of its :meth:`nameable` facts.
+
+        Read only. Each entity's list is made once and remembered (the drafts ask the same entities again and
+        again; only the entities asked are held), until a fact is marked implausible.
+        """
+        got = self._nameable.get(entity)
+        if got is None:
+            got = [row for fw in (True, False) for row in self.incident(entity, fw) if self.nameable(row[Col.FID])]
+            self._nameable[entity] = got
+        return got
 
 
 def _unsure_ends(idx: GraphIndex, terms: Sequence[int]) -> np.ndarray:

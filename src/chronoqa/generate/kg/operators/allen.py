@@ -40,9 +40,8 @@ from chronoqa.generate.kg.operators.chains import (
     Hop,
     askable_at,
     draw_named_fact,
-    incident_sample,
+    nameable_sample,
     reach,
-    triple_unique,
 )
 from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact, Question
@@ -126,11 +125,9 @@ def _candidates(ctx: GenContext, rng: random.Random, other: int, skip: set[int],
     """Reference facts of the named entity: unique triples, usable, known start, the far end off the chain."""
     idx = ctx.index
     out = []
-    for _, row in incident_sample(idx, other, rng, cap=REF_TRIES * 4):
+    for row in nameable_sample(idx, other, rng, REF_TRIES * 4):
         g = row[Col.FID]
-        if g == fid or row[Col.OTHER] in skip or row[Col.ASU] == NONE:
-            continue
-        if triple_unique(idx, g) and idx.usable(g):
+        if g != fid and row[Col.OTHER] not in skip and row[Col.ASU] != NONE:
             out.append(g)
     rng.shuffle(out)
     return out[:REF_TRIES]

@@ -59,6 +59,7 @@ __all__ = [
     "first_askable",
     "follow",
     "incident_sample",
+    "nameable_sample",
     "pick_unit",
     "possible",
     "prefix_needed",
@@ -172,6 +173,10 @@ class GenContext:
     pool_removed: dict[int, Counter[str]] = field(default_factory=dict)  # k -> pool chains the bridge rules removed
     static_removed: Counter[str] = field(default_factory=Counter)  # static hops the bridge rules removed, by rule
     finals: dict[int, np.ndarray] = field(default_factory=dict)  # k -> final_facts(k), made when first drawn
+    # (chain, unit) -> unique_at's verdict: a cell draws the same chain again and again, the check reads the index once
+    unique_memo: dict[tuple[tuple[Hop, ...], int], tuple[tuple[int, ...], tuple[int, ...]] | None] = field(
+        default_factory=dict
+    )
     # why the current draw made no draft: set by the rule that decided (the cell counts it; "" before a draw)
     miss: str = ""
     drawn: tuple[int, ...] = ()  # the candidate the current draw drew: its chain's facts, or (final fact, entity)
@@ -214,12 +219,20 @@ def reference_rows(
     """
     out = []
     for e in entities:
-        for _, ref in incident_sample(idx, e, rng, cap=cap):
-            gid = ref[Col.FID]
-            if gid in used or ref[Col.OTHER] in nodes or not idx.usable(gid) or not triple_unique(idx, gid):
-                continue
-            out.append(ref)
+        out += [r for r in nameable_sample(idx, e, rng, cap) if r[Col.FID] not in used and r[Col.OTHER] not in nodes]
     return out
+
+
+def nameable_sample(idx: GraphIndex, e: int, rng: random.Random, cap: int) -> list[list[int]]:
+    """The rows of :func:`incident_sample` whose facts a question may name by their triple (``idx.nameable``).
+
+    A hub's rows are sampled as :func:`incident_sample` does (the same draws); another entity's, which draw nothing,
+    are read from the index's per-entity list (made once per entity).
+    """
+    (a1, b1), (a2, b2) = idx.bounds(e, True), idx.bounds(e, False)
+    if b1 - a1 + b2 - a2 <= cap:
+        return idx.nameable_rows(e)
+    return [row for _, row in incident_sample(idx, e, rng, cap=cap) if idx.nameable(row[Col.FID])]
 
 
 def first_askable(
@@ -316,7 +329,7 @@ def static_prefix(
 
 def triple_unique(idx: GraphIndex, fid: int) -> bool:
     """The fact is the only one with its (s, r, o): a question can name it without its time."""
-    return bool(idx.triple_count[fid] == 1)
+    return idx.single_triple(fid)
 
 
 def _subtract(spans: Spans, lo: int, hi: int) -> Spans:
@@ -406,7 +419,18 @@ def _aligned_chain(
 
 
 def unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """Check every hop is unique at ``t`` (final hop: several answers allowed with ``keep_multi``)."""
+    """Check every hop is unique at ``t`` (final hop: several answers allowed with ``keep_multi``).
+
+    Returns ``(answers, extra answer facts)``, or ``None``; remembered per chain and unit (``ctx.unique_memo``).
+    """
+    key = (tuple(hops), t)
+    if key not in ctx.unique_memo:
+        ctx.unique_memo[key] = _unique_at(ctx, hops, t)
+    return ctx.unique_memo[key]
+
+
+def _unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """:func:`unique_at`, worked out on the index."""
     answers: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
     seen = {hops[0].src}
@@ -414,7 +438,7 @@ def unique_at(ctx: GenContext, hops: list[Hop], t: int) -> tuple[tuple[int, ...]
     for i, h in enumerate(hops):
         a, b = idx.group_bounds(h.src, h.rel, h.forward)
         grp = idx.rows_array(h.forward, a, b)  # an array: a hub's group is never a list
-        possible = np.unique(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER]).tolist()
+        possible = sorted(set(grp[(grp[:, Col.APLO] <= t) & (t <= grp[:, Col.APHI]), Col.OTHER].tolist()))
         final = i == len(hops) - 1
         if possible != [h.dst] and not (final and ctx.keep_multi and h.dst in possible and len(possible) > 1):
             return None
