@@ -155,6 +155,7 @@ _START: Final = frozenset(
         "came_under",
         "fell_under",
         "passed_to",
+        "handed_over_to",
         "passed_from",
         "stepped_up",
         "stepping_up",
@@ -285,7 +286,7 @@ _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "ha
                # term sits between D1 and D2"
                "covers", "covered", "covering", "straddle", "sits between", "sits within", "lies between",
                "lie between", "lies within", "lie within", "falls between", "fall between", "falls within",
-               "fall within")  # fmt: skip
+               "fall within", "overlapped", "overlaps", "overlapping")  # fmt: skip
 # A field's key that says which end its date is: "from: D", "start: D", "to: D", "end: D"
 _FIELD_KEY_RE: Final = re.compile(
     r"\s*(?:(?P<start>from|start|started|began|since)|(?P<end>to|until|end|ended))\s*:\s*", re.IGNORECASE
@@ -387,6 +388,8 @@ _PHRASES: Final = re.compile(
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
     r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
+    # a handover names the new holder: "X handed over to Y on D" is Y's start (X's end: :func:`_succession`)
+    r"\bhanded\s+over\s+to\b|"
     # "passed from Ottoman rule to X in 1878": the change to the new holder, as "passed to"
     r"\bpassed\s+from\b|"
     # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
@@ -2199,8 +2202,8 @@ _WITHIN_DAY_RE: Final = re.compile(
 # A state that holds at the date written after it ("in 1958, she was married to X", "by then they were married"):
 # no change, so no start.
 _STATE_AFTER_RE: Final = re.compile(
-    r"[\s,]*(?:(?:he|she|they|it|[^\W\d_]+)\s+)?(?:was|were|is|are|had\s+been|has\s+been)\s+(?:already\s+|still\s+)?"
-    r"married\b",
+    r"[\s,]*(?:(?:he|she|they|it|[^\W\d_]+)\s+)?(?:was|were|is|are|had\s+been|has\s+been)\s+"
+    r"(?:(?:already|still|therefore|thus|then|indeed)\s+)?married\b",
     re.IGNORECASE,
 )
 # A term that lasted the one day it is dated by, said after the date ("on 8 July 2010 (a single day)", "on D, for
@@ -2217,7 +2220,10 @@ _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s
 _WHEN_CLAUSE_RE: Final = re.compile(r"\bwhen\b")
 
 # "the 2004–2012 window": the question's window restated after its dates, no fact's
-_WINDOW_AFTER_RE: Final = re.compile(r"\s*(?:time\s+)?window\b", re.IGNORECASE)
+# the question's date tested against a span, said after it: "1859 falls inside both", "1977 lies within it"
+_WINDOW_AFTER_RE: Final = re.compile(
+    r"\s*(?:(?:time\s+)?window\b|(?:falls?|lies?|sits?)\s+(?:inside|within|between)\b)", re.IGNORECASE
+)
 
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
@@ -2252,6 +2258,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
+    if cues and prev == "start" and low.startswith("graduated", cues[-1][0]):
+        return "end", other_term, False  # "studied there from 1982 ... and graduated in 1989": the study's end
     if cues:
         return _main_clause_role(low, cues), other_term, False
     if after_cues:
