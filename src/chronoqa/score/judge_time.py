@@ -608,7 +608,7 @@ def attribute(
     derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
     unknown_all = _unknown_names(masked, sentences, all_dates, known_words)
-    shared: list[tuple[int, int, int]] = []  # (first, last + 1) reading of a shared subject's date, its sentence
+    shared: list[tuple[int, int, int, int]] = []  # (first, last + 1) reading of a shared subject's date, its sentence
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -643,7 +643,7 @@ def attribute(
             )
             facts_of = owner.facts if owner.facts == {_OTHER} and not other_term else facts_of  # someone else's: kept
             if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
-                shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin))
+                shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin, s_end))
             weak = firm and _weakly_bound(text, masked, d, owner, (before, after, unknown, prev_owner, prev_end, weak))
             out.extend(_readings(d, role, facts_of, firm and owner.distinctive and not weak, d_begin, carried, weak))
             if not other_term and d.kind == "point":
@@ -658,7 +658,7 @@ def attribute(
 
 
 def _pinned(
-    out: list[Attribution], shared: Sequence[tuple[int, int, int]], facts: Sequence[FactRef]
+    out: list[Attribution], shared: Sequence[tuple[int, int, int, int]], facts: Sequence[FactRef]
 ) -> list[Attribution]:
     """``out`` with a shared subject's dates made firm for one fact where their sentence pins that fact.
 
@@ -666,18 +666,39 @@ def _pinned(
     stated at its own end, is that end's time in the data of exactly one of the facts, and no date of the sentence
     is another one's only, the sentence is about that fact: "he was still in the party, which he had joined in 1965
     and left in 1975" (joined 1965: the party's start, not the university's 1969) makes 1975 the party's end, held to
-    its data like a named fact's date.
+    its data like a named fact's date. So does a later move of the sentence to one of two facts: "played from 1998 to
+    2000, then moved to Y in 2000" makes the range the other fact's (:func:`_moved_on`).
     """
-    by_sentence: dict[int, list[int]] = {}
-    for first, last, sentence in shared:
-        by_sentence.setdefault(sentence, []).extend(range(first, last))
-    for rows in by_sentence.values():
+    by_sentence: dict[tuple[int, int], list[int]] = {}
+    for first, last, s_begin, s_end in shared:
+        by_sentence.setdefault((s_begin, s_end), []).extend(range(first, last))
+    for (_, s_end), rows in by_sentence.items():
         pins = {fi for i in rows for fi in [_only_fact(out[i], facts)] if fi is not None}
+        pins = pins or _moved_on(out, rows, s_end)
         if len(pins) == 1 and len({out[i].facts for i in rows}) == 1:
             (fi,) = pins
             for i in rows:
                 out[i] = Attribution(out[i].value, out[i].role, frozenset({fi}), True, out[i].begin, out[i].carried)
     return out
+
+
+def _moved_on(out: Sequence[Attribution], rows: Sequence[int], s_end: int) -> set[int]:
+    """The one other fact of two a shared subject's dates may be, where the sentence later firmly starts the first.
+
+    "He played for BVSC from 1998 to 2000, then moved to FC Haka in 2000": the move starts FC Haka's spell, so the
+    range before it is the other fact's, the spell he left.
+    """
+    (facts_of,) = {out[i].facts for i in rows} or {frozenset()}
+    if len(facts_of) != 2:
+        return set()
+    last = max(out[i].begin for i in rows)
+    later = {
+        fi
+        for r in out
+        if last < r.begin < s_end and r.firm and r.role == "start" and len(r.facts) == 1
+        for fi in r.facts & facts_of
+    }
+    return set(facts_of - later) if len(later) == 1 else set()
 
 
 def _only_fact(r: Attribution, facts: Sequence[FactRef]) -> int | None:
@@ -2112,9 +2133,13 @@ def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex
 
 
 def _initials_of(label: str) -> str:
-    """The initials of a label of three or more capitalised words ("npc"), else empty."""
-    caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
-    return "".join(caps) if len(caps) >= 3 else ""
+    """The initials of a label of three or more capitalised words ("npc"), else empty.
+
+    A word written in capitals stays whole: "BVSC" of Budapesti VSC (two words then suffice).
+    """
+    toks = [t for t in tokens(label) if label[t.begin].isupper()]
+    caps = [t.key if t.end - t.begin >= 2 and label[t.begin : t.end].isupper() else t.key[0] for t in toks]
+    return "".join(caps) if len(caps) >= 3 or (len(caps) == 2 and max(map(len, caps)) > 1) else ""
 
 
 def _pair_initials(

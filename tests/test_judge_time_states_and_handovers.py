@@ -1,0 +1,114 @@
+"""Careful time judging: a marriage stated as a state after its date ("was therefore married"), the question's date
+tested after it ("falls inside"), a window restated by "overlapped", a handover naming the new holder's start, a
+graduation after a study's start as its end, a club named by its acronym ("BVSC") and a shared subject's spell left
+for the other fact. Each rule with a trap of the same shape that must stay wrong."""
+
+from __future__ import annotations
+
+from chronoqa.records import Triple
+from time_verdicts import q, verdict
+
+# Ilse Varga was married to Tomas Berg from 1971 to 1983
+VARGA = q(
+    answers=("Tomas Berg",),
+    question="As of 1975, who was Ilse Varga married to?",
+    S_star=(Triple("Ilse Varga", "isMarriedTo", "Tomas Berg", "1971", "1983"),),
+)
+
+
+def test_a_marriage_stated_as_a_state_after_its_date_is_no_wedding() -> None:
+    text = "Ilse Varga married Tomas Berg in 1971 and they divorced in 1983. In 1975 she was therefore married to Berg."
+    assert verdict(VARGA, text) == "right"
+    # a wedding in the asked year is still a start, and wrong
+    wrong = "Ilse Varga married Tomas Berg in 1971 and they divorced in 1983. In 1975 she married Berg again."
+    assert verdict(VARGA, wrong) == "wrong"
+
+
+# Norland belonged to the Southern League from 1820 to 1871
+NORLAND = q(
+    answers=("yes",),
+    question="Did it still hold in 1850 that Norland was a member of the Southern League?",
+    S_star=(Triple("Norland", "memberOf", "Southern League", "1820", "1871"),),
+    time_refs=({"which": "end", "value": "1871", "of": "answer"},),
+)
+
+
+def test_the_questions_date_tested_after_it_is_no_end() -> None:
+    text = "Norland was in the Southern League from 1820 until its dissolution in 1871, and Norland stayed a member. 1850 "
+    text += "falls inside it."
+    assert verdict(NORLAND, text) == "right"
+    # the same year stated as the membership's end is wrong
+    wrong = "Norland was a member of the Southern League from 1820 until 1850."
+    assert verdict(NORLAND, wrong) == "wrong"
+
+
+# Ado Bara, president of Lemuria from 12 May 2005 to 3 March 2009 (died in office)
+BARA = q(
+    answers=("Ado Bara",),
+    source="table",
+    granularity="day",
+    question="Who was the President of Lemuria whose term began before 1 June 2007 and ended on or after it?",
+    S_star=(Triple("Lemuria", "president", "Ado Bara", "2005-05-12", "2009-03-03"),),
+    time_refs=(
+        {"answer": "Ado Bara", "which": "start", "value": "2005-05-12"},
+        {"answer": "Ado Bara", "which": "end", "value": "2009-03-03"},
+    ),
+)
+
+
+def test_a_term_that_overlapped_the_questions_date_states_no_end_at_it() -> None:
+    text = "Bara took office on 12 May 2005 and died on 3 March 2009, so his term overlapped 1 June 2007 and ended later."
+    assert verdict(BARA, text) == "right"
+    # a term said to end on the question's date is still wrong
+    wrong = "Bara took office on 12 May 2005, and his term ended on 1 June 2007."
+    assert verdict(BARA, wrong) == "wrong"
+
+
+def test_a_handover_to_the_answer_is_its_start() -> None:
+    text = "After the election, Ivo Dran handed over to Ado Bara on 12 May 2005. Bara served until 3 March 2009."
+    assert verdict(BARA, text, ("Ivo Dran",)) == "right"
+    # a handover to the answer on another day is its start, and wrong
+    wrong = "After the election, Ivo Dran handed over to Ado Bara on 12 June 2005. Bara served until 3 March 2009."
+    assert verdict(BARA, wrong, ("Ivo Dran",)) == "wrong"
+
+
+# Petra Lind studied at Varna University from 1980 to 1986
+LIND = q(
+    answers=("6 years",),
+    question="How long did Petra Lind study at Varna University?",
+    S_star=(Triple("Petra Lind", "educatedAt", "Varna University", "1980", "1986"),),
+    time_refs=({"which": "start", "value": "1980", "of": "answer"}, {"which": "end", "value": "1986", "of": "answer"}),
+)
+
+
+def test_a_graduation_after_a_studys_start_is_its_end() -> None:
+    text = "Petra Lind studied at Varna University from 1980, with a year abroad, and graduated in 1986."
+    assert verdict(LIND, text) == "right"
+    # a graduation in another year is a wrong end
+    wrong = "Petra Lind studied at Varna University from 1980, with a year abroad, and graduated in 1985."
+    assert verdict(LIND, wrong) == "wrong"
+
+
+# Kovacs played for Budapesti VSC from 1999 to 2001, then for FC Lahti from 2001
+KOVACS = q(
+    answers=("FC Lahti",),
+    question="After Imre Kovacs left Budapesti VSC, which team did Imre Kovacs play for next?",
+    S_star=(Triple("Imre Kovacs", "playsFor", "FC Lahti", "2001", "2001"),),
+    S_anchor=(Triple("Imre Kovacs", "playsFor", "Budapesti VSC", "1999", "2001"),),
+    time_refs=({"which": "end", "value": "2001", "of": "anchor"}, {"which": "start", "value": "2001", "of": "answer"}),
+)
+
+
+def test_a_club_named_by_its_acronym_holds_its_range_to_its_data() -> None:
+    right = "Kovacs played for BVSC from 1999 to 2001, then moved to FC Lahti in 2001."
+    assert verdict(KOVACS, right) == "right"
+    # the left club's range starting a year early is wrong
+    wrong = "Kovacs played for BVSC from 1998 to 2001, then moved to FC Lahti in 2001."
+    assert verdict(KOVACS, wrong) == "wrong"
+
+
+def test_a_shared_subjects_range_before_a_move_to_one_fact_is_the_others() -> None:
+    right = "Imre Kovacs played from 1999 to 2001, then moved to FC Lahti in 2001."
+    assert verdict(KOVACS, right) == "right"
+    wrong = "Imre Kovacs played from 1998 to 2001, then moved to FC Lahti in 2001."
+    assert verdict(KOVACS, wrong) == "wrong"
