@@ -1,7 +1,8 @@
 """Careful time judging: a marriage stated as a state after its date ("was therefore married"), the question's date
 tested after it ("falls inside"), a window restated by "overlapped", a handover naming the new holder's start, a
 graduation after a study's start as its end, a club named by its acronym ("BVSC") and a shared subject's spell left
-for the other fact. Each rule with a trap of the same shape that must stay wrong."""
+for the other fact, and a date trailed off and corrected ("2008... actually I believe 2007"). Each rule with a trap
+of the same shape that must stay wrong."""
 
 from __future__ import annotations
 
@@ -34,7 +35,9 @@ NORLAND = q(
 
 
 def test_the_questions_date_tested_after_it_is_no_end() -> None:
-    text = "Norland was in the Southern League from 1820 until its dissolution in 1871, and Norland stayed a member. 1850 "
+    text = (
+        "Norland was in the Southern League from 1820 until its dissolution in 1871, and Norland stayed a member. 1850 "
+    )
     text += "falls inside it."
     assert verdict(NORLAND, text) == "right"
     # the same year stated as the membership's end is wrong
@@ -57,7 +60,9 @@ BARA = q(
 
 
 def test_a_term_that_overlapped_the_questions_date_states_no_end_at_it() -> None:
-    text = "Bara took office on 12 May 2005 and died on 3 March 2009, so his term overlapped 1 June 2007 and ended later."
+    text = (
+        "Bara took office on 12 May 2005 and died on 3 March 2009, so his term overlapped 1 June 2007 and ended later."
+    )
     assert verdict(BARA, text) == "right"
     # a term said to end on the question's date is still wrong
     wrong = "Bara took office on 12 May 2005, and his term ended on 1 June 2007."
@@ -112,3 +117,19 @@ def test_a_shared_subjects_range_before_a_move_to_one_fact_is_the_others() -> No
     assert verdict(KOVACS, right) == "right"
     wrong = "Imre Kovacs played from 1998 to 2001, then moved to FC Lahti in 2001."
     assert verdict(KOVACS, wrong) == "wrong"
+
+
+# Ola Sund joined Rivera FC in 2012
+SUND = q(
+    answers=("Rivera FC",),
+    question="Which club did Ola Sund join in 2012?",
+    S_star=(Triple("Ola Sund", "playsFor", "Rivera FC", "2012", None),),
+    time_refs=({"which": "start", "value": "2012", "of": "answer"},),
+)
+
+
+def test_a_date_trailed_off_and_corrected_is_replaced_by_the_correction() -> None:
+    wrong = "Ola Sund joined Rivera FC in 2012... actually I believe Sund joined Rivera FC in 2013."
+    assert verdict(SUND, wrong) == "wrong"
+    right = "Ola Sund joined Rivera FC in 2013... actually I believe Sund joined Rivera FC in 2012."
+    assert verdict(SUND, right) == "right"
