@@ -133,3 +133,26 @@ def test_a_date_trailed_off_and_corrected_is_replaced_by_the_correction() -> Non
     assert verdict(SUND, wrong) == "wrong"
     right = "Ola Sund joined Rivera FC in 2013... actually I believe Sund joined Rivera FC in 2012."
     assert verdict(SUND, right) == "right"
+
+
+# Rui Lago joined Porto Azul in 2009; Omar Sel joined Porto Azul in 2012; Rui Lago was married to Eva Kimm 2006-2010
+LAGO = q(
+    answers=("yes",),
+    question="Did the spouse of Eva Kimm as of 2007 join Porto Azul before Omar Sel joined Porto Azul?",
+    S_star=(
+        Triple("Eva Kimm", "isMarriedTo", "Rui Lago", "2006", "2010"),
+        Triple("Rui Lago", "playsFor", "Porto Azul", "2009", "2009"),
+    ),
+    S_anchor=(Triple("Omar Sel", "playsFor", "Porto Azul", "2012", "2013"),),
+    time_refs=(
+        {"which": "start", "value": "2009", "of": "answer"},
+        {"which": "start", "value": "2012", "of": "anchor"},
+    ),
+)
+
+
+def test_a_table_rows_name_with_a_bracketed_gloss_owns_the_rows_dates() -> None:
+    table = "| Player | Joined |\n|---|---|\n| Rui Lago (Kimm's husband 2006–2010) | {} |\n| Omar Sel | 2012 |"
+    assert verdict(LAGO, table.format("2009")) == "right"
+    # the row's own date is held to the row's fact
+    assert verdict(LAGO, table.format("2008")) == "wrong"

@@ -1392,6 +1392,9 @@ def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> t
     return _Pos(last.begin, last.end, last.facts, False, False, last.person), m.end()
 
 
+_ROW_GLOSS_RE: Final = re.compile(r"\s*\([^()\n]*\)$")
+
+
 def _row_name(text: str, begin: int, positions: Sequence[_Pos]) -> _Pos | None:
     """The name a table row's field line at ``begin`` belongs to: the row's first cell, its line alone ("FC X.").
 
@@ -1406,7 +1409,7 @@ def _row_name(text: str, begin: int, positions: Sequence[_Pos]) -> _Pos | None:
         if _FIELD_RE.match(line):
             at = line_begin
             continue
-        cell = line.rstrip(" .")
+        cell = _ROW_GLOSS_RE.sub("", line.rstrip(" ."))  # "Landon Donovan (Kajlich's husband 2006–2010)": the name
         named = [p for p in positions if p.begin == line_begin and p.end == line_begin + len(cell) and not p.pronoun]
         return named[0] if cell and named else None
     return None
@@ -2244,8 +2247,8 @@ _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s
 # "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
 _WHEN_CLAUSE_RE: Final = re.compile(r"\bwhen\b")
 
-# "the 2004–2012 window": the question's window restated after its dates, no fact's
-# the question's date tested against a span, said after it: "1859 falls inside both", "1977 lies within it"
+# "the 2004–2012 window": the question's window restated after its dates, no fact's; so is its date tested against
+# a span, said after it ("1859 falls inside both", "1977 lies within it")
 _WINDOW_AFTER_RE: Final = re.compile(
     r"\s*(?:(?:time\s+)?window\b|(?:falls?|lies?|sits?)\s+(?:inside|within|between)\b)", re.IGNORECASE
 )
