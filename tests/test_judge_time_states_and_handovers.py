@@ -156,3 +156,28 @@ def test_a_table_rows_name_with_a_bracketed_gloss_owns_the_rows_dates() -> None:
     assert verdict(LAGO, table.format("2009")) == "right"
     # the row's own date is held to the row's fact
     assert verdict(LAGO, table.format("2008")) == "wrong"
+
+
+# Karl Vell headed Ostmark from 1962 to 1978 (after Hans Rorr, 1960-1962) and chaired the Council from 1972
+VELL = q(
+    answers=("yes",),
+    question="Was Karl Vell still head of Ostmark when he took office as chair of the Council?",
+    S_star=(
+        Triple("Ostmark", "headOfGovernment", "Hans Rorr", "1960", "1962"),
+        Triple("Ostmark", "headOfGovernment", "Karl Vell", "1962", "1978"),
+    ),
+    S_anchor=(Triple("Karl Vell", "holdsPosition", "chair of the Council", "1972", "1973"),),
+    time_refs=(
+        {"which": "start", "value": "1962", "of": "answer"},
+        {"which": "end", "value": "1978", "of": "answer"},
+        {"which": "start", "value": "1972", "of": "anchor"},
+    ),
+)
+
+
+def test_the_subject_of_an_active_succession_is_the_one_in_its_clause() -> None:
+    text = "Hans Rorr governed Ostmark (1960–1962). Vell succeeded him in {} and stayed until 1978. Vell became chair "
+    text += "of the Council in 1972."
+    assert verdict(VELL, text.format("1962")) == "right"
+    # the successor's start a year late is not stated
+    assert verdict(VELL, text.format("1963")) == "wrong"

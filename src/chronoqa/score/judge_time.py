@@ -2365,7 +2365,9 @@ def _succession(
     for b, e in asides:
         lead = e if not text[lead:b].strip() else lead
     earlier = [p for p in positions if p.end <= at and not _inside(p.begin, asides)]
-    prior = _pick(list(reversed(earlier))) if earlier else None
+    # the clause's own subject first: "Goppel succeeded him in 1962" is Goppel's start, however many facts he has
+    own = [p for p in earlier if p.begin >= clause_begin]
+    prior = _pick(list(reversed(own or earlier))) if earlier else None
     if passive and _AND_OPENS_RE.match(text, lead) and not any(p.begin >= clause_begin for p in earlier):
         prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
