@@ -181,3 +181,20 @@ def test_the_subject_of_an_active_succession_is_the_one_in_its_clause() -> None:
     assert verdict(VELL, text.format("1962")) == "right"
     # the successor's start a year late is not stated
     assert verdict(VELL, text.format("1963")) == "wrong"
+
+
+# Velsk became a Hero City of the Union in 1974, while in Karsk Republic (1946-1991)
+VELSK = q(
+    answers=("Karsk Republic",),
+    question="When Velsk gained the status of Hero City of the Union, in which unit was Velsk located?",
+    S_star=(Triple("Velsk", "locatedIn", "Karsk Republic", "1946", "1991"),),
+    S_anchor=(Triple("Velsk", "award", "Hero City of the Union", "1974", None),),
+    time_refs=({"which": "start", "value": "1974", "of": "anchor"},),
+)
+
+
+def test_a_labels_opening_words_name_it() -> None:
+    text = "Velsk was awarded the title Hero City in {}. It was then in Karsk Republic, where it stayed until 1991."
+    assert verdict(VELSK, text.format("1974"), ("City",)) == "right"
+    # the title a year late is wrong
+    assert verdict(VELSK, text.format("1975"), ("City",)) == "wrong"
