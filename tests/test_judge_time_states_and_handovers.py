@@ -198,3 +198,24 @@ def test_a_labels_opening_words_name_it() -> None:
     assert verdict(VELSK, text.format("1974"), ("City",)) == "right"
     # the title a year late is wrong
     assert verdict(VELSK, text.format("1975"), ("City",)) == "wrong"
+
+
+# Norland and Osterland both belonged to the Southern League from 1820 to 1871; the question asks about Osterland
+LEAGUE = q(
+    answers=("yes",),
+    question="Did it still hold in 1850 that Osterland was a member of the union Norland was in?",
+    S_star=(
+        Triple("Norland", "memberOf", "Southern League", "1820", "1871"),
+        Triple("Osterland", "memberOf", "Southern League", "1820", "1871"),
+    ),
+    time_refs=({"which": "end", "value": "1871", "of": "answer"},),
+)
+
+
+def test_a_second_entity_over_the_same_period_shares_the_dates() -> None:
+    text = (
+        "Norland was in the Southern League from 1820 until its dissolution in 1871, and Osterland was a member over "
+    )
+    assert verdict(LEAGUE, text + "the same period.") == "right"
+    # without "the same period" the dates are Norland's alone
+    assert verdict(LEAGUE, text + "many years.") == "wrong"

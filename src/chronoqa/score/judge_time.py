@@ -2053,7 +2053,15 @@ def _also(
         cues = _role_words(text[before[0].begin : after_begin])
         if cues and cues[-1][1] == "end":
             out.append((after[0].facts - {_OTHER}, "start"))
+    if after and _SAME_PERIOD_RE.search(span_after):  # "until 1866, and B was a member over the same period"
+        out.append((after[0].facts - {_OTHER}, ""))
     return [(f, r) for f, r in out if f]
+
+
+# a second entity said to hold over the span just dated: its dates cite that entity's too
+_SAME_PERIOD_RE: Final = re.compile(
+    r"\b(?:over|for|during|in|throughout)\s+(?:the\s+|that\s+)?same\s+(?:period|years|time|span)\b", re.IGNORECASE
+)
 
 
 # Words of a label that name no one thing on their own: a particle, and a club's, a team's, a body's or a unit's kind.
