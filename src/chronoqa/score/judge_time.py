@@ -685,10 +685,11 @@ def _pinned(
 def _moved_on(out: Sequence[Attribution], rows: Sequence[int], s_end: int) -> set[int]:
     """The one other fact of two a shared subject's dates may be, where the sentence later firmly starts the first.
 
-    "He played for BVSC from 1998 to 2000, then moved to FC Haka in 2000": the move starts FC Haka's spell, so the
-    range before it is the other fact's, the spell he left.
+    "He played from 1998 to 2000, then moved to FC Haka in 2000": the move starts FC Haka's spell, so the range
+    before it is the other fact's (the spell he left).
     """
-    (facts_of,) = {out[i].facts for i in rows} or {frozenset()}
+    sets = {out[i].facts for i in rows}
+    facts_of = next(iter(sets)) if len(sets) == 1 else frozenset()
     if len(facts_of) != 2:
         return set()
     last = max(out[i].begin for i in rows)
