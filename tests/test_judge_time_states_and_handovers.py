@@ -7,6 +7,8 @@ of the same shape that must stay wrong."""
 from __future__ import annotations
 
 from chronoqa.records import Triple
+from chronoqa.score.judge_names import NameIndex
+from chronoqa.score.judge_time import _label_prefix
 from time_verdicts import q, verdict
 
 # Ilse Varga was married to Tomas Berg from 1971 to 1983
@@ -198,6 +200,14 @@ def test_a_labels_opening_words_name_it() -> None:
     assert verdict(VELSK, text.format("1974"), ("City",)) == "right"
     # the title a year late is wrong
     assert verdict(VELSK, text.format("1975"), ("City",)) == "wrong"
+
+
+def test_an_opening_that_is_another_entitys_whole_name_names_no_longer_label() -> None:
+    base = NameIndex({o: (o,) for o in ("Real Madrid", "City")})
+    assert _label_prefix("Real Madrid Castilla", "He joined Real Madrid in 2001.", [], base) == []
+    assert _label_prefix("Hero City of the Union", "the title Hero City in 1974", [], base) == ["Hero City"]
+    # a rival label of the question opening the same way names neither
+    assert _label_prefix("Hero City of the Union", "the title Hero City in 1974", ["Hero City Guard"], base) == []
 
 
 # Norland and Osterland both belonged to the Southern League from 1820 to 1871; the question asks about Osterland

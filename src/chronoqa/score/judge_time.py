@@ -2120,7 +2120,7 @@ def _head_words(
             continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
-        mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]])
+        mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
         if mine and len(words) > 1:
@@ -2128,17 +2128,20 @@ def _head_words(
     return out
 
 
-def _label_prefix(label: str, text: str, rivals: Sequence[str]) -> list[str]:
+def _label_prefix(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> list[str]:
     """The longest opening of two or more capitalised words of a longer label that the text writes as a name.
 
     "Hero City" of Hero City of the Soviet Union ("was awarded the title Hero City in 1974"), where no rival label of
-    the question opens so; the text's words after it are no further capitalised word of a longer name.
+    the question opens so and the opening is no whole name the release knows ("Real Madrid" of Real Madrid Castilla,
+    "United States" of United States Senate are other entities); the text's next word is not capitalised.
     """
     toks = tokens(label)
     for k in range(len(toks) - 1, 1, -1):
         lead = label[: toks[k - 1].end]
         if not all(label[t.begin].isupper() for t in toks[:k]) or any(r.startswith(lead) for r in rivals):
             continue
+        if base is not None and any(m.begin == 0 and m.end == len(lead) for m in base.find(lead)):
+            return []
         if re.search(rf"(?<![\w-]){re.escape(lead)}(?![\w-])(?!\s+[A-Z])", text):
             return [lead]
     return []
