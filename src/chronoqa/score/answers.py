@@ -653,6 +653,8 @@ _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
     r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\b(?:wait|hold\s+on|hang\s+on),|\bcorrecting\s+myself\b|"
     r"\bon\s+second\s+thought\b|\?\s*no\s*[—–,:-]|"
+    # a trailing-off first figure set aside: "2008... actually I believe it was 2007"
+    r"(?:\.\.\.|…)\s*actually\b|\bactually,?\s+i\s+(?:believe|think)\b|"
     # a first answer set up to be set aside: "you might say X, but ...", "I was going to say X, but ..."
     r"\b(?:was\s+going\s+to|(?:you|one|i|some|many|people)\s+(?:might|may|could|would)(?:\s+be\s+tempted\s+to)?)\s+"
     r"say\b[^.;\n]{0,80}?\bbut\b)",

@@ -155,6 +155,7 @@ _START: Final = frozenset(
         "came_under",
         "fell_under",
         "passed_to",
+        "handed_over_to",
         "passed_from",
         "stepped_up",
         "stepping_up",
@@ -285,7 +286,7 @@ _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "ha
                # term sits between D1 and D2"
                "covers", "covered", "covering", "straddle", "sits between", "sits within", "lies between",
                "lie between", "lies within", "lie within", "falls between", "fall between", "falls within",
-               "fall within")  # fmt: skip
+               "fall within", "overlapped", "overlaps", "overlapping")  # fmt: skip
 # A field's key that says which end its date is: "from: D", "start: D", "to: D", "end: D"
 _FIELD_KEY_RE: Final = re.compile(
     r"\s*(?:(?P<start>from|start|started|began|since)|(?P<end>to|until|end|ended))\s*:\s*", re.IGNORECASE
@@ -387,6 +388,8 @@ _PHRASES: Final = re.compile(
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
     r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
+    # a handover names the new holder: "X handed over to Y on D" is Y's start (X's end: :func:`_succession`)
+    r"\bhanded\s+over\s+to\b|"
     # "passed from Ottoman rule to X in 1878": the change to the new holder, as "passed to"
     r"\bpassed\s+from\b|"
     # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
@@ -605,7 +608,7 @@ def attribute(
     derived = _derived(text, all_dates)  # computed or restated dates: cite, never contradict
     asides = _asides(text)
     unknown_all = _unknown_names(masked, sentences, all_dates, known_words)
-    shared: list[tuple[int, int, int]] = []  # (first, last + 1) reading of a shared subject's date, its sentence
+    shared: list[tuple[int, int, int, int]] = []  # (first, last + 1) reading of a shared subject's date, its sentence
     for s_begin, s_end in sentences:
         dates = [m for m in all_dates if s_begin <= m.begin < s_end]
         listed = _listed(text, dates)
@@ -640,7 +643,7 @@ def attribute(
             )
             facts_of = owner.facts if owner.facts == {_OTHER} and not other_term else facts_of  # someone else's: kept
             if firm and not owner.distinctive and len(facts_of) > 1:  # a shared subject's: firm once pinned
-                shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin))
+                shared.append((len(out), len(out) + len(_readings(d, role, facts_of, False, d_begin)), s_begin, s_end))
             weak = firm and _weakly_bound(text, masked, d, owner, (before, after, unknown, prev_owner, prev_end, weak))
             out.extend(_readings(d, role, facts_of, firm and owner.distinctive and not weak, d_begin, carried, weak))
             if not other_term and d.kind == "point":
@@ -655,7 +658,7 @@ def attribute(
 
 
 def _pinned(
-    out: list[Attribution], shared: Sequence[tuple[int, int, int]], facts: Sequence[FactRef]
+    out: list[Attribution], shared: Sequence[tuple[int, int, int, int]], facts: Sequence[FactRef]
 ) -> list[Attribution]:
     """``out`` with a shared subject's dates made firm for one fact where their sentence pins that fact.
 
@@ -663,18 +666,40 @@ def _pinned(
     stated at its own end, is that end's time in the data of exactly one of the facts, and no date of the sentence
     is another one's only, the sentence is about that fact: "he was still in the party, which he had joined in 1965
     and left in 1975" (joined 1965: the party's start, not the university's 1969) makes 1975 the party's end, held to
-    its data like a named fact's date.
+    its data like a named fact's date. So does a later move of the sentence to one of two facts: "played from 1998 to
+    2000, then moved to Y in 2000" makes the range the other fact's (:func:`_moved_on`).
     """
-    by_sentence: dict[int, list[int]] = {}
-    for first, last, sentence in shared:
-        by_sentence.setdefault(sentence, []).extend(range(first, last))
-    for rows in by_sentence.values():
+    by_sentence: dict[tuple[int, int], list[int]] = {}
+    for first, last, s_begin, s_end in shared:
+        by_sentence.setdefault((s_begin, s_end), []).extend(range(first, last))
+    for (_, s_end), rows in by_sentence.items():
         pins = {fi for i in rows for fi in [_only_fact(out[i], facts)] if fi is not None}
+        pins = pins or _moved_on(out, rows, s_end)
         if len(pins) == 1 and len({out[i].facts for i in rows}) == 1:
             (fi,) = pins
             for i in rows:
                 out[i] = Attribution(out[i].value, out[i].role, frozenset({fi}), True, out[i].begin, out[i].carried)
     return out
+
+
+def _moved_on(out: Sequence[Attribution], rows: Sequence[int], s_end: int) -> set[int]:
+    """The one other fact of two a shared subject's dates may be, where the sentence later firmly starts the first.
+
+    "He played from 1998 to 2000, then moved to FC Haka in 2000": the move starts FC Haka's spell, so the range
+    before it is the other fact's (the spell he left).
+    """
+    sets = {out[i].facts for i in rows}
+    facts_of = next(iter(sets)) if len(sets) == 1 else frozenset()
+    if len(facts_of) != 2:
+        return set()
+    last = max(out[i].begin for i in rows)
+    later = {
+        fi
+        for r in out
+        if last < r.begin < s_end and r.firm and r.role == "start" and len(r.facts) == 1
+        for fi in r.facts & facts_of
+    }
+    return set(facts_of - later) if len(later) == 1 else set()
 
 
 def _only_fact(r: Attribution, facts: Sequence[FactRef]) -> int | None:
@@ -1368,6 +1393,9 @@ def _field_line(text: str, begin: int, end: int, positions: Sequence[_Pos]) -> t
     return _Pos(last.begin, last.end, last.facts, False, False, last.person), m.end()
 
 
+_ROW_GLOSS_RE: Final = re.compile(r"\s*\([^()\n]*\)$")
+
+
 def _row_name(text: str, begin: int, positions: Sequence[_Pos]) -> _Pos | None:
     """The name a table row's field line at ``begin`` belongs to: the row's first cell, its line alone ("FC X.").
 
@@ -1382,7 +1410,7 @@ def _row_name(text: str, begin: int, positions: Sequence[_Pos]) -> _Pos | None:
         if _FIELD_RE.match(line):
             at = line_begin
             continue
-        cell = line.rstrip(" .")
+        cell = _ROW_GLOSS_RE.sub("", line.rstrip(" ."))  # "Landon Donovan (Kajlich's husband 2006–2010)": the name
         named = [p for p in positions if p.begin == line_begin and p.end == line_begin + len(cell) and not p.pronoun]
         return named[0] if cell and named else None
     return None
@@ -2026,7 +2054,15 @@ def _also(
         cues = _role_words(text[before[0].begin : after_begin])
         if cues and cues[-1][1] == "end":
             out.append((after[0].facts - {_OTHER}, "start"))
+    if after and _SAME_PERIOD_RE.search(span_after):  # "until 1866, and B was a member over the same period"
+        out.append((after[0].facts - {_OTHER}, ""))
     return [(f, r) for f, r in out if f]
+
+
+# a second entity said to hold over the span just dated: its dates cite that entity's too
+_SAME_PERIOD_RE: Final = re.compile(
+    r"\b(?:over|for|during|in|throughout)\s+(?:the\s+|that\s+)?same\s+(?:period|years|time|span)\b", re.IGNORECASE
+)
 
 
 # Words of a label that name no one thing on their own: a particle, and a club's, a team's, a body's or a unit's kind.
@@ -2084,11 +2120,31 @@ def _head_words(
             continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
+        mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+def _label_prefix(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> list[str]:
+    """The longest opening of two or more capitalised words of a longer label that the text writes as a name.
+
+    "Hero City" of Hero City of the Soviet Union ("was awarded the title Hero City in 1974"), where no rival label of
+    the question opens so and the opening is no whole name the release knows ("Real Madrid" of Real Madrid Castilla,
+    "United States" of United States Senate are other entities); the text's next word is not capitalised.
+    """
+    toks = tokens(label)
+    for k in range(len(toks) - 1, 1, -1):
+        lead = label[: toks[k - 1].end]
+        if not all(label[t.begin].isupper() for t in toks[:k]) or any(r.startswith(lead) for r in rivals):
+            continue
+        if base is not None and any(m.begin == 0 and m.end == len(lead) for m in base.find(lead)):
+            return []
+        if re.search(rf"(?<![\w-]){re.escape(lead)}(?![\w-])(?!\s+[A-Z])", text):
+            return [lead]
+    return []
 
 
 def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> str:
@@ -2109,9 +2165,13 @@ def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex
 
 
 def _initials_of(label: str) -> str:
-    """The initials of a label of three or more capitalised words ("npc"), else empty."""
-    caps = [t.key[0] for t in tokens(label) if label[t.begin].isupper()]
-    return "".join(caps) if len(caps) >= 3 else ""
+    """The initials of a label of three or more capitalised words ("npc"), else empty.
+
+    A word written in capitals stays whole: "BVSC" of Budapesti VSC (two words then suffice).
+    """
+    toks = [t for t in tokens(label) if label[t.begin].isupper()]
+    caps = [t.key if t.end - t.begin >= 2 and label[t.begin : t.end].isupper() else t.key[0] for t in toks]
+    return "".join(caps) if len(caps) >= 3 or (len(caps) == 2 and max(map(len, caps)) > 1) else ""
 
 
 def _pair_initials(
@@ -2199,8 +2259,8 @@ _WITHIN_DAY_RE: Final = re.compile(
 # A state that holds at the date written after it ("in 1958, she was married to X", "by then they were married"):
 # no change, so no start.
 _STATE_AFTER_RE: Final = re.compile(
-    r"[\s,]*(?:(?:he|she|they|it|[^\W\d_]+)\s+)?(?:was|were|is|are|had\s+been|has\s+been)\s+(?:already\s+|still\s+)?"
-    r"married\b",
+    r"[\s,]*(?:(?:he|she|they|it|[^\W\d_]+)\s+)?(?:was|were|is|are|had\s+been|has\s+been)\s+"
+    r"(?:(?:already|still|therefore|thus|then|indeed)\s+)?married\b",
     re.IGNORECASE,
 )
 # A term that lasted the one day it is dated by, said after the date ("on 8 July 2010 (a single day)", "on D, for
@@ -2216,8 +2276,11 @@ _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s
 # "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
 _WHEN_CLAUSE_RE: Final = re.compile(r"\bwhen\b")
 
-# "the 2004–2012 window": the question's window restated after its dates, no fact's
-_WINDOW_AFTER_RE: Final = re.compile(r"\s*(?:time\s+)?window\b", re.IGNORECASE)
+# "the 2004–2012 window": the question's window restated after its dates, no fact's; so is its date tested against
+# a span, said after it ("1859 falls inside both", "1977 lies within it")
+_WINDOW_AFTER_RE: Final = re.compile(
+    r"\s*(?:(?:time\s+)?window\b|(?:falls?|lies?|sits?)\s+(?:inside|within|between)\b)", re.IGNORECASE
+)
 
 
 def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool, bool]:
@@ -2252,6 +2315,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
+    if cues and prev == "start" and low.startswith("graduated", cues[-1][0]):
+        return "end", other_term, False  # "studied there from 1982 ... and graduated in 1989": the study's end
     if cues:
         return _main_clause_role(low, cues), other_term, False
     if after_cues:
@@ -2329,7 +2394,9 @@ def _succession(
     for b, e in asides:
         lead = e if not text[lead:b].strip() else lead
     earlier = [p for p in positions if p.end <= at and not _inside(p.begin, asides)]
-    prior = _pick(list(reversed(earlier))) if earlier else None
+    # the clause's own subject first: "Goppel succeeded him in 1962" is Goppel's start, however many facts he has
+    own = [p for p in earlier if p.begin >= clause_begin]
+    prior = _pick(list(reversed(own or earlier))) if earlier else None
     if passive and _AND_OPENS_RE.match(text, lead) and not any(p.begin >= clause_begin for p in earlier):
         prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
