@@ -86,6 +86,7 @@ _VERB_FINAL_END: Final = ("ayrıldı", "bıraktı", "boşandı", "távozott", "e
 _START: Final = frozenset(
     [
         "took_office",
+        "went_up_to",
         "sworn",
         "inaugurated",
         "inauguration",
@@ -401,7 +402,12 @@ _PHRASES: Final = re.compile(
     # a spell's last season or year named as such ("its last season in that category was 2004"): its end
     r"\b(?:last|final)\s+(?:season|year)\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
-    r"\b(?:still|already)\s+[a-z]+"
+    r"\b(?:still|already)\s+[a-z]+|"
+    # a study's start in the British idiom: "went up to Oxford in 1911"
+    r"\bwent\s+up\s+to\b|"
+    # a study's close: "took his degree", "completed her doctorate" (read as "graduated")
+    r"\btook\s+(?:his|her|their|a)\s+degree\b|"
+    r"\b(?:completed|finished|earned|obtained|received)\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?(?:degree|doctorate|phd)\b"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
@@ -432,12 +438,19 @@ _COMPARED_RE: Final = re.compile(r"(?<!\d)\d{4}\s*(?:≠|!=|=|<|>|≤|≥|<=|>=)
 
 
 _SEAT_RE: Final = re.compile(r"took\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?seat")
+# a study's close said in other words than "graduated": "took his degree", "completed her doctorate there"
+_DEGREE_RE: Final = re.compile(
+    r"graduated|took\s+(?:his|her|their|a)\s+degree|"
+    r"(?:completed|finished|earned|obtained|received)\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?(?:degree|doctorate|phd)"
+)
 
 
 def _phrase_word(m: re.Match[str]) -> str:
     """A phrase of :data:`_PHRASES` as one word: "took_office"; "took his Senate seat" is "took_a_seat"."""
     if _SEAT_RE.fullmatch(m.group(0)):
         return "took_a_seat".ljust(len(m.group(0)))
+    if _DEGREE_RE.fullmatch(m.group(0)):
+        return "graduated".ljust(len(m.group(0)))
     return _SPACES_RE.sub("_", m.group(0))
 
 
@@ -2315,7 +2328,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
-    if cues and prev == "start" and low.startswith("graduated", cues[-1][0]):
+    if cues and prev == "start" and _DEGREE_RE.match(low, cues[-1][0]):
         return "end", other_term, False  # "studied there from 1982 ... and graduated in 1989": the study's end
     if cues:
         return _main_clause_role(low, cues), other_term, False
