@@ -96,6 +96,16 @@ def test_a_graduation_after_a_studys_start_is_its_end() -> None:
     assert verdict(LIND, wrong) == "wrong"
 
 
+def test_a_degree_taken_or_a_doctorate_completed_after_a_studys_start_is_its_end() -> None:
+    taken = "Petra Lind went up to Varna University in 1980 and took her degree in 1986 before teaching."
+    assert verdict(LIND, taken) == "right"
+    completed = "Petra Lind enrolled at Varna University in 1980 and completed her doctorate there in 1986."
+    assert verdict(LIND, completed) == "right"
+    # the same close in another year is a wrong end, and a wrong start stays wrong
+    assert verdict(LIND, taken.replace("1986", "1985")) == "wrong"
+    assert verdict(LIND, completed.replace("1980", "1981")) == "wrong"
+
+
 # Kovacs played for Budapesti VSC from 1999 to 2001, then for FC Lahti from 2001
 KOVACS = q(
     answers=("FC Lahti",),
