@@ -239,3 +239,29 @@ def test_a_second_entity_over_the_same_period_shares_the_dates() -> None:
     assert verdict(LEAGUE, text + "the same period.") == "right"
     # without "the same period" the dates are Norland's alone
     assert verdict(LEAGUE, text + "many years.") == "wrong"
+
+
+# Lessac lay in Bezirk Nord from 1871 to 1920
+LESSAC = q(
+    answers=("Bezirk Nord",),
+    question="How long was Lessac located in Bezirk Nord?",
+    S_star=(Triple("Lessac", "located in the administrative territorial entity", "Bezirk Nord", "1871", "1920"),),
+    time_refs=({"which": "start", "value": "1871", "of": "answer"}, {"which": "end", "value": "1920", "of": "answer"}),
+)
+
+
+def test_a_sentence_opening_on_an_event_and_its_date_dates_the_start_of_the_state_after_it() -> None:
+    text = "After the Treaty of Velm in 1871, Lessac was in Bezirk Nord, which lasted until 1920."
+    assert verdict(LESSAC, text) == "right"
+    with_it = "With the Act of Union taking effect in 1871, Lessac was part of Bezirk Nord until 1920."
+    assert verdict(LESSAC, with_it) == "right"
+    # the event in another year states no start of the state: not all the references are stated
+    assert verdict(LESSAC, text.replace("1871", "1869")) == "wrong"
+    # the main clause that dates its own change keeps that date, and a wrong one is wrong
+    own = "After the collapse of the Old Empire in 1869, Lessac came under Bezirk Nord in 1872 and stayed until 1920."
+    assert verdict(LESSAC, own) == "wrong"
+    assert verdict(LESSAC, own.replace("1872", "1871")) == "right"
+    # an opening that says a change of its own ("After leaving X in D") is that change's date, not a start
+    left = "After leaving Bezirk Nord in 1920, Lessac was in Bezirk Sud; it had been in Bezirk Nord since 1871."
+    assert verdict(LESSAC, left) == "right"
+
