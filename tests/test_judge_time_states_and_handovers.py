@@ -264,4 +264,3 @@ def test_a_sentence_opening_on_an_event_and_its_date_dates_the_start_of_the_stat
     # an opening that says a change of its own ("After leaving X in D") is that change's date, not a start
     left = "After leaving Bezirk Nord in 1920, Lessac was in Bezirk Sud; it had been in Bezirk Nord since 1871."
     assert verdict(LESSAC, left) == "right"
-

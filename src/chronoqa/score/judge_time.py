@@ -976,7 +976,9 @@ _WHERE_STAYED_RE: Final = re.compile(
 
 # a sentence that opens on an event and its date: "After the Treaty of Frankfurt in 1871, ...", "With the Acts of
 # Union taking effect in 1801, ...", "Following the Second Vienna Award of 1940, ..."
-_LEAD_EVENT_RE: Final = re.compile(r"\s*(?:after|following|with)\s+(?:the\s+)?[^\W\d][^,;:.()\d]{0,60}?\s+(?:in|of)\s+", re.I)
+_LEAD_EVENT_RE: Final = re.compile(
+    r"\s*(?:after|following|with)\s+(?:the\s+)?[^\W\d][^,;:.()\d]{0,60}?\s+(?:in|of)\s+", re.IGNORECASE
+)
 
 
 def _lead_event(span_before: str, after: str, before: Sequence[_Pos]) -> bool:
