@@ -255,6 +255,8 @@ def test_a_sentence_opening_on_an_event_and_its_date_dates_the_start_of_the_stat
     assert verdict(LESSAC, text) == "right"
     with_it = "With the Act of Union taking effect in 1871, Lessac was part of Bezirk Nord until 1920."
     assert verdict(LESSAC, with_it) == "right"
+    when = "When the districts were created in 1871, Lessac was placed in Bezirk Nord, where it stayed until 1920."
+    assert verdict(LESSAC, when) == "right"
     # the event in another year states no start of the state: not all the references are stated
     assert verdict(LESSAC, text.replace("1871", "1869")) == "wrong"
     # the main clause that dates its own change keeps that date, and a wrong one is wrong
@@ -264,3 +266,6 @@ def test_a_sentence_opening_on_an_event_and_its_date_dates_the_start_of_the_stat
     # an opening that says a change of its own ("After leaving X in D") is that change's date, not a start
     left = "After leaving Bezirk Nord in 1920, Lessac was in Bezirk Sud; it had been in Bezirk Nord since 1871."
     assert verdict(LESSAC, left) == "right"
+    # a when-clause that states a change of its own keeps it: an end, not the next state's start
+    ended = "When Lessac left Bezirk Nord in 1871, it went to Bezirk Sud; it had been in Bezirk Nord until 1920."
+    assert verdict(LESSAC, ended) == "wrong"

@@ -975,9 +975,9 @@ _WHERE_STAYED_RE: Final = re.compile(
 
 
 # a sentence that opens on an event and its date: "After the Treaty of Frankfurt in 1871, ...", "With the Acts of
-# Union taking effect in 1801, ...", "Following the Second Vienna Award of 1940, ..."
+# Union taking effect in 1801, ...", "When the departements were created in 1790, ..."
 _LEAD_EVENT_RE: Final = re.compile(
-    r"\s*(?:after|following|with)\s+(?:the\s+)?[^\W\d][^,;:.()\d]{0,60}?\s+(?:in|of)\s+", re.IGNORECASE
+    r"\s*(?:after|following|with|when)\s+(?:the\s+)?[^\W\d][^,;:.()\d]{0,60}?\s+(?:in|of)\s+", re.IGNORECASE
 )
 
 
