@@ -96,6 +96,16 @@ def test_a_graduation_after_a_studys_start_is_its_end() -> None:
     assert verdict(LIND, wrong) == "wrong"
 
 
+def test_a_degree_taken_or_a_doctorate_completed_after_a_studys_start_is_its_end() -> None:
+    taken = "Petra Lind went up to Varna University in 1980 and took her degree in 1986 before teaching."
+    assert verdict(LIND, taken) == "right"
+    completed = "Petra Lind enrolled at Varna University in 1980 and completed her doctorate there in 1986."
+    assert verdict(LIND, completed) == "right"
+    # the same close in another year is a wrong end, and a wrong start stays wrong
+    assert verdict(LIND, taken.replace("1986", "1985")) == "wrong"
+    assert verdict(LIND, completed.replace("1980", "1981")) == "wrong"
+
+
 # Kovacs played for Budapesti VSC from 1999 to 2001, then for FC Lahti from 2001
 KOVACS = q(
     answers=("FC Lahti",),
@@ -229,3 +239,33 @@ def test_a_second_entity_over_the_same_period_shares_the_dates() -> None:
     assert verdict(LEAGUE, text + "the same period.") == "right"
     # without "the same period" the dates are Norland's alone
     assert verdict(LEAGUE, text + "many years.") == "wrong"
+
+
+# Lessac lay in Bezirk Nord from 1871 to 1920
+LESSAC = q(
+    answers=("Bezirk Nord",),
+    question="How long was Lessac located in Bezirk Nord?",
+    S_star=(Triple("Lessac", "located in the administrative territorial entity", "Bezirk Nord", "1871", "1920"),),
+    time_refs=({"which": "start", "value": "1871", "of": "answer"}, {"which": "end", "value": "1920", "of": "answer"}),
+)
+
+
+def test_a_sentence_opening_on_an_event_and_its_date_dates_the_start_of_the_state_after_it() -> None:
+    text = "After the Treaty of Velm in 1871, Lessac was in Bezirk Nord, which lasted until 1920."
+    assert verdict(LESSAC, text) == "right"
+    with_it = "With the Act of Union taking effect in 1871, Lessac was part of Bezirk Nord until 1920."
+    assert verdict(LESSAC, with_it) == "right"
+    when = "When the districts were created in 1871, Lessac was placed in Bezirk Nord, where it stayed until 1920."
+    assert verdict(LESSAC, when) == "right"
+    # the event in another year states no start of the state: not all the references are stated
+    assert verdict(LESSAC, text.replace("1871", "1869")) == "wrong"
+    # the main clause that dates its own change keeps that date, and a wrong one is wrong
+    own = "After the collapse of the Old Empire in 1869, Lessac came under Bezirk Nord in 1872 and stayed until 1920."
+    assert verdict(LESSAC, own) == "wrong"
+    assert verdict(LESSAC, own.replace("1872", "1871")) == "right"
+    # an opening that says a change of its own ("After leaving X in D") is that change's date, not a start
+    left = "After leaving Bezirk Nord in 1920, Lessac was in Bezirk Sud; it had been in Bezirk Nord since 1871."
+    assert verdict(LESSAC, left) == "right"
+    # a when-clause that states a change of its own keeps it: an end, not the next state's start
+    ended = "When Lessac left Bezirk Nord in 1871, it went to Bezirk Sud; it had been in Bezirk Nord until 1920."
+    assert verdict(LESSAC, ended) == "wrong"

@@ -86,6 +86,7 @@ _VERB_FINAL_END: Final = ("ayrıldı", "bıraktı", "boşandı", "távozott", "e
 _START: Final = frozenset(
     [
         "took_office",
+        "went_up_to",
         "sworn",
         "inaugurated",
         "inauguration",
@@ -401,7 +402,12 @@ _PHRASES: Final = re.compile(
     # a spell's last season or year named as such ("its last season in that category was 2004"): its end
     r"\b(?:last|final)\s+(?:season|year)\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
-    r"\b(?:still|already)\s+[a-z]+"
+    r"\b(?:still|already)\s+[a-z]+|"
+    # a study's start in the British idiom: "went up to Oxford in 1911"
+    r"\bwent\s+up\s+to\b|"
+    # a study's close: "took his degree", "completed her doctorate" (read as "graduated")
+    r"\btook\s+(?:his|her|their|a)\s+degree\b|"
+    r"\b(?:completed|finished|earned|obtained|received)\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?(?:degree|doctorate|phd)\b"
 )
 _ABBREVIATED_RE: Final = re.compile(r"\b(m|div|b|d)\.(?=\s*(?:\d|c\.|$))")  # the date follows
 # "the death of X" names X's death, not the date's owner's: no cue ("became king on the death of X on D")
@@ -432,12 +438,19 @@ _COMPARED_RE: Final = re.compile(r"(?<!\d)\d{4}\s*(?:≠|!=|=|<|>|≤|≥|<=|>=)
 
 
 _SEAT_RE: Final = re.compile(r"took\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?seat")
+# a study's close said in other words than "graduated": "took his degree", "completed her doctorate there"
+_DEGREE_RE: Final = re.compile(
+    r"graduated|took\s+(?:his|her|their|a)\s+degree|"
+    r"(?:completed|finished|earned|obtained|received)\s+(?:his|her|their|a)\s+(?:[\w-]+\s+)?(?:degree|doctorate|phd)"
+)
 
 
 def _phrase_word(m: re.Match[str]) -> str:
     """A phrase of :data:`_PHRASES` as one word: "took_office"; "took his Senate seat" is "took_a_seat"."""
     if _SEAT_RE.fullmatch(m.group(0)):
         return "took_a_seat".ljust(len(m.group(0)))
+    if _DEGREE_RE.fullmatch(m.group(0)):
+        return "graduated".ljust(len(m.group(0)))
     return _SPACES_RE.sub("_", m.group(0))
 
 
@@ -924,6 +937,8 @@ def _owner(
     place = _where_stayed(masked, before, d.begin)
     if place is not None:
         return _pair(place, before)
+    if after and _lead_event(span_before, masked[d.end : d.end + 3], before):
+        return _pick(_object_first(masked, after)) or after[0]  # "After the Treaty of X in 1871, A was in B"
     if prev_owner is not None and _RESUMED_RANGE_RE.fullmatch(span_before):
         return prev_owner  # "from D1, succeeding X, to D2": the range goes on past the phrase put in it
     # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
@@ -957,6 +972,27 @@ _RESUMED_RANGE_RE: Final = re.compile(r"\s*,\s*[^\W\d][^,;()\d]{0,60},\s*(?:to|u
 _WHERE_STAYED_RE: Final = re.compile(
     r",\s*where\s+(?:he|she|they)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?$", re.IGNORECASE
 )
+
+
+# a sentence that opens on an event and its date: "After the Treaty of Frankfurt in 1871, ...", "With the Acts of
+# Union taking effect in 1801, ...", "When the departements were created in 1790, ..."
+_LEAD_EVENT_RE: Final = re.compile(
+    r"\s*(?:after|following|with|when)\s+(?:the\s+)?[^\W\d][^,;:.()\d]{0,60}?\s+(?:in|of)\s+", re.IGNORECASE
+)
+
+
+def _lead_event(span_before: str, after: str, before: Sequence[_Pos]) -> bool:
+    """Whether the date closes a sentence's opening event phrase: the main clause's state begins with it.
+
+    "After the Treaty of Frankfurt in 1871, Les Etangs was in Bezirk Lothringen": 1871 is the start of the state
+    the main clause after the comma states, whose names own it. The phrase names no entity of the question's facts
+    and says no change of its own ("After leaving X in 2005, ..." is X's end).
+    """
+    if _LEAD_EVENT_RE.fullmatch(span_before) is None or not after.lstrip(" *").startswith(","):
+        return False
+    if any(r != "point" for _, r in _role_words(span_before)):
+        return False
+    return all(p.facts == {_OTHER} for p in before)
 
 
 def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | None:
@@ -1757,7 +1793,18 @@ def _derived(text: str, dates: Sequence[TimeMention]) -> set[int]:
     out = (
         {d.begin for d in dates if _RELATIVE_RE.fullmatch(d.text)} | relative_bases(text, dates) | _glosses(text, dates)
     )
+    out |= {d.begin for d in dates if _opens_on_event(text, d)}
     return out | {d.begin for d in dates if _so_in(text, d.begin)}
+
+
+def _opens_on_event(text: str, d: TimeMention) -> bool:
+    """Whether ``d`` closes its sentence's opening event phrase ("After the Treaty of X in 1871, A was in B").
+
+    The state the main clause states begins with the event: its date cites that start, never contradicts it (the
+    main clause may date its own change: "After the collapse of X in 1918, A came under B in 1919").
+    """
+    opening = max(text.rfind(c, 0, d.begin) for c in ".!?\n") + 1
+    return _lead_event(text[opening : d.begin], text[d.end : d.end + 3], ())
 
 
 def _so_in(text: str, at: int) -> bool:
@@ -2298,6 +2345,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
         return ("none" if d.exclusive else "end"), other_term, False
+    if d.kind == "point" and _lead_event(before, after[:3], ()):  # "After the Treaty of X in 1871, A was in B"
+        return "start", other_term, False
     if d.kind == "point" and _RESUMED_RANGE_RE.fullmatch(before):  # "from D1, succeeding X, to D2": the range's end
         return "end", other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
@@ -2315,7 +2364,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
-    if cues and prev == "start" and low.startswith("graduated", cues[-1][0]):
+    if cues and prev == "start" and _DEGREE_RE.match(low, cues[-1][0]):
         return "end", other_term, False  # "studied there from 1982 ... and graduated in 1989": the study's end
     if cues:
         return _main_clause_role(low, cues), other_term, False
