@@ -1231,6 +1231,8 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "interrupted spell": interrupted_errors(checker, questions),
         "next across a gap": next_gap_errors(checker, questions),
         "unrelated Allen pair": unrelated_pair_errors(checker, questions),
+        "end of an open fact asked": end_read_errors(checker, questions, declared=False),
+        "end declared unknown asked": end_read_errors(checker, questions, declared=True),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1762,6 +1764,42 @@ def interrupted_errors(checker: Checker, questions: Sequence[Question]) -> list[
         hit = [f for f in read if f in bad]
         if hit:
             out.append(f"{q.id}: reads interrupted spell {hit[0]}: {q.question!r}")
+    return out
+
+
+def ends_read(checker: Checker, q: Question) -> tuple[list[Fact], list[Fact]]:
+    """The facts whose end a question names or compares, read from its operator and variant (never from its
+    time references, which record only ends the data has), and the fact whose spell it reads whole."""
+    lf, variant = q.logical_form, str(q.logical_form.get("variant"))
+    asked = checker.by_id[q.S_star[len(lf["path"]) - 1].fact_id] if q.S_star and lf.get("path") else None
+    ref = checker.by_id[q.S_anchor[0].fact_id] if q.S_anchor else None
+    ends: list[Fact | None] = []
+    if q.operator == "allen":
+        parts = variant.split("_")
+        ends += [asked] if variant == "still" or parts[0] == "end" else []
+        ends += [ref] if parts[-1] == "end" else []
+    elif (q.operator, variant[-4:]) == ("relative", "_end") or (q.operator, variant) == ("sequence", "next"):
+        ends.append(ref)
+    elif q.operator == "interval" and variant == "end":
+        ends.append(asked)
+    whole = [asked] if asked is not None and q.operator in ("duration", "yes_no") else []
+    return [f for f in ends if f is not None and checker.kinds.get(f.r) != "event"], whole
+
+
+def end_read_errors(checker: Checker, questions: Sequence[Question], declared: bool) -> list[str]:
+    """Questions naming or comparing the end of a state whose end the data does not record (``declared`` false),
+    or of a relation declared ``end_unknown`` (``declared`` true: its end, its length, "still in"): an unknown end
+    is never a guess, whatever label the comparison over every completion gives."""
+    unknown = {r for r, d in checker.decl.items() if d.get("end_unknown")}
+    out = []
+    for q in questions:
+        ends, whole = ends_read(checker, q)
+        if declared:
+            hit = [f.id for f in [*ends, *whole] if f.r in unknown]
+        else:
+            hit = [f.id for f in ends if f.end is None and f.r not in unknown]
+        if hit:
+            out.append(f"{q.id}: reads the end of fact {hit[0]}: {q.question!r}")
     return out
 
 

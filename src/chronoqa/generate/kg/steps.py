@@ -416,6 +416,7 @@ def prepare_drafting(s: BuildState) -> None:
             pool[1] = [c for c, keep in zip(pool[1], several.tolist(), strict=True) if keep]
     bridges, roles = bridges_of(s), object_roles(s)
     idx.mark_interrupted([i for i, r in enumerate(idx.rel_names) if s.phr[r].exclusive], roles)
+    idx.unknown_end_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].end_unknown)
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
