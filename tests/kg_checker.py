@@ -1233,6 +1233,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "unrelated Allen pair": unrelated_pair_errors(checker, questions),
         "end of an open fact asked": end_read_errors(checker, questions, declared=False),
         "end declared unknown asked": end_read_errors(checker, questions, declared=True),
+        "relation declared unasked": unasked_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1800,6 +1801,17 @@ def end_read_errors(checker: Checker, questions: Sequence[Question], declared: b
             hit = [f.id for f in ends if f.end is None and f.r not in unknown]
         if hit:
             out.append(f"{q.id}: reads the end of fact {hit[0]}: {q.question!r}")
+    return out
+
+
+def unasked_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions with a fact of a relation declared ``ask = false`` in their gold chain or as their reference."""
+    unasked = {r for r, d in checker.decl.items() if d.get("ask") is False}
+    out = []
+    for q in questions:
+        hit = [t.fact_id for t in (*q.S_star, *q.S_anchor) if checker.by_id[t.fact_id].r in unasked]
+        if hit:
+            out.append(f"{q.id}: rests on fact {hit[0]} of an unasked relation: {q.question!r}")
     return out
 
 

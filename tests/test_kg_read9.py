@@ -86,3 +86,28 @@ def test_no_question_reads_a_declared_unknown_end() -> None:
     asked = [q for q in b.questions if q.S_star and q.S_star[-1].fact_id in p31]
     assert not [q for q in asked if q.operator in ("duration", "yes_no")]
     assert not [q for q in asked if q.operator == "interval" and q.logical_form["variant"] == "end"]
+
+
+# Worked by hand (YAGO; `created` declared ask = false). Eva created two works (1990, 1995) and played for the Reds
+# 1992-1999; Max created one work (2001) and was born in Madison (1970). Every question rests on a playsFor or a
+# wasBornIn fact: none on facts 0-2, which the corpus still holds.
+CREATED = [
+    fact(0, "Eva_Berg", "created", "First_Work", 1990, 1990),
+    fact(1, "Eva_Berg", "created", "Second_Work", 1995, 1995),
+    fact(2, "Max_Lorn", "created", "Third_Work", 2001, 2001),
+    fact(3, "Eva_Berg", "playsFor", "Reds", 1992, 1999),
+    fact(4, "Max_Lorn", "wasBornIn", "Madison", 1970, 1970),
+    fact(5, "Eva_Berg", "wasBornIn", "Madison", 1972, 1972),
+    fact(6, "Ann_Holm", "playsFor", "Reds", 1990, 2001),
+]
+
+
+def test_an_unasked_relation_stays_in_the_corpus_and_is_never_asked() -> None:
+    b, checker = _built(CREATED, "yago11k", n=300)
+    assert b.questions and defect_report(checker, b.questions)["relation declared unasked"] == []
+    used = {t.fact_id for q in b.questions for t in (*q.S_star, *q.S_anchor)}
+    assert used and not used & {0, 1, 2}
+    assert {0, 1, 2} <= {d.fact_id for d in b.corpus()}  # the corpus still holds them
+    q = b.questions[0]  # made by hand: the same question resting on Eva's first work
+    made = dataclasses.replace(q, id="made", S_star=(dataclasses.replace(q.S_star[-1], fact_id=0),))
+    assert [m.split(":")[0] for m in defect_report(checker, [made])["relation declared unasked"]] == ["made"]

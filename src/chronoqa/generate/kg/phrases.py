@@ -39,6 +39,11 @@ Besides the English, each entry declares how the relation behaves *in the world*
   world (Wikidata's "instance of": Bavaria a federated state 1933-1945): the end is read as unknown, so no
   question names or compares it, and the spell's length and "still in" are not asked; its start stays usable
   (:meth:`GraphIndex.end_recorded <chronoqa.generate.kg.index.GraphIndex.end_recorded>`).
+* ``ask``: ``false`` where the relation is not question material (YAGO11k's ``created``: actors "creating" the films
+  they appear in, a birth year read as a founding year): its facts stay in the corpus and count for an answer's
+  uniqueness, but none is gold, a hop, a reference fact or a negative (the index's never-gold mark,
+  :meth:`GraphIndex.mark_implausible <chronoqa.generate.kg.index.GraphIndex.mark_implausible>`, without the
+  implausible count).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
@@ -106,10 +111,10 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown",
+    "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
-_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown")  # the true / false declarations
+_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask")  # the true / false declarations
 _DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
@@ -157,6 +162,7 @@ class RelationPhrases:
     career: bool = False  # a subject's spells read as one career: a gap between two of them is missing data
     exclusive: bool = False  # one value of a role at a time in the world: another's start interrupts a spell
     end_unknown: bool = False  # a recorded end is the source's modelling, not an event: no question rests on it
+    ask: bool = True  # False: the facts stay in the corpus (and count for uniqueness) but are never gold or anchor
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
@@ -350,6 +356,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             career=bool(entry.get("career", False)),
             exclusive=bool(entry.get("exclusive", False)),
             end_unknown=bool(entry.get("end_unknown", False)),
+            ask=bool(entry.get("ask", True)),
             **declared,
         )
         out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
