@@ -1234,6 +1234,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end of an open fact asked": end_read_errors(checker, questions, declared=False),
         "end declared unknown asked": end_read_errors(checker, questions, declared=True),
         "relation declared unasked": unasked_errors(checker, questions),
+        "namesake asked bare": namesake_bare_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1801,6 +1802,21 @@ def end_read_errors(checker: Checker, questions: Sequence[Question], declared: b
             hit = [f.id for f in ends if f.end is None and f.r not in unknown]
         if hit:
             out.append(f"{q.id}: reads the end of fact {hit[0]}: {q.question!r}")
+    return out
+
+
+def namesake_bare_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions naming or answering an entity by a full label another entity of the graph bears too (the two
+    read alike to a reader of the corpus; the data gives no disambiguator to name them apart)."""
+    bearers: Counter[str] = Counter()
+    for label, ents in checker._by_label().items():
+        bearers[label.casefold()] += len(ents)
+    out = []
+    for q in questions:
+        ents = {x for t in (*q.S_star, *q.S_anchor) for x in (t.s_id, t.o_id)} | set(q.answer_ids)
+        hit = sorted(e for e in ents if bearers[_spaced(checker.label(e)).casefold()] > 1)
+        if hit:
+            out.append(f"{q.id}: {hit[0]} ({checker.label(hit[0])!r}) shares its label: {q.question!r}")
     return out
 
 
