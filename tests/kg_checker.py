@@ -100,6 +100,11 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   entity of its facts, answers or the values it chooses among (the neighbours, over its relation and either way, of
   both ends of its final and reference facts), or two answers share one ("next after the Kingdom of Hungary" among
   a city's countries: 1000-1526 and 1940-1944): nothing names them apart;
+* ``end of an open fact asked`` / ``end declared unknown asked`` (:func:`end_read_errors`): a question naming or
+  comparing an end the data does not record, or one of a relation declared ``end_unknown`` (or reading its spell
+  whole); ``relation declared unasked`` (:func:`unasked_errors`): a fact of an ``ask = false`` relation in a
+  question's chain or reference; ``namesake asked bare`` (:func:`namesake_bare_errors`): an entity named or
+  answered whose full label another entity of the graph bears;
 * ``unrelated reference fact`` (:func:`unrelated_reference_errors`): a two-facts or relative question whose
   reference fact shares no entity with the names of its asked chain (anchor or bridge): two unrelated facts
   joined by a date ("At the time Pont Saint-Bénézet received the heritage designation, where was Karl
