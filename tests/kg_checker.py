@@ -100,6 +100,11 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   entity of its facts, answers or the values it chooses among (the neighbours, over its relation and either way, of
   both ends of its final and reference facts), or two answers share one ("next after the Kingdom of Hungary" among
   a city's countries: 1000-1526 and 1940-1944): nothing names them apart;
+* ``end of an open fact asked`` / ``end declared unknown asked`` (:func:`end_read_errors`): a question naming or
+  comparing an end the data does not record, or one of a relation declared ``end_unknown`` (or reading its spell
+  whole); ``relation declared unasked`` (:func:`unasked_errors`): a fact of an ``ask = false`` relation in a
+  question's chain or reference; ``namesake asked bare`` (:func:`namesake_bare_errors`): an entity named or
+  answered whose full label another entity of the graph bears;
 * ``unrelated reference fact`` (:func:`unrelated_reference_errors`): a two-facts or relative question whose
   reference fact shares no entity with the names of its asked chain (anchor or bridge): two unrelated facts
   joined by a date ("At the time Pont Saint-Bénézet received the heritage designation, where was Karl
@@ -1231,6 +1236,10 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "interrupted spell": interrupted_errors(checker, questions),
         "next across a gap": next_gap_errors(checker, questions),
         "unrelated Allen pair": unrelated_pair_errors(checker, questions),
+        "end of an open fact asked": end_read_errors(checker, questions, declared=False),
+        "end declared unknown asked": end_read_errors(checker, questions, declared=True),
+        "relation declared unasked": unasked_errors(checker, questions),
+        "namesake asked bare": namesake_bare_errors(checker, questions),
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1762,6 +1771,68 @@ def interrupted_errors(checker: Checker, questions: Sequence[Question]) -> list[
         hit = [f for f in read if f in bad]
         if hit:
             out.append(f"{q.id}: reads interrupted spell {hit[0]}: {q.question!r}")
+    return out
+
+
+def ends_read(checker: Checker, q: Question) -> tuple[list[Fact], list[Fact]]:
+    """The facts whose end a question names or compares, read from its operator and variant (never from its
+    time references, which record only ends the data has), and the fact whose spell it reads whole."""
+    lf, variant = q.logical_form, str(q.logical_form.get("variant"))
+    asked = checker.by_id[q.S_star[len(lf["path"]) - 1].fact_id] if q.S_star and lf.get("path") else None
+    ref = checker.by_id[q.S_anchor[0].fact_id] if q.S_anchor else None
+    ends: list[Fact | None] = []
+    if q.operator == "allen":
+        parts = variant.split("_")
+        ends += [asked] if variant == "still" or parts[0] == "end" else []
+        ends += [ref] if parts[-1] == "end" else []
+    elif (q.operator, variant[-4:]) == ("relative", "_end") or (q.operator, variant) == ("sequence", "next"):
+        ends.append(ref)
+    elif q.operator == "interval" and variant == "end":
+        ends.append(asked)
+    whole = [asked] if asked is not None and q.operator in ("duration", "yes_no") else []
+    return [f for f in ends if f is not None and checker.kinds.get(f.r) != "event"], whole
+
+
+def end_read_errors(checker: Checker, questions: Sequence[Question], declared: bool) -> list[str]:
+    """Questions naming or comparing the end of a state whose end the data does not record (``declared`` false),
+    or of a relation declared ``end_unknown`` (``declared`` true: its end, its length, "still in"): an unknown end
+    is never a guess, whatever label the comparison over every completion gives."""
+    unknown = {r for r, d in checker.decl.items() if d.get("end_unknown")}
+    out = []
+    for q in questions:
+        ends, whole = ends_read(checker, q)
+        if declared:
+            hit = [f.id for f in [*ends, *whole] if f.r in unknown]
+        else:
+            hit = [f.id for f in ends if f.end is None and f.r not in unknown]
+        if hit:
+            out.append(f"{q.id}: reads the end of fact {hit[0]}: {q.question!r}")
+    return out
+
+
+def namesake_bare_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions naming or answering an entity by a full label another entity of the graph bears too (the two
+    read alike to a reader of the corpus; the data gives no disambiguator to name them apart)."""
+    bearers: Counter[str] = Counter()
+    for label, ents in checker._by_label().items():
+        bearers[label.casefold()] += len(ents)
+    out = []
+    for q in questions:
+        ents = {x for t in (*q.S_star, *q.S_anchor) for x in (t.s_id, t.o_id)} | set(q.answer_ids)
+        hit = sorted(e for e in ents if bearers[_spaced(checker.label(e)).casefold()] > 1)
+        if hit:
+            out.append(f"{q.id}: {hit[0]} ({checker.label(hit[0])!r}) shares its label: {q.question!r}")
+    return out
+
+
+def unasked_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions with a fact of a relation declared ``ask = false`` in their gold chain or as their reference."""
+    unasked = {r for r, d in checker.decl.items() if d.get("ask") is False}
+    out = []
+    for q in questions:
+        hit = [t.fact_id for t in (*q.S_star, *q.S_anchor) if checker.by_id[t.fact_id].r in unasked]
+        if hit:
+            out.append(f"{q.id}: rests on fact {hit[0]} of an unasked relation: {q.question!r}")
     return out
 
 

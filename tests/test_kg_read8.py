@@ -167,8 +167,8 @@ def test_allen_pairs_two_facts_of_one_story() -> None:
 
 
 # Worked by hand (YAGO; created declares `object_not = "person"`). Nancy "created" Stephen King in 1976 (a cast
-# credit: King is shown a person by his birth) and RoboCop in 1987. The first is implausible (`not_of_type`), the
-# second is asked.
+# credit: King is shown a person by his birth) and RoboCop in 1987. The first is implausible (`not_of_type`); the
+# second is plausible but not asked either (`created` is declared `ask = false` since read 9), and stays in the corpus.
 CREDITS = [
     fact(0, "Nancy_Allen", "created", "Stephen_King", 1976, None),
     fact(1, "Stephen_King", "wasBornIn", "Portland", 1947, 1947),
@@ -181,4 +181,4 @@ def test_a_person_is_not_a_created_work() -> None:
     assert {x["fact"]: x["reason"] for x in b.implausible or ()} == {0: "not_of_type"}
     assert checker.implausible == {0: "not_of_type"}  # the second implementation
     asked = {t.fact_id for q in b.questions for t in (*q.S_star, *q.S_anchor)}
-    assert 0 not in asked and 2 in asked
+    assert asked == {1} and {0, 2} <= {d.fact_id for d in b.corpus()}

@@ -32,8 +32,10 @@ NEW_FAMILY_MIN = {"yago11k": 20, "wikidata12k": 50}
 # the asked spell (a spouse's prize or death), and the graph holds 6 at most (ten times the draw budget, the
 # operator alone); docs/kg-builder.md, two_facts. Wikidata12k's cell is exhausted at 47 (every draw tried, 6,507)
 # once no answer is read at a year beside a gap in its entity's record (`value changes near the unit`), 44 once no
-# containment start the data does not show to change membership is a reference (`direct parent, not membership`)
-DATA_ALLOWS = {("yago11k", "two_facts"): 4, ("wikidata12k", "two_facts"): 44}
+# containment start the data does not show to change membership is a reference (`direct parent, not membership`),
+# 43 once no namesake is named or answered by its bare label ("... in which administrative unit was Stolberg
+# located?" -> Aachen, a label two entities of the graph bear)
+DATA_ALLOWS = {("yago11k", "two_facts"): 4, ("wikidata12k", "two_facts"): 43}
 
 
 def _load(mirror: Path, name: str) -> TemporalGraph:
@@ -59,7 +61,8 @@ def wikidata(mirror: Path) -> tuple[TemporalGraph, KGBuild]:
 def test_real_build_passes_independent_checker(which: str, request: pytest.FixtureRequest) -> None:
     g, b = request.getfixturevalue(which)
     # fewer than the 10,000 asked for: the graphs hold fewer questions that are valid in the world (Wikidata12k 4,996
-    # once Allen pairs only facts of one subject or of two linked ones: its 2-hop cell 52 -> 18)
+    # once Allen pairs only facts of one subject or of two linked ones: its 2-hop cell 52 -> 18; 4,962 once no open
+    # or P31 end is asked and no namesake is named by its bare label)
     assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4900}[g.name]
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "unknown"}[g.name]

@@ -233,6 +233,7 @@ class GraphIndex:
     _per_term: np.ndarray | None = field(init=False, default=None)
     _tenure_end: np.ndarray | None = field(init=False, default=None)
     _interrupted: frozenset[int] = field(init=False, default=frozenset())  # mark_interrupted
+    unknown_end_rels: frozenset[int] = field(init=False, default=frozenset())  # declared end_unknown relations
     # per fact, as bytes (one read is a plain index, no NumPy scalar): usable (reset when a fact is marked
     # implausible) and the only fact of its (s, r, o); made on first use
     _usable: bytes | None = field(init=False, default=None)
@@ -406,6 +407,15 @@ class GraphIndex:
     def interrupted(self, fid: int) -> bool:
         """True for a spell :meth:`mark_interrupted` marked (another value of an exclusive relation starts in it)."""
         return fid in self._interrupted
+
+    def end_recorded(self, fid: int) -> bool:
+        """True when a question may name or compare the fact's end.
+
+        The data records one and the relation's ends are events of the world (not declared ``end_unknown``:
+        Wikidata's "instance of" spells). An open end is unknown, never a guess (rule ``end of an open fact``,
+        :mod:`~chronoqa.generate.kg.tenure`).
+        """
+        return int(self.table[fid, Col.EU]) != NONE and int(self.table[fid, Col.R]) not in self.unknown_end_rels
 
     def usable(self, fid: int) -> bool:
         """True for a fact that may be gold, a reference or a negative (not ignored, not implausible)."""

@@ -35,6 +35,15 @@ Besides the English, each entry declares how the relation behaves *in the world*
   a spell that contains the start of another spell of the same subject, relation and role with another object is
   interrupted, so its end, its length and "still in" are not asked (:meth:`GraphIndex.mark_interrupted
   <chronoqa.generate.kg.index.GraphIndex.mark_interrupted>`, :mod:`chronoqa.generate.kg.tenure`).
+* ``end_unknown``: ``true`` where a recorded end of the relation is the source's modelling, not an event of the
+  world (Wikidata's "instance of": Bavaria a federated state 1933-1945): the end is read as unknown, so no
+  question names or compares it, and the spell's length and "still in" are not asked; its start stays usable
+  (:meth:`GraphIndex.end_recorded <chronoqa.generate.kg.index.GraphIndex.end_recorded>`).
+* ``ask``: ``false`` where the relation is not question material (YAGO11k's ``created``: actors "creating" the films
+  they appear in, a birth year read as a founding year): its facts stay in the corpus and count for an answer's
+  uniqueness, but none is gold, a hop, a reference fact or a negative (the index's never-gold mark,
+  :meth:`GraphIndex.mark_implausible <chronoqa.generate.kg.index.GraphIndex.mark_implausible>`, without the
+  implausible count).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
@@ -102,10 +111,11 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type", "status", "subject_not", "object_not", "career", "exclusive",
+    "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
-_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in ("symmetric", "min_age", "status", "career", "exclusive"))
+_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask")  # the true / false declarations
+_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
@@ -151,6 +161,8 @@ class RelationPhrases:
     status: bool = False  # the relation states what its subject is ("instance of")
     career: bool = False  # a subject's spells read as one career: a gap between two of them is missing data
     exclusive: bool = False  # one value of a role at a time in the world: another's start interrupts a spell
+    end_unknown: bool = False  # a recorded end is the source's modelling, not an event: no question rests on it
+    ask: bool = True  # False: the facts stay in the corpus (and count for uniqueness) but are never gold or anchor
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
@@ -343,6 +355,8 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             status=bool(entry.get("status", False)),
             career=bool(entry.get("career", False)),
             exclusive=bool(entry.get("exclusive", False)),
+            end_unknown=bool(entry.get("end_unknown", False)),
+            ask=bool(entry.get("ask", True)),
             **declared,
         )
         out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
@@ -363,7 +377,7 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         v = entry.get(f)
         if v is not None and v not in CARDINALITIES:
             raise ChronoqaError(f"{name}: relations.{key}.{f} = {v!r}: expected 'one' or 'many'; fix the file")
-    for flag in ("symmetric", "status", "career", "exclusive"):
+    for flag in _FLAGS:
         if not isinstance(entry.get(flag, False), bool):
             raise ChronoqaError(f"{name}: relations.{key}.{flag} must be true or false; fix the file")
     m = entry.get("max_years")

@@ -24,7 +24,7 @@ from chronoqa.generate.kg.cells import Cell, CellFiller, Drafted, cap_answers, p
 from chronoqa.generate.kg.census import THIN, cell_census, coverage_account
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
-from chronoqa.generate.kg.index import NEG, DocIds, GraphIndex, expand_years
+from chronoqa.generate.kg.index import NEG, Col, DocIds, GraphIndex, expand_years
 from chronoqa.generate.kg.modelling import Modelling
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import REGISTRY, TIME_FREE_CAP, Draft, GenContext
@@ -354,6 +354,9 @@ def run_engine(s: BuildState) -> None:
         idx.rel_one = [cardinality.get(name, (True, True)) for name in idx.rel_names]
         s.implausible_pos = np.flatnonzero(s.implausible_code >= 0)
         idx.mark_implausible(s.implausible_pos)
+        # a relation declared ask = false: in the corpus and counted for uniqueness, never gold, anchor or negative
+        unasked = [i for i, r in enumerate(idx.rel_names) if not s.phr[r].ask]
+        idx.mark_implausible(np.flatnonzero(np.isin(idx.table[:, Col.R], unasked)))
         # the groups one_at reads, once the implausible facts lost their certain span
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
@@ -416,6 +419,7 @@ def prepare_drafting(s: BuildState) -> None:
             pool[1] = [c for c, keep in zip(pool[1], several.tolist(), strict=True) if keep]
     bridges, roles = bridges_of(s), object_roles(s)
     idx.mark_interrupted([i for i, r in enumerate(idx.rel_names) if s.phr[r].exclusive], roles)
+    idx.unknown_end_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].end_unknown)
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,

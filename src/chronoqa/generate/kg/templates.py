@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from chronoqa.generate.articles import definite
-from chronoqa.generate.kg.index import Col, GraphIndex
+from chronoqa.generate.kg.index import GraphIndex
 from chronoqa.generate.kg.phrases import RelationPhrases, fill
 from chronoqa.time import Granularity, TimePoint, render_time
 
@@ -309,32 +309,17 @@ def label_clashes(rd: Renderer, d: Draft) -> frozenset[int]:
 
 
 def label_twins(rd: Renderer, d: Draft) -> bool:
-    """An entity the question names shares its label with another it names, answers or chooses among.
+    """An entity the question names or answers shares its full label with another entity of the graph.
 
-    Or two answers share one: nothing then names them apart, so it is not asked. The values a question chooses
-    among are the neighbours, over its asked and reference facts' relations and in either direction, of both ends
-    of those facts: "next after the Kingdom of Hungary" among a city's countries, two of them labelled so
-    (1000-1526 and 1940-1944); "When did Ann marry Bob Smith?" where she married two. An answer sharing its label
-    with an option is no ambiguity (the label is right either way).
-
-    The graph's namesakes (:attr:`Renderer.namesakes`, made once) decide it: the options are gathered only for a
-    named entity that has a namesake somewhere in the graph.
+    Nothing the data gives names the two apart (a Wikidata label bears no disambiguator; a YAGO label keeps its
+    bracket where another label shares the short one, :func:`namesake_labels`), so the bare label reads two ways to
+    a reader of the corpus: "One year before Daniel Andersson joined AIK Fotboll, which team did Daniel Andersson
+    play for?" where the graph holds two "Daniel Andersson" (one of Trelleborgs and AIK, one of SSC Bari), "next
+    after the Kingdom of Hungary" (1000-1526 and 1940-1944), an answer "Legia Warsaw" (two entities). Not asked.
+    The graph's namesakes (:attr:`Renderer.namesakes`, made once) decide it.
     """
     twins = rd.namesakes
-    answers = set(d.answers) if d.kind.is_entity else set()
-    if any(not answers.isdisjoint(twins[a]) for a in answers if a in twins):
-        return True
-    named = _draft_entities(rd, d) - answers
-    shared = [e for e in named if e in twins]
-    if not shared:
-        return False
-    pool = named | answers
-    for fid in (d.hops[-1].fid, d.ref_fid) if d.ref_fid >= 0 else (d.hops[-1].fid,):
-        row = rd.index.fact_row(fid)
-        for e in (row[0], row[2]):
-            for forward in (True, False):
-                pool |= {x[Col.OTHER] for x in rd.index.group(e, row[1], forward)}
-    return any(not pool.isdisjoint(twins[e]) for e in shared)
+    return any(e in twins for e in _draft_entities(rd, d))
 
 
 def namesakes(labels: Sequence[str]) -> dict[int, frozenset[int]]:

@@ -16,9 +16,11 @@ own birth is known a priori). The question compares one endpoint of each window,
 An event has no end: it is read at its start unit. Nothing is guessed: two endpoints in the same unit are not
 ordered (their order within the unit is not recorded), and an end the data does not record (a state with no end,
 under either open-end reading) is only known to be at or after its start; a comparison that these unknowns
-leave open is not asked. The label is drawn first, half each, and a comparison with that truth is looked for
-(the cell keeps the labels balanced, as for yes_no). The pair's Allen relation (:func:`chronoqa.time.
-allen_of_spans` over the unit windows) follows from its endpoints; the checker counts it per question.
+leave open is not asked, and no question names such an end at all (:func:`ends_rested_on`, rule ``end of an open
+fact`` in :mod:`~chronoqa.generate.kg.tenure`). The label is drawn first, half each, and a comparison with that
+truth is looked for (the cell keeps the labels balanced, as for yes_no). The pair's Allen relation
+(:func:`chronoqa.time.allen_of_spans` over the unit windows) follows from its endpoints; the checker counts it per
+question.
 
 ``B`` goes to ``S_anchor`` (its start, or end, is a time reference of the anchor); ``t_query`` is A's start
 unit, which the question does not show.
