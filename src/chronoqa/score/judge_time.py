@@ -1882,21 +1882,15 @@ _LEFT_FOR_RE: Final = re.compile(
     r"\s+(?:the\s+)?$"
 )
 
-# A stay counted in seasons or years right after the date it starts from ("and stayed one season", "remained there
-# for two years"): the stay's own length, up to the move that follows it
-_COUNTED_STAY_RE: Final = re.compile(
+# A stay's length right after the date it starts from ("and stayed one season", "remained there for two years")
+_STAY: Final = (
     rf"\s*,?\s*(?:and\s+)?(?:stayed|remained|spent|played)\s+(?:there\s+)?(?:for\s+)?(?:only\s+|just\s+)?"
-    rf"{_NUMBER}\s+(?:more\s+)?(?:seasons?|years?|months?)(?:\s+there)?\s*,?\s*$",
-    re.IGNORECASE,
+    rf"(?P<n>{_NUMBER})\s+(?:more\s+)?"
 )
-
-# The length of a stay right after the date it starts from ("in 2007 and stayed two seasons", "remained there for
-# three years"): its end, counted from the start
-_STAY_LENGTH_RE: Final = re.compile(
-    rf"\s*,?\s*(?:and\s+)?(?:stayed|remained|spent|played)\s+(?:there\s+)?(?:for\s+)?(?:only\s+|just\s+)?"
-    rf"(?P<n>{_NUMBER})\s+(?:more\s+)?(?:seasons?|years?)\b",
-    re.IGNORECASE,
-)
+# ... counted in seasons, years or months and closing its span: the stay's own length, up to the move that follows it
+_COUNTED_STAY_RE: Final = re.compile(_STAY + r"(?:seasons?|years?|months?)(?:\s+there)?\s*,?\s*$", re.IGNORECASE)
+# ... counted in seasons or years: its end, counted from the start
+_STAY_LENGTH_RE: Final = re.compile(_STAY + r"(?:seasons?|years?)\b", re.IGNORECASE)
 
 
 def _counted_stays(
