@@ -1060,7 +1060,9 @@ _PREPOSITION_RE: Final = re.compile(
     r"whose|that)\b",
     re.IGNORECASE,
 )
-_SUBORDINATE_RE: Final = re.compile(r"\b(?:when|after|before|while|once|until|till)\b", re.IGNORECASE)
+# The words that open a subordinate clause of time
+_SUBORDINATORS: Final = r"when|after|before|while|once|until|till"
+_SUBORDINATE_RE: Final = re.compile(rf"\b(?:{_SUBORDINATORS})\b", re.IGNORECASE)
 # "and stayed until 1974", "and then served until D": a predicate joined by "and", its verb with no subject of its own
 _ELIDED_RE: Final = re.compile(r"\band\s+(?:then\s+|later\s+|also\s+|finally\s+|eventually\s+)?([a-z]+)\b")
 _IRREGULAR_VERBS: Final = frozenset(
@@ -1243,7 +1245,7 @@ _PAST_CONNECTOR_RE: Final = re.compile(r"[;—–]|\b(?:and|then|before|after|un
 _NEXT_TO_DATE_RE: Final = re.compile(r"[\s,:(—–-]*(?:in|on)?\s*")
 _CLAUSE_END_RE: Final = re.compile(r"[,;(]|\band\b")
 # A clause under the date's sentence that opens with a connector ("before VfB Stuttgart signed him in 1995")
-_SUBCLAUSE_RE: Final = re.compile(r"\b(?:before|after|when|while|once|until|till|as)\s+(?:the\s+)?(?=[A-Z])")
+_SUBCLAUSE_RE: Final = re.compile(rf"\b(?:{_SUBORDINATORS}|as)\s+(?:the\s+)?(?=[A-Z])")
 
 
 def _weakly_bound(

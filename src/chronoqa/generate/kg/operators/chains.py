@@ -70,7 +70,6 @@ __all__ = [
     "static_prefix",
     "time_and_hops_matter",
     "times_of",
-    "triple_unique",
     "unique_at",
 ]
 
@@ -325,11 +324,6 @@ def static_prefix(
         return None
     anchor = found[-1].src if found else end
     return anchor, tuple(reversed(found))
-
-
-def triple_unique(idx: GraphIndex, fid: int) -> bool:
-    """The fact is the only one with its (s, r, o): a question can name it without its time."""
-    return idx.single_triple(fid)
 
 
 def _subtract(spans: Spans, lo: int, hi: int) -> Spans:
@@ -615,7 +609,7 @@ def draw_named_fact(ctx: GenContext, rng: random.Random, k: int) -> tuple[int, l
     drawn = draw_final_fact(ctx, rng, k)
     if drawn is None:
         return None
-    if not triple_unique(ctx.index, drawn[0]):
+    if not ctx.index.single_triple(drawn[0]):
         ctx.miss = "the asked triple holds more than once"
         return None
     if not ctx.index.usable(drawn[0]):
