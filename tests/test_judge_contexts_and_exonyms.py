@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from answer_verdicts import judged, q
 from chronoqa.records import Triple
+from chronoqa.score.answers import _latin_exonyms
+from chronoqa.score.state_names import STATE_NAMES
+from chronoqa.score.translit import foreign_runs, state_exonym
 
 PM = q(answers=("Lena Varga",), operator="time_alignment", outdated_answers=("Otto Brandt",))
 PMS = ("Otto Brandt", "Ida Kessler", "Paul Marek")
@@ -122,6 +125,20 @@ def test_a_state_named_in_german_or_polish() -> None:
     # negated, with a rival named in German instead: wrong
     assert judged(KINGDOM, "Not the Königreich Preußen but the Herzogtum Warschau.", REALMS) == "wrong"
     assert judged(KINGDOM, "Not the Königreich Preußen.", REALMS) != "right"
+
+
+def test_one_table_of_state_names_every_name_read_by_one_lookup() -> None:
+    # each name of the one table is read by exactly one lookup (Cyrillic or Greek letters by their Latin spelling,
+    # Latin letters by their words in order), and gives its own state's label
+    for label, names in STATE_NAMES.items():
+        for name in names:
+            by_spelling = [state_exonym(run) for run in foreign_runs(name)]
+            by_words = _latin_exonyms(name)
+            assert (by_spelling == [label]) != (by_words == [label]), name
+            assert not (by_spelling and by_words), name
+    # a name no language of the table writes is no state's
+    assert state_exonym("Королевство Пруссия") is None
+    assert _latin_exonyms("Königreich Polen") == []
 
 
 RU = q(answers=("Mikhail Mishustin",), operator="time_alignment")

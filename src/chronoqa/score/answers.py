@@ -67,6 +67,7 @@ from chronoqa.score.judge_names import (
     person_like,
     tokens,
 )
+from chronoqa.score.state_names import STATE_NAMES
 from chronoqa.score.translit import (
     foreign_runs,
     hebrew_names,
@@ -1271,43 +1272,17 @@ def _foreign_state(q: Question, text: str, rivals: Sequence[str]) -> tuple[set[i
     return out, n_rivals
 
 
-# States (past and present) by their names in German, Polish, French, Spanish and Italian, and the English label the
-# data gives them. Only names that are one state's: no "Prusy" (the kingdom or the free state), no "Deutsches Reich"
-# (the empire, Weimar or Nazi Germany), no "Królestwo Polskie" (the medieval kingdom or Congress Poland).
-_LATIN_STATE_NAMES: Final = {
-    "Kingdom of Prussia": ("Königreich Preußen", "Königreich Preussen", "Królestwo Prus", "Królestwo Pruskie",
-                           "Royaume de Prusse", "Reino de Prusia", "Regno di Prussia"),
-    "Free State of Prussia": ("Freistaat Preußen", "Freistaat Preussen", "Wolne Państwo Prusy"),
-    "German Empire": ("Deutsches Kaiserreich", "Cesarstwo Niemieckie", "Empire allemand", "Imperio alemán",
-                      "Impero tedesco"),
-    "Austria-Hungary": ("Österreich-Ungarn", "Austro-Węgry", "Autriche-Hongrie", "Austria-Hungría"),
-    "Austrian Empire": ("Kaisertum Österreich", "Cesarstwo Austriackie", "Empire d'Autriche", "Imperio austríaco"),
-    "Russian Empire": ("Russisches Kaiserreich", "Imperium Rosyjskie", "Cesarstwo Rosyjskie", "Empire russe",
-                       "Imperio ruso", "Impero russo"),
-    "Soviet Union": ("Sowjetunion", "Związek Radziecki", "Związek Sowiecki", "ZSRR", "UdSSR", "Union soviétique",
-                     "Unión Soviética", "Unione Sovietica"),
-    "Ottoman Empire": ("Osmanisches Reich", "Imperium Osmańskie", "Empire ottoman", "Imperio otomano",
-                       "Impero ottomano"),
-    "Holy Roman Empire": ("Heiliges Römisches Reich", "Święte Cesarstwo Rzymskie", "Saint-Empire romain germanique",
-                          "Sacro Imperio Romano Germánico", "Sacro Romano Impero"),
-    "Kingdom of Bavaria": ("Königreich Bayern", "Królestwo Bawarii", "Royaume de Bavière"),
-    "Kingdom of Saxony": ("Königreich Sachsen", "Królestwo Saksonii", "Royaume de Saxe"),
-    "Kingdom of Hanover": ("Königreich Hannover", "Królestwo Hanoweru"),
-    "Kingdom of Württemberg": ("Königreich Württemberg", "Królestwo Wirtembergii"),
-    "Kingdom of Hungary": ("Königreich Ungarn", "Królestwo Węgier", "Magyar Királyság"),
-    "Kingdom of Italy": ("Königreich Italien", "Królestwo Włoch", "Regno d'Italia", "Royaume d'Italie"),
-    "Duchy of Warsaw": ("Księstwo Warszawskie", "Herzogtum Warschau", "Duché de Varsovie"),
-    "Grand Duchy of Lithuania": ("Wielkie Księstwo Litewskie", "Großfürstentum Litauen"),
-    "Polish–Lithuanian Commonwealth": ("Rzeczpospolita Obojga Narodów",),
-    "Czechoslovakia": ("Tschechoslowakei", "Czechosłowacja", "Tchécoslovaquie", "Checoslovaquia", "Cecoslovacchia"),
-    "East Germany": ("Deutsche Demokratische Republik", "Niemiecka Republika Demokratyczna",
-                     "République démocratique allemande"),
-}  # fmt: skip
-_LATIN_STATE_WORDS: Final = {tuple(_label_words(n)): label for label, ns in _LATIN_STATE_NAMES.items() for n in ns}
+# the table's names in Latin letters (German, Polish, French, Spanish, Italian) by their words
+_LATIN_STATE_WORDS: Final = {
+    tuple(_label_words(n)): label
+    for label, ns in STATE_NAMES.items()
+    for n in ns
+    if all(script_of(c) == "latin" for c in n if c.isalpha())
+}
 
 
 def _latin_exonyms(text: str) -> list[str]:
-    """The English labels of the states a reply names in another language (:data:`_LATIN_STATE_NAMES`).
+    """The English labels of the states a reply names in another language (:data:`.state_names.STATE_NAMES`).
 
     "Königreich Preußen" is the Kingdom of Prussia. Each name's words stand in the reply in order, its first one
     capitalised, not within three words after a negation.

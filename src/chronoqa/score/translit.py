@@ -17,6 +17,8 @@ import re
 import unicodedata
 from typing import Final
 
+from chronoqa.score.state_names import STATE_NAMES
+
 __all__ = ["foreign_runs", "hebrew_names", "hebrew_runs", "latin", "same_name", "script_of", "state_exonym"]
 
 _CYRILLIC: Final = dict(
@@ -343,48 +345,19 @@ def hebrew_names(run: str, label_words: list[str]) -> bool:
     return all(any(_same_sounds(_hebrew_sounds(w), lat[x]) for x in label_words) for w in words)
 
 
-# States (past and present) by their Russian, Ukrainian and Greek names and abbreviations, and the English label
-# the data gives them: a translation no letter table makes ("Российская империя" is the Russian Empire).
-_STATE_NAMES: Final = {
-    "Russian Empire": ("Российская империя", "Російська імперія", "Ρωσική Αυτοκρατορία"),
-    "Soviet Union": ("СССР", "Советский Союз", "Союз Советских Социалистических Республик", "СРСР", "Радянський Союз",
-                     "ΕΣΣΔ", "Σοβιετική Ένωση"),
-    "Russia": ("Россия", "Российская Федерация", "Росія"),
-    "Russian Soviet Federative Socialist Republic": ("РСФСР",),
-    "Ukraine": ("Украина", "Україна", "Ουκρανία"),
-    "Ukrainian Soviet Socialist Republic": ("УССР", "Украинская ССР", "УРСР", "Українська РСР"),
-    "Byelorussian Soviet Socialist Republic": ("БССР", "Белорусская ССР"),
-    "Belarus": ("Беларусь", "Білорусь"),
-    "Moldova": ("Молдова", "Молдавия"),
-    "Moldavian Soviet Socialist Republic": ("Молдавская ССР", "МССР"),
-    "Romania": ("Румыния", "Румунія", "Ρουμανία"),
-    "Kingdom of Romania": ("Королевство Румыния", "Королівство Румунія"),
-    "Poland": ("Польша", "Польща", "Πολωνία"),
-    "Germany": ("Германия", "Німеччина", "Γερμανία"),
-    "German Empire": ("Германская империя", "Німецька імперія"),
-    "Austria-Hungary": ("Австро-Венгрия", "Австро-Угорщина", "Αυστροουγγαρία"),
-    "Ottoman Empire": ("Османская империя", "Османська імперія", "Οθωμανική Αυτοκρατορία"),
-    "Greece": ("Греция", "Греція", "Ελλάδα", "Ελλάς"),
-    "Finland": ("Финляндия", "Фінляндія"),
-    "Grand Duchy of Finland": ("Великое княжество Финляндское",),
-    "Lithuania": ("Литва",),
-    "Latvia": ("Латвия", "Латвія"),
-    "Estonia": ("Эстония", "Естонія"),
-    "Georgia": ("Грузия", "Грузія"),
-    "Kazakhstan": ("Казахстан",),
-}  # fmt: skip
-
-
 def _spelled(run: str) -> str | None:
     got = latin(run)
     return None if got is None else " ".join(re.findall(r"[a-z]+", got))
 
 
-_BY_SPELLING: Final = {_spelled(n): label for label, names in _STATE_NAMES.items() for n in names}
+# the table's names in Cyrillic or Greek letters by their Latin spelling (a name in Latin letters spells as ``None``)
+_BY_SPELLING: Final = {
+    spelled: label for label, names in STATE_NAMES.items() for n in names if (spelled := _spelled(n)) is not None
+}
 
 
 def state_exonym(run: str) -> str | None:
-    """The English label of a state a run of Cyrillic or Greek names (:data:`_STATE_NAMES`), or ``None``.
+    """The English label of the state a run of Cyrillic or Greek names (:data:`.state_names.STATE_NAMES`), or ``None``.
 
     The run is compared by its Latin spelling, so case and the letters one spelling folds ("й", "і") do not matter.
     """
