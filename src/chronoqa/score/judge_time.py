@@ -163,6 +163,8 @@ _START: Final = frozenset(
         "steps_up",
         "called_up",
         "calls_up",
+        "call_up",
+        "call_ups",
         "enrolled",  # a study's start: "enrolled at X in 1931"
         "enroled",
         "enrolling",
@@ -397,8 +399,8 @@ _PHRASES: Final = re.compile(
     # reached the date ("stayed into 1993": still there in 1993, its last year)
     r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
-    # to a side, its start ("was called up to the France U-17 side in 2004")
-    r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|"
+    # to a side, its start ("was called up to the France U-17 side in 2004", "won his first call-up in 2006")
+    r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|\bcall-ups?\b|"
     # a spell's last season or year named as such ("its last season in that category was 2004"): its end
     r"\b(?:last|final)\s+(?:season|year)\b|"
     # a state at the date, no change: "in 1959 she was still married to X"
@@ -451,7 +453,7 @@ def _phrase_word(m: re.Match[str]) -> str:
         return "took_a_seat".ljust(len(m.group(0)))
     if _DEGREE_RE.fullmatch(m.group(0)):
         return "graduated".ljust(len(m.group(0)))
-    return _SPACES_RE.sub("_", m.group(0))
+    return _SPACES_RE.sub("_", m.group(0)).replace("-", "_")  # "call-up" is one word
 
 
 @lru_cache(maxsize=1 << 16)
@@ -2340,6 +2342,10 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if d.kind == "since":
         return ("none" if d.exclusive else "start"), other_term, False
     if d.kind == "until":
+        clause = before + d.text[: max(0, d.text.lower().find("until"))]  # "call-up until D" is read "up until D"
+        negated = _NOT_UNTIL_RE.search(clause)
+        if negated is not None:  # "didn't join Pompey until 2012": he joined in 2012; no end is stated
+            return _not_until_role(clause[negated.end() :], after), other_term, False
         return ("none" if d.exclusive else "end"), other_term, False
     if d.kind == "point" and _lead_event(before, after[:3], ()):  # "After the Treaty of X in 1871, A was in B"
         return "start", other_term, False
@@ -2369,6 +2375,23 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
             return "start", other_term, False  # "from the creation of X in 1790 until 1968": a range in words
         return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
+
+
+# A negation in the clause before "until D" ("didn't join X until 2012", "it was not until 2006 that he joined"): D is
+# when the clause's event happened, not the end of a stay
+_NOT_UNTIL_RE: Final = re.compile(r"(?:\bnot|\bnever|n[’']t)\b(?=[^.;:!?()\n]*$)", re.IGNORECASE)
+
+
+def _not_until_role(clause: str, after: str) -> str:
+    """The role of the date a negated "until" gives: the last cue of its clause after the negation.
+
+    With no cue there, the first of the that-clause after the date ("not until 2006 that he joined"); a start, an
+    end or an event's point, else none (no end is stated).
+    """
+    own = _role_words(clause)
+    cues = own[-1:] or _role_words(after)[:1]
+    role = cues[0][1] if cues else "none"
+    return role if role in ("start", "end", "point", "death") else "none"
 
 
 def _main_clause_role(low: str, cues: Sequence[tuple[int, str]]) -> str:

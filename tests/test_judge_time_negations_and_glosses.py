@@ -1,0 +1,53 @@
+"""Careful time judging: a negated "until" ("didn't join X until 2012") dates the clause's event, not an end; a
+national side's call-up is its start. Each rule with a trap of the same shape that must stay wrong."""
+
+from __future__ import annotations
+
+from chronoqa.records import Triple
+from time_verdicts import q, verdict
+
+# Piet Lund left Harbour FC in 2009; Ivo Marsh joined Harbour FC in 2012 (the data knows no end)
+HARBOUR = q(
+    answers=("yes",),
+    question="Is it true that Piet Lund left Harbour FC before Ivo Marsh joined Harbour FC?",
+    S_star=(Triple("Piet Lund", "playsFor", "Harbour FC", "2006", "2009"),),
+    S_anchor=(Triple("Ivo Marsh", "playsFor", "Harbour FC", "2012", None),),
+    time_refs=({"which": "end", "value": "2009", "of": "answer"}, {"which": "start", "value": "2012", "of": "anchor"}),
+)
+
+
+def test_a_negated_until_dates_the_clauses_start() -> None:
+    assert verdict(
+        HARBOUR, "Yes. Lund's spell at Harbour ended in 2009; Ivo Marsh didn't join Harbour until 2012."
+    ) == ("right")
+    assert verdict(HARBOUR, "Yes. Lund left Harbour in 2009, and it was not until 2012 that Marsh joined them.") == (
+        "right"
+    )
+    # the negated clause's own start, stated wrong, is still wrong
+    assert verdict(HARBOUR, "Yes. Lund left Harbour in 2009; Ivo Marsh didn't join Harbour until 2011.") == "wrong"
+    # an "until" with no negation is still an end: Lund "stayed until 2012" contradicts his 2009 end
+    assert verdict(HARBOUR, "Yes. Lund stayed at Harbour until 2012; Ivo Marsh joined Harbour in 2012.") == "wrong"
+
+
+# Jan Wisła played for Poland from 2006 to 2008; Adam Nowy from 1991 to 1999
+POLAND = q(
+    answers=("no",),
+    question="Is it true that Jan Wisła joined Poland before Adam Nowy left Poland?",
+    S_star=(Triple("Jan Wisła", "playsFor", "Poland national team", "2006", "2008"),),
+    S_anchor=(Triple("Adam Nowy", "playsFor", "Poland national team", "1991", "1999"),),
+    time_refs=({"which": "start", "value": "2006", "of": "answer"}, {"which": "end", "value": "1999", "of": "anchor"}),
+)
+
+
+def test_a_first_call_up_is_the_sides_start() -> None:
+    text = "No. Adam Nowy's Poland career ran 1991–1999, whereas Wisła didn't win his first call-up until 2006."
+    assert verdict(POLAND, text) == "right"
+    assert (
+        verdict(POLAND, "No. Adam Nowy played for Poland from 1991 to 1999. Jan Wisła won his first call-up in 2006.")
+        == "right"
+    )
+    # another year for the call-up is wrong
+    assert (
+        verdict(POLAND, "No. Adam Nowy played for Poland from 1991 to 1999. Jan Wisła won his first call-up in 2005.")
+        == "wrong"
+    )
