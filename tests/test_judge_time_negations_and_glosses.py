@@ -1,5 +1,6 @@
 """Careful time judging: a negated "until" ("didn't join X until 2012") dates the clause's event, not an end; a
-national side's call-up is its start. Each rule with a trap of the same shape that must stay wrong."""
+national side's call-up is its start; a dash after a year that opens a count or a sum ("2015 — 29 years") is no
+range. Each rule with a trap of the same shape that must stay wrong."""
 
 from __future__ import annotations
 
@@ -51,3 +52,24 @@ def test_a_first_call_up_is_the_sides_start() -> None:
         verdict(POLAND, "No. Adam Nowy played for Poland from 1991 to 1999. Jan Wisła won his first call-up in 2005.")
         == "wrong"
     )
+
+
+# Ana Roth worked at Delft Institute from 1986 to 2015
+DELFT = q(
+    answers=("29 years",),
+    question="How many years passed between when Ana Roth started and stopped working at Delft Institute?",
+    S_star=(Triple("Ana Roth", "worksAt", "Delft Institute", "1986", "2015"),),
+    time_refs=({"which": "start", "value": "1986", "of": "answer"}, {"which": "end", "value": "2015", "of": "answer"}),
+)
+
+
+def test_a_count_or_a_sum_after_a_dash_is_no_range_to_a_clipped_year() -> None:
+    # "2015 — 29 years" is the year 2015 and a count, not the range 2015–2029
+    assert verdict(DELFT, "Ana Roth joined Delft Institute in 1986 and stayed until 2015 — 29 years.") == "right"
+    assert verdict(DELFT, "Ana Roth joined Delft Institute in 1986 and left in 2015 — 2015 − 1986 = 29 years.") == (
+        "right"
+    )
+    # the year before the dash is still held to the data
+    assert verdict(DELFT, "Ana Roth joined Delft Institute in 1986 and stayed until 2014 — 28 years.") == "wrong"
+    # a real range after a dash is still a range: a start of 2015 contradicts the data's 1986
+    assert verdict(DELFT, "Ana Roth worked at Delft Institute 2015 — 2029.") == "wrong"

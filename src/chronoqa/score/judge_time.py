@@ -608,7 +608,7 @@ def attribute(
     sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
     all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
-    all_dates = _without_sums(text, all_dates)
+    all_dates = _without_sums(text, _counts_not_ranges(text, all_dates))
     all_dates = _year_pairs(text, [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)])  # "(1394 in the ...)"
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
@@ -1514,6 +1514,24 @@ def tables_as_fields(text: str) -> str:
         out.append(lines[i])
         i += 1
     return "\n".join(out)
+
+
+# A dash after a year that opens a count or a sum ("until 2015 — 29 years", "until 2008 — 2008 − 1956 = 52"): the
+# year alone, no range to a clipped year
+_DASH_RE: Final = re.compile(r"\s*[—–-]\s*")
+_COUNT_AFTER_RE: Final = re.compile(r"\s*(?:years?\b|[−–+-]\s*\d{4}\s*=)", re.IGNORECASE)
+
+
+def _counts_not_ranges(text: str, dates: list[TimeMention]) -> list[TimeMention]:
+    """``dates`` with a range "D — N" that a count or a sum follows read as the point D (the dash's gloss is no end)."""
+    out = []
+    for d in dates:
+        dash = _DASH_RE.search(d.text) if d.kind == "range" and d.interval.start is not None else None
+        if dash is not None and dash.start() > 0 and _COUNT_AFTER_RE.match(text, d.end):
+            start = d.interval.start
+            d = TimeMention(d.text[: dash.start()], d.begin, d.begin + dash.start(), Interval(start, start), "point")
+        out.append(d)
+    return out
 
 
 def _without_sums(text: str, dates: list[TimeMention]) -> list[TimeMention]:
