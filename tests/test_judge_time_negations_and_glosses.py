@@ -1,6 +1,7 @@
 """Careful time judging: a negated "until" ("didn't join X until 2012") dates the clause's event, not an end; a
 national side's call-up is its start; a dash after a year that opens a count or a sum ("2015 — 29 years") is no
-range. Each rule with a trap of the same shape that must stay wrong."""
+range; a move's source or purpose named after its date ("arrived in 2012 from Skeid") owns no date. Each rule with a
+trap of the same shape that must stay wrong."""
 
 from __future__ import annotations
 
@@ -73,3 +74,26 @@ def test_a_count_or_a_sum_after_a_dash_is_no_range_to_a_clipped_year() -> None:
     assert verdict(DELFT, "Ana Roth joined Delft Institute in 1986 and stayed until 2014 — 28 years.") == "wrong"
     # a real range after a dash is still a range: a start of 2015 contradicts the data's 1986
     assert verdict(DELFT, "Ana Roth worked at Delft Institute 2015 — 2029.") == "wrong"
+
+
+# Tom Vik played for Bergen SK from 2013 to 2014, then joined Aarhus FC in 2015 (the question's anchor)
+BERGEN = q(
+    answers=("Bergen SK",),
+    question="Which team did Tom Vik play for two years before Tom Vik joined Aarhus FC?",
+    S_star=(Triple("Tom Vik", "playsFor", "Bergen SK", "2013", "2014"),),
+    S_anchor=(Triple("Tom Vik", "playsFor", "Aarhus FC", "2015", None),),
+    time_refs=({"which": "start", "value": "2015", "of": "anchor"},),
+)
+
+
+def test_a_moves_source_or_purpose_after_its_date_owns_no_date() -> None:
+    # "arrived in 2012 from Skeid": the start is Bergen's, held to the data (2013): wrong
+    text = "Vik joined Aarhus FC in 2015; in 2013 he was at Bergen SK, where he had arrived in 2012 from Skeid."
+    assert verdict(BERGEN, text) == "wrong"
+    purpose = "Vik joined Aarhus FC in 2015. He had moved to Bergen SK in 2012 to play for Ola Berg."
+    assert verdict(BERGEN, purpose) == "wrong"
+    # the right start, with the same source: right
+    right = "Vik joined Aarhus FC in 2015; in 2013 he was at Bergen SK, where he had arrived in 2013 from Skeid."
+    assert verdict(BERGEN, right) == "right"
+    # a name after the date that is no source (no "from"): the date may be that name's, it contradicts nothing
+    assert verdict(BERGEN, "Vik joined Aarhus FC in 2015. Bergen SK signed him in 2012 with Skeid.") != "wrong"

@@ -1354,12 +1354,29 @@ def _unknown_near(
         and not owner.begin <= b < owner.end
         and not _named_after(b, owner, before, d_begin)
         and not (own_cue and b >= d_end and _CONNECTOR_RE.match(masked, d_end, b))
+        and not (b >= d_end and _source_or_purpose(masked, d_end, b))
         for b in unknown
     )
 
 
 # "in 1986 before moving to Swindon": a name after the date past a connector is another clause's
 _CONNECTOR_RE: Final = re.compile(r"[\s,]*(?:before|after|when|while|until|then|and)\b|,\s*with\b", re.IGNORECASE)
+# after a move's date, its source ("had arrived in 2012 from Vålerenga") or the move's purpose ("moved back in 1990 to
+# work for Sobchak"): that name is no owner of the date
+_SOURCE_OR_PURPOSE_RE: Final = re.compile(
+    r"[\s,]*(?:from|to\s+(?:work|serve|study|train|play|teach)\s+(?:for|with|under|at))\s+(?:the\s+)?", re.IGNORECASE
+)
+
+
+def _source_or_purpose(masked: str, d_end: int, b: int) -> bool:
+    """Whether the word at ``b`` is of the name a move's source or purpose names right after the date."""
+    m = _SOURCE_OR_PURPOSE_RE.match(masked, d_end)
+    if m is None or m.end() > b:
+        return False
+    words = masked[m.end() : b].split()  # the name's words before ``b`` ("Anatoly" of "Anatoly Sobchak")
+    return len(words) <= 3 and all(w[:1].isupper() for w in words)
+
+
 # a clause that goes on from the date before it: "in 1962 and led the state until 1974"
 _GOES_ON_RE: Final = re.compile(r"[\s,]*and\b", re.IGNORECASE)
 
