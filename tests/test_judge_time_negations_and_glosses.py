@@ -1,7 +1,7 @@
 """Careful time judging: a negated "until" ("didn't join X until 2012") dates the clause's event, not an end; a
 national side's call-up is its start; a dash after a year that opens a count or a sum ("2015 — 29 years") is no
 range; a move's source or purpose named after its date ("arrived in 2012 from Skeid") owns no date. Each rule with a
-trap of the same shape that must stay wrong."""
+trap of the same shape that must stay wrong; a self-correction "on reflection" sets aside what came before it."""
 
 from __future__ import annotations
 
@@ -97,3 +97,23 @@ def test_a_moves_source_or_purpose_after_its_date_owns_no_date() -> None:
     assert verdict(BERGEN, right) == "right"
     # a name after the date that is no source (no "from"): the date may be that name's, it contradicts nothing
     assert verdict(BERGEN, "Vik joined Aarhus FC in 2015. Bergen SK signed him in 2012 with Skeid.") != "wrong"
+
+
+# Eva Lind received the Kessler Prize in 2013
+PRIZE = q(
+    answers=("2013",),
+    question="When did Eva Lind receive the Kessler Prize?",
+    S_star=(Triple("Eva Lind", "wonPrize", "Kessler Prize", "2013", "2013"),),
+    time_refs=({"which": "start", "value": "2013", "of": "answer"},),
+)
+
+
+def test_a_self_correction_on_reflection_is_what_the_reply_states() -> None:
+    # the corrected year is the one stated: wrong
+    text = (
+        "Eva Lind received the Kessler Prize in 2013. Hmm, on reflection I think the Kessler Prize was actually 2007."
+    )
+    assert verdict(PRIZE, text) == "wrong"
+    # corrected the other way, onto the data's year: right
+    back = "Eva Lind received the Kessler Prize in 2007. On further reflection, she received the Kessler Prize in 2013."
+    assert verdict(PRIZE, back) == "right"
