@@ -1,11 +1,12 @@
 """Careful time judging: a negated "until" ("didn't join X until 2012") dates the clause's event, not an end; a
 national side's call-up is its start; a dash after a year that opens a count or a sum ("2015 — 29 years") is no
 range; a move's source or purpose named after its date ("arrived in 2012 from Skeid") owns no date. Each rule with a
-trap of the same shape that must stay wrong; a self-correction "on reflection" sets aside what came before it."""
+trap of the same shape that must stay wrong; a self-correction "on reflection" sets aside what came before it; "spent
+2013 and 2014" is a stay's range."""
 
 from __future__ import annotations
 
-from chronoqa.records import Triple
+from chronoqa.records import Question, Triple
 from time_verdicts import q, verdict
 
 # Piet Lund left Harbour FC in 2009; Ivo Marsh joined Harbour FC in 2012 (the data knows no end)
@@ -117,3 +118,22 @@ def test_a_self_correction_on_reflection_is_what_the_reply_states() -> None:
     # corrected the other way, onto the data's year: right
     back = "Eva Lind received the Kessler Prize in 2007. On further reflection, she received the Kessler Prize in 2013."
     assert verdict(PRIZE, back) == "right"
+
+
+def test_two_years_a_stay_spent_are_its_range() -> None:
+    # Lee Park was at Astra FC in 2013 only; the question's anchor is his start at Polonia in 2010
+    def astra(start: str, end: str) -> Question:
+        return q(
+            answers=("Astra FC",),
+            question="Which team did Lee Park play for three years after Lee Park joined Polonia?",
+            S_star=(Triple("Lee Park", "playsFor", "Astra FC", start, end),),
+            S_anchor=(Triple("Lee Park", "playsFor", "Polonia", "2010", "2012"),),
+            time_refs=({"which": "start", "value": "2010", "of": "anchor"},),
+        )
+
+    text = (
+        "Lee Park joined Polonia in 2010 and stayed through 2012, then went to Astra FC, where he spent 2013 and 2014."
+    )
+    # "spent 2013 and 2014" is the stay 2013–2014: wrong for a stay of 2013 alone, right for 2013–2014
+    assert verdict(astra("2013", "2013"), text) == "wrong"
+    assert verdict(astra("2013", "2014"), text) == "right"

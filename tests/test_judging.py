@@ -113,7 +113,6 @@ KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set16": {"T": [25]},
     "set17": {"T": [16, 44]},
     "set20": {"T": [96, 107]},
-    "set21": {"T": [12, 21, 53, 60]},
 }
 
 

@@ -2027,11 +2027,12 @@ def _clause_cites(
 
 
 _PAIR_GAP_RE: Final = re.compile(r"\s*(?:and|&)\s*")
-_IN_BEFORE_RE: Final = re.compile(r"\b(?:in|during)\s+$", re.IGNORECASE)
+# "in 2005 and 2006", "during ...", and a stay's years as its object ("where he spent 2013 and 2014")
+_IN_BEFORE_RE: Final = re.compile(r"\b(?:in|during|spent|spending|spends)\s+$", re.IGNORECASE)
 
 
 def _year_pairs(text: str, dates: list[TimeMention]) -> list[TimeMention]:
-    """``dates`` with "in 2005 and 2006" (two years that follow on, and no more) read as the range 2005–2006.
+    """``dates`` with "in 2005 and 2006", "spent 2005 and 2006" (two years that follow on, no more) as 2005–2006.
 
     A spell of two seasons written as its years; a longer list ("1992, 2000 and 2002") stays a bare list.
     """
