@@ -2,7 +2,8 @@
 national side's call-up is its start; a dash after a year that opens a count or a sum ("2015 — 29 years") is no
 range; a move's source or purpose named after its date ("arrived in 2012 from Skeid") owns no date. Each rule with a
 trap of the same shape that must stay wrong; a self-correction "on reflection" sets aside what came before it; "spent
-2013 and 2014" is a stay's range."""
+2013 and 2014" is a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane", "after
+succeeding Olu Bako") is no antecedent of a later "his" ("until his death in 1999")."""
 
 from __future__ import annotations
 
@@ -137,3 +138,33 @@ def test_two_years_a_stay_spent_are_its_range() -> None:
     # "spent 2013 and 2014" is the stay 2013–2014: wrong for a stay of 2013 alone, right for 2013–2014
     assert verdict(astra("2013", "2013"), text) == "wrong"
     assert verdict(astra("2013", "2014"), text) == "right"
+
+
+# Tom Hale was married to Ada Fox from 1990 until his death in 1999
+HALE = q(
+    answers=("Ada Fox",),
+    question="Who was Tom Hale married to during 1995?",
+    S_star=(Triple("Ada Fox", "isMarriedTo", "Tom Hale", "1990", "1999"),),
+    time_refs=({"which": "start", "value": "1990", "of": "answer"}, {"which": "end", "value": "1999", "of": "answer"}),
+)
+# Ana Moss held office from 2007 until her death in 2010 (her predecessor, Olu Bako, is no entity of the release)
+MOSS = q(
+    answers=("Ana Moss",),
+    question="Who held the office of President of Nubia in 2008?",
+    S_star=(Triple("Ana Moss", "holdsPosition", "President of Nubia", "2007", "2010"),),
+    time_refs=({"which": "start", "value": "2007", "of": "answer"}, {"which": "end", "value": "2010", "of": "answer"}),
+)
+
+
+def test_a_person_named_after_a_kin_noun_or_a_succession_is_no_antecedent_of_his() -> None:
+    kin = "Tom Hale married Ada Fox in 1990, after the death of his first wife Ruth Lane, and they were together until"
+    assert verdict(HALE, kin + " his death in 1999.", ("Ruth Lane",)) == "right"
+    assert verdict(HALE, kin + " his death in 1998.", ("Ruth Lane",)) == "wrong"
+    moss = "Ana Moss took office in 2007 after succeeding Olu Bako. Her presidency ended with her death in "
+    assert verdict(MOSS, moss + "2010.", ("Olu Bako",)) == "right"
+    assert verdict(MOSS, moss + "2011.", ("Olu Bako",)) == "wrong"
+    # a person named as the subject stays the antecedent: the death is Bako's, not Moss's end
+    bako = (
+        "Ana Moss took office in 2007. Olu Bako had led the country before her; his term ended with his death in 2010."
+    )
+    assert verdict(MOSS, bako, ("Olu Bako",)) == "wrong"

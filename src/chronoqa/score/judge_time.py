@@ -547,6 +547,13 @@ def _positions(
     return _resolve_pronouns(text, out, starts)
 
 
+# A person named as the object of a succession, a death or a kin noun ("after succeeding Obasanjo", "after the death of
+# his first wife Ruth Gordon"): no antecedent of a later "he" or "his" ("until his death in 1999" is the subject's)
+_OBLIQUE_RE: Final = re.compile(
+    r"\b(?:succeeding|replacing|death\s+of|(?:wife|husband|spouse|predecessor|successor)\s*,?)\s+$", re.IGNORECASE
+)
+
+
 def _resolve_pronouns(text: str, out: Sequence[_Pos], starts: Sequence[int]) -> list[_Pos]:
     """Each pronoun as the entity it stands for (see :func:`attribute`); "it" with no thing named is dropped."""
     last: frozenset[int] = frozenset({0})  # before anything is named, a pronoun is the answer
@@ -573,7 +580,11 @@ def _resolve_pronouns(text: str, out: Sequence[_Pos], starts: Sequence[int]) -> 
                 resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
         else:
             resolved.append(p)
-            if p.facts and p.person:
+            if (
+                p.facts
+                and p.person
+                and not (p.facts == {_OTHER} and _OBLIQUE_RE.search(text, max(0, p.begin - 40), p.begin))
+            ):
                 last = p.facts
                 if _OTHER not in p.facts:
                     last_fact = p.facts
