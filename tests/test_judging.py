@@ -101,11 +101,11 @@ BLIND_FLOORS = {
     "set14": {"A": (0.99, 0.055), "T": (0.95, 0.02)},
     "set15": {"A": (0.99, 0.01), "T": (0.98, 0.01)},
     "set16": {"A": (0.99, 0.01), "T": (0.94, 0.02)},
-    "set17": {"A": (0.97, 0.025), "T": (0.94, 0.04)},
+    "set17": {"A": (0.97, 0.025), "T": (0.95, 0.04)},
     "set18": {"A": (0.99, 0.01), "T": (0.99, 0.02)},
     "set19": {"A": (0.99, 0.01), "T": (0.98, 0.03)},
-    "set20": {"A": (0.99, 0.04), "T": (0.885, 0.01)},
-    "set21": {"A": (0.99, 0.025), "T": (0.885, 0.02)},
+    "set20": {"A": (0.99, 0.04), "T": (0.90, 0.01)},
+    "set21": {"A": (0.99, 0.025), "T": (0.94, 0.02)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
