@@ -1,9 +1,10 @@
-"""Careful time judging: a negated "until" ("didn't join X until 2012") dates the clause's event, not an end; a
-national side's call-up is its start; a dash after a year that opens a count or a sum ("2015 — 29 years") is no
-range; a move's source or purpose named after its date ("arrived in 2012 from Skeid") owns no date. Each rule with a
-trap of the same shape that must stay wrong; a self-correction "on reflection" sets aside what came before it; "spent
-2013 and 2014" is a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane", "after
-succeeding Olu Bako") is no antecedent of a later "his" ("until his death in 1999")."""
+"""Careful time judging, rules for kinds of false reject and false accept that recur across blind sets. A negated
+"until" ("didn't join X until 2012") dates the clause's event, not an end, and a call-up is a start; a dash after a
+year that opens a count or a sum ("2015 — 29 years") is no range; a move's source or purpose named after its date
+("arrived in 2012 from Skeid") owns no date; "on reflection" sets aside what came before it; "spent 2013 and 2014" is
+a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane") is no antecedent of a
+later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause. Each rule
+with a trap of the same shape that must stay wrong."""
 
 from __future__ import annotations
 
@@ -168,3 +169,29 @@ def test_a_person_named_after_a_kin_noun_or_a_succession_is_no_antecedent_of_his
         "Ana Moss took office in 2007. Olu Bako had led the country before her; his term ended with his death in 2010."
     )
     assert verdict(MOSS, bako, ("Olu Bako",)) == "wrong"
+
+
+# Ivo Kral was acting prime minister of Nubia from 24 February 2004 to 5 March 2004 (Jan Berk before him)
+KRAL = q(
+    answers=("Ivo Kral",),
+    question="Who was the acting Prime Minister of Nubia whose term ended on 5 March 2004?",
+    granularity="day",
+    S_star=(Triple("Ivo Kral", "holdsPosition", "Prime Minister of Nubia", "2004-02-24", "2004-03-05"),),
+    time_refs=(
+        {"which": "start", "value": "2004-02-24", "of": "answer"},
+        {"which": "end", "value": "2004-03-05", "of": "answer"},
+    ),
+)
+
+
+def test_a_possessor_in_an_after_adjunct_owns_no_date_of_the_clause() -> None:
+    berk = ("Jan Berk",)
+    text = "Ivo Kral was acting PM after Jan Berk's dismissal, from 24 February 2004 until 5 March 2004."
+    assert verdict(KRAL, text, berk) == "right"
+    between = "Ivo Kral was acting PM from 24 February 2004, after Jan Berk's dismissal, until 5 March 2004."
+    assert verdict(KRAL, between, berk) == "right"
+    # the subject's own date, stated wrong, is still wrong
+    assert verdict(KRAL, between.replace("5 March", "15 March"), berk) == "wrong"
+    # a date right after the adjunct's event is the event's: "Berk's dismissal on D" states no start of Kral's
+    event = "Ivo Kral was acting PM after Jan Berk's dismissal on 24 February 2004."
+    assert verdict(KRAL, event, berk) != "right"

@@ -1041,8 +1041,32 @@ def _without_possessors(masked: str, before: Sequence[_Pos], d_begin: int) -> li
             continue
         if nxt is None and _place_of_event(masked, p, before, d_begin):
             continue
+        if _adjunct_possessor(masked, p, d_begin):
+            continue
         out.append(p)
     return list(reversed(out))
+
+
+# "after Kasyanov's dismissal", "following Lech Kaczyński's death": a possessor in an adjunct the clause is timed by
+_ADJUNCT_BEFORE_RE: Final = re.compile(r"\b(?:after|following|upon|on)\s+(?:the\s+)?$", re.IGNORECASE)
+# the event noun after the possessor (names and their "'s" are blanked)
+_POSSESSIVE_NOUN_RE: Final = re.compile(
+    r"\s*(?:dismissal|death|resignation|removal|ouster|impeachment|assassination|defeat|fall|departure|retirement|"
+    r"disqualification|suspension|sacking)\b"
+)
+_EVENT_DATE_GAP_RE: Final = re.compile(r"\s*(?:on|in)?\s*")  # "after Y's dismissal on D": the event's own date
+
+
+def _adjunct_possessor(masked: str, p: _Pos, d_begin: int) -> bool:
+    """Whether ``p`` is someone else's name as the possessor in an adjunct ("after Kasyanov's dismissal"): no owner.
+
+    The clause's subject named before it owns the clause's dates ("X was acting PM after Y's dismissal, from D"); a
+    date right after the adjunct's event is the event's ("after Y's dismissal on D").
+    """
+    if p.facts != {_OTHER} or p.pronoun or _ADJUNCT_BEFORE_RE.search(masked, max(0, p.begin - 12), p.begin) is None:
+        return False
+    noun = _POSSESSIVE_NOUN_RE.match(masked, p.end)
+    return noun is not None and _EVENT_DATE_GAP_RE.fullmatch(masked, noun.end(), d_begin) is None
 
 
 # "... in New York in 1885", "at the Mannheim congress in November 1995": a place between "in"/"at" and its date
