@@ -3,8 +3,9 @@
 year that opens a count or a sum ("2015 — 29 years") is no range; a move's source or purpose named after its date
 ("arrived in 2012 from Skeid") owns no date; "on reflection" sets aside what came before it; "spent 2013 and 2014" is
 a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane") is no antecedent of a
-later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause. Each rule
-with a trap of the same shape that must stay wrong."""
+later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause; "..., and
+remained so until X was carved out in 1944" ends the clause's stay. Each rule with a trap of the same shape that must
+not be accepted."""
 
 from __future__ import annotations
 
@@ -195,3 +196,25 @@ def test_a_possessor_in_an_after_adjunct_owns_no_date_of_the_clause() -> None:
     # a date right after the adjunct's event is the event's: "Berk's dismissal on D" states no start of Kral's
     event = "Ivo Kral was acting PM after Jan Berk's dismissal on 24 February 2004."
     assert verdict(KRAL, event, berk) != "right"
+
+
+# Velen belonged to Nordheim Oblast from 1930 to 1944
+VELEN = q(
+    answers=("14 years",),
+    question="How long after Velen became part of Nordheim Oblast did Velen cease to be part of Nordheim Oblast?",
+    S_star=(Triple("Velen", "locatedIn", "Nordheim Oblast", "1930", "1944"),),
+    time_refs=({"which": "start", "value": "1930", "of": "answer"}, {"which": "end", "value": "1944", "of": "answer"}),
+)
+
+
+def test_an_until_event_after_a_clause_ends_that_clauses_stay() -> None:
+    others = ("Sudheim Oblast",)
+    text = "Velen became part of Nordheim Oblast in 1930, when the okrugs were dissolved, and remained so until "
+    assert verdict(VELEN, text + "Sudheim Oblast was carved out in 1944.", others) == "right"
+    # the stay's end stated wrong is never accepted (bound through the until-clause, it may be the event's: undecided)
+    assert verdict(VELEN, text + "Sudheim Oblast was carved out in 1945.", others) != "right"
+    # a name between the clause and the "until" keeps the event's date apart: no end of Velen's stated
+    apart = (
+        "Velen became part of Nordheim Oblast in 1930; Sudheim Oblast remained so until Ostheim was carved out in 1944."
+    )
+    assert verdict(VELEN, apart, (*others, "Ostheim")) != "right"

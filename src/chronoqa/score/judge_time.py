@@ -956,7 +956,7 @@ def _owner(
         return prev_owner  # "from D1, succeeding X, to D2": the range goes on past the phrase put in it
     # "from 1932 until he fled Germany in 1933": an event with no cue of its own ends the previous date's stay, whoever
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
-    if prev_owner is not None and _UNTIL_EVENT_RE.match(span_before) and len(_role_words(span_before)) == 1:
+    if prev_owner is not None and _until_event(span_before, before, d.begin):
         return prev_owner
     spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
     if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
@@ -1182,6 +1182,25 @@ def _bound_to_subject(
 
 # "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
 _UNTIL_EVENT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)\s+$", re.IGNORECASE)
+_LAST_UNTIL_RE: Final = re.compile(r"[\s,]*\b(?:until|till)\b(?!.*\b(?:until|till)\b)", re.IGNORECASE | re.DOTALL)
+
+
+def _until_event(span_before: str, before: Sequence[_Pos], d_begin: int) -> bool:
+    """Whether the date closes an "until <event>" clause that ends the clause before it.
+
+    "from 1932 until he fled Germany in 1933", "..., and remained so until Novgorod Oblast was carved out in 1944": the
+    span from the last "until" holds no cue but it, and no name stands between the previous date and that "until".
+    """
+    last = _LAST_UNTIL_RE.search(span_before)
+    if last is None:
+        return False
+    tail = span_before[last.start() :]
+    at = d_begin - len(tail)
+    return (
+        _UNTIL_EVENT_RE.match(tail) is not None
+        and len(_role_words(tail)) == 1
+        and all(p.begin >= at for p in before if not p.pronoun)
+    )
 
 
 # "Numancia, which he joined in": a relative pronoun right after a name, then the clause's subject
