@@ -4,7 +4,8 @@ year that opens a count or a sum ("2015 — 29 years") is no range; a move's sou
 ("arrived in 2012 from Skeid") owns no date; "on reflection" sets aside what came before it; "spent 2013 and 2014" is
 a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane") is no antecedent of a
 later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause; "..., and
-remained so until X was carved out in 1944" ends the clause's stay. Each rule with a trap of the same shape that must
+remained so until X was carved out in 1944" ends the clause's stay; a kin possessor ("Rita Vale's husband, Tom Vale,")
+narrows no fact. Each rule with a trap of the same shape that must
 not be accepted."""
 
 from __future__ import annotations
@@ -218,3 +219,24 @@ def test_an_until_event_after_a_clause_ends_that_clauses_stay() -> None:
         "Velen became part of Nordheim Oblast in 1930; Sudheim Oblast remained so until Ostheim was carved out in 1944."
     )
     assert verdict(VELEN, apart, (*others, "Ostheim")) != "right"
+
+
+# Tom Vale was married to Rita Vale from 1891 to 1923 and a senator from 1915 to 1921
+VALE = q(
+    answers=("1915",),
+    question="In what year did the spouse of Rita Vale as of 1908 take office as senator?",
+    S_star=(
+        Triple("Tom Vale", "isMarriedTo", "Rita Vale", "1891", "1923"),
+        Triple("Tom Vale", "holdsPosition", "Senator of Nubia", "1915", "1921"),
+    ),
+    time_refs=({"which": "start", "value": "1915", "of": "answer"},),
+)
+
+
+def test_a_kin_possessor_narrows_no_fact() -> None:
+    assert verdict(VALE, "Rita Vale's husband, Tom Vale, entered the Nubian senate in 1915 (serving until 1921).") == (
+        "right"
+    )
+    assert verdict(VALE, "Rita Vale's husband, Tom Vale, entered the Nubian senate in 1916.") == "wrong"
+    # both names as the clause's own pair still narrow to their fact: a marriage in 1915 is wrong (data: 1891)
+    assert verdict(VALE, "Rita Vale and Tom Vale married in 1915.") == "wrong"

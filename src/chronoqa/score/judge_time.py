@@ -975,7 +975,10 @@ def _owner(
     new_clause = owner is not None and owner in before and _new_clause(masked, owner, before, d.begin)
     if owner is not None and new_clause and _cue_next(masked, d.end, after):
         return _pick(after) or owner
-    return _pair(owner, before) if owner is not None else None
+    if owner is None:
+        return None
+    # "Florence Harding's husband, Warren G. Harding, entered the Senate in D": the possessor narrows no fact
+    return _pair(owner, [p for p in before if p.end > owner.begin or not _KIN_RE.fullmatch(masked, p.end, owner.begin)])
 
 
 # ", succeeding X, to D": a range's second date after a phrase put between its two (names blanked)
@@ -1023,7 +1026,7 @@ def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | N
 
 # "Grover Dale's wife Anita Morris": a possessor and a kin word before the name they qualify
 _KIN_RE: Final = re.compile(
-    r"\s*(?:wife|husband|spouse|partner|widow|widower|son|daughter|father|mother|brother|sister)\s+", re.IGNORECASE
+    r"\s*(?:wife|husband|spouse|partner|widow|widower|son|daughter|father|mother|brother|sister)\s*,?\s+", re.IGNORECASE
 )
 
 
