@@ -5,7 +5,7 @@ year that opens a count or a sum ("2015 — 29 years") is no range; a move's sou
 a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane") is no antecedent of a
 later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause; "..., and
 remained so until X was carved out in 1944" ends the clause's stay; a kin possessor ("Rita Vale's husband, Tom Vale,")
-narrows no fact. Each rule with a trap of the same shape that must
+narrows no fact; "the very next day" is the next day. Each rule with a trap of the same shape that must
 not be accepted."""
 
 from __future__ import annotations
@@ -240,3 +240,19 @@ def test_a_kin_possessor_narrows_no_fact() -> None:
     assert verdict(VALE, "Rita Vale's husband, Tom Vale, entered the Nubian senate in 1916.") == "wrong"
     # both names as the clause's own pair still narrow to their fact: a marriage in 1915 is wrong (data: 1891)
     assert verdict(VALE, "Rita Vale and Tom Vale married in 1915.") == "wrong"
+
+
+# Hans Kohl was president of Nubia from 1 July 2004 (Jan Rau before him)
+KOHL = q(
+    answers=("Hans Kohl",),
+    question="Who was the first president of Nubia whose term began after 23 April 2003?",
+    granularity="day",
+    S_star=(Triple("Hans Kohl", "holdsPosition", "President of Nubia", "2004-07-01", "2010-05-31"),),
+    time_refs=({"which": "start", "value": "2004-07-01", "of": "answer"},),
+)
+
+
+def test_the_very_next_day_is_the_next_day() -> None:
+    text = "Jan Rau's term ended on {}, and his successor Hans Kohl was sworn in the very next day."
+    assert verdict(KOHL, text.format("30 June 2004"), ("Jan Rau",)) == "right"
+    assert verdict(KOHL, text.format("29 June 2004"), ("Jan Rau",)) == "wrong"

@@ -1803,7 +1803,7 @@ _RELATIVE_RE: Final = re.compile(
     # date closing the clause that follows ("two years after taking office in 2004")
     rf"\b(?:(?:the|that)\s+(?:very\s+)?same\s+(?P<u1>{_UNIT})|that\s+(?P<u2>{_UNIT})|"
     rf"(?:(?P<exact>exactly|precisely)\s+)?(?P<n>{_NUMBER})\s+(?P<u3>{_UNIT})\s+(?:(?P<dir>later|afterwards|earlier)|(?P<dirb>after|before)(?P<open>{_OPEN})?)|"
-    rf"the\s+(?P<next>following|next|subsequent|previous|preceding|prior)\s+(?P<u4>{_UNIT})|"
+    rf"the\s+(?:very\s+)?(?P<next>following|next|subsequent|previous|preceding|prior)\s+(?P<u4>{_UNIT})|"
     rf"the\s+(?P<u5>{_UNIT})\s+(?P<dir2>after|before)(?P<open2>{_OPEN})?)\b",
     re.IGNORECASE,
 )
