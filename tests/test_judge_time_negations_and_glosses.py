@@ -5,7 +5,8 @@ year that opens a count or a sum ("2015 — 29 years") is no range; a move's sou
 a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane") is no antecedent of a
 later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause; "..., and
 remained so until X was carved out in 1944" ends the clause's stay; a kin possessor ("Rita Vale's husband, Tom Vale,")
-narrows no fact; "the very next day" is the next day. Each rule with a trap of the same shape that must
+narrows no fact; "the very next day" is the next day; a stint that "began and ended on D" is
+a one-day term. Each rule with a trap of the same shape that must
 not be accepted."""
 
 from __future__ import annotations
@@ -256,3 +257,28 @@ def test_the_very_next_day_is_the_next_day() -> None:
     text = "Jan Rau's term ended on {}, and his successor Hans Kohl was sworn in the very next day."
     assert verdict(KOHL, text.format("30 June 2004"), ("Jan Rau",)) == "right"
     assert verdict(KOHL, text.format("29 June 2004"), ("Jan Rau",)) == "wrong"
+
+
+# Ola Berg acted as president of Nubia on 8 July 2010 only; Ivo Sand acted from 10 April 2010 to 8 July 2010
+ACTING = q(
+    answers=("Ola Berg", "Ivo Sand"),
+    question="Who were the acting presidents of Nubia whose terms ended on 8 July 2010?",
+    granularity="day",
+    S_star=(
+        Triple("Ola Berg", "holdsPosition", "President of Nubia", "2010-07-08", "2010-07-08"),
+        Triple("Ivo Sand", "holdsPosition", "President of Nubia", "2010-04-10", "2010-07-08"),
+    ),
+    time_refs=(
+        {"answer": "Ivo Sand", "which": "start", "value": "2010-04-10"},
+        {"answer": "Ivo Sand", "which": "end", "value": "2010-07-08"},
+        {"answer": "Ola Berg", "which": "start", "value": "2010-07-08"},
+        {"answer": "Ola Berg", "which": "end", "value": "2010-07-08"},
+    ),
+)
+
+
+def test_a_term_that_began_and_ended_on_one_day() -> None:
+    sand = "Ivo Sand was acting president from 10 April 2010 to 8 July 2010. "
+    assert verdict(ACTING, sand + "Ola Berg's stint began and ended on 8 July 2010.") == "right"
+    # another day is wrong
+    assert verdict(ACTING, sand + "Ola Berg's stint began and ended on 9 July 2010.") == "wrong"

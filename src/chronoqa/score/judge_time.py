@@ -2387,9 +2387,10 @@ def _fact_index(
 
 
 # A term that lasted less than the day it is dated by ("for a few hours on 8 July 2010", "for a few hours that
-# same day").
+# same day"), or began and ended on it ("his stint began and ended on 8 July 2010").
 _WITHIN_DAY_RE: Final = re.compile(
-    r"\bfor\s+(?:only\s+|just\s+)?(?:a\s+few|several|some|a\s+couple\s+of|a\s+single|a|one)\s+(?:hours?|day)\s+(?:on\s+)?$",
+    r"\bfor\s+(?:only\s+|just\s+)?(?:a\s+few|several|some|a\s+couple\s+of|a\s+single|a|one)\s+(?:hours?|day)\s+(?:on\s+)?$|"
+    r"\b(?:began|begun|started|opened)\s+and\s+(?:ended|finished|closed)\s+(?:on\s+)?(?:the\s+same\s+day\s*,?\s*)?$",
     re.IGNORECASE,
 )
 
