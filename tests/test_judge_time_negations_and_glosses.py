@@ -6,7 +6,7 @@ a stay's range; a person named after a kin noun or a succession ("his first wife
 later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause; "..., and
 remained so until X was carved out in 1944" ends the clause's stay; a kin possessor ("Rita Vale's husband, Tom Vale,")
 narrows no fact; "the very next day" is the next day; a stint that "began and ended on D" is
-a one-day term. Each rule with a trap of the same shape that must
+a one-day term; "staying to 1997" is a stay's end. Each rule with a trap of the same shape that must
 not be accepted."""
 
 from __future__ import annotations
@@ -282,3 +282,20 @@ def test_a_term_that_began_and_ended_on_one_day() -> None:
     assert verdict(ACTING, sand + "Ola Berg's stint began and ended on 8 July 2010.") == "right"
     # another day is wrong
     assert verdict(ACTING, sand + "Ola Berg's stint began and ended on 9 July 2010.") == "wrong"
+
+
+# Rui Nunes played for Vila FC from 1996 to 1997
+NUNES = q(
+    answers=("yes",),
+    question="Yes or no: Rui Nunes joined Vila FC before 2000?",
+    S_star=(Triple("Rui Nunes", "playsFor", "Vila FC", "1996", "1997"),),
+    time_refs=({"which": "start", "value": "1996", "of": "answer"},),
+)
+
+
+def test_a_stay_to_a_year_is_its_end() -> None:
+    assert verdict(NUNES, "Yes. Rui Nunes joined Vila FC in 1996 (staying to 1997).") == "right"
+    # an end the data does not give is wrong
+    assert verdict(NUNES, "Yes. Rui Nunes joined Vila FC in 1996 (staying to 1999).") == "wrong"
+    # "to" after a move names its destination, no end: "moved to Vila FC in 1996"
+    assert verdict(NUNES, "Yes. Rui Nunes moved to Vila FC in 1996.") == "right"

@@ -202,6 +202,18 @@ _END: Final = frozenset(
         "until",
         "till",
         "stayed_into",
+        "stayed_to",
+        "staying_to",
+        "remained_to",
+        "remaining_to",
+        "stayed_on_to",
+        "staying_on_to",
+        "remained_on_to",
+        "remaining_on_to",
+        "stayed_there_to",
+        "staying_there_to",
+        "remained_there_to",
+        "remaining_there_to",
         "remained_into",
         "stayed_on_into",
         "remained_on_into",
@@ -398,6 +410,8 @@ _PHRASES: Final = re.compile(
     # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
     # reached the date ("stayed into 1993": still there in 1993, its last year)
     r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
+    # a stay's end said with "to" ("(staying to 1997)", "remained there to 1920"); "to" alone says nothing
+    r"\b(?:stayed|staying|remained|remaining)\s+(?:on\s+|there\s+)?to\b|"
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
     # to a side, its start ("was called up to the France U-17 side in 2004", "won his first call-up in 2006")
     r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|\bcall-ups?\b|"
