@@ -5,9 +5,9 @@ year that opens a count or a sum ("2015 — 29 years") is no range; a move's sou
 a stay's range; a person named after a kin noun or a succession ("his first wife Ruth Lane") is no antecedent of a
 later "his"; a possessor in an "after" adjunct ("after Jan Berk's dismissal") owns no date of the clause; "..., and
 remained so until X was carved out in 1944" ends the clause's stay; a kin possessor ("Rita Vale's husband, Tom Vale,")
-narrows no fact; "the very next day" is the next day; a stint that "began and ended on D" is
-a one-day term; "staying to 1997" is a stay's end. Each rule with a trap of the same shape that must
-not be accepted."""
+narrows no fact; "the very next day" is the next day; a stint that "began and ended on D" is a one-day term;
+"staying to 1997" is a stay's end; "switched to X in D" is X's start. Each rule with a trap of the same shape that
+must not be accepted."""
 
 from __future__ import annotations
 
@@ -299,3 +299,18 @@ def test_a_stay_to_a_year_is_its_end() -> None:
     assert verdict(NUNES, "Yes. Rui Nunes joined Vila FC in 1996 (staying to 1999).") == "wrong"
     # "to" after a move names its destination, no end: "moved to Vila FC in 1996"
     assert verdict(NUNES, "Yes. Rui Nunes moved to Vila FC in 1996.") == "right"
+
+
+# Kay Strand was a member of the Unity Party from 1986 to 2006
+STRAND = q(
+    answers=("20 years",),
+    question="How many years after Kay Strand joined the Unity Party did Kay Strand leave the Unity Party?",
+    S_star=(Triple("Kay Strand", "memberOf", "Unity Party", "1986", "2006"),),
+    time_refs=({"which": "start", "value": "1986", "of": "answer"}, {"which": "end", "value": "2006", "of": "answer"}),
+)
+
+
+def test_a_switch_to_a_side_is_its_start() -> None:
+    # the side by another name than its label: the date is the subject's membership's start, not an end
+    assert verdict(STRAND, "Kay Strand switched to the Unionists in 1986 and left the party in 2006.") == "right"
+    assert verdict(STRAND, "Kay Strand switched to the Unionists in 1987 and left the party in 2006.") == "wrong"

@@ -162,6 +162,11 @@ _START: Final = frozenset(
         "stepping_up",
         "steps_up",
         "called_up",
+        "switched_to",
+        "switching_to",
+        "defected_to",
+        "defecting_to",
+        "crossed_over_to",
         "calls_up",
         "call_up",
         "call_ups",
@@ -412,6 +417,8 @@ _PHRASES: Final = re.compile(
     r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
     # a stay's end said with "to" ("(staying to 1997)", "remained there to 1920"); "to" alone says nothing
     r"\b(?:stayed|staying|remained|remaining)\s+(?:on\s+|there\s+)?to\b|"
+    # a switch names the side joined ("switched to the Republicans in 1986"): its start
+    r"\b(?:switched|switching|defected|defecting|crossed\s+over)\s+to\b|"
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
     # to a side, its start ("was called up to the France U-17 side in 2004", "won his first call-up in 2006")
     r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|\bcall-ups?\b|"
