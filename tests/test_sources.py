@@ -584,6 +584,32 @@ def test_hyte_fast_path_falls_back_on_bad_rows(tmp_path: Path) -> None:
     )
 
 
+def test_bulk_paths_skip_rows_not_yet_true_themselves(tmp_path: Path) -> None:
+    """A row that starts after as_of is skipped and counted by the bulk readers (columns, no Fact made), exactly
+    as the row readers skip it: same facts, ids, lines, report and labels."""
+    as_of = TimePoint(2026)
+    rows = ["1\t0\t0\t1990\t1995", "1\t0\t2\t2031\tNone", "0\t1\t1\t2000\t2001", "2\t1\t0\t2040_03\t2041"]
+    folder = make_hyte(tmp_path / "kg", rows)
+    fast = read_hyte(folder, as_of=as_of, on_bad_row="skip")
+    assert isinstance(fast.facts, FactColumns)  # read in bulk: the row reader did not run
+    _same(fast, read_hyte(folder, as_of=as_of, on_bad_row="skip", fast=False))
+    assert [f.id for f in fast.facts] == [0, 2] and [r.line for r in fast.report.skipped] == [2, 4]  # type: ignore[union-attr]
+    assert "Q42" not in fast.facts.entities  # only the skipped rows name it: no code for it
+    (folder / "train.txt").write_text("1\t0\t0\t2030\t2031\n1\t0\t0\t1990\t1995\n", encoding="utf-8")
+    files = ("train.txt", "temporal")  # a file before the last: each row admitted one by one
+    _same(
+        read_hyte(folder, files=files, as_of=as_of, on_bad_row="skip"),
+        read_hyte(folder, files=files, as_of=as_of, on_bad_row="skip", fast=False),
+    )
+    path = tmp_path / "q.csv"
+    path.write_text(
+        "s,r,o,start,end,s_label\nQ1,P1,Q2,1990,1995,Alice\nQ5,P1,Q2,2031,,Eve\nQ1,P1,Q3,1996,,Alicia\n",
+        encoding="utf-8",
+    )
+    g = _same_q(path, as_of=as_of, on_bad_row="skip")
+    assert isinstance(g.facts, FactColumns) and g.entity_labels == {"Q1": "Alice"}  # Eve's row was skipped
+
+
 @pytest.mark.mirror
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])
 def test_hyte_fast_path_equals_slow_path_on_real_data(mirror: Path, name: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import typing
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, TypeVar, overload
 
@@ -426,12 +426,28 @@ class Record:
     def to_dict(self) -> dict[str, Any]:
         """JSON form (key order fixed: the fields', so output is byte-stable)."""
         out: dict[str, Any] = {}
-        for f in self.record_fields():
-            out[f.name] = f.dump(getattr(self, f.name))
-            after = self._AFTER.get(f.name)
+        for name, dump, after in self._dump_plan():
+            v = getattr(self, name)
+            out[name] = v if dump is None else dump(v)
             if after is not None:
                 out[after] = getattr(self, after)
         return out
+
+    @classmethod
+    def _dump_plan(cls) -> tuple[tuple[str, Callable[[Any], Any] | None, str | None], ...]:
+        """Per field, as :meth:`to_dict` writes it: name, :meth:`_Field.dump` (``None``: a scalar) and text after it.
+
+        Made once per class: a release writes every question and each fact in it through :meth:`to_dict`, so the
+        per-field lookups are not repeated per record.
+        """
+        plan = _DUMP_PLANS.get(cls)
+        if plan is None:
+            plan = tuple(
+                (f.name, None if f.kind in _SCALAR_KINDS else f.dump, cls._AFTER.get(f.name))
+                for f in cls.record_fields()
+            )
+            _DUMP_PLANS[cls] = plan
+        return plan
 
     @classmethod
     def arrow_schema(cls) -> Any:
@@ -448,6 +464,9 @@ class Record:
 
 _R = TypeVar("_R", bound=Record)
 _FIELDS: dict[type, tuple[_Field, ...]] = {}
+_DUMP_PLANS: dict[type, tuple[tuple[str, Callable[[Any], Any] | None, str | None], ...]] = {}
+#: The kinds :meth:`_Field.dump` returns as they are.
+_SCALAR_KINDS = frozenset(("str", "int", "bool", "time"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,31 @@ imports another stage for a file format.
 
 from __future__ import annotations
 
-from chronoqa.artifacts.answers import AnswerRecord, read_answers, write_answers
-from chronoqa.artifacts.metrics import MetricsFolder, MetricsRecord, read_metrics, write_metrics
-from chronoqa.artifacts.release import FunctionalFlags, Release, load_release, write_release
-from chronoqa.artifacts.runs import Run, RunHit, RunLine, read_run, write_run
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from chronoqa.artifacts.answers import AnswerRecord, read_answers, write_answers
+    from chronoqa.artifacts.metrics import MetricsFolder, MetricsRecord, read_metrics, write_metrics
+    from chronoqa.artifacts.release import FunctionalFlags, Release, load_release, write_release
+    from chronoqa.artifacts.runs import Run, RunHit, RunLine, read_run, write_run
+
+# Each name is imported from its module on first use: a stage imports the formats it reads and writes, not every
+# format's (the answer and metrics records pull in pydantic, which a build never needs).
+_HOME = {
+    **dict.fromkeys(("AnswerRecord", "read_answers", "write_answers"), "answers"),
+    **dict.fromkeys(("MetricsFolder", "MetricsRecord", "read_metrics", "write_metrics"), "metrics"),
+    **dict.fromkeys(("FunctionalFlags", "Release", "load_release", "write_release"), "release"),
+    **dict.fromkeys(("Run", "RunHit", "RunLine", "read_run", "write_run"), "runs"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'chronoqa.artifacts' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"chronoqa.artifacts.{home}"), name)
+
 
 __all__ = [
     "AnswerRecord",

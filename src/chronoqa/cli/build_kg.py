@@ -239,6 +239,7 @@ def build_kg_command(
     wait: WaitOption = False,
 ) -> None:
     """Build a multi-hop temporal QA benchmark (TempBench layout) from a temporal knowledge graph."""
+    from chronoqa._gc import freeze_survivors
     from chronoqa.artifacts.release import CORPUS_FORMATS
     from chronoqa.artifacts.remote import check_release_target, hold_release_target, publish_release
     from chronoqa.cli._ui import fail, plain_console
@@ -268,6 +269,7 @@ def build_kg_command(
         t_load = time.perf_counter() - t0
         # the build's content order, here, so that the input order is dropped: one copy of the facts in memory
         graph = canonical_graph(graph, seed)
+        freeze_survivors()  # the modules and the graph outlive the build: its full collections need not walk them
         build = _build(console, graph, config, phrases, labels, sources)
         rep = graph.report
         if not build.questions:

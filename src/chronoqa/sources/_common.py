@@ -391,8 +391,6 @@ def bulk_add(
     pairs, inverse = np.unique(enc.time_codes[0] * n_end + enc.time_codes[1], return_inverse=True)
     verdicts = np.array([builder.time_rule(enc.infos[0][p // n_end], enc.infos[1][p % n_end]) for p in pairs.tolist()])
     row_verdict = verdicts[inverse.reshape(-1)] if n else np.array([], dtype=str)
-    if bool(np.any(row_verdict == "not_yet")):
-        return False
     n_reversed = int(np.sum(row_verdict == "reversed"))
     if n_reversed and builder.on_reversed != "keep":
         return False
@@ -400,6 +398,7 @@ def bulk_add(
     report.rows_read += n
     if n_reversed:
         report.notes[NOTE_REVERSED_KEPT] += n_reversed
+    _skip_not_yet(builder, enc, label, columns[3], row_verdict == "not_yet", line_offset)
     if last_file and not builder._seen and builder.on_duplicate != "drop" and builder.columns is None:
         dups = _add_unchecked(builder, enc, first_id, line_offset, n, columnar)
     else:
@@ -420,6 +419,21 @@ class _Encoded:
     iso_parts: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (distinct ISO strings, row codes)
     infos: list[list[_PointInfo | None]] = field(default_factory=list)  # per time column: info of each distinct value
     time_codes: list[np.ndarray] = field(default_factory=list)
+    rows: np.ndarray | None = None  # the positions in the file of the rows kept (None: every row)
+
+    def keep(self, rows: np.ndarray) -> None:
+        """Keep only the rows at positions ``rows`` (sorted) in every per-row array."""
+        self.id_values = [(names, codes[rows]) for names, codes in self.id_values]
+        self.key_codes = [codes[rows] for codes in self.key_codes]
+        self.iso_parts = [(uniq, codes[rows]) for uniq, codes in self.iso_parts]
+        self.time_codes = [codes[rows] for codes in self.time_codes]
+        self.rows = rows
+
+    def positions(self, n: int) -> np.ndarray:
+        """The positions in the file (of ``n`` rows) of the rows kept."""
+        import numpy as np
+
+        return np.arange(n, dtype=np.int64) if self.rows is None else self.rows
 
 
 def _encode(table: pa.Table, column: str) -> tuple[list[Any], np.ndarray]:
@@ -476,21 +490,39 @@ def _encode_times(
     return True
 
 
+def _skip_not_yet(
+    builder: FactBuilder, enc: _Encoded, label: str, field: str, not_yet: np.ndarray, line_offset: int
+) -> None:
+    """Skip and count the rows that start after ``as_of``, in line order, as :meth:`FactBuilder.add` does."""
+    import numpy as np
+
+    skipped = np.flatnonzero(not_yet)
+    if not len(skipped):
+        return
+    infos = enc.infos[0]
+    for i, code in zip(skipped.tolist(), enc.time_codes[0][skipped].tolist(), strict=True):
+        info = infos[code]
+        assert info is not None  # a row without a start is never "not yet"
+        builder.skip_not_yet(label, i + line_offset, field, info.iso)
+    enc.keep(np.flatnonzero(~not_yet))
+
+
 def _add_unchecked(builder: FactBuilder, enc: _Encoded, first_id: int, line_offset: int, n: int, columnar: bool) -> int:
     """Nothing to compare with before or after this file: duplicates counted in Arrow, the rows added in bulk."""
     import numpy as np
     import pyarrow as pa
 
+    rows = enc.positions(n)
     keys = pa.table({f"k{j}": pa.array(k) for j, k in enumerate(enc.key_codes)})
-    dups = n - keys.group_by(keys.column_names).aggregate([]).num_rows
+    dups = len(rows) - keys.group_by(keys.column_names).aggregate([]).num_rows
     if columnar and not builder.facts:
-        builder.columns = _columns(enc.id_values, enc.parsed_values, enc.time_codes, first_id, line_offset, n)
+        builder.columns = _columns(enc.id_values, enc.parsed_values, enc.time_codes, first_id, line_offset, rows)
     else:
         id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in enc.id_values]
         points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(enc.parsed_values, enc.time_codes, strict=True)]
-        lines = range(line_offset, line_offset + n)
-        builder.facts.extend(map(Fact, range(first_id, first_id + n), *id_cols, *points, lines))
-    builder.report.rows_loaded += n
+        lines = (rows + line_offset).tolist()
+        builder.facts.extend(map(Fact, (rows + first_id).tolist(), *id_cols, *points, lines))
+    builder.report.rows_loaded += len(rows)
     return dups
 
 
@@ -501,7 +533,8 @@ def _add_admitted(builder: FactBuilder, enc: _Encoded, label: str, first_id: int
     id_cols = [np.array(names, dtype=object)[codes].tolist() for names, codes in enc.id_values]
     points = [np.array(p, dtype=object)[c].tolist() for p, c in zip(enc.parsed_values, enc.time_codes, strict=True)]
     isos = [uniq[codes].tolist() for uniq, codes in enc.iso_parts]
-    for i, (s, r, o, sp, ep, si, ei) in enumerate(zip(*id_cols, *points, *isos, strict=True)):
+    rows = enc.positions(len(enc.key_codes[0])).tolist()
+    for i, s, r, o, sp, ep, si, ei in zip(rows, *id_cols, *points, *isos, strict=True):
         if builder.admit((s, r, o, si, ei), label, i + line_offset):
             builder.facts.append(Fact(first_id + i, s, r, o, sp, ep, i + line_offset))
             builder.report.rows_loaded += 1
@@ -513,16 +546,23 @@ def _columns(
     time_codes: list[Any],
     first_id: int,
     line_offset: int,
-    n: int,
+    rows: np.ndarray,
 ) -> FactColumns:
-    """:class:`FactColumns` of a bulk-read file from its distinct values and row codes (no :class:`Fact` made)."""
+    """:class:`FactColumns` of a bulk-read file from its distinct values and row codes (no :class:`Fact` made).
+
+    ``rows`` are the positions in the file of the rows kept: a name only a skipped row holds gets no code.
+    """
     import numpy as np
 
     entities: dict[str, int] = {}
     relations: dict[str, int] = {}
     codes = []
     for (names, row_codes), table in zip(id_values, (entities, relations, entities), strict=True):
-        value_code = np.array([-1 if m is None else table.setdefault(m, len(table)) for m in names], dtype=np.int32)
+        used = np.zeros(len(names), dtype=bool)
+        used[row_codes] = True
+        pairs = zip(names, used.tolist(), strict=True)
+        value = [table.setdefault(m, len(table)) if m is not None and u else -1 for m, u in pairs]
+        value_code = np.array(value, dtype=np.int32)
         codes.append(value_code[row_codes])
     dates = []
     for parsed, row_codes in zip(parsed_values, time_codes, strict=True):
@@ -532,10 +572,11 @@ def _columns(
         day = np.array([0 if p is None else p.day or 0 for p in parsed], dtype=np.int8)
         dates += [has[row_codes], year[row_codes], month[row_codes], day[row_codes]]
     hs, sy, sm, sd, he, ey, em, ed = dates
-    index = np.int32 if first_id + n < 2**31 - 1 and line_offset + n < 2**31 - 1 else np.int64  # where they fit
+    end = int(rows[-1]) + 1 if len(rows) else 0  # one past the last row kept
+    index = np.int32 if first_id + end < 2**31 - 1 and line_offset + end < 2**31 - 1 else np.int64  # where they fit
     return FactColumns(
-        list(entities), list(relations), np.arange(first_id, first_id + n, dtype=index), codes[0], codes[1],
-        codes[2], hs, sy, sm, sd, he, ey, em, ed, np.arange(line_offset, line_offset + n, dtype=index),
+        list(entities), list(relations), (rows + first_id).astype(index), codes[0], codes[1],
+        codes[2], hs, sy, sm, sd, he, ey, em, ed, (rows + line_offset).astype(index),
     )  # fmt: skip
 
 

@@ -344,8 +344,11 @@ def _read_fast(
             if isinstance(facts, FactColumns):
                 names = facts.relations if attr == "r" else facts.entities
                 ids = np.array(names, dtype=object)[getattr(facts, attr)].tolist()
+                rows = facts.ids.tolist()
             else:
                 ids = [getattr(f, attr) for f in facts]
+                rows = [f.id for f in facts]
+            values = [values[i] for i in rows]  # a fact's id is its row: the rows loaded (not those skipped)
             for fact_id, raw in zip(ids, values, strict=True):
                 lab = cell_text(raw)
                 if lab is None:

@@ -9,6 +9,8 @@ Nothing outside this package parses dates or builds ``datetime`` objects.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from chronoqa.time._core import (
     Allen,
     Granularity,
@@ -39,7 +41,21 @@ from chronoqa.time.columns import (
 )
 from chronoqa.time.duration import TOLERANCE, Duration, count_of, durations_in, same_duration
 from chronoqa.time.render import MONTH_NAMES, float_year, render_time, render_unit, render_year
-from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
+
+if TYPE_CHECKING:
+    from chronoqa.time.text import MENTION_KINDS, TimeMention, extract_times
+
+# The text reader (many patterns compiled at import) is imported on first use: the builders never read free text.
+_TEXT = frozenset(("MENTION_KINDS", "TimeMention", "extract_times"))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TEXT:
+        from chronoqa.time import text
+
+        return getattr(text, name)
+    raise AttributeError(f"module 'chronoqa.time' has no attribute {name!r}")
+
 
 __all__ = [
     "MENTION_KINDS",
