@@ -135,7 +135,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   a fact of another relation;
 * ``country asked as administrative unit`` (:func:`country_unit_errors`): a question whose chain reaches a country
   (an entity the data shows as the object of a relation whose ``answer_type`` is "country", not marked a Soviet
-  republic) over a hop whose words say "administrative unit" while the question does not say "country".
+  republic) over a hop whose words say "administrative unit" while the question does not say "country";
+* ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
+  at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
 The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force;
 so does ``mirror_disagrees``: a fact of a ``symmetric`` relation whose dated mirror facts ``(o, r, s)`` all state
@@ -1271,6 +1273,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end of a move within a club": squad_move_errors(checker, questions),
         "date by convention compared": convention_errors(checker, questions),
         "country asked as administrative unit": country_unit_errors(checker, questions),
+        "bridge named twice in a duration": [
+            f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
+        ],
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
