@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+from pathlib import Path
 
+import pytest
+
+from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.operators import AnswerKind, Draft, Hop
 from chronoqa.generate.kg.operators.duration import BRIDGE_NAMED_TWICE
 from chronoqa.generate.kg.phrases import load_phrase_table
 from chronoqa.generate.kg.tenure import CONVENTION, SQUAD_MOVE, squad_moves, tenure_reason
 from chronoqa.time import Granularity, TimePoint
-from kg_checker import country_unit_errors, defect_report, role_unnamed_errors
+from kg_checker import PHRASES, country_unit_errors, defect_report, role_unnamed_errors
 from kg_checker import squad_moves as checker_squad_moves
 from sql_index_fixtures import index_of
 from test_kg_build import fact, labels_of
@@ -217,3 +222,21 @@ def test_the_duration_draft_refuses_a_bridge() -> None:
 
     ctx = Ctx()
     assert draft(ctx, random.Random(0), 2) is None and ctx.miss == BRIDGE_NAMED_TWICE  # type: ignore[arg-type]
+
+
+CONVENTION_ENTRY = re.compile(r'date_convention = """.*?"""', re.S)
+
+
+def test_the_new_declarations_are_checked(tmp_path: Path) -> None:
+    text = (PHRASES / "wikidata12k.toml").read_text(encoding="utf-8")
+    for old, new, field in (
+        ('object_shown_by = ["P17 object"]', 'object_shown_by = ["P17 beside"]', r"roles\.country: expected"),
+        ("squads = true  # a club's", 'squads = "yes"  # a club\'s', r"P54\.squads must be true or false"),
+        (CONVENTION_ENTRY.search(text), 'date_convention = ""', r"P1411\.date_convention must be the reason"),
+    ):
+        old = old if isinstance(old, str) else old.group(0) if old else "missing"
+        assert old in text
+        bad = tmp_path / "bad.toml"
+        bad.write_text(text.replace(old, new), encoding="utf-8")
+        with pytest.raises(ChronoqaError, match=field):
+            load_phrase_table(bad)
