@@ -356,6 +356,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         _check_declared(name, key, entry)
         kind = _checked_kind(name, key, entry)
         declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
+        declared |= {f: bool(entry.get(f, f == "ask")) for f in _FLAGS}  # every flag false by default, but ask
         out[key] = RelationPhrases(
             key=key,
             kind=kind,
@@ -369,22 +370,11 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             answer_type=entry.get("answer_type", "entity"),
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
-            symmetric=bool(entry.get("symmetric", False)),
             min_age=entry.get("min_age", 0),
-            status=bool(entry.get("status", False)),
-            career=bool(entry.get("career", False)),
-            exclusive=bool(entry.get("exclusive", False)),
-            end_unknown=bool(entry.get("end_unknown", False)),
-            ask=bool(entry.get("ask", True)),
-            squads=bool(entry.get("squads", False)),
             **declared,
         )
-        roles = _parse_roles(name, key, entry.get("roles", {}), out[key])
-        out[key] = dataclasses.replace(
-            out[key],
-            roles=tuple((x[0], x[2]) for x in roles if x[0]),
-            shown_roles=tuple((x[1], x[2]) for x in roles if x[1]),
-        )
+        named, shown = _parse_roles(name, key, entry.get("roles", {}), out[key])
+        out[key] = dataclasses.replace(out[key], roles=named, shown_roles=shown)
     types = parse_types(name, data.get("types", {}), out)
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
@@ -427,10 +417,13 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
 
 def _parse_roles(
     name: str, key: str, value: object, base: RelationPhrases
-) -> list[tuple[frozenset[str], tuple[tuple[str, str], ...], RelationPhrases]]:
+) -> tuple[
+    tuple[tuple[frozenset[str], RelationPhrases], ...], tuple[tuple[tuple[tuple[str, str], ...], RelationPhrases], ...]
+]:
     """The ``[relations.<key>.roles.<role>]`` tables: a role's marks and the English overriding ``base``'s.
 
-    The marks: ``object_named`` words of the object's label, or ``object_shown_by`` sides the object shows.
+    The marks: ``object_named`` words of the object's label (the first tuple), or ``object_shown_by`` sides the
+    object shows (the second).
     """
     if not isinstance(value, Mapping):
         raise ChronoqaError(
@@ -454,7 +447,7 @@ def _parse_roles(
             )
         phrases = dataclasses.replace(base, key=f"{key}/{role}", **fields)
         out.append((frozenset(w.casefold() for w in words), tuple((a, b) for a, b in sides), phrases))
-    return out
+    return tuple((w, p) for w, _, p in out if w), tuple((sides, p) for _, sides, p in out if sides)
 
 
 def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrases]) -> dict[str, EntityType]:
