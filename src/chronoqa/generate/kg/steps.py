@@ -331,7 +331,7 @@ def resolve_cardinality(
 
 
 def object_roles(s: BuildState) -> dict[int, dict[int, str]]:
-    """Relation -> object -> the role its label marks, for the relations declaring roles (``GenContext``)."""
+    """Relation -> object -> the role its label marks (or its facts show), for the relations declaring roles."""
     idx, out = s.idx, {}
     labels = [s.label(x) for x in idx.ent_names] if any(p.roles or p.shown_roles for p in s.phr.values()) else []
     for i, name in enumerate(idx.rel_names):
