@@ -120,7 +120,24 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   a successor in office);
 * ``role asked as the relation``: an answer that is the object of a gold fact whose relation declares roles
   (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
-  question that does not name the role ("which team did X play for?" answered by a national team).
+  question that does not name the role ("which team did X play for?" answered by a national team);
+* ``role not named in a two-role timeline`` (:func:`role_unnamed_errors`): a question asking for the object of a
+  fact whose relation declares roles, of a subject holding spells of two roles of it (a club and a national
+  team), whose text does not name the answer's role (its name; the relation's own: its ``answer_type``, "club")
+  or names another's ("After Cheltenham, which team did Craig Dobson play for next?": Barnet and Jamaica);
+* ``end of a move within a club`` (:func:`squad_move_errors`): a question reading the end of a spell of a relation
+  declared ``squads`` (its end, its length, "still in", :func:`ends_read`) where the subject's spell at the same
+  club's other team (a label one marker word longer or shorter, the marker extending two labels of the relation's
+  objects or a single letter: "B", "II", "Academy") starts in its end unit or the next (Fonte's Sporting CP youth
+  spell to 2002, then Sporting CP B);
+* ``date by convention compared`` (:func:`convention_errors`): a question asking the date of a fact of a relation
+  declaring ``date_convention`` (Wikidata dates a nomination by the film's year), or comparing or pairing it with
+  a fact of another relation;
+* ``country asked as administrative unit`` (:func:`country_unit_errors`): a question whose chain reaches a country
+  (an entity the data shows as the object of a relation whose ``answer_type`` is "country", not marked a Soviet
+  republic) over a hop whose words say "administrative unit" while the question does not say "country";
+* ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
+  at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
 The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force;
 so does ``mirror_disagrees``: a fact of a ``symmetric`` relation whose dated mirror facts ``(o, r, s)`` all state
@@ -948,13 +965,25 @@ class Checker:
         return self._labelled
 
     def role_of(self, f: Fact) -> str | None:
-        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds."""
+        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds,
+        else one whose ``object_shown_by`` sides the object shows in the data (a label marker wins)."""
         words = set(self.label(f.o).casefold().split())
         roles = self.decl.get(f.r, {}).get("roles", {})
         for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
             if any(set(w.casefold().split()) <= words for w in entry.get("object_named", [])):
                 return str(name)
+        for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
+            if any(self.shows(f.o, side) for side in entry.get("object_shown_by", [])):
+                return str(name)
         return None
+
+    def shows(self, e: str, side: str) -> bool:
+        """Whether ``e`` stands on ``side`` ("<relation id or label> subject|object") of a kept fact of the graph."""
+        key, which = side.rsplit(" ", 1)
+        return any(
+            key in (f.r, self.graph.relation_label(f.r)) and (f.s if which == "subject" else f.o) == e
+            for f in self.touching.get(e, ())
+        )
 
     def horizon_year(self) -> int:
         """The data's horizon: the latest year holding 0.1% of the known start and end years, before as_of's."""
@@ -1240,6 +1269,13 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end declared unknown asked": end_read_errors(checker, questions, declared=True),
         "relation declared unasked": unasked_errors(checker, questions),
         "namesake asked bare": namesake_bare_errors(checker, questions),
+        "role not named in a two-role timeline": role_unnamed_errors(checker, questions),
+        "end of a move within a club": squad_move_errors(checker, questions),
+        "date by convention compared": convention_errors(checker, questions),
+        "country asked as administrative unit": country_unit_errors(checker, questions),
+        "bridge named twice in a duration": [
+            f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
+        ],
     }
     horizon = checker.horizon_year()
     cores = {r: relation_cores(d) for r, d in checker.decl.items()}
@@ -1999,6 +2035,129 @@ def _chain_end_source(q: Question) -> str:
     for t in q.S_star[: len(lf["path"]) - 1]:
         cur = t.o_id if cur == t.s_id else t.s_id
     return cur
+
+
+def _says(text: str, words: str) -> bool:
+    """Whether ``text`` holds ``words`` as whole words (any case)."""
+    return re.search(r"(?<!\w)" + re.escape(words) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+def _role_noun(checker: Checker, f: Fact) -> str:
+    """The noun naming ``f``'s object: its role's name, else its relation's ``answer_type``."""
+    return checker.role_of(f) or str(checker.decl.get(f.r, {}).get("answer_type", ""))
+
+
+def role_unnamed_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions asking for the object of a fact of a relation with roles, whose subject holds spells of two roles of
+    it, that do not name the answer's role (a declared role: its name; the relation's own: its ``answer_type``) or
+    that name another role (a reader ranks every spell the words cover)."""
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        if not path or path[-1]["dir"] != "fwd":
+            continue
+        f = checker.by_id[q.S_star[len(path) - 1].fact_id]
+        roles = checker.decl.get(f.r, {}).get("roles")
+        if not roles or f.o not in q.answer_ids:
+            continue
+        if len({checker.role_of(g) for g, _ in checker.neighbours(f.s, f.r, True)}) < 2:
+            continue
+        nouns = {None: str(checker.decl[f.r].get("answer_type", "")), **{str(k): str(k) for k in roles}}  # type: ignore[union-attr]
+        own = nouns[checker.role_of(f)]
+        # the nouns of the chain's other hops ("the administrative unit X was in") and the entities' own labels
+        # ("Club Libertad") name no role of the answer
+        hops = [checker.by_id[t.fact_id] for t in q.S_star[: len(path) - 1]]
+        used = {_role_noun(checker, g) for g in hops}
+        others = [n for n in nouns.values() if n != own and not _says(own, n) and n not in used]
+        text = q.question
+        for t in (*q.S_star, *q.S_anchor):
+            for e in (t.s, t.o):
+                text = text.replace(e, " ")
+        if not _says(text, own) or any(_says(text, n) for n in others):
+            out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) for {q.question!r}")
+    return out
+
+
+def squad_moves(checker: Checker) -> set[int]:
+    """Spells of a relation declared ``squads`` whose end is a move within one club: the subject's spell at the
+    club's other team (its label one marker word longer or shorter) starts in the end unit or the next. A marker is a
+    word that extends two labels of the relation's objects, or a single letter (derived from the data)."""
+    out: set[int] = set()
+    for r in (r for r, d in checker.decl.items() if d.get("squads")):
+        facts = [f for f in checker.good if f.r == r]
+        words = {f.o: tuple(_spaced(checker.label(f.o)).casefold().split()) for f in facts}
+        labels = set(words.values())
+        ext = Counter(w[-1] for w in labels if len(w) > 1 and w[:-1] in labels)
+        markers = {m for m, n in ext.items() if n >= 2 or (len(m) == 1 and m.isalpha())}
+        spells: dict[str, list[Fact]] = defaultdict(list)
+        for f in facts:
+            spells[f.s].append(f)
+        for f in (f for f in facts if f.end is not None):
+            end, a = f.end.lo(checker.g), words[f.o]  # type: ignore[union-attr]
+            for g in spells[f.s]:
+                b = words[g.o]
+                pair = (a, b) if len(a) < len(b) else (b, a)
+                within = len(pair[1]) == len(pair[0]) + 1 and pair[1][:-1] == pair[0] and pair[1][-1] in markers
+                if within and g.start is not None and end <= g.start.lo(checker.g) <= end + 1:
+                    out.add(f.id)
+    return out
+
+
+def squad_move_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions reading the end of a spell whose end is a move within one club (:func:`squad_moves`): its end, its
+    length or its holding on ("In what year did José Fonte leave Sporting CP?": to its B team, not away)."""
+    moves, out = squad_moves(checker), []
+    for q in questions:
+        ends, whole = ends_read(checker, q)
+        hit = [f.id for f in [*ends, *whole] if f.id in moves]
+        if hit:
+            out.append(
+                f"{q.id}: reads the end of fact {hit[0]} ({checker.label(checker.by_id[hit[0]].o)}): {q.question!r}"
+            )
+    return out
+
+
+def convention_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions resting on the date of a fact of a relation declaring ``date_convention`` other than comparing it
+    with another fact of the same relation: asking it ("What year was X nominated for Y?"), or pairing it with a
+    fact of another relation (same year, before, after, when, counted from)."""
+    conv = {r for r, d in checker.decl.items() if d.get("date_convention")}
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        if not path:
+            continue
+        asked = checker.by_id[q.S_star[len(path) - 1].fact_id]
+        ref = checker.by_id[q.S_anchor[0].fact_id] if q.S_anchor else None
+        rels = {asked.r} | ({ref.r} if ref is not None else set())
+        if rels & conv and (ref is None or len(rels) > 1):
+            out.append(f"{q.id}: {sorted(rels & conv)} dated by convention in {q.question!r}")
+    return out
+
+
+def countries(checker: Checker) -> set[str]:
+    """The entities the data shows as countries: objects of a relation whose ``answer_type`` is "country", less
+    those that a role of it marks otherwise (a Soviet republic)."""
+    facts = [f for f in checker.good if checker.decl.get(f.r, {}).get("answer_type") == "country"]
+    return {f.o for f in facts if checker.role_of(f) is None} - {f.o for f in facts if checker.role_of(f) is not None}
+
+
+def country_unit_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions whose chain reaches a country over a hop whose relation says "administrative unit", and whose text
+    does not say "country" ("In 1938, in which administrative unit was Jelgava located?" -> Latvia)."""
+    nations, out = countries(checker), []
+    units = {r for r, d in checker.decl.items() if d.get("answer_type") == "administrative unit"}
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        reached = []
+        for step, t in zip(path, q.S_star, strict=False):
+            f = checker.by_id[t.fact_id]
+            if f.r in units:
+                reached.append(f.o if step["dir"] == "fwd" else f.s)
+        hit = [e for e in reached if e in nations]
+        if hit and not _says(q.question, "country"):
+            out.append(f"{q.id}: {checker.label(hit[0])!r} asked as administrative unit in {q.question!r}")
+    return out
 
 
 def load_release(graph: TemporalGraph, release: Path) -> tuple[Checker, list[Question]]:

@@ -154,7 +154,7 @@ def test_multi_answer_is_dropped_by_default_and_kept_on_request() -> None:
     assert multi, "Gus played for two teams in 2003-2006"
     for q in multi:
         assert set(q.answer_ids) == {"<Reds>", "<Greens>"} and 2003 <= int(q.t_query or 0) <= 2006
-        assert "which teams did gus play for" in q.question.lower(), q.question
+        assert "which clubs did gus play for" in q.question.lower(), q.question
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     assert check_all(Checker.from_table(g, PHRASES / "yago11k.toml", open_end="ongoing"), b.questions, flags) == []
 

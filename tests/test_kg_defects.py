@@ -362,7 +362,7 @@ def test_type_declarations_are_checked(tmp_path: Path) -> None:
 
 # Worked by hand (Wikidata P54). Lobo played for the Poland national team 2004-2007 and joined Wisla in 2008
 # (2008-2012): in 2005 his team is the national team, asked as "which national team"; in 2010 it is Wisla,
-# asked as "which team". A national team answering "which team" is what the checker counts.
+# asked as "which club". A national team answering "which team" is what the checker counts.
 def test_a_national_team_is_asked_as_one() -> None:
     spans = [("Q1", "P54", "Q2", 2004, 2007), ("Q1", "P54", "Q3", 2008, 2012), ("Q4", "P54", "Q3", 2001, 2003)]
     facts = [Fact(i, s, r, o, TimePoint(a), TimePoint(b), i + 1) for i, (s, r, o, a, b) in enumerate(spans)]
@@ -382,7 +382,9 @@ def test_a_national_team_is_asked_as_one() -> None:
 def test_role_declarations_are_checked(tmp_path: Path) -> None:
     text = WIKI.read_text(encoding="utf-8")
     bad = tmp_path / "r.toml"
-    bad.write_text(text.replace('object_named = ["national"]', "object_named = []"), encoding="utf-8")
+    marks = 'object_named = ["national", "olympic football team", "davis cup team", "wightman cup team"]'
+    assert marks in text
+    bad.write_text(text.replace(marks, "object_named = []"), encoding="utf-8")
     with pytest.raises(ChronoqaError, match=r"relations\.P54\.roles\.national team: expected object_named"):
         load_phrase_table(bad)
     table = load_phrase_table(WIKI)

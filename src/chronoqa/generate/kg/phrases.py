@@ -55,7 +55,15 @@ Besides the English, each entry declares how the relation behaves *in the world*
   holds clubs and national teams): ``object_named`` lists words of the object's label that mark the role
   ("national"; a marker of several words, "soviet socialist", marks a label holding all of them), and the other
   fields override the relation's English for such a fact ("which national team did X play for"), so a reader
-  expecting a club is not answered with a national team.
+  expecting a club is not answered with a national team. A role may instead list ``object_shown_by`` sides
+  (``"<relation> subject|object"``): an object the data shows on one of them holds the role (Wikidata's P131 asks
+  a country, an object of P17, as a country, not as an "administrative unit"); a label marker wins.
+* ``squads``: ``true`` where a club fields several teams (its reserve or youth team, labelled as the club plus a
+  marker word): a spell whose end is a move to or from the same club's other team is no departure
+  (:func:`chronoqa.generate.kg.tenure.squad_moves`).
+* ``date_convention``: the reason, where the source dates the relation's facts by a convention and lists them in
+  part (Wikidata's P1411 nominations, dated by the work's year): the date is never asked, nor paired with a fact of
+  another relation (:func:`chronoqa.generate.kg.tenure.tenure_reason`).
 
 Bridges are declared in a top-level ``[bridges]`` table (:func:`parse_bridges`): ``"<relation> object"`` (a hop
 from the subject to the object, "the team X played for") or ``"<relation> subject"`` (the inverse) mapped to
@@ -80,7 +88,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -111,10 +119,11 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
-    "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask",
+    "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask", "squads",
+    "date_convention",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
-_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask")  # the true / false declarations
+_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask", "squads")  # the true / false declarations
 _DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
@@ -163,16 +172,26 @@ class RelationPhrases:
     exclusive: bool = False  # one value of a role at a time in the world: another's start interrupts a spell
     end_unknown: bool = False  # a recorded end is the source's modelling, not an event: no question rests on it
     ask: bool = True  # False: the facts stay in the corpus (and count for uniqueness) but are never gold or anchor
+    squads: bool = False  # a club fields several teams: a move to its reserve or youth team is no departure
+    date_convention: str | None = None  # why the dates follow a convention: never asked, nor paired across relations
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
     object_not: str | None = None
     roles: tuple[tuple[frozenset[str], RelationPhrases], ...] = ()  # (object label words, the role's English)
+    # (relation sides an object shows, the role's English): roles an object holds by its facts, not its label
+    shown_roles: tuple[tuple[tuple[tuple[str, str], ...], RelationPhrases], ...] = ()
 
-    def for_object(self, label: str) -> RelationPhrases:
-        """The English of a fact whose object reads ``label``: its role's (``roles``), else the relation's."""
+    def for_object(self, label: str, shows: Callable[[str, str], bool] | None = None) -> RelationPhrases:
+        """The English of a fact whose object reads ``label``: its role's, else the relation's.
+
+        A role its label marks (``roles``) wins; else one whose sides the object shows (``shows(relation, side)``).
+        """
         words = set(label.casefold().split())
-        return next((p for marks, p in self.roles if any(set(m.split()) <= words for m in marks)), self)
+        named = next((p for marks, p in self.roles if any(set(m.split()) <= words for m in marks)), None)
+        if named is not None or shows is None:
+            return named or self
+        return next((p for sides, p in self.shown_roles if any(shows(r, side) for r, side in sides)), self)
 
     @property
     def is_event(self) -> bool:
@@ -337,6 +356,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
         _check_declared(name, key, entry)
         kind = _checked_kind(name, key, entry)
         declared: dict[str, Any] = {f: entry.get(f) for f in _DECLARED_TEXT}
+        declared |= {f: bool(entry.get(f, f == "ask")) for f in _FLAGS}  # every flag false by default, but ask
         out[key] = RelationPhrases(
             key=key,
             kind=kind,
@@ -350,16 +370,11 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             answer_type=entry.get("answer_type", "entity"),
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
-            symmetric=bool(entry.get("symmetric", False)),
             min_age=entry.get("min_age", 0),
-            status=bool(entry.get("status", False)),
-            career=bool(entry.get("career", False)),
-            exclusive=bool(entry.get("exclusive", False)),
-            end_unknown=bool(entry.get("end_unknown", False)),
-            ask=bool(entry.get("ask", True)),
             **declared,
         )
-        out[key] = dataclasses.replace(out[key], roles=_parse_roles(name, key, entry.get("roles", {}), out[key]))
+        named, shown = _parse_roles(name, key, entry.get("roles", {}), out[key])
+        out[key] = dataclasses.replace(out[key], roles=named, shown_roles=shown)
     types = parse_types(name, data.get("types", {}), out)
     default_max = data.get("default_max_years", DEFAULT_MAX_YEARS)
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
@@ -386,6 +401,9 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     a = entry.get("min_age", 0)
     if not isinstance(a, int) or isinstance(a, bool) or a < 0:
         raise ChronoqaError(f"{name}: relations.{key}.min_age = {a!r}: expected a whole number of years (0 or more)")
+    why = entry.get("date_convention")
+    if why is not None and (not isinstance(why, str) or not why.strip()):
+        raise ChronoqaError(f"{name}: relations.{key}.date_convention must be the reason, as text; fix the file")
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
@@ -399,8 +417,14 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
 
 def _parse_roles(
     name: str, key: str, value: object, base: RelationPhrases
-) -> tuple[tuple[frozenset[str], RelationPhrases], ...]:
-    """The ``[relations.<key>.roles.<role>]`` tables: ``object_named`` words and English overriding ``base``'s."""
+) -> tuple[
+    tuple[tuple[frozenset[str], RelationPhrases], ...], tuple[tuple[tuple[tuple[str, str], ...], RelationPhrases], ...]
+]:
+    """The ``[relations.<key>.roles.<role>]`` tables: a role's marks and the English overriding ``base``'s.
+
+    The marks: ``object_named`` words of the object's label (the first tuple), or ``object_shown_by`` sides the
+    object shows (the second).
+    """
     if not isinstance(value, Mapping):
         raise ChronoqaError(
             f"{name}: relations.{key}.roles must be [relations.{key}.roles.<name>] tables; fix the file"
@@ -408,17 +432,22 @@ def _parse_roles(
     out = []
     for role in sorted(value):
         entry = value[role]
-        words = entry.get("object_named") if isinstance(entry, Mapping) else None
-        fields = {k: v for k, v in entry.items() if k != "object_named"} if isinstance(entry, Mapping) else {}
+        marks = ("object_named", "object_shown_by")
+        fields = {k: v for k, v in entry.items() if k not in marks} if isinstance(entry, Mapping) else {}
+        lists = [entry.get(m, []) if isinstance(entry, Mapping) else None for m in marks]
         bad = sorted(k for k, v in fields.items() if k not in _REQUIRED[1:] + _OPTIONAL[1:] or not isinstance(v, str))
-        if not isinstance(words, list) or not words or not all(isinstance(w, str) for w in words) or bad:
+        words, shown = (x if isinstance(x, list) and all(isinstance(w, str) for w in x) else None for x in lists)
+        sides = [tuple(x.rsplit(" ", 1)) for x in shown or ()]
+        if words is None or shown is None or not (words or shown) or bad or any(s[-1] not in SIDES for s in sides):
             raise ChronoqaError(
-                f'{name}: relations.{key}.roles.{role}: expected object_named = ["<word>", ...] and phrase fields '
+                f'{name}: relations.{key}.roles.{role}: expected object_named = ["<word>", ...] or object_shown_by = '
+                '["<relation> subject|object", ...] and phrase fields '
                 f"({', '.join(_REQUIRED[1:] + _OPTIONAL[1:])}) as strings{'; not ' + ', '.join(bad) if bad else ''}; "
                 "fix the file"
             )
-        out.append((frozenset(w.casefold() for w in words), dataclasses.replace(base, key=f"{key}/{role}", **fields)))
-    return tuple(out)
+        phrases = dataclasses.replace(base, key=f"{key}/{role}", **fields)
+        out.append((frozenset(w.casefold() for w in words), tuple((a, b) for a, b in sides), phrases))
+    return tuple((w, p) for w, _, p in out if w), tuple((sides, p) for _, sides, p in out if sides)
 
 
 def parse_types(name: str, value: object, relations: Mapping[str, RelationPhrases]) -> dict[str, EntityType]:

@@ -49,7 +49,15 @@ from chronoqa.generate.kg.sql import (
     overlap_keys_by_sql,
 )
 from chronoqa.generate.kg.sql.plausible import TypeRules
-from chronoqa.generate.kg.templates import Renderer, answer_label, namesake_labels, namesakes, shared_short_labels
+from chronoqa.generate.kg.templates import (
+    Renderer,
+    answer_label,
+    namesake_labels,
+    namesakes,
+    shared_short_labels,
+    side_test,
+)
+from chronoqa.generate.kg.tenure import squad_moves
 from chronoqa.generate.result import manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import (
@@ -323,13 +331,14 @@ def resolve_cardinality(
 
 
 def object_roles(s: BuildState) -> dict[int, dict[int, str]]:
-    """Relation -> object -> the role its label marks, for the relations declaring roles (``GenContext``)."""
+    """Relation -> object -> the role its label marks (or its facts show), for the relations declaring roles."""
     idx, out = s.idx, {}
-    labels = [s.label(x) for x in idx.ent_names] if any(p.roles for p in s.phr.values()) else []
+    labels = [s.label(x) for x in idx.ent_names] if any(p.roles or p.shown_roles for p in s.phr.values()) else []
     for i, name in enumerate(idx.rel_names):
         p = s.phr[name]
-        if p.roles:
-            marked = {e: p.for_object(label).key for e, label in enumerate(labels)}
+        if p.roles or p.shown_roles:
+            shows = (lambda e: side_test(idx, s.phr, e)) if p.shown_roles else (lambda e: None)
+            marked = {e: p.for_object(label, shows(e)).key for e, label in enumerate(labels)}
             out[i] = {e: key for e, key in marked.items() if key != p.key}
     return out
 
@@ -420,6 +429,9 @@ def prepare_drafting(s: BuildState) -> None:
     bridges, roles = bridges_of(s), object_roles(s)
     idx.mark_interrupted([i for i, r in enumerate(idx.rel_names) if s.phr[r].exclusive], roles)
     idx.unknown_end_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].end_unknown)
+    idx.convention_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].date_convention)
+    squads = [i for i, r in enumerate(idx.rel_names) if s.phr[r].squads]
+    idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,

@@ -109,6 +109,22 @@ _CLAUSE = re.compile(r" (?:whose|where|who|which|that|with) ")
 _TRAILING = frozenset({"of", "by", "within", "in", "for", "involving", "held", "to"})
 
 
+def side_test(idx: GraphIndex, phrases: Mapping[str, RelationPhrases], e: int) -> Callable[[str, str], bool]:
+    """``shows(relation, side)`` for entity ``e``: a role an object holds by its facts.
+
+    Whether ``e`` stands on that side ("subject" | "object") of a kept fact of the relation (named by its
+    phrase-table key or its id).
+    """
+
+    def shows(key: str, side: str) -> bool:
+        return any(
+            key in (name, phrases[name].key) and idx.group_size(e, r, side == "subject") > 0
+            for r, name in enumerate(idx.rel_names)
+        )
+
+    return shows
+
+
 @dataclass(frozen=True)
 class Renderer:
     """Phrases, labels and granularity: everything needed to word a draft."""
@@ -138,9 +154,15 @@ class Renderer:
         return self.phrases[self.index.rel_names[r]]
 
     def rel_of(self, r: int, o: int) -> RelationPhrases:
-        """Phrases of relation ``r`` for a fact whose object is ``o``: the role its label marks (``roles``), if any."""
+        """Phrases of relation ``r`` for a fact whose object is ``o``: the role it holds, if any.
+
+        The role its label marks (``roles``), else one its facts show (``shown_roles``).
+        """
         p = self.rel(r)
-        return p.for_object(self.labels(self.index.ent_names[o])) if p.roles else p
+        if not (p.roles or p.shown_roles):
+            return p
+        shows = side_test(self.index, self.phrases, o) if p.shown_roles else None
+        return p.for_object(self.labels(self.index.ent_names[o]), shows)
 
     def unit_word(self) -> str:
         """``year``, ``month`` or ``day``."""

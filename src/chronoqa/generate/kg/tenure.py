@@ -24,19 +24,35 @@ The same holds for an *interrupted* spell of a relation declared ``exclusive`` (
 recorded end nor its length nor its holding on inside it is a fact of the world. A draft resting on its end, a
 duration over it or a yes/no on it (either label: "still" reads the whole spell) is rejected. Rule name:
 ``interrupted spell``.
+
+The same holds for a spell of a relation declared ``squads`` whose end is a move within one club
+(:func:`squad_moves`: José Fonte's Sporting CP youth spell to 2002, then Sporting CP B): no question reads its end,
+its length or its holding on. Rule name: ``end of a move within a club``.
+
+A fact of a relation declaring ``date_convention`` (Wikidata dates a nomination by the work's year, and lists a
+nominee's nominations in part) is dated by a convention: its date is not asked ("What year was X nominated for
+Y?"), nor compared or paired with a fact of another relation (same year, before, after, when, counted from); two
+facts of the relation compare under one convention. Rule name: ``date by convention``.
 """
 
 from __future__ import annotations
 
-from chronoqa.generate.kg.index import Col, GraphIndex
+from collections import Counter
+from collections.abc import Collection, Sequence
+
+import numpy as np
+
+from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.chains import Draft
 
-__all__ = ["INTERRUPTED", "OPEN_END", "RULE", "tenure_reason"]
+__all__ = ["CONVENTION", "INTERRUPTED", "OPEN_END", "RULE", "SQUAD_MOVE", "squad_moves", "tenure_reason"]
 
 RULE = "end of a per-term spell"
 INTERRUPTED = "interrupted spell"
 OPEN_END = "end of an open fact"
+SQUAD_MOVE = "end of a move within a club"
+CONVENTION = "date by convention"
 WHOLE_SPELL = ("duration", "yes_no")  # operators whose question reads the asked spell whole (its length, "still")
 
 
@@ -57,4 +73,48 @@ def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
         return RULE
     if any(f >= 0 and idx.interrupted(f) for f in [*ends, *whole]):
         return INTERRUPTED
+    if any(f in idx.squad_moves for f in [*ends, *whole]):
+        return SQUAD_MOVE
+    return _convention_reason(idx, d)
+
+
+def _convention_reason(idx: GraphIndex, d: Draft) -> str | None:
+    """:data:`CONVENTION` where the draft asks or pairs across relations the date of a ``date_convention`` fact."""
+    if not idx.convention_rels or not d.hops:
+        return None
+    rels = {int(idx.table[f, Col.R]) for f in (d.hops[-1].fid, d.ref_fid) if f >= 0}
+    if rels & idx.convention_rels and (d.ref_fid < 0 or len(rels) > 1):
+        return CONVENTION
     return None
+
+
+def _words(label: str) -> tuple[str, ...]:
+    return tuple(" ".join(label.replace("_", " ").split()).casefold().split())
+
+
+def squad_moves(idx: GraphIndex, labels: Sequence[str], relations: Collection[int]) -> frozenset[int]:
+    """The spells of ``relations`` (declared ``squads``) whose end is a move within one club.
+
+    The subject's spell at the same club's other team starts in the end unit or the next; the other team's label
+    is this one's plus one marker word, or this one's less it ("Sporting Clube de Portugal" and "Sporting Clube de
+    Portugal B"). A marker is read from the data: a word that extends the labels of two of the relation's objects
+    ("B", "II", "Academy"), or a single letter ("FC Barcelona C"); "Córdoba" and "Córdoba CF" are two clubs.
+    """
+    t, out = idx.table, set()
+    for r in relations:
+        fids = np.flatnonzero((t[:, Col.R] == r) & ~idx.ignored_mask).tolist()
+        words = {o: _words(labels[o]) for o in {int(t[f, Col.O]) for f in fids}}
+        named = set(words.values())
+        ext = Counter(w[-1] for w in named if len(w) > 1 and w[:-1] in named)
+        markers = {m for m, n in ext.items() if n >= 2 or (len(m) == 1 and m.isalpha())}
+        spells: dict[int, list[int]] = {}
+        for f in fids:
+            spells.setdefault(int(t[f, Col.S]), []).append(f)
+        for f in fids:
+            end, a = int(t[f, Col.EU]), words[int(t[f, Col.O])]
+            for g in spells[int(t[f, Col.S])] if end != NONE else ():
+                short, long = sorted((a, words[int(t[g, Col.O])]), key=len)
+                within = len(long) == len(short) + 1 and long[:-1] == short and long[-1] in markers
+                if within and t[g, Col.SU] != NONE and end <= int(t[g, Col.SU]) <= end + 1:
+                    out.add(f)
+    return frozenset(out)
