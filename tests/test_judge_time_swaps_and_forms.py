@@ -1,0 +1,95 @@
+"""Careful time judging, rules for the false accepts of a fresh blind set, each general. A club named
+"<place>i <initials>" is named by its place ("joined Pécs in 2010" of Pécsi VSC); an end stated for a fact the data
+leaves open that is the fact's start, its start stated nowhere, is a swapped end; "became a GM in 2009 and IM in 2008"
+dates the second title's start as firmly as the first's; a day written without its year after a full date of the same
+sentence ("handed over on 10 December 2023, ... began on 11 December") is of that year. Each rule with a positive that
+must stay right."""
+
+from __future__ import annotations
+
+from chronoqa.records import Triple
+from chronoqa.time.text import yearless_days
+from time_verdicts import q, verdict
+
+# Tom Vass played for Kecskeméti TE from 2005 to 2009 and joined Pécsi VSC in 2010
+VASS = q(
+    answers=("Kecskeméti TE",),
+    question="In the year before Tom Vass joined Pécsi VSC, which team did Tom Vass play for?",
+    S_star=(Triple("Tom Vass", "playsFor", "Kecskeméti TE", "2005", "2009"),),
+    S_anchor=(Triple("Tom Vass", "playsFor", "Pécsi VSC", "2010", "2012"),),
+    time_refs=({"which": "start", "value": "2010", "of": "anchor"},),
+)
+
+
+def test_a_club_is_named_by_the_place_its_adjective_names() -> None:
+    assert verdict(VASS, "Vass joined Pécs in 2010 after five years at Kecskemét (2005–2009).") == "right"
+    # the place names the club: a wrong year for its start is wrong, whether the anchor's or the answer's
+    assert verdict(VASS, "Vass joined Pécs in 2011 after five years at Kecskemét (2005–2009).") == "wrong"
+    assert verdict(VASS, "Vass joined Pécs in 2010; he had been at Kecskemét since 2004.") == "wrong"
+
+
+# Piet Lund played for Harbour FC from 2006 to 2009; Ivo Marsh joined Harbour FC in 2012 (the data knows no end)
+HARBOUR = q(
+    answers=("yes",),
+    question="Is it true that Piet Lund left Harbour FC before Ivo Marsh joined Harbour FC?",
+    S_star=(Triple("Piet Lund", "playsFor", "Harbour FC", "2006", "2009"),),
+    S_anchor=(Triple("Ivo Marsh", "playsFor", "Harbour FC", "2012", None),),
+    time_refs=({"which": "end", "value": "2009", "of": "answer"},),
+)
+
+
+def test_an_open_facts_start_stated_as_its_end_is_wrong() -> None:
+    assert verdict(HARBOUR, "Yes. Lund left Harbour in 2009, while Ivo Marsh's time there ended in 2012.") == "wrong"
+    assert verdict(HARBOUR, "Yes. Lund left Harbour in 2009, while Ivo Marsh's time there began in 2012.") == "right"
+    # the start stated too: a spell begun and ended in one year the data does not close, not a swap
+    text = "Yes. Lund left Harbour in 2009; Ivo Marsh joined Harbour in 2012 and left it in 2012."
+    assert verdict(HARBOUR, text) == "right"
+
+
+# Ada Ronn became an International Master in 2007 and a Grandmaster in 2009
+RONN = q(
+    answers=("International Master",),
+    question="Two years before Ada Ronn received the chess title Grandmaster, which chess title did Ada Ronn receive?",
+    S_star=(Triple("Ada Ronn", "hasTitle", "International Master", "2007", None),),
+    S_anchor=(Triple("Ada Ronn", "hasTitle", "Grandmaster", "2009", None),),
+    time_refs=({"which": "start", "value": "2009", "of": "anchor"},),
+)
+
+
+def test_a_left_out_verb_dates_the_second_fact_firmly() -> None:
+    assert verdict(RONN, "Ronn became a GM in 2009 and IM in 2007, two years earlier.") == "right"
+    assert verdict(RONN, "Ronn became a GM in 2009 and IM in 2008, a year earlier.") == "wrong"
+    assert verdict(RONN, "Ronn became a Grandmaster in 2009 and an International Master in 2008.") == "wrong"
+    # a clause with a verb of its own after "and in D" states a state at D, not the title's start
+    assert verdict(RONN, "Ronn became a GM in 2009, and in 2008 she was already an IM.") == "right"
+
+
+# Ana Vidal's term as President of Ruritania began on 10 December 2023
+VIDAL = q(
+    answers=("Ana Vidal",),
+    question="Who was the President of Ruritania whose term began immediately after 9 December 2023?",
+    granularity="day",
+    S_star=(Triple("Ana Vidal", "holdsPosition", "President of Ruritania", "2023-12-10", None),),
+    time_refs=({"answer": "Ana Vidal", "which": "start", "value": "2023-12-10"},),
+)
+
+
+def test_a_day_without_its_year_takes_the_year_of_its_sentence() -> None:
+    text = "Luis Mora handed over on 10 December 2023, and Vidal's term formally began on {}, after the ceremony."
+    assert verdict(VIDAL, text.format("11 December"), ("Luis Mora",)) == "wrong"
+    text = "Luis Mora's term ended on 9 December 2023, and Vidal took office on {}."
+    assert verdict(VIDAL, text.format("10 December"), ("Luis Mora",)) == "right"
+    assert verdict(VIDAL, text.format("December 10th"), ("Luis Mora",)) == "right"
+
+
+def test_a_yearless_day_is_dated_only_after_a_full_date_of_its_sentence() -> None:
+    assert yearless_days("ended on 9 December 2023, and Vidal began on 10 December.") == (
+        "ended on 9 December 2023, and Vidal began on 10 December 2023."
+    )
+    assert yearless_days("Born on 5 March 1950. Died on 11 December.") == "Born on 5 March 1950. Died on 11 December."
+    # a day before the full date, or more than a month after it, is not guessed
+    assert yearless_days("took office on 10 December 2023 and left on 9 December.").endswith("9 December.")
+    assert yearless_days("took office on 10 May 2001 and left on 20 July.").endswith("20 July.")
+    # a day already read with its year, or a day's range, is left as it is
+    same = "served from 15 March 2003 until 15 March 2013, and on 11–12 March 2013 handed over."
+    assert yearless_days(same) == same
