@@ -2,8 +2,10 @@
 "<place>i <initials>" is named by its place ("joined Pécs in 2010" of Pécsi VSC); an end stated for a fact the data
 leaves open that is the fact's start, its start stated nowhere, is a swapped end; "became a GM in 2009 and IM in 2008"
 dates the second title's start as firmly as the first's; a day written without its year after a full date of the same
-sentence ("handed over on 10 December 2023, ... began on 11 December") is of that year. Each rule with a positive that
-must stay right."""
+sentence ("handed over on 10 December 2023, ... began on 11 December") is of that year. Then kinds of false reject
+that recur: a one-year spell's other spell keeps its range ("where he'd started in 1994–95"); a move's source ("moved
+from X to Delft") is no antecedent of a later "his"; a short lower-case word joins no surname ("Villa in" is not
+Villain). Each rule with a positive that must stay right and a trap that must stay wrong."""
 
 from __future__ import annotations
 
@@ -93,3 +95,58 @@ def test_a_yearless_day_is_dated_only_after_a_full_date_of_its_sentence() -> Non
     # a day already read with its year, or a day's range, is left as it is
     same = "served from 15 March 2003 until 15 March 2013, and on 11–12 March 2013 handed over."
     assert yearless_days(same) == same
+
+
+# Rui Lopes played for Porto SC from 1994 to 1995 and again in 2006; he joined Vila FC in 2005
+LOPES = q(
+    answers=("Porto SC",),
+    question="In the year after Rui Lopes joined Vila FC, which team did Rui Lopes play for?",
+    S_star=(Triple("Rui Lopes", "playsFor", "Porto SC", "2006", "2006"),),
+    S_anchor=(Triple("Rui Lopes", "playsFor", "Vila FC", "2005", "2005"),),
+    S_dist=(Triple("Rui Lopes", "playsFor", "Porto SC", "1994", "1995"),),
+    time_refs=({"which": "start", "value": "2005", "of": "anchor"},),
+)
+
+
+def test_a_one_year_spells_other_spell_keeps_its_range() -> None:
+    text = (
+        "Rui Lopes joined Vila FC in 2005; the following year, 2006, he was back at Porto SC, where he'd started in {}."
+    )
+    assert verdict(LOPES, text.format("1994–95")) == "right"
+    assert verdict(LOPES, text.format("1994–96")) == "wrong"
+    # the other spell's end is no start
+    assert verdict(LOPES, text.format("1995")) == "wrong"
+
+
+# Jan Mol worked for Delft University from 1859 until his death in 1871
+MOL = q(
+    answers=("12 years",),
+    question="How many years after Jan Mol started working for Delft University did Jan Mol stop working there?",
+    S_star=(Triple("Jan Mol", "employer", "Delft University", "1859", "1871"),),
+    time_refs=({"which": "start", "value": "1859", "of": "answer"}, {"which": "end", "value": "1871", "of": "answer"}),
+)
+
+
+def test_a_moves_source_is_no_antecedent_of_his() -> None:
+    text = "Mol moved from Hans Brink to Delft in 1859 and stayed until his death in {} — twelve years."
+    assert verdict(MOL, text.format("1871"), ("Hans Brink",)) == "right"
+    assert verdict(MOL, text.format("1872"), ("Hans Brink",)) == "wrong"
+    # named as the subject, the other person owns "his": not the fact's end
+    text = "Mol went to Delft in 1859. Hans Brink stayed there until his death in 1871."
+    assert verdict(MOL, text, ("Hans Brink",)) != "right"
+
+
+# Ole Dam left Aston Villa F.C. in 2014; Tim Vos joined Aston Villa F.C. in 2015
+VILLA = q(
+    answers=("no",),
+    question="Is it true that Ole Dam left Aston Villa F.C. in the same year that Tim Vos joined Aston Villa F.C.?",
+    S_star=(Triple("Ole Dam", "playsFor", "Aston Villa F.C.", "2011", "2014"),),
+    S_anchor=(Triple("Tim Vos", "playsFor", "Aston Villa F.C.", "2015", "2016"),),
+    time_refs=({"which": "end", "value": "2014", "of": "answer"}, {"which": "start", "value": "2015", "of": "anchor"}),
+)
+
+
+def test_a_short_lower_case_word_joins_no_surname() -> None:
+    others = ("François-Xavier Villain",)  # "Villa in" would join to his surname
+    assert verdict(VILLA, "No. Dam left Villa in 2014; Vos joined the following year, 2015.", others) == "right"
+    assert verdict(VILLA, "No. Dam left Villa in 2013; Vos joined the following year, 2014.", others) == "wrong"

@@ -569,9 +569,12 @@ def _positions(
 
 
 # A person named as the object of a succession, a death or a kin noun ("after succeeding Obasanjo", "after the death of
-# his first wife Ruth Gordon"): no antecedent of a later "he" or "his" ("until his death in 1999" is the subject's)
+# his first wife Ruth Gordon"), or a move's source ("moved from Amsterdam to Utrecht"): no antecedent of a later "he" or
+# "his" ("until his death in 1999" is the subject's)
 _OBLIQUE_RE: Final = re.compile(
-    r"\b(?:succeeding|replacing|death\s+of|(?:wife|husband|spouse|predecessor|successor)\s*,?)\s+$", re.IGNORECASE
+    r"\b(?:succeeding|replacing|death\s+of|(?:wife|husband|spouse|predecessor|successor)\s*,?|"
+    r"(?:moved|came|transferred|switched|went|returned)\s+(?:back\s+|over\s+)?from)\s+$",
+    re.IGNORECASE,
 )
 
 
@@ -2782,8 +2785,10 @@ def _against_data(
         if not 0 <= fi < len(facts):
             continue
         fact = facts[fi]
-        if fact.event:
-            known = fact.starts if r.role in ("start", "end", "point") else ()
+        if fact.event:  # its point; another spell of it the records give as a range ("1994-95"): that range's ends
+            known = (
+                (fact.starts + (() if r.role == "start" else fact.ends)) if r.role in ("start", "end", "point") else ()
+            )
         else:
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
         # a date stated finer than the question is held to the data at the finer unit it states ("10 March 1961"
