@@ -5,7 +5,8 @@ dates the second title's start as firmly as the first's; a day written without i
 sentence ("handed over on 10 December 2023, ... began on 11 December") is of that year. Then kinds of false reject
 that recur: a one-year spell's other spell keeps its range ("where he'd started in 1994–95"); a move's source ("moved
 from X to Delft") is no antecedent of a later "his"; a short lower-case word joins no surname ("Villa in" is not
-Villain). Each rule with a positive that must stay right and a trap that must stay wrong."""
+Villain); "so yes in 2016" restates the question's date. Each rule with a positive that must stay right and a trap that
+must stay wrong."""
 
 from __future__ import annotations
 
@@ -150,3 +151,20 @@ def test_a_short_lower_case_word_joins_no_surname() -> None:
     others = ("François-Xavier Villain",)  # "Villa in" would join to his surname
     assert verdict(VILLA, "No. Dam left Villa in 2014; Vos joined the following year, 2015.", others) == "right"
     assert verdict(VILLA, "No. Dam left Villa in 2013; Vos joined the following year, 2014.", others) == "wrong"
+
+
+# Ana Roth was a Member of the Blue Assembly from 2015 to 2017
+ROTH = q(
+    answers=("yes",),
+    question="Was it still the case in 2016 that Ana Roth held the position of Member of the Blue Assembly?",
+    S_star=(Triple("Ana Roth", "holdsPosition", "Member of the Blue Assembly", "2015", "2017"),),
+    time_refs=({"which": "end", "value": "2017", "of": "answer"},),
+)
+
+
+def test_a_yes_conclusions_date_is_the_questions() -> None:
+    text = "Ana Roth sat in the Blue Assembly from 2015 until its dissolution in {}, so yes in 2016."
+    assert verdict(ROTH, text.format("2017")) == "right"
+    assert verdict(ROTH, text.format("2018")) == "wrong"
+    # a stated end at the question's date outside a conclusion is still an end
+    assert verdict(ROTH, "Ana Roth sat in the Blue Assembly from 2015 until 2016.") == "wrong"

@@ -1952,8 +1952,10 @@ def _so_in(text: str, at: int) -> bool:
 
 
 _GLOSS_RE: Final = re.compile(r"\s*\(\s*")
-# "..., so in 1999 she was married to him": the conclusion's date is the question's, restated (cite only)
-_SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as\s+of|during)\s+$", re.IGNORECASE)
+# "..., so in 1999 she was married to him", "so yes in 2016": the conclusion's date is the question's (cite only)
+_SO_IN_RE: Final = re.compile(
+    r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:(?:yes|no)\s*,?\s*)?(?:in|by|as\s+of|during)\s+$", re.IGNORECASE
+)
 
 # "..., so he was a Hertha player in 2000": a state the conclusion draws at the question's date, restated (cite only)
 _SO_STATE_RE: Final = re.compile(
