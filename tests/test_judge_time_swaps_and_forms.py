@@ -5,8 +5,8 @@ dates the second title's start as firmly as the first's; a day written without i
 sentence ("handed over on 10 December 2023, ... began on 11 December") is of that year. Then kinds of false reject
 that recur: a one-year spell's other spell keeps its range ("where he'd started in 1994–95"); a move's source ("moved
 from X to Delft") is no antecedent of a later "his"; a short lower-case word joins no surname ("Villa in" is not
-Villain); "so yes in 2016" restates the question's date. Each rule with a positive that must stay right and a trap that
-must stay wrong."""
+Villain); "so yes in 2016" restates the question's date; a company's legal form ("Warner Bros.") makes no person's
+name. Each rule with a positive that must stay right and a trap that must not be accepted."""
 
 from __future__ import annotations
 
@@ -168,3 +168,23 @@ def test_a_yes_conclusions_date_is_the_questions() -> None:
     assert verdict(ROTH, text.format("2018")) == "wrong"
     # a stated end at the question's date outside a conclusion is still an end
     assert verdict(ROTH, "Ana Roth sat in the Blue Assembly from 2015 until 2016.") == "wrong"
+
+
+# Nova Pictures acquired Orbit Group in 1987; Warner Bros. acquired Orbit Group in 1989
+ORBIT = q(
+    answers=("no",),
+    question="Is it true that Nova Pictures acquired Orbit Group after Warner Bros. acquired Orbit Group?",
+    S_star=(Triple("Nova Pictures", "owns", "Orbit Group", "1987", "1989"),),
+    S_anchor=(Triple("Warner Bros.", "owns", "Orbit Group", "1989", "1990"),),
+    time_refs=(
+        {"which": "start", "value": "1987", "of": "answer"},
+        {"which": "start", "value": "1989", "of": "anchor"},
+    ),
+)
+
+
+def test_a_company_is_named_by_its_name_before_its_legal_form() -> None:
+    others = ("Jack Warner",)  # a person of the release whose surname the company's name shares
+    assert verdict(ORBIT, "No. Nova acquired Orbit in 1987, before Warner's 1989 acquisition.", others) == "right"
+    # another year: never right (a possessor before the date binds it weakly: undecided)
+    assert verdict(ORBIT, "No. Nova acquired Orbit in 1987, before Warner's 1990 acquisition.", others) != "right"

@@ -2265,7 +2265,9 @@ _KINDS: Final = frozenset(
      "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality",
      # Danish, Norwegian and Swedish words for a ball or sports club ("Vejle Boldklub" names no person)
      "boldklub", "boldspilklub", "fodboldklub", "idrætsforening", "idrætsklub", "fotballklubb", "ballklubb",
-     "idrettslag", "idrettsforening", "idrottsförening", "fotbollsförening", "bollklubb"]
+     "idrettslag", "idrettsforening", "idrottsförening", "fotbollsförening", "bollklubb",
+     # a company's legal form ("Warner Bros." names no person: "Warner's 1989 acquisition" is the company's)
+     "bros", "brothers", "inc", "ltd", "corp", "plc", "llc", "gmbh"]
 )  # fmt: skip
 _GENERIC_WORDS: Final = _PARTICLES | _KINDS
 
