@@ -688,6 +688,22 @@ def _taken(form: str, keys: frozenset[str] | set[str], rivals: Sequence[str]) ->
     return any(form in _all_forms(r) and r not in keys for r in rivals)
 
 
+def _splits_a_word(text: str, toks: Sequence[Token], i: int, last: int, words: set[str]) -> bool:
+    """Whether words ``i..last`` of ``text`` join to a form only by a short lower-case word after it that no label has.
+
+    "Villa in" joins to "villain", the surname of François-Xavier Villain, whose label has no word "in"; "van
+    Nistelrooy" and "England at under-17 level" keep their words.
+    """
+    end = toks[last]
+    return (
+        last > i
+        and end.end - end.begin <= 3
+        and text[end.begin].islower()
+        and text[toks[last - 1].end : end.begin].isspace()
+        and end.key not in words
+    )
+
+
 class NameIndex:
     """Entities (key → labels) and the forms a text may name them by; see the module docstring.
 
@@ -785,12 +801,14 @@ class NameIndex:
     def _short_ok(self, text: str, toks: Sequence[Token], i: int, last: int, form: str) -> bool:
         """A shorter form counts only capitalised and not next to a capitalised word of another name.
 
-        "born" is not Max Born; "Ted Hughes" is not Helen Hughes; "Park Chung-hee" is not Park Geun-hye;
-        "Javier Gerardo Milei" and "President Köhler" are fine.
+        "born" is not Max Born; "Ted Hughes" is not Helen Hughes; "Park Chung-hee" is not Park Geun-hye; "Villa in"
+        is not Villain; "Javier Gerardo Milei" and "President Köhler" are fine.
         """
         first = text[toks[i].begin]
         if first.islower() and any(c.isupper() for c in text):
             return False
+        if _splits_a_word(text, toks, i, last, self.label_words(form)):
+            return False  # "Villa in" is not the surname Villain
         own: set[str] | None = None
         for k, step in ((i - 1, -1), (last + 1, 1)):
             names = names_beside(text, toks, k, step)

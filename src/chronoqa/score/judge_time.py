@@ -569,9 +569,12 @@ def _positions(
 
 
 # A person named as the object of a succession, a death or a kin noun ("after succeeding Obasanjo", "after the death of
-# his first wife Ruth Gordon"): no antecedent of a later "he" or "his" ("until his death in 1999" is the subject's)
+# his first wife Ruth Gordon"), or a move's source ("moved from Amsterdam to Utrecht"): no antecedent of a later "he" or
+# "his" ("until his death in 1999" is the subject's)
 _OBLIQUE_RE: Final = re.compile(
-    r"\b(?:succeeding|replacing|death\s+of|(?:wife|husband|spouse|predecessor|successor)\s*,?)\s+$", re.IGNORECASE
+    r"\b(?:succeeding|replacing|death\s+of|(?:wife|husband|spouse|predecessor|successor)\s*,?|"
+    r"(?:moved|came|transferred|switched|went|returned)\s+(?:back\s+|over\s+)?from)\s+$",
+    re.IGNORECASE,
 )
 
 
@@ -667,8 +670,7 @@ def attribute(
             nxt = dates[di + 1].begin if di + 1 < len(dates) else max(s_end, d_end)
             before = _outside_asides([p for p in positions if prev_end <= p.begin <= p.end <= d_begin], asides, d_begin)
             after = [p for p in positions if d_end <= p.begin and p.end <= nxt]
-            span_before = masked[prev_end:d_begin]
-            span_after = masked[d_end:nxt]
+            span_before, span_after = masked[prev_end:d_begin], masked[d_end:nxt]
             unknown = _unknown_for(unknown_all, asides, d_begin)
             owner = _owner(masked, before, after, prev_owner, span_before, d, _subject(masked, positions, s_begin))
             owner = _team_of_country(text, owner, before, facts) if owner is not None else None
@@ -676,6 +678,7 @@ def attribute(
                 prev_end, firm_at = d_end, -1
                 continue  # nobody named, or a bare list of dates: attributes nothing
             role, other_term, carried = _role(d, span_before, _own_after(span_after, di + 1 < len(dates)), prev_role)
+            carried = carried and not _gapped(masked, (prev_end, d_begin), owner, prev_owner)
             own_cue = d.kind != "point" or bool(_role_words(span_before))  # not a cue of the clause after it
             # another term of the fact ("first term", "returned"): its dates cite, never contradict
             cite_only = other_term and _NOT_THE_FACT_RE.search(span_before) is None
@@ -727,6 +730,25 @@ def _pinned(
             for i in rows:
                 out[i] = Attribution(out[i].value, out[i].role, frozenset({fi}), True, out[i].begin, out[i].carried)
     return out
+
+
+# "became a GM in 2009 and IM in 2008": the verb before the first date left out before the second (gapping)
+_GAPPED_RE: Final = re.compile(r"\s*(?:,\s*)?(?:and\s+|,\s*)(?:an?\s+|the\s+|then\s+)?\s*(?:in|on)\s*", re.IGNORECASE)
+
+
+def _gapped(masked: str, gap: tuple[int, int], owner: _Pos, prev_owner: _Pos | None) -> bool:
+    """Whether a date with no cue of its own shares the verb of the date before it, said of another fact.
+
+    "X became a GM in 2009 and IM in 2008": 2008 is the IM title's start as firmly as 2009 is the GM's (not a state
+    restated at a later date, "married since 1946, so in 1978 she was his wife", whose role is only carried over).
+    ``gap``: from the end of the date before to this date; the other fact is named there and nothing else but
+    "and ... in" is ("and in 1999 he was playing for X" has a verb of its own).
+    """
+    if prev_owner is None or not owner.facts or owner.facts == prev_owner.facts or owner.pronoun:
+        return False
+    if not gap[0] <= owner.begin < owner.end <= gap[1]:
+        return False
+    return _GAPPED_RE.fullmatch(masked, gap[0], gap[1]) is not None
 
 
 def _moved_on(out: Sequence[Attribution], rows: Sequence[int], s_end: int) -> set[int]:
@@ -1930,8 +1952,10 @@ def _so_in(text: str, at: int) -> bool:
 
 
 _GLOSS_RE: Final = re.compile(r"\s*\(\s*")
-# "..., so in 1999 she was married to him": the conclusion's date is the question's, restated (cite only)
-_SO_IN_RE: Final = re.compile(r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:in|by|as\s+of|during)\s+$", re.IGNORECASE)
+# "..., so in 1999 she was married to him", "so yes in 2016": the conclusion's date is the question's (cite only)
+_SO_IN_RE: Final = re.compile(
+    r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:(?:yes|no)\s*,?\s*)?(?:in|by|as\s+of|during)\s+$", re.IGNORECASE
+)
 
 # "..., so he was a Hertha player in 2000": a state the conclusion draws at the question's date, restated (cite only)
 _SO_STATE_RE: Final = re.compile(
@@ -2241,7 +2265,9 @@ _KINDS: Final = frozenset(
      "soviet", "federal", "autonomous", "free", "royal", "imperial", "grand", "duchy", "principality",
      # Danish, Norwegian and Swedish words for a ball or sports club ("Vejle Boldklub" names no person)
      "boldklub", "boldspilklub", "fodboldklub", "idrætsforening", "idrætsklub", "fotballklubb", "ballklubb",
-     "idrettslag", "idrettsforening", "idrottsförening", "fotbollsförening", "bollklubb"]
+     "idrettslag", "idrettsforening", "idrottsförening", "fotbollsförening", "bollklubb",
+     # a company's legal form ("Warner Bros." names no person: "Warner's 1989 acquisition" is the company's)
+     "bros", "brothers", "inc", "ltd", "corp", "plc", "llc", "gmbh"]
 )  # fmt: skip
 _GENERIC_WORDS: Final = _PARTICLES | _KINDS
 
@@ -2282,9 +2308,26 @@ def _head_words(
         mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
         mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
+        mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+def _place_adjective(label: str, said: set[str], rivals: set[str]) -> list[str]:
+    """A club label's opening place adjective without its "-i" ("diósgyőr" of Diósgyőri VTK, "győr" of Győri ETO FC).
+
+    Hungarian clubs are named "<place>i <initials>"; a reply names them by the place ("joined Diósgyőr in 2010").
+    Only where every word after the first is written in capitals or is a club's affix, the text writes the place
+    capitalised, and no other fact's entity has that word.
+    """
+    toks = tokens(label)
+    if len(toks) < 2 or not toks[0].key.endswith("i") or len(toks[0].key) < 5 or not label[0].isupper():
+        return []
+    if not all(label[t.begin : t.end].isupper() or _affix(t.key) for t in toks[1:]):
+        return []
+    stem = toks[0].key[:-1]
+    return [stem] if stem in said and stem not in rivals else []
 
 
 def _label_prefix(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> list[str]:
@@ -2663,7 +2706,9 @@ def judge_refs(
         if 0 <= fi < len(facts):
             values.extend(_known_at(facts[fi], which))
     contradicted = _against_data(readings, facts, granularity, years_only)
-    contradicted = contradicted or _joins_spells(readings, facts, granularity)
+    contradicted = (
+        contradicted or _joins_spells(readings, facts, granularity) or _swapped_end(readings, facts, granularity)
+    )
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
         if which == "any" or fact.event:
@@ -2744,8 +2789,10 @@ def _against_data(
         if not 0 <= fi < len(facts):
             continue
         fact = facts[fi]
-        if fact.event:
-            known = fact.starts if r.role in ("start", "end", "point") else ()
+        if fact.event:  # its point; another spell of it the records give as a range ("1994-95"): that range's ends
+            known = (
+                (fact.starts + (() if r.role == "start" else fact.ends)) if r.role in ("start", "end", "point") else ()
+            )
         else:
             known = {"start": fact.starts, "end": fact.ends}.get(r.role, ())
         # a date stated finer than the question is held to the data at the finer unit it states ("10 March 1961"
@@ -2755,6 +2802,26 @@ def _against_data(
             return True
         if r.role == "end" and not fact.event and _before_every(r.value, fact.starts):
             return True  # left before it began: wrong even where the data leaves the end open
+    return False
+
+
+def _swapped_end(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
+    """Whether a firm end stated for a fact the data leaves open is that fact's start, its start stated nowhere.
+
+    "Hay's ownership ended in 1920" where the data has Hay's ownership from 1920 and no end: the start read as
+    an end (a swapped end). A text that also states the start ("bought it in 1920 and sold it in 1920") may be
+    right about a one-year spell the data does not close: not this rule's.
+    """
+    for r in readings:
+        if not r.firm or r.carried or r.role != "end" or len(r.facts) != 1:
+            continue
+        (fi,) = r.facts
+        if not 0 <= fi < len(facts) or facts[fi].event or facts[fi].ends or not facts[fi].starts:
+            continue
+        if any(fi in x.facts and x.role == "start" for x in readings):
+            continue
+        if all(_same(r.value, s, granularity) for s in facts[fi].starts):
+            return True
     return False
 
 

@@ -50,7 +50,7 @@ from chronoqa.score.judge_time import (
     without_range_glosses,
 )
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
-from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years
+from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years, yearless_days
 
 __all__ = [
     "Judge",
@@ -321,6 +321,7 @@ def score_time(
         text = without_conclusion(text)  # "Therefore: 1895" restates the answer, it dates no fact
         text = without_range_glosses(text)  # "From 1871 (Treaty of Frankfurt) to 1920": one range
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
+        text = yearless_days(text)  # "on 10 December 2023, ... began on 11 December": the same year
         english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
         foreign, text = english != text, english
     if mode == "strict":

@@ -820,6 +820,46 @@ def full_years(text: str, pivots: Sequence[int] = ()) -> str:
     return _CLIPPED_RE.sub(full, text)
 
 
+# "on 11 December", "December 11th": a day of a month with no year after it (nor a day's range: "11-12 December")
+_YEARLESS_DAY_RE: Final = re.compile(
+    rf"(?<![\d–-])\b(?:{_day_re('d')}{_ORD_SUFFIX}\s+(?:of\s+)?{_month_re('m')}(?!\w)|{_month_re('m2')}\s+{_day_re('d2')}{_ORD_SUFFIX}\b)"
+    r"(?![\s,]*(?:\d|[–-]))",
+    _FLAGS,
+)
+_SENTENCE_END_RE: Final = re.compile(r"[.!?;]\s|\n")
+_NO_DAY: Final = TimePoint(1)
+
+
+def yearless_days(text: str) -> str:
+    """``text`` with a day stated without its year ("began on 11 December") given the year of the date before it.
+
+    Only where a day-level date ("handed over on 10 December 2023") comes before it in the same sentence and the
+    day falls on or after that date within a month of it: the sentence goes on in that year. Elsewhere the year is
+    not guessed (the day stays unread, as before).
+    """
+    if _YEARLESS_DAY_RE.search(text) is None:
+        return text
+    read = extract_times(text)
+    dated = [d for d in read if (d.interval.end or d.interval.start or _NO_DAY).day is not None]
+    out, last = [], 0
+    for m in _YEARLESS_DAY_RE.finditer(text):
+        if any(d.begin <= m.start() < d.end for d in read):
+            continue
+        prior = [d for d in dated if d.end <= m.start() and _SENTENCE_END_RE.search(text, d.end, m.start()) is None]
+        base = prior[-1].interval.end or prior[-1].interval.start if prior else None
+        if base is None or base.month is None:
+            continue
+        day = _day(m.group("d") or m.group("d2"))
+        month = _MONTHS[(m.group("m") or m.group("m2")).lower().rstrip(".")]
+        point = _point(base.year, month, day)
+        if point is None or not 0 <= point.first_day() - base.first_day() <= 31:
+            continue
+        end = m.end() - 1 if text[m.end() - 1] == "." else m.end()  # "11 Dec." / "on 11 December."
+        out.append(text[last:end] + (", " if m.group("m2") else " ") + str(base.year))
+        last = end
+    return "".join(out) + text[last:]
+
+
 # --------------------------------------------------------------------------------------------------
 # Dates written in German, Spanish, French, Portuguese, Italian or Russian
 # --------------------------------------------------------------------------------------------------
