@@ -5,6 +5,7 @@ one label, and a bridge named twice. Each rule on a hand-made graph whose expect
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.plausible import topic_article
@@ -14,12 +15,28 @@ from kg_checker import PHRASES, Checker, article_title, check_all, defect_report
 from test_kg_build import fact, labels_of, rel_labels
 
 
-def _built(facts: list[Fact], table: str, labels: dict[str, str] | None = None, n: int = 300):  # type: ignore[no-untyped-def]
+def _built(facts: list[Fact], table: str | Path, labels: dict[str, str] | None = None, n: int = 300):  # type: ignore[no-untyped-def]
     g = TemporalGraph("hand", facts, {**labels_of(facts), **(labels or {})}, rel_labels(facts))
     b = build_kg_benchmark(g, KGBuildConfig(n_questions=n, seed=3, max_answer_share=1.0), phrases=table)
-    checker = Checker.from_table(g, PHRASES / f"{table}.toml", open_end=open_end_of(b.manifest))
+    path = table if isinstance(table, Path) else PHRASES / f"{table}.toml"
+    checker = Checker.from_table(g, path, open_end=open_end_of(b.manifest))
     assert check_all(checker, b.questions) == []
     return b, checker
+
+
+def asked_parties(tmp_path: Path) -> Path:
+    """YAGO11k's phrase table with ``isAffiliatedTo`` asked: the rules of an exclusive, asked party relation.
+
+    The shipped table declares it ``ask = false`` (its dates are unreliable in YAGO11k); the rules a party relation
+    needs (one party at a time, a dated party's bracket) hold for any table that asks one.
+    """
+    text = (PHRASES / "yago11k.toml").read_text(encoding="utf-8")
+    head = "[relations.isAffiliatedTo]"
+    block = text[text.index(head) :]
+    assert "\nask = false\n" in block.split("\n[", 1)[0], "the shipped table no longer declares it unasked"
+    out = tmp_path / "yago11k-parties.toml"
+    out.write_text(text.replace(block, block.replace("\nask = false\n", "\n", 1)), encoding="utf-8")
+    return out
 
 
 # Titles read by hand: lists, timelines, disambiguation pages and a common-noun head ("Political positions of")
