@@ -1455,8 +1455,28 @@ def _unknown_near(
         and not _named_after(b, owner, before, d_begin)
         and not (own_cue and b >= d_end and _CONNECTOR_RE.match(masked, d_end, b))
         and not (b >= d_end and _source_or_purpose(masked, d_end, b))
+        and not (b < d_begin and _source_of_move(masked, owner, b, (clause_begin, d_begin)))
         for b in unknown
     )
+
+
+# a move's source named right after its target and right before the move's date ("signed for PSG from Fenerbahçe in")
+_SOURCE_THEN_DATE_RE: Final = re.compile(r"(?:\s+[A-ZÀ-ÖØ-Þ\u0100-\u017d][\w'’.-]*)*\s+(?:in|on)\s+$")
+
+
+def _source_of_move(masked: str, owner: _Pos, b: int, span: tuple[int, int]) -> bool:
+    """Whether the unknown name at ``b`` is the source of a move to the owner whose date follows it.
+
+    "signed for PSG from Fenerbahçe in 2007": the date is the move's, so the target's start (and the source's
+    end); the source's name does not unbind it from the target. A clause between ("from Fenerbahçe, where he had
+    played since 2005") keeps the date the source's.
+    """
+    clause_begin, d_begin = span
+    if not clause_begin <= owner.end <= b or _move_role(masked, owner, clause_begin) != "start":
+        return False
+    if re.fullmatch(r"\s*from\s+(?:the\s+)?", masked[owner.end : b]) is None:
+        return False
+    return _SOURCE_THEN_DATE_RE.match(" " + masked[b:d_begin]) is not None
 
 
 # "in 1986 before moving to Swindon": a name after the date past a connector is another clause's
@@ -2306,7 +2326,7 @@ def _head_words(
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
         mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-        mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
+        mine += [a for a in _initials_forms(e) if a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
         if mine and len(words) > 1:
@@ -2374,6 +2394,21 @@ def _initials_of(label: str) -> str:
     toks = [t for t in tokens(label) if label[t.begin].isupper()]
     caps = [t.key if t.end - t.begin >= 2 and label[t.begin : t.end].isupper() else t.key[0] for t in toks]
     return "".join(caps) if len(caps) >= 3 or (len(caps) == 2 and max(map(len, caps)) > 1) else ""
+
+
+def _initials_forms(label: str) -> list[str]:
+    """The label's initials (:func:`_initials_of`), and those a club is written by beside them.
+
+    A hyphenated word gives each part's initial ("PSG" of Paris Saint-Germain F.C.), and a club's closing affix
+    ("F.C.", "FC") may be left out ("QPR" of Queens Park Rangers F.C.). Three letters at least, as before.
+    """
+    words = [label[t.begin : t.end] for t in tokens(label) if label[t.begin].isupper()]
+    while words and (len(words[-1]) == 1 or words[-1].casefold() in _CLUB_WORDS):
+        words.pop()  # "F.C." tokenises as "F", "C"
+    split = [p for w in words for p in re.split(r"[-‐]", w) if p]
+    shorter = {"".join(w if len(w) >= 2 and w.isupper() else w[0] for w in ws).casefold() for ws in (words, split)}
+    forms = [_initials_of(label), *sorted(f for f in shorter if len(f) >= 3)]
+    return [f for i, f in enumerate(forms) if f and f not in forms[:i]]
 
 
 def _pair_initials(
@@ -2835,13 +2870,17 @@ def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
 
     "played for Cerro from 2004 to 2007" where the data has him there in 2004 and again from 2006 to 2007:
     each end is some spell's, the range is none. Spells that follow on (the next starts at most a year after
-    the last ended) join into one range.
+    the last ended) join into one range. A start and the end stated next for its fact make a range too ("from 10
+    April 2010, when ..., until 6 August 2015").
     """
     by_range: dict[tuple[int, int], dict[str, TimePoint]] = {}
+    opened: dict[int, int] = {}  # each fact's last firm start: an end stated after it closes its range
     for r in readings:
         if r.firm and not r.carried and len(r.facts) == 1 and r.role in ("start", "end"):
             (fi,) = r.facts
-            by_range.setdefault((r.begin, fi), {})[r.role] = r.value
+            if r.role == "start":
+                opened[fi] = r.begin
+            by_range.setdefault((opened.pop(fi, r.begin) if r.role == "end" else r.begin, fi), {})[r.role] = r.value
     for (_, fi), ends in by_range.items():
         if "start" not in ends or "end" not in ends or not 0 <= fi < len(facts) or len(facts[fi].spells) < 2:
             continue
@@ -2856,10 +2895,19 @@ def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
     return False
 
 
+# the most days between one spell's end and the next one's start that still read as one term stated to the day
+_HANDOVER_DAYS: Final = 7
+
+
 def _chain_covers(
     chain: Sequence[tuple[TimePoint, TimePoint]], start: TimePoint, end: TimePoint, granularity: Granularity
 ) -> bool:
-    """Whether spells (sorted by start) that follow on from one starting at ``start`` reach one ending at ``end``."""
+    """Whether spells (sorted by start) that follow on from one starting at ``start`` reach one ending at ``end``.
+
+    Spells follow on where the next starts at most a year after the last ended; a range stated to the day is held
+    to the day: a spell that starts more than :data:`_HANDOVER_DAYS` after the last ended ("acting President from
+    10 April to 8 July", the term from 6 August) is another, so "from 10 April 2010 until 6 August 2015" joins two.
+    """
     for i, (a, b) in enumerate(chain):
         if not _same(start, a, granularity):
             continue
@@ -2867,6 +2915,8 @@ def _chain_covers(
         for a2, b2 in chain[i:]:
             if a2.year > last.year + 1:
                 break  # a gap of more than a year: the range would join two spells
+            if granularity >= Granularity.DAY and a2.first_day() - last.last_day() > _HANDOVER_DAYS:
+                break  # a gap of weeks in a range stated to the day: another holder between the spells
             last = b2 if b2.last_day() > last.last_day() else last
             if _same(end, b2, granularity):
                 return True

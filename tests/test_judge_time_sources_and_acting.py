@@ -1,0 +1,66 @@
+"""Careful time judging, rules for the false accepts of a fresh blind set, each general. A club written by the
+initials of a hyphenated word or without its closing affix ("PSG" of Paris Saint-Germain F.C., "QPR") is named by
+them; a move's source named between its target and its date ("signed for PSG from Fenerbahçe in 2007") leaves the
+date the target's start; a start and the end stated next for the same fact make one range, and a range stated to
+the day does not join two spells weeks apart (an acting spell and the term after it). Each rule with a positive
+that must stay right and a trap that must not be accepted."""
+
+from __future__ import annotations
+
+from chronoqa.records import Triple
+from chronoqa.score.judge_time import _initials_forms
+from time_verdicts import q, verdict
+
+# Tomas Brel played for Paris Saint-Germain F.C. from 2008 to 2010
+BREL = q(
+    answers=("yes",),
+    question="Did it still hold in 2009 that Tomas Brel played for Paris Saint-Germain F.C.?",
+    S_star=(Triple("Tomas Brel", "playsFor", "Paris Saint-Germain F.C.", "2008", "2010"),),
+    time_refs=({"which": "end", "value": "2010", "of": "answer"},),
+)
+
+
+def test_a_club_is_named_by_the_initials_of_its_hyphenated_words() -> None:
+    assert _initials_forms("Paris Saint-Germain F.C.") == ["psfc", "psg"]
+    assert "qpr" in _initials_forms("Queens Park Rangers F.C.")
+    assert _initials_forms("Nationalist People's Coalition") == ["npc"]
+
+
+def test_a_moves_source_before_its_date_leaves_the_date_the_targets() -> None:
+    right = "Brel signed for PSG from Lille in 2008 and his contract ran until 2010. So yes."
+    assert verdict(BREL, right) == "right"
+    # the move's date is PSG's start: a wrong year is wrong, the source named between or not
+    assert verdict(BREL, "Brel signed for PSG from Lille in 2007 and his contract ran until 2010. So yes.") == "wrong"
+    assert verdict(BREL, "Brel moved to PSG from Lille in 2007 and stayed until 2010. So yes.") == "wrong"
+    # a wrong start by the initials alone, no source named: wrong as well
+    assert verdict(BREL, "Brel joined PSG in 2007 and his contract ran until 2010. So yes.") == "wrong"
+
+
+# Ada Lenz was acting President of Ruritania from 10 April 2010 to 8 July 2010, and President from 6 August 2010 to
+# 6 August 2015
+LENZ = q(
+    answers=("Ada Lenz",),
+    question="Who was the President of Ruritania whose term ended immediately before 7 August 2015?",
+    granularity="day",
+    S_star=(
+        Triple("Ruritania, President", "name", "Ada Lenz", "2010-08-06", "2015-08-06"),
+        Triple("Ruritania, President", "name", "Ada Lenz", "2010-04-10", "2010-07-08"),
+    ),
+    time_refs=({"answer": "Ada Lenz", "which": "end", "value": "2015-08-06"},),
+)
+
+
+def test_a_range_to_the_day_does_not_join_an_acting_spell_to_the_term() -> None:
+    right = "Lenz was President from 6 August 2010, after the election, until 6 August 2015."
+    assert verdict(LENZ, right) == "right"
+    assert verdict(LENZ, "Lenz was President from 6 August 2010 until 6 August 2015.") == "right"
+    # the acting spell's start, with the term's end: two spells a month apart joined into one
+    trap = "Lenz was President from 10 April 2010, when she stepped in after the crash, until 6 August 2015."
+    assert verdict(LENZ, trap) == "wrong"
+    assert verdict(LENZ, "Lenz was President from 10 April 2010 until 6 August 2015.") == "wrong"
+    # each spell stated on its own stays right
+    both = (
+        "Lenz was acting President from 10 April 2010 to 8 July 2010, then President from 6 August 2010 until 6 August"
+        " 2015."
+    )
+    assert verdict(LENZ, both) == "right"
