@@ -8,7 +8,7 @@ that must stay right and a trap that must not be accepted."""
 from __future__ import annotations
 
 from chronoqa.records import Triple
-from chronoqa.score.judge_time import _initials_forms
+from chronoqa.score.judge_time import _initials_forms, years_corrected
 from time_verdicts import q, verdict
 
 # Tomas Brel played for Paris Saint-Germain F.C. from 2008 to 2010
@@ -64,3 +64,31 @@ def test_a_range_to_the_day_does_not_join_an_acting_spell_to_the_term() -> None:
         " 2015."
     )
     assert verdict(LENZ, both) == "right"
+
+
+# Lev Arno played for Manchester City F.C. from 2010 to 2012
+ARNO = q(
+    answers=("2 years",),
+    question="How many years passed between when Lev Arno joined Manchester City F.C. and when he left it?",
+    S_star=(Triple("Lev Arno", "playsFor", "Manchester City F.C.", "2010", "2012"),),
+    time_refs=({"which": "start", "value": "2010", "of": "answer"}, {"which": "end", "value": "2012", "of": "answer"}),
+)
+
+
+def test_came_from_a_source_to_a_target_dates_the_targets_start() -> None:
+    right = "Arno came from Porto B to Manchester City in 2010 and left in 2012 for Racing Santander."
+    assert verdict(ARNO, right) == "right"
+    assert verdict(ARNO, "Arno arrived at Manchester City in 2010 and left in 2012.") == "right"
+    # the target's start wrong, and the end swapped onto the start: wrong
+    assert verdict(ARNO, "Arno came from Porto B to Manchester City in 2009 and left in 2012 for Racing.") == "wrong"
+    assert verdict(ARNO, "Arno came from Porto B to Manchester City in 2012 and left in 2010.") == "wrong"
+
+
+def test_a_year_corrected_where_it_stands_reads_as_its_correction() -> None:
+    assert years_corrected("joined in 2000 — correction, 2001 — and moved") == "joined in 2001 and moved"
+    assert verdict(ARNO, "Arno joined Manchester City in 2009 — correction, 2010 — and left in 2012.") == "right"
+    assert verdict(ARNO, "Arno joined Manchester City in 2009 (sorry, 2010) and left in 2012.") == "right"
+    # the correction is what counts: a wrong one is wrong, though the year it sets aside was right
+    assert verdict(ARNO, "Arno joined Manchester City in 2010 — correction, 2011 — and left in 2012.") == "wrong"
+    # a range is no correction: "2010–2012" keeps both ends
+    assert years_corrected("from 2010 – 2012, rather long") == "from 2010 – 2012, rather long"

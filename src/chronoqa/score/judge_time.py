@@ -1854,7 +1854,7 @@ def _agents(masked: str) -> set[int]:
 _SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
-                             r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
+                             r"signed|signing|loaned|returned|move|transfer|came|arrived)\b")  # fmt: skip
 _NUMBER: Final = (
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|\d{1,2})"
@@ -2967,6 +2967,23 @@ _RANGE_GLOSS_RE: Final = re.compile(
     r"(?=\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
 )
+
+
+# A year corrected where it stands: "in 2000 — correction, 2001 —", "in 2000 (sorry, 2001)", "in 2000, or rather 2001"
+_YEAR_CORRECTED_RE: Final = re.compile(
+    r"(?<![\d/.-])(?:1\d{3}|20\d{2})\s*(?P<open>[—–(]|,|--?)\s*(?:correction|sorry|or\s+rather|rather|make\s+that)"
+    r"\s*[,:]?\s*(?P<year>1\d{3}|20\d{2})(?![\d/])(?:\s*[—–)](?!\s*\d))?",
+    re.IGNORECASE,
+)
+
+
+def years_corrected(text: str) -> str:
+    """``text`` with each year corrected in place replaced by its correction.
+
+    "in 2000 — correction, 2001 — and moved" reads "in 2001 and moved": the first year is set aside, the clause
+    keeps its subject and its cue (a marker that sets aside the whole text is :func:`after_correction`'s).
+    """
+    return _YEAR_CORRECTED_RE.sub(lambda m: m.group("year"), text)
 
 
 def without_range_glosses(text: str) -> str:
