@@ -92,3 +92,34 @@ def test_a_year_corrected_where_it_stands_reads_as_its_correction() -> None:
     assert verdict(ARNO, "Arno joined Manchester City in 2010 — correction, 2011 — and left in 2012.") == "wrong"
     # a range is no correction: "2010–2012" keeps both ends
     assert years_corrected("from 2010 – 2012, rather long") == "from 2010 – 2012, rather long"
+
+
+# Velling was in Upper Carinthia from 1871 to 1920; the release also knows Low Rhine (another unit)
+VELLING = q(
+    answers=("Upper Carinthia",),
+    question="As of 1889, in which administrative unit was Velling located?",
+    S_star=(Triple("Velling", "locatedIn", "Upper Carinthia", "1871", "1920"),),
+    time_refs=({"which": "start", "value": "1871", "of": "answer"}, {"which": "end", "value": "1920", "of": "answer"}),
+)
+
+
+def test_a_stay_after_a_move_into_a_place_is_that_places() -> None:
+    entities = ("Low Rhine",)
+    right = (
+        "After the treaty (1871) Velling was moved from Low Rhine into Upper Carinthia (Oberkärnten), where it"
+        " remained until 1920."
+    )
+    assert verdict(VELLING, right, entities) == "right"
+    also = "In 1871 Velling was moved from Low Rhine into Upper Carinthia, and it stayed there until 1920."
+    assert verdict(VELLING, also, entities) == "right"
+    # the stay's end wrong: the place moved into owns it, so it is wrong, not the source's
+    wrong = "In 1871 Velling was moved from Low Rhine into Upper Carinthia (Oberkärnten), where it remained until 1918."
+    assert verdict(VELLING, wrong, entities) == "wrong"
+    assert (
+        verdict(
+            VELLING,
+            "In 1871 Velling was moved from Low Rhine into Upper Carinthia, and it stayed there until 1919.",
+            entities,
+        )
+        == "wrong"
+    )

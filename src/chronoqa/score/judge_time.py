@@ -1029,8 +1029,13 @@ _RESUMED_RANGE_RE: Final = re.compile(r"\s*,\s*[^\W\d][^,;()\d]{0,60},\s*(?:to|u
 
 # "..., where he stayed until 2011": a where-clause about the place named right before it, its subject a pronoun
 _WHERE_STAYED_RE: Final = re.compile(
-    r",\s*where\s+(?:he|she|they)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?$", re.IGNORECASE
+    r",\s*(?:where\s+(?:he|she|they|it)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?|"
+    # "moved into Y, and it stayed there until 1920": the stay at the place the clause before moved to
+    r"(?:and\s+)?(?:he|she|they|it)\s+(?:stayed|remained)\s+there\s+(?:(?:until|till|through)\s+)?)$",
+    re.IGNORECASE,
 )
+# a bracketed gloss of the place between it and the where-clause ("into Upper Alsace (Bezirk Oberelsass), where")
+_PLACE_GLOSS_RE: Final = re.compile(r"\s*\([^()\n]{0,60}\)\s*")
 
 
 # a sentence that opens on an event and its date: "After the Treaty of Frankfurt in 1871, ...", "With the Acts of
@@ -1063,7 +1068,11 @@ def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | N
     m = _WHERE_STAYED_RE.search(masked, max(0, d_begin - 60), d_begin)
     if m is None:
         return None
-    places = [p for p in before if not p.pronoun and p.end <= m.start() and not masked[p.end : m.start()].strip()]
+    places = [
+        p
+        for p in before
+        if not p.pronoun and p.end <= m.start() and not _PLACE_GLOSS_RE.sub("", masked[p.end : m.start()]).strip()
+    ]
     return places[-1] if places else None
 
 
@@ -2870,17 +2879,13 @@ def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
 
     "played for Cerro from 2004 to 2007" where the data has him there in 2004 and again from 2006 to 2007:
     each end is some spell's, the range is none. Spells that follow on (the next starts at most a year after
-    the last ended) join into one range. A start and the end stated next for its fact make a range too ("from 10
-    April 2010, when ..., until 6 August 2015").
+    the last ended) join into one range.
     """
     by_range: dict[tuple[int, int], dict[str, TimePoint]] = {}
-    opened: dict[int, int] = {}  # each fact's last firm start: an end stated after it closes its range
     for r in readings:
         if r.firm and not r.carried and len(r.facts) == 1 and r.role in ("start", "end"):
             (fi,) = r.facts
-            if r.role == "start":
-                opened[fi] = r.begin
-            by_range.setdefault((opened.pop(fi, r.begin) if r.role == "end" else r.begin, fi), {})[r.role] = r.value
+            by_range.setdefault((r.begin, fi), {})[r.role] = r.value
     for (_, fi), ends in by_range.items():
         if "start" not in ends or "end" not in ends or not 0 <= fi < len(facts) or len(facts[fi].spells) < 2:
             continue
@@ -2961,9 +2966,11 @@ def without_conclusion(text: str) -> str:
     return out
 
 
-# A bracket between a range's two dates ("From 1871 (Treaty of Frankfurt) to 1920"): a gloss of the first date
+# A bracket between a range's two dates ("From 1871 (Treaty of Frankfurt) to 1920"), or a when-clause between commas
+# ("from 10 April 2010, when he stepped in, until 6 August 2015"): a gloss of the first date
 _RANGE_GLOSS_RE: Final = re.compile(
-    r"\s*(?P<gloss>\([^()\n]{1,60}\))\s*(?:to|until|till|through|[-–])\s*"
+    r"\s*(?P<gloss>\([^()\n]{1,60}\)|,\s*(?:when|after|as|following)\b[^,;()\n]{1,80},)"
+    r"\s*(?:to|until|till|through|[-–])\s*"
     r"(?=\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
 )
@@ -2990,7 +2997,8 @@ def without_range_glosses(text: str) -> str:
     """``text`` with a bracket between a "from" date and the date that closes its range blanked (same length).
 
     "From 1871 (Treaty of Frankfurt) to 1920" is the range 1871–1920, the bracket saying why it began; a bracket
-    after a date that no "to D" follows ("from 1871 (Treaty of Frankfurt), then ...") stays.
+    after a date that no "to D" follows ("from 1871 (Treaty of Frankfurt), then ...") stays. So does a when-clause
+    between commas: "from 10 April 2010, when he stepped in, until 6 August 2015" is one range, held to the spells.
     """
     out = text
     for d in extract_times(text):
