@@ -104,20 +104,19 @@ BLIND_FLOORS = {
     "set17": {"A": (0.97, 0.025), "T": (0.96, 0.04)},
     "set18": {"A": (0.99, 0.01), "T": (0.99, 0.02)},
     "set19": {"A": (0.99, 0.01), "T": (0.98, 0.03)},
-    "set20": {"A": (0.99, 0.04), "T": (0.90, 0.01)},
+    "set20": {"A": (0.99, 0.04), "T": (0.915, 0.01)},
     "set21": {"A": (0.99, 0.025), "T": (0.95, 0.02)},
     "set22": {"A": (0.98, 0.01), "T": (0.93, 0.01)},
     "set23": {"A": (0.98, 0.02), "T": (0.93, 0.02)},
-    "set24": {"A": (0.98, 0.04), "T": (0.92, 0.03)},
+    "set24": {"A": (0.98, 0.04), "T": (0.955, 0.03)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
 KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set16": {"T": [25]},
     "set17": {"T": [16, 44]},
-    "set20": {"T": [96, 107]},
+    "set20": {"T": [107]},
     "set22": {"T": [12]},
-    "set24": {"T": [98, 117]},
 }
 
 

@@ -1029,8 +1029,13 @@ _RESUMED_RANGE_RE: Final = re.compile(r"\s*,\s*[^\W\d][^,;()\d]{0,60},\s*(?:to|u
 
 # "..., where he stayed until 2011": a where-clause about the place named right before it, its subject a pronoun
 _WHERE_STAYED_RE: Final = re.compile(
-    r",\s*where\s+(?:he|she|they)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?$", re.IGNORECASE
+    r",\s*(?:where\s+(?:he|she|they|it)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?|"
+    # "moved into Y, and it stayed there until 1920": the stay at the place the clause before moved to
+    r"(?:and\s+)?(?:he|she|they|it)\s+(?:stayed|remained)\s+there\s+(?:(?:until|till|through)\s+)?)$",
+    re.IGNORECASE,
 )
+# a bracketed gloss of the place between it and the where-clause ("into Upper Alsace (Bezirk Oberelsass), where")
+_PLACE_GLOSS_RE: Final = re.compile(r"\s*\([^()\n]{0,60}\)\s*")
 
 
 # a sentence that opens on an event and its date: "After the Treaty of Frankfurt in 1871, ...", "With the Acts of
@@ -1063,7 +1068,11 @@ def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | N
     m = _WHERE_STAYED_RE.search(masked, max(0, d_begin - 60), d_begin)
     if m is None:
         return None
-    places = [p for p in before if not p.pronoun and p.end <= m.start() and not masked[p.end : m.start()].strip()]
+    places = [
+        p
+        for p in before
+        if not p.pronoun and p.end <= m.start() and not _PLACE_GLOSS_RE.sub("", masked[p.end : m.start()]).strip()
+    ]
     return places[-1] if places else None
 
 
@@ -1455,8 +1464,28 @@ def _unknown_near(
         and not _named_after(b, owner, before, d_begin)
         and not (own_cue and b >= d_end and _CONNECTOR_RE.match(masked, d_end, b))
         and not (b >= d_end and _source_or_purpose(masked, d_end, b))
+        and not (b < d_begin and _source_of_move(masked, owner, b, (clause_begin, d_begin)))
         for b in unknown
     )
+
+
+# a move's source named right after its target and right before the move's date ("signed for PSG from Fenerbahçe in")
+_SOURCE_THEN_DATE_RE: Final = re.compile(r"(?:\s+[A-ZÀ-ÖØ-Þ\u0100-\u017d][\w'’.-]*)*\s+(?:in|on)\s+$")
+
+
+def _source_of_move(masked: str, owner: _Pos, b: int, span: tuple[int, int]) -> bool:
+    """Whether the unknown name at ``b`` is the source of a move to the owner whose date follows it.
+
+    "signed for PSG from Fenerbahçe in 2007": the date is the move's, so the target's start (and the source's
+    end); the source's name does not unbind it from the target. A clause between ("from Fenerbahçe, where he had
+    played since 2005") keeps the date the source's.
+    """
+    clause_begin, d_begin = span
+    if not clause_begin <= owner.end <= b or _move_role(masked, owner, clause_begin) != "start":
+        return False
+    if re.fullmatch(r"\s*from\s+(?:the\s+)?", masked[owner.end : b]) is None:
+        return False
+    return _SOURCE_THEN_DATE_RE.match(" " + masked[b:d_begin]) is not None
 
 
 # "in 1986 before moving to Swindon": a name after the date past a connector is another clause's
@@ -1834,7 +1863,7 @@ def _agents(masked: str) -> set[int]:
 _SOURCE_RE: Final = re.compile(r"\bfrom\s+(?:the\s+)?$|\b(?<!part\s)of\s*$", re.IGNORECASE)
 _TARGET_RE: Final = re.compile(r"\b(?:for|to|into|joining|joined|signing\s+for|signed\s+for|at)\s*(?:the\s*)?$")
 _MOVE_RE: Final = re.compile(r"\b(?:left|leaving|moved|moving|transferred|went|switched|swapped|crossed|joined|joining|"
-                             r"signed|signing|loaned|returned|move|transfer)\b")  # fmt: skip
+                             r"signed|signing|loaned|returned|move|transfer|came|arrived)\b")  # fmt: skip
 _NUMBER: Final = (
     r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
     r"sixteen|seventeen|eighteen|nineteen|twenty|\d{1,2})"
@@ -2306,7 +2335,7 @@ def _head_words(
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
         mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-        mine += [a for a in [_initials_of(e)] if a and a in acronyms]  # "NPC" of Nationalist People's Coalition
+        mine += [a for a in _initials_forms(e) if a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
         if mine and len(words) > 1:
@@ -2374,6 +2403,21 @@ def _initials_of(label: str) -> str:
     toks = [t for t in tokens(label) if label[t.begin].isupper()]
     caps = [t.key if t.end - t.begin >= 2 and label[t.begin : t.end].isupper() else t.key[0] for t in toks]
     return "".join(caps) if len(caps) >= 3 or (len(caps) == 2 and max(map(len, caps)) > 1) else ""
+
+
+def _initials_forms(label: str) -> list[str]:
+    """The label's initials (:func:`_initials_of`), and those a club is written by beside them.
+
+    A hyphenated word gives each part's initial ("PSG" of Paris Saint-Germain F.C.), and a club's closing affix
+    ("F.C.", "FC") may be left out ("QPR" of Queens Park Rangers F.C.). Three letters at least, as before.
+    """
+    words = [label[t.begin : t.end] for t in tokens(label) if label[t.begin].isupper()]
+    while words and (len(words[-1]) == 1 or words[-1].casefold() in _CLUB_WORDS):
+        words.pop()  # "F.C." tokenises as "F", "C"
+    split = [p for w in words for p in re.split(r"[-‐]", w) if p]
+    shorter = {"".join(w if len(w) >= 2 and w.isupper() else w[0] for w in ws).casefold() for ws in (words, split)}
+    forms = [_initials_of(label), *sorted(f for f in shorter if len(f) >= 3)]
+    return [f for i, f in enumerate(forms) if f and f not in forms[:i]]
 
 
 def _pair_initials(
@@ -2856,10 +2900,19 @@ def _joins_spells(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
     return False
 
 
+# the most days between one spell's end and the next one's start that still read as one term stated to the day
+_HANDOVER_DAYS: Final = 7
+
+
 def _chain_covers(
     chain: Sequence[tuple[TimePoint, TimePoint]], start: TimePoint, end: TimePoint, granularity: Granularity
 ) -> bool:
-    """Whether spells (sorted by start) that follow on from one starting at ``start`` reach one ending at ``end``."""
+    """Whether spells (sorted by start) that follow on from one starting at ``start`` reach one ending at ``end``.
+
+    Spells follow on where the next starts at most a year after the last ended; a range stated to the day is held
+    to the day: a spell that starts more than :data:`_HANDOVER_DAYS` after the last ended ("acting President from
+    10 April to 8 July", the term from 6 August) is another, so "from 10 April 2010 until 6 August 2015" joins two.
+    """
     for i, (a, b) in enumerate(chain):
         if not _same(start, a, granularity):
             continue
@@ -2867,6 +2920,8 @@ def _chain_covers(
         for a2, b2 in chain[i:]:
             if a2.year > last.year + 1:
                 break  # a gap of more than a year: the range would join two spells
+            if granularity >= Granularity.DAY and a2.first_day() - last.last_day() > _HANDOVER_DAYS:
+                break  # a gap of weeks in a range stated to the day: another holder between the spells
             last = b2 if b2.last_day() > last.last_day() else last
             if _same(end, b2, granularity):
                 return True
@@ -2911,19 +2966,39 @@ def without_conclusion(text: str) -> str:
     return out
 
 
-# A bracket between a range's two dates ("From 1871 (Treaty of Frankfurt) to 1920"): a gloss of the first date
+# A bracket between a range's two dates ("From 1871 (Treaty of Frankfurt) to 1920"), or a when-clause between commas
+# ("from 10 April 2010, when he stepped in, until 6 August 2015"): a gloss of the first date
 _RANGE_GLOSS_RE: Final = re.compile(
-    r"\s*(?P<gloss>\([^()\n]{1,60}\))\s*(?:to|until|till|through|[-–])\s*"
+    r"\s*(?P<gloss>\([^()\n]{1,60}\)|,\s*(?:when|after|as|following)\b[^,;()\n]{1,80},)"
+    r"\s*(?:to|until|till|through|[-–])\s*"
     r"(?=\d|(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
 )
+
+
+# A year corrected where it stands: "in 2000 — correction, 2001 —", "in 2000 (sorry, 2001)", "in 2000, or rather 2001"
+_YEAR_CORRECTED_RE: Final = re.compile(
+    r"(?<![\d/.-])(?:1\d{3}|20\d{2})\s*(?P<open>[—–(]|,|--?)\s*(?:correction|sorry|or\s+rather|rather|make\s+that)"
+    r"\s*[,:]?\s*(?P<year>1\d{3}|20\d{2})(?![\d/])(?:\s*[—–)](?!\s*\d))?",
+    re.IGNORECASE,
+)
+
+
+def years_corrected(text: str) -> str:
+    """``text`` with each year corrected in place replaced by its correction.
+
+    "in 2000 — correction, 2001 — and moved" reads "in 2001 and moved": the first year is set aside, the clause
+    keeps its subject and its cue (a marker that sets aside the whole text is :func:`after_correction`'s).
+    """
+    return _YEAR_CORRECTED_RE.sub(lambda m: m.group("year"), text)
 
 
 def without_range_glosses(text: str) -> str:
     """``text`` with a bracket between a "from" date and the date that closes its range blanked (same length).
 
     "From 1871 (Treaty of Frankfurt) to 1920" is the range 1871–1920, the bracket saying why it began; a bracket
-    after a date that no "to D" follows ("from 1871 (Treaty of Frankfurt), then ...") stays.
+    after a date that no "to D" follows ("from 1871 (Treaty of Frankfurt), then ...") stays. So does a when-clause
+    between commas: "from 10 April 2010, when he stepped in, until 6 August 2015" is one range, held to the spells.
     """
     out = text
     for d in extract_times(text):

@@ -48,6 +48,7 @@ from chronoqa.score.judge_time import (
     with_relative,
     without_conclusion,
     without_range_glosses,
+    years_corrected,
 )
 from chronoqa.time import Granularity, TimeParseError, TimePoint, parse_time
 from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years, yearless_days
@@ -317,7 +318,8 @@ def score_time(
     text = None if record is None or record.status == "error" else record.explanation
     if mode == "careful" and text:
         # Markdown bold and tables; "wait, let me correct"
-        text = tables_as_fields(after_correction(text.replace("**", "").replace("__", "")))
+        text = years_corrected(text.replace("**", "").replace("__", ""))  # "in 2000 — correction, 2001"
+        text = tables_as_fields(after_correction(text))
         text = without_conclusion(text)  # "Therefore: 1895" restates the answer, it dates no fact
         text = without_range_glosses(text)  # "From 1871 (Treaty of Frankfurt) to 1920": one range
         text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
