@@ -1269,6 +1269,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end declared unknown asked": end_read_errors(checker, questions, declared=True),
         "relation declared unasked": unasked_errors(checker, questions),
         "namesake asked bare": namesake_bare_errors(checker, questions),
+        "name ambiguous in the world": world_ambiguous_errors(checker, questions),
         "role not named in a two-role timeline": role_unnamed_errors(checker, questions),
         "end of a move within a club": squad_move_errors(checker, questions),
         "date by convention compared": convention_errors(checker, questions),
@@ -1685,7 +1686,9 @@ def namesake_errors(checker: Checker, questions: Sequence[Question]) -> list[str
         for e in sorted(named):
             full = _spaced(checker.label(e))
             m = DISAMBIGUATOR.search(full)
-            if m is None or full.casefold() in q.question.casefold():
+            kind = _kind_word(full)  # "the company GMA Network" names it as well as "GMA Network (company)"
+            said = [full] if kind is None else [full, f"{kind} {DISAMBIGUATOR.sub('', full)}"]
+            if m is None or any(x.casefold() in q.question.casefold() for x in said):
                 continue
             inner = m.group(0).strip()[1:-1].strip()
             shared = shorts[DISAMBIGUATOR.sub("", full).casefold()] > 1
@@ -1843,6 +1846,44 @@ def end_read_errors(checker: Checker, questions: Sequence[Question], declared: b
             hit = [f.id for f in ends if f.end is None and f.r not in unknown]
         if hit:
             out.append(f"{q.id}: reads the end of fact {hit[0]}: {q.question!r}")
+    return out
+
+
+# a disambiguator that is a lower-case noun of kind or occupation ("geneticist"), not a field ("soccer")
+_KIND = re.compile(r"[a-z][a-z' -]*[a-z]")
+_FIELD_WORDS = frozenset(
+    {"football", "soccer", "basketball", "baseball", "cricket", "rugby", "rugby union", "rugby league", "hockey",
+     "ice hockey", "tennis", "golf", "boxing", "cycling", "athletics", "music", "television", "radio", "politics"}
+)  # fmt: skip
+
+
+def _kind_word(label: str) -> str | None:
+    m = DISAMBIGUATOR.search(label)
+    if m is None:
+        return None
+    inner = " ".join(m.group(0).strip()[1:-1].split())
+    return inner if _KIND.fullmatch(inner) and inner not in _FIELD_WORDS else None
+
+
+def world_ambiguous_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions naming an entity whose Wikipedia disambiguator is a lower-case descriptor ("Harry Harris
+    (geneticist)") by the bare name: the disambiguator exists because another article bears the name, so the text
+    must say "the geneticist Harry Harris". An answer that gains the descriptor or the bracket counts too."""
+    out = []
+    for q in questions:
+        text = " ".join(q.question.split()).casefold()
+        named = {x for t in (*q.S_star, *q.S_anchor) for x in (t.s_id, t.o_id)} - set(q.answer_ids)
+        for e in sorted(named):
+            full = _spaced(checker.label(e))
+            kind = _kind_word(full)
+            bare = DISAMBIGUATOR.sub("", full)
+            named_bare = bare.casefold() in text and f"{kind} {bare}".casefold() not in text  # not a bridge
+            if kind is not None and named_bare and full.casefold() not in text:
+                out.append(f"{q.id}: {full!r} named bare in {q.question!r}")
+        for e, a in zip(q.answer_ids, q.answers, strict=False):
+            kind = _kind_word(_spaced(checker.label(e)))
+            if kind is not None and kind.casefold() in a.casefold():
+                out.append(f"{q.id}: answer {a!r} carries its descriptor")
     return out
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "Template",
     "answer_label",
     "cap",
+    "descriptor",
     "drop_appositive",
     "garbled",
     "graph_walk",
@@ -54,6 +55,13 @@ __all__ = [
 _PREPOSITIONS = "(?:of|by|for|to|at|in|on|with|from|into|over|under)"
 _DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
 _NUMBER = re.compile(r"\d")
+# a disambiguator that is a lower-case noun phrase of kind or occupation ("geneticist", "wilderness activist")
+_DESCRIPTOR = re.compile(r"[a-z][a-z' -]*[a-z]")
+# a field, not a kind: "Will Johnson (soccer)", "Galatasaray S.K. (football)" would read "the soccer Will Johnson"
+_FIELDS = frozenset(
+    {"football", "soccer", "basketball", "baseball", "cricket", "rugby", "rugby union", "rugby league", "hockey",
+     "ice hockey", "tennis", "golf", "boxing", "cycling", "athletics", "music", "television", "radio", "politics"}
+)  # fmt: skip
 _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1\b", re.IGNORECASE)
 # a relational noun whose slot ends it: "the capital of {o}", "the place governed by {o}"
 _REL_NOUN = re.compile(r"\bthe\s+[^{}]*?\b(?:of|by|containing|within|contained|with)\s*$")
@@ -74,6 +82,19 @@ def short_label(label: str) -> str:
     """``label`` without a trailing Wikipedia disambiguator: ``Stephen Maher (footballer)`` → ``Stephen Maher``."""
     short = _DISAMBIGUATOR.sub("", label)
     return short if short.strip() else label
+
+
+def descriptor(label: str) -> str | None:
+    """The lower-case descriptor of ``label``'s disambiguator: "Harry Harris (geneticist)" → "geneticist".
+
+    None where it has none or it is no such noun phrase: a place or a party's country ("(United States)",
+    mixed case), a year or a birth year ("(born 1985)", "(footballer, born 1985)"), a field ("(soccer)").
+    """
+    m = _DISAMBIGUATOR.search(label)
+    if m is None or not short_label(label).strip() or short_label(label) == label:
+        return None
+    inner = " ".join(m.group(0).strip()[1:-1].split())
+    return inner if _DESCRIPTOR.fullmatch(inner) and inner not in _FIELDS else None
 
 
 def garbled(text: str) -> bool:
@@ -144,8 +165,17 @@ class Renderer:
     namesakes: Mapping[int, frozenset[int]] = field(default_factory=dict, repr=False, compare=False)
 
     def ent(self, e: int) -> str:
-        """Label of an interned entity as it reads in a question ("the United States": generate.articles)."""
+        """Label of an interned entity as it reads in a question ("the United States": generate.articles).
+
+        A Wikipedia disambiguator exists because another article bears the name, so the bare name is ambiguous in
+        the world: a lower-case descriptor (:func:`descriptor`) is named as English does, "the geneticist Harry
+        Harris"; any other is kept where a namesake needs it (:attr:`keep_full`, :attr:`keep_labels`) and
+        dropped otherwise. Answers are worded by :func:`answer_label`, without either.
+        """
         label = self.labels(self.index.ent_names[e])
+        kind = descriptor(label)
+        if kind is not None:
+            return f"the {kind} {short_label(label)}"
         keep = e in self.keep_full or label.casefold() in self.keep_labels
         return definite(label if keep else short_label(label))
 
@@ -409,7 +439,26 @@ def render(rd: Renderer, d: Draft, templates: Sequence[Template], rng: random.Ra
         rd = _PluralRenderer(**{f.name: getattr(rd, f.name) for f in dataclasses.fields(rd)})
     fits = [t for t in templates if t.suits is None or t.suits(rd, d)]
     chosen = fits[rng.randrange(len(fits))]
-    return chosen.id, chosen.text(rd, d)
+    return chosen.id, named_once(rd, d, chosen.text(rd, d))
+
+
+def named_once(rd: Renderer, d: Draft, text: str) -> str:
+    """``text`` with an entity named by its descriptor (:meth:`Renderer.ent`) only at its first mention.
+
+    "how long after the footballer Carlos Martins joined Granada CF did Carlos Martins leave it": English names
+    the person once by kind and then by name.
+    """
+    for e in sorted(_draft_entities(rd, d)):
+        label = rd.labels(rd.index.ent_names[e])
+        kind = descriptor(label)
+        if kind is None:
+            continue
+        full, short = f"the {kind} {short_label(label)}", short_label(label)
+        at = text.lower().find(full.lower())
+        if at >= 0:
+            end = at + len(full)
+            text = text[:end] + text[end:].replace(full, short)
+    return text
 
 
 @dataclass(frozen=True)
