@@ -625,6 +625,13 @@ def _pick(cands: Sequence[_Pos]) -> _Pos | None:
     return cands[0] if cands else None
 
 
+def _stated_dates(text: str, dates: Sequence[TimeMention] | None) -> list[TimeMention]:
+    """The dates ``text`` states: relative ones resolved, counts and sums apart, year pairs read as one range."""
+    found = with_relative(text, list(extract_times(text) if dates is None else dates))
+    found = _without_sums(text, _counts_not_ranges(text, found))
+    return _year_pairs(text, [d for d in found if not _CALENDAR_RE.match(text, d.end)])  # "(1394 in the ...)"
+
+
 def attribute(
     text: str,
     facts: Sequence[FactRef],
@@ -642,9 +649,7 @@ def attribute(
         return []
     sentences, positions = _named(text, facts, others, known_words)
     out: list[Attribution] = []
-    all_dates = with_relative(text, list(extract_times(text) if dates is None else dates))
-    all_dates = _without_sums(text, _counts_not_ranges(text, all_dates))
-    all_dates = _year_pairs(text, [d for d in all_dates if not _CALENDAR_RE.match(text, d.end)])  # "(1394 in the ...)"
+    all_dates = _stated_dates(text, dates)
     if not positions and len(all_dates) == 1:
         # A terse explanation that names nobody and states one time ("in 2000", "from 1994 to 1998")
         # is about the answer; it may cite, never contradict. A list of dates stays unattributed.
