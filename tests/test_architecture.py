@@ -161,8 +161,8 @@ def test_every_room_has_a_floor(room_name: str) -> None:
     assert room_name in FLOOR_OF, f"chronoqa.{room_name} has no floor in FLOORS"
 
 
-#: The longest function src/ may hold: a function a reader takes in at once.
-MAX_FUNCTION_LINES = 80
+#: The longest function src/ may hold (under 80 lines): a function a reader takes in at once.
+MAX_FUNCTION_LINES = 79
 
 
 def _long_functions(root: Path, limit: int) -> list[str]:
