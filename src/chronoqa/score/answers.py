@@ -1356,6 +1356,7 @@ def initials(label: str) -> str | None:
 
 
 @lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 16)  # a slot's rivals recur over its questions
 def _bare_initials(label: str) -> str | None:
     """The initials of ``label`` without a club's type affix at either end ("qpr" for "Queens Park Rangers F.C.").
 
@@ -1397,9 +1398,15 @@ NATIVE_NAMES: Final = {
 }
 
 
-def _strong_initials(label: str) -> set[str | None]:
+@lru_cache(maxsize=1 << 16)  # a slot's rivals recur over its questions
+def _strong_initials(label: str) -> frozenset[str | None]:
     """The initials of ``label`` and of its native names (:data:`NATIVE_NAMES`): "spd" for the SPD."""
-    return {initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))}
+    return frozenset({initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))})
+
+
+def _all_capitals(written: str) -> bool:
+    """Whether a token is written as initials are: ASCII letters, all in capitals ("IM", "RWE")."""
+    return written.isascii() and written.isalpha() and written.isupper()
 
 
 def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterable[str]) -> set[int]:
@@ -1411,15 +1418,18 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
     initials without its type affix ("QPR", :func:`_bare_initials`) are the weaker form: they decide only where no
     rival has them with or without its own.
     """
+    capitals = {k: w.lower() for k, t in enumerate(toks) if _all_capitals(w := text[t.begin : t.end])}
+    if not capitals:
+        return set()
+    written_forms = set(capitals.values())  # a rival's initials matter only where the reply writes them
     rivals = list(rivals)
-    taken = {f for r in rivals for f in _strong_initials(r)}
-    taken_bare = taken | {_bare_initials(r) for r in rivals}
+    taken = {f for r in rivals for f in _strong_initials(r) if f in written_forms}
+    taken_bare = taken | {f for r in rivals if (f := _bare_initials(r)) in written_forms}
     out: set[int] = set()
     for i, label in enumerate(q.answers):
         forms = ((_strong_initials(label) - taken) | ({_bare_initials(label)} - taken_bare)) - {None}
-        for k, t in enumerate(toks):
-            written = text[t.begin : t.end]
-            if not (written.isascii() and written.isalpha() and written.isupper() and written.lower() in forms):
+        for k, written in capitals.items():
+            if written not in forms:
                 continue
             if any(toks[j].key in _DENIALS for j in range(max(0, k - 3), k)) or not _stands_alone(text, toks, k, set()):
                 continue
@@ -1433,6 +1443,8 @@ def _native_named(labels: Sequence[str], text: str, toks: Sequence[Token], other
     "Die Grünen" names "Alliance '90/The Greens". The name's words stand in the reply in order, its last one
     capitalised, not after a negation; none of ``others`` has it.
     """
+    if not any(label in NATIVE_NAMES for label in labels):
+        return set()
     taken = {tuple(_label_words(n)) for r in others for n in NATIVE_NAMES.get(r, ())}
     keys = [t.key for t in toks]
     out: set[int] = set()
