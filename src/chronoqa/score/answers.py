@@ -1355,7 +1355,6 @@ def initials(label: str) -> str | None:
     return got if 2 <= len(got) <= 5 else None
 
 
-@lru_cache(maxsize=1 << 15)
 @lru_cache(maxsize=1 << 16)  # a slot's rivals recur over its questions
 def _bare_initials(label: str) -> str | None:
     """The initials of ``label`` without a club's type affix at either end ("qpr" for "Queens Park Rangers F.C.").
@@ -1398,7 +1397,7 @@ NATIVE_NAMES: Final = {
 }
 
 
-@lru_cache(maxsize=1 << 16)  # a slot's rivals recur over its questions
+@lru_cache(maxsize=1 << 16)
 def _strong_initials(label: str) -> frozenset[str | None]:
     """The initials of ``label`` and of its native names (:data:`NATIVE_NAMES`): "spd" for the SPD."""
     return frozenset({initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))})
