@@ -554,7 +554,8 @@ def test_a_term_within_one_day_begins_and_ends_on_it() -> None:
     day_after = "Carla Dorn left on 8 July 2010. For a few hours the day after, Bela Kun held the post."
     assert verdict(one_day, same_day) == "right" and verdict(one_day, day_after) == "wrong"
     # a plain date with a start cue still states only the start
-    assert verdict(one_day, "Bela Kun took office on 8 July 2010.") == "wrong"
+    # (its end's date is written, untied: undecided, never right)
+    assert verdict(one_day, "Bela Kun took office on 8 July 2010.") == "undecided"
 
 
 def test_a_move_in_and_a_move_on() -> None:

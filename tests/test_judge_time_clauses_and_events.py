@@ -61,7 +61,7 @@ def test_an_event_in_a_when_clause_dates_the_change_before_it() -> None:
     # an event with no change before "when" stays an event: no start is stated
     assert (
         verdict(citizen, "Vik lived in the Republic of Sel when it was founded in 1949 and stayed until 1990.")
-        == "wrong"
+        == "undecided"  # the start's year is written, untied: never right
     )
 
 
@@ -93,7 +93,8 @@ def test_a_step_up_to_the_next_side_is_its_start() -> None:
     )
     assert verdict(step, "Rell left the U-17s in 1991 and stepped up to the U-18s the same year.") == "right"
     # "stepped down" stays an end: no start of the U-18s is stated
-    assert verdict(step, "Rell left the U-17s in 1991 and stepped down from the U-18s the same year.") == "wrong"
+    # (the start's year is written, untied: undecided, never right)
+    assert verdict(step, "Rell left the U-17s in 1991 and stepped down from the U-18s the same year.") == "undecided"
 
 
 def test_a_term_that_ran_past_a_year_does_not_end_there() -> None:

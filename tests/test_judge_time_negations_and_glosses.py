@@ -171,7 +171,7 @@ def test_a_person_named_after_a_kin_noun_or_a_succession_is_no_antecedent_of_his
     bako = (
         "Ana Moss took office in 2007. Olu Bako had led the country before her; his term ended with his death in 2010."
     )
-    assert verdict(MOSS, bako, ("Olu Bako",)) == "wrong"
+    assert verdict(MOSS, bako, ("Olu Bako",)) == "undecided"  # Moss's end year is written, untied: never right
 
 
 # Ivo Kral was acting prime minister of Nubia from 24 February 2004 to 5 March 2004 (Jan Berk before him)

@@ -203,4 +203,6 @@ def test_a_moves_destination_after_its_date_starts_when_the_source_ends() -> Non
     # the move dates Tarn's start as 1932: a data start of 1933 is not stated
     assert verdict(tarn("1933"), text) == "wrong"
     # a reason after "for" names no destination
-    assert verdict(tarn("1932"), "Kort left Orsk in 1932 for health reasons; he lived in Tarn until 1935.") == "wrong"
+    # (Tarn's start year is written, untied: undecided, never right)
+    reason = "Kort left Orsk in 1932 for health reasons; he lived in Tarn until 1935."
+    assert verdict(tarn("1932"), reason) == "undecided"

@@ -167,6 +167,7 @@ _START: Final = frozenset(
         "defected_to",
         "defecting_to",
         "crossed_over_to",
+        "first_cap",  # "won his first England cap in 1999": the side's start, as a first call-up
         "calls_up",
         "call_up",
         "call_ups",
@@ -250,6 +251,13 @@ _END: Final = frozenset(
         "last_year",
         "final_year",
         "sold",
+        # "stopped owning it in 1994", "expelled from Odesa in 1889", "the marriage was annulled in 2003"
+        "stopped",
+        "stopping",
+        "stops",
+        "expelled",
+        "annulled",
+        "last_cap",
         "sell",
         "selling",
         "leaves",
@@ -419,6 +427,8 @@ _PHRASES: Final = re.compile(
     r"\b(?:stayed|staying|remained|remaining)\s+(?:on\s+|there\s+)?to\b|"
     # a switch names the side joined ("switched to the Republicans in 1986"): its start
     r"\b(?:switched|switching|defected|defecting|crossed\s+over)\s+to\b|"
+    # a national side's first and last caps ("won his first England cap in 1999"): its start and its end
+    r"\b(?:first|last|final)\s+(?:[A-Z\w-]+\s+){0,2}?cap\b|"
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
     # to a side, its start ("was called up to the France U-17 side in 2004", "won his first call-up in 2006")
     r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|\bcall-ups?\b|"
@@ -474,6 +484,8 @@ def _phrase_word(m: re.Match[str]) -> str:
         return "took_a_seat".ljust(len(m.group(0)))
     if _DEGREE_RE.fullmatch(m.group(0)):
         return "graduated".ljust(len(m.group(0)))
+    if m.group(0).endswith("cap"):  # "first England cap": one cue word, wherever the side's name sits
+        return ("first_cap" if m.group(0).startswith("first") else "last_cap").ljust(len(m.group(0)))
     return _SPACES_RE.sub("_", m.group(0)).replace("-", "_")  # "call-up" is one word
 
 
@@ -709,7 +721,8 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
-    return _pinned(out + _counted_stays(text, out, all_dates, facts), shared, facts)
+    out += _counted_stays(text, out, all_dates, facts)
+    return _pinned(out + _deaths_of_a_pair(out, facts), shared, facts)
 
 
 def _pinned(
@@ -1083,7 +1096,9 @@ def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | N
 
 # "Grover Dale's wife Anita Morris": a possessor and a kin word before the name they qualify
 _KIN_RE: Final = re.compile(
-    r"\s*(?:wife|husband|spouse|partner|widow|widower|son|daughter|father|mother|brother|sister)\s*,?\s+", re.IGNORECASE
+    r"\s*(?:wife|husband|spouse|partner|widow|widower|son|daughter|father|mother|brother|sister)\s*,?\s+"
+    r"(?:(?:was|is)\s+)?",  # "X's husband was Y, who became ...": Y is the subject, as in "X's husband, Y,"
+    re.IGNORECASE,
 )
 
 
@@ -2091,6 +2106,27 @@ def _counted_stays(
         known = facts[fi].ends if 0 <= fi < len(facts) and not facts[fi].event else ()
         firm = bool(known) and all(abs(end.year - k.year) > 1 for k in known)
         out.append(Attribution(end, "end", r.facts, firm, m.start("n")))
+    return out
+
+
+def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
+    """A death read for a fact of two (a marriage) also cites the event facts of either of the two.
+
+    "Mutsuko Miki's husband, Takeo Miki, died in Tokyo on 14 November 1988": the names pair the date with the
+    marriage, but the death is Takeo Miki's own event (his death in Tokyo). Which of the two died the rules do not
+    tell, so the date only cites: an event of the other one (a birth) is cited only by a date equal to its own.
+    """
+    out = []
+    for r in readings:
+        if r.role != "death" or len(r.facts) != 1:
+            continue
+        (fi,) = r.facts
+        if not 0 <= fi < len(facts) or facts[fi].event or len(facts[fi].entities) < 2:
+            continue
+        pair = set(facts[fi].entities)
+        for j, f in enumerate(facts):
+            if j != fi and f.event and pair & set(f.entities):
+                out.append(Attribution(r.value, "death", frozenset({j}), False, r.begin))
     return out
 
 

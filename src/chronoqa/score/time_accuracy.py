@@ -415,7 +415,22 @@ def _careful(
             why = "a date the reader cannot read"
         elif foreign or _another_language(text):
             why = "a reply in another language: its dates are read, its cue words are not"
+        elif n and _all_written(text, fact_refs, g, dates):
+            why = "the date is written, but the rules could not tie it to its fact and end"
     return _Verdict(ok, n, why, loose)
+
+
+def _all_written(
+    text: str, fact_refs: Sequence[tuple[str, TimePoint, int]], g: Granularity, dates: Sequence[TimeMention]
+) -> bool:
+    """Whether every reference's value is written in ``text`` at its end and at ``g`` (what :func:`cites` reads).
+
+    Where the rules tie some references to their facts and ends and contradict nothing, a reference they could not
+    tie whose date is still written may be stated in a way they do not read ("joined Labor in 1903 and went over to
+    the Nationalists in 1917"), or be a shifted end ("joined in 2008" for 2009): they cannot tell which.
+    """
+    refs = [TimeRef(which, value) for which, value, _ in fact_refs]
+    return cites(text, refs, g, dates) == len(refs)
 
 
 def _unread(text: str, dates: Sequence[TimeMention], g: Granularity) -> bool:

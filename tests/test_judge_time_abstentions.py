@@ -1,0 +1,155 @@
+"""Careful time judging: where the rules tie some references to their facts and ends, contradict nothing, and every
+reference they could not tie still has its date written in the text, the verdict is undecided (an LLM judge decides
+it), not wrong. A reference whose date is absent, or a contradicted date, stays wrong; a fully tied text stays right."""
+
+from __future__ import annotations
+
+from chronoqa.artifacts.answers import AnswerRecord
+from chronoqa.records import Triple
+from chronoqa.score.time_accuracy import score_time
+from time_verdicts import q, refs, verdict
+
+# Ana Roth worked at Delft Institute from 1986 to 2015
+DELFT = q(
+    answers=("29 years",),
+    question="How many years passed between when Ana Roth started and stopped working at Delft Institute?",
+    S_star=(Triple("Ana Roth", "worksAt", "Delft Institute", "1986", "2015"),),
+    time_refs=({"which": "start", "value": "1986", "of": "answer"}, {"which": "end", "value": "2015", "of": "answer"}),
+)
+# the end's year is written, but as a restructuring's date the rules do not tie to the stay's end
+UNTIED = "Ana Roth joined Delft Institute in 1986; the 2015 restructuring closed her post there."
+
+
+def test_an_untied_reference_whose_date_is_written_is_undecided() -> None:
+    row = score_time(DELFT, AnswerRecord("q", "t", "ok", "29 years", UNTIED), True)
+    assert row.undecided is not None and "could not tie" in row.undecided
+    assert (row.n_cited, row.n_refs) == (1, 2)
+
+
+def test_an_llm_judge_decides_the_untied_reference() -> None:
+    for said in (True, False):
+        record = AnswerRecord("q", "t", "ok", "29 years", UNTIED)
+        row = score_time(DELFT, record, True, judge=lambda _q, _r, said=said: said)
+        assert row.T is said and row.undecided is not None
+
+
+def test_an_untied_reference_whose_date_is_absent_stays_wrong() -> None:
+    assert verdict(DELFT, "Ana Roth joined Delft Institute in 1986; the 2014 restructuring closed her post there.") == (
+        "wrong"
+    )
+
+
+def test_a_contradicted_date_stays_wrong_though_every_date_is_written() -> None:
+    text = "Ana Roth joined Delft Institute in 1986 and left it in 2014; the 2015 restructuring closed the lab."
+    assert verdict(DELFT, text) == "wrong"
+
+
+def test_nothing_tied_stays_wrong() -> None:
+    # no reference tied at all: the start is stated wrong, the end untied
+    assert verdict(DELFT, "Ana Roth joined Delft Institute in 1987; the 2015 restructuring closed her post there.") == (
+        "wrong"
+    )
+
+
+def test_every_reference_tied_stays_right() -> None:
+    assert verdict(DELFT, "Ana Roth joined Delft Institute in 1986 and left it in 2015.") == "right"
+
+
+# --------------------------------------------------------------------------------------------------
+# Attribution rules that tie such dates: each with a trap (a shifted end, another's date) that stays unaccepted
+# --------------------------------------------------------------------------------------------------
+
+# Ian Dray owned Radio Kestrel from 1993 to 1994
+KESTREL = q(
+    answers=("1 year",),
+    question="How many years passed between when Ian Dray acquired Radio Kestrel and when he stopped owning it?",
+    S_star=(Triple("Ian Dray", "owns", "Radio Kestrel", "1993", "1994"),),
+    time_refs=({"which": "start", "value": "1993", "of": "answer"}, {"which": "end", "value": "1994", "of": "answer"}),
+)
+
+
+def test_stopped_and_expelled_and_annulled_are_ends() -> None:
+    assert verdict(KESTREL, "Ian Dray acquired Radio Kestrel in 1993 and stopped owning it in 1994.") == "right"
+    assert verdict(KESTREL, "Ian Dray acquired Radio Kestrel in 1993 and stopped owning it in 1995.") == "wrong"
+    assert verdict(KESTREL, "Ian Dray bought Radio Kestrel in 1993; he was expelled from it in 1994.") == "right"
+    # the start said "stopped" is no start: the swapped ends are wrong
+    assert verdict(KESTREL, "Ian Dray stopped owning Radio Kestrel in 1993 and acquired it in 1994.") == "wrong"
+    wed = q(
+        answers=("Rob Tarr",),
+        question="In 2003, who was Lia Moor married to?",
+        S_star=(Triple("Lia Moor", "isMarriedTo", "Rob Tarr", "2002", "2003"),),
+        time_refs=refs(("start", "2002"), ("end", "2003")),
+    )
+    assert verdict(wed, "Lia Moor married Rob Tarr in 2002; the marriage was annulled in 2003.") == "right"
+    assert verdict(wed, "Lia Moor married Rob Tarr in 2002; the marriage was annulled in 2004.") == "wrong"
+
+
+# Tom Vane played for Wexland national team from 1999 to 2014 and for Dunmore FC from 2001 to 2014
+VANE = q(
+    answers=("no",),
+    question="Yes or no: Tom Vane joined the Wexland national team after Tom Vane left Dunmore FC?",
+    S_star=(Triple("Tom Vane", "playsFor", "Wexland national team", "1999", "2014"),),
+    S_anchor=(Triple("Tom Vane", "playsFor", "Dunmore FC", "2001", "2014"),),
+    time_refs=({"which": "start", "value": "1999", "of": "answer"}, {"which": "end", "value": "2014", "of": "anchor"}),
+)
+
+
+def test_a_first_cap_is_the_sides_start_and_a_last_cap_its_end() -> None:
+    text = "Vane won his first Wexland cap in {}, before he signed for Dunmore in 2001. He left Dunmore in 2014."
+    assert verdict(VANE, text.format(1999)) == "right"
+    assert verdict(VANE, text.format(2000)) == "wrong"
+    last = "Vane joined Wexland in 1999 and won his last Wexland cap in {}. He left Dunmore in 2014."
+    assert verdict(VANE, last.format(2014)) == "right"
+    assert verdict(VANE, last.format(2013)) == "wrong"
+
+
+# Kenji Ono died in Osaka on 14 November 1988; he was married to Aiko Ono from 1940; Rin Sato died in Osaka on
+# 14 August 1988
+ONO = q(
+    answers=("yes",),
+    question="Is it true that the spouse of Aiko Ono died in Osaka in the same year that Rin Sato died there?",
+    S_star=(
+        Triple("Aiko Ono", "isMarriedTo", "Kenji Ono", "1940", "1988"),
+        Triple("Kenji Ono", "diedIn", "Osaka", "1988-11-14", "1988-11-14"),
+    ),
+    S_anchor=(Triple("Rin Sato", "diedIn", "Osaka", "1988-08-14", "1988-08-14"),),
+    time_refs=(
+        {"which": "start", "value": "1988", "of": "answer"},
+        {"which": "start", "value": "1988-08-14", "of": "anchor"},
+    ),
+)
+
+
+def test_a_death_read_for_a_marriage_cites_the_spouses_death_event() -> None:
+    rin = " Rin Sato died in Osaka on 14 August 1988."
+    apposed = "Aiko Ono's husband, former minister Kenji Ono, died in Osaka on 14 November {}." + rin
+    married = "Kenji Ono, married to Aiko Ono from 1940, died in {}." + rin
+    assert verdict(ONO, apposed.format(1988)) == "right" and verdict(ONO, married.format(1988)) == "right"
+    # a shifted year for his death states no date of his event: never right (its year is written in Rin Sato's date)
+    assert verdict(ONO, apposed.format(1987)) == "undecided" and verdict(ONO, married.format(1987)) == "undecided"
+    # no year of his own at all, Rin Sato's in another month: wrong
+    assert verdict(ONO, "Kenji Ono, married to Aiko Ono from 1940, died in Osaka." + rin.replace("1988", "1989")) == (
+        "wrong"
+    )
+
+
+# Leo Varga held the Presidency of Marland from 2003 to 2007; married to Eva Varga from 1975; Ian Roos held it from 1989
+VARGA = q(
+    answers=("no",),
+    question="Yes or no: the spouse of Eva Varga took office as President of Marland in the same year as Ian Roos?",
+    S_star=(
+        Triple("Eva Varga", "isMarriedTo", "Leo Varga", "1975", "2010"),
+        Triple("Leo Varga", "holdsPosition", "President of Marland", "2003", "2007"),
+    ),
+    S_anchor=(Triple("Ian Roos", "holdsPosition", "President of Marland", "1989", "1999"),),
+    time_refs=(
+        {"which": "start", "value": "2003", "of": "answer"},
+        {"which": "start", "value": "1989", "of": "anchor"},
+    ),
+)
+
+
+def test_the_kin_possessor_before_a_copula_narrows_no_fact() -> None:
+    text = "Eva Varga's husband was Leo Varga, who became President of Marland in {}. Ian Roos took office in 1989."
+    assert verdict(VARGA, text.format(2003)) == "right"
+    assert verdict(VARGA, text.format(2004)) == "wrong"
