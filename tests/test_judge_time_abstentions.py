@@ -153,3 +153,57 @@ def test_the_kin_possessor_before_a_copula_narrows_no_fact() -> None:
     text = "Eva Varga's husband was Leo Varga, who became President of Marland in {}. Ian Roos took office in 1989."
     assert verdict(VARGA, text.format(2003)) == "right"
     assert verdict(VARGA, text.format(2004)) == "wrong"
+
+
+# Sam Ward joined the Labour Union Party in 1903 and the Federalist Party of Norland in 1917 (no ends known)
+WARD = q(
+    answers=("no",),
+    question="Yes or no: Sam Ward joined the Labour Union Party in the same year he joined the Federalist Party of Norland?",
+    S_star=(Triple("Sam Ward", "memberOf", "Labour Union Party", "1903", None),),
+    S_anchor=(Triple("Sam Ward", "memberOf", "Federalist Party of Norland", "1917", None),),
+    time_refs=(
+        {"which": "start", "value": "1903", "of": "answer"},
+        {"which": "start", "value": "1917", "of": "anchor"},
+    ),
+)
+
+
+def test_a_partys_members_name_it_and_going_over_to_it_is_its_start() -> None:
+    text = "Sam Ward joined Labour Union in 1903 and went over to the Federalists in {} after the split."
+    assert verdict(WARD, text.format(1917)) == "right"
+    assert verdict(WARD, text.format(1916)) == "wrong"
+
+
+# Paul Hahn headed the government of Oberland from 1998 to 1999
+HAHN = q(
+    answers=("1 year",),
+    question="How long after Paul Hahn became head of government of Oberland did he cease to be?",
+    S_star=(Triple("Oberland", "headOfGovernment", "Paul Hahn", "1998", "1999"),),
+    time_refs=refs(("start", "1998"), ("end", "1999")),
+)
+
+
+def test_succeeding_someone_the_rules_do_not_know_is_the_subjects_start() -> None:
+    text = "Paul Hahn succeeded Karl Brand as head of government in {} and resigned in 1999 over a scandal."
+    assert verdict(HAHN, text.format(1998)) == "right"
+    # another year states no start: the start is missing, not tied
+    assert verdict(HAHN, text.format(1997)) == "wrong"
+
+
+# Ada Obi was President of Sahel from 29 May 2007 to 5 May 2010
+OBI = q(
+    answers=("Ada Obi",),
+    question="Who was the President of Sahel whose term began before 10 August 2009 and ended before 2012?",
+    S_star=(Triple("Ada Obi", "holds", "President of Sahel", "2007-05-29", "2010-05-05"),),
+    time_refs=refs(("start", "2007-05-29"), ("end", "2010-05-05")),
+    granularity="day",
+)
+
+
+def test_a_date_restating_the_one_before_it_in_dashes_or_brackets_is_read_as_that_one() -> None:
+    text = "Ada Obi took office on 29 May 2007 and died in office in May 2010 — on {} May 2010 — after which Eze Umo"
+    assert verdict(OBI, text.format(5) + " became president.", ("Eze Umo",)) == "right"
+    # the day that refines the death is the death's: another day is wrong, not Eze Umo's start
+    assert verdict(OBI, text.format(6) + " became president.", ("Eze Umo",)) == "wrong"
+    bracket = "Ada Obi took office on 29 May 2007 and served until spring 2010 ({} May 2010), when Eze Umo took over."
+    assert verdict(OBI, bracket.format(5), ("Eze Umo",)) == "right"

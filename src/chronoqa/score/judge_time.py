@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 from typing import Final
 
 from chronoqa.score.judge_names import CLUB_AFFIXES as _CLUB_WORDS
@@ -167,6 +168,7 @@ _START: Final = frozenset(
         "defected_to",
         "defecting_to",
         "crossed_over_to",
+        "went_over_to",  # "went over to the Nationalists in 1917": the side joined, as "switched to"
         "first_cap",  # "won his first England cap in 1999": the side's start, as a first call-up
         "calls_up",
         "call_up",
@@ -426,7 +428,7 @@ _PHRASES: Final = re.compile(
     # a stay's end said with "to" ("(staying to 1997)", "remained there to 1920"); "to" alone says nothing
     r"\b(?:stayed|staying|remained|remaining)\s+(?:on\s+|there\s+)?to\b|"
     # a switch names the side joined ("switched to the Republicans in 1986"): its start
-    r"\b(?:switched|switching|defected|defecting|crossed\s+over)\s+to\b|"
+    r"\b(?:switched|switching|defected|defecting|crossed\s+over|went\s+over)\s+to\b|"
     # a national side's first and last caps ("won his first England cap in 1999"): its start and its end
     r"\b(?:first|last|final)\s+(?:[A-Z\w-]+\s+){0,2}?cap\b|"
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
@@ -722,7 +724,7 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     out += _counted_stays(text, out, all_dates, facts)
-    return _pinned(out + _deaths_of_a_pair(out, facts), shared, facts)
+    return _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
 
 
 def _pinned(
@@ -2109,6 +2111,39 @@ def _counted_stays(
     return out
 
 
+# a finer date put in brackets or dashes right after the date it refines ("in May 2010 — on 5 May 2010 —",
+# "until Halloween 1997 (31 October 1997)")
+_REFINED_GAP_RE: Final = re.compile(r"\s*[(—–-]\s*(?:on\s+|in\s+)?")
+
+
+def _refined(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
+    """``readings`` with a date that restates or refines the one before it read as that one is (its fact, its end).
+
+    "died in office in May 2010 — on 5 May 2010 — after which X became president": the day is the month's, the
+    death's, not the start of the clause after it.
+    """
+    by_begin: dict[int, list[Attribution]] = {}
+    for r in readings:
+        by_begin.setdefault(r.begin, []).append(r)
+    new: dict[int, list[Attribution]] = {}
+    for a, b in pairwise(dates):
+        q = b.interval.start
+        if b.kind != "point" or q is None or a.begin not in by_begin:
+            continue
+        # the same date or a finer one inside it ("until Halloween 1997 (31 October 1997)")
+        if not all(
+            q.granularity >= r.value.granularity and q.truncate(r.value.granularity) == r.value
+            for r in by_begin[a.begin]
+        ):
+            continue
+        if _REFINED_GAP_RE.fullmatch(text, a.end, b.begin) is not None:
+            new[b.begin] = [replace(r, value=q, begin=b.begin) for r in by_begin[a.begin]]
+    if not new:
+        return readings
+    out = [r for r in readings if r.begin not in new]
+    return sorted(out + [r for rs in new.values() for r in rs], key=lambda r: r.begin)
+
+
 def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
     """A death read for a fact of two (a marriage) also cites the event facts of either of the two.
 
@@ -2374,7 +2409,9 @@ def _head_words(
                 out[e] = (*([lead] if lead else []), *pair)
             continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
-        mine = sorted(w for w in words & said if w not in rivals and w not in _GENERIC_WORDS and not _affix(w))
+        own = {w for w in words if w not in rivals and w not in _GENERIC_WORDS and not _affix(w)}
+        # its members by the plural of a word ("the Nationalists" of the Nationalist Party of Australia)
+        mine = sorted((own & said) | {w + "s" for w in own if w + "s" in said and not w.endswith("s")})
         mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
         mine += [a for a in _initials_forms(e) if a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
@@ -2711,13 +2748,14 @@ def _succession(
     if passive and _AND_OPENS_RE.match(text, lead) and not any(p.begin >= clause_begin for p in earlier):
         prior = next((p for p in earlier if p.begin >= sentence_begin and not p.pronoun), prior)
     after_cue = [p for p in before if p.begin >= clause_begin + cue.end()]
-    if prior is None or not after_cue:
+    # "X succeeded Gerhard Schröder as Ministerpräsident in 1998": X's start, whoever the rules know the other for
+    if prior is None or not (after_cue or (active and not passive)):
         return []
     out = []
     facts = prior.facts - {_OTHER}
     if facts:
         out.append(Attribution(d.interval.start, "end" if passive else "start", facts, False, d_begin))
-    if not passive:  # "X succeeded Y on D", "X replaced him on D": the date is Y's end as well
+    if not passive and after_cue:  # "X succeeded Y on D", "X replaced him on D": the date is Y's end as well
         later = after_cue[-1].facts - {_OTHER}
         if later:
             out.append(Attribution(d.interval.start, "end", later, False, d_begin))
