@@ -207,3 +207,18 @@ def test_a_date_restating_the_one_before_it_in_dashes_or_brackets_is_read_as_tha
     assert verdict(OBI, text.format(6) + " became president.", ("Eze Umo",)) == "wrong"
     bracket = "Ada Obi took office on 29 May 2007 and served until spring 2010 ({} May 2010), when Eze Umo took over."
     assert verdict(OBI, bracket.format(5), ("Eze Umo",)) == "right"
+
+
+# Gil Rocha played for Parmo FC from 2010 to 2015
+ROCHA = q(
+    answers=("Parmo FC",),
+    question="Which team did Gil Rocha play for as of 2011?",
+    S_star=(Triple("Gil Rocha", "playsFor", "Parmo FC", "2010", "2015"),),
+    time_refs=refs(("start", "2010"), ("end", "2015")),
+)
+
+
+def test_until_his_dated_move_ends_the_stay_before_it() -> None:
+    text = "Rocha left Boca Sur for Parmo in 2010 and stayed until his {} move to Atala, so in 2011 he was at Parmo."
+    assert verdict(ROCHA, text.format(2015), ("Boca Sur", "Atala")) == "right"
+    assert verdict(ROCHA, text.format(2014), ("Boca Sur", "Atala")) == "wrong"

@@ -1258,7 +1258,10 @@ def _bound_to_subject(
 
 
 # "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
-_UNTIL_EVENT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)\s+$", re.IGNORECASE)
+# "until his 2015 move to X": the date of an event of his put before its noun
+_UNTIL_EVENT_RE: Final = re.compile(
+    r"[\s,]*(?:until|till)\s+(?:(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)|(?:his|her|their))\s+$", re.IGNORECASE
+)
 _LAST_UNTIL_RE: Final = re.compile(r"[\s,]*\b(?:until|till)\b(?!.*\b(?:until|till)\b)", re.IGNORECASE | re.DOTALL)
 
 
