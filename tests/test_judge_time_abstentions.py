@@ -158,7 +158,7 @@ def test_the_kin_possessor_before_a_copula_narrows_no_fact() -> None:
 # Sam Ward joined the Labour Union Party in 1903 and the Federalist Party of Norland in 1917 (no ends known)
 WARD = q(
     answers=("no",),
-    question="Yes or no: Sam Ward joined the Labour Union Party in the same year he joined the Federalist Party of Norland?",
+    question="Yes or no: Sam Ward joined the Labour Union Party the year he joined the Federalist Party of Norland?",
     S_star=(Triple("Sam Ward", "memberOf", "Labour Union Party", "1903", None),),
     S_anchor=(Triple("Sam Ward", "memberOf", "Federalist Party of Norland", "1917", None),),
     time_refs=(
