@@ -222,3 +222,22 @@ def test_until_his_dated_move_ends_the_stay_before_it() -> None:
     text = "Rocha left Boca Sur for Parmo in 2010 and stayed until his {} move to Atala, so in 2011 he was at Parmo."
     assert verdict(ROCHA, text.format(2015), ("Boca Sur", "Atala")) == "right"
     assert verdict(ROCHA, text.format(2014), ("Boca Sur", "Atala")) == "wrong"
+
+
+# Ivo Linn was Prime Minister of Norland from 7 February 1996 to 31 October 1997
+LINN = q(
+    answers=("Ivo Linn",),
+    question="Who was the Prime Minister of Norland whose term began after 1995 and ended before 1998?",
+    S_star=(Triple("Ivo Linn", "holds", "Prime Minister of Norland", "1996-02-07", "1997-10-31"),),
+    time_refs=refs(("start", "1996-02-07"), ("end", "1997-10-31")),
+    granularity="day",
+)
+
+
+def test_taking_over_the_same_day_is_that_day_not_an_approximation() -> None:
+    text = "Ema Kos resigned on 7 February 1996; Ivo Linn took over the {} day and served until 31 October 1997."
+    assert verdict(LINN, text.format("same"), ("Ema Kos",)) == "right"
+    # the next day is a computed date: it cites, never contradicts; the start's day is written in Kos's date
+    assert verdict(LINN, text.format("next"), ("Ema Kos",)) == "undecided"
+    # "about" still marks an approximation: no day is pinned
+    assert verdict(LINN, text.format("same").replace("over the", "over about the"), ("Ema Kos",)) != "right"

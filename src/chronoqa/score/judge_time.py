@@ -1950,6 +1950,15 @@ def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
     return (base if m.group("exact") else base.truncate(unit)).shift(n, unit)
 
 
+def _roughly(text: str, m: re.Match[str]) -> bool:
+    """Whether the relative date ``m`` is approximate ("about two years later", "over a year after").
+
+    "Over" and "under" only qualify a number of units: "took over the same day" is that day.
+    """
+    rough = _ROUGHLY_RE.search(text, 0, m.start())
+    return rough is not None and (m.group("n") is not None or rough.group(0).strip().lower() not in ("over", "under"))
+
+
 def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
     """``dates`` with the relative dates that pin one ("the same year", "two days later") read as dates.
 
@@ -1962,7 +1971,7 @@ def with_relative(text: str, dates: list[TimeMention]) -> list[TimeMention]:
         return dates
     out = list(dates)
     for m in _RELATIVE_RE.finditer(text):
-        if any(d.begin < m.end() and m.start() < d.end for d in dates) or _ROUGHLY_RE.search(text, 0, m.start()):
+        if any(d.begin < m.end() and m.start() < d.end for d in dates) or _roughly(text, m):
             continue  # already read, or approximate ("about two years later" pins no year)
         following = [d for d in dates if d.begin >= m.end()]
         if following and _APPOSITION_RE.fullmatch(text, m.end(), following[0].begin):
