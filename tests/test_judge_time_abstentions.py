@@ -241,3 +241,37 @@ def test_taking_over_the_same_day_is_that_day_not_an_approximation() -> None:
     assert verdict(LINN, text.format("next"), ("Ema Kos",)) == "undecided"
     # "about" still marks an approximation: no day is pinned
     assert verdict(LINN, text.format("same").replace("over the", "over about the"), ("Ema Kos",)) != "right"
+
+
+# Tom Bard won the Lark Award for Best Actor in 1949
+BARD = q(
+    answers=("1949",),
+    question="In what year did Tom Bard receive the Lark Award for Best Actor?",
+    S_star=(Triple("Tom Bard", "hasWonPrize", "Lark Award for Best Actor", "1949", "1949"),),
+    time_refs=({"which": "start", "value": "1949", "of": "answer"},),
+)
+
+
+def test_a_second_award_of_the_kind_is_another_instance_not_the_facts_date() -> None:
+    text = "Tom Bard won the Lark Award for Best Actor in {} and later a second Lark Award, for a musical, in 1957."
+    assert verdict(BARD, text.format(1949)) == "right"
+    assert verdict(BARD, text.format(1950)) == "wrong"
+
+
+# Ada Obi has been President of Norland since 20 January 2021
+NORLAND = q(
+    answers=("Ada Obi",),
+    question="As of 13 December 2024, who is the President of Norland?",
+    S_star=(Triple("Ada Obi", "holds", "President of Norland", "2021-01-20", None),),
+    time_refs=refs(("start", "2021-01-20")),
+    granularity="day",
+)
+
+
+def test_the_questions_own_date_restated_in_a_conclusion_states_no_date_of_the_fact() -> None:
+    text = (
+        "Ada Obi was inaugurated on {} January 2021. Although Ben Cole won the November 2024 election, he would not"
+        " be sworn in until 20 January 2025, so on 13 December 2024 the president was still Obi."
+    )
+    assert verdict(NORLAND, text.format(20), ("Ben Cole",)) == "right"
+    assert verdict(NORLAND, text.format(21), ("Ben Cole",)) == "wrong"

@@ -312,6 +312,8 @@ _OTHER_TERM: Final = ("first served", "previously", "earlier", "first term", "ha
                "second term", "re-elected", "again", "throughout", "window", "cutoff", "cut-off",
                # "he served two terms, the second beginning in 2018"
                "the second beginning", "the second starting", "the second from", "the second one",
+               # another instance of the fact's kind: "and later a second Tony, for a musical, in 1957"
+               "a second ",
                # the question's window restated: "so his term covers 22–24 November 2024", "straddles D", "the whole
                # term sits between D1 and D2"
                "covers", "covered", "covering", "straddle", "sits between", "sits within", "lies between",

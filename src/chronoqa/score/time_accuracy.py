@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Final, Literal, NamedTuple
 
@@ -36,6 +37,7 @@ from chronoqa.records import Question, Triple
 from chronoqa.score.answers import AnswerOutcome, after_correction, score_answer
 from chronoqa.score.judge_names import NameIndex
 from chronoqa.score.judge_time import (
+    Attribution,
     FactRef,
     attribute,
     disclaims_dates,
@@ -333,7 +335,8 @@ def score_time(
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict, T_half=n > 0, T_loose=loose)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
-    v = _careful(text or "", facts, fact_refs, g, entities, words, foreign)
+    asked = tuple(p for m in extract_times(q.question) for p in (m.interval.start, m.interval.end) if p is not None)
+    v = _careful(text or "", facts, fact_refs, g, entities, words, foreign, asked)
     row = TimeRow(
         q.id, answer_correct, v.ok, len(fact_refs), v.n, verdict, undecided=v.why, T_half=v.n > 0, T_loose=v.loose
     )
@@ -377,13 +380,14 @@ def _careful(
     entities: NameIndex | Iterable[str] | None,
     words: Sequence[str],
     foreign: bool = False,
+    asked: Sequence[TimePoint] = (),
 ) -> _Verdict:
     """The careful verdict on ``text``: one attribution of its dates, judged at ``g`` and at year level.
 
     Whether every reference is stated and none contradicted, how many are stated, why it is undecided
     (or None), and whether every reference is stated and none contradicted comparing years only.
     ``foreign``: the text wrote its dates in another language (its cue words are not read); a text mostly in another
-    language (:func:`_another_language`) is read the same way.
+    language (:func:`_another_language`) is read the same way. ``asked``: the times the question names.
     """
     if disclaims_dates(text):  # "1862 — I don't remember the dates": the reply states no date of its own
         return _Verdict(False, 0, None, False)
@@ -394,9 +398,10 @@ def _careful(
         why = "a date the reader cannot read" if text and _unread(text, dates, g) else None
         if not coarser:
             return _Verdict(False, 0, why, False)
-        n_y, contra_y = judge_refs(attribute(text, facts, entities, dates, words), fact_refs, facts, year, True)
+        readings = _asked_restated(attribute(text, facts, entities, dates, words), asked)
+        n_y, contra_y = judge_refs(readings, fact_refs, facts, year, True)
         return _Verdict(False, 0, why, n_y == len(fact_refs) and not contra_y)
-    readings = attribute(text, facts, entities, dates, words)
+    readings = _asked_restated(attribute(text, facts, entities, dates, words), asked)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
     ok = n == len(fact_refs) and not contradicted
     loose = ok
@@ -418,6 +423,17 @@ def _careful(
         elif n and _all_written(text, fact_refs, g, dates):
             why = "the date is written, but the rules could not tie it to its fact and end"
     return _Verdict(ok, n, why, loose)
+
+
+def _asked_restated(readings: list[Attribution], asked: Sequence[TimePoint]) -> list[Attribution]:
+    """``readings`` with a date that only restates the question's own time, its role carried over, citing only.
+
+    "..., so on 13 December 2024 the president was still Biden", "so in 2011 he was a Parma player": the reply's
+    conclusion about the question's date, with no cue of its own, states no date of a fact.
+    """
+    if not asked:
+        return readings
+    return [replace(r, firm=False) if r.carried and r.firm and r.value in asked else r for r in readings]
 
 
 def _all_written(
