@@ -137,19 +137,20 @@ def unfit_labels(
     spouse = [t.name for t in types.values() if t.not_spouse_roles]
     if not named and not articles and not spouse:
         return []
+    labels = [label(e) for e in entities]  # each label read once
     position: dict[str, list[int]] = {}
     if articles:
-        for i, e in enumerate(entities):
-            position.setdefault(label(e).replace("_", " ").strip(), []).append(i)
+        for i, text in enumerate(labels):
+            position.setdefault(text.replace("_", " ").strip(), []).append(i)
     out = []
-    for i, e in enumerate(entities):
-        words = label(e).split()
+    for i, text in enumerate(labels):
+        words = text.split()
         last = words[-1].casefold() if words else ""
         out += [(i, name, -1) for name, bad in named if last in bad]
-        if spouse and SPOUSE_ROLE.search(label(e).replace("_", " ")):
+        if spouse and SPOUSE_ROLE.search(text.replace("_", " ")):
             out += [(i, name, -1) for name in spouse]
         if articles:
-            whole, of = topic_article(label(e))
+            whole, of = topic_article(text)
             hits = [-1] if whole else [j for j in position.get(of or "", []) if j != i]
             out += [(i, name, j) for name in articles for j in hits]
     return out

@@ -162,7 +162,7 @@ def related_subjects(idx: GraphIndex, a: int, b: int) -> bool:
     Ernest Lawrence win the Enrico Fermi Award after John von Neumann won it?" reads as trivia, and over a subset
     graph a repeat win of either is missing ("Boeheim after Bennett", who won again in 2018).
     """
-    return a == b or any(x[Col.OTHER] == b for fw in (True, False) for x in idx.incident(a, fw))
+    return a == b or any(bool((idx.other_at(fw, slice(*idx.bounds(a, fw))) == b).any()) for fw in (True, False))
 
 
 def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
