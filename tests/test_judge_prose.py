@@ -514,6 +514,11 @@ def test_a_duration_given_as_a_choice_a_range_or_a_bound_states_no_count() -> No
     assert judged_answer(three, "Perhaps two or three years, hard to say.") == "wrong"
     assert judged_answer(three, "3 to 4 years") == "wrong"
     assert judged_answer(three, "around 3-4 years") == "wrong"
+    # the second number written after the unit ("a year or two") is a count in the same unit
+    assert judged_answer(one, "A year or two, I'd say.") == "wrong"
+    assert judged_answer(three, "Three years or four.") == "wrong"
+    assert judged_answer(one, "A year or so.") == "right"  # "so" is no number
+    assert judged_answer(one, "A year, to 2005.") == "right"  # a year after "to" is no count
     assert judged_answer(three, "Roughly three years.") == "right"  # one number, a plain approximation
     assert judged_answer(three, "He joined in 1999 or so and stayed 3 years.") == "right"  # a year is no count
     # a bound says more or less than the gold, not the gold

@@ -119,6 +119,11 @@ _BOUND: Final = re.compile(
 _FIRST: Final = re.compile(
     r"(?<![\w.])" + _NUMBER + r"\s*(?:or|to|[-–])\s*$|\bbetween\s+" + _NUMBER + r"\s+and\s+$", re.IGNORECASE
 )
+# The second number of a choice written after the unit ("a year or two", "a month or three"): a count in the same
+# unit; not a number that has a unit of its own (then it is a mention) nor a year ("a year, to 2005")
+_SECOND: Final = re.compile(
+    r"\s*(?:or|to)\s+" + _NUMBER + r"(?!\w|\.\d|[\s-]+(?:" + _UNIT + r")\b)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +201,7 @@ def durations_in(text: str) -> list[Duration]:
     """Every "<number> <unit>" mention of a text, in order (``four years``, ``18 months``, ``2.5 yrs``).
 
     A decade is ten years ("six decades": 60 years). A range or a choice of two numbers ("two or three
-    years", "3-4 years") gives both; a bounded count ("less than a year", "over 3 years") is not exact.
+    years", "3-4 years", "a year or two") gives both; a bounded count ("less than a year", "over 3 years") is not exact.
     """
     out = []
     for m in _MENTION.finditer(text):
@@ -211,6 +216,9 @@ def durations_in(text: str) -> list[Duration]:
             out.append(Duration(_number(count) * scale, g))
         exact = _BOUND.search(before if first is None else before[: first.start()]) is None
         out.append(Duration(_number(m.group(1)) * scale, g, exact))
+        second = _SECOND.match(text, m.end())
+        if second is not None and not (second.group(1).isdigit() and len(second.group(1)) >= 4):
+            out.append(Duration(_number(second.group(1)) * scale, g))
     if not out:
         for m in _CJK_MENTION.finditer(text):
             out.append(Duration(float(m.group(1)), _CJK_UNITS.get(m.group(2), Granularity.MONTH)))
