@@ -1274,6 +1274,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end of a move within a club": squad_move_errors(checker, questions),
         "date by convention compared": convention_errors(checker, questions),
         "country asked as administrative unit": country_unit_errors(checker, questions),
+        "nested clause before a verb": nested_clause_errors(questions),
+        "non-value asked as a value": no_value_errors(checker, questions),
+        "confederation asked as a country": confederation_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2113,6 +2116,10 @@ def role_unnamed_errors(checker: Checker, questions: Sequence[Question]) -> list
         text = q.question
         for t in (*q.S_star, *q.S_anchor):
             for e in (t.s, t.o):
+                # a role noun in apposition to an entity names that entity ("joined the national team Brazil
+                # Olympic football team" in a reference clause), not the answer's role
+                for n in nouns.values():
+                    text = re.sub(rf"(?i)(?<!\w){re.escape(n)} {re.escape(e)}", " ", text) if n else text
                 text = text.replace(e, " ")
         if not _says(text, own) or any(_says(text, n) for n in others):
             out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) for {q.question!r}")
@@ -2198,6 +2205,45 @@ def country_unit_errors(checker: Checker, questions: Sequence[Question]) -> list
         hit = [e for e in reached if e in nations]
         if hit and not _says(q.question, "country"):
             out.append(f"{q.id}: {checker.label(hit[0])!r} asked as administrative unit in {q.question!r}")
+    return out
+
+
+# a relative clause that ends in its verb or preposition, then another clause's verb ("the administrative unit X
+# was in part of", "the Soviet republic the administrative unit X was in was in")
+_NESTED_CLAUSE = re.compile(r" (?:was in|was part of|belonged to|played for|governed) (?:was|were|located|part|did)\b")
+
+
+def nested_clause_errors(questions: Sequence[Question]) -> list[str]:
+    """Questions whose text nests a relative clause ending in a verb or preposition before another verb."""
+    return [f"{q.id}: {q.question!r}" for q in questions if _NESTED_CLAUSE.search(q.question)]
+
+
+def no_value_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions that use a fact whose object the table declares the absence of a value (``no_value``: Wikidata's
+    party "independent politician"), as gold, hop, anchor or reference, or name that object in their text."""
+    bad = {r: {v.casefold() for v in d["no_value"]["objects"]} for r, d in checker.decl.items() if d.get("no_value")}
+    out = []
+    for q in questions:
+        facts = [checker.by_id[t.fact_id] for t in (*q.S_star, *q.S_anchor)]
+        hit = [f for f in facts if checker.label(f.o).casefold() in bad.get(f.r, set())]
+        named = [v for vs in bad.values() for v in vs if v in q.question.casefold()]
+        if hit or named:
+            out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def confederation_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions that reach an entity whose label says "Confederation" over a hop and call it a country ("Which
+    country was Brunswick part of in 1823?" -> German Confederation)."""
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        for step, t in zip(path, q.S_star, strict=False):
+            f = checker.by_id[t.fact_id]
+            e = f.o if step["dir"] == "fwd" else f.s
+            if "confederation" in checker.label(e).casefold().split() and _says(q.question, "country"):
+                out.append(f"{q.id}: {checker.label(e)!r} asked as a country in {q.question!r}")
+                break
     return out
 
 

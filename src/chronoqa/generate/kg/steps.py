@@ -366,12 +366,24 @@ def run_engine(s: BuildState) -> None:
         # a relation declared ask = false: in the corpus and counted for uniqueness, never gold, anchor or negative
         unasked = [i for i, r in enumerate(idx.rel_names) if not s.phr[r].ask]
         idx.mark_implausible(np.flatnonzero(np.isin(idx.table[:, Col.R], unasked)))
+        idx.mark_implausible(no_value_positions(idx, s.phr, s.label))
         # the groups one_at reads, once the implausible facts lost their certain span
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
     s.idx = idx
     del multi
     return_freed_memory()  # the runs' results, read into arrays, are gone: their pages not under the drafting's peak
+
+
+def no_value_positions(idx: GraphIndex, phr: Mapping[str, RelationPhrases], label: Callable[[str], str]) -> np.ndarray:
+    """Positions of the facts whose object a relation declares the absence of a value (``no_value``)."""
+    rels = {i: p.no_value for i, r in enumerate(idx.rel_names) if (p := phr[r]).no_value}
+    if not rels:
+        return np.zeros(0, dtype=np.int64)
+    objs = {(r, o) for r, labels in rels.items() for o, e in enumerate(idx.ent_names) if label(e).casefold() in labels}
+    rows = idx.table[:, [Col.R, Col.O]]
+    hit = [i for i, (r, o) in enumerate(rows.tolist()) if (r, o) in objs] if objs else []
+    return np.asarray(hit, dtype=np.int64)
 
 
 # -- check_labels ----------------------------------------------------------------------------------------
