@@ -136,6 +136,13 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``country asked as administrative unit`` (:func:`country_unit_errors`): a question whose chain reaches a country
   (an entity the data shows as the object of a relation whose ``answer_type`` is "country", not marked a Soviet
   republic) over a hop whose words say "administrative unit" while the question does not say "country";
+* ``nested clause before a verb`` (:func:`nested_clause_errors`): a relative clause ending in its verb or
+  preposition ("the administrative unit X was in") followed by another clause's verb ("... was in part of");
+* ``non-value asked as a value`` (:func:`no_value_errors`): a question using, as gold, hop, anchor or reference, a
+  fact whose object its relation declares ``no_value`` (the absence of a value: "independent politician" for a
+  party), or naming that object;
+* ``confederation asked as a country`` (:func:`confederation_errors`): a chain reaching an entity whose label holds
+  the word "Confederation" in a question that says "country" (Brunswick in the German Confederation, 1823);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -2210,7 +2217,10 @@ def country_unit_errors(checker: Checker, questions: Sequence[Question]) -> list
 
 # a relative clause that ends in its verb or preposition, then another clause's verb ("the administrative unit X
 # was in part of", "the Soviet republic the administrative unit X was in was in")
-_NESTED_CLAUSE = re.compile(r" (?:was in|was part of|belonged to|played for|governed) (?:was|were|located|part|did)\b")
+_NESTED_CLAUSE = re.compile(
+    r" (?:was in|was part of|belonged to|played for|governed)"
+    r" (?:was|were|located|part|did|belong|play|become|cease|join|leave|contain)\b"
+)
 
 
 def nested_clause_errors(questions: Sequence[Question]) -> list[str]:

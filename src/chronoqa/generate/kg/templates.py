@@ -308,8 +308,11 @@ def graph_walk(rd: Renderer, d: Draft, text: str) -> bool:
     return any(len(re.findall(r"(?<!\w)" + re.escape(t) + r"(?!\w)", low)) >= 2 for t in types)
 
 
-# A verb or preposition that may follow a noun phrase as the rest of its clause ("... was part of", "... located")
-_NEXT_VERB = re.compile(r"\s+(?:was|were|is|did|located|part|in(?!\s+\d))\b")
+# What may follow a relative clause that ends in its verb: the end of the question, a comma or a time adjunct;
+# anything else is the next clause's verb ("... was in part of", "... was in belong to", "... was in located")
+_CLAUSE_END = re.compile(
+    r"\s*(?:[?,]|$)|\s+(?:as of|in \d|during|before|after|when|at the time|until|up to|since|counting|one|two|three)\b"
+)
 
 
 def nested_clause(rd: Renderer, d: Draft, text: str) -> bool:
@@ -331,7 +334,7 @@ def nested_clause(rd: Renderer, d: Draft, text: str) -> bool:
             continue  # the description ends in its slot: "the capital of X"
         desc = rd.noun(d.hops[:i], d.anchor, d.pins).lower()
         at = low.find(desc)
-        if at >= 0 and _NEXT_VERB.match(low, at + len(desc)):
+        if at >= 0 and not _CLAUSE_END.match(low, at + len(desc)):
             return True
     return False
 
