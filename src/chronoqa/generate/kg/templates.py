@@ -322,7 +322,7 @@ def nested_clause(rd: Renderer, d: Draft, text: str) -> bool:
     the next clause's verb ("Which country was the administrative unit Mannheim was in part of?", "the capital
     of the Soviet republic the administrative unit Haisyn was in was in") the two verbs run together and the
     sentence reads broken, so the question is not asked. A description that ends in its slot ("the capital of
-    X") or is followed only by a time ("... was in in 1965" is :func:`garbled`) is left to the other rules.
+    X"), or one followed by the question's end, a comma or a time adjunct ("... Dnipro was in?"), is left alone.
     """
     if len(d.hops) < 2:
         return False
