@@ -22,7 +22,9 @@ from test_kg_entity_rules import _built
 # the German Empire 1871-1918; Haisyn in Podolia Governorate 1797-1922, Podolia in the Ukrainian SSR 1919-1922.
 # Every 2-hop chain through the first hop reads "the administrative unit Mannheim was in", a clause ending in its
 # verb: before another verb ("Which country was the administrative unit Mannheim was in part of?") it is not
-# asked. "In which administrative unit was Mannheim located in 1850?" (Baden, 1 hop) is.
+# asked. "In which administrative unit was Mannheim located in 1850?" (Baden, 1 hop) is: Mannheim lay in
+# Württemberg-Baden 1945-1952 too, so the time matters to its 1-hop question (a place with one unit ever is not
+# asked at a time).
 PLACES = [
     fact(0, "Mannheim", "P131", "Baden", 1803, 1945),
     fact(1, "Baden", "P17", "German_Confederation", 1815, 1866),
@@ -33,6 +35,7 @@ PLACES = [
     fact(6, "Brunswick", "P17", "German_Empire", 1871, 1918),
     fact(7, "Kharkiv", "P131", "Ukrainian_Soviet_Socialist_Republic", 1922, 1991),
     fact(8, "Podolia_Governorate", "P1376", "Kamianets-Podilskyi", 1797, 1914),
+    fact(9, "Mannheim", "P131", "Württemberg-Baden", 1945, 1952),
 ]
 
 

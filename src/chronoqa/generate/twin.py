@@ -192,7 +192,8 @@ def _rename(t: Transform, graph: TemporalGraph, vocabulary: frozenset[str]) -> N
     Every word of a label (case-folded) gets one syllable-built word, the same wherever it occurs, so labels that
     share words still share them and a label's length is kept; words of the builder's own text (``vocabulary``:
     the words of the release's questions and corpus outside entity labels) and words with digits stay. A whole
-    label that comes out equal to a real one is renamed again word by word with the next names.
+    label that comes out equal to a real one is renamed again word by word with the next names, unless the
+    vocabulary holds it whole (a label the phrase table declares ``no_value``: it names no entity).
     """
     ents = sorted({e for k in _keys(graph) for e in (k[0], k[2])})
     labels = {e: graph.entity_label(e) for e in ents}
@@ -204,7 +205,7 @@ def _rename(t: Transform, graph: TemporalGraph, vocabulary: frozenset[str]) -> N
     width = len(str(len(ents)))
     for i, e in enumerate(ents):
         new = _WORD.sub(lambda m: _shape(word_map.get(m.group().casefold(), m.group()), m.group()), labels[e])
-        while new.casefold() in real:
+        while new.casefold() in real and new.casefold() not in vocabulary:  # a no_value label is kept whole
             new = f"{new} {next(fresh).title()}"
         t.entity_map[e] = f"E{i:0{width}d}"
         t.labels[t.entity_map[e]] = new
@@ -246,7 +247,8 @@ def _vocabulary(release: Release) -> frozenset[str]:
     """The words the builder itself reads or writes, which a renamed label keeps.
 
     Those of the release's corpus and questions outside entity labels, the label words its phrase table
-    declares (``not_named``: a label ending in one is unfit) and those of a youth side's age mark (its rule).
+    declares (``not_named``: a label ending in one is unfit; a role's ``object_named``; a ``no_value`` label) and
+    those of a youth side's age mark (its rule).
     """
     from chronoqa.generate.kg.phrases import load_phrase_table
     from chronoqa.generate.rebuild import recorded_phrases
@@ -259,6 +261,9 @@ def _vocabulary(release: Release) -> frozenset[str]:
 
     table = load_phrase_table(recorded_phrases(release.manifest) or str(release.manifest["dataset"]))
     out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named} | set(YOUTH_WORDS)
+    for rel in table.relations.values():  # a role's label words and the labels that record no value
+        out |= {w for words, _ in rel.roles for w in words} | {w for v in rel.no_value for w in _WORD.findall(v)}
+        out |= rel.no_value  # whole: a label recording no value names no entity, and the builder reads it whole
     labels: set[str] = set()
     for doc in release.corpus:
         out |= words(doc.text, (doc.s, doc.o, _QUALIFIER.sub("", doc.s), _QUALIFIER.sub("", doc.o)))
