@@ -143,6 +143,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   party), or naming that object;
 * ``confederation asked as a country`` (:func:`confederation_errors`): a chain reaching an entity whose label holds
   the word "Confederation" in a question that says "country" (Brunswick in the German Confederation, 1823);
+* ``bulk-dated start asked`` (:func:`bulk_start_errors`): a question that asks, bounds or refers to the start of a
+  state fact one of ten or more of its subject's facts of that relation share, none with an end (a batch's date:
+  Radio New Zealand's 24 stations "acquired" in 1996);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -1284,6 +1287,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "nested clause before a verb": nested_clause_errors(questions),
         "non-value asked as a value": no_value_errors(checker, questions),
         "confederation asked as a country": confederation_errors(checker, questions),
+        "bulk-dated start asked": bulk_start_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2253,6 +2257,27 @@ def confederation_errors(checker: Checker, questions: Sequence[Question]) -> lis
             e = f.o if step["dir"] == "fwd" else f.s
             if "confederation" in checker.label(e).casefold().split() and _says(q.question, "country"):
                 out.append(f"{q.id}: {checker.label(e)!r} asked as a country in {q.question!r}")
+                break
+    return out
+
+
+def bulk_start_errors(checker: Checker, questions: Sequence[Question], least: int = 10) -> list[str]:
+    """Questions whose asked fact (a time, duration or yes/no answer) or reference fact is a state whose subject
+    holds ``least`` or more facts of its relation with that start unit and no end (a batch's import date)."""
+    groups: Counter[tuple[str, str, str | None]] = Counter(
+        (f.s, f.r, checker.unit_iso(f.start))
+        for f in checker.good
+        if checker.kinds[f.r] == "state" and f.start is not None and f.end is None
+    )
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        timed = [q.S_star[len(path) - 1].fact_id] if path and q.answer_type != "entity" else []
+        timed += [t.fact_id for t in q.S_anchor[:1]]
+        for f in (checker.by_id[i] for i in timed):
+            key = (f.s, f.r, checker.unit_iso(f.start))
+            if checker.kinds[f.r] == "state" and f.start is not None and f.end is None and groups[key] >= least:
+                out.append(f"{q.id}: {checker.label(f.s)!r} {f.r} from {key[2]} ({groups[key]} so) in {q.question!r}")
                 break
     return out
 

@@ -452,7 +452,7 @@ def prepare_drafting(s: BuildState) -> None:
         careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
         entity_subset=s.table.entity_subset,
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
-        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
+        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr)),
         bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
@@ -463,6 +463,11 @@ def prepare_drafting(s: BuildState) -> None:
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
         namesakes=twins,
     )  # fmt: skip
+
+
+def states_of(phr: Mapping[str, RelationPhrases]) -> set[str]:
+    """The relations whose facts are states (not events)."""
+    return {r for r, p in phr.items() if not p.is_event}
 
 
 def bridges_of(s: BuildState) -> Bridges | None:
