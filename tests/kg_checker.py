@@ -146,6 +146,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``bulk-dated start asked`` (:func:`bulk_start_errors`): a question that asks, bounds or refers to the start of a
   state fact one of ten or more of its subject's facts of that relation share, none with an end (a batch's date:
   Radio New Zealand's 24 stations "acquired" in 1996);
+* ``youth side asked as a national team`` (:func:`youth_team_errors`): a question answered by a youth or Olympic
+  national team ("Turkey national under-21 football team") that asks for a "national team" without its level (the
+  player's senior side, which the data may lack, answers it as well);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -975,13 +978,19 @@ class Checker:
         return self._labelled
 
     def role_of(self, f: Fact) -> str | None:
-        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds,
-        else one whose ``object_shown_by`` sides the object shows in the data (a label marker wins)."""
+        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds
+        (the marker of most words wins, ties by name), else one whose ``object_shown_by`` sides the object shows in
+        the data (a label marker wins)."""
         words = set(self.label(f.o).casefold().split())
         roles = self.decl.get(f.r, {}).get("roles", {})
+        best: tuple[int, str] | None = None
         for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
-            if any(set(w.casefold().split()) <= words for w in entry.get("object_named", [])):
-                return str(name)
+            for w in entry.get("object_named", []):
+                n = len(w.split())
+                if set(w.casefold().split()) <= words and (best is None or n > best[0]):
+                    best = (n, str(name))
+        if best is not None:
+            return best[1]
         for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
             if any(self.shows(f.o, side) for side in entry.get("object_shown_by", [])):
                 return str(name)
@@ -1288,6 +1297,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "non-value asked as a value": no_value_errors(checker, questions),
         "confederation asked as a country": confederation_errors(checker, questions),
         "bulk-dated start asked": bulk_start_errors(checker, questions),
+        "youth side asked as a national team": youth_team_errors(questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2279,6 +2289,22 @@ def bulk_start_errors(checker: Checker, questions: Sequence[Question], least: in
             if checker.kinds[f.r] == "state" and f.start is not None and f.end is None and groups[key] >= least:
                 out.append(f"{q.id}: {checker.label(f.s)!r} {f.r} from {key[2]} ({groups[key]} so) in {q.question!r}")
                 break
+    return out
+
+
+# a youth (age-group) or Olympic national side by its label; the words that name such a level in a question
+_YOUTH_TEAM = re.compile(r"(?i)\bnational\b.*\b(?:under|u)[- ]?\d\d\b|\bnational youth\b|\bolympic football team\b")
+_LEVEL = re.compile(r"(?i)\b(?:youth|under-\d\d|u-?\d\d|olympic)\b")
+
+
+def youth_team_errors(questions: Sequence[Question]) -> list[str]:
+    """Questions whose gold is a youth or Olympic national team asked as "national team" with no level named."""
+    out = []
+    for q in questions:
+        if q.answer_type != "entity" or not any(_YOUTH_TEAM.search(a) for a in q.answers):
+            continue
+        if _says(q.question, "national team") and not _LEVEL.search(q.question):
+            out.append(f"{q.id}: {list(q.answers)} for {q.question!r}")
     return out
 
 

@@ -1,10 +1,16 @@
 """What the thirteenth blind read found, each rule on a hand-made graph whose expected outcome was worked by hand:
-a start many facts of one subject share with no end is a batch's date, never asked or referred to.
+a start many facts of one subject share with no end is a batch's date, never asked or referred to; a youth or
+Olympic national team is asked with its level, never as "which national team".
 """
 
 from __future__ import annotations
 
-from kg_checker import bulk_start_errors, defect_report
+import dataclasses
+
+import pytest
+
+from chronoqa.generate.kg.phrases import load_phrase_table
+from kg_checker import bulk_start_errors, defect_report, youth_team_errors
 from test_kg_build import fact
 from test_kg_entity_rules import _built
 
@@ -33,3 +39,41 @@ def test_the_checker_counts_a_batch_start() -> None:
     asked = [q for q in b.questions if q.answer_type == "time" and q.S_star[-1].s == "Fairfax Media"]
     assert asked and bulk_start_errors(checker, asked) == []
     assert len(bulk_start_errors(checker, asked, least=1)) == len(asked)  # each start, alone, read as a batch
+
+
+# Worked by hand (YAGO). Gokhan Inler played for FC Basel 2000-2003 and Turkey's under-21 side 2006-2007 (the data has
+# no senior side; in the world he made his Switzerland senior debut in 2006): asked in 2006 his team is
+# "Which youth national team ...?" -> Turkey national under-21 football team, never "Which national team ...?".
+# Ivo Marek played for the Poland national football team 2004-2008 and Wisla 2009-2012: his senior side is asked as
+# "which national team".
+TEAMS = [
+    fact(0, "Gokhan_Inler", "playsFor", "FC_Basel", 2000, 2003),
+    fact(1, "Gokhan_Inler", "playsFor", "Turkey_national_under-21_football_team", 2006, 2007),
+    fact(2, "Ivo_Marek", "playsFor", "Poland_national_football_team", 2004, 2008),
+    fact(3, "Ivo_Marek", "playsFor", "Wisla", 2009, 2012),
+]
+
+
+@pytest.mark.parametrize(
+    ("table", "relation"), [("yago11k", "playsFor"), ("wikidata12k", "P54")]
+)  # fmt: skip
+def test_a_youth_side_is_asked_with_its_level(table: str, relation: str) -> None:
+    p = load_phrase_table(table).relations[relation]
+    assert p.for_object("Turkey national under-21 football team").ask_object == (
+        "which youth national team did {s} play for"
+    )
+    assert p.for_object("Brazil Olympic football team").ask_object == "which Olympic football team did {s} play for"
+    assert p.for_object("Poland national football team").ask_object == "which national team did {s} play for"
+
+
+def test_no_youth_side_answers_which_national_team() -> None:
+    b, checker = _built(TEAMS, "yago11k", n=300)
+    assert defect_report(checker, b.questions)["youth side asked as a national team"] == []
+    youth = [q for q in b.questions if q.answers == ("Turkey national under-21 football team",)]
+    assert youth, "Inler's under-21 side is asked"
+    for q in youth:
+        assert "youth national team" in q.question, q.question
+    senior = [q for q in b.questions if q.answers == ("Poland national football team",)]
+    assert senior and all("which national team" in q.question.lower() for q in senior), senior
+    made = [dataclasses.replace(youth[0], question=youth[0].question.replace("youth national team", "national team"))]
+    assert len(youth_team_errors(made)) == 1

@@ -192,10 +192,14 @@ class RelationPhrases:
     def for_object(self, label: str, shows: Callable[[str, str], bool] | None = None) -> RelationPhrases:
         """The English of a fact whose object reads ``label``: its role's, else the relation's.
 
-        A role its label marks (``roles``) wins; else one whose sides the object shows (``shows(relation, side)``).
+        A role its label marks (``roles``) wins, the most specific mark first (the most words: "national under-21"
+        before "national"; ties in the roles' order); else one whose sides the object shows (``shows(relation,
+        side)``).
         """
         words = set(label.casefold().split())
-        named = next((p for marks, p in self.roles if any(set(m.split()) <= words for m in marks)), None)
+        fits = [(max(len(m.split()) for m in marks if set(m.split()) <= words), -i, p) for i, (marks, p) in
+                enumerate(self.roles) if any(set(m.split()) <= words for m in marks)]  # fmt: skip
+        named = max(fits, key=lambda x: x[:2])[2] if fits else None
         if named is not None or shows is None:
             return named or self
         return next((p for sides, p in self.shown_roles if any(shows(r, side) for r, side in sides)), self)
