@@ -149,6 +149,10 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``youth side asked as a national team`` (:func:`youth_team_errors`): a question answered by a youth or Olympic
   national team ("Turkey national under-21 football team") that asks for a "national team" without its level (the
   player's senior side, which the data may lack, answers it as well);
+* ``capital outside its polity`` (:func:`capital_polity_errors`): a question that asks a place's container at its
+  time (as answer or bridge) while the place is then possibly the capital of another container that no containment
+  fact places it in (Moscow, the RSFSR's capital from 1918, recorded in it from 1931: "in 1927, in which unit was
+  Moscow located?" has the RSFSR as a second answer the data leaves out);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -1298,6 +1302,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "confederation asked as a country": confederation_errors(checker, questions),
         "bulk-dated start asked": bulk_start_errors(checker, questions),
         "youth side asked as a national team": youth_team_errors(questions),
+        "capital outside its polity": capital_polity_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2305,6 +2310,35 @@ def youth_team_errors(questions: Sequence[Question]) -> list[str]:
             continue
         if _says(q.question, "national team") and not _LEVEL.search(q.question):
             out.append(f"{q.id}: {list(q.answers)} for {q.question!r}")
+    return out
+
+
+def capital_polity_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Entity questions with a hop asking a place's container at ``t_query`` whose place is possibly the capital of
+    another container then, with no containment fact possibly valid then placing it there."""
+    role = {r: d.get("containment") for r, d in checker.decl.items()}
+    cont = [f for f in checker.good if role.get(f.r) in ("part_of", "contains")]
+    containers = {f.o if role[f.r] == "part_of" else f.s for f in cont}
+    out = []
+    for q in questions:
+        t = parse_time(q.t_query) if q.t_query and q.answer_type == "entity" else None
+        path = q.logical_form.get("path") or []
+        for step, tr in zip(path, q.S_star, strict=False) if t is not None else ():
+            f = checker.by_id[tr.fact_id]
+            kind = role.get(f.r)
+            if (kind, step["dir"]) not in (("part_of", "fwd"), ("contains", "inv")):
+                continue
+            part, whole = (f.s, f.o) if kind == "part_of" else (f.o, f.s)
+            held = {g.o if role[g.r] == "part_of" else g.s for g in cont if part in (g.s, g.o) and checker.possible(g, t)}
+            held = {x for x in held if x != part}
+            caps = [
+                g.o for g in checker.touching.get(part, ())
+                if role.get(g.r) == "capital_of" and g.s == part and checker.possible(g, t)
+            ]  # fmt: skip
+            missing = [x for x in caps if x != whole and x in containers and x not in held]
+            if missing:
+                out.append(f"{q.id}: {checker.label(part)!r} capital of {checker.label(missing[0])!r} in {q.question!r}")
+                break
     return out
 
 
