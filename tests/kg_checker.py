@@ -2329,15 +2329,15 @@ def capital_polity_errors(checker: Checker, questions: Sequence[Question]) -> li
             if (kind, step["dir"]) not in (("part_of", "fwd"), ("contains", "inv")):
                 continue
             part, whole = (f.s, f.o) if kind == "part_of" else (f.o, f.s)
-            held = {g.o if role[g.r] == "part_of" else g.s for g in cont if part in (g.s, g.o) and checker.possible(g, t)}
-            held = {x for x in held if x != part}
+            near = [g for g in cont if part in (g.s, g.o) and checker.possible(g, t)]
+            held = {g.o if role[g.r] == "part_of" else g.s for g in near} - {part}
             caps = [
                 g.o for g in checker.touching.get(part, ())
                 if role.get(g.r) == "capital_of" and g.s == part and checker.possible(g, t)
             ]  # fmt: skip
             missing = [x for x in caps if x != whole and x in containers and x not in held]
             if missing:
-                out.append(f"{q.id}: {checker.label(part)!r} capital of {checker.label(missing[0])!r} in {q.question!r}")
+                out.append(f"{q.id}: {checker.label(part)!r} capital of {checker.label(missing[0])!r}: {q.question!r}")
                 break
     return out
 

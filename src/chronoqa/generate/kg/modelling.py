@@ -1,5 +1,4 @@
-"""The source's modelling read as the world: a subject's founding read as a change of its status, a batch date
-read as each fact's start.
+"""The source's modelling read as the world: a founding read as a change of status, a batch date as each start.
 
 Two rules a careful reader states without seeing the builder (the regime rules, :mod:`~chronoqa.generate.kg.regime`,
 are the others of the kind):
@@ -45,8 +44,7 @@ BULK_MIN = 10
 
 @dataclass(frozen=True)
 class Modelling:
-    """Per fact: a status fact that starts with its subject's whole record (``status at founding``); a fact whose
-    start is a batch's (``bulk-dated start``)."""
+    """Per fact: a status fact that starts with its subject's whole record; a fact whose start is a batch's."""
 
     founding: np.ndarray  # fact -> bool
     bulk_start: np.ndarray  # fact -> bool
