@@ -2254,7 +2254,11 @@ def no_value_errors(checker: Checker, questions: Sequence[Question]) -> list[str
     out = []
     for q in questions:
         facts = [checker.by_id[t.fact_id] for t in (*q.S_star, *q.S_anchor)]
-        hit = [f for f in facts if checker.label(f.o).casefold() in bad.get(f.r, set())]
+        hit = [
+            f
+            for f in facts
+            if any(set(v.split()) <= set(checker.label(f.o).casefold().split()) for v in bad.get(f.r, ()))
+        ]
         named = [v for vs in bad.values() for v in vs if v in q.question.casefold()]
         if hit or named:
             out.append(f"{q.id}: {q.question!r}")

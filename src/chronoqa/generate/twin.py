@@ -192,8 +192,7 @@ def _rename(t: Transform, graph: TemporalGraph, vocabulary: frozenset[str]) -> N
     Every word of a label (case-folded) gets one syllable-built word, the same wherever it occurs, so labels that
     share words still share them and a label's length is kept; words of the builder's own text (``vocabulary``:
     the words of the release's questions and corpus outside entity labels) and words with digits stay. A whole
-    label that comes out equal to a real one is renamed again word by word with the next names, unless the
-    vocabulary holds it whole (a label the phrase table declares ``no_value``: it names no entity).
+    label that comes out equal to a real one is renamed again word by word with the next names.
     """
     ents = sorted({e for k in _keys(graph) for e in (k[0], k[2])})
     labels = {e: graph.entity_label(e) for e in ents}
@@ -205,7 +204,7 @@ def _rename(t: Transform, graph: TemporalGraph, vocabulary: frozenset[str]) -> N
     width = len(str(len(ents)))
     for i, e in enumerate(ents):
         new = _WORD.sub(lambda m: _shape(word_map.get(m.group().casefold(), m.group()), m.group()), labels[e])
-        while new.casefold() in real and new.casefold() not in vocabulary:  # a no_value label is kept whole
+        while new.casefold() in real:
             new = f"{new} {next(fresh).title()}"
         t.entity_map[e] = f"E{i:0{width}d}"
         t.labels[t.entity_map[e]] = new
@@ -263,7 +262,6 @@ def _vocabulary(release: Release) -> frozenset[str]:
     out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named} | set(YOUTH_WORDS)
     for rel in table.relations.values():  # a role's label words and the labels that record no value
         out |= {w for words, _ in rel.roles for w in words} | {w for v in rel.no_value for w in _WORD.findall(v)}
-        out |= rel.no_value  # whole: a label recording no value names no entity, and the builder reads it whole
     labels: set[str] = set()
     for doc in release.corpus:
         out |= words(doc.text, (doc.s, doc.o, _QUALIFIER.sub("", doc.s), _QUALIFIER.sub("", doc.o)))

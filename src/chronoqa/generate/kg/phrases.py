@@ -45,7 +45,8 @@ Besides the English, each entry declares how the relation behaves *in the world*
   :meth:`GraphIndex.mark_implausible <chronoqa.generate.kg.index.GraphIndex.mark_implausible>`, without the
   implausible count).
 * ``no_value``: ``{ objects = ["<label>", ...], reason = "..." }``, the object labels that record the absence
-  of a value rather than a value (Wikidata's P102 party "independent politician"): such a fact stays in the
+  of a value rather than a value (Wikidata's P102 party "independent politician"; an object whose label holds
+  every word of one, as a role's ``object_named``): such a fact stays in the
   corpus and counts for uniqueness, but is never gold, a hop, an anchor, a reference fact or a ranked spell
   (the index's never-gold mark, as ``ask``).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part

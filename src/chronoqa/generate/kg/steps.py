@@ -380,7 +380,11 @@ def no_value_positions(idx: GraphIndex, phr: Mapping[str, RelationPhrases], labe
     rels = {i: p.no_value for i, r in enumerate(idx.rel_names) if (p := phr[r]).no_value}
     if not rels:
         return np.zeros(0, dtype=np.int64)
-    objs = {(r, o) for r, labels in rels.items() for o, e in enumerate(idx.ent_names) if label(e).casefold() in labels}
+    # a label holding every word of a declared one (a renamed twin appends a word to a label equal to a real one)
+    words = [set(label(e).casefold().split()) for e in idx.ent_names]
+    objs = {
+        (r, o) for r, labels in rels.items() for o, w in enumerate(words) if any(set(v.split()) <= w for v in labels)
+    }
     rows = idx.table[:, [Col.R, Col.O]]
     hit = [i for i, (r, o) in enumerate(rows.tolist()) if (r, o) in objs] if objs else []
     return np.asarray(hit, dtype=np.int64)
