@@ -136,6 +136,23 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``country asked as administrative unit`` (:func:`country_unit_errors`): a question whose chain reaches a country
   (an entity the data shows as the object of a relation whose ``answer_type`` is "country", not marked a Soviet
   republic) over a hop whose words say "administrative unit" while the question does not say "country";
+* ``nested clause before a verb`` (:func:`nested_clause_errors`): a relative clause ending in its verb or
+  preposition ("the administrative unit X was in") followed by another clause's verb ("... was in part of");
+* ``non-value asked as a value`` (:func:`no_value_errors`): a question using, as gold, hop, anchor or reference, a
+  fact whose object its relation declares ``no_value`` (the absence of a value: "independent politician" for a
+  party), or naming that object;
+* ``confederation asked as a country`` (:func:`confederation_errors`): a chain reaching an entity whose label holds
+  the word "Confederation" in a question that says "country" (Brunswick in the German Confederation, 1823);
+* ``bulk-dated start asked`` (:func:`bulk_start_errors`): a question that asks, bounds or refers to the start of a
+  state fact one of ten or more of its subject's facts of that relation share, none with an end (a batch's date:
+  Radio New Zealand's 24 stations "acquired" in 1996);
+* ``youth side asked as a national team`` (:func:`youth_team_errors`): a question answered by a youth or Olympic
+  national team ("Turkey national under-21 football team") that asks for a "national team" without its level (the
+  player's senior side, which the data may lack, answers it as well);
+* ``capital outside its polity`` (:func:`capital_polity_errors`): a question that asks a place's container at its
+  time (as answer or bridge) while the place is then possibly the capital of another container that no containment
+  fact places it in (Moscow, the RSFSR's capital from 1918, recorded in it from 1931: "in 1927, in which unit was
+  Moscow located?" has the RSFSR as a second answer the data leaves out);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -965,13 +982,19 @@ class Checker:
         return self._labelled
 
     def role_of(self, f: Fact) -> str | None:
-        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds,
-        else one whose ``object_shown_by`` sides the object shows in the data (a label marker wins)."""
+        """The declared role (TOML ``roles``) with an ``object_named`` marker whose words the object label all holds
+        (the marker of most words wins, ties by name), else one whose ``object_shown_by`` sides the object shows in
+        the data (a label marker wins)."""
         words = set(self.label(f.o).casefold().split())
         roles = self.decl.get(f.r, {}).get("roles", {})
+        best: tuple[int, str] | None = None
         for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
-            if any(set(w.casefold().split()) <= words for w in entry.get("object_named", [])):
-                return str(name)
+            for w in entry.get("object_named", []):
+                n = len(w.split())
+                if set(w.casefold().split()) <= words and (best is None or n > best[0]):
+                    best = (n, str(name))
+        if best is not None:
+            return best[1]
         for name, entry in sorted(roles.items()):  # type: ignore[attr-defined]
             if any(self.shows(f.o, side) for side in entry.get("object_shown_by", [])):
                 return str(name)
@@ -1274,6 +1297,12 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end of a move within a club": squad_move_errors(checker, questions),
         "date by convention compared": convention_errors(checker, questions),
         "country asked as administrative unit": country_unit_errors(checker, questions),
+        "nested clause before a verb": nested_clause_errors(questions),
+        "non-value asked as a value": no_value_errors(checker, questions),
+        "confederation asked as a country": confederation_errors(checker, questions),
+        "bulk-dated start asked": bulk_start_errors(checker, questions),
+        "youth side asked as a national team": youth_team_errors(questions),
+        "capital outside its polity": capital_polity_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2113,6 +2142,10 @@ def role_unnamed_errors(checker: Checker, questions: Sequence[Question]) -> list
         text = q.question
         for t in (*q.S_star, *q.S_anchor):
             for e in (t.s, t.o):
+                # a role noun in apposition to an entity names that entity ("joined the national team Brazil
+                # Olympic football team" in a reference clause), not the answer's role
+                for n in nouns.values():
+                    text = re.sub(rf"(?i)(?<!\w){re.escape(n)} {re.escape(e)}", " ", text) if n else text
                 text = text.replace(e, " ")
         if not _says(text, own) or any(_says(text, n) for n in others):
             out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) for {q.question!r}")
@@ -2198,6 +2231,118 @@ def country_unit_errors(checker: Checker, questions: Sequence[Question]) -> list
         hit = [e for e in reached if e in nations]
         if hit and not _says(q.question, "country"):
             out.append(f"{q.id}: {checker.label(hit[0])!r} asked as administrative unit in {q.question!r}")
+    return out
+
+
+# a relative clause that ends in its verb or preposition, then another clause's verb ("the administrative unit X
+# was in part of", "the Soviet republic the administrative unit X was in was in")
+_NESTED_CLAUSE = re.compile(
+    r" (?:was in|was part of|belonged to|played for|governed)"
+    r" (?:was|were|located|part|did|belong|play|become|cease|join|leave|contain)\b"
+)
+
+
+def nested_clause_errors(questions: Sequence[Question]) -> list[str]:
+    """Questions whose text nests a relative clause ending in a verb or preposition before another verb."""
+    return [f"{q.id}: {q.question!r}" for q in questions if _NESTED_CLAUSE.search(q.question)]
+
+
+def no_value_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions that use a fact whose object the table declares the absence of a value (``no_value``: Wikidata's
+    party "independent politician"), as gold, hop, anchor or reference, or name that object in their text."""
+    bad = {r: {v.casefold() for v in d["no_value"]["objects"]} for r, d in checker.decl.items() if d.get("no_value")}
+    out = []
+    for q in questions:
+        facts = [checker.by_id[t.fact_id] for t in (*q.S_star, *q.S_anchor)]
+        hit = [
+            f
+            for f in facts
+            if any(set(v.split()) <= set(checker.label(f.o).casefold().split()) for v in bad.get(f.r, ()))
+        ]
+        named = [v for vs in bad.values() for v in vs if v in q.question.casefold()]
+        if hit or named:
+            out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def confederation_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions that reach an entity whose label says "Confederation" over a hop and call it a country ("Which
+    country was Brunswick part of in 1823?" -> German Confederation)."""
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        for step, t in zip(path, q.S_star, strict=False):
+            f = checker.by_id[t.fact_id]
+            e = f.o if step["dir"] == "fwd" else f.s
+            if "confederation" in checker.label(e).casefold().split() and _says(q.question, "country"):
+                out.append(f"{q.id}: {checker.label(e)!r} asked as a country in {q.question!r}")
+                break
+    return out
+
+
+def bulk_start_errors(checker: Checker, questions: Sequence[Question], least: int = 10) -> list[str]:
+    """Questions whose asked fact (a time, duration or yes/no answer) or reference fact is a state whose subject
+    holds ``least`` or more facts of its relation with that start unit and no end (a batch's import date)."""
+    groups: Counter[tuple[str, str, str | None]] = Counter(
+        (f.s, f.r, checker.unit_iso(f.start))
+        for f in checker.good
+        if checker.kinds[f.r] == "state" and f.start is not None and f.end is None
+    )
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        timed = [q.S_star[len(path) - 1].fact_id] if path and q.answer_type != "entity" else []
+        timed += [t.fact_id for t in q.S_anchor[:1]]
+        for f in (checker.by_id[i] for i in timed):
+            key = (f.s, f.r, checker.unit_iso(f.start))
+            if checker.kinds[f.r] == "state" and f.start is not None and f.end is None and groups[key] >= least:
+                out.append(f"{q.id}: {checker.label(f.s)!r} {f.r} from {key[2]} ({groups[key]} so) in {q.question!r}")
+                break
+    return out
+
+
+# a youth (age-group) or Olympic national side by its label; the words that name such a level in a question
+_YOUTH_TEAM = re.compile(r"(?i)\bnational\b.*\b(?:under|u)[- ]?\d\d\b|\bnational youth\b|\bolympic football team\b")
+_LEVEL = re.compile(r"(?i)\b(?:youth|under-\d\d|u-?\d\d|olympic)\b")
+
+
+def youth_team_errors(questions: Sequence[Question]) -> list[str]:
+    """Questions whose gold is a youth or Olympic national team asked as "national team" with no level named."""
+    out = []
+    for q in questions:
+        if q.answer_type != "entity" or not any(_YOUTH_TEAM.search(a) for a in q.answers):
+            continue
+        if _says(q.question, "national team") and not _LEVEL.search(q.question):
+            out.append(f"{q.id}: {list(q.answers)} for {q.question!r}")
+    return out
+
+
+def capital_polity_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Entity questions with a hop asking a place's container at ``t_query`` whose place is possibly the capital of
+    another container then, with no containment fact possibly valid then placing it there."""
+    role = {r: d.get("containment") for r, d in checker.decl.items()}
+    cont = [f for f in checker.good if role.get(f.r) in ("part_of", "contains")]
+    containers = {f.o if role[f.r] == "part_of" else f.s for f in cont}
+    out = []
+    for q in questions:
+        t = parse_time(q.t_query) if q.t_query and q.answer_type == "entity" else None
+        path = q.logical_form.get("path") or []
+        for step, tr in zip(path, q.S_star, strict=False) if t is not None else ():
+            f = checker.by_id[tr.fact_id]
+            kind = role.get(f.r)
+            if (kind, step["dir"]) not in (("part_of", "fwd"), ("contains", "inv")):
+                continue
+            part, whole = (f.s, f.o) if kind == "part_of" else (f.o, f.s)
+            near = [g for g in cont if part in (g.s, g.o) and checker.possible(g, t)]
+            held = {g.o if role[g.r] == "part_of" else g.s for g in near} - {part}
+            caps = [
+                g.o for g in checker.touching.get(part, ())
+                if role.get(g.r) == "capital_of" and g.s == part and checker.possible(g, t)
+            ]  # fmt: skip
+            missing = [x for x in caps if x != whole and x in containers and x not in held]
+            if missing:
+                out.append(f"{q.id}: {checker.label(part)!r} capital of {checker.label(missing[0])!r}: {q.question!r}")
+                break
     return out
 
 

@@ -246,7 +246,8 @@ def _vocabulary(release: Release) -> frozenset[str]:
     """The words the builder itself reads or writes, which a renamed label keeps.
 
     Those of the release's corpus and questions outside entity labels, the label words its phrase table
-    declares (``not_named``: a label ending in one is unfit) and those of a youth side's age mark (its rule).
+    declares (``not_named``: a label ending in one is unfit; a role's ``object_named``; a ``no_value`` label) and
+    those of a youth side's age mark (its rule).
     """
     from chronoqa.generate.kg.phrases import load_phrase_table
     from chronoqa.generate.rebuild import recorded_phrases
@@ -259,6 +260,8 @@ def _vocabulary(release: Release) -> frozenset[str]:
 
     table = load_phrase_table(recorded_phrases(release.manifest) or str(release.manifest["dataset"]))
     out: set[str] = {w.casefold() for t in table.types.values() for w in t.not_named} | set(YOUTH_WORDS)
+    for rel in table.relations.values():  # a role's label words and the labels that record no value
+        out |= {w for words, _ in rel.roles for w in words} | {w for v in rel.no_value for w in _WORD.findall(v)}
     labels: set[str] = set()
     for doc in release.corpus:
         out |= words(doc.text, (doc.s, doc.o, _QUALIFIER.sub("", doc.s), _QUALIFIER.sub("", doc.o)))

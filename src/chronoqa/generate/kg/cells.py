@@ -21,7 +21,15 @@ from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
 from chronoqa.generate.kg.regime import regime_reason
-from chronoqa.generate.kg.templates import Renderer, garbled, graph_walk, label_twins, render, short_label
+from chronoqa.generate.kg.templates import (
+    Renderer,
+    garbled,
+    graph_walk,
+    label_twins,
+    nested_clause,
+    render,
+    short_label,
+)
 from chronoqa.generate.kg.tenure import tenure_reason
 
 __all__ = [
@@ -223,6 +231,8 @@ class CellFiller:
             return "garbled text"
         if graph_walk(self.renderer, d, text):
             return "graph-walk phrasing"
+        if nested_clause(self.renderer, d, text):
+            return "nested clause before a verb"
         if text.casefold() in self.seen_text:
             return "duplicate text"
         return None

@@ -44,6 +44,11 @@ Besides the English, each entry declares how the relation behaves *in the world*
   uniqueness, but none is gold, a hop, a reference fact or a negative (the index's never-gold mark,
   :meth:`GraphIndex.mark_implausible <chronoqa.generate.kg.index.GraphIndex.mark_implausible>`, without the
   implausible count).
+* ``no_value``: ``{ objects = ["<label>", ...], reason = "..." }``, the object labels that record the absence
+  of a value rather than a value (Wikidata's P102 party "independent politician"; an object whose label holds
+  every word of one, as a role's ``object_named``): such a fact stays in the
+  corpus and counts for uniqueness, but is never gold, a hop, an anchor, a reference fact or a ranked spell
+  (the index's never-gold mark, as ``ask``).
 * ``subject_type`` / ``object_type``: the entity type the relation's words presume of that side ("X was part
   of the country Y" presumes X is a place). A fact is asked about only where the data shows its entity is of
   that type (an award's or a team's country is not asked as "part of").
@@ -120,11 +125,11 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask", "squads",
-    "date_convention",
+    "date_convention", "no_value",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
 _FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask", "squads")  # the true / false declarations
-_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age"))
+_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age", "no_value"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
@@ -174,6 +179,9 @@ class RelationPhrases:
     ask: bool = True  # False: the facts stay in the corpus (and count for uniqueness) but are never gold or anchor
     squads: bool = False  # a club fields several teams: a move to its reserve or youth team is no departure
     date_convention: str | None = None  # why the dates follow a convention: never asked, nor paired across relations
+    # object labels (case-folded) that record the absence of a value ("independent politician" for a party): never
+    # an answer, an anchor or a ranked spell; the facts stay in the corpus
+    no_value: frozenset[str] = frozenset()
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
@@ -185,10 +193,14 @@ class RelationPhrases:
     def for_object(self, label: str, shows: Callable[[str, str], bool] | None = None) -> RelationPhrases:
         """The English of a fact whose object reads ``label``: its role's, else the relation's.
 
-        A role its label marks (``roles``) wins; else one whose sides the object shows (``shows(relation, side)``).
+        A role its label marks (``roles``) wins, the most specific mark first (the most words: "national under-21"
+        before "national"; ties in the roles' order); else one whose sides the object shows (``shows(relation,
+        side)``).
         """
         words = set(label.casefold().split())
-        named = next((p for marks, p in self.roles if any(set(m.split()) <= words for m in marks)), None)
+        fits = [(max(len(m.split()) for m in marks if set(m.split()) <= words), -i, p) for i, (marks, p) in
+                enumerate(self.roles) if any(set(m.split()) <= words for m in marks)]  # fmt: skip
+        named = max(fits, key=lambda x: x[:2])[2] if fits else None
         if named is not None or shows is None:
             return named or self
         return next((p for sides, p in self.shown_roles if any(shows(r, side) for r, side in sides)), self)
@@ -371,6 +383,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
             min_age=entry.get("min_age", 0),
+            no_value=frozenset(v.casefold() for v in entry.get("no_value", {}).get("objects", [])),
             **declared,
         )
         named, shown = _parse_roles(name, key, entry.get("roles", {}), out[key])
@@ -401,6 +414,19 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     a = entry.get("min_age", 0)
     if not isinstance(a, int) or isinstance(a, bool) or a < 0:
         raise ChronoqaError(f"{name}: relations.{key}.min_age = {a!r}: expected a whole number of years (0 or more)")
+    nv = entry.get("no_value")
+    if nv is not None and not (
+        isinstance(nv, Mapping)
+        and set(nv) == {"objects", "reason"}
+        and isinstance(nv["reason"], str)
+        and nv["reason"].strip()
+        and isinstance(nv["objects"], list)
+        and nv["objects"]
+        and all(isinstance(v, str) and v.strip() for v in nv["objects"])
+    ):
+        raise ChronoqaError(
+            f'{name}: relations.{key}.no_value: expected {{ objects = ["<label>", ...], reason = "..." }}; fix the file'
+        )
     why = entry.get("date_convention")
     if why is not None and (not isinstance(why, str) or not why.strip()):
         raise ChronoqaError(f"{name}: relations.{key}.date_convention must be the reason, as text; fix the file")

@@ -6,7 +6,7 @@ the German Empire decades before it existed, and every place of the Soviet Union
 1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
 lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
 the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
-counts for the third rule only). Four rules, all from the data:
+counts for the third and fifth rules only). Five rules, all from the data:
 
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
@@ -34,6 +34,12 @@ counts for the third rule only). Four rules, all from the data:
 * ``identity across regimes``: an entity whose own container has two or more values over the data (its
   polity changed) is not passed through from a containment hop to another kind of hop ("which country was
   the place Dietrich Stobbe governed part of in 1978?" joins West Berlin's mayor to East Berlin's country).
+* ``capital outside its polity``: a place that is the capital of X at a time lies in X then. A hop asking a
+  place's container at the question's time (its answer, or a bridge to the next hop) is not asked where the place
+  is possibly the capital of a container X (something lies in X in the data) other than the hop's, and no
+  containment fact possibly valid then places it in X: the gold would be unique only because the data leaves the
+  implied fact out ("In 1927, in which administrative unit was the capital of the Soviet Union located?" ->
+  Moscow Governorate, while Moscow was the RSFSR's capital from 1918 and is recorded in it only from 1931).
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ class Regimes:
     boundary_end: np.ndarray  # fact -> its end is its container's last end
     parent_start: np.ndarray  # fact -> its start is not shown to be a change of membership (direct parent)
     parent_end: np.ndarray  # fact -> its end is not shown to be a change of membership
+    parents: _Parents  # each part's containment facts and the facts making it a capital
 
     @classmethod
     def build(cls, idx: GraphIndex, roles: Mapping[str, str | None]) -> Regimes | None:
@@ -94,8 +101,12 @@ class Regimes:
         changes = np.bincount(pairs[:, 0].astype(np.int64), minlength=n) >= 2
         b_start = cont & (su != NONE) & ((su == win_lo[whole]) | _batch(whole, su, cont & (su != NONE), n))
         b_end = cont & (eu != NONE) & ((eu == win_hi[whole]) | _batch(whole, eu, cont & (eu != NONE), n))
-        p_start, p_end = _Parents(cont, part, whole, su, eu).unknown_boundaries()
-        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end)
+        parents = _Parents(cont, part, whole, su, eu)
+        capital = ok & np.array([x == "capital_of" for x in role], dtype=bool)[t[:, Col.R]]
+        for f in np.flatnonzero(capital).tolist():
+            parents.capital_of.setdefault(int(t[f, Col.S]), []).append((int(t[f, Col.O]), int(su[f]), int(eu[f])))
+        p_start, p_end = parents.unknown_boundaries()
+        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents)
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
         """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
@@ -123,6 +134,7 @@ class _Parents:
 
     def __init__(self, cont: np.ndarray, part: np.ndarray, whole: np.ndarray, su: np.ndarray, eu: np.ndarray):
         self.su, self.eu, self.whole, self.part = su, eu, whole, part
+        self.capital_of: dict[int, list[tuple[int, int, int]]] = {}  # capital -> (polity, start, end) of its facts
         self.of: dict[int, list[int]] = {}
         for f in np.flatnonzero(cont).tolist():
             self.of.setdefault(int(part[f]), []).append(f)
@@ -155,6 +167,15 @@ class _Parents:
         c = int(self.whole[f])
         return bool(beside) and all(self.inside(int(self.whole[g]), c, u, 0) is False for g in beside)
 
+    def unrecorded_polity(self, e: int, c: int, u: int, win_lo: np.ndarray) -> bool:
+        """``e`` is possibly the capital of a container other than ``c`` at ``u`` that no fact then places it in."""
+        held = {int(self.whole[g]) for g in self.held(e, u)}
+        return any(
+            x != c and x not in held and win_lo[x] != NONE and (lo == NONE or lo <= u) and (hi == NONE or u <= hi)
+            for x, lo, hi in self.capital_of.get(e, ())
+            if lo != NONE or hi != NONE
+        )
+
     def unknown_boundaries(self) -> tuple[np.ndarray, np.ndarray]:
         """Per fact: a dated start (end) of a containment fact not shown to be a change of membership."""
         start = np.zeros(len(self.su), dtype=bool)
@@ -185,4 +206,9 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
     for a, b in pairwise(d.hops):
         if rg.changes[a.dst] and (rg.role[a.rel] is None) != (rg.role[b.rel] is None):
             return "identity across regimes"
+    if d.kind.is_entity and d.t != NONE:
+        for h in d.hops:
+            pw = rg.part_and_whole(h)
+            if pw is not None and h.dst == pw[1] and rg.parents.unrecorded_polity(pw[0], pw[1], d.t, rg.win_lo):
+                return "capital outside its polity"
     return None

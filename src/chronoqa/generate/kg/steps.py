@@ -366,12 +366,28 @@ def run_engine(s: BuildState) -> None:
         # a relation declared ask = false: in the corpus and counted for uniqueness, never gold, anchor or negative
         unasked = [i for i, r in enumerate(idx.rel_names) if not s.phr[r].ask]
         idx.mark_implausible(np.flatnonzero(np.isin(idx.table[:, Col.R], unasked)))
+        idx.mark_implausible(no_value_positions(idx, s.phr, s.label))
         # the groups one_at reads, once the implausible facts lost their certain span
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
     s.idx = idx
     del multi
     return_freed_memory()  # the runs' results, read into arrays, are gone: their pages not under the drafting's peak
+
+
+def no_value_positions(idx: GraphIndex, phr: Mapping[str, RelationPhrases], label: Callable[[str], str]) -> np.ndarray:
+    """Positions of the facts whose object a relation declares the absence of a value (``no_value``)."""
+    rels = {i: p.no_value for i, r in enumerate(idx.rel_names) if (p := phr[r]).no_value}
+    if not rels:
+        return np.zeros(0, dtype=np.int64)
+    # a label holding every word of a declared one (a renamed twin appends a word to a label equal to a real one)
+    words = [set(label(e).casefold().split()) for e in idx.ent_names]
+    objs = {
+        (r, o) for r, labels in rels.items() for o, w in enumerate(words) if any(set(v.split()) <= w for v in labels)
+    }
+    rows = idx.table[:, [Col.R, Col.O]]
+    hit = [i for i, (r, o) in enumerate(rows.tolist()) if (r, o) in objs] if objs else []
+    return np.asarray(hit, dtype=np.int64)
 
 
 # -- check_labels ----------------------------------------------------------------------------------------
@@ -440,7 +456,7 @@ def prepare_drafting(s: BuildState) -> None:
         careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
         entity_subset=s.table.entity_subset,
         regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
-        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}),
+        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr)),
         bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
@@ -451,6 +467,11 @@ def prepare_drafting(s: BuildState) -> None:
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
         namesakes=twins,
     )  # fmt: skip
+
+
+def states_of(phr: Mapping[str, RelationPhrases]) -> set[str]:
+    """The relations whose facts are states (not events)."""
+    return {r for r, p in phr.items() if not p.is_event}
 
 
 def bridges_of(s: BuildState) -> Bridges | None:

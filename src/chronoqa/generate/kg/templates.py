@@ -44,6 +44,7 @@ __all__ = [
     "label_twins",
     "namesake_labels",
     "namesakes",
+    "nested_clause",
     "relational_heads",
     "render",
     "render_time_text",
@@ -305,6 +306,37 @@ def graph_walk(rd: Renderer, d: Draft, text: str) -> bool:
         low = low.replace(rd.ent(e).lower(), " ")
     types = {rd.rel(h.rel).answer_type.lower() for h in d.hops} - {"entity"}
     return any(len(re.findall(r"(?<!\w)" + re.escape(t) + r"(?!\w)", low)) >= 2 for t in types)
+
+
+# What may follow a relative clause that ends in its verb: the end of the question, a comma or a time adjunct;
+# anything else is the next clause's verb ("... was in part of", "... was in belong to", "... was in located")
+_CLAUSE_END = re.compile(
+    r"\s*(?:[?,]|$)|\s+(?:as of|in \d|during|before|after|when|at the time|until|up to|since|counting|one|two|three)\b"
+)
+
+
+def nested_clause(rd: Renderer, d: Draft, text: str) -> bool:
+    """A description that is a relative clause ending in its verb or preposition sits before another verb.
+
+    "the administrative unit Mannheim was in" reads as a noun phrase at the end of a question, but nested before
+    the next clause's verb ("Which country was the administrative unit Mannheim was in part of?", "the capital
+    of the Soviet republic the administrative unit Haisyn was in was in") the two verbs run together and the
+    sentence reads broken, so the question is not asked. A description that ends in its slot ("the capital of
+    X"), or one followed by the question's end, a comma or a time adjunct ("... Dnipro was in?"), is left alone.
+    """
+    if len(d.hops) < 2:
+        return False
+    low = " ".join(text.split()).lower()
+    for i in range(1, len(d.hops)):
+        h = d.hops[i - 1]
+        p = rd.rel_of(h.rel, h.dst if h.forward else h.src)
+        if _SLOT_END.search(p.object_of if h.forward else p.subject_of):
+            continue  # the description ends in its slot: "the capital of X"
+        desc = rd.noun(d.hops[:i], d.anchor, d.pins).lower()
+        at = low.find(desc)
+        if at >= 0 and not _CLAUSE_END.match(low, at + len(desc)):
+            return True
+    return False
 
 
 def state_only(rd: Renderer, d: Draft) -> bool:
