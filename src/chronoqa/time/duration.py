@@ -120,10 +120,8 @@ _FIRST: Final = re.compile(
     r"(?<![\w.])" + _NUMBER + r"\s*(?:or|to|[-–])\s*$|\bbetween\s+" + _NUMBER + r"\s+and\s+$", re.IGNORECASE
 )
 # The second number of a choice written after the unit ("a year or two", "a month or three"): a count in the same
-# unit; not a number that has a unit of its own (then it is a mention) nor a year ("a year, to 2005")
-_SECOND: Final = re.compile(
-    r"\s*(?:or|to)\s+" + _NUMBER + r"(?!\w|\.\d|[\s-]+(?:" + _UNIT + r")\b)", re.IGNORECASE
-)
+# unit; not a number with a unit of its own (then it is a mention) nor a year ("a year, to 2005")
+_SECOND: Final = re.compile(r"\s*(?:or|to)\s+" + _NUMBER + r"(?!\w|\.\d|[\s-]+(?:" + _UNIT + r")\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
