@@ -54,8 +54,8 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
+from chronoqa.score.initials import initials_of
 from chronoqa.score.judge_names import (
-    CLUB_AFFIXES,
     LEGAL_FORMS,
     NameIndex,
     NameMention,
@@ -1330,47 +1330,6 @@ def _translated_gold(q: Question, text: str, rivals: Sequence[str]) -> set[int]:
     return {i for i, a in enumerate(q.answers) if _content_words(a) == said}
 
 
-# Words an initialism skips ("PDS" for "Party of Democratic Socialism"), and words written as one that are
-# abbreviated as two ("GM" for "Grandmaster", "WGM" for "Woman Grandmaster": FIDE's own abbreviations)
-_INITIALS_SKIP: Final = frozenset({"of", "and", "the", "for", "in", "at", "on", "de", "des", "du", "la", "le", "&"})
-_COMPOUND_INITIALS: Final = {"grandmaster": "gm"}
-_INITIAL_WORDS: Final = re.compile(r"[^\s\-‐‑–/,]+")
-
-
-@lru_cache(maxsize=1 << 15)
-def initials(label: str) -> str | None:
-    """The initials of a label of two words or more (lower case): "la" for "Los Angeles", "rwe" for "Rot-Weiss Essen".
-
-    ``None`` where a word starts with a digit, or the initials are fewer than two letters or more than five.
-    """
-    out = []
-    for word in _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label)):
-        key = "".join(t.key for t in tokens(word))
-        if not key or key in _INITIALS_SKIP:
-            continue
-        if not key[0].isalpha() or not key[0].isascii():
-            return None
-        out.append(_COMPOUND_INITIALS.get(key, key[0]))
-    got = "".join(out)
-    return got if 2 <= len(got) <= 5 else None
-
-
-@lru_cache(maxsize=1 << 16)  # a slot's rivals recur over its questions
-def _bare_initials(label: str) -> str | None:
-    """The initials of ``label`` without a club's type affix at either end ("qpr" for "Queens Park Rangers F.C.").
-
-    :func:`initials` gives "qprf"; ``None`` where the label has no such affix.
-    """
-    words = _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label))
-    keys = ["".join(t.key for t in tokens(w)) for w in words]
-    lo, hi = 0, len(words)
-    while lo < hi and keys[lo] in CLUB_AFFIXES:
-        lo += 1
-    while hi > lo and keys[hi - 1] in CLUB_AFFIXES:
-        hi -= 1
-    return None if (lo, hi) == (0, len(words)) else initials(" ".join(words[lo:hi]))
-
-
 # Parties' names in their own language (the data labels them in English), for the initials a reply writes ("SPD")
 # and the native name itself ("Die Grünen")
 NATIVE_NAMES: Final = {
@@ -1400,7 +1359,7 @@ NATIVE_NAMES: Final = {
 @lru_cache(maxsize=1 << 16)
 def _strong_initials(label: str) -> frozenset[str | None]:
     """The initials of ``label`` and of its native names (:data:`NATIVE_NAMES`): "spd" for the SPD."""
-    return frozenset({initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))})
+    return frozenset(initials_of(n).full for n in (label, *NATIVE_NAMES.get(label, ())))
 
 
 def _all_capitals(written: str) -> bool:
@@ -1414,7 +1373,7 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
     The initials (of the label, or of its native name: "SPD") are written in capitals as a word of their own, not
     after a negation, with no capitalised word next to them ("AC Milan" names no "Athletic Club"); no rival (the
     question's context, the other entities of its slot, its own entities) has the same initials. A club's
-    initials without its type affix ("QPR", :func:`_bare_initials`) are the weaker form: they decide only where no
+    initials without its type affix ("QPR", :attr:`Initials.bare`) are the weaker form: they decide only where no
     rival has them with or without its own.
     """
     capitals = {k: w.lower() for k, t in enumerate(toks) if _all_capitals(w := text[t.begin : t.end])}
@@ -1423,10 +1382,10 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
     written_forms = set(capitals.values())  # a rival's initials matter only where the reply writes them
     rivals = list(rivals)
     taken = {f for r in rivals for f in _strong_initials(r) if f in written_forms}
-    taken_bare = taken | {f for r in rivals if (f := _bare_initials(r)) in written_forms}
+    taken_bare = taken | {f for r in rivals if (f := initials_of(r).bare) in written_forms}
     out: set[int] = set()
     for i, label in enumerate(q.answers):
-        forms = ((_strong_initials(label) - taken) | ({_bare_initials(label)} - taken_bare)) - {None}
+        forms = ((_strong_initials(label) - taken) | ({initials_of(label).bare} - taken_bare)) - {None}
         for k, written in capitals.items():
             if written not in forms:
                 continue

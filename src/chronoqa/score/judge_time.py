@@ -41,6 +41,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
+from chronoqa.score.initials import initials_of
 from chronoqa.score.judge_names import CLUB_AFFIXES as _CLUB_WORDS
 from chronoqa.score.judge_names import TITLES as _TITLE_WORDS
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
@@ -1867,8 +1868,8 @@ def _initials(words: Sequence[str]) -> set[str]:
     for i in range(len(words)):
         for k in (2, 3):
             run = words[i : i + k]
-            if len(run) == k and all(w[:1].isupper() for w in run):
-                out.add("".join(w[0] for w in run).lower())
+            if len(run) == k and all(w[:1].isupper() for w in run) and (got := initials_of(" ".join(run)).full):
+                out.add(got)
     return out
 
 
@@ -2427,7 +2428,7 @@ def _head_words(
         # its members by the plural of a word ("the Nationalists" of the Nationalist Party of Australia)
         mine = sorted((own & said) | {w + "s" for w in own if w + "s" in said and not w.endswith("s")})
         mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-        mine += [a for a in _initials_forms(e) if a in acronyms]  # "NPC" of Nationalist People's Coalition
+        mine += [a for a in initials_of(e, min_len=3) if a in acronyms]  # "NPC", "QPR"
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
         if mine and len(words) > 1:
@@ -2487,31 +2488,6 @@ def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex
     return lead if any(k.casefold() == last for k in base.owners(toks[-1].key)) else ""
 
 
-def _initials_of(label: str) -> str:
-    """The initials of a label of three or more capitalised words ("npc"), else empty.
-
-    A word written in capitals stays whole: "BVSC" of Budapesti VSC (two words then suffice).
-    """
-    toks = [t for t in tokens(label) if label[t.begin].isupper()]
-    caps = [t.key if t.end - t.begin >= 2 and label[t.begin : t.end].isupper() else t.key[0] for t in toks]
-    return "".join(caps) if len(caps) >= 3 or (len(caps) == 2 and max(map(len, caps)) > 1) else ""
-
-
-def _initials_forms(label: str) -> list[str]:
-    """The label's initials (:func:`_initials_of`), and those a club is written by beside them.
-
-    A hyphenated word gives each part's initial ("PSG" of Paris Saint-Germain F.C.), and a club's closing affix
-    ("F.C.", "FC") may be left out ("QPR" of Queens Park Rangers F.C.). Three letters at least, as before.
-    """
-    words = [label[t.begin : t.end] for t in tokens(label) if label[t.begin].isupper()]
-    while words and (len(words[-1]) == 1 or words[-1].casefold() in _CLUB_WORDS):
-        words.pop()  # "F.C." tokenises as "F", "C"
-    split = [p for w in words for p in re.split(r"[-‐]", w) if p]
-    shorter = {"".join(w if len(w) >= 2 and w.isupper() else w[0] for w in ws).casefold() for ws in (words, split)}
-    forms = [_initials_of(label), *sorted(f for f in shorter if len(f) >= 3)]
-    return [f for i, f in enumerate(forms) if f and f not in forms[:i]]
-
-
 def _pair_initials(
     label: str, words_of: Mapping[str, set[str]], owner_of: Mapping[str, set[int]], acronyms: set[str]
 ) -> list[str]:
@@ -2522,11 +2498,10 @@ def _pair_initials(
     :data:`_KINDS`) are too common to name one (an oil company's too).
     """
     toks = tokens(label)
-    caps = [t.key[0] for t in toks if label[t.begin].isupper()]
-    initials = "".join(caps)
-    if len(caps) != 2 or len(toks) != 2 or initials not in acronyms or any(t.key in _KINDS for t in toks):
+    initials = initials_of(label).full
+    if len(toks) != 2 or initials not in acronyms or any(t.key in _KINDS for t in toks):
         return []
-    rivals = {"".join(t.key[0] for t in tokens(o)) for o in words_of if owner_of[o] != owner_of[label]}
+    rivals = {initials_of(o).full for o in words_of if owner_of[o] != owner_of[label]}
     return [] if initials in rivals else [initials]
 
 
