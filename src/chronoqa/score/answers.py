@@ -1005,7 +1005,7 @@ def _rival_as_context(q: Question, text: str, toks: Sequence[Token], m: NameMent
     Negated, after "succeeded", an aside after the gold, an earlier holder or one whose time ended ("X died"), a place
     that holds the gold, where it is or a sub-unit of it, a possessive, who appointed the gold, the holder after it.
     """
-    if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
+    if m.negated or _after_context(toks, m) or _aside(q, text, m, first_gold) or _earlier_holder(toks, m):
         return True
     if _container(q, text, m, first_gold) or _sub_unit(q, text, m, first_gold):
         return True
@@ -1092,14 +1092,42 @@ def _question_entities(q: Question) -> frozenset[str]:
     return frozenset(out - gold)
 
 
-def _aside(text: str, m: NameMention, first_gold: int | None) -> bool:
+# The ranks of administrative units by the kind word that ends their labels: a district lies in an oblast
+_UNIT_RANKS: Final = {
+    "district": 1, "raion": 1, "rayon": 1, "uyezd": 1, "municipality": 1, "county": 1, "oblast": 2, "governorate": 2,
+    "guberniya": 2, "province": 2, "region": 2, "krai": 2, "okrug": 2, "voivodeship": 2, "state": 2,
+}  # fmt: skip
+
+
+def _unit_rank(label: str) -> int:
+    """The rank of an administrative unit's label by its last word (:data:`_UNIT_RANKS`); 0 for any other label.
+
+    A label's own qualifier is no part of it: "Pushkinsky Urban District, Moscow Oblast" is a district.
+    """
+    toks = tokens(_PAREN_RE.sub(" ", label.split(",")[0]))
+    return _UNIT_RANKS.get(toks[-1].key, 0) if toks else 0
+
+
+def _place_qualifier(q: Question, label: str) -> bool:
+    """Whether ``label``, named right after the gold and a comma, says where the gold lies.
+
+    A label that is no person's ("Westminster, London"), or a unit of a higher rank than every gold unit
+    ("Mytishchinsky District, Moscow Oblast"); a unit of the gold's own rank is a second answer.
+    """
+    if not person_like(label):
+        return True
+    ranks = [_unit_rank(a) for a in q.answers]
+    return all(ranks) and _unit_rank(label) > max(ranks, default=0)
+
+
+def _aside(q: Question, text: str, m: NameMention, first_gold: int | None) -> bool:
     """A rival named as an aside after the gold: in brackets, in a clause that rules it out, before an arrow."""
     if _CHAIN.search(text, m.end):
         return True  # "Cuxhaven → Lower Saxony": only the chain's last link is the answer
     if first_gold is None or m.begin < first_gold:
         return False
     if text[first_gold : m.begin].count(",") == 1 and _QUALIFIER.fullmatch(text, _gold_end(text, first_gold), m.begin):
-        return not person_like(next(iter(m.keys)))  # "Westminster, London": a place's qualifier
+        return _place_qualifier(q, next(iter(m.keys)))  # "Westminster, London": where the gold lies
     opened = text.rfind("(", 0, m.begin)
     if opened > first_gold and text.find(")", opened, m.begin) < 0:
         return True

@@ -2431,6 +2431,7 @@ def _head_words(
         mine += [a for a in initials_of(e, min_len=3) if a in acronyms]  # "NPC", "QPR"
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
+        mine += _club_lead(e, said, rivals)  # "Sporting" of Sporting Clube de Portugal
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
@@ -2450,6 +2451,20 @@ def _place_adjective(label: str, said: set[str], rivals: set[str]) -> list[str]:
         return []
     stem = toks[0].key[:-1]
     return [stem] if stem in said and stem not in rivals else []
+
+
+def _club_lead(label: str, said: set[str], rivals: set[str]) -> list[str]:
+    """A club's opening word, a word common to many clubs (:data:`_KINDS`), that a text names it by alone.
+
+    "Sporting" of Sporting Clube de Portugal ("joined Sporting in 2010"). Only for a label with a club's affix after
+    that word, written capitalised in the text, and where no other fact's entity has the word (two Sporting clubs:
+    neither).
+    """
+    toks = tokens(label)
+    if len(toks) < 2 or not label[0].isupper() or not any(t.key in _CLUB_WORDS for t in toks[1:]):
+        return []
+    lead = toks[0].key
+    return [lead] if lead in _KINDS and lead in said and lead not in rivals and not _affix(lead) else []
 
 
 def _label_prefix(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> list[str]:

@@ -1,0 +1,74 @@
+"""Two general rules from a fresh blind set's misses, each with a trap of the same shape that must stay wrong.
+
+Answer judge: a larger administrative unit named after the gold unit and a comma says where it lies ("Mytishchinsky
+District, Moscow Oblast"), while a unit of the gold's own rank is a second answer. Time judge: a club named by its
+opening word common to many clubs ("joined Sporting in 2010" for Sporting Clube de Portugal), where no other fact's
+entity has that word.
+"""
+
+from __future__ import annotations
+
+import time_verdicts as tv
+from answer_verdicts import judged, q
+from chronoqa.records import Triple
+
+PLACE = "located in the administrative territorial entity"
+TOWN = q(
+    answers=("Mytishchinsky District",),
+    question="In which administrative unit was Pushkino located as of 1959?",
+    S_star=(Triple("Pushkino", PLACE, "Mytishchinsky District", "1957", "1962"),),
+)
+RIVALS = ("Moscow Oblast", "Pushkinsky Urban District, Moscow Oblast", "Mytishchinsky District")
+
+
+def test_a_larger_unit_after_the_gold_says_where_it_lies() -> None:
+    assert judged(TOWN, "Mytishchinsky District, Moscow Oblast.", RIVALS) == "right"
+    assert judged(TOWN, "Мытищинский район (Mytishchinsky District), Moscow Oblast.", RIVALS) == "right"
+    # a unit of the gold's own rank after it is a second answer; the larger unit alone or as a choice is wrong
+    assert judged(TOWN, "Mytishchinsky District, Pushkinsky Urban District.", RIVALS) == "wrong"
+    assert judged(TOWN, "Moscow Oblast.", RIVALS) == "wrong"
+    assert judged(TOWN, "Mytishchinsky District or Moscow Oblast.", RIVALS) == "wrong"
+
+
+def test_a_smaller_unit_after_a_larger_gold_is_a_second_answer() -> None:
+    region = q(
+        answers=("Moscow Oblast",),
+        question="In which administrative unit was Pushkino located in 1964?",
+        S_star=(Triple("Pushkino", PLACE, "Moscow Oblast", "1963", "1965"),),
+    )
+    assert judged(region, "Moscow Oblast, Mytishchinsky District.", RIVALS) == "wrong"
+
+
+FONTE = tv.q(
+    answers=("yes",),
+    question="Yes or no: Rui Fonte left Sporting Clube de Portugal after he left the Portugal national under-16 team?",
+    S_star=(Triple("Rui Fonte", "playsFor", "Sporting Clube de Portugal", "2009", "2011"),),
+    S_anchor=(Triple("Rui Fonte", "playsFor", "Portugal national under-16 football team", "2005", "2006"),),
+    time_refs=(
+        {"which": "end", "value": "2011", "of": "answer"},
+        {"which": "end", "value": "2006", "of": "anchor"},
+    ),
+)
+
+
+def test_a_club_named_by_its_opening_word_common_to_many_clubs() -> None:
+    assert tv.verdict(FONTE, "Rui Fonte left the U-16s in 2006 and Sporting in 2011.") == "right"
+    # a wrong year for Sporting, the two years swapped: wrong
+    assert tv.verdict(FONTE, "Rui Fonte left the U-16s in 2006 and Sporting in 2010.") == "wrong"
+    assert tv.verdict(FONTE, "Rui Fonte left the U-16s in 2011 and Sporting in 2006.") == "wrong"
+    # another club named: its year is no Sporting's
+    assert tv.verdict(FONTE, "Rui Fonte left the U-16s in 2006 and Benfica in 2011.") != "right"
+
+
+def test_two_clubs_sharing_the_opening_word_are_named_by_neither() -> None:
+    two = tv.q(
+        answers=("yes",),
+        question="Did Rui Fonte leave Sporting Clube de Portugal after he left Sporting Clube de Braga?",
+        S_star=(Triple("Rui Fonte", "playsFor", "Sporting Clube de Portugal", "2009", "2011"),),
+        S_anchor=(Triple("Rui Fonte", "playsFor", "Sporting Clube de Braga", "2005", "2006"),),
+        time_refs=(
+            {"which": "end", "value": "2011", "of": "answer"},
+            {"which": "end", "value": "2006", "of": "anchor"},
+        ),
+    )
+    assert tv.verdict(two, "He left Braga in 2006 and Sporting in 2011.") != "right"
