@@ -1,9 +1,9 @@
-"""Two general rules from a fresh blind set's misses, each with a trap of the same shape that must stay wrong.
+"""General rules from a fresh blind set's misses, each with a trap of the same shape that must stay wrong.
 
 Answer judge: a larger administrative unit named after the gold unit and a comma says where it lies ("Mytishchinsky
 District, Moscow Oblast"), while a unit of the gold's own rank is a second answer. Time judge: a club named by its
 opening word common to many clubs ("joined Sporting in 2010" for Sporting Clube de Portugal), where no other fact's
-entity has that word.
+entity has that word; a spell "on loan at" another club is that club's ("spent 2012–13 on loan at Lokomotiv Moscow").
 """
 
 from __future__ import annotations
@@ -72,3 +72,24 @@ def test_two_clubs_sharing_the_opening_word_are_named_by_neither() -> None:
         ),
     )
     assert tv.verdict(two, "He left Braga in 2006 and Sporting in 2011.") != "right"
+
+
+ZIEGLER = tv.q(
+    answers=("yes",),
+    question="Did it still hold in 2013 that Reto Ziegler played for Juventus F.C.?",
+    S_star=(Triple("Reto Ziegler", "playsFor", "Juventus F.C.", "2011", "2015"),),
+    time_refs=tv.refs(("end", "2015")),
+)
+
+
+def test_a_spell_on_loan_at_another_club_is_that_clubs() -> None:
+    other = ("Lokomotiv Moscow",)
+    right = "Ziegler was a Juventus player from 2011 to 2015, even though he spent 2012–13 on loan at Lokomotiv Moscow."
+    assert tv.verdict(ZIEGLER, right, other) == "right"
+    # a wrong end beside the loan, or the loan's end as the club's: wrong
+    wrong = "Ziegler was a Juventus player from 2011 to 2014, even though he spent 2012–13 on loan at Lokomotiv Moscow."
+    assert tv.verdict(ZIEGLER, wrong, other) == "wrong"
+    late = "Ziegler was a Juventus player from 2011 to 2013, then spent 2013–15 on loan at Lokomotiv Moscow."
+    assert tv.verdict(ZIEGLER, late, other) == "wrong"
+    # a spell on loan at the fact's own club is its own
+    assert tv.verdict(ZIEGLER, "Ziegler spent 2011–15 on loan at Juventus.", other) == "right"

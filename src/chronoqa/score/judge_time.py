@@ -993,7 +993,9 @@ _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\b
 _AND_RE: Final = re.compile(r"\band\b")
 
 
-_SPELL_AT_RE: Final = re.compile(r"\s+(?:spell|stint|season|loan)s?\s+(?:at|with)\s+(?:the\s+)?", re.IGNORECASE)
+_SPELL_AT_RE: Final = re.compile(
+    r"\s+(?:on\s+)?(?:spell|stint|season|loan)s?\s+(?:at|with|to)\s+(?:the\s+)?", re.IGNORECASE
+)
 
 
 def _owner(
@@ -1024,7 +1026,7 @@ def _owner(
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
     if prev_owner is not None and _until_event(span_before, before, d.begin):
         return prev_owner
-    spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
+    spell = _SPELL_AT_RE.match(masked, d.end)  # "a 2008 spell at X", "2012–13 on loan at X": X's, whoever had it
     if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
