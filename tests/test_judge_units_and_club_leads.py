@@ -1,9 +1,11 @@
 """General rules from a fresh blind set's misses, each with a trap of the same shape that must stay wrong.
 
 Answer judge: a larger administrative unit named after the gold unit and a comma says where it lies ("Mytishchinsky
-District, Moscow Oblast"), while a unit of the gold's own rank is a second answer. Time judge: a club named by its
-opening word common to many clubs ("joined Sporting in 2010" for Sporting Clube de Portugal), where no other fact's
-entity has that word; a spell "on loan at" another club is that club's ("spent 2012–13 on loan at Lokomotiv Moscow").
+District, Moscow Oblast"), while a unit of the gold's own rank is a second answer; a year answer's other years, set
+beside it as another named thing's ("before his Leibniz Prize (1987)", "the 1991 Nobel"), are context. Time judge: a
+club named by its opening word common to many clubs ("joined Sporting in 2010" for Sporting Clube de Portugal), where
+no other fact's entity has that word; a spell "on loan at" another club is that club's ("spent 2012–13 on loan at
+Lokomotiv Moscow").
 """
 
 from __future__ import annotations
@@ -93,3 +95,21 @@ def test_a_spell_on_loan_at_another_club_is_that_clubs() -> None:
     assert tv.verdict(ZIEGLER, late, other) == "wrong"
     # a spell on loan at the fact's own club is its own
     assert tv.verdict(ZIEGLER, "Ziegler spent 2011–15 on loan at Juventus.", other) == "right"
+
+
+AWARD = q(
+    answers=("1983",),
+    answer_type="time",
+    question="When did Bert Sakmann receive the W. Alden Spencer Award?",
+    S_star=(Triple("Bert Sakmann", "award received", "W. Alden Spencer Award", "1983", "1983"),),
+)
+
+
+def test_another_named_things_year_beside_the_answer_is_context() -> None:
+    right = "He got the Spencer Award in 1983, a few years before his Leibniz Prize (1987) and before the 1991 Nobel."
+    assert judged(AWARD, right) == "right"
+    # the years swapped (the gold year is the other thing's), a choice, a second year of the same thing: wrong
+    assert judged(AWARD, "He received it in 1987, a few years after his Leibniz Prize (1983).") == "wrong"
+    assert judged(AWARD, "He received it in 1983 or after his Leibniz Prize (1987).") == "wrong"
+    assert judged(AWARD, "He received it in 1983 and again in 1987.") == "wrong"
+    assert judged(AWARD, "He received it in 1983 and after 1987.") == "wrong"

@@ -87,7 +87,7 @@ from chronoqa.time import (
     parse_time,
     same_duration,
 )
-from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
+from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years, roman_year
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -297,7 +297,10 @@ def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tup
 def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tuple[set[int], int, str | None]:
     """Matched gold items, extra claims and why the careful rules cannot decide, for a time, duration or yes/no."""
     if q.answer_type == "time":
-        matched, extra = _match_times(text, [_safe_time(a) for a in q.answers], g)
+        gold = [_safe_time(a) for a in q.answers]
+        matched, extra = _match_times(text, gold, g)
+        if mode == "careful" and matched and extra:
+            extra = _match_times(_without_dates_beside(text, gold, g), gold, g)[1]
         found = bool(_time_points(text))
         what = "date"
     else:
@@ -305,6 +308,38 @@ def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tupl
         found = bool(matched or extra)
         what = f"{q.answer_type.replace('_', '/')} answer"
     return matched, extra, None if found or mode != "careful" else f"no {what} the reader understands"
+
+
+# Another thing's date set beside the answer's by a comparison: "in 1983, a few years before his Leibniz Prize (1987)",
+# "long before the 1991 Nobel": the word, a possessive or "the", then the thing's name around the date
+_BESIDE_DATE: Final = re.compile(
+    r"\b(?:before|after|ahead\s+of|prior\s+to|earlier\s+than|later\s+than)\s+(?:his|her|their|its|the)\s+"
+    r"(?P<name>(?:[A-Z][\w'’.-]*\s+)*)\(?$"
+)
+
+
+def _without_dates_beside(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:
+    """``text`` with the dates of other named things blanked, where the reply first states a gold date.
+
+    Each blanked date comes after the gold one and after a comparison with a named thing (:data:`_BESIDE_DATE`,
+    the name before the date or right after it: "the 1991 Nobel"). A choice ("or") blanks nothing: it hedges.
+    """
+    text = english_dates(text)  # "am 1. Juli 2004": offsets in the text the dates are read from
+    dates = extract_times(text)
+    if not dates or re.search(r"\bor\b", text) or not _gold_first(dates[0], gold, g):
+        return text
+    out = text
+    for d in dates[1:]:
+        m = _BESIDE_DATE.search(text, 0, d.begin)
+        if m is not None and (m.group("name") or re.match(r"\s+[A-Z]", text[d.end :])):
+            out = out[: d.begin] + " " * (d.end - d.begin) + out[d.end :]
+    return out
+
+
+def _gold_first(d: TimeMention, gold: Sequence[TimePoint | None], g: Granularity) -> bool:
+    """Whether the date mention ``d`` states a gold time (either end of it)."""
+    ends = [p for p in (d.interval.start, d.interval.end) if p is not None]
+    return any(gt is not None and _same_time(p, gt, g) for gt in gold for p in ends)
 
 
 _VAGUE_COUNT: Final = re.compile(
