@@ -5,7 +5,7 @@ District, Moscow Oblast"), while a unit of the gold's own rank is a second answe
 beside it as another named thing's ("before his Leibniz Prize (1987)", "the 1991 Nobel"), are context. Time judge: a
 club named by its opening word common to many clubs ("joined Sporting in 2010" for Sporting Clube de Portugal), where
 no other fact's entity has that word; a spell "on loan at" another club is that club's ("spent 2012–13 on loan at
-Lokomotiv Moscow").
+Lokomotiv Moscow"); "until she became X in D" ends the stay before it at D.
 """
 
 from __future__ import annotations
@@ -113,3 +113,29 @@ def test_another_named_things_year_beside_the_answer_is_context() -> None:
     assert judged(AWARD, "He received it in 1983 or after his Leibniz Prize (1987).") == "wrong"
     assert judged(AWARD, "He received it in 1983 and again in 1987.") == "wrong"
     assert judged(AWARD, "He received it in 1983 and after 1987.") == "wrong"
+
+
+TRUSS = tv.q(
+    answers=("yes",),
+    question="Was it still the case in 2015 that Liz Truss held the position of Environment Secretary?",
+    S_star=(Triple("Liz Truss", "position held", "Environment Secretary", "2014", "2016"),),
+    time_refs=tv.refs(("end", "2016")),
+)
+
+
+def test_until_the_subject_starts_the_next_post_is_the_stays_end() -> None:
+    said = "Truss served as Environment Secretary from July 2014 until she became Justice Secretary in 2016."
+    assert tv.verdict(TRUSS, said) == "right"
+    assert tv.verdict(TRUSS, said.replace("2016", "2015")) == "wrong"
+    # the years swapped: a wrong start and end
+    assert (
+        tv.verdict(TRUSS, "Truss served as Environment Secretary from 2016 until she became Justice Secretary in 2014.")
+        == "wrong"
+    )
+    # another person's start after "until" is no end the rule reads for her
+    assert (
+        tv.verdict(
+            TRUSS, "Truss served as Environment Secretary from July 2014 until Coffey joined the cabinet in 2015."
+        )
+        != "right"
+    )

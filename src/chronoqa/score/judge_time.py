@@ -1281,11 +1281,26 @@ def _until_event(span_before: str, before: Sequence[_Pos], d_begin: int) -> bool
         return False
     tail = span_before[last.start() :]
     at = d_begin - len(tail)
-    return (
-        _UNTIL_EVENT_RE.match(tail) is not None
-        and len(_role_words(tail)) == 1
-        and all(p.begin >= at for p in before if not p.pronoun)
-    )
+    event = _UNTIL_EVENT_RE.match(tail) is not None and len(_role_words(tail)) == 1
+    return (event or _until_next_start(tail)) and all(p.begin >= at for p in before if not p.pronoun)
+
+
+# "until she became Justice Secretary in": the subject's next post, its start the end of the stay before
+_UNTIL_SUBJECT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?:he|she|they)\s+", re.IGNORECASE)
+_IN_ON_END_RE: Final = re.compile(r"\s(?:in|on)\s+$", re.IGNORECASE)
+
+
+def _until_next_start(tail: str) -> bool:
+    """Whether ``tail`` (from the last "until" to a date) says the subject started something next, the one cue after.
+
+    "from July 2014 until she became Justice Secretary in 2016": the start of the next post ends the stay before
+    it, whatever that post is; the date is the stay's end (its owner the previous date's, :func:`_until_event`).
+    """
+    m = _UNTIL_SUBJECT_RE.match(tail)
+    if m is None or _IN_ON_END_RE.search(tail) is None:
+        return False
+    cues = _role_words(tail)
+    return len(cues) == 2 and cues[1] == (m.end(), "start")
 
 
 # "Numancia, which he joined in": a relative pronoun right after a name, then the clause's subject
@@ -2651,6 +2666,9 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         after_cues = ()
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
+    last_until = _LAST_UNTIL_RE.search(before)
+    if d.kind == "point" and last_until is not None and _until_next_start(before[last_until.start() :]):
+        return "end", other_term, False  # "until she became Justice Secretary in 2016": the stay's end
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
     if cues and prev == "start" and _DEGREE_RE.match(low, cues[-1][0]):
         return "end", other_term, False  # "studied there from 1982 ... and graduated in 1989": the study's end
