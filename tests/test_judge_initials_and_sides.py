@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from answer_verdicts import judged, q
 from chronoqa.records import Triple
-from chronoqa.score.answers import initials
+from chronoqa.score.initials import initials_of
 from chronoqa.time import Duration, Granularity, count_of, durations_in
 
 YES = q(answers=("yes",), answer_type="yes_no", question="Did Tom Ek still play for Nord FC in 2001?")
@@ -32,11 +32,11 @@ TITLES = ("Grandmaster", "International Master", "Woman International Master")
 
 
 def test_a_gold_name_written_as_its_initials() -> None:
-    assert initials("Party of Democratic Socialism") == "pds"
-    assert initials("Rot-Weiss Essen") == "rwe"
-    assert initials("Woman Grandmaster") == "wgm"  # a title written as one word abbreviated as two
-    assert initials("Grandmaster") == "gm"
-    assert initials("Nordhausen") is None and initials("1. FC Nord") is None
+    assert initials_of("Party of Democratic Socialism").full == "pds"
+    assert initials_of("Rot-Weiss Essen").full == "rwe"
+    assert initials_of("Woman Grandmaster").full == "wgm"  # a title written as one word abbreviated as two
+    assert initials_of("Grandmaster").full == "gm"
+    assert initials_of("Nordhausen").full is None and initials_of("1. FC Nord").full is None
     title = q(answers=("International Master",), question="Which chess title did Tom Ek receive in 1990?")
     assert judged(title, "IM", TITLES) == "right"
     assert judged(title, "He was given the IM title that spring.", TITLES) == "right"

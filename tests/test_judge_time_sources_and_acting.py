@@ -8,7 +8,8 @@ that must stay right and a trap that must not be accepted."""
 from __future__ import annotations
 
 from chronoqa.records import Triple
-from chronoqa.score.judge_time import _initials_forms, years_corrected
+from chronoqa.score.initials import initials_of
+from chronoqa.score.judge_time import years_corrected
 from time_verdicts import q, verdict
 
 # Tomas Brel played for Paris Saint-Germain F.C. from 2008 to 2010
@@ -21,9 +22,9 @@ BREL = q(
 
 
 def test_a_club_is_named_by_the_initials_of_its_hyphenated_words() -> None:
-    assert _initials_forms("Paris Saint-Germain F.C.") == ["psfc", "psg"]
-    assert "qpr" in _initials_forms("Queens Park Rangers F.C.")
-    assert _initials_forms("Nationalist People's Coalition") == ["npc"]
+    assert initials_of("Paris Saint-Germain F.C.", min_len=3) == ("psgfc", "psg")
+    assert initials_of("Queens Park Rangers F.C.", min_len=3).bare == "qpr"
+    assert initials_of("Nationalist People's Coalition", min_len=3) == ("npc", None)
 
 
 def test_a_moves_source_before_its_date_leaves_the_date_the_targets() -> None:

@@ -54,8 +54,8 @@ from chronoqa.artifacts.answers import AnswerRecord
 from chronoqa.artifacts.release import doc_store
 from chronoqa.errors import UnknownNameError
 from chronoqa.records import Doc, Question
+from chronoqa.score.initials import initials_of
 from chronoqa.score.judge_names import (
-    CLUB_AFFIXES,
     LEGAL_FORMS,
     NameIndex,
     NameMention,
@@ -87,7 +87,7 @@ from chronoqa.time import (
     parse_time,
     same_duration,
 )
-from chronoqa.time.text import english_dates, extract_times, full_years, roman_year
+from chronoqa.time.text import TimeMention, english_dates, extract_times, full_years, roman_year
 
 __all__ = [
     "ABSTAIN_ANSWERS",
@@ -297,7 +297,10 @@ def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tup
 def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tuple[set[int], int, str | None]:
     """Matched gold items, extra claims and why the careful rules cannot decide, for a time, duration or yes/no."""
     if q.answer_type == "time":
-        matched, extra = _match_times(text, [_safe_time(a) for a in q.answers], g)
+        gold = [_safe_time(a) for a in q.answers]
+        matched, extra = _match_times(text, gold, g)
+        if mode == "careful" and matched and extra:
+            extra = _match_times(_without_dates_beside(text, gold, g), gold, g)[1]
         found = bool(_time_points(text))
         what = "date"
     else:
@@ -305,6 +308,38 @@ def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tupl
         found = bool(matched or extra)
         what = f"{q.answer_type.replace('_', '/')} answer"
     return matched, extra, None if found or mode != "careful" else f"no {what} the reader understands"
+
+
+# Another thing's date set beside the answer's by a comparison: "in 1983, a few years before his Leibniz Prize (1987)",
+# "long before the 1991 Nobel": the word, a possessive or "the", then the thing's name around the date
+_BESIDE_DATE: Final = re.compile(
+    r"\b(?:before|after|ahead\s+of|prior\s+to|earlier\s+than|later\s+than)\s+(?:his|her|their|its|the)\s+"
+    r"(?P<name>(?:[A-Z][\w'’.-]*\s+)*)\(?$"
+)
+
+
+def _without_dates_beside(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:
+    """``text`` with the dates of other named things blanked, where the reply first states a gold date.
+
+    Each blanked date comes after the gold one and after a comparison with a named thing (:data:`_BESIDE_DATE`,
+    the name before the date or right after it: "the 1991 Nobel"). A choice ("or") blanks nothing: it hedges.
+    """
+    text = english_dates(text)  # "am 1. Juli 2004": offsets in the text the dates are read from
+    dates = extract_times(text)
+    if not dates or re.search(r"\bor\b", text) or not _gold_first(dates[0], gold, g):
+        return text
+    out = text
+    for d in dates[1:]:
+        m = _BESIDE_DATE.search(text, 0, d.begin)
+        if m is not None and (m.group("name") or re.match(r"\s+[A-Z]", text[d.end :])):
+            out = out[: d.begin] + " " * (d.end - d.begin) + out[d.end :]
+    return out
+
+
+def _gold_first(d: TimeMention, gold: Sequence[TimePoint | None], g: Granularity) -> bool:
+    """Whether the date mention ``d`` states a gold time (either end of it)."""
+    ends = [p for p in (d.interval.start, d.interval.end) if p is not None]
+    return any(gt is not None and _same_time(p, gt, g) for gt in gold for p in ends)
 
 
 _VAGUE_COUNT: Final = re.compile(
@@ -1005,7 +1040,7 @@ def _rival_as_context(q: Question, text: str, toks: Sequence[Token], m: NameMent
     Negated, after "succeeded", an aside after the gold, an earlier holder or one whose time ended ("X died"), a place
     that holds the gold, where it is or a sub-unit of it, a possessive, who appointed the gold, the holder after it.
     """
-    if m.negated or _after_context(toks, m) or _aside(text, m, first_gold) or _earlier_holder(toks, m):
+    if m.negated or _after_context(toks, m) or _aside(q, text, m, first_gold) or _earlier_holder(toks, m):
         return True
     if _container(q, text, m, first_gold) or _sub_unit(q, text, m, first_gold):
         return True
@@ -1092,14 +1127,42 @@ def _question_entities(q: Question) -> frozenset[str]:
     return frozenset(out - gold)
 
 
-def _aside(text: str, m: NameMention, first_gold: int | None) -> bool:
+# The ranks of administrative units by the kind word that ends their labels: a district lies in an oblast
+_UNIT_RANKS: Final = {
+    "district": 1, "raion": 1, "rayon": 1, "uyezd": 1, "municipality": 1, "county": 1, "oblast": 2, "governorate": 2,
+    "guberniya": 2, "province": 2, "region": 2, "krai": 2, "okrug": 2, "voivodeship": 2, "state": 2,
+}  # fmt: skip
+
+
+def _unit_rank(label: str) -> int:
+    """The rank of an administrative unit's label by its last word (:data:`_UNIT_RANKS`); 0 for any other label.
+
+    A label's own qualifier is no part of it: "Pushkinsky Urban District, Moscow Oblast" is a district.
+    """
+    toks = tokens(_PAREN_RE.sub(" ", label.split(",")[0]))
+    return _UNIT_RANKS.get(toks[-1].key, 0) if toks else 0
+
+
+def _place_qualifier(q: Question, label: str) -> bool:
+    """Whether ``label``, named right after the gold and a comma, says where the gold lies.
+
+    A label that is no person's ("Westminster, London"), or a unit of a higher rank than every gold unit
+    ("Mytishchinsky District, Moscow Oblast"); a unit of the gold's own rank is a second answer.
+    """
+    if not person_like(label):
+        return True
+    ranks = [_unit_rank(a) for a in q.answers]
+    return all(ranks) and _unit_rank(label) > max(ranks, default=0)
+
+
+def _aside(q: Question, text: str, m: NameMention, first_gold: int | None) -> bool:
     """A rival named as an aside after the gold: in brackets, in a clause that rules it out, before an arrow."""
     if _CHAIN.search(text, m.end):
         return True  # "Cuxhaven → Lower Saxony": only the chain's last link is the answer
     if first_gold is None or m.begin < first_gold:
         return False
     if text[first_gold : m.begin].count(",") == 1 and _QUALIFIER.fullmatch(text, _gold_end(text, first_gold), m.begin):
-        return not person_like(next(iter(m.keys)))  # "Westminster, London": a place's qualifier
+        return _place_qualifier(q, next(iter(m.keys)))  # "Westminster, London": where the gold lies
     opened = text.rfind("(", 0, m.begin)
     if opened > first_gold and text.find(")", opened, m.begin) < 0:
         return True
@@ -1330,47 +1393,6 @@ def _translated_gold(q: Question, text: str, rivals: Sequence[str]) -> set[int]:
     return {i for i, a in enumerate(q.answers) if _content_words(a) == said}
 
 
-# Words an initialism skips ("PDS" for "Party of Democratic Socialism"), and words written as one that are
-# abbreviated as two ("GM" for "Grandmaster", "WGM" for "Woman Grandmaster": FIDE's own abbreviations)
-_INITIALS_SKIP: Final = frozenset({"of", "and", "the", "for", "in", "at", "on", "de", "des", "du", "la", "le", "&"})
-_COMPOUND_INITIALS: Final = {"grandmaster": "gm"}
-_INITIAL_WORDS: Final = re.compile(r"[^\s\-‐‑–/,]+")
-
-
-@lru_cache(maxsize=1 << 15)
-def initials(label: str) -> str | None:
-    """The initials of a label of two words or more (lower case): "la" for "Los Angeles", "rwe" for "Rot-Weiss Essen".
-
-    ``None`` where a word starts with a digit, or the initials are fewer than two letters or more than five.
-    """
-    out = []
-    for word in _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label)):
-        key = "".join(t.key for t in tokens(word))
-        if not key or key in _INITIALS_SKIP:
-            continue
-        if not key[0].isalpha() or not key[0].isascii():
-            return None
-        out.append(_COMPOUND_INITIALS.get(key, key[0]))
-    got = "".join(out)
-    return got if 2 <= len(got) <= 5 else None
-
-
-@lru_cache(maxsize=1 << 16)  # a slot's rivals recur over its questions
-def _bare_initials(label: str) -> str | None:
-    """The initials of ``label`` without a club's type affix at either end ("qpr" for "Queens Park Rangers F.C.").
-
-    :func:`initials` gives "qprf"; ``None`` where the label has no such affix.
-    """
-    words = _INITIAL_WORDS.findall(_PAREN_RE.sub(" ", label))
-    keys = ["".join(t.key for t in tokens(w)) for w in words]
-    lo, hi = 0, len(words)
-    while lo < hi and keys[lo] in CLUB_AFFIXES:
-        lo += 1
-    while hi > lo and keys[hi - 1] in CLUB_AFFIXES:
-        hi -= 1
-    return None if (lo, hi) == (0, len(words)) else initials(" ".join(words[lo:hi]))
-
-
 # Parties' names in their own language (the data labels them in English), for the initials a reply writes ("SPD")
 # and the native name itself ("Die Grünen")
 NATIVE_NAMES: Final = {
@@ -1400,7 +1422,7 @@ NATIVE_NAMES: Final = {
 @lru_cache(maxsize=1 << 16)
 def _strong_initials(label: str) -> frozenset[str | None]:
     """The initials of ``label`` and of its native names (:data:`NATIVE_NAMES`): "spd" for the SPD."""
-    return frozenset({initials(label), *(initials(n) for n in NATIVE_NAMES.get(label, ()))})
+    return frozenset(initials_of(n).full for n in (label, *NATIVE_NAMES.get(label, ())))
 
 
 def _all_capitals(written: str) -> bool:
@@ -1414,7 +1436,7 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
     The initials (of the label, or of its native name: "SPD") are written in capitals as a word of their own, not
     after a negation, with no capitalised word next to them ("AC Milan" names no "Athletic Club"); no rival (the
     question's context, the other entities of its slot, its own entities) has the same initials. A club's
-    initials without its type affix ("QPR", :func:`_bare_initials`) are the weaker form: they decide only where no
+    initials without its type affix ("QPR", :attr:`Initials.bare`) are the weaker form: they decide only where no
     rival has them with or without its own.
     """
     capitals = {k: w.lower() for k, t in enumerate(toks) if _all_capitals(w := text[t.begin : t.end])}
@@ -1423,10 +1445,10 @@ def _initials_gold(q: Question, text: str, toks: Sequence[Token], rivals: Iterab
     written_forms = set(capitals.values())  # a rival's initials matter only where the reply writes them
     rivals = list(rivals)
     taken = {f for r in rivals for f in _strong_initials(r) if f in written_forms}
-    taken_bare = taken | {f for r in rivals if (f := _bare_initials(r)) in written_forms}
+    taken_bare = taken | {f for r in rivals if (f := initials_of(r).bare) in written_forms}
     out: set[int] = set()
     for i, label in enumerate(q.answers):
-        forms = ((_strong_initials(label) - taken) | ({_bare_initials(label)} - taken_bare)) - {None}
+        forms = ((_strong_initials(label) - taken) | ({initials_of(label).bare} - taken_bare)) - {None}
         for k, written in capitals.items():
             if written not in forms:
                 continue

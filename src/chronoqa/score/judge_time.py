@@ -41,6 +41,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Final
 
+from chronoqa.score.initials import initials_of
 from chronoqa.score.judge_names import CLUB_AFFIXES as _CLUB_WORDS
 from chronoqa.score.judge_names import TITLES as _TITLE_WORDS
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
@@ -992,7 +993,9 @@ _NOT_THE_FACT_RE: Final = re.compile(r"\bas\s+of\b|throughout|window|cut-?off|\b
 _AND_RE: Final = re.compile(r"\band\b")
 
 
-_SPELL_AT_RE: Final = re.compile(r"\s+(?:spell|stint|season|loan)s?\s+(?:at|with)\s+(?:the\s+)?", re.IGNORECASE)
+_SPELL_AT_RE: Final = re.compile(
+    r"\s+(?:on\s+)?(?:spell|stint|season|loan)s?\s+(?:at|with|to)\s+(?:the\s+)?", re.IGNORECASE
+)
 
 
 def _owner(
@@ -1023,7 +1026,7 @@ def _owner(
     # else its clause names ("until X took over on D", "until his death on D" keep their own reading)
     if prev_owner is not None and _until_event(span_before, before, d.begin):
         return prev_owner
-    spell = _SPELL_AT_RE.match(masked, d.end)  # "a brief 2008 spell at X": X's date, whoever had the spell
+    spell = _SPELL_AT_RE.match(masked, d.end)  # "a 2008 spell at X", "2012–13 on loan at X": X's, whoever had it
     if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
@@ -1278,11 +1281,26 @@ def _until_event(span_before: str, before: Sequence[_Pos], d_begin: int) -> bool
         return False
     tail = span_before[last.start() :]
     at = d_begin - len(tail)
-    return (
-        _UNTIL_EVENT_RE.match(tail) is not None
-        and len(_role_words(tail)) == 1
-        and all(p.begin >= at for p in before if not p.pronoun)
-    )
+    event = _UNTIL_EVENT_RE.match(tail) is not None and len(_role_words(tail)) == 1
+    return (event or _until_next_start(tail)) and all(p.begin >= at for p in before if not p.pronoun)
+
+
+# "until she became Justice Secretary in": the subject's next post, its start the end of the stay before
+_UNTIL_SUBJECT_RE: Final = re.compile(r"[\s,]*(?:until|till)\s+(?:he|she|they)\s+", re.IGNORECASE)
+_IN_ON_END_RE: Final = re.compile(r"\s(?:in|on)\s+$", re.IGNORECASE)
+
+
+def _until_next_start(tail: str) -> bool:
+    """Whether ``tail`` (from the last "until" to a date) says the subject started something next, the one cue after.
+
+    "from July 2014 until she became Justice Secretary in 2016": the start of the next post ends the stay before
+    it, whatever that post is; the date is the stay's end (its owner the previous date's, :func:`_until_event`).
+    """
+    m = _UNTIL_SUBJECT_RE.match(tail)
+    if m is None or _IN_ON_END_RE.search(tail) is None:
+        return False
+    cues = _role_words(tail)
+    return len(cues) == 2 and cues[1] == (m.end(), "start")
 
 
 # "Numancia, which he joined in": a relative pronoun right after a name, then the clause's subject
@@ -1867,8 +1885,8 @@ def _initials(words: Sequence[str]) -> set[str]:
     for i in range(len(words)):
         for k in (2, 3):
             run = words[i : i + k]
-            if len(run) == k and all(w[:1].isupper() for w in run):
-                out.add("".join(w[0] for w in run).lower())
+            if len(run) == k and all(w[:1].isupper() for w in run) and (got := initials_of(" ".join(run)).full):
+                out.add(got)
     return out
 
 
@@ -2427,9 +2445,10 @@ def _head_words(
         # its members by the plural of a word ("the Nationalists" of the Nationalist Party of Australia)
         mine = sorted((own & said) | {w + "s" for w in own if w + "s" in said and not w.endswith("s")})
         mine += _label_prefix(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-        mine += [a for a in _initials_forms(e) if a in acronyms]  # "NPC" of Nationalist People's Coalition
+        mine += [a for a in initials_of(e, min_len=3) if a in acronyms]  # "NPC", "QPR"
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
+        mine += _club_lead(e, said, rivals)  # "Sporting" of Sporting Clube de Portugal
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
@@ -2449,6 +2468,20 @@ def _place_adjective(label: str, said: set[str], rivals: set[str]) -> list[str]:
         return []
     stem = toks[0].key[:-1]
     return [stem] if stem in said and stem not in rivals else []
+
+
+def _club_lead(label: str, said: set[str], rivals: set[str]) -> list[str]:
+    """A club's opening word, a word common to many clubs (:data:`_KINDS`), that a text names it by alone.
+
+    "Sporting" of Sporting Clube de Portugal ("joined Sporting in 2010"). Only for a label with a club's affix after
+    that word, written capitalised in the text, and where no other fact's entity has the word (two Sporting clubs:
+    neither).
+    """
+    toks = tokens(label)
+    if len(toks) < 2 or not label[0].isupper() or not any(t.key in _CLUB_WORDS for t in toks[1:]):
+        return []
+    lead = toks[0].key
+    return [lead] if lead in _KINDS and lead in said and lead not in rivals and not _affix(lead) else []
 
 
 def _label_prefix(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> list[str]:
@@ -2487,31 +2520,6 @@ def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex
     return lead if any(k.casefold() == last for k in base.owners(toks[-1].key)) else ""
 
 
-def _initials_of(label: str) -> str:
-    """The initials of a label of three or more capitalised words ("npc"), else empty.
-
-    A word written in capitals stays whole: "BVSC" of Budapesti VSC (two words then suffice).
-    """
-    toks = [t for t in tokens(label) if label[t.begin].isupper()]
-    caps = [t.key if t.end - t.begin >= 2 and label[t.begin : t.end].isupper() else t.key[0] for t in toks]
-    return "".join(caps) if len(caps) >= 3 or (len(caps) == 2 and max(map(len, caps)) > 1) else ""
-
-
-def _initials_forms(label: str) -> list[str]:
-    """The label's initials (:func:`_initials_of`), and those a club is written by beside them.
-
-    A hyphenated word gives each part's initial ("PSG" of Paris Saint-Germain F.C.), and a club's closing affix
-    ("F.C.", "FC") may be left out ("QPR" of Queens Park Rangers F.C.). Three letters at least, as before.
-    """
-    words = [label[t.begin : t.end] for t in tokens(label) if label[t.begin].isupper()]
-    while words and (len(words[-1]) == 1 or words[-1].casefold() in _CLUB_WORDS):
-        words.pop()  # "F.C." tokenises as "F", "C"
-    split = [p for w in words for p in re.split(r"[-‐]", w) if p]
-    shorter = {"".join(w if len(w) >= 2 and w.isupper() else w[0] for w in ws).casefold() for ws in (words, split)}
-    forms = [_initials_of(label), *sorted(f for f in shorter if len(f) >= 3)]
-    return [f for i, f in enumerate(forms) if f and f not in forms[:i]]
-
-
 def _pair_initials(
     label: str, words_of: Mapping[str, set[str]], owner_of: Mapping[str, set[int]], acronyms: set[str]
 ) -> list[str]:
@@ -2522,11 +2530,10 @@ def _pair_initials(
     :data:`_KINDS`) are too common to name one (an oil company's too).
     """
     toks = tokens(label)
-    caps = [t.key[0] for t in toks if label[t.begin].isupper()]
-    initials = "".join(caps)
-    if len(caps) != 2 or len(toks) != 2 or initials not in acronyms or any(t.key in _KINDS for t in toks):
+    initials = initials_of(label).full
+    if len(toks) != 2 or initials not in acronyms or any(t.key in _KINDS for t in toks):
         return []
-    rivals = {"".join(t.key[0] for t in tokens(o)) for o in words_of if owner_of[o] != owner_of[label]}
+    rivals = {initials_of(o).full for o in words_of if owner_of[o] != owner_of[label]}
     return [] if initials in rivals else [initials]
 
 
@@ -2659,6 +2666,9 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         after_cues = ()
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
         return after_cues[0][1], other_term, False
+    last_until = _LAST_UNTIL_RE.search(before)
+    if d.kind == "point" and last_until is not None and _until_next_start(before[last_until.start() :]):
+        return "end", other_term, False  # "until she became Justice Secretary in 2016": the stay's end
     cues = [c for c in _role_words(before) if not _verb_final(before, c[0])]
     if cues and prev == "start" and _DEGREE_RE.match(low, cues[-1][0]):
         return "end", other_term, False  # "studied there from 1982 ... and graduated in 1989": the study's end
