@@ -726,7 +726,8 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     out += _counted_stays(text, out, all_dates, facts)
-    return _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
+    out = _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
+    return _resumed_ranges(text, out, all_dates)
 
 
 def _pinned(
@@ -2158,6 +2159,37 @@ def _refined(text: str, readings: list[Attribution], dates: Sequence[TimeMention
     return sorted(out + [r for rs in new.values() for r in rs], key=lambda r: r.begin)
 
 
+# "from 1807 until he resigned in 1816": a range opened by "from" and closed, past a clause of its own subject's that
+# names nobody (lower-case words only), by "until ... in D"
+_RESUMED_UNTIL_RE: Final = re.compile(r"\s*,?\s*(?:until|till)\s+(?:he|she|they|it)\s+(?:[a-z]+\s+){1,3}?(?:in|on)\s+")
+
+
+def _resumed_ranges(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
+    """``readings`` with the start of a range resumed past a clause read for its end's fact, as firmly as that end.
+
+    "James Turner, former governor of North Carolina, sat in the US Senate from 1807 until he resigned in 1816": one
+    span of one fact, whose end the pronoun's clause states; the name before "from" does not own its start.
+    """
+    by_begin: dict[int, list[Attribution]] = {}
+    for r in readings:
+        by_begin.setdefault(r.begin, []).append(r)
+    new: dict[int, Attribution] = {}
+    for a, b in pairwise(dates):
+        start = a.interval.start
+        if a.kind != "since" or start is None or a.interval.end is not None or b.kind != "point":
+            continue
+        ends = [r for r in by_begin.get(b.begin, ()) if r.role == "end" and not r.carried]
+        if not text[a.begin : a.end].lower().startswith("from") or len(ends) != 1:
+            continue
+        if _RESUMED_UNTIL_RE.fullmatch(text, a.end, b.begin) is not None:
+            e = ends[0]
+            new[a.begin] = Attribution(start, "start", e.facts, e.firm, a.begin, weak=e.weak)
+    if not new:
+        return readings
+    out = [r for r in readings if r.begin not in new]
+    return sorted([*out, *new.values()], key=lambda r: r.begin)
+
+
 def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
     """A death read for a fact of two (a marriage) also cites the event facts of either of the two.
 
@@ -2892,7 +2924,59 @@ def weakly_contradicted(
         rest = [x for j, x in enumerate(readings) if j == i or not x.weak]
         if judge_refs(rest, refs, facts, granularity, loose=True)[1]:
             return r.value
+    return _other_end_of_range(readings, refs, facts, granularity)
+
+
+def _other_end_of_range(
+    readings: Sequence[Attribution],
+    refs: Sequence[tuple[str, TimePoint, int]],
+    facts: Sequence[FactRef],
+    granularity: Granularity,
+) -> TimePoint | None:
+    """A check-only end: the other end of the range that states a reference, where it differs from the data.
+
+    For a reference at one end of its fact (the end 2012 of "on MIT's faculty from 1995 until 2012"), the range that
+    states it also states the fact's other end (1995), which no reference asks for: where the data knows that end
+    (1993) and every time it gives differs, the text is wrong about the reference's own fact. A firm reading is held
+    to the data already (:func:`_against_data`); one that only cites (an unknown name near it, a shared subject) is
+    bound too loosely to be wrong, so it makes the verdict undecided. An end the data leaves open or unknown, or one
+    a reference asks for, decides nothing; a date the text states elsewhere is not this rule's.
+    """
+    asked = {(fi, which) for which, _, fi in refs}
+    for which, value, fi in refs:
+        if which not in ("start", "end") or not 0 <= fi < len(facts) or facts[fi].event:
+            continue
+        other = "end" if which == "start" else "start"
+        known = _known_at(facts[fi], other)
+        if (fi, other) in asked or not known:
+            continue
+        for r in _range_ends(readings, fi, which, value, granularity):
+            if all(_differs(r.value, v, granularity) for v in known):
+                return r.value
     return None
+
+
+def _range_ends(
+    readings: Sequence[Attribution], fi: int, which: str, value: TimePoint, granularity: Granularity
+) -> list[Attribution]:
+    """The other ends, for fact ``fi``, of the ranges whose end ``which`` states ``value``.
+
+    A range is one date of the text read at both ends (the readings share its place), its start before its end: a
+    point date read at two ends (a start that also cites another fact's end) is no range.
+    """
+    ranges = {
+        r.begin: r.value
+        for r in readings
+        if fi in r.facts and r.role == which and not r.carried and _same(r.value, value, granularity)
+    }
+    out = []
+    for r in readings:
+        if r.begin not in ranges or fi not in r.facts or r.carried or r.role not in ("start", "end") or r.role == which:
+            continue
+        start, end = (r.value, ranges[r.begin]) if r.role == "start" else (ranges[r.begin], r.value)
+        if start.first_day() < end.first_day():
+            out.append(r)
+    return out
 
 
 def _one_day(fact: FactRef) -> bool:
