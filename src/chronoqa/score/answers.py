@@ -652,7 +652,7 @@ _PARTICLES: Final = re.compile(r"\s+(?:de|del|da|do|dos|das|di|des|du|la|le|el)(
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
-    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\b(?:wait|hold\s+on|hang\s+on),|\bcorrecting\s+myself\b|"
+    r"(?:\s+(?:that|myself))?|\blet\s+me\s+re-?check\b|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\b(?:wait|hold\s+on|hang\s+on),|\bcorrecting\s+myself\b|"
     r"\bon\s+(?:second\s+thought|(?:further\s+)?reflection)\b|\?\s*no\s*[—–,:-]|"
     # a trailing-off first figure set aside: "2008... actually I believe it was 2007"
     r"(?:\.\.\.|…)\s*actually\b|\bactually,?\s+i\s+(?:believe|think)\b|"

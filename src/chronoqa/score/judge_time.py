@@ -2642,6 +2642,19 @@ _ONE_DAY_AFTER_RE: Final = re.compile(
 
 
 _FROM_RE: Final = re.compile(r"\bfrom\b")
+# a cue after the date that its clause negates ("came in 1976 ..., and the NHL status was never lost"): no change
+_NEGATED_RE: Final = re.compile(r"\b(?:never|not)\s+(?:been\s+|yet\s+)?$|n[’']t\s+(?:been\s+)?$", re.IGNORECASE)
+# a state the subject left that is none of the question's facts (its complement names nothing the rules know, lower-case
+# words only): "stopped being an ordinary commune at the end of 2015" is not the end of its status as a delegated one
+_FORMER_STATE_RE: Final = re.compile(
+    r"\b(?:stopped|ceased)\s+(?:being|to\s+be)\s+(?:an?|the)\s(?:[a-z-]+ ){1,4}"
+    r"(?:at|in|on|by)\s(?:the\s)?(?:end\s+of\s)?$"
+)
+# "since the death of Elizabeth II on 8 September 2022", "since the founding of the republic in 1949": the date of the
+# event the state holds since (its start); no other date or clause break between "since" and the date
+_SINCE_EVENT_RE: Final = re.compile(
+    r"\bsince\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?[a-z]+\s+of\b[^\d,;:.()]{0,60}?\s(?:on|in)\s+$", re.IGNORECASE
+)
 # "ran past 1999", "went on beyond 2004": a time the fact outlasted, not its end
 _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s+of\s+)?$", re.IGNORECASE)
 # "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
@@ -2663,6 +2676,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     head = low + d.text[:8].lower()  # a range's own "between" ("sits between D1 and D2")
     other_term = any(w in head for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     other_term = other_term or _WINDOW_AFTER_RE.match(after) is not None  # "within the 2004–2012 window"
+    other_term = other_term or _FORMER_STATE_RE.search(low) is not None  # "stopped being an ordinary commune in"
     if d.kind == "range":
         return "range", other_term, False
     if d.kind == "since":
@@ -2677,6 +2691,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return "start", other_term, False
     if d.kind == "point" and _RESUMED_RANGE_RE.fullmatch(before):  # "from D1, succeeding X, to D2": the range's end
         return "end", other_term, False
+    if d.kind == "point" and _SINCE_EVENT_RE.search(before):  # "has been king since the death of X on D"
+        return "start", other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
     if d.kind == "point" and _PAST_RE.search(before):  # "ran past 1999": a bound, no end stated
@@ -2686,7 +2702,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     key = _FIELD_KEY_RE.fullmatch(before)  # "from: 6 June 2019" / "to: 10 December 2019" (a table's columns)
     if key is not None:
         return ("start" if key.group("start") else "end"), other_term, False
-    after_cues = _role_words(after)
+    after_cues = tuple(c for c in _role_words(after) if _NEGATED_RE.search(after, 0, c[0]) is None)
     if _STATE_AFTER_RE.match(after):  # "in 1958, she was married to X": a state at the date, no wedding
         after_cues = ()
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
