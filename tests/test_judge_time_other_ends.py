@@ -47,7 +47,9 @@ def test_another_facts_start_in_the_same_sentence_is_unaffected() -> None:
     text = "Jon Tarrant was Senator of Oakland until he resigned in 1816, and he joined Valeria in 1807."
     assert verdict(senate(), text, OTHERS) == "right"
     # an until-clause that names another entity does not carry the range over to it
-    moved = "Jon Tarrant, former governor of Valeria, sat in the Senate from 1807 until Amber Institute hired him in 1816."
+    moved = (
+        "Jon Tarrant, former governor of Valeria, sat in the Senate from 1807 until Amber Institute hired him in 1816."
+    )
     assert verdict(senate(), moved, OTHERS) != "wrong"
 
 

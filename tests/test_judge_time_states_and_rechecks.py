@@ -3,7 +3,8 @@
 Each rule is paired with a trap that must stay wrong: "since the death of X on D" dates the holder's start (a wrong
 day is still wrong); a change the clause negates ("was never lost") states no end, a plain one does; a state the
 subject left that names none of the question's facts ("stopped being an ordinary commune") is not the fact's end, the
-fact's own end still is; a reply that re-checks ("Let me recheck: ...") is read from there on.
+fact's own end still is; a reply that re-checks ("Let me recheck: ...") is read from there on; a label whose capitalised
+words are all kinds of thing is named by its ordinal phrase ("the 41st Parliament"), another ordinal names it not.
 """
 
 from __future__ import annotations
@@ -70,3 +71,25 @@ def test_a_recheck_sets_aside_what_came_before_it() -> None:
     assert verdict(youth, text, OTHERS) == "right"
     # without the re-check, the first reading's 2005 stands and is wrong
     assert verdict(youth, first + ". His U-19 year was 2004. So no.", OTHERS) == "wrong"
+
+
+def test_an_ordinal_phrase_names_a_label_of_generic_words() -> None:
+    member = q(
+        answers=("Yes",),
+        question="Did Ivo Marek take office as Member of the 41st Parliament of the United Kingdom after Ivo Marek "
+        "took office as Chancellor of the Duchy of Oakland?",
+        S_star=(
+            Triple("Ivo Marek", "position held", "Member of the 41st Parliament of the United Kingdom", "1997", "2001"),
+        ),
+        S_anchor=(Triple("Ivo Marek", "position held", "Chancellor of the Duchy of Oakland", "1993", "1994"),),
+        time_refs=(
+            {"which": "start", "value": "1997", "of": "answer"},
+            {"which": "start", "value": "1993", "of": "anchor"},
+        ),
+    )
+    text = (
+        "Marek was Chancellor of the Duchy of Oakland (shadow) from 1993 to 1994 and entered the {} Parliament in 1997."
+    )
+    assert verdict(member, text.format("41st"), OTHERS) == "right"
+    # another parliament's number: the elided subject's date stays the chancellorship's, and is wrong for it
+    assert verdict(member, text.format("40th"), OTHERS) == "wrong"

@@ -2462,9 +2462,28 @@ def _head_words(
         mine += [a for a in _initials_forms(e) if a in acronyms]  # "NPC" of Nationalist People's Coalition
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
+        mine += _ordinal_phrases(e, text, [o for o in words_of if owner_of[o] != owner_of[e]])  # "52nd Parliament"
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+# an ordinal and the capitalised word it numbers ("52nd Parliament", "3rd Dáil")
+_ORDINAL_PHRASE_RE: Final = re.compile(r"\b\d{1,3}(?:st|nd|rd|th)\s+[A-ZÀ-ÖØ-Þ][\w-]*")
+
+
+def _ordinal_phrases(label: str, text: str, rivals: Sequence[str]) -> list[str]:
+    """A label's ordinal phrases the text writes, which no other fact's entity has ("52nd Parliament").
+
+    Member of the 52nd Parliament of the United Kingdom: its capitalised words are all kinds of thing, so it has no
+    head word of its own; "entered the 52nd Parliament in 1997" still names it.
+    """
+    low = text.lower()
+    return [
+        p
+        for p in _ORDINAL_PHRASE_RE.findall(label)
+        if p.lower() in low and not any(p.lower() in r.lower() for r in rivals)
+    ]
 
 
 def _place_adjective(label: str, said: set[str], rivals: set[str]) -> list[str]:
