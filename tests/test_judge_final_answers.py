@@ -3,7 +3,8 @@
 A reply that deliberates and then commits with an explicit marker ("Final answer: X") is judged on X; a bold
 answer at the head of a reply is its headline; a person who shares only the gold's surname, a youth side of
 another age, a club written with the letters of its legal form, and a university named in the language of its
-town. Each case with a trap of the same shape that must not be accepted.
+town; a reply that corrects itself mid-way ("2003... no, 2004", "nee, wacht: no") is read from the correction.
+Each case with a trap of the same shape that must not be accepted.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 
 from answer_verdicts import judged, q
 from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Triple
+from chronoqa.records import Question, Triple
 from chronoqa.score.answers import committed_answer, score_answer
 from chronoqa.score.judge_names import NameIndex, club_words
 
@@ -138,3 +139,26 @@ def test_a_university_named_in_the_language_of_its_town() -> None:
     assert judged(SCHOOL, "Universität Ostende", ("University of Tarnhelm", "Nord College")) != "right"
     # a rival of the same words ("Tarnhelm University" beside "University of Tarnhelm"): not safe to accept
     assert judged(SCHOOL, "Universität Tarnhelm", ("University of Tarnhelm", "Tarnhelm University")) != "right"
+
+
+AWARD_YEAR = q(answers=("2004",), answer_type="time", question="In what year did Tom Ek win the Nord Award?")
+STILL_THERE = q(answers=("No",), answer_type="yes_no", question="Was Tom Ek still playing for Nord FC in 2011?")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "verdict"),
+    [
+        # a first figure that trails off into a "no": the figure after it is the answer
+        (AWARD_YEAR, "Tom Ek won the Nord Award in 2003... no, 2004 — the year Nord went unbeaten.", "right"),
+        (AWARD_YEAR, "Tom Ek won the Nord Award in 2004... no, 2003 — the year Nord went unbeaten.", "wrong"),
+        # a trailing-off "no" that is no correction ("no doubt") sets nothing aside: both years stand
+        (AWARD_YEAR, "Tom Ek won the Nord Award in 2003... no doubt it was 2004.", "wrong"),
+        # "no, wait" in Dutch or German
+        (STILL_THERE, "Ja... nee, wacht: no. Tom Ek had left Nord FC by 2011.", "right"),
+        (STILL_THERE, "Nein... nein, warte: yes. Tom Ek was still at Nord FC in 2011.", "wrong"),
+    ],
+)  # fmt: skip
+def test_a_reply_that_corrects_itself_mid_way_is_read_from_the_correction(
+    question: Question, reply: str, verdict: str
+) -> None:
+    assert judged(question, reply, CLUBS) == verdict

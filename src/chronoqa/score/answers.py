@@ -656,6 +656,8 @@ _CORRECTION: Final = re.compile(
     r"\bon\s+(?:second\s+thought|(?:further\s+)?reflection)\b|\?\s*no\s*[—–,:-]|"
     # a trailing-off first figure set aside: "2008... actually I believe it was 2007"
     r"(?:\.\.\.|…)\s*actually\b|\bactually,?\s+i\s+(?:believe|think)\b|"
+    # a first figure trailing off into a "no" ("in 2003... no, 2004"); "no, wait" in Dutch and German ("nee, wacht:")
+    r"(?:\.\.\.|…)\s*no\s*[,—–:]|\b(?:nee|nein),?\s+(?:wacht|warte)\b|"
     # a first answer set up to be set aside: "you might say X, but ...", "I was going to say X, but ..."
     r"\b(?:was\s+going\s+to|(?:you|one|i|some|many|people)\s+(?:might|may|could|would)(?:\s+be\s+tempted\s+to)?)\s+"
     r"say\b[^.;\n]{0,80}?\bbut\b)",
