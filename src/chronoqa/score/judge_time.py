@@ -725,9 +725,8 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
-    out += _counted_stays(text, out, all_dates, facts)
-    out = _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
-    return _resumed_ranges(text, out, all_dates)
+    out = _resumed_ranges(text, out + _counted_stays(text, out, all_dates, facts), all_dates)
+    return _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
 
 
 def _pinned(
@@ -2184,10 +2183,8 @@ def _resumed_ranges(text: str, readings: list[Attribution], dates: Sequence[Time
         if _RESUMED_UNTIL_RE.fullmatch(text, a.end, b.begin) is not None:
             e = ends[0]
             new[a.begin] = Attribution(start, "start", e.facts, e.firm, a.begin, weak=e.weak)
-    if not new:
-        return readings
-    out = [r for r in readings if r.begin not in new]
-    return sorted([*out, *new.values()], key=lambda r: r.begin)
+    # in place: later steps keep readings by their index (:func:`_pinned`)
+    return [new[r.begin] if r.begin in new and r.role == "start" else r for r in readings]
 
 
 def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
