@@ -3,7 +3,8 @@
 A reply that deliberates and then commits with an explicit marker ("Final answer: X") is judged on X; a bold
 answer at the head of a reply is its headline; a person who shares only the gold's surname, a youth side of
 another age, a club written with the letters of its legal form, and a university named in the language of its
-town; a reply that corrects itself mid-way ("2003... no, 2004", "nee, wacht: no") is read from the correction.
+town; a reply that corrects itself mid-way ("2003... no, 2004", "nee, wacht: no") is read from the correction; a
+background clause ("..., having co-founded X in 1981") gives a time answer no second year.
 Each case with a trap of the same shape that must not be accepted.
 """
 
@@ -162,3 +163,25 @@ def test_a_reply_that_corrects_itself_mid_way_is_read_from_the_correction(
     question: Question, reply: str, verdict: str
 ) -> None:
     assert judged(question, reply, CLUBS) == verdict
+
+
+JOINED_YEAR = q(answers=("1988",), answer_type="time", question="In what year did Ana Bram join the Nord Party?")
+
+
+@pytest.mark.parametrize(
+    ("reply", "verdict"),
+    [
+        # a background clause's year is no second answer
+        ("She joined the Nord Party at its founding in 1988, having co-founded the Ost Party in 1981.", "right"),
+        ("1988 — that's when she joined the Nord Party, though she stayed in the Ost Party until 1990.", "right"),
+        # the background clause does not make a wrong main year right
+        ("She joined the Nord Party in 1987, having co-founded the Ost Party in 1988.", "wrong"),
+        # a clause that hedges is a second answer, not background
+        ("She joined the Nord Party in 1988, though she may have joined in 1987.", "wrong"),
+        ("She joined the Nord Party in 1988, having possibly signed up in 1987.", "wrong"),
+        # two years in the main clause stay two answers
+        ("She joined the Nord Party in 1988 or 1987.", "wrong"),
+    ],
+)  # fmt: skip
+def test_a_time_answers_background_clause_states_no_second_year(reply: str, verdict: str) -> None:
+    assert judged(JOINED_YEAR, reply) == verdict

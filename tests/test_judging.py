@@ -111,7 +111,7 @@ BLIND_FLOORS = {
     "set24": {"A": (0.98, 0.04), "T": (0.975, 0.045)},
     "set25": {"A": (0.97, 0.035), "T": (0.97, 0.025)},
     "set26": {"A": (0.97, 0.02), "T": (0.95, 0.03)},
-    "set27": {"A": (0.955, 0.03), "T": (0.97, 0.04)},
+    "set27": {"A": (0.97, 0.03), "T": (0.97, 0.04)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

@@ -294,10 +294,26 @@ def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tup
     return matched, extra
 
 
+# A clause that gives a time answer's background, not the answer: "..., having co-founded the SDP in 1981", "...,
+# though he stayed in Berlin itself until 1933"; none that hedges ("though he may have ...", "or ...")
+_CONTEXT_CLAUSE_RE: Final = re.compile(
+    r",\s*(?![^.;:!?\n]*\b(?:may|might|could|possibly|probably|perhaps|maybe|or|some|sources?|likely)\b)"
+    r"(?:(?:after\s+)?having\s+[a-z]+|(?:though|although)\s+(?:he|she|they|it)\s+[a-z]+)[^.;:!?\n]*",
+    re.IGNORECASE,
+)
+
+
+def _without_context_years(text: str) -> str:
+    """``text`` with its background clauses (:data:`_CONTEXT_CLAUSE_RE`) left out, where a time is still stated."""
+    rest = _CONTEXT_CLAUSE_RE.sub("", text)
+    return rest if rest != text and _time_points(rest) else text
+
+
 def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tuple[set[int], int, str | None]:
     """Matched gold items, extra claims and why the careful rules cannot decide, for a time, duration or yes/no."""
     if q.answer_type == "time":
-        matched, extra = _match_times(text, [_safe_time(a) for a in q.answers], g)
+        said = _without_context_years(text) if mode == "careful" else text
+        matched, extra = _match_times(said, [_safe_time(a) for a in q.answers], g)
         found = bool(_time_points(text))
         what = "date"
     else:
