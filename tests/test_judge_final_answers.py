@@ -3,7 +3,9 @@
 A reply that deliberates and then commits with an explicit marker ("Final answer: X") is judged on X; a bold
 answer at the head of a reply is its headline; a person who shares only the gold's surname, a youth side of
 another age, a club written with the letters of its legal form, and a university named in the language of its
-town. Each case with a trap of the same shape that must not be accepted.
+town; a reply that corrects itself mid-way ("2003... no, 2004", "nee, wacht: no") is read from the correction; a
+background clause ("..., having co-founded X in 1981") gives a time answer no second year.
+Each case with a trap of the same shape that must not be accepted.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import pytest
 
 from answer_verdicts import judged, q
 from chronoqa.artifacts.answers import AnswerRecord
-from chronoqa.records import Triple
+from chronoqa.records import Question, Triple
 from chronoqa.score.answers import committed_answer, score_answer
 from chronoqa.score.judge_names import NameIndex, club_words
 
@@ -138,3 +140,48 @@ def test_a_university_named_in_the_language_of_its_town() -> None:
     assert judged(SCHOOL, "Universität Ostende", ("University of Tarnhelm", "Nord College")) != "right"
     # a rival of the same words ("Tarnhelm University" beside "University of Tarnhelm"): not safe to accept
     assert judged(SCHOOL, "Universität Tarnhelm", ("University of Tarnhelm", "Tarnhelm University")) != "right"
+
+
+AWARD_YEAR = q(answers=("2004",), answer_type="time", question="In what year did Tom Ek win the Nord Award?")
+STILL_THERE = q(answers=("No",), answer_type="yes_no", question="Was Tom Ek still playing for Nord FC in 2011?")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "verdict"),
+    [
+        # a first figure that trails off into a "no": the figure after it is the answer
+        (AWARD_YEAR, "Tom Ek won the Nord Award in 2003... no, 2004 — the year Nord went unbeaten.", "right"),
+        (AWARD_YEAR, "Tom Ek won the Nord Award in 2004... no, 2003 — the year Nord went unbeaten.", "wrong"),
+        # a trailing-off "no" that is no correction ("no doubt") sets nothing aside: both years stand
+        (AWARD_YEAR, "Tom Ek won the Nord Award in 2003... no doubt it was 2004.", "wrong"),
+        # "no, wait" in Dutch or German
+        (STILL_THERE, "Ja... nee, wacht: no. Tom Ek had left Nord FC by 2011.", "right"),
+        (STILL_THERE, "Nein... nein, warte: yes. Tom Ek was still at Nord FC in 2011.", "wrong"),
+    ],
+)  # fmt: skip
+def test_a_reply_that_corrects_itself_mid_way_is_read_from_the_correction(
+    question: Question, reply: str, verdict: str
+) -> None:
+    assert judged(question, reply, CLUBS) == verdict
+
+
+JOINED_YEAR = q(answers=("1988",), answer_type="time", question="In what year did Ana Bram join the Nord Party?")
+
+
+@pytest.mark.parametrize(
+    ("reply", "verdict"),
+    [
+        # a background clause's year is no second answer
+        ("She joined the Nord Party at its founding in 1988, having co-founded the Ost Party in 1981.", "right"),
+        ("1988 — that's when she joined the Nord Party, though she stayed in the Ost Party until 1990.", "right"),
+        # the background clause does not make a wrong main year right
+        ("She joined the Nord Party in 1987, having co-founded the Ost Party in 1988.", "wrong"),
+        # a clause that hedges is a second answer, not background
+        ("She joined the Nord Party in 1988, though she may have joined in 1987.", "wrong"),
+        ("She joined the Nord Party in 1988, having possibly signed up in 1987.", "wrong"),
+        # two years in the main clause stay two answers
+        ("She joined the Nord Party in 1988 or 1987.", "wrong"),
+    ],
+)  # fmt: skip
+def test_a_time_answers_background_clause_states_no_second_year(reply: str, verdict: str) -> None:
+    assert judged(JOINED_YEAR, reply) == verdict

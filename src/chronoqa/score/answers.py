@@ -294,13 +294,26 @@ def _match_times(text: str, gold: list[TimePoint | None], g: Granularity) -> tup
     return matched, extra
 
 
+# A clause that gives a time answer's background, not the answer: "..., having co-founded the SDP in 1981", "...,
+# though he stayed in Berlin itself until 1933"; none that hedges ("though he may have ...", "or ...")
+_CONTEXT_CLAUSE_RE: Final = re.compile(
+    r",\s*(?![^.;:!?\n]*\b(?:may|might|could|possibly|probably|perhaps|maybe|or|some|sources?|likely)\b)"
+    r"(?:(?:after\s+)?having\s+[a-z]+|(?:though|although)\s+(?:he|she|they|it)\s+[a-z]+)[^.;:!?\n]*",
+    re.IGNORECASE,
+)
+
+
+def _without_context_years(text: str) -> str:
+    """``text`` with its background clauses (:data:`_CONTEXT_CLAUSE_RE`) left out, where a time is still stated."""
+    rest = _CONTEXT_CLAUSE_RE.sub("", text)
+    return rest if rest != text and _time_points(rest) else text
+
+
 def _match_kind(q: Question, text: str, g: Granularity, mode: JudgeMode) -> tuple[set[int], int, str | None]:
     """Matched gold items, extra claims and why the careful rules cannot decide, for a time, duration or yes/no."""
     if q.answer_type == "time":
         gold = [_safe_time(a) for a in q.answers]
-        matched, extra = _match_times(text, gold, g)
-        if mode == "careful" and matched and extra:
-            extra = _match_times(_without_dates_beside(text, gold, g), gold, g)[1]
+        matched, extra = _match_times(_context_left_out(text, gold, g) if mode == "careful" else text, gold, g)
         found = bool(_time_points(text))
         what = "date"
     else:
@@ -316,6 +329,15 @@ _BESIDE_DATE: Final = re.compile(
     r"\b(?:before|after|ahead\s+of|prior\s+to|earlier\s+than|later\s+than)\s+(?:his|her|their|its|the)\s+"
     r"(?P<name>(?:[A-Z][\w'’.-]*\s+)*)\(?$"
 )
+
+
+def _context_left_out(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:
+    """A time answer's ``text`` without the dates it gives as context.
+
+    Background clauses (:func:`_without_context_years`), then other named things' dates beside a gold one
+    (:func:`_without_dates_beside`).
+    """
+    return _without_dates_beside(_without_context_years(text), gold, g)
 
 
 def _without_dates_beside(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:
@@ -687,10 +709,12 @@ _PARTICLES: Final = re.compile(r"\s+(?:de|del|da|do|dos|das|di|des|du|la|le|el)(
 # A reply that corrects itself: only what follows the last marker is the answer ("B... no, actually A").
 _CORRECTION: Final = re.compile(
     r"(?:\bno,?\s+(?:wait|actually|sorry)\b|\bactually,?\s+(?:no|it\s+(?:is|was)|i\s+mean)\b|\blet\s+me\s+correct"
-    r"(?:\s+(?:that|myself))?|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\b(?:wait|hold\s+on|hang\s+on),|\bcorrecting\s+myself\b|"
+    r"(?:\s+(?:that|myself))?|\blet\s+me\s+re-?check\b|\bcorrection\s*:|\bi\s+mean\b|\bscratch\s+that\b|\b(?:wait|hold\s+on|hang\s+on),|\bcorrecting\s+myself\b|"
     r"\bon\s+(?:second\s+thought|(?:further\s+)?reflection)\b|\?\s*no\s*[—–,:-]|"
     # a trailing-off first figure set aside: "2008... actually I believe it was 2007"
     r"(?:\.\.\.|…)\s*actually\b|\bactually,?\s+i\s+(?:believe|think)\b|"
+    # a first figure trailing off into a "no" ("in 2003... no, 2004"); "no, wait" in Dutch and German ("nee, wacht:")
+    r"(?:\.\.\.|…)\s*no\s*[,—–:]|\b(?:nee|nein),?\s+(?:wacht|warte)\b|"
     # a first answer set up to be set aside: "you might say X, but ...", "I was going to say X, but ..."
     r"\b(?:was\s+going\s+to|(?:you|one|i|some|many|people)\s+(?:might|may|could|would)(?:\s+be\s+tempted\s+to)?)\s+"
     r"say\b[^.;\n]{0,80}?\bbut\b)",

@@ -726,7 +726,7 @@ def attribute(
                 for also_facts, also_role in _also(text, owner, before, after, (span_after, d_end)):
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
-    out += _counted_stays(text, out, all_dates, facts)
+    out = _resumed_ranges(text, out + _counted_stays(text, out, all_dates, facts), all_dates)
     return _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
 
 
@@ -2176,6 +2176,35 @@ def _refined(text: str, readings: list[Attribution], dates: Sequence[TimeMention
     return sorted(out + [r for rs in new.values() for r in rs], key=lambda r: r.begin)
 
 
+# "from 1807 until he resigned in 1816": a range opened by "from" and closed, past a clause of its own subject's that
+# names nobody (lower-case words only), by "until ... in D"
+_RESUMED_UNTIL_RE: Final = re.compile(r"\s*,?\s*(?:until|till)\s+(?:he|she|they|it)\s+(?:[a-z]+\s+){1,3}?(?:in|on)\s+")
+
+
+def _resumed_ranges(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
+    """``readings`` with the start of a range resumed past a clause read for its end's fact, as firmly as that end.
+
+    "James Turner, former governor of North Carolina, sat in the US Senate from 1807 until he resigned in 1816": one
+    span of one fact, whose end the pronoun's clause states; the name before "from" does not own its start.
+    """
+    by_begin: dict[int, list[Attribution]] = {}
+    for r in readings:
+        by_begin.setdefault(r.begin, []).append(r)
+    new: dict[int, Attribution] = {}
+    for a, b in pairwise(dates):
+        start = a.interval.start
+        if a.kind != "since" or start is None or a.interval.end is not None or b.kind != "point":
+            continue
+        ends = [r for r in by_begin.get(b.begin, ()) if r.role == "end" and not r.carried]
+        if not text[a.begin : a.end].lower().startswith("from") or len(ends) != 1:
+            continue
+        if _RESUMED_UNTIL_RE.fullmatch(text, a.end, b.begin) is not None:
+            e = ends[0]
+            new[a.begin] = Attribution(start, "start", e.facts, e.firm, a.begin, weak=e.weak)
+    # in place: later steps keep readings by their index (:func:`_pinned`)
+    return [new[r.begin] if r.begin in new and r.role == "start" else r for r in readings]
+
+
 def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
     """A death read for a fact of two (a marriage) also cites the event facts of either of the two.
 
@@ -2449,9 +2478,28 @@ def _head_words(
         mine += pair
         mine += _place_adjective(e, said, rivals)  # "Diósgyőr" of Diósgyőri VTK
         mine += _club_lead(e, said, rivals)  # "Sporting" of Sporting Clube de Portugal
+        mine += _ordinal_phrases(e, text, [o for o in words_of if owner_of[o] != owner_of[e]])  # "52nd Parliament"
         if mine and len(words) > 1:
             out[e] = tuple(mine)
     return out
+
+
+# an ordinal and the capitalised word it numbers ("52nd Parliament", "3rd Dáil")
+_ORDINAL_PHRASE_RE: Final = re.compile(r"\b\d{1,3}(?:st|nd|rd|th)\s+[A-ZÀ-ÖØ-Þ][\w-]*")
+
+
+def _ordinal_phrases(label: str, text: str, rivals: Sequence[str]) -> list[str]:
+    """A label's ordinal phrases the text writes, which no other fact's entity has ("52nd Parliament").
+
+    Member of the 52nd Parliament of the United Kingdom: its capitalised words are all kinds of thing, so it has no
+    head word of its own; "entered the 52nd Parliament in 1997" still names it.
+    """
+    low = text.lower()
+    return [
+        p
+        for p in _ORDINAL_PHRASE_RE.findall(label)
+        if p.lower() in low and not any(p.lower() in r.lower() for r in rivals)
+    ]
 
 
 def _place_adjective(label: str, said: set[str], rivals: set[str]) -> list[str]:
@@ -2617,6 +2665,19 @@ _ONE_DAY_AFTER_RE: Final = re.compile(
 
 
 _FROM_RE: Final = re.compile(r"\bfrom\b")
+# a cue after the date that its clause negates ("came in 1976 ..., and the NHL status was never lost"): no change
+_NEGATED_RE: Final = re.compile(r"\b(?:never|not)\s+(?:been\s+|yet\s+)?$|n[’']t\s+(?:been\s+)?$", re.IGNORECASE)
+# a state the subject left that is none of the question's facts (its complement names nothing the rules know, lower-case
+# words only): "stopped being an ordinary commune at the end of 2015" is not the end of its status as a delegated one
+_FORMER_STATE_RE: Final = re.compile(
+    r"\b(?:stopped|ceased)\s+(?:being|to\s+be)\s+(?:an?|the)\s(?:[a-z-]+ ){1,4}"
+    r"(?:at|in|on|by)\s(?:the\s)?(?:end\s+of\s)?$"
+)
+# "since the death of Elizabeth II on 8 September 2022", "since the founding of the republic in 1949": the date of the
+# event the state holds since (its start); no other date or clause break between "since" and the date
+_SINCE_EVENT_RE: Final = re.compile(
+    r"\bsince\s+(?:the\s+|his\s+|her\s+|its\s+|their\s+)?[a-z]+\s+of\b[^\d,;:.()]{0,60}?\s(?:on|in)\s+$", re.IGNORECASE
+)
 # "ran past 1999", "went on beyond 2004": a time the fact outlasted, not its end
 _PAST_RE: Final = re.compile(r"\b(?:past|beyond)\s+(?:(?:the\s+)?(?:end|start)\s+of\s+)?$", re.IGNORECASE)
 # "became a citizen when the state was founded in 1949": the event of a when-clause dates the change before it
@@ -2638,6 +2699,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     head = low + d.text[:8].lower()  # a range's own "between" ("sits between D1 and D2")
     other_term = any(w in head for w in _OTHER_TERM) or ("of" in low and _AS_OF_RE.search(low) is not None)
     other_term = other_term or _WINDOW_AFTER_RE.match(after) is not None  # "within the 2004–2012 window"
+    other_term = other_term or _FORMER_STATE_RE.search(low) is not None  # "stopped being an ordinary commune in"
     if d.kind == "range":
         return "range", other_term, False
     if d.kind == "since":
@@ -2652,6 +2714,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
         return "start", other_term, False
     if d.kind == "point" and _RESUMED_RANGE_RE.fullmatch(before):  # "from D1, succeeding X, to D2": the range's end
         return "end", other_term, False
+    if d.kind == "point" and _SINCE_EVENT_RE.search(before):  # "has been king since the death of X on D"
+        return "start", other_term, False
     if d.kind == "point" and low.rstrip().endswith("by") and _BY_RE.search(before):  # "by 2007 he had left"
         return "none", other_term, False
     if d.kind == "point" and _PAST_RE.search(before):  # "ran past 1999": a bound, no end stated
@@ -2661,7 +2725,7 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     key = _FIELD_KEY_RE.fullmatch(before)  # "from: 6 June 2019" / "to: 10 December 2019" (a table's columns)
     if key is not None:
         return ("start" if key.group("start") else "end"), other_term, False
-    after_cues = _role_words(after)
+    after_cues = tuple(c for c in _role_words(after) if _NEGATED_RE.search(after, 0, c[0]) is None)
     if _STATE_AFTER_RE.match(after):  # "in 1958, she was married to X": a state at the date, no wedding
         after_cues = ()
     if after_cues and _verb_final(after, after_cues[0][0]):  # "2002'de katıldı": the verb after the date is its own
@@ -2902,7 +2966,59 @@ def weakly_contradicted(
         rest = [x for j, x in enumerate(readings) if j == i or not x.weak]
         if judge_refs(rest, refs, facts, granularity, loose=True)[1]:
             return r.value
+    return _other_end_of_range(readings, refs, facts, granularity)
+
+
+def _other_end_of_range(
+    readings: Sequence[Attribution],
+    refs: Sequence[tuple[str, TimePoint, int]],
+    facts: Sequence[FactRef],
+    granularity: Granularity,
+) -> TimePoint | None:
+    """A check-only end: the other end of the range that states a reference, where it differs from the data.
+
+    For a reference at one end of its fact (the end 2012 of "on MIT's faculty from 1995 until 2012"), the range that
+    states it also states the fact's other end (1995), which no reference asks for: where the data knows that end
+    (1993) and every time it gives differs, the text is wrong about the reference's own fact. A firm reading is held
+    to the data already (:func:`_against_data`); one that only cites (an unknown name near it, a shared subject) is
+    bound too loosely to be wrong, so it makes the verdict undecided. An end the data leaves open or unknown, or one
+    a reference asks for, decides nothing; a date the text states elsewhere is not this rule's.
+    """
+    asked = {(fi, which) for which, _, fi in refs}
+    for which, value, fi in refs:
+        if which not in ("start", "end") or not 0 <= fi < len(facts) or facts[fi].event:
+            continue
+        other = "end" if which == "start" else "start"
+        known = _known_at(facts[fi], other)
+        if (fi, other) in asked or not known:
+            continue
+        for r in _range_ends(readings, fi, which, value, granularity):
+            if all(_differs(r.value, v, granularity) for v in known):
+                return r.value
     return None
+
+
+def _range_ends(
+    readings: Sequence[Attribution], fi: int, which: str, value: TimePoint, granularity: Granularity
+) -> list[Attribution]:
+    """The other ends, for fact ``fi``, of the ranges whose end ``which`` states ``value``.
+
+    A range is one date of the text read at both ends (the readings share its place), its start before its end: a
+    point date read at two ends (a start that also cites another fact's end) is no range.
+    """
+    ranges = {
+        r.begin: r.value
+        for r in readings
+        if fi in r.facts and r.role == which and not r.carried and _same(r.value, value, granularity)
+    }
+    out = []
+    for r in readings:
+        if r.begin not in ranges or fi not in r.facts or r.carried or r.role not in ("start", "end") or r.role == which:
+            continue
+        start, end = (r.value, ranges[r.begin]) if r.role == "start" else (ranges[r.begin], r.value)
+        if start.first_day() < end.first_day():
+            out.append(r)
+    return out
 
 
 def _one_day(fact: FactRef) -> bool:
