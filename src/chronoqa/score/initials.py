@@ -6,10 +6,9 @@ explanation that names a fact's entity so). A label is split into words at space
 capitals stays whole ("BVSC" of Budapesti VSC) and a word written as one but abbreviated as two gives both
 ("GM" of Grandmaster, FIDE's own abbreviation). A club's type affix at either end may be left out ("QPR").
 
-Every word counts but a linking word ("of", "the"), capitalised or not: the time judge once counted only the
-capitalised ones, and no verdict of the blind sets moved when it took this rule. What differs between the judges is
-a named parameter, the fewest letters: two for a reply that is the name alone, three in prose, where two capitals
-are too often something else (the time judge takes a two-letter title "IM" only with more checks).
+Every word counts but a linking word ("of", "the"), capitalised or not. What differs between the judges is a named
+parameter, the fewest letters: two for a reply that is the name alone, three in prose, where two capitals are too
+often something else (the time judge takes a two-letter title "IM" only with more checks).
 """
 
 from __future__ import annotations
