@@ -122,7 +122,6 @@ KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set20": {"T": [107]},
     "set22": {"T": [12]},
     "set27": {"T": [65]},
-    "set28": {"T": [60, 90]},
 }
 
 
