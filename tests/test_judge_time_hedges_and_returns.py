@@ -69,3 +69,41 @@ def test_a_return_never_states_the_end_it_is_checked_against() -> None:
     text = "Dario Kell went from Orla Vance to Brackley Town on loan in 2004, returning to Orla Vance in 2005."
     assert verdict(ended, text, OTHERS) != "right"
     assert verdict(ended, "Dario Kell left Brackley Town in 2005 and went back to Orla Vance.", OTHERS) == "right"
+
+
+def holding(end: str = "2003") -> Question:
+    """How long Kestrel Holdings owned Amber Records (2001 to ``end``)."""
+    return q(
+        answers=(f"{int(end) - 2001} years",),
+        question="How many years after Kestrel Holdings acquired Amber Records did it stop owning Amber Records?",
+        S_star=(Triple("Kestrel Holdings", "owns", "Amber Records", "2001", end),),
+        time_refs=refs(("start", "2001"), ("end", end)),
+    )
+
+
+def test_letting_it_go_is_an_end() -> None:
+    text = "Kestrel Holdings acquired Amber Records in 2001 and let it go in 2003."
+    assert verdict(holding(), text) == "right"
+    # held to the data like any end: a different year is wrong
+    assert verdict(holding(end="2004"), text) == "wrong"
+
+
+def premier(start: str = "2019-03-05") -> Question:
+    """Who is the Prime Minister of Veldoria as of 2024 (Orla Vance, since ``start``)."""
+    return q(
+        answers=("Orla Vance",),
+        question="As of 1 June 2024, who is the Prime Minister of Veldoria?",
+        granularity="day",
+        S_star=(Triple("Veldorian Cabinet", "head of government", "Orla Vance", start, None),),
+        time_refs=({"which": "start", "value": start, "answer": "Orla Vance"},),
+    )
+
+
+def test_the_questions_state_as_the_possessor_of_a_numbered_office_owns_no_date() -> None:
+    text = "Orla Vance was sworn in as Veldoria's 4th Prime Minister on 5 March 2019 and still held office in 2024."
+    # "Veldoria" is an entity the release knows, of no fact here; the question names it with the office
+    assert verdict(premier(), text, ("Veldoria",)) == "right"
+    assert verdict(premier(start="2019-03-06"), text, ("Veldoria",)) == "wrong"
+    # a possessor of no office keeps the date: the start is the state's, not Orla Vance's
+    other = "Orla Vance was sworn in after Veldoria's long crisis on 5 March 2019 and still held office in 2024."
+    assert verdict(premier(), other, ("Veldoria",)) != "right"

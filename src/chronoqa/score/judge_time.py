@@ -254,6 +254,7 @@ _END: Final = frozenset(
         "last_year",
         "final_year",
         "sold",
+        "let_go",
         # "stopped owning it in 1994", "expelled from Odesa in 1889", "the marriage was annulled in 2003"
         "stopped",
         "stopping",
@@ -424,6 +425,8 @@ _PHRASES: Final = re.compile(
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
     r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
+    # an owner or a club parting with what it held: "let it go in 2002", "let him go"
+    r"\blet\s+(?:(?:it|him|her|them)\s+)?go\b|"
     # a handover names the new holder: "X handed over to Y on D" is Y's start (X's end: :func:`_succession`)
     r"\bhanded\s+over\s+to\b|"
     # "passed from Ottoman rule to X in 1878": the change to the new holder, as "passed to"
@@ -492,6 +495,8 @@ def _phrase_word(m: re.Match[str]) -> str:
         return "took_a_seat".ljust(len(m.group(0)))
     if _DEGREE_RE.fullmatch(m.group(0)):
         return "graduated".ljust(len(m.group(0)))
+    if m.group(0).startswith("let"):  # "let it go", "let him go": one end cue
+        return "let_go".ljust(len(m.group(0)))
     if m.group(0).endswith("cap"):  # "first England cap": one cue word, wherever the side's name sits
         return ("first_cap" if m.group(0).startswith("first") else "last_cap").ljust(len(m.group(0)))
     return _SPACES_RE.sub("_", m.group(0)).replace("-", "_")  # "call-up" is one word
@@ -810,7 +815,8 @@ def _only_fact(r: Attribution, facts: Sequence[FactRef]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?([^\W\d_][\w-]*)")
+# the office word after the place, past an ordinal ("Malaysia's 10th Prime Minister")
+_OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?(?:\d+(?:st|nd|rd|th)\s+)?([^\W\d_][\w-]*)")
 _OFFICE_INSIDE_RE: Final = re.compile(r"\w['’]s?\s+[^\W\d_]|\s(?:of|for)\s")
 _OFFICE_BEFORE_RE: Final = re.compile(r"([^\W\d_][\w-]*)\s+(?:of|for)\s+(?:the\s+)?$")
 
@@ -918,9 +924,10 @@ def _known_keys(words: Iterable[str]) -> frozenset[str]:
 def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
     """Whether ``m`` names the question's own place or body as part of the office it asks about.
 
-    "Pakistan's Prime Minister", "President of Brazil": the country the question names (every word of it is
-    a word of the question) qualifies the office, it owns no date. A fact's own entity, a name the question
-    does not hold ("Sharif's premiership") or one that qualifies no word of the question still owns its dates.
+    "Pakistan's Prime Minister", "Malaysia's 10th Prime Minister", "President of Brazil": the country the question
+    names (every word of it is a word of the question) qualifies the office, it owns no date. A fact's own entity, a
+    name the question does not hold ("Sharif's premiership") or one that qualifies no word of the question still owns
+    its dates.
     """
     if any(k in owners or person_like(k) for k in m.keys):
         return False
