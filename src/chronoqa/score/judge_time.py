@@ -735,8 +735,12 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     out = _resumed_ranges(text, out + _counted_stays(text, out, all_dates, facts), all_dates)
-    out = _pinned(out + _deaths_of_a_pair(out, facts), shared, facts)
-    return _refined(text, _unhedged(text, out, all_dates), all_dates)
+    return _settled(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
+
+
+def _settled(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
+    """``readings`` with hedged dates read as such (:func:`_unhedged`), then refined dates (:func:`_refined`)."""
+    return _refined(text, _unhedged(text, readings, dates), dates)
 
 
 def _pinned(
