@@ -254,6 +254,7 @@ _END: Final = frozenset(
         "last_year",
         "final_year",
         "sold",
+        "let_go",
         # "stopped owning it in 1994", "expelled from Odesa in 1889", "the marriage was annulled in 2003"
         "stopped",
         "stopping",
@@ -386,7 +387,9 @@ class Attribution:
     succession's inferred end). ``carried``: the clause has no cue of its own and kept the previous date's
     role ("married since 1946, so in 1978 she was his wife"): it is judged against a reference's end, never
     against the data's other ends. ``weak``: the date would be firm, but its binding to the fact rests on weak
-    evidence (:func:`_weakly_bound`): a mismatch makes the verdict undecided, never wrong.
+    evidence (:func:`_weakly_bound`): a mismatch makes the verdict undecided, never wrong. ``held``: a cite-only
+    end of a spell that a move out of it dates (:func:`_left_for`), checked against the data's end all the same
+    (:func:`_other_end_of_range`).
     """
 
     value: TimePoint
@@ -396,6 +399,7 @@ class Attribution:
     begin: int
     carried: bool = False
     weak: bool = False
+    held: bool = False
 
 
 @dataclass(slots=True)
@@ -421,6 +425,8 @@ _PHRASES: Final = re.compile(
     r"\b(?:came|come|coming)\s+through\b|"
     # a territory's change of state: "came under Poland in 1919", "fell under X", "passed to X"
     r"\b(?:came|fell)\s+under\b|\bpassed\s+to\b|"
+    # an owner or a club parting with what it held: "let it go in 2002", "let him go"
+    r"\blet\s+(?:(?:it|him|her|them)\s+)?go\b|"
     # a handover names the new holder: "X handed over to Y on D" is Y's start (X's end: :func:`_succession`)
     r"\bhanded\s+over\s+to\b|"
     # "passed from Ottoman rule to X in 1878": the change to the new holder, as "passed to"
@@ -489,6 +495,8 @@ def _phrase_word(m: re.Match[str]) -> str:
         return "took_a_seat".ljust(len(m.group(0)))
     if _DEGREE_RE.fullmatch(m.group(0)):
         return "graduated".ljust(len(m.group(0)))
+    if m.group(0).startswith("let"):  # "let it go", "let him go": one end cue
+        return "let_go".ljust(len(m.group(0)))
     if m.group(0).endswith("cap"):  # "first England cap": one cue word, wherever the side's name sits
         return ("first_cap" if m.group(0).startswith("first") else "last_cap").ljust(len(m.group(0)))
     return _SPACES_RE.sub("_", m.group(0)).replace("-", "_")  # "call-up" is one word
@@ -727,7 +735,12 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     out = _resumed_ranges(text, out + _counted_stays(text, out, all_dates, facts), all_dates)
-    return _refined(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
+    return _settled(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
+
+
+def _settled(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
+    """``readings`` with hedged dates read as such (:func:`_unhedged`), then refined dates (:func:`_refined`)."""
+    return _refined(text, _unhedged(text, readings, dates), dates)
 
 
 def _pinned(
@@ -806,7 +819,8 @@ def _only_fact(r: Attribution, facts: Sequence[FactRef]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?([^\W\d_][\w-]*)")
+# the office word after the place, past an ordinal ("Malaysia's 10th Prime Minister")
+_OFFICE_AFTER_RE: Final = re.compile(r"(?:['’]s?)?\s+(?:the\s+)?(?:\d+(?:st|nd|rd|th)\s+)?([^\W\d_][\w-]*)")
 _OFFICE_INSIDE_RE: Final = re.compile(r"\w['’]s?\s+[^\W\d_]|\s(?:of|for)\s")
 _OFFICE_BEFORE_RE: Final = re.compile(r"([^\W\d_][\w-]*)\s+(?:of|for)\s+(?:the\s+)?$")
 
@@ -914,9 +928,10 @@ def _known_keys(words: Iterable[str]) -> frozenset[str]:
 def _qualifies_office(text: str, m: NameMention, owners: Mapping[str, frozenset[int]], known: frozenset[str]) -> bool:
     """Whether ``m`` names the question's own place or body as part of the office it asks about.
 
-    "Pakistan's Prime Minister", "President of Brazil": the country the question names (every word of it is
-    a word of the question) qualifies the office, it owns no date. A fact's own entity, a name the question
-    does not hold ("Sharif's premiership") or one that qualifies no word of the question still owns its dates.
+    "Pakistan's Prime Minister", "Malaysia's 10th Prime Minister", "President of Brazil": the country the question
+    names (every word of it is a word of the question) qualifies the office, it owns no date. A fact's own entity, a
+    name the question does not hold ("Sharif's premiership") or one that qualifies no word of the question still owns
+    its dates.
     """
     if any(k in owners or person_like(k) for k in m.keys):
         return False
@@ -2112,6 +2127,9 @@ _STAY: Final = (
     rf"(?P<n>{_NUMBER})\s+(?:more\s+)?"
 )
 # ... counted in seasons, years or months and closing its span: the stay's own length, up to the move that follows it
+# A return to a club left before, dated right after its name ("returning to Stuttgart in 2011")
+_RETURN_RE: Final = re.compile(r"\b(?:returning|returned|went\s+back|came\s+back)\s+to\s+(?:the\s+)?$")
+_RIGHT_AFTER_RE: Final = re.compile(r"\s*,?\s*(?:in|on)\s+")
 _COUNTED_STAY_RE: Final = re.compile(_STAY + r"(?:seasons?|years?|months?)(?:\s+there)?\s*,?\s*$", re.IGNORECASE)
 # ... counted in seasons or years: its end, counted from the start
 _STAY_LENGTH_RE: Final = re.compile(_STAY + r"(?:seasons?|years?)\b", re.IGNORECASE)
@@ -2205,6 +2223,37 @@ def _resumed_ranges(text: str, readings: list[Attribution], dates: Sequence[Time
     return [new[r.begin] if r.begin in new and r.role == "start" else r for r in readings]
 
 
+# A choice of dates ("in 1983 or 1984", "in 1983, or maybe 1984") or a date left open ("in 1983, or maybe earlier");
+# "1983 or so" is an approximate date, still stated
+_OR_DATE_RE: Final = re.compile(r"\s*,?\s*(?:[—–-]\s*)?or\s+(?:maybe\s+|perhaps\s+|possibly\s+)?(?:in\s+)?", re.I)
+_OR_OPEN_RE: Final = re.compile(
+    r"\s*,?\s*(?:[—–-]\s*)?or\s+(?:maybe\s+|perhaps\s+|possibly\s+|even\s+)?(?:earlier|later|before|after)\b", re.I
+)
+
+
+def _unhedged(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
+    """``readings`` with the dates a hedge leaves open read as ``hedged``: they state nothing, and cite nothing.
+
+    A choice of two dates states neither; a date "or later" is not stated. A choice whose first date is bound by weak
+    evidence (:func:`_weakly_bound`) is dropped instead: its dates may be another fact's, so the verdict stays open.
+    """
+    hedged = {a.begin for a in dates if _OR_OPEN_RE.match(text, a.end)}
+    for a, b in pairwise(dates):
+        if _OR_DATE_RE.fullmatch(text, a.end, b.begin):
+            hedged |= {a.begin, b.begin}
+    if not hedged:
+        return readings
+    weak = {a.begin for a in dates if a.begin in hedged and any(r.begin == a.begin and r.weak for r in readings)}
+    for a, b in pairwise(dates):
+        if _OR_DATE_RE.fullmatch(text, a.end, b.begin) and a.begin in weak:
+            weak.add(b.begin)  # the choice is bound as its first date is
+    kept = [r for r in readings if r.begin not in weak]
+    for a, b in pairwise(dates):  # the second date of a choice is the first one's, where nothing else read it
+        if b.begin in hedged and a.begin in hedged and b.interval.start and all(r.begin != b.begin for r in kept):
+            kept += [replace(r, value=b.interval.start, begin=b.begin) for r in kept if r.begin == a.begin]
+    return [replace(r, role="hedged", firm=False) if r.begin in hedged else r for r in kept]
+
+
 def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
     """A death read for a fact of two (a marriage) also cites the event facts of either of the two.
 
@@ -2263,9 +2312,13 @@ def _left_for(
     if owner not in before or any(not _SOURCE_RE.search(masked, max(0, p.begin - 12), p.begin) for p in others):
         return out
     move = _LEFT_FOR_RE.search(masked, clause_begin, owner.begin)
-    if move is None:
-        return out
     facts = prev_owner.facts - {_OTHER}
+    if move is None:
+        # the return dates the end of the spell before it: checked against the data, stating nothing
+        back = _RETURN_RE.search(masked, clause_begin, owner.begin) and _RIGHT_AFTER_RE.fullmatch(
+            masked, owner.end, d.begin
+        )
+        return [*out, Attribution(d.interval.start, "end", facts, False, d.begin, held=True)] if back and facts else out
     # "moved to X in 2007 and stayed one season before joining Y in 2009": the stay ran up to the move, so D is
     # stated as X's end, held to the data; a bare move ("left for Y in D") may leave a gap, and only cites
     firm = (
@@ -2934,7 +2987,7 @@ def judge_refs(
             ok_roles, strict_roles = {which}, {which}
         if _one_day(fact):  # a term begun and ended the same day: a date stated for it with no end is either end
             ok_roles = ok_roles | {"point", "none"}
-        mine = [r for r in readings if fi in r.facts]
+        mine = [r for r in readings if fi in r.facts and not r.held]
         if any(r.role in ok_roles and _same(r.value, value, granularity) for r in mine):
             n += 1
         if any(
@@ -2995,6 +3048,11 @@ def _other_end_of_range(
         for r in _range_ends(readings, fi, which, value, granularity):
             if all(_differs(r.value, v, granularity) for v in known):
                 return r.value
+    # "on loan at X in 2010, returning to Y in 2011": the move out dates X's end, though it only cites
+    for r in readings:
+        known = _known_at(facts[min(r.facts)], "end") if r.held and len(r.facts) == 1 else ()
+        if known and all(_differs(r.value, v, granularity) for v in known):
+            return r.value
     return None
 
 
