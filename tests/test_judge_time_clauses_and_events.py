@@ -186,3 +186,43 @@ def test_entre_y_and_zwischen_und_read_as_a_range() -> None:
         assert [(m.kind, str(m.interval.start), str(m.interval.end)) for m in found] == [("range", "1993", "1996")]
     # "entre" before no year is left alone
     assert english_dates("entre amigos y 1996") == "entre amigos y 1996"
+
+
+# Oda Lunde was in the Green League from 1990 to 2004, when it merged into another party
+LEAGUE = q(
+    answers=("Green League",),
+    question="Was Oda Lunde still in the Green League in 2000?",
+    S_star=(Triple("Oda Lunde", "memberOf", "Green League", "1990", "2004"),),
+    time_refs=({"which": "end", "value": "2004", "of": "answer"},),
+)
+
+
+def test_a_bracketed_gloss_inside_an_until_event_keeps_the_event_the_stays_end() -> None:
+    text = "Yes: Lunde was in the League from 1990 until it merged into the Forward Alliance (FA) in {}."
+    assert verdict(LEAGUE, text.format(2004), ("Forward Alliance",)) == "right"
+    # a shifted end is never right
+    assert verdict(LEAGUE, text.format(2005), ("Forward Alliance",)) != "right"
+
+
+# Veld was in Kora County from 1950 to 1961
+COUNTY = q(
+    answers=("Kora County",),
+    question="In which administrative unit was Veld located in 1955?",
+    S_star=(Triple("Veld", "locatedIn", "Kora County", "1950", "1961"),),
+    time_refs=refs(("start", "1950"), ("end", "1961")),
+)
+
+
+def test_the_names_of_a_when_clause_between_dashes_own_no_date() -> None:
+    text = "Veld was part of Kora County from 1950 — when the old Tarn Province was split up — until {}."
+    assert verdict(COUNTY, text.format(1961), ("Tarn Province",)) == "right"
+    assert verdict(COUNTY, text.format(1962), ("Tarn Province",)) == "wrong"
+    # the swapped end: a date that is the start stays wrong
+    assert (
+        verdict(
+            COUNTY,
+            "Veld was part of Kora County from 1961 — when the old Tarn Province was split up — until 1950.",
+            ("Tarn Province",),
+        )
+        != "right"
+    )

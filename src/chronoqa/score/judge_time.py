@@ -1030,6 +1030,10 @@ def _owner(
     A predicate joined by "and" with no subject of its own, or "it" standing for another's thing, is the sentence's
     ``subject``'s (:func:`_bound_to_subject`).
     """
+    # "from 1928 — when the old X was abolished — until 1933": the when-clause glosses the date before it, its names
+    # own neither date
+    glosses = [m.span() for m in _DASH_WHEN_RE.finditer(masked, max(0, d.begin - len(span_before)), d.begin)]
+    before = [p for p in before if not _inside(p.begin, glosses)]
     place = _where_stayed(masked, before, d.begin)
     if place is not None:
         return _pair(place, before)
@@ -1280,7 +1284,9 @@ def _bound_to_subject(
 # "until he fled Germany in 1933", "until reunification in 1990": an event right after a date, said with "until"
 # "until his 2015 move to X": the date of an event of his put before its noun
 _UNTIL_EVENT_RE: Final = re.compile(
-    r"[\s,]*(?:until|till)\s+(?:(?![\d(])[^,;:()]{1,60}?\s+(?:in|on)|(?:his|her|their))\s+$", re.IGNORECASE
+    # "until it turned into the Democrats (DEM) in": a bracketed gloss of a name inside the event
+    r"[\s,]*(?:until|till)\s+(?:(?![\d(])(?:[^,;:()]|\([^\d()]{1,20}\)){1,60}?\s+(?:in|on)|(?:his|her|their))\s+$",
+    re.IGNORECASE,
 )
 _LAST_UNTIL_RE: Final = re.compile(r"[\s,]*\b(?:until|till)\b(?!.*\b(?:until|till)\b)", re.IGNORECASE | re.DOTALL)
 
@@ -1298,6 +1304,10 @@ def _until_event(span_before: str, before: Sequence[_Pos], d_begin: int) -> bool
     at = d_begin - len(tail)
     event = _UNTIL_EVENT_RE.match(tail) is not None and len(_role_words(tail)) == 1
     return (event or _until_next_start(tail)) and all(p.begin >= at for p in before if not p.pronoun)
+
+
+# "from 1928 — when the old X was abolished — until 1933": a when-clause between dashes glosses the date before it
+_DASH_WHEN_RE: Final = re.compile(r"\s*[—–]\s*(?:when|as|after)\b[^—–\d\n]{1,80}[—–]")
 
 
 # "until she became Justice Secretary in": the subject's next post, its start the end of the stay before
