@@ -226,3 +226,22 @@ def test_the_names_of_a_when_clause_between_dashes_own_no_date() -> None:
         )
         != "right"
     )
+
+
+# Dorn was part of the Kingdom of Mera from 1620 to 1790
+MERA = q(
+    answers=("Kingdom of Mera",),
+    question="Which country was Dorn part of in 1700?",
+    S_star=(Triple("Dorn", "partOf", "Kingdom of Mera", "1620", "1790"),),
+    time_refs=refs(("start", "1620"), ("end", "1790")),
+)
+
+
+def test_a_stay_there_until_an_event_in_the_passive_ends_at_the_event() -> None:
+    text = (
+        "After the Treaty of Lund in 1620, Dorn came under the Kingdom of Mera, and it stayed there until the Republic"
+        " of Vess was proclaimed in {}."
+    )
+    assert verdict(MERA, text.format(1790), ("Republic of Vess", "Treaty of Lund")) == "right"
+    # a shifted end is never right
+    assert verdict(MERA, text.format(1791), ("Republic of Vess", "Treaty of Lund")) != "right"

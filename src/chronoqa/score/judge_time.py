@@ -1075,7 +1075,9 @@ _RESUMED_RANGE_RE: Final = re.compile(r"\s*,\s*[^\W\d][^,;()\d]{0,60},\s*(?:to|u
 _WHERE_STAYED_RE: Final = re.compile(
     r",\s*(?:where\s+(?:he|she|they|it)\s+(?:[a-z]+\s+){1,2}?(?:(?:until|till|through|from|since|in|on)\s+)?|"
     # "moved into Y, and it stayed there until 1920": the stay at the place the clause before moved to
-    r"(?:and\s+)?(?:he|she|they|it)\s+(?:stayed|remained)\s+there\s+(?:(?:until|till|through)\s+)?)$",
+    r"(?:and\s+)?(?:he|she|they|it)\s+(?:stayed|remained)\s+there\s+(?:(?:until|till|through)\s+"
+    # "... until the Austrian Empire was proclaimed in 1804": an event in the passive, no cue of its own, ends the stay
+    r"(?:(?![\d(])[^,;:()\d]{1,60}?\s+(?:was|were)\s+[a-z]+\s+(?:in|on)\s+)?)?)$",
     re.IGNORECASE,
 )
 # a bracketed gloss of the place between it and the where-clause ("into Upper Alsace (Bezirk Oberelsass), where")
@@ -1109,7 +1111,7 @@ def _where_stayed(masked: str, before: Sequence[_Pos], d_begin: int) -> _Pos | N
     The clause's pronoun is the person who stayed there; the date is the stay's at that place, not the place named
     before it ("left X in 2009 and went to Y, where he stayed until 2011": Y's end, not X's).
     """
-    m = _WHERE_STAYED_RE.search(masked, max(0, d_begin - 60), d_begin)
+    m = _WHERE_STAYED_RE.search(masked, max(0, d_begin - 120), d_begin)
     if m is None:
         return None
     places = [
