@@ -43,6 +43,9 @@ def verdict(question: Question, expl: str, entities: tuple[str, ...] = LEADERS) 
         # an end stated as an event
         ("Varga took office on 2 April 1993 and died in office on 20 November 1996.", "right"),
         ("Varga took office on 2 April 1993 and died in office on 20 November 1997.", "wrong"),
+        # the same end as a noun: "until her death in office on D"
+        ("Varga was in office from 2 April 1993 until her death in office on 20 November 1996.", "right"),
+        ("Varga was in office from 2 April 1993 until her death in office on 20 November 1997.", "wrong"),
         # "until B took over on D" ends A's term on D
         ("Anna Varga governed from 2 April 1993 until Bela Kun took over on 20 November 1996.", "right"),
         ("Anna Varga governed from 2 April 1993 until Bela Kun took over on 21 November 1996.", "wrong"),

@@ -276,8 +276,8 @@ _END: Final = frozenset(
 # An end that is an event ("died in office on D", "was ousted on D", "the coup of D"): the end of a term or
 # a marriage, the point of a death; it may cite an end but never contradicts one (a divorce may come first).
 _DEATH: Final = frozenset(
-    ["died", "dies", "death", "d_", "killed", "died_in_office", "assassinated", "assassination", "overthrown",
-     "toppled", "coup", "executed", "murdered"]
+    ["died", "dies", "death", "d_", "killed", "died_in_office", "death_in_office", "assassinated", "assassination",
+     "overthrown", "toppled", "coup", "executed", "murdered"]
 )  # fmt: skip
 _EVENT: Final = frozenset(
     [
@@ -413,7 +413,7 @@ class _Pos:
 
 
 _PHRASES: Final = re.compile(
-    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|in\s+office|"
+    r"took\s+over|took\s+office|out\s+of\s+office|came\s+to\s+power|died\s+in\s+office|death\s+in\s+office|in\s+office|"
     r"became\s+a\s+member|took\s+place|"
     # colloquial starts and ends, as models write them ("kicked off in 1998", "wrapped up in 2014")
     r"kicked\s+off|got\s+going|got\s+under\s*way|got\s+started|dates\s+from|dating\s+from|"
