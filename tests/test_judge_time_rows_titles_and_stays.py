@@ -32,6 +32,17 @@ def test_a_table_row_holds_its_first_cells_dates() -> None:
     assert verdict(ORTEN, _table("2002–2003", "2003–2008"), ("Balm FC",)) == "right"
 
 
+def _period_first(orten: str) -> str:
+    return f"| Period | Club |\n|---|---|\n| 2001–2002 | Kessel FC |\n| {orten} | Orten FC |\n| 2003–2004 | Balm FC |"
+
+
+def test_a_table_whose_first_column_holds_only_dates_is_keyed_by_its_name_column() -> None:
+    assert verdict(ORTEN, _period_first("2002–2003"), ("Balm FC",)) == "right"
+    # the answer's row with a shifted end, or with the next row's years, stays wrong
+    assert verdict(ORTEN, _period_first("2002–2004"), ("Balm FC",)) == "wrong"
+    assert verdict(ORTEN, _period_first("2003–2004"), ("Balm FC",)) == "wrong"
+
+
 # Rui Lemos became an International Master in 2009 and a Grandmaster in 2010
 LEMOS = q(
     answers=("Grandmaster",),

@@ -1707,6 +1707,21 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+# a cell that holds only a date or a span of years ("1873–1917", "2001 - present")
+_DATE_CELL_RE: Final = re.compile(r"[\d\s–—/.,-]*\d[\d\s–—/.,-]*(?:present|now|today)?", re.IGNORECASE)
+
+
+def _key_column(rows: Sequence[list[str]]) -> int:
+    """The column that names each row: the first, unless it holds only dates ("| Period | Unit |").
+
+    Then it is the first column with no digit in any row (0 where there is none).
+    """
+    if not rows or not all(r and _DATE_CELL_RE.fullmatch(r[0]) for r in rows):
+        return 0
+    width = min(len(r) for r in rows)
+    return next((j for j in range(1, width) if not any(c.isdigit() for r in rows for c in r[j])), 0)
+
+
 def tables_as_fields(text: str) -> str:
     """``text`` with each Markdown table written as field lines: a row's first cell, then "header: cell".
 
@@ -1723,11 +1738,14 @@ def tables_as_fields(text: str) -> str:
         if i + 1 < len(lines) and "|" in lines[i] and _TABLE_RULE_RE.fullmatch(lines[i + 1]):
             header = _cells(lines[i])
             i += 2
+            rows = []
             while i < len(lines) and lines[i].strip().startswith("|"):
-                row = _cells(lines[i])
-                out.append(row[0] + ".")
-                out += [f"{h.lower()}: {c}." for h, c in zip(header[1:], row[1:], strict=False) if c]
+                rows.append(_cells(lines[i]))
                 i += 1
+            k = _key_column(rows)
+            for row in rows:
+                out.append(row[k] + ".")
+                out += [f"{h.lower()}: {c}." for j, (h, c) in enumerate(zip(header, row, strict=False)) if c and j != k]
             continue
         out.append(lines[i])
         i += 1
