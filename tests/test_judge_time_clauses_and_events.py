@@ -245,3 +245,21 @@ def test_a_stay_there_until_an_event_in_the_passive_ends_at_the_event() -> None:
     assert verdict(MERA, text.format(1790), ("Republic of Vess", "Treaty of Lund")) == "right"
     # a shifted end is never right
     assert verdict(MERA, text.format(1791), ("Republic of Vess", "Treaty of Lund")) != "right"
+
+
+# Ana Rey played for Vora FC from 1987 to 1992
+VORA = q(
+    answers=("Vora FC",),
+    question="Which team did Ana Rey play for in 1990?",
+    S_star=(Triple("Ana Rey", "playsFor", "Vora FC", "1987", "1992"),),
+    time_refs=refs(("start", "1987"), ("end", "1992")),
+)
+
+
+def test_a_bracketed_year_refines_the_decade_before_it() -> None:
+    text = "Ana Rey played for Vora FC from the late 1980s ({}) up to 1992."
+    assert verdict(VORA, text.format(1987)) == "right"
+    # a shifted year inside the decade is the start it states: wrong
+    assert verdict(VORA, text.format(1988)) == "wrong"
+    # a year outside the decade refines nothing: never right
+    assert verdict(VORA, text.format(1991)) != "right"

@@ -2196,6 +2196,18 @@ def _counted_stays(
 _REFINED_GAP_RE: Final = re.compile(r"\s*[(—–-]\s*(?:on\s+|in\s+)?")
 
 
+# a decade ("the 1980s", "the late 1990s"): read as its first year
+_DECADE_RE: Final = re.compile(r"\d0s$")
+
+
+def _within(q: TimePoint, p: TimePoint, mention: TimeMention) -> bool:
+    """Whether ``q`` is ``p`` or a finer date inside it; a decade's mention holds each of its ten years."""
+    if q.granularity >= p.granularity and q.truncate(p.granularity) == p:
+        return True
+    decade = _DECADE_RE.search(mention.text) is not None and p.granularity == Granularity.YEAR and p.year % 10 == 0
+    return decade and q.granularity == Granularity.YEAR and p.year <= q.year < p.year + 10
+
+
 def _refined(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
     """``readings`` with a date that restates or refines the one before it read as that one is (its fact, its end).
 
@@ -2206,21 +2218,21 @@ def _refined(text: str, readings: list[Attribution], dates: Sequence[TimeMention
     for r in readings:
         by_begin.setdefault(r.begin, []).append(r)
     new: dict[int, list[Attribution]] = {}
+    decades: set[int] = set()
     for a, b in pairwise(dates):
         q = b.interval.start
         if b.kind != "point" or q is None or a.begin not in by_begin:
             continue
-        # the same date or a finer one inside it ("until Halloween 1997 (31 October 1997)")
-        if not all(
-            q.granularity >= r.value.granularity and q.truncate(r.value.granularity) == r.value
-            for r in by_begin[a.begin]
-        ):
+        # the same date or a finer one inside it ("until Halloween 1997 (31 October 1997)", "the late 1980s (1987)")
+        if not all(_within(q, r.value, a) for r in by_begin[a.begin]):
             continue
         if _REFINED_GAP_RE.fullmatch(text, a.end, b.begin) is not None:
             new[b.begin] = [replace(r, value=q, begin=b.begin) for r in by_begin[a.begin]]
+            if _DECADE_RE.search(a.text):  # the decade's first year is no date it states
+                decades.add(a.begin)
     if not new:
         return readings
-    out = [r for r in readings if r.begin not in new]
+    out = [r for r in readings if r.begin not in new and r.begin not in decades]
     return sorted(out + [r for rs in new.values() for r in rs], key=lambda r: r.begin)
 
 
