@@ -113,7 +113,7 @@ BLIND_FLOORS = {
     "set26": {"A": (0.99, 0.02), "T": (0.98, 0.03)},
     "set27": {"A": (0.97, 0.03), "T": (0.97, 0.04)},
     "set28": {"A": (0.97, 0.035), "T": (0.955, 0.04)},
-    "set29": {"A": (0.98, 0.04), "T": (0.94, 0.07)},
+    "set29": {"A": (0.98, 0.04), "T": (0.955, 0.04)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
