@@ -114,6 +114,7 @@ BLIND_FLOORS = {
     "set27": {"A": (0.97, 0.03), "T": (0.97, 0.04)},
     "set28": {"A": (0.97, 0.035), "T": (0.955, 0.04)},
     "set29": {"A": (0.98, 0.04), "T": (0.955, 0.04)},
+    "set30": {"A": (0.98, 0.035), "T": (0.95, 0.055)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.
@@ -123,6 +124,7 @@ KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set20": {"T": [107]},
     "set22": {"T": [12]},
     "set27": {"T": [65]},
+    "set30": {"T": [8, 28, 36]},
 }
 
 
