@@ -1,5 +1,8 @@
 """Careful time judging: the reference's own fact at the end no reference asks for (a check-only end).
 
+A bare year stated for the answer's one-year spell ("the U-20 spell was in 2003") states both its ends: it is held
+to the data too, unless the data has another spell of the same fact across years.
+
 A question whose only reference is one end of a fact (the end of a senate seat) is still answered wrongly by a text
 that gives the fact's other end wrong in the same breath ("from 1807 until he resigned in 1816", data 1805): that end
 is checked, never required. An unstated other end costs nothing; an end the data leaves open never contradicts; a
@@ -71,3 +74,33 @@ def test_a_loosely_bound_range_with_a_wrong_other_end_is_undecided() -> None:
     assert verdict(faculty(start=None), text.format(1995), OTHERS) == "right"
     # a firmly bound range is held to the data as before
     assert verdict(faculty(), "Ada Fenn worked at Amber Institute from 1995 until 2012.", OTHERS) == "wrong"
+
+
+def youth(spells: tuple[tuple[str, str], ...] = (("2007", "2007"),)) -> Question:
+    """Whether Tomas Brel still played for the Ruvia under-20 team in 2009; the only reference is the spell's end."""
+    rows = tuple(Triple("Tomas Brel", "member of sports team", "Ruvia under-20 team", a, b) for a, b in spells)
+    return q(
+        answers=("No",),
+        question="Did it still hold in 2009 that Tomas Brel played for the Ruvia under-20 team?",
+        S_star=rows[:1],
+        S_dist=rows[1:],
+        time_refs=refs(("end", spells[0][1])),
+    )
+
+
+def test_a_one_year_spell_stated_as_another_year_is_wrong() -> None:
+    # a bare year states both ends of a spell the data has in one year alone: a wrong year is wrong
+    text = "No. Tomas Brel's Ruvia under-20 team spell was in {}; he left the Ruvia under-20 team in 2007."
+    assert verdict(youth(), text.format(2006), OTHERS) == "wrong"
+    assert verdict(youth(), text.format(2007), OTHERS) == "right"
+    # the reference is still the only one
+    assert len(ref_facts(youth())[1]) == 1
+
+
+def test_a_one_year_spell_without_its_year_or_beside_another_spell_is_unaffected() -> None:
+    # no year stated for the spell: nothing to hold to the data
+    assert verdict(youth(), "No. Tomas Brel left the Ruvia under-20 team in 2007.", OTHERS) == "right"
+    # the data has a second spell across years: the bare year may be that spell's, and decides nothing
+    two = youth((("2007", "2007"), ("2005", "2006")))
+    text = "No. Tomas Brel's Ruvia under-20 team spell was in 2006; he left the Ruvia under-20 team in 2007."
+    assert verdict(two, text, OTHERS) == "right"

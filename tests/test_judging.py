@@ -124,7 +124,7 @@ KNOWN_FALSE_ACCEPTS: dict[str, dict[str, list[int]]] = {
     "set20": {"T": [107]},
     "set22": {"T": [12]},
     "set27": {"T": [65]},
-    "set30": {"T": [8, 28, 36]},
+    "set30": {"T": [8, 36]},
 }
 
 

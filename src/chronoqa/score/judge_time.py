@@ -3013,7 +3013,10 @@ def judge_refs(
             values.extend(_known_at(facts[fi], which))
     contradicted = _against_data(readings, facts, granularity, years_only)
     contradicted = (
-        contradicted or _joins_spells(readings, facts, granularity) or _swapped_end(readings, facts, granularity)
+        contradicted
+        or _joins_spells(readings, facts, granularity)
+        or _swapped_end(readings, facts, granularity)
+        or _one_year_off(readings, facts, granularity)
     )
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
@@ -3165,6 +3168,26 @@ def _against_data(
             return True
         if r.role == "end" and not fact.event and _before_every(r.value, fact.starts):
             return True  # left before it began: wrong even where the data leaves the end open
+    return False
+
+
+def _one_year_off(readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity) -> bool:
+    """Whether a bare year stated firmly for the answer's fact, whose every spell lies in one year, names another.
+
+    "Rensing's U-20 spell was in 2003" where the data has that spell in 2004 alone: the year, with no start or end
+    cue of its own, states both ends of a one-year spell, so it is held to the data like an end no reference asks
+    for (check-only). Only the answer's fact (``facts[0]``) and only a firm reading: a weakly bound one, a date with
+    a cue ("by 1914 she had left"), a spell across years, an open or unknown end, or a date of several facts
+    decides nothing.
+    """
+    spells = facts[0].spells if facts else ()
+    if not spells or any(a is None or a != b or a.granularity != Granularity.YEAR for a, b in spells):
+        return False
+    for r in readings:
+        if not r.firm or r.weak or not r.carried or r.role != "none" or r.facts != {0}:
+            continue
+        if r.value.granularity == Granularity.YEAR and all(_differs(r.value, a, granularity) for a, _ in spells if a):
+            return True
     return False
 
 
