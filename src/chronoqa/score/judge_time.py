@@ -2279,16 +2279,14 @@ def _unhedged(text: str, readings: list[Attribution], dates: Sequence[TimeMentio
     A choice of two dates states neither; a date "or later" is not stated. A choice whose first date is bound by weak
     evidence (:func:`_weakly_bound`) is dropped instead: its dates may be another fact's, so the verdict stays open.
     """
-    hedged = {a.begin for a in dates if _OR_OPEN_RE.match(text, a.end)}
-    for a, b in pairwise(dates):
-        if _OR_DATE_RE.fullmatch(text, a.end, b.begin):
-            hedged |= {a.begin, b.begin}
+    choices = [(a, b) for a, b in pairwise(dates) if _OR_DATE_RE.fullmatch(text, a.end, b.begin)]
+    hedged = {a.begin for a in dates if _OR_OPEN_RE.match(text, a.end)} | {d.begin for pair in choices for d in pair}
     if not hedged:
         return readings
     weak = {a.begin for a in dates if a.begin in hedged and any(r.begin == a.begin and r.weak for r in readings)}
-    for a, b in pairwise(dates):
-        if _OR_DATE_RE.fullmatch(text, a.end, b.begin) and a.begin in weak:
-            weak.add(b.begin)  # the choice is bound as its first date is
+    for a, b in choices:  # in order: "1983 or 1984 or 1985" is bound as its first date is
+        if a.begin in weak:
+            weak.add(b.begin)
     kept = [r for r in readings if r.begin not in weak]
     for a, b in pairwise(dates):  # the second date of a choice is the first one's, where nothing else read it
         if b.begin in hedged and a.begin in hedged and b.interval.start and all(r.begin != b.begin for r in kept):

@@ -318,13 +318,14 @@ def score_time(
         return TimeRow(q.id, answer_correct, None, 0, 0, verdict)
     g = Granularity.parse(q.granularity or "year")
     text = None if record is None or record.status == "error" else record.explanation
+    asked = question_times(q) if mode == "careful" else ()
     if mode == "careful" and text:
         # Markdown bold and tables; "wait, let me correct"
         text = years_corrected(text.replace("**", "").replace("__", ""))  # "in 2000 — correction, 2001"
         text = tables_as_fields(after_correction(text))
         text = without_conclusion(text)  # "Therefore: 1895" restates the answer, it dates no fact
         text = without_range_glosses(text)  # "From 1871 (Treaty of Frankfurt) to 1920": one range
-        text = full_years(text, question_years(q, [ref.value for ref in refs]))  # "'97" near 1995 is 1997
+        text = full_years(text, [p.year for p in (*asked, *(ref.value for ref in refs))])  # "'97" near 1995 is 1997
         text = yearless_days(text)  # "on 10 December 2023, ... began on 11 December": the same year
         english = english_dates(text)  # "vom 10. Juli 1992 bis ...", "hasta el 31 de agosto de 2016", "jusqu'en 1996"
         foreign, text = english != text, english
@@ -335,7 +336,6 @@ def score_time(
         return TimeRow(q.id, answer_correct, n == len(refs), len(refs), n, verdict, T_half=n > 0, T_loose=loose)
     facts, fact_refs = ref_facts(q, refs)
     words = _WORDS_RE.findall(q.question)
-    asked = tuple(p for m in extract_times(q.question) for p in (m.interval.start, m.interval.end) if p is not None)
     v = _careful(text or "", facts, fact_refs, g, entities, words, foreign, asked)
     row = TimeRow(
         q.id, answer_correct, v.ok, len(fact_refs), v.n, verdict, undecided=v.why, T_half=v.n > 0, T_loose=v.loose
@@ -354,13 +354,13 @@ def reply_scores(q: Question, record: AnswerRecord) -> tuple[AnswerOutcome, dict
     return outcome, {"A": float(outcome.correct), "T": math.nan if t is None else float(t), "AT": at}
 
 
-def question_years(q: Question, values: Iterable[TimePoint] = ()) -> list[int]:
-    """The years a reply to ``q`` is about: those its question names, and ``values`` (its gold times).
+def question_times(q: Question) -> tuple[TimePoint, ...]:
+    """The times ``q``'s question names (either end of each mention).
 
-    They settle the century of a clipped year ("'08") in a reply that writes no year in full.
+    With the gold times, their years settle the century of a clipped year ("'08") in a reply that writes no year in
+    full; a reply's conclusion that restates one of them dates no fact (:func:`_asked_restated`).
     """
-    named = [p.year for m in extract_times(q.question) for p in (m.interval.start, m.interval.end) if p]
-    return named + [v.year for v in values]
+    return tuple(p for m in extract_times(q.question) for p in (m.interval.start, m.interval.end) if p is not None)
 
 
 class _Verdict(NamedTuple):

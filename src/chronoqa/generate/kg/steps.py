@@ -382,12 +382,12 @@ def no_value_positions(idx: GraphIndex, phr: Mapping[str, RelationPhrases], labe
         return np.zeros(0, dtype=np.int64)
     # a label holding every word of a declared one (a renamed twin appends a word to a label equal to a real one)
     words = [set(label(e).casefold().split()) for e in idx.ent_names]
-    objs = {
-        (r, o) for r, labels in rels.items() for o, w in enumerate(words) if any(set(v.split()) <= w for v in labels)
-    }
-    rows = idx.table[:, [Col.R, Col.O]]
-    hit = [i for i, (r, o) in enumerate(rows.tolist()) if (r, o) in objs] if objs else []
-    return np.asarray(hit, dtype=np.int64)
+    n = len(idx.ent_names)
+    keys = [
+        r * n + o for r, labels in rels.items() for o, w in enumerate(words) if any(set(v.split()) <= w for v in labels)
+    ]
+    facts = idx.table[:, Col.R].astype(np.int64) * n + idx.table[:, Col.O]  # one (relation, object) key per fact
+    return np.flatnonzero(np.isin(facts, keys)).astype(np.int64)
 
 
 # -- check_labels ----------------------------------------------------------------------------------------
