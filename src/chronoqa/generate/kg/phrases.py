@@ -94,6 +94,7 @@ import dataclasses
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -112,7 +113,9 @@ __all__ = [
     "RelationPhrases",
     "fill",
     "generic_phrases",
+    "label_words",
     "load_phrase_table",
+    "marks_in",
     "parse_not_years",
 ]
 
@@ -146,6 +149,19 @@ class MissingPhrasesError(ChronoqaError):
 def fill(template: str, *, s: str, o: str) -> str:
     """Replace ``{s}`` and ``{o}`` in one pass (labels containing braces stay intact)."""
     return _PLACEHOLDER.sub(lambda m: s if m.group(1) == "s" else o, template)
+
+
+def label_words(label: str) -> frozenset[str]:
+    """The words of an entity label, casefolded: what a role mark or a ``no_value`` label is matched against."""
+    return frozenset(label.casefold().split())
+
+
+def marks_in(words: AbstractSet[str], marks: Iterable[str]) -> list[str]:
+    """The marks (declared, casefolded) whose every word is one of ``words``.
+
+    A renamed twin's label, which appends a word to a real one, still holds the real label's marks.
+    """
+    return [m for m in marks if set(m.split()) <= words]
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,9 +213,9 @@ class RelationPhrases:
         before "national"; ties in the roles' order); else one whose sides the object shows (``shows(relation,
         side)``).
         """
-        words = set(label.casefold().split())
-        fits = [(max(len(m.split()) for m in marks if set(m.split()) <= words), -i, p) for i, (marks, p) in
-                enumerate(self.roles) if any(set(m.split()) <= words for m in marks)]  # fmt: skip
+        words = label_words(label)
+        fits = [(max(len(m.split()) for m in hit), -i, p) for i, (marks, p) in enumerate(self.roles)
+                if (hit := marks_in(words, marks))]  # fmt: skip
         named = max(fits, key=lambda x: x[:2])[2] if fits else None
         if named is not None or shows is None:
             return named or self

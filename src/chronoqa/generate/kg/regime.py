@@ -101,10 +101,9 @@ class Regimes:
         changes = np.bincount(pairs[:, 0].astype(np.int64), minlength=n) >= 2
         b_start = cont & (su != NONE) & ((su == win_lo[whole]) | _batch(whole, su, cont & (su != NONE), n))
         b_end = cont & (eu != NONE) & ((eu == win_hi[whole]) | _batch(whole, eu, cont & (eu != NONE), n))
-        parents = _Parents(cont, part, whole, su, eu)
         capital = ok & np.array([x == "capital_of" for x in role], dtype=bool)[t[:, Col.R]]
-        for f in np.flatnonzero(capital).tolist():
-            parents.capital_of.setdefault(int(t[f, Col.S]), []).append((int(t[f, Col.O]), int(su[f]), int(eu[f])))
+        capitals = np.stack([t[capital, Col.S], t[capital, Col.O], su[capital], eu[capital]], axis=1)
+        parents = _Parents(cont, part, whole, su, eu, capitals)
         p_start, p_end = parents.unknown_boundaries()
         return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents)
 
@@ -130,11 +129,19 @@ def _batch(whole: np.ndarray, unit: np.ndarray, sel: np.ndarray, n: int) -> np.n
 
 
 class _Parents:
-    """Each part's containment facts, read for the ``direct parent, not membership`` rule."""
+    """Each part's containment facts, read for the ``direct parent, not membership`` rule.
 
-    def __init__(self, cont: np.ndarray, part: np.ndarray, whole: np.ndarray, su: np.ndarray, eu: np.ndarray):
+    ``cont`` masks the containment facts; ``capitals`` holds one (capital, polity, start, end) row per capital fact.
+    """
+
+    def __init__(
+        self, cont: np.ndarray, part: np.ndarray, whole: np.ndarray, su: np.ndarray, eu: np.ndarray,
+        capitals: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
         self.su, self.eu, self.whole, self.part = su, eu, whole, part
         self.capital_of: dict[int, list[tuple[int, int, int]]] = {}  # capital -> (polity, start, end) of its facts
+        for e, polity, lo, hi in [] if capitals is None else capitals.tolist():
+            self.capital_of.setdefault(e, []).append((polity, lo, hi))
         self.of: dict[int, list[int]] = {}
         for f in np.flatnonzero(cont).tolist():
             self.of.setdefault(int(part[f]), []).append(f)

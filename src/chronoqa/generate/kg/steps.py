@@ -36,7 +36,9 @@ from chronoqa.generate.kg.phrases import (
     MissingPhrasesError,
     PhraseTable,
     RelationPhrases,
+    label_words,
     load_phrase_table,
+    marks_in,
 )
 from chronoqa.generate.kg.plausible import REASONS
 from chronoqa.generate.kg.regime import Regimes
@@ -380,12 +382,9 @@ def no_value_positions(idx: GraphIndex, phr: Mapping[str, RelationPhrases], labe
     rels = {i: p.no_value for i, r in enumerate(idx.rel_names) if (p := phr[r]).no_value}
     if not rels:
         return np.zeros(0, dtype=np.int64)
-    # a label holding every word of a declared one (a renamed twin appends a word to a label equal to a real one)
-    words = [set(label(e).casefold().split()) for e in idx.ent_names]
+    words = [label_words(label(e)) for e in idx.ent_names]
     n = len(idx.ent_names)
-    keys = [
-        r * n + o for r, labels in rels.items() for o, w in enumerate(words) if any(set(v.split()) <= w for v in labels)
-    ]
+    keys = [r * n + o for r, labels in rels.items() for o, w in enumerate(words) if marks_in(w, labels)]
     facts = idx.table[:, Col.R].astype(np.int64) * n + idx.table[:, Col.O]  # one (relation, object) key per fact
     return np.flatnonzero(np.isin(facts, keys)).astype(np.int64)
 
