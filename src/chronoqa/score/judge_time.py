@@ -389,7 +389,8 @@ class Attribution:
     against the data's other ends. ``weak``: the date would be firm, but its binding to the fact rests on weak
     evidence (:func:`_weakly_bound`): a mismatch makes the verdict undecided, never wrong. ``held``: a cite-only
     end of a spell that a move out of it dates (:func:`_left_for`), checked against the data's end all the same
-    (:func:`_other_end_of_range`).
+    (:func:`_other_end_of_range`). ``tied``: the words right before the date plainly state it as its fact's end or
+    point (:func:`_tied`), so it is held to the data even where it only cites (:func:`_tied_off`).
     """
 
     value: TimePoint
@@ -400,6 +401,7 @@ class Attribution:
     carried: bool = False
     weak: bool = False
     held: bool = False
+    tied: bool = False
 
 
 @dataclass(slots=True)
@@ -735,7 +737,7 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     out = _resumed_ranges(text, out + _counted_stays(text, out, all_dates, facts), all_dates)
-    return _settled(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates)
+    return _tied(text, _settled(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates), facts)
 
 
 def _settled(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
@@ -3015,6 +3017,7 @@ def judge_refs(
         or _joins_spells(readings, facts, granularity)
         or _swapped_end(readings, facts, granularity)
         or _one_year_off(readings, facts, granularity)
+        or _tied_off(readings, facts, granularity, years_only)
     )
     for which, value, fi in refs:
         fact = facts[fi] if 0 <= fi < len(facts) else FactRef(())
@@ -3185,6 +3188,82 @@ def _one_year_off(readings: Sequence[Attribution], facts: Sequence[FactRef], gra
         if not r.firm or r.weak or not r.carried or r.role != "none" or r.facts != {0}:
             continue
         if r.value.granularity == Granularity.YEAR and all(_differs(r.value, a, granularity) for a, _ in spells if a):
+            return True
+    return False
+
+
+# An end plainly stated in the words right before the date, in its own clause: "which ran until 2005", "stayed
+# until his move to Preston in 2009", "the marriage lasted until he died in a climbing accident in 1987".
+_TIED_END_RE: Final = re.compile(
+    r"(?<!\bwho\s)\b(?:ran|lasted|stayed|remained|continued|served|sat)\s+(?:on\s+|there\s+)?(?:until|till)\s+"
+    r"(?:(?:his|her|its|their)\s+(?:move|transfer|departure|death|retirement)\b[^,;:.()\n]{0,40}?\s+in\s+"
+    r"|(?:he|she)\s+(?:died|left|retired)\b[^,;:.()\n]{0,40}?\s+in\s+)?$",
+    re.IGNORECASE,
+)
+# a capitalised word in the clause before the verb, past its last boundary: someone the clause names may be the
+# subject ("..., and Dijk stayed until 2009"); a pronoun or an article opening a sentence is none
+_NAME_IN_CLAUSE_RE: Final = re.compile(
+    r"\b(?!(?:He|She|It|They|His|Her|Its|Their|The|This|That)\b)[A-Z][\w'’-]*(?=[^,;:.!?()—–\n]*$)"
+    r"(?![^,;:.!?()—–\n]*\band\b)"
+)
+_LEAD_CUE_RE: Final = re.compile(r"(?:until|till|in|on)\s+", re.IGNORECASE)
+# An event's point stated right after its own verb and place: "died in Hampstead, London, on 23 June 2013".
+_TIED_EVENT_RE: Final = re.compile(
+    r"\bdied\s+(?:in|at)\s+(?P<place>[^,;:.()\n]{1,40}?)(?:,\s*[^,;:.()\n]{1,30}?)?,?\s+(?:on|in)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _tied(text: str, readings: list[Attribution], facts: Sequence[FactRef]) -> list[Attribution]:
+    """``readings`` with the dates their clause plainly states as their one fact's end or point marked ``tied``.
+
+    An end: a fact with a span (not an event) and an "until" right after a verb of staying (:data:`_TIED_END_RE`),
+    no name in the clause before that verb; a death's day: an event fact whose place the words between "died" and the
+    date name (:data:`_TIED_EVENT_RE`). A carried or weakly bound reading, a reading of several facts or of someone
+    else, a range ("from 2003 until 2007": its own rules), a date inside a parenthesis or after "who ... until"
+    (someone the clause names may be its subject) is not tied.
+    """
+    out = []
+    for r in readings:
+        fi = min(r.facts) if len(r.facts) == 1 else -1
+        if r.carried or r.weak or not 0 <= fi < len(facts) or r.role not in ("end", "death"):
+            out.append(r)
+            continue
+        lead = _LEAD_CUE_RE.match(text, r.begin)  # a date read with its cue ("until 2005")
+        before = text[max(0, r.begin - 120) : lead.end() if lead else r.begin]
+        if before.rfind("(") > before.rfind(")"):  # said inside a parenthesis: maybe of someone named there
+            tied = False
+        elif facts[fi].event:
+            m = _TIED_EVENT_RE.search(before)
+            place = m.group("place").casefold() if m else ""
+            tied = any(e.casefold() in place for e in facts[fi].entities[1:] if e) and r.role == "death"
+        else:
+            m = _TIED_END_RE.search(before)
+            tied = m is not None and not _NAME_IN_CLAUSE_RE.search(before[: m.start()])
+        out.append(replace(r, tied=True) if tied else r)
+    return out
+
+
+def _tied_off(
+    readings: Sequence[Attribution], facts: Sequence[FactRef], granularity: Granularity, years_only: bool = False
+) -> bool:
+    """Whether a ``tied`` date (:func:`_tied`) differs from every time the data gives its fact there (check-only).
+
+    The end of a span no reference asks for ("sat in the 52nd Parliament, which ran until 2005", data 2001), or an
+    event's day where the question asks its year ("died ... on 23 June 2013", data 23 July): held to the data at
+    the finer unit it states where the data has it (``years_only``: by year). An event's date is checked here only
+    below the question's unit (its year right); an end the data leaves open or unknown decides nothing; a time of
+    any spell of the fact agrees.
+    """
+    for r in readings:
+        if not r.tied:
+            continue
+        fact = facts[min(r.facts)]
+        known = fact.starts if fact.event else fact.ends
+        if fact.event and (years_only or all(_differs(r.value, v, granularity) for v in known)):
+            continue  # an event's date wrong at the question's own unit: the reference's rules judge it
+        fine = granularity if years_only else max(granularity, r.value.granularity)
+        if known and all(_differs(r.value, v, fine) for v in known):
             return True
     return False
 
