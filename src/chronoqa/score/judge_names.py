@@ -401,17 +401,21 @@ TITLES: Final = frozenset(
     ]
 )
 # Words that start a sentence capitalised and are no given name: "After Kasyanov, ..." names Kasyanov.
-_LEADING_WORDS: Final = frozenset(
+LEADING_WORDS: Final = frozenset(
     ["after", "before", "in", "on", "at", "since", "until", "when", "while", "from", "and", "but", "then", "as",
      "by", "for", "with", "under", "during", "both", "following", "unlike", "like", "between", "once", "although",
      "though", "because", "if", "so", "whereas"]
 )  # fmt: skip
 
 
+_POSSESSIVE_END_RE: Final = re.compile(r"['’]s?$")
+
+
 def names_beside(text: str, toks: Sequence[Token], k: int, step: int) -> list[str]:
     """The capitalised words of the run that starts at ``toks[k]`` and goes ``step`` (-1: back, 1: on), a space apart.
 
-    Titles and words that start a sentence ("President", "After") are left out: what is left are names.
+    Titles and words that start a sentence ("President", "After") are left out: what is left are names. A possessive
+    ends a run: "Fox's Blackpool", "Di Gennaro's Palermo" are two names, a possessor and what it has.
     """
     run = []
     while 0 <= k < len(toks):
@@ -419,9 +423,11 @@ def names_beside(text: str, toks: Sequence[Token], k: int, step: int) -> list[st
         gap = text[a.end : b.begin].strip()
         if (gap != "" and not (gap == "." and len(a.key) <= 2)) or not text[toks[k].begin].isupper():
             break  # "Charles A. Beard": the initial's period keeps the run going
+        if _POSSESSIVE_END_RE.search(text, a.begin, a.end):
+            break
         run.append(toks[k].key)
         k += step
-    return [w for w in run if w not in TITLES and w not in _LEADING_WORDS]
+    return [w for w in run if w not in TITLES and w not in LEADING_WORDS]
 
 
 def owns_names(names: Sequence[str], own: set[str], form: str) -> bool:

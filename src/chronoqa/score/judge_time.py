@@ -43,6 +43,7 @@ from typing import Final
 
 from chronoqa.score.initials import initials_of
 from chronoqa.score.judge_names import CLUB_AFFIXES as _CLUB_WORDS
+from chronoqa.score.judge_names import LEADING_WORDS as _LEADING_WORDS
 from chronoqa.score.judge_names import TITLES as _TITLE_WORDS
 from chronoqa.score.judge_names import NameIndex, NameMention, Token, person_like, tokens
 from chronoqa.time import Granularity, Interval, TimePoint
@@ -262,6 +263,8 @@ _END: Final = frozenset(
         "expelled",
         "annulled",
         "last_cap",
+        "last_in",
+        "final_in",
         "sell",
         "selling",
         "leaves",
@@ -442,6 +445,9 @@ _PHRASES: Final = re.compile(
     r"\b(?:switched|switching|defected|defecting|crossed\s+over|went\s+over)\s+to\b|"
     # a national side's first and last caps ("won his first England cap in 1999"): its start and its end
     r"\b(?:first|last|final)\s+(?:[A-Z\w-]+\s+){0,2}?cap\b|"
+    # the last of a run, its noun left out after the first ("first cap 1994, last in 1995"): its end; not a place
+    # ("finished last in 1995") nor one of several events ("three titles, the last in 2001")
+    r"(?<!the\s)(?<!finished\s)(?<!came\s)(?<!placed\s)\b(?:last|final)\s+in\b(?=\s*$|\s+\d{4}\b)|"
     # the same step said as a participle or in the present ("before stepping up to the U-17s in 1992"), and a call-up
     # to a side, its start ("was called up to the France U-17 side in 2004", "won his first call-up in 2006")
     r"\b(?:stepping|steps)\s+up\b|\b(?:called|calls)\s+up\b|\bcall-ups?\b|"
@@ -605,6 +611,19 @@ _OBLIQUE_RE: Final = re.compile(
 )
 
 
+# A person named alone in a comma-set "after" or "before" ("took office on D, after Obasanjo, and his term ..."): the
+# predecessor or successor the clause places its subject by, no antecedent of a later "he" or "his"
+_PLACED_BY_RE: Final = re.compile(r",\s*(?:after|before|following)\s+$", re.IGNORECASE)
+_PLACED_BY_END_RE: Final = re.compile(r"\s*,")
+
+
+def _oblique(text: str, p: _Pos) -> bool:
+    """Whether the person at ``p`` is named obliquely (:data:`_OBLIQUE_RE`, :data:`_PLACED_BY_RE`): no antecedent."""
+    if _OBLIQUE_RE.search(text, max(0, p.begin - 40), p.begin):
+        return True
+    return bool(_PLACED_BY_RE.search(text, max(0, p.begin - 20), p.begin) and _PLACED_BY_END_RE.match(text, p.end))
+
+
 def _resolve_pronouns(text: str, out: Sequence[_Pos], starts: Sequence[int]) -> list[_Pos]:
     """Each pronoun as the entity it stands for (see :func:`attribute`); "it" with no thing named is dropped."""
     last: frozenset[int] = frozenset({0})  # before anything is named, a pronoun is the answer
@@ -631,11 +650,7 @@ def _resolve_pronouns(text: str, out: Sequence[_Pos], starts: Sequence[int]) -> 
                 resolved.append(_Pos(p.begin, p.end, ref, len(ref) == 1, True))
         else:
             resolved.append(p)
-            if (
-                p.facts
-                and p.person
-                and not (p.facts == {_OTHER} and _OBLIQUE_RE.search(text, max(0, p.begin - 40), p.begin))
-            ):
+            if p.facts and p.person and not (p.facts == {_OTHER} and _oblique(text, p)):
                 last = p.facts
                 if _OTHER not in p.facts:
                     last_fact = p.facts
@@ -2081,7 +2096,8 @@ def _so_in(text: str, at: int) -> bool:
     return bool(_SO_IN_RE.search(text, max(0, at - 30), at) or _SO_STATE_RE.search(text, max(0, at - 80), at))
 
 
-_GLOSS_RE: Final = re.compile(r"\s*\(\s*")
+# "one year before (2008)", "the year before that (2004)": a bracket that glosses the relative phrase
+_GLOSS_RE: Final = re.compile(r"\s*(?:that\s*|then\s*)?\(\s*")
 # "..., so in 1999 she was married to him", "so yes in 2016": the conclusion's date is the question's (cite only)
 _SO_IN_RE: Final = re.compile(
     r"\b(?:so|thus|hence|therefore)\s*,?\s*(?:(?:yes|no)\s*,?\s*)?(?:in|by|as\s+of|during)\s+$", re.IGNORECASE
@@ -2561,8 +2577,9 @@ def _head_words(
             # a person's given name is no name of theirs alone ("Dorothy" of Dorothy Ayer Gardner Ford); a label that
             # only looks like one ("Red Star Belgrade") is named by its words before the last ("Red Star")
             lead = _leading_words(e, text, [o for o in words_of if owner_of[o] != owner_of[e]], base)
-            if lead or pair:
-                out[e] = (*([lead] if lead else []), *pair)
+            given = _given_name(e, words_of, toks, text)
+            if lead or pair or given:
+                out[e] = (*([lead] if lead else []), *pair, *given)
             continue
         rivals = set().union(*(w for o, w in words_of.items() if owner_of[o] != owner_of[e]))
         own = {w for w in words if w not in rivals and w not in _GENERIC_WORDS and not _affix(w)}
@@ -2646,6 +2663,33 @@ def _label_prefix(label: str, text: str, rivals: Sequence[str], base: NameIndex 
     return []
 
 
+def _given_name(label: str, words_of: Mapping[str, set[str]], toks: Sequence[Token], text: str) -> tuple[str, ...]:
+    """A person's given name, where another person of the question's facts has the same surname (a couple, kin).
+
+    "Darci Vargas married Getúlio Vargas in 1911. Getúlio died on 24 August 1954": the surname names neither, so the
+    text tells them apart by the given name, which names that person where it is no word of any other entity and the
+    text writes it alone only as a sentence's subject ("Joan's husband", "married to Ferdinand" name the spouse).
+    """
+    own = tokens(label)
+    if len(own) < 2 or len(own[0].key) < 3:
+        return ()
+    surname, given = own[-1].key, own[0].key
+    kin = [o for o in words_of if o != label and _person(o) and tokens(o)[-1].key == surname]
+    if not kin or any(given in w for o, w in words_of.items() if o != label):
+        return ()
+    alone = [
+        (i, t) for i, t in enumerate(toks) if t.key == given and not (i + 1 < len(toks) and toks[i + 1].key == surname)
+    ]
+    if not alone or any(_POSSESSIVE_RE.search(text, t.begin, t.end) or not _sentence_first(text, t) for _, t in alone):
+        return ()
+    return (label[own[0].begin : own[0].end],)
+
+
+def _sentence_first(text: str, tok: Token) -> bool:
+    """Whether ``tok`` starts the text or a sentence (after . ! ? or a line break)."""
+    return text[: tok.begin].rstrip(" \t>*#-")[-1:] in ("", ".", "!", "?", "\n", ";")
+
+
 def _leading_words(label: str, text: str, rivals: Sequence[str], base: NameIndex | None) -> str:
     """A label of three or more words without its last, where that last word is a place's whole label in ``base``.
 
@@ -2697,7 +2741,10 @@ def _affix(word: str) -> bool:
 def _head_word_of_another(
     text: str, toks: Sequence[Token], m: NameMention, heads: Mapping[str, tuple[str, ...]]
 ) -> bool:
-    """Whether a one-word mention that only a head word names is part of another name ("Sparta Prague")."""
+    """Whether a one-word mention that only a head word names is part of another name ("Sparta Prague").
+
+    A sentence's first word that only leads into it ("Before Antwerp (1973–1977), ...") is no part of a name.
+    """
     if not heads or not any(m.keys & heads.keys()):
         return False
     i = next((k for k, t in enumerate(toks) if t.begin == m.begin), None)
@@ -2710,8 +2757,15 @@ def _head_word_of_another(
         if 0 <= j < len(toks):
             a, b = (toks[j], toks[i]) if j < i else (toks[i], toks[j])
             if not text[a.end : b.begin].strip() and text[toks[j].begin].isupper() and toks[j].key not in own:
+                if j < i and _sentence_lead(text, toks[j]):
+                    continue
                 return True
     return False
+
+
+def _sentence_lead(text: str, tok: Token) -> bool:
+    """Whether ``tok`` is a connector or preposition written capitalised as a sentence's first word ("Before")."""
+    return tok.key in _LEADING_WORDS and text[tok.begin : tok.end].istitle() and _sentence_first(text, tok)
 
 
 def _labels_index(labels: tuple[str, ...]) -> NameIndex:
@@ -3447,7 +3501,24 @@ _UNREAD_RE: Final = re.compile(
 
 def unread_dates(text: str, dates: Sequence[TimeMention]) -> bool:
     """Whether ``text`` holds a date the reader did not read (outside every mention it found)."""
-    return any(not any(d.begin <= m.start() < d.end for d in dates) for m in _UNREAD_RE.finditer(text))
+    return any(
+        not any(d.begin <= m.start() < d.end for d in dates) and not _apposition_of_date(text, m, dates)
+        for m in _UNREAD_RE.finditer(text)
+    )
+
+
+_RELATIVE_END_RE: Final = re.compile(r"(?:later|after|earlier|before|afterwards)$", re.IGNORECASE)
+_COMMA_GAP_RE: Final = re.compile(r"\s*,\s*")
+
+
+def _apposition_of_date(text: str, m: re.Match[str], dates: Sequence[TimeMention]) -> bool:
+    """Whether the loose relative phrase ``m`` glosses the date right before it ("in 2004, a decade after his prize").
+
+    It says how that date stands to another event; it hides no date of its own.
+    """
+    if _RELATIVE_END_RE.search(m.group(0)) is None:
+        return False
+    return any(_COMMA_GAP_RE.fullmatch(text, d.end, m.start()) for d in dates if d.end <= m.start())
 
 
 def unsure_refs(

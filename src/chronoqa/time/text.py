@@ -400,8 +400,9 @@ _DAY_OR_MONTH_BEFORE_RE: Final = re.compile(r"(?<!\d)\d{1,2}/$")
 _DAY_OR_MONTH_AFTER_RE: Final = re.compile(r"/\d{1,2}(?!\d)")
 _WORD_BEFORE_RE: Final = re.compile(r"([\w.#$€£]+)\s+$")
 _WORD_AFTER_RE: Final = re.compile(r"\s+([A-Za-z%][\w%]*)")
-# a dash and a later year of four digits after a year: a span of years, whatever word precedes it
-_YEAR_RANGE_AFTER_RE: Final = re.compile(r"\s?[-–—]\s?\d{4}(?![\d/-])")
+# a dash or an arrow and a year of four digits after a year: a span of years, whatever word precedes it ("Milan
+# 2006–2008", "Oriental de Lisboa 1995 → 1999")
+_YEAR_RANGE_AFTER_RE: Final = re.compile(r"(?:\s?[-–—]\s?|\s*(?:→|->)\s*)\d{4}(?![\d/-])")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -668,9 +669,11 @@ _RANGE_GAP_RE: Final = re.compile(
     # "from 1990 all the way to 2004", "right up until 2004": the same range
     r"\s*(?:[-–—]|(?:(?:all\s+the\s+way|right)\s+)?(?:up\s+)?(?:to|until|till|through)|thru)\s*(?:the\s+year\s+)?$|"
     r"\s*(?P<and>and)\s+(?:the\s+year\s+)?$|"
-    r"\s*(?P<arrow>→|->)\s*$",
+    r"\s*(?P<arrow>→|->)\s*$|"
+    r"\s*(?P<paren>\(\s*(?:to|until|till)\s+)$",  # "from 2001 (to 2004)": the end glossed in brackets
     _FLAGS,
 )
+_PAREN_CLOSE_RE: Final = re.compile(r"\s*\)")
 _RANGE_PREFIX_RE: Final = re.compile(r"(?:^|(?<=\W))(?P<w>from|between)\s+" + _QUALIFIER + "$", _FLAGS)
 _BOUND_PREFIX_RE: Final = re.compile(
     r"(?:^|(?<=\W))(?P<w>since|from|after|until|till|up\s+to|up\s+until|through|before|prior\s+to|"
@@ -711,6 +714,8 @@ def _as_range(text: str, a: TimeMention, b: TimeMention) -> TimeMention | None:
     prefix = _RANGE_PREFIX_RE.search(text, max(0, a.begin - 24), a.begin)
     if gap["and"] is not None and (prefix is None or prefix["w"].lower() != "between"):
         return None
+    if gap["paren"] is not None and _PAREN_CLOSE_RE.match(text, b.end) is None:
+        return None  # "(to 2004 he was ...)": a bracket that says more than the end
     start, end = a.interval.start, b.interval.end
     if start is None or end is None:
         return None
