@@ -439,12 +439,14 @@ _PHRASES: Final = re.compile(
     # a step to the next side or post ("stepped up to the U-18s"; "stepped" alone is "stepped down"), and a stay that
     # reached the date ("stayed into 1993": still there in 1993, its last year)
     r"\bstepped\s+up\b|\b(?:stayed|remained)\s+(?:on\s+)?into\b|"
+    # the same with the side named between ("stayed with the U19s into 2012"): that stay's last year
+    r"\b(?:stayed|remained)\s+(?:on\s+)?(?:with|at)\s+(?:the\s+)?[\w'’.-]+(?:\s+[\w'’.-]+){0,3}?\s+into\b|"
     # a stay's end said with "to" ("(staying to 1997)", "remained there to 1920"); "to" alone says nothing
     r"\b(?:stayed|staying|remained|remaining)\s+(?:on\s+|there\s+)?to\b|"
     # a switch names the side joined ("switched to the Republicans in 1986"): its start
     r"\b(?:switched|switching|defected|defecting|crossed\s+over|went\s+over)\s+to\b|"
-    # a national side's first and last caps ("won his first England cap in 1999"): its start and its end
-    r"\b(?:first|last|final)\s+(?:[A-Z\w-]+\s+){0,2}?cap\b|"
+    # a national side's first and last caps ("won his first England cap in 1999") or appearances: its start and end
+    r"\b(?:first|last|final)\s+(?:[A-Z\w-]+\s+){0,2}?(?:cap|appearances?)\b|"
     # the last of a run, its noun left out after the first ("first cap 1994, last in 1995"): its end; not a place
     # ("finished last in 1995") nor one of several events ("three titles, the last in 2001")
     r"(?<!the\s)(?<!finished\s)(?<!came\s)(?<!placed\s)\b(?:last|final)\s+in\b(?=\s*$|\s+\d{4}\b)|"
@@ -505,7 +507,10 @@ def _phrase_word(m: re.Match[str]) -> str:
         return "graduated".ljust(len(m.group(0)))
     if m.group(0).startswith("let"):  # "let it go", "let him go": one end cue
         return "let_go".ljust(len(m.group(0)))
-    if m.group(0).endswith("cap"):  # "first England cap": one cue word, wherever the side's name sits
+    if m.group(0).endswith("into") and m.group(0).startswith(("stayed", "remained")):  # a side named between
+        return "stayed_into".ljust(len(m.group(0)))
+    if m.group(0).endswith(("cap", "appearance", "appearances")):  # "first England cap": one cue word, wherever the
+        # side's name sits; "last appearances for X" is its end the same way
         return ("first_cap" if m.group(0).startswith("first") else "last_cap").ljust(len(m.group(0)))
     return _SPACES_RE.sub("_", m.group(0)).replace("-", "_")  # "call-up" is one word
 
@@ -1030,6 +1035,15 @@ _SPELL_AT_RE: Final = re.compile(
 )
 
 
+# the noun of a stay after the name that owns it ("his 2008–2011 Watford spell", "the 2001–07 Auxerre years")
+_SPELL_NOUN_RE: Final = re.compile(r"\s*(?:spell|stint|tenure|years|career)s?\b", re.IGNORECASE)
+
+
+def _named_spell(masked: str, d: TimeMention, name: _Pos) -> bool:
+    """Whether ``d`` qualifies a stay named right after it: "DATE NAME spell" (nothing else between)."""
+    return not masked[d.end : name.begin].strip() and _SPELL_NOUN_RE.match(masked, name.end) is not None
+
+
 def _owner(
     masked: str,
     before: list[_Pos],
@@ -1064,6 +1078,8 @@ def _owner(
         return prev_owner
     spell = _SPELL_AT_RE.match(masked, d.end)  # "a 2008 spell at X", "2012–13 on loan at X": X's, whoever had it
     if spell is not None and after and not masked[min(spell.end(), after[0].begin) : after[0].begin].strip():
+        return _pair(after[0], before)
+    if after and _named_spell(masked, d, after[0]):  # "his 2008–2011 Watford spell": Watford's
         return _pair(after[0], before)
     # "and stayed until D", "and again in D": the same subject
     cue_before = bool(_role_words(span_before)) or d.kind == "until" or _AGAIN_RE.search(span_before) is not None
@@ -2010,7 +2026,17 @@ def _relative_base(text: str, m: re.Match[str], dates: Sequence[TimeMention]) ->
             return nxt[0], True
         return None, False
     prior = [d for d in dates if d.end <= m.start()]
+    # a date in an aside closed before the relative ("left X in 2014 (there since 2012) and joined Y that year")
+    # is not what it counts from: the main clause's date is
+    outside = [d for d in prior if not _closed_before(text, d.end, m.start())]
+    prior = outside or prior
     return (prior[-1], False) if prior else (None, False)
+
+
+def _closed_before(text: str, begin: int, end: int) -> bool:
+    """Whether a bracket open at ``begin`` closes before ``end`` (more ")" than "(" in between)."""
+    between = text[begin:end]
+    return between.count(")") > between.count("(")
 
 
 def _relative_value(m: re.Match[str], base: TimePoint) -> TimePoint | None:
@@ -3148,9 +3174,11 @@ def _other_end_of_range(
         for r in _range_ends(readings, fi, which, value, granularity):
             if all(_differs(r.value, v, granularity) for v in known):
                 return r.value
-    # "on loan at X in 2010, returning to Y in 2011": the move out dates X's end, though it only cites
+    # "on loan at X in 2010, returning to Y in 2011": the move out dates X's end, though it only cites; where the
+    # text states X's end itself ("from 2011 to 2013 before returning to Y in 2014"), the move is a later one
+    stated = {fi for r in readings if r.role == "end" and r.firm and not r.held for fi in r.facts}
     for r in readings:
-        known = _known_at(facts[min(r.facts)], "end") if r.held and len(r.facts) == 1 else ()
+        known = _known_at(facts[min(r.facts)], "end") if r.held and len(r.facts) == 1 and not r.facts & stated else ()
         if known and all(_differs(r.value, v, granularity) for v in known):
             return r.value
     return None
@@ -3223,6 +3251,35 @@ def _against_data(
             return True
         if r.role == "end" and not fact.event and _before_every(r.value, fact.starts):
             return True  # left before it began: wrong even where the data leaves the end open
+    return False
+
+
+# a state claimed to go on at the date ("was still there in 2008", "still playing for X in 1999")
+_STILL_AT_RE: Final = re.compile(r"\bstill\b[^.;:!?()\d]{0,60}?\b(?:in|during|by)\s*$", re.IGNORECASE)
+
+
+def still_outside(text: str, readings: Sequence[Attribution], facts: Sequence[FactRef]) -> bool:
+    """Whether a stay is said to go on ("still there in D") in a year outside every spell the data gives it.
+
+    Only a firm reading of one fact's state (role ``none``) right after "still ... in" counts, and only where every
+    spell of the fact has both ends: "joined X in 2007 and was still there in 2008" is wrong where X's only spell
+    is 2007 (a spell begun and ended in one year, which the data gives as an event). A year inside some spell, or a
+    fact whose end the data leaves open, decides nothing.
+    """
+    for r in readings:
+        if r.role != "none" or not r.firm or r.weak or len(r.facts) != 1:
+            continue
+        (fi,) = r.facts
+        if not 0 <= fi < len(facts) or facts[fi].open_end or not facts[fi].spells:
+            continue
+        if _STILL_AT_RE.search(text, max(0, r.begin - 80), r.begin) is None:
+            continue
+        spells = facts[fi].spells
+        if all(s is not None and e is not None for s, e in spells) and all(
+            r.value.year < s.year or r.value.year > e.year  # type: ignore[union-attr]
+            for s, e in spells
+        ):
+            return True
     return False
 
 

@@ -43,6 +43,7 @@ from chronoqa.score.judge_time import (
     disclaims_dates,
     judge_refs,
     may_state,
+    still_outside,
     tables_as_fields,
     unread_dates,
     unsure_refs,
@@ -403,6 +404,7 @@ def _careful(
         return _Verdict(False, 0, why, n_y == len(fact_refs) and not contra_y)
     readings = _asked_restated(attribute(text, facts, entities, dates, words), asked)
     n, contradicted = judge_refs(readings, fact_refs, facts, g)
+    contradicted = contradicted or still_outside(text, readings, facts)  # "was still there in 2008": it had ended
     ok = n == len(fact_refs) and not contradicted
     loose = ok
     if coarser and not ok:
