@@ -116,7 +116,7 @@ BLIND_FLOORS = {
     "set29": {"A": (0.98, 0.04), "T": (0.955, 0.03)},
     "set30": {"A": (0.98, 0.035), "T": (0.965, 0.055)},
     "set31": {"A": (0.98, 0.02), "T": (0.97, 0.01)},
-    "set32": {"A": (0.98, 0.06), "T": (0.96, 0.035)},
+    "set32": {"A": (0.99, 0.03), "T": (0.96, 0.035)},
 }
 # False accepts a set found that the rules do not yet avoid (item numbers; docs/metrics.md says why). Any
 # other false accept fails the test; so does one of these once it is fixed and not taken off the list.

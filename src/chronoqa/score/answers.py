@@ -386,8 +386,23 @@ _NO_ALONE: Final = frozenset(
         "いいえ", "아니요", "아니오", "不", "不是", "否",
     )
 )  # fmt: skip
-# The reply's first word standing alone: followed by a sentence or clause mark, or nothing
-_FIRST_ALONE: Final = re.compile(r"^\W*?(?P<word>[^\W_]+)\s*(?:[.!,;:。、！，—–-]|$)")
+# "yes" and "no" in scripts whose words carry combining marks (Hindi, Bengali, Thai), which normalize_answer
+# drops, and in Arabic, Persian and Hebrew: compared as written, read only as the reply's whole first clause
+_YES_MARKED: Final = frozenset({"हाँ", "हां", "हा", "হ্যাঁ", "ใช่", "نعم", "بله", "آره", "כן"})
+_NO_MARKED: Final = frozenset({"नहीं", "नही", "না", "ไม่", "ไม่ใช่", "لا", "كلا", "نه", "خیر", "לא"})
+# The reply's first word standing alone: followed by a sentence or clause mark (also the Devanagari danda and the
+# Arabic comma), or nothing; the word keeps the combining marks of the Indic and Thai scripts and Arabic vowel marks
+_FIRST_ALONE: Final = re.compile(
+    r"^\W*?(?P<word>(?:[^\W_]|[\u0900-\u0963\u0966-\u0DFF\u0E31-\u0E4E\u064B-\u065F\u0670])+)\s*(?:[.!,;:。、！，—–।॥،؛-]|$)"
+)
+# A yes or no the reply concludes with after its reasoning ("..., so I'd say no.", "Therefore: yes."): its last
+# clause, nothing after it
+_CONCLUDED: Final = re.compile(
+    r"(?:^|[,;:.—–]\s*|\s)(?:so|therefore|hence|thus|which\s+means|i[’']?d\s+say|i\s+would\s+say|"
+    r"so\s+i[’']?d\s+say|so\s+i\s+would\s+say|so\s+the\s+answer\s+is|the\s+answer\s+is)\s*[:,—–-]?\s*"
+    r"(?P<said>yes|no)\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
 # A reply that opens by denying it for the time asked ("Not in 2014.", "Not any more by then", "Not as of 2003"): a no
 _NOT_THEN: Final = re.compile(
     r"^\W*not\s+(?:in|by|as\s+of|during|at\s+that\s+(?:time|point)|then|any\s*more|anymore|any\s+longer|still)\b",
@@ -427,7 +442,7 @@ def _match_value(q: Question, text: str) -> tuple[set[int], int]:
             said = _polarity(text[hedge.end() :])
             return (set(), 1) if said is None else (({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1))
         said = "yes" if words[:1] and words[0] in _YES else ("no" if words[:1] and words[0] in _NO else None)
-        said = said or _alone_yes_no(text) or _opening_commitment(text) or _polarity(text)
+        said = said or _alone_yes_no(text) or _opening_commitment(text) or _concluded_yes_no(text) or _polarity(text)
         if said is None:
             return set(), 0
         return ({0}, 0) if said == normalize_answer(q.answers[0]) else (set(), 1)
@@ -468,8 +483,19 @@ _REOPENED: Final = re.compile(r"\b(?:may|though|although|unless|or)\b", re.IGNOR
 def _alone_yes_no(text: str) -> str | None:
     """The yes or no of another language a reply opens with as a sentence or clause of its own ("Nej.", "Da, ...")."""
     m = _FIRST_ALONE.match(text)
-    word = normalize_answer(m.group("word")) if m else ""
+    if m is None:
+        return None
+    written = unicodedata.normalize("NFC", m.group("word"))
+    if written in _YES_MARKED or written in _NO_MARKED:
+        return "yes" if written in _YES_MARKED else "no"
+    word = normalize_answer(written)
     return "yes" if word in _YES_ALONE else ("no" if word in _NO_ALONE else None)
+
+
+def _concluded_yes_no(text: str) -> str | None:
+    """The yes or no a reply ends on after reasoning ("They were the same year, so I'd say no."); else ``None``."""
+    m = _CONCLUDED.search(text.strip())
+    return m.group("said").lower() if m else None
 
 
 def _hedged_commitment(text: str) -> re.Match[str] | None:
@@ -1003,7 +1029,7 @@ def _careful_entities(
     states, shared = _short_states(q, rivals), False
     kept = False  # "he was still a Tenerife player": the reply keeps the question's own entity as its answer
     for m in mentions:
-        gi = {i for i, ks in enumerate(gold_keys) if m.keys & ks}
+        gi = {i for i, ks in enumerate(gold_keys) if m.keys & ks} or _gold_after_article(text, m, gold_keys)
         if gi:
             n_named += 1
             if not m.negated:
@@ -1058,6 +1084,23 @@ def _careful_entities(
     return matched, extra, unknown
 
 
+_LOWER_ARTICLE: Final = re.compile(r"(?:the|a|an)\s+")
+_NAME_GOES_ON: Final = re.compile(r"\s*(?:[-–]\s*)?[A-Z]")  # a capitalised word right after: the name goes on
+
+
+def _gold_after_article(text: str, m: NameMention, gold_keys: Sequence[frozenset[str]]) -> set[int]:
+    """Gold items a mention names once its lower-case article is left out: "earned the Grandmaster title".
+
+    The corpus knows a work called "The Grandmaster"; written with a lower-case "the" inside a sentence the
+    article is the reply's own and what follows is the gold's name. A capitalised "The" leaves the mention as found.
+    """
+    lead = _LOWER_ARTICLE.match(text, m.begin)
+    if lead is None or lead.end() >= m.end or _NAME_GOES_ON.match(text, m.end):
+        return set()  # "the Grandmaster Flash crew": a longer name, not the gold
+    rest = normalize_answer(text[lead.end() : m.end])
+    return {i for i, ks in enumerate(gold_keys) if any(normalize_answer(k) == rest for k in ks if k[:1] != "\0")}
+
+
 def _rival_as_context(q: Question, text: str, toks: Sequence[Token], m: NameMention, first_gold: int | None) -> bool:
     """Whether a rival's mention is context, not a second answer.
 
@@ -1093,8 +1136,11 @@ def _other_forms(
 
 # An elided article or preposition glued to a capitalised name (Italian, French): "nell'Empoli", "all'Inter", "l'OM"
 _ELISION: Final = re.compile(r"(?<![\w'’])(?:l|d|dell|nell|all|dall|sull|coll|j|qu)['’](?=[A-Z])")
-# The lead of a reply's conclusion ("..., so: X", "Therefore X.", "→ X"): the last one is where its answer is.
-_CONCLUSION_LEAD: Final = re.compile(r"(?:\b(?:so|therefore|hence|thus|answer)\s*[:—–-]|→|=>)\s*", re.IGNORECASE)
+# The lead of a reply's conclusion ("..., so: X", "..., so X.", "Therefore X.", "→ X"): the last one is where its
+# answer is.
+_CONCLUSION_LEAD: Final = re.compile(
+    r"(?:\b(?:so|therefore|hence|thus|answer)\s*[:—–-]|,\s*so\s+(?=\w)|→|=>)\s*", re.IGNORECASE
+)
 
 
 def _concludes_with(text: str, mentions: Sequence[NameMention], asked: frozenset[str]) -> bool:
@@ -1190,8 +1236,36 @@ def _aside(q: Question, text: str, m: NameMention, first_gold: int | None) -> bo
     opened = text.rfind("(", 0, m.begin)
     if opened > first_gold and text.find(")", opened, m.begin) < 0:
         return True
+    if _dash_gloss(q, text[first_gold : m.begin], next(iter(m.keys))):
+        return True
     end = _CLAUSE_END.search(text, m.end)
     return _EXCLUDES.search(text, m.end, end.start() if end else len(text)) is not None
+
+
+# The gold's name, then a dash and the rival: "Poland — the Second Polish Republic at that point"
+_DASH_GLOSS: Final = re.compile(r"(?P<gold>[^—–\n.;,()]+?)\s+[—–]\s+(?:the\s+)?")
+
+
+def _stem_shared(a: str, b: str) -> bool:
+    """Whether two words share a stem: a common start of three letters or more, half the shorter one at least."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n >= 3 and 2 * n >= min(len(a), len(b))
+
+
+def _dash_gloss(q: Question, between: str, rival: str) -> bool:
+    """A rival set after the gold with a dash as a gloss on it, the same polity's fuller name, not a second answer.
+
+    ``between`` runs from the gold's name to the rival's: the gold's whole name, a dash, at most "the". The rival's
+    name shares a word stem with the gold's ("Polish" of "Poland"); a rival with no word of the gold's stays a
+    second answer ("Poland — Lithuania").
+    """
+    m = _DASH_GLOSS.fullmatch(between)
+    if m is None or normalize_answer(m.group("gold")) not in {normalize_answer(a) for a in q.answers}:
+        return False
+    gold_words = _label_words(m.group("gold"))
+    return any(_stem_shared(g, r) for g in gold_words for r in _label_words(rival))
 
 
 # The relations whose answer is a place inside other places: a larger place named after it is where it lies.
@@ -1440,6 +1514,10 @@ NATIVE_NAMES: Final = {
     "Italian Communist Party": ("Partito Comunista Italiano",),
     "Christian Democracy (Italy)": ("Democrazia Cristiana",),
     "Spanish Socialist Workers' Party": ("Partido Socialista Obrero Español",),
+    # The divided German states' own names; "Bundesrepublik Deutschland" is left out: it is also unified Germany's,
+    # and a reply naming it where the gold is Germany must not read as naming West Germany
+    "West Germany": ("Westdeutschland",),
+    "East Germany": ("Deutsche Demokratische Republik", "Ostdeutschland"),
 }
 
 
