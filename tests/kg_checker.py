@@ -153,6 +153,11 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   time (as answer or bridge) while the place is then possibly the capital of another container that no containment
   fact places it in (Moscow, the RSFSR's capital from 1918, recorded in it from 1931: "in 1927, in which unit was
   Moscow located?" has the RSFSR as a second answer the data leaves out);
+* ``level named ambiguously`` (:func:`level_errors`): a question that describes a container by its role (a hop
+  reaching it over a part-of relation, as a bridge or as an entity answer: "the Soviet republic X was in") while
+  the words fit another level too: the data places the container then in another entity of the same role, or the
+  container's own role (the TOML's, by its label) extends the role the text names and the text does not name it
+  ("the Soviet republic Sevastopol was in" in 1924 for the Crimean ASSR, an autonomous republic inside the RSFSR);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -1303,6 +1308,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "bulk-dated start asked": bulk_start_errors(checker, questions),
         "youth side asked as a national team": youth_team_errors(questions),
         "capital outside its polity": capital_polity_errors(checker, questions),
+        "level named ambiguously": level_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2342,6 +2348,32 @@ def capital_polity_errors(checker: Checker, questions: Sequence[Question]) -> li
             missing = [x for x in caps if x != whole and x in containers and x not in held]
             if missing:
                 out.append(f"{q.id}: {checker.label(part)!r} capital of {checker.label(missing[0])!r}: {q.question!r}")
+                break
+    return out
+
+
+def level_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions describing a container by a role whose words fit another level (the module docstring)."""
+    out = []
+    for q in questions:
+        t = parse_time(q.t_query) if q.t_query else None
+        path = q.logical_form.get("path") or []
+        for i, (step, tr) in enumerate(zip(path, q.S_star, strict=False)):
+            f = checker.by_id[tr.fact_id]
+            own = checker.role_of(f)
+            named = i == len(path) - 1 and q.answer_type != "entity"  # a final container named, not described
+            if t is None or own is None or named or step["dir"] != "fwd":
+                continue
+            if checker.decl.get(f.r, {}).get("containment") != "part_of":
+                continue
+            wider = [str(r) for r in checker.decl[f.r].get("roles", {}) if r != own and _says(own, str(r))]  # type: ignore[union-attr]
+            unnamed = not _says(q.question, own) and any(_says(q.question, r) for r in wider)
+            above = [
+                g for g in checker.touching.get(f.o, ()) if g.s == f.o and checker.role_of(g) == own
+                and checker.decl.get(g.r, {}).get("containment") == "part_of" and checker.possible(g, t)
+            ]  # fmt: skip
+            if unnamed or above:
+                out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) in {q.question!r}")
                 break
     return out
 

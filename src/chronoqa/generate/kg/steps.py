@@ -455,7 +455,7 @@ def prepare_drafting(s: BuildState) -> None:
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
         entity_subset=s.table.entity_subset,
-        regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
+        regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles),
         modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr)),
         bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
