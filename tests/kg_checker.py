@@ -153,6 +153,20 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   time (as answer or bridge) while the place is then possibly the capital of another container that no containment
   fact places it in (Moscow, the RSFSR's capital from 1918, recorded in it from 1931: "in 1927, in which unit was
   Moscow located?" has the RSFSR as a second answer the data leaves out);
+* ``level named ambiguously`` (:func:`level_errors`): a question that describes a container by its role (a hop
+  reaching it over a part-of relation, as a bridge or as an entity answer: "the Soviet republic X was in") while
+  the words fit another level too: the data places the container then in another entity of the same role, or the
+  container's own role (the TOML's, by its label) extends the role the text names and the text does not name it
+  ("the Soviet republic Sevastopol was in" in 1924 for the Crimean ASSR, an autonomous republic inside the RSFSR);
+* ``residence read as a move`` (:func:`residence_move_errors`): a question that asks, bounds or refers to (a time,
+  duration or yes/no answer's fact, or its reference fact) a fact of a relation declared ``residence`` whose start
+  the data gives no reason to read as a move: its place is the subject's birthplace (the object of a ``birth``
+  fact) or lies in it or contains it (containment facts at any time, followed transitively), or it spans one unit
+  with no earlier residence of the subject elsewhere ("At the time Mikhail Pogodin moved to Moscow": 1833 only);
+* ``start at birth asked`` (:func:`birth_start_errors`): the same for a fact of a relation declared ``from_birth``
+  (citizenship) whose start is the subject's birth: the unit of a dated ``birth`` fact of the subject, or, with
+  none, the start of the subject's whole record as for ``status at founding`` ("When did Villumsen become a citizen
+  of Denmark?" -> 1985);
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -1303,6 +1317,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "bulk-dated start asked": bulk_start_errors(checker, questions),
         "youth side asked as a national team": youth_team_errors(questions),
         "capital outside its polity": capital_polity_errors(checker, questions),
+        "level named ambiguously": level_errors(checker, questions),
+        "residence read as a move": residence_move_errors(checker, questions),
+        "start at birth asked": birth_start_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2343,6 +2360,115 @@ def capital_polity_errors(checker: Checker, questions: Sequence[Question]) -> li
             if missing:
                 out.append(f"{q.id}: {checker.label(part)!r} capital of {checker.label(missing[0])!r}: {q.question!r}")
                 break
+    return out
+
+
+def level_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions describing a container by a role whose words fit another level (the module docstring)."""
+    out = []
+    for q in questions:
+        t = parse_time(q.t_query) if q.t_query else None
+        path = q.logical_form.get("path") or []
+        for i, (step, tr) in enumerate(zip(path, q.S_star, strict=False)):
+            f = checker.by_id[tr.fact_id]
+            own = checker.role_of(f)
+            named = i == len(path) - 1 and q.answer_type != "entity"  # a final container named, not described
+            if t is None or own is None or named or step["dir"] != "fwd":
+                continue
+            if checker.decl.get(f.r, {}).get("containment") != "part_of":
+                continue
+            wider = [str(r) for r in checker.decl[f.r].get("roles", {}) if r != own and _says(own, str(r))]  # type: ignore[union-attr]
+            unnamed = not _says(q.question, own) and any(_says(q.question, r) for r in wider)
+            above = [
+                g for g in checker.touching.get(f.o, ()) if g.s == f.o and checker.role_of(g) == own
+                and checker.decl.get(g.r, {}).get("containment") == "part_of" and checker.possible(g, t)
+            ]  # fmt: skip
+            if unnamed or above:
+                out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) in {q.question!r}")
+                break
+    return out
+
+
+def _timed(checker: Checker, q: Question) -> list[Fact]:
+    """The facts a question asks, bounds or refers to the time of: a time, duration or yes/no answer's, a reference."""
+    path = q.logical_form.get("path") or []
+    ids = [q.S_star[len(path) - 1].fact_id] if path and q.answer_type in ("time", "duration", "yes_no") else []
+    return [checker.by_id[i] for i in ids + [t.fact_id for t in q.S_anchor]]
+
+
+def _births(checker: Checker, e: str) -> list[Fact]:
+    return [f for f in checker.touching.get(e, ()) if f.s == e and checker.decl.get(f.r, {}).get("role") == "birth"]
+
+
+def _one_way(checker: Checker, e: str, up: bool) -> set[str]:
+    """The places ``e`` lies in (``up``) or that lie in it, by containment facts at any time, transitively."""
+    kinds = {r: d.get("containment") for r, d in checker.decl.items()}
+    seen, todo = set(), [e]
+    while todo:
+        x = todo.pop()
+        for f in checker.touching.get(x, ()):
+            k = kinds.get(f.r)
+            if k not in ("part_of", "contains"):
+                continue
+            inner, outer = (f.s, f.o) if k == "part_of" else (f.o, f.s)
+            y = outer if up and inner == x else inner if not up and outer == x else None
+            if y is not None and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return seen
+
+
+def residence_move_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions timed by a residence fact whose start the data gives no reason to read as a move."""
+    res = {r for r, d in checker.decl.items() if d.get("residence")}
+
+    def no_move(f: Fact) -> str | None:
+        if f.r not in res or f.start is None:
+            return None
+        near = _one_way(checker, f.o, True) | _one_way(checker, f.o, False) | {f.o}
+        if any(b.o in near for b in _births(checker, f.s)):
+            return "birthplace"
+        su = checker.unit_iso(f.start)
+        if su is None or checker.unit_iso(f.end) != su:
+            return None
+        lo = f.start.lo(checker.g)
+        earlier = [
+            g for g in checker.touching[f.s] if g.s == f.s and g.r == f.r and g.o != f.o
+            and ((g.start is not None and g.start.lo(checker.g) < lo)
+                 or (g.start is None and g.end is not None and g.end.lo(checker.g) < lo))
+        ]  # fmt: skip
+        return None if earlier else "one unit"
+
+    out = []
+    for q in questions:
+        for f in _timed(checker, q):
+            why = no_move(f)
+            if why:
+                out.append(f"{q.id}: {checker.label(f.s)!r} in {checker.label(f.o)!r} ({why}): {q.question!r}")
+                break
+    return out
+
+
+def birth_start_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions timed by a fact of a ``from_birth`` relation whose start is its subject's birth."""
+    held = {r for r, d in checker.decl.items() if d.get("from_birth")}
+    g = checker.g
+
+    def at_birth(f: Fact) -> bool:
+        if f.r not in held or f.start is None:
+            return False
+        units = [checker.unit_iso(b.start) for b in _births(checker, f.s) if b.start is not None]
+        if units:
+            return checker.unit_iso(f.start) in units
+        others = [x for x in checker.touching[f.s] if x.id != f.id]
+        return bool(others) and all(x.start is not None and x.start.lo(g) >= f.start.lo(g) for x in others)
+
+    out = []
+    for q in questions:
+        hit = [f for f in _timed(checker, q) if at_birth(f)]
+        if hit:
+            f = hit[0]
+            out.append(f"{q.id}: {checker.label(f.s)!r} {f.r} {checker.label(f.o)!r} from birth: {q.question!r}")
     return out
 
 

@@ -1,6 +1,6 @@
 """The source's modelling read as the world: a founding read as a change of status, a batch date as each start.
 
-Two rules a careful reader states without seeing the builder (the regime rules, :mod:`~chronoqa.generate.kg.regime`,
+Four rules a careful reader states without seeing the builder (the regime rules, :mod:`~chronoqa.generate.kg.regime`,
 are the others of the kind):
 
 * ``status at founding``: a fact of a relation declared ``status`` (what the subject is: Wikidata's "instance of")
@@ -19,6 +19,18 @@ are the others of the kind):
   start is never asked, bounded or used as a reference (the facts the other rules time); the facts stay in the
   corpus and are asked at a time like any other. An event relation is not read so (a coach wins several awards in
   one year), nor a group with an end (a recorded end is evidence the spells were each dated).
+* ``residence not a move``: a fact of a relation declared ``residence`` (where its subject lives) is read as a move
+  ("At the time Mikhail Pogodin moved to Moscow") only where the data gives a reason: not where its place is the
+  subject's birthplace (the object of a ``birth`` fact of the subject) or lies in it or contains it (containment
+  facts, followed either way, at any time), and not where it spans a single unit with no earlier residence of the
+  subject elsewhere (Pogodin lived in Moscow "in 1833" only; he was born there). Its start is never asked, bounded
+  or a reference (the facts the other rules time); the fact is still asked at a time ("Where did Pogodin live in
+  1833?").
+* ``held from birth``: a fact of a relation declared ``from_birth`` (a person holds it from birth: citizenship)
+  whose start is the subject's birth (the unit of a ``birth`` fact of the subject or, where the data records no
+  birth, the start of the subject's whole record, read as for ``status at founding``) is no "became": "When did
+  Villumsen become a citizen of Denmark?" -> 1985 asks her birth year. Its start is never asked, bounded or a
+  reference; a citizenship taken later (Villumsen's New Zealand, 2009) stays.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ from chronoqa.generate.kg.index import NONE, POS, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft
 
-__all__ = ["BULK_MIN", "Modelling", "modelling_reason"]
+__all__ = ["BULK_MIN", "Lives", "Modelling", "modelling_reason"]
 
 # The most facts of one subject and state relation sharing a start with no end in the shipped graphs, the batch
 # aside, is 7 (a container's places re-formed in one year, which the regime rules read) and 5 outside containment
@@ -48,19 +60,66 @@ class Modelling:
 
     founding: np.ndarray  # fact -> bool
     bulk_start: np.ndarray  # fact -> bool
+    no_move: np.ndarray | None = None  # fact -> a residence start the data gives no reason to read as a move
+    at_birth: np.ndarray | None = None  # fact -> a from-birth relation's start at its subject's birth
 
     @classmethod
-    def build(cls, idx: GraphIndex, status: Collection[str], states: Collection[str]) -> Modelling:
-        """The flags of ``idx`` for the relations declared ``status`` and the state relations (relation ids)."""
-        return cls(_founding(idx, status), _bulk_start(idx, states))
+    def build(
+        cls, idx: GraphIndex, status: Collection[str], states: Collection[str], lives: Lives | None = None
+    ) -> Modelling:
+        """The flags of ``idx`` for the relations declared ``status``, the state relations and ``lives``."""
+        if lives is None:
+            return cls(_founding(idx, status), _bulk_start(idx, states))
+        births = _births(idx, lives.birth)
+        return cls(
+            _founding(idx, status), _bulk_start(idx, states), _no_move(idx, lives, births),
+            _founding(idx, lives.from_birth, births),
+        )  # fmt: skip
 
 
-def _founding(idx: GraphIndex, status: Collection[str]) -> np.ndarray:
-    """Per fact: a fact of a ``status`` relation whose start is where its subject's whole record starts."""
+@dataclass(frozen=True)
+class Lives:
+    """The relations the life rules read (relation ids): births, residences, from-birth relations, containment."""
+
+    birth: Collection[str] = ()
+    residence: Collection[str] = ()
+    from_birth: Collection[str] = ()
+    part_of: Collection[str] = ()  # the subject lies in the object
+    contains: Collection[str] = ()  # the object lies in the subject
+
+
+def _rels(idx: GraphIndex, names: Collection[str]) -> list[int]:
+    return [i for i, r in enumerate(idx.rel_names) if r in names]
+
+
+def _births(idx: GraphIndex, birth: Collection[str]) -> dict[int, list[tuple[int, int]]]:
+    """Subject -> its birth facts' (place, start unit)."""
+    t = idx.table
+    out: dict[int, list[tuple[int, int]]] = {}
+    for f in np.flatnonzero(~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, birth))).tolist():
+        out.setdefault(int(t[f, Col.S]), []).append((int(t[f, Col.O]), int(t[f, Col.SU])))
+    return out
+
+
+def _founding(
+    idx: GraphIndex, status: Collection[str], births: dict[int, list[tuple[int, int]]] | None = None
+) -> np.ndarray:
+    """Per fact: a fact of a ``status`` relation whose start is where its subject's whole record starts.
+
+    With ``births`` (the ``held from birth`` rule): a subject with a dated birth fact is read by it instead, the
+    start at the birth's unit.
+    """
     t, ok = idx.table, ~idx.ignored_mask
     rels = [i for i, r in enumerate(idx.rel_names) if r in status]
     if not rels:
         return np.zeros(len(t), dtype=bool)
+    if births:
+        out = _founding(idx, status)
+        for f in np.flatnonzero(ok & np.isin(t[:, Col.R], rels) & (t[:, Col.SU] != NONE)).tolist():
+            units = [u for _, u in births.get(int(t[f, Col.S]), ()) if u != NONE]
+            if units:
+                out[f] = int(t[f, Col.SU]) in units
+        return out
     n = len(idx.ent_names)
     ends = np.concatenate([t[ok, Col.S], t[ok, Col.O]]).astype(np.int64)
     su = np.tile(t[ok, Col.SU], 2).astype(np.int64)
@@ -86,6 +145,62 @@ def _bulk_start(idx: GraphIndex, states: Collection[str]) -> np.ndarray:
     return out
 
 
+def _no_move(idx: GraphIndex, lives: Lives, births: dict[int, list[tuple[int, int]]]) -> np.ndarray:
+    """Per fact: a residence start the data gives no reason to read as a move (the module docstring)."""
+    t = idx.table
+    out = np.zeros(len(t), dtype=bool)
+    sel = ~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, lives.residence)) & (t[:, Col.SU] != NONE)
+    if not sel.any():
+        return out
+    near = _linked(idx, lives)
+    by_subject: dict[tuple[int, int], list[int]] = {}
+    for f in np.flatnonzero(~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, lives.residence))).tolist():
+        by_subject.setdefault((int(t[f, Col.S]), int(t[f, Col.R])), []).append(f)
+    for f in np.flatnonzero(sel).tolist():
+        s, o, su, eu = int(t[f, Col.S]), int(t[f, Col.O]), int(t[f, Col.SU]), int(t[f, Col.EU])
+        if any(b == o or b in near.get(o, ()) for b, _ in births.get(s, ())):
+            out[f] = True  # the birthplace, or a place it lies in or that lies in it
+            continue
+        earlier = any(
+            int(t[g, Col.O]) != o and _before(int(t[g, Col.SU]), int(t[g, Col.EU]), su)
+            for g in by_subject[(s, int(t[f, Col.R]))]
+        )
+        out[f] = eu == su and not earlier  # one unit, and no earlier residence elsewhere
+    return out
+
+
+def _before(su: int, eu: int, unit: int) -> bool:
+    """A spell (start, end unit) dated before ``unit``: its start, or (no start) its end."""
+    return su < unit if su != NONE else eu != NONE and eu < unit
+
+
+def _linked(idx: GraphIndex, lives: Lives) -> dict[int, set[int]]:
+    """Place -> the places it lies in or that lie in it, by containment facts at any time, followed transitively."""
+    t, ok = idx.table, ~idx.ignored_mask
+    up: dict[int, set[int]] = {}
+    for rels, (a, b) in ((lives.part_of, (Col.S, Col.O)), (lives.contains, (Col.O, Col.S))):
+        for f in np.flatnonzero(ok & np.isin(t[:, Col.R], _rels(idx, rels))).tolist():
+            up.setdefault(int(t[f, a]), set()).add(int(t[f, b]))
+    down: dict[int, set[int]] = {}
+    for part, wholes in up.items():
+        for w in wholes:
+            down.setdefault(w, set()).add(part)
+    out: dict[int, set[int]] = {}
+    for e in set(up) | set(down):
+        out[e] = _reach(e, up) | _reach(e, down)
+    return out
+
+
+def _reach(e: int, step: dict[int, set[int]]) -> set[int]:
+    seen, todo = set(), [e]
+    while todo:
+        for x in step.get(todo.pop(), ()):
+            if x not in seen:
+                seen.add(x)
+                todo.append(x)
+    return seen
+
+
 def modelling_reason(m: Modelling | None, d: Draft) -> str | None:
     """Which rule of the module docstring rejects the draft, or ``None``."""
     if m is None:
@@ -97,4 +212,8 @@ def modelling_reason(m: Modelling | None, d: Draft) -> str | None:
         return "status at founding"
     if any(m.bulk_start[f] for f in timed):
         return "bulk-dated start"
+    if m.no_move is not None and any(m.no_move[f] for f in timed):
+        return "residence not a move"
+    if m.at_birth is not None and any(m.at_birth[f] for f in timed):
+        return "held from birth"
     return None

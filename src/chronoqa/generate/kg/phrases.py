@@ -63,6 +63,10 @@ Besides the English, each entry declares how the relation behaves *in the world*
   expecting a club is not answered with a national team. A role may instead list ``object_shown_by`` sides
   (``"<relation> subject|object"``): an object the data shows on one of them holds the role (Wikidata's P131 asks
   a country, an object of P17, as a country, not as an "administrative unit"); a label marker wins.
+* ``residence``: ``true`` where the relation says where its subject lives: a start is read as a move ("moved to")
+  only where the data gives a reason (:mod:`chronoqa.generate.kg.modelling`, ``residence not a move``).
+* ``from_birth``: ``true`` where a person holds the relation from birth (citizenship): a start at the subject's
+  birth is no "became" (:mod:`chronoqa.generate.kg.modelling`, ``held from birth``).
 * ``squads``: ``true`` where a club fields several teams (its reserve or youth team, labelled as the club plus a
   marker word): a spell whose end is a move to or from the same club's other team is no departure
   (:func:`chronoqa.generate.kg.tenure.squad_moves`).
@@ -128,10 +132,11 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end")
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask", "squads",
-    "date_convention", "no_value",
+    "date_convention", "no_value", "residence", "from_birth",
 )  # fmt: skip
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
-_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask", "squads")  # the true / false declarations
+# the true / false declarations
+_FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask", "squads", "residence", "from_birth")
 _DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age", "no_value"))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
@@ -194,6 +199,8 @@ class RelationPhrases:
     end_unknown: bool = False  # a recorded end is the source's modelling, not an event: no question rests on it
     ask: bool = True  # False: the facts stay in the corpus (and count for uniqueness) but are never gold or anchor
     squads: bool = False  # a club fields several teams: a move to its reserve or youth team is no departure
+    residence: bool = False  # where the subject lives: a start reads as a move only where the data gives a reason
+    from_birth: bool = False  # a person holds it from birth (citizenship): a start at the birth is no "became"
     date_convention: str | None = None  # why the dates follow a convention: never asked, nor paired across relations
     # object labels (case-folded) that record the absence of a value ("independent politician" for a party): never
     # an answer, an anchor or a ranked spell; the facts stay in the corpus

@@ -6,7 +6,7 @@ the German Empire decades before it existed, and every place of the Soviet Union
 1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
 lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
 the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
-counts for the third and fifth rules only). Five rules, all from the data:
+counts for the third and fifth rules only). Six rules, all from the data:
 
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
@@ -40,6 +40,13 @@ counts for the third and fifth rules only). Five rules, all from the data:
   containment fact possibly valid then places it in X: the gold would be unique only because the data leaves the
   implied fact out ("In 1927, in which administrative unit was the capital of the Soviet Union located?" ->
   Moscow Governorate, while Moscow was the RSFSR's capital from 1918 and is recorded in it only from 1931).
+* ``level named ambiguously``: a hop to a container the question describes by its role ("the Soviet republic X
+  was in": the phrase table's role of the relation that the container's label marks) is not asked where the data
+  places the container, at the question's time, in another entity the same role describes (a containment fact
+  possibly valid then, whose container's label marks the same role): the words fit both levels ("In which Soviet
+  republic was Grozny located in 1986?" fits the Chechen-Ingush ASSR and the RSFSR it lies in). A level the data
+  does not record is named by the phrase table instead (a role whose marks extend another's: "the autonomous
+  Soviet republic").
 """
 
 from __future__ import annotations
@@ -74,10 +81,18 @@ class Regimes:
     parent_start: np.ndarray  # fact -> its start is not shown to be a change of membership (direct parent)
     parent_end: np.ndarray  # fact -> its end is not shown to be a change of membership
     parents: _Parents  # each part's containment facts and the facts making it a capital
+    # (relation, container) -> its role's containment facts placing it in another entity of the same role:
+    # (that entity, start unit, end unit)
+    same_role: dict[tuple[int, int], list[tuple[int, int, int]]]
 
     @classmethod
-    def build(cls, idx: GraphIndex, roles: Mapping[str, str | None]) -> Regimes | None:
-        """The regimes of ``idx`` under the declared roles (relation id -> role); ``None`` when none is declared."""
+    def build(
+        cls, idx: GraphIndex, roles: Mapping[str, str | None], named: Mapping[int, Mapping[int, str]] | None = None
+    ) -> Regimes | None:
+        """The regimes of ``idx`` under the declared roles (relation id -> role); ``None`` when none is declared.
+
+        ``named``: relation -> object -> the phrase table's role its label marks (the key "<relation>/<role>").
+        """
         role = [roles.get(r) for r in idx.rel_names]
         if not any(role):
             return None
@@ -105,7 +120,8 @@ class Regimes:
         capitals = np.stack([t[capital, Col.S], t[capital, Col.O], su[capital], eu[capital]], axis=1)
         parents = _Parents(cont, part, whole, su, eu, capitals)
         p_start, p_end = parents.unknown_boundaries()
-        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents)
+        same = _same_role(idx, role, named or {}, parents)
+        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents, same)
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
         """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
@@ -125,6 +141,30 @@ def _batch(whole: np.ndarray, unit: np.ndarray, sel: np.ndarray, n: int) -> np.n
     _, inv, counts = np.unique(np.stack([w, u], axis=1), axis=0, return_inverse=True, return_counts=True)
     c = counts[inv.ravel()]
     out[sel] = (c >= BATCH_MIN) & (c >= BATCH_SHARE * np.bincount(w, minlength=n)[w])
+    return out
+
+
+def _same_role(
+    idx: GraphIndex, role: list[str | None], named: Mapping[int, Mapping[int, str]], parents: _Parents
+) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
+    """Per (relation, container its role names): the facts placing it in an entity a role of that name names.
+
+    Each as (that entity, start unit, end unit); the other entity's role may be of any relation.
+    """
+    by_name: dict[int, set[str]] = {}  # entity -> the role names its label marks
+    for marks in named.values():
+        for e, key in marks.items():
+            by_name.setdefault(e, set()).add(key.split("/", 1)[-1])
+    out: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+    for r, marks in named.items():
+        if role[r] != "part_of":
+            continue
+        for c, key in marks.items():
+            name = key.split("/", 1)[-1]
+            for g in parents.of.get(c, ()):
+                w = int(parents.whole[g])
+                if name in by_name.get(w, ()):
+                    out.setdefault((r, c), []).append((w, int(parents.su[g]), int(parents.eu[g])))
     return out
 
 
@@ -213,9 +253,22 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
     for a, b in pairwise(d.hops):
         if rg.changes[a.dst] and (rg.role[a.rel] is None) != (rg.role[b.rel] is None):
             return "identity across regimes"
+    described = d.hops if d.kind.is_entity else d.hops[:-1]  # a final hop's container is else named, not described
+    if d.t != NONE and any(_nested(rg, h, d.t) for h in described):
+        return "level named ambiguously"
     if d.kind.is_entity and d.t != NONE:
         for h in d.hops:
             pw = rg.part_and_whole(h)
             if pw is not None and h.dst == pw[1] and rg.parents.unrecorded_polity(pw[0], pw[1], d.t, rg.win_lo):
                 return "capital outside its polity"
     return None
+
+
+def _nested(rg: Regimes, h: Hop, u: int) -> bool:
+    """The hop reaches a container its role describes that the data places in another entity of that role at ``u``."""
+    if not h.forward or rg.role[h.rel] != "part_of":
+        return False
+    return any(
+        (lo == NONE or lo <= u) and (hi == NONE or u <= hi) and (lo != NONE or hi != NONE)
+        for _, lo, hi in rg.same_role.get((h.rel, h.dst), ())
+    )

@@ -25,7 +25,7 @@ from chronoqa.generate.kg.census import THIN, cell_census, coverage_account
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, Col, DocIds, GraphIndex, expand_years
-from chronoqa.generate.kg.modelling import Modelling
+from chronoqa.generate.kg.modelling import Lives, Modelling
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import REGISTRY, TIME_FREE_CAP, Draft, GenContext
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts
@@ -454,8 +454,8 @@ def prepare_drafting(s: BuildState) -> None:
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
         entity_subset=s.table.entity_subset,
-        regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}),
-        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr)),
+        regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles),
+        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr), lives_of(s.phr)),
         bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
@@ -466,6 +466,17 @@ def prepare_drafting(s: BuildState) -> None:
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
         namesakes=twins,
     )  # fmt: skip
+
+
+def lives_of(phr: Mapping[str, RelationPhrases]) -> Lives:
+    """The relations the life rules of :mod:`~chronoqa.generate.kg.modelling` read, from the phrase table."""
+    return Lives(
+        birth={r for r, p in phr.items() if p.role == "birth"},
+        residence={r for r, p in phr.items() if p.residence},
+        from_birth={r for r, p in phr.items() if p.from_birth},
+        part_of={r for r, p in phr.items() if p.containment == "part_of"},
+        contains={r for r, p in phr.items() if p.containment == "contains"},
+    )
 
 
 def states_of(phr: Mapping[str, RelationPhrases]) -> set[str]:
