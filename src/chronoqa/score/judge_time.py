@@ -149,6 +149,7 @@ _START: Final = frozenset(
         "took_their_seat",
         "took_a_seat",
         "arrived",
+        "arriving",  # "left X in 2012, after arriving there in 2010": the stay's start
         "broke_through",
         "bought",
         "purchased",
@@ -757,7 +758,24 @@ def attribute(
                     out.extend(_readings(d, also_role or role, also_facts, False, d_begin))
             prev_owner, prev_role, prev_end, firm_at = owner, role, d_end, (owner.begin if firm else -1)
     out = _resumed_ranges(text, out + _counted_stays(text, out, all_dates, facts), all_dates)
-    return _tied(text, _settled(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), all_dates), facts)
+    return _finished(text, out, shared, facts, positions, all_dates)
+
+
+def _finished(
+    text: str,
+    out: list[Attribution],
+    shared: Sequence[tuple[int, int, int, int]],
+    facts: Sequence[FactRef],
+    positions: Sequence[_Pos],
+    dates: Sequence[TimeMention],
+) -> list[Attribution]:
+    """:func:`attribute`'s last passes over every reading.
+
+    A pair's deaths, pinned shared subjects, hedges and refinements, dates given to their own names
+    (:func:`_own_names`), then plainly tied ends (:func:`_tied`).
+    """
+    out = _settled(text, _pinned(out + _deaths_of_a_pair(out, facts), shared, facts), dates)
+    return _tied(text, _own_names(text, out, facts, positions, dates), facts)
 
 
 def _settled(text: str, readings: list[Attribution], dates: Sequence[TimeMention]) -> list[Attribution]:
@@ -2914,7 +2932,8 @@ def _role(d: TimeMention, before: str, after: str, prev: str) -> tuple[str, bool
     if cues:
         return _main_clause_role(low, cues), other_term, False
     if after_cues:
-        if _FROM_RE.search(low) and after[after_cues[0][0] :].lower().startswith(("until", "till")):
+        opens = _FROM_RE.search(low) or low.rstrip().endswith("(")  # "(1952 until the reform of 1994)": its start
+        if opens and after[after_cues[0][0] :].lower().startswith(("until", "till")):
             return "start", other_term, False  # "from the creation of X in 1790 until 1968": a range in words
         return after_cues[0][1], other_term, False
     return prev if prev != "range" else "none", other_term, True
@@ -3352,6 +3371,103 @@ def _tied(text: str, readings: list[Attribution], facts: Sequence[FactRef]) -> l
             m = _TIED_END_RE.search(before)
             tied = m is not None and not _NAME_IN_CLAUSE_RE.search(before[: m.start()])
         out.append(replace(r, tied=True) if tied else r)
+    return out
+
+
+# A name the words right before a date give it to: "graduated from DePauw in 1898 and from Columbia in 1904" (each
+# date its own name's), "played for Ajax in 1990, PSV in 1993"; a name followed by its own clause of a stay
+# ("was at RW Oberhausen, where he played from 1991").
+_NAME: Final = r"[A-Z][\w.'’&-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z0-9][\w.'’&-]*){0,5}"
+_COORD_PREP: Final = r"(?:from|at|for|with|to|in|by|of)\s+"
+_FIRST_OF_PAIR_RE: Final = re.compile(rf"\b{_COORD_PREP}(?:the\s+)?(?P<name>{_NAME})\s+(?:in|on)\s+$")
+_NEXT_OF_PAIR_RE: Final = re.compile(
+    rf"\s*(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)(?:then\s+)?(?:{_COORD_PREP})?(?:the\s+)?(?P<name>{_NAME})"
+    r"\s+(?:in|on)\s+",
+)
+_WHERE_STAY_RE: Final = re.compile(
+    rf"(?P<name>{_NAME}),\s*where\s+(?:he|she)\s+(?:had\s+)?(?:played|worked|lived|served|studied|taught|stayed"
+    r"|coached|remained)\s+(?P<cue>(?:from|since)\s+)?$"
+)
+
+_START_CUE_RE: Final = re.compile(r"(?:from|since)\b", re.IGNORECASE)  # a start's cue read as part of its date
+
+
+def _name_facts(positions: Sequence[_Pos], begin: int, end: int) -> frozenset[int]:
+    """The facts of the names :func:`_named` found within ``[begin, end)``; ``{_OTHER}`` where it found none."""
+    facts = frozenset(fi for p in positions if begin <= p.begin < end and not p.pronoun for fi in p.facts)
+    return facts or frozenset({_OTHER})
+
+
+def _word_facts(name: str, facts: Sequence[FactRef]) -> frozenset[int]:
+    """The facts one of whose entities holds a long word of ``name`` ("RW Oberhausen": "Rot-Weiß Oberhausen")."""
+    words = {w.casefold() for w in re.findall(r"\w{4,}", name)} - {w.casefold() for w in _CLUB_WORDS}
+    return frozenset(
+        fi
+        for fi, f in enumerate(facts)
+        if words & {w.casefold() for e in f.entities[1:] for w in re.findall(r"\w+", e)}
+    )
+
+
+def _dates_named(text: str, positions: Sequence[_Pos], dates: Sequence[TimeMention]) -> dict[int, frozenset[int]]:
+    """The facts each date of a coordination of names ("from X in D1 and from Y in D2") is stated for, by begin.
+
+    Two dates in a row, each right after its own name and "in"/"on", joined by "and", "or" or a comma: each date is
+    its own name's. Kept only where the names' facts differ and one of them is a fact of the question.
+    """
+    out: dict[int, frozenset[int]] = {}
+    for d1, d2 in pairwise(dates):
+        m2 = _NEXT_OF_PAIR_RE.fullmatch(text, d1.end, d2.begin)
+        if m2 is None or d1.kind != "point" or d2.kind != "point":
+            continue
+        f1 = out.get(d1.begin)  # a list of three or more: the first date of this pair was the last one's second
+        if f1 is None:
+            m1 = _FIRST_OF_PAIR_RE.search(text, max(0, d1.begin - 120), d1.begin)
+            if m1 is None:
+                continue
+            f1 = _name_facts(positions, m1.start("name"), m1.end("name"))
+        f2 = _name_facts(positions, m2.start("name"), m2.end("name"))
+        if f1 != f2 and (f1 | f2) - {_OTHER}:
+            out[d1.begin], out[d2.begin] = f1, f2
+    return out
+
+
+def _own_names(
+    text: str,
+    readings: list[Attribution],
+    facts: Sequence[FactRef],
+    positions: Sequence[_Pos],
+    dates: Sequence[TimeMention],
+) -> list[Attribution]:
+    """``readings`` with each date the words give to a name of its own read for that name's fact.
+
+    The names: a coordination's (:func:`_dates_named`), a where-clause's (:data:`_WHERE_STAY_RE`).
+
+    A date given to one fact of the question is firmly that fact's (a point of a start-only fact its start: "graduated
+    from Columbia in 1898"); a date given to a name of no fact of the question ("from DePauw in 1904") is someone
+    else's, citing no fact. A where-clause's date is the named fact's only where the reading already holds that fact.
+    """
+    named = _dates_named(text, positions, dates)
+    for d in dates:
+        m = _WHERE_STAY_RE.search(text, max(0, d.begin - 160), d.begin)
+        cue = m is not None and (m.group("cue") or _START_CUE_RE.match(text, d.begin) or d.kind == "range")
+        if m is not None and cue and d.begin not in named:
+            owned = _name_facts(positions, m.start("name"), m.end("name")) - {_OTHER} or _word_facts(m["name"], facts)
+            if len(owned) == 1 and all(owned <= r.facts for r in readings if r.begin == d.begin):
+                named[d.begin] = owned
+    out = []
+    for r in readings:
+        own = named.get(r.begin)
+        if own is None:
+            out.append(r)
+        elif len(own - {_OTHER}) == 1:
+            (fi,) = own - {_OTHER}
+            fact = facts[fi] if fi < len(facts) else FactRef(())
+            role = "start" if r.role == "point" and fact.open_end and not fact.event else r.role
+            out.append(replace(r, facts=frozenset({fi}), role=role, firm=True, carried=False, weak=False))
+        elif not own - {_OTHER}:
+            out.append(replace(r, facts=frozenset({_OTHER}), firm=False))
+        else:
+            out.append(r)
     return out
 
 
