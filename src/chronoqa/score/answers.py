@@ -334,10 +334,57 @@ _BESIDE_DATE: Final = re.compile(
 def _context_left_out(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:
     """A time answer's ``text`` without the dates it gives as context.
 
-    Background clauses (:func:`_without_context_years`), then other named things' dates beside a gold one
-    (:func:`_without_dates_beside`).
+    Numbers that are part of a club's name (:func:`_without_name_numbers`), background clauses
+    (:func:`_without_context_years`), bracketed asides that date another fact (:func:`_without_dated_asides`), then
+    other named things' dates beside a gold one (:func:`_without_dates_beside`).
     """
-    return _without_dates_beside(_without_context_years(text), gold, g)
+    text = _without_dated_asides(_without_context_years(_without_name_numbers(text)), gold, g)
+    return _without_dates_beside(text, gold, g)
+
+
+# A year-like number that is part of a club's name, not a date: after a move to or from the club ("joined 1860
+# München", "signed for 1899 Hoffenheim") or after a German club prefix ("TSV 1860 München"), and before a capitalised
+# word (the rest of the name)
+_NAME_NUMBER: Final = re.compile(
+    r"(?:\b(?:joined|joins|joining|rejoined|signed\s+(?:for|with)|moved\s+to|transferred\s+to|loaned\s+to|"
+    r"played\s+for|plays\s+for|playing\s+for|left|leaving|leaves|against)|\b(?:TSV|TSG|SV|SC|FSV|SSV|BSC|MSV|KSV|"
+    r"VfB|VfL|VfR|SpVgg))\s+(?P<num>1[89]\d\d|20[0-2]\d)(?=\s+[A-ZÀ-Þ][a-zà-ÿ])"
+)
+
+
+def _without_name_numbers(text: str) -> str:
+    """``text`` with the numbers of clubs' names (:data:`_NAME_NUMBER`) blanked."""
+    return _NAME_NUMBER.sub(lambda m: m.group(0)[: m.start("num") - m.start()] + " " * 4, text)
+
+
+# A bracketed aside; one that hedges or corrects the answer's date ("(or 1922)", "(some sources say 1922)",
+# "(actually 1922)", "(1922?)") is no aside
+_ASIDE: Final = re.compile(r"\((?P<inner>[^()]*)\)")
+_ASIDE_HEDGE: Final = re.compile(
+    r"\b(?:or|some|sources?|accounts?|records?|according|possibly|probably|perhaps|maybe|may|might|could|likely|"
+    r"actually|rather|correction|other|others|otherwise|alternatively|disputed|also|elsewhere|given|cited|listed|"
+    r"reported|think|believe|unsure|uncertain|sure|either|officially|strictly|technically)\b|[?/]",
+    re.IGNORECASE,
+)
+
+
+def _without_dated_asides(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:
+    """``text`` with the dates of its bracketed asides blanked, where the text outside them states only gold dates.
+
+    "She died in 1969 (a marriage of convenience from 1935)", "won the 1921 Nobel Prize (awarded in 1922)": the
+    aside dates another fact. An aside that hedges or corrects (:data:`_ASIDE_HEDGE`) stays; so do all of them
+    where the text outside hedges ("in 1983 or after his Leibniz Prize (1987)").
+    """
+    outside = _ASIDE.sub(" ", text)
+    pts = _time_points(outside)
+    gold_only = all(any(gt is not None and _same_time(p, gt, g) for gt in gold) for p in pts)
+    if not pts or not gold_only or _ASIDE_HEDGE.search(outside):
+        return text
+
+    def blank(m: re.Match[str]) -> str:
+        return m.group(0) if _ASIDE_HEDGE.search(m.group("inner")) else " " * len(m.group(0))
+
+    return _ASIDE.sub(blank, text)
 
 
 def _without_dates_beside(text: str, gold: Sequence[TimePoint | None], g: Granularity) -> str:

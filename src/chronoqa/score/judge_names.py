@@ -499,6 +499,7 @@ def _label_forms(label: str) -> tuple[frozenset[str], frozenset[str], frozenset[
     if len(base) >= 3 and base[-1] in _RESERVE_MARKS and base[-2] in CLUB_AFFIXES:  # "Villarreal [CF] B"
         weak.add("".join(base[:-2]) + base[-1])
     weak.update(_numbered_club_forms(base))
+    weak.update(_spelled_affix_forms(base))
     if club and len(base) >= 3 and base[-1].isdigit() and len(base[-1]) in (2, 4):  # "Calcio Lecco" (…1912)
         weak.add("".join(base[:-1]))
     weak.update(_team_forms(base))
@@ -549,6 +550,33 @@ def _numbered_club_forms(words: Sequence[str]) -> list[str]:
     return ["".join([*words[:k], *words[k + 1 :]]), "".join(words[k + 1 :])]
 
 
+# A club's closing abbreviated affix spelled out, in the languages clubs are named in: "Fortaleza E.C." is
+# "Fortaleza Esporte Clube", "Wrexham A.F.C." "Wrexham Association Football Club"
+_SPELLED_AFFIXES: Final = {
+    "fc": ("footballclub", "futebolclube", "futbolclub", "fussballclub"),
+    "afc": ("associationfootballclub",),
+    "ec": ("esporteclube", "esporteclub"),
+    "sc": ("sportclub", "sportclube", "sportingclube", "sportingclub"),
+    "ac": ("associazionecalcio", "atleticoclube"),
+    "cf": ("clubdefutbol", "clubedefutebol"),
+    "sk": ("sportklub",),
+    "fk": ("fudbalskiklub",),
+}
+
+
+def _spelled_affix_forms(words: Sequence[str]) -> list[str]:
+    """A club's name with its closing affix ("FC", "E.C.", "A.F.C.") spelled out (:data:`_SPELLED_AFFIXES`)."""
+    k = len(words) - 1
+    while k > 0 and len(words[k]) == 1 and words[k].isalpha() and len(words) - k <= 3:
+        k -= 1  # the letters of a dotted affix: "e", "c" of "E.C."
+    dotted = len(words) - k - 1
+    affix = "".join(words[k + 1 :]) if dotted >= 2 else words[-1]
+    head = words[: k + 1] if dotted >= 2 else words[:-1]
+    if len("".join(head)) < 3 or affix not in _SPELLED_AFFIXES:
+        return []
+    return ["".join(head) + spelled for spelled in _SPELLED_AFFIXES[affix]]
+
+
 def _club_form(words: Sequence[str]) -> str | None:
     """A club's name without its club-type affix ("Swindon Town F.C." -> "Swindon Town", "AFC Ajax" -> "Ajax").
 
@@ -576,6 +604,8 @@ def _club_form(words: Sequence[str]) -> str | None:
             hi -= 1
             if hi - 1 > lo and words[hi - 1] in _CLUB_PARTICLES:
                 hi -= 1
+        elif hi < named and words[hi] == "club" and words[hi - 1] in _CLUB_SPORTS and hi - 1 > lo:
+            hi -= 1  # "Adelaide United Football Club": the sport before a dropped trailing "Club" goes with it
         elif hi - 3 > lo and _dotted(words[hi - 3 : hi - 1]) and _dotted(words[hi - 2 : hi]):
             hi -= 3  # "Wrexham A.F.C."
         elif hi - 2 >= lo and _dotted(words[hi - 2 : hi]):
@@ -588,6 +618,8 @@ def _club_form(words: Sequence[str]) -> str | None:
     return core if len(core) >= 3 and not core.isdigit() else None
 
 
+# A sport written before a club's closing "Club" ("Football Club", "Soccer Club"), dropped with it.
+_CLUB_SPORTS: Final = frozenset(["football", "soccer"])
 # Words of a club's name too common among clubs to name one alone ("Atlético", "Sporting", "United").
 _CLUB_COMMON: Final = frozenset(
     ["atletico", "athletic", "athletico", "sporting", "real", "racing", "union", "united", "city", "town", "rovers",

@@ -108,6 +108,8 @@ _MENTION: Final = re.compile(r"(?<![\w.])" + _NUMBER + r"[\s-]+(" + _UNIT + r")\
 _CJK_MENTION: Final = re.compile(
     r"(?<![\d\u3040-\u30ff\u4e00-\u9fff])(\d{1,2})\s*(年間?|か月|ヶ月|カ月|个月|個月|日間)"
 )
+# French "one year", whose unit word "an" is English's article elsewhere: read only after "un" or "1" ("Un an.")
+_ONE_AN: Final = re.compile(r"(?<![\w.])(?:un|1)\s+an\b(?!\s+et\s+demi)", re.IGNORECASE)
 _CJK_UNITS: Final = {"年": Granularity.YEAR, "年間": Granularity.YEAR, "日間": Granularity.DAY}
 _ISO: Final = re.compile(r"^P(\d+)([YMD])$")
 # A bound before a mention ("less than a year"), and the first number of a range or choice before it
@@ -220,6 +222,7 @@ def durations_in(text: str) -> list[Duration]:
     if not out:
         for m in _CJK_MENTION.finditer(text):
             out.append(Duration(float(m.group(1)), _CJK_UNITS.get(m.group(2), Granularity.MONTH)))
+        out += [Duration(1, Granularity.YEAR) for _ in _ONE_AN.finditer(text)]
     return out
 
 
