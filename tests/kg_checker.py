@@ -112,6 +112,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``duration over per-term spells`` (:func:`per_term_errors`): a duration over a state relation the data stores
   per term (at least 4%, and 10, of its dated (s, r, o) triples hold a spell starting at most a year after
   another's end): one spell in the graph need not be the whole tenure ("How long was Bevin an MP?");
+* ``nested spell ordered`` (:func:`nested_order_errors`): a sequence, relative or before/after question ordering a
+  state timeline (the reference fact in the asked subject's spells of the asked relation) where the reference's or
+  the answer's spell is nested with another spell of that timeline and role (one starts strictly inside the other);
 * ``end of a per-term spell`` (:func:`tenure_end_errors`): a question resting on the recorded end of a spell of a
   relation stored per term (a time reference ``end`` of the answer or anchor fact; a yes/no ``yes`` asks inside the
   spell and rests on none) where that end is not a tenure's: spells of one (s, r, o) that touch (the next starts at
@@ -1300,6 +1303,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "state read as a moment": moment_errors(checker, questions),
         "duration beside a career gap": career_gap_errors(checker, questions),
         "interrupted spell": interrupted_errors(checker, questions),
+        "nested spell ordered": nested_order_errors(checker, questions),
         "next across a gap": next_gap_errors(checker, questions),
         "unrelated Allen pair": unrelated_pair_errors(checker, questions),
         "end of an open fact asked": end_read_errors(checker, questions, declared=False),
@@ -1836,6 +1840,46 @@ def interrupted_spells(checker: Checker) -> set[int]:
             lo, hi = f.start.lo(g), f.end.lo(g)
             if any(x.o != f.o and x.start is not None and lo <= x.start.lo(g) < hi for x in fs):
                 out.add(f.id)
+    return out
+
+
+ORDERING_OPERATORS = ("sequence", "relative", "before_after")  # questions that order facts of one timeline
+
+
+def nested_order_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions ordering a state timeline (sequence next / last, relative, before/after with the reference fact in
+    the asked subject's timeline of the asked relation) where another spell of that timeline (same role) starts
+    strictly inside the reference's or the answer's spell, or either starts strictly inside another spell: a loan
+    inside a spell makes "next after X", "N years before joining X", "last" mean two things."""
+    g, out = checker.g, []
+
+    def inside(a: Fact, b: Fact) -> bool:  # b starts strictly inside a's spell (both dated at the granularity)
+        if a.start is None or a.end is None or b.start is None:
+            return False
+        return a.start.lo(g) < b.start.lo(g) < a.end.lo(g)
+
+    for q in questions:
+        lf = q.logical_form
+        if q.operator not in ORDERING_OPERATORS or not q.S_star or not lf.get("path"):
+            continue
+        path = lf["path"]
+        r, fwd = path[-1]["r"], path[-1]["dir"] == "fwd"
+        if checker.kinds[r] == "event":
+            continue
+        ans = checker.by_id[q.S_star[len(path) - 1].fact_id]
+        pairs = checker.neighbours(_chain_end_source(q), r, fwd)
+        other = {f.id: o for f, o in pairs}
+        timeline = [f for f, _ in pairs]
+        ids = set(other)
+        asked = [ans] + [checker.by_id[t.fact_id] for t in q.S_anchor if t.fact_id in ids]
+        if q.operator != "sequence" and len(asked) < 2:
+            continue  # the reference is of another timeline: no order over this one
+        for f in asked:
+            same = [x for x in timeline if x.id != f.id and (not fwd or checker.role_of(x) == checker.role_of(f))]
+            hit = [x.id for x in same if other[x.id] != other.get(f.id) and (inside(f, x) or inside(x, f))]
+            if hit:
+                out.append(f"{q.id}: spell {hit[0]} nested with {f.id}: {q.question!r}")
+                break
     return out
 
 

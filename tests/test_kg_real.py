@@ -71,8 +71,9 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     g, b = request.getfixturevalue(which)
     # fewer than the 10,000 asked for: the graphs hold fewer questions that are valid in the world (Wikidata12k 4,996
     # once Allen pairs only facts of one subject or of two linked ones: its 2-hop cell 52 -> 18; 4,962 once no open
-    # or P31 end is asked and no namesake is named by its bare label)
-    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4900}[g.name]
+    # or P31 end is asked and no namesake is named by its bare label; 4,872 once no timeline is ordered over a spell
+    # nested in another, a loan inside a spell: 531 draws rejected, relative 651 -> 623, before/after 610 -> 590)
+    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4850}[g.name]
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "unknown"}[g.name]
     assert b.manifest["open_end"] == {"reading": want_reading, "declared_by": "phrase table"}

@@ -30,7 +30,7 @@ from chronoqa.generate.kg.templates import (
     render,
     short_label,
 )
-from chronoqa.generate.kg.tenure import tenure_reason
+from chronoqa.generate.kg.tenure import nested_reason, tenure_reason
 
 __all__ = [
     "FILL_CHUNK",
@@ -209,6 +209,7 @@ class CellFiller:
         br, idx = self.ctx.bridges, self.ctx.index
         why = regime_reason(self.ctx.regimes, d) or modelling_reason(self.ctx.modelling, d)
         why = why or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d) or tenure_reason(idx, d)
+        why = why or nested_reason(idx, d, self.ctx.object_roles)
         if why is not None:
             return why
         counts = self.answer_counts.setdefault(cell.name, Counter())

@@ -33,12 +33,19 @@ A fact of a relation declaring ``date_convention`` (Wikidata dates a nomination 
 nominee's nominations in part) is dated by a convention: its date is not asked ("What year was X nominated for
 Y?"), nor compared or paired with a fact of another relation (same year, before, after, when, counted from); two
 facts of the relation compare under one convention. Rule name: ``date by convention``.
+
+A question that orders a state timeline (the asked subject's spells of the asked relation, of one role: a sequence
+"next" or "last", a relative or before/after question whose reference fact is in that timeline) is not asked where
+the reference's or the answer's spell is nested with another spell of it (one starts strictly inside the other, by
+units: a loan or a dual registration within a spell; Ognjen Vranješ at Crvena zvezda 2009-2011 and at Sheriff in
+2010): "next after Crvena zvezda", "two years before joining FC Metz" then read two timelines. Rule name:
+``nested spell ordered`` (:func:`nested_reason`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -46,13 +53,26 @@ from chronoqa.generate.kg.index import NONE, Col, GraphIndex
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.chains import Draft
 
-__all__ = ["CONVENTION", "INTERRUPTED", "OPEN_END", "RULE", "SQUAD_MOVE", "squad_moves", "tenure_reason"]
+__all__ = [
+    "CONVENTION",
+    "INTERRUPTED",
+    "NESTED",
+    "OPEN_END",
+    "ORDERING",
+    "RULE",
+    "SQUAD_MOVE",
+    "nested_reason",
+    "squad_moves",
+    "tenure_reason",
+]
 
 RULE = "end of a per-term spell"
 INTERRUPTED = "interrupted spell"
 OPEN_END = "end of an open fact"
 SQUAD_MOVE = "end of a move within a club"
 CONVENTION = "date by convention"
+NESTED = "nested spell ordered"
+ORDERING = ("sequence", "relative", "before_after")  # operators whose question orders facts of one timeline
 WHOLE_SPELL = ("duration", "yes_no")  # operators whose question reads the asked spell whole (its length, "still")
 
 
@@ -86,6 +106,34 @@ def _convention_reason(idx: GraphIndex, d: Draft) -> str | None:
     if rels & idx.convention_rels and (d.ref_fid < 0 or len(rels) > 1):
         return CONVENTION
     return None
+
+
+def nested_reason(idx: GraphIndex, d: Draft, roles: Mapping[int, Mapping[int, str]]) -> str | None:
+    """:data:`NESTED` where the draft orders a state timeline over a spell nested with another (module docstring).
+
+    The timeline is the asked subject's facts of the asked relation (the final hop's group, of the answer's role:
+    ``roles``, national teams beside clubs); it is ordered by a sequence question (the reference and the answer,
+    or "last"'s answer alone) and by a relative or before/after question whose reference fact is in it.
+    """
+    if d.operator not in ORDERING or not d.hops or idx.rel_event[d.hops[-1].rel]:
+        return None
+    last = d.hops[-1]
+    group = idx.group(last.src, last.rel, last.forward)
+    by_fid = {x[Col.FID]: x for x in group}
+    asked = [by_fid[f] for f in (last.fid, d.ref_fid) if f in by_fid]
+    if d.operator != "sequence" and len(asked) < 2:
+        return None  # the reference is of another timeline (or none): no order over this one
+    role = roles.get(last.rel, {}) if last.forward else {}
+    for f in asked:
+        same = [x for x in group if x[Col.OTHER] != f[Col.OTHER] and role.get(x[Col.OTHER]) == role.get(f[Col.OTHER])]
+        if any(_starts_inside(f, x) or _starts_inside(x, f) for x in same):
+            return NESTED
+    return None
+
+
+def _starts_inside(a: Sequence[int], b: Sequence[int]) -> bool:
+    """``b`` starts strictly inside ``a``'s spell (after its start unit, before its end unit; both recorded)."""
+    return NONE not in (a[Col.ASU], a[Col.AEU], b[Col.ASU]) and a[Col.ASU] < b[Col.ASU] < a[Col.AEU]
 
 
 def _words(label: str) -> tuple[str, ...]:

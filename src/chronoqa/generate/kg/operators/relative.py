@@ -12,7 +12,8 @@ is never used (a state with no end has no "year after it ended").
 the signed offset.
 
 Validity rule: as point_in_time (:func:`~chronoqa.generate.kg.operators.chains.time_and_hops_matter`): the
-time-free reading and every skipped hop give another answer.
+time-free reading and every skipped hop give another answer. A reference fact in the asked timeline is not nested
+with the answer's spell or another spell of it (:func:`~chronoqa.generate.kg.tenure.nested_reason`).
 """
 
 from __future__ import annotations

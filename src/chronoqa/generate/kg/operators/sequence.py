@@ -24,7 +24,9 @@ needs every other spell to have a known end (:func:`last_is_latest`: an open spe
 start); ``last`` over an inverse
 timeline (asking for the subject: "who was born in X last?") needs at most :data:`SEQ_INVERSE_FIRST_LAST_CAP`
 facts in it (over a larger open class the graph's partial list makes "first"/"last" read oddly and mean
-little); skipping any prefix hop must not lead to ``e`` again.
+little); skipping any prefix hop must not lead to ``e`` again. A state timeline is not ordered over a spell
+nested in another (a loan inside a spell: :func:`~chronoqa.generate.kg.tenure.nested_reason`, the one rule of every
+operator that orders a timeline).
 """
 
 from __future__ import annotations
