@@ -161,11 +161,18 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   the words fit another level too: the data places the container then in another entity of the same role, or the
   container's own role (the TOML's, by its label) extends the role the text names and the text does not name it
   ("the Soviet republic Sevastopol was in" in 1924 for the Crimean ASSR, an autonomous republic inside the RSFSR);
+* ``asked at a boundary unit`` (:func:`boundary_errors`): a point-in-time, present-state or yes/no question asking
+  a state in the start or end unit of a spell its gold rests on (a unit of change: "Who was De Palma married to in
+  1984?", the marriage recorded 1979-1984); a ``no`` not strictly inside a spell of another value and within a
+  unit of a spell of its timeline;
 * ``residence read as a move`` (:func:`residence_move_errors`): a question that asks, bounds or refers to (a time,
   duration or yes/no answer's fact, or its reference fact) a fact of a relation declared ``residence`` whose start
   the data gives no reason to read as a move: its place is the subject's birthplace (the object of a ``birth``
   fact) or lies in it or contains it (containment facts at any time, followed transitively), or it spans one unit
   with no earlier residence of the subject elsewhere ("At the time Mikhail Pogodin moved to Moscow": 1833 only);
+  and a question reading such a fact's end (:func:`ends_read`: named, compared or the spell read whole) with no
+  later residence of the subject elsewhere (starting in the end unit or after): an end there is no move away
+  (Moholy-Nagy's Chicago residence ends in 1946 because he died there);
 * ``start at birth asked`` (:func:`birth_start_errors`): the same for a fact of a relation declared ``from_birth``
   (citizenship) whose start is the subject's birth: the unit of a dated ``birth`` fact of the subject, or, with
   none, the start of the subject's whole record as for ``status at founding`` ("When did Villumsen become a citizen
@@ -1305,6 +1312,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "interrupted spell": interrupted_errors(checker, questions),
         "nested spell ordered": nested_order_errors(checker, questions),
         "next across a gap": next_gap_errors(checker, questions),
+        "asked at a boundary unit": boundary_errors(checker, questions),
         "unrelated Allen pair": unrelated_pair_errors(checker, questions),
         "end of an open fact asked": end_read_errors(checker, questions, declared=False),
         "end declared unknown asked": end_read_errors(checker, questions, declared=True),
@@ -1807,20 +1815,68 @@ def unrelated_pair_errors(checker: Checker, questions: Sequence[Question]) -> li
 
 
 def next_gap_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
-    """On a graph the TOML declares an entity subset: ``next`` questions whose answer starts more than a year after
-    the reference's end (an event: its one time): the gap may hold a spell whose entity the subset dropped."""
-    if not checker.entity_subset:
-        return []
+    """``next`` questions whose answer starts after the unit the reference spell ends (an event: more than a unit
+    after the unit it happens), on any graph: the units between may hold a spell the data misses (an entity a
+    subset graph dropped, a loan the source never recorded)."""
     out = []
     for q in questions:
         lf = q.logical_form
         if q.operator != "sequence" or lf["variant"] != "next":
             continue
         y, ans = checker.by_id[lf["reference_fact"]], checker.by_id[q.S_star[len(lf["path"]) - 1].fact_id]
-        ref = y.start if checker.kinds[y.r] == "event" or y.end is None else y.end
+        event = checker.kinds[y.r] == "event" or y.end is None
+        ref = y.start if event else y.end
         assert ref is not None and ans.start is not None
-        if ans.start.lo(checker.g) - ref.lo(checker.g) > 1:
+        if ans.start.lo(checker.g) - ref.lo(checker.g) > (1 if event else 0):
             out.append(f"{q.id}: next starts {ans.start} after {ref}: {q.question!r}")
+    return out
+
+
+def _strictly_inside(checker: Checker, f: Fact, year: int) -> bool:
+    """``year`` lies after ``f``'s start unit and before its end unit (an unrecorded side bounds nothing)."""
+    g = checker.g
+    return (f.start is None or f.start.lo(g) < year) and (f.end is None or year < f.end.lo(g))
+
+
+def boundary_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions asking a state at ``t_query`` (point in time, present state, yes/no) where ``t_query`` is not
+    strictly inside a state fact the gold rests on (every hop read at the time; a static prefix is not): a spell's
+    start or end unit is one in which the state changes. A yes/no ``no`` rests on its asked spell's end instead:
+    ``t_query`` lies strictly inside a spell of another value of either party (same relation), or more than a unit
+    from every spell of both parties."""
+    out = []
+    for q in questions:
+        lf, tq = q.logical_form, parse_time(q.t_query)
+        if q.operator not in ("point_in_time", "present_state", "yes_no") or tq is None:
+            continue
+        path, y = lf["path"], tq.year
+        read = range(len(path) - 1 if lf["static_prefix"] else 0, len(path))
+        why = []
+        for i in read:
+            f = checker.by_id[q.S_star[i].fact_id]
+            if checker.kinds[f.r] == "event":
+                continue
+            if i == len(path) - 1 and q.operator == "yes_no" and q.answers == ("no",):
+                src = _chain_end_source(q)
+                asked, fwd = (f.o if f.s == src else f.s), path[i]["dir"] == "fwd"
+                sides = [
+                    (checker.neighbours(e, path[i]["r"], d), x)
+                    for e, d, x in ((src, fwd, asked), (asked, not fwd, src))
+                ]
+                rules_out = any(
+                    x != partner and g.start is not None and g.end is not None and _strictly_inside(checker, g, y)
+                    for group, partner in sides
+                    for g, x in group
+                )
+                near = any(
+                    checker.possible(g, TimePoint(u)) for group, _ in sides for g, _ in group for u in (y - 1, y, y + 1)
+                )
+                if not rules_out and near:
+                    why.append(f"no at {y} beside a spell's boundary")
+            elif not _strictly_inside(checker, f, y):
+                why.append(f"hop {i + 1} fact {f.id} ({f.start}-{f.end}) has {y} as a boundary unit")
+        if why:
+            out.append(f"{q.id} at {q.t_query}: {'; '.join(why)}: {q.question!r}")
     return out
 
 
@@ -2483,10 +2539,22 @@ def residence_move_errors(checker: Checker, questions: Sequence[Question]) -> li
         ]  # fmt: skip
         return None if earlier else "one unit"
 
+    def no_move_away(f: Fact) -> str | None:
+        if f.r not in res or f.end is None:
+            return None
+        end = f.end.lo(checker.g)
+        later = [
+            g for g in checker.touching[f.s] if g.s == f.s and g.r == f.r and g.o != f.o
+            and g.start is not None and g.start.lo(checker.g) >= end
+        ]  # fmt: skip
+        return None if later else "end, no later residence elsewhere"
+
     out = []
     for q in questions:
-        for f in _timed(checker, q):
-            why = no_move(f)
+        ends, whole = ends_read(checker, q)
+        checks = [(f, no_move) for f in _timed(checker, q)] + [(f, no_move_away) for f in ends + whole]
+        for f, rule in checks:
+            why = rule(f)
             if why:
                 out.append(f"{q.id}: {checker.label(f.s)!r} in {checker.label(f.o)!r} ({why}): {q.question!r}")
                 break

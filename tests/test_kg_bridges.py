@@ -140,14 +140,15 @@ def test_the_checker_reads_a_pinned_bridge_at_its_time(ruled: list[Question]) ->
         assert bool(bridge_errors(checker, [moved])) is flagged, at
 
 
-# Worked by hand, a value that changes near the asked year: Amy was married to Ben 1999-2000 and to Cy 2000-2001.
-# "Who was Amy married to in t?" has one answer in the graph in 1999 (Ben) and 2001 (Cy), but each lies within a
+# Worked by hand, a value that changes near the asked year: Amy was married to Ben 1998-2000 and to Cy 2000-2002.
+# "Who was Amy married to in t?" has one answer in the graph in 1999 (Ben) and 2001 (Cy), the units strictly inside
+# each marriage (a start or end unit is never asked), but each lies within a
 # year of the other marriage's start or end: at year granularity the spouse is not one answer (Rogers, Pepper and
 # Ayres; Kyiv's rulers in 1918), so Amy's spouse is never asked at a time. Zoe, married to Max 1950-1960 and Ned
 # 1970-1980, is asked in the calm years. Without the [bridges] table (marriage not declared one at a time) Amy's
 # spouse is asked.
 TURN = [
-    fact(0, "Amy", "isMarriedTo", "Ben", 1999, 2000), fact(1, "Amy", "isMarriedTo", "Cy", 2000, 2001),
+    fact(0, "Amy", "isMarriedTo", "Ben", 1998, 2000), fact(1, "Amy", "isMarriedTo", "Cy", 2000, 2002),
     fact(2, "Zoe", "isMarriedTo", "Max", 1950, 1960), fact(3, "Zoe", "isMarriedTo", "Ned", 1970, 1980),
 ]  # fmt: skip
 TURN_GRAPH = TemporalGraph("turn", TURN, labels_of(TURN), rel_labels(TURN))

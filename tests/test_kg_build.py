@@ -174,6 +174,10 @@ def random_graph(n: int, seed: int) -> TemporalGraph:
         f = facts[rng.randrange(n)]
         if f.start is not None:
             facts.append(fact(len(facts), f.s[1:-1], f.r[1:-1], f.o[1:-1], f.start.year + 20, f.start.year + 22))
+    for j in range(n // 100):  # careers whose spells adjoin (the random ones seldom do; "next" needs it)
+        a = rng.randrange(1950, 2000)
+        for i in range(3):
+            facts.append(fact(len(facts), f"Player_{j}", "playsFor", f"Club_{j}_{i}", a + 3 * i, a + 3 * i + 3))
     return TemporalGraph("rand", facts, labels_of(facts), rel_labels(facts))
 
 

@@ -100,9 +100,9 @@ def test_the_text_carries_every_hop() -> None:
 
 
 # Worked by hand: Eve played for Reds from 2010 with no end recorded, Dan 1990-1995. Under each shipped
-# table's reading ("unknown"), Eve's spell is asserted in 2010 only: "Who played for Reds in 2013?" is
-# never asked; Dan's spell is asserted 1990-1995. Eve's Blues spell 2003-2009 leaves no gap before 2010 (a start
-# beside a gap in the record is not asked at its year).
+# table's reading ("unknown"), Eve's spell is asserted in 2010 only, its start (a unit of change: no state is asked
+# there): "Who played for Reds in 2013?" is never asked, nor in 2010; Dan's spell is asserted 1990-1995. Eve's
+# Blues spell 2003-2009 leaves no gap before 2010 (a start beside a gap in the record is not asked at its year).
 OPEN = [
     fact(0, "Eve", "playsFor", "Reds", 2010, None),
     fact(1, "Dan", "playsFor", "Reds", 1990, 1995),
@@ -117,9 +117,11 @@ def test_open_ends_are_not_read_as_ongoing() -> None:
             if t.fact_id == 0 and q.operator in ("point_in_time", "before_after"):
                 assert q.t_query == "2010", q.question
     assert defect_report(checker, qs)["open end read as ongoing"] == []
-    pit = [q for q in qs if q.operator == "point_in_time" and q.S_star[0].fact_id == 0]
-    assert pit, "Eve's 2010 spell is asked in 2010"
-    bad = dataclasses.replace(pit[0], t_query="2013")
+    assert [q for q in qs if q.operator == "point_in_time" and q.S_star[0].fact_id == 0] == []
+    pit = [q for q in qs if q.operator == "point_in_time" and q.S_star[0].fact_id == 2]
+    assert pit, "Eve's Blues spell is asked inside 2003-2009"
+    eve = dataclasses.replace(pit[0].S_star[0], fact_id=0, o="Reds", o_id="<Reds>", t_start="2010", t_end=None)
+    bad = dataclasses.replace(pit[0], t_query="2013", S_star=(eve,))
     assert len(defect_report(checker, [bad])["open end read as ongoing"]) == 1
 
 
@@ -473,15 +475,15 @@ def test_a_hall_of_fame_inducts() -> None:
     assert defect_report(checker, qs)["role asked as the relation"] == []
 
 
-# Worked by hand: Ola played for Reds 2000-2003, the Norway national football team 2003-2004, Blues 2004-2008 and
-# Greens 2009-2012. Club and national spells are two timelines: "next after Ola left the national team" has no
-# answer in the data (Blues, a club, starts in 2004 but is no national team); next after Reds is Blues (the
-# national spell is not a club), next after Blues is Greens.
+# Worked by hand: Ola played for Reds 2000-2003, the Norway national football team in 2003, Blues 2003-2008 and
+# Greens 2008-2012. Club and national spells are two timelines: "next after Ola left the national team" has no
+# answer in the data (Blues is a club, no national team); next after Reds is Blues (the national spell is not a
+# club), next after Blues is Greens (each joined in the unit he left).
 NATIONAL = [
     fact(0, "Ola", "playsFor", "Reds", 2000, 2003),
-    fact(1, "Ola", "playsFor", "Norway_national_football_team", 2003, 2004),
-    fact(2, "Ola", "playsFor", "Blues", 2004, 2008),
-    fact(3, "Ola", "playsFor", "Greens", 2009, 2012),
+    fact(1, "Ola", "playsFor", "Norway_national_football_team", 2003, 2003),
+    fact(2, "Ola", "playsFor", "Blues", 2003, 2008),
+    fact(3, "Ola", "playsFor", "Greens", 2008, 2012),
 ]
 
 

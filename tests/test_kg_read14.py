@@ -168,7 +168,7 @@ def test_a_residence_start_is_a_move_only_where_the_data_gives_a_reason(tmp_path
     # the same graph under a table that does not declare the relation a residence: the checker counts its questions
     undeclared, _ = _built(RESIDENTS, lives_table(tmp_path, declared=False), n=400)
     assert _timed_of(undeclared.questions, {"Anna", "Boris", "Carl"}, "livesIn")
-    counted = residence_move_errors(checker, undeclared.questions)
+    counted = [m for m in residence_move_errors(checker, undeclared.questions) if "(end, " not in m]  # starts only
     assert len(counted) == len(_timed_of(undeclared.questions, {"Anna", "Boris", "Carl"}, "livesIn")), counted
 
 

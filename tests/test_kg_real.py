@@ -43,8 +43,11 @@ NEW_FAMILY_MIN = {"yago11k": 20, "wikidata12k": 50}
 # duplicate. No question was removed for a fault of its own. 41 once a residence start is a move only where the data
 # gives a reason and a start at birth is no "became": three false premises removed ("At the time Mikhail Pogodin
 # moved to Moscow" and "... Yevgeny Baratynsky moved to Moscow", one-year residences with none earlier; "at the time
-# Linda Villumsen became a citizen of Denmark", her birth year), two other draws refilled the cell
-DATA_ALLOWS = {("yago11k", "two_facts"): 4, ("wikidata12k", "two_facts"): 41}
+# Linda Villumsen became a citizen of Denmark", her birth year), two other draws refilled the cell. YAGO11k's cell
+# holds 3 once a state is asked only strictly inside its spell: the present-state cell, drawing its units anew, takes
+# Alan W. Livingston's marriage first ("As of 2004, who was Alan W. Livingston married to?"), so the two-facts question
+# over the same gold fact and answer ("At the time Alan W. Livingston died ...") is a duplicate; no fault of its own
+DATA_ALLOWS = {("yago11k", "two_facts"): 3, ("wikidata12k", "two_facts"): 41}
 
 
 def _load(mirror: Path, name: str) -> TemporalGraph:
@@ -72,8 +75,11 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     # fewer than the 10,000 asked for: the graphs hold fewer questions that are valid in the world (Wikidata12k 4,996
     # once Allen pairs only facts of one subject or of two linked ones: its 2-hop cell 52 -> 18; 4,962 once no open
     # or P31 end is asked and no namesake is named by its bare label; 4,872 once no timeline is ordered over a spell
-    # nested in another, a loan inside a spell: 531 draws rejected, relative 651 -> 623, before/after 610 -> 590)
-    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4850}[g.name]
+    # nested in another, a loan inside a spell: 531 draws rejected, relative 651 -> 623, before/after 610 -> 590;
+    # 4,292 once a state is asked only strictly inside the spell its gold rests on, a "no" only strictly inside a
+    # spell ruling it out or a unit clear of every spell, and "next" never across an empty unit: yes/no 820 -> 216
+    # (432 release questions at a boundary unit, 144 of them a "no"), present state 152 -> 128, sequence 103 -> 68)
+    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4250}[g.name]
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "unknown"}[g.name]
     assert b.manifest["open_end"] == {"reading": want_reading, "declared_by": "phrase table"}

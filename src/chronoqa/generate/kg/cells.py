@@ -207,7 +207,7 @@ class CellFiller:
         if max(len(d.hops) - 1, 0) > MAX_NESTING:
             return "noun phrase nested too deep"
         br, idx = self.ctx.bridges, self.ctx.index
-        why = regime_reason(self.ctx.regimes, d) or modelling_reason(self.ctx.modelling, d)
+        why = regime_reason(self.ctx.regimes, d) or modelling_reason(self.ctx.modelling, d, idx)
         why = why or bridge_reason(br, idx, d) or answer_change_reason(br, idx, d) or tenure_reason(idx, d)
         why = why or nested_reason(idx, d, self.ctx.object_roles)
         if why is not None:

@@ -80,7 +80,7 @@ def _best(ctx: GenContext, rd: Renderer, hops: tuple[Hop, ...], spans: Spans) ->
             best = max(best, (1, _STAGES[1], None), key=lambda x: x[0])
             continue
         d = Draft("point_in_time", "plain", hops[0].src, hops, t, ok[0], AnswerKind.ENTITY, ok[1], time_free=tf)
-        why = regime_reason(ctx.regimes, d) or modelling_reason(ctx.modelling, d)
+        why = regime_reason(ctx.regimes, d) or modelling_reason(ctx.modelling, d, ctx.index)
         why = why or bridge_reason(ctx.bridges, ctx.index, d)
         if why is not None:
             best = max(best, (2, why, None), key=lambda x: x[0])

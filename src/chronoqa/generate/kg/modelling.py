@@ -25,7 +25,9 @@ are the others of the kind):
   facts, followed either way, at any time), and not where it spans a single unit with no earlier residence of the
   subject elsewhere (Pogodin lived in Moscow "in 1833" only; he was born there). Its start is never asked, bounded
   or a reference (the facts the other rules time); the fact is still asked at a time ("Where did Pogodin live in
-  1833?").
+  1833?"). Its end likewise is never asked, bounded, a reference or read whole (a duration "until he moved away")
+  as a move away unless the data has a later residence of the subject elsewhere (one starting in the end unit or
+  after): Moholy-Nagy's Chicago residence ends in 1946 because he died there (rule ``residence end not a move``).
 * ``held from birth``: a fact of a relation declared ``from_birth`` (a person holds it from birth: citizenship)
   whose start is the subject's birth (the unit of a ``birth`` fact of the subject or, where the data records no
   birth, the start of the subject's whole record, read as for ``status at founding``) is no "became": "When did
@@ -41,10 +43,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from chronoqa.generate.kg.index import NONE, POS, Col, GraphIndex
+from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft
 
-__all__ = ["BULK_MIN", "Lives", "Modelling", "modelling_reason"]
+__all__ = ["BULK_MIN", "Lives", "Modelling", "ends_read", "modelling_reason"]
 
 # The most facts of one subject and state relation sharing a start with no end in the shipped graphs, the batch
 # aside, is 7 (a container's places re-formed in one year, which the regime rules read) and 5 outside containment
@@ -62,6 +65,7 @@ class Modelling:
     bulk_start: np.ndarray  # fact -> bool
     no_move: np.ndarray | None = None  # fact -> a residence start the data gives no reason to read as a move
     at_birth: np.ndarray | None = None  # fact -> a from-birth relation's start at its subject's birth
+    no_move_away: np.ndarray | None = None  # fact -> a residence end the data gives no reason to read as a move away
 
     @classmethod
     def build(
@@ -72,8 +76,8 @@ class Modelling:
             return cls(_founding(idx, status), _bulk_start(idx, states))
         births = _births(idx, lives.birth)
         return cls(
-            _founding(idx, status), _bulk_start(idx, states), _no_move(idx, lives, births),
-            _founding(idx, lives.from_birth, births),
+            _founding(idx, status), _bulk_start(idx, states), no_move=_no_move(idx, lives, births),
+            at_birth=_founding(idx, lives.from_birth, births), no_move_away=_no_move_away(idx, lives),
         )  # fmt: skip
 
 
@@ -169,6 +173,24 @@ def _no_move(idx: GraphIndex, lives: Lives, births: dict[int, list[tuple[int, in
     return out
 
 
+def _no_move_away(idx: GraphIndex, lives: Lives) -> np.ndarray:
+    """Per fact: a residence end with no later residence of the subject elsewhere.
+
+    A later residence starts in the end unit or after; without one the data gives no reason to read the end as a
+    move away (the subject may have died there).
+    """
+    t = idx.table
+    out = np.zeros(len(t), dtype=bool)
+    res = ~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, lives.residence))
+    later: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for f in np.flatnonzero(res & (t[:, Col.SU] != NONE)).tolist():
+        later.setdefault((int(t[f, Col.S]), int(t[f, Col.R])), []).append((int(t[f, Col.O]), int(t[f, Col.SU])))
+    for f in np.flatnonzero(res & (t[:, Col.EU] != NONE)).tolist():
+        o, eu = int(t[f, Col.O]), int(t[f, Col.EU])
+        out[f] = not any(x != o and su >= eu for x, su in later.get((int(t[f, Col.S]), int(t[f, Col.R])), ()))
+    return out
+
+
 def _before(su: int, eu: int, unit: int) -> bool:
     """A spell (start, end unit) dated before ``unit``: its start, or (no start) its end."""
     return su < unit if su != NONE else eu != NONE and eu < unit
@@ -201,10 +223,18 @@ def _reach(e: int, step: dict[int, set[int]]) -> set[int]:
     return seen
 
 
-def modelling_reason(m: Modelling | None, d: Draft) -> str | None:
+def ends_read(idx: GraphIndex, d: Draft) -> list[int]:
+    """The facts whose recorded end the draft asks, bounds or refers to, or whose spell it reads whole."""
+    ends = [f for f in REGISTRY[d.operator].ends_rested_on(idx, d) if f >= 0]
+    return ends + ([d.hops[-1].fid] if d.operator in ("duration", "yes_no") and d.hops else [])
+
+
+def modelling_reason(m: Modelling | None, d: Draft, idx: GraphIndex) -> str | None:
     """Which rule of the module docstring rejects the draft, or ``None``."""
     if m is None:
         return None
+    if m.no_move_away is not None and any(m.no_move_away[f] for f in ends_read(idx, d)):
+        return "residence end not a move"
     timed = [d.ref_fid] if d.ref_fid >= 0 else []
     if d.kind.is_time or d.kind in (AnswerKind.DURATION, AnswerKind.YES_NO):
         timed.append(d.hops[-1].fid)

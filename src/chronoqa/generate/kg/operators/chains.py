@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypeVar, overload
 
 import numpy as np
 
-from chronoqa.generate.kg.index import NONE, Col, GraphIndex
+from chronoqa.generate.kg.index import NONE, POS, Col, GraphIndex
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.time import Granularity
 
@@ -68,6 +68,7 @@ __all__ = [
     "static_depths",
     "static_options",
     "static_prefix",
+    "strictly_inside",
     "time_and_hops_matter",
     "times_of",
     "unique_at",
@@ -341,6 +342,22 @@ def _subtract(spans: Spans, lo: int, hi: int) -> Spans:
 
 def _intersect(spans: Spans, lo: int, hi: int) -> Spans:
     return [(max(a, lo), min(b, hi)) for a, b in spans if max(a, lo) <= min(b, hi)]
+
+
+def strictly_inside(idx: GraphIndex, hops: Sequence[Hop], spans: Spans) -> Spans:
+    """``spans`` narrowed to the units strictly inside the recorded spell of every state hop of ``hops``.
+
+    A spell's start or end unit is one in which the state changes: at the data's granularity who held it then is
+    not determined (a marriage recorded to 1984 may have ended in 1983), so no state is asked there.
+    """
+    for h in hops:
+        row = idx.fact_row(h.fid)
+        if idx.rel_event[row[Col.R]]:
+            continue
+        lo = row[Col.SU] + 1 if row[Col.SU] != NONE else -POS
+        hi = row[Col.EU] - 1 if row[Col.EU] != NONE else POS
+        spans = _intersect(spans, lo, hi)
+    return spans
 
 
 def pick_unit(spans: Spans, rng: random.Random) -> int:

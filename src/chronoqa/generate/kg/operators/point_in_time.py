@@ -1,8 +1,9 @@
 """point_in_time: "In 1994, which team did X play for?".
 
 Draft: a chain of k time-dependent hops from the anchor (:func:`~chronoqa.generate.kg.operators.chains.draw_chain`)
-with overlapping certain spans; ``t`` is drawn in the overlap and every hop verified unique at ``t``; the answer
-is the last endpoint (an entity).
+with overlapping certain spans; ``t`` is drawn in the overlap, strictly inside every state hop's recorded spell
+(:func:`~chronoqa.generate.kg.operators.chains.strictly_inside`: a start or end unit is a unit of change), and
+every hop verified unique at ``t``; the answer is the last endpoint (an entity).
 
 Validity rule (:func:`~chronoqa.generate.kg.operators.chains.time_and_hops_matter`): the time-free reading of
 the path gives another answer set, and skipping any intermediate hop changes the answer.
@@ -18,6 +19,7 @@ from chronoqa.generate.kg.operators.chains import (
     GenContext,
     draw_chain,
     pick_unit,
+    strictly_inside,
     time_and_hops_matter,
     unique_at,
 )
@@ -33,6 +35,10 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     if drawn is None:
         return None
     anchor, hops, spans = drawn
+    spans = strictly_inside(ctx.index, hops, spans)
+    if not spans:
+        ctx.miss = "asked at a spell's boundary unit"
+        return None
     for _ in range(3):
         t = pick_unit(spans, rng)
         ok = unique_at(ctx, hops, t)

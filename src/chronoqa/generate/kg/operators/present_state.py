@@ -2,7 +2,7 @@
 
 Draft: k-1 static hops from the anchor to ``e``, then the state timeline of ``(e, r, dir)`` (a ``one``
 direction for ``e``): an answer fact ``f`` and a unit ``t`` where ``f`` is certainly valid and asserted (``t``
-within its closed span, or its start unit when it has no end: an open end is never read as ongoing), where
+strictly inside its closed span: its start and end units are units of change; an open spell is never asked), where
 no other value of the timeline is possibly valid, and before which at least one other value held in a spell
 with a known end (the outdated answers: a system that reads an earlier fact answers one of them). The answer
 is ``f``'s other endpoint; ``Question.outdated_answers`` holds the earlier values, latest first.
@@ -36,10 +36,15 @@ Row = list[int]
 
 
 def asserted_units(row: Row, t_min: int, t_max: int) -> tuple[int, int] | None:
-    """The units where the data asserts the state: its closed certain span, or its start unit when open."""
-    lo, hi = row[Col.ACLO], row[Col.ACHI]
-    if row[Col.AEU] == NONE:
-        hi = min(hi, row[Col.ASU]) if row[Col.ASU] != NONE else lo - 1
+    """The units where the data asserts the state and no change of it.
+
+    Its closed certain span less its start and end units (units of change, as
+    :func:`~chronoqa.generate.kg.operators.chains.strictly_inside`); an open spell asserts only its start unit, a
+    unit of change, so none.
+    """
+    if row[Col.AEU] == NONE or row[Col.ASU] == NONE:
+        return None
+    lo, hi = max(row[Col.ACLO], row[Col.ASU] + 1), min(row[Col.ACHI], row[Col.AEU] - 1)
     lo, hi = max(lo, t_min), min(hi, t_max)
     return (lo, hi) if lo <= hi else None
 
@@ -71,6 +76,7 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     ans = next((x for x in timeline if x[Col.FID] == fid), None)
     span = asserted_units(ans, ctx.t_min, ctx.t_max) if ans is not None else None
     if ans is None or span is None or other == e or not idx.usable(fid):
+        ctx.miss = "asked at a spell's boundary unit" if ans is not None and span is None else ctx.miss
         return None
     t = rng.randint(*span)
     outdated = outdated_before(timeline, ans, t)

@@ -7,7 +7,9 @@ drawn first, half each (the cell keeps the labels balanced: ``cells.CellFiller``
 * ``yes``: ``t`` strictly between the start and end units (the spell certainly holds at ``t`` and had begun
   before it, so "still" is true);
 * ``no``: ``t`` one to three units after the end unit, and no fact of the same (s, r, o) possibly valid at ``t``
-  (no later spell with the same partner).
+  (no later spell with the same partner); ``t`` strictly inside a spell of another value that rules the asked
+  state out, or more than a unit from every spell of both parties' timelines (:func:`no_settled`: a start or end
+  unit is a unit of change, in which the asked value may have come back).
 
 An open or unknown end is never asked about: both labels need the end, so no answer depends on a guess.
 ``t`` is stated in the question.
@@ -36,7 +38,7 @@ from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Fact, Question
 from chronoqa.time import valid_at
 
-__all__ = ["LABELS", "NO_AFTER", "OPERATOR", "draft", "gold_label", "time_refs"]
+__all__ = ["LABELS", "NO_AFTER", "OPERATOR", "draft", "gold_label", "no_settled", "time_refs"]
 
 #: The answer labels; a draft's ``answers`` is ``(1,)`` for yes and ``(0,)`` for no.
 LABELS = ("no", "yes")
@@ -71,12 +73,35 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     if not yes and any(x[Col.OTHER] == other and possible(x, t) for x in idx.group(e, r, forward)):
         return None  # the same partner again at t (another spell, or an uncertain span)
+    if not yes and not no_settled(idx, e, r, forward, other, t):
+        ctx.miss = "asked at a spell's boundary unit"
+        return None
     pre = reach(ctx, rng, e, t, k, {other}, time_free=False)  # the question states t
     if pre is None:
         return None
     final = Hop(fid, r, forward, e, other)
     label = LABELS[yes]
     return Draft("yes_no", label, pre[0], (*pre[1], final), t, (int(yes),), AnswerKind.YES_NO, static_prefix=True)
+
+
+def no_settled(idx: GraphIndex, e: int, r: int, forward: bool, other: int, t: int) -> bool:
+    """A "no" at ``t`` is settled by the data.
+
+    ``t`` lies strictly inside a closed spell of another value in a one-valued timeline of either party (the spell
+    rules the asked state out), or more than a unit from every spell of both parties' timelines. A spell's start or
+    end unit is a unit of change: in it the asked value may have come back (Soler's Atlético spell ends in 1992, the
+    data has nothing after it in 1992-93, and he returned to Barcelona then).
+    """
+    near = False
+    for ent, fwd, partner in ((e, forward, other), (other, not forward, e)):
+        timeline = idx.group(ent, r, fwd)
+        if idx.one_at(ent, r, fwd) and any(
+            x[Col.OTHER] != partner and NONE not in (x[Col.ASU], x[Col.AEU]) and x[Col.ASU] < t < x[Col.AEU]
+            for x in timeline
+        ):
+            return True
+        near = near or any(x[Col.APLO] - 1 <= t <= x[Col.APHI] + 1 for x in timeline)
+    return not near
 
 
 def gold_label(gold: GoldFacts, q: Question, positions: Sequence[int]) -> str | None:
