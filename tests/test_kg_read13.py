@@ -42,14 +42,14 @@ def test_the_checker_counts_a_batch_start() -> None:
     assert len(bulk_start_errors(checker, asked, least=1)) == len(asked)  # each start, alone, read as a batch
 
 
-# Worked by hand (YAGO). Gokhan Inler played for FC Basel 2000-2003 and Turkey's under-21 side 2006-2007 (the data has
+# Worked by hand (YAGO). Gokhan Inler played for FC Basel 2000-2003 and Turkey's under-21 side 2005-2008 (the data has
 # no senior side; in the world he made his Switzerland senior debut in 2006): asked in 2006 his team is
 # "Which youth national team ...?" -> Turkey national under-21 football team, never "Which national team ...?".
 # Ivo Marek played for the Poland national football team 2004-2008 and Wisla 2009-2012: his senior side is asked as
 # "which national team".
 TEAMS = [
     fact(0, "Gokhan_Inler", "playsFor", "FC_Basel", 2000, 2003),
-    fact(1, "Gokhan_Inler", "playsFor", "Turkey_national_under-21_football_team", 2006, 2007),
+    fact(1, "Gokhan_Inler", "playsFor", "Turkey_national_under-21_football_team", 2005, 2008),
     fact(2, "Ivo_Marek", "playsFor", "Poland_national_football_team", 2004, 2008),
     fact(3, "Ivo_Marek", "playsFor", "Wisla", 2009, 2012),
 ]

@@ -21,7 +21,7 @@ ONLY_SEQ = (("point_in_time", 0.0), ("before_after", 0.0), ("interval", 0.0), ("
 # Worked by hand. Nat played for Karnten in 2008 only, for Antalya 2008-2009 and for Houston 2010-2012: after
 # Karnten (left 2008) both Antalya (joined 2008) and Houston are "next" at a year's granularity, so no "next after
 # Karnten" is asked; after Antalya (left 2009) the next is Houston alone. Kim played for Ajax 2000-2003, PSV
-# 2004-2006 and Feyenoord 2007-2017 (the horizon, 2017): every "next" has one answer. Lou played for Reds
+# 2003-2006 and Feyenoord 2006-2017 (the horizon, 2017): every "next" has one answer. Lou played for Reds
 # 2001-2004 and 2006-2010 (twice: no "next after Reds") and joined Owls in 2011 with no end recorded: under YAGO's
 # "unknown" reading nothing says Lou was still at Owls in 2017, so "up to 2017, which team did Lou play for
 # last?" is not asked (read as ongoing, it is: Owls); Kim's last is Feyenoord.
@@ -30,8 +30,8 @@ NEXT = [
     fact(1, "Nat", "playsFor", "Antalya", 2008, 2009),
     fact(2, "Nat", "playsFor", "Houston", 2010, 2012),
     fact(3, "Kim", "playsFor", "Ajax", 2000, 2003),
-    fact(4, "Kim", "playsFor", "PSV", 2004, 2006),
-    fact(5, "Kim", "playsFor", "Feyenoord", 2007, 2017),
+    fact(4, "Kim", "playsFor", "PSV", 2003, 2006),
+    fact(5, "Kim", "playsFor", "Feyenoord", 2006, 2017),
     fact(6, "Lou", "playsFor", "Reds", 2001, 2004),
     fact(7, "Lou", "playsFor", "Owls", 2011, None),
     fact(8, "Lou", "playsFor", "Reds", 2006, 2010),
