@@ -46,6 +46,7 @@ from chronoqa.generate.kg.index import NONE, POS, Col, GraphIndex
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft
+from chronoqa.generate.kg.regime import Regimes
 
 __all__ = ["BULK_MIN", "Lives", "Modelling", "ends_read", "modelling_reason"]
 
@@ -69,27 +70,33 @@ class Modelling:
 
     @classmethod
     def build(
-        cls, idx: GraphIndex, status: Collection[str], states: Collection[str], lives: Lives | None = None
+        cls,
+        idx: GraphIndex,
+        status: Collection[str],
+        states: Collection[str],
+        lives: Lives | None = None,
+        regimes: Regimes | None = None,
     ) -> Modelling:
-        """The flags of ``idx`` for the relations declared ``status``, the state relations and ``lives``."""
+        """The flags of ``idx`` for the relations declared ``status``, the state relations and ``lives``.
+
+        ``regimes``: the containment facts the birthplace test follows (``None``: none declared).
+        """
         if lives is None:
             return cls(_founding(idx, status), _bulk_start(idx, states))
-        births = _births(idx, lives.birth)
+        births, homes = _births(idx, lives.birth), _residences(idx, lives)
         return cls(
-            _founding(idx, status), _bulk_start(idx, states), no_move=_no_move(idx, lives, births),
-            at_birth=_founding(idx, lives.from_birth, births), no_move_away=_no_move_away(idx, lives),
+            _founding(idx, status), _bulk_start(idx, states), no_move=_no_move(idx, homes, births, regimes),
+            at_birth=_founding(idx, lives.from_birth, births), no_move_away=_no_move_away(idx, homes),
         )  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Lives:
-    """The relations the life rules read (relation ids): births, residences, from-birth relations, containment."""
+    """The relations the life rules read (relation ids): births, residences, from-birth relations."""
 
     birth: Collection[str] = ()
     residence: Collection[str] = ()
     from_birth: Collection[str] = ()
-    part_of: Collection[str] = ()  # the subject lies in the object
-    contains: Collection[str] = ()  # the object lies in the subject
 
 
 def _rels(idx: GraphIndex, names: Collection[str]) -> list[int]:
@@ -149,31 +156,39 @@ def _bulk_start(idx: GraphIndex, states: Collection[str]) -> np.ndarray:
     return out
 
 
-def _no_move(idx: GraphIndex, lives: Lives, births: dict[int, list[tuple[int, int]]]) -> np.ndarray:
-    """Per fact: a residence start the data gives no reason to read as a move (the module docstring)."""
+def _residences(idx: GraphIndex, lives: Lives) -> dict[tuple[int, int], list[int]]:
+    """(Subject, relation) -> its residence facts, in table order."""
     t = idx.table
-    out = np.zeros(len(t), dtype=bool)
-    sel = ~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, lives.residence)) & (t[:, Col.SU] != NONE)
-    if not sel.any():
-        return out
-    near = _linked(idx, lives)
-    by_subject: dict[tuple[int, int], list[int]] = {}
+    out: dict[tuple[int, int], list[int]] = {}
     for f in np.flatnonzero(~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, lives.residence))).tolist():
-        by_subject.setdefault((int(t[f, Col.S]), int(t[f, Col.R])), []).append(f)
-    for f in np.flatnonzero(sel).tolist():
-        s, o, su, eu = int(t[f, Col.S]), int(t[f, Col.O]), int(t[f, Col.SU]), int(t[f, Col.EU])
-        if any(b == o or b in near.get(o, ()) for b, _ in births.get(s, ())):
-            out[f] = True  # the birthplace, or a place it lies in or that lies in it
-            continue
-        earlier = any(
-            int(t[g, Col.O]) != o and _before(int(t[g, Col.SU]), int(t[g, Col.EU]), su)
-            for g in by_subject[(s, int(t[f, Col.R]))]
-        )
-        out[f] = eu == su and not earlier  # one unit, and no earlier residence elsewhere
+        out.setdefault((int(t[f, Col.S]), int(t[f, Col.R])), []).append(f)
     return out
 
 
-def _no_move_away(idx: GraphIndex, lives: Lives) -> np.ndarray:
+def _no_move(
+    idx: GraphIndex,
+    homes: dict[tuple[int, int], list[int]],
+    births: dict[int, list[tuple[int, int]]],
+    regimes: Regimes | None,
+) -> np.ndarray:
+    """Per fact: a residence start the data gives no reason to read as a move (the module docstring)."""
+    t = idx.table
+    out = np.zeros(len(t), dtype=bool)
+    near = _linked(regimes) if homes else {}
+    for (s, _), facts in homes.items():
+        for f in facts:
+            o, su, eu = int(t[f, Col.O]), int(t[f, Col.SU]), int(t[f, Col.EU])
+            if su == NONE:
+                continue
+            if any(b == o or b in near.get(o, ()) for b, _ in births.get(s, ())):
+                out[f] = True  # the birthplace, or a place it lies in or that lies in it
+                continue
+            earlier = any(int(t[g, Col.O]) != o and _before(int(t[g, Col.SU]), int(t[g, Col.EU]), su) for g in facts)
+            out[f] = eu == su and not earlier  # one unit, and no earlier residence elsewhere
+    return out
+
+
+def _no_move_away(idx: GraphIndex, homes: dict[tuple[int, int], list[int]]) -> np.ndarray:
     """Per fact: a residence end with no later residence of the subject elsewhere.
 
     A later residence starts in the end unit or after; without one the data gives no reason to read the end as a
@@ -181,13 +196,12 @@ def _no_move_away(idx: GraphIndex, lives: Lives) -> np.ndarray:
     """
     t = idx.table
     out = np.zeros(len(t), dtype=bool)
-    res = ~idx.ignored_mask & np.isin(t[:, Col.R], _rels(idx, lives.residence))
-    later: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for f in np.flatnonzero(res & (t[:, Col.SU] != NONE)).tolist():
-        later.setdefault((int(t[f, Col.S]), int(t[f, Col.R])), []).append((int(t[f, Col.O]), int(t[f, Col.SU])))
-    for f in np.flatnonzero(res & (t[:, Col.EU] != NONE)).tolist():
-        o, eu = int(t[f, Col.O]), int(t[f, Col.EU])
-        out[f] = not any(x != o and su >= eu for x, su in later.get((int(t[f, Col.S]), int(t[f, Col.R])), ()))
+    for facts in homes.values():
+        later = [(int(t[g, Col.O]), int(t[g, Col.SU])) for g in facts if t[g, Col.SU] != NONE]
+        for f in facts:
+            if t[f, Col.EU] != NONE:
+                o, eu = int(t[f, Col.O]), int(t[f, Col.EU])
+                out[f] = not any(x != o and su >= eu for x, su in later)
     return out
 
 
@@ -196,21 +210,17 @@ def _before(su: int, eu: int, unit: int) -> bool:
     return su < unit if su != NONE else eu != NONE and eu < unit
 
 
-def _linked(idx: GraphIndex, lives: Lives) -> dict[int, set[int]]:
-    """Place -> the places it lies in or that lie in it, by containment facts at any time, followed transitively."""
-    t, ok = idx.table, ~idx.ignored_mask
-    up: dict[int, set[int]] = {}
-    for rels, (a, b) in ((lives.part_of, (Col.S, Col.O)), (lives.contains, (Col.O, Col.S))):
-        for f in np.flatnonzero(ok & np.isin(t[:, Col.R], _rels(idx, rels))).tolist():
-            up.setdefault(int(t[f, a]), set()).add(int(t[f, b]))
+def _linked(regimes: Regimes | None) -> dict[int, set[int]]:
+    """Place -> the places it lies in or that lie in it, by the containment facts at any time, transitively."""
+    if regimes is None:
+        return {}
+    parents = regimes.parents
+    up = {part: {int(parents.whole[g]) for g in facts} for part, facts in parents.of.items()}
     down: dict[int, set[int]] = {}
     for part, wholes in up.items():
         for w in wholes:
             down.setdefault(w, set()).add(part)
-    out: dict[int, set[int]] = {}
-    for e in set(up) | set(down):
-        out[e] = _reach(e, up) | _reach(e, down)
-    return out
+    return {e: _reach(e, up) | _reach(e, down) for e in set(up) | set(down)}
 
 
 def _reach(e: int, step: dict[int, set[int]]) -> set[int]:

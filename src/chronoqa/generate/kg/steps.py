@@ -448,14 +448,17 @@ def prepare_drafting(s: BuildState) -> None:
     squads = [i for i, r in enumerate(idx.rel_names) if s.phr[r].squads]
     idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
+    regimes = Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles)
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
         granularity=s.granularity, life=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].role),
         careers=frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].career), object_roles=roles,
         entity_subset=s.table.entity_subset,
-        regimes=Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles),
-        modelling=Modelling.build(idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr), lives_of(s.phr)),
+        regimes=regimes,
+        modelling=Modelling.build(
+            idx, {r for r, p in s.phr.items() if p.status}, states_of(s.phr), lives_of(s.phr), regimes
+        ),
         bridges=bridges, static_removed=static_removed,
     )  # fmt: skip
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
@@ -474,8 +477,6 @@ def lives_of(phr: Mapping[str, RelationPhrases]) -> Lives:
         birth={r for r, p in phr.items() if p.role == "birth"},
         residence={r for r, p in phr.items() if p.residence},
         from_birth={r for r, p in phr.items() if p.from_birth},
-        part_of={r for r, p in phr.items() if p.containment == "part_of"},
-        contains={r for r, p in phr.items() if p.containment == "contains"},
     )
 
 
