@@ -2377,16 +2377,21 @@ def _deaths_of_a_pair(readings: Sequence[Attribution], facts: Sequence[FactRef])
     return out
 
 
+def _open_paren(text: str) -> int:
+    """Where the last "(" of ``text`` opens, if no ")" closes it within ``text``; else -1."""
+    opened = text.rfind("(")
+    return opened if opened > text.rfind(")") else -1
+
+
 def _own_after(span_after: str, next_date: bool) -> str:
     """``span_after`` without a last cue that the next date closes ("having joined in"), where a date follows.
 
     A verb that closes its own clause ("2002'de katıldı ve 2005'te") stays the date's before it. A bracket opened
     before the next date glosses that date ("wife in 1987 was X (married 1980–1990)"): its cue is not this date's.
     """
-    if next_date:
-        opened = span_after.rfind("(")
-        if opened >= 0 and ")" not in span_after[opened:]:
-            span_after = span_after[:opened]
+    opened = _open_paren(span_after) if next_date else -1
+    if opened >= 0:
+        span_after = span_after[:opened]
     cues = _role_words(span_after) if next_date else ()
     if cues and _NEXT_CUE_RE.fullmatch(span_after, cues[-1][0]) and not _verb_final(span_after, cues[-1][0]):
         return span_after[: cues[-1][0]]
@@ -3361,7 +3366,7 @@ def _tied(text: str, readings: list[Attribution], facts: Sequence[FactRef]) -> l
             continue
         lead = _LEAD_CUE_RE.match(text, r.begin)  # a date read with its cue ("until 2005")
         before = text[max(0, r.begin - 120) : lead.end() if lead else r.begin]
-        if before.rfind("(") > before.rfind(")"):  # said inside a parenthesis: maybe of someone named there
+        if _open_paren(before) >= 0:  # said inside a parenthesis: maybe of someone named there
             tied = False
         elif facts[fi].event:
             m = _TIED_EVENT_RE.search(before)
