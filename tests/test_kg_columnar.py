@@ -515,3 +515,15 @@ def test_rows_gathered_per_slice_equal_the_gathered_table(monkeypatch: pytest.Mo
             e = int(key) // lean.n_rel
             assert row[Col.AR] == r and row[Col.APLO :].tolist() == bounds and int(key) % lean.n_rel == r
             assert (e, int(row[Col.OTHER])) in ((s, o), (o, s)) and (not forward or e == s or lean.rel_symmetric[r])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 500])
+def test_run_sizes_counts_the_rows_sharing_every_key(n: int) -> None:
+    """Each row's count of rows equal to it on all keys, against a plain Counter over the key tuples."""
+    from collections import Counter
+
+    rng = np.random.default_rng(n)
+    keys = [rng.integers(lo, lo + 3, n, dtype=np.int32) for lo in (0, 5, NONE)]
+    tuples = list(zip(*(k.tolist() for k in keys), strict=True))
+    counts = Counter(tuples)
+    assert index_module.run_sizes(*keys).tolist() == [counts[t] for t in tuples]

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chronoqa.generate.kg.index import NONE, POS, Col, GraphIndex
+from chronoqa.generate.kg.index import NONE, POS, Col, GraphIndex, run_sizes
 from chronoqa.generate.kg.operators import REGISTRY
 from chronoqa.generate.kg.operators.base import AnswerKind
 from chronoqa.generate.kg.operators.chains import Draft
@@ -150,9 +150,7 @@ def _bulk_start(idx: GraphIndex, states: Collection[str]) -> np.ndarray:
     sel = ~idx.ignored_mask & np.isin(t[:, Col.R], rels) & (t[:, Col.SU] != NONE) & (t[:, Col.EU] == NONE)
     out = np.zeros(len(t), dtype=bool)
     if sel.any():
-        keys = t[sel][:, [Col.S, Col.R, Col.SU]].astype(np.int64)
-        _, inv, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-        out[sel] = counts[inv.ravel()] >= BULK_MIN
+        out[sel] = run_sizes(*(t[sel, c] for c in (Col.S, Col.R, Col.SU))) >= BULK_MIN
     return out
 
 

@@ -464,7 +464,8 @@ def prepare_drafting(s: BuildState) -> None:
     if pool is not None:  # drawn chains: only those the bridge and hub rules allow, at the units they allow
         s.ctx.pool_removed = narrow_pool(s.ctx.bridges, idx, pool)
     labels = [s.label(e) for e in idx.ent_names]
-    shared, twins, keep = shared_short_labels(labels), namesakes(labels), namesake_labels(labels)
+    shared = shared_short_labels(labels)
+    twins, keep = namesakes(labels), namesake_labels(labels, shared)
     s.renderer = Renderer(
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
         namesakes=twins,

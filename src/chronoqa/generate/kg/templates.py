@@ -81,6 +81,8 @@ def drop_appositive(template: str, slot: str) -> str:
 
 def short_label(label: str) -> str:
     """``label`` without a trailing Wikipedia disambiguator: ``Stephen Maher (footballer)`` → ``Stephen Maher``."""
+    if not label.endswith(")"):  # no disambiguator: most labels, read without the pattern
+        return label
     short = _DISAMBIGUATOR.sub("", label)
     return short if short.strip() else label
 
@@ -419,7 +421,7 @@ def namesakes(labels: Sequence[str]) -> dict[int, frozenset[int]]:
     return out
 
 
-def namesake_labels(labels: Sequence[str]) -> frozenset[str]:
+def namesake_labels(labels: Sequence[str], shared: frozenset[str] | None = None) -> frozenset[str]:
     """The labels (case-folded) whose disambiguator names a namesake, so a question keeps it.
 
     A disambiguator may be dropped only where nothing hints at another bearer of the short name: it stays where
@@ -427,9 +429,10 @@ def namesake_labels(labels: Sequence[str]) -> frozenset[str]:
     ``Liberal Party (1922)``, a short-lived party beside later Liberal parties) or where it is itself the short
     label of an entity of the graph (a place: ``Liberal Party (Australia)``). "the Liberal Party (1922)" then
     reads unambiguously; a question whose answer would need it is not asked (``answer needs its disambiguator``).
+    ``shared``: :func:`shared_short_labels` of ``labels`` where the caller has it.
     """
     shorts = {short_label(label).casefold() for label in labels}
-    shared = shared_short_labels(labels)
+    shared = shared_short_labels(labels) if shared is None else shared
     out = set()
     for label in labels:
         m = _DISAMBIGUATOR.search(label)

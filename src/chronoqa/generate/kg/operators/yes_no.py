@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
 from chronoqa.generate.kg.index import NONE, Col, GraphIndex, certain_interval
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
@@ -71,11 +73,13 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
         return None
     if yes and not askable_at(ctx, row, t):
         return None
-    if not yes and any(x[Col.OTHER] == other and possible(x, t) for x in idx.group(e, r, forward)):
-        return None  # the same partner again at t (another spell, or an uncertain span)
-    if not yes and not no_settled(idx, e, r, forward, other, t):
-        ctx.miss = "asked at a spell's boundary unit"
-        return None
+    if not yes:
+        timeline = idx.group_array(e, r, forward)
+        if any(possible(x, t) for x in timeline[timeline[:, Col.OTHER] == other].tolist()):
+            return None  # the same partner again at t (another spell, or an uncertain span)
+        if not no_settled(idx, e, r, forward, other, t):
+            ctx.miss = "asked at a spell's boundary unit"
+            return None
     pre = reach(ctx, rng, e, t, k, {other}, time_free=False)  # the question states t
     if pre is None:
         return None
@@ -92,15 +96,14 @@ def no_settled(idx: GraphIndex, e: int, r: int, forward: bool, other: int, t: in
     end unit is a unit of change: in it the asked value may have come back (Soler's Atlético spell ends in 1992, the
     data has nothing after it in 1992-93, and he returned to Barcelona then).
     """
-    near = False
+    near = False  # each party's timeline tested whole (a hub's is long), not listed
     for ent, fwd, partner in ((e, forward, other), (other, not forward, e)):
-        timeline = idx.group(ent, r, fwd)
-        if idx.one_at(ent, r, fwd) and any(
-            x[Col.OTHER] != partner and NONE not in (x[Col.ASU], x[Col.AEU]) and x[Col.ASU] < t < x[Col.AEU]
-            for x in timeline
-        ):
+        timeline = idx.group_array(ent, r, fwd).astype(np.int64)  # int64: a unit +- 1 never wraps
+        su, eu = timeline[:, Col.ASU], timeline[:, Col.AEU]
+        ruled_out = (timeline[:, Col.OTHER] != partner) & (su != NONE) & (eu != NONE) & (su < t) & (t < eu)
+        if idx.one_at(ent, r, fwd) and ruled_out.any():
             return True
-        near = near or any(x[Col.APLO] - 1 <= t <= x[Col.APHI] + 1 for x in timeline)
+        near = near or bool(((timeline[:, Col.APLO] - 1 <= t) & (t <= timeline[:, Col.APHI] + 1)).any())
     return not near
 
 

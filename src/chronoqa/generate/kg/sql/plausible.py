@@ -8,7 +8,8 @@ Inputs (built by :func:`plausible_tables`)::
         -- role 0 none, 1 birth, 2 death; span_max: the declared max_years (NULL: none declared)
     ptypes(code INT, side INT, type INT)   -- the relation sides that show a type (side 0 subject, 1 object)
     pneeds(code INT, side INT, type INT)   -- the relation sides whose words presume a type
-    pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type
+    pother(code INT, side INT, type INT)   -- the relation sides that neither show nor presume a type (of the
+                                           -- types some side presumes: no other is read)
     pexcl(code INT, side INT, type INT)    -- the relation sides whose words exclude a type (subject_not)
     pyouth(e INT, max_age INT)             -- entities whose label names an under-N side (max_age N)
     punfit(e INT, type INT, of_e INT)      -- entities whose label cannot name one of the type (of_e >= 0: only
@@ -343,7 +344,9 @@ def _type_tables(cols: FactColumns, phrases: Mapping[str, RelationPhrases], rule
             if t_name in code_of:
                 excl.append((c, side, code_of[t_name]))
     known = set(shows) | set(needs)
-    other = [(c, side, k) for c in range(len(rels)) for side in (0, 1) for k in code_of.values()]
+    # only a type some side presumes is ever looked up in p_other (not_of_type): the others would be rows unread
+    needed = sorted({k for _, _, k in needs})
+    other = [(c, side, k) for c in range(len(rels)) for side in (0, 1) for k in needed]
     unfit = unfit_labels(cols.entities, rules.label, rules.types)
     punfit = pa.table(
         {
