@@ -366,8 +366,13 @@ class GraphIndex:
             state = ~np.asarray(self.rel_event, dtype=bool)[t[:, Col.R]]
             rows = np.flatnonzero(state & ~self.ignored_mask & (t[:, Col.SU] != NONE))
             # in (s, r, o, start) order, sorted as two int64 keys, (s, r) and (o, start): fewer passes than four
-            sr = t[rows, Col.S].astype(np.int64) * self.n_rel + t[rows, Col.R]
-            o_su = (t[rows, Col.O].astype(np.int64) << 32) + (t[rows, Col.SU].astype(np.int64) - NONE)
+            sr = t[rows, Col.S].astype(np.int64)
+            sr *= self.n_rel
+            sr += t[rows, Col.R]
+            o_su = t[rows, Col.O].astype(np.int64)
+            o_su <<= 32
+            o_su += t[rows, Col.SU]
+            o_su -= NONE  # a start is never NONE here: the key stays in (o << 32) + [1, 2 ** 32)
             rows = rows[np.lexsort((o_su, sr))]
             del sr, o_su
             s_, r_, o_, su, eu = (t[rows, c] for c in (Col.S, Col.R, Col.O, Col.SU, Col.EU))

@@ -23,8 +23,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-import numpy as np
-
 from chronoqa.generate.kg.index import NONE, Col, GraphIndex, certain_interval
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts, Operator, time_ref
 from chronoqa.generate.kg.operators.chains import (
@@ -98,12 +96,13 @@ def no_settled(idx: GraphIndex, e: int, r: int, forward: bool, other: int, t: in
     """
     near = False  # each party's timeline tested whole (a hub's is long), not listed
     for ent, fwd, partner in ((e, forward, other), (other, not forward, e)):
-        timeline = idx.group_array(ent, r, fwd).astype(np.int64)  # int64: a unit +- 1 never wraps
+        timeline = idx.group_array(ent, r, fwd)
         su, eu = timeline[:, Col.ASU], timeline[:, Col.AEU]
         ruled_out = (timeline[:, Col.OTHER] != partner) & (su != NONE) & (eu != NONE) & (su < t) & (t < eu)
         if idx.one_at(ent, r, fwd) and ruled_out.any():
             return True
-        near = near or bool(((timeline[:, Col.APLO] - 1 <= t) & (t <= timeline[:, Col.APHI] + 1)).any())
+        # within a unit of a spell; the unit moved to t's side, so that the int32 bounds never wrap
+        near = near or bool(((timeline[:, Col.APLO] <= t + 1) & (t - 1 <= timeline[:, Col.APHI])).any())
     return not near
 
 
