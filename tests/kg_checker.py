@@ -156,11 +156,20 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   time (as answer or bridge) while the place is then possibly the capital of another container that no containment
   fact places it in (Moscow, the RSFSR's capital from 1918, recorded in it from 1931: "in 1927, in which unit was
   Moscow located?" has the RSFSR as a second answer the data leaves out);
-* ``level named ambiguously`` (:func:`level_errors`): a question that describes a container by its role (a hop
-  reaching it over a part-of relation, as a bridge or as an entity answer: "the Soviet republic X was in") while
-  the words fit another level too: the data places the container then in another entity of the same role, or the
-  container's own role (the TOML's, by its label) extends the role the text names and the text does not name it
-  ("the Soviet republic Sevastopol was in" in 1924 for the Crimean ASSR, an autonomous republic inside the RSFSR);
+* ``level named ambiguously`` (:func:`level_errors`): a question that describes a container by its relation's
+  words (a hop reaching it over a part-of relation, or a contains relation read backwards, as a bridge or as an
+  entity answer: "the Soviet republic X was in", "in which administrative unit was X located") while the words fit
+  another level too: the dated containment facts possibly valid then place the hop's part (directly or up to 8
+  levels up, the container's own containers among them) in another entity, not an answer, that some fact of the
+  hop's relation places something in and that holds the container's role under it (the TOML's role, by its label
+  or its sides, else the relation's own words: Cuxhaven's Lüneburg Government Region in 1993 beside Lower Saxony;
+  Berlin's German Empire in 1893 beside the Kingdom of Prussia); or the container's own role extends the role the
+  text names and the text does not name it ("the Soviet republic Sevastopol was in" in 1924 for the Crimean ASSR,
+  an autonomous republic inside the RSFSR);
+* ``disambiguator repeated`` (:func:`repeated_disambiguator_errors`): a parenthesised disambiguator written twice
+  after the same word in one question ("Billy Clarke (footballer, born 1987) ... did Billy Clarke (footballer, born
+  1987) leave"), save where another entity of the question reads the same without its brackets (only they tell the
+  two apart);
 * ``asked at a boundary unit`` (:func:`boundary_errors`): a point-in-time, present-state or yes/no question asking
   a state in the start or end unit of a spell its gold rests on (a unit of change: "Who was De Palma married to in
   1984?", the marriage recorded 1979-1984); a ``no`` not strictly inside a spell of another value and within a
@@ -1330,6 +1339,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "youth side asked as a national team": youth_team_errors(questions),
         "capital outside its polity": capital_polity_errors(checker, questions),
         "level named ambiguously": level_errors(checker, questions),
+        "disambiguator repeated": repeated_disambiguator_errors(checker, questions),
         "residence read as a move": residence_move_errors(checker, questions),
         "start at birth asked": birth_start_errors(checker, questions),
         "bridge named twice in a duration": [
@@ -2464,27 +2474,75 @@ def capital_polity_errors(checker: Checker, questions: Sequence[Question]) -> li
 
 
 def level_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
-    """Questions describing a container by a role whose words fit another level (the module docstring)."""
+    """Questions describing a container by words that fit another level (the module docstring)."""
     out = []
     for q in questions:
         t = parse_time(q.t_query) if q.t_query else None
         path = q.logical_form.get("path") or []
         for i, (step, tr) in enumerate(zip(path, q.S_star, strict=False)):
             f = checker.by_id[tr.fact_id]
-            own = checker.role_of(f)
+            kind = checker.decl.get(f.r, {}).get("containment")
             named = i == len(path) - 1 and q.answer_type != "entity"  # a final container named, not described
-            if t is None or own is None or named or step["dir"] != "fwd":
+            if t is None or named or (kind, step["dir"]) not in (("part_of", "fwd"), ("contains", "inv")):
                 continue
-            if checker.decl.get(f.r, {}).get("containment") != "part_of":
-                continue
-            wider = [str(r) for r in checker.decl[f.r].get("roles", {}) if r != own and _says(own, str(r))]  # type: ignore[union-attr]
-            unnamed = not _says(q.question, own) and any(_says(q.question, r) for r in wider)
-            above = [
-                g for g in checker.touching.get(f.o, ()) if g.s == f.o and checker.role_of(g) == own
-                and checker.decl.get(g.r, {}).get("containment") == "part_of" and checker.possible(g, t)
-            ]  # fmt: skip
-            if unnamed or above:
-                out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) in {q.question!r}")
+            part, whole = (f.s, f.o) if kind == "part_of" else (f.o, f.s)
+            own = _level(checker, f.r, whole)
+            wider = [str(r) for r in checker.decl[f.r].get("roles", {}) if own and r != own and _says(own, str(r))]  # type: ignore[union-attr]
+            unnamed = bool(own) and not _says(q.question, str(own)) and any(_says(q.question, r) for r in wider)
+            others = _containers_at(checker, part, t) - {whole, *q.answer_ids}
+            also = sorted(checker.label(x) for x in others if own is not None and _level(checker, f.r, x) == own)
+            if unnamed or also:
+                out.append(f"{q.id}: {checker.label(whole)!r} ({own or f.r}) beside {also}: {q.question!r}")
+                break
+    return out
+
+
+def _level(checker: Checker, r: str, e: str) -> str | None:
+    """The role the TOML gives ``e`` as a container of relation ``r`` ("": the relation's own words; None: no fact of
+    ``r`` places anything in ``e``)."""
+    kind = checker.decl.get(r, {}).get("containment")
+    if not any(g.r == r and (g.o if kind == "part_of" else g.s) == e for g in checker.touching.get(e, ())):
+        return None
+    return checker.role_of(Fact(-1, "", r, e, None, None)) or ""
+
+
+def _containers_at(checker: Checker, e: str, t: TimePoint) -> set[str]:
+    """What the dated containment facts possibly valid at ``t`` place ``e`` in, transitively (8 levels up)."""
+    seen: set[str] = set()
+    level = {e}
+    for _ in range(PARENT_DEPTH):
+        nxt = set()
+        for x in level:
+            for g in checker.touching.get(x, ()):
+                kind = checker.decl.get(g.r, {}).get("containment")
+                if kind not in ("part_of", "contains") or (g.start is None and g.end is None):
+                    continue
+                inner, outer = (g.s, g.o) if kind == "part_of" else (g.o, g.s)
+                if inner == x and checker.possible(g, t):
+                    nxt.add(outer)
+        level = nxt - seen - {e}
+        seen |= level
+    return seen
+
+
+_UNBRACKETED = re.compile(r"\s\([^()]*\)")  # a bracket anywhere in a label
+# a parenthesised disambiguator and the word before it ("Clarke (footballer, born 1987)")
+_BRACKETED = re.compile(r"([^\s()]+)\s+(\([^()]*\))")
+
+
+def repeated_disambiguator_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions writing one name with its disambiguator twice, save where another entity of the question shares the
+    short name (only the bracket tells the two apart)."""
+    out = []
+    for q in questions:
+        twice = [m for m, n in Counter(_BRACKETED.findall(q.question)).items() if n > 1]
+        ents = {x for t in (*q.S_star, *q.S_anchor) for x in (t.s_id, t.o_id)} | set(q.answer_ids)
+        plain = {e: _UNBRACKETED.sub("", _spaced(checker.label(e))).casefold() for e in ents}
+        shorts = Counter(plain.values())
+        for word, bracket in twice:
+            full = [e for e in ents if f"{word} {bracket}" in _spaced(checker.label(e))]
+            if not any(shorts[plain[e]] > 1 for e in full):
+                out.append(f"{q.id}: {word} {bracket} twice in {q.question!r}")
                 break
     return out
 

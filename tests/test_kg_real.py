@@ -46,8 +46,12 @@ NEW_FAMILY_MIN = {"yago11k": 20, "wikidata12k": 50}
 # Linda Villumsen became a citizen of Denmark", her birth year), two other draws refilled the cell. YAGO11k's cell
 # holds 3 once a state is asked only strictly inside its spell: the present-state cell, drawing its units anew, takes
 # Alan W. Livingston's marriage first ("As of 2004, who was Alan W. Livingston married to?"), so the two-facts question
-# over the same gold fact and answer ("At the time Alan W. Livingston died ...") is a duplicate; no fault of its own
-DATA_ALLOWS = {("yago11k", "two_facts"): 3, ("wikidata12k", "two_facts"): 41}
+# over the same gold fact and answer ("At the time Alan W. Livingston died ...") is a duplicate; no fault of its own.
+# Wikidata12k's 40 once no container is asked by words that fit another container the data places the part in then
+# (`level named ambiguously`): two removed ("At the time George Grosz moved to Berlin, which country was Berlin part
+# of?", the data's Kingdom of Prussia beside the German Empire; Oldenburg's Weser-Ems Government Region beside Lower
+# Saxony), one other draw refilled the cell
+DATA_ALLOWS = {("yago11k", "two_facts"): 3, ("wikidata12k", "two_facts"): 40}
 
 
 def _load(mirror: Path, name: str) -> TemporalGraph:

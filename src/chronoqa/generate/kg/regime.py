@@ -40,12 +40,17 @@ counts for the third and fifth rules only). Six rules, all from the data:
   containment fact possibly valid then places it in X: the gold would be unique only because the data leaves the
   implied fact out ("In 1927, in which administrative unit was the capital of the Soviet Union located?" ->
   Moscow Governorate, while Moscow was the RSFSR's capital from 1918 and is recorded in it only from 1931).
-* ``level named ambiguously``: a hop to a container the question describes by its role ("the Soviet republic X
-  was in": the phrase table's role of the relation that the container's label marks) is not asked where the data
-  places the container, at the question's time, in another entity the same role describes (a containment fact
-  possibly valid then, whose container's label marks the same role): the words fit both levels ("In which Soviet
-  republic was Grozny located in 1986?" fits the Chechen-Ingush ASSR and the RSFSR it lies in). A level the data
-  does not record is named by the phrase table instead (a role whose marks extend another's: "the autonomous
+* ``level named ambiguously``: a hop to a container the question describes by the words of its relation ("the
+  administrative unit X was in", "which country was X part of", "the Soviet republic X was in": the relation's own
+  words or the phrase table's role that the container's label marks or its facts show) is not asked where the data
+  places the hop's part, at the question's time, in another entity those words describe as well: one its
+  containment facts possibly valid then reach, directly or through the container or another unit (at most
+  ``MAX_DEPTH`` levels up), whose role under the hop's relation is the container's. The words fit both levels: "In
+  which Soviet republic was Grozny located in 1986?" fits the Chechen-Ingush ASSR and the RSFSR it lies in; "As of
+  1993, in which administrative unit was Cuxhaven located?" fits Lüneburg Government Region and Lower Saxony, which
+  the data places it in through the region. A country is no administrative unit by the phrase table's roles
+  (Venice in Italy beside the Province of Venice): the words "administrative unit" do not describe it. A level the
+  data does not record is named by the phrase table instead (a role whose marks extend another's: "the autonomous
   Soviet republic").
 """
 
@@ -81,9 +86,9 @@ class Regimes:
     parent_start: np.ndarray  # fact -> its start is not shown to be a change of membership (direct parent)
     parent_end: np.ndarray  # fact -> its end is not shown to be a change of membership
     parents: _Parents  # each part's containment facts and the facts making it a capital
-    # (relation, container) -> its role's containment facts placing it in another entity of the same role:
-    # (that entity, start unit, end unit)
-    same_role: dict[tuple[int, int], list[tuple[int, int, int]]]
+    # containment relation -> the entities its facts place something in -> the phrase table's role each holds under it
+    # (its label marks it or its facts show it; "": the relation's own words)
+    levels: dict[int, dict[int, str]]
 
     @classmethod
     def build(
@@ -91,7 +96,8 @@ class Regimes:
     ) -> Regimes | None:
         """The regimes of ``idx`` under the declared roles (relation id -> role); ``None`` when none is declared.
 
-        ``named``: relation -> object -> the phrase table's role its label marks (the key "<relation>/<role>").
+        ``named``: relation -> object -> the phrase table's role its label marks or its facts show (the key
+        "<relation>/<role>"; absent: the relation's own words).
         """
         role = [roles.get(r) for r in idx.rel_names]
         if not any(role):
@@ -120,8 +126,8 @@ class Regimes:
         capitals = np.stack([t[capital, Col.S], t[capital, Col.O], su[capital], eu[capital]], axis=1)
         parents = _Parents(cont, part, whole, su, eu, capitals)
         p_start, p_end = parents.unknown_boundaries()
-        same = _same_role(idx, role, named or {}, parents)
-        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents, same)
+        levels = _levels(idx, role, ok, named or {})
+        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents, levels)
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
         """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
@@ -144,27 +150,16 @@ def _batch(whole: np.ndarray, unit: np.ndarray, sel: np.ndarray, n: int) -> np.n
     return out
 
 
-def _same_role(
-    idx: GraphIndex, role: list[str | None], named: Mapping[int, Mapping[int, str]], parents: _Parents
-) -> dict[tuple[int, int], list[tuple[int, int, int]]]:
-    """Per (relation, container its role names): the facts placing it in an entity a role of that name names.
-
-    Each as (that entity, start unit, end unit); the other entity's role may be of any relation.
-    """
-    by_name: dict[int, set[str]] = {}  # entity -> the role names its label marks
-    for marks in named.values():
-        for e, key in marks.items():
-            by_name.setdefault(e, set()).add(key.split("/", 1)[-1])
-    out: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-    for r, marks in named.items():
-        if role[r] != "part_of":
-            continue
-        for c, key in marks.items():
-            name = key.split("/", 1)[-1]
-            for g in parents.of.get(c, ()):
-                w = int(parents.whole[g])
-                if name in by_name.get(w, ()):
-                    out.setdefault((r, c), []).append((w, int(parents.su[g]), int(parents.eu[g])))
+def _levels(
+    idx: GraphIndex, role: list[str | None], ok: np.ndarray, named: Mapping[int, Mapping[int, str]]
+) -> dict[int, dict[int, str]]:
+    """Per containment relation: its kept facts' containers, each with its role under it (:attr:`Regimes.levels`)."""
+    t, out = idx.table, {}
+    for r, kind in enumerate(role):
+        if kind in ("part_of", "contains"):
+            side = t[ok & (t[:, Col.R] == r), Col.O if kind == "part_of" else Col.S]
+            marks = named.get(r, {})
+            out[r] = {e: marks.get(e, "") for e in np.unique(side).tolist()}
     return out
 
 
@@ -207,6 +202,17 @@ class _Parents:
             return False if top else None
         verdicts = [self.inside(int(self.whole[g]), c, u, depth + 1) for g in up]
         return True if True in verdicts else None if None in verdicts else False
+
+    def above(self, e: int, u: int) -> set[int]:
+        """The entities the containment facts possibly valid at unit ``u`` place ``e`` in, up to :data:`MAX_DEPTH`."""
+        seen: set[int] = set()
+        level = {e}
+        for _ in range(MAX_DEPTH):
+            level = {int(self.whole[g]) for x in level for g in self.held(x, u)} - seen - {e}
+            if not level:
+                break
+            seen |= level
+        return seen
 
     def changed(self, f: int, u: int) -> bool:
         """The data shows the part of fact ``f`` outside its container at unit ``u`` (just before or after it)."""
@@ -254,7 +260,8 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
         if rg.changes[a.dst] and (rg.role[a.rel] is None) != (rg.role[b.rel] is None):
             return "identity across regimes"
     described = d.hops if d.kind.is_entity else d.hops[:-1]  # a final hop's container is else named, not described
-    if d.t != NONE and any(_nested(rg, h, d.t) for h in described):
+    answers = d.answers if d.kind.is_entity else ()
+    if d.t != NONE and any(_other_level(rg, h, d.t, answers) for h in described):
         return "level named ambiguously"
     if d.kind.is_entity and d.t != NONE:
         for h in d.hops:
@@ -264,11 +271,16 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
     return None
 
 
-def _nested(rg: Regimes, h: Hop, u: int) -> bool:
-    """The hop reaches a container its role describes that the data places in another entity of that role at ``u``."""
-    if not h.forward or rg.role[h.rel] != "part_of":
+def _other_level(rg: Regimes, h: Hop, u: int, answers: tuple[int, ...]) -> bool:
+    """The hop reaches a container while the data places its part at ``u`` in another container of the same words.
+
+    Another container of the hop's relation (something lies in it by a fact of it) holding the container's role
+    under it (:attr:`Regimes.levels`); an answer of the question is no other reading.
+    """
+    pw = rg.part_and_whole(h)
+    if pw is None or h.dst != pw[1]:
         return False
-    return any(
-        (lo == NONE or lo <= u) and (hi == NONE or u <= hi) and (lo != NONE or hi != NONE)
-        for _, lo, hi in rg.same_role.get((h.rel, h.dst), ())
-    )
+    levels = rg.levels.get(h.rel, {})
+    own = levels.get(pw[1])
+    others = rg.parents.above(pw[0], u) - {pw[1], *answers}
+    return own is not None and any(levels.get(x) == own for x in others)

@@ -9,8 +9,9 @@ turns the entity phrase ``X`` into ``object_of(X)`` ("the team X played for"), a
 Every operator has at least four templates; a template that does not suit a relation (``During 1994``
 for an event) is not drawn for it. Entity labels lose their Wikipedia disambiguator ("Stephen Maher
 (footballer)" reads "Stephen Maher") unless two entities of the same question or answer set would then
-read the same. A question whose answer set has several members is phrased in the plural ("Who were
-... ?"). :func:`garbled` rejects compositions such as "in in" or "the the".
+read the same; one kept for a namesake is written at the first mention only (:func:`named_once`). A
+question whose answer set has several members is phrased in the plural ("Who were ... ?"). :func:`garbled`
+rejects compositions such as "in in" or "the the".
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ __all__ = [
     "namesake_labels",
     "namesakes",
     "nested_clause",
+    "plain_label",
     "relational_heads",
     "render",
     "render_time_text",
@@ -55,6 +57,7 @@ __all__ = [
 
 _PREPOSITIONS = "(?:of|by|for|to|at|in|on|with|from|into|over|under)"
 _DISAMBIGUATOR = re.compile(r"\s+\([^()]*\)$")
+_BRACKET = re.compile(r"\s+\([^()]*\)")  # a disambiguator anywhere: "Mill Hill (Isle of Wight) railway station"
 _NUMBER = re.compile(r"\d")
 # a disambiguator that is a lower-case noun phrase of kind or occupation ("geneticist", "wilderness activist")
 _DESCRIPTOR = re.compile(r"[a-z][a-z' -]*[a-z]")
@@ -85,6 +88,15 @@ def short_label(label: str) -> str:
         return label
     short = _DISAMBIGUATOR.sub("", label)
     return short if short.strip() else label
+
+
+def plain_label(label: str) -> str:
+    """``label`` without any bracketed disambiguator: ``Mill Hill (Isle of Wight) railway station`` → ``Mill Hill ...``.
+
+    :func:`short_label` where the bracket ends the label.
+    """
+    plain = _BRACKET.sub("", label)
+    return plain if plain.strip() else label
 
 
 def descriptor(label: str) -> str | None:
@@ -387,10 +399,10 @@ def _draft_entities(rd: Renderer, d: Draft) -> set[int]:
 
 
 def label_clashes(rd: Renderer, d: Draft) -> frozenset[int]:
-    """Entities of a draft (question and answers) whose labels read the same without their disambiguator."""
+    """Entities of a draft (question and answers) whose labels read the same without their disambiguators."""
     by_short: dict[str, set[int]] = {}
     for e in _draft_entities(rd, d):
-        by_short.setdefault(short_label(rd.labels(rd.index.ent_names[e])).casefold(), set()).add(e)
+        by_short.setdefault(plain_label(rd.labels(rd.index.ent_names[e])).casefold(), set()).add(e)
     return frozenset(e for group in by_short.values() if len(group) > 1 for e in group)
 
 
@@ -478,17 +490,21 @@ def render(rd: Renderer, d: Draft, templates: Sequence[Template], rng: random.Ra
 
 
 def named_once(rd: Renderer, d: Draft, text: str) -> str:
-    """``text`` with an entity named by its descriptor (:meth:`Renderer.ent`) only at its first mention.
+    """``text`` with an entity whose label keeps a disambiguator named in full only at its first mention.
 
-    "how long after the footballer Carlos Martins joined Granada CF did Carlos Martins leave it": English names
-    the person once by kind and then by name.
+    English names a person once in full and then by the name: "how long after the footballer Carlos Martins joined
+    Granada CF did Carlos Martins leave it" (a descriptor, :meth:`Renderer.ent`), "how many years after Gary Roberts
+    (footballer, born 1987) joined Mansfield Town F.C. did Gary Roberts leave" (a kept disambiguator). Not where
+    two entities of the question share the short label (:attr:`Renderer.keep_full`): only the full label tells
+    them apart, at every mention.
     """
-    for e in sorted(_draft_entities(rd, d)):
+    for e in sorted(_draft_entities(rd, d) - rd.keep_full):
         label = rd.labels(rd.index.ent_names[e])
         kind = descriptor(label)
-        if kind is None:
+        short = plain_label(label) if kind is None else short_label(label)
+        full = label if kind is None else f"the {kind} {short}"
+        if short == label:
             continue
-        full, short = f"the {kind} {short_label(label)}", short_label(label)
         at = text.lower().find(full.lower())
         if at >= 0:
             end = at + len(full)
