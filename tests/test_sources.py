@@ -68,6 +68,15 @@ def test_hyte_reads_names_labels_ids_and_lines(tmp_path: Path) -> None:
     assert g.report is not None and g.report.rows_read == 3 and g.report.rows_loaded == 3
 
 
+def test_a_yago_name_reads_its_escaped_characters() -> None:
+    """YAGO escapes a quote in a name as ``\\u0022``: the label holds the quote, the id stays as written."""
+    from chronoqa.sources.hyte import entity_label
+
+    assert entity_label(r"<Guinn_\u0022Big_Boy\u0022_Williams>") == 'Guinn "Big Boy" Williams'
+    assert entity_label(r"<Take_the_\u0022A\u0022_Train>") == 'Take the "A" Train'
+    assert entity_label("<Getafe_CF>") == "Getafe CF"
+
+
 def test_hyte_reads_split_files_with_continuing_ids(tmp_path: Path) -> None:
     folder = make_hyte(tmp_path / "kg", ["1\t0\t0\t1982\tNone"])
     (folder / "train.txt").write_text("1\t0\t0\t1982\tNone\n0\t0\t2\t1990\t1991\n", encoding="utf-8")

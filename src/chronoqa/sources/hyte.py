@@ -40,13 +40,18 @@ from chronoqa.time import TimePoint
 __all__ = ["entity_label", "read_dict", "read_hyte", "read_relation_labels", "relation_label", "write_hyte"]
 
 _YAGO_NAME = re.compile(r"^<(.*)>$")
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")  # a YAGO name's escaped character
 
 
 def entity_label(name: str) -> str | None:
-    """Readable label of an entity name: ``<Getafe_CF>`` → ``Getafe CF``; ``None`` when it has none (Q-ids)."""
+    """Readable label of an entity name: ``<Getafe_CF>`` → ``Getafe CF``; ``None`` when it has none (Q-ids).
+
+    YAGO writes some characters of a name as ``\\uXXXX`` escapes (``<Guinn_\\u0022Big_Boy\\u0022_Williams>``): the
+    label reads them as the characters (``Guinn "Big Boy" Williams``).
+    """
     m = _YAGO_NAME.match(name)
     if m:
-        return m.group(1).replace("_", " ")
+        return _ESCAPE.sub(lambda e: chr(int(e.group(1), 16)), m.group(1)).replace("_", " ")
     return None
 
 
