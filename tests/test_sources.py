@@ -69,7 +69,7 @@ def test_hyte_reads_names_labels_ids_and_lines(tmp_path: Path) -> None:
 
 
 def test_a_yago_name_reads_its_escaped_characters() -> None:
-    """YAGO escapes a quote in a name as ``\\u0022``: the label holds the quote, the id stays as written."""
+    r"""YAGO escapes a quote in a name as ``\u0022``: the label holds the quote."""
     from chronoqa.sources.hyte import entity_label
 
     assert entity_label(r"<Guinn_\u0022Big_Boy\u0022_Williams>") == 'Guinn "Big Boy" Williams'

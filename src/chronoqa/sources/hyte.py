@@ -44,9 +44,9 @@ _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")  # a YAGO name's escaped character
 
 
 def entity_label(name: str) -> str | None:
-    """Readable label of an entity name: ``<Getafe_CF>`` → ``Getafe CF``; ``None`` when it has none (Q-ids).
+    r"""Readable label of an entity name: ``<Getafe_CF>`` → ``Getafe CF``; ``None`` when it has none (Q-ids).
 
-    YAGO writes some characters of a name as ``\\uXXXX`` escapes (``<Guinn_\\u0022Big_Boy\\u0022_Williams>``): the
+    YAGO writes some characters of a name as ``\uXXXX`` escapes (``<Guinn_\u0022Big_Boy\u0022_Williams>``): the
     label reads them as the characters (``Guinn "Big Boy" Williams``).
     """
     m = _YAGO_NAME.match(name)
