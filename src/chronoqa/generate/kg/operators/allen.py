@@ -252,7 +252,7 @@ def _clause(rd: Renderer, d: Draft, which: str) -> str:
 
 
 def _comparison(rd: Renderer, d: Draft) -> str:
-    """ "X left Y in the same year that X joined Z": "... as joining Z" where B's subject is A's (the clause's)."""
+    """The comparison: "X left Y in the same year as joining Z" where B shares A's clause subject, else in full."""
     pa, op, pb = d.variant.split("_")
     a = d.hops[-1].fid
     shared = rd.gerund(d.ref_fid, f"{pb}_clause", rd.index.fact_row(a)[0]) if rd.leads(a, f"{pa}_clause") else None
