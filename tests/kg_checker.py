@@ -1245,7 +1245,22 @@ def relation_cores(entry: Mapping[str, object]) -> list[str]:
                     ws = ws[:-1]
                 if ws:
                     cores.add(" ".join(ws).lower())
+    cores |= {f"{_ing(c.split()[0])} {c.partition(' ')[2]}".strip() for c in cores if _ing(c.split()[0])}
     return sorted(cores, key=len, reverse=True)
+
+
+_ING_IRREGULAR = {"became": "becoming", "left": "leaving", "won": "winning", "took": "taking", "had": "having"}
+_ING_IRREGULAR |= {"held": "holding", "lost": "losing"}
+
+
+def _ing(verb: str) -> str | None:
+    """The -ing form of a past-tense verb that opens a core ("joined" -> "joining", "married" -> "marrying"): a
+    clause sharing the question's subject may be written as a gerund. None for a word that is no such verb."""
+    if verb in _ING_IRREGULAR:
+        return _ING_IRREGULAR[verb]
+    if verb.endswith("ied"):
+        return verb[:-3] + "ying"
+    return verb[:-2] + "ing" if verb.endswith("ed") and len(verb) > 3 else None
 
 
 def _phrase_count(text: str, cores: Sequence[str]) -> int:
