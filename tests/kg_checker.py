@@ -170,6 +170,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   after the same word in one question ("Billy Clarke (footballer, born 1987) ... did Billy Clarke (footballer, born
   1987) leave"), save where another entity of the question reads the same without its brackets (only they tell the
   two apart);
+* ``name repeated`` (:func:`repeated_name_errors`): a gold fact's subject or object label, without its
+  disambiguator, written twice in one question ("How many years after X joined Y did X leave Y?": English writes
+  "after joining Y did X leave it"), save where another entity of the question reads the same;
 * ``asked at a boundary unit`` (:func:`boundary_errors`): a point-in-time, present-state or yes/no question asking
   a state in the start or end unit of a spell its gold rests on (a unit of change: "Who was De Palma married to in
   1984?", the marriage recorded 1979-1984); a ``no`` not strictly inside a spell of another value and within a
@@ -1242,7 +1245,22 @@ def relation_cores(entry: Mapping[str, object]) -> list[str]:
                     ws = ws[:-1]
                 if ws:
                     cores.add(" ".join(ws).lower())
+    cores |= {f"{_ing(c.split()[0])} {c.partition(' ')[2]}".strip() for c in cores if _ing(c.split()[0])}
     return sorted(cores, key=len, reverse=True)
+
+
+_ING_IRREGULAR = {"became": "becoming", "left": "leaving", "won": "winning", "took": "taking", "had": "having"}
+_ING_IRREGULAR |= {"held": "holding", "lost": "losing"}
+
+
+def _ing(verb: str) -> str | None:
+    """The -ing form of a past-tense verb that opens a core ("joined" -> "joining", "married" -> "marrying"): a
+    clause sharing the question's subject may be written as a gerund. None for a word that is no such verb."""
+    if verb in _ING_IRREGULAR:
+        return _ING_IRREGULAR[verb]
+    if verb.endswith("ied"):
+        return verb[:-3] + "ying"
+    return verb[:-2] + "ing" if verb.endswith("ed") and len(verb) > 3 else None
 
 
 def _phrase_count(text: str, cores: Sequence[str]) -> int:
@@ -1340,6 +1358,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "capital outside its polity": capital_polity_errors(checker, questions),
         "level named ambiguously": level_errors(checker, questions),
         "disambiguator repeated": repeated_disambiguator_errors(checker, questions),
+        "name repeated": repeated_name_errors(checker, questions),
         "residence read as a move": residence_move_errors(checker, questions),
         "start at birth asked": birth_start_errors(checker, questions),
         "bridge named twice in a duration": [
@@ -2543,6 +2562,26 @@ def repeated_disambiguator_errors(checker: Checker, questions: Sequence[Question
             full = [e for e in ents if f"{word} {bracket}" in _spaced(checker.label(e))]
             if not any(shorts[plain[e]] > 1 for e in full):
                 out.append(f"{q.id}: {word} {bracket} twice in {q.question!r}")
+                break
+    return out
+
+
+def repeated_name_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions writing a gold fact's subject or object label (without its disambiguator) twice, where English names
+    it once and then leaves it to a gerund or "it" ("How many years after X joined Y did X leave Y?"); save where
+    another entity of the question reads the same without its brackets (each mention names a different one)."""
+    out = []
+    for q in questions:
+        ents = {x for t in (*q.S_star, *q.S_anchor) for x in (t.s_id, t.o_id)}
+        plain = {e: _UNBRACKETED.sub("", _spaced(checker.label(e))) for e in ents}
+        shared = Counter(p.casefold() for p in plain.values())
+        text = q.question
+        for e in sorted(ents, key=lambda x: (-len(plain[x]), x)):  # a longer label first: "FC Porto B", "FC Porto"
+            pat = re.compile(r"(?<!\w)" + re.escape(plain[e]) + r"(?!\w)")
+            n = len(pat.findall(text))
+            text = pat.sub(" ", text)
+            if n > 1 and shared[plain[e].casefold()] == 1:
+                out.append(f"{q.id}: {plain[e]} written {n} times in {q.question!r}")
                 break
     return out
 

@@ -52,7 +52,8 @@ def _build(facts: list[Fact], op: str, **kw: object) -> tuple[Checker, list[Ques
     b = build_kg_benchmark(g, cfg, phrases="yago11k")
     checker = Checker.from_table(g, PHRASES / "yago11k.toml", open_end=open_end_of(b.manifest))
     assert check_all(checker, b.questions) == []
-    assert all(not v for v in defect_report(checker, b.questions).values())
+    # "name repeated" is counted, not ruled out (a clause without a leading subject, a passive, two subjects)
+    assert all(not v for k, v in defect_report(checker, b.questions).items() if k != "name repeated")
     return checker, [q for q in b.questions if q.operator == op]
 
 

@@ -31,12 +31,12 @@ def test_a_kept_disambiguator_is_written_once() -> None:
     assert defect_report(checker, questions)["disambiguator repeated"] == []
     gary = [q.question for q in questions if q.operator == "duration" and q.S_star[-1].fact_id in (0, 1)]
     assert gary, "Gary Roberts's spells are asked"
-    for text in gary:
-        assert text.count(GARY) == 1 and text.count("Gary Roberts") == 2, text
+    for text in gary:  # named once, in full: the other clause shares the subject ("after joining ... did X leave it")
+        assert text.count(GARY) == 1 and text.count("Gary Roberts") == 1, text
     hamilton = [q.question for q in questions if q.operator == "duration" and q.S_star[-1].fact_id == 2]
     assert hamilton, "Hamilton's spell at Hamilton is asked"
     for text in hamilton:  # the clash: only the brackets name the player and the club apart, at every mention
-        assert text.count(HAMILTON) == 2 and text.count("Hamilton (Scotland)") == 2, text
+        assert text.count("Hamilton") == text.count(HAMILTON) + text.count("Hamilton (Scotland)") >= 2, text
     made = dataclasses.replace(questions[0], id="made", question=f"Did {GARY} leave before {GARY} joined?")
     assert [m.split(":")[0] for m in defect_report(checker, [made])["disambiguator repeated"]] == ["made"]
 

@@ -117,7 +117,9 @@ def test_a_twinning_times_a_question_by_its_start() -> None:
     for q in timed:
         assert "became twinned with" in q.question, q.question
     assert defect_report(checker, b.questions)["state read as a moment"] == []
-    made = dataclasses.replace(timed[0], id="made", question=timed[0].question.replace("became", "was"))
+    # the reference's state words where its start was written; a gerund ("before becoming twinned") written in full
+    full = timed[0].question.replace("becoming", "Kyiv became")
+    made = dataclasses.replace(timed[0], id="made", question=full.replace("became", "was"))
     assert [m.split(":")[0] for m in defect_report(checker, [made])["state read as a moment"]] == ["made"]
 
 

@@ -140,6 +140,25 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# The gerund of each past-tense verb that opens a clause field of the phrase tables ("{s} joined {o}"): a clause
+# whose subject the main clause names already reads "joining {o}". A verb not listed keeps its clause as it is.
+_GERUNDS = {
+    "acquired": "acquiring", "became": "becoming", "belonged": "belonging", "ceased": "ceasing",
+    "contained": "containing", "created": "creating", "died": "dying", "enrolled": "enrolling",
+    "gained": "gaining", "graduated": "graduating", "had": "having", "held": "holding", "joined": "joining",
+    "left": "leaving", "lived": "living", "lost": "losing", "married": "marrying", "moved": "moving",
+    "obtained": "obtaining", "owned": "owning", "played": "playing", "received": "receiving",
+    "started": "starting", "stopped": "stopping", "took": "taking", "won": "winning", "worked": "working",
+}  # fmt: skip
+_LEAD_VERB = re.compile(r"\{s\} ([a-z]+)\b")
+_SUBJECT_LEADS = re.compile(r"(?:(?:did|was) )?\{s\} ")
+# a question clause whose grammatical subject is {s}: "which club did {s} play for", "where was {s} born"
+_ASK_SUBJECT = re.compile(r"\b(?:did|was) \{s\} ")
+# answer types named by "it" in a second mention; a person (a spouse, a winner) is not
+_NOT_IT = frozenset({"person", "winner"})
+# what may stand before "it": not a role or a class ("left office as it", "ceased to be it", "the status of it")
+_NO_IT_BEFORE = re.compile(r"(?:\bas|\bbe|\bstatus of|\bbecome|\bbecame|\belected)\s*$")
+
 # Cut from a relational noun for its second mention (:meth:`Renderer.named_again`).
 _CLAUSE = re.compile(r" (?:whose|where|who|which|that|with) ")
 _TRAILING = frozenset({"of", "by", "within", "in", "for", "involving", "held", "to"})
@@ -252,7 +271,7 @@ class Renderer:
             return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
         return fill(drop_appositive(p.ask_subject, "o") if phrase else p.ask_subject, s="", o=cur)
 
-    def final_clause(self, d: Draft, which: str, *, again: bool = False) -> str:
+    def final_clause(self, d: Draft, which: str, *, again: bool = False, it: bool = False) -> str:
         """A clause field of the chain's final fact, the entity the chain reaches named by the prefix's noun phrase.
 
         How a question with a static prefix names its asked fact ("when the spouse of X as of 1971 died in Y"):
@@ -261,7 +280,7 @@ class Renderer:
         """
         last = d.hops[-1]
         subject = self.named_again(d) if again else self.noun(d.hops[:-1], d.anchor, d.pins)
-        return self.fact_clause(last.fid, which, subject_text=subject, side_entity=last.src)
+        return self.fact_clause(last.fid, which, subject_text=subject, side_entity=last.src, it=it)
 
     def named_again(self, d: Draft) -> str:
         """The second mention of the entity the prefix names: "that spouse" for "the spouse of X as of 1971".
@@ -282,14 +301,70 @@ class Renderer:
             return self.noun(d.hops[:-1], d.anchor, d.pins)
         return " ".join(["that", *words[1:]])
 
-    def fact_clause(self, fid: int, which: str, *, subject_text: str | None = None, side_entity: int = -1) -> str:
-        """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``."""
+    def leads(self, fid: int, which: str) -> bool:
+        """The fact's clause field has its subject as grammatical subject: "{s} joined {o}", "did {s} leave {o}"."""
+        return bool(_SUBJECT_LEADS.match(self._field(fid, which)))
+
+    def asks_subject(self, d: Draft) -> bool:
+        """The question clause (:meth:`ask`) has the entity before the last hop as its grammatical subject."""
+        last = d.hops[-1]
+        return last.forward and bool(_ASK_SUBJECT.search(self.rel_of(last.rel, last.dst).ask_object))
+
+    def _field(self, fid: int, which: str) -> str:
+        row = self.index.fact_row(fid)
+        p = self.rel_of(row[1], row[2])
+        return getattr(p, which) or p.start_clause
+
+    def gerund(self, fid: int, which: str, subject: int, *, it: bool = False) -> str | None:
+        """A clause field of a fact as a gerund ("joining Getafe CF B"), where its subject is ``subject``.
+
+        ``subject`` is the one the main clause names: "How many years after joining Y did X leave it?". None where
+        the clause does not open with its subject or its verb is not in the table of forms (the caller keeps the
+        full clause). ``it``: as for :meth:`fact_clause`.
+        """
+        row = self.index.fact_row(fid)
+        m = _LEAD_VERB.match(self._field(fid, which))
+        if row[0] != subject or m is None or m.group(1) not in _GERUNDS:
+            return None
+        rest = " " + self._field(fid, which)[m.end() :].lstrip()
+        clause = self.fact_clause(fid, which, subject_text="", side_entity=row[0], it=it, template="{s}" + rest)
+        return (_GERUNDS[m.group(1)] + clause).rstrip()
+
+    def ref_clause(self, d: Draft, which: str, *, when: bool = False) -> str:
+        """The reference fact's clause beside the question clause.
+
+        A gerund where both share their subject ("which club did X play for one year before joining Y"), else the
+        full clause (``when``: "when X joined Y").
+        """
+        shared = self.gerund(d.ref_fid, which, d.hops[-1].src) if self.asks_subject(d) else None
+        if shared is not None:
+            return shared
+        return ("when " if when else "") + self.fact_clause(d.ref_fid, which)
+
+    def fact_clause(
+        self,
+        fid: int,
+        which: str,
+        *,
+        subject_text: str | None = None,
+        side_entity: int = -1,
+        it: bool = False,
+        template: str | None = None,
+    ) -> str:
+        """A clause field (``start_clause``, ``ask_end``...) of a fact; ``side_entity`` reads as ``subject_text``.
+
+        ``it``: the clause just before named the object, so a non-person object at the clause's end reads "it"
+        ("... did X leave it"). ``template``: the field's text as the caller cut it (:meth:`gerund`).
+        """
         row = self.index.fact_row(fid)
         s, r, o = row[0], row[1], row[2]
         p = self.rel_of(r, o)
-        tmpl = getattr(p, which) or p.start_clause
+        tmpl = template or getattr(p, which) or p.start_clause
         s_txt = subject_text if side_entity == s and subject_text is not None else self.ent(s)
         o_txt = subject_text if side_entity == o and subject_text is not None and side_entity != s else self.ent(o)
+        bare = drop_appositive(tmpl, "o")  # "left the party {o}" -> "left it"
+        if it and p.answer_type not in _NOT_IT and bare.endswith("{o}") and not _NO_IT_BEFORE.search(bare[:-3]):
+            return fill(bare, s=s_txt, o="it")
         for slot, text in (("s", s_txt), ("o", o_txt)):
             if text.startswith("the "):  # "part of the country the Soviet Union" reads "part of the Soviet Union"
                 tmpl = drop_appositive(tmpl, slot)

@@ -252,10 +252,15 @@ def _clause(rd: Renderer, d: Draft, which: str) -> str:
 
 
 def _comparison(rd: Renderer, d: Draft) -> str:
+    """The comparison: "X left Y in the same year as joining Z" where B shares A's clause subject, else in full."""
     pa, op, pb = d.variant.split("_")
-    word = f"in the same {rd.unit_word()} that" if op == "same" else op
+    a = d.hops[-1].fid
+    shared = rd.gerund(d.ref_fid, f"{pb}_clause", rd.index.fact_row(a)[0]) if rd.leads(a, f"{pa}_clause") else None
+    same = f"in the same {rd.unit_word()}"
+    if shared is not None:
+        return f"{_clause(rd, d, f'{pa}_clause')} {f'{same} as' if op == 'same' else op} {shared}"
     ref = rd.fact_clause(d.ref_fid, f"{pb}_clause")
-    return f"{_clause(rd, d, f'{pa}_clause')} {word} {ref}"
+    return f"{_clause(rd, d, f'{pa}_clause')} {f'{same} that' if op == 'same' else op} {ref}"
 
 
 def _is_still(rd: Renderer, d: Draft) -> bool:

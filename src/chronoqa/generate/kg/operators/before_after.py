@@ -63,7 +63,7 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _clause(rd: Renderer, d: Draft) -> str:
-    return f"the {rd.unit_word()} {'after' if d.offset > 0 else 'before'} {rd.fact_clause(d.ref_fid, 'start_clause')}"
+    return f"the {rd.unit_word()} {'after' if d.offset > 0 else 'before'} {rd.ref_clause(d, 'start_clause')}"
 
 
 def _lead(rd: Renderer, d: Draft) -> str:
@@ -76,12 +76,12 @@ def _trailing(rd: Renderer, d: Draft) -> str:
 
 def _one(rd: Renderer, d: Draft) -> str:
     side = "after" if d.offset > 0 else "before"
-    return f"One {rd.unit_word()} {side} {rd.fact_clause(d.ref_fid, 'start_clause')}, {rd.ask(d)}?"
+    return f"One {rd.unit_word()} {side} {rd.ref_clause(d, 'start_clause')}, {rd.ask(d)}?"
 
 
 def _trailing_one(rd: Renderer, d: Draft) -> str:
     side = "after" if d.offset > 0 else "before"
-    return f"{cap(rd.ask(d))} one {rd.unit_word()} {side} {rd.fact_clause(d.ref_fid, 'start_clause')}?"
+    return f"{cap(rd.ask(d))} one {rd.unit_word()} {side} {rd.ref_clause(d, 'start_clause')}?"
 
 
 OPERATOR = Operator(

@@ -122,23 +122,53 @@ def _start(rd: Renderer, d: Draft) -> str:
     return rd.final_clause(d, "start_clause")
 
 
-def _end(rd: Renderer, d: Draft, which: str) -> str:
-    return rd.final_clause(d, which, again=True)  # "... and when that spouse stopped ...": not named twice
+def _end(rd: Renderer, d: Draft, which: str, *, it: bool = False) -> str:
+    return rd.final_clause(d, which, again=True, it=it)  # "... and when that spouse stopped ...": not named twice
+
+
+def _gerunds(rd: Renderer, d: Draft, which: str) -> tuple[str, str] | None:
+    """The spell's start as a gerund and its end ``which`` with the object as "it", or None.
+
+    Where both clauses have the spell's subject as theirs (``end_clause``: a gerund too): "after joining Y ... leave
+    it", "X joining Y and leaving it".
+    """
+    fid = d.hops[-1].fid
+    s = rd.index.fact_row(fid)[0]
+    start = rd.gerund(fid, "start_clause", s)
+    if start is None or not rd.leads(fid, which):
+        return None
+    end = rd.gerund(fid, which, s, it=True) if which == "end_clause" else _end(rd, d, which, it=True)
+    return None if end is None else (start, end)
 
 
 def _after(rd: Renderer, d: Draft) -> str:
+    if (g := _gerunds(rd, d, "ask_end")) is not None:
+        return f"How many {rd.unit_word()}s after {g[0]} {g[1]}?"
     return f"How many {rd.unit_word()}s after {_start(rd, d)} {_end(rd, d, 'ask_end')}?"
 
 
+def _subject(rd: Renderer, d: Draft) -> str:
+    """The spell's subject as the question names it (the chain's entity where it is that)."""
+    last = d.hops[-1]
+    s = rd.index.fact_row(last.fid)[0]
+    return rd.noun(d.hops[:-1], d.anchor, d.pins) if s == last.src else rd.ent(s)
+
+
 def _between(rd: Renderer, d: Draft) -> str:
+    if (g := _gerunds(rd, d, "end_clause")) is not None:
+        return f"How many {rd.unit_word()}s passed between {_subject(rd, d)} {g[0]} and {g[1]}?"
     return f"How many {rd.unit_word()}s passed between when {_start(rd, d)} and when {_end(rd, d, 'end_clause')}?"
 
 
 def _from_until(rd: Renderer, d: Draft) -> str:
+    if (g := _gerunds(rd, d, "end_clause")) is not None:
+        return f"How long, in {rd.unit_word()}s, was it from {_subject(rd, d)} {g[0]} to {g[1]}?"
     return f"How long, in {rd.unit_word()}s, was it from when {_start(rd, d)} until {_end(rd, d, 'end_clause')}?"
 
 
 def _counting(rd: Renderer, d: Draft) -> str:
+    if (g := _gerunds(rd, d, "ask_end")) is not None:
+        return f"Counting in {rd.unit_word()}s, how long after {g[0]} {g[1]}?"
     return f"Counting in {rd.unit_word()}s, how long after {_start(rd, d)} {_end(rd, d, 'ask_end')}?"
 
 

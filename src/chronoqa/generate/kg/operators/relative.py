@@ -87,9 +87,9 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 
 
 def _when(rd: Renderer, d: Draft) -> str:
-    """The time clause: "two years after X joined Y", "the year before X left Y"."""
+    """The time clause: "two years after X joined Y", "the year before leaving Y" (the question's subject's)."""
     side, which = d.variant.split("_")
-    clause = rd.fact_clause(d.ref_fid, f"{which}_clause")
+    clause = rd.ref_clause(d, f"{which}_clause")
     n = abs(d.offset)
     unit = rd.unit_word()
     amount = f"the {unit}" if n == 1 else f"{_NUMBERS[n]} {unit}s"
@@ -114,12 +114,12 @@ def _later(rd: Renderer, d: Draft) -> str:
 
 def _counting_lead(rd: Renderer, d: Draft) -> str:
     which = d.variant.split("_")[1]
-    return f"Counting from when {rd.fact_clause(d.ref_fid, f'{which}_clause')}, {rd.ask(d)} {_later(rd, d)}?"
+    return f"Counting from {rd.ref_clause(d, f'{which}_clause', when=True)}, {rd.ask(d)} {_later(rd, d)}?"
 
 
 def _counting_trailing(rd: Renderer, d: Draft) -> str:
     which = d.variant.split("_")[1]
-    return f"{cap(rd.ask(d))} {_later(rd, d)}, counting from when {rd.fact_clause(d.ref_fid, f'{which}_clause')}?"
+    return f"{cap(rd.ask(d))} {_later(rd, d)}, counting from {rd.ref_clause(d, f'{which}_clause', when=True)}?"
 
 
 def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
