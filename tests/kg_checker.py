@@ -1246,7 +1246,19 @@ def relation_cores(entry: Mapping[str, object]) -> list[str]:
                 if ws:
                     cores.add(" ".join(ws).lower())
     cores |= {f"{_ing(c.split()[0])} {c.partition(' ')[2]}".strip() for c in cores if _ing(c.split()[0])}
+    cores |= {x for c in cores if (x := _to_infinitive(c)) is not None}
     return sorted(cores, key=len, reverse=True)
+
+
+_BEFORE_TO = {"stopped": "ceasing to", "started": "starting to"}
+
+
+def _to_infinitive(core: str) -> str | None:
+    """A core whose verb takes a gerund, as a gerund clause writes it: "stopped owning" -> "ceasing to own"."""
+    words = core.split()
+    if len(words) < 2 or words[0] not in _BEFORE_TO or not words[1].endswith("ing"):
+        return None
+    return " ".join([_BEFORE_TO[words[0]], words[1][:-3], *words[2:]])
 
 
 _ING_IRREGULAR = {"became": "becoming", "left": "leaving", "won": "winning", "took": "taking", "had": "having"}

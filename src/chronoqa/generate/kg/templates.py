@@ -150,6 +150,9 @@ _GERUNDS = {
     "obtained": "obtaining", "owned": "owning", "played": "playing", "received": "receiving",
     "started": "starting", "stopped": "stopping", "took": "taking", "won": "winning", "worked": "working",
 }  # fmt: skip
+# a verb that takes a gerund after it, as it reads before an infinitive, and the infinitives of those gerunds
+_BEFORE_INFINITIVE = {"started": "starting to", "stopped": "ceasing to"}
+_BASE_FORMS = {"being": "be", "owning": "own", "working": "work"}
 _LEAD_VERB = re.compile(r"\{s\} ([a-z]+)\b")
 _SUBJECT_LEADS = re.compile(r"(?:(?:did|was) )?\{s\} ")
 # a question clause whose grammatical subject is {s}: "which club did {s} play for", "where was {s} born"
@@ -320,15 +323,21 @@ class Renderer:
 
         ``subject`` is the one the main clause names: "How many years after joining Y did X leave it?". None where
         the clause does not open with its subject or its verb is not in the table of forms (the caller keeps the
-        full clause). ``it``: as for :meth:`fact_clause`.
+        full clause). A verb followed by a gerund reads with an infinitive ("stopped owning Y": "ceasing to own Y",
+        not "stopping owning Y"), where both are in their tables. ``it``: as for :meth:`fact_clause`.
         """
         row = self.index.fact_row(fid)
         m = _LEAD_VERB.match(self._field(fid, which))
         if row[0] != subject or m is None or m.group(1) not in _GERUNDS:
             return None
-        rest = " " + self._field(fid, which)[m.end() :].lstrip()
-        clause = self.fact_clause(fid, which, subject_text="", side_entity=row[0], it=it, template="{s}" + rest)
-        return (_GERUNDS[m.group(1)] + clause).rstrip()
+        lead, rest = _GERUNDS[m.group(1)], self._field(fid, which)[m.end() :].strip().split(" ", 1)
+        if rest[0].endswith("ing"):
+            if rest[0] not in _BASE_FORMS or m.group(1) not in _BEFORE_INFINITIVE:
+                return None
+            lead, rest = _BEFORE_INFINITIVE[m.group(1)], [_BASE_FORMS[rest[0]], *rest[1:]]
+        tail = "{s} " + " ".join(rest)
+        clause = self.fact_clause(fid, which, subject_text="", side_entity=row[0], it=it, template=tail)
+        return (lead + clause).rstrip()
 
     def ref_clause(self, d: Draft, which: str, *, when: bool = False) -> str:
         """The reference fact's clause beside the question clause.
