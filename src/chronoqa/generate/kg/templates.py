@@ -314,6 +314,7 @@ class Renderer:
         return last.forward and bool(_ASK_SUBJECT.search(self.rel_of(last.rel, last.dst).ask_object))
 
     def _field(self, fid: int, which: str) -> str:
+        """The clause field ``which`` of the fact's relation phrases, its ``start_clause`` where it has none."""
         row = self.index.fact_row(fid)
         p = self.rel_of(row[1], row[2])
         return getattr(p, which) or p.start_clause
@@ -326,11 +327,11 @@ class Renderer:
         full clause). A verb followed by a gerund reads with an infinitive ("stopped owning Y": "ceasing to own Y",
         not "stopping owning Y"), where both are in their tables. ``it``: as for :meth:`fact_clause`.
         """
-        row = self.index.fact_row(fid)
-        m = _LEAD_VERB.match(self._field(fid, which))
+        row, field = self.index.fact_row(fid), self._field(fid, which)
+        m = _LEAD_VERB.match(field)
         if row[0] != subject or m is None or m.group(1) not in _GERUNDS:
             return None
-        lead, rest = _GERUNDS[m.group(1)], self._field(fid, which)[m.end() :].strip().split(" ", 1)
+        lead, rest = _GERUNDS[m.group(1)], field[m.end() :].strip().split(" ", 1)
         if rest[0].endswith("ing"):
             if rest[0] not in _BASE_FORMS or m.group(1) not in _BEFORE_INFINITIVE:
                 return None
@@ -368,7 +369,7 @@ class Renderer:
         row = self.index.fact_row(fid)
         s, r, o = row[0], row[1], row[2]
         p = self.rel_of(r, o)
-        tmpl = template or getattr(p, which) or p.start_clause
+        tmpl = template or self._field(fid, which)
         s_txt = subject_text if side_entity == s and subject_text is not None else self.ent(s)
         o_txt = subject_text if side_entity == o and subject_text is not None and side_entity != s else self.ent(o)
         bare = drop_appositive(tmpl, "o")  # "left the party {o}" -> "left it"

@@ -256,11 +256,9 @@ def _comparison(rd: Renderer, d: Draft) -> str:
     pa, op, pb = d.variant.split("_")
     a = d.hops[-1].fid
     shared = rd.gerund(d.ref_fid, f"{pb}_clause", rd.index.fact_row(a)[0]) if rd.leads(a, f"{pa}_clause") else None
-    same = f"in the same {rd.unit_word()}"
-    if shared is not None:
-        return f"{_clause(rd, d, f'{pa}_clause')} {f'{same} as' if op == 'same' else op} {shared}"
-    ref = rd.fact_clause(d.ref_fid, f"{pb}_clause")
-    return f"{_clause(rd, d, f'{pa}_clause')} {f'{same} that' if op == 'same' else op} {ref}"
+    word = f"in the same {rd.unit_word()} {'that' if shared is None else 'as'}" if op == "same" else op
+    ref = rd.fact_clause(d.ref_fid, f"{pb}_clause") if shared is None else shared
+    return f"{_clause(rd, d, f'{pa}_clause')} {word} {ref}"
 
 
 def _is_still(rd: Renderer, d: Draft) -> bool:
