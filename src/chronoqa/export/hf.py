@@ -14,8 +14,7 @@ A question row holds every field of :meth:`chronoqa.records.Question.to_dict`, t
 (``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``) as lists of structs, and the release's functional
 flags (``dist_functional``, ``stale_functional``; null where the release has none). The free-form
 mappings ``time_refs``, ``reference`` and ``logical_form`` are JSON strings (sorted keys), since their
-keys differ between the KG and table builders. Writing needs only ``pyarrow``; loading the folder back
-with :func:`load_hf` needs ``datasets`` (``pip install chronoqa[hf]``).
+keys differ between the KG and table builders. Writing needs only ``pyarrow``.
 """
 
 from __future__ import annotations
@@ -45,7 +44,6 @@ __all__ = [
     "SPLITS",
     "hub_features",
     "hub_split",
-    "load_hf",
     "question_row",
     "read_qrels",
     "write_hf",
@@ -318,18 +316,3 @@ def write_hf(release: Release, out: Path, validation: Path | None = None) -> Pat
         write_text(out / "validation" / LOW_CONFIDENCE_FILE, low)
     write_text(out / "README.md", card)
     return out
-
-
-def load_hf(folder: str | Path, config: str = "questions") -> Any:
-    """Load an exported folder's config with ``datasets`` (a ``DatasetDict`` of its splits)."""
-    try:
-        import datasets
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ChronoqaError("loading a Hugging Face export needs `datasets`: pip install chronoqa[hf]") from exc
-    base = Path(folder) / config
-    files: dict[str, list[str]] = {}
-    for path in sorted(base.glob("*.parquet")):
-        files.setdefault(path.name.split("-00000-")[0], []).append(str(path))
-    if not files:
-        raise ChronoqaError(f"{base}: no Parquet files (export with `chronoqa export RELEASE --to hf`)")
-    return datasets.load_dataset("parquet", data_files=files)
