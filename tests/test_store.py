@@ -180,19 +180,3 @@ def test_sql_validity_matches_valid_at_on_yago(mirror: Path) -> None:
         for t in (TimePoint(1990), TimePoint(2005, 7), TimePoint(1980, 1, 1)):
             want = [f.id for f in g.facts if valid_at(f.interval, t)]
             assert _sql_valid_ids(store, t) == want
-
-
-@pytest.mark.mirror
-def test_named_dataset_store_is_cached(mirror: Path) -> None:
-    from chronoqa.datasets import open_store
-
-    with open_store("wikidata12k") as s1:
-        path = s1.path
-        assert len(s1) == 40_621
-        assert s1.scalar("SELECT count(*) FROM relations") == 24
-        assert s1.scalar("SELECT label FROM relations WHERE id = 'P54'") == "member of sports team"
-    assert path is not None
-    mtime = path.stat().st_mtime_ns
-    with open_store("wikidata12k") as s2:
-        assert s2.path == path
-    assert path.stat().st_mtime_ns == mtime

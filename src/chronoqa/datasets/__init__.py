@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from chronoqa.datasets import tdbench, tkgl_smallpedia, wikidata12k, yago11k
 from chronoqa.datasets._fetch import cache_dir, dataset_folder, fetch, fetch_spec, mirror_dir, verify_file
@@ -24,9 +23,6 @@ from chronoqa.datasets._spec import DatasetSpec, GraphLoader, RemoteFile
 from chronoqa.errors import BadRowPolicy, UnknownNameError
 from chronoqa.records import TemporalGraph
 from chronoqa.time import TimePoint
-
-if TYPE_CHECKING:
-    from chronoqa.store import FactStore
 
 __all__ = [
     "DATASETS",
@@ -44,7 +40,6 @@ __all__ = [
     "info",
     "load_graph",
     "mirror_dir",
-    "open_store",
     "verify_file",
 ]
 
@@ -100,19 +95,3 @@ def info(
     if progress:
         progress(f"summarising {name}")
     return DatasetInfo(spec=spec, stats=graph_stats(graph, top=top, extra_entities=dict_entities), folder=str(folder))
-
-
-def open_store(name: str, *, as_of: TimePoint | None = None) -> FactStore:
-    """The cached :class:`~chronoqa.store.FactStore` of a named dataset (built on first use).
-
-    The cache key covers the files' sha256 sums, ``as_of`` and the store schema version, so a changed
-    file or option builds a new store.
-    """
-    from chronoqa.io import sha256_file
-    from chronoqa.store import FactStore, cache_key
-
-    spec = get_spec(name)
-    folder = fetch(name)
-    sums = [(f.name, f.sha256 or sha256_file(folder / f.name)) for f in spec.files]
-    key = cache_key(name, sums, None if as_of is None else as_of.isoformat())
-    return FactStore.cached(name, key, lambda: spec.loader(folder, on_bad_row="skip", as_of=as_of))
