@@ -40,7 +40,7 @@ def test_parse_structure() -> None:
     assert spec.params == (("k", 60),)
     assert str(spec) == "hybrid(bm25(k1=0.9,b=0.4),dense,k=60)"
     assert parse_spec("bm25()") == RetrieverSpec("bm25")
-    assert parse_spec('dense(model="1.5")').param("model") == "1.5"  # a quoted number stays a string
+    assert parse_spec('dense(model="1.5")').param_dict["model"] == "1.5"  # a quoted number stays a string
     assert str(parse_spec('dense(model="1.5")')) == 'dense(model="1.5")'
 
 

@@ -74,13 +74,6 @@ class Spec:
             return text
         return parse_spec(text)
 
-    def param(self, key: str, default: SpecValue | None = None) -> SpecValue | None:
-        """The value of keyword ``key`` (or ``default``)."""
-        for k, v in self.params:
-            if k == key:
-                return v
-        return default
-
     @property
     def param_dict(self) -> dict[str, SpecValue]:
         """Keyword parameters as a dict."""
