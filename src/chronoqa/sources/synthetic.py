@@ -41,9 +41,8 @@ from chronoqa.records import FactColumns, TemporalGraph
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["KINDS", "ROLES", "SyntheticConfig", "SyntheticFacts", "generate"]
+__all__ = ["ROLES", "SyntheticConfig", "SyntheticFacts", "generate"]
 
-KINDS = ("point", "interval", "start_only", "end_only")
 # relation roles, in relation-id order (see :meth:`SyntheticConfig.role_of`)
 ROLES = ("functional", "event", "inverse", "lifelong", "zipf")
 
@@ -207,18 +206,6 @@ class SyntheticFacts:
 
     def __len__(self) -> int:
         return int(self.s.shape[0])
-
-    def kinds(self) -> np.ndarray:
-        """Kind index per fact (see :data:`KINDS`)."""
-        both = self.has_start & self.has_end
-        same = (
-            (self.start_year == self.end_year) & (self.start_month == self.end_month) & (self.start_day == self.end_day)
-        )
-        out = np.full(len(self), 3, dtype=np.int8)
-        out[self.has_start & ~self.has_end] = 2
-        out[both] = 1
-        out[both & same] = 0
-        return out
 
     # -- string columns ---------------------------------------------------------------------------
     def _time_strings(self, which: str, sep: str, missing: str | None) -> pa.Array:
