@@ -123,7 +123,8 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   a successor in office);
 * ``role asked as the relation``: an answer that is the object of a gold fact whose relation declares roles
   (``[relations.<key>.roles.<role>]``), whose label holds one of the role's ``object_named`` words, asked by a
-  question that does not name the role ("which team did X play for?" answered by a national team);
+  question that does not name the role ("which team did X play for?" answered by a national team); a role that
+  keeps the relation's question (no ``ask_object`` of its own: Wikidata's P166 titles) is asked as the relation;
 * ``role not named in a two-role timeline`` (:func:`role_unnamed_errors`): a question asking for the object of a
   fact whose relation declares roles, of a subject holding spells of two roles of it (a club and a national
   team), whose text does not name the answer's role (its name; the relation's own: its ``answer_type``, "club")
@@ -1431,9 +1432,17 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
             out["one label, two entities"].append(f"{q.id}: {twins} in {q.question!r} -> {list(q.answers)}")
         for f in facts[: len(q.S_star)]:
             role = checker.role_of(f)
-            if role is not None and f.o in q.answer_ids and role.casefold() not in q.question.casefold():
+            asks_own = role is not None and _asks_own(checker, f, role)
+            if asks_own and f.o in q.answer_ids and str(role).casefold() not in q.question.casefold():
                 out["role asked as the relation"].append(f"{q.id}: {checker.label(f.o)!r} for {q.question!r}")
     return out
+
+
+def _asks_own(checker: Checker, f: Fact, role: str) -> bool:
+    """Whether the role words its own question (TOML ``ask_object``); one that keeps the relation's ("which award
+    did X receive?" answered by a title) is asked as the relation by design: a subject's values at a time may be of
+    several roles, and the relation's question covers them all."""
+    return "ask_object" in checker.decl.get(f.r, {}).get("roles", {}).get(role, {})  # type: ignore[union-attr]
 
 
 _SLOT_AT_END = re.compile(r"\{[so]\}\s*$")

@@ -8,7 +8,10 @@ the World Bank"). It is deliberately small and label-based (no model), documente
 
 * never for a label that already starts with "the", or for a Wikidata Q-id;
 * a label starting with "United ", "Republic of", "Kingdom of", "University of", "Academy of",
-  "Order of", "College of", "Institute of", "State of", "Commonwealth of", "World Bank";
+  "Order of", "College of", "Institute of", "State of", "Commonwealth of", "World Bank", save one naming a
+  person's office (a word of :data:`OFFICE_WORDS`: "United States senator", "United States Secretary of War"):
+  an office title reads bare after "took office as" and "the position of", as "President of Argentina" does,
+  while the country ("the United States") and a body ("the United States Senate") keep the article;
 * a label containing the word "national" and ending in "team" (national football teams);
 * a label whose head word is a prize, body or country-like noun: the label with a trailing
   parenthesis removed, cut before its first " in ", " for " or " of ", ends in one of
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["HEAD_WORDS", "PLURAL_PLACES", "PREFIXES", "definite", "wants_the"]
+__all__ = ["HEAD_WORDS", "OFFICE_WORDS", "PLURAL_PLACES", "PREFIXES", "definite", "wants_the"]
 
 PREFIXES = (
     "United ", "Republic of", "Kingdom of", "University of", "Academy of", "Order of", "College of",
@@ -33,12 +36,17 @@ HEAD_WORDS = frozenset(
         "Prize", "Award", "Medal", "Trophy", "Cup", "Fellowship", "Lectureship", "Party", "Academy", "Society",
         "Institute", "Foundation", "Orchestra", "Army", "Navy", "Museum", "Republic", "Union", "Kingdom",
         "Emirates", "Islands", "Team", "Order", "Organization", "Organisation", "Committee", "Agency", "Council",
+        "Assembly", "Parliament",
     }
 )  # fmt: skip
+# Words of a person's office (casefolded, whole words: "representatives" is a house, "representative" a member).
+# Not "commissioner": "the United Nations High Commissioner for Refugees" names the agency as well (a prize winner).
+OFFICE_WORDS = frozenset({"senator", "representative", "secretary", "ambassador", "attorney", "postmaster"})
 PLURAL_PLACES = frozenset({"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Comoros", "Seychelles"})
 _PAREN = re.compile(r"\s*\([^()]*\)\s*$")
 _CUT = re.compile(r" (?:in|for|of) ")
 _QID = re.compile(r"^Q\d+$")
+_WORD = re.compile(r"[\s-]+")
 
 
 def wants_the(label: str) -> bool:
@@ -46,8 +54,10 @@ def wants_the(label: str) -> bool:
     text = label.strip()
     if not text or text.lower().startswith("the ") or _QID.match(text):
         return False
-    if text in PLURAL_PLACES or text.startswith(PREFIXES):
+    if text in PLURAL_PLACES:
         return True
+    if text.startswith(PREFIXES):
+        return not OFFICE_WORDS.intersection(_WORD.split(text.casefold()))
     words = text.split()
     if "national" in (w.lower() for w in words) and words[-1].lower() == "team":
         return True
