@@ -468,7 +468,7 @@ def prepare_drafting(s: BuildState) -> None:
     twins, keep = namesakes(labels), namesake_labels(labels, shared)
     s.renderer = Renderer(
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
-        namesakes=twins,
+        namesakes=twins, people=s.table.types["person"].shown_by if "person" in s.table.types else (),
     )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -148,17 +148,21 @@ _GERUNDS = {
     "gained": "gaining", "graduated": "graduating", "had": "having", "held": "holding", "joined": "joining",
     "left": "leaving", "lived": "living", "lost": "losing", "married": "marrying", "moved": "moving",
     "obtained": "obtaining", "owned": "owning", "played": "playing", "received": "receiving",
-    "started": "starting", "stopped": "stopping", "took": "taking", "won": "winning", "worked": "working",
+    "started": "starting", "stopped": "stopping", "took": "taking", "was": "being", "won": "winning",
+    "worked": "working",
 }  # fmt: skip
 # a verb that takes a gerund after it, as it reads before an infinitive, and the infinitives of those gerunds
 _BEFORE_INFINITIVE = {"started": "starting to", "stopped": "ceasing to"}
 _BASE_FORMS = {"being": "be", "owning": "own", "working": "work"}
-_LEAD_VERB = re.compile(r"\{s\} ([a-z]+)\b")
-_SUBJECT_LEADS = re.compile(r"(?:(?:did|was) )?\{s\} ")
+# a clause field's opening slot, its grammatical subject: "{s} joined {o}", "{o} won {s}" (Wikidata's winner)
+_LEAD_VERB = re.compile(r"\{([so])\} ([a-z]+)\b")
+_LEAD_SLOT = re.compile(r"(?:(?:did|was) )?\{([so])\} ")
 # a question clause whose grammatical subject is {s}: "which club did {s} play for", "where was {s} born"
 _ASK_SUBJECT = re.compile(r"\b(?:did|was) \{s\} ")
 # answer types named by "it" in a second mention; a person (a spouse, a winner) is not
 _NOT_IT = frozenset({"person", "winner"})
+# the answer type of a relation that declares none: its object may be a person
+_UNTYPED = "entity"
 # what may stand before "it": not a role or a class ("left office as it", "ceased to be it", "the status of it")
 _NO_IT_BEFORE = re.compile(r"(?:\bas|\bbe|\bstatus of|\bbecome|\bbecame|\belected)\s*$")
 
@@ -200,6 +204,9 @@ class Renderer:
     # entity -> the other entities of the graph whose case-folded full label is its own (:func:`namesakes`);
     # an entity that shares its label with none is not a key
     namesakes: Mapping[int, frozenset[int]] = field(default_factory=dict, repr=False, compare=False)
+    # the relation sides that show a person (the phrase table's ``[types.person]``: "isMarriedTo subject"): who is
+    # never named "it" and cannot be taken for an "it"
+    people: tuple[tuple[str, str], ...] = ()
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles).
@@ -306,7 +313,19 @@ class Renderer:
 
     def leads(self, fid: int, which: str) -> bool:
         """The fact's clause field has its subject as grammatical subject: "{s} joined {o}", "did {s} leave {o}"."""
-        return bool(_SUBJECT_LEADS.match(self._field(fid, which)))
+        return self.lead_entity(fid, which) == self.index.fact_row(fid)[0]
+
+    def lead_entity(self, fid: int, which: str) -> int | None:
+        """The entity whose slot opens the fact's clause field, its grammatical subject.
+
+        "{s} joined {o}": the subject; "{o} won {s}" (an award's winner): the object; None where another word opens
+        it ("the marriage of {s} and {o} ended").
+        """
+        m = _LEAD_SLOT.match(self._field(fid, which))
+        if m is None:
+            return None
+        row = self.index.fact_row(fid)
+        return int(row[0] if m.group(1) == "s" else row[2])
 
     def asks_subject(self, d: Draft) -> bool:
         """The question clause (:meth:`ask`) has the entity before the last hop as its grammatical subject."""
@@ -320,36 +339,83 @@ class Renderer:
         return getattr(p, which) or p.start_clause
 
     def gerund(self, fid: int, which: str, subject: int, *, it: bool = False) -> str | None:
-        """A clause field of a fact as a gerund ("joining Getafe CF B"), where its subject is ``subject``.
+        """A clause field of a fact as a gerund ("joining Getafe CF B"), where its grammatical subject is ``subject``.
 
-        ``subject`` is the one the main clause names: "How many years after joining Y did X leave it?". None where
-        the clause does not open with its subject or its verb is not in the table of forms (the caller keeps the
+        ``subject`` is the one the main clause names: "How many years after joining Y did X leave it?"; the fact's
+        subject or, where the field opens with its object ("{o} won {s}"), its object. None where
+        the clause does not open with ``subject`` or its verb is not in the table of forms (the caller keeps the
         full clause). A verb followed by a gerund reads with an infinitive ("stopped owning Y": "ceasing to own Y",
         not "stopping owning Y"), where both are in their tables. ``it``: as for :meth:`fact_clause`.
         """
         row, field = self.index.fact_row(fid), self._field(fid, which)
         m = _LEAD_VERB.match(field)
-        if row[0] != subject or m is None or m.group(1) not in _GERUNDS:
+        if m is None or m.group(2) not in _GERUNDS or row[0 if m.group(1) == "s" else 2] != subject:
             return None
-        lead, rest = _GERUNDS[m.group(1)], field[m.end() :].strip().split(" ", 1)
+        lead, rest = _GERUNDS[m.group(2)], field[m.end() :].strip().split(" ", 1)
         if rest[0].endswith("ing"):
-            if rest[0] not in _BASE_FORMS or m.group(1) not in _BEFORE_INFINITIVE:
+            if rest[0] not in _BASE_FORMS or m.group(2) not in _BEFORE_INFINITIVE:
                 return None
-            lead, rest = _BEFORE_INFINITIVE[m.group(1)], [_BASE_FORMS[rest[0]], *rest[1:]]
-        tail = "{s} " + " ".join(rest)
-        clause = self.fact_clause(fid, which, subject_text="", side_entity=row[0], it=it, template=tail)
+            lead, rest = _BEFORE_INFINITIVE[m.group(2)], [_BASE_FORMS[rest[0]], *rest[1:]]
+        tail = f"{{{m.group(1)}}} " + " ".join(rest)
+        clause = self.fact_clause(fid, which, subject_text="", side_entity=subject, it=it, template=tail)
         return (lead + clause).rstrip()
 
-    def ref_clause(self, d: Draft, which: str, *, when: bool = False) -> str:
+    def ref_clause(self, d: Draft, which: str, *, when: bool = False, subject_text: str | None = None) -> str:
         """The reference fact's clause beside the question clause.
 
         A gerund where both share their subject ("which club did X play for one year before joining Y"), else the
-        full clause (``when``: "when X joined Y").
+        full clause (``when``: "when X joined Y"; ``subject_text``: how the full clause names the question
+        clause's subject, the entity before the last hop, as in :meth:`fact_clause`).
         """
-        shared = self.gerund(d.ref_fid, which, d.hops[-1].src) if self.asks_subject(d) else None
+        shared = self.shared_gerund(d, which)
         if shared is not None:
             return shared
-        return ("when " if when else "") + self.fact_clause(d.ref_fid, which)
+        full = self.fact_clause(d.ref_fid, which, subject_text=subject_text, side_entity=d.hops[-1].src)
+        return ("when " if when else "") + full
+
+    def shared_gerund(self, d: Draft, which: str) -> str | None:
+        """The reference fact's clause as a gerund where it shares the question clause's subject, else None."""
+        return self.gerund(d.ref_fid, which, d.hops[-1].src) if self.asks_subject(d) else None
+
+    def person(self, e: int) -> bool:
+        """Whether the data shows ``e`` is a person: it stands on a side of :attr:`people` (married, born, played)."""
+        shows = side_test(self.index, self.phrases, e)
+        return any(shows(key, side) for key, side in self.people)
+
+    def thing(self, e: int) -> bool:
+        """Whether ``e`` may be named "it": what the data shows of it says it is no person.
+
+        The object of a fact whose relation declares a non-person answer type (a club, a place, an award), and
+        neither a person (:meth:`person`) nor the object of a relation whose objects are people (a spouse, a
+        winner). The data gives no other entity types, so an entity it shows on no such side is not named "it".
+        """
+        idx, typed = self.index, False
+        for r in range(len(idx.rel_names)):
+            if idx.group_size(e, r, False) > 0:
+                answer = self.rel(r).answer_type
+                if answer in _NOT_IT:
+                    return False
+                typed = typed or answer != _UNTYPED
+        return typed and not self.person(e)
+
+    def it_clause(self, fid: int, which: str, named: Set[int]) -> str | None:
+        """A clause field of a fact that follows a clause naming ``named``, the entity both name written "it".
+
+        "X joined Juventus F.C. before it acquired Stadio delle Alpi", "Y received De Gyldne Laurbær before Z won
+        it". Only where "it" has one antecedent: the fact shares one entity with ``named``, a thing
+        (:meth:`thing`), and every other entity of ``named`` is a person (:meth:`person`; "ABS-CBN stopped owning
+        Studio 23 before AMCARA acquired it" is not written: "it" could be ABS-CBN). As a subject, only where the
+        clause opens with it; as an object, only at the clause's end (:meth:`fact_clause`). None otherwise: the
+        caller keeps the full clause.
+        """
+        row = self.index.fact_row(fid)
+        shared = [e for e in (row[0], row[2]) if e in named]
+        if len(shared) != 1 or not self.thing(shared[0]) or not all(self.person(e) for e in named - {shared[0]}):
+            return None
+        if self.lead_entity(fid, which) == shared[0]:
+            return self.fact_clause(fid, which, subject_text="it", side_entity=shared[0])
+        clause = self.fact_clause(fid, which, it=True) if shared[0] == row[2] else ""
+        return clause if clause.endswith(" it") else None
 
     def fact_clause(
         self,

@@ -251,13 +251,27 @@ def _clause(rd: Renderer, d: Draft, which: str) -> str:
     return rd.final_clause(d, which)
 
 
+def _reference(rd: Renderer, d: Draft, a_which: str, b_which: str) -> tuple[str, bool]:
+    """B's clause after A's, and whether it is a gerund.
+
+    A gerund where both clauses open with one entity ("X left Y before joining Z"), else "it" for the one thing
+    A's clause names that B repeats ("X joined Y before it acquired Z": :meth:`Renderer.it_clause`), else in full.
+    """
+    a = d.hops[-1].fid
+    lead = rd.lead_entity(a, a_which)
+    shared = None if lead is None else rd.gerund(d.ref_fid, b_which, lead)
+    if shared is not None:
+        return shared, True
+    named = {d.anchor} | {h.src for h in d.hops} | {h.dst for h in d.hops}
+    it = rd.it_clause(d.ref_fid, b_which, named)
+    return (rd.fact_clause(d.ref_fid, b_which) if it is None else it), False
+
+
 def _comparison(rd: Renderer, d: Draft) -> str:
     """The comparison: "X left Y in the same year as joining Z" where B shares A's clause subject, else in full."""
     pa, op, pb = d.variant.split("_")
-    a = d.hops[-1].fid
-    shared = rd.gerund(d.ref_fid, f"{pb}_clause", rd.index.fact_row(a)[0]) if rd.leads(a, f"{pa}_clause") else None
-    word = f"in the same {rd.unit_word()} {'that' if shared is None else 'as'}" if op == "same" else op
-    ref = rd.fact_clause(d.ref_fid, f"{pb}_clause") if shared is None else shared
+    ref, gerund = _reference(rd, d, f"{pa}_clause", f"{pb}_clause")
+    word = f"in the same {rd.unit_word()} {'as' if gerund else 'that'}" if op == "same" else op
     return f"{_clause(rd, d, f'{pa}_clause')} {word} {ref}"
 
 
@@ -278,11 +292,15 @@ def _yes_or_no(rd: Renderer, d: Draft) -> str:
 
 
 def _still(rd: Renderer, d: Draft) -> str:
+    """B before A ("Was it still the case when Y joined Z that X played for Y?"); a gerund follows A instead."""
+    ref, gerund = _reference(rd, d, "statement", "start_clause")
+    if gerund:
+        return f"Was it still the case that {_clause(rd, d, 'statement')} when {ref}?"
     return f"Was it still the case when {rd.fact_clause(d.ref_fid, 'start_clause')} that {_clause(rd, d, 'statement')}?"
 
 
 def _still_true(rd: Renderer, d: Draft) -> str:
-    ref = rd.fact_clause(d.ref_fid, "start_clause")
+    ref, _ = _reference(rd, d, "statement", "start_clause")
     return f"Is it true that {_clause(rd, d, 'statement')} and was still so when {ref}?"
 
 

@@ -242,12 +242,14 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 def _next_clause(rd: Renderer, d: Draft, *, again: bool = False) -> str:
     """The reference of a "next" question: the clause of its start (event) or end (state).
 
-    ``again``: the question clause named the entity before ("... immediately after that spouse moved away").
+    A gerund where it shares the question clause's subject ("After leaving Y, which club did X play for next?",
+    :meth:`Renderer.ref_clause`). ``again``: the question clause named the entity before ("... immediately after
+    that spouse moved away").
     """
     last = d.hops[-1]
     e_text = rd.named_again(d) if again else rd.noun(d.hops[:-1], d.anchor, d.pins)
     which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
-    return rd.fact_clause(d.ref_fid, which, subject_text=e_text, side_entity=last.src)
+    return rd.ref_clause(d, which, subject_text=e_text)
 
 
 def _ref_other(rd: Renderer, d: Draft) -> str:

@@ -86,24 +86,31 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
     return [time_ref("start", start.isoformat(), "anchor")] if start is not None else []
 
 
-def _ref(rd: Renderer, d: Draft) -> str:
-    return rd.fact_clause(d.ref_fid, "start_clause")
+def _ref(rd: Renderer, d: Draft, lead: str) -> str:
+    """The reference after ``lead`` ("when", "at the time"): a gerund where it shares the question's subject.
+
+    "Which party was X a member of when moving to Y?", "... at the time of moving to Y?"; else the full clause.
+    """
+    shared = rd.shared_gerund(d, "start_clause")
+    if shared is None:
+        return f"{lead} {rd.fact_clause(d.ref_fid, 'start_clause')}"
+    return f"{'at the time of' if lead == 'at the time' else lead} {shared}"
 
 
 def _trailing(rd: Renderer, d: Draft) -> str:
-    return f"{cap(rd.ask(d))} when {_ref(rd, d)}?"
+    return f"{cap(rd.ask(d))} {_ref(rd, d, 'when')}?"
 
 
 def _lead(rd: Renderer, d: Draft) -> str:
-    return f"When {_ref(rd, d)}, {rd.ask(d)}?"
+    return f"{cap(_ref(rd, d, 'when'))}, {rd.ask(d)}?"
 
 
 def _at_the_time(rd: Renderer, d: Draft) -> str:
-    return f"At the time {_ref(rd, d)}, {rd.ask(d)}?"
+    return f"{cap(_ref(rd, d, 'at the time'))}, {rd.ask(d)}?"
 
 
 def _trailing_time(rd: Renderer, d: Draft) -> str:
-    return f"{cap(rd.ask(d))} at the time {_ref(rd, d)}?"
+    return f"{cap(rd.ask(d))} {_ref(rd, d, 'at the time')}?"
 
 
 OPERATOR = Operator(
