@@ -63,6 +63,11 @@ Besides the English, each entry declares how the relation behaves *in the world*
   expecting a club is not answered with a national team. A role may instead list ``object_shown_by`` sides
   (``"<relation> subject|object"``): an object the data shows on one of them holds the role (Wikidata's P131 asks
   a country, an object of P17, as a country, not as an "administrative unit"); a label marker wins.
+* ``end_again`` / ``ask_end_again``: a state's end as English says it right after the same fact's start, where
+  ``end_clause`` / ``ask_end`` would write a name again ("How many years after X married Y did the marriage end?",
+  "... did X leave that office?"); both or neither. The duration question reads them
+  (:meth:`Renderer.end_field <chronoqa.generate.kg.templates.Renderer.end_field>`). A role that words its own
+  ``end_clause`` does not inherit them.
 * ``residence``: ``true`` where the relation says where its subject lives: a start is read as a move ("moved to")
   only where the data gives a reason (:mod:`chronoqa.generate.kg.modelling`, ``residence not a move``).
 * ``from_birth``: ``true`` where a person holds the relation from birth (citizenship): a start at the subject's
@@ -127,7 +132,7 @@ Kind = Literal["state", "event"]
 OPEN_END_READINGS = ("ongoing", "unknown")
 DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
-_OPTIONAL = ("answer_type", "end_clause", "ask_end")
+_OPTIONAL = ("answer_type", "end_clause", "ask_end", "end_again", "ask_end_again")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
@@ -185,6 +190,10 @@ class RelationPhrases:
     answer_type: str = "entity"
     end_clause: str | None = None
     ask_end: str | None = None
+    # the end said right after its start, of the same fact ("the marriage ended", "{o} left that office"): None,
+    # the end_clause / ask_end (see the module docstring)
+    end_again: str | None = None
+    ask_end_again: str | None = None
     generic: bool = False
     objects_at_once: str | None = None  # "one" | "many"; None: not declared (inferred from the data)
     subjects_at_once: str | None = None
@@ -337,6 +346,12 @@ def _checked_kind(name: str, key: str, entry: dict[str, Any]) -> Literal["state"
         raise ChronoqaError(f"{name}: relations.{key}.kind = {kind!r}: expected 'state' or 'event'")
     if kind == "state" and not (entry.get("end_clause") and entry.get("ask_end")):
         raise ChronoqaError(f"{name}: relations.{key} is a state: add end_clause and ask_end")
+    if (entry.get("end_again") is None) != (entry.get("ask_end_again") is None) or (
+        entry.get("end_again") is not None and kind != "state"
+    ):
+        raise ChronoqaError(
+            f"{name}: relations.{key}: a state's end_again and ask_end_again come together; fix the file"
+        )
     if kind == "state" and entry["start_clause"].strip() == entry["statement"].strip():
         # "at the time Kyiv was twinned with Florence" reads the whole open-ended twinning as one moment
         raise ChronoqaError(
@@ -405,6 +420,8 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             answer_type=entry.get("answer_type", "entity"),
             end_clause=entry.get("end_clause"),
             ask_end=entry.get("ask_end"),
+            end_again=entry.get("end_again"),
+            ask_end_again=entry.get("ask_end_again"),
             min_age=entry.get("min_age", 0),
             no_value=frozenset(v.casefold() for v in entry.get("no_value", {}).get("objects", [])),
             **declared,
@@ -494,6 +511,8 @@ def _parse_roles(
                 f"({', '.join(_REQUIRED[1:] + _OPTIONAL[1:])}) as strings{'; not ' + ', '.join(bad) if bad else ''}; "
                 "fix the file"
             )
+        if "end_clause" in fields and "end_again" not in fields:  # a role's own end: the relation's second end unfit
+            fields |= {"end_again": None, "ask_end_again": None}
         phrases = dataclasses.replace(base, key=f"{key}/{role}", **fields)
         out.append((frozenset(w.casefold() for w in words), tuple((a, b) for a, b in sides), phrases))
     return tuple((w, p) for w, _, p in out if w), tuple((sides, p) for _, sides, p in out if sides)

@@ -311,10 +311,6 @@ class Renderer:
             return self.noun(d.hops[:-1], d.anchor, d.pins)
         return " ".join(["that", *words[1:]])
 
-    def leads(self, fid: int, which: str) -> bool:
-        """The fact's clause field has its subject as grammatical subject: "{s} joined {o}", "did {s} leave {o}"."""
-        return self.lead_entity(fid, which) == self.index.fact_row(fid)[0]
-
     def lead_entity(self, fid: int, which: str) -> int | None:
         """The entity whose slot opens the fact's clause field, its grammatical subject.
 
@@ -332,6 +328,17 @@ class Renderer:
         last = d.hops[-1]
         return last.forward and bool(_ASK_SUBJECT.search(self.rel_of(last.rel, last.dst).ask_object))
 
+    def end_field(self, fid: int, which: str) -> str:
+        """The field naming the fact's end (``end_clause`` | ``ask_end``) right after its start: its ``..._again``.
+
+        "How many years after X married Y did the marriage end?", "... did X leave that office?" (the phrase table's
+        ``end_again`` / ``ask_end_again``): the end of the fact just named, without naming its entities again.
+        ``which`` itself where the relation declares none.
+        """
+        again = "end_again" if which == "end_clause" else "ask_end_again"
+        row = self.index.fact_row(fid)
+        return again if getattr(self.rel_of(row[1], row[2]), again) else which
+
     def _field(self, fid: int, which: str) -> str:
         """The clause field ``which`` of the fact's relation phrases, its ``start_clause`` where it has none."""
         row = self.index.fact_row(fid)
@@ -342,13 +349,17 @@ class Renderer:
         """A clause field of a fact as a gerund ("joining Getafe CF B"), where its grammatical subject is ``subject``.
 
         ``subject`` is the one the main clause names: "How many years after joining Y did X leave it?"; the fact's
-        subject or, where the field opens with its object ("{o} won {s}"), its object. None where
+        subject or, where the field opens with its object ("{o} won {s}"), its object; either, for a symmetric
+        relation (marriage, twinning: "X married Y" is "Y married X", so "marrying X"). None where
         the clause does not open with ``subject`` or its verb is not in the table of forms (the caller keeps the
         full clause). A verb followed by a gerund reads with an infinitive ("stopped owning Y": "ceasing to own Y",
         not "stopping owning Y"), where both are in their tables. ``it``: as for :meth:`fact_clause`.
         """
         row, field = self.index.fact_row(fid), self._field(fid, which)
         m = _LEAD_VERB.match(field)
+        if m is not None and row[0 if m.group(1) == "s" else 2] != subject and self.rel_of(row[1], row[2]).symmetric:
+            field = fill(field, s="{o}", o="{s}")  # a symmetric fact reads from either side: "Y married X"
+            m = _LEAD_VERB.match(field)
         if m is None or m.group(2) not in _GERUNDS or row[0 if m.group(1) == "s" else 2] != subject:
             return None
         lead, rest = _GERUNDS[m.group(2)], field[m.end() :].strip().split(" ", 1)

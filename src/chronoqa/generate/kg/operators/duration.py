@@ -123,22 +123,28 @@ def _start(rd: Renderer, d: Draft) -> str:
 
 
 def _end(rd: Renderer, d: Draft, which: str, *, it: bool = False) -> str:
+    """The spell's end after its start: its second wording where the table has one ("did the marriage end")."""
+    which = rd.end_field(d.hops[-1].fid, which)
     return rd.final_clause(d, which, again=True, it=it)  # "... and when that spouse stopped ...": not named twice
 
 
-def _gerunds(rd: Renderer, d: Draft, which: str) -> tuple[str, str] | None:
-    """The spell's start as a gerund and its end ``which`` with the object as "it", or None.
+def _gerunds(rd: Renderer, d: Draft, which: str) -> tuple[str, str, int] | None:
+    """The spell's start as a gerund, its end ``which`` with the object as "it", and their shared subject; or None.
 
-    Where both clauses have the spell's subject as theirs (``end_clause``: a gerund too): "after joining Y ... leave
-    it", "X joining Y and leaving it".
+    Where both clauses open with one entity, the fact's subject or, for a field opening with its object ("{o}
+    became head of government of {s}"), its object (``end_clause``: a gerund too): "after joining Y ... leave it",
+    "X joining Y and leaving it", "after becoming head of government of Y did X leave that office".
     """
     fid = d.hops[-1].fid
-    s = rd.index.fact_row(fid)[0]
-    start = rd.gerund(fid, "start_clause", s)
-    if start is None or not rd.leads(fid, which):
+    lead = rd.lead_entity(fid, "start_clause")
+    start = None if lead is None else rd.gerund(fid, "start_clause", lead)
+    if start is None or lead is None or rd.lead_entity(fid, rd.end_field(fid, which)) != lead:
         return None
-    end = rd.gerund(fid, which, s, it=True) if which == "end_clause" else _end(rd, d, which, it=True)
-    return None if end is None else (start, end)
+    if which == "end_clause":
+        end = rd.gerund(fid, rd.end_field(fid, which), lead, it=True)
+    else:
+        end = _end(rd, d, which, it=True)
+    return None if end is None else (start, end, lead)
 
 
 def _after(rd: Renderer, d: Draft) -> str:
@@ -147,22 +153,21 @@ def _after(rd: Renderer, d: Draft) -> str:
     return f"How many {rd.unit_word()}s after {_start(rd, d)} {_end(rd, d, 'ask_end')}?"
 
 
-def _subject(rd: Renderer, d: Draft) -> str:
-    """The spell's subject as the question names it (the chain's entity where it is that)."""
+def _subject(rd: Renderer, d: Draft, e: int) -> str:
+    """The spell's entity ``e`` as the question names it (the chain's entity where it is that)."""
     last = d.hops[-1]
-    s = rd.index.fact_row(last.fid)[0]
-    return rd.noun(d.hops[:-1], d.anchor, d.pins) if s == last.src else rd.ent(s)
+    return rd.noun(d.hops[:-1], d.anchor, d.pins) if e == last.src else rd.ent(e)
 
 
 def _between(rd: Renderer, d: Draft) -> str:
     if (g := _gerunds(rd, d, "end_clause")) is not None:
-        return f"How many {rd.unit_word()}s passed between {_subject(rd, d)} {g[0]} and {g[1]}?"
+        return f"How many {rd.unit_word()}s passed between {_subject(rd, d, g[2])} {g[0]} and {g[1]}?"
     return f"How many {rd.unit_word()}s passed between when {_start(rd, d)} and when {_end(rd, d, 'end_clause')}?"
 
 
 def _from_until(rd: Renderer, d: Draft) -> str:
     if (g := _gerunds(rd, d, "end_clause")) is not None:
-        return f"How long, in {rd.unit_word()}s, was it from {_subject(rd, d)} {g[0]} to {g[1]}?"
+        return f"How long, in {rd.unit_word()}s, was it from {_subject(rd, d, g[2])} {g[0]} to {g[1]}?"
     return f"How long, in {rd.unit_word()}s, was it from when {_start(rd, d)} until {_end(rd, d, 'end_clause')}?"
 
 
