@@ -167,6 +167,13 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   Berlin's German Empire in 1893 beside the Kingdom of Prussia); or the container's own role extends the role the
   text names and the text does not name it ("the Soviet republic Sevastopol was in" in 1924 for the Crimean ASSR,
   an autonomous republic inside the RSFSR);
+* ``level not named`` (:func:`described_errors`): a question that describes a container (a hop reaching it over a
+  part-of relation, or a contains relation read backwards, as a bridge or as an entity answer, at any time) by words
+  the TOML declares ``levels_unnamed``: the role the fact's object holds (its label's marker or its sides), else the
+  relation's own ("in which administrative unit was Kutzenhausen located?": its Kreis, Unterelsaß and
+  Alsace-Lorraine alike);
+* ``union asked as a country`` (:func:`described_errors`): likewise, words whose role the TOML declares
+  ``union_of_states`` ("which country was X part of?" -> Austria-Hungary, for a place in the Kingdom of Hungary);
 * ``disambiguator repeated`` (:func:`repeated_disambiguator_errors`): a parenthesised disambiguator written twice
   after the same word in one question ("Billy Clarke (footballer, born 1987) ... did Billy Clarke (footballer, born
   1987) leave"), save where another entity of the question reads the same without its brackets (only they tell the
@@ -1370,6 +1377,8 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "youth side asked as a national team": youth_team_errors(questions),
         "capital outside its polity": capital_polity_errors(checker, questions),
         "level named ambiguously": level_errors(checker, questions),
+        "level not named": described_errors(checker, questions, "levels_unnamed"),
+        "union asked as a country": described_errors(checker, questions, "union_of_states"),
         "disambiguator repeated": repeated_disambiguator_errors(checker, questions),
         "name repeated": repeated_name_errors(checker, questions),
         "residence read as a move": residence_move_errors(checker, questions),
@@ -2307,13 +2316,13 @@ def role_unnamed_errors(checker: Checker, questions: Sequence[Question]) -> list
         used = {_role_noun(checker, g) for g in hops}
         others = [n for n in nouns.values() if n != own and not _says(own, n) and n not in used]
         text = q.question
-        for t in (*q.S_star, *q.S_anchor):
-            for e in (t.s, t.o):
-                # a role noun in apposition to an entity names that entity ("joined the national team Brazil
-                # Olympic football team" in a reference clause), not the answer's role
-                for n in nouns.values():
-                    text = re.sub(rf"(?i)(?<!\w){re.escape(n)} {re.escape(e)}", " ", text) if n else text
-                text = text.replace(e, " ")
+        # the longest label first: "Lubny" taken out of "Lubny Raion" would leave a role noun behind
+        for e in sorted({e for t in (*q.S_star, *q.S_anchor) for e in (t.s, t.o)}, key=lambda x: (-len(x), x)):
+            # a role noun in apposition to an entity names that entity ("joined the national team Brazil Olympic
+            # football team" in a reference clause), not the answer's role
+            for n in nouns.values():
+                text = re.sub(rf"(?i)(?<!\w){re.escape(n)} {re.escape(e)}", " ", text) if n else text
+            text = text.replace(e, " ")
         if not _says(text, own) or any(_says(text, n) for n in others):
             out.append(f"{q.id}: {checker.label(f.o)!r} ({own}) for {q.question!r}")
     return out
@@ -2533,6 +2542,27 @@ def level_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
             also = sorted(checker.label(x) for x in others if own is not None and _level(checker, f.r, x) == own)
             if unnamed or also:
                 out.append(f"{q.id}: {checker.label(whole)!r} ({own or f.r}) beside {also}: {q.question!r}")
+                break
+    return out
+
+
+def described_errors(checker: Checker, questions: Sequence[Question], flag: str) -> list[str]:
+    """Questions describing a container by words (the fact's role, else its relation) the TOML declares ``flag`` of:
+    ``levels_unnamed`` or ``union_of_states`` (the module docstring). A role never takes its relation's flag."""
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        for i, (step, tr) in enumerate(zip(path, q.S_star, strict=False)):
+            f = checker.by_id[tr.fact_id]
+            kind = checker.decl.get(f.r, {}).get("containment")
+            named = i == len(path) - 1 and q.answer_type != "entity"  # a final container named, not described
+            if named or (kind, step["dir"]) not in (("part_of", "fwd"), ("contains", "inv")):
+                continue
+            role = checker.role_of(f)
+            entry = checker.decl[f.r].get("roles", {}).get(role, {}) if role else checker.decl[f.r]  # type: ignore[union-attr]
+            if entry.get(flag):
+                whole = f.o if kind == "part_of" else f.s
+                out.append(f"{q.id}: {checker.label(whole)!r} ({role or f.r}): {q.question!r}")
                 break
     return out
 

@@ -158,8 +158,8 @@ def test_no_question_rests_on_a_conventional_date() -> None:
 
 
 # Worked by hand (Wikidata). Latvia is a country in the data (Riga's P17); Jelgava in Latvia 1918-1940, earlier in
-# Courland Governorate (an administrative unit); Kharkiv in the Ukrainian SSR 1922-1991 (a Soviet republic by its
-# label, though the data places Kharkiv in it by P17 too: the label marker wins).
+# Courland Governorate (a governorate: its label names the level); Kharkiv in the Ukrainian SSR 1922-1991 (a Soviet
+# republic by its label, though the data places Kharkiv in it by P17 too: the label marker wins).
 PLACES = [
     fact(0, "Riga", "P17", "Latvia", 1918, 1940),
     fact(1, "Jelgava", "P131", "Latvia", 1918, 1940),
@@ -182,7 +182,7 @@ def test_a_country_is_asked_as_a_country() -> None:
     assert soviet.ask_object == "in which Soviet republic was {s} located"
     b, checker = _built(PLACES, "wikidata12k", n=300)
     assert defect_report(checker, b.questions)["country asked as administrative unit"] == []
-    words = {"<Latvia>": "country", "<Courland_Governorate>": "administrative unit"}
+    words = {"<Latvia>": "country", "<Courland_Governorate>": "governorate"}
     asked = [q for q in b.questions if q.S_star and q.S_star[-1].r_id == "<P131>" and q.answer_ids]
     for q in asked:
         want = words.get(q.answer_ids[0])

@@ -43,11 +43,12 @@ def test_a_kept_disambiguator_is_written_once() -> None:
 
 # Worked by hand (Wikidata). Cuxhaven lies in Lüneburg Government Region 1978-2004, which lies in Lower Saxony
 # 1946-2004; Cuxhaven lies in Lower Saxony itself from 2004 (so Lower Saxony is an administrative unit of the
-# relation). In 1990 "In which administrative unit was Cuxhaven located?" fits the region and the state: not asked.
+# relation). In 1990 "In which administrative unit was Cuxhaven located?" fits the region and the state: not asked;
+# the region's label names its level ("in which government region"), which fits it alone: asked.
 # Berlin lies in the German Empire 1871-1918 (country) and in the Kingdom of Prussia 1881-1918 (administrative unit;
 # its country 1701-1866): "Which country was Berlin part of in 1900?" fits both. Venice lies in the Province of Venice
 # 1866-2015 and in Italy from 1866: Italy is a country (the relation's role "country"), no administrative unit, so
-# "In which administrative unit was Venice located in 1990?" fits the province alone and is asked.
+# "In which province was Venice located in 1990?" fits the province alone and is asked.
 LEVELS = [
     fact(0, "Cuxhaven", "P131", "Lüneburg_Government_Region", 1978, 2004),
     fact(1, "Lüneburg_Government_Region", "P131", "Lower_Saxony", 1946, 2004),
@@ -68,15 +69,19 @@ def test_a_container_is_not_asked_by_words_another_level_fits() -> None:
     b, checker = _built(LEVELS, "wikidata12k", n=300)
     assert defect_report(checker, b.questions)["level named ambiguously"] == []
     asked = {(q.S_star[-1].fact_id, int(q.t_query[:4])) for q in b.questions if q.answer_type == "entity" and q.t_query}
-    assert not [(f, y) for f, y in asked if (f == 0 and y >= 1978) or (f == 4 and y >= 1881)], asked
+    assert not [(f, y) for f, y in asked if f == 4 and y >= 1881], asked
+    # the region's label names its level and Lower Saxony's none: "in which government region" fits the region alone,
+    # and "administrative unit" is never asked (level not named)
+    assert not [(f, y) for f, y in asked if f == 2], asked
+    region = [q.question for q in b.questions if q.answer_type == "entity" and q.S_star[-1].fact_id == 0]
+    assert region and all("which government region" in t for t in region), region
     assert {f for f, _ in asked} >= {4}, "Berlin's country is asked before it lies in the Kingdom of Prussia"
     assert {f for f, _ in asked} >= {8}, "Venice's province is asked: Italy is a country, no administrative unit"
     assert sum(c["rejected"].get("level named ambiguously", 0) for c in b.manifest["cells"].values()) > 0
     venice = next(q for q in b.questions if q.answer_type == "entity" and q.S_star[-1].fact_id == 8)
-    made_o = "<Lüneburg_Government_Region>"
     made = dataclasses.replace(
-        venice, id="made", t_query="1990", answers=("Lüneburg Government Region",),
-        answer_ids=("<Lüneburg_Government_Region>",), logical_form={**venice.logical_form, "anchor": "<Cuxhaven>"},
-        S_star=(dataclasses.replace(venice.S_star[-1], fact_id=0, s_id="<Cuxhaven>", o_id=made_o),),
+        venice, id="made", t_query="1900", answers=("German Empire",), answer_ids=("<German_Empire>",),
+        logical_form={**venice.logical_form, "anchor": "<Berlin>"},
+        S_star=(dataclasses.replace(venice.S_star[-1], fact_id=4, s_id="<Berlin>", o_id="<German_Empire>"),),
     )  # fmt: skip
     assert [m.split(":")[0] for m in level_errors(checker, [made])] == ["made"]

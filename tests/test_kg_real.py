@@ -82,8 +82,11 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     # nested in another, a loan inside a spell: 531 draws rejected, relative 651 -> 623, before/after 610 -> 590;
     # 4,292 once a state is asked only strictly inside the spell its gold rests on, a "no" only strictly inside a
     # spell ruling it out or a unit clear of every spell, and "next" never across an empty unit: yes/no 820 -> 216
-    # (432 release questions at a boundary unit, 144 of them a "no"), present state 152 -> 128, sequence 103 -> 68)
-    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4250}[g.name]
+    # (432 release questions at a boundary unit, 144 of them a "no"), present state 152 -> 128, sequence 103 -> 68;
+    # 4,206 once no container is described by words naming no level ("in which administrative unit was X located?"
+    # fits its district and its region alike) nor a union of states asked as a country: relative 685 -> 647,
+    # before/after 612 -> 582, present state 127 -> 114, point in time 2-hop 7 -> 6, all invalid questions)
+    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4200}[g.name]
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "unknown"}[g.name]
     assert b.manifest["open_end"] == {"reading": want_reading, "declared_by": "phrase table"}

@@ -78,6 +78,14 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``date_convention``: the reason, where the source dates the relation's facts by a convention and lists them in
   part (Wikidata's P1411 nominations, dated by the work's year): the date is never asked, nor paired with a fact of
   another relation (:func:`chronoqa.generate.kg.tenure.tenure_reason`).
+* ``levels_unnamed``: the reason, on a containment relation (or one of its roles) whose words name no level of the
+  container ("the administrative unit X was in" fits its district, its department and its region alike): a hop
+  reaching the container through such words is never described, neither asked for nor a bridge; a container the
+  question names (a yes/no, a start or end year) stays (:mod:`chronoqa.generate.kg.regime`, ``level not named``).
+  Not inherited by a role: a role whose label marks a level ("province") names it.
+* ``union_of_states``: the reason, on a role whose containers were unions of states that were states in their own
+  right (Austria-Hungary beside the Kingdom of Hungary): such a container is never described ("which country"),
+  only named (:mod:`chronoqa.generate.kg.regime`, ``union asked as a country``). Not inherited by a role.
 
 Bridges are declared in a top-level ``[bridges]`` table (:func:`parse_bridges`): ``"<relation> object"`` (a hop
 from the subject to the object, "the team X played for") or ``"<relation> subject"`` (the inverse) mapped to
@@ -137,8 +145,10 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end", "end_again", "ask_end_again
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask", "squads",
-    "date_convention", "no_value", "residence", "from_birth",
+    "date_convention", "no_value", "residence", "from_birth", "levels_unnamed", "union_of_states",
 )  # fmt: skip
+# reasons a role declares for itself (never inherited from its relation): the words naming, or not, the container
+_UNDESCRIBED = {"levels_unnamed": "level not named", "union_of_states": "union asked as a country"}
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
 # the true / false declarations
 _FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask", "squads", "residence", "from_birth")
@@ -211,6 +221,8 @@ class RelationPhrases:
     residence: bool = False  # where the subject lives: a start reads as a move only where the data gives a reason
     from_birth: bool = False  # a person holds it from birth (citizenship): a start at the birth is no "became"
     date_convention: str | None = None  # why the dates follow a convention: never asked, nor paired across relations
+    levels_unnamed: str | None = None  # why the words name no level of the container: it is never described
+    union_of_states: str | None = None  # why the container is a union of states: never described ("which country")
     # object labels (case-folded) that record the absence of a value ("independent politician" for a party): never
     # an answer, an anchor or a ranked spell; the facts stay in the corpus
     no_value: frozenset[str] = frozenset()
@@ -236,6 +248,19 @@ class RelationPhrases:
         if named is not None or shows is None:
             return named or self
         return next((p for sides, p in self.shown_roles if any(shows(r, side) for r, side in sides)), self)
+
+    def undescribed(self) -> dict[str, str]:
+        """Role key ("": the relation's own words) -> the rule that keeps a container so worded from being described.
+
+        ``levels_unnamed`` gives ``level not named``, ``union_of_states`` ``union asked as a country`` (the latter
+        first).
+        """
+        out = {}
+        for p in (self, *(p for _, p in self.roles), *(p for _, p in self.shown_roles)):
+            why = [rule for f, rule in reversed(_UNDESCRIBED.items()) if getattr(p, f)]
+            if why:
+                out["" if p is self else p.key] = why[0]
+        return out
 
     @property
     def is_event(self) -> bool:
@@ -467,9 +492,10 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         raise ChronoqaError(
             f'{name}: relations.{key}.no_value: expected {{ objects = ["<label>", ...], reason = "..." }}; fix the file'
         )
-    why = entry.get("date_convention")
-    if why is not None and (not isinstance(why, str) or not why.strip()):
-        raise ChronoqaError(f"{name}: relations.{key}.date_convention must be the reason, as text; fix the file")
+    for f in ("date_convention", *_UNDESCRIBED):
+        why = entry.get(f)
+        if why is not None and (not isinstance(why, str) or not why.strip()):
+            raise ChronoqaError(f"{name}: relations.{key}.{f} must be the reason, as text; fix the file")
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
@@ -501,19 +527,19 @@ def _parse_roles(
         marks = ("object_named", "object_shown_by")
         fields = {k: v for k, v in entry.items() if k not in marks} if isinstance(entry, Mapping) else {}
         lists = [entry.get(m, []) if isinstance(entry, Mapping) else None for m in marks]
-        bad = sorted(k for k, v in fields.items() if k not in _REQUIRED[1:] + _OPTIONAL[1:] or not isinstance(v, str))
+        own = (*_REQUIRED[1:], *_OPTIONAL[1:], *_UNDESCRIBED)
+        bad = sorted(k for k, v in fields.items() if k not in own or not isinstance(v, str) or not v.strip())
         words, shown = (x if isinstance(x, list) and all(isinstance(w, str) for w in x) else None for x in lists)
         sides = [tuple(x.rsplit(" ", 1)) for x in shown or ()]
         if words is None or shown is None or not (words or shown) or bad or any(s[-1] not in SIDES for s in sides):
             raise ChronoqaError(
                 f'{name}: relations.{key}.roles.{role}: expected object_named = ["<word>", ...] or object_shown_by = '
                 '["<relation> subject|object", ...] and phrase fields '
-                f"({', '.join(_REQUIRED[1:] + _OPTIONAL[1:])}) as strings{'; not ' + ', '.join(bad) if bad else ''}; "
-                "fix the file"
+                f"({', '.join(own)}) as strings{'; not ' + ', '.join(bad) if bad else ''}; fix the file"
             )
         if "end_clause" in fields and "end_again" not in fields:  # a role's own end: the relation's second end unfit
             fields |= {"end_again": None, "ask_end_again": None}
-        phrases = dataclasses.replace(base, key=f"{key}/{role}", **fields)
+        phrases = dataclasses.replace(base, key=f"{key}/{role}", **({f: None for f in _UNDESCRIBED} | fields))
         out.append((frozenset(w.casefold() for w in words), tuple((a, b) for a, b in sides), phrases))
     return tuple((w, p) for w, _, p in out if w), tuple((sides, p) for _, sides, p in out if sides)
 

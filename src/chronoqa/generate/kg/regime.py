@@ -6,7 +6,7 @@ the German Empire decades before it existed, and every place of the Soviet Union
 1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
 lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
 the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
-counts for the third and fifth rules only). Six rules, all from the data:
+counts for the third and fifth rules only). Eight rules, from the data and the phrase table's words:
 
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
@@ -52,12 +52,21 @@ counts for the third and fifth rules only). Six rules, all from the data:
   (Venice in Italy beside the Province of Venice): the words "administrative unit" do not describe it. A level the
   data does not record is named by the phrase table instead (a role whose marks extend another's: "the autonomous
   Soviet republic").
+* ``level not named``: containment is transitive in the world while the data records one level, so words that name
+  no level ("the administrative unit X was in", "in which administrative unit was Kutzenhausen located?") fit the
+  recorded district, its department and its region alike, and the gold is one right answer of several. A hop to a
+  container through a relation or role the phrase table declares ``levels_unnamed`` is never described (an entity
+  answer or a bridge), at any time; a role whose label marks the level ("in which province was X located?") is asked.
+  A container the question names (a yes/no, a start or end year, a reference clause) stays.
+* ``union asked as a country``: a union whose members were states in their own right (Austria-Hungary, the Kingdom
+  of Hungary in it) is never described, by a role the phrase table declares ``union_of_states``: "which country was
+  X part of" fits the member state as well. Named, it stays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
@@ -89,15 +98,22 @@ class Regimes:
     # containment relation -> the entities its facts place something in -> the phrase table's role each holds under it
     # (its label marks it or its facts show it; "": the relation's own words)
     levels: dict[int, dict[int, str]]
+    # relation -> a fact's object -> its role key (absent: the relation's own words), the words a hop reads
+    named: Mapping[int, Mapping[int, str]] = field(default_factory=dict)
+    # relation -> role key ("": the relation's own words) -> the rule keeping a container so worded undescribed
+    undescribed: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
 
     @classmethod
     def build(
-        cls, idx: GraphIndex, roles: Mapping[str, str | None], named: Mapping[int, Mapping[int, str]] | None = None
-    ) -> Regimes | None:
+        cls, idx: GraphIndex, roles: Mapping[str, str | None], named: Mapping[int, Mapping[int, str]] | None = None,
+        undescribed: Mapping[int, Mapping[str, str]] | None = None,
+    ) -> Regimes | None:  # fmt: skip
         """The regimes of ``idx`` under the declared roles (relation id -> role); ``None`` when none is declared.
 
         ``named``: relation -> object -> the phrase table's role its label marks or its facts show (the key
-        "<relation>/<role>"; absent: the relation's own words).
+        "<relation>/<role>"; absent: the relation's own words). ``undescribed``: relation -> role key ("": its own
+        words) -> ``level not named`` or ``union asked as a country`` (:meth:`RelationPhrases.undescribed
+        <chronoqa.generate.kg.phrases.RelationPhrases.undescribed>`).
         """
         role = [roles.get(r) for r in idx.rel_names]
         if not any(role):
@@ -127,7 +143,20 @@ class Regimes:
         parents = _Parents(cont, part, whole, su, eu, capitals)
         p_start, p_end = parents.unknown_boundaries()
         levels = _levels(idx, role, ok, named or {})
-        return cls(role, win_lo, win_hi, changes, b_start, b_end, p_start, p_end, parents, levels)
+        return cls(
+            role,
+            win_lo,
+            win_hi,
+            changes,
+            b_start,
+            b_end,
+            p_start,
+            p_end,
+            parents,
+            levels,
+            named or {},
+            undescribed or {},
+        )
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
         """The (part, container) of a containment hop, or ``None`` for another relation (or a capital)."""
@@ -136,6 +165,18 @@ class Regimes:
             return None
         subject, obj = (h.src, h.dst) if h.forward else (h.dst, h.src)
         return (subject, obj) if role == "part_of" else (obj, subject)
+
+    def unnamed_level(self, h: Hop) -> str | None:
+        """The rule keeping the container a hop reaches from being described, or ``None``.
+
+        ``level not named`` or ``union asked as a country``, by the words of the hop's fact (its object's role, else
+        its relation's).
+        """
+        pw = self.part_and_whole(h)
+        if pw is None or h.dst != pw[1]:
+            return None
+        obj = h.dst if h.forward else h.src
+        return self.undescribed.get(h.rel, {}).get(self.named.get(h.rel, {}).get(obj, ""))
 
 
 def _batch(whole: np.ndarray, unit: np.ndarray, sel: np.ndarray, n: int) -> np.ndarray:
@@ -261,6 +302,9 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
             return "identity across regimes"
     described = d.hops if d.kind.is_entity else d.hops[:-1]  # a final hop's container is else named, not described
     answers = d.answers if d.kind.is_entity else ()
+    unnamed = next((why for h in described if (why := rg.unnamed_level(h)) is not None), None)
+    if unnamed is not None:
+        return unnamed
     if d.t != NONE and any(_other_level(rg, h, d.t, answers) for h in described):
         return "level named ambiguously"
     if d.kind.is_entity and d.t != NONE:

@@ -448,7 +448,8 @@ def prepare_drafting(s: BuildState) -> None:
     squads = [i for i, r in enumerate(idx.rel_names) if s.phr[r].squads]
     idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
-    regimes = Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles)
+    undescribed = {i: why for i, r in enumerate(idx.rel_names) if (why := s.phr[r].undescribed())}
+    regimes = Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles, undescribed)
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
