@@ -74,6 +74,9 @@ def test_a_role_names_its_level_and_keeps_no_flag_of_its_relation() -> None:
         "Gomel Region": "P131",  # "region" names no level in English: left to the relation's words
         "Simferopol (urban okrug)": "P131",
         "Habsburg monarchy": "P131/union of states",
+        "Great Britain": "P131/union of states",  # a union of countries: England fits "which country" as well
+        "United Kingdom of Great Britain and Ireland": "P131/union of states",
+        "Kingdom of Hungary": "P131",  # a member state is no union
     }
     assert {label: p131.for_object(label).key for label in marked} == marked
     assert p131.for_object("Province of Nuoro").ask_object == "in which province was {s} located"

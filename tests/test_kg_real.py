@@ -50,8 +50,11 @@ NEW_FAMILY_MIN = {"yago11k": 20, "wikidata12k": 50}
 # Wikidata12k's 40 once no container is asked by words that fit another container the data places the part in then
 # (`level named ambiguously`): two removed ("At the time George Grosz moved to Berlin, which country was Berlin part
 # of?", the data's Kingdom of Prussia beside the German Empire; Oldenburg's Weser-Ems Government Region beside Lower
-# Saxony), one other draw refilled the cell
-DATA_ALLOWS = {("yago11k", "two_facts"): 3, ("wikidata12k", "two_facts"): 40}
+# Saxony), one other draw refilled the cell. 39 once Great Britain and the United Kingdom are unions of countries: the
+# point-in-time cell, refilling its draws, takes Moscow's Tsardom of Russia fact first ("Which country was Moscow part
+# of during 1694?"), so the two-facts question on the same gold fact ("At the time of becoming the capital of Moscow
+# Governorate, which country was Moscow part of?") is a duplicate; no fault of its own
+DATA_ALLOWS = {("yago11k", "two_facts"): 3, ("wikidata12k", "two_facts"): 39}
 
 
 def _load(mirror: Path, name: str) -> TemporalGraph:
@@ -85,8 +88,10 @@ def test_real_build_passes_independent_checker(which: str, request: pytest.Fixtu
     # (432 release questions at a boundary unit, 144 of them a "no"), present state 152 -> 128, sequence 103 -> 68;
     # 4,206 once no container is described by words naming no level ("in which administrative unit was X located?"
     # fits its district and its region alike) nor a union of states asked as a country: relative 685 -> 647,
-    # before/after 612 -> 582, present state 127 -> 114, point in time 2-hop 7 -> 6, all invalid questions)
-    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4200}[g.name]
+    # before/after 612 -> 582, present state 127 -> 114, point in time 2-hop 7 -> 6, all invalid questions; 4,194 once
+    # Great Britain and the United Kingdom are unions too, England fitting "which country" as well: point in time
+    # 800 -> 794, the 1-hop cells -1 or -2)
+    assert len(b.questions) >= {"yago11k": 2000, "wikidata12k": 4150}[g.name]
     flags = {f.id: (f.dist_functional, f.stale_functional) for f in b.flags}
     want_reading = {"yago11k": "unknown", "wikidata12k": "unknown"}[g.name]
     assert b.manifest["open_end"] == {"reading": want_reading, "declared_by": "phrase table"}
