@@ -197,6 +197,11 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   (citizenship) whose start is the subject's birth: the unit of a dated ``birth`` fact of the subject, or, with
   none, the start of the subject's whole record as for ``status at founding`` ("When did Villumsen become a citizen
   of Denmark?" -> 1985);
+* ``divided entity`` (:func:`divided_errors`): a question reading, at a year of its span, a fact the TOML's
+  ``[divided]`` table makes a divided place's own (the place its subject, or either side of a symmetric relation):
+  every gold and reference fact read at ``t_query``, and a reference fact, or the asked fact of a time, duration or
+  yes/no question, at its start and end year too ("As of 1980, who was the head of government of Berlin?" -> West
+  Berlin's mayor); a fact of another subject placed in it (lived in) holds in either half;
 * ``bridge named twice in a duration``: a duration question of two hops or more (its spell is named at its start and
   at its end, so the bridge's description reads twice: "the spouse of X as of 1970 ... that spouse").
 
@@ -256,6 +261,12 @@ def bridges_from_toml(path: Path, graph: TemporalGraph) -> dict[tuple[str, str],
     return out
 
 
+def divided_from_toml(path: Path) -> dict[str, tuple[int, int]]:
+    """Entity id -> (first year, last year) of the TOML's ``[divided]`` table, read straight from it."""
+    data = tomllib.loads(path.read_text(encoding="utf-8")).get("divided", {})
+    return {e: (int(entry["from"]), int(entry["to"])) for e, entry in data.items()}
+
+
 def types_from_toml(path: Path) -> dict[str, dict[str, object]]:
     """Type name -> its ``[types.<name>]`` table (``shown_by``, ``not_named``), read straight from the TOML."""
     return dict(tomllib.loads(path.read_text(encoding="utf-8")).get("types", {}))
@@ -309,8 +320,10 @@ class Checker:
         bridges: Mapping[tuple[str, str], str] | None = None,
         bridges_declared: bool | None = None,
         entity_subset: bool = False,
+        divided: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
         assert open_end in ("ongoing", "unknown")
+        self.divided = dict(divided or {})  # the TOML's [divided]: entity id -> (first year, last year)
         self.entity_subset = entity_subset  # the TOML's top-level entity_subset: a gap in a timeline is missing data
         self.bridges = dict(bridges or {})
         # the table has a [bridges] table (its rules apply, even where none of the graph's relations is declared)
@@ -350,7 +363,7 @@ class Checker:
         return cls(
             graph, kinds_from_toml(path, graph), decl=decl, types=types_from_toml(path), bridges=bridges,
             bridges_declared="bridges" in top, entity_subset=bool(top.get("entity_subset", False)),
-            **kw,  # type: ignore[arg-type]
+            divided=divided_from_toml(path), **kw,  # type: ignore[arg-type]
         )  # fmt: skip
 
     # -- semantics ---------------------------------------------------------------------------------
@@ -1383,6 +1396,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "name repeated": repeated_name_errors(checker, questions),
         "residence read as a move": residence_move_errors(checker, questions),
         "start at birth asked": birth_start_errors(checker, questions),
+        "divided entity": divided_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2544,6 +2558,31 @@ def level_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
                 out.append(f"{q.id}: {checker.label(whole)!r} ({own or f.r}) beside {also}: {q.question!r}")
                 break
     return out
+
+
+def divided_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions reading a divided place's own fact at a year of its declared span (the module docstring)."""
+    out = []
+    for q in questions:
+        if not checker.divided:
+            break
+        path = q.logical_form.get("path") or []
+        timed = list(q.S_anchor) + ([q.S_star[len(path) - 1]] if path and q.answer_type in ANSWERS_TIMED else [])
+        tq = parse_time(q.t_query)
+        for tr in (*q.S_star, *q.S_anchor):
+            f = checker.by_id[tr.fact_id]
+            own = [f.s, f.o] if f.r in checker.symmetric else [f.s]
+            spans = [checker.divided[e] for e in own if e in checker.divided]
+            points = [tq] + ([f.start, f.end] if tr in timed else [])
+            years = {p.year for p in points if p is not None}
+            hit = sorted(y for y in years for lo, hi in spans if lo <= y <= hi)
+            if hit:
+                out.append(f"{q.id}: {checker.label(own[0])!r} read in {hit[0]}: {q.question!r} -> {list(q.answers)}")
+                break
+    return out
+
+
+ANSWERS_TIMED = ("time", "duration", "yes_no")  # the asked fact's start or end is the answer or bounds it
 
 
 def described_errors(checker: Checker, questions: Sequence[Question], flag: str) -> list[str]:

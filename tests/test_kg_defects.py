@@ -405,19 +405,19 @@ def test_role_declarations_are_checked(tmp_path: Path) -> None:
 #   again 2010-2020; Gronau and Bad Land lie in Lower Saxony, Hersfeld in Hesse (Q63), both in Germany (Q12, no
 #   container: top-level). The year before (after) each boundary Alfeld lay in another unit, outside the
 #   container: every boundary of its Bad Land and Hersfeld spells is a change of membership and may be asked.
-#   Asbach (Q64), Dorum (Q65) and Ems (Q69) keep those years from being a container's first start or last end
+#   Asbach (Q68), Dorum (Q65) and Ems (Q69) keep those years from being a container's first start or last end
 #   (a regime boundary).
 PARENTS = [
     ("Q50", "P131", "Q51", 1977, 2004), ("Q50", "P131", "Q52", 2004, 2020), ("Q51", "P131", "Q52", 1946, 2004),
     ("Q52", "P17", "Q12", 1949, 2020), ("Q60", "P131", "Q61", 1950, 1980), ("Q60", "P131", "Q62", 1980, 2010),
     ("Q61", "P131", "Q52", 1946, 2010), ("Q62", "P131", "Q63", 1946, 2010), ("Q63", "P17", "Q12", 1949, 2020),
-    ("Q64", "P131", "Q62", 1950, 2015), ("Q65", "P131", "Q61", 1940, 2015), ("Q50", "P6", "Q53", 1990, 1998),
+    ("Q68", "P131", "Q62", 1950, 2015), ("Q65", "P131", "Q61", 1940, 2015), ("Q50", "P6", "Q53", 1990, 1998),
     ("Q60", "P6", "Q66", 1984, 1992), ("Q60", "P131", "Q67", 1930, 1950), ("Q60", "P131", "Q67", 2010, 2020),
     ("Q67", "P131", "Q52", 1946, 2025), ("Q69", "P131", "Q67", 1920, 2025), ("Q54", "P131", "Q51", 1950, 2010),
 ]  # fmt: skip
 PARENT_LABELS = {
     "Q50": "Cuxhaven", "Q51": "Lüneburg region", "Q52": "Lower Saxony", "Q12": "Germany", "Q53": "Hans Meyer",
-    "Q60": "Alfeld", "Q61": "Bad Land", "Q62": "Hersfeld", "Q63": "Hesse", "Q64": "Asbach", "Q65": "Dorum",
+    "Q60": "Alfeld", "Q61": "Bad Land", "Q62": "Hersfeld", "Q63": "Hesse", "Q68": "Asbach", "Q65": "Dorum",
     "Q66": "Karl Roth", "Q67": "Gronau", "Q69": "Ems", "Q54": "Stade",
 }  # fmt: skip
 

@@ -93,6 +93,13 @@ from the subject to the object, "the team X played for") or ``"<relation> subjec
 or one value at each time point in the world (one spouse, one head of government at a time). Only a declared
 direction may name an intermediate entity of a multi-hop question (:mod:`chronoqa.generate.kg.bridges`).
 
+Divided places are declared in a top-level ``[divided]`` table (:func:`parse_divided`): an entity id (never a
+label) mapped to ``{ label = "...", from = <year>, to = <year>, reason = "..." }``, a place the data records as one
+entity while it was divided in the world (Wikidata's one Berlin, its country the GDR 1949-1990 and its heads of
+government West Berlin's mayors). The label is checked against the graph's (:meth:`Divided.check_against`): the id
+under another label is an error. Its own facts in the span are never asked
+(:mod:`chronoqa.generate.kg.regime`, ``divided entity``).
+
 Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
 relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
@@ -124,6 +131,7 @@ __all__ = [
     "DEFAULT_MAX_YEARS",
     "DEFAULT_PHRASE_TABLES",
     "OPEN_END_READINGS",
+    "Divided",
     "EntityType",
     "MissingPhrasesError",
     "PhraseTable",
@@ -133,6 +141,7 @@ __all__ = [
     "label_words",
     "load_phrase_table",
     "marks_in",
+    "parse_divided",
     "parse_not_years",
 ]
 
@@ -287,6 +296,34 @@ def generic_phrases(key: str, label: str, kind: Kind = "state") -> RelationPhras
 
 
 @dataclass(frozen=True)
+class Divided:
+    """A place the data records as one entity while it was divided in the world (``[divided]``, module docstring)."""
+
+    entity: str  # the entity id (``Q64``)
+    label: str  # its label, checked against the graph's (:meth:`check_against`)
+    first: int  # the first year of the division
+    last: int  # the last year of the division
+    reason: str
+
+    def check_against(self, name: str, labels: Mapping[str, str]) -> None:
+        """Fail where the graph holds the id under another label (a typo in the id or the label).
+
+        ``labels``: the graph's entity id -> label. An id the graph lacks is left alone: a hand-made graph or a subset
+        lacks the place, and a label alone ("Berlin") names no one entity.
+
+        Raises:
+            ChronoqaError: Naming the file, the entry and the fix.
+
+        """
+        got = labels.get(self.entity)
+        if got is not None and got != self.label:
+            raise ChronoqaError(
+                f"{name}: divided.{self.entity}.label = {self.label!r}, but the graph labels {self.entity} {got!r}; "
+                "fix the id or the label in the file"
+            )
+
+
+@dataclass(frozen=True)
 class EntityType:
     """An entity type the data shows (see the module docstring): the relation sides that show it, unfit labels."""
 
@@ -327,6 +364,7 @@ class PhraseTable:
     types: Mapping[str, EntityType] = field(default_factory=dict)
     bridges: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (key, side) -> (holds, reason)
     entity_subset: bool = False  # top-level ``entity_subset``: the graph keeps a subset of its source's entities
+    divided: Mapping[str, Divided] = field(default_factory=dict)  # top-level ``[divided]``: entity id -> declaration
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -461,7 +499,8 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
     subset = data.get("entity_subset", False)
     if not isinstance(subset, bool):
         raise ChronoqaError(f"{name}: entity_subset = {subset!r}: expected true or false; fix the file")
-    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges, subset)
+    divided = parse_divided(name, data.get("divided", {}))
+    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges, subset, divided)
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
@@ -624,6 +663,37 @@ def parse_bridges(
                 "fix the file"
             )
         out[(parts[0], parts[1])] = (str(holds), reason)
+    return out
+
+
+def parse_divided(name: str, value: object) -> dict[str, Divided]:
+    """Validate the ``[divided]`` table: entity id -> ``{ label, from, to, reason }`` (see the module docstring).
+
+    Raises:
+        ChronoqaError: Naming the file, the entry and the fix, for a malformed entry or a span that ends before it
+            starts.
+
+    """
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(f'{name}: divided must be a table of "<entity id>" = {{...}}; fix the file')
+    out: dict[str, Divided] = {}
+    for key in sorted(value):
+        entry = value[key]
+        fields = dict(entry) if isinstance(entry, Mapping) else {}
+        years = [fields.get("from"), fields.get("to")]
+        texts = [fields.get("label"), fields.get("reason")]
+        if (
+            set(fields) != {"label", "from", "to", "reason"}
+            or not all(isinstance(y, int) and not isinstance(y, bool) for y in years)
+            or not all(isinstance(x, str) and x.strip() for x in texts)
+            or not key.strip()
+            or years[0] > years[1]  # type: ignore[operator]
+        ):
+            raise ChronoqaError(
+                f'{name}: divided entry {key!r}: expected {{ label = "<its label>", from = <year>, to = '
+                '<year, not before from>, reason = "..." }; fix the file'
+            )
+        out[key] = Divided(key, str(texts[0]), int(years[0]), int(years[1]), str(texts[1]))  # type: ignore[arg-type]
     return out
 
 

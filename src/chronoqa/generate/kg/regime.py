@@ -6,7 +6,7 @@ the German Empire decades before it existed, and every place of the Soviet Union
 1991". The phrase table declares which relations are containment (``containment = "part_of"``: the subject
 lies in the object, e.g. country, located in; ``"contains"``: the object lies in the subject; ``"capital_of"``:
 the subject is the object's capital, a place-to-polity hop that dates nothing about the polity's extent, so it
-counts for the third and fifth rules only). Eight rules, from the data and the phrase table's words:
+counts for the third and fifth rules only). Nine rules, from the data and the phrase table's words:
 
 * ``regime boundary``: a containment fact whose start is the container's first start in the data (or whose
   end is its last end) dates the container's own beginning (end), not a change of the place: its time is
@@ -61,6 +61,14 @@ counts for the third and fifth rules only). Eight rules, from the data and the p
 * ``union asked as a country``: a union whose members were states in their own right (Austria-Hungary, the Kingdom
   of Hungary in it) is never described, by a role the phrase table declares ``union_of_states``: "which country was
   X part of" fits the member state as well. Named, it stays.
+* ``divided entity``: a place the data records as one entity while it was two in the world (the phrase table's
+  ``[divided]``: Wikidata's one Berlin, its country the GDR 1949-1990 and its heads of government West Berlin's
+  mayors). Its own facts, those it is the subject of (either side of a symmetric relation: a twinning), say what the
+  place was as a polity (its country, its unit, its head of government, its twins), which depends on the half; they
+  are not asked where the question reads them at a unit of the declared span: the question's time, or the start or
+  end of a fact whose time it asks, bounds or refers to ("As of 1980, who was the head of government of Berlin?" ->
+  West Berlin's mayor; "Which country was Berlin part of when it became twinned with Los Angeles?" -> GDR, a twinning
+  made by West Berlin). A fact of another subject placed in it (lived in, located in) holds in either half and stays.
 """
 
 from __future__ import annotations
@@ -102,21 +110,24 @@ class Regimes:
     named: Mapping[int, Mapping[int, str]] = field(default_factory=dict)
     # relation -> role key ("": the relation's own words) -> the rule keeping a container so worded undescribed
     undescribed: Mapping[int, Mapping[str, str]] = field(default_factory=dict)
+    divided: _Divided | None = None  # the declared divided entities and the facts read for them
 
     @classmethod
     def build(
         cls, idx: GraphIndex, roles: Mapping[str, str | None], named: Mapping[int, Mapping[int, str]] | None = None,
         undescribed: Mapping[int, Mapping[str, str]] | None = None,
+        divided: Mapping[int, tuple[int, int]] | None = None,
     ) -> Regimes | None:  # fmt: skip
         """The regimes of ``idx`` under the declared roles (relation id -> role); ``None`` when none is declared.
 
         ``named``: relation -> object -> the phrase table's role its label marks or its facts show (the key
         "<relation>/<role>"; absent: the relation's own words). ``undescribed``: relation -> role key ("": its own
         words) -> ``level not named`` or ``union asked as a country`` (:meth:`RelationPhrases.undescribed
-        <chronoqa.generate.kg.phrases.RelationPhrases.undescribed>`).
+        <chronoqa.generate.kg.phrases.RelationPhrases.undescribed>`). ``divided``: entity -> the first and last
+        unit of its declared division (``divided entity``).
         """
         role = [roles.get(r) for r in idx.rel_names]
-        if not any(role):
+        if not any(role) and not divided:
             return None
         t, ok = idx.table, ~idx.ignored_mask
         part_of = np.array([x == "part_of" for x in role], dtype=bool)[t[:, Col.R]]  # capital_of: not an extent
@@ -156,6 +167,7 @@ class Regimes:
             levels,
             named or {},
             undescribed or {},
+            _Divided(dict(divided), t, idx.rel_symmetric) if divided else None,
         )
 
     def part_and_whole(self, h: Hop) -> tuple[int, int] | None:
@@ -312,7 +324,33 @@ def regime_reason(rg: Regimes | None, d: Draft) -> str | None:
             pw = rg.part_and_whole(h)
             if pw is not None and h.dst == pw[1] and rg.parents.unrecorded_polity(pw[0], pw[1], d.t, rg.win_lo):
                 return "capital outside its polity"
+    if rg.divided is not None and rg.divided.read(d, timed):
+        return "divided entity"
     return None
+
+
+@dataclass(frozen=True)
+class _Divided:
+    """The ``divided entity`` rule's inputs: entity -> its declared span (first, last unit); the index's facts."""
+
+    spans: dict[int, tuple[int, int]]
+    table: np.ndarray  # the index's per-fact table
+    symmetric: list[bool]  # relation -> symmetric (a twinning is either side's own fact)
+
+    def read(self, d: Draft, timed: list[int]) -> bool:
+        """A fact of a divided entity, its own (the subject, or a side of a symmetric relation), read in its span.
+
+        The question reads every fact of its gold and its reference fact at its time, and a fact in ``timed`` (its
+        time asked, bounding the answer or referred to) at its start and end as well.
+        """
+        t = self.table
+        for f in sorted({*(h.fid for h in d.hops), *d.extra_fids, *timed}):
+            s, r, o = int(t[f, Col.S]), int(t[f, Col.R]), int(t[f, Col.O])
+            spans = [self.spans[e] for e in ((s, o) if self.symmetric[r] else (s,)) if e in self.spans]
+            units = [d.t] + ([int(t[f, Col.SU]), int(t[f, Col.EU])] if f in timed else [])
+            if any(lo <= u <= hi for lo, hi in spans for u in units if u != NONE):
+                return True
+        return False
 
 
 def _other_level(rg: Regimes, h: Hop, u: int, answers: tuple[int, ...]) -> bool:

@@ -449,7 +449,7 @@ def prepare_drafting(s: BuildState) -> None:
     idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     undescribed = {i: why for i, r in enumerate(idx.rel_names) if (why := s.phr[r].undescribed())}
-    regimes = Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles, undescribed)
+    regimes = Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles, undescribed, divided_spans(s))
     s.ctx = GenContext(
         idx, NEG + 1, s.t_max, cfg.keep_multi_answer, s.cands.seeds, s.cands.timed, pool, static_into,
         static_depths(static_into, cfg.max_hops - 1) if static_into is not None else None, s.cands.seeds_multi,
@@ -471,6 +471,24 @@ def prepare_drafting(s: BuildState) -> None:
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
         namesakes=twins, people=s.table.types["person"].shown_by if "person" in s.table.types else (),
     )  # fmt: skip
+
+
+def divided_spans(s: BuildState) -> dict[int, tuple[int, int]]:
+    """The phrase table's divided entities in the graph: entity -> the first and last unit of the declared span.
+
+    Raises:
+        ChronoqaError: Where a declaration's id or label disagrees with the graph (:meth:`Divided.check_against`).
+
+    """
+    if not s.table.divided:
+        return {}
+    labels = {e: s.label(e) for e in s.idx.ent_names}
+    g, ids, out = s.granularity, s.idx.ent_id, {}
+    for key, dv in sorted(s.table.divided.items()):
+        dv.check_against(s.table.source, labels)
+        if key in ids:
+            out[ids[key]] = (TimePoint(dv.first).lo(g), TimePoint(dv.last).hi(g))
+    return out
 
 
 def lives_of(phr: Mapping[str, RelationPhrases]) -> Lives:
