@@ -79,3 +79,11 @@ def test_a_divided_entity_is_declared_by_id_and_checked_against_the_graph(tmp_pa
     g = TemporalGraph("hand", FACTS, names, rel_labels(FACTS))
     with pytest.raises(ChronoqaError, match=r"divided\.Q64\.label = 'Berlin', but the graph labels Q64 'Bonn'.*file"):
         build_kg_benchmark(g, KGBuildConfig(n_questions=50, seed=3), phrases="wikidata12k")
+
+
+def test_a_year_shifted_world_is_divided_as_many_years_later() -> None:
+    table = load_phrase_table("wikidata12k")
+    moved = table.shift_years(28).divided["Q64"]
+    assert (moved.first, moved.last) == (1973, 2018)  # the twin's dates move by 28 years, its division with them
+    assert (table.divided["Q64"].first, table.divided["Q64"].last) == (1945, 1990)
+    assert table.shift_years(28).not_years == table.not_years  # misread numbers are no dates: they stay

@@ -12,11 +12,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chronoqa.artifacts.release import load_release
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.result import BuildResult
+
+if TYPE_CHECKING:
+    from chronoqa.generate.kg.phrases import PhraseTable
 
 __all__ = ["rebuild", "rebuild_like", "recorded_phrases", "recorded_table_phrases", "table_phrase_record"]
 
@@ -30,7 +33,7 @@ def rebuild_like(
     out: Path,
     *,
     as_of: str | None = None,
-    phrases: Path | None = None,
+    phrases: PhraseTable | Path | None = None,
     keep_order: bool = False,
 ) -> Path:
     """Write the release :func:`rebuild` makes into ``out``; returns ``out``."""
@@ -38,15 +41,21 @@ def rebuild_like(
 
 
 def rebuild(
-    release: Path, source: Path, *, as_of: str | None = None, phrases: Path | None = None, keep_order: bool = False
+    release: Path,
+    source: Path,
+    *,
+    as_of: str | None = None,
+    phrases: PhraseTable | Path | None = None,
+    keep_order: bool = False,
 ) -> BuildResult:
     """The build of ``source`` with ``release``'s recorded builder, config and seed (``as_of`` overrides its as_of).
 
-    ``phrases``: a phrase file (JSON) for a table release, a phrase table for a KG release; without it, the one
-    the manifest records (:func:`recorded_table_phrases`, :func:`recorded_phrases`). ``keep_order`` (KG only)
-    builds the facts in ``source``'s row order instead of their content order, which only a counterfactual twin
-    wants (:func:`~chronoqa.generate.kg.order.keep_input_order`): its transformed facts are written in the
-    source's content order, so the builder draws the same positions.
+    ``phrases``: a phrase file (JSON) for a table release, a phrase table (a TOML path, or a loaded table: a
+    counterfactual twin's, its declared years moved) for a KG release; without it, the one the manifest records
+    (:func:`recorded_table_phrases`, :func:`recorded_phrases`). ``keep_order`` (KG only) builds the facts in
+    ``source``'s row order instead of their content order, which only a counterfactual twin wants
+    (:func:`~chronoqa.generate.kg.order.keep_input_order`): its transformed facts are written in the source's content
+    order, so the builder draws the same positions.
 
     Raises:
         ChronoqaError: ``release`` has no manifest recording a builder and its config, or ``source`` is missing.
@@ -63,11 +72,13 @@ def rebuild(
         raise ChronoqaError(f"{source}: no such file or folder (the newer data): check the path given to --input")
     if builder == "kg":
         return _rebuild_kg(manifest, Path(source), as_of, phrases, keep_order)
+    if phrases is not None and not isinstance(phrases, Path):
+        raise TypeError("a table release reads its phrase file from a path, not a KG phrase table")
     return _rebuild_table(manifest, Path(source), as_of, phrases, Path(release))
 
 
 def _rebuild_kg(
-    manifest: Mapping[str, Any], source: Path, as_of: str | None, phrases: Path | None, keep_order: bool
+    manifest: Mapping[str, Any], source: Path, as_of: str | None, phrases: PhraseTable | Path | None, keep_order: bool
 ) -> BuildResult:
     from chronoqa.generate.kg import KGBuildConfig, build_kg_benchmark
     from chronoqa.generate.kg.order import canonical_graph, keep_input_order

@@ -12,7 +12,8 @@ builder's. The transforms (:class:`Transform`, one pure function of a fact's con
   keeps every Allen relation and granularity and refuses a 29 February that would not exist); ``as_of`` moves
   too. Numbers the phrase table declares not to be years (``[not_years]``) are not dates and stay; so do years
   before 1000 (:data:`~chronoqa.generate.kg.plausible.EARLY`: the builder judges them by their value), which
-  keeps the map of dates strictly increasing (a shift that would move a later year below 1000 is refused).
+  keeps the map of dates strictly increasing (a shift that would move a later year below 1000 is refused). The
+  phrase table's declared divisions (``[divided]``) move with the dates: the twin's world is divided N years later.
 * ``rename_entities``: every entity gets a new id and a name built from syllables (seeded), checked against
   every id and label of the source so that no name is a real one.
 * ``permute_holders``: within each role (relation and object), a seeded bijection among the role's holders
@@ -37,13 +38,16 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from chronoqa.artifacts.release import Release
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg.plausible import EARLY, YOUTH_WORDS
 from chronoqa.records import Question, TemporalGraph
 from chronoqa.time import TimePoint, parse_time
+
+if TYPE_CHECKING:
+    from chronoqa.generate.kg.phrases import PhraseTable
 
 __all__ = [
     "KINDS", "TWIN_FACTS", "TWIN_FILE", "Transform", "make_twin", "pair_questions", "read_twin_pairs", "syllable_names",
@@ -360,6 +364,21 @@ def _datacard_section(rec: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _twin_phrases(manifest: Mapping[str, Any], t: Transform) -> PhraseTable | None:
+    """The phrase table of the twin's world; ``None``: the recorded one as it is.
+
+    A year shift moves the recorded table's declared divisions with the dates (Berlin, divided 1945-1990, is divided
+    1973-2018 in a world 28 years later).
+    """
+    from chronoqa.generate.kg.phrases import load_phrase_table
+    from chronoqa.generate.rebuild import recorded_phrases
+
+    if t.kind != "shift_years":
+        return None
+    table = load_phrase_table(recorded_phrases(manifest) or str(manifest["dataset"]))
+    return table.shift_years(t.years) if table.divided else None
+
+
 def _rebuild_kg_twin(release: Path, kind: str, out: Path, *, seed: int, years: int, source: Path | None) -> Transform:
     """Write the ``kind`` twin of the KG release ``release`` into ``out``; returns the transform applied."""
     from chronoqa.artifacts.release import load_release
@@ -374,7 +393,8 @@ def _rebuild_kg_twin(release: Path, kind: str, out: Path, *, seed: int, years: i
     with tempfile.TemporaryDirectory(prefix="chronoqa-twin-") as tmp:
         facts = Path(tmp) / f"{manifest['dataset']}-{kind.replace('_', '-')}.tsv"
         _write_source(graph, t, facts)
-        rebuild_like(release, facts, out, as_of=t.date("", manifest["config"]["as_of"]), keep_order=True)
+        as_of = t.date("", manifest["config"]["as_of"])
+        rebuild_like(release, facts, out, as_of=as_of, phrases=_twin_phrases(manifest, t), keep_order=True)
         write_text(out / TWIN_FACTS, facts.read_text(encoding="utf-8"))
     return t
 

@@ -366,6 +366,14 @@ class PhraseTable:
     entity_subset: bool = False  # top-level ``entity_subset``: the graph keeps a subset of its source's entities
     divided: Mapping[str, Divided] = field(default_factory=dict)  # top-level ``[divided]``: entity id -> declaration
 
+    def shift_years(self, years: int) -> PhraseTable:
+        """The table of a world whose dates moved by ``years`` (a counterfactual twin): the declared divisions move too.
+
+        ``not_years`` stay: they are numbers the source misread as years, which a twin does not shift either.
+        """
+        moved = {k: dataclasses.replace(d, first=d.first + years, last=d.last + years) for k, d in self.divided.items()}
+        return dataclasses.replace(self, divided=moved)
+
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
         return self.relations.get(relation_id) or self.relations.get(label)
