@@ -266,9 +266,9 @@ class RelationPhrases:
         """
         out = {}
         for p in (self, *(p for _, p in self.roles), *(p for _, p in self.shown_roles)):
-            why = [rule for f, rule in reversed(_UNDESCRIBED.items()) if getattr(p, f)]
-            if why:
-                out["" if p is self else p.key] = why[0]
+            why = next((rule for f, rule in reversed(_UNDESCRIBED.items()) if getattr(p, f)), None)
+            if why is not None:
+                out["" if p is self else p.key] = why
         return out
 
     @property
@@ -305,17 +305,16 @@ class Divided:
     last: int  # the last year of the division
     reason: str
 
-    def check_against(self, name: str, labels: Mapping[str, str]) -> None:
+    def check_against(self, name: str, got: str | None) -> None:
         """Fail where the graph holds the id under another label (a typo in the id or the label).
 
-        ``labels``: the graph's entity id -> label. An id the graph lacks is left alone: a hand-made graph or a subset
-        lacks the place, and a label alone ("Berlin") names no one entity.
+        ``got``: the graph's label of the id; ``None``, an id the graph lacks, is left alone: a hand-made graph or a
+        subset lacks the place, and a label alone ("Berlin") names no one entity.
 
         Raises:
             ChronoqaError: Naming the file, the entry and the fix.
 
         """
-        got = labels.get(self.entity)
         if got is not None and got != self.label:
             raise ChronoqaError(
                 f"{name}: divided.{self.entity}.label = {self.label!r}, but the graph labels {self.entity} {got!r}; "

@@ -344,7 +344,7 @@ class _Divided:
         time asked, bounding the answer or referred to) at its start and end as well.
         """
         t = self.table
-        for f in sorted({*(h.fid for h in d.hops), *d.extra_fids, *timed}):
+        for f in {*(h.fid for h in d.hops), *d.extra_fids, *timed}:
             s, r, o = int(t[f, Col.S]), int(t[f, Col.R]), int(t[f, Col.O])
             spans = [self.spans[e] for e in ((s, o) if self.symmetric[r] else (s,)) if e in self.spans]
             units = [d.t] + ([int(t[f, Col.SU]), int(t[f, Col.EU])] if f in timed else [])

@@ -482,12 +482,12 @@ def divided_spans(s: BuildState) -> dict[int, tuple[int, int]]:
     """
     if not s.table.divided:
         return {}
-    labels = {e: s.label(e) for e in s.idx.ent_names}
     g, ids, out = s.granularity, s.idx.ent_id, {}
     for key, dv in sorted(s.table.divided.items()):
-        dv.check_against(s.table.source, labels)
-        if key in ids:
-            out[ids[key]] = (TimePoint(dv.first).lo(g), TimePoint(dv.last).hi(g))
+        e = ids.get(key)
+        dv.check_against(s.table.source, None if e is None else s.label(key))
+        if e is not None:
+            out[e] = (TimePoint(dv.first).lo(g), TimePoint(dv.last).hi(g))
     return out
 
 
