@@ -1229,7 +1229,7 @@ FUNCTION_WORDS = frozenset(
 DISAMBIGUATOR = re.compile(r"\s\([^()]*\)$")
 _PHRASE_FIELDS = (
     "ask_object", "ask_subject", "object_of", "subject_of", "statement",
-    "start_clause", "end_clause", "ask_start", "ask_end",
+    "start_clause", "end_clause", "ask_start", "ask_end", "object_at", "subject_at",
 )  # fmt: skip
 
 
@@ -1251,7 +1251,7 @@ def relation_cores(entry: Mapping[str, object]) -> list[str]:
         text = e.get(name)
         if not isinstance(text, str):
             continue
-        for run in re.split(r"\{[so]\}", text):
+        for run in re.split(r"\{[sot]\}", text):
             words = run.split()
             variants = [words]
             if "the" in words:  # "... the party" before a slot: also without the appositive
@@ -1397,6 +1397,9 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "residence read as a move": residence_move_errors(checker, questions),
         "start at birth asked": birth_start_errors(checker, questions),
         "divided entity": divided_errors(checker, questions),
+        "symmetric relation followed twice": symmetric_twice_errors(checker, questions),
+        "bridge described by its own name": own_name_errors(checker, questions),
+        "stilted wording": stilted_errors(checker, questions),
         "bridge named twice in a duration": [
             f"{q.id}: {q.question!r}" for q in questions if q.operator == "duration" and len(q.logical_form["path"]) > 1
         ],
@@ -2579,6 +2582,64 @@ def divided_errors(checker: Checker, questions: Sequence[Question]) -> list[str]
             if hit:
                 out.append(f"{q.id}: {checker.label(own[0])!r} read in {hit[0]}: {q.question!r} -> {list(q.answers)}")
                 break
+    return out
+
+
+def symmetric_twice_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Chains that follow a symmetric relation from a bridge over the same relation: the spouse of a spouse."""
+    out = []
+    for q in questions:
+        path = q.logical_form.get("path") or []
+        if any(a["r"] == b["r"] and a["r"] in checker.symmetric for a, b in pairwise(path)):
+            out.append(f"{q.id}: {q.question!r}")
+    return out
+
+
+def _label_words(label: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"\w+", re.sub(r"\([^()]*\)", " ", label).casefold()))
+
+
+def _within(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
+    n = len(inner)
+    return 0 < n <= len(outer) and any(outer[i : i + n] == inner for i in range(len(outer) - n + 1))
+
+
+def own_name_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Bridges described from an anchor whose label holds the bridge's label as whole words, or the other way round
+    ("the capital of Moscow Governorate" for Moscow)."""
+    out = []
+    for q in questions:
+        lf = q.logical_form
+        named, node = _label_words(checker.label(lf["anchor"])), lf["anchor"]
+        for t in q.S_star[: len(lf["path"]) - 1]:
+            node = t.o_id if node == t.s_id else t.s_id
+            bridge = _label_words(checker.label(node))
+            if _within(named, bridge) or _within(bridge, named):
+                out.append(
+                    f"{q.id}: bridge {checker.label(node)!r} from {checker.label(lf['anchor'])!r}: {q.question!r}"
+                )
+                break
+    return out
+
+
+# the frames a blind reader called stilted: yes/no's "did it still hold", present state's "going by the situation",
+# relative's "counting from", an event's dangling gerund ("when dying in")
+STILTED = re.compile(
+    r"^Did it still hold in|^Going by the situation in|counting from|(?:when|time of) (?:dying|being born)\b"
+)
+
+
+def stilted_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions worded in a frame of :data:`STILTED`, or naming a bridge "as of" its pinned year where the TOML
+    gives the relation a dated description (``object_at`` / ``subject_at``: "the person married to X in 1942")."""
+    out = []
+    for q in questions:
+        dated = [
+            s for s in q.logical_form.get("path") or []
+            if "at" in s and checker.decl.get(s["r"], {}).get("object_at" if s["dir"] == "fwd" else "subject_at")
+        ]  # fmt: skip
+        if STILTED.search(q.question) or any(f"as of {parse_time(s['at']).year}" in q.question for s in dated):
+            out.append(f"{q.id}: {q.question!r}")
     return out
 
 

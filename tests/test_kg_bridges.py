@@ -119,7 +119,7 @@ def test_time_free_bridges_are_pinned_strictly_inside_their_fact(ruled: list[Que
     for q in pinned:
         at = q.logical_form["path"][0]["at"]
         assert q.logical_form["anchor"] == "<Ann>" and 1990 < int(at) < 2000 and at != q.t_query, q.question
-        assert f"the spouse of Ann as of {at}" in q.question
+        assert f"the person married to Ann in {at}" in q.question  # the dated description (object_at)
         assert q.answers == (BOB_TIMES[(q.logical_form["variant"], q.logical_form["final_other"][1:-1])],)
     assert len({q.logical_form["path"][0]["at"] for q in pinned}) > 1 or len(pinned) == 1  # drawn, not fixed
     assert not [q for q in ruled if q.logical_form["anchor"] == "<Dan>" and len(q.logical_form["path"]) > 1]

@@ -37,6 +37,13 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
   :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
   administrative unit X was in part of?" answered by the Soviet Union is guessed from the prior, not resolved,
   and "the administrative unit the Russian SFSR was in" names a polity, not a place a reader can follow.
+* ``symmetric relation followed twice``: a bridge reached over a symmetric relation is not followed over the same
+  relation again ("in 1984, the spouse of Cindy Williams was married to Goldie Hawn?": the spouse of a spouse reads
+  as a trick, not a question anyone asks).
+* ``bridge described by its own name``: a bridge is not described by an entity whose label holds the bridge's label
+  as a whole word sequence, or the other way round ("the capital of Moscow Governorate" for Moscow: the description
+  spells the name it stands for, a riddle). Both are wording rules: they are tested once the draft is worded, so a
+  question they drop frees its place without moving the cell's other draws.
 """
 
 from __future__ import annotations
@@ -44,9 +51,11 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -61,6 +70,7 @@ __all__ = [
     "Bridges",
     "answer_change_reason",
     "bridge_reason",
+    "bridge_wording_reason",
     "hub_threshold",
     "narrow_pool",
     "narrow_static_into",
@@ -70,6 +80,7 @@ __all__ = [
 
 HUB_SHARE = 0.01  # this share of the entities with a valid fact, those with the most facts, are hubs
 HUB_MIN = 20  # ... never an entity with fewer facts
+_BRACKETS = re.compile(r"\([^()]*\)")  # a disambiguator: "Stephen Maher (footballer)"
 CHANGE_MARGIN = 1  # units either side of t in which another fact's start or end makes a value changing near t
 
 
@@ -256,6 +267,34 @@ def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
     ):
         return "value changes near the unit"
     return "hub entity" if d.kind.is_entity and any(br.hub[a] for a in d.answers) else None
+
+
+def bridge_wording_reason(idx: GraphIndex, labels: Callable[[str], str], d: Draft) -> str | None:
+    """``symmetric relation followed twice`` or ``bridge described by its own name`` (module docstring), or ``None``.
+
+    ``labels``: entity id -> label. A bridge's description names the anchor only (the bridges before it are
+    themselves described), so the anchor's label is the one compared.
+    """
+    hops = d.hops
+    if any(a.rel == b.rel and idx.rel_symmetric[a.rel] for a, b in pairwise(hops)):
+        return "symmetric relation followed twice"
+    named = _words(labels(idx.ent_names[d.anchor]))
+    for h in hops[:-1]:
+        bridge = _words(labels(idx.ent_names[h.dst]))
+        if _holds(named, bridge) or _holds(bridge, named):
+            return "bridge described by its own name"
+    return None
+
+
+def _words(label: str) -> tuple[str, ...]:
+    """A label's words, case-folded, without a disambiguator: "Moscow Governorate" -> (moscow, governorate)."""
+    return tuple(re.findall(r"\w+", _BRACKETS.sub(" ", label).casefold()))
+
+
+def _holds(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
+    """``inner`` is a whole-word sequence of ``outer``."""
+    n = len(inner)
+    return 0 < n <= len(outer) and any(outer[i : i + n] == inner for i in range(len(outer) - n + 1))
 
 
 def answer_change_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:

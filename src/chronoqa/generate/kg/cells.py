@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chronoqa.generate.kg.bridges import answer_change_reason, bridge_reason, pin_bridges
+from chronoqa.generate.kg.bridges import answer_change_reason, bridge_reason, bridge_wording_reason, pin_bridges
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
@@ -228,6 +228,8 @@ class CellFiller:
             return "answer needs its disambiguator"  # a namesake reads the same without it: not asked
         if label_twins(self.renderer, d):
             return "two entities share a label"
+        if (why := bridge_wording_reason(self.ctx.index, self.renderer.labels, d)) is not None:
+            return why
         if garbled(text):
             return "garbled text"
         if graph_walk(self.renderer, d, text):

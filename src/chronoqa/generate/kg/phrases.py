@@ -68,6 +68,10 @@ Besides the English, each entry declares how the relation behaves *in the world*
   "... did X leave that office?"); both or neither. The duration question reads them
   (:meth:`Renderer.end_field <chronoqa.generate.kg.templates.Renderer.end_field>`). A role that words its own
   ``end_clause`` does not inherit them.
+* ``object_at`` / ``subject_at``: a bridge's description read at a stated unit ``{t}``, where "the spouse of X as
+  of 1942" (``object_of`` and "as of") is stilted: "the person married to {s} in {t}", "the person who headed the
+  government of {s} in {t}". Each names its slot and ``{t}``; a role that words its own ``object_of`` /
+  ``subject_of`` does not inherit them (:meth:`Renderer.noun <chronoqa.generate.kg.templates.Renderer.noun>`).
 * ``residence``: ``true`` where the relation says where its subject lives: a start is read as a move ("moved to")
   only where the data gives a reason (:mod:`chronoqa.generate.kg.modelling`, ``residence not a move``).
 * ``from_birth``: ``true`` where a person holds the relation from birth (citizenship): a start at the subject's
@@ -149,7 +153,7 @@ Kind = Literal["state", "event"]
 OPEN_END_READINGS = ("ongoing", "unknown")
 DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
-_OPTIONAL = ("answer_type", "end_clause", "ask_end", "end_again", "ask_end_again")
+_OPTIONAL = ("answer_type", "end_clause", "ask_end", "end_again", "ask_end_again", "object_at", "subject_at")
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
@@ -213,6 +217,10 @@ class RelationPhrases:
     # the end_clause / ask_end (see the module docstring)
     end_again: str | None = None
     ask_end_again: str | None = None
+    # a bridge's description read at a stated unit {t} ("the person married to {s} in {t}"): None, ``object_of`` /
+    # ``subject_of`` and "as of {t}" (see the module docstring)
+    object_at: str | None = None
+    subject_at: str | None = None
     generic: bool = False
     objects_at_once: str | None = None  # "one" | "many"; None: not declared (inferred from the data)
     subjects_at_once: str | None = None
@@ -492,6 +500,8 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             ask_end=entry.get("ask_end"),
             end_again=entry.get("end_again"),
             ask_end_again=entry.get("ask_end_again"),
+            object_at=entry.get("object_at"),
+            subject_at=entry.get("subject_at"),
             min_age=entry.get("min_age", 0),
             no_value=frozenset(v.casefold() for v in entry.get("no_value", {}).get("objects", [])),
             **declared,
@@ -542,6 +552,10 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         why = entry.get(f)
         if why is not None and (not isinstance(why, str) or not why.strip()):
             raise ChronoqaError(f"{name}: relations.{key}.{f} must be the reason, as text; fix the file")
+    for f, slot in (("object_at", "{s}"), ("subject_at", "{o}")):
+        at = entry.get(f)
+        if at is not None and (not isinstance(at, str) or "{t}" not in at or slot not in at):
+            raise ChronoqaError(f"{name}: relations.{key}.{f} must name {slot} and the unit {{t}}; fix the file")
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
@@ -585,6 +599,9 @@ def _parse_roles(
             )
         if "end_clause" in fields and "end_again" not in fields:  # a role's own end: the relation's second end unfit
             fields |= {"end_again": None, "ask_end_again": None}
+        for of, at in (("object_of", "object_at"), ("subject_of", "subject_at")):
+            if of in fields and at not in fields:  # a role's own description: the relation's dated one unfit
+                fields[at] = None
         phrases = dataclasses.replace(base, key=f"{key}/{role}", **({f: None for f in _UNDESCRIBED} | fields))
         out.append((frozenset(w.casefold() for w in words), tuple((a, b) for a, b in sides), phrases))
     return tuple((w, p) for w, _, p in out if w), tuple((sides, p) for _, sides, p in out if sides)

@@ -39,6 +39,7 @@ __all__ = [
     "cap",
     "descriptor",
     "drop_appositive",
+    "event_time",
     "garbled",
     "graph_walk",
     "label_clashes",
@@ -70,6 +71,11 @@ _REPEAT = re.compile(r"\b(in|the|of|a|an|to|for|by|with|at|from|was|did|on)\s+\1
 # a relational noun whose slot ends it: "the capital of {o}", "the place governed by {o}"
 _REL_NOUN = re.compile(r"\bthe\s+[^{}]*?\b(?:of|by|containing|within|contained|with)\s*$")
 _SLOT_END = re.compile(r"\{([so])\}\s*$")
+
+# The noun of a life event's gerund after "at the time of": "at the time of death in Zürich". "when dying in Zürich"
+# and "at the time of dying in Zürich" read the event as going on, a dangling participle; the data has no gender, so
+# no "her death".
+_EVENT_NOUNS = (("dying ", "death "), ("being born ", "birth "))
 
 
 def drop_appositive(template: str, slot: str) -> str:
@@ -128,6 +134,17 @@ def relational_heads(templates: Sequence[str]) -> frozenset[str]:
         if head is not None:
             heads.add(" ".join(head.group(0).split()).lower())
     return frozenset(heads)
+
+
+def event_time(gerund: str) -> str:
+    """A gerund of an event fact after "at the time of", its noun where it has one ("at the time of death in Y").
+
+    An event happens at a moment, so a question does not read it as going on ("when dying in Y").
+    """
+    for verb, noun in _EVENT_NOUNS:
+        if gerund.startswith(verb):
+            gerund = noun + gerund[len(verb) :]
+    return f"at the time of {gerund}"
 
 
 def render_time_text(t: TimePoint) -> str:
@@ -260,14 +277,21 @@ class Renderer:
     def noun(self, hops: tuple[Hop, ...], anchor: int, pins: Sequence[int | None] = ()) -> str:
         """Noun phrase of the entity reached by ``hops`` from ``anchor``.
 
-        A hop pinned to a unit (``pins[i]``, :func:`chronoqa.generate.kg.bridges.pin_bridges`) states it: "the
-        spouse of X as of 1995".
+        A hop pinned to a unit (``pins[i]``, :func:`chronoqa.generate.kg.bridges.pin_bridges`) states it in the
+        relation's dated description where the phrase table gives one (``object_at`` / ``subject_at``: "the person
+        married to X in 1995"), else after its description: "the spouse of X as of 1995".
         """
         cur = self.ent(anchor)
         for i, h in enumerate(hops):
             p = self.rel_of(h.rel, h.dst if h.forward else h.src)
+            pin = pins[i] if i < len(pins) else None
+            at = (p.object_at if h.forward else p.subject_at) if pin is not None else None
+            if at is not None and pin is not None:  # the relation's own dated words: "the person married to X in 1995"
+                at = at.replace("{t}", self.when(pin))
+                cur = fill(at, s=cur, o="") if h.forward else fill(at, s="", o=cur)
+                continue
             cur = fill(p.object_of, s=cur, o="") if h.forward else fill(p.subject_of, s="", o=cur)
-            if i < len(pins) and (pin := pins[i]) is not None:  # "as of": "in 1995" could read as the verb's time
+            if pin is not None:  # "as of": "in 1995" could read as the verb's time
                 cur = f"{cur} as of {self.when(pin)}"
         return cur
 
@@ -387,6 +411,10 @@ class Renderer:
     def shared_gerund(self, d: Draft, which: str) -> str | None:
         """The reference fact's clause as a gerund where it shares the question clause's subject, else None."""
         return self.gerund(d.ref_fid, which, d.hops[-1].src) if self.asks_subject(d) else None
+
+    def is_event(self, fid: int) -> bool:
+        """The fact's relation is an event (the phrase table's ``kind = "event"``: a birth, a death, an award)."""
+        return self.rel(self.index.fact_row(fid)[1]).is_event
 
     def person(self, e: int) -> bool:
         """Whether the data shows ``e`` is a person: it stands on a side of :attr:`people` (married, born, played)."""

@@ -106,8 +106,8 @@ def _stood(rd: Renderer, d: Draft) -> str:
     return f"As things stood in {rd.when(d.t)}, {rd.ask(d)}?"
 
 
-def _then(rd: Renderer, d: Draft) -> str:
-    return f"Going by the situation in {rd.when(d.t)}, {rd.ask(d)}?"
+def _back_in(rd: Renderer, d: Draft) -> str:
+    return f"Back in {rd.when(d.t)}, {rd.ask(d)}?"
 
 
 OPERATOR = Operator(
@@ -120,7 +120,7 @@ OPERATOR = Operator(
         Template("ps.as_of", _as_of),
         Template("ps.trailing", _trailing),
         Template("ps.stood", _stood),
-        Template("ps.then", _then),
+        Template("ps.back_in", _back_in),
     ),
     render_time=True,
     census="pool",

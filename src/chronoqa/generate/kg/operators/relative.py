@@ -104,22 +104,27 @@ def _trailing(rd: Renderer, d: Draft) -> str:
     return f"{cap(rd.ask(d))} {_when(rd, d)}?"
 
 
-def _later(rd: Renderer, d: Draft) -> str:
-    """The offset alone: "a year later", "two years earlier"."""
+def _prior_to(rd: Renderer, d: Draft) -> str:
+    """The time clause with a prepositional offset: "three years prior to joining Y", "a year on from leaving Y".
+
+    Only before a gerund the question's subject shares (a preposition takes no clause); :func:`_when` otherwise.
+    """
+    side, which = d.variant.split("_")
+    shared = rd.shared_gerund(d, f"{which}_clause")
+    if shared is None:
+        return _when(rd, d)
     n = abs(d.offset)
     unit = rd.unit_word()
     amount = f"a {unit}" if n == 1 else f"{_NUMBERS[n]} {unit}s"
-    return f"{amount} {'later' if d.variant.startswith('after') else 'earlier'}"
+    return f"{amount} {'on from' if side == 'after' else 'prior to'} {shared}"
 
 
-def _counting_lead(rd: Renderer, d: Draft) -> str:
-    which = d.variant.split("_")[1]
-    return f"Counting from {rd.ref_clause(d, f'{which}_clause', when=True)}, {rd.ask(d)} {_later(rd, d)}?"
+def _prior_lead(rd: Renderer, d: Draft) -> str:
+    return f"{cap(_prior_to(rd, d))}, {rd.ask(d)}?"
 
 
-def _counting_trailing(rd: Renderer, d: Draft) -> str:
-    which = d.variant.split("_")[1]
-    return f"{cap(rd.ask(d))} {_later(rd, d)}, counting from {rd.ref_clause(d, f'{which}_clause', when=True)}?"
+def _prior_trailing(rd: Renderer, d: Draft) -> str:
+    return f"{cap(rd.ask(d))} {_prior_to(rd, d)}?"
 
 
 def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
@@ -136,8 +141,8 @@ OPERATOR = Operator(
     templates=(
         Template("rt.lead", _lead),
         Template("rt.trailing", _trailing),
-        Template("rt.counting_lead", _counting_lead),
-        Template("rt.counting_trailing", _counting_trailing),
+        Template("rt.prior_lead", _prior_lead),
+        Template("rt.prior_trailing", _prior_trailing),
     ),
     time_refs=time_refs,
     ends_rested_on=ends_rested_on,

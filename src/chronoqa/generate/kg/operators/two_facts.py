@@ -35,7 +35,7 @@ from chronoqa.generate.kg.operators.chains import (
     follow,
     reference_rows,
 )
-from chronoqa.generate.kg.templates import Renderer, Template, cap
+from chronoqa.generate.kg.templates import Renderer, Template, cap, event_time
 from chronoqa.records import Fact
 
 __all__ = ["CHAIN_TRIES", "OPERATOR", "draft", "time_refs"]
@@ -89,11 +89,15 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
 def _ref(rd: Renderer, d: Draft, lead: str) -> str:
     """The reference after ``lead`` ("when", "at the time"): a gerund where it shares the question's subject.
 
-    "Which party was X a member of when moving to Y?", "... at the time of moving to Y?"; else the full clause.
+    "Which party was X a member of when moving to Y?", "... at the time of moving to Y?"; else the full clause. An
+    event's gerund reads "at the time of" after either lead, its noun where it has one: "at the time of death in
+    Y", not "when dying in Y" (:func:`~chronoqa.generate.kg.templates.event_time`).
     """
     shared = rd.shared_gerund(d, "start_clause")
     if shared is None:
         return f"{lead} {rd.fact_clause(d.ref_fid, 'start_clause')}"
+    if rd.is_event(d.ref_fid):
+        return event_time(shared)
     return f"{'at the time of' if lead == 'at the time' else lead} {shared}"
 
 

@@ -146,8 +146,8 @@ def _yes_or_no(rd: Renderer, d: Draft) -> str:
     return f"Yes or no: in {rd.when(d.t)}, {_statement(rd, d)}?"
 
 
-def _still_held(rd: Renderer, d: Draft) -> str:
-    return f"Did it still hold in {rd.when(d.t)} that {_statement(rd, d)}?"
+def _case_in(rd: Renderer, d: Draft) -> str:
+    return f"In {rd.when(d.t)}, was it the case that {_statement(rd, d)}?"
 
 
 def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
@@ -165,7 +165,7 @@ OPERATOR = Operator(
         Template("yn.still", _still),
         Template("yn.true_that", _true_that),
         Template("yn.yes_or_no", _yes_or_no),
-        Template("yn.still_held", _still_held),
+        Template("yn.case_in", _case_in),
     ),
     time_refs=time_refs,
     ends_rested_on=ends_rested_on,
