@@ -104,10 +104,12 @@ def _trailing(rd: Renderer, d: Draft) -> str:
     return f"{cap(rd.ask(d))} {_when(rd, d)}?"
 
 
-def _prior_to(rd: Renderer, d: Draft) -> str:
+def _prior_to(rd: Renderer, d: Draft, later: str) -> str:
     """The time clause with a prepositional offset: "three years prior to joining Y", "a year on from leaving Y".
 
-    Only before a gerund the question's subject shares (a preposition takes no clause); :func:`_when` otherwise.
+    ``later`` says an offset after the reference ("on from" leads a question; a trailing "on from" reads badly, so
+    a trailing one says "after"). Only before a gerund the question's subject shares (a preposition takes no
+    clause); :func:`_when` otherwise.
     """
     side, which = d.variant.split("_")
     shared = rd.shared_gerund(d, f"{which}_clause")
@@ -116,15 +118,15 @@ def _prior_to(rd: Renderer, d: Draft) -> str:
     n = abs(d.offset)
     unit = rd.unit_word()
     amount = f"a {unit}" if n == 1 else f"{_NUMBERS[n]} {unit}s"
-    return f"{amount} {'on from' if side == 'after' else 'prior to'} {shared}"
+    return f"{amount} {later if side == 'after' else 'prior to'} {shared}"
 
 
 def _prior_lead(rd: Renderer, d: Draft) -> str:
-    return f"{cap(_prior_to(rd, d))}, {rd.ask(d)}?"
+    return f"{cap(_prior_to(rd, d, 'on from'))}, {rd.ask(d)}?"
 
 
 def _prior_trailing(rd: Renderer, d: Draft) -> str:
-    return f"{cap(rd.ask(d))} {_prior_to(rd, d)}?"
+    return f"{cap(rd.ask(d))} {_prior_to(rd, d, 'after')}?"
 
 
 def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
