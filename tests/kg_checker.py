@@ -1397,7 +1397,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "residence read as a move": residence_move_errors(checker, questions),
         "start at birth asked": birth_start_errors(checker, questions),
         "divided entity": divided_errors(checker, questions),
-        "symmetric relation followed twice": symmetric_twice_errors(checker, questions),
+        "relation followed back": followed_back_errors(checker, questions),
         "bridge described by its own name": own_name_errors(checker, questions),
         "stilted wording": stilted_errors(checker, questions),
         "bridge named twice in a duration": [
@@ -2585,12 +2585,13 @@ def divided_errors(checker: Checker, questions: Sequence[Question]) -> list[str]
     return out
 
 
-def symmetric_twice_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
-    """Chains that follow a symmetric relation from a bridge over the same relation: the spouse of a spouse."""
+def followed_back_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Chains that follow a relation from a bridge over the same relation back: the spouse of a spouse, the head of
+    government of the place another head governed."""
     out = []
     for q in questions:
         path = q.logical_form.get("path") or []
-        if any(a["r"] == b["r"] and a["r"] in checker.symmetric for a, b in pairwise(path)):
+        if any(a["r"] == b["r"] and (a["r"] in checker.symmetric or a["dir"] != b["dir"]) for a, b in pairwise(path)):
             out.append(f"{q.id}: {q.question!r}")
     return out
 

@@ -52,9 +52,29 @@ SPOUSE_FACTS = [
 def test_a_symmetric_relation_is_not_followed_twice() -> None:
     b, checker = _built(SPOUSE_FACTS, "wikidata12k", labels=SPOUSES, n=300)
     report = defect_report(checker, b.questions)
-    assert report["symmetric relation followed twice"] == []
-    assert _rejected(b, "symmetric relation followed twice") > 0, "the rule rejects the spouse-of-a-spouse drafts"
+    assert report["relation followed back"] == []
+    assert _rejected(b, "relation followed back") > 0, "the rule rejects the spouse-of-a-spouse drafts"
     assert report["stilted wording"] == []
+
+
+# Worked by hand (P6, head of government, not symmetric): Hans Ehard headed Bavaria's government 1946-1954, Alfons
+# Goppel 1962-1978, Franz Josef Strauß 1978-1988. "Was Goppel the head of government of the place whose government
+# Strauß headed?" reaches Bavaria over P6 read backwards and follows P6 forwards to another head: never asked.
+# Bavaria named ("Who was the head of government of Bavaria in 1970?") stays.
+HEADS = {"Q980": "Bavaria", "Q1": "Hans Ehard", "Q2": "Alfons Goppel", "Q3": "Franz Josef Strauß", "Q4": "Munich"}
+HEAD_FACTS = [
+    _fact(0, "Q980", "P6", "Q1", 1946, 1954),
+    _fact(1, "Q980", "P6", "Q2", 1962, 1978),
+    _fact(2, "Q980", "P6", "Q3", 1978, 1988),
+    _fact(3, "Q3", "P551", "Q4", 1950, 1988),
+]
+
+
+def test_a_relation_is_not_followed_back_to_another_holder() -> None:
+    b, checker = _built(HEAD_FACTS, "wikidata12k", labels=HEADS, n=300)
+    assert defect_report(checker, b.questions)["relation followed back"] == []
+    assert _rejected(b, "relation followed back") > 0, "the rule rejects a head named through another head's place"
+    assert any(q.hops == 1 and q.S_star[0].s_id == "Q980" for q in b.questions)  # Bavaria named stays
 
 
 # Worked by hand (P1376, capital of: Moscow the capital of Moscow Governorate 1708-1929, in the Tsardom of Russia to

@@ -37,9 +37,11 @@ the phrase table's ``[bridges]`` declarations (:func:`chronoqa.generate.kg.phras
   :data:`HUB_MIN` facts): a country, a class, a metropolis. "Which country was the capital of the
   administrative unit X was in part of?" answered by the Soviet Union is guessed from the prior, not resolved,
   and "the administrative unit the Russian SFSR was in" names a polity, not a place a reader can follow.
-* ``symmetric relation followed twice``: a bridge reached over a symmetric relation is not followed over the same
-  relation again ("in 1984, the spouse of Cindy Williams was married to Goldie Hawn?": the spouse of a spouse reads
-  as a trick, not a question anyone asks).
+* ``relation followed back``: a bridge reached over a relation is not followed over the same relation back to
+  another holder: a symmetric relation twice ("in 1984, the spouse of Cindy Williams was married to Goldie Hawn?":
+  the spouse of a spouse), or one direction then the other ("Alfons Goppel was the head of government of the place
+  whose government Franz Josef Strauß headed": Bavaria named by another of its heads). A co-holder reads as a
+  trick, not a question anyone asks.
 * ``bridge described by its own name``: a bridge is not described by an entity whose label holds the bridge's label
   as a whole word sequence, or the other way round ("the capital of Moscow Governorate" for Moscow: the description
   spells the name it stands for, a riddle). Both are wording rules: they are tested once the draft is worded, so a
@@ -270,14 +272,14 @@ def bridge_reason(br: Bridges | None, idx: GraphIndex, d: Draft) -> str | None:
 
 
 def bridge_wording_reason(idx: GraphIndex, labels: Callable[[str], str], d: Draft) -> str | None:
-    """``symmetric relation followed twice`` or ``bridge described by its own name`` (module docstring), or ``None``.
+    """``relation followed back`` or ``bridge described by its own name`` (module docstring), or ``None``.
 
     ``labels``: entity id -> label. A bridge's description names the anchor only (the bridges before it are
     themselves described), so the anchor's label is the one compared.
     """
     hops = d.hops
-    if any(a.rel == b.rel and idx.rel_symmetric[a.rel] for a, b in pairwise(hops)):
-        return "symmetric relation followed twice"
+    if any(a.rel == b.rel and (idx.rel_symmetric[a.rel] or a.forward != b.forward) for a, b in pairwise(hops)):
+        return "relation followed back"
     named = _words(labels(idx.ent_names[d.anchor]))
     for h in hops[:-1]:
         bridge = _words(labels(idx.ent_names[h.dst]))
