@@ -181,6 +181,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``name repeated`` (:func:`repeated_name_errors`): a gold fact's subject or object label, without its
   disambiguator, written twice in one question ("How many years after X joined Y did X leave Y?": English writes
   "after joining Y did X leave it"), save where another entity of the question reads the same;
+* ``order fixed by a life`` (:func:`life_order_errors`): an Allen before / after comparison (not "in the same year",
+  not "still") of a birth or death fact (TOML ``role``) with a fact of which its subject is the subject or the object
+  ("Is it true that Betty Hutton married Alan W. Livingston after Alan W. Livingston died?": no, always);
 * ``asked at a boundary unit`` (:func:`boundary_errors`): a point-in-time, present-state or yes/no question asking
   a state in the start or end unit of a spell its gold rests on (a unit of change: "Who was De Palma married to in
   1984?", the marriage recorded 1979-1984); a ``no`` not strictly inside a spell of another value and within a
@@ -1394,6 +1397,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "union asked as a country": described_errors(checker, questions, "union_of_states"),
         "disambiguator repeated": repeated_disambiguator_errors(checker, questions),
         "name repeated": repeated_name_errors(checker, questions),
+        "order fixed by a life": life_order_errors(checker, questions),
         "residence read as a move": residence_move_errors(checker, questions),
         "start at birth asked": birth_start_errors(checker, questions),
         "divided entity": divided_errors(checker, questions),
@@ -2734,6 +2738,22 @@ def repeated_name_errors(checker: Checker, questions: Sequence[Question]) -> lis
             text = pat.sub(" ", text)
             if n > 1 and shared[plain[e].casefold()] == 1:
                 out.append(f"{q.id}: {plain[e]} written {n} times in {q.question!r}")
+                break
+    return out
+
+
+def life_order_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Allen before / after questions pairing one's birth or death with a fact one is a party of: the life gives the
+    answer, not the data."""
+    out = []
+    for q in questions:
+        variant = q.logical_form.get("variant", "")
+        if q.operator != "allen" or variant == "still" or "_same_" in variant or not q.S_anchor:
+            continue
+        a, b = q.S_star[len(q.logical_form["path"]) - 1], q.S_anchor[0]
+        for x, y in ((a, b), (b, a)):
+            if checker.decl.get(x.r_id, {}).get("role") and x.s_id in (y.s_id, y.o_id):
+                out.append(f"{q.id}: {x.s_id}'s {x.r} against {y.r}: {q.question!r}")
                 break
     return out
 

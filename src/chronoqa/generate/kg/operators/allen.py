@@ -56,6 +56,7 @@ __all__ = [
     "compare",
     "draft",
     "gold_comparison",
+    "life_order_fixed",
     "related_subjects",
     "still",
     "time_refs",
@@ -201,6 +202,22 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
             return Draft("allen", variant, pre[0], (*pre[1], final), t, (int(yes),), AnswerKind.YES_NO,
                          ref_fid=gid, static_prefix=True)  # fmt: skip
     return None
+
+
+def life_order_fixed(idx: GraphIndex, life: frozenset[int], d: Draft) -> bool:
+    """A before / after comparison whose answer a life gives, not the data: rule ``order fixed by a life``.
+
+    One fact dates an entity's birth or death (a relation of ``life``, the phrase table's ``role``) and the entity
+    is a party of the other fact, as its subject or its object: "Is it true that Betty Hutton married Alan W.
+    Livingston after Alan W. Livingston died?" is no, always; "Ann Sheridan died after marrying Edward Norris" yes,
+    always. The draft skips one's own birth or death against a fact of the same subject; this reads the pair
+    once worded, so that a dropped question moves no other draw. "In the same year" and "still ... when" read a
+    date, not an order, and stay.
+    """
+    if d.operator != "allen" or d.variant == "still" or d.variant.split("_")[1] == "same":
+        return False
+    a, b = idx.fact_row(d.hops[-1].fid), idx.fact_row(d.ref_fid)
+    return any(x[Col.R] in life and x[Col.S] in (y[Col.S], y[Col.O]) for x, y in ((a, b), (b, a)))
 
 
 def _fact_window(start: str | None, end: str | None, is_event: bool, g: Granularity) -> Window | None:
