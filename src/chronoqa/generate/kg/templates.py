@@ -183,6 +183,9 @@ _UNTYPED = "entity"
 # what may stand before "it": not a role or a class ("left office as it", "ceased to be it", "the status of it")
 _NO_IT_BEFORE = re.compile(r"(?:\bas|\bbe|\bstatus of|\bbecome|\bbecame|\belected)\s*$")
 
+# a preposition of place before a final "it": the clause reads "there" ("moved there", "died there", "worked there")
+_TO_A_PLACE = re.compile(r" (?:in|to|at) \{o\}$")
+
 # Cut from a relational noun for its second mention (:meth:`Renderer.named_again`).
 _CLAUSE = re.compile(r" (?:whose|where|who|which|that|with) ")
 _TRAILING = frozenset({"of", "by", "within", "in", "for", "involving", "held", "to"})
@@ -442,19 +445,29 @@ class Renderer:
 
         "X joined Juventus F.C. before it acquired Stadio delle Alpi", "Y received De Gyldne Laurbær before Z won
         it". Only where "it" has one antecedent: the fact shares one entity with ``named``, a thing
-        (:meth:`thing`), and every other entity of ``named`` is a person (:meth:`person`; "ABS-CBN stopped owning
-        Studio 23 before AMCARA acquired it" is not written: "it" could be ABS-CBN). As a subject, only where the
-        clause opens with it; as an object, only at the clause's end (:meth:`fact_clause`). None otherwise: the
-        caller keeps the full clause.
+        (:meth:`thing`), and every other entity of ``named`` is a person (:meth:`person`) or stands on no fact of
+        the relation on the side "it" takes ("Dorrit Willumsen received De Gyldne Laurbær before Jussi Adler-Olsen
+        won it": nothing else the question names is ever won; "ABS-CBN stopped owning Studio 23 before AMCARA
+        acquired it" is not written where ABS-CBN is itself owned in the data: "it" could be ABS-CBN). As a
+        subject, only where the clause opens with it; as an object, only at the clause's end (:meth:`fact_clause`;
+        "there" after a preposition of place). None otherwise: the caller keeps the full clause.
         """
         row = self.index.fact_row(fid)
         shared = [e for e in (row[0], row[2]) if e in named]
-        if len(shared) != 1 or not self.thing(shared[0]) or not all(self.person(e) for e in named - {shared[0]}):
+        if len(shared) != 1 or not self.thing(shared[0]):
+            return None
+        side = shared[0] == row[0]  # "it" stands as the fact's subject (True) or its object
+        if not all(self.person(e) or self.index.group_size(e, row[1], side) == 0 for e in named - {shared[0]}):
             return None
         if self.lead_entity(fid, which) == shared[0]:
             return self.fact_clause(fid, which, subject_text="it", side_entity=shared[0])
-        clause = self.fact_clause(fid, which, it=True) if shared[0] == row[2] else ""
-        return clause if clause.endswith(" it") else None
+        if shared[0] == row[2]:
+            clause = self.fact_clause(fid, which, it=True)
+        else:  # the subject closes the clause: "{o} won {s}" (Wikidata's winner), "Ron Jones won it"
+            bare = drop_appositive(self._field(fid, which), "s")
+            ok = bare.endswith("{s}") and not _NO_IT_BEFORE.search(bare[:-3])
+            clause = fill(bare, s="it", o=self.ent(row[2])) if ok else ""
+        return clause if clause.endswith((" it", " there")) else None
 
     def fact_clause(
         self,
@@ -479,7 +492,8 @@ class Renderer:
         o_txt = subject_text if side_entity == o and subject_text is not None and side_entity != s else self.ent(o)
         bare = drop_appositive(tmpl, "o")  # "left the party {o}" -> "left it"
         if it and p.answer_type not in _NOT_IT and bare.endswith("{o}") and not _NO_IT_BEFORE.search(bare[:-3]):
-            return fill(bare, s=s_txt, o="it")
+            there = _TO_A_PLACE.search(bare)  # "moved to it", "was born in it": "moved there", "was born there"
+            return fill(bare[: there.start()] + " there" if there else bare, s=s_txt, o="it")
         for slot, text in (("s", s_txt), ("o", o_txt)):
             if text.startswith("the "):  # "part of the country the Soviet Union" reads "part of the Soviet Union"
                 tmpl = drop_appositive(tmpl, slot)
