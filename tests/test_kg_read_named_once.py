@@ -84,13 +84,13 @@ CASES = [
     ("start_before_start", ("Ivano_Trotta", "playsFor", "Juventus_F.C."),
      ("Juventus_F.C.", "owns", "Stadio_delle_Alpi"), "al.true_that",
      "Is it true that Ivano Trotta joined Juventus F.C. before it acquired Stadio delle Alpi?"),
-    # Cannes, the only thing of the first clause, is the second clause's object: "it"
+    # Cannes, the only thing of the first clause, is the second clause's object: "it", after "in" a place: "there"
     ("start_after_start", ("Gérard_Philipe", "wasBornIn", "Cannes"), ("Anne_Philipe", "wasBornIn", "Cannes"),
-     "al.true_that", "Is it true that Gérard Philipe was born in Cannes after Anne Philipe was born in it?"),
-    # Juventus and the stadium, neither a person: "Turin acquired it" could mean either, so the name stays
+     "al.true_that", "Is it true that Gérard Philipe was born in Cannes after Anne Philipe was born there?"),
+    # Juventus and the stadium, neither a person, but Juventus is owned by nothing in the data: "it", the thing
+    # acquired, can only be the stadium
     ("end_before_start", ("Juventus_F.C.", "owns", "Stadio_delle_Alpi"), ("Turin", "owns", "Stadio_delle_Alpi"),
-     "al.true_that", "Is it true that Juventus F.C. stopped owning Stadio delle Alpi before Turin acquired Stadio "
-     "delle Alpi?"),
+     "al.true_that", "Is it true that Juventus F.C. stopped owning Stadio delle Alpi before Turin acquired it?"),
     # a person (Anne Philipe, a spouse) is never "it"
     ("start_before_start", ("Gérard_Philipe", "isMarriedTo", "Anne_Philipe"), ("Anne_Philipe", "wasBornIn", "Cannes"),
      "al.true_that", "Is it true that Gérard Philipe married Anne Philipe before Anne Philipe was born in Cannes?"),

@@ -183,8 +183,9 @@ _UNTYPED = "entity"
 # what may stand before "it": not a role or a class ("left office as it", "ceased to be it", "the status of it")
 _NO_IT_BEFORE = re.compile(r"(?:\bas|\bbe|\bstatus of|\bbecome|\bbecame|\belected)\s*$")
 
-# a preposition of place before a final "it": the clause reads "there" ("moved there", "died there", "worked there")
-_TO_A_PLACE = re.compile(r" (?:in|to|at) \{o\}$")
+# a preposition of place before a final "it": the clause reads "there" ("moved there", "died there", "worked there");
+# "to" only after a move ("was named to it", a team selection, is no place)
+_TO_A_PLACE = re.compile(r"(?: in| at|(?<=moved) to|(?<=move) to) \{o\}$")
 
 # Cut from a relational noun for its second mention (:meth:`Renderer.named_again`).
 _CLAUSE = re.compile(r" (?:whose|where|who|which|that|with) ")
