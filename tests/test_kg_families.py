@@ -70,7 +70,7 @@ def test_durations_are_asked_of_closed_spells_only() -> None:
         n = DURATIONS[key]
         assert q.answers == (f"{n} years",) and q.answer_ids == (f"P{n}Y",) and q.answer_type == "duration"
         assert q.t_query == str(CLOSED[key][0])
-        assert q.question.startswith(("How many years", "How long, in years", "Counting in years"))
+        assert q.question.startswith(("How many years", "How long, in years", "How long after"))
 
 
 def test_yes_no_labels_are_balanced_and_never_rest_on_an_unknown_end() -> None:

@@ -78,8 +78,8 @@ CASES = [
     ("still", ("Ivano_Trotta", "playsFor", "Juventus_F.C."), ("Ivano_Trotta", "playsFor", "A.C._Monza"), "al.still",
      "Was it still the case that Ivano Trotta played for Juventus F.C. when joining A.C. Monza?"),
     ("still", ("Ivano_Trotta", "playsFor", "Juventus_F.C."), ("Ivano_Trotta", "playsFor", "A.C._Monza"),
-     "al.still_true",
-     "Is it true that Ivano Trotta played for Juventus F.C. and was still so when joining A.C. Monza?"),
+     "al.at_the_time",
+     "Is it true that Ivano Trotta played for Juventus F.C. at the time of joining A.C. Monza?"),
     # Juventus is the only thing the first clause names (Trotta is a person): the second clause's subject is "it"
     ("start_before_start", ("Ivano_Trotta", "playsFor", "Juventus_F.C."),
      ("Juventus_F.C.", "owns", "Stadio_delle_Alpi"), "al.true_that",

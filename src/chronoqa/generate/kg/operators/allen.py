@@ -316,9 +316,13 @@ def _still(rd: Renderer, d: Draft) -> str:
     return f"Was it still the case when {rd.fact_clause(d.ref_fid, 'start_clause')} that {_clause(rd, d, 'statement')}?"
 
 
-def _still_true(rd: Renderer, d: Draft) -> str:
-    ref, _ = _reference(rd, d, "statement", "start_clause")
-    return f"Is it true that {_clause(rd, d, 'statement')} and was still so when {ref}?"
+def _at_the_time(rd: Renderer, d: Draft) -> str:
+    """B inside A read at B's start: "Is it true that X played for Y at the time of joining Z?".
+
+    ("... and was still so when joining Z" is stilted.)
+    """
+    ref, gerund = _reference(rd, d, "statement", "start_clause")
+    return f"Is it true that {_clause(rd, d, 'statement')} at the time {'of ' if gerund else ''}{ref}?"
 
 
 def ends_rested_on(idx: GraphIndex, d: Draft) -> list[int]:
@@ -338,7 +342,7 @@ OPERATOR = Operator(
         Template("al.true_that", _true_that, _not_still),
         Template("al.yes_or_no", _yes_or_no, _not_still),
         Template("al.still", _still, _is_still),
-        Template("al.still_true", _still_true, _is_still),
+        Template("al.at_the_time", _at_the_time, _is_still),
     ),
     time_refs=time_refs,
     ends_rested_on=ends_rested_on,

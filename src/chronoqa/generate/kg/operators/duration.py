@@ -171,10 +171,11 @@ def _from_until(rd: Renderer, d: Draft) -> str:
     return f"How long, in {rd.unit_word()}s, was it from when {_start(rd, d)} until {_end(rd, d, 'end_clause')}?"
 
 
-def _counting(rd: Renderer, d: Draft) -> str:
+def _how_long_after(rd: Renderer, d: Draft) -> str:
+    """The unit last: "How long after joining Y did X leave it, in years?" ("Counting in years, ..." is stilted)."""
     if (g := _gerunds(rd, d, "ask_end")) is not None:
-        return f"Counting in {rd.unit_word()}s, how long after {g[0]} {g[1]}?"
-    return f"Counting in {rd.unit_word()}s, how long after {_start(rd, d)} {_end(rd, d, 'ask_end')}?"
+        return f"How long after {g[0]} {g[1]}, in {rd.unit_word()}s?"
+    return f"How long after {_start(rd, d)} {_end(rd, d, 'ask_end')}, in {rd.unit_word()}s?"
 
 
 OPERATOR = Operator(
@@ -187,7 +188,7 @@ OPERATOR = Operator(
         Template("du.after", _after),
         Template("du.between", _between),
         Template("du.from_until", _from_until),
-        Template("du.counting", _counting),
+        Template("du.how_long_after", _how_long_after),
     ),
     time_refs=time_refs,
     gold_rule=gold_closed_spell,
