@@ -2396,14 +2396,14 @@ def _ends_read_of(checker: Checker, questions: Sequence[Question], spells: set[i
 
 def loans(checker: Checker) -> set[int]:
     """Spells of a relation declaring ``one_spell_per_object`` lying within another spell (not itself) of the same
-    subject and relation whose object has the same role, both with both ends recorded: the other starts in the same
-    unit or earlier and ends in the same unit or later."""
+    subject and relation, both of no declared role (a national side is no club) and with both ends recorded: the
+    other starts in the same unit or earlier and ends in the same unit or later."""
     out: set[int] = set()
     rels = {r for r, d in checker.decl.items() if d.get("one_spell_per_object")}
-    spells: dict[tuple[str, str, str | None], list[Fact]] = defaultdict(list)
+    spells: dict[tuple[str, str], list[Fact]] = defaultdict(list)
     for f in checker.good:
-        if f.r in rels and f.start is not None and f.end is not None:
-            spells[(f.s, f.r, checker.role_of(f))].append(f)
+        if f.r in rels and f.start is not None and f.end is not None and checker.role_of(f) is None:
+            spells[(f.s, f.r)].append(f)
     g = checker.g
     for group in spells.values():
         for f in group:

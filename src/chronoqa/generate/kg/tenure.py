@@ -186,9 +186,10 @@ def loans(idx: GraphIndex, relations: Collection[int], roles: Mapping[int, Mappi
     """The loans of ``relations`` (declared ``one_spell_per_object``): spells lying within another of the subject.
 
     A kept spell with both ends recorded lies within another such spell (not itself) of the same subject and
-    relation whose object has the same role (``roles``: relation -> object -> role key, national teams beside
-    clubs; absent: the relation's own) that starts in its start unit or earlier and ends in its end unit or later.
-    Every pair of one (subject, relation, role) group is compared at once, in NumPy.
+    relation, both of the relation's own wording (``roles``: relation -> object -> role key; an object of a declared
+    role, a national or a youth national side, is no club and its spell no loan: an under-17 spell inside an
+    under-19 one is two age groups), that starts in its start unit or earlier and ends in its end unit or later.
+    Every pair of one (subject, relation) group is compared at once, in NumPy.
     """
     t = idx.table
     fids = np.flatnonzero(
@@ -196,13 +197,14 @@ def loans(idx: GraphIndex, relations: Collection[int], roles: Mapping[int, Mappi
     )
     if not len(fids):
         return frozenset()
+    pairs, back = np.unique(t[fids][:, [Col.R, Col.O]], axis=0, return_inverse=True)
+    own = np.array([o not in roles.get(r, {}) for r, o in pairs.tolist()], dtype=bool)  # each (relation, object) once
+    fids = fids[own[back.reshape(-1)]]
+    if not len(fids):
+        return frozenset()
     rows = t[fids]
-    pairs, back = np.unique(rows[:, [Col.R, Col.O]], axis=0, return_inverse=True)
-    named = [roles.get(r, {}).get(o, "") for r, o in pairs.tolist()]  # each (relation, object) once
-    code = {n: i for i, n in enumerate(sorted(set(named)))}
-    role = np.array([code[n] for n in named], dtype=np.int64)[back.reshape(-1)]
-    order = np.lexsort((role, rows[:, Col.R], rows[:, Col.S]))  # one (subject, relation, role) group a run
-    key = np.stack([rows[order, Col.S], rows[order, Col.R], role[order]], axis=1)
+    order = np.lexsort((rows[:, Col.R], rows[:, Col.S]))  # one (subject, relation) group a run
+    key = np.stack([rows[order, Col.S], rows[order, Col.R]], axis=1)
     first = np.flatnonzero(np.concatenate(([True], (key[1:] != key[:-1]).any(axis=1))))
     size = np.diff(np.append(first, len(order)))
     per = np.repeat(size, size)  # each sorted spell's group size, and the group's first position
