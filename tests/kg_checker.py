@@ -134,6 +134,11 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
   club's other team (a label one marker word longer or shorter, the marker extending two labels of the relation's
   objects or a single letter: "B", "II", "Academy") starts in its end unit or the next (Fonte's Sporting CP youth
   spell to 2002, then Sporting CP B);
+* ``end of a loan`` (:func:`loan_errors`): a question reading the end of a spell of a relation declaring
+  ``one_spell_per_object`` (its end, its length, "still in", :func:`ends_read`) that lies within another spell of
+  the subject of the same role (:meth:`Checker.role_of`), both ends recorded, the other starting no later and ending
+  no earlier (Keogh's Carlisle United loan 2007-2008 inside Bristol City 2005-2008: the source keeps one spell per
+  club, so his permanent Carlisle spell is lost and the loan's end is no leaving);
 * ``date by convention compared`` (:func:`convention_errors`): a question asking the date of a fact of a relation
   declaring ``date_convention`` (Wikidata dates a nomination by the film's year), or comparing or pairing it with
   a fact of another relation;
@@ -1384,6 +1389,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "name ambiguous in the world": world_ambiguous_errors(checker, questions),
         "role not named in a two-role timeline": role_unnamed_errors(checker, questions),
         "end of a move within a club": squad_move_errors(checker, questions),
+        "end of a loan": loan_errors(checker, questions),
         "date by convention compared": convention_errors(checker, questions),
         "country asked as administrative unit": country_unit_errors(checker, questions),
         "nested clause before a verb": nested_clause_errors(questions),
@@ -2377,15 +2383,46 @@ def squad_moves(checker: Checker) -> set[int]:
 def squad_move_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Questions reading the end of a spell whose end is a move within one club (:func:`squad_moves`): its end, its
     length or its holding on ("In what year did José Fonte leave Sporting CP?": to its B team, not away)."""
-    moves, out = squad_moves(checker), []
+    return _ends_read_of(checker, questions, squad_moves(checker), "fact")
+
+
+def _ends_read_of(checker: Checker, questions: Sequence[Question], spells: set[int], what: str) -> list[str]:
+    """Questions reading the end of one of ``spells`` (:func:`ends_read`: its end, its length or its holding on)."""
+    out = []
     for q in questions:
         ends, whole = ends_read(checker, q)
-        hit = [f.id for f in [*ends, *whole] if f.id in moves]
+        hit = [f.id for f in [*ends, *whole] if f.id in spells]
         if hit:
-            out.append(
-                f"{q.id}: reads the end of fact {hit[0]} ({checker.label(checker.by_id[hit[0]].o)}): {q.question!r}"
-            )
+            label = checker.label(checker.by_id[hit[0]].o)
+            out.append(f"{q.id}: reads the end of {what} {hit[0]} ({label}): {q.question!r}")
     return out
+
+
+def loans(checker: Checker) -> set[int]:
+    """Spells of a relation declaring ``one_spell_per_object`` lying within another spell (not itself) of the same
+    subject and relation, both of no declared role (a national side is no club) and with both ends recorded: the
+    other starts in the same unit or earlier and ends in the same unit or later."""
+    out: set[int] = set()
+    rels = {r for r, d in checker.decl.items() if d.get("one_spell_per_object")}
+    spells: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+    for f in checker.good:
+        if f.r in rels and f.start is not None and f.end is not None and checker.role_of(f) is None:
+            spells[(f.s, f.r)].append(f)
+    g = checker.g
+    for group in spells.values():
+        for f in group:
+            if any(
+                h is not f and h.start.lo(g) <= f.start.lo(g) and h.end.lo(g) >= f.end.lo(g)  # type: ignore[union-attr]
+                for h in group
+            ):
+                out.add(f.id)
+    return out
+
+
+def loan_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions reading the end of a loan (:func:`loans`): its end, its length or its holding on ("What year did
+    Richard Keogh leave Carlisle United F.C.?" -> 2008, the end of a loan; he signed for Carlisle that year)."""
+    return _ends_read_of(checker, questions, loans(checker), "loan")
 
 
 def convention_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:

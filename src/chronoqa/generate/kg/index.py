@@ -250,6 +250,7 @@ class GraphIndex:
     unknown_end_rels: frozenset[int] = field(init=False, default=frozenset())  # declared end_unknown relations
     convention_rels: frozenset[int] = field(init=False, default=frozenset())  # declared date_convention relations
     squad_moves: frozenset[int] = field(init=False, default=frozenset())  # spells ending in a move within a club
+    loans: frozenset[int] = field(init=False, default=frozenset())  # spells within another (one_spell_per_object)
     # per fact, as bytes (one read is a plain index, no NumPy scalar): usable (reset when a fact is marked
     # implausible) and the only fact of its (s, r, o); made on first use
     _usable: bytes | None = field(init=False, default=None)

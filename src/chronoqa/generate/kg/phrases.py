@@ -79,6 +79,11 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``squads``: ``true`` where a club fields several teams (its reserve or youth team, labelled as the club plus a
   marker word): a spell whose end is a move to or from the same club's other team is no departure
   (:func:`chronoqa.generate.kg.tenure.squad_moves`).
+* ``one_spell_per_object``: the reason, where the source keeps one fact per (subject, relation, object) (YAGO11k's
+  ``playsFor``): a permanent spell after a loan at the same club, or a return, is lost, so the end of a loan (a
+  spell lying within another of the subject's, of the same role) is not the day the subject left: its end, its
+  length and "still in" are not asked (:func:`chronoqa.generate.kg.tenure.loans`). Not for a source that repeats
+  triples (Wikidata12k records a second spell).
 * ``date_convention``: the reason, where the source dates the relation's facts by a convention and lists them in
   part (Wikidata's P1411 nominations, dated by the work's year): the date is never asked, nor paired with a fact of
   another relation (:func:`chronoqa.generate.kg.tenure.tenure_reason`).
@@ -158,7 +163,8 @@ _OPTIONAL = ("answer_type", "end_clause", "ask_end", "end_again", "ask_end_again
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask", "squads",
-    "date_convention", "no_value", "residence", "from_birth", "levels_unnamed", "union_of_states",
+    "one_spell_per_object", "date_convention", "no_value", "residence", "from_birth", "levels_unnamed",
+    "union_of_states",
 )  # fmt: skip
 # reasons a role declares for itself (never inherited from its relation): the words naming, or not, the container
 _UNDESCRIBED = {"levels_unnamed": "level not named", "union_of_states": "union asked as a country"}
@@ -235,6 +241,7 @@ class RelationPhrases:
     end_unknown: bool = False  # a recorded end is the source's modelling, not an event: no question rests on it
     ask: bool = True  # False: the facts stay in the corpus (and count for uniqueness) but are never gold or anchor
     squads: bool = False  # a club fields several teams: a move to its reserve or youth team is no departure
+    one_spell_per_object: str | None = None  # why the source keeps one spell per object: a loan's end is no leaving
     residence: bool = False  # where the subject lives: a start reads as a move only where the data gives a reason
     from_birth: bool = False  # a person holds it from birth (citizenship): a start at the birth is no "became"
     date_convention: str | None = None  # why the dates follow a convention: never asked, nor paired across relations
@@ -548,7 +555,7 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
         raise ChronoqaError(
             f'{name}: relations.{key}.no_value: expected {{ objects = ["<label>", ...], reason = "..." }}; fix the file'
         )
-    for f in ("date_convention", *_UNDESCRIBED):
+    for f in ("date_convention", "one_spell_per_object", *_UNDESCRIBED):
         why = entry.get(f)
         if why is not None and (not isinstance(why, str) or not why.strip()):
             raise ChronoqaError(f"{name}: relations.{key}.{f} must be the reason, as text; fix the file")

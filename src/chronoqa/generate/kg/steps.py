@@ -59,7 +59,7 @@ from chronoqa.generate.kg.templates import (
     shared_short_labels,
     side_test,
 )
-from chronoqa.generate.kg.tenure import squad_moves
+from chronoqa.generate.kg.tenure import loans, squad_moves
 from chronoqa.generate.result import manifest_header
 from chronoqa.generate.splits import assign_splits
 from chronoqa.records import (
@@ -447,6 +447,7 @@ def prepare_drafting(s: BuildState) -> None:
     idx.convention_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].date_convention)
     squads = [i for i, r in enumerate(idx.rel_names) if s.phr[r].squads]
     idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
+    idx.loans = loans(idx, [i for i, r in enumerate(idx.rel_names) if s.phr[r].one_spell_per_object], roles)
     static_removed = narrow_static_into(bridges, idx, static_into) if static_into is not None else Counter[str]()
     undescribed = {i: why for i, r in enumerate(idx.rel_names) if (why := s.phr[r].undescribed())}
     regimes = Regimes.build(idx, {r: p.containment for r, p in s.phr.items()}, roles, undescribed, divided_spans(s))

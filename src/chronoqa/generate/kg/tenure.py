@@ -29,6 +29,14 @@ The same holds for a spell of a relation declared ``squads`` whose end is a move
 (:func:`squad_moves`: José Fonte's Sporting CP youth spell to 2002, then Sporting CP B): no question reads its end,
 its length or its holding on. Rule name: ``end of a move within a club``.
 
+The same holds for a loan of a relation declared ``one_spell_per_object`` (the source keeps one fact per subject,
+relation and object, so a permanent spell after a loan at the same club, or a return, is lost: YAGO11k's Richard
+Keogh at Carlisle United 2007-2008 inside his Bristol City spell 2005-2008, then at Carlisle 2008-2010 in the world).
+A loan (:func:`loans`) is a closed spell lying within another closed spell of the subject and relation whose object
+has the same role (clubs within clubs; a national team beside a club is no loan): its recorded end need not be the
+day the subject left, so no question reads its end, its length or its holding on; its start stays usable. Rule
+name: ``end of a loan``.
+
 A fact of a relation declaring ``date_convention`` (Wikidata dates a nomination by the work's year, and lists a
 nominee's nominations in part) is dated by a convention: its date is not asked ("What year was X nominated for
 Y?"), nor compared or paired with a fact of another relation (same year, before, after, when, counted from); two
@@ -56,11 +64,13 @@ from chronoqa.generate.kg.operators.chains import Draft
 __all__ = [
     "CONVENTION",
     "INTERRUPTED",
+    "LOAN_END",
     "NESTED",
     "OPEN_END",
     "ORDERING",
     "RULE",
     "SQUAD_MOVE",
+    "loans",
     "nested_reason",
     "squad_moves",
     "tenure_reason",
@@ -70,6 +80,7 @@ RULE = "end of a per-term spell"
 INTERRUPTED = "interrupted spell"
 OPEN_END = "end of an open fact"
 SQUAD_MOVE = "end of a move within a club"
+LOAN_END = "end of a loan"
 CONVENTION = "date by convention"
 NESTED = "nested spell ordered"
 ORDERING = ("sequence", "relative", "before_after")  # operators whose question orders facts of one timeline
@@ -81,7 +92,8 @@ def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
 
     :data:`OPEN_END` when it rests on an end the data does not record (or declares unknown) or reads such a
     declared spell whole, :data:`RULE` when it rests on a recorded end that is not a tenure's end,
-    :data:`INTERRUPTED` when it reads an interrupted spell's end or the spell whole.
+    :data:`INTERRUPTED` when it reads an interrupted spell's end or the spell whole, :data:`SQUAD_MOVE` /
+    :data:`LOAN_END` when it reads the end of a move within a club or of a loan, or that spell whole.
     """
     ends = [f for f in REGISTRY[d.operator].ends_rested_on(idx, d) if f >= 0]
     whole = [d.hops[-1].fid] if d.operator in WHOLE_SPELL and d.hops else []
@@ -95,6 +107,8 @@ def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
         return INTERRUPTED
     if any(f in idx.squad_moves for f in [*ends, *whole]):
         return SQUAD_MOVE
+    if any(f in idx.loans for f in [*ends, *whole]):
+        return LOAN_END
     return _convention_reason(idx, d)
 
 
@@ -166,3 +180,37 @@ def squad_moves(idx: GraphIndex, labels: Sequence[str], relations: Collection[in
                 if within and t[g, Col.SU] != NONE and end <= int(t[g, Col.SU]) <= end + 1:
                     out.add(f)
     return frozenset(out)
+
+
+def loans(idx: GraphIndex, relations: Collection[int], roles: Mapping[int, Mapping[int, str]]) -> frozenset[int]:
+    """The loans of ``relations`` (declared ``one_spell_per_object``): spells lying within another of the subject.
+
+    A kept spell with both ends recorded lies within another such spell (not itself) of the same subject and
+    relation, both of the relation's own wording (``roles``: relation -> object -> role key; an object of a declared
+    role, a national or a youth national side, is no club and its spell no loan: an under-17 spell inside an
+    under-19 one is two age groups), that starts in its start unit or earlier and ends in its end unit or later.
+    Every pair of one (subject, relation) group is compared at once, in NumPy.
+    """
+    t = idx.table
+    fids = np.flatnonzero(
+        np.isin(t[:, Col.R], list(relations)) & ~idx.ignored_mask & (t[:, Col.SU] != NONE) & (t[:, Col.EU] != NONE)
+    )
+    if not len(fids):
+        return frozenset()
+    pairs, back = np.unique(t[fids][:, [Col.R, Col.O]], axis=0, return_inverse=True)
+    own = np.array([o not in roles.get(r, {}) for r, o in pairs.tolist()], dtype=bool)  # each (relation, object) once
+    fids = fids[own[back.reshape(-1)]]
+    if not len(fids):
+        return frozenset()
+    rows = t[fids]
+    order = np.lexsort((rows[:, Col.R], rows[:, Col.S]))  # one (subject, relation) group a run
+    key = np.stack([rows[order, Col.S], rows[order, Col.R]], axis=1)
+    first = np.flatnonzero(np.concatenate(([True], (key[1:] != key[:-1]).any(axis=1))))
+    size = np.diff(np.append(first, len(order)))
+    per = np.repeat(size, size)  # each sorted spell's group size, and the group's first position
+    start = np.repeat(first, size)
+    inner = np.repeat(np.arange(len(order)), per)  # every (inner, outer) pair of one group
+    outer = np.repeat(start, per) + (np.arange(len(inner)) - np.repeat(np.cumsum(per) - per, per))
+    a, b = rows[order[inner]], rows[order[outer]]
+    within = (inner != outer) & (b[:, Col.SU] <= a[:, Col.SU]) & (b[:, Col.EU] >= a[:, Col.EU])
+    return frozenset(fids[order[inner[within]]].tolist())
