@@ -558,11 +558,14 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     for f in ("date_convention", "one_spell_per_object", *_UNDESCRIBED):
         why = entry.get(f)
         if why is not None and (not isinstance(why, str) or not why.strip()):
-            raise ChronoqaError(f"{name}: relations.{key}.{f} must be the reason, as text; fix the file")
+            raise ChronoqaError(f'{name}: relations.{key}.{f} must be the reason, as text: write {f} = "<why>"')
     for f, slot in (("object_at", "{s}"), ("subject_at", "{o}")):
         at = entry.get(f)
         if at is not None and (not isinstance(at, str) or "{t}" not in at or slot not in at):
-            raise ChronoqaError(f"{name}: relations.{key}.{f} must name {slot} and the unit {{t}}; fix the file")
+            raise ChronoqaError(
+                f'{name}: relations.{key}.{f} must name {slot} and the unit {{t}}: write, e.g., {f} = "the person '
+                f'married to {slot} in {{t}}"'
+            )
     role = entry.get("role")
     if role is not None and role not in ROLES:
         raise ChronoqaError(f"{name}: relations.{key}.role = {role!r}: expected 'birth' or 'death'")
