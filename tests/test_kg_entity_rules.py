@@ -24,17 +24,18 @@ def _built(facts: list[Fact], table: str | Path, labels: dict[str, str] | None =
     return b, checker
 
 
-def asked_parties(tmp_path: Path) -> Path:
-    """YAGO11k's phrase table with ``isAffiliatedTo`` asked: the rules of an exclusive, asked party relation.
+def yago_asking(tmp_path: Path, relation: str) -> Path:
+    """YAGO11k's phrase table with ``relation`` asked, which the shipped table declares ``ask = false``.
 
-    The shipped table declares it ``ask = false`` (its dates are unreliable in YAGO11k); the rules a party relation
-    needs (one party at a time, a dated party's bracket) hold for any table that asks one.
+    The shipped table keeps ``isAffiliatedTo`` (unreliable dates) and ``owns`` (unreliable facts) out of the questions;
+    the rules such a relation needs (one party at a time, a dated party's bracket, a batch-dated start, its gerunds)
+    hold for any table that asks one.
     """
     text = (PHRASES / "yago11k.toml").read_text(encoding="utf-8")
-    head = "[relations.isAffiliatedTo]"
+    head = f"[relations.{relation}]"
     block = text[text.index(head) :]
     assert "\nask = false\n" in block.split("\n[", 1)[0], "the shipped table no longer declares it unasked"
-    out = tmp_path / "yago11k-parties.toml"
+    out = tmp_path / f"yago11k-{relation}.toml"
     out.write_text(text.replace(block, block.replace("\nask = false\n", "\n", 1)), encoding="utf-8")
     return out
 
