@@ -215,7 +215,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 
 The last two rules also mark facts implausible here (``not_of_type``, ``label_unfit``), recomputed by brute force;
 so does ``mirror_disagrees``: a fact of a ``symmetric`` relation whose dated mirror facts ``(o, r, s)`` all state
-other start or end years (where both state one).
+other start or end years (where both state one); and ``birth_contradicted``: a birth at least two, and at least
+half, of its subject's facts of no ``role`` with a start precede (no birth then for ``before_birth`` and the youth
+rules).
 """
 
 from __future__ import annotations
@@ -885,16 +887,34 @@ class Checker:
         d = self.decl[r]
         return d.get("objects_at_once" if fwd or r in self.symmetric else "subjects_at_once") == "one"
 
-    def _find_implausible(self) -> dict[int, str]:
-        """Brute force, from the declarations: fact id -> reason (the rules of docs/kg-builder.md)."""
+    def birth_contradicted(self, f: Fact) -> bool:
+        """``f`` is a birth at least two, and at least half, of its subject's facts of relations with no ``role``
+        (with a start, on either side) start before: the fewest facts to disbelieve is the birth."""
+        if f.start is None or self.decl.get(f.r, {}).get("role") != "birth":
+            return False
+        life = [
+            g.start.year
+            for g in self.touching[f.s]
+            if g.start is not None and self.decl.get(g.r, {}).get("role") is None
+        ]
+        before = sum(y < f.start.year for y in life)
+        return before >= 2 and 2 * before >= len(life)
+
+    def life_years(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each entity's birth year (the earliest, of births no ``birth_contradicted``) and death year (the latest)."""
         births: dict[str, int] = {}
         deaths: dict[str, int] = {}
         for f in self.good:
-            role = self.decl[f.r].get("role")
-            if role == "birth" and f.start is not None:
+            role = self.decl.get(f.r, {}).get("role")
+            if role == "birth" and f.start is not None and not self.birth_contradicted(f):
                 births[f.s] = min(births.get(f.s, 10**9), f.start.year)
             if role == "death" and f.start is not None:
                 deaths[f.s] = max(deaths.get(f.s, -(10**9)), f.start.year)
+        return births, deaths
+
+    def _find_implausible(self) -> dict[int, str]:
+        """Brute force, from the declarations: fact id -> reason (the rules of docs/kg-builder.md)."""
+        births, deaths = self.life_years()
 
         def first_year(f: Fact) -> int | None:
             return f.start.year if f.start is not None else (f.end.year if f.end is not None else None)
@@ -953,8 +973,12 @@ class Checker:
                 out[f.id] = "not_of_type"
             elif f.s in unfit or f.o in unfit:
                 out[f.id] = "label_unfit"
-        for f in self.good:
-            if f.id not in out and self.decl[f.r].get("symmetric") and f.s != f.o and self._mirror_disagrees(f):
+        for f in self.good:  # the graph contradicting itself, after the type rules (as their indices in REASONS)
+            if f.id in out:
+                continue
+            if self.birth_contradicted(f):
+                out[f.id] = "birth_contradicted"
+            elif self.decl[f.r].get("symmetric") and f.s != f.o and self._mirror_disagrees(f):
                 out[f.id] = "mirror_disagrees"
         return out
 
@@ -1752,10 +1776,7 @@ def life_place_errors(checker: Checker, questions: Sequence[Question]) -> list[s
 
 def youth_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
     """Questions with an S* or S_anchor fact of an under-N side that starts when the person was older than N."""
-    births: dict[str, int] = {}
-    for f in checker.good:
-        if checker.decl.get(f.r, {}).get("role") == "birth" and f.start is not None:
-            births[f.s] = min(births.get(f.s, f.start.year), f.start.year)
+    births, _ = checker.life_years()
     out = []
     for q in questions:
         hit = [t.fact_id for t in (*q.S_star, *q.S_anchor) if checker.youth_over_age(checker.by_id[t.fact_id], births)]

@@ -195,15 +195,31 @@ def _youth_over(person: str, side: str, year: int, births: Mapping[str, int]) ->
     return bool(limits) and person in births and year - births[person] > limits[0] + 2
 
 
-def reference_implausible(
-    facts: Sequence[Fact],
-    phrases: Mapping[str, RelationPhrases],
-    ignored: Sequence[bool],
-    as_of: TimePoint,
-    open_end: str,
-    default_max_years: int,
-) -> dict[int, str]:
-    """The implausible-date rules worked out in Python: one pass per fact."""
+def _contradicted_births(
+    facts: Sequence[Fact], phrases: Mapping[str, RelationPhrases], ignored: Sequence[bool]
+) -> set[int]:
+    """Positions of the births (with a start) at least two, and at least half, of whose subject's facts of relations
+    with no role (with a start, on either side, a self-loop once) start before: ``birth_contradicted``."""
+    life: dict[str, list[int]] = defaultdict(list)  # entity -> start years of its facts of no role
+    for i, f in enumerate(facts):
+        if not ignored[i] and f.start is not None and phrases[f.r].role is None:
+            for e in {f.s, f.o}:
+                life[e].append(f.start.year)
+    out = set()
+    for i, f in enumerate(facts):
+        if ignored[i] or f.start is None or phrases[f.r].role != "birth":
+            continue
+        before = len([y for y in life[f.s] if y < f.start.year])
+        if before >= 2 and 2 * before >= len(life[f.s]):
+            out.add(i)
+    return out
+
+
+def _lives_and_years(
+    facts: Sequence[Fact], phrases: Mapping[str, RelationPhrases], ignored: Sequence[bool], contradicted: set[int]
+) -> tuple[dict[str, int], dict[str, int], dict[str, list[int]], dict[str, float]]:
+    """Births (of no ``contradicted`` birth) and deaths by entity, each entity's sorted representative years and
+    each relation's median year."""
     births: dict[str, int] = {}
     deaths: dict[str, int] = {}
     per_entity: dict[str, list[int]] = defaultdict(list)  # entity -> sorted representative years
@@ -215,7 +231,7 @@ def reference_implausible(
         if not ys:
             continue
         role = phrases[f.r].role
-        if role == "birth" and f.start is not None:
+        if role == "birth" and f.start is not None and i not in contradicted:
             births[f.s] = min(births.get(f.s, f.start.year), f.start.year)
         elif role == "death" and f.start is not None:
             deaths[f.s] = max(deaths.get(f.s, f.start.year), f.start.year)
@@ -226,7 +242,20 @@ def reference_implausible(
             per_entity[f.o].append(rep)
     for ys in per_entity.values():
         ys.sort()
-    rel_median = {r: statistics.median(ys) for r, ys in per_relation.items()}
+    return births, deaths, per_entity, {r: statistics.median(ys) for r, ys in per_relation.items()}
+
+
+def reference_implausible(
+    facts: Sequence[Fact],
+    phrases: Mapping[str, RelationPhrases],
+    ignored: Sequence[bool],
+    as_of: TimePoint,
+    open_end: str,
+    default_max_years: int,
+) -> dict[int, str]:
+    """The implausible-date rules worked out in Python: one pass per fact."""
+    contradicted = _contradicted_births(facts, phrases, ignored)  # no births for the rules below
+    births, deaths, per_entity, rel_median = _lives_and_years(facts, phrases, ignored, contradicted)
 
     def off(e: str, own: int, ys: list[int]) -> bool | None:
         """True/False: the fact's years are far from / near e's other facts; None: e has too few to tell."""
@@ -283,6 +312,15 @@ def reference_implausible(
                 out[i] = "century_outlier"
             elif not verdicts and min(ys) < EARLY and abs(min(ys) - rel_median[f.r]) > CENTURY_GAP:
                 out[i] = "century_outlier"  # no other fact dates the entities: the relation's own years do
+        if i in contradicted and i not in out:
+            out[i] = "birth_contradicted"  # after the rules on its own dates
+    return {**out, **_mirror_disagreements(facts, phrases, ignored, out)}
+
+
+def _mirror_disagreements(
+    facts: Sequence[Fact], phrases: Mapping[str, RelationPhrases], ignored: Sequence[bool], out: Mapping[int, str]
+) -> dict[int, str]:
+    """``mirror_disagrees`` of the facts not already in ``out``."""
     dated = defaultdict(list)  # (s, r, o) -> the dated facts valid somewhere
     for i, f in enumerate(facts):
         if not ignored[i] and _years(f):
@@ -291,13 +329,14 @@ def reference_implausible(
     def same(a: TimePoint | None, b: TimePoint | None) -> bool:
         return a is None or b is None or a.year == b.year
 
+    found = {}
     for i, f in enumerate(facts):
         mirrors = dated.get((f.o, f.r, f.s), []) if phrases[f.r].symmetric and f.s != f.o else []
         if i in out or ignored[i] or not _years(f) or not mirrors:
             continue
         if not any(same(f.start, g.start) and same(f.end, g.end) for g in mirrors):
-            out[i] = "mirror_disagrees"  # the graph dates the marriage two ways
-    return out
+            found[i] = "mirror_disagrees"  # the graph dates the marriage two ways
+    return found
 
 
 def _check_implausible(
@@ -350,6 +389,20 @@ def test_implausible_with_no_dated_fact_or_one_entity() -> None:
     facts = [Fact(i, "E0", "R5", "E0" if i % 2 else f"E{i}", TimePoint(y), None, 0) for i, y in enumerate(years)]
     for cut in range(1, len(facts) + 1):
         _check_implausible(facts[:cut], _generic_phrases(facts))
+
+
+def test_implausible_births_a_life_contradicts() -> None:
+    # E0, born 2000: facts of no role from 1990 (its subject), 1995 (its object), 2005 and 2010: two of four earlier,
+    # half: the birth is contradicted and dates nothing. E1, born 2000: 1990, 1995 and three later: two of five, a
+    # birth, both earlier facts before_birth. E2, born 2000: a self-loop in 1990 (read once) and 2005: one earlier,
+    # a birth, the self-loop before_birth.
+    rows = [("E0", "R0", "P", 2000), ("E0", "R5", "X", 1990), ("Y", "R5", "E0", 1995), ("E0", "R5", "Z", 2005),
+            ("E0", "R5", "W", 2010), ("E1", "R0", "P", 2000), ("E1", "R5", "X", 1990), ("E1", "R5", "V", 1995),
+            ("E1", "R5", "A", 2001), ("E1", "R5", "B", 2002), ("E1", "R5", "C", 2003), ("E2", "R0", "P", 2000),
+            ("E2", "R5", "E2", 1990), ("E2", "R5", "Q", 2005)]  # fmt: skip
+    facts = [Fact(i, s, r, o, TimePoint(y), TimePoint(y), 0) for i, (s, r, o, y) in enumerate(rows)]
+    found = _check_implausible(facts, _generic_phrases(facts))
+    assert found == {0: "birth_contradicted", 6: "before_birth", 7: "before_birth", 12: "before_birth"}
 
 
 @pytest.mark.parametrize("name", ["yago11k", "wikidata12k"])

@@ -29,11 +29,21 @@ recorded):
   where no other fact dates either entity, such an early year is judged against the median year of the
   relation's facts (YAGO11k's "Sho Sakurai created Believe" in AD 100).
 
+* ``birth_contradicted``: a fact of a relation with ``role = "birth"`` (with a start) whose subject has at least
+  two facts of relations with no ``role`` starting before the birth's year, and those at least half of its facts
+  with no ``role`` and a start (on either side, as ``before_birth`` reads them: a self-loop once). Read as a whole
+  the data is impossible: the birth or those facts are wrong, and the fewest facts to disbelieve is then the one
+  birth, not two or more facts that are at least half of the life (YAGO11k's Charles Scott Sherrington "born"
+  1952-03-04, his death year, with prizes in 1893, 1905, 1927 and 1932; in reality born 1857). Such a birth is no
+  birth for ``before_birth`` and ``youth_over_age``; a birth with one earlier fact, or with fewer than half of them
+  earlier, stays a birth and those facts are ``before_birth``. A birth has a ``role``, so the rules on facts with
+  none never apply to it; it is checked after ``century_outlier``, with ``mirror_disagrees`` (the graph
+  contradicting itself), and after the type rules below (its index in :data:`REASONS` is the last).
 * ``mirror_disagrees``: a fact of a ``symmetric`` relation (marriage) whose graph also holds the mirror fact
   ``(o, r, s)``, none of whose mirrors gives the same start and end years (where both state them): the graph
   contradicts itself and neither dating can be believed ("Ginger Rogers married to Lew Ayres 1929-1931",
   mirrored as 1934-1940; she married Ayres in 1934). Both directions are marked. It is checked after the type
-  rules below (its index in :data:`REASONS` is the last).
+  rules below (its index in :data:`REASONS` comes after theirs).
 
 Two more rules read what the data shows an entity is (the declared types,
 :class:`~chronoqa.generate.kg.phrases.EntityType`):
@@ -77,7 +87,7 @@ CENTURY_GAP = 300
 EARLY = 1000  # years before this are judged against one or two other facts too
 REASONS = (
     "event_over_years", "open_end_too_long", "before_birth", "after_death", "century_outlier", "not_of_type",
-    "label_unfit", "span_too_long", "mirror_disagrees", "youth_over_age",
+    "label_unfit", "span_too_long", "mirror_disagrees", "youth_over_age", "birth_contradicted",
 )  # fmt: skip
 
 # An under-N side in a label: "Norway U17", "U-21", "under-19", "national under-21 football team" (N 14 to 23).

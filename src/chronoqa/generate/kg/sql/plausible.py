@@ -142,7 +142,11 @@ GROUP BY rr.r
 # The first rule that applies, as an index into REASONS; facts no rule flags are left out. A fact's verdicts:
 # its subject's other facts (vs) and, when the object differs, its object's (vo). A fact of a symmetric relation
 # with mirror facts (o, r, s) agrees with one whose start and end years each equal its own where both state them;
-# mirrors of which none agrees are the graph contradicting itself (mirror_disagrees).
+# mirrors of which none agrees are the graph contradicting itself (mirror_disagrees). A birth is contradicted
+# (birth_contradicted) where at least two, and at least half, of its subject's role-0 facts with a start (on either
+# side, as before_birth reads them: a self-loop once) start before its year; it is then no birth for before_birth
+# and youth_over_age. The role-0 rules never apply to a birth (role 1): it is recorded after the rules on its own
+# dates, with mirror_disagrees, so that the type rules (earlier in REASONS) come first as they do for that one.
 _REASONS = f"""
 WITH mirrors AS (
     SELECT d.pos,
@@ -152,8 +156,24 @@ WITH mirrors AS (
     JOIN p_dated AS m ON m.r = d.r AND m.s = d.o AND m.o = d.s AND m.pos <> d.pos
     WHERE d.symmetric AND d.s <> d.o
     GROUP BY d.pos
+), lived AS (
+    SELECT s AS e, start_year AS y FROM p_dated WHERE role = 0 AND has_start
+    UNION ALL
+    SELECT o AS e, start_year AS y FROM p_dated WHERE role = 0 AND has_start AND o <> s
+), birth_life AS (
+    SELECT b.pos, SUM(CASE WHEN l.y < b.start_year THEN 1 ELSE 0 END) AS n_before, COUNT(*) AS n_life
+    FROM p_dated AS b
+    JOIN lived AS l ON l.e = b.s
+    WHERE b.role = 1 AND b.has_start
+    GROUP BY b.pos
+), contradicted AS (
+    SELECT pos FROM birth_life WHERE n_before >= 2 AND 2 * n_before >= n_life
 ), births AS (
-    SELECT s AS e, MIN(start_year) AS y FROM p_dated WHERE role = 1 AND has_start GROUP BY s
+    SELECT d.s AS e, MIN(d.start_year) AS y
+    FROM p_dated AS d
+    LEFT JOIN contradicted AS c ON c.pos = d.pos
+    WHERE d.role = 1 AND d.has_start AND c.pos IS NULL
+    GROUP BY d.s
 ), deaths AS (
     SELECT s AS e, MAX(start_year) AS y FROM p_dated WHERE role = 2 AND has_start GROUP BY s
 ), v AS (
@@ -183,11 +203,13 @@ WITH mirrors AS (
                      THEN 4
                 WHEN v.vs IS NULL AND v.vo IS NULL AND d.ymin < :early
                      AND (2 * d.ymin - rm.med2 > 2 * :gap OR rm.med2 - 2 * d.ymin > 2 * :gap) THEN 4
+                WHEN bc.pos IS NOT NULL THEN {REASONS.index("birth_contradicted")}
                 WHEN mi.agrees = 0 THEN {REASONS.index("mirror_disagrees")}
                 ELSE -1 END AS reason
     FROM p_dated AS d
     JOIN v ON v.pos = d.pos
     JOIN p_rel_medians AS rm ON rm.r = d.r
+    LEFT JOIN contradicted AS bc ON bc.pos = d.pos
     LEFT JOIN births AS bs ON bs.e = d.s
     LEFT JOIN births AS bo ON bo.e = d.o
     LEFT JOIN deaths AS ds ON ds.e = d.s
