@@ -81,9 +81,9 @@ Besides the English, each entry declares how the relation behaves *in the world*
   (:func:`chronoqa.generate.kg.tenure.squad_moves`).
 * ``one_spell_per_object``: the reason, where the source keeps one fact per (subject, relation, object) (YAGO11k's
   ``playsFor``): a permanent spell after a loan at the same club, or a return, is lost, so the end of a loan (a
-  spell lying within another of the subject's, of the same role) is not the day the subject left: its end, its
-  length and "still in" are not asked (:func:`chronoqa.generate.kg.tenure.loans`). Not for a source that repeats
-  triples (Wikidata12k records a second spell).
+  spell lying within another of the subject's, both of the relation's own wording) is not the day the subject
+  left: its end, its length and "still in" are not asked (:func:`chronoqa.generate.kg.tenure.loans`). Not for a
+  source that repeats triples (Wikidata12k records a second spell).
 * ``date_convention``: the reason, where the source dates the relation's facts by a convention and lists them in
   part (Wikidata's P1411 nominations, dated by the work's year): the date is never asked, nor paired with a fact of
   another relation (:func:`chronoqa.generate.kg.tenure.tenure_reason`).

@@ -30,12 +30,12 @@ The same holds for a spell of a relation declared ``squads`` whose end is a move
 its length or its holding on. Rule name: ``end of a move within a club``.
 
 The same holds for a loan of a relation declared ``one_spell_per_object`` (the source keeps one fact per subject,
-relation and object, so a permanent spell after a loan at the same club, or a return, is lost: YAGO11k's Richard
-Keogh at Carlisle United 2007-2008 inside his Bristol City spell 2005-2008, then at Carlisle 2008-2010 in the world).
-A loan (:func:`loans`) is a closed spell lying within another closed spell of the subject and relation whose object
-has the same role (clubs within clubs; a national team beside a club is no loan): its recorded end need not be the
-day the subject left, so no question reads its end, its length or its holding on; its start stays usable. Rule
-name: ``end of a loan``.
+relation and object, so a permanent spell after a loan at the same club, or a return, is lost: YAGO11k's Richard Keogh
+at Carlisle United 2007-2008 inside his Bristol City spell 2005-2008, then at Carlisle 2008-2010 in the world). A loan
+(:func:`loans`) is a closed spell lying within another closed spell of the subject and relation, both of the relation's
+own wording (clubs within clubs; a national or youth national side, a declared role, is never a loan): its recorded end
+need not be the day the subject left, so no question reads its end, its length or its holding on; its start stays
+usable. Rule name: ``end of a loan``.
 
 A fact of a relation declaring ``date_convention`` (Wikidata dates a nomination by the work's year, and lists a
 nominee's nominations in part) is dated by a convention: its date is not asked ("What year was X nominated for
