@@ -20,7 +20,6 @@ from chronoqa.generate.kg.bridges import answer_change_reason, bridge_reason, br
 from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.modelling import modelling_reason
 from chronoqa.generate.kg.operators import REGISTRY, AnswerKind, Draft, GenContext
-from chronoqa.generate.kg.operators.allen import life_order_fixed
 from chronoqa.generate.kg.regime import regime_reason
 from chronoqa.generate.kg.templates import (
     Renderer,
@@ -231,8 +230,8 @@ class CellFiller:
             return "two entities share a label"
         if (why := bridge_wording_reason(self.ctx.index, self.renderer.labels, d)) is not None:
             return why
-        if life_order_fixed(self.ctx.index, self.ctx.life, d):
-            return "order fixed by a life"
+        if (why := REGISTRY[d.operator].worded_rule(self.ctx, d)) is not None:
+            return why
         if garbled(text):
             return "garbled text"
         if graph_walk(self.renderer, d, text):

@@ -204,20 +204,21 @@ def draft(ctx: GenContext, rng: random.Random, k: int) -> Draft | None:
     return None
 
 
-def life_order_fixed(idx: GraphIndex, life: frozenset[int], d: Draft) -> bool:
+def life_order_fixed(ctx: GenContext, d: Draft) -> str | None:
     """A before / after comparison whose answer a life gives, not the data: rule ``order fixed by a life``.
 
-    One fact dates an entity's birth or death (a relation of ``life``, the phrase table's ``role``) and the entity
-    is a party of the other fact, as its subject or its object: "Is it true that Betty Hutton married Alan W.
+    One fact dates an entity's birth or death (a relation of ``ctx.life``, the phrase table's ``role``) and the
+    entity is a party of the other fact, as its subject or its object: "Is it true that Betty Hutton married Alan W.
     Livingston after Alan W. Livingston died?" is no, always; "Ann Sheridan died after marrying Edward Norris" yes,
     always. The draft skips one's own birth or death against a fact of the same subject; this reads the pair
-    once worded, so that a dropped question moves no other draw. "In the same year" and "still ... when" read a
-    date, not an order, and stay.
+    once worded (:attr:`Operator.worded_rule <chronoqa.generate.kg.operators.base.Operator>`), so that a dropped
+    question moves no other draw. "In the same year" and "still ... when" read a date, not an order, and stay.
     """
-    if d.operator != "allen" or d.variant == "still" or d.variant.split("_")[1] == "same":
-        return False
-    a, b = idx.fact_row(d.hops[-1].fid), idx.fact_row(d.ref_fid)
-    return any(x[Col.R] in life and x[Col.S] in (y[Col.S], y[Col.O]) for x, y in ((a, b), (b, a)))
+    if d.variant == "still" or d.variant.split("_")[1] == "same":
+        return None
+    a, b = ctx.index.fact_row(d.hops[-1].fid), ctx.index.fact_row(d.ref_fid)
+    fixed = any(x[Col.R] in ctx.life and x[Col.S] in (y[Col.S], y[Col.O]) for x, y in ((a, b), (b, a)))
+    return "order fixed by a life" if fixed else None
 
 
 def _fact_window(start: str | None, end: str | None, is_event: bool, g: Granularity) -> Window | None:
@@ -346,6 +347,7 @@ OPERATOR = Operator(
     ),
     time_refs=time_refs,
     ends_rested_on=ends_rested_on,
+    worded_rule=life_order_fixed,
     gold_rule=gold_comparison,
     names_final_entity=True,
 )

@@ -87,6 +87,8 @@ TimeRefsFn = Callable[["Draft", Sequence[Fact], str], list[dict[str, str]]]
 GoldRule = Callable[[GoldFacts, Question, Sequence[int]], "str | None"]
 #: ``(index, draft) -> the facts whose recorded end the draft's question or answer rests on``.
 EndsFn = Callable[["GraphIndex", "Draft"], list[int]]
+#: ``(context, draft) -> why the worded draft is not asked (its rule's name), or None``.
+WordedRule = Callable[["GenContext", "Draft"], "str | None"]
 
 
 def no_time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str]]:
@@ -97,6 +99,11 @@ def no_time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, 
 def rests_on_no_end(idx: GraphIndex, d: Draft) -> list[int]:
     """No recorded end: the question and its answer read starts or points in time only."""
     return []
+
+
+def no_worded_rule(ctx: GenContext, d: Draft) -> str | None:
+    """No rule of the operator's own once the draft is worded."""
+    return None
 
 
 def time_ref(which: str, value: str, of: str) -> dict[str, str]:
@@ -132,6 +139,8 @@ class Operator:
         gold_rule: The build-time audit's re-check of a question's gold chain.
         ends_rested_on: The facts whose recorded end a draft's question or answer rests on (the per-term
             rule, :mod:`~chronoqa.generate.kg.tenure`, rejects a draft resting on an end that is no tenure's end).
+        worded_rule: The operator's own validity rule read once the draft is worded (so that a draft it drops frees
+            its place without moving the cell's other draws): the rule's name, or ``None``.
         render_time: Whether a prompt may show ``t_query`` (``False`` when it gives the answer away or the
             system must resolve the time).
         names_final_entity: The logical form records the final hop's other endpoint (``final_other``): the
@@ -154,6 +163,7 @@ class Operator:
     time_refs: TimeRefsFn = no_time_refs
     gold_rule: GoldRule = gold_certain_at_t_query
     ends_rested_on: EndsFn = rests_on_no_end
+    worded_rule: WordedRule = no_worded_rule
     render_time: bool = False
     names_final_entity: bool = False
     tempbench: bool = False
