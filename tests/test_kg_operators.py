@@ -11,6 +11,7 @@ import pytest
 from chronoqa.errors import ChronoqaError
 from chronoqa.generate.kg import OPERATORS, KGBuildConfig, build_kg_benchmark
 from chronoqa.generate.kg.build import STEPS
+from chronoqa.generate.kg.index import Col
 from chronoqa.generate.kg.operators import (
     REGISTRY,
     AnswerKind,
@@ -23,10 +24,12 @@ from chronoqa.generate.kg.operators import (
     templates,
 )
 from chronoqa.generate.kg.operators.base import GoldFacts
+from chronoqa.generate.kg.operators.chains import build_static_into, incident_sample, static_options
 from chronoqa.generate.kg.steps import BuildState
 from chronoqa.generate.kg.templates import Renderer, Template
 from chronoqa.records import Question
-from chronoqa.time import Granularity
+from chronoqa.time import Granularity, TimePoint
+from sql_index_fixtures import index_of
 from test_kg_build import random_graph
 
 
@@ -162,3 +165,27 @@ def test_static_depths_by_hand() -> None:
     table = [[], [into(0, 1)], [into(1, 2), into(4, 2)], [into(2, 3)], [], []]
     assert static_depths(table, 2) == [0, 1, 2, 2, 0, 0]
     assert static_depths(table, 3) == [0, 1, 2, 3, 0, 0]
+
+
+def test_the_sampled_static_search_offers_the_exhaustive_tables_hops() -> None:
+    """A graph past ``exhaustive_max_facts`` has no table of every static hop: its chains search the hops into an
+    entity on demand (``static_options``). Both must offer the same hops into ``c`` at unit ``t``: a fact ``(a, r, c)``
+    certainly valid at ``t`` whose ``(a, r, direction)`` has ``c`` as its only value, ``a`` not yet on the chain.
+    The graph is small (no entity a hub), so the on-demand search reads every row and the sets must be equal."""
+    facts = random_graph(800, 2).facts
+    idx = index_of(
+        facts, {"<hasWonPrize>": True}, Granularity.parse("year"), TimePoint(2026, 1, 1),
+        cardinality={"<playsFor>": (False, True), "<hasWonPrize>": (False, False), "<worksAt>": (True, False)},
+        symmetric=("<isMarriedTo>",),
+    )  # fmt: skip
+    table = build_static_into(idx)
+    rows = [row for e in range(len(idx.ent_names)) for _, row in incident_sample(idx, e, random.Random(0))]
+    units = sorted({int(row[Col.ACLO]) for row in rows})
+    rng, compared, offered = random.Random(0), 0, 0
+    for c in range(len(idx.ent_names)):
+        for t in random.Random(c).sample(units, 3):
+            want = sorted((h.fid, h.src, h.rel, h.forward) for h, lo, hi in table[c] if lo <= t <= hi)
+            got = sorted((h.fid, h.src, h.rel, h.forward) for h in static_options(idx, c, t, {c}, rng, limit=10**6))
+            assert got == want, (idx.ent_names[c], t)
+            compared, offered = compared + 1, offered + len(want)
+    assert compared > 500 and offered > 100  # hops to offer: not only empty sets compared
