@@ -26,6 +26,7 @@ from chronoqa.generate.kg.templates import (
     garbled,
     graph_walk,
     label_twins,
+    name_repeated,
     nested_clause,
     render,
     short_label,
@@ -238,6 +239,8 @@ class CellFiller:
             return "graph-walk phrasing"
         if nested_clause(self.renderer, d, text):
             return "nested clause before a verb"
+        if name_repeated(self.renderer, d, text):
+            return "name repeated"
         if text.casefold() in self.seen_text:
             return "duplicate text"
         return None

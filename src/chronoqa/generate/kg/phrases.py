@@ -72,6 +72,10 @@ Besides the English, each entry declares how the relation behaves *in the world*
   of 1942" (``object_of`` and "as of") is stilted: "the person married to {s} in {t}", "the person who headed the
   government of {s} in {t}". Each names its slot and ``{t}``; a role that words its own ``object_of`` /
   ``subject_of`` does not inherit them (:meth:`Renderer.noun <chronoqa.generate.kg.templates.Renderer.noun>`).
+* ``possessive``: the relational noun of a field that names the subject after it ("head of government" in "the
+  head of government of {s}", "{o} became head of government of {s}"): where the question has just named the
+  subject, a thing with one antecedent, it reads "its head of government" (:meth:`Renderer.possessive
+  <chronoqa.generate.kg.templates.Renderer.possessive>`), not the name again.
 * ``residence``: ``true`` where the relation says where its subject lives: a start is read as a move ("moved to")
   only where the data gives a reason (:mod:`chronoqa.generate.kg.modelling`, ``residence not a move``).
 * ``from_birth``: ``true`` where a person holds the relation from birth (citizenship): a start at the subject's
@@ -158,7 +162,9 @@ Kind = Literal["state", "event"]
 OPEN_END_READINGS = ("ongoing", "unknown")
 DEFAULT_PHRASE_TABLES = ("yago11k", "wikidata12k")
 _REQUIRED = ("kind", "ask_object", "ask_subject", "object_of", "subject_of", "statement", "start_clause", "ask_start")
-_OPTIONAL = ("answer_type", "end_clause", "ask_end", "end_again", "ask_end_again", "object_at", "subject_at")
+_OPTIONAL = (
+    "answer_type", "end_clause", "ask_end", "end_again", "ask_end_again", "object_at", "subject_at", "possessive",
+)  # fmt: skip
 # world-validity declarations (strings / bool / int, see the module docstring)
 _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
@@ -227,6 +233,9 @@ class RelationPhrases:
     # ``subject_of`` and "as of {t}" (see the module docstring)
     object_at: str | None = None
     subject_at: str | None = None
+    # the relational noun its subject owns ("head of government": "the head of government of {s}" reads "its head of
+    # government" where {s} was named just before); None: never said so (see the module docstring)
+    possessive: str | None = None
     generic: bool = False
     objects_at_once: str | None = None  # "one" | "many"; None: not declared (inferred from the data)
     subjects_at_once: str | None = None
@@ -509,6 +518,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             ask_end_again=entry.get("ask_end_again"),
             object_at=entry.get("object_at"),
             subject_at=entry.get("subject_at"),
+            possessive=entry.get("possessive"),
             min_age=entry.get("min_age", 0),
             no_value=frozenset(v.casefold() for v in entry.get("no_value", {}).get("objects", [])),
             **declared,

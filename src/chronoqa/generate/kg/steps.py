@@ -471,6 +471,7 @@ def prepare_drafting(s: BuildState) -> None:
     s.renderer = Renderer(
         idx, s.phr, s.label, s.granularity, shared_short=shared, keep_labels=keep, generic=frozenset(s.fallback),
         namesakes=twins, people=s.table.types["person"].shown_by if "person" in s.table.types else (),
+        things=s.table.types["thing"].shown_by if "thing" in s.table.types else (),
     )  # fmt: skip
 
 

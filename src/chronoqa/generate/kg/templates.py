@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,6 +45,7 @@ __all__ = [
     "graph_walk",
     "label_clashes",
     "label_twins",
+    "name_repeated",
     "namesake_labels",
     "namesakes",
     "nested_clause",
@@ -228,6 +230,9 @@ class Renderer:
     # the relation sides that show a person (the phrase table's ``[types.person]``: "isMarriedTo subject"): who is
     # never named "it" and cannot be taken for an "it"
     people: tuple[tuple[str, str], ...] = ()
+    # the relation sides that show a thing, no person (the phrase table's ``[types.thing]``: "P6 subject", a place
+    # that has a government): where no typed answer shows an entity, these may name it "it" (:meth:`thing`)
+    things: tuple[tuple[str, str], ...] = ()
 
     def ent(self, e: int) -> str:
         """Label of an interned entity as it reads in a question ("the United States": generate.articles).
@@ -299,11 +304,20 @@ class Renderer:
                 cur = f"{cur} as of {self.when(pin)}"
         return cur
 
-    def ask(self, d: Draft) -> str:
-        """The question clause asking for the last hop's endpoint ("which team did X play for")."""
+    def ask(self, d: Draft, named: Set[int] = frozenset()) -> str:
+        """The question clause asking for the last hop's endpoint ("which team did X play for").
+
+        ``named``: the entities a clause before it named; a one-hop question's subject among them reads "its" where
+        the relation states its possessive and "its" has one antecedent ("When Denmark joined the Asian Development
+        Bank, who was its head of government?", :meth:`possessive`).
+        """
         last = d.hops[-1]
         cur = self.noun(d.hops[:-1], d.anchor, d.pins)
         p = self.rel_of(last.rel, last.dst if last.forward else last.src)
+        if len(d.hops) == 1 and last.forward and self.sole(last.src, last.rel, True, named):
+            its = self.possessive(p, p.ask_object)
+            if its is not None:
+                return fill(its, s="", o="")
         phrase = cur.startswith("the ")  # a noun phrase or a label read with "the"
         if last.forward:
             return fill(drop_appositive(p.ask_object, "s") if phrase else p.ask_object, s=cur, o="")
@@ -399,18 +413,39 @@ class Renderer:
         clause = self.fact_clause(fid, which, subject_text="", side_entity=subject, it=it, template=tail)
         return (lead + clause).rstrip()
 
-    def ref_clause(self, d: Draft, which: str, *, when: bool = False, subject_text: str | None = None) -> str:
+    def ref_clause(
+        self, d: Draft, which: str, *, when: bool = False, subject_text: str | None = None, trailing: bool = False
+    ) -> str:
         """The reference fact's clause beside the question clause.
 
         A gerund where both share their subject ("which club did X play for one year before joining Y"), else the
         full clause (``when``: "when X joined Y"; ``subject_text``: how the full clause names the question
-        clause's subject, the entity before the last hop, as in :meth:`fact_clause`).
+        clause's subject, the entity before the last hop, as in :meth:`fact_clause`). ``trailing``: the clause
+        follows the question clause, so an entity that one named reads "it", "there" or "its" where it has one
+        antecedent (:meth:`it_clause`: "Who was the head of government of Denmark when it became a member of ...").
         """
         shared = self.shared_gerund(d, which)
         if shared is not None:
             return shared
-        full = self.fact_clause(d.ref_fid, which, subject_text=subject_text, side_entity=d.hops[-1].src)
+        it = self.it_clause(d.ref_fid, which, self.asked_names(d)) if trailing else None
+        full = it or self.fact_clause(d.ref_fid, which, subject_text=subject_text, side_entity=d.hops[-1].src)
         return ("when " if when else "") + full
+
+    @staticmethod
+    def asked_names(d: Draft) -> frozenset[int]:
+        """The entities the question clause names: the anchor and the bridges, never the answer."""
+        return frozenset({d.anchor, *(h.dst for h in d.hops[:-1])})
+
+    def ref_names(self, d: Draft, which: str) -> frozenset[int]:
+        """The entities the reference clause ``which`` names before the question clause.
+
+        The reference fact's; none for a gerund, which leaves the question clause to name its subject
+        (:meth:`shared_gerund`).
+        """
+        if d.ref_fid < 0 or self.shared_gerund(d, which) is not None:
+            return frozenset()
+        row = self.index.fact_row(d.ref_fid)
+        return frozenset({int(row[0]), int(row[2])})
 
     def shared_gerund(self, d: Draft, which: str) -> str | None:
         """The reference fact's clause as a gerund where it shares the question clause's subject, else None."""
@@ -439,13 +474,39 @@ class Renderer:
                 if answer in _NOT_IT:
                     return False
                 typed = typed or answer != _UNTYPED
+        if not typed and self.things:
+            typed = any(side_test(idx, self.phrases, e)(key, side) for key, side in self.things)
         return typed and not self.person(e)
+
+    def sole(self, e: int, r: int, side: bool, named: Set[int]) -> bool:
+        """``e`` is among ``named``, a thing, and the one antecedent of "it" on the ``side`` of relation ``r``.
+
+        Every other entity of ``named`` is a person or stands on no fact of ``r`` on that side (subject: True).
+        """
+        if e not in named or not self.thing(e):
+            return False
+        return all(self.person(x) or self.index.group_size(x, r, side) == 0 for x in named - {e})
+
+    @staticmethod
+    def possessive(p: RelationPhrases, template: str) -> str | None:
+        """``template`` with its subject said "its", by the relation's ``possessive`` noun.
+
+        "{o} became head of government of {s}" → "{o} became its head of government"; None where the relation
+        declares none or the noun and its subject do not close the template.
+        """
+        if p.possessive is None:
+            return None
+        for owned in (f"the {p.possessive} of {{s}}", f"{p.possessive} of {{s}}"):
+            if template.endswith(owned):
+                return template[: -len(owned)] + f"its {p.possessive}"
+        return None
 
     def it_clause(self, fid: int, which: str, named: Set[int]) -> str | None:
         """A clause field of a fact that follows a clause naming ``named``, the entity both name written "it".
 
         "X joined Juventus F.C. before it acquired Stadio delle Alpi", "Y received De Gyldne Laurbær before Z won
-        it". Only where "it" has one antecedent: the fact shares one entity with ``named``, a thing
+        it"; "its" where the relation states a possessive noun of its subject ("Z became its head of government",
+        :meth:`possessive`). Only where "it" has one antecedent: the fact shares one entity with ``named``, a thing
         (:meth:`thing`), and every other entity of ``named`` is a person (:meth:`person`) or stands on no fact of
         the relation on the side "it" takes ("Dorrit Willumsen received De Gyldne Laurbær before Jussi Adler-Olsen
         won it": nothing else the question names is ever won; "ABS-CBN stopped owning Studio 23 before AMCARA
@@ -455,11 +516,12 @@ class Renderer:
         """
         row = self.index.fact_row(fid)
         shared = [e for e in (row[0], row[2]) if e in named]
-        if len(shared) != 1 or not self.thing(shared[0]):
+        # "it" stands as the fact's subject (True) or its object
+        if len(shared) != 1 or not self.sole(shared[0], row[1], shared[0] == row[0], named):
             return None
-        side = shared[0] == row[0]  # "it" stands as the fact's subject (True) or its object
-        if not all(self.person(e) or self.index.group_size(e, row[1], side) == 0 for e in named - {shared[0]}):
-            return None
+        its = self.possessive(self.rel_of(row[1], row[2]), self._field(fid, which)) if shared[0] == row[0] else None
+        if its is not None:  # "X became its head of government", not "... head of government of it"
+            return fill(its, s="", o=self.ent(row[2]))
         if self.lead_entity(fid, which) == shared[0]:
             return self.fact_clause(fid, which, subject_text="it", side_entity=shared[0])
         if shared[0] == row[2]:
@@ -554,6 +616,26 @@ def nested_clause(rd: Renderer, d: Draft, text: str) -> bool:
         desc = rd.noun(d.hops[:i], d.anchor, d.pins).lower()
         at = low.find(desc)
         if at >= 0 and not _CLAUSE_END.match(low, at + len(desc)):
+            return True
+    return False
+
+
+def name_repeated(rd: Renderer, d: Draft, text: str) -> bool:
+    """The text writes one entity's name twice where no wording says it once, so the question is not asked.
+
+    English names an entity once and then says "it", "there", "its" or a gerund (:meth:`Renderer.it_clause`,
+    :meth:`Renderer.gerund`); where none has one antecedent or fits (a person, whom the graph gives no sex for "he"
+    or "she": "Yes or no: the marriage of X and Y ended before X graduated from Z?"; a thing the data shows no type
+    of), the repeat stays unwritten. A name that another entity of the question shares (without its brackets) is
+    left alone: each mention names a different one. Longer names first ("FC Porto B" before "FC Porto").
+    """
+    names: dict[int, str] = {e: plain_label(rd.labels(rd.index.ent_names[e])) for e in _draft_entities(rd, d)}
+    shared = Counter(n.casefold() for n in names.values())
+    for e in sorted(names, key=lambda x: (-len(names[x]), x)):
+        pat = re.compile(r"(?<!\w)" + re.escape(names[e]) + r"(?!\w)")
+        n = len(pat.findall(text))
+        text = pat.sub(" ", text)
+        if n > 1 and shared[names[e].casefold()] == 1:
             return True
     return False
 
@@ -721,6 +803,6 @@ def named_once(rd: Renderer, d: Draft, text: str) -> str:
 class _PluralRenderer(Renderer):
     """A renderer whose question clause asks for several answers."""
 
-    def ask(self, d: Draft) -> str:
+    def ask(self, d: Draft, named: Set[int] = frozenset()) -> str:
         """The plural question clause."""
-        return _plural_ask(super().ask(d))
+        return _plural_ask(super().ask(d, named))

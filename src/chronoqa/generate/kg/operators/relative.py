@@ -86,22 +86,32 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
     return [time_ref(which, p.isoformat(), "anchor")] if p is not None else []
 
 
-def _when(rd: Renderer, d: Draft) -> str:
-    """The time clause: "two years after X joined Y", "the year before leaving Y" (the question's subject's)."""
+def _when(rd: Renderer, d: Draft, *, trailing: bool = False) -> str:
+    """The time clause: "two years after X joined Y", "the year before leaving Y" (the question's subject's).
+
+    ``trailing``: after the question clause, which named an entity it may say "it" or "its" for
+    (:meth:`Renderer.ref_clause`).
+    """
     side, which = d.variant.split("_")
-    clause = rd.ref_clause(d, f"{which}_clause")
+    clause = rd.ref_clause(d, f"{which}_clause", trailing=trailing)
     n = abs(d.offset)
     unit = rd.unit_word()
     amount = f"the {unit}" if n == 1 else f"{_NUMBERS[n]} {unit}s"
     return f"{amount} {side} {clause}"
 
 
+def _field(d: Draft) -> str:
+    """The reference's clause field: of its start or of its end."""
+    return f"{d.variant.split('_')[1]}_clause"
+
+
 def _lead(rd: Renderer, d: Draft) -> str:
-    return f"{cap(_when(rd, d))}, {rd.ask(d)}?"
+    """The time clause first; the question clause says "its" for its subject the reference named."""
+    return f"{cap(_when(rd, d))}, {rd.ask(d, rd.ref_names(d, _field(d)))}?"
 
 
 def _trailing(rd: Renderer, d: Draft) -> str:
-    return f"{cap(rd.ask(d))} {_when(rd, d)}?"
+    return f"{cap(rd.ask(d))} {_when(rd, d, trailing=True)}?"
 
 
 def _prior_to(rd: Renderer, d: Draft, later: str) -> str:
@@ -114,7 +124,7 @@ def _prior_to(rd: Renderer, d: Draft, later: str) -> str:
     side, which = d.variant.split("_")
     shared = rd.shared_gerund(d, f"{which}_clause")
     if shared is None:
-        return _when(rd, d)
+        return _when(rd, d, trailing=later == "after")
     n = abs(d.offset)
     unit = rd.unit_word()
     amount = f"a {unit}" if n == 1 else f"{_NUMBERS[n]} {unit}s"
@@ -122,7 +132,7 @@ def _prior_to(rd: Renderer, d: Draft, later: str) -> str:
 
 
 def _prior_lead(rd: Renderer, d: Draft) -> str:
-    return f"{cap(_prior_to(rd, d, 'on from'))}, {rd.ask(d)}?"
+    return f"{cap(_prior_to(rd, d, 'on from'))}, {rd.ask(d, rd.ref_names(d, _field(d)))}?"
 
 
 def _prior_trailing(rd: Renderer, d: Draft) -> str:

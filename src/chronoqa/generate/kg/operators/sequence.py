@@ -239,17 +239,21 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
     return out
 
 
+def _next_which(rd: Renderer, d: Draft) -> str:
+    """The field of a "next" question's reference: its start (event) or end (state)."""
+    return "start_clause" if rd.rel(d.hops[-1].rel).is_event else "end_clause"
+
+
 def _next_clause(rd: Renderer, d: Draft, *, again: bool = False) -> str:
     """The reference of a "next" question: the clause of its start (event) or end (state).
 
     A gerund where it shares the question clause's subject ("After leaving Y, which club did X play for next?",
     :meth:`Renderer.ref_clause`). ``again``: the question clause named the entity before ("... immediately after
-    that spouse moved away").
+    that spouse moved away"), so the clause says "it" or "its" for an entity that one named ("... immediately after
+    Carl Edvard Rotwitt ceased to be its head of government").
     """
-    last = d.hops[-1]
     e_text = rd.named_again(d) if again else rd.noun(d.hops[:-1], d.anchor, d.pins)
-    which = "start_clause" if rd.rel(last.rel).is_event else "end_clause"
-    return rd.ref_clause(d, which, subject_text=e_text)
+    return rd.ref_clause(d, _next_which(rd, d), subject_text=e_text, trailing=again)
 
 
 def _ref_other(rd: Renderer, d: Draft) -> str:
@@ -275,7 +279,7 @@ def _up_to(rd: Renderer, d: Draft) -> str:
 
 def _plain(rd: Renderer, d: Draft) -> str:
     if d.variant == "next":
-        return f"After {_next_clause(rd, d)}, {rd.ask(d)} next?"
+        return f"After {_next_clause(rd, d)}, {rd.ask(d, rd.ref_names(d, _next_which(rd, d)))} next?"
     return f"{_up_to(rd, d)}{rd.ask(d)} last?"
 
 

@@ -86,35 +86,38 @@ def time_refs(d: Draft, facts: Sequence[Fact], t_iso: str) -> list[dict[str, str
     return [time_ref("start", start.isoformat(), "anchor")] if start is not None else []
 
 
-def _ref(rd: Renderer, d: Draft, lead: str) -> str:
+def _ref(rd: Renderer, d: Draft, lead: str, *, trailing: bool = False) -> str:
     """The reference after ``lead`` ("when", "at the time"): a gerund where it shares the question's subject.
 
-    "Which party was X a member of when moving to Y?", "... at the time of moving to Y?"; else the full clause. An
-    event's gerund reads "at the time of" after either lead, its noun where it has one: "at the time of death in
-    Y", not "when dying in Y" (:func:`~chronoqa.generate.kg.templates.event_time`).
+    "Which party was X a member of when moving to Y?", "... at the time of moving to Y?"; else the full clause,
+    after the question clause with "it", "there" or "its" for an entity that one named ("In which country was
+    Berlin located when Johann Euler moved there?", :meth:`Renderer.ref_clause`). An event's gerund reads "at the
+    time of" after either lead, its noun where it has one: "at the time of death in Y", not "when dying in Y"
+    (:func:`~chronoqa.generate.kg.templates.event_time`).
     """
     shared = rd.shared_gerund(d, "start_clause")
     if shared is None:
-        return f"{lead} {rd.fact_clause(d.ref_fid, 'start_clause')}"
+        return f"{lead} {rd.ref_clause(d, 'start_clause', trailing=trailing)}"
     if rd.is_event(d.ref_fid):
         return event_time(shared)
     return f"{'at the time of' if lead == 'at the time' else lead} {shared}"
 
 
 def _trailing(rd: Renderer, d: Draft) -> str:
-    return f"{cap(rd.ask(d))} {_ref(rd, d, 'when')}?"
+    return f"{cap(rd.ask(d))} {_ref(rd, d, 'when', trailing=True)}?"
 
 
 def _lead(rd: Renderer, d: Draft) -> str:
-    return f"{cap(_ref(rd, d, 'when'))}, {rd.ask(d)}?"
+    """The reference first; the question clause says "its" for its subject the reference named."""
+    return f"{cap(_ref(rd, d, 'when'))}, {rd.ask(d, rd.ref_names(d, 'start_clause'))}?"
 
 
 def _at_the_time(rd: Renderer, d: Draft) -> str:
-    return f"{cap(_ref(rd, d, 'at the time'))}, {rd.ask(d)}?"
+    return f"{cap(_ref(rd, d, 'at the time'))}, {rd.ask(d, rd.ref_names(d, 'start_clause'))}?"
 
 
 def _trailing_time(rd: Renderer, d: Draft) -> str:
-    return f"{cap(rd.ask(d))} {_ref(rd, d, 'at the time')}?"
+    return f"{cap(rd.ask(d))} {_ref(rd, d, 'at the time', trailing=True)}?"
 
 
 OPERATOR = Operator(
