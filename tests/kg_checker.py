@@ -142,6 +142,9 @@ Systematic defects (:func:`defect_report`, counted over a whole release; each sh
 * ``date by convention compared`` (:func:`convention_errors`): a question asking the date of a fact of a relation
   declaring ``date_convention`` (Wikidata dates a nomination by the film's year), or comparing or pairing it with
   a fact of another relation;
+* ``year uncertain by one used`` (:func:`year_uncertain_errors`): a question using, as gold, hop, anchor or reference,
+  a fact whose object's label holds every word of a mark its relation declares ``year_uncertain`` (an award at a
+  ceremony early in the year after the work: Wikidata dates it by either year, so it is one too early or right);
 * ``country asked as administrative unit`` (:func:`country_unit_errors`): a question whose chain reaches a country
   (an entity the data shows as the object of a relation whose ``answer_type`` is "country", not marked a Soviet
   republic) over a hop whose words say "administrative unit" while the question does not say "country";
@@ -1415,6 +1418,7 @@ def defect_report(checker: Checker, questions: Sequence[Question]) -> dict[str, 
         "end of a move within a club": squad_move_errors(checker, questions),
         "end of a loan": loan_errors(checker, questions),
         "date by convention compared": convention_errors(checker, questions),
+        "year uncertain by one used": year_uncertain_errors(checker, questions),
         "country asked as administrative unit": country_unit_errors(checker, questions),
         "nested clause before a verb": nested_clause_errors(questions),
         "non-value asked as a value": no_value_errors(checker, questions),
@@ -2461,6 +2465,22 @@ def convention_errors(checker: Checker, questions: Sequence[Question]) -> list[s
         rels = {asked.r} | ({ref.r} if ref is not None else set())
         if rels & conv and (ref is None or len(rels) > 1):
             out.append(f"{q.id}: {sorted(rels & conv)} dated by convention in {q.question!r}")
+    return out
+
+
+def year_uncertain_errors(checker: Checker, questions: Sequence[Question]) -> list[str]:
+    """Questions that use, as gold, hop, anchor or reference, a fact whose object's label holds every word of a mark
+    its relation declares ``year_uncertain`` (Mary Steenburgen's Golden Globe, dated 1980, the film's year; she
+    received it on 31 January 1981): every question reads its facts at their dates, and this one's is uncertain."""
+    marks = {r: [set(v.casefold().split()) for v in d["year_uncertain"]["objects"]]
+             for r, d in checker.decl.items() if d.get("year_uncertain")}  # fmt: skip
+    out = []
+    for q in questions:
+        for t in (*q.S_star, *q.S_anchor):
+            f = checker.by_id[t.fact_id]
+            if any(m <= set(checker.label(f.o).casefold().split()) for m in marks.get(f.r, ())):
+                out.append(f"{q.id}: {checker.label(f.o)!r} dated {f.start} in {q.question!r}")
+                break
     return out
 
 

@@ -249,6 +249,7 @@ class GraphIndex:
     _interrupted: frozenset[int] = field(init=False, default=frozenset())  # mark_interrupted
     unknown_end_rels: frozenset[int] = field(init=False, default=frozenset())  # declared end_unknown relations
     convention_rels: frozenset[int] = field(init=False, default=frozenset())  # declared date_convention relations
+    year_uncertain: frozenset[int] = field(init=False, default=frozenset())  # facts dated a year apart (declared)
     squad_moves: frozenset[int] = field(init=False, default=frozenset())  # spells ending in a move within a club
     loans: frozenset[int] = field(init=False, default=frozenset())  # spells within another (one_spell_per_object)
     # per fact, as bytes (one read is a plain index, no NumPy scalar): usable (reset when a fact is marked

@@ -91,6 +91,13 @@ Besides the English, each entry declares how the relation behaves *in the world*
 * ``date_convention``: the reason, where the source dates the relation's facts by a convention and lists them in
   part (Wikidata's P1411 nominations, dated by the work's year): the date is never asked, nor paired with a fact of
   another relation (:func:`chronoqa.generate.kg.tenure.tenure_reason`).
+* ``year_uncertain``: ``{ objects = ["<words>", ...], reason = "..." }``, the objects (an object whose label holds
+  every word of one, as a role's ``object_named``) whose facts the source dates by either of two conventions a year
+  apart (Wikidata's P166 award at a ceremony early in the year after the work it honours: the work's year or the
+  ceremony's): such a fact's year is uncertain by one, so it is never used for its year (asked, a hop, a reference
+  or anchor, compared with any fact); it stays in the corpus and counts for uniqueness
+  (:func:`chronoqa.generate.kg.tenure.tenure_reason`, ``year uncertain by one``). Not a role: a role splits the
+  subject's timeline ("next award after"), and these awards are no other timeline.
 * ``levels_unnamed``: the reason, on a containment relation (or one of its roles) whose words name no level of the
   container ("the administrative unit X was in" fits its district, its department and its region alike): a hop
   reaching the container through such words is never described, neither asked for nor a bridge; a container the
@@ -170,14 +177,16 @@ _DECLARED = (
     "objects_at_once", "subjects_at_once", "symmetric", "max_years", "min_age", "role", "containment", "subject_type",
     "object_type", "status", "subject_not", "object_not", "career", "exclusive", "end_unknown", "ask", "squads",
     "one_spell_per_object", "date_convention", "no_value", "residence", "from_birth", "levels_unnamed",
-    "union_of_states",
+    "union_of_states", "year_uncertain",
 )  # fmt: skip
 # reasons a role declares for itself (never inherited from its relation): the words naming, or not, the container
 _UNDESCRIBED = {"levels_unnamed": "level not named", "union_of_states": "union asked as a country"}
 # the declarations read as given (a string, or max_years an int), None where absent; the others have defaults
 # the true / false declarations
 _FLAGS = ("symmetric", "status", "career", "exclusive", "end_unknown", "ask", "squads", "residence", "from_birth")
-_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age", "no_value"))
+# the declarations of objects by their labels' words: field -> what the words are, as the error message says them
+_MARKED = {"no_value": "<label>", "year_uncertain": "<words of the label>"}
+_DECLARED_TEXT = tuple(f for f in _DECLARED if f not in (*_FLAGS, "min_age", *_MARKED))
 SIDES = ("subject", "object")
 CARDINALITIES = ("one", "many")
 ROLES = ("birth", "death")
@@ -259,6 +268,9 @@ class RelationPhrases:
     # object labels (case-folded) that record the absence of a value ("independent politician" for a party): never
     # an answer, an anchor or a ranked spell; the facts stay in the corpus
     no_value: frozenset[str] = frozenset()
+    # words of object labels (case-folded) whose facts the source dates by either of two conventions a year apart
+    # (an award's work's year or its ceremony's): never used for their year; the facts stay in the corpus
+    year_uncertain: frozenset[str] = frozenset()
     subject_type: str | None = None  # the entity type the words presume of the subject (a declared type)
     object_type: str | None = None
     subject_not: str | None = None  # an entity type the words exclude of the subject (a place receives no award)
@@ -521,6 +533,7 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
             possessive=entry.get("possessive"),
             min_age=entry.get("min_age", 0),
             no_value=frozenset(v.casefold() for v in entry.get("no_value", {}).get("objects", [])),
+            year_uncertain=frozenset(v.casefold() for v in entry.get("year_uncertain", {}).get("objects", [])),
             **declared,
         )
         named, shown = _parse_roles(name, key, entry.get("roles", {}), out[key])
@@ -552,19 +565,20 @@ def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
     a = entry.get("min_age", 0)
     if not isinstance(a, int) or isinstance(a, bool) or a < 0:
         raise ChronoqaError(f"{name}: relations.{key}.min_age = {a!r}: expected a whole number of years (0 or more)")
-    nv = entry.get("no_value")
-    if nv is not None and not (
-        isinstance(nv, Mapping)
-        and set(nv) == {"objects", "reason"}
-        and isinstance(nv["reason"], str)
-        and nv["reason"].strip()
-        and isinstance(nv["objects"], list)
-        and nv["objects"]
-        and all(isinstance(v, str) and v.strip() for v in nv["objects"])
-    ):
-        raise ChronoqaError(
-            f'{name}: relations.{key}.no_value: expected {{ objects = ["<label>", ...], reason = "..." }}; fix the file'
-        )
+    for f, what in _MARKED.items():
+        nv = entry.get(f)
+        if nv is not None and not (
+            isinstance(nv, Mapping)
+            and set(nv) == {"objects", "reason"}
+            and isinstance(nv["reason"], str)
+            and nv["reason"].strip()
+            and isinstance(nv["objects"], list)
+            and nv["objects"]
+            and all(isinstance(v, str) and v.strip() for v in nv["objects"])
+        ):
+            raise ChronoqaError(
+                f'{name}: relations.{key}.{f}: expected {{ objects = ["{what}", ...], reason = "..." }}; fix the file'
+            )
     for f in ("date_convention", "one_spell_per_object", *_UNDESCRIBED):
         why = entry.get(f)
         if why is not None and (not isinstance(why, str) or not why.strip()):

@@ -368,7 +368,7 @@ def run_engine(s: BuildState) -> None:
         # a relation declared ask = false: in the corpus and counted for uniqueness, never gold, anchor or negative
         unasked = [i for i, r in enumerate(idx.rel_names) if not s.phr[r].ask]
         idx.mark_implausible(np.flatnonzero(np.isin(idx.table[:, Col.R], unasked)))
-        idx.mark_implausible(no_value_positions(idx, s.phr, s.label))
+        idx.mark_implausible(marked_positions(idx, s.phr, s.label))
         # the groups one_at reads, once the implausible facts lost their certain span
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
@@ -377,9 +377,15 @@ def run_engine(s: BuildState) -> None:
     return_freed_memory()  # the runs' results, read into arrays, are gone: their pages not under the drafting's peak
 
 
-def no_value_positions(idx: GraphIndex, phr: Mapping[str, RelationPhrases], label: Callable[[str], str]) -> np.ndarray:
-    """Positions of the facts whose object a relation declares the absence of a value (``no_value``)."""
-    rels = {i: p.no_value for i, r in enumerate(idx.rel_names) if (p := phr[r]).no_value}
+def marked_positions(
+    idx: GraphIndex, phr: Mapping[str, RelationPhrases], label: Callable[[str], str], field: str = "no_value"
+) -> np.ndarray:
+    """Positions of the facts whose object a relation declares by words of its label in ``field``.
+
+    ``no_value``: the object records the absence of a value; ``year_uncertain``: the fact is dated by either of two
+    conventions a year apart.
+    """
+    rels = {i: marks for i, r in enumerate(idx.rel_names) if (marks := getattr(phr[r], field))}
     if not rels:
         return np.zeros(0, dtype=np.int64)
     words = [label_words(label(e)) for e in idx.ent_names]
@@ -445,6 +451,7 @@ def prepare_drafting(s: BuildState) -> None:
     idx.mark_interrupted([i for i, r in enumerate(idx.rel_names) if s.phr[r].exclusive], roles)
     idx.unknown_end_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].end_unknown)
     idx.convention_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].date_convention)
+    idx.year_uncertain = frozenset(marked_positions(idx, s.phr, s.label, "year_uncertain").tolist())
     squads = [i for i, r in enumerate(idx.rel_names) if s.phr[r].squads]
     idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
     idx.loans = loans(idx, [i for i, r in enumerate(idx.rel_names) if s.phr[r].one_spell_per_object], roles)

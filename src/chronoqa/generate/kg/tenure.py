@@ -42,6 +42,12 @@ nominee's nominations in part) is dated by a convention: its date is not asked (
 Y?"), nor compared or paired with a fact of another relation (same year, before, after, when, counted from); two
 facts of the relation compare under one convention. Rule name: ``date by convention``.
 
+A fact the table declares ``year_uncertain`` (an award presented at a ceremony early in the year after the work it
+honours: Wikidata dates some such facts by the work's year, Katharine Hepburn's Best Actress 1981 for On Golden Pond,
+and others by the ceremony's, Dustin Hoffman's Best Actor 1980 for Kramer vs. Kramer) is a year early or right, and
+nothing tells which: it is never used for its year, not asked, not a hop, not a reference or anchor, not compared with
+any fact (its own award's included: the two conventions mix within one award). Rule name: ``year uncertain by one``.
+
 A question that orders a state timeline (the asked subject's spells of the asked relation, of one role: a sequence
 "next" or "last", a relative or before/after question whose reference fact is in that timeline) is not asked where
 the reference's or the answer's spell is nested with another spell of it (one starts strictly inside the other, by
@@ -70,6 +76,7 @@ __all__ = [
     "ORDERING",
     "RULE",
     "SQUAD_MOVE",
+    "YEAR_UNCERTAIN",
     "loans",
     "nested_reason",
     "squad_moves",
@@ -82,6 +89,7 @@ OPEN_END = "end of an open fact"
 SQUAD_MOVE = "end of a move within a club"
 LOAN_END = "end of a loan"
 CONVENTION = "date by convention"
+YEAR_UNCERTAIN = "year uncertain by one"
 NESTED = "nested spell ordered"
 ORDERING = ("sequence", "relative", "before_after")  # operators whose question orders facts of one timeline
 WHOLE_SPELL = ("duration", "yes_no")  # operators whose question reads the asked spell whole (its length, "still")
@@ -93,7 +101,9 @@ def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
     :data:`OPEN_END` when it rests on an end the data does not record (or declares unknown) or reads such a
     declared spell whole, :data:`RULE` when it rests on a recorded end that is not a tenure's end,
     :data:`INTERRUPTED` when it reads an interrupted spell's end or the spell whole, :data:`SQUAD_MOVE` /
-    :data:`LOAN_END` when it reads the end of a move within a club or of a loan, or that spell whole.
+    :data:`LOAN_END` when it reads the end of a move within a club or of a loan, or that spell whole;
+    :data:`YEAR_UNCERTAIN` / :data:`CONVENTION` when it rests on a date set by a convention
+    (:func:`_convention_reason`).
     """
     ends = [f for f in REGISTRY[d.operator].ends_rested_on(idx, d) if f >= 0]
     whole = [d.hops[-1].fid] if d.operator in WHOLE_SPELL and d.hops else []
@@ -113,9 +123,16 @@ def tenure_reason(idx: GraphIndex, d: Draft) -> str | None:
 
 
 def _convention_reason(idx: GraphIndex, d: Draft) -> str | None:
-    """:data:`CONVENTION` where the draft asks or pairs across relations the date of a ``date_convention`` fact."""
-    if not idx.convention_rels or not d.hops:
+    """Why the draft rests on a date set by a convention of the source, or ``None``.
+
+    :data:`YEAR_UNCERTAIN` where any of its facts (a hop, a further answer, the reference) is declared
+    ``year_uncertain``: every fact of a draft is read at its date. :data:`CONVENTION` where it asks or pairs across
+    relations the date of a ``date_convention`` fact.
+    """
+    if not d.hops:
         return None
+    if idx.year_uncertain and not idx.year_uncertain.isdisjoint((*(h.fid for h in d.hops), *d.extra_fids, d.ref_fid)):
+        return YEAR_UNCERTAIN
     rels = {int(idx.table[f, Col.R]) for f in (d.hops[-1].fid, d.ref_fid) if f >= 0}
     if rels & idx.convention_rels and (d.ref_fid < 0 or len(rels) > 1):
         return CONVENTION
