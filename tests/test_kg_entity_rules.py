@@ -24,18 +24,19 @@ def _built(facts: list[Fact], table: str | Path, labels: dict[str, str] | None =
     return b, checker
 
 
-def yago_asking(tmp_path: Path, relation: str) -> Path:
-    """YAGO11k's phrase table with ``relation`` asked, which the shipped table declares ``ask = false``.
+def asking(tmp_path: Path, relation: str, table: str = "yago11k") -> Path:
+    """The shipped phrase table ``table`` with ``relation`` asked, which it declares ``ask = false``.
 
-    The shipped table keeps ``isAffiliatedTo`` (unreliable dates) and ``owns`` (unreliable facts) out of the questions;
-    the rules such a relation needs (one party at a time, a dated party's bracket, a batch-dated start, its gerunds)
-    hold for any table that asks one.
+    The shipped tables keep YAGO11k's ``isAffiliatedTo`` (unreliable dates) and ``owns`` (unreliable facts) and
+    Wikidata12k's residence ``P551`` (coarse facts) out of the questions; the rules such a relation needs (one party
+    at a time, a dated party's bracket, a batch-dated start, its gerunds, a move read from a residence) hold for any
+    table that asks one.
     """
-    text = (PHRASES / "yago11k.toml").read_text(encoding="utf-8")
+    text = (PHRASES / f"{table}.toml").read_text(encoding="utf-8")
     head = f"[relations.{relation}]"
     block = text[text.index(head) :]
     assert "\nask = false\n" in block.split("\n[", 1)[0], "the shipped table no longer declares it unasked"
-    out = tmp_path / f"yago11k-{relation}.toml"
+    out = tmp_path / f"{table}-{relation}.toml"
     out.write_text(text.replace(block, block.replace("\nask = false\n", "\n", 1)), encoding="utf-8")
     return out
 

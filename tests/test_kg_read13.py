@@ -14,7 +14,7 @@ import pytest
 from chronoqa.generate.kg.phrases import load_phrase_table
 from kg_checker import bulk_start_errors, capital_polity_errors, defect_report, youth_team_errors
 from test_kg_build import fact
-from test_kg_entity_rules import _built, yago_asking
+from test_kg_entity_rules import _built, asking
 
 # Worked by hand (YAGO). Radio New Zealand owns ten stations, every one from 1996 with no end: the source's batch
 # date (its commercial stations were sold that year), so "In what year did Radio New Zealand acquire Station 3?" is
@@ -27,7 +27,7 @@ STATIONS = [fact(i, "Radio_New_Zealand", "owns", f"Station_{i}", 1996, None) for
 
 
 def test_a_batch_start_is_never_asked_or_referred_to(tmp_path: Path) -> None:
-    b, checker = _built(STATIONS, yago_asking(tmp_path, "owns"), n=300)
+    b, checker = _built(STATIONS, asking(tmp_path, "owns"), n=300)
     assert defect_report(checker, b.questions)["bulk-dated start asked"] == []
     timed = [q for q in b.questions if q.answer_type != "entity" or q.S_anchor]
     rnz = [q for q in timed if any(t.s == "Radio New Zealand" for t in (*q.S_star, *q.S_anchor))]
@@ -37,7 +37,7 @@ def test_a_batch_start_is_never_asked_or_referred_to(tmp_path: Path) -> None:
 
 
 def test_the_checker_counts_a_batch_start(tmp_path: Path) -> None:
-    b, checker = _built(STATIONS[10:], yago_asking(tmp_path, "owns"), n=300)
+    b, checker = _built(STATIONS[10:], asking(tmp_path, "owns"), n=300)
     asked = [q for q in b.questions if q.answer_type == "time" and q.S_star[-1].s == "Fairfax Media"]
     assert asked and bulk_start_errors(checker, asked) == []
     assert len(bulk_start_errors(checker, asked, least=1)) == len(asked)  # each start, alone, read as a batch

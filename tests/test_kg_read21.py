@@ -17,7 +17,7 @@ from chronoqa.generate.kg.phrases import load_phrase_table
 from chronoqa.records import Fact, TemporalGraph
 from kg_checker import PHRASES, defect_report
 from test_kg_build import rel_labels, tp
-from test_kg_entity_rules import _built
+from test_kg_entity_rules import _built, asking
 
 
 def _fact(i: int, s: str, r: str, o: str, a: int | None, b: int | None) -> Fact:
@@ -50,9 +50,9 @@ FACTS = [
 ]
 
 
-def test_a_divided_city_is_not_read_as_one_in_its_years() -> None:
+def test_a_divided_city_is_not_read_as_one_in_its_years(tmp_path: Path) -> None:
     assert load_phrase_table("wikidata12k").divided["Q64"].label == "Berlin"
-    b, checker = _built(FACTS, "wikidata12k", labels=LABELS, n=300)
+    b, checker = _built(FACTS, asking(tmp_path, "P551", "wikidata12k"), labels=LABELS, n=300)
     assert defect_report(checker, b.questions)["divided entity"] == []
     rejected = sum(c["rejected"].get("divided entity", 0) for c in b.manifest["cells"].values())
     assert rejected > 0, "the rule rejects the drafts reading Berlin's own facts in its divided years"

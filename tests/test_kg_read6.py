@@ -17,7 +17,7 @@ from chronoqa.records import Fact
 from chronoqa.time import TimePoint
 from kg_checker import PHRASES, defect_report
 from test_kg_build import fact
-from test_kg_entity_rules import _built, yago_asking
+from test_kg_entity_rules import _built, asking
 
 # Read by hand: a year in the bracket (a short-lived party beside later ones), a bracket that is another label's
 # short form (a place), and a short label two labels share keep the bracket; an occupation alone drops it.
@@ -46,7 +46,7 @@ PARTIES = [
 
 
 def test_questions_name_the_party_with_its_year(tmp_path: Path) -> None:
-    b, checker = _built(PARTIES, yago_asking(tmp_path, "isAffiliatedTo"), n=400)
+    b, checker = _built(PARTIES, asking(tmp_path, "isAffiliatedTo"), n=400)
     named = [q for q in b.questions if "<Liberal_Party_(1922)>" in {t.o_id for t in (*q.S_star, *q.S_anchor)}]
     assert named, "a question over the 1922 party is asked"
     for q in named:

@@ -17,7 +17,7 @@ from chronoqa.time import Granularity, TimePoint
 from kg_checker import PHRASES, Checker, check_all, defect_report, interrupted_spells, open_end_of
 from sql_index_fixtures import index_of
 from test_kg_build import fact, labels_of, rel_labels
-from test_kg_entity_rules import _built, yago_asking
+from test_kg_entity_rules import _built, asking
 
 # Worked by hand (YAGO; isAffiliatedTo declares `exclusive`: one party at a time). Clay: Republican 1854-1903,
 # Liberal Republican 1870-1872, Democrat 1872-1890: the Republican spell contains the Liberal Republicans' 1870
@@ -76,7 +76,7 @@ def test_the_rule_rejects_ends_lengths_and_holding_on_of_an_interrupted_spell() 
 
 
 def test_no_question_reads_an_interrupted_spell(tmp_path: Path) -> None:
-    b, checker = _built(PARTIES, yago_asking(tmp_path, "isAffiliatedTo"), n=400)
+    b, checker = _built(PARTIES, asking(tmp_path, "isAffiliatedTo"), n=400)
     assert interrupted_spells(checker) == INTERRUPTED_SPELLS  # the checker's own reading agrees with the hand one
     assert defect_report(checker, b.questions)["interrupted spell"] == []
     durations = {q.S_star[-1].fact_id: q.answers[0] for q in b.questions if q.operator == "duration"}

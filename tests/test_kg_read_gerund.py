@@ -10,7 +10,7 @@ from pathlib import Path
 
 from kg_checker import defect_report
 from test_kg_build import fact
-from test_kg_entity_rules import _built, yago_asking
+from test_kg_entity_rules import _built, asking
 
 # Worked by hand (YAGO). Rafael's two spells are closed and a year or more apart: a duration question names his spell
 # by its start and its end, the same subject and club in both clauses; "after joining Getafe CF B did Rafael García
@@ -46,7 +46,7 @@ OWNED = [
 
 
 def test_a_verb_followed_by_a_gerund_keeps_its_clause(tmp_path: Path) -> None:
-    b, _ = _built(OWNED, yago_asking(tmp_path, "owns"), n=300)
+    b, _ = _built(OWNED, asking(tmp_path, "owns"), n=300)
     asked = [q.question for q in b.questions if q.operator in ("duration", "allen")]
     assert asked, "SNCF's ownership spells are asked"
     for text in asked:
