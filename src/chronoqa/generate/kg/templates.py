@@ -627,8 +627,13 @@ def name_repeated(rd: Renderer, d: Draft, text: str) -> bool:
     :meth:`Renderer.gerund`); where none has one antecedent or fits (a person, whom the graph gives no sex for "he"
     or "she": "Yes or no: the marriage of X and Y ended before X graduated from Z?"; a thing the data shows no type
     of), the repeat stays unwritten. A name that another entity of the question shares (without its brackets) is
-    left alone: each mention names a different one. Longer names first ("FC Porto B" before "FC Porto").
+    left alone: each mention names a different one. Longer names first ("FC Porto B" before "FC Porto"). A draft
+    worded only by the generic fallback ("What was the R2 of E6 one year after E6 became the R5 of E298?": synthetic
+    graphs, ``--generic-phrases``) is not English by design and is left to the other rules.
     """
+    rels = [h.rel for h in d.hops] + ([rd.index.fact_row(d.ref_fid)[1]] if d.ref_fid >= 0 else [])
+    if all(rd.index.rel_names[r] in rd.generic for r in rels):
+        return False
     names: dict[int, str] = {e: plain_label(rd.labels(rd.index.ent_names[e])) for e in _draft_entities(rd, d)}
     shared = Counter(n.casefold() for n in names.values())
     for e in sorted(names, key=lambda x: (-len(names[x]), x)):
