@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from chronoqa.export.hf import JSON_FIELDS  # the question fields the Hub rows hold as JSON text
 from publish_fixtures import build_release, chronoqa_cli
 
-JSON_FIELDS = ("time_refs", "reference", "logical_form")
 #: The Hub's name of each release split (the Hub and ``datasets.Split`` say ``validation``, chronoqa ``dev``).
 HUB = {"train": "train", "dev": "validation", "test": "test"}
 

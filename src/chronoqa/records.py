@@ -516,6 +516,10 @@ class Question(Record):
       ``logical_form`` (anchor, relation path, t_query: for dedup and audits).
     * ``assumes_complete``: the gold holds only if the data is complete (first ever, before any, an
       unbounded window, a "none" answer): a closed-world question, counted in the data card.
+    * ``answer_names``: other names a careful reader may give a gold answer by, where this question accepts them,
+      e.g. ``[{"answer_id": "Q41304", "name": "Germany"}]`` for the Weimar Republic in 1920 (the phrase table's
+      ``[goes_by]``, kept only where no other entity the question names or rests on goes by the name). Empty in a
+      release written before the field.
 
     Read from JSON, TempBench's own records (without chronoqa's fields, ``complexity`` without ``hops``) read too.
     """
@@ -546,6 +550,7 @@ class Question(Record):
     reference: Mapping[str, str | None] | None = None
     logical_form: Mapping[str, Any] = field(default_factory=dict)
     assumes_complete: bool = False
+    answer_names: tuple[Mapping[str, str], ...] = ()
 
     _AFTER: ClassVar[Mapping[str, str]] = {"hops": "complexity"}
 

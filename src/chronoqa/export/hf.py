@@ -13,8 +13,8 @@ release's ``dev``) and ``test``; a row's ``split`` field keeps the release's own
 A question row holds every field of :meth:`chronoqa.records.Question.to_dict`, the triple lists
 (``S_star``, ``S_dist``, ``S_stale``, ``S_anchor``) as lists of structs, and the release's functional
 flags (``dist_functional``, ``stale_functional``; null where the release has none). The free-form
-mappings ``time_refs``, ``reference`` and ``logical_form`` are JSON strings (sorted keys), since their
-keys differ between the KG and table builders. Writing needs only ``pyarrow``.
+mappings ``time_refs``, ``reference``, ``logical_form`` and ``answer_names`` are JSON strings (sorted keys), since
+their keys differ between the KG and table builders. Writing needs only ``pyarrow``.
 """
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ def hub_split(name: str) -> str:
     return _HUB_SPLITS.get(name, name)
 
 
-JSON_FIELDS = ("time_refs", "reference", "logical_form")
+#: The question fields that are objects or lists of objects, written as JSON text: as the record declares them.
+JSON_FIELDS = tuple(f.name for f in Question.record_fields() if f.kind in ("maps", "map"))
 
 #: The question columns: :class:`~chronoqa.records.Question`'s Arrow schema (objects as JSON text),
 #: with the question's functional flags after them.
@@ -252,8 +253,8 @@ def _card_body(release: Release, prov: Provenance) -> list[str]:
         "Configs: `questions` (one row per question, nested gold chain `S_star`, negatives `S_dist`/`S_stale`,",
         "anchors `S_anchor`, functional flags), `corpus` (one verbalised fact per document) and `qrels`",
         "(`query-id`, `corpus-id`, `score`: the documents of `S_star`, i.e. time-valid relevance).",
-        "`time_refs`, `reference` and `logical_form` are JSON strings. Splits: `train`, `validation` (the",
-        "release's `dev`; a row's `split` field keeps `dev`) and `test`.",
+        "`time_refs`, `reference`, `logical_form` and `answer_names` are JSON strings. Splits: `train`,",
+        "`validation` (the release's `dev`; a row's `split` field keeps `dev`) and `test`.",
         "",
         "## Licence and provenance",
         "",

@@ -368,7 +368,7 @@ def _twin_phrases(manifest: Mapping[str, Any], t: Transform) -> PhraseTable | No
     """The phrase table of the twin's world; ``None``: the recorded one as it is.
 
     A year shift moves the recorded table's declared divisions with the dates (Berlin, divided 1945-1990, is divided
-    1973-2018 in a world 28 years later).
+    1973-2018 in a world 28 years later), and the years its declared names hold in.
     """
     from chronoqa.generate.kg.phrases import load_phrase_table
     from chronoqa.generate.rebuild import recorded_phrases
@@ -376,7 +376,7 @@ def _twin_phrases(manifest: Mapping[str, Any], t: Transform) -> PhraseTable | No
     if t.kind != "shift_years":
         return None
     table = load_phrase_table(recorded_phrases(manifest) or str(manifest["dataset"]))
-    return table.shift_years(t.years) if table.divided else None
+    return table.shift_years(t.years) if table.divided or table.goes_by else None
 
 
 def _rebuild_kg_twin(release: Path, kind: str, out: Path, *, seed: int, years: int, source: Path | None) -> Transform:

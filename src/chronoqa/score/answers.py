@@ -104,6 +104,7 @@ __all__ = [
     "normalize_answer",
     "score_answer",
     "split_answer",
+    "with_own_names",
 ]
 
 SetRule = Literal["all", "3_of_many"]
@@ -593,6 +594,42 @@ def score_answer(
     known: Iterable[str] | NameIndex | None = None,
 ) -> AnswerOutcome:
     """Score one answer record against a question's gold answers (``record=None``: no answer given).
+
+    ``mode`` is ``careful`` (default) or ``strict`` (rules in the module docstring; arguments as
+    :func:`_score_once`). In careful mode the names the question accepts for its gold answers
+    (``Question.answer_names``: "Germany" for the Weimar Republic in 1920) are read as more names of the gold: a
+    reply that names a gold item only so is right. They are read after the reply is judged without them, and decide
+    only where it named more gold items so: "Germany, then the Weimar Republic" names the gold by its own name and
+    another entity of the slot by its label (a second answer, as without the names).
+    """
+    o = _score_once(q, record, aliases, rule, mode, candidates, context, known)
+    if mode != "careful" or o.correct or not q.answer_names:
+        return o
+    named = _score_once(q, record, with_own_names(q, aliases), rule, mode, candidates, context, known)
+    return named if named.correct and named.n_gold_named > o.n_gold_named else o
+
+
+def with_own_names(q: Question, aliases: Mapping[str, Sequence[str]] | None) -> dict[str, tuple[str, ...]]:
+    """``aliases`` with the names ``q`` accepts for its gold answers added to their ids (``Question.answer_names``)."""
+    given = aliases or {}
+    out = {k: tuple(given[k]) for k in (*q.answers, *q.answer_ids) if k in given}  # only the gold's are read
+    for item in q.answer_names:
+        eid, name = str(item.get("answer_id", "")), str(item.get("name", ""))
+        if eid and name and name not in out.get(eid, ()):
+            out[eid] = (*out.get(eid, ()), name)
+    return out
+
+
+def _own_names(q: Question, i: int) -> tuple[str, ...]:
+    """The names ``q`` accepts for its ``i``-th gold answer (``Question.answer_names``)."""
+    eid = q.answer_ids[i] if i < len(q.answer_ids) else q.answers[i]
+    return tuple(str(x.get("name", "")) for x in q.answer_names if x.get("answer_id") == eid)
+
+
+def _score_once(q: Question, record: AnswerRecord | None, aliases: Mapping[str, Sequence[str]] | None, rule: SetRule,
+                mode: JudgeMode, candidates: Iterable[str] | NameIndex | None, context: Iterable[str] | None,
+                known: Iterable[str] | NameIndex | None) -> AnswerOutcome:  # fmt: skip
+    """One reading of an answer record against a question's gold answers (``record=None``: no answer given).
 
     ``mode`` is ``careful`` (default) or ``strict`` (rules in the module docstring). ``candidates`` are
     the other entities an answer may wrongly name (labels, or a prebuilt :class:`NameIndex` whose keys
@@ -1728,7 +1765,8 @@ def _senior_side(q: Question, text: str, toks: Sequence[Token]) -> set[int]:
     negation nor after a word that makes the country a place ("a club in Mexico").
     """
     out: set[int] = set()
-    for i, label in enumerate(q.answers):
+    sides = [(i, name) for i, label in enumerate(q.answers) for name in (label, *_own_names(q, i))]
+    for i, label in sides:  # the gold's label, and the names the question accepts for it ("FR Yugoslavia ...")
         m = _SENIOR_SIDE.match(label.strip())
         if m is None:
             continue

@@ -120,6 +120,12 @@ government West Berlin's mayors). The label is checked against the graph's (:met
 under another label is an error. Its own facts in the span are never asked
 (:mod:`chronoqa.generate.kg.regime`, ``divided entity``).
 
+Names an answer goes by are declared in a top-level ``[goes_by]`` table (:func:`parse_goes_by`): an entity label
+mapped to ``{ names = ["<name>", ...], reason = "...", from = <year>, to = <year> }`` (``from`` and ``to`` optional:
+the years the names hold in), the other names a careful person answers with ("Germany" for the Weimar Republic). The
+builder writes, per question, the names it accepts for each gold answer (``Question.answer_names``): only where no
+other entity the question names or rests on goes by the same name (:mod:`chronoqa.generate.kg.names`).
+
 Entity types are declared in top-level ``[types.<name>]`` tables (:class:`EntityType`): ``shown_by`` lists the
 relation sides that show an entity is of the type (``"P131 object"``: whatever a place is located in is a
 place), ``not_named`` the last words of a label that cannot name an entity of the type ("Old Main street" is
@@ -153,6 +159,7 @@ __all__ = [
     "OPEN_END_READINGS",
     "Divided",
     "EntityType",
+    "GoesBy",
     "MissingPhrasesError",
     "PhraseTable",
     "RelationPhrases",
@@ -162,6 +169,7 @@ __all__ = [
     "load_phrase_table",
     "marks_in",
     "parse_divided",
+    "parse_goes_by",
     "parse_not_years",
 ]
 
@@ -359,6 +367,25 @@ class Divided:
 
 
 @dataclass(frozen=True)
+class GoesBy:
+    """The other names an entity goes by as an answer (``[goes_by]``, module docstring), in the years they hold."""
+
+    label: str  # the entity's label, as the graph gives it
+    names: tuple[str, ...]
+    reason: str
+    first: int | None = None  # the first year the names hold (``None``: from the entity's start)
+    last: int | None = None  # the last year the names hold (``None``: to the entity's end)
+
+    def holds_in(self, year: int | None) -> bool:
+        """Whether the names hold in ``year`` (a name without a span holds in every year, and without a year)."""
+        if self.first is None and self.last is None:
+            return True
+        if year is None:
+            return False
+        return (self.first is None or self.first <= year) and (self.last is None or year <= self.last)
+
+
+@dataclass(frozen=True)
 class EntityType:
     """An entity type the data shows (see the module docstring): the relation sides that show it, unfit labels."""
 
@@ -400,14 +427,22 @@ class PhraseTable:
     bridges: Mapping[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # (key, side) -> (holds, reason)
     entity_subset: bool = False  # top-level ``entity_subset``: the graph keeps a subset of its source's entities
     divided: Mapping[str, Divided] = field(default_factory=dict)  # top-level ``[divided]``: entity id -> declaration
+    goes_by: Mapping[str, GoesBy] = field(default_factory=dict)  # top-level ``[goes_by]``: entity label -> names
 
     def shift_years(self, years: int) -> PhraseTable:
         """The table of a world whose dates moved by ``years`` (a counterfactual twin): the declared divisions move too.
 
-        ``not_years`` stay: they are numbers the source misread as years, which a twin does not shift either.
+        So do the years a declared name holds in. ``not_years`` stay: they are numbers the source misread as years,
+        which a twin does not shift either.
         """
         moved = {k: dataclasses.replace(d, first=d.first + years, last=d.last + years) for k, d in self.divided.items()}
-        return dataclasses.replace(self, divided=moved)
+        names = {
+            k: dataclasses.replace(
+                g, first=None if g.first is None else g.first + years, last=None if g.last is None else g.last + years
+            )
+            for k, g in self.goes_by.items()
+        }
+        return dataclasses.replace(self, divided=moved, goes_by=names)
 
     def lookup(self, relation_id: str, label: str) -> RelationPhrases | None:
         """Phrases of a relation, or ``None`` when the table has no entry for its id or label."""
@@ -543,11 +578,17 @@ def load_phrase_table(source: str | Path) -> PhraseTable:
     if not isinstance(default_max, int) or isinstance(default_max, bool) or default_max < 1:
         raise ChronoqaError(f"{name}: default_max_years = {default_max!r}: expected a positive integer; fix the file")
     bridges = parse_bridges(name, data.get("bridges", {}), out)
+    subset = _entity_subset(name, data)
+    divided, goes_by = parse_divided(name, data.get("divided", {})), parse_goes_by(name, data.get("goes_by", {}))
+    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges, subset, divided, goes_by)
+
+
+def _entity_subset(name: str, data: Mapping[str, Any]) -> bool:
+    """The top-level ``entity_subset`` declaration (default false), checked."""
     subset = data.get("entity_subset", False)
     if not isinstance(subset, bool):
         raise ChronoqaError(f"{name}: entity_subset = {subset!r}: expected true or false; fix the file")
-    divided = parse_divided(name, data.get("divided", {}))
-    return PhraseTable(name, out, open_end, not_years, default_max, types, bridges, subset, divided)
+    return subset
 
 
 def _check_declared(name: str, key: str, entry: Mapping[str, object]) -> None:
@@ -752,6 +793,40 @@ def parse_divided(name: str, value: object) -> dict[str, Divided]:
                 '<year, not before from>, reason = "..." }; fix the file'
             )
         out[key] = Divided(key, str(texts[0]), int(years[0]), int(years[1]), str(texts[1]))  # type: ignore[arg-type]
+    return out
+
+
+def parse_goes_by(name: str, value: object) -> dict[str, GoesBy]:
+    """Validate the ``[goes_by]`` table: entity label -> ``{ names, reason, from?, to? }`` (see the module docstring).
+
+    Raises:
+        ChronoqaError: Naming the file, the entry and what to write, for a malformed entry or a span that ends
+            before it starts.
+
+    """
+    if not isinstance(value, Mapping):
+        raise ChronoqaError(f'{name}: goes_by must be a table of "<entity label>" = {{...}}; fix the file')
+    out: dict[str, GoesBy] = {}
+    for key in sorted(value):
+        entry = value[key]
+        fields = dict(entry) if isinstance(entry, Mapping) else {}
+        names, reason = fields.get("names"), fields.get("reason")
+        years = [fields.get("from"), fields.get("to")]
+        if (
+            not {"names", "reason"} <= set(fields) <= {"names", "reason", "from", "to"}
+            or not isinstance(names, list)
+            or not names
+            or not all(isinstance(n, str) and n.strip() and n.strip() != key for n in names)
+            or not isinstance(reason, str)
+            or not reason.strip()
+            or not all(y is None or (isinstance(y, int) and not isinstance(y, bool)) for y in years)
+            or (years[0] is not None and years[1] is not None and years[0] > years[1])
+        ):
+            raise ChronoqaError(
+                f'{name}: goes_by entry {key!r}: expected {{ names = ["<another name>", ...], reason = "...", '
+                "from = <year>, to = <year, not before from> } (from and to optional); fix the file"
+            )
+        out[key] = GoesBy(key, tuple(n.strip() for n in names), reason, years[0], years[1])
     return out
 
 

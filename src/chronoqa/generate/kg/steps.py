@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from chronoqa.generate.kg.config import KGBuildConfig
 from chronoqa.generate.kg.corpus import fact_triple
 from chronoqa.generate.kg.index import NEG, Col, DocIds, GraphIndex, expand_years
 from chronoqa.generate.kg.modelling import Lives, Modelling
+from chronoqa.generate.kg.names import accepted_names
 from chronoqa.generate.kg.negatives import functional_flags, select_negatives
 from chronoqa.generate.kg.operators import REGISTRY, TIME_FREE_CAP, Draft, GenContext
 from chronoqa.generate.kg.operators.base import AnswerKind, GoldFacts
@@ -647,6 +648,9 @@ def make_question(s: BuildState, qid: str, x: Drafted, split: str) -> tuple[Ques
         assumes_complete=d.assumes_complete,
         outdated_answers=tuple(answer_label(s.renderer, d, e) for e in d.outdated),
     )
+    names = accepted_names(question, s.table.goes_by)  # the gold's other names, where they answer this question
+    if names:
+        question = replace(question, answer_names=names)
     return question, FunctionalFlags(qid, fd, fs)
 
 
