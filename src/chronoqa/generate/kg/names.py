@@ -21,6 +21,7 @@ from typing import Final
 
 from chronoqa.generate.kg.phrases import GoesBy
 from chronoqa.records import Question
+from chronoqa.time import parse_time
 
 __all__ = ["REFUSED", "accepted_names", "name_verdicts"]
 
@@ -62,14 +63,14 @@ def _at_an_end(q: Question, i: int, year: int | None) -> bool:
     Germany, more precisely the American occupation zone": a blind reader marked it wrong for Nazi Germany).
     """
     gold = q.answers[i]
-    ends = {(t.t_start or "")[:4] for t in q.S_star if gold in (t.s, t.o)}
-    ends |= {(t.t_end or "")[:4] for t in q.S_star if gold in (t.s, t.o)}
-    return year is not None and str(year) in ends
+    ends = {p.year for t in q.S_star if gold in (t.s, t.o) for p in (parse_time(t.t_start), parse_time(t.t_end)) if p}
+    return year is not None and year in ends
 
 
 def name_verdicts(q: Question, goes_by: Mapping[str, GoesBy]) -> list[tuple[int, str, str | None]]:
     """Per gold answer with declared names, each name and why it is refused (``None``: accepted; :data:`REFUSED`)."""
-    year = int(q.t_query[:4]) if q.t_query and q.t_query[:4].lstrip("-").isdigit() else None
+    t = q.t_query_point
+    year = t.year if t is not None else None
     text = f" {_key(q.question)} "
     out: list[tuple[int, str, str | None]] = []
     for i, label in enumerate(q.answers):
