@@ -369,7 +369,10 @@ def run_engine(s: BuildState) -> None:
         # a relation declared ask = false: in the corpus and counted for uniqueness, never gold, anchor or negative
         unasked = [i for i, r in enumerate(idx.rel_names) if not s.phr[r].ask]
         idx.mark_implausible(np.flatnonzero(np.isin(idx.table[:, Col.R], unasked)))
-        idx.mark_implausible(marked_positions(idx, s.phr, s.label))
+        # the facts the phrase table marks by words of their object's label, both declarations in one pass
+        marked = marked_positions(idx, s.phr, s.label, ("no_value", "year_uncertain"))
+        idx.mark_implausible(marked["no_value"])
+        idx.year_uncertain = frozenset(marked["year_uncertain"].tolist())  # read by the drafts' convention rule
         # the groups one_at reads, once the implausible facts lost their certain span
         idx.use_overlap_keys(overlap_keys_by_sql(engine, idx))
         s.cands = find_candidates(engine, idx, s.t_max, multi)  # seeds, multi seeds, timed facts, multi groups
@@ -379,21 +382,28 @@ def run_engine(s: BuildState) -> None:
 
 
 def marked_positions(
-    idx: GraphIndex, phr: Mapping[str, RelationPhrases], label: Callable[[str], str], field: str = "no_value"
-) -> np.ndarray:
-    """Positions of the facts whose object a relation declares by words of its label in ``field``.
+    idx: GraphIndex, phr: Mapping[str, RelationPhrases], label: Callable[[str], str], fields: Sequence[str]
+) -> dict[str, np.ndarray]:
+    """Per field, the positions of the facts whose object a relation declares by words of its label in it.
 
     ``no_value``: the object records the absence of a value; ``year_uncertain``: the fact is dated by either of two
-    conventions a year apart.
+    conventions a year apart. Each entity's label words are read once, for every field.
     """
-    rels = {i: marks for i, r in enumerate(idx.rel_names) if (marks := getattr(phr[r], field))}
-    if not rels:
-        return np.zeros(0, dtype=np.int64)
+    out = {name: np.zeros(0, dtype=np.int64) for name in fields}
+    declared: dict[str, dict[int, frozenset[str]]] = {}  # field -> relation -> its marks
+    for name in fields:
+        rels = {i: marks for i, r in enumerate(idx.rel_names) if (marks := getattr(phr[r], name))}
+        if rels:
+            declared[name] = rels
+    if not declared:  # a table that marks nothing (a synthetic graph's): no label read, no key per fact made
+        return out
     words = [label_words(label(e)) for e in idx.ent_names]
     n = len(idx.ent_names)
-    keys = [r * n + o for r, labels in rels.items() for o, w in enumerate(words) if marks_in(w, labels)]
     facts = idx.table[:, Col.R].astype(np.int64) * n + idx.table[:, Col.O]  # one (relation, object) key per fact
-    return np.flatnonzero(np.isin(facts, keys)).astype(np.int64)
+    for name, rels in declared.items():
+        keys = [r * n + o for r, labels in rels.items() for o, w in enumerate(words) if marks_in(w, labels)]
+        out[name] = np.flatnonzero(np.isin(facts, keys)).astype(np.int64)
+    return out
 
 
 # -- check_labels ----------------------------------------------------------------------------------------
@@ -452,7 +462,6 @@ def prepare_drafting(s: BuildState) -> None:
     idx.mark_interrupted([i for i, r in enumerate(idx.rel_names) if s.phr[r].exclusive], roles)
     idx.unknown_end_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].end_unknown)
     idx.convention_rels = frozenset(i for i, r in enumerate(idx.rel_names) if s.phr[r].date_convention)
-    idx.year_uncertain = frozenset(marked_positions(idx, s.phr, s.label, "year_uncertain").tolist())
     squads = [i for i, r in enumerate(idx.rel_names) if s.phr[r].squads]
     idx.squad_moves = squad_moves(idx, [s.label(e) for e in idx.ent_names], squads) if squads else frozenset()
     idx.loans = loans(idx, [i for i, r in enumerate(idx.rel_names) if s.phr[r].one_spell_per_object], roles)
